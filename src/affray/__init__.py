@@ -1,0 +1,39 @@
+"""affray: a rules-true combat engine for tabletop role-playing games.
+
+The same rules code runs a table, answers exact odds and simulates thousands of fights. Entry points:
+
+- :func:`load_scenario` reads a scenario file into a :class:`Scenario`; ``Scenario.start(seed)`` gives
+  a :class:`Match`.
+- ``Match.pending()``, ``Match.legal(actor)``, ``Match.act(actor, action)``, ``Match.view(seat)``,
+  ``Match.events()`` and ``Match.outcome()`` step and read a match.
+- :func:`play` lets policies play the seats they control; :func:`export_log`, :func:`import_log` and
+  :func:`verify` handle the log of record.
+
+See ``docs/library.md``.
+"""
+
+from affray.ai.runner import play
+from affray.api import Scenario, load_scenario
+from affray.core.engine import ActionSpec, Outcome, Rejected, Viewer, Window, get_ruleset, ruleset_names
+from affray.core.log import export_log, import_log, read_log, verify, write_log
+from affray.core.match import Match
+
+__all__ = [
+    "ActionSpec",
+    "Match",
+    "Outcome",
+    "Rejected",
+    "Scenario",
+    "Viewer",
+    "Window",
+    "export_log",
+    "get_ruleset",
+    "import_log",
+    "load_scenario",
+    "play",
+    "read_log",
+    "ruleset_names",
+    "verify",
+    "write_log",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,6 @@
+"""Registration of the built-in policies (imported lazily by :func:`affray.ai.base.get_policy`)."""
+
+from affray.ai.base import register_policy
+from affray.ai.hud import HudHeuristic
+
+register_policy("hud", "heuristic", HudHeuristic)

@@ -1,0 +1,66 @@
+"""Letting policies play: the loop that asks whoever must act for an action, until the fight ends.
+
+Policies draw their own randomness from a generator separate from the match's dice, so a policy's
+choices never shift the dice, and the log of record (actions) is all that replay needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from affray.ai.base import Policy, get_policy
+from affray.core.engine import Action, Outcome, Rejected
+from affray.core.match import Match
+from affray.core.rng import RNG, FastRNG
+
+HumanTurn = Callable[[Match, str], Action | None]
+
+
+class PolicyError(RuntimeError):
+    """A policy returned an action the engine refused: a bug in the policy or in ``legal``."""
+
+
+def policies_for(match: Match, overrides: Mapping[str, str] | None = None) -> dict[str, Policy]:
+    """A policy for every actor whose controller is not ``human`` (``overrides``: actor or side -> name)."""
+    sides = match.ruleset.sides(match.state)
+    chosen: dict[str, Policy] = {}
+    for actor, controller in match.controllers.items():
+        name = (overrides or {}).get(actor) or (overrides or {}).get(sides.get(actor, "")) or controller
+        if name != "human":
+            chosen[actor] = get_policy(match.ruleset.name, name)
+    return chosen
+
+
+def policy_view(match: Match, actor: str) -> dict[str, Any]:
+    view = match.view(match.seats[actor])
+    view["acting"] = actor
+    return view
+
+
+def play(match: Match, policies: Mapping[str, Policy], rng: RNG | None = None, *,
+         human: HumanTurn | None = None, max_steps: int = 200_000) -> Outcome | None:
+    """Run the match until it ends, or until a human declines to act (``human`` returns ``None``)."""
+    rng = rng if rng is not None else FastRNG(0)
+    for _ in range(max_steps):
+        window = match.pending()
+        if window is None:
+            return match.outcome()
+        actor = next((a for a in window.actors if a in policies), window.actors[0])
+        policy = policies.get(actor)
+        if policy is None:
+            if human is None:
+                raise PolicyError(f"{actor} is played by a person but no one is at the keyboard")
+            action = human(match, actor)
+            if action is None:
+                return None
+            continue
+        legal = match.legal(actor)
+        if not legal:
+            raise PolicyError(f"{actor} must act in phase '{window.phase}' but has no legal action")
+        action = policy.choose(policy_view(match, actor), legal, rng)
+        result = match.act(actor, action)
+        if isinstance(result, Rejected):
+            raise PolicyError(f"policy {policy.name} chose a refused action for {actor}: {action} "
+                              f"({result.code}: {result.message})")
+    raise PolicyError(f"the match did not end within {max_steps} actions")

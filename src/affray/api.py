@@ -1,0 +1,82 @@
+"""The library's front door: load a scenario, start a match, let policies play.
+
+Example::
+
+    import affray
+    scenario = affray.load_scenario("examples/hud/nerdified_duel.yaml")
+    match = scenario.start(seed=7)
+    affray.play(match, scenario.policies(match))
+    print(match.outcome())
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from affray.ai.base import Policy, policy_names
+from affray.ai.runner import policies_for
+from affray.core.content import ContentError, Problem, ReferenceProblem, load_pack
+from affray.core.engine import GM, Ruleset, get_ruleset
+from affray.core.match import Match
+from affray.core.options import OptionError, parse_options
+from affray.core.rng import seed_from_int
+from affray.core.scenario import ScenarioBase, load_scenario_data, validate_scenario
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated scenario with its content resolved: everything needed to start matches."""
+
+    path: str
+    ruleset: Ruleset
+    model: ScenarioBase
+    setup: dict[str, Any]
+    options: dict[str, Any]
+    seats: dict[str, str] = field(default_factory=dict)
+    controllers: dict[str, str] = field(default_factory=dict)
+
+    def start(self, seed: int | bytes | None = None) -> Match:
+        """A new live match (verifiable dice). ``seed``: an int (public, reproducible), bytes, or None."""
+        raw = seed_from_int(seed) if isinstance(seed, int) else seed
+        return Match(self.ruleset, self.setup, self.options, seed=raw, seats=self.seats,
+                     controllers=self.controllers)
+
+    def policies(self, match: Match, overrides: Mapping[str, str] | None = None) -> dict[str, Policy]:
+        return policies_for(match, overrides)
+
+
+def _content_paths(base: Path, model: ScenarioBase, extra: Iterable[str | Path]) -> list[Path]:
+    return [base / p for p in model.content] + [Path(p) for p in extra]
+
+
+def load_scenario(path: str | Path, content: Iterable[str | Path] = ()) -> Scenario:
+    """Read and check a scenario file; raise :class:`ContentError` naming the file and field if broken."""
+    data = load_scenario_data(path)
+    try:
+        ruleset = get_ruleset(data["ruleset"])
+    except KeyError as exc:
+        raise ContentError(path, [Problem("ruleset", str(exc.args[0]))]) from None
+    model = validate_scenario(ruleset.scenario_type, data, path)
+    library = ruleset.content().copy()
+    load_pack(ruleset.content_type, ruleset.name, _content_paths(Path(path).parent, model, content), into=library)
+    try:
+        setup = ruleset.prepare(model, library)
+        parse_options(ruleset.options_type, model.options)  # refuse unknown or ill-typed options now
+    except ReferenceProblem as exc:
+        raise ContentError(path, [Problem(exc.field, exc.expected)]) from None
+    except OptionError as exc:
+        raise ContentError(path, [Problem("options", str(exc))]) from None
+    known = set(policy_names(ruleset.name)) | {"human"}
+    seats, controllers = {}, {}
+    for i, side in enumerate(model.sides):
+        for j, c in enumerate(side.combatants):
+            if c.controller not in known:
+                raise ContentError(path, [Problem(f"sides[{i}].combatants[{j}].controller",
+                                                  f"one of {', '.join(sorted(known))} (got {c.controller!r})")])
+            seats[c.id] = c.seat or c.id
+            controllers[c.id] = c.controller
+    seats.setdefault(GM, GM)
+    return Scenario(str(path), ruleset, model, setup, dict(model.options), seats, controllers)

@@ -1,0 +1,178 @@
+"""The ruleset contract (DESIGN.md, contract 1) and the registry of rulesets.
+
+A ruleset is a step function over a match state::
+
+    prepare(scenario, content)    -> setup (plain JSON: the scenario with every reference resolved)
+    setup(setup, options, rng)    -> (state, events)
+    pending(state)                -> Window | None      which actors must act now, and on what
+    legal(state, actor)           -> list[ActionSpec]   concrete actions that ``step`` would accept
+    step(state, actor, action, rng) -> Accepted | Rejected
+    view(state, viewer)           -> dict               the only way state leaves the engine
+    outcome(state)                -> Outcome | None
+
+``step`` validates completely before it changes anything (contract 2): a :class:`Rejected` result means
+the state and the RNG are exactly as they were. Actions are JSON objects with a ``"type"`` key, so the
+log of record is plain data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from affray.core.events import Event
+from affray.core.rng import RNG
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from affray.core.content import ContentLibrary
+    from affray.core.scenario import ScenarioBase
+
+Action = dict[str, Any]
+GM = "gm"
+SPECTATOR = "spectator"
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """One action an actor may take now: the exact object to submit, a label, and warnings."""
+
+    action: Action
+    label: str
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": self.action, "label": self.label, "notes": list(self.notes)}
+
+
+@dataclass(slots=True)
+class Accepted:
+    """The action was applied; ``events`` is what happened, in order."""
+
+    events: list[Event]
+
+    @property
+    def ok(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """The action was refused and nothing changed. ``code`` is stable; ``message`` is for a person."""
+
+    code: str
+    message: str
+
+    @property
+    def ok(self) -> bool:
+        return False
+
+
+StepResult = Accepted | Rejected
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """Who must act now: ``actors`` (any of them may act; each acts once), the phase and a prompt."""
+
+    phase: str
+    actors: tuple[str, ...]
+    prompt: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a match ended: the winning side's name (``None`` for a draw) and why."""
+
+    winner: str | None
+    reason: str
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return self.winner if self.winner is not None else "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who is looking: a seat name, the actors it controls, and whether it sees everything (the GM)."""
+
+    seat: str
+    controls: frozenset[str] = frozenset()
+    omniscient: bool = False
+
+    def may_see(self, actor: str) -> bool:
+        return self.omniscient or actor in self.controls
+
+    @classmethod
+    def gm(cls) -> Viewer:
+        return cls(GM, frozenset({GM}), True)
+
+    @classmethod
+    def spectator(cls) -> Viewer:
+        return cls(SPECTATOR)
+
+
+class Ruleset(Protocol):
+    """What every ruleset provides; see the module docstring."""
+
+    name: str
+    title: str
+    options_type: type[Any]
+    scenario_type: type[ScenarioBase]
+    content_type: type[BaseModel]
+
+    def content(self) -> ContentLibrary: ...
+
+    def prepare(self, scenario: ScenarioBase, content: ContentLibrary) -> dict[str, Any]: ...
+
+    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG) -> tuple[Any, list[Event]]: ...
+
+    def pending(self, state: Any) -> Window | None: ...
+
+    def legal(self, state: Any, actor: str) -> list[ActionSpec]: ...
+
+    def step(self, state: Any, actor: str, action: Action, rng: RNG) -> StepResult: ...
+
+    def view(self, state: Any, viewer: Viewer) -> dict[str, Any]: ...
+
+    def outcome(self, state: Any) -> Outcome | None: ...
+
+    def snapshot(self, state: Any) -> dict[str, Any]: ...
+
+    def rounds(self, state: Any) -> int: ...
+
+    def names(self, state: Any) -> dict[str, str]: ...
+
+    def sides(self, state: Any) -> dict[str, str]: ...
+
+
+_REGISTRY: dict[str, Callable[[], Ruleset]] = {}
+_LOADED: dict[str, Ruleset] = {}
+
+
+def register(name: str, factory: Callable[[], Ruleset]) -> None:
+    """Register a ruleset factory under ``name`` (loaded lazily on first use)."""
+    _REGISTRY[name] = factory
+
+
+def ruleset_names() -> list[str]:
+    _ensure_builtins()
+    return sorted(_REGISTRY)
+
+
+def get_ruleset(name: str) -> Ruleset:
+    """The ruleset called ``name``; raises ``KeyError`` with the known names if there is none."""
+    _ensure_builtins()
+    if name not in _REGISTRY:
+        raise KeyError(f"unknown ruleset '{name}'; known rulesets: {', '.join(sorted(_REGISTRY))}")
+    if name not in _LOADED:
+        _LOADED[name] = _REGISTRY[name]()
+    return _LOADED[name]
+
+
+def _ensure_builtins() -> None:
+    # Imported here, not at module top: rulesets import core, so core must not import them eagerly.
+    import affray.rulesets  # noqa: F401

@@ -1,0 +1,172 @@
+"""Typed events: the derived output of a match, for narration, UIs and audit.
+
+Events are not the record (the action log is, see :mod:`affray.core.match`); they are recomputed
+exactly by replay, which is how ``verify`` detects tampering. Each event is a slotted dataclass with a
+``kind`` and a one-line ``describe`` for narration; ``to_dict`` gives its JSON form.
+
+An event may be private: :meth:`Event.audience` names the actors allowed to see it (``None`` means
+everyone). Per-viewer logs replace what a viewer may not see by :meth:`Event.redacted`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from affray.core.dice import Roll
+
+
+def to_jsonable(value: Any) -> Any:
+    """Turn event/state values (dataclasses, tuples, sets, rolls) into JSON-ready values."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    to_dict = getattr(value, "to_dict", None)
+    if to_dict is not None:
+        return to_dict()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, frozenset | set):
+        return sorted(to_jsonable(v) for v in value)
+    if isinstance(value, list | tuple):
+        return [to_jsonable(v) for v in value]
+    raise TypeError(f"cannot serialise {type(value).__name__} to JSON")
+
+
+class Names(Mapping[str, str]):
+    """Display names for actor ids; unknown ids display as themselves."""
+
+    def __init__(self, names: Mapping[str, str]) -> None:
+        self._names = dict(names)
+
+    def __getitem__(self, key: str) -> str:
+        return self._names.get(key, key)
+
+    def __iter__(self) -> Any:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+@dataclass(slots=True)
+class Event:
+    """Base of all events. Subclasses set ``kind`` and override :meth:`describe`."""
+
+    kind: ClassVar[str] = "event"
+
+    def audience(self) -> frozenset[str] | None:
+        """Actors who may see this event in full; ``None`` means it is public."""
+        return None
+
+    def redacted(self) -> dict[str, Any]:
+        """What a viewer outside the audience sees instead of :meth:`to_dict`."""
+        return {"type": "hidden"}
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return self.kind
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.kind}
+        for f in dataclasses.fields(self):
+            out[f.name] = to_jsonable(getattr(self, f.name))
+        return out
+
+
+@dataclass(slots=True)
+class Rolled(Event):
+    """Dice were rolled by ``actor`` for ``purpose`` (e.g. ``"attack"``). Rule: X-1."""
+
+    kind: ClassVar[str] = "rolled"
+    actor: str
+    purpose: str
+    roll: Roll
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        faces = " ".join(str(d.value) if d.kept else f"({d.value})" for d in self.roll.dice)
+        mod = f" {self.roll.modifier:+d}" if self.roll.modifier else ""
+        return f"{names[self.actor]} rolls {self.purpose}: {self.roll.notation} [{faces}]{mod} = {self.roll.total}"
+
+
+@dataclass(slots=True)
+class Note(Event):
+    """Free narration (a post, a ruling, a GM remark)."""
+
+    kind: ClassVar[str] = "note"
+    text: str
+    actor: str = ""
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return f"{names[self.actor]}: {self.text}" if self.actor else self.text
+
+
+@dataclass(slots=True)
+class RoundStarted(Event):
+    kind: ClassVar[str] = "round_started"
+    round: int
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return f"— Round {self.round} —"
+
+
+@dataclass(slots=True)
+class PhaseStarted(Event):
+    kind: ClassVar[str] = "phase_started"
+    phase: str
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return f"[{self.phase}]"
+
+
+@dataclass(slots=True)
+class Committed(Event):
+    """A sealed commit: everyone sees that ``actor`` committed and the hash, never what."""
+
+    kind: ClassVar[str] = "committed"
+    actor: str
+    seal: str
+    digest: str
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return f"{names[self.actor]} commits a hidden choice ({self.digest[:10]}…)"
+
+
+@dataclass(slots=True)
+class Revealed(Event):
+    """A sealed commit was opened and checked against its hash."""
+
+    kind: ClassVar[str] = "revealed"
+    actor: str
+    seal: str
+    payload: dict[str, Any]
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return f"{names[self.actor]} reveals {self.payload}"
+
+
+@dataclass(slots=True)
+class Defeated(Event):
+    """An actor is out of the fight (down, dead, escaped...)."""
+
+    kind: ClassVar[str] = "defeated"
+    actor: str
+    how: str
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return f"{names[self.actor]} is {self.how}."
+
+
+@dataclass(slots=True)
+class Ended(Event):
+    """The match has an outcome."""
+
+    kind: ClassVar[str] = "ended"
+    winner: str | None
+    reason: str
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        who = f"{self.winner} wins" if self.winner else "Draw"
+        return f"{who} ({self.reason})."

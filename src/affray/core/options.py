@@ -1,0 +1,83 @@
+"""Named rule options (DESIGN.md, contract 8).
+
+Every ruling of ``rules/*.md`` is an option with its documented default. A ruleset declares its options
+as a frozen dataclass whose fields are made with :func:`option`; this module reads them from a scenario
+mapping with clear errors, lists them for ``--help``/docs, and writes them into the match setup.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class OptionError(ValueError):
+    """An unknown option or a value of the wrong kind."""
+
+
+def option(default: Any, *, rule: str, doc: str, choices: Sequence[Any] = ()) -> Any:
+    """A dataclass field for a rule option: its default, the rule ID it implements, and a sentence."""
+    meta = {"rule": rule, "doc": doc, "choices": tuple(choices)}
+    return dataclasses.field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True, slots=True)
+class OptionInfo:
+    name: str
+    default: Any
+    rule: str
+    doc: str
+    choices: tuple[Any, ...]
+    type_name: str
+
+
+def describe(cls: type[Any]) -> list[OptionInfo]:
+    """The options of an options dataclass, in declaration order."""
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        kind = hints[f.name]
+        out.append(OptionInfo(f.name, f.default, f.metadata.get("rule", ""), f.metadata.get("doc", ""),
+                              tuple(f.metadata.get("choices", ())), getattr(kind, "__name__", str(kind))))
+    return out
+
+
+def _check(info: OptionInfo, kind: Any, value: Any) -> Any:
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise OptionError(f"option '{info.name}' expects true or false, got {value!r}")
+    elif kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OptionError(f"option '{info.name}' expects a whole number, got {value!r}")
+    elif kind is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise OptionError(f"option '{info.name}' expects a number, got {value!r}")
+        value = float(value)
+    elif kind is str and not isinstance(value, str):
+        raise OptionError(f"option '{info.name}' expects text, got {value!r}")
+    if info.choices and value not in info.choices:
+        allowed = ", ".join(repr(c) for c in info.choices)
+        raise OptionError(f"option '{info.name}' must be one of {allowed}, got {value!r}")
+    return value
+
+
+def parse_options(cls: type[T], values: Mapping[str, Any] | None) -> T:
+    """Build ``cls`` from ``values``, refusing unknown names and wrongly typed values."""
+    values = dict(values or {})
+    hints = typing.get_type_hints(cls)
+    infos = {i.name: i for i in describe(cls)}
+    unknown = sorted(set(values) - set(infos))
+    if unknown:
+        raise OptionError(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(infos)}")
+    checked = {name: _check(infos[name], hints[name], value) for name, value in values.items()}
+    return cls(**checked)
+
+
+def options_to_dict(options: Any) -> dict[str, Any]:
+    """Every option with its value (defaults included), as recorded in the match setup."""
+    return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}

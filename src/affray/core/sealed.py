@@ -1,0 +1,64 @@
+"""Sealed commits: a hidden choice that others can see was made, but not what, until it is revealed.
+
+A commit is ``SHA-256(salt || canonical JSON of the payload)``. The salt comes from the match RNG, so on
+a live table (verifiable RNG) it is derived from the secret seed: nobody can guess a small payload (a
+card name) by hashing candidates, and after the match, when the seed is published, anyone can check
+every commit. :meth:`Sealed.reveal` re-checks the digest, so a payload changed after the commit is
+caught. Rule: X-5 (model simultaneity as commit, then reveal); DESIGN.md contract 6.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from affray.core.rng import RNG
+
+
+class SealBroken(RuntimeError):
+    """A revealed payload does not match its commitment (the state was tampered with)."""
+
+
+def canonical(payload: Any) -> bytes:
+    """The canonical JSON bytes of a payload: sorted keys, no whitespace."""
+    return json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
+
+
+def digest_of(payload: Any, salt: bytes) -> str:
+    return hashlib.sha256(salt + canonical(payload)).hexdigest()
+
+
+def make_salt(rng: RNG) -> bytes:
+    """16 bytes from the match RNG (four 32-bit draws)."""
+    return b"".join((rng.die(1 << 32) - 1).to_bytes(4, "big") for _ in range(4))
+
+
+@dataclass(slots=True)
+class Sealed:
+    """A committed payload held by the engine. Views show :meth:`public` to others, never the payload."""
+
+    actor: str
+    seal: str
+    payload: Any
+    salt: bytes
+    digest: str
+
+    @classmethod
+    def commit(cls, actor: str, seal: str, payload: Any, rng: RNG) -> Sealed:
+        salt = make_salt(rng)
+        return cls(actor, seal, payload, salt, digest_of(payload, salt))
+
+    def reveal(self) -> Any:
+        """Return the payload after checking it against the digest; raise :class:`SealBroken` if changed."""
+        if digest_of(self.payload, self.salt) != self.digest:
+            raise SealBroken(f"commit {self.seal} by {self.actor} does not match its hash")
+        return self.payload
+
+    def public(self) -> dict[str, Any]:
+        return {"committed": True, "seal": self.seal, "digest": self.digest}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"actor": self.actor, "seal": self.seal, "payload": self.payload,
+                "salt": self.salt.hex(), "digest": self.digest}

@@ -1,0 +1,12 @@
+"""The built-in rulesets, registered by name. Each folder imports ``affray.core`` only, never another ruleset."""
+
+from affray.core.engine import register
+
+
+def _hud() -> object:
+    from affray.rulesets.hud import HudRuleset
+
+    return HudRuleset()
+
+
+register("hud", _hud)  # type: ignore[arg-type]

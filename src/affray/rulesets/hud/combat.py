@@ -1,0 +1,124 @@
+"""Rolls, weapons, damage and the end of the fight, shared by the three HuD modes.
+
+Roll modifiers follow ruling WL-B2: Attack = d13 + weapon attack - armour penalty; Defense = d13 +
+the defense of what is in hand; Damage = d13 + weapon damage; Injury = d13 + armour injury; Chance =
+d11 (+ a stat only in pursuit). The additional-action penalty (WL-17, WL-B11) and the charge (WL-18,
+WL-B4) adjust them.
+"""
+
+from __future__ import annotations
+
+from affray.core.dice import roll_die
+from affray.core.engine import Outcome
+from affray.core.events import Defeated, Ended, Event, Rolled
+from affray.core.rng import RNG
+from affray.rulesets.hud.events import Wounded
+from affray.rulesets.hud.mechanics import CHANCE_DIE, CHARGE_ATTACK, CHARGE_BONUS, HUD_DIE, hp_loss
+from affray.rulesets.hud.state import Arm, Fighter, HudState
+
+
+def roll(state: HudState, rng: RNG, actor: str, purpose: str, modifier: int, events: list[Event],
+         sides: int = HUD_DIE) -> int:
+    """Roll one HuD die for ``actor``, log it, and return the total.
+
+    With ``zero_based_dice`` (WL-B1) the face is shown as 0..N-1; every HuD roll is opposed or a
+    difference, so outcomes do not change.
+    """
+    shift = -1 if state.options.zero_based_dice else 0
+    result = roll_die(rng, sides, modifier + shift)
+    events.append(Rolled(actor, purpose, result))
+    return result.total
+
+
+def chance(state: HudState, rng: RNG, actor: str, events: list[Event], purpose: str = "chance") -> int:
+    """A Chance roll (d11, never penalised). Rules: WL-01, WL-09, WL-17."""
+    return roll(state, rng, actor, purpose, 0, events, CHANCE_DIE)
+
+
+def attack_arm(f: Fighter, target: Fighter) -> Arm | None:
+    """The weapon ``f`` strikes ``target`` with: the best melee weapon in hand when engaged, else the
+    best ranged one. ``None`` means bare hands (engaged) or no way to reach the target (at range)."""
+    in_hand = f.in_hand()
+    if f.place == target.place:
+        melee = [a for a in in_hand if a.kind == "melee"]
+        if melee:
+            return max(melee, key=lambda a: (a.attack, a.damage))
+    ranged = [a for a in in_hand if a.kind == "ranged"]
+    return max(ranged, key=lambda a: (a.attack, a.damage)) if ranged else None
+
+
+def can_reach(f: Fighter, target: Fighter) -> bool:
+    """Engaged combatants can always strike (bare hands at worst); at range only with a ranged weapon."""
+    return f.place == target.place or any(a.kind == "ranged" for a in f.in_hand())
+
+
+def scoped_penalty(state: HudState, f: Fighter) -> int:
+    """The additional-action penalty on Damage, Injury and pursuit rolls, if the scope includes them."""
+    return f.penalty if state.options.additional_penalty_scope == "all" else 0
+
+
+def attack_modifier(f: Fighter, arm: Arm | None, charge: bool) -> int:
+    return (arm.attack if arm else 0) - f.armour_penalty + f.penalty + (CHARGE_ATTACK if charge else 0)
+
+
+def defense_modifier(f: Fighter) -> int:
+    return sum(a.defense for a in f.in_hand()) + f.penalty
+
+
+def damage_modifier(state: HudState, f: Fighter, arm: Arm | None, charge: bool) -> int:
+    bonus = CHARGE_BONUS if charge and state.options.charge_bonus_to == "damage" else 0
+    return (arm.damage if arm else 0) + scoped_penalty(state, f) + bonus
+
+
+def injury_modifier(state: HudState, f: Fighter) -> int:
+    bonus = CHARGE_BONUS if f.charged and state.options.charge_bonus_to == "injury" else 0
+    return f.injury_mod + scoped_penalty(state, f) + bonus
+
+
+def damage_phase(state: HudState, rng: RNG, attacker: str, target: str, weapon: str, charge: bool,
+                 events: list[Event]) -> None:
+    """Roll Damage against Injury and apply the loss. Rules: WL-13 (and WL-08 at 0 HP)."""
+    a, t = state.fighters[attacker], state.fighters[target]
+    arm = a.arms.get(weapon)
+    dmg = roll(state, rng, attacker, "damage", damage_modifier(state, a, arm, charge), events)
+    inj = roll(state, rng, target, "injury", injury_modifier(state, t), events)
+    loss = hp_loss(dmg, inj)
+    t.hp -= loss
+    events.append(Wounded(attacker, target, dmg, inj, loss, t.hp))
+    if loss:
+        knock_out(state, t, events)
+
+
+def knock_out(state: HudState, f: Fighter, events: list[Event]) -> None:
+    """At 0 HP or less a combatant has lost (WL-04, WL-08)."""
+    if f.hp <= 0 and not f.out:
+        f.out = "down"
+        events.append(Defeated(f.id, "down"))
+        check_outcome(state, events)
+
+
+def check_outcome(state: HudState, events: list[Event]) -> None:
+    """The fight ends when at most one side has combatants still in it."""
+    if state.outcome is not None:
+        return
+    sides = {f.side for f in state.fighters.values() if not f.out}
+    if len(sides) > 1:
+        return
+    winner = next(iter(sides), None)
+    escaped = [f.name for f in state.fighters.values() if f.out == "escaped"]
+    reason = f"{', '.join(escaped)} escaped" if escaped and winner else "every foe is down"
+    if winner is None:
+        reason = "nobody is left standing"
+    state.outcome = Outcome(winner, reason)
+    state.phase = "over"
+    events.append(Ended(winner, reason))
+
+
+def round_limit_reached(state: HudState, events: list[Event]) -> bool:
+    """The engine's guard: an unfinished fight past ``round_limit`` is a draw."""
+    if state.round <= state.options.round_limit:
+        return False
+    state.outcome = Outcome(None, f"round limit of {state.options.round_limit} reached")
+    state.phase = "over"
+    events.append(Ended(None, state.outcome.reason))
+    return True

@@ -1,0 +1,97 @@
+"""Sim HuD mechanics as pure functions of rolled numbers (DESIGN.md, contract 3).
+
+Live play samples the dice and calls these; exact odds enumerate the dice and map the same functions;
+simulation calls them millions of times. Nothing here rolls, mutates or knows about a match.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+CHANCE_DIE = 11  # Rule: WL-01 (Chance = d11)
+HUD_DIE = 13  # Rules: WL-01 (Attack/Defense = d13), WL-B1 (Damage/Injury = d13 too)
+ARMOUR_ATTACK_PENALTY = {"light": 0, "medium": 1, "heavy": 2}  # Rule: WL-03
+ADDITIONAL_ACTION_PENALTY = -2  # Rule: WL-17
+CHARGE_ATTACK = -4  # Rule: WL-18
+CHARGE_BONUS = 2  # Rules: WL-18, WL-B4
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeResult:
+    """Attack vs Defense. Rules: WL-11 (hit on Attack > Defense, ties to the defender), WL-12/WL-B3."""
+
+    hit: bool
+    margin: int  # attack - defense
+    riposte: bool  # the defender may riposte (defense - attack >= the riposte margin)
+
+
+def exchange(attack: int, defense: int, riposte_margin: int = 6) -> ExchangeResult:
+    """Resolve Attack vs Defense totals. Rules: WL-11, WL-12, WL-B3."""
+    return ExchangeResult(attack > defense, attack - defense, defense - attack >= riposte_margin)
+
+
+def hp_loss(damage: int, injury: int) -> int:
+    """Hit points lost in the Damage phase: max(0, Damage - Injury). Rule: WL-13."""
+    return damage - injury if damage > injury else 0
+
+
+def simplified_hit(attacker_roll: int, defender_roll: int) -> bool:
+    """Dice Simplified: the defender loses 1 HP when the attacker's roll is higher. Rule: WL-06."""
+    return attacker_roll > defender_roll
+
+
+def pursuit_roll(chance: int, agility: int, strength: int, armour_penalty: int, penalty: int = 0) -> int:
+    """A pursuit distance roll: Chance + the better of Agility/Strength - armour penalty. Rule: WL-22.
+
+    The roller chooses Agility or Strength; the larger one is never worse, so it is taken.
+    ``penalty`` is the additional-action penalty when it applies (WL-B11), e.g. -2.
+    """
+    return chance + max(agility, strength) - armour_penalty + penalty
+
+
+PursuitState = Literal["caught", "escaped", "running"]
+
+
+def pursuit_step(gap: int, flee: int, pursue: int, catch_gap: int = 2, escape_gap: int = 15
+                 ) -> tuple[int, PursuitState]:
+    """Apply one pursuit round: the gap changes by (flee - pursue) metres. Rules: WL-22, WL-B9.
+
+    A gap of ``catch_gap`` or less puts everyone back in combat; beyond ``escape_gap`` the fleeing side
+    has escaped.
+    """
+    gap += flee - pursue
+    if gap <= catch_gap:
+        return gap, "caught"
+    if gap > escape_gap:
+        return gap, "escaped"
+    return gap, "running"
+
+
+def draw_cost(hands: int, kind: str, carry: str, location: str, trained_witcher: bool) -> int:
+    """Actions it costs to bring a weapon into hand. Rule: WL-20 (and WL-B12's trained-witcher tag).
+
+    Free: any weapon already in hand, and a one-handed weapon drawn from a sheath. One action: a
+    two-handed weapon in a sheath, any weapon on the back (trained witchers exempt), a bow or crossbow not
+    in hand, a shield not ready on the arm.
+    """
+    if location == "hand":  # includes a shield ready on the arm
+        return 0
+    if kind in ("ranged", "shield"):
+        return 1
+    if carry == "back":
+        return 0 if trained_witcher else 1
+    return 1 if hands == 2 else 0
+
+
+def initiative_order(rolls: dict[str, int]) -> list[str]:
+    """Ids sorted from the highest Chance roll down (ties must already be broken). Rule: WL-09."""
+    return sorted(rolls, key=lambda actor: -rolls[actor])
+
+
+def tied_groups(rolls: dict[str, int]) -> list[list[str]]:
+    """Groups of ids sharing the same roll (only groups of two or more). Rule: WL-B8."""
+    by_value: dict[int, list[str]] = {}
+    for actor, value in rolls.items():
+        by_value.setdefault(value, []).append(actor)
+    return [group for group in by_value.values() if len(group) > 1]

@@ -1,0 +1,279 @@
+"""Combat Nerdified: the round of initiative, declaration and actions, and its exchanges.
+
+Round (WL-09, WL-15): everyone rolls Chance; declarations go from the lowest roll up, in the open;
+actions are performed from the highest down, each combatant doing its non-defense actions in the order
+declared (WL-B7). Defense actions are reactions used against any attacker during the round.
+
+An exchange (WL-11..WL-14) may stop for a decision: the defender chooses to defend, take it
+undefended, or spend an emergency additional action (WL-B5, WL-17); the winner of Attack vs Defense may
+disengage (WL-21); a parry by 6 or more opens a riposte (WL-12). :func:`run` performs everything
+automatic until the next decision or the end of the fight.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from affray.core.engine import Accepted, Rejected, StepResult
+from affray.core.events import Event, Note, RoundStarted
+from affray.core.rng import RNG
+from affray.rulesets.hud import pursuit
+from affray.rulesets.hud.combat import (
+    attack_arm,
+    attack_modifier,
+    can_reach,
+    chance,
+    damage_phase,
+    defense_modifier,
+    roll,
+    round_limit_reached,
+)
+from affray.rulesets.hud.events import (
+    ArmsChanged,
+    Declared,
+    Exchanged,
+    Fizzled,
+    InitiativeSet,
+    Moved,
+    Undefended,
+)
+from affray.rulesets.hud.mechanics import ADDITIONAL_ACTION_PENALTY, exchange, tied_groups
+from affray.rulesets.hud.plans import check_declaration, sketch_of, weapon_step
+from affray.rulesets.hud.state import Exchange, Fighter, HudState
+
+
+def begin(state: HudState, rng: RNG, at_range: dict[str, bool], events: list[Event]) -> None:
+    """Place everyone and decide the free round (WL-16, WL-B13), then start round 1."""
+    has_ranged = {a: any(w.kind == "ranged" for w in f.arms.values()) for a, f in state.fighters.items()}
+    eligible = [a for a in state.fighters if at_range[a] and has_ranged[a]]
+    everyone = len(eligible) == len(state.fighters)
+    for a, f in state.fighters.items():
+        f.place = state.new_place() if (at_range[a] and everyone) or a in eligible else 0
+    if eligible and not everyone:
+        state.free_round, state.free_attackers = True, eligible
+        events.append(Note("Crossing distance: the ranged combatants get a free round while their foes close in."))
+    start_round(state, rng, events)
+
+
+def roll_initiative(state: HudState, rng: RNG, actors: list[str], events: list[Event]) -> list[str]:
+    """Chance for each actor, highest first; tied actors re-roll among themselves (WL-09, WL-B8)."""
+    keys = {a: [chance(state, rng, a, events, "initiative")] for a in actors}
+    if state.options.initiative_ties == "reroll":
+        while True:
+            groups = tied_groups({a: tuple(k) for a, k in keys.items()})  # type: ignore[misc]
+            if not groups:
+                break
+            for group in groups:
+                for a in group:
+                    keys[a].append(chance(state, rng, a, events, "initiative tie"))
+    for a in actors:
+        state.fighters[a].initiative = keys[a][0]
+    position = {a: i for i, a in enumerate(actors)}
+    return sorted(actors, key=lambda a: ([-v for v in keys[a]], position[a]))
+
+
+def start_round(state: HudState, rng: RNG, events: list[Event]) -> None:
+    state.round += 1
+    if round_limit_reached(state, events):
+        return
+    events.append(RoundStarted(state.round))
+    for f in state.fighters.values():
+        f.plan, f.declared, f.defenses, f.additional_used = [], False, 0, 0
+        f.penalty, f.penalty_next, f.charged, f.closed = f.penalty_next, 0, False, False
+    actors = state.free_attackers if state.free_round else [f.id for f in state.active()]
+    order = roll_initiative(state, rng, actors, events)
+    if state.pursuers_first:  # back from a pursuit: the pursuers hold the initiative (WL-22)
+        order = [a for a in order if a in state.pursuers_first] + [a for a in order if a not in state.pursuers_first]
+        state.pursuers_first = []
+    state.order, state.declare_queue = order, list(reversed(order))
+    state.queue, state.cursor, state.phase = [], 0, "declare"
+    events.append(InitiativeSet(order))
+
+
+def declare(state: HudState, rng: RNG, actor: str, action: dict[str, Any]) -> StepResult:
+    """Apply a ``declare`` action. Rules: WL-09, WL-10, WL-17, WL-18, WL-B6."""
+    f = state.fighters[actor]
+    error = check_declaration(state, f, action)
+    if error:
+        return error
+    events: list[Event] = []
+    f.plan, f.declared = [dict(i) for i in action["plan"]], True
+    f.defenses = sum(1 for i in f.plan if i["type"] == "defense")
+    if action.get("additional", False):
+        f.additional_used += 1
+        f.penalty += ADDITIONAL_ACTION_PENALTY
+    events.append(Declared(actor, f.plan, bool(action.get("additional", False))))
+    state.declare_queue.remove(actor)
+    if not state.declare_queue:
+        _queue_actions(state)
+        run(state, rng, events)
+    return Accepted(events)
+
+
+def _queue_actions(state: HudState) -> None:
+    """The order actions are performed in: WL-B7 ('declared' or 'interleave')."""
+    lists = [[(a, i) for i, item in enumerate(state.fighters[a].plan) if item["type"] != "defense"]
+             for a in state.order]
+    if state.options.action_order == "declared":
+        state.queue = [x for items in lists for x in items]
+    else:
+        longest = max((len(items) for items in lists), default=0)
+        state.queue = [items[k] for k in range(longest) for items in lists if k < len(items)]
+    state.cursor, state.phase = 0, "act"
+
+
+def run(state: HudState, rng: RNG, events: list[Event]) -> None:
+    """Perform queued actions until a decision is needed, a pursuit starts, or the fight ends."""
+    while state.outcome is None and state.exchange is None and state.pursuit is None and state.phase == "act":
+        if state.cursor >= len(state.queue):
+            end_round(state, rng, events)
+            return
+        actor, index = state.queue[state.cursor]
+        state.cursor += 1
+        f = state.fighters[actor]
+        if not f.out:
+            perform(state, rng, f, f.plan[index], events)
+
+
+def end_round(state: HudState, rng: RNG, events: list[Event]) -> None:
+    """Unused defenses expire (WL-B7); after the free round the closers arrive (WL-16)."""
+    if state.free_round:
+        state.free_round = False
+        for f in state.active():
+            if f.place != 0:
+                f.place = 0
+            events.append(Moved(f.id, 0, "is in the melee as the distance closes"))
+    start_round(state, rng, events)
+
+
+def perform(state: HudState, rng: RNG, f: Fighter, item: dict[str, Any], events: list[Event]) -> None:
+    kind = item["type"]
+    if kind in ("attack", "charge", "close"):
+        target = state.fighters[item["target"]]
+        if target.out:
+            events.append(Fizzled(f.id, kind, f"{target.name} is already out of the fight"))
+        elif kind == "close":
+            f.place, f.closed = target.place, True
+            events.append(Moved(f.id, f.place, f"closes in on {target.name}"))
+        elif kind == "charge":
+            f.place, f.charged = target.place, True
+            events.append(Moved(f.id, f.place, f"charges {target.name}!"))
+            start_exchange(state, rng, f.id, target.id, "charge", events)
+        elif not can_reach(f, target):
+            events.append(Fizzled(f.id, kind, f"{target.name} is out of reach"))
+        else:
+            start_exchange(state, rng, f.id, target.id, "attack", events)
+    elif kind == "complex":
+        events.append(Note(str(item.get("text", "a complex activity")), f.id))
+    else:
+        change_arms(f, item, events)
+
+
+def change_arms(f: Fighter, item: dict[str, Any], events: list[Event]) -> None:
+    """Draw, rearm, emergency rearm or pick up, if still possible now (WL-19, WL-20)."""
+    sk = sketch_of(f)
+    result = weapon_step(f, sk, item)
+    if isinstance(result, Rejected):
+        events.append(Fizzled(f.id, item["type"], result.message))
+        return
+    for arm in f.arms.values():
+        if arm.id in sk.hand:
+            arm.location = "hand"
+        elif arm.id in sk.dropped:
+            arm.location, arm.place = "dropped", sk.dropped[arm.id]
+        else:
+            arm.location = "stowed"
+    verbs = {"draw": "draws", "rearm": "rearms with", "emergency_rearm": "drops what it held and draws",
+             "pick_up": "picks up"}
+    events.append(ArmsChanged(f.id, verbs[item["type"]], item["weapon"], list(sk.hand)))
+
+
+def start_exchange(state: HudState, rng: RNG, attacker: str, defender: str, kind: str,
+                   events: list[Event]) -> None:
+    """Open an Attack vs Defense exchange; skip to the Damage phase when the target cannot defend (WL-14)."""
+    a, d = state.fighters[attacker], state.fighters[defender]
+    arm = attack_arm(a, d)
+    ex = Exchange(attacker, defender, kind, "defend", arm.id if arm else "")
+    if can_defend(state, d, kind) or can_emergency(state, d):
+        state.exchange = ex
+        return
+    events.append(Undefended(attacker, defender, "no defense actions left"))
+    damage_phase(state, rng, attacker, defender, ex.weapon, kind == "charge", events)
+
+
+def can_defend(state: HudState, d: Fighter, kind: str) -> bool:
+    return d.defenses > 0 or (kind == "riposte" and not state.options.riposte_costs_defense)
+
+
+def can_emergency(state: HudState, d: Fighter) -> bool:
+    return d.additional_used < state.options.max_additional_actions
+
+
+def reaction_choices(state: HudState, actor: str) -> list[str]:
+    """What ``actor`` may answer in the current exchange."""
+    ex = state.exchange
+    if ex is None:
+        return []
+    if ex.stage == "defend" and actor == ex.defender:
+        d = state.fighters[actor]
+        choices = ["defend"] if can_defend(state, d, ex.kind) else []
+        if not choices and can_emergency(state, d):
+            choices.append("emergency_defense")
+        return [*choices, "take"]
+    if ex.stage == "follow" and actor == ex.attacker:
+        return ["damage", "disengage"]
+    if ex.stage == "parry" and actor == ex.defender:
+        a, d = state.fighters[ex.attacker], state.fighters[ex.defender]
+        opening = exchange(ex.attack, ex.defense, state.options.riposte_margin).riposte and a.place == d.place
+        return (["riposte"] if opening else []) + ["disengage", "pass"]
+    return []
+
+
+def react(state: HudState, rng: RNG, actor: str, action: dict[str, Any]) -> StepResult:
+    """Apply a reaction (defend/take/emergency_defense, damage/disengage, riposte/disengage/pass)."""
+    ex = state.exchange
+    choices = reaction_choices(state, actor)
+    if ex is None or action["type"] not in choices:
+        return Rejected("not_allowed_now", f"Now the choices are: {', '.join(choices) or 'none'}.")
+    events: list[Event] = []
+    kind = action["type"]
+    if ex.stage == "defend":
+        _defend(state, rng, ex, kind, events)
+    elif kind == "damage":
+        state.exchange = None
+        damage_phase(state, rng, ex.attacker, ex.defender, ex.weapon, ex.kind == "charge", events)
+    elif kind == "riposte":
+        state.exchange = None
+        start_exchange(state, rng, ex.defender, ex.attacker, "riposte", events)
+    elif kind == "disengage":
+        state.exchange = None
+        if ex.stage == "follow" and not state.options.disengage_forfeits_follow_up:
+            damage_phase(state, rng, ex.attacker, ex.defender, ex.weapon, ex.kind == "charge", events)
+        if state.outcome is None and not state.fighters[actor].out:
+            pursuit.start(state, rng, actor, events)
+    else:
+        state.exchange = None
+    if state.pursuit is None:
+        run(state, rng, events)
+    return Accepted(events)
+
+
+def _defend(state: HudState, rng: RNG, ex: Exchange, kind: str, events: list[Event]) -> None:
+    a, d = state.fighters[ex.attacker], state.fighters[ex.defender]
+    if kind == "take":
+        state.exchange = None
+        events.append(Undefended(a.id, d.id, "chose to take it"))
+        damage_phase(state, rng, a.id, d.id, ex.weapon, ex.kind == "charge", events)
+        return
+    if kind == "emergency_defense":  # WL-17: the -2 falls on the whole next round
+        d.additional_used += 1
+        d.penalty_next += ADDITIONAL_ACTION_PENALTY
+    elif ex.kind != "riposte" or state.options.riposte_costs_defense:
+        d.defenses -= 1
+    arm = a.arms.get(ex.weapon)
+    ex.attack = roll(state, rng, a.id, "attack", attack_modifier(a, arm, ex.kind == "charge"), events)
+    ex.defense = roll(state, rng, d.id, "defense", defense_modifier(d), events)
+    result = exchange(ex.attack, ex.defense, state.options.riposte_margin)
+    riposte = result.riposte and a.place == d.place
+    events.append(Exchanged(a.id, d.id, ex.attack, ex.defense, "hit" if result.hit else "parry", riposte))
+    ex.stage = "follow" if result.hit else "parry"

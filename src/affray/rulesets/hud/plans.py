@@ -1,0 +1,190 @@
+"""Declaring a round's actions in Combat Nerdified: checking a plan, and listing the usual plans.
+
+A plan is the ordered list of a combatant's actions for the round (WL-10), declared in the open from
+the lowest initiative up (WL-09). Costs: attack, defense, rearm, pick up and a complex activity take 1
+action; a charge takes 2 (WL-18); a draw takes 0 or 1 (WL-20); an emergency rearm and the free 10 m move
+(``close``) take none (WL-10, WL-19). The costs must add up to the combatant's actions for the round,
+plus one with an additional action (WL-17, WL-B6).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+from affray.core.engine import ActionSpec, Rejected
+from affray.rulesets.hud.mechanics import draw_cost
+from affray.rulesets.hud.state import Fighter, HudState
+
+ITEM_TYPES = ("attack", "defense", "charge", "rearm", "draw", "emergency_rearm", "pick_up", "close", "complex")
+MAX_LISTED_PLANS = 150
+
+
+@dataclass(slots=True)
+class Sketch:
+    """Where a combatant would stand and what it would hold, part-way through its plan."""
+
+    place: int
+    hand: list[str]
+    dropped: dict[str, int]
+    closed: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+def sketch_of(f: Fighter) -> Sketch:
+    return Sketch(f.place, [a.id for a in f.arms.values() if a.location == "hand"],
+                  {a.id: a.place for a in f.arms.values() if a.location == "dropped"}, f.closed)
+
+
+def _hands(f: Fighter, ids: list[str]) -> int:
+    return sum(f.arms[i].hands for i in ids)
+
+
+def _make_room(f: Fighter, sk: Sketch, weapon: str) -> list[str]:
+    """What leaves the hand so ``weapon`` fits: weapons first, the shield last (rearm, WL-19)."""
+    need = f.arms[weapon].hands
+    leaving: list[str] = []
+    for held in sorted(sk.hand, key=lambda i: f.arms[i].kind == "shield"):
+        if 2 - _hands(f, [h for h in sk.hand if h not in leaving]) >= need:
+            break
+        leaving.append(held)
+    return leaving
+
+
+def weapon_step(f: Fighter, sk: Sketch, item: dict[str, Any]) -> Rejected | int:
+    """Check one draw/rearm/emergency rearm/pick-up on ``sk`` and apply it there; return its cost."""
+    kind, weapon = item["type"], item.get("weapon")
+    if not isinstance(weapon, str) or weapon not in f.arms:
+        return Rejected("no_such_weapon", f"{f.name} carries no weapon called '{weapon}'.")
+    if kind == "pick_up":
+        if weapon not in sk.dropped:
+            return Rejected("weapon_not_dropped", f"{weapon} is not lying on the ground.")
+        if sk.dropped[weapon] != sk.place:
+            return Rejected("not_next_to_weapon", f"{f.name} must be next to {weapon} to pick it up.")
+        if 2 - _hands(f, sk.hand) < f.arms[weapon].hands:
+            return Rejected("hands_full", f"{f.name} has no free hand for {weapon}.")
+        del sk.dropped[weapon]
+        sk.hand.append(weapon)
+        return 1
+    if weapon in sk.dropped:
+        return Rejected("weapon_dropped", f"{weapon} lies on the ground; pick it up first.")
+    if weapon in sk.hand:
+        return Rejected("already_in_hand", f"{weapon} is already in hand.")
+    arm = f.arms[weapon]
+    if kind == "draw":
+        if 2 - _hands(f, sk.hand) < arm.hands:
+            return Rejected("hands_full", f"{f.name}'s hands are full; rearm instead of drawing {weapon}.")
+        sk.hand.append(weapon)
+        return draw_cost(arm.hands, arm.kind, arm.carry, "stowed", f.trained_witcher)
+    leaving = _make_room(f, sk, weapon)
+    sk.hand = [h for h in sk.hand if h not in leaving] + [weapon]
+    if kind == "emergency_rearm":
+        sk.dropped.update({h: sk.place for h in leaving})
+        return 0
+    return 1
+
+
+def _target_item(state: HudState, f: Fighter, sk: Sketch, item: dict[str, Any]) -> Rejected | int:
+    kind, target = item["type"], item.get("target")
+    foe = state.fighters.get(target) if isinstance(target, str) else None
+    if foe is None or foe.out or foe.side == f.side:
+        return Rejected("bad_target", f"'{target}' is not a foe still in the fight.")
+    if kind == "close":
+        if sk.closed:
+            return Rejected("already_moved", f"{f.name} has used the free 10 m move this round.")
+        sk.closed, sk.place = True, foe.place
+        return 0
+    if kind == "charge":
+        sk.place = foe.place
+        return 2
+    ranged = any(f.arms[h].kind == "ranged" for h in sk.hand)
+    if sk.place != foe.place and not ranged:
+        return Rejected("out_of_reach", f"{foe.name} is out of reach: close in, charge, or draw a ranged weapon.")
+    return 1
+
+
+def plan_cost(state: HudState, f: Fighter, plan: list[Any]) -> Rejected | int:
+    """Check ``plan`` item by item against what ``f`` would hold and where it would stand; return its cost."""
+    sk, total = sketch_of(f), 0
+    for item in plan:
+        if not isinstance(item, dict) or item.get("type") not in ITEM_TYPES:
+            kinds = ", ".join(ITEM_TYPES)
+            return Rejected("unknown_action_type", f"A declared action must be one of: {kinds}.")
+        kind = item["type"]
+        if kind in ("attack", "charge", "close"):
+            cost = _target_item(state, f, sk, item)
+        elif kind in ("rearm", "draw", "emergency_rearm", "pick_up"):
+            cost = weapon_step(f, sk, item)
+        else:
+            cost = 1
+        if isinstance(cost, Rejected):
+            return cost
+        total += cost
+    return total
+
+
+def check_declaration(state: HudState, f: Fighter, action: dict[str, Any]) -> Rejected | None:
+    """Validate a ``declare`` action completely (contract 2). Rules: WL-10, WL-17, WL-18, WL-B6."""
+    plan, additional = action.get("plan"), action.get("additional", False)
+    if not isinstance(plan, list) or not isinstance(additional, bool):
+        return Rejected("bad_action",
+                        'A declaration is {"type": "declare", "plan": [...], "additional": false}.')
+    if additional and f.additional_used >= state.options.max_additional_actions:
+        return Rejected("no_additional_action", f"{f.name} cannot take another additional action this round.")
+    slots = f.actions + (1 if additional else 0)
+    if any(isinstance(i, dict) and i.get("type") == "charge" for i in plan) and slots < 2:
+        return Rejected("charge_needs_two_actions", "A charge costs two actions.")
+    cost = plan_cost(state, f, plan)
+    if isinstance(cost, Rejected):
+        return cost
+    if cost != slots:
+        if any(isinstance(i, dict) and i.get("type") == "charge" for i in plan) and cost > slots:
+            return Rejected("charge_needs_two_actions", f"A charge costs two actions; {f.name} has {slots} "
+                                                        "and the rest of the plan needs some of them.")
+        return Rejected("wrong_action_count", f"{f.name} declares {slots} action(s) this round; "
+                                              f"this plan costs {cost}.")
+    return None
+
+
+def _label(state: HudState, plan: list[dict[str, Any]], additional: bool) -> str:
+    names = {a: f.name for a, f in state.fighters.items()}
+    parts = []
+    for item in plan:
+        target = item.get("target")
+        parts.append(f"{item['type']} {names[target]}" if target else
+                     f"{item['type']} {item['weapon']}" if "weapon" in item else item["type"])
+    return ("+1 action (-2): " if additional else "") + ", ".join(parts)
+
+
+def legal_plans(state: HudState, f: Fighter) -> list[ActionSpec]:
+    """The usual plans: every sequence of attacks and defenses, a charge, a weapon change first, and
+    the same with an additional action when the list stays short. Other plans may still be declared."""
+    foes = [e for e in state.enemies(f.id)]
+    basic: list[dict[str, Any]] = [{"type": "attack", "target": e.id} for e in foes
+                                   if e.place == f.place or any(a.kind == "ranged" for a in f.in_hand())]
+    basic.append({"type": "defense"})
+    prefixes: list[list[dict[str, Any]]] = [[]]
+    prefixes += [[{"type": "close", "target": e.id}] for e in foes if e.place != f.place and not f.closed]
+    prefixes += [[{"type": t, "weapon": w}] for w, arm in f.arms.items() for t in ("draw", "rearm", "emergency_rearm")
+                 if arm.location == "stowed"]
+    prefixes += [[{"type": "pick_up", "weapon": w}] for w, arm in f.arms.items()
+                 if arm.location == "dropped" and arm.place == f.place]
+    specs: list[ActionSpec] = []
+    extra_ok = f.additional_used < state.options.max_additional_actions
+    for additional in (False, True) if extra_ok else (False,):
+        slots = f.actions + (1 if additional else 0)
+        if additional and len(basic) ** slots > MAX_LISTED_PLANS:
+            break
+        candidates = [list(p) for p in itertools.product(basic, repeat=slots)]
+        candidates += [[{"type": "charge", "target": e.id}] + [{"type": "defense"}] * (slots - 2)
+                       for e in foes if slots >= 2]
+        for prefix in prefixes[1:] if not additional else ():
+            candidates += [prefix + list(p) for p in itertools.product(basic, repeat=slots)]
+            candidates += [prefix + list(p) for p in itertools.product(basic, repeat=slots - 1)]
+        for plan in candidates:
+            action = {"type": "declare", "plan": plan, "additional": additional}
+            if len(specs) < MAX_LISTED_PLANS and check_declaration(state, f, action) is None:
+                specs.append(ActionSpec(action, _label(state, plan, additional),
+                                        ("-2 to all rolls this round",) if additional else ()))
+    return specs

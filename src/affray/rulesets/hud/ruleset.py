@@ -1,0 +1,140 @@
+"""The Sim HuD ruleset: Free Form, Dice Simplified and Combat Nerdified behind the ruleset contract.
+
+Rules: WL-00..WL-22 and the rulings WL-B1..WL-B13 (``rules/hud.md``). The HuD declares everything in
+the open, so every seat sees the same view; only the pending choices differ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from affray.core.content import ContentLibrary, load_pack
+from affray.core.engine import Action, ActionSpec, Outcome, Rejected, StepResult, Viewer, Window
+from affray.core.events import Event, to_jsonable
+from affray.core.rng import RNG
+from affray.rulesets.hud import freeform, nerdified, pursuit, simplified
+from affray.rulesets.hud.content_model import HudContent, HudScenario
+from affray.rulesets.hud.options import HudOptions
+from affray.rulesets.hud.plans import legal_plans
+from affray.rulesets.hud.setup import build_state, prepare
+from affray.rulesets.hud.state import HudState
+from affray.rulesets.hud.views import view
+
+CONTENT_DIR = Path(__file__).parent / "content"
+_REACTION_LABELS = {
+    "defend": "defend (spend a defense action)",
+    "emergency_defense": "defend with an emergency additional action (-2 all next round)",
+    "take": "take it undefended",
+    "damage": "press on to the Damage phase",
+    "disengage": "disengage and flee (pursuit)",
+    "riposte": "riposte (free attack)",
+    "pass": "let it go",
+    "chase": "chase on foot",
+    "shoot": "shoot twice instead of chasing",
+    "let_go": "let them go",
+}
+
+
+@cache
+def builtin_content() -> ContentLibrary:
+    return load_pack(HudContent, "hud", [CONTENT_DIR])
+
+
+class HudRuleset:
+    name = "hud"
+    title = "Sim HuD: Free Form, Dice Simplified, Combat Nerdified"
+    options_type = HudOptions
+    scenario_type = HudScenario
+    content_type = HudContent
+
+    def content(self) -> ContentLibrary:
+        return builtin_content()
+
+    def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
+        return prepare(scenario, content)
+
+    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG) -> tuple[HudState, list[Event]]:
+        state, at_range = build_state(setup, options)
+        events: list[Event] = []
+        if state.mode == "nerdified":
+            nerdified.begin(state, rng, at_range, events)
+        elif state.mode == "simplified":
+            simplified.begin(state, rng, setup.get("first"), at_range, events)
+        else:
+            freeform.begin(state, rng, setup.get("first"), events)
+        return state, events
+
+    def pending(self, state: HudState) -> Window | None:
+        if state.outcome is not None:
+            return None
+        if state.pursuit is not None:
+            return Window("pursuit", tuple(state.pursuit.waiting), "Chase, shoot or let them go?")
+        if state.exchange is not None:
+            ex = state.exchange
+            who = ex.defender if ex.stage in ("defend", "parry") else ex.attacker
+            return Window(ex.stage, (who,), f"{ex.kind}: {ex.attacker} against {ex.defender}")
+        if state.phase == "declare":
+            return Window("declare", (state.declare_queue[0],), "Declare this round's actions")
+        if state.phase in ("respond", "settle"):
+            assert state.duel is not None
+            return Window(state.phase, (state.duel.defender,), "Roll Defense or Injury")
+        if state.phase in ("attack", "post"):
+            return Window(state.phase, (simplified.current(state),), "Your turn")
+        return None
+
+    def legal(self, state: HudState, actor: str) -> list[ActionSpec]:
+        window = self.pending(state)
+        if window is None or actor not in window.actors:
+            return []
+        if window.phase == "declare":
+            return legal_plans(state, state.fighters[actor])
+        if window.phase == "pursuit":
+            return self._reactions(pursuit.choices(state, actor))
+        if state.exchange is not None:
+            return self._reactions(nerdified.reaction_choices(state, actor))
+        if window.phase in ("respond", "settle"):
+            return simplified.respond_specs(state)
+        if window.phase == "attack":
+            return simplified.attack_specs(state, actor)
+        return freeform.legal(state, actor)
+
+    @staticmethod
+    def _reactions(choices: list[str]) -> list[ActionSpec]:
+        return [ActionSpec({"type": c}, _REACTION_LABELS[c]) for c in choices]
+
+    def step(self, state: HudState, actor: str, action: Action, rng: RNG) -> StepResult:
+        window = self.pending(state)
+        if window is None or actor not in window.actors:
+            return Rejected("not_your_turn", f"It is not {actor}'s turn to act.")
+        if window.phase == "declare":
+            if action["type"] != "declare":
+                return Rejected("not_allowed_now", 'Declare the round\'s actions: {"type": "declare", "plan": [...]}.')
+            return nerdified.declare(state, rng, actor, action)
+        if window.phase == "pursuit":
+            return pursuit.choose(state, rng, actor, action)
+        if state.exchange is not None:
+            return nerdified.react(state, rng, actor, action)
+        if state.mode == "simplified":
+            return simplified.step(state, rng, actor, action)
+        return freeform.step(state, rng, actor, action)
+
+    def view(self, state: HudState, viewer: Viewer) -> dict[str, Any]:
+        return view(state, viewer, self.pending(state))
+
+    def outcome(self, state: HudState) -> Outcome | None:
+        return state.outcome
+
+    def snapshot(self, state: HudState) -> dict[str, Any]:
+        return to_jsonable(state)  # type: ignore[no-any-return]
+
+    def rounds(self, state: HudState) -> int:
+        return state.round
+
+    def names(self, state: HudState) -> dict[str, str]:
+        return {a: f.name for a, f in state.fighters.items()}
+
+    def sides(self, state: HudState) -> dict[str, str]:
+        return {a: f.side for a, f in state.fighters.items()}

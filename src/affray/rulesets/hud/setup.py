@@ -1,0 +1,100 @@
+"""From a validated scenario to a self-contained setup, and from a setup to a fresh match state.
+
+``prepare`` resolves every content reference, so the setup stored in a match log does not depend on
+content files that may change later. ``build_state`` turns that plain data into the state dataclasses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from affray.core.content import ContentLibrary, ReferenceProblem
+from affray.rulesets.hud.content_model import Armour, Character, HudScenario, Weapon
+from affray.rulesets.hud.options import HudOptions
+from affray.rulesets.hud.state import Arm, Fighter, HudState
+
+
+def _lookup(content: ContentLibrary, section: str, item_id: str, where: str) -> Any:
+    try:
+        return content.get(section, item_id)
+    except KeyError as exc:
+        raise ReferenceProblem(where, str(exc.args[0])) from None
+
+
+def _character(where: str, combatant: Any, content: ContentLibrary) -> Character:
+    base: dict[str, Any] = {}
+    if combatant.use is not None:
+        base = _lookup(content, "characters", combatant.use, f"{where}.use").model_dump()
+    if combatant.stats is not None:
+        base.update(combatant.stats.model_dump(exclude_none=True))
+    if combatant.name:
+        base["name"] = combatant.name
+    try:
+        return Character.model_validate(base)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise ReferenceProblem(f"{where}.stats.{'.'.join(map(str, err['loc']))}", err["msg"]) from None
+
+
+def prepare(scenario: HudScenario, content: ContentLibrary) -> dict[str, Any]:
+    """The scenario with content resolved into plain data (the match setup)."""
+    combatants = []
+    for i, side in enumerate(scenario.sides):
+        for j, c in enumerate(side.combatants):
+            combatants.append(_combatant(f"sides[{i}].combatants[{j}]", side.name, c, content))
+    return {"mode": scenario.mode, "first": scenario.first, "name": scenario.name, "combatants": combatants}
+
+
+def _combatant(where: str, side: str, c: Any, content: ContentLibrary) -> dict[str, Any]:
+    ch = _character(where, c, content)
+    armour: dict[str, Any] | None = None
+    if ch.armour is not None:
+        item: Armour = _lookup(content, "armour", ch.armour, f"{where}: armour")
+        armour = {"name": item.name, "penalty": item.penalty, "injury": item.injury}
+    weapons: dict[str, dict[str, Any]] = {}
+    for w in ch.weapons:
+        weapon: Weapon = _lookup(content, "weapons", w, f"{where}: weapons")
+        weapons[w] = weapon.model_dump()
+    in_hand = ch.in_hand if ch.in_hand is not None else _default_hand(weapons)
+    return {
+        "id": c.id, "name": ch.name, "side": side, "endurance": ch.endurance, "hp": c.hp,
+        "agility": ch.agility, "strength": ch.strength, "armour": armour, "weapons": weapons,
+        "in_hand": in_hand, "actions_per_round": ch.actions_per_round, "tags": list(ch.tags),
+        "at_range": c.at_range,
+    }
+
+
+def _default_hand(weapons: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The first weapon in hand, plus a shield ready on the arm if it fits."""
+    hand: list[str] = []
+    used = 0
+    for wid, w in weapons.items():
+        if w["kind"] != "shield" and not hand:
+            hand.append(wid)
+            used += w["hands"]
+    for wid, w in weapons.items():
+        if w["kind"] == "shield" and w["carry"] == "arm" and used < 2:
+            hand.append(wid)
+            used += 1
+    return hand
+
+
+def build_state(setup: Mapping[str, Any], options: HudOptions) -> tuple[HudState, dict[str, bool]]:
+    """Fresh state for ``setup``; also returns who starts at range."""
+    fighters: dict[str, Fighter] = {}
+    at_range: dict[str, bool] = {}
+    simple = setup["mode"] != "nerdified"
+    for c in setup["combatants"]:
+        arms = {wid: Arm(wid, w["name"], w["kind"], w["hands"], w["carry"], w["attack"], w["defense"], w["damage"],
+                         "hand" if wid in c["in_hand"] else "stowed") for wid, w in c["weapons"].items()}
+        max_hp = options.simplified_hp if simple else c["endurance"]  # WL-04, WL-08
+        armour = c["armour"] or {"name": "", "penalty": 0, "injury": 0}
+        fighters[c["id"]] = Fighter(
+            c["id"], c["name"], c["side"], max_hp, max_hp if c["hp"] is None else min(c["hp"], max_hp),
+            c["agility"], c["strength"], armour["name"], armour["penalty"], armour["injury"], arms,
+            c["actions_per_round"] or options.default_actions_per_round, "trained_witcher" in c["tags"])
+        at_range[c["id"]] = c["at_range"]
+    return HudState(setup["mode"], options, fighters), at_range

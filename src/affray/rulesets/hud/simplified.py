@@ -1,0 +1,142 @@
+"""Dice Simplified (WL-04..WL-07), and the one-exchange duel Free Form calls on (WL-00).
+
+Everyone has 3 HP. The post order comes from the scene (the scenario's ``first``) or from opposed
+Chance rolls, ties re-rolled (WL-05, WL-B8). On each attack the attacker chooses to roll Attack or
+Damage, then the defender Defense or Injury; a higher attacker roll costs the defender 1 HP, a tie goes
+to the defender (WL-06). Ranged combatants at range get one free attack first, unless everyone is
+ranged (WL-07).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from affray.core.engine import Accepted, ActionSpec, Rejected, StepResult
+from affray.core.events import Event, RoundStarted
+from affray.core.rng import RNG
+from affray.rulesets.hud.combat import defense_modifier, knock_out, roll, round_limit_reached
+from affray.rulesets.hud.events import HpChanged, InitiativeSet
+from affray.rulesets.hud.mechanics import simplified_hit
+from affray.rulesets.hud.nerdified import roll_initiative
+from affray.rulesets.hud.state import Duel, Fighter, HudState
+
+ATTACKER_DICE = ("attack", "damage")
+DEFENDER_DICE = ("defense", "injury")
+
+
+def post_order(state: HudState, rng: RNG, first: str | None, events: list[Event], roll_if_unclear: bool) -> None:
+    """The fixed post order: the scene's first attacker, else opposed Chance (WL-05)."""
+    ids = list(state.fighters)
+    if first is not None:
+        state.order = [first] + [a for a in ids if a != first]
+    elif roll_if_unclear:
+        state.order = roll_initiative(state, rng, ids, events)
+    else:
+        state.order = ids
+    events.append(InitiativeSet(state.order))
+
+
+def begin(state: HudState, rng: RNG, first: str | None, at_range: dict[str, bool], events: list[Event]) -> None:
+    post_order(state, rng, first, events, roll_if_unclear=True)
+    eligible = [a for a in state.order
+                if at_range[a] and any(w.kind == "ranged" for w in state.fighters[a].arms.values())]
+    if eligible and len(eligible) < len(state.fighters):
+        state.free_attackers = eligible  # WL-07: one free attack each while the foes close in
+    state.round, state.turn, state.phase = 1, 0, "attack"
+    events.append(RoundStarted(1))
+
+
+def current(state: HudState) -> str:
+    return state.free_attackers[0] if state.free_attackers else state.order[state.turn]
+
+
+def die_modifier(f: Fighter, die: str, ranged_only: bool = False) -> int:
+    """The HuD modifier of a die (WL-B2) with the best weapon in hand for it."""
+    held = [a for a in f.in_hand() if a.kind != "shield" and (a.kind == "ranged" or not ranged_only)]
+    if not held and ranged_only:
+        held = [a for a in f.arms.values() if a.kind == "ranged"]
+    if die == "attack":
+        return max((a.attack for a in held), default=0) - f.armour_penalty
+    if die == "damage":
+        return max((a.damage for a in held), default=0)
+    if die == "defense":
+        return defense_modifier(f)
+    return f.injury_mod
+
+
+def attack_specs(state: HudState, actor: str, kind: str = "attack") -> list[ActionSpec]:
+    return [ActionSpec({"type": kind, "target": e.id, "die": die}, f"{kind} {e.name} rolling {die.upper()}")
+            for e in state.enemies(actor) for die in ATTACKER_DICE]
+
+
+def respond_specs(state: HudState) -> list[ActionSpec]:
+    return [ActionSpec({"type": "respond", "die": die}, f"roll {die.upper()}") for die in DEFENDER_DICE]
+
+
+def open_duel(state: HudState, rng: RNG, actor: str, action: dict[str, Any]) -> Rejected | list[Event]:
+    """The attacker's half: check the target and die, roll it, and wait for the defender."""
+    target, die = action.get("target"), action.get("die")
+    foe = state.fighters.get(target) if isinstance(target, str) else None
+    if foe is None or foe.out or foe.side == state.fighters[actor].side:
+        return Rejected("bad_target", f"'{target}' is not a foe still in the fight.")
+    if die not in ATTACKER_DICE:
+        return Rejected("bad_die", "The attacker rolls 'attack' or 'damage'.")
+    events: list[Event] = []
+    ranged = bool(state.free_attackers) and state.phase == "attack"
+    total = roll(state, rng, actor, str(die), die_modifier(state.fighters[actor], str(die), ranged), events)
+    state.duel = Duel(actor, str(target), str(die), total)
+    state.phase = "respond" if state.phase == "attack" else "settle"
+    return events
+
+
+def close_duel(state: HudState, rng: RNG, action: dict[str, Any]) -> Rejected | list[Event]:
+    """The defender's half: roll Defense or Injury; a higher attacker roll costs 1 HP (WL-06)."""
+    duel = state.duel
+    assert duel is not None
+    die = action.get("die")
+    if die not in DEFENDER_DICE:
+        return Rejected("bad_die", "The defender rolls 'defense' or 'injury'.")
+    events: list[Event] = []
+    d = state.fighters[duel.defender]
+    total = roll(state, rng, d.id, str(die), die_modifier(d, str(die)), events)
+    state.duel = None
+    if simplified_hit(duel.attacker_total, total):
+        d.hp -= 1
+        events.append(HpChanged(duel.attacker, d.id, -1, d.hp))
+        knock_out(state, d, events)
+    return events
+
+
+def step(state: HudState, rng: RNG, actor: str, action: dict[str, Any]) -> StepResult:
+    kind = action["type"]
+    if state.phase == "attack" and kind == "attack":
+        result = open_duel(state, rng, actor, action)
+    elif state.phase == "respond" and kind == "respond":
+        result = close_duel(state, rng, action)
+        if not isinstance(result, Rejected):
+            _next_turn(state, result)
+    else:
+        want = "attack" if state.phase == "attack" else "respond"
+        return Rejected("not_allowed_now", f"Now the action is '{want}'.")
+    return result if isinstance(result, Rejected) else Accepted(result)
+
+
+def _next_turn(state: HudState, events: list[Event]) -> None:
+    if state.outcome is not None:
+        return
+    state.phase = "attack"
+    if state.free_attackers:
+        state.free_attackers.pop(0)
+        if state.free_attackers or not state.fighters[state.order[state.turn]].out:
+            return
+    n = len(state.order)
+    for _ in range(n):
+        state.turn += 1
+        if state.turn >= n:
+            state.turn = 0
+            state.round += 1
+            if round_limit_reached(state, events):
+                return
+            events.append(RoundStarted(state.round))
+        if not state.fighters[state.order[state.turn]].out:
+            return
