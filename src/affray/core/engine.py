@@ -118,11 +118,20 @@ class Viewer:
 class Ruleset(Protocol):
     """What every ruleset provides; see the module docstring."""
 
-    name: str
-    title: str
-    options_type: type[Any]
-    scenario_type: type[ScenarioBase]
-    content_type: type[BaseModel]
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def options_type(self) -> type[Any]: ...
+
+    @property
+    def scenario_type(self) -> type[ScenarioBase]: ...
+
+    @property
+    def content_type(self) -> type[BaseModel]: ...
 
     def content(self) -> ContentLibrary: ...
 

@@ -105,3 +105,33 @@ class FastRNG:
     def die(self, sides: int) -> int:
         self.index += 1
         return int(self._below(sides)) + 1
+
+
+class DiceExhausted(RuntimeError):
+    """A :class:`ScriptedRNG` was asked for more dice than it was given."""
+
+
+class ScriptedRNG:
+    """Dice given in advance: physical dice typed in at a table, or the exact faces a test needs.
+
+    Each ``die(sides)`` returns the next value, which must lie in ``1..sides``.
+    """
+
+    __slots__ = ("index", "values")
+
+    def __init__(self, values: list[int]) -> None:
+        self.values = list(values)
+        self.index = 0
+
+    def die(self, sides: int) -> int:
+        if self.index >= len(self.values):
+            raise DiceExhausted(f"draw {self.index} (a d{sides}) was not scripted")
+        value = self.values[self.index]
+        if not 1 <= value <= sides:
+            raise ValueError(f"scripted draw {self.index} is {value}, not a face of a d{sides}")
+        self.index += 1
+        return value
+
+    @property
+    def remaining(self) -> int:
+        return len(self.values) - self.index

@@ -1,0 +1,38 @@
+"""``affray content check``: validate every content and scenario file under a path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from affray.api import load_scenario
+from affray.core.content import ContentError, ContentLibrary, Problem, read_yaml, validate, yaml_files
+from affray.core.engine import get_ruleset
+
+
+def check_file(path: Path) -> None:
+    """Validate one file as a scenario (it has ``sides``) or as a content file of its ruleset."""
+    data = read_yaml(path)
+    if isinstance(data, dict) and "sides" in data:
+        load_scenario(path)
+        return
+    if not isinstance(data, dict) or not isinstance(data.get("ruleset"), str):
+        raise ContentError(path, [Problem("ruleset", "the name of a ruleset (hud, warp, spellchrome, witchhammer)")])
+    try:
+        ruleset = get_ruleset(data["ruleset"])
+    except KeyError as exc:
+        raise ContentError(path, [Problem("ruleset", str(exc.args[0]))]) from None
+    ContentLibrary(ruleset.name).add_file(validate(ruleset.content_type, data, path), path)
+
+
+def check_path(path: Path) -> tuple[int, list[str]]:
+    """Check every YAML file at ``path``; return the number checked and one line per problem."""
+    if not path.exists():
+        return 0, [f"{path}: no such file or folder"]
+    checked, problems = 0, []
+    for file in yaml_files(path):
+        checked += 1
+        try:
+            check_file(file)
+        except ContentError as exc:
+            problems.extend(str(exc).splitlines())
+    return checked, problems

@@ -1,0 +1,161 @@
+"""The match: log of record, replay, undo, rejections, redaction and verification (DESIGN.md 2, 4, 5, 6)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+import affray
+from affray.core.engine import Rejected, Viewer
+from affray.core.log import LogFormatError, export_log, import_log, read_log, verify
+from affray.core.match import Match
+from affray.core.rng import seed_from_int
+from affray.core.sealed import SealBroken
+from tests.core.toy import ToyRuleset
+
+EXAMPLE = Path(__file__).parents[2] / "examples" / "hud" / "nerdified_duel.yaml"
+
+
+def played(seed: int = 5) -> Match:
+    scenario = affray.load_scenario(EXAMPLE)
+    match = scenario.start(seed)
+    affray.play(match, scenario.policies(match))
+    return match
+
+
+def event_dicts(match: Match) -> list[dict[str, object]]:
+    return [e.to_dict() for e in match.events()]
+
+
+def test_replay_reproduces_state_and_every_event() -> None:
+    match = played()
+    again = match.replayed()
+    assert event_dicts(again) == event_dicts(match)
+    assert match.ruleset.snapshot(again.state) == match.ruleset.snapshot(match.state)
+    assert again.outcome() == match.outcome()
+
+
+def test_log_round_trips_through_json(tmp_path: Path) -> None:
+    match = played(9)
+    path = tmp_path / "log.json"
+    affray.write_log(match, path)
+    data = read_log(path)
+    assert data["format"] == "affray-match" and data["version"] == 1
+    restored = import_log(data)
+    assert event_dicts(restored) == event_dicts(match)
+    assert export_log(restored) == export_log(match)
+
+
+def test_verify_accepts_an_honest_log() -> None:
+    report = verify(export_log(played()))
+    assert report.ok and report.rolls_checked > 10 and report.actions_checked > 5
+
+
+def test_verify_catches_a_changed_roll() -> None:
+    data = export_log(played())
+    entry = next(e for e in data["actions"] if any(ev["type"] == "rolled" for ev in e["events"]))
+    event = next(ev for ev in entry["events"] if ev["type"] == "rolled")
+    die = event["roll"]["dice"][0]
+    die["value"] = die["value"] % die["sides"] + 1
+    report = verify(data)
+    assert not report.ok
+    assert f"draw {die['draw']} on a d{die['sides']} is recorded as {die['value']}" in report.problems[0]
+
+
+def test_verify_catches_a_changed_action() -> None:
+    data = export_log(played())
+    index = next(i for i, e in enumerate(data["actions"]) if e["action"]["type"] == "declare")
+    data["actions"][index]["action"] = {"type": "declare", "plan": [{"type": "defense"}, {"type": "defense"}],
+                                        "additional": False}
+    report = verify(data)
+    assert not report.ok and f"action #{index}" in report.problems[0]
+
+
+def test_verify_catches_a_swapped_seed() -> None:
+    data = export_log(played())
+    data["seed"] = seed_from_int(999).hex()
+    report = verify(data)
+    assert report.problems == ["the seed does not match the commitment published at the start of the match"]
+
+
+def test_an_unrevealed_seed_cannot_be_verified() -> None:
+    scenario = affray.load_scenario(EXAMPLE)
+    data = export_log(scenario.start(1))
+    assert data["seed"] is None
+    with pytest.raises(LogFormatError, match="does not reveal its seed"):
+        verify(data)
+
+
+def test_read_log_refuses_other_files(tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps({"format": "other"}))
+    with pytest.raises(LogFormatError, match="not an affray match log"):
+        read_log(path)
+    path.write_text("{")
+    with pytest.raises(LogFormatError, match="not JSON"):
+        read_log(path)
+
+
+def test_rejected_action_changes_nothing() -> None:
+    """Contract 2: validate completely, then apply; a rejection leaves state, RNG and log as they were."""
+    scenario = affray.load_scenario(EXAMPLE)
+    match = scenario.start(3)
+    before, draws = copy.deepcopy(match.ruleset.snapshot(match.state)), match.rng.index
+    window = match.pending()
+    assert window is not None
+    other = next(a for a in match.seats if a not in window.actors and a != "gm")
+    assert match.act(other, {"type": "declare", "plan": [], "additional": False}).code == "not_your_turn"  # type: ignore[union-attr]
+    bad = match.act(window.actors[0], {"type": "declare", "plan": [{"type": "defense"}], "additional": False})
+    assert isinstance(bad, Rejected) and bad.code == "wrong_action_count"
+    assert match.submit("vesna", "hald", {"type": "declare"}).code == "not_your_seat"  # type: ignore[union-attr]
+    assert match.act(window.actors[0], {"kind": "x"}).code == "bad_action"  # type: ignore[union-attr]
+    assert match.ruleset.snapshot(match.state) == before and match.rng.index == draws and not match.log
+
+
+def test_undo_replays_one_action_fewer_and_rerolls_the_same_dice() -> None:
+    """Undo is replay without the seat's last action; the same action replayed rolls the same dice."""
+    scenario = affray.load_scenario(EXAMPLE)
+    match = scenario.start(11)
+    for _ in range(6):
+        window = match.pending()
+        assert window is not None
+        actor = window.actors[0]
+        match.act(actor, match.legal(actor)[0].action)
+    last = match.log[-1]
+    events_before = [e.to_dict() for e in last.events]
+    assert match.undo(last.seat)
+    assert len(match.log) == last.seq
+    assert match.act(last.actor, last.action).ok
+    assert [e.to_dict() for e in match.log[-1].events] == events_before
+
+
+def test_sealed_commits_are_hidden_until_revealed_and_checked() -> None:
+    """Contract 6: others see that a seat committed and a hash, never what, until the reveal."""
+    match = Match(ToyRuleset(), {}, {}, seed=seed_from_int(1))
+    assert match.act("a", {"type": "bid", "value": 3}).ok
+    view_b = match.view("b")
+    assert view_b["bids"]["a"]["committed"] and "value" not in view_b["bids"]["a"]
+    assert match.view("a")["bids"]["a"] == {"value": 3}
+    assert match.view("gm")["bids"]["a"] == {"value": 3}
+    log_b = match.redacted_log("b")
+    assert log_b[0]["action"]["type"] == "commit" and "value" not in json.dumps(log_b)
+    assert match.redacted_log("a")[0]["action"] == {"type": "bid", "value": 3}
+    assert match.act("b", {"type": "bid", "value": 1}).ok
+    assert match.redacted_log("spectator")[0]["action"] == {"type": "bid", "value": 3}
+
+
+def test_a_tampered_commit_breaks_the_reveal() -> None:
+    match = Match(ToyRuleset(), {}, {}, seed=seed_from_int(2))
+    match.act("a", {"type": "bid", "value": 1})
+    match.state.bids["a"].payload = {"value": 3}
+    with pytest.raises(SealBroken):
+        match.act("b", {"type": "bid", "value": 2})
+
+
+def test_viewers_for_seats() -> None:
+    match = Match(ToyRuleset(), {}, {}, seed=seed_from_int(3))
+    assert match.viewer("gm").omniscient and match.viewer("a").controls == frozenset({"a"})
+    assert match.viewer("spectator") == Viewer.spectator()

@@ -1,0 +1,104 @@
+"""A tiny sealed-bid ruleset for testing the core without any real ruleset.
+
+Two players each commit a number 1..3 face down; once both have committed, both are revealed and a d6
+is rolled; the higher bid plus die wins, ties are a draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from affray.core.content import ContentLibrary
+from affray.core.dice import roll_die
+from affray.core.engine import Accepted, Action, ActionSpec, Outcome, Rejected, StepResult, Viewer, Window
+from affray.core.events import Committed, Ended, Event, Revealed, Rolled, to_jsonable
+from affray.core.rng import RNG
+from affray.core.scenario import ScenarioBase
+from affray.core.sealed import Sealed
+
+
+@dataclass(frozen=True, slots=True)
+class ToyOptions:
+    bonus: int = 0
+
+
+@dataclass(slots=True)
+class ToyState:
+    players: tuple[str, str]
+    bids: dict[str, Sealed] = field(default_factory=dict)
+    revealed: dict[str, int] = field(default_factory=dict)
+    outcome: Outcome | None = None
+
+
+class ToyRuleset:
+    name = "toy"
+    title = "Toy sealed bids"
+    options_type = ToyOptions
+    scenario_type = ScenarioBase
+    content_type = BaseModel
+
+    def content(self) -> ContentLibrary:
+        return ContentLibrary("toy")
+
+    def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
+        return {}
+
+    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG) -> tuple[ToyState, list[Event]]:
+        return ToyState(("a", "b")), []
+
+    def pending(self, state: ToyState) -> Window | None:
+        if state.outcome:
+            return None
+        return Window("bid", tuple(p for p in state.players if p not in state.bids))
+
+    def legal(self, state: ToyState, actor: str) -> list[ActionSpec]:
+        window = self.pending(state)
+        if window is None or actor not in window.actors:
+            return []
+        return [ActionSpec({"type": "bid", "value": v}, f"bid {v}") for v in (1, 2, 3)]
+
+    def step(self, state: ToyState, actor: str, action: Action, rng: RNG) -> StepResult:
+        window = self.pending(state)
+        if window is None or actor not in window.actors:
+            return Rejected("not_your_turn", "You have already bid.")
+        if action.get("type") != "bid" or action.get("value") not in (1, 2, 3):
+            return Rejected("bad_bid", "Bid 1, 2 or 3.")
+        sealed = Sealed.commit(actor, f"bid-{actor}", {"value": action["value"]}, rng)
+        state.bids[actor] = sealed
+        events: list[Event] = [Committed(actor, sealed.seal, sealed.digest)]
+        if len(state.bids) == 2:
+            for p in state.players:
+                payload = state.bids[p].reveal()
+                state.revealed[p] = payload["value"]
+                events.append(Revealed(p, state.bids[p].seal, payload))
+            die = roll_die(rng, 6)
+            events.append(Rolled("a", "tiebreak", die))
+            a = state.revealed["a"] + die.total
+            b = state.revealed["b"] + 3
+            winner = "A" if a > b else "B" if b > a else None
+            state.outcome = Outcome(winner, "bids")
+            events.append(Ended(winner, "bids"))
+        return Accepted(events)
+
+    def view(self, state: ToyState, viewer: Viewer) -> dict[str, Any]:
+        return {"bids": {p: (s.payload if viewer.may_see(p) or p in state.revealed else s.public())
+                         for p, s in state.bids.items()}}
+
+    def outcome(self, state: ToyState) -> Outcome | None:
+        return state.outcome
+
+    def snapshot(self, state: ToyState) -> dict[str, Any]:
+        return to_jsonable(state)  # type: ignore[no-any-return]
+
+    def rounds(self, state: ToyState) -> int:
+        return 1
+
+    def names(self, state: ToyState) -> dict[str, str]:
+        return {"a": "Alice", "b": "Bob"}
+
+    def sides(self, state: ToyState) -> dict[str, str]:
+        return {"a": "A", "b": "B"}

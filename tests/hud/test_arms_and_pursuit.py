@@ -1,0 +1,165 @@
+"""Weapons, places, disengage and pursuit. Rules: WL-16, WL-19..WL-22, WL-B9, WL-B10, WL-B11, WL-B13."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from affray.rulesets.hud.state import HudState
+from tests.hud.helpers import DEFENSE, attack, combatant, declare, hud_match, kinds, ok, rejected, totals
+
+
+def state_of(match: object) -> HudState:
+    return match.state  # type: ignore[attr-defined, no-any-return]
+
+
+def runner(cid: str, agility: int = 0, strength: int = 0, **extra: Any) -> dict[str, object]:
+    return combatant(cid, name=cid.upper(), endurance=10, agility=agility, strength=strength, **extra)
+
+
+def test_wl19_rearm_costs_an_action_emergency_rearm_drops_the_weapon() -> None:
+    """WL-19: a rearm sheathes and draws for one action; an emergency rearm drops the weapon for free."""
+    m = hud_match("nerdified", combatant("bors", "bors"), runner("b"), [3, 9, 5, 4])
+    assert rejected(m, "bors", {"type": "declare", "plan": [{"type": "rearm", "weapon": "long_dagger"},
+                                                            attack("b"), DEFENSE],
+                                "additional": False}).code == "wrong_action_count"
+    ok(declare(m, "bors", {"type": "emergency_rearm", "weapon": "long_dagger"}, DEFENSE, DEFENSE))
+    ok(declare(m, "b", DEFENSE, DEFENSE))
+    bors = state_of(m).fighters["bors"]
+    assert bors.arms["arming_sword"].location == "dropped" and bors.arms["long_dagger"].location == "hand"
+    assert bors.arms["round_shield"].location == "hand"
+
+
+def test_wl19_pick_up_needs_to_be_next_to_the_weapon_and_a_free_hand() -> None:
+    """WL-19: picking up a dropped weapon costs one action and needs the character next to it."""
+    m = hud_match("nerdified", combatant("bors", "bors", in_hand=["round_shield"]), runner("b"), [3, 9])
+    sword = state_of(m).fighters["bors"].arms["arming_sword"]
+    sword.location, sword.place = "dropped", 0
+    ok_plan = {"type": "declare", "plan": [{"type": "pick_up", "weapon": "arming_sword"}, attack("b")],
+               "additional": False}
+    sword.place = 99  # lying far from the fight
+    assert rejected(m, "bors", ok_plan).code == "not_next_to_weapon"
+    sword.place = 0
+    ok(m.act("bors", ok_plan))
+    assert state_of(m).fighters["bors"].plan[0] == {"type": "pick_up", "weapon": "arming_sword"}
+
+
+def test_wl20_draw_costs_in_a_plan() -> None:
+    """WL-20: a trained witcher draws from the back for free; a crossbow not in hand costs an action; a
+    two-handed weapon fills both hands, so drawing beside it is refused."""
+    m = hud_match("nerdified", combatant("vesna", "vesna", in_hand=[]), runner("b"), [3, 9])
+    ok(declare(m, "vesna", {"type": "draw", "weapon": "silver_sword"}, attack("b"), DEFENSE))
+    m2 = hud_match("nerdified", combatant("vesna", "vesna"), runner("b"), [3, 9])
+    assert rejected(m2, "vesna", {"type": "declare", "plan": [{"type": "draw", "weapon": "hand_crossbow"},
+                                                              attack("b"), DEFENSE],
+                                  "additional": False}).code == "wrong_action_count"
+    ok(declare(m2, "vesna", {"type": "draw", "weapon": "hand_crossbow"}, attack("b")))
+    m3 = hud_match("nerdified", combatant("hald", "sergeant"), runner("b"), [3, 9])
+    assert rejected(m3, "hald", {"type": "declare", "plan": [{"type": "draw", "weapon": "arming_sword"},
+                                                             attack("b"), DEFENSE],
+                                 "additional": False}).code == "hands_full"
+
+
+def test_wl16_free_round_for_ranged_combatants_at_range() -> None:
+    """WL-16: an archer at range gets a full free round while the foe closes in; the closer has no
+    defense actions (it may spend its additional action); then everyone is engaged."""
+    m = hud_match("nerdified", combatant("ilka", "ilka", at_range=True), combatant("bors", "bors"),
+                  [6, 11, 3, 9, 9, 7, 2])
+    s = state_of(m)
+    assert s.free_round and s.order == ["ilka"] and s.fighters["ilka"].place != s.fighters["bors"].place
+    ok(declare(m, "ilka", attack("bors"), attack("bors")))
+    assert [x.action["type"] for x in m.legal("bors")] == ["emergency_defense", "take"]
+    events = ok(m.act("bors", {"type": "take"}))
+    assert totals(events, "damage") == [12] and totals(events, "injury") == [4]  # bow +1, gambeson +1
+    assert s.fighters["bors"].hp == 7 - 8
+    assert s.outcome is not None and s.outcome.winner == "A"
+
+
+def test_wl16_no_free_round_when_everyone_is_ranged() -> None:
+    """WL-16: if every party is at range with a ranged weapon, nobody gets the free round; WL-B13: a melee
+    attack across the distance is refused until the attacker closes in (the free 10 m move)."""
+    m = hud_match("nerdified", combatant("vesna", "vesna", at_range=True), combatant("ilka", "ilka", at_range=True),
+                  [2, 8])
+    s = state_of(m)
+    assert not s.free_round and s.fighters["vesna"].place != s.fighters["ilka"].place
+    assert rejected(m, "vesna", {"type": "declare", "plan": [attack("ilka"), DEFENSE],
+                                 "additional": False}).code == "out_of_reach"
+    ok(declare(m, "vesna", {"type": "close", "target": "ilka"}, attack("ilka"), DEFENSE))
+
+
+def test_wl21_wl22_disengage_chase_and_catch_gives_pursuers_initiative() -> None:
+    """WL-21: the winner of Attack vs Defense may disengage instead of the follow-up (WL-B10: no damage).
+    WL-22: both sides roll Chance + Agility/Strength - armour; the gap moves by the difference; at 2 m or
+    less everyone is back in combat with the pursuers holding initiative (WL-B9: the gap starts at 0)."""
+    dice = [9, 3, 10, 2, 8, 4, 2, 9, 11, 1]
+    m = hud_match("nerdified", runner("a", agility=3), runner("b", strength=1), dice)
+    ok(declare(m, "b", DEFENSE, DEFENSE))
+    ok(declare(m, "a", attack("b"), attack("b")))
+    ok(m.act("b", {"type": "defend"}))  # 10 vs 2: a hits
+    events = ok(m.act("a", {"type": "disengage"}))
+    assert "disengaged" in kinds(events) and "rolled" not in kinds(events)
+    assert [x.action["type"] for x in m.legal("b")] == ["chase", "let_go"]
+    events = ok(m.act("b", {"type": "chase"}))
+    rounds = [e for e in events if e.kind == "pursuit_round"]
+    assert [(r.flee, r.pursue, r.gap, r.state) for r in rounds] == [(11, 5, 6, "running"),  # type: ignore[attr-defined]
+                                                                    (5, 10, 1, "caught")]
+    s = state_of(m)
+    assert s.fighters["a"].place == s.fighters["b"].place != 0
+    assert s.round == 2 and s.order == ["b", "a"]  # b rolled 1 but holds the initiative
+
+
+def test_wl22_escape_beyond_fifteen_metres_ends_the_fight() -> None:
+    """WL-22 / WL-B9: a gap beyond 15 m means the fleeing side has escaped."""
+    dice = [9, 3, 10, 2, 11, 1, 10, 5]
+    m = hud_match("nerdified", runner("a", agility=3), runner("b", strength=1), dice)
+    ok(declare(m, "b", DEFENSE, DEFENSE))
+    ok(declare(m, "a", attack("b"), attack("b")))
+    ok(m.act("b", {"type": "defend"}))
+    ok(m.act("a", {"type": "disengage"}))
+    events = ok(m.act("b", {"type": "chase"}))
+    assert [(e.gap, e.state) for e in events if e.kind == "pursuit_round"] == [(12, "running"),  # type: ignore[attr-defined]
+                                                                              (19, "escaped")]
+    s = state_of(m)
+    assert s.fighters["a"].out == "escaped" and s.outcome is not None and s.outcome.winner == "B"
+
+
+def test_wl22_wl_b9_ranged_pursuer_shoots_twice_and_the_target_defends() -> None:
+    """WL-22: a pursuer with a ranged weapon in hand may shoot twice instead of chasing, then the target is
+    away; WL-B9: each shot is defended with a normal Defense roll."""
+    dice = [9, 3, 4, 11, 9, 5, 8, 3, 2, 6, 2, 6]
+    shooter = runner("b", weapons=["hand_crossbow"], in_hand=["hand_crossbow"])
+    m = hud_match("nerdified", runner("a"), shooter, dice)
+    ok(declare(m, "b", DEFENSE, DEFENSE))
+    ok(declare(m, "a", attack("b"), attack("b")))
+    ok(m.act("b", {"type": "defend"}))  # 4 vs 11: b parries by 7
+    assert [x.action["type"] for x in m.legal("b")] == ["riposte", "disengage", "pass"]
+    ok(m.act("b", {"type": "pass"}))
+    ok(m.act("b", {"type": "defend"}))  # 9 vs 5: a hits
+    ok(m.act("a", {"type": "disengage"}))
+    assert [x.action["type"] for x in m.legal("b")] == ["chase", "shoot", "let_go"]
+    events = ok(m.act("b", {"type": "shoot"}))
+    assert totals(events, "attack") == [10, 4] and totals(events, "defense") == [3, 6]
+    hits = [e.result for e in events if e.kind == "exchange"]  # type: ignore[attr-defined]
+    assert hits == ["hit", "parry"]
+    assert state_of(m).fighters["a"].out == "escaped" and state_of(m).fighters["a"].hp == 10
+
+
+def test_wl_b10_option_keeps_the_damage_phase_before_fleeing() -> None:
+    """WL-B10 off: the disengaging attacker still rolls its Damage phase, then flees."""
+    dice = [9, 3, 10, 2, 7, 2, 8, 4]
+    m = hud_match("nerdified", runner("a"), runner("b"), dice, options={"disengage_forfeits_follow_up": False})
+    ok(declare(m, "b", DEFENSE, DEFENSE))
+    ok(declare(m, "a", attack("b"), attack("b")))
+    ok(m.act("b", {"type": "defend"}))
+    events = ok(m.act("a", {"type": "disengage"}))
+    assert totals(events, "damage") == [7] and state_of(m).fighters["b"].hp == 5
+
+
+def test_wl_b11_scope_option_limits_the_penalty_to_attack_and_defense() -> None:
+    """WL-B11 'attack_defense': the additional-action -2 skips Damage and Injury."""
+    m = hud_match("nerdified", runner("a"), runner("b"), [9, 3, 10, 5, 9, 4],
+                  options={"additional_penalty_scope": "attack_defense"})
+    ok(declare(m, "b", DEFENSE, DEFENSE))
+    ok(declare(m, "a", attack("b"), attack("b"), DEFENSE, additional=True))
+    ok(m.act("b", {"type": "defend"}))
+    events = ok(m.act("a", {"type": "damage"}))
+    assert totals(events, "damage") == [9]
