@@ -25,6 +25,7 @@ def _foes(view: dict[str, Any], me: dict[str, Any]) -> list[tuple[str, dict[str,
 
 
 def _held(f: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    """Weapons of ``kind`` in hand."""
     return [f["carried"][w] for w in f["in_hand"] if f["carried"][w]["kind"] == kind]
 
 

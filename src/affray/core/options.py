@@ -11,6 +11,7 @@ import dataclasses
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -36,15 +37,21 @@ class OptionInfo:
     type_name: str
 
 
-def describe(cls: type[Any]) -> list[OptionInfo]:
+@cache
+def _hints(cls: type[Any]) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+@cache
+def describe(cls: type[Any]) -> tuple[OptionInfo, ...]:
     """The options of an options dataclass, in declaration order."""
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     out = []
     for f in dataclasses.fields(cls):
         kind = hints[f.name]
         out.append(OptionInfo(f.name, f.default, f.metadata.get("rule", ""), f.metadata.get("doc", ""),
                               tuple(f.metadata.get("choices", ())), getattr(kind, "__name__", str(kind))))
-    return out
+    return tuple(out)
 
 
 def _check(info: OptionInfo, kind: Any, value: Any) -> Any:
@@ -69,7 +76,7 @@ def _check(info: OptionInfo, kind: Any, value: Any) -> Any:
 def parse_options(cls: type[T], values: Mapping[str, Any] | None) -> T:
     """Build ``cls`` from ``values``, refusing unknown names and wrongly typed values."""
     values = dict(values or {})
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     infos = {i.name: i for i in describe(cls)}
     unknown = sorted(set(values) - set(infos))
     if unknown:

@@ -147,8 +147,7 @@ def check_declaration(state: HudState, f: Fighter, action: dict[str, Any]) -> Re
     return None
 
 
-def _label(state: HudState, plan: list[dict[str, Any]], additional: bool) -> str:
-    names = {a: f.name for a, f in state.fighters.items()}
+def _label(names: dict[str, str], plan: list[dict[str, Any]], additional: bool) -> str:
     parts = []
     for item in plan:
         target = item.get("target")
@@ -157,34 +156,67 @@ def _label(state: HudState, plan: list[dict[str, Any]], additional: bool) -> str
     return ("+1 action (-2): " if additional else "") + ", ".join(parts)
 
 
+def _basic_items(foes: list[Fighter], f: Fighter, sk: Sketch) -> list[dict[str, Any]]:
+    """Attacks on every foe reachable from where the sketch stands with what it holds, and a defense."""
+    ranged = any(f.arms[h].kind == "ranged" for h in sk.hand)
+    items: list[dict[str, Any]] = [{"type": "attack", "target": e.id} for e in foes if e.place == sk.place or ranged]
+    items.append({"type": "defense"})
+    return items
+
+
+def _prefixes(f: Fighter, foes: list[Fighter]) -> list[dict[str, Any]]:
+    """Single preparatory items: the free move, a weapon change, a pick-up."""
+    out: list[dict[str, Any]] = [{"type": "close", "target": e.id} for e in foes if e.place != f.place and not f.closed]
+    for w, arm in f.arms.items():
+        if arm.location == "stowed":
+            out += [{"type": t, "weapon": w} for t in ("draw", "rearm", "emergency_rearm")]
+        elif arm.location == "dropped" and arm.place == f.place:
+            out.append({"type": "pick_up", "weapon": w})
+    return out
+
+
 def legal_plans(state: HudState, f: Fighter) -> list[ActionSpec]:
-    """The usual plans: every sequence of attacks and defenses, a charge, a weapon change first, and
-    the same with an additional action when the list stays short. Other plans may still be declared."""
-    foes = [e for e in state.enemies(f.id)]
-    basic: list[dict[str, Any]] = [{"type": "attack", "target": e.id} for e in foes
-                                   if e.place == f.place or any(a.kind == "ranged" for a in f.in_hand())]
-    basic.append({"type": "defense"})
-    prefixes: list[list[dict[str, Any]]] = [[]]
-    prefixes += [[{"type": "close", "target": e.id}] for e in foes if e.place != f.place and not f.closed]
-    prefixes += [[{"type": t, "weapon": w}] for w, arm in f.arms.items() for t in ("draw", "rearm", "emergency_rearm")
-                 if arm.location == "stowed"]
-    prefixes += [[{"type": "pick_up", "weapon": w}] for w, arm in f.arms.items()
-                 if arm.location == "dropped" and arm.place == f.place]
+    """:func:`usual_plans`, cached on what they depend on (they repeat round after round)."""
+    foes = tuple((e.id, e.place) for e in state.fighters.values() if not e.out and e.side != f.side)
+    key = (f.id, f.actions, f.additional_used, f.place, f.closed, foes,
+           tuple((a.location, a.place) for a in f.arms.values()))
+    specs = state.legal_cache.get(key)
+    if specs is None:
+        specs = state.legal_cache[key] = usual_plans(state, f)
+    return specs
+
+
+def usual_plans(state: HudState, f: Fighter) -> list[ActionSpec]:
+    """The usual plans, each valid by construction (the conformance suite submits them): every sequence
+    of attacks and defenses, a charge, one preparatory item followed by attacks and defenses, and the
+    attack/defense sequences with an additional action while the list stays short. Any other valid plan
+    may still be declared."""
+    foes = state.enemies(f.id)
+    names = {a: x.name for a, x in state.fighters.items()}
     specs: list[ActionSpec] = []
+
+    def add(plan: list[dict[str, Any]], additional: bool) -> None:
+        if len(specs) < MAX_LISTED_PLANS:
+            specs.append(ActionSpec({"type": "declare", "plan": plan, "additional": additional},
+                                    _label(names, plan, additional),
+                                    ("-2 to all rolls this round",) if additional else ()))
+
+    basic = _basic_items(foes, f, sketch_of(f))
     extra_ok = f.additional_used < state.options.max_additional_actions
     for additional in (False, True) if extra_ok else (False,):
         slots = f.actions + (1 if additional else 0)
         if additional and len(basic) ** slots > MAX_LISTED_PLANS:
             break
-        candidates = [list(p) for p in itertools.product(basic, repeat=slots)]
-        candidates += [[{"type": "charge", "target": e.id}] + [{"type": "defense"}] * (slots - 2)
-                       for e in foes if slots >= 2]
-        for prefix in prefixes[1:] if not additional else ():
-            candidates += [prefix + list(p) for p in itertools.product(basic, repeat=slots)]
-            candidates += [prefix + list(p) for p in itertools.product(basic, repeat=slots - 1)]
-        for plan in candidates:
-            action = {"type": "declare", "plan": plan, "additional": additional}
-            if len(specs) < MAX_LISTED_PLANS and check_declaration(state, f, action) is None:
-                specs.append(ActionSpec(action, _label(state, plan, additional),
-                                        ("-2 to all rolls this round",) if additional else ()))
+        for combo in itertools.product(basic, repeat=slots):
+            add(list(combo), additional)
+        if slots >= 2:
+            for e in foes:
+                add([{"type": "charge", "target": e.id}] + [{"type": "defense"}] * (slots - 2), additional)
+    for item in _prefixes(f, foes):
+        sk = sketch_of(f)
+        cost = _target_item(state, f, sk, item) if "target" in item else weapon_step(f, sk, item)
+        if isinstance(cost, Rejected) or cost > f.actions:
+            continue
+        for combo in itertools.product(_basic_items(foes, f, sk), repeat=f.actions - cost):
+            add([item, *combo], False)
     return specs

@@ -7,6 +7,7 @@ the open, so every seat sees the same view; only the pending choices differ.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import fields
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -128,7 +129,8 @@ class HudRuleset:
         return state.outcome
 
     def snapshot(self, state: HudState) -> dict[str, Any]:
-        return to_jsonable(state)  # type: ignore[no-any-return]
+        return {f.name: to_jsonable(getattr(state, f.name)) for f in fields(state)
+                if f.name not in ("legal_cache", "view_cache")}
 
     def rounds(self, state: HudState) -> int:
         return state.round
@@ -138,3 +140,23 @@ class HudRuleset:
 
     def sides(self, state: HudState) -> dict[str, str]:
         return {a: f.side for a, f in state.fighters.items()}
+
+    def secrets(self, state: HudState) -> list[tuple[str, Any]]:
+        """Hidden payloads and their owners: none, the HuD declares everything in the open (WL-09)."""
+        return []
+
+    def invariants(self, state: HudState) -> list[str]:
+        """Broken invariants (for the fuzz tests): HP, action and penalty bounds."""
+        problems = []
+        for f in state.fighters.values():
+            if f.hp > f.max_hp:
+                problems.append(f"{f.id} has {f.hp} HP over its maximum {f.max_hp}")
+            if not 0 <= f.defenses <= f.actions + state.options.max_additional_actions:
+                problems.append(f"{f.id} has {f.defenses} defense actions")
+            if not 0 <= f.additional_used <= state.options.max_additional_actions:
+                problems.append(f"{f.id} used {f.additional_used} additional actions")
+            if f.penalty not in (0, -2, -4) or f.penalty_next not in (0, -2):
+                problems.append(f"{f.id} has penalties {f.penalty}/{f.penalty_next}")
+            if f.out == "down" and f.hp > 0:
+                problems.append(f"{f.id} is down with {f.hp} HP")
+        return problems

@@ -1,5 +1,6 @@
 """What a seat sees of a HuD match. The HuD hides nothing (declarations are public, WL-09), so every
-viewer gets the same facts; ``you`` lists the combatants the viewer controls."""
+viewer gets the same facts; ``you`` lists the combatants the viewer controls. Views are read-only:
+unchanging parts (weapon statistics) are shared between successive views."""
 
 from __future__ import annotations
 
@@ -10,17 +11,29 @@ from affray.rulesets.hud.freeform import REFERENCE
 from affray.rulesets.hud.state import Fighter, HudState
 
 
-def _fighter(f: Fighter) -> dict[str, Any]:
+def _weapons(f: Fighter) -> dict[str, Any]:
+    return {a.id: {"name": a.name, "kind": a.kind, "hands": a.hands, "attack": a.attack, "defense": a.defense,
+                   "damage": a.damage} for a in f.arms.values()}
+
+
+def _fighter(f: Fighter, weapons: dict[str, Any]) -> dict[str, Any]:
     return {
         "name": f.name, "side": f.side, "hp": f.hp, "max_hp": f.max_hp, "out": f.out, "place": f.place,
         "agility": f.agility, "strength": f.strength, "armour": f.armour, "armour_penalty": f.armour_penalty,
         "injury": f.injury_mod, "actions": f.actions, "initiative": f.initiative,
         "in_hand": [a.id for a in f.arms.values() if a.location == "hand"],
-        "carried": {a.id: {"name": a.name, "kind": a.kind, "hands": a.hands, "location": a.location,
-                           "attack": a.attack, "defense": a.defense, "damage": a.damage} for a in f.arms.values()},
+        "carried": weapons, "locations": {a.id: a.location for a in f.arms.values()},
         "plan": f.plan if f.declared else None, "defenses": f.defenses, "penalty": f.penalty,
         "additional_used": f.additional_used,
     }
+
+
+def _static(state: HudState, f: Fighter) -> dict[str, Any]:
+    """Weapon statistics never change in a fight: built once, shared by every view (views are read-only)."""
+    weapons = state.view_cache.get(f.id)
+    if weapons is None:
+        weapons = state.view_cache[f.id] = _weapons(f)
+    return weapons
 
 
 def view(state: HudState, viewer: Viewer, window: Window | None) -> dict[str, Any]:
@@ -30,7 +43,7 @@ def view(state: HudState, viewer: Viewer, window: Window | None) -> dict[str, An
         "order": list(state.order),
         "pending": None if window is None else {"phase": window.phase, "actors": list(window.actors),
                                                 "prompt": window.prompt},
-        "fighters": {a: _fighter(f) for a, f in state.fighters.items()},
+        "fighters": {a: _fighter(f, _static(state, f)) for a, f in state.fighters.items()},
         "exchange": None, "pursuit": None, "duel": None,
         "outcome": None if state.outcome is None else {"winner": state.outcome.winner,
                                                        "reason": state.outcome.reason},
