@@ -1,0 +1,94 @@
+"""The command line, run as a user runs it (a subprocess): outputs, exit codes, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).parents[2]
+DUEL = str(ROOT / "examples" / "hud" / "nerdified_duel.yaml")
+
+
+def affray(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "affray", *args], capture_output=True, text=True, input=stdin,
+                          cwd=ROOT, timeout=120)
+
+
+def test_roll_json_has_total_and_dice_and_is_reproducible() -> None:
+    first = affray("roll", "4d6kh3", "--seed", "5", "--json")
+    assert first.returncode == 0
+    data = json.loads(first.stdout)
+    assert len(data["dice"]) == 4 and sum(d["kept"] for d in data["dice"]) == 3
+    assert data["total"] == sum(d["value"] for d in data["dice"] if d["kept"])
+    assert json.loads(affray("roll", "4d6kh3", "--seed", "5", "--json").stdout) == data
+
+
+def test_bad_notation_exits_2_with_one_sentence() -> None:
+    result = affray("roll", "3x6")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "expected something like 3d6+1b" in result.stderr and result.stdout == ""
+
+
+def test_fight_json_log_and_verify(tmp_path: Path) -> None:
+    log = tmp_path / "duel.json"
+    result = affray("fight", DUEL, "--seed", "7", "--json", "--log", str(log))
+    assert result.returncode == 0
+    data = json.loads(result.stdout)
+    assert {"ruleset", "outcome", "rounds", "commitment", "seed", "events"} <= set(data)
+    assert data["ruleset"] == "hud" and data["outcome"] in ("witcher", "watch", "draw") and data["rounds"] >= 1
+    verified = affray("verify", str(log))
+    assert verified.returncode == 0 and "verified" in verified.stdout
+    narrated = affray("replay", str(log))
+    assert narrated.returncode == 0 and "Round 1" in narrated.stdout and "wins" in narrated.stdout
+
+
+def test_verify_names_a_changed_roll(tmp_path: Path) -> None:
+    log = tmp_path / "duel.json"
+    affray("fight", DUEL, "--seed", "7", "--log", str(log))
+    data = json.loads(log.read_text())
+    die = data["setup_events"][1]["roll"]["dice"][0]
+    die["value"] = die["value"] % 11 + 1
+    log.write_text(json.dumps(data))
+    result = affray("verify", str(log))
+    assert result.returncode == 1 and f"draw {die['draw']} on a d11 is recorded as {die['value']}" in result.stderr
+
+
+def test_narrated_fight_is_readable() -> None:
+    result = affray("fight", DUEL, "--seed", "7")
+    assert result.returncode == 0
+    assert "Vesna of the Lynx declares" in result.stdout and "seed commitment" in result.stdout
+
+
+def test_missing_and_broken_files_exit_with_a_message(tmp_path: Path) -> None:
+    missing = affray("fight", str(tmp_path / "nope.yaml"))
+    assert missing.returncode == 2 and "nope.yaml" in missing.stderr and "Traceback" not in missing.stderr
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("ruleset: hud\nsides:\n  - name: a\n    combatants: [{id: x, use: vesna, hp: many}]\n"
+                   "  - name: b\n    combatants: [{id: y, use: bors}]\n")
+    result = affray("fight", str(bad))
+    assert result.returncode == 2 and "sides[0].combatants[0].hp" in result.stderr
+    checked = affray("content", "check", str(tmp_path))
+    assert checked.returncode == 1 and "bad.yaml: sides[0].combatants[0].hp" in checked.stderr
+    assert affray("content", "check", str(ROOT / "examples")).returncode == 0
+
+
+def test_play_a_seat_at_the_terminal_with_undo() -> None:
+    """--play lists the legal actions, takes a number, and 'undo' replays without the last action."""
+    result = affray("fight", DUEL, "--seed", "3", "--play", "vesna", stdin="1\nundo\n" + "1\n" * 400)
+    assert result.returncode == 0, result.stderr
+    assert "Undone" in result.stdout and "wins" in result.stdout
+
+
+def test_play_rejects_nonsense_and_quits_cleanly() -> None:
+    result = affray("fight", DUEL, "--seed", "3", "--play", "vesna", stdin="99\nfoo\n{\"type\": \"x\"}\nquit\n")
+    assert result.returncode == 0
+    assert "choose 1 to" in result.stdout and "no action starts like that" in result.stdout
+    assert "not_allowed_now" in result.stdout
+
+
+def test_options_lists_rulings_with_ids() -> None:
+    result = affray("options", "hud")
+    assert result.returncode == 0 and "riposte_margin" in result.stdout and "WL-B3" in result.stdout
+    assert affray("options", "chess").returncode == 2
