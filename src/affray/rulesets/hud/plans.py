@@ -175,14 +175,22 @@ def _prefixes(f: Fighter, foes: list[Fighter]) -> list[dict[str, Any]]:
     return out
 
 
+_PLAN_MEMO: dict[tuple[Any, ...], list[ActionSpec]] = {}
+_PLAN_MEMO_SIZE = 4096
+
+
 def legal_plans(state: HudState, f: Fighter) -> list[ActionSpec]:
-    """:func:`usual_plans`, cached on what they depend on (they repeat round after round)."""
+    """:func:`usual_plans`, memoised on everything they depend on: they repeat round after round and fight
+    after fight. The key holds the fighter's actions, place and arms, its foes' places and every name."""
     foes = tuple((e.id, e.place) for e in state.fighters.values() if not e.out and e.side != f.side)
-    key = (f.id, f.actions, f.additional_used, f.place, f.closed, foes,
-           tuple((a.location, a.place) for a in f.arms.values()))
-    specs = state.legal_cache.get(key)
+    arms = tuple((a.id, a.kind, a.hands, a.carry, a.location, a.place) for a in f.arms.values())
+    key = (f.id, f.actions, f.additional_used, state.options.max_additional_actions, f.place, f.closed,
+           f.trained_witcher, foes, arms, tuple((a, x.name) for a, x in state.fighters.items()))
+    specs = _PLAN_MEMO.get(key)
     if specs is None:
-        specs = state.legal_cache[key] = usual_plans(state, f)
+        if len(_PLAN_MEMO) >= _PLAN_MEMO_SIZE:
+            _PLAN_MEMO.clear()
+        specs = _PLAN_MEMO[key] = usual_plans(state, f)
     return specs
 
 

@@ -130,7 +130,7 @@ class HudRuleset:
 
     def snapshot(self, state: HudState) -> dict[str, Any]:
         return {f.name: to_jsonable(getattr(state, f.name)) for f in fields(state)
-                if f.name not in ("legal_cache", "view_cache")}
+                if f.name != "view_cache"}
 
     def rounds(self, state: HudState) -> int:
         return state.round

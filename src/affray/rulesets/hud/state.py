@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from affray.core.engine import ActionSpec, Outcome
+from affray.core.engine import Outcome
 from affray.rulesets.hud.options import HudOptions
 
 
@@ -124,8 +124,7 @@ class HudState:
     turn: int = 0  # index into ``order`` (Simplified / Free Form)
     posts: int = 0
     outcome: Outcome | None = None
-    # derived, not state: declaration lists repeat round after round (excluded from snapshots)
-    legal_cache: dict[tuple[Any, ...], list[ActionSpec]] = field(default_factory=dict, repr=False)
+    # derived, not state (excluded from snapshots): weapon tables shared by successive views
     view_cache: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
 
     def active(self) -> list[Fighter]:
