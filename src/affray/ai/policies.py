@@ -2,5 +2,7 @@
 
 from affray.ai.base import register_policy
 from affray.ai.hud import HudHeuristic
+from affray.ai.spellchrome import SpellchromeHeuristic
 
 register_policy("hud", "heuristic", HudHeuristic)
+register_policy("spellchrome", "heuristic", SpellchromeHeuristic)

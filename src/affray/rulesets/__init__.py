@@ -10,3 +10,12 @@ def _hud() -> object:
 
 
 register("hud", _hud)  # type: ignore[arg-type]
+
+
+def _spellchrome() -> object:
+    from affray.rulesets.spellchrome import SpellchromeRuleset
+
+    return SpellchromeRuleset()
+
+
+register("spellchrome", _spellchrome)  # type: ignore[arg-type]

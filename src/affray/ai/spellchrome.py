@@ -1,0 +1,121 @@
+"""A heuristic policy for Spellchrome, working only from the seat's view and the legal-action list.
+
+It takes every attack of opportunity offered; heals or stabilises a falling ally; attacks the weakest
+foe it can reach; closes in (melee) or keeps a short distance (ranged) otherwise; and avoids provoking
+whenever it can: among moves and attacks it prefers those whose notes carry no "provokes" warning
+(SC-28), steps or withdraws away before shooting or casting in melee. It attacks helpless foes only
+when the match option ``monsters_finish_the_dying`` is on and it is a monster or NPC (ruling SC-R7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from affray.core.engine import Action, ActionSpec
+from affray.core.rng import RNG
+
+Square = tuple[int, int]
+
+
+def _dist(a: Sequence[int], b: Sequence[int]) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def _provokes(spec: ActionSpec) -> bool:
+    return any("provokes" in note for note in spec.notes)
+
+
+def _of(legal: Sequence[ActionSpec], *kinds: str) -> list[ActionSpec]:
+    return [s for s in legal if s.action["type"] in kinds]
+
+
+class SpellchromeHeuristic:
+    name = "heuristic"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[ActionSpec], rng: RNG) -> Action:
+        if view["pending"]["phase"] == "attack_of_opportunity":
+            return (_of(legal, "attack_of_opportunity") or list(legal))[0].action
+        me_id = view["acting"]
+        everyone = view["combatants"]
+        me = everyone[me_id]
+        for pick in (self._rescue, self._attack, self._reposition_to_shoot, self._move):
+            action = pick(view, me_id, me, everyone, legal)
+            if action is not None:
+                return action
+        return (_of(legal, "end_turn") or list(legal))[0].action
+
+    @staticmethod
+    def _targets(view: dict[str, Any], me: dict[str, Any], everyone: dict[str, Any]) -> dict[str, Any]:
+        finish = view["options"]["monsters_finish_the_dying"] and me["kind"] != "character"
+        return {a: c for a, c in everyone.items() if c["side"] != me["side"]
+                and (c["able"] or (finish and c["status"] in ("unconscious", "dying", "stable")))}
+
+    def _rescue(self, view: dict[str, Any], me_id: str, me: dict[str, Any], everyone: dict[str, Any],
+                legal: Sequence[ActionSpec]) -> Action | None:
+        for spec in _of(legal, "cast"):
+            t = everyone[spec.action["target"]]
+            heal = me["spells"][spec.action["spell"]]["effect"] == "heal"
+            if heal and (t["status"] in ("dying", "unconscious") or 3 * t["hp"] <= t["max_hp"]) and not _provokes(spec):
+                return spec.action
+        aid = _of(legal, "first_aid")
+        return aid[0].action if aid else None
+
+    def _attack(self, view: dict[str, Any], me_id: str, me: dict[str, Any], everyone: dict[str, Any],
+                legal: Sequence[ActionSpec]) -> Action | None:
+        targets = self._targets(view, me, everyone)
+        options = [s for s in _of(legal, "full_attack", "attack") if s.action["target"] in targets]
+        options += [s for s in _of(legal, "cast") if s.action["target"] in targets]
+        safe = [s for s in options if not _provokes(s)]
+        if not safe:
+            return None
+
+        def key(s: ActionSpec) -> tuple[int, int, int, str]:
+            t = everyone[s.action["target"]]
+            kind = {"full_attack": 0, "attack": 1, "cast": 2}[s.action["type"]]
+            unarmed = 1 if s.action.get("weapon") == "unarmed" and me["wielding"] != "unarmed" else 0
+            return (unarmed, kind, t["hp"], s.action["target"])
+        return min(safe, key=key).action
+
+    def _reposition_to_shoot(self, view: dict[str, Any], me_id: str, me: dict[str, Any], everyone: dict[str, Any],
+                             legal: Sequence[ActionSpec]) -> Action | None:
+        """A shooter or caster in melee steps or withdraws out of reach before acting (SC-27 (d), (e))."""
+        if me["weapons"][me["wielding"]]["kind"] != "ranged" and not me["spells"]:
+            return None
+        menace = [c["position"] for c in everyone.values() if c["side"] != me["side"] and c["melee_armed"]]
+        if not any(_dist(me["position"], p) == 1 for p in menace):
+            return None
+        for spec in _of(legal, "step") + _of(legal, "withdraw"):
+            to = spec.action["to"]
+            if all(_dist(to, p) > 1 for p in menace):
+                return spec.action
+        return None
+
+    def _move(self, view: dict[str, Any], me_id: str, me: dict[str, Any], everyone: dict[str, Any],
+              legal: Sequence[ActionSpec]) -> Action | None:
+        targets = self._targets(view, me, everyone)
+        moves = _of(legal, "move", "run")
+        if not targets or not moves:
+            return None
+        weapon = me["weapons"][me["wielding"]]
+        ranged = weapon["kind"] == "ranged"
+        reach = max(2, weapon["range_squares"]) if ranged else 1
+        here = min(_dist(me["position"], t["position"]) for t in targets.values())
+
+        def score(spec: ActionSpec) -> tuple[int, int, int]:
+            to = spec.action["to"]
+            d = min(_dist(to, t["position"]) for t in targets.values())
+            gap = max(0, d - reach) if ranged else d - 1
+            too_close = 1 if ranged and d <= 1 else 0
+            return (gap + 3 * too_close, 1 if spec.action["type"] == "run" else 0, _dist(to, me["position"]))
+
+        safe = [s for s in moves if not _provokes(s)]
+        best_safe = min(safe, key=score) if safe else None
+        current = (max(0, here - reach) if ranged else here - 1, 0, 0)
+        if best_safe is not None and score(best_safe)[0] < current[0]:
+            return best_safe.action
+        if here > reach or (not ranged and here > 1):
+            risky = min(moves, key=score)
+            if score(risky)[0] < current[0] and best_safe is None:
+                return risky.action
+        return None

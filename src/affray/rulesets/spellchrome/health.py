@@ -1,0 +1,133 @@
+"""Hit points, dying and stabilising in a fight (Rules: SC-01..SC-08, SC-11, SC-B3..SC-B6, SC-R5).
+
+HP ≥ 1 is normal; exactly 0 is unconscious; −1..−29 is dying (1d4 lost at the end of every round, B3);
+−30 or below is dead. A dying character makes the DC 22 Fortitude save at the start of its turns (B3,
+B5); first aid (Heal DC 15) and any magical healing of ≥ 1 HP stabilise at once (SC-06).
+"""
+
+from __future__ import annotations
+
+from affray.core.engine import Outcome
+from affray.core.events import Defeated, Ended, Event
+from affray.core.rng import RNG
+from affray.rulesets.spellchrome.checks import roll, saving_throw
+from affray.rulesets.spellchrome.events import Damaged, Healed, StatusChanged
+from affray.rulesets.spellchrome.mechanics import (
+    DYING_LOSS_DIE,
+    STABILISE_DC,
+    apply_damage,
+    dying_step,
+    heal,
+    nonlethal_result,
+)
+from affray.rulesets.spellchrome.state import Combatant, SpellchromeState
+
+_WHY = {"unconscious": "at 0 HP (SC-03)", "dying": "below 0 HP (SC-04)", "dead": "at −30 HP or below (SC-05)"}
+
+
+def deal_damage(state: SpellchromeState, target: Combatant, amount: int, events: list[Event], *,
+                steal_life: bool = False, nonlethal: bool = False) -> None:
+    """Apply damage through damage reduction, EX-HP and HP (SC-07, SC-B6) and update the target's state."""
+    before = target.status
+    result = apply_damage(target.hp, target.ex_hp, amount, target.damage_reduction, steal_life,
+                          state.options.reduction_before_ex_hp)
+    target.hp, target.ex_hp = result.hp, result.ex_hp
+    if result.to_hp > 0 and target.stable and state.options.damage_wakes_the_stable:
+        target.stable = False  # SC-R5: a stable character who is hurt again is dying again
+    state_after, stable = nonlethal_result(target.hp, nonlethal, state.options.nonlethal_overkill_kills)
+    if stable and state_after == "dying":
+        if target.hp <= -30:  # SC-B4 switched off: the blow stops at the edge of death
+            target.hp = -29
+        target.stable = True
+    events.append(Damaged(target.id, amount, result.reduced, result.absorbed, result.to_hp, target.hp,
+                          target.ex_hp, target.status))
+    _after_harm(state, target, before, events, "a non-lethal blow (SC-11)" if stable else "")
+
+
+def _after_harm(state: SpellchromeState, c: Combatant, before: str, events: list[Event], why: str) -> None:
+    now = c.status
+    if now == before:
+        return
+    if now == "dying" or (now == "stable" and before not in ("dying", "stable")):
+        c.dropped_round, c.turn_since_drop = state.round, False
+    events.append(StatusChanged(c.id, now, why or _WHY.get(now, "")))
+    if now == "dead":
+        events.append(Defeated(c.id, "dead"))
+    elif before in ("normal", "surrendered") and not c.able:
+        events.append(Defeated(c.id, "down"))
+    check_outcome(state, events)
+
+
+def restore(state: SpellchromeState, actor: str, target: Combatant, amount: int, how: str, magical: bool,
+            events: list[Event]) -> None:
+    """Heal ``amount`` (never above max, SC-08); magical healing of ≥ 1 HP stabilises the dying (SC-06)."""
+    if target.hp_state == "dead":
+        return
+    before = target.status
+    if magical and amount >= 1 and target.hp < 0:
+        target.stable = True
+    target.hp = heal(target.hp, target.max_hp, amount)
+    if target.hp >= 0:
+        target.stable = False
+    events.append(Healed(actor, target.id, amount, target.hp, how))
+    if target.status != before:
+        reason = "healed to 1 HP or more (SC-03)" if target.able else f"stabilised by {how} (SC-06)"
+        events.append(StatusChanged(target.id, target.status, reason))
+
+
+def stabilise(c: Combatant, why: str, events: list[Event]) -> None:
+    """Stop the bleeding: the character stays unconscious but loses no more HP (SC-06)."""
+    c.stable = True
+    events.append(StatusChanged(c.id, "stable", why))
+
+
+def stabilise_check(state: SpellchromeState, rng: RNG, c: Combatant, events: list[Event]) -> None:
+    """At the start of its turn a dying character rolls the DC 22 Fortitude save (SC-06, SC-B3, SC-B5)."""
+    if c.status != "dying":
+        return
+    due = c.turn_since_drop if state.options.first_stabilise_check == "next_turn" else c.dropped_round < state.round
+    c.turn_since_drop = True
+    if not due:
+        return
+    if saving_throw(rng, c, "fortitude", STABILISE_DC, events, "Fortitude save to stabilise",
+                    state.options.stabilise_is_save):
+        stabilise(c, "made the DC 22 Fortitude save (SC-06)", events)
+
+
+def dying_losses(state: SpellchromeState, rng: RNG, events: list[Event]) -> None:
+    """End of the round: every dying character loses 1d4 HP, dead at −30 or below (SC-04, SC-05, SC-B3)."""
+    for c in state.combatants.values():
+        if c.status != "dying":
+            continue
+        if c.dropped_round == state.round and not state.options.dying_loss_in_first_round:
+            continue
+        loss = roll(rng, c.id, "dying (1d4 lost)", DYING_LOSS_DIE, 0, events).total
+        c.hp, now = dying_step(c.hp, loss)
+        events.append(Damaged(c.id, loss, 0, 0, loss, c.hp, c.ex_hp, c.status))
+        if now == "dead":
+            events.append(StatusChanged(c.id, "dead", "bled out at −30 HP or below (SC-04, SC-B4)"))
+            events.append(Defeated(c.id, "dead"))
+
+
+def check_outcome(state: SpellchromeState, events: list[Event]) -> None:
+    """The fight ends when at most one side has someone able to act (ruling SC-R12)."""
+    if state.outcome is not None:
+        return
+    sides = {c.side for c in state.combatants.values() if c.able}
+    if len(sides) > 1:
+        return
+    winner = next(iter(sides), None)
+    gave_up = [c.name for c in state.combatants.values() if c.surrendered]
+    reason = "every foe is down" if not gave_up else f"every foe is down or gave up ({', '.join(gave_up)})"
+    if winner is None:
+        reason = "nobody is left standing"
+    state.outcome = Outcome(winner, reason)
+    events.append(Ended(winner, reason))
+
+
+def round_limit_reached(state: SpellchromeState, events: list[Event]) -> bool:
+    if state.round <= state.options.round_limit:
+        return False
+    state.outcome = Outcome(None, f"round limit of {state.options.round_limit} reached")
+    events.append(Ended(None, state.outcome.reason))
+    return True

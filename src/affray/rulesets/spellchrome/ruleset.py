@@ -1,0 +1,138 @@
+"""The Spellchrome ruleset behind the ruleset contract (DESIGN.md, contract 1).
+
+Rules: SC-01..SC-28 and the rulings SC-B1..SC-B9 (``rules/spellchrome.md``), plus the rulings this
+implementation added (SC-R*, ``docs/spellchrome.md``). Two kinds of window: ``turn`` (the acting
+combatant's move and standard actions) and ``attack_of_opportunity`` (a foe decides whether to punish
+a provoking action, which waits until it has: SC-26, SC-27).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from affray.core.content import ContentLibrary, load_pack
+from affray.core.engine import Accepted, Action, ActionSpec, Outcome, Rejected, StepResult, Viewer, Window
+from affray.core.events import Event, to_jsonable
+from affray.core.rng import RNG
+from affray.rulesets.spellchrome import turns
+from affray.rulesets.spellchrome.actions import check_turn_action, resume
+from affray.rulesets.spellchrome.combat import answer_opportunity
+from affray.rulesets.spellchrome.content_model import SpellchromeContent, SpellchromeScenario
+from affray.rulesets.spellchrome.legal import opportunity_actions, turn_actions
+from affray.rulesets.spellchrome.movement import threateners
+from affray.rulesets.spellchrome.options import SpellchromeOptions
+from affray.rulesets.spellchrome.setup import build_state, prepare
+from affray.rulesets.spellchrome.state import SpellchromeState
+from affray.rulesets.spellchrome.views import view
+
+CONTENT_DIR = Path(__file__).parent / "content"
+OPPORTUNITY_ACTIONS = ("attack_of_opportunity", "decline")
+
+
+@cache
+def builtin_content() -> ContentLibrary:
+    return load_pack(SpellchromeContent, "spellchrome", [CONTENT_DIR])
+
+
+class SpellchromeRuleset:
+    name = "spellchrome"
+    title = "Spellchrome RPG: combat on the battle grid"
+    options_type = SpellchromeOptions
+    scenario_type = SpellchromeScenario
+    content_type = SpellchromeContent
+
+    def content(self) -> ContentLibrary:
+        return builtin_content()
+
+    def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
+        return prepare(scenario, content)
+
+    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG) -> tuple[SpellchromeState, list[Event]]:
+        state = build_state(setup, options)
+        events: list[Event] = []
+        turns.begin(state, rng, events)
+        return state, events
+
+    def pending(self, state: SpellchromeState) -> Window | None:
+        if state.outcome is not None:
+            return None
+        opp = state.opportunity
+        if opp is not None:
+            provoker = state.combatants[opp.provoker].name
+            return Window("attack_of_opportunity", (opp.foes[0],),
+                          f"{provoker} provokes: {opp.trigger}. Take an attack of opportunity?")
+        if state.turn is not None:
+            return Window("turn", (state.turn.actor,), "Your turn: a move action and a standard action (SC-15)")
+        return None
+
+    def legal(self, state: SpellchromeState, actor: str) -> list[ActionSpec]:
+        window = self.pending(state)
+        if window is None or actor not in window.actors:
+            return []
+        c = state.combatants[actor]
+        if state.opportunity is not None:
+            return opportunity_actions(state, c)
+        assert state.turn is not None
+        return turn_actions(state, c, state.turn)
+
+    def step(self, state: SpellchromeState, actor: str, action: Action, rng: RNG) -> StepResult:
+        window = self.pending(state)
+        kind = action.get("type")
+        if kind == "attack_of_opportunity" and (window is None or actor not in window.actors):
+            return self._no_opportunity(state, actor)
+        if window is None or actor not in window.actors:
+            who = state.combatants[actor].name if actor in state.combatants else actor
+            return Rejected("not_your_turn", f"It is not {who}'s turn to act.")
+        events: list[Event] = []
+        if state.opportunity is not None:
+            if kind not in OPPORTUNITY_ACTIONS:
+                return Rejected("opportunity_pending", "An attack of opportunity is offered: answer "
+                                                       "'attack_of_opportunity' or 'decline'.")
+            foe = state.combatants[actor]
+            if kind == "attack_of_opportunity" and foe.aoo_left <= 0:
+                return self._no_opportunity(state, actor)
+            finished, spec = answer_opportunity(state, rng, foe, kind == "attack_of_opportunity", events)
+            if finished:
+                resume(state, rng, spec, events)
+            return Accepted(events)
+        if kind in OPPORTUNITY_ACTIONS:
+            return Rejected("no_opportunity", "Nobody has provoked an attack of opportunity.")
+        assert state.turn is not None
+        checked = check_turn_action(state, state.combatants[actor], state.turn, action)
+        if isinstance(checked, Rejected):
+            return checked
+        checked(rng, events)
+        turns.after_action(state, rng, events)
+        return Accepted(events)
+
+    @staticmethod
+    def _no_opportunity(state: SpellchromeState, actor: str) -> Rejected:
+        opp = state.opportunity
+        c = state.combatants.get(actor)
+        if opp is not None and c is not None:
+            provoker = state.combatants[opp.provoker]
+            if c.aoo_left <= 0 and c in threateners(state, provoker, provoker.pos):
+                return Rejected("no_attack_of_opportunity_left",
+                                f"{c.name} has already taken its one attack of opportunity this round (SC-26).")
+        return Rejected("no_opportunity", f"No attack of opportunity is offered to {c.name if c else actor} now.")
+
+    def view(self, state: SpellchromeState, viewer: Viewer) -> dict[str, Any]:
+        return view(state, viewer, self.pending(state))
+
+    def outcome(self, state: SpellchromeState) -> Outcome | None:
+        return state.outcome
+
+    def snapshot(self, state: SpellchromeState) -> dict[str, Any]:
+        return to_jsonable(state)  # type: ignore[no-any-return]
+
+    def rounds(self, state: SpellchromeState) -> int:
+        return state.round
+
+    def names(self, state: SpellchromeState) -> dict[str, str]:
+        return {a: c.name for a, c in state.combatants.items()}
+
+    def sides(self, state: SpellchromeState) -> dict[str, str]:
+        return {a: c.side for a, c in state.combatants.items()}

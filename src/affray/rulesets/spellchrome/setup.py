@@ -1,0 +1,143 @@
+"""From a validated scenario to a self-contained setup, and from a setup to a fresh match state.
+
+``prepare`` resolves every content reference (sign, armour, weapons, feats, spells) and checks the map
+positions, so the setup stored in a match log does not depend on content files that may change later.
+``build_state`` turns that plain data into the state dataclasses, computing what depends on options
+(ability modifiers, and with them max HP).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from affray.core.content import ContentLibrary, ReferenceProblem
+from affray.core.grid import Grid
+from affray.rulesets.spellchrome.content_model import Character, SpellchromeScenario
+from affray.rulesets.spellchrome.mechanics import ability_modifier, squares
+from affray.rulesets.spellchrome.options import SpellchromeOptions
+from affray.rulesets.spellchrome.state import Arm, Combatant, SpellchromeState, SpellKnown
+
+UNARMED: dict[str, Any] = {"name": "Unarmed strike", "kind": "unarmed", "damage": "1d3", "attack_bonus": 0,
+                           "range_increment_ft": None, "blunt": True, "description": "Fists, knees and elbows."}
+ABILITIES = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
+
+
+def _lookup(content: ContentLibrary, section: str, item_id: str, where: str) -> Any:
+    try:
+        return content.get(section, item_id)
+    except KeyError as exc:
+        raise ReferenceProblem(where, str(exc.args[0])) from None
+
+
+def _sheet(where: str, combatant: Any, content: ContentLibrary) -> Character:
+    base: dict[str, Any] = {}
+    if combatant.use is not None:
+        section = "characters" if combatant.use in content.sections.get("characters", {}) else "monsters"
+        base = _lookup(content, section, combatant.use, f"{where}.use").model_dump()
+    if combatant.stats is not None:
+        base.update(combatant.stats.model_dump(exclude_none=True))
+    if combatant.name:
+        base["name"] = combatant.name
+    try:
+        return Character.model_validate(base)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise ReferenceProblem(f"{where}.stats.{'.'.join(map(str, err['loc']))}", err["msg"]) from None
+
+
+def prepare(scenario: SpellchromeScenario, content: ContentLibrary) -> dict[str, Any]:
+    """The scenario with content resolved into plain data (the match setup)."""
+    grid = Grid.parse(scenario.map)
+    combatants = []
+    taken: dict[tuple[int, int], str] = {}
+    for i, side in enumerate(scenario.sides):
+        for j, c in enumerate(side.combatants):
+            where = f"sides[{i}].combatants[{j}]"
+            pos = (c.position[0], c.position[1])
+            if not grid.in_bounds(pos):
+                raise ReferenceProblem(f"{where}.position", f"a square inside the {grid.width}×{grid.height} map "
+                                                            f"(got {list(pos)})")
+            if not grid.passable(pos):
+                raise ReferenceProblem(f"{where}.position", f"an open square, not a wall (got {list(pos)})")
+            standing = c.hp is None or c.hp >= 1
+            if standing and pos in taken:
+                raise ReferenceProblem(f"{where}.position", f"a square of its own (SC-24; {taken[pos]} stands at "
+                                                            f"{list(pos)})")
+            if standing:
+                taken[pos] = c.id
+            combatants.append(_combatant(where, side.name, c, content))
+    surprise = scenario.surprise.model_dump() if scenario.surprise else None
+    return {"name": scenario.name, "map": list(grid.rows), "surprise": surprise, "combatants": combatants}
+
+
+def _combatant(where: str, side: str, c: Any, content: ContentLibrary) -> dict[str, Any]:
+    ch = _sheet(where, c, content)
+    if ch.sign is not None:
+        sign = _lookup(content, "signs", ch.sign, f"{where}: sign")
+        saves = list(ch.saves or sign.saves[ch.level - 1])
+        hp_per_level = sign.hp_per_level
+    else:
+        saves, hp_per_level = list(ch.saves or (0, 0, 0)), 0
+    armour = {"name": "", "deflection": 0, "damage_reduction": 0, "ex_hp": 0, "ex_hp_refill_per_hour": 0}
+    if ch.armour is not None:
+        armour = _lookup(content, "armour", ch.armour, f"{where}: armour").model_dump()
+    weapons = {w: _lookup(content, "weapons", w, f"{where}: weapons").model_dump() for w in ch.weapons}
+    weapons.setdefault("unarmed", dict(UNARMED))
+    feats = [_lookup(content, "feats", f, f"{where}: feats") for f in ch.feats]
+    spells = {}
+    for sid, uses in ch.spells.items():
+        spells[sid] = _lookup(content, "spells", sid, f"{where}: spells").model_dump() | {"uses": uses}
+    if ch.max_hp is None and not hp_per_level:
+        raise ReferenceProblem(f"{where}.stats.max_hp", "max_hp for a sheet without an Ancient Sign (SC-B8)")
+    return {
+        "id": c.id, "name": ch.name, "side": side, "kind": ch.kind, "level": ch.level,
+        "abilities": ch.abilities.model_dump(), "saves": saves, "hp_per_level": hp_per_level,
+        "max_hp": ch.max_hp, "hp_bonus": sum(f.hp_bonus for f in feats), "hp": c.hp,
+        "guards": sorted({g for f in feats for g in f.guards}), "feats": list(ch.feats),
+        "armour": armour, "weapons": weapons, "wielding": ch.wielding or (ch.weapons[0] if ch.weapons else "unarmed"),
+        "skills": dict(ch.skills), "spells": spells, "speed_ft": ch.speed_ft,
+        "initiative_bonus": ch.initiative_bonus, "defense_bonus": ch.defense_bonus,
+        "base_attack": ch.base_attack, "fills_square": ch.fills_square, "position": list(c.position),
+    }
+
+
+def max_hp_of(c: Mapping[str, Any], con_mod: int) -> int:
+    """Max HP: the sheet's own figure, or level × (sign HP per level + Con modifier, at least 1), plus
+    one-time feat bonuses such as Toughness. Rules: SC-01, SC-B8."""
+    if c["max_hp"] is not None:
+        return int(c["max_hp"]) + int(c["hp_bonus"])
+    return int(c["level"]) * max(1, int(c["hp_per_level"]) + con_mod) + int(c["hp_bonus"])
+
+
+def _arm(wid: str, w: Mapping[str, Any]) -> Arm:
+    rng_sq = squares(w["range_increment_ft"]) if w.get("range_increment_ft") else 0
+    return Arm(wid, w["name"], w["kind"], w["damage"], w["attack_bonus"], rng_sq, w["blunt"])
+
+
+def _spell(sid: str, s: Mapping[str, Any]) -> SpellKnown:
+    return SpellKnown(sid, s["name"], s["effect"], s["casting"], s["range_squares"], s["dice"], s["per_level"],
+                      s["max_level_bonus"], s["save"], s["dc"], s["half_on_save"], s["healer_bonus"], s["uses"])
+
+
+def build_combatant(c: Mapping[str, Any], options: SpellchromeOptions) -> Combatant:
+    mods = {a: ability_modifier(c["abilities"][a], options.ability_modifier) for a in ABILITIES}
+    max_hp = max_hp_of(c, mods["constitution"])
+    hp = max_hp if c["hp"] is None else min(int(c["hp"]), max_hp)
+    armour = c["armour"]
+    return Combatant(
+        c["id"], c["name"], c["side"], c["kind"], c["level"], dict(c["abilities"]), mods,
+        (c["saves"][0], c["saves"][1], c["saves"][2]), max_hp, hp, armour["ex_hp"], armour["ex_hp"],
+        armour["ex_hp_refill_per_hour"], armour["deflection"], armour["damage_reduction"], c["defense_bonus"],
+        c["base_attack"], c["speed_ft"], c["initiative_bonus"],
+        {wid: _arm(wid, w) for wid, w in c["weapons"].items()}, c["wielding"], frozenset(c["feats"]),
+        frozenset(c["guards"]), dict(c["skills"]), {sid: _spell(sid, s) for sid, s in c["spells"].items()},
+        c["fills_square"], (c["position"][0], c["position"][1]))
+
+
+def build_state(setup: Mapping[str, Any], options: SpellchromeOptions) -> SpellchromeState:
+    grid = Grid.parse("\n".join(setup["map"]))
+    combatants = {c["id"]: build_combatant(c, options) for c in setup["combatants"]}
+    return SpellchromeState(options, grid, combatants, setup.get("surprise"))
