@@ -9,7 +9,14 @@ def _hud() -> object:
     return HudRuleset()
 
 
+def _witchhammer() -> object:
+    from affray.rulesets.witchhammer import WitchHammerRuleset
+
+    return WitchHammerRuleset()
+
+
 register("hud", _hud)  # type: ignore[arg-type]
+register("witchhammer", _witchhammer)  # type: ignore[arg-type]
 
 
 def _spellchrome() -> object:

@@ -1,0 +1,159 @@
+"""Status effects and the small effect nodes: start, tick and expire statuses; recover Poise; saves and checks.
+
+A status lasts ``rounds`` of the bearer's turns: its tick (bleed, poison) comes at the start of each turn, a
+stun skips the turn, and it expires at the end of the last one; so a stun that lands after the victim acted
+bites on its next turn. Vignette-long effects (most Psych cards) end with the vignette.
+Rules: WH-02, WH-24, WH-27, WH-28, WH-B10, WH-B11, WH-A7.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from affray.core.events import Event
+from affray.core.rng import RNG
+from affray.rulesets.witchhammer import targeting
+from affray.rulesets.witchhammer.events import Checked, EffectChanged, PoiseChanged
+from affray.rulesets.witchhammer.mechanics import DIFFICULTY, save, skill_check
+from affray.rulesets.witchhammer.state import Fighter, Node, Status, WitchHammerState
+from affray.rulesets.witchhammer.wounds import crits_on, d20, hurt, malus_of, wound
+
+VIGNETTE = -1
+
+
+@dataclass(slots=True)
+class Turn:
+    """What one card's resolution needs: who acts, with which card, and whether it has moved (WH-B14)."""
+
+    actor: Fighter
+    card: str
+    rng: RNG
+    events: list[Event]
+    moved: bool = False
+    targets: dict[str, Fighter | None] = field(default_factory=dict)
+
+
+def locked(state: WitchHammerState, turn: Turn, selector: str) -> Fighter | None:
+    """The combatant a selector names for this card: locked at the reveal or at the turn's first use (WH-A1)."""
+    if selector in turn.targets:
+        return turn.targets[selector]
+    key = (turn.actor.id, selector)
+    chosen = state.fighters[state.targets[key]] if key in state.targets else targeting.pick(state, turn.actor,
+                                                                                             selector)
+    turn.targets[selector] = chosen
+    return chosen
+
+
+def recipients(state: WitchHammerState, turn: Turn, to: str, target: Fighter | None) -> list[Fighter]:
+    """Who a node's ``to`` names: ``self``, the node's ``target``, a selector, or a group."""
+    if to == "self":
+        return [turn.actor] if turn.actor.up else []
+    if to == "target":
+        return [target] if target is not None and target.up else []
+    if to.startswith("each_"):
+        return targeting.group(state, turn.actor, to)
+    chosen = locked(state, turn, to)
+    return [chosen] if chosen is not None and chosen.up else []
+
+
+def start_status(state: WitchHammerState, f: Fighter, status_id: str, rounds: int | str, source: str,
+                 events: list[Event]) -> None:
+    """Put a status on ``f`` for ``rounds`` turns or the vignette; a repeat refreshes it (WH-A7)."""
+    sd = state.statuses[status_id]
+    n = VIGNETTE if rounds == "vignette" else int(rounds)
+    existing = next((s for s in f.statuses if s.status is sd), None)
+    if existing is not None and state.options.status_stacking == "refresh":
+        if existing.rounds != VIGNETTE and (n == VIGNETTE or n > existing.rounds):
+            existing.rounds = n
+    else:
+        f.statuses.append(Status(sd, n, source))
+        f.refresh_mods()
+    events.append(EffectChanged(f.id, sd.name, "started", n))
+
+
+def tick(state: WitchHammerState, f: Fighter, rng: RNG, events: list[Event]) -> None:
+    """Ongoing effects at the start of ``f``'s turn (WH-24, WH-B11)."""
+    for s in list(f.statuses):
+        sd = s.status
+        if not sd.ticks or not f.up:
+            continue
+        events.append(EffectChanged(f.id, sd.name, "ticked", s.rounds))
+        if sd.tick_wounds:
+            wound(state, f, sd.tick_wounds, events, sd.name)
+        if sd.tick_damage and f.up:
+            hurt(state, f, sd.tick_damage, rng, events, sd.name)
+        if sd.tick_poise > 0:
+            recover(f, sd.tick_poise, events, sd.name)
+        elif sd.tick_poise < 0:
+            f.poise = max(0, f.poise + sd.tick_poise)
+            events.append(PoiseChanged(f.id, f.poise, f"loses Poise to {sd.name}"))
+
+
+def expire(f: Fighter, events: list[Event]) -> None:
+    """At the end of ``f``'s turn every counted status loses a round; spent ones end (WH-B11)."""
+    if not f.statuses:
+        return
+    kept: list[Status] = []
+    for s in f.statuses:
+        if s.rounds > 0:
+            s.rounds -= 1
+            if s.rounds == 0:
+                events.append(EffectChanged(f.id, s.status.name, "ended", 0))
+                continue
+        kept.append(s)
+    if len(kept) != len(f.statuses):
+        f.statuses = kept
+        f.refresh_mods()
+
+
+def end_vignette_effects(f: Fighter, events: list[Event]) -> None:
+    """Effects "for the rest of the vignette" end with it (WH-02)."""
+    if any(s.rounds == VIGNETTE for s in f.statuses):
+        for s in f.statuses:
+            if s.rounds == VIGNETTE:
+                events.append(EffectChanged(f.id, s.status.name, "ended", 0))
+        f.statuses = [s for s in f.statuses if s.rounds != VIGNETTE]
+        f.refresh_mods()
+
+
+def recover(f: Fighter, amount: int, events: list[Event], why: str) -> None:
+    """Regain Poise up to max, unless a status forbids it ("cannot regain Poise"). Rule: WH-B10."""
+    if f.no_recovery:
+        events.append(PoiseChanged(f.id, f.poise, f"cannot regain Poise ({why})"))
+        return
+    f.poise = min(f.max_poise, f.poise + amount)
+    events.append(PoiseChanged(f.id, f.poise, f"regains Poise ({why})"))
+
+
+def difficulty_of(value: Any) -> int:
+    """A difficulty given as a number or a rung of the ladder (WH-27)."""
+    return value if isinstance(value, int) else DIFFICULTY[value]
+
+
+def defense_value(f: Fighter, kind: str) -> int:
+    """A character's aspect Defense of ``kind``: sheet + statuses + the card in force (WH-12)."""
+    card = f.card.defenses.get(kind, 0) if f.card is not None else 0
+    return f.defenses.get(kind, 0) + f.mod_defenses.get(kind, 0) + card
+
+
+def saving_throw(state: WitchHammerState, f: Fighter, node: Node, rng: RNG, events: list[Event]) -> bool:
+    """``f`` saves: d20 + the matching Defense + Malus >= difficulty (WH-27, WH-B7)."""
+    bonus = defense_value(f, node["save"])
+    malus = malus_of(state, f)
+    diff = difficulty_of(node["difficulty"])
+    natural = d20(rng, f.id, f"{node['save']} save", bonus + malus, events)
+    result = save(natural, bonus, malus, diff, crits=crits_on(state, "check"))
+    events.append(Checked(f.id, f"{node['save']} save", result.total, diff, result.success))
+    return result.success
+
+
+def skill(state: WitchHammerState, f: Fighter, node: Node, rng: RNG, events: list[Event]) -> bool:
+    """``f`` makes a skill check: d20 + skill + Malus >= difficulty (WH-28, WH-B7)."""
+    bonus = f.skills.get(node["skill"], 0)
+    malus = malus_of(state, f)
+    diff = difficulty_of(node["difficulty"])
+    natural = d20(rng, f.id, f"{node['skill']} check", bonus + malus, events)
+    result = skill_check(natural, bonus, diff, malus, crits=crits_on(state, "check"))
+    events.append(Checked(f.id, f"{node['skill']} check", result.total, diff, result.success))
+    return result.success

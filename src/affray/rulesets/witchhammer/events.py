@@ -1,0 +1,220 @@
+"""Events of WitchHammer (derived output for narration; see :mod:`affray.core.events`).
+
+Face-down cards appear only as the core's ``Committed`` (seal and digest) until the core's ``Revealed``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+from affray.core.events import Event
+
+
+@dataclass(slots=True)
+class VignetteStarted(Event):
+    """A new vignette: Psych, Planning, Violence. Rule: WH-01."""
+
+    kind: ClassVar[str] = "vignette"
+    vignette: int
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return f"=== Vignette {self.vignette} ==="
+
+
+@dataclass(slots=True)
+class Ready(Event):
+    """A combatant has finished choosing for this phase (its cards stay face down). Rules: WH-02, WH-03."""
+
+    kind: ClassVar[str] = "ready"
+    actor: str
+    phase: str
+    placed: int  # cards this combatant chose (never which); the rest of its slots get the default card
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return f"{names[self.actor]} is ready ({self.phase})"
+
+
+@dataclass(slots=True)
+class TimedOut(Event):
+    """The Drama Timer ran out: every unfilled slot gets the default card. Rule: WH-B20."""
+
+    kind: ClassVar[str] = "timed_out"
+    actors: list[str]
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        who = ", ".join(names[a] for a in self.actors) or "nobody"
+        return f"The Drama Timer runs out! Still planning: {who}."
+
+
+@dataclass(slots=True)
+class CardPlayed(Event):
+    """A card revealed and in force: Init and Defense apply from now (above the line). Rules: WH-04, WH-05."""
+
+    kind: ClassVar[str] = "card"
+    actor: str
+    card: str
+    name: str
+    slot: int  # 0 for a Psych card
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        where = "Psych" if self.slot == 0 else f"slot {self.slot}"
+        return f"{names[self.actor]} reveals {self.name} ({where})"
+
+
+@dataclass(slots=True)
+class InitiativeSet(Event):
+    """The order of a round, highest first, with each total. Rules: WH-06, WH-B12."""
+
+    kind: ClassVar[str] = "initiative"
+    order: list[str]
+    values: list[int]
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return "Order: " + ", ".join(f"{names[a]} ({v})" for a, v in zip(self.order, self.values, strict=True))
+
+
+@dataclass(slots=True)
+class Moved(Event):
+    """Mandatory movement. Rules: WH-07, WH-08."""
+
+    kind: ClassVar[str] = "moved"
+    actor: str
+    path: list[tuple[int, int]]
+    stopped: str  # "full", "adjacent", "blocked"
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        if not self.path:
+            return f"{names[self.actor]} cannot move ({self.stopped})"
+        x, y = self.path[-1]
+        return f"{names[self.actor]} moves {len(self.path)} to ({x},{y}) ({self.stopped})"
+
+
+@dataclass(slots=True)
+class Attacked(Event):
+    """An attack resolved. Rules: WH-11..WH-18, WH-25, WH-26."""
+
+    kind: ClassVar[str] = "attack"
+    actor: str
+    target: str
+    card: str
+    natural: int
+    bonus: int
+    defense: int
+    value: int
+    damage: int
+    result: str  # "miss", "hit", "solid", "fumble"
+    crit: bool
+    position: list[str]  # "behind", "flank"
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        pos = f" [{', '.join(self.position)}]" if self.position else ""
+        crit = " CRIT!" if self.crit else ""
+        tail = {"miss": "misses", "fumble": "fumbles", "hit": f"hits for {self.damage}",
+                "solid": f"lands a Solid Hit for {self.damage}"}[self.result]
+        return (f"{names[self.actor]} attacks {names[self.target]}: {self.bonus:+d} vs {self.defense} + "
+                f"{self.natural} = {self.value}, {tail}{crit}{pos}")
+
+
+@dataclass(slots=True)
+class Damaged(Event):
+    """Damage through Poise to Health. Rules: WH-19, WH-20, WH-B3, WH-B4."""
+
+    kind: ClassVar[str] = "damaged"
+    target: str
+    damage: int
+    penetration: int
+    wounds: int
+    poise: int
+    health: int
+    malus: int
+    source: str
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return (f"{names[self.target]} takes {self.damage} ({self.wounds} wound(s)): Poise {self.poise}, "
+                f"Health {self.health}, Malus {self.malus}")
+
+
+@dataclass(slots=True)
+class Fizzled(Event):
+    """A below-the-line part came to nothing: out of range, no target, stunned. Rule: WH-09."""
+
+    kind: ClassVar[str] = "fizzled"
+    actor: str
+    card: str
+    reason: str
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return f"{names[self.actor]}'s {self.card} comes to nothing ({self.reason})"
+
+
+@dataclass(slots=True)
+class Afflicted(Event):
+    """A permanent injury from 5+ Wounds in one attack (PCs only). Rules: WH-23, WH-B1, WH-B23."""
+
+    kind: ClassVar[str] = "afflicted"
+    actor: str
+    roll: int
+    affliction: str | None
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        if self.affliction is None:
+            return f"{names[self.actor]} escapes lasting harm ({self.roll})"
+        return f"{names[self.actor]} suffers an affliction: {self.affliction} ({self.roll})"
+
+
+@dataclass(slots=True)
+class EffectChanged(Event):
+    """A status started, ticked or ended. Rules: WH-02, WH-24, WH-B11."""
+
+    kind: ClassVar[str] = "effect"
+    actor: str
+    status: str
+    change: str  # "started", "ticked", "ended", "stunned"
+    rounds: int
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return f"{names[self.actor]}: {self.status} {self.change}"
+
+
+@dataclass(slots=True)
+class Checked(Event):
+    """A save or skill check. Rules: WH-27, WH-28, WH-29."""
+
+    kind: ClassVar[str] = "check"
+    actor: str
+    what: str
+    total: int
+    difficulty: int
+    success: bool
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        verdict = "succeeds" if self.success else "fails"
+        return f"{names[self.actor]} {verdict} a {self.what} ({self.total} vs {self.difficulty})"
+
+
+@dataclass(slots=True)
+class PoiseChanged(Event):
+    """Poise regained (catch your breath, end of combat) or drained outside damage. Rule: WH-B10."""
+
+    kind: ClassVar[str] = "poise"
+    actor: str
+    poise: int
+    why: str
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return f"{names[self.actor]} {self.why}: Poise {self.poise}"
+
+
+@dataclass(slots=True)
+class Fate(Event):
+    """A downed PC's fate after combat. Rules: WH-29, WH-B8."""
+
+    kind: ClassVar[str] = "fate"
+    actor: str
+    fate: str  # "stable", "dead", "awaiting the GM"
+    health: int
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return f"{names[self.actor]} is {self.fate} (Health {self.health})"

@@ -1,0 +1,70 @@
+"""The interpreter of below-the-line effect nodes, in card order. Rules: WH-05, WH-07, WH-08, WH-18, WH-24.
+
+Node types: ``move``, ``attack``, ``damage``, ``effect``, ``recover``, ``save``, ``check`` (see
+:mod:`affray.rulesets.witchhammer.content_model`). Movement normally comes first because cards list it first;
+a card that attacks and then withdraws lists the attack first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from affray.rulesets.witchhammer import attack as attack_node
+from affray.rulesets.witchhammer import targeting
+from affray.rulesets.witchhammer.effects import (
+    Turn,
+    locked,
+    recipients,
+    recover,
+    saving_throw,
+    skill,
+    start_status,
+)
+from affray.rulesets.witchhammer.events import Fizzled, Moved
+from affray.rulesets.witchhammer.state import Fighter, Node, WitchHammerState
+from affray.rulesets.witchhammer.wounds import hurt
+
+
+def run(state: WitchHammerState, turn: Turn, nodes: Iterable[Node], target: Fighter | None = None) -> None:
+    """Resolve ``nodes`` in order for ``turn``; ``target`` is who ``to: target`` means."""
+    for node in nodes:
+        if not turn.actor.up:
+            return
+        kind = node["type"]
+        if kind == "move":
+            _move(state, turn, node)
+        elif kind == "attack":
+            for victim, follow in attack_node.resolve(state, turn, node):
+                run(state, turn, follow, victim)
+        elif kind == "damage":
+            for g in recipients(state, turn, node["to"], target):
+                hurt(state, g, node["amount"], turn.rng, turn.events, turn.card, poise_only=node["poise_only"])
+        elif kind == "effect":
+            for g in recipients(state, turn, node["to"], target):
+                start_status(state, g, node["status"], node["rounds"], turn.card, turn.events)
+        elif kind == "recover":
+            for g in recipients(state, turn, node["to"], target):
+                recover(g, node["poise"], turn.events, turn.card)
+        elif kind == "save":
+            for g in recipients(state, turn, node["to"], target):
+                ok = saving_throw(state, g, node, turn.rng, turn.events)
+                run(state, turn, node["on_success"] if ok else node["on_fail"], g)
+        elif kind == "check":
+            ok = skill(state, turn.actor, node, turn.rng, turn.events)
+            run(state, turn, node["on_success"] if ok else node["on_fail"], target)
+        else:  # pragma: no cover - the content schema admits no other type
+            raise ValueError(f"unknown node type {kind!r}")
+
+
+def _move(state: WitchHammerState, turn: Turn, node: Node) -> None:
+    """Mandatory movement (WH-08) toward or away from the card's reference (WH-07)."""
+    f = turn.actor
+    reference = locked(state, turn, node["reference"])
+    if reference is None or not reference.up:
+        turn.events.append(Fizzled(f.id, turn.card, "no one to move by"))
+        return
+    squares = node["distance"] + f.move + f.mod_move
+    path, why = targeting.move(state, f, reference, squares, node["direction"] == "away")
+    if path:
+        turn.moved = True
+    turn.events.append(Moved(f.id, path, why))

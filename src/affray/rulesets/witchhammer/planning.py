@@ -1,0 +1,182 @@
+"""The Psych and Planning phases: cards placed face down as sealed commits, all combatants at once.
+
+Actions (JSON): ``{"type": "psych", "card": id}`` plays a Psych card face down (at most one, optional);
+``{"type": "place", "card": id}`` puts an Action card face down in the next slot (slot 1, then slot 2);
+``{"type": "ready"}`` locks in (empty slots get the default card); ``{"type": "commit", "cards": [...]}`` is the
+same as placing each card and then ``ready``; ``{"type": "timeout"}`` is the GM's when the Drama Timer runs out.
+Each placed card becomes a ``Committed`` event (seal and digest); its name is revealed only in Violence.
+Rules: WH-02, WH-03, WH-B18, WH-B20; DESIGN.md contracts 2 and 6.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from affray.core.engine import GM, ActionSpec, Rejected, Window
+from affray.core.events import Committed, Event
+from affray.core.rng import RNG
+from affray.core.sealed import Sealed
+from affray.rulesets.witchhammer.events import Ready, TimedOut
+from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
+
+SLOTS = 2  # Rule: WH-03
+
+
+def open_psych(state: WitchHammerState) -> bool:
+    """Open the Psych phase for everyone holding a Psych card; False if nobody does (WH-02)."""
+    actors = []
+    for f in state.fighters.values():
+        f.hand = dict(f.deck)
+        f.psych, f.slots, f.ready = None, [], False
+        if f.up and any(n and state.cards[c].kind == "psych" for c, n in f.hand.items()):
+            actors.append(f.id)
+    if not actors:
+        return False
+    state.phase = "psych"
+    state.window = Window("psych", tuple(actors), "Play a Psych card face down, or none, then be ready")
+    return True
+
+
+def open_planning(state: WitchHammerState) -> None:
+    """Open the Planning phase: every combatant able to act places two cards (WH-03); the GM may call time."""
+    actors = []
+    for f in state.fighters.values():
+        f.ready = not f.up
+        if f.up:
+            actors.append(f.id)
+    if state.options.drama_timer:
+        actors.append(GM)
+    state.phase = "planning"
+    state.window = Window("planning", tuple(actors), "Place two Action cards face down, in order, then be ready")
+
+
+def _narrow(state: WitchHammerState, actor: str) -> None:
+    assert state.window is not None
+    w = state.window
+    state.window = Window(w.phase, tuple(a for a in w.actors if a != actor), w.prompt)
+
+
+def everyone_ready(state: WitchHammerState) -> bool:
+    return state.window is not None and all(a == GM for a in state.window.actors)
+
+
+def check(state: WitchHammerState, f: Fighter, action: dict[str, Any]) -> Rejected | list[str]:
+    """Validate a psych/place/ready/commit action completely; return the cards to place."""
+    kind = action["type"]
+    if kind == "ready":
+        return []
+    if kind in ("psych", "place"):
+        cards: Any = [action.get("card")]
+    elif kind == "commit":
+        cards = action.get("cards", [])
+        if not isinstance(cards, list):
+            return Rejected("bad_action", 'A commit lists its cards in order: {"type": "commit", "cards": [...]}.')
+    else:
+        return Rejected("bad_action", f"'{kind}' is not a WitchHammer action; use psych, place, ready or commit.")
+    psych = state.phase == "psych"
+    if (kind == "place" and psych) or (kind == "psych" and not psych):
+        if kind == "place":
+            return Rejected("planning_closed", "Action cards are placed in the Planning phase, which is not open "
+                                               "now: the cards were revealed, and this is the Psych phase.")
+        return Rejected("psych_closed", "The Psych phase is over; Psych cards were already revealed.")
+    room = (0 if f.psych is not None else 1) if psych else SLOTS - len(f.slots)
+    if len(cards) > room:
+        if psych:
+            return Rejected("psych_already_played", f"{f.name} has already played a Psych card this vignette "
+                                                    "(at most one).")
+        return Rejected("slots_full", f"{f.name} already has two Action cards down; a third cannot be played.")
+    wanted: dict[str, int] = {}
+    for card_id in cards:
+        if not isinstance(card_id, str) or f.hand.get(card_id, 0) <= wanted.get(card_id, 0):
+            return Rejected("card_not_in_hand", f"{f.name} has no '{card_id}' card to play now.")
+        wanted[card_id] = wanted.get(card_id, 0) + 1
+        card = state.cards[card_id]
+        if card.kind != ("psych" if psych else "action"):
+            what = "a Psych card" if psych else "an Action card"
+            return Rejected("wrong_card_kind", f"{card.name} is not {what}.")
+    return list(cards)
+
+
+def apply(state: WitchHammerState, f: Fighter, action: dict[str, Any], cards: list[str], rng: RNG,
+          events: list[Event]) -> None:
+    """Place ``cards`` face down and, for ready/commit, lock in (WH-02, WH-03, WH-B18)."""
+    for card_id in cards:
+        _seal(state, f, card_id, rng, events)
+    if action["type"] in ("ready", "commit"):
+        lock_in(state, f, len(cards), rng, events)
+
+
+def _seal(state: WitchHammerState, f: Fighter, card_id: str, rng: RNG, events: list[Event]) -> None:
+    slot = 0 if state.phase == "psych" else len(f.slots) + 1
+    seal = f"v{state.vignette}.{f.id}.{'psych' if slot == 0 else f'slot{slot}'}"
+    sealed = Sealed.commit(f.id, seal, {"card": card_id, "slot": slot, "vignette": state.vignette}, rng)
+    if slot == 0:
+        f.psych = sealed
+    else:
+        f.slots.append(sealed)
+    f.hand[card_id] -= 1
+    events.append(Committed(f.id, seal, sealed.digest))
+
+
+def lock_in(state: WitchHammerState, f: Fighter, placed: int, rng: RNG, events: list[Event]) -> None:
+    """``f`` is done with this phase; empty action slots get the default card, face down too (WH-B18)."""
+    if state.phase == "planning":
+        while len(f.slots) < SLOTS:
+            seal = f"v{state.vignette}.{f.id}.slot{len(f.slots) + 1}"
+            payload = {"card": state.options.default_card, "slot": len(f.slots) + 1, "vignette": state.vignette}
+            sealed = Sealed.commit(f.id, seal, payload, rng)
+            f.slots.append(sealed)
+            events.append(Committed(f.id, seal, sealed.digest))
+    f.ready = True
+    events.append(Ready(f.id, state.phase, placed))
+    _narrow(state, f.id)
+
+
+def timeout(state: WitchHammerState, rng: RNG, events: list[Event]) -> Rejected | None:
+    """The Drama Timer ran out: everyone still planning locks in as they are (WH-B20)."""
+    if not state.options.drama_timer:
+        return Rejected("no_timer", "The Drama Timer is off in this match.")
+    if state.phase != "planning":
+        return Rejected("planning_closed", "Time can only be called in the Planning phase.")
+    late = [f for f in state.fighters.values() if f.up and not f.ready]
+    events.append(TimedOut([f.id for f in late]))
+    for f in late:
+        lock_in(state, f, len(f.slots), rng, events)
+    return None
+
+
+def legal(state: WitchHammerState, actor: str, cache: dict[Any, list[ActionSpec]]) -> list[ActionSpec]:
+    """The actions ``actor`` may take in the open phase; lists are cached by hand, since hands repeat."""
+    if actor == GM:
+        return [ActionSpec({"type": "timeout"}, "call time: the Drama Timer ran out")]
+    f = state.fighters[actor]
+    psych = state.phase == "psych"
+    room = (0 if f.psych is not None else 1) if psych else SLOTS - len(f.slots)
+    want = "psych" if psych else "action"
+    hand = tuple(sorted((c, n) for c, n in f.hand.items() if n > 0 and state.cards[c].kind == want))
+    key = (psych, room, hand)
+    specs = cache.get(key)
+    if specs is None:
+        specs = _enumerate(state, hand, room, psych)
+        cache[key] = specs
+    return list(specs)
+
+
+def _enumerate(state: WitchHammerState, hand: tuple[tuple[str, int], ...], room: int, psych: bool
+               ) -> list[ActionSpec]:
+    names = {c: state.cards[c].name for c, _ in hand}
+    one = "psych" if psych else "place"
+    specs = [ActionSpec({"type": "ready"}, "ready" + ("" if psych or not room else " (empty slots: default card)"))]
+    if room == 0:
+        return specs
+    for c, _ in hand:
+        specs.append(ActionSpec({"type": one, "card": c}, f"{'play' if psych else 'place'} {names[c]} face down"))
+    for c, _ in hand:
+        specs.append(ActionSpec({"type": "commit", "cards": [c]}, f"{names[c]}, then ready"))
+    if room >= 2:
+        counts = dict(hand)
+        for a, _ in hand:
+            for b, _ in hand:
+                if a != b or counts[a] >= 2:
+                    specs.append(ActionSpec({"type": "commit", "cards": [a, b]}, f"{names[a]}, then {names[b]}"))
+    return specs

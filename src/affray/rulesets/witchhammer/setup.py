@@ -1,0 +1,206 @@
+"""From a validated scenario to a self-contained setup, and from a setup to a fresh match state.
+
+``prepare`` resolves every content reference (traits, armour, passives, schools, decks, statuses), so the setup
+stored in a match log does not depend on content files that may change later. ``build_state`` turns that plain
+data into the state dataclasses; compiled cards are cached by the identity of the setup's card table, which a
+setup never changes. Rules: WH-03, WH-33, WH-34, WH-B14, WH-B17, WH-B18.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from affray.core.content import ContentLibrary, ReferenceProblem
+from affray.core.grid import Grid, MapError, Pos
+from affray.rulesets.witchhammer import targeting
+from affray.rulesets.witchhammer.content_model import SIZES, Character, Modifiers, Monster, Sheet
+from affray.rulesets.witchhammer.mechanics import malus_table
+from affray.rulesets.witchhammer.options import WitchHammerOptions
+from affray.rulesets.witchhammer.state import CardDef, Fighter, StatusDef, WitchHammerState
+
+GENERAL = "general"
+DEFAULT_CARD = "hesitate"
+FACINGS: dict[str, Pos] = {"n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1), "s": (0, 1), "sw": (-1, 1),
+                           "w": (-1, 0), "nw": (-1, -1)}
+
+
+def _get(content: ContentLibrary, section: str, item_id: str, where: str) -> Any:
+    try:
+        return content.get(section, item_id)
+    except KeyError as exc:
+        raise ReferenceProblem(where, str(exc.args[0])) from None
+
+
+def _grid(scenario: Any) -> Grid:
+    if scenario.map is None:
+        return Grid.open(*scenario.size)
+    try:
+        return Grid.parse(scenario.map)
+    except MapError as exc:
+        raise ReferenceProblem("map", str(exc)) from None
+
+
+def prepare(scenario: Any, content: ContentLibrary) -> dict[str, Any]:
+    """The scenario with content resolved into plain data (the match setup)."""
+    grid = _grid(scenario)
+    combatants: list[dict[str, Any]] = []
+    taken: dict[tuple[int, int], str] = {}
+    for i, side in enumerate(scenario.sides):
+        for j, c in enumerate(side.combatants):
+            where = f"sides[{i}].combatants[{j}]"
+            at = (c.at[0], c.at[1])
+            if not grid.passable(at):
+                raise ReferenceProblem(f"{where}.at", f"an open square on the map (got {list(at)})")
+            if at in taken:
+                raise ReferenceProblem(f"{where}.at", f"a free square ({taken[at]} already stands there)")
+            taken[at] = c.id
+            combatants.append(_combatant(where, side.name, c, content))
+    general = sorted(k for k, card in content.sections.get("cards", {}).items() if card.school == GENERAL)
+    card_ids = set(general) | {DEFAULT_CARD} | {k for c in combatants for k in c["deck"]}
+    cards = {k: _get(content, "cards", k, "cards").model_dump() for k in sorted(card_ids)}
+    status_ids = sorted({s for card in cards.values() for s in _statuses(card["below"])})
+    statuses = {k: _get(content, "statuses", k, f"cards: status '{k}'").model_dump() for k in status_ids}
+    return {"name": scenario.name, "map": list(grid.rows), "combatants": combatants, "general": general,
+            "cards": cards, "statuses": statuses}
+
+
+def _statuses(nodes: Iterable[Mapping[str, Any]]) -> Iterator[str]:
+    for node in nodes:
+        if node["type"] == "effect":
+            yield node["status"]
+        for key in ("on_hit", "on_solid_hit", "on_fail", "on_success"):
+            yield from _statuses(node.get(key, ()))
+
+
+def _sheet(where: str, use: str | None, content: ContentLibrary) -> tuple[str, Sheet]:
+    if use is None:
+        raise ReferenceProblem(f"{where}.use", "the id of a character or monster in the content")
+    if use in content.sections.get("characters", {}):
+        return "pc", content.get("characters", use)
+    if use in content.sections.get("monsters", {}):
+        return "monster", content.get("monsters", use)
+    known = sorted(content.sections.get("characters", {})) + sorted(content.sections.get("monsters", {}))
+    raise ReferenceProblem(f"{where}.use", f"a character or monster id (known: {', '.join(known)}); got '{use}'")
+
+
+def _combatant(where: str, side: str, c: Any, content: ContentLibrary) -> dict[str, Any]:
+    kind, sheet = _sheet(where, c.use, content)
+    mods: list[Modifiers] = [_get(content, "traits", t, f"{where}: trait").modifiers for t in sheet.traits]
+    if sheet.armour is not None:
+        mods.append(_get(content, "armour", sheet.armour, f"{where}: armour").modifiers)
+    deck: dict[str, int] = {}
+    if isinstance(sheet, Character):
+        mods += _learn(where, sheet, content, deck)
+    elif isinstance(sheet, Monster):
+        for card_id in sheet.deck:
+            _add_card(deck, card_id, content, f"{where}: deck")
+    if c.deck is not None:
+        deck = {}
+        for card_id in c.deck:
+            _add_card(deck, card_id, content, f"{where}.deck")
+    stats = _apply(sheet, mods)
+    return {
+        "id": c.id, "name": c.name or sheet.name, "side": side, "kind": kind, "size": SIZES[sheet.size],
+        **stats, "start_poise": c.poise, "start_health": c.health, "at": [c.at[0], c.at[1]],
+        "facing": c.facing, "deck": deck,
+    }
+
+
+def _add_card(deck: dict[str, int], card_id: str, content: ContentLibrary, where: str) -> None:
+    card = _get(content, "cards", card_id, where)
+    if deck.get(card_id, 0) >= card.copies:
+        raise ReferenceProblem(where, f"at most {card.copies} cop{'y' if card.copies == 1 else 'ies'} of "
+                                      f"'{card_id}' (WH-B18)")
+    deck[card_id] = deck.get(card_id, 0) + 1
+
+
+def _learn(where: str, pc: Character, content: ContentLibrary, deck: dict[str, int]) -> list[Modifiers]:
+    """Check schools and techniques (WH-33, WH-34) and collect learned cards and passives."""
+    known = {GENERAL: 1, **pc.schools}
+    for school_id, level in known.items():
+        school = _get(content, "schools", school_id, f"{where}: schools")
+        if level > school.levels:
+            raise ReferenceProblem(f"{where}: schools", f"{school.name} has {school.levels} level(s), not {level}")
+        clash = [s for s in school.incompatible if s in known]
+        if clash:
+            raise ReferenceProblem(f"{where}: schools", f"{school.name} is incompatible with {', '.join(clash)}")
+    mods: list[Modifiers] = []
+    for tech in pc.techniques:
+        item = content.sections.get("cards", {}).get(tech) or content.sections.get("passives", {}).get(tech)
+        if item is None:
+            raise ReferenceProblem(f"{where}: techniques", f"a card or passive id (got '{tech}')")
+        if item.school not in known or item.level > known[item.school]:
+            raise ReferenceProblem(f"{where}: techniques", f"'{tech}' needs {item.school} level {item.level}")
+        if hasattr(item, "modifiers"):
+            mods.append(item.modifiers)
+        else:
+            _add_card(deck, tech, content, f"{where}: techniques")
+    return mods
+
+
+def _apply(sheet: Sheet, mods: list[Modifiers]) -> dict[str, Any]:
+    stats: dict[str, Any] = {k: getattr(sheet, k) for k in ("poise", "health", "attack", "defense", "init",
+                                                             "solid_damage")}
+    stats["move"] = 0
+    defenses, skills = dict(sheet.defenses), dict(sheet.skills)
+    for m in mods:
+        for k in ("poise", "health", "attack", "defense", "init", "solid_damage", "move"):
+            stats[k] += getattr(m, k)
+        for d, v in m.defenses.items():
+            defenses[d] = defenses.get(d, 0) + v
+        for s, v in m.skills.items():
+            skills[s] = skills.get(s, 0) + v
+    stats["poise"], stats["health"] = max(0, stats["poise"]), max(1, stats["health"])
+    stats["defenses"], stats["skills"] = defenses, skills
+    return stats
+
+
+_COMPILED: dict[int, tuple[Any, dict[str, CardDef], dict[str, StatusDef]]] = {}
+
+
+def compile_content(setup: Mapping[str, Any]) -> tuple[dict[str, CardDef], dict[str, StatusDef]]:
+    """Cards and statuses of a setup as frozen dataclasses (cached by identity: setups are never mutated)."""
+    raw_cards, raw_statuses = setup["cards"], setup["statuses"]
+    hit = _COMPILED.get(id(raw_cards))
+    if hit is not None and hit[0] is raw_cards:
+        return hit[1], hit[2]
+    cards = {k: CardDef(k, c["name"], c["kind"], c["init"], c["defense"], dict(c["defenses"]),
+                        tuple(c["below"]), c["one_shot"], c["text"]) for k, c in raw_cards.items()}
+    statuses = {k: _status(k, s) for k, s in raw_statuses.items()}
+    if len(_COMPILED) > 64:
+        _COMPILED.clear()
+    _COMPILED[id(raw_cards)] = (raw_cards, cards, statuses)
+    return cards, statuses
+
+
+def _status(key: str, s: Mapping[str, Any]) -> StatusDef:
+    m, t = s["modifiers"], s["tick"]
+    return StatusDef(key, s["name"], t["wounds"], t["damage"], t["poise"], s["skip_turn"], s["no_poise_recovery"],
+                     m["attack"], m["defense"], m["init"], m["malus"], m["move"], dict(m["defenses"]))
+
+
+def build_state(setup: Mapping[str, Any], options: WitchHammerOptions) -> WitchHammerState:
+    """Fresh state for ``setup``: fighters at their squares, facing set (WH-B14)."""
+    cards, statuses = compile_content(setup)
+    if options.default_card not in cards:
+        raise ValueError(f"default_card '{options.default_card}' is not a card of this setup")
+    grid = Grid(len(setup["map"][0]), len(setup["map"]), tuple(setup["map"]))
+    fighters: dict[str, Fighter] = {}
+    for n, c in enumerate(setup["combatants"]):
+        deck = dict(c["deck"])
+        if c["kind"] == "pc" and options.general_school_deck == "all":
+            for card_id in setup["general"]:
+                deck.setdefault(card_id, 1)
+        poise = c["poise"] if c["start_poise"] is None else min(c["start_poise"], c["poise"])
+        health = c["health"] if c["start_health"] is None else min(c["start_health"], c["health"])
+        fighters[c["id"]] = Fighter(
+            c["id"], c["name"], c["side"], c["kind"], n, c["size"], c["poise"], poise, c["health"], health,
+            c["attack"], c["defense"], c["init"], c["solid_damage"], c["move"], dict(c["defenses"]),
+            dict(c["skills"]), malus_table(c["health"]), (c["at"][0], c["at"][1]),
+            FACINGS.get(c["facing"] or "", (0, 0)), deck)
+    state = WitchHammerState(options, grid, cards, statuses, fighters)
+    for f in fighters.values():
+        if f.facing == (0, 0):
+            targeting.face_nearest_enemy(state, f)
+    return state

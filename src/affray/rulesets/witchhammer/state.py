@@ -1,0 +1,175 @@
+"""WitchHammer match state: plain slotted dataclasses, mutated in place by the apply part of ``step``.
+
+Content arrives as plain data (the setup); cards and statuses are compiled once into :class:`CardDef` and
+:class:`StatusDef`. Effect nodes stay the plain dicts of the setup, read by ``type``. Rules: WH-01..WH-06.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from affray.core.engine import Outcome, Window
+from affray.core.grid import Grid, Pos
+from affray.core.sealed import Sealed
+from affray.rulesets.witchhammer.options import WitchHammerOptions
+
+Node = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class CardDef:
+    """A card: above the line (Init, Defense, aspect Defenses) and the nodes below it. Rule: WH-05."""
+
+    id: str
+    name: str
+    kind: str  # "action" or "psych"
+    init: int
+    defense: int
+    defenses: dict[str, int]
+    below: tuple[Node, ...]
+    one_shot: bool
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class StatusDef:
+    """A status effect's definition. Rule: WH-24."""
+
+    id: str
+    name: str
+    tick_wounds: int
+    tick_damage: int
+    tick_poise: int
+    skip_turn: bool
+    no_poise_recovery: bool
+    attack: int
+    defense: int
+    init: int
+    malus: int
+    move: int
+    defenses: dict[str, int]
+
+    @property
+    def ticks(self) -> bool:
+        return bool(self.tick_wounds or self.tick_damage or self.tick_poise)
+
+
+@dataclass(slots=True)
+class Status:
+    """A status on a character: ``rounds`` of the bearer's turns left, or -1 for the rest of the vignette."""
+
+    status: StatusDef
+    rounds: int
+    source: str
+
+
+@dataclass(slots=True)
+class Fighter:
+    id: str
+    name: str
+    side: str
+    kind: str  # "pc" or "monster"
+    order: int  # stable actor order (WH-B13)
+    size: int
+    max_poise: int
+    poise: int
+    max_health: int
+    health: int
+    attack: int
+    defense: int
+    init: int
+    solid_damage: int
+    move: int
+    defenses: dict[str, int]
+    skills: dict[str, int]
+    malus_by_wounds: tuple[int, ...]
+    pos: Pos
+    facing: Pos
+    deck: dict[str, int]  # card id -> copies owned, less one-shots spent (WH-04, WH-B19)
+    out: str = ""  # "", "down" (PC at <= 0 Health), "defeated" (monster), "dead" (failed death's door)
+    # per vignette
+    hand: dict[str, int] = field(default_factory=dict)  # copies still free this vignette (WH-B18)
+    psych: Sealed | None = None
+    psych_card: str = ""  # the Psych card revealed this vignette
+    slots: list[Sealed] = field(default_factory=list)
+    ready: bool = False
+    shown: int = 0  # action slots revealed so far this vignette
+    # per round
+    card: CardDef | None = None  # the revealed card in force this round (WH-05)
+    # effects
+    statuses: list[Status] = field(default_factory=list)
+    mod_attack: int = 0
+    mod_defense: int = 0
+    mod_init: int = 0
+    mod_malus: int = 0
+    mod_move: int = 0
+    mod_defenses: dict[str, int] = field(default_factory=dict)
+    stunned: bool = False
+    no_recovery: bool = False
+    afflictions: list[str] = field(default_factory=list)
+    fate: str = ""  # after combat: "", "stable", "dead"
+
+    @property
+    def up(self) -> bool:
+        """Able to act: not down, defeated or dead (WH-22)."""
+        return not self.out
+
+    def health_malus(self, monsters_too: bool) -> int:
+        """The Health-loss Malus (WH-20, WH-B6): a lookup by wounds taken."""
+        if self.kind == "monster" and not monsters_too:
+            return 0
+        wounds = self.max_health - self.health
+        if wounds <= 0:
+            return 0
+        table = self.malus_by_wounds
+        return table[wounds] if wounds < len(table) else table[-1]
+
+    def refresh_mods(self) -> None:
+        """Recompute the sums of status modifiers after a status starts or ends (WH-21)."""
+        a = d = i = m = mv = 0
+        aspects: dict[str, int] = {}
+        stunned = blocked = False
+        for s in self.statuses:
+            sd = s.status
+            a += sd.attack
+            d += sd.defense
+            i += sd.init
+            m += sd.malus
+            mv += sd.move
+            stunned = stunned or sd.skip_turn
+            blocked = blocked or sd.no_poise_recovery
+            for k, v in sd.defenses.items():
+                aspects[k] = aspects.get(k, 0) + v
+        self.mod_attack, self.mod_defense, self.mod_init, self.mod_malus, self.mod_move = a, d, i, m, mv
+        self.mod_defenses, self.stunned, self.no_recovery = aspects, stunned, blocked
+
+
+@dataclass(slots=True)
+class WitchHammerState:
+    options: WitchHammerOptions
+    grid: Grid
+    cards: dict[str, CardDef]
+    statuses: dict[str, StatusDef]
+    fighters: dict[str, Fighter]
+    vignette: int = 0
+    round: int = 0  # rounds so far, two per vignette (WH-B11)
+    phase: str = "setup"  # psych, planning, deaths_door, over
+    window: Window | None = None
+    order: list[str] = field(default_factory=list)  # this round's initiative order
+    initiative: dict[str, int] = field(default_factory=dict)
+    targets: dict[tuple[str, str], str] = field(default_factory=dict)  # (actor, selector) -> locked target
+    pending_fates: list[str] = field(default_factory=list)  # PCs awaiting the GM (deaths_door_failure)
+    outcome: Outcome | None = None
+    winner: str | None = None
+    end_reason: str = ""
+
+    def enemies(self, f: Fighter) -> list[Fighter]:
+        return [g for g in self.fighters.values() if g.up and g.side != f.side]
+
+    def allies(self, f: Fighter) -> list[Fighter]:
+        return [g for g in self.fighters.values() if g.up and g.side == f.side]
+
+    def occupied(self, mover: Fighter) -> list[Pos]:
+        """Squares a mover may not enter: everyone else still on the map (downed PCs and bodies too)."""
+        return [g.pos for g in self.fighters.values() if g is not mover and g.out != "defeated"]

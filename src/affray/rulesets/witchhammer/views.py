@@ -1,0 +1,91 @@
+"""What a seat sees of a WitchHammer match (DESIGN.md contract 6).
+
+Everyone sees the board, every combatant's public numbers, the revealed cards and statuses, and *that* a
+combatant has committed a card (its seal and digest). Only the seat that controls a combatant (and the GM)
+sees its hand and its face-down cards. The hand is hidden from others because it shrinks as cards are
+placed: showing it would reveal the face-down choice. Rules: WH-02, WH-03, WH-05.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from affray.core.engine import Viewer, Window
+from affray.core.sealed import Sealed
+from affray.rulesets.witchhammer.state import CardDef, Fighter, WitchHammerState
+from affray.rulesets.witchhammer.wounds import malus_of
+
+_STATIC: dict[int, tuple[Any, dict[str, dict[str, Any]], dict[str, dict[str, Any]]]] = {}
+
+
+def _static(state: WitchHammerState) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """Card and status summaries, built once per setup (its card table is one shared object). Treat as read-only."""
+    hit = _STATIC.get(id(state.cards))
+    if hit is None or hit[0] is not state.cards:
+        if len(_STATIC) > 64:
+            _STATIC.clear()
+        cards = {c: card_summary(card) for c, card in state.cards.items()}
+        statuses = {k: {"name": s.name, "attack": s.attack, "defense": s.defense, "init": s.init, "malus": s.malus,
+                        "move": s.move, "defenses": s.defenses, "tick_wounds": s.tick_wounds,
+                        "tick_damage": s.tick_damage, "tick_poise": s.tick_poise, "skip_turn": s.skip_turn,
+                        "no_poise_recovery": s.no_poise_recovery} for k, s in state.statuses.items()}
+        hit = (state.cards, cards, statuses)
+        _STATIC[id(state.cards)] = hit
+    return hit[1], hit[2]
+
+
+def card_summary(card: CardDef) -> dict[str, Any]:
+    return {"name": card.name, "kind": card.kind, "init": card.init, "defense": card.defense,
+            "defenses": card.defenses, "below": list(card.below), "one_shot": card.one_shot, "text": card.text}
+
+
+def _sealed(s: Sealed, open_: bool) -> dict[str, Any]:
+    out = s.public()
+    if open_:
+        out["card"] = s.payload["card"]
+    return out
+
+
+def _fighter(state: WitchHammerState, f: Fighter, mine: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "name": f.name, "side": f.side, "kind": f.kind, "size": f.size, "pos": f.pos, "facing": f.facing,
+        "poise": f.poise, "max_poise": f.max_poise, "health": f.health, "max_health": f.max_health,
+        "malus": malus_of(state, f), "attack": f.attack, "defense": f.defense, "init": f.init,
+        "solid_damage": f.solid_damage, "defenses": f.defenses, "out": f.out, "fate": f.fate,
+        "mods": {"attack": f.mod_attack, "defense": f.mod_defense, "init": f.mod_init, "malus": f.mod_malus,
+                 "move": f.mod_move, "defenses": f.mod_defenses},
+        "statuses": [{"status": s.status.id, "name": s.status.name, "rounds": s.rounds} for s in f.statuses],
+        "afflictions": list(f.afflictions), "ready": f.ready,
+        "card": f.card.id if f.card is not None else None,
+        "psych": {"card": f.psych_card} if f.psych_card else (_sealed(f.psych, mine) if f.psych is not None
+                                                               else None),
+        "slots": [_sealed(s, mine) for s in f.slots],
+    }
+    if mine:
+        out["hand"] = {c: n for c, n in f.hand.items() if n > 0}
+        out["deck"] = dict(f.deck)
+        out["skills"] = f.skills
+    return out
+
+
+def view(state: WitchHammerState, viewer: Viewer, window: Window | None) -> dict[str, Any]:
+    mine = {a for a in state.fighters if viewer.may_see(a)}
+    seen: set[str] = {f.card.id for f in state.fighters.values() if f.card is not None}
+    for a in mine:
+        seen.update(state.fighters[a].deck)
+    opts = state.options
+    cards, statuses = _static(state)
+    return {
+        "ruleset": "witchhammer", "vignette": state.vignette, "round": state.round, "phase": state.phase,
+        "seat": viewer.seat, "you": sorted(a for a in state.fighters if a in viewer.controls),
+        "pending": None if window is None else {"phase": window.phase, "actors": list(window.actors),
+                                                "prompt": window.prompt},
+        "drama_timer": {"seconds": opts.drama_timer_seconds, "running": state.phase == "planning"}
+        if opts.drama_timer else None,
+        "map": list(state.grid.rows), "order": list(state.order), "initiative": dict(state.initiative),
+        "fighters": {a: _fighter(state, f, a in mine) for a, f in state.fighters.items()},
+        "cards": {c: cards[c] for c in sorted(seen)},
+        "statuses": statuses,
+        "outcome": None if state.outcome is None else {"winner": state.outcome.winner,
+                                                       "reason": state.outcome.reason},
+    }

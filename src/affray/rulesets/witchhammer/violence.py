@@ -1,0 +1,138 @@
+"""The Violence phase: two rounds, each revealing one slot for everyone and resolving in initiative order.
+
+Rules: WH-04 (two rounds, slot 1 then slot 2), WH-05 (above the line on reveal, below on the card's turn),
+WH-06 and WH-B12 (initiative and its ties), WH-24/WH-B11 (ongoing effects at the bearer's slot), WH-A1 (target
+lock), WH-A2 (fixed or live order), WH-A6 (a character at 0 Health or less takes no turns).
+"""
+
+from __future__ import annotations
+
+from affray.core.events import Event, Revealed, RoundStarted
+from affray.core.rng import RNG
+from affray.rulesets.witchhammer import nodes, targeting
+from affray.rulesets.witchhammer.effects import Turn, expire, tick
+from affray.rulesets.witchhammer.events import CardPlayed, Fizzled, InitiativeSet
+from affray.rulesets.witchhammer.mechanics import initiative
+from affray.rulesets.witchhammer.state import CardDef, Fighter, WitchHammerState
+from affray.rulesets.witchhammer.wounds import d20, malus_of
+
+SELECTOR_KEYS = ("target", "reference", "to")
+
+
+def reveal(state: WitchHammerState, f: Fighter, slot: int, events: list[Event]) -> CardDef:
+    """Open ``f``'s sealed card for ``slot`` (0 = Psych), check it against its commitment, and spend a one-shot
+    (WH-02, WH-04). A card that does not match its hash raises :class:`~affray.core.sealed.SealBroken`."""
+    sealed = f.psych if slot == 0 else f.slots[slot - 1]
+    assert sealed is not None
+    payload = sealed.reveal()
+    events.append(Revealed(f.id, sealed.seal, payload))
+    card = state.cards[payload["card"]]
+    events.append(CardPlayed(f.id, card.id, card.name, slot))
+    if card.one_shot and f.deck.get(card.id, 0) > 0:
+        f.deck[card.id] -= 1  # discarded for the rest of the Adventure (WH-04, WH-B19)
+    return card
+
+
+def init_of(state: WitchHammerState, f: Fighter) -> int:
+    """Card Init + base Init + status Init + Malus (WH-06, WH-20)."""
+    card = f.card.init if f.card is not None else 0
+    return initiative(card, f.init + f.mod_init, malus_of(state, f))
+
+
+def order(state: WitchHammerState, actors: list[Fighter], rng: RNG, events: list[Event]) -> list[Fighter]:
+    """Highest Init first; ties by current Poise, then (WH-B12) higher base Init, PCs before monsters, and a
+    seeded d20 roll-off among whoever is still tied."""
+    base = state.options.initiative_ties == "base_then_pcs"
+    keyed = []
+    for f in actors:
+        value = init_of(state, f)
+        state.initiative[f.id] = value
+        tail = (-f.init, 0 if f.kind == "pc" else 1) if base else (0, 0)
+        keyed.append(((-value, -f.poise, *tail), f))
+    keyed.sort(key=lambda kf: kf[0])
+    out: list[Fighter] = []
+    i = 0
+    while i < len(keyed):
+        j = i
+        while j + 1 < len(keyed) and keyed[j + 1][0] == keyed[i][0]:
+            j += 1
+        tied = [kf[1] for kf in keyed[i:j + 1]]
+        out += _roll_off(tied, rng, events) if len(tied) > 1 else tied
+        i = j + 1
+    return out
+
+
+def _roll_off(tied: list[Fighter], rng: RNG, events: list[Event]) -> list[Fighter]:
+    """A d20 each, highest first; whoever ties again rolls again (X-4)."""
+    rolls = {f.id: [d20(rng, f.id, "initiative roll-off", 0, events)] for f in tied}
+    while True:
+        seen: dict[tuple[int, ...], list[str]] = {}
+        for a, r in rolls.items():
+            seen.setdefault(tuple(r), []).append(a)
+        clashes = [group for group in seen.values() if len(group) > 1]
+        if not clashes:
+            break
+        for group in clashes:
+            for a in group:
+                rolls[a].append(d20(rng, a, "initiative roll-off", 0, events))
+    return sorted(tied, key=lambda f: [-v for v in rolls[f.id]])
+
+
+def _lock_targets(state: WitchHammerState, f: Fighter) -> None:
+    """WH-A1 'reveal': every selector on the card picks its combatant now."""
+    assert f.card is not None
+    for node in f.card.below:
+        for key in SELECTOR_KEYS:
+            sel = node.get(key)
+            if isinstance(sel, str) and sel.endswith(("_enemy", "_ally")) and not sel.startswith("each_"):
+                chosen = targeting.pick(state, f, sel)
+                if chosen is not None:
+                    state.targets[(f.id, sel)] = chosen.id
+
+
+def play_round(state: WitchHammerState, slot: int, rng: RNG, events: list[Event]) -> bool:
+    """Reveal slot ``slot`` for everyone able to act and resolve the cards; True if the fight is over."""
+    state.round += 1
+    events.append(RoundStarted(state.round))
+    acting = [f for f in state.fighters.values() if f.up and len(f.slots) >= slot]
+    for f in acting:
+        f.card = reveal(state, f, slot, events)
+        f.shown = slot
+    state.targets.clear()
+    if state.options.target_lock == "reveal":
+        for f in acting:
+            _lock_targets(state, f)
+    queue = order(state, acting, rng, events)
+    state.order = [f.id for f in queue]
+    events.append(InitiativeSet([f.id for f in queue], [state.initiative[f.id] for f in queue]))
+    live = state.options.initiative_updates == "live"
+    while queue:
+        f = queue.pop(0)
+        take_turn(state, f, rng, events)
+        if decided(state):
+            return True
+        if live and queue:
+            queue.sort(key=lambda g: (-init_of(state, g), -g.poise, g.order))
+    return False
+
+
+def take_turn(state: WitchHammerState, f: Fighter, rng: RNG, events: list[Event]) -> None:
+    """``f``'s turn: ongoing effects tick, then the card's below-the-line part unless stunned (WH-24, WH-B11)."""
+    if not f.up or f.card is None:
+        return
+    card = f.card
+    stunned = f.stunned
+    if f.statuses and (not stunned or state.options.tick_when_stunned):
+        tick(state, f, rng, events)
+    if f.up:
+        if stunned:
+            events.append(Fizzled(f.id, card.name, "stunned"))
+        elif card.below:
+            nodes.run(state, Turn(f, card.name, rng, events), card.below)
+    expire(f, events)
+
+
+def decided(state: WitchHammerState) -> bool:
+    """True when at most one side still has a combatant able to act (WH-01)."""
+    sides = {f.side for f in state.fighters.values() if f.up}
+    return len(sides) <= 1

@@ -1,0 +1,102 @@
+"""Rolling the d20, and what damage does: Poise, Health, Wounds, the Malus, afflictions, going down.
+
+Rules: WH-17 (crit adjustments, scoped by WH-B7), WH-19 (damage application, WH-B3), WH-20/WH-21 (the Malus,
+WH-B6), WH-22 (Health <= 0), WH-23 (afflictions, WH-B1, WH-B23), WH-B4 (the Crit's Wound), WH-B9 (monsters
+at 0 Health).
+"""
+
+from __future__ import annotations
+
+from affray.core.dice import roll_die
+from affray.core.events import Defeated, Event, Rolled
+from affray.core.rng import RNG
+from affray.rulesets.witchhammer.events import Afflicted, Damaged
+from affray.rulesets.witchhammer.mechanics import (
+    AFFLICTION_TRIGGER,
+    affliction,
+    apply_damage,
+    crit_adjustment,
+    penetration,
+    poise_damage,
+)
+from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
+
+
+def d20(rng: RNG, actor: str, purpose: str, modifier: int, events: list[Event]) -> int:
+    """Roll a d20 for ``actor``, log it with its modifier, and return the natural face."""
+    roll = roll_die(rng, 20, modifier)
+    events.append(Rolled(actor, purpose, roll))
+    return roll.total - modifier
+
+
+def crits_on(state: WitchHammerState, kind: str) -> bool:
+    """Whether the +-10 crit adjustment applies to a d20 roll of ``kind`` (attack, check, affliction). WH-B7."""
+    scope = state.options.crit_scope
+    if kind == "attack":
+        return True
+    if kind == "check":
+        return scope in ("checks", "every_d20")
+    return scope == "every_d20"
+
+
+def malus_of(state: WitchHammerState, f: Fighter) -> int:
+    """The total Malus (0 or negative): Health loss plus status maluses, which add up. Rules: WH-20, WH-21."""
+    return f.health_malus(state.options.malus_applies_to_monsters) + f.mod_malus
+
+
+def hurt(state: WitchHammerState, target: Fighter, damage: int, rng: RNG, events: list[Event], source: str, *,
+         bonus_wounds: int = 0, poise_only: bool = False, from_attack: bool = False) -> int:
+    """Deal ``damage`` (and a Crit's ``bonus_wounds``) to ``target``; return the Wounds taken.
+
+    Penetration and Poise per WH-19 and WH-B3; the bonus Wound goes straight to Health (WH-B4) and counts for
+    the affliction trigger; an attack dealing 5+ Wounds to a PC rolls on the affliction table (WH-23).
+    """
+    if poise_only:
+        target.poise = poise_damage(target.poise, damage)
+        wounds, pierce = 0, 0
+    else:
+        extra = state.options.penetration == "extra"
+        target.poise, target.health, wounds = apply_damage(target.poise, target.health, damage,
+                                                           extra_penetration=extra)
+        pierce = penetration(damage)
+    if bonus_wounds:
+        target.health -= bonus_wounds
+        wounds += bonus_wounds
+    events.append(Damaged(target.id, damage, pierce, wounds, target.poise, target.health,
+                          malus_of(state, target), source))
+    if from_attack and target.kind == "pc" and wounds >= AFFLICTION_TRIGGER:
+        _afflict(state, target, wounds, rng, events)
+    check_down(state, target, events)
+    return wounds
+
+
+def wound(state: WitchHammerState, target: Fighter, wounds: int, events: list[Event], source: str) -> None:
+    """Wounds straight to Health (a bleed tick). Rules: WH-19, WH-24."""
+    target.health -= wounds
+    events.append(Damaged(target.id, 0, 0, wounds, target.poise, target.health, malus_of(state, target), source))
+    check_down(state, target, events)
+
+
+def _afflict(state: WitchHammerState, target: Fighter, wounds: int, rng: RNG, events: list[Event]) -> None:
+    """d20 + wounds on the affliction table; no crit adjustment unless WH-B7's scope says every d20."""
+    natural = d20(rng, target.id, "affliction", wounds, events)
+    total = natural + wounds + (crit_adjustment(natural) if crits_on(state, "affliction") else 0)
+    result = affliction(total)
+    if result is not None:
+        target.afflictions.append(result)  # a narrative tag (WH-B23)
+    events.append(Afflicted(target.id, total, result))
+
+
+def check_down(state: WitchHammerState, f: Fighter, events: list[Event]) -> None:
+    """At 0 Health or less a PC is down until combat ends (WH-22); a monster is defeated (WH-B9)."""
+    if f.health > 0 or f.out:
+        return
+    if f.kind == "pc":
+        f.out = "down"
+        events.append(Defeated(f.id, "down at death's door"))
+    elif state.options.monster_at_zero == "removed":
+        f.out = "defeated"
+        events.append(Defeated(f.id, "defeated"))
+    else:
+        f.out = "fallen"
+        events.append(Defeated(f.id, "defeated, and lies where it fell"))
