@@ -111,7 +111,7 @@ def dying_losses(state: SpellchromeState, rng: RNG, events: list[Event]) -> None
 
 def check_outcome(state: SpellchromeState, events: list[Event]) -> None:
     """The fight ends when at most one side has someone able to act (ruling SC-R12)."""
-    if state.outcome is not None:
+    if state.outcome is not None or state.round == 0:  # round 0: before the fight (downtime, SC-10)
         return
     sides = {c.side for c in state.combatants.values() if c.able}
     if len(sides) > 1:

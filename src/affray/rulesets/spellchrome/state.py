@@ -86,6 +86,7 @@ class Combatant:
     aoo_left: int = 1  # SC-26: one attack of opportunity per round
     initiative: int = 0
     last_treated_hour: int | None = None  # SC-08: once per 24 h
+    knocked_out: bool = False  # SC-10: unconscious with HP ≥ 1 after a knockout blow
 
     @property
     def hp_state(self) -> HpState:
@@ -97,6 +98,8 @@ class Combatant:
         state = self.hp_state
         if state == "dying" and self.stable:
             return "stable"
+        if state == "normal" and self.knocked_out:
+            return "unconscious"
         if state == "normal" and self.surrendered:
             return "surrendered"
         return state
@@ -104,7 +107,7 @@ class Combatant:
     @property
     def able(self) -> bool:
         """Can act: HP ≥ 1 and still in the fight (SC-02, SC-03)."""
-        return self.hp >= 1 and not self.surrendered and self.abilities["constitution"] > 0
+        return self.hp >= 1 and not (self.surrendered or self.knocked_out) and self.abilities["constitution"] > 0
 
     @property
     def helpless(self) -> bool:

@@ -1,0 +1,217 @@
+"""Movement on the grid through the engine: speed, terrain, occupancy, withdraw, 5-foot step, run, tumble.
+
+Rules: SC-17..SC-24 (and SC-27 (a) where a move provokes). Every refusal is checked to change nothing.
+"""
+
+from __future__ import annotations
+
+from affray.core.events import Defeated
+
+from .support import act, build, fighter, kinds, refused, state_of, who, window
+
+OPEN = """
+..........
+..........
+..........
+..........
+..........
+"""
+
+
+def _duel(a_pos: tuple[int, int] = (0, 2), b_pos: tuple[int, int] = (9, 4), map_text: str = OPEN,
+          options: dict[str, object] | None = None, **a_fields: object) -> object:
+    return build(map_text, {"left": [fighter("a", a_pos, **a_fields)], "right": [fighter("b", b_pos)]},
+                 options, dice=[20, 1])
+
+
+def test_sc17_a_move_action_covers_the_speed_and_no_more() -> None:
+    """SC-17: 30 ft is 6 squares per move action; 7 squares is refused as too far, changing nothing."""
+    match = _duel()
+    assert window(match) == ("turn", ("a",))
+    result = act(match, "a", {"type": "move", "to": [6, 2]})
+    assert "moved" in kinds(result) and who(match, "a").pos == (6, 2)
+    match = _duel()
+    assert refused(match, "a", {"type": "move", "to": [7, 2]}).code == "too_far"
+
+
+def test_sc23_a_diagonal_counts_as_one_square() -> None:
+    """SC-23: six diagonal squares cost six."""
+    match = _duel(a_pos=(0, 0), b_pos=(9, 0), map_text="\n".join(["." * 10] * 8))
+    act(match, "a", {"type": "move", "to": [6, 6]})
+    assert who(match, "a").pos == (6, 6)
+
+
+def test_sc22_sc15_the_standard_action_buys_a_second_move() -> None:
+    """SC-15/SC-22: move + move doubles the distance; then nothing is left for an attack or a third move."""
+    match = _duel(a_pos=(0, 0), b_pos=(9, 4), map_text="\n".join(["." * 14] * 5))
+    act(match, "a", {"type": "move", "to": [6, 0]})
+    act(match, "a", {"type": "move", "to": [12, 0]})
+    assert who(match, "a").pos == (12, 0)
+    assert window(match) == ("turn", ("b",))  # both actions spent: the turn ended by itself
+
+
+def test_sc20_difficult_terrain_costs_two_or_three_squares() -> None:
+    """SC-20: '~' halves speed (2 per square), '^' thirds it (3 per square)."""
+    mud = "#########\n#~~~~~~~#\n#########\n#.......#\n#########"
+    match = _duel(a_pos=(1, 1), b_pos=(7, 3), map_text=mud)
+    assert refused(match, "a", {"type": "move", "to": [5, 1]}).code == "too_far"
+    act(match, "a", {"type": "move", "to": [4, 1]})
+    rubble = "#########\n#.^^^^^.#\n#########\n#.......#\n#########"
+    match = _duel(a_pos=(1, 1), b_pos=(7, 3), map_text=rubble)
+    assert refused(match, "a", {"type": "move", "to": [4, 1]}).code == "too_far"
+    act(match, "a", {"type": "move", "to": [3, 1]})
+
+
+def test_sc24_allies_may_be_passed_opponents_may_not() -> None:
+    """SC-24: through an ally's square, never through an opponent's; a wall blocks a given path."""
+    corridor = "##########\n#........#\n##########"
+    match = build(corridor, {"left": [fighter("a", (1, 1)), fighter("ally", (2, 1))],
+                             "right": [fighter("b", (5, 1))]}, dice=[20, 10, 1])
+    assert refused(match, "a", {"type": "move", "to": [2, 1]}).code == "occupied"
+    assert refused(match, "a", {"type": "move", "to": [6, 1]}).code == "blocked_by_opponent"
+    assert refused(match, "a", {"type": "move", "to": [6, 1],
+                                "path": [[2, 1], [3, 1], [4, 1], [5, 1], [6, 1]]}).code == "blocked_by_opponent"
+    act(match, "a", {"type": "move", "to": [4, 1]})
+    assert who(match, "a").pos == (4, 1)
+
+
+def test_sc24_helpless_opponents_may_be_passed_and_stood_on() -> None:
+    """SC-24: a helpless opponent's square may be crossed, and a move may end there."""
+    corridor = "##########\n#........#\n##########"
+    match = build(corridor, {"left": [fighter("a", (1, 1))],
+                             "right": [fighter("b", (3, 1), hp=0), fighter("c", (8, 1))]}, dice=[20, 10, 1])
+    act(match, "a", {"type": "move", "to": [5, 1]})
+    assert who(match, "a").pos == (5, 1)
+    match = build(corridor, {"left": [fighter("a", (1, 1))],
+                             "right": [fighter("b", (3, 1), hp=0), fighter("c", (8, 1))]}, dice=[20, 10, 1])
+    act(match, "a", {"type": "move", "to": [3, 1]})
+    assert who(match, "a").pos == who(match, "b").pos == (3, 1)
+
+
+def test_a_move_through_a_wall_is_refused() -> None:
+    """Bad input: a path through a wall, or a square walled in, is refused and changes nothing."""
+    walled = "..#..\n..#..\n..#..\n#####\n....."
+    match = _duel(a_pos=(1, 1), b_pos=(4, 4), map_text=walled)
+    result = refused(match, "a", {"type": "move", "to": [3, 1], "path": [[2, 1], [3, 1]]})
+    assert result.code == "blocked_by_wall" and "wall" in result.message
+    assert refused(match, "a", {"type": "move", "to": [4, 1]}).code == "blocked_by_wall"
+    assert refused(match, "a", {"type": "move", "to": [2, 2]}).code == "blocked_by_wall"
+    assert refused(match, "a", {"type": "move", "to": [1, 1]}).code == "no_movement"
+    assert refused(match, "a", {"type": "move", "to": "north"}).code == "bad_action"
+    assert refused(match, "a", {"type": "move", "to": [1, 0], "path": [[0, 2], [1, 0]]}).code == "bad_path"
+    assert refused(match, "b", {"type": "move", "to": [3, 4]}).code == "not_your_turn"
+
+
+def test_sc19_withdraw_moves_a_third_of_speed_and_never_provokes() -> None:
+    """SC-19: 30 ft withdraws 10 ft (2 squares) and provokes nobody; farther is refused."""
+    match = _duel(a_pos=(4, 2), b_pos=(5, 2))
+    assert refused(match, "a", {"type": "withdraw", "to": [1, 2]}).code == "too_far"
+    result = act(match, "a", {"type": "withdraw", "to": [2, 2]})
+    assert "provoked" not in kinds(result) and window(match) == ("turn", ("a",))
+    match = _duel(a_pos=(4, 2), b_pos=(5, 2), speed_ft=60)
+    act(match, "a", {"type": "withdraw", "to": [0, 2]})  # 60 ft → 20 ft, four squares
+
+
+def test_sc21_a_five_foot_step_never_provokes() -> None:
+    """SC-21: stepping out of a melee foe's reach offers it no attack of opportunity."""
+    match = _duel(a_pos=(4, 2), b_pos=(5, 2))
+    result = act(match, "a", {"type": "step", "to": [3, 2]})
+    assert "provoked" not in kinds(result) and who(match, "a").pos == (3, 2)
+    assert window(match) == ("turn", ("a",))
+    assert refused(match, "a", {"type": "move", "to": [0, 2]}).code == "already_stepped"
+    assert refused(match, "a", {"type": "step", "to": [2, 2]}).code == "no_five_foot_step"
+
+
+def test_sc21_no_step_after_moving_into_difficult_terrain_or_two_squares() -> None:
+    """SC-21: not after a move; one square only; not into difficult terrain (ruling SC-R11); not occupied."""
+    match = _duel(a_pos=(4, 2), b_pos=(9, 2), map_text="..........\n...~......\n..........")
+    assert refused(match, "a", {"type": "step", "to": [3, 1]}).code == "difficult_terrain"
+    assert refused(match, "a", {"type": "step", "to": [6, 2]}).code == "too_far"
+    act(match, "a", {"type": "move", "to": [5, 2]})
+    assert refused(match, "a", {"type": "step", "to": [6, 2]}).code == "no_five_foot_step"
+
+
+def test_sc21_seed_step_spends_the_move_action_and_allows_a_full_attack() -> None:
+    """SC-21 (seed): a step claims the unused move action; a full-round attack may still follow it."""
+    match = _duel(a_pos=(4, 2), b_pos=(6, 2), base_attack=6)
+    act(match, "a", {"type": "step", "to": [5, 2]})
+    assert state_of(match).turn is not None and not state_of(match).turn.move_left
+    result = act(match, "a", {"type": "full_attack", "target": "b"}, 2, 2)
+    assert kinds(result).count("attacked") == 2
+
+
+def test_sc21_srd_step_keeps_the_move_action_for_other_things() -> None:
+    """SC-21 (option 'srd'): the step uses nothing, but no other movement follows it."""
+    match = _duel(a_pos=(4, 2), b_pos=(6, 2), options={"five_foot_step": "srd"},
+                  weapons=["longsword", "hand_crossbow"])
+    act(match, "a", {"type": "step", "to": [3, 2]})
+    assert state_of(match).turn is not None and state_of(match).turn.move_left
+    act(match, "a", {"type": "draw", "weapon": "hand_crossbow"})
+    assert who(match, "a").wielding == "hand_crossbow"
+
+
+def test_sc18_running_adds_run_check_over_five_squares() -> None:
+    """SC-18: a run covers 2 moves + ⌊Run/5⌋ squares on a straight path; a short roll stops short."""
+    corridor = "#" * 22 + "\n#" + "." * 20 + "#\n" + "#" * 22
+    match = _duel(a_pos=(1, 1), b_pos=(20, 1), map_text=corridor)
+    assert refused(match, "a", {"type": "run", "to": [18, 1]}).code == "too_far"  # 17 > 12 + ⌊20/5⌋
+    act(match, "a", {"type": "run", "to": [15, 1]}, 14)  # 14 squares: 12 + ⌊14/5⌋ = 14
+    assert who(match, "a").pos == (15, 1)
+    match = _duel(a_pos=(1, 1), b_pos=(20, 1), map_text=corridor)
+    act(match, "a", {"type": "run", "to": [15, 1]}, 4)  # 12 + 0: stops after 12 squares
+    assert who(match, "a").pos == (13, 1)
+
+
+def test_sc18_a_run_needs_a_fairly_straight_path_and_the_whole_turn() -> None:
+    """SC-18, ruling SC-R2: only the straight and the diagonal step toward the goal; not after a move."""
+    match = _duel(a_pos=(0, 0), b_pos=(9, 4))
+    bent = [[1, 1], [2, 0], [3, 0]]
+    assert refused(match, "a", {"type": "run", "to": [3, 0], "path": bent}).code == "bad_path"
+    act(match, "a", {"type": "move", "to": [1, 0]})
+    assert refused(match, "a", {"type": "run", "to": [8, 0]}).code == "needs_full_round"
+    match = _duel(a_pos=(0, 0), b_pos=(9, 4), options={"running": False})
+    assert refused(match, "a", {"type": "run", "to": [8, 0]}).code == "not_allowed"
+
+
+def _tumbler(foe: dict[str, object]) -> object:
+    corridor = "##########\n#........#\n##########"
+    return build(corridor, {"left": [fighter("a", (1, 1), speed_ft=60, skills={"tumble": 10})],
+                            "right": [foe]}, dice=[20, 1])
+
+
+def test_sc24_a_trained_character_tumbles_through_an_opponent() -> None:
+    """SC-24, ruling SC-R1: Acrobatics and Tumbling DC 25 passes an opponent; tumbling costs double."""
+    match = _tumbler(fighter("b", (3, 1), weapons=["hand_crossbow"]))
+    assert refused(match, "a", {"type": "move", "to": [5, 1]}).code == "blocked_by_opponent"
+    act(match, "a", {"type": "move", "to": [5, 1], "tumble": True}, 15)
+    assert who(match, "a").pos == (5, 1)
+
+
+def test_sc24_a_failed_tumble_stops_before_the_opponent() -> None:
+    """SC-24: on a failed check the move stops on the last legal square before the opponent."""
+    match = _tumbler(fighter("b", (3, 1), weapons=["hand_crossbow"]))
+    act(match, "a", {"type": "move", "to": [5, 1], "tumble": True}, 14)
+    assert who(match, "a").pos == (2, 1)
+
+
+def test_sc24_nobody_tumbles_past_a_creature_that_fills_its_square() -> None:
+    """SC-24: creatures that completely fill their squares cannot be tumbled past; untrained cannot tumble."""
+    match = _tumbler(fighter("b", (3, 1), fills_square=True, weapons=["hand_crossbow"]))
+    assert refused(match, "a", {"type": "move", "to": [5, 1], "tumble": True}).code == "blocked_by_opponent"
+    corridor = "##########\n#........#\n##########"
+    plain = build(corridor, {"left": [fighter("a", (1, 1))], "right": [fighter("b", (3, 1))]}, dice=[20, 1])
+    assert refused(plain, "a", {"type": "move", "to": [5, 1], "tumble": True}).code == "untrained"
+
+
+def test_sc24_a_move_stopped_on_an_illegal_square_goes_back_to_the_last_legal_one() -> None:
+    """SC-24: dropped by an attack of opportunity on an ally's square, the mover ends on the square before."""
+    match = build(OPEN, {"left": [fighter("a", (0, 0), hp=1), fighter("ally", (2, 0))],
+                         "right": [fighter("b", (3, 1))]}, dice=[20, 10, 1])
+    act(match, "a", {"type": "move", "to": [3, 0], "path": [[1, 0], [2, 0], [3, 0]]})
+    assert window(match) == ("attack_of_opportunity", ("b",))
+    result = act(match, "b", {"type": "attack_of_opportunity"}, 20, 5)
+    assert who(match, "a").hp == -4 and who(match, "a").pos == (1, 0)
+    moved = [e for e in result.events if e.kind == "moved"]
+    assert moved and moved[-1].to_dict()["how"] == "settle"
+    assert any(isinstance(e, Defeated) for e in result.events)
+    assert window(match) == ("turn", ("ally",))
