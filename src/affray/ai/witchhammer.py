@@ -11,6 +11,7 @@ card, and a one-shot only in the first vignette. It never looks at other combata
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -33,25 +34,70 @@ def mean_damage(margin: int, on_hit: int, on_solid: int) -> tuple[float, float]:
         r = attack(natural, margin, 0)
         if r.hit:
             hits += 1
-            damage = r.damage + on_hit
-            total += damage + (on_solid if r.damage >= SOLID_HIT else 0)
+            total += r.damage + on_hit + (on_solid if r.damage >= SOLID_HIT else 0)
         total += r.bonus_wounds * 2  # a Crit's Wound hurts more than a point of Poise
     return total / 20, hits / 20
 
 
-def _defense(target: Fighter, aspects: list[str], statuses: dict[str, Any]) -> int:
-    normal = target["defense"] + target["mods"]["defense"] + 1  # +1: a typical face-down card's Defense
-    aspect = sum(target["defenses"].get(a, 0) + target["mods"]["defenses"].get(a, 0) for a in aspects if a != "melee")
-    return defense_against(normal, aspect, "melee" in aspects, target["malus"])
-
-
-def _status_worth(status: dict[str, Any] | None) -> float:
+def status_worth(status: dict[str, Any] | None) -> float:
+    """A rough worth of a status, whoever it lands on."""
     if status is None:
         return 0.0
     worth: float = (abs(status["attack"]) * 1.5 + abs(status["defense"]) + abs(status["init"]) * 0.3
-             + abs(status["malus"]) * 2 + abs(status["move"]) * 0.3)
-    worth += status["tick_wounds"] * 3 + status["tick_damage"] + (4 if status["skip_turn"] else 0)
-    return worth
+                    + abs(status["malus"]) * 2 + abs(status["move"]) * 0.3)
+    return float(worth + status["tick_wounds"] * 3 + status["tick_damage"] + (4 if status["skip_turn"] else 0))
+
+
+@dataclass(frozen=True, slots=True)
+class Strike:
+    attack: int
+    aspects: tuple[str, ...]
+    reach: int
+    on_hit: int
+    on_solid: int
+    extras: float
+    area: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """What a card does, digested once per card: guard, steps (signed, + toward), strikes, Poise."""
+
+    kind: str
+    guard: float
+    steps: tuple[tuple[int, Strike | None], ...]
+    recover: int
+    cost: float
+
+
+_PROFILES: dict[int, tuple[Any, Profile]] = {}
+_PSYCH: dict[int, tuple[Any, float]] = {}
+
+
+def profile(card: dict[str, Any], statuses: dict[str, Any]) -> Profile:
+    hit = _PROFILES.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    steps: list[tuple[int, Strike | None]] = []
+    recover, cost = 0, 3.0 if card["one_shot"] else 0.0
+    for node in card["below"]:
+        if node["type"] == "move":
+            steps.append((node["distance"] if node["direction"] == "toward" else -node["distance"], None))
+        elif node["type"] == "attack":
+            dmg = [n["amount"] for n in node["on_hit"] if n["type"] == "damage"]
+            solid = [n["amount"] for n in node["on_solid_hit"] if n["type"] == "damage"]
+            extras = sum(status_worth(statuses.get(n.get("status", ""))) for n in node["on_hit"])
+            steps.append((0, Strike(node["attack"], tuple(node["aspects"]), RANGES[node["range"]], sum(dmg),
+                                    sum(solid), extras, node["target"] == "each_enemy")))
+        elif node["type"] == "recover":
+            recover += node["poise"]
+        elif node["type"] == "damage" and node["to"] == "self":
+            cost += 0.5 * node["amount"]
+    made = Profile(card["kind"], card["defense"] + 0.2 * card["init"], tuple(steps), recover, cost)
+    if len(_PROFILES) > 4096:
+        _PROFILES.clear()
+    _PROFILES[id(card)] = (card, made)
+    return made
 
 
 class Planner:
@@ -62,69 +108,60 @@ class Planner:
         self.me: Fighter = view["fighters"][actor]
         self.cards: dict[str, Any] = view["cards"]
         self.statuses: dict[str, Any] = view["statuses"]
-        self.foes = [f for f in view["fighters"].values() if not f["out"] and f["side"] != self.me["side"]]
-        pos = self.me["pos"]
-        self.threats = sum(1 for f in self.foes if _dist(pos, f["pos"]) <= 5)
-
-    def nearest(self, pos: Sequence[int]) -> Fighter | None:
-        return min(self.foes, key=lambda f: _dist(pos, f["pos"])) if self.foes else None
-
-    def score(self, card_id: str, gap: int) -> tuple[float, int]:
-        """The card's worth if played ``gap`` squares from the nearest foe, and the gap it leaves."""
-        card = self.cards[card_id]
         me = self.me
-        worth = (card["defense"] + 0.2 * card["init"]) * 0.9 * max(self.threats, 1)
-        missing = me["max_poise"] - me["poise"]
-        for node in card["below"]:
-            kind = node["type"]
-            if kind == "move":
-                step = node["distance"] + me["mods"]["move"]
-                gap = max(1, gap - step) if node["direction"] == "toward" else gap + step
-            elif kind == "attack":
-                worth += self._attack_worth(node, gap)
-            elif kind == "recover":
-                worth += 0.6 * min(missing, node["poise"])
-                missing = max(0, missing - node["poise"])
-            elif kind == "damage" and node["to"] == "self":
-                worth -= 0.5 * node["amount"]
-        if card["one_shot"]:
-            worth -= 3
+        self.foes = [f for f in view["fighters"].values() if not f["out"] and f["side"] != me["side"]]
+        pos = me["pos"]
+        self.foe = min(self.foes, key=lambda f: _dist(pos, f["pos"])) if self.foes else None
+        self.threats = max(1, sum(1 for f in self.foes if _dist(pos, f["pos"]) <= 5))
+        self.bonus = me["attack"] + me["mods"]["attack"] + me["malus"]
+        self.step_bonus = me["mods"]["move"]
+        self.defense: dict[tuple[str, ...], int] = {}
+
+    def _defense(self, aspects: tuple[str, ...]) -> int:
+        if aspects not in self.defense:
+            t = self.foe
+            assert t is not None
+            normal = t["defense"] + t["mods"]["defense"] + 1  # +1: a typical face-down card's Defense
+            aspect = sum(t["defenses"].get(a, 0) + t["mods"]["defenses"].get(a, 0) for a in aspects if a != "melee")
+            self.defense[aspects] = defense_against(normal, aspect, "melee" in aspects, t["malus"])
+        return self.defense[aspects]
+
+    def score(self, p: Profile, gap: int, missing: int) -> tuple[float, int]:
+        """The card's worth if played ``gap`` squares from the nearest foe, and the gap it leaves."""
+        worth = p.guard * 0.9 * self.threats - p.cost + 0.6 * min(missing, p.recover)
+        for step, strike in p.steps:
+            if strike is None:
+                step += self.step_bonus if step > 0 else -self.step_bonus
+                gap = max(1, gap - step) if step > 0 else gap - step
+            elif gap > strike.reach or self.foe is None:
+                worth -= 1.0
+            else:
+                margin = strike.attack + self.bonus - self._defense(strike.aspects)
+                mean, chance = mean_damage(max(-40, min(40, margin)), strike.on_hit, strike.on_solid
+                                           + self.me["solid_damage"])
+                hits = len(self.foes) if strike.area else 1
+                worth += (mean + chance * strike.extras) * hits * 1.6
         return worth, gap
 
-    def _attack_worth(self, node: dict[str, Any], gap: int) -> float:
-        if gap > RANGES[node["range"]]:
-            return -1.0
-        foe = self.nearest(self.me["pos"])
-        if foe is None:
-            return 0.0
-        me = self.me
-        bonus = node["attack"] + me["attack"] + me["mods"]["attack"] + me["malus"]
-        margin = bonus - _defense(foe, node["aspects"], self.statuses)
-        on_hit = sum(n["amount"] for n in node["on_hit"] if n["type"] == "damage")
-        on_solid = me["solid_damage"] + sum(n["amount"] for n in node["on_solid_hit"] if n["type"] == "damage")
-        mean, chance = mean_damage(max(-40, min(40, margin)), on_hit, on_solid)
-        extras = sum(_status_worth(self.statuses.get(n.get("status", ""))) for n in node["on_hit"])
-        hits = len(self.foes) if node["target"] == "each_enemy" else 1
-        return (mean + chance * extras) * hits * 1.6
-
     def plan(self) -> list[str]:
-        hand = dict(self.me["hand"])
-        playable = [c for c, n in hand.items() if n > 0 and self.cards[c]["kind"] == "action"]
-        foe = self.nearest(self.me["pos"])
-        gap = _dist(self.me["pos"], foe["pos"]) if foe is not None else 0
+        me = self.me
+        hand = {c: n for c, n in me["hand"].items() if n > 0 and self.cards[c]["kind"] == "action"}
+        profiles = {c: profile(self.cards[c], self.statuses) for c in hand}
+        gap = _dist(me["pos"], self.foe["pos"]) if self.foe is not None else 0
+        missing = me["max_poise"] - me["poise"]
         chosen: list[str] = []
-        for _ in range(2 - len(self.me["slots"])):
+        for _ in range(2 - len(me["slots"])):
             best: tuple[float, str, int] | None = None
-            for c in playable:
-                if hand[c] <= 0:
-                    continue
-                worth, after = self.score(c, gap)
-                if best is None or worth > best[0]:
-                    best = (worth, c, after)
+            for c, p in profiles.items():
+                if hand[c] > 0:
+                    worth, after = self.score(p, gap, missing)
+                    if best is None or worth > best[0]:
+                        best = (worth, c, after)
             if best is None:
                 break
             chosen.append(best[1])
             hand[best[1]] -= 1
+            missing = max(0, missing - profiles[best[1]].recover)
             gap = best[2]
         return chosen
 
@@ -134,15 +171,22 @@ class Planner:
             card = self.cards[c]
             if n <= 0 or card["kind"] != "psych" or (card["one_shot"] and self.view["vignette"] > 1):
                 continue
-            worth = 0.0
-            for node in card["below"]:
-                worth += _status_worth(self.statuses.get(node.get("status", ""))) + node.get("poise", 0) * 0.3
-                worth += sum(_status_worth(self.statuses.get(s.get("status", ""))) for s in node.get("on_fail", []))
-                for sub in node.get("on_success", []):
-                    worth += sum(_status_worth(self.statuses.get(s.get("status", ""))) for s in sub.get("on_fail", []))
+            key = id(card)
+            cached = _PSYCH.get(key)
+            if cached is None or cached[0] is not card:
+                cached = (card, self._psych_worth(card["below"]))
+                _PSYCH[key] = cached
+            worth = cached[1]
             if best is None or worth > best[0]:
                 best = (worth, c)
         return best[1] if best is not None else None
+
+    def _psych_worth(self, nodes: list[dict[str, Any]]) -> float:
+        worth = 0.0
+        for node in nodes:
+            worth += status_worth(self.statuses.get(node.get("status", ""))) + node.get("poise", 0) * 0.3
+            worth += 0.5 * (self._psych_worth(node.get("on_fail", [])) + self._psych_worth(node.get("on_success", [])))
+        return worth
 
 
 class WitchHammerHeuristic:

@@ -7,6 +7,7 @@ simulation calls them millions of times. Nothing here rolls, mutates or knows ab
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 D20 = 20
 HIT_THRESHOLD = 10  # Rule: WH-16 (a hit needs a value over 10)
@@ -126,6 +127,7 @@ def malus(max_health: int, wounds: int) -> int:
     return -emptied
 
 
+@cache
 def malus_table(max_health: int) -> tuple[int, ...]:
     """``malus(max_health, w)`` for w = 0..max_health, for fast lookup in the engine loop."""
     return tuple(malus(max_health, w) for w in range(max_health + 1))

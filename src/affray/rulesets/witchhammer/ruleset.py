@@ -120,7 +120,8 @@ class WitchHammerRuleset:
         data: dict[str, Any] = to_jsonable({k: getattr(state, k) for k in (
             "vignette", "round", "phase", "window", "order", "initiative", "targets", "pending_fates", "outcome",
             "winner", "end_reason")})
-        data["fighters"] = to_jsonable(state.fighters)
+        data["fighters"] = {a: {k: v for k, v in to_jsonable(f).items() if k != "public"}  # a view cache
+                            for a, f in state.fighters.items()}
         return data
 
     def secrets(self, state: WitchHammerState) -> list[tuple[str, Any]]:

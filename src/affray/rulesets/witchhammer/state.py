@@ -109,6 +109,7 @@ class Fighter:
     no_recovery: bool = False
     afflictions: list[str] = field(default_factory=list)
     fate: str = ""  # after combat: "", "stable", "dead"
+    public: dict[str, Any] = field(default_factory=dict)  # the unchanging part of its view, built once
 
     @property
     def up(self) -> bool:

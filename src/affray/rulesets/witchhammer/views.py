@@ -47,11 +47,13 @@ def _sealed(s: Sealed, open_: bool) -> dict[str, Any]:
 
 
 def _fighter(state: WitchHammerState, f: Fighter, mine: bool) -> dict[str, Any]:
+    if not f.public:
+        f.public = {"name": f.name, "side": f.side, "kind": f.kind, "size": f.size, "max_poise": f.max_poise,
+                    "max_health": f.max_health, "attack": f.attack, "defense": f.defense, "init": f.init,
+                    "solid_damage": f.solid_damage, "defenses": dict(f.defenses)}
     out: dict[str, Any] = {
-        "name": f.name, "side": f.side, "kind": f.kind, "size": f.size, "pos": f.pos, "facing": f.facing,
-        "poise": f.poise, "max_poise": f.max_poise, "health": f.health, "max_health": f.max_health,
-        "malus": malus_of(state, f), "attack": f.attack, "defense": f.defense, "init": f.init,
-        "solid_damage": f.solid_damage, "defenses": f.defenses, "out": f.out, "fate": f.fate,
+        **f.public, "pos": f.pos, "facing": f.facing, "poise": f.poise, "health": f.health,
+        "malus": malus_of(state, f), "out": f.out, "fate": f.fate,
         "mods": {"attack": f.mod_attack, "defense": f.mod_defense, "init": f.mod_init, "malus": f.mod_malus,
                  "move": f.mod_move, "defenses": f.mod_defenses},
         "statuses": [{"status": s.status.id, "name": s.status.name, "rounds": s.rounds} for s in f.statuses],
@@ -75,6 +77,7 @@ def view(state: WitchHammerState, viewer: Viewer, window: Window | None) -> dict
         seen.update(state.fighters[a].deck)
     opts = state.options
     cards, statuses = _static(state)
+    shown = {c: cards[c] for c in seen}
     return {
         "ruleset": "witchhammer", "vignette": state.vignette, "round": state.round, "phase": state.phase,
         "seat": viewer.seat, "you": sorted(a for a in state.fighters if a in viewer.controls),
@@ -84,7 +87,7 @@ def view(state: WitchHammerState, viewer: Viewer, window: Window | None) -> dict
         if opts.drama_timer else None,
         "map": list(state.grid.rows), "order": list(state.order), "initiative": dict(state.initiative),
         "fighters": {a: _fighter(state, f, a in mine) for a, f in state.fighters.items()},
-        "cards": {c: cards[c] for c in sorted(seen)},
+        "cards": shown,
         "statuses": statuses,
         "outcome": None if state.outcome is None else {"winner": state.outcome.winner,
                                                        "reason": state.outcome.reason},
