@@ -49,7 +49,7 @@ def _after_harm(state: SpellchromeState, c: Combatant, before: str, events: list
     if now == before:
         return
     if now == "dying" or (now == "stable" and before not in ("dying", "stable")):
-        c.dropped_round, c.turn_since_drop = state.round, False
+        c.dropped_round = state.round
     events.append(StatusChanged(c.id, now, why or _WHY.get(now, "")))
     if now == "dead":
         events.append(Defeated(c.id, "dead"))
@@ -85,8 +85,8 @@ def stabilise_check(state: SpellchromeState, rng: RNG, c: Combatant, events: lis
     """At the start of its turn a dying character rolls the DC 22 Fortitude save (SC-06, SC-B3, SC-B5)."""
     if c.status != "dying":
         return
-    due = c.turn_since_drop if state.options.first_stabilise_check == "next_turn" else c.dropped_round < state.round
-    c.turn_since_drop = True
+    # 'next_turn': any turn after it began dying (a drop on its own turn has its next turn next round)
+    due = state.options.first_stabilise_check == "next_turn" or c.dropped_round < state.round
     if not due:
         return
     if saving_throw(rng, c, "fortitude", STABILISE_DC, events, "Fortitude save to stabilise",

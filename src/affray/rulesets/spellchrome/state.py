@@ -82,7 +82,6 @@ class Combatant:
     stable: bool = False
     surrendered: bool = False
     dropped_round: int = 0  # the round it began dying (SC-B3)
-    turn_since_drop: bool = False  # its own turn has come since it began dying (SC-B3, 'next_turn')
     aoo_left: int = 1  # SC-26: one attack of opportunity per round
     initiative: int = 0
     last_treated_hour: int | None = None  # SC-08: once per 24 h
