@@ -26,3 +26,12 @@ def _spellchrome() -> object:
 
 
 register("spellchrome", _spellchrome)  # type: ignore[arg-type]
+
+
+def _warp() -> object:
+    from affray.rulesets.warp import WarpRuleset
+
+    return WarpRuleset()
+
+
+register("warp", _warp)  # type: ignore[arg-type]

@@ -1,0 +1,176 @@
+"""The actions on offer in each window, as concrete action objects (``ActionSpec``).
+
+The lists are representative rather than exhaustive where a field is open (a free-text reason, any
+position on the line, any number of Experience Pool dice): every listed action is accepted by ``step``,
+and ``step`` accepts the unlisted variants too. For attacks the list covers every target in range,
+weapon, way of using it and suitable trait with a maneuver that is not predictable, each special effect,
+and spending one experience die.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from affray.core.engine import ActionSpec
+from affray.rulesets.warp.actions import COVER_ORDER
+from affray.rulesets.warp.attack import in_range, reach, usable_weapons
+from affray.rulesets.warp.mechanics import PACES
+from affray.rulesets.warp.resolve import defense_options, engaged, gang_choice_needed, lock_matters
+from affray.rulesets.warp.rolls import candidates, fighting_capacity
+from affray.rulesets.warp.state import Decision, Fighter, WarpState
+
+MAX_COMBINATIONS = 6
+
+
+def fresh_maneuver(state: WarpState, f: Fighter, target: str, mode: str) -> str:
+    """A maneuver that draws no predictable-attack penalty: 'attack' unless it would repeat (WR-B11)."""
+
+    def fresh(mid: str) -> bool:
+        m = state.maneuvers[mid]
+        return m.special == "none" and not m.predictable and (m.melee if mode == "melee" else m.ranged) and \
+            f.last_attack != (state.round - 1, target, mid)
+
+    if "attack" in state.maneuvers and fresh("attack"):
+        return "attack"
+    return next((mid for mid in state.maneuvers if fresh(mid)), "attack")
+
+
+def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
+    specs: list[ActionSpec] = []
+    specials: dict[str, str] = {}
+    for mid, m in state.maneuvers.items():
+        if m.special != "none" and m.melee:
+            specials.setdefault(m.special, mid)
+    for t in state.foes(f):
+        distance = abs(f.position - t.position)
+        for wid in usable_weapons(f):
+            arm = f.arms[wid]
+            for mode in ("melee", "ranged"):
+                if (arm.melee if mode == "melee" else arm.ranged) is None or not in_range(state, arm, mode, distance):
+                    continue
+                traits: list[str | None] = [tr.id for tr in candidates(f, mode, "attack")] or [None]
+                base = {"type": "attack", "target": t.id, "weapon": wid, "mode": mode}
+                man = fresh_maneuver(state, f, t.id, mode)
+                for tid in traits:
+                    specs.append(ActionSpec({**base, "trait": tid, "maneuver": man},
+                                            f"{mode} attack on {t.name} with the {arm.name} ({tid or '2 dice'})"))
+                if mode == "melee":
+                    for special, mid in specials.items():
+                        specs.append(ActionSpec({**base, "trait": traits[0], "maneuver": mid},
+                                                f"{state.maneuvers[mid].name} on {t.name} ({special}, half damage)"))
+                if f.experience > 0:
+                    specs.append(ActionSpec({**base, "trait": traits[0], "maneuver": man, "experience": 1},
+                                            f"{mode} attack on {t.name}, spending an experience die"))
+    return specs
+
+
+def _move_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
+    if f.held_by:
+        return []
+    foes = state.foes(f)
+    if not foes:
+        return []
+    near = min(foes, key=lambda g: (abs(g.position - f.position), g.id))
+    allowed = [p for p, m in PACES.items() if m <= PACES[state.options.max_pace]]
+    specs = []
+    gap = abs(near.position - f.position) - reach(state) / 2
+    if gap > 0:
+        enough = next((p for p in allowed if PACES[p] >= gap), allowed[-1])
+        for pace in dict.fromkeys([enough, allowed[-1]]):
+            specs.append(ActionSpec({"type": "move", "pace": pace, "toward": near.id},
+                                    f"{pace} toward {near.name}"))
+    specs.append(ActionSpec({"type": "move", "pace": allowed[-1], "away": near.id}, f"{allowed[-1]} away from "
+                                                                                     f"{near.name}"))
+    return specs
+
+
+def turn_specs(state: WarpState, f: Fighter, phase: str) -> list[ActionSpec]:
+    """What ``f`` may do with its turn (or its held action)."""
+    specs = _attack_specs(state, f) + _move_specs(state, f)
+    if phase == "turn":
+        specs.append(ActionSpec({"type": "wait"} if f.holding else {"type": "hold"},
+                                "keep waiting" if f.holding else "hold the action to interrupt later (WR-06)"))
+    if COVER_ORDER.index(f.cover_nearby) > COVER_ORDER.index(f.cover):
+        specs.append(ActionSpec({"type": "take_cover"}, f"take cover ({f.cover_nearby})"))
+    if state.options.desperate_defense:
+        specs.append(ActionSpec({"type": "desperate_defense"}, "desperate defense (WR-32)"))
+    foes = state.foes(f)
+    if state.options.intimidation and foes:
+        t = min(foes, key=lambda g: (abs(g.position - f.position), g.id))
+        specs.append(ActionSpec({"type": "intimidate", "target": t.id}, f"intimidate {t.name}"))
+    if f.held_by:
+        specs.append(ActionSpec({"type": "break_free"}, "break free of the hold"))
+    for wid, at in state.ground:
+        if wid in f.arms and abs(at - f.position) <= reach(state):
+            specs.append(ActionSpec({"type": "pick_up", "weapon": wid}, f"pick up the {f.arms[wid].name}"))
+    label = "let the held action go" if f.holding and phase != "turn" else "do something else"
+    specs.append(ActionSpec({"type": "pass"}, label))
+    return specs
+
+
+def _counts(have: int) -> list[int]:
+    return [0, 1] if have > 0 else [0]
+
+
+def _defend_specs(state: WarpState, d: Decision) -> list[ActionSpec]:
+    a = state.attack
+    assert a is not None
+    t = state.fighters[a.target]
+    traits = [tr.id if tr is not None else None for tr in defense_options(state, a)][:3]
+    if not lock_matters(state, a):
+        traits = traits[:1]
+    dodges = [True, False] if a.mode == "ranged" and lock_matters(state, a) else [True]
+    normals: list[list[str] | None] = [None]
+    if gang_choice_needed(state, a):
+        close = engaged(state, t)
+        need = min(fighting_capacity(t), len(close))
+        normals = [list(c) for c in itertools.islice(itertools.combinations(close, need), MAX_COMBINATIONS)]
+    specs = []
+    for tid, dodge, spend, normal in itertools.product(traits, dodges, _counts(t.experience), normals):
+        action: dict[str, Any] = {"type": "defend", "trait": tid, "dodge": dodge, "experience": spend}
+        if normal is not None:
+            action["normal"] = normal
+        label = f"defend with {tid or '2 dice'}" + (f", spending {spend} experience" if spend else "")
+        specs.append(ActionSpec(action, label + ("" if dodge else ", not dodging")
+                                + (f", facing {', '.join(normal)}" if normal else "")))
+    return specs
+
+
+def _ruling_specs(state: WarpState) -> list[ActionSpec]:
+    a = state.attack
+    assert a is not None
+    specs = [ActionSpec({"type": "rule"}, "as declared"),
+             ActionSpec({"type": "rule", "bonus": 1}, "grant a bonus die"),
+             ActionSpec({"type": "rule", "penalty": 1}, "impose a penalty die")]
+    if state.fighters[a.attacker].pc:
+        specs.append(ActionSpec({"type": "rule", "predictable": True}, "predictable attack: a penalty die"))
+    if a.special != "none":
+        specs += [ActionSpec({"type": "rule", "margin": m}, f"the effect needs a margin of {m}") for m in (2, 4, 6)]
+    if a.mode == "ranged":
+        specs += [ActionSpec({"type": "rule", "cover": c}, f"cover: {c}") for c in COVER_ORDER if c != a.cover]
+    return specs
+
+
+def decision_specs(state: WarpState, d: Decision) -> list[ActionSpec]:
+    kind = d.kind
+    if kind == "defend":
+        return _defend_specs(state, d)
+    if kind == "ruling":
+        return _ruling_specs(state)
+    if kind == "initiative" or kind == "gestalt_roll":
+        f = state.fighters[d.actor]
+        return [ActionSpec({"type": kind, "experience": n}, f"roll, spending {n} experience dice")
+                for n in range(min(f.experience, 2) + 1)]
+    if kind == "plea":
+        return [ActionSpec({"type": "plea", "reason": "someone still needs me"}, "give a reason to live"),
+                ActionSpec({"type": "let_go"}, "let go")]
+    if kind == "verdict":
+        return [ActionSpec({"type": "verdict", "lives": True}, "accept the reason"),
+                ActionSpec({"type": "verdict", "lives": False}, "refuse it"),
+                ActionSpec({"type": "verdict", "roll": True}, "roll for it")]
+    if kind == "serious":
+        return [ActionSpec({"type": "serious", "wound": w}, f"serious wound: {w}")
+                for w in ("mis_heal", "fatal", "none")]
+    return [ActionSpec({"type": "gestalt_verdict", "overturn": False}, "the totals stand"),
+            ActionSpec({"type": "gestalt_verdict", "overturn": True}, "overturn the close result")]

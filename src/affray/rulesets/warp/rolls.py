@@ -1,0 +1,150 @@
+"""Trait rolls: which trait serves a roll, its bonus and penalty dice, and throwing the pool.
+
+A roll is a trait's dice (2 without a suitable trait, WR-03) plus bonus and penalty dice that cancel
+one for one (WR-02, WR-B2). Standing modifiers come from the roller's condition: Messed Up (WR-24),
+armour on agility-related rolls (WR-20, WR-21), flaws, a hold (WR-30), a psychological advantage or a
+loved one to protect (WR-31). A non-combat trait serves attack or defense, not both, between two of its
+owner's turns (WR-09, WR-B15).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from affray.core.dice import Die, Roll
+from affray.core.events import Event, Note
+from affray.core.rng import RNG
+from affray.rulesets.warp.events import PoolRolled
+from affray.rulesets.warp.mechanics import DEFAULT_DICE, DIE, blown_top, botched, keep_flags, messed_up
+from affray.rulesets.warp.state import Fighter, TraitRating, WarpState
+
+UNTRAINED_AGILE = frozenset({"melee", "defense", "dodge", "initiative"})
+ATTACK_USES = ("melee", "ranged")
+MAX_EXPLOSIONS = 50
+
+
+@dataclass(slots=True)
+class Mods:
+    """Bonus and penalty dice of one roll, each with its reason (one entry per die)."""
+
+    bonus: list[str] = field(default_factory=list)
+    penalty: list[str] = field(default_factory=list)
+
+
+def is_messed(state: WarpState, f: Fighter) -> bool:
+    """Messed Up counts temporary (taser) damage too. Rules: WR-24, WR-B10, WR-29."""
+    return messed_up(f.hp - f.stun, f.max_hp, state.options.half_hp_is_messed_up)
+
+
+def agility_related(state: WarpState, trait: TraitRating | None, use: str, gunfire: bool = False) -> bool:
+    """Armour hinders agility-related rolls, never a firearm attack (WR-18, WR-20). A roll without a
+    trait is agility-related for melee, defense, dodging and initiative (ruling WR-X12)."""
+    if gunfire and use == "ranged":
+        return False
+    if trait is not None:
+        return trait.agility
+    return state.options.untrained_agility and use in UNTRAINED_AGILE
+
+
+def standing(state: WarpState, f: Fighter, use: str, agile: bool, mods: Mods) -> Mods:
+    """Add the roller's standing bonus and penalty dice for a roll of ``use``."""
+    if is_messed(state, f):
+        mods.penalty.append("messed up")
+    if agile and f.armour.penalty_dice:
+        mods.penalty.extend(["armour"] * f.armour.penalty_dice)
+    for flaw in f.flaws:
+        if use in flaw.affects or "all" in flaw.affects or (agile and "agility" in flaw.affects):
+            mods.penalty.append(flaw.name)
+    if f.held_by:
+        mods.penalty.append("held")
+    if f.psych_round == state.round:
+        mods.bonus.append("psychological advantage")
+    if f.protecting:
+        mods.bonus.append("protecting a loved one")
+    return mods
+
+
+def lock_allows(f: Fighter, trait: TraitRating, role: str) -> bool:
+    """A combat trait serves both roles; a non-combat one only the role it was first used for. WR-09."""
+    return trait.combat or f.locks.get(trait.id, role) == role
+
+
+def lock(f: Fighter, trait: TraitRating | None, role: str) -> None:
+    """Record a non-combat trait's role until the lock resets (WR-B15)."""
+    if trait is not None and not trait.combat:
+        f.locks[trait.id] = role
+
+
+def candidates(f: Fighter, use: str, role: str) -> list[TraitRating]:
+    """Traits that can serve ``use`` now, best first (more dice; a combat trait before a non-combat one)."""
+    found = [t for t in f.traits.values() if use in t.uses and lock_allows(f, t, role)]
+    found.sort(key=lambda t: (-t.dice, not t.combat, t.id))
+    return found
+
+
+def best(f: Fighter, use: str, role: str) -> TraitRating | None:
+    """The best trait for ``use`` (``None``: roll the default 2 dice, WR-03)."""
+    found = candidates(f, use, role)
+    return found[0] if found else None
+
+
+def dice_of(trait: TraitRating | None) -> int:
+    return DEFAULT_DICE if trait is None else trait.dice
+
+
+def fighting_capacity(f: Fighter) -> int:
+    """How many attackers ``f`` defends against normally: its best fighting trait, else 2. WR-31."""
+    return max((t.dice for t in f.traits.values() if t.fighting), default=DEFAULT_DICE)
+
+
+def dodge_dice(f: Fighter) -> tuple[int, TraitRating | None]:
+    """Bonus dice for dodging and the agility trait behind them (WR-14); a clumsy flaw caps them."""
+    trait = best(f, "dodge", "defense")
+    dice = dice_of(trait)
+    for flaw in f.flaws:
+        if flaw.dodge_dice is not None:
+            dice = min(dice, flaw.dodge_dice)
+    return dice, trait
+
+
+def throw(state: WarpState, rng: RNG, dice: int, bonus: int, penalty: int) -> Roll:
+    """Throw a pool and keep what counts (WR-01, WR-02, WR-B2, WR-B12, WR-B13); returns a core Roll."""
+    opts = state.options
+    if opts.bonus_die_reading == "full_die":
+        dice, bonus = dice + bonus, 0
+    if opts.cancel_bonus_penalty:
+        net = bonus - penalty
+        bonus, penalty = max(net, 0), max(-net, 0)
+    draw = rng.index
+    faces = [rng.die(DIE) for _ in range(dice + bonus + penalty)]
+    kept = keep_flags(faces, bonus, penalty) if bonus or penalty else [True] * len(faces)
+    total = sum(v for v, k in zip(faces, kept, strict=True) if k)
+    counted = [v for v, k in zip(faces, kept, strict=True) if k]
+    out = [Die(DIE, v, k, draw + i) for i, (v, k) in enumerate(zip(faces, kept, strict=True))]
+    modifier = 0
+    if opts.blow_the_top_off and blown_top(counted):
+        for _ in range(MAX_EXPLOSIONS):
+            at = rng.index
+            value = rng.die(DIE)
+            out.append(Die(DIE, value, True, at))
+            total += value
+            if value != DIE:
+                break
+    if opts.botch and botched(counted):
+        modifier = -total
+        total = 0
+    tag = (f"+{bonus}b" if bonus else "") + (f"+{penalty}p" if penalty else "")
+    return Roll(f"{dice}d6{tag}", tuple(out), modifier, total)
+
+
+def roll(state: WarpState, rng: RNG, f: Fighter, purpose: str, trait: TraitRating | None, mods: Mods,
+         events: list[Event], secret: bool = False, dice: int | None = None) -> int:
+    """Roll ``trait`` (or the default 2 dice, or ``dice`` the GM assigns) with ``mods``; log it and
+    return the total."""
+    count = dice if dice is not None else dice_of(trait)
+    result = throw(state, rng, count, len(mods.bonus), len(mods.penalty))
+    name = trait.name if trait is not None else ("assigned dice" if dice is not None else "no trait (2 dice)")
+    events.append(PoolRolled(f.id, purpose, result, name, list(mods.bonus), list(mods.penalty), secret))
+    if state.options.unstoppable_six and any(d.kept and d.value == DIE for d in result.dice):
+        events.append(Note(f"{f.name}'s {purpose} roll shows an unstoppable six", f.id))
+    return result.total

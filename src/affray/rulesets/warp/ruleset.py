@@ -1,0 +1,164 @@
+"""The WaRP (Over the Edge) ruleset behind the ruleset contract.
+
+Rules: WR-01..WR-35 and the rulings WR-B1..WR-B15 (``rules/warp.md``), plus the engine's own rulings
+WR-X1..WR-X12 (``docs/warp.md``). Two modes: ``combat`` (rounds, initiative, attacks) and ``gestalt``
+(one roll each, summed per side, WR-35).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from affray.core.content import ContentLibrary, load_pack
+from affray.core.engine import GM, Accepted, Action, ActionSpec, Outcome, Rejected, StepResult, Viewer, Window
+from affray.core.events import Event, to_jsonable
+from affray.core.rng import RNG
+from affray.rulesets.warp import decisions, gestalt, turns
+from affray.rulesets.warp.actions import turn_step
+from affray.rulesets.warp.content_model import WarpContent, WarpScenario
+from affray.rulesets.warp.legal import decision_specs, turn_specs
+from affray.rulesets.warp.options import WarpOptions
+from affray.rulesets.warp.resolve import continue_attack
+from affray.rulesets.warp.setup import build_state, prepare
+from affray.rulesets.warp.state import WarpState
+from affray.rulesets.warp.views import gestalt_total, stats, view
+
+CONTENT_DIR = Path(__file__).parent / "content"
+HANDLERS = {**decisions.HANDLERS, **gestalt.HANDLERS}
+PROMPTS = {
+    "initiative": "Spend Experience Pool dice on initiative?",
+    "defend": "Choose how to defend",
+    "ruling": "GM: rule on this attack",
+    "plea": "At death's door: give a reason to live, or let go",
+    "verdict": "GM: does the reason to live convince you?",
+    "serious": "GM: what kind of serious wound?",
+    "gestalt_roll": "Roll for the gestalt fight",
+    "gestalt_verdict": "GM: the result is close; let it stand or overturn it?",
+}
+
+
+@cache
+def builtin_content() -> ContentLibrary:
+    return load_pack(WarpContent, "warp", [CONTENT_DIR])
+
+
+class WarpRuleset:
+    name = "warp"
+    title = "WaRP (Over the Edge): trait dice, damage factors and armour dice"
+    options_type = WarpOptions
+    scenario_type = WarpScenario
+    content_type = WarpContent
+
+    def content(self) -> ContentLibrary:
+        return builtin_content()
+
+    def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
+        return prepare(scenario, content)
+
+    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG) -> tuple[WarpState, list[Event]]:
+        state = build_state(setup, options)
+        events: list[Event] = []
+        if state.mode == "gestalt":
+            gestalt.begin(state, rng, events)
+        else:
+            turns.begin(state, rng, events)
+        return state, events
+
+    def pending(self, state: WarpState) -> Window | None:
+        if state.outcome is not None:
+            return None
+        if state.decisions:
+            d = state.decisions[0]
+            return Window(d.kind, (d.actor,), PROMPTS[d.kind])
+        if state.phase == "turn":
+            actors = turns.turn_actors(state)
+            return Window("turn", actors, "Your turn") if actors else None
+        if state.phase == "round_end":
+            holders = tuple(h.id for h in state.holders())
+            return Window("held", holders, "Use the held action now, or let it go") if holders else None
+        return None
+
+    def legal(self, state: WarpState, actor: str) -> list[ActionSpec]:
+        window = self.pending(state)
+        if window is None or actor not in window.actors:
+            return []
+        if state.decisions:
+            return decision_specs(state, state.decisions[0])
+        return turn_specs(state, state.fighters[actor], window.phase)
+
+    def step(self, state: WarpState, actor: str, action: Action, rng: RNG) -> StepResult:
+        window = self.pending(state)
+        if window is None or actor not in window.actors:
+            return Rejected("not_your_turn", f"It is not {actor}'s turn to act.")
+        kind = action.get("type")
+        if state.decisions:
+            d = state.decisions[0]
+            types, handler = HANDLERS[d.kind]
+            if kind not in types:
+                return Rejected("not_allowed_now", f"Now the answer is one of: {', '.join(types)}.")
+            events: list[Event] = []
+            problem = handler(state, rng, d, action, events)
+            if problem is not None:
+                return problem
+            state.decisions.remove(d)
+            state.slot += 1
+        else:
+            result = turn_step(state, rng, state.fighters[actor], action, window.phase)
+            if isinstance(result, Rejected):
+                return result
+            events = result.events
+        self._run(state, rng, events)
+        return Accepted(events)
+
+    @staticmethod
+    def _run(state: WarpState, rng: RNG, events: list[Event]) -> None:
+        if state.attack is not None and not state.decisions:
+            continue_attack(state, rng, events)
+        if state.mode == "gestalt":
+            gestalt.advance(state, rng, events)
+        else:
+            turns.advance(state, rng, events)
+
+    def view(self, state: WarpState, viewer: Viewer) -> dict[str, Any]:
+        return view(state, viewer, self.pending(state))
+
+    def outcome(self, state: WarpState) -> Outcome | None:
+        return state.outcome
+
+    def snapshot(self, state: WarpState) -> dict[str, Any]:
+        return to_jsonable(state)  # type: ignore[no-any-return]
+
+    def secrets(self, state: WarpState) -> list[tuple[str, Any]]:
+        """GM characters' numbers, and a secret gestalt total until the result (for the leak check)."""
+        out: list[tuple[str, Any]] = [(f.id, stats(f)) for f in state.fighters.values() if not f.pc]
+        g = state.gestalt
+        if g is not None and not g.resolved:
+            out += [(GM, gestalt_total(side, total)) for side, total in gestalt.totals(state).items()
+                    if gestalt.gm_side(state, side)]
+        return out
+
+    def invariants(self, state: WarpState) -> list[str]:
+        """Bounds that must hold after every step (checked by the conformance fuzz)."""
+        problems = []
+        for f in state.fighters.values():
+            if f.hp > f.max_hp or f.stun < 0 or f.experience < 0:
+                problems.append(f"{f.id}: HP {f.hp}/{f.max_hp}, stun {f.stun}, experience {f.experience}")
+            if f.status == "fighting" and f.hp - f.stun <= 0:
+                problems.append(f"{f.id} is fighting at {f.hp - f.stun} effective HP")
+            if f.status not in ("fighting", "down", "dying", "dead", "escaped", "beaten"):
+                problems.append(f"{f.id} has an unknown status {f.status!r}")
+            if any(n < 0 for n in f.carried.values()) or f.wielding not in f.arms:
+                problems.append(f"{f.id} carries {f.carried} and wields {f.wielding!r}")
+        return problems
+
+    def rounds(self, state: WarpState) -> int:
+        return state.round
+
+    def names(self, state: WarpState) -> dict[str, str]:
+        return {a: f.name for a, f in state.fighters.items()}
+
+    def sides(self, state: WarpState) -> dict[str, str]:
+        return {a: f.side for a, f in state.fighters.items()}
