@@ -107,3 +107,30 @@ class HudHeuristic:
         damage = max(w["damage"] for w in weapons)
         wanted = {"type": kind, "target": target, "die": "attack" if attack >= damage else "damage"}
         return _pick(legal, wanted) or legal[0].action
+
+
+class HudSteady:
+    """A fixed, predictable policy whose duels :mod:`affray.odds.hud` solves exactly.
+
+    Combat Nerdified: attack the weakest foe with every action but one, keep one defense; always defend when
+    able (else take it), always riposte, always press on to the Damage phase, never disengage or take an
+    additional action; chase a fleeing foe. Dice Simplified: roll the die with the better modifier.
+    """
+
+    name = "steady"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[ActionSpec], rng: RNG) -> Action:
+        phase = view["pending"]["phase"]
+        kinds = {spec.action["type"] for spec in legal}
+        if phase == "declare":
+            _, me = _me(view)
+            foes = _foes(view, me)
+            target = min(foes, key=lambda af: (af[1]["hp"], af[0]))[0]
+            plan = [{"type": "attack", "target": target}] * (me["actions"] - 1) + [{"type": "defense"}]
+            return _pick(legal, {"type": "declare", "plan": plan, "additional": False}) or legal[0].action
+        for choice in ("defend", "riposte", "damage", "chase"):
+            if choice in kinds:
+                return {"type": choice}
+        if phase in ("defend", "parry"):
+            return {"type": "take" if phase == "defend" else "pass"}
+        return HudHeuristic()._simplified(view, legal)

@@ -1,12 +1,13 @@
 """Registration of the built-in policies (imported lazily by :func:`affray.ai.base.get_policy`)."""
 
 from affray.ai.base import register_policy
-from affray.ai.hud import HudHeuristic
+from affray.ai.hud import HudHeuristic, HudSteady
 from affray.ai.spellchrome import SpellchromeHeuristic
 from affray.ai.warp import WarpHeuristic
 from affray.ai.witchhammer import WitchHammerHeuristic
 
 register_policy("hud", "heuristic", HudHeuristic)
+register_policy("hud", "steady", HudSteady)
 register_policy("spellchrome", "heuristic", SpellchromeHeuristic)
 register_policy("witchhammer", "heuristic", WitchHammerHeuristic)
 register_policy("warp", "heuristic", WarpHeuristic)

@@ -13,6 +13,7 @@ from affray.core.engine import Action, ActionSpec, Rejected
 from affray.core.events import to_jsonable
 from affray.core.log import export_log, write_log
 from affray.core.match import Match
+from affray.odds.hints import hints
 
 HELP = "Type a number, the start of an action's name, a JSON action, 'view', 'undo' or 'quit'."
 
@@ -58,7 +59,12 @@ class Terminal:
         specs = match.legal(actor)
         window = match.pending()
         name = match.names().get(actor, actor)
-        console.print(legal_table(specs, f"{escape(name)} — {window.prompt if window else ''}"))
+        view = match.view(self.seat)
+        view["acting"] = actor
+        odds = hints(match.ruleset.name, view, specs)
+        shown = [ActionSpec(s.action, s.label, (*s.notes, o) if o else s.notes)
+                 for s, o in zip(specs, odds, strict=True)]
+        console.print(legal_table(shown, f"{escape(name)} — {window.prompt if window else ''}"))
         while True:
             try:
                 line = console.input(f"[bold]{escape(name)}>[/] ").strip()

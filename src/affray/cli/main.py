@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from affray.cli.odds import odds_app
 from affray.cli.render import CliError, console, escape, fail, narrate
 from affray.core.content import ContentError
 from affray.core.log import LogFormatError, import_log, read_log, verify
@@ -20,6 +21,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=N
                        "WitchHammer).")
 content_app = typer.Typer(no_args_is_help=True, help="Check content and scenario files.")
 app.add_typer(content_app, name="content")
+app.add_typer(odds_app, name="odds")
 
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="a fixed seed (public, reproducible)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON object instead of text")]
@@ -98,7 +100,7 @@ def options_cmd(ruleset: Annotated[str, typer.Argument(help="hud, warp, spellchr
     table = Table(title=f"{rs.title}: rule options", title_justify="left")
     for col in ("option", "default", "rule", "meaning"):
         table.add_column(col)
-    for info in describe(rs.options_type):
+    for info in describe(rs.options_type):  # type: ignore[arg-type]  # a dataclass type is hashable
         table.add_row(info.name, repr(info.default), info.rule, escape(info.doc))
     console.print(table)
 

@@ -1,0 +1,176 @@
+"""Exact outcomes of duels as absorbing Markov chains.
+
+A duel model gives a start state, a round transition ``(state, exact) -> {next state: probability}``
+(``Fraction`` when ``exact`` is true, ``float`` otherwise) and a terminal test ``state -> winner | None``.
+Hit points never come back in the duels affray solves, so every transition goes to a "smaller" state or
+stays put; the only cycles are self-loops (a round where nobody is hurt), solved in closed form. For win
+probabilities V and expected rounds E::
+
+    V(s) = sum_{t != s} P(s,t) V(t) / (1 - P(s,s))        E(s) = (1 + sum_{t != s} P(s,t) E(t)) / (1 - P(s,s))
+
+A chain with any other cycle is refused with :class:`NotSolvable` (never approximated silently).
+
+The distribution of the number of rounds pushes probability mass forward round by round: with numpy
+(``bincount`` over the edge list) in float mode, and with integers over a common denominator in exact
+mode (Fractions would spend their time on gcds).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Generic, TypeVar
+
+S = TypeVar("S", bound=Hashable)
+Number = Any  # Fraction or float: the solver is written once for both
+
+
+class NotSolvable(ValueError):
+    """The duel cannot be solved exactly; the message says why."""
+
+
+@dataclass(slots=True)
+class DuelOdds:
+    """Outcome probabilities (by winner label, ``draw`` included), expected rounds and the rounds distribution."""
+
+    outcomes: dict[str, Number]
+    expected_rounds: Number
+    rounds: list[tuple[int, Number]] = field(default_factory=list)
+    tail: Number = 0  # probability mass beyond the last listed round
+    states: int = 0
+
+
+@dataclass(slots=True)
+class Chain(Generic[S]):
+    start: S
+    transitions: Callable[[S, bool], Mapping[S, Number]]
+    terminal: Callable[[S], str | None]
+    labels: tuple[str, ...]
+
+
+class _Solver(Generic[S]):
+    def __init__(self, chain: Chain[S], exact: bool, max_states: int) -> None:
+        self.chain, self.exact, self.max_states = chain, exact, max_states
+        self.zero: Number = Fraction(0) if exact else 0.0
+        self.one: Number = Fraction(1) if exact else 1.0
+        self.value: dict[S, tuple[dict[str, Number], Number]] = {}
+        self.edges: dict[S, list[tuple[S, Number]]] = {}
+        self.active: set[S] = set()
+
+    def successors(self, s: S) -> list[tuple[S, Number]]:
+        out = self.edges.get(s)
+        if out is None:
+            if len(self.edges) >= self.max_states:
+                raise NotSolvable(f"more than {self.max_states} states: too large to solve exactly")
+            out = self.edges[s] = [(t, p) for t, p in self.chain.transitions(s, self.exact).items() if p]
+        return out
+
+    def solve(self, s: S) -> tuple[dict[str, Number], Number]:
+        done = self.value.get(s)
+        if done is not None:
+            return done
+        label = self.chain.terminal(s)
+        if label is not None:
+            result = ({label: self.one}, self.zero)
+            self.value[s] = result
+            return result
+        if s in self.active:
+            raise NotSolvable("the state graph has a cycle longer than one round (hit points can come back)")
+        self.active.add(s)
+        stay, rounds = self.zero, self.one
+        wins: dict[str, Number] = {}
+        for t, p in self.successors(s):
+            if t == s:
+                stay += p
+                continue
+            sub_wins, sub_rounds = self.solve(t)
+            for k, v in sub_wins.items():
+                wins[k] = wins.get(k, self.zero) + p * v
+            rounds += p * sub_rounds
+        self.active.discard(s)
+        if stay >= self.one:
+            raise NotSolvable(f"state {s} never changes: the duel can last forever")
+        scale = self.one - stay
+        result = ({k: v / scale for k, v in wins.items()}, rounds / scale)
+        self.value[s] = result
+        return result
+
+    def _edge_lists(self) -> tuple[list[S], list[tuple[int, int, Number]], list[Number]]:
+        """Transient states, transient edges (src, dst, p) and the absorbed probability per state."""
+        states = [s for s in self.edges if self.chain.terminal(s) is None]
+        index = {s: i for i, s in enumerate(states)}
+        edges, absorb = [], [self.zero] * len(states)
+        for s in states:
+            for t, p in self.edges[s]:
+                if t in index:
+                    edges.append((index[s], index[t], p))
+                else:
+                    absorb[index[s]] += p
+        return states, edges, absorb
+
+    def rounds_float(self, max_rounds: int, tolerance: float) -> tuple[list[tuple[int, Number]], Number]:
+        import numpy as np
+
+        states, edges, absorb = self._edge_lists()
+        index = {s: i for i, s in enumerate(states)}
+        src = np.array([e[0] for e in edges], dtype=np.int64)
+        dst = np.array([e[1] for e in edges], dtype=np.int64)
+        prob = np.array([float(e[2]) for e in edges])
+        out_p = np.array([float(a) for a in absorb])
+        mass = np.zeros(len(states))
+        mass[index[self.chain.start]] = 1.0
+        out: list[tuple[int, Number]] = []
+        for k in range(1, max_rounds + 1):
+            out.append((k, float(mass @ out_p)))
+            mass = np.bincount(dst, weights=mass[src] * prob, minlength=len(states)).astype(float)
+            if mass.sum() <= tolerance:
+                break
+        return out, float(mass.sum())
+
+    def rounds_exact(self, max_rounds: int, tolerance: float) -> tuple[list[tuple[int, Number]], Number]:
+        states, edges, absorb = self._edge_lists()
+        denominators = [Fraction(p).denominator for _, _, p in edges] + [Fraction(a).denominator for a in absorb]
+        denominator = math.lcm(*denominators)
+        w_edges = [(s, t, int(p * denominator)) for s, t, p in edges]
+        w_absorb = [int(a * denominator) for a in absorb]
+        mass = [0] * len(states)
+        mass[states.index(self.chain.start)] = 1
+        scale = 1  # mass[i] / scale is the probability of being in state i
+        out: list[tuple[int, Number]] = []
+        for k in range(1, max_rounds + 1):
+            ended = sum(m * a for m, a in zip(mass, w_absorb, strict=True))
+            scale *= denominator
+            out.append((k, Fraction(ended, scale)))
+            nxt = [0] * len(states)
+            for s, t, w in w_edges:
+                if mass[s]:
+                    nxt[t] += mass[s] * w
+            mass = nxt
+            remaining = Fraction(sum(mass), scale)
+            if remaining <= tolerance:
+                return out, remaining
+        return out, Fraction(sum(mass), scale)
+
+
+def solve(chain: Chain[S], *, exact: bool = False, max_rounds: int = 500, tolerance: float = 1e-15,
+          max_states: int = 200_000) -> DuelOdds:
+    """Solve ``chain``: outcome probabilities, expected rounds, and the rounds distribution.
+
+    ``exact=True`` uses Fractions throughout; the rounds distribution is then exact round by round, with
+    the exact tail after ``max_rounds`` or once the tail is below ``tolerance``.
+    """
+    solver = _Solver(chain, exact, max_states)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20_000))
+    try:
+        wins, expected = solver.solve(chain.start)
+    finally:
+        sys.setrecursionlimit(limit)
+    outcomes = {label: wins.get(label, solver.zero) for label in chain.labels}
+    if chain.terminal(chain.start) is not None:
+        return DuelOdds(outcomes, expected, [], solver.zero, 1)
+    rounds, tail = (solver.rounds_exact if exact else solver.rounds_float)(max_rounds, tolerance)
+    return DuelOdds(outcomes, expected, rounds, tail, len(solver.edges))
