@@ -42,7 +42,7 @@ def sheet(name: str, **fields: Any) -> dict[str, Any]:
 
 
 def fighter(cid: str, pos: tuple[int, int], **fields: Any) -> dict[str, Any]:
-    extra = {k: fields.pop(k) for k in ("hp", "use") if k in fields}
+    extra: dict[str, Any] = {k: fields.pop(k) for k in ("hp", "use") if k in fields}
     out: dict[str, Any] = {"id": cid, "position": list(pos), **extra}
     if "use" not in extra or fields:
         out["stats"] = sheet(fields.pop("name", cid.title()), **fields) if "use" not in extra else fields

@@ -5,7 +5,10 @@ Rules: SC-17..SC-24 (and SC-27 (a) where a move provokes). Every refusal is chec
 
 from __future__ import annotations
 
+from typing import Any
+
 from affray.core.events import Defeated
+from affray.core.match import Match
 
 from .support import act, build, fighter, kinds, refused, state_of, who, window
 
@@ -19,7 +22,7 @@ OPEN = """
 
 
 def _duel(a_pos: tuple[int, int] = (0, 2), b_pos: tuple[int, int] = (9, 4), map_text: str = OPEN,
-          options: dict[str, object] | None = None, **a_fields: object) -> object:
+          options: dict[str, object] | None = None, **a_fields: object) -> Match:
     return build(map_text, {"left": [fighter("a", a_pos, **a_fields)], "right": [fighter("b", b_pos)]},
                  options, dice=[20, 1])
 
@@ -135,7 +138,8 @@ def test_sc21_seed_step_spends_the_move_action_and_allows_a_full_attack() -> Non
     """SC-21 (seed): a step claims the unused move action; a full-round attack may still follow it."""
     match = _duel(a_pos=(4, 2), b_pos=(6, 2), base_attack=6)
     act(match, "a", {"type": "step", "to": [5, 2]})
-    assert state_of(match).turn is not None and not state_of(match).turn.move_left
+    turn = state_of(match).turn
+    assert turn is not None and not turn.move_left
     result = act(match, "a", {"type": "full_attack", "target": "b"}, 2, 2)
     assert kinds(result).count("attacked") == 2
 
@@ -145,7 +149,8 @@ def test_sc21_srd_step_keeps_the_move_action_for_other_things() -> None:
     match = _duel(a_pos=(4, 2), b_pos=(6, 2), options={"five_foot_step": "srd"},
                   weapons=["longsword", "hand_crossbow"])
     act(match, "a", {"type": "step", "to": [3, 2]})
-    assert state_of(match).turn is not None and state_of(match).turn.move_left
+    turn = state_of(match).turn
+    assert turn is not None and turn.move_left
     act(match, "a", {"type": "draw", "weapon": "hand_crossbow"})
     assert who(match, "a").wielding == "hand_crossbow"
 
@@ -173,7 +178,7 @@ def test_sc18_a_run_needs_a_fairly_straight_path_and_the_whole_turn() -> None:
     assert refused(match, "a", {"type": "run", "to": [8, 0]}).code == "not_allowed"
 
 
-def _tumbler(foe: dict[str, object]) -> object:
+def _tumbler(foe: dict[str, Any]) -> Match:
     corridor = "##########\n#........#\n##########"
     return build(corridor, {"left": [fighter("a", (1, 1), speed_ft=60, skills={"tumble": 10})],
                             "right": [foe]}, dice=[20, 1])

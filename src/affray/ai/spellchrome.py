@@ -58,7 +58,7 @@ class SpellchromeHeuristic:
             heal = me["spells"][spec.action["spell"]]["effect"] == "heal"
             if heal and (t["status"] in ("dying", "unconscious") or 3 * t["hp"] <= t["max_hp"]) and not _provokes(spec):
                 return spec.action
-        aid = _of(legal, "first_aid")
+        aid = [s for s in _of(legal, "first_aid") if everyone[s.action["target"]]["side"] == me["side"]]
         return aid[0].action if aid else None
 
     def _attack(self, view: dict[str, Any], me_id: str, me: dict[str, Any], everyone: dict[str, Any],

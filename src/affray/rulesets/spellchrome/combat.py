@@ -119,7 +119,7 @@ def open_opportunity(state: SpellchromeState, provoker: Combatant, trigger: str,
     eligible = [f.id for f in able_to_punish(foes)]
     if not eligible:
         return False
-    events.append(Provoked(provoker.id, trigger, eligible))
+    events.append(Provoked(provoker.id, trigger, list(eligible)))
     state.opportunity = Opportunity(provoker.id, trigger, eligible, resume)
     return True
 

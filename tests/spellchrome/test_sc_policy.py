@@ -1,0 +1,64 @@
+"""The heuristic policy: it moves, avoids provoking when it can (SC-28), takes its attacks of
+opportunity, and finishes dying foes only under ruling SC-R7's option."""
+
+from __future__ import annotations
+
+from affray.ai.base import get_policy
+from affray.ai.runner import policy_view
+from affray.core.match import Match
+from affray.core.rng import FastRNG
+
+from .support import act, build, fighter, who
+
+OPEN = "\n".join(["." * 10] * 6)
+
+
+def _choose(match: Match, actor: str) -> dict[str, object]:
+    policy = get_policy("spellchrome", "heuristic")
+    return policy.choose(policy_view(match, actor), match.legal(actor), FastRNG(0))
+
+
+def test_it_closes_in_and_attacks() -> None:
+    match = build(OPEN, {"l": [fighter("a", (0, 0))], "r": [fighter("b", (5, 3))]}, dice=[20, 1])
+    move = _choose(match, "a")
+    assert move["type"] == "move" and max(abs(move["to"][0] - 5), abs(move["to"][1] - 3)) == 1  # type: ignore[index]
+    act(match, "a", move)
+    assert _choose(match, "a") == {"type": "attack", "target": "b", "weapon": "longsword"}
+
+
+def test_a_shooter_in_melee_steps_away_before_shooting() -> None:
+    """SC-27 (d): it steps back (never provokes) rather than shoot point-blank."""
+    match = build(OPEN, {"l": [fighter("a", (4, 2), weapons=["hand_crossbow"])], "r": [fighter("b", (5, 2))]},
+                  dice=[20, 1])
+    step = _choose(match, "a")
+    assert step["type"] == "step"
+    act(match, "a", step)
+    assert _choose(match, "a") == {"type": "attack", "target": "b", "weapon": "hand_crossbow"}
+
+
+def test_it_prefers_a_path_that_provokes_nobody() -> None:
+    """SC-28: a fighter next to one foe does not walk away from it to reach another; it fights where it is."""
+    match = build(OPEN, {"l": [fighter("a", (4, 2))], "r": [fighter("b", (5, 2)), fighter("c", (0, 5), hp=2)]},
+                  dice=[20, 10, 1])
+    assert _choose(match, "a")["type"] == "attack"
+    match = build(OPEN, {"l": [fighter("a", (4, 2), base_attack=0)], "r": [fighter("b", (5, 2), weapons=[])]},
+                  dice=[20, 1])
+    choice = _choose(match, "a")
+    assert choice["type"] == "attack"
+
+
+def test_it_takes_every_attack_of_opportunity() -> None:
+    match = build(OPEN, {"l": [fighter("a", (4, 2))], "r": [fighter("b", (5, 2))]}, dice=[20, 1])
+    act(match, "a", {"type": "move", "to": [0, 2]})
+    assert _choose(match, "b") == {"type": "attack_of_opportunity"}
+
+
+def test_sc_r7_monsters_finish_the_dying_only_when_the_option_says_so() -> None:
+    """Ruling SC-R7: by default a monster leaves a dying foe alone; with the option it attacks it."""
+    sides = {"l": [fighter("a", (4, 2), hp=-3), fighter("far", (9, 5), weapons=["hand_crossbow"])],
+             "r": [fighter("m", (5, 2), kind="monster", weapons=["claws"])]}
+    match = build(OPEN, sides, dice=[1, 2, 20])
+    assert who(match, "a").status == "dying"
+    assert _choose(match, "m").get("target") != "a"
+    match = build(OPEN, sides, {"monsters_finish_the_dying": True}, dice=[1, 2, 20])
+    assert _choose(match, "m") == {"type": "attack", "target": "a", "weapon": "claws"}
