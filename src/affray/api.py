@@ -11,14 +11,14 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from affray.ai.base import Policy, policy_names
 from affray.ai.runner import policies_for
-from affray.core.content import ContentError, Problem, ReferenceProblem, load_pack
+from affray.core.content import ContentError, ContentLibrary, Problem, ReferenceProblem, load_pack
 from affray.core.engine import GM, Ruleset, get_ruleset
 from affray.core.match import Match
 from affray.core.options import OptionError, parse_options
@@ -54,7 +54,16 @@ def _content_paths(base: Path, model: ScenarioBase, extra: Iterable[str | Path])
 
 def load_scenario(path: str | Path, content: Iterable[str | Path] = ()) -> Scenario:
     """Read and check a scenario file; raise :class:`ContentError` naming the file and field if broken."""
-    data = load_scenario_data(path)
+    return scenario_from_data(load_scenario_data(path), path, content)
+
+
+ContentPatch = Callable[[ContentLibrary], None]
+
+
+def scenario_from_data(data: dict[str, Any], path: str | Path, content: Iterable[str | Path] = (),
+                       patch: ContentPatch | None = None) -> Scenario:
+    """Check scenario ``data`` as if read from ``path`` (relative content paths resolve from its folder);
+    ``patch`` may change the content library before references are resolved (used by sweeps)."""
     try:
         ruleset = get_ruleset(data["ruleset"])
     except KeyError as exc:
@@ -62,6 +71,8 @@ def load_scenario(path: str | Path, content: Iterable[str | Path] = ()) -> Scena
     model = validate_scenario(ruleset.scenario_type, data, path)
     library = ruleset.content().copy()
     load_pack(ruleset.content_type, ruleset.name, _content_paths(Path(path).parent, model, content), into=library)
+    if patch is not None:
+        patch(library)
     try:
         setup = ruleset.prepare(model, library)
         parse_options(ruleset.options_type, model.options)  # refuse unknown or ill-typed options now

@@ -67,6 +67,42 @@ def fight(scenario: Annotated[Path, typer.Argument(help="a scenario YAML file")]
 
 
 @app.command()
+def sim(scenario: Annotated[Path, typer.Argument(help="a scenario YAML file")],
+        n: Annotated[int, typer.Option("-n", "--fights", min=1, help="how many fights")] = 1000,
+        seed: Annotated[int, typer.Option("--seed")] = 0,
+        workers: Annotated[int | None, typer.Option("--workers", help="local processes (default: all cores)")] = None,
+        policy: Annotated[list[str] | None, typer.Option("--policy", help="SIDE=NAME or COMBATANT=NAME")] = None,
+        plot: Annotated[Path | None, typer.Option("--plot", help="write a plot (.png or .svg)")] = None,
+        as_json: JsonOpt = False,
+        sample: Annotated[bool, typer.Option("--sample", help="also narrate one sample fight")] = False,
+        scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address")] = None,
+        engine: Annotated[bool, typer.Option("--engine", help="never use a vectorised batch path")] = False,
+        chunk: Annotated[int | None, typer.Option("--chunk", min=1, help="fights per chunk")] = None) -> None:
+    """Simulate N fights: win rates with 95% intervals, rounds, risks per combatant."""
+    from affray.cli.sim import sim_command
+
+    sim_command(scenario, n, seed, workers, policy or [], plot, as_json, sample, scheduler, engine, chunk)
+
+
+@app.command()
+def sweep(scenario: Annotated[Path, typer.Argument(help="a scenario YAML file")],
+          param: Annotated[str, typer.Option("--param", help="PATH=LO..HI[:STEP], e.g. widow.stats.endurance=6..14:2")],
+          n: Annotated[int, typer.Option("-n", "--fights", min=1, help="fights per point at most")] = 1000,
+          seed: Annotated[int, typer.Option("--seed")] = 0,
+          workers: Annotated[int | None, typer.Option("--workers")] = None,
+          policy: Annotated[list[str] | None, typer.Option("--policy")] = None,
+          precision: Annotated[float | None, typer.Option(
+              "--precision", help="stop a point once its 95% interval half-width is below this")] = None,
+          plot: Annotated[Path | None, typer.Option("--plot")] = None, as_json: JsonOpt = False,
+          scheduler: Annotated[str | None, typer.Option("--scheduler")] = None,
+          engine: Annotated[bool, typer.Option("--engine")] = False) -> None:
+    """Vary one number of a scenario and report the win rate at each value."""
+    from affray.cli.sim import sweep_command
+
+    sweep_command(scenario, param, n, seed, workers, policy or [], precision, plot, as_json, scheduler, engine)
+
+
+@app.command()
 def replay(log: Annotated[Path, typer.Argument(help="a match log written by --log")]) -> None:
     """Narrate a logged match by replaying its actions."""
     match = import_log(read_log(log))

@@ -96,6 +96,27 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
+class CombatantReport:
+    """How one combatant ended a fight, for simulation reports (the same keys in every ruleset).
+
+    ``down``: out of the fight by harm (not by escape); ``dead``: dead by the rules (or by the death rule a
+    ruleset uses); ``hp``/``hp_max``: hit points (Health in WitchHammer) left and maximum; ``damage_dealt``
+    and ``damage_taken``: hit points removed by and from it; ``conditions``: lasting results such as
+    afflictions, serious wounds or "dying"; ``extra``: other numbers worth averaging (Poise left...).
+    """
+
+    side: str
+    down: bool
+    dead: bool
+    hp: int
+    hp_max: int
+    damage_dealt: int
+    damage_taken: int
+    conditions: tuple[str, ...] = ()
+    extra: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class Viewer:
     """Who is looking: a seat name, the actors it controls, and whether it sees everything (the GM)."""
 

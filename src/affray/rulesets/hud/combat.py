@@ -84,6 +84,8 @@ def damage_phase(state: HudState, rng: RNG, attacker: str, target: str, weapon: 
     inj = roll(state, rng, target, "injury", injury_modifier(state, t), events)
     loss = hp_loss(dmg, inj)
     t.hp -= loss
+    t.taken += loss
+    a.dealt += loss
     events.append(Wounded(attacker, target, dmg, inj, loss, t.hp))
     if loss:
         knock_out(state, t, events)

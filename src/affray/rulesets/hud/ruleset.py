@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from affray.core.content import ContentLibrary, load_pack
-from affray.core.engine import Action, ActionSpec, Outcome, Rejected, StepResult, Viewer, Window
+from affray.core.engine import Action, ActionSpec, CombatantReport, Outcome, Rejected, StepResult, Viewer, Window
 from affray.core.events import Event, to_jsonable
 from affray.core.rng import RNG
 from affray.rulesets.hud import freeform, nerdified, pursuit, simplified
@@ -140,6 +140,11 @@ class HudRuleset:
 
     def sides(self, state: HudState) -> dict[str, str]:
         return {a: f.side for a, f in state.fighters.items()}
+
+    def report(self, state: HudState) -> dict[str, CombatantReport]:
+        """How each combatant ended: down at 0 HP (WL-04, WL-08); the HuD has no death rule."""
+        return {a: CombatantReport(f.side, f.out == "down", False, f.hp, f.max_hp, f.dealt, f.taken,
+                                   ("escaped",) if f.out == "escaped" else ()) for a, f in state.fighters.items()}
 
     def secrets(self, state: HudState) -> list[tuple[str, Any]]:
         """Hidden payloads and their owners: none, the HuD declares everything in the open (WL-09)."""

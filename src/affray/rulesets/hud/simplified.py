@@ -102,6 +102,8 @@ def close_duel(state: HudState, rng: RNG, action: dict[str, Any]) -> Rejected | 
     state.duel = None
     if simplified_hit(duel.attacker_total, total):
         d.hp -= 1
+        d.taken += 1
+        state.fighters[duel.attacker].dealt += 1
         events.append(HpChanged(duel.attacker, d.id, -1, d.hp))
         knock_out(state, d, events)
     return events

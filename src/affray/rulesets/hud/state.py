@@ -58,6 +58,8 @@ class Fighter:
     penalty_next: int = 0  # carried to the next round by an emergency additional action
     charged: bool = False
     closed: bool = False  # used its free 10 m move this round
+    dealt: int = 0  # HP removed from foes, for reports
+    taken: int = 0
 
     @property
     def active(self) -> bool:

@@ -1,0 +1,147 @@
+"""``affray sim`` and ``affray sweep``: Monte Carlo balance runs with a progress bar, reports and plots."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from affray.cli.fight import parse_overrides
+from affray.cli.render import CliError, console, escape, narrate
+
+SeedOpt = Annotated[int, typer.Option("--seed", help="the run's seed: the same seed gives the same numbers")]
+WorkersOpt = Annotated[int | None, typer.Option("--workers", help="local processes (default: every core)")]
+PolicyOpt = Annotated[list[str] | None, typer.Option("--policy", help="SIDE=NAME or COMBATANT=NAME; repeatable")]
+SchedulerOpt = Annotated[str | None, typer.Option("--scheduler", help="a Dask scheduler address "
+                                                  "(or set DASK_SCHEDULER_ADDRESS)")]
+PlotOpt = Annotated[Path | None, typer.Option("--plot", help="write a plot here (.png or .svg)")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON object")]
+EngineOpt = Annotated[bool, typer.Option("--engine", help="always use the full engine, never a batch path")]
+
+
+def _progress(total: int, quiet: bool) -> Progress:
+    return Progress(TextColumn("[bold]fights"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                    console=console, disable=quiet, transient=True)
+
+
+def _load(path: Path) -> Any:
+    from affray.api import load_scenario
+
+    return load_scenario(path)
+
+
+def render_report(report: dict[str, Any], title: str) -> None:
+    table = Table(title=f"{escape(title)} — {report['fights']:,} fights", title_justify="left")
+    for col in ("side", "wins", "win rate", "95% interval"):
+        table.add_column(col, justify="right" if col != "side" else "left")
+    for side, row in report["sides"].items():
+        lo, hi = row["ci95"]
+        table.add_row(escape(side), f"{row['wins']:,}", f"{row['win_rate']:.2%}", f"{lo:.2%} – {hi:.2%}")
+    d = report["draws"]
+    table.add_row("draw", f"{d['count']:,}", f"{d['rate']:.2%}", f"{d['ci95'][0]:.2%} – {d['ci95'][1]:.2%}")
+    console.print(table)
+    tail = report["rounds"]["tail"]
+    marks = [t for t in tail if t["k"] in (2, 3, 5, 8, 10, 15, 20, 30)]
+    console.print(f"rounds: mean {report['rounds']['mean']:.2f}; "
+                  + ", ".join(f"P(≥{t['k']}) {t['p_at_least']:.1%}" for t in marks))
+    risks = Table(title="combatants", title_justify="left")
+    for col in ("combatant", "side", "P(down)", "P(dead)", "HP left", "dealt", "taken", "conditions"):
+        risks.add_column(col)
+    for c in report["combatants"].values():
+        conds = ", ".join(f"{k} {v:.1%}" for k, v in c["conditions"].items())
+        risks.add_row(escape(c["name"]), escape(c["side"]), f"{c['p_down']:.1%}", f"{c['p_dead']:.1%}",
+                      f"{c['hp_left_mean']:.1f}/{c['hp_max']}", f"{c['damage_dealt_mean']:.1f}",
+                      f"{c['damage_taken_mean']:.1f}", escape(conds))
+    console.print(risks)
+
+
+def sim_command(scenario: Path, n: int, seed: int, workers: int | None, policy: list[str], plot: Path | None,
+                as_json: bool, sample: bool, scheduler: str | None, engine: bool, chunk: int | None) -> None:
+    from affray.sim.executors import ExecutorError, executor_for
+    from affray.sim.session import simulate
+
+    loaded = _load(scenario)
+    overrides = parse_overrides(policy)
+    try:
+        with executor_for(workers, scheduler) as executor, _progress(n, as_json) as bar:
+            task = bar.add_task("fights", total=n)
+            outcome = simulate(loaded, n, seed, executor, overrides, lambda k: bar.advance(task, k), engine, chunk)
+    except (KeyError, ExecutorError) as exc:
+        raise CliError(str(exc.args[0])) from None
+    report = outcome.report
+    done = outcome.result
+    report.update({"seed": seed, "path": outcome.path, "notes": outcome.notes, "interrupted": done.interrupted,
+                   "chunks": {"done": done.chunks_done, "total": done.chunks_total}})
+    if plot is not None:
+        from affray.sim.plots import plot_report
+
+        plot_report(report, plot, loaded.model.name or str(scenario))
+    if as_json:
+        print(json.dumps(report))
+    else:
+        for note in outcome.notes:
+            console.print(f"[yellow]note:[/] {escape(note)}")
+        if done.interrupted:
+            console.print(f"[yellow]interrupted:[/] {done.chunks_done} of {done.chunks_total} chunks finished; "
+                          "the report covers those.")
+        console.print(f"path: {outcome.path}")
+        render_report(report, loaded.model.name or str(scenario))
+        if plot is not None:
+            console.print(f"plot written to {plot}")
+    if sample and not as_json:
+        _sample(loaded, seed, overrides)
+
+
+def _sample(loaded: Any, seed: int, overrides: dict[str, str]) -> None:
+    from affray.ai.runner import play
+
+    match = loaded.start(seed)
+    play(match, loaded.policies(match, {**overrides, **{a: "heuristic" for a, c in loaded.controllers.items()
+                                                        if c == "human" and a not in overrides}}))
+    console.rule("a sample fight")
+    narrate(match.events(), match.names())
+
+
+def sweep_command(scenario: Path, param: str, n: int, seed: int, workers: int | None, policy: list[str],
+                  precision: float | None, plot: Path | None, as_json: bool, scheduler: str | None,
+                  engine: bool) -> None:
+    from affray.core.scenario import load_scenario_data
+    from affray.sim.executors import ExecutorError, executor_for
+    from affray.sim.session import sweep
+    from affray.sim.sweep import SweepError, parse_param
+
+    try:
+        parsed = parse_param(param)
+        data = load_scenario_data(scenario)
+        overrides = parse_overrides(policy)
+        total = n * len(parsed.values)
+        with executor_for(workers, scheduler) as executor, _progress(total, as_json) as bar:
+            task = bar.add_task("fights", total=total)
+            points = sweep(data, scenario, parsed, n, seed, executor, overrides, precision,
+                           progress=lambda k: bar.advance(task, k), engine_only=engine)
+    except (SweepError, KeyError, ExecutorError) as exc:
+        raise CliError(str(exc.args[0])) from None
+    sides = list(points[0]["sides"]) if points else []
+    if plot is not None:
+        from affray.sim.plots import plot_sweep
+
+        plot_sweep(points, parsed.path, sides, plot)
+    if as_json:
+        print(json.dumps({"param": parsed.path, "seed": seed, "points": points}))
+        return
+    table = Table(title=f"sweep of {escape(parsed.path)}", title_justify="left")
+    table.add_column(parsed.path)
+    table.add_column("fights", justify="right")
+    for side in sides:
+        table.add_column(f"{side} win rate (95%)", justify="right")
+    for p in points:
+        cells = [f"{p['sides'][s]['win_rate']:.1%} ({p['sides'][s]['ci95'][0]:.1%}–{p['sides'][s]['ci95'][1]:.1%})"
+                 for s in sides]
+        table.add_row(str(p["value"]), f"{p['fights']:,}", *cells)
+    console.print(table)
+    if plot is not None:
+        console.print(f"plot written to {plot}")

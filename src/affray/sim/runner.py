@@ -1,0 +1,112 @@
+"""Monte Carlo fights, reproducible at any scale.
+
+A run is cut into chunks of fights. Chunk ``i`` gets its own seed derived from the run's seed and ``i``
+(SHA-256), and each fight in it a seed derived from the chunk's; so the numbers depend only on the run's
+seed, the fight count and the chunk size, never on how many workers ran the chunks or in what order they
+finished (chunks are merged in index order). Chunks run in this process, on a process pool, or on a Dask
+cluster through the same ``concurrent.futures.Executor`` interface.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from concurrent.futures import Executor, Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from affray.core.engine import get_ruleset
+from affray.sim.stats import Tally
+
+DEFAULT_CHUNK = 100
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from any parts (the run seed, a chunk index, a fight index)."""
+    text = ":".join(str(p) for p in ("affray-sim", *parts)).encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big") >> 1
+
+
+@dataclass(frozen=True)
+class SimSpec:
+    """Everything a worker needs to play a chunk: plain, picklable data."""
+
+    ruleset: str
+    setup: Mapping[str, Any]
+    options: Mapping[str, Any]
+    policies: Mapping[str, str]  # actor -> policy name
+    seed: int = 0
+    chunk_size: int = DEFAULT_CHUNK
+    max_steps: int = 200_000
+
+
+def play_chunk(spec: SimSpec, chunk: int, count: int) -> Tally:
+    """Play ``count`` fights of chunk ``chunk`` through the full engine and count them."""
+    from affray.ai.base import get_policy
+    from affray.ai.runner import play
+    from affray.core.match import Match
+    from affray.core.rng import FastRNG
+
+    ruleset = get_ruleset(spec.ruleset)
+    policies = {actor: get_policy(spec.ruleset, name) for actor, name in spec.policies.items()}
+    chunk_seed = derive_seed(spec.seed, chunk)
+    reporter = getattr(ruleset, "report", None)
+    tally = Tally()
+    for i in range(count):
+        fight_seed = derive_seed(chunk_seed, i)
+        match = Match(ruleset, spec.setup, spec.options, rng=FastRNG(fight_seed))
+        outcome = play(match, policies, FastRNG(fight_seed ^ 0x5DEECE66D), max_steps=spec.max_steps)
+        tally.add(outcome, match.rounds(), reporter(match.state) if reporter else {})
+    return tally
+
+
+ChunkRunner = Callable[[SimSpec, int, int], Tally]
+
+
+@dataclass(slots=True)
+class RunResult:
+    tally: Tally
+    chunks_done: int
+    chunks_total: int
+    interrupted: bool = False
+    path: str = "engine"
+    notes: list[str] = field(default_factory=list)
+
+
+def chunks_of(n: int, size: int) -> list[tuple[int, int]]:
+    return [(i, min(size, n - i * size)) for i in range((n + size - 1) // size)]
+
+
+def run(spec: SimSpec, n: int, executor: Executor | None = None, progress: Callable[[int], None] | None = None,
+        chunk_runner: ChunkRunner = play_chunk) -> RunResult:
+    """Play ``n`` fights; ``progress`` is called with the number of fights each finished chunk held.
+
+    Ctrl-C stops the run: the chunks already finished are returned with ``interrupted=True``.
+    """
+    plan = chunks_of(n, spec.chunk_size)
+    results: dict[int, Tally] = {}
+    interrupted = False
+    try:
+        if executor is None:
+            for index, count in plan:
+                results[index] = chunk_runner(spec, index, count)
+                if progress:
+                    progress(count)
+        else:
+            futures: dict[Future[Tally], tuple[int, int]] = {
+                executor.submit(chunk_runner, spec, index, count): (index, count) for index, count in plan}
+            from concurrent.futures import as_completed
+
+            for future in as_completed(futures):
+                index, count = futures[future]
+                results[index] = future.result()
+                if progress:
+                    progress(count)
+    except KeyboardInterrupt:
+        interrupted = True
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+    total = Tally()
+    for index in sorted(results):
+        total.merge(results[index])
+    return RunResult(total, len(results), len(plan), interrupted)

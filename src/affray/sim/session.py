@@ -1,0 +1,105 @@
+"""Simulation runs and sweeps from a loaded scenario: choose the path (vectorised batch or full engine),
+run the chunks, and summarise."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from concurrent.futures import Executor
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from affray.api import Scenario
+from affray.sim.batch import BATCH_CHUNK, simplified_chunk, simplified_fit
+from affray.sim.runner import DEFAULT_CHUNK, RunResult, SimSpec, derive_seed, play_chunk, run
+from affray.sim.stats import Tally, summary, wilson
+from affray.sim.sweep import Param, scenario_at
+
+
+def policies_for(scenario: Scenario, overrides: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
+    """Policy name per combatant (scenario controllers, then ``SIDE=NAME`` or ``ID=NAME`` overrides).
+    A ``human`` seat is played by ``heuristic`` in a simulation; the notes say so."""
+    from affray.ai.base import get_policy
+
+    sides = {c.id: side for side, c in scenario.model.combatants()}
+    out, notes = {}, []
+    for actor, controller in scenario.controllers.items():
+        name = overrides.get(actor) or overrides.get(sides.get(actor, "")) or controller
+        if name == "human":
+            notes.append(f"{actor} is played by a person at the table; the simulation uses 'heuristic'")
+            name = "heuristic"
+        get_policy(scenario.ruleset.name, name)  # KeyError with the known names if unknown
+        out[actor] = name
+    unknown = set(overrides) - set(scenario.controllers) - set(sides.values())
+    if unknown:
+        raise KeyError(f"--policy names no side or combatant called {', '.join(sorted(unknown))}")
+    return out, notes
+
+
+def spec_for(scenario: Scenario, overrides: Mapping[str, str], seed: int,
+             chunk: int | None) -> tuple[SimSpec, list[str]]:
+    policies, notes = policies_for(scenario, overrides)
+    spec = SimSpec(scenario.ruleset.name, scenario.setup, scenario.options, policies, seed,
+                   chunk or DEFAULT_CHUNK)
+    return spec, notes
+
+
+ChunkRunner = Callable[[SimSpec, int, int], Tally]
+
+
+def choose_path(spec: SimSpec, engine_only: bool, chunk: int | None) -> tuple[SimSpec, ChunkRunner, str]:
+    """The vectorised batch path when the scenario fits it (and it was not refused), else the engine."""
+    if not engine_only and simplified_fit(spec) is None:
+        return replace(spec, chunk_size=chunk or BATCH_CHUNK), simplified_chunk, "batch (numpy, Dice Simplified)"
+    return spec, play_chunk, "engine"
+
+
+@dataclass(slots=True)
+class SimOutcome:
+    result: RunResult
+    report: dict[str, Any]
+    path: str
+    notes: list[str]
+
+
+def simulate(scenario: Scenario, n: int, seed: int, executor: Executor | None, overrides: Mapping[str, str],
+             progress: Callable[[int], None] | None = None, engine_only: bool = False,
+             chunk: int | None = None) -> SimOutcome:
+    spec, notes = spec_for(scenario, overrides, seed, chunk)
+    spec, runner, path = choose_path(spec, engine_only, chunk)
+    result = run(spec, n, executor, progress, runner)
+    sides = [s.name for s in scenario.model.sides]
+    names = {c.id: c.name or c.id for _, c in scenario.model.combatants()}
+    names.update({c["id"]: c["name"] for c in scenario.setup.get("combatants", []) if "name" in c})
+    return SimOutcome(result, summary(result.tally, sides, names), path, notes)
+
+
+def sweep(data: dict[str, Any], source: str | Path, param: Param, n: int, seed: int, executor: Executor | None,
+          overrides: Mapping[str, str], precision: float | None, batch: int = 200,
+          progress: Callable[[int], None] | None = None, engine_only: bool = False) -> list[dict[str, Any]]:
+    """Run each point of ``param`` until its first side's interval half-width is below ``precision`` or
+    ``n`` fights were played. Each point has its own seed derived from the run's seed and its index."""
+    points = []
+    for index, value in enumerate(param.values):
+        scenario = scenario_at(data, source, param.path, value)
+        spec, _ = spec_for(scenario, overrides, derive_seed(seed, "sweep", index), None)
+        spec, runner, path = choose_path(spec, engine_only, None)
+        step = max(batch, spec.chunk_size) if runner is not play_chunk else batch
+        tally, played, block = Tally(), 0, 0
+        first = scenario.model.sides[0].name
+        while played < n:
+            count = min(step, n - played)
+            part = run(replace(spec, seed=derive_seed(spec.seed, "block", block)), count, executor, progress, runner)
+            tally.merge(part.tally)
+            played += part.tally.fights
+            block += 1
+            if part.interrupted:
+                break
+            lo, hi = wilson(tally.wins.get(first, 0), tally.fights)
+            if precision is not None and (hi - lo) / 2 < precision:
+                break
+        sides = [s.name for s in scenario.model.sides]
+        report = summary(tally, sides, {})
+        points.append({"value": value, "fights": tally.fights, "sides": report["sides"], "draws": report["draws"],
+                       "rounds_mean": report["rounds"]["mean"], "path": path})
+    return points

@@ -1,0 +1,145 @@
+"""Monte Carlo runs: reproducibility at any scale, agreement with exact odds, sweeps, interruption."""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import affray
+from affray.core.scenario import load_scenario_data
+from affray.odds.hud import duel_odds
+from affray.sim.runner import SimSpec, run
+from affray.sim.session import simulate, sweep
+from affray.sim.stats import Tally, wilson
+from affray.sim.sweep import SweepError, parse_param, scenario_at
+
+ROOT = Path(__file__).parents[2]
+DUEL = ROOT / "examples" / "hud" / "nerdified_duel.yaml"
+SIMPLE = ROOT / "examples" / "hud" / "simplified_duel.yaml"
+
+
+def test_wilson_interval_known_values() -> None:
+    lo, hi = wilson(50, 100)
+    assert abs(lo - 0.4038) < 1e-4 and abs(hi - 0.5962) < 1e-4
+    assert wilson(0, 10)[0] == 0.0 and abs(wilson(10, 10)[1] - 1.0) < 1e-12
+    assert abs(wilson(0, 10)[1] - 0.2775) < 1e-4
+
+
+def test_serial_pool_and_dask_give_identical_numbers() -> None:
+    """Every chunk's seed comes from the run's seed and its index, so the executor cannot change a number."""
+    from distributed import Client, LocalCluster
+
+    scenario = affray.load_scenario(DUEL)
+    serial = simulate(scenario, 240, 5, None, {}, chunk=40)
+    with ProcessPoolExecutor(2) as pool:
+        pooled = simulate(scenario, 240, 5, pool, {}, chunk=40)
+    with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, Client(cluster) as client:
+        dasked = simulate(scenario, 240, 5, client.get_executor(), {}, chunk=40)
+    assert serial.report == pooled.report == dasked.report
+    assert serial.report["fights"] == 240 and serial.path == "engine"
+    assert simulate(scenario, 240, 6, None, {}, chunk=40).report != serial.report
+
+
+def test_engine_monte_carlo_agrees_with_exact_duel() -> None:
+    """The full engine (steady policy) against the exact Combat Nerdified duel: within 4 standard errors."""
+    scenario = affray.load_scenario(DUEL)
+    exact = duel_odds(scenario.setup, scenario.options).outcomes["witcher"]
+    n = 1200
+    report = simulate(scenario, n, 11, None, {"witcher": "steady", "watch": "steady"}).report
+    assert abs(report["sides"]["witcher"]["win_rate"] - exact) <= 4 * math.sqrt(exact * (1 - exact) / n)
+
+
+def test_batch_path_agrees_with_exact_duel_and_engine() -> None:
+    """The numpy batch path (Dice Simplified) against the exact solver (200,000 duels: within 4 SE) and
+    against the full engine (1,500 fights: within 4 SE of the two estimates' difference)."""
+    scenario = affray.load_scenario(SIMPLE)
+    exact = duel_odds(scenario.setup, scenario.options)
+    batch = simulate(scenario, 200_000, 3, None, {})
+    assert batch.path.startswith("batch")
+    p = exact.outcomes["scout"]
+    assert abs(batch.report["sides"]["scout"]["win_rate"] - p) <= 4 * math.sqrt(p * (1 - p) / 200_000)
+    sd = math.sqrt(sum(k * k * q for k, q in exact.rounds) - exact.expected_rounds**2)
+    assert abs(batch.report["rounds"]["mean"] - exact.expected_rounds) <= 4 * sd / math.sqrt(200_000)
+    engine = simulate(scenario, 1500, 3, None, {}, engine_only=True)
+    assert engine.path == "engine"
+    se = math.sqrt(p * (1 - p) / 1500 + p * (1 - p) / 200_000)
+    assert abs(engine.report["sides"]["scout"]["win_rate"] - batch.report["sides"]["scout"]["win_rate"]) <= 4 * se
+    assert batch.report["combatants"]["ilka"]["hp_max"] == 3
+
+
+def test_interrupted_run_reports_what_finished() -> None:
+    calls: list[int] = []
+
+    def flaky(spec: SimSpec, chunk: int, count: int) -> Tally:
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        calls.append(chunk)
+        tally = Tally()
+        tally.fights = count
+        return tally
+
+    spec = SimSpec("hud", {}, {}, {}, 0, chunk_size=10)
+    result = run(spec, 50, None, None, flaky)
+    assert result.interrupted and result.chunks_done == 2 and result.chunks_total == 5 and result.tally.fights == 20
+
+
+def test_ctrl_c_in_the_cli_prints_the_finished_part() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "affray", "sim", str(DUEL), "-n", "200000", "--workers", "1",
+                             "--chunk", "20", "--engine"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    time.sleep(6)
+    os.kill(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "interrupted" in out and "Duel on the Toll Bridge" in out
+
+
+@pytest.mark.parametrize(("text", "message"), [("hp=1..3", None), ("x", "PATH=LO..HI"), ("a=5..1", "backwards"),
+                                               ("a=1..5:0", "positive"), ("a=1..b", "PATH=LO..HI")])
+def test_param_syntax(text: str, message: str | None) -> None:
+    if message is None:
+        assert parse_param(text).values == (1, 2, 3)
+        assert parse_param("a=0.5..1.0:0.25").values == (0.5, 0.75, 1.0)
+    else:
+        with pytest.raises(SweepError, match=message):
+            parse_param(text)
+
+
+def test_param_paths_reach_scenario_and_content_or_say_why() -> None:
+    data = load_scenario_data(DUEL)
+    by_id = scenario_at(data, DUEL, "hald.stats.endurance", 4)
+    assert by_id.setup["combatants"][1]["endurance"] == 4
+    by_index = scenario_at(data, DUEL, "sides[1].combatants[0].stats.strength", 5)
+    assert by_index.setup["combatants"][1]["strength"] == 5
+    content = scenario_at(data, DUEL, "content.characters.sergeant.endurance", 12)
+    assert content.setup["combatants"][1]["endurance"] == 12
+    with pytest.raises(SweepError, match="is a list of 2"):
+        scenario_at(data, DUEL, "sides[5].name", 1)
+    with pytest.raises(SweepError, match="no characters called 'nobody'"):
+        scenario_at(data, DUEL, "content.characters.nobody.endurance", 3)
+    with pytest.raises(SweepError, match="makes the scenario invalid"):
+        scenario_at(data, DUEL, "hald.stats.endurance", 99)
+
+
+def test_sweep_on_an_in_process_dask_cluster_with_early_stopping() -> None:
+    from distributed import Client, LocalCluster
+
+    data = load_scenario_data(DUEL)
+    with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, Client(cluster) as client:
+        points = sweep(data, DUEL, parse_param("hald.stats.endurance=2..8:6"), 600, 1, client.get_executor(), {},
+                       precision=0.06, batch=100)
+    assert [p["value"] for p in points] == [2, 8]
+    assert all(100 <= p["fights"] <= 600 for p in points)
+    low, high = (p["sides"]["witcher"]["win_rate"] for p in points)
+    assert low > high  # a tougher sergeant wins more often
+    for p in points:
+        lo, hi = p["sides"]["witcher"]["ci95"]
+        assert (hi - lo) / 2 < 0.06 or p["fights"] == 600
