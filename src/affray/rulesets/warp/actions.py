@@ -13,7 +13,15 @@ from typing import Any
 from affray.core.engine import Accepted, Rejected, StepResult
 from affray.core.events import Defeated, Event
 from affray.core.rng import RNG
-from affray.rulesets.warp.attack import check_attack, commit, count_field, pace_field, step_away, step_toward
+from affray.rulesets.warp.attack import (
+    check_attack,
+    commit,
+    count_field,
+    leave_cover,
+    pace_field,
+    step_away,
+    step_toward,
+)
 from affray.rulesets.warp.events import Acted, Contest, Moved
 from affray.rulesets.warp.mechanics import COVER
 from affray.rulesets.warp.rolls import Mods, agility_related, best, roll, standing
@@ -58,7 +66,8 @@ def move(state: WarpState, f: Fighter, action: dict[str, Any], events: list[Even
     if isinstance(end, Rejected):
         return end
     events.append(Moved(f.id, f.position, end, str(action["pace"])))
-    f.position, f.moved, f.cover = end, True, "none"
+    f.position, f.moved = end, True
+    leave_cover(state, f)
     for g in state.fighters.values():
         if g.held_by == f.id:
             g.held_by = ""

@@ -15,7 +15,7 @@ from affray.core.engine import Rejected
 from affray.core.events import Event
 from affray.rulesets.warp.events import AttackDeclared, Moved
 from affray.rulesets.warp.mechanics import PACES, distance_dice
-from affray.rulesets.warp.rolls import lock, lock_allows
+from affray.rulesets.warp.rolls import best, lock, lock_allows
 from affray.rulesets.warp.state import UNARMED, Arm, Attack, Fighter, WarpState
 from affray.rulesets.warp.turns import end_action, gm_decides
 
@@ -83,7 +83,12 @@ def _weapon(state: WarpState, f: Fighter, action: dict[str, Any], distance: floa
 
 
 def _trait(f: Fighter, action: dict[str, Any], use: str) -> Rejected | str | None:
-    tid = action.get("trait")
+    """The trait rolled: as named, the best suitable one when the field is absent, or none (2 dice,
+    WR-03) when it is ``null``."""
+    if "trait" not in action:
+        top = best(f, use, "attack")
+        return None if top is None else top.id
+    tid = action["trait"]
     if tid is None:
         return None
     if not isinstance(tid, str) or tid not in f.traits:
@@ -163,6 +168,12 @@ def step_toward(state: WarpState, f: Fighter, target: Fighter, metres: float) ->
     return f.position + (step if gap > 0 else -step)
 
 
+def leave_cover(state: WarpState, f: Fighter) -> None:
+    """Moving leaves one's cover (ruling WR-X13)."""
+    if state.options.moving_leaves_cover:
+        f.cover = "none"
+
+
 def step_away(f: Fighter, target: Fighter, metres: float) -> float:
     return f.position - metres if target.position >= f.position else f.position + metres
 
@@ -175,11 +186,13 @@ def commit(state: WarpState, f: Fighter, a: Attack, events: list[Event]) -> None
     if a.move_dir:  # a missile attacker moving as it shoots, from where it stood (WR-14)
         end = step_toward(state, f, t, a.move_m) if a.move_dir == "toward" else step_away(f, t, a.move_m)
         events.append(Moved(f.id, f.position, end, "shooting on the move"))
-        f.position, f.moved, f.cover = end, True, "none"
+        f.position, f.moved = end, True
+        leave_cover(state, f)
     elif a.mode == "melee" and a.distance > reach(state):  # closing in first (WR-X3)
         end = step_toward(state, f, t, a.distance)
         events.append(Moved(f.id, f.position, end, "closing in"))
-        f.position, f.moved, f.cover = end, True, "none"
+        f.position, f.moved = end, True
+        leave_cover(state, f)
         a.distance = abs(f.position - t.position)
     arm = f.arms[a.weapon]
     if a.mode == "ranged" and arm.ranged is not None and arm.ranged.thrown:

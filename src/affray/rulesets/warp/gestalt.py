@@ -87,7 +87,7 @@ def totals(state: WarpState) -> dict[str, int]:
     assert g is not None
     out: dict[str, int] = {}
     for f in state.fighters.values():
-        if not f.out:
+        if f.id in g.rolls or not f.out:
             out[f.side] = out.get(f.side, 0) + g.rolls.get(f.id, 0)
     return out
 

@@ -120,11 +120,17 @@ class WarpOptions:
         True, rule="WR-X5", doc="An aware target always dodges missiles (dodging is part of the defense roll).")
     special_effect_margin: int = option(
         3, rule="WR-X6", doc="The GM's margin for a special effect when the GM does not set it (WR-30).")
+    prone_costs_turn: bool = option(
+        True, rule="WR-X6",
+        doc="A character knocked down (trip, tackle) spends its next turn getting up; attackers standing over "
+            "it have a better position meanwhile. False: only the better position.")
     reason_to_live: str = option(
         "accept", rule="WR-X7", choices=("accept", "refuse", "roll"),
         doc="The GM's answer to a dying PC's reason to live when the GM is not at the table (WR-26).")
     reason_to_live_roll: int = option(
         4, rule="WR-X7", doc="When the GM rolls for a reason to live: a d6 at least this lives.")
+    gmc_reason_to_live: bool = option(
+        False, rule="WR-X7", doc="GM characters at -max HP may plead too (the seed addresses the players).")
     serious_wound_kind: str = option(
         "mis_heal", rule="WR-X8", choices=("mis_heal", "fatal", "none"),
         doc="The kind of serious wound when the GM does not choose (WR-34).")
@@ -146,4 +152,6 @@ class WarpOptions:
         True, rule="WR-X12",
         doc="A roll without a suitable trait counts as agility-related for melee, defense, dodging and "
             "initiative, so armour penalties reach it (WR-20).")
+    moving_leaves_cover: bool = option(
+        True, rule="WR-X13", doc="Moving (or shooting on the move) leaves whatever cover the character had.")
     round_limit: int = option(100, rule="engine", doc="Rounds after which an unfinished fight is a draw.")

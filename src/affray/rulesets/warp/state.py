@@ -110,7 +110,7 @@ class Fighter:
     waited: int = -1  # the slot in which a holder chose to keep waiting (WR-06)
     desperate: bool = False
     moved: bool = False  # moved during its latest turn (target moving, WR-14)
-    psych_round: int = 0  # round in which a psychological advantage gives a bonus die (WR-31)
+    psych_round: int = -1  # round in which a psychological advantage gives a bonus die (WR-31)
     last_attack: tuple[int, str, str] | None = None  # (round, target, maneuver) for WR-B11
     prone: bool = False
     held_by: str = ""

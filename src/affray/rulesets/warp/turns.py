@@ -88,20 +88,18 @@ def finish_initiative(state: WarpState, rng: RNG, events: list[Event]) -> None:
         events.append(InitiativeSet(list(state.order), {}))
         state.phase = "turn"
         return
-    rolled: dict[str, tuple[int, int]] = {}
-    group_roll: dict[str, tuple[int, int]] = {}
+    units: dict[str, list[Fighter]] = {}  # the GM's shared roll makes a side's GM characters one unit
     for f in active:
-        if not f.pc and state.options.gmc_single_initiative:
-            if f.side not in group_roll:  # one roll for the side's GM characters, with its best pool
-                leader = max((g for g in active if g.side == f.side and not g.pc),
-                             key=lambda g: (dice_of(best(g, "initiative", "defense")), g.id))
-                group_roll[f.side] = _initiative_roll(state, rng, leader, events)
-            rolled[f.id] = group_roll[f.side]
-        else:
-            rolled[f.id] = _initiative_roll(state, rng, f, events)
-    for f in active:
-        f.initiative, f.initiative_pool = rolled[f.id]
-    state.order = _order(state, rng, active, events)
+        group = state.options.gmc_single_initiative and not f.pc
+        units.setdefault(f"side:{f.side}" if group else f.id, []).append(f)
+    for members in units.values():
+        leader = max(members, key=lambda g: (dice_of(best(g, "initiative", "defense")), g.id))
+        total, pool = _initiative_roll(state, rng, leader, events)
+        for f in members:
+            f.initiative, f.initiative_pool = total, pool
+    ranked = _order(state, rng, [members[0] for members in units.values()], events)
+    lead = {members[0].id: members for members in units.values()}
+    state.order = [f.id for unit in ranked for f in lead[unit]]
     events.append(InitiativeSet(list(state.order), {a: state.fighters[a].initiative for a in state.order}))
     state.phase = "turn"
 
@@ -137,8 +135,9 @@ def start_turn(state: WarpState, f: Fighter, events: list[Event]) -> None:
     f.unaware = False
     if f.prone:
         f.prone = False
-        f.turn_done = True
-        state.slot += 1
+        if state.options.prone_costs_turn:
+            f.turn_done = True
+            state.slot += 1
         events.append(Acted(f.id, "gets up off the ground"))
 
 

@@ -154,7 +154,7 @@ def condition(state: WarpState, t: Fighter, wound: str, events: list[Event]) -> 
     if is_dead(effective if o.taser_can_kill else t.hp, t.max_hp, o.minus_max_is_death) and \
             t.status in ("fighting", "down"):
         t.wound_class = wound
-        if t.pc:  # a PC may give a reason to live (WR-26)
+        if t.pc or o.gmc_reason_to_live:  # a PC may give a reason to live (WR-26)
             t.status = "dying"
             t.down_state = "at death's door"
             events.append(Defeated(t.id, "at death's door"))
