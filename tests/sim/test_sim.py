@@ -41,7 +41,7 @@ def test_serial_pool_and_dask_give_identical_numbers() -> None:
     serial = simulate(scenario, 240, 5, None, {}, chunk=40)
     with ProcessPoolExecutor(2) as pool:
         pooled = simulate(scenario, 240, 5, pool, {}, chunk=40)
-    with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, Client(cluster) as client:
+    with LocalCluster(n_workers=1, processes=False, scheduler_port=0, dashboard_address=":0") as cluster, Client(cluster) as client:
         dasked = simulate(scenario, 240, 5, client.get_executor(), {}, chunk=40)
     assert serial.report == pooled.report == dasked.report
     assert serial.report["fights"] == 240 and serial.path == "engine"
@@ -133,7 +133,7 @@ def test_sweep_on_an_in_process_dask_cluster_with_early_stopping() -> None:
     from distributed import Client, LocalCluster
 
     data = load_scenario_data(DUEL)
-    with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, Client(cluster) as client:
+    with LocalCluster(n_workers=1, processes=False, scheduler_port=0, dashboard_address=":0") as cluster, Client(cluster) as client:
         points = sweep(data, DUEL, parse_param("hald.stats.endurance=2..8:6"), 600, 1, client.get_executor(), {},
                        precision=0.06, batch=100)
     assert [p["value"] for p in points] == [2, 8]
