@@ -15,11 +15,11 @@ from affray.rulesets.spellchrome.combat import attack_provokers, cast_provokers,
 from affray.rulesets.spellchrome.mechanics import iterative_bonuses, squares, withdraw_distance
 from affray.rulesets.spellchrome.movement import (
     PROVOKING_KINDS,
-    auto_path,
-    can_punish,
     destinations,
     end_ok,
-    threateners,
+    open_squares,
+    opponent_squares,
+    threat_map,
 )
 from affray.rulesets.spellchrome.state import Combatant, SpellchromeState, Turn
 from affray.rulesets.spellchrome.turns import step_available
@@ -35,13 +35,13 @@ def provoke_note(state: SpellchromeState, c: Combatant, foes: list[Combatant]) -
     return (f"provokes an attack of opportunity from {names}", safe)
 
 
-def path_provokers(state: SpellchromeState, c: Combatant, path: list[Pos]) -> list[Combatant]:
-    """Foes whose attack of opportunity this path would give (SC-27 (a)/(b)), once each (SC-R9)."""
+def path_provokers(threats: dict[Pos, list[Combatant]], c: Combatant, path: list[Pos]) -> list[Combatant]:
+    """Foes whose attack of opportunity this path would give (SC-27 (a)/(b)), once each (SC-R9);
+    ``threats`` is :func:`threat_map` for the mover."""
     seen: dict[str, Combatant] = {}
     for here in [c.pos, *path[:-1]]:
-        for f in threateners(state, c, here):
-            if can_punish(state, f):
-                seen.setdefault(f.id, f)
+        for f in threats.get(here, ()):
+            seen.setdefault(f.id, f)
     return list(seen.values())
 
 
@@ -49,17 +49,18 @@ def _moves(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec
     if turn.stepped or not (turn.move_left or turn.standard_left):
         return []
     specs = []
+    threats = threat_map(state, c)
     second = "" if turn.move_left else " (standard action as a second move)"
+    plain = destinations(state, c, "move")
     for kind in ("move", "withdraw"):
-        for to, path in destinations(state, c, kind).items():
-            notes = provoke_note(state, c, path_provokers(state, c, path)) if kind in PROVOKING_KINDS else ()
+        for to, path in (plain if kind == "move" else destinations(state, c, kind)).items():
+            notes = provoke_note(state, c, path_provokers(threats, c, path)) if kind in PROVOKING_KINDS else ()
             specs.append(ActionSpec({"type": kind, "to": list(to)}, f"{kind} to {list(to)}{second}", notes))
     if "tumble" in c.skills:
-        plain = destinations(state, c, "move")
         for to, path in destinations(state, c, "move", tumble=True).items():
             if to not in plain:
                 notes = (f"tumbles through an opponent: Acrobatics and Tumbling DC {state.options.tumble_dc}",
-                         *provoke_note(state, c, path_provokers(state, c, path)))
+                         *provoke_note(state, c, path_provokers(threats, c, path)))
                 specs.append(ActionSpec({"type": "move", "to": list(to), "tumble": True},
                                         f"tumble to {list(to)}{second}", notes))
     return specs
@@ -70,18 +71,27 @@ def _runs(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec]
         return []
     specs = []
     sure = 2 * squares(c.speed_ft)
+    threats = threat_map(state, c)
+    blocked = opponent_squares(state, c)
+    terrain = open_squares(state.grid)
     for name, (dx, dy) in COMPASS.items():
-        best: tuple[Pos, list[Pos]] | None = None
-        for k in range(1, sure + 1):
-            to = (c.pos[0] + k * dx, c.pos[1] + k * dy)
-            if not state.grid.in_bounds(to):
+        # along a compass line the only fairly straight path is the line itself (SC-18, ruling SC-R2)
+        path: list[Pos] = []
+        best: list[Pos] = []
+        spent = 0
+        here = c.pos
+        while True:
+            here = (here[0] + dx, here[1] + dy)
+            cost = terrain.get(here)
+            if cost is None or here in blocked or spent + cost > sure:
                 break
-            path = auto_path(state, c, "run", to)
-            if path is not None and sum(state.grid.cost(p) for p in path) <= sure and end_ok(state, c, to):
-                best = (to, path)
-        if best is not None:
-            notes = provoke_note(state, c, path_provokers(state, c, best[1]))
-            specs.append(ActionSpec({"type": "run", "to": list(best[0])}, f"run {name} to {list(best[0])}", notes))
+            spent += cost
+            path.append(here)
+            if end_ok(state, c, here):
+                best = list(path)
+        if best:
+            notes = provoke_note(state, c, path_provokers(threats, c, best))
+            specs.append(ActionSpec({"type": "run", "to": list(best[-1])}, f"run {name} to {list(best[-1])}", notes))
     return specs
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable
+from functools import cache
 
 from affray.core.engine import Rejected
 from affray.core.grid import DIRECTIONS, Grid, Pos, Reach, adjacent, distance
@@ -26,24 +27,40 @@ MOVE_KINDS = ("move", "withdraw", "run", "step")
 PROVOKING_KINDS = frozenset({"move", "run"})  # SC-19, SC-21: withdrawing and 5-foot steps never provoke
 
 
+@cache
+def open_squares(grid: Grid) -> dict[Pos, int]:
+    """Every passable square of ``grid`` and what entering it costs (SC-20); cached per map."""
+    return {(x, y): grid.cost((x, y)) for y in range(grid.height) for x in range(grid.width) if grid.passable((x, y))}
+
+
+@cache
+def _links(grid: Grid, dirs: tuple[Pos, ...]) -> dict[Pos, tuple[tuple[Pos, int], ...]]:
+    """For each open square, its open neighbours in ``dirs`` and their entry costs; cached per map."""
+    terrain = open_squares(grid)
+    out: dict[Pos, tuple[tuple[Pos, int], ...]] = {}
+    for p in terrain:
+        nbrs = ((p[0] + dx, p[1] + dy) for dx, dy in dirs)
+        out[p] = tuple((q, terrain[q]) for q in nbrs if q in terrain)
+    return out
+
+
 def search(grid: Grid, start: Pos, budget: int, blocked: Iterable[Pos] = (), stop_at: Iterable[Pos] = (),
            mult: int = 1, dirs: tuple[Pos, ...] = DIRECTIONS) -> Reach:
     """Cheapest costs from ``start`` within ``budget``: never entering ``blocked``, never leaving ``stop_at``
     (except the start), each square costing ``mult`` × its terrain cost, stepping only in ``dirs``."""
     stop, halt = set(blocked), set(stop_at)
+    links = _links(grid, dirs)
     cost: dict[Pos, int] = {start: 0}
     previous: dict[Pos, Pos] = {}
     heap: list[tuple[int, Pos]] = [(0, start)]
+    over = budget + 1
     while heap:
         c, p = heapq.heappop(heap)
         if c > cost[p] or (p in halt and p != start):
             continue
-        for dx, dy in dirs:
-            q = (p[0] + dx, p[1] + dy)
-            if q in stop or not grid.passable(q):
-                continue
-            nc = c + mult * grid.cost(q)
-            if nc <= budget and nc < cost.get(q, budget + 1):
+        for q, step in links.get(p, ()):
+            nc = c + mult * step
+            if nc < cost.get(q, over) and q not in stop:
                 cost[q] = nc
                 previous[q] = p
                 heapq.heappush(heap, (nc, q))
@@ -67,6 +84,18 @@ def threateners(state: SpellchromeState, mover: Combatant, pos: Pos) -> list[Com
     return sorted(foes, key=lambda f: order.get(f.id, len(order)))
 
 
+def threat_map(state: SpellchromeState, mover: Combatant) -> dict[Pos, list[Combatant]]:
+    """Squares whose leaving gives a foe an attack of opportunity it can take, and those foes (SC-27)."""
+    out: dict[Pos, list[Combatant]] = {}
+    order = {a: i for i, a in enumerate(state.order)}
+    foes = sorted((f for f in state.foes_of(mover) if f.melee_armed and can_punish(state, f)),
+                  key=lambda f: order.get(f.id, len(order)))
+    for f in foes:
+        for dx, dy in DIRECTIONS:
+            out.setdefault((f.pos[0] + dx, f.pos[1] + dy), []).append(f)
+    return out
+
+
 def can_punish(state: SpellchromeState, foe: Combatant) -> bool:
     """The foe has an attack of opportunity left (SC-26) and was not yet offered one for this turn's moves."""
     turn = state.turn
@@ -75,11 +104,7 @@ def can_punish(state: SpellchromeState, foe: Combatant) -> bool:
 
 def danger_squares(state: SpellchromeState, mover: Combatant) -> set[Pos]:
     """Squares whose leaving would provoke an attack of opportunity that can actually be taken."""
-    out: set[Pos] = set()
-    for f in state.foes_of(mover):
-        if f.melee_armed and can_punish(state, f):
-            out.update((f.pos[0] + dx, f.pos[1] + dy) for dx, dy in DIRECTIONS)
-    return out
+    return set(threat_map(state, mover))
 
 
 def budget_of(state: SpellchromeState, c: Combatant, kind: str) -> int:
@@ -111,10 +136,14 @@ def path_cost(grid: Grid, path: list[Pos], mult: int = 1) -> int:
     return sum(mult * grid.cost(p) for p in path)
 
 
-def _reach(state: SpellchromeState, c: Combatant, kind: str, tumble: bool, to: Pos | None, safe: bool) -> Reach:
+def _reach(state: SpellchromeState, c: Combatant, kind: str, tumble: bool, to: Pos | None, safe: bool
+           ) -> Reach | None:
+    """The search for a move of ``kind``; with ``safe``, ``None`` when no square is dangerous (same as unsafe)."""
     budget = budget_of(state, c, kind)
     dirs = run_dirs(c.pos, to) if kind == "run" and to is not None else DIRECTIONS
     stop = danger_squares(state, c) if safe else set()
+    if safe and not stop:
+        return None
     return search(state.grid, c.pos, budget, opponent_squares(state, c, tumble), stop, 2 if tumble else 1, dirs)
 
 
@@ -122,16 +151,18 @@ def auto_path(state: SpellchromeState, c: Combatant, kind: str, to: Pos, tumble:
     """The path the engine takes to ``to``: one that provokes nobody new if there is one, else the cheapest."""
     if kind in PROVOKING_KINDS:
         safe = _reach(state, c, kind, tumble, to, True)
-        if to in safe.cost:
+        if safe is not None and to in safe.cost:
             return safe.path_to(to)
     reach = _reach(state, c, kind, tumble, to, False)
+    assert reach is not None
     return reach.path_to(to) if to in reach.cost else None
 
 
 def destinations(state: SpellchromeState, c: Combatant, kind: str, tumble: bool = False) -> dict[Pos, list[Pos]]:
     """Every legal end square of a move of ``kind`` (not run) and the path the engine would take there."""
     reach = _reach(state, c, kind, tumble, None, False)
-    safe = _reach(state, c, kind, tumble, None, True) if kind in PROVOKING_KINDS else reach
+    assert reach is not None
+    safe = (_reach(state, c, kind, tumble, None, True) if kind in PROVOKING_KINDS else None) or reach
     out: dict[Pos, list[Pos]] = {}
     for p in sorted(reach.cost):
         if p != c.pos and end_ok(state, c, p):
