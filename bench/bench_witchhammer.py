@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 import affray
-from affray.ai.runner import play
+from affray.ai.runner import play, policy_view
 from affray.core.match import Match
 from affray.core.rng import FastRNG
 
@@ -39,12 +39,43 @@ def fights(n: int) -> tuple[float, Counter[str], float]:
     return n / (time.perf_counter() - start), wins, vignettes / n
 
 
+def breakdown(n: int) -> dict[str, float]:
+    """Microseconds per fight in each part of the loop ``play`` runs: setup, legal lists, views, policy, engine."""
+    scenario = affray.load_scenario(ARENA)
+    spent = dict.fromkeys(("setup", "legal", "view", "policy", "engine"), 0.0)
+    clock = time.perf_counter
+    for i in range(n):
+        t = clock()
+        match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(i),
+                      seats=scenario.seats, controllers=scenario.controllers)
+        policies, rng = scenario.policies(match), FastRNG(i + 1)
+        spent["setup"] += clock() - t
+        while (window := match.pending()) is not None:
+            actor = next(a for a in window.actors if a in policies)
+            t0 = clock()
+            legal = match.legal(actor)
+            t1 = clock()
+            view = policy_view(match, actor)
+            t2 = clock()
+            action = policies[actor].choose(view, legal, rng)
+            t3 = clock()
+            match.act(actor, action)
+            t4 = clock()
+            spent["legal"] += t1 - t0
+            spent["view"] += t2 - t1
+            spent["policy"] += t3 - t2
+            spent["engine"] += t4 - t3
+    return {k: v / n * 1e6 for k, v in spent.items()}
+
+
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 2_000
     fights(50)  # warm the caches (compiled cards, legal lists, mean-damage table)
     rate, wins, mean_vignettes = fights(n)
     print(f"WitchHammer, 3 hunters vs a Barrow Knight, 12x12, heuristic: {rate:,.0f} fights/s per core "
           f"(goal 2,000); {mean_vignettes:.2f} vignettes a fight; outcomes {dict(wins)}")
+    parts = breakdown(max(100, n // 4))
+    print("  per fight, microseconds: " + ", ".join(f"{k} {v:,.0f}" for k, v in parts.items()))
 
 
 if __name__ == "__main__":

@@ -22,14 +22,17 @@ from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
 SLOTS = 2  # Rule: WH-03
 
 
-def open_psych(state: WitchHammerState) -> bool:
-    """Open the Psych phase for everyone holding a Psych card; False if nobody does (WH-02)."""
-    actors = []
+def new_hands(state: WitchHammerState) -> None:
+    """At a vignette's start every card not spent comes back to the hand (WH-04, WH-B19)."""
     for f in state.fighters.values():
         f.hand = dict(f.deck)
         f.psych, f.slots, f.ready = None, [], False
-        if f.up and any(n and state.cards[c].kind == "psych" for c, n in f.hand.items()):
-            actors.append(f.id)
+
+
+def open_psych(state: WitchHammerState) -> bool:
+    """Open the Psych phase for everyone holding a Psych card; False if nobody does (WH-02)."""
+    actors = [f.id for f in state.fighters.values()
+              if f.up and any(n and state.cards[c].kind == "psych" for c, n in f.hand.items())]
     if not actors:
         return False
     state.phase = "psych"

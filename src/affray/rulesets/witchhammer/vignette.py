@@ -27,6 +27,7 @@ def start(state: WitchHammerState, rng: RNG, events: list[Event]) -> None:
         return
     state.vignette += 1
     events.append(VignetteStarted(state.vignette))
+    planning.new_hands(state)
     if planning.open_psych(state):
         events.append(PhaseStarted("psych"))
     else:
