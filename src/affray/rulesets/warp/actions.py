@@ -96,12 +96,12 @@ def intimidate(state: WarpState, rng: RNG, f: Fighter, action: dict[str, Any], e
     spend = count_field(action, "experience", f.experience, "Experience Pool dice")
     if isinstance(spend, Rejected):
         return spend
-    trait = f.traits[tid] if tid is not None else best(f, "intimidate", "attack")
+    trait = f.traits[tid] if tid is not None else best(f, "intimidate", None)
     mods = standing(state, f, "intimidate", agility_related(state, trait, "intimidate"), Mods())
     mods.bonus.extend(["experience"] * spend)
     f.experience -= spend
     mine = roll(state, rng, f, "intimidate", trait, mods, events)
-    own = best(t, "resolve", "defense")
+    own = best(t, "resolve", None)
     theirs = roll(state, rng, t, "resolve", own, standing(state, t, "resolve", False, Mods()), events)
     won = mine > theirs
     if won:
@@ -115,7 +115,7 @@ def break_free(state: WarpState, rng: RNG, f: Fighter, events: list[Event]) -> R
     if not f.held_by:
         return Rejected("not_held", f"{f.name} is not held by anyone.")
     h = state.fighters[f.held_by]
-    mine_trait, their_trait = best(f, "melee", "attack"), best(h, "melee", "defense")
+    mine_trait, their_trait = best(f, "melee", None), best(h, "melee", None)
     mine = roll(state, rng, f, "break free", mine_trait,
                 standing(state, f, "melee", agility_related(state, mine_trait, "melee"), Mods()), events)
     theirs = roll(state, rng, h, "keep hold", their_trait,

@@ -31,37 +31,55 @@ def fresh_maneuver(state: WarpState, f: Fighter, target: str, mode: str) -> str:
         return m.special == "none" and not m.predictable and (m.melee if mode == "melee" else m.ranged) and \
             f.last_attack != (state.round - 1, target, mid)
 
-    if "attack" in state.maneuvers and fresh("attack"):
+    last = f.last_attack
+    if last is None or last[2] != "attack" or last[1] != target or last[0] != state.round - 1:
         return "attack"
     return next((mid for mid in state.maneuvers if fresh(mid)), "attack")
 
 
-def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
-    specs: list[ActionSpec] = []
-    specials: dict[str, str] = {}
+def _specials(state: WarpState) -> list[str]:
+    """One melee maneuver per kind of special effect (WR-30)."""
+    seen: dict[str, str] = {}
     for mid, m in state.maneuvers.items():
-        if m.special != "none" and m.melee:
-            specials.setdefault(m.special, mid)
+        if m.special != "none" and m.melee and m.special not in seen:
+            seen[m.special] = mid
+    return list(seen.values())
+
+
+def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
+    """Every target in range x weapon x way of using it x suitable trait, with a fresh maneuver; each
+    special effect and one spent experience die with the weapon in hand."""
+    specs: list[ActionSpec] = []
+    specials = _specials(state)
+    traits_by_mode: dict[str, list[str | None]] = {}
+    for mode in ("melee", "ranged"):
+        traits_by_mode[mode] = [tr.id for tr in candidates(f, mode, "attack")] or [None]
+    weapons = usable_weapons(f)
     for t in state.foes(f):
         distance = abs(f.position - t.position)
-        for wid in usable_weapons(f):
+        for wid in weapons:
             arm = f.arms[wid]
             for mode in ("melee", "ranged"):
                 if (arm.melee if mode == "melee" else arm.ranged) is None or not in_range(state, arm, mode, distance):
                     continue
-                traits: list[str | None] = [tr.id for tr in candidates(f, mode, "attack")] or [None]
-                base = {"type": "attack", "target": t.id, "weapon": wid, "mode": mode}
+                traits = traits_by_mode[mode]
                 man = fresh_maneuver(state, f, t.id, mode)
                 for tid in traits:
-                    specs.append(ActionSpec({**base, "trait": tid, "maneuver": man},
+                    specs.append(ActionSpec({"type": "attack", "target": t.id, "weapon": wid, "mode": mode,
+                                             "trait": tid, "maneuver": man},
                                             f"{mode} attack on {t.name} with the {arm.name} ({tid or '2 dice'})"))
-                if mode == "melee":
-                    for special, mid in specials.items():
-                        specs.append(ActionSpec({**base, "trait": traits[0], "maneuver": mid},
-                                                f"{state.maneuvers[mid].name} on {t.name} ({special}, half damage)"))
+                if wid != f.wielding:
+                    continue
+                extra = [(mid, 0) for mid in specials] if mode == "melee" else []
                 if f.experience > 0:
-                    specs.append(ActionSpec({**base, "trait": traits[0], "maneuver": man, "experience": 1},
-                                            f"{mode} attack on {t.name}, spending an experience die"))
+                    extra.append((man, 1))
+                for mid, spend in extra:
+                    action: dict[str, Any] = {"type": "attack", "target": t.id, "weapon": wid, "mode": mode,
+                                              "trait": traits[0], "maneuver": mid}
+                    if spend:
+                        action["experience"] = spend
+                    specs.append(ActionSpec(action, f"{state.maneuvers[mid].name} on {t.name}"
+                                            + (", spending an experience die" if spend else "")))
     return specs
 
 

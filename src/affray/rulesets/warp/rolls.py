@@ -75,14 +75,18 @@ def lock(f: Fighter, trait: TraitRating | None, role: str) -> None:
         f.locks[trait.id] = role
 
 
-def candidates(f: Fighter, use: str, role: str) -> list[TraitRating]:
-    """Traits that can serve ``use`` now, best first (more dice; a combat trait before a non-combat one)."""
-    found = [t for t in f.traits.values() if use in t.uses and lock_allows(f, t, role)]
+def candidates(f: Fighter, use: str, role: str | None) -> list[TraitRating]:
+    """Traits that can serve ``use`` now, best first (more dice; a combat trait before a non-combat one).
+
+    ``role`` ("attack" or "defense") applies the WR-09 lock; ``None`` is a roll that is neither
+    (initiative, stealth, intimidation...), which no lock restricts.
+    """
+    found = [t for t in f.traits.values() if use in t.uses and (role is None or lock_allows(f, t, role))]
     found.sort(key=lambda t: (-t.dice, not t.combat, t.id))
     return found
 
 
-def best(f: Fighter, use: str, role: str) -> TraitRating | None:
+def best(f: Fighter, use: str, role: str | None) -> TraitRating | None:
     """The best trait for ``use`` (``None``: roll the default 2 dice, WR-03)."""
     found = candidates(f, use, role)
     return found[0] if found else None
@@ -116,11 +120,16 @@ def throw(state: WarpState, rng: RNG, dice: int, bonus: int, penalty: int) -> Ro
         net = bonus - penalty
         bonus, penalty = max(net, 0), max(-net, 0)
     draw = rng.index
-    faces = [rng.die(DIE) for _ in range(dice + bonus + penalty)]
-    kept = keep_flags(faces, bonus, penalty) if bonus or penalty else [True] * len(faces)
-    total = sum(v for v, k in zip(faces, kept, strict=True) if k)
-    counted = [v for v, k in zip(faces, kept, strict=True) if k]
-    out = [Die(DIE, v, k, draw + i) for i, (v, k) in enumerate(zip(faces, kept, strict=True))]
+    die = rng.die
+    faces = [die(DIE) for _ in range(dice + bonus + penalty)]
+    if bonus or penalty:
+        kept = keep_flags(faces, bonus, penalty)
+        counted = [v for v, k in zip(faces, kept, strict=True) if k]
+        out = [Die(DIE, v, k, draw + i) for i, (v, k) in enumerate(zip(faces, kept, strict=True))]
+    else:
+        counted = faces
+        out = [Die(DIE, v, True, draw + i) for i, v in enumerate(faces)]
+    total = sum(counted)
     modifier = 0
     if opts.blow_the_top_off and blown_top(counted):
         for _ in range(MAX_EXPLOSIONS):

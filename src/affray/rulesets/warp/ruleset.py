@@ -68,6 +68,15 @@ class WarpRuleset:
         return state, events
 
     def pending(self, state: WarpState) -> Window | None:
+        version, window = state.window_cache
+        if version == state.version:
+            return window  # type: ignore[no-any-return]
+        window = self._window(state)
+        state.window_cache = (state.version, window)
+        return window
+
+    @staticmethod
+    def _window(state: WarpState) -> Window | None:
         if state.outcome is not None:
             return None
         if state.decisions:
@@ -111,6 +120,7 @@ class WarpRuleset:
                 return result
             events = result.events
         self._run(state, rng, events)
+        state.version += 1
         return Accepted(events)
 
     @staticmethod

@@ -7,10 +7,11 @@ the paces (multiples of 2.5 m) stay exact.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from affray.core.engine import Outcome
+from affray.core.events import to_jsonable
 from affray.rulesets.warp.options import WarpOptions
 
 UNARMED = "unarmed"
@@ -117,10 +118,16 @@ class Fighter:
     gang_round: int = 0
     gang_normal: list[str] = field(default_factory=list)  # attackers defended normally this round (WR-31)
     serious: list[dict[str, Any]] = field(default_factory=list)
+    # the static parts of this character's view, built once (views.py); not part of the match state
+    view_cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def out(self) -> bool:
         return self.status != "fighting"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form of the state (snapshots): every field but the view cache."""
+        return {f.name: to_jsonable(getattr(self, f.name)) for f in fields(self) if f.name != "view_cache"}
 
 
 @dataclass(slots=True)
@@ -201,6 +208,12 @@ class WarpState:
     gestalt: Gestalt | None = None
     ground: list[tuple[str, float]] = field(default_factory=list)  # dropped or thrown weapons
     outcome: Outcome | None = None
+    version: int = 0  # bumped by every accepted step; keys the window cache
+    window_cache: tuple[int, Any] = field(default=(-1, None), repr=False, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form of the state (snapshots): every field but the window cache."""
+        return {f.name: to_jsonable(getattr(self, f.name)) for f in fields(self) if f.name != "window_cache"}
 
     def current(self) -> Fighter | None:
         """Whose turn it is (``None`` outside the turn phase)."""

@@ -36,12 +36,12 @@ def surprise_check(state: WarpState, rng: RNG, events: list[Event]) -> None:
         foes = state.foes(f)
         if not foes:
             continue
-        sneak = max(foes, key=lambda g: (dice_of(best(g, "stealth", "attack")), g.id))
-        trait = best(sneak, "stealth", "attack")
+        sneak = max(foes, key=lambda g: (dice_of(best(g, "stealth", None)), g.id))
+        trait = best(sneak, "stealth", None)
         stealth = roll(state, rng, sneak, "stealth", trait, standing(state, sneak, "stealth",
                                                                      agility_related(state, trait, "stealth"), Mods()),
                        events)
-        own = best(f, "alertness", "defense")
+        own = best(f, "alertness", None)
         alert = roll(state, rng, f, "alertness", own, standing(state, f, "alertness", False, Mods()), events)
         f.unaware = alert < stealth
         events.append(Contest(sneak.id, f.id, "sneak up on", f.unaware))
@@ -70,7 +70,7 @@ def start_round(state: WarpState, rng: RNG, events: list[Event]) -> None:
 
 
 def _initiative_roll(state: WarpState, rng: RNG, f: Fighter, events: list[Event]) -> tuple[int, int]:
-    trait = best(f, "initiative", "defense")
+    trait = best(f, "initiative", None)
     mods = standing(state, f, "initiative", agility_related(state, trait, "initiative"), Mods())
     mods.bonus.extend(["experience"] * f.initiative_experience)
     f.experience -= f.initiative_experience
@@ -93,7 +93,7 @@ def finish_initiative(state: WarpState, rng: RNG, events: list[Event]) -> None:
         group = state.options.gmc_single_initiative and not f.pc
         units.setdefault(f"side:{f.side}" if group else f.id, []).append(f)
     for members in units.values():
-        leader = max(members, key=lambda g: (dice_of(best(g, "initiative", "defense")), g.id))
+        leader = max(members, key=lambda g: (dice_of(best(g, "initiative", None)), g.id))
         total, pool = _initiative_roll(state, rng, leader, events)
         for f in members:
             f.initiative, f.initiative_pool = total, pool

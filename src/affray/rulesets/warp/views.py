@@ -1,4 +1,5 @@
-"""What a seat sees of a WaRP match (DESIGN.md, contract 6).
+"""What a seat sees of a WaRP match (DESIGN.md, contract 6). Views are read-only: the static parts of
+a sheet (traits, flaws, weapon profiles) are built once and shared between views.
 
 Everyone sees where people stand, what they wield and wear, and whether they look hurt (Messed Up, down,
 dead). A GM character's numbers (hit points, traits, flaws, experience) are the GM's: a player sees them
@@ -22,19 +23,30 @@ def _arm(a: Arm) -> dict[str, Any]:
                                               "thrown": r.thrown, "temporary": r.temporary}}
 
 
+def _static(f: Fighter) -> dict[str, Any]:
+    """The parts of a sheet that never change in a fight, built once per character (read-only)."""
+    if not f.view_cache:
+        f.view_cache["traits"] = {t.id: {"name": t.name, "dice": t.dice, "combat": t.combat, "agility": t.agility,
+                                         "fighting": t.fighting, "uses": list(t.uses)} for t in f.traits.values()}
+        f.view_cache["flaws"] = [{"name": fl.name, "affects": list(fl.affects), "dodge_dice": fl.dodge_dice}
+                                 for fl in f.flaws]
+        f.view_cache["arms"] = {w: _arm(a) for w, a in f.arms.items()}
+        f.view_cache["protection"] = {"dice": f.armour.dice, "flat": f.armour.flat,
+                                      "bullet_dice": f.armour.bullet_dice, "penalty_dice": f.armour.penalty_dice}
+    return f.view_cache
+
+
 def stats(f: Fighter) -> dict[str, Any]:
     """A character's numbers: open for PCs and for the seats that control it, else GM-only."""
+    static = _static(f)
+    arms = static["arms"]
     return {
         "id": f.id, "hp": f.hp, "max_hp": f.max_hp, "stun": f.stun, "ceiling": f.ceiling,
-        "experience": f.experience,
-        "traits": {t.id: {"name": t.name, "dice": t.dice, "combat": t.combat, "agility": t.agility,
-                          "fighting": t.fighting, "uses": list(t.uses)} for t in f.traits.values()},
-        "flaws": [{"name": fl.name, "affects": list(fl.affects), "dodge_dice": fl.dodge_dice} for fl in f.flaws],
-        "weapons": {w: {**_arm(f.arms[w]), "count": f.carried.get(w, 1)} for w in f.arms
+        "experience": f.experience, "traits": static["traits"], "flaws": static["flaws"],
+        "weapons": {w: {**arms[w], "count": f.carried.get(w, 1)} for w in arms
                     if w == "unarmed" or f.carried.get(w, 0) > 0},
-        "protection": {"dice": f.armour.dice, "flat": f.armour.flat, "bullet_dice": f.armour.bullet_dice,
-                       "penalty_dice": f.armour.penalty_dice},
-        "locks": dict(f.locks), "cover_nearby": f.cover_nearby, "serious_wounds": [dict(s) for s in f.serious],
+        "protection": static["protection"], "locks": dict(f.locks), "cover_nearby": f.cover_nearby,
+        "serious_wounds": [dict(s) for s in f.serious],
     }
 
 
@@ -42,7 +54,7 @@ def _fighter(f: Fighter, open_sheet: bool) -> dict[str, Any]:
     return {
         "name": f.name, "side": f.side, "pc": f.pc, "position": f.position, "status": f.status,
         "down_state": f.down_state, "messed_up": f.messed, "wielding": f.wielding,
-        "weapon": _arm(f.arms[f.wielding]), "armour": list(f.armour.names), "cover": f.cover, "moved": f.moved,
+        "weapon": _static(f)["arms"][f.wielding], "armour": list(f.armour.names), "cover": f.cover, "moved": f.moved,
         "prone": f.prone, "held_by": f.held_by, "holding": f.holding, "desperate": f.desperate,
         "initiative": f.initiative, "stats": stats(f) if open_sheet else None,
     }
