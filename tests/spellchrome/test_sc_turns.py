@@ -126,3 +126,24 @@ def test_unknown_and_misplaced_actions_are_refused() -> None:
     assert refused(match, "a", {"type": "attack_of_opportunity"}).code == "no_opportunity"
     assert refused(match, "a", {"type": "decline"}).code == "no_opportunity"
     assert refused(match, "a", {"type": "cast", "spell": "steal_life", "target": "b"}).code == "unknown_spell"
+
+
+def test_sc25_encumbrance_is_not_tracked() -> None:
+    """SC-25: however much a character carries, a 30-ft speed is 6 squares a move action."""
+    laden = ["longsword", "war_hammer", "short_sword", "rail_carbine", "hand_crossbow", "quarterstaff"]
+    match = build(OPEN, {"l": [fighter("a", (0, 0), weapons=laden, armour="empowered_plate")],
+                         "r": [fighter("b", (7, 3))]}, dice=[20, 1])
+    act(match, "a", {"type": "move", "to": [6, 0]})
+    assert who(match, "a").pos == (6, 0)
+
+
+def test_sc_b9_the_dc22_roll_is_called_a_fortitude_save_and_armour_is_spelt_armour() -> None:
+    """SC-B9: one name, 'Fortitude save', for the stabilising roll; the seed's 'armour' spelling."""
+    from affray.rulesets.spellchrome.content_model import SpellchromeContent
+
+    match = build(OPEN, {"l": [fighter("a", (0, 0), hp=-3), fighter("a2", (1, 1))], "r": [fighter("b", (7, 3))]},
+                  dice=[20, 10, 1, 5])
+    checks = [e.to_dict() for e in match.setup_events if e.kind == "check"]
+    assert checks == [{"type": "check", "actor": "a", "check": "Fortitude save to stabilise", "total": 7, "dc": 22,
+                       "success": False}]
+    assert "armour" in SpellchromeContent.model_fields and "armor" not in SpellchromeContent.model_fields

@@ -119,6 +119,24 @@ class SpellchromeRuleset:
                                 f"{c.name} has already taken its one attack of opportunity this round (SC-26).")
         return Rejected("no_opportunity", f"No attack of opportunity is offered to {c.name if c else actor} now.")
 
+    def invariants(self, state: SpellchromeState) -> list[str]:
+        """What must hold after every step (the conformance suite's hook): SC-24 occupancy, HP and EX-HP in
+        bounds, one attack of opportunity at most (SC-26)."""
+        problems: list[str] = []
+        standing: dict[tuple[int, int], str] = {}
+        moving = state.motion.actor if state.motion is not None else None
+        for c in state.combatants.values():
+            if not state.grid.passable(c.pos):
+                problems.append(f"{c.id} stands in a wall or off the map at {list(c.pos)}")
+            if c.hp > c.max_hp or not 0 <= c.ex_hp <= c.ex_hp_max or not 0 <= c.aoo_left <= 1:
+                problems.append(f"{c.id} has HP {c.hp}/{c.max_hp}, EX-HP {c.ex_hp}/{c.ex_hp_max}, "
+                                f"{c.aoo_left} attacks of opportunity")
+            if c.able and c.id != moving:  # a mover may pause on an ally's square for an AoO decision
+                if c.pos in standing:
+                    problems.append(f"{c.id} and {standing[c.pos]} both stand on {list(c.pos)} (SC-24)")
+                standing[c.pos] = c.id
+        return problems
+
     def view(self, state: SpellchromeState, viewer: Viewer) -> dict[str, Any]:
         return view(state, viewer, self.pending(state))
 
