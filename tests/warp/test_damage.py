@@ -22,6 +22,7 @@ from affray.rulesets.warp.mechanics import (
     bulletproof_flat,
     damage,
     effect_lands,
+    explosion,
     hit,
     regular_protection,
     shotgun_factor,
@@ -240,6 +241,7 @@ def test_wr33_alternate_damage_rolls_a_die_per_factor_point() -> None:
     Bonus dice never apply to the damage dice."""
     assert alternate_damage([2, 3], 12, 6) == 10 and alternate_damage([2, 3], 11, 6) == 5
     assert alternate_damage([2, 3], 6, 6) == 0
+    assert explosion([6, 5, 1, 2]) == 14  # an explosion: the GM's dice, no attack roll
     m = warp_match([brawler("a", weapons=["knife"], experience=2)], [thug("b", weapons=["knife"])],
                    [6, 6, 6, 6, 6, 1, 1, 1, 2, 3],
                    {"alternate_damage": True})

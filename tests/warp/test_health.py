@@ -20,6 +20,7 @@ from affray.rulesets.warp.aftermath import (
     advance_days,
     from_state,
     heal_day,
+    recover_all,
     recover_patient,
 )
 from affray.rulesets.warp.events import Condition, SeriousWound, Verdict
@@ -167,6 +168,20 @@ def test_wr27_gm_ratios_and_first_aid() -> None:
     assert recover_patient(p, first_aid=False).hp == 12
     with pytest.raises(ValueError):
         recover(1, 10, Fraction(3, 2))
+
+
+def test_wr27_recover_all_uses_the_tables_ratio() -> None:
+    """WR-27: after a fight everyone recovers with the table's ratio (option recovery_ratio): a thug who
+    began unwounded and was cut down to 0 by a sword (margin 7 x 3) recovers to 11 at 1/2 and 14 at 2/3;
+    one who began the fight at 3 HP recovers towards 3, not 21."""
+    for ratio, expected in (("1/2", 11), ("2/3", 14)):
+        m = warp_match([brawler("a", weapons=["sword"])], [thug("b")], [6, 6, 6, 1, 3, 4, 4],
+                       {"recovery_ratio": ratio})
+        ok(m.act("a", attack("b")))
+        assert who(m, "b").hp == 0 and recover_all(state(m))["b"].hp == expected
+    m = warp_match([brawler("a")], [thug("b", hp=3)], [6, 6, 6, 5, 5, 5, 5])
+    ok(m.act("a", attack("b")))
+    assert recover_all(state(m))["b"].hp == 2
 
 
 def test_wr29_taser_damage_comes_back_in_full_at_recovery() -> None:

@@ -183,6 +183,12 @@ def alternate_damage(faces: Sequence[int], attack: int, defense: int) -> int:
     return 2 * total if attack >= 2 * defense else total
 
 
+def explosion(faces: Sequence[int]) -> int:
+    """Alternate damage without an attack roll (an explosion): the GM rolls d6s and sums them, before
+    armour. Rule: WR-33."""
+    return sum(faces)
+
+
 # -- ranged defense -----------------------------------------------------------------------------------
 def distance_dice(row: str, metres: float, beyond: bool = False) -> int | None:
     """The defender's distance dice: the first column whose threshold is at least the distance.
