@@ -50,15 +50,15 @@ def fighter(cid: str, pos: tuple[int, int], **fields: Any) -> dict[str, Any]:
 
 
 def build(map_text: str, sides: Mapping[str, list[dict[str, Any]]], options: Mapping[str, Any] | None = None,
-          dice: Iterable[int] = ()) -> Match:
+          dice: Iterable[int] = (), seed: int = 0) -> Match:
     """A match on ``map_text``. ``dice`` are scripted from the first initiative roll on (one d20 per
-    combatant in file order), then the fallback generator takes over."""
+    combatant in file order), then the fallback generator (seeded with ``seed``) takes over."""
     data = {"ruleset": "spellchrome", "map": map_text,
             "sides": [{"name": n, "combatants": cs} for n, cs in sides.items()]}
     model = SpellchromeScenario.model_validate(data)
     ruleset = get_ruleset("spellchrome")
     setup = ruleset.prepare(model, ruleset.content())
-    return Match(ruleset, setup, options, rng=ScriptedRNG(dice))
+    return Match(ruleset, setup, options, rng=ScriptedRNG(dice, seed))
 
 
 def state_of(match: Match) -> SpellchromeState:

@@ -155,3 +155,28 @@ def test_sc_r5_a_stable_character_who_is_hurt_again_is_dying_again() -> None:
     act(match, "a2", {"type": "end_turn"})
     act(match, "b", {"type": "attack", "target": "a"}, 20, 1)
     assert who(match, "a").status == "dying" and who(match, "a").hp == -6
+
+
+def test_sc04_sc06_live_play_agrees_with_the_exact_odds() -> None:
+    """Contract 3: from −28, a first round kills unless the DC 22 save (d20 + 2: only a natural 20) stabilises
+    and otherwise needs a 1d4 of 2+: exactly 19/20 × 3/4 = 57/80 by icepool over the same mechanics. The
+    engine on seeded dice must agree within 4 standard errors (n = 1200, SE ≈ 0.013)."""
+    from fractions import Fraction
+
+    import icepool
+
+    from affray.rulesets.spellchrome.mechanics import dying_step, stabilise_succeeds
+
+    def dies(nat: int, loss: int) -> bool:
+        return not stabilise_succeeds(nat, 2) and dying_step(-28, loss)[1] == "dead"
+    exact = Fraction(icepool.map(dies, icepool.d20, icepool.d4).probability(True)).limit_denominator(1000)
+    assert exact == Fraction(57, 80)
+    n, dead = 1200, 0
+    for seed in range(n):
+        match = build(OPEN, {"left": [fighter("a", (0, 0), hp=-28), fighter("a2", (1, 1))],
+                             "right": [fighter("b", (7, 3))]}, dice=[20, 10, 1], seed=seed)
+        act(match, "a2", {"type": "end_turn"})
+        act(match, "b", {"type": "end_turn"})
+        dead += who(match, "a").status == "dead"
+    share = dead / n
+    assert abs(share - 57 / 80) < 4 * (57 / 80 * 23 / 80 / n) ** 0.5
