@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from affray.core.engine import Action, ActionSpec
 from affray.core.rng import RNG
 from affray.rulesets.witchhammer.mechanics import RANGES, SOLID_HIT, attack, defense_against
+from affray.rulesets.witchhammer.memo import per_object
 
 Fighter = dict[str, Any]
 
@@ -71,13 +72,15 @@ class Profile:
 
 
 _PROFILES: dict[int, tuple[Any, Profile]] = {}
-_PSYCH: dict[int, tuple[Any, float]] = {}
+_PSYCH: dict[int, tuple[Any, float]] = {}  # a Psych card's worth, once per card summary
 
 
 def profile(card: dict[str, Any], statuses: dict[str, Any]) -> Profile:
-    hit = _PROFILES.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
+    """The card's :class:`Profile`, digested once per card summary (views share them per setup)."""
+    return per_object(_PROFILES, card, lambda: _digest(card, statuses), limit=4096)
+
+
+def _digest(card: dict[str, Any], statuses: dict[str, Any]) -> Profile:
     steps: list[tuple[int, Strike | None]] = []
     recover, cost = 0, 3.0 if card["one_shot"] else 0.0
     for node in card["below"]:
@@ -93,11 +96,7 @@ def profile(card: dict[str, Any], statuses: dict[str, Any]) -> Profile:
             recover += node["poise"]
         elif node["type"] == "damage" and node["to"] == "self":
             cost += 0.5 * node["amount"]
-    made = Profile(card["kind"], card["defense"] + 0.2 * card["init"], tuple(steps), recover, cost)
-    if len(_PROFILES) > 4096:
-        _PROFILES.clear()
-    _PROFILES[id(card)] = (card, made)
-    return made
+    return Profile(card["kind"], card["defense"] + 0.2 * card["init"], tuple(steps), recover, cost)
 
 
 class Planner:
@@ -171,12 +170,7 @@ class Planner:
             card = self.cards[c]
             if n <= 0 or card["kind"] != "psych" or (card["one_shot"] and self.view["vignette"] > 1):
                 continue
-            key = id(card)
-            cached = _PSYCH.get(key)
-            if cached is None or cached[0] is not card:
-                cached = (card, self._psych_worth(card["below"]))
-                _PSYCH[key] = cached
-            worth = cached[1]
+            worth = per_object(_PSYCH, card, partial(self._psych_worth, card["below"]), limit=4096)
             if best is None or worth > best[0]:
                 best = (worth, c)
         return best[1] if best is not None else None

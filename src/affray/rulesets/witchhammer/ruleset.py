@@ -19,6 +19,7 @@ from affray.core.events import Event, to_jsonable
 from affray.core.rng import RNG
 from affray.rulesets.witchhammer import planning, vignette
 from affray.rulesets.witchhammer.content_model import WitchHammerContent, WitchHammerScenario
+from affray.rulesets.witchhammer.memo import per_object
 from affray.rulesets.witchhammer.options import WitchHammerOptions
 from affray.rulesets.witchhammer.setup import build_state, prepare
 from affray.rulesets.witchhammer.state import WitchHammerState
@@ -35,13 +36,7 @@ def builtin_content() -> ContentLibrary:
 
 def _legal_cache(state: WitchHammerState) -> dict[Any, list[ActionSpec]]:
     """Legal-action lists keyed by hand, shared by matches of one setup (their card table is one object)."""
-    hit = _LEGAL_CACHE.get(id(state.cards))
-    if hit is None or hit[0] is not state.cards:
-        if len(_LEGAL_CACHE) > 64:
-            _LEGAL_CACHE.clear()
-        hit = (state.cards, {})
-        _LEGAL_CACHE[id(state.cards)] = hit
-    return hit[1]
+    return per_object(_LEGAL_CACHE, state.cards, dict)
 
 
 class WitchHammerRuleset:

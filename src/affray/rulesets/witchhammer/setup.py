@@ -16,6 +16,7 @@ from affray.core.grid import Grid, MapError, Pos
 from affray.rulesets.witchhammer import targeting
 from affray.rulesets.witchhammer.content_model import SIZES, Character, Modifiers, Monster, Sheet
 from affray.rulesets.witchhammer.mechanics import malus_table
+from affray.rulesets.witchhammer.memo import per_object
 from affray.rulesets.witchhammer.options import WitchHammerOptions
 from affray.rulesets.witchhammer.state import CardDef, Fighter, StatusDef, WitchHammerState
 
@@ -156,22 +157,20 @@ def _apply(sheet: Sheet, mods: list[Modifiers]) -> dict[str, Any]:
     return stats
 
 
-_COMPILED: dict[int, tuple[Any, dict[str, CardDef], dict[str, StatusDef]]] = {}
+Compiled = tuple[dict[str, CardDef], dict[str, StatusDef]]
+_COMPILED: dict[int, tuple[Any, Compiled]] = {}
 
 
-def compile_content(setup: Mapping[str, Any]) -> tuple[dict[str, CardDef], dict[str, StatusDef]]:
-    """Cards and statuses of a setup as frozen dataclasses (cached by identity: setups are never mutated)."""
+def compile_content(setup: Mapping[str, Any]) -> Compiled:
+    """Cards and statuses of a setup as frozen dataclasses (once per setup: setups are never mutated)."""
     raw_cards, raw_statuses = setup["cards"], setup["statuses"]
-    hit = _COMPILED.get(id(raw_cards))
-    if hit is not None and hit[0] is raw_cards:
-        return hit[1], hit[2]
-    cards = {k: CardDef(k, c["name"], c["kind"], c["init"], c["defense"], dict(c["defenses"]),
-                        tuple(c["below"]), c["one_shot"], c["text"]) for k, c in raw_cards.items()}
-    statuses = {k: _status(k, s) for k, s in raw_statuses.items()}
-    if len(_COMPILED) > 64:
-        _COMPILED.clear()
-    _COMPILED[id(raw_cards)] = (raw_cards, cards, statuses)
-    return cards, statuses
+
+    def build() -> Compiled:
+        cards = {k: CardDef(k, c["name"], c["kind"], c["init"], c["defense"], dict(c["defenses"]),
+                            tuple(c["below"]), c["one_shot"], c["text"]) for k, c in raw_cards.items()}
+        return cards, {k: _status(k, s) for k, s in raw_statuses.items()}
+
+    return per_object(_COMPILED, raw_cards, build)
 
 
 def _status(key: str, s: Mapping[str, Any]) -> StatusDef:

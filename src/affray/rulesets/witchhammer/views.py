@@ -12,26 +12,26 @@ from typing import Any
 
 from affray.core.engine import Viewer, Window
 from affray.core.sealed import Sealed
+from affray.rulesets.witchhammer.memo import per_object
 from affray.rulesets.witchhammer.state import CardDef, Fighter, WitchHammerState
 from affray.rulesets.witchhammer.wounds import malus_of
 
-_STATIC: dict[int, tuple[Any, dict[str, dict[str, Any]], dict[str, dict[str, Any]]]] = {}
+Summaries = tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]
+_STATIC: dict[int, tuple[Any, Summaries]] = {}
 
 
-def _static(state: WitchHammerState) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+def _static(state: WitchHammerState) -> Summaries:
     """Card and status summaries, built once per setup (its card table is one shared object). Treat as read-only."""
-    hit = _STATIC.get(id(state.cards))
-    if hit is None or hit[0] is not state.cards:
-        if len(_STATIC) > 64:
-            _STATIC.clear()
+
+    def build() -> Summaries:
         cards = {c: card_summary(card) for c, card in state.cards.items()}
         statuses = {k: {"name": s.name, "attack": s.attack, "defense": s.defense, "init": s.init, "malus": s.malus,
                         "move": s.move, "defenses": s.defenses, "tick_wounds": s.tick_wounds,
                         "tick_damage": s.tick_damage, "tick_poise": s.tick_poise, "skip_turn": s.skip_turn,
                         "no_poise_recovery": s.no_poise_recovery} for k, s in state.statuses.items()}
-        hit = (state.cards, cards, statuses)
-        _STATIC[id(state.cards)] = hit
-    return hit[1], hit[2]
+        return cards, statuses
+
+    return per_object(_STATIC, state.cards, build)
 
 
 def card_summary(card: CardDef) -> dict[str, Any]:
