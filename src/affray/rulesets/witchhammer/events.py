@@ -113,8 +113,8 @@ class Attacked(Event):
         crit = " CRIT!" if self.crit else ""
         tail = {"miss": "misses", "fumble": "fumbles", "hit": f"hits for {self.damage}",
                 "solid": f"lands a Solid Hit for {self.damage}"}[self.result]
-        return (f"{names[self.actor]} attacks {names[self.target]}: {self.bonus:+d} vs {self.defense} + "
-                f"{self.natural} = {self.value}, {tail}{crit}{pos}")
+        return (f"{names[self.actor]} attacks {names[self.target]} with {self.card}: Attack {self.bonus:+d} against "
+                f"Defense {self.defense}, d20 {self.natural}: {self.value}, {tail}{crit}{pos}")
 
 
 @dataclass(slots=True)
@@ -132,8 +132,9 @@ class Damaged(Event):
     source: str
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return (f"{names[self.target]} takes {self.damage} ({self.wounds} wound(s)): Poise {self.poise}, "
-                f"Health {self.health}, Malus {self.malus}")
+        taken = f"takes {self.damage} damage, {self.wounds} Wound(s)" if self.damage else (
+            f"takes {self.wounds} Wound(s) from {self.source}")
+        return f"{names[self.target]} {taken}: Poise {self.poise}, Health {self.health}, Malus {self.malus}"
 
 
 @dataclass(slots=True)
