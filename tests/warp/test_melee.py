@@ -36,9 +36,9 @@ def test_wr09_a_non_combat_trait_attacks_or_defends_not_both() -> None:
 
 
 def test_wr09_a_combat_trait_serves_both() -> None:
-    """WR-09: Knife Fighter attacks and then defends in the same round."""
-    m = warp_match([fighter("a", traits={"knife_fighter": 4})], [thug("b")],
-                   [6, 6, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1])
+    """WR-09: Knife Fighter attacks and then defends in the same round (knife in hand against a knife)."""
+    m = warp_match([fighter("a", traits={"knife_fighter": 4}, weapons=["knife"])], [thug("b", weapons=["knife"])],
+                   [6, 6, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1])  # b, now Messed Up, attacks with 4 dice
     ok(m.act("a", attack("b")))
     events = ok(m.act("b", attack("a")))
     assert rolls(events, "defense")[0].trait == "Knife Fighter"

@@ -11,17 +11,18 @@ import affray
 from affray.core.content import ContentError, load_pack
 from affray.core.rng import ScriptedRNG
 from affray.rulesets.warp.content_model import WarpContent
-from tests.warp.helpers import RULESET, attack, brawler, rejected, state, thug, warp_match
+from tests.warp.helpers import RULESET, attack, brawler, fighter, rejected, state, thug, warp_match
 
 
 def duel() -> affray.Match:
-    return warp_match([brawler("a", experience=2, position=0)], [thug("b", position=1), thug("far", position=30)],
-                      [6] * 12)
+    pc = fighter("a", experience=2, position=0, traits={"street_brawler": 3, "good_with_a_bat": 3})
+    return warp_match([pc], [thug("b", position=1), thug("far", position=30)], [6] * 12)
 
 
 @pytest.mark.parametrize(("action", "code"), [
     (attack("b", trait="kung_fu"), "unknown_trait"),
     (attack("b", trait="watchful"), "unknown_trait"),
+    (attack("b", trait="good_with_a_bat", weapon="unarmed"), "unsuitable_trait"),
     (attack("b", experience=-1), "bad_count"),
     (attack("b", experience=1.5), "bad_count"),
     (attack("b", experience=3), "not_enough_experience"),

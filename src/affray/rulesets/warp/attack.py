@@ -82,11 +82,11 @@ def _weapon(state: WarpState, f: Fighter, action: dict[str, Any], distance: floa
     return arm, str(mode)
 
 
-def _trait(f: Fighter, action: dict[str, Any], use: str) -> Rejected | str | None:
+def _trait(f: Fighter, action: dict[str, Any], use: str, weapon: str) -> Rejected | str | None:
     """The trait rolled: as named, the best suitable one when the field is absent, or none (2 dice,
     WR-03) when it is ``null``."""
     if "trait" not in action:
-        top = best(f, use, "attack")
+        top = best(f, use, "attack", weapon)
         return None if top is None else top.id
     tid = action["trait"]
     if tid is None:
@@ -96,6 +96,8 @@ def _trait(f: Fighter, action: dict[str, Any], use: str) -> Rejected | str | Non
     trait = f.traits[tid]
     if use not in trait.uses:
         return Rejected("unsuitable_trait", f"{trait.name} cannot be used for a {use} attack.")
+    if not trait.fits(weapon):
+        return Rejected("unsuitable_trait", f"{trait.name} helps only with: {', '.join(trait.weapons)}.")
     if not lock_allows(f, trait, "attack"):
         return Rejected("trait_locked", f"{trait.name} is not a combat trait and already served for defense "
                                         "this round (WR-09).")
@@ -138,7 +140,7 @@ def check_attack(state: WarpState, f: Fighter, action: dict[str, Any]) -> Reject
     if isinstance(weapon, Rejected):
         return weapon
     arm, mode = weapon
-    checks = (_trait(f, action, mode), _maneuver(state, action, mode),
+    checks = (_trait(f, action, mode, arm.id), _maneuver(state, action, mode),
               count_field(action, "experience", f.experience, "Experience Pool dice"), _move(state, f, action, mode))
     for check in checks:
         if isinstance(check, Rejected):

@@ -33,6 +33,8 @@ class Trait(Strict):
     agility: bool = Field(default=False, description="agility-related: armour penalties apply (WR-20)")
     fighting: bool = Field(default=False, description="its dice set how many attackers one defends against (WR-31)")
     uses: list[Use] = Field(default_factory=list)
+    weapons: list[str] = Field(default_factory=list,
+                               description="weapon ids it is good with; empty: any (Good with a Baseball Bat)")
     flaw: bool = False
     affects: list[Affects] = Field(default_factory=list, description="a flaw's penalty die falls on these rolls")
     dodge_dice: int | None = Field(default=None, ge=0, le=6, description="a flaw that caps dodging (clumsy: 1)")

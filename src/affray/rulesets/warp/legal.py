@@ -51,10 +51,8 @@ def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
     special effect and one spent experience die with the weapon in hand."""
     specs: list[ActionSpec] = []
     specials = _specials(state)
-    traits_by_mode: dict[str, list[str | None]] = {}
-    for mode in ("melee", "ranged"):
-        traits_by_mode[mode] = [tr.id for tr in candidates(f, mode, "attack")] or [None]
     weapons = usable_weapons(f)
+    traits_of: dict[tuple[str, str], list[str | None]] = {}
     for t in state.foes(f):
         distance = abs(f.position - t.position)
         for wid in weapons:
@@ -62,12 +60,14 @@ def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
             for mode in ("melee", "ranged"):
                 if (arm.melee if mode == "melee" else arm.ranged) is None or not in_range(state, arm, mode, distance):
                     continue
-                traits = traits_by_mode[mode]
+                traits = traits_of.get((wid, mode)) or traits_of.setdefault(
+                    (wid, mode), [tr.id for tr in candidates(f, mode, "attack", wid)] or [None])
                 man = fresh_maneuver(state, f, t.id, mode)
                 for tid in traits:
+                    name = f.traits[tid].name if tid is not None else "2 dice"
                     specs.append(ActionSpec({"type": "attack", "target": t.id, "weapon": wid, "mode": mode,
                                              "trait": tid, "maneuver": man},
-                                            f"{mode} attack on {t.name} with the {arm.name} ({tid or '2 dice'})"))
+                                            f"{mode} attack on {t.name} with the {arm.name} ({name})"))
                 if wid != f.wielding:
                     continue
                 extra = [(mid, 0) for mid in specials] if mode == "melee" else []

@@ -57,7 +57,10 @@ def gang_choice_needed(state: WarpState, a: Attack) -> bool:
 def defense_options(state: WarpState, a: Attack) -> list[TraitRating | None]:
     """The traits ``a.target`` could defend with; ``[None]`` alone means the default 2 dice."""
     t = state.fighters[a.target]
-    found: list[TraitRating | None] = list(candidates(t, "dodge" if a.mode == "ranged" else "defense", "defense"))
+    if a.mode == "ranged":
+        found: list[TraitRating | None] = list(candidates(t, "dodge", "defense"))
+    else:
+        found = list(candidates(t, "defense", "defense", t.wielding))
     return found or [None]
 
 

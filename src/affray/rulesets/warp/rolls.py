@@ -75,20 +75,22 @@ def lock(f: Fighter, trait: TraitRating | None, role: str) -> None:
         f.locks[trait.id] = role
 
 
-def candidates(f: Fighter, use: str, role: str | None) -> list[TraitRating]:
+def candidates(f: Fighter, use: str, role: str | None, weapon: str | None = None) -> list[TraitRating]:
     """Traits that can serve ``use`` now, best first (more dice; a combat trait before a non-combat one).
 
     ``role`` ("attack" or "defense") applies the WR-09 lock; ``None`` is a roll that is neither
-    (initiative, stealth, intimidation...), which no lock restricts.
+    (initiative, stealth, intimidation...), which no lock restricts. ``weapon`` keeps out a trait tied to
+    other weapons (Good with a Baseball Bat does not help with a knife).
     """
-    found = [t for t in f.traits.values() if use in t.uses and (role is None or lock_allows(f, t, role))]
+    found = [t for t in f.traits.values()
+             if use in t.uses and (role is None or lock_allows(f, t, role)) and t.fits(weapon)]
     found.sort(key=lambda t: (-t.dice, not t.combat, t.id))
     return found
 
 
-def best(f: Fighter, use: str, role: str | None) -> TraitRating | None:
+def best(f: Fighter, use: str, role: str | None, weapon: str | None = None) -> TraitRating | None:
     """The best trait for ``use`` (``None``: roll the default 2 dice, WR-03)."""
-    found = candidates(f, use, role)
+    found = candidates(f, use, role, weapon)
     return found[0] if found else None
 
 

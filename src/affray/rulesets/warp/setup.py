@@ -74,7 +74,7 @@ def _traits(where: str, ch: Character, content: ContentLibrary) -> tuple[dict[st
         if trait.flaw:
             raise ReferenceProblem(f"{where}: traits.{tid}", f"a trait, not a flaw ('{tid}' belongs in 'flaws')")
         traits[tid] = {"name": trait.name, "dice": dice, "combat": trait.combat, "agility": trait.agility,
-                       "fighting": trait.fighting, "uses": list(trait.uses)}
+                       "fighting": trait.fighting, "uses": list(trait.uses), "weapons": list(trait.weapons)}
     flaws = []
     for fid in ch.flaws:
         flaw: Trait = _lookup(content, "traits", fid, f"{where}: flaws")
@@ -136,7 +136,8 @@ def _arm(wid: str, w: Mapping[str, Any]) -> Arm:
 def build_fighter(c: Mapping[str, Any], options: WarpOptions) -> Fighter:
     max_hp = c["max_hp"] if c["max_hp"] is not None else options.default_hp  # WR-B9
     hp = max_hp if c["hp"] is None else min(c["hp"], max_hp)
-    traits = {tid: TraitRating(tid, t["name"], t["dice"], t["combat"], t["agility"], t["fighting"], tuple(t["uses"]))
+    traits = {tid: TraitRating(tid, t["name"], t["dice"], t["combat"], t["agility"], t["fighting"], tuple(t["uses"]),
+                               tuple(t.get("weapons", ())))
               for tid, t in c["traits"].items()}
     flaws = [Flaw(f["id"], f["name"], tuple(f["affects"]), f["dodge_dice"]) for f in c["flaws"]]
     arms = {wid: _arm(wid, w) for wid, w in c["weapons"].items()}

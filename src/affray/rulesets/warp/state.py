@@ -28,6 +28,11 @@ class TraitRating:
     agility: bool
     fighting: bool
     uses: tuple[str, ...]
+    weapons: tuple[str, ...] = ()  # the weapons it is good with; empty: any
+
+    def fits(self, weapon: str | None) -> bool:
+        """Whether this trait serves an attack or defense with ``weapon`` (``None``: not checked)."""
+        return weapon is None or not self.weapons or weapon in self.weapons
 
 
 @dataclass(slots=True)
