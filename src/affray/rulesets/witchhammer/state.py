@@ -162,6 +162,7 @@ class WitchHammerState:
     targets: dict[tuple[str, str], str] = field(default_factory=dict)  # (actor, selector) -> locked target
     pending_fates: list[str] = field(default_factory=list)  # PCs awaiting the GM (deaths_door_failure)
     outcome: Outcome | None = None
+    shown_cards: dict[Any, dict[str, Any]] = field(default_factory=dict)  # views' card lists, by what they show
     winner: str | None = None
     end_reason: str = ""
 

@@ -72,12 +72,17 @@ def _fighter(state: WitchHammerState, f: Fighter, mine: bool) -> dict[str, Any]:
 
 def view(state: WitchHammerState, viewer: Viewer, window: Window | None) -> dict[str, Any]:
     mine = {a for a in state.fighters if viewer.may_see(a)}
-    seen: set[str] = {f.card.id for f in state.fighters.values() if f.card is not None}
-    for a in mine:
-        seen.update(state.fighters[a].deck)
     opts = state.options
     cards, statuses = _static(state)
-    shown = {c: cards[c] for c in seen}
+    # A deck's card ids never change (spent one-shots keep a count of 0), so the cards a viewer may read
+    # depend only on whose decks it sees and which cards are in force.
+    key = (frozenset(mine), tuple(f.card.id for f in state.fighters.values() if f.card is not None))
+    shown = state.shown_cards.get(key)
+    if shown is None:
+        seen = set(key[1])
+        for a in mine:
+            seen.update(state.fighters[a].deck)
+        shown = state.shown_cards[key] = {c: cards[c] for c in sorted(seen)}
     return {
         "ruleset": "witchhammer", "vignette": state.vignette, "round": state.round, "phase": state.phase,
         "seat": viewer.seat, "you": sorted(a for a in state.fighters if a in viewer.controls),
@@ -87,7 +92,7 @@ def view(state: WitchHammerState, viewer: Viewer, window: Window | None) -> dict
         if opts.drama_timer else None,
         "map": list(state.grid.rows), "order": list(state.order), "initiative": dict(state.initiative),
         "fighters": {a: _fighter(state, f, a in mine) for a, f in state.fighters.items()},
-        "cards": shown,
+        "cards": dict(shown),
         "statuses": statuses,
         "outcome": None if state.outcome is None else {"winner": state.outcome.winner,
                                                        "reason": state.outcome.reason},
