@@ -52,7 +52,7 @@ def invariants(match: Match) -> list[str]:
 
 def leaks(match: Match) -> list[str]:
     """Secrets of one seat visible in another seat's view or redacted log (the GM may see all)."""
-    problems = []
+    problems: list[str] = []
     hidden = secrets(match)
     if not hidden:
         return problems

@@ -10,6 +10,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,6 +27,13 @@ DUEL = ROOT / "examples" / "hud" / "nerdified_duel.yaml"
 SIMPLE = ROOT / "examples" / "hud" / "simplified_duel.yaml"
 
 
+def local_cluster() -> Any:
+    """An in-process Dask cluster on free ports (parallel test workers must not collide on 8786/8787)."""
+    from distributed import LocalCluster
+
+    return LocalCluster(n_workers=1, processes=False, scheduler_port=0, dashboard_address=":0")
+
+
 def test_wilson_interval_known_values() -> None:
     lo, hi = wilson(50, 100)
     assert abs(lo - 0.4038) < 1e-4 and abs(hi - 0.5962) < 1e-4
@@ -35,13 +43,13 @@ def test_wilson_interval_known_values() -> None:
 
 def test_serial_pool_and_dask_give_identical_numbers() -> None:
     """Every chunk's seed comes from the run's seed and its index, so the executor cannot change a number."""
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     scenario = affray.load_scenario(DUEL)
     serial = simulate(scenario, 240, 5, None, {}, chunk=40)
     with ProcessPoolExecutor(2) as pool:
         pooled = simulate(scenario, 240, 5, pool, {}, chunk=40)
-    with LocalCluster(n_workers=1, processes=False, scheduler_port=0, dashboard_address=":0") as cluster, Client(cluster) as client:
+    with local_cluster() as cluster, Client(cluster) as client:
         dasked = simulate(scenario, 240, 5, client.get_executor(), {}, chunk=40)
     assert serial.report == pooled.report == dasked.report
     assert serial.report["fights"] == 240 and serial.path == "engine"
@@ -130,10 +138,10 @@ def test_param_paths_reach_scenario_and_content_or_say_why() -> None:
 
 
 def test_sweep_on_an_in_process_dask_cluster_with_early_stopping() -> None:
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     data = load_scenario_data(DUEL)
-    with LocalCluster(n_workers=1, processes=False, scheduler_port=0, dashboard_address=":0") as cluster, Client(cluster) as client:
+    with local_cluster() as cluster, Client(cluster) as client:
         points = sweep(data, DUEL, parse_param("hald.stats.endurance=2..8:6"), 600, 1, client.get_executor(), {},
                        precision=0.06, batch=100)
     assert [p["value"] for p in points] == [2, 8]

@@ -136,7 +136,7 @@ def options_cmd(ruleset: Annotated[str, typer.Argument(help="hud, warp, spellchr
     table = Table(title=f"{rs.title}: rule options", title_justify="left")
     for col in ("option", "default", "rule", "meaning"):
         table.add_column(col)
-    for info in describe(rs.options_type):  # type: ignore[arg-type]  # a dataclass type is hashable
+    for info in describe(rs.options_type):
         table.add_row(info.name, repr(info.default), info.rule, escape(info.doc))
     console.print(table)
 

@@ -11,7 +11,6 @@ import dataclasses
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -37,21 +36,29 @@ class OptionInfo:
     type_name: str
 
 
-@cache
+_HINTS: dict[type[Any], dict[str, Any]] = {}
+_INFOS: dict[type[Any], tuple[OptionInfo, ...]] = {}
+
+
 def _hints(cls: type[Any]) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+    # get_type_hints evaluates string annotations: slow, and options are parsed for every match
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
 
 
-@cache
 def describe(cls: type[Any]) -> tuple[OptionInfo, ...]:
     """The options of an options dataclass, in declaration order."""
+    if cls in _INFOS:
+        return _INFOS[cls]
     hints = _hints(cls)
     out = []
     for f in dataclasses.fields(cls):
         kind = hints[f.name]
         out.append(OptionInfo(f.name, f.default, f.metadata.get("rule", ""), f.metadata.get("doc", ""),
                               tuple(f.metadata.get("choices", ())), getattr(kind, "__name__", str(kind))))
-    return tuple(out)
+    _INFOS[cls] = tuple(out)
+    return _INFOS[cls]
 
 
 def _check(info: OptionInfo, kind: Any, value: Any) -> Any:
