@@ -89,5 +89,9 @@ def scenario_from_data(data: dict[str, Any], path: str | Path, content: Iterable
                                                   f"one of {', '.join(sorted(known))} (got {c.controller!r})")])
             seats[c.id] = c.seat or c.id
             controllers[c.id] = c.controller
+    if model.gm.controller not in known:
+        raise ContentError(path, [Problem("gm.controller", f"one of {', '.join(sorted(known))} "
+                                                           f"(got {model.gm.controller!r})")])
     seats.setdefault(GM, GM)
+    controllers[GM] = model.gm.controller
     return Scenario(str(path), ruleset, model, setup, dict(model.options), seats, controllers)

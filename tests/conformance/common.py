@@ -41,13 +41,11 @@ def random_playout(path: Path, seed: int, max_steps: int = 20_000) -> Match:
 
 
 def secrets(match: Match) -> list[tuple[str, Any]]:
-    finder = getattr(match.ruleset, "secrets", None)
-    return list(finder(match.state)) if finder is not None else []
+    return match.ruleset.secrets(match.state)
 
 
 def invariants(match: Match) -> list[str]:
-    check = getattr(match.ruleset, "invariants", None)
-    return list(check(match.state)) if check is not None else []
+    return match.ruleset.invariants(match.state)
 
 
 def leaks(match: Match) -> list[str]:

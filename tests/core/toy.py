@@ -14,7 +14,17 @@ from pydantic import BaseModel
 
 from affray.core.content import ContentLibrary
 from affray.core.dice import roll_die
-from affray.core.engine import Accepted, Action, ActionSpec, Outcome, Rejected, StepResult, Viewer, Window
+from affray.core.engine import (
+    Accepted,
+    Action,
+    ActionSpec,
+    CombatantReport,
+    Outcome,
+    Rejected,
+    StepResult,
+    Viewer,
+    Window,
+)
 from affray.core.events import Committed, Ended, Event, Revealed, Rolled, to_jsonable
 from affray.core.rng import RNG
 from affray.core.scenario import ScenarioBase
@@ -102,3 +112,12 @@ class ToyRuleset:
 
     def sides(self, state: ToyState) -> dict[str, str]:
         return {"a": "A", "b": "B"}
+
+    def report(self, state: ToyState) -> dict[str, CombatantReport]:
+        return {p: CombatantReport(p.upper(), False, False, 0, 0, 0, 0) for p in state.players}
+
+    def secrets(self, state: ToyState) -> list[tuple[str, Any]]:
+        return [(p, s.payload) for p, s in state.bids.items() if p not in state.revealed]
+
+    def invariants(self, state: ToyState) -> list[str]:
+        return []

@@ -73,7 +73,7 @@ def test_sc26_one_attack_of_opportunity_per_round() -> None:
     assert isinstance(result, Rejected) and result.code == "no_attack_of_opportunity_left"
     assert "one attack of opportunity" in result.message
     assert match.ruleset.snapshot(state) == before and rng.index == index
-    assert refused(match, "b", {"type": "attack_of_opportunity"}).code == "not_your_turn"
+    assert refused(match, "b", {"type": "attack_of_opportunity"}).code == "no_attack_of_opportunity_left"
 
 
 def test_sc_b7_the_attack_of_opportunity_comes_back_on_the_own_turn() -> None:

@@ -53,7 +53,7 @@ def _play(match: Match, kind: str, seed: int, check_every: int = 0) -> Iterator[
         assert isinstance(match.act(actor, action), Accepted)
         assert isinstance(match.state, SpellchromeState)
         _invariants(match.state)
-        assert match.ruleset.invariants(match.state) == []  # type: ignore[attr-defined]
+        assert match.ruleset.invariants(match.state) == []
         steps += 1
         yield
 

@@ -17,11 +17,11 @@ from affray.rulesets.witchhammer.setup import build_state
 from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
 
 RULESET = WitchHammerRuleset()
-SALT = 1 << 32
+SALT = 1 << 64
 
 
 class DiceRNG:
-    """Scripted d20s (and other dice) for a test; the 32-bit draws that salt sealed commits come from a counter.
+    """Scripted d20s (and other dice) for a test; the 64-bit draws that salt sealed commits come from a counter.
 
     Every draw advances ``index`` like a real RNG, so "the RNG did not move" can be asserted.
     """

@@ -75,7 +75,11 @@ StepResult = Accepted | Rejected
 
 @dataclass(frozen=True, slots=True)
 class Window:
-    """Who must act now: ``actors`` (any of them may act; each acts once), the phase and a prompt."""
+    """Who must act now: ``actors`` (any of them may act, in any order), the phase and a prompt.
+
+    An actor stays in the window until its part is done: once for a reaction, or over several actions
+    while it places cards and then readies (WitchHammer's planning).
+    """
 
     phase: str
     actors: tuple[str, ...]
@@ -177,6 +181,18 @@ class Ruleset(Protocol):
     def names(self, state: Any) -> dict[str, str]: ...
 
     def sides(self, state: Any) -> dict[str, str]: ...
+
+    def report(self, state: Any) -> dict[str, CombatantReport]:
+        """How each combatant ended the fight (for simulation reports)."""
+        ...
+
+    def secrets(self, state: Any) -> list[tuple[str, Any]]:
+        """``(owner actor, value)`` for everything hidden now; no other seat may see the value (contract 6)."""
+        ...
+
+    def invariants(self, state: Any) -> list[str]:
+        """Descriptions of broken invariants (HP or action counts out of bounds); empty when all hold."""
+        ...
 
 
 _REGISTRY: dict[str, Callable[[], Ruleset]] = {}

@@ -76,6 +76,7 @@ class Match:
         self.seats[GM] = GM
         self.controllers: dict[str, str] = {a: "human" for a in actors}
         self.controllers.update(controllers or {})
+        self.controllers.setdefault(GM, "human")
         self.log: list[LogEntry] = []
 
     # -- reading -----------------------------------------------------------------------------------
@@ -127,12 +128,15 @@ class Match:
             return Rejected("unknown_actor", f"There is no combatant called '{actor}' in this fight.")
         if self.seats[actor] != seat:
             return Rejected("not_your_seat", f"Seat '{seat}' does not control {self.names().get(actor, actor)}.")
-        window = self.ruleset.pending(self.state)
-        if window is None or actor not in window.actors:
-            return Rejected("not_your_turn", f"It is not {self.names().get(actor, actor)}'s turn to act.")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             return Rejected("bad_action", "An action is an object with a 'type', e.g. {\"type\": \"defense\"}.")
+        window = self.ruleset.pending(self.state)
         result = self.ruleset.step(self.state, actor, action, self.rng)
+        if window is None or actor not in window.actors:
+            # The ruleset words the refusal (e.g. "no attack of opportunity left"); accepting would be a bug.
+            if isinstance(result, Accepted):
+                raise RuntimeError(f"{self.ruleset.name} accepted an action from {actor}, who was not due to act")
+            return result
         if isinstance(result, Accepted):
             self.log.append(LogEntry(len(self.log), seat, actor, action, result.events))
         return result

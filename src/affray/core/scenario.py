@@ -43,6 +43,12 @@ class Side(Strict, Generic[C]):
     combatants: list[C] = Field(min_length=1)
 
 
+class GmSeat(Strict):
+    """Who makes the game master's calls when a ruleset asks for them (a policy name, or ``human``)."""
+
+    controller: str = "human"
+
+
 class ScenarioBase(Strict):
     ruleset: str
     name: str = ""
@@ -50,6 +56,7 @@ class ScenarioBase(Strict):
     mode: str | None = None
     options: dict[str, Any] = Field(default_factory=dict)
     content: list[str] = Field(default_factory=list, description="extra content files or folders")
+    gm: GmSeat = Field(default_factory=GmSeat, description="who plays the GM's decisions (default: a person)")
     sides: list[Any] = Field(min_length=2)
 
     @model_validator(mode="after")

@@ -31,8 +31,8 @@ def digest_of(payload: Any, salt: bytes) -> str:
 
 
 def make_salt(rng: RNG) -> bytes:
-    """16 bytes from the match RNG (four 32-bit draws)."""
-    return b"".join((rng.die(1 << 32) - 1).to_bytes(4, "big") for _ in range(4))
+    """16 bytes from the match RNG (two 64-bit draws)."""
+    return (rng.die(1 << 64) - 1).to_bytes(8, "big") + (rng.die(1 << 64) - 1).to_bytes(8, "big")
 
 
 @dataclass(slots=True)

@@ -1,37 +1,37 @@
-"""The built-in rulesets, registered by name. Each folder imports ``affray.core`` only, never another ruleset."""
+"""The built-in rulesets, registered by name and loaded on first use.
 
-from affray.core.engine import register
+Each folder imports ``affray.core`` only, never another ruleset. The factories return the concrete classes
+as the :class:`~affray.core.engine.Ruleset` protocol, which mypy checks here.
+"""
+
+from affray.core.engine import Ruleset, register
 
 
-def _hud() -> object:
+def _hud() -> Ruleset:
     from affray.rulesets.hud import HudRuleset
 
     return HudRuleset()
 
 
-def _witchhammer() -> object:
-    from affray.rulesets.witchhammer import WitchHammerRuleset
-
-    return WitchHammerRuleset()
-
-
-register("hud", _hud)  # type: ignore[arg-type]
-register("witchhammer", _witchhammer)  # type: ignore[arg-type]
-
-
-def _spellchrome() -> object:
-    from affray.rulesets.spellchrome import SpellchromeRuleset
-
-    return SpellchromeRuleset()
-
-
-register("spellchrome", _spellchrome)  # type: ignore[arg-type]
-
-
-def _warp() -> object:
+def _warp() -> Ruleset:
     from affray.rulesets.warp import WarpRuleset
 
     return WarpRuleset()
 
 
-register("warp", _warp)  # type: ignore[arg-type]
+def _spellchrome() -> Ruleset:
+    from affray.rulesets.spellchrome import SpellchromeRuleset
+
+    return SpellchromeRuleset()
+
+
+def _witchhammer() -> Ruleset:
+    from affray.rulesets.witchhammer import WitchHammerRuleset
+
+    return WitchHammerRuleset()
+
+
+register("hud", _hud)
+register("warp", _warp)
+register("spellchrome", _spellchrome)
+register("witchhammer", _witchhammer)

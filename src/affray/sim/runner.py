@@ -50,13 +50,12 @@ def play_chunk(spec: SimSpec, chunk: int, count: int) -> Tally:
     ruleset = get_ruleset(spec.ruleset)
     policies = {actor: get_policy(spec.ruleset, name) for actor, name in spec.policies.items()}
     chunk_seed = derive_seed(spec.seed, chunk)
-    reporter = getattr(ruleset, "report", None)
     tally = Tally()
     for i in range(count):
         fight_seed = derive_seed(chunk_seed, i)
         match = Match(ruleset, spec.setup, spec.options, rng=FastRNG(fight_seed))
         outcome = play(match, policies, FastRNG(fight_seed ^ 0x5DEECE66D), max_steps=spec.max_steps)
-        tally.add(outcome, match.rounds(), reporter(match.state) if reporter else {})
+        tally.add(outcome, match.rounds(), ruleset.report(match.state))
     return tally
 
 

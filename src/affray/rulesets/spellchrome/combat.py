@@ -77,7 +77,7 @@ def strike(state: SpellchromeState, rng: RNG, c: Combatant, target: Combatant, a
     if natural == D20:
         amount *= state.options.critical_multiplier
     nonlethal = state.options.nonlethal_unarmed and arm.kind == "unarmed"
-    deal_damage(state, target, amount, events, nonlethal=nonlethal)
+    deal_damage(state, target, amount, events, nonlethal=nonlethal, by=c)
 
 
 def perform_attack(state: SpellchromeState, rng: RNG, c: Combatant, target: Combatant, arm: Arm, full: bool,
@@ -162,7 +162,7 @@ def resolve_spell(state: SpellchromeState, rng: RNG, c: Combatant, spell: SpellK
         return
     if spell.save != "none" and saving_throw(rng, target, spell.save, spell.dc, events) and spell.half_on_save:
         amount //= 2
-    deal_damage(state, target, amount, events, steal_life=True)
+    deal_damage(state, target, amount, events, steal_life=True, by=c)
 
 
 def concentration(state: SpellchromeState, rng: RNG, c: Combatant, events: list[Event]) -> bool:

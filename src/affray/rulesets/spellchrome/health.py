@@ -26,12 +26,15 @@ _WHY = {"unconscious": "at 0 HP (SC-03)", "dying": "below 0 HP (SC-04)", "dead":
 
 
 def deal_damage(state: SpellchromeState, target: Combatant, amount: int, events: list[Event], *,
-                steal_life: bool = False, nonlethal: bool = False) -> None:
+                steal_life: bool = False, nonlethal: bool = False, by: Combatant | None = None) -> None:
     """Apply damage through damage reduction, EX-HP and HP (SC-07, SC-B6) and update the target's state."""
     before = target.status
     result = apply_damage(target.hp, target.ex_hp, amount, target.damage_reduction, steal_life,
                           state.options.reduction_before_ex_hp)
     target.hp, target.ex_hp = result.hp, result.ex_hp
+    target.taken += result.absorbed + result.to_hp
+    if by is not None:
+        by.dealt += result.absorbed + result.to_hp
     if result.to_hp > 0 and target.stable and state.options.damage_wakes_the_stable:
         target.stable = False  # SC-R5: a stable character who is hurt again is dying again
     state_after, stable = nonlethal_result(target.hp, nonlethal, state.options.nonlethal_overkill_kills)

@@ -14,7 +14,17 @@ from pathlib import Path
 from typing import Any
 
 from affray.core.content import ContentLibrary, load_pack
-from affray.core.engine import Accepted, Action, ActionSpec, Outcome, Rejected, StepResult, Viewer, Window
+from affray.core.engine import (
+    Accepted,
+    Action,
+    ActionSpec,
+    CombatantReport,
+    Outcome,
+    Rejected,
+    StepResult,
+    Viewer,
+    Window,
+)
 from affray.core.events import Event, to_jsonable
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome import turns
@@ -118,6 +128,20 @@ class SpellchromeRuleset:
                 return Rejected("no_attack_of_opportunity_left",
                                 f"{c.name} has already taken its one attack of opportunity this round (SC-26).")
         return Rejected("no_opportunity", f"No attack of opportunity is offered to {c.name if c else actor} now.")
+
+    def secrets(self, state: SpellchromeState) -> list[tuple[str, Any]]:
+        """Hidden payloads and their owners: none, every Spellchrome action is public."""
+        return []
+
+    def report(self, state: SpellchromeState) -> dict[str, CombatantReport]:
+        """How each combatant ended (SC-02..SC-06): out of the fight unless able, dead at -30 HP or below."""
+        out = {}
+        for a, c in state.combatants.items():
+            status = c.status
+            conditions = (status,) if status not in ("normal", "dead") else ()
+            out[a] = CombatantReport(c.side, not c.able, status == "dead", c.hp, c.max_hp, c.dealt, c.taken,
+                                     conditions, {"ex_hp_left": float(c.ex_hp)})
+        return out
 
     def invariants(self, state: SpellchromeState) -> list[str]:
         """What must hold after every step (the conformance suite's hook): SC-24 occupancy, HP and EX-HP in

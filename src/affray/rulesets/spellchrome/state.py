@@ -86,6 +86,8 @@ class Combatant:
     initiative: int = 0
     last_treated_hour: int | None = None  # SC-08: once per 24 h
     knocked_out: bool = False  # SC-10: unconscious with HP ≥ 1 after a knockout blow
+    dealt: int = 0  # HP and EX-HP taken off others (simulation reports)
+    taken: int = 0
 
     @property
     def hp_state(self) -> HpState:

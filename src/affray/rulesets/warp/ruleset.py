@@ -13,7 +13,18 @@ from pathlib import Path
 from typing import Any
 
 from affray.core.content import ContentLibrary, load_pack
-from affray.core.engine import GM, Accepted, Action, ActionSpec, Outcome, Rejected, StepResult, Viewer, Window
+from affray.core.engine import (
+    GM,
+    Accepted,
+    Action,
+    ActionSpec,
+    CombatantReport,
+    Outcome,
+    Rejected,
+    StepResult,
+    Viewer,
+    Window,
+)
 from affray.core.events import Event, to_jsonable
 from affray.core.rng import RNG
 from affray.rulesets.warp import decisions, gestalt, turns
@@ -140,6 +151,18 @@ class WarpRuleset:
 
     def snapshot(self, state: WarpState) -> dict[str, Any]:
         return to_jsonable(state)  # type: ignore[no-any-return]
+
+    def report(self, state: WarpState) -> dict[str, CombatantReport]:
+        """How each fighter ended (WR-25, WR-26): down or worse, dead, HP left and serious wounds."""
+        out = {}
+        for a, f in state.fighters.items():
+            conditions = [f.status] if f.status not in ("fighting", "down") else []
+            if f.status == "down" and f.down_state:
+                conditions.append(f.down_state)
+            conditions += [f"serious wound: {s.get('kind', 'serious')}" for s in f.serious]
+            out[a] = CombatantReport(f.side, f.status in ("down", "dying", "dead", "beaten"), f.status == "dead",
+                                     f.hp, f.max_hp, f.dealt, f.taken, tuple(conditions), {"stun": float(f.stun)})
+        return out
 
     def secrets(self, state: WarpState) -> list[tuple[str, Any]]:
         """GM characters' numbers, and a secret gestalt total until the result (for the leak check)."""

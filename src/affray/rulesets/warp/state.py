@@ -123,6 +123,8 @@ class Fighter:
     gang_round: int = 0
     gang_normal: list[str] = field(default_factory=list)  # attackers defended normally this round (WR-31)
     serious: list[dict[str, Any]] = field(default_factory=list)
+    dealt: int = 0  # HP taken off foes (simulation reports)
+    taken: int = 0
     # the static parts of this character's view, built once (views.py); not part of the match state
     view_cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 

@@ -95,6 +95,8 @@ def _wound(state: WarpState, rng: RNG, a: Attack, attack: int, defense: int, dis
             through = bulletproof_flat(through, t.armour.bullet_dice)
     full = raw * (factor if not o.armour_after_factor and not o.alternate_damage else 1)
     t.hp -= through
+    t.taken += through
+    f.dealt += through
     events.append(Wounded(f.id, t.id, full, full - through, through, False, t.hp, t.stun, not t.pc))
     if o.serious_wounds and serious_wound(through, o.serious_wound_threshold):
         _serious(state, t, through, events)

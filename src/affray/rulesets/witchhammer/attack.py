@@ -106,7 +106,7 @@ def strike(state: WitchHammerState, turn: Turn, t: Fighter, node: Node) -> list[
     crit_wounds = r.bonus_wounds if (opts.crit_wound == "always" or r.hit) else 0
     if damage or crit_wounds:
         hurt(state, t, damage, turn.rng, turn.events, f"{f.name}'s {turn.card}", bonus_wounds=crit_wounds,
-             poise_only=node["poise_only"], from_attack=True)
+             poise_only=node["poise_only"], from_attack=True, by=f)
     follow: list[FollowUp] = []
     if r.hit:
         follow.append((t, _others(node["on_hit"])))

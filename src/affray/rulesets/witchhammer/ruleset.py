@@ -14,7 +14,18 @@ from pathlib import Path
 from typing import Any
 
 from affray.core.content import ContentLibrary, load_pack
-from affray.core.engine import GM, Accepted, Action, ActionSpec, Outcome, Rejected, StepResult, Viewer, Window
+from affray.core.engine import (
+    GM,
+    Accepted,
+    Action,
+    ActionSpec,
+    CombatantReport,
+    Outcome,
+    Rejected,
+    StepResult,
+    Viewer,
+    Window,
+)
 from affray.core.events import Event, to_jsonable
 from affray.core.rng import RNG
 from affray.rulesets.witchhammer import planning, vignette
@@ -126,6 +137,17 @@ class WitchHammerRuleset:
             if f.psych is not None and not f.psych_card:
                 out.append((f.id, f.psych.payload))
             out += [(f.id, s.payload) for s in f.slots[f.shown:]]
+        return out
+
+    def report(self, state: WitchHammerState) -> dict[str, CombatantReport]:
+        """How each combatant ended: down at 0 Health or below (WH-22), dead after a failed death's-door save
+        (WH-29, WH-B8), afflictions (WH-23); Poise left and wounds as extras."""
+        out = {}
+        for a, f in state.fighters.items():
+            conditions = tuple(f.afflictions) + ((f"fate: {f.fate}",) if f.fate else ())
+            out[a] = CombatantReport(f.side, bool(f.out), f.out == "dead" or f.fate == "dead", f.health,
+                                     f.max_health, f.dealt, f.taken, conditions,
+                                     {"poise_left": float(f.poise), "wounds": float(f.max_health - f.health)})
         return out
 
     def invariants(self, state: WitchHammerState) -> list[str]:

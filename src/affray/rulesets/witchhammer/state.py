@@ -109,6 +109,8 @@ class Fighter:
     no_recovery: bool = False
     afflictions: list[str] = field(default_factory=list)
     fate: str = ""  # after combat: "", "stable", "dead"
+    dealt: int = 0  # damage (Poise and Health) dealt to others, for simulation reports
+    taken: int = 0
     public: dict[str, Any] = field(default_factory=dict)  # the unchanging part of its view, built once
 
     @property

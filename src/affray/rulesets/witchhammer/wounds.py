@@ -45,7 +45,7 @@ def malus_of(state: WitchHammerState, f: Fighter) -> int:
 
 
 def hurt(state: WitchHammerState, target: Fighter, damage: int, rng: RNG, events: list[Event], source: str, *,
-         bonus_wounds: int = 0, poise_only: bool = False, from_attack: bool = False) -> int:
+         bonus_wounds: int = 0, poise_only: bool = False, from_attack: bool = False, by: Fighter | None = None) -> int:
     """Deal ``damage`` (and a Crit's ``bonus_wounds``) to ``target``; return the Wounds taken.
 
     Penetration and Poise per WH-19 and WH-B3; the bonus Wound goes straight to Health (WH-B4) and counts for
@@ -62,6 +62,9 @@ def hurt(state: WitchHammerState, target: Fighter, damage: int, rng: RNG, events
     if bonus_wounds:
         target.health -= bonus_wounds
         wounds += bonus_wounds
+    target.taken += damage + bonus_wounds
+    if by is not None:
+        by.dealt += damage + bonus_wounds
     events.append(Damaged(target.id, damage, pierce, wounds, target.poise, target.health,
                           malus_of(state, target), source))
     if from_attack and target.kind == "pc" and wounds >= AFFLICTION_TRIGGER:
