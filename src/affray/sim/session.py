@@ -79,9 +79,9 @@ def sweep(data: dict[str, Any], source: str | Path, param: Param, n: int, seed: 
           progress: Callable[[int], None] | None = None, engine_only: bool = False) -> list[dict[str, Any]]:
     """Run each point of ``param`` until its first side's interval half-width is below ``precision`` or
     ``n`` fights were played. Each point has its own seed derived from the run's seed and its index."""
+    scenarios = [scenario_at(data, source, param.path, value) for value in param.values]  # refuse bad points first
     points = []
-    for index, value in enumerate(param.values):
-        scenario = scenario_at(data, source, param.path, value)
+    for index, (value, scenario) in enumerate(zip(param.values, scenarios, strict=True)):
         spec, _ = spec_for(scenario, overrides, derive_seed(seed, "sweep", index), None)
         spec, runner, path = choose_path(spec, engine_only, None)
         step = max(batch, spec.chunk_size) if runner is not play_chunk else batch
