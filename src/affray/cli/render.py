@@ -14,6 +14,8 @@ from affray.core.events import Event
 
 console = Console(highlight=False, soft_wrap=True)
 errors = Console(stderr=True, highlight=False, soft_wrap=True)
+if not console.is_terminal:  # piped or captured: Rich would assume 80 columns and squeeze the tables
+    console.width = 120
 
 _STYLES = {
     "round_started": "bold cyan", "ended": "bold green", "defeated": "bold red", "rolled": "dim",
