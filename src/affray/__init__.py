@@ -12,6 +12,7 @@ The same rules code runs a table, answers exact odds and simulates thousands of 
 See ``docs/library.md``.
 """
 
+import affray.rulesets  # noqa: F401  (registers the built-in rulesets)
 from affray.ai.runner import play
 from affray.api import Scenario, load_scenario
 from affray.core.engine import ActionSpec, Outcome, Rejected, Viewer, Window, get_ruleset, ruleset_names

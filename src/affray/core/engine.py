@@ -205,20 +205,17 @@ def register(name: str, factory: Callable[[], Ruleset]) -> None:
 
 
 def ruleset_names() -> list[str]:
-    _ensure_builtins()
     return sorted(_REGISTRY)
 
 
 def get_ruleset(name: str) -> Ruleset:
-    """The ruleset called ``name``; raises ``KeyError`` with the known names if there is none."""
-    _ensure_builtins()
+    """The ruleset called ``name``; raises ``KeyError`` with the known names if there is none.
+
+    The built-in rulesets are registered when the ``affray`` package is imported (``affray/__init__.py``
+    imports ``affray.rulesets``), so core never imports upward.
+    """
     if name not in _REGISTRY:
         raise KeyError(f"unknown ruleset '{name}'; known rulesets: {', '.join(sorted(_REGISTRY))}")
     if name not in _LOADED:
         _LOADED[name] = _REGISTRY[name]()
     return _LOADED[name]
-
-
-def _ensure_builtins() -> None:
-    # Imported here, not at module top: rulesets import core, so core must not import them eagerly.
-    import affray.rulesets  # noqa: F401

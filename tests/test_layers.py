@@ -1,0 +1,60 @@
+"""The architecture contract's layers (DESIGN.md): imports point down only.
+
+cli/web -> table -> store -> sim/odds/ai -> rulesets -> core. A ruleset imports core, never another
+ruleset; core imports nothing above it; nothing below the CLI imports the CLI.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).parents[1] / "src" / "affray"
+LAYER = {"core": 0, "rulesets": 1, "ai": 2, "odds": 2, "sim": 2, "characters": 2, "store": 3, "table": 4,
+         "api": 2, "cli": 5, "web": 5, "__init__": 5, "__main__": 5}
+
+
+def imports_of(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("affray"):
+            out.add(node.module)
+        elif isinstance(node, ast.Import):
+            out |= {a.name for a in node.names if a.name.startswith("affray")}
+    return out
+
+
+def package_of(path: Path) -> list[str]:
+    return list(path.relative_to(SRC).with_suffix("").parts)
+
+
+MODULES = sorted(SRC.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(SRC)))
+def test_imports_point_down(path: Path) -> None:
+    parts = package_of(path)
+    mine = LAYER[parts[0]]
+    for module in imports_of(path):
+        target = module.split(".")[1:] or ["__init__"]
+        theirs = LAYER.get(target[0], 5)
+        if target[0] == parts[0]:
+            if parts[0] == "rulesets" and len(parts) > 1 and len(target) > 1 and parts[1] != "__init__":
+                assert target[1] == parts[1], f"{path}: a ruleset imports another ruleset ({module})"
+            continue
+        assert theirs <= mine, f"{path} (layer {parts[0]}) imports {module} from a higher layer"
+
+
+def test_rules_never_use_global_randomness() -> None:
+    """Contract 5: rules receive an RNG; only core/rng.py may touch the random module."""
+    for path in MODULES:
+        if path.name == "rng.py":
+            continue
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            assert "random" not in names, f"{path} imports random"
