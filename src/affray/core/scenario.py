@@ -4,7 +4,8 @@ The generic shape lives here; each ruleset subclasses :class:`CombatantBase` wit
 (inline stats, positions, range bands) and :class:`ScenarioBase` with ``sides: list[Side[ItsCombatant]]``,
 so one validation pass checks the whole file and errors carry the full field path.
 
-A combatant either references content (``use: <id>``) or gives its statistics inline; ``controller`` is
+A combatant either references content (``use: <id>``), names a character sheet file (``sheet: <path>``,
+relative to the scenario; read through :mod:`affray.core.sheets`) or gives its statistics inline; ``controller`` is
 a policy name (``random``, ``heuristic``...) or ``human``; ``seat`` groups combatants under one player
 (defaulting to the combatant's id; the seat ``gm`` is the game master, who also sees everything).
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from affray.core.content import ContentError, Problem, read_yaml, validate
 
@@ -31,8 +32,16 @@ class CombatantBase(Strict):
     id: str = Field(pattern=ID_PATTERN, description="unique id within the scenario, e.g. 'geralt'")
     name: str | None = Field(default=None, description="display name; defaults to the content's name or the id")
     use: str | None = Field(default=None, description="id of a character or monster in the content")
+    sheet: str | None = Field(default=None, min_length=1,
+                              description="a character sheet file, relative to the scenario (instead of 'use')")
     controller: str = Field(default="heuristic", description="a policy name, or 'human'")
     seat: str | None = Field(default=None, description="the seat that plays this combatant; defaults to its id")
+
+    @model_validator(mode="after")
+    def _use_or_sheet(self) -> CombatantBase:
+        if self.use is not None and self.sheet is not None:
+            raise ValueError(f"combatant '{self.id}' names both 'use' and 'sheet'; give one of them")
+        return self
 
 
 C = TypeVar("C", bound=CombatantBase)
@@ -58,6 +67,11 @@ class ScenarioBase(Strict):
     content: list[str] = Field(default_factory=list, description="extra content files or folders")
     gm: GmSeat = Field(default_factory=GmSeat, description="who plays the GM's decisions (default: a person)")
     sides: list[Any] = Field(min_length=2)
+    _folder: Path = PrivateAttr(default_factory=Path)  # the scenario file's folder, set by validate_scenario
+
+    def sheet_path(self, sheet: str) -> Path:
+        """Where a combatant's ``sheet`` file is: relative paths start at the scenario file's folder."""
+        return self._folder / sheet
 
     @model_validator(mode="after")
     def _unique_names(self) -> ScenarioBase:
@@ -92,4 +106,7 @@ def load_scenario_data(path: str | Path) -> dict[str, Any]:
 
 
 def validate_scenario(model: type[S], data: dict[str, Any], path: str | Path) -> S:
-    return validate(model, data, path)
+    """Validate a scenario read from ``path``; it remembers its folder, for sheet paths."""
+    scenario = validate(model, data, path)
+    scenario._folder = Path(path).parent
+    return scenario

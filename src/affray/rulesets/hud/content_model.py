@@ -117,7 +117,8 @@ class HudScenario(ScenarioBase):
         if self.first is not None and self.first not in ids:
             raise ValueError(f"first names '{self.first}', who is not in the scenario")
         for _, c in self.combatants():
-            if c.use is None and (c.stats is None or c.stats.endurance is None or (c.stats.name is None
-                                  and c.name is None)):
-                raise ValueError(f"combatant '{c.id}' needs 'use: <character id>' or stats with name and endurance")
+            if c.use is None and c.sheet is None and (c.stats is None or c.stats.endurance is None or (
+                    c.stats.name is None and c.name is None)):
+                raise ValueError(f"combatant '{c.id}' needs 'use: <character id>', 'sheet: <file>' or stats with "
+                                 "name and endurance")
         return self

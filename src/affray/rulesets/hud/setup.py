@@ -7,11 +7,13 @@ content files that may change later. ``build_state`` turns that plain data into 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from affray.core.content import ContentLibrary, ReferenceProblem
+from affray.core.sheets import load_sheet
 from affray.rulesets.hud.content_model import Armour, Character, HudScenario, Weapon
 from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.state import Arm, Fighter, HudState
@@ -24,9 +26,11 @@ def _lookup(content: ContentLibrary, section: str, item_id: str, where: str) -> 
         raise ReferenceProblem(where, str(exc.args[0])) from None
 
 
-def _character(where: str, combatant: Any, content: ContentLibrary) -> Character:
+def _character(where: str, combatant: Any, content: ContentLibrary, sheet_file: Path | None = None) -> Character:
     base: dict[str, Any] = {}
-    if combatant.use is not None:
+    if sheet_file is not None:
+        base = load_sheet("hud", sheet_file, content, f"{where}.sheet").character.model_dump()
+    elif combatant.use is not None:
         base = _lookup(content, "characters", combatant.use, f"{where}.use").model_dump()
     if combatant.stats is not None:
         base.update(combatant.stats.model_dump(exclude_none=True))
@@ -44,12 +48,14 @@ def prepare(scenario: HudScenario, content: ContentLibrary) -> dict[str, Any]:
     combatants = []
     for i, side in enumerate(scenario.sides):
         for j, c in enumerate(side.combatants):
-            combatants.append(_combatant(f"sides[{i}].combatants[{j}]", side.name, c, content))
+            sheet = scenario.sheet_path(c.sheet) if c.sheet is not None else None
+            combatants.append(_combatant(f"sides[{i}].combatants[{j}]", side.name, c, content, sheet))
     return {"mode": scenario.mode, "first": scenario.first, "name": scenario.name, "combatants": combatants}
 
 
-def _combatant(where: str, side: str, c: Any, content: ContentLibrary) -> dict[str, Any]:
-    ch = _character(where, c, content)
+def _combatant(where: str, side: str, c: Any, content: ContentLibrary, sheet_file: Path | None = None
+               ) -> dict[str, Any]:
+    ch = _character(where, c, content, sheet_file)
     armour: dict[str, Any] | None = None
     if ch.armour is not None:
         item: Armour = _lookup(content, "armour", ch.armour, f"{where}: armour")

@@ -239,8 +239,9 @@ class SpellchromeScenario(ScenarioBase):
     @model_validator(mode="after")
     def _sheets_and_surprise(self) -> SpellchromeScenario:
         for _, c in self.combatants():
-            if c.use is None and (c.stats is None or (c.stats.name is None and c.name is None)):
-                raise ValueError(f"combatant '{c.id}' needs 'use: <character or monster id>' or inline stats")
+            if c.use is None and c.sheet is None and (c.stats is None or (c.stats.name is None and c.name is None)):
+                raise ValueError(f"combatant '{c.id}' needs 'use: <character or monster id>', 'sheet: <file>' "
+                                 "or inline stats")
         if self.surprise is not None and self.surprise.aware not in {s.name for s in self.sides}:
             raise ValueError(f"surprise.aware names '{self.surprise.aware}', which is not a side")
         return self

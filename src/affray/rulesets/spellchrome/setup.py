@@ -9,12 +9,14 @@ positions, so the setup stored in a match log does not depend on content files t
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from affray.core.content import ContentLibrary, ReferenceProblem
 from affray.core.grid import Grid
+from affray.core.sheets import load_sheet
 from affray.rulesets.spellchrome.content_model import Character, SpellchromeScenario
 from affray.rulesets.spellchrome.mechanics import ability_modifier, squares
 from affray.rulesets.spellchrome.options import SpellchromeOptions
@@ -32,9 +34,11 @@ def _lookup(content: ContentLibrary, section: str, item_id: str, where: str) -> 
         raise ReferenceProblem(where, str(exc.args[0])) from None
 
 
-def _sheet(where: str, combatant: Any, content: ContentLibrary) -> Character:
+def _sheet(where: str, combatant: Any, content: ContentLibrary, sheet_file: Path | None = None) -> Character:
     base: dict[str, Any] = {}
-    if combatant.use is not None:
+    if sheet_file is not None:
+        base = load_sheet("spellchrome", sheet_file, content, f"{where}.sheet").character.model_dump()
+    elif combatant.use is not None:
         section = "characters" if combatant.use in content.sections.get("characters", {}) else "monsters"
         base = _lookup(content, section, combatant.use, f"{where}.use").model_dump()
     if combatant.stats is not None:
@@ -68,13 +72,15 @@ def prepare(scenario: SpellchromeScenario, content: ContentLibrary) -> dict[str,
                                                             f"{list(pos)})")
             if standing:
                 taken[pos] = c.id
-            combatants.append(_combatant(where, side.name, c, content))
+            sheet = scenario.sheet_path(c.sheet) if c.sheet is not None else None
+            combatants.append(_combatant(where, side.name, c, content, sheet))
     surprise = scenario.surprise.model_dump() if scenario.surprise else None
     return {"name": scenario.name, "map": list(grid.rows), "surprise": surprise, "combatants": combatants}
 
 
-def _combatant(where: str, side: str, c: Any, content: ContentLibrary) -> dict[str, Any]:
-    ch = _sheet(where, c, content)
+def _combatant(where: str, side: str, c: Any, content: ContentLibrary, sheet_file: Path | None = None
+               ) -> dict[str, Any]:
+    ch = _sheet(where, c, content, sheet_file)
     if ch.sign is not None:
         sign = _lookup(content, "signs", ch.sign, f"{where}: sign")
         saves = list(ch.saves or sign.saves[ch.level - 1])

@@ -201,6 +201,7 @@ class WarpScenario(ScenarioBase):
     @model_validator(mode="after")
     def _has_stats(self) -> WarpScenario:
         for _, c in self.combatants():
-            if c.use is None and (c.stats is None or (c.stats.name is None and c.name is None)):
-                raise ValueError(f"combatant '{c.id}' needs 'use: <character id>' or stats with a name")
+            if c.use is None and c.sheet is None and (c.stats is None or (c.stats.name is None and c.name is None)):
+                raise ValueError(f"combatant '{c.id}' needs 'use: <character id>', 'sheet: <file>' or stats "
+                                 "with a name")
         return self

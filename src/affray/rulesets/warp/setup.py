@@ -8,11 +8,13 @@ that plain data into the state dataclasses, applying the options that shape it (
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from affray.core.content import ContentLibrary, ReferenceProblem
+from affray.core.sheets import load_sheet
 from affray.rulesets.warp.content_model import Character, Trait, WarpScenario, parse_rating
 from affray.rulesets.warp.mechanics import armour_penalty_dice
 from affray.rulesets.warp.options import WarpOptions
@@ -39,9 +41,11 @@ def _lookup(content: ContentLibrary, section: str, item_id: str, where: str) -> 
         raise ReferenceProblem(where, str(exc.args[0])) from None
 
 
-def _character(where: str, combatant: Any, content: ContentLibrary) -> Character:
+def _character(where: str, combatant: Any, content: ContentLibrary, sheet_file: Path | None = None) -> Character:
     base: dict[str, Any] = {}
-    if combatant.use is not None:
+    if sheet_file is not None:
+        base = load_sheet("warp", sheet_file, content, f"{where}.sheet").character.model_dump()
+    elif combatant.use is not None:
         base = _lookup(content, "characters", combatant.use, f"{where}.use").model_dump()
     if combatant.stats is not None:
         base.update(combatant.stats.model_dump(exclude_none=True))
@@ -59,7 +63,8 @@ def prepare(scenario: WarpScenario, content: ContentLibrary) -> dict[str, Any]:
     combatants = []
     for i, side in enumerate(scenario.sides):
         for j, c in enumerate(side.combatants):
-            combatants.append(_combatant(f"sides[{i}].combatants[{j}]", side.name, c, content))
+            sheet = scenario.sheet_path(c.sheet) if c.sheet is not None else None
+            combatants.append(_combatant(f"sides[{i}].combatants[{j}]", side.name, c, content, sheet))
     maneuvers = {mid: m.model_dump() for mid, m in sorted(content.sections.get("maneuvers", {}).items())}
     if "attack" not in maneuvers:
         raise ReferenceProblem("maneuvers", "the content defines the default maneuver 'attack'")
@@ -84,8 +89,9 @@ def _traits(where: str, ch: Character, content: ContentLibrary) -> tuple[dict[st
     return traits, flaws
 
 
-def _combatant(where: str, side: str, c: Any, content: ContentLibrary) -> dict[str, Any]:
-    ch = _character(where, c, content)
+def _combatant(where: str, side: str, c: Any, content: ContentLibrary, sheet_file: Path | None = None
+               ) -> dict[str, Any]:
+    ch = _character(where, c, content, sheet_file)
     traits, flaws = _traits(where, ch, content)
     weapons: dict[str, Any] = {}
     carried: dict[str, int] = {}

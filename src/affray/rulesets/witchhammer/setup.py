@@ -3,16 +3,19 @@
 ``prepare`` resolves every content reference (traits, armour, passives, schools, decks, statuses), so the setup
 stored in a match log does not depend on content files that may change later. ``build_state`` turns that plain
 data into the state dataclasses; compiled cards are cached by the identity of the setup's card table, which a
-setup never changes. Rules: WH-03, WH-33, WH-34, WH-B14, WH-B17, WH-B18.
+setup never changes. A combatant may come from a character sheet file (``sheet``), checked by the character rules
+before the fight and starting with the Wounds it carries. Rules: WH-03, WH-33, WH-34, WH-B14, WH-B17, WH-B18.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 from affray.core.content import ContentLibrary, ReferenceProblem
 from affray.core.grid import Grid, MapError, Pos
+from affray.core.sheets import load_sheet
 from affray.rulesets.witchhammer import targeting
 from affray.rulesets.witchhammer.content_model import SIZES, Character, Modifiers, Monster, Sheet
 from affray.rulesets.witchhammer.mechanics import malus_table
@@ -56,7 +59,8 @@ def prepare(scenario: Any, content: ContentLibrary) -> dict[str, Any]:
             if at in taken:
                 raise ReferenceProblem(f"{where}.at", f"a free square ({taken[at]} already stands there)")
             taken[at] = c.id
-            combatants.append(_combatant(where, side.name, c, content))
+            sheet = scenario.sheet_path(c.sheet) if c.sheet is not None else None
+            combatants.append(_combatant(where, side.name, c, content, sheet))
     general = sorted(k for k, card in content.sections.get("cards", {}).items() if card.school == GENERAL)
     card_ids = set(general) | {DEFAULT_CARD} | {k for c in combatants for k in c["deck"]}
     cards = {k: _get(content, "cards", k, "cards").model_dump() for k in sorted(card_ids)}
@@ -76,7 +80,7 @@ def _statuses(nodes: Iterable[Mapping[str, Any]]) -> Iterator[str]:
 
 def _sheet(where: str, use: str | None, content: ContentLibrary) -> tuple[str, Sheet]:
     if use is None:
-        raise ReferenceProblem(f"{where}.use", "the id of a character or monster in the content")
+        raise ReferenceProblem(f"{where}.use", "the id of a character or monster in the content (or a 'sheet' file)")
     if use in content.sections.get("characters", {}):
         return "pc", content.get("characters", use)
     if use in content.sections.get("monsters", {}):
@@ -85,8 +89,14 @@ def _sheet(where: str, use: str | None, content: ContentLibrary) -> tuple[str, S
     raise ReferenceProblem(f"{where}.use", f"a character or monster id (known: {', '.join(known)}); got '{use}'")
 
 
-def _combatant(where: str, side: str, c: Any, content: ContentLibrary) -> dict[str, Any]:
-    kind, sheet = _sheet(where, c.use, content)
+def _combatant(where: str, side: str, c: Any, content: ContentLibrary, sheet_file: Path | None = None
+               ) -> dict[str, Any]:
+    wounds = 0
+    if sheet_file is not None:
+        loaded = load_sheet("witchhammer", sheet_file, content, f"{where}.sheet")
+        kind, sheet, wounds = "pc", loaded.character, loaded.wounds
+    else:
+        kind, sheet = _sheet(where, c.use, content)
     mods: list[Modifiers] = [_get(content, "traits", t, f"{where}: trait").modifiers for t in sheet.traits]
     if sheet.armour is not None:
         mods.append(_get(content, "armour", sheet.armour, f"{where}: armour").modifiers)
@@ -101,9 +111,10 @@ def _combatant(where: str, side: str, c: Any, content: ContentLibrary) -> dict[s
         for card_id in c.deck:
             _add_card(deck, card_id, content, f"{where}.deck")
     stats = _apply(sheet, mods)
+    start_health = c.health if c.health is not None or not wounds else stats["health"] - wounds
     return {
         "id": c.id, "name": c.name or sheet.name, "side": side, "kind": kind, "size": SIZES[sheet.size],
-        **stats, "start_poise": c.poise, "start_health": c.health, "at": [c.at[0], c.at[1]],
+        **stats, "start_poise": c.poise, "start_health": start_health, "at": [c.at[0], c.at[1]],
         "facing": c.facing, "deck": deck,
     }
 

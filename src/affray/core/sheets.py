@@ -1,0 +1,53 @@
+"""Character sheets named by scenarios: the registry a ruleset's ``prepare`` reads them through.
+
+A scenario combatant may name a character sheet file instead of a content id (``sheet:
+../characters/hilde.yaml``, relative to the scenario; :meth:`ScenarioBase.sheet_path`). Reading and checking a
+sheet against a ruleset's character rules is the job of :mod:`affray.characters`, which sits above the
+rulesets; it registers one loader per ruleset here, and ``prepare`` calls :func:`load_sheet`. Imports keep
+pointing down (DESIGN.md): neither core nor a ruleset imports the characters package.
+
+A sheet that fails its checks is refused before the fight starts: :func:`load_sheet` raises a
+:class:`ReferenceProblem` at the combatant's ``sheet`` field, quoting the sheet file, its field and the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from affray.core.content import ContentError, ContentLibrary, ReferenceProblem
+
+
+@dataclass(frozen=True, slots=True)
+class FightSheet:
+    """A checked sheet as the ruleset's own content character, and the harm it carries into the fight.
+
+    ``wounds``: damage the character still carries (WitchHammer Wounds; 0 for a fresh character).
+    """
+
+    character: Any
+    wounds: int = 0
+
+
+SheetLoader = Callable[[Path, ContentLibrary], FightSheet]
+_LOADERS: dict[str, SheetLoader] = {}
+
+
+def register_sheet_loader(ruleset: str, loader: SheetLoader) -> None:
+    """Let scenarios of ``ruleset`` use sheet files read by ``loader`` (which raises :class:`ContentError`)."""
+    _LOADERS[ruleset] = loader
+
+
+def load_sheet(ruleset: str, path: Path, content: ContentLibrary, where: str) -> FightSheet:
+    """The sheet at ``path`` checked against ``content``; a broken one is a :class:`ReferenceProblem` at
+    ``where`` (the combatant's ``sheet`` field) that names the sheet file, the field and the reason."""
+    loader = _LOADERS.get(ruleset)
+    if loader is None:
+        raise ReferenceProblem(where, f"a {ruleset} character sheet, but no sheet reader is registered for "
+                                      f"{ruleset} (import affray, which loads affray.characters)")
+    try:
+        return loader(path, content)
+    except ContentError as exc:
+        raise ReferenceProblem(where, f"a valid character sheet, but {'; '.join(str(exc).splitlines())}") from None
