@@ -1,0 +1,92 @@
+"""Exact odds for Spellchrome, mapped through the ruleset's own mechanic functions over the d20 and the
+damage dice.
+
+- :func:`attack_odds`: an attack roll (the SRD-standard assumption of ruling SC-B1: d20 + bonus >= Defense,
+  a natural 1 misses and a natural 20 hits) and its damage: the weapon's notation, at least 0, times the
+  critical multiplier on a natural 20 (1 by default), less damage reduction
+  (:func:`~affray.rulesets.spellchrome.mechanics.damage_after_reduction`, SC-B6); against a target with HP
+  (and EX-HP) the HP-loss distribution (:func:`~affray.rulesets.spellchrome.mechanics.apply_damage`, SC-07)
+  and the chance it drops (HP below 1, SC-02..SC-05).
+- :func:`save_odds`: a saving throw, natural 1 fails and natural 20 succeeds (SC-12, SC-13), such as the
+  dying character's DC 22 Fortitude save (SC-06, SC-B5).
+
+The engine's ``combat.strike`` and ``health.deal_damage`` do these steps on rolled numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+
+from affray.odds.dist import die, map_dists, probability
+from affray.odds.notation import notation_dist
+from affray.rulesets.spellchrome.mechanics import (
+    D20,
+    apply_damage,
+    attack_hits,
+    damage_after_reduction,
+    save_succeeds,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOdds:
+    p_hit: Fraction
+    p_crit: Fraction  # a natural 20 (the critical multiplier applies)
+    p_fumble: Fraction  # a natural 1
+    damage: dict[int, Fraction]  # after damage reduction, over the whole attack (a miss is 0)
+    hp_loss: dict[int, Fraction] | None = None  # with a target: what gets past EX-HP to HP
+    p_down: Fraction | None = None
+
+
+@cache
+def strike_dist(bonus: int, defense: int, damage: str, multiplier: int = 1, naturals: bool = True
+                ) -> dict[int, Fraction]:
+    """Rolled damage of one attack before damage reduction, a miss counting as 0 (SC-B1)."""
+    rolled = map_dists(lambda x: max(0, x), notation_dist(damage))
+
+    def face(natural: int) -> dict[int, Fraction]:
+        if not attack_hits(natural, bonus, defense, naturals):
+            return {0: Fraction(1)}
+        return {k * multiplier if natural == D20 else k: p for k, p in rolled.items()}
+
+    out: dict[int, Fraction] = {}
+    for natural, p in die(D20).items():
+        for k, q in face(natural).items():
+            out[k] = out.get(k, Fraction(0)) + p * q
+    return out
+
+
+def attack_odds(bonus: int, defense: int, damage: str, *, damage_reduction: int = 0, multiplier: int = 1,
+                naturals: bool = True, target: tuple[int, int] | None = None,
+                reduction_first: bool = True) -> AttackOdds:
+    """One attack at ``bonus`` against ``defense`` dealing ``damage`` (dice notation). Rules: SC-B1, SC-B6.
+
+    ``target`` is ``(hp, ex_hp)``: then the HP-loss distribution through EX-HP (SC-07) and the chance the
+    target ends below 1 HP (out of the fight: SC-03, SC-04).
+    """
+    hits = map_dists(lambda n: attack_hits(n, bonus, defense, naturals), die(D20))
+    rolled = strike_dist(bonus, defense, damage, multiplier, naturals)
+    dealt = map_dists(lambda k: damage_after_reduction(k, damage_reduction), rolled)
+    odds = AttackOdds(hits.get(True, Fraction(0)), Fraction(1, D20), Fraction(1, D20), dealt)
+    if target is None:
+        return odds
+    hp, ex_hp = target
+    after = map_dists(lambda k: apply_damage(hp, ex_hp, k, damage_reduction, False, reduction_first), rolled)
+    loss = map_dists(lambda r: r.to_hp, after)
+    return AttackOdds(odds.p_hit, odds.p_crit, odds.p_fumble, dealt, loss, probability(after, lambda r: r.hp < 1))
+
+
+@dataclass(frozen=True, slots=True)
+class SaveOdds:
+    p_success: Fraction
+
+
+def save_odds(bonus: int, dc: int, naturals: bool = True) -> SaveOdds:
+    """A saving throw: d20 + bonus >= DC; natural 1 fails, natural 20 succeeds. Rules: SC-12, SC-13, SC-B5."""
+    if naturals:
+        dist = map_dists(lambda n: save_succeeds(n, bonus, dc), die(D20))
+    else:
+        dist = map_dists(lambda n: n + bonus >= dc, die(D20))
+    return SaveOdds(dist.get(True, Fraction(0)))
