@@ -3,7 +3,7 @@
 from affray.ai.base import register_policy
 from affray.ai.hud import HudHeuristic, HudSteady
 from affray.ai.spellchrome import SpellchromeHeuristic
-from affray.ai.warp import WarpHeuristic
+from affray.ai.warp import WarpHeuristic, WarpSteady
 from affray.ai.witchhammer import WitchHammerHeuristic
 
 register_policy("hud", "heuristic", HudHeuristic)
@@ -11,3 +11,4 @@ register_policy("hud", "steady", HudSteady)
 register_policy("spellchrome", "heuristic", SpellchromeHeuristic)
 register_policy("witchhammer", "heuristic", WitchHammerHeuristic)
 register_policy("warp", "heuristic", WarpHeuristic)
+register_policy("warp", "steady", WarpSteady)

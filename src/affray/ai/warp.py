@@ -108,3 +108,45 @@ class WarpHeuristic:
         options = [s.action for s in legal if s.action.get("experience", 0) == spend and s.action.get("dodge", True)]
         options = options or [s.action for s in legal]
         return max(options, key=threat)
+
+
+class WarpSteady:
+    """A fixed, predictable policy whose one-on-one melee duels :mod:`affray.odds.warp_duel` solves exactly.
+
+    On its turn: a melee attack on a foe in reach with the weapon in hand, its best suitable trait and a
+    fresh plain maneuver (never predictable, never a special effect, WR-17, WR-30), spending no Experience
+    Pool dice; with no foe in reach it closes in, else passes. On defense: the best trait, dodging, no
+    experience. Initiative and gestalt rolls spend nothing; a dying PC gives a reason to live; as the GM it
+    rules attacks as declared. It never holds, intimidates, takes cover or defends desperately.
+    """
+
+    name = "steady"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[ActionSpec], rng: RNG) -> Action:
+        actor = view["acting"]
+        phase = view["pending"]["phase"]
+        if actor == GM:
+            return WarpHeuristic._gm(phase, legal)
+        if phase in ("turn", "held"):
+            return self._turn(view, actor, legal)
+        if phase == "plea":
+            return next(s.action for s in legal if s.action["type"] == "plea")
+        if phase == "defend":
+            return next((s.action for s in legal if s.action.get("experience", 0) == 0 and s.action.get("dodge", True)
+                         and "normal" not in s.action), legal[0].action)
+        return next((s.action for s in legal if s.action.get("experience", 0) == 0), legal[0].action)
+
+    @staticmethod
+    def _turn(view: dict[str, Any], actor: str, legal: Sequence[ActionSpec]) -> Action:
+        me = view["fighters"][actor]
+        specials = set(view["special_maneuvers"])
+        attacks = [s.action for s in legal if s.action["type"] == "attack" and s.action["mode"] == "melee"
+                   and s.action["weapon"] == me["wielding"] and not s.action.get("experience")
+                   and s.action["maneuver"] not in specials]
+        if attacks:
+            target = min({a["target"] for a in attacks}, key=lambda t: _target_key(view, me, t))
+            return next(a for a in attacks if a["target"] == target)
+        toward = [s.action for s in legal if s.action["type"] == "move" and "toward" in s.action]
+        if toward:
+            return toward[0]
+        return next((s.action for s in legal if s.action["type"] in ("pass", "wait")), legal[0].action)

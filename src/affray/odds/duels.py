@@ -16,7 +16,13 @@ def _hud(setup: Mapping[str, Any], options: Mapping[str, Any] | None, exact: boo
     return duel_odds(setup, options, exact)
 
 
-SOLVERS: dict[str, Solver] = {"hud": _hud}
+def _warp(setup: Mapping[str, Any], options: Mapping[str, Any] | None, exact: bool) -> DuelOdds:
+    from affray.odds.warp_duel import duel_odds
+
+    return duel_odds(setup, options, exact)
+
+
+SOLVERS: dict[str, Solver] = {"hud": _hud, "warp": _warp}
 
 
 def solve_scenario(ruleset: str, setup: Mapping[str, Any], options: Mapping[str, Any] | None,
