@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import affray.characters  # noqa: F401  (registers the readers of 'sheet:' files with core.sheets)
 from affray.ai.base import Policy, policy_names
 from affray.ai.runner import policies_for
 from affray.core.content import ContentError, ContentLibrary, Problem, ReferenceProblem, load_pack

@@ -5,15 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from affray.api import load_scenario
+from affray.characters.sheet import check, library, parse_sheet
 from affray.core.content import ContentError, ContentLibrary, Problem, read_yaml, validate, yaml_files
 from affray.core.engine import get_ruleset
 
 
 def check_file(path: Path) -> None:
-    """Validate one file as a scenario (it has ``sides``) or as a content file of its ruleset."""
+    """Validate one file as a scenario (it has ``sides``), a character sheet (``format``) or a content file."""
     data = read_yaml(path)
     if isinstance(data, dict) and "sides" in data:
         load_scenario(path)
+        return
+    if isinstance(data, dict) and "format" in data:  # a character sheet (docs/characters.md)
+        rules, sheet = parse_sheet(data, path)
+        check(rules, sheet, library(rules.ruleset), path)
         return
     if not isinstance(data, dict) or not isinstance(data.get("ruleset"), str):
         raise ContentError(path, [Problem("ruleset", "the name of a ruleset (hud, warp, spellchrome, witchhammer)")])

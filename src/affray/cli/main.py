@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from affray.cli.character import character_app
 from affray.cli.odds import odds_app
 from affray.cli.render import CliError, console, escape, fail, narrate
 from affray.core.content import ContentError
@@ -22,6 +23,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=N
 content_app = typer.Typer(no_args_is_help=True, help="Check content and scenario files.")
 app.add_typer(content_app, name="content")
 app.add_typer(odds_app, name="odds")
+app.add_typer(character_app, name="character")
 
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="a fixed seed (public, reproducible)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON object instead of text")]
