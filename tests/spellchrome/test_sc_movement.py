@@ -65,6 +65,24 @@ def test_sc20_difficult_terrain_costs_two_or_three_squares() -> None:
     act(match, "a", {"type": "move", "to": [3, 1]})
 
 
+def test_sc20_a_five_feet_per_move_action_square_takes_the_whole_move() -> None:
+    """SC-20 "5 ft per move action" ('%', ruling SC-R14): entering it takes a whole move action, so only a move's
+    first square may be one, and the move ends there; a 5-foot step never enters it (ruling SC-R11)."""
+    bog = "#########\n#..%....#\n#########\n#.......#\n#########"
+    match = _duel(a_pos=(1, 1), b_pos=(7, 3), map_text=bog)
+    assert refused(match, "a", {"type": "move", "to": [3, 1]}).code == "too_far"  # a square spent first
+    match = _duel(a_pos=(2, 1), b_pos=(7, 3), map_text=bog)
+    listed = {tuple(s.action["to"]) for s in match.legal("a") if s.action["type"] == "move"}
+    assert (3, 1) in listed and (4, 1) not in listed
+    assert refused(match, "a", {"type": "move", "to": [4, 1]}).code == "too_far"
+    assert refused(match, "a", {"type": "step", "to": [3, 1]}).code == "difficult_terrain"
+    act(match, "a", {"type": "move", "to": [3, 1]})
+    act(match, "a", {"type": "move", "to": [7, 1]})  # the second move (SC-22) leaves it at full speed
+    assert who(match, "a").pos == (7, 1)
+    match = _duel(a_pos=(2, 1), b_pos=(7, 3), map_text=bog)
+    act(match, "a", {"type": "withdraw", "to": [3, 1]})  # a withdraw is a move action too (SC-19)
+
+
 def test_sc24_allies_may_be_passed_opponents_may_not() -> None:
     """SC-24: through an ally's square, never through an opponent's; a wall blocks a given path."""
     corridor = "##########\n#........#\n##########"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from affray.core import grid
 from affray.core.events import Event
 from affray.rulesets.witchhammer import targeting, violence
 from affray.rulesets.witchhammer.state import WitchHammerState
@@ -67,6 +68,17 @@ def test_wh_a4_difficult_terrain_costs_two() -> None:
         assert s.fighters["a"].pos == where
 
 
+def test_wh_a4_a_whole_move_square_is_only_a_first_step() -> None:
+    """WH-A4 with SC-20's '%' (5 ft per move action): entering it takes the whole move, so a move enters it
+    only as its first step and ends there; after a step, it is a block."""
+    s = new_state([fighter("a", (0, 0))], [fighter("b", (9, 0), use="dummy")], map_="..%.......")
+    events = turn(s, "a", "lunge")
+    assert s.fighters["a"].pos == (1, 0) and of(events, "moved")[0].stopped == "blocked"
+    s = new_state([fighter("a", (1, 0))], [fighter("b", (9, 0), use="dummy")], map_="..%.......")
+    events = turn(s, "a", "lunge")
+    assert s.fighters["a"].pos == (2, 0) and of(events, "moved")[0].stopped == "full"
+
+
 def test_wh_b13_nearest_ties_by_euclid_then_actor_order() -> None:
     """WH-B13: equal Chebyshev distance breaks by Euclidean distance, then by the scenario's actor order."""
     s = new_state([fighter("a", (5, 5))], [fighter("b1", (7, 5), use="dummy"), fighter("b2", (7, 7), use="dummy"),
@@ -93,7 +105,7 @@ def test_wh25_wh_b14_from_behind_is_plus_5() -> None:
     event = attacked(turn(s, "a", "jab", [10]))
     assert (event.bonus, event.position, event.value) == (5, ["behind"], 15)
     for spot, behind in (((4, 6), True), ((6, 6), True), ((4, 5), False), ((5, 4), False), ((6, 4), False)):
-        assert targeting.behind(spot, s.fighters["b"]) is behind
+        assert grid.behind(spot, s.fighters["b"].pos, s.fighters["b"].facing) is behind
 
 
 def test_wh_b14_facing_follows_the_last_step_or_the_target() -> None:
@@ -117,10 +129,10 @@ def test_wh26_wh_b15_flanking_is_plus_4_and_stacks_with_behind() -> None:
 
 def test_wh_b15_sides_against_opposite_flank_mode() -> None:
     """WH-B15: west and north share no side, so they flank by 'sides' but not by 'opposite' (dot product 0)."""
-    assert targeting.flanks((4, 5), (5, 4), (5, 5), "sides")
-    assert not targeting.flanks((4, 5), (5, 4), (5, 5), "opposite")
-    assert not targeting.flanks((4, 4), (6, 4), (5, 5), "sides")  # both on the north side
-    assert targeting.flanks((4, 4), (6, 6), (5, 5), "opposite")
+    assert grid.flanks((4, 5), (5, 4), (5, 5), "sides")
+    assert not grid.flanks((4, 5), (5, 4), (5, 5), "opposite")
+    assert not grid.flanks((4, 4), (6, 4), (5, 5), "sides")  # both on the north side
+    assert grid.flanks((4, 4), (6, 6), (5, 5), "opposite")
     s = new_state([fighter("a", (4, 5)), fighter("c", (5, 4))], [fighter("b", (5, 5), use="dummy", facing="w")],
                   options={"flank_mode": "opposite"})
     assert attacked(turn(s, "a", "jab", [10])).bonus == 0

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from affray.core.events import Event
-from affray.core.grid import adjacent, distance
+from affray.core.grid import adjacent, clear_line, distance
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome.checks import roll, roll_dice, saving_throw, skill_bonus, skill_check
 from affray.rulesets.spellchrome.events import Attacked, OpportunityDeclined, Provoked, SpellCast
@@ -28,7 +28,7 @@ from affray.rulesets.spellchrome.mechanics import (
     iterative_bonuses,
     range_penalty,
 )
-from affray.rulesets.spellchrome.movement import clear_line, threateners
+from affray.rulesets.spellchrome.movement import threateners
 from affray.rulesets.spellchrome.state import CLOSE_KINDS, Arm, Combatant, Opportunity, SpellchromeState, SpellKnown
 
 TRIGGER_UNARMED = "(c) an unarmed attack against a melee-armed foe"

@@ -9,25 +9,34 @@ compass lines. Any other square on a legal path may still be submitted with an e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from affray.core.engine import ActionSpec
-from affray.core.grid import DIRECTIONS, Pos
+from affray.core.grid import DIRECTIONS, Pos, open_squares
 from affray.rulesets.spellchrome.combat import attack_provokers, cast_provokers, reach_problem
 from affray.rulesets.spellchrome.mechanics import iterative_bonuses, squares, withdraw_distance
 from affray.rulesets.spellchrome.movement import (
-    PROVOKING_KINDS,
-    destinations,
-    end_ok,
-    open_squares,
+    Threats,
+    end_squares,
     opponent_squares,
+    taken_squares,
     threat_map,
+    whole_of,
 )
 from affray.rulesets.spellchrome.state import Combatant, SpellchromeState, Turn
 from affray.rulesets.spellchrome.turns import step_available
 
 COMPASS = dict(zip(("nw", "n", "ne", "w", "e", "sw", "s", "se"), DIRECTIONS, strict=True))
+NEVER_PROVOKES = ("never provokes (SC-21)",)
+# Move-like specs repeat from call to call (same square, same label, same warnings), and building a frozen
+# ActionSpec costs more than looking one up; like every legal list they are read-only.
+_SPECS: dict[tuple[str, Pos, str, tuple[str, ...]], ActionSpec] = {}
+_SPECS_LIMIT = 50_000
+_LABELS = {"move": "move to", "withdraw": "withdraw to", "tumble": "tumble to", "step": "5-foot step to"}
 
 
-def provoke_note(state: SpellchromeState, c: Combatant, foes: list[Combatant]) -> tuple[str, ...]:
+def provoke_note(state: SpellchromeState, c: Combatant, foes: Sequence[Combatant]) -> tuple[str, ...]:
     if not foes:
         return ()
     names = ", ".join(f.name for f in foes)
@@ -35,7 +44,7 @@ def provoke_note(state: SpellchromeState, c: Combatant, foes: list[Combatant]) -
     return (f"provokes an attack of opportunity from {names}", safe)
 
 
-def path_provokers(threats: dict[Pos, list[Combatant]], c: Combatant, path: list[Pos]) -> list[Combatant]:
+def path_provokers(threats: Threats, c: Combatant, path: list[Pos]) -> list[Combatant]:
     """Foes whose attack of opportunity this path would give (SC-27 (a)/(b)), once each (SC-R9);
     ``threats`` is :func:`threat_map` for the mover."""
     seen: dict[str, Combatant] = {}
@@ -45,65 +54,100 @@ def path_provokers(threats: dict[Pos, list[Combatant]], c: Combatant, path: list
     return list(seen.values())
 
 
-def _moves(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec]:
+def _move_spec(kind: str, to: Pos, suffix: str, notes: tuple[str, ...]) -> ActionSpec:
+    """The spec of a move-like action to ``to``: ``kind`` is move, withdraw, step, tumble (a move with
+    ``tumble: true``) or run (``suffix`` is then its compass point; otherwise the label's tail)."""
+    key = (kind, to, suffix, notes)
+    spec = _SPECS.get(key)
+    if spec is None:
+        if len(_SPECS) >= _SPECS_LIMIT:
+            _SPECS.clear()
+        where = f"[{to[0]}, {to[1]}]"
+        action: dict[str, Any] = {"type": "move" if kind == "tumble" else kind, "to": list(to)}
+        if kind == "run":
+            label = f"run {suffix} to {where}"
+        elif kind == "tumble":
+            action["tumble"] = True
+            label = f"tumble to {where}{suffix}"
+        else:
+            label = f"{_LABELS[kind]} {where}{suffix}"
+        spec = _SPECS[key] = ActionSpec(action, label, notes)
+    return spec
+
+
+class _Board:
+    """What the move listings of one ``legal()`` call share: the threat map, the squares no move may end
+    on, and the warning per set of provokers (SC-28)."""
+
+    def __init__(self, state: SpellchromeState, c: Combatant) -> None:
+        self.state, self.c = state, c
+        self.threats = threat_map(state, c)
+        self.taken = taken_squares(state, c)
+        self._notes: dict[int, tuple[str, ...]] = {}
+
+    def notes(self, foes: tuple[Combatant, ...]) -> tuple[str, ...]:
+        # keyed by the tuple's identity: end_squares hands out one tuple object per distinct set of provokers
+        key = id(foes)
+        out = self._notes.get(key)
+        if out is None:
+            out = self._notes[key] = provoke_note(self.state, self.c, foes)
+        return out
+
+
+def _moves(state: SpellchromeState, c: Combatant, turn: Turn, board: _Board) -> list[ActionSpec]:
     if turn.stepped or not (turn.move_left or turn.standard_left):
         return []
-    specs = []
-    threats = threat_map(state, c)
+    threats, notes = board.threats, board.notes
     second = "" if turn.move_left else " (standard action as a second move)"
-    plain = destinations(state, c, "move")
-    for kind in ("move", "withdraw"):
-        for to, path in (plain if kind == "move" else destinations(state, c, kind)).items():
-            notes = provoke_note(state, c, path_provokers(threats, c, path)) if kind in PROVOKING_KINDS else ()
-            specs.append(ActionSpec({"type": kind, "to": list(to)}, f"{kind} to {list(to)}{second}", notes))
+    plain = end_squares(state, c, "move", threats)
+    specs = [_move_spec("move", to, second, notes(foes)) for to, foes in plain.items()]
+    specs += [_move_spec("withdraw", to, second, ()) for to in end_squares(state, c, "withdraw", threats)]
     if "tumble" in c.skills:
-        for to, path in destinations(state, c, "move", tumble=True).items():
+        dc = f"tumbles through an opponent: Acrobatics and Tumbling DC {state.options.tumble_dc}"
+        for to, foes in end_squares(state, c, "move", threats, tumble=True).items():
             if to not in plain:
-                notes = (f"tumbles through an opponent: Acrobatics and Tumbling DC {state.options.tumble_dc}",
-                         *provoke_note(state, c, path_provokers(threats, c, path)))
-                specs.append(ActionSpec({"type": "move", "to": list(to), "tumble": True},
-                                        f"tumble to {list(to)}{second}", notes))
+                specs.append(_move_spec("tumble", to, second, (dc, *notes(foes))))
     return specs
 
 
-def _runs(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec]:
+def _runs(state: SpellchromeState, c: Combatant, turn: Turn, board: _Board) -> list[ActionSpec]:
     if not state.options.running or not (turn.move_left and turn.standard_left) or turn.moved or turn.stepped:
         return []
     specs = []
     sure = 2 * squares(c.speed_ft)
-    threats = threat_map(state, c)
+    whole = whole_of(c, "run")
     blocked = opponent_squares(state, c)
     terrain = open_squares(state.grid)
     for name, (dx, dy) in COMPASS.items():
         # along a compass line the only fairly straight path is the line itself (SC-18, ruling SC-R2)
         path: list[Pos] = []
-        best: list[Pos] = []
+        best = 0
         spent = 0
-        here = c.pos
+        x, y = c.pos
         while True:
-            here = (here[0] + dx, here[1] + dy)
-            cost = terrain.get(here)
-            if cost is None or here in blocked or spent + cost > sure:
+            x, y = x + dx, y + dy
+            cost = terrain.get((x, y))
+            if cost is None or (x, y) in blocked or spent + (cost or whole) > sure:
                 break
-            spent += cost
-            path.append(here)
-            if end_ok(state, c, here):
-                best = list(path)
+            spent += cost or whole  # 0 is a '%' square: one of the run's two move actions (SC-20)
+            path.append((x, y))
+            if (x, y) not in board.taken:  # open ground (in terrain) nobody able stands on: end_ok
+                best = len(path)
         if best:
-            notes = provoke_note(state, c, path_provokers(threats, c, best))
-            specs.append(ActionSpec({"type": "run", "to": list(best[-1])}, f"run {name} to {list(best[-1])}", notes))
+            notes = provoke_note(state, c, path_provokers(board.threats, c, path[:best]))
+            specs.append(_move_spec("run", path[best - 1], name, notes))
     return specs
 
 
-def _steps(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec]:
+def _steps(state: SpellchromeState, c: Combatant, turn: Turn, board: _Board) -> list[ActionSpec]:
     if not step_available(state, turn):
         return []
+    terrain = open_squares(state.grid)
     specs = []
     for dx, dy in DIRECTIONS:
         to = (c.pos[0] + dx, c.pos[1] + dy)
-        if state.grid.passable(to) and state.grid.cost(to) == 1 and end_ok(state, c, to):
-            specs.append(ActionSpec({"type": "step", "to": list(to)}, f"5-foot step to {list(to)}",
-                                    ("never provokes (SC-21)",)))
+        if terrain.get(to) == 1 and to not in board.taken:  # open, not difficult (SC-R11), free (SC-24)
+            specs.append(_move_spec("step", to, "", NEVER_PROVOKES))
     return specs
 
 
@@ -174,8 +218,9 @@ def _support(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSp
 
 
 def turn_actions(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec]:
-    return (_attacks(state, c, turn) + _spells(state, c, turn) + _steps(state, c, turn) + _moves(state, c, turn)
-            + _runs(state, c, turn) + _support(state, c, turn))
+    board = _Board(state, c)
+    return (_attacks(state, c, turn) + _spells(state, c, turn) + _steps(state, c, turn, board)
+            + _moves(state, c, turn, board) + _runs(state, c, turn, board) + _support(state, c, turn))
 
 
 def opportunity_actions(state: SpellchromeState, foe: Combatant) -> list[ActionSpec]:

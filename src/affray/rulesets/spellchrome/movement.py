@@ -1,75 +1,37 @@
 """Movement on the battle grid: budgets, legal paths, occupancy, threatened squares and illegal end squares.
 
 Rules: SC-17 (speed in 5-ft squares), SC-18 (running), SC-19 (withdraw), SC-20 (difficult terrain costs
-2 or 3 squares, from ``core.grid``), SC-21 (5-foot step), SC-22 (double move), SC-23 (a diagonal counts
-as one square), SC-24 (allies and helpless foes may be passed, opponents may not; no move ends in an
-occupied square; tumbling; a move that ends illegally goes back to the nearest legal square),
-SC-27 (a)/(b) (leaving a square a melee-armed foe threatens provokes, unless withdrawing or stepping).
+2 or 3 squares; a ``%`` square, "5 ft per move action", takes a whole move action to enter: ruling SC-R14),
+SC-21 (5-foot step), SC-22 (double move), SC-23 (a diagonal counts as one square), SC-24 (allies and helpless
+foes may be passed, opponents may not; no move ends in an occupied square; tumbling; a move that ends
+illegally goes back to the nearest legal square), SC-27 (a)/(b) (leaving a square a melee-armed foe
+threatens provokes, unless withdrawing or stepping).
 
-The search is a small Dijkstra like ``core.grid.reachable`` with three additions that core does not have
-(see the report in ``docs/grid.md``): squares one may enter but not leave (``stop_at``, used to find a
-path that provokes nobody), a cost multiplier (tumbling at half speed), and a restricted set of
-directions (a run's "fairly straight" path).
+The searches are :func:`affray.core.grid.reachable`: squares one may enter but not leave (``stop_at``) find
+a path that provokes nobody, a cost multiplier prices tumbling at half speed, restricted directions give a
+run's "fairly straight" path, and ``whole`` says what a ``%`` square costs.
 """
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Iterable
-from functools import cache
-
 from affray.core.engine import Rejected
-from affray.core.grid import DIRECTIONS, Grid, Pos, Reach, adjacent, distance
+from affray.core.grid import DIRECTIONS, Pos, Reach, adjacent, distance, path_cost, reachable
 from affray.rulesets.spellchrome.mechanics import run_bonus_squares, squares, withdraw_distance
 from affray.rulesets.spellchrome.state import Combatant, SpellchromeState
 
 MOVE_KINDS = ("move", "withdraw", "run", "step")
 PROVOKING_KINDS = frozenset({"move", "run"})  # SC-19, SC-21: withdrawing and 5-foot steps never provoke
-
-
-@cache
-def open_squares(grid: Grid) -> dict[Pos, int]:
-    """Every passable square of ``grid`` and what entering it costs (SC-20); cached per map."""
-    return {(x, y): grid.cost((x, y)) for y in range(grid.height) for x in range(grid.width) if grid.passable((x, y))}
-
-
-@cache
-def _links(grid: Grid, dirs: tuple[Pos, ...]) -> dict[Pos, tuple[tuple[Pos, int], ...]]:
-    """For each open square, its open neighbours in ``dirs`` and their entry costs; cached per map."""
-    terrain = open_squares(grid)
-    out: dict[Pos, tuple[tuple[Pos, int], ...]] = {}
-    for p in terrain:
-        nbrs = ((p[0] + dx, p[1] + dy) for dx, dy in dirs)
-        out[p] = tuple((q, terrain[q]) for q in nbrs if q in terrain)
-    return out
-
-
-def search(grid: Grid, start: Pos, budget: int, blocked: Iterable[Pos] = (), stop_at: Iterable[Pos] = (),
-           mult: int = 1, dirs: tuple[Pos, ...] = DIRECTIONS) -> Reach:
-    """Cheapest costs from ``start`` within ``budget``: never entering ``blocked``, never leaving ``stop_at``
-    (except the start), each square costing ``mult`` × its terrain cost, stepping only in ``dirs``."""
-    stop, halt = set(blocked), set(stop_at)
-    links = _links(grid, dirs)
-    cost: dict[Pos, int] = {start: 0}
-    previous: dict[Pos, Pos] = {}
-    heap: list[tuple[int, Pos]] = [(0, start)]
-    over = budget + 1
-    while heap:
-        c, p = heapq.heappop(heap)
-        if c > cost[p] or (p in halt and p != start):
-            continue
-        for q, step in links.get(p, ()):
-            nc = c + mult * step
-            if nc < cost.get(q, over) and q not in stop:
-                cost[q] = nc
-                previous[q] = p
-                heapq.heappush(heap, (nc, q))
-    return Reach(cost, previous)
+Threats = dict[Pos, list[Combatant]]
 
 
 def end_ok(state: SpellchromeState, mover: Combatant, pos: Pos) -> bool:
     """A move may end here: open ground nobody stands on, unless the occupant is helpless (SC-24)."""
     return state.grid.passable(pos) and all(o is mover or o.helpless for o in state.at(pos))
+
+
+def taken_squares(state: SpellchromeState, mover: Combatant) -> set[Pos]:
+    """Squares where no move of ``mover`` may end: another able creature stands there (SC-24)."""
+    return {o.pos for o in state.combatants.values() if o is not mover and o.able}
 
 
 def opponent_squares(state: SpellchromeState, mover: Combatant, tumble: bool = False) -> set[Pos]:
@@ -84,9 +46,9 @@ def threateners(state: SpellchromeState, mover: Combatant, pos: Pos) -> list[Com
     return sorted(foes, key=lambda f: order.get(f.id, len(order)))
 
 
-def threat_map(state: SpellchromeState, mover: Combatant) -> dict[Pos, list[Combatant]]:
+def threat_map(state: SpellchromeState, mover: Combatant) -> Threats:
     """Squares whose leaving gives a foe an attack of opportunity it can take, and those foes (SC-27)."""
-    out: dict[Pos, list[Combatant]] = {}
+    out: Threats = {}
     order = {a: i for i, a in enumerate(state.order)}
     foes = sorted((f for f in state.foes_of(mover) if f.melee_armed and can_punish(state, f)),
                   key=lambda f: order.get(f.id, len(order)))
@@ -119,6 +81,17 @@ def budget_of(state: SpellchromeState, c: Combatant, kind: str) -> int:
     return squares(c.speed_ft)
 
 
+def whole_of(c: Combatant, kind: str) -> int:
+    """What entering a ``%`` square ("5 ft per move action", SC-20, ruling SC-R14) costs a move of ``kind``:
+    the whole move action, i.e. all of a move's or a withdraw's squares (so it can only be a move's first
+    square, and the move ends there), one of a run's two moves. A 5-foot step never enters it (SC-R11)."""
+    if kind == "withdraw":
+        return squares(withdraw_distance(c.speed_ft))
+    if kind == "step":
+        return 2  # more than a step's one square
+    return squares(c.speed_ft)
+
+
 def run_modifier(c: Combatant) -> int:
     """Run skill bonus, or untrained Str modifier (ruling SC-R2)."""
     return c.skills.get("run", c.mods["strength"])
@@ -132,10 +105,6 @@ def run_dirs(start: Pos, to: Pos) -> tuple[Pos, ...]:
     return tuple(dict.fromkeys([straight, (sx, sy)]))
 
 
-def path_cost(grid: Grid, path: list[Pos], mult: int = 1) -> int:
-    return sum(mult * grid.cost(p) for p in path)
-
-
 def _reach(state: SpellchromeState, c: Combatant, kind: str, tumble: bool, to: Pos | None, safe: bool
            ) -> Reach | None:
     """The search for a move of ``kind``; with ``safe``, ``None`` when no square is dangerous (same as unsafe)."""
@@ -144,7 +113,8 @@ def _reach(state: SpellchromeState, c: Combatant, kind: str, tumble: bool, to: P
     stop = danger_squares(state, c) if safe else set()
     if safe and not stop:
         return None
-    return search(state.grid, c.pos, budget, opponent_squares(state, c, tumble), stop, 2 if tumble else 1, dirs)
+    return reachable(state.grid, c.pos, budget, opponent_squares(state, c, tumble), stop, 2 if tumble else 1, dirs,
+                     whole_of(c, kind))
 
 
 def auto_path(state: SpellchromeState, c: Combatant, kind: str, to: Pos, tumble: bool = False) -> list[Pos] | None:
@@ -158,16 +128,44 @@ def auto_path(state: SpellchromeState, c: Combatant, kind: str, to: Pos, tumble:
     return reach.path_to(to) if to in reach.cost else None
 
 
-def destinations(state: SpellchromeState, c: Combatant, kind: str, tumble: bool = False) -> dict[Pos, list[Pos]]:
-    """Every legal end square of a move of ``kind`` (not run) and the path the engine would take there."""
+def end_squares(state: SpellchromeState, c: Combatant, kind: str, threats: Threats, tumble: bool = False
+                ) -> dict[Pos, tuple[Combatant, ...]]:
+    """Every legal end square of a move of ``kind`` (not run), in (x, y) order, with the foes whose attack of
+    opportunity the engine's path there (:func:`auto_path`) would give, once each (SC-27 (a)/(b), SC-R9).
+
+    ``threats`` is :func:`threat_map` for ``c``. A path that provokes nobody new leaves no threatened square
+    but the start, so it gives exactly the start's threateners; any other path is the cheapest, whose
+    provokers are gathered once along the search tree instead of per path.
+    """
     reach = _reach(state, c, kind, tumble, None, False)
     assert reach is not None
-    safe = (_reach(state, c, kind, tumble, None, True) if kind in PROVOKING_KINDS else None) or reach
-    out: dict[Pos, list[Pos]] = {}
-    for p in sorted(reach.cost):
-        if p != c.pos and end_ok(state, c, p):
-            out[p] = safe.path_to(p) if p in safe.cost else reach.path_to(p)
-    return out
+    taken, start = taken_squares(state, c), c.pos
+    ends = [p for p in sorted(reach.cost) if p != start and p not in taken]
+    if kind not in PROVOKING_KINDS or not threats:
+        return dict.fromkeys(ends, ())
+    safe = _reach(state, c, kind, tumble, None, True)
+    assert safe is not None  # ``threats`` is not empty, so some square is dangerous
+    at_start = tuple(threats.get(start, ()))
+    left: dict[Pos, tuple[Combatant, ...]] = {start: at_start}
+    return {p: at_start if p in safe.cost else _provokers(reach.previous[p], left, reach.previous, threats)
+            for p in ends}
+
+
+def _provokers(p: Pos, left: dict[Pos, tuple[Combatant, ...]], previous: dict[Pos, Pos], threats: Threats
+               ) -> tuple[Combatant, ...]:
+    """The foes threatening the squares from the start to ``p`` on the search tree, in the order a walk meets
+    them; ``left`` memoises the answer per square."""
+    chain = []
+    while p not in left:
+        chain.append(p)
+        p = previous[p]
+    acc = left[p]
+    for q in reversed(chain):
+        here = threats.get(q)
+        if here:
+            acc = acc + tuple(f for f in here if all(f is not g for g in acc))
+        left[q] = acc
+    return acc
 
 
 def check_path(state: SpellchromeState, c: Combatant, kind: str, to: Pos, path: list[Pos] | None,
@@ -206,22 +204,23 @@ def _check_given(state: SpellchromeState, c: Combatant, kind: str, to: Pos, path
         if p in blocked:
             return Rejected("blocked_by_opponent", f"The path runs through an opponent at {list(p)} (SC-24).")
         here = p
-    if path_cost(grid, path, 2 if tumble else 1) > budget_of(state, c, kind):
+    if path_cost(grid, path, 2 if tumble else 1, whole_of(c, kind)) > budget_of(state, c, kind):
         return Rejected("too_far", _too_far(state, c, kind))
     return list(path)
 
 
 def _too_far(state: SpellchromeState, c: Combatant, kind: str) -> str:
     return (f"That is farther than {c.name} can {kind} ({budget_of(state, c, kind)} squares; difficult terrain "
-            "costs 2 or 3).")
+            "costs 2 or 3, and a '%' square a whole move action).")
 
 
 def _why_unreachable(state: SpellchromeState, c: Combatant, kind: str, to: Pos, tumble: bool) -> Rejected:
     dirs = run_dirs(c.pos, to) if kind == "run" else DIRECTIONS
-    open_map = search(state.grid, c.pos, 10_000, (), (), 2 if tumble else 1, dirs)
+    mult, whole = 2 if tumble else 1, whole_of(c, kind)
+    open_map = reachable(state.grid, c.pos, 10_000, (), (), mult, dirs, whole)
     if to not in open_map.cost:
         return Rejected("blocked_by_wall", f"Walls leave no way to {list(to)}.")
-    no_budget = search(state.grid, c.pos, 10_000, opponent_squares(state, c, tumble), (), 2 if tumble else 1, dirs)
+    no_budget = reachable(state.grid, c.pos, 10_000, opponent_squares(state, c, tumble), (), mult, dirs, whole)
     if to not in no_budget.cost:
         return Rejected("blocked_by_opponent", f"Opponents bar every way to {list(to)} (SC-24).")
     return Rejected("too_far", _too_far(state, c, kind))
@@ -233,26 +232,6 @@ def settle(state: SpellchromeState, c: Combatant, start: Pos, walked: list[Pos])
     for p in reversed([start, *walked]):
         if end_ok(state, c, p):
             return p
-    ring = sorted((p for p in search(state.grid, c.pos, 10_000).cost if end_ok(state, c, p)),
+    ring = sorted((p for p in reachable(state.grid, c.pos, 10_000, whole=1).cost if end_ok(state, c, p)),
                   key=lambda p: (distance(p, c.pos), p))
     return ring[0] if ring else c.pos
-
-
-def clear_line(grid: Grid, a: Pos, b: Pos) -> bool:
-    """No wall lies on the straight line between two squares (ranged attacks, ruling SC-R10)."""
-    x0, y0 = a
-    x1, y1 = b
-    dx, dy = abs(x1 - x0), -abs(y1 - y0)
-    sx, sy = (1 if x0 < x1 else -1), (1 if y0 < y1 else -1)
-    err = dx + dy
-    while (x0, y0) != (x1, y1):
-        e2 = 2 * err
-        if e2 >= dy:
-            err += dy
-            x0 += sx
-        if e2 <= dx:
-            err += dx
-            y0 += sy
-        if (x0, y0) != (x1, y1) and not grid.passable((x0, y0)):
-            return False
-    return True

@@ -15,7 +15,14 @@ from affray.rulesets.spellchrome.checks import roll, skill_check
 from affray.rulesets.spellchrome.combat import open_opportunity
 from affray.rulesets.spellchrome.events import Moved
 from affray.rulesets.spellchrome.mechanics import D20, run_bonus_squares, squares
-from affray.rulesets.spellchrome.movement import PROVOKING_KINDS, can_punish, run_modifier, settle, threateners
+from affray.rulesets.spellchrome.movement import (
+    PROVOKING_KINDS,
+    can_punish,
+    run_modifier,
+    settle,
+    threateners,
+    whole_of,
+)
 from affray.rulesets.spellchrome.state import Combatant, Motion, SpellchromeState
 
 TRIGGER_FLEE = "(a) leaving melee at full speed"
@@ -37,9 +44,9 @@ def _run_reach(state: SpellchromeState, rng: RNG, c: Combatant, path: list[Pos],
     total = roll(rng, c.id, "Run check", D20, mod, events).total
     budget = 2 * squares(c.speed_ft) + run_bonus_squares(total)
     events.append(Note(f"runs: {total} on the Run check adds {run_bonus_squares(total)} squares (SC-18)", c.id))
-    spent, kept = 0, []
+    spent, kept, whole = 0, [], whole_of(c, "run")
     for p in path:
-        spent += state.grid.cost(p)
+        spent += state.grid.cost(p, whole)
         if spent > budget:
             break
         kept.append(p)

@@ -7,7 +7,7 @@ Rules: WH-09 (out of range fizzles, no roll), WH-10 (ranges), WH-11 (attack bonu
 
 from __future__ import annotations
 
-from affray.core.grid import direction, distance
+from affray.core.grid import behind, direction, distance, flanks
 from affray.rulesets.witchhammer import targeting
 from affray.rulesets.witchhammer.effects import Turn, defense_value, locked
 from affray.rulesets.witchhammer.events import Attacked, Fizzled
@@ -61,7 +61,7 @@ def position_bonus(state: WitchHammerState, f: Fighter, t: Fighter) -> tuple[int
     if distance(f.pos, t.pos) != 1:
         return 0, []
     bonus, tags = 0, []
-    if state.options.facing != "none" and targeting.behind(f.pos, t):
+    if state.options.facing != "none" and behind(f.pos, t.pos, t.facing):
         bonus, tags = BEHIND_BONUS, ["behind"]
     mode, need_attack = state.options.flank_mode, state.options.flank_partner == "attacking"
     for g in state.fighters.values():
@@ -69,7 +69,7 @@ def position_bonus(state: WitchHammerState, f: Fighter, t: Fighter) -> tuple[int
             continue
         if need_attack and not (g.card is not None and any(n["type"] == "attack" for n in g.card.below)):
             continue
-        if targeting.flanks(f.pos, g.pos, t.pos, mode):
+        if flanks(f.pos, g.pos, t.pos, mode):
             return bonus + FLANK_BONUS, [*tags, "flank"]
     return bonus, tags
 

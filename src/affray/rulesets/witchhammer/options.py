@@ -82,8 +82,9 @@ class WitchHammerOptions:
         doc="The second flanker is any ally adjacent to the target who can act ('adjacent'), or only one whose "
             "card this round has an attack ('attacking').")
     difficult_terrain: bool = option(
-        True, rule="WH-A4", doc="Entering '~' costs 2 squares of a move and '^' costs 3 (the shared grid, X-3); "
-                                "a step that costs more than is left ends the move.")
+        True, rule="WH-A4", doc="Entering '~' costs 2 squares of a move and '^' costs 3 (the shared grid, X-3), "
+                                "and '%' the whole move (SC-20's 5 ft per move action); a step that costs more "
+                                "than is left ends the move.")
     general_school_deck: str = option(
         "all", rule="WH-A5", choices=("all", "learned"),
         doc="Every PC carries every General Combat School card ('all', reading WH-33's 'available from the "

@@ -1,18 +1,14 @@
-"""Positions on the grid: target selectors, mandatory movement, facing, from behind and flanking.
+"""Positions on the grid: target selectors, mandatory movement and the starting facing.
 
-Rules: WH-07 (selectors), WH-08 (mandatory movement), WH-10 (ranges), WH-25 (from behind), WH-26 (flanking),
-WH-B13 (ties and greedy steps), WH-B14 (facing), WH-B15 (sides), WH-A4 (difficult terrain).
-The grid itself is the shared :mod:`affray.core.grid`.
+Rules: WH-07 (selectors), WH-08 (mandatory movement), WH-10 (ranges), WH-B13 (ties and greedy steps), WH-B14
+(facing), WH-A4 (difficult terrain). The grid itself, with the geometry of from behind and flanking (WH-25,
+WH-26, WH-B14, WH-B15: ``behind``, ``sides_of``, ``flanks``), is the shared :mod:`affray.core.grid`.
 """
 
 from __future__ import annotations
 
 from affray.core.grid import Pos, direction, distance, euclid2, step_toward
 from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
-
-#: The 8 directions in ring order (clockwise from north), for "the 3 squares at the back" (WH-B14).
-RING: tuple[Pos, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
-_RING_INDEX = {d: i for i, d in enumerate(RING)}
 
 
 def _near_key(f: Fighter, g: Fighter) -> tuple[int, int, int]:
@@ -58,43 +54,12 @@ def face_nearest_enemy(state: WitchHammerState, f: Fighter) -> None:
         f.facing = (0, 1)
 
 
-def behind(attacker: Pos, target: Fighter) -> bool:
-    """Whether ``attacker`` stands in one of the 3 squares at the target's back. Rules: WH-25, WH-B14."""
-    offset = (attacker[0] - target.pos[0], attacker[1] - target.pos[1])
-    if offset not in _RING_INDEX or target.facing not in _RING_INDEX:
-        return False
-    back = (_RING_INDEX[target.facing] + 4) % 8
-    return (_RING_INDEX[offset] - back) % 8 in (0, 1, 7)
-
-
-def sides_of(offset: Pos) -> frozenset[str]:
-    """The N/E/S/W sides an adjacent offset lies on (a diagonal is on two). Rule: WH-B15."""
-    out = set()
-    if offset[0] > 0:
-        out.add("e")
-    elif offset[0] < 0:
-        out.add("w")
-    if offset[1] > 0:
-        out.add("s")
-    elif offset[1] < 0:
-        out.add("n")
-    return frozenset(out)
-
-
-def flanks(a: Pos, b: Pos, target: Pos, mode: str = "sides") -> bool:
-    """Whether attackers at ``a`` and ``b``, both adjacent to ``target``, flank it. Rules: WH-26, WH-B15."""
-    oa = (a[0] - target[0], a[1] - target[1])
-    ob = (b[0] - target[0], b[1] - target[1])
-    if mode == "opposite":
-        return oa[0] * ob[0] + oa[1] * ob[1] < 0
-    return not (sides_of(oa) & sides_of(ob))
-
-
 def move(state: WitchHammerState, f: Fighter, reference: Fighter, squares: int, away: bool
          ) -> tuple[list[Pos], str]:
     """Mandatory movement (WH-08): step greedily (WH-B13) until the full distance, adjacency to the reference
-    (toward) or a block. Difficult terrain costs 2 or 3 squares (WH-A4). Returns the squares entered and why
-    it stopped: ``full``, ``adjacent`` or ``blocked``."""
+    (toward) or a block. Difficult terrain costs 2 or 3 squares, and a ``%`` square the whole move, so it can
+    only be the first step (WH-A4). Returns the squares entered and why it stopped: ``full``, ``adjacent`` or
+    ``blocked``."""
     path: list[Pos] = []
     if squares <= 0:
         return path, "full"
@@ -108,7 +73,7 @@ def move(state: WitchHammerState, f: Fighter, reference: Fighter, squares: int, 
         nxt = step_toward(grid, f.pos, reference.pos, occupied, away=away)
         if nxt is None:
             return path, "blocked"
-        cost = grid.cost(nxt) if terrain else 1
+        cost = grid.cost(nxt, squares) if terrain else 1
         if cost > left:
             return path, "blocked"
         left -= cost
