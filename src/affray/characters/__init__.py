@@ -17,7 +17,7 @@ from affray.characters.sheet import (
     Summary,
     check,
     dump,
-    fight_sheet,
+    fight_loader,
     library,
     load,
     markdown,
@@ -31,7 +31,7 @@ from affray.core.sheets import register_sheet_loader
 
 for _rules in (WitchHammerRules(), warp.WarpRules(), spellchrome.SpellchromeRules(), hud.HudRules()):
     register(_rules)
-    register_sheet_loader(_rules.ruleset, fight_sheet)
+    register_sheet_loader(_rules.ruleset, fight_loader(_rules.ruleset))
 
 __all__ = ["FORMAT", "Refused", "Summary", "check", "dump", "library", "load", "markdown", "read_sheet",
            "rules_for", "write_sheet"]

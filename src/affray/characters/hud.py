@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from affray.characters.sheet import SheetModel, Summary, listing, signed
 from affray.core.content import ContentLibrary, Problem
@@ -33,14 +33,20 @@ class HudSheet(SheetModel):
     in_hand: list[str] | None = Field(default=None, description="in hand at the start; default: the first weapon")
     trained_witcher: bool = Field(default=False, description="draws from the back for free (WL-20, WL-B12)")
 
-    @model_validator(mode="after")
-    def _carried(self) -> HudSheet:
-        if len(set(self.weapons)) != len(self.weapons):
+    @field_validator("weapons")
+    @classmethod
+    def _once(cls, value: list[str]) -> list[str]:
+        if len(set(value)) != len(value):
             raise ValueError("a weapon id may appear once in 'weapons'")
-        missing = [w for w in self.in_hand or [] if w not in self.weapons]
+        return value
+
+    @field_validator("in_hand")
+    @classmethod
+    def _carried(cls, value: list[str] | None, info: ValidationInfo) -> list[str] | None:
+        missing = [w for w in value or [] if w not in info.data.get("weapons", [])]
         if missing:
-            raise ValueError(f"in_hand names weapons not carried: {', '.join(missing)}")
-        return self
+            raise ValueError(f"weapons that are carried; not {', '.join(missing)}")
+        return value
 
 
 def problems(sheet: HudSheet, content: ContentLibrary) -> list[Problem]:

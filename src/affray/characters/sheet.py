@@ -13,7 +13,7 @@ Each ruleset registers a :class:`SheetRules` here. A sheet that passes can be sh
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -133,11 +133,19 @@ def load(path: str | Path, extra: Iterable[str | Path] = ()) -> tuple[SheetRules
     return rules, sheet, content, notes
 
 
-def fight_sheet(path: Path, content: ContentLibrary) -> FightSheet:
-    """The loader registered with :mod:`affray.core.sheets`: a checked sheet as a fighter's character."""
-    rules, sheet = read_sheet(path)
-    check(rules, sheet, content, path)
-    return rules.for_fight(sheet, content)
+def fight_loader(ruleset: str) -> Callable[[Path, ContentLibrary], FightSheet]:
+    """The loader registered with :mod:`affray.core.sheets` for ``ruleset``: a checked sheet of that ruleset as a
+    fighter's character."""
+
+    def fight_sheet(path: Path, content: ContentLibrary) -> FightSheet:
+        rules, sheet = read_sheet(path)
+        if rules.ruleset != ruleset:
+            expected = f"'{ruleset}', the scenario's ruleset; got '{rules.ruleset}'"
+            raise ContentError(path, [Problem("ruleset", expected)])
+        check(rules, sheet, content, path)
+        return rules.for_fight(sheet, content)
+
+    return fight_sheet
 
 
 def to_data(sheet: BaseModel) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from affray.characters.sheet import SheetModel, Summary, listing, signed
 from affray.core.content import ContentLibrary, Problem
@@ -65,11 +65,12 @@ class SpellchromeSheet(SheetModel):
     spells: dict[str, int] = Field(default_factory=dict, description="spell id -> casts per fight")
     gear: Gear = Field(default_factory=Gear)
 
-    @model_validator(mode="after")
-    def _feats_once(self) -> SpellchromeSheet:
-        if len(set(self.feats)) != len(self.feats):
+    @field_validator("feats")
+    @classmethod
+    def _feats_once(cls, value: list[str]) -> list[str]:
+        if len(set(value)) != len(value):
             raise ValueError("a feat is taken once")
-        return self
+        return value
 
 
 def modifier(sheet: SpellchromeSheet, ability: str) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator
 
 from affray.characters.sheet import SheetModel, Summary, listing
 from affray.core.content import ContentLibrary, Problem
@@ -36,21 +36,12 @@ class WarpSheet(SheetModel):
     wielding: str | None = None
     armour: list[str] = Field(default_factory=list, description="layers, innermost first (WR-21)")
 
-    @model_validator(mode="after")
-    def _four_traits(self) -> WarpSheet:
-        if len(self.side) != 2:
-            raise ValueError(f"side needs exactly two side traits (WR-03), got {len(self.side)}")
-        three = self.traits()
-        if len(set(three)) != 3:
-            raise ValueError("the central trait and the two side traits must be three different traits")
-        if self.superior not in three:
-            raise ValueError(f"superior must be one of the three traits ({', '.join(three)}); got '{self.superior}'")
-        stray = [t for t in (*self.narrow, *self.signs) if t not in (*three, self.flaw)]
-        if stray:
-            raise ValueError(f"narrow and signs name only the character's own traits (not {', '.join(stray)})")
-        if self.wielding not in (None, "unarmed") and self.wielding not in self.weapons:
-            raise ValueError(f"wielding names '{self.wielding}', which is not in 'weapons'")
-        return self
+    @field_validator("side")
+    @classmethod
+    def _two_sides(cls, value: list[str]) -> list[str]:
+        if len(value) != 2:
+            raise ValueError(f"exactly two side traits (WR-03), got {len(value)}")
+        return value
 
     def traits(self) -> list[str]:
         return [self.central, *self.side]
@@ -60,9 +51,29 @@ class WarpSheet(SheetModel):
         return DICE[(trait in self.narrow, trait == self.superior)]
 
 
+def shape_problems(sheet: WarpSheet) -> list[Problem]:
+    """The four traits fit together (WR-03): three different traits, a superior among them, narrow traits and
+    signs of the character's own traits, a wielded weapon that is carried."""
+    three = sheet.traits()
+    out = []
+    if len(set(three)) != 3:
+        out.append(Problem("side", f"the central trait and the two side traits are three different traits "
+                                   f"(WR-03); got {', '.join(three)}"))
+    if sheet.superior not in three:
+        out.append(Problem("superior", f"one of the three traits ({', '.join(three)}) (WR-03); got "
+                                       f"'{sheet.superior}'"))
+    for field, names in (("narrow", sheet.narrow), ("signs", list(sheet.signs))):
+        stray = [t for t in names if t not in (*three, sheet.flaw)]
+        if stray:
+            out.append(Problem(field, f"the character's own traits; not {', '.join(stray)}"))
+    if sheet.wielding not in (None, "unarmed") and sheet.wielding not in sheet.weapons:
+        out.append(Problem("wielding", f"a weapon in 'weapons'; got '{sheet.wielding}'"))
+    return out
+
+
 def problems(sheet: WarpSheet, content: ContentLibrary) -> list[Problem]:
     traits = content.sections.get("traits", {})
-    out = []
+    out = shape_problems(sheet)
     for where, tid in [("central", sheet.central), ("side[0]", sheet.side[0]), ("side[1]", sheet.side[1])]:
         trait = traits.get(tid)
         if trait is None:

@@ -215,7 +215,7 @@ class WitchHammerSheet(SheetModel):
     def _skill_counts(cls, value: dict[str, int]) -> dict[str, int]:
         for skill, n in value.items():
             if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 20:
-                raise ValueError(f"skill '{skill}' needs a whole number of purchases from 0 to 20 (got {n!r})")
+                raise ValueError(f"skill '{skill}' needs a whole number of purchases from 0 to 20; got {n!r}")
         return value
 
     @field_validator("schools")
@@ -223,8 +223,8 @@ class WitchHammerSheet(SheetModel):
     def _school_levels(cls, value: dict[str, int]) -> dict[str, int]:
         for school, level in value.items():
             if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 5:
-                raise ValueError(f"school '{school}' needs a level from 1 to 5 (got {level!r}); a level needs "
-                                 "every level below it (WH-33)")
+                raise ValueError(f"school '{school}' needs a level from 1 to 5 (a level needs every level below "
+                                 f"it, WH-33); got {level!r}")
         return value
 
     @field_validator("traits")
@@ -242,7 +242,7 @@ class WitchHammerSheet(SheetModel):
         out = []
         for name in value:
             if name.lower() not in known:
-                raise ValueError(f"an entry of the affliction table (WH-23), e.g. 'Eye Scar' or 'Broken leg' "
-                                 f"(got {name!r})")
+                raise ValueError(f"entries of the affliction table (WH-23), e.g. 'Eye Scar' or 'Broken leg'; "
+                                 f"{name!r} is not one")
             out.append(known[name.lower()])
         return out
