@@ -102,9 +102,13 @@ def test_check_names_the_field_and_exits_1_for_a_broken_sheet(tmp_path: Path) ->
     data = yaml.safe_load((EXAMPLES / "hilde.yaml").read_text())
     data["attributes"]["attack"] = 3
     broken.write_text(yaml.safe_dump(data))
-    result = affray("check", str(broken), str(EXAMPLES / "dana.yaml"))
+    schema = tmp_path / "schema.yaml"
+    schema.write_text(yaml.safe_dump({**data, "attributes": {"ice_defense": 1}, "hp": 3}))
+    result = affray("check", str(broken), str(schema), str(EXAMPLES / "dana.yaml"))
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert f"{broken}: attributes: 23 Attribute points spent but 15 granted" in result.stderr
+    assert f"{schema}: attributes: Ice Defense cannot be bought with Attribute points (WH-B22)" in result.stderr
+    assert f"{schema}: hp: Extra inputs are not permitted" in result.stderr
     assert "dana.yaml is a legal warp character" in result.stdout
 
 

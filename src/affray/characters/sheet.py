@@ -97,6 +97,12 @@ def library(ruleset: str, extra: Iterable[str | Path] = ()) -> ContentLibrary:
 
 def parse_sheet(data: Any, path: str | Path) -> tuple[SheetRules, Any]:
     """Check a sheet's schema (stage 1) and return its rules and model; errors name ``path`` and the field."""
+    rules = sheet_rules(data, path)
+    return rules, validate(rules.model, data, path)
+
+
+def sheet_rules(data: Any, path: str | Path) -> SheetRules:
+    """The rules of the sheet ``data``: it must be a mapping with the format line and a known ruleset."""
     if not isinstance(data, dict):
         raise ContentError(path, [Problem("(top level)", f"a character sheet: a mapping starting with "
                                                          f"'format: {FORMAT}'")])
@@ -106,10 +112,9 @@ def parse_sheet(data: Any, path: str | Path) -> tuple[SheetRules, Any]:
         raise ContentError(path, [Problem("format", f"'{FORMAT}' (a character sheet){seen}")])
     ruleset = data.get("ruleset")
     try:
-        rules = rules_for(str(ruleset))
+        return rules_for(str(ruleset))
     except KeyError as exc:
         raise ContentError(path, [Problem("ruleset", f"{exc.args[0]} (got {ruleset!r})")]) from None
-    return rules, validate(rules.model, data, path)
 
 
 def read_sheet(path: str | Path) -> tuple[SheetRules, Any]:

@@ -24,13 +24,13 @@ from affray.characters.sheet import (
     library,
     load,
     markdown,
-    read_sheet,
     rules_for,
+    sheet_rules,
     write_sheet,
 )
 from affray.characters.wh_sheet import BuildRules, WitchHammerSheet
 from affray.cli.render import CliError, console, escape
-from affray.core.content import ContentError, ContentLibrary
+from affray.core.content import ContentError, ContentLibrary, read_yaml, validate
 from affray.core.engine import ruleset_names
 from affray.core.rng import VerifiableRNG, new_secret_seed, seed_from_int
 
@@ -147,8 +147,10 @@ def check_cmd(files: Annotated[list[Path], typer.Argument(help="character sheets
     for path in files:
         if not path.is_file():
             raise CliError(f"{path}: no such file.")
-        rules, sheet = read_sheet(path)  # not a sheet at all: exit 2
+        data = read_yaml(path)
+        rules = sheet_rules(data, path)  # not YAML, not a sheet, or an unknown ruleset: exit 2
         try:
+            sheet = validate(rules.model, data, path)
             notes = check(rules, sheet, library(rules.ruleset, content or []), path)
         except ContentError as exc:
             from affray.cli.render import fail
