@@ -113,7 +113,10 @@ def summary(sheet: WarpSheet, content: ContentLibrary) -> Summary:
     rows = [("Central", f"{named(sheet.central)}: {sheet.dice(sheet.central)} dice")]
     rows += [("Side", f"{named(t)}: {sheet.dice(t)} dice") for t in sheet.side]
     rows += [("Superior", named(sheet.superior)), ("Flaw", named(sheet.flaw))]
-    gear = [("Weapons", listing(sheet.weapons)), ("Wielding", sheet.wielding or (sheet.weapons or ["unarmed"])[0]),
+    weapons = content.sections.get("weapons", {})
+    first_melee = next((w for w in sheet.weapons if weapons[w].melee is not None), None)
+    in_hand = sheet.wielding or first_melee or (sheet.weapons or ["unarmed"])[0]  # as the fight picks it
+    gear = [("Weapons", listing(sheet.weapons)), ("Wielding", in_hand),
             ("Armour", listing(sheet.armour))]
     stats = [("Hit points", str(sheet.hp)), ("Experience Pool", f"{sheet.experience} dice"),
              ("Anything else", "2 dice (WR-03)")]

@@ -89,8 +89,15 @@ def _apply(path: Path, out: Path | None, sheet: WitchHammerSheet, lib: ContentLi
     if dry_run:
         console.print("dry run: nothing was written")
         return
-    write_sheet(sheet, target)
+    _write(sheet, target)
     console.print(f"saved {target}")
+
+
+def _write(sheet: Any, target: Path) -> None:
+    try:
+        write_sheet(sheet, target)
+    except OSError as exc:
+        raise CliError(f"{target}: cannot write the sheet ({exc.strerror}).") from None
 
 
 def render(summary: Summary) -> None:
@@ -130,7 +137,7 @@ def new(ruleset: Annotated[str, typer.Argument(help="hud, warp, spellchrome or w
         answer = ask("Save to file", default=f"{_slug(sheet.name)}.yaml")
         target = Path(answer)
     check(rules_for(name), sheet, lib, target)
-    write_sheet(sheet, target)
+    _write(sheet, target)
     render(rules_for(name).summary(sheet, lib))
     console.print(f"saved {target}")
 
