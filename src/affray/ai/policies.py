@@ -4,11 +4,12 @@ from affray.ai.base import register_policy
 from affray.ai.hud import HudHeuristic, HudSteady
 from affray.ai.spellchrome import SpellchromeHeuristic
 from affray.ai.warp import WarpHeuristic, WarpSteady
-from affray.ai.witchhammer import WitchHammerHeuristic
+from affray.ai.witchhammer import WitchHammerHeuristic, WitchHammerSteady
 
 register_policy("hud", "heuristic", HudHeuristic)
 register_policy("hud", "steady", HudSteady)
 register_policy("spellchrome", "heuristic", SpellchromeHeuristic)
 register_policy("witchhammer", "heuristic", WitchHammerHeuristic)
+register_policy("witchhammer", "steady", WitchHammerSteady)
 register_policy("warp", "heuristic", WarpHeuristic)
 register_policy("warp", "steady", WarpSteady)

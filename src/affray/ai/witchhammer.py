@@ -10,7 +10,7 @@ card, and a one-shot only in the first vignette. It never looks at other combata
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any
@@ -204,3 +204,34 @@ class WitchHammerHeuristic:
             if spec.action == wanted:
                 return spec.action
         return {"type": "ready"}
+
+
+def steady_plan(deck: Mapping[str, int], cards: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The steady plan: the first two reusable Action cards of the deck, in deck order (a card owned twice may
+    fill both slots). Empty slots take the default card (WH-B18)."""
+    plan: list[str] = []
+    for card_id, copies in deck.items():
+        card = cards.get(card_id)
+        if card is None or card["kind"] != "action" or card["one_shot"] or copies <= 0:
+            continue
+        plan += [card_id] * min(copies, 2 - len(plan))
+        if len(plan) == 2:
+            break
+    return plan
+
+
+class WitchHammerSteady:
+    """A fixed card plan whose one-on-one duels :mod:`affray.odds.witchhammer_duel` solves exactly.
+
+    Every vignette the same two Action cards (:func:`steady_plan`: the first two reusable ones in deck order;
+    a scenario's ``deck:`` list names them), and never a Psych card.
+    """
+
+    name = "steady"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[ActionSpec], rng: RNG) -> Action:
+        phase = view["pending"]["phase"]
+        me = view["fighters"][view["acting"]]
+        if phase != "planning" or me["slots"]:
+            return {"type": "ready"} if any(s.action == {"type": "ready"} for s in legal) else legal[0].action
+        return {"type": "commit", "cards": steady_plan(me["deck"], view["cards"])}

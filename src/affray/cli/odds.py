@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
@@ -232,10 +233,12 @@ def duel(scenario: Annotated[Path, typer.Argument(help="a one-against-one scenar
          as_json_out: JsonOpt = False) -> None:
     """Exact chances of each side winning a one-on-one scenario, and how many rounds it lasts."""
     from affray.api import load_scenario
-    from affray.odds.duels import solve_scenario
+    from affray.odds.duels import MODELS, solve_scenario
     from affray.odds.markov import NotSolvable
 
     loaded = load_scenario(scenario)
+    if exact:
+        sys.set_int_max_str_digits(0)  # exact answers of long duels run to thousands of digits
     try:
         odds = solve_scenario(loaded.ruleset.name, loaded.setup, loaded.options, exact)
     except NotSolvable as exc:
@@ -246,7 +249,8 @@ def duel(scenario: Annotated[Path, typer.Argument(help="a one-against-one scenar
         data = {"outcomes": {k: show(v) for k, v in odds.outcomes.items()},
                 "expected_rounds": show(odds.expected_rounds),
                 "rounds": [{"outcome": k, **show(p)} for k, p in odds.rounds if p],
-                "tail": float(odds.tail), "states": odds.states, "exact": exact}
+                "tail": float(odds.tail), "states": odds.states, "exact": exact,
+                "model": MODELS.get(loaded.ruleset.name, "")}
         print(json.dumps(data))
         return
     table = Table(title=f"{loaded.model.name or scenario}: exact duel", title_justify="left")
@@ -256,4 +260,5 @@ def duel(scenario: Annotated[Path, typer.Argument(help="a one-against-one scenar
         table.add_row(k, f"{float(v):.6%}" + (f"  ({v})" if exact and len(str(v)) < 40 else ""))
     console.print(table)
     console.print(f"expected rounds: {float(odds.expected_rounds):.4f}   states: {odds.states}")
+    console.print(f"model: {MODELS.get(loaded.ruleset.name, '')}")
     console.print(bars("rounds", {k: Fraction(p).limit_denominator(10**12) for k, p in odds.rounds[:30]}))
