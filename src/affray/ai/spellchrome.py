@@ -22,28 +22,58 @@ def _dist(a: Sequence[int], b: Sequence[int]) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
+_PROVOKES: dict[tuple[str, ...], bool] = {}  # by the notes: legal lists repeat the same few warnings
+
+
 def _provokes(spec: ActionSpec) -> bool:
-    return any("provokes" in note for note in spec.notes)
+    notes = spec.notes
+    if not notes:
+        return False
+    hit = _PROVOKES.get(notes)
+    if hit is None:
+        if len(_PROVOKES) >= 10_000:
+            _PROVOKES.clear()
+        hit = _PROVOKES[notes] = any("provokes" in note for note in notes)
+    return hit
 
 
-def _of(legal: Sequence[ActionSpec], *kinds: str) -> list[ActionSpec]:
-    return [s for s in legal if s.action["type"] in kinds]
+class _Legal:
+    """The legal actions grouped by type in one pass; each group keeps the list's order."""
+
+    def __init__(self, legal: Sequence[ActionSpec]) -> None:
+        self.all = legal
+        self.groups: dict[str, list[ActionSpec]] = {}
+        for spec in legal:
+            kind = spec.action["type"]
+            group = self.groups.get(kind)
+            if group is None:
+                self.groups[kind] = [spec]
+            else:
+                group.append(spec)
+
+    def of(self, *kinds: str) -> list[ActionSpec]:
+        """The actions of ``kinds``, kind by kind. Callers only take a ``min`` whose key tells kinds apart, so
+        the order between kinds does not matter; within a kind it is the legal list's."""
+        if len(kinds) == 1:
+            return list(self.groups.get(kinds[0], ()))
+        return [spec for kind in kinds for spec in self.groups.get(kind, ())]
 
 
 class SpellchromeHeuristic:
     name = "heuristic"
 
     def choose(self, view: dict[str, Any], legal: Sequence[ActionSpec], rng: RNG) -> Action:
+        grouped = _Legal(legal)
         if view["pending"]["phase"] == "attack_of_opportunity":
-            return (_of(legal, "attack_of_opportunity") or list(legal))[0].action
+            return (grouped.of("attack_of_opportunity") or list(legal))[0].action
         me_id = view["acting"]
         everyone = view["combatants"]
         me = everyone[me_id]
         for pick in (self._rescue, self._attack, self._reposition_to_shoot, self._move):
-            action = pick(view, me_id, me, everyone, legal)
+            action = pick(view, me_id, me, everyone, grouped)
             if action is not None:
                 return action
-        return (_of(legal, "end_turn") or list(legal))[0].action
+        return (grouped.of("end_turn") or list(legal))[0].action
 
     @staticmethod
     def _targets(view: dict[str, Any], me: dict[str, Any], everyone: dict[str, Any]) -> dict[str, Any]:
@@ -52,20 +82,20 @@ class SpellchromeHeuristic:
                 and (c["able"] or (finish and c["status"] in ("unconscious", "dying", "stable")))}
 
     def _rescue(self, view: dict[str, Any], me_id: str, me: dict[str, Any], everyone: dict[str, Any],
-                legal: Sequence[ActionSpec]) -> Action | None:
-        for spec in _of(legal, "cast"):
+                legal: _Legal) -> Action | None:
+        for spec in legal.of("cast"):
             t = everyone[spec.action["target"]]
             heal = me["spells"][spec.action["spell"]]["effect"] == "heal"
             if heal and (t["status"] in ("dying", "unconscious") or 3 * t["hp"] <= t["max_hp"]) and not _provokes(spec):
                 return spec.action
-        aid = [s for s in _of(legal, "first_aid") if everyone[s.action["target"]]["side"] == me["side"]]
+        aid = [s for s in legal.of("first_aid") if everyone[s.action["target"]]["side"] == me["side"]]
         return aid[0].action if aid else None
 
     def _attack(self, view: dict[str, Any], me_id: str, me: dict[str, Any], everyone: dict[str, Any],
-                legal: Sequence[ActionSpec]) -> Action | None:
+                legal: _Legal) -> Action | None:
         targets = self._targets(view, me, everyone)
-        options = [s for s in _of(legal, "full_attack", "attack") if s.action["target"] in targets]
-        options += [s for s in _of(legal, "cast") if s.action["target"] in targets]
+        options = [s for s in legal.of("full_attack", "attack") if s.action["target"] in targets]
+        options += [s for s in legal.of("cast") if s.action["target"] in targets]
         safe = [s for s in options if not _provokes(s)]
         if not safe:
             return None
@@ -78,44 +108,51 @@ class SpellchromeHeuristic:
         return min(safe, key=key).action
 
     def _reposition_to_shoot(self, view: dict[str, Any], me_id: str, me: dict[str, Any], everyone: dict[str, Any],
-                             legal: Sequence[ActionSpec]) -> Action | None:
+                             legal: _Legal) -> Action | None:
         """A shooter or caster in melee steps or withdraws out of reach before acting (SC-27 (d), (e))."""
         if me["weapons"][me["wielding"]]["kind"] != "ranged" and not me["spells"]:
             return None
         menace = [c["position"] for c in everyone.values() if c["side"] != me["side"] and c["melee_armed"]]
         if not any(_dist(me["position"], p) == 1 for p in menace):
             return None
-        for spec in _of(legal, "step") + _of(legal, "withdraw"):
+        for spec in legal.of("step") + legal.of("withdraw"):
             to = spec.action["to"]
             if all(_dist(to, p) > 1 for p in menace):
                 return spec.action
         return None
 
     def _move(self, view: dict[str, Any], me_id: str, me: dict[str, Any], everyone: dict[str, Any],
-              legal: Sequence[ActionSpec]) -> Action | None:
+              legal: _Legal) -> Action | None:
         targets = self._targets(view, me, everyone)
-        moves = _of(legal, "move", "run")
+        moves = legal.of("move", "run")
         if not targets or not moves:
             return None
         weapon = me["weapons"][me["wielding"]]
         ranged = weapon["kind"] == "ranged"
         reach = max(2, weapon["range_squares"]) if ranged else 1
-        here = min(_dist(me["position"], t["position"]) for t in targets.values())
+        spots = [(t["position"][0], t["position"][1]) for t in targets.values()]
+        mx, my = me["position"]
+        here = min(_dist(me["position"], t) for t in spots)
+        # No move can beat standing here when here is already the best a gap can be: 0, or -1 (a melee fighter
+        # ending on a helpless target's square; able targets' squares are never legal end squares, SC-24).
+        floor = -1 if not ranged and not all(t["able"] for t in targets.values()) else 0
+        if (max(0, here - reach) if ranged else here - 1) <= floor:
+            return None
 
         def score(spec: ActionSpec) -> tuple[int, int, int]:
-            to = spec.action["to"]
-            d = min(_dist(to, t["position"]) for t in targets.values())
+            x, y = spec.action["to"]
+            d = min(max(abs(x - tx), abs(y - ty)) for tx, ty in spots)
             gap = max(0, d - reach) if ranged else d - 1
             too_close = 1 if ranged and d <= 1 else 0
-            return (gap + 3 * too_close, 1 if spec.action["type"] == "run" else 0, _dist(to, me["position"]))
+            return (gap + 3 * too_close, 1 if spec.action["type"] == "run" else 0, max(abs(x - mx), abs(y - my)))
 
         safe = [s for s in moves if not _provokes(s)]
         best_safe = min(safe, key=score) if safe else None
         current = (max(0, here - reach) if ranged else here - 1, 0, 0)
-        if best_safe is not None and score(best_safe)[0] < current[0]:
-            return best_safe.action
+        if best_safe is not None:
+            return best_safe.action if score(best_safe)[0] < current[0] else None
         if here > reach or (not ranged and here > 1):
             risky = min(moves, key=score)
-            if score(risky)[0] < current[0] and best_safe is None:
+            if score(risky)[0] < current[0]:
                 return risky.action
         return None

@@ -18,13 +18,15 @@ from affray.core.grid.geometry import DIRECTIONS, Pos, distance, euclid2
 
 @dataclass(frozen=True, slots=True)
 class Reach:
-    """Result of :func:`reachable`: the cost to each square and the previous square on a cheapest path.
+    """Result of :func:`reachable`: the cost to each square, the previous square on a cheapest path, and every
+    reached square in (x, y) order (``squares``, the start included).
 
     Searches are memoised, so one ``Reach`` may be handed to several callers: treat it as read-only.
     """
 
     cost: dict[Pos, int]
     previous: dict[Pos, Pos]
+    squares: tuple[Pos, ...] = ()
 
     def path_to(self, goal: Pos) -> list[Pos]:
         """Squares from (excluding) the start to ``goal`` (inclusive)."""
@@ -89,7 +91,8 @@ def _search(grid: Grid, start: Pos, budget: int, blocked: frozenset[Pos], stop_a
                 prev[j] = i
                 push(heap, nc * size + j)
     pos = net.pos
-    return Reach({pos[i]: cost[i] for i in seen}, {pos[i]: pos[prev[i]] for i in seen[1:]})
+    return Reach({pos[i]: cost[i] for i in seen}, {pos[i]: pos[prev[i]] for i in seen[1:]},
+                 tuple(pos[i] for i in sorted(seen)))
 
 
 def shortest_path(grid: Grid, start: Pos, goal: Pos, blocked: Iterable[Pos] = (), budget: int = 10_000

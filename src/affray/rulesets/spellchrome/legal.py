@@ -14,10 +14,12 @@ from typing import Any
 
 from affray.core.engine import ActionSpec
 from affray.core.grid import DIRECTIONS, Pos, open_squares
+from affray.core.memo import per_object
 from affray.rulesets.spellchrome.combat import attack_provokers, cast_provokers, reach_problem
 from affray.rulesets.spellchrome.mechanics import iterative_bonuses, squares, withdraw_distance
 from affray.rulesets.spellchrome.movement import (
     Threats,
+    can_punish,
     end_squares,
     opponent_squares,
     taken_squares,
@@ -33,6 +35,7 @@ NEVER_PROVOKES = ("never provokes (SC-21)",)
 # ActionSpec costs more than looking one up; like every legal list they are read-only.
 _SPECS: dict[tuple[str, Pos, str, tuple[str, ...]], ActionSpec] = {}
 _SPECS_LIMIT = 50_000
+_MEMO: dict[int, tuple[SpellchromeState, dict[Any, list[ActionSpec]]]] = {}  # per match: see _movement
 _LABELS = {"move": "move to", "withdraw": "withdraw to", "tumble": "tumble to", "step": "5-foot step to"}
 
 
@@ -83,15 +86,25 @@ class _Board:
         self.state, self.c = state, c
         self.threats = threat_map(state, c)
         self.taken = taken_squares(state, c)
-        self._notes: dict[int, tuple[str, ...]] = {}
+        self._notes: dict[tuple[str, ...], tuple[str, ...]] = {}
 
     def notes(self, foes: tuple[Combatant, ...]) -> tuple[str, ...]:
-        # keyed by the tuple's identity: end_squares hands out one tuple object per distinct set of provokers
-        key = id(foes)
+        key = tuple(f.id for f in foes)
         out = self._notes.get(key)
         if out is None:
             out = self._notes[key] = provoke_note(self.state, self.c, foes)
         return out
+
+
+def _listing(kind: str, ends: list[Pos], suffix: str, usual: tuple[str, ...],
+             odd: dict[Pos, tuple[str, ...]]) -> list[ActionSpec]:
+    """Specs of ``kind`` to ``ends``: warnings ``usual``, or ``odd``'s for the squares it names."""
+    get = _SPECS.get
+    out = []
+    for to in ends:
+        notes = odd.get(to, usual) if odd else usual
+        out.append(get((kind, to, suffix, notes)) or _move_spec(kind, to, suffix, notes))
+    return out
 
 
 def _moves(state: SpellchromeState, c: Combatant, turn: Turn, board: _Board) -> list[ActionSpec]:
@@ -99,14 +112,15 @@ def _moves(state: SpellchromeState, c: Combatant, turn: Turn, board: _Board) -> 
         return []
     threats, notes = board.threats, board.notes
     second = "" if turn.move_left else " (standard action as a second move)"
-    plain = end_squares(state, c, "move", threats)
-    specs = [_move_spec("move", to, second, notes(foes)) for to, foes in plain.items()]
-    specs += [_move_spec("withdraw", to, second, ()) for to in end_squares(state, c, "withdraw", threats)]
+    ends, at_start, odd = end_squares(state, c, "move", threats)
+    specs = _listing("move", ends, second, notes(at_start), {p: notes(f) for p, f in odd.items()})
+    specs += _listing("withdraw", end_squares(state, c, "withdraw", threats)[0], second, (), {})
     if "tumble" in c.skills:
         dc = f"tumbles through an opponent: Acrobatics and Tumbling DC {state.options.tumble_dc}"
-        for to, foes in end_squares(state, c, "move", threats, tumble=True).items():
-            if to not in plain:
-                specs.append(_move_spec("tumble", to, second, (dc, *notes(foes))))
+        plain = set(ends)
+        rolls, at_start, odd = end_squares(state, c, "move", threats, tumble=True)
+        specs += _listing("tumble", [p for p in rolls if p not in plain], second, (dc, *notes(at_start)),
+                          {p: (dc, *notes(f)) for p, f in odd.items()})
     return specs
 
 
@@ -217,10 +231,25 @@ def _support(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSp
     return specs
 
 
+def _movement(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec]:
+    """The 5-foot steps, moves and runs, memoised per match on everything they read: the mover's square and
+    speed, what its turn has used, the turn order (the order of warnings), and each other combatant's square,
+    whether it is able (it blocks, SC-24) and whether it threatens and may still punish (SC-26, SC-27).
+    Fighters in melee stand still for rounds, so the same listing comes back again and again."""
+    others = tuple((o.pos, o.able, o.melee_armed and can_punish(state, o))
+                   for o in state.combatants.values() if o is not c)
+    key = (c.id, c.pos, c.speed_ft, turn.move_left, turn.standard_left, turn.stepped, turn.moved, turn.move_used_for,
+           tuple(state.order), others)
+    memo = per_object(_MEMO, state, dict, limit=8)
+    specs = memo.get(key)
+    if specs is None:
+        board = _Board(state, c)
+        specs = memo[key] = _steps(state, c, turn, board) + _moves(state, c, turn, board) + _runs(state, c, turn, board)
+    return specs
+
+
 def turn_actions(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec]:
-    board = _Board(state, c)
-    return (_attacks(state, c, turn) + _spells(state, c, turn) + _steps(state, c, turn, board)
-            + _moves(state, c, turn, board) + _runs(state, c, turn, board) + _support(state, c, turn))
+    return _attacks(state, c, turn) + _spells(state, c, turn) + _movement(state, c, turn) + _support(state, c, turn)
 
 
 def opportunity_actions(state: SpellchromeState, foe: Combatant) -> list[ActionSpec]:

@@ -105,12 +105,13 @@ def run_dirs(start: Pos, to: Pos) -> tuple[Pos, ...]:
     return tuple(dict.fromkeys([straight, (sx, sy)]))
 
 
-def _reach(state: SpellchromeState, c: Combatant, kind: str, tumble: bool, to: Pos | None, safe: bool
-           ) -> Reach | None:
-    """The search for a move of ``kind``; with ``safe``, ``None`` when no square is dangerous (same as unsafe)."""
+def _reach(state: SpellchromeState, c: Combatant, kind: str, tumble: bool, to: Pos | None, safe: bool,
+           threats: Threats | None = None) -> Reach | None:
+    """The search for a move of ``kind``; with ``safe``, ``None`` when no square is dangerous (same as unsafe).
+    ``threats``, when the caller has it, is :func:`threat_map` for ``c`` (whose squares are the dangerous ones)."""
     budget = budget_of(state, c, kind)
     dirs = run_dirs(c.pos, to) if kind == "run" and to is not None else DIRECTIONS
-    stop = danger_squares(state, c) if safe else set()
+    stop = (danger_squares(state, c) if threats is None else threats.keys()) if safe else ()
     if safe and not stop:
         return None
     return reachable(state.grid, c.pos, budget, opponent_squares(state, c, tumble), stop, 2 if tumble else 1, dirs,
@@ -129,26 +130,28 @@ def auto_path(state: SpellchromeState, c: Combatant, kind: str, to: Pos, tumble:
 
 
 def end_squares(state: SpellchromeState, c: Combatant, kind: str, threats: Threats, tumble: bool = False
-                ) -> dict[Pos, tuple[Combatant, ...]]:
-    """Every legal end square of a move of ``kind`` (not run), in (x, y) order, with the foes whose attack of
-    opportunity the engine's path there (:func:`auto_path`) would give, once each (SC-27 (a)/(b), SC-R9).
+                ) -> tuple[list[Pos], tuple[Combatant, ...], dict[Pos, tuple[Combatant, ...]]]:
+    """Every legal end square of a move of ``kind`` (not run), in (x, y) order, and the foes whose attack of
+    opportunity the engine's path there (:func:`auto_path`) would give, once each (SC-27 (a)/(b), SC-R9): the
+    start's threateners, except for the squares in the returned dict (empty for kinds that never provoke).
 
     ``threats`` is :func:`threat_map` for ``c``. A path that provokes nobody new leaves no threatened square
-    but the start, so it gives exactly the start's threateners; any other path is the cheapest, whose
-    provokers are gathered once along the search tree instead of per path.
+    but the start, so it gives exactly the start's threateners; only squares out of reach of such a path take
+    the cheapest path, whose provokers are gathered once along the search tree instead of per path.
     """
     reach = _reach(state, c, kind, tumble, None, False)
     assert reach is not None
     taken, start = taken_squares(state, c), c.pos
-    ends = [p for p in sorted(reach.cost) if p != start and p not in taken]
+    ends = [p for p in reach.squares if p not in taken and p != start]
     if kind not in PROVOKING_KINDS or not threats:
-        return dict.fromkeys(ends, ())
-    safe = _reach(state, c, kind, tumble, None, True)
+        return ends, (), {}
+    safe = _reach(state, c, kind, tumble, None, True, threats)
     assert safe is not None  # ``threats`` is not empty, so some square is dangerous
     at_start = tuple(threats.get(start, ()))
     left: dict[Pos, tuple[Combatant, ...]] = {start: at_start}
-    return {p: at_start if p in safe.cost else _provokers(reach.previous[p], left, reach.previous, threats)
-            for p in ends}
+    near = safe.cost
+    return ends, at_start, {p: _provokers(reach.previous[p], left, reach.previous, threats)
+                            for p in ends if p not in near}
 
 
 def _provokers(p: Pos, left: dict[Pos, tuple[Combatant, ...]], previous: dict[Pos, Pos], threats: Threats

@@ -40,6 +40,9 @@ from affray.rulesets.spellchrome.views import view
 
 CONTENT_DIR = Path(__file__).parent / "content"
 OPPORTUNITY_ACTIONS = ("attack_of_opportunity", "decline")
+# The windows repeat (the same actor's turn, the same foe asked about the same provocation), and pending() is
+# asked several times per action: frozen Windows are shared rather than rebuilt.
+_WINDOWS: dict[tuple[str, ...], Window] = {}
 
 
 @cache
@@ -72,11 +75,22 @@ class SpellchromeRuleset:
         opp = state.opportunity
         if opp is not None:
             provoker = state.combatants[opp.provoker].name
-            return Window("attack_of_opportunity", (opp.foes[0],),
-                          f"{provoker} provokes: {opp.trigger}. Take an attack of opportunity?")
-        if state.turn is not None:
-            return Window("turn", (state.turn.actor,), "Your turn: a move action and a standard action (SC-15)")
-        return None
+            key: tuple[str, ...] = (opp.foes[0], provoker, opp.trigger)
+            window = _WINDOWS.get(key)
+            if window is None:
+                window = Window("attack_of_opportunity", (opp.foes[0],),
+                                f"{provoker} provokes: {opp.trigger}. Take an attack of opportunity?")
+        elif state.turn is not None:
+            key = (state.turn.actor,)
+            window = _WINDOWS.get(key)
+            if window is None:
+                window = Window("turn", key, "Your turn: a move action and a standard action (SC-15)")
+        else:
+            return None
+        if len(_WINDOWS) >= 4096:
+            _WINDOWS.clear()
+        _WINDOWS[key] = window
+        return window
 
     def legal(self, state: SpellchromeState, actor: str) -> list[ActionSpec]:
         window = self.pending(state)

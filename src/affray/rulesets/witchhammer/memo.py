@@ -2,24 +2,11 @@
 
 Setups are plain data that nothing changes after ``prepare``, and every match of one setup shares its card
 table; so what is derived from it (compiled cards, legal-action lists, view parts, a policy's card profiles)
-can be built once for all those matches. The entry keeps the object alive, so its id cannot be reused.
+can be built once for all those matches. The helper itself is :func:`affray.core.memo.per_object`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from affray.core.memo import per_object
 
-T = TypeVar("T")
-
-
-def per_object(store: dict[int, tuple[Any, T]], obj: Any, build: Callable[[], T], limit: int = 64) -> T:
-    """``build()`` once per object ``obj`` (by identity); the store is emptied past ``limit`` entries."""
-    hit = store.get(id(obj))
-    if hit is not None and hit[0] is obj:
-        return hit[1]
-    if len(store) >= limit:
-        store.clear()
-    value = build()
-    store[id(obj)] = (obj, value)
-    return value
+__all__ = ["per_object"]
