@@ -114,7 +114,8 @@ def test_check_names_the_field_and_exits_1_for_a_broken_sheet(tmp_path: Path) ->
 
 def test_unknown_ruleset_missing_file_and_non_sheet_exit_2_with_one_sentence(tmp_path: Path) -> None:
     for args in (("new", "gurps"), ("check", str(tmp_path / "nope.yaml")), ("show", str(ROOT / "pyproject.toml")),
-                 ("check", str(ROOT / "examples" / "hud" / "nerdified_duel.yaml"))):
+                 ("check", str(ROOT / "examples" / "hud" / "nerdified_duel.yaml")),
+                 ("new", "warp", "--out", str(EXAMPLES / "dana.yaml"))):  # never overwritten without --force
         result = affray(*args)
         assert result.returncode == 2, args
         assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr

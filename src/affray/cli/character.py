@@ -123,19 +123,19 @@ def new(ruleset: Annotated[str, typer.Argument(help="hud, warp, spellchrome or w
         = None, content: ContentOpt = None,
         force: Annotated[bool, typer.Option("--force", help="overwrite an existing file")] = False) -> None:
     """Build a character by prompts, showing points left and refusing what the rules refuse."""
-    from affray.cli.character_new import build
+    from affray.cli.character_new import ask, build
 
     name = _ruleset(ruleset)
+    if out is not None and out.exists() and not force:
+        raise CliError(f"{out} exists; choose another --out or add --force.")
     lib = library(name, content or [])
     rng = VerifiableRNG(seed_from_int(seed) if seed is not None else new_secret_seed())
     sheet = build(name, lib, rng)
     target = out
     while target is None or (target.exists() and not force):
-        from affray.cli.character_new import ask
         if target is not None:
-            console.print(f"{target} exists; give another name (or use --force)")
-        answer = ask("Save to file", default=f"{_slug(sheet.name)}.yaml")
-        target = Path(answer)
+            console.print(f"{escape(str(target))} exists; give another name (or use --force)")
+        target = Path(ask("Save to file", default=f"{_slug(sheet.name)}.yaml"))
     check(rules_for(name), sheet, lib, target)
     _write(sheet, target)
     render(rules_for(name).summary(sheet, lib))
