@@ -102,13 +102,13 @@ def attack_defense(defense: int, melee: bool = True, aspect_defense: int = 0, ma
 def attack_odds(attack_bonus: int, defense: int, *, melee: bool = True, aspect_defense: int = 0,
                 solid_bonus: int = 0, on_hit: int = 0, target: tuple[int, int] | None = None,
                 clamp_margin: bool = False, solid_on: str = "base", crit_wound: str = "always",
-                extra_penetration: bool = False, rounding: str = "floor") -> AttackOdds:
+                extra_penetration: bool = False, rounding: str = "floor", target_malus: int = 0) -> AttackOdds:
     """One attack: Attack bonus ``attack_bonus`` against normal Defense ``defense``. Rules: WH-13..WH-19.
 
     ``target`` is ``(poise, health)``: then the Wounds distribution and the chance that Health drops to 0 or
-    below (WH-22).
+    below (WH-22). ``target_malus`` (0 or negative) lowers the target's Defense once (WH-12, WH-20).
     """
-    value = attack_defense(defense, melee, aspect_defense, 0, rounding)
+    value = attack_defense(defense, melee, aspect_defense, target_malus, rounding)
     dist = blows(attack_bonus, value, on_hit, solid_bonus, clamp_margin=clamp_margin, solid_on=solid_on,
                  crit_wound=crit_wound)
     damage = map_dists(lambda b: b.damage, dist)
