@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-from affray.odds.dist import map_dists, probability
+from affray.odds.dist import probability
 from affray.rulesets.warp.mechanics import (
     DIE,
     alternate_damage,
@@ -48,28 +48,28 @@ def multisets(count: int, sides: int = DIE) -> Iterator[tuple[tuple[int, ...], i
         yield faces, weight
 
 
+Counts = tuple[int, dict[int, int]]  # (the number of equally likely throws, throws per outcome)
+
+
 @cache
-def faces_dist(count: int, sides: int = DIE) -> dict[int, Fraction]:
-    """The sum of ``count`` plain dice (armour, alternate damage: no bonus or penalty dice, WR-33)."""
-    if count == 0:
-        return {0: Fraction(1)}
-    total = sides**count
+def faces_counts(count: int, sides: int = DIE) -> Counts:
+    """The sum of ``count`` plain dice (armour, alternate damage: no bonus or penalty dice, WR-33), counted."""
     out: dict[int, int] = {}
     for faces, weight in multisets(count, sides):
         out[sum(faces)] = out.get(sum(faces), 0) + weight
-    return {k: Fraction(v, total) for k, v in out.items()}
+    return sides**count, out
+
+
+def faces_dist(count: int, sides: int = DIE) -> dict[int, Fraction]:
+    """:func:`faces_counts` as probabilities."""
+    total, counts = faces_counts(count, sides)
+    return {k: Fraction(v, total) for k, v in counts.items()}
 
 
 @cache
-def roll_dist(dice: int, bonus: int = 0, penalty: int = 0, *, cancel: bool = True, botch: bool = False,
-              full_die: bool = False) -> dict[int, Fraction]:
-    """The total of a WaRP roll: ``dice`` d6 with ``bonus`` and ``penalty`` dice. Rules: WR-01, WR-02, WR-B2,
-    WR-B12, WR-B13.
-
-    ``cancel`` (WR-B2): bonus and penalty dice cancel one for one; ``botch`` (WR-B12): kept dice all showing 1
-    count as 0; ``full_die`` (the WR-B13 misreading): bonus dice are summed as full dice. Blowing the Top Off
-    has no finite distribution and is refused by the callers.
-    """
+def roll_counts(dice: int, bonus: int = 0, penalty: int = 0, *, cancel: bool = True, botch: bool = False,
+                full_die: bool = False) -> Counts:
+    """The total of a WaRP roll, counted over every throw (see :func:`roll_dist`)."""
     if min(dice, bonus, penalty) < 0:
         raise ValueError("dice, bonus and penalty dice cannot be negative")
     if full_die:
@@ -80,8 +80,6 @@ def roll_dist(dice: int, bonus: int = 0, penalty: int = 0, *, cancel: bool = Tru
     thrown = dice + bonus + penalty
     if thrown > MAX_THROWN:
         raise ValueError(f"a roll of {thrown} dice is too large to enumerate exactly (at most {MAX_THROWN})")
-    if thrown == 0:
-        return {0: Fraction(1)}
     out: dict[int, int] = {}
     for faces, weight in multisets(thrown):
         if cancel:
@@ -93,7 +91,20 @@ def roll_dist(dice: int, bonus: int = 0, penalty: int = 0, *, cancel: bool = Tru
             if botched(kept):
                 total = 0
         out[total] = out.get(total, 0) + weight
-    return {k: Fraction(v, DIE**thrown) for k, v in out.items()}
+    return DIE**thrown, out
+
+
+def roll_dist(dice: int, bonus: int = 0, penalty: int = 0, *, cancel: bool = True, botch: bool = False,
+              full_die: bool = False) -> dict[int, Fraction]:
+    """The total of a WaRP roll: ``dice`` d6 with ``bonus`` and ``penalty`` dice. Rules: WR-01, WR-02, WR-B2,
+    WR-B12, WR-B13.
+
+    ``cancel`` (WR-B2): bonus and penalty dice cancel one for one; ``botch`` (WR-B12): kept dice all showing 1
+    count as 0; ``full_die`` (the WR-B13 misreading): bonus dice are summed as full dice. Blowing the Top Off
+    has no finite distribution and is refused by the callers.
+    """
+    total, counts = roll_counts(dice, bonus, penalty, cancel=cancel, botch=botch, full_die=full_die)
+    return {k: Fraction(v, total) for k, v in counts.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,21 +117,26 @@ class Armour:
 
 
 @cache
-def through_armour(raw: int, armour: Armour, gunfire: bool = False) -> dict[int, Fraction]:
-    """Damage that gets through ``armour``: ``armour_absorb`` over the armour dice. Rules: WR-19, WR-22, WR-B4."""
-    if raw <= 0:
-        return {0: Fraction(1)}
-    regular = faces_dist(armour.dice)
+def armour_counts(raw: int, armour: Armour, gunfire: bool = False) -> Counts:
+    """Damage that gets through ``armour``: ``armour_absorb`` over every throw of the armour dice (and of the
+    bullet-proof dice against gunfire). Rules: WR-19, WR-22, WR-B4."""
+    total, regular = faces_counts(armour.dice)
+    shots = [((1,) * armour.bullet_dice, 1)]  # against anything but gunfire only their count matters (WR-22)
     if armour.bullet_dice and gunfire:
-        out: dict[int, Fraction] = {}
-        total = DIE**armour.bullet_dice
-        for faces, weight in multisets(armour.bullet_dice):
-            for rolled, p in regular.items():
-                k = armour_absorb(raw, rolled, armour.points, faces, True)
-                out[k] = out.get(k, Fraction(0)) + p * Fraction(weight, total)
-        return out
-    bullets = (1,) * armour.bullet_dice  # against anything but gunfire only their count matters (WR-22)
-    return map_dists(lambda rolled: armour_absorb(raw, rolled, armour.points, bullets, gunfire), regular)
+        shots = list(multisets(armour.bullet_dice))
+        total *= DIE**armour.bullet_dice
+    out: dict[int, int] = {}
+    for faces, weight in shots:
+        for rolled, n in regular.items():
+            k = armour_absorb(raw, rolled, armour.points, faces, gunfire) if raw > 0 else 0
+            out[k] = out.get(k, 0) + n * weight
+    return total, out
+
+
+def through_armour(raw: int, armour: Armour, gunfire: bool = False) -> dict[int, Fraction]:
+    """:func:`armour_counts` as probabilities."""
+    total, counts = armour_counts(raw, armour, gunfire)
+    return {k: Fraction(v, total) for k, v in counts.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,25 +154,29 @@ def exchange_dist(attack: tuple[int, int, int], defense: tuple[int, int, int], f
 
     Rules: WR-08, WR-10 (a tie misses), WR-11 (margin x factor), WR-30 (special effect: half), WR-33 (the
     optional alternate damage: one d6 per point of factor, doubled at twice the defense), WR-19/WR-22/WR-B4.
+    Counted in throws (integers) and turned into fractions once at the end.
     """
     flags = {"cancel": cancel, "botch": botch, "full_die": full_die}
-    totals = map_dists(lambda a, d: (a, d), roll_dist(*attack, **flags), roll_dist(*defense, **flags))
-    p_hit = probability(totals, lambda ad: hit(*ad))
-    raw: dict[int, Fraction] = {}
-    for (a, d), p in totals.items():
-        if not hit(a, d):
-            raw[0] = raw.get(0, Fraction(0)) + p
-            continue
-        parts = (map_dists(lambda s, a=a, d=d: alternate_damage((s,), a, d), faces_dist(factor))
-                 if alternate else {damage(a, d, factor): Fraction(1)})
-        for k, q in parts.items():
-            k = special_damage(k) if special else k
-            raw[k] = raw.get(k, Fraction(0)) + p * q
-    out: dict[int, Fraction] = {}
-    for k, p in raw.items():
-        for t, q in through_armour(k, armour, gunfire).items():
-            out[t] = out.get(t, Fraction(0)) + p * q
-    return p_hit, out
+    den_a, attacks = roll_counts(*attack, **flags)
+    den_d, defenses = roll_counts(*defense, **flags)
+    den_x, extra = faces_counts(factor) if alternate else (1, {0: 1})
+    den_r = armour_counts(0, armour, gunfire)[0]
+    hits = 0
+    out: dict[int, int] = {}
+    for a, na in attacks.items():
+        for d, nd in defenses.items():
+            n = na * nd
+            if not hit(a, d):
+                out[0] = out.get(0, 0) + n * den_x * den_r
+                continue
+            hits += n
+            for s, ns in extra.items():
+                k = alternate_damage((s,), a, d) if alternate else damage(a, d, factor)
+                k = special_damage(k) if special else k
+                for t, nt in armour_counts(k, armour, gunfire)[1].items():
+                    out[t] = out.get(t, 0) + n * ns * nt
+    total = den_a * den_d * den_x * den_r
+    return Fraction(hits, den_a * den_d), {k: Fraction(v, total) for k, v in out.items()}
 
 
 def attack_odds(attack_dice: int, defense_dice: int, *, attack_bonus: int = 0, attack_penalty: int = 0,

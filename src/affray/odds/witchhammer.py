@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import NamedTuple
 
 from affray.odds.dist import die, map_dists, probability
 from affray.rulesets.witchhammer.mechanics import (
@@ -30,9 +31,9 @@ from affray.rulesets.witchhammer.mechanics import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Blow:
-    """What one attack roll does: damage (with bonuses), the Crit's Wound owed, and how it landed."""
+class Blow(NamedTuple):
+    """What one attack roll does: damage (with bonuses), the Crit's Wound owed, and how it landed (a named
+    tuple: made 20 times per check, so cheap to make and to hash)."""
 
     damage: int
     crit_wounds: int
@@ -43,16 +44,17 @@ class Blow:
 
 
 @cache
-def blows(bonus: int, defense: int, on_hit: int = 0, solid_bonus: int = 0, *, clamp_margin: bool = False,
-          solid_on: str = "base", crit_wound: str = "always") -> dict[Blow, Fraction]:
-    """The distribution of one attack: ``attack(d20, bonus, defense)`` over the 20 faces.
+def blow_counts(bonus: int, defense: int, on_hit: int = 0, solid_bonus: int = 0, *, clamp_margin: bool = False,
+                solid_on: str = "base", crit_wound: str = "always") -> tuple[tuple[Blow, int], ...]:
+    """One attack as ``(blow, faces)`` pairs: ``attack(d20, bonus, defense)`` on each of the 20 faces, the
+    faces that give the same blow counted together (out of 20).
 
     ``on_hit`` is damage added on a hit (a card's on-hit damage node), ``solid_bonus`` on a Solid Hit (the
     attacker's Damage on Solid Hit plus the card's on-Solid-Hit damage). ``solid_on`` and ``crit_wound`` are
     the options of WH-B5 and WH-B4. Rules: WH-15..WH-18.
     """
-
-    def one(natural: int) -> Blow:
+    counts: dict[Blow, int] = {}
+    for natural in range(1, D20 + 1):
         r = attack(natural, bonus, defense, clamp_margin=clamp_margin)
         damage, solid = r.damage, r.solid
         if r.hit:
@@ -62,9 +64,17 @@ def blows(bonus: int, defense: int, on_hit: int = 0, solid_bonus: int = 0, *, cl
             if solid:
                 damage += solid_bonus
         owed = r.bonus_wounds if crit_wound == "always" or r.hit else 0
-        return Blow(damage, owed, r.hit, solid, r.crit, r.fumble)
+        blow = Blow(damage, owed, r.hit, solid, r.crit, r.fumble)
+        counts[blow] = counts.get(blow, 0) + 1
+    return tuple(counts.items())
 
-    return map_dists(one, die(D20))
+
+def blows(bonus: int, defense: int, on_hit: int = 0, solid_bonus: int = 0, *, clamp_margin: bool = False,
+          solid_on: str = "base", crit_wound: str = "always") -> dict[Blow, Fraction]:
+    """The distribution of one attack (:func:`blow_counts` as probabilities)."""
+    pairs = blow_counts(bonus, defense, on_hit, solid_bonus, clamp_margin=clamp_margin, solid_on=solid_on,
+                        crit_wound=crit_wound)
+    return {b: Fraction(n, D20) for b, n in pairs}
 
 
 def land(poise: int, health: int, blow: Blow, *, poise_only: bool = False, extra_penetration: bool = False
@@ -109,18 +119,30 @@ def attack_odds(attack_bonus: int, defense: int, *, melee: bool = True, aspect_d
     below (WH-22). ``target_malus`` (0 or negative) lowers the target's Defense once (WH-12, WH-20).
     """
     value = attack_defense(defense, melee, aspect_defense, target_malus, rounding)
-    dist = blows(attack_bonus, value, on_hit, solid_bonus, clamp_margin=clamp_margin, solid_on=solid_on,
-                 crit_wound=crit_wound)
-    damage = map_dists(lambda b: b.damage, dist)
-    odds = AttackOdds(probability(dist, lambda b: b.hit), probability(dist, lambda b: b.solid),
-                      probability(dist, lambda b: b.crit), probability(dist, lambda b: b.fumble), damage)
+    pairs = blow_counts(attack_bonus, value, on_hit, solid_bonus, clamp_margin=clamp_margin, solid_on=solid_on,
+                        crit_wound=crit_wound)
+    # counted in faces of the d20 (integers), turned into fractions once at the end
+    hit = solid = crit = fumble = down = 0
+    damage: dict[int, int] = {}
+    wounds: dict[int, int] = {}
+    for blow, n in pairs:
+        hit += n * blow.hit
+        solid += n * blow.solid
+        crit += n * blow.crit
+        fumble += n * blow.fumble
+        damage[blow.damage] = damage.get(blow.damage, 0) + n
+        if target is not None:
+            _, health, w = land(target[0], target[1], blow, extra_penetration=extra_penetration)
+            wounds[w] = wounds.get(w, 0) + n
+            down += n * (health <= 0)
+
+    def dist(counts: dict[int, int]) -> dict[int, Fraction]:
+        return {k: Fraction(v, D20) for k, v in counts.items()}
+
+    odds = (Fraction(hit, D20), Fraction(solid, D20), Fraction(crit, D20), Fraction(fumble, D20), dist(damage))
     if target is None:
-        return odds
-    poise, health = target
-    after = map_dists(lambda b: land(poise, health, b, extra_penetration=extra_penetration), dist)
-    wounds = map_dists(lambda r: r[2], after)
-    p_down = probability(after, lambda r: r[1] <= 0)
-    return AttackOdds(odds.p_hit, odds.p_solid_hit, odds.p_crit, odds.p_fumble, damage, wounds, p_down)
+        return AttackOdds(*odds)
+    return AttackOdds(*odds, dist(wounds), Fraction(down, D20))
 
 
 @dataclass(frozen=True, slots=True)
