@@ -73,6 +73,7 @@ class Profile:
 
 _PROFILES: dict[int, tuple[Any, Profile]] = {}
 _PSYCH: dict[int, tuple[Any, float]] = {}  # a Psych card's worth, once per card summary
+_PLANS: dict[int, tuple[Any, dict[Any, list[str]]]] = {}  # plans per setup (its status table), see Planner.plan
 
 
 def profile(card: dict[str, Any], statuses: dict[str, Any]) -> Profile:
@@ -107,14 +108,18 @@ class Planner:
         self.me: Fighter = view["fighters"][actor]
         self.cards: dict[str, Any] = view["cards"]
         self.statuses: dict[str, Any] = view["statuses"]
-        me = self.me
+        self.defense: dict[tuple[str, ...], int] = {}
+        self.strikes: dict[int, float] = {}  # a strike's worth when in reach, by the Strike's identity
+
+    def _survey(self) -> None:
+        """Who the foes are, the nearest, how many threaten, and the bonuses: what plan() scores from."""
+        me, view = self.me, self.view
         self.foes = [f for f in view["fighters"].values() if not f["out"] and f["side"] != me["side"]]
         pos = me["pos"]
         self.foe = min(self.foes, key=lambda f: _dist(pos, f["pos"])) if self.foes else None
         self.threats = max(1, sum(1 for f in self.foes if _dist(pos, f["pos"]) <= 5))
         self.bonus = me["attack"] + me["mods"]["attack"] + me["malus"]
         self.step_bonus = me["mods"]["move"]
-        self.defense: dict[tuple[str, ...], int] = {}
 
     def _defense(self, aspects: tuple[str, ...]) -> int:
         if aspects not in self.defense:
@@ -124,6 +129,16 @@ class Planner:
             aspect = sum(t["defenses"].get(a, 0) + t["mods"]["defenses"].get(a, 0) for a in aspects if a != "melee")
             self.defense[aspects] = defense_against(normal, aspect, "melee" in aspects, t["malus"])
         return self.defense[aspects]
+
+    def _strike(self, strike: Strike) -> float:
+        worth = self.strikes.get(id(strike))
+        if worth is None:
+            margin = strike.attack + self.bonus - self._defense(strike.aspects)
+            mean, chance = mean_damage(max(-40, min(40, margin)), strike.on_hit, strike.on_solid
+                                       + self.me["solid_damage"])
+            hits = len(self.foes) if strike.area else 1
+            worth = self.strikes[id(strike)] = (mean + chance * strike.extras) * hits * 1.6
+        return worth
 
     def score(self, p: Profile, gap: int, missing: int) -> tuple[float, int]:
         """The card's worth if played ``gap`` squares from the nearest foe, and the gap it leaves."""
@@ -135,19 +150,32 @@ class Planner:
             elif gap > strike.reach or self.foe is None:
                 worth -= 1.0
             else:
-                margin = strike.attack + self.bonus - self._defense(strike.aspects)
-                mean, chance = mean_damage(max(-40, min(40, margin)), strike.on_hit, strike.on_solid
-                                           + self.me["solid_damage"])
-                hits = len(self.foes) if strike.area else 1
-                worth += (mean + chance * strike.extras) * hits * 1.6
+                worth += self._strike(strike)
         return worth, gap
 
     def plan(self) -> list[str]:
+        """The cards for the empty slots; remembered per setup by everything the scores read, since the same
+        situations come back (every fight of a scenario starts from the same one)."""
+        self._survey()
+        me, foe = self.me, self.foe
+        gap = _dist(me["pos"], foe["pos"]) if foe is not None else 0
+        missing = me["max_poise"] - me["poise"]
+        aim = None if foe is None else (foe["defense"], foe["mods"]["defense"], tuple(foe["defenses"].items()),
+                                        tuple(foe["mods"]["defenses"].items()), foe["malus"])
+        key = (tuple(me["hand"].items()), len(me["slots"]), gap, missing, self.threats, self.bonus,
+               self.step_bonus, me["solid_damage"], len(self.foes), aim)
+        memo = per_object(_PLANS, self.statuses, dict, limit=64)
+        chosen = memo.get(key)
+        if chosen is None:
+            if len(memo) >= 20_000:
+                memo.clear()
+            chosen = memo[key] = self._plan(gap, missing)
+        return list(chosen)
+
+    def _plan(self, gap: int, missing: int) -> list[str]:
         me = self.me
         hand = {c: n for c, n in me["hand"].items() if n > 0 and self.cards[c]["kind"] == "action"}
         profiles = {c: profile(self.cards[c], self.statuses) for c in hand}
-        gap = _dist(me["pos"], self.foe["pos"]) if self.foe is not None else 0
-        missing = me["max_poise"] - me["poise"]
         chosen: list[str] = []
         for _ in range(2 - len(me["slots"])):
             best: tuple[float, str, int] | None = None

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
+from json.encoder import encode_basestring_ascii as _quote  # what json.dumps uses for str with ensure_ascii
 from typing import Any
 
 from affray.core.rng import RNG
@@ -21,8 +23,25 @@ class SealBroken(RuntimeError):
     """A revealed payload does not match its commitment (the state was tampered with)."""
 
 
+# How json.dumps writes each atom (ensure_ascii strings; ints by int.__repr__, as json does for every int).
+_ATOMS: dict[type, Callable[[Any], str]] = {
+    str: _quote, int: int.__repr__, bool: lambda v: "true" if v else "false", type(None): lambda v: "null"}
+
+
 def canonical(payload: Any) -> bytes:
-    """The canonical JSON bytes of a payload: sorted keys, no whitespace."""
+    """The canonical JSON bytes of a payload: sorted keys, no whitespace, ASCII.
+
+    A flat object of strings, integers, booleans and nulls (every card commit) is written directly, byte for
+    byte what :func:`json.dumps` writes, without its per-call set-up; anything else goes through
+    :func:`json.dumps`.
+    """
+    if type(payload) is dict:
+        try:
+            body = ",".join([f"{_quote(k)}:{_ATOMS[type(v)](v)}" for k, v in sorted(payload.items())])
+        except (KeyError, TypeError):  # a nested value, a float, or a key that is not a string
+            pass
+        else:
+            return b"{" + body.encode() + b"}"
     return json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
 
 

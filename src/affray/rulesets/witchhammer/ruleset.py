@@ -104,6 +104,7 @@ class WitchHammerRuleset:
                 return checked
             planning.apply(state, f, action, checked, rng, events)
         if planning.everyone_ready(state):
+            state.board += 1  # the reveal and Violence change the board (positions, Poise, Health, statuses...)
             vignette.phase_done(state, rng, events)
         return Accepted(events)
 
@@ -113,6 +114,7 @@ class WitchHammerRuleset:
         if action.get("type") != "fate" or who not in state.pending_fates or fate not in ("dies", "survives"):
             return Rejected("bad_action", 'Rule on a failed save: {"type": "fate", "actor": id, "fate": '
                                           '"dies" or "survives"}.')
+        state.board += 1  # the GM's ruling changes a fighter's fate and Health
         vignette.rule_fate(state, str(who), str(fate), events)
         return Accepted(events)
 

@@ -165,6 +165,10 @@ class WitchHammerState:
     pending_fates: list[str] = field(default_factory=list)  # PCs awaiting the GM (deaths_door_failure)
     outcome: Outcome | None = None
     shown_cards: dict[Any, dict[str, Any]] = field(default_factory=dict)  # views' card lists, by what they show
+    # Views cache what only Violence, the Psych reveal and the aftermath change (everything but hands, face-down
+    # cards and readiness); ``board`` counts those steps, and a cached part is good while it is unchanged.
+    board: int = 0
+    board_views: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
     winner: str | None = None
     end_reason: str = ""
 

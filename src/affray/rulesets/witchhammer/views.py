@@ -4,6 +4,9 @@ Everyone sees the board, every combatant's public numbers, the revealed cards an
 combatant has committed a card (its seal and digest). Only the seat that controls a combatant (and the GM)
 sees its hand and its face-down cards. The hand is hidden from others because it shrinks as cards are
 placed: showing it would reveal the face-down choice. Rules: WH-02, WH-03, WH-05.
+
+Parts that do not change between two board changes (a fighter's numbers, statuses and afflictions; the card
+summaries; the map) are built once and shared by every view: views are read-only.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from affray.rulesets.witchhammer.wounds import malus_of
 
 Summaries = tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]
 _STATIC: dict[int, tuple[Any, Summaries]] = {}
+_MAPS: dict[int, tuple[Any, list[str]]] = {}
 
 
 def _static(state: WitchHammerState) -> Summaries:
@@ -46,18 +50,31 @@ def _sealed(s: Sealed, open_: bool) -> dict[str, Any]:
     return out
 
 
-def _fighter(state: WitchHammerState, f: Fighter, mine: bool) -> dict[str, Any]:
+def _board_part(state: WitchHammerState, f: Fighter) -> dict[str, Any]:
+    """The part of ``f``'s view that only a board change can change (see ``WitchHammerState.board``), up to its
+    afflictions: built once per change and shared by every view until the next. Read-only."""
+    hit = state.board_views.get(f.id)
+    if hit is not None and hit[0] == state.board:
+        return hit[1]
     if not f.public:
         f.public = {"name": f.name, "side": f.side, "kind": f.kind, "size": f.size, "max_poise": f.max_poise,
                     "max_health": f.max_health, "attack": f.attack, "defense": f.defense, "init": f.init,
                     "solid_damage": f.solid_damage, "defenses": dict(f.defenses)}
-    out: dict[str, Any] = {
+    part: dict[str, Any] = {
         **f.public, "pos": f.pos, "facing": f.facing, "poise": f.poise, "health": f.health,
         "malus": malus_of(state, f), "out": f.out, "fate": f.fate,
         "mods": {"attack": f.mod_attack, "defense": f.mod_defense, "init": f.mod_init, "malus": f.mod_malus,
                  "move": f.mod_move, "defenses": f.mod_defenses},
         "statuses": [{"status": s.status.id, "name": s.status.name, "rounds": s.rounds} for s in f.statuses],
-        "afflictions": list(f.afflictions), "ready": f.ready,
+        "afflictions": list(f.afflictions),
+    }
+    state.board_views[f.id] = (state.board, part)
+    return part
+
+
+def _fighter(state: WitchHammerState, f: Fighter, mine: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        **_board_part(state, f), "ready": f.ready,
         "card": f.card.id if f.card is not None else None,
         "psych": {"card": f.psych_card} if f.psych_card else (_sealed(f.psych, mine) if f.psych is not None
                                                                else None),
@@ -90,9 +107,10 @@ def view(state: WitchHammerState, viewer: Viewer, window: Window | None) -> dict
                                                 "prompt": window.prompt},
         "drama_timer": {"seconds": opts.drama_timer_seconds, "running": state.phase == "planning"}
         if opts.drama_timer else None,
-        "map": list(state.grid.rows), "order": list(state.order), "initiative": dict(state.initiative),
+        "map": per_object(_MAPS, state.grid, lambda: list(state.grid.rows)), "order": list(state.order),
+        "initiative": dict(state.initiative),
         "fighters": {a: _fighter(state, f, a in mine) for a, f in state.fighters.items()},
-        "cards": dict(shown),
+        "cards": shown,
         "statuses": statuses,
         "outcome": None if state.outcome is None else {"winner": state.outcome.winner,
                                                        "reason": state.outcome.reason},
