@@ -156,3 +156,29 @@ class SpellchromeHeuristic:
             if score(risky)[0] < current[0]:
                 return risky.action
         return None
+
+
+class SpellchromeSteady:
+    """A fixed policy whose one-on-one melee duels :mod:`affray.odds.spellchrome_duel` solves exactly.
+
+    On its turn: a full attack on the nearest able foe if one is on offer, else an attack with the weapon in
+    hand, else the turn ends; it never moves, casts, aids or gives up. It takes every attack of opportunity.
+    """
+
+    name = "steady"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[ActionSpec], rng: RNG) -> Action:
+        kinds = _Legal(legal)
+        if view["pending"]["phase"] == "attack_of_opportunity":
+            return (kinds.of("attack_of_opportunity") or list(legal))[0].action
+        me = view["combatants"][view["acting"]]
+        foes = {a: c for a, c in view["combatants"].items() if c["side"] != me["side"] and c["able"]}
+        full = [s for s in kinds.of("full_attack") if s.action["target"] in foes]
+        single = [s for s in kinds.of("attack") if s.action["target"] in foes
+                  and s.action.get("weapon", me["wielding"]) == me["wielding"]]
+        for options in (full, single):
+            if options:
+                best = min(options, key=lambda s: (_dist(me["position"], foes[s.action["target"]]["position"]),
+                                                   s.action["target"]))
+                return best.action
+        return (kinds.of("end_turn") or list(legal))[0].action

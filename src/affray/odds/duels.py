@@ -28,7 +28,13 @@ def _witchhammer(setup: Mapping[str, Any], options: Mapping[str, Any] | None, ex
     return duel_odds(setup, options, exact)
 
 
-SOLVERS: dict[str, Solver] = {"hud": _hud, "warp": _warp, "witchhammer": _witchhammer}
+def _spellchrome(setup: Mapping[str, Any], options: Mapping[str, Any] | None, exact: bool) -> DuelOdds:
+    from affray.odds.spellchrome_duel import duel_odds
+
+    return duel_odds(setup, options, exact)
+
+
+SOLVERS: dict[str, Solver] = {"hud": _hud, "warp": _warp, "witchhammer": _witchhammer, "spellchrome": _spellchrome}
 
 
 #: What each model assumes, in one sentence (printed with every answer).
