@@ -15,6 +15,9 @@ from affray.core.rng import RNG
 
 
 class Policy(Protocol):
+    """A policy may set ``needs_view = False`` when it never reads the view: :func:`affray.ai.runner.play`
+    then hands it an empty one instead of building the seat's view."""
+
     name: str
 
     def choose(self, view: dict[str, Any], legal: Sequence[ActionSpec], rng: RNG) -> Action:
@@ -26,6 +29,7 @@ class RandomPolicy:
     """Uniformly random among the legal actions: the baseline that explores every rule."""
 
     name = "random"
+    needs_view = False  # it never reads the view, so the runner need not build one (see runner.play)
 
     def choose(self, view: dict[str, Any], legal: Sequence[ActionSpec], rng: RNG) -> Action:
         return legal[rng.die(len(legal)) - 1].action

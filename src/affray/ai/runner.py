@@ -58,7 +58,8 @@ def play(match: Match, policies: Mapping[str, Policy], rng: RNG | None = None, *
         legal = match.legal(actor)
         if not legal:
             raise PolicyError(f"{actor} must act in phase '{window.phase}' but has no legal action")
-        action = policy.choose(policy_view(match, actor), legal, rng)
+        view = policy_view(match, actor) if getattr(policy, "needs_view", True) else {"acting": actor}
+        action = policy.choose(view, legal, rng)
         result = match.act(actor, action)
         if isinstance(result, Rejected):
             raise PolicyError(f"policy {policy.name} chose a refused action for {actor}: {action} "

@@ -78,6 +78,8 @@ class Match:
         self.controllers.update(controllers or {})
         self.controllers.setdefault(GM, "human")
         self.log: list[LogEntry] = []
+        self._seating: dict[str, str] = {}
+        self._viewers: dict[str, Viewer] = {}
 
     # -- reading -----------------------------------------------------------------------------------
     @property
@@ -100,7 +102,16 @@ class Match:
         return self.ruleset.names(self.state)
 
     def viewer(self, seat: str) -> Viewer:
-        """The viewer for ``seat``: the GM sees all; a spectator controls nothing; a player its actors."""
+        """The viewer for ``seat``: the GM sees all; a spectator controls nothing; a player its actors.
+        Viewers are frozen, so one is kept per seat until the seating changes."""
+        if self.seats != self._seating:
+            self._seating, self._viewers = dict(self.seats), {}
+        viewer = self._viewers.get(seat)
+        if viewer is None:
+            viewer = self._viewers[seat] = self._new_viewer(seat)
+        return viewer
+
+    def _new_viewer(self, seat: str) -> Viewer:
         if seat == GM:
             return Viewer(GM, frozenset(a for a, s in self.seats.items() if s == GM), True)
         if seat == SPECTATOR:

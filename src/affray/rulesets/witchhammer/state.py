@@ -166,9 +166,13 @@ class WitchHammerState:
     outcome: Outcome | None = None
     shown_cards: dict[Any, dict[str, Any]] = field(default_factory=dict)  # views' card lists, by what they show
     # Views cache what only Violence, the Psych reveal and the aftermath change (everything but hands, face-down
-    # cards and readiness); ``board`` counts those steps, and a cached part is good while it is unchanged.
+    # cards and readiness); ``board`` counts those steps, and a cached part is good while it is unchanged
+    # (fighter_views: while the fighter's readiness and face-down cards are unchanged too).
     board: int = 0
     board_views: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    fighter_views: dict[tuple[str, bool], tuple[Any, dict[str, Any]]] = field(default_factory=dict)
+    own_views: dict[str, tuple[Any, tuple[dict[str, int], dict[str, int]]]] = field(default_factory=dict)
+    legal_keys: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # planning.legal's hand keys, the same way
     winner: str | None = None
     end_reason: str = ""
 

@@ -73,6 +73,13 @@ def _board_part(state: WitchHammerState, f: Fighter) -> dict[str, Any]:
 
 
 def _fighter(state: WitchHammerState, f: Fighter, mine: bool) -> dict[str, Any]:
+    """``f`` as a seat sees it (``mine``: its own seat, which sees the hand and the face-down cards). Between two
+    board changes only readiness, the Psych card and the filled slots change (the hand with them), so the dict
+    is shared by every view until one of those does. Read-only."""
+    key = (state.board, f.ready, f.psych is not None, len(f.slots))
+    hit = state.fighter_views.get((f.id, mine))
+    if hit is not None and hit[0] == key:
+        return hit[1]
     out: dict[str, Any] = {
         **_board_part(state, f), "ready": f.ready,
         "card": f.card.id if f.card is not None else None,
@@ -81,14 +88,27 @@ def _fighter(state: WitchHammerState, f: Fighter, mine: bool) -> dict[str, Any]:
         "slots": [_sealed(s, mine) for s in f.slots],
     }
     if mine:
-        out["hand"] = {c: n for c, n in f.hand.items() if n > 0}
-        out["deck"] = dict(f.deck)
+        out["hand"], out["deck"] = _own_part(state, f, key)
         out["skills"] = f.skills
+    state.fighter_views[(f.id, mine)] = (key, out)
     return out
 
 
+def _own_part(state: WitchHammerState, f: Fighter, key: tuple[int, bool, bool, int]
+              ) -> tuple[dict[str, int], dict[str, int]]:
+    """``f``'s hand and deck for its own seat. The hand changes only as ``f`` places cards, the deck only at a
+    board change (one-shots spent on reveal, hands dealt): both are shared while those stay the same."""
+    own = (key[0], key[2], key[3])  # readiness aside
+    hit = state.own_views.get(f.id)
+    if hit is not None and hit[0] == own:
+        return hit[1]
+    part = {c: n for c, n in f.hand.items() if n > 0}, dict(f.deck)
+    state.own_views[f.id] = (own, part)
+    return part
+
+
 def view(state: WitchHammerState, viewer: Viewer, window: Window | None) -> dict[str, Any]:
-    mine = {a for a in state.fighters if viewer.may_see(a)}
+    mine = set(state.fighters) if viewer.omniscient else {a for a in state.fighters if a in viewer.controls}
     opts = state.options
     cards, statuses = _static(state)
     # A deck's card ids never change (spent one-shots keep a count of 0), so the cards a viewer may read
