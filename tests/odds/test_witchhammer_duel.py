@@ -81,6 +81,12 @@ def test_scenarios_outside_the_model_are_refused_with_the_reason(change: dict[st
         duel_odds(scenario.setup, scenario.options)
 
 
+def test_the_drama_timer_is_refused() -> None:
+    scenario = affray.load_scenario(MILL)
+    with pytest.raises(NotSolvable, match="Drama Timer"):
+        duel_odds(scenario.setup, {"drama_timer": True})
+
+
 def test_more_than_two_combatants_are_refused() -> None:
     scenario = affray.load_scenario(EXAMPLES / "ember_wight.yaml")
     with pytest.raises(NotSolvable, match="one combatant on each"):

@@ -214,6 +214,8 @@ def _node_problem(node: Node) -> str | None:
 
 def _refusal(state: WitchHammerState, duel: WitchHammerDuel) -> str | None:
     fighters = duel.f
+    if state.options.drama_timer:
+        return "the Drama Timer (WH-B20) lets the GM fill slots with the default card at any moment"
     for f, plan in zip(fighters, duel.plans, strict=True):
         if f.statuses or f.health <= 0:
             return f"{f.name} starts down or under a status effect"
