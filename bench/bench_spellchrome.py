@@ -7,7 +7,9 @@
 2. The same fight with the random policy on every side (longer fights; it isolates the engine from the
    heuristic's choices).
 3. Baseline in the same run: the Sim HuD Combat Nerdified duel (no grid) through the same engine.
-4. The cost of one ``legal()`` call at the start of a fight (every move, withdraw, step, run, attack).
+4. The cost of ``legal()`` (every move, withdraw, step, run, attack, with its warnings): per call as the
+   policies play (one call per decision), and the first call of a fresh fight, with the map's searches already
+   memoised and cold.
 
 Run: ``.venv/bin/python bench/bench_spellchrome.py [FIGHTS]``. Prints figures; asserts nothing.
 """
@@ -19,9 +21,11 @@ import time
 from pathlib import Path
 
 import affray
-from affray.ai.runner import play
+from affray.ai.runner import play, policy_view
+from affray.core.grid import paths as grid_paths
 from affray.core.match import Match
 from affray.core.rng import FastRNG
+from affray.rulesets.spellchrome import legal as sc_legal
 
 ROOT = Path(__file__).parents[1]
 SKIRMISH = ROOT / "examples" / "spellchrome" / "crossroads_2v2.yaml"
@@ -43,16 +47,55 @@ def fights_per_second(path: Path, n: int, policy: str | None = None) -> tuple[fl
     return n / (time.perf_counter() - start), rounds / n
 
 
-def legal_calls_per_second(n: int) -> tuple[float, int]:
+def _memo_size(match: Match) -> int:
+    """How many move listings the match's memo holds (a private detail of spellchrome.legal, read for the report)."""
+    entry = sc_legal._MEMO.get(id(match.state))
+    return len(entry[1]) if entry is not None and entry[0] is match.state else 0
+
+
+def legal_in_play(n: int) -> tuple[float, float, float]:
+    """Microseconds per ``legal()`` call as ``play`` makes them (one per decision, heuristic policies, ``n``
+    fights), the mean number of actions listed, and the share of calls whose moves came from the per-match memo."""
     scenario = affray.load_scenario(SKIRMISH)
-    match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(0))
-    window = match.pending()
-    assert window is not None
-    actor = window.actors[0]
-    start = time.perf_counter()
+    spent, calls, listed, fresh = 0.0, 0, 0, 0
+    for i in range(n):
+        match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(i),
+                      seats=scenario.seats, controllers=scenario.controllers)
+        policies, rng = scenario.policies(match), FastRNG(i + 1)
+        while (window := match.pending()) is not None:
+            actor = window.actors[0]
+            if window.phase != "turn":  # an attack-of-opportunity decision lists two actions; no moves
+                match.act(actor, policies[actor].choose(policy_view(match, actor), match.legal(actor), rng))
+                continue
+            before = _memo_size(match)
+            start = time.perf_counter()
+            legal = match.legal(actor)
+            spent += time.perf_counter() - start
+            calls, listed, fresh = calls + 1, listed + len(legal), fresh + _memo_size(match) - before
+            match.act(actor, policies[actor].choose(policy_view(match, actor), legal, rng))
+    return spent / calls * 1e6, listed / calls, 1 - fresh / calls
+
+
+def legal_first_turn(n: int) -> tuple[float, float, int]:
+    """Microseconds for the first ``legal()`` of a fresh match: with the map's searches already known (as in a
+    simulation of one scenario), and cold (searches not yet memoised); and how many actions it lists."""
+    scenario = affray.load_scenario(SKIRMISH)
+    warm = cold = 0.0
     for _ in range(n):
-        count = len(match.legal(actor))
-    return n / (time.perf_counter() - start), count
+        for first in (True, False):
+            match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(0))
+            window = match.pending()
+            assert window is not None
+            if first:
+                grid_paths._search.cache_clear()  # forget every memoised search (a cold start)
+            start = time.perf_counter()
+            count = len(match.legal(window.actors[0]))
+            took = time.perf_counter() - start
+            if first:
+                cold += took
+            else:
+                warm += took
+    return warm / n * 1e6, cold / n * 1e6, count
 
 
 def main() -> None:
@@ -60,11 +103,15 @@ def main() -> None:
     heuristic, h_rounds = fights_per_second(SKIRMISH, n)
     random_rate, r_rounds = fights_per_second(SKIRMISH, max(1, n // 5), "random")
     hud, _ = fights_per_second(HUD_DUEL, n)
-    legal_rate, listed = legal_calls_per_second(200)
+    per_call, listed, remembered = legal_in_play(max(1, n // 10))
+    warm, cold, first = legal_first_turn(100)
     print(f"Spellchrome 2v2 on 12x12, heuristic:  {heuristic:8.1f} fights/s per core ({h_rounds:.1f} rounds/fight)")
     print(f"Spellchrome 2v2 on 12x12, random:     {random_rate:8.1f} fights/s per core ({r_rounds:.1f} rounds/fight)")
     print(f"Baseline, HuD Nerdified duel:         {hud:8.1f} fights/s per core (same engine, no grid)")
-    print(f"legal() at the first turn:            {legal_rate:8.1f} calls/s ({listed} actions listed)")
+    print(f"legal() in play:                      {per_call:8.1f} us a call ({listed:.0f} actions listed on average; "
+          f"moves from the per-match memo in {remembered:.0%} of calls)")
+    print(f"legal() at the first turn:            {warm:8.1f} us (searches known), {cold:.1f} us cold; "
+          f"{first} actions listed")
 
 
 if __name__ == "__main__":

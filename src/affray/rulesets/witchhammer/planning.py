@@ -53,10 +53,18 @@ def open_planning(state: WitchHammerState) -> None:
     state.window = Window("planning", tuple(actors), "Place two Action cards face down, in order, then be ready")
 
 
+_NARROWED: dict[tuple[Window, str], Window] = {}  # windows are frozen and the same narrowings come back
+
+
 def _narrow(state: WitchHammerState, actor: str) -> None:
     assert state.window is not None
     w = state.window
-    state.window = Window(w.phase, tuple(a for a in w.actors if a != actor), w.prompt)
+    narrowed = _NARROWED.get((w, actor))
+    if narrowed is None:
+        if len(_NARROWED) >= 4096:
+            _NARROWED.clear()
+        narrowed = _NARROWED[(w, actor)] = Window(w.phase, tuple([a for a in w.actors if a != actor]), w.prompt)
+    state.window = narrowed
 
 
 def everyone_ready(state: WitchHammerState) -> bool:
