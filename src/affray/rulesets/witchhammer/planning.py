@@ -165,18 +165,17 @@ def legal(state: WitchHammerState, actor: str, cache: dict[Any, list[ActionSpec]
     room = (0 if f.psych is not None else 1) if psych else SLOTS - len(f.slots)
     # The hand changes only as f places cards and when hands are dealt (a board change): see views._own_part.
     when = (state.board, psych, f.psych is not None, len(f.slots))
-    hit = state.legal_keys.get(f.id)
+    hit = state.legal_lists.get(f.id)
     if hit is not None and hit[0] == when:
-        key = hit[1]
-    else:
-        want = "psych" if psych else "action"
-        hand = tuple(sorted((c, n) for c, n in f.hand.items() if n > 0 and state.cards[c].kind == want))
-        key = (psych, room, hand)
-        state.legal_keys[f.id] = (when, key)
+        return list(hit[1])
+    want = "psych" if psych else "action"
+    hand = tuple(sorted((c, n) for c, n in f.hand.items() if n > 0 and state.cards[c].kind == want))
+    key = (psych, room, hand)
     specs = cache.get(key)
     if specs is None:
         specs = _enumerate(state, hand, room, psych)
         cache[key] = specs
+    state.legal_lists[f.id] = (when, specs)
     return list(specs)
 
 

@@ -172,7 +172,7 @@ class WitchHammerState:
     board_views: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
     fighter_views: dict[tuple[str, bool], tuple[Any, dict[str, Any]]] = field(default_factory=dict)
     own_views: dict[str, tuple[Any, tuple[dict[str, int], dict[str, int]]]] = field(default_factory=dict)
-    legal_keys: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # planning.legal's hand keys, the same way
+    legal_lists: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # planning.legal's lists, the same way
     winner: str | None = None
     end_reason: str = ""
 
