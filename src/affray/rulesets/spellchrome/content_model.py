@@ -223,7 +223,8 @@ class Surprise(Strict):
 
 class SpellchromeScenario(ScenarioBase):
     ruleset: Literal["spellchrome"]
-    map: str = Field(description="ASCII map: '.' open, '#' wall, '~' half speed, '^' third speed")
+    map: str = Field(description="ASCII map: '.' open, '#' wall, '~' half speed, '^' third speed, "
+                                 "'%' 5 ft per move action")
     surprise: Surprise | None = None
     sides: list[Side[SpellchromeCombatant]] = Field(min_length=2)
 

@@ -259,6 +259,7 @@ class WitchHammerCombatant(CombatantBase):
 
 class WitchHammerScenario(ScenarioBase):
     ruleset: Literal["witchhammer"]
-    map: str | None = Field(default=None, description="ASCII map: '.' open, '#' wall, '~' and '^' difficult")
+    map: str | None = Field(default=None, description="ASCII map: '.' open, '#' wall, '~' and '^' difficult, "
+                                                      "'%' a whole move")
     size: tuple[int, int] = Field(default=(12, 12), description="width, height of an open map when no map is given")
     sides: list[Side[WitchHammerCombatant]] = Field(min_length=2)
