@@ -120,6 +120,13 @@ class ContentLibrary:
             raise KeyError(f"no {section} called '{item_id}' (known: {known})")
         return bucket[item_id]
 
+    def require(self, section: str, item_id: str, where: str) -> Any:
+        """Like :meth:`get`, for resolving a reference: a missing id is a :class:`ReferenceProblem` at ``where``."""
+        try:
+            return self.get(section, item_id)
+        except KeyError as exc:
+            raise ReferenceProblem(where, str(exc.args[0])) from None
+
     def copy(self) -> ContentLibrary:
         return ContentLibrary(self.ruleset, {k: dict(v) for k, v in self.sections.items()}, dict(self.origin))
 

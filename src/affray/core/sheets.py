@@ -15,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from affray.core.content import ContentError, ContentLibrary, ReferenceProblem
 
@@ -31,6 +33,7 @@ class FightSheet:
     wounds: int = 0
 
 
+M = TypeVar("M", bound=BaseModel)
 SheetLoader = Callable[[Path, ContentLibrary], FightSheet]
 _LOADERS: dict[str, SheetLoader] = {}
 
@@ -51,3 +54,27 @@ def load_sheet(ruleset: str, path: Path, content: ContentLibrary, where: str) ->
         return loader(path, content)
     except ContentError as exc:
         raise ReferenceProblem(where, f"a valid character sheet, but {'; '.join(str(exc).splitlines())}") from None
+
+
+def combatant_character(ruleset: str, model: type[M], where: str, combatant: Any, content: ContentLibrary,
+                        sheet_file: Path | None, sections: tuple[str, ...] = ("characters",)) -> M:
+    """A scenario combatant's character: its sheet file, or the content item its ``use`` names (looked up in
+    ``sections`` in order), overridden by its inline ``stats`` and ``name``, checked against ``model``.
+
+    Problems are :class:`ReferenceProblem` at the combatant's field (``use``, ``sheet`` or ``stats.<field>``).
+    """
+    base: dict[str, Any] = {}
+    if sheet_file is not None:
+        base = load_sheet(ruleset, sheet_file, content, f"{where}.sheet").character.model_dump()
+    elif combatant.use is not None:
+        section = next((s for s in sections if combatant.use in content.sections.get(s, {})), sections[-1])
+        base = content.require(section, combatant.use, f"{where}.use").model_dump()
+    if combatant.stats is not None:
+        base.update(combatant.stats.model_dump(exclude_none=True))
+    if combatant.name:
+        base["name"] = combatant.name
+    try:
+        return model.model_validate(base)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise ReferenceProblem(f"{where}.stats.{'.'.join(map(str, err['loc']))}", err["msg"]) from None

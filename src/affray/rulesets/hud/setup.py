@@ -10,37 +10,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
-from affray.core.content import ContentLibrary, ReferenceProblem
-from affray.core.sheets import load_sheet
+from affray.core.content import ContentLibrary
+from affray.core.sheets import combatant_character
 from affray.rulesets.hud.content_model import Armour, Character, HudScenario, Weapon
 from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.state import Arm, Fighter, HudState
 
 
-def _lookup(content: ContentLibrary, section: str, item_id: str, where: str) -> Any:
-    try:
-        return content.get(section, item_id)
-    except KeyError as exc:
-        raise ReferenceProblem(where, str(exc.args[0])) from None
-
-
 def _character(where: str, combatant: Any, content: ContentLibrary, sheet_file: Path | None = None) -> Character:
-    base: dict[str, Any] = {}
-    if sheet_file is not None:
-        base = load_sheet("hud", sheet_file, content, f"{where}.sheet").character.model_dump()
-    elif combatant.use is not None:
-        base = _lookup(content, "characters", combatant.use, f"{where}.use").model_dump()
-    if combatant.stats is not None:
-        base.update(combatant.stats.model_dump(exclude_none=True))
-    if combatant.name:
-        base["name"] = combatant.name
-    try:
-        return Character.model_validate(base)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise ReferenceProblem(f"{where}.stats.{'.'.join(map(str, err['loc']))}", err["msg"]) from None
+    return combatant_character("hud", Character, where, combatant, content, sheet_file, ("characters",))
 
 
 def prepare(scenario: HudScenario, content: ContentLibrary) -> dict[str, Any]:
@@ -58,11 +36,11 @@ def _combatant(where: str, side: str, c: Any, content: ContentLibrary, sheet_fil
     ch = _character(where, c, content, sheet_file)
     armour: dict[str, Any] | None = None
     if ch.armour is not None:
-        item: Armour = _lookup(content, "armour", ch.armour, f"{where}: armour")
+        item: Armour = content.require("armour", ch.armour, f"{where}: armour")
         armour = {"name": item.name, "penalty": item.penalty, "injury": item.injury}
     weapons: dict[str, dict[str, Any]] = {}
     for w in ch.weapons:
-        weapon: Weapon = _lookup(content, "weapons", w, f"{where}: weapons")
+        weapon: Weapon = content.require("weapons", w, f"{where}: weapons")
         weapons[w] = weapon.model_dump()
     in_hand = ch.in_hand if ch.in_hand is not None else _default_hand(weapons)
     return {

@@ -12,11 +12,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from affray.core.content import ContentLibrary, ReferenceProblem
 from affray.core.grid import Grid
-from affray.core.sheets import load_sheet
+from affray.core.sheets import combatant_character
 from affray.rulesets.spellchrome.content_model import Character, SpellchromeScenario
 from affray.rulesets.spellchrome.mechanics import ability_modifier, squares
 from affray.rulesets.spellchrome.options import SpellchromeOptions
@@ -27,29 +25,9 @@ UNARMED: dict[str, Any] = {"name": "Unarmed strike", "kind": "unarmed", "damage"
 ABILITIES = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
 
 
-def _lookup(content: ContentLibrary, section: str, item_id: str, where: str) -> Any:
-    try:
-        return content.get(section, item_id)
-    except KeyError as exc:
-        raise ReferenceProblem(where, str(exc.args[0])) from None
-
-
 def _sheet(where: str, combatant: Any, content: ContentLibrary, sheet_file: Path | None = None) -> Character:
-    base: dict[str, Any] = {}
-    if sheet_file is not None:
-        base = load_sheet("spellchrome", sheet_file, content, f"{where}.sheet").character.model_dump()
-    elif combatant.use is not None:
-        section = "characters" if combatant.use in content.sections.get("characters", {}) else "monsters"
-        base = _lookup(content, section, combatant.use, f"{where}.use").model_dump()
-    if combatant.stats is not None:
-        base.update(combatant.stats.model_dump(exclude_none=True))
-    if combatant.name:
-        base["name"] = combatant.name
-    try:
-        return Character.model_validate(base)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise ReferenceProblem(f"{where}.stats.{'.'.join(map(str, err['loc']))}", err["msg"]) from None
+    sections = ("characters", "monsters")
+    return combatant_character("spellchrome", Character, where, combatant, content, sheet_file, sections)
 
 
 def prepare(scenario: SpellchromeScenario, content: ContentLibrary) -> dict[str, Any]:
@@ -82,20 +60,20 @@ def _combatant(where: str, side: str, c: Any, content: ContentLibrary, sheet_fil
                ) -> dict[str, Any]:
     ch = _sheet(where, c, content, sheet_file)
     if ch.sign is not None:
-        sign = _lookup(content, "signs", ch.sign, f"{where}: sign")
+        sign = content.require("signs", ch.sign, f"{where}: sign")
         saves = list(ch.saves or sign.saves[ch.level - 1])
         hp_per_level = sign.hp_per_level
     else:
         saves, hp_per_level = list(ch.saves or (0, 0, 0)), 0
     armour = {"name": "", "deflection": 0, "damage_reduction": 0, "ex_hp": 0, "ex_hp_refill_per_hour": 0}
     if ch.armour is not None:
-        armour = _lookup(content, "armour", ch.armour, f"{where}: armour").model_dump()
-    weapons = {w: _lookup(content, "weapons", w, f"{where}: weapons").model_dump() for w in ch.weapons}
+        armour = content.require("armour", ch.armour, f"{where}: armour").model_dump()
+    weapons = {w: content.require("weapons", w, f"{where}: weapons").model_dump() for w in ch.weapons}
     weapons.setdefault("unarmed", dict(UNARMED))
-    feats = [_lookup(content, "feats", f, f"{where}: feats") for f in ch.feats]
+    feats = [content.require("feats", f, f"{where}: feats") for f in ch.feats]
     spells = {}
     for sid, uses in ch.spells.items():
-        spells[sid] = _lookup(content, "spells", sid, f"{where}: spells").model_dump() | {"uses": uses}
+        spells[sid] = content.require("spells", sid, f"{where}: spells").model_dump() | {"uses": uses}
     if ch.max_hp is None and not hp_per_level:
         raise ReferenceProblem(f"{where}.stats.max_hp", "max_hp for a sheet without an Ancient Sign (SC-B8)")
     return {

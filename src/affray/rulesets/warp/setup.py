@@ -11,10 +11,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from affray.core.content import ContentLibrary, ReferenceProblem
-from affray.core.sheets import load_sheet
+from affray.core.sheets import combatant_character
 from affray.rulesets.warp.content_model import Character, Trait, WarpScenario, parse_rating
 from affray.rulesets.warp.mechanics import armour_penalty_dice
 from affray.rulesets.warp.options import WarpOptions
@@ -34,28 +32,8 @@ BARE_HANDS = {"name": "bare hands", "handiness": 0, "wound": "fists", "melee": {
               "description": ""}
 
 
-def _lookup(content: ContentLibrary, section: str, item_id: str, where: str) -> Any:
-    try:
-        return content.get(section, item_id)
-    except KeyError as exc:
-        raise ReferenceProblem(where, str(exc.args[0])) from None
-
-
 def _character(where: str, combatant: Any, content: ContentLibrary, sheet_file: Path | None = None) -> Character:
-    base: dict[str, Any] = {}
-    if sheet_file is not None:
-        base = load_sheet("warp", sheet_file, content, f"{where}.sheet").character.model_dump()
-    elif combatant.use is not None:
-        base = _lookup(content, "characters", combatant.use, f"{where}.use").model_dump()
-    if combatant.stats is not None:
-        base.update(combatant.stats.model_dump(exclude_none=True))
-    if combatant.name:
-        base["name"] = combatant.name
-    try:
-        return Character.model_validate(base)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise ReferenceProblem(f"{where}.stats.{'.'.join(map(str, err['loc']))}", err["msg"]) from None
+    return combatant_character("warp", Character, where, combatant, content, sheet_file, ("characters",))
 
 
 def prepare(scenario: WarpScenario, content: ContentLibrary) -> dict[str, Any]:
@@ -75,14 +53,14 @@ def prepare(scenario: WarpScenario, content: ContentLibrary) -> dict[str, Any]:
 def _traits(where: str, ch: Character, content: ContentLibrary) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     traits: dict[str, Any] = {}
     for tid, dice in ch.traits.items():
-        trait: Trait = _lookup(content, "traits", tid, f"{where}: traits.{tid}")
+        trait: Trait = content.require("traits", tid, f"{where}: traits.{tid}")
         if trait.flaw:
             raise ReferenceProblem(f"{where}: traits.{tid}", f"a trait, not a flaw ('{tid}' belongs in 'flaws')")
         traits[tid] = {"name": trait.name, "dice": dice, "combat": trait.combat, "agility": trait.agility,
                        "fighting": trait.fighting, "uses": list(trait.uses), "weapons": list(trait.weapons)}
     flaws = []
     for fid in ch.flaws:
-        flaw: Trait = _lookup(content, "traits", fid, f"{where}: flaws")
+        flaw: Trait = content.require("traits", fid, f"{where}: flaws")
         if not flaw.flaw:
             raise ReferenceProblem(f"{where}: flaws", f"a flaw ('{fid}' is a trait)")
         flaws.append({"id": fid, "name": flaw.name, "affects": list(flaw.affects), "dodge_dice": flaw.dodge_dice})
@@ -96,13 +74,13 @@ def _combatant(where: str, side: str, c: Any, content: ContentLibrary, sheet_fil
     weapons: dict[str, Any] = {}
     carried: dict[str, int] = {}
     for wid in ch.weapons:
-        weapons[wid] = _lookup(content, "weapons", wid, f"{where}: weapons").model_dump()
+        weapons[wid] = content.require("weapons", wid, f"{where}: weapons").model_dump()
         carried[wid] = carried.get(wid, 0) + 1
     unarmed = content.sections.get("weapons", {}).get(UNARMED)
     weapons[UNARMED] = unarmed.model_dump() if unarmed is not None else dict(BARE_HANDS)
     armour = []
     for aid in ch.armour:
-        item = _lookup(content, "armour", aid, f"{where}: armour")
+        item = content.require("armour", aid, f"{where}: armour")
         armour.append({"name": item.name, "rating": item.rating, "penalty": item.penalty})
     wielding = ch.wielding or next((w for w in ch.weapons if weapons[w]["melee"] is not None), None) \
         or (ch.weapons[0] if ch.weapons else UNARMED)

@@ -29,13 +29,6 @@ FACINGS: dict[str, Pos] = {"n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1
                            "w": (-1, 0), "nw": (-1, -1)}
 
 
-def _get(content: ContentLibrary, section: str, item_id: str, where: str) -> Any:
-    try:
-        return content.get(section, item_id)
-    except KeyError as exc:
-        raise ReferenceProblem(where, str(exc.args[0])) from None
-
-
 def _grid(scenario: Any) -> Grid:
     if scenario.map is None:
         return Grid.open(*scenario.size)
@@ -63,9 +56,9 @@ def prepare(scenario: Any, content: ContentLibrary) -> dict[str, Any]:
             combatants.append(_combatant(where, side.name, c, content, sheet))
     general = sorted(k for k, card in content.sections.get("cards", {}).items() if card.school == GENERAL)
     card_ids = set(general) | {DEFAULT_CARD} | {k for c in combatants for k in c["deck"]}
-    cards = {k: _get(content, "cards", k, "cards").model_dump() for k in sorted(card_ids)}
+    cards = {k: content.require("cards", k, "cards").model_dump() for k in sorted(card_ids)}
     status_ids = sorted({s for card in cards.values() for s in _statuses(card["below"])})
-    statuses = {k: _get(content, "statuses", k, f"cards: status '{k}'").model_dump() for k in status_ids}
+    statuses = {k: content.require("statuses", k, f"cards: status '{k}'").model_dump() for k in status_ids}
     return {"name": scenario.name, "map": list(grid.rows), "combatants": combatants, "general": general,
             "cards": cards, "statuses": statuses}
 
@@ -97,9 +90,9 @@ def _combatant(where: str, side: str, c: Any, content: ContentLibrary, sheet_fil
         kind, sheet, wounds = "pc", loaded.character, loaded.wounds
     else:
         kind, sheet = _sheet(where, c.use, content)
-    mods: list[Modifiers] = [_get(content, "traits", t, f"{where}: trait").modifiers for t in sheet.traits]
+    mods: list[Modifiers] = [content.require("traits", t, f"{where}: trait").modifiers for t in sheet.traits]
     if sheet.armour is not None:
-        mods.append(_get(content, "armour", sheet.armour, f"{where}: armour").modifiers)
+        mods.append(content.require("armour", sheet.armour, f"{where}: armour").modifiers)
     deck: dict[str, int] = {}
     if isinstance(sheet, Character):
         mods += _learn(where, sheet, content, deck)
@@ -120,7 +113,7 @@ def _combatant(where: str, side: str, c: Any, content: ContentLibrary, sheet_fil
 
 
 def _add_card(deck: dict[str, int], card_id: str, content: ContentLibrary, where: str) -> None:
-    card = _get(content, "cards", card_id, where)
+    card = content.require("cards", card_id, where)
     if deck.get(card_id, 0) >= card.copies:
         raise ReferenceProblem(where, f"at most {card.copies} cop{'y' if card.copies == 1 else 'ies'} of "
                                       f"'{card_id}' (WH-B18)")
@@ -131,7 +124,7 @@ def _learn(where: str, pc: Character, content: ContentLibrary, deck: dict[str, i
     """Check schools and techniques (WH-33, WH-34) and collect learned cards and passives."""
     known = {GENERAL: 1, **pc.schools}
     for school_id, level in known.items():
-        school = _get(content, "schools", school_id, f"{where}: schools")
+        school = content.require("schools", school_id, f"{where}: schools")
         if level > school.levels:
             raise ReferenceProblem(f"{where}: schools", f"{school.name} has {school.levels} level(s), not {level}")
         clash = [s for s in school.incompatible if s in known]
