@@ -92,3 +92,14 @@ def test_options_lists_rulings_with_ids() -> None:
     result = affray("options", "hud")
     assert result.returncode == 0 and "riposte_margin" in result.stdout and "WL-B3" in result.stdout
     assert affray("options", "chess").returncode == 2
+
+
+def test_play_narrates_only_what_the_seat_may_see() -> None:
+    """Contract 6 at the terminal: a player of a WaRP gestalt fight never sees the GM's secret rolls (WR-35);
+    the GM's own narration does."""
+    scenario = str(ROOT / "examples" / "warp" / "gestalt_raid.yaml")
+    player = affray("fight", scenario, "--seed", "2", "--play", "dana", stdin="1\n" * 20)
+    assert player.returncode == 0 and "Dana Reyes rolls gestalt" in player.stdout
+    assert "Cult Enforcer rolls gestalt" not in player.stdout and "Gestalt totals" in player.stdout
+    gm = affray("fight", scenario, "--seed", "2")
+    assert "Cult Enforcer rolls gestalt" in gm.stdout

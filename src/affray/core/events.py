@@ -144,7 +144,7 @@ class Revealed(Event):
     payload: dict[str, Any]
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return f"{names[self.actor]} reveals {self.payload}"
+        return f"{names[self.actor]} opens a sealed choice; it matches its commitment"
 
 
 @dataclass(slots=True)
