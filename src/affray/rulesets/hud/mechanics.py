@@ -6,6 +6,7 @@ simulation calls them millions of times. Nothing here rolls, mutates or knows ab
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -89,9 +90,10 @@ def initiative_order(rolls: dict[str, int]) -> list[str]:
     return sorted(rolls, key=lambda actor: -rolls[actor])
 
 
-def tied_groups(rolls: dict[str, int]) -> list[list[str]]:
-    """Groups of ids sharing the same roll (only groups of two or more). Rule: WL-B8."""
-    by_value: dict[int, list[str]] = {}
+def tied_groups(rolls: Mapping[str, Hashable]) -> list[list[str]]:
+    """Groups of ids sharing the same roll, or the same sequence of rolls once ties have been re-rolled
+    (only groups of two or more). Rule: WL-B8."""
+    by_value: dict[Hashable, list[str]] = {}
     for actor, value in rolls.items():
         by_value.setdefault(value, []).append(actor)
     return [group for group in by_value.values() if len(group) > 1]

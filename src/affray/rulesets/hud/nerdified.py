@@ -60,7 +60,7 @@ def roll_initiative(state: HudState, rng: RNG, actors: list[str], events: list[E
     keys = {a: [chance(state, rng, a, events, "initiative")] for a in actors}
     if state.options.initiative_ties == "reroll":
         while True:
-            groups = tied_groups({a: tuple(k) for a, k in keys.items()})  # type: ignore[misc]
+            groups = tied_groups({a: tuple(k) for a, k in keys.items()})
             if not groups:
                 break
             for group in groups:
