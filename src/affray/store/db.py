@@ -153,10 +153,11 @@ class Store:
             if seat.role not in ROLES:
                 raise ValueError(f"seat {seat.seat!r}: role must be one of {', '.join(ROLES)}, not {seat.role!r}")
         now = time.time()
-        values: dict[str, Any] = {"id": table.id, "ruleset": table.ruleset, "title": table.title, "scenario": table.scenario,
-                  "setup": table.setup, "options": table.options, "seed_hex": table.seed_hex,
-                  "commitment": table.commitment, "created_at": now, "ended_at": None, "outcome": None,
-                  "config": table.config}
+        values: dict[str, Any] = {
+            "id": table.id, "ruleset": table.ruleset, "title": table.title, "scenario": table.scenario,
+            "setup": table.setup, "options": table.options, "seed_hex": table.seed_hex,
+            "commitment": table.commitment, "created_at": now, "ended_at": None, "outcome": None,
+            "config": table.config}
         try:
             with self._write() as c:
                 c.execute(sa.insert(s.tables).values(values))
