@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 from affray.store import Record, Store
+from tests.pg import PgServer
 from tests.store.conftest import SEATS, new_table
 
 WAIT_S = 20.0
@@ -80,3 +81,20 @@ def test_a_failing_callback_does_not_stop_the_listener(store_url: str) -> None:
         store.notify("tbl1", 2)
         assert inbox.wait_for(("tbl1", 2))
     assert inbox.notices == [("tbl1", 1), ("tbl1", 2)]
+
+
+def test_a_postgresql_listener_reconnects_after_losing_its_connection(pg_server: PgServer, pg_url: str) -> None:
+    """A server restart or a dropped link must not silence a process: it listens again and says so."""
+    reconnected = threading.Event()
+    inbox = Inbox()
+    with Store(pg_url) as store, store.listen(inbox, on_reconnect=reconnected.set):
+        store.notify("tbl1", 1)
+        assert inbox.wait_for(("tbl1", 1))
+        with pg_server.connect() as admin:
+            killed = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                   "WHERE datname = %s AND query LIKE 'LISTEN %%'",
+                                   (pg_url.rsplit("/", 1)[1],)).fetchall()
+        assert killed == [(True,)]
+        assert reconnected.wait(WAIT_S)
+        store.notify("tbl1", 2)
+        assert inbox.wait_for(("tbl1", 2))
