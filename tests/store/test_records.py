@@ -6,7 +6,8 @@ from typing import Any, cast
 
 import pytest
 
-from affray.store import Record, RecordKind, Store, UnknownTable
+from affray.store import Record, RecordKind, Store, StoreError, UnknownTable
+from tests.pg import PgServer
 from tests.store.conftest import SEATS, new_table
 
 
@@ -111,3 +112,30 @@ def test_an_appended_record_survives_reopening_the_database(store_url: str) -> N
         assert [table.id for table in again.open_tables()] == ["tbl1"]
         assert [entry.kind for entry in again.audit_trail("tbl1")] == ["pause"]
         assert again.seat_by_token_hash("b" * 64) == ("tbl1", "ulla")
+
+
+def test_over_long_names_are_refused_the_same_on_both_backends(store: Store, table: str) -> None:
+    with pytest.raises(ValueError, match=r"records\.submission_id must be 1 to 128 characters, not 129"):
+        store.append(table, action(0, submission_id="s" * 129))
+    with pytest.raises(ValueError, match=r"records\.submission_id must be 1 to 128 characters, not 0"):
+        store.append(table, action(0, submission_id=""))
+    with pytest.raises(ValueError, match=r"tables\.id must be 1 to 32 characters, not 33"):
+        store.create_table(new_table("t" * 33), [])
+    with pytest.raises(ValueError, match=r"audit\.kind must be 1 to 32 characters, not 40"):
+        store.audit(table, "gm", "k" * 40)
+    assert store.records(table) == [] and store.audit_trail(table) == []
+    assert [row.id for row in store.open_tables()] == [table]
+
+
+def test_a_database_that_goes_away_is_a_store_error_not_a_driver_traceback(pg_server: PgServer, pg_url: str) -> None:
+    with Store(pg_url) as store:
+        store.create_table(new_table(), SEATS)
+        name = pg_url.rsplit("/", 1)[1]
+        with pg_server.connect() as admin:
+            admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+        with pytest.raises(StoreError, match=r"the database failed: .*is not currently accepting connections"):
+            store.append("tbl1", action(0))
+        with pg_server.connect() as admin:
+            admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+        assert store.append("tbl1", action(0)) is True  # and it recovers once the database is back

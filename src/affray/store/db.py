@@ -1,28 +1,20 @@
-"""The Store: one database (an SQLite file or a PostgreSQL server) behind typed methods.
-
-SQLite: WAL journal, ``synchronous=FULL`` (a commit is on disk when it returns), foreign keys on, a busy
-timeout so that several Store objects (or processes) on one file wait for each other, and every write
-transaction opened with ``BEGIN IMMEDIATE`` so two writers never deadlock upgrading a read lock. The file is
-created owner-only (0600) because it holds the tables' secret seeds; SQLite gives its -wal and -shm files the
-same permissions.
-"""
+"""The Store: one database (an SQLite file or a PostgreSQL server) behind typed methods (see the package
+docstring for the contract). Opening and SQLite's settings are in :mod:`affray.store.engine`."""
 
 from __future__ import annotations
 
 import contextlib
-import os
 import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import event
-from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from affray.store import schema as s
+from affray.store.engine import check_fits, database_errors, first_line, open_engine
 from affray.store.listen import CHANNEL, Callback, Listener, LocalListener, PgListener, encode
 from affray.store.rows import (
     RECORD_KINDS,
@@ -36,7 +28,6 @@ from affray.store.rows import (
     UnknownTable,
 )
 
-BUSY_TIMEOUT_S = 30
 AUDIT_RETRIES = 20
 
 
@@ -45,85 +36,30 @@ def new_table_id() -> str:
     return secrets.token_urlsafe(8)
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(getattr(exc, "orig", None) or exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
-
-
-def _sqlite_file(url: sa.URL) -> Path:
-    if not url.database or url.database == ":memory:":
-        raise StoreError("an SQLite store needs a file: use sqlite:///PATH (for example sqlite:///affray.db)")
-    path = Path(url.database)
-    if not path.parent.is_dir():
-        raise StoreError(f"cannot create the database {path}: the folder {path.parent} does not exist")
-    if not path.exists():
-        # Owner-only from the first byte: the file will hold every table's secret seed.
-        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
-    return path
-
-
-def _sqlite_engine(url: sa.URL) -> sa.Engine:
-    _sqlite_file(url)
-    engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_S})
-
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
-        # Let SQLAlchemy's "begin" event below emit BEGIN itself (the pysqlite driver's own is deferred-only).
-        dbapi_conn.isolation_level = None
-        for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON",
-                       f"busy_timeout={BUSY_TIMEOUT_S * 1000}"):
-            dbapi_conn.execute(f"PRAGMA {pragma}")
-
-    @event.listens_for(engine, "begin")
-    def _on_begin(conn: sa.Connection) -> None:
-        write = conn.get_execution_options().get("affray_write", False)
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
-
-    return engine
-
-
-def _engine(url_text: str) -> tuple[sa.Engine, str | None]:
-    """The engine for a URL and, for PostgreSQL, the libpq conninfo the listener connects with."""
-    try:
-        url = sa.make_url(url_text)
-    except ArgumentError:
-        raise StoreError(f"{url_text!r} is not a database URL (expected sqlite:///PATH or "
-                         "postgresql+psycopg://USER@HOST/DB)") from None
-    if url.get_backend_name() == "sqlite":
-        return _sqlite_engine(url), None
-    if url.get_backend_name() == "postgresql":
-        if url.get_driver_name() not in ("psycopg", "postgresql"):
-            raise StoreError(f"the PostgreSQL driver {url.get_driver_name()!r} is not supported; "
-                             "use postgresql+psycopg://")
-        url = url.set(drivername="postgresql+psycopg")
-        conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
-        return sa.create_engine(url, pool_pre_ping=True), conninfo
-    raise StoreError(f"unsupported database {url.get_backend_name()!r}: use sqlite:///PATH or postgresql+psycopg://")
-
-
 class Store:
     """The table server's database. Thread-safe; see the package docstring for the API contract."""
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self._engine, self._conninfo = _engine(url)
+        self._engine, self._conninfo = open_engine(url)
         self.is_postgres = self._conninfo is not None
-        self._local: set[LocalListener] = set()
-        self._local_lock = threading.Lock()
+        self._listeners: set[LocalListener | PgListener] = set()
+        self._listeners_lock = threading.Lock()
         try:
             with self._write() as c:
                 self.migrated_from = s.migrate(c)
         except SQLAlchemyError as exc:
             self._engine.dispose()
-            raise StoreError(f"cannot open the database {self._engine.url!r}: {_first_line(exc)}") from None
+            raise StoreError(f"cannot open the database {self._engine.url!r}: {first_line(exc)}") from None
         except StoreError:
             self._engine.dispose()
             raise
 
     def close(self) -> None:
-        with self._local_lock:
-            local = list(self._local)
-        for listener in local:
+        """Stop this Store's listeners and close its connections."""
+        with self._listeners_lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
             listener.close()
         self._engine.dispose()
 
@@ -135,23 +71,29 @@ class Store:
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[sa.Connection]:
-        with self._engine.connect() as conn:
+        with database_errors(), self._engine.connect() as conn:
             conn.execution_options(affray_write=True)
             with conn.begin():
                 yield conn
 
     @contextlib.contextmanager
     def _read(self) -> Iterator[sa.Connection]:
-        with self._engine.connect() as conn, conn.begin():
+        with database_errors(), self._engine.connect() as conn, conn.begin():
             yield conn
 
     # -- tables and seats -------------------------------------------------------------------------------
 
     def create_table(self, table: NewTable, seats: Sequence[Seat]) -> TableRow:
         """Store a new table and its seats in one transaction. A taken id or seat name raises StoreError."""
+        for column, value in ((s.tables.c.id, table.id), (s.tables.c.ruleset, table.ruleset),
+                              (s.tables.c.seed_hex, table.seed_hex), (s.tables.c.commitment, table.commitment)):
+            check_fits(column, value)
         for seat in seats:
             if seat.role not in ROLES:
                 raise ValueError(f"seat {seat.seat!r}: role must be one of {', '.join(ROLES)}, not {seat.role!r}")
+            check_fits(s.seats.c.seat, seat.seat)
+            check_fits(s.seats.c.token_hash, seat.token_hash)
+            check_fits(s.seats.c.controller, seat.controller)
         now = time.time()
         values: dict[str, Any] = {
             "id": table.id, "ruleset": table.ruleset, "title": table.title, "scenario": table.scenario,
@@ -164,7 +106,7 @@ class Store:
                 if seats:
                     c.execute(sa.insert(s.seats), [_seat_values(table.id, seat) for seat in seats])
         except IntegrityError as exc:
-            raise StoreError(f"cannot create table {table.id!r}: {_first_line(exc)}") from None
+            raise StoreError(f"cannot create table {table.id!r}: {first_line(exc)}") from None
         return TableRow(**values)
 
     def table(self, table_id: str) -> TableRow | None:
@@ -228,6 +170,10 @@ class Store:
         """
         if record.kind not in RECORD_KINDS:
             raise ValueError(f"record kind must be one of {', '.join(RECORD_KINDS)}, not {record.kind!r}")
+        for column, value in ((s.records.c.seat, record.seat), (s.records.c.actor, record.actor),
+                              (s.records.c.submission_id, record.submission_id)):
+            check_fits(column, value)
+        check_fits(s.records.c.chain, record.chain, empty=True)
         try:
             with self._write() as c:
                 if not self._may_append(c, table_id, record):
@@ -282,6 +228,8 @@ class Store:
 
     def audit(self, table_id: str, who: str | None, kind: str, detail: Mapping[str, Any] | None = None) -> int:
         """Add an entry to the table's audit trail; return its number n. Unknown table: UnknownTable."""
+        check_fits(s.audit.c.who, who)
+        check_fits(s.audit.c.kind, kind)
         for _ in range(AUDIT_RETRIES):
             try:
                 with self._write() as c:
@@ -318,11 +266,13 @@ class Store:
         PostgreSQL: LISTEN on a connection of its own, so notices from every process arrive. SQLite (one
         process): the notices of this Store object only.
         """
+        listener: LocalListener | PgListener
         if self._conninfo is not None:
-            return PgListener(self._conninfo, callback, on_reconnect)
-        listener = LocalListener(callback, self._forget_local)
-        with self._local_lock:
-            self._local.add(listener)
+            listener = PgListener(self._conninfo, callback, on_reconnect, self._forget)
+        else:
+            listener = LocalListener(callback, self._forget)
+        with self._listeners_lock:
+            self._listeners.add(listener)
         return listener
 
     def _notify_in(self, c: sa.Connection, table_id: str, version: int) -> None:
@@ -332,14 +282,14 @@ class Store:
     def _deliver_local(self, table_id: str, version: int) -> None:
         if self.is_postgres:
             return
-        with self._local_lock:
-            local = list(self._local)
+        with self._listeners_lock:
+            local = [listener for listener in self._listeners if isinstance(listener, LocalListener)]
         for listener in local:
             listener.deliver(table_id, version)
 
-    def _forget_local(self, listener: LocalListener) -> None:
-        with self._local_lock:
-            self._local.discard(listener)
+    def _forget(self, listener: LocalListener | PgListener) -> None:
+        with self._listeners_lock:
+            self._listeners.discard(listener)
 
 
 def _seat_values(table_id: str, seat: Seat) -> dict[str, Any]:

@@ -105,8 +105,10 @@ class PgListener(_Base):
 
     POLL = 0.25  # seconds between checks of the stop flag while waiting for notices
 
-    def __init__(self, conninfo: str, callback: Callback, on_reconnect: Callable[[], None] | None = None) -> None:
+    def __init__(self, conninfo: str, callback: Callback, on_reconnect: Callable[[], None] | None = None,
+                 on_close: Callable[[PgListener], None] | None = None) -> None:
         self._conninfo = conninfo
+        self._on_close = on_close
         self._callback = callback
         self._on_reconnect = on_reconnect
         self._stop = threading.Event()
@@ -151,6 +153,8 @@ class PgListener(_Base):
                 log.exception("store listener on_reconnect failed")
 
     def close(self) -> None:
+        if self._on_close is not None:
+            self._on_close(self)
         self._stop.set()
         if threading.current_thread() is not self._thread:
             self._thread.join(timeout=5)
