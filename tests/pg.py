@@ -18,6 +18,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -33,6 +34,26 @@ USER = "affray"
 START_TIMEOUT_S = 60.0
 STOP_TIMEOUT_S = 20.0
 _names = itertools.count()
+
+# Run by a watchdog process beside each server: it blocks reading a pipe whose other end only the test
+# process holds. End of file (the test process died, however it died) means: stop the server and delete its
+# folder. A byte means: the test process stopped the server itself, nothing to do.
+WATCHDOG = """
+import os, shutil, signal, sys, time
+fd, pid, folder = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+if os.read(fd, 1):
+    sys.exit(0)
+try:
+    os.kill(pid, signal.SIGINT)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        os.kill(pid, 0)
+        time.sleep(0.1)
+    os.kill(pid, signal.SIGKILL)
+except ProcessLookupError:
+    pass
+shutil.rmtree(folder, ignore_errors=True)
+"""
 
 
 class PgStartError(RuntimeError):
@@ -137,6 +158,21 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextlib.contextmanager
+def _watchdog(server: PgServer) -> Iterator[None]:
+    """Make sure the server dies with the test process, even if it is killed before its teardown."""
+    read_end, write_end = os.pipe()
+    dog = subprocess.Popen([sys.executable, "-c", WATCHDOG, str(read_end), str(server.process.pid),
+                            str(server.folder)], pass_fds=(read_end,), start_new_session=True)
+    os.close(read_end)
+    try:
+        yield
+    finally:
+        os.write(write_end, b"x")
+        os.close(write_end)
+        dog.wait(timeout=STOP_TIMEOUT_S)
+
+
+@contextlib.contextmanager
 def postgres_server() -> Iterator[PgServer]:
     """Start a throwaway PostgreSQL server; stop it and delete its folder on exit."""
     _require_binaries()
@@ -157,7 +193,8 @@ def postgres_server() -> Iterator[PgServer]:
                     raise
         assert server is not None
         try:
-            yield server
+            with _watchdog(server):
+                yield server
         finally:
             _stop(server.process)
     finally:

@@ -46,14 +46,13 @@ class Store:
         self._listeners: set[LocalListener | PgListener] = set()
         self._listeners_lock = threading.Lock()
         try:
-            with self._write() as c:
+            with self._write(f"cannot open the database {self._engine.url!r}") as c:
                 self.migrated_from = s.migrate(c)
-        except SQLAlchemyError as exc:
+        except (StoreError, SQLAlchemyError) as exc:
             self._engine.dispose()
+            if isinstance(exc, StoreError):
+                raise
             raise StoreError(f"cannot open the database {self._engine.url!r}: {first_line(exc)}") from None
-        except StoreError:
-            self._engine.dispose()
-            raise
 
     def close(self) -> None:
         """Stop this Store's listeners and close its connections."""
@@ -70,8 +69,8 @@ class Store:
         self.close()
 
     @contextlib.contextmanager
-    def _write(self) -> Iterator[sa.Connection]:
-        with database_errors(), self._engine.connect() as conn:
+    def _write(self, failure: str = "the database failed") -> Iterator[sa.Connection]:
+        with database_errors(failure), self._engine.connect() as conn:
             conn.execution_options(affray_write=True)
             with conn.begin():
                 yield conn

@@ -30,7 +30,7 @@ def first_line(exc: BaseException) -> str:
 
 
 @contextlib.contextmanager
-def database_errors() -> Iterator[None]:
+def database_errors(failure: str = "the database failed") -> Iterator[None]:
     """A database that fails mid-way (a server gone, a disk full) is a StoreError with one sentence.
 
     IntegrityError passes through: it is how ``append`` learns that it lost a race.
@@ -40,7 +40,7 @@ def database_errors() -> Iterator[None]:
     except IntegrityError:
         raise
     except DBAPIError as exc:
-        raise StoreError(f"the database failed: {first_line(exc)}") from exc
+        raise StoreError(f"{failure}: {first_line(exc)}") from exc
 
 
 def check_fits(column: sa.Column[Any], value: str | None, *, empty: bool = False) -> None:
