@@ -184,12 +184,22 @@ class Store:
         self._deliver_local(table_id, record.seq + 1)
         return True
 
-    def _may_append(self, c: sa.Connection, table_id: str, record: Record) -> bool:
-        if c.execute(sa.select(s.tables.c.id).where(s.tables.c.id == table_id)).first() is None:
+    @staticmethod
+    def _may_append(c: sa.Connection, table_id: str, record: Record) -> bool:
+        # One round trip for the three checks: the table exists, the submission id is new, the seq is next.
+        r = s.records
+        known = sa.select(s.tables.c.id).where(s.tables.c.id == table_id).scalar_subquery()
+        last = sa.select(sa.func.max(r.c.seq)).where(r.c.table_id == table_id).scalar_subquery()
+        # No id: nothing to look up (comparing with None would mean IS NULL, matching every record without one).
+        used = (sa.null() if record.submission_id is None else
+                sa.select(r.c.seq).where(r.c.table_id == table_id, r.c.submission_id == record.submission_id)
+                .scalar_subquery())
+        found, last_seq, used_seq = c.execute(sa.select(known, last, used)).one()
+        if found is None:
             raise UnknownTable(f"no table {table_id!r} in the store")
-        if record.submission_id is not None and self._by_submission(c, table_id, record.submission_id):
+        if used_seq is not None:
             return False
-        version = self._version(c, table_id)
+        version = 0 if last_seq is None else int(last_seq) + 1
         if record.seq > version:
             raise ValueError(f"table {table_id!r} has {version} records; seq {record.seq} would leave a gap")
         return record.seq == version
