@@ -6,11 +6,15 @@
 2. Appends per second with 4 writers racing on 4 tables (2 Store objects), the same two backends.
 3. Reading a 1,000-record log back (``records``), milliseconds.
 
+Baselines in the same run: the bare driver (sqlite3 / psycopg) inserting one row and committing it, on the
+same database settings, so the store's overhead over the database's own cost shows.
+
 Run: ``.venv/bin/python bench/bench_store.py`` (or ``make bench``). Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 import tempfile
 import threading
@@ -20,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.pg import postgres_server  # noqa: E402
+from tests.pg import PgServer, postgres_server  # noqa: E402
 
 from affray.store import NewTable, Record, Store  # noqa: E402
 
@@ -70,6 +74,32 @@ def read_ms(store: Store, table_id: str) -> float:
     return (time.perf_counter() - start) * 1000
 
 
+def bare_sqlite_commits_per_second(path: Path, n: int) -> float:
+    conn = sqlite3.connect(path, isolation_level=None)
+    for pragma in ("journal_mode=WAL", "synchronous=FULL"):
+        conn.execute(f"PRAGMA {pragma}")
+    conn.execute("CREATE TABLE bare (seq INTEGER PRIMARY KEY, payload TEXT)")
+    start = time.perf_counter()
+    for seq in range(n):
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("INSERT INTO bare VALUES (?, ?)", (seq, '{"type": "attack"}'))
+        conn.execute("COMMIT")
+    rate = n / (time.perf_counter() - start)
+    conn.close()
+    return rate
+
+
+def bare_pg_commits_per_second(server: PgServer, n: int) -> float:
+    with server.connect() as conn:
+        conn.execute("CREATE TABLE bare (seq INTEGER PRIMARY KEY, payload JSON)")
+        conn.autocommit = False
+        start = time.perf_counter()
+        for seq in range(n):
+            conn.execute("INSERT INTO bare VALUES (%s, %s)", (seq, '{"type": "attack"}'))
+            conn.commit()
+        return n / (time.perf_counter() - start)
+
+
 def run(name: str, url: str) -> None:
     with Store(url) as store:
         rate = appends_per_second(store, "one", 1000)
@@ -81,8 +111,12 @@ def run(name: str, url: str) -> None:
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         run("SQLite", f"sqlite:///{Path(folder) / 'bench.db'}")
+        print(f"{'SQLite':10} baseline, bare sqlite3 insert + commit: "
+              f"{bare_sqlite_commits_per_second(Path(folder) / 'bare.db', 1000):8.0f} commits/s")
     with postgres_server() as server:
         run("PostgreSQL", server.create_database("bench"))
+        print(f"{'PostgreSQL':10} baseline, bare psycopg insert + commit: "
+              f"{bare_pg_commits_per_second(server, 1000):8.0f} commits/s")
 
 
 if __name__ == "__main__":
