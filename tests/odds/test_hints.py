@@ -10,8 +10,8 @@ import affray
 from affray.core.match import Match
 from affray.core.rng import FastRNG
 from affray.odds.hints import hints
-from affray.odds.warp import Armour, attack_odds
-from affray.odds.witchhammer import attack_odds as wh_attack_odds
+from affray.rulesets.warp.odds import Armour, attack_odds
+from affray.rulesets.witchhammer.odds import attack_odds as wh_attack_odds
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 

@@ -145,8 +145,8 @@ def test_policies_plan_from_the_view_only() -> None:
     """The heuristic commits two legal cards from its own hand; the random policy picks a legal action."""
     from affray.ai.base import RandomPolicy
     from affray.ai.runner import policy_view
-    from affray.ai.witchhammer import WitchHammerHeuristic
     from affray.core.rng import FastRNG
+    from affray.rulesets.witchhammer.policies import WitchHammerHeuristic
 
     m = duel()
     for actor in ("a", "b"):

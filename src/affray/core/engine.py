@@ -17,7 +17,7 @@ log of record is plain data.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -195,27 +195,19 @@ class Ruleset(Protocol):
         ...
 
 
-_REGISTRY: dict[str, Callable[[], Ruleset]] = {}
-_LOADED: dict[str, Ruleset] = {}
-
-
-def register(name: str, factory: Callable[[], Ruleset]) -> None:
-    """Register a ruleset factory under ``name`` (loaded lazily on first use)."""
-    _REGISTRY[name] = factory
-
-
 def ruleset_names() -> list[str]:
-    return sorted(_REGISTRY)
+    """The names of every known ruleset (see :mod:`affray.core.plugin`)."""
+    from affray.core.plugin import plugin_names
+
+    return plugin_names()
 
 
 def get_ruleset(name: str) -> Ruleset:
     """The ruleset called ``name``; raises ``KeyError`` with the known names if there is none.
 
-    The built-in rulesets are registered when the ``affray`` package is imported (``affray/__init__.py``
+    The built-in rulesets are made known when the ``affray`` package is imported (``affray/__init__.py``
     imports ``affray.rulesets``), so core never imports upward.
     """
-    if name not in _REGISTRY:
-        raise KeyError(f"unknown ruleset '{name}'; known rulesets: {', '.join(sorted(_REGISTRY))}")
-    if name not in _LOADED:
-        _LOADED[name] = _REGISTRY[name]()
-    return _LOADED[name]
+    from affray.core.plugin import plugin
+
+    return plugin(name).ruleset()

@@ -110,7 +110,7 @@ class HudHeuristic:
 
 
 class HudSteady:
-    """A fixed, predictable policy whose duels :mod:`affray.odds.hud` solves exactly.
+    """A fixed, predictable policy whose duels :mod:`affray.rulesets.hud.odds` solves exactly.
 
     Combat Nerdified: attack the weakest foe with every action but one, keep one defense; always defend when
     able (else take it), always riposte, always press on to the Damage phase, never disengage or take an

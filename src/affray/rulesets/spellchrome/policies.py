@@ -159,7 +159,7 @@ class SpellchromeHeuristic:
 
 
 class SpellchromeSteady:
-    """A fixed policy whose one-on-one melee duels :mod:`affray.odds.spellchrome_duel` solves exactly.
+    """A fixed policy whose one-on-one melee duels :mod:`affray.rulesets.spellchrome.duel` solves exactly.
 
     On its turn: a full attack on the nearest able foe if one is on offer, else an attack with the weapon in
     hand, else the turn ends; it never moves, casts, aids or gives up. It takes every attack of opportunity.

@@ -111,7 +111,7 @@ class WarpHeuristic:
 
 
 class WarpSteady:
-    """A fixed, predictable policy whose one-on-one melee duels :mod:`affray.odds.warp_duel` solves exactly.
+    """A fixed, predictable policy whose one-on-one melee duels :mod:`affray.rulesets.warp.duel` solves exactly.
 
     On its turn: a melee attack on a foe in reach with the weapon in hand, its best suitable trait and a
     fresh plain maneuver (never predictable, never a special effect, WR-17, WR-30), spending no Experience

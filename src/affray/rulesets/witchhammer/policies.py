@@ -249,7 +249,7 @@ def steady_plan(deck: Mapping[str, int], cards: Mapping[str, Mapping[str, Any]])
 
 
 class WitchHammerSteady:
-    """A fixed card plan whose one-on-one duels :mod:`affray.odds.witchhammer_duel` solves exactly.
+    """A fixed card plan whose one-on-one duels :mod:`affray.rulesets.witchhammer.duel` solves exactly.
 
     Every vignette the same two Action cards (:func:`steady_plan`: the first two reusable ones in deck order;
     a scenario's ``deck:`` list names them), and never a Psych card.
