@@ -41,7 +41,11 @@ Change notices (several server processes on one PostgreSQL)
     PostgreSQL delivers the notices of every process, the sender's own included; SQLite (one process) delivers
     those of the same Store object, in the same way, so a server needs only one code path.
 
-Unknown table ids give None or empty lists on every read, never an exception.
+Errors
+    Unknown table ids give None or empty lists on every read, never an exception. Programming errors raise
+    ValueError (a bad role or record kind, a seq that leaves a gap, a name longer than its column: the same
+    limits on both backends). A database that fails mid-way (a server gone, a disk full) raises StoreError
+    with one sentence, never the driver's exception; ``is_postgres`` tells the backends apart.
 """
 
 from affray.store.db import Store, new_table_id
