@@ -139,3 +139,14 @@ def test_a_database_that_goes_away_is_a_store_error_not_a_driver_traceback(pg_se
         with pg_server.connect() as admin:
             admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
         assert store.append("tbl1", action(0)) is True  # and it recovers once the database is back
+
+
+def test_scalar_payloads_round_trip_too(store: Store, table: str) -> None:
+    """SQLite's JSON column has numeric affinity: a bare number must still come back as JSON, not a column value."""
+    payloads: list[Any] = [3, 1.5, "pass", "12", None, True, [1, "a"], 2**63 - 1]
+    for seq, payload in enumerate(payloads):
+        assert store.append(table, Record(seq=seq, kind="action", seat="ulla", actor="Ulla", payload=payload,
+                                          chain=""))
+    back = [record.payload for record in store.records(table)]
+    assert back == payloads
+    assert [type(value) for value in back] == [type(value) for value in payloads]
