@@ -12,7 +12,7 @@ from affray.core.dice import roll_die
 from affray.core.engine import Outcome
 from affray.core.events import Defeated, Ended, Event, Rolled
 from affray.core.rng import RNG
-from affray.rulesets.hud.events import Wounded
+from affray.rulesets.hud.events import EndedEscaped, Wounded
 from affray.rulesets.hud.mechanics import CHANCE_DIE, CHARGE_ATTACK, CHARGE_BONUS, HUD_DIE, hp_loss
 from affray.rulesets.hud.state import Arm, Fighter, HudState
 
@@ -100,20 +100,30 @@ def knock_out(state: HudState, f: Fighter, events: list[Event]) -> None:
 
 
 def check_outcome(state: HudState, events: list[Event]) -> None:
-    """The fight ends when at most one side has combatants still in it."""
+    """The fight ends when at most one side has combatants still in it. Rules: WL-04, WL-08, WL-B14.
+
+    When every foe is down, the side left standing wins. When a side left the fight by escaping (WL-22) rather
+    than all going down, nobody was defeated: the outcome is ``Outcome(None, "escaped", details)``, with
+    ``details`` naming who ``escaped`` (ids), who was ``down`` and which side ``held_the_field`` (or ``None``).
+    """
     if state.outcome is not None:
         return
     sides = {f.side for f in state.fighters.values() if not f.out}
     if len(sides) > 1:
         return
-    winner = next(iter(sides), None)
-    escaped = [f.name for f in state.fighters.values() if f.out == "escaped"]
-    reason = f"{', '.join(escaped)} escaped" if escaped and winner else "every foe is down"
-    if winner is None:
-        reason = "nobody is left standing"
-    state.outcome = Outcome(winner, reason)
+    standing = next(iter(sides), None)
+    escaped = [f for f in state.fighters.values() if f.out == "escaped" and f.side != standing]
+    if escaped:
+        details = {"escaped": [f.id for f in escaped], "held_the_field": standing,
+                   "down": [f.id for f in state.fighters.values() if f.out == "down"]}
+        state.outcome = Outcome(None, "escaped", details)
+        text = f"{', '.join(f.name for f in escaped)} escaped"
+    else:
+        reason = "every foe is down" if standing is not None else "nobody is left standing"
+        state.outcome = Outcome(standing, reason)
+        text = reason
     state.phase = "over"
-    events.append(Ended(winner, reason))
+    events.append(EndedEscaped(None, text) if escaped else Ended(state.outcome.winner, text))
 
 
 def round_limit_reached(state: HudState, events: list[Event]) -> bool:

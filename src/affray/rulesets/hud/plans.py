@@ -2,9 +2,11 @@
 
 A plan is the ordered list of a combatant's actions for the round (WL-10), declared in the open from
 the lowest initiative up (WL-09). Costs: attack, defense, rearm, pick up and a complex activity take 1
-action; a charge takes 2 (WL-18); a draw takes 0 or 1 (WL-20); an emergency rearm and the free 10 m move
-(``close``) take none (WL-10, WL-19). The costs must add up to the combatant's actions for the round,
-plus one with an additional action (WL-17, WL-B6).
+action; a charge takes 2 (WL-18); a draw takes 0 or 1 (WL-20); the free 10 m move (``close``) takes none
+(WL-10); an emergency rearm drops what is in hand for free but pays the draw's cost (WL-19, WL-20, option
+``emergency_rearm_draw_cost``). The costs must add up to the combatant's actions for the round, plus one with
+an additional action (WL-17, WL-B6). Distance is real (WL-B13): ``close`` reaches a near foe only, a charge is
+how a far foe is reached, and a charge on a foe one is engaged with is refused.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from affray.core.engine import ActionSpec, Rejected
-from affray.rulesets.hud.mechanics import draw_cost
+from affray.rulesets.hud.mechanics import distance_band, draw_cost, emergency_rearm_cost
 from affray.rulesets.hud.state import Fighter, HudState
 
 ITEM_TYPES = ("attack", "defense", "charge", "rearm", "draw", "emergency_rearm", "pick_up", "close", "complex")
@@ -26,6 +28,7 @@ class Sketch:
     """Where a combatant would stand and what it would hold, part-way through its plan."""
 
     place: int
+    band: str
     hand: list[str]
     dropped: dict[str, int]
     closed: bool = False
@@ -33,7 +36,7 @@ class Sketch:
 
 
 def sketch_of(f: Fighter) -> Sketch:
-    return Sketch(f.place, [a.id for a in f.arms.values() if a.location == "hand"],
+    return Sketch(f.place, f.band, [a.id for a in f.arms.values() if a.location == "hand"],
                   {a.id: a.place for a in f.arms.values() if a.location == "dropped"}, f.closed)
 
 
@@ -52,8 +55,10 @@ def _make_room(f: Fighter, sk: Sketch, weapon: str) -> list[str]:
     return leaving
 
 
-def weapon_step(f: Fighter, sk: Sketch, item: dict[str, Any]) -> Rejected | int:
-    """Check one draw/rearm/emergency rearm/pick-up on ``sk`` and apply it there; return its cost."""
+def weapon_step(f: Fighter, sk: Sketch, item: dict[str, Any], draw_priced: bool = True) -> Rejected | int:
+    """Check one draw/rearm/emergency rearm/pick-up on ``sk`` and apply it there; return its cost.
+
+    ``draw_priced``: an emergency rearm pays the draw's cost (option ``emergency_rearm_draw_cost``, WL-19)."""
     kind, weapon = item["type"], item.get("weapon")
     if not isinstance(weapon, str) or weapon not in f.arms:
         return Rejected("no_such_weapon", f"{f.name} carries no weapon called '{weapon}'.")
@@ -81,7 +86,7 @@ def weapon_step(f: Fighter, sk: Sketch, item: dict[str, Any]) -> Rejected | int:
     sk.hand = [h for h in sk.hand if h not in leaving] + [weapon]
     if kind == "emergency_rearm":
         sk.dropped.update({h: sk.place for h in leaving})
-        return 0
+        return emergency_rearm_cost(arm.hands, arm.kind, arm.carry, f.trained_witcher, draw_priced)
     return 1
 
 
@@ -90,13 +95,21 @@ def _target_item(state: HudState, f: Fighter, sk: Sketch, item: dict[str, Any]) 
     foe = state.fighters.get(target) if isinstance(target, str) else None
     if foe is None or foe.out or foe.side == f.side:
         return Rejected("bad_target", f"'{target}' is not a foe still in the fight.")
+    band = distance_band(sk.place, sk.band, foe.place, foe.band)
     if kind == "close":
         if sk.closed:
             return Rejected("already_moved", f"{f.name} has used the free 10 m move this round.")
-        sk.closed, sk.place = True, foe.place
+        if band != "near":
+            return Rejected("already_engaged" if band == "engaged" else "too_far",
+                            f"{f.name} is already engaged with {foe.name}." if band == "engaged" else
+                            f"{foe.name} is far: the free 10 m move does not cross that distance; charge instead.")
+        sk.closed, sk.place, sk.band = True, foe.place, foe.band
         return 0
     if kind == "charge":
-        sk.place = foe.place
+        if band == "engaged":
+            return Rejected("already_engaged", f"{f.name} is already engaged with {foe.name}: attack instead of "
+                                               "charging.")
+        sk.place, sk.band = foe.place, foe.band
         return 2
     ranged = any(f.arms[h].kind == "ranged" for h in sk.hand)
     if sk.place != foe.place and not ranged:
@@ -115,7 +128,7 @@ def plan_cost(state: HudState, f: Fighter, plan: list[Any]) -> Rejected | int:
         if kind in ("attack", "charge", "close"):
             cost = _target_item(state, f, sk, item)
         elif kind in ("rearm", "draw", "emergency_rearm", "pick_up"):
-            cost = weapon_step(f, sk, item)
+            cost = weapon_step(f, sk, item, state.options.emergency_rearm_draw_cost)
         else:
             cost = 1
         if isinstance(cost, Rejected):
@@ -182,9 +195,9 @@ _PLAN_MEMO_SIZE = 4096
 def legal_plans(state: HudState, f: Fighter) -> list[ActionSpec]:
     """:func:`usual_plans`, memoised on everything they depend on: they repeat round after round and fight
     after fight. The key holds the fighter's actions, place and arms, its foes' places and every name."""
-    foes = tuple((e.id, e.place) for e in state.fighters.values() if not e.out and e.side != f.side)
+    foes = tuple((e.id, e.place, e.band) for e in state.fighters.values() if not e.out and e.side != f.side)
     arms = tuple((a.id, a.kind, a.hands, a.carry, a.location, a.place) for a in f.arms.values())
-    key = (f.id, f.actions, f.additional_used, state.options.max_additional_actions, f.place, f.closed,
+    key = (f.id, f.actions, f.additional_used, state.options, f.place, f.band, f.closed,
            f.trained_witcher, foes, arms, tuple((a, x.name) for a, x in state.fighters.items()))
     specs = _PLAN_MEMO.get(key)
     if specs is None:
@@ -219,10 +232,12 @@ def usual_plans(state: HudState, f: Fighter) -> list[ActionSpec]:
             add(list(combo), additional)
         if slots >= 2:
             for e in foes:
-                add([{"type": "charge", "target": e.id}] + [{"type": "defense"}] * (slots - 2), additional)
+                if e.place != f.place:  # a charge from engaged is refused (WL-B13)
+                    add([{"type": "charge", "target": e.id}] + [{"type": "defense"}] * (slots - 2), additional)
     for item in _prefixes(f, foes):
         sk = sketch_of(f)
-        cost = _target_item(state, f, sk, item) if "target" in item else weapon_step(f, sk, item)
+        cost = (_target_item(state, f, sk, item) if "target" in item
+                else weapon_step(f, sk, item, state.options.emergency_rearm_draw_cost))
         if isinstance(cost, Rejected) or cost > f.actions:
             continue
         for combo in itertools.product(_basic_items(foes, f, sk), repeat=f.actions - cost):

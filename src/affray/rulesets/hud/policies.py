@@ -1,9 +1,10 @@
 """A heuristic policy for the Sim HuD, working only from the seat's view.
 
 Combat Nerdified: strike the weakest foe it can reach, keep about one defense per foe able to strike
-back, charge an archer it cannot reach, always parry, riposte every opening, and flee (disengage) only
-when badly hurt against a much healthier foe. Dice Simplified and Free Form: roll the die with the better
-modifier.
+back, close in on a near foe with the free move and charge a far one it cannot reach (never one it is engaged
+with, WL-B13), take an emergency attack only to finish a defenceless foe (WL-17), always parry, riposte every
+opening, and flee (disengage) only when badly hurt against a much healthier foe. Dice Simplified and Free
+Form: roll the die with the better modifier.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from affray.core.engine import Action, ActionSpec
 from affray.core.rng import RNG
+from affray.rulesets.hud.mechanics import distance_band
 
 
 def _me(view: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -48,6 +50,8 @@ class HudHeuristic:
         kinds = {spec.action["type"] for spec in legal}
         if phase == "declare":
             return self._declare(view, legal)
+        if phase == "emergency":
+            return self._emergency(view, legal)
         if phase in ("defend", "follow", "parry", "pursuit"):
             return self._react(view, kinds, phase)
         return self._simplified(view, legal)
@@ -56,14 +60,21 @@ class HudHeuristic:
         _, me = _me(view)
         foes = _foes(view, me)
         ranged = bool(_held(me, "ranged"))
-        reachable = [(a, f) for a, f in foes if f["place"] == me["place"] or ranged]
-        threats = sum(1 for _, f in foes if f["place"] == me["place"] or _held(f, "ranged"))
+        bands = {a: distance_band(me["place"], me["band"], f["place"], f["band"]) for a, f in foes}
+        reachable = [(a, f) for a, f in foes if bands[a] == "engaged" or ranged]
+        threats = sum(1 for a, f in foes if bands[a] == "engaged" or _held(f, "ranged"))
         slots = me["actions"]
         defenses = min(slots - 1, max(1, threats)) if threats else 0
+        near = [(a, f) for a, f in foes if bands[a] == "near"]
+        plan: list[dict[str, Any]]
         if reachable:
             target = min(reachable, key=lambda af: (af[1]["hp"], af[0]))[0]
-            plan: list[dict[str, Any]] = [{"type": "attack", "target": target}] * (slots - defenses)
-        else:
+            plan = [{"type": "attack", "target": target}] * (slots - defenses)
+        elif near and not me["closed"]:  # WL-B13: the free 10 m move reaches a near foe
+            target = min(near, key=lambda af: (af[1]["hp"], af[0]))[0]
+            defenses = max(defenses, 1) if slots > 1 else 0
+            plan = [{"type": "close", "target": target}] + [{"type": "attack", "target": target}] * (slots - defenses)
+        else:  # a far foe: only a charge crosses the distance (WL-18), never on a foe it is engaged with
             target = min(foes, key=lambda af: (af[1]["hp"], af[0]))[0]
             plan = [{"type": "charge", "target": target}] + [{"type": "defense"}] * (slots - 2)
             defenses = 0
@@ -71,9 +82,18 @@ class HudHeuristic:
         choice = _pick(legal, {"type": "declare", "plan": plan, "additional": False})
         if choice is not None:
             return choice
-        with_attack = [s.action for s in legal if any(i["type"] in ("attack", "charge") for i in s.action["plan"])
+        with_attack = [s.action for s in legal if any(i["type"] == "attack" for i in s.action["plan"])
                        and not s.action["additional"]]
         return with_attack[0] if with_attack else legal[0].action
+
+    def _emergency(self, view: dict[str, Any], legal: Sequence[ActionSpec]) -> Action:
+        """WL-17: an emergency attack only to finish a foe that has no defense left; else carry on."""
+        for spec in legal:
+            if spec.action["type"] == "emergency_attack":
+                foe = view["fighters"][spec.action["target"]]
+                if foe["hp"] <= 2 and foe["defenses"] == 0:
+                    return spec.action
+        return {"type": "carry_on"}
 
     def _react(self, view: dict[str, Any], kinds: set[str], phase: str) -> Action:
         actor, me = _me(view)
@@ -128,6 +148,8 @@ class HudSteady:
             target = min(foes, key=lambda af: (af[1]["hp"], af[0]))[0]
             plan = [{"type": "attack", "target": target}] * (me["actions"] - 1) + [{"type": "defense"}]
             return _pick(legal, {"type": "declare", "plan": plan, "additional": False}) or legal[0].action
+        if phase == "emergency":
+            return {"type": "carry_on"}
         for choice in ("defend", "riposte", "damage", "chase"):
             if choice in kinds:
                 return {"type": choice}

@@ -16,11 +16,11 @@ from affray.core.content import ContentLibrary, load_pack
 from affray.core.engine import Action, ActionSpec, CombatantReport, Outcome, Rejected, StepResult, Viewer, Window
 from affray.core.events import Event, to_jsonable
 from affray.core.rng import RNG
-from affray.rulesets.hud import freeform, nerdified, pursuit, simplified
+from affray.rulesets.hud import emergency, freeform, nerdified, pursuit, simplified
 from affray.rulesets.hud.content_model import HudContent, HudScenario
 from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.plans import legal_plans
-from affray.rulesets.hud.setup import build_state, prepare
+from affray.rulesets.hud.setup import at_range, build_state, prepare
 from affray.rulesets.hud.state import HudState
 from affray.rulesets.hud.views import view
 
@@ -58,12 +58,12 @@ class HudRuleset:
         return prepare(scenario, content)
 
     def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG) -> tuple[HudState, list[Event]]:
-        state, at_range = build_state(setup, options)
+        state, bands = build_state(setup, options)
         events: list[Event] = []
         if state.mode == "nerdified":
-            nerdified.begin(state, rng, at_range, events)
+            nerdified.begin(state, rng, bands, events)
         elif state.mode == "simplified":
-            simplified.begin(state, rng, setup.get("first"), at_range, events)
+            simplified.begin(state, rng, setup.get("first"), at_range(bands), events)
         else:
             freeform.begin(state, rng, setup.get("first"), events)
         return state, events
@@ -79,6 +79,9 @@ class HudRuleset:
             return Window(ex.stage, (who,), f"{ex.kind}: {ex.attacker} against {ex.defender}")
         if state.phase == "declare":
             return Window("declare", (state.declare_queue[0],), "Declare this round's actions")
+        if state.phase == "emergency":
+            return Window("emergency", (state.emergency_actor,),
+                          "Add an emergency action (-2 to all rolls next round) or carry on?")
         if state.phase in ("respond", "settle"):
             assert state.duel is not None
             return Window(state.phase, (state.duel.defender,), "Roll Defense or Injury")
@@ -94,6 +97,8 @@ class HudRuleset:
             return legal_plans(state, state.fighters[actor])
         if window.phase == "pursuit":
             return self._reactions(pursuit.choices(state, actor))
+        if window.phase == "emergency":
+            return emergency.choices(state, actor)
         if state.exchange is not None:
             return self._reactions(nerdified.reaction_choices(state, actor))
         if window.phase in ("respond", "settle"):
@@ -116,6 +121,8 @@ class HudRuleset:
             return nerdified.declare(state, rng, actor, action)
         if window.phase == "pursuit":
             return pursuit.choose(state, rng, actor, action)
+        if window.phase == "emergency":
+            return emergency.act(state, rng, actor, action)
         if state.exchange is not None:
             return nerdified.react(state, rng, actor, action)
         if state.mode == "simplified":

@@ -19,6 +19,7 @@ def _weapons(f: Fighter) -> dict[str, Any]:
 def _fighter(f: Fighter, weapons: dict[str, Any]) -> dict[str, Any]:
     return {
         "name": f.name, "side": f.side, "hp": f.hp, "max_hp": f.max_hp, "out": f.out, "place": f.place,
+        "band": f.band, "closed": f.closed,
         "agility": f.agility, "strength": f.strength, "armour": f.armour, "armour_penalty": f.armour_penalty,
         "injury": f.injury_mod, "actions": f.actions, "initiative": f.initiative,
         "in_hand": [a.id for a in f.arms.values() if a.location == "hand"],
