@@ -1,34 +1,9 @@
-"""Distance bands in the heuristic's choices, and escapes in the reports. Rules: WL-B13, WL-B14, WL-22."""
+"""Escapes in the simulation's reports. Rules: WL-B14, WL-22."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from affray.core.engine import Outcome, Viewer
-from affray.core.rng import FastRNG
-from affray.rulesets.hud.policies import HudHeuristic
+from affray.core.engine import Outcome
 from affray.sim.stats import Tally, summary
-from tests.hud.helpers import RULESET, combatant, hud_match
-
-
-def heuristic_plan(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
-    m = hud_match("nerdified", a, b, [2, 8])
-    view = RULESET.view(m.state, Viewer("x", frozenset({a["id"]})))
-    view["acting"] = a["id"]
-    action = HudHeuristic().choose(view, m.legal(a["id"]), FastRNG(1))
-    plan: list[dict[str, Any]] = action["plan"]
-    return plan
-
-
-def test_wl_b13_heuristic_attacks_an_engaged_foe_closes_on_a_near_one_charges_a_far_one() -> None:
-    """WL-B13: the heuristic never charges a foe it is engaged with; it closes in on a near foe with the free move
-    and charges a far one (WL-18)."""
-    hald = combatant("hald", "sergeant")
-    assert heuristic_plan(combatant("vesna", "vesna"), hald) == [{"type": "attack", "target": "hald"},
-                                                                  {"type": "defense"}]
-    assert heuristic_plan(combatant("vesna", "vesna", band="near"), hald) == [
-        {"type": "close", "target": "hald"}, {"type": "attack", "target": "hald"}, {"type": "defense"}]
-    assert heuristic_plan(combatant("vesna", "vesna", band="far"), hald) == [{"type": "charge", "target": "hald"}]
 
 
 def test_wl_b14_escapes_are_counted_apart_from_wins_and_draws() -> None:

@@ -117,7 +117,8 @@ def _nerdified(state: HudState, a: str, b: str, exact: bool) -> DuelOdds:
         att, dfn = fighters[i], fighters[1 - i]
         arm = attack_arm(att, dfn)
         odds = exchange_odds(attack_modifier(att, arm, False), defense_modifier(dfn),
-                             damage_modifier(state, att, arm, False), injury_modifier(state, dfn), opts.riposte_margin)
+                             damage_modifier(state.options, att, arm, False), injury_modifier(state.options, dfn),
+                             opts.riposte_margin)
         losses = {k: convert(p, exact) for k, p in odds.loss_on_hit.items()}
         exch.append((convert(odds.p_hit, exact), convert(odds.p_riposte, exact), losses))
     attacks = [f.actions - 1 for f in fighters]

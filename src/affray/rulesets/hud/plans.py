@@ -16,11 +16,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from affray.core.engine import ActionSpec, Rejected
+from affray.core.memo import Memo
 from affray.rulesets.hud.mechanics import distance_band, draw_cost, emergency_rearm_cost
 from affray.rulesets.hud.state import Fighter, HudState
 
 ITEM_TYPES = ("attack", "defense", "charge", "rearm", "draw", "emergency_rearm", "pick_up", "close", "complex")
 MAX_LISTED_PLANS = 150
+MAX_PLAN_ITEMS = 12  # a bound for clients and schemas: no real plan comes near it (six actions, free moves and draws)
+MAX_ITEM_TEXT = 500
 
 
 @dataclass(slots=True)
@@ -117,6 +120,10 @@ def _target_item(state: HudState, f: Fighter, sk: Sketch, item: dict[str, Any]) 
     return 1
 
 
+def _short_text(text: Any) -> bool:
+    return isinstance(text, str) and len(text) <= MAX_ITEM_TEXT
+
+
 def plan_cost(state: HudState, f: Fighter, plan: list[Any]) -> Rejected | int:
     """Check ``plan`` item by item against what ``f`` would hold and where it would stand; return its cost."""
     sk, total = sketch_of(f), 0
@@ -129,6 +136,8 @@ def plan_cost(state: HudState, f: Fighter, plan: list[Any]) -> Rejected | int:
             cost = _target_item(state, f, sk, item)
         elif kind in ("rearm", "draw", "emergency_rearm", "pick_up"):
             cost = weapon_step(f, sk, item, state.options.emergency_rearm_draw_cost)
+        elif kind == "complex" and not _short_text(item.get("text", "")):
+            return Rejected("bad_text", f"A complex activity is described in at most {MAX_ITEM_TEXT} characters.")
         else:
             cost = 1
         if isinstance(cost, Rejected):
@@ -143,6 +152,8 @@ def check_declaration(state: HudState, f: Fighter, action: dict[str, Any]) -> Re
     if not isinstance(plan, list) or not isinstance(additional, bool):
         return Rejected("bad_action",
                         'A declaration is {"type": "declare", "plan": [...], "additional": false}.')
+    if len(plan) > MAX_PLAN_ITEMS:
+        return Rejected("plan_too_long", f"A plan has at most {MAX_PLAN_ITEMS} items.")
     if additional and f.additional_used >= state.options.max_additional_actions:
         return Rejected("no_additional_action", f"{f.name} cannot take another additional action this round.")
     slots = f.actions + (1 if additional else 0)
@@ -188,23 +199,15 @@ def _prefixes(f: Fighter, foes: list[Fighter]) -> list[dict[str, Any]]:
     return out
 
 
-_PLAN_MEMO: dict[tuple[Any, ...], list[ActionSpec]] = {}
-_PLAN_MEMO_SIZE = 4096
-
-
-def legal_plans(state: HudState, f: Fighter) -> list[ActionSpec]:
-    """:func:`usual_plans`, memoised on everything they depend on: they repeat round after round and fight
-    after fight. The key holds the fighter's actions, place and arms, its foes' places and every name."""
+def legal_plans(state: HudState, f: Fighter, memo: Memo | None = None) -> list[ActionSpec]:
+    """:func:`usual_plans`, kept in the match's memo while everything they depend on stays the same: they repeat
+    round after round. The key holds the fighter's actions, place, band and arms, and its foes' places."""
+    if memo is None:
+        return usual_plans(state, f)
     foes = tuple((e.id, e.place, e.band) for e in state.fighters.values() if not e.out and e.side != f.side)
-    arms = tuple((a.id, a.kind, a.hands, a.carry, a.location, a.place) for a in f.arms.values())
-    key = (f.id, f.actions, f.additional_used, state.options, f.place, f.band, f.closed,
-           f.trained_witcher, foes, arms, tuple((a, x.name) for a, x in state.fighters.items()))
-    specs = _PLAN_MEMO.get(key)
-    if specs is None:
-        if len(_PLAN_MEMO) >= _PLAN_MEMO_SIZE:
-            _PLAN_MEMO.clear()
-        specs = _PLAN_MEMO[key] = usual_plans(state, f)
-    return specs
+    arms = tuple((a.location, a.place) for a in f.arms.values())
+    key = (f.actions, f.additional_used, f.place, f.band, f.closed, foes, arms)
+    return memo.keyed(("hud-plans", f.id), key, lambda: usual_plans(state, f))
 
 
 def usual_plans(state: HudState, f: Fighter) -> list[ActionSpec]:

@@ -78,7 +78,7 @@ def _shots(state: HudState, rng: RNG, shooter: Fighter, target: Fighter, events:
 
 
 def _pursuit_roll(state: HudState, rng: RNG, f: Fighter, events: list[Event]) -> int:
-    modifier = max(f.agility, f.strength) - f.armour_penalty + scoped_penalty(state, f)
+    modifier = max(f.agility, f.strength) - f.armour_penalty + scoped_penalty(state.options, f)
     return roll(state, rng, f.id, "pursuit", modifier, events, CHANCE_DIE)
 
 

@@ -12,31 +12,23 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from affray.core.actions import ActionType
 from affray.core.content import ContentLibrary, load_pack
 from affray.core.engine import Action, ActionSpec, CombatantReport, Outcome, Rejected, StepResult, Viewer, Window
 from affray.core.events import Event, to_jsonable
+from affray.core.memo import Memo
 from affray.core.rng import RNG
 from affray.rulesets.hud import emergency, freeform, nerdified, pursuit, simplified
+from affray.rulesets.hud.actions import ACTION_TYPES, REACTION_LABELS
 from affray.rulesets.hud.content_model import HudContent, HudScenario
 from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.plans import legal_plans
 from affray.rulesets.hud.setup import at_range, build_state, prepare
 from affray.rulesets.hud.state import HudState
-from affray.rulesets.hud.views import view
+from affray.rulesets.hud.views import HudCombatantDetail, HudDetail
+from affray.rulesets.hud.views_legacy import view
 
 CONTENT_DIR = Path(__file__).parent / "content"
-_REACTION_LABELS = {
-    "defend": "defend (spend a defense action)",
-    "emergency_defense": "defend with an emergency additional action (-2 all next round)",
-    "take": "take it undefended",
-    "damage": "press on to the Damage phase",
-    "disengage": "disengage and flee (pursuit)",
-    "riposte": "riposte (free attack)",
-    "pass": "let it go",
-    "chase": "chase on foot",
-    "shoot": "shoot twice instead of chasing",
-    "let_go": "let them go",
-}
 
 
 @cache
@@ -50,6 +42,7 @@ class HudRuleset:
     options_type = HudOptions
     scenario_type = HudScenario
     content_type = HudContent
+    view_types = (HudDetail, HudCombatantDetail)
 
     def content(self) -> ContentLibrary:
         return builtin_content()
@@ -89,12 +82,18 @@ class HudRuleset:
             return Window(state.phase, (simplified.current(state),), "Your turn")
         return None
 
-    def legal(self, state: HudState, actor: str) -> list[ActionSpec]:
+    def action_types(self) -> tuple[ActionType, ...]:
+        """Every action type with its fields; a declaration's plan is a free parameter (issue 11, item 3)."""
+        return ACTION_TYPES
+
+    def legal(self, state: HudState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:
+        """The actions ``actor`` may take now. A declaration lists the usual plans; any plan the rules allow may
+        be declared (``plan`` is free)."""
         window = self.pending(state)
         if window is None or actor not in window.actors:
             return []
         if window.phase == "declare":
-            return legal_plans(state, state.fighters[actor])
+            return legal_plans(state, state.fighters[actor], memo)
         if window.phase == "pursuit":
             return self._reactions(pursuit.choices(state, actor))
         if window.phase == "emergency":
@@ -109,7 +108,7 @@ class HudRuleset:
 
     @staticmethod
     def _reactions(choices: list[str]) -> list[ActionSpec]:
-        return [ActionSpec({"type": c}, _REACTION_LABELS[c]) for c in choices]
+        return [ActionSpec({"type": c}, REACTION_LABELS[c]) for c in choices]
 
     def step(self, state: HudState, actor: str, action: Action, rng: RNG) -> StepResult:
         window = self.pending(state)
@@ -129,15 +128,14 @@ class HudRuleset:
             return simplified.step(state, rng, actor, action)
         return freeform.step(state, rng, actor, action)
 
-    def view(self, state: HudState, viewer: Viewer) -> dict[str, Any]:
+    def view(self, state: HudState, viewer: Viewer, memo: Memo | None = None) -> dict[str, Any]:
         return view(state, viewer, self.pending(state))
 
     def outcome(self, state: HudState) -> Outcome | None:
         return state.outcome
 
     def snapshot(self, state: HudState) -> dict[str, Any]:
-        return {f.name: to_jsonable(getattr(state, f.name)) for f in fields(state)
-                if f.name != "view_cache"}
+        return {f.name: to_jsonable(getattr(state, f.name)) for f in fields(state)}
 
     def rounds(self, state: HudState) -> int:
         return state.round

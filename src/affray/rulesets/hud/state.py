@@ -132,8 +132,6 @@ class HudState:
     turn: int = 0  # index into ``order`` (Simplified / Free Form)
     posts: int = 0
     outcome: Outcome | None = None
-    # derived, not state (excluded from snapshots): weapon tables shared by successive views
-    view_cache: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
 
     def active(self) -> list[Fighter]:
         return [f for f in self.fighters.values() if not f.out]
