@@ -5,8 +5,8 @@ and ``you`` differ. Each combatant has one bar, ``HP`` (WL-04, WL-08), a ``place
 sharing a place are engaged) and a :class:`HudCombatantDetail`; the view's :class:`HudDetail` holds the open
 exchange, pursuit or Dice Simplified duel and the rule options the rolls depend on.
 
-The details are built once per match version (``memo.now``) and the weapon tables once per match
-(``memo.static``); views are read-only. :class:`HudCombatantDetail` reads like a
+The view's detail is built once per match version (``memo.now``) and each combatant again only when something
+it shows has changed (``memo.keyed``); views are read-only. :class:`HudCombatantDetail` reads like a
 :class:`~affray.rulesets.hud.state.Fighter` to the modifier functions of :mod:`affray.rulesets.hud.combat`.
 """
 
@@ -128,8 +128,7 @@ class HudDetail:
 
 
 HudView = View[HudDetail, HudCombatantDetail]
-_Parts = tuple[tuple[tuple[Fighter, Position, tuple[Bar, ...], tuple[Status, ...], HudCombatantDetail], ...],
-               HudDetail]
+Seen = CombatantView[HudCombatantDetail]
 
 
 def _weapons(f: Fighter) -> tuple[WeaponView, ...]:
@@ -151,35 +150,41 @@ def _statuses(f: Fighter) -> tuple[Status, ...]:
     return tuple(out)
 
 
-def _detail(f: Fighter, memo: Memo) -> HudCombatantDetail:
-    key = tuple((a.location, a.place) for a in f.arms.values())
-    weapons = memo.keyed(("hud-weapons", f.id), key, lambda: _weapons(f))
+def _combatant(f: Fighter, seen_by_controller: bool) -> Seen:
     plan = tuple(PlanItem(i["type"], i.get("target"), i.get("weapon"), i.get("text")) for i in f.plan) \
         if f.declared else None
-    return HudCombatantDetail(f.place, f.band, f.out, f.agility, f.strength, f.armour, f.armour_penalty,
-                              f.injury_mod, f.actions, f.initiative, weapons, plan, f.defenses, f.penalty,
-                              f.penalty_next, f.additional_used, f.charged, f.closed)
+    detail = HudCombatantDetail(f.place, f.band, f.out, f.agility, f.strength, f.armour, f.armour_penalty,
+                                f.injury_mod, f.actions, f.initiative, _weapons(f), plan, f.defenses, f.penalty,
+                                f.penalty_next, f.additional_used, f.charged, f.closed)
+    return CombatantView(f.id, f.name, f.side, seen_by_controller, Position("place", f.place),
+                         (Bar("HP", f.hp, f.max_hp),), _statuses(f), f.out == "down", False, detail)
 
 
-def _parts(state: HudState, memo: Memo) -> _Parts:
-    combatants = tuple((f, Position("place", f.place), (Bar("HP", f.hp, f.max_hp),), _statuses(f), _detail(f, memo))
-                       for f in state.fighters.values())
+def _seen(state: HudState, f: Fighter, viewer: Viewer, memo: Memo) -> Seen:
+    """One combatant as ``viewer`` sees it, rebuilt only when something it shows has changed (the plan changes
+    only with the declaration and the round)."""
+    mine = controlled(viewer, f.id)
+    arms = tuple((a.location, a.place) for a in f.arms.values())
+    key = (state.round, f.hp, f.place, f.band, f.out, f.initiative, f.declared, f.defenses, f.penalty,
+           f.penalty_next, f.additional_used, f.charged, f.closed, arms)
+    return memo.keyed(("hud-combatant", f.id, mine), key, lambda: _combatant(f, mine))
+
+
+def _detail(state: HudState) -> HudDetail:
     ex, p, d = state.exchange, state.pursuit, state.duel
-    detail = HudDetail(
+    return HudDetail(
         state.options,
         None if ex is None else ExchangeView(ex.attacker, ex.defender, ex.kind, ex.stage, ex.attack, ex.defense),
         None if p is None else PursuitView(p.fleeing, dict(p.choices), tuple(p.waiting)),
         None if d is None else DuelView(d.attacker, d.defender, d.attacker_die, d.attacker_total),
         state.free_round, state.emergency_actor or None, REFERENCE if state.mode == "free_form" else None,
         state.posts)
-    return combatants, detail
 
 
 def view(state: HudState, viewer: Viewer, window: Window | None, memo: Memo | None = None) -> HudView:
     """The seat's view (see the module docstring). With ``memo=None`` everything is built fresh."""
     memo = Memo() if memo is None else memo
-    combatants, detail = memo.now("hud-view", lambda: _parts(state, memo))
-    seen = tuple(CombatantView(f.id, f.name, f.side, controlled(viewer, f.id), position, bars, statuses,
-                               f.out == "down", False, d) for f, position, bars, statuses, d in combatants)
+    detail = memo.now("hud-detail", lambda: _detail(state))
+    seen = tuple(_seen(state, f, viewer, memo) for f in state.fighters.values())
     return envelope("hud", mode=state.mode, round=state.round, phase=state.phase, order=state.order,
                     window=window, outcome=state.outcome, viewer=viewer, combatants=seen, detail=detail)
