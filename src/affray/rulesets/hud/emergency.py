@@ -33,7 +33,8 @@ def choices(state: HudState, actor: str) -> list[ActionSpec]:
                         "next round)", ("-2 to all rolls next round",))
              for e in state.enemies(actor) if can_reach(f, e)]
     specs.append(ActionSpec({"type": "emergency_complex", "text": COMPLEX_TEXT},
-                            "emergency complex activity (-2 all next round)", ("-2 to all rolls next round",)))
+                            "emergency complex activity (-2 all next round)", ("-2 to all rolls next round",),
+                            ("text",)))
     specs.append(ActionSpec({"type": "carry_on"}, "carry on (no emergency action)"))
     return specs
 

@@ -22,6 +22,7 @@ from affray.rulesets.hud.state import Fighter, HudState
 
 ITEM_TYPES = ("attack", "defense", "charge", "rearm", "draw", "emergency_rearm", "pick_up", "close", "complex")
 MAX_LISTED_PLANS = 150
+DECLARE_FREE = ("plan", "additional")  # any plan the rules allow may be declared (issue 11, item 3)
 MAX_PLAN_ITEMS = 12  # a bound for clients and schemas: no real plan comes near it (six actions, free moves and draws)
 MAX_ITEM_TEXT = 500
 
@@ -223,7 +224,7 @@ def usual_plans(state: HudState, f: Fighter) -> list[ActionSpec]:
         if len(specs) < MAX_LISTED_PLANS:
             specs.append(ActionSpec({"type": "declare", "plan": plan, "additional": additional},
                                     _label(names, plan, additional),
-                                    ("-2 to all rolls this round",) if additional else ()))
+                                    ("-2 to all rolls this round",) if additional else (), DECLARE_FREE))
 
     basic = _basic_items(foes, f, sketch_of(f))
     extra_ok = f.additional_used < state.options.max_additional_actions

@@ -23,14 +23,14 @@ def _rules() -> Ruleset:
 
 @cache
 def _policies() -> Mapping[str, Callable[[], Policy]]:
-    from affray.rulesets.hud.policies_legacy import HudHeuristic, HudSteady
+    from affray.rulesets.hud.policies import HudHeuristic, HudSteady
 
     return {"heuristic": HudHeuristic, "steady": HudSteady}
 
 
 @cache
 def _hints() -> Hinter:
-    from affray.rulesets.hud.hints_legacy import hints
+    from affray.rulesets.hud.hints import hints
 
     return hints
 

@@ -25,8 +25,7 @@ from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.plans import legal_plans
 from affray.rulesets.hud.setup import at_range, build_state, prepare
 from affray.rulesets.hud.state import HudState
-from affray.rulesets.hud.views import HudCombatantDetail, HudDetail
-from affray.rulesets.hud.views_legacy import view
+from affray.rulesets.hud.views import HudCombatantDetail, HudDetail, HudView, view
 
 CONTENT_DIR = Path(__file__).parent / "content"
 
@@ -128,8 +127,9 @@ class HudRuleset:
             return simplified.step(state, rng, actor, action)
         return freeform.step(state, rng, actor, action)
 
-    def view(self, state: HudState, viewer: Viewer, memo: Memo | None = None) -> dict[str, Any]:
-        return view(state, viewer, self.pending(state))
+    def view(self, state: HudState, viewer: Viewer, memo: Memo | None = None) -> HudView:
+        """The seat's typed view (:mod:`affray.rulesets.hud.views`); with ``memo=None`` built fresh."""
+        return view(state, viewer, self.pending(state), memo)
 
     def outcome(self, state: HudState) -> Outcome | None:
         return state.outcome
@@ -150,6 +150,10 @@ class HudRuleset:
         """How each combatant ended: down at 0 HP (WL-04, WL-08); the HuD has no death rule."""
         return {a: CombatantReport(f.side, f.out == "down", False, f.hp, f.max_hp, f.dealt, f.taken,
                                    ("escaped",) if f.out == "escaped" else ()) for a, f in state.fighters.items()}
+
+    def gm_secrets(self, state: HudState) -> list[tuple[str, Any]]:
+        """GM-level information hidden from the players: none (for the leak check)."""
+        return []
 
     def secrets(self, state: HudState) -> list[tuple[str, Any]]:
         """Hidden payloads and their owners: none, the HuD declares everything in the open (WL-09)."""
