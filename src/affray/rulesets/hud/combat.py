@@ -14,6 +14,7 @@ from typing import Protocol
 from affray.core.dice import roll_die
 from affray.core.engine import Outcome
 from affray.core.events import Defeated, Ended, Event, Rolled
+from affray.core.outcomes import last_side_standing, round_limit_draw
 from affray.core.rng import RNG
 from affray.rulesets.hud.events import EndedEscaped, Wounded
 from affray.rulesets.hud.mechanics import CHANCE_DIE, CHARGE_ATTACK, CHARGE_BONUS, HUD_DIE, hp_loss
@@ -161,29 +162,27 @@ def check_outcome(state: HudState, events: list[Event]) -> None:
     """
     if state.outcome is not None:
         return
-    sides = {f.side for f in state.fighters.values() if not f.out}
-    if len(sides) > 1:
+    standing = last_side_standing(f.side for f in state.fighters.values() if not f.out)
+    if standing is None:
         return
-    standing = next(iter(sides), None)
-    escaped = [f for f in state.fighters.values() if f.out == "escaped" and f.side != standing]
-    if escaped:
-        details = {"escaped": [f.id for f in escaped], "held_the_field": standing,
+    escaped = [f for f in state.fighters.values() if f.out == "escaped" and f.side != standing.winner]
+    if escaped:  # WL-B14: nobody was defeated
+        details = {"escaped": [f.id for f in escaped], "held_the_field": standing.winner,
                    "down": [f.id for f in state.fighters.values() if f.out == "down"]}
         state.outcome = Outcome(None, "escaped", details)
-        text = f"{', '.join(f.name for f in escaped)} escaped"
+        events.append(EndedEscaped(None, f"{', '.join(f.name for f in escaped)} escaped"))
     else:
-        reason = "every foe is down" if standing is not None else "nobody is left standing"
-        state.outcome = Outcome(standing, reason)
-        text = reason
+        state.outcome = standing
+        events.append(Ended(standing.winner, standing.reason))
     state.phase = "over"
-    events.append(EndedEscaped(None, text) if escaped else Ended(state.outcome.winner, text))
 
 
 def round_limit_reached(state: HudState, events: list[Event]) -> bool:
-    """The engine's guard: an unfinished fight past ``round_limit`` is a draw."""
-    if state.round <= state.options.round_limit:
+    """The engine's guard: an unfinished fight past ``round_limit`` is a draw (core's round-limit draw)."""
+    outcome = round_limit_draw(state.round, state.options.round_limit)
+    if outcome is None:
         return False
-    state.outcome = Outcome(None, f"round limit of {state.options.round_limit} reached")
+    state.outcome = outcome
     state.phase = "over"
-    events.append(Ended(None, state.outcome.reason))
+    events.append(Ended(None, outcome.reason))
     return True
