@@ -202,12 +202,14 @@ def _prefixes(f: Fighter, foes: list[Fighter]) -> list[dict[str, Any]]:
 
 def legal_plans(state: HudState, f: Fighter, memo: Memo | None = None) -> list[ActionSpec]:
     """:func:`usual_plans`, kept in the match's memo while everything they depend on stays the same: they repeat
-    round after round. The key holds the fighter's actions, place, band and arms, and its foes' places."""
+    round after round, and after a pursuit in a new place. The key holds the fighter's actions and what is in
+    hand or lying at its feet, and the range band to each foe (the plans name no place)."""
     if memo is None:
         return usual_plans(state, f)
-    foes = tuple((e.id, e.place, e.band) for e in state.fighters.values() if not e.out and e.side != f.side)
-    arms = tuple((a.location, a.place) for a in f.arms.values())
-    key = (f.actions, f.additional_used, f.place, f.band, f.closed, foes, arms)
+    foes = tuple((e.id, distance_band(f.place, f.band, e.place, e.band)) for e in state.fighters.values()
+                 if not e.out and e.side != f.side)
+    arms = tuple((a.location, a.place == f.place) for a in f.arms.values())
+    key = (f.actions, f.additional_used, f.closed, foes, arms)
     return memo.keyed(("hud-plans", f.id), key, lambda: usual_plans(state, f))
 
 
@@ -215,35 +217,42 @@ def usual_plans(state: HudState, f: Fighter) -> list[ActionSpec]:
     """The usual plans, each valid by construction (the conformance suite submits them): every sequence
     of attacks and defenses, a charge, one preparatory item followed by attacks and defenses, and the
     attack/defense sequences with an additional action while the list stays short. Any other valid plan
-    may still be declared."""
+    may still be declared (the plan is a free parameter)."""
     foes = state.enemies(f.id)
     names = {a: x.name for a, x in state.fighters.items()}
     specs: list[ActionSpec] = []
+    extra_note = ("-2 to all rolls this round",)
 
-    def add(plan: list[dict[str, Any]], additional: bool) -> None:
+    def labelled(items: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str]]:
+        return [(i, _label(names, [i], False)) for i in items]
+
+    def add(plan: tuple[tuple[dict[str, Any], str], ...], additional: bool) -> None:
         if len(specs) < MAX_LISTED_PLANS:
-            specs.append(ActionSpec({"type": "declare", "plan": plan, "additional": additional},
-                                    _label(names, plan, additional),
-                                    ("-2 to all rolls this round",) if additional else (), DECLARE_FREE))
+            label = ", ".join(part for _, part in plan)
+            specs.append(ActionSpec({"type": "declare", "plan": [i for i, _ in plan], "additional": additional},
+                                    "+1 action (-2): " + label if additional else label,
+                                    extra_note if additional else (), DECLARE_FREE))
 
-    basic = _basic_items(foes, f, sketch_of(f))
+    basic = labelled(_basic_items(foes, f, sketch_of(f)))
     extra_ok = f.additional_used < state.options.max_additional_actions
+    defense = basic[-1]
     for additional in (False, True) if extra_ok else (False,):
         slots = f.actions + (1 if additional else 0)
         if additional and len(basic) ** slots > MAX_LISTED_PLANS:
             break
         for combo in itertools.product(basic, repeat=slots):
-            add(list(combo), additional)
+            add(combo, additional)
         if slots >= 2:
             for e in foes:
                 if e.place != f.place:  # a charge from engaged is refused (WL-B13)
-                    add([{"type": "charge", "target": e.id}] + [{"type": "defense"}] * (slots - 2), additional)
-    for item in _prefixes(f, foes):
+                    charge = {"type": "charge", "target": e.id}
+                    add(((charge, _label(names, [charge], False)), *[defense] * (slots - 2)), additional)
+    for item, label in labelled(_prefixes(f, foes)):
         sk = sketch_of(f)
         cost = (_target_item(state, f, sk, item) if "target" in item
                 else weapon_step(f, sk, item, state.options.emergency_rearm_draw_cost))
         if isinstance(cost, Rejected) or cost > f.actions:
             continue
-        for combo in itertools.product(_basic_items(foes, f, sk), repeat=f.actions - cost):
-            add([item, *combo], False)
+        for combo in itertools.product(labelled(_basic_items(foes, f, sk)), repeat=f.actions - cost):
+            add(((item, label), *combo), False)
     return specs

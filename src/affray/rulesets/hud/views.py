@@ -150,24 +150,39 @@ def _statuses(f: Fighter) -> tuple[Status, ...]:
     return tuple(out)
 
 
-def _combatant(f: Fighter, seen_by_controller: bool) -> Seen:
-    plan = tuple(PlanItem(i["type"], i.get("target"), i.get("weapon"), i.get("text")) for i in f.plan) \
-        if f.declared else None
-    detail = HudCombatantDetail(f.place, f.band, f.out, f.agility, f.strength, f.armour, f.armour_penalty,
-                                f.injury_mod, f.actions, f.initiative, _weapons(f), plan, f.defenses, f.penalty,
-                                f.penalty_next, f.additional_used, f.charged, f.closed)
-    return CombatantView(f.id, f.name, f.side, seen_by_controller, Position("place", f.place),
-                         (Bar("HP", f.hp, f.max_hp),), _statuses(f), f.out == "down", False, detail)
+def _plan(f: Fighter) -> tuple[PlanItem, ...] | None:
+    if not f.declared:
+        return None
+    return tuple(PlanItem(i["type"], i.get("target"), i.get("weapon"), i.get("text")) for i in f.plan)
+
+
+def _combatant_detail(f: Fighter, weapons: tuple[WeaponView, ...], plan: tuple[PlanItem, ...] | None
+                      ) -> HudCombatantDetail:
+    return HudCombatantDetail(f.place, f.band, f.out, f.agility, f.strength, f.armour, f.armour_penalty,
+                              f.injury_mod, f.actions, f.initiative, weapons, plan, f.defenses, f.penalty,
+                              f.penalty_next, f.additional_used, f.charged, f.closed)
 
 
 def _seen(state: HudState, f: Fighter, viewer: Viewer, memo: Memo) -> Seen:
-    """One combatant as ``viewer`` sees it, rebuilt only when something it shows has changed (the plan changes
-    only with the declaration and the round)."""
-    mine = controlled(viewer, f.id)
+    """One combatant as ``viewer`` sees it. Its detail is shared by every viewer and rebuilt only when something
+    it shows has changed (the plan changes only with the declaration and the round), its weapons only when one
+    moves; the seat's own wrapper only adds ``controlled``."""
     arms = tuple((a.location, a.place) for a in f.arms.values())
     key = (state.round, f.hp, f.place, f.band, f.out, f.initiative, f.declared, f.defenses, f.penalty,
            f.penalty_next, f.additional_used, f.charged, f.closed, arms)
-    return memo.keyed(("hud-combatant", f.id, mine), key, lambda: _combatant(f, mine))
+
+    def parts() -> tuple[Position, tuple[Bar, ...], tuple[Status, ...], HudCombatantDetail]:
+        weapons = memo.keyed(("hud-weapons", f.id), arms, lambda: _weapons(f))
+        plan = memo.keyed(("hud-plan", f.id), (state.round, f.declared), lambda: _plan(f))
+        return (Position("place", f.place), (Bar("HP", f.hp, f.max_hp),), _statuses(f),
+                _combatant_detail(f, weapons, plan))
+
+    def seen(mine: bool) -> Seen:
+        position, bars, statuses, detail = memo.keyed(("hud-parts", f.id), key, parts)
+        return CombatantView(f.id, f.name, f.side, mine, position, bars, statuses, f.out == "down", False, detail)
+
+    mine = controlled(viewer, f.id)
+    return memo.keyed(("hud-combatant", f.id, mine), key, lambda: seen(mine))
 
 
 def _detail(state: HudState) -> HudDetail:
