@@ -19,7 +19,7 @@ def combatant(cid: str, use: str | None = None, **stats: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"id": cid}
     if use:
         out["use"] = use
-    for key in ("at_range", "hp", "name"):
+    for key in ("at_range", "band", "distance", "hp", "name"):
         if key in stats:
             out[key] = stats.pop(key)
     if stats:
@@ -29,8 +29,12 @@ def combatant(cid: str, use: str | None = None, **stats: Any) -> dict[str, Any]:
 
 def hud_match(mode: str, a: dict[str, Any], b: dict[str, Any], dice: list[int], options: dict[str, Any] | None = None,
               first: str | None = None, extra: dict[str, Any] | None = None) -> Match:
-    """A two-sided match (``extra`` joins side B) on scripted dice."""
-    data: dict[str, Any] = {"ruleset": "hud", "mode": mode, "options": options or {},
+    """A two-sided match (``extra`` joins side B) on scripted dice.
+
+    The emergency prompt at each initiative step (WL-17, option ``emergency_actions``) is switched off unless
+    ``options`` set it, so that tests of other rules script only the decisions they are about."""
+    options = {"emergency_actions": "defense", **(options or {})}
+    data: dict[str, Any] = {"ruleset": "hud", "mode": mode, "options": options,
                             "sides": [{"name": "A", "combatants": [a]},
                                       {"name": "B", "combatants": [b] + ([extra] if extra else [])}]}
     if first:

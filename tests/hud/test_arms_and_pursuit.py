@@ -76,14 +76,56 @@ def test_wl16_free_round_for_ranged_combatants_at_range() -> None:
 
 def test_wl16_no_free_round_when_everyone_is_ranged() -> None:
     """WL-16: if every party is at range with a ranged weapon, nobody gets the free round; WL-B13: a melee
-    attack across the distance is refused until the attacker closes in (the free 10 m move)."""
-    m = hud_match("nerdified", combatant("vesna", "vesna", at_range=True), combatant("ilka", "ilka", at_range=True),
+    attack across the distance is refused until the attacker closes in (the free 10 m move, from near)."""
+    m = hud_match("nerdified", combatant("vesna", "vesna", band="near"), combatant("ilka", "ilka", band="near"),
                   [2, 8])
     s = state_of(m)
     assert not s.free_round and s.fighters["vesna"].place != s.fighters["ilka"].place
     assert rejected(m, "vesna", {"type": "declare", "plan": [attack("ilka"), DEFENSE],
                                  "additional": False}).code == "out_of_reach"
     ok(declare(m, "vesna", {"type": "close", "target": "ilka"}, attack("ilka"), DEFENSE))
+
+
+def test_wl_b13_the_free_move_never_crosses_far_a_charge_does() -> None:
+    """WL-B13 (as revised): from far the free 10 m move is refused (``too_far``); a charge reaches the foe
+    (WL-18). ``at_range: true`` starts far."""
+    m = hud_match("nerdified", combatant("vesna", "vesna", at_range=True), combatant("ilka", "ilka", band="far"),
+                  [2, 8])
+    s = state_of(m)
+    assert (s.fighters["vesna"].band, s.fighters["ilka"].band) == ("far", "far")
+    assert s.distance(s.fighters["vesna"], s.fighters["ilka"]) == "far"
+    assert rejected(m, "vesna", {"type": "declare", "plan": [{"type": "close", "target": "ilka"}, attack("ilka"),
+                                                             DEFENSE], "additional": False}).code == "too_far"
+    plans = [x.action["plan"] for x in m.legal("vesna")]
+    assert [{"type": "charge", "target": "ilka"}] in plans
+    assert not any(i["type"] == "close" for plan in plans for i in plan)
+    ok(declare(m, "vesna", {"type": "charge", "target": "ilka"}))
+
+
+def test_wl_b13_a_charge_on_a_foe_one_is_engaged_with_is_refused() -> None:
+    """WL-B13: a charge from engaged is refused (``already_engaged``), and none is listed; so is the free move."""
+    m = hud_match("nerdified", combatant("vesna", "vesna"), combatant("hald", "sergeant"), [2, 8])
+    assert rejected(m, "vesna", {"type": "declare", "plan": [{"type": "charge", "target": "hald"}],
+                                 "additional": False}).code == "already_engaged"
+    assert rejected(m, "vesna", {"type": "declare", "plan": [{"type": "close", "target": "hald"}, attack("hald"),
+                                                             DEFENSE], "additional": False}).code == "already_engaged"
+    assert not any(i["type"] in ("charge", "close") for x in m.legal("vesna") for i in x.action["plan"])
+
+
+def test_wl_b13_starting_distance_in_metres_gives_the_band() -> None:
+    """WL-B13: a scenario distance of up to 2 m is engaged, up to 10 m (option free_move_metres) near, beyond
+    that far; two combatants at different places are far apart when either place is far."""
+    m = hud_match("nerdified", combatant("a", name="A", endurance=5, distance=8),
+                  combatant("b", name="B", endurance=5, distance=2), [2, 8, 5],
+                  extra=combatant("c", name="C", endurance=5, distance=10.5))
+    s = state_of(m)
+    a, b, c = (s.fighters[x] for x in "abc")
+    assert (a.band, b.band, c.band) == ("near", "engaged", "far")
+    assert (s.distance(a, b), s.distance(a, c), s.distance(b, c), s.distance(b, b)) == ("near", "far", "far",
+                                                                                      "engaged")
+    m2 = hud_match("nerdified", combatant("a", name="A", endurance=5, distance=8),
+                   combatant("b", name="B", endurance=5), [2, 8], options={"free_move_metres": 6})
+    assert state_of(m2).fighters["a"].band == "far"
 
 
 def test_wl21_wl22_disengage_chase_and_catch_gives_pursuers_initiative() -> None:
@@ -107,8 +149,9 @@ def test_wl21_wl22_disengage_chase_and_catch_gives_pursuers_initiative() -> None
     assert s.round == 2 and s.order == ["b", "a"]  # b rolled 1 but holds the initiative
 
 
-def test_wl22_escape_beyond_fifteen_metres_ends_the_fight() -> None:
-    """WL-22 / WL-B9: a gap beyond 15 m means the fleeing side has escaped."""
+def test_wl22_wl_b14_escape_beyond_fifteen_metres_ends_the_fight_as_escaped() -> None:
+    """WL-22 / WL-B9: a gap beyond 15 m means the fleeing side has escaped; WL-B14: an escape is not a defeat,
+    the fight ends as *escaped* with no winner, naming who got away and who held the field."""
     dice = [9, 3, 10, 2, 11, 1, 10, 5]
     m = hud_match("nerdified", runner("a", agility=3), runner("b", strength=1), dice)
     ok(declare(m, "b", DEFENSE, DEFENSE))
@@ -119,7 +162,13 @@ def test_wl22_escape_beyond_fifteen_metres_ends_the_fight() -> None:
     assert [(e.gap, e.state) for e in events if e.kind == "pursuit_round"] == [(12, "running"),  # type: ignore[attr-defined]
                                                                               (19, "escaped")]
     s = state_of(m)
-    assert s.fighters["a"].out == "escaped" and s.outcome is not None and s.outcome.winner == "B"
+    assert s.fighters["a"].out == "escaped" and s.outcome is not None
+    assert (s.outcome.winner, s.outcome.reason) == (None, "escaped")
+    assert dict(s.outcome.details) == {"escaped": ["a"], "held_the_field": "B", "down": []}
+    ended = [e for e in events if e.kind == "ended"]
+    assert [e.describe({"a": "A"}) for e in ended] == ["The fight is over: A escaped; nobody was defeated."]
+    report = m.ruleset.report(s)
+    assert (report["a"].down, report["a"].conditions) == (False, ("escaped",))
 
 
 def test_wl22_wl_b9_ranged_pursuer_shoots_twice_and_the_target_defends() -> None:
@@ -163,3 +212,22 @@ def test_wl_b11_scope_option_limits_the_penalty_to_attack_and_defense() -> None:
     ok(m.act("b", {"type": "defend"}))
     events = ok(m.act("a", {"type": "damage"}))
     assert totals(events, "damage") == [9]
+
+
+def test_wl19_wl20_emergency_rearm_is_never_cheaper_than_drawing_into_a_free_hand() -> None:
+    """WL-19 / WL-20: an emergency rearm drops the sword for free, but the crossbow still costs its draw
+    action (WL-20), as drawing it into a free hand would; option emergency_rearm_draw_cost=False: free."""
+    rearm = {"type": "emergency_rearm", "weapon": "hand_crossbow"}
+    m = hud_match("nerdified", combatant("vesna", "vesna"), runner("b"), [3, 9])
+    assert rejected(m, "vesna", {"type": "declare", "plan": [rearm, attack("b"), DEFENSE],
+                                 "additional": False}).code == "wrong_action_count"
+    ok(declare(m, "vesna", rearm, attack("b")))
+    free_hand = hud_match("nerdified", combatant("vesna", "vesna", in_hand=[]), runner("b"), [3, 9])
+    assert rejected(free_hand, "vesna", {"type": "declare", "plan": [{"type": "draw", "weapon": "hand_crossbow"},
+                                                                     attack("b"), DEFENSE],
+                                         "additional": False}).code == "wrong_action_count"
+    literal = hud_match("nerdified", combatant("vesna", "vesna"), runner("b"), [3, 9],
+                        options={"emergency_rearm_draw_cost": False})
+    ok(declare(literal, "vesna", rearm, attack("b"), DEFENSE))
+    dagger = hud_match("nerdified", combatant("vesna", "vesna"), runner("b"), [3, 9])
+    ok(declare(dagger, "vesna", {"type": "emergency_rearm", "weapon": "silver_sword"}, attack("b"), DEFENSE))

@@ -133,22 +133,24 @@ def test_wl_b6_no_emergency_after_a_declared_additional_action() -> None:
 
 
 def test_wl18_charge_costs_two_actions_minus_four_attack_plus_two_damage() -> None:
-    """WL-18 / WL-B4: a charge costs two actions, strikes at -4 Attack and +2 Damage for that blow."""
-    m = hud_match("nerdified", plain("a"), plain("b"), [9, 3, 12, 2, 6, 5, 5, 4])
+    """WL-18 / WL-B4: a charge costs two actions, strikes at -4 Attack and +2 Damage for that blow; WL-B13: it
+    crosses a far distance in one go."""
+    m = hud_match("nerdified", plain("a", band="far"), plain("b"), [9, 3, 12, 2, 6, 5, 5, 4])
     ok(declare(m, "b", DEFENSE, DEFENSE))
     ok(declare(m, "a", {"type": "charge", "target": "b"}))
     events = ok(m.act("b", {"type": "defend"}))
     assert totals(events, "attack") == [8]
     events = ok(m.act("a", {"type": "damage"}))
     assert totals(events, "damage") == [8] and state_of(m).fighters["b"].hp == 7
+    assert state_of(m).fighters["a"].place == state_of(m).fighters["b"].place
 
 
 def test_wl18_charge_needs_two_actions() -> None:
     """WL-18: a charge with fewer than two actions left is refused."""
-    m = hud_match("nerdified", plain("a", actions_per_round=1), plain("b"), [3, 9])
+    m = hud_match("nerdified", plain("a", actions_per_round=1, band="near"), plain("b"), [3, 9])
     assert rejected(m, "a", {"type": "declare", "plan": [{"type": "charge", "target": "b"}],
                              "additional": False}).code == "charge_needs_two_actions"
-    m2 = hud_match("nerdified", plain("a"), plain("b"), [3, 9])
+    m2 = hud_match("nerdified", plain("a", band="near"), plain("b"), [3, 9])
     result = rejected(m2, "a", {"type": "declare", "plan": [{"type": "charge", "target": "b"}, DEFENSE],
                                 "additional": False})
     assert result.code == "charge_needs_two_actions"
@@ -156,9 +158,9 @@ def test_wl18_charge_needs_two_actions() -> None:
 
 def test_wl_b4_literal_charge_bonus_goes_to_the_chargers_injury() -> None:
     """WL-B4 option 'injury': the +2 goes to the charger's own Injury rolls that round, not its Damage."""
-    m = hud_match("nerdified", plain("a"), plain("b"), [9, 3, 12, 2, 6, 5, 8, 4, 7, 1],
+    m = hud_match("nerdified", plain("a", band="near"), plain("b"), [9, 3, 12, 2, 6, 5, 8, 4, 7, 1],
                   options={"charge_bonus_to": "injury"})
-    ok(declare(m, "b", attack("a"), DEFENSE))
+    ok(declare(m, "b", {"type": "close", "target": "a"}, attack("a"), DEFENSE))
     ok(declare(m, "a", {"type": "charge", "target": "b"}))
     ok(m.act("b", {"type": "defend"}))
     events = ok(m.act("a", {"type": "damage"}))

@@ -88,7 +88,7 @@ def test_wl00_free_form_posts_hand_kept_hp_and_dice_on_demand() -> None:
     assert m.pending().phase == "settle"  # type: ignore[union-attr]
     ok(m.act("b", {"type": "respond", "die": "injury"}))
     assert s.fighters["b"].hp == 1 and m.pending().phase == "post"  # type: ignore[union-attr]
-    assert "reference" in m.view("a")
+    assert m.view("a").detail.reference is not None  # WL-00: Nerdified as a frame of reference
     assert rejected(m, "b", {"type": "post", "text": 5}).code == "bad_post"
     ok(m.act("b", {"type": "end_scene"}))
     outcome = m.outcome()

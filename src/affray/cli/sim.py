@@ -43,6 +43,8 @@ def render_report(report: dict[str, Any], title: str) -> None:
         table.add_row(escape(side), f"{row['wins']:,}", f"{row['win_rate']:.2%}", f"{lo:.2%} – {hi:.2%}")
     d = report["draws"]
     table.add_row("draw", f"{d['count']:,}", f"{d['rate']:.2%}", f"{d['ci95'][0]:.2%} – {d['ci95'][1]:.2%}")
+    e = report["escapes"]  # a side got away: neither a win nor a draw (Sim HuD, WL-B14)
+    table.add_row("escaped", f"{e['count']:,}", f"{e['rate']:.2%}", f"{e['ci95'][0]:.2%} – {e['ci95'][1]:.2%}")
     console.print(table)
     tail = report["rounds"]["tail"]
     marks = [t for t in tail if t["k"] in (2, 3, 5, 8, 10, 15, 20, 30)]
@@ -138,9 +140,15 @@ def sweep_command(scenario: Path, param: str, n: int, seed: int, workers: int | 
     table.add_column("fights", justify="right")
     for side in sides:
         table.add_column(f"{side} win rate (95%)", justify="right")
+    escapes = any(p["escapes"]["count"] for p in points)  # WL-B14: shown beside the wins when any happen
+    if escapes:
+        table.add_column("escaped (95%)", justify="right")
     for p in points:
         cells = [f"{p['sides'][s]['win_rate']:.1%} ({p['sides'][s]['ci95'][0]:.1%}–{p['sides'][s]['ci95'][1]:.1%})"
                  for s in sides]
+        if escapes:
+            e = p["escapes"]
+            cells.append(f"{e['rate']:.1%} ({e['ci95'][0]:.1%}–{e['ci95'][1]:.1%})")
         table.add_row(str(p["value"]), f"{p['fights']:,}", *cells)
     console.print(table)
     if plot is not None:

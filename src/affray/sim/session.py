@@ -104,5 +104,6 @@ def sweep(data: dict[str, Any], source: str | Path, param: Param, n: int, seed: 
         sides = [s.name for s in scenario.model.sides]
         report = summary(tally, sides, {})
         points.append({"value": value, "fights": tally.fights, "sides": report["sides"], "draws": report["draws"],
+                       "escapes": report["escapes"],
                        "rounds_mean": report["rounds"]["mean"], "path": path})
     return points

@@ -11,6 +11,8 @@ from typing import Any
 from affray.core.engine import CombatantReport, Outcome
 
 Z95 = 1.959963984540054
+#: The ``Outcome.reason`` of a fight that ended because a side got away (Sim HuD, WL-B14): counted apart.
+ESCAPED = "escaped"
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -68,12 +70,15 @@ class Tally:
     fights: int = 0
     wins: dict[str, int] = field(default_factory=dict)
     draws: int = 0
+    escapes: int = 0  # fights that ended because a side got away: neither a win nor a draw (WL-B14)
     rounds: dict[int, int] = field(default_factory=dict)
     combatants: dict[str, CombatantTally] = field(default_factory=dict)
 
     def add(self, outcome: Outcome | None, rounds: int, reports: Mapping[str, CombatantReport]) -> None:
         self.fights += 1
-        if outcome is None or outcome.winner is None:
+        if outcome is not None and outcome.reason == ESCAPED:
+            self.escapes += 1
+        elif outcome is None or outcome.winner is None:
             self.draws += 1
         else:
             self.wins[outcome.winner] = self.wins.get(outcome.winner, 0) + 1
@@ -87,6 +92,7 @@ class Tally:
     def merge(self, other: Tally) -> None:
         self.fights += other.fights
         self.draws += other.draws
+        self.escapes += other.escapes
         for side, v in other.wins.items():
             self.wins[side] = self.wins.get(side, 0) + v
         for k, v in other.rounds.items():
@@ -117,6 +123,7 @@ def summary(tally: Tally, sides: list[str], names: Mapping[str, str]) -> dict[st
         lo, hi = wilson(k, n)
         side_rows[side] = {"wins": k, "win_rate": k / n if n else 0.0, "ci95": [lo, hi]}
     lo, hi = wilson(tally.draws, n)
+    elo, ehi = wilson(tally.escapes, n)
     mean_rounds = sum(k * v for k, v in tally.rounds.items()) / n if n else 0.0
     combatants = {}
     for actor, t in tally.combatants.items():
@@ -132,6 +139,7 @@ def summary(tally: Tally, sides: list[str], names: Mapping[str, str]) -> dict[st
     return {
         "fights": n, "sides": side_rows,
         "draws": {"count": tally.draws, "rate": tally.draws / n if n else 0.0, "ci95": [lo, hi]},
+        "escapes": {"count": tally.escapes, "rate": tally.escapes / n if n else 0.0, "ci95": [elo, ehi]},
         "rounds": {"mean": mean_rounds, "distribution": {str(k): v for k, v in sorted(tally.rounds.items())},
                    "tail": [{"k": k, "p_at_least": p} for k, p in rounds_tail(tally.rounds, n)]},
         "combatants": combatants,

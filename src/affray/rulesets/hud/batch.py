@@ -18,6 +18,7 @@ import numpy as np
 from affray.core.options import parse_options
 from affray.rulesets.hud.mechanics import HUD_DIE
 from affray.rulesets.hud.options import HudOptions
+from affray.rulesets.hud.setup import at_range as ranged_start
 from affray.rulesets.hud.setup import build_state
 from affray.rulesets.hud.simplified import die_modifier
 from affray.sim.runner import SimSpec, derive_seed
@@ -40,7 +41,8 @@ def simplified_fit(spec: SimSpec) -> str | None:
 
 def _mods(spec: SimSpec) -> dict[str, Any]:
     options = parse_options(HudOptions, spec.options)
-    state, at_range = build_state(spec.setup, options)
+    state, bands = build_state(spec.setup, options)
+    at_range = ranged_start(bands)
     a, b = state.fighters.values()
     best = {f.id: max(die_modifier(f, "attack"), die_modifier(f, "damage")) for f in (a, b)}
     guard = {f.id: max(die_modifier(f, "defense"), die_modifier(f, "injury")) for f in (a, b)}

@@ -8,13 +8,18 @@ WL-B4) adjust them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 from affray.core.dice import roll_die
 from affray.core.engine import Outcome
 from affray.core.events import Defeated, Ended, Event, Rolled
+from affray.core.outcomes import last_side_standing, round_limit_draw
 from affray.core.rng import RNG
-from affray.rulesets.hud.events import Wounded
+from affray.rulesets.hud.events import EndedEscaped, Wounded
 from affray.rulesets.hud.mechanics import CHANCE_DIE, CHARGE_ATTACK, CHARGE_BONUS, HUD_DIE, hp_loss
-from affray.rulesets.hud.state import Arm, Fighter, HudState
+from affray.rulesets.hud.options import HudOptions
+from affray.rulesets.hud.state import Fighter, HudState
 
 
 def roll(state: HudState, rng: RNG, actor: str, purpose: str, modifier: int, events: list[Event],
@@ -35,7 +40,49 @@ def chance(state: HudState, rng: RNG, actor: str, events: list[Event], purpose: 
     return roll(state, rng, actor, purpose, 0, events, CHANCE_DIE)
 
 
-def attack_arm(f: Fighter, target: Fighter) -> Arm | None:
+class ArmLike(Protocol):
+    """What the modifier functions read of a weapon: an :class:`~affray.rulesets.hud.state.Arm` or a view's
+    :class:`~affray.rulesets.hud.views.WeaponView`."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def attack(self) -> int: ...
+
+    @property
+    def defense(self) -> int: ...
+
+    @property
+    def damage(self) -> int: ...
+
+
+class FighterLike(Protocol):
+    """What the modifier functions read of a combatant: a :class:`~affray.rulesets.hud.state.Fighter` or a view's
+    :class:`~affray.rulesets.hud.views.HudCombatantDetail` (so the hints use these same functions)."""
+
+    @property
+    def place(self) -> int: ...
+
+    @property
+    def armour_penalty(self) -> int: ...
+
+    @property
+    def injury_mod(self) -> int: ...
+
+    @property
+    def penalty(self) -> int: ...
+
+    @property
+    def charged(self) -> bool: ...
+
+    def in_hand(self) -> Sequence[ArmLike]: ...
+
+
+def attack_arm(f: FighterLike, target: FighterLike) -> ArmLike | None:
     """The weapon ``f`` strikes ``target`` with: the best melee weapon in hand when engaged, else the
     best ranged one. ``None`` means bare hands (engaged) or no way to reach the target (at range)."""
     in_hand = f.in_hand()
@@ -47,32 +94,39 @@ def attack_arm(f: Fighter, target: Fighter) -> Arm | None:
     return max(ranged, key=lambda a: (a.attack, a.damage)) if ranged else None
 
 
-def can_reach(f: Fighter, target: Fighter) -> bool:
+def can_reach(f: FighterLike, target: FighterLike) -> bool:
     """Engaged combatants can always strike (bare hands at worst); at range only with a ranged weapon."""
     return f.place == target.place or any(a.kind == "ranged" for a in f.in_hand())
 
 
-def scoped_penalty(state: HudState, f: Fighter) -> int:
-    """The additional-action penalty on Damage, Injury and pursuit rolls, if the scope includes them."""
-    return f.penalty if state.options.additional_penalty_scope == "all" else 0
+def scoped_penalty(options: HudOptions, f: FighterLike) -> int:
+    """The additional-action penalty on Damage, Injury and pursuit rolls, if the scope includes them (WL-B11)."""
+    return f.penalty if options.additional_penalty_scope == "all" else 0
 
 
-def attack_modifier(f: Fighter, arm: Arm | None, charge: bool) -> int:
+def attack_modifier(f: FighterLike, arm: ArmLike | None, charge: bool) -> int:
+    """Attack: weapon attack - armour penalty + the additional-action penalty, -4 on a charge. Rules: WL-B2,
+    WL-03, WL-17, WL-18."""
     return (arm.attack if arm else 0) - f.armour_penalty + f.penalty + (CHARGE_ATTACK if charge else 0)
 
 
-def defense_modifier(f: Fighter) -> int:
+def defense_modifier(f: FighterLike) -> int:
+    """Defense: the defense of everything in hand + the additional-action penalty. Rules: WL-B2, WL-17."""
     return sum(a.defense for a in f.in_hand()) + f.penalty
 
 
-def damage_modifier(state: HudState, f: Fighter, arm: Arm | None, charge: bool) -> int:
-    bonus = CHARGE_BONUS if charge and state.options.charge_bonus_to == "damage" else 0
-    return (arm.damage if arm else 0) + scoped_penalty(state, f) + bonus
+def damage_modifier(options: HudOptions, f: FighterLike, arm: ArmLike | None, charge: bool) -> int:
+    """Damage: weapon damage (+ the scoped penalty), +2 on a charge's blow (option charge_bonus_to). Rules: WL-B2,
+    WL-18, WL-B4, WL-B11."""
+    bonus = CHARGE_BONUS if charge and options.charge_bonus_to == "damage" else 0
+    return (arm.damage if arm else 0) + scoped_penalty(options, f) + bonus
 
 
-def injury_modifier(state: HudState, f: Fighter) -> int:
-    bonus = CHARGE_BONUS if f.charged and state.options.charge_bonus_to == "injury" else 0
-    return f.injury_mod + scoped_penalty(state, f) + bonus
+def injury_modifier(options: HudOptions, f: FighterLike) -> int:
+    """Injury: armour injury (+ the scoped penalty), +2 for a charger under charge_bonus_to='injury'. Rules:
+    WL-B2, WL-B4, WL-B11."""
+    bonus = CHARGE_BONUS if f.charged and options.charge_bonus_to == "injury" else 0
+    return f.injury_mod + scoped_penalty(options, f) + bonus
 
 
 def damage_phase(state: HudState, rng: RNG, attacker: str, target: str, weapon: str, charge: bool,
@@ -80,8 +134,8 @@ def damage_phase(state: HudState, rng: RNG, attacker: str, target: str, weapon: 
     """Roll Damage against Injury and apply the loss. Rules: WL-13 (and WL-08 at 0 HP)."""
     a, t = state.fighters[attacker], state.fighters[target]
     arm = a.arms.get(weapon)
-    dmg = roll(state, rng, attacker, "damage", damage_modifier(state, a, arm, charge), events)
-    inj = roll(state, rng, target, "injury", injury_modifier(state, t), events)
+    dmg = roll(state, rng, attacker, "damage", damage_modifier(state.options, a, arm, charge), events)
+    inj = roll(state, rng, target, "injury", injury_modifier(state.options, t), events)
     loss = hp_loss(dmg, inj)
     t.hp -= loss
     t.taken += loss
@@ -100,27 +154,35 @@ def knock_out(state: HudState, f: Fighter, events: list[Event]) -> None:
 
 
 def check_outcome(state: HudState, events: list[Event]) -> None:
-    """The fight ends when at most one side has combatants still in it."""
+    """The fight ends when at most one side has combatants still in it. Rules: WL-04, WL-08, WL-B14.
+
+    When every foe is down, the side left standing wins. When a side left the fight by escaping (WL-22) rather
+    than all going down, nobody was defeated: the outcome is ``Outcome(None, "escaped", details)``, with
+    ``details`` naming who ``escaped`` (ids), who was ``down`` and which side ``held_the_field`` (or ``None``).
+    """
     if state.outcome is not None:
         return
-    sides = {f.side for f in state.fighters.values() if not f.out}
-    if len(sides) > 1:
+    standing = last_side_standing(f.side for f in state.fighters.values() if not f.out)
+    if standing is None:
         return
-    winner = next(iter(sides), None)
-    escaped = [f.name for f in state.fighters.values() if f.out == "escaped"]
-    reason = f"{', '.join(escaped)} escaped" if escaped and winner else "every foe is down"
-    if winner is None:
-        reason = "nobody is left standing"
-    state.outcome = Outcome(winner, reason)
+    escaped = [f for f in state.fighters.values() if f.out == "escaped" and f.side != standing.winner]
+    if escaped:  # WL-B14: nobody was defeated
+        details = {"escaped": [f.id for f in escaped], "held_the_field": standing.winner,
+                   "down": [f.id for f in state.fighters.values() if f.out == "down"]}
+        state.outcome = Outcome(None, "escaped", details)
+        events.append(EndedEscaped(None, f"{', '.join(f.name for f in escaped)} escaped"))
+    else:
+        state.outcome = standing
+        events.append(Ended(standing.winner, standing.reason))
     state.phase = "over"
-    events.append(Ended(winner, reason))
 
 
 def round_limit_reached(state: HudState, events: list[Event]) -> bool:
-    """The engine's guard: an unfinished fight past ``round_limit`` is a draw."""
-    if state.round <= state.options.round_limit:
+    """The engine's guard: an unfinished fight past ``round_limit`` is a draw (core's round-limit draw)."""
+    outcome = round_limit_draw(state.round, state.options.round_limit)
+    if outcome is None:
         return False
-    state.outcome = Outcome(None, f"round limit of {state.options.round_limit} reached")
+    state.outcome = outcome
     state.phase = "over"
-    events.append(Ended(None, state.outcome.reason))
+    events.append(Ended(None, outcome.reason))
     return True

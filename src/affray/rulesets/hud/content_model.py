@@ -101,8 +101,21 @@ class HudContent(Strict):
 
 class HudCombatant(CombatantBase):
     stats: CharacterPatch | None = None
-    at_range: bool = Field(default=False, description="starts at range (WL-07, WL-16, WL-B13)")
+    band: Literal["engaged", "near", "far"] | None = Field(
+        default=None, description="starting range band toward the others (WL-B13): engaged (default), near (the "
+        "free 10 m move closes it) or far (only a charge crosses it)")
+    distance: float | None = Field(default=None, ge=0, le=1000, description="starting distance in metres toward "
+                                   "the others, instead of a band (WL-B13; option free_move_metres)")
+    at_range: bool = Field(default=False, description="starts at range: the same as 'band: far' (WL-07, WL-16)")
     hp: int | None = Field(default=None, description="starting hit points, if not full")
+
+    @model_validator(mode="after")
+    def _one_start(self) -> HudCombatant:
+        given = [name for name, v in (("band", self.band), ("distance", self.distance),
+                                      ("at_range", self.at_range or None)) if v is not None]
+        if len(given) > 1:
+            raise ValueError(f"give one of band, distance and at_range, not {' and '.join(given)}")
+        return self
 
 
 class HudScenario(ScenarioBase):

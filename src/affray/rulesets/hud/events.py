@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from affray.core.events import Event
+from affray.core.events import Ended, Event
 
 
 @dataclass(slots=True)
@@ -184,3 +184,27 @@ class PursuitRound(Event):
 
     def describe(self, names: Mapping[str, str]) -> str:
         return f"Pursuit: {self.flee} vs {self.pursue}, gap {self.gap} m ({self.state})"
+
+
+@dataclass(slots=True)
+class EndedEscaped(Ended):
+    """The fight ended because a side got away (an :class:`~affray.core.events.Ended` with ``winner`` ``None``):
+    neither side was defeated. Rule: WL-B14."""
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return f"The fight is over: {self.reason}; nobody was defeated."
+
+
+@dataclass(slots=True)
+class EmergencyAction(Event):
+    """An emergency additional action taken after the declarations: -2 to every roll next round. Rule: WL-17."""
+
+    kind: ClassVar[str] = "emergency_action"
+    actor: str
+    action: str
+    target: str = ""
+    text: str = ""
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        what = f"{self.action} {names[self.target]}" if self.target else f"{self.action} ({self.text})"
+        return f"{names[self.actor]} takes an emergency additional action: {what} (-2 to all rolls next round)"

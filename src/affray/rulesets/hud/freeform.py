@@ -34,11 +34,14 @@ def legal(state: HudState, actor: str) -> list[ActionSpec]:
         from affray.rulesets.hud.simplified import respond_specs
 
         return respond_specs(state)
-    specs = [ActionSpec({"type": "post", "text": "..."}, "post (write your text)")]
+    free = ("text", "hp")  # a post's text and hand-kept HP are the writer's (issue 11, item 3)
+    specs = [ActionSpec({"type": "post", "text": "..."}, "post (write your text)", (), ("text",))]
     for f in state.active():
-        specs.append(ActionSpec({"type": "post", "text": "...", "hp": {f.id: -1}}, f"post, and {f.name} loses 1 HP"))
+        specs.append(ActionSpec({"type": "post", "text": "...", "hp": {f.id: -1}}, f"post, and {f.name} loses 1 HP",
+                                (), free))
         if f.hp < f.max_hp:
-            specs.append(ActionSpec({"type": "post", "text": "...", "hp": {f.id: 1}}, f"post, and {f.name} heals 1 HP"))
+            specs.append(ActionSpec({"type": "post", "text": "...", "hp": {f.id: 1}}, f"post, and {f.name} heals 1 HP",
+                                    (), free))
     specs += attack_specs(state, actor, "settle")
     specs.append(ActionSpec({"type": "end_scene"}, "end the scene"))
     return specs

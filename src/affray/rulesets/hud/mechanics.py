@@ -69,6 +69,15 @@ def pursuit_step(gap: int, flee: int, pursue: int, catch_gap: int = 2, escape_ga
     return gap, "running"
 
 
+def emergency_rearm_cost(hands: int, kind: str, carry: str, trained_witcher: bool, priced: bool = True) -> int:
+    """Actions an emergency rearm costs (drop what is in hand, draw another). Rules: WL-19, WL-20.
+
+    The drop is free (WL-19); with ``priced`` (the default ruling) the draw still costs what WL-20 says, so an
+    emergency rearm is never cheaper than drawing the same weapon into a free hand. ``priced=False``: always free.
+    """
+    return draw_cost(hands, kind, carry, "stowed", trained_witcher) if priced else 0
+
+
 def draw_cost(hands: int, kind: str, carry: str, location: str, trained_witcher: bool) -> int:
     """Actions it costs to bring a weapon into hand. Rule: WL-20 (and WL-B12's trained-witcher tag).
 
@@ -83,6 +92,32 @@ def draw_cost(hands: int, kind: str, carry: str, location: str, trained_witcher:
     if carry == "back":
         return 0 if trained_witcher else 1
     return 1 if hands == 2 else 0
+
+
+Band = Literal["engaged", "near", "far"]
+BANDS: tuple[Band, ...] = ("engaged", "near", "far")
+
+
+def band_of_distance(metres: float, engaged_within: float = 2, near_within: float = 10) -> Band:
+    """The range band of a distance in metres. Rule: WL-B13 (as revised).
+
+    Within ``engaged_within`` metres (the pursuit's catch gap, WL-22) the combatants are engaged; within the free
+    move's ``near_within`` metres (WL-10's "about 10 m") they are near; beyond it they are far.
+    """
+    if metres <= engaged_within:
+        return "engaged"
+    return "near" if metres <= near_within else "far"
+
+
+def distance_band(place: int, band: str, other_place: int, other_band: str) -> Band:
+    """The range band between two combatants from their places and their places' bands. Rule: WL-B13.
+
+    Combatants sharing a place are engaged. Every other place lies near or far from the fight; two combatants at
+    different places are far apart when either place is far, else near.
+    """
+    if place == other_place:
+        return "engaged"
+    return "far" if "far" in (band, other_band) else "near"
 
 
 def initiative_order(rolls: dict[str, int]) -> list[str]:

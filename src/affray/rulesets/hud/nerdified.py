@@ -12,6 +12,7 @@ automatic until the next decision or the end of the fight.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from affray.core.engine import Accepted, Rejected, StepResult
@@ -37,18 +38,26 @@ from affray.rulesets.hud.events import (
     Moved,
     Undefended,
 )
-from affray.rulesets.hud.mechanics import ADDITIONAL_ACTION_PENALTY, exchange, tied_groups
+from affray.rulesets.hud.mechanics import ADDITIONAL_ACTION_PENALTY, Band, exchange, tied_groups
 from affray.rulesets.hud.plans import check_declaration, sketch_of, weapon_step
 from affray.rulesets.hud.state import Exchange, Fighter, HudState
 
+#: The queue entry that offers a combatant an emergency additional action at the end of its initiative step.
+EMERGENCY_POINT = -1
 
-def begin(state: HudState, rng: RNG, at_range: dict[str, bool], events: list[Event]) -> None:
-    """Place everyone and decide the free round (WL-16, WL-B13), then start round 1."""
+
+def begin(state: HudState, rng: RNG, bands: Mapping[str, Band], events: list[Event]) -> None:
+    """Place everyone by its starting band and decide the free round (WL-16, WL-B13), then start round 1.
+
+    The engaged share the melee (place 0); everyone else stands at a place of its own, near or far. Ranged
+    combatants at range get the free round unless every combatant is one of them.
+    """
     has_ranged = {a: any(w.kind == "ranged" for w in f.arms.values()) for a, f in state.fighters.items()}
-    eligible = [a for a in state.fighters if at_range[a] and has_ranged[a]]
+    eligible = [a for a in state.fighters if bands[a] != "engaged" and has_ranged[a]]
     everyone = len(eligible) == len(state.fighters)
     for a, f in state.fighters.items():
-        f.place = state.new_place() if (at_range[a] and everyone) or a in eligible else 0
+        if bands[a] != "engaged":
+            f.place, f.band = state.new_place(), bands[a]
     if eligible and not everyone:
         state.free_round, state.free_attackers = True, eligible
         events.append(Note("Crossing distance: the ranged combatants get a free round while their foes close in."))
@@ -112,8 +121,9 @@ def declare(state: HudState, rng: RNG, actor: str, action: dict[str, Any]) -> St
 
 def _queue_actions(state: HudState) -> None:
     """The order actions are performed in: WL-B7 ('declared' or 'interleave')."""
+    marker = [EMERGENCY_POINT] if state.options.emergency_actions == "any" else []
     lists = [[(a, i) for i, item in enumerate(state.fighters[a].plan) if item["type"] != "defense"]
-             for a in state.order]
+             + [(a, m) for m in marker] for a in state.order]
     if state.options.action_order == "declared":
         state.queue = [x for items in lists for x in items]
     else:
@@ -131,8 +141,12 @@ def run(state: HudState, rng: RNG, events: list[Event]) -> None:
         actor, index = state.queue[state.cursor]
         state.cursor += 1
         f = state.fighters[actor]
-        if not f.out:
+        if f.out:
+            continue
+        if index != EMERGENCY_POINT:
             perform(state, rng, f, f.plan[index], events)
+        elif can_emergency(state, f) and state.enemies(actor):
+            state.phase, state.emergency_actor = "emergency", actor  # WL-17: ask before moving on
 
 
 def end_round(state: HudState, rng: RNG, events: list[Event]) -> None:
@@ -140,8 +154,7 @@ def end_round(state: HudState, rng: RNG, events: list[Event]) -> None:
     if state.free_round:
         state.free_round = False
         for f in state.active():
-            if f.place != 0:
-                f.place = 0
+            f.place, f.band = 0, "engaged"
             events.append(Moved(f.id, 0, "is in the melee as the distance closes"))
     start_round(state, rng, events)
 
@@ -153,10 +166,9 @@ def perform(state: HudState, rng: RNG, f: Fighter, item: dict[str, Any], events:
         if target.out:
             events.append(Fizzled(f.id, kind, f"{target.name} is already out of the fight"))
         elif kind == "close":
-            f.place, f.closed = target.place, True
-            events.append(Moved(f.id, f.place, f"closes in on {target.name}"))
+            _close(state, f, target, events)
         elif kind == "charge":
-            f.place, f.charged = target.place, True
+            f.place, f.band, f.charged = target.place, target.band, True
             events.append(Moved(f.id, f.place, f"charges {target.name}!"))
             start_exchange(state, rng, f.id, target.id, "charge", events)
         elif not can_reach(f, target):
@@ -166,13 +178,23 @@ def perform(state: HudState, rng: RNG, f: Fighter, item: dict[str, Any], events:
     elif kind == "complex":
         events.append(Note(str(item.get("text", "a complex activity")), f.id))
     else:
-        change_arms(f, item, events)
+        change_arms(state, f, item, events)
 
 
-def change_arms(f: Fighter, item: dict[str, Any], events: list[Event]) -> None:
+def _close(state: HudState, f: Fighter, target: Fighter, events: list[Event]) -> None:
+    """The free 10 m move: joins a near foe's place; a foe that is now far is out of its reach (WL-10, WL-B13)."""
+    band = state.distance(f, target)
+    if band == "far":
+        events.append(Fizzled(f.id, "close", f"{target.name} is too far for the free move"))
+        return
+    f.place, f.band, f.closed = target.place, target.band, True
+    events.append(Moved(f.id, f.place, f"closes in on {target.name}"))
+
+
+def change_arms(state: HudState, f: Fighter, item: dict[str, Any], events: list[Event]) -> None:
     """Draw, rearm, emergency rearm or pick up, if still possible now (WL-19, WL-20)."""
     sk = sketch_of(f)
-    result = weapon_step(f, sk, item)
+    result = weapon_step(f, sk, item, state.options.emergency_rearm_draw_cost)
     if isinstance(result, Rejected):
         events.append(Fizzled(f.id, item["type"], result.message))
         return

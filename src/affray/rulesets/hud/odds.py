@@ -21,6 +21,7 @@ from affray.odds.markov import Chain, DuelOdds, NotSolvable, Number, convert, mi
 from affray.rulesets.hud.combat import attack_arm, attack_modifier, damage_modifier, defense_modifier, injury_modifier
 from affray.rulesets.hud.mechanics import HUD_DIE, exchange, hp_loss, simplified_hit
 from affray.rulesets.hud.options import HudOptions
+from affray.rulesets.hud.setup import at_range as ranged_start
 from affray.rulesets.hud.setup import build_state
 from affray.rulesets.hud.simplified import die_modifier
 from affray.rulesets.hud.state import HudState
@@ -52,7 +53,8 @@ def simplified_hit_chance(attacker_mod: int, defender_mod: int) -> Fraction:
 
 
 def _one_on_one(setup: Mapping[str, Any], options: HudOptions) -> tuple[HudState, str, str]:
-    state, at_range = build_state(setup, options)
+    state, bands = build_state(setup, options)
+    at_range = ranged_start(bands)
     ids = list(state.fighters)
     sides = {f.side for f in state.fighters.values()}
     if len(ids) != 2 or len(sides) != 2:
@@ -115,7 +117,8 @@ def _nerdified(state: HudState, a: str, b: str, exact: bool) -> DuelOdds:
         att, dfn = fighters[i], fighters[1 - i]
         arm = attack_arm(att, dfn)
         odds = exchange_odds(attack_modifier(att, arm, False), defense_modifier(dfn),
-                             damage_modifier(state, att, arm, False), injury_modifier(state, dfn), opts.riposte_margin)
+                             damage_modifier(state.options, att, arm, False), injury_modifier(state.options, dfn),
+                             opts.riposte_margin)
         losses = {k: convert(p, exact) for k, p in odds.loss_on_hit.items()}
         exch.append((convert(odds.p_hit, exact), convert(odds.p_riposte, exact), losses))
     attacks = [f.actions - 1 for f in fighters]
@@ -175,7 +178,7 @@ def duel_odds(setup: Mapping[str, Any], options: Mapping[str, Any] | None = None
     if state.mode == "nerdified":
         return _nerdified(state, a, b, exact)
     if state.mode == "simplified":
-        _, at_range = build_state(setup, opts)
+        at_range = ranged_start(build_state(setup, opts)[1])
         free = _free_attack(state, at_range)
         if free is None:
             return _simplified(state, a, b, setup, exact)

@@ -45,6 +45,20 @@ class HudOptions:
         "all", rule="WL-B11", choices=("all", "attack_defense"),
         doc="Rolls the additional-action -2 applies to: Attack, Defense, Damage, Injury and pursuit "
             "Chance (ruling), or Attack and Defense only.")
+    free_move_metres: int = option(
+        10, rule="WL-B13",
+        doc="A scenario distance in metres up to this is 'near' (the free move closes it: WL-10's about 10 m); "
+            "beyond it is 'far', reached only by a charge. Up to pursuit_catch_gap metres is 'engaged'.")
+    emergency_actions: str = option(
+        "any", rule="WL-17", choices=("any", "defense"),
+        doc="What an emergency additional action may be: 'any' (an attack or a complex activity at the "
+            "combatant's initiative step, or a defense when none is left; the seed's 'at any time in the "
+            "round'), or 'defense' only.")
+    emergency_rearm_draw_cost: bool = option(
+        True, rule="WL-19",
+        doc="An emergency rearm drops the weapon for free but still pays the draw's WL-20 cost (a bow, a "
+            "two-handed weapon in a sheath... cost an action), so it is never cheaper than drawing into a free "
+            "hand. False: always free (the literal text).")
     default_actions_per_round: int = option(
         2, rule="WL-B12", doc="Actions per round of a combatant whose content does not say.")
     simplified_hp: int = option(3, rule="WL-04", doc="Hit points of everyone in Dice Simplified and Free Form.")

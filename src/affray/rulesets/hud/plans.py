@@ -2,9 +2,11 @@
 
 A plan is the ordered list of a combatant's actions for the round (WL-10), declared in the open from
 the lowest initiative up (WL-09). Costs: attack, defense, rearm, pick up and a complex activity take 1
-action; a charge takes 2 (WL-18); a draw takes 0 or 1 (WL-20); an emergency rearm and the free 10 m move
-(``close``) take none (WL-10, WL-19). The costs must add up to the combatant's actions for the round,
-plus one with an additional action (WL-17, WL-B6).
+action; a charge takes 2 (WL-18); a draw takes 0 or 1 (WL-20); the free 10 m move (``close``) takes none
+(WL-10); an emergency rearm drops what is in hand for free but pays the draw's cost (WL-19, WL-20, option
+``emergency_rearm_draw_cost``). The costs must add up to the combatant's actions for the round, plus one with
+an additional action (WL-17, WL-B6). Distance is real (WL-B13): ``close`` reaches a near foe only, a charge is
+how a far foe is reached, and a charge on a foe one is engaged with is refused.
 """
 
 from __future__ import annotations
@@ -14,11 +16,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from affray.core.engine import ActionSpec, Rejected
-from affray.rulesets.hud.mechanics import draw_cost
+from affray.core.memo import Memo
+from affray.rulesets.hud.mechanics import distance_band, draw_cost, emergency_rearm_cost
 from affray.rulesets.hud.state import Fighter, HudState
 
 ITEM_TYPES = ("attack", "defense", "charge", "rearm", "draw", "emergency_rearm", "pick_up", "close", "complex")
 MAX_LISTED_PLANS = 150
+DECLARE_FREE = ("plan", "additional")  # any plan the rules allow may be declared (issue 11, item 3)
+MAX_PLAN_ITEMS = 12  # a bound for clients and schemas: no real plan comes near it (six actions, free moves and draws)
+MAX_ITEM_TEXT = 500
 
 
 @dataclass(slots=True)
@@ -26,6 +32,7 @@ class Sketch:
     """Where a combatant would stand and what it would hold, part-way through its plan."""
 
     place: int
+    band: str
     hand: list[str]
     dropped: dict[str, int]
     closed: bool = False
@@ -33,7 +40,7 @@ class Sketch:
 
 
 def sketch_of(f: Fighter) -> Sketch:
-    return Sketch(f.place, [a.id for a in f.arms.values() if a.location == "hand"],
+    return Sketch(f.place, f.band, [a.id for a in f.arms.values() if a.location == "hand"],
                   {a.id: a.place for a in f.arms.values() if a.location == "dropped"}, f.closed)
 
 
@@ -52,8 +59,10 @@ def _make_room(f: Fighter, sk: Sketch, weapon: str) -> list[str]:
     return leaving
 
 
-def weapon_step(f: Fighter, sk: Sketch, item: dict[str, Any]) -> Rejected | int:
-    """Check one draw/rearm/emergency rearm/pick-up on ``sk`` and apply it there; return its cost."""
+def weapon_step(f: Fighter, sk: Sketch, item: dict[str, Any], draw_priced: bool = True) -> Rejected | int:
+    """Check one draw/rearm/emergency rearm/pick-up on ``sk`` and apply it there; return its cost.
+
+    ``draw_priced``: an emergency rearm pays the draw's cost (option ``emergency_rearm_draw_cost``, WL-19)."""
     kind, weapon = item["type"], item.get("weapon")
     if not isinstance(weapon, str) or weapon not in f.arms:
         return Rejected("no_such_weapon", f"{f.name} carries no weapon called '{weapon}'.")
@@ -81,7 +90,7 @@ def weapon_step(f: Fighter, sk: Sketch, item: dict[str, Any]) -> Rejected | int:
     sk.hand = [h for h in sk.hand if h not in leaving] + [weapon]
     if kind == "emergency_rearm":
         sk.dropped.update({h: sk.place for h in leaving})
-        return 0
+        return emergency_rearm_cost(arm.hands, arm.kind, arm.carry, f.trained_witcher, draw_priced)
     return 1
 
 
@@ -90,18 +99,30 @@ def _target_item(state: HudState, f: Fighter, sk: Sketch, item: dict[str, Any]) 
     foe = state.fighters.get(target) if isinstance(target, str) else None
     if foe is None or foe.out or foe.side == f.side:
         return Rejected("bad_target", f"'{target}' is not a foe still in the fight.")
+    band = distance_band(sk.place, sk.band, foe.place, foe.band)
     if kind == "close":
         if sk.closed:
             return Rejected("already_moved", f"{f.name} has used the free 10 m move this round.")
-        sk.closed, sk.place = True, foe.place
+        if band != "near":
+            return Rejected("already_engaged" if band == "engaged" else "too_far",
+                            f"{f.name} is already engaged with {foe.name}." if band == "engaged" else
+                            f"{foe.name} is far: the free 10 m move does not cross that distance; charge instead.")
+        sk.closed, sk.place, sk.band = True, foe.place, foe.band
         return 0
     if kind == "charge":
-        sk.place = foe.place
+        if band == "engaged":
+            return Rejected("already_engaged", f"{f.name} is already engaged with {foe.name}: attack instead of "
+                                               "charging.")
+        sk.place, sk.band = foe.place, foe.band
         return 2
     ranged = any(f.arms[h].kind == "ranged" for h in sk.hand)
     if sk.place != foe.place and not ranged:
         return Rejected("out_of_reach", f"{foe.name} is out of reach: close in, charge, or draw a ranged weapon.")
     return 1
+
+
+def _short_text(text: Any) -> bool:
+    return isinstance(text, str) and len(text) <= MAX_ITEM_TEXT
 
 
 def plan_cost(state: HudState, f: Fighter, plan: list[Any]) -> Rejected | int:
@@ -115,7 +136,9 @@ def plan_cost(state: HudState, f: Fighter, plan: list[Any]) -> Rejected | int:
         if kind in ("attack", "charge", "close"):
             cost = _target_item(state, f, sk, item)
         elif kind in ("rearm", "draw", "emergency_rearm", "pick_up"):
-            cost = weapon_step(f, sk, item)
+            cost = weapon_step(f, sk, item, state.options.emergency_rearm_draw_cost)
+        elif kind == "complex" and not _short_text(item.get("text", "")):
+            return Rejected("bad_text", f"A complex activity is described in at most {MAX_ITEM_TEXT} characters.")
         else:
             cost = 1
         if isinstance(cost, Rejected):
@@ -130,6 +153,8 @@ def check_declaration(state: HudState, f: Fighter, action: dict[str, Any]) -> Re
     if not isinstance(plan, list) or not isinstance(additional, bool):
         return Rejected("bad_action",
                         'A declaration is {"type": "declare", "plan": [...], "additional": false}.')
+    if len(plan) > MAX_PLAN_ITEMS:
+        return Rejected("plan_too_long", f"A plan has at most {MAX_PLAN_ITEMS} items.")
     if additional and f.additional_used >= state.options.max_additional_actions:
         return Rejected("no_additional_action", f"{f.name} cannot take another additional action this round.")
     slots = f.actions + (1 if additional else 0)
@@ -175,56 +200,59 @@ def _prefixes(f: Fighter, foes: list[Fighter]) -> list[dict[str, Any]]:
     return out
 
 
-_PLAN_MEMO: dict[tuple[Any, ...], list[ActionSpec]] = {}
-_PLAN_MEMO_SIZE = 4096
-
-
-def legal_plans(state: HudState, f: Fighter) -> list[ActionSpec]:
-    """:func:`usual_plans`, memoised on everything they depend on: they repeat round after round and fight
-    after fight. The key holds the fighter's actions, place and arms, its foes' places and every name."""
-    foes = tuple((e.id, e.place) for e in state.fighters.values() if not e.out and e.side != f.side)
-    arms = tuple((a.id, a.kind, a.hands, a.carry, a.location, a.place) for a in f.arms.values())
-    key = (f.id, f.actions, f.additional_used, state.options.max_additional_actions, f.place, f.closed,
-           f.trained_witcher, foes, arms, tuple((a, x.name) for a, x in state.fighters.items()))
-    specs = _PLAN_MEMO.get(key)
-    if specs is None:
-        if len(_PLAN_MEMO) >= _PLAN_MEMO_SIZE:
-            _PLAN_MEMO.clear()
-        specs = _PLAN_MEMO[key] = usual_plans(state, f)
-    return specs
+def legal_plans(state: HudState, f: Fighter, memo: Memo | None = None) -> list[ActionSpec]:
+    """:func:`usual_plans`, kept in the match's memo while everything they depend on stays the same: they repeat
+    round after round, and after a pursuit in a new place. The key holds the fighter's actions and what is in
+    hand or lying at its feet, and the range band to each foe (the plans name no place)."""
+    if memo is None:
+        return usual_plans(state, f)
+    foes = tuple((e.id, distance_band(f.place, f.band, e.place, e.band)) for e in state.fighters.values()
+                 if not e.out and e.side != f.side)
+    arms = tuple((a.location, a.place == f.place) for a in f.arms.values())
+    key = (f.actions, f.additional_used, f.closed, foes, arms)
+    return memo.keyed(("hud-plans", f.id), key, lambda: usual_plans(state, f))
 
 
 def usual_plans(state: HudState, f: Fighter) -> list[ActionSpec]:
     """The usual plans, each valid by construction (the conformance suite submits them): every sequence
     of attacks and defenses, a charge, one preparatory item followed by attacks and defenses, and the
     attack/defense sequences with an additional action while the list stays short. Any other valid plan
-    may still be declared."""
+    may still be declared (the plan is a free parameter)."""
     foes = state.enemies(f.id)
     names = {a: x.name for a, x in state.fighters.items()}
     specs: list[ActionSpec] = []
+    extra_note = ("-2 to all rolls this round",)
 
-    def add(plan: list[dict[str, Any]], additional: bool) -> None:
+    def labelled(items: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str]]:
+        return [(i, _label(names, [i], False)) for i in items]
+
+    def add(plan: tuple[tuple[dict[str, Any], str], ...], additional: bool) -> None:
         if len(specs) < MAX_LISTED_PLANS:
-            specs.append(ActionSpec({"type": "declare", "plan": plan, "additional": additional},
-                                    _label(names, plan, additional),
-                                    ("-2 to all rolls this round",) if additional else ()))
+            label = ", ".join(part for _, part in plan)
+            specs.append(ActionSpec({"type": "declare", "plan": [i for i, _ in plan], "additional": additional},
+                                    "+1 action (-2): " + label if additional else label,
+                                    extra_note if additional else (), DECLARE_FREE))
 
-    basic = _basic_items(foes, f, sketch_of(f))
+    basic = labelled(_basic_items(foes, f, sketch_of(f)))
     extra_ok = f.additional_used < state.options.max_additional_actions
+    defense = basic[-1]
     for additional in (False, True) if extra_ok else (False,):
         slots = f.actions + (1 if additional else 0)
         if additional and len(basic) ** slots > MAX_LISTED_PLANS:
             break
         for combo in itertools.product(basic, repeat=slots):
-            add(list(combo), additional)
+            add(combo, additional)
         if slots >= 2:
             for e in foes:
-                add([{"type": "charge", "target": e.id}] + [{"type": "defense"}] * (slots - 2), additional)
-    for item in _prefixes(f, foes):
+                if e.place != f.place:  # a charge from engaged is refused (WL-B13)
+                    charge = {"type": "charge", "target": e.id}
+                    add(((charge, _label(names, [charge], False)), *[defense] * (slots - 2)), additional)
+    for item, label in labelled(_prefixes(f, foes)):
         sk = sketch_of(f)
-        cost = _target_item(state, f, sk, item) if "target" in item else weapon_step(f, sk, item)
+        cost = (_target_item(state, f, sk, item) if "target" in item
+                else weapon_step(f, sk, item, state.options.emergency_rearm_draw_cost))
         if isinstance(cost, Rejected) or cost > f.actions:
             continue
-        for combo in itertools.product(_basic_items(foes, f, sk), repeat=f.actions - cost):
-            add([item, *combo], False)
+        for combo in itertools.product(labelled(_basic_items(foes, f, sk)), repeat=f.actions - cost):
+            add(((item, label), *combo), False)
     return specs

@@ -78,7 +78,7 @@ def _shots(state: HudState, rng: RNG, shooter: Fighter, target: Fighter, events:
 
 
 def _pursuit_roll(state: HudState, rng: RNG, f: Fighter, events: list[Event]) -> int:
-    modifier = max(f.agility, f.strength) - f.armour_penalty + scoped_penalty(state, f)
+    modifier = max(f.agility, f.strength) - f.armour_penalty + scoped_penalty(state.options, f)
     return roll(state, rng, f.id, "pursuit", modifier, events, CHANCE_DIE)
 
 
@@ -112,8 +112,8 @@ def _chase(state: HudState, rng: RNG, target: Fighter, chasers: list[Fighter], e
         events.append(PursuitRound(target.id, flee, pursue, gap, status))
         if status == "caught":
             place = state.new_place()
-            for f in (target, *chasers):
-                f.place = place
+            for f in (target, *chasers):  # the chase ends far from everyone else (WL-B13)
+                f.place, f.band = place, "far"
                 events.append(Moved(f.id, place, "is caught up in a new melee" if f is target else "catches up"))
             state.pursuers_first = [c.id for c in chasers]
             return

@@ -18,27 +18,16 @@ from affray.core.engine import Action, ActionSpec, CombatantReport, Outcome, Rej
 from affray.core.events import Event, to_jsonable
 from affray.core.memo import Memo
 from affray.core.rng import RNG
-from affray.rulesets.hud import freeform, nerdified, pursuit, simplified
+from affray.rulesets.hud import emergency, freeform, nerdified, pursuit, simplified
+from affray.rulesets.hud.actions import ACTION_TYPES, REACTION_LABELS
 from affray.rulesets.hud.content_model import HudContent, HudScenario
 from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.plans import legal_plans
-from affray.rulesets.hud.setup import build_state, prepare
+from affray.rulesets.hud.setup import at_range, build_state, prepare
 from affray.rulesets.hud.state import HudState
-from affray.rulesets.hud.views import view
+from affray.rulesets.hud.views import HudCombatantDetail, HudDetail, HudView, view
 
 CONTENT_DIR = Path(__file__).parent / "content"
-_REACTION_LABELS = {
-    "defend": "defend (spend a defense action)",
-    "emergency_defense": "defend with an emergency additional action (-2 all next round)",
-    "take": "take it undefended",
-    "damage": "press on to the Damage phase",
-    "disengage": "disengage and flee (pursuit)",
-    "riposte": "riposte (free attack)",
-    "pass": "let it go",
-    "chase": "chase on foot",
-    "shoot": "shoot twice instead of chasing",
-    "let_go": "let them go",
-}
 
 
 @cache
@@ -52,6 +41,7 @@ class HudRuleset:
     options_type = HudOptions
     scenario_type = HudScenario
     content_type = HudContent
+    view_types = (HudDetail, HudCombatantDetail)
 
     def content(self) -> ContentLibrary:
         return builtin_content()
@@ -60,12 +50,12 @@ class HudRuleset:
         return prepare(scenario, content)
 
     def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG) -> tuple[HudState, list[Event]]:
-        state, at_range = build_state(setup, options)
+        state, bands = build_state(setup, options)
         events: list[Event] = []
         if state.mode == "nerdified":
-            nerdified.begin(state, rng, at_range, events)
+            nerdified.begin(state, rng, bands, events)
         elif state.mode == "simplified":
-            simplified.begin(state, rng, setup.get("first"), at_range, events)
+            simplified.begin(state, rng, setup.get("first"), at_range(bands), events)
         else:
             freeform.begin(state, rng, setup.get("first"), events)
         return state, events
@@ -81,6 +71,9 @@ class HudRuleset:
             return Window(ex.stage, (who,), f"{ex.kind}: {ex.attacker} against {ex.defender}")
         if state.phase == "declare":
             return Window("declare", (state.declare_queue[0],), "Declare this round's actions")
+        if state.phase == "emergency":
+            return Window("emergency", (state.emergency_actor,),
+                          "Add an emergency action (-2 to all rolls next round) or carry on?")
         if state.phase in ("respond", "settle"):
             assert state.duel is not None
             return Window(state.phase, (state.duel.defender,), "Roll Defense or Injury")
@@ -88,14 +81,22 @@ class HudRuleset:
             return Window(state.phase, (simplified.current(state),), "Your turn")
         return None
 
+    def action_types(self) -> tuple[ActionType, ...]:
+        """Every action type with its fields; a declaration's plan is a free parameter (issue 11, item 3)."""
+        return ACTION_TYPES
+
     def legal(self, state: HudState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:
+        """The actions ``actor`` may take now. A declaration lists the usual plans; any plan the rules allow may
+        be declared (``plan`` is free)."""
         window = self.pending(state)
         if window is None or actor not in window.actors:
             return []
         if window.phase == "declare":
-            return legal_plans(state, state.fighters[actor])
+            return legal_plans(state, state.fighters[actor], memo)
         if window.phase == "pursuit":
             return self._reactions(pursuit.choices(state, actor))
+        if window.phase == "emergency":
+            return emergency.choices(state, actor)
         if state.exchange is not None:
             return self._reactions(nerdified.reaction_choices(state, actor))
         if window.phase in ("respond", "settle"):
@@ -106,7 +107,7 @@ class HudRuleset:
 
     @staticmethod
     def _reactions(choices: list[str]) -> list[ActionSpec]:
-        return [ActionSpec({"type": c}, _REACTION_LABELS[c]) for c in choices]
+        return [ActionSpec({"type": c}, REACTION_LABELS[c]) for c in choices]
 
     def step(self, state: HudState, actor: str, action: Action, rng: RNG) -> StepResult:
         window = self.pending(state)
@@ -118,26 +119,23 @@ class HudRuleset:
             return nerdified.declare(state, rng, actor, action)
         if window.phase == "pursuit":
             return pursuit.choose(state, rng, actor, action)
+        if window.phase == "emergency":
+            return emergency.act(state, rng, actor, action)
         if state.exchange is not None:
             return nerdified.react(state, rng, actor, action)
         if state.mode == "simplified":
             return simplified.step(state, rng, actor, action)
         return freeform.step(state, rng, actor, action)
 
-    def view(self, state: HudState, viewer: Viewer, memo: Memo | None = None) -> dict[str, Any]:
-        return view(state, viewer, self.pending(state))
-
-    view_types: tuple[type[Any], ...] = ()  # transitional (issue 11): the typed view comes with its detail types
-
-    def action_types(self) -> tuple[ActionType, ...]:
-        return ()  # transitional (issue 11): declarations come with the typed actions
+    def view(self, state: HudState, viewer: Viewer, memo: Memo | None = None) -> HudView:
+        """The seat's typed view (:mod:`affray.rulesets.hud.views`); with ``memo=None`` built fresh."""
+        return view(state, viewer, self.pending(state), memo)
 
     def outcome(self, state: HudState) -> Outcome | None:
         return state.outcome
 
     def snapshot(self, state: HudState) -> dict[str, Any]:
-        return {f.name: to_jsonable(getattr(state, f.name)) for f in fields(state)
-                if f.name != "view_cache"}
+        return {f.name: to_jsonable(getattr(state, f.name)) for f in fields(state)}
 
     def rounds(self, state: HudState) -> int:
         return state.round

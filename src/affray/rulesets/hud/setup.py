@@ -13,6 +13,7 @@ from typing import Any
 from affray.core.content import ContentLibrary
 from affray.core.sheets import combatant_character
 from affray.rulesets.hud.content_model import Armour, Character, HudScenario, Weapon
+from affray.rulesets.hud.mechanics import Band, band_of_distance
 from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.state import Arm, Fighter, HudState
 
@@ -47,7 +48,7 @@ def _combatant(where: str, side: str, c: Any, content: ContentLibrary, sheet_fil
         "id": c.id, "name": ch.name, "side": side, "endurance": ch.endurance, "hp": c.hp,
         "agility": ch.agility, "strength": ch.strength, "armour": armour, "weapons": weapons,
         "in_hand": in_hand, "actions_per_round": ch.actions_per_round, "tags": list(ch.tags),
-        "at_range": c.at_range,
+        "at_range": c.at_range, "band": c.band, "distance": c.distance,
     }
 
 
@@ -66,10 +67,26 @@ def _default_hand(weapons: Mapping[str, Mapping[str, Any]]) -> list[str]:
     return hand
 
 
-def build_state(setup: Mapping[str, Any], options: HudOptions) -> tuple[HudState, dict[str, bool]]:
-    """Fresh state for ``setup``; also returns who starts at range."""
+def start_band(c: Mapping[str, Any], options: HudOptions) -> Band:
+    """A combatant's starting range band: its ``band``, else its ``distance`` in metres, else far when ``at_range``,
+    else engaged. Rule: WL-B13 (as revised; option ``free_move_metres``)."""
+    if c.get("band") is not None:
+        band: Band = c["band"]
+        return band
+    if c.get("distance") is not None:
+        return band_of_distance(c["distance"], options.pursuit_catch_gap, options.free_move_metres)
+    return "far" if c.get("at_range") else "engaged"
+
+
+def at_range(bands: Mapping[str, Band]) -> dict[str, bool]:
+    """Who starts at range (near or far): the combatants WL-07's free attack and WL-16's free round look at."""
+    return {a: b != "engaged" for a, b in bands.items()}
+
+
+def build_state(setup: Mapping[str, Any], options: HudOptions) -> tuple[HudState, dict[str, Band]]:
+    """Fresh state for ``setup``; also returns each combatant's starting band (WL-B13)."""
     fighters: dict[str, Fighter] = {}
-    at_range: dict[str, bool] = {}
+    bands: dict[str, Band] = {}
     simple = setup["mode"] != "nerdified"
     for c in setup["combatants"]:
         arms = {wid: Arm(wid, w["name"], w["kind"], w["hands"], w["carry"], w["attack"], w["defense"], w["damage"],
@@ -80,5 +97,5 @@ def build_state(setup: Mapping[str, Any], options: HudOptions) -> tuple[HudState
             c["id"], c["name"], c["side"], max_hp, max_hp if c["hp"] is None else min(c["hp"], max_hp),
             c["agility"], c["strength"], armour["name"], armour["penalty"], armour["injury"], arms,
             c["actions_per_round"] or options.default_actions_per_round, "trained_witcher" in c["tags"])
-        at_range[c["id"]] = c["at_range"]
-    return HudState(setup["mode"], options, fighters), at_range
+        bands[c["id"]] = start_band(c, options)
+    return HudState(setup["mode"], options, fighters), bands

@@ -1,9 +1,12 @@
 """Sim HuD match state: plain slotted dataclasses, mutated in place by the apply part of ``step``.
 
-Positions follow WL-B13: no grid, only *places*. Combatants sharing a place are engaged (melee is
-possible); a combatant at range stands at a place of its own. Closing the distance (the free 10 m move,
-a charge) moves a combatant to its target's place; a pursuit moves the fleeing and the catchers to a new
-place; a dropped weapon stays where it fell, so only someone standing there can pick it up (WL-19).
+Positions follow WL-B13 (as revised): no grid, only *places* and range bands. Combatants sharing a place are
+engaged (melee is possible); a combatant at range stands at a place of its own, which lies *near* or *far* from
+the fight (its ``band``; the starting melee, place 0, is ``engaged``). Two combatants at different places are far
+apart when either place is far, else near (:func:`~affray.rulesets.hud.mechanics.distance_band`). The free 10 m
+move joins a near foe's place, never a far one's; a charge joins any foe's place but not from the foe's own. A
+pursuit moves the fleeing and the catchers to a new place far from the rest; a dropped weapon stays where it
+fell, so only someone standing there can pick it up (WL-19).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from affray.core.engine import Outcome
+from affray.rulesets.hud.mechanics import Band, distance_band
 from affray.rulesets.hud.options import HudOptions
 
 
@@ -47,6 +51,7 @@ class Fighter:
     actions: int
     trained_witcher: bool
     place: int = 0
+    band: str = "engaged"  # the band of ``place`` toward the fight: engaged (the melee), near or far (WL-B13)
     out: str = ""  # "", "down" or "escaped"
     # per round (Combat Nerdified)
     initiative: int = 0
@@ -116,6 +121,7 @@ class HudState:
     declare_queue: list[str] = field(default_factory=list)
     queue: list[tuple[str, int]] = field(default_factory=list)  # (actor, plan index) to perform
     cursor: int = 0
+    emergency_actor: str = ""  # offered an emergency additional action at its initiative step (WL-17)
     exchange: Exchange | None = None
     pursuit: Pursuit | None = None
     duel: Duel | None = None
@@ -126,8 +132,6 @@ class HudState:
     turn: int = 0  # index into ``order`` (Simplified / Free Form)
     posts: int = 0
     outcome: Outcome | None = None
-    # derived, not state (excluded from snapshots): weapon tables shared by successive views
-    view_cache: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
 
     def active(self) -> list[Fighter]:
         return [f for f in self.fighters.values() if not f.out]
@@ -135,6 +139,10 @@ class HudState:
     def enemies(self, actor: str) -> list[Fighter]:
         side = self.fighters[actor].side
         return [f for f in self.fighters.values() if not f.out and f.side != side]
+
+    def distance(self, a: Fighter, b: Fighter) -> Band:
+        """The range band between two combatants (WL-B13)."""
+        return distance_band(a.place, a.band, b.place, b.band)
 
     def new_place(self) -> int:
         self.next_place += 1

@@ -1,63 +1,205 @@
-"""What a seat sees of a HuD match. The HuD hides nothing (declarations are public, WL-09), so every
-viewer gets the same facts; ``you`` lists the combatants the viewer controls. Views are read-only:
-unchanging parts (weapon statistics) are shared between successive views."""
+"""What a seat sees of a HuD match: the one envelope of :mod:`affray.core.view` and the HuD's typed parts.
+
+The HuD hides nothing (declarations are public, WL-09), so every viewer gets the same facts; only ``controlled``
+and ``you`` differ. Each combatant has one bar, ``HP`` (WL-04, WL-08), a ``place`` position (WL-B13: combatants
+sharing a place are engaged) and a :class:`HudCombatantDetail`; the view's :class:`HudDetail` holds the open
+exchange, pursuit or Dice Simplified duel and the rule options the rolls depend on.
+
+The view's detail is built once per match version (``memo.now``) and each combatant again only when something
+it shows has changed (``memo.keyed``); views are read-only. :class:`HudCombatantDetail` reads like a
+:class:`~affray.rulesets.hud.state.Fighter` to the modifier functions of :mod:`affray.rulesets.hud.combat`.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
 
 from affray.core.engine import Viewer, Window
+from affray.core.memo import Memo
+from affray.core.view import Bar, CombatantView, Position, Status, View, controlled, envelope
 from affray.rulesets.hud.freeform import REFERENCE
+from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.state import Fighter, HudState
 
 
-def _weapons(f: Fighter) -> dict[str, Any]:
-    return {a.id: {"name": a.name, "kind": a.kind, "hands": a.hands, "attack": a.attack, "defense": a.defense,
-                   "damage": a.damage} for a in f.arms.values()}
+@dataclass(frozen=True, slots=True)
+class WeaponView:
+    """A carried weapon or shield (content, WL-B2) and where it is now (``hand``, ``stowed`` or ``dropped`` at
+    ``place``, WL-19)."""
+
+    id: str
+    name: str
+    kind: str
+    hands: int
+    carry: str
+    attack: int
+    defense: int
+    damage: int
+    location: str
+    place: int
 
 
-def _fighter(f: Fighter, weapons: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "name": f.name, "side": f.side, "hp": f.hp, "max_hp": f.max_hp, "out": f.out, "place": f.place,
-        "agility": f.agility, "strength": f.strength, "armour": f.armour, "armour_penalty": f.armour_penalty,
-        "injury": f.injury_mod, "actions": f.actions, "initiative": f.initiative,
-        "in_hand": [a.id for a in f.arms.values() if a.location == "hand"],
-        "carried": weapons, "locations": {a.id: a.location for a in f.arms.values()},
-        "plan": f.plan if f.declared else None, "defenses": f.defenses, "penalty": f.penalty,
-        "additional_used": f.additional_used,
-    }
+@dataclass(frozen=True, slots=True)
+class PlanItem:
+    """One declared action of the round (WL-10): ``type`` and its target, weapon or text."""
+
+    type: str
+    target: str | None = None
+    weapon: str | None = None
+    text: str | None = None
 
 
-def _static(state: HudState, f: Fighter) -> dict[str, Any]:
-    """Weapon statistics never change in a fight: built once, shared by every view (views are read-only)."""
-    weapons = state.view_cache.get(f.id)
-    if weapons is None:
-        weapons = state.view_cache[f.id] = _weapons(f)
-    return weapons
+@dataclass(frozen=True, slots=True)
+class HudCombatantDetail:
+    """A combatant's HuD part: stats, armour, weapons, this round's plan, defenses and penalties, and its place's
+    range band (``engaged``, ``near`` or ``far``, WL-B13)."""
+
+    place: int
+    band: str
+    out: str
+    agility: int
+    strength: int
+    armour: str
+    armour_penalty: int
+    injury_mod: int
+    actions: int
+    initiative: int
+    weapons: tuple[WeaponView, ...]
+    plan: tuple[PlanItem, ...] | None
+    defenses: int
+    penalty: int
+    penalty_next: int
+    additional_used: int
+    charged: bool
+    closed: bool
+
+    def in_hand(self) -> tuple[WeaponView, ...]:
+        return tuple(w for w in self.weapons if w.location == "hand")
+
+    def weapon(self, weapon_id: str) -> WeaponView:
+        return next(w for w in self.weapons if w.id == weapon_id)
 
 
-def view(state: HudState, viewer: Viewer, window: Window | None) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "ruleset": "hud", "mode": state.mode, "round": state.round, "phase": state.phase,
-        "seat": viewer.seat, "you": sorted(a for a in state.fighters if a in viewer.controls),
-        "order": list(state.order),
-        "pending": None if window is None else {"phase": window.phase, "actors": list(window.actors),
-                                                "prompt": window.prompt},
-        "fighters": {a: _fighter(f, _static(state, f)) for a, f in state.fighters.items()},
-        "exchange": None, "pursuit": None, "duel": None,
-        "outcome": None if state.outcome is None else {"winner": state.outcome.winner,
-                                                       "reason": state.outcome.reason},
-    }
-    if state.exchange is not None:
-        ex = state.exchange
-        out["exchange"] = {"attacker": ex.attacker, "defender": ex.defender, "kind": ex.kind, "stage": ex.stage,
-                           "attack": ex.attack, "defense": ex.defense}
-    if state.pursuit is not None:
-        out["pursuit"] = {"fleeing": state.pursuit.fleeing, "choices": dict(state.pursuit.choices),
-                          "waiting": list(state.pursuit.waiting)}
-    if state.duel is not None:
-        out["duel"] = {"attacker": state.duel.attacker, "defender": state.duel.defender,
-                       "die": state.duel.attacker_die, "total": state.duel.attacker_total}
-    if state.mode == "free_form":
-        out["reference"] = REFERENCE
-    return out
+@dataclass(frozen=True, slots=True)
+class ExchangeView:
+    """An attack awaiting a decision (WL-11..WL-14): ``stage`` is ``defend``, ``follow`` or ``parry``."""
+
+    attacker: str
+    defender: str
+    kind: str
+    stage: str
+    attack: int
+    defense: int
+
+
+@dataclass(frozen=True, slots=True)
+class PursuitView:
+    """A disengage in progress (WL-21, WL-22): who flees, who chose what, who is still to choose."""
+
+    fleeing: str
+    choices: dict[str, str]
+    waiting: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DuelView:
+    """A Dice Simplified exchange awaiting the defender's die (WL-06)."""
+
+    attacker: str
+    defender: str
+    die: str
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class HudDetail:
+    """The view's HuD part: the open exchange, pursuit or duel, the free round (WL-16), Free Form's reference
+    text (WL-00) and the rule options the rolls depend on (so hints use the ruleset's own modifiers)."""
+
+    options: HudOptions
+    exchange: ExchangeView | None = None
+    pursuit: PursuitView | None = None
+    duel: DuelView | None = None
+    free_round: bool = False
+    emergency: str | None = None
+    reference: str | None = None
+    posts: int = 0
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+HudView = View[HudDetail, HudCombatantDetail]
+Seen = CombatantView[HudCombatantDetail]
+
+
+def _weapons(f: Fighter) -> tuple[WeaponView, ...]:
+    return tuple(WeaponView(a.id, a.name, a.kind, a.hands, a.carry, a.attack, a.defense, a.damage, a.location,
+                            a.place) for a in f.arms.values())
+
+
+def _statuses(f: Fighter) -> tuple[Status, ...]:
+    """Lasting conditions with their remaining rounds: out of the fight, the additional-action penalties (WL-17)."""
+    out: list[Status] = []
+    if f.out:
+        out.append(Status(f.out))
+    if f.penalty:
+        out.append(Status(f"{f.penalty:+d} to every roll", 1))
+    if f.penalty_next:
+        out.append(Status(f"{f.penalty_next:+d} to every roll next round", 2))
+    if f.charged:
+        out.append(Status("charged", 1))
+    return tuple(out)
+
+
+def _plan(f: Fighter) -> tuple[PlanItem, ...] | None:
+    if not f.declared:
+        return None
+    return tuple(PlanItem(i["type"], i.get("target"), i.get("weapon"), i.get("text")) for i in f.plan)
+
+
+def _combatant_detail(f: Fighter, weapons: tuple[WeaponView, ...], plan: tuple[PlanItem, ...] | None
+                      ) -> HudCombatantDetail:
+    return HudCombatantDetail(f.place, f.band, f.out, f.agility, f.strength, f.armour, f.armour_penalty,
+                              f.injury_mod, f.actions, f.initiative, weapons, plan, f.defenses, f.penalty,
+                              f.penalty_next, f.additional_used, f.charged, f.closed)
+
+
+def _seen(state: HudState, f: Fighter, viewer: Viewer, memo: Memo) -> Seen:
+    """One combatant as ``viewer`` sees it. Its detail is shared by every viewer and rebuilt only when something
+    it shows has changed (the plan changes only with the declaration and the round), its weapons only when one
+    moves; the seat's own wrapper only adds ``controlled``."""
+    arms = tuple((a.location, a.place) for a in f.arms.values())
+    key = (state.round, f.hp, f.place, f.band, f.out, f.initiative, f.declared, f.defenses, f.penalty,
+           f.penalty_next, f.additional_used, f.charged, f.closed, arms)
+
+    def parts() -> tuple[Position, tuple[Bar, ...], tuple[Status, ...], HudCombatantDetail]:
+        weapons = memo.keyed(("hud-weapons", f.id), arms, lambda: _weapons(f))
+        plan = memo.keyed(("hud-plan", f.id), (state.round, f.declared), lambda: _plan(f))
+        return (Position("place", f.place), (Bar("HP", f.hp, f.max_hp),), _statuses(f),
+                _combatant_detail(f, weapons, plan))
+
+    def seen(mine: bool) -> Seen:
+        position, bars, statuses, detail = memo.keyed(("hud-parts", f.id), key, parts)
+        return CombatantView(f.id, f.name, f.side, mine, position, bars, statuses, f.out == "down", False, detail)
+
+    mine = controlled(viewer, f.id)
+    return memo.keyed(("hud-combatant", f.id, mine), key, lambda: seen(mine))
+
+
+def _detail(state: HudState) -> HudDetail:
+    ex, p, d = state.exchange, state.pursuit, state.duel
+    return HudDetail(
+        state.options,
+        None if ex is None else ExchangeView(ex.attacker, ex.defender, ex.kind, ex.stage, ex.attack, ex.defense),
+        None if p is None else PursuitView(p.fleeing, dict(p.choices), tuple(p.waiting)),
+        None if d is None else DuelView(d.attacker, d.defender, d.attacker_die, d.attacker_total),
+        state.free_round, state.emergency_actor or None, REFERENCE if state.mode == "free_form" else None,
+        state.posts)
+
+
+def view(state: HudState, viewer: Viewer, window: Window | None, memo: Memo | None = None) -> HudView:
+    """The seat's view (see the module docstring). With ``memo=None`` everything is built fresh."""
+    memo = Memo() if memo is None else memo
+    detail = memo.now("hud-detail", lambda: _detail(state))
+    seen = tuple(_seen(state, f, viewer, memo) for f in state.fighters.values())
+    return envelope("hud", mode=state.mode, round=state.round, phase=state.phase, order=state.order,
+                    window=window, outcome=state.outcome, viewer=viewer, combatants=seen, detail=detail)
