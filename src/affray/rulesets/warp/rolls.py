@@ -2,9 +2,9 @@
 
 A roll is a trait's dice (2 without a suitable trait, WR-03) plus bonus and penalty dice that cancel
 one for one (WR-02, WR-B2). Standing modifiers come from the roller's condition: Messed Up (WR-24),
-armour on agility-related rolls (WR-20, WR-21), flaws, a hold (WR-30), a psychological advantage or a
-loved one to protect (WR-31). A non-combat trait serves attack or defense, not both, between two of its
-owner's turns (WR-09, WR-B15).
+armour on agility-related rolls, which include every attack and defense roll but a firearm attack (WR-18,
+WR-20, WR-21), flaws, a hold (WR-30), a psychological advantage or a loved one to protect (WR-31). A
+non-combat trait serves attack or defense, not both, in one round (WR-09, WR-B15).
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from affray.rulesets.warp.mechanics import DEFAULT_DICE, DIE, blown_top, botched
 from affray.rulesets.warp.state import Fighter, TraitRating, WarpState
 
 UNTRAINED_AGILE = frozenset({"melee", "defense", "dodge", "initiative"})
+#: The attack and defense rolls that the seed counts among the actions requiring agility (WR-20).
+COMBAT_ROLLS = frozenset({"melee", "ranged", "defense", "dodge"})
 ATTACK_USES = ("melee", "ranged")
 MAX_EXPLOSIONS = 50
 
@@ -37,10 +39,19 @@ def is_messed(state: WarpState, f: Fighter) -> bool:
 
 
 def agility_related(state: WarpState, trait: TraitRating | None, use: str, gunfire: bool = False) -> bool:
-    """Armour hinders agility-related rolls, never a firearm attack (WR-18, WR-20). A roll without a
-    trait is agility-related for melee, defense, dodging and initiative (ruling WR-X12)."""
+    """Whether a roll requires agility, so that armour's penalty dice (WR-20, WR-21) and flaws on agility
+    reach it. Rules: WR-18, WR-20, WR-X12.
+
+    The seed: "every action that requires agility (including attack and defense rolls)": every attack and
+    defense roll, dodging included, whatever the trait, but never a firearm attack (WR-18); any other roll
+    when its trait is agility-related. Option ``agility_rolls: tagged_traits`` keeps the older reading,
+    where only an agility-tagged trait counted. A roll without a trait is agility-related for melee,
+    defense, dodging and initiative (ruling WR-X12).
+    """
     if gunfire and use == "ranged":
         return False
+    if use in COMBAT_ROLLS and state.options.agility_rolls == "attack_and_defense":
+        return True
     if trait is not None:
         return trait.agility
     return state.options.untrained_agility and use in UNTRAINED_AGILE
@@ -70,7 +81,7 @@ def lock_allows(f: Fighter, trait: TraitRating, role: str) -> bool:
 
 
 def lock(f: Fighter, trait: TraitRating | None, role: str) -> None:
-    """Record a non-combat trait's role until the lock resets (WR-B15)."""
+    """Record a non-combat trait's role until the round ends (WR-B15)."""
     if trait is not None and not trait.combat:
         f.locks[trait.id] = role
 
