@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from affray.core.dice import Die, Roll
+from affray.core.dice import Die, Roll, roll_pool
 from affray.core.events import Event, Note
 from affray.core.rng import RNG
 from affray.rulesets.warp.events import PoolRolled
-from affray.rulesets.warp.mechanics import DEFAULT_DICE, DIE, blown_top, botched, keep_flags, messed_up
+from affray.rulesets.warp.mechanics import DEFAULT_DICE, DIE, blown_top, botched, keep_flags, messed_up, net_dice
 from affray.rulesets.warp.state import Fighter, TraitRating, WarpState
 
 UNTRAINED_AGILE = frozenset({"melee", "defense", "dodge", "initiative"})
@@ -122,6 +122,24 @@ def dodge_dice(f: Fighter) -> tuple[int, TraitRating | None]:
         if flaw.dodge_dice is not None:
             dice = min(dice, flaw.dodge_dice)
     return dice, trait
+
+
+def warp_pool(rng: RNG, dice: int, bonus: int = 0, penalty: int = 0, modifier: int = 0) -> Roll:
+    """A WaRP trait roll outside a match: ``dice`` d6 summed, with bonus and penalty dice that cancel one for
+    one. Rules: WR-01, WR-02, WR-B2, WR-B13.
+
+    With ``k`` net bonus dice it rolls ``dice + k`` and keeps the highest ``dice``; with ``k`` net penalty dice
+    the lowest ``dice``. (Moved here from ``affray.core.dice``: it is WaRP's rule, issue 11 item 6. Live play
+    uses :func:`throw`, which also honours the options.)
+    """
+    if dice < 0 or bonus < 0 or penalty < 0:
+        raise ValueError(f"dice counts cannot be negative (dice={dice}, bonus={bonus}, penalty={penalty})")
+    net = net_dice(bonus, penalty)
+    extra = abs(net)
+    tag = f"+{extra}b" if net > 0 else (f"+{extra}p" if net < 0 else "")
+    shown = f"+{modifier}" if modifier > 0 else (f"{modifier}" if modifier < 0 else "")
+    return roll_pool(rng, dice + extra, DIE, keep=dice, keep_lowest=net < 0, modifier=modifier,
+                     notation=f"{dice}d6{tag}{shown}")
 
 
 def throw(state: WarpState, rng: RNG, dice: int, bonus: int, penalty: int) -> Roll:
