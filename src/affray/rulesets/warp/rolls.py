@@ -9,7 +9,9 @@ non-combat trait serves attack or defense, not both, in one round (WR-09, WR-B15
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from affray.core.dice import Die, Roll, roll_pool
 from affray.core.events import Event, Note
@@ -38,23 +40,43 @@ def is_messed(state: WarpState, f: Fighter) -> bool:
     return messed_up(f.hp - f.stun, f.max_hp, state.options.half_hp_is_messed_up)
 
 
-def agility_related(state: WarpState, trait: TraitRating | None, use: str, gunfire: bool = False) -> bool:
+def agility_rule(reading: str, untrained: bool, trait_agility: bool | None, use: str, gunfire: bool = False) -> bool:
     """Whether a roll requires agility, so that armour's penalty dice (WR-20, WR-21) and flaws on agility
-    reach it. Rules: WR-18, WR-20, WR-X12.
+    reach it. Rules: WR-18, WR-20, WR-X12. The one rule that play, the duel model and the hints share.
 
-    The seed: "every action that requires agility (including attack and defense rolls)": every attack and
-    defense roll, dodging included, whatever the trait, but never a firearm attack (WR-18); any other roll
-    when its trait is agility-related. Option ``agility_rolls: tagged_traits`` keeps the older reading,
-    where only an agility-tagged trait counted. A roll without a trait is agility-related for melee,
-    defense, dodging and initiative (ruling WR-X12).
+    The seed: "every action that requires agility (including attack and defense rolls)": with ``reading``
+    ``attack_and_defense`` (option ``agility_rolls``), every attack and defense roll, dodging included, whatever
+    the trait, but never a firearm attack (WR-18); any other roll when its trait is agility-related
+    (``trait_agility``; ``None``: no trait). ``tagged_traits`` keeps the older reading, where only an
+    agility-tagged trait counted. A roll without a trait is agility-related for melee, defense, dodging and
+    initiative when ``untrained`` (ruling WR-X12).
     """
     if gunfire and use == "ranged":
         return False
-    if use in COMBAT_ROLLS and state.options.agility_rolls == "attack_and_defense":
+    if use in COMBAT_ROLLS and reading == "attack_and_defense":
         return True
-    if trait is not None:
-        return trait.agility
-    return state.options.untrained_agility and use in UNTRAINED_AGILE
+    if trait_agility is not None:
+        return trait_agility
+    return untrained and use in UNTRAINED_AGILE
+
+
+def agility_related(state: WarpState, trait: TraitRating | None, use: str, gunfire: bool = False) -> bool:
+    """:func:`agility_rule` under the match's options."""
+    o = state.options
+    return agility_rule(o.agility_rolls, o.untrained_agility, None if trait is None else trait.agility, use, gunfire)
+
+
+class HasAffects(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def affects(self) -> tuple[str, ...]: ...
+
+
+def flaw_penalties(flaws: Iterable[HasAffects], use: str, agile: bool) -> list[str]:
+    """One penalty die per flaw that reaches a roll of ``use`` (its own rolls, all, or agility-related ones)."""
+    return [fl.name for fl in flaws if use in fl.affects or "all" in fl.affects or (agile and "agility" in fl.affects)]
 
 
 def standing(state: WarpState, f: Fighter, use: str, agile: bool, mods: Mods) -> Mods:
@@ -63,9 +85,7 @@ def standing(state: WarpState, f: Fighter, use: str, agile: bool, mods: Mods) ->
         mods.penalty.append("messed up")
     if agile and f.armour.penalty_dice:
         mods.penalty.extend(["armour"] * f.armour.penalty_dice)
-    for flaw in f.flaws:
-        if use in flaw.affects or "all" in flaw.affects or (agile and "agility" in flaw.affects):
-            mods.penalty.append(flaw.name)
+    mods.penalty.extend(flaw_penalties(f.flaws, use, agile))
     if f.held_by:
         mods.penalty.append("held")
     if f.psych_round == state.round:

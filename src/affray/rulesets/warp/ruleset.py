@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from affray.core.actions import ActionType
 from affray.core.content import ContentLibrary, load_pack
 from affray.core.engine import (
     GM,
@@ -26,8 +27,10 @@ from affray.core.engine import (
     Window,
 )
 from affray.core.events import Event, to_jsonable
+from affray.core.memo import Memo
 from affray.core.rng import RNG
 from affray.rulesets.warp import decisions, gestalt, turns
+from affray.rulesets.warp.action_types import ACTION_TYPES
 from affray.rulesets.warp.actions import turn_step
 from affray.rulesets.warp.content_model import WarpContent, WarpScenario
 from affray.rulesets.warp.legal import decision_specs, turn_specs
@@ -35,7 +38,7 @@ from affray.rulesets.warp.options import WarpOptions
 from affray.rulesets.warp.resolve import continue_attack
 from affray.rulesets.warp.setup import build_state, prepare
 from affray.rulesets.warp.state import WarpState
-from affray.rulesets.warp.views import gestalt_total, stats, view
+from affray.rulesets.warp.views import WarpCombatantDetail, WarpDetail, WarpView, gestalt_total, sheet, view
 
 CONTENT_DIR = Path(__file__).parent / "content"
 HANDLERS = {**decisions.HANDLERS, **gestalt.HANDLERS}
@@ -62,6 +65,7 @@ class WarpRuleset:
     options_type = WarpOptions
     scenario_type = WarpScenario
     content_type = WarpContent
+    view_types = (WarpDetail, WarpCombatantDetail)
 
     def content(self) -> ContentLibrary:
         return builtin_content()
@@ -79,15 +83,7 @@ class WarpRuleset:
         return state, events
 
     def pending(self, state: WarpState) -> Window | None:
-        version, window = state.window_cache
-        if version == state.version:
-            return window  # type: ignore[no-any-return]
-        window = self._window(state)
-        state.window_cache = (state.version, window)
-        return window
-
-    @staticmethod
-    def _window(state: WarpState) -> Window | None:
+        """Who must act now (a few comparisons: cheaper to work out than to cache)."""
         if state.outcome is not None:
             return None
         if state.decisions:
@@ -101,7 +97,16 @@ class WarpRuleset:
             return Window("held", holders, "Use the held action now, or let it go") if holders else None
         return None
 
-    def legal(self, state: WarpState, actor: str) -> list[ActionSpec]:
+    def action_types(self) -> tuple[ActionType, ...]:
+        return ACTION_TYPES
+
+    def legal(self, state: WarpState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:
+        """The actions on offer to ``actor`` now; with a memo, built once per match version."""
+        if memo is None:
+            return self._legal(state, actor)
+        return list(memo.now(("warp-legal", actor), lambda: self._legal(state, actor)))
+
+    def _legal(self, state: WarpState, actor: str) -> list[ActionSpec]:
         window = self.pending(state)
         if window is None or actor not in window.actors:
             return []
@@ -131,7 +136,6 @@ class WarpRuleset:
                 return result
             events = result.events
         self._run(state, rng, events)
-        state.version += 1
         return Accepted(events)
 
     @staticmethod
@@ -143,8 +147,8 @@ class WarpRuleset:
         else:
             turns.advance(state, rng, events)
 
-    def view(self, state: WarpState, viewer: Viewer) -> dict[str, Any]:
-        return view(state, viewer, self.pending(state))
+    def view(self, state: WarpState, viewer: Viewer, memo: Memo | None = None) -> WarpView:
+        return view(state, viewer, self.pending(state), memo)
 
     def outcome(self, state: WarpState) -> Outcome | None:
         return state.outcome
@@ -165,11 +169,12 @@ class WarpRuleset:
         return out
 
     def secrets(self, state: WarpState) -> list[tuple[str, Any]]:
-        """GM characters' numbers, and a secret gestalt total until the result (for the leak check)."""
-        out: list[tuple[str, Any]] = [(f.id, stats(f)) for f in state.fighters.values() if not f.pc]
+        """GM characters' numbers (GM-level), and a secret gestalt total until the result, in their JSON form
+        (for the leak check). WaRP has no face-down choices, so no sealed events."""
+        out: list[tuple[str, Any]] = [(f.id, to_jsonable(sheet(f))) for f in state.fighters.values() if not f.pc]
         g = state.gestalt
         if g is not None and not g.resolved:
-            out += [(GM, gestalt_total(side, total)) for side, total in gestalt.totals(state).items()
+            out += [(GM, to_jsonable(gestalt_total(side, total))) for side, total in gestalt.totals(state).items()
                     if gestalt.gm_side(state, side)]
         return out
 
