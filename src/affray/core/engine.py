@@ -42,6 +42,7 @@ class ActionSpec:
     action: Action
     label: str
     notes: tuple[str, ...] = ()
+    free: tuple[str, ...] = ()  # LOCAL PATCH (not to commit)
 
     def to_dict(self) -> dict[str, Any]:
         return {"action": self.action, "label": self.label, "notes": list(self.notes)}

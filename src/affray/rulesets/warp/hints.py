@@ -48,7 +48,7 @@ def _melee_attack(view: WarpView, me: Fighter, action: dict[str, object]) -> str
     note = ""
     theirs = foe.detail.sheet
     if theirs is not None:
-        defenders = [t for t in theirs.traits if "defense" in t.uses]
+        defenders = [t for t in theirs.traits.values() if "defense" in t.uses]
         top = max(defenders, key=lambda t: t.dice, default=None)
         d_dice, _, d_penalty = pool(view.detail, foe, top, "defense")
         p = theirs.protection

@@ -103,11 +103,14 @@ class WarpRuleset:
     def legal(self, state: WarpState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:
         """The actions on offer to ``actor`` now; with a memo, built once per match version."""
         if memo is None:
-            return self._legal(state, actor)
-        return list(memo.now(("warp-legal", actor), lambda: self._legal(state, actor)))
+            return self._legal(state, actor, self.pending(state))
+        return list(memo.now(("warp-legal", actor), lambda: self._legal(state, actor, self._window(state, memo))))
 
-    def _legal(self, state: WarpState, actor: str) -> list[ActionSpec]:
-        window = self.pending(state)
+    def _window(self, state: WarpState, memo: Memo) -> Window | None:
+        """The window, worked out once per match version for the views and legal lists built in it."""
+        return memo.now("warp-window", lambda: self.pending(state))
+
+    def _legal(self, state: WarpState, actor: str, window: Window | None) -> list[ActionSpec]:
         if window is None or actor not in window.actors:
             return []
         if state.decisions:
@@ -148,7 +151,9 @@ class WarpRuleset:
             turns.advance(state, rng, events)
 
     def view(self, state: WarpState, viewer: Viewer, memo: Memo | None = None) -> WarpView:
-        return view(state, viewer, self.pending(state), memo)
+        if memo is None:
+            return view(state, viewer, self.pending(state))
+        return view(state, viewer, self._window(state, memo), memo)
 
     def outcome(self, state: WarpState) -> Outcome | None:
         return state.outcome

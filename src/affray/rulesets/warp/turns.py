@@ -194,8 +194,10 @@ def turn_actors(state: WarpState) -> tuple[str, ...]:
     current = state.current()
     if current is None:
         return ()
-    holders = tuple(h.id for h in state.holders() if h.waited != state.slot and h.id != current.id)
-    return (*holders, current.id)
+    slot = state.slot
+    holders = tuple(h.id for h in state.fighters.values()
+                    if h.holding and not h.out and h.waited != slot and h is not current)
+    return (*holders, current.id) if holders else (current.id,)
 
 
 def end_action(state: WarpState, f: Fighter) -> None:

@@ -108,23 +108,20 @@ class WarpSheet:
     stun: int
     ceiling: int
     experience: int
-    traits: tuple[TraitView, ...]
+    traits: dict[str, TraitView]
     flaws: tuple[FlawView, ...]
-    weapons: tuple[CarriedWeapon, ...]
+    weapons: dict[str, CarriedWeapon]
     protection: ProtectionView
     locks: tuple[TraitLock, ...]
     cover_nearby: str
     serious_wounds: tuple[SeriousWoundView, ...]
 
     def trait(self, tid: str | None) -> TraitView | None:
-        return next((t for t in self.traits if t.id == tid), None) if tid else None
+        return self.traits.get(tid) if tid else None
 
     def weapon(self, wid: str) -> WeaponView:
         """A carried weapon's profile (``KeyError`` if not carried)."""
-        for c in self.weapons:
-            if c.weapon.id == wid:
-                return c.weapon
-        raise KeyError(wid)
+        return self.weapons[wid].weapon
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +221,7 @@ def weapon_view(wid: str, a: Arm) -> WeaponView:
 
 @dataclass(frozen=True, slots=True)
 class StaticSheet:
-    traits: tuple[TraitView, ...]
+    traits: dict[str, TraitView]
     flaws: tuple[FlawView, ...]
     arms: dict[str, WeaponView]
     protection: ProtectionView
@@ -233,8 +230,8 @@ class StaticSheet:
 def static_sheet(f: Fighter) -> StaticSheet:
     """What never changes in a fight: built once per match through ``memo.static``."""
     return StaticSheet(
-        tuple(TraitView(t.id, t.name, t.dice, t.combat, t.agility, t.fighting, tuple(t.uses))
-              for t in f.traits.values()),
+        {t.id: TraitView(t.id, t.name, t.dice, t.combat, t.agility, t.fighting, tuple(t.uses))
+         for t in f.traits.values()},
         tuple(FlawView(fl.name, tuple(fl.affects), fl.dodge_dice) for fl in f.flaws),
         {w: weapon_view(w, a) for w, a in f.arms.items()},
         ProtectionView(f.armour.dice, f.armour.flat, f.armour.bullet_dice, f.armour.penalty_dice))
@@ -244,14 +241,16 @@ def _static(f: Fighter, memo: Memo) -> StaticSheet:
     return memo.static(("warp-sheet", f.id), lambda: static_sheet(f))
 
 
-def sheet(f: Fighter, memo: Memo | None = None) -> WarpSheet:
+def sheet(f: Fighter, memo: Memo | None = None, static: StaticSheet | None = None) -> WarpSheet:
     """A character's numbers (the secret of a GM character, see ``WarpRuleset.secrets``)."""
-    static = _static(f, memo if memo is not None else Memo())
-    carried = tuple(CarriedWeapon(arm, f.carried.get(w, 1)) for w, arm in static.arms.items()
-                    if w == "unarmed" or f.carried.get(w, 0) > 0)
+    if static is None:
+        static = _static(f, memo if memo is not None else Memo())
+    carried = {w: CarriedWeapon(arm, f.carried.get(w, 1)) for w, arm in static.arms.items()
+               if w == "unarmed" or f.carried.get(w, 0) > 0}
     return WarpSheet(f.hp, f.max_hp, f.stun, f.ceiling, f.experience, static.traits, static.flaws, carried,
-                     static.protection, tuple(TraitLock(t, r) for t, r in f.locks.items()), f.cover_nearby,
-                     tuple(SeriousWoundView(str(s.get("kind", "")), int(s.get("daily_loss", 0))) for s in f.serious))
+                     static.protection, tuple(TraitLock(t, r) for t, r in f.locks.items()) if f.locks else (),
+                     f.cover_nearby, tuple(SeriousWoundView(str(s.get("kind", "")), int(s.get("daily_loss", 0)))
+                                           for s in f.serious) if f.serious else ())
 
 
 # -- combatants ---------------------------------------------------------------------------------------------
@@ -277,14 +276,31 @@ def statuses(state: WarpState, f: Fighter) -> tuple[Status, ...]:
     return tuple(out)
 
 
+def fingerprint(state: WarpState, f: Fighter) -> tuple[object, ...]:
+    """Everything of ``f``'s that its combatant view shows and a fight can change (the rest is static)."""
+    return (f.hp, f.stun, f.ceiling, f.experience, f.status, f.down_state, f.messed, f.wielding, f.cover, f.moved,
+            f.prone, f.held_by, f.holding, f.desperate, f.initiative, f.unaware, f.position, f.cover_nearby,
+            f.psych_round - state.round if f.psych_round >= state.round else None, tuple(f.carried.items()),
+            tuple(f.locks.items()), tuple(tuple(sorted(w.items())) for w in f.serious))
+
+
 def combatant(state: WarpState, f: Fighter, viewer: Viewer, memo: Memo) -> CombatantView[WarpCombatantDetail]:
+    """``f`` as ``viewer`` sees it, rebuilt only when its :func:`fingerprint` changes."""
     open_sheet = f.pc or viewer.may_see(f.id)
-    numbers = sheet(f, memo) if open_sheet else None
+    mine = controlled(viewer, f.id)
+    return memo.keyed(("warp-combatant", f.id, open_sheet, mine), fingerprint(state, f),
+                      lambda: _combatant(state, f, open_sheet, mine, memo))
+
+
+def _combatant(state: WarpState, f: Fighter, open_sheet: bool, mine: bool, memo: Memo
+               ) -> CombatantView[WarpCombatantDetail]:
+    static = _static(f, memo)
+    numbers = sheet(f, static=static) if open_sheet else None
     bars = (Bar("HP", f.hp, f.max_hp),) if open_sheet else ()
     detail = WarpCombatantDetail(
-        f.pc, f.status, f.down_state, f.messed, f.wielding, _static(f, memo).arms[f.wielding],
+        f.pc, f.status, f.down_state, f.messed, f.wielding, static.arms[f.wielding],
         tuple(f.armour.names), f.cover, f.moved, f.prone, f.held_by, f.holding, f.desperate, f.initiative, numbers)
-    return CombatantView(f.id, f.name, f.side, controlled(viewer, f.id), Position("line", f.position), bars,
+    return CombatantView(f.id, f.name, f.side, mine, Position("line", f.position), bars,
                          statuses(state, f), f.status in OUT_BY_HARM, f.status == "dead", detail)
 
 
@@ -304,16 +320,17 @@ def _gestalt(state: WarpState, viewer: Viewer) -> GestaltView | None:
                        g.winner if g.resolved else None, g.resolved)
 
 
-def detail(state: WarpState, viewer: Viewer) -> WarpDetail:
+def detail(state: WarpState, viewer: Viewer, memo: Memo) -> WarpDetail:
     a = state.attack
     d = state.decisions[0] if state.decisions else None
+    specials = memo.static("warp-specials", lambda: tuple(m.id for m in state.maneuvers.values()
+                                                          if m.special != "none"))
     return WarpDetail(
         state.darkness, state.options.melee_reach_m, state.options.agility_rolls, state.options.untrained_agility,
         None if a is None else AttackView(a.attacker, a.target, a.weapon, a.mode, a.maneuver, a.special, a.distance,
                                           a.claim),
         None if d is None else DecisionView(d.kind, d.actor, d.about),
-        tuple(GroundItem(w, p) for w, p in state.ground),
-        tuple(m.id for m in state.maneuvers.values() if m.special != "none"),
+        tuple(GroundItem(w, p) for w, p in state.ground) if state.ground else (), specials,
         _gestalt(state, viewer))
 
 
@@ -323,7 +340,7 @@ def build_view(state: WarpState, viewer: Viewer, window: Window | None, memo: Me
         "warp", mode=state.mode, round=state.round, phase=state.phase, order=state.order, window=window,
         outcome=state.outcome, viewer=viewer,
         combatants=tuple(combatant(state, f, viewer, memo) for f in state.fighters.values()),
-        detail=detail(state, viewer), turn=None if current is None else current.id)
+        detail=detail(state, viewer, memo), turn=None if current is None else current.id)
 
 
 def view(state: WarpState, viewer: Viewer, window: Window | None, memo: Memo | None = None) -> WarpView:
