@@ -9,9 +9,10 @@ A non-combat trait serves attack or defense in one round, not both (WR-09, WR-B1
 round's end; with ``trait_lock: until_next_turn``, the earlier reading, to its owner's next turn), so the
 defense trait depends on the turn order and on whether it is the first round. Rolls carry the ruleset's
 own standing modifiers (Messed Up at half HP; armour and flaws on agility-related rolls, which include every
-attack and defense roll, WR-20: the engine's ``rolls.standing``) and the static advantages (better weaponry, better position, WR-31). The steady
-policy never spends Experience Pool dice, never repeats a maneuver (so never takes the predictable-attack
-penalty, WR-17), never uses special effects. A fighter at 0 HP or less is down for the count (WR-25).
+attack and defense roll, WR-20: the engine's ``rolls.standing``) and the static advantages (better
+weaponry, better position, WR-31). The steady policy never spends Experience Pool dice, never repeats a
+maneuver (so never takes the predictable-attack penalty, WR-17), never uses special effects. A fighter at
+0 HP or less is down for the count (WR-25).
 
 State: both fighters' HP and the turn order. Every exchange maps the ruleset's ``pool_total``, ``hit``,
 ``damage`` and ``armour_absorb`` over the enumerated dice (:mod:`affray.rulesets.warp.odds`). Scenarios outside the

@@ -173,10 +173,14 @@ class WarpRuleset:
                                      f.hp, f.max_hp, f.dealt, f.taken, tuple(conditions), {"stun": float(f.stun)})
         return out
 
+    def gm_secrets(self, state: WarpState) -> list[tuple[str, Any]]:
+        """GM characters' numbers in their JSON form: GM-level, hidden from the players (for the leak check)."""
+        return [(f.id, to_jsonable(sheet(f))) for f in state.fighters.values() if not f.pc]
+
     def secrets(self, state: WarpState) -> list[tuple[str, Any]]:
-        """GM characters' numbers (GM-level), and a secret gestalt total until the result, in their JSON form
-        (for the leak check). WaRP has no face-down choices, so no sealed events."""
-        out: list[tuple[str, Any]] = [(f.id, to_jsonable(sheet(f))) for f in state.fighters.values() if not f.pc]
+        """A side of GM characters' secret gestalt total until the result (the GM's hidden roll; for the leak
+        check). WaRP has no face-down choices, so no sealed events."""
+        out: list[tuple[str, Any]] = []
         g = state.gestalt
         if g is not None and not g.resolved:
             out += [(GM, to_jsonable(gestalt_total(side, total))) for side, total in gestalt.totals(state).items()
