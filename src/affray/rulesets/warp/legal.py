@@ -25,6 +25,11 @@ MAX_COMBINATIONS = 6
 ATTACK_FREE = ("maneuver", "experience")
 
 
+def _free(action: dict[str, Any], fields: tuple[str, ...]) -> tuple[str, ...]:
+    """The free fields (``Field(free=True)``) that ``action`` carries, for its spec's ``free``."""
+    return tuple(k for k in fields if k in action)
+
+
 def fresh_maneuver(state: WarpState, f: Fighter, target: str, mode: str) -> str:
     """A maneuver that draws no predictable-attack penalty: 'attack' unless it would repeat (WR-B11)."""
 
@@ -52,7 +57,6 @@ def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
     """Every target in range x weapon x way of using it x suitable trait, with a fresh maneuver; each
     special effect and one spent experience die with the weapon in hand."""
     specs: list[ActionSpec] = []
-    free = ATTACK_FREE if f.experience > 0 else ATTACK_FREE[:1]
     specials = _specials(state)
     weapons = usable_weapons(f)
     traits_of: dict[tuple[str, str], list[str | None]] = {}
@@ -70,7 +74,8 @@ def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
                     name = f.traits[tid].name if tid is not None else "2 dice"
                     specs.append(ActionSpec({"type": "attack", "target": t.id, "weapon": wid, "mode": mode,
                                              "trait": tid, "maneuver": man},
-                                            f"{mode} attack on {t.name} with the {arm.name} ({name})", free=free))
+                                            f"{mode} attack on {t.name} with the {arm.name} ({name})",
+                                            free=("maneuver",)))
                 if wid != f.wielding:
                     continue
                 extra = [(mid, 0) for mid in specials] if mode == "melee" else []
@@ -82,7 +87,8 @@ def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
                     if spend:
                         action["experience"] = spend
                     specs.append(ActionSpec(action, f"{state.maneuvers[mid].name} on {t.name}"
-                                            + (", spending an experience die" if spend else ""), free=free))
+                                            + (", spending an experience die" if spend else ""),
+                                            free=_free(action, ATTACK_FREE)))
     return specs
 
 
@@ -119,15 +125,14 @@ def turn_specs(state: WarpState, f: Fighter, phase: str) -> list[ActionSpec]:
     foes = state.foes(f)
     if state.options.intimidation and foes:
         t = min(foes, key=lambda g: (abs(g.position - f.position), g.id))
-        specs.append(ActionSpec({"type": "intimidate", "target": t.id}, f"intimidate {t.name}",
-                                free=("experience",) if f.experience > 0 else ()))
+        specs.append(ActionSpec({"type": "intimidate", "target": t.id}, f"intimidate {t.name}"))
     if f.held_by:
         specs.append(ActionSpec({"type": "break_free"}, "break free of the hold"))
     for wid, at in state.ground:
         if wid in f.arms and abs(at - f.position) <= reach(state):
             specs.append(ActionSpec({"type": "pick_up", "weapon": wid}, f"pick up the {f.arms[wid].name}"))
     label = "let the held action go" if f.holding and phase != "turn" else "do something else"
-    specs.append(ActionSpec({"type": "pass"}, label, free=("text",)))
+    specs.append(ActionSpec({"type": "pass"}, label))
     return specs
 
 

@@ -103,6 +103,7 @@ class SeriousWoundView:
 class WarpSheet:
     """A character's numbers: open for PCs and for the seats that control it, else GM-level."""
 
+    id: str
     hp: int
     max_hp: int
     stun: int
@@ -247,7 +248,7 @@ def sheet(f: Fighter, memo: Memo | None = None, static: StaticSheet | None = Non
         static = _static(f, memo if memo is not None else Memo())
     carried = {w: CarriedWeapon(arm, f.carried.get(w, 1)) for w, arm in static.arms.items()
                if w == "unarmed" or f.carried.get(w, 0) > 0}
-    return WarpSheet(f.hp, f.max_hp, f.stun, f.ceiling, f.experience, static.traits, static.flaws, carried,
+    return WarpSheet(f.id, f.hp, f.max_hp, f.stun, f.ceiling, f.experience, static.traits, static.flaws, carried,
                      static.protection, tuple(TraitLock(t, r) for t, r in f.locks.items()) if f.locks else (),
                      f.cover_nearby, tuple(SeriousWoundView(str(s.get("kind", "")), int(s.get("daily_loss", 0)))
                                            for s in f.serious) if f.serious else ())
