@@ -22,12 +22,8 @@ from affray.rulesets.warp.rolls import candidates, fighting_capacity
 from affray.rulesets.warp.state import Decision, Fighter, WarpState
 
 MAX_COMBINATIONS = 6
-ATTACK_FREE = ("maneuver", "experience")
-
-
-def _free(action: dict[str, Any], fields: tuple[str, ...]) -> tuple[str, ...]:
-    """The free fields (``Field(free=True)``) that ``action`` carries, for its spec's ``free``."""
-    return tuple(k for k in fields if k in action)
+ATTACK_FREE = ("maneuver", "experience")  # the free fields an attack spec carries (action_types.py)
+MANEUVER_FREE = ("maneuver",)
 
 
 def fresh_maneuver(state: WarpState, f: Fighter, target: str, mode: str) -> str:
@@ -74,8 +70,8 @@ def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
                     name = f.traits[tid].name if tid is not None else "2 dice"
                     specs.append(ActionSpec({"type": "attack", "target": t.id, "weapon": wid, "mode": mode,
                                              "trait": tid, "maneuver": man},
-                                            f"{mode} attack on {t.name} with the {arm.name} ({name})",
-                                            free=("maneuver",)))
+                                            f"{mode} attack on {t.name} with the {arm.name} ({name})", (),
+                                            MANEUVER_FREE))
                 if wid != f.wielding:
                     continue
                 extra = [(mid, 0) for mid in specials] if mode == "melee" else []
@@ -87,8 +83,8 @@ def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
                     if spend:
                         action["experience"] = spend
                     specs.append(ActionSpec(action, f"{state.maneuvers[mid].name} on {t.name}"
-                                            + (", spending an experience die" if spend else ""),
-                                            free=_free(action, ATTACK_FREE)))
+                                            + (", spending an experience die" if spend else ""), (),
+                                            ATTACK_FREE if spend else MANEUVER_FREE))
     return specs
 
 

@@ -281,8 +281,8 @@ def fingerprint(state: WarpState, f: Fighter) -> tuple[object, ...]:
     """Everything of ``f``'s that its combatant view shows and a fight can change (the rest is static)."""
     return (f.hp, f.stun, f.ceiling, f.experience, f.status, f.down_state, f.messed, f.wielding, f.cover, f.moved,
             f.prone, f.held_by, f.holding, f.desperate, f.initiative, f.unaware, f.position, f.cover_nearby,
-            f.psych_round - state.round if f.psych_round >= state.round else None, tuple(f.carried.items()),
-            tuple(f.locks.items()), tuple(tuple(sorted(w.items())) for w in f.serious))
+            f.psych_round - state.round if f.psych_round >= state.round else None, tuple(f.carried.values()),
+            tuple(f.locks.items()) if f.locks else (), len(f.serious))  # carried: fixed keys; serious: appended
 
 
 def combatant(state: WarpState, f: Fighter, viewer: Viewer, memo: Memo) -> CombatantView[WarpCombatantDetail]:
@@ -322,6 +322,17 @@ def _gestalt(state: WarpState, viewer: Viewer) -> GestaltView | None:
 
 
 def detail(state: WarpState, viewer: Viewer, memo: Memo) -> WarpDetail:
+    """The view's own part, rebuilt only when what it shows changes (gestalt views: always)."""
+    if state.gestalt is not None:
+        return _detail(state, viewer, memo)
+    a = state.attack
+    d = state.decisions[0] if state.decisions else None
+    key = (None if a is None else (a.attacker, a.target, a.weapon, a.mode, a.maneuver, a.special, a.distance, a.claim),
+           None if d is None else (d.kind, d.actor, d.about), tuple(state.ground) if state.ground else ())
+    return memo.keyed("warp-detail", key, lambda: _detail(state, viewer, memo))
+
+
+def _detail(state: WarpState, viewer: Viewer, memo: Memo) -> WarpDetail:
     a = state.attack
     d = state.decisions[0] if state.decisions else None
     specials = memo.static("warp-specials", lambda: tuple(m.id for m in state.maneuvers.values()
