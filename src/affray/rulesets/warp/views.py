@@ -70,12 +70,6 @@ class WeaponView:
 
 
 @dataclass(frozen=True, slots=True)
-class CarriedWeapon:
-    weapon: WeaponView
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
 class ProtectionView:
     """All armour worn, summed (WR-19, WR-21, WR-22)."""
 
@@ -111,7 +105,8 @@ class WarpSheet:
     experience: int
     traits: dict[str, TraitView]
     flaws: tuple[FlawView, ...]
-    weapons: dict[str, CarriedWeapon]
+    weapons: dict[str, WeaponView]  # the weapons carried now (bare hands always)
+    counts: dict[str, int]  # how many of each (thrown weapons are used up)
     protection: ProtectionView
     locks: tuple[TraitLock, ...]
     cover_nearby: str
@@ -122,7 +117,7 @@ class WarpSheet:
 
     def weapon(self, wid: str) -> WeaponView:
         """A carried weapon's profile (``KeyError`` if not carried)."""
-        return self.weapons[wid].weapon
+        return self.weapons[wid]
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,9 +241,10 @@ def sheet(f: Fighter, memo: Memo | None = None, static: StaticSheet | None = Non
     """A character's numbers (the secret of a GM character, see ``WarpRuleset.secrets``)."""
     if static is None:
         static = _static(f, memo if memo is not None else Memo())
-    carried = {w: CarriedWeapon(arm, f.carried.get(w, 1)) for w, arm in static.arms.items()
-               if w == "unarmed" or f.carried.get(w, 0) > 0}
+    counts = {w: f.carried.get(w, 1) for w in static.arms if w == "unarmed" or f.carried.get(w, 0) > 0}
+    carried = static.arms if len(counts) == len(static.arms) else {w: static.arms[w] for w in counts}
     return WarpSheet(f.id, f.hp, f.max_hp, f.stun, f.ceiling, f.experience, static.traits, static.flaws, carried,
+                     counts,
                      static.protection, tuple(TraitLock(t, r) for t, r in f.locks.items()) if f.locks else (),
                      f.cover_nearby, tuple(SeriousWoundView(str(s.get("kind", "")), int(s.get("daily_loss", 0)))
                                            for s in f.serious) if f.serious else ())
