@@ -5,7 +5,8 @@
    heuristic policies, events and the action log, on the fast RNG.
 2. The same fight as a hand-written plain-Python loop: the same rules as the engine runs them for these
    two (WR-01/02 pools, WR-05 initiative with WR-B8 ties, WR-10/11 hits and damage, WR-19/21 armour,
-   WR-20 armour penalty dice, WR-24 Messed Up) and the same decisions as the heuristic (Theo spends an
+   WR-20 armour penalty dice and Theo's Clumsy on every attack and defense roll,
+   WR-24 Messed Up) and the same decisions as the heuristic (Theo spends an
    Experience Pool die attacking a Messed Up foe or when Messed Up himself, and defending when down to
    two-thirds of his HP). The ratio engine/loop is the engine's overhead (goal: at least 0.2).
 
@@ -42,9 +43,9 @@ def engine_fights(n: int) -> tuple[float, dict[str | None, int]]:
 
 
 class LoopDuel:
-    """Theo (bat x2, Good with a Baseball Bat 4, leathers 1 pt, 2 experience dice, Clumsy) against Sir
-    Reginald (sword x3, Trained Fencer 4, leathers under plate: 2d6 + 1 and 2 penalty dice on his
-    agility-related rolls), 21 HP each."""
+    """Theo (bat x2, Good with a Baseball Bat 4, leathers 1 pt, 2 experience dice, Clumsy: a penalty die on
+    his attack and defense rolls, which require agility, WR-20) against Sir Reginald (sword x3, Trained
+    Fencer 4, leathers under plate: 2d6 + 1 and 2 penalty dice on his agility-related rolls), 21 HP each."""
 
     def __init__(self, rnd: random.Random) -> None:
         self.below = rnd.randrange
@@ -69,7 +70,7 @@ class LoopDuel:
                 if theo_acts:
                     spend = 1 if xp and (k_messed or t_messed) else 0
                     xp -= spend
-                    attack = self.pool(4, spend - t_messed)
+                    attack = self.pool(4, spend - t_messed - 1)
                     defense = self.pool(4, -2 - k_messed)
                     if attack > defense:
                         knight -= max(0, (attack - defense) * 2 - self.pool(2, 0) - 1)
@@ -79,7 +80,7 @@ class LoopDuel:
                     attack = self.pool(4, -2 - k_messed)
                     spend = 1 if xp and 3 * theo <= 42 else 0
                     xp -= spend
-                    defense = self.pool(4, spend - t_messed)
+                    defense = self.pool(4, spend - t_messed - 1)
                     if attack > defense:
                         theo -= max(0, (attack - defense) * 3 - 1)
                         if theo <= 0:

@@ -41,9 +41,10 @@ def test_witchhammer_planning_shows_each_cards_attack_against_the_nearest_foe() 
 
 def test_warp_attack_hint_uses_only_what_the_seat_sees() -> None:
     """Theo's seat cannot read the knight's sheet: the hint says what it assumes. The GM's seat can: the
-    fencer's 4 dice with plate's 2 penalty dice (WR-21) and 2d6 + 1 armour (WR-19)."""
-    for seat, odds in [("theo", attack_odds(4, 3, factor=2)),
-                       ("gm", attack_odds(4, 4, defense_penalty=2, factor=2, armour=Armour(2, 1)))]:
+    fencer's 4 dice with plate's 2 penalty dice (WR-21) and 2d6 + 1 armour (WR-19). Theo's Clumsy puts a penalty
+    die on his attack, which requires agility (WR-20)."""
+    for seat, odds in [("theo", attack_odds(4, 3, attack_penalty=1, factor=2)),
+                       ("gm", attack_odds(4, 4, attack_penalty=1, defense_penalty=2, factor=2, armour=Armour(2, 1)))]:
         match, view = _at(EXAMPLES / "warp" / "knight_duel.yaml", "theo", seat, {"initiative": "seating_gm_last"})
         specs = match.legal("theo")
         bat = next(i for i, s in enumerate(specs) if s.action.get("trait") == "good_with_a_bat")

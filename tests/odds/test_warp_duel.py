@@ -54,11 +54,37 @@ def test_wr_duel_knight_in_the_car_park_agrees_with_the_engine() -> None:
 
 
 def test_wr09_wr_b15_trait_locks_and_rerolled_initiative_agree_with_the_engine() -> None:
+    """WR-09, WR-B15 as revised: Agile serves attack or defense in one round; the duel model follows the
+    engine under the default lock (to the round's end) and under the earlier reading (to the next turn),
+    and the two differ."""
     scenario = scenario_from_data(LOCKS, EXAMPLES / "locks.yaml")
     exact = duel_odds(scenario.setup, scenario.options)
     _check_against_engine(scenario, exact, 1500, 12)
-    fixed = duel_odds(scenario.setup, {"trait_lock": "until_next_round"})
-    assert fixed.outcomes["mara"] != exact.outcomes["mara"]
+    by_turn = {**LOCKS, "options": {**LOCKS["options"], "trait_lock": "until_next_turn"}}
+    earlier = scenario_from_data(by_turn, EXAMPLES / "locks.yaml")
+    loose = duel_odds(earlier.setup, earlier.options)
+    _check_against_engine(earlier, loose, 1500, 13)
+    assert loose.outcomes["mara"] > exact.outcomes["mara"]  # the earlier reading let Agile do both
+
+
+#: A Street Brawler (a combat trait not tagged agility) in plate mail against a thug (WR-20).
+PLATE: dict[str, Any] = {
+    "ruleset": "warp", "name": "Plate",
+    "sides": [{"name": "rex", "combatants": [{"id": "rex", "position": 0, "stats": {
+                  "name": "Rex", "traits": {"street_brawler": 4}, "armour": ["plate_mail"], "hp": 14}}]},
+              {"name": "dock", "combatants": [{"id": "thug", "use": "thug", "position": 1,
+                                               "stats": {"hp": 14}}]}],
+}
+
+
+def test_wr20_plate_hinders_every_attack_and_defense_in_the_duel_model() -> None:
+    """WR-20: the duel model puts plate's penalty die on the Street Brawler's attack and defense rolls, as the
+    engine does, and the older reading (agility_rolls: tagged_traits) favours Rex."""
+    scenario = scenario_from_data(PLATE, EXAMPLES / "plate.yaml")
+    exact = duel_odds(scenario.setup, scenario.options)
+    _check_against_engine(scenario, exact, 1500, 14)
+    older = duel_odds(scenario.setup, {"agility_rolls": "tagged_traits"})
+    assert older.outcomes["rex"] > exact.outcomes["rex"]
 
 
 def test_exact_and_float_warp_duel_agree_to_12_digits() -> None:

@@ -67,15 +67,18 @@ def test_every_ruling_is_a_named_option_with_its_rule_id() -> None:
 
 
 def test_documented_defaults() -> None:
-    """WR-B2, WR-B8, WR-B9, WR-B10, WR-B12, WR-B15, WR-32..WR-35: the defaults the spec documents."""
+    """WR-B2, WR-B8, WR-B9, WR-B10, WR-B12, WR-B15 (as revised), WR-20, WR-24, WR-30, WR-32..WR-35: the
+    defaults the spec and the seed give."""
     o = WarpOptions()
     assert o.cancel_bonus_penalty and o.armour_bare_number == "dice" and o.armour_after_factor
     assert not o.reroll_initiative_each_round and o.initiative_ties == "pool_pc_rolloff"
     assert o.default_hp == 21 and o.half_hp_is_messed_up and o.minus_max_is_death
     assert not (o.botch or o.blow_the_top_off or o.unstoppable_six)
-    assert o.trait_lock == "until_next_turn" and o.damage_rounding == "down" and o.recovery_rounding == "up"
+    assert o.trait_lock == "until_next_round" and o.damage_rounding == "down" and o.recovery_rounding == "up"
     assert not (o.desperate_defense or o.alternate_damage or o.serious_wounds or o.half_dice)
     assert o.initiative == "trait" and o.bulletproof_gap == "all_ones" and o.beyond_range == "refuse"
+    assert o.agility_rolls == "attack_and_defense" and o.special_half == "before_armour"
+    assert not o.passive_defense_standing and o.desperate_defense_span == "round"
 
 
 def test_the_user_guide_lists_every_option() -> None:

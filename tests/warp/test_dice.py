@@ -12,7 +12,6 @@ from fractions import Fraction
 import icepool
 import pytest
 
-from affray.core.dice import warp_pool
 from affray.core.rng import FastRNG, ScriptedRNG
 from affray.rulesets.warp.mechanics import (
     hit,
@@ -22,7 +21,7 @@ from affray.rulesets.warp.mechanics import (
     pool_total,
     pool_total_uncancelled,
 )
-from affray.rulesets.warp.rolls import throw
+from affray.rulesets.warp.rolls import throw, warp_pool
 from tests.warp.helpers import attack, brawler, fighter, ok, rejected, rolls, state, thug, warp_match, who
 
 FACES = range(1, 7)
@@ -129,8 +128,8 @@ def test_live_pool_rolls_agree_with_the_exact_distribution() -> None:
     assert abs(sum(values) / n - float(mean)) < tolerance
 
 
-def test_core_warp_pool_agrees_with_pool_total() -> None:
-    """WR-01, WR-02: the core's warp_pool and our pure pool_total give the same totals on the same faces."""
+def test_warp_pool_agrees_with_pool_total() -> None:
+    """WR-01, WR-02: warp_pool and the pure pool_total give the same totals on the same faces."""
     rng = FastRNG(9)
     for dice, bonus, penalty in [(3, 1, 0), (2, 0, 2), (4, 1, 1), (3, 0, 0)]:
         for _ in range(200):
@@ -159,3 +158,27 @@ def test_wr04_cannot_spend_more_experience_than_left() -> None:
     """WR-04: with 1 die left in the pool, spending 2 is refused and nothing changes."""
     m = warp_match([brawler("a", experience=1)], [thug("b")], [])
     assert rejected(m, "a", attack("b", experience=2)).code == "not_enough_experience"
+
+
+def test_wr02_warp_pool_bonus_die_drops_lowest_penalty_die_drops_highest() -> None:
+    """WR-02: a bonus die rolls one extra and drops the lowest; a penalty die drops the highest."""
+    assert warp_pool(ScriptedRNG([1, 6, 3, 4]), 3, bonus=1).total == 13
+    assert warp_pool(ScriptedRNG([1, 6, 3, 4]), 3, penalty=1).total == 8
+
+
+def test_wr_b2_warp_pool_bonus_and_penalty_cancel_one_for_one() -> None:
+    """WR-B2: 2 bonus and 1 penalty is one net bonus die: 4 dice rolled, 3 kept."""
+    roll = warp_pool(ScriptedRNG([2, 5, 1, 6]), 3, bonus=2, penalty=1)
+    assert len(roll.dice) == 4 and roll.total == 13 and roll.notation == "3d6+1b"
+    even = warp_pool(ScriptedRNG([2, 5, 1]), 3, bonus=1, penalty=1)
+    assert len(even.dice) == 3 and even.total == 8 and even.notation == "3d6"
+
+
+def test_wr_b13_warp_pool_bonus_die_is_not_a_full_die() -> None:
+    """WR-B13: '2 dice + bonus die' rolls 3 and keeps the 2 highest, never sums 3."""
+    assert warp_pool(ScriptedRNG([6, 6, 6]), 2, bonus=1).total == 12
+
+
+def test_warp_pool_refuses_negative_counts() -> None:
+    with pytest.raises(ValueError, match="cannot be negative"):
+        warp_pool(ScriptedRNG([]), -1)

@@ -55,9 +55,11 @@ def test_players_do_not_see_gm_character_stats() -> None:
     """GM characters' HP and traits are GM-only; PC sheets are open to the table."""
     match = affray.load_scenario(EXAMPLES[0].parent / "melee_brawl.yaml").start(4)
     player = match.view("dana")
-    assert player["fighters"]["thug1"]["stats"] is None and player["fighters"]["theo"]["stats"] is not None
-    assert match.view(GM)["fighters"]["thug1"]["stats"]["hp"] == 21
-    assert match.view(SPECTATOR)["fighters"]["thug1"]["stats"] is None
+    assert player.combatant("thug1").detail.sheet is None and player.combatant("theo").detail.sheet is not None
+    assert player.combatant("thug1").bars == () and player.combatant("theo").bars[0].name == "HP"
+    sheet = match.view(GM).combatant("thug1").detail.sheet
+    assert sheet is not None and sheet.hp == 21
+    assert match.view(SPECTATOR).combatant("thug1").detail.sheet is None
     affray.play(match, affray.load_scenario(EXAMPLES[0].parent / "melee_brawl.yaml").policies(match))
     state = match.state
     assert isinstance(state, WarpState)

@@ -6,11 +6,13 @@ Rules: WR-35 (and the rulings WR-X1, WR-X10).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from affray.core.engine import GM
 from affray.core.match import Match
 from affray.rulesets.warp.events import GestaltResult
 from affray.rulesets.warp.mechanics import gestalt_winner
+from affray.rulesets.warp.views import SideTotal
 from tests.warp.helpers import RULESET, brawler, fighter, ok, rejected, rolls, state, thug, warp_match, who
 
 
@@ -32,21 +34,26 @@ def test_wr35_highest_total_wins() -> None:
     assert m.outcome() is not None and who(m, "x").status == "beaten"
 
 
+def totals(view: Any) -> list[SideTotal]:
+    assert view.detail.gestalt is not None
+    return list(view.detail.gestalt.totals)
+
+
 def test_wr35_the_gms_total_is_hidden_from_players_until_the_result() -> None:
     """WR-35: before the result, a player's view and log show no GM total and no GM dice; the GM sees
     them; after the result everyone sees the totals."""
     m = raid([1, 2, 2, 2, 2, 2, 3, 3, 4, 4, 4, 4])
     secret = {"side": "B", "total": 11}
-    player_view = json.dumps(m.view("a"), sort_keys=True)
+    player_view = json.dumps(m.view("a").to_json(), sort_keys=True)
     assert json.dumps(secret, sort_keys=True) not in player_view
-    assert m.view("a")["gestalt"]["totals"] == [{"side": "A", "total": 0}]
-    assert {"side": "B", "total": 11} in m.view(GM)["gestalt"]["totals"]
+    assert totals(m.view("a")) == [SideTotal("A", 0)]
+    assert SideTotal("B", 11) in totals(m.view(GM))
     assert (GM, secret) in RULESET.secrets(m.state)
     ok(m.act("a", {"type": "gestalt_roll"}))
     log = m.redacted_log("c")
     assert all(e.get("type") != "rolled" or e.get("actor") not in ("x", "y") for entry in log for e in entry["events"])
     ok(m.act("c", {"type": "gestalt_roll"}))
-    assert {"side": "B", "total": 11} in m.view("a")["gestalt"]["totals"]
+    assert SideTotal("B", 11) in totals(m.view("a"))
 
 
 def test_wr35_secret_gm_rolls_are_private_events() -> None:

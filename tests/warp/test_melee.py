@@ -44,8 +44,8 @@ def test_wr09_a_combat_trait_serves_both() -> None:
     assert rolls(events, "defense")[0].trait == "Knife Fighter"
 
 
-def test_wr_b15_the_lock_resets_at_the_next_turn() -> None:
-    """WR-B15: the Agile lock from round 1 is gone on a's round-2 turn: it attacks with Agile again."""
+def test_wr_b15_a_new_round_frees_an_attack_lock() -> None:
+    """WR-B15: the Agile lock from round 1 is gone in round 2: a attacks with Agile again."""
     m = warp_match([agile_pc()], [thug("b")], [1, 1, 1, 1, 6, 6, 6, 1, 1, 1, 6, 6, 6, 1, 1, 1, 1, 6, 6, 6])
     ok(m.act("a", attack("b", trait="agile")))
     ok(m.act("b", PASS))
@@ -65,11 +65,10 @@ def test_wr_b15_holding_makes_the_defense_trait_a_real_choice() -> None:
     assert rejected(m, "a", attack("b", trait="agile")).code == "trait_locked"
 
 
-def test_wr_b15_lock_until_the_next_round_option() -> None:
-    """WR-B15 alternative: locks last until the round ends, so defending with Agile before one's turn
-    keeps it from attacking with Agile this round."""
-    m = warp_match([agile_pc()], [thug("b")], [6, 6, 6, 6, 6, 6, 6],
-                   {"trait_lock": "until_next_round", "initiative": "seating_gm_first"})
+def test_wr_b15_the_lock_lasts_until_the_round_ends() -> None:
+    """WR-B15 (as revised, the default): locks last until the round ends, so defending with Agile before
+    one's turn keeps it from attacking with Agile this round."""
+    m = warp_match([agile_pc()], [thug("b")], [6, 6, 6, 6, 6, 6, 6], {"initiative": "seating_gm_first"})
     ok(m.act("b", attack("a")))
     ok(m.act("a", {"type": "defend", "trait": "agile"}))
     assert rejected(m, "a", attack("b", trait="agile")).code == "trait_locked"
@@ -163,7 +162,7 @@ def test_wr31_surprise_check_option() -> None:
 
 
 def test_wr32_desperate_defense() -> None:
-    """WR-32: optional; giving up the turn gives a bonus die on each defense until the next turn."""
+    """WR-32: optional; giving up the attack gives a bonus die on each defense roll for that round."""
     off = warp_match([brawler("a")], [thug("b")], [])
     assert rejected(off, "a", {"type": "desperate_defense"}).code == "option_off"
     m = warp_match([brawler("a")], [thug("b"), thug("c")], [1, 1, 1, 6, 6, 6, 6, 1, 1, 1, 6, 6, 6, 6],
@@ -172,4 +171,4 @@ def test_wr32_desperate_defense() -> None:
     for foe in ("b", "c"):
         events = ok(m.act(foe, attack("a")))
         assert rolls(events, "defense")[0].bonus == ["desperate defense"]
-    assert not who(m, "a").desperate  # its next turn has begun
+    assert not who(m, "a").desperate  # the round is over

@@ -5,12 +5,14 @@ start within melee reach, aware, standing, on their feet. Initiative is rolled o
 ``reroll_initiative_each_round``; or taken from the seating order); ties go to the larger pool, then the PC,
 then a fair roll-off (WR-B8). Each round, in order, each fighter still up makes one melee attack with the
 weapon in hand and its best suitable trait; the target makes one defense roll with its best defense trait.
-A non-combat trait used to attack cannot defend until its owner's next turn (WR-09, WR-B15), so the
+A non-combat trait serves attack or defense in one round, not both (WR-09, WR-B15 as revised: locked to the
+round's end; with ``trait_lock: until_next_turn``, the earlier reading, to its owner's next turn), so the
 defense trait depends on the turn order and on whether it is the first round. Rolls carry the ruleset's
-own standing modifiers (Messed Up at half HP, armour and flaws on agility-related rolls: the engine's
-``rolls.standing``) and the static advantages (better weaponry, better position, WR-31). The steady
-policy never spends Experience Pool dice, never repeats a maneuver (so never takes the predictable-attack
-penalty, WR-17), never uses special effects. A fighter at 0 HP or less is down for the count (WR-25).
+own standing modifiers (Messed Up at half HP; armour and flaws on agility-related rolls, which include every
+attack and defense roll, WR-20: the engine's ``rolls.standing``) and the static advantages (better
+weaponry, better position, WR-31). The steady policy never spends Experience Pool dice, never repeats a
+maneuver (so never takes the predictable-attack penalty, WR-17), never uses special effects. A fighter at
+0 HP or less is down for the count (WR-25).
 
 State: both fighters' HP and the turn order. Every exchange maps the ruleset's ``pool_total``, ``hit``,
 ``damage`` and ``armour_absorb`` over the enumerated dice (:mod:`affray.rulesets.warp.odds`). Scenarios outside the

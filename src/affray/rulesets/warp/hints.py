@@ -1,62 +1,72 @@
-"""Odds shown beside the choices at the prompt, computed from the seat's view only (see :mod:`affray.odds.hints`).
+"""Odds shown beside the choices at the prompt, computed from the seat's typed view only (see
+:mod:`affray.odds.hints`).
 
-``hints(view, specs)`` gives a short text per legal action; the numbers come from the same exact odds functions as
-``affray odds``.
+``hints(view, actor, specs)`` gives a short text per legal action; the numbers come from the same exact odds
+functions as ``affray odds``, and the dice of each roll from the ruleset's own rule functions
+(:func:`~affray.rulesets.warp.rolls.agility_rule` and ``flaw_penalties`` for which rolls armour and flaws reach
+under the match's options, WR-18, WR-20; ``better_weaponry``, WR-31), never re-derived here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from affray.core.engine import ActionSpec
-from affray.core.policy import as_dict_view
+from affray.core.view import CombatantView
+from affray.rulesets.warp.mechanics import DEFAULT_DICE, better_weaponry
+from affray.rulesets.warp.rolls import agility_rule, flaw_penalties
+from affray.rulesets.warp.views import TraitView, WarpCombatantDetail, WarpDetail, WarpView
+
+Fighter = CombatantView[WarpCombatantDetail]
 
 
-# -- WaRP: a melee attack's hit chance and mean damage -----------------------------------------------------
-def _warp_pool(f: dict[str, Any], trait: str | None, use: str) -> tuple[int, int, int]:
-    """Dice, bonus and penalty dice of ``f``'s roll with ``trait`` as its view shows them (WR-03, WR-20,
-    WR-24): Messed Up, armour on agility-related rolls (a roll without a trait counts as one, WR-X12), flaws."""
-    stats = f["stats"]
-    info = stats["traits"].get(trait) if trait else None
-    agile = info["agility"] if info else True
-    penalty = int(f["messed_up"]) + (stats["protection"]["penalty_dice"] if agile else 0)
-    penalty += sum(1 for fl in stats["flaws"] if use in fl["affects"] or "all" in fl["affects"]
-                   or (agile and "agility" in fl["affects"]))
-    return (info["dice"] if info else 2), 0, penalty + (1 if f["held_by"] else 0)
+def pool(rules: WarpDetail, f: Fighter, trait: TraitView | None, use: str) -> tuple[int, int, int]:
+    """Dice, bonus and penalty dice of ``f``'s roll with ``trait`` as the view shows them (WR-03, WR-20, WR-24):
+    Messed Up, armour and flaws on agility-related rolls, being held."""
+    sheet = f.detail.sheet
+    assert sheet is not None
+    agile = agility_rule(rules.agility_rolls, rules.untrained_agility, None if trait is None else trait.agility, use)
+    penalty = int(f.detail.messed_up) + (sheet.protection.penalty_dice if agile else 0)
+    penalty += len(flaw_penalties(sheet.flaws, use, agile))
+    return (trait.dice if trait else DEFAULT_DICE), 0, penalty + (1 if f.detail.held_by else 0)
 
 
-def _warp_attack(view: Mapping[str, Any], me: dict[str, Any], action: dict[str, Any]) -> str:
+def _melee_attack(view: WarpView, me: Fighter, action: dict[str, object]) -> str:
     from affray.odds.dist import mean
     from affray.rulesets.warp.odds import Armour, attack_odds
 
-    foe = view["fighters"][action["target"]]
-    weapon = me["stats"]["weapons"][action["weapon"]]
-    dice, bonus, penalty = _warp_pool(me, action.get("trait"), "melee")
-    bonus += action.get("experience", 0) + int(weapon["handiness"] > foe["weapon"]["handiness"])
-    bonus += int(foe["prone"] and not me["prone"])
+    foe = view.combatant(str(action["target"]))
+    sheet = me.detail.sheet
+    assert sheet is not None
+    weapon = sheet.weapon(str(action["weapon"]))
+    trait = sheet.trait(action.get("trait"))  # type: ignore[arg-type]
+    dice, bonus, penalty = pool(view.detail, me, trait, "melee")
+    spend = action.get("experience", 0)
+    bonus += (spend if isinstance(spend, int) else 0) + int(better_weaponry(weapon.handiness,
+                                                                           foe.detail.weapon.handiness))
+    bonus += int(foe.detail.prone and not me.detail.prone)
     note = ""
-    if foe["stats"] is not None:
-        defenders = [t for t, info in foe["stats"]["traits"].items() if "defense" in info["uses"]]
-        top = max(defenders, key=lambda t: foe["stats"]["traits"][t]["dice"], default=None)
-        d_dice, _, d_penalty = _warp_pool(foe, top, "defense")
-        p = foe["stats"]["protection"]
-        armour = Armour(p["dice"], p["flat"], p["bullet_dice"])
+    theirs = foe.detail.sheet
+    if theirs is not None:
+        defenders = [t for t in theirs.traits.values() if "defense" in t.uses]
+        top = max(defenders, key=lambda t: t.dice, default=None)
+        d_dice, _, d_penalty = pool(view.detail, foe, top, "defense")
+        p = theirs.protection
+        armour = Armour(p.dice, p.flat, p.bullet_dice)
     else:  # a GM character's sheet is hidden: assume a typical trait and say so (WR-03)
-        d_dice, d_penalty, armour = 3, int(foe["messed_up"]), Armour()
+        d_dice, d_penalty, armour = 3, int(foe.detail.messed_up), Armour()
         note = " if it defends with 3 dice, before armour"
-    special = action["maneuver"] in view["special_maneuvers"]
+    special = action["maneuver"] in view.detail.special_maneuvers
     odds = attack_odds(dice, d_dice, attack_bonus=bonus, attack_penalty=penalty, defense_penalty=d_penalty,
-                       factor=weapon["melee"] or 0, armour=armour, special=special)
+                       factor=weapon.factor("melee"), armour=armour, special=special)
     return f"hit {float(odds.p_hit):.0%} · avg {float(mean(odds.damage)):.1f}{note}"
 
 
-def hints(view: Any, actor: str, specs: Sequence[ActionSpec]) -> list[str]:
-    view = as_dict_view(view, actor)  # transitional (issue 11): the hints still read the old dict view
-    me = view["fighters"][view["acting"]]
+def hints(view: WarpView, actor: str, specs: Sequence[ActionSpec]) -> list[str]:
+    me = view.combatant(actor)
     out = []
     for spec in specs:
         a = spec.action
-        melee = a["type"] == "attack" and a.get("mode") == "melee" and me["stats"] is not None
-        out.append(_warp_attack(view, me, a) if melee else "")
+        melee = a["type"] == "attack" and a.get("mode") == "melee" and me.detail.sheet is not None
+        out.append(_melee_attack(view, me, a) if melee else "")
     return out

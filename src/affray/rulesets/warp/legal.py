@@ -2,7 +2,8 @@
 
 The lists are representative rather than exhaustive where a field is open (a free-text reason, any
 position on the line, any number of Experience Pool dice): every listed action is accepted by ``step``,
-and ``step`` accepts the unlisted variants too. For attacks the list covers every target in range,
+and ``step`` accepts the unlisted variants too. Each spec names those open fields in ``free`` (declared with
+``Field(free=True)`` in :mod:`affray.rulesets.warp.action_types`). For attacks the list covers every target in range,
 weapon, way of using it and suitable trait with a maneuver that is not predictable, each special effect,
 and spending one experience die.
 """
@@ -21,6 +22,8 @@ from affray.rulesets.warp.rolls import candidates, fighting_capacity
 from affray.rulesets.warp.state import Decision, Fighter, WarpState
 
 MAX_COMBINATIONS = 6
+ATTACK_FREE = ("maneuver", "experience")  # the free fields an attack spec carries (action_types.py)
+MANEUVER_FREE = ("maneuver",)
 
 
 def fresh_maneuver(state: WarpState, f: Fighter, target: str, mode: str) -> str:
@@ -67,7 +70,8 @@ def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
                     name = f.traits[tid].name if tid is not None else "2 dice"
                     specs.append(ActionSpec({"type": "attack", "target": t.id, "weapon": wid, "mode": mode,
                                              "trait": tid, "maneuver": man},
-                                            f"{mode} attack on {t.name} with the {arm.name} ({name})"))
+                                            f"{mode} attack on {t.name} with the {arm.name} ({name})", (),
+                                            MANEUVER_FREE))
                 if wid != f.wielding:
                     continue
                 extra = [(mid, 0) for mid in specials] if mode == "melee" else []
@@ -79,7 +83,8 @@ def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
                     if spend:
                         action["experience"] = spend
                     specs.append(ActionSpec(action, f"{state.maneuvers[mid].name} on {t.name}"
-                                            + (", spending an experience die" if spend else "")))
+                                            + (", spending an experience die" if spend else ""), (),
+                                            ATTACK_FREE if spend else MANEUVER_FREE))
     return specs
 
 
@@ -97,9 +102,9 @@ def _move_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
         enough = next((p for p in allowed if PACES[p] >= gap), allowed[-1])
         for pace in dict.fromkeys([enough, allowed[-1]]):
             specs.append(ActionSpec({"type": "move", "pace": pace, "toward": near.id},
-                                    f"{pace} toward {near.name}"))
+                                    f"{pace} toward {near.name}", free=("pace",)))
     specs.append(ActionSpec({"type": "move", "pace": allowed[-1], "away": near.id}, f"{allowed[-1]} away from "
-                                                                                     f"{near.name}"))
+                                                                                     f"{near.name}", free=("pace",)))
     return specs
 
 
@@ -151,7 +156,8 @@ def _defend_specs(state: WarpState, d: Decision) -> list[ActionSpec]:
             action["normal"] = normal
         label = f"defend with {tid or '2 dice'}" + (f", spending {spend} experience" if spend else "")
         specs.append(ActionSpec(action, label + ("" if dodge else ", not dodging")
-                                + (f", facing {', '.join(normal)}" if normal else "")))
+                                + (f", facing {', '.join(normal)}" if normal else ""),
+                                free=("experience",) if t.experience > 0 else ()))
     return specs
 
 
@@ -164,7 +170,8 @@ def _ruling_specs(state: WarpState) -> list[ActionSpec]:
     if state.fighters[a.attacker].pc:
         specs.append(ActionSpec({"type": "rule", "predictable": True}, "predictable attack: a penalty die"))
     if a.special != "none":
-        specs += [ActionSpec({"type": "rule", "margin": m}, f"the effect needs a margin of {m}") for m in (2, 4, 6)]
+        specs += [ActionSpec({"type": "rule", "margin": m}, f"the effect needs a margin of {m}", free=("margin",))
+                  for m in (2, 4, 6)]
     if a.mode == "ranged":
         specs += [ActionSpec({"type": "rule", "cover": c}, f"cover: {c}") for c in COVER_ORDER if c != a.cover]
     return specs
@@ -178,10 +185,12 @@ def decision_specs(state: WarpState, d: Decision) -> list[ActionSpec]:
         return _ruling_specs(state)
     if kind == "initiative" or kind == "gestalt_roll":
         f = state.fighters[d.actor]
-        return [ActionSpec({"type": kind, "experience": n}, f"roll, spending {n} experience dice")
+        return [ActionSpec({"type": kind, "experience": n}, f"roll, spending {n} experience dice",
+                           free=("experience",) if f.experience > 0 else ())
                 for n in range(min(f.experience, 2) + 1)]
     if kind == "plea":
-        return [ActionSpec({"type": "plea", "reason": "someone still needs me"}, "give a reason to live"),
+        return [ActionSpec({"type": "plea", "reason": "someone still needs me"}, "give a reason to live",
+                           free=("reason",)),
                 ActionSpec({"type": "let_go"}, "let go")]
     if kind == "verdict":
         return [ActionSpec({"type": "verdict", "lives": True}, "accept the reason"),

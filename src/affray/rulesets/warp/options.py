@@ -71,9 +71,10 @@ class WarpOptions:
         doc="The seed's flattened ranged table is read as the list of defense factors of WR-14 (the only "
             "reading that adds up).")
     trait_lock: str = option(
-        "until_next_turn", rule="WR-B15", choices=("until_next_turn", "until_next_round"),
+        "until_next_round", rule="WR-B15", choices=("until_next_round", "until_next_turn"),
         doc="A non-combat trait's attack-or-defense choice is locked at the first combat roll and reset at "
-            "the start of the character's next turn, or at the start of the next round.")
+            "the start of the next round (the seed: 'in a single round'), or (an earlier reading) at the start "
+            "of the character's next turn, which lets a trait defend before its turn and then attack.")
     # -- the seed's GM options and optional rules -----------------------------------------------------
     initiative: str = option(
         "trait", rule="WR-05", choices=("trait", "seating_gm_first", "seating_gm_last"),
@@ -81,13 +82,33 @@ class WarpOptions:
             "the GM's characters first or last.")
     gmc_single_initiative: bool = option(
         False, rule="WR-05", doc="The GM rolls one initiative for all the GM characters of a side.")
+    agility_rolls: str = option(
+        "attack_and_defense", rule="WR-20", choices=("attack_and_defense", "tagged_traits"),
+        doc="Which rolls require agility, so that armour's penalty dice and flaws on agility reach them: every "
+            "attack and defense roll (dodging included; never a firearm attack, WR-18) plus any roll with an "
+            "agility-related trait (the seed: 'including attack and defense rolls'); or only rolls with an "
+            "agility-related trait.")
+    special_half: str = option(
+        "before_armour", rule="WR-30", choices=("before_armour", "after_armour"),
+        doc="A special-effect attack's half damage: half of the damage dealt (margin x factor), then armour "
+            "comes off (the seed: 'only half the normal damage is done', and armour subtracts from each attack "
+            "that does damage); or half of what gets through the armour.")
+    passive_defense_standing: bool = option(
+        False, rule="WR-24",
+        doc="A missile defense the GM assigns to a target that does not dodge (unaware, or choosing not to) "
+            "measures the shot, not the target's action: Messed Up's penalty die 'on all actions' and the "
+            "target's other standing dice (flaws, a hold, advantages) do not reach it. True: they do.")
     max_pace: str = option(
         "sprint", rule="WR-07", choices=tuple(PACES), doc="The fastest pace the GM allows this fight.")
     half_dice: bool = option(
         False, rule="WR-16",
         doc="Half-dice for distance: the lower half of a range step gives the previous dice + a bonus die.")
     desperate_defense: bool = option(
-        False, rule="WR-32", doc="Optional: give up the turn for a bonus die on every defense until the next.")
+        False, rule="WR-32", doc="Optional: give up the turn's attack for a bonus die on every defense roll.")
+    desperate_defense_span: str = option(
+        "round", rule="WR-32", choices=("round", "until_next_turn"),
+        doc="How long a desperate defense lasts: to the end of the round it was declared in (the seed: 'on each "
+            "defense roll for that round'), or (an earlier reading) until the character's next turn.")
     alternate_damage: bool = option(
         False, rule="WR-33",
         doc="Optional: damage is one d6 per point of factor, doubled when attack >= 2 x defense.")

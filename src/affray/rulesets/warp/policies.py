@@ -1,4 +1,4 @@
-"""A heuristic policy for WaRP, working only from the seat's view.
+"""Policies for WaRP, working only from the seat's typed view (:mod:`affray.rulesets.warp.views`).
 
 On its turn: attack the foe that looks weakest (Messed Up first, then fewest visible HP, then nearest)
 with the weapon and trait that promise the most damage (trait dice, then damage factor), never with a
@@ -11,39 +11,51 @@ reasons to live, let gestalt results stand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from affray.core.engine import GM, Action, ActionSpec
-from affray.core.policy import as_dict_view
 from affray.core.rng import RNG
+from affray.core.view import CombatantView
+from affray.rulesets.warp.views import WarpCombatantDetail, WarpSheet, WarpView
+
+Fighter = CombatantView[WarpCombatantDetail]
 
 
-def _factor(weapon: dict[str, Any], mode: str) -> int:
-    if mode == "melee":
-        return int(weapon["melee"] or 0)
-    ranged = weapon["ranged"]
-    return int(ranged["factor"]) if ranged else 0
+def _factor(sheet: WarpSheet | None, fighter: Fighter, weapon: str, mode: str) -> int:
+    """The damage factor of ``weapon`` used as ``mode``: from the sheet, or the weapon in hand when the sheet is
+    hidden (WR-12)."""
+    if sheet is not None:
+        try:
+            return sheet.weapon(weapon).factor(mode)
+        except KeyError:
+            pass
+    return fighter.detail.weapon.factor(mode)
 
 
-def _target_key(view: dict[str, Any], me: dict[str, Any], foe_id: str) -> tuple[int, int, float, str]:
-    foe = view["fighters"][foe_id]
-    hp = foe["stats"]["hp"] if foe["stats"] else 99
-    return (0 if foe["messed_up"] else 1, hp, abs(foe["position"] - me["position"]), foe_id)
+def _target_key(me: Fighter, foe: Fighter) -> tuple[int, int, float, str]:
+    hp = foe.detail.sheet.hp if foe.detail.sheet is not None else 99
+    return (0 if foe.detail.messed_up else 1, hp, _distance(me, foe), foe.id)
 
 
-def _hurt(me: dict[str, Any]) -> bool:
-    s = me["stats"]
-    return bool(s and 3 * (s["hp"] - s["stun"]) <= 2 * s["max_hp"])
+def _distance(a: Fighter, b: Fighter) -> float:
+    assert a.position is not None and b.position is not None
+    return abs(a.position.x - b.position.x)
+
+
+def _hurt(me: Fighter) -> bool:
+    s = me.detail.sheet
+    return bool(s and 3 * (s.hp - s.stun) <= 2 * s.max_hp)
+
+
+def _phase(view: WarpView) -> str:
+    return view.prompt.phase if view.prompt is not None else ""
 
 
 class WarpHeuristic:
     name = "heuristic"
 
-    def choose(self, view: Any, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
-        view = as_dict_view(view, actor)  # transitional (issue 11): the policy still reads the old dict view
-        actor = view["acting"]
-        phase = view["pending"]["phase"]
+    def choose(self, view: WarpView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+        phase = _phase(view)
         if actor == GM:
             return self._gm(phase, legal)
         if phase in ("turn", "held"):
@@ -51,7 +63,8 @@ class WarpHeuristic:
         if phase == "defend":
             return self._defend(view, actor, legal)
         if phase == "gestalt_roll":
-            spend = 1 if view["fighters"][actor]["stats"]["experience"] > 0 else 0
+            sheet = view.combatant(actor).detail.sheet
+            spend = 1 if sheet is not None and sheet.experience > 0 else 0
             return next((s.action for s in legal if s.action.get("experience") == spend), legal[0].action)
         if phase == "plea":
             return next(s.action for s in legal if s.action["type"] == "plea")
@@ -64,17 +77,17 @@ class WarpHeuristic:
         goal = wanted.get(phase)
         return next((s.action for s in legal if s.action == goal), legal[0].action)
 
-    def _turn(self, view: dict[str, Any], actor: str, legal: Sequence[ActionSpec]) -> Action:
-        me = view["fighters"][actor]
-        stats = me["stats"]
+    def _turn(self, view: WarpView, actor: str, legal: Sequence[ActionSpec]) -> Action:
+        everyone = view.by_id()
+        me = everyone[actor]
         attacks = [s.action for s in legal if s.action["type"] == "attack"]
         if attacks:
-            return self._attack(view, me, stats, attacks)
-        if me["holding"] or view["pending"]["phase"] == "held":
+            return self._attack(view, everyone, me, attacks)
+        if me.detail.holding or _phase(view) == "held":
             return next((s.action for s in legal if s.action["type"] in ("wait", "pass")), legal[0].action)
         kinds = {s.action["type"]: s.action for s in legal}
-        foes = [f for f in view["fighters"].values() if f["status"] == "fighting" and f["side"] != me["side"]]
-        if "take_cover" in kinds and any(f["weapon"]["ranged"] for f in foes):
+        foes = [f for f in everyone.values() if f.detail.status == "fighting" and f.side != me.side]
+        if "take_cover" in kinds and any(f.detail.weapon.ranged for f in foes):
             return kinds["take_cover"]
         if "break_free" in kinds:
             return kinds["break_free"]
@@ -84,15 +97,16 @@ class WarpHeuristic:
         return kinds.get("pass", legal[0].action)
 
     @staticmethod
-    def _attack(view: dict[str, Any], me: dict[str, Any], stats: dict[str, Any], attacks: list[Action]) -> Action:
-        target = min({a["target"] for a in attacks}, key=lambda t: _target_key(view, me, t))
-        foe = view["fighters"][target]
-        spend = 1 if foe["messed_up"] or me["messed_up"] else 0
-        specials = view["special_maneuvers"]
+    def _attack(view: WarpView, everyone: Mapping[str, Fighter], me: Fighter, attacks: list[Action]) -> Action:
+        target = min({a["target"] for a in attacks}, key=lambda t: _target_key(me, everyone[t]))
+        foe = everyone[target]
+        spend = 1 if foe.detail.messed_up or me.detail.messed_up else 0
+        specials = view.detail.special_maneuvers
+        sheet = me.detail.sheet
 
         def score(a: Action) -> tuple[int, int, int]:
-            trait = stats["traits"].get(a["trait"]) if a["trait"] else None
-            return (trait["dice"] if trait else 2, _factor(stats["weapons"][a["weapon"]], a["mode"]),
+            trait = sheet.trait(a["trait"]) if sheet is not None else None
+            return (trait.dice if trait else 2, _factor(sheet, me, a["weapon"], a["mode"]),
                     -1 if a["maneuver"] in specials else 0)
 
         mine = [a for a in attacks if a["target"] == target and a.get("experience", 0) == spend] or \
@@ -100,12 +114,12 @@ class WarpHeuristic:
         return max(mine, key=score)
 
     @staticmethod
-    def _defend(view: dict[str, Any], actor: str, legal: Sequence[ActionSpec]) -> Action:
-        me = view["fighters"][actor]
-        spend = 1 if _hurt(me) else 0
+    def _defend(view: WarpView, actor: str, legal: Sequence[ActionSpec]) -> Action:
+        everyone = view.by_id()
+        spend = 1 if _hurt(everyone[actor]) else 0
 
         def threat(action: Action) -> int:
-            return sum(_factor(view["fighters"][a]["weapon"], "melee") for a in action.get("normal", []))
+            return sum(everyone[a].detail.weapon.factor("melee") for a in action.get("normal", []))
 
         options = [s.action for s in legal if s.action.get("experience", 0) == spend and s.action.get("dodge", True)]
         options = options or [s.action for s in legal]
@@ -124,10 +138,8 @@ class WarpSteady:
 
     name = "steady"
 
-    def choose(self, view: Any, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
-        view = as_dict_view(view, actor)  # transitional (issue 11): the policy still reads the old dict view
-        actor = view["acting"]
-        phase = view["pending"]["phase"]
+    def choose(self, view: WarpView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+        phase = _phase(view)
         if actor == GM:
             return WarpHeuristic._gm(phase, legal)
         if phase in ("turn", "held"):
@@ -140,14 +152,15 @@ class WarpSteady:
         return next((s.action for s in legal if s.action.get("experience", 0) == 0), legal[0].action)
 
     @staticmethod
-    def _turn(view: dict[str, Any], actor: str, legal: Sequence[ActionSpec]) -> Action:
-        me = view["fighters"][actor]
-        specials = set(view["special_maneuvers"])
+    def _turn(view: WarpView, actor: str, legal: Sequence[ActionSpec]) -> Action:
+        everyone = view.by_id()
+        me = everyone[actor]
+        specials = set(view.detail.special_maneuvers)
         attacks = [s.action for s in legal if s.action["type"] == "attack" and s.action["mode"] == "melee"
-                   and s.action["weapon"] == me["wielding"] and not s.action.get("experience")
+                   and s.action["weapon"] == me.detail.wielding and not s.action.get("experience")
                    and s.action["maneuver"] not in specials]
         if attacks:
-            target = min({a["target"] for a in attacks}, key=lambda t: _target_key(view, me, t))
+            target = min({a["target"] for a in attacks}, key=lambda t: _target_key(me, everyone[t]))
             return next(a for a in attacks if a["target"] == target)
         toward = [s.action for s in legal if s.action["type"] == "move" and "toward" in s.action]
         if toward:

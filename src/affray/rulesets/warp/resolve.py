@@ -66,7 +66,8 @@ def defense_options(state: WarpState, a: Attack) -> list[TraitRating | None]:
 
 def lock_matters(state: WarpState, a: Attack) -> bool:
     """Defending with a non-combat trait costs something only if its owner may still attack before the
-    lock resets: while it holds its action, or (locks by round) before its turn (WR-09, WR-B15)."""
+    lock resets: while it holds its action, or (locks by round, the default) before its turn (WR-09,
+    WR-B15)."""
     t = state.fighters[a.target]
     may_still_attack = t.holding or (state.options.trait_lock == "until_next_round" and not t.turn_done)
     if not may_still_attack:
@@ -187,7 +188,8 @@ def ranged_defense_roll(state: WarpState, rng: RNG, a: Attack, events: list[Even
         lock(t, trait, "defense")
         mods.bonus.extend(["dodging"] * extra)
         factors.append(f"dodging +{extra}")
-    standing(state, t, "dodge" if dodging else "cover", dodging, mods)
+    if dodging or state.options.passive_defense_standing:  # a passive defense is the shot's (WR-24)
+        standing(state, t, "dodge" if dodging else "cover", dodging, mods)
     _defense_extras(state, t, a, mods)
     events.append(DefenseDice(t.id, dice, len(mods.bonus) - len(mods.penalty), factors))
     total = roll(state, rng, t, "ranged defense", None, mods, events, dice=dice)

@@ -2,23 +2,27 @@
 
 A roll is a trait's dice (2 without a suitable trait, WR-03) plus bonus and penalty dice that cancel
 one for one (WR-02, WR-B2). Standing modifiers come from the roller's condition: Messed Up (WR-24),
-armour on agility-related rolls (WR-20, WR-21), flaws, a hold (WR-30), a psychological advantage or a
-loved one to protect (WR-31). A non-combat trait serves attack or defense, not both, between two of its
-owner's turns (WR-09, WR-B15).
+armour on agility-related rolls, which include every attack and defense roll but a firearm attack (WR-18,
+WR-20, WR-21), flaws, a hold (WR-30), a psychological advantage or a loved one to protect (WR-31). A
+non-combat trait serves attack or defense, not both, in one round (WR-09, WR-B15).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from affray.core.dice import Die, Roll
+from affray.core.dice import Die, Roll, roll_pool
 from affray.core.events import Event, Note
 from affray.core.rng import RNG
 from affray.rulesets.warp.events import PoolRolled
-from affray.rulesets.warp.mechanics import DEFAULT_DICE, DIE, blown_top, botched, keep_flags, messed_up
+from affray.rulesets.warp.mechanics import DEFAULT_DICE, DIE, blown_top, botched, keep_flags, messed_up, net_dice
 from affray.rulesets.warp.state import Fighter, TraitRating, WarpState
 
 UNTRAINED_AGILE = frozenset({"melee", "defense", "dodge", "initiative"})
+#: The attack and defense rolls that the seed counts among the actions requiring agility (WR-20).
+COMBAT_ROLLS = frozenset({"melee", "ranged", "defense", "dodge"})
 ATTACK_USES = ("melee", "ranged")
 MAX_EXPLOSIONS = 50
 
@@ -36,14 +40,43 @@ def is_messed(state: WarpState, f: Fighter) -> bool:
     return messed_up(f.hp - f.stun, f.max_hp, state.options.half_hp_is_messed_up)
 
 
-def agility_related(state: WarpState, trait: TraitRating | None, use: str, gunfire: bool = False) -> bool:
-    """Armour hinders agility-related rolls, never a firearm attack (WR-18, WR-20). A roll without a
-    trait is agility-related for melee, defense, dodging and initiative (ruling WR-X12)."""
+def agility_rule(reading: str, untrained: bool, trait_agility: bool | None, use: str, gunfire: bool = False) -> bool:
+    """Whether a roll requires agility, so that armour's penalty dice (WR-20, WR-21) and flaws on agility
+    reach it. Rules: WR-18, WR-20, WR-X12. The one rule that play, the duel model and the hints share.
+
+    The seed: "every action that requires agility (including attack and defense rolls)": with ``reading``
+    ``attack_and_defense`` (option ``agility_rolls``), every attack and defense roll, dodging included, whatever
+    the trait, but never a firearm attack (WR-18); any other roll when its trait is agility-related
+    (``trait_agility``; ``None``: no trait). ``tagged_traits`` keeps the older reading, where only an
+    agility-tagged trait counted. A roll without a trait is agility-related for melee, defense, dodging and
+    initiative when ``untrained`` (ruling WR-X12).
+    """
     if gunfire and use == "ranged":
         return False
-    if trait is not None:
-        return trait.agility
-    return state.options.untrained_agility and use in UNTRAINED_AGILE
+    if use in COMBAT_ROLLS and reading == "attack_and_defense":
+        return True
+    if trait_agility is not None:
+        return trait_agility
+    return untrained and use in UNTRAINED_AGILE
+
+
+def agility_related(state: WarpState, trait: TraitRating | None, use: str, gunfire: bool = False) -> bool:
+    """:func:`agility_rule` under the match's options."""
+    o = state.options
+    return agility_rule(o.agility_rolls, o.untrained_agility, None if trait is None else trait.agility, use, gunfire)
+
+
+class HasAffects(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def affects(self) -> tuple[str, ...]: ...
+
+
+def flaw_penalties(flaws: Iterable[HasAffects], use: str, agile: bool) -> list[str]:
+    """One penalty die per flaw that reaches a roll of ``use`` (its own rolls, all, or agility-related ones)."""
+    return [fl.name for fl in flaws if use in fl.affects or "all" in fl.affects or (agile and "agility" in fl.affects)]
 
 
 def standing(state: WarpState, f: Fighter, use: str, agile: bool, mods: Mods) -> Mods:
@@ -52,9 +85,7 @@ def standing(state: WarpState, f: Fighter, use: str, agile: bool, mods: Mods) ->
         mods.penalty.append("messed up")
     if agile and f.armour.penalty_dice:
         mods.penalty.extend(["armour"] * f.armour.penalty_dice)
-    for flaw in f.flaws:
-        if use in flaw.affects or "all" in flaw.affects or (agile and "agility" in flaw.affects):
-            mods.penalty.append(flaw.name)
+    mods.penalty.extend(flaw_penalties(f.flaws, use, agile))
     if f.held_by:
         mods.penalty.append("held")
     if f.psych_round == state.round:
@@ -70,7 +101,7 @@ def lock_allows(f: Fighter, trait: TraitRating, role: str) -> bool:
 
 
 def lock(f: Fighter, trait: TraitRating | None, role: str) -> None:
-    """Record a non-combat trait's role until the lock resets (WR-B15)."""
+    """Record a non-combat trait's role until the round ends (WR-B15)."""
     if trait is not None and not trait.combat:
         f.locks[trait.id] = role
 
@@ -111,6 +142,24 @@ def dodge_dice(f: Fighter) -> tuple[int, TraitRating | None]:
         if flaw.dodge_dice is not None:
             dice = min(dice, flaw.dodge_dice)
     return dice, trait
+
+
+def warp_pool(rng: RNG, dice: int, bonus: int = 0, penalty: int = 0, modifier: int = 0) -> Roll:
+    """A WaRP trait roll outside a match: ``dice`` d6 summed, with bonus and penalty dice that cancel one for
+    one. Rules: WR-01, WR-02, WR-B2, WR-B13.
+
+    With ``k`` net bonus dice it rolls ``dice + k`` and keeps the highest ``dice``; with ``k`` net penalty dice
+    the lowest ``dice``. (Moved here from ``affray.core.dice``: it is WaRP's rule, issue 11 item 6. Live play
+    uses :func:`throw`, which also honours the options.)
+    """
+    if dice < 0 or bonus < 0 or penalty < 0:
+        raise ValueError(f"dice counts cannot be negative (dice={dice}, bonus={bonus}, penalty={penalty})")
+    net = net_dice(bonus, penalty)
+    extra = abs(net)
+    tag = f"+{extra}b" if net > 0 else (f"+{extra}p" if net < 0 else "")
+    shown = f"+{modifier}" if modifier > 0 else (f"{modifier}" if modifier < 0 else "")
+    return roll_pool(rng, dice + extra, DIE, keep=dice, keep_lowest=net < 0, modifier=modifier,
+                     notation=f"{dice}d6{tag}{shown}")
 
 
 def throw(state: WarpState, rng: RNG, dice: int, bonus: int, penalty: int) -> Roll:

@@ -30,6 +30,7 @@ from affray.core.events import Event, to_jsonable
 from affray.core.memo import Memo
 from affray.core.rng import RNG
 from affray.rulesets.warp import decisions, gestalt, turns
+from affray.rulesets.warp.action_types import ACTION_TYPES
 from affray.rulesets.warp.actions import turn_step
 from affray.rulesets.warp.content_model import WarpContent, WarpScenario
 from affray.rulesets.warp.legal import decision_specs, turn_specs
@@ -37,7 +38,7 @@ from affray.rulesets.warp.options import WarpOptions
 from affray.rulesets.warp.resolve import continue_attack
 from affray.rulesets.warp.setup import build_state, prepare
 from affray.rulesets.warp.state import WarpState
-from affray.rulesets.warp.views import gestalt_total, stats, view
+from affray.rulesets.warp.views import WarpCombatantDetail, WarpDetail, WarpView, gestalt_total, sheet, view
 
 CONTENT_DIR = Path(__file__).parent / "content"
 HANDLERS = {**decisions.HANDLERS, **gestalt.HANDLERS}
@@ -64,6 +65,7 @@ class WarpRuleset:
     options_type = WarpOptions
     scenario_type = WarpScenario
     content_type = WarpContent
+    view_types = (WarpDetail, WarpCombatantDetail)
 
     def content(self) -> ContentLibrary:
         return builtin_content()
@@ -81,15 +83,7 @@ class WarpRuleset:
         return state, events
 
     def pending(self, state: WarpState) -> Window | None:
-        version, window = state.window_cache
-        if version == state.version:
-            return window  # type: ignore[no-any-return]
-        window = self._window(state)
-        state.window_cache = (state.version, window)
-        return window
-
-    @staticmethod
-    def _window(state: WarpState) -> Window | None:
+        """Who must act now (a few comparisons: cheaper to work out than to cache)."""
         if state.outcome is not None:
             return None
         if state.decisions:
@@ -103,8 +97,20 @@ class WarpRuleset:
             return Window("held", holders, "Use the held action now, or let it go") if holders else None
         return None
 
+    def action_types(self) -> tuple[ActionType, ...]:
+        return ACTION_TYPES
+
     def legal(self, state: WarpState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:
-        window = self.pending(state)
+        """The actions on offer to ``actor`` now; with a memo, built once per match version."""
+        if memo is None:
+            return self._legal(state, actor, self.pending(state))
+        return list(memo.now(("warp-legal", actor), lambda: self._legal(state, actor, self._window(state, memo))))
+
+    def _window(self, state: WarpState, memo: Memo) -> Window | None:
+        """The window, worked out once per match version for the views and legal lists built in it."""
+        return memo.now("warp-window", lambda: self.pending(state))
+
+    def _legal(self, state: WarpState, actor: str, window: Window | None) -> list[ActionSpec]:
         if window is None or actor not in window.actors:
             return []
         if state.decisions:
@@ -133,7 +139,6 @@ class WarpRuleset:
                 return result
             events = result.events
         self._run(state, rng, events)
-        state.version += 1
         return Accepted(events)
 
     @staticmethod
@@ -145,13 +150,10 @@ class WarpRuleset:
         else:
             turns.advance(state, rng, events)
 
-    def view(self, state: WarpState, viewer: Viewer, memo: Memo | None = None) -> dict[str, Any]:
-        return view(state, viewer, self.pending(state))
-
-    view_types: tuple[type[Any], ...] = ()  # transitional (issue 11): the typed view comes with its detail types
-
-    def action_types(self) -> tuple[ActionType, ...]:
-        return ()  # transitional (issue 11): declarations come with the typed actions
+    def view(self, state: WarpState, viewer: Viewer, memo: Memo | None = None) -> WarpView:
+        if memo is None:
+            return view(state, viewer, self.pending(state))
+        return view(state, viewer, self._window(state, memo), memo)
 
     def outcome(self, state: WarpState) -> Outcome | None:
         return state.outcome
@@ -172,15 +174,16 @@ class WarpRuleset:
         return out
 
     def gm_secrets(self, state: WarpState) -> list[tuple[str, Any]]:
-        """GM characters' numbers: the GM's, hidden from the players (for the leak check)."""
-        return [(f.id, stats(f)) for f in state.fighters.values() if not f.pc]
+        """GM characters' numbers in their JSON form: GM-level, hidden from the players (for the leak check)."""
+        return [(f.id, to_jsonable(sheet(f))) for f in state.fighters.values() if not f.pc]
 
     def secrets(self, state: WarpState) -> list[tuple[str, Any]]:
-        """A secret gestalt total until the result (for the leak check)."""
+        """A side of GM characters' secret gestalt total until the result (the GM's hidden roll; for the leak
+        check). WaRP has no face-down choices, so no sealed events."""
         out: list[tuple[str, Any]] = []
         g = state.gestalt
         if g is not None and not g.resolved:
-            out += [(GM, gestalt_total(side, total)) for side, total in gestalt.totals(state).items()
+            out += [(GM, to_jsonable(gestalt_total(side, total))) for side, total in gestalt.totals(state).items()
                     if gestalt.gm_side(state, side)]
         return out
 

@@ -2,16 +2,16 @@
 
 Positions are metres along one line (ruling WR-X2, ``docs/warp.md``): every WaRP distance rule (the
 range rows, the paces, melee reach) needs only the distance between two characters, and on a line all
-the paces (multiples of 2.5 m) stay exact.
+the paces (multiples of 2.5 m) stay exact. The state holds no caches: what views and legal lists derive
+from it is kept in the match's :class:`~affray.core.memo.Memo` (issue 11, item 5).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from affray.core.engine import Outcome
-from affray.core.events import to_jsonable
 from affray.rulesets.warp.options import WarpOptions
 
 UNARMED = "unarmed"
@@ -125,16 +125,10 @@ class Fighter:
     serious: list[dict[str, Any]] = field(default_factory=list)
     dealt: int = 0  # HP taken off foes (simulation reports)
     taken: int = 0
-    # the static parts of this character's view, built once (views.py); not part of the match state
-    view_cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def out(self) -> bool:
         return self.status != "fighting"
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form of the state (snapshots): every field but the view cache."""
-        return {f.name: to_jsonable(getattr(self, f.name)) for f in fields(self) if f.name != "view_cache"}
 
 
 @dataclass(slots=True)
@@ -215,12 +209,6 @@ class WarpState:
     gestalt: Gestalt | None = None
     ground: list[tuple[str, float]] = field(default_factory=list)  # dropped or thrown weapons
     outcome: Outcome | None = None
-    version: int = 0  # bumped by every accepted step; keys the window cache
-    window_cache: tuple[int, Any] = field(default=(-1, None), repr=False, compare=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form of the state (snapshots): every field but the window cache."""
-        return {f.name: to_jsonable(getattr(self, f.name)) for f in fields(self) if f.name != "window_cache"}
 
     def current(self) -> Fighter | None:
         """Whose turn it is (``None`` outside the turn phase)."""

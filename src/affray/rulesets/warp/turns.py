@@ -58,6 +58,8 @@ def start_round(state: WarpState, rng: RNG, events: list[Event]) -> None:
         f.waited = -1
         if state.options.trait_lock == "until_next_round":
             f.locks.clear()
+        if state.options.desperate_defense_span == "round":  # "for that round" (WR-32)
+            f.desperate = False
     state.turn_index = 0
     if state.round == 1 or state.options.reroll_initiative_each_round:
         state.phase = "initiative"
@@ -125,8 +127,8 @@ def _order(state: WarpState, rng: RNG, active: list[Fighter], events: list[Event
 
 
 def start_turn(state: WarpState, f: Fighter, events: list[Event]) -> None:
-    """A turn begins: the trait lock resets (WR-B15), a desperate defense ends (WR-32), and a prone
-    character spends the turn getting up (WR-30)."""
+    """A turn begins: with the earlier readings the trait lock resets (WR-B15) and a desperate defense
+    ends (WR-32); a prone character spends the turn getting up (WR-30)."""
     f.turn_started = True
     if state.options.trait_lock == "until_next_turn":
         f.locks.clear()
@@ -192,8 +194,10 @@ def turn_actors(state: WarpState) -> tuple[str, ...]:
     current = state.current()
     if current is None:
         return ()
-    holders = tuple(h.id for h in state.holders() if h.waited != state.slot and h.id != current.id)
-    return (*holders, current.id)
+    slot = state.slot
+    holders = tuple(h.id for h in state.fighters.values()
+                    if h.holding and not h.out and h.waited != slot and h is not current)
+    return (*holders, current.id) if holders else (current.id,)
 
 
 def end_action(state: WarpState, f: Fighter) -> None:

@@ -1,102 +1,362 @@
-"""What a seat sees of a WaRP match (DESIGN.md, contract 6). Views are read-only: the static parts of
-a sheet (traits, flaws, weapon profiles) are built once and shared between views.
+"""What a seat sees of a WaRP match: the core envelope with WaRP's typed parts (DESIGN.md contract 6, issue 11).
 
-Everyone sees where people stand, what they wield and wear, and whether they look hurt (Messed Up, down,
-dead). A GM character's numbers (hit points, traits, flaws, experience) are the GM's: a player sees them
-only for the characters it controls, and PC sheets are open to the whole table. In gestalt combat a side
-of GM characters keeps its rolls and total hidden until the result (WR-35).
+Everyone sees where people stand on the line (``Position("line", metres)``), what they wield and wear, and whether
+they look hurt (Messed Up, down, dead). A GM character's numbers (hit points, traits, flaws, experience) are
+GM-level information: a seat sees them only for the characters it controls, or with ``viewer.omniscient``; PC
+sheets are open to the whole table. So the ``HP`` bar is omitted for a sheet the viewer may not see. In gestalt
+combat a side of GM characters keeps its rolls and total hidden until the result (WR-35).
+
+Views are read-only. The parts of a sheet that never change in a fight (traits, flaws, weapon profiles, armour)
+are built once per match in ``memo.static``; a whole view is kept for the match's version in ``memo.now``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from affray.core.engine import Viewer, Window
+from affray.core.memo import Memo
+from affray.core.view import Bar, CombatantView, Position, Status, View, controlled, envelope
 from affray.rulesets.warp.gestalt import gm_side, totals
 from affray.rulesets.warp.state import Arm, Fighter, WarpState
 
+OUT_BY_HARM = frozenset({"down", "dying", "dead", "beaten"})
 
-def _arm(a: Arm) -> dict[str, Any]:
+
+@dataclass(frozen=True, slots=True)
+class TraitView:
+    """A trait on a sheet (WR-01, WR-09, WR-20, WR-31)."""
+
+    id: str
+    name: str
+    dice: int
+    combat: bool
+    agility: bool
+    fighting: bool
+    uses: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FlawView:
+    name: str
+    affects: tuple[str, ...]
+    dodge_dice: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RangedView:
+    factor: int
+    row: str
+    gunfire: bool
+    thrown: bool
+    temporary: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponView:
+    """A weapon's profile: melee factor, missile profile, handiness (WR-12, WR-15, WR-31)."""
+
+    id: str
+    name: str
+    handiness: int
+    melee: int | None
+    ranged: RangedView | None
+
+    def factor(self, mode: str) -> int:
+        """The damage factor used hand to hand (``melee``) or as a missile (WR-12)."""
+        if mode == "melee":
+            return self.melee or 0
+        return self.ranged.factor if self.ranged is not None else 0
+
+
+@dataclass(frozen=True, slots=True)
+class ProtectionView:
+    """All armour worn, summed (WR-19, WR-21, WR-22)."""
+
+    dice: int
+    flat: int
+    bullet_dice: int
+    penalty_dice: int
+
+
+@dataclass(frozen=True, slots=True)
+class TraitLock:
+    """A non-combat trait's role this round (WR-09, WR-B15)."""
+
+    trait: str
+    role: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeriousWoundView:
+    kind: str
+    daily_loss: int
+
+
+@dataclass(frozen=True, slots=True)
+class WarpSheet:
+    """A character's numbers: open for PCs and for the seats that control it, else GM-level."""
+
+    id: str
+    hp: int
+    max_hp: int
+    stun: int
+    ceiling: int
+    experience: int
+    traits: dict[str, TraitView]
+    flaws: tuple[FlawView, ...]
+    weapons: dict[str, WeaponView]  # the weapons carried now (bare hands always)
+    counts: dict[str, int]  # how many of each (thrown weapons are used up)
+    protection: ProtectionView
+    locks: tuple[TraitLock, ...]
+    cover_nearby: str
+    serious_wounds: tuple[SeriousWoundView, ...]
+
+    def trait(self, tid: str | None) -> TraitView | None:
+        return self.traits.get(tid) if tid else None
+
+    def weapon(self, wid: str) -> WeaponView:
+        """A carried weapon's profile (``KeyError`` if not carried)."""
+        return self.weapons[wid]
+
+
+@dataclass(frozen=True, slots=True)
+class WarpCombatantDetail:
+    """What the envelope's combatant part does not hold: the weapon in hand, armour, cover, holds, the sheet."""
+
+    pc: bool
+    status: str
+    down_state: str
+    messed_up: bool
+    wielding: str
+    weapon: WeaponView
+    armour: tuple[str, ...]
+    cover: str
+    moved: bool
+    prone: bool
+    held_by: str
+    holding: bool
+    desperate: bool
+    initiative: int
+    sheet: WarpSheet | None
+
+
+@dataclass(frozen=True, slots=True)
+class AttackView:
+    attacker: str
+    target: str
+    weapon: str
+    mode: str
+    maneuver: str
+    special: str
+    distance: float
+    claim: str
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionView:
+    kind: str
+    actor: str
+    about: str
+
+
+@dataclass(frozen=True, slots=True)
+class GroundItem:
+    weapon: str
+    position: float
+
+
+@dataclass(frozen=True, slots=True)
+class GestaltRoll:
+    actor: str
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class SideTotal:
+    side: str
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class GestaltView:
+    round: int
+    rolled: tuple[str, ...]
+    rolls: tuple[GestaltRoll, ...]
+    totals: tuple[SideTotal, ...]
+    winner: str | None
+    resolved: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WarpDetail:
+    """WaRP's part of a view: light, melee reach, the pending attack and decision, the ground, gestalt, and the
+    table's reading of which rolls require agility (options ``agility_rolls``, ``untrained_agility``: WR-20,
+    WR-X12), so that a client works out the dice of a roll with the ruleset's own rule."""
+
+    darkness: str
+    reach_m: float
+    agility_rolls: str
+    untrained_agility: bool
+    attack: AttackView | None
+    decision: DecisionView | None
+    ground: tuple[GroundItem, ...]
+    special_maneuvers: tuple[str, ...]
+    gestalt: GestaltView | None
+
+
+WarpView = View[WarpDetail, WarpCombatantDetail]
+
+
+# -- the static parts of a sheet --------------------------------------------------------------------------
+def weapon_view(wid: str, a: Arm) -> WeaponView:
     r = a.ranged
-    return {"name": a.name, "handiness": a.handiness, "melee": a.melee,
-            "ranged": None if r is None else {"factor": r.factor, "row": r.row, "gunfire": r.gunfire,
-                                              "thrown": r.thrown, "temporary": r.temporary}}
+    ranged = None if r is None else RangedView(r.factor, r.row, r.gunfire, r.thrown, r.temporary)
+    return WeaponView(wid, a.name, a.handiness, a.melee, ranged)
 
 
-def _static(f: Fighter) -> dict[str, Any]:
-    """The parts of a sheet that never change in a fight, built once per character (read-only)."""
-    if not f.view_cache:
-        f.view_cache["traits"] = {t.id: {"name": t.name, "dice": t.dice, "combat": t.combat, "agility": t.agility,
-                                         "fighting": t.fighting, "uses": list(t.uses)} for t in f.traits.values()}
-        f.view_cache["flaws"] = [{"name": fl.name, "affects": list(fl.affects), "dodge_dice": fl.dodge_dice}
-                                 for fl in f.flaws]
-        f.view_cache["arms"] = {w: _arm(a) for w, a in f.arms.items()}
-        f.view_cache["protection"] = {"dice": f.armour.dice, "flat": f.armour.flat,
-                                      "bullet_dice": f.armour.bullet_dice, "penalty_dice": f.armour.penalty_dice}
-    return f.view_cache
+@dataclass(frozen=True, slots=True)
+class StaticSheet:
+    traits: dict[str, TraitView]
+    flaws: tuple[FlawView, ...]
+    arms: dict[str, WeaponView]
+    protection: ProtectionView
 
 
-def stats(f: Fighter) -> dict[str, Any]:
-    """A character's numbers: open for PCs and for the seats that control it, else GM-only."""
-    static = _static(f)
-    arms = static["arms"]
-    return {
-        "id": f.id, "hp": f.hp, "max_hp": f.max_hp, "stun": f.stun, "ceiling": f.ceiling,
-        "experience": f.experience, "traits": static["traits"], "flaws": static["flaws"],
-        "weapons": {w: {**arms[w], "count": f.carried.get(w, 1)} for w in arms
-                    if w == "unarmed" or f.carried.get(w, 0) > 0},
-        "protection": static["protection"], "locks": dict(f.locks), "cover_nearby": f.cover_nearby,
-        "serious_wounds": [dict(s) for s in f.serious],
-    }
+def static_sheet(f: Fighter) -> StaticSheet:
+    """What never changes in a fight: built once per match through ``memo.static``."""
+    return StaticSheet(
+        {t.id: TraitView(t.id, t.name, t.dice, t.combat, t.agility, t.fighting, tuple(t.uses))
+         for t in f.traits.values()},
+        tuple(FlawView(fl.name, tuple(fl.affects), fl.dodge_dice) for fl in f.flaws),
+        {w: weapon_view(w, a) for w, a in f.arms.items()},
+        ProtectionView(f.armour.dice, f.armour.flat, f.armour.bullet_dice, f.armour.penalty_dice))
 
 
-def _fighter(f: Fighter, open_sheet: bool) -> dict[str, Any]:
-    return {
-        "name": f.name, "side": f.side, "pc": f.pc, "position": f.position, "status": f.status,
-        "down_state": f.down_state, "messed_up": f.messed, "wielding": f.wielding,
-        "weapon": _static(f)["arms"][f.wielding], "armour": list(f.armour.names), "cover": f.cover, "moved": f.moved,
-        "prone": f.prone, "held_by": f.held_by, "holding": f.holding, "desperate": f.desperate,
-        "initiative": f.initiative, "stats": stats(f) if open_sheet else None,
-    }
+def _static(f: Fighter, memo: Memo) -> StaticSheet:
+    return memo.static(("warp-sheet", f.id), lambda: static_sheet(f))
 
 
-def gestalt_total(side: str, total: int) -> dict[str, Any]:
-    return {"side": side, "total": total}
+def sheet(f: Fighter, memo: Memo | None = None, static: StaticSheet | None = None) -> WarpSheet:
+    """A character's numbers (the secret of a GM character, see ``WarpRuleset.secrets``)."""
+    if static is None:
+        static = _static(f, memo if memo is not None else Memo())
+    counts = {w: f.carried.get(w, 1) for w in static.arms if w == "unarmed" or f.carried.get(w, 0) > 0}
+    carried = static.arms if len(counts) == len(static.arms) else {w: static.arms[w] for w in counts}
+    return WarpSheet(f.id, f.hp, f.max_hp, f.stun, f.ceiling, f.experience, static.traits, static.flaws, carried,
+                     counts,
+                     static.protection, tuple(TraitLock(t, r) for t, r in f.locks.items()) if f.locks else (),
+                     f.cover_nearby, tuple(SeriousWoundView(str(s.get("kind", "")), int(s.get("daily_loss", 0)))
+                                           for s in f.serious) if f.serious else ())
 
 
-def _gestalt(state: WarpState, viewer: Viewer) -> dict[str, Any] | None:
+# -- combatants ---------------------------------------------------------------------------------------------
+def statuses(state: WarpState, f: Fighter) -> tuple[Status, ...]:
+    """Conditions with their remaining rounds where they have one (WR-24, WR-30, WR-31, WR-32, WR-06)."""
+    out: list[Status] = []
+    if f.messed and not f.out:
+        out.append(Status("messed up"))
+    if f.prone:
+        out.append(Status("prone"))
+    if f.held_by:
+        out.append(Status(f"held by {f.held_by}"))
+    if f.holding:
+        out.append(Status("holding", 1))
+    if f.desperate:
+        out.append(Status("desperate defense", 1))
+    if f.psych_round >= state.round:
+        out.append(Status("psychological advantage", f.psych_round - state.round + 1))
+    if f.unaware:
+        out.append(Status("unaware"))
+    if f.out:
+        out.append(Status(f.down_state or f.status))
+    return tuple(out)
+
+
+def fingerprint(state: WarpState, f: Fighter) -> tuple[object, ...]:
+    """Everything of ``f``'s that its combatant view shows and a fight can change (the rest is static)."""
+    return (f.hp, f.stun, f.ceiling, f.experience, f.status, f.down_state, f.messed, f.wielding, f.cover, f.moved,
+            f.prone, f.held_by, f.holding, f.desperate, f.initiative, f.unaware, f.position, f.cover_nearby,
+            f.psych_round - state.round if f.psych_round >= state.round else None, tuple(f.carried.values()),
+            tuple(f.locks.items()) if f.locks else (), len(f.serious))  # carried: fixed keys; serious: appended
+
+
+def combatant(state: WarpState, f: Fighter, viewer: Viewer, memo: Memo) -> CombatantView[WarpCombatantDetail]:
+    """``f`` as ``viewer`` sees it, rebuilt only when its :func:`fingerprint` changes."""
+    open_sheet = f.pc or viewer.may_see(f.id)
+    mine = controlled(viewer, f.id)
+    return memo.keyed(("warp-combatant", f.id, open_sheet, mine), fingerprint(state, f),
+                      lambda: _combatant(state, f, open_sheet, mine, memo))
+
+
+def _combatant(state: WarpState, f: Fighter, open_sheet: bool, mine: bool, memo: Memo
+               ) -> CombatantView[WarpCombatantDetail]:
+    static = _static(f, memo)
+    numbers = sheet(f, static=static) if open_sheet else None
+    bars = (Bar("HP", f.hp, f.max_hp),) if open_sheet else ()
+    detail = WarpCombatantDetail(
+        f.pc, f.status, f.down_state, f.messed, f.wielding, static.arms[f.wielding],
+        tuple(f.armour.names), f.cover, f.moved, f.prone, f.held_by, f.holding, f.desperate, f.initiative, numbers)
+    return CombatantView(f.id, f.name, f.side, mine, Position("line", f.position), bars,
+                         statuses(state, f), f.status in OUT_BY_HARM, f.status == "dead", detail)
+
+
+# -- the view's own part ------------------------------------------------------------------------------------
+def _gestalt(state: WarpState, viewer: Viewer) -> GestaltView | None:
     g = state.gestalt
     if g is None:
         return None
+
     def shown(side: str) -> bool:
         return g.resolved or viewer.omniscient or not gm_side(state, side)
 
-    rolls = {a: v for a, v in g.rolls.items() if shown(state.fighters[a].side) or viewer.may_see(a)}
-    return {"round": g.round, "rolled": sorted(g.rolls), "rolls": rolls,
-            "totals": [gestalt_total(side, total) for side, total in totals(state).items() if shown(side)],
-            "winner": g.winner if g.resolved else None, "resolved": g.resolved}
+    rolls = tuple(GestaltRoll(a, v) for a, v in g.rolls.items()
+                  if shown(state.fighters[a].side) or viewer.may_see(a))
+    return GestaltView(g.round, tuple(sorted(g.rolls)), rolls,
+                       tuple(SideTotal(side, total) for side, total in totals(state).items() if shown(side)),
+                       g.winner if g.resolved else None, g.resolved)
 
 
-def view(state: WarpState, viewer: Viewer, window: Window | None) -> dict[str, Any]:
-    current = state.current()
+def detail(state: WarpState, viewer: Viewer, memo: Memo) -> WarpDetail:
+    """The view's own part, rebuilt only when what it shows changes (gestalt views: always)."""
+    if state.gestalt is not None:
+        return _detail(state, viewer, memo)
     a = state.attack
-    decision = state.decisions[0] if state.decisions else None
-    return {
-        "ruleset": "warp", "mode": state.mode, "round": state.round, "phase": state.phase, "seat": viewer.seat,
-        "you": sorted(x for x in state.fighters if x in viewer.controls),
-        "order": list(state.order), "turn": None if current is None else current.id,
-        "pending": None if window is None else {"phase": window.phase, "actors": list(window.actors),
-                                                "prompt": window.prompt},
-        "darkness": state.darkness, "reach_m": state.options.melee_reach_m,
-        "fighters": {x: _fighter(f, f.pc or viewer.may_see(x)) for x, f in state.fighters.items()},
-        "attack": None if a is None else {"attacker": a.attacker, "target": a.target, "weapon": a.weapon,
-                                          "mode": a.mode, "maneuver": a.maneuver, "special": a.special,
-                                          "distance": a.distance, "claim": a.claim},
-        "decision": None if decision is None else {"kind": decision.kind, "actor": decision.actor,
-                                                   "about": decision.about},
-        "ground": [{"weapon": w, "position": p} for w, p in state.ground],
-        "special_maneuvers": [m.id for m in state.maneuvers.values() if m.special != "none"],
-        "gestalt": _gestalt(state, viewer),
-        "outcome": None if state.outcome is None else {"winner": state.outcome.winner,
-                                                       "reason": state.outcome.reason},
-    }
+    d = state.decisions[0] if state.decisions else None
+    key = (None if a is None else (a.attacker, a.target, a.weapon, a.mode, a.maneuver, a.special, a.distance, a.claim),
+           None if d is None else (d.kind, d.actor, d.about), tuple(state.ground) if state.ground else ())
+    return memo.keyed("warp-detail", key, lambda: _detail(state, viewer, memo))
+
+
+def _detail(state: WarpState, viewer: Viewer, memo: Memo) -> WarpDetail:
+    a = state.attack
+    d = state.decisions[0] if state.decisions else None
+    specials = memo.static("warp-specials", lambda: tuple(m.id for m in state.maneuvers.values()
+                                                          if m.special != "none"))
+    return WarpDetail(
+        state.darkness, state.options.melee_reach_m, state.options.agility_rolls, state.options.untrained_agility,
+        None if a is None else AttackView(a.attacker, a.target, a.weapon, a.mode, a.maneuver, a.special, a.distance,
+                                          a.claim),
+        None if d is None else DecisionView(d.kind, d.actor, d.about),
+        tuple(GroundItem(w, p) for w, p in state.ground) if state.ground else (), specials,
+        _gestalt(state, viewer))
+
+
+def build_view(state: WarpState, viewer: Viewer, window: Window | None, memo: Memo) -> WarpView:
+    current = state.current()
+    return envelope(
+        "warp", mode=state.mode, round=state.round, phase=state.phase, order=state.order, window=window,
+        outcome=state.outcome, viewer=viewer,
+        combatants=tuple(combatant(state, f, viewer, memo) for f in state.fighters.values()),
+        detail=detail(state, viewer, memo), turn=None if current is None else current.id)
+
+
+def view(state: WarpState, viewer: Viewer, window: Window | None, memo: Memo | None = None) -> WarpView:
+    """A seat's view; with a memo, kept for the match's version (one per viewer)."""
+    if memo is None:
+        return build_view(state, viewer, window, Memo())
+    return memo.now(("warp-view", viewer), lambda: build_view(state, viewer, window, memo))
+
+
+def gestalt_total(side: str, total: int) -> SideTotal:
+    return SideTotal(side, total)

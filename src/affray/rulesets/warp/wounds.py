@@ -80,7 +80,8 @@ def _wound(state: WarpState, rng: RNG, a: Attack, attack: int, defense: int, dis
         raw = alternate_damage(_dice(rng, f.id, "damage", factor, events), attack, defense)
     else:
         raw = damage(attack, defense, factor if o.armour_after_factor else 1)
-    if a.special != "none":
+    half_first = a.special != "none" and o.special_half == "before_armour"
+    if half_first:  # WR-30: half the damage dealt, then armour
         raw = special_damage(raw, up)
     rolled = sum(_dice(rng, t.id, "armour", t.armour.dice, events)) if raw > 0 else 0
     protection = regular_protection(rolled, t.armour.flat, gunfire)
@@ -93,6 +94,8 @@ def _wound(state: WarpState, rng: RNG, a: Attack, attack: int, defense: int, dis
             through = bulletproof(through, faces, True, round_up=up, any_one=o.bulletproof_gap == "any_one")
         else:
             through = bulletproof_flat(through, t.armour.bullet_dice)
+    if a.special != "none" and not half_first:  # WR-30, option special_half: half of what got through
+        through = special_damage(through, up)
     full = raw * (factor if not o.armour_after_factor and not o.alternate_damage else 1)
     t.hp -= through
     t.taken += through
