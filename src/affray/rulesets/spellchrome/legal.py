@@ -16,6 +16,7 @@ from affray.core.engine import ActionSpec
 from affray.core.grid import DIRECTIONS, Pos, open_squares
 from affray.core.memo import per_object
 from affray.rulesets.spellchrome.combat import attack_provokers, cast_provokers, reach_problem
+from affray.rulesets.spellchrome.health import after_the_fight
 from affray.rulesets.spellchrome.mechanics import iterative_bonuses, squares, withdraw_distance
 from affray.rulesets.spellchrome.movement import (
     Threats,
@@ -249,6 +250,10 @@ def _movement(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionS
 
 
 def turn_actions(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec]:
+    if after_the_fight(state):  # no more blows: healing, first aid, moves and the end of the turn (SC-04)
+        spells = [s for s in _spells(state, c, turn) if c.spells[s.action["spell"]].effect == "heal"]
+        support = [s for s in _support(state, c, turn) if s.action["type"] != "give_up"]
+        return spells + _movement(state, c, turn) + support
     return _attacks(state, c, turn) + _spells(state, c, turn) + _movement(state, c, turn) + _support(state, c, turn)
 
 

@@ -24,6 +24,11 @@ class SpellchromeOptions:
     # -- dying and stabilising ---------------------------------------------------------------------------
     dying_loss_in_first_round: bool = option(
         True, rule="SC-B3", doc="A dying character loses 1d4 at the end of the round in which it dropped too.")
+    dying_after_the_fight: bool = option(
+        True, rule="SC-04", doc="A fight that ends with someone dying goes on round by round until each dying "
+                                "character is dead or stable (SC-04: 'This continues until the character dies or "
+                                "becomes stable'): no more blows, but first aid and healing. Off: the fight ends "
+                                "at the last blow and the dying stay dying.")
     first_stabilise_check: str = option(
         "next_round", rule="SC-B3", choices=("next_round", "next_turn"),
         doc="When the DC 22 save starts: at the start of its own turn from the round after it dropped "

@@ -80,6 +80,12 @@ class SpellchromeRuleset:
             if window is None:
                 window = Window("attack_of_opportunity", (opp.foes[0],),
                                 f"{provoker} provokes: {opp.trigger}. Take an attack of opportunity?")
+        elif state.turn is not None and state.decided is not None:
+            key = ("aftermath", state.turn.actor)
+            window = _WINDOWS.get(key)
+            if window is None:
+                window = Window("aftermath", key[1:], "The fight is over and someone is dying: first aid, healing, "
+                                                      "moving, or end the turn (SC-04, SC-06)")
         elif state.turn is not None:
             key = (state.turn.actor,)
             window = _WINDOWS.get(key)
@@ -185,7 +191,9 @@ class SpellchromeRuleset:
         return to_jsonable(state)  # type: ignore[no-any-return]
 
     def rounds(self, state: SpellchromeState) -> int:
-        return state.round
+        """The fight's length: the round of the last blow (the rounds the dying bleed on after it are not
+        fighting, SC-04; the outcome's details count them)."""
+        return state.decided_round or state.round
 
     def names(self, state: SpellchromeState) -> dict[str, str]:
         return {a: c.name for a, c in state.combatants.items()}
