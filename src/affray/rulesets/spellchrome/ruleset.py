@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from affray.core.actions import ActionType
 from affray.core.content import ContentLibrary, load_pack
 from affray.core.engine import (
     Accepted,
@@ -26,6 +27,7 @@ from affray.core.engine import (
     Window,
 )
 from affray.core.events import Event, to_jsonable
+from affray.core.memo import Memo
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome import turns
 from affray.rulesets.spellchrome.actions import check_turn_action, resume
@@ -34,15 +36,15 @@ from affray.rulesets.spellchrome.content_model import SpellchromeContent, Spellc
 from affray.rulesets.spellchrome.legal import opportunity_actions, turn_actions
 from affray.rulesets.spellchrome.movement import threateners
 from affray.rulesets.spellchrome.options import SpellchromeOptions
+from affray.rulesets.spellchrome.schema import ACTION_TYPES
 from affray.rulesets.spellchrome.setup import build_state, prepare
 from affray.rulesets.spellchrome.state import SpellchromeState
-from affray.rulesets.spellchrome.views import view
+from affray.rulesets.spellchrome.views import SpellchromeCombatantDetail, SpellchromeDetail, SpellchromeView, view
 
 CONTENT_DIR = Path(__file__).parent / "content"
 OPPORTUNITY_ACTIONS = ("attack_of_opportunity", "decline")
-# The windows repeat (the same actor's turn, the same foe asked about the same provocation), and pending() is
-# asked several times per action: frozen Windows are shared rather than rebuilt.
-_WINDOWS: dict[tuple[str, ...], Window] = {}
+TURN_PROMPT = "Your turn: a move action and a standard action (SC-15)"
+AFTERMATH_PROMPT = "The fight is over and someone is dying: first aid, healing, moving, or end the turn (SC-04, SC-06)"
 
 
 @cache
@@ -56,6 +58,7 @@ class SpellchromeRuleset:
     options_type = SpellchromeOptions
     scenario_type = SpellchromeScenario
     content_type = SpellchromeContent
+    view_types = (SpellchromeDetail, SpellchromeCombatantDetail)
 
     def content(self) -> ContentLibrary:
         return builtin_content()
@@ -75,30 +78,15 @@ class SpellchromeRuleset:
         opp = state.opportunity
         if opp is not None:
             provoker = state.combatants[opp.provoker].name
-            key: tuple[str, ...] = (opp.foes[0], provoker, opp.trigger)
-            window = _WINDOWS.get(key)
-            if window is None:
-                window = Window("attack_of_opportunity", (opp.foes[0],),
-                                f"{provoker} provokes: {opp.trigger}. Take an attack of opportunity?")
-        elif state.turn is not None and state.decided is not None:
-            key = ("aftermath", state.turn.actor)
-            window = _WINDOWS.get(key)
-            if window is None:
-                window = Window("aftermath", key[1:], "The fight is over and someone is dying: first aid, healing, "
-                                                      "moving, or end the turn (SC-04, SC-06)")
-        elif state.turn is not None:
-            key = (state.turn.actor,)
-            window = _WINDOWS.get(key)
-            if window is None:
-                window = Window("turn", key, "Your turn: a move action and a standard action (SC-15)")
-        else:
+            return Window("attack_of_opportunity", (opp.foes[0],),
+                          f"{provoker} provokes: {opp.trigger}. Take an attack of opportunity?")
+        if state.turn is None:
             return None
-        if len(_WINDOWS) >= 4096:
-            _WINDOWS.clear()
-        _WINDOWS[key] = window
-        return window
+        if state.decided is not None:
+            return Window("aftermath", (state.turn.actor,), AFTERMATH_PROMPT)
+        return Window("turn", (state.turn.actor,), TURN_PROMPT)
 
-    def legal(self, state: SpellchromeState, actor: str) -> list[ActionSpec]:
+    def legal(self, state: SpellchromeState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:
         window = self.pending(state)
         if window is None or actor not in window.actors:
             return []
@@ -106,7 +94,10 @@ class SpellchromeRuleset:
         if state.opportunity is not None:
             return opportunity_actions(state, c)
         assert state.turn is not None
-        return turn_actions(state, c, state.turn)
+        return turn_actions(state, c, state.turn, memo)
+
+    def action_types(self) -> tuple[ActionType, ...]:
+        return ACTION_TYPES
 
     def step(self, state: SpellchromeState, actor: str, action: Action, rng: RNG) -> StepResult:
         window = self.pending(state)
@@ -181,8 +172,8 @@ class SpellchromeRuleset:
                 standing[c.pos] = c.id
         return problems
 
-    def view(self, state: SpellchromeState, viewer: Viewer) -> dict[str, Any]:
-        return view(state, viewer, self.pending(state))
+    def view(self, state: SpellchromeState, viewer: Viewer, memo: Memo | None = None) -> SpellchromeView:
+        return view(state, viewer, self.pending(state), memo)
 
     def outcome(self, state: SpellchromeState) -> Outcome | None:
         return state.outcome
