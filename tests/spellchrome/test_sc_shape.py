@@ -36,9 +36,9 @@ def _playout(path: Path, seed: int, steps: int = 400) -> None:
     scenario = affray.load_scenario(path)
     rng, choices = FastRNG(seed), FastRNG(seed + 99)
     state, _ = RULESET.setup(scenario.setup, _options(scenario), rng)
-    memo, version, types = Memo(), 0, RULESET.action_types()
+    memo, types = Memo(), RULESET.action_types()
     viewers = _viewers(state)
-    for _ in range(steps):
+    for version in range(1, steps + 1):
         for viewer in viewers:
             cached = RULESET.view(state, viewer, memo)
             assert cached == RULESET.view(state, viewer)
@@ -55,7 +55,6 @@ def _playout(path: Path, seed: int, steps: int = 400) -> None:
             assert check_action(spec.action, types) == [], spec
         action = legal[choices.die(len(legal)) - 1].action
         assert RULESET.step(state, actor, action, rng).ok
-        version += 1
         memo.advance(version)
 
 
