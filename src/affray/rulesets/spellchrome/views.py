@@ -133,7 +133,15 @@ def _part(memo: Memo, c: Combatant) -> _Part:
 
 
 def _parts(state: SpellchromeState, memo: Memo) -> dict[str, _Part]:
-    return memo.now("spellchrome.parts", lambda: {a: _part(memo, c) for a, c in state.combatants.items()})
+    """Each combatant's part, rebuilt only when something it shows changed (most actions touch one or two)."""
+    def build() -> dict[str, _Part]:
+        out = {}
+        for a, c in state.combatants.items():
+            key = (c.hp, c.ex_hp, c.pos, c.stable, c.surrendered, c.knocked_out, c.aoo_left, c.initiative,
+                   c.wielding, c.abilities["constitution"], tuple(k.uses for k in c.spells.values()))
+            out[a] = memo.keyed(("spellchrome.part", a), key, lambda c=c: _part(memo, c))  # type: ignore[misc]
+        return out
+    return memo.now("spellchrome.parts", build)
 
 
 def _detail(state: SpellchromeState, memo: Memo) -> SpellchromeDetail:
