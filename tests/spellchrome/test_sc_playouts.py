@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 import affray
-from affray.ai.base import get_policy
+from affray.ai.base import RandomPolicy, get_policy
+from affray.ai.runner import policy_view
 from affray.core.engine import Accepted, Rejected
 from affray.core.match import Match
 from affray.core.rng import FastRNG
@@ -41,7 +42,7 @@ def _invariants(state: SpellchromeState) -> None:
 
 def _play(match: Match, kind: str, seed: int, check_every: int = 0) -> Iterator[None]:
     rng = FastRNG(seed)
-    policy = None if kind == "random" else get_policy("spellchrome", "heuristic")
+    policy = RandomPolicy() if kind == "random" else get_policy("spellchrome", "heuristic")
     steps = 0
     while (window := match.pending()) is not None:
         actor = window.actors[0]
@@ -49,10 +50,7 @@ def _play(match: Match, kind: str, seed: int, check_every: int = 0) -> Iterator[
         assert legal, f"{actor} has no legal action in {window.phase}"
         if check_every and steps % check_every == 0:
             _every_legal_action_is_accepted(match, actor)
-        if policy is None:  # random: as the core random policy picks
-            action = legal[rng.die(len(legal)) - 1].action
-        else:
-            action = policy.choose(match.view(match.seats[actor]), actor, legal, rng)
+        action = policy.choose(policy_view(match, actor), actor, legal, rng)
         assert isinstance(match.act(actor, action), Accepted)
         assert isinstance(match.state, SpellchromeState)
         _invariants(match.state)

@@ -4,6 +4,7 @@ opportunity, and finishes dying foes only under ruling SC-R7's option."""
 from __future__ import annotations
 
 from affray.ai.base import get_policy
+from affray.ai.runner import policy_view
 from affray.core.match import Match
 from affray.core.rng import FastRNG
 
@@ -14,7 +15,7 @@ OPEN = "\n".join(["." * 10] * 6)
 
 def _choose(match: Match, actor: str) -> dict[str, object]:
     policy = get_policy("spellchrome", "heuristic")
-    return policy.choose(match.view(match.seats[actor]), actor, match.legal(actor), FastRNG(0))
+    return policy.choose(policy_view(match, actor), actor, match.legal(actor), FastRNG(0))
 
 
 def test_it_closes_in_and_attacks() -> None:

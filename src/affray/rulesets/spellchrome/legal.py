@@ -41,10 +41,7 @@ _SPECS_LIMIT = 50_000
 
 def spec(action: dict[str, Any], label: str, notes: tuple[str, ...] = (), free: tuple[str, ...] = ()) -> ActionSpec:
     """An :class:`ActionSpec`; ``free`` names the fields a client may change (``step`` checks what comes back)."""
-    return ActionSpec(action, label, notes, *((free,) if _HAS_FREE else ()))  # TEMP until the contract lands
-
-
-_HAS_FREE = "free" in ActionSpec.__dataclass_fields__
+    return ActionSpec(action, label, notes, free)
 
 
 def provoke_note(state: SpellchromeState, c: Combatant, foes: Sequence[Combatant]) -> tuple[str, ...]:

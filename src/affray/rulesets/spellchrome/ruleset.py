@@ -140,6 +140,10 @@ class SpellchromeRuleset:
                                 f"{c.name} has already taken its one attack of opportunity this round (SC-26).")
         return Rejected("no_opportunity", f"No attack of opportunity is offered to {c.name if c else actor} now.")
 
+    def gm_secrets(self, state: SpellchromeState) -> list[tuple[str, Any]]:
+        """GM-level information hidden from the players: none (for the leak check)."""
+        return []
+
     def secrets(self, state: SpellchromeState) -> list[tuple[str, Any]]:
         """Hidden payloads and their owners: none, every Spellchrome action is public."""
         return []
