@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from affray.core.engine import Outcome
 from affray.core.events import Defeated, Ended, Event
+from affray.core.outcomes import last_side_standing, round_limit_draw
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome.checks import roll, saving_throw
 from affray.rulesets.spellchrome.events import Damaged, FightDecided, Healed, StatusChanged
@@ -123,15 +124,10 @@ def check_outcome(state: SpellchromeState, events: list[Event]) -> None:
         if not any(c.status == "dying" for c in state.combatants.values()):
             _finish(state, state.decided, events)
         return
-    sides = {c.side for c in state.combatants.values() if c.able}
-    if len(sides) > 1:
-        return
-    winner = next(iter(sides), None)
-    gave_up = [c.name for c in state.combatants.values() if c.surrendered]
-    reason = "every foe is down" if not gave_up else f"every foe is down or gave up ({', '.join(gave_up)})"
-    if winner is None:
-        reason = "nobody is left standing"
-    conclude(state, Outcome(winner, reason), events)
+    outcome = last_side_standing((c.side for c in state.combatants.values() if c.able),
+                                 gave_up=[c.name for c in state.combatants.values() if c.surrendered])
+    if outcome is not None:
+        conclude(state, outcome, events)
 
 
 def conclude(state: SpellchromeState, outcome: Outcome, events: list[Event]) -> None:
@@ -169,7 +165,8 @@ def after_the_fight(state: SpellchromeState) -> bool:
 
 
 def round_limit_reached(state: SpellchromeState, events: list[Event]) -> bool:
-    if state.decided is not None or state.round <= state.options.round_limit:
+    draw = round_limit_draw(state.round, state.options.round_limit)
+    if state.decided is not None or draw is None:
         return False  # after the fight the dying need at most 30 rounds to be dead or stable (SC-04, SC-05)
-    conclude(state, Outcome(None, f"round limit of {state.options.round_limit} reached"), events)
+    conclude(state, draw, events)
     return state.outcome is not None

@@ -36,6 +36,7 @@ _LABELS = {"move": "move to", "withdraw": "withdraw to", "tumble": "tumble to", 
 #: The fields of a move-like action a client may choose itself (issue 11): any legal square and path.
 MOVE_FREE = ("to", "path")
 SpecKey = tuple[str, Pos, str, tuple[str, ...]]
+MOVES_KEY = "spellchrome.moves"  # the match's move listings, in its memo
 _SPECS_LIMIT = 50_000
 
 
@@ -248,7 +249,7 @@ def _movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> 
                    for o in state.combatants.values() if o is not c)
     key = (c.id, c.pos, c.speed_ft, turn.move_left, turn.standard_left, turn.stepped, turn.moved, turn.move_used_for,
            tuple(state.order), others)
-    listings: dict[Any, list[ActionSpec]] = memo.static("spellchrome.moves", dict)
+    listings: dict[Any, list[ActionSpec]] = memo.static(MOVES_KEY, dict)
     specs = listings.get(key)
     if specs is None:
         if len(listings) >= _SPECS_LIMIT // 10:
