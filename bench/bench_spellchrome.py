@@ -48,9 +48,10 @@ def fights_per_second(path: Path, n: int, policy: str | None = None) -> tuple[fl
 
 
 def _memo_size(match: Match) -> int:
-    """How many move listings the match's memo holds (a private detail of spellchrome.legal, read for the report)."""
-    entry = sc_legal._MEMO.get(id(match.state))
-    return len(entry[1]) if entry is not None and entry[0] is match.state else 0
+    """How many move listings the match's memo holds (spellchrome.legal keeps them under "spellchrome.moves" for the
+    life of the match; read for the report)."""
+    listings: dict[object, object] = match.memo.static(sc_legal.MOVES_KEY, dict)
+    return len(listings)
 
 
 def legal_in_play(n: int) -> tuple[float, float, float]:
@@ -64,7 +65,7 @@ def legal_in_play(n: int) -> tuple[float, float, float]:
         policies, rng = scenario.policies(match), FastRNG(i + 1)
         while (window := match.pending()) is not None:
             actor = window.actors[0]
-            if window.phase != "turn":  # an attack-of-opportunity decision lists two actions; no moves
+            if window.phase == "attack_of_opportunity":  # two actions listed; no moves
                 match.act(actor, policies[actor].choose(policy_view(match, actor), actor, match.legal(actor), rng))
                 continue
             before = _memo_size(match)

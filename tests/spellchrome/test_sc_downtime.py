@@ -82,6 +82,27 @@ def test_sc08_treat_injury_heals_1d10_once_per_24_hours() -> None:
     assert h.hp == 10
 
 
+def test_sc08_a_failed_treatment_may_be_tried_again() -> None:
+    """SC-08: the patient "needs 24 hours before they can be healed again": a failed check (4 + 6 < 15) heals
+    nothing and starts no clock, so the healer tries again at once (9 + 6: 1d10 = 5); option
+    ``failed_treatment_waits`` makes the failure count as the day's treatment."""
+    state = _camp(hp=4)
+    a, h = state.combatants["a"], state.combatants["h"]
+    assert downtime.treat_injury(state, ScriptedRNG([4]), h, a, 15, []) is None and a.hp == 4
+    assert downtime.treat_injury(state, ScriptedRNG([9, 5]), h, a, 15, []) is None and a.hp == 9
+    strict = build_state_with(hp=4, failed_treatment_waits=True)
+    a, h = strict.combatants["a"], strict.combatants["h"]
+    downtime.treat_injury(strict, ScriptedRNG([4]), h, a, 15, [])
+    again = downtime.treat_injury(strict, ScriptedRNG([9, 5]), h, a, 15, [])
+    assert isinstance(again, Rejected) and again.code == "treated_today" and a.hp == 4
+
+
+def build_state_with(hp: int, **options: Any) -> SpellchromeState:
+    state = _camp(hp=hp)
+    state.options = SpellchromeOptions(**options)
+    return state
+
+
 def test_sc08_precise_healing_takes_minutes_and_is_magical() -> None:
     """SC-08/SC-06: Precise Healing is cast outside combat; as magic it stabilises the dying."""
     state = _camp(hp=-8)
@@ -91,8 +112,9 @@ def test_sc08_precise_healing_takes_minutes_and_is_magical() -> None:
     assert isinstance(downtime.precise_healing(state, ScriptedRNG([]), h, a, []), Rejected)  # no casts left
 
 
-def test_sc10_knockouts_need_a_blunt_object_and_deal_1d4_lethal() -> None:
-    """SC-10: 1d4 lethal damage, a Fortitude save DC 20 if the GM allows it, never against a higher level."""
+def test_sc10_knockouts_need_a_blunt_object_and_deal_its_damage() -> None:
+    """SC-10: the war hammer's 1d8 lethal damage (a 3), a Fortitude save DC 20 if the GM allows it, never
+    against a higher level."""
     state = _camp()
     h, m = state.combatants["h"], state.combatants["m"]
     assert downtime.knockout(state, ScriptedRNG([3, 5]), h, m, "war_hammer", []) is None
@@ -104,6 +126,26 @@ def test_sc10_knockouts_need_a_blunt_object_and_deal_1d4_lethal() -> None:
     a = state.combatants["a"]
     refused = downtime.knockout(state, ScriptedRNG([]), a, m, "longsword", [])
     assert isinstance(refused, Rejected) and refused.code == "no_knockout"  # not blunt, and m is level 2
+
+
+def test_sc10_the_blow_is_the_weapons_damage_and_never_less_than_1d4() -> None:
+    """SC-10: "the minimum damage from any blunt object is 1d4 lethal damage": a Str 14 healer's war hammer
+    deals 1d8 + 2 (7 + 2 = 9: 20 → 11); a blunt 1d2 rolls 1d4 instead (a 3, + 2); option ``knockout_damage:
+    d4`` always deals 1d4 (a 3: 20 → 17)."""
+    from affray.rulesets.spellchrome.state import Arm
+
+    state = _camp()
+    h, m = state.combatants["h"], state.combatants["m"]
+    h.mods["strength"] = 2
+    downtime.knockout(state, ScriptedRNG([7, 20]), h, m, "war_hammer", [])
+    assert m.hp == 11 and m.able  # natural 20 on the DC 20 save: awake
+    sap = Arm("sap", "Sap", "melee", "1d2", 0, 0, True)
+    assert downtime._knockout_blow(state, ScriptedRNG([3]), h, sap, []) == 5
+    state = _camp()
+    state.options = SpellchromeOptions(knockout_damage="d4")
+    h, m = state.combatants["h"], state.combatants["m"]
+    downtime.knockout(state, ScriptedRNG([3, 5]), h, m, "war_hammer", [])
+    assert m.hp == 17 and not m.able
 
 
 def test_sc10_no_downtime_rules_once_initiative_is_rolled() -> None:

@@ -119,7 +119,8 @@ def test_sc06_sc08_magical_healing_stabilises_and_never_passes_max() -> None:
 
 
 def test_sc07_ex_hp_absorbs_blows_but_not_steal_life() -> None:
-    """SC-07/SC-B6: a sword blow goes through damage reduction 2 and EX-HP 10 first; Steal Life ignores both."""
+    """SC-07/SC-B6: a sword blow goes through damage reduction 2 and EX-HP 10 first; Steal Life ignores the
+    EX-HP but not the damage reduction (SC-07: the armour's other protective qualities keep working)."""
     plated = {"armour": "empowered_plate"}
     match = build(OPEN, {"left": [fighter("a", (1, 0), **plated)],
                          "right": [fighter("b", (2, 0)), fighter("w", (5, 0), spells={"steal_life": 1})]},
@@ -128,7 +129,7 @@ def test_sc07_ex_hp_absorbs_blows_but_not_steal_life() -> None:
     assert (who(match, "a").hp, who(match, "a").ex_hp) == (20, 4)
     act(match, "b", {"type": "end_turn"})
     act(match, "w", {"type": "cast", "spell": "steal_life", "target": "a"}, 3, 4, 1)  # 2d6+1 = 8, save fails
-    assert (who(match, "a").hp, who(match, "a").ex_hp) == (12, 4)
+    assert (who(match, "a").hp, who(match, "a").ex_hp) == (14, 4)  # 8 − 2 reduced = 6 off HP, EX-HP untouched
 
 
 def test_sc11_the_non_lethal_option_knocks_out_and_sc_b4_overkill_still_kills() -> None:

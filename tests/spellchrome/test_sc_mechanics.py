@@ -76,13 +76,16 @@ def test_sc04_exact_rounds_to_bleed_out_from_minus_one() -> None:
 
 
 def test_sc07_sc_b6_ex_hp_absorbs_after_damage_reduction() -> None:
-    """SC-07/SC-B6: damage reduction first, then EX-HP, then HP; Steal Life bypasses both."""
+    """SC-07/SC-B6: damage reduction first, then EX-HP, then HP; Steal Life bypasses EX-HP only (SC-07)."""
     r = m.apply_damage(hp=20, ex_hp=5, damage=9, damage_reduction=2)
     assert (r.hp, r.ex_hp, r.reduced, r.absorbed, r.to_hp) == (18, 0, 2, 5, 2)
     r = m.apply_damage(hp=20, ex_hp=10, damage=6, damage_reduction=2)
     assert (r.hp, r.ex_hp, r.to_hp) == (20, 6, 0)
     r = m.apply_damage(hp=20, ex_hp=10, damage=9, damage_reduction=2, steal_life=True)
-    assert (r.hp, r.ex_hp, r.absorbed, r.to_hp) == (11, 10, 0, 9)
+    assert (r.hp, r.ex_hp, r.reduced, r.absorbed, r.to_hp) == (13, 10, 2, 0, 7)
+    r = m.apply_damage(hp=20, ex_hp=10, damage=9, damage_reduction=2, steal_life=True, reduction_first=False)
+    assert (r.hp, r.ex_hp, r.to_hp) == (13, 10, 7)  # no EX-HP to absorb first: the same either way
+    assert m.apply_damage(hp=20, ex_hp=0, damage=1, damage_reduction=3, steal_life=True).hp == 20
     r = m.apply_damage(hp=20, ex_hp=5, damage=9, damage_reduction=2, reduction_first=False)
     assert (r.hp, r.ex_hp, r.to_hp) == (18, 0, 2)
     assert m.apply_damage(hp=5, ex_hp=0, damage=1, damage_reduction=3).hp == 5  # minimum 0 (SC-B1)

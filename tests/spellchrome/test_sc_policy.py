@@ -62,3 +62,13 @@ def test_sc_r7_monsters_finish_the_dying_only_when_the_option_says_so() -> None:
     assert _choose(match, "m").get("target") != "a"
     match = build(OPEN, sides, {"monsters_finish_the_dying": True}, dice=[1, 2, 20])
     assert _choose(match, "m") == {"type": "attack", "target": "a", "weapon": "claws"}
+
+
+def test_sc04_sc06_after_the_fight_the_heuristic_binds_a_dying_ally() -> None:
+    """SC-04/SC-06: the fight is decided (b is dying) but a2 bleeds beside a: the heuristic gives first aid,
+    as it would in the fight; with nobody to help it ends its turn (no blows are listed)."""
+    match = build(OPEN, {"left": [fighter("a", (0, 0)), fighter("a2", (1, 0), hp=-5)],
+                         "right": [fighter("b", (7, 3), hp=-5)]}, dice=[20, 15, 10])
+    assert _choose(match, "a") == {"type": "first_aid", "target": "a2"}
+    act(match, "a", {"type": "first_aid", "target": "a2"}, 15)
+    assert _choose(match, "a") == {"type": "end_turn"}

@@ -45,6 +45,29 @@ def test_sc16_the_aware_side_gets_its_surprise_bonus() -> None:
     assert state_of(match).order == ["b", "a"] and who(match, "b").initiative == 16
 
 
+def test_sc16_the_surprise_bonus_counts_only_on_the_first_roll_when_rerolling() -> None:
+    """SC-16: surprise (+6 for r) is the start of a fight: re-rolled initiative in round 2 is a plain d20 + Dex
+    (a 12 beats b 10), unless the option ``surprise_on_reroll`` keeps the bonus
+    (b 10 + 6 = 16 beats 12)."""
+    from affray.core.engine import get_ruleset
+    from affray.core.match import Match
+    from affray.rulesets.spellchrome.content_model import SpellchromeScenario
+
+    from .support import ScriptedRNG
+    data = {"ruleset": "spellchrome", "map": OPEN, "surprise": {"aware": "r", "bonus": 6},
+            "sides": [{"name": "l", "combatants": [fighter("a", (0, 0))]},
+                      {"name": "r", "combatants": [fighter("b", (7, 3))]}]}
+    ruleset = get_ruleset("spellchrome")
+    setup = ruleset.prepare(SpellchromeScenario.model_validate(data), ruleset.content())
+    for options, order, b_total in (({}, ["a", "b"], 10), ({"surprise_on_reroll": True}, ["b", "a"], 16)):
+        match = Match(ruleset, setup, {"reroll_initiative_each_round": True, **options},
+                      rng=ScriptedRNG([15, 10]))
+        assert state_of(match).order == ["b", "a"] and who(match, "b").initiative == 16
+        act(match, "b", {"type": "end_turn"})
+        act(match, "a", {"type": "end_turn"}, 12, 10)
+        assert state_of(match).order == order and who(match, "b").initiative == b_total
+
+
 def test_sc16_initiative_is_kept_unless_the_reroll_option_is_on() -> None:
     """SC-16: the standard rule keeps the order all fight; the option re-rolls every round."""
     kept = build(OPEN, {"l": [fighter("a", (0, 0))], "r": [fighter("b", (7, 3))]}, dice=[20, 1])

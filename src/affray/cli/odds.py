@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 
 from affray.cli.render import CliError, console
-from affray.odds.dist import as_json, prob_json
+from affray.odds.dist import as_json, mean, prob_json
 
 odds_app = typer.Typer(no_args_is_help=True, help="Exact odds of checks and duels (fractions, not samples).")
 hud_app = typer.Typer(no_args_is_help=True, help="Sim HuD checks.")
@@ -30,10 +30,13 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON object")]
 
 def report(title: str, probabilities: Mapping[str, Fraction], distributions: Mapping[str, Mapping[int, Fraction]],
            as_json_out: bool, extra: Mapping[str, Any] | None = None) -> None:
-    """Print probabilities and distributions: JSON in the documented shape, or tables with bars."""
+    """Print probabilities and distributions, each distribution with its mean (expected damage, expected HP
+    loss...): JSON in the documented shape (``means: {name: {exact, value}}``), or tables with bars."""
+    means = {name: mean(dist) for name, dist in distributions.items()}
     if as_json_out:
         data: dict[str, Any] = {k: prob_json(v) for k, v in probabilities.items()}
         data.update({k: as_json(v) for k, v in distributions.items()})
+        data["means"] = {k: prob_json(v) for k, v in means.items()}
         data.update(extra or {})
         print(json.dumps(data))
         return
@@ -43,9 +46,11 @@ def report(title: str, probabilities: Mapping[str, Fraction], distributions: Map
     table.add_column("≈", justify="right")
     for key, p in probabilities.items():
         table.add_row(key.removeprefix("p_").replace("_", " "), f"{p.numerator}/{p.denominator}", f"{float(p):.2%}")
+    for name, m in means.items():
+        table.add_row(f"mean {name.replace('_', ' ')}", f"{m.numerator}/{m.denominator}", f"{float(m):.4g}")
     console.print(table)
     for name, dist in distributions.items():
-        console.print(bars(name.replace("_", " "), dist))
+        console.print(bars(f"{name.replace('_', ' ')} (mean {float(means[name]):.4g})", dist))
 
 
 def bars(title: str, dist: Mapping[int, Fraction], width: int = 40) -> Table:
@@ -227,6 +232,26 @@ def spellchrome_save(bonus: Annotated[int, typer.Option("--bonus", help="base sa
            as_json_out)
 
 
+@spellchrome_app.command("dying")
+def spellchrome_dying(hp: Annotated[int, typer.Option("--hp", help="the HP it dropped to (−1..−29, SC-04)")],
+                      fort: Annotated[int, typer.Option("--fort", help="base Fortitude + Con modifier (SC-12)")],
+                      check_first: Annotated[bool, typer.Option(
+                          "--check-first", help="its first DC 22 save comes before the first loss (a character "
+                                                "dying since before its turn; option first_stabilise_check: "
+                                                "next_turn)")] = False,
+                      as_json_out: JsonOpt = False) -> None:
+    """A dying character left alone: the chance it bleeds out or stabilises, in how many rounds, having lost
+    how many HP (SC-04..SC-06, SC-B3..SC-B5): 1d4 at the end of every round, the DC 22 Fortitude save at the
+    start of its turns from the next round, dead at −30."""
+    from affray.rulesets.spellchrome.odds import dying_odds
+
+    _need(-30 < hp < 0, "--hp is the HP of a dying character: −1 to −29 (SC-04).")
+    odds = dying_odds(hp, fort, check_in_first_round=check_first)
+    report(f"Spellchrome: dying at {hp} HP, Fortitude {fort:+d} against DC 22", {
+        "p_dead": odds.p_dead, "p_stable": odds.p_stable}, {"rounds": odds.rounds, "hp_loss": odds.hp_loss},
+        as_json_out)
+
+
 @odds_app.command("duel")
 def duel(scenario: Annotated[Path, typer.Argument(help="a one-against-one scenario")],
          exact: Annotated[bool, typer.Option("--exact", help="exact fractions (slower)")] = False,
@@ -235,14 +260,19 @@ def duel(scenario: Annotated[Path, typer.Argument(help="a one-against-one scenar
     from affray.api import load_scenario
     from affray.odds.duels import solve_scenario
     from affray.odds.markov import NotSolvable
+    from affray.odds.progress import reporting
 
     loaded = load_scenario(scenario)
     if exact:
         sys.set_int_max_str_digits(0)  # exact answers of long duels run to thousands of digits
+    shown = Progress()
     try:
-        odds = solve_scenario(loaded.ruleset.name, loaded.setup, loaded.options, exact)
+        with reporting(shown):
+            odds = solve_scenario(loaded.ruleset.name, loaded.setup, loaded.options, exact)
     except NotSolvable as exc:
         raise CliError(f"cannot solve {scenario} exactly: {exc}") from None
+    finally:
+        shown.close()
     show = (lambda p: {"exact": f"{p.numerator}/{p.denominator}", "value": float(p)}) if exact else (
         lambda p: {"value": float(p)})
     if as_json_out:
@@ -256,12 +286,58 @@ def duel(scenario: Annotated[Path, typer.Argument(help="a one-against-one scenar
     table = Table(title=f"{loaded.model.name or scenario}: exact duel", title_justify="left")
     table.add_column("outcome")
     table.add_column("probability", justify="right")
+    if exact:
+        table.add_column("exact", justify="right")
+    long: dict[str, Fraction] = {}
     for k, v in odds.outcomes.items():
-        table.add_row(k, f"{float(v):.6%}" + (f"  ({v})" if exact and len(str(v)) < 40 else ""))
+        table.add_row(k, f"{float(v):.6%}", *([_fraction(k, v, long)] if exact else []))
     console.print(table)
-    console.print(f"expected rounds: {float(odds.expected_rounds):.4f}   states: {odds.states}")
+    rounds_exact = f" = {_fraction('expected rounds', odds.expected_rounds, long)}" if exact else ""
+    console.print(f"expected rounds: {float(odds.expected_rounds):.4f}{rounds_exact}   states: {odds.states}")
+    for k, v in long.items():  # printed whole: --exact asked for the fractions, however long
+        digits = len(str(v.denominator))
+        console.print(f"{k} (exact, {digits:,}-digit denominator):\n{v.numerator}/{v.denominator}", soft_wrap=True)
     console.print(f"model: {_assumes(loaded.ruleset.name)}")
     console.print(bars("rounds", {k: Fraction(p).limit_denominator(10**12) for k, p in odds.rounds[:30]}))
+
+
+def _fraction(name: str, value: Fraction, long: dict[str, Fraction]) -> str:
+    """A fraction for a table cell, or a note that it is printed whole below the table (kept in ``long``)."""
+    text = f"{value.numerator}/{value.denominator}"
+    if len(text) <= 40:
+        return text
+    long[name] = value
+    return "below"
+
+
+class Progress:
+    """Shows a long solve's progress on stderr (issue 13): nothing for the first second, then the stage and
+    count at most twice a second, on one line on a terminal and a line every 5 s otherwise."""
+
+    def __init__(self) -> None:
+        import time
+
+        self.clock = time.monotonic
+        self.start = self.clock()
+        self.last = self.start
+        self.tty = sys.stderr.isatty()
+        self.drawn = False
+
+    def __call__(self, stage: str, done: int, total: int | None) -> None:
+        now = self.clock()
+        if now - self.start < 1 or now - self.last < (0.5 if self.tty else 5):
+            return
+        self.last = now
+        of = f" of {total:,}" if total else ""
+        line = f"{stage}: {done:,}{of} ({now - self.start:.0f} s)"
+        sys.stderr.write(f"\r{line:<60}" if self.tty else line + "\n")
+        sys.stderr.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        if self.drawn and self.tty:
+            sys.stderr.write("\r" + " " * 60 + "\r")
+            sys.stderr.flush()
 
 
 def _assumes(ruleset: str) -> str:

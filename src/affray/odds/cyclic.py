@@ -26,6 +26,7 @@ from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 from affray.odds.markov import Chain, DuelOdds, NotSolvable, Number
+from affray.odds.progress import EVERY, FLOAT_MAX_STATES, state_limit, tick, too_large
 
 S = TypeVar("S", bound=Hashable)
 MAX_EXACT_COMPONENT = 5_000  # beyond this a component is refused in exact mode (the float solver takes it)
@@ -68,7 +69,9 @@ def explore(chain: Chain[S], exact: bool, max_states: int) -> Explored[S]:
             j = index.get(t)
             if j is None:
                 if len(states) >= max_states:
-                    raise NotSolvable(f"more than {max_states} states: too large to solve exactly")
+                    raise NotSolvable(too_large(max_states, exact))
+                if len(states) % EVERY == 0:
+                    tick("exploring states", len(states), None)
                 j = index[t] = len(states)
                 states.append(t)
                 edges.append([])
@@ -192,7 +195,11 @@ class _Solver(Generic[S]):
         width = len(self.labels) + 1
         value: list[list[Number] | None] = [None] * len(g.states)
         slot = {label: k for k, label in enumerate(self.labels)}
+        solved_states = 0
         for comp in components(g.edges):
+            solved_states += len(comp)
+            if solved_states // EVERY != (solved_states - len(comp)) // EVERY:
+                tick("solving components", solved_states, len(g.states))
             inside = {v: r for r, v in enumerate(comp)}
             rows: list[dict[int, Number]] = []
             rhs: list[list[Number]] = []
@@ -261,6 +268,7 @@ class _Solver(Generic[S]):
         mass[0] = 1.0
         out: list[tuple[int, Number]] = []
         for k in range(1, max_rounds + 1):
+            tick("rounds", k, max_rounds)
             ended = 0.0
             # one round: a step from the round's first state, then steps through states that continue it
             moving = mass
@@ -292,6 +300,7 @@ class _Solver(Generic[S]):
         scale = 1  # mass / scale is a probability
         out: list[tuple[int, Number]] = []
         for k in range(1, max_rounds + 1):
+            tick("rounds", k, max_rounds)
             ended = Fraction(0)
             moving: dict[int, int] = mass
             carried: dict[int, int] = {}
@@ -321,12 +330,13 @@ class _Solver(Generic[S]):
 
 
 def solve_cyclic(chain: Chain[S], *, exact: bool = False, cost: Callable[[S], int] | None = None,
-                 max_states: int = 200_000, max_rounds: int = 500, tolerance: float = 1e-15) -> DuelOdds:
+                 max_states: int = FLOAT_MAX_STATES, max_rounds: int = 500, tolerance: float = 1e-15) -> DuelOdds:
     """Solve ``chain`` (cycles allowed): outcome probabilities, expected rounds (the sum of ``cost`` along
     the way, 1 per step by default) and the rounds distribution. :class:`NotSolvable` if a part of the
-    chain can go on forever, or if it is too large."""
+    chain can go on forever, or if it is too large (more than ``max_states`` states; in exact mode at most
+    :data:`~affray.odds.progress.EXACT_MAX_STATES`). Progress goes to :func:`affray.odds.progress.tick`."""
     solver = _Solver(chain, exact, cost or (lambda s: 1))
-    g = explore(chain, exact, max_states)
+    g = explore(chain, exact, state_limit(exact, max_states))
     label = chain.terminal(chain.start)
     if label is not None:
         return DuelOdds({k: solver.one if k == label else solver.zero for k in chain.labels}, solver.zero, [],

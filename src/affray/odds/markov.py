@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
+from affray.odds.progress import EVERY, FLOAT_MAX_STATES, state_limit, tick, too_large
+
 S = TypeVar("S", bound=Hashable)
 Number = Any  # Fraction or float: the solver is written once for both
 
@@ -64,8 +66,10 @@ class _Solver(Generic[S]):
         out = self.edges.get(s)
         if out is None:
             if len(self.edges) >= self.max_states:
-                raise NotSolvable(f"more than {self.max_states} states: too large to solve exactly")
+                raise NotSolvable(too_large(self.max_states, self.exact))
             out = self.edges[s] = [(t, p) for t, p in self.chain.transitions(s, self.exact).items() if p]
+            if len(self.edges) % EVERY == 0:
+                tick("exploring states", len(self.edges), None)
         return out
 
     def solve(self, s: S) -> tuple[dict[str, Number], Number]:
@@ -124,6 +128,7 @@ class _Solver(Generic[S]):
         mass[index[self.chain.start]] = 1.0
         out: list[tuple[int, Number]] = []
         for k in range(1, max_rounds + 1):
+            tick("rounds", k, max_rounds)
             out.append((k, float(mass @ out_p)))
             mass = np.bincount(dst, weights=mass[src] * prob, minlength=len(states)).astype(float)
             if mass.sum() <= tolerance:
@@ -141,6 +146,7 @@ class _Solver(Generic[S]):
         scale = 1  # mass[i] / scale is the probability of being in state i
         out: list[tuple[int, Number]] = []
         for k in range(1, max_rounds + 1):
+            tick("rounds", k, max_rounds)
             ended = sum(m * a for m, a in zip(mass, w_absorb, strict=True))
             scale *= denominator
             out.append((k, Fraction(ended, scale)))
@@ -156,17 +162,22 @@ class _Solver(Generic[S]):
 
 
 def solve(chain: Chain[S], *, exact: bool = False, max_rounds: int = 500, tolerance: float = 1e-15,
-          max_states: int = 200_000) -> DuelOdds:
+          max_states: int = FLOAT_MAX_STATES) -> DuelOdds:
     """Solve ``chain``: outcome probabilities, expected rounds, and the rounds distribution.
 
     ``exact=True`` uses Fractions throughout; the rounds distribution is then exact round by round, with
-    the exact tail after ``max_rounds`` or once the tail is below ``tolerance``.
+    the exact tail after ``max_rounds`` or once the tail is below ``tolerance``. Progress goes to
+    :func:`affray.odds.progress.tick`; more than ``max_states`` states (in exact mode at most
+    :data:`~affray.odds.progress.EXACT_MAX_STATES`) are refused with the reason.
     """
-    solver = _Solver(chain, exact, max_states)
+    solver = _Solver(chain, exact, state_limit(exact, max_states))
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20_000))
     try:
         wins, expected = solver.solve(chain.start)
+    except RecursionError:
+        raise NotSolvable(f"the duel runs through more than {sys.getrecursionlimit():,} states in a row; too "
+                          f"long a chain for this solver: try lower hit points") from None
     finally:
         sys.setrecursionlimit(limit)
     outcomes = {label: wins.get(label, solver.zero) for label in chain.labels}

@@ -35,7 +35,7 @@ from affray.rulesets.spellchrome.combat import (
     resolve_spell,
 )
 from affray.rulesets.spellchrome.events import StatusChanged, WeaponDrawn
-from affray.rulesets.spellchrome.health import check_outcome
+from affray.rulesets.spellchrome.health import after_the_fight, check_outcome
 from affray.rulesets.spellchrome.movement import check_path, end_ok
 from affray.rulesets.spellchrome.moves import continue_motion, finish_motion, start_motion
 from affray.rulesets.spellchrome.state import Combatant, SpellchromeState, Turn
@@ -283,9 +283,21 @@ def check_end_turn(state: SpellchromeState, c: Combatant, turn: Turn, action: di
     return apply
 
 
+BLOWS = frozenset({"attack", "full_attack", "give_up"})
+
+
+def _harmful(c: Combatant, action: dict[str, Any]) -> bool:
+    spell = c.spells.get(str(action.get("spell")))
+    return spell is not None and spell.effect != "heal"
+
+
 def check_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
-    """Validate one turn action; see the module docstring for the shapes."""
+    """Validate one turn action; see the module docstring for the shapes. After the fight (the dying bleed on,
+    SC-04) no blow is struck: attacks, harmful spells and giving up are refused."""
     kind = action["type"]
+    if after_the_fight(state) and (kind in BLOWS or (kind == "cast" and _harmful(c, action))):
+        return Rejected("fight_over", "The fight is over: no more blows. The dying bleed on until dead or stable; "
+                                      "first aid, healing, moving or ending the turn remain (SC-04, SC-06).")
     if kind in ("move", "withdraw"):
         return check_move(state, c, turn, action, kind)
     if kind in ("attack", "full_attack"):

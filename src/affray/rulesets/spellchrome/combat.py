@@ -18,7 +18,7 @@ from affray.core.grid import adjacent, clear_line, distance
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome.checks import roll, roll_dice, saving_throw, skill_bonus, skill_check
 from affray.rulesets.spellchrome.events import Attacked, OpportunityDeclined, Provoked, SpellCast
-from affray.rulesets.spellchrome.health import deal_damage, restore, stabilise
+from affray.rulesets.spellchrome.health import after_the_fight, check_outcome, deal_damage, restore, stabilise
 from affray.rulesets.spellchrome.mechanics import (
     CONCENTRATION_DC,
     D20,
@@ -85,8 +85,8 @@ def perform_attack(state: SpellchromeState, rng: RNG, c: Combatant, target: Comb
     """An attack (standard action) or a full attack (SRD iterative bonuses, one target; SC-15)."""
     bonuses = iterative_bonuses(c.base_attack) if full else [c.base_attack]
     for base in bonuses:
-        if not c.able or target.hp_state == "dead" or target.surrendered:
-            return
+        if not c.able or target.hp_state == "dead" or target.surrendered or after_the_fight(state):
+            return  # no blow after the last one: the fight is decided (SC-04, option dying_after_the_fight)
         if reach_problem(state, c, arm, target) is not None:
             return
         strike(state, rng, c, target, arm, attack_bonus(c, arm, target, base), events)
@@ -117,7 +117,7 @@ def open_opportunity(state: SpellchromeState, provoker: Combatant, trigger: str,
                      resume: dict[str, Any] | None, events: list[Event]) -> bool:
     """Stop the provoking action and queue the foes who may take an AoO (SC-26, SC-27); False if none can."""
     eligible = [f.id for f in able_to_punish(foes)]
-    if not eligible:
+    if not eligible or after_the_fight(state):  # no blows once the fight is decided
         return False
     events.append(Provoked(provoker.id, trigger, list(eligible)))
     state.opportunity = Opportunity(provoker.id, trigger, eligible, resume)
@@ -137,7 +137,7 @@ def answer_opportunity(state: SpellchromeState, rng: RNG, foe: Combatant, take: 
     else:
         events.append(OpportunityDeclined(foe.id, provoker.id))
     opp.foes = [f for f in opp.foes if state.combatants[f].able] if provoker.able else []
-    if opp.foes and state.outcome is None:
+    if opp.foes and state.outcome is None and not after_the_fight(state):
         return False, None
     state.opportunity = None
     return True, opp.resume
@@ -155,6 +155,8 @@ def spell_amount(state: SpellchromeState, rng: RNG, c: Combatant, spell: SpellKn
 def resolve_spell(state: SpellchromeState, rng: RNG, c: Combatant, spell: SpellKnown, target: Combatant,
                   events: list[Event]) -> None:
     """Swift Healing (magical healing stabilises, SC-06) or Steal Life (ignores EX-HP, SC-07)."""
+    if spell.effect != "heal" and after_the_fight(state):
+        return  # a spell held back by an attack of opportunity: no harm once the fight is decided
     events.append(SpellCast(c.id, spell.name, target.id))
     amount = spell_amount(state, rng, c, spell, events)
     if spell.effect == "heal":
@@ -174,3 +176,4 @@ def first_aid(state: SpellchromeState, rng: RNG, c: Combatant, target: Combatant
     """Heal check DC 15 stabilises a dying character (SC-06)."""
     if skill_check(rng, c, "heal", FIRST_AID_DC, events, "Heal check (first aid)"):
         stabilise(target, f"first aid by {c.name} (SC-06)", events)
+        check_outcome(state, events)

@@ -1,10 +1,10 @@
 """Out-of-combat rules: the hours and days after (or before) a fight, for the GM and the library.
 
 Rules: SC-06 (a character stabilised by its own save regains 1d3 = ⌈d6/2⌉ HP a day while unconscious),
-SC-07 (EX-HP refill at the armour's hourly rate), SC-08 (treat injury: Heal check, 1d10, once per 24 h;
-treating yourself raises the DC; Precise Healing takes minutes), SC-09 (natural healing: 1d3 a day in a
-harsh place, 1d4 + Con in a warm, clean one), SC-10 (knockouts outside combat: a blunt object, at least
-1d4 lethal damage, not against a higher level, an optional Fortitude save DC 20).
+SC-07 (EX-HP refill at the armour's hourly rate), SC-08 (treat injury: Heal check, 1d10, once per 24 h
+after a treatment that heals; treating yourself raises the DC; Precise Healing takes minutes), SC-09 (natural
+healing: 1d3 a day in a harsh place, 1d4 + Con in a warm, clean one), SC-10 (knockouts outside combat: a blunt
+object, its damage and at least 1d4 lethal, not against a higher level, an optional Fortitude save DC 20).
 
 Each function validates, then applies, like ``step``: a :class:`Rejected` changes nothing. They work on
 a state whose fight is over (``outcome`` set) or has not begun (``round == 0``): once initiative is
@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from affray.core.engine import Rejected
 from affray.core.events import Event, Note
+from affray.core.notation import parse
 from affray.core.rng import RNG
-from affray.rulesets.spellchrome.checks import roll, saving_throw, skill_check
+from affray.rulesets.spellchrome.checks import roll, roll_dice, saving_throw, skill_check
 from affray.rulesets.spellchrome.combat import spell_amount
 from affray.rulesets.spellchrome.events import StatusChanged
 from affray.rulesets.spellchrome.health import deal_damage, restore
@@ -27,7 +28,7 @@ from affray.rulesets.spellchrome.mechanics import (
     natural_healing,
     one_d3,
 )
-from affray.rulesets.spellchrome.state import Combatant, SpellchromeState
+from affray.rulesets.spellchrome.state import Arm, Combatant, SpellchromeState
 
 DAY = 24
 SELF_TREATMENT_DC = 5  # ruling SC-R13: "treating yourself adds significantly to the DC"
@@ -73,7 +74,9 @@ def rest_day(state: SpellchromeState, rng: RNG, c: Combatant, comfortable: bool,
 def treat_injury(state: SpellchromeState, rng: RNG, healer: Combatant, patient: Combatant, dc: int,
                  events: list[Event]) -> Rejected | None:
     """The Heal skill's treat injury: a check against ``dc`` (average to challenging, set by the GM; higher
-    when treating yourself) heals 1d10, once per patient per 24 h (SC-08)."""
+    when treating yourself) heals 1d10, once per patient per 24 h (SC-08). The 24 h start with a treatment
+    that heals: the seed's patient "needs 24 hours before they can be healed again", so a failed check may be
+    tried again (option ``failed_treatment_waits``)."""
     problem = _in_combat(state)
     if problem:
         return problem
@@ -82,11 +85,13 @@ def treat_injury(state: SpellchromeState, rng: RNG, healer: Combatant, patient: 
     last = patient.last_treated_hour
     if last is not None and state.hour - last < DAY:
         return Rejected("treated_today", f"{patient.name} was treated less than 24 hours ago (SC-08).")
-    patient.last_treated_hour = state.hour
     total_dc = dc + (SELF_TREATMENT_DC if healer is patient else 0)
     if skill_check(rng, healer, "heal", total_dc, events, "Heal check (treat injury)"):
+        patient.last_treated_hour = state.hour
         amount = roll(rng, healer.id, "treat injury 1d10", SKILL_HEAL_DIE, 0, events).total
         restore(state, healer.id, patient, amount, "treat injury", False, events)
+    elif state.options.failed_treatment_waits:
+        patient.last_treated_hour = state.hour
     return None
 
 
@@ -108,8 +113,8 @@ def precise_healing(state: SpellchromeState, rng: RNG, caster: Combatant, patien
 
 def knockout(state: SpellchromeState, rng: RNG, attacker: Combatant, target: Combatant, weapon: str,
              events: list[Event], allow_save: bool = True) -> Rejected | None:
-    """A knockout blow outside combat (SC-10): a blunt object, a target of no higher level, 1d4 lethal
-    damage at least, and (if the GM allows) a Fortitude save DC 20 to stay awake."""
+    """A knockout blow outside combat (SC-10): a blunt object, a target of no higher level, lethal damage
+    (:func:`_knockout_blow`), and (if the GM allows) a Fortitude save DC 20 to stay awake."""
     problem = _in_combat(state)
     if problem:
         return problem
@@ -121,8 +126,7 @@ def knockout(state: SpellchromeState, rng: RNG, attacker: Combatant, target: Com
         return Rejected("no_knockout", f"{attacker.name} cannot knock {target.name} out with {arm.name}: {why}.")
     if not target.able:
         return Rejected("target_out", f"{target.name} is already down.")
-    lethal = roll(rng, attacker.id, "knockout blow 1d4 (lethal)", 4, 0, events).total
-    deal_damage(state, target, lethal, events)
+    deal_damage(state, target, _knockout_blow(state, rng, attacker, arm, events), events)
     if not target.able:
         return None
     if allow_save and saving_throw(rng, target, "fortitude", KNOCKOUT_SAVE_DC, events, "Fortitude save vs knockout"):
@@ -130,6 +134,20 @@ def knockout(state: SpellchromeState, rng: RNG, attacker: Combatant, target: Com
     target.knocked_out = True
     events.append(StatusChanged(target.id, "unconscious", "knocked out (SC-10)"))
     return None
+
+
+def _knockout_blow(state: SpellchromeState, rng: RNG, attacker: Combatant, arm: Arm, events: list[Event]) -> int:
+    """The blow's lethal damage (SC-10: "the minimum damage from any blunt object is 1d4 lethal damage"): the
+    weapon's own dice + Str modifier, dice smaller than a d4 rolling 1d4 instead, and at least 1 (the strike
+    "is not without consequence"); option ``knockout_damage: d4``: always 1d4."""
+    if state.options.knockout_damage == "d4":
+        return roll(rng, attacker.id, "knockout blow 1d4 (lethal)", 4, 0, events).total
+    expr = parse(arm.damage)
+    biggest = sum(g.sign * g.sides * (g.keep or g.count) for g in expr.groups)
+    dice = arm.damage if biggest >= 4 else "1d4"
+    mod = attacker.mods["strength"]
+    notation = dice + (f"{mod:+d}" if mod else "")
+    return max(1, roll_dice(rng, attacker.id, f"knockout blow {notation} (lethal)", notation, events).total)
 
 
 def wake(c: Combatant, events: list[Event]) -> None:

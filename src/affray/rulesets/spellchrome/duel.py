@@ -3,8 +3,9 @@
 
 The model (Rules: SC-02..SC-05, SC-07, SC-15, SC-16, SC-B1 (the SRD-standard assumption), SC-B6): the two
 start adjacent, both with close weapons in hand (nothing provokes an attack of opportunity, SC-27), and
-neither moves. Initiative is d20 + Dex modifier + miscellaneous bonuses (+ the aware side's surprise bonus),
-ties to the higher Dexterity score, then a fair d10 roll-off; kept for the fight or rolled every round.
+neither moves. Initiative is d20 + Dex modifier + miscellaneous bonuses (+ the aware side's surprise bonus on the
+first roll, or on every roll with ``surprise_on_reroll``), ties to the higher Dexterity score, then a fair d10
+roll-off; kept for the fight or rolled every round.
 Each turn the steady fighter makes a full attack (BAB, BAB - 5, ... while above 0; SC-15) or a single
 attack: every attack maps the ruleset's ``attack_hits`` over the d20 and the weapon's damage dice plus the
 Str modifier (at least 0, times the critical multiplier on a natural 20) through ``apply_damage``
@@ -41,6 +42,7 @@ class SpellchromeDuel:
         self.opts = state.options
         self.c = list(state.combatants.values())
         self.order: dict[int, Fraction] = {}
+        self.reorder: dict[int, Fraction] = {}
         self.plan: list[list[list[tuple[int, Number]]]] = []
 
     def number(self, p: Fraction) -> Number:
@@ -58,20 +60,21 @@ class SpellchromeDuel:
             out.append([(k, self.number(p)) for k, p in sorted(dist.items())])
         return out
 
-    def initiative(self) -> dict[int, Fraction]:
-        """P(each acts first): SC-16, the surprise bonus, ties by Dexterity score then a fair roll-off."""
-        surprise = self.state.surprise
+    def initiative(self, first: bool = True) -> dict[int, Fraction]:
+        """P(each acts first): SC-16, the surprise bonus (on a re-roll only with ``surprise_on_reroll``), ties by
+        Dexterity score then a fair roll-off."""
+        surprise = self.state.surprise if first or self.opts.surprise_on_reroll else None
         totals = []
         for c in self.c:
             bonus = surprise["bonus"] if surprise and c.side == surprise["aware"] else 0
             totals.append(map_dists(lambda n, c=c, b=bonus: initiative_total(n, c.mods["dexterity"],
                                                                               c.initiative_bonus, b), die(D20)))
 
-        def first(x: int, y: int) -> int:
+        def ahead(x: int, y: int) -> int:
             kx, ky = (x, self.c[0].abilities["dexterity"]), (y, self.c[1].abilities["dexterity"])
             return 0 if kx > ky else 1 if ky > kx else -1
 
-        outcome = map_dists(first, totals[0], totals[1])
+        outcome = map_dists(ahead, totals[0], totals[1])
         tie = outcome.pop(-1, Fraction(0))
         return {i: outcome.get(i, Fraction(0)) + tie / 2 for i in (0, 1)}
 
@@ -96,7 +99,8 @@ class SpellchromeDuel:
     def transitions(self, s: State, exact: bool) -> dict[State, Number]:
         body = (s[0], s[1], s[2], s[3])
         order = s[4]
-        firsts = self.order if order in ("roll", "reroll") else {0 if order == "a" else 1: Fraction(1)}
+        firsts = (self.order if order == "roll" else self.reorder if order == "reroll"
+                  else {0 if order == "a" else 1: Fraction(1)})
         then = "reroll" if self.opts.reroll_initiative_each_round else None
         out: dict[State, Number] = {}
         for x, w in firsts.items():
@@ -119,6 +123,7 @@ class SpellchromeDuel:
 
     def solve(self) -> DuelOdds:
         self.order = self.initiative()
+        self.reorder = self.initiative(first=False)
         self.plan = [self.strikes(0), self.strikes(1)]
         a, b = self.c
         start: State = (a.hp, a.ex_hp, b.hp, b.ex_hp, "roll")

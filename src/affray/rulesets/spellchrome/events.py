@@ -181,3 +181,19 @@ class TurnEnded(Event):
 
     def describe(self, names: Mapping[str, str]) -> str:
         return f"{names[self.actor]} ends its turn."
+
+
+@dataclass(slots=True)
+class FightDecided(Event):
+    """The last blow has fallen with someone dying: the rounds go on until each of ``dying`` is dead or stable
+    (SC-04: "This continues until the character dies or becomes stable"); ``Ended`` follows then."""
+
+    kind: ClassVar[str] = "fight_decided"
+    winner: str | None
+    reason: str
+    dying: list[str]
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        who = f"{self.winner} wins" if self.winner else "Nobody wins"
+        bleeding = ", ".join(names[a] for a in self.dying)
+        return f"The fight is over: {who} ({self.reason}). {bleeding} bleed on until dead or stable (SC-04)."

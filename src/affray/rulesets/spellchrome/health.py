@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from affray.core.engine import Outcome
 from affray.core.events import Defeated, Ended, Event
+from affray.core.outcomes import last_side_standing, round_limit_draw
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome.checks import roll, saving_throw
-from affray.rulesets.spellchrome.events import Damaged, Healed, StatusChanged
+from affray.rulesets.spellchrome.events import Damaged, FightDecided, Healed, StatusChanged
 from affray.rulesets.spellchrome.mechanics import (
     DYING_LOSS_DIE,
     STABILISE_DC,
@@ -76,6 +77,7 @@ def restore(state: SpellchromeState, actor: str, target: Combatant, amount: int,
     if target.status != before:
         reason = "healed to 1 HP or more (SC-03)" if target.able else f"stabilised by {how} (SC-06)"
         events.append(StatusChanged(target.id, target.status, reason))
+        check_outcome(state, events)
 
 
 def stabilise(c: Combatant, why: str, events: list[Event]) -> None:
@@ -95,6 +97,7 @@ def stabilise_check(state: SpellchromeState, rng: RNG, c: Combatant, events: lis
     if saving_throw(rng, c, "fortitude", STABILISE_DC, events, "Fortitude save to stabilise",
                     state.options.stabilise_is_save):
         stabilise(c, "made the DC 22 Fortitude save (SC-06)", events)
+        check_outcome(state, events)
 
 
 def dying_losses(state: SpellchromeState, rng: RNG, events: list[Event]) -> None:
@@ -113,24 +116,57 @@ def dying_losses(state: SpellchromeState, rng: RNG, events: list[Event]) -> None
 
 
 def check_outcome(state: SpellchromeState, events: list[Event]) -> None:
-    """The fight ends when at most one side has someone able to act (ruling SC-R12)."""
+    """The fight is decided when at most one side has someone able to act (ruling SC-R12); it ends then, or, with
+    someone dying, once every dying character is dead or stable (:func:`conclude`)."""
     if state.outcome is not None or state.round == 0:  # round 0: before the fight (downtime, SC-10)
         return
-    sides = {c.side for c in state.combatants.values() if c.able}
-    if len(sides) > 1:
+    if state.decided is not None:
+        if not any(c.status == "dying" for c in state.combatants.values()):
+            _finish(state, state.decided, events)
         return
-    winner = next(iter(sides), None)
-    gave_up = [c.name for c in state.combatants.values() if c.surrendered]
-    reason = "every foe is down" if not gave_up else f"every foe is down or gave up ({', '.join(gave_up)})"
-    if winner is None:
-        reason = "nobody is left standing"
-    state.outcome = Outcome(winner, reason)
-    events.append(Ended(winner, reason))
+    outcome = last_side_standing((c.side for c in state.combatants.values() if c.able),
+                                 gave_up=[c.name for c in state.combatants.values() if c.surrendered])
+    if outcome is not None:
+        conclude(state, outcome, events)
+
+
+def conclude(state: SpellchromeState, outcome: Outcome, events: list[Event]) -> None:
+    """The last blow has fallen: end the fight, or play the clock out while anyone is dying (SC-04, SC-06,
+    option ``dying_after_the_fight``). Afterwards no blow is struck; the dying lose 1d4 at each round's end
+    and roll to stabilise on their turns, and whoever stands may give first aid or heal."""
+    state.decided_round = state.round
+    dying = [c.id for c in state.combatants.values() if c.status == "dying"]
+    if not dying or not state.options.dying_after_the_fight:
+        _finish(state, outcome, events)
+        return
+    state.decided = Outcome(outcome.winner, outcome.reason, {"dying": tuple(dying)})
+    events.append(FightDecided(outcome.winner, outcome.reason, dying))
+
+
+_AFTER = {"dead": "bled out", "stable": "stable", "normal": "healed", "unconscious": "healed to 0 HP"}
+
+
+def _finish(state: SpellchromeState, outcome: Outcome, events: list[Event]) -> None:
+    """Set the outcome; after an aftermath its reason and details tell how each of the dying ended."""
+    decided = state.decided
+    if decided is not None:
+        ends = {a: _AFTER.get(state.combatants[a].status, state.combatants[a].status) for a in decided.details["dying"]}
+        told = ", ".join(f"{state.combatants[a].name} {how}" for a, how in ends.items())
+        outcome = Outcome(decided.winner, f"{decided.reason}; after the fight {told}",
+                          {"decided_round": state.decided_round, "rounds_after": state.round - state.decided_round,
+                           "after_the_fight": ends})
+    state.outcome = outcome
+    events.append(Ended(outcome.winner, outcome.reason))
+
+
+def after_the_fight(state: SpellchromeState) -> bool:
+    """The fight is decided and the dying bleed on: no more blows (SC-04, option ``dying_after_the_fight``)."""
+    return state.decided is not None and state.outcome is None
 
 
 def round_limit_reached(state: SpellchromeState, events: list[Event]) -> bool:
-    if state.round <= state.options.round_limit:
-        return False
-    state.outcome = Outcome(None, f"round limit of {state.options.round_limit} reached")
-    events.append(Ended(None, state.outcome.reason))
-    return True
+    draw = round_limit_draw(state.round, state.options.round_limit)
+    if state.decided is not None or draw is None:
+        return False  # after the fight the dying need at most 30 rounds to be dead or stable (SC-04, SC-05)
+    conclude(state, draw, events)
+    return state.outcome is not None

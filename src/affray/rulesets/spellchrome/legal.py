@@ -14,8 +14,9 @@ from typing import Any
 
 from affray.core.engine import ActionSpec
 from affray.core.grid import DIRECTIONS, Pos, open_squares
-from affray.core.memo import per_object
+from affray.core.memo import Memo
 from affray.rulesets.spellchrome.combat import attack_provokers, cast_provokers, reach_problem
+from affray.rulesets.spellchrome.health import after_the_fight
 from affray.rulesets.spellchrome.mechanics import iterative_bonuses, squares, withdraw_distance
 from affray.rulesets.spellchrome.movement import (
     Threats,
@@ -31,12 +32,17 @@ from affray.rulesets.spellchrome.turns import step_available
 
 COMPASS = dict(zip(("nw", "n", "ne", "w", "e", "sw", "s", "se"), DIRECTIONS, strict=True))
 NEVER_PROVOKES = ("never provokes (SC-21)",)
-# Move-like specs repeat from call to call (same square, same label, same warnings), and building a frozen
-# ActionSpec costs more than looking one up; like every legal list they are read-only.
-_SPECS: dict[tuple[str, Pos, str, tuple[str, ...]], ActionSpec] = {}
-_SPECS_LIMIT = 50_000
-_MEMO: dict[int, tuple[SpellchromeState, dict[Any, list[ActionSpec]]]] = {}  # per match: see _movement
 _LABELS = {"move": "move to", "withdraw": "withdraw to", "tumble": "tumble to", "step": "5-foot step to"}
+#: The fields of a move-like action a client may choose itself (issue 11): any legal square and path.
+MOVE_FREE = ("to", "path")
+SpecKey = tuple[str, Pos, str, tuple[str, ...]]
+MOVES_KEY = "spellchrome.moves"  # the match's move listings, in its memo
+_SPECS_LIMIT = 50_000
+
+
+def spec(action: dict[str, Any], label: str, notes: tuple[str, ...] = (), free: tuple[str, ...] = ()) -> ActionSpec:
+    """An :class:`ActionSpec`; ``free`` names the fields a client may change (``step`` checks what comes back)."""
+    return ActionSpec(action, label, notes, free)
 
 
 def provoke_note(state: SpellchromeState, c: Combatant, foes: Sequence[Combatant]) -> tuple[str, ...]:
@@ -57,14 +63,17 @@ def path_provokers(threats: Threats, c: Combatant, path: list[Pos]) -> list[Comb
     return list(seen.values())
 
 
-def _move_spec(kind: str, to: Pos, suffix: str, notes: tuple[str, ...]) -> ActionSpec:
+def _move_spec(specs: dict[SpecKey, ActionSpec], kind: str, to: Pos, suffix: str, notes: tuple[str, ...]
+               ) -> ActionSpec:
     """The spec of a move-like action to ``to``: ``kind`` is move, withdraw, step, tumble (a move with
-    ``tumble: true``) or run (``suffix`` is then its compass point; otherwise the label's tail)."""
+    ``tumble: true``) or run (``suffix`` is then its compass point; otherwise the label's tail). Specs repeat
+    from call to call (same square, same label, same warnings), so each match keeps them in ``specs`` (its
+    memo's); like every legal list they are read-only."""
     key = (kind, to, suffix, notes)
-    spec = _SPECS.get(key)
-    if spec is None:
-        if len(_SPECS) >= _SPECS_LIMIT:
-            _SPECS.clear()
+    found = specs.get(key)
+    if found is None:
+        if len(specs) >= _SPECS_LIMIT:
+            specs.clear()
         where = f"[{to[0]}, {to[1]}]"
         action: dict[str, Any] = {"type": "move" if kind == "tumble" else kind, "to": list(to)}
         if kind == "run":
@@ -74,16 +83,16 @@ def _move_spec(kind: str, to: Pos, suffix: str, notes: tuple[str, ...]) -> Actio
             label = f"tumble to {where}{suffix}"
         else:
             label = f"{_LABELS[kind]} {where}{suffix}"
-        spec = _SPECS[key] = ActionSpec(action, label, notes)
-    return spec
+        found = specs[key] = spec(action, label, notes, ("to",) if kind == "step" else MOVE_FREE)
+    return found
 
 
 class _Board:
     """What the move listings of one ``legal()`` call share: the threat map, the squares no move may end
     on, and the warning per set of provokers (SC-28)."""
 
-    def __init__(self, state: SpellchromeState, c: Combatant) -> None:
-        self.state, self.c = state, c
+    def __init__(self, state: SpellchromeState, c: Combatant, specs: dict[SpecKey, ActionSpec]) -> None:
+        self.state, self.c, self.specs = state, c, specs
         self.threats = threat_map(state, c)
         self.taken = taken_squares(state, c)
         self._notes: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -96,14 +105,14 @@ class _Board:
         return out
 
 
-def _listing(kind: str, ends: list[Pos], suffix: str, usual: tuple[str, ...],
+def _listing(specs: dict[SpecKey, ActionSpec], kind: str, ends: list[Pos], suffix: str, usual: tuple[str, ...],
              odd: dict[Pos, tuple[str, ...]]) -> list[ActionSpec]:
     """Specs of ``kind`` to ``ends``: warnings ``usual``, or ``odd``'s for the squares it names."""
-    get = _SPECS.get
+    get = specs.get
     out = []
     for to in ends:
         notes = odd.get(to, usual) if odd else usual
-        out.append(get((kind, to, suffix, notes)) or _move_spec(kind, to, suffix, notes))
+        out.append(get((kind, to, suffix, notes)) or _move_spec(specs, kind, to, suffix, notes))
     return out
 
 
@@ -113,13 +122,13 @@ def _moves(state: SpellchromeState, c: Combatant, turn: Turn, board: _Board) -> 
     threats, notes = board.threats, board.notes
     second = "" if turn.move_left else " (standard action as a second move)"
     ends, at_start, odd = end_squares(state, c, "move", threats)
-    specs = _listing("move", ends, second, notes(at_start), {p: notes(f) for p, f in odd.items()})
-    specs += _listing("withdraw", end_squares(state, c, "withdraw", threats)[0], second, (), {})
+    specs = _listing(board.specs, "move", ends, second, notes(at_start), {p: notes(f) for p, f in odd.items()})
+    specs += _listing(board.specs, "withdraw", end_squares(state, c, "withdraw", threats)[0], second, (), {})
     if "tumble" in c.skills:
         dc = f"tumbles through an opponent: Acrobatics and Tumbling DC {state.options.tumble_dc}"
         plain = set(ends)
         rolls, at_start, odd = end_squares(state, c, "move", threats, tumble=True)
-        specs += _listing("tumble", [p for p in rolls if p not in plain], second, (dc, *notes(at_start)),
+        specs += _listing(board.specs, "tumble", [p for p in rolls if p not in plain], second, (dc, *notes(at_start)),
                           {p: (dc, *notes(f)) for p, f in odd.items()})
     return specs
 
@@ -149,7 +158,7 @@ def _runs(state: SpellchromeState, c: Combatant, turn: Turn, board: _Board) -> l
                 best = len(path)
         if best:
             notes = provoke_note(state, c, path_provokers(board.threats, c, path[:best]))
-            specs.append(_move_spec("run", path[best - 1], name, notes))
+            specs.append(_move_spec(board.specs, "run", path[best - 1], name, notes))
     return specs
 
 
@@ -161,7 +170,7 @@ def _steps(state: SpellchromeState, c: Combatant, turn: Turn, board: _Board) -> 
     for dx, dy in DIRECTIONS:
         to = (c.pos[0] + dx, c.pos[1] + dy)
         if terrain.get(to) == 1 and to not in board.taken:  # open, not difficult (SC-R11), free (SC-24)
-            specs.append(_move_spec("step", to, "", NEVER_PROVOKES))
+            specs.append(_move_spec(board.specs, "step", to, "", NEVER_PROVOKES))
     return specs
 
 
@@ -181,9 +190,9 @@ def _attacks(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSp
             notes = provoke_note(state, c, foes) if trigger else ()
             helpless = (f"{t.name} is helpless ({t.status})",) if t.helpless else ()
             action = {"type": "attack", "target": t.id, "weapon": wid}
-            specs.append(ActionSpec(action, f"attack {t.name} with {arm.name}", notes + helpless))
+            specs.append(spec(action, f"attack {t.name} with {arm.name}", notes + helpless))
             if full_ok and wid == c.wielding and len(iterative_bonuses(c.base_attack)) > 1:
-                specs.append(ActionSpec({"type": "full_attack", "target": t.id},
+                specs.append(spec({"type": "full_attack", "target": t.id},
                                         f"full attack on {t.name} (full-round)", notes + helpless))
     return specs
 
@@ -209,7 +218,7 @@ def _spells(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpe
             dist = max(abs(t.pos[0] - c.pos[0]), abs(t.pos[1] - c.pos[1]))
             if (spell.range_squares == 0 and t is not c) or dist > spell.range_squares:
                 continue
-            specs.append(ActionSpec({"type": "cast", "spell": spell.id, "target": t.id},
+            specs.append(spec({"type": "cast", "spell": spell.id, "target": t.id},
                                     f"cast {spell.name} on {t.name}", notes))
     return specs
 
@@ -219,43 +228,53 @@ def _support(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSp
     if turn.standard_left:
         for t in state.combatants.values():
             if t.status == "dying" and max(abs(t.pos[0] - c.pos[0]), abs(t.pos[1] - c.pos[1])) <= 1:
-                specs.append(ActionSpec({"type": "first_aid", "target": t.id},
+                specs.append(spec({"type": "first_aid", "target": t.id},
                                         f"first aid on {t.name} (Heal DC 15)"))
     if turn.move_left or turn.standard_left:
         for wid, arm in c.arms.items():
             if wid != c.wielding:
-                specs.append(ActionSpec({"type": "draw", "weapon": wid}, f"take up {arm.name} (move action)"))
+                specs.append(spec({"type": "draw", "weapon": wid}, f"take up {arm.name} (move action)"))
     if c.kind != "character" and state.options.npcs_may_give_up:
-        specs.append(ActionSpec({"type": "give_up"}, "give up the fight (SC-02)"))
-    specs.append(ActionSpec({"type": "end_turn"}, "end the turn"))
+        specs.append(spec({"type": "give_up"}, "give up the fight (SC-02)"))
+    specs.append(spec({"type": "end_turn"}, "end the turn"))
     return specs
 
 
-def _movement(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec]:
-    """The 5-foot steps, moves and runs, memoised per match on everything they read: the mover's square and
-    speed, what its turn has used, the turn order (the order of warnings), and each other combatant's square,
-    whether it is able (it blocks, SC-24) and whether it threatens and may still punish (SC-26, SC-27).
+def _movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
+    """The 5-foot steps, moves and runs, kept for the match (in its memo) under everything they read: the mover's
+    square and speed, what its turn has used, the turn order (the order of warnings), and each other combatant's
+    square, whether it is able (it blocks, SC-24) and whether it threatens and may still punish (SC-26, SC-27).
     Fighters in melee stand still for rounds, so the same listing comes back again and again."""
     others = tuple((o.pos, o.able, o.melee_armed and can_punish(state, o))
                    for o in state.combatants.values() if o is not c)
     key = (c.id, c.pos, c.speed_ft, turn.move_left, turn.standard_left, turn.stepped, turn.moved, turn.move_used_for,
            tuple(state.order), others)
-    memo = per_object(_MEMO, state, dict, limit=8)
-    specs = memo.get(key)
+    listings: dict[Any, list[ActionSpec]] = memo.static(MOVES_KEY, dict)
+    specs = listings.get(key)
     if specs is None:
-        board = _Board(state, c)
-        specs = memo[key] = _steps(state, c, turn, board) + _moves(state, c, turn, board) + _runs(state, c, turn, board)
+        if len(listings) >= _SPECS_LIMIT // 10:
+            listings.clear()
+        board = _Board(state, c, memo.static("spellchrome.specs", dict))
+        specs = listings[key] = _steps(state, c, turn, board) + _moves(state, c, turn, board) + _runs(state, c, turn,
+                                                                                                      board)
     return specs
 
 
-def turn_actions(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec]:
-    return _attacks(state, c, turn) + _spells(state, c, turn) + _movement(state, c, turn) + _support(state, c, turn)
+def turn_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo | None = None) -> list[ActionSpec]:
+    """Everything ``c`` may do now on its turn; ``memo`` is the match's (``None``: build fresh)."""
+    memo = memo if memo is not None else Memo()
+    if after_the_fight(state):  # no more blows: healing, first aid, moves and the end of the turn (SC-04)
+        spells = [s for s in _spells(state, c, turn) if c.spells[s.action["spell"]].effect == "heal"]
+        support = [s for s in _support(state, c, turn) if s.action["type"] != "give_up"]
+        return spells + _movement(state, c, turn, memo) + support
+    return (_attacks(state, c, turn) + _spells(state, c, turn) + _movement(state, c, turn, memo)
+            + _support(state, c, turn))
 
 
 def opportunity_actions(state: SpellchromeState, foe: Combatant) -> list[ActionSpec]:
     opp = state.opportunity
     assert opp is not None
     who = state.combatants[opp.provoker].name
-    return [ActionSpec({"type": "attack_of_opportunity"}, f"attack {who} ({opp.trigger})",
-                       ("uses this round's one attack of opportunity (SC-26)",)),
-            ActionSpec({"type": "decline"}, f"let {who} go")]
+    return [spec({"type": "attack_of_opportunity"}, f"attack {who} ({opp.trigger})",
+                 ("uses this round's one attack of opportunity (SC-26)",)),
+            spec({"type": "decline"}, f"let {who} go")]

@@ -142,11 +142,13 @@ def apply_damage(hp: int, ex_hp: int, damage: int, damage_reduction: int = 0, st
     """Apply ``damage`` to a creature. Rules: SC-07 (EX-HP absorbs first; not against Steal Life), SC-B6.
 
     Order (SC-B6): damage reduction, then EX-HP, then HP. With ``reduction_first=False`` EX-HP absorbs the
-    raw damage and damage reduction applies only to what gets through. Steal Life ignores EX-HP and damage
-    reduction (it is a spell, not a blow).
+    raw damage and damage reduction applies only to what gets through. Steal Life bypasses EX-HP only: the
+    armour's damage reduction still works against it (SC-07: "other protective qualities ... continue to
+    function"; EX-HP gives "no protection against ... Steal Life").
     """
     if steal_life:
-        return DamageResult(hp - damage, ex_hp, 0, 0, damage)
+        through = damage_after_reduction(damage, damage_reduction)
+        return DamageResult(hp - through, ex_hp, damage - through, 0, through)
     if reduction_first:
         after = damage_after_reduction(damage, damage_reduction)
         absorbed = min(ex_hp, after)

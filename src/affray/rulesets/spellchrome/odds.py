@@ -7,6 +7,8 @@ damage dice.
   (:func:`~affray.rulesets.spellchrome.mechanics.damage_after_reduction`, SC-B6); against a target with HP
   (and EX-HP) the HP-loss distribution (:func:`~affray.rulesets.spellchrome.mechanics.apply_damage`, SC-07)
   and the chance it drops (HP below 1, SC-02..SC-05).
+- :func:`dying_odds`: a dying character left alone: dead or stable, in how many rounds, having lost how many HP
+  (SC-04..SC-06, SC-B3..SC-B5).
 - :func:`save_odds`: a saving throw, natural 1 fails and natural 20 succeeds (SC-12, SC-13), such as the
   dying character's DC 22 Fortitude save (SC-06, SC-B5).
 
@@ -18,15 +20,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 from affray.odds.dist import die, map_dists, probability
 from affray.odds.notation import notation_dist
 from affray.rulesets.spellchrome.mechanics import (
     D20,
+    DEAD_AT,
+    DYING_LOSS_DIE,
     apply_damage,
     attack_hits,
     damage_after_reduction,
+    dying_step,
     save_succeeds,
+    stabilise_succeeds,
 )
 
 
@@ -90,3 +97,62 @@ def save_odds(bonus: int, dc: int, naturals: bool = True) -> SaveOdds:
     else:
         dist = map_dists(lambda n: n + bonus >= dc, die(D20))
     return SaveOdds(dist.get(True, Fraction(0)))
+
+
+@dataclass(frozen=True, slots=True)
+class DyingOdds:
+    """How a dying character left alone ends (SC-04..SC-06): dead or stable, after how many more rounds, and
+    how many HP it loses on the way (means beside the distributions)."""
+
+    p_dead: Fraction
+    p_stable: Fraction
+    rounds: dict[int, Fraction]  # rounds until dead or stable, counting the round it dropped as 1
+    hp_loss: dict[int, Fraction]  # HP bled away in all
+    expected_rounds: Fraction
+    expected_loss: Fraction
+
+
+def dying_odds(hp: int, fort_bonus: int, *, as_save: bool = True, loss_in_first_round: bool = True,
+               check_in_first_round: bool = False) -> DyingOdds:
+    """A character dropped to ``hp`` (−1..−29) with nobody to help: it loses 1d4 at the end of every round
+    (SC-04; also the round it dropped, ruling SC-B3, ``loss_in_first_round``) and rolls the DC 22 Fortitude
+    save at the start of its turn from the next round on (SC-06, SC-B3; ``check_in_first_round``: option
+    ``first_stabilise_check: next_turn`` for a drop before its turn), stable on a success (SC-B5: natural 1
+    and 20 with ``as_save``), dead at −30 (SC-05). Exact, through ``stabilise_succeeds`` and ``dying_step``."""
+    if not DEAD_AT < hp < 0:
+        raise ValueError(f"a dying character has HP −1..−29, not {hp} (SC-04)")
+    stable_p = probability(map_dists(lambda n: stabilise_succeeds(n, fort_bonus, as_save), die(D20)), bool)
+    ends: dict[tuple[str, int, int], Fraction] = {}
+    # (hp now, rounds so far, HP lost so far) -> probability, at the start of a round's check
+    living: dict[tuple[int, int, int], Fraction] = {(hp, 1, 0): Fraction(1)}
+    first = True
+    while living:
+        nxt: dict[tuple[int, int, int], Fraction] = {}
+        for (now, rounds, lost), p in living.items():
+            if not first or check_in_first_round:
+                _add(ends, ("stable", rounds, lost), p * stable_p)
+                p = p * (1 - stable_p)
+            if first and not loss_in_first_round:
+                _add(nxt, (now, rounds + 1, lost), p)
+                continue
+            for loss, q in die(DYING_LOSS_DIE).items():
+                after, state = dying_step(now, loss)
+                key = (after, rounds + 1, lost + loss)
+                if state == "dead":
+                    _add(ends, ("dead", rounds, lost + loss), p * q)
+                else:
+                    _add(nxt, key, p * q)
+        living, first = nxt, False
+    rounds_dist: dict[int, Fraction] = {}
+    loss_dist: dict[int, Fraction] = {}
+    for (_, r, lost), p in ends.items():
+        _add(rounds_dist, r, p)
+        _add(loss_dist, lost, p)
+    dead = sum((p for (kind, _, _), p in ends.items() if kind == "dead"), Fraction(0))
+    return DyingOdds(dead, 1 - dead, dict(sorted(rounds_dist.items())), dict(sorted(loss_dist.items())),
+                     sum((r * p for r, p in rounds_dist.items()), Fraction(0)),
+                     sum((k * p for k, p in loss_dist.items()), Fraction(0)))
+
+
+def _add(out: dict[Any, Fraction], key: Any, p: Fraction) -> None:
+    out[key] = out.get(key, Fraction(0)) + p

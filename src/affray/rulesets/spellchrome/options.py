@@ -24,6 +24,11 @@ class SpellchromeOptions:
     # -- dying and stabilising ---------------------------------------------------------------------------
     dying_loss_in_first_round: bool = option(
         True, rule="SC-B3", doc="A dying character loses 1d4 at the end of the round in which it dropped too.")
+    dying_after_the_fight: bool = option(
+        True, rule="SC-04", doc="A fight that ends with someone dying goes on round by round until each dying "
+                                "character is dead or stable (SC-04: 'This continues until the character dies or "
+                                "becomes stable'): no more blows, but first aid and healing. Off: the fight ends "
+                                "at the last blow and the dying stay dying.")
     first_stabilise_check: str = option(
         "next_round", rule="SC-B3", choices=("next_round", "next_turn"),
         doc="When the DC 22 save starts: at the start of its own turn from the round after it dropped "
@@ -39,11 +44,22 @@ class SpellchromeOptions:
     nonlethal_unarmed: bool = option(
         False, rule="SC-11", doc="The GM's non-lethal option: unarmed blows that leave the target at −1..−29 "
                                  "only knock it out (it is stable at once).")
+    failed_treatment_waits: bool = option(
+        False, rule="SC-08", doc="A failed treat-injury check also makes the patient wait 24 h. Off (the seed): "
+                                 "only a treatment that heals does ('24 hours before they can be healed again').")
+    knockout_damage: str = option(
+        "weapon", rule="SC-10", choices=("weapon", "d4"),
+        doc="A knockout blow's lethal damage: 'weapon', the blunt weapon's own dice + Str modifier (dice smaller "
+            "than a d4 roll 1d4: 'the minimum damage from any blunt object is 1d4'), at least 1; 'd4': always 1d4.")
     damage_wakes_the_stable: bool = option(
         True, rule="SC-R5", doc="A stable character who takes damage is dying again (SRD standard).")
     # -- initiative and the round --------------------------------------------------------------------------
     reroll_initiative_each_round: bool = option(
         False, rule="SC-16", doc="Re-roll initiative every round instead of keeping it for the fight.")
+    surprise_on_reroll: bool = option(
+        False, rule="SC-16", doc="With re-rolled initiative, the aware side's surprise bonus counts on every "
+                                 "round's roll. Off: only on the first roll, before the fight (surprise is over "
+                                 "once both sides are fighting).")
     five_foot_step: str = option(
         "seed", rule="SC-21", choices=("seed", "srd"),
         doc="'seed': a 5-foot step needs the move action spent without moving (a full-round action, a draw) "

@@ -36,15 +36,15 @@ from affray.rulesets.spellchrome.content_model import SpellchromeContent, Spellc
 from affray.rulesets.spellchrome.legal import opportunity_actions, turn_actions
 from affray.rulesets.spellchrome.movement import threateners
 from affray.rulesets.spellchrome.options import SpellchromeOptions
+from affray.rulesets.spellchrome.schema import ACTION_TYPES
 from affray.rulesets.spellchrome.setup import build_state, prepare
 from affray.rulesets.spellchrome.state import SpellchromeState
-from affray.rulesets.spellchrome.views import view
+from affray.rulesets.spellchrome.views import SpellchromeCombatantDetail, SpellchromeDetail, SpellchromeView, view
 
 CONTENT_DIR = Path(__file__).parent / "content"
 OPPORTUNITY_ACTIONS = ("attack_of_opportunity", "decline")
-# The windows repeat (the same actor's turn, the same foe asked about the same provocation), and pending() is
-# asked several times per action: frozen Windows are shared rather than rebuilt.
-_WINDOWS: dict[tuple[str, ...], Window] = {}
+TURN_PROMPT = "Your turn: a move action and a standard action (SC-15)"
+AFTERMATH_PROMPT = "The fight is over and someone is dying: first aid, healing, moving, or end the turn (SC-04, SC-06)"
 
 
 @cache
@@ -58,6 +58,7 @@ class SpellchromeRuleset:
     options_type = SpellchromeOptions
     scenario_type = SpellchromeScenario
     content_type = SpellchromeContent
+    view_types = (SpellchromeDetail, SpellchromeCombatantDetail)
 
     def content(self) -> ContentLibrary:
         return builtin_content()
@@ -77,22 +78,13 @@ class SpellchromeRuleset:
         opp = state.opportunity
         if opp is not None:
             provoker = state.combatants[opp.provoker].name
-            key: tuple[str, ...] = (opp.foes[0], provoker, opp.trigger)
-            window = _WINDOWS.get(key)
-            if window is None:
-                window = Window("attack_of_opportunity", (opp.foes[0],),
-                                f"{provoker} provokes: {opp.trigger}. Take an attack of opportunity?")
-        elif state.turn is not None:
-            key = (state.turn.actor,)
-            window = _WINDOWS.get(key)
-            if window is None:
-                window = Window("turn", key, "Your turn: a move action and a standard action (SC-15)")
-        else:
+            return Window("attack_of_opportunity", (opp.foes[0],),
+                          f"{provoker} provokes: {opp.trigger}. Take an attack of opportunity?")
+        if state.turn is None:
             return None
-        if len(_WINDOWS) >= 4096:
-            _WINDOWS.clear()
-        _WINDOWS[key] = window
-        return window
+        if state.decided is not None:
+            return Window("aftermath", (state.turn.actor,), AFTERMATH_PROMPT)
+        return Window("turn", (state.turn.actor,), TURN_PROMPT)
 
     def legal(self, state: SpellchromeState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:
         window = self.pending(state)
@@ -102,7 +94,10 @@ class SpellchromeRuleset:
         if state.opportunity is not None:
             return opportunity_actions(state, c)
         assert state.turn is not None
-        return turn_actions(state, c, state.turn)
+        return turn_actions(state, c, state.turn, memo)
+
+    def action_types(self) -> tuple[ActionType, ...]:
+        return ACTION_TYPES
 
     def step(self, state: SpellchromeState, actor: str, action: Action, rng: RNG) -> StepResult:
         window = self.pending(state)
@@ -181,13 +176,8 @@ class SpellchromeRuleset:
                 standing[c.pos] = c.id
         return problems
 
-    def view(self, state: SpellchromeState, viewer: Viewer, memo: Memo | None = None) -> dict[str, Any]:
-        return view(state, viewer, self.pending(state))
-
-    view_types: tuple[type[Any], ...] = ()  # transitional (issue 11): the typed view comes with its detail types
-
-    def action_types(self) -> tuple[ActionType, ...]:
-        return ()  # transitional (issue 11): declarations come with the typed actions
+    def view(self, state: SpellchromeState, viewer: Viewer, memo: Memo | None = None) -> SpellchromeView:
+        return view(state, viewer, self.pending(state), memo)
 
     def outcome(self, state: SpellchromeState) -> Outcome | None:
         return state.outcome
@@ -196,7 +186,9 @@ class SpellchromeRuleset:
         return to_jsonable(state)  # type: ignore[no-any-return]
 
     def rounds(self, state: SpellchromeState) -> int:
-        return state.round
+        """The fight's length: the round of the last blow (the rounds the dying bleed on after it are not
+        fighting, SC-04; the outcome's details count them)."""
+        return state.decided_round or state.round
 
     def names(self, state: SpellchromeState) -> dict[str, str]:
         return {a: c.name for a, c in state.combatants.items()}

@@ -175,6 +175,8 @@ class SpellchromeState:
     motion: Motion | None = None
     opportunity: Opportunity | None = None
     outcome: Outcome | None = None
+    decided: Outcome | None = None  # the fight's result while the dying bleed on after it (SC-04, SC-06)
+    decided_round: int = 0  # the round of the last blow (the fight's length in reports)
     hour: int = 0  # out-of-combat clock for EX-HP refill and once-a-day rules (SC-07, SC-08)
 
     def foes_of(self, c: Combatant) -> list[Combatant]:

@@ -21,13 +21,15 @@ ROLLOFF_DIE = 10
 
 
 def roll_initiative(state: SpellchromeState, rng: RNG, events: list[Event]) -> None:
-    """Roll initiative for everyone and order the fight (SC-16)."""
+    """Roll initiative for everyone and order the fight (SC-16); a re-roll after the first counts the surprise
+    bonus only with the option ``surprise_on_reroll``."""
     ids = list(state.combatants)
-    aware = state.surprise["aware"] if state.surprise else None
+    surprised = state.surprise is not None and (state.round == 0 or state.options.surprise_on_reroll)
+    aware = state.surprise["aware"] if state.surprise and surprised else None
     totals: dict[str, int] = {}
     for a in ids:
         c = state.combatants[a]
-        surprise = state.surprise["bonus"] if state.surprise and c.side == aware else 0
+        surprise = state.surprise["bonus"] if state.surprise and aware is not None and c.side == aware else 0
         bonus = initiative_total(0, c.mods["dexterity"], c.initiative_bonus, surprise)
         natural = roll(rng, a, "initiative", D20, bonus, events).total - bonus
         totals[a] = initiative_total(natural, c.mods["dexterity"], c.initiative_bonus, surprise)

@@ -1,63 +1,169 @@
-"""What a seat sees of a Spellchrome match. Nothing is hidden on the battle map (HP, positions and the
-attacks of opportunity left are all public at the table), so every viewer gets the same facts; ``you``
-lists the combatants the viewer controls.
+"""What a seat sees of a Spellchrome match: the typed view (issue 11; :mod:`affray.core.view`).
 
-The parts of a view that never change during a match (the map, a combatant's weapons, feats and skills) are
-built once and shared by every view of it: views are read-only.
+Nothing is hidden on the battle map: HP, EX-HP, positions and the attacks of opportunity left are all public at
+the table, so every viewer gets the same facts and only ``controlled`` (and so ``you``) differs between seats.
+
+The envelope and the combatant part are core's; the ruleset's part is :class:`SpellchromeDetail` (the map, the
+acting combatant's turn, a pending attack of opportunity, the options a policy reads) and, per combatant,
+:class:`SpellchromeCombatantDetail` (sheet numbers, weapons, spells). Bars: ``HP`` (SC-01) and ``EX-HP`` (SC-07).
+Statuses: ``unconscious``, ``dying``, ``stable``, ``surrendered`` or ``dead`` (SC-02..SC-06), without a
+duration (each lasts until something ends it).
+
+Caching goes through the match's :class:`~affray.core.memo.Memo` only: the map and each combatant's weapons,
+feats and skills once per match (``static``), the seat-independent part of every combatant once per version
+(``now``), and each seat's view once per version. ``memo=None`` builds everything fresh.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from affray.core.engine import Viewer, Window
-from affray.core.memo import per_object
+from affray.core.memo import Memo
+from affray.core.view import Bar, CombatantView, Position, Status, View, controlled, envelope
 from affray.rulesets.spellchrome.mechanics import defense
 from affray.rulesets.spellchrome.state import MELEE_KINDS, Combatant, SpellchromeState
 
-Static = tuple[dict[str, Any], list[str], dict[str, Any]]
-_STATIC: dict[int, tuple[Any, Static]] = {}
-_MAPS: dict[int, tuple[Any, list[str]]] = {}
+MODE = "grid"
 
 
-def _static(c: Combatant) -> Static:
-    """A combatant's weapons, feats and skills as views show them; none of them change in a fight."""
-    return per_object(_STATIC, c, lambda: (
-        {w: {"name": a.name, "kind": a.kind, "damage": a.damage, "range_squares": a.range_sq}
-         for w, a in c.arms.items()}, sorted(c.feats), dict(c.skills)), limit=256)
+@dataclass(frozen=True, slots=True)
+class WeaponView:
+    id: str
+    name: str
+    kind: str
+    damage: str
+    range_squares: int
 
 
-def _combatant(c: Combatant) -> dict[str, Any]:
-    weapons, feats, skills = _static(c)
+@dataclass(frozen=True, slots=True)
+class SpellView:
+    id: str
+    name: str
+    effect: str
+    uses: int
+    range_squares: int
+
+
+@dataclass(frozen=True, slots=True)
+class SpellchromeCombatantDetail:
+    """A combatant's sheet as the table sees it (SC-B1 Defense, SC-15 speed, SC-16 initiative, SC-26 AoO)."""
+
+    kind: str
+    level: int
+    status: str
+    able: bool
+    defense: int
+    speed_ft: int
+    initiative: int
+    aoo_left: int
+    wielding: str
+    melee_armed: bool
+    base_attack: int
+    weapons: tuple[WeaponView, ...]
+    feats: tuple[str, ...]
+    skills: dict[str, int]
+    spells: tuple[SpellView, ...]
+
+    def weapon(self, wid: str | None = None) -> WeaponView:
+        """The weapon ``wid`` (the one in hand by default)."""
+        want = self.wielding if wid is None else wid
+        return next(w for w in self.weapons if w.id == want)
+
+    def spell(self, sid: str) -> SpellView:
+        return next(s for s in self.spells if s.id == sid)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnView:
+    """What the acting combatant has left this turn (SC-15, SC-21)."""
+
+    actor: str
+    move_left: bool
+    standard_left: bool
+    moved: bool
+    stepped: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OpportunityView:
+    """A provocation waiting for the foes in ``waiting`` to decide (SC-27)."""
+
+    provoker: str
+    trigger: str
+    waiting: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SpellchromeDetail:
+    """The battle map (rows of ``.``, ``#``, ``~``...), the turn, a pending attack of opportunity, whether the
+    fight is decided while the dying bleed on (SC-04), and the option the heuristic policy reads (SC-R7)."""
+
+    map: tuple[str, ...]
+    turn: TurnView | None
+    opportunity: OpportunityView | None
+    after_the_fight: bool
+    monsters_finish_the_dying: bool
+
+
+SpellchromeView = View[SpellchromeDetail, SpellchromeCombatantDetail]
+#: The seat-independent part of one combatant: position, bars, statuses, down, dead, detail.
+_Part = tuple[Position, tuple[Bar, ...], tuple[Status, ...], bool, bool, SpellchromeCombatantDetail]
+
+
+def _static(memo: Memo, c: Combatant) -> tuple[tuple[WeaponView, ...], tuple[str, ...], dict[str, int]]:
+    """A combatant's weapons, feats and skills: none of them change in a fight."""
+    return memo.static(("spellchrome.static", c.id), lambda: (
+        tuple(WeaponView(w, a.name, a.kind, a.damage, a.range_sq) for w, a in c.arms.items()),
+        tuple(sorted(c.feats)), dict(c.skills)))
+
+
+def _part(memo: Memo, c: Combatant) -> _Part:
+    weapons, feats, skills = _static(memo, c)
     able = c.able  # read once: helpless, Defense (SC-B1) and melee_armed (SC-R3) all follow from it
-    return {
-        "name": c.name, "side": c.side, "kind": c.kind, "level": c.level, "position": list(c.pos),
-        "hp": c.hp, "max_hp": c.max_hp, "ex_hp": c.ex_hp, "ex_hp_max": c.ex_hp_max, "status": c.status,
-        "able": able, "helpless": not able,
-        "defense": defense(c.mods["dexterity"], c.deflection, c.defense_bonus, helpless=not able),
-        "speed_ft": c.speed_ft, "initiative": c.initiative, "aoo_left": c.aoo_left, "wielding": c.wielding,
-        "melee_armed": able and c.arms[c.wielding].kind in MELEE_KINDS, "base_attack": c.base_attack,
-        "weapons": weapons, "feats": feats, "skills": skills,
-        "spells": {s: {"name": k.name, "effect": k.effect, "uses": k.uses, "range_squares": k.range_squares}
-                   for s, k in c.spells.items()},
-    }
+    status = c.status
+    detail = SpellchromeCombatantDetail(
+        c.kind, c.level, status, able, defense(c.mods["dexterity"], c.deflection, c.defense_bonus, helpless=not able),
+        c.speed_ft, c.initiative, c.aoo_left, c.wielding, able and c.arms[c.wielding].kind in MELEE_KINDS,
+        c.base_attack, weapons, feats, skills,
+        tuple(SpellView(s, k.name, k.effect, k.uses, k.range_squares) for s, k in c.spells.items()))
+    bars = (Bar("HP", c.hp, c.max_hp), Bar("EX-HP", c.ex_hp, c.ex_hp_max))
+    statuses = () if status == "normal" else (Status(status),)
+    return Position("square", c.pos[0], c.pos[1]), bars, statuses, not able, status == "dead", detail
 
 
-def view(state: SpellchromeState, viewer: Viewer, window: Window | None) -> dict[str, Any]:
+def _parts(state: SpellchromeState, memo: Memo) -> dict[str, _Part]:
+    """Each combatant's part, rebuilt only when something it shows changed (most actions touch one or two)."""
+    def build() -> dict[str, _Part]:
+        out = {}
+        for a, c in state.combatants.items():
+            key = (c.hp, c.ex_hp, c.pos, c.stable, c.surrendered, c.knocked_out, c.aoo_left, c.initiative,
+                   c.wielding, c.abilities["constitution"], tuple(k.uses for k in c.spells.values()))
+            out[a] = memo.keyed(("spellchrome.part", a), key, lambda c=c: _part(memo, c))  # type: ignore[misc]
+        return out
+    return memo.now("spellchrome.parts", build)
+
+
+def _detail(state: SpellchromeState, memo: Memo) -> SpellchromeDetail:
     turn, opp = state.turn, state.opportunity
-    return {
-        "ruleset": "spellchrome", "round": state.round, "seat": viewer.seat,
-        "you": sorted(a for a in state.combatants if a in viewer.controls),
-        "map": per_object(_MAPS, state.grid, lambda: list(state.grid.rows)), "order": list(state.order),
-        "pending": None if window is None else {"phase": window.phase, "actors": list(window.actors),
-                                                "prompt": window.prompt},
-        "combatants": {a: _combatant(c) for a, c in state.combatants.items()},
-        "turn": None if turn is None else {"actor": turn.actor, "move_left": turn.move_left,
-                                           "standard_left": turn.standard_left, "moved": turn.moved,
-                                           "stepped": turn.stepped},
-        "opportunity": None if opp is None else {"provoker": opp.provoker, "trigger": opp.trigger,
-                                                 "waiting": list(opp.foes)},
-        "options": {"monsters_finish_the_dying": state.options.monsters_finish_the_dying},
-        "outcome": None if state.outcome is None else {"winner": state.outcome.winner,
-                                                       "reason": state.outcome.reason},
-    }
+    return SpellchromeDetail(
+        memo.static("spellchrome.map", lambda: tuple(state.grid.rows)),
+        None if turn is None else TurnView(turn.actor, turn.move_left, turn.standard_left, turn.moved, turn.stepped),
+        None if opp is None else OpportunityView(opp.provoker, opp.trigger, tuple(opp.foes)),
+        state.decided is not None and state.outcome is None, state.options.monsters_finish_the_dying)
+
+
+def view(state: SpellchromeState, viewer: Viewer, window: Window | None, memo: Memo | None = None) -> SpellchromeView:
+    """The typed view of ``state`` for ``viewer`` (see the module docstring)."""
+    memo = memo if memo is not None else Memo()
+    return memo.now(("spellchrome.view", viewer), lambda: _build(state, viewer, window, memo))
+
+
+def _build(state: SpellchromeState, viewer: Viewer, window: Window | None, memo: Memo) -> SpellchromeView:
+    parts = _parts(state, memo)
+    combatants = tuple(CombatantView(a, c.name, c.side, controlled(viewer, a), *parts[a])
+                       for a, c in state.combatants.items())
+    phase = window.phase if window is not None else "over" if state.outcome is not None else "setup"
+    return envelope("spellchrome", mode=MODE, round=state.round, phase=phase, order=state.order, window=window,
+                    outcome=state.outcome, viewer=viewer, combatants=combatants, detail=_detail(state, memo),
+                    turn=state.turn.actor if state.turn is not None and window is not None else None)
