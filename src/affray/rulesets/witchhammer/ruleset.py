@@ -35,6 +35,7 @@ from affray.rulesets.witchhammer.options import WitchHammerOptions
 from affray.rulesets.witchhammer.setup import build_state, prepare
 from affray.rulesets.witchhammer.state import WitchHammerState
 from affray.rulesets.witchhammer.views import view
+from affray.rulesets.witchhammer.wounds import check_down
 
 CONTENT_DIR = Path(__file__).parent / "content"
 _LEGAL_CACHE: dict[int, tuple[Any, dict[Any, list[ActionSpec]]]] = {}
@@ -66,6 +67,8 @@ class WitchHammerRuleset:
     def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG) -> tuple[WitchHammerState, list[Event]]:
         state = build_state(setup, options)
         events: list[Event] = []
+        for f in state.fighters.values():  # WH-22: starting at 0 Health or less, whatever the scenario says
+            check_down(state, f, events)
         vignette.start(state, rng, events)
         return state, events
 
