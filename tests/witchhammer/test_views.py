@@ -60,15 +60,15 @@ def test_random_playout_views_validate_legal_actions_are_declared_and_the_memo_c
     scenario = affray.load_scenario(path)
     match = scenario.start(3)
     rng, memo = FastRNG(3), Memo()
-    for _ in range(300):
+    for step in range(150):
         state = state_of(match)
-        for seat in seats(match):
+        window = match.pending()
+        for seat in seats(match) if step % 6 == 0 or window is None else [match.seats[window.actors[0]]]:
             viewer = match.viewer(seat)
             cached = RULESET.view(state, viewer, memo)
             assert cached == RULESET.view(state, viewer)
-            data = json.loads(json.dumps(cached.to_json()))
-            assert ADAPTER.validate_python(data) == cached
-        window = match.pending()
+            if step % 6 == 0:
+                assert ADAPTER.validate_python(json.loads(json.dumps(cached.to_json()))) == cached
         if window is None:
             break
         for actor in window.actors:

@@ -165,6 +165,7 @@ def legal(state: WitchHammerState, actor: str, memo: Memo) -> list[ActionSpec]:
     return list(memo.static(("wh.legal", psych, room, hand), partial(_enumerate, state, memo, hand, room, psych)))
 
 
+FREE = ("cards",)  # a commit's cards are a free parameter (actions.py): any cards of the hand, in order
 TIMEOUT = ActionSpec({"type": "timeout"}, "call time: the Drama Timer ran out")
 READY = {True: ActionSpec({"type": "ready"}, "ready"),
          False: ActionSpec({"type": "ready"}, "ready (empty slots: default card)")}
@@ -174,13 +175,14 @@ def _singles(state: WitchHammerState, card: str, psych: bool) -> tuple[ActionSpe
     name = state.cards[card].name
     if psych:
         return (ActionSpec({"type": "psych", "card": card}, f"play {name} face down"),
-                ActionSpec({"type": "commit", "cards": [card]}, f"{name}, then ready"))
+                ActionSpec({"type": "commit", "cards": [card]}, f"{name}, then ready", free=FREE))
     return (ActionSpec({"type": "place", "card": card}, f"place {name} face down"),
-            ActionSpec({"type": "commit", "cards": [card]}, f"{name}, then ready"))
+            ActionSpec({"type": "commit", "cards": [card]}, f"{name}, then ready", free=FREE))
 
 
 def _pair(state: WitchHammerState, a: str, b: str) -> ActionSpec:
-    return ActionSpec({"type": "commit", "cards": [a, b]}, f"{state.cards[a].name}, then {state.cards[b].name}")
+    return ActionSpec({"type": "commit", "cards": [a, b]}, f"{state.cards[a].name}, then {state.cards[b].name}",
+                      free=FREE)
 
 
 def _enumerate(state: WitchHammerState, memo: Memo, hand: tuple[tuple[str, int], ...], room: int, psych: bool

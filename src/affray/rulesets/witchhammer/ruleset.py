@@ -136,6 +136,13 @@ class WitchHammerRuleset:
         data["fighters"] = {a: to_jsonable(f) for a, f in state.fighters.items()}
         return data
 
+    def gm_secrets(self, state: WitchHammerState) -> list[tuple[str, Any]]:
+        """GM-level information: each combatant's deck, open to the seat that plays it and to the GM only (for the
+        leak check). A deck equal to another combatant's is left out: the check finds values by their text, and
+        the other's seat may rightly see its own."""
+        decks = [f.deck for f in state.fighters.values()]
+        return [(f.id, dict(f.deck)) for f in state.fighters.values() if decks.count(f.deck) == 1]
+
     def secrets(self, state: WitchHammerState) -> list[tuple[str, Any]]:
         """Every face-down card not yet revealed, as (owner, the face-down card as its owner's view shows it:
         seal, digest and card), for the conformance leak check: no seat but the owner's may see it opened, the

@@ -43,7 +43,7 @@ FACING_NAMES = {(0, -1): "n", (1, -1): "ne", (1, 0): "e", (1, 1): "se", (0, 1): 
 
 def may_open(viewer: Viewer, actor: str) -> bool:
     """Whether ``viewer`` may read ``actor``'s face-down cards and hand: only the seat that plays it."""
-    return actor in viewer.controls  # TODO(merge): viewer.may_open(actor), the core's name for it
+    return viewer.may_open(actor)
 
 
 def card_info(card: CardDef) -> CardInfo:
