@@ -136,7 +136,7 @@ def test_the_gm_never_sees_a_players_face_down_cards_or_hand() -> None:
     gm_text = json.dumps(seen(m, GM).to_json(), sort_keys=True)
     secrets = RULESET.secrets(m.state)
     assert [owner for owner, _ in secrets] == ["a", "a"]
-    for owner, secret in secrets:
+    for _, secret in secrets:
         assert json.dumps(secret, sort_keys=True) not in gm_text
         assert json.dumps(secret, sort_keys=True) in json.dumps(seen(m, "a").to_json(), sort_keys=True)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from affray.core.engine import ActionSpec
-from affray.core.view import CombatantView
+from affray.core.view import CombatantView, View
 from affray.rulesets.witchhammer.mechanics import RANGES
 from affray.rulesets.witchhammer.odds import attack_odds
 from affray.rulesets.witchhammer.view_types import WitchHammerCombatantDetail
@@ -62,6 +62,9 @@ def card_hint(view: WitchHammerView, me: Combatant, foe: Combatant, card_id: str
 
 
 def hints(view: WitchHammerView, actor: str, specs: Sequence[ActionSpec]) -> list[str]:
+    """A hint per spec: for each card it places, the card's first attack against the nearest foe."""
+    if not isinstance(view, View):
+        raise TypeError(f"a typed WitchHammer view, not {type(view).__name__}")
     me = view.combatant(actor)
     foes = [c for c in view.combatants if not c.down and c.side != me.side]
     if not foes:
