@@ -17,6 +17,7 @@ from affray.core.scenario import load_scenario_data
 from affray.odds.markov import NotSolvable
 from affray.rulesets.witchhammer.duel import duel_odds
 from affray.rulesets.witchhammer.policies import steady_plan
+from affray.rulesets.witchhammer.view_types import CardInfo
 from affray.sim.session import simulate
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "witchhammer"
@@ -61,9 +62,11 @@ def test_exact_and_float_witchhammer_duel_agree_to_12_digits() -> None:
 
 
 def test_wh_b18_steady_plan_is_the_first_two_reusable_action_cards() -> None:
-    cards = {"jab": {"kind": "action", "one_shot": False}, "knife": {"kind": "action", "one_shot": True},
-             "calm": {"kind": "psych", "one_shot": False}, "guard": {"kind": "action", "one_shot": False},
-             "wait": {"kind": "action", "one_shot": False}}
+    def card(cid: str, kind: str = "action", one_shot: bool = False) -> CardInfo:
+        return CardInfo(cid, cid.title(), kind, 0, 0, {}, (), one_shot, "")
+
+    cards = {"jab": card("jab"), "knife": card("knife", one_shot=True), "calm": card("calm", "psych"),
+             "guard": card("guard"), "wait": card("wait")}
     assert steady_plan({"knife": 1, "calm": 1, "jab": 1, "guard": 1, "wait": 1}, cards) == ["jab", "guard"]
     assert steady_plan({"jab": 2, "guard": 1}, cards) == ["jab", "jab"]
     assert steady_plan({"knife": 1, "guard": 1}, cards) == ["guard"]  # the empty slot takes the default card

@@ -135,3 +135,34 @@ def test_wh15_wh19_blows_agree_with_the_engine_strike_face_by_face(node_extra: d
         poise, health, _ = land(10, 10, blow)
         ours[(poise, health)] = ours.get((poise, health), Fraction(0)) + p
     assert ours == expected
+
+
+def test_wh12_wh_b16_target_malus_lowers_defense_once_and_is_not_halved() -> None:
+    """WH-12: Defense - the target's Malus; WH-B16: a non-melee attack halves the normal Defense, then the aspect
+    Defenses are added and the Malus subtracted once. Normal Defense 9, Malus -3, crossbow (Ranged Defense 2):
+    floor(9 / 2) + 2 - 3 = 3 (not floor((9 - 3) / 2) + 2 = 5). Attack 6 then hits on a d20 of 8 or more (13/20)."""
+    odds = attack_odds(6, 9, melee=False, aspect_defense=2, target_malus=-3)
+    assert odds.p_hit == Fraction(13, 20) == attack_odds(6, 3).p_hit
+    assert odds.p_hit != attack_odds(6, 5).p_hit
+    assert attack_odds(6, 9, target_malus=-3).p_hit == attack_odds(6, 6).p_hit  # melee: 9 - 3
+
+
+def test_wh12_odds_cli_takes_the_target_malus() -> None:
+    """``affray odds witchhammer attack --target-malus``: WH-12 and WH-B16's numbers from the command line; a
+    positive Malus is refused with a sentence and exit 2."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "affray", "odds", "witchhammer", "attack", *args],
+                              capture_output=True, text=True, cwd=Path(__file__).parents[2], timeout=120)
+
+    done = run("--attack", "6", "--defense", "9", "--non-melee", "--aspect-defense", "2", "--target-malus", "-3",
+               "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["p_hit"]["exact"] == "13/20"
+    refused = run("--attack", "6", "--defense", "9", "--target-malus", "2")
+    assert refused.returncode == 2 and "--target-malus is 0 or negative" in refused.stderr
+    assert "Traceback" not in refused.stderr

@@ -102,3 +102,36 @@ def test_a_broken_content_file_names_the_file_and_field(tmp_path: Path) -> None:
     with pytest.raises(ContentError) as err:
         load_pack(WitchHammerContent, "witchhammer", [bad])
     assert "bad.yaml" in str(err.value) and "cards.oops.below[0]" in str(err.value) and "attack" in str(err.value)
+
+
+def test_wh31_wh33_wh34_wh35_every_starter_character_paid_for_its_schools_and_deck() -> None:
+    """WH-31: 1 School and 7 Technique points at creation; WH-35: a hunt gives 1 Technique point, a witch 1 School
+    and 2 Technique points; WH-33: a traded School point gives 5 Technique points; WH-34: one technique (card or
+    passive) per Technique point, the General school's too. Each starter's schools and techniques fit exactly."""
+    budgets = {}
+    for cid, pc in section("characters").items():
+        assert isinstance(pc, Character)
+        witches, hunts = pc.rewards.count("witch"), pc.rewards.count("hunt")
+        schools = 1 + witches - pc.traded_school_points
+        techniques = 7 + hunts + 2 * witches + 5 * pc.traded_school_points
+        assert sum(pc.schools.values()) == schools, cid
+        assert len(pc.techniques) == techniques, cid
+        budgets[cid] = (schools, techniques)
+    assert budgets == {"bruna": (2, 10), "tomas": (2, 10), "ilse": (0, 12), "odo": (3, 14)}
+
+
+def test_wh34_wh_a5_a_pc_deck_is_its_learned_cards_by_default() -> None:
+    """WH-34, ruling WH-A5 (default 'learned'): Ilse's deck is the twelve General cards she learned (she knows no
+    passive), nothing more; 'all' adds the other nine General cards for quick play."""
+    from affray.rulesets.witchhammer.options import WitchHammerOptions
+    from affray.rulesets.witchhammer.setup import build_state
+
+    setup = setup_of([fighter("i", (0, 0), use="ilse", deck=None)], [fighter("b", (5, 5), use="dummy")])
+    learned = build_state(setup, WitchHammerOptions()).fighters["i"].deck
+    ilse = section("characters")["ilse"]
+    assert isinstance(ilse, Character)
+    assert WitchHammerOptions().general_school_deck == "learned"
+    assert sorted(learned) == sorted(ilse.techniques) and len(learned) == 12
+    everything = build_state(setup, WitchHammerOptions(general_school_deck="all")).fighters["i"].deck
+    assert set(everything) - set(learned) == {"shield_block", "full_defense", "advance", "haymaker", "searing_sign",
+                                              "running_slash", "remember_why", "cutting_insult", "war_cry"}

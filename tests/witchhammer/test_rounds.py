@@ -3,12 +3,12 @@ WH-29, WH-B4, WH-B5, WH-B7, WH-B8, WH-B9, WH-B10, WH-B11, WH-B12, WH-B18, WH-B19
 
 from __future__ import annotations
 
-from affray.core.events import Event
+from affray.core.events import Defeated, Event
 from affray.core.match import Match
 from affray.rulesets.witchhammer import violence
 from affray.rulesets.witchhammer.state import WitchHammerState
 from affray.rulesets.witchhammer.wounds import malus_of
-from tests.witchhammer.helpers import DiceRNG, fighter, give_card, new_match, new_state, of, ok, plan_all
+from tests.witchhammer.helpers import RULESET, DiceRNG, fighter, give_card, new_match, new_state, of, ok, plan_all
 
 
 def state(m: Match) -> WitchHammerState:
@@ -244,3 +244,25 @@ def test_wh_b9_defeated_monster_leaves_the_board() -> None:
         give_card(s, s.fighters["a"], "jab")
         violence.take_turn(s, s.fighters["a"], DiceRNG([15]), [])
         assert b.out == out and ((2, 1) in s.occupied(s.fighters["a"])) is blocks
+
+
+def test_wh22_a_combatant_starting_at_0_health_or_less_cannot_act() -> None:
+    """WH-22: at Health 0 or less a character cannot act until combat ends, whatever the scenario says: a PC
+    given Health 0 starts down (no Planning window for it) and makes its death's-door save at the end (WH-29);
+    a monster given Health -2 starts defeated (WH-B9). Both sides keep one combatant up, so the fight runs."""
+    m = new_match([fighter("a", (1, 1), health=0), fighter("c", (3, 3))],
+                  [fighter("b", (2, 1), use="dummy"), fighter("d", (9, 9), use="dummy", health=-2)])
+    s = state(m)
+    assert (s.fighters["a"].out, s.fighters["a"].health) == ("down", 0)
+    assert (s.fighters["d"].out, s.fighters["d"].health) == ("defeated", -2)
+    window = m.pending()
+    assert window is not None and window.phase == "psych" and window.actors == ("c", "b")
+    assert [e.actor for e in m.setup_events if isinstance(e, Defeated)] == ["a", "d"]
+    assert RULESET.legal(s, "a") == [] and not m.act("a", {"type": "ready"}).ok
+
+
+def test_wh22_a_side_all_at_0_health_loses_before_any_card_is_played() -> None:
+    """WH-22: a scenario whose only monster starts at Health 0 ends at once: the hunters win, no card is placed."""
+    m = new_match([fighter("a", (1, 1))], [fighter("b", (2, 1), use="dummy", health=0)])
+    outcome = m.outcome()
+    assert outcome is not None and outcome.winner == "A" and state(m).vignette == 0

@@ -12,6 +12,8 @@ from affray.core.engine import GM, SPECTATOR
 from affray.core.match import Match
 from affray.core.sealed import SealBroken
 from affray.rulesets.witchhammer.state import WitchHammerState
+from affray.rulesets.witchhammer.view_types import DramaTimer
+from affray.rulesets.witchhammer.views import WitchHammerView
 from tests.witchhammer.helpers import RULESET, fighter, new_match, of, ok, refused
 
 
@@ -20,6 +22,11 @@ def duel(options: dict[str, object] | None = None) -> Match:
     a_deck = ["jab", "wait", "idle", "calm", "lunge"]
     return new_match([fighter("a", (1, 1), deck=a_deck)], [fighter("b", (2, 1), use="dummy", seat=GM)],
                      [15, 15, 15], options)
+
+
+def state_of(m: Match) -> WitchHammerState:
+    assert isinstance(m.state, WitchHammerState)
+    return m.state
 
 
 def unchanged(m: Match, actor: str, action: dict[str, object], code: str) -> None:
@@ -75,14 +82,20 @@ def test_wh04_a_card_after_the_reveal_and_an_action_out_of_turn_are_refused() ->
     unchanged(m, GM, {"type": "timeout"}, "not_your_turn")  # the Drama Timer is off: the GM has no say here
 
 
+def seen(m: Match, seat: str) -> WitchHammerView:
+    """``seat``'s typed view (built from scratch)."""
+    return RULESET.view(state_of(m), m.viewer(seat))
+
+
 def _texts(m: Match) -> dict[str, str]:
-    return {seat: json.dumps(m.view(seat), sort_keys=True) + json.dumps(m.redacted_log(seat), sort_keys=True)
-            for seat in ("a", SPECTATOR, GM)}
+    return {seat: json.dumps(seen(m, seat).to_json(), sort_keys=True)
+            + json.dumps(m.redacted_log(seat), sort_keys=True) for seat in ("a", SPECTATOR, GM)}
 
 
 def test_wh03_wh05_face_down_cards_are_hidden_until_the_reveal() -> None:
     """WH-03/WH-05: while cards lie face down no player or spectator view or redacted log names them; the GM's
-    does; after the reveal everyone sees them. The hand of another seat is hidden too (it would give them away)."""
+    names only those of the combatants the GM plays (b here); after the reveal everyone sees them. The hand of
+    another seat is hidden too (it would give them away)."""
     m = duel()
     ok(m.act("b", {"type": "psych", "card": "calm_once"}))
     ok(m.act("b", {"type": "ready"}))
@@ -91,9 +104,10 @@ def test_wh03_wh05_face_down_cards_are_hidden_until_the_reveal() -> None:
     ok(m.act("a", {"type": "ready"}))
     assert "calm_once" in _texts(m)["a"]  # revealed together at the end of the Psych phase
     ok(m.act("b", {"type": "commit", "cards": ["step_back", "guard"]}))
-    view_a = m.view("a")
-    assert view_a["fighters"]["b"]["slots"][0]["committed"] and "card" not in view_a["fighters"]["b"]["slots"][0]
-    assert "hand" not in view_a["fighters"]["b"] and "hand" in view_a["fighters"]["a"]
+    view_a = seen(m, "a")
+    b_slot = view_a.combatant("b").detail.slots[0]
+    assert b_slot.card is None and b_slot.seal == "v1.b.slot1" and len(b_slot.digest) == 64
+    assert view_a.combatant("b").detail.hand is None and view_a.combatant("a").detail.hand is not None
     texts = _texts(m)
     for secret in ("step_back", "guard"):
         assert secret not in texts["a"] and secret not in texts[SPECTATOR] and secret in texts[GM]
@@ -103,6 +117,28 @@ def test_wh03_wh05_face_down_cards_are_hidden_until_the_reveal() -> None:
     assert [e.card for e in of(events, "card") if e.actor == "b"] == ["step_back", "guard"]
     assert "step_back" in _texts(m)["a"] and "guard" in _texts(m)["a"]
     assert RULESET.secrets(m.state) == []
+
+
+def test_the_gm_never_sees_a_players_face_down_cards_or_hand() -> None:
+    """Contract 6 and issue 11: a GM who plays the monster must not read the player's face-down cards before the
+    reveal. a places Lunge and Jab face down: the GM's view shows that a committed (seal and digest) but not what,
+    and not a's hand (it shrank by those two cards); it does show a's deck (GM-level sheet information). a's seat
+    sees its own cards and hand. Every secret the ``secrets`` hook lists is out of the GM's view."""
+    m = duel()
+    for actor in ("a", "b"):
+        ok(m.act(actor, {"type": "ready"}))
+    ok(m.act("a", {"type": "commit", "cards": ["lunge", "jab"]}))
+    gm, own = seen(m, GM).combatant("a").detail, seen(m, "a").combatant("a").detail
+    assert [s.card for s in gm.slots] == [None, None] and gm.hand is None
+    assert gm.deck == {"jab": 1, "wait": 1, "idle": 1, "calm": 1, "lunge": 1}
+    assert [s.card for s in own.slots] == ["lunge", "jab"] and own.hand == {"wait": 1, "idle": 1, "calm": 1}
+    assert [(s.seal, s.digest) for s in gm.slots] == [(s.seal, s.digest) for s in own.slots]
+    gm_text = json.dumps(seen(m, GM).to_json(), sort_keys=True)
+    secrets = RULESET.secrets(m.state)
+    assert [owner for owner, _ in secrets] == ["a", "a"]
+    for _, secret in secrets:
+        assert json.dumps(secret, sort_keys=True) not in gm_text
+        assert json.dumps(secret, sort_keys=True) in json.dumps(seen(m, "a").to_json(), sort_keys=True)
 
 
 def test_wh04_the_reveal_checks_each_card_against_its_commitment() -> None:
@@ -129,7 +165,7 @@ def test_wh_b20_drama_timer_is_a_gm_action_carried_in_the_state() -> None:
         ok(m.act(actor, {"type": "ready"}))
     window = m.pending()
     assert window is not None and window.phase == "planning" and window.actors == ("a", "c", "b", GM)
-    assert m.view("a")["drama_timer"] == {"seconds": 45, "running": True}
+    assert seen(m, "a").detail.drama_timer == DramaTimer(45, True)
     assert [s.action for s in m.legal(GM)] == [{"type": "timeout"}]
     ok(m.act("a", {"type": "place", "card": "wait"}))
     ok(m.act("c", {"type": "commit", "cards": ["wait", "idle"]}))
@@ -138,21 +174,21 @@ def test_wh_b20_drama_timer_is_a_gm_action_carried_in_the_state() -> None:
     assert timed_out.actors == ["a", "b"]
     assert [(e.actor, e.card) for e in of(events, "card") if e.actor != "c"] == [
         ("a", "wait"), ("b", "hesitate"), ("a", "hesitate"), ("b", "hesitate")]
-    assert duel().view("a")["drama_timer"] is None  # off by default
+    assert seen(duel(), "a").detail.drama_timer is None  # off by default
 
 
 def test_policies_plan_from_the_view_only() -> None:
     """The heuristic commits two legal cards from its own hand; the random policy picks a legal action."""
     from affray.ai.base import RandomPolicy
-    from affray.ai.runner import policy_view
     from affray.core.rng import FastRNG
     from affray.rulesets.witchhammer.policies import WitchHammerHeuristic
 
     m = duel()
     for actor in ("a", "b"):
         ok(m.act(actor, {"type": "ready"}))
+    legal = RULESET.legal(state_of(m), "a")
     for policy in (WitchHammerHeuristic(), RandomPolicy()):
-        action = policy.choose(policy_view(m, "a"), "a", m.legal("a"), FastRNG(1))
-        assert action in [s.action for s in m.legal("a")]
-    plan = WitchHammerHeuristic().choose(policy_view(m, "a"), "a", m.legal("a"), FastRNG(1))
+        action = policy.choose(seen(m, "a"), "a", legal, FastRNG(1))
+        assert action in [s.action for s in legal]
+    plan = WitchHammerHeuristic().choose(seen(m, "a"), "a", legal, FastRNG(1))
     assert plan["type"] == "commit" and len(plan["cards"]) == 2

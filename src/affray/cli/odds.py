@@ -102,6 +102,9 @@ def witchhammer_attack(
         target_poise: Annotated[int | None, typer.Option("--target-poise", help="the target's current Poise")] = None,
         target_health: Annotated[int | None, typer.Option("--target-health",
                                                           help="the target's current Health")] = None,
+        target_malus: Annotated[int, typer.Option("--target-malus", help="the target's Malus, 0 or negative: "
+                                                                         "lowers its Defense once, never halved "
+                                                                         "(WH-12, WH-20, WH-B16)")] = 0,
         crit_wound: Annotated[str, typer.Option("--crit-wound", help="WH-B4: always or on_hit")] = "always",
         solid_on: Annotated[str, typer.Option("--solid-on", help="WH-B5: base or total")] = "base",
         extra_penetration: Annotated[bool, typer.Option("--extra-penetration",
@@ -118,16 +121,18 @@ def witchhammer_attack(
     _need(crit_wound in ("always", "on_hit"), "--crit-wound is 'always' or 'on_hit' (WH-B4).")
     _need(solid_on in ("base", "total"), "--solid-on is 'base' or 'total' (WH-B5).")
     _need(solid_bonus >= 0 and on_hit >= 0, "Bonus damage cannot be negative.")
+    _need(target_malus <= 0, "--target-malus is 0 or negative (WH-20).")
     target = None if target_poise is None or target_health is None else (target_poise, target_health)
     odds = attack_odds(attack, defense, melee=not non_melee, aspect_defense=aspect_defense, solid_bonus=solid_bonus,
                        on_hit=on_hit, target=target, crit_wound=crit_wound, solid_on=solid_on,
-                       extra_penetration=extra_penetration)
+                       extra_penetration=extra_penetration, target_malus=target_malus)
     probs = {"p_hit": odds.p_hit, "p_solid_hit": odds.p_solid_hit, "p_crit": odds.p_crit, "p_fumble": odds.p_fumble}
     dists: dict[str, Mapping[int, Fraction]] = {"damage": odds.damage}
     if odds.wounds is not None and odds.p_down is not None:
         probs["p_down"] = odds.p_down
         dists["wounds"] = odds.wounds
-    report(f"WitchHammer attack: d20 {attack:+d} against Defense {defense}", probs, dists, as_json_out)
+    against = f"Defense {defense}" + (f" with Malus {target_malus}" if target_malus else "")
+    report(f"WitchHammer attack: d20 {attack:+d} against {against}", probs, dists, as_json_out)
 
 
 @witchhammer_app.command("save")

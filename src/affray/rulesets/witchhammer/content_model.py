@@ -215,10 +215,17 @@ class Sheet(Strict):
 
 
 class Character(Sheet):
-    """A PC. ``techniques`` are learned cards and passives (WH-34); the General school is known (WH-33)."""
+    """A PC. ``techniques`` are learned cards and passives (WH-34); the General school is known (WH-33), but its
+    techniques are learned like any other's (their cards are the deck under the default ``general_school_deck``,
+    WH-A5). ``rewards`` and ``traded_school_points`` say what paid for schools and techniques beyond creation's
+    (WH-31, WH-33, WH-35); the content tests check that every character's points cover what it knows."""
 
     schools: dict[str, int] = Field(default_factory=dict, description="school id -> level known")
-    techniques: list[str] = Field(default_factory=list)
+    techniques: list[str] = Field(default_factory=list, description="learned cards and passives (WH-34)")
+    rewards: list[Literal["hunt", "defeat", "witch"]] = Field(
+        default_factory=list, description="adventure rewards earned so far (WH-35)")
+    traded_school_points: int = Field(default=0, ge=0, le=40,
+                                      description="School points traded for 5 Technique points each (WH-33)")
     hat: str = ""
 
 

@@ -48,10 +48,9 @@ class WitchHammerDuel:
         self.state, self.exact = state, exact
         self.opts = state.options
         self.f = list(state.fighters.values())
-        summaries = {c: {"kind": card.kind, "one_shot": card.one_shot} for c, card in state.cards.items()}
         self.plans: list[list[CardDef]] = []
         for f in self.f:
-            ids = steady_plan(f.deck, summaries)
+            ids = steady_plan(f.deck, state.cards)
             ids += [self.opts.default_card] * (2 - len(ids))
             self.plans.append([state.cards[c] for c in ids])
         self.malus = [self._malus_of(f) for f in self.f]

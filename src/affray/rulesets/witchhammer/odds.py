@@ -116,7 +116,8 @@ def attack_odds(attack_bonus: int, defense: int, *, melee: bool = True, aspect_d
     """One attack: Attack bonus ``attack_bonus`` against normal Defense ``defense``. Rules: WH-13..WH-19.
 
     ``target`` is ``(poise, health)``: then the Wounds distribution and the chance that Health drops to 0 or
-    below (WH-22). ``target_malus`` (0 or negative) lowers the target's Defense once (WH-12, WH-20).
+    below (WH-22). ``target_malus`` (0 or negative) lowers the target's Defense once (WH-12, WH-20), after a
+    non-melee attack has halved the normal Defense: the Malus itself is never halved (WH-B16).
     """
     value = attack_defense(defense, melee, aspect_defense, target_malus, rounding)
     pairs = blow_counts(attack_bonus, value, on_hit, solid_bonus, clamp_margin=clamp_margin, solid_on=solid_on,

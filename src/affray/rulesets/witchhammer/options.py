@@ -86,9 +86,10 @@ class WitchHammerOptions:
                                 "and '%' the whole move (SC-20's 5 ft per move action); a step that costs more "
                                 "than is left ends the move.")
     general_school_deck: str = option(
-        "all", rule="WH-A5", choices=("all", "learned"),
-        doc="Every PC carries every General Combat School card ('all', reading WH-33's 'available from the "
-            "start'), or only the ones it lists ('learned').")
+        "learned", rule="WH-A5", choices=("learned", "all"),
+        doc="A PC's deck holds only the techniques it learned, General ones included ('learned': WH-34, knowing a "
+            "school only makes its techniques available), or every General Combat School card on top for quick "
+            "play ('all').")
     status_stacking: str = option(
         "refresh", rule="WH-A7", choices=("refresh", "stack"),
         doc="A status applied again keeps one copy with the longer duration ('refresh'), or adds a second copy.")

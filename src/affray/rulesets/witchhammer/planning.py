@@ -10,16 +10,17 @@ Rules: WH-02, WH-03, WH-B18, WH-B20; DESIGN.md contracts 2 and 6.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from affray.core.engine import GM, ActionSpec, Rejected, Window
 from affray.core.events import Committed, Event
+from affray.core.memo import Memo
 from affray.core.rng import RNG
 from affray.core.sealed import Sealed
+from affray.rulesets.witchhammer.actions import SLOTS
 from affray.rulesets.witchhammer.events import Ready, TimedOut
 from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
-
-SLOTS = 2  # Rule: WH-03
 
 
 def new_hands(state: WitchHammerState) -> None:
@@ -53,18 +54,11 @@ def open_planning(state: WitchHammerState) -> None:
     state.window = Window("planning", tuple(actors), "Place two Action cards face down, in order, then be ready")
 
 
-_NARROWED: dict[tuple[Window, str], Window] = {}  # windows are frozen and the same narrowings come back
-
-
 def _narrow(state: WitchHammerState, actor: str) -> None:
+    """``actor`` is done with this phase: it leaves the window."""
     assert state.window is not None
     w = state.window
-    narrowed = _NARROWED.get((w, actor))
-    if narrowed is None:
-        if len(_NARROWED) >= 4096:
-            _NARROWED.clear()
-        narrowed = _NARROWED[(w, actor)] = Window(w.phase, tuple([a for a in w.actors if a != actor]), w.prompt)
-    state.window = narrowed
+    state.window = Window(w.phase, tuple([a for a in w.actors if a != actor]), w.prompt)
 
 
 def everyone_ready(state: WitchHammerState) -> bool:
@@ -156,44 +150,55 @@ def timeout(state: WitchHammerState, rng: RNG, events: list[Event]) -> Rejected 
     return None
 
 
-def legal(state: WitchHammerState, actor: str, cache: dict[Any, list[ActionSpec]]) -> list[ActionSpec]:
-    """The actions ``actor`` may take in the open phase; lists are cached by hand, since hands repeat."""
+def legal(state: WitchHammerState, actor: str, memo: Memo) -> list[ActionSpec]:
+    """The actions ``actor`` may take in the open phase (a fresh list; its entries are shared and read-only). A
+    list depends only on the phase, the room left and the hand, which repeat within a match, so each is built once
+    per match (``memo.static``), from action specs each built once per match too."""
     if actor == GM:
-        return [ActionSpec({"type": "timeout"}, "call time: the Drama Timer ran out")]
+        return [TIMEOUT]
     f = state.fighters[actor]
     psych = state.phase == "psych"
     room = (0 if f.psych is not None else 1) if psych else SLOTS - len(f.slots)
-    # The hand changes only as f places cards and when hands are dealt (a board change): see views._own_part.
-    when = (state.board, psych, f.psych is not None, len(f.slots))
-    hit = state.legal_lists.get(f.id)
-    if hit is not None and hit[0] == when:
-        return list(hit[1])
     want = "psych" if psych else "action"
-    hand = tuple(sorted((c, n) for c, n in f.hand.items() if n > 0 and state.cards[c].kind == want))
-    key = (psych, room, hand)
-    specs = cache.get(key)
-    if specs is None:
-        specs = _enumerate(state, hand, room, psych)
-        cache[key] = specs
-    state.legal_lists[f.id] = (when, specs)
-    return list(specs)
+    cards = state.cards
+    hand = tuple(sorted([(c, n) for c, n in f.hand.items() if n > 0 and cards[c].kind == want]))
+    return list(memo.static(("wh.legal", psych, room, hand), partial(_enumerate, state, memo, hand, room, psych)))
 
 
-def _enumerate(state: WitchHammerState, hand: tuple[tuple[str, int], ...], room: int, psych: bool
+FREE = ("cards",)  # a commit's cards are a free parameter (actions.py): any cards of the hand, in order
+TIMEOUT = ActionSpec({"type": "timeout"}, "call time: the Drama Timer ran out")
+READY = {True: ActionSpec({"type": "ready"}, "ready"),
+         False: ActionSpec({"type": "ready"}, "ready (empty slots: default card)")}
+
+
+def _singles(state: WitchHammerState, card: str, psych: bool) -> tuple[ActionSpec, ActionSpec]:
+    name = state.cards[card].name
+    if psych:
+        return (ActionSpec({"type": "psych", "card": card}, f"play {name} face down"),
+                ActionSpec({"type": "commit", "cards": [card]}, f"{name}, then ready", free=FREE))
+    return (ActionSpec({"type": "place", "card": card}, f"place {name} face down"),
+            ActionSpec({"type": "commit", "cards": [card]}, f"{name}, then ready", free=FREE))
+
+
+def _pair(state: WitchHammerState, a: str, b: str) -> ActionSpec:
+    return ActionSpec({"type": "commit", "cards": [a, b]}, f"{state.cards[a].name}, then {state.cards[b].name}",
+                      free=FREE)
+
+
+def _enumerate(state: WitchHammerState, memo: Memo, hand: tuple[tuple[str, int], ...], room: int, psych: bool
                ) -> list[ActionSpec]:
-    names = {c: state.cards[c].name for c, _ in hand}
-    one = "psych" if psych else "place"
-    specs = [ActionSpec({"type": "ready"}, "ready" + ("" if psych or not room else " (empty slots: default card)"))]
+    """Ready; then each card alone (placed, or committed); then, with two slots free, every ordered pair of cards
+    (a card twice only when two copies are in hand). Rules: WH-02, WH-03, WH-B18."""
+    specs = [READY[psych or not room]]
     if room == 0:
         return specs
-    for c, _ in hand:
-        specs.append(ActionSpec({"type": one, "card": c}, f"{'play' if psych else 'place'} {names[c]} face down"))
-    for c, _ in hand:
-        specs.append(ActionSpec({"type": "commit", "cards": [c]}, f"{names[c]}, then ready"))
+    singles = [memo.static(("wh.single", c, psych), partial(_singles, state, c, psych)) for c, _ in hand]
+    specs += [one for one, _ in singles]
+    specs += [commit for _, commit in singles]
     if room >= 2:
         counts = dict(hand)
         for a, _ in hand:
             for b, _ in hand:
                 if a != b or counts[a] >= 2:
-                    specs.append(ActionSpec({"type": "commit", "cards": [a, b]}, f"{names[a]}, then {names[b]}"))
+                    specs.append(memo.static(("wh.pair", a, b), partial(_pair, state, a, b)))
     return specs

@@ -12,25 +12,33 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, partial
-from typing import Any
+from functools import cache
+from typing import Any, Protocol
 
 from affray.core.engine import Action, ActionSpec
-from affray.core.policy import as_dict_view
 from affray.core.rng import RNG
+from affray.core.view import CombatantView
 from affray.rulesets.witchhammer.mechanics import RANGES, SOLID_HIT, attack, defense_against
-from affray.rulesets.witchhammer.memo import per_object
+from affray.rulesets.witchhammer.view_types import CardInfo, StatusInfo, WitchHammerCombatantDetail
+from affray.rulesets.witchhammer.views import WitchHammerView
 
-Fighter = dict[str, Any]
+Card = CardInfo
+POISE = 0  # the bars of a WitchHammer combatant: Poise, Health, Wounds (views.combatant)
 
 
-def _dist(a: Sequence[int], b: Sequence[int]) -> int:
+def _at(c: CombatantView[WitchHammerCombatantDetail]) -> tuple[int, int]:
+    assert c.position is not None
+    return int(c.position.x), int(c.position.y)
+
+
+def _dist(a: tuple[int, int], b: tuple[int, int]) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
 @cache
 def mean_damage(margin: int, on_hit: int, on_solid: int) -> tuple[float, float]:
-    """Mean damage and hit chance of an attack with ``margin`` = bonus - defense, over the 20 d20 faces."""
+    """Mean damage and hit chance of an attack with ``margin`` = bonus - defense, over the 20 d20 faces (a pure
+    function of three small integers)."""
     total, hits = 0.0, 0
     for natural in range(1, 21):
         r = attack(natural, margin, 0)
@@ -41,13 +49,13 @@ def mean_damage(margin: int, on_hit: int, on_solid: int) -> tuple[float, float]:
     return total / 20, hits / 20
 
 
-def status_worth(status: dict[str, Any] | None) -> float:
+def status_worth(status: StatusInfo | None) -> float:
     """A rough worth of a status, whoever it lands on."""
     if status is None:
         return 0.0
-    worth: float = (abs(status["attack"]) * 1.5 + abs(status["defense"]) + abs(status["init"]) * 0.3
-                    + abs(status["malus"]) * 2 + abs(status["move"]) * 0.3)
-    return float(worth + status["tick_wounds"] * 3 + status["tick_damage"] + (4 if status["skip_turn"] else 0))
+    worth: float = (abs(status.attack) * 1.5 + abs(status.defense) + abs(status.init) * 0.3
+                    + abs(status.malus) * 2 + abs(status.move) * 0.3)
+    return float(worth + status.tick_wounds * 3 + status.tick_damage + (4 if status.skip_turn else 0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,20 +80,11 @@ class Profile:
     cost: float
 
 
-_PROFILES: dict[int, tuple[Any, Profile]] = {}
-_PSYCH: dict[int, tuple[Any, float]] = {}  # a Psych card's worth, once per card summary
-_PLANS: dict[int, tuple[Any, dict[Any, list[str]]]] = {}  # plans per setup (its status table), see Planner.plan
-
-
-def profile(card: dict[str, Any], statuses: dict[str, Any]) -> Profile:
-    """The card's :class:`Profile`, digested once per card summary (views share them per setup)."""
-    return per_object(_PROFILES, card, lambda: _digest(card, statuses), limit=4096)
-
-
-def _digest(card: dict[str, Any], statuses: dict[str, Any]) -> Profile:
+def digest(card: Card, statuses: Mapping[str, StatusInfo]) -> Profile:
+    """The card's :class:`Profile` (a pure function of the card and the status table)."""
     steps: list[tuple[int, Strike | None]] = []
-    recover, cost = 0, 3.0 if card["one_shot"] else 0.0
-    for node in card["below"]:
+    recover, cost = 0, 3.0 if card.one_shot else 0.0
+    for node in card.below:
         if node["type"] == "move":
             steps.append((node["distance"] if node["direction"] == "toward" else -node["distance"], None))
         elif node["type"] == "attack":
@@ -98,47 +97,74 @@ def _digest(card: dict[str, Any], statuses: dict[str, Any]) -> Profile:
             recover += node["poise"]
         elif node["type"] == "damage" and node["to"] == "self":
             cost += 0.5 * node["amount"]
-    return Profile(card["kind"], card["defense"] + 0.2 * card["init"], tuple(steps), recover, cost)
+    return Profile(card.kind, card.defense + 0.2 * card.init, tuple(steps), recover, cost)
+
+
+class Digests:
+    """One policy's digests of one match's cards: card profiles, Psych worths and plans, remembered while the
+    view's status table is the same object (the match's memo keeps it for the whole match; a new match, or a view
+    built without a memo, starts afresh). Plans repeat: every vignette of a scenario starts from few situations."""
+
+    __slots__ = ("plans", "profiles", "psych", "table")
+
+    def __init__(self) -> None:
+        self.table: object = None
+        self.profiles: dict[str, tuple[Card, Profile]] = {}
+        self.psych: dict[str, tuple[Card, float]] = {}
+        self.plans: dict[Any, list[str]] = {}
+
+    def follow(self, view: WitchHammerView) -> None:
+        if view.detail.statuses is not self.table:
+            self.table = view.detail.statuses
+            self.profiles, self.psych, self.plans = {}, {}, {}
+
+    def profile(self, card: Card, statuses: Mapping[str, StatusInfo]) -> Profile:
+        hit = self.profiles.get(card.id)
+        if hit is None or hit[0] is not card:
+            hit = self.profiles[card.id] = (card, digest(card, statuses))
+        return hit[1]
 
 
 class Planner:
     """Scores cards for one combatant from one view."""
 
-    def __init__(self, view: dict[str, Any], actor: str) -> None:
+    def __init__(self, view: WitchHammerView, actor: str, digests: Digests | None = None) -> None:
         self.view = view
-        self.me: Fighter = view["fighters"][actor]
-        self.cards: dict[str, Any] = view["cards"]
-        self.statuses: dict[str, Any] = view["statuses"]
+        self.me = view.combatant(actor)
+        self.cards: Mapping[str, Card] = view.detail.cards
+        self.statuses: Mapping[str, StatusInfo] = view.detail.statuses
+        self.digests = digests if digests is not None else Digests()
+        self.digests.follow(view)
         self.defense: dict[tuple[str, ...], int] = {}
-        self.strikes: dict[int, float] = {}  # a strike's worth when in reach, by the Strike's identity
+        self.strikes: dict[Strike, float] = {}  # a strike's worth when in reach
 
     def _survey(self) -> None:
         """Who the foes are, the nearest, how many threaten, and the bonuses: what plan() scores from."""
-        me, view = self.me, self.view
-        self.foes = [f for f in view["fighters"].values() if not f["out"] and f["side"] != me["side"]]
-        pos = me["pos"]
-        self.foe = min(self.foes, key=lambda f: _dist(pos, f["pos"])) if self.foes else None
-        self.threats = max(1, sum(1 for f in self.foes if _dist(pos, f["pos"]) <= 5))
-        self.bonus = me["attack"] + me["mods"]["attack"] + me["malus"]
-        self.step_bonus = me["mods"]["move"]
+        me, d = self.me, self.me.detail
+        self.foes = [c for c in self.view.combatants if not c.down and c.side != me.side]
+        pos = self.pos = _at(me)
+        self.foe = min(self.foes, key=lambda c: _dist(pos, _at(c))) if self.foes else None
+        self.threats = max(1, sum(1 for c in self.foes if _dist(pos, _at(c)) <= 5))
+        self.bonus = d.stats.attack + d.combat.mods.attack + d.combat.malus
+        self.step_bonus = d.combat.mods.move
 
     def _defense(self, aspects: tuple[str, ...]) -> int:
         if aspects not in self.defense:
-            t = self.foe
-            assert t is not None
-            normal = t["defense"] + t["mods"]["defense"] + 1  # +1: a typical face-down card's Defense
-            aspect = sum(t["defenses"].get(a, 0) + t["mods"]["defenses"].get(a, 0) for a in aspects if a != "melee")
-            self.defense[aspects] = defense_against(normal, aspect, "melee" in aspects, t["malus"])
+            assert self.foe is not None
+            t, c = self.foe.detail.stats, self.foe.detail.combat
+            normal = t.defense + c.mods.defense + 1  # +1: a typical face-down card's Defense
+            aspect = sum(t.defenses.get(a, 0) + c.mods.defenses.get(a, 0) for a in aspects if a != "melee")
+            self.defense[aspects] = defense_against(normal, aspect, "melee" in aspects, c.malus)
         return self.defense[aspects]
 
     def _strike(self, strike: Strike) -> float:
-        worth = self.strikes.get(id(strike))
+        worth = self.strikes.get(strike)
         if worth is None:
             margin = strike.attack + self.bonus - self._defense(strike.aspects)
             mean, chance = mean_damage(max(-40, min(40, margin)), strike.on_hit, strike.on_solid
-                                       + self.me["solid_damage"])
+                                       + self.me.detail.stats.solid_damage)
             hits = len(self.foes) if strike.area else 1
-            worth = self.strikes[id(strike)] = (mean + chance * strike.extras) * hits * 1.6
+            worth = self.strikes[strike] = (mean + chance * strike.extras) * hits * 1.6
         return worth
 
     def score(self, p: Profile, gap: int, missing: int) -> tuple[float, int]:
@@ -155,30 +181,33 @@ class Planner:
         return worth, gap
 
     def plan(self) -> list[str]:
-        """The cards for the empty slots; remembered per setup by everything the scores read, since the same
-        situations come back (every fight of a scenario starts from the same one)."""
+        """The cards for the empty slots; remembered for the match by everything the scores read, since the same
+        situations come back."""
         self._survey()
-        me, foe = self.me, self.foe
-        gap = _dist(me["pos"], foe["pos"]) if foe is not None else 0
-        missing = me["max_poise"] - me["poise"]
-        aim = None if foe is None else (foe["defense"], foe["mods"]["defense"], tuple(foe["defenses"].items()),
-                                        tuple(foe["mods"]["defenses"].items()), foe["malus"])
-        key = (tuple(me["hand"].items()), len(me["slots"]), gap, missing, self.threats, self.bonus,
-               self.step_bonus, me["solid_damage"], len(self.foes), aim)
-        memo = per_object(_PLANS, self.statuses, dict, limit=64)
+        me, foe, d = self.me, self.foe, self.me.detail
+        gap = _dist(self.pos, _at(foe)) if foe is not None else 0
+        poise = me.bars[POISE]
+        missing = poise.max - poise.value
+        aim = None
+        if foe is not None:
+            t, c = foe.detail.stats, foe.detail.combat
+            aim = (t.defense, c.mods.defense, tuple(t.defenses.items()), tuple(c.mods.defenses.items()), c.malus)
+        hand = d.hand or {}
+        key = (tuple(hand.items()), len(d.slots), gap, missing, self.threats, self.bonus, self.step_bonus,
+               d.stats.solid_damage, len(self.foes), aim)
+        memo = self.digests.plans
         chosen = memo.get(key)
         if chosen is None:
             if len(memo) >= 20_000:
                 memo.clear()
-            chosen = memo[key] = self._plan(gap, missing)
+            chosen = memo[key] = self._plan(hand, gap, missing)
         return list(chosen)
 
-    def _plan(self, gap: int, missing: int) -> list[str]:
-        me = self.me
-        hand = {c: n for c, n in me["hand"].items() if n > 0 and self.cards[c]["kind"] == "action"}
-        profiles = {c: profile(self.cards[c], self.statuses) for c in hand}
+    def _plan(self, held: Mapping[str, int], gap: int, missing: int) -> list[str]:
+        hand = {c: n for c, n in held.items() if n > 0 and self.cards[c].kind == "action"}
+        profiles = {c: self.digests.profile(self.cards[c], self.statuses) for c in hand}
         chosen: list[str] = []
-        for _ in range(2 - len(me["slots"])):
+        for _ in range(2 - len(self.me.detail.slots)):
             best: tuple[float, str, int] | None = None
             for c, p in profiles.items():
                 if hand[c] > 0:
@@ -195,16 +224,18 @@ class Planner:
 
     def psych(self) -> str | None:
         best: tuple[float, str] | None = None
-        for c, n in self.me["hand"].items():
+        for c, n in (self.me.detail.hand or {}).items():
             card = self.cards[c]
-            if n <= 0 or card["kind"] != "psych" or (card["one_shot"] and self.view["vignette"] > 1):
+            if n <= 0 or card.kind != "psych" or (card.one_shot and self.view.detail.vignette > 1):
                 continue
-            worth = per_object(_PSYCH, card, partial(self._psych_worth, card["below"]), limit=4096)
-            if best is None or worth > best[0]:
-                best = (worth, c)
+            hit = self.digests.psych.get(c)
+            if hit is None or hit[0] is not card:
+                hit = self.digests.psych[c] = (card, self._psych_worth(card.below))
+            if best is None or hit[1] > best[0]:
+                best = (hit[1], c)
         return best[1] if best is not None else None
 
-    def _psych_worth(self, nodes: list[dict[str, Any]]) -> float:
+    def _psych_worth(self, nodes: Sequence[Mapping[str, Any]]) -> float:
         worth = 0.0
         for node in nodes:
             worth += status_worth(self.statuses.get(node.get("status", ""))) + node.get("poise", 0) * 0.3
@@ -215,20 +246,23 @@ class Planner:
 class WitchHammerHeuristic:
     name = "heuristic"
 
-    def choose(self, view: Any, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
-        view = as_dict_view(view, actor)  # transitional (issue 11): the policy still reads the old dict view
-        phase = view["pending"]["phase"]
+    def __init__(self) -> None:
+        self.digests = Digests()
+
+    def choose(self, view: WitchHammerView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+        phase = view.phase
         if phase not in ("psych", "planning"):
             return legal[0].action
-        planner = Planner(view, view["acting"])
+        planner = Planner(view, actor, self.digests)
+        d = planner.me.detail
         cards: list[str]
         if phase == "psych":
-            card = planner.psych() if planner.me["psych"] is None else None
+            card = planner.psych() if d.psych is None else None
             cards = [card] if card is not None else []
         else:
             cards = planner.plan()
         wanted: Action = {"type": "commit", "cards": cards} if cards else {"type": "ready"}
-        if (planner.me["psych"] is None) if phase == "psych" else not planner.me["slots"]:
+        if (d.psych is None) if phase == "psych" else not d.slots:
             return wanted  # nothing placed yet: every ordered pair of cards in hand is listed (planning.legal)
         for spec in legal:
             if spec.action == wanted:
@@ -236,13 +270,23 @@ class WitchHammerHeuristic:
         return {"type": "ready"}
 
 
-def steady_plan(deck: Mapping[str, int], cards: Mapping[str, Mapping[str, Any]]) -> list[str]:
+class Printed(Protocol):
+    """What a steady plan reads of a card (a view's :class:`CardInfo` or the state's ``CardDef``)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def one_shot(self) -> bool: ...
+
+
+def steady_plan(deck: Mapping[str, int], cards: Mapping[str, Printed]) -> list[str]:
     """The steady plan: the first two reusable Action cards of the deck, in deck order (a card owned twice may
     fill both slots). Empty slots take the default card (WH-B18)."""
     plan: list[str] = []
     for card_id, copies in deck.items():
         card = cards.get(card_id)
-        if card is None or card["kind"] != "action" or card["one_shot"] or copies <= 0:
+        if card is None or card.kind != "action" or card.one_shot or copies <= 0:
             continue
         plan += [card_id] * min(copies, 2 - len(plan))
         if len(plan) == 2:
@@ -259,10 +303,8 @@ class WitchHammerSteady:
 
     name = "steady"
 
-    def choose(self, view: Any, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
-        view = as_dict_view(view, actor)  # transitional (issue 11): the policy still reads the old dict view
-        phase = view["pending"]["phase"]
-        me = view["fighters"][view["acting"]]
-        if phase != "planning" or me["slots"]:
+    def choose(self, view: WitchHammerView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+        d = view.combatant(actor).detail
+        if view.phase != "planning" or d.slots:
             return {"type": "ready"} if any(s.action == {"type": "ready"} for s in legal) else legal[0].action
-        return {"type": "commit", "cards": steady_plan(me["deck"], view["cards"])}
+        return {"type": "commit", "cards": steady_plan(d.deck or {}, view.detail.cards)}

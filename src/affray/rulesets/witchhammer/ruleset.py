@@ -31,25 +31,21 @@ from affray.core.events import Event, to_jsonable
 from affray.core.memo import Memo
 from affray.core.rng import RNG
 from affray.rulesets.witchhammer import planning, vignette
+from affray.rulesets.witchhammer.actions import ACTION_TYPES, SLOTS
 from affray.rulesets.witchhammer.content_model import WitchHammerContent, WitchHammerScenario
-from affray.rulesets.witchhammer.memo import per_object
 from affray.rulesets.witchhammer.options import WitchHammerOptions
 from affray.rulesets.witchhammer.setup import build_state, prepare
 from affray.rulesets.witchhammer.state import WitchHammerState
-from affray.rulesets.witchhammer.views import view
+from affray.rulesets.witchhammer.view_types import FaceDown, WitchHammerCombatantDetail, WitchHammerDetail
+from affray.rulesets.witchhammer.views import WitchHammerView, view
+from affray.rulesets.witchhammer.wounds import check_down
 
 CONTENT_DIR = Path(__file__).parent / "content"
-_LEGAL_CACHE: dict[int, tuple[Any, dict[Any, list[ActionSpec]]]] = {}
 
 
 @cache
 def builtin_content() -> ContentLibrary:
     return load_pack(WitchHammerContent, "witchhammer", [CONTENT_DIR])
-
-
-def _legal_cache(state: WitchHammerState) -> dict[Any, list[ActionSpec]]:
-    """Legal-action lists keyed by hand, shared by matches of one setup (their card table is one object)."""
-    return per_object(_LEGAL_CACHE, state.cards, dict)
 
 
 class WitchHammerRuleset:
@@ -58,6 +54,7 @@ class WitchHammerRuleset:
     options_type = WitchHammerOptions
     scenario_type = WitchHammerScenario
     content_type = WitchHammerContent
+    view_types = (WitchHammerDetail, WitchHammerCombatantDetail)
 
     def content(self) -> ContentLibrary:
         return builtin_content()
@@ -68,20 +65,26 @@ class WitchHammerRuleset:
     def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG) -> tuple[WitchHammerState, list[Event]]:
         state = build_state(setup, options)
         events: list[Event] = []
+        for f in state.fighters.values():  # WH-22: starting at 0 Health or less, whatever the scenario says
+            check_down(state, f, events)
         vignette.start(state, rng, events)
         return state, events
 
     def pending(self, state: WitchHammerState) -> Window | None:
         return state.window
 
+    def action_types(self) -> tuple[ActionType, ...]:
+        return ACTION_TYPES
+
     def legal(self, state: WitchHammerState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:
+        """What ``actor`` may do now; every entry is an instance of :data:`ACTION_TYPES`. Read-only lists."""
         window = state.window
         if window is None or actor not in window.actors:
             return []
         if window.phase == "deaths_door":
             return [ActionSpec({"type": "fate", "actor": a, "fate": fate}, f"{state.fighters[a].name} {fate}")
                     for a in state.pending_fates[:1] for fate in ("dies", "survives")]
-        return planning.legal(state, actor, _legal_cache(state))
+        return planning.legal(state, actor, memo if memo is not None else Memo())
 
     def step(self, state: WitchHammerState, actor: str, action: Action, rng: RNG) -> StepResult:
         window = state.window
@@ -120,13 +123,8 @@ class WitchHammerRuleset:
         vignette.rule_fate(state, str(who), str(fate), events)
         return Accepted(events)
 
-    def view(self, state: WitchHammerState, viewer: Viewer, memo: Memo | None = None) -> dict[str, Any]:
-        return view(state, viewer, state.window)
-
-    view_types: tuple[type[Any], ...] = ()  # transitional (issue 11): the typed view comes with its detail types
-
-    def action_types(self) -> tuple[ActionType, ...]:
-        return ()  # transitional (issue 11): declarations come with the typed actions
+    def view(self, state: WitchHammerState, viewer: Viewer, memo: Memo | None = None) -> WitchHammerView:
+        return view(state, viewer, state.window, memo)
 
     def outcome(self, state: WitchHammerState) -> Outcome | None:
         return state.outcome
@@ -135,21 +133,25 @@ class WitchHammerRuleset:
         data: dict[str, Any] = to_jsonable({k: getattr(state, k) for k in (
             "vignette", "round", "phase", "window", "order", "initiative", "targets", "pending_fates", "outcome",
             "winner", "end_reason")})
-        data["fighters"] = {a: {k: v for k, v in to_jsonable(f).items() if k != "public"}  # a view cache
-                            for a, f in state.fighters.items()}
+        data["fighters"] = {a: to_jsonable(f) for a, f in state.fighters.items()}
         return data
 
     def gm_secrets(self, state: WitchHammerState) -> list[tuple[str, Any]]:
-        """GM-level information hidden from the players: none (for the leak check)."""
-        return []
+        """GM-level information: each combatant's deck, open to the seat that plays it and to the GM only (for the
+        leak check). A deck equal to another combatant's is left out: the check finds values by their text, and
+        the other's seat may rightly see its own."""
+        decks = [f.deck for f in state.fighters.values()]
+        return [(f.id, dict(f.deck)) for f in state.fighters.values() if decks.count(f.deck) == 1]
 
     def secrets(self, state: WitchHammerState) -> list[tuple[str, Any]]:
-        """Every face-down card not yet revealed, as (owner, sealed payload): for the conformance leak check."""
+        """Every face-down card not yet revealed, as (owner, the face-down card as its owner's view shows it:
+        seal, digest and card), for the conformance leak check: no seat but the owner's may see it opened, the
+        GM's included when it does not play the owner (contract 6, issue 11)."""
         out: list[tuple[str, Any]] = []
         for f in state.fighters.values():
             if f.psych is not None and not f.psych_card:
-                out.append((f.id, f.psych.payload))
-            out += [(f.id, s.payload) for s in f.slots[f.shown:]]
+                out.append((f.id, to_jsonable(FaceDown(f.psych.seal, f.psych.digest, f.psych.payload["card"]))))
+            out += [(f.id, to_jsonable(FaceDown(s.seal, s.digest, s.payload["card"]))) for s in f.slots[f.shown:]]
         return out
 
     def report(self, state: WitchHammerState) -> dict[str, CombatantReport]:
@@ -173,7 +175,7 @@ class WitchHammerRuleset:
                 problems.append(f"{f.id}: Health {f.health} above max {f.max_health}")
             if f.up and f.health <= 0:
                 problems.append(f"{f.id}: acting at {f.health} Health")
-            if len(f.slots) > planning.SLOTS or any(n < 0 for n in f.hand.values()):
+            if len(f.slots) > SLOTS or any(n < 0 for n in f.hand.values()):
                 problems.append(f"{f.id}: {len(f.slots)} slots, hand {f.hand}")
         return problems
 

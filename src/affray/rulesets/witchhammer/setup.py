@@ -2,9 +2,9 @@
 
 ``prepare`` resolves every content reference (traits, armour, passives, schools, decks, statuses), so the setup
 stored in a match log does not depend on content files that may change later. ``build_state`` turns that plain
-data into the state dataclasses; compiled cards are cached by the identity of the setup's card table, which a
-setup never changes. A combatant may come from a character sheet file (``sheet``), checked by the character rules
-before the fight and starting with the Wounds it carries. Rules: WH-03, WH-33, WH-34, WH-B14, WH-B17, WH-B18.
+data into the state dataclasses. A combatant may come from a character sheet file (``sheet``), checked by the
+character rules before the fight and starting with the Wounds it carries.
+Rules: WH-03, WH-33, WH-34, WH-B14, WH-B17, WH-B18.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from affray.core.sheets import load_sheet
 from affray.rulesets.witchhammer import targeting
 from affray.rulesets.witchhammer.content_model import SIZES, Character, Modifiers, Monster, Sheet
 from affray.rulesets.witchhammer.mechanics import malus_table
-from affray.rulesets.witchhammer.memo import per_object
 from affray.rulesets.witchhammer.options import WitchHammerOptions
 from affray.rulesets.witchhammer.state import CardDef, Fighter, StatusDef, WitchHammerState
 
@@ -162,19 +161,13 @@ def _apply(sheet: Sheet, mods: list[Modifiers]) -> dict[str, Any]:
 
 
 Compiled = tuple[dict[str, CardDef], dict[str, StatusDef]]
-_COMPILED: dict[int, tuple[Any, Compiled]] = {}
 
 
 def compile_content(setup: Mapping[str, Any]) -> Compiled:
-    """Cards and statuses of a setup as frozen dataclasses (once per setup: setups are never mutated)."""
-    raw_cards, raw_statuses = setup["cards"], setup["statuses"]
-
-    def build() -> Compiled:
-        cards = {k: CardDef(k, c["name"], c["kind"], c["init"], c["defense"], dict(c["defenses"]),
-                            tuple(c["below"]), c["one_shot"], c["text"]) for k, c in raw_cards.items()}
-        return cards, {k: _status(k, s) for k, s in raw_statuses.items()}
-
-    return per_object(_COMPILED, raw_cards, build)
+    """Cards and statuses of a setup as frozen dataclasses, for one match."""
+    cards = {k: CardDef(k, c["name"], c["kind"], c["init"], c["defense"], dict(c["defenses"]), tuple(c["below"]),
+                        c["one_shot"], c["text"]) for k, c in setup["cards"].items()}
+    return cards, {k: _status(k, s) for k, s in setup["statuses"].items()}
 
 
 def _status(key: str, s: Mapping[str, Any]) -> StatusDef:

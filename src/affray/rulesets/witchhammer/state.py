@@ -111,7 +111,6 @@ class Fighter:
     fate: str = ""  # after combat: "", "stable", "dead"
     dealt: int = 0  # damage (Poise and Health) dealt to others, for simulation reports
     taken: int = 0
-    public: dict[str, Any] = field(default_factory=dict)  # the unchanging part of its view, built once
 
     @property
     def up(self) -> bool:
@@ -164,15 +163,10 @@ class WitchHammerState:
     targets: dict[tuple[str, str], str] = field(default_factory=dict)  # (actor, selector) -> locked target
     pending_fates: list[str] = field(default_factory=list)  # PCs awaiting the GM (deaths_door_failure)
     outcome: Outcome | None = None
-    shown_cards: dict[Any, dict[str, Any]] = field(default_factory=dict)  # views' card lists, by what they show
-    # Views cache what only Violence, the Psych reveal and the aftermath change (everything but hands, face-down
-    # cards and readiness); ``board`` counts those steps, and a cached part is good while it is unchanged
-    # (fighter_views: while the fighter's readiness and face-down cards are unchanged too).
+    # Counts the steps that change the board: the Violence phase, the Psych reveal and the aftermath (everything
+    # but hands, face-down cards and readiness). Views and legal lists derived from the board stay good in the
+    # match's memo while it is unchanged (see views.py); it is rule state, not a cache.
     board: int = 0
-    board_views: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
-    fighter_views: dict[tuple[str, bool], tuple[Any, dict[str, Any]]] = field(default_factory=dict)
-    own_views: dict[str, tuple[Any, tuple[dict[str, int], dict[str, int]]]] = field(default_factory=dict)
-    legal_lists: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # planning.legal's lists, the same way
     winner: str | None = None
     end_reason: str = ""
 

@@ -1,137 +1,169 @@
-"""What a seat sees of a WitchHammer match (DESIGN.md contract 6).
+"""What a seat sees of a WitchHammer match (DESIGN.md contract 6; issue 11's typed views).
 
 Everyone sees the board, every combatant's public numbers, the revealed cards and statuses, and *that* a
-combatant has committed a card (its seal and digest). Only the seat that controls a combatant (and the GM)
-sees its hand and its face-down cards. The hand is hidden from others because it shrinks as cards are
-placed: showing it would reveal the face-down choice. Rules: WH-02, WH-03, WH-05.
+combatant has committed a card (its seal and digest). A face-down card opens, and the hand shows, only for the
+seat that plays the combatant (``Viewer.may_open``): not for the GM of another seat's combatant, since the hand
+shrinks as cards go down and would give the choice away. GM-level viewers (``Viewer.omniscient``) see every
+deck and skill line besides. Rules: WH-02, WH-03, WH-05.
 
-Parts that do not change between two board changes (a fighter's numbers, statuses and afflictions; the card
-summaries; the map) are built once and shared by every view: views are read-only.
+Caching goes through the match's :class:`~affray.core.memo.Memo`: the card and status tables, the map and what each
+viewer may see for the life of the match; each combatant's board part (numbers, bars, statuses, position) until the
+next board change, and its part per kind of viewer while nothing it shows has changed (a board change, its
+readiness, its face-down cards, its reveals). Views built without a memo are built from scratch and are equal.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from functools import partial
 
 from affray.core.engine import Viewer, Window
+from affray.core.memo import Memo
 from affray.core.sealed import Sealed
-from affray.rulesets.witchhammer.memo import per_object
-from affray.rulesets.witchhammer.state import CardDef, Fighter, WitchHammerState
+from affray.core.view import Bar, CombatantView, Position, Status, View, controlled, envelope
+from affray.rulesets.witchhammer.state import CardDef, Fighter, StatusDef, WitchHammerState
+from affray.rulesets.witchhammer.view_types import (
+    CardInfo,
+    Combat,
+    DramaTimer,
+    FaceDown,
+    Mods,
+    Stats,
+    StatusInfo,
+    WitchHammerCombatantDetail,
+    WitchHammerDetail,
+)
 from affray.rulesets.witchhammer.wounds import malus_of
 
-Summaries = tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]
-_STATIC: dict[int, tuple[Any, Summaries]] = {}
-_MAPS: dict[int, tuple[Any, list[str]]] = {}
+WitchHammerView = View[WitchHammerDetail, WitchHammerCombatantDetail]
+Combatant = CombatantView[WitchHammerCombatantDetail]
+FACING_NAMES = {(0, -1): "n", (1, -1): "ne", (1, 0): "e", (1, 1): "se", (0, 1): "s", (-1, 1): "sw", (-1, 0): "w",
+                (-1, -1): "nw"}
 
 
-def _static(state: WitchHammerState) -> Summaries:
-    """Card and status summaries, built once per setup (its card table is one shared object). Treat as read-only."""
-
-    def build() -> Summaries:
-        cards = {c: card_summary(card) for c, card in state.cards.items()}
-        statuses = {k: {"name": s.name, "attack": s.attack, "defense": s.defense, "init": s.init, "malus": s.malus,
-                        "move": s.move, "defenses": s.defenses, "tick_wounds": s.tick_wounds,
-                        "tick_damage": s.tick_damage, "tick_poise": s.tick_poise, "skip_turn": s.skip_turn,
-                        "no_poise_recovery": s.no_poise_recovery} for k, s in state.statuses.items()}
-        return cards, statuses
-
-    return per_object(_STATIC, state.cards, build)
+def may_open(viewer: Viewer, actor: str) -> bool:
+    """Whether ``viewer`` may read ``actor``'s face-down cards and hand: only the seat that plays it."""
+    return viewer.may_open(actor)
 
 
-def card_summary(card: CardDef) -> dict[str, Any]:
-    return {"name": card.name, "kind": card.kind, "init": card.init, "defense": card.defense,
-            "defenses": card.defenses, "below": list(card.below), "one_shot": card.one_shot, "text": card.text}
+def card_info(card: CardDef) -> CardInfo:
+    return CardInfo(card.id, card.name, card.kind, card.init, card.defense, card.defenses, card.below,
+                    card.one_shot, card.text)
 
 
-def _sealed(s: Sealed, open_: bool) -> dict[str, Any]:
-    out = s.public()
-    if open_:
-        out["card"] = s.payload["card"]
-    return out
+def status_info(s: StatusDef) -> StatusInfo:
+    return StatusInfo(s.id, s.name, s.attack, s.defense, s.init, s.malus, s.move, s.defenses, s.tick_wounds,
+                      s.tick_damage, s.tick_poise, s.skip_turn, s.no_poise_recovery)
 
 
-def _board_part(state: WitchHammerState, f: Fighter) -> dict[str, Any]:
-    """The part of ``f``'s view that only a board change can change (see ``WitchHammerState.board``), up to its
-    afflictions: built once per change and shared by every view until the next. Read-only."""
-    hit = state.board_views.get(f.id)
-    if hit is not None and hit[0] == state.board:
-        return hit[1]
-    if not f.public:
-        f.public = {"name": f.name, "side": f.side, "kind": f.kind, "size": f.size, "max_poise": f.max_poise,
-                    "max_health": f.max_health, "attack": f.attack, "defense": f.defense, "init": f.init,
-                    "solid_damage": f.solid_damage, "defenses": dict(f.defenses)}
-    part: dict[str, Any] = {
-        **f.public, "pos": f.pos, "facing": f.facing, "poise": f.poise, "health": f.health,
-        "malus": malus_of(state, f), "out": f.out, "fate": f.fate,
-        "mods": {"attack": f.mod_attack, "defense": f.mod_defense, "init": f.mod_init, "malus": f.mod_malus,
-                 "move": f.mod_move, "defenses": f.mod_defenses},
-        "statuses": [{"status": s.status.id, "name": s.status.name, "rounds": s.rounds} for s in f.statuses],
-        "afflictions": list(f.afflictions),
-    }
-    state.board_views[f.id] = (state.board, part)
-    return part
+def _tables(state: WitchHammerState, memo: Memo) -> tuple[dict[str, CardInfo], dict[str, StatusInfo]]:
+    """Every card and status of the setup as view parts, once per match (a setup never changes)."""
+    return memo.static("wh.tables", lambda: ({c: card_info(card) for c, card in state.cards.items()},
+                                             {k: status_info(s) for k, s in state.statuses.items()}))
 
 
-def _fighter(state: WitchHammerState, f: Fighter, mine: bool) -> dict[str, Any]:
-    """``f`` as a seat sees it (``mine``: its own seat, which sees the hand and the face-down cards). Between two
-    board changes only readiness, the Psych card and the filled slots change (the hand with them), so the dict
-    is shared by every view until one of those does. Read-only."""
-    key = (state.board, f.ready, f.psych is not None, len(f.slots))
-    hit = state.fighter_views.get((f.id, mine))
-    if hit is not None and hit[0] == key:
-        return hit[1]
-    out: dict[str, Any] = {
-        **_board_part(state, f), "ready": f.ready,
-        "card": f.card.id if f.card is not None else None,
-        "psych": {"card": f.psych_card} if f.psych_card else (_sealed(f.psych, mine) if f.psych is not None
-                                                               else None),
-        "slots": [_sealed(s, mine) for s in f.slots],
-    }
-    if mine:
-        out["hand"], out["deck"] = _own_part(state, f, key)
-        out["skills"] = f.skills
-    state.fighter_views[(f.id, mine)] = (key, out)
-    return out
+def _face_down(s: Sealed, open_: bool) -> FaceDown:
+    return FaceDown(s.seal, s.digest, s.payload["card"] if open_ else None)
 
 
-def _own_part(state: WitchHammerState, f: Fighter, key: tuple[int, bool, bool, int]
-              ) -> tuple[dict[str, int], dict[str, int]]:
-    """``f``'s hand and deck for its own seat. The hand changes only as ``f`` places cards, the deck only at a
-    board change (one-shots spent on reveal, hands dealt): both are shared while those stay the same."""
-    own = (key[0], key[2], key[3])  # readiness aside
-    hit = state.own_views.get(f.id)
-    if hit is not None and hit[0] == own:
-        return hit[1]
-    part = {c: n for c, n in f.hand.items() if n > 0}, dict(f.deck)
-    state.own_views[f.id] = (own, part)
-    return part
+# The part of a combatant's view that only a board change can change (``WitchHammerState.board``), for every viewer
+# alike, built once per change: position, bars, statuses, down, dead, the Combat part and the deck.
+_Board = tuple[Position, tuple[Bar, ...], tuple[Status, ...], bool, bool, Combat, dict[str, int]]
 
 
-def view(state: WitchHammerState, viewer: Viewer, window: Window | None) -> dict[str, Any]:
-    mine = set(state.fighters) if viewer.omniscient else {a for a in state.fighters if a in viewer.controls}
+def _stats(f: Fighter) -> Stats:
+    return Stats(f.kind, f.size, f.attack, f.defense, f.init, f.solid_damage, f.defenses)
+
+
+def _board(state: WitchHammerState, f: Fighter) -> _Board:
+    """Rules: WH-19, WH-20 (Poise, Health and Wounds as bars), WH-22 (down), WH-24 (statuses with the bearer's
+    turns left; ``None`` for the rest of the vignette), WH-23 (afflictions, as lasting statuses too)."""
+    bars = (Bar("Poise", f.poise, f.max_poise), Bar("Health", f.health, f.max_health),
+            Bar("Wounds", max(0, f.max_health - f.health), f.max_health))
+    statuses = tuple([Status(s.status.name, s.rounds if s.rounds >= 0 else None) for s in f.statuses]
+                     + [Status(a) for a in f.afflictions])
+    combat = Combat(malus_of(state, f), Mods(f.mod_attack, f.mod_defense, f.mod_init, f.mod_malus, f.mod_move,
+                                             dict(f.mod_defenses)),
+                    f.out, f.fate, tuple(f.afflictions), f.card.id if f.card is not None else None,
+                    state.initiative.get(f.id))
+    return (Position("square", f.pos[0], f.pos[1], FACING_NAMES.get((f.facing[0], f.facing[1]))), bars, statuses,
+            bool(f.out), f.out == "dead" or f.fate == "dead", combat, dict(f.deck))
+
+
+def combatant(state: WitchHammerState, memo: Memo, f: Fighter, sight: tuple[bool, bool, bool]) -> Combatant:
+    """``f`` as a viewer with ``sight`` sees it: ``opened``, it may read ``f``'s face-down cards and hand; ``sees``,
+    its sheet (deck, skills); ``mine``, its seat plays ``f``. Revealed cards are open to everyone."""
+    opened, sees, mine = sight
+    position, bars, statuses, down, dead, combat, deck = memo.keyed(("wh.board", f.id), state.board,
+                                                                    partial(_board, state, f))
+    psych = None
+    if f.psych is not None:
+        psych = (FaceDown(f.psych.seal, f.psych.digest, f.psych_card) if f.psych_card
+                 else _face_down(f.psych, opened))
+    detail = WitchHammerCombatantDetail(
+        memo.static(("wh.stats", f.id), partial(_stats, f)), combat, f.ready, psych,
+        tuple([_face_down(s, opened or i < f.shown) for i, s in enumerate(f.slots)]),
+        {c: n for c, n in f.hand.items() if n > 0} if opened else None, deck if sees else None,
+        f.skills if sees else None)
+    return CombatantView(f.id, f.name, f.side, mine, position, bars, statuses, down, dead, detail)
+
+
+def _in_force(state: WitchHammerState) -> tuple[str, ...]:
+    return tuple(sorted({f.card.id for f in state.fighters.values() if f.card is not None}
+                        | {f.psych_card for f in state.fighters.values() if f.psych_card}))
+
+
+def _cards_shown(state: WitchHammerState, memo: Memo, seen_decks: frozenset[str], in_force: tuple[str, ...]
+                 ) -> dict[str, CardInfo]:
+    """The cards a viewer may read: those in force and those of every deck it may see (a deck's card ids never
+    change: spent one-shots keep a count of 0)."""
+    cards, _ = _tables(state, memo)
+    seen = set(in_force)
+    for a in seen_decks:
+        seen.update(state.fighters[a].deck)
+    return {c: cards[c] for c in sorted(seen)}
+
+
+def _sight(state: WitchHammerState, viewer: Viewer) -> tuple[tuple[tuple[bool, bool, bool], ...], frozenset[str]]:
+    """Per combatant, whether ``viewer`` opens its cards, sees its sheet and plays it; and whose decks it sees."""
+    marks = []
+    for a in state.fighters:
+        opened = may_open(viewer, a)
+        marks.append((opened, opened or viewer.omniscient, controlled(viewer, a)))
+    return tuple(marks), frozenset(a for a, m in zip(state.fighters, marks, strict=True) if m[1])
+
+
+def view(state: WitchHammerState, viewer: Viewer, window: Window | None, memo: Memo | None = None
+         ) -> WitchHammerView:
+    """The typed view of ``state`` for ``viewer`` (see the module docstring). Read-only: parts are shared."""
+    if memo is None:
+        return _view(state, viewer, window, Memo())
+    return memo.now(("wh.view", viewer, window), partial(_view, state, viewer, window, memo))
+
+
+def _view(state: WitchHammerState, viewer: Viewer, window: Window | None, memo: Memo) -> WitchHammerView:
+    marks, seen_decks = memo.static(("wh.sight", viewer), partial(_sight, state, viewer))
+    board = state.board
+    combatants = tuple([memo.keyed(("wh.combatant", f.id, sight),
+                                   (board, f.ready, f.psych is not None, f.psych_card, len(f.slots), f.shown),
+                                   partial(combatant, state, memo, f, sight))
+                        for f, sight in zip(state.fighters.values(), marks, strict=True)])
+    in_force = memo.now("wh.in_force", partial(_in_force, state))
     opts = state.options
-    cards, statuses = _static(state)
-    # A deck's card ids never change (spent one-shots keep a count of 0), so the cards a viewer may read
-    # depend only on whose decks it sees and which cards are in force.
-    key = (frozenset(mine), tuple(f.card.id for f in state.fighters.values() if f.card is not None))
-    shown = state.shown_cards.get(key)
-    if shown is None:
-        seen = set(key[1])
-        for a in mine:
-            seen.update(state.fighters[a].deck)
-        shown = state.shown_cards[key] = {c: cards[c] for c in sorted(seen)}
-    return {
-        "ruleset": "witchhammer", "vignette": state.vignette, "round": state.round, "phase": state.phase,
-        "seat": viewer.seat, "you": sorted(a for a in state.fighters if a in viewer.controls),
-        "pending": None if window is None else {"phase": window.phase, "actors": list(window.actors),
-                                                "prompt": window.prompt},
-        "drama_timer": {"seconds": opts.drama_timer_seconds, "running": state.phase == "planning"}
-        if opts.drama_timer else None,
-        "map": per_object(_MAPS, state.grid, lambda: list(state.grid.rows)), "order": list(state.order),
-        "initiative": dict(state.initiative),
-        "fighters": {a: _fighter(state, f, a in mine) for a, f in state.fighters.items()},
-        "cards": shown,
-        "statuses": statuses,
-        "outcome": None if state.outcome is None else {"winner": state.outcome.winner,
-                                                       "reason": state.outcome.reason},
-    }
+    detail = WitchHammerDetail(
+        state.vignette, memo.static("wh.map", lambda: tuple(state.grid.rows)),
+        memo.static(("wh.cards", seen_decks, in_force), partial(_cards_shown, state, memo, seen_decks, in_force)),
+        _tables(state, memo)[1],
+        DramaTimer(opts.drama_timer_seconds, state.phase == "planning") if opts.drama_timer else None,
+        tuple(state.pending_fates))
+    return envelope("witchhammer", mode="vignettes", round=state.round, phase=state.phase, order=state.order,
+                    window=window, outcome=state.outcome, viewer=viewer, combatants=combatants, detail=detail)
+
+
+def card_view(view: WitchHammerView, card_id: str | None) -> CardInfo | None:
+    """A card the view shows, or ``None``."""
+    return None if card_id is None else view.detail.cards.get(card_id)
+
+
+def status_table(view: WitchHammerView) -> Mapping[str, StatusInfo]:
+    return view.detail.statuses
