@@ -66,7 +66,7 @@ def new_table(scenario: Annotated[str, typer.Argument(help="an example (witchham
               as_json: Annotated[bool, typer.Option("--json", help="print the server's answer as JSON")] = False,
               ) -> None:
     """Open a table on a server and print the GM's and every seat's link (keep them: they are the keys)."""
-    import httpx
+    import httpx2 as httpx
 
     body = {"scenario": _scenario_arg(scenario), "options": dict(_option(o) for o in option or []),
             "controllers": dict(_option(c) for c in controller or []), "seed": seed}
