@@ -33,10 +33,13 @@ def default_examples_dir() -> Path:
     return Path(affray.__file__).resolve().parents[2] / "examples"
 
 
-def _problems(exc: ContentError) -> Refusal:
-    problems = [{"file": exc.path, "field": p.field, "expected": p.expected} for p in exc.problems]
-    return Refusal("bad_scenario", str(exc).splitlines()[0] if str(exc) else "The scenario is not valid.",
-                   UNPROCESSABLE, problems)
+def _problems(exc: ContentError, examples_dir: Path) -> Refusal:
+    """The problems of a scenario, with example paths relative to the project (no server paths in answers)."""
+    root = str(examples_dir.parent) + "/"
+    file = exc.path.removeprefix(root)
+    problems = [{"file": file, "field": p.field, "expected": p.expected} for p in exc.problems]
+    first = f"{file}: {problems[0]['field']}: {problems[0]['expected']}" if problems else "The scenario is not valid."
+    return Refusal("bad_scenario", first, UNPROCESSABLE, problems)
 
 
 def resolve_scenario(spec: str, examples_dir: Path) -> tuple[Scenario, str]:
@@ -50,7 +53,7 @@ def resolve_scenario(spec: str, examples_dir: Path) -> tuple[Scenario, str]:
             return scenario_from_data(load_scenario_data(path), path), spec
         return scenario_from_data(_uploaded(spec), UPLOAD_PATH), "(uploaded)"
     except ContentError as exc:
-        raise _problems(exc) from None
+        raise _problems(exc, examples_dir) from None
 
 
 def _uploaded(text: str) -> dict[str, Any]:
