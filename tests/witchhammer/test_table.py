@@ -152,7 +152,7 @@ def test_policies_plan_from_the_view_only() -> None:
     for actor in ("a", "b"):
         ok(m.act(actor, {"type": "ready"}))
     for policy in (WitchHammerHeuristic(), RandomPolicy()):
-        action = policy.choose(policy_view(m, "a"), m.legal("a"), FastRNG(1))
+        action = policy.choose(policy_view(m, "a"), "a", m.legal("a"), FastRNG(1))
         assert action in [s.action for s in m.legal("a")]
-    plan = WitchHammerHeuristic().choose(policy_view(m, "a"), m.legal("a"), FastRNG(1))
+    plan = WitchHammerHeuristic().choose(policy_view(m, "a"), "a", m.legal("a"), FastRNG(1))
     assert plan["type"] == "commit" and len(plan["cards"]) == 2

@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from affray.core.engine import Rejected, get_ruleset
-from affray.core.match import Match
+from affray.core.engine import Accepted, get_ruleset
+from affray.core.match import Match, ReplayError
 from affray.core.rng import commitment_of, derive_die
 
 FORMAT = "affray-match"
-VERSION = 1
+VERSION = 2  # 2: records (actions and undo records), the affray and rules versions; 1: actions only
+READS = (1, 2)
 
 
 class LogFormatError(ValueError):
@@ -27,11 +28,16 @@ class LogFormatError(ValueError):
 
 def export_log(match: Match, *, reveal_seed: bool | None = None) -> dict[str, Any]:
     """The match as a JSON-ready dict. The seed is included once the match is over (or if asked)."""
+    from affray import __version__
+    from affray.core.plugin import plugin
+
     reveal = match.outcome() is not None if reveal_seed is None else reveal_seed
     outcome = match.outcome()
     return {
         "format": FORMAT,
         "version": VERSION,
+        "affray_version": __version__,
+        "rules_version": plugin(match.ruleset.name).rules_version,
         "ruleset": match.ruleset.name,
         "setup": match.setup_data,
         "options": match.options_dict,
@@ -40,8 +46,7 @@ def export_log(match: Match, *, reveal_seed: bool | None = None) -> dict[str, An
         "commitment": match.commitment,
         "seed": match.seed.hex() if reveal and match.seed is not None else None,
         "setup_events": [e.to_dict() for e in match.setup_events],
-        "actions": [{"seq": e.seq, "seat": e.seat, "actor": e.actor, "action": e.action,
-                     "events": [ev.to_dict() for ev in e.events]} for e in match.log],
+        "records": [r.to_dict() for r in match.records],
         "outcome": None if outcome is None else {"winner": outcome.winner, "reason": outcome.reason},
         "rounds": match.rounds(),
     }
@@ -61,12 +66,20 @@ def read_log(path: str | Path) -> dict[str, Any]:
         raise LogFormatError(f"{path} is not JSON (line {exc.lineno}: {exc.msg})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise LogFormatError(f"{path} is not an affray match log (expected \"format\": \"{FORMAT}\")")
-    if data.get("version") != VERSION:
-        raise LogFormatError(f"{path} is log version {data.get('version')!r}; this affray reads version {VERSION}")
-    for key in ("ruleset", "setup", "options", "commitment", "actions"):
+    if data.get("version") not in READS:
+        raise LogFormatError(f"{path} is log version {data.get('version')!r}; this affray reads versions "
+                             f"{', '.join(map(str, READS))}")
+    for key in ("ruleset", "setup", "options", "commitment", "records" if data["version"] >= 2 else "actions"):
         if key not in data:
             raise LogFormatError(f"{path} has no '{key}' field")
     return data
+
+
+def records_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The log of record of a log of any version this affray reads (version 1 logs hold actions only)."""
+    if "records" in data:
+        return list(data["records"])
+    return [{**entry, "kind": "action"} for entry in data["actions"]]
 
 
 def _seed(data: dict[str, Any]) -> bytes:
@@ -81,13 +94,21 @@ def _seed(data: dict[str, Any]) -> bytes:
 def import_log(data: dict[str, Any]) -> Match:
     """Rebuild a match from a log by replaying its actions on its setup and seed."""
     seed = _seed(data)
-    match = Match(get_ruleset(data["ruleset"]), data["setup"], data["options"], seed=seed,
-                  seats=data.get("seats"), controllers=data.get("controllers"))
-    for entry in data["actions"]:
-        result = match.submit(entry["seat"], entry["actor"], entry["action"])
-        if isinstance(result, Rejected):
-            raise LogFormatError(f"action #{entry['seq']} is refused on replay: {result.code}: {result.message}")
-    return match
+    try:
+        return Match.restore(get_ruleset(data["ruleset"]), data["setup"], data["options"], seed=seed,
+                             records=records_of(data), seats=data.get("seats"), controllers=data.get("controllers"))
+    except ReplayError as exc:
+        raise LogFormatError(f"{exc}{_rules_note(data)}") from None
+
+
+def _rules_note(data: dict[str, Any]) -> str:
+    """Why an older log may replay differently: it was recorded under other rules."""
+    from affray.core.plugin import plugin
+
+    logged, now = data.get("rules_version"), plugin(data["ruleset"]).rules_version
+    if logged is None or logged == now:
+        return ""
+    return f" (the log was recorded under {data['ruleset']} rules version {logged}; this affray runs {now})"
 
 
 @dataclass(slots=True)
@@ -136,23 +157,26 @@ def verify(data: dict[str, Any]) -> VerifyReport:
     if commitment_of(seed) != data["commitment"]:
         report.problems.append("the seed does not match the commitment published at the start of the match")
         return report
+    records = records_of(data)
     _check_rolls(seed, data.get("setup_events", []), "setup", report)
-    for entry in data["actions"]:
+    for entry in records:
         _check_rolls(seed, entry.get("events", []), _describe(entry), report)
     match = Match(get_ruleset(data["ruleset"]), data["setup"], data["options"], seed=seed,
                   seats=data.get("seats"), controllers=data.get("controllers"))
     diff = _first_difference(data.get("setup_events", []), [e.to_dict() for e in match.setup_events])
     if diff:
-        report.problems.append(f"setup: {diff}")
-    for entry in data["actions"]:
-        result = match.submit(entry["seat"], entry["actor"], entry["action"])
-        report.actions_checked += 1
-        if isinstance(result, Rejected):
-            report.problems.append(f"{_describe(entry)} is illegal on replay: {result.code}: {result.message}")
+        report.problems.append(f"setup: {diff}{_rules_note(data)}")
+    for entry in records:
+        try:
+            result = match.apply_record(entry)
+        except ReplayError as exc:
+            report.problems.append(f"{_describe(entry)} is illegal on replay: {exc}{_rules_note(data)}")
             return report
-        diff = _first_difference(entry.get("events", []), [e.to_dict() for e in result.events])
+        report.actions_checked += entry.get("kind", "action") == "action"
+        events = result.events if isinstance(result, Accepted) else []
+        diff = _first_difference(entry.get("events", []), [e.to_dict() for e in events])
         if diff:
-            report.problems.append(f"{_describe(entry)}: {diff}")
+            report.problems.append(f"{_describe(entry)}: {diff}{_rules_note(data)}")
             return report
     outcome = match.outcome()
     logged = data.get("outcome")

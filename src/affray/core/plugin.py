@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from affray.core.engine import ActionSpec, Ruleset
     from affray.core.policy import Policy
 
-#: A hint per legal action (``"hit 46% · avg loss 1.2"``, or ``""``) from the acting seat's view only.
-Hinter = Callable[[Mapping[str, Any], "Sequence[ActionSpec]"], list[str]]
+#: A hint per legal action (``"hit 46% · avg loss 1.2"``, or ``""``) for the acting actor, from its seat's view only.
+Hinter = Callable[[Any, str, "Sequence[ActionSpec]"], list[str]]
 #: An exact duel solver: ``(setup, options, exact) -> DuelOdds`` (see :mod:`affray.odds.markov`).
 DuelSolver = Callable[[Mapping[str, Any], "Mapping[str, Any] | None", bool], Any]
 
@@ -58,7 +58,9 @@ class BatchPath:
 class Plugin:
     """Everything one ruleset contributes (see the module docstring).
 
-    ``rules`` builds the ruleset (called once; :meth:`ruleset` keeps it). ``policies`` maps policy names to
+    ``rules`` builds the ruleset (called once; :meth:`ruleset` keeps it). ``rules_version`` changes whenever a
+    rule change makes old logs replay differently (logs record it; ``verify`` names it when a replay differs).
+    ``policies`` maps policy names to
     factories (``random`` is added for every ruleset by :mod:`affray.ai`). ``hints``, ``duel``, ``checks``,
     ``sheet``, ``builder`` and ``batch`` load the odds hints, the exact duel model, the ``affray odds RULESET
     CHECK`` checks, the character sheet rules, the interactive builder and the numpy batch path; ``None`` when the
@@ -68,6 +70,7 @@ class Plugin:
     name: str
     title: str
     rules: Callable[[], Ruleset]
+    rules_version: str = "1"
     policies: Callable[[], Mapping[str, Callable[[], Policy]]] = _no_policies
     hints: Callable[[], Hinter] | None = None
     duel: Callable[[], DuelModel] | None = None

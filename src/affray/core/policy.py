@@ -1,6 +1,6 @@
 """Policies: who chooses an action when no person does (DESIGN.md, contract 9).
 
-A policy sees what its seat sees — the view, plus the acting combatant under ``"acting"`` — and the legal
+A policy sees what its seat sees — the view, and which combatant it acts for — and the legal
 actions, and returns one of those actions. Policies never read the match state. Each ruleset's plug-in record
 names its policies (:mod:`affray.core.plugin`); ``random`` serves every ruleset.
 """
@@ -20,8 +20,9 @@ class Policy(Protocol):
 
     name: str
 
-    def choose(self, view: dict[str, Any], legal: Sequence[ActionSpec], rng: RNG) -> Action:
-        """Return the ``action`` of one of ``legal`` (which is never empty)."""
+    def choose(self, view: Any, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+        """Return the ``action`` of one of ``legal`` (which is never empty) for ``actor``, seeing ``view`` (the typed
+        view of the seat that plays ``actor``)."""
         ...
 
 
@@ -31,5 +32,12 @@ class RandomPolicy:
     name = "random"
     needs_view = False  # it never reads the view, so the runner need not build one (see runner.play)
 
-    def choose(self, view: dict[str, Any], legal: Sequence[ActionSpec], rng: RNG) -> Action:
+    def choose(self, view: Any, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
         return legal[rng.die(len(legal)) - 1].action
+
+
+def as_dict_view(view: Any, actor: str) -> dict[str, Any]:
+    """TRANSITIONAL (issue 11; removed once every policy reads the typed view): the old dict view with ``acting``."""
+    out = dict(view.to_json() if hasattr(view, "to_json") else view)
+    out["acting"] = actor
+    return out

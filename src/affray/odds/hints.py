@@ -6,19 +6,19 @@ as ``hit 46% · avg loss 1.2``. The numbers come from the same exact odds functi
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from affray.core.engine import ActionSpec
 from affray.core.plugin import plugin
 
 
-def hints(ruleset: str, view: Mapping[str, Any], specs: Sequence[ActionSpec]) -> list[str]:
-    """A hint per spec ('' where there is none); never fails the prompt."""
+def hints(ruleset: str, view: Any, actor: str, specs: Sequence[ActionSpec]) -> list[str]:
+    """A hint per spec for ``actor`` ('' where there is none), from the seat's ``view``; never fails the prompt."""
     loader = plugin(ruleset).hints
     if loader is None:
         return [""] * len(specs)
     try:
-        return loader()(view, specs)
+        return loader()(view, actor, specs)
     except (KeyError, TypeError, ValueError, IndexError):
         return [""] * len(specs)

@@ -6,10 +6,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from affray.core.engine import ActionSpec
+from affray.core.policy import as_dict_view
 
 
 def _hud_mods(att: dict[str, Any], dfn: dict[str, Any]) -> tuple[int, int, int, int]:
@@ -23,7 +24,8 @@ def _hud_mods(att: dict[str, Any], dfn: dict[str, Any]) -> tuple[int, int, int, 
             dfn["injury"] + dfn["penalty"])
 
 
-def hints(view: Mapping[str, Any], specs: Sequence[ActionSpec]) -> list[str]:
+def hints(view: Any, actor: str, specs: Sequence[ActionSpec]) -> list[str]:
+    view = as_dict_view(view, actor)  # transitional (issue 11): the hints still read the old dict view
     from affray.odds.dist import mean
     from affray.rulesets.hud.odds import exchange_odds
 

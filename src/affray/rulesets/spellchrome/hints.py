@@ -6,17 +6,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from affray.core.engine import ActionSpec
+from affray.core.policy import as_dict_view
 
 
 # -- Spellchrome: Defense and damage of an attack; a Heal check to stabilise ------------------------------
-def hints(view: Mapping[str, Any], specs: Sequence[ActionSpec]) -> list[str]:
+def hints(view: Any, actor: str, specs: Sequence[ActionSpec]) -> list[str]:
     """The view shows the target's Defense and the weapon's dice but not the attacker's ability modifiers, so
     an attack's hint is its Defense and mean damage; first aid shows the chance of the DC 15 Heal check
     (SC-06), which the view does show."""
+    view = as_dict_view(view, actor)  # transitional (issue 11): the hints still read the old dict view
     from affray.odds.dist import die, map_dists, mean, probability
     from affray.odds.notation import notation_dist
     from affray.rulesets.spellchrome.mechanics import D20, FIRST_AID_DC, check_succeeds

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from affray.core.engine import ActionSpec
+from affray.core.policy import as_dict_view
 
 
 # -- WaRP: a melee attack's hit chance and mean damage -----------------------------------------------------
@@ -50,7 +51,8 @@ def _warp_attack(view: Mapping[str, Any], me: dict[str, Any], action: dict[str, 
     return f"hit {float(odds.p_hit):.0%} · avg {float(mean(odds.damage)):.1f}{note}"
 
 
-def hints(view: Mapping[str, Any], specs: Sequence[ActionSpec]) -> list[str]:
+def hints(view: Any, actor: str, specs: Sequence[ActionSpec]) -> list[str]:
+    view = as_dict_view(view, actor)  # transitional (issue 11): the hints still read the old dict view
     me = view["fighters"][view["acting"]]
     out = []
     for spec in specs:

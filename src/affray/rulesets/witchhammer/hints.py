@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from affray.core.engine import ActionSpec
+from affray.core.policy import as_dict_view
 
 
 # -- WitchHammer: each Action card's first attack against the nearest foe --------------------------------
@@ -50,7 +51,8 @@ def _wh_card(view: Mapping[str, Any], me: dict[str, Any], foe: dict[str, Any], c
     return ""
 
 
-def hints(view: Mapping[str, Any], specs: Sequence[ActionSpec]) -> list[str]:
+def hints(view: Any, actor: str, specs: Sequence[ActionSpec]) -> list[str]:
+    view = as_dict_view(view, actor)  # transitional (issue 11): the hints still read the old dict view
     me = view["fighters"][view["acting"]]
     foes = [f for f in view["fighters"].values() if not f["out"] and f["side"] != me["side"]]
     if not foes:
