@@ -114,9 +114,11 @@ def replay(log: Annotated[Path, typer.Argument(help="a match log written by --lo
 
 
 @app.command("verify")
-def verify_cmd(log: Annotated[Path, typer.Argument(help="a match log written by --log")]) -> None:
-    """Check the seed against its commitment, re-derive every roll and replay every action."""
-    report = verify(read_log(log))
+def verify_cmd(log: Annotated[Path, typer.Argument(help="a match log written by --log")],
+               head: Annotated[str | None, typer.Option(
+                   "--head", help="a chain head you kept: check that the log extends that history")] = None) -> None:
+    """Check the seed against its commitment, re-derive every roll, replay every action, check the hash chain."""
+    report = verify(read_log(log), head)
     if not report.ok:
         for problem in report.problems:
             fail(problem)
