@@ -66,7 +66,7 @@ def test_an_action_moves_the_version_and_a_retry_returns_the_first_answer(client
 def test_a_stale_version_is_refused_with_409_and_nothing_changes(client: TestClient) -> None:
     created = create(client, seed=3)
     table, token = created["table"], created["seats"]["ilse"]["token"]
-    s, actor, action = due(client, table, token)
+    _, actor, action = due(client, table, token)
     assert client.post(f"/api/tables/{table}/actions", json={"actor": actor, "action": action, "version": 0},
                        headers=auth(token)).status_code == 200
     tomas = created["seats"]["tomas"]["token"]
