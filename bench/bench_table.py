@@ -6,8 +6,8 @@ Prints actions per second, the p50 and p99 time from sending an action until eve
 its new view, and the server's memory per table (resident set growth / tables). Goal: p99 under 50 ms on the
 two-core machine.
 
-Run: ``.venv/bin/python bench/bench_table.py [TABLES] [ACTIONS_PER_TABLE]`` (default 100 and 20); ``AFFRAY_BENCH_DIR=/dev/shm`` puts the
-database in memory (to see what the disk's fsync costs). It starts
+Run: ``.venv/bin/python bench/bench_table.py [TABLES] [ACTIONS_PER_TABLE]`` (default 100 and 20);
+``AFFRAY_BENCH_DIR=/dev/shm`` puts the database in memory (to see what the disk's fsync costs). It starts
 ``affray serve`` on a free loopback port with a temporary SQLite file, and stops it at the end. Asserts nothing.
 """
 
@@ -28,7 +28,7 @@ import httpx2 as httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.table.test_kill9 import Server  # noqa: E402  (the same real-process harness as the kill -9 test)
+from tests.table.test_kill9 import Server  # the same real-process harness as the kill -9 test
 
 SCENARIO = "spellchrome/crossroads_2v2"
 
@@ -74,7 +74,8 @@ async def play_table(client: httpx.AsyncClient, port: int, created: dict[str, An
             actor, specs = next(iter(seat.state["legal"].items()))
             version = seat.state["version"]
             started = time.perf_counter()
-            answer = await client.post(f"/api/tables/{table}/actions", headers={"Authorization": f"Bearer {tokens[name]}"},
+            answer = await client.post(f"/api/tables/{table}/actions",
+                                       headers={"Authorization": f"Bearer {tokens[name]}"},
                                        json={"actor": actor, "action": rng.choice(specs)["action"], "version": version})
             if answer.status_code != 200:
                 continue
@@ -102,14 +103,12 @@ async def _until(seats: dict[str, Seat], ok: Any) -> None:
 
 async def main(tables: int, actions: int) -> None:
     folder = tempfile.mkdtemp(dir=os.environ.get("AFFRAY_BENCH_DIR"))  # e.g. /dev/shm: no fsync cost
-    server = Server(f"sqlite:///{folder}/bench.db")
+    server = Server(f"sqlite:///{folder}/bench.db", Path(folder) / "server.log")
     server.start()
     assert server.proc is not None
     try:
         async with httpx.AsyncClient(base_url=server.url, timeout=60,
                                      limits=httpx.Limits(max_connections=200)) as client:
-            probe = (await client.post("/api/tables", json={"scenario": SCENARIO})).json()
-            actors = [a for s in probe["seats"].values() for a in s["actors"]]
             before = rss_kib(server.proc.pid)
             body = {"scenario": SCENARIO, "controllers": {a: "human" for a in ("oriel", "kestrin", "cut1", "cut2")}}
             created = []
@@ -130,9 +129,10 @@ async def main(tables: int, actions: int) -> None:
         print(f"action -> every seat of its table has its new view: p50 {statistics.median(latencies) * 1000:.1f} ms, "
               f"p99 {latencies[int(len(latencies) * 0.99) - 1] * 1000:.1f} ms (goal: p99 < 50 ms)")
         print(f"server memory per table: {(after - before) / tables:.0f} KiB (RSS growth over {tables} tables of "
-              f"{len(actors)} player seats)")
+              f"{len(created[0]['seats']) + 1} seats)")
     finally:
         server.kill()
+        print(f"server log: {Path(folder) / 'server.log'}")
 
 
 if __name__ == "__main__":
