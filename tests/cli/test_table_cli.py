@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -45,3 +46,22 @@ def test_table_new_reports_a_refusal_in_one_message(server: Server, tmp_path: Pa
 def test_serve_with_a_bad_database_fails_in_one_message() -> None:
     done = affray("serve", "--db", "nosuchdb://x", "--port", "1")
     assert done.returncode != 0 and "Traceback" not in done.stderr and done.stderr.strip()
+
+
+def test_join_plays_a_seat_from_the_terminal(server: Server) -> None:
+    made = affray("table", "new", "witchhammer/yard_duel", "--server", server.url, "--controller", "bruna=human",
+                  "--json")
+    import json
+
+    created = json.loads(made.stdout)
+    link = f"{server.url}{created['seats']['bruna']['link']}"
+    done = subprocess.run([sys.executable, "-m", "affray", "join", link], input="1\n" * 200 + "quit\n",
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "as seat bruna" in done.stdout and "bruna (version" in done.stdout, done.stdout[:2000]
+    assert re.search(r"#\d+ bruna: ", done.stdout) and "The fight is over" in done.stdout
+
+
+def test_join_refuses_a_malformed_link() -> None:
+    done = affray("join", "http://127.0.0.1:1/t/abc")
+    assert done.returncode != 0 and "a table link looks like" in done.stderr and "Traceback" not in done.stderr

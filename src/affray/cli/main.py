@@ -140,6 +140,15 @@ def serve(host: Annotated[str, typer.Option("--host", help="the address to liste
     serve_command(host, port, db, create_key, policy_pause, examples)
 
 
+@app.command()
+def join(link: Annotated[str, typer.Argument(help="an invite link, http://HOST:PORT/t/TABLE#TOKEN (quote it)")]
+         ) -> None:
+    """Play a seat at a remote table from the terminal, updated live as others act."""
+    from affray.cli.join import join_command
+
+    join_command(link)
+
+
 @app.command("options")
 def options_cmd(ruleset: Annotated[str, typer.Argument(help="hud, warp, spellchrome or witchhammer")]) -> None:
     """List a ruleset's named rule options with their defaults and rule IDs."""
