@@ -44,7 +44,8 @@ class Seat:
     """One seat's socket and the newest message it received."""
 
     def __init__(self, socket: ClientConnection) -> None:
-        self.socket, self.state, self.version = socket, {}, -1
+        self.socket, self.version = socket, -1
+        self.state: dict[str, Any] = {}
         self.changed = asyncio.Event()
 
     async def listen(self) -> None:
