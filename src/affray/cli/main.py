@@ -13,6 +13,7 @@ from affray.cli.character import character_app
 from affray.cli.odds import odds_app
 from affray.cli.render import CliError, console, escape, fail, narrate
 from affray.cli.schema import schema_app
+from affray.cli.table import serve_command, table_app
 from affray.core.content import ContentError
 from affray.core.log import LogFormatError, import_log, read_log, verify
 from affray.core.notation import NotationError, parse, roll_expr
@@ -26,6 +27,7 @@ app.add_typer(content_app, name="content")
 app.add_typer(odds_app, name="odds")
 app.add_typer(character_app, name="character")
 app.add_typer(schema_app, name="schema")
+app.add_typer(table_app, name="table")
 
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="a fixed seed (public, reproducible)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON object instead of text")]
@@ -114,15 +116,39 @@ def replay(log: Annotated[Path, typer.Argument(help="a match log written by --lo
 
 
 @app.command("verify")
-def verify_cmd(log: Annotated[Path, typer.Argument(help="a match log written by --log")]) -> None:
-    """Check the seed against its commitment, re-derive every roll and replay every action."""
-    report = verify(read_log(log))
+def verify_cmd(log: Annotated[Path, typer.Argument(help="a match log written by --log")],
+               head: Annotated[str | None, typer.Option(
+                   "--head", help="a chain head you kept: check that the log extends that history")] = None) -> None:
+    """Check the seed against its commitment, re-derive every roll, replay every action, check the hash chain."""
+    report = verify(read_log(log), head)
     if not report.ok:
         for problem in report.problems:
             fail(problem)
         raise typer.Exit(1)
     console.print(f"[green]verified[/]: seed matches its commitment; {report.rolls_checked} dice re-derived, "
                   f"{report.actions_checked} actions replayed, events identical.")
+
+
+@app.command()
+def serve(host: Annotated[str, typer.Option("--host", help="the address to listen on")] = "127.0.0.1",
+          port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8000,
+          db: Annotated[str, typer.Option("--db", help="sqlite:///FILE or postgresql+psycopg://...")]
+          = "sqlite:///affray.db",
+          create_key: Annotated[str | None, typer.Option("--create-key", envvar="AFFRAY_CREATE_KEY",
+                                                         help="require this key to open tables")] = None,
+          policy_pause: Annotated[float, typer.Option("--policy-pause", help="seconds before a policy moves")] = 0.5,
+          examples: Annotated[Path | None, typer.Option("--examples", help="the examples folder")] = None) -> None:
+    """Run the live table server (HTTP and WebSocket API, OpenAPI at /docs)."""
+    serve_command(host, port, db, create_key, policy_pause, examples)
+
+
+@app.command()
+def join(link: Annotated[str, typer.Argument(help="an invite link, http://HOST:PORT/t/TABLE#TOKEN (quote it)")]
+         ) -> None:
+    """Play a seat at a remote table from the terminal, updated live as others act."""
+    from affray.cli.join import join_command
+
+    join_command(link)
 
 
 @app.command("options")

@@ -159,9 +159,19 @@ def _first_difference(recorded: list[dict[str, Any]], replayed: list[dict[str, A
     return None
 
 
-def verify(data: dict[str, Any]) -> VerifyReport:
-    """Check a log against its own seed: commitment, every roll, every action. See the module docstring."""
+def _check_chain(data: dict[str, Any], head: str | None, report: VerifyReport) -> None:
+    """The hash chain of :mod:`affray.core.chain`, where the log carries one (or a head is given)."""
+    from affray.core.chain import chain_problems
+
+    if head is not None or data.get("chain") is not None:
+        report.problems.extend(chain_problems(data, records_of(data), head))
+
+
+def verify(data: dict[str, Any], head: str | None = None) -> VerifyReport:
+    """Check a log against its own seed: commitment, every roll, every action, and its hash chain (a table
+    server's log; ``head``: a chain head a seat kept, which the log must pass through). See the module docstring."""
     report = VerifyReport()
+    _check_chain(data, head, report)
     seed = _seed(data)
     if commitment_of(seed) != data["commitment"]:
         report.problems.append("the seed does not match the commitment published at the start of the match")
