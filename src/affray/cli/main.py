@@ -12,6 +12,7 @@ import typer
 from affray.cli.character import character_app
 from affray.cli.odds import odds_app
 from affray.cli.render import CliError, console, escape, fail, narrate
+from affray.cli.table import serve_command, table_app
 from affray.core.content import ContentError
 from affray.core.log import LogFormatError, import_log, read_log, verify
 from affray.core.notation import NotationError, parse, roll_expr
@@ -24,6 +25,7 @@ content_app = typer.Typer(no_args_is_help=True, help="Check content and scenario
 app.add_typer(content_app, name="content")
 app.add_typer(odds_app, name="odds")
 app.add_typer(character_app, name="character")
+app.add_typer(table_app, name="table")
 
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="a fixed seed (public, reproducible)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON object instead of text")]
@@ -121,6 +123,19 @@ def verify_cmd(log: Annotated[Path, typer.Argument(help="a match log written by 
         raise typer.Exit(1)
     console.print(f"[green]verified[/]: seed matches its commitment; {report.rolls_checked} dice re-derived, "
                   f"{report.actions_checked} actions replayed, events identical.")
+
+
+@app.command()
+def serve(host: Annotated[str, typer.Option("--host", help="the address to listen on")] = "127.0.0.1",
+          port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8000,
+          db: Annotated[str, typer.Option("--db", help="sqlite:///FILE or postgresql+psycopg://...")]
+          = "sqlite:///affray.db",
+          create_key: Annotated[str | None, typer.Option("--create-key", envvar="AFFRAY_CREATE_KEY",
+                                                         help="require this key to open tables")] = None,
+          policy_pause: Annotated[float, typer.Option("--policy-pause", help="seconds before a policy moves")] = 0.5,
+          examples: Annotated[Path | None, typer.Option("--examples", help="the examples folder")] = None) -> None:
+    """Run the live table server (HTTP and WebSocket API, OpenAPI at /docs)."""
+    serve_command(host, port, db, create_key, policy_pause, examples)
 
 
 @app.command("options")

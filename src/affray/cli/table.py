@@ -1,0 +1,99 @@
+"""``affray serve`` and ``affray table new``: run a table server, open a table on one (issue 14, item 5)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from affray.cli.render import CliError, console, escape
+
+table_app = typer.Typer(no_args_is_help=True, help="Open tables on a table server.")
+
+DEFAULT_SERVER = "http://127.0.0.1:8000"
+
+
+def serve_command(host: str, port: int, db: str, create_key: str | None, policy_pause: float,
+                  examples: Path | None) -> None:
+    from affray.store import StoreError
+    from affray.web.server import serve
+
+    if policy_pause < 0:
+        raise CliError("--policy-pause must be 0 or more seconds")
+    console.print(f"affray table server on http://{host}:{port} (database {escape(_safe_url(db))}); Ctrl-C stops it")
+    try:
+        serve(host, port, db, create_key=create_key, policy_pause=policy_pause, examples_dir=examples)
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _safe_url(db: str) -> str:
+    """The database URL without a password, for the banner."""
+    scheme, sep, rest = db.partition("://")
+    creds, at, host = rest.rpartition("@")
+    return f"{scheme}{sep}{creds.split(':')[0]}{at}{host}" if at else db
+
+
+def _option(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise CliError(f"--option takes KEY=VALUE, not {text!r}")
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value
+
+
+def _scenario_arg(scenario: str) -> str:
+    """A file path sends its text; anything else is an example name."""
+    path = Path(scenario)
+    if path.suffix in (".yaml", ".yml") and path.is_file():
+        return path.read_text(encoding="utf-8")
+    return scenario
+
+
+@table_app.command("new")
+def new_table(scenario: Annotated[str, typer.Argument(help="an example (witchhammer/mill_ambush) or a YAML file")],
+              server: Annotated[str, typer.Option("--server", help="the table server's address")] = DEFAULT_SERVER,
+              option: Annotated[list[str] | None, typer.Option("--option", help="KEY=VALUE rule option")] = None,
+              controller: Annotated[list[str] | None, typer.Option(
+                  "--controller", help="ACTOR=human or ACTOR=POLICY; repeatable")] = None,
+              seed: Annotated[int | None, typer.Option("--seed", help="a public seed (default: secret)")] = None,
+              create_key: Annotated[str | None, typer.Option("--create-key", envvar="AFFRAY_CREATE_KEY",
+                                                             help="the server's creation key")] = None,
+              as_json: Annotated[bool, typer.Option("--json", help="print the server's answer as JSON")] = False,
+              ) -> None:
+    """Open a table on a server and print the GM's and every seat's link (keep them: they are the keys)."""
+    import httpx2 as httpx
+
+    body = {"scenario": _scenario_arg(scenario), "options": dict(_option(o) for o in option or []),
+            "controllers": dict(_option(c) for c in controller or []), "seed": seed}
+    headers = {"X-Create-Key": create_key} if create_key else {}
+    try:
+        answer = httpx.post(f"{server.rstrip('/')}/api/tables", json=body, headers=headers, timeout=30)
+    except httpx.HTTPError as exc:
+        raise CliError(f"cannot reach the table server at {server}: {exc}") from None
+    data = _json(answer)
+    if answer.status_code != 201:
+        problems = "".join(f"\n  {p['file']}: {p['field']}: {p['expected']}" for p in data.get("problems", []))
+        raise CliError(f"the server refused the table ({data.get('code', answer.status_code)}): "
+                       f"{data.get('message', answer.text[:200])}{problems}")
+    if as_json:
+        print(json.dumps(data))
+        return
+    base = server.rstrip("/")
+    console.print(f"table [bold]{data['table']}[/] ({escape(data['title'])}); seed commitment {data['commitment']}")
+    console.print(f"GM: {base}{data['gm']['link']}")
+    for name, seat in data["seats"].items():
+        actors = f" ({', '.join(seat['actors'])})" if seat["actors"] else ""
+        console.print(f"{escape(name)}{escape(actors)}: {base}{seat['link']}")
+
+
+def _json(answer: Any) -> dict[str, Any]:
+    try:
+        data = answer.json()
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}

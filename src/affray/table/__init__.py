@@ -1,0 +1,16 @@
+"""table/: the authority over live tables (layer 4: no web framework inside). Issue 14, item 1.
+
+- :class:`TableService` (``service.py``): creating tables, tokens, actions, policy seats, change notices;
+- :mod:`affray.table.gm`: the GM's tools, each audited;
+- :mod:`affray.table.live`: a live :class:`Table` and the per-seat message;
+- :mod:`affray.table.restore`: rebuilding from the store, checked against the commitment and the chain;
+- :class:`Refusal` (``errors.py``): every refusal as code, sentence and HTTP status.
+"""
+
+from affray.table.errors import Refusal
+from affray.table.live import SeatInfo, Table, compact_text, seat_message
+from affray.table.service import TableService, link_for
+from affray.table.tokens import new_token, token_hash
+
+__all__ = ["Refusal", "SeatInfo", "Table", "TableService", "compact_text", "link_for", "new_token", "seat_message",
+           "token_hash"]

@@ -1,0 +1,46 @@
+"""Refusals of the table server: a stable code, a sentence for a person, and the HTTP status it maps to.
+
+The authority raises :class:`Refusal` for everything a caller can get wrong (a bad token, a stale version, an
+action the ruleset refuses); ``web/`` turns it into ``{"code", "message"}`` with ``status``. Nothing changes when
+a refusal is raised (DESIGN.md contract 2).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: HTTP statuses by the kind of refusal (the web layer uses them; the CLI prints the message).
+BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, UNPROCESSABLE = 400, 401, 403, 404, 409, 422
+UNAVAILABLE = 503
+
+#: Ruleset and match codes that mean "the world moved on" rather than "this action is wrong".
+CONFLICT_CODES = frozenset({"stale_version", "paused", "match_over", "table_ended"})
+
+
+class Refusal(Exception):
+    """A refused request: ``code`` (stable), ``message`` (a sentence), ``status`` (HTTP), ``problems``
+    (for a bad scenario: ``[{"file", "field", "expected"}]``)."""
+
+    def __init__(self, code: str, message: str, status: int = BAD_REQUEST,
+                 problems: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.problems = problems or []
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.problems:
+            out["problems"] = self.problems
+        return out
+
+
+def refused_step(code: str, message: str) -> Refusal:
+    """The refusal for a step the match refused: 409 when the table moved on, 403 for another seat's actor,
+    otherwise 422 with the ruleset's own code and sentence."""
+    if code in CONFLICT_CODES:
+        return Refusal(code, message, CONFLICT)
+    if code == "not_your_seat":
+        return Refusal(code, message, FORBIDDEN)
+    return Refusal(code, message, UNPROCESSABLE)

@@ -1,0 +1,157 @@
+"""The GM's tools (issue 14, item 1): take back to any earlier version (after a confirmation), pause and resume,
+WitchHammer's Drama Timer (WH-B20: a server-side countdown that submits the GM's ``timeout``), replace a seat's
+token, end the fight, export the log. Every intervention goes into the store's audit trail beside the log of record.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from affray.core.engine import GM, Rejected
+from affray.core.log import export_log
+from affray.table.errors import BAD_REQUEST, CONFLICT, FORBIDDEN, UNPROCESSABLE, Refusal, refused_step
+from affray.table.live import SeatInfo, Table
+from affray.table.tokens import new_token, token_hash
+
+if TYPE_CHECKING:
+    from affray.table.service import TableService
+
+
+def require_gm(seat: SeatInfo) -> None:
+    if seat.role != "gm":
+        raise Refusal("gm_only", "Only the GM's seat can use the GM's tools.", FORBIDDEN)
+
+
+def take_back(service: TableService, table: Table, seat: SeatInfo, to: int, version: int,
+              confirm: bool) -> dict[str, Any]:
+    """Take the fight back to version ``to`` (an undo record is appended; nothing is cut from the log)."""
+    require_gm(seat)
+    if not confirm:
+        raise Refusal("confirm_required", f"Taking the fight back to version {to} undoes every action since; send "
+                                          f"\"confirm\": true to do it.", BAD_REQUEST)
+    with table.lock:
+        if table.ended is not None:
+            raise Refusal("table_ended", "The GM has ended this fight.", CONFLICT)
+        result = table.match.rewind(to, GM, version=version)
+        if isinstance(result, Rejected):
+            raise refused_step(result.code, result.message)
+        if not service._commit(table, None):
+            raise Refusal("stale_version", "Another action was taken first.", CONFLICT)
+        service._guard(lambda: service.store.audit(table.id, seat.name, "undo", {"to": to, "from": version}))
+        return {"version": table.version}
+
+
+def set_paused(service: TableService, table: Table, seat: SeatInfo, paused: bool) -> dict[str, Any]:
+    require_gm(seat)
+    with table.lock:
+        config = service._guard(lambda: service.store.set_config(table.id, {"paused": paused}))
+        table.config = dict(config or table.config)
+        service._guard(lambda: service.store.audit(table.id, seat.name, "pause" if paused else "resume", {}))
+    service.announce(table)
+    return {"paused": paused, "version": table.version}
+
+
+def start_timer(service: TableService, table: Table, seat: SeatInfo, seconds: float | None) -> dict[str, Any]:
+    """Start (or with ``None`` stop) the Drama Timer; when it runs out the server submits the GM's ``timeout``."""
+    require_gm(seat)
+    with table.lock:
+        if not getattr(table.match.options, "drama_timer", False):
+            raise Refusal("no_timer", "The Drama Timer is off in this match (the witchhammer option drama_timer).",
+                          UNPROCESSABLE)
+        if seconds is not None and not 0 < seconds <= 3600:
+            raise Refusal("bad_seconds", "The Drama Timer runs from 1 second to an hour.", UNPROCESSABLE)
+        timer = None if seconds is None else {"ends_at": round(time.time() + seconds, 3), "seconds": seconds}
+        config = service._guard(lambda: service.store.set_config(table.id, {"timer": timer}))
+        table.config = dict(config or table.config)
+        service._guard(lambda: service.store.audit(table.id, seat.name, "timer", {"seconds": seconds}))
+    if timer is not None:
+        _schedule(service, table, timer)
+    service.announce(table)
+    return {"timer": timer, "version": table.version}
+
+
+def resume_timer(service: TableService, table: Table) -> None:
+    """After a restart, count down whatever is left of a running timer."""
+    timer = table.config.get("timer")
+    if isinstance(timer, dict):
+        _schedule(service, table, timer)
+
+
+def _schedule(service: TableService, table: Table, timer: dict[str, Any]) -> None:
+    service.worker.schedule(max(0.0, float(timer["ends_at"]) - time.time()), lambda: _fire(service, table, timer))
+
+
+def _fire(service: TableService, table: Table, timer: dict[str, Any]) -> None:
+    with table.lock:
+        if table.config.get("timer") != timer:
+            return  # stopped or restarted meanwhile
+        config = service._guard(lambda: service.store.set_config(table.id, {"timer": None}))
+        table.config = dict(config or table.config)
+        window = None if table.over or table.paused else table.match.pending()
+        fired = False
+        if window is not None and GM in window.actors:
+            result = table.match.submit(GM, GM, {"type": "timeout"}, version=table.version)
+            fired = not isinstance(result, Rejected) and service._commit(table, None)
+        service._guard(lambda: service.store.audit(table.id, None, "timer", {"ran_out": True, "called": fired}))
+    service.announce(table)
+
+
+def replace_token(service: TableService, table: Table, seat: SeatInfo, target: str) -> dict[str, Any]:
+    """A new token for seat ``target``; the old one stops working at once (its connections are closed)."""
+    require_gm(seat)
+    with table.lock:
+        victim = table.seat(target)
+        if victim.token_hash is None:
+            raise Refusal("policy_seat", f"Seat '{target}' is played by the server; it has no link.", UNPROCESSABLE)
+        token = new_token()
+        service._guard(lambda: service.store.replace_token(table.id, target, token_hash(token)))
+        victim.token_hash = token_hash(token)
+        service._guard(lambda: service.store.audit(table.id, seat.name, "replace_token", {"seat": target}))
+    service.announce(table)
+    from affray.table.service import link_for
+
+    return {"seat": target, "token": token, "link": link_for(table.id, token)}
+
+
+def end(service: TableService, table: Table, seat: SeatInfo) -> dict[str, Any]:
+    """End the fight now; the seed is revealed to every seat."""
+    require_gm(seat)
+    with table.lock:
+        if table.over:
+            raise Refusal("match_over", "The fight is already over.", CONFLICT)
+        outcome = {"winner": None, "reason": "ended by the GM"}
+        service._guard(lambda: service.store.end_table(table.id, outcome))
+        table.ended, table.stored_end = outcome, True
+        service._guard(lambda: service.store.audit(table.id, seat.name, "end", {"version": table.version}))
+    service.announce(table)
+    return {"outcome": outcome, "seed": table.seed_hex}
+
+
+def audit_trail(service: TableService, table: Table, seat: SeatInfo) -> list[dict[str, Any]]:
+    require_gm(seat)
+    return [{"n": a.n, "at": a.at, "who": a.who, "kind": a.kind, "detail": a.detail}
+            for a in service._guard(lambda: service.store.audit_trail(table.id))]
+
+
+def exported(table: Table, seat: SeatInfo) -> dict[str, Any]:
+    """After the end: the full log in the format ``affray verify`` reads, with every record's chain value and the
+    head. Before the end: the caller's redacted log (no seat sees more than its own view allows, the GM included)."""
+    with table.lock:
+        if table.over:
+            data = export_log(table.match, reveal_seed=True)
+            for record, chain in zip(data["records"], table.chains, strict=True):
+                record["chain"] = chain
+            data["chain"] = table.head
+            data["table"] = table.id
+            if table.ended is not None:
+                data["ended"] = table.ended
+            return data
+        return {"table": table.id, "version": table.version, "commitment": table.match.commitment,
+                "chain": table.head, "seed": None, "log": table.match.redacted_log(table.match_seat(seat))}
+
+
+def export(service: TableService, table: Table, seat: SeatInfo) -> dict[str, Any]:
+    require_gm(seat)
+    service._guard(lambda: service.store.audit(table.id, seat.name, "export", {"version": table.version}))
+    return exported(table, seat)

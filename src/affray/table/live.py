@@ -1,0 +1,181 @@
+"""A live table in memory: the match, its seats, its chain, its config, and one lock (issue 14, item 1).
+
+Everything that reads or changes a :class:`Table` holds ``table.lock`` (a plain threading lock: the web server's
+threads, the policy worker and the store's listener all come here). ``changed`` is a condition on that lock that
+long-polls wait on. The per-seat message (:func:`seat_message`) is built here, one seat at a time, so that no
+seat's message is ever sent to another.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from affray.ai.base import Policy
+from affray.core.chain import link
+from affray.core.engine import GM, SPECTATOR
+from affray.core.match import Match
+from affray.core.rng import FastRNG
+from affray.table.errors import FORBIDDEN, Refusal
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    """A seat of a live table: ``role`` gm/player/spectator, the actors it plays, its token hash."""
+
+    name: str
+    role: str
+    actors: tuple[str, ...]
+    controller: str
+    token_hash: str | None = None
+
+
+@dataclass(eq=False)
+class Table:
+    """One live table. See the module docstring; fields other than the lock change only under it."""
+
+    id: str
+    title: str
+    scenario: str
+    match: Match
+    seed_hex: str
+    seats: dict[str, SeatInfo]
+    policies: dict[str, Policy]
+    config: dict[str, Any]
+    chains: list[str] = field(default_factory=list)
+    ended: dict[str, Any] | None = None
+    policy_seed: int = 0
+    by_submission: dict[str, int] = field(default_factory=dict)
+    stored_end: bool = False  # the store knows the table ended
+    policy_due: int = -1  # the version a policy move is scheduled for (one at a time)
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    changed: threading.Condition = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.changed = threading.Condition(self.lock)
+        # Policies draw from their own generator, never the match's dice (ai/runner.py).
+        self.policy_rng = FastRNG(self.policy_seed)
+
+    @property
+    def version(self) -> int:
+        return self.match.version
+
+    @property
+    def head(self) -> str:
+        """The chain head: the commitment before the first record."""
+        return self.chains[-1] if self.chains else self.match.commitment
+
+    @property
+    def over(self) -> bool:
+        return self.ended is not None or self.match.outcome() is not None
+
+    @property
+    def paused(self) -> bool:
+        return bool(self.config.get("paused"))
+
+    def outcome(self) -> dict[str, Any] | None:
+        outcome = self.match.outcome()
+        if outcome is not None:
+            return {"winner": outcome.winner, "reason": outcome.reason}
+        return self.ended
+
+    def extend_chain(self) -> str:
+        """Link the match's newest record into the chain; returns its chain value."""
+        record = self.match.records[len(self.chains)]
+        value = link(self.head, record.to_dict(events=False))
+        self.chains.append(value)
+        return value
+
+    def seat(self, name: str) -> SeatInfo:
+        seat = self.seats.get(name)
+        if seat is None:
+            raise Refusal("unknown_seat", f"This table has no seat '{name}'.", FORBIDDEN)
+        return seat
+
+    def human_actors(self, seat: SeatInfo) -> list[str]:
+        """The actors of ``seat`` that a person plays (policies play the rest on the server)."""
+        return [a for a in seat.actors if a not in self.policies]
+
+    def legal_for(self, seat: SeatInfo) -> dict[str, list[dict[str, Any]]]:
+        """Legal actions of the seat's person-played actors that are due now (none while paused or over)."""
+        window = None if self.over or self.paused else self.match.pending()
+        if window is None:
+            return {}
+        mine = set(self.human_actors(seat))
+        return {a: [spec.to_dict() for spec in self.match.legal(a)] for a in window.actors if a in mine}
+
+    def match_seat(self, seat: SeatInfo) -> str:
+        """The seat name the match knows (the spectator is the match's spectator)."""
+        return SPECTATOR if seat.role == "spectator" else seat.name
+
+
+def seat_message(table: Table, seat: SeatInfo, since: int = 0) -> dict[str, Any]:
+    """What ``seat`` may know now: its view, its due legal actions, its redacted log from ``since`` on, the version,
+    the commitment and chain head, the outcome, and the seed (null until the end). Call under ``table.lock``."""
+    match, name = table.match, table.match_seat(seat)
+    return {
+        "table": table.id,
+        "title": table.title,
+        "ruleset": match.ruleset.name,
+        "version": match.version,
+        "seat": seat.name,
+        "role": seat.role,
+        "actors": list(seat.actors),
+        "view": match.view_json(name),
+        "legal": table.legal_for(seat),
+        "log": match.events_since(since, name),
+        "since": since,
+        "commitment": match.commitment,
+        "chain": table.head,
+        "paused": table.paused,
+        "timer": table.config.get("timer"),
+        "outcome": table.outcome(),
+        "seed": table.seed_hex if table.over else None,
+    }
+
+
+COMPACT_LIMIT = 2048
+
+
+def compact_text(table: Table, seat: SeatInfo) -> str:
+    """A short text form of the seat's state and choices (at most 2 KB of UTF-8), for an in-world HuD script.
+
+    The view is read only through its common envelope (``combatants``, ``bars``, ``down``), defensively."""
+    match = table.match
+    view = match.view_json(table.match_seat(seat))
+    outcome = table.outcome()
+    head = f"{table.id} v{match.version} {match.ruleset.name} r{view.get('round', '?')} {view.get('phase', '')}"
+    lines = [head.strip()]
+    if outcome is not None:
+        lines.append(f"OVER: {outcome.get('winner') or 'draw'} ({outcome.get('reason')})")
+    elif table.paused:
+        lines.append("PAUSED")
+    for c in view.get("combatants") or []:
+        if not isinstance(c, dict):
+            continue
+        bars = " ".join(f"{b.get('name')} {b.get('value')}/{b.get('max')}" for b in c.get("bars") or []
+                        if isinstance(b, dict))
+        mark = "*" if c.get("controlled") else " "
+        lines.append(f"{mark}{c.get('name', c.get('id'))}: {bars}{' DOWN' if c.get('down') else ''}")
+    for actor, specs in table.legal_for(seat).items():
+        lines.append(f"{actor} to act:")
+        lines.extend(f"{i}) {spec['label']}" for i, spec in enumerate(specs, 1))
+    return _fit(lines, COMPACT_LIMIT)
+
+
+def _fit(lines: list[str], limit: int) -> str:
+    out: list[str] = []
+    size = 0
+    for line in lines:
+        cost = len(line.encode()) + 1
+        if size + cost > limit - 4:
+            out.append("...")
+            break
+        out.append(line)
+        size += cost
+    return "\n".join(out)
+
+
+def is_gm(seat: SeatInfo) -> bool:
+    return seat.role == "gm" and seat.name == GM

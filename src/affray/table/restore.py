@@ -1,0 +1,66 @@
+"""Rebuilding a live table from the store: replay its records on its setup and seed, and check the replay against
+the stored commitment and chain (issue 14, items 1 and 2). Also the conversions between the match's records and
+the store's."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from affray.ai.runner import policies_for
+from affray.core.engine import get_ruleset
+from affray.core.match import Match, Record, ReplayError
+from affray.core.rng import commitment_of
+from affray.store import Record as StoredRecord
+from affray.store import Seat as StoredSeat
+from affray.store import TableRow
+from affray.table.live import SeatInfo, Table
+
+
+class TableDamaged(RuntimeError):
+    """The stored table does not replay to what was stored (commitment, chain or an action refused)."""
+
+
+def to_store(record: Record, chain: str, submission_id: str | None) -> StoredRecord:
+    """A match record as the store keeps it (an undo's payload is ``{"to": N}``)."""
+    payload: Any = record.action if record.kind == "action" else {"to": record.action["to"]}
+    return StoredRecord(seq=record.seq, kind="undo" if record.kind == "undo" else "action", seat=record.seat,
+                        actor=record.actor or None, payload=payload, chain=chain, submission_id=submission_id)
+
+
+def from_store(record: StoredRecord) -> dict[str, Any]:
+    """A stored record in the match's ``Record.to_dict`` form (what ``Match.restore`` and the chain read)."""
+    action = record.payload if record.kind == "action" else {"type": "undo", "to": record.payload["to"]}
+    return {"seq": record.seq, "kind": record.kind, "seat": record.seat or "", "actor": record.actor or "",
+            "action": action}
+
+
+def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[StoredRecord]) -> Table:
+    """The live table for a stored one, replayed and checked; :class:`TableDamaged` if the check fails."""
+    try:
+        seed = bytes.fromhex(row.seed_hex)
+    except ValueError:
+        raise TableDamaged(f"table {row.id}: the stored seed is not hexadecimal") from None
+    if commitment_of(seed) != row.commitment:
+        raise TableDamaged(f"table {row.id}: the stored seed does not match its commitment")
+    config = dict(row.config)
+    try:
+        match = Match.restore(get_ruleset(row.ruleset), row.setup, row.options, seed=seed,
+                              records=[from_store(r) for r in records], seats=config.get("seats"),
+                              controllers=config.get("controllers"))
+    except (ReplayError, KeyError, ValueError) as exc:
+        raise TableDamaged(f"table {row.id}: the stored log does not replay: {exc}") from None
+    if match.commitment != row.commitment:
+        raise TableDamaged(f"table {row.id}: the replay's commitment differs from the stored one")
+    table = Table(id=row.id, title=row.title, scenario=row.scenario, match=match, seed_hex=row.seed_hex,
+                  seats={s.seat: SeatInfo(s.seat, s.role, s.actors, s.controller, s.token_hash) for s in seats},
+                  policies=policies_for(match), config=config, policy_seed=secrets.randbits(32))
+    for stored in records:
+        if table.extend_chain() != stored.chain:
+            raise TableDamaged(f"table {row.id}: record #{stored.seq} does not match its stored chain value")
+        if stored.submission_id:
+            table.by_submission[stored.submission_id] = stored.seq
+    table.ended = row.outcome if row.ended_at is not None and match.outcome() is None else None
+    table.stored_end = row.ended_at is not None
+    return table

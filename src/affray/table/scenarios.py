@@ -1,0 +1,123 @@
+"""Opening a table's scenario: an example by name or uploaded YAML text, checked as ``content check`` does.
+
+An example is named by its path under ``examples/`` without ``.yaml`` (``witchhammer/mill_ambush``). Uploaded text
+may not name files on the server (``content`` folders, ``sheet`` files): a table's creator must not be able to read
+the server's disk through a scenario.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+import affray
+from affray.api import Scenario, scenario_from_data
+from affray.core.content import ContentError, Problem
+from affray.core.engine import GM
+from affray.core.match import Match
+from affray.core.scenario import load_scenario_data
+from affray.table.errors import NOT_FOUND, UNPROCESSABLE, Refusal
+
+EXAMPLE_NAME = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+){0,4}$")
+UPLOAD_PATH = "scenario.yaml"  # the file name problems of uploaded text are reported against
+MAX_SCENARIO_TEXT = 128 * 1024
+
+
+def default_examples_dir() -> Path:
+    """``examples/`` of the project this package was installed from (an editable install or a checkout)."""
+    return Path(affray.__file__).resolve().parents[2] / "examples"
+
+
+def _problems(exc: ContentError, examples_dir: Path) -> Refusal:
+    """The problems of a scenario, with example paths relative to the project (no server paths in answers)."""
+    root = str(examples_dir.parent) + "/"
+    file = exc.path.removeprefix(root)
+    problems = [{"file": file, "field": p.field, "expected": p.expected} for p in exc.problems]
+    first = f"{file}: {problems[0]['field']}: {problems[0]['expected']}" if problems else "The scenario is not valid."
+    return Refusal("bad_scenario", first, UNPROCESSABLE, problems)
+
+
+def resolve_scenario(spec: str, examples_dir: Path) -> tuple[Scenario, str]:
+    """The checked scenario for an example name or YAML text, and the label kept with the table."""
+    try:
+        if "\n" not in spec and EXAMPLE_NAME.match(spec):
+            path = examples_dir / f"{spec}.yaml"
+            if not path.is_file():
+                raise Refusal("unknown_scenario", f"There is no example called '{spec}' (a path under examples/ "
+                                                  f"without .yaml, e.g. witchhammer/mill_ambush).", NOT_FOUND)
+            return scenario_from_data(load_scenario_data(path), path), spec
+        return scenario_from_data(_uploaded(spec), UPLOAD_PATH), "(uploaded)"
+    except ContentError as exc:
+        raise _problems(exc, examples_dir) from None
+
+
+def _uploaded(text: str) -> dict[str, Any]:
+    if len(text) > MAX_SCENARIO_TEXT:
+        raise ContentError(UPLOAD_PATH, [Problem("(file)", f"at most {MAX_SCENARIO_TEXT} characters")])
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else "(file)"
+        raise ContentError(UPLOAD_PATH, [Problem(where, f"valid YAML ({getattr(exc, 'problem', None) or exc})")]
+                           ) from None
+    if not isinstance(data, dict):
+        raise ContentError(UPLOAD_PATH, [Problem("(top level)", "a mapping with ruleset, sides, ...")])
+    if not isinstance(data.get("ruleset"), str):
+        raise ContentError(UPLOAD_PATH, [Problem("ruleset", "the name of a ruleset (e.g. hud)")])
+    if data.get("content"):
+        raise ContentError(UPLOAD_PATH, [Problem("content", "no content files in uploaded text (use an example)")])
+    for i, side in enumerate(data.get("sides") or []):
+        for j, combatant in enumerate(side.get("combatants") or [] if isinstance(side, dict) else []):
+            if isinstance(combatant, dict) and "sheet" in combatant:
+                raise ContentError(UPLOAD_PATH, [Problem(f"sides[{i}].combatants[{j}].sheet",
+                                                         "no sheet files in uploaded text (use 'use' or stats)")])
+    return data
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPlan:
+    """A seat to create: its name, role, the actors it plays, and who plays them ("human" or a policy)."""
+
+    name: str
+    role: str
+    actors: tuple[str, ...]
+    controller: str
+
+
+def apply_controllers(scenario: Scenario, overrides: Mapping[str, str]) -> dict[str, str]:
+    """The scenario's controllers with ``overrides`` (actor -> "human" or a policy name) checked and applied."""
+    from affray.ai.base import policy_names
+
+    known = {"human", *policy_names(scenario.ruleset.name)}
+    controllers = dict(scenario.controllers)
+    for actor, controller in overrides.items():
+        if actor not in controllers:
+            raise Refusal("unknown_actor", f"The scenario has no combatant '{actor}' (it has "
+                                           f"{', '.join(sorted(controllers))}).", UNPROCESSABLE)
+        if controller not in known:
+            raise Refusal("unknown_policy", f"'{controller}' is not a controller here; choose one of "
+                                            f"{', '.join(sorted(known))}.", UNPROCESSABLE)
+        controllers[actor] = controller
+    return controllers
+
+
+def plan_seats(match: Match, spectator: bool) -> list[SeatPlan]:
+    """The GM seat, one seat per person-played seat group of the scenario (a seat whose actors are all played by
+    policies gets no link), and the spectator seat unless it is turned off."""
+    groups: dict[str, list[str]] = {}
+    for actor, seat in match.seats.items():
+        groups.setdefault(seat, []).append(actor)
+    plans = []
+    for seat, actors in sorted(groups.items()):
+        controllers = {match.controllers.get(a, "human") for a in actors if a != GM}
+        controller = "human" if seat == GM or "human" in controllers else sorted(controllers)[0]
+        plans.append(SeatPlan(seat, "gm" if seat == GM else "player", tuple(sorted(actors)), controller))
+    if spectator:
+        plans.append(SeatPlan("spectator", "spectator", (), "human"))
+    return plans

@@ -1,0 +1,376 @@
+"""The table service: the authority over every live table of one server process (issue 14, item 1).
+
+``TableService(store)`` rebuilds every open table from the store on start (replay checked against the stored
+commitment and chain), creates tables, checks tokens, takes actions, plays policy seats after a pause, and runs the
+GM tools (:mod:`affray.table.gm`). Every change follows one path: the match applies the step in memory under the
+table's lock, the record is appended to the store (the database's unique (table, seq) decides races: a lost race is
+rolled back and answered ``stale_version``), and only then is the action acknowledged. The store's change notices
+(one code path for SQLite and PostgreSQL) wake subscribers, long-polls and the policy worker, and bring a table up to
+date with records other processes appended.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from affray.ai.runner import policies_for
+from affray.core.engine import Rejected
+from affray.core.match import Match
+from affray.core.options import OptionError
+from affray.core.rng import new_secret_seed, seed_from_int
+from affray.store import NewTable, Store, StoreError, new_table_id
+from affray.store import Seat as StoredSeat
+from affray.table.errors import CONFLICT, NOT_FOUND, UNAUTHORIZED, UNAVAILABLE, UNPROCESSABLE, Refusal, refused_step
+from affray.table.live import SeatInfo, Table, seat_message
+from affray.table.restore import TableDamaged, build_table, from_store, to_store
+from affray.table.scenarios import apply_controllers, default_examples_dir, plan_seats, resolve_scenario
+from affray.table.tokens import new_token, token_hash
+from affray.table.worker import Worker
+
+log = logging.getLogger(__name__)
+
+Subscriber = Callable[[], None]
+MAX_SEED = 2**63 - 1
+
+
+def link_for(table_id: str, token: str) -> str:
+    """A seat's invite link: the token rides in the fragment, which browsers never send to a server."""
+    return f"/t/{table_id}#{token}"
+
+
+class TableService:
+    """See the module docstring. Thread-safe; ``close()`` stops the worker and the store listener."""
+
+    def __init__(self, store: Store, *, examples_dir: Path | None = None, policy_pause: float = 0.5,
+                 restore: bool = True) -> None:
+        self.store = store
+        self.examples_dir = examples_dir or default_examples_dir()
+        self.policy_pause = policy_pause
+        self._tables: dict[str, Table] = {}
+        self._tables_lock = threading.Lock()
+        self._subscribers: dict[str, set[Subscriber]] = {}
+        self.damaged: dict[str, str] = {}
+        self.worker = Worker()
+        self._listener = store.listen(self._on_notice, on_reconnect=self._on_reconnect)
+        if restore:
+            for row in store.open_tables():
+                try:
+                    self._load(row.id)
+                except Refusal as exc:
+                    log.error("table %s not restored: %s", row.id, exc.message)
+
+    def close(self) -> None:
+        self.worker.close()
+        self._listener.close()
+
+    # -- creating ---------------------------------------------------------------------------------------
+
+    def create(self, scenario: str, options: Mapping[str, Any] | None = None,
+               controllers: Mapping[str, str] | None = None, seed: int | None = None,
+               spectator: bool = True) -> dict[str, Any]:
+        """Open a table; the answer holds every seat's token and link (shown once: only hashes are kept)."""
+        checked, label = resolve_scenario(scenario, self.examples_dir)
+        chosen = apply_controllers(checked, controllers or {})
+        if seed is not None and not 0 <= seed <= MAX_SEED:
+            raise Refusal("bad_seed", f"A public seed is an integer from 0 to {MAX_SEED}.", UNPROCESSABLE)
+        raw = seed_from_int(seed) if seed is not None else new_secret_seed()
+        try:
+            match = Match(checked.ruleset, checked.setup, {**checked.options, **(options or {})}, seed=raw,
+                          seats=checked.seats, controllers=chosen)
+        except OptionError as exc:
+            raise Refusal("bad_options", str(exc), UNPROCESSABLE) from None
+        plans = plan_seats(match, spectator)
+        tokens = {p.name: new_token() for p in plans if p.controller == "human"}
+        table_id = new_table_id()
+        config: dict[str, Any] = {"seats": match.seats, "controllers": match.controllers, "paused": False,
+                                  "timer": None}
+        stored = [StoredSeat(p.name, token_hash(tokens[p.name]) if p.name in tokens else None, p.actors,
+                             p.controller, p.role) for p in plans]  # type: ignore[arg-type]
+        self._guard(lambda: self.store.create_table(NewTable(
+            id=table_id, ruleset=match.ruleset.name, title=checked.model.name, scenario=label,
+            setup=match.setup_data, options=match.options_dict, seed_hex=raw.hex(), commitment=match.commitment,
+            config=config), stored))
+        table = Table(id=table_id, title=checked.model.name, scenario=label, match=match, seed_hex=raw.hex(),
+                      seats={s.seat: SeatInfo(s.seat, s.role, s.actors, s.controller, s.token_hash) for s in stored},
+                      policies=policies_for(match), config=config, policy_seed=secrets.randbits(32))
+        with self._tables_lock:
+            self._tables[table_id] = table
+        self._schedule_policy(table)
+        seats = {p.name: {"token": tokens[p.name], "link": link_for(table_id, tokens[p.name]),
+                          "actors": list(p.actors), "role": p.role}
+                 for p in plans if p.name in tokens and p.role != "gm"}
+        return {"table": table_id, "title": table.title, "ruleset": match.ruleset.name,
+                "commitment": match.commitment, "gm": {"token": tokens["gm"], "link": link_for(table_id, tokens["gm"])},
+                "seats": seats}
+
+    # -- finding tables and seats ---------------------------------------------------------------------------
+
+    def table(self, table_id: str) -> Table:
+        """The live table (loaded from the store on first use); 404 ``unknown_table`` otherwise."""
+        with self._tables_lock:
+            table = self._tables.get(table_id)
+        return table if table is not None else self._load(table_id)
+
+    def loaded(self) -> list[str]:
+        with self._tables_lock:
+            return list(self._tables)
+
+    def _load(self, table_id: str) -> Table:
+        row = self._guard(lambda: self.store.table(table_id))
+        if row is None:
+            raise Refusal("unknown_table", "There is no such table.", NOT_FOUND)
+        try:
+            table = build_table(row, self.store.seats(table_id), self.store.records(table_id))
+        except TableDamaged as exc:
+            self.damaged[table_id] = str(exc)
+            log.error("%s", exc)
+            raise Refusal("table_damaged", "This table's stored log does not check out; ask the server's "
+                                           "operator.", UNAVAILABLE) from None
+        with self._tables_lock:
+            table = self._tables.setdefault(table_id, table)
+        self._resume_timer(table)
+        self._schedule_policy(table)
+        return table
+
+    def authenticate(self, table_id: str, token: str | None) -> tuple[Table, SeatInfo]:
+        """The table and seat a token opens. A missing, wrong, replaced or other table's token: 401."""
+        if not token:
+            raise Refusal("no_token", "Send your seat's token as 'Authorization: Bearer TOKEN'.", UNAUTHORIZED)
+        found = self._guard(lambda: self.store.seat_by_token_hash(token_hash(token)))
+        if found is None or found[0] != table_id:
+            raise Refusal("bad_token", "This token does not open a seat at this table.", UNAUTHORIZED)
+        table = self.table(table_id)
+        with table.lock:
+            seat = table.seats.get(found[1])
+            if seat is None or seat.token_hash != token_hash(token):
+                self._refresh_seats(table)
+                seat = table.seats.get(found[1])
+        if seat is None:
+            raise Refusal("bad_token", "This token does not open a seat at this table.", UNAUTHORIZED)
+        return table, seat
+
+    def still_valid(self, table: Table, seat: SeatInfo, hashed: str) -> bool:
+        """Whether a connection opened with the token hashing to ``hashed`` may still hear the seat."""
+        with table.lock:
+            current = table.seats.get(seat.name)
+            return current is not None and current.token_hash == hashed
+
+    def state(self, table: Table, seat: SeatInfo, since: int = 0) -> dict[str, Any]:
+        with table.lock:
+            return seat_message(table, seat, max(0, since))
+
+    # -- acting -------------------------------------------------------------------------------------------
+
+    def submit(self, table: Table, seat: SeatInfo, actor: str, action: Any, version: int,
+               submission_id: str | None = None) -> dict[str, Any]:
+        """Take ``action`` for ``actor`` at ``version``; the answer is ``{"version", "seq", "events"}`` with the
+        seat's redacted events. A retried ``submission_id`` returns the first answer."""
+        key = f"{seat.name}/{submission_id}" if submission_id else None
+        with table.lock:
+            if key is not None and key in table.by_submission:
+                return self._answer(table, seat, table.by_submission[key])
+            self._check_open(table)
+            if actor not in seat.actors or seat.role == "spectator":
+                raise Refusal("not_your_seat", f"Your seat does not play '{actor}'.", 403)
+            if actor in table.policies:
+                raise Refusal("policy_seat", f"'{actor}' is played by the server's {table.policies[actor].name} "
+                                             f"policy.", 403)
+            result = table.match.submit(seat.name, actor, action, version=version)
+            if isinstance(result, Rejected):
+                raise refused_step(result.code, result.message)
+            if not self._commit(table, key):
+                if key is not None and key in table.by_submission:
+                    return self._answer(table, seat, table.by_submission[key])
+                raise Refusal("stale_version", "Another action was taken first; look again and choose anew.",
+                              CONFLICT)
+            return self._answer(table, seat, table.version - 1)
+
+    def take_back(self, table: Table, seat: SeatInfo, version: int) -> dict[str, Any]:
+        """A player takes back its own last action (refused once something was revealed since)."""
+        with table.lock:
+            self._check_open(table)
+            result = table.match.take_back(seat.name, version=version)
+            if isinstance(result, Rejected):
+                raise refused_step(result.code, result.message)
+            if not self._commit(table, None):
+                raise Refusal("stale_version", "Another action was taken first.", CONFLICT)
+            return {"version": table.version}
+
+    @staticmethod
+    def _check_open(table: Table) -> None:
+        if table.ended is not None:
+            raise Refusal("table_ended", "The GM has ended this fight.", CONFLICT)
+        if table.match.outcome() is not None:
+            raise Refusal("match_over", "The fight is over; no more actions can be taken.", CONFLICT)
+        if table.paused:
+            raise Refusal("paused", "The GM has paused the table.", CONFLICT)
+
+    def _answer(self, table: Table, seat: SeatInfo, seq: int) -> dict[str, Any]:
+        entries = table.match.events_since(seq, table.match_seat(seat))
+        return {"version": seq + 1, "seq": seq, "events": entries[0]["events"] if entries else []}
+
+    def _commit(self, table: Table, key: str | None) -> bool:
+        """Append the match's newest record to the store (under the table's lock). False, with the table rolled
+        back to the store's log, when the database says another record took that seq first."""
+        record = table.match.records[-1]
+        from affray.core.chain import link
+
+        chain = link(table.head, record.to_dict(events=False))
+        try:
+            ok = self.store.append(table.id, to_store(record, chain, key))
+        except StoreError as exc:
+            log.error("table %s: append failed: %s", table.id, exc)
+            self._reload(table)
+            raise Refusal("store_unavailable", "The database did not take the action; try again.",
+                          UNAVAILABLE) from None
+        if not ok:
+            self._reload(table)
+            return False
+        table.chains.append(chain)
+        if key is not None:
+            table.by_submission[key] = record.seq
+        self._record_end(table)
+        return True
+
+    def _record_end(self, table: Table) -> None:
+        outcome = table.match.outcome()
+        if outcome is not None and not table.stored_end:
+            table.stored_end = True
+            self._guard(lambda: self.store.end_table(table.id, {"winner": outcome.winner, "reason": outcome.reason}))
+
+    def _reload(self, table: Table) -> None:
+        """Bring ``table`` back to exactly what the store holds (after a lost race or a failed write)."""
+        row = self._guard(lambda: self.store.table(table.id))
+        if row is None:
+            return
+        fresh = build_table(row, self.store.seats(table.id), self.store.records(table.id))
+        table.match, table.chains, table.by_submission = fresh.match, fresh.chains, fresh.by_submission
+        table.config, table.seats, table.ended, table.stored_end = fresh.config, fresh.seats, fresh.ended, \
+            fresh.stored_end
+        table.policies = fresh.policies
+
+    def _catch_up(self, table: Table) -> None:
+        """Apply the records other processes appended since our version."""
+        for stored in self.store.records(table.id, since_seq=table.version):
+            table.match.apply_record(from_store(stored))
+            if table.extend_chain() != stored.chain:
+                log.error("table %s: record #%s does not match its stored chain; reloading", table.id, stored.seq)
+                self._reload(table)
+                return
+            if stored.submission_id:
+                table.by_submission[stored.submission_id] = stored.seq
+
+    def _refresh_seats(self, table: Table) -> None:
+        for s in self.store.seats(table.id):
+            current = table.seats.get(s.seat)
+            if current is not None:
+                current.token_hash = s.token_hash
+
+    # -- change notices ------------------------------------------------------------------------------------
+
+    def subscribe(self, table_id: str, callback: Subscriber) -> Callable[[], None]:
+        """Call ``callback()`` (from a background thread) after every change of the table; returns unsubscribe."""
+        with self._tables_lock:
+            self._subscribers.setdefault(table_id, set()).add(callback)
+
+        def unsubscribe() -> None:
+            with self._tables_lock:
+                self._subscribers.get(table_id, set()).discard(callback)
+
+        return unsubscribe
+
+    def _on_notice(self, table_id: str, version: int) -> None:
+        with self._tables_lock:
+            table = self._tables.get(table_id)
+        if table is None:
+            return
+        with table.lock:
+            try:
+                if version > table.version:
+                    self._catch_up(table)
+                elif self.store.is_postgres:
+                    self._refresh_from_row(table)
+            except Exception:
+                log.exception("table %s: catching up failed; reloading", table_id)
+                self._reload(table)
+            table.changed.notify_all()
+        self._schedule_policy(table)
+        self.changed(table)
+
+    def _refresh_from_row(self, table: Table) -> None:
+        """Another process may have paused, ended or re-keyed the table: read its row and seats again."""
+        row = self.store.table(table.id)
+        if row is None:
+            return
+        table.config = dict(row.config)
+        if row.ended_at is not None:
+            table.stored_end = True
+            if table.match.outcome() is None:
+                table.ended = row.outcome
+        self._refresh_seats(table)
+
+    def _on_reconnect(self) -> None:
+        for table_id in self.loaded():
+            self._on_notice(table_id, 1 << 62)
+
+    def changed(self, table: Table) -> None:
+        """Wake every subscriber of ``table`` (they build their own seat's message)."""
+        with self._tables_lock:
+            callbacks = list(self._subscribers.get(table.id, ()))
+        for callback in callbacks:
+            try:
+                callback()
+            except Exception:
+                log.exception("table %s: a subscriber failed", table.id)
+
+    def announce(self, table: Table) -> None:
+        """Tell every process (and this one) about a change that appended nothing (pause, end, new token)."""
+        self._guard(lambda: self.store.notify(table.id, table.version))
+
+    # -- policies and timers --------------------------------------------------------------------------------
+
+    def _schedule_policy(self, table: Table) -> None:
+        with table.lock:
+            if table.over or table.paused or table.policy_due == table.version:
+                return
+            window = table.match.pending()
+            if window is None or not any(a in table.policies for a in window.actors):
+                return
+            table.policy_due = version = table.version
+        self.worker.schedule(self.policy_pause, lambda: self._policy_turn(table, version))
+
+    def _policy_turn(self, table: Table, version: int) -> None:
+        """One policy move, if the table is still where it was when the move was scheduled."""
+        with table.lock:
+            table.policy_due = -1
+            window = None if table.over or table.paused or table.version != version else table.match.pending()
+            actor = next((a for a in window.actors if a in table.policies), None) if window else None
+            if actor is None:
+                return
+            policy, match = table.policies[actor], table.match
+            legal = match.legal(actor)
+            view = match.view(match.seats[actor]) if getattr(policy, "needs_view", True) else None
+            action = policy.choose(view, actor, legal, table.policy_rng)
+            result = match.submit(match.seats[actor], actor, action, version=version)
+            if isinstance(result, Rejected):
+                log.error("table %s: policy %s chose a refused action for %s: %s", table.id, policy.name, actor,
+                          result.message)
+                return
+            self._commit(table, None)
+
+    def _resume_timer(self, table: Table) -> None:
+        from affray.table.gm import resume_timer
+
+        resume_timer(self, table)
+
+    def _guard(self, call: Callable[[], Any]) -> Any:
+        try:
+            return call()
+        except StoreError as exc:
+            log.error("store: %s", exc)
+            raise Refusal("store_unavailable", "The database is not available; try again.", UNAVAILABLE) from None

@@ -1,0 +1,197 @@
+"""The HTTP API of the table server (issue 14, item 3): ``create_app(service)`` builds the FastAPI app.
+
+Routes (OpenAPI at ``/docs``): ``POST /api/tables``; ``GET /api/tables/ID`` (``?since=V`` long-polls,
+``?compact=1`` answers short text); ``POST .../actions``; ``POST .../take_back``; GM tools under ``.../gm/``;
+``GET .../log``; ``WS .../ws`` (:mod:`affray.web.ws`). The token travels as ``Authorization: Bearer TOKEN``.
+Every refusal is ``{"code", "message"}`` with a 4xx status (:mod:`affray.web.errors`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+from typing import Annotated, Any
+
+from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, PlainTextResponse
+
+from affray.table import Refusal, SeatInfo, Table, TableService, compact_text, gm, token_hash
+from affray.web import errors
+from affray.web.limits import DEFAULT_BODY_LIMIT, BodyLimit, RateLimiter
+from affray.web.models import ActionBody, NewTableBody, RewindBody, TakeBackBody, TimerBody
+
+LONG_POLL_MAX = 30.0
+PLACEHOLDER = ("<!doctype html><title>affray</title><p>An affray table server. The web table is not here yet; "
+               "the API is at <a href=\"/docs\">/docs</a>.</p>")
+
+
+def bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+class Api:
+    """What the routes share: the service, the limits and the creation key."""
+
+    def __init__(self, service: TableService, create_key: str | None, limiter: RateLimiter) -> None:
+        self.service, self.create_key, self.limiter = service, create_key, limiter
+
+    def limit(self, key: str) -> None:
+        if not self.limiter.allow(key):
+            raise Refusal("rate_limited", "Too many requests; slow down a little.", 429)
+
+    def seat(self, table_id: str, token: str | None) -> tuple[Table, SeatInfo]:
+        """Authenticate (rate-limited per token, or per table for missing tokens)."""
+        self.limit(token_hash(token) if token else f"anonymous:{table_id}")
+        return self.service.authenticate(table_id, token)
+
+
+def create_app(service: TableService, *, create_key: str | None = None, body_limit: int = DEFAULT_BODY_LIMIT,
+               limiter: RateLimiter | None = None) -> FastAPI:
+    """The API over ``service``. ``create_key``: required (header ``X-Create-Key``) to open tables."""
+    app = FastAPI(title="affray table server", version="1", description="Live tables: seats, views, actions.")
+    api = Api(service, create_key, limiter or RateLimiter())
+    errors.install(app)
+    app.include_router(_tables(api))
+    app.include_router(_gm(api))
+    from affray.web.ws import ws_router
+
+    app.include_router(ws_router(api))
+    app.add_middleware(BodyLimit, limit=body_limit)  # type: ignore[arg-type]
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def home() -> str:
+        return PLACEHOLDER
+
+    @app.get("/t/{table_id}", response_class=HTMLResponse, include_in_schema=False)
+    def invite(table_id: str) -> str:
+        return PLACEHOLDER
+
+    app.state.api = api
+    return app
+
+
+def _tables(api: Api) -> APIRouter:
+    router = APIRouter(prefix="/api/tables", tags=["tables"])
+
+    @router.post("", status_code=201)
+    def new_table(body: NewTableBody, request: Request) -> dict[str, Any]:
+        """Open a table; the answer holds the GM's and every seat's token and link (shown only once)."""
+        api.limit(f"create:{request.client.host if request.client else ''}")
+        if api.create_key is not None:
+            given = request.headers.get("x-create-key", "")
+            if not hmac.compare_digest(given.encode(), api.create_key.encode()):
+                raise Refusal("bad_create_key", "This server needs its creation key (header X-Create-Key).", 401)
+        return api.service.create(body.scenario, body.options, body.controllers, body.seed, body.spectator)
+
+    @router.get("/{table_id}", response_model=None)
+    async def table_state(request: Request, table_id: str,
+                          since: Annotated[int | None, Query(ge=0, description="wait until the version passes it")]
+                          = None,
+                          timeout: Annotated[float, Query(gt=0, le=LONG_POLL_MAX)] = 25.0,
+                          compact: Annotated[int, Query(ge=0, le=1)] = 0) -> dict[str, Any] | PlainTextResponse:
+        """The caller's seat: version, view, legal actions (when due), redacted log, commitment, chain, outcome,
+        seed (null until the end). ``since`` waits up to ``timeout`` seconds for a newer version and then sends
+        the log from ``since`` on."""
+        table, seat = await run_in_threadpool(api.seat, table_id, bearer(request))
+        if since is not None and table.version <= since:
+            await _wait(api.service, table, since, timeout)
+        if compact:
+            text = await run_in_threadpool(_compact, table, seat)
+            return PlainTextResponse(text)
+        return await run_in_threadpool(api.service.state, table, seat, since or 0)
+
+    @router.post("/{table_id}/actions")
+    def act(table_id: str, body: ActionBody, request: Request) -> dict[str, Any]:
+        """Take an action chosen at ``version``: 200 with the seat's events, 409 ``stale_version``, or 422 with
+        the ruleset's code and sentence."""
+        table, seat = api.seat(table_id, bearer(request))
+        return api.service.submit(table, seat, body.actor, body.action, body.version, body.id)
+
+    @router.post("/{table_id}/take_back")
+    def take_back(table_id: str, body: TakeBackBody, request: Request) -> dict[str, Any]:
+        """Take back your own last action (refused once a die was rolled or a card turned since)."""
+        table, seat = api.seat(table_id, bearer(request))
+        return api.service.take_back(table, seat, body.version)
+
+    @router.get("/{table_id}/log")
+    def table_log(table_id: str, request: Request) -> dict[str, Any]:
+        """After the end: the full log (``affray verify`` reads it). Before: the caller's redacted log."""
+        table, seat = api.seat(table_id, bearer(request))
+        return gm.exported(table, seat)
+
+    return router
+
+
+def _compact(table: Table, seat: SeatInfo) -> str:
+    with table.lock:
+        return compact_text(table, seat)
+
+
+async def _wait(service: TableService, table: Table, since: int, timeout: float) -> None:
+    """Wait (bounded) until the table's version passes ``since`` or the fight is over."""
+    loop = asyncio.get_running_loop()
+    woken = asyncio.Event()
+    unsubscribe = service.subscribe(table.id, lambda: loop.call_soon_threadsafe(woken.set))
+    try:
+        deadline = loop.time() + timeout
+        while table.version <= since and not table.over and (left := deadline - loop.time()) > 0:
+            woken.clear()
+            try:
+                await asyncio.wait_for(woken.wait(), left)
+            except TimeoutError:
+                break
+    finally:
+        unsubscribe()
+
+
+def _gm(api: Api) -> APIRouter:
+    router = APIRouter(prefix="/api/tables/{table_id}/gm", tags=["gm"])
+
+    @router.post("/take_back")
+    def rewind(table_id: str, body: RewindBody, request: Request) -> dict[str, Any]:
+        """Take the fight back to version ``to`` (needs ``"confirm": true``); audited."""
+        table, seat = api.seat(table_id, bearer(request))
+        return gm.take_back(api.service, table, seat, body.to, body.version, body.confirm)
+
+    @router.post("/pause")
+    def pause(table_id: str, request: Request) -> dict[str, Any]:
+        table, seat = api.seat(table_id, bearer(request))
+        return gm.set_paused(api.service, table, seat, True)
+
+    @router.post("/resume")
+    def resume(table_id: str, request: Request) -> dict[str, Any]:
+        table, seat = api.seat(table_id, bearer(request))
+        return gm.set_paused(api.service, table, seat, False)
+
+    @router.post("/timer")
+    def timer(table_id: str, body: TimerBody, request: Request) -> dict[str, Any]:
+        """Start WitchHammer's Drama Timer (WH-B20) for ``seconds``; null stops it."""
+        table, seat = api.seat(table_id, bearer(request))
+        return gm.start_timer(api.service, table, seat, body.seconds)
+
+    @router.post("/seats/{seat_name}/token")
+    def new_token(table_id: str, seat_name: str, request: Request) -> dict[str, Any]:
+        """A new token and link for a seat; the old token stops working at once."""
+        table, seat = api.seat(table_id, bearer(request))
+        return gm.replace_token(api.service, table, seat, seat_name)
+
+    @router.post("/end")
+    def end(table_id: str, request: Request) -> dict[str, Any]:
+        """End the fight now; the seed is revealed."""
+        table, seat = api.seat(table_id, bearer(request))
+        return gm.end(api.service, table, seat)
+
+    @router.get("/export")
+    def export(table_id: str, request: Request) -> dict[str, Any]:
+        table, seat = api.seat(table_id, bearer(request))
+        return gm.export(api.service, table, seat)
+
+    @router.get("/audit")
+    def audit(table_id: str, request: Request) -> list[dict[str, Any]]:
+        table, seat = api.seat(table_id, bearer(request))
+        return gm.audit_trail(api.service, table, seat)
+
+    return router

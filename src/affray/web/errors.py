@@ -1,0 +1,64 @@
+"""Every refusal of the API as ``{"code", "message"}`` with a 4xx status; never a traceback (issue 14, item 3)."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from affray.table import Refusal
+
+log = logging.getLogger(__name__)
+
+STATUS_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large", 415: "unsupported_media_type"}
+
+
+def refusal_response(exc: Refusal) -> JSONResponse:
+    return JSONResponse(exc.to_dict(), status_code=exc.status)
+
+
+def _where(loc: tuple[object, ...] | list[object]) -> str:
+    parts = [str(p) for p in loc if p != "body"]
+    return ".".join(parts) or "body"
+
+
+def validation_message(exc: RequestValidationError) -> str:
+    errors = exc.errors()
+    if not errors:
+        return "The request is not valid."
+    first = errors[0]
+    if first.get("type") == "json_invalid":
+        return "The request body is not valid JSON."
+    if first.get("type") == "extra_forbidden":
+        return f"Unknown field '{_where(first.get('loc', ()))}'."
+    if first.get("type") == "missing":
+        return f"The field '{_where(first.get('loc', ()))}' is required."
+    return f"{_where(first.get('loc', ()))}: {first.get('msg', 'not valid')}."
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers that turn every failure into JSON."""
+
+    @app.exception_handler(Refusal)
+    async def _refusal(request: Request, exc: Refusal) -> JSONResponse:
+        return refusal_response(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"code": "bad_request", "message": validation_message(exc)}, status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> JSONResponse:
+        code = STATUS_CODES.get(exc.status_code, "bad_request")
+        message = exc.detail if isinstance(exc.detail, str) else "The request was refused."
+        return JSONResponse({"code": code, "message": message}, status_code=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, exc: Exception) -> JSONResponse:
+        # The last resort: the details stay in the server's log, the caller gets no traceback.
+        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        return JSONResponse({"code": "internal", "message": "The server failed; the operator can see why in its "
+                                                           "log."}, status_code=500)

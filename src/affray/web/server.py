@@ -1,0 +1,26 @@
+"""Running the table server: open the store, build the service and the app, serve with uvicorn (issue 14, item 5)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import uvicorn
+
+from affray.store import Store
+from affray.table import TableService
+from affray.web.app import create_app
+
+
+def serve(host: str, port: int, db: str, *, create_key: str | None = None, policy_pause: float = 0.5,
+          examples_dir: Path | None = None, log_level: str = "warning") -> None:
+    """Serve until interrupted. The store (and its checks of every open table) opens before the port does."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    store = Store(db)
+    service = TableService(store, examples_dir=examples_dir, policy_pause=policy_pause)
+    try:
+        app = create_app(service, create_key=create_key)
+        uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio")
+    finally:
+        service.close()
+        store.close()

@@ -1,0 +1,102 @@
+"""Races (issue 14, Tests: Races) and several servers on one database (item 4).
+
+Two servers (each its own Store and TableService, as two processes would have) hold the same table; two clients
+submit at the same version through different servers at the same moment: the database's unique (table, seq) lets
+exactly one in, on SQLite and on PostgreSQL. On PostgreSQL an action taken through one server is pushed to a seat
+connected to the other (LISTEN/NOTIFY)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from affray.store import Store
+from affray.table import TableService
+from tests.web.conftest import create
+from tests.web.helpers import auth, make_app
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'affray.db'}"
+    url: str = request.getfixturevalue("pg_url")
+    return url
+
+
+@pytest.fixture
+def two_servers(db_url: str) -> Iterator[list[tuple[TableService, TestClient]]]:
+    yield from _servers(db_url)
+
+
+@pytest.fixture
+def two_pg_servers(pg_url: str) -> Iterator[list[tuple[TableService, TestClient]]]:
+    yield from _servers(pg_url)
+
+
+def _servers(db_url: str) -> Iterator[list[tuple[TableService, TestClient]]]:
+    stores = [Store(db_url), Store(db_url)]
+    servers = [make_app(store) for store in stores]
+    clients = [TestClient(app) for _, app in servers]
+    for client in clients:
+        client.__enter__()
+    yield [(service, client) for (service, _), client in zip(servers, clients, strict=True)]
+    for client in clients:
+        client.__exit__(None, None, None)
+    for (service, _), store in zip(servers, stores, strict=True):
+        service.close()
+        store.close()
+
+
+def test_two_submissions_at_one_version_through_two_servers_let_exactly_one_in(
+        two_servers: list[tuple[TableService, TestClient]]) -> None:
+    (_, a), (_, b) = two_servers
+    created = create(a, seed=3)
+    table = created["table"]
+    ilse, tomas = created["seats"]["ilse"]["token"], created["seats"]["tomas"]["token"]
+    plans = []
+    for client, token in ((a, ilse), (b, tomas)):
+        state = client.get(f"/api/tables/{table}", headers=auth(token)).json()  # b loads the table from the store
+        actor, specs = next(iter(state["legal"].items()))
+        plans.append((client, token, {"actor": actor, "action": specs[0]["action"], "version": state["version"]}))
+    barrier = threading.Barrier(2)
+    answers: list[Any] = [None, None]
+
+    def submit(i: int) -> None:
+        client, token, body = plans[i]
+        barrier.wait(timeout=10)
+        answers[i] = client.post(f"/api/tables/{table}/actions", json=body, headers=auth(token))
+
+    threads = [threading.Thread(target=submit, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    codes = sorted(answer.status_code for answer in answers)
+    assert codes == [200, 409]
+    loser = next(answer for answer in answers if answer.status_code == 409)
+    assert loser.json()["code"] == "stale_version"
+    for client, token, _ in plans:
+        state = client.get(f"/api/tables/{table}", params={"since": 0, "timeout": 5}, headers=auth(token)).json()
+        assert state["version"] == 1 and len(state["log"]) == 1
+
+
+def test_an_action_through_one_server_reaches_a_seat_connected_to_another(
+        two_pg_servers: list[tuple[TableService, TestClient]]) -> None:
+    (_, a), (_, b) = two_pg_servers
+    created = create(a, seed=3)
+    table = created["table"]
+    ilse, tomas = created["seats"]["ilse"]["token"], created["seats"]["tomas"]["token"]
+    with b.websocket_connect(f"/api/tables/{table}/ws?token={tomas}") as ws:
+        assert ws.receive_json()["version"] == 0
+        state = a.get(f"/api/tables/{table}", headers=auth(ilse)).json()
+        actor, specs = next(iter(state["legal"].items()))
+        assert a.post(f"/api/tables/{table}/actions", headers=auth(ilse),
+                      json={"actor": actor, "action": specs[0]["action"], "version": 0}).status_code == 200
+        pushed = ws.receive_json()
+        assert pushed["version"] == 1 and pushed["seat"] == "tomas" and pushed["log"][0]["actor"] == actor
