@@ -30,7 +30,7 @@ export function targetsOf(specs) {
   return out;
 }
 
-export const provokes = (s) => (s.spec.notes || []).some((n) => /provok/i.test(n));
+export const provokes = (s) => (s.spec.notes || []).some((n) => /provokes an attack/i.test(n));
 
 function threatened(v) {
   // Squares next to a foe that stands, armed for melee, against the seat's side (reach of one square).
@@ -58,7 +58,7 @@ export function drawBoard(v, specs, selected) {
     const key = `${x},${y}`, ch = rows?.[y]?.[x] ?? ".";
     const opts = moves.get(key);
     const cls = ["sq", TERRAIN[ch] || "", threat.has(key) ? "threat" : "", opts ? "target" : "",
-                 opts?.some(provokes) ? "provokes" : "", selected === key ? "selected" : ""].join(" ");
+                 opts?.every(provokes) ? "provokes" : "", selected === key ? "selected" : ""].join(" ");
     const attrs = opts ? ` data-square="${key}" tabindex="0" role="button" aria-label="square ${x}, ${y}: ${esc(opts.map((o) => o.spec.label).join("; "))}"` : "";
     parts.push(`<rect class="${cls}" x="${x}" y="${y}" width="1" height="1"${attrs}><title>${x}, ${y}</title></rect>`);
   }

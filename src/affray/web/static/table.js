@@ -51,7 +51,7 @@ export async function act(s) {
 
 function button(s) {
   const warn = provokes(s) ? " warn" : "";
-  const notes = (s.spec.notes || []).map((n) => `<span class="note${/provok/i.test(n) ? " warn" : ""}">${esc(n)}</span>`).join("");
+  const notes = (s.spec.notes || []).map((n) => `<span class="note${/provokes an attack/i.test(n) ? " warn" : ""}">${esc(n)}</span>`).join("");
   const hint = s.spec.hint ? `<span class="hint">${esc(s.spec.hint)}</span>` : "";
   const free = (s.spec.free || []).map((f) => `<input aria-label="${esc(f)}" data-free="${esc(s.key)}:${esc(f)}" value="${esc(typeof s.spec.action[f] === "object" ? JSON.stringify(s.spec.action[f]) : s.spec.action[f] ?? "")}">`).join("");
   return `${free}<button type="button" class="act${warn}" data-act="${esc(s.key)}">${esc(s.spec.label)}${hint}${notes}</button>`;
