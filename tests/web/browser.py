@@ -58,7 +58,6 @@ class LiveServer:
     url: str
     service: TableService
     store: Store
-    frames: dict[str, list[str]] = field(default_factory=dict)
 
 
 @contextmanager
@@ -103,3 +102,49 @@ def record_frames(page: Any, into: list[str]) -> None:
     """Keep every WebSocket frame ``page`` receives (to search them for secrets)."""
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: into.append(
         payload if isinstance(payload, str) else payload.decode(errors="replace"))))
+
+
+@dataclass
+class Seat:
+    """One person's browser at the table: the page, every WebSocket frame it received, and its script errors."""
+
+    page: Any
+    frames: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def open_seat(browser: Any, url: str, width: int = 1200) -> Seat:
+    """A page in a fresh browser context (its own storage, as another person's browser) opened at ``url``."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    seat = Seat(context.new_page())
+    record_frames(seat.page, seat.frames)
+    seat.page.on("pageerror", lambda exc: seat.errors.append(str(exc)))
+    seat.page.goto(url)
+    return seat
+
+
+def synced(seats: dict[str, Seat], version: int, timeout: float = 15_000) -> None:
+    """Wait until every page shows ``version`` (its last WebSocket message)."""
+    for seat in seats.values():
+        seat.page.wait_for_function("v => window.affray && window.affray.msg && window.affray.msg.version === v",
+                               arg=version, timeout=timeout)
+
+
+def due(page: Any) -> int:
+    """How many actors of the page's seat are due to act."""
+    count: int = page.evaluate("Object.keys(window.affray.msg.legal || {}).length")
+    return count
+
+
+def create_from_lobby(page: Any, example: str, controllers: dict[str, str], seed: int) -> str:
+    """The GM opens a table from the lobby (the example, who plays whom, a public seed); returns the table id."""
+    page.goto(page.url.split("/t/")[0].rstrip("/") + f"/?example={example}")
+    page.wait_for_selector("[data-controller]")
+    for actor, controller in controllers.items():
+        page.select_option(f'[data-controller="{actor}"]', controller)
+    page.fill("#seed", str(seed))
+    page.click("#create")
+    page.wait_for_url("**/t/**")
+    page.wait_for_selector("[data-link]")
+    table: str = page.url.split("/t/")[1].split("#")[0]
+    return table

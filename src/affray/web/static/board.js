@@ -79,7 +79,7 @@ function token(c, targetable, side) {
   const cls = ["tok", `side${side % 4}`, c.controlled ? "mine" : "", c.down ? "down" : "", targetable ? "targetable" : ""].join(" ");
   const attrs = targetable ? ` data-target="${esc(c.id)}" tabindex="0" role="button" aria-label="target ${esc(c.name)}"` : ` aria-label="${esc(c.name)}"`;
   let arrow = "";
-  const f = FACING[facing];
+  const f = FACING[String(facing || "").toUpperCase()];
   if (f) arrow = `<line x1="${x + 0.5}" y1="${y + 0.5}" x2="${x + 0.5 + f[0] * 0.48}" y2="${y + 0.5 + f[1] * 0.48}" stroke="#111" stroke-width=".08"/>`;
   const initials = c.name.split(/\s+/).map((p) => p[0]).join("").slice(0, 2);
   return `<g${attrs} class="tokg"><circle class="${cls}" cx="${x + 0.5}" cy="${y + 0.5}" r="0.38"><title>${esc(c.name)}</title></circle>${arrow}` +

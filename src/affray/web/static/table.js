@@ -53,7 +53,9 @@ function button(s) {
   const warn = provokes(s) ? " warn" : "";
   const notes = (s.spec.notes || []).map((n) => `<span class="note${/provokes an attack/i.test(n) ? " warn" : ""}">${esc(n)}</span>`).join("");
   const hint = s.spec.hint ? `<span class="hint">${esc(s.spec.hint)}</span>` : "";
-  const free = (s.spec.free || []).map((f) => `<input aria-label="${esc(f)}" data-free="${esc(s.key)}:${esc(f)}" value="${esc(typeof s.spec.action[f] === "object" ? JSON.stringify(s.spec.action[f]) : s.spec.action[f] ?? "")}">`).join("");
+  // A free text (a Free Form post, a ruling) is typed in; other free fields keep the valid choice the server gave.
+  const free = (s.spec.free || []).filter((f) => typeof s.spec.action[f] === "string").map((f) =>
+    `<label class="small">${esc(f)} <input data-free="${esc(s.key)}:${esc(f)}" value="${esc(s.spec.action[f])}"></label>`).join("");
   return `${free}<button type="button" class="act${warn}" data-act="${esc(s.key)}">${esc(s.spec.label)}${hint}${notes}</button>`;
 }
 
