@@ -24,6 +24,8 @@ MAX_CLICKS = 200
 
 def seal_of(owner: str, payload: dict[str, Any]) -> str:
     """The seal a face-down card is committed under (WH-02 Psych card: slot 0; WH-03 slots 1 and 2)."""
+    if "seal" in payload:
+        return str(payload["seal"])
     slot = payload["slot"]
     return f"v{payload['vignette']}.{owner}.{'psych' if slot == 0 else f'slot{slot}'}"
 
