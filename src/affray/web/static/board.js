@@ -38,7 +38,7 @@ function threatened(v) {
   const out = new Set();
   for (const c of v.combatants) {
     if (mine.has(c.side) || c.down || !c.position || c.position.kind !== "square") continue;
-    if (c.detail && c.detail.melee_armed === false) continue;
+    if (c.detail?.melee_armed !== true) continue; // only rulesets that tell who threatens (Spellchrome SC-26)
     for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) {
       if (dx || dy) out.add(`${c.position.x + dx},${c.position.y + dy}`);
     }

@@ -15,6 +15,7 @@ const token = fromLink || localStorage.getItem(`affray.token.${tableId}`);
 const client = new Client(tableId, token);
 const page = { msg: null, log: new Map(), selected: null, target: null, confirm: null, verdict: null, busy: false };
 window.affray = page; // for people debugging at the table (and the browser tests)
+page.envelope = envelope;
 
 function showError(text) {
   const box = $("error");
@@ -56,7 +57,7 @@ function button(s) {
   // A free text (a Free Form post, a ruling) is typed in; other free fields keep the valid choice the server gave.
   const free = (s.spec.free || []).filter((f) => typeof s.spec.action[f] === "string").map((f) =>
     `<label class="small">${esc(f)} <input data-free="${esc(s.key)}:${esc(f)}" value="${esc(s.spec.action[f])}"></label>`).join("");
-  return `${free}<button type="button" class="act${warn}" data-act="${esc(s.key)}">${esc(s.spec.label)}${hint}${notes}</button>`;
+  return `${free}<button type="button" class="act${warn}" data-act="${esc(s.key)}" data-type="${esc(s.spec.action?.type)}">${esc(s.spec.label)}${hint}${notes}</button>`;
 }
 
 function actionsPanel(v, due) {
