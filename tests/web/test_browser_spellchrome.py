@@ -21,7 +21,7 @@ REOPEN_AT, TAKE_BACK_AT = 6, 10
 
 
 def upload_from_lobby(page: Any, path: Path, seed: int) -> str:
-    page.wait_for_selector("#example option[value]")
+    page.wait_for_selector("#example option[value]", state="attached")
     page.set_input_files("#upload", str(path))
     expect(page.locator("#upload-name")).to_contain_text("spellchrome")
     page.fill("#seed", str(seed))
