@@ -44,10 +44,10 @@ export async function act(s) {
     if (input) action[field] = input.value;
   }
   page.busy = true;
+  page.selected = null; page.target = null; // the choice is made: the board shows every option again
   try {
     await client.call("POST", "/actions", { actor: s.actor, action, version: page.msg.version, id: submissionId() });
-    page.selected = null; page.target = null;
-  } catch (err) { showError(err.message); } finally { page.busy = false; }
+  } catch (err) { showError(err.message); } finally { page.busy = false; render(); }
 }
 
 function button(s) {
@@ -125,6 +125,9 @@ function renderEnd() {
 
 function render() {
   const msg = page.msg, v = envelope(msg.view), due = dueSpecs(msg);
+  // A square or a foe chosen earlier that no longer has a legal action is forgotten.
+  if (page.selected && !squaresOf(due).has(page.selected)) page.selected = null;
+  if (page.target && !targetsOf(due).has(page.target)) page.target = null;
   const names = Object.fromEntries(v.combatants.map((c) => [c.id, c.name]));
   const focused = document.activeElement?.dataset?.act || document.activeElement?.dataset?.square || document.activeElement?.dataset?.target;
   $("title").textContent = msg.title;
