@@ -13,7 +13,7 @@ const fromLink = decodeURIComponent(location.hash.slice(1));
 if (fromLink) localStorage.setItem(`affray.token.${tableId}`, fromLink);
 const token = fromLink || localStorage.getItem(`affray.token.${tableId}`);
 const client = new Client(tableId, token);
-const page = { msg: null, log: new Map(), selected: null, target: null, confirm: null, verdict: null, busy: false };
+const page = { msg: null, log: new Map(), selected: null, target: null, confirm: null, verdict: null, busy: null };
 window.affray = page; // for people debugging at the table (and the browser tests)
 page.envelope = envelope;
 
@@ -37,17 +37,17 @@ function dueSpecs(msg) {
 }
 
 export async function act(s) {
-  if (page.busy) return;
+  if (page.busy === page.msg.version) return; // one submission per version (a double click acts once)
   const action = { ...s.spec.action };
   for (const field of s.spec.free || []) {
     const input = document.querySelector(`[data-free="${CSS.escape(s.key)}:${CSS.escape(field)}"]`);
     if (input) action[field] = input.value;
   }
-  page.busy = true;
+  page.busy = page.msg.version;
   page.selected = null; page.target = null; // the choice is made: the board shows every option again
   try {
     await client.call("POST", "/actions", { actor: s.actor, action, version: page.msg.version, id: submissionId() });
-  } catch (err) { showError(err.message); } finally { page.busy = false; render(); }
+  } catch (err) { showError(err.message); } finally { page.busy = null; render(); }
 }
 
 function button(s) {
