@@ -56,8 +56,10 @@ def choose(seat: Seat) -> str:
     if actions.locator('[data-type="attack_of_opportunity"]').count():
         actions.locator('[data-type="attack_of_opportunity"]').first.click()
         return "attack_of_opportunity"
-    if page.locator("[data-target]").count():
-        page.locator("[data-target]").first.click()
+    foe = page.evaluate("""() => { const legal = Object.values(window.affray.msg.legal).flat();
+      return legal.find((s) => s.action.type === "attack" && s.action.target)?.action.target ?? null; }""")
+    if foe is not None:
+        page.locator(f'[data-target="{foe}"]').click()
         actions.locator('[data-type="attack"]').first.click()
         return "attack"
     square = approach_square(page) if page.locator("[data-square]").count() else None
