@@ -134,7 +134,7 @@ function render() {
   $("status").innerHTML = statusPanel(v);
   $("combatants").innerHTML = combatantCards(v);
   const board = drawBoard(v, due, page.selected) || drawLine(v) || drawPlaces(v);
-  $("board").hidden = !board; $("board").innerHTML = board ? `${board}<p class="small muted">Green squares: where you may move (orange: the path provokes an attack of opportunity); red: squares your foes threaten. Click a square or a foe.</p>` : "";
+  $("board").hidden = !board; $("board").innerHTML = board ? `${board}<p class="small muted">Green squares: where you may move (orange: every way there provokes an attack of opportunity); red-edged: squares your foes threaten. Click a square or a dashed foe, or use Tab and Enter.</p>` : "";
   const detail = v.ruleset === "witchhammer" ? witchhammerPanel(v, due, button) : "";
   $("detail").hidden = !detail; $("detail").innerHTML = detail;
   $("actions").innerHTML = actionsPanel(v, due);
