@@ -92,9 +92,10 @@ export function drawLine(v) {
   if (!on.length) return null;
   const xs = on.map((c) => c.position.x), lo = Math.min(0, ...xs), hi = Math.max(10, ...xs);
   const span = hi - lo || 1;
+  const sides = [...new Set(v.combatants.map((c) => c.side))];
   const marks = on.map((c, i) => {
     const left = ((c.position.x - lo) / span) * 92 + 4;
-    return `<g><circle class="tok ${c.controlled ? "mine" : "foe"}${c.down ? " down" : ""}" cx="${left}" cy="${8 + (i % 3) * 5}" r="2.2"><title>${esc(c.name)}</title></circle>` +
+    return `<g><circle class="tok side${sides.indexOf(c.side) % 4}${c.controlled ? " mine" : ""}${c.down ? " down" : ""}" cx="${left}" cy="${8 + (i % 3) * 5}" r="2.2"><title>${esc(c.name)}</title></circle>` +
       `<text x="${left}" y="${8 + (i % 3) * 5}" style="font-size:2px">${esc(c.name.slice(0, 2))}</text></g>`;
   }).join("");
   const list = on.map((c) => `${esc(c.name)} at ${c.position.x} m`).join(" · ");

@@ -133,8 +133,8 @@ function render() {
   $("title").textContent = msg.title;
   $("status").innerHTML = statusPanel(v);
   $("combatants").innerHTML = combatantCards(v);
-  const board = drawBoard(v, due, page.selected) || drawLine(v) || drawPlaces(v);
-  $("board").hidden = !board; $("board").innerHTML = board ? `${board}<p class="small muted">Green squares: where you may move (orange: every way there provokes an attack of opportunity); red-edged: squares your foes threaten. Click a square or a dashed foe, or use Tab and Enter.</p>` : "";
+  const grid = drawBoard(v, due, page.selected), board = grid || drawLine(v) || drawPlaces(v);
+  $("board").hidden = !board; $("board").innerHTML = !board ? "" : !grid ? board : `${board}<p class="small muted">Green squares: where you may move (orange: every way there provokes an attack of opportunity); red-edged: squares your foes threaten. Click a square or a dashed foe, or use Tab and Enter.</p>`;
   const detail = v.ruleset === "witchhammer" ? witchhammerPanel(v, due, button) : "";
   $("detail").hidden = !detail; $("detail").innerHTML = detail;
   $("actions").innerHTML = actionsPanel(v, due);
