@@ -5,20 +5,14 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import Any
 
 from affray.store import Store
 from affray.table import TableService
 from affray.web.app import create_app
 from affray.web.limits import RateLimiter
 
-EXAMPLES = None  # the installed project's examples/ (TableService's default)
-
-
-class Client(Protocol):
-    def get(self, url: str, **kwargs: Any) -> Any: ...
-
-    def post(self, url: str, **kwargs: Any) -> Any: ...
+Client = Any  # a TestClient in process, an httpx2 Client against a real server
 
 
 def auth(token: str) -> dict[str, str]:

@@ -66,7 +66,7 @@ def test_an_action_moves_the_version_and_a_retry_returns_the_first_answer(client
 def test_a_stale_version_is_refused_with_409_and_nothing_changes(client: TestClient) -> None:
     created = create(client, seed=3)
     table, token = created["table"], created["seats"]["ilse"]["token"]
-    s, actor, action = due(client, table, token)
+    _, actor, action = due(client, table, token)
     assert client.post(f"/api/tables/{table}/actions", json={"actor": actor, "action": action, "version": 0},
                        headers=auth(token)).status_code == 200
     tomas = created["seats"]["tomas"]["token"]
@@ -232,3 +232,21 @@ def test_the_drama_timer_calls_time_on_the_server(client: TestClient, store: Sto
     s = state(client, table, gm, since=version, timeout=10)
     assert s["version"] == version + 1 and s["log"][0]["action"] == {"type": "timeout"}
     assert [a.kind for a in store.audit_trail(table)] == ["timer", "timer"]
+
+
+def test_the_spectator_link_can_be_turned_off(client: TestClient) -> None:
+    created = create(client, spectator=False)
+    assert set(created["seats"]) == {"ilse", "tomas"}
+
+
+def test_free_form_posts_travel_as_text(client: TestClient) -> None:
+    """HuD Free Form (the seed's narrative mode): a post is a text action that every seat reads in the log."""
+    created = create(client, "hud/free_form_tavern", controllers={"bors": "human", "hald": "human"})
+    table, bors, hald = created["table"], created["seats"]["bors"]["token"], created["seats"]["hald"]["token"]
+    s = state(client, table, bors)
+    assert s["legal"]["bors"][0]["action"] == {"type": "post", "text": "..."}
+    text = "Bors slams his tankard down: 'Say that again, ferryman.'"
+    answer = client.post(f"/api/tables/{table}/actions", headers=auth(bors),
+                         json={"actor": "bors", "action": {"type": "post", "text": text}, "version": s["version"]})
+    assert answer.status_code == 200, answer.text
+    assert state(client, table, hald)["log"][-1]["action"] == {"type": "post", "text": text}

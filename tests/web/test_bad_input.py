@@ -61,6 +61,28 @@ def test_bad_bodies_are_refused_and_change_nothing(served: tuple[TableService, T
     assert after["version"] == before["version"] and after["log"] == before["log"] and after["view"] == before["view"]
 
 
+YAML_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+                               st.sampled_from(["ruleset", "name", "sides", "combatants", "id", "use", "sheet", "at",
+                                                "content", "options", "gm", "map", "controller"]), inner, max_size=4),
+                           max_leaves=10)
+
+
+def test_uploaded_scenario_text_of_any_shape_is_refused_with_a_sentence(client: TestClient) -> None:
+    import yaml
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(data=st.fixed_dictionaries({"ruleset": st.sampled_from(["witchhammer", "hud", "warp", "spellchrome"])},
+                                      optional={"sides": YAML_VALUES, "name": YAML_VALUES, "gm": YAML_VALUES,
+                                                "options": YAML_VALUES, "map": YAML_VALUES}))
+    def attempt(data: dict[str, Any]) -> None:
+        answer = client.post("/api/tables", json={"scenario": yaml.safe_dump(data) + "\n"})
+        if answer.status_code != 201:
+            check_refusal(answer)
+
+    attempt()
+
+
 def test_bad_table_creations_are_refused(client: TestClient) -> None:
     cases: list[Any] = [b"{", b"[]", b'{"scenario": 3}', b'{"scenario": "witchhammer/mill_ambush", "x": 1}',
                         b'{"scenario": "nowhere/at_all"}', b'{"scenario": "ruleset: nope\\nsides: []\\n"}',

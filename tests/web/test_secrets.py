@@ -98,7 +98,8 @@ def _step(client: TestClient, table: str, tokens: dict[str, str], rng: random.Ra
             continue
         actor, specs = rng.choice(sorted(state["legal"].items()))
         wrong = client.post(f"/api/tables/{table}/actions", headers=auth(token),
-                            json={"actor": actor, "action": {"type": "place", "card": "?"}, "version": state["version"]})
+                            json={"actor": actor, "action": {"type": "place", "card": "?"},
+                                  "version": state["version"]})
         watch(seat, wrong.json())
         answer = client.post(f"/api/tables/{table}/actions", headers=auth(token),
                              json={"actor": actor, "action": rng.choice(specs)["action"], "version": state["version"]})

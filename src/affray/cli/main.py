@@ -12,6 +12,7 @@ import typer
 from affray.cli.character import character_app
 from affray.cli.odds import odds_app
 from affray.cli.render import CliError, console, escape, fail, narrate
+from affray.cli.schema import schema_app
 from affray.cli.table import serve_command, table_app
 from affray.core.content import ContentError
 from affray.core.log import LogFormatError, import_log, read_log, verify
@@ -25,6 +26,7 @@ content_app = typer.Typer(no_args_is_help=True, help="Check content and scenario
 app.add_typer(content_app, name="content")
 app.add_typer(odds_app, name="odds")
 app.add_typer(character_app, name="character")
+app.add_typer(schema_app, name="schema")
 app.add_typer(table_app, name="table")
 
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="a fixed seed (public, reproducible)")]
@@ -114,9 +116,11 @@ def replay(log: Annotated[Path, typer.Argument(help="a match log written by --lo
 
 
 @app.command("verify")
-def verify_cmd(log: Annotated[Path, typer.Argument(help="a match log written by --log")]) -> None:
-    """Check the seed against its commitment, re-derive every roll and replay every action."""
-    report = verify(read_log(log))
+def verify_cmd(log: Annotated[Path, typer.Argument(help="a match log written by --log")],
+               head: Annotated[str | None, typer.Option(
+                   "--head", help="a chain head you kept: check that the log extends that history")] = None) -> None:
+    """Check the seed against its commitment, re-derive every roll, replay every action, check the hash chain."""
+    report = verify(read_log(log), head)
     if not report.ok:
         for problem in report.problems:
             fail(problem)
@@ -136,6 +140,15 @@ def serve(host: Annotated[str, typer.Option("--host", help="the address to liste
           examples: Annotated[Path | None, typer.Option("--examples", help="the examples folder")] = None) -> None:
     """Run the live table server (HTTP and WebSocket API, OpenAPI at /docs)."""
     serve_command(host, port, db, create_key, policy_pause, examples)
+
+
+@app.command()
+def join(link: Annotated[str, typer.Argument(help="an invite link, http://HOST:PORT/t/TABLE#TOKEN (quote it)")]
+         ) -> None:
+    """Play a seat at a remote table from the terminal, updated live as others act."""
+    from affray.cli.join import join_command
+
+    join_command(link)
 
 
 @app.command("options")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 RECORD_KEYS = ("seq", "kind", "seat", "actor", "action")
@@ -38,7 +38,7 @@ def chain_of(start: str, records: Iterable[Mapping[str, Any]]) -> list[str]:
     return out
 
 
-def chain_problems(data: Mapping[str, Any], records: list[Mapping[str, Any]], head: str | None = None) -> list[str]:
+def chain_problems(data: Mapping[str, Any], records: Sequence[Mapping[str, Any]], head: str | None = None) -> list[str]:
     """What is wrong with a log's chain: a record whose ``chain`` differs from the recomputed value, a ``chain``
     (head) field that is not the last value, or a ``head`` the caller kept that the log does not pass through."""
     values = chain_of(str(data.get("commitment", "")), records)

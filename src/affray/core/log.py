@@ -28,7 +28,6 @@ class LogFormatError(ValueError):
 
 def export_log(match: Match, *, reveal_seed: bool | None = None) -> dict[str, Any]:
     """The match as a JSON-ready dict. The seed is included once the match is over (or if asked)."""
-    from affray import __version__
     from affray.core.plugin import plugin
 
     reveal = match.outcome() is not None if reveal_seed is None else reveal_seed
@@ -36,7 +35,7 @@ def export_log(match: Match, *, reveal_seed: bool | None = None) -> dict[str, An
     return {
         "format": FORMAT,
         "version": VERSION,
-        "affray_version": __version__,
+        "affray_version": affray_version(),
         "rules_version": plugin(match.ruleset.name).rules_version,
         "ruleset": match.ruleset.name,
         "setup": match.setup_data,
@@ -50,6 +49,16 @@ def export_log(match: Match, *, reveal_seed: bool | None = None) -> dict[str, An
         "outcome": None if outcome is None else {"winner": outcome.winner, "reason": outcome.reason},
         "rounds": match.rounds(),
     }
+
+
+def affray_version() -> str:
+    """The installed affray's version (recorded in every log)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("affray")
+    except PackageNotFoundError:  # run from a source tree without installing
+        return "unknown"
 
 
 def write_log(match: Match, path: str | Path) -> None:
@@ -150,9 +159,19 @@ def _first_difference(recorded: list[dict[str, Any]], replayed: list[dict[str, A
     return None
 
 
-def verify(data: dict[str, Any]) -> VerifyReport:
-    """Check a log against its own seed: commitment, every roll, every action. See the module docstring."""
+def _check_chain(data: dict[str, Any], head: str | None, report: VerifyReport) -> None:
+    """The hash chain of :mod:`affray.core.chain`, where the log carries one (or a head is given)."""
+    from affray.core.chain import chain_problems
+
+    if head is not None or data.get("chain") is not None:
+        report.problems.extend(chain_problems(data, records_of(data), head))
+
+
+def verify(data: dict[str, Any], head: str | None = None) -> VerifyReport:
+    """Check a log against its own seed: commitment, every roll, every action, and its hash chain (a table
+    server's log; ``head``: a chain head a seat kept, which the log must pass through). See the module docstring."""
     report = VerifyReport()
+    _check_chain(data, head, report)
     seed = _seed(data)
     if commitment_of(seed) != data["commitment"]:
         report.problems.append("the seed does not match the commitment published at the start of the match")

@@ -72,8 +72,10 @@ def _uploaded(text: str) -> dict[str, Any]:
         raise ContentError(UPLOAD_PATH, [Problem("ruleset", "the name of a ruleset (e.g. hud)")])
     if data.get("content"):
         raise ContentError(UPLOAD_PATH, [Problem("content", "no content files in uploaded text (use an example)")])
-    for i, side in enumerate(data.get("sides") or []):
-        for j, combatant in enumerate(side.get("combatants") or [] if isinstance(side, dict) else []):
+    sides = data.get("sides")
+    for i, side in enumerate(sides if isinstance(sides, list) else []):
+        combatants = side.get("combatants") if isinstance(side, dict) else None
+        for j, combatant in enumerate(combatants if isinstance(combatants, list) else []):
             if isinstance(combatant, dict) and "sheet" in combatant:
                 raise ContentError(UPLOAD_PATH, [Problem(f"sides[{i}].combatants[{j}].sheet",
                                                          "no sheet files in uploaded text (use 'use' or stats)")])

@@ -34,7 +34,7 @@ from affray.table.worker import Worker
 
 log = logging.getLogger(__name__)
 
-Subscriber = Callable[[], None]
+Subscriber = Callable[[], object]
 MAX_SEED = 2**63 - 1
 
 

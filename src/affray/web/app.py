@@ -57,7 +57,7 @@ def create_app(service: TableService, *, create_key: str | None = None, body_lim
     from affray.web.ws import ws_router
 
     app.include_router(ws_router(api))
-    app.add_middleware(BodyLimit, limit=body_limit)  # type: ignore[arg-type]
+    app.add_middleware(BodyLimit, limit=body_limit)
 
     from affray.web import pages
 

@@ -20,7 +20,8 @@ def serve(host: str, port: int, db: str, *, create_key: str | None = None, polic
     service = TableService(store, examples_dir=examples_dir, policy_pause=policy_pause)
     try:
         app = create_app(service, create_key=create_key)
-        uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio")
+        # Keep-alive past the long-poll's 30 s, so an idle client connection is not closed under a new request.
+        uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio", timeout_keep_alive=40)
     finally:
         service.close()
         store.close()

@@ -1,0 +1,67 @@
+"""``affray serve`` and ``affray table new`` (issue 14, item 5), against a real server process."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.table.test_kill9 import Server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    served = Server(f"sqlite:///{tmp_path_factory.mktemp('cli') / 'affray.db'}")
+    served.start()
+    yield served
+    served.kill()
+
+
+def affray(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "affray", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_table_new_prints_the_gm_and_seat_links(server: Server) -> None:
+    done = affray("table", "new", "witchhammer/yard_duel", "--server", server.url, "--controller", "bruna=human",
+                  "--option", "drama_timer=true")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1].startswith(f"GM: {server.url}/t/") and "#" in lines[1]
+    assert any(line.startswith(f"bruna (bruna): {server.url}/t/") for line in lines)
+    assert any(line.startswith(f"spectator: {server.url}/t/") for line in lines)
+
+
+def test_table_new_reports_a_refusal_in_one_message(server: Server, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("ruleset: witchhammer\nname: x\nsides: 3\n")
+    done = affray("table", "new", str(bad), "--server", server.url)
+    assert done.returncode != 0 and "bad_scenario" in done.stderr + done.stdout
+    assert "scenario.yaml: sides" in done.stderr + done.stdout and "Traceback" not in done.stderr
+
+
+def test_serve_with_a_bad_database_fails_in_one_message() -> None:
+    done = affray("serve", "--db", "nosuchdb://x", "--port", "1")
+    assert done.returncode != 0 and "Traceback" not in done.stderr and done.stderr.strip()
+
+
+def test_join_plays_a_seat_from_the_terminal(server: Server) -> None:
+    made = affray("table", "new", "witchhammer/yard_duel", "--server", server.url, "--controller", "bruna=human",
+                  "--json")
+    import json
+
+    created = json.loads(made.stdout)
+    link = f"{server.url}{created['seats']['bruna']['link']}"
+    done = subprocess.run([sys.executable, "-m", "affray", "join", link], input="1\n" * 200 + "quit\n",
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "as seat bruna" in done.stdout and "bruna (version" in done.stdout, done.stdout[:2000]
+    assert re.search(r"#\d+ bruna: ", done.stdout) and "The fight is over" in done.stdout
+
+
+def test_join_refuses_a_malformed_link() -> None:
+    done = affray("join", "http://127.0.0.1:1/t/abc")
+    assert done.returncode != 0 and "a table link looks like" in done.stderr and "Traceback" not in done.stderr
