@@ -37,7 +37,8 @@ def approach_square(page: Any) -> str | None:
       const a = window.affray, v = a.envelope(a.msg.view);
       const me = v.combatants.find((c) => c.id === Object.keys(a.msg.legal)[0]);
       const foes = v.combatants.filter((c) => c.side !== me.side && !c.down && c.position);
-      const d = (x, y) => Math.min(...foes.map((f) => Math.max(Math.abs(f.position.x - x), Math.abs(f.position.y - y))));
+      const d = (x, y) => Math.min(...foes.map((f) =>
+        Math.max(Math.abs(f.position.x - x), Math.abs(f.position.y - y))));
       let best = null, bestD = d(me.position.x, me.position.y);
       for (const el of document.querySelectorAll("[data-square]")) {
         const [x, y] = el.dataset.square.split(",").map(Number);
@@ -120,7 +121,7 @@ def test_gm_and_two_players_fight_on_the_spellchrome_board_by_clicking(tmp_path:
                 done.add("aoo")
             else:
                 choose(seats[mover])
-            wait_for(lambda v=version: table.version > v, 10, f"{mover}'s click to be taken")
+            wait_for(lambda: table.version > version, 10, f"{mover}'s click to be taken")  # noqa: B023
         assert table.over, "the fight did not end"
         assert done == {"aoo", "reopen", "take back"}
         for seat in seats.values():

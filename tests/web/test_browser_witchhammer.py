@@ -63,7 +63,7 @@ def assert_sealed(name: str, seat: Seat, table: Table) -> int:
                     assert node.get("card") is None and node.get("type") != "revealed", f"{name} saw {seal}: {node}"
             for entry in frame.get("log", []):
                 sealed = any(e.get("seal") == seal for e in entry["events"])
-                assert not sealed or "cards" not in entry["action"] and "card" not in entry["action"], \
+                assert not sealed or ("cards" not in entry["action"] and "card" not in entry["action"]), \
                     f"{name} saw {owner}'s face-down choice in the log: {entry['action']}"
     return len(hidden)
 
@@ -109,7 +109,7 @@ def test_gm_and_two_players_play_a_witchhammer_vignette_sequence_by_clicking(tmp
             mover = next(name for name, seat in seats.items() if due(seat.page))
             version = table.version
             choose(seats[mover])
-            wait_for(lambda v=version: table.version > v, 10, f"{mover}'s click to be taken")
+            wait_for(lambda: table.version > version, 10, f"{mover}'s click to be taken")  # noqa: B023
             clicks += 1
         synced(seats, table.version)
         assert sealed_checks > 0, "no face-down card was ever checked"
@@ -120,5 +120,5 @@ def test_gm_and_two_players_play_a_witchhammer_vignette_sequence_by_clicking(tmp
         forged = seats["bruna"].page
         forged.route(re.compile(r".*/api/tables/[^/]+/log$"), altered)
         forged.click("[data-verify]")
-        expect(forged.locator("#verdict")).to_have_text(
-            re.compile(r"^not verified: draw \d+ \(a d\d+, .*\) is recorded as \d+ but the seed gives \d+"), timeout=20_000)
+        differs = r"^not verified: draw \d+ \(a d\d+, .*\) is recorded as \d+ but the seed gives \d+"
+        expect(forged.locator("#verdict")).to_have_text(re.compile(differs), timeout=20_000)

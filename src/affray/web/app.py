@@ -1,6 +1,7 @@
 """The HTTP API of the table server (issue 14, item 3): ``create_app(service)`` builds the FastAPI app.
 
-Routes (OpenAPI at ``/docs``; the pages and the lobby's endpoints are :mod:`affray.web.pages`): ``POST /api/tables``; ``GET /api/tables/ID`` (``?since=V`` long-polls,
+Routes (OpenAPI at ``/docs``; the pages and the lobby's endpoints: :mod:`affray.web.pages`):
+``POST /api/tables``; ``GET /api/tables/ID`` (``?since=V`` long-polls,
 ``?compact=1`` answers short text); ``POST .../actions``; ``POST .../take_back``; GM tools under ``.../gm/``;
 ``GET .../log``; ``WS .../ws`` (:mod:`affray.web.ws`). The token travels as ``Authorization: Bearer TOKEN``.
 Every refusal is ``{"code", "message"}`` with a 4xx status (:mod:`affray.web.errors`).
