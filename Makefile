@@ -1,6 +1,9 @@
 # Two commands set everything up on a fresh machine:
-#   make run    creates .venv, installs affray, plays a narrated Combat Nerdified fight and verifies its log
-#   make test   creates .venv, installs affray with its dev extras, runs ruff, mypy --strict and pytest
+#   make run    creates .venv, installs affray, starts the table server on http://127.0.0.1:8000 (SQLite file affray.db),
+#               opens a demo WitchHammer table and prints the GM's link and every seat's link (Ctrl-C stops it)
+#   make demo   plays a narrated Combat Nerdified fight in the terminal and verifies its log
+#   make test   creates .venv, installs affray with its dev extras and Debian's Chromium (as root, when missing),
+#               runs ruff, mypy --strict and pytest (the browser tests included)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,7 +11,12 @@ STAMP_RUN := $(VENV)/.installed-run
 STAMP_DEV := $(VENV)/.installed-dev
 WORKERS ?= 2
 
-.PHONY: run test lint fuzz bench clean
+HOST ?= 127.0.0.1
+PORT ?= 8000
+DEMO_TABLE ?= witchhammer/mill_ambush
+CHROMIUM := /usr/bin/chromium
+
+.PHONY: run demo test lint fuzz bench clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,16 +30,32 @@ $(STAMP_DEV): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $@ $(STAMP_RUN)
 
+# The server runs in the background of this recipe; the demo table is opened once it answers (bounded wait).
 run: $(STAMP_RUN)
+	@$(BIN)/affray serve --host $(HOST) --port $(PORT) & pid=$$!; trap 'kill $$pid 2>/dev/null' INT TERM EXIT; \
+	for i in $$(seq 1 150); do \
+	  $(BIN)/python -c "import socket; socket.create_connection(('$(HOST)', $(PORT)), 0.2)" 2>/dev/null && break; \
+	  kill -0 $$pid 2>/dev/null || exit 1; sleep 0.2; done; \
+	$(BIN)/affray table new $(DEMO_TABLE) --server http://$(HOST):$(PORT) \
+	  --controller ilse=human --controller tomas=human || exit 1; \
+	echo "Open the GM link (the GM plays the villagers); send each player its link. Ctrl-C stops the server."; \
+	wait $$pid
+
+demo: $(STAMP_RUN)
 	@mkdir -p out
 	$(BIN)/affray fight examples/hud/nerdified_duel.yaml --seed 7 --log out/duel.json
 	$(BIN)/affray verify out/duel.json
+
+# Debian's Chromium for the browser tests (never a browser download); installed when missing and root.
+browser:
+	@test -x $(CHROMIUM) || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
+	  else echo "The browser tests need Chromium: run 'sudo apt-get install -y chromium'"; fi; }
 
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 
-test: lint
+test: lint browser
 	$(BIN)/pytest -n $(WORKERS) -q
 
 fuzz: $(STAMP_DEV)

@@ -225,7 +225,8 @@ def test_the_drama_timer_calls_time_on_the_server(client: TestClient, store: Sto
                             json={"actor": actor, "action": specs[-1]["action"], "version": s["version"]})
     version = state(client, table, gm)["version"]
     assert state(client, table, gm)["legal"] == {"gm": [{"action": {"type": "timeout"}, "label":
-                                                          "call time: the Drama Timer ran out", "notes": []}]}
+                                                          "call time: the Drama Timer ran out", "notes": [],
+                                                          "hint": ""}]}
     started = client.post(f"/api/tables/{table}/gm/timer", json={"seconds": 0.05}, headers=auth(gm))
     assert started.status_code == 200 and started.json()["timer"]["seconds"] == 0.05
     s = state(client, table, gm, since=version, timeout=10)

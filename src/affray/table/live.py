@@ -17,6 +17,7 @@ from affray.core.chain import link
 from affray.core.engine import GM, SPECTATOR
 from affray.core.match import Match
 from affray.core.rng import FastRNG
+from affray.odds.hints import hints
 from affray.table.errors import FORBIDDEN, Refusal
 
 
@@ -98,12 +99,23 @@ class Table:
         return [a for a in seat.actors if a not in self.policies]
 
     def legal_for(self, seat: SeatInfo) -> dict[str, list[dict[str, Any]]]:
-        """Legal actions of the seat's person-played actors that are due now (none while paused or over)."""
+        """Legal actions of the seat's person-played actors that are due now (none while paused or over), each with
+        its odds ``hint`` (:func:`affray.odds.hints.hints`; ``""`` where there is none)."""
         window = None if self.over or self.paused else self.match.pending()
         if window is None:
             return {}
         mine = set(self.human_actors(seat))
-        return {a: [spec.to_dict() for spec in self.match.legal(a)] for a in window.actors if a in mine}
+        due = [a for a in window.actors if a in mine]
+        if not due:
+            return {}
+        view = self.match.view(self.match_seat(seat))
+        out = {}
+        for actor in due:
+            specs = self.match.legal(actor)
+            # The odds hints (chance to hit, damage) from the seat's own view, one text per spec ("" for none).
+            texts = hints(self.match.ruleset.name, view, actor, specs)
+            out[actor] = [{**spec.to_dict(), "hint": text} for spec, text in zip(specs, texts, strict=True)]
+        return out
 
     def match_seat(self, seat: SeatInfo) -> str:
         """The seat name the match knows (the spectator is the match's spectator)."""

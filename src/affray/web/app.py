@@ -1,6 +1,7 @@
 """The HTTP API of the table server (issue 14, item 3): ``create_app(service)`` builds the FastAPI app.
 
-Routes (OpenAPI at ``/docs``): ``POST /api/tables``; ``GET /api/tables/ID`` (``?since=V`` long-polls,
+Routes (OpenAPI at ``/docs``; the pages and the lobby's endpoints: :mod:`affray.web.pages`):
+``POST /api/tables``; ``GET /api/tables/ID`` (``?since=V`` long-polls,
 ``?compact=1`` answers short text); ``POST .../actions``; ``POST .../take_back``; GM tools under ``.../gm/``;
 ``GET .../log``; ``WS .../ws`` (:mod:`affray.web.ws`). The token travels as ``Authorization: Bearer TOKEN``.
 Every refusal is ``{"code", "message"}`` with a 4xx status (:mod:`affray.web.errors`).
@@ -14,7 +15,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, PlainTextResponse
+from fastapi.responses import PlainTextResponse
 
 from affray.table import Refusal, SeatInfo, Table, TableService, compact_text, gm, token_hash
 from affray.web import errors
@@ -22,8 +23,6 @@ from affray.web.limits import DEFAULT_BODY_LIMIT, BodyLimit, RateLimiter
 from affray.web.models import ActionBody, NewTableBody, RewindBody, TakeBackBody, TimerBody
 
 LONG_POLL_MAX = 30.0
-PLACEHOLDER = ("<!doctype html><title>affray</title><p>An affray table server. The web table is not here yet; "
-               "the API is at <a href=\"/docs\">/docs</a>.</p>")
 
 
 def bearer(request: Request) -> str | None:
@@ -61,14 +60,9 @@ def create_app(service: TableService, *, create_key: str | None = None, body_lim
     app.include_router(ws_router(api))
     app.add_middleware(BodyLimit, limit=body_limit)
 
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    def home() -> str:
-        return PLACEHOLDER
+    from affray.web import pages
 
-    @app.get("/t/{table_id}", response_class=HTMLResponse, include_in_schema=False)
-    def invite(table_id: str) -> str:
-        return PLACEHOLDER
-
+    pages.install(app, service.examples_dir)
     app.state.api = api
     return app
 

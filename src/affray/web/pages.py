@@ -1,0 +1,107 @@
+"""The web table's pages (issue 15): the lobby, the table page of every seat, their static files, and the two small
+read-only endpoints the lobby needs (the examples, and each ruleset's named rule options and policies).
+
+The pages hold no rules and no secrets: a page reads its seat's token from the invite link's fragment
+(``/t/TABLE#TOKEN``, never sent to the server by a browser) and then speaks the API of :mod:`affray.web.app` like
+any other client. Everything is served from this package (``static/``, ``templates/``); nothing is loaded from
+elsewhere, and there is no build step.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import HTMLResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from affray.ai.base import policy_names
+from affray.core.engine import GM
+from affray.core.options import describe
+from affray.core.plugin import plugin, plugin_names
+from affray.table.scenarios import EXAMPLE_NAME
+
+HERE = Path(__file__).parent
+TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
+
+
+def install(app: FastAPI, examples_dir: Path) -> None:
+    """Mount the static files and add the page routes and the lobby's endpoints to ``app``."""
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.include_router(_pages())
+    app.include_router(_lobby_api(examples_dir))
+
+
+def _pages() -> APIRouter:
+    router = APIRouter(include_in_schema=False)
+
+    @router.get("/", response_class=HTMLResponse)
+    def lobby(request: Request) -> HTMLResponse:
+        return TEMPLATES.TemplateResponse(request, "lobby.html", {"title": "affray: open a table"})
+
+    @router.get("/t/{table_id}", response_class=HTMLResponse)
+    def table_page(request: Request, table_id: str) -> HTMLResponse:
+        # The page learns its seat from the token in the fragment; the server only names the table.
+        return TEMPLATES.TemplateResponse(request, "table.html", {"title": "affray table", "table_id": table_id})
+
+    return router
+
+
+def _lobby_api(examples_dir: Path) -> APIRouter:
+    router = APIRouter(prefix="/api", tags=["lobby"])
+
+    @router.get("/examples")
+    def examples() -> list[dict[str, Any]]:
+        """The example scenarios a table can be opened from: name (for ``POST /api/tables``), ruleset, title,
+        description and combatants (id, name, side, seat, default controller)."""
+        return list(_examples(str(examples_dir)))
+
+    @router.get("/rulesets")
+    def rulesets() -> dict[str, Any]:
+        """Each ruleset's title, named rule options (default, rule ID, sentence, choices, type) and policies."""
+        return {name: _ruleset_info(name) for name in plugin_names()}
+
+    return router
+
+
+def _ruleset_info(name: str) -> dict[str, Any]:
+    record = plugin(name)
+    options = [{"name": o.name, "default": o.default, "rule": o.rule, "doc": o.doc, "choices": list(o.choices),
+                "type": o.type_name} for o in describe(record.ruleset().options_type)]
+    return {"title": record.title, "options": options, "policies": policy_names(name)}
+
+
+@cache
+def _examples(examples_dir: str) -> tuple[dict[str, Any], ...]:
+    """Every example under ``examples_dir`` that names a ruleset (read once: examples ship with the server)."""
+    root = Path(examples_dir)
+    out = []
+    for path in sorted(root.rglob("*.yaml")):
+        name = path.relative_to(root).with_suffix("").as_posix()
+        if not EXAMPLE_NAME.match(name):
+            continue
+        try:
+            data = yaml.safe_load(path.read_text())
+        except (OSError, yaml.YAMLError):
+            continue
+        if isinstance(data, dict) and isinstance(data.get("ruleset"), str) and isinstance(data.get("sides"), list):
+            out.append({"name": name, "ruleset": data["ruleset"], "title": str(data.get("name", name)),
+                        "description": str(data.get("description", "")), "combatants": _combatants(data)})
+    return tuple(out)
+
+
+def _combatants(data: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for side in data["sides"]:
+        if not isinstance(side, dict):
+            continue
+        for c in side.get("combatants") or []:
+            if isinstance(c, dict) and "id" in c:
+                out.append({"id": str(c["id"]), "name": str(c.get("name", c.get("use", c["id"]))),
+                            "side": str(side.get("name", "")), "seat": str(c.get("seat", c["id"])),
+                            "controller": str(c.get("controller", "human")), "gm": c.get("seat") == GM})
+    return out

@@ -1,0 +1,115 @@
+// The SVG board of the grid rulesets (Spellchrome, WitchHammer): squares, tokens with facing, the squares the
+// seat's foes threaten, the legal moves as clickable squares with a path preview that warns of attacks of
+// opportunity (the warning is the server's own note on the move), and foes to click as targets.
+import { esc } from "./api.js";
+import { mapRows } from "./view.js";
+
+const FACING = { N: [0, -1], S: [0, 1], E: [1, 0], W: [-1, 0], NE: [1, -1], NW: [-1, -1], SE: [1, 1], SW: [-1, 1] };
+const TERRAIN = { "#": "wall", "~": "water", "^": "rough" };
+
+export function squaresOf(specs) {
+  // Every legal spec that names a square ("to": [x, y]), grouped by square.
+  const out = new Map();
+  for (const s of specs) {
+    const to = s.spec.action?.to;
+    if (Array.isArray(to) && to.length === 2 && typeof to[0] === "number") {
+      const key = `${to[0]},${to[1]}`;
+      if (!out.has(key)) out.set(key, []);
+      out.get(key).push(s);
+    }
+  }
+  return out;
+}
+
+export function targetsOf(specs) {
+  const out = new Map();
+  for (const s of specs) {
+    const t = s.spec.action?.target;
+    if (typeof t === "string") { if (!out.has(t)) out.set(t, []); out.get(t).push(s); }
+  }
+  return out;
+}
+
+export const provokes = (s) => (s.spec.notes || []).some((n) => /provokes an attack/i.test(n));
+
+function threatened(v) {
+  // Squares next to a foe that stands, armed for melee, against the seat's side (reach of one square).
+  const mine = new Set(v.combatants.filter((c) => c.controlled).map((c) => c.side));
+  const out = new Set();
+  for (const c of v.combatants) {
+    if (mine.has(c.side) || c.down || !c.position || c.position.kind !== "square") continue;
+    if (c.detail?.melee_armed !== true) continue; // only rulesets that tell who threatens (Spellchrome SC-26)
+    for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) {
+      if (dx || dy) out.add(`${c.position.x + dx},${c.position.y + dy}`);
+    }
+  }
+  return out;
+}
+
+export function drawBoard(v, specs, selected) {
+  const rows = mapRows(v);
+  const onGrid = v.combatants.filter((c) => c.position?.kind === "square");
+  if (!rows && !onGrid.length) return null;
+  const h = rows ? rows.length : Math.max(...onGrid.map((c) => c.position.y)) + 1;
+  const w = rows ? Math.max(...rows.map((r) => r.length)) : Math.max(...onGrid.map((c) => c.position.x)) + 1;
+  const moves = squaresOf(specs), targets = targetsOf(specs), threat = v.combatants.some((c) => c.controlled) ? threatened(v) : new Set();
+  const parts = [`<svg class="board" viewBox="0 0 ${w} ${h}" role="group" aria-label="Battle map, ${w} by ${h} squares">`];
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+    const key = `${x},${y}`, ch = rows?.[y]?.[x] ?? ".";
+    const opts = moves.get(key);
+    const cls = ["sq", TERRAIN[ch] || "", threat.has(key) ? "threat" : "", opts ? "target" : "",
+                 opts?.every(provokes) ? "provokes" : "", selected === key ? "selected" : ""].join(" ");
+    const attrs = opts ? ` data-square="${key}" tabindex="0" role="button" aria-label="square ${x}, ${y}: ${esc(opts.map((o) => o.spec.label).join("; "))}"` : "";
+    parts.push(`<rect class="${cls}" x="${x}" y="${y}" width="1" height="1"${attrs}><title>${x}, ${y}</title></rect>`);
+  }
+  const actor = v.combatants.find((c) => c.id === (specs[0]?.actor ?? v.turn));
+  if (selected && actor?.position?.kind === "square") {
+    const [sx, sy] = selected.split(",").map(Number);
+    const warn = (moves.get(selected) || []).some(provokes);
+    parts.push(`<line class="path${warn ? " provokes" : ""}" x1="${actor.position.x + 0.5}" y1="${actor.position.y + 0.5}" x2="${sx + 0.5}" y2="${sy + 0.5}"/>`);
+  }
+  const sides = [...new Set(v.combatants.map((c) => c.side))];
+  for (const c of onGrid) parts.push(token(c, targets.has(c.id), sides.indexOf(c.side)));
+  parts.push("</svg>");
+  return parts.join("");
+}
+
+function token(c, targetable, side) {
+  const { x, y, facing } = c.position;
+  const cls = ["tok", `side${side % 4}`, c.controlled ? "mine" : "", c.down ? "down" : "", targetable ? "targetable" : ""].join(" ");
+  const attrs = targetable ? ` data-target="${esc(c.id)}" tabindex="0" role="button" aria-label="target ${esc(c.name)}"` : ` aria-label="${esc(c.name)}"`;
+  let arrow = "";
+  const f = FACING[String(facing || "").toUpperCase()];
+  if (f) arrow = `<line x1="${x + 0.5}" y1="${y + 0.5}" x2="${x + 0.5 + f[0] * 0.48}" y2="${y + 0.5 + f[1] * 0.48}" stroke="#111" stroke-width=".08"/>`;
+  const initials = c.name.split(/\s+/).map((p) => p[0]).join("").slice(0, 2);
+  return `<g${attrs} class="tokg"><circle class="${cls}" cx="${x + 0.5}" cy="${y + 0.5}" r="0.38"><title>${esc(c.name)}</title></circle>${arrow}` +
+    `<text x="${x + 0.5}" y="${y + 0.5}">${esc(initials)}</text></g>`;
+}
+
+export function drawLine(v) {
+  // WaRP's positions along one line, in metres.
+  const on = v.combatants.filter((c) => c.position?.kind === "line");
+  if (!on.length) return null;
+  const xs = on.map((c) => c.position.x), lo = Math.min(0, ...xs), hi = Math.max(10, ...xs);
+  const span = hi - lo || 1;
+  const sides = [...new Set(v.combatants.map((c) => c.side))];
+  const marks = on.map((c, i) => {
+    const left = ((c.position.x - lo) / span) * 92 + 4;
+    return `<g><circle class="tok side${sides.indexOf(c.side) % 4}${c.controlled ? " mine" : ""}${c.down ? " down" : ""}" cx="${left}" cy="${8 + (i % 3) * 5}" r="2.2"><title>${esc(c.name)}</title></circle>` +
+      `<text x="${left}" y="${8 + (i % 3) * 5}" style="font-size:2px">${esc(c.name.slice(0, 2))}</text></g>`;
+  }).join("");
+  const list = on.map((c) => `${esc(c.name)} at ${c.position.x} m`).join(" · ");
+  return `<h2>Positions</h2><svg class="board" viewBox="0 0 100 22" aria-label="Positions on a line"><line x1="4" y1="20" x2="96" y2="20" stroke="#555" stroke-width=".4"/>${marks}</svg><p class="small">${list}</p>`;
+}
+
+export function drawPlaces(v) {
+  // Sim HuD's places: combatants sharing a place are engaged; the pursuit, when one runs, with its gap.
+  const on = v.combatants.filter((c) => c.position?.kind === "place");
+  if (!on.length) return null;
+  const places = new Map();
+  for (const c of on) { const k = String(c.position.x); if (!places.has(k)) places.set(k, []); places.get(k).push(c); }
+  const rows = [...places.entries()].map(([p, cs]) => `<li>place ${esc(p)}: ${cs.map((c) => `<b class="${c.controlled ? "mine" : ""}">${esc(c.name)}</b>`).join(", ")}${cs.length > 1 ? " (engaged)" : ""}</li>`);
+  const pursuit = v.detail?.pursuit;
+  const gap = pursuit ? `<p class="warnbox">Pursuit: ${esc(pursuit.fleeing)} flees; ${Object.entries(pursuit.choices || {}).map(([a, c]) => `${esc(a)}: ${esc(c)}`).join(", ") || "choices pending"}${pursuit.gap !== undefined ? `; gap ${esc(pursuit.gap)}` : ""}</p>` : "";
+  return `<h2>Places</h2><ul>${rows.join("")}</ul>${gap}`;
+}

@@ -1,0 +1,62 @@
+// The end-of-fight check, run in the browser with WebCrypto (issue 15): the seed must hash to the commitment
+// published at the start, and every die of the log must be what the seed gives. Draw i of a d(sides) is
+// HMAC-SHA256(seed, "i:attempt"), first 8 bytes big-endian, rejected at or above the largest multiple of
+// sides below 2^64, then value % sides + 1 (src/affray/core/rng.py derive_die).
+const enc = new TextEncoder();
+const SPACE = 1n << 64n;
+
+export function hexToBytes(hex) {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(i * 2, 2), 16);
+  return out;
+}
+
+export async function sha256Hex(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export async function dieFrom(key, index, sides) {
+  const limit = SPACE - (SPACE % BigInt(sides));
+  for (let attempt = 0; ; attempt++) {
+    const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(`${index}:${attempt}`)));
+    let value = 0n;
+    for (let i = 0; i < 8; i++) value = (value << 8n) | BigInt(mac[i]);
+    if (value < limit) return Number(value % BigInt(sides)) + 1;
+  }
+}
+
+function* diceOf(data) {
+  for (const [i, e] of (data.setup_events || []).entries()) yield* rolls(e, `setup, event ${i}`);
+  for (const r of data.records || data.actions || []) {
+    for (const [i, e] of (r.events || []).entries()) yield* rolls(e, `action #${r.seq}, event ${i}`);
+  }
+}
+
+function* rolls(event, where) {
+  if (event.type !== "rolled" || !event.roll) return;
+  for (const die of event.roll.dice || []) yield { die, where, event };
+}
+
+// Returns {ok, checked, message}: "verified" or the first problem found (the first die that differs).
+export async function verifyLog(data) {
+  if (!globalThis.crypto || !crypto.subtle) {
+    return { ok: false, checked: 0, message: "this browser gives no WebCrypto here (open the page over https or on localhost)" };
+  }
+  if (!data.seed) return { ok: false, checked: 0, message: "the seed is not revealed yet" };
+  const seed = hexToBytes(data.seed);
+  if ((await sha256Hex(seed)) !== data.commitment) {
+    return { ok: false, checked: 0, message: "the revealed seed does not match the commitment shown at the start" };
+  }
+  const key = await crypto.subtle.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  let checked = 0;
+  for (const { die, where, event } of diceOf(data)) {
+    const derived = await dieFrom(key, die.draw, die.sides);
+    checked++;
+    if (derived !== die.value) {
+      return { ok: false, checked, message: `not verified: draw ${die.draw} (a d${die.sides}, ${event.actor || "?"}'s ` +
+        `${event.purpose || "roll"}, ${where}) is recorded as ${die.value} but the seed gives ${derived}` };
+    }
+  }
+  return { ok: true, checked, message: `verified: ${checked} dice re-derived from the seed` };
+}

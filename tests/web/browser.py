@@ -1,0 +1,150 @@
+"""The browser tests' parts (issue 15): a live table server in this process (uvicorn in a thread, on a free
+127.0.0.1 port, stopped by the fixture) and Debian's Chromium driven by Playwright, never a downloaded browser.
+
+Every wait is bounded: Playwright's own expectations (``expect(...).to_have_text(..., timeout=...)``) or
+:func:`wait_for` over a condition.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from affray.store import Store
+from affray.table import TableService
+from affray.web.app import create_app
+from affray.web.limits import RateLimiter
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+DOCS_IMG = Path(__file__).parents[2] / "docs" / "img"
+STARTUP = 15.0
+
+
+def require_chromium() -> Path:
+    """The browser, or a failure (never a skip) that says what to install."""
+    if not CHROMIUM.exists() and shutil.which("chromium") is None:
+        pytest.fail("The browser tests need Debian's Chromium at /usr/bin/chromium: run "
+                    "'apt-get install -y chromium' as root (make test does it when it runs as root).")
+    return CHROMIUM if CHROMIUM.exists() else Path(shutil.which("chromium") or CHROMIUM)
+
+
+def wait_for(condition: Callable[[], Any], timeout: float = 10.0, what: str = "a condition") -> Any:
+    """Poll ``condition`` until it is truthy (returned) or ``timeout`` passes (a failure naming ``what``)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    pytest.fail(f"timed out after {timeout} s waiting for {what}")
+
+
+@dataclass
+class LiveServer:
+    """A table server listening on ``url`` (127.0.0.1 only)."""
+
+    url: str
+    service: TableService
+    store: Store
+
+
+@contextmanager
+def live_server(db: Path, policy_pause: float = 0.05) -> Iterator[LiveServer]:
+    """Serve a fresh table service over ``db`` (an SQLite file) until the block ends."""
+    store = Store(f"sqlite:///{db}")
+    service = TableService(store, policy_pause=policy_pause)
+    app = create_app(service, limiter=RateLimiter(rate=1e6, burst=1e6))
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        wait_for(lambda: server.started, STARTUP, "the table server to start")
+        yield LiveServer(f"http://127.0.0.1:{port}", service, store)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+        service.close()
+        store.close()
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """A headless Chromium (Debian's) under Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    path = require_chromium()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(path), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def record_frames(page: Any, into: list[str]) -> None:
+    """Keep every WebSocket frame ``page`` receives (to search them for secrets)."""
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: into.append(
+        payload if isinstance(payload, str) else payload.decode(errors="replace"))))
+
+
+@dataclass
+class Seat:
+    """One person's browser at the table: the page, every WebSocket frame it received, and its script errors."""
+
+    page: Any
+    frames: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def open_seat(browser: Any, url: str, width: int = 1200) -> Seat:
+    """A page in a fresh browser context (its own storage, as another person's browser) opened at ``url``."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    seat = Seat(context.new_page())
+    record_frames(seat.page, seat.frames)
+    seat.page.on("pageerror", lambda exc: seat.errors.append(str(exc)))
+    seat.page.goto(url)
+    return seat
+
+
+def synced(seats: dict[str, Seat], version: int, timeout: float = 15_000) -> None:
+    """Wait until every page shows ``version`` (its last WebSocket message)."""
+    for seat in seats.values():
+        seat.page.wait_for_function("v => window.affray && window.affray.msg && window.affray.msg.version === v",
+                               arg=version, timeout=timeout)
+
+
+def due(page: Any) -> int:
+    """How many actors of the page's seat are due to act."""
+    count: int = page.evaluate("Object.keys(window.affray.msg.legal || {}).length")
+    return count
+
+
+def create_from_lobby(page: Any, example: str, controllers: dict[str, str], seed: int) -> str:
+    """The GM opens a table from the lobby (the example, who plays whom, a public seed); returns the table id."""
+    page.goto(page.url.split("/t/")[0].rstrip("/") + f"/?example={example}")
+    page.wait_for_selector("[data-controller]")
+    for actor, controller in controllers.items():
+        page.select_option(f'[data-controller="{actor}"]', controller)
+    page.fill("#seed", str(seed))
+    page.click("#create")
+    page.wait_for_url("**/t/**")
+    page.wait_for_selector("[data-link]")
+    table: str = page.url.split("/t/")[1].split("#")[0]
+    return table

@@ -1,0 +1,110 @@
+"""The web table's pages in a real browser (issue 15): the lobby's problems and rule options, the tables of WaRP
+and Sim HuD (captured into docs/img/), phone width, and playing by keyboard alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx2 as httpx
+from playwright.sync_api import expect
+
+from tests.web.browser import DOCS_IMG, chromium, due, live_server, open_seat, synced, wait_for
+
+BROKEN = """ruleset: spellchrome
+name: Broken
+map: |
+  ....
+sides:
+  - name: one
+    combatants:
+      - {id: a, use: tamsin, position: [0, 0], controller: human}
+  - name: two
+    combatants:
+      - {id: b, use: no_such_monster, position: [3, 0]}
+"""
+
+
+def test_lobby_shows_an_uploaded_files_problems_with_file_and_field(tmp_path: Path) -> None:
+    upload = tmp_path / "broken_ford.yaml"
+    upload.write_text(BROKEN)
+    with live_server(tmp_path / "affray.db") as server, chromium() as browser:
+        lobby = open_seat(browser, server.url + "/")
+        lobby.page.wait_for_selector("#example option[value]", state="attached")
+        lobby.page.set_input_files("#upload", str(upload))
+        lobby.page.click("#create")
+        problems = lobby.page.locator("#problems li")
+        expect(problems.first).to_contain_text("broken_ford.yaml", timeout=10_000)
+        expect(problems.first).to_contain_text("no_such_monster")
+        assert lobby.page.url.endswith("/"), "a refused scenario must not open a table"
+        assert server.service.loaded() == []
+
+
+def test_lobby_lists_the_rulesets_named_options_with_their_rule_ids(tmp_path: Path) -> None:
+    """Rule: WH-B20 (the Drama Timer is a named option of WitchHammer)."""
+    with live_server(tmp_path / "affray.db") as server, chromium() as browser:
+        lobby = open_seat(browser, server.url + "/?example=witchhammer/mill_ambush")
+        expect(lobby.page.locator("#opt-drama_timer")).to_have_count(1, timeout=10_000)
+        expect(lobby.page.locator("#opt-drama_timer-help")).to_contain_text("WH-B20")
+        expect(lobby.page.locator('[data-controller="hob"]')).to_have_count(1)
+
+
+def open_table(url: str, scenario: str, controllers: dict[str, str]) -> dict[str, object]:
+    answer = httpx.post(f"{url}/api/tables", json={"scenario": scenario, "controllers": controllers, "seed": 7},
+                        timeout=30)
+    assert answer.status_code == 201, answer.text
+    data: dict[str, object] = answer.json()
+    return data
+
+
+def test_warp_and_hud_tables_draw_every_combatant_and_are_captured(tmp_path: Path) -> None:
+    """Rules: WR-21 (WaRP positions on a line), HUD Combat Nerdified (the duel's cards)."""
+    DOCS_IMG.mkdir(parents=True, exist_ok=True)
+    with live_server(tmp_path / "affray.db") as server, chromium() as browser:
+        for scenario, seat, shot in [("warp/knight_duel", "theo", "table-warp.png"),
+                                     ("hud/nerdified_duel", "vesna", "table-hud.png")]:
+            actors = {"theo": "human", "reginald": "human"} if seat == "theo" else {"vesna": "human", "hald": "human"}
+            created = open_table(server.url, scenario, actors)
+            seats = created["seats"]
+            assert isinstance(seats, dict)
+            player = open_seat(browser, server.url + seats[seat]["link"])
+            table = server.service.table(str(created["table"]))
+            synced({seat: player}, table.version)
+            expect(player.page.locator("#combatants [data-combatant]")).to_have_count(2)
+            expect(player.page.locator(f'[data-combatant="{seat}"]')).to_have_class("card mine")
+            player.page.screenshot(path=str(DOCS_IMG / shot), full_page=True)
+            assert not player.errors, player.errors
+
+
+def test_phone_width_and_keyboard_alone(tmp_path: Path) -> None:
+    """At 390 px nothing scrolls sideways; a player picks a square with Tab and Enter and takes the move by keyboard
+    (SC-15: a move action)."""
+    with live_server(tmp_path / "affray.db") as server, chromium() as browser:
+        created = open_table(server.url, "spellchrome/ford_duel", {"tamsin": "human", "vell": "human"})
+        seats = created["seats"]
+        gm_link = created["gm"]
+        assert isinstance(seats, dict) and isinstance(gm_link, dict)
+        table = server.service.table(str(created["table"]))
+        pages = {"tamsin": open_seat(browser, server.url + seats["tamsin"]["link"], width=390),
+                 "gm": open_seat(browser, server.url + gm_link["link"], width=390)}
+        synced(pages, table.version)
+        for seat in pages.values():
+            width = seat.page.evaluate("document.scrollingElement.scrollWidth")
+            assert width <= 390, f"the page is {width} px wide at phone width"
+        mover = next(name for name, seat in pages.items() if due(seat.page))
+        page = pages[mover].page
+        page.screenshot(path=str(DOCS_IMG / "table-phone.png"), full_page=True)
+        for _ in range(300):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.dataset.square !== undefined"):
+                break
+        else:
+            raise AssertionError("no square of the board takes the keyboard focus")
+        page.keyboard.press("Enter")
+        expect(page.locator("#actions .preview")).to_contain_text("To square")
+        version = table.version
+        for _ in range(300):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.dataset.act !== undefined"):
+                break
+        page.keyboard.press("Enter")
+        wait_for(lambda: table.version > version, 10, "the move chosen by keyboard")

@@ -1,0 +1,124 @@
+"""The web table in a real browser, WitchHammer (issue 15, Tests): a GM and two players, each in their own browser
+context, play a whole vignette sequence of the yard duel by clicking, from the lobby to the end panel.
+
+Face-down cards (WH-02, WH-03) are sealed: before its reveal, a card placed by one seat is on no other page, the
+GM's included: not in its DOM (there it is a card back showing its seal) and not in any WebSocket frame it received.
+At the end every page re-derives every die in the browser and says "verified"; when the test alters one die of the
+log on its way to a page, that page names the die that differs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import expect
+
+from affray.table import Table
+from tests.web.browser import DOCS_IMG, Seat, chromium, create_from_lobby, due, live_server, open_seat, synced, wait_for
+
+MAX_CLICKS = 200
+
+
+def seal_of(owner: str, payload: dict[str, Any]) -> str:
+    """The seal a face-down card is committed under (WH-02 Psych card: slot 0; WH-03 slots 1 and 2)."""
+    if "seal" in payload:
+        return str(payload["seal"])
+    slot = payload["slot"]
+    return f"v{payload['vignette']}.{owner}.{'psych' if slot == 0 else f'slot{slot}'}"
+
+
+def hidden_cards(table: Table, seat: str) -> list[tuple[str, dict[str, Any]]]:
+    """The face-down cards ``seat`` may not open now (the ruleset's ``secrets`` hook)."""
+    with table.lock:
+        match = table.match
+        viewer = match.viewer(seat)
+        return [(owner, payload) for owner, payload in match.ruleset.secrets(match.state) if not viewer.may_open(owner)]
+
+
+def walk(value: Any) -> Any:
+    yield value
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from walk(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from walk(v)
+
+
+def assert_sealed(name: str, seat: Seat, table: Table) -> int:
+    """No trace of another seat's face-down card on ``seat``'s page: the DOM shows the card back with its seal, and
+    no frame opens the seal (a face-down entry with its card, a reveal, a log entry naming the cards)."""
+    hidden = hidden_cards(table, name)
+    frames = [json.loads(f) for f in seat.frames]
+    for owner, payload in hidden:
+        seal = seal_of(owner, payload)
+        expect(seat.page.locator(f'[data-seal="{seal}"]')).to_have_count(1)
+        assert seat.page.locator(f'[data-seal="{seal}"] [data-card]').count() == 0
+        for frame in frames:
+            for node in walk(frame):
+                if isinstance(node, dict) and node.get("seal") == seal:
+                    assert node.get("card") is None and node.get("type") != "revealed", f"{name} saw {seal}: {node}"
+            for entry in frame.get("log", []):
+                sealed = any(e.get("seal") == seal for e in entry["events"])
+                assert not sealed or ("cards" not in entry["action"] and "card" not in entry["action"]), \
+                    f"{name} saw {owner}'s face-down choice in the log: {entry['action']}"
+    return len(hidden)
+
+
+def choose(seat: Seat) -> None:
+    """A player's click: a card from the hand while there are any to place, else the first action (ready)."""
+    hand = seat.page.locator("[data-hand] [data-act]")
+    button = hand.first if hand.count() else seat.page.locator("#actions [data-act]").first
+    button.click()
+
+
+def altered(route: Any) -> None:
+    """The full log with the first die of the first roll changed, as a forger would send it."""
+    response = route.fetch()
+    data = response.json()
+    for record in data["records"]:
+        rolls = [e for e in record["events"] if e["type"] == "rolled" and e["roll"]["dice"]]
+        if rolls:
+            die = rolls[0]["roll"]["dice"][0]
+            die["value"] = die["value"] % die["sides"] + 1
+            break
+    route.fulfill(response=response, body=json.dumps(data), headers={**response.headers,
+                                                                     "content-type": "application/json"})
+
+
+def test_gm_and_two_players_play_a_witchhammer_vignette_sequence_by_clicking(tmp_path: Path) -> None:
+    """Rules: WH-02, WH-03 (face-down cards, sealed until the reveal), X-1 (verifiable dice)."""
+    DOCS_IMG.mkdir(parents=True, exist_ok=True)
+    with live_server(tmp_path / "affray.db") as server, chromium() as browser:
+        gm = open_seat(browser, server.url + "/")
+        table_id = create_from_lobby(gm.page, "witchhammer/yard_duel", {"bruna": "human", "tomas": "human"}, seed=5)
+        links = {s: gm.page.locator(f'[data-link="{s}"]').input_value() for s in ("bruna", "tomas")}
+        seats = {"gm": gm, **{s: open_seat(browser, link) for s, link in links.items()}}
+        table = server.service.table(table_id)
+        expect(gm.page.locator("#commitment")).to_have_text(table.match.commitment)
+        sealed_checks = clicks = 0
+        while not table.over:
+            assert clicks < MAX_CLICKS, "the fight did not end"
+            synced(seats, table.version)
+            sealed_checks += sum(assert_sealed(name, seat, table) for name, seat in seats.items())
+            if clicks == 3:
+                seats["tomas"].page.screenshot(path=str(DOCS_IMG / "table-witchhammer.png"), full_page=True)
+            mover = next(name for name, seat in seats.items() if due(seat.page))
+            version = table.version
+            choose(seats[mover])
+            wait_for(lambda: table.version > version, 10, f"{mover}'s click to be taken")  # noqa: B023
+            clicks += 1
+        synced(seats, table.version)
+        assert sealed_checks > 0, "no face-down card was ever checked"
+        for seat in seats.values():
+            expect(seat.page.locator("#verdict")).to_have_text(re.compile(r"^verified: \d+ dice"), timeout=20_000)
+            assert seat.page.locator("#revealed-seed").inner_text() == table.seed_hex
+            assert not seat.errors, seat.errors
+        forged = seats["bruna"].page
+        forged.route(re.compile(r".*/api/tables/[^/]+/log$"), altered)
+        forged.click("[data-verify]")
+        differs = r"^not verified: draw \d+ \(a d\d+, .*\) is recorded as \d+ but the seed gives \d+"
+        expect(forged.locator("#verdict")).to_have_text(re.compile(differs), timeout=20_000)
