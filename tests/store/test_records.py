@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, cast
+from unittest.mock import ANY
 
 import pytest
 
@@ -123,7 +125,10 @@ def test_over_long_names_are_refused_the_same_on_both_backends(store: Store, tab
         store.create_table(new_table("t" * 33), [])
     with pytest.raises(ValueError, match=r"audit\.kind must be 1 to 32 characters, not 40"):
         store.audit(table, "gm", "k" * 40)
-    assert store.records(table) == [] and store.audit_trail(table) == []
+    # As core's Match logs an undo: actor "" and the action {"type": "undo", "to": N}.
+    undo = Record(seq=0, kind="undo", seat="gm", actor="", payload={"type": "undo", "to": 0}, chain="")
+    assert store.append(table, undo) and store.records(table) == [dataclasses.replace(undo, created_at=ANY)]
+    assert store.audit_trail(table) == []
     assert [row.id for row in store.open_tables()] == [table]
 
 
