@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -99,15 +100,34 @@ def test_interrupted_run_reports_what_finished() -> None:
     assert result.interrupted and result.chunks_done == 2 and result.chunks_total == 5 and result.tally.fights == 20
 
 
+def _read_until(proc: subprocess.Popen[str], text: str, seconds: float) -> str:
+    """Lines of ``proc``'s stdout up to one containing ``text`` (bounded by ``seconds``; no sleeping)."""
+    assert proc.stdout is not None
+    seen, deadline = "", time.monotonic() + seconds
+    while text not in seen:
+        ready, _, _ = select.select([proc.stdout], [], [], max(0.0, deadline - time.monotonic()))
+        assert ready, f"no {text!r} within {seconds}s; got {seen!r}"
+        line = proc.stdout.readline()
+        assert line, f"the CLI ended before printing {text!r}: {seen!r}"
+        seen += line
+    return seen
+
+
 def test_ctrl_c_in_the_cli_prints_the_finished_part() -> None:
+    """Ctrl-C once the run has started: the report of what finished, and a non-zero exit (issue 12)."""
     proc = subprocess.Popen([sys.executable, "-m", "affray", "sim", str(DUEL), "-n", "200000", "--workers", "1",
                              "--chunk", "20", "--engine"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
-    time.sleep(6)
-    os.kill(proc.pid, signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 0, err
-    assert "interrupted" in out and "Duel on the Toll Bridge" in out
+    try:
+        started = _read_until(proc, "Ctrl-C stops", 60)
+        os.kill(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "simulating 200,000 fights of Duel on the Toll Bridge" in started
+    assert "interrupted:" in out and "of 10000 chunks finished" in out and "Duel on the Toll Bridge" in out
+    assert "Traceback" not in err
 
 
 @pytest.mark.parametrize(("text", "message"), [("hp=1..3", None), ("x", "PATH=LO..HI"), ("a=5..1", "backwards"),

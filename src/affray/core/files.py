@@ -1,0 +1,156 @@
+"""Reading and writing the files a user hands the program, with limits and clear refusals.
+
+Every YAML or JSON file (content, scenarios, sheets, match logs, saves) is read through :func:`read_text`: a
+regular file, at most ``limit`` bytes, UTF-8 text without NUL bytes. YAML is parsed by :func:`load_yaml`, whose
+loader refuses documents that expand past :data:`MAX_YAML_NODES` nodes (an alias bomb is a few hundred bytes
+that expand to billions of nodes) and aliases that contain themselves. Output paths are checked by
+:func:`check_output_path` before any work starts, so a long run is never thrown away at its end; files that hold
+secrets are written owner-only by :func:`write_text`. Limits are documented in docs/content.md ("Limits").
+
+Every refusal is a :class:`FileProblem` naming the file and what was expected.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+MAX_YAML_BYTES = 2 * 1024 * 1024
+MAX_JSON_BYTES = 64 * 1024 * 1024
+MAX_YAML_NODES = 200_000
+
+
+class FileProblem(ValueError):
+    """A file that cannot be used: ``path`` and ``reason`` (what was expected), as one sentence."""
+
+    def __init__(self, path: str | Path, reason: str) -> None:
+        self.path = str(path)
+        self.reason = reason
+        super().__init__(f"{self.path}: {reason}")
+
+
+def read_text(path: str | Path, limit: int) -> str:
+    """The UTF-8 text of the regular file ``path`` (at most ``limit`` bytes), or a :class:`FileProblem`."""
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise FileProblem(p, "a file, but this is a folder")
+        if not p.exists():
+            raise FileProblem(p, "an existing file (there is no such file)")
+        if not p.is_file():  # a FIFO or a device would block or never end
+            raise FileProblem(p, "a regular file (this is a device, pipe or socket)")
+        with p.open("rb") as handle:
+            raw = handle.read(limit + 1)
+    except OSError as exc:
+        raise FileProblem(p, f"a readable file ({exc.strerror or exc})") from None
+    if len(raw) > limit:
+        raise FileProblem(p, f"a file of at most {limit // 1024} KiB (it is larger; see docs/content.md, Limits)")
+    nul = raw.find(b"\0")
+    if nul >= 0:
+        raise FileProblem(p, f"a text file (it holds binary data: a NUL byte at offset {nul})")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FileProblem(p, f"UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start} is not UTF-8)") from None
+
+
+class YamlLimitError(yaml.YAMLError):
+    """A YAML document that expands past the node limit or holds a recursive alias."""
+
+    def __init__(self, message: str, mark: Any) -> None:
+        super().__init__(message)
+        self.problem = message
+        self.problem_mark = mark
+
+
+class LimitedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, counting every node as if aliases were copied (their expanded size)."""
+
+    def __init__(self, stream: str, max_nodes: int = MAX_YAML_NODES) -> None:
+        super().__init__(stream)
+        self.max_nodes = max_nodes
+        self.sizes: dict[int, int] = {}
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        node = super().compose_node(parent, index)
+        if id(node) not in self.sizes:
+            self.sizes[id(node)] = self._size(node)
+        return node
+
+    def _size(self, node: Any) -> int:
+        children: Iterable[Any] = ()
+        if isinstance(node, yaml.SequenceNode):
+            children = node.value
+        elif isinstance(node, yaml.MappingNode):
+            children = [part for pair in node.value for part in pair]
+        total = 1
+        for child in children:
+            size = self.sizes.get(id(child))
+            if size is None:  # an enclosing node still being composed: the alias refers to itself
+                raise YamlLimitError("an alias that contains itself (a recursive structure)", node.start_mark)
+            total += size
+        if total > self.max_nodes:
+            raise YamlLimitError(f"at most {self.max_nodes:,} values once aliases are expanded", node.start_mark)
+        return total
+
+
+def load_yaml(text: str) -> Any:
+    """Parse one YAML document with :class:`LimitedLoader` (raises ``yaml.YAMLError``)."""
+    loader = LimitedLoader(text)
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
+
+
+def load_json(path: str | Path, limit: int = MAX_JSON_BYTES) -> Any:
+    """Read and parse a JSON file; a problem is a :class:`FileProblem` with the line."""
+    text = read_text(path, limit)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FileProblem(path, f"valid JSON (it is not JSON at line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except RecursionError:
+        raise FileProblem(path, "JSON nested at most a few hundred levels deep") from None
+
+
+def check_output_path(path: str | Path, suffixes: Iterable[str], what: str) -> Path:
+    """Refuse now an output path that cannot be written later: a wrong extension, a folder, a missing or
+    unwritable folder. ``what`` names the option (``--log``) for the message. Returns the path."""
+    p = Path(path)
+    allowed = tuple(s.lower() for s in suffixes)
+    if allowed and p.suffix.lower() not in allowed:
+        raise FileProblem(p, f"{what} expects a {' or '.join(allowed)} file name (got '{p.suffix or 'no extension'}')")
+    if p.is_dir():
+        raise FileProblem(p, f"{what} expects a file name, but this is a folder")
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise FileProblem(p, f"{what} expects a file in an existing folder (there is no folder {folder})")
+    if not os.access(folder, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise FileProblem(p, f"{what} expects a place this user may write (permission denied)")
+    return p
+
+
+def write_text(path: str | Path, text: str, *, private: bool = False) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename (never half a file).
+
+    ``private``: owner-only permissions (0600) from the first byte, for files that hold secrets.
+    """
+    p = Path(path)
+    tmp = p.with_name(f".{p.name}.tmp{os.getpid()}")
+    mode = 0o600 if private else 0o644
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        if private:
+            os.chmod(tmp, mode)  # an existing temporary file keeps its old mode through O_CREAT
+        os.replace(tmp, p)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
