@@ -23,7 +23,7 @@ from affray.core.content import ContentError, ContentLibrary, Problem, Reference
 from affray.core.engine import GM, Ruleset, get_ruleset
 from affray.core.match import Match
 from affray.core.options import OptionError, parse_options
-from affray.core.rng import seed_from_int
+from affray.core.rng import FastRNG, seed_from_int
 from affray.core.scenario import ScenarioBase, load_scenario_data, validate_scenario
 
 
@@ -58,6 +58,28 @@ def load_scenario(path: str | Path, content: Iterable[str | Path] = ()) -> Scena
     return scenario_from_data(load_scenario_data(path), path, content)
 
 
+def _try_setup(ruleset: Ruleset, model: ScenarioBase, setup: dict[str, Any], options: Any,
+               path: str | Path) -> None:
+    """Build the first state once, so what ``fight`` would refuse is refused here, by ``content check`` too:
+    a setup the ruleset cannot start (WitchHammer's ``default_card``), a broken invariant, a starting HP above
+    its maximum (refused, never clamped silently)."""
+    try:
+        state, _ = ruleset.setup(setup, options, FastRNG(0))
+    except ValueError as exc:
+        raise ContentError(path, [Problem("(setup)", str(exc))]) from None
+    broken = [Problem("(setup)", f"a starting state within the rules ({p})") for p in ruleset.invariants(state)]
+    reports = ruleset.report(state)
+    fields = {c.id: f"sides[{a}].combatants[{b}].hp" for a, side in enumerate(model.sides)
+              for b, c in enumerate(side.combatants)}
+    for c in setup.get("combatants", []):
+        report = reports.get(str(c.get("id"))) if isinstance(c, dict) else None
+        if report is not None and isinstance(c.get("hp"), int) and c["hp"] > report.hp_max:
+            broken.append(Problem(fields.get(c["id"], "hp"),
+                                  f"a starting HP of at most its maximum {report.hp_max} (got {c['hp']})"))
+    if broken:
+        raise ContentError(path, broken)
+
+
 ContentPatch = Callable[[ContentLibrary], None]
 
 
@@ -76,11 +98,12 @@ def scenario_from_data(data: dict[str, Any], path: str | Path, content: Iterable
         patch(library)
     try:
         setup = ruleset.prepare(model, library)
-        parse_options(ruleset.options_type, model.options)  # refuse unknown or ill-typed options now
+        options = parse_options(ruleset.options_type, model.options)  # unknown, ill-typed or out of range
     except ReferenceProblem as exc:
         raise ContentError(path, [Problem(exc.field, exc.expected)]) from None
     except OptionError as exc:
         raise ContentError(path, [Problem("options", str(exc))]) from None
+    _try_setup(ruleset, model, setup, options, path)
     known = set(policy_names(ruleset.name)) | {"human"}
     seats, controllers = {}, {}
     for i, side in enumerate(model.sides):

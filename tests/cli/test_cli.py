@@ -74,15 +74,17 @@ def test_missing_and_broken_files_exit_with_a_message(tmp_path: Path) -> None:
     assert affray("content", "check", str(ROOT / "examples")).returncode == 0
 
 
-def test_play_a_seat_at_the_terminal_with_undo() -> None:
+def test_play_a_seat_at_the_terminal_with_undo(tmp_path: Path) -> None:
     """--play lists the legal actions, takes a number, and 'undo' replays without the last action."""
-    result = affray("fight", DUEL, "--seed", "3", "--play", "vesna", stdin="1\nundo\n" + "1\n" * 400)
+    result = affray("fight", DUEL, "--seed", "3", "--play", "vesna", "--save", str(tmp_path / "s.json"),
+                    stdin="1\nundo\n" + "1\n" * 400)
     assert result.returncode == 0, result.stderr
     assert "Undone" in result.stdout and "wins" in result.stdout
 
 
-def test_play_rejects_nonsense_and_quits_cleanly() -> None:
-    result = affray("fight", DUEL, "--seed", "3", "--play", "vesna", stdin="99\nfoo\n{\"type\": \"x\"}\nquit\n")
+def test_play_rejects_nonsense_and_quits_cleanly(tmp_path: Path) -> None:
+    result = affray("fight", DUEL, "--seed", "3", "--play", "vesna", "--save", str(tmp_path / "s.json"),
+                    stdin="99\nfoo\n{\"type\": \"x\"}\nquit\n")
     assert result.returncode == 0
     assert "choose 1 to" in result.stdout and "no action starts like that" in result.stdout
     assert "not_allowed_now" in result.stdout
@@ -94,11 +96,12 @@ def test_options_lists_rulings_with_ids() -> None:
     assert affray("options", "chess").returncode == 2
 
 
-def test_play_narrates_only_what_the_seat_may_see() -> None:
+def test_play_narrates_only_what_the_seat_may_see(tmp_path: Path) -> None:
     """Contract 6 at the terminal: a player of a WaRP gestalt fight never sees the GM's secret rolls (WR-35);
     the GM's own narration does."""
     scenario = str(ROOT / "examples" / "warp" / "gestalt_raid.yaml")
-    player = affray("fight", scenario, "--seed", "2", "--play", "dana", stdin="1\n" * 20)
+    player = affray("fight", scenario, "--seed", "2", "--play", "dana", "--save", str(tmp_path / "s.json"),
+                    stdin="1\n" * 20)
     assert player.returncode == 0 and "Dana Reyes rolls gestalt" in player.stdout
     assert "Cult Enforcer rolls gestalt" not in player.stdout and "Gestalt totals" in player.stdout
     gm = affray("fight", scenario, "--seed", "2")

@@ -114,7 +114,8 @@ def load_json(path: str | Path, limit: int = MAX_JSON_BYTES) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise FileProblem(path, f"valid JSON (it is not JSON at line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+        where = f"line {exc.lineno}, column {exc.colno}"
+        raise FileProblem(path, f"valid JSON (it is not JSON at {where}: {exc.msg})") from None
     except RecursionError:
         raise FileProblem(path, "JSON nested at most a few hundred levels deep") from None
 
