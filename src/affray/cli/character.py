@@ -32,6 +32,7 @@ from affray.characters.wh_sheet import BuildRules, WitchHammerSheet
 from affray.cli.render import CliError, console, escape
 from affray.core.content import ContentError, ContentLibrary, read_yaml, validate
 from affray.core.engine import ruleset_names
+from affray.core.files import FileProblem, check_output_path
 from affray.core.rng import VerifiableRNG, new_secret_seed, seed_from_int
 
 character_app = typer.Typer(no_args_is_help=True, help="Build, check, show and advance character sheets.")
@@ -74,6 +75,7 @@ def _with(fn: Callable[[WitchHammerSheet, str], WitchHammerSheet], arg: str) -> 
 def _apply(path: Path, out: Path | None, sheet: WitchHammerSheet, lib: ContentLibrary,
            changes: list[tuple[str, Change]], dry_run: bool = False) -> None:
     """Apply every change in order, all or nothing; then check the result and write it."""
+    _writable(out or path)
     for label, change in changes:
         try:
             sheet = change(sheet)
@@ -91,6 +93,14 @@ def _apply(path: Path, out: Path | None, sheet: WitchHammerSheet, lib: ContentLi
         return
     _write(sheet, target)
     console.print(f"saved {target}")
+
+
+def _writable(target: Path) -> None:
+    """Refuse before any change a sheet path that cannot be written (a folder, no such folder, not .yaml)."""
+    try:
+        check_output_path(target, (".yaml", ".yml"), "--out")
+    except FileProblem as exc:
+        raise CliError(str(exc)) from None
 
 
 def _write(sheet: Any, target: Path) -> None:
@@ -128,6 +138,8 @@ def new(ruleset: Annotated[str, typer.Argument(help="hud, warp, spellchrome or w
     name = _ruleset(ruleset)
     if out is not None and out.exists() and not force:
         raise CliError(f"{out} exists; choose another --out or add --force.")
+    if out is not None:
+        _writable(out)
     lib = library(name, content or [])
     rng = VerifiableRNG(seed_from_int(seed) if seed is not None else new_secret_seed())
     sheet = build(name, lib, rng)

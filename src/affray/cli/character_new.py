@@ -214,12 +214,11 @@ def _gear_and_hat(sheet: WitchHammerSheet, lib: ContentLibrary) -> WitchHammerSh
     gems: list[tuple[str, int]] = []
     while kind := ask("Attached to it: kind of gem or bauble (blank to stop)", ""):
         gems.append((kind, ask_int(f"Value of the {kind}", 0, 1_000_000)))
-    if ask_yes(f"Pay for it from your {sheet.money.silver if sheet.money else 0} silver", True):
-        try:
-            return adv.wear_hat(sheet, hat, value, gems, bought=True)
-        except Refused as exc:
-            refuse(f"{exc}; you wear it unpaid (a gift, an inheritance)")
-    return adv.wear_hat(sheet, hat, value, gems)
+    try:  # a hat is paid for from the silver on hand (WH-37, ruling WH-C10)
+        return adv.wear_hat(sheet, hat, value, gems, bought=True)
+    except Refused as exc:
+        refuse(f"{exc}; no hat (a gift is recorded in the ledger as a gain and a 'hat: NAME' spending line)")
+    return sheet
 
 
 # -- WaRP, Spellchrome, Sim HuD ----------------------------------------------------------------------------------
