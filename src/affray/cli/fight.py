@@ -19,7 +19,7 @@ from affray.cli.terminal import Terminal
 from affray.core.engine import GM, SPECTATOR, Action
 from affray.core.events import to_jsonable
 from affray.core.files import check_output_path
-from affray.core.log import export_log, import_log, read_log, verify, write_log
+from affray.core.log import LogFormatError, export_log, import_log, read_log, verify, write_log
 from affray.core.match import Match, redact_event
 
 DEFAULT_SAVE = Path("affray-save.json")
@@ -69,10 +69,13 @@ def _start(request: FightRequest) -> tuple[Match, str]:
         if request.seed is not None:
             raise CliError("--seed cannot change a resumed fight: its dice come from the save")
         data = read_log(request.resume)
-        report = verify(data)
-        if not report.ok:
-            raise CliError(f"{request.resume}: the save fails verification ({report.problems[0]})", code=1)
-        return import_log(data), f"{request.resume} (resumed)"
+        try:
+            report = verify(data)
+            if not report.ok:
+                raise CliError(f"{request.resume}: the save fails verification ({report.problems[0]})", code=1)
+            return import_log(data), f"{request.resume} (resumed)"
+        except LogFormatError as exc:
+            raise CliError(f"{request.resume}: {exc}") from None
     from affray.api import load_scenario
 
     scenario = load_scenario(request.scenario)  # type: ignore[arg-type]  # checked just above

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 import typer
 
@@ -150,7 +151,7 @@ def replay(log: Annotated[Path, typer.Argument(help="a match log written by --lo
            ) -> None:
     """Verify a logged match, then narrate it by replaying its actions."""
     data = read_log(log)
-    report = verify(data)
+    report = _about(log, verify, data)
     if not report.ok:
         if not unverified:
             for problem in report.problems:
@@ -158,14 +159,25 @@ def replay(log: Annotated[Path, typer.Argument(help="a match log written by --lo
             fail(f"{log} fails verification; nothing narrated (--unverified narrates it anyway)")
             raise typer.Exit(1)
         warn(f"{log} fails verification ({report.problems[0]}); narrating it anyway as asked")
-    match = import_log(data)
+    match = _about(log, import_log, data)
     narrate(match.events(), match.names())
+
+
+T = TypeVar("T")
+
+
+def _about(log: Path, fn: Callable[[dict[str, Any]], T], data: dict[str, Any]) -> T:
+    """``fn(data)``, a problem with the log named with its file."""
+    try:
+        return fn(data)
+    except LogFormatError as exc:
+        raise LogFormatError(f"{log}: {exc}") from None
 
 
 @app.command("verify")
 def verify_cmd(log: Annotated[Path, typer.Argument(help="a match log written by --log")]) -> None:
     """Check the seed against its commitment, re-derive every roll and replay every action."""
-    report = verify(read_log(log))
+    report = _about(log, verify, read_log(log))
     if not report.ok:
         for problem in report.problems:
             fail(f"{log}: {problem}")

@@ -141,6 +141,7 @@ def sweep_command(scenario: Path, param: str, n: int, seed: int, workers: int | 
     _check_outputs(plot, workers, precision)
     try:
         parsed = parse_param(param)
+        _load(scenario)  # the scenario itself is valid before any point is made of it
         data = load_scenario_data(scenario)
         overrides = parse_overrides(policy)
         total = n * len(parsed.values)

@@ -31,7 +31,7 @@ def executor_for(workers: int | None, scheduler: str | None = None) -> Iterator[
             raise ExecutorError("a Dask scheduler was given but Dask is not installed: "
                                 "pip install 'affray[dask]'") from None
         try:
-            client = Client(address, timeout="10s")
+            client = Client(address, timeout="5s")
         except (OSError, TimeoutError, ValueError, TypeError) as exc:
             raise ExecutorError(f"cannot reach the Dask scheduler at {address!r} ({type(exc).__name__}: "
                                 f"{str(exc).splitlines()[0] if str(exc) else 'no answer'})") from None
