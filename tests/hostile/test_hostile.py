@@ -6,14 +6,12 @@ file or the flag, and nothing written or changed that should not be.
 
 from __future__ import annotations
 
-import io
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
-from affray.cli.main import main
+from tests.cli.inproc import run_cli
 from tests.hostile.corpus import DIR, FIFO, Case, all_cases
 
 CASES = all_cases()
@@ -21,15 +19,8 @@ CASES = all_cases()
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         stdin: str = "") -> tuple[int, str]:
-    """``affray ARGV`` in this process: its exit code and everything it printed."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    captured = capsys.readouterr()
-    return code, captured.out + captured.err
+    code, out, err = run_cli(argv, capsys, monkeypatch, stdin)
+    return code, out + err
 
 
 def _write(tmp: Path, files: dict[str, object]) -> None:

@@ -92,7 +92,7 @@ def _apply(path: Path, out: Path | None, sheet: WitchHammerSheet, lib: ContentLi
         console.print("dry run: nothing was written")
         return
     _write(sheet, target)
-    console.print(f"saved {target}")
+    console.print(f"saved {escape(target)}")
 
 
 def _writable(target: Path) -> None:
@@ -116,7 +116,7 @@ def render(summary: Summary) -> None:
     for title, rows in summary.sections:
         if not rows:
             continue
-        table = Table(title=title, title_justify="left", show_header=False)
+        table = Table(title=escape(title), title_justify="left", show_header=False)
         table.add_column(style="cyan")
         table.add_column()
         for label, value in rows:
@@ -151,7 +151,7 @@ def new(ruleset: Annotated[str, typer.Argument(help="hud, warp, spellchrome or w
     check(rules_for(name), sheet, lib, target)
     _write(sheet, target)
     render(rules_for(name).summary(sheet, lib))
-    console.print(f"saved {target}")
+    console.print(f"saved {escape(target)}")
 
 
 def _slug(text: str) -> str:

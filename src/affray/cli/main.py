@@ -199,10 +199,10 @@ def options_cmd(ruleset: Annotated[str, typer.Argument(help="hud, warp, spellchr
     except KeyError as exc:
         raise CliError(str(exc.args[0])) from None
     table = Table(title=f"{rs.title}: rule options", title_justify="left")
-    for col in ("option", "default", "rule", "meaning"):
+    for col in ("option", "default", "range", "rule", "meaning"):
         table.add_column(col)
     for info in describe(rs.options_type):
-        table.add_row(info.name, repr(info.default), info.rule, escape(info.doc))
+        table.add_row(info.name, escape(repr(info.default)), info.range, info.rule, escape(info.doc))
     console.print(table)
 
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from affray.cli.render import CliError, console
+from affray.cli.render import CliError, console, escape
 from affray.odds.dist import as_json, prob_json
 
 odds_app = typer.Typer(no_args_is_help=True, help="Exact odds of checks and duels (fractions, not samples).")
@@ -253,11 +253,11 @@ def duel(scenario: Annotated[Path, typer.Argument(help="a one-against-one scenar
                 "model": MODELS.get(loaded.ruleset.name, "")}
         print(json.dumps(data))
         return
-    table = Table(title=f"{loaded.model.name or scenario}: exact duel", title_justify="left")
+    table = Table(title=f"{escape(loaded.model.name or scenario)}: exact duel", title_justify="left")
     table.add_column("outcome")
     table.add_column("probability", justify="right")
     for k, v in odds.outcomes.items():
-        table.add_row(k, f"{float(v):.6%}" + (f"  ({v})" if exact and len(str(v)) < 40 else ""))
+        table.add_row(escape(k), f"{float(v):.6%}" + (f"  ({v})" if exact and len(str(v)) < 40 else ""))
     console.print(table)
     console.print(f"expected rounds: {float(odds.expected_rounds):.4f}   states: {odds.states}")
     console.print(f"model: {MODELS.get(loaded.ruleset.name, '')}")
