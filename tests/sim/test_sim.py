@@ -171,3 +171,33 @@ def test_sweep_on_an_in_process_dask_cluster_with_early_stopping() -> None:
     for p in points:
         lo, hi = p["sides"]["witcher"]["ci95"]
         assert (hi - lo) / 2 < 0.06 or p["fights"] == 600
+
+
+def test_chunks_are_submitted_lazily_with_a_bounded_number_in_flight() -> None:
+    """Issue 12 item 3: `sim -n 1000000000` must not queue every chunk up front; at most 4 per worker wait."""
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    from affray.sim.runner import chunks_of, in_flight_for
+
+    class Counting(ThreadPoolExecutor):
+        def __init__(self) -> None:
+            super().__init__(max_workers=2)
+            self.outstanding = self.most = 0
+
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+            self.outstanding += 1
+            self.most = max(self.most, self.outstanding)
+            future = super().submit(fn, *args, **kwargs)
+            future.add_done_callback(lambda _: setattr(self, "outstanding", self.outstanding - 1))
+            return future
+
+    def counted(spec: SimSpec, chunk: int, count: int) -> Tally:
+        tally = Tally()
+        tally.fights = count
+        return tally
+
+    assert not isinstance(chunks_of(10**12, 100), list)
+    with Counting() as pool:
+        result = run(SimSpec("hud", {}, {}, {}, 0, chunk_size=3), 3000, pool, None, counted)
+        assert result.tally.fights == 3000 and result.chunks_done == result.chunks_total == 1000
+        assert pool.most <= in_flight_for(pool) == 8
