@@ -22,12 +22,12 @@ from typing import Any
 
 import icepool
 
-from affray.odds import warp as warp_odds
-from affray.odds import witchhammer as wh_odds
-from affray.odds.hud import exchange_odds
 from affray.odds.reference import reference_duel
 from affray.rulesets.hud.mechanics import exchange, hp_loss
+from affray.rulesets.hud.odds import exchange_odds
+from affray.rulesets.warp import odds as warp_odds
 from affray.rulesets.warp.mechanics import armour_absorb, damage, hit
+from affray.rulesets.witchhammer import odds as wh_odds
 from affray.rulesets.witchhammer.mechanics import apply_damage, attack
 
 

@@ -18,7 +18,7 @@ import numpy as np
 
 import affray
 from affray.core.engine import ruleset_names
-from affray.sim.batch import simplified_chunk
+from affray.rulesets.hud.batch import simplified_chunk
 from affray.sim.runner import run
 from affray.sim.session import spec_for
 

@@ -65,14 +65,14 @@ def legal_in_play(n: int) -> tuple[float, float, float]:
         while (window := match.pending()) is not None:
             actor = window.actors[0]
             if window.phase != "turn":  # an attack-of-opportunity decision lists two actions; no moves
-                match.act(actor, policies[actor].choose(policy_view(match, actor), match.legal(actor), rng))
+                match.act(actor, policies[actor].choose(policy_view(match, actor), actor, match.legal(actor), rng))
                 continue
             before = _memo_size(match)
             start = time.perf_counter()
             legal = match.legal(actor)
             spent += time.perf_counter() - start
             calls, listed, fresh = calls + 1, listed + len(legal), fresh + _memo_size(match) - before
-            match.act(actor, policies[actor].choose(policy_view(match, actor), legal, rng))
+            match.act(actor, policies[actor].choose(policy_view(match, actor), actor, legal, rng))
     return spent / calls * 1e6, listed / calls, 1 - fresh / calls
 
 

@@ -57,7 +57,7 @@ def breakdown(n: int) -> dict[str, float]:
             t1 = clock()
             view = policy_view(match, actor)
             t2 = clock()
-            action = policies[actor].choose(view, legal, rng)
+            action = policies[actor].choose(view, actor, legal, rng)
             t3 = clock()
             match.act(actor, action)
             t4 = clock()

@@ -1,7 +1,12 @@
-"""The architecture contract's layers (DESIGN.md): imports point down only.
+"""The architecture contract's layers (DESIGN.md, docs/architecture.md): imports point down only.
 
-cli/web -> table -> store -> sim/odds/ai -> rulesets -> core. A ruleset imports core, never another
-ruleset; core imports nothing above it; nothing below the CLI imports the CLI.
+cli/web -> table -> store -> sim/odds/ai/characters -> rulesets -> core. A ruleset's rules import core, never
+another ruleset; core imports nothing above it; nothing below the CLI imports the CLI.
+
+A ruleset's folder also holds its *extensions* (policies, odds, hints, duel model, sheets, builder, batch path and
+the plug-in record, issue 11). They sit at the tools' layer: they may use the generic tools (``affray.odds``,
+``affray.characters``, ``affray.sim``) and their own rules; the generic tools never import a ruleset (they reach it
+through the plug-in record), and the rules never import their extensions.
 """
 
 from __future__ import annotations
@@ -32,18 +37,36 @@ def package_of(path: Path) -> list[str]:
 
 
 MODULES = sorted(SRC.rglob("*.py"))
+EXTENSIONS = {"policies", "odds", "duel", "hints", "sheet", "builder", "batch", "plugin", "characters"}
+TOOLS = {"ai", "odds", "sim", "characters", "api"}
+
+
+def is_extension(parts: list[str]) -> bool:
+    """``rulesets/<name>/<extension>...`` (the package ``__init__`` re-exports its record, so it counts too)."""
+    return len(parts) > 2 and parts[0] == "rulesets" and parts[2] in EXTENSIONS | {"__init__"}
+
+
+def test_generic_tools_never_import_a_ruleset() -> None:
+    for path in MODULES:
+        parts = package_of(path)
+        if parts[0] in TOOLS:
+            bad = [m for m in imports_of(path) if m.startswith("affray.rulesets.")]
+            assert not bad, f"{path} imports {bad}: reach a ruleset through its plug-in record"
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(SRC)))
 def test_imports_point_down(path: Path) -> None:
     parts = package_of(path)
-    mine = LAYER[parts[0]]
+    extension = is_extension(parts)
+    mine = 2 if extension else LAYER[parts[0]]
     for module in imports_of(path):
         target = module.split(".")[1:] or ["__init__"]
         theirs = LAYER.get(target[0], 5)
         if target[0] == parts[0]:
             if parts[0] == "rulesets" and len(parts) > 1 and len(target) > 1 and parts[1] != "__init__":
                 assert target[1] == parts[1], f"{path}: a ruleset imports another ruleset ({module})"
+                if not extension and len(target) > 2:
+                    assert target[2] not in EXTENSIONS, f"{path}: rules import their extension {module}"
             continue
         assert theirs <= mine, f"{path} (layer {parts[0]}) imports {module} from a higher layer"
 

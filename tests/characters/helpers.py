@@ -5,12 +5,12 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from affray.characters import advancement as adv
 from affray.characters import library
-from affray.characters.hats import roll_starting_silver
-from affray.characters.wh_sheet import WitchHammerSheet
 from affray.core.content import ContentLibrary
 from affray.core.rng import VerifiableRNG, seed_from_int
+from affray.rulesets.witchhammer.characters import advancement as adv
+from affray.rulesets.witchhammer.characters.hats import roll_starting_silver
+from affray.rulesets.witchhammer.characters.sheet import WitchHammerSheet
 
 ROOT = Path(__file__).parents[2]
 EXAMPLES = ROOT / "examples" / "characters"

@@ -11,10 +11,10 @@ import yaml
 
 import affray
 from affray.ai.base import RandomPolicy
-from affray.characters import advancement as adv
 from affray.characters import write_sheet
 from affray.core.content import ContentError
 from affray.core.rng import FastRNG
+from affray.rulesets.witchhammer.characters import advancement as adv
 from tests.characters.helpers import EXAMPLES, ROOT, hilde, lib
 
 SHEET_SCENARIOS = [ROOT / "examples" / r / f for r, f in (("witchhammer", "sheet_hunters.yaml"),

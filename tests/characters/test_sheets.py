@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 import yaml
 
-from affray.characters import dump, load, read_sheet, rules_for, warp
-from affray.characters import spellchrome as sc
+from affray.characters import dump, load, read_sheet, rules_for
 from affray.characters.sheet import check, library, parse_sheet
 from affray.core.content import ContentError
+from affray.rulesets.spellchrome import sheet as sc
+from affray.rulesets.warp import sheet as warp
 from tests.characters.helpers import EXAMPLES, lib
 
 SHEETS = sorted(EXAMPLES.glob("*.yaml"))
@@ -167,7 +168,7 @@ def test_the_witchhammer_example_is_built_from_15_1_7_2_points() -> None:
     """WH-31/WH-32: examples/characters/hilde.yaml spends exactly 15 Attribute (4+3+2+2+1+1+2), 1 School,
     7 Technique and 2 Trait points, and is the same sheet the helper builds step by step."""
     rules, sheet, content, notes = load(EXAMPLES / "hilde.yaml")
-    from affray.characters import witchhammer as wh
+    from affray.rulesets.witchhammer.characters import build as wh
     assert wh.spent(sheet, content, wh.build_rules(sheet)).items() == [("Attribute", 15), ("School", 1),
                                                                        ("Technique", 7), ("Trait", 2)]
     assert wh.points_left(sheet, content).items() == [("Attribute", 0), ("School", 0), ("Technique", 0),

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from affray.characters import advancement as adv
-from affray.characters import witchhammer as wh
 from affray.characters.sheet import Refused, parse_sheet
-from affray.characters.wh_sheet import ATTRIBUTE_COST, SKILL_COST, WitchHammerSheet
 from affray.core.content import ContentError
+from affray.rulesets.witchhammer.characters import advancement as adv
+from affray.rulesets.witchhammer.characters import build as wh
+from affray.rulesets.witchhammer.characters.sheet import ATTRIBUTE_COST, SKILL_COST, WitchHammerSheet
 from tests.characters.helpers import hilde, lib
 
 

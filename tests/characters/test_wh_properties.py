@@ -8,10 +8,10 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from affray.characters import advancement as adv
-from affray.characters import witchhammer as wh
 from affray.characters.sheet import Refused
-from affray.characters.wh_sheet import ATTRIBUTE_COST, SKILLS, WitchHammerSheet
+from affray.rulesets.witchhammer.characters import advancement as adv
+from affray.rulesets.witchhammer.characters import build as wh
+from affray.rulesets.witchhammer.characters.sheet import ATTRIBUTE_COST, SKILLS, WitchHammerSheet
 from tests.characters.helpers import lib
 
 Change = Callable[[WitchHammerSheet], WitchHammerSheet]

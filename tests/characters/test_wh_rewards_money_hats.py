@@ -7,12 +7,18 @@ import hashlib
 
 import pytest
 
-from affray.characters import advancement as adv
-from affray.characters import witchhammer as wh
-from affray.characters.hats import ledger_problems, outre, party_leader, roll_problems, roll_starting_silver
 from affray.characters.sheet import Refused
-from affray.characters.wh_sheet import OUTRE_AT, Gem, Hat, MoneyRoll, WitchHammerSheet
 from affray.core.rng import ScriptedRNG, VerifiableRNG, derive_die, seed_from_int
+from affray.rulesets.witchhammer.characters import advancement as adv
+from affray.rulesets.witchhammer.characters import build as wh
+from affray.rulesets.witchhammer.characters.hats import (
+    ledger_problems,
+    outre,
+    party_leader,
+    roll_problems,
+    roll_starting_silver,
+)
+from affray.rulesets.witchhammer.characters.sheet import OUTRE_AT, Gem, Hat, MoneyRoll, WitchHammerSheet
 from tests.characters.helpers import hilde, lib
 
 

@@ -75,11 +75,21 @@ def test_missing_and_broken_files_exit_with_a_message(tmp_path: Path) -> None:
 
 
 def test_play_a_seat_at_the_terminal_with_undo(tmp_path: Path) -> None:
-    """--play lists the legal actions, takes a number, and 'undo' replays without the last action."""
+    """--play lists the legal actions, takes a number; 'undo' takes back an action only while it revealed nothing
+    (issue 11) and while nobody has acted since: after Vesna's declaration the sergeant's attack came, so it stays."""
     result = affray("fight", DUEL, "--seed", "3", "--play", "vesna", "--save", str(tmp_path / "s.json"),
                     stdin="1\nundo\n" + "1\n" * 400)
     assert result.returncode == 0, result.stderr
-    assert "Undone" in result.stdout and "wins" in result.stdout
+    assert "not_your_action" in result.stdout and "Undone" not in result.stdout and "wins" in result.stdout
+
+
+def test_undo_at_the_terminal_takes_back_a_face_down_card(tmp_path: Path) -> None:
+    """Issue 11: a WitchHammer card placed face down revealed nothing, so its seat may take it back."""
+    duel = str(ROOT / "examples" / "witchhammer" / "mill_gate_duel.yaml")
+    result = affray("fight", duel, "--seed", "3", "--play", "tomas", "--save", str(tmp_path / "s.json"),
+                    stdin="1\n2\nundo\n" + "1\n" * 400)  # 1: ready for Psych; 2: place a card
+    assert result.returncode == 0, result.stderr
+    assert "Undone" in result.stdout
 
 
 def test_play_rejects_nonsense_and_quits_cleanly(tmp_path: Path) -> None:

@@ -38,14 +38,14 @@ def test_quit_saves_owner_only_and_resume_finishes_with_the_same_dice(tmp_path: 
     assert code == 0 and "quit: the match is saved in" in out and "--resume" in out
     assert stat.S_IMODE(save.stat().st_mode) == 0o600
     data = json.loads(save.read_text())
-    assert data["seed"] is not None and "GM's file" in data["private"] and len(data["actions"]) >= 1
+    assert data["seed"] is not None and "GM's file" in data["private"] and len(data["records"]) >= 1
     commitment = data["commitment"]
     code, out, err = run_cli(["fight", "--resume", str(save), "--play", "vesna", "--log", str(log)], capsys,
                              monkeypatch, "1\n" * 400)
     assert code == 0, err
     final = json.loads(log.read_text())
     assert final["commitment"] == commitment and final["seed"] == data["seed"]
-    assert final["actions"][:len(data["actions"])] == data["actions"]
+    assert final["records"][:len(data["records"])] == data["records"]
     assert commitment_of(bytes.fromhex(final["seed"])) == commitment
     assert run_cli(["verify", str(log)], capsys, monkeypatch)[0] == 0
 
@@ -61,9 +61,9 @@ def test_end_of_input_saves_and_exits_1_and_the_players_log_is_redacted(tmp_path
     mine, whole = json.loads(log.read_text()), json.loads(save.read_text())
     assert mine["seed"] is None and mine["redacted_for"] == "bruna" and "private" not in mine
     assert stat.S_IMODE(log.stat().st_mode) != 0o600 or mine["seed"] is None
-    theirs = [e for e in whole["actions"] if e["seat"] == "tomas" and e["action"]["type"] != "ready"]
+    theirs = [e for e in whole["records"] if e["seat"] == "tomas" and e["action"]["type"] != "ready"]
     assert theirs, "tomas placed cards face down"
-    hidden = [e for e in mine["actions"] if e["seat"] == "tomas" and e["action"]["type"] != "ready"]
+    hidden = [e for e in mine["records"] if e["seat"] == "tomas" and e["action"]["type"] != "ready"]
     assert all(e["action"]["type"] == "commit" and "seals" in e["action"] for e in hidden)
     secret_cards = {c for e in theirs for c in e["action"].get("cards", [e["action"].get("card")]) if c}
     assert not any(card in json.dumps(hidden) for card in secret_cards)
@@ -123,7 +123,7 @@ def _planning(scenario: str | Path, seat: str) -> tuple[affray.Match, str]:
             return match, mine[0]
         actor = next(a for a in window.actors if a in policies or match.seats.get(a) == seat)
         legal = match.legal(actor)
-        choice = policies[actor].choose(match.view(match.seats[actor]) | {"acting": actor}, legal, rng) \
+        choice = policies[actor].choose(match.view(match.seats[actor]), actor, legal, rng) \
             if actor in policies else legal[0].action
         match.act(actor, choice)
 
@@ -133,7 +133,7 @@ def test_long_choice_lists_are_grouped_and_cards_show_their_numbers(capsys: Cap)
     dozen rows, every number kept; a card's row shows its init, Defense and what it does (WH-05)."""
     match, actor = _planning(YARD, "bruna")
     specs = match.legal(actor)
-    view = match.view("bruna")
+    view = match.view_json("bruna")
     assert len(specs) == 241
     table = choice_table(specs, "plan", view)
     assert table.row_count < 40
@@ -154,7 +154,7 @@ def test_spellchrome_move_targets_share_a_row() -> None:
     actor = match.pending().actors[0]  # type: ignore[union-attr]
     specs = match.legal(actor)
     padded = specs + [s for s in specs if s.action["type"] == "move"]  # over the grouping threshold
-    table = choice_table(padded, "turn", match.view(actor))
+    table = choice_table(padded, "turn", match.view_json(actor))
     moves = sum(1 for s in padded if s.action["type"] == "move")
     assert table.row_count <= len(padded) - moves + 2
 

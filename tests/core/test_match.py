@@ -43,7 +43,7 @@ def test_log_round_trips_through_json(tmp_path: Path) -> None:
     path = tmp_path / "log.json"
     affray.write_log(match, path)
     data = read_log(path)
-    assert data["format"] == "affray-match" and data["version"] == 1
+    assert data["format"] == "affray-match" and data["version"] == 2
     restored = import_log(data)
     assert event_dicts(restored) == event_dicts(match)
     assert export_log(restored) == export_log(match)
@@ -56,7 +56,7 @@ def test_verify_accepts_an_honest_log() -> None:
 
 def test_verify_catches_a_changed_roll() -> None:
     data = export_log(played())
-    entry = next(e for e in data["actions"] if any(ev["type"] == "rolled" for ev in e["events"]))
+    entry = next(e for e in data["records"] if any(ev["type"] == "rolled" for ev in e["events"]))
     event = next(ev for ev in entry["events"] if ev["type"] == "rolled")
     die = event["roll"]["dice"][0]
     die["value"] = die["value"] % die["sides"] + 1
@@ -67,8 +67,8 @@ def test_verify_catches_a_changed_roll() -> None:
 
 def test_verify_catches_a_changed_action() -> None:
     data = export_log(played())
-    index = next(i for i, e in enumerate(data["actions"]) if e["action"]["type"] == "declare")
-    data["actions"][index]["action"] = {"type": "declare", "plan": [{"type": "defense"}, {"type": "defense"}],
+    index = next(i for i, e in enumerate(data["records"]) if e["action"]["type"] == "declare")
+    data["records"][index]["action"] = {"type": "declare", "plan": [{"type": "defense"}, {"type": "defense"}],
                                         "additional": False}
     report = verify(data)
     assert not report.ok and f"action #{index}" in report.problems[0]
@@ -115,31 +115,97 @@ def test_rejected_action_changes_nothing() -> None:
     assert match.ruleset.snapshot(match.state) == before and match.rng.index == draws and not match.log
 
 
-def test_undo_replays_one_action_fewer_and_rerolls_the_same_dice() -> None:
-    """Undo is replay without the seat's last action; the same action replayed rolls the same dice."""
-    scenario = affray.load_scenario(EXAMPLE)
-    match = scenario.start(11)
-    for _ in range(6):
+def _played(steps: int, seed: int = 11) -> Match:
+    match = affray.load_scenario(EXAMPLE).start(seed)
+    for _ in range(steps):
         window = match.pending()
         assert window is not None
         actor = window.actors[0]
         match.act(actor, match.legal(actor)[0].action)
+    return match
+
+
+def test_a_gm_rewind_is_a_record_and_the_same_action_rolls_the_same_dice() -> None:
+    """Issue 11, item 4: the GM takes the match back; the log of record keeps what happened and the undo record;
+    since each die is tied to its draw index, the same action replayed rolls the same dice."""
+    match = _played(6)
     last = match.log[-1]
     events_before = [e.to_dict() for e in last.events]
-    assert match.undo(last.seat)
-    assert len(match.log) == last.seq
+    assert match.version == 6
+    assert match.rewind(last.seq).ok
+    assert match.version == 7 and len(match.records) == 7 and len(match.log) == 5
+    assert match.records[-1].to_dict() == {"seq": 6, "kind": "undo", "seat": "gm", "actor": "",
+                                           "action": {"type": "undo", "to": 5}, "events": []}
     assert match.act(last.actor, last.action).ok
     assert [e.to_dict() for e in match.log[-1].events] == events_before
+    assert match.replayed().ruleset.snapshot(match.replayed().state) == match.ruleset.snapshot(match.state)
+
+
+def test_a_player_takes_back_only_its_own_last_action_that_revealed_nothing() -> None:
+    """Issue 11, item 4: taking back may never show the coming dice: an action that rolled is refused; so is
+    someone else's; the GM may rewind any of them. The toy's face-down bid revealed nothing: it can be taken back."""
+    match = _played(1)
+    while not any(e.kind == "rolled" for e in match.log[-1].events):
+        window = match.pending()
+        assert window is not None
+        match.act(window.actors[0], match.legal(window.actors[0])[0].action)
+    last, version = match.log[-1], match.version
+    refused = match.take_back(last.seat)
+    assert isinstance(refused, Rejected) and refused.code == "revealed_since" and match.version == version
+    other = next(s for s in match.seat_names() if s not in (last.seat, "gm"))
+    assert match.take_back(other).code == "not_your_action"  # type: ignore[union-attr]
+    assert match.rewind(2, "vesna").code == "gm_only"  # type: ignore[union-attr]
+    toy = Match(ToyRuleset(), {}, {}, seed=seed_from_int(4))
+    assert toy.act("a", {"type": "bid", "value": 3}).ok
+    assert toy.take_back("a").ok and toy.version == 2 and toy.log == []
+    assert toy.act("a", {"type": "bid", "value": 1}).ok and toy.version == 3
+
+
+def test_a_stale_version_is_refused_and_changes_nothing() -> None:
+    """Issue 11, item 4: an action names the version it was chosen at; a stale one is refused."""
+    match = _played(3)
+    window = match.pending()
+    assert window is not None
+    actor = window.actors[0]
+    action = match.legal(actor)[0].action
+    before, draws = match.ruleset.snapshot(match.state), match.rng.index
+    stale = match.act(actor, action, version=2)
+    assert isinstance(stale, Rejected) and stale.code == "stale_version"
+    assert match.ruleset.snapshot(match.state) == before and match.rng.index == draws and match.version == 3
+    assert match.act(actor, action, version=3).ok and match.version == 4
+
+
+def test_events_since_give_a_seat_its_redacted_new_entries() -> None:
+    """Issue 11, item 4: a seat's new log entries from a version on, without re-walking the log."""
+    toy = Match(ToyRuleset(), {}, {}, seed=seed_from_int(5))
+    toy.act("a", {"type": "bid", "value": 2})
+    assert toy.events_since(0, "b") == toy.redacted_log("b")
+    assert toy.events_since(0, "b")[0]["action"]["type"] == "commit"
+    toy.act("b", {"type": "bid", "value": 1})
+    new = toy.events_since(1, "b")
+    assert [e["seq"] for e in new] == [1] and new[0]["action"] == {"type": "bid", "value": 1}
+
+
+def test_a_version_1_log_still_verifies() -> None:
+    """Exported logs are versioned; this affray reads version 1 logs (actions only) as well."""
+    match = played(9)
+    data = json.loads(json.dumps(export_log(match)))
+    old = {k: v for k, v in data.items() if k not in ("records", "affray_version", "rules_version")}
+    old["version"] = 1
+    old["actions"] = [{k: v for k, v in r.items() if k != "kind"} for r in data["records"]]
+    report = verify(old)
+    assert report.ok and report.actions_checked == len(match.log)
+    assert [e.to_dict() for e in import_log(old).events()] == [e.to_dict() for e in match.events()]
 
 
 def test_sealed_commits_are_hidden_until_revealed_and_checked() -> None:
     """Contract 6: others see that a seat committed and a hash, never what, until the reveal."""
     match = Match(ToyRuleset(), {}, {}, seed=seed_from_int(1))
     assert match.act("a", {"type": "bid", "value": 3}).ok
-    view_b = match.view("b")
-    assert view_b["bids"]["a"]["committed"] and "value" not in view_b["bids"]["a"]
-    assert match.view("a")["bids"]["a"] == {"value": 3}
-    assert match.view("gm")["bids"]["a"] == {"value": 3}
+    view_b = match.view("b").detail
+    assert view_b.bids["a"]["committed"] and "value" not in view_b.bids["a"]
+    assert match.view("a").detail.bids["a"] == {"value": 3}
+    assert "value" not in match.view("gm").detail.bids["a"]  # the GM does not open a player's face-down bid
     log_b = match.redacted_log("b")
     assert log_b[0]["action"]["type"] == "commit" and "value" not in json.dumps(log_b)
     assert match.redacted_log("a")[0]["action"] == {"type": "bid", "value": 3}

@@ -1,4 +1,5 @@
-"""A tiny sealed-bid ruleset for testing the core without any real ruleset.
+"""A tiny sealed-bid ruleset for testing the core without any real ruleset, registered through the same
+plug-in record as the built-in ones (issue 11: a fifth ruleset is one folder and one line, no change to core).
 
 Two players each commit a number 1..3 face down; once both have committed, both are revealed and a d6
 is rolled; the higher bid plus die wins, ties are a draw.
@@ -12,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from affray.core.actions import ActionType, Field
 from affray.core.content import ContentLibrary
 from affray.core.dice import roll_die
 from affray.core.engine import (
@@ -26,14 +28,27 @@ from affray.core.engine import (
     Window,
 )
 from affray.core.events import Committed, Ended, Event, Revealed, Rolled, to_jsonable
+from affray.core.memo import Memo
+from affray.core.plugin import Plugin
 from affray.core.rng import RNG
-from affray.core.scenario import ScenarioBase
+from affray.core.scenario import CombatantBase, ScenarioBase, Side
 from affray.core.sealed import Sealed
+from affray.core.view import CombatantView, View, envelope
 
 
 @dataclass(frozen=True, slots=True)
 class ToyOptions:
     bonus: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ToyDetail:
+    bids: dict[str, dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class ToyCombatant:
+    committed: bool
 
 
 @dataclass(slots=True)
@@ -44,11 +59,21 @@ class ToyState:
     outcome: Outcome | None = None
 
 
+class ToyScenario(ScenarioBase):
+    sides: list[Side[CombatantBase]]
+
+
+#: A toy scenario as a scenario file would hold it.
+SCENARIO: dict[str, Any] = {"ruleset": "toy", "name": "Toy duel", "sides": [
+    {"name": "A", "combatants": [{"id": "a", "controller": "random"}]},
+    {"name": "B", "combatants": [{"id": "b", "controller": "random"}]}]}
+
+
 class ToyRuleset:
     name = "toy"
     title = "Toy sealed bids"
     options_type = ToyOptions
-    scenario_type = ScenarioBase
+    scenario_type = ToyScenario
     content_type = BaseModel
 
     def content(self) -> ContentLibrary:
@@ -63,9 +88,14 @@ class ToyRuleset:
     def pending(self, state: ToyState) -> Window | None:
         if state.outcome:
             return None
-        return Window("bid", tuple(p for p in state.players if p not in state.bids))
+        return Window("bid", tuple(p for p in state.players if p not in state.bids), "Bid 1, 2 or 3 face down")
 
-    def legal(self, state: ToyState, actor: str) -> list[ActionSpec]:
+    view_types = (ToyDetail, ToyCombatant)
+
+    def action_types(self) -> tuple[ActionType, ...]:
+        return (ActionType("bid", "bid face down", (Field("value", "integer", "the bid", minimum=1, maximum=3),)),)
+
+    def legal(self, state: ToyState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:
         window = self.pending(state)
         if window is None or actor not in window.actors:
             return []
@@ -94,9 +124,13 @@ class ToyRuleset:
             events.append(Ended(winner, "bids"))
         return Accepted(events)
 
-    def view(self, state: ToyState, viewer: Viewer) -> dict[str, Any]:
-        return {"bids": {p: (s.payload if viewer.may_see(p) or p in state.revealed else s.public())
-                         for p, s in state.bids.items()}}
+    def view(self, state: ToyState, viewer: Viewer, memo: Memo | None = None) -> View[ToyDetail, ToyCombatant]:
+        bids = {p: (s.payload if viewer.may_open(p) or p in state.revealed else s.public())
+                for p, s in state.bids.items()}
+        combatants = tuple(CombatantView(p, self.names(state)[p], p.upper(), p in viewer.controls, None, (), (),
+                                         False, False, ToyCombatant(p in state.bids)) for p in state.players)
+        return envelope("toy", mode="bids", round=1, phase="bid", order=state.players, window=self.pending(state),
+                        outcome=state.outcome, viewer=viewer, combatants=combatants, detail=ToyDetail(bids))
 
     def outcome(self, state: ToyState) -> Outcome | None:
         return state.outcome
@@ -119,5 +153,12 @@ class ToyRuleset:
     def secrets(self, state: ToyState) -> list[tuple[str, Any]]:
         return [(p, s.payload) for p, s in state.bids.items() if p not in state.revealed]
 
+    def gm_secrets(self, state: ToyState) -> list[tuple[str, Any]]:
+        return []
+
     def invariants(self, state: ToyState) -> list[str]:
         return []
+
+
+#: The toy's plug-in record: what a fifth ruleset's folder would export as ``PLUGIN``.
+PLUGIN = Plugin(name="toy", title="Toy sealed bids", rules=ToyRuleset)

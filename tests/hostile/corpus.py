@@ -125,13 +125,13 @@ def _rolled_index() -> int:
 
 
 LOG_BAD: dict[str, Callable[[dict[str, Any]], Any]] = {
-    "actions_null": _set("actions", None),
-    "action_number": _set("actions", [5]),
-    "action_no_type": _set("actions.0.action", {}),
-    "action_seat_number": _set("actions.0.seat", 3),
-    "action_seq_text": _set("actions.0.seq", "one"),
-    "action_unknown": _set("actions.0.action", {"type": "nonsense"}),
-    "events_not_list": _set("actions.0.events", "x"),
+    "actions_null": _set("records", None),
+    "action_number": _set("records", [5]),
+    "action_no_type": _set("records.0.action", {}),
+    "action_seat_number": _set("records.0.seat", 3),
+    "action_seq_text": _set("records.0.seq", "one"),
+    "action_unknown": _set("records.0.action", {"type": "nonsense"}),
+    "events_not_list": _set("records.0.events", "x"),
     "unknown_ruleset": _set("ruleset", "chess"),
     "changed_ruleset": _set("ruleset", "witchhammer"),
     "ruleset_number": _set("ruleset", 7),
@@ -149,7 +149,11 @@ LOG_BAD: dict[str, Callable[[dict[str, Any]], Any]] = {
     "commitment_short": _set("commitment", "ab"),
     "commitment_wrong": _set("commitment", "0" * 64),
     "seats_list": _set("seats", []),
-    "version_2": _set("version", 2),
+    "version_3": _set("version", 3),
+    "v1_actions_null": lambda d: {**{k: v for k, v in d.items() if k != "records"}, "version": 1, "actions": None},
+    "undo_to_text": lambda d: {**d, "records": [{"seq": 0, "kind": "undo", "seat": "gm", "actor": "",
+                                                 "action": {"type": "undo", "to": "x"}}]},
+    "kind_unknown": _set("records.0.kind", "cheat"),
     "format_missing": _set("format", DIR),
     "top_list": lambda d: [d],
 }

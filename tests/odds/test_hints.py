@@ -10,8 +10,8 @@ import affray
 from affray.core.match import Match
 from affray.core.rng import FastRNG
 from affray.odds.hints import hints
-from affray.odds.warp import Armour, attack_odds
-from affray.odds.witchhammer import attack_odds as wh_attack_odds
+from affray.rulesets.warp.odds import Armour, attack_odds
+from affray.rulesets.witchhammer.odds import attack_odds as wh_attack_odds
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 
@@ -23,9 +23,7 @@ def _at(path: Path, actor: str, seat: str, options: dict[str, Any] | None = None
     if window is not None and window.phase == "psych":  # no Psych card: on to Planning
         for a in window.actors:
             match.act(a, {"type": "ready"})
-    view = match.view(seat)
-    view["acting"] = actor
-    return match, view
+    return match, match.view(seat)
 
 
 def test_witchhammer_planning_shows_each_cards_attack_against_the_nearest_foe() -> None:
@@ -33,7 +31,7 @@ def test_witchhammer_planning_shows_each_cards_attack_against_the_nearest_foe() 
     down, so unknown), the Malus 0 on both."""
     match, view = _at(EXAMPLES / "witchhammer" / "mill_gate_duel.yaml", "tomas", "tomas")
     specs = match.legal("tomas")
-    shown = dict(zip((s.label for s in specs), hints("witchhammer", view, specs), strict=True))
+    shown = dict(zip((s.label for s in specs), hints("witchhammer", view, "tomas", specs), strict=True))
     odds = wh_attack_odds(8 + 1, 0)
     assert shown["place Sword Swing face down"] == (f"Sword Swing hit {float(odds.p_hit):.0%} · solid "
                                                     f"{float(odds.p_solid_hit):.0%} (vs Crossbow Peasant)")
@@ -49,7 +47,7 @@ def test_warp_attack_hint_uses_only_what_the_seat_sees() -> None:
         match, view = _at(EXAMPLES / "warp" / "knight_duel.yaml", "theo", seat, {"initiative": "seating_gm_last"})
         specs = match.legal("theo")
         bat = next(i for i, s in enumerate(specs) if s.action.get("trait") == "good_with_a_bat")
-        text = hints("warp", view, specs)[bat]
+        text = hints("warp", view, "theo", specs)[bat]
         assert text.startswith(f"hit {float(odds.p_hit):.0%} · avg ")
         assert text.endswith("if it defends with 3 dice, before armour") == (seat == "theo")
 
@@ -59,13 +57,12 @@ def test_spellchrome_attack_hint_shows_defense_and_damage() -> None:
     window = match.pending()
     assert window is not None
     specs = match.legal(window.actors[0])
-    view["acting"] = window.actors[0]
-    texts = hints("spellchrome", view, specs)
+    texts = hints("spellchrome", view, window.actors[0], specs)
     attacks = [t for s, t in zip(specs, texts, strict=True) if s.action["type"] == "attack"]
     assert attacks and all(t.startswith("vs Defense ") and "avg" in t for t in attacks)
 
 
 def test_a_broken_view_never_breaks_the_prompt() -> None:
-    match, view = _at(EXAMPLES / "witchhammer" / "mill_gate_duel.yaml", "tomas", "tomas")
-    view["fighters"] = {}
-    assert hints("witchhammer", view, match.legal("tomas")) == [""] * len(match.legal("tomas"))
+    match, _ = _at(EXAMPLES / "witchhammer" / "mill_gate_duel.yaml", "tomas", "tomas")
+    broken = {**match.view_json("tomas"), "fighters": {}, "combatants": []}
+    assert hints("witchhammer", broken, "tomas", match.legal("tomas")) == [""] * len(match.legal("tomas"))

@@ -14,9 +14,9 @@ import affray
 from affray.ai.base import get_policy
 from affray.core.match import Match
 from affray.core.rng import FastRNG
-from affray.odds.hud import duel_odds, exchange_odds, simplified_hit_chance
 from affray.odds.markov import NotSolvable
 from affray.rulesets.hud.mechanics import exchange, hp_loss
+from affray.rulesets.hud.odds import duel_odds, exchange_odds, simplified_hit_chance
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "hud"
 

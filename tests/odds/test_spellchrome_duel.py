@@ -15,7 +15,7 @@ import affray
 from affray.api import Scenario, scenario_from_data
 from affray.core.scenario import load_scenario_data
 from affray.odds.markov import DuelOdds, NotSolvable
-from affray.odds.spellchrome_duel import duel_odds
+from affray.rulesets.spellchrome.duel import duel_odds
 from affray.sim.session import simulate
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "spellchrome"

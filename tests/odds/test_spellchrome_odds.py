@@ -11,7 +11,6 @@ import pytest
 
 from affray.core.rng import ScriptedRNG
 from affray.odds.notation import notation_dist
-from affray.odds.spellchrome import attack_odds, save_odds
 from affray.rulesets.spellchrome.mechanics import (
     STABILISE_DC,
     apply_damage,
@@ -20,6 +19,7 @@ from affray.rulesets.spellchrome.mechanics import (
     save_succeeds,
     stabilise_succeeds,
 )
+from affray.rulesets.spellchrome.odds import attack_odds, save_odds
 
 
 def test_sc13_natural_1_always_fails_and_natural_20_always_succeeds() -> None:

@@ -13,7 +13,7 @@ import pytest
 import affray
 from affray.api import Scenario, scenario_from_data
 from affray.odds.markov import DuelOdds, NotSolvable
-from affray.odds.warp_duel import duel_odds
+from affray.rulesets.warp.duel import duel_odds
 from affray.sim.session import simulate
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "warp"

@@ -10,8 +10,8 @@ import pytest
 
 from affray.core.rng import ScriptedRNG
 from affray.odds.dist import pool_sum
-from affray.odds.warp import Armour, attack_odds, exchange_dist, faces_dist, roll_dist
 from affray.rulesets.warp.mechanics import armour_absorb, damage, hit, pool_total
+from affray.rulesets.warp.odds import Armour, attack_odds, exchange_dist, faces_dist, roll_dist
 from affray.rulesets.warp.options import WarpOptions
 from affray.rulesets.warp.rolls import throw
 from affray.rulesets.warp.state import WarpState

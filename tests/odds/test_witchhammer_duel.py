@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 import affray
-from affray.ai.witchhammer import steady_plan
 from affray.api import Scenario, scenario_from_data
 from affray.core.scenario import load_scenario_data
 from affray.odds.markov import NotSolvable
-from affray.odds.witchhammer_duel import duel_odds
+from affray.rulesets.witchhammer.duel import duel_odds
+from affray.rulesets.witchhammer.policies import steady_plan
 from affray.sim.session import simulate
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "witchhammer"

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from affray.odds.witchhammer import attack_odds, blows, land, save_odds
 from affray.rulesets.witchhammer.mechanics import apply_damage, attack, defense_against, save
+from affray.rulesets.witchhammer.odds import attack_odds, blows, land, save_odds
 
 
 def test_wh16_wh17_seed_attack_example_hit_and_solid_hit() -> None:

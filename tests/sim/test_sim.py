@@ -17,7 +17,7 @@ import pytest
 
 import affray
 from affray.core.scenario import load_scenario_data
-from affray.odds.hud import duel_odds
+from affray.rulesets.hud.odds import duel_odds
 from affray.sim.runner import SimSpec, run
 from affray.sim.session import simulate, sweep
 from affray.sim.stats import Tally, wilson

@@ -49,7 +49,7 @@ def _play(match: Match, kind: str, seed: int, check_every: int = 0) -> Iterator[
         assert legal, f"{actor} has no legal action in {window.phase}"
         if check_every and steps % check_every == 0:
             _every_legal_action_is_accepted(match, actor)
-        action = policy.choose(policy_view(match, actor), legal, rng)
+        action = policy.choose(policy_view(match, actor), actor, legal, rng)
         assert isinstance(match.act(actor, action), Accepted)
         assert isinstance(match.state, SpellchromeState)
         _invariants(match.state)

@@ -15,7 +15,7 @@ OPEN = "\n".join(["." * 10] * 6)
 
 def _choose(match: Match, actor: str) -> dict[str, object]:
     policy = get_policy("spellchrome", "heuristic")
-    return policy.choose(policy_view(match, actor), match.legal(actor), FastRNG(0))
+    return policy.choose(policy_view(match, actor), actor, match.legal(actor), FastRNG(0))
 
 
 def test_it_closes_in_and_attacks() -> None:

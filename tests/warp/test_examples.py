@@ -87,6 +87,5 @@ def test_the_random_policy_explores_every_window() -> None:
             actor = next(a for a in window.actors if a in policies)
             legal = match.legal(actor)
             view = match.view(match.seats[actor])
-            view["acting"] = actor
-            assert match.act(actor, policies[actor].choose(view, legal, rng)).ok
+            assert match.act(actor, policies[actor].choose(view, actor, legal, rng)).ok
     assert {"turn", "defend", "ruling", "initiative"} <= phases

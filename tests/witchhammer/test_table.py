@@ -145,14 +145,14 @@ def test_policies_plan_from_the_view_only() -> None:
     """The heuristic commits two legal cards from its own hand; the random policy picks a legal action."""
     from affray.ai.base import RandomPolicy
     from affray.ai.runner import policy_view
-    from affray.ai.witchhammer import WitchHammerHeuristic
     from affray.core.rng import FastRNG
+    from affray.rulesets.witchhammer.policies import WitchHammerHeuristic
 
     m = duel()
     for actor in ("a", "b"):
         ok(m.act(actor, {"type": "ready"}))
     for policy in (WitchHammerHeuristic(), RandomPolicy()):
-        action = policy.choose(policy_view(m, "a"), m.legal("a"), FastRNG(1))
+        action = policy.choose(policy_view(m, "a"), "a", m.legal("a"), FastRNG(1))
         assert action in [s.action for s in m.legal("a")]
-    plan = WitchHammerHeuristic().choose(policy_view(m, "a"), m.legal("a"), FastRNG(1))
+    plan = WitchHammerHeuristic().choose(policy_view(m, "a"), "a", m.legal("a"), FastRNG(1))
     assert plan["type"] == "commit" and len(plan["cards"]) == 2

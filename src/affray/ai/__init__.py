@@ -1,5 +1,5 @@
-"""Policies that choose actions from what a seat sees (DESIGN.md, contract 9)."""
+"""Policies and the loop that lets them play (DESIGN.md, contract 9)."""
 
-from affray.ai.base import Policy, RandomPolicy, get_policy, policy_names, register_policy
+from affray.ai.base import Policy, RandomPolicy, get_policy, policy_names
 
-__all__ = ["Policy", "RandomPolicy", "get_policy", "policy_names", "register_policy"]
+__all__ = ["Policy", "RandomPolicy", "get_policy", "policy_names"]

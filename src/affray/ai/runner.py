@@ -43,10 +43,9 @@ def policies_for(match: Match, overrides: Mapping[str, str] | None = None) -> di
     return chosen
 
 
-def policy_view(match: Match, actor: str) -> dict[str, Any]:
-    view = match.view(match.seats[actor])
-    view["acting"] = actor
-    return view
+def policy_view(match: Match, actor: str) -> Any:
+    """What the policy playing ``actor`` sees: the view of the seat that plays it (contract 9)."""
+    return match.view(match.seats[actor])
 
 
 def play(match: Match, policies: Mapping[str, Policy], rng: RNG | None = None, *,
@@ -69,8 +68,8 @@ def play(match: Match, policies: Mapping[str, Policy], rng: RNG | None = None, *
         legal = match.legal(actor)
         if not legal:
             raise PolicyError(f"{actor} must act in phase '{window.phase}' but has no legal action")
-        view = policy_view(match, actor) if getattr(policy, "needs_view", True) else {"acting": actor}
-        action = policy.choose(view, legal, rng)
+        view = policy_view(match, actor) if getattr(policy, "needs_view", True) else None
+        action = policy.choose(view, actor, legal, rng)
         result = match.act(actor, action)
         if isinstance(result, Rejected):
             raise PolicyError(f"policy {policy.name} chose a refused action for {actor}: {action} "

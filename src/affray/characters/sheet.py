@@ -1,19 +1,19 @@
 """Character sheets: the file format every ruleset shares, reading, checking, writing, and a printable summary.
 
 A sheet is a YAML file that starts with ``format: affray-sheet/1`` and names its ruleset; the rest is the
-ruleset's own schema (:mod:`affray.characters.witchhammer`, ``warp``, ``spellchrome``, ``hud``). Checking a sheet
-has two stages, and both report the file, the field and the reason (:class:`ContentError`):
+ruleset's own schema (``rulesets/<name>/sheet.py``; WitchHammer's in ``rulesets/witchhammer/characters/``).
+Checking a sheet has two stages, and both report the file, the field and the reason (:class:`ContentError`):
 
 1. the schema (types, ranges, the fields a ruleset allows), and
 2. the ruleset's character rules against its content (point totals, known schools, traits that exist...).
 
-Each ruleset registers a :class:`SheetRules` here. A sheet that passes can be shown, advanced and used in a fight
-(:func:`fight_sheet`, read by a ruleset's ``prepare`` through :mod:`affray.core.sheets`).
+Each ruleset's plug-in record names its :class:`SheetRules` (``sheet``). A sheet that passes can be shown, advanced
+and used in a fight (:func:`fight_sheet`, read by a ruleset's ``prepare`` through :mod:`affray.core.sheets`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 
 from affray.core.content import ContentError, ContentLibrary, Problem, load_pack, read_yaml, validate
 from affray.core.engine import get_ruleset
+from affray.core.plugin import plugin, plugin_names
 from affray.core.scenario import Strict
 from affray.core.sheets import FightSheet
 
@@ -75,18 +76,15 @@ class SheetRules(Protocol):
     def summary(self, sheet: Any, content: ContentLibrary) -> Summary: ...
 
 
-_RULES: dict[str, SheetRules] = {}
-
-
-def register(rules: SheetRules) -> None:
-    _RULES[rules.ruleset] = rules
-
-
 def rules_for(ruleset: str) -> SheetRules:
-    """The character rules of ``ruleset``; ``KeyError`` with the known names otherwise."""
-    if ruleset not in _RULES:
-        raise KeyError(f"no character rules for '{ruleset}'; known: {', '.join(sorted(_RULES))}")
-    return _RULES[ruleset]
+    """The character rules of ``ruleset`` (its plug-in record's ``sheet``); ``KeyError`` with the known names
+    otherwise."""
+    known = [n for n in plugin_names() if plugin(n).sheet is not None]
+    loader = plugin(ruleset).sheet if ruleset in plugin_names() else None
+    if loader is None:
+        raise KeyError(f"no character rules for '{ruleset}'; known: {', '.join(known)}")
+    rules: SheetRules = loader()
+    return rules
 
 
 def library(ruleset: str, extra: Iterable[str | Path] = ()) -> ContentLibrary:
@@ -138,19 +136,14 @@ def load(path: str | Path, extra: Iterable[str | Path] = ()) -> tuple[SheetRules
     return rules, sheet, content, notes
 
 
-def fight_loader(ruleset: str) -> Callable[[Path, ContentLibrary], FightSheet]:
-    """The loader registered with :mod:`affray.core.sheets` for ``ruleset``: a checked sheet of that ruleset as a
-    fighter's character."""
-
-    def fight_sheet(path: Path, content: ContentLibrary) -> FightSheet:
-        rules, sheet = read_sheet(path)
-        if rules.ruleset != ruleset:
-            expected = f"'{ruleset}', the scenario's ruleset; got '{rules.ruleset}'"
-            raise ContentError(path, [Problem("ruleset", expected)])
-        check(rules, sheet, content, path)
-        return rules.for_fight(sheet, content)
-
-    return fight_sheet
+def fight_sheet(ruleset: str, path: Path, content: ContentLibrary) -> FightSheet:
+    """The reader :mod:`affray.core.sheets` calls: a checked sheet of ``ruleset`` as a fighter's character."""
+    rules, sheet = read_sheet(path)
+    if rules.ruleset != ruleset:
+        expected = f"'{ruleset}', the scenario's ruleset; got '{rules.ruleset}'"
+        raise ContentError(path, [Problem("ruleset", expected)])
+    check(rules, sheet, content, path)
+    return rules.for_fight(sheet, content)
 
 
 def to_data(sheet: BaseModel) -> dict[str, Any]:

@@ -14,9 +14,6 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from affray.characters import advancement as adv
-from affray.characters import witchhammer as wh
-from affray.characters.hats import party_leader
 from affray.characters.sheet import (
     Refused,
     Summary,
@@ -28,12 +25,15 @@ from affray.characters.sheet import (
     sheet_rules,
     write_sheet,
 )
-from affray.characters.wh_sheet import BuildRules, WitchHammerSheet
 from affray.cli.render import CliError, console, escape
 from affray.core.content import ContentError, ContentLibrary, read_yaml, validate
 from affray.core.engine import ruleset_names
 from affray.core.files import FileProblem, check_output_path
 from affray.core.rng import VerifiableRNG, new_secret_seed, seed_from_int
+from affray.rulesets.witchhammer.characters import advancement as adv
+from affray.rulesets.witchhammer.characters import build as wh
+from affray.rulesets.witchhammer.characters.hats import party_leader
+from affray.rulesets.witchhammer.characters.sheet import BuildRules, WitchHammerSheet
 
 character_app = typer.Typer(no_args_is_help=True, help="Build, check, show and advance character sheets.")
 

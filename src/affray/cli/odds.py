@@ -68,7 +68,7 @@ def hud_exchange(attack_mod: Annotated[int, typer.Option("--attack-mod")] = 0,
                  riposte_margin: Annotated[int, typer.Option("--riposte-margin", help="WL-B3")] = 6,
                  as_json_out: JsonOpt = False) -> None:
     """Combat Nerdified: the chance of a hit and of a riposte, and the HP-loss distribution (WL-11..WL-13)."""
-    from affray.odds.hud import exchange_odds
+    from affray.rulesets.hud.odds import exchange_odds
 
     odds = exchange_odds(attack_mod, defense_mod, damage_mod, injury_mod, riposte_margin)
     report("Sim HuD exchange (d13 + modifiers)", {"p_hit": odds.p_hit, "p_riposte": odds.p_riposte},
@@ -104,7 +104,7 @@ def witchhammer_attack(
         as_json_out: JsonOpt = False) -> None:
     """One attack: the chance of a hit, a Solid Hit, a Crit, a Fumble; damage; with a target its Wounds and the
     chance it goes down (WH-13..WH-22)."""
-    from affray.odds.witchhammer import attack_odds
+    from affray.rulesets.witchhammer.odds import attack_odds
 
     _need((target_poise is None) == (target_health is None),
           "Give both --target-poise and --target-health, or neither.")
@@ -132,7 +132,7 @@ def witchhammer_save(bonus: Annotated[int, typer.Option("--bonus", help="the mat
                      no_crits: Annotated[bool, typer.Option("--no-crits", help="no +-10 on 20/1 (WH-B7)")] = False,
                      as_json_out: JsonOpt = False) -> None:
     """A save or skill check: d20 + bonus + Malus >= difficulty, +-10 on a natural 20/1 (WH-27, WH-28, WH-B7)."""
-    from affray.odds.witchhammer import save_odds
+    from affray.rulesets.witchhammer.odds import save_odds
 
     _need(malus <= 0, "--malus is 0 or negative (WH-20).")
     odds = save_odds(bonus, difficulty, malus, not no_crits)
@@ -163,7 +163,7 @@ def warp_attack(
         botch: Annotated[bool, typer.Option("--botch", help="OtE 2e Botch (WR-B12)")] = False,
         as_json_out: JsonOpt = False) -> None:
     """One attack: the chance of a hit (attack > defense) and the damage after armour (WR-08..WR-11, WR-19)."""
-    from affray.odds.warp import MAX_THROWN, Armour, attack_odds
+    from affray.rulesets.warp.odds import MAX_THROWN, Armour, attack_odds
 
     counts = (attack, defense, attack_bonus, attack_penalty, defense_bonus, defense_penalty, armour_dice,
               armour_points, bullet_dice)
@@ -196,7 +196,7 @@ def spellchrome_attack(
         as_json_out: JsonOpt = False) -> None:
     """One attack: the chance of a hit and its damage after damage reduction (SC-B1, SC-B6, SC-07)."""
     from affray.core.notation import NotationError
-    from affray.odds.spellchrome import attack_odds
+    from affray.rulesets.spellchrome.odds import attack_odds
 
     _need(dr >= 0 and ex_hp >= 0, "--dr and --ex-hp cannot be negative.")
     _need(crit_multiplier >= 1, "--crit-multiplier is at least 1.")
@@ -221,7 +221,7 @@ def spellchrome_save(bonus: Annotated[int, typer.Option("--bonus", help="base sa
                      dc: Annotated[int, typer.Option("--dc", help="the difficulty class")],
                      as_json_out: JsonOpt = False) -> None:
     """A saving throw: d20 + bonus >= DC; a natural 1 fails and a natural 20 succeeds (SC-12, SC-13)."""
-    from affray.odds.spellchrome import save_odds
+    from affray.rulesets.spellchrome.odds import save_odds
 
     report(f"Spellchrome save: d20 {bonus:+d} against DC {dc}", {"p_success": save_odds(bonus, dc).p_success}, {},
            as_json_out)
@@ -233,7 +233,7 @@ def duel(scenario: Annotated[Path, typer.Argument(help="a one-against-one scenar
          as_json_out: JsonOpt = False) -> None:
     """Exact chances of each side winning a one-on-one scenario, and how many rounds it lasts."""
     from affray.api import load_scenario
-    from affray.odds.duels import MODELS, solve_scenario
+    from affray.odds.duels import solve_scenario
     from affray.odds.markov import NotSolvable
 
     loaded = load_scenario(scenario)
@@ -250,7 +250,7 @@ def duel(scenario: Annotated[Path, typer.Argument(help="a one-against-one scenar
                 "expected_rounds": show(odds.expected_rounds),
                 "rounds": [{"outcome": k, **show(p)} for k, p in odds.rounds if p],
                 "tail": float(odds.tail), "states": odds.states, "exact": exact,
-                "model": MODELS.get(loaded.ruleset.name, "")}
+                "model": _assumes(loaded.ruleset.name)}
         print(json.dumps(data))
         return
     table = Table(title=f"{escape(loaded.model.name or scenario)}: exact duel", title_justify="left")
@@ -260,5 +260,16 @@ def duel(scenario: Annotated[Path, typer.Argument(help="a one-against-one scenar
         table.add_row(escape(k), f"{float(v):.6%}" + (f"  ({v})" if exact and len(str(v)) < 40 else ""))
     console.print(table)
     console.print(f"expected rounds: {float(odds.expected_rounds):.4f}   states: {odds.states}")
-    console.print(f"model: {MODELS.get(loaded.ruleset.name, '')}")
+    console.print(f"model: {_assumes(loaded.ruleset.name)}")
     console.print(bars("rounds", {k: Fraction(p).limit_denominator(10**12) for k, p in odds.rounds[:30]}))
+
+
+def _assumes(ruleset: str) -> str:
+    """What the ruleset's duel model assumes, in one sentence ('' when it has none)."""
+    from affray.odds.duels import duel_model
+    from affray.odds.markov import NotSolvable
+
+    try:
+        return duel_model(ruleset).assumes
+    except NotSolvable:
+        return ""

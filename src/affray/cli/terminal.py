@@ -181,9 +181,8 @@ class Terminal:
         specs = match.legal(actor)
         window = match.pending()
         name = match.names().get(actor, actor)
-        view = match.view(self.seat)
-        view["acting"] = actor
-        odds = hints(match.ruleset.name, view, specs)
+        view = match.view_json(self.seat)
+        odds = hints(match.ruleset.name, match.view(self.seat), actor, specs)
         shown = [ActionSpec(s.action, s.label, (*s.notes, o) if o else s.notes)
                  for s, o in zip(specs, odds, strict=True)]
         console.print(choice_table(shown, f"{escape(name)} — {escape(window.prompt if window else '')}", view))
@@ -218,17 +217,18 @@ class Terminal:
             console.print(HELP)
             return None
         if line == "view":
-            table = status_table(match.view(self.seat))
-            console.print(table if table is not None else escape(json.dumps(match.view(self.seat), indent=1)))
+            view = match.view_json(self.seat)
+            table = status_table(view)
+            console.print(table if table is not None else escape(json.dumps(view, indent=1)))
             return None
         if line == "undo":
-            if match.undo(self.seat):
-                console.print("[yellow]Undone: the log is replayed without your last action. The same "
-                              "action will roll the same dice.[/]")
-                self.shown = len(list(match.events()))
-                return {"type": "undo"}
-            console.print("Nothing of yours to undo.")
-            return None
+            taken = match.take_back(self.seat)
+            if isinstance(taken, Rejected):
+                console.print(f"[red]{escape(taken.code)}[/]: {escape(taken.message)}")
+                return None
+            console.print("[yellow]Undone: your last action is taken back (the log keeps the record).[/]")
+            self.shown = len(list(match.events()))
+            return {"type": "undo"}
         choice = self._resolve(line, specs)
         if isinstance(choice, str):
             console.print(f"[red]{escape(choice)}.[/] {HELP}")

@@ -5,9 +5,10 @@ A ruleset is a step function over a match state::
     prepare(scenario, content)    -> setup (plain JSON: the scenario with every reference resolved)
     setup(setup, options, rng)    -> (state, events)
     pending(state)                -> Window | None      which actors must act now, and on what
-    legal(state, actor)           -> list[ActionSpec]   concrete actions that ``step`` would accept
+    legal(state, actor, memo)     -> list[ActionSpec]   concrete actions that ``step`` would accept
+    action_types()                -> ActionTypes        every action's fields and ranges (core/actions.py)
     step(state, actor, action, rng) -> Accepted | Rejected
-    view(state, viewer)           -> dict               the only way state leaves the engine
+    view(state, viewer, memo)     -> View               the only way state leaves the engine (core/view.py)
     outcome(state)                -> Outcome | None
 
 ``step`` validates completely before it changes anything (contract 2): a :class:`Rejected` result means
@@ -17,7 +18,7 @@ log of record is plain data.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -27,7 +28,9 @@ from affray.core.rng import RNG
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from affray.core.actions import ActionType
     from affray.core.content import ContentLibrary
+    from affray.core.memo import Memo
     from affray.core.scenario import ScenarioBase
 
 Action = dict[str, Any]
@@ -37,14 +40,23 @@ SPECTATOR = "spectator"
 
 @dataclass(frozen=True, slots=True)
 class ActionSpec:
-    """One action an actor may take now: the exact object to submit, a label, and warnings."""
+    """One action an actor may take now: the exact object to submit, a label, and warnings.
+
+    ``free`` names the fields of ``action`` that are free parameters (its :class:`~affray.core.actions.ActionType`
+    says so too): the value given is one valid choice, and a client may put any other the schema allows (a path, a
+    distance, a text, a plan); ``step`` validates what comes back.
+    """
 
     action: Action
     label: str
     notes: tuple[str, ...] = ()
+    free: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"action": self.action, "label": self.label, "notes": list(self.notes)}
+        out = {"action": self.action, "label": self.label, "notes": list(self.notes)}
+        if self.free:
+            out["free"] = list(self.free)
+        return out
 
 
 @dataclass(slots=True)
@@ -122,14 +134,24 @@ class CombatantReport:
 
 @dataclass(frozen=True, slots=True)
 class Viewer:
-    """Who is looking: a seat name, the actors it controls, and whether it sees everything (the GM)."""
+    """Who is looking: a seat name, the actors it controls, and whether it sees GM-level information.
+
+    ``omniscient`` (the GM) sees every sheet and the GM's own hidden rolls (:meth:`may_see`), but face-down choices
+    and sealed payloads open only for the seat that controls their actor (:meth:`may_open`), the GM's included: a
+    GM who plays the monsters must not read the players' cards before placing its own.
+    """
 
     seat: str
     controls: frozenset[str] = frozenset()
     omniscient: bool = False
 
     def may_see(self, actor: str) -> bool:
+        """GM-level information about ``actor`` (its sheet, its hidden numbers)."""
         return self.omniscient or actor in self.controls
+
+    def may_open(self, actor: str) -> bool:
+        """``actor``'s face-down choices and sealed payloads: only for the seat that plays it."""
+        return actor in self.controls
 
     @classmethod
     def gm(cls) -> Viewer:
@@ -166,11 +188,20 @@ class Ruleset(Protocol):
 
     def pending(self, state: Any) -> Window | None: ...
 
-    def legal(self, state: Any, actor: str) -> list[ActionSpec]: ...
+    def legal(self, state: Any, actor: str, memo: Memo | None = None) -> list[ActionSpec]: ...
+
+    def action_types(self) -> tuple[ActionType, ...]:
+        """Every action type this ruleset accepts, with its fields (:mod:`affray.core.actions`)."""
+        ...
+
+    @property
+    def view_types(self) -> tuple[type[Any], ...]:
+        """The view's and each combatant's ``detail`` types, for the JSON Schema (``core.view.view_schema``)."""
+        ...
 
     def step(self, state: Any, actor: str, action: Action, rng: RNG) -> StepResult: ...
 
-    def view(self, state: Any, viewer: Viewer) -> dict[str, Any]: ...
+    def view(self, state: Any, viewer: Viewer, memo: Memo | None = None) -> Any: ...
 
     def outcome(self, state: Any) -> Outcome | None: ...
 
@@ -187,7 +218,13 @@ class Ruleset(Protocol):
         ...
 
     def secrets(self, state: Any) -> list[tuple[str, Any]]:
-        """``(owner actor, value)`` for everything hidden now; no other seat may see the value (contract 6)."""
+        """``(owner actor, value)`` for every face-down choice or sealed payload now: no seat but the one that plays
+        the owner may see the value, the GM's included (contract 6, ``Viewer.may_open``)."""
+        ...
+
+    def gm_secrets(self, state: Any) -> list[tuple[str, Any]]:
+        """``(owner actor, value)`` for GM-level information now (a GM character's sheet): hidden from the players'
+        seats and the spectators, open to the GM (``Viewer.may_see``)."""
         ...
 
     def invariants(self, state: Any) -> list[str]:
@@ -195,27 +232,19 @@ class Ruleset(Protocol):
         ...
 
 
-_REGISTRY: dict[str, Callable[[], Ruleset]] = {}
-_LOADED: dict[str, Ruleset] = {}
-
-
-def register(name: str, factory: Callable[[], Ruleset]) -> None:
-    """Register a ruleset factory under ``name`` (loaded lazily on first use)."""
-    _REGISTRY[name] = factory
-
-
 def ruleset_names() -> list[str]:
-    return sorted(_REGISTRY)
+    """The names of every known ruleset (see :mod:`affray.core.plugin`)."""
+    from affray.core.plugin import plugin_names
+
+    return plugin_names()
 
 
 def get_ruleset(name: str) -> Ruleset:
     """The ruleset called ``name``; raises ``KeyError`` with the known names if there is none.
 
-    The built-in rulesets are registered when the ``affray`` package is imported (``affray/__init__.py``
+    The built-in rulesets are made known when the ``affray`` package is imported (``affray/__init__.py``
     imports ``affray.rulesets``), so core never imports upward.
     """
-    if name not in _REGISTRY:
-        raise KeyError(f"unknown ruleset '{name}'; known rulesets: {', '.join(sorted(_REGISTRY))}")
-    if name not in _LOADED:
-        _LOADED[name] = _REGISTRY[name]()
-    return _LOADED[name]
+    from affray.core.plugin import plugin
+
+    return plugin(name).ruleset()

@@ -57,6 +57,8 @@ class Event:
     """Base of all events. Subclasses set ``kind`` and override :meth:`describe`."""
 
     kind: ClassVar[str] = "event"
+    #: A private event about a face-down choice: hidden from the GM too, unless the GM plays one of its audience.
+    sealed: ClassVar[bool] = False
 
     def audience(self) -> frozenset[str] | None:
         """Actors who may see this event in full; ``None`` means it is public."""

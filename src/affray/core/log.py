@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from affray.core.engine import Rejected, StepResult, get_ruleset
+from affray.core.engine import Accepted, StepResult, get_ruleset
 from affray.core.files import MAX_JSON_BYTES, FileProblem, load_json, write_text
-from affray.core.logcheck import FORMAT, VERSION, LogFormatError, check_die, check_log
-from affray.core.match import Match, redact_event
+from affray.core.logcheck import FORMAT, READS, VERSION, LogFormatError, check_die, check_log
+from affray.core.match import Match, ReplayError, redact_event
 from affray.core.rng import commitment_of, derive_die
 
-__all__ = ["FORMAT", "VERSION", "LogFormatError", "VerifyReport", "export_log", "import_log", "read_log",
-           "verify", "write_log"]
+__all__ = ["FORMAT", "READS", "VERSION", "LogFormatError", "VerifyReport", "export_log", "import_log", "read_log",
+           "records_of", "verify", "write_log"]
 PRIVATE = ("This file holds the match's secret seed and every seat's face-down cards: it is the GM's file "
            "(written owner-only). Give players the log of their own seat.")
 # Replaying untrusted data through rules code: a setup or action of the wrong shape fails inside the ruleset.
@@ -33,17 +33,22 @@ def export_log(match: Match, *, reveal_seed: bool | None = None, seat: str | Non
     ``seat``: the log as that seat may see it (contract 6) while the match is not over: others' unrevealed
     commits and private events redacted, no seed. After the end every log is whole: nothing is secret then.
     """
+    from affray import __version__
+    from affray.core.plugin import plugin
+
     outcome = match.outcome()
     if seat is not None and outcome is None:
         viewer = match.viewer(seat)
         data = export_log(match, reveal_seed=False)
-        data.update(redacted_for=seat, actions=match.redacted_log(seat),
+        data.update(redacted_for=seat, records=match.redacted_log(seat),
                     setup_events=[redact_event(e, viewer) for e in match.setup_events])
         return data
     reveal = outcome is not None if reveal_seed is None else reveal_seed
     return {
         "format": FORMAT,
         "version": VERSION,
+        "affray_version": __version__,
+        "rules_version": plugin(match.ruleset.name).rules_version,
         "ruleset": match.ruleset.name,
         "setup": match.setup_data,
         "options": match.options_dict,
@@ -52,8 +57,7 @@ def export_log(match: Match, *, reveal_seed: bool | None = None, seat: str | Non
         "commitment": match.commitment,
         "seed": match.seed.hex() if reveal and match.seed is not None else None,
         "setup_events": [e.to_dict() for e in match.setup_events],
-        "actions": [{"seq": e.seq, "seat": e.seat, "actor": e.actor, "action": e.action,
-                     "events": [ev.to_dict() for ev in e.events]} for e in match.log],
+        "records": [r.to_dict() for r in match.records],
         "outcome": None if outcome is None else {"winner": outcome.winner, "reason": outcome.reason},
         "rounds": match.rounds(),
     }
@@ -78,6 +82,13 @@ def read_log(path: str | Path) -> dict[str, Any]:
     return check_log(data, str(path))
 
 
+def records_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The log of record of a log of any version this affray reads (version 1 logs hold actions only)."""
+    if "records" in data:
+        return list(data["records"])
+    return [{**entry, "kind": "action"} for entry in data["actions"]]
+
+
 def _seed(data: dict[str, Any]) -> bytes:
     if not data.get("seed"):
         raise LogFormatError("the log does not reveal its seed yet, so it cannot be replayed or verified")
@@ -87,12 +98,16 @@ def _seed(data: dict[str, Any]) -> bytes:
         raise LogFormatError("the log's seed is not hexadecimal") from None
 
 
-def _rebuild(data: dict[str, Any], seed: bytes) -> Match:
-    """A fresh match from the log's ruleset, setup, options and seats; a mismatch is a :class:`LogFormatError`."""
+def _ruleset(data: dict[str, Any]) -> Any:
     try:
-        ruleset = get_ruleset(data["ruleset"])
+        return get_ruleset(data["ruleset"])
     except KeyError as exc:
         raise LogFormatError(f"ruleset: {exc.args[0]}") from None
+
+
+def _rebuild(data: dict[str, Any], seed: bytes) -> Match:
+    """A fresh match from the log's ruleset, setup, options and seats; a mismatch is a :class:`LogFormatError`."""
+    ruleset = _ruleset(data)
     try:
         return Match(ruleset, data["setup"], data["options"], seed=seed, seats=data.get("seats"),
                      controllers=data.get("controllers"))
@@ -103,20 +118,35 @@ def _rebuild(data: dict[str, Any], seed: bytes) -> Match:
 
 def _replay(match: Match, entry: dict[str, Any]) -> StepResult:
     try:
-        return match.submit(entry["seat"], entry["actor"], entry["action"])
+        return match.apply_record(entry)
     except _REPLAY_ERRORS as exc:
-        raise LogFormatError(f"{_describe(entry)} cannot be replayed: it is not an action of this ruleset "
+        raise LogFormatError(f"{_describe(entry)} cannot be replayed: it is not a record of this ruleset "
                              f"({type(exc).__name__}: {exc})") from None
 
 
 def import_log(data: dict[str, Any]) -> Match:
-    """Rebuild a match from a log by replaying its actions on its setup and seed."""
-    match = _rebuild(data, _seed(data))
-    for entry in data["actions"]:
-        result = _replay(match, entry)
-        if isinstance(result, Rejected):
-            raise LogFormatError(f"action #{entry['seq']} is refused on replay: {result.code}: {result.message}")
-    return match
+    """Rebuild a match from a log by replaying its records on its setup and seed."""
+    seed = _seed(data)
+    ruleset = _ruleset(data)
+    _rebuild(data, seed)  # a setup of the wrong shape is refused with its field
+    try:
+        return Match.restore(ruleset, data["setup"], data["options"], seed=seed, records=records_of(data),
+                             seats=data.get("seats"), controllers=data.get("controllers"))
+    except ReplayError as exc:
+        raise LogFormatError(f"{exc}{_rules_note(data)}") from None
+    except _REPLAY_ERRORS as exc:
+        raise LogFormatError(f"a record cannot be replayed: it is not a record of this ruleset "
+                             f"({type(exc).__name__}: {exc})") from None
+
+
+def _rules_note(data: dict[str, Any]) -> str:
+    """Why an older log may replay differently: it was recorded under other rules."""
+    from affray.core.plugin import plugin
+
+    logged, now = data.get("rules_version"), plugin(data["ruleset"]).rules_version
+    if logged is None or logged == now:
+        return ""
+    return f" (the log was recorded under {data['ruleset']} rules version {logged}; this affray runs {now})"
 
 
 @dataclass(slots=True)
@@ -171,22 +201,25 @@ def verify(data: dict[str, Any]) -> VerifyReport:
     if commitment_of(seed) != data["commitment"]:
         report.problems.append("the seed does not match the commitment published at the start of the match")
         return report
+    records = records_of(data)
     _check_rolls(seed, data.get("setup_events", []), "setup", report)
-    for entry in data["actions"]:
+    for entry in records:
         _check_rolls(seed, entry.get("events", []), _describe(entry), report)
     match = _rebuild(data, seed)
     diff = _first_difference(data.get("setup_events", []), [e.to_dict() for e in match.setup_events])
     if diff:
-        report.problems.append(f"setup: {diff}")
-    for entry in data["actions"]:
-        result = _replay(match, entry)
-        report.actions_checked += 1
-        if isinstance(result, Rejected):
-            report.problems.append(f"{_describe(entry)} is illegal on replay: {result.code}: {result.message}")
+        report.problems.append(f"setup: {diff}{_rules_note(data)}")
+    for entry in records:
+        try:
+            result = _replay(match, entry)
+        except ReplayError as exc:
+            report.problems.append(f"{_describe(entry)} is illegal on replay: {exc}{_rules_note(data)}")
             return report
-        diff = _first_difference(entry.get("events", []), [e.to_dict() for e in result.events])
+        report.actions_checked += entry.get("kind", "action") == "action"
+        events = result.events if isinstance(result, Accepted) else []
+        diff = _first_difference(entry.get("events", []), [e.to_dict() for e in events])
         if diff:
-            report.problems.append(f"{_describe(entry)}: {diff}")
+            report.problems.append(f"{_describe(entry)}: {diff}{_rules_note(data)}")
             return report
     outcome = match.outcome()
     logged = data.get("outcome")

@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 FORMAT = "affray-match"
-VERSION = 1
+VERSION = 2  # 2: records (actions and undo records), the affray and rules versions; 1: actions only
+READS = (1, 2)
 MAX_SIDES = 1_000_000  # the notation's limit; a larger die would make re-deriving it slow
 _HEX = re.compile(r"^[0-9a-f]+$")
 
@@ -51,7 +52,6 @@ _TOP: dict[str, tuple[Check, str, bool]] = {
     "setup": (lambda v: isinstance(v, dict) and bool(v), "the match setup (a non-empty object)", True),
     "options": (lambda v: isinstance(v, dict), "the rule options (an object)", True),
     "commitment": (lambda v: _hex(v) and len(v) == 64, "the seed's SHA-256 (64 hexadecimal digits)", True),
-    "actions": (lambda v: isinstance(v, list), "a list of actions", True),
     "seed": (lambda v: v is None or (_hex(v) and len(v) > 0), "null or the seed in hexadecimal", False),
     "seats": (_names, "an object of combatant -> seat names", False),
     "controllers": (_names, "an object of combatant -> controller names", False),
@@ -63,6 +63,7 @@ _ENTRY: dict[str, tuple[Check, str]] = {
     "seat": (_text, "the seat that acted (text)"),
     "actor": (_text, "the combatant that acted (text)"),
     "action": (lambda v: isinstance(v, dict) and isinstance(v.get("type"), str), "an object with a 'type'"),
+    "kind": (lambda v: v in (None, "action", "undo"), "'action' or 'undo'"),
 }
 
 
@@ -71,9 +72,9 @@ def check_log(data: Any, source: str) -> dict[str, Any]:
     the field and what was expected."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise LogFormatError(f"{source} is not an affray match log (expected \"format\": \"{FORMAT}\")")
-    if data.get("version") != VERSION:
-        raise LogFormatError(f"{source}: version: {VERSION}, the version this affray reads "
-                             f"(got {_short(data.get('version'))})")
+    if data.get("version") not in READS:
+        raise LogFormatError(f"{source}: version: one of {', '.join(map(str, READS))}, the versions this affray "
+                             f"reads (got {_short(data.get('version'))})")
     for key, (ok, expected, required) in _TOP.items():
         if key not in data:
             if required:
@@ -81,19 +82,26 @@ def check_log(data: Any, source: str) -> dict[str, Any]:
             continue
         if not ok(data[key]):
             raise LogFormatError(f"{source}: {key}: {expected} (got {_short(data[key])})")
-    for i, entry in enumerate(data["actions"]):
-        _check_entry(entry, i, source)
+    key = "records" if data["version"] >= 2 else "actions"
+    entries = data.get(key)
+    if not isinstance(entries, list):
+        raise LogFormatError(f"{source}: {key}: a list of {key} (got {_short(entries)}"
+                             f"{'' if key in data else ': the field is missing'})")
+    for i, entry in enumerate(entries):
+        _check_entry(entry, i, source, key)
     return data
 
 
-def _check_entry(entry: Any, i: int, source: str) -> None:
+def _check_entry(entry: Any, i: int, source: str, key: str) -> None:
     if not isinstance(entry, Mapping):
-        raise LogFormatError(f"{source}: actions[{i}]: an object {{seq, seat, actor, action}} (got {_short(entry)})")
-    for key, (ok, expected) in _ENTRY.items():
-        if not ok(entry.get(key)):
-            raise LogFormatError(f"{source}: actions[{i}].{key}: {expected} (got {_short(entry.get(key))})")
+        raise LogFormatError(f"{source}: {key}[{i}]: an object {{seq, seat, actor, action}} (got {_short(entry)})")
+    for name, (ok, expected) in _ENTRY.items():
+        if not ok(entry.get(name)):
+            raise LogFormatError(f"{source}: {key}[{i}].{name}: {expected} (got {_short(entry.get(name))})")
+    if entry.get("kind") == "undo" and not _int(entry["action"].get("to")):
+        raise LogFormatError(f"{source}: {key}[{i}].action.to: the version an undo goes back to, a whole number")
     if "events" in entry and not _events(entry["events"]):
-        raise LogFormatError(f"{source}: actions[{i}].events: a list of events (objects with a 'type')")
+        raise LogFormatError(f"{source}: {key}[{i}].events: a list of events (objects with a 'type')")
 
 
 def check_die(die: Any) -> bool:

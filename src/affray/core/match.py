@@ -1,14 +1,23 @@
-"""A match: its setup, the seed commitment and the action log (DESIGN.md, contract 4).
+"""A match: its setup, the seed commitment and the log of record (DESIGN.md, contract 4; issue 11, item 4).
 
-:class:`Match` drives a ruleset's step function, owns the RNG, maps seats to the actors they control,
-and keeps the log of record. Replay is a fold: building a match from the same setup and seed and
-submitting the same actions reproduces the state and every event exactly. Undo is "replay one action
-fewer"; since each die is tied to its draw index, the same action replayed rolls the same dice.
+:class:`Match` drives a ruleset's step function, owns the RNG, maps seats to the actors they control, and keeps the
+log of record: a list of :class:`Record` s, each an accepted *action* or an *undo* (who asked, and back to which
+version). The match's **version** is the number of records; a client names the version it chose at, and a stale
+one is refused (``stale_version``) with nothing changed.
+
+Replay is a fold: building a match from the same setup and seed and applying the same records reproduces the state
+and every event exactly. An undo does not cut the log: it is appended, and the state becomes what it was at the
+version it names (replayed from the setup along the actions in force then). Since each die is tied to its draw
+index, the same action after an undo rolls the same dice. A player may take back its own last action only while
+nothing has been revealed since (no die rolled, no card turned), so taking back never shows anyone the coming dice or
+other seats' face-down choices; the GM may rewind to any version, and the record says so.
+
+Derived values (views, legal lists) are kept in the match's :class:`~affray.core.memo.Memo`, keyed by its version.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,24 +34,53 @@ from affray.core.engine import (
     Viewer,
     Window,
 )
-from affray.core.events import Committed, Event, Revealed
+from affray.core.events import Committed, Event, Revealed, Rolled
+from affray.core.memo import Memo
 from affray.core.options import options_to_dict, parse_options
 from affray.core.rng import RNG, FastRNG, VerifiableRNG, new_secret_seed
 
+ACTION = "action"
+UNDO = "undo"
+
 
 @dataclass(slots=True)
-class LogEntry:
-    """One accepted action. ``seq``, ``seat``, ``actor`` and ``action`` are the record; ``events`` derive."""
+class Record:
+    """One entry of the log of record. ``kind`` is ``"action"`` (``actor`` took ``action`` for ``seat``) or ``"undo"``
+    (``seat`` took the match back to version ``action["to"]``). ``events`` derive from the record by replay."""
 
     seq: int
     seat: str
     actor: str
     action: Action
     events: list[Event]
+    kind: str = ACTION
+
+    def to_dict(self, events: bool = True) -> dict[str, Any]:
+        out: dict[str, Any] = {"seq": self.seq, "kind": self.kind, "seat": self.seat, "actor": self.actor,
+                               "action": self.action}
+        if events:
+            out["events"] = [e.to_dict() for e in self.events]
+        return out
+
+
+LogEntry = Record  # the name before undo records existed
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """The actions in force at a version, as a persistent list: the last record's index and the line before it."""
+
+    index: int
+    before: _Line | None
 
 
 class ReplayError(RuntimeError):
     """A logged action was refused on replay: the log does not belong to this setup and seed."""
+
+
+def _reveals(events: list[Event]) -> bool:
+    """Whether ``events`` showed anyone something new: a die rolled or a sealed choice opened."""
+    return any(isinstance(e, Rolled | Revealed) for e in events)
 
 
 class Match:
@@ -77,11 +115,40 @@ class Match:
         self.controllers: dict[str, str] = {a: "human" for a in actors}
         self.controllers.update(controllers or {})
         self.controllers.setdefault(GM, "human")
-        self.log: list[LogEntry] = []
+        self.records: list[Record] = []
+        self.memo = Memo()
+        self._line: _Line | None = None
+        self._lines: list[_Line | None] = [None]  # the line in force at each version
         self._seating: dict[str, str] = {}
         self._viewers: dict[str, Viewer] = {}
 
+    @classmethod
+    def restore(cls, ruleset: Ruleset, setup: Mapping[str, Any], options: Mapping[str, Any] | None, *,
+                seed: bytes, records: Sequence[Mapping[str, Any]], seats: Mapping[str, str] | None = None,
+                controllers: Mapping[str, str] | None = None) -> Match:
+        """Rebuild a match from its log of record (``Record.to_dict`` entries); a refusal raises ReplayError."""
+        match = cls(ruleset, setup, options, seed=seed, seats=seats, controllers=controllers)
+        for entry in records:
+            match.apply_record(entry)
+        return match
+
     # -- reading -----------------------------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        """The number of records in the log of record: what a client names when it submits."""
+        return len(self.records)
+
+    @property
+    def log(self) -> list[Record]:
+        """The actions in force now, in order (the records an undo took back are not among them)."""
+        out = []
+        line = self._line
+        while line is not None:
+            out.append(self.records[line.index])
+            line = line.before
+        out.reverse()
+        return out
+
     @property
     def options_dict(self) -> dict[str, Any]:
         return options_to_dict(self.options)
@@ -90,7 +157,7 @@ class Match:
         return None if self.outcome() is not None else self.ruleset.pending(self.state)
 
     def legal(self, actor: str) -> list[ActionSpec]:
-        return self.ruleset.legal(self.state, actor)
+        return self.ruleset.legal(self.state, actor, self.memo)
 
     def outcome(self) -> Outcome | None:
         return self.ruleset.outcome(self.state)
@@ -102,7 +169,8 @@ class Match:
         return self.ruleset.names(self.state)
 
     def viewer(self, seat: str) -> Viewer:
-        """The viewer for ``seat``: the GM sees all; a spectator controls nothing; a player its actors.
+        """The viewer for ``seat``: the GM sees GM-level information; a spectator controls nothing; a player its
+        actors. Only the seat that controls an actor opens its face-down choices (:meth:`Viewer.may_open`).
         Viewers are frozen, so one is kept per seat until the seating changes."""
         if self.seats != self._seating:
             self._seating, self._viewers = dict(self.seats), {}
@@ -118,21 +186,34 @@ class Match:
             return Viewer.spectator()
         return Viewer(seat, frozenset(a for a, s in self.seats.items() if s == seat))
 
-    def view(self, seat: str) -> dict[str, Any]:
-        return self.ruleset.view(self.state, self.viewer(seat))
+    def view(self, seat: str) -> Any:
+        """What ``seat`` may see now (a typed view, see :mod:`affray.core.view`)."""
+        return self.ruleset.view(self.state, self.viewer(seat), self.memo)
+
+    def view_json(self, seat: str) -> dict[str, Any]:
+        """:meth:`view` as JSON."""
+        view = self.view(seat)
+        to_json = getattr(view, "to_json", None)
+        return to_json() if to_json is not None else dict(view)
 
     def seat_names(self) -> list[str]:
         return sorted(set(self.seats.values()))
 
     def events(self) -> Iterator[Event]:
-        """Every event so far: setup first, then each action's events in order."""
+        """Every event of the actions in force: setup first, then each action's events in order."""
         yield from self.setup_events
         for entry in self.log:
             yield from entry.events
 
     # -- acting ------------------------------------------------------------------------------------
-    def submit(self, seat: str, actor: str, action: Action) -> StepResult:
-        """Let ``seat`` take ``action`` for ``actor``; on acceptance the action joins the log."""
+    def submit(self, seat: str, actor: str, action: Action, *, version: int | None = None) -> StepResult:
+        """Let ``seat`` take ``action`` for ``actor``; on acceptance the action joins the log of record.
+
+        ``version``: the version the action was chosen at; any other is refused as ``stale_version``.
+        """
+        if version is not None and version != self.version:
+            return Rejected("stale_version", f"The fight has moved on (version {self.version}, not {version}); "
+                                             f"look again and choose anew.")
         if self.outcome() is not None:
             return Rejected("match_over", "The fight is over; no more actions can be taken.")
         if self.seats.get(actor) is None:
@@ -149,14 +230,85 @@ class Match:
                 raise RuntimeError(f"{self.ruleset.name} accepted an action from {actor}, who was not due to act")
             return result
         if isinstance(result, Accepted):
-            self.log.append(LogEntry(len(self.log), seat, actor, action, result.events))
+            self._append(Record(self.version, seat, actor, action, result.events))
         return result
 
-    def act(self, actor: str, action: Action) -> StepResult:
+    def act(self, actor: str, action: Action, *, version: int | None = None) -> StepResult:
         """Submit for ``actor`` from the seat that controls it (library and policy convenience)."""
-        return self.submit(self.seats.get(actor, actor), actor, action)
+        return self.submit(self.seats.get(actor, actor), actor, action, version=version)
+
+    def _append(self, record: Record) -> None:
+        self.records.append(record)
+        if record.kind == ACTION:
+            self._line = _Line(record.seq, self._line)
+        self._lines.append(self._line)
+        self.memo.advance(self.version)
 
     # -- history -----------------------------------------------------------------------------------
+    def take_back(self, seat: str, *, version: int | None = None) -> StepResult:
+        """Take back ``seat``'s own last action, if it is the last action in force and revealed nothing."""
+        if version is not None and version != self.version:
+            return Rejected("stale_version", f"The fight has moved on (version {self.version}, not {version}).")
+        if self._line is None:
+            return Rejected("nothing_to_take_back", "There is no action to take back.")
+        last = self.records[self._line.index]
+        if last.seat != seat:
+            return Rejected("not_your_action", "Only your own last action can be taken back, and someone has acted "
+                                               "since; ask the GM.")
+        if _reveals(last.events):
+            return Rejected("revealed_since", "That action rolled dice or turned a card; it cannot be taken back "
+                                              "(ask the GM).")
+        return self._undo(seat, last.seq)
+
+    def rewind(self, to: int, seat: str = GM, *, version: int | None = None) -> StepResult:
+        """The GM takes the match back to version ``to`` (any earlier version); the record keeps that it did."""
+        if version is not None and version != self.version:
+            return Rejected("stale_version", f"The fight has moved on (version {self.version}, not {version}).")
+        if seat != GM:
+            return Rejected("gm_only", "Only the GM can take the fight back to an earlier point.")
+        if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < self.version:
+            return Rejected("bad_version", f"Choose a version from 0 to {self.version - 1}.")
+        return self._undo(seat, to)
+
+    def undo(self, seat: str) -> bool:
+        """Take back ``seat``'s last action (the terminal's ``undo``); ``False`` if it may not."""
+        return isinstance(self.take_back(seat), Accepted)
+
+    def _undo(self, seat: str, to: int) -> StepResult:
+        if self.seed is None:
+            return Rejected("no_seed", "This match has no seed to replay from (a simulation RNG was supplied).")
+        self._rebuild(self._lines[to])
+        self._append(Record(self.version, seat, "", {"type": UNDO, "to": to}, [], UNDO))
+        self.memo.reset(self.version)
+        return Accepted([])
+
+    def _rebuild(self, line: _Line | None) -> None:
+        """Put the state back to the end of ``line``, replaying its actions from the setup on a fresh RNG."""
+        fresh, target = self.fresh(), line
+        indices = []
+        while line is not None:
+            indices.append(line.index)
+            line = line.before
+        for index in reversed(indices):
+            record = self.records[index]
+            result = fresh.ruleset.step(fresh.state, record.actor, record.action, fresh.rng)
+            if isinstance(result, Rejected):
+                raise ReplayError(f"record #{record.seq} was refused on replay: {result.code}: {result.message}")
+        self.state, self.rng, self._line = fresh.state, fresh.rng, target
+
+    def apply_record(self, entry: Mapping[str, Any]) -> StepResult:
+        """Apply one logged record (``Record.to_dict`` form) as replay does; a refusal raises ReplayError."""
+        if entry.get("kind", ACTION) == UNDO:
+            to = entry["action"]["to"]
+            if not isinstance(to, int) or not 0 <= to <= self.version:
+                raise ReplayError(f"record #{entry.get('seq')} takes the match back to an unknown version {to!r}")
+            return self._undo(entry["seat"], to)
+        result = self.submit(entry["seat"], entry["actor"], entry["action"])
+        if isinstance(result, Rejected):
+            raise ReplayError(f"record #{entry.get('seq')} by {entry['seat']} was refused on replay: "
+                              f"{result.code}: {result.message}")
+        return result
+
     def fresh(self) -> Match:
         """A new match with the same setup, options, seed and seats, before any action."""
         if self.seed is None:
@@ -164,45 +316,38 @@ class Match:
         return Match(self.ruleset, self.setup_data, self.options_dict, seed=self.seed,
                      seats=self.seats, controllers=self.controllers)
 
-    def replayed(self, entries: list[LogEntry] | None = None) -> Match:
-        """Replay ``entries`` (default: the whole log) on a fresh match; a refusal raises ReplayError."""
+    def replayed(self) -> Match:
+        """The whole log of record replayed on a fresh match; a refusal raises ReplayError."""
         match = self.fresh()
-        for entry in self.log if entries is None else entries:
-            result = match.submit(entry.seat, entry.actor, entry.action)
-            if isinstance(result, Rejected):
-                raise ReplayError(f"action #{entry.seq} by {entry.seat} was refused on replay: "
-                                  f"{result.code}: {result.message}")
+        for record in self.records:
+            match.apply_record(record.to_dict(events=False))
         return match
-
-    def undo(self, seat: str) -> bool:
-        """Take back ``seat``'s last action (and everything after it) by replaying the log up to it."""
-        last = next((e.seq for e in reversed(self.log) if e.seat == seat), None)
-        if last is None:
-            return False
-        replay = self.replayed(self.log[:last])
-        self.state, self.rng, self.log = replay.state, replay.rng, replay.log
-        return True
 
     # -- per-viewer redaction (contract 6) -----------------------------------------------------------
     def redacted_log(self, seat: str) -> list[dict[str, Any]]:
-        """The log as ``seat`` may see it: others' unrevealed commits and private events hidden."""
+        """The log of record as ``seat`` may see it: others' unrevealed commits and private events hidden."""
+        return self.events_since(0, seat)
+
+    def events_since(self, version: int, seat: str) -> list[dict[str, Any]]:
+        """The records from ``version`` on, as ``seat`` may see them (see :meth:`redacted_log`)."""
         viewer = self.viewer(seat)
-        revealed = {e.seal for e in self.events() if isinstance(e, Revealed)}
+        revealed = {e.seal for r in self.records for e in r.events if isinstance(e, Revealed)}
         out = []
-        for entry in self.log:
+        for entry in self.records[max(0, version):]:
             seals = [e for e in entry.events if isinstance(e, Committed)]
-            hidden = any(s.seal not in revealed for s in seals) and not viewer.may_see(entry.actor)
+            hidden = any(s.seal not in revealed for s in seals) and not viewer.may_open(entry.actor)
             action = ({"type": "commit", "seals": [{"seal": s.seal, "digest": s.digest} for s in seals]}
                       if hidden else entry.action)
-            out.append({"seq": entry.seq, "seat": entry.seat, "actor": entry.actor, "action": action,
-                        "events": [redact_event(e, viewer) for e in entry.events]})
+            out.append({"seq": entry.seq, "kind": entry.kind, "seat": entry.seat, "actor": entry.actor,
+                        "action": action, "events": [redact_event(e, viewer) for e in entry.events]})
         return out
 
 
 def redact_event(event: Event, viewer: Viewer) -> dict[str, Any]:
-    """``event`` as ``viewer`` may see it."""
+    """``event`` as ``viewer`` may see it. A private event shows in full to its audience; the GM sees it too unless
+    it is about a face-down choice (``sealed``) of an actor the GM does not play."""
     audience = event.audience()
-    if audience is None or viewer.omniscient or audience & viewer.controls:
+    if audience is None or audience & viewer.controls or (viewer.omniscient and not event.sealed):
         return event.to_dict()
     return event.redacted()
 

@@ -1,20 +1,80 @@
-"""One memo keyed by the identity of an object: a setup's never-mutated card table, or a match's state.
+"""The one caching mechanism: a :class:`Memo` owned by each match and keyed by its version (issue 11, item 5).
 
-What is derived from a setup that nothing changes after ``prepare`` (compiled cards, legal-action lists,
-view parts) can be built once for every match sharing it; what a match derives from its own state can be
-kept for the life of that state. The entry keeps the object alive, so its id cannot be reused.
+What a ruleset derives from its state to build views and legal lists can be kept here instead of inside the rule
+state or in module globals:
+
+- :meth:`Memo.now` keeps a value until the match's version changes (any accepted action, undo or rewind);
+- :meth:`Memo.keyed` keeps one value per name while a key the ruleset computes stays the same (WitchHammer's
+  fighter parts between two board changes);
+- :meth:`Memo.static` keeps a value for the life of the match (what only the setup determines: a map, weapon
+  tables, compiled cards).
+
+The match calls :meth:`advance` with its version after every change and :meth:`reset` when it rebuilds its state
+(undo, rewind), so nothing derived from a state outlives it. Values are shared: treat them as read-only. A memo is
+never shared between matches, so a server holding hundreds of matches holds one small memo per match.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
+class Memo:
+    """Derived values of one match (see the module docstring)."""
+
+    __slots__ = ("_keyed", "_now", "_static", "version")
+
+    def __init__(self) -> None:
+        self.version = 0
+        self._now: dict[Hashable, Any] = {}
+        self._keyed: dict[Hashable, tuple[Hashable, Any]] = {}
+        self._static: dict[Hashable, Any] = {}
+
+    def advance(self, version: int) -> None:
+        """The match is now at ``version``: drop what was derived from the previous state."""
+        if version != self.version:
+            self.version = version
+            self._now.clear()
+
+    def reset(self, version: int = 0) -> None:
+        """The state was rebuilt (undo, rewind): drop everything derived from the old one but the setup's parts."""
+        self.version = version
+        self._now.clear()
+        self._keyed.clear()
+
+    def now(self, key: Hashable, build: Callable[[], T]) -> T:
+        """``build()`` once per version."""
+        try:
+            value: T = self._now[key]
+        except KeyError:
+            value = self._now[key] = build()
+        return value
+
+    def keyed(self, name: Hashable, key: Hashable, build: Callable[[], T]) -> T:
+        """``build()`` again only when ``key`` differs from the key it was last built for under ``name``."""
+        hit = self._keyed.get(name)
+        if hit is not None and hit[0] == key:
+            value: T = hit[1]
+            return value
+        value = build()
+        self._keyed[name] = (key, value)
+        return value
+
+    def static(self, key: Hashable, build: Callable[[], T]) -> T:
+        """``build()`` once for the life of the match."""
+        try:
+            value: T = self._static[key]
+        except KeyError:
+            value = self._static[key] = build()
+        return value
+
+
 def per_object(store: dict[int, tuple[Any, T]], obj: Any, build: Callable[[], T], limit: int = 64) -> T:
-    """``build()`` once per object ``obj`` (by identity); the store is emptied past ``limit`` entries."""
+    """DEPRECATED (issue 11 removes every use): ``build()`` once per object ``obj`` by identity, in a module-global
+    store. Use the match's :class:`Memo` instead."""
     hit = store.get(id(obj))
     if hit is not None and hit[0] is obj:
         return hit[1]

@@ -3,7 +3,7 @@
 A scenario combatant may name a character sheet file instead of a content id (``sheet:
 ../characters/hilde.yaml``, relative to the scenario; :meth:`ScenarioBase.sheet_path`). Reading and checking a
 sheet against a ruleset's character rules is the job of :mod:`affray.characters`, which sits above the
-rulesets; it registers one loader per ruleset here, and ``prepare`` calls :func:`load_sheet`. Imports keep
+rulesets; it installs the one reader here, and ``prepare`` calls :func:`load_sheet`. Imports keep
 pointing down (DESIGN.md): neither core nor a ruleset imports the characters package.
 
 A sheet that fails its checks is refused before the fight starts: :func:`load_sheet` raises a
@@ -34,24 +34,24 @@ class FightSheet:
 
 
 M = TypeVar("M", bound=BaseModel)
-SheetLoader = Callable[[Path, ContentLibrary], FightSheet]
-_LOADERS: dict[str, SheetLoader] = {}
+SheetReader = Callable[[str, Path, ContentLibrary], FightSheet]
+_READER: list[SheetReader] = []
 
 
-def register_sheet_loader(ruleset: str, loader: SheetLoader) -> None:
-    """Let scenarios of ``ruleset`` use sheet files read by ``loader`` (which raises :class:`ContentError`)."""
-    _LOADERS[ruleset] = loader
+def set_sheet_reader(reader: SheetReader) -> None:
+    """Install the reader of sheet files (``(ruleset, path, content) -> FightSheet``, raising
+    :class:`ContentError`); :mod:`affray.characters` installs it, finding each ruleset's rules in its plug-in."""
+    _READER[:] = [reader]
 
 
 def load_sheet(ruleset: str, path: Path, content: ContentLibrary, where: str) -> FightSheet:
     """The sheet at ``path`` checked against ``content``; a broken one is a :class:`ReferenceProblem` at
     ``where`` (the combatant's ``sheet`` field) that names the sheet file, the field and the reason."""
-    loader = _LOADERS.get(ruleset)
-    if loader is None:
-        raise ReferenceProblem(where, f"a {ruleset} character sheet, but no sheet reader is registered for "
-                                      f"{ruleset} (import affray, which loads affray.characters)")
+    if not _READER:
+        raise ReferenceProblem(where, f"a {ruleset} character sheet, but no sheet reader is installed "
+                                      f"(import affray, which loads affray.characters)")
     try:
-        return loader(path, content)
+        return _READER[0](ruleset, path, content)
     except ContentError as exc:
         raise ReferenceProblem(where, f"a valid character sheet, but {'; '.join(str(exc).splitlines())}") from None
 

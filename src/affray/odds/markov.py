@@ -174,3 +174,25 @@ def solve(chain: Chain[S], *, exact: bool = False, max_rounds: int = 500, tolera
         return DuelOdds(outcomes, expected, [], solver.zero, 1)
     rounds, tail = (solver.rounds_exact if exact else solver.rounds_float)(max_rounds, tolerance)
     return DuelOdds(outcomes, expected, rounds, tail, len(solver.edges))
+
+
+def convert(p: Fraction, exact: bool) -> Number:
+    """``p`` as the solver's number type: the fraction itself when exact, else a float."""
+    return p if exact else float(p)
+
+
+def mix_odds(parts: list[tuple[Fraction, DuelOdds]], exact: bool) -> DuelOdds:
+    """A mixture of duel results (e.g. over who goes first)."""
+    zero: Number = Fraction(0) if exact else 0.0
+    outcomes: dict[str, Number] = {}
+    rounds: dict[int, Number] = {}
+    expected, tail = zero, zero
+    for p, odds in parts:
+        w = convert(p, exact)
+        for label, v in odds.outcomes.items():
+            outcomes[label] = outcomes.get(label, zero) + w * v
+        for k, v in odds.rounds:
+            rounds[k] = rounds.get(k, zero) + w * v
+        expected += w * odds.expected_rounds
+        tail += w * odds.tail
+    return DuelOdds(outcomes, expected, sorted(rounds.items()), tail, sum(o.states for _, o in parts))

@@ -1,37 +1,14 @@
-"""The built-in rulesets, registered by name and loaded on first use.
+"""The built-in rulesets: one folder each, made known here by one line (their records load on first use).
 
-Each folder imports ``affray.core`` only, never another ruleset. The factories return the concrete classes
-as the :class:`~affray.core.engine.Ruleset` protocol, which mypy checks here.
+Each folder exports its :class:`~affray.core.plugin.Plugin` record as ``plugin.PLUGIN``. A ruleset's rules import
+``affray.core`` only, never another ruleset; its policies, odds, hints, sheets and builder may also use the generic
+tools above the rules (``affray.odds``, ``affray.characters``), which never import a ruleset (see
+``docs/architecture.md``).
 """
 
-from affray.core.engine import Ruleset, register
+from affray.core.plugin import register_source
 
-
-def _hud() -> Ruleset:
-    from affray.rulesets.hud import HudRuleset
-
-    return HudRuleset()
-
-
-def _warp() -> Ruleset:
-    from affray.rulesets.warp import WarpRuleset
-
-    return WarpRuleset()
-
-
-def _spellchrome() -> Ruleset:
-    from affray.rulesets.spellchrome import SpellchromeRuleset
-
-    return SpellchromeRuleset()
-
-
-def _witchhammer() -> Ruleset:
-    from affray.rulesets.witchhammer import WitchHammerRuleset
-
-    return WitchHammerRuleset()
-
-
-register("hud", _hud)
-register("warp", _warp)
-register("spellchrome", _spellchrome)
-register("witchhammer", _witchhammer)
+register_source("hud", "affray.rulesets.hud.plugin")
+register_source("warp", "affray.rulesets.warp.plugin")
+register_source("spellchrome", "affray.rulesets.spellchrome.plugin")
+register_source("witchhammer", "affray.rulesets.witchhammer.plugin")

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from affray.api import Scenario
-from affray.sim.batch import BATCH_CHUNK, simplified_chunk, simplified_fit
+from affray.core.plugin import plugin
 from affray.sim.runner import DEFAULT_CHUNK, RunResult, SimSpec, derive_seed, play_chunk, run
 from affray.sim.stats import Tally, summary, wilson
 from affray.sim.sweep import Param, scenario_at
@@ -48,8 +48,11 @@ ChunkRunner = Callable[[SimSpec, int, int], Tally]
 
 def choose_path(spec: SimSpec, engine_only: bool, chunk: int | None) -> tuple[SimSpec, ChunkRunner, str]:
     """The vectorised batch path when the scenario fits it (and it was not refused), else the engine."""
-    if not engine_only and simplified_fit(spec) is None:
-        return replace(spec, chunk_size=chunk or BATCH_CHUNK), simplified_chunk, "batch (numpy, Dice Simplified)"
+    loader = plugin(spec.ruleset).batch
+    if not engine_only and loader is not None:
+        batch = loader()
+        if batch.fits(spec) is None:
+            return replace(spec, chunk_size=chunk or batch.chunk_size), batch.run_chunk, batch.label
     return spec, play_chunk, "engine"
 
 

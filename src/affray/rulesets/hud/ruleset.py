@@ -12,9 +12,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from affray.core.actions import ActionType
 from affray.core.content import ContentLibrary, load_pack
 from affray.core.engine import Action, ActionSpec, CombatantReport, Outcome, Rejected, StepResult, Viewer, Window
 from affray.core.events import Event, to_jsonable
+from affray.core.memo import Memo
 from affray.core.rng import RNG
 from affray.rulesets.hud import freeform, nerdified, pursuit, simplified
 from affray.rulesets.hud.content_model import HudContent, HudScenario
@@ -86,7 +88,7 @@ class HudRuleset:
             return Window(state.phase, (simplified.current(state),), "Your turn")
         return None
 
-    def legal(self, state: HudState, actor: str) -> list[ActionSpec]:
+    def legal(self, state: HudState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:
         window = self.pending(state)
         if window is None or actor not in window.actors:
             return []
@@ -122,8 +124,13 @@ class HudRuleset:
             return simplified.step(state, rng, actor, action)
         return freeform.step(state, rng, actor, action)
 
-    def view(self, state: HudState, viewer: Viewer) -> dict[str, Any]:
+    def view(self, state: HudState, viewer: Viewer, memo: Memo | None = None) -> dict[str, Any]:
         return view(state, viewer, self.pending(state))
+
+    view_types: tuple[type[Any], ...] = ()  # transitional (issue 11): the typed view comes with its detail types
+
+    def action_types(self) -> tuple[ActionType, ...]:
+        return ()  # transitional (issue 11): declarations come with the typed actions
 
     def outcome(self, state: HudState) -> Outcome | None:
         return state.outcome
@@ -145,6 +152,10 @@ class HudRuleset:
         """How each combatant ended: down at 0 HP (WL-04, WL-08); the HuD has no death rule."""
         return {a: CombatantReport(f.side, f.out == "down", False, f.hp, f.max_hp, f.dealt, f.taken,
                                    ("escaped",) if f.out == "escaped" else ()) for a, f in state.fighters.items()}
+
+    def gm_secrets(self, state: HudState) -> list[tuple[str, Any]]:
+        """GM-level information hidden from the players: none (for the leak check)."""
+        return []
 
     def secrets(self, state: HudState) -> list[tuple[str, Any]]:
         """Hidden payloads and their owners: none, the HuD declares everything in the open (WL-09)."""

@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from affray.core.actions import ActionType
 from affray.core.content import ContentLibrary, load_pack
 from affray.core.engine import (
     Accepted,
@@ -26,6 +27,7 @@ from affray.core.engine import (
     Window,
 )
 from affray.core.events import Event, to_jsonable
+from affray.core.memo import Memo
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome import turns
 from affray.rulesets.spellchrome.actions import check_turn_action, resume
@@ -92,7 +94,7 @@ class SpellchromeRuleset:
         _WINDOWS[key] = window
         return window
 
-    def legal(self, state: SpellchromeState, actor: str) -> list[ActionSpec]:
+    def legal(self, state: SpellchromeState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:
         window = self.pending(state)
         if window is None or actor not in window.actors:
             return []
@@ -143,6 +145,10 @@ class SpellchromeRuleset:
                                 f"{c.name} has already taken its one attack of opportunity this round (SC-26).")
         return Rejected("no_opportunity", f"No attack of opportunity is offered to {c.name if c else actor} now.")
 
+    def gm_secrets(self, state: SpellchromeState) -> list[tuple[str, Any]]:
+        """GM-level information hidden from the players: none (for the leak check)."""
+        return []
+
     def secrets(self, state: SpellchromeState) -> list[tuple[str, Any]]:
         """Hidden payloads and their owners: none, every Spellchrome action is public."""
         return []
@@ -175,8 +181,13 @@ class SpellchromeRuleset:
                 standing[c.pos] = c.id
         return problems
 
-    def view(self, state: SpellchromeState, viewer: Viewer) -> dict[str, Any]:
+    def view(self, state: SpellchromeState, viewer: Viewer, memo: Memo | None = None) -> dict[str, Any]:
         return view(state, viewer, self.pending(state))
+
+    view_types: tuple[type[Any], ...] = ()  # transitional (issue 11): the typed view comes with its detail types
+
+    def action_types(self) -> tuple[ActionType, ...]:
+        return ()  # transitional (issue 11): declarations come with the typed actions
 
     def outcome(self, state: SpellchromeState) -> Outcome | None:
         return state.outcome

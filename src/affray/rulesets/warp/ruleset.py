@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from affray.core.actions import ActionType
 from affray.core.content import ContentLibrary, load_pack
 from affray.core.engine import (
     GM,
@@ -26,6 +27,7 @@ from affray.core.engine import (
     Window,
 )
 from affray.core.events import Event, to_jsonable
+from affray.core.memo import Memo
 from affray.core.rng import RNG
 from affray.rulesets.warp import decisions, gestalt, turns
 from affray.rulesets.warp.actions import turn_step
@@ -101,7 +103,7 @@ class WarpRuleset:
             return Window("held", holders, "Use the held action now, or let it go") if holders else None
         return None
 
-    def legal(self, state: WarpState, actor: str) -> list[ActionSpec]:
+    def legal(self, state: WarpState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:
         window = self.pending(state)
         if window is None or actor not in window.actors:
             return []
@@ -143,8 +145,13 @@ class WarpRuleset:
         else:
             turns.advance(state, rng, events)
 
-    def view(self, state: WarpState, viewer: Viewer) -> dict[str, Any]:
+    def view(self, state: WarpState, viewer: Viewer, memo: Memo | None = None) -> dict[str, Any]:
         return view(state, viewer, self.pending(state))
+
+    view_types: tuple[type[Any], ...] = ()  # transitional (issue 11): the typed view comes with its detail types
+
+    def action_types(self) -> tuple[ActionType, ...]:
+        return ()  # transitional (issue 11): declarations come with the typed actions
 
     def outcome(self, state: WarpState) -> Outcome | None:
         return state.outcome
@@ -164,9 +171,13 @@ class WarpRuleset:
                                      f.hp, f.max_hp, f.dealt, f.taken, tuple(conditions), {"stun": float(f.stun)})
         return out
 
+    def gm_secrets(self, state: WarpState) -> list[tuple[str, Any]]:
+        """GM characters' numbers: the GM's, hidden from the players (for the leak check)."""
+        return [(f.id, stats(f)) for f in state.fighters.values() if not f.pc]
+
     def secrets(self, state: WarpState) -> list[tuple[str, Any]]:
-        """GM characters' numbers, and a secret gestalt total until the result (for the leak check)."""
-        out: list[tuple[str, Any]] = [(f.id, stats(f)) for f in state.fighters.values() if not f.pc]
+        """A secret gestalt total until the result (for the leak check)."""
+        out: list[tuple[str, Any]] = []
         g = state.gestalt
         if g is not None and not g.resolved:
             out += [(GM, gestalt_total(side, total)) for side, total in gestalt.totals(state).items()

@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from affray.core.actions import ActionType
 from affray.core.content import ContentLibrary, load_pack
 from affray.core.engine import (
     GM,
@@ -27,6 +28,7 @@ from affray.core.engine import (
     Window,
 )
 from affray.core.events import Event, to_jsonable
+from affray.core.memo import Memo
 from affray.core.rng import RNG
 from affray.rulesets.witchhammer import planning, vignette
 from affray.rulesets.witchhammer.content_model import WitchHammerContent, WitchHammerScenario
@@ -72,7 +74,7 @@ class WitchHammerRuleset:
     def pending(self, state: WitchHammerState) -> Window | None:
         return state.window
 
-    def legal(self, state: WitchHammerState, actor: str) -> list[ActionSpec]:
+    def legal(self, state: WitchHammerState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:
         window = state.window
         if window is None or actor not in window.actors:
             return []
@@ -118,8 +120,13 @@ class WitchHammerRuleset:
         vignette.rule_fate(state, str(who), str(fate), events)
         return Accepted(events)
 
-    def view(self, state: WitchHammerState, viewer: Viewer) -> dict[str, Any]:
+    def view(self, state: WitchHammerState, viewer: Viewer, memo: Memo | None = None) -> dict[str, Any]:
         return view(state, viewer, state.window)
+
+    view_types: tuple[type[Any], ...] = ()  # transitional (issue 11): the typed view comes with its detail types
+
+    def action_types(self) -> tuple[ActionType, ...]:
+        return ()  # transitional (issue 11): declarations come with the typed actions
 
     def outcome(self, state: WitchHammerState) -> Outcome | None:
         return state.outcome
@@ -131,6 +138,10 @@ class WitchHammerRuleset:
         data["fighters"] = {a: {k: v for k, v in to_jsonable(f).items() if k != "public"}  # a view cache
                             for a, f in state.fighters.items()}
         return data
+
+    def gm_secrets(self, state: WitchHammerState) -> list[tuple[str, Any]]:
+        """GM-level information hidden from the players: none (for the leak check)."""
+        return []
 
     def secrets(self, state: WitchHammerState) -> list[tuple[str, Any]]:
         """Every face-down card not yet revealed, as (owner, sealed payload): for the conformance leak check."""

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from affray.characters import hats
-from affray.characters import witchhammer as wh
 from affray.characters.sheet import Summary, listing, signed
-from affray.characters.wh_sheet import ATTRIBUTE_COST, ATTRIBUTE_LABEL, SKILL_COST, WitchHammerSheet
 from affray.core.content import ContentLibrary, Problem
 from affray.core.sheets import FightSheet
+from affray.rulesets.witchhammer.characters import build as wh
+from affray.rulesets.witchhammer.characters import hats
+from affray.rulesets.witchhammer.characters.sheet import ATTRIBUTE_COST, ATTRIBUTE_LABEL, SKILL_COST, WitchHammerSheet
 
 
 def summary(sheet: WitchHammerSheet, content: ContentLibrary) -> Summary:

@@ -8,7 +8,7 @@ and ``botched`` for the options) over them. An attack then maps :func:`~affray.r
 :func:`~affray.rulesets.warp.mechanics.damage` and :func:`~affray.rulesets.warp.mechanics.armour_absorb`
 over the attack total, the defense total and the armour dice (WR-08..WR-11, WR-19, WR-22, WR-B4).
 
-The exact one-on-one melee duel is :mod:`affray.odds.warp_duel`.
+The exact one-on-one melee duel is :mod:`affray.rulesets.warp.duel`.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from affray.core.engine import GM, Action, ActionSpec
+from affray.core.policy import as_dict_view
 from affray.core.rng import RNG
 
 
@@ -39,7 +40,8 @@ def _hurt(me: dict[str, Any]) -> bool:
 class WarpHeuristic:
     name = "heuristic"
 
-    def choose(self, view: dict[str, Any], legal: Sequence[ActionSpec], rng: RNG) -> Action:
+    def choose(self, view: Any, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+        view = as_dict_view(view, actor)  # transitional (issue 11): the policy still reads the old dict view
         actor = view["acting"]
         phase = view["pending"]["phase"]
         if actor == GM:
@@ -111,7 +113,7 @@ class WarpHeuristic:
 
 
 class WarpSteady:
-    """A fixed, predictable policy whose one-on-one melee duels :mod:`affray.odds.warp_duel` solves exactly.
+    """A fixed, predictable policy whose one-on-one melee duels :mod:`affray.rulesets.warp.duel` solves exactly.
 
     On its turn: a melee attack on a foe in reach with the weapon in hand, its best suitable trait and a
     fresh plain maneuver (never predictable, never a special effect, WR-17, WR-30), spending no Experience
@@ -122,7 +124,8 @@ class WarpSteady:
 
     name = "steady"
 
-    def choose(self, view: dict[str, Any], legal: Sequence[ActionSpec], rng: RNG) -> Action:
+    def choose(self, view: Any, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+        view = as_dict_view(view, actor)  # transitional (issue 11): the policy still reads the old dict view
         actor = view["acting"]
         phase = view["pending"]["phase"]
         if actor == GM:

@@ -16,6 +16,7 @@ from functools import cache, partial
 from typing import Any
 
 from affray.core.engine import Action, ActionSpec
+from affray.core.policy import as_dict_view
 from affray.core.rng import RNG
 from affray.rulesets.witchhammer.mechanics import RANGES, SOLID_HIT, attack, defense_against
 from affray.rulesets.witchhammer.memo import per_object
@@ -214,7 +215,8 @@ class Planner:
 class WitchHammerHeuristic:
     name = "heuristic"
 
-    def choose(self, view: dict[str, Any], legal: Sequence[ActionSpec], rng: RNG) -> Action:
+    def choose(self, view: Any, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+        view = as_dict_view(view, actor)  # transitional (issue 11): the policy still reads the old dict view
         phase = view["pending"]["phase"]
         if phase not in ("psych", "planning"):
             return legal[0].action
@@ -249,7 +251,7 @@ def steady_plan(deck: Mapping[str, int], cards: Mapping[str, Mapping[str, Any]])
 
 
 class WitchHammerSteady:
-    """A fixed card plan whose one-on-one duels :mod:`affray.odds.witchhammer_duel` solves exactly.
+    """A fixed card plan whose one-on-one duels :mod:`affray.rulesets.witchhammer.duel` solves exactly.
 
     Every vignette the same two Action cards (:func:`steady_plan`: the first two reusable ones in deck order;
     a scenario's ``deck:`` list names them), and never a Psych card.
@@ -257,7 +259,8 @@ class WitchHammerSteady:
 
     name = "steady"
 
-    def choose(self, view: dict[str, Any], legal: Sequence[ActionSpec], rng: RNG) -> Action:
+    def choose(self, view: Any, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+        view = as_dict_view(view, actor)  # transitional (issue 11): the policy still reads the old dict view
         phase = view["pending"]["phase"]
         me = view["fighters"][view["acting"]]
         if phase != "planning" or me["slots"]:

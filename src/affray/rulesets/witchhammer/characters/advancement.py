@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from affray.characters import hats
-from affray.characters import witchhammer as wh
 from affray.characters.sheet import FORMAT, Refused
-from affray.characters.wh_sheet import (
+from affray.core.content import ContentLibrary
+from affray.rulesets.witchhammer.characters import build as wh
+from affray.rulesets.witchhammer.characters import hats
+from affray.rulesets.witchhammer.characters.sheet import (
     ATTRIBUTE_COST,
     ATTRIBUTE_LABEL,
     MAX_MISC,
@@ -31,7 +32,6 @@ from affray.characters.wh_sheet import (
     attribute_name,
     wh_b22,
 )
-from affray.core.content import ContentLibrary
 from affray.rulesets.witchhammer.mechanics import AFFLICTIONS
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from affray.core.engine import Action, ActionSpec
+from affray.core.policy import as_dict_view
 from affray.core.rng import RNG
 
 Square = tuple[int, int]
@@ -62,7 +63,8 @@ class _Legal:
 class SpellchromeHeuristic:
     name = "heuristic"
 
-    def choose(self, view: dict[str, Any], legal: Sequence[ActionSpec], rng: RNG) -> Action:
+    def choose(self, view: Any, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+        view = as_dict_view(view, actor)  # transitional (issue 11): the policy still reads the old dict view
         grouped = _Legal(legal)
         if view["pending"]["phase"] == "attack_of_opportunity":
             return (grouped.of("attack_of_opportunity") or list(legal))[0].action
@@ -159,7 +161,7 @@ class SpellchromeHeuristic:
 
 
 class SpellchromeSteady:
-    """A fixed policy whose one-on-one melee duels :mod:`affray.odds.spellchrome_duel` solves exactly.
+    """A fixed policy whose one-on-one melee duels :mod:`affray.rulesets.spellchrome.duel` solves exactly.
 
     On its turn: a full attack on the nearest able foe if one is on offer, else an attack with the weapon in
     hand, else the turn ends; it never moves, casts, aids or gives up. It takes every attack of opportunity.
@@ -167,7 +169,8 @@ class SpellchromeSteady:
 
     name = "steady"
 
-    def choose(self, view: dict[str, Any], legal: Sequence[ActionSpec], rng: RNG) -> Action:
+    def choose(self, view: Any, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+        view = as_dict_view(view, actor)  # transitional (issue 11): the policy still reads the old dict view
         kinds = _Legal(legal)
         if view["pending"]["phase"] == "attack_of_opportunity":
             return (kinds.of("attack_of_opportunity") or list(legal))[0].action

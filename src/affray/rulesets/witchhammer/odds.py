@@ -9,7 +9,7 @@
   chance that it goes down (WH-22).
 - :func:`save_odds`: a save or skill check (WH-27, WH-28, WH-B7).
 
-The exact one-on-one duel with fixed card plans is :mod:`affray.odds.witchhammer_duel`.
+The exact one-on-one duel with fixed card plans is :mod:`affray.rulesets.witchhammer.duel`.
 """
 
 from __future__ import annotations

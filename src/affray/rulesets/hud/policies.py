@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from affray.core.engine import Action, ActionSpec
+from affray.core.policy import as_dict_view
 from affray.core.rng import RNG
 
 
@@ -43,7 +44,8 @@ def _badly_hurt(me: dict[str, Any], foe: dict[str, Any]) -> bool:
 class HudHeuristic:
     name = "heuristic"
 
-    def choose(self, view: dict[str, Any], legal: Sequence[ActionSpec], rng: RNG) -> Action:
+    def choose(self, view: Any, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+        view = as_dict_view(view, actor)  # transitional (issue 11): the policy still reads the old dict view
         phase = view["pending"]["phase"]
         kinds = {spec.action["type"] for spec in legal}
         if phase == "declare":
@@ -110,7 +112,7 @@ class HudHeuristic:
 
 
 class HudSteady:
-    """A fixed, predictable policy whose duels :mod:`affray.odds.hud` solves exactly.
+    """A fixed, predictable policy whose duels :mod:`affray.rulesets.hud.odds` solves exactly.
 
     Combat Nerdified: attack the weakest foe with every action but one, keep one defense; always defend when
     able (else take it), always riposte, always press on to the Damage phase, never disengage or take an
@@ -119,7 +121,8 @@ class HudSteady:
 
     name = "steady"
 
-    def choose(self, view: dict[str, Any], legal: Sequence[ActionSpec], rng: RNG) -> Action:
+    def choose(self, view: Any, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+        view = as_dict_view(view, actor)  # transitional (issue 11): the policy still reads the old dict view
         phase = view["pending"]["phase"]
         kinds = {spec.action["type"] for spec in legal}
         if phase == "declare":

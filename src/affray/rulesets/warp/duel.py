@@ -1,4 +1,4 @@
-"""The exact outcome of a WaRP one-on-one melee duel under the ``steady`` policy (:mod:`affray.ai.warp`).
+"""The exact outcome of a WaRP one-on-one melee duel under the ``steady`` policy (:mod:`affray.rulesets.warp.policies`).
 
 The model (Rules: WR-05, WR-08..WR-11, WR-19, WR-20, WR-24, WR-25, WR-31, WR-B2, WR-B8, WR-B15): both fighters
 start within melee reach, aware, standing, on their feet. Initiative is rolled once (or each round with
@@ -13,7 +13,7 @@ policy never spends Experience Pool dice, never repeats a maneuver (so never tak
 penalty, WR-17), never uses special effects. A fighter at 0 HP or less is down for the count (WR-25).
 
 State: both fighters' HP and the turn order. Every exchange maps the ruleset's ``pool_total``, ``hit``,
-``damage`` and ``armour_absorb`` over the enumerated dice (:mod:`affray.odds.warp`). Scenarios outside the
+``damage`` and ``armour_absorb`` over the enumerated dice (:mod:`affray.rulesets.warp.odds`). Scenarios outside the
 model are refused with :class:`~affray.odds.markov.NotSolvable` and the reason.
 """
 
@@ -25,10 +25,9 @@ from fractions import Fraction
 from typing import Any
 
 from affray.odds.dist import map_dists
-from affray.odds.hud import mix_odds
-from affray.odds.markov import Chain, DuelOdds, NotSolvable, Number, solve
-from affray.odds.warp import Armour, exchange_dist, roll_dist
+from affray.odds.markov import Chain, DuelOdds, NotSolvable, Number, mix_odds, solve
 from affray.rulesets.warp.mechanics import better_weaponry
+from affray.rulesets.warp.odds import Armour, exchange_dist, roll_dist
 from affray.rulesets.warp.options import WarpOptions
 from affray.rulesets.warp.rolls import Mods, agility_related, best, candidates, dice_of, lock, standing
 from affray.rulesets.warp.setup import build_state

@@ -11,10 +11,10 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from affray.characters.wh_sheet import OUTRE_AT, Hat, Money, MoneyRoll
 from affray.core.dice import roll_die
 from affray.core.events import Rolled
 from affray.core.rng import RNG, VerifiableRNG, commitment_of, derive_die
+from affray.rulesets.witchhammer.characters.sheet import OUTRE_AT, Hat, Money, MoneyRoll
 
 
 def roll_starting_silver(rng: VerifiableRNG, actor: str = "character", die: int = 100) -> tuple[MoneyRoll, Rolled]:

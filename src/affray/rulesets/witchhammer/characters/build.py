@@ -10,15 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from affray.characters import hats
-from affray.characters.wh_sheet import (
+from affray.core.content import ContentLibrary, Problem
+from affray.core.options import OptionError, parse_options
+from affray.core.sheets import FightSheet
+from affray.rulesets.witchhammer.characters import hats
+from affray.rulesets.witchhammer.characters.sheet import (
     SKILL_COST,
     BuildRules,
     WitchHammerSheet,
 )
-from affray.core.content import ContentLibrary, Problem
-from affray.core.options import OptionError, parse_options
-from affray.core.sheets import FightSheet
 from affray.rulesets.witchhammer.content_model import Character, Modifiers, Trait
 from affray.rulesets.witchhammer.mechanics import malus_table
 

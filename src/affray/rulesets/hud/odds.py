@@ -3,7 +3,7 @@
 - :func:`exchange_odds`: one Combat Nerdified exchange (Rules: WL-11, WL-12, WL-13): the chance of a hit,
   of a riposte opening, and the hit-point loss distribution over the whole exchange (a miss is 0).
 - :func:`duel_odds`: a one-against-one scenario, exactly: Dice Simplified (WL-04..WL-07) and Combat
-  Nerdified without pursuit (WL-08..WL-14), both with the ``steady`` policy of :mod:`affray.ai.hud`
+  Nerdified without pursuit (WL-08..WL-14), both with the ``steady`` policy of :mod:`affray.rulesets.hud.policies`
   (Nerdified: attack and defend each round, always defend when able, always riposte, never disengage or
   take an additional action; Simplified: roll the die with the better modifier).
 """
@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any
 
 from affray.odds.dist import die, map_dists, mix, probability
-from affray.odds.markov import Chain, DuelOdds, NotSolvable, Number, solve
+from affray.odds.markov import Chain, DuelOdds, NotSolvable, Number, convert, mix_odds, solve
 from affray.rulesets.hud.combat import attack_arm, attack_modifier, damage_modifier, defense_modifier, injury_modifier
 from affray.rulesets.hud.mechanics import HUD_DIE, exchange, hp_loss, simplified_hit
 from affray.rulesets.hud.options import HudOptions
@@ -51,27 +51,6 @@ def simplified_hit_chance(attacker_mod: int, defender_mod: int) -> Fraction:
     return probability(map_dists(simplified_hit, die(HUD_DIE, attacker_mod), die(HUD_DIE, defender_mod)), bool)
 
 
-def _convert(p: Fraction, exact: bool) -> Number:
-    return p if exact else float(p)
-
-
-def mix_odds(parts: list[tuple[Fraction, DuelOdds]], exact: bool) -> DuelOdds:
-    """A mixture of duel results (e.g. over who goes first)."""
-    zero: Number = Fraction(0) if exact else 0.0
-    outcomes: dict[str, Number] = {}
-    rounds: dict[int, Number] = {}
-    expected, tail = zero, zero
-    for p, odds in parts:
-        w = _convert(p, exact)
-        for label, v in odds.outcomes.items():
-            outcomes[label] = outcomes.get(label, zero) + w * v
-        for k, v in odds.rounds:
-            rounds[k] = rounds.get(k, zero) + w * v
-        expected += w * odds.expected_rounds
-        tail += w * odds.tail
-    return DuelOdds(outcomes, expected, sorted(rounds.items()), tail, sum(o.states for _, o in parts))
-
-
 def _one_on_one(setup: Mapping[str, Any], options: HudOptions) -> tuple[HudState, str, str]:
     state, at_range = build_state(setup, options)
     ids = list(state.fighters)
@@ -88,8 +67,8 @@ def _simplified(state: HudState, a: str, b: str, setup: Mapping[str, Any], exact
     fa, fb = state.fighters[a], state.fighters[b]
     best_att = {x: max(die_modifier(f, "attack"), die_modifier(f, "damage")) for x, f in ((a, fa), (b, fb))}
     best_def = {x: max(die_modifier(f, "defense"), die_modifier(f, "injury")) for x, f in ((a, fa), (b, fb))}
-    hit = {a: _convert(simplified_hit_chance(best_att[a], best_def[b]), exact),
-           b: _convert(simplified_hit_chance(best_att[b], best_def[a]), exact)}
+    hit = {a: convert(simplified_hit_chance(best_att[a], best_def[b]), exact),
+           b: convert(simplified_hit_chance(best_att[b], best_def[a]), exact)}
 
     def transitions(st: tuple[int, int, str], ex: bool) -> dict[tuple[int, int, str], Number]:
         hp_a, hp_b, first = st
@@ -137,8 +116,8 @@ def _nerdified(state: HudState, a: str, b: str, exact: bool) -> DuelOdds:
         arm = attack_arm(att, dfn)
         odds = exchange_odds(attack_modifier(att, arm, False), defense_modifier(dfn),
                              damage_modifier(state, att, arm, False), injury_modifier(state, dfn), opts.riposte_margin)
-        losses = {k: _convert(p, exact) for k, p in odds.loss_on_hit.items()}
-        exch.append((_convert(odds.p_hit, exact), _convert(odds.p_riposte, exact), losses))
+        losses = {k: convert(p, exact) for k, p in odds.loss_on_hit.items()}
+        exch.append((convert(odds.p_hit, exact), convert(odds.p_riposte, exact), losses))
     attacks = [f.actions - 1 for f in fighters]
     if min(attacks) < 1:
         raise NotSolvable("the steady plan needs at least two actions (an attack and a defense)")

@@ -1,11 +1,11 @@
 """The exact outcome of a WitchHammer one-on-one duel with fixed card plans (the ``steady`` policy of
-:mod:`affray.ai.witchhammer`: the same two Action cards every vignette, no Psych card).
+:mod:`affray.rulesets.witchhammer.policies`: the same two Action cards every vignette, no Psych card).
 
 The model (Rules: WH-03..WH-06, WH-12..WH-22, WH-B2..WH-B6, WH-B12, WH-B16, WH-B18): the two combatants start
 adjacent, neither behind the other, without statuses. Each round both reveal their card for the slot; the
 higher Init goes first (card Init + base Init + Malus), ties to more current Poise, then higher base Init,
 then the PC, then a fair roll-off. On its turn a combatant resolves its card's nodes in order: moves toward
-the foe (which do nothing while adjacent), attacks (:func:`affray.odds.witchhammer.blows`: the ruleset's
+the foe (which do nothing while adjacent), attacks (:func:`affray.rulesets.witchhammer.odds.blows`: the ruleset's
 ``attack`` over the d20, with the card's on-hit and Solid-Hit damage and the attacker's Damage on Solid Hit),
 damage (to itself or the foe, Poise-only or not) and Poise recovery. Damage lands through the ruleset's
 ``apply_damage`` and ``poise_damage``; the Malus follows Health (``malus_table``). A combatant at 0 Health
@@ -25,13 +25,13 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from affray.ai.witchhammer import steady_plan
 from affray.core.grid import direction, distance
 from affray.odds.cyclic import solve_cyclic
 from affray.odds.markov import Chain, DuelOdds, NotSolvable, Number
-from affray.odds.witchhammer import Blow, blows, land
 from affray.rulesets.witchhammer.mechanics import D20, RANGES, defense_against, initiative, malus_table
+from affray.rulesets.witchhammer.odds import Blow, blows, land
 from affray.rulesets.witchhammer.options import WitchHammerOptions
+from affray.rulesets.witchhammer.policies import steady_plan
 from affray.rulesets.witchhammer.setup import build_state
 from affray.rulesets.witchhammer.state import CardDef, Fighter, Node, WitchHammerState
 

@@ -1,5 +1,5 @@
 """The exact outcome of a Spellchrome one-on-one melee duel under the ``steady`` policy
-(:mod:`affray.ai.spellchrome`).
+(:mod:`affray.rulesets.spellchrome.policies`).
 
 The model (Rules: SC-02..SC-05, SC-07, SC-15, SC-16, SC-B1 (the SRD-standard assumption), SC-B6): the two
 start adjacent, both with close weapons in hand (nothing provokes an attack of opportunity, SC-27), and
@@ -25,9 +25,9 @@ from typing import Any
 from affray.core.grid import adjacent
 from affray.odds.dist import die, map_dists
 from affray.odds.markov import Chain, DuelOdds, NotSolvable, Number, solve
-from affray.odds.spellchrome import strike_dist
 from affray.rulesets.spellchrome.combat import attack_bonus, defense_of
 from affray.rulesets.spellchrome.mechanics import D20, apply_damage, initiative_total, iterative_bonuses
+from affray.rulesets.spellchrome.odds import strike_dist
 from affray.rulesets.spellchrome.options import SpellchromeOptions
 from affray.rulesets.spellchrome.setup import build_state
 from affray.rulesets.spellchrome.state import CLOSE_KINDS, SpellchromeState

@@ -1,0 +1,128 @@
+"""One record per ruleset, and the one registry of them (issue 11: "a ruleset is one plug-in").
+
+Everything a ruleset contributes is reachable from the :class:`Plugin` that its folder exports as ``PLUGIN``
+(``affray/rulesets/<name>/plugin.py``): its rules (the :class:`~affray.core.engine.Ruleset` step functions, with
+their options, content and scenario schemas), its policies, its exact checks and the hints shown beside choices,
+its duel model, its character sheet rules and builder, and its vectorised simulation path. Tools find a
+ruleset's part here and nowhere else: ``plugin("hud").policies()``.
+
+Every part but the rules is optional, and every part is a *loader* (a function of no arguments) so that reading
+the record imports nothing: the rules load on first use, the odds only when someone asks for odds. Adding a ruleset
+is a new folder with a ``plugin.py`` and one :func:`register_source` line in ``affray/rulesets/__init__.py``; a
+program may also :func:`register` a record it built itself (the toy ruleset of the tests does).
+
+Core imports no ruleset: the sources are module names, imported on demand.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from affray.core.engine import ActionSpec, Ruleset
+    from affray.core.policy import Policy
+
+#: A hint per legal action (``"hit 46% · avg loss 1.2"``, or ``""``) for the acting actor, from its seat's view only.
+Hinter = Callable[[Any, str, "Sequence[ActionSpec]"], list[str]]
+#: An exact duel solver: ``(setup, options, exact) -> DuelOdds`` (see :mod:`affray.odds.markov`).
+DuelSolver = Callable[[Mapping[str, Any], "Mapping[str, Any] | None", bool], Any]
+
+
+def _no_policies() -> Mapping[str, Callable[[], Policy]]:
+    return {}
+
+
+@dataclass(frozen=True, slots=True)
+class DuelModel:
+    """An exact one-on-one duel model: the solver and, in one sentence, what it assumes."""
+
+    solve: DuelSolver
+    assumes: str
+
+
+@dataclass(frozen=True, slots=True)
+class BatchPath:
+    """A vectorised simulation path for the scenarios it fits: ``fits(spec)`` is ``None`` when it fits (else the
+    reason it does not), ``run_chunk(spec, index, size)`` plays one chunk into a tally (see :mod:`affray.sim`)."""
+
+    fits: Callable[[Any], str | None]
+    run_chunk: Callable[[Any, int, int], Any]
+    chunk_size: int
+    label: str
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """Everything one ruleset contributes (see the module docstring).
+
+    ``rules`` builds the ruleset (called once; :meth:`ruleset` keeps it). ``rules_version`` changes whenever a
+    rule change makes old logs replay differently (logs record it; ``verify`` names it when a replay differs).
+    ``policies`` maps policy names to
+    factories (``random`` is added for every ruleset by :mod:`affray.ai`). ``hints``, ``duel``, ``checks``,
+    ``sheet``, ``builder`` and ``batch`` load the odds hints, the exact duel model, the ``affray odds RULESET
+    CHECK`` checks, the character sheet rules, the interactive builder and the numpy batch path; ``None`` when the
+    ruleset has none.
+    """
+
+    name: str
+    title: str
+    rules: Callable[[], Ruleset]
+    rules_version: str = "1"
+    policies: Callable[[], Mapping[str, Callable[[], Policy]]] = _no_policies
+    hints: Callable[[], Hinter] | None = None
+    duel: Callable[[], DuelModel] | None = None
+    checks: Callable[[], Mapping[str, Any]] | None = None
+    sheet: Callable[[], Any] | None = None
+    builder: Callable[[], Any] | None = None
+    batch: Callable[[], BatchPath] | None = None
+    _loaded: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def ruleset(self) -> Ruleset:
+        """The ruleset, built on first use and kept (rulesets hold no match state)."""
+        rules = self._loaded.get("rules")
+        if rules is None:
+            rules = self._loaded["rules"] = self.rules()
+        return rules
+
+
+_SOURCES: dict[str, str] = {}
+_PLUGINS: dict[str, Plugin] = {}
+
+
+def register_source(name: str, module: str) -> None:
+    """Make the ruleset ``name`` known; its record is ``module.PLUGIN``, imported on first use."""
+    _SOURCES[name] = module
+
+
+def register(plugin: Plugin) -> None:
+    """Register a record built in code (it replaces any source of the same name)."""
+    _SOURCES.pop(plugin.name, None)
+    _PLUGINS[plugin.name] = plugin
+
+
+def unregister(name: str) -> None:
+    """Forget a ruleset (tests register a toy ruleset and remove it again)."""
+    _SOURCES.pop(name, None)
+    _PLUGINS.pop(name, None)
+
+
+def plugin_names() -> list[str]:
+    return sorted({*_SOURCES, *_PLUGINS})
+
+
+def plugin(name: str) -> Plugin:
+    """The record of ruleset ``name``; ``KeyError`` with the known names if there is none."""
+    found = _PLUGINS.get(name)
+    if found is not None:
+        return found
+    module = _SOURCES.get(name)
+    if module is None:
+        raise KeyError(f"unknown ruleset '{name}'; known rulesets: {', '.join(plugin_names())}")
+    record = importlib.import_module(module).PLUGIN
+    if not isinstance(record, Plugin) or record.name != name:
+        raise TypeError(f"{module}.PLUGIN is not the Plugin record of '{name}'")
+    _PLUGINS[name] = record
+    return record

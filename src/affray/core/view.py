@@ -1,0 +1,155 @@
+"""Typed views with one envelope (issue 11, item 2; DESIGN.md contract 6).
+
+``Ruleset.view(state, viewer, memo)`` returns a :class:`View`: the same envelope in every ruleset (which ruleset and
+mode, round, phase, turn order, whose turn it is, the prompt, the outcome, the viewer's seat and actors) and the same
+combatant part (:class:`CombatantView`: id, name, side, controlled by the viewer or not, position where there is
+one, the ruleset's health measures as named :class:`Bar` s, statuses with their remaining duration, down, dead), plus
+a typed ruleset part in ``detail`` (the view's and each combatant's). One name for the combatant list:
+``combatants``, in the ruleset's own order.
+
+Views are read-only: rulesets share unchanged parts between successive views (through the match's
+:class:`~affray.core.memo.Memo`). :meth:`View.to_json` is the JSON form every client reads (the web table, the API,
+``--json``); :func:`view_schema` its JSON Schema (``affray schema view RULESET``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, TypeVar
+
+from affray.core.engine import GM, Outcome, Viewer, Window
+from affray.core.events import to_jsonable
+
+D = TypeVar("D")
+C = TypeVar("C")
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    """A health measure as a bar: ``name`` as the rules say it (``HP``, ``Poise``, ``Health``, ``Wounds``...)."""
+
+    name: str
+    value: int
+    max: int
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """A status or condition; ``rounds`` is the remaining duration (``None``: until something ends it)."""
+
+    name: str
+    rounds: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Where a combatant stands. ``kind``: ``square`` (a grid square ``x``, ``y``; ``facing`` where the rules use
+    it), ``line`` (``x`` metres along WaRP's line) or ``place`` (``x`` is the id of a Sim HuD place; combatants sharing
+    a place are engaged)."""
+
+    kind: Literal["square", "line", "place"]
+    x: float
+    y: float = 0
+    facing: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantView(Generic[C]):
+    """One combatant as a seat sees it; ``detail`` is the ruleset's own part."""
+
+    id: str
+    name: str
+    side: str
+    controlled: bool
+    position: Position | None
+    bars: tuple[Bar, ...]
+    statuses: tuple[Status, ...]
+    down: bool
+    dead: bool
+    detail: C
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """Who must act now (any of ``actors``), in which ``phase``, and the question in words."""
+
+    phase: str
+    actors: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeView:
+    winner: str | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class View(Generic[D, C]):
+    """A seat's view of a match: the envelope, the combatants and the ruleset's part (``detail``)."""
+
+    ruleset: str
+    mode: str
+    round: int
+    phase: str
+    order: tuple[str, ...]
+    turn: str | None
+    prompt: Prompt | None
+    outcome: OutcomeView | None
+    seat: str
+    you: tuple[str, ...]
+    combatants: tuple[CombatantView[C], ...]
+    detail: D
+
+    def combatant(self, actor: str) -> CombatantView[C]:
+        """The combatant ``actor`` (``KeyError`` if there is none)."""
+        for c in self.combatants:
+            if c.id == actor:
+                return c
+        raise KeyError(actor)
+
+    def by_id(self) -> dict[str, CombatantView[C]]:
+        return {c.id: c for c in self.combatants}
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form (plain dicts and lists) that clients read; see :func:`view_schema`."""
+        out: dict[str, Any] = to_jsonable(self)
+        return out
+
+
+def prompt_of(window: Window | None) -> Prompt | None:
+    return None if window is None else Prompt(window.phase, window.actors, window.prompt)
+
+
+def outcome_of(outcome: Outcome | None) -> OutcomeView | None:
+    return None if outcome is None else OutcomeView(outcome.winner, outcome.reason)
+
+
+def envelope(ruleset: str, *, mode: str, round: int, phase: str, order: tuple[str, ...] | list[str],
+             window: Window | None, outcome: Outcome | None, viewer: Viewer,
+             combatants: tuple[CombatantView[C], ...], detail: D, turn: str | None = None) -> View[D, C]:
+    """The one envelope every ruleset's view is built with. ``turn`` defaults to the first actor due."""
+    if turn is None and window is not None and window.actors:
+        turn = window.actors[0]
+    you = tuple(c.id for c in combatants if c.controlled)
+    return View(ruleset, mode, round, phase, tuple(order), turn, prompt_of(window), outcome_of(outcome),
+                viewer.seat, you, combatants, detail)
+
+
+def controlled(viewer: Viewer, actor: str) -> bool:
+    """Whether ``viewer``'s seat plays ``actor`` (the GM's seat plays the actors seated at ``gm``)."""
+    return actor in viewer.controls or (viewer.seat == GM and actor == GM)
+
+
+def view_schema(detail: type[Any], combatant_detail: type[Any]) -> dict[str, Any]:
+    """The JSON Schema of a ruleset's views (pydantic builds it from the dataclasses)."""
+    from pydantic import TypeAdapter
+
+    schema: dict[str, Any] = TypeAdapter(View[detail, combatant_detail]).json_schema()  # type: ignore[valid-type]
+    schema["title"] = f"View ({detail.__name__})"
+    return schema
+
+
+def by_id(view: View[Any, Any]) -> Mapping[str, CombatantView[Any]]:
+    return view.by_id()
