@@ -62,22 +62,40 @@ def _try_setup(ruleset: Ruleset, model: ScenarioBase, setup: dict[str, Any], opt
                path: str | Path) -> None:
     """Build the first state once, so what ``fight`` would refuse is refused here, by ``content check`` too:
     a setup the ruleset cannot start (WitchHammer's ``default_card``), a broken invariant, a starting HP above
-    its maximum (refused, never clamped silently)."""
+    its maximum (refused, never clamped silently) or at 0 or less for a combatant the rules let act."""
     try:
         state, _ = ruleset.setup(setup, options, FastRNG(0))
     except ValueError as exc:
         raise ContentError(path, [Problem("(setup)", str(exc))]) from None
     broken = [Problem("(setup)", f"a starting state within the rules ({p})") for p in ruleset.invariants(state)]
-    reports = ruleset.report(state)
-    fields = {c.id: f"sides[{a}].combatants[{b}].hp" for a, side in enumerate(model.sides)
-              for b, c in enumerate(side.combatants)}
-    for c in setup.get("combatants", []):
-        report = reports.get(str(c.get("id"))) if isinstance(c, dict) else None
-        if report is not None and isinstance(c.get("hp"), int) and c["hp"] > report.hp_max:
-            broken.append(Problem(fields.get(c["id"], "hp"),
-                                  f"a starting HP of at most its maximum {report.hp_max} (got {c['hp']})"))
+    broken += [p for p in _hp_problems(ruleset.report(state), model, setup)
+               if not any(p.field.startswith(f) for f in _flagged(broken, model))]
     if broken:
         raise ContentError(path, broken)
+
+
+def _flagged(broken: list[Problem], model: ScenarioBase) -> list[str]:
+    """The combatant fields an invariant problem already names (one message per problem)."""
+    return [f"sides[{a}].combatants[{b}]." for a, side in enumerate(model.sides) for b, c in enumerate(side.combatants)
+            if any(p.expected.startswith(f"a starting state within the rules ({c.id}") for p in broken)]
+
+
+def _hp_problems(reports: Mapping[str, Any], model: ScenarioBase, setup: dict[str, Any]) -> list[Problem]:
+    fields = {c.id: f"sides[{a}].combatants[{b}]" for a, side in enumerate(model.sides)
+              for b, c in enumerate(side.combatants)}
+    out = []
+    for c in setup.get("combatants", []):
+        report = reports.get(str(c.get("id"))) if isinstance(c, dict) else None
+        if report is None:
+            continue
+        key = "hp" if "hp" in c else "health"
+        where = f"{fields.get(c['id'], c['id'])}.{key}"
+        if isinstance(c.get("hp"), int) and c["hp"] > report.hp_max:
+            out.append(Problem(where, f"a starting HP of at most its maximum {report.hp_max} (got {c['hp']})"))
+        elif report.hp <= 0 and not report.down:
+            out.append(Problem(where, f"a starting {'HP' if key == 'hp' else 'Health'} above 0 for a combatant "
+                                      f"who acts (got {report.hp}); at 0 or less the rules would not let it fight"))
+    return out
 
 
 ContentPatch = Callable[[ContentLibrary], None]

@@ -25,7 +25,7 @@ from affray.characters.sheet import (
     sheet_rules,
     write_sheet,
 )
-from affray.cli.render import CliError, console, escape
+from affray.cli.render import CliError, console, escape, printable
 from affray.core.content import ContentError, ContentLibrary, read_yaml, validate
 from affray.core.engine import ruleset_names
 from affray.core.files import FileProblem, check_output_path
@@ -191,7 +191,7 @@ def show(path: SheetArg, as_markdown: Annotated[bool, typer.Option("--markdown",
     rules, sheet, lib, _ = _load(path, content)
     summary = rules.summary(sheet, lib)
     if as_markdown:
-        print(markdown(summary))
+        print(printable(markdown(summary), keep="\n"))
     else:
         render(summary)
 

@@ -45,12 +45,19 @@ def narrate(events: Iterable[Event], names: Mapping[str, str], out: Console | No
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
 
 
+def printable(text: object, keep: str = "") -> str:
+    """``text`` with control characters (escape sequences, carriage returns, newlines, bidirectional overrides)
+    shown as ``\\xNN``/``\\uNNNN``, except those in ``keep``: for text printed without Rich."""
+    def show(m: re.Match[str]) -> str:
+        ch = m[0]
+        return ch if ch in keep else (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+    return _CONTROL.sub(show, str(text))
+
+
 def escape(text: object) -> str:
-    """``text`` safe to print: Rich markup escaped and control characters (escape sequences, carriage returns,
-    newlines, bidirectional overrides) shown as ``\\xNN``/``\\uNNNN``, so names and texts from content, sheets
-    or logs can neither style, move nor rewrite the terminal."""
-    shown = _CONTROL.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", str(text))
-    return rich_escape(shown)
+    """``text`` safe to print with Rich: markup escaped and control characters shown (:func:`printable`), so
+    names and texts from content, sheets or logs can neither style, move nor rewrite the terminal."""
+    return rich_escape(printable(text))
 
 
 def legal_table(specs: list[ActionSpec], title: str) -> Table:
