@@ -87,7 +87,7 @@ def test_undo_at_the_terminal_takes_back_a_face_down_card(tmp_path: Path) -> Non
     """Issue 11: a WitchHammer card placed face down revealed nothing, so its seat may take it back."""
     duel = str(ROOT / "examples" / "witchhammer" / "mill_gate_duel.yaml")
     result = affray("fight", duel, "--seed", "3", "--play", "tomas", "--save", str(tmp_path / "s.json"),
-                    stdin="1\n2\nundo\n" + "1\n" * 400)  # 1: ready for Psych; 2: place a card
+                    stdin="2\nundo\n" + "1\n" * 400)
     assert result.returncode == 0, result.stderr
     assert "Undone" in result.stdout
 

@@ -14,6 +14,7 @@ import typer
 from affray.cli.character import character_app
 from affray.cli.odds import odds_app
 from affray.cli.render import CliError, console, escape, fail, narrate, warn
+from affray.cli.schema import schema_app
 from affray.core.content import ContentError
 from affray.core.dice import Roll
 from affray.core.files import FileProblem
@@ -30,6 +31,8 @@ content_app = typer.Typer(no_args_is_help=True, help="Check content and scenario
 app.add_typer(content_app, name="content")
 app.add_typer(odds_app, name="odds")
 app.add_typer(character_app, name="character")
+app.add_typer(schema_app, name="schema")
+
 
 def _version(value: bool) -> None:
     if value:

@@ -33,7 +33,6 @@ def export_log(match: Match, *, reveal_seed: bool | None = None, seat: str | Non
     ``seat``: the log as that seat may see it (contract 6) while the match is not over: others' unrevealed
     commits and private events redacted, no seed. After the end every log is whole: nothing is secret then.
     """
-    from affray import __version__
     from affray.core.plugin import plugin
 
     outcome = match.outcome()
@@ -47,7 +46,7 @@ def export_log(match: Match, *, reveal_seed: bool | None = None, seat: str | Non
     return {
         "format": FORMAT,
         "version": VERSION,
-        "affray_version": __version__,
+        "affray_version": affray_version(),
         "rules_version": plugin(match.ruleset.name).rules_version,
         "ruleset": match.ruleset.name,
         "setup": match.setup_data,
@@ -61,6 +60,16 @@ def export_log(match: Match, *, reveal_seed: bool | None = None, seat: str | Non
         "outcome": None if outcome is None else {"winner": outcome.winner, "reason": outcome.reason},
         "rounds": match.rounds(),
     }
+
+
+def affray_version() -> str:
+    """The installed affray's version (recorded in every log)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("affray")
+    except PackageNotFoundError:  # run from a source tree without installing
+        return "unknown"
 
 
 def write_log(match: Match, path: str | Path, *, seat: str | None = None, save: bool = False) -> None:
