@@ -23,7 +23,7 @@ from affray.core.content import ContentError, ContentLibrary, Problem, Reference
 from affray.core.engine import GM, Ruleset, get_ruleset
 from affray.core.match import Match
 from affray.core.options import OptionError, parse_options
-from affray.core.rng import seed_from_int
+from affray.core.rng import FastRNG, seed_from_int
 from affray.core.scenario import ScenarioBase, load_scenario_data, validate_scenario
 
 
@@ -58,6 +58,46 @@ def load_scenario(path: str | Path, content: Iterable[str | Path] = ()) -> Scena
     return scenario_from_data(load_scenario_data(path), path, content)
 
 
+def _try_setup(ruleset: Ruleset, model: ScenarioBase, setup: dict[str, Any], options: Any,
+               path: str | Path) -> None:
+    """Build the first state once, so what ``fight`` would refuse is refused here, by ``content check`` too:
+    a setup the ruleset cannot start (WitchHammer's ``default_card``), a broken invariant, a starting HP above
+    its maximum (refused, never clamped silently) or at 0 or less for a combatant the rules let act."""
+    try:
+        state, _ = ruleset.setup(setup, options, FastRNG(0))
+    except ValueError as exc:
+        raise ContentError(path, [Problem("(setup)", str(exc))]) from None
+    broken = [Problem("(setup)", f"a starting state within the rules ({p})") for p in ruleset.invariants(state)]
+    broken += [p for p in _hp_problems(ruleset.report(state), model, setup)
+               if not any(p.field.startswith(f) for f in _flagged(broken, model))]
+    if broken:
+        raise ContentError(path, broken)
+
+
+def _flagged(broken: list[Problem], model: ScenarioBase) -> list[str]:
+    """The combatant fields an invariant problem already names (one message per problem)."""
+    return [f"sides[{a}].combatants[{b}]." for a, side in enumerate(model.sides) for b, c in enumerate(side.combatants)
+            if any(p.expected.startswith(f"a starting state within the rules ({c.id}") for p in broken)]
+
+
+def _hp_problems(reports: Mapping[str, Any], model: ScenarioBase, setup: dict[str, Any]) -> list[Problem]:
+    fields = {c.id: f"sides[{a}].combatants[{b}]" for a, side in enumerate(model.sides)
+              for b, c in enumerate(side.combatants)}
+    out = []
+    for c in setup.get("combatants", []):
+        report = reports.get(str(c.get("id"))) if isinstance(c, dict) else None
+        if report is None:
+            continue
+        key = "hp" if "hp" in c else "health"
+        where = f"{fields.get(c['id'], c['id'])}.{key}"
+        if isinstance(c.get("hp"), int) and c["hp"] > report.hp_max:
+            out.append(Problem(where, f"a starting HP of at most its maximum {report.hp_max} (got {c['hp']})"))
+        elif report.hp <= 0 and not report.down:
+            out.append(Problem(where, f"a starting {'HP' if key == 'hp' else 'Health'} above 0 for a combatant "
+                                      f"who acts (got {report.hp}); at 0 or less the rules would not let it fight"))
+    return out
+
+
 ContentPatch = Callable[[ContentLibrary], None]
 
 
@@ -76,11 +116,12 @@ def scenario_from_data(data: dict[str, Any], path: str | Path, content: Iterable
         patch(library)
     try:
         setup = ruleset.prepare(model, library)
-        parse_options(ruleset.options_type, model.options)  # refuse unknown or ill-typed options now
+        options = parse_options(ruleset.options_type, model.options)  # unknown, ill-typed or out of range
     except ReferenceProblem as exc:
         raise ContentError(path, [Problem(exc.field, exc.expected)]) from None
     except OptionError as exc:
         raise ContentError(path, [Problem("options", str(exc))]) from None
+    _try_setup(ruleset, model, setup, options, path)
     known = set(policy_names(ruleset.name)) | {"human"}
     seats, controllers = {}, {}
     for i, side in enumerate(model.sides):

@@ -126,7 +126,7 @@ def test_whc4_three_of_one_kind_on_a_hat_is_outre() -> None:
     assert outre(two) == {}
     three = two.model_copy(update={"gems": [*two.gems, Gem(kind="PEARL", value=3)]})
     assert outre(three) == {"pearl": 3} and outre(three, at=4) == {}
-    s = adv.wear_hat(hilde(), "cap", 5, [("pearl", 3)] * 3)
+    s = adv.wear_hat(hilde(), "cap", 5, [("pearl", 3)] * 3, bought=True)
     assert "outré: 3 × pearl on one hat (WH-37; flagged from 3, ruling WH-C4)" in wh.notes(s, lib())
     assert wh.problems(s, lib()) == []
     strict = WitchHammerSheet.model_validate({**s.model_dump(), "house_rules": {"outre_at": 2}})

@@ -74,25 +74,28 @@ def test_missing_and_broken_files_exit_with_a_message(tmp_path: Path) -> None:
     assert affray("content", "check", str(ROOT / "examples")).returncode == 0
 
 
-def test_play_a_seat_at_the_terminal_with_undo() -> None:
+def test_play_a_seat_at_the_terminal_with_undo(tmp_path: Path) -> None:
     """--play lists the legal actions, takes a number; 'undo' takes back an action only while it revealed nothing
     (issue 11) and while nobody has acted since: after Vesna's declaration the sergeant's attack came, so it stays."""
-    result = affray("fight", DUEL, "--seed", "3", "--play", "vesna", stdin="1\nundo\n" + "1\n" * 400)
+    result = affray("fight", DUEL, "--seed", "3", "--play", "vesna", "--save", str(tmp_path / "s.json"),
+                    stdin="1\nundo\n" + "1\n" * 400)
     assert result.returncode == 0, result.stderr
     assert "not_your_action" in result.stdout and "Undone" not in result.stdout and "wins" in result.stdout
 
 
-def test_undo_at_the_terminal_takes_back_a_face_down_card() -> None:
+def test_undo_at_the_terminal_takes_back_a_face_down_card(tmp_path: Path) -> None:
     """Issue 11: a WitchHammer card placed face down revealed nothing, so its seat may take it back. (Tomas holds
     no Psych card here, WH-34/WH-A5 'learned': the first prompt is Planning, and 2 places Shield Block.)"""
     duel = str(ROOT / "examples" / "witchhammer" / "mill_gate_duel.yaml")
-    result = affray("fight", duel, "--seed", "3", "--play", "tomas", stdin="2\nundo\n" + "1\n" * 400)
+    result = affray("fight", duel, "--seed", "3", "--play", "tomas", "--save", str(tmp_path / "s.json"),
+                    stdin="2\nundo\n" + "1\n" * 400)
     assert result.returncode == 0, result.stderr
     assert "Undone" in result.stdout
 
 
-def test_play_rejects_nonsense_and_quits_cleanly() -> None:
-    result = affray("fight", DUEL, "--seed", "3", "--play", "vesna", stdin="99\nfoo\n{\"type\": \"x\"}\nquit\n")
+def test_play_rejects_nonsense_and_quits_cleanly(tmp_path: Path) -> None:
+    result = affray("fight", DUEL, "--seed", "3", "--play", "vesna", "--save", str(tmp_path / "s.json"),
+                    stdin="99\nfoo\n{\"type\": \"x\"}\nquit\n")
     assert result.returncode == 0
     assert "choose 1 to" in result.stdout and "no action starts like that" in result.stdout
     assert "not_allowed_now" in result.stdout
@@ -104,11 +107,12 @@ def test_options_lists_rulings_with_ids() -> None:
     assert affray("options", "chess").returncode == 2
 
 
-def test_play_narrates_only_what_the_seat_may_see() -> None:
+def test_play_narrates_only_what_the_seat_may_see(tmp_path: Path) -> None:
     """Contract 6 at the terminal: a player of a WaRP gestalt fight never sees the GM's secret rolls (WR-35);
     the GM's own narration does."""
     scenario = str(ROOT / "examples" / "warp" / "gestalt_raid.yaml")
-    player = affray("fight", scenario, "--seed", "2", "--play", "dana", stdin="1\n" * 20)
+    player = affray("fight", scenario, "--seed", "2", "--play", "dana", "--save", str(tmp_path / "s.json"),
+                    stdin="1\n" * 20)
     assert player.returncode == 0 and "Dana Reyes rolls gestalt" in player.stdout
     assert "Cult Enforcer rolls gestalt" not in player.stdout and "Gestalt totals" in player.stdout
     gm = affray("fight", scenario, "--seed", "2")

@@ -99,3 +99,17 @@ def test_unsolvable_scenarios_are_refused_with_the_reason() -> None:
         scenario = affray.load_scenario(EXAMPLES / name)
         with pytest.raises(NotSolvable, match=reason):
             duel_odds(scenario.setup, scenario.options)
+
+
+def test_plain_dice_sums_match_convolution_and_100d100_is_quick_enough_to_allow() -> None:
+    """Issue 12 item 3: the sliding-window sum of NdS equals face-by-face convolution (3d6: 27/216 for 10 and
+    11); 100d100 is within the limits, 200d100 is refused with the limit named."""
+    from fractions import Fraction
+
+    from affray.odds.notation import _plain, notation_dist
+
+    three = _plain(3, 6)
+    assert three[10] == three[11] == Fraction(27, 216) and three[3] == Fraction(1, 216) and sum(three.values()) == 1
+    assert len(notation_dist("100d100")) == 9901
+    with pytest.raises(ValueError, match="at most 10,000 for dice x sides"):
+        notation_dist("200d100")

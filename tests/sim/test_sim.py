@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -99,15 +100,34 @@ def test_interrupted_run_reports_what_finished() -> None:
     assert result.interrupted and result.chunks_done == 2 and result.chunks_total == 5 and result.tally.fights == 20
 
 
+def _read_until(proc: subprocess.Popen[str], text: str, seconds: float) -> str:
+    """Lines of ``proc``'s stdout up to one containing ``text`` (bounded by ``seconds``; no sleeping)."""
+    assert proc.stdout is not None
+    seen, deadline = "", time.monotonic() + seconds
+    while text not in seen:
+        ready, _, _ = select.select([proc.stdout], [], [], max(0.0, deadline - time.monotonic()))
+        assert ready, f"no {text!r} within {seconds}s; got {seen!r}"
+        line = proc.stdout.readline()
+        assert line, f"the CLI ended before printing {text!r}: {seen!r}"
+        seen += line
+    return seen
+
+
 def test_ctrl_c_in_the_cli_prints_the_finished_part() -> None:
+    """Ctrl-C once the run has started: the report of what finished, and a non-zero exit (issue 12)."""
     proc = subprocess.Popen([sys.executable, "-m", "affray", "sim", str(DUEL), "-n", "200000", "--workers", "1",
                              "--chunk", "20", "--engine"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
-    time.sleep(6)
-    os.kill(proc.pid, signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 0, err
-    assert "interrupted" in out and "Duel on the Toll Bridge" in out
+    try:
+        started = _read_until(proc, "Ctrl-C stops", 60)
+        os.kill(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "simulating 200,000 fights of Duel on the Toll Bridge" in started
+    assert "interrupted:" in out and "of 10000 chunks finished" in out and "Duel on the Toll Bridge" in out
+    assert "Traceback" not in err
 
 
 @pytest.mark.parametrize(("text", "message"), [("hp=1..3", None), ("x", "PATH=LO..HI"), ("a=5..1", "backwards"),
@@ -151,3 +171,33 @@ def test_sweep_on_an_in_process_dask_cluster_with_early_stopping() -> None:
     for p in points:
         lo, hi = p["sides"]["witcher"]["ci95"]
         assert (hi - lo) / 2 < 0.06 or p["fights"] == 600
+
+
+def test_chunks_are_submitted_lazily_with_a_bounded_number_in_flight() -> None:
+    """Issue 12 item 3: `sim -n 1000000000` must not queue every chunk up front; at most 4 per worker wait."""
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    from affray.sim.runner import chunks_of, in_flight_for
+
+    class Counting(ThreadPoolExecutor):
+        def __init__(self) -> None:
+            super().__init__(max_workers=2)
+            self.outstanding = self.most = 0
+
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+            self.outstanding += 1
+            self.most = max(self.most, self.outstanding)
+            future = super().submit(fn, *args, **kwargs)
+            future.add_done_callback(lambda _: setattr(self, "outstanding", self.outstanding - 1))
+            return future
+
+    def counted(spec: SimSpec, chunk: int, count: int) -> Tally:
+        tally = Tally()
+        tally.fights = count
+        return tally
+
+    assert not isinstance(chunks_of(10**12, 100), list)
+    with Counting() as pool:
+        result = run(SimSpec("hud", {}, {}, {}, 0, chunk_size=3), 3000, pool, None, counted)
+        assert result.tally.fights == 3000 and result.chunks_done == result.chunks_total == 1000
+        assert pool.most <= in_flight_for(pool) == 8

@@ -6,7 +6,7 @@ choices never shift the dice, and the log of record (actions) is all that replay
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from affray.ai.base import Policy, get_policy
@@ -21,9 +21,20 @@ class PolicyError(RuntimeError):
     """A policy returned an action the engine refused: a bug in the policy or in ``legal``."""
 
 
+def check_overrides(overrides: Mapping[str, str], actors: Iterable[str], sides: Iterable[str]) -> None:
+    """Refuse ``--policy`` keys that name no combatant and no side (``KeyError`` with the names known)."""
+    known = set(actors) | set(sides)
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        raise KeyError(f"--policy names no side or combatant called {', '.join(unknown)}; "
+                       f"known: {', '.join(sorted(known))}")
+
+
 def policies_for(match: Match, overrides: Mapping[str, str] | None = None) -> dict[str, Policy]:
-    """A policy for every actor whose controller is not ``human`` (``overrides``: actor or side -> name)."""
+    """A policy for every actor whose controller is not ``human`` (``overrides``: actor or side -> name).
+    An override naming nobody, or an unknown policy, is a ``KeyError`` with the known names."""
     sides = match.ruleset.sides(match.state)
+    check_overrides(overrides or {}, match.controllers, sides.values())
     chosen: dict[str, Policy] = {}
     for actor, controller in match.controllers.items():
         name = (overrides or {}).get(actor) or (overrides or {}).get(sides.get(actor, "")) or controller

@@ -25,9 +25,10 @@ from affray.characters.sheet import (
     sheet_rules,
     write_sheet,
 )
-from affray.cli.render import CliError, console, escape
+from affray.cli.render import CliError, console, escape, printable
 from affray.core.content import ContentError, ContentLibrary, read_yaml, validate
 from affray.core.engine import ruleset_names
+from affray.core.files import FileProblem, check_output_path
 from affray.core.rng import VerifiableRNG, new_secret_seed, seed_from_int
 from affray.rulesets.witchhammer.characters import advancement as adv
 from affray.rulesets.witchhammer.characters import build as wh
@@ -74,6 +75,7 @@ def _with(fn: Callable[[WitchHammerSheet, str], WitchHammerSheet], arg: str) -> 
 def _apply(path: Path, out: Path | None, sheet: WitchHammerSheet, lib: ContentLibrary,
            changes: list[tuple[str, Change]], dry_run: bool = False) -> None:
     """Apply every change in order, all or nothing; then check the result and write it."""
+    _writable(out or path)
     for label, change in changes:
         try:
             sheet = change(sheet)
@@ -90,7 +92,15 @@ def _apply(path: Path, out: Path | None, sheet: WitchHammerSheet, lib: ContentLi
         console.print("dry run: nothing was written")
         return
     _write(sheet, target)
-    console.print(f"saved {target}")
+    console.print(f"saved {escape(target)}")
+
+
+def _writable(target: Path) -> None:
+    """Refuse before any change a sheet path that cannot be written (a folder, no such folder, not .yaml)."""
+    try:
+        check_output_path(target, (".yaml", ".yml"), "--out")
+    except FileProblem as exc:
+        raise CliError(str(exc)) from None
 
 
 def _write(sheet: Any, target: Path) -> None:
@@ -106,7 +116,7 @@ def render(summary: Summary) -> None:
     for title, rows in summary.sections:
         if not rows:
             continue
-        table = Table(title=title, title_justify="left", show_header=False)
+        table = Table(title=escape(title), title_justify="left", show_header=False)
         table.add_column(style="cyan")
         table.add_column()
         for label, value in rows:
@@ -128,6 +138,8 @@ def new(ruleset: Annotated[str, typer.Argument(help="hud, warp, spellchrome or w
     name = _ruleset(ruleset)
     if out is not None and out.exists() and not force:
         raise CliError(f"{out} exists; choose another --out or add --force.")
+    if out is not None:
+        _writable(out)
     lib = library(name, content or [])
     rng = VerifiableRNG(seed_from_int(seed) if seed is not None else new_secret_seed())
     sheet = build(name, lib, rng)
@@ -139,7 +151,7 @@ def new(ruleset: Annotated[str, typer.Argument(help="hud, warp, spellchrome or w
     check(rules_for(name), sheet, lib, target)
     _write(sheet, target)
     render(rules_for(name).summary(sheet, lib))
-    console.print(f"saved {target}")
+    console.print(f"saved {escape(target)}")
 
 
 def _slug(text: str) -> str:
@@ -179,7 +191,7 @@ def show(path: SheetArg, as_markdown: Annotated[bool, typer.Option("--markdown",
     rules, sheet, lib, _ = _load(path, content)
     summary = rules.summary(sheet, lib)
     if as_markdown:
-        print(markdown(summary))
+        print(printable(markdown(summary), keep="\n"))
     else:
         render(summary)
 

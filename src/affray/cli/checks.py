@@ -40,4 +40,6 @@ def check_path(path: Path) -> tuple[int, list[str]]:
             check_file(file)
         except ContentError as exc:
             problems.extend(str(exc).splitlines())
+    if checked == 0:
+        problems.append(f"{path}: a folder with .yaml or .yml files (it has none)")
     return checked, problems

@@ -3,23 +3,29 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 import typer
 
 from affray.cli.character import character_app
 from affray.cli.odds import odds_app
-from affray.cli.render import CliError, console, escape, fail, narrate
+from affray.cli.render import CliError, console, escape, fail, narrate, warn
 from affray.cli.schema import schema_app
 from affray.cli.table import serve_command, table_app
 from affray.core.content import ContentError
+from affray.core.dice import Roll
+from affray.core.files import FileProblem
 from affray.core.log import LogFormatError, import_log, read_log, verify
-from affray.core.notation import NotationError, parse, roll_expr
+from affray.core.notation import DiceExpr, NotationError, parse, roll_expr
+from affray.core.options import OptionError
 from affray.core.rng import VerifiableRNG, new_secret_seed, seed_from_int
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+                  context_settings={"help_option_names": ["-h", "--help"]},
                   help="affray: a rules-true combat engine for tabletop RPGs (Sim HuD, WaRP, Spellchrome, "
                        "WitchHammer).")
 content_app = typer.Typer(no_args_is_help=True, help="Check content and scenario files.")
@@ -28,6 +34,24 @@ app.add_typer(odds_app, name="odds")
 app.add_typer(character_app, name="character")
 app.add_typer(schema_app, name="schema")
 app.add_typer(table_app, name="table")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            console.print(f"affray {version('affray')}")
+        except PackageNotFoundError:
+            console.print("affray (not installed as a package)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(_: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="print the version and exit")] = False) -> None:
+    """affray: a rules-true combat engine for tabletop RPGs (Sim HuD, WaRP, Spellchrome, WitchHammer)."""
+
 
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="a fixed seed (public, reproducible)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON object instead of text")]
@@ -49,27 +73,44 @@ def roll(notation: Annotated[str, typer.Argument(help="e.g. 3d6+1b, 1d13+2, 4d6k
         data["seed"] = rng.seed.hex()
         print(json.dumps(data))
         return
-    faces = " ".join(str(d.value) if d.kept else f"({d.value})" for d in result.dice)
-    console.print(f"{escape(result.notation)}: [{faces}] {result.modifier:+d} = [bold]{result.total}[/]"
-                  if result.modifier else f"{escape(result.notation)}: [{faces}] = [bold]{result.total}[/]")
+    faces = _faces(expr, result)
+    console.print(f"{escape(result.notation)}: {faces} {result.modifier:+d} = [bold]{result.total}[/]"
+                  if result.modifier else f"{escape(result.notation)}: {faces} = [bold]{result.total}[/]")
+
+
+def _faces(expr: DiceExpr, result: Roll) -> str:
+    """The dice by group (``2d6 [3 5] -1d4 [2]``; one group: just ``[3 5]``), dropped dice in parentheses."""
+    dice = list(result.dice)
+    extra = abs(expr.bonus - expr.penalty)  # bonus/penalty dice join the only group (WR-B2)
+    parts = []
+    for group in expr.groups:
+        mine, dice = dice[:group.count + extra], dice[group.count + extra:]
+        shown = "\\[" + " ".join(str(d.value) if d.kept else f"({d.value})" for d in mine) + "]"
+        parts.append(shown if len(expr.groups) == 1 else f"{'-' if group.sign < 0 else ''}{group.count}d{group.sides} "
+                     f"{shown}")
+    return " ".join(parts) or "\\[]"
 
 
 @app.command()
-def fight(scenario: Annotated[Path, typer.Argument(help="a scenario YAML file")], seed: SeedOpt = None,
-          as_json: JsonOpt = False,
+def fight(scenario: Annotated[Path | None, typer.Argument(help="a scenario YAML file (not with --resume)")] = None,
+          seed: SeedOpt = None, as_json: JsonOpt = False,
           log: Annotated[Path | None, typer.Option("--log", help="write the match log (JSON) here")] = None,
           play_seat: Annotated[str | None, typer.Option("--play", help="play this seat at the terminal")] = None,
           policy: Annotated[list[str] | None, typer.Option(
               "--policy", help="SIDE=NAME or COMBATANT=NAME (random, heuristic, human); repeatable")] = None,
+          save: Annotated[Path | None, typer.Option(
+              "--save", help="where an unfinished --play fight is saved (default: affray-save.json)")] = None,
+          resume: Annotated[Path | None, typer.Option("--resume", help="continue a fight saved by --play")] = None,
           ) -> None:
-    """Run a fight: policies play their seats; --play SEAT lets you play one."""
-    from affray.cli.fight import run_fight
+    """Run a fight: policies play their seats; --play SEAT lets you play one; --resume SAVE continues one."""
+    from affray.cli.fight import FightRequest, run_fight
 
-    result = run_fight(scenario, seed, as_json, log, play_seat, policy or [])
+    request = FightRequest(scenario, seed, as_json, log, play_seat, policy or [], save, resume)
+    result = run_fight(request)
     if as_json:
         print(json.dumps(result))
-    elif log is not None:
-        console.print(f"log written to {log}")
+    if result["stopped"] == "input ended":
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -109,10 +150,33 @@ def sweep(scenario: Annotated[Path, typer.Argument(help="a scenario YAML file")]
 
 
 @app.command()
-def replay(log: Annotated[Path, typer.Argument(help="a match log written by --log")]) -> None:
-    """Narrate a logged match by replaying its actions."""
-    match = import_log(read_log(log))
+def replay(log: Annotated[Path, typer.Argument(help="a match log written by --log")],
+           unverified: Annotated[bool, typer.Option("--unverified", help="narrate even a log that fails "
+                                                                         "verification (with a warning)")] = False,
+           ) -> None:
+    """Verify a logged match, then narrate it by replaying its actions."""
+    data = read_log(log)
+    report = _about(log, verify, data)
+    if not report.ok:
+        if not unverified:
+            for problem in report.problems:
+                fail(f"{log}: {problem}")
+            fail(f"{log} fails verification; nothing narrated (--unverified narrates it anyway)")
+            raise typer.Exit(1)
+        warn(f"{log} fails verification ({report.problems[0]}); narrating it anyway as asked")
+    match = _about(log, import_log, data)
     narrate(match.events(), match.names())
+
+
+T = TypeVar("T")
+
+
+def _about(log: Path, fn: Callable[[dict[str, Any]], T], data: dict[str, Any]) -> T:
+    """``fn(data)``, a problem with the log named with its file."""
+    try:
+        return fn(data)
+    except LogFormatError as exc:
+        raise LogFormatError(f"{log}: {exc}") from None
 
 
 @app.command("verify")
@@ -120,10 +184,10 @@ def verify_cmd(log: Annotated[Path, typer.Argument(help="a match log written by 
                head: Annotated[str | None, typer.Option(
                    "--head", help="a chain head you kept: check that the log extends that history")] = None) -> None:
     """Check the seed against its commitment, re-derive every roll, replay every action, check the hash chain."""
-    report = verify(read_log(log), head)
+    report = _about(log, lambda data: verify(data, head), read_log(log))
     if not report.ok:
         for problem in report.problems:
-            fail(problem)
+            fail(f"{log}: {problem}")
         raise typer.Exit(1)
     console.print(f"[green]verified[/]: seed matches its commitment; {report.rolls_checked} dice re-derived, "
                   f"{report.actions_checked} actions replayed, events identical.")
@@ -164,19 +228,24 @@ def options_cmd(ruleset: Annotated[str, typer.Argument(help="hud, warp, spellchr
     except KeyError as exc:
         raise CliError(str(exc.args[0])) from None
     table = Table(title=f"{rs.title}: rule options", title_justify="left")
-    for col in ("option", "default", "rule", "meaning"):
+    for col in ("option", "default", "range", "rule", "meaning"):
         table.add_column(col)
     for info in describe(rs.options_type):
-        table.add_row(info.name, repr(info.default), info.rule, escape(info.doc))
+        table.add_row(info.name, escape(repr(info.default)), info.range, info.rule, escape(info.doc))
     console.print(table)
 
 
 @content_app.command("check")
-def content_check(path: Annotated[Path, typer.Argument(help="a content/scenario file or a folder")]) -> None:
-    """Validate content and scenario files; every problem is listed with its file and field."""
+def content_check(paths: Annotated[list[Path], typer.Argument(help="content/scenario files or folders")]) -> None:
+    """Validate content and scenario files; every problem is listed with its file and field.
+
+    A scenario is checked as ``fight`` would start it (content, options, sheets, the first state)."""
     from affray.cli.checks import check_path
 
-    checked, problems = check_path(path)
+    checked, problems = 0, list[str]()
+    for path in paths:
+        count, found = check_path(path)
+        checked, problems = checked + count, problems + found
     for problem in problems:
         fail(problem)
     if problems:
@@ -184,17 +253,30 @@ def content_check(path: Annotated[Path, typer.Argument(help="a content/scenario 
     console.print(f"[green]ok[/]: {checked} file(s) valid")
 
 
-def main() -> None:
-    """Entry point: run the app, turning expected failures into a message and an exit code.
+DEBUG = "AFFRAY_DEBUG"
 
-    Click handles usage errors itself (exit code 2); domain errors raised inside a command (a bad file,
-    bad notation, a broken log) are printed here as one message, never a traceback.
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the app, turning every failure into a message and an exit code, never a traceback.
+
+    Click handles usage errors itself (exit code 2) and Ctrl-C ("Aborted!", 1); domain errors raised inside a
+    command (a bad file, bad notation, a broken log, an option out of range) are printed here as one message
+    (exit 2). Anything else is a bug: one line says so (exit 70); ``AFFRAY_DEBUG=1`` shows the traceback.
     """
     try:
-        app()
+        app(args=argv, prog_name="affray")
     except CliError as exc:
         fail(exc.message)
         sys.exit(exc.code)
-    except (ContentError, LogFormatError) as exc:
+    except (ContentError, LogFormatError, FileProblem, OptionError, NotationError) as exc:
         fail(str(exc))
         sys.exit(2)
+    except KeyboardInterrupt:
+        fail("interrupted")
+        sys.exit(130)
+    except Exception as exc:
+        if os.environ.get(DEBUG):
+            raise
+        fail(f"internal error ({type(exc).__name__}: {exc}). This is a bug in affray; "
+             f"{DEBUG}=1 shows where it happened.")
+        sys.exit(70)

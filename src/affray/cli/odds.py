@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from affray.cli.render import CliError, console
+from affray.cli.render import CliError, console, escape
 from affray.odds.dist import as_json, mean, prob_json
 
 odds_app = typer.Typer(no_args_is_help=True, help="Exact odds of checks and duels (fractions, not samples).")
@@ -288,14 +288,14 @@ def duel(scenario: Annotated[Path, typer.Argument(help="a one-against-one scenar
                 "model": _assumes(loaded.ruleset.name)}
         print(json.dumps(data))
         return
-    table = Table(title=f"{loaded.model.name or scenario}: exact duel", title_justify="left")
+    table = Table(title=f"{escape(loaded.model.name or scenario)}: exact duel", title_justify="left")
     table.add_column("outcome")
     table.add_column("probability", justify="right")
     if exact:
         table.add_column("exact", justify="right")
     long: dict[str, Fraction] = {}
     for k, v in odds.outcomes.items():
-        table.add_row(k, f"{float(v):.6%}", *([_fraction(k, v, long)] if exact else []))
+        table.add_row(escape(k), f"{float(v):.6%}", *([_fraction(k, v, long)] if exact else []))
     console.print(table)
     rounds_exact = f" = {_fraction('expected rounds', odds.expected_rounds, long)}" if exact else ""
     console.print(f"expected rounds: {float(odds.expected_rounds):.4f}{rounds_exact}   states: {odds.states}")

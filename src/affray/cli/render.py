@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape as rich_escape
 from rich.table import Table
 
 from affray.core.engine import ActionSpec
@@ -40,8 +42,22 @@ def narrate(events: Iterable[Event], names: Mapping[str, str], out: Console | No
         target.print(f"[{style}]{escape(text)}[/]" if style else escape(text))
 
 
-def escape(text: str) -> str:
-    return text.replace("[", "\\[")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def printable(text: object, keep: str = "") -> str:
+    """``text`` with control characters (escape sequences, carriage returns, newlines, bidirectional overrides)
+    shown as ``\\xNN``/``\\uNNNN``, except those in ``keep``: for text printed without Rich."""
+    def show(m: re.Match[str]) -> str:
+        ch = m[0]
+        return ch if ch in keep else (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+    return _CONTROL.sub(show, str(text))
+
+
+def escape(text: object) -> str:
+    """``text`` safe to print with Rich: markup escaped and control characters shown (:func:`printable`), so
+    names and texts from content, sheets or logs can neither style, move nor rewrite the terminal."""
+    return rich_escape(printable(text))
 
 
 def legal_table(specs: list[ActionSpec], title: str) -> Table:
@@ -64,10 +80,19 @@ def status_table(view: Mapping[str, Any]) -> Table | None:
         table.add_column(col)
     for actor, f in fighters.items():
         hp = f"{f.get('hp')}/{f.get('max_hp')}" if "hp" in f else ""
-        table.add_row(actor, escape(str(f.get("name", actor))), str(f.get("side", "")), hp, str(f.get("out") or ""))
+        table.add_row(escape(actor), escape(f.get("name", actor)), escape(f.get("side", "")), escape(hp),
+                      escape(f.get("out") or ""))
     return table
 
 
 def fail(message: str) -> None:
-    errors.print(f"[bold red]error:[/] {escape(message)}")
+    """Print ``message`` to stderr as one ``error:`` line per line of it (each escaped)."""
+    for line in message.splitlines() or [""]:
+        errors.print(f"[bold red]error:[/] {escape(line)}")
     sys.stderr.flush()
+
+
+def warn(message: str) -> None:
+    """Print ``message`` to stderr as a ``warning:`` line (escaped)."""
+    for line in message.splitlines() or [""]:
+        errors.print(f"[bold yellow]warning:[/] {escape(line)}")

@@ -66,12 +66,21 @@ def sim_command(scenario: Path, n: int, seed: int, workers: int | None, policy: 
     from affray.sim.executors import ExecutorError, executor_for
     from affray.sim.session import simulate
 
+    _check_outputs(plot, workers)
     loaded = _load(scenario)
     overrides = parse_overrides(policy)
+    started = f"simulating {n:,} fights of {escape(loaded.model.name or scenario)} (Ctrl-C stops and reports the " \
+              "fights that finished)"
     try:
         with executor_for(workers, scheduler) as executor, _progress(n, as_json) as bar:
             task = bar.add_task("fights", total=n)
-            outcome = simulate(loaded, n, seed, executor, overrides, lambda k: bar.advance(task, k), engine, chunk)
+
+            def advance(k: int) -> None:
+                if k == 0 and not as_json:  # the run is under way: Ctrl-C now reports what finished
+                    console.print(started)
+                bar.advance(task, k)
+
+            outcome = simulate(loaded, n, seed, executor, overrides, advance, engine, chunk)
     except (KeyError, ExecutorError) as exc:
         raise CliError(str(exc.args[0])) from None
     report = outcome.report
@@ -93,9 +102,24 @@ def sim_command(scenario: Path, n: int, seed: int, workers: int | None, policy: 
         console.print(f"path: {outcome.path}")
         render_report(report, loaded.model.name or str(scenario))
         if plot is not None:
-            console.print(f"plot written to {plot}")
-    if sample and not as_json:
+            console.print(f"plot written to {escape(plot)}")
+    if sample and not as_json and not done.interrupted:
         _sample(loaded, seed, overrides)
+    if done.interrupted:
+        raise typer.Exit(130)
+
+
+def _check_outputs(plot: Path | None, workers: int | None, precision: float | None = None) -> None:
+    """Refuse now what would fail after the run: a plot path that cannot be written, no workers, a precision
+    that no interval can reach (a half-width is between 0 and 0.5)."""
+    from affray.core.files import check_output_path
+
+    if plot is not None:
+        check_output_path(plot, (".png", ".svg"), "--plot")
+    if workers is not None and workers < 1:
+        raise CliError(f"--workers must be at least 1 (got {workers})")
+    if precision is not None and not 0 < precision < 0.5:
+        raise CliError(f"--precision is a 95% interval half-width between 0 and 0.5, e.g. 0.01 (got {precision})")
 
 
 def _sample(loaded: Any, seed: int, overrides: dict[str, str]) -> None:
@@ -116,8 +140,10 @@ def sweep_command(scenario: Path, param: str, n: int, seed: int, workers: int | 
     from affray.sim.session import sweep
     from affray.sim.sweep import SweepError, parse_param
 
+    _check_outputs(plot, workers, precision)
     try:
         parsed = parse_param(param)
+        _load(scenario)  # the scenario itself is valid before any point is made of it
         data = load_scenario_data(scenario)
         overrides = parse_overrides(policy)
         total = n * len(parsed.values)
@@ -127,13 +153,16 @@ def sweep_command(scenario: Path, param: str, n: int, seed: int, workers: int | 
                            progress=lambda k: bar.advance(task, k), engine_only=engine)
     except (SweepError, KeyError, ExecutorError) as exc:
         raise CliError(str(exc.args[0])) from None
+    interrupted = any(p.get("interrupted") for p in points)
     sides = list(points[0]["sides"]) if points else []
     if plot is not None:
         from affray.sim.plots import plot_sweep
 
         plot_sweep(points, parsed.path, sides, plot)
     if as_json:
-        print(json.dumps({"param": parsed.path, "seed": seed, "points": points}))
+        print(json.dumps({"param": parsed.path, "seed": seed, "points": points, "interrupted": interrupted}))
+        if interrupted:
+            raise typer.Exit(130)
         return
     table = Table(title=f"sweep of {escape(parsed.path)}", title_justify="left")
     table.add_column(parsed.path)
@@ -152,4 +181,7 @@ def sweep_command(scenario: Path, param: str, n: int, seed: int, workers: int | 
         table.add_row(str(p["value"]), f"{p['fights']:,}", *cells)
     console.print(table)
     if plot is not None:
-        console.print(f"plot written to {plot}")
+        console.print(f"plot written to {escape(plot)}")
+    if interrupted:
+        console.print(f"[yellow]interrupted:[/] {len(points)} of {len(parsed.values)} points, the last one partly.")
+        raise typer.Exit(130)

@@ -21,6 +21,8 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from affray.core.files import MAX_YAML_BYTES, FileProblem, load_yaml, read_text
+
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -65,18 +67,19 @@ def problems_of(error: ValidationError) -> list[Problem]:
 
 
 def read_yaml(path: str | Path) -> Any:
-    """Parse a YAML file safely; syntax errors become a :class:`ContentError` with the line."""
+    """Parse a YAML file safely and within the limits of :mod:`affray.core.files`; an unreadable, binary,
+    non-UTF-8, oversized or malformed file becomes a :class:`ContentError` with the reason or the line."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ContentError(p, [Problem("(file)", f"a readable file ({exc.strerror})")]) from None
+        text = read_text(p, MAX_YAML_BYTES)
+    except FileProblem as exc:
+        raise ContentError(p, [Problem("(file)", exc.reason)]) from None
     try:
-        return yaml.safe_load(text)
+        return load_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "(file)"
-        raise ContentError(p, [Problem(where, f"valid YAML ({getattr(exc, 'problem', exc)})")]) from None
+        raise ContentError(p, [Problem(where, f"valid YAML ({getattr(exc, 'problem', None) or exc})")]) from None
 
 
 def validate(model: type[M], data: Any, path: str | Path) -> M:

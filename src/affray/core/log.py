@@ -13,25 +13,36 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from affray.core.engine import Accepted, get_ruleset
-from affray.core.match import Match, ReplayError
+from affray.core.engine import Accepted, StepResult, get_ruleset
+from affray.core.files import MAX_JSON_BYTES, FileProblem, load_json, write_text
+from affray.core.logcheck import FORMAT, READS, VERSION, LogFormatError, check_die, check_log
+from affray.core.match import Match, ReplayError, redact_event
 from affray.core.rng import commitment_of, derive_die
 
-FORMAT = "affray-match"
-VERSION = 2  # 2: records (actions and undo records), the affray and rules versions; 1: actions only
-READS = (1, 2)
+__all__ = ["FORMAT", "READS", "VERSION", "LogFormatError", "VerifyReport", "export_log", "import_log", "read_log",
+           "records_of", "verify", "write_log"]
+PRIVATE = ("This file holds the match's secret seed and every seat's face-down cards: it is the GM's file "
+           "(written owner-only). Give players the log of their own seat.")
+# Replaying untrusted data through rules code: a setup or action of the wrong shape fails inside the ruleset.
+_REPLAY_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 
 
-class LogFormatError(ValueError):
-    """A file that is not an affray match log of a version this program reads."""
+def export_log(match: Match, *, reveal_seed: bool | None = None, seat: str | None = None) -> dict[str, Any]:
+    """The match as a JSON-ready dict. The seed is included once the match is over (or if asked).
 
-
-def export_log(match: Match, *, reveal_seed: bool | None = None) -> dict[str, Any]:
-    """The match as a JSON-ready dict. The seed is included once the match is over (or if asked)."""
+    ``seat``: the log as that seat may see it (contract 6) while the match is not over: others' unrevealed
+    commits and private events redacted, no seed. After the end every log is whole: nothing is secret then.
+    """
     from affray.core.plugin import plugin
 
-    reveal = match.outcome() is not None if reveal_seed is None else reveal_seed
     outcome = match.outcome()
+    if seat is not None and outcome is None:
+        viewer = match.viewer(seat)
+        data = export_log(match, reveal_seed=False)
+        data.update(redacted_for=seat, records=match.redacted_log(seat),
+                    setup_events=[redact_event(e, viewer) for e in match.setup_events])
+        return data
+    reveal = outcome is not None if reveal_seed is None else reveal_seed
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -61,27 +72,23 @@ def affray_version() -> str:
         return "unknown"
 
 
-def write_log(match: Match, path: str | Path) -> None:
-    Path(path).write_text(json.dumps(export_log(match), indent=1) + "\n", encoding="utf-8")
+def write_log(match: Match, path: str | Path, *, seat: str | None = None, save: bool = False) -> None:
+    """Write the log to ``path``. ``save``: the whole match with its seed, owner-only, to resume later;
+    ``seat``: that seat's redacted log while the match is not over (see :func:`export_log`)."""
+    data = export_log(match, reveal_seed=True) if save else export_log(match, seat=seat)
+    private = data["seed"] is not None and match.outcome() is None
+    if private:
+        data["private"] = PRIVATE
+    write_text(path, json.dumps(data, indent=1) + "\n", private=private)
 
 
 def read_log(path: str | Path) -> dict[str, Any]:
-    """Read and shape-check a log file; raise :class:`LogFormatError` with one sentence otherwise."""
+    """Read and shape-check a log file; raise :class:`LogFormatError` naming the file and field otherwise."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise LogFormatError(f"cannot read {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise LogFormatError(f"{path} is not JSON (line {exc.lineno}: {exc.msg})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise LogFormatError(f"{path} is not an affray match log (expected \"format\": \"{FORMAT}\")")
-    if data.get("version") not in READS:
-        raise LogFormatError(f"{path} is log version {data.get('version')!r}; this affray reads versions "
-                             f"{', '.join(map(str, READS))}")
-    for key in ("ruleset", "setup", "options", "commitment", "records" if data["version"] >= 2 else "actions"):
-        if key not in data:
-            raise LogFormatError(f"{path} has no '{key}' field")
-    return data
+        data = load_json(path, MAX_JSON_BYTES)
+    except FileProblem as exc:
+        raise LogFormatError(str(exc)) from None
+    return check_log(data, str(path))
 
 
 def records_of(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -96,18 +103,49 @@ def _seed(data: dict[str, Any]) -> bytes:
         raise LogFormatError("the log does not reveal its seed yet, so it cannot be replayed or verified")
     try:
         return bytes.fromhex(data["seed"])
-    except ValueError:
+    except (ValueError, TypeError):
         raise LogFormatError("the log's seed is not hexadecimal") from None
 
 
-def import_log(data: dict[str, Any]) -> Match:
-    """Rebuild a match from a log by replaying its actions on its setup and seed."""
-    seed = _seed(data)
+def _ruleset(data: dict[str, Any]) -> Any:
     try:
-        return Match.restore(get_ruleset(data["ruleset"]), data["setup"], data["options"], seed=seed,
-                             records=records_of(data), seats=data.get("seats"), controllers=data.get("controllers"))
+        return get_ruleset(data["ruleset"])
+    except KeyError as exc:
+        raise LogFormatError(f"ruleset: {exc.args[0]}") from None
+
+
+def _rebuild(data: dict[str, Any], seed: bytes) -> Match:
+    """A fresh match from the log's ruleset, setup, options and seats; a mismatch is a :class:`LogFormatError`."""
+    ruleset = _ruleset(data)
+    try:
+        return Match(ruleset, data["setup"], data["options"], seed=seed, seats=data.get("seats"),
+                     controllers=data.get("controllers"))
+    except _REPLAY_ERRORS as exc:
+        raise LogFormatError(f"setup/options: not a {ruleset.name} match this affray can start "
+                             f"({type(exc).__name__}: {exc})") from None
+
+
+def _replay(match: Match, entry: dict[str, Any]) -> StepResult:
+    try:
+        return match.apply_record(entry)
+    except _REPLAY_ERRORS as exc:
+        raise LogFormatError(f"{_describe(entry)} cannot be replayed: it is not a record of this ruleset "
+                             f"({type(exc).__name__}: {exc})") from None
+
+
+def import_log(data: dict[str, Any]) -> Match:
+    """Rebuild a match from a log by replaying its records on its setup and seed."""
+    seed = _seed(data)
+    ruleset = _ruleset(data)
+    _rebuild(data, seed)  # a setup of the wrong shape is refused with its field
+    try:
+        return Match.restore(ruleset, data["setup"], data["options"], seed=seed, records=records_of(data),
+                             seats=data.get("seats"), controllers=data.get("controllers"))
     except ReplayError as exc:
         raise LogFormatError(f"{exc}{_rules_note(data)}") from None
+    except _REPLAY_ERRORS as exc:
+        raise LogFormatError(f"a record cannot be replayed: it is not a record of this ruleset "
+                             f"({type(exc).__name__}: {exc})") from None
 
 
 def _rules_note(data: dict[str, Any]) -> str:
@@ -137,7 +175,13 @@ def _check_rolls(seed: bytes, events: list[dict[str, Any]], where: str, report: 
     for index, event in enumerate(events):
         if event.get("type") != "rolled":
             continue
-        for die in event["roll"]["dice"]:
+        roll = event.get("roll")
+        dice = roll.get("dice") if isinstance(roll, dict) else None
+        if not isinstance(dice, list) or not all(check_die(d) for d in dice):
+            report.problems.append(f"{where}, event {index}: a 'rolled' event holds roll.dice, a list of "
+                                   "{draw, sides, value} whole numbers")
+            continue
+        for die in dice:
             report.rolls_checked += 1
             derived = derive_die(seed, die["draw"], die["sides"])
             if derived != die["value"]:
@@ -180,14 +224,13 @@ def verify(data: dict[str, Any], head: str | None = None) -> VerifyReport:
     _check_rolls(seed, data.get("setup_events", []), "setup", report)
     for entry in records:
         _check_rolls(seed, entry.get("events", []), _describe(entry), report)
-    match = Match(get_ruleset(data["ruleset"]), data["setup"], data["options"], seed=seed,
-                  seats=data.get("seats"), controllers=data.get("controllers"))
+    match = _rebuild(data, seed)
     diff = _first_difference(data.get("setup_events", []), [e.to_dict() for e in match.setup_events])
     if diff:
         report.problems.append(f"setup: {diff}{_rules_note(data)}")
     for entry in records:
         try:
-            result = match.apply_record(entry)
+            result = _replay(match, entry)
         except ReplayError as exc:
             report.problems.append(f"{_describe(entry)} is illegal on replay: {exc}{_rules_note(data)}")
             return report

@@ -22,7 +22,8 @@ from affray.core.rng import RNG
 EXAMPLES = "like 3d6+1b, 1d13+2, 4d6kh3 or 2d6+1d4-1"
 _TERM = re.compile(r"(?P<sign>[+-]?)(?:(?P<count>\d*)d(?P<sides>\d+)(?:(?P<keep>k[hl])(?P<keepn>\d+))?"
                    r"|(?P<num>\d+)(?P<bp>[bp]?))")
-MAX_DICE = 1000
+MAX_DICE = 1000  # in a group and in all (bonus and penalty dice included)
+MAX_TEXT = 200
 MAX_SIDES = 1_000_000
 
 
@@ -69,6 +70,9 @@ def _group(text: str, m: re.Match[str], sign: int) -> DiceGroup:
 
 def parse(text: str) -> DiceExpr:
     """Parse ``text`` into a :class:`DiceExpr`, or raise :class:`NotationError`."""
+    if len(text) > MAX_TEXT:
+        raise NotationError(f"dice notation is at most {MAX_TEXT} characters (got {len(text)}); expected something "
+                            f"{EXAMPLES}.")
     source = re.sub(r"\s+", "", text).lower()
     if not source:
         raise _fail(text, "it is empty")
@@ -92,6 +96,8 @@ def parse(text: str) -> DiceExpr:
         else:
             modifier += sign * int(m["num"])
         pos = m.end()
+    if sum(g.count for g in groups) + bonus + penalty > MAX_DICE:
+        raise _fail(text, f"at most {MAX_DICE} dice in all")
     if (bonus or penalty) and (len(groups) != 1 or groups[0].keep is not None or groups[0].sign < 0):
         raise _fail(text, "bonus and penalty dice need exactly one dice group without keep")
     return DiceExpr(text.strip(), tuple(groups), modifier, bonus, penalty)

@@ -20,9 +20,13 @@ class OptionError(ValueError):
     """An unknown option or a value of the wrong kind."""
 
 
-def option(default: Any, *, rule: str, doc: str, choices: Sequence[Any] = ()) -> Any:
-    """A dataclass field for a rule option: its default, the rule ID it implements, and a sentence."""
-    meta = {"rule": rule, "doc": doc, "choices": tuple(choices)}
+def option(default: Any, *, rule: str, doc: str, choices: Sequence[Any] = (), low: float | None = None,
+           high: float | None = None) -> Any:
+    """A dataclass field for a rule option: its default, the rule ID it implements, and a sentence.
+
+    ``low``/``high``: the range a number must lie in (inclusive), checked by :func:`parse_options`.
+    """
+    meta = {"rule": rule, "doc": doc, "choices": tuple(choices), "low": low, "high": high}
     return dataclasses.field(default=default, metadata=meta)
 
 
@@ -34,6 +38,17 @@ class OptionInfo:
     doc: str
     choices: tuple[Any, ...]
     type_name: str
+    low: float | None = None
+    high: float | None = None
+
+    @property
+    def range(self) -> str:
+        """The allowed range in words (``1 to 1000``, ``at least 0``), or ``""``."""
+        if self.low is not None and self.high is not None:
+            return f"{self.low:g} to {self.high:g}"
+        if self.low is not None:
+            return f"at least {self.low:g}"
+        return f"at most {self.high:g}" if self.high is not None else ""
 
 
 _HINTS: dict[type[Any], dict[str, Any]] = {}
@@ -56,7 +71,8 @@ def describe(cls: type[Any]) -> tuple[OptionInfo, ...]:
     for f in dataclasses.fields(cls):
         kind = hints[f.name]
         out.append(OptionInfo(f.name, f.default, f.metadata.get("rule", ""), f.metadata.get("doc", ""),
-                              tuple(f.metadata.get("choices", ())), getattr(kind, "__name__", str(kind))))
+                              tuple(f.metadata.get("choices", ())), getattr(kind, "__name__", str(kind)),
+                              f.metadata.get("low"), f.metadata.get("high")))
     _INFOS[cls] = tuple(out)
     return _INFOS[cls]
 
@@ -77,6 +93,9 @@ def _check(info: OptionInfo, kind: Any, value: Any) -> Any:
     if info.choices and value not in info.choices:
         allowed = ", ".join(repr(c) for c in info.choices)
         raise OptionError(f"option '{info.name}' must be one of {allowed}, got {value!r}")
+    if kind in (int, float) and ((info.low is not None and value < info.low)
+                                 or (info.high is not None and value > info.high)):
+        raise OptionError(f"option '{info.name}' must be {info.range}, got {value!r} (Rule: {info.rule})")
     return value
 
 

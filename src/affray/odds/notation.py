@@ -11,32 +11,36 @@ from fractions import Fraction
 from functools import cache
 
 from affray.core.notation import DiceExpr, parse
-from affray.odds.dist import add, die, pool_sum
+from affray.odds.dist import add, pool_sum
 
-MAX_OUTCOMES = 100_000
+MAX_OUTCOMES = 10_000  # dice x sides over the groups: 100d100 enumerates in well under a second
+MAX_KEPT_POOL = 40  # dice in a keep-highest/lowest (or bonus/penalty) pool, enumerated by icepool
 
 
 @cache
 def _plain(count: int, sides: int) -> dict[int, Fraction]:
-    """The sum of ``count`` d``sides``, by repeated doubling of convolutions."""
-    out: dict[int, Fraction] = {0: Fraction(1)}
-    base: dict[int, Fraction] = dict(die(sides))
-    while count:
-        if count & 1:
-            out = add(out, base)
-        count >>= 1
-        if count:
-            base = add(base, base)
-    return out
+    """The sum of ``count`` d``sides``: whole-number ways by a sliding window (``count`` passes over the range,
+    so 100d100 takes a fraction of a second), divided once by ``sides ** count``."""
+    ways = [1]  # ways[i]: the number of ways to total (dice so far) + i
+    for _ in range(count):
+        prefix = [0]
+        for w in ways:
+            prefix.append(prefix[-1] + w)
+        size = len(ways)
+        ways = [prefix[min(i + 1, size)] - prefix[max(0, i - sides + 1)] for i in range(size + sides - 1)]
+    total = sides ** count
+    return {count + i: Fraction(w, total) for i, w in enumerate(ways) if w}
 
 
 def expr_dist(expr: DiceExpr) -> dict[int, Fraction]:
     """The distribution of the total of ``expr`` (modifier included); ``ValueError`` if it is too large."""
     net = expr.bonus - expr.penalty
     out: dict[int, Fraction] = {expr.modifier: Fraction(1)}
+    size = sum(g.count * g.sides for g in expr.groups)
+    if size > MAX_OUTCOMES or any((g.keep is not None or net) and g.count > MAX_KEPT_POOL for g in expr.groups):
+        raise ValueError(f"'{expr.text}' has too many outcomes to enumerate exactly: at most {MAX_OUTCOMES:,} for "
+                         f"dice x sides over all groups, {MAX_KEPT_POOL} dice in a keep or bonus pool")
     for group in expr.groups:
-        if group.count * group.sides > MAX_OUTCOMES:
-            raise ValueError(f"'{expr.text}' has too many outcomes to enumerate exactly")
         count, keep, lowest = group.count, group.keep, group.keep_lowest
         if net:
             count, keep, lowest = group.count + abs(net), group.count, net < 0

@@ -30,13 +30,19 @@ def executor_for(workers: int | None, scheduler: str | None = None) -> Iterator[
         except ImportError:
             raise ExecutorError("a Dask scheduler was given but Dask is not installed: "
                                 "pip install 'affray[dask]'") from None
-        client = Client(address, timeout="10s")
+        try:
+            client = Client(address, timeout="5s")
+        except (OSError, TimeoutError, ValueError, TypeError) as exc:
+            raise ExecutorError(f"cannot reach the Dask scheduler at {address!r} ({type(exc).__name__}: "
+                                f"{str(exc).splitlines()[0] if str(exc) else 'no answer'})") from None
         try:
             yield client.get_executor()
         finally:
             client.close()
         return
     count = default_workers() if workers is None else workers
+    if count < 1:
+        raise ExecutorError(f"--workers must be at least 1 (got {count})")
     if count <= 1:
         yield None
         return

@@ -10,9 +10,10 @@ cluster through the same ``concurrent.futures.Executor`` interface.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
-from concurrent.futures import Executor, Future
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from affray.core.engine import get_ruleset
@@ -72,40 +73,84 @@ class RunResult:
     notes: list[str] = field(default_factory=list)
 
 
-def chunks_of(n: int, size: int) -> list[tuple[int, int]]:
-    return [(i, min(size, n - i * size)) for i in range((n + size - 1) // size)]
+def chunks_of(n: int, size: int) -> Iterator[tuple[int, int]]:
+    """``(index, count)`` of each chunk, lazily: a billion fights never sit in memory as a plan."""
+    for i in range((n + size - 1) // size):
+        yield i, min(size, n - i * size)
+
+
+class _Merger:
+    """Merges chunk tallies in index order as they finish, holding only those that finished early."""
+
+    def __init__(self) -> None:
+        self.total = Tally()
+        self.early: dict[int, Tally] = {}
+        self.next = self.done = 0
+
+    def add(self, index: int, tally: Tally) -> None:
+        self.early[index] = tally
+        self.done += 1
+        while self.next in self.early:
+            self.total.merge(self.early.pop(self.next))
+            self.next += 1
+
+    def result(self) -> Tally:
+        for index in sorted(self.early):  # after an interruption: the finished chunks past a gap
+            self.total.merge(self.early.pop(index))
+        return self.total
+
+
+def in_flight_for(executor: Executor) -> int:
+    """How many chunks to keep submitted at once: enough to keep every worker busy, never the whole run."""
+    workers = getattr(executor, "_max_workers", None)
+    return 4 * workers if isinstance(workers, int) and workers > 0 else 64
+
+
+def _run_pool(spec: SimSpec, plan: Iterator[tuple[int, int]], executor: Executor, merger: _Merger,
+              progress: Callable[[int], None] | None, chunk_runner: ChunkRunner) -> None:
+    pending: dict[Future[Tally], tuple[int, int]] = {}
+    limit = in_flight_for(executor)
+    try:
+        while True:
+            for index, count in islice(plan, limit - len(pending)):
+                pending[executor.submit(chunk_runner, spec, index, count)] = (index, count)
+            if not pending:
+                return
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                index, count = pending.pop(future)
+                merger.add(index, future.result())
+                if progress:
+                    progress(count)
+    finally:
+        for future in pending:
+            future.cancel()
 
 
 def run(spec: SimSpec, n: int, executor: Executor | None = None, progress: Callable[[int], None] | None = None,
         chunk_runner: ChunkRunner = play_chunk) -> RunResult:
     """Play ``n`` fights; ``progress`` is called with the number of fights each finished chunk held.
 
-    Ctrl-C stops the run: the chunks already finished are returned with ``interrupted=True``.
+    Chunks are submitted lazily, a few per worker in flight, so memory does not grow with ``n``. Ctrl-C stops
+    the run: the chunks already finished are returned with ``interrupted=True``. ``progress(0)`` is called
+    once the run is ready to be interrupted.
     """
+    total_chunks = (n + spec.chunk_size - 1) // spec.chunk_size
     plan = chunks_of(n, spec.chunk_size)
-    results: dict[int, Tally] = {}
+    merger = _Merger()
     interrupted = False
     try:
+        if progress:
+            progress(0)
         if executor is None:
             for index, count in plan:
-                results[index] = chunk_runner(spec, index, count)
+                merger.add(index, chunk_runner(spec, index, count))
                 if progress:
                     progress(count)
         else:
-            futures: dict[Future[Tally], tuple[int, int]] = {
-                executor.submit(chunk_runner, spec, index, count): (index, count) for index, count in plan}
-            from concurrent.futures import as_completed
-
-            for future in as_completed(futures):
-                index, count = futures[future]
-                results[index] = future.result()
-                if progress:
-                    progress(count)
+            _run_pool(spec, plan, executor, merger, progress, chunk_runner)
     except KeyboardInterrupt:
         interrupted = True
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
-    total = Tally()
-    for index in sorted(results):
-        total.merge(results[index])
-    return RunResult(total, len(results), len(plan), interrupted)
+    return RunResult(merger.result(), merger.done, total_chunks, interrupted)

@@ -20,6 +20,7 @@ def policies_for(scenario: Scenario, overrides: Mapping[str, str]) -> tuple[dict
     """Policy name per combatant (scenario controllers, then ``SIDE=NAME`` or ``ID=NAME`` overrides).
     A ``human`` seat is played by ``heuristic`` in a simulation; the notes say so."""
     from affray.ai.base import get_policy
+    from affray.ai.runner import check_overrides
 
     sides = {c.id: side for side, c in scenario.model.combatants()}
     out, notes = {}, []
@@ -30,9 +31,7 @@ def policies_for(scenario: Scenario, overrides: Mapping[str, str]) -> tuple[dict
             name = "heuristic"
         get_policy(scenario.ruleset.name, name)  # KeyError with the known names if unknown
         out[actor] = name
-    unknown = set(overrides) - set(scenario.controllers) - set(sides.values())
-    if unknown:
-        raise KeyError(f"--policy names no side or combatant called {', '.join(sorted(unknown))}")
+    check_overrides(overrides, scenario.controllers, sides.values())
     return out, notes
 
 
@@ -88,7 +87,7 @@ def sweep(data: dict[str, Any], source: str | Path, param: Param, n: int, seed: 
         spec, _ = spec_for(scenario, overrides, derive_seed(seed, "sweep", index), None)
         spec, runner, path = choose_path(spec, engine_only, None)
         step = max(batch, spec.chunk_size) if runner is not play_chunk else batch
-        tally, played, block = Tally(), 0, 0
+        tally, played, block, interrupted = Tally(), 0, 0, False
         first = scenario.model.sides[0].name
         while played < n:
             count = min(step, n - played)
@@ -97,6 +96,7 @@ def sweep(data: dict[str, Any], source: str | Path, param: Param, n: int, seed: 
             played += part.tally.fights
             block += 1
             if part.interrupted:
+                interrupted = True
                 break
             lo, hi = wilson(tally.wins.get(first, 0), tally.fights)
             if precision is not None and (hi - lo) / 2 < precision:
@@ -105,5 +105,7 @@ def sweep(data: dict[str, Any], source: str | Path, param: Param, n: int, seed: 
         report = summary(tally, sides, {})
         points.append({"value": value, "fights": tally.fights, "sides": report["sides"], "draws": report["draws"],
                        "escapes": report["escapes"],
-                       "rounds_mean": report["rounds"]["mean"], "path": path})
+                       "rounds_mean": report["rounds"]["mean"], "path": path, "interrupted": interrupted})
+        if interrupted:  # Ctrl-C stops the whole sweep: the points so far are the report
+            break
     return points

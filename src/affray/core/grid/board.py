@@ -30,6 +30,18 @@ class MapError(ValueError):
     """An ASCII map that cannot be read; the message names the row and column."""
 
 
+MAX_SIDE = 200
+MAX_SQUARES = 10_000
+
+
+def check_size(width: int, height: int) -> None:
+    """Refuse a map of fewer than one or more than :data:`MAX_SIDE` squares a side, or more than
+    :data:`MAX_SQUARES` in all (path searches visit every square; documented in docs/grid.md)."""
+    if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE) or width * height > MAX_SQUARES:
+        raise MapError(f"a map of {width} x {height} squares; expected 1 to {MAX_SIDE} squares a side and at "
+                       f"most {MAX_SQUARES:,} in all")
+
+
 @dataclass(frozen=True, slots=True)
 class Grid:
     """An immutable map. Build one with :meth:`parse`."""
@@ -40,9 +52,12 @@ class Grid:
 
     @classmethod
     def parse(cls, text: str) -> Grid:
+        if len(text) > 2 * MAX_SQUARES:  # refuse before splitting a huge text into lines
+            raise MapError(f"the map is too large: at most {MAX_SIDE} squares a side and {MAX_SQUARES:,} in all")
         lines = [line.strip() for line in text.strip("\n").splitlines() if line.strip()]
         if not lines:
             raise MapError("the map is empty; expected rows of '.', '#', '~', '^' and '%'")
+        check_size(len(lines[0]), len(lines))
         width = len(lines[0])
         for y, line in enumerate(lines):
             if len(line) != width:
@@ -54,6 +69,8 @@ class Grid:
 
     @classmethod
     def open(cls, width: int, height: int) -> Grid:
+        """An open map of ``width`` by ``height`` squares (:class:`MapError` outside :func:`check_size`)."""
+        check_size(width, height)
         return cls(width, height, tuple("." * width for _ in range(height)))
 
     def in_bounds(self, p: Pos) -> bool:

@@ -14,7 +14,7 @@ class HudOptions:
         doc="Show dice as 0..N-1 like some Second Life scripts instead of 1..N. Every HuD roll is opposed, "
             "so this changes the numbers shown, never an outcome.")
     riposte_margin: int = option(
-        6, rule="WL-B3", doc="Defense - Attack needed for a riposte (and for a counter-riposte).")
+        6, low=0, high=26, rule="WL-B3", doc="Defense - Attack needed for a riposte (and for a counter-riposte).")
     charge_bonus_to: str = option(
         "damage", rule="WL-B4", choices=("damage", "injury"),
         doc="Where the charge's +2 goes: the charger's Damage roll for that blow (ruling), or the seed's "
@@ -24,7 +24,8 @@ class HudOptions:
         doc="Defending against a riposte uses one of the original attacker's remaining defense actions "
             "(with none left the riposte is undefended). False: that defense is free.")
     max_additional_actions: int = option(
-        1, rule="WL-B6", doc="Additional actions a combatant may take per round (declared or emergency).")
+        1, low=0, high=10,
+        rule="WL-B6", doc="Additional actions a combatant may take per round (declared or emergency).")
     action_order: str = option(
         "declared", rule="WL-B7", choices=("declared", "interleave"),
         doc="'declared': each combatant performs all its non-defense actions on its initiative step; "
@@ -32,10 +33,13 @@ class HudOptions:
     initiative_ties: str = option(
         "reroll", rule="WL-B8", choices=("reroll", "file_order"),
         doc="Tied Chance rolls: re-roll among the tied (ruling), or keep the scenario's order.")
-    pursuit_start_gap: int = option(0, rule="WL-B9", doc="Pursuit gap in metres when a disengage starts.")
-    pursuit_catch_gap: int = option(2, rule="WL-B9", doc="A gap of this many metres or less ends the pursuit: "
+    pursuit_start_gap: int = option(0, low=0, high=1000,
+        rule="WL-B9", doc="Pursuit gap in metres when a disengage starts.")
+    pursuit_catch_gap: int = option(2, low=0, high=1000,
+        rule="WL-B9", doc="A gap of this many metres or less ends the pursuit: "
                                                          "back in combat, pursuers holding initiative.")
-    pursuit_escape_gap: int = option(15, rule="WL-B9", doc="A gap beyond this many metres means escaped.")
+    pursuit_escape_gap: int = option(15, low=1, high=1000,
+        rule="WL-B9", doc="A gap beyond this many metres means escaped.")
     pursuit_shots_defended: bool = option(
         True, rule="WL-B9", doc="The fleeing target defends against a ranged pursuer's two shots.")
     disengage_forfeits_follow_up: bool = option(
@@ -60,7 +64,9 @@ class HudOptions:
             "two-handed weapon in a sheath... cost an action), so it is never cheaper than drawing into a free "
             "hand. False: always free (the literal text).")
     default_actions_per_round: int = option(
-        2, rule="WL-B12", doc="Actions per round of a combatant whose content does not say.")
-    simplified_hp: int = option(3, rule="WL-04", doc="Hit points of everyone in Dice Simplified and Free Form.")
+        2, low=1, high=10, rule="WL-B12", doc="Actions per round of a combatant whose content does not say.")
+    simplified_hp: int = option(3, low=1, high=100,
+        rule="WL-04", doc="Hit points of everyone in Dice Simplified and Free Form.")
     round_limit: int = option(
-        200, rule="engine", doc="Rounds (or posts in Free Form) after which an unfinished fight is a draw.")
+        200, low=1, high=10000,
+        rule="engine", doc="Rounds (or posts in Free Form) after which an unfinished fight is a draw.")

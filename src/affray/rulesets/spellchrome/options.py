@@ -16,7 +16,8 @@ class SpellchromeOptions:
         True, rule="SC-B1",
         doc="SRD-standard assumption: a natural 1 always misses and a natural 20 always hits.")
     critical_multiplier: int = option(
-        1, rule="SC-B1", doc="SRD-standard assumption: damage multiplier on a natural 20 (1 = no criticals "
+        1, low=1, high=10,
+        rule="SC-B1", doc="SRD-standard assumption: damage multiplier on a natural 20 (1 = no criticals "
                              "until the source is found).")
     ability_modifier: str = option(
         "srd", rule="SC-B2", choices=("srd", "toward_zero"),
@@ -66,7 +67,8 @@ class SpellchromeOptions:
             "or spends the unused move action; 'srd': any turn without other movement.")
     running: bool = option(True, rule="SC-18", doc="Allow the Run full-round action (2 moves + ⌊Run/5⌋ squares).")
     tumble_dc: int = option(
-        25, rule="SC-R1", doc="Acrobatics and Tumbling DC to tumble through an opponent's square (trained only; "
+        25, low=1, high=100,
+        rule="SC-R1", doc="Acrobatics and Tumbling DC to tumble through an opponent's square (trained only; "
                               "a tumbling move goes at half speed).")
     # -- attacks of opportunity -----------------------------------------------------------------------------
     aoo_refresh: str = option(
@@ -84,4 +86,5 @@ class SpellchromeOptions:
     monsters_finish_the_dying: bool = option(
         False, rule="SC-R7", doc="Monsters attack helpless (unconscious, dying) foes while others still stand.")
     npcs_may_give_up: bool = option(True, rule="SC-02", doc="NPCs and monsters may give up (surrender).")
-    round_limit: int = option(100, rule="engine", doc="Rounds after which an unfinished fight is a draw.")
+    round_limit: int = option(100, low=1, high=10000,
+        rule="engine", doc="Rounds after which an unfinished fight is a draw.")

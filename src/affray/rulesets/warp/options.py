@@ -47,7 +47,7 @@ class WarpOptions:
     reroll_initiative_each_round: bool = option(
         False, rule="WR-B8", doc="Roll initiative every round instead of once per fight.")
     default_hp: int = option(
-        21, rule="WR-B9", doc="Hit points of a character whose sheet gives none (an ordinary adult).")
+        21, low=1, high=1000, rule="WR-B9", doc="Hit points of a character whose sheet gives none (an ordinary adult).")
     half_hp_is_messed_up: bool = option(
         True, rule="WR-B10", doc="Exactly half HP already counts as Messed Up (2 x HP <= max).")
     minus_max_is_death: bool = option(
@@ -114,12 +114,12 @@ class WarpOptions:
         doc="Optional: damage is one d6 per point of factor, doubled when attack >= 2 x defense.")
     serious_wounds: bool = option(False, rule="WR-34", doc="Optional: big single blows are serious wounds.")
     serious_wound_threshold: int = option(
-        20, rule="WR-34", doc="Damage in one blow (after armour) that makes a serious wound.")
+        20, low=1, high=1000, rule="WR-34", doc="Damage in one blow (after armour) that makes a serious wound.")
     recovery_ratio: str = option(
         "1/2", rule="WR-27", choices=("1/2", "2/3", "1/3"),
         doc="The table's usual recovery ratio (2/3 for fists, 1/3 for gunshots are the GM's variations).")
     surprise_bonus_dice: int = option(
-        1, rule="WR-31", doc="Bonus dice against a target that is totally unaware.")
+        1, low=0, high=10, rule="WR-31", doc="Bonus dice against a target that is totally unaware.")
     surprise_check: bool = option(
         False, rule="WR-31",
         doc="Before the fight an unaware character rolls alertness against the best stealth of its foes; "
@@ -131,16 +131,19 @@ class WarpOptions:
             "special effects and shots, reason to live, serious wounds, close gestalt results). 'auto': "
             "the engine applies the GM options below, so fights run unattended.")
     melee_reach_m: float = option(
-        2.0, rule="WR-X2", doc="Two fighters within this distance (metres on the line) can fight hand to hand.")
+        2.0, low=0, high=1000,
+        rule="WR-X2", doc="Two fighters within this distance (metres on the line) can fight hand to hand.")
     close_in_m: float = option(
-        0.0, rule="WR-X3", doc="Metres a melee attack may cover first to reach its target (0: closing in is "
+        0.0, low=0, high=1000,
+        rule="WR-X3", doc="Metres a melee attack may cover first to reach its target (0: closing in is "
                                "its own action).")
     escape_m: float = option(
-        100.0, rule="WR-X4", doc="A character farther than this from every foe has left the fight.")
+        100.0, low=0, high=100000, rule="WR-X4", doc="A character farther than this from every foe has left the fight.")
     targets_dodge: bool = option(
         True, rule="WR-X5", doc="An aware target always dodges missiles (dodging is part of the defense roll).")
     special_effect_margin: int = option(
-        3, rule="WR-X6", doc="The GM's margin for a special effect when the GM does not set it (WR-30).")
+        3, low=0, high=100,
+        rule="WR-X6", doc="The GM's margin for a special effect when the GM does not set it (WR-30).")
     prone_costs_turn: bool = option(
         True, rule="WR-X6",
         doc="A character knocked down (trip, tackle) spends its next turn getting up; attackers standing over "
@@ -149,21 +152,21 @@ class WarpOptions:
         "accept", rule="WR-X7", choices=("accept", "refuse", "roll"),
         doc="The GM's answer to a dying PC's reason to live when the GM is not at the table (WR-26).")
     reason_to_live_roll: int = option(
-        4, rule="WR-X7", doc="When the GM rolls for a reason to live: a d6 at least this lives.")
+        4, low=1, high=6, rule="WR-X7", doc="When the GM rolls for a reason to live: a d6 at least this lives.")
     gmc_reason_to_live: bool = option(
         False, rule="WR-X7", doc="GM characters at -max HP may plead too (the seed addresses the players).")
     serious_wound_kind: str = option(
         "mis_heal", rule="WR-X8", choices=("mis_heal", "fatal", "none"),
         doc="The kind of serious wound when the GM does not choose (WR-34).")
     serious_wound_daily_loss: int = option(
-        5, rule="WR-X8", doc="HP a fatal serious wound costs per day until medical care (1 to 15).")
+        5, low=1, high=15, rule="WR-X8", doc="HP a fatal serious wound costs per day until medical care (1 to 15).")
     taser_can_kill: bool = option(
         False, rule="WR-X9", doc="Temporary taser damage counts towards death at -max HP.")
     gestalt_ties: str = option(
         "reroll", rule="WR-X10", choices=("reroll", "draw"),
         doc="Equal gestalt totals: everyone rolls again, or a draw.")
     gestalt_close_margin: int = option(
-        3, rule="WR-X10",
+        3, low=0, high=100, rule="WR-X10",
         doc="A gestalt result this close lets the GM overturn it for good tactics (WR-35), in 'table' mode.")
     intimidation: bool = option(
         True, rule="WR-X11",
@@ -175,4 +178,5 @@ class WarpOptions:
             "initiative, so armour penalties reach it (WR-20).")
     moving_leaves_cover: bool = option(
         True, rule="WR-X13", doc="Moving (or shooting on the move) leaves whatever cover the character had.")
-    round_limit: int = option(100, rule="engine", doc="Rounds after which an unfinished fight is a draw.")
+    round_limit: int = option(100, low=1, high=10000,
+        rule="engine", doc="Rounds after which an unfinished fight is a draw.")

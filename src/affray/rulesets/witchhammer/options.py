@@ -68,7 +68,8 @@ class WitchHammerOptions:
         False, rule="WH-B20", doc="Put the Planning phase on a real-time clock. The table enforces it and the GM "
                                   "submits {'type': 'timeout'}; unfilled slots get the default card.")
     drama_timer_seconds: int = option(
-        90, rule="WH-B20", doc="The Drama Timer's limit in seconds, carried in the match state for the table.")
+        90, low=1, high=3600,
+        rule="WH-B20", doc="The Drama Timer's limit in seconds, carried in the match state for the table.")
     target_lock: str = option(
         "turn", rule="WH-A1", choices=("turn", "reveal"),
         doc="When a card's target selector ('nearest enemy') picks its enemy: at the start of the card's turn, "
@@ -94,4 +95,4 @@ class WitchHammerOptions:
         "refresh", rule="WH-A7", choices=("refresh", "stack"),
         doc="A status applied again keeps one copy with the longer duration ('refresh'), or adds a second copy.")
     vignette_limit: int = option(
-        40, rule="engine", doc="Vignettes after which an unfinished fight is a draw.")
+        40, low=1, high=1000, rule="engine", doc="Vignettes after which an unfinished fight is a draw.")

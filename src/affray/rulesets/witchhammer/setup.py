@@ -29,12 +29,10 @@ FACINGS: dict[str, Pos] = {"n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1
 
 
 def _grid(scenario: Any) -> Grid:
-    if scenario.map is None:
-        return Grid.open(*scenario.size)
     try:
-        return Grid.parse(scenario.map)
+        return Grid.open(*scenario.size) if scenario.map is None else Grid.parse(scenario.map)
     except MapError as exc:
-        raise ReferenceProblem("map", str(exc)) from None
+        raise ReferenceProblem("size" if scenario.map is None else "map", str(exc)) from None
 
 
 def prepare(scenario: Any, content: ContentLibrary) -> dict[str, Any]:
@@ -54,7 +52,11 @@ def prepare(scenario: Any, content: ContentLibrary) -> dict[str, Any]:
             sheet = scenario.sheet_path(c.sheet) if c.sheet is not None else None
             combatants.append(_combatant(where, side.name, c, content, sheet))
     general = sorted(k for k, card in content.sections.get("cards", {}).items() if card.school == GENERAL)
+    default = scenario.options.get("default_card", DEFAULT_CARD)
+    if isinstance(default, str):  # an ill-typed option is refused by parse_options with its name
+        content.require("cards", default, "options.default_card")
     card_ids = set(general) | {DEFAULT_CARD} | {k for c in combatants for k in c["deck"]}
+    card_ids |= {default} if isinstance(default, str) else set()
     cards = {k: content.require("cards", k, "cards").model_dump() for k in sorted(card_ids)}
     status_ids = sorted({s for card in cards.values() for s in _statuses(card["below"])})
     statuses = {k: content.require("statuses", k, f"cards: status '{k}'").model_dump() for k in status_ids}
@@ -103,6 +105,10 @@ def _combatant(where: str, side: str, c: Any, content: ContentLibrary, sheet_fil
         for card_id in c.deck:
             _add_card(deck, card_id, content, f"{where}.deck")
     stats = _apply(sheet, mods)
+    for key, label in (("health", "Health"), ("poise", "Poise")):  # never clamped silently (issue 12)
+        if getattr(c, key) is not None and getattr(c, key) > stats[key]:
+            raise ReferenceProblem(f"{where}.{key}", f"a starting {label} of at most its maximum {stats[key]} "
+                                                     f"(got {getattr(c, key)})")
     start_health = c.health if c.health is not None or not wounds else stats["health"] - wounds
     return {
         "id": c.id, "name": c.name or sheet.name, "side": side, "kind": kind, "size": SIZES[sheet.size],

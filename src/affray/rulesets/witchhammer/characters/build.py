@@ -122,6 +122,8 @@ def problems(sheet: WitchHammerSheet, content: ContentLibrary) -> list[Problem]:
         known = ", ".join(sorted(content.sections.get("armour", {}))) or "none"
         out.append(Problem("equipment.armour", f"an armour id of the content (known: {known}); got '{armour}'"))
     out += _point_problems(sheet, content, rules)
+    if sheet.hat is not None:
+        out += [Problem("hat", p) for p in hats.hat_problems(sheet.hat, sheet.money)]
     if sheet.money is not None:
         out += [Problem("money.roll", p) for p in hats.roll_problems(sheet.money.roll)]
         out += [Problem("money.ledger", p) for p in hats.ledger_problems(sheet.money)]
@@ -231,7 +233,8 @@ def _point_problems(sheet: WitchHammerSheet, content: ContentLibrary, rules: Bui
 
 def notes(sheet: WitchHammerSheet, content: ContentLibrary) -> list[str]:
     rules = build_rules(sheet)
-    out = []
+    out = [f"house rule: {k} = {v!r} (the builder's default is {getattr(BuildRules(), k)!r}); this sheet is not "
+           "built to the standard rules (contract 8)" for k, v in sheet.house_rules.items()]
     left = points_left(sheet, content, rules)
     unspent = [f"{n} {kind}" for kind, n in left.items() if n > 0]
     if unspent:

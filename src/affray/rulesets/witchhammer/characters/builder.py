@@ -129,11 +129,16 @@ def _gear_and_hat(p: Prompts, sheet: WitchHammerSheet, lib: ContentLibrary) -> W
     gems: list[tuple[str, int]] = []
     while kind := p.ask("Attached to it: kind of gem or bauble (blank to stop)", ""):
         gems.append((kind, p.ask_int(f"Value of the {kind}", 0, 1_000_000)))
+    gift = "a gift is written in the ledger as a gain and a 'hat: NAME' spending line"
     if p.ask_yes(f"Pay for it from your {sheet.money.silver if sheet.money else 0} silver", True):
         try:
             return adv.wear_hat(sheet, hat, value, gems, bought=True)
         except Refused as exc:
-            p.refuse(f"{exc}; you wear it unpaid (a gift, an inheritance)")
+            p.refuse(f"{exc}; no hat ({gift})")
+            return sheet
+    if value or any(v for _, v in gems):  # an unpaid hat is refused (WH-37, ruling WH-C10)
+        p.refuse(f"an unpaid hat would buy the party's leadership for nothing; no hat ({gift})")
+        return sheet
     return adv.wear_hat(sheet, hat, value, gems)
 
 

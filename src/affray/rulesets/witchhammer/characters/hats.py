@@ -42,6 +42,18 @@ def roll_problems(roll: MoneyRoll) -> list[str]:
     return out
 
 
+def hat_problems(hat: Hat, money: Money | None) -> list[str]:
+    """A hat is paid for (WH-37; ruling WH-C10): the ledger spends its whole value, base plus attachments, on
+    lines ``hat: NAME``. A hat that was given or inherited is a gain and a spending line, so the books show it."""
+    if hat.total == 0:
+        return []
+    paid = -sum(e.silver for e in (money.ledger if money else []) if e.what == f"hat: {hat.name}" and e.silver < 0)
+    if paid >= hat.total:
+        return []
+    return [f"a hat paid for: '{hat.name}' is worth {hat.total} silver but money.ledger spends {paid} on "
+            f"'hat: {hat.name}' (WH-37, ruling WH-C10)"]
+
+
 def ledger_problems(money: Money) -> list[str]:
     """The silver on hand must equal the roll plus the ledger, and never go below 0 on the way (WH-C9)."""
     balance = money.roll.value

@@ -63,15 +63,15 @@ def wh_b22(name: str) -> str:
 class BuildRules:
     """The character builder's numbers. A sheet may change them under ``house_rules`` (contract 8)."""
 
-    attribute_points: int = option(15, rule="WH-31", doc="Attribute points of a new PC.")
-    school_points: int = option(1, rule="WH-31", doc="School points of a new PC.")
-    technique_points: int = option(7, rule="WH-31", doc="Technique points of a new PC.")
-    trait_points: int = option(2, rule="WH-31", doc="Trait points of a new PC.")
+    attribute_points: int = option(15, low=0, high=1000, rule="WH-31", doc="Attribute points of a new PC.")
+    school_points: int = option(1, low=0, high=100, rule="WH-31", doc="School points of a new PC.")
+    technique_points: int = option(7, low=0, high=1000, rule="WH-31", doc="Technique points of a new PC.")
+    trait_points: int = option(2, low=0, high=100, rule="WH-31", doc="Trait points of a new PC.")
     techniques_per_school_point: int = option(
-        5, rule="WH-33", doc="Technique points one School point trades for.")
-    base_poise: int = option(20, rule="WH-B17", doc="Max Poise of a new PC before purchases.")
-    base_health: int = option(12, rule="WH-B17", doc="Health of a new PC (Health is never bought).")
-    poise_per_purchase: int = option(5, rule="WH-B17", doc="Max Poise gained per Max Poise purchase.")
+        5, low=0, high=100, rule="WH-33", doc="Technique points one School point trades for.")
+    base_poise: int = option(20, low=1, high=1000, rule="WH-B17", doc="Max Poise of a new PC before purchases.")
+    base_health: int = option(12, low=1, high=1000, rule="WH-B17", doc="Health of a new PC (Health is never bought).")
+    poise_per_purchase: int = option(5, low=0, high=100, rule="WH-B17", doc="Max Poise gained per Max Poise purchase.")
     general_techniques: str = option(
         "learned", rule="WH-C3", choices=("learned", "free"),
         doc="General Combat School techniques are learned one by one with Technique points like any other "
@@ -81,8 +81,10 @@ class BuildRules:
         doc="Trait points buy only chrome traits, whose modifiers touch skills alone ('chrome'); monster "
             "templates such as Sickly or Size Small are refused. 'any' allows every trait.")
     outre_at: int = option(
-        OUTRE_AT, rule="WH-C4", doc="A hat with this many attachments of one kind is flagged as outré.")
-    money_die: int = option(100, rule="WH-37", doc="Starting money: one die of this size, in silver.")
+        OUTRE_AT, low=1, high=100,
+        rule="WH-C4", doc="A hat with this many attachments of one kind is flagged as outré.")
+    money_die: int = option(100, low=1, high=1000000,
+        rule="WH-37", doc="Starting money: one die of this size, in silver.")
 
 
 class Attributes(Strict):

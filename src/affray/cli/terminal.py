@@ -1,0 +1,240 @@
+"""A person playing one seat at the terminal (``affray fight --play SEAT``).
+
+The list of legal actions is grouped when it is long (a WitchHammer Planning window offers 241 pairs of cards; a
+Spellchrome turn dozens of squares): choices that share a head (``Dodge Away, then``, ``move to``) share a row,
+and every choice keeps its number. Card choices show the card's numbers. With WitchHammer's Drama Timer on
+(WH-B20) the Planning prompt runs the clock and calls time as the GM when it runs out, as the table would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import sys
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rich.table import Table
+
+from affray.cli.render import console, escape, narrate, status_table
+from affray.core.engine import GM, Action, ActionSpec, Rejected
+from affray.core.match import Match
+from affray.odds.hints import hints
+
+HELP = "Type a number, the start of an action's name, a JSON action, 'view', 'undo' or 'quit'."
+GROUP_ABOVE = 30  # longer lists are grouped
+_HEADS = (", then ", " to ", " with ", " at ")
+
+
+def card_note(view: Mapping[str, Any], card_id: Any) -> str:
+    """A card's numbers from the seat's view: ``init +1, defense +1; move 4, attack 6`` (WH-05)."""
+    card = (view.get("cards") or {}).get(card_id) if isinstance(card_id, str) else None
+    if not isinstance(card, Mapping):
+        return ""
+    above = [f"init {card.get('init', 0):+d}", f"defense {card.get('defense', 0):+d}"]
+    above += [f"{k} defense {v:+d}" for k, v in (card.get("defenses") or {}).items()]
+    below = []
+    for node in card.get("below") or []:
+        number = next((node[k] for k in ("attack", "distance", "amount", "poise") if isinstance(node.get(k), int)),
+                      None)
+        below.append(f"{node.get('type')}{'' if number is None else f' {number}'}")
+    return ", ".join(above) + ("; " + ", ".join(below) if below else "")
+
+
+def _notes(spec: ActionSpec, view: Mapping[str, Any]) -> str:
+    card = spec.action.get("card")
+    cards = spec.action.get("cards")
+    extra = card_note(view, card if card is not None else (cards[-1] if isinstance(cards, list) and cards else None))
+    return "; ".join([*spec.notes, extra] if extra else spec.notes)
+
+
+def _split(label: str) -> tuple[str, str]:
+    for sep in _HEADS:
+        at = label.find(sep)
+        if at > 0:
+            return label[:at + len(sep)].rstrip(), label[at + len(sep):]
+    return label, ""
+
+
+def choice_table(specs: list[ActionSpec], title: str, view: Mapping[str, Any]) -> Table:
+    """The legal actions, numbered from 1; grouped by their head when there are more than :data:`GROUP_ABOVE`."""
+    table = Table(title=title, show_lines=False, title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("action")
+    table.add_column("notes", style="magenta")
+    if len(specs) <= GROUP_ABOVE:
+        for i, spec in enumerate(specs, 1):
+            table.add_row(str(i), escape(spec.label), escape(_notes(spec, view)))
+        return table
+    groups: dict[str, list[tuple[int, str, ActionSpec]]] = {}
+    for i, spec in enumerate(specs, 1):
+        head, rest = _split(spec.label)
+        groups.setdefault(head, []).append((i, rest, spec))
+    for head, items in groups.items():
+        if len(items) == 1 or not all(rest for _, rest, _ in items):
+            for i, _, spec in items:
+                table.add_row(str(i), escape(spec.label), escape(_notes(spec, view)))
+            continue
+        contiguous = items[-1][0] - items[0][0] == len(items) - 1
+        numbers = f"{items[0][0]}{'–' if contiguous else '…'}{items[-1][0]}"
+        listed = " · ".join(f"{i} {rest}" for i, rest, _ in items)
+        first = items[0][2].action.get("cards")
+        note = card_note(view, first[0]) if isinstance(first, list) and first else ""
+        table.add_row(numbers, f"[bold]{escape(head)}[/] {escape(listed)}", escape(note))
+    return table
+
+
+class LineReader:
+    """Lines from standard input, with an optional time limit (for the Drama Timer).
+
+    Reads the file descriptor itself so that ``select`` sees every byte not yet returned; without a descriptor
+    (input replaced in tests) it falls back to ``input()`` and no time limit.
+    """
+
+    def __init__(self) -> None:
+        self.buffer = b""
+        try:
+            self.fd: int | None = sys.stdin.fileno()
+        except (AttributeError, OSError, ValueError):
+            self.fd = None
+
+    def read(self, prompt: str, seconds: float | None = None) -> str | None:
+        """A line (without its newline); ``None`` if ``seconds`` passed first. ``EOFError`` at the end."""
+        console.print(prompt, end="")
+        sys.stdout.flush()
+        if self.fd is None:
+            return input()
+        deadline = None if seconds is None else time.monotonic() + max(0.0, seconds)
+        while b"\n" not in self.buffer:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([self.fd], [], [], wait)
+            if not ready:
+                console.print()
+                return None
+            chunk = os.read(self.fd, 4096)
+            if not chunk:
+                if not self.buffer:
+                    raise EOFError
+                chunk = b"\n"
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return line.decode("utf-8", "replace")
+
+
+class Terminal:
+    """The seat's turns at the terminal; ``stopped`` says why it declined to go on (``quit``, ``input ended``)."""
+
+    def __init__(self, match: Match, seat: str, clock: Callable[[], float] = time.monotonic) -> None:
+        self.match, self.seat, self.shown = match, seat, len(list(match.events()))
+        self.stopped: str | None = None
+        self.waiting: str | None = None
+        self.reader = LineReader()
+        self.clock = clock
+        self.timer: tuple[int, float] | None = None  # (round, when its Planning clock started)
+
+    def catch_up(self) -> None:
+        """Narrate what happened since the last prompt, as this seat may see it (contract 6)."""
+        events = list(self.match.events())
+        viewer = self.match.viewer(self.seat)
+        visible = [e for e in events[self.shown:]
+                   if (audience := e.audience()) is None or viewer.omniscient or audience & viewer.controls]
+        narrate(visible, self.match.names())
+        self.shown = len(events)
+
+    def _resolve(self, line: str, specs: list[ActionSpec]) -> Action | str:
+        if line.isdigit():
+            index = int(line)
+            return specs[index - 1].action if 1 <= index <= len(specs) else f"choose 1 to {len(specs)}"
+        if line.startswith("{"):
+            try:
+                action = json.loads(line)
+            except (json.JSONDecodeError, RecursionError) as exc:
+                return f"that is not JSON ({getattr(exc, 'msg', 'nested too deeply')})"
+            return action if isinstance(action, dict) else "a JSON action is an object"
+        matches = [s for s in specs if s.label.lower().startswith(line.lower())]
+        if len(matches) == 1:
+            return matches[0].action
+        return "no action starts like that" if not matches else f"{len(matches)} actions start like that"
+
+    def _time_left(self, view: Mapping[str, Any]) -> float | None:
+        """Seconds left on the Drama Timer (WH-B20), or ``None`` if no clock runs for this prompt."""
+        timer = view.get("drama_timer")
+        if not isinstance(timer, Mapping) or not timer.get("running"):
+            return None
+        round_no = self.match.rounds()
+        if self.timer is None or self.timer[0] != round_no:
+            self.timer = (round_no, self.clock())
+        return float(timer.get("seconds", 0)) - (self.clock() - self.timer[1])
+
+    def _call_time(self) -> Action:
+        console.print("[bold red]The Drama Timer runs out![/] Unfilled slots get the default card (WH-B20).")
+        self.match.submit(GM, GM, {"type": "timeout"})
+        return {"type": "timeout"}
+
+    def __call__(self, match: Match, actor: str) -> Action | None:
+        if match.seats.get(actor) != self.seat:  # another seat's person (the GM's ruling, say) must act
+            self.waiting = actor
+            return None
+        self.catch_up()
+        specs = match.legal(actor)
+        window = match.pending()
+        name = match.names().get(actor, actor)
+        view = match.view_json(self.seat)
+        odds = hints(match.ruleset.name, match.view(self.seat), actor, specs)
+        shown = [ActionSpec(s.action, s.label, (*s.notes, o) if o else s.notes)
+                 for s, o in zip(specs, odds, strict=True)]
+        console.print(choice_table(shown, f"{escape(name)} — {escape(window.prompt if window else '')}", view))
+        return self._ask(match, actor, specs, view)
+
+    def _ask(self, match: Match, actor: str, specs: list[ActionSpec], view: Mapping[str, Any]) -> Action | None:
+        name = escape(match.names().get(actor, actor))
+        while True:
+            left = self._time_left(view)
+            if left is not None and left <= 0:
+                return self._call_time()
+            clock = "" if left is None else f"[yellow]⏱ {int(left)}s[/] "
+            try:
+                line = self.reader.read(f"{clock}[bold]{name}>[/] ", left)
+            except EOFError:
+                self.stopped = "input ended"
+                return None
+            if line is None:
+                return self._call_time()
+            action = self._command(match, actor, line.strip(), specs)
+            if action is not None:
+                return action
+            if self.stopped:
+                return None
+
+    def _command(self, match: Match, actor: str, line: str, specs: list[ActionSpec]) -> Action | None:
+        """One line typed at the prompt: an action (submitted), or a command answered here (``None``)."""
+        if line in ("q", "quit", "exit"):
+            self.stopped = "quit"
+            return None
+        if line in ("", "?", "help"):
+            console.print(HELP)
+            return None
+        if line == "view":
+            view = match.view_json(self.seat)
+            table = status_table(view)
+            console.print(table if table is not None else escape(json.dumps(view, indent=1)))
+            return None
+        if line == "undo":
+            taken = match.take_back(self.seat)
+            if isinstance(taken, Rejected):
+                console.print(f"[red]{escape(taken.code)}[/]: {escape(taken.message)}")
+                return None
+            console.print("[yellow]Undone: your last action is taken back (the log keeps the record).[/]")
+            self.shown = len(list(match.events()))
+            return {"type": "undo"}
+        choice = self._resolve(line, specs)
+        if isinstance(choice, str):
+            console.print(f"[red]{escape(choice)}.[/] {HELP}")
+            return None
+        result = match.submit(self.seat, actor, choice)
+        if isinstance(result, Rejected):
+            console.print(f"[red]{escape(result.code)}[/]: {escape(result.message)}")
+            return None
+        return choice

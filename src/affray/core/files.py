@@ -1,0 +1,175 @@
+"""Reading and writing the files a user hands the program, with limits and clear refusals.
+
+Every YAML or JSON file (content, scenarios, sheets, match logs, saves) is read through :func:`read_text`: a
+regular file, at most ``limit`` bytes, UTF-8 text without NUL bytes. YAML is parsed by :func:`load_yaml`, which
+refuses documents that expand past :data:`MAX_YAML_NODES` nodes (an alias bomb is a few hundred bytes
+that expand to billions of nodes), nest deeper than :data:`MAX_YAML_DEPTH` levels, or hold aliases that contain
+themselves. Output paths are checked by
+:func:`check_output_path` before any work starts, so a long run is never thrown away at its end; files that hold
+secrets are written owner-only by :func:`write_text`. Limits are documented in docs/content.md ("Limits").
+
+Every refusal is a :class:`FileProblem` naming the file and what was expected.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+MAX_YAML_BYTES = 512 * 1024
+MAX_JSON_BYTES = 64 * 1024 * 1024
+MAX_YAML_NODES = 50_000
+MAX_YAML_DEPTH = 100
+
+
+class FileProblem(ValueError):
+    """A file that cannot be used: ``path`` and ``reason`` (what was expected), as one sentence."""
+
+    def __init__(self, path: str | Path, reason: str) -> None:
+        self.path = str(path)
+        self.reason = reason
+        super().__init__(f"{self.path}: {reason}")
+
+
+def read_text(path: str | Path, limit: int) -> str:
+    """The UTF-8 text of the regular file ``path`` (at most ``limit`` bytes), or a :class:`FileProblem`."""
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise FileProblem(p, "a file, but this is a folder")
+        if not p.exists():
+            raise FileProblem(p, "an existing file (there is no such file)")
+        if not p.is_file():  # a FIFO or a device would block or never end
+            raise FileProblem(p, "a regular file (this is a device, pipe or socket)")
+        with p.open("rb") as handle:
+            raw = handle.read(limit + 1)
+    except OSError as exc:
+        raise FileProblem(p, f"a readable file ({exc.strerror or exc})") from None
+    if len(raw) > limit:
+        raise FileProblem(p, f"a file of at most {limit // 1024} KiB (it is larger; see docs/content.md, Limits)")
+    nul = raw.find(b"\0")
+    if nul >= 0:
+        raise FileProblem(p, f"a text file (it holds binary data: a NUL byte at offset {nul})")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FileProblem(p, f"UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start} is not UTF-8)") from None
+
+
+class YamlLimitError(yaml.YAMLError):
+    """A YAML document that expands past the node limit or holds a recursive alias."""
+
+    def __init__(self, message: str, mark: Any) -> None:
+        super().__init__(message)
+        self.problem = message
+        self.problem_mark = mark
+
+
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when present: ~4x faster
+
+
+def _check_events(text: str, max_nodes: int = MAX_YAML_NODES) -> None:
+    """Count the document's values as if every alias were a copy, from the parser's events, before anything is
+    built; refuse more than ``max_nodes``, deeper nesting than :data:`MAX_YAML_DEPTH`, or an alias inside the
+    collection it names (a recursive structure)."""
+    sizes: dict[str, int] = {}
+    stack: list[list[Any]] = [[None, 0]]  # open collections: [anchor, expanded size so far]
+    for event in yaml.parse(text, Loader=_Loader):
+        size = 0
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            stack.append([event.anchor, 1])
+            if len(stack) > MAX_YAML_DEPTH:
+                raise YamlLimitError(f"at most {MAX_YAML_DEPTH} levels of nesting", event.start_mark)
+            continue
+        if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            anchor, size = stack.pop()
+            if anchor is not None:
+                sizes[anchor] = size
+        elif isinstance(event, yaml.ScalarEvent):
+            size = 1
+            if event.anchor is not None:
+                sizes[event.anchor] = 1
+        elif isinstance(event, yaml.AliasEvent):
+            if any(open_anchor == event.anchor for open_anchor, _ in stack):
+                raise YamlLimitError("an alias that contains itself (a recursive structure)", event.start_mark)
+            size = sizes.get(event.anchor or "", 1)  # an undefined alias is the composer's error, with its line
+        else:
+            continue
+        stack[-1][1] += size
+        if stack[-1][1] > max_nodes or sum(part for _, part in stack) > max_nodes:
+            raise YamlLimitError(f"at most {max_nodes:,} values once aliases are expanded", event.start_mark)
+
+
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _flow_depth_ok(text: str) -> None:
+    """Refuse deep ``[[[[...`` before PyYAML's scanner, which is slow in the nesting depth, sees them."""
+    depth = 0
+    for m in _BRACKETS.finditer(text):
+        depth += 1 if m[0] in "[{" else -1
+        if depth > MAX_YAML_DEPTH:
+            line = text.count("\n", 0, m.start()) + 1
+            raise YamlLimitError(f"at most {MAX_YAML_DEPTH} levels of nesting (line {line})", None)
+
+
+def load_yaml(text: str) -> Any:
+    """Parse one YAML document safely within the limits (raises ``yaml.YAMLError``, with a mark if it can)."""
+    _flow_depth_ok(text)
+    _check_events(text)
+    return yaml.load(text, Loader=_Loader)  # a safe loader: libyaml's or the Python one
+
+
+def load_json(path: str | Path, limit: int = MAX_JSON_BYTES) -> Any:
+    """Read and parse a JSON file; a problem is a :class:`FileProblem` with the line."""
+    text = read_text(path, limit)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno}, column {exc.colno}"
+        raise FileProblem(path, f"valid JSON (it is not JSON at {where}: {exc.msg})") from None
+    except RecursionError:
+        raise FileProblem(path, "JSON nested at most a few hundred levels deep") from None
+
+
+def check_output_path(path: str | Path, suffixes: Iterable[str], what: str) -> Path:
+    """Refuse now an output path that cannot be written later: a wrong extension, a folder, a missing or
+    unwritable folder. ``what`` names the option (``--log``) for the message. Returns the path."""
+    p = Path(path)
+    allowed = tuple(s.lower() for s in suffixes)
+    if allowed and p.suffix.lower() not in allowed:
+        raise FileProblem(p, f"{what} expects a {' or '.join(allowed)} file name (got '{p.suffix or 'no extension'}')")
+    if p.is_dir():
+        raise FileProblem(p, f"{what} expects a file name, but this is a folder")
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise FileProblem(p, f"{what} expects a file in an existing folder (there is no folder {folder})")
+    if not os.access(folder, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise FileProblem(p, f"{what} expects a place this user may write (permission denied)")
+    return p
+
+
+def write_text(path: str | Path, text: str, *, private: bool = False) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename (never half a file).
+
+    ``private``: owner-only permissions (0600) from the first byte, for files that hold secrets.
+    """
+    p = Path(path)
+    tmp = p.with_name(f".{p.name}.tmp{os.getpid()}")
+    mode = 0o600 if private else 0o644
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        if private:
+            os.chmod(tmp, mode)  # an existing temporary file keeps its old mode through O_CREAT
+        os.replace(tmp, p)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

@@ -1,0 +1,67 @@
+"""Issue 12: every command holds up against a hostile user.
+
+For every case of :mod:`tests.hostile.corpus`, run in-process: a non-zero exit, no traceback, a message naming the
+file or the flag, and nothing written or changed that should not be.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.cli.inproc import run_cli
+from tests.hostile.corpus import DIR, FIFO, Case, all_cases
+
+CASES = all_cases()
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        stdin: str = "") -> tuple[int, str]:
+    code, out, err = run_cli(argv, capsys, monkeypatch, stdin)
+    return code, out + err
+
+
+def _write(tmp: Path, files: dict[str, object]) -> None:
+    for name, content in files.items():
+        path = tmp / name
+        if content is DIR:
+            path.mkdir()
+        elif content is FIFO:
+            os.mkfifo(path)
+        elif isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(str(content), encoding="utf-8")
+
+
+def test_the_corpus_has_at_least_150_cases_over_every_command() -> None:
+    """Issue 12's floor: 150 hostile cases, over every command of the CLI."""
+    assert len(CASES) >= 150
+    commands = {c.argv[0] if c.argv[0] not in ("odds", "character", "content") else " ".join(c.argv[:2])
+                for c in CASES}
+    assert {"roll", "fight", "sim", "sweep", "replay", "verify", "options", "content check", "odds duel",
+            "odds spellchrome", "odds warp", "odds witchhammer", "odds hud", "character check", "character show",
+            "character spend", "character advance", "character new", "character leader", "character wound",
+            "character heal"} <= commands
+    assert len({c.id for c in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_hostile_input_is_refused_with_a_message(case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # a default save (affray-save.json) would land here, and is checked below
+    _write(tmp_path, case.files)
+    before = {name: (tmp_path / name).read_bytes() for name in case.unchanged}
+    code, out = run([a.replace("{tmp}", str(tmp_path)) for a in case.argv], capsys, monkeypatch, case.stdin)
+    assert code != 0, out
+    if case.code is not None:
+        assert code == case.code, out
+    assert "Traceback" not in out and "internal error" not in out, out
+    assert case.expect in out, out
+    for name in case.absent:
+        assert not (tmp_path / name).exists(), f"{name} was written"
+    for name, data in before.items():
+        assert (tmp_path / name).read_bytes() == data, f"{name} was changed"
+    assert not (tmp_path / "affray-save.json").exists()
