@@ -145,3 +145,23 @@ def test_gm_tools_pause_the_drama_timer_and_a_new_link_reach_every_page(tmp_path
         fresh = open_seat(browser, gm.page.locator('[data-link="bruna"]').input_value())
         synced({"bruna": fresh}, table.version)
         expect(fresh.page.locator('[data-combatant="bruna"]')).to_have_class("card mine")
+
+
+def test_free_form_posts_are_written_in_one_browser_and_read_in_the_other(tmp_path: Path) -> None:
+    """Rule: HUD Free Form (a scene written together: each post is text, shown to every seat)."""
+    with live_server(tmp_path / "affray.db") as server, chromium() as browser:
+        created = open_table(server.url, "hud/free_form_tavern", {"bors": "human", "hald": "human"})
+        seats = created["seats"]
+        assert isinstance(seats, dict)
+        table = server.service.table(str(created["table"]))
+        pages = {name: open_seat(browser, server.url + seats[name]["link"]) for name in ("bors", "hald")}
+        synced(pages, table.version)
+        writer = next(name for name, seat in pages.items() if due(seat.page))
+        reader = next(name for name in pages if name != writer)
+        post = "The ferryman's son spits on the floor and reaches for the bench."
+        pages[writer].page.locator("#actions input[data-free]").first.fill(post)
+        pages[writer].page.locator('#actions [data-type="post"]').first.click()
+        wait_for(lambda: table.version == 1, 10, "the post to be taken")
+        synced(pages, 1)
+        expect(pages[reader].page.locator("#log")).to_contain_text(post)
+        assert post in table.match.records[0].action["text"]

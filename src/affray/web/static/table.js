@@ -39,7 +39,7 @@ function dueSpecs(msg) {
 export async function act(s) {
   if (page.busy === page.msg.version) return; // one submission per version (a double click acts once)
   const action = { ...s.spec.action };
-  for (const field of s.spec.free || []) {
+  for (const field of freeFields(s.spec)) {
     const input = document.querySelector(`[data-free="${CSS.escape(s.key)}:${CSS.escape(field)}"]`);
     if (input) action[field] = input.value;
   }
@@ -50,12 +50,15 @@ export async function act(s) {
   } catch (err) { showError(err.message); } finally { page.busy = null; render(); }
 }
 
+// The fields a person fills in: the spec's declared free fields, or its text when it declares none (a post).
+const freeFields = (spec) => spec.free || (typeof spec.action?.text === "string" ? ["text"] : []);
+
 function button(s) {
   const warn = provokes(s) ? " warn" : "";
   const notes = (s.spec.notes || []).map((n) => `<span class="note${/provokes an attack/i.test(n) ? " warn" : ""}">${esc(n)}</span>`).join("");
   const hint = s.spec.hint ? `<span class="hint">${esc(s.spec.hint)}</span>` : "";
   // A free text (a Free Form post, a ruling) is typed in; other free fields keep the valid choice the server gave.
-  const free = (s.spec.free || []).filter((f) => typeof s.spec.action[f] === "string").map((f) =>
+  const free = freeFields(s.spec).filter((f) => typeof s.spec.action[f] === "string").map((f) =>
     `<label class="small">${esc(f)} <input data-free="${esc(s.key)}:${esc(f)}" value="${esc(s.spec.action[f])}"></label>`).join("");
   return `${free}<button type="button" class="act${warn}" data-act="${esc(s.key)}" data-type="${esc(s.spec.action?.type)}">${esc(s.spec.label)}${hint}${notes}</button>`;
 }
