@@ -223,14 +223,18 @@ def test_the_drama_timer_calls_time_on_the_server(client: TestClient, store: Sto
             for actor, specs in s["legal"].items():
                 client.post(f"/api/tables/{table}/actions", headers=auth(token),
                             json={"actor": actor, "action": specs[-1]["action"], "version": s["version"]})
-    version = state(client, table, gm)["version"]
-    assert state(client, table, gm)["legal"] == {"gm": [{"action": {"type": "timeout"}, "label":
-                                                          "call time: the Drama Timer ran out", "notes": [],
-                                                          "hint": ""}]}
+    assert state(client, table, gm)["legal"]["gm"] == [
+        {"action": {"type": "timeout"}, "label": "call time: the Drama Timer ran out", "notes": [], "hint": ""}]
     started = client.post(f"/api/tables/{table}/gm/timer", json={"seconds": 0.05}, headers=auth(gm))
     assert started.status_code == 200 and started.json()["timer"]["seconds"] == 0.05
-    s = state(client, table, gm, since=version, timeout=10)
-    assert s["version"] == version + 1 and s["log"][0]["action"] == {"type": "timeout"}
+    called: list[dict[str, Any]] = []
+    for _ in range(50):  # bounded; the GM's policies may move first, so look for the timeout record itself
+        s = state(client, table, gm)
+        called = [e for e in s["log"] if e["action"] == {"type": "timeout"}]
+        if called:
+            break
+        state(client, table, gm, since=s["version"], timeout=0.5)
+    assert [(e["seat"], e["actor"]) for e in called] == [("gm", "gm")]
     assert [a.kind for a in store.audit_trail(table)] == ["timer", "timer"]
 
 

@@ -15,7 +15,6 @@ from typing import Any
 
 import yaml
 
-import affray
 from affray.api import Scenario, scenario_from_data
 from affray.core.content import ContentError, Problem
 from affray.core.engine import GM
@@ -30,7 +29,7 @@ MAX_SCENARIO_TEXT = 128 * 1024
 
 def default_examples_dir() -> Path:
     """``examples/`` of the project this package was installed from (an editable install or a checkout)."""
-    return Path(affray.__file__).resolve().parents[2] / "examples"
+    return Path(__file__).resolve().parents[3] / "examples"  # src/affray/table/ -> the project root
 
 
 def _problems(exc: ContentError, examples_dir: Path) -> Refusal:

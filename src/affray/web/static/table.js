@@ -140,7 +140,7 @@ function render() {
   $("status").innerHTML = statusPanel(v);
   $("combatants").innerHTML = combatantCards(v);
   const grid = drawBoard(v, due, page.selected), board = grid || drawLine(v) || drawPlaces(v);
-  $("board").hidden = !board; $("board").innerHTML = !board ? "" : !grid ? board : `${board}<p class="small muted">Green squares: where you may move (orange: every way there provokes an attack of opportunity); red-edged: squares your foes threaten. Click a square or a dashed foe, or use Tab and Enter.</p>`;
+  $("board").hidden = !board; $("board").innerHTML = !board ? "" : !grid || !due.length ? board : `${board}<p class="small muted">Green squares: where you may move (orange: every way there provokes an attack of opportunity); red-edged: squares your foes threaten. Click a square or a dashed foe, or use Tab and Enter.</p>`;
   const detail = v.ruleset === "witchhammer" ? witchhammerPanel(v, due, button) : "";
   $("detail").hidden = !detail; $("detail").innerHTML = detail;
   $("actions").innerHTML = actionsPanel(v, due, Boolean(grid));
