@@ -3,6 +3,7 @@ and Sim HuD (captured into docs/img/), phone width, and playing by keyboard alon
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import httpx2 as httpx
@@ -108,3 +109,59 @@ def test_phone_width_and_keyboard_alone(tmp_path: Path) -> None:
                 break
         page.keyboard.press("Enter")
         wait_for(lambda: table.version > version, 10, "the move chosen by keyboard")
+
+
+def test_gm_tools_pause_the_drama_timer_and_a_new_link_reach_every_page(tmp_path: Path) -> None:
+    """Rule: WH-B20 (the Drama Timer, a named option, with its countdown on every page)."""
+    with live_server(tmp_path / "affray.db") as server, chromium() as browser:
+        gm = open_seat(browser, server.url + "/?example=witchhammer/yard_duel")
+        gm.page.wait_for_selector('[data-controller="bruna"]')
+        for actor in ("bruna", "tomas"):
+            gm.page.select_option(f'[data-controller="{actor}"]', "human")
+        gm.page.check("#opt-drama_timer")
+        gm.page.click("#create")
+        gm.page.wait_for_selector("[data-link]")
+        table = server.service.table(gm.page.url.split("/t/")[1].split("#")[0])
+        assert table.match.options.drama_timer is True
+        old_link = gm.page.locator('[data-link="bruna"]').input_value()
+        seats = {"gm": gm, "bruna": open_seat(browser, old_link),
+                 "tomas": open_seat(browser, gm.page.locator('[data-link="tomas"]').input_value())}
+        synced(seats, table.version)
+        gm.page.click('[data-gm="pause"]')
+        for name in ("bruna", "tomas"):
+            expect(seats[name].page.locator("#actions")).to_contain_text("The GM has paused the table")
+        gm.page.click('[data-gm="resume"]')
+        expect(seats["bruna"].page.locator("#actions")).not_to_contain_text("paused")
+        gm.page.fill("#gm-seconds", "90")
+        gm.page.click('[data-gm="timer"]')
+        for seat in seats.values():
+            expect(seat.page.locator("#countdown")).to_have_text(re.compile(r"^1:[23]\d$"), timeout=10_000)
+        gm.page.click('[data-gm="timer-stop"]')
+        expect(seats["tomas"].page.locator("#countdown")).to_have_count(0)
+        gm.page.select_option("#gm-seat", "bruna")
+        gm.page.click('[data-gm="replace-selected"]')
+        expect(seats["bruna"].page.locator("#conn")).to_have_text("This seat's token was replaced.", timeout=10_000)
+        expect(gm.page.locator('[data-link="bruna"]')).not_to_have_value(old_link)
+        fresh = open_seat(browser, gm.page.locator('[data-link="bruna"]').input_value())
+        synced({"bruna": fresh}, table.version)
+        expect(fresh.page.locator('[data-combatant="bruna"]')).to_have_class("card mine")
+
+
+def test_free_form_posts_are_written_in_one_browser_and_read_in_the_other(tmp_path: Path) -> None:
+    """Rule: HUD Free Form (a scene written together: each post is text, shown to every seat)."""
+    with live_server(tmp_path / "affray.db") as server, chromium() as browser:
+        created = open_table(server.url, "hud/free_form_tavern", {"bors": "human", "hald": "human"})
+        seats = created["seats"]
+        assert isinstance(seats, dict)
+        table = server.service.table(str(created["table"]))
+        pages = {name: open_seat(browser, server.url + seats[name]["link"]) for name in ("bors", "hald")}
+        synced(pages, table.version)
+        writer = next(name for name, seat in pages.items() if due(seat.page))
+        reader = next(name for name in pages if name != writer)
+        post = "The ferryman's son spits on the floor and reaches for the bench."
+        pages[writer].page.locator("#actions input[data-free]").first.fill(post)
+        pages[writer].page.locator('#actions [data-type="post"]').first.click()
+        wait_for(lambda: table.version == 1, 10, "the post to be taken")
+        synced(pages, 1)
+        expect(pages[reader].page.locator("#log")).to_contain_text(post)
+        assert post in table.match.records[0].action["text"]

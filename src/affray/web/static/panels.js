@@ -14,9 +14,24 @@ export function combatantCards(v) {
     const where = c.position ? `<span class="small muted">${c.position.kind === "square" ? `at ${c.position.x}, ${c.position.y}${c.position.facing ? ` facing ${esc(c.position.facing)}` : ""}`
       : c.position.kind === "line" ? `at ${esc(c.position.x)} m` : `place ${esc(c.position.x)}`}</span>` : "";
     return `<article class="card${c.controlled ? " mine" : ""}${c.down ? " down" : ""}" data-combatant="${esc(c.id)}">` +
-      `<div><span class="name">${esc(c.name)}</span> <span class="small muted">${esc(c.side)}</span> ${flags}</div>${where}${bars}<div>${statuses}</div></article>`;
+      `<div><span class="name">${esc(c.name)}</span> <span class="small muted">${esc(c.side)}</span> ${flags}</div>${where}${bars}<div>${statuses}</div>${sheet(c.detail)}</article>`;
   });
   return `<h2>Combatants</h2><div class="cards">${cards.join("")}</div>`;
+}
+
+const PRIVATE_PARTS = new Set(["hand", "deck", "slots", "psych"]); // drawn in the cards panel
+
+function sheet(detail) {
+  // The ruleset's part of the combatant as the seat may see it (the GM sees every sheet), one line per field.
+  if (!detail || typeof detail !== "object") return "";
+  const line = (k, x) => `<li><b>${esc(k.replace(/_/g, " "))}</b> ${esc(typeof x === "object" ? JSON.stringify(x) : x)}</li>`;
+  const rows = [];
+  for (const [k, x] of Object.entries(detail)) {
+    if (PRIVATE_PARTS.has(k) || x === null || x === "") continue;
+    if (x && typeof x === "object" && !Array.isArray(x)) for (const [k2, y] of Object.entries(x)) rows.push(line(`${k} ${k2}`, y));
+    else rows.push(line(k, x));
+  }
+  return rows.length ? `<details class="small"><summary>sheet</summary><ul>${rows.join("")}</ul></details>` : "";
 }
 
 function cardFace(info, id, extra = "") {

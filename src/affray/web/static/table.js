@@ -39,7 +39,7 @@ function dueSpecs(msg) {
 export async function act(s) {
   if (page.busy === page.msg.version) return; // one submission per version (a double click acts once)
   const action = { ...s.spec.action };
-  for (const field of s.spec.free || []) {
+  for (const field of freeFields(s.spec)) {
     const input = document.querySelector(`[data-free="${CSS.escape(s.key)}:${CSS.escape(field)}"]`);
     if (input) action[field] = input.value;
   }
@@ -50,17 +50,20 @@ export async function act(s) {
   } catch (err) { showError(err.message); } finally { page.busy = null; render(); }
 }
 
+// The fields a person fills in: the spec's declared free fields, or its text when it declares none (a post).
+const freeFields = (spec) => spec.free || (typeof spec.action?.text === "string" ? ["text"] : []);
+
 function button(s) {
   const warn = provokes(s) ? " warn" : "";
   const notes = (s.spec.notes || []).map((n) => `<span class="note${/provokes an attack/i.test(n) ? " warn" : ""}">${esc(n)}</span>`).join("");
   const hint = s.spec.hint ? `<span class="hint">${esc(s.spec.hint)}</span>` : "";
   // A free text (a Free Form post, a ruling) is typed in; other free fields keep the valid choice the server gave.
-  const free = (s.spec.free || []).filter((f) => typeof s.spec.action[f] === "string").map((f) =>
+  const free = freeFields(s.spec).filter((f) => typeof s.spec.action[f] === "string").map((f) =>
     `<label class="small">${esc(f)} <input data-free="${esc(s.key)}:${esc(f)}" value="${esc(s.spec.action[f])}"></label>`).join("");
   return `${free}<button type="button" class="act${warn}" data-act="${esc(s.key)}" data-type="${esc(s.spec.action?.type)}">${esc(s.spec.label)}${hint}${notes}</button>`;
 }
 
-function actionsPanel(v, due) {
+function actionsPanel(v, due, grid) {
   const msg = page.msg;
   if (msg.outcome) return `<h2>Actions</h2><p>The fight is over.</p>`;
   if (msg.paused) return `<h2>Actions</h2><p class="warnbox">The GM has paused the table.</p>`;
@@ -76,8 +79,11 @@ function actionsPanel(v, due) {
     shown = targetsOf(due).get(page.target) || [];
     head = `<p class="preview">Against ${esc(v.combatants.find((c) => c.id === page.target)?.name || page.target)}: <button type="button" class="secondary" data-clear>all actions</button></p>`;
   } else {
-    // Card placements are on the cards of the hand; moves and targets are on the board (and listed here too).
-    shown = due.filter((s) => !(v.ruleset === "witchhammer" && s.spec.action?.card && document.querySelector(`[data-hand="${CSS.escape(s.actor)}"]`)));
+    // Card placements are on the cards of the hand, moves to a square on the board (each square a button).
+    const onBoard = grid ? due.filter((s) => Array.isArray(s.spec.action?.to)) : [];
+    shown = due.filter((s) => !onBoard.includes(s) &&
+      !(s.spec.action?.card && document.querySelector(`[data-hand="${CSS.escape(s.actor)}"]`)));
+    if (onBoard.length) head = `<p class="small">${onBoard.length} moves: choose a square on the board (Tab, then Enter).</p>`;
   }
   const byActor = new Map();
   for (const s of shown) { if (!byActor.has(s.actor)) byActor.set(s.actor, []); byActor.get(s.actor).push(s); }
@@ -134,10 +140,10 @@ function render() {
   $("status").innerHTML = statusPanel(v);
   $("combatants").innerHTML = combatantCards(v);
   const grid = drawBoard(v, due, page.selected), board = grid || drawLine(v) || drawPlaces(v);
-  $("board").hidden = !board; $("board").innerHTML = !board ? "" : !grid ? board : `${board}<p class="small muted">Green squares: where you may move (orange: every way there provokes an attack of opportunity); red-edged: squares your foes threaten. Click a square or a dashed foe, or use Tab and Enter.</p>`;
+  $("board").hidden = !board; $("board").innerHTML = !board ? "" : !grid || !due.length ? board : `${board}<p class="small muted">Green squares: where you may move (orange: every way there provokes an attack of opportunity); red-edged: squares your foes threaten. Click a square or a dashed foe, or use Tab and Enter.</p>`;
   const detail = v.ruleset === "witchhammer" ? witchhammerPanel(v, due, button) : "";
   $("detail").hidden = !detail; $("detail").innerHTML = detail;
-  $("actions").innerHTML = actionsPanel(v, due);
+  $("actions").innerHTML = actionsPanel(v, due, Boolean(grid));
   $("log").innerHTML = logPanel([...page.log.values()].sort((a, b) => a.seq - b.seq), names);
   $("seed").innerHTML = seedPanel();
   const gm = msg.role === "gm";
