@@ -88,26 +88,33 @@ class HudRuleset:
     def legal(self, state: HudState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:
         """The actions ``actor`` may take now. A declaration lists the usual plans; any plan the rules allow may
         be declared (``plan`` is free)."""
-        window = self.pending(state)
+        window = self._window(state, memo)
         if window is None or actor not in window.actors:
             return []
         if window.phase == "declare":
             return legal_plans(state, state.fighters[actor], memo)
         if window.phase == "pursuit":
-            return self._reactions(pursuit.choices(state, actor))
+            return self._reactions(pursuit.choices(state, actor), memo)
         if window.phase == "emergency":
             return emergency.choices(state, actor)
         if state.exchange is not None:
-            return self._reactions(nerdified.reaction_choices(state, actor))
+            return self._reactions(nerdified.reaction_choices(state, actor), memo)
         if window.phase in ("respond", "settle"):
             return simplified.respond_specs(state)
         if window.phase == "attack":
             return simplified.attack_specs(state, actor)
         return freeform.legal(state, actor)
 
+    def _window(self, state: HudState, memo: Memo | None) -> Window | None:
+        return self.pending(state) if memo is None else memo.now("hud-window", lambda: self.pending(state))
+
     @staticmethod
-    def _reactions(choices: list[str]) -> list[ActionSpec]:
-        return [ActionSpec({"type": c}, REACTION_LABELS[c]) for c in choices]
+    def _reactions(choices: list[str], memo: Memo | None) -> list[ActionSpec]:
+        """The reaction specs; the few lists there are are kept for the match (read-only, like every memo value)."""
+        def build() -> list[ActionSpec]:
+            return [ActionSpec({"type": c}, REACTION_LABELS[c]) for c in choices]
+
+        return build() if memo is None else memo.static(("hud-reactions", *choices), build)
 
     def step(self, state: HudState, actor: str, action: Action, rng: RNG) -> StepResult:
         window = self.pending(state)
@@ -129,7 +136,7 @@ class HudRuleset:
 
     def view(self, state: HudState, viewer: Viewer, memo: Memo | None = None) -> HudView:
         """The seat's typed view (:mod:`affray.rulesets.hud.views`); with ``memo=None`` built fresh."""
-        return view(state, viewer, self.pending(state), memo)
+        return view(state, viewer, self._window(state, memo), memo)
 
     def outcome(self, state: HudState) -> Outcome | None:
         return state.outcome
