@@ -262,7 +262,9 @@ def _movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> 
 
 
 def turn_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo | None = None) -> list[ActionSpec]:
-    """Everything ``c`` may do now on its turn; ``memo`` is the match's (``None``: build fresh)."""
+    """Everything ``c`` may do now on its turn; ``memo`` is the match's (``None``: build fresh). The order is part of
+    the contract the heuristic policy reads cheaply: attacks and spells, then steps, moves and runs, then first
+    aid, draws, giving up and the end of the turn."""
     memo = memo if memo is not None else Memo()
     if after_the_fight(state):  # no more blows: healing, first aid, moves and the end of the turn (SC-04)
         spells = [s for s in _spells(state, c, turn) if c.spells[s.action["spell"]].effect == "heal"]
