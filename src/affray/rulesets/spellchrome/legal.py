@@ -33,9 +33,10 @@ from affray.rulesets.spellchrome.turns import step_available
 COMPASS = dict(zip(("nw", "n", "ne", "w", "e", "sw", "s", "se"), DIRECTIONS, strict=True))
 NEVER_PROVOKES = ("never provokes (SC-21)",)
 _LABELS = {"move": "move to", "withdraw": "withdraw to", "tumble": "tumble to", "step": "5-foot step to"}
-#: The field of a listed move-like action a client may change (issue 11): any other square (it may add a ``path``
-#: too, which its action type declares free; the listing leaves the path to the engine).
-MOVE_FREE = ("to",)
+#: The fields of a listed move-like action a client may change (issue 11): any other square, and a path of its own
+#: (the listing leaves the path to the engine, so it is absent from the action); a 5-foot step takes no path.
+MOVE_FREE = ("to", "path")
+STEP_FREE = ("to",)
 SpecKey = tuple[str, Pos, str, tuple[str, ...]]
 MOVES_KEY = "spellchrome.moves"  # the match's move listings, in its memo
 _SPECS_LIMIT = 50_000
@@ -84,7 +85,7 @@ def _move_spec(specs: dict[SpecKey, ActionSpec], kind: str, to: Pos, suffix: str
             label = f"tumble to {where}{suffix}"
         else:
             label = f"{_LABELS[kind]} {where}{suffix}"
-        found = specs[key] = spec(action, label, notes, MOVE_FREE)
+        found = specs[key] = spec(action, label, notes, STEP_FREE if kind == "step" else MOVE_FREE)
     return found
 
 
