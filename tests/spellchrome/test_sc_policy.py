@@ -72,3 +72,30 @@ def test_sc04_sc06_after_the_fight_the_heuristic_binds_a_dying_ally() -> None:
     assert _choose(match, "a") == {"type": "first_aid", "target": "a2"}
     act(match, "a", {"type": "first_aid", "target": "a2"}, 15)
     assert _choose(match, "a") == {"type": "end_turn"}
+
+
+def test_the_listing_keeps_blows_first_and_support_last() -> None:
+    """The heuristic finds blows and spells at the head of the listing and support at its tail without walking the
+    moves between them (policies.HEAD/TAIL); every turn listing of a heuristic playout keeps that order."""
+    import affray
+    from affray.ai.runner import play
+    from affray.rulesets.spellchrome.policies import HEAD, TAIL
+
+    from .test_sc_playouts import EXAMPLES
+
+    scenario = affray.load_scenario(EXAMPLES[0])
+    match = scenario.start(4)
+    seen = 0
+    original = match.legal
+
+    def checked(actor: str) -> list[object]:
+        nonlocal seen
+        legal = original(actor)
+        rank = [0 if s.action["type"] in HEAD else 2 if s.action["type"] in TAIL else 1 for s in legal]
+        assert rank == sorted(rank)
+        seen += 1
+        return legal  # type: ignore[return-value]
+
+    match.legal = checked  # type: ignore[method-assign, assignment]
+    play(match, scenario.policies(match), FastRNG(4))
+    assert seen > 20

@@ -33,8 +33,10 @@ from affray.rulesets.spellchrome.turns import step_available
 COMPASS = dict(zip(("nw", "n", "ne", "w", "e", "sw", "s", "se"), DIRECTIONS, strict=True))
 NEVER_PROVOKES = ("never provokes (SC-21)",)
 _LABELS = {"move": "move to", "withdraw": "withdraw to", "tumble": "tumble to", "step": "5-foot step to"}
-#: The fields of a move-like action a client may choose itself (issue 11): any legal square and path.
+#: The fields of a listed move-like action a client may change (issue 11): any other square, and a path of its own
+#: (the listing leaves the path to the engine, so it is absent from the action); a 5-foot step takes no path.
 MOVE_FREE = ("to", "path")
+STEP_FREE = ("to",)
 SpecKey = tuple[str, Pos, str, tuple[str, ...]]
 MOVES_KEY = "spellchrome.moves"  # the match's move listings, in its memo
 _SPECS_LIMIT = 50_000
@@ -83,7 +85,7 @@ def _move_spec(specs: dict[SpecKey, ActionSpec], kind: str, to: Pos, suffix: str
             label = f"tumble to {where}{suffix}"
         else:
             label = f"{_LABELS[kind]} {where}{suffix}"
-        found = specs[key] = spec(action, label, notes, ("to",) if kind == "step" else MOVE_FREE)
+        found = specs[key] = spec(action, label, notes, STEP_FREE if kind == "step" else MOVE_FREE)
     return found
 
 
@@ -261,7 +263,9 @@ def _movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> 
 
 
 def turn_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo | None = None) -> list[ActionSpec]:
-    """Everything ``c`` may do now on its turn; ``memo`` is the match's (``None``: build fresh)."""
+    """Everything ``c`` may do now on its turn; ``memo`` is the match's (``None``: build fresh). The order is part of
+    the contract the heuristic policy reads cheaply: attacks and spells, then steps, moves and runs, then first
+    aid, draws, giving up and the end of the turn."""
     memo = memo if memo is not None else Memo()
     if after_the_fight(state):  # no more blows: healing, first aid, moves and the end of the turn (SC-04)
         spells = [s for s in _spells(state, c, turn) if c.spells[s.action["spell"]].effect == "heal"]

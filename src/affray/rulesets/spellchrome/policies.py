@@ -44,26 +44,48 @@ def _provokes(spec: ActionSpec) -> bool:
     return bool(notes) and any("provokes" in note for note in notes)
 
 
+#: The listing's order (``legal.turn_actions``): blows and spells first, then the movement, then the support actions.
+HEAD = frozenset({"attack", "full_attack", "cast"})
+TAIL = frozenset({"first_aid", "draw", "give_up", "end_turn"})
+
+
 class _Legal:
-    """The legal actions grouped by type in one pass; each group keeps the list's order."""
+    """The legal actions by type, without walking the whole listing: the few blows and spells at its head and the
+    support actions at its tail are found by scanning in from both ends; the movement between them (most of the
+    ~90 specs) is grouped only when a move is wanted. Each group keeps the list's order."""
 
     def __init__(self, legal: Sequence[ActionSpec]) -> None:
         self.all = legal
-        self.groups: dict[str, list[ActionSpec]] = {}
-        for spec in legal:
-            kind = spec.action["type"]
-            group = self.groups.get(kind)
-            if group is None:
-                self.groups[kind] = [spec]
-            else:
-                group.append(spec)
+        i, j = 0, len(legal)
+        while i < j and legal[i].action["type"] in HEAD:
+            i += 1
+        while j > i and legal[j - 1].action["type"] in TAIL:
+            j -= 1
+        self.head, self.tail = legal[:i], legal[j:]
+        self.middle = (i, j)
+        self._groups: dict[str, list[ActionSpec]] | None = None
+
+    def _middle(self) -> dict[str, list[ActionSpec]]:
+        if self._groups is None:
+            self._groups = {}
+            i, j = self.middle
+            for k in range(i, j):
+                spec = self.all[k]
+                self._groups.setdefault(spec.action["type"], []).append(spec)
+        return self._groups
 
     def of(self, *kinds: str) -> list[ActionSpec]:
         """The actions of ``kinds``, kind by kind. Callers only take a ``min`` whose key tells kinds apart, so
         the order between kinds does not matter; within a kind it is the legal list's."""
-        if len(kinds) == 1:
-            return list(self.groups.get(kinds[0], ()))
-        return [spec for kind in kinds for spec in self.groups.get(kind, ())]
+        out: list[ActionSpec] = []
+        for kind in kinds:
+            if kind in HEAD:
+                out += [s for s in self.head if s.action["type"] == kind]
+            elif kind in TAIL:
+                out += [s for s in self.tail if s.action["type"] == kind]
+            else:
+                out += self._middle().get(kind, ())
+        return out
 
 
 class SpellchromeHeuristic:
