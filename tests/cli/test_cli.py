@@ -85,7 +85,7 @@ def test_play_a_seat_at_the_terminal_with_undo() -> None:
 def test_undo_at_the_terminal_takes_back_a_face_down_card() -> None:
     """Issue 11: a WitchHammer card placed face down revealed nothing, so its seat may take it back."""
     duel = str(ROOT / "examples" / "witchhammer" / "mill_gate_duel.yaml")
-    result = affray("fight", duel, "--seed", "3", "--play", "tomas", stdin="1\n1\nundo\n" + "1\n" * 400)
+    result = affray("fight", duel, "--seed", "3", "--play", "tomas", stdin="2\nundo\n" + "1\n" * 400)
     assert result.returncode == 0, result.stderr
     assert "Undone" in result.stdout
 

@@ -12,6 +12,7 @@ import typer
 from affray.cli.character import character_app
 from affray.cli.odds import odds_app
 from affray.cli.render import CliError, console, escape, fail, narrate
+from affray.cli.schema import schema_app
 from affray.core.content import ContentError
 from affray.core.log import LogFormatError, import_log, read_log, verify
 from affray.core.notation import NotationError, parse, roll_expr
@@ -24,6 +25,7 @@ content_app = typer.Typer(no_args_is_help=True, help="Check content and scenario
 app.add_typer(content_app, name="content")
 app.add_typer(odds_app, name="odds")
 app.add_typer(character_app, name="character")
+app.add_typer(schema_app, name="schema")
 
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="a fixed seed (public, reproducible)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON object instead of text")]

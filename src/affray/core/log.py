@@ -28,7 +28,6 @@ class LogFormatError(ValueError):
 
 def export_log(match: Match, *, reveal_seed: bool | None = None) -> dict[str, Any]:
     """The match as a JSON-ready dict. The seed is included once the match is over (or if asked)."""
-    from affray import __version__
     from affray.core.plugin import plugin
 
     reveal = match.outcome() is not None if reveal_seed is None else reveal_seed
@@ -36,7 +35,7 @@ def export_log(match: Match, *, reveal_seed: bool | None = None) -> dict[str, An
     return {
         "format": FORMAT,
         "version": VERSION,
-        "affray_version": __version__,
+        "affray_version": affray_version(),
         "rules_version": plugin(match.ruleset.name).rules_version,
         "ruleset": match.ruleset.name,
         "setup": match.setup_data,
@@ -50,6 +49,16 @@ def export_log(match: Match, *, reveal_seed: bool | None = None) -> dict[str, An
         "outcome": None if outcome is None else {"winner": outcome.winner, "reason": outcome.reason},
         "rounds": match.rounds(),
     }
+
+
+def affray_version() -> str:
+    """The installed affray's version (recorded in every log)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("affray")
+    except PackageNotFoundError:  # run from a source tree without installing
+        return "unknown"
 
 
 def write_log(match: Match, path: str | Path) -> None:

@@ -1,0 +1,333 @@
+"""The Store: one database (an SQLite file or a PostgreSQL server) behind typed methods (see the package
+docstring for the contract). Opening and SQLite's settings are in :mod:`affray.store.engine`."""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+from affray.store import schema as s
+from affray.store.engine import check_fits, database_errors, first_line, open_engine
+from affray.store.listen import CHANNEL, Callback, Listener, LocalListener, PgListener, encode
+from affray.store.rows import (
+    RECORD_KINDS,
+    ROLES,
+    AuditEntry,
+    NewTable,
+    Record,
+    Seat,
+    StoreError,
+    TableRow,
+    UnknownTable,
+)
+
+AUDIT_RETRIES = 20
+
+# The append path's statements, built once (they run for every action at every table).
+_r = s.records
+# One round trip for the three checks: the table exists, the seq is next, the submission id is new. A NULL
+# submission id matches nothing here ("= NULL" is never true), which is what a record without one needs.
+_APPEND_CHECK = sa.select(
+    sa.select(s.tables.c.id).where(s.tables.c.id == sa.bindparam("t")).scalar_subquery(),
+    sa.select(sa.func.max(_r.c.seq)).where(_r.c.table_id == sa.bindparam("t")).scalar_subquery(),
+    sa.select(_r.c.seq).where(_r.c.table_id == sa.bindparam("t"), _r.c.submission_id == sa.bindparam("sid"))
+    .scalar_subquery(),
+)
+_APPEND = sa.insert(_r).values({column.name: sa.bindparam(column.name, type_=column.type) for column in _r.columns})
+_APPEND_NOTIFY = sa.select(sa.func.pg_notify(sa.bindparam("channel"), sa.bindparam("notice"))).select_from(
+    _APPEND.returning(_r.c.seq).cte("appended"))
+
+
+def new_table_id() -> str:
+    """A short random url-safe table id (64 bits: ids are public, the seat tokens are the secrets)."""
+    return secrets.token_urlsafe(8)
+
+
+class Store:
+    """The table server's database. Thread-safe; see the package docstring for the API contract."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._engine, self._conninfo = open_engine(url)
+        self.is_postgres = self._conninfo is not None
+        self._listeners: set[LocalListener | PgListener] = set()
+        self._listeners_lock = threading.Lock()
+        try:
+            with self._write(f"cannot open the database {self._engine.url!r}") as c:
+                self.migrated_from = s.migrate(c)
+        except (StoreError, SQLAlchemyError) as exc:
+            self._engine.dispose()
+            if isinstance(exc, StoreError):
+                raise
+            raise StoreError(f"cannot open the database {self._engine.url!r}: {first_line(exc)}") from None
+
+    def close(self) -> None:
+        """Stop this Store's listeners and close its connections."""
+        with self._listeners_lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener.close()
+        self._engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextlib.contextmanager
+    def _write(self, failure: str = "the database failed") -> Iterator[sa.Connection]:
+        with database_errors(failure), self._engine.connect() as conn:
+            conn.execution_options(affray_write=True)
+            with conn.begin():
+                yield conn
+
+    @contextlib.contextmanager
+    def _read(self) -> Iterator[sa.Connection]:
+        with database_errors(), self._engine.connect() as conn, conn.begin():
+            yield conn
+
+    # -- tables and seats -------------------------------------------------------------------------------
+
+    def create_table(self, table: NewTable, seats: Sequence[Seat]) -> TableRow:
+        """Store a new table and its seats in one transaction. A taken id or seat name raises StoreError."""
+        for column, value in ((s.tables.c.id, table.id), (s.tables.c.ruleset, table.ruleset),
+                              (s.tables.c.seed_hex, table.seed_hex), (s.tables.c.commitment, table.commitment)):
+            check_fits(column, value)
+        for seat in seats:
+            if seat.role not in ROLES:
+                raise ValueError(f"seat {seat.seat!r}: role must be one of {', '.join(ROLES)}, not {seat.role!r}")
+            check_fits(s.seats.c.seat, seat.seat)
+            check_fits(s.seats.c.token_hash, seat.token_hash)
+            check_fits(s.seats.c.controller, seat.controller)
+        now = time.time()
+        values: dict[str, Any] = {
+            "id": table.id, "ruleset": table.ruleset, "title": table.title, "scenario": table.scenario,
+            "setup": table.setup, "options": table.options, "seed_hex": table.seed_hex,
+            "commitment": table.commitment, "created_at": now, "ended_at": None, "outcome": None,
+            "config": table.config}
+        try:
+            with self._write() as c:
+                c.execute(sa.insert(s.tables).values(values))
+                if seats:
+                    c.execute(sa.insert(s.seats), [_seat_values(table.id, seat) for seat in seats])
+        except IntegrityError as exc:
+            raise StoreError(f"cannot create table {table.id!r}: {first_line(exc)}") from None
+        return TableRow(**values)
+
+    def table(self, table_id: str) -> TableRow | None:
+        with self._read() as c:
+            row = c.execute(sa.select(s.tables).where(s.tables.c.id == table_id)).mappings().first()
+        return None if row is None else TableRow(**row)
+
+    def open_tables(self) -> list[TableRow]:
+        """Every table not yet ended, oldest first (what a starting server rebuilds)."""
+        query = (sa.select(s.tables).where(s.tables.c.ended_at.is_(None))
+                 .order_by(s.tables.c.created_at, s.tables.c.id))
+        with self._read() as c:
+            return [TableRow(**row) for row in c.execute(query).mappings()]
+
+    def seats(self, table_id: str) -> list[Seat]:
+        query = sa.select(s.seats).where(s.seats.c.table_id == table_id).order_by(s.seats.c.seat)
+        with self._read() as c:
+            return [_seat(row) for row in c.execute(query).mappings()]
+
+    def seat_by_token_hash(self, token_hash: str) -> tuple[str, str] | None:
+        """(table_id, seat) of the seat whose token hashes to ``token_hash``, or None."""
+        query = sa.select(s.seats.c.table_id, s.seats.c.seat).where(s.seats.c.token_hash == token_hash)
+        with self._read() as c:
+            row = c.execute(query).first()
+        return None if row is None else (row[0], row[1])
+
+    def replace_token(self, table_id: str, seat: str, new_hash: str) -> bool:
+        """Give a seat a new token hash; the old one stops working at once. False for an unknown seat."""
+        query = (sa.update(s.seats).where(s.seats.c.table_id == table_id, s.seats.c.seat == seat)
+                 .values(token_hash=new_hash))
+        with self._write() as c:
+            return c.execute(query).rowcount == 1
+
+    def end_table(self, table_id: str, outcome: Mapping[str, Any]) -> bool:
+        """Mark an open table ended with its outcome. False if unknown or already ended (the first end wins)."""
+        query = (sa.update(s.tables).where(s.tables.c.id == table_id, s.tables.c.ended_at.is_(None))
+                 .values(ended_at=time.time(), outcome=dict(outcome)))
+        with self._write() as c:
+            return c.execute(query).rowcount == 1
+
+    def set_config(self, table_id: str, changes: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Merge ``changes`` into the table's config atomically; return the new config (None: unknown table)."""
+        with self._write() as c:
+            query = sa.select(s.tables.c.config).where(s.tables.c.id == table_id).with_for_update()
+            current = c.execute(query).scalar_one_or_none()
+            if current is None:
+                return None
+            config = {**current, **changes}
+            c.execute(sa.update(s.tables).where(s.tables.c.id == table_id).values(config=config))
+        return config
+
+    # -- the log of record -------------------------------------------------------------------------------
+
+    def append(self, table_id: str, record: Record) -> bool:
+        """Append a record at ``record.seq``; True once it is durably committed.
+
+        False, changing nothing, when the seq is already taken (the loser of a race, or a stale submission)
+        or when ``record.submission_id`` was already used at this table (a retry: find the first answer
+        with :meth:`record_by_submission`). The unique (table_id, seq) key decides races, not a lock here.
+        A seq past the end (a gap) raises ValueError; an unknown table raises UnknownTable. On success a
+        notice ``(table_id, seq + 1)`` goes to every listener (PostgreSQL: in the same transaction).
+        """
+        if record.kind not in RECORD_KINDS:
+            raise ValueError(f"record kind must be one of {', '.join(RECORD_KINDS)}, not {record.kind!r}")
+        for column, value in ((s.records.c.seat, record.seat), (s.records.c.actor, record.actor),
+                              (s.records.c.submission_id, record.submission_id)):
+            check_fits(column, value)
+        check_fits(s.records.c.chain, record.chain, empty=True)
+        try:
+            with self._write() as c:
+                if not self._may_append(c, table_id, record):
+                    return False
+                values = _record_values(table_id, record)
+                if self.is_postgres:  # the insert and its notice in one statement: one round trip less
+                    c.execute(_APPEND_NOTIFY, {**values, "channel": CHANNEL,
+                                               "notice": encode(table_id, record.seq + 1)})
+                else:
+                    c.execute(_APPEND, values)
+        except IntegrityError:
+            return False
+        self._deliver_local(table_id, record.seq + 1)
+        return True
+
+    @staticmethod
+    def _may_append(c: sa.Connection, table_id: str, record: Record) -> bool:
+        found, last_seq, used_seq = c.execute(_APPEND_CHECK, {"t": table_id, "sid": record.submission_id}).one()
+        if found is None:
+            raise UnknownTable(f"no table {table_id!r} in the store")
+        if used_seq is not None:
+            return False
+        version = 0 if last_seq is None else int(last_seq) + 1
+        if record.seq > version:
+            raise ValueError(f"table {table_id!r} has {version} records; seq {record.seq} would leave a gap")
+        return record.seq == version
+
+    def records(self, table_id: str, since_seq: int = 0) -> list[Record]:
+        """The table's records with seq >= ``since_seq``, in order (empty for an unknown table)."""
+        query = (sa.select(s.records).where(s.records.c.table_id == table_id, s.records.c.seq >= since_seq)
+                 .order_by(s.records.c.seq))
+        with self._read() as c:
+            return [_record(row) for row in c.execute(query).mappings()]
+
+    def record_by_submission(self, table_id: str, submission_id: str) -> Record | None:
+        with self._read() as c:
+            return self._by_submission(c, table_id, submission_id)
+
+    def version(self, table_id: str) -> int:
+        """The number of records of the table (the next seq); 0 for an unknown table."""
+        with self._read() as c:
+            return self._version(c, table_id)
+
+    @staticmethod
+    def _by_submission(c: sa.Connection, table_id: str, submission_id: str) -> Record | None:
+        query = sa.select(s.records).where(s.records.c.table_id == table_id,
+                                           s.records.c.submission_id == submission_id)
+        row = c.execute(query).mappings().first()
+        return None if row is None else _record(row)
+
+    @staticmethod
+    def _version(c: sa.Connection, table_id: str) -> int:
+        query = sa.select(sa.func.max(s.records.c.seq)).where(s.records.c.table_id == table_id)
+        last = c.execute(query).scalar_one_or_none()
+        return 0 if last is None else int(last) + 1
+
+    # -- the GM audit trail --------------------------------------------------------------------------------
+
+    def audit(self, table_id: str, who: str | None, kind: str, detail: Mapping[str, Any] | None = None) -> int:
+        """Add an entry to the table's audit trail; return its number n. Unknown table: UnknownTable."""
+        check_fits(s.audit.c.who, who)
+        check_fits(s.audit.c.kind, kind)
+        for _ in range(AUDIT_RETRIES):
+            try:
+                with self._write() as c:
+                    if c.execute(sa.select(s.tables.c.id).where(s.tables.c.id == table_id)).first() is None:
+                        raise UnknownTable(f"no table {table_id!r} in the store")
+                    last = c.execute(sa.select(sa.func.max(s.audit.c.n))
+                                     .where(s.audit.c.table_id == table_id)).scalar_one_or_none()
+                    n = 0 if last is None else int(last) + 1
+                    c.execute(sa.insert(s.audit).values(table_id=table_id, n=n, at=time.time(), who=who, kind=kind,
+                                                        detail=dict(detail or {})))
+                return n
+            except IntegrityError:
+                continue  # another process took this n between our read and our insert: number again
+        raise StoreError(f"could not add to the audit trail of table {table_id!r}: too much contention")
+
+    def audit_trail(self, table_id: str) -> list[AuditEntry]:
+        query = sa.select(s.audit).where(s.audit.c.table_id == table_id).order_by(s.audit.c.n)
+        with self._read() as c:
+            return [AuditEntry(n=r["n"], at=r["at"], who=r["who"], kind=r["kind"], detail=r["detail"])
+                    for r in c.execute(query).mappings()]
+
+    # -- change notices ----------------------------------------------------------------------------------
+
+    def notify(self, table_id: str, version: int) -> None:
+        """Tell every listener (every process, on PostgreSQL) that a table changed, e.g. after a pause."""
+        if self.is_postgres:
+            with self._write() as c:
+                self._notify_in(c, table_id, version)
+        self._deliver_local(table_id, version)
+
+    def listen(self, callback: Callback, on_reconnect: Callable[[], None] | None = None) -> Listener:
+        """Call ``callback(table_id, version)`` from a thread for every notice; close the result to stop.
+
+        PostgreSQL: LISTEN on a connection of its own, so notices from every process arrive. SQLite (one
+        process): the notices of this Store object only.
+        """
+        listener: LocalListener | PgListener
+        if self._conninfo is not None:
+            listener = PgListener(self._conninfo, callback, on_reconnect, self._forget)
+        else:
+            listener = LocalListener(callback, self._forget)
+        with self._listeners_lock:
+            self._listeners.add(listener)
+        return listener
+
+    def _notify_in(self, c: sa.Connection, table_id: str, version: int) -> None:
+        if self.is_postgres:
+            c.execute(sa.select(sa.func.pg_notify(CHANNEL, encode(table_id, version))))
+
+    def _deliver_local(self, table_id: str, version: int) -> None:
+        if self.is_postgres:
+            return
+        with self._listeners_lock:
+            local = [listener for listener in self._listeners if isinstance(listener, LocalListener)]
+        for listener in local:
+            listener.deliver(table_id, version)
+
+    def _forget(self, listener: LocalListener | PgListener) -> None:
+        with self._listeners_lock:
+            self._listeners.discard(listener)
+
+
+def _seat_values(table_id: str, seat: Seat) -> dict[str, Any]:
+    return {"table_id": table_id, "seat": seat.seat, "token_hash": seat.token_hash, "actors": list(seat.actors),
+            "controller": seat.controller, "role": seat.role}
+
+
+def _seat(row: sa.RowMapping) -> Seat:
+    return Seat(seat=row["seat"], token_hash=row["token_hash"], actors=tuple(row["actors"]),
+                controller=row["controller"], role=row["role"])
+
+
+def _record_values(table_id: str, record: Record) -> dict[str, Any]:
+    return {"table_id": table_id, "seq": record.seq, "kind": record.kind, "seat": record.seat,
+            "actor": record.actor, "payload": record.payload, "submission_id": record.submission_id,
+            "chain": record.chain, "created_at": time.time()}
+
+
+def _record(row: sa.RowMapping) -> Record:
+    return Record(seq=row["seq"], kind=row["kind"], seat=row["seat"], actor=row["actor"], payload=row["payload"],
+                  chain=row["chain"], submission_id=row["submission_id"], created_at=row["created_at"])

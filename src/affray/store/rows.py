@@ -1,0 +1,105 @@
+"""The store's values: small frozen dataclasses handed in and out, never SQLAlchemy rows.
+
+Secrets (a table's seed, a seat's token hash) are kept out of ``repr`` so that a log line or a traceback that
+prints a row does not carry them. JSON fields hold whatever JSON the caller gave; they come back equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Role = Literal["gm", "player", "spectator"]
+RecordKind = Literal["action", "undo"]
+ROLES: tuple[str, ...] = ("gm", "player", "spectator")
+RECORD_KINDS: tuple[str, ...] = ("action", "undo")
+
+
+class StoreError(Exception):
+    """The database cannot be used: a bad URL, a server that does not answer, a schema this program cannot read.
+
+    The message is one sentence for the person running the server; the CLI prints it and exits non-zero.
+    """
+
+
+class UnknownTable(StoreError):
+    """A write named a table id that is not in the store (reads answer None or empty instead)."""
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """What ``Store.create_table`` needs. ``seed_hex`` is the secret seed: it stays on the server."""
+
+    id: str
+    ruleset: str
+    title: str
+    scenario: str
+    setup: dict[str, Any]
+    options: dict[str, Any]
+    seed_hex: str = field(repr=False)
+    commitment: str
+    config: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A stored table. ``ended_at`` and ``outcome`` are None while the table is open. Times are Unix seconds."""
+
+    id: str
+    ruleset: str
+    title: str
+    scenario: str
+    setup: dict[str, Any]
+    options: dict[str, Any]
+    seed_hex: str = field(repr=False)
+    commitment: str
+    created_at: float
+    ended_at: float | None
+    outcome: dict[str, Any] | None
+    config: dict[str, Any]
+
+    @property
+    def is_open(self) -> bool:
+        return self.ended_at is None
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat of a table. ``token_hash`` is the SHA-256 hex of its token (None for a seat nobody joins)."""
+
+    seat: str
+    token_hash: str | None = field(repr=False)
+    actors: tuple[str, ...]
+    controller: str
+    role: Role
+
+
+@dataclass(frozen=True)
+class Record:
+    """One entry of a table's log of record.
+
+    ``kind`` "action": ``payload`` is the action object, ``actor`` the actor it is for. ``kind`` "undo":
+    ``payload`` is ``{"to": N}``, back to version N. ``chain`` is the hex hash chained to the previous record
+    (computed by the caller). ``created_at`` is set by the store when the record is appended; the value given
+    to ``append`` is ignored.
+    """
+
+    seq: int
+    kind: RecordKind
+    seat: str | None
+    actor: str | None
+    payload: Any
+    chain: str
+    submission_id: str | None = None
+    created_at: float | None = None
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    """One GM intervention, kept beside the log of record: ``n`` counts from 0 per table."""
+
+    n: int
+    at: float
+    who: str | None
+    kind: str
+    detail: dict[str, Any]

@@ -1,0 +1,131 @@
+"""The database schema (SQLAlchemy Core), its version, and the step-by-step upgrade of older databases.
+
+Version history:
+
+- v1: ``meta``, ``tables`` (without ``config``), ``seats``, ``records``.
+- v2: ``tables.config`` (spectators on/off, policy pause, controllers...) and the GM ``audit`` table.
+
+``migrate`` runs inside one write transaction under a lock (PostgreSQL: an advisory lock; SQLite: the
+``BEGIN IMMEDIATE`` write lock), so two servers starting together upgrade a database once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sqlalchemy as sa
+
+from affray.store.rows import StoreError
+
+SCHEMA_VERSION = 2
+# An arbitrary constant: the advisory lock that serialises migrations on PostgreSQL.
+MIGRATION_LOCK = 0x0AFF4A7
+
+metadata = sa.MetaData()
+
+meta = sa.Table(
+    "meta", metadata,
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+
+tables = sa.Table(
+    "tables", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("ruleset", sa.String(32), nullable=False),
+    sa.Column("title", sa.Text, nullable=False),
+    sa.Column("scenario", sa.Text, nullable=False),
+    sa.Column("setup", sa.JSON, nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("seed_hex", sa.String(128), nullable=False),
+    sa.Column("commitment", sa.String(128), nullable=False),
+    sa.Column("created_at", sa.Double, nullable=False),
+    sa.Column("ended_at", sa.Double, nullable=True),
+    sa.Column("outcome", sa.JSON(none_as_null=True), nullable=True),
+    sa.Column("config", sa.JSON, nullable=False, server_default=sa.text("'{}'")),
+)
+sa.Index("tables_open", tables.c.ended_at)
+
+seats = sa.Table(
+    "seats", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.String(64), primary_key=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("actors", sa.JSON, nullable=False),
+    sa.Column("controller", sa.String(64), nullable=False),
+    sa.Column("role", sa.String(16), nullable=False),
+)
+# Unique: a token names one seat. NULLs (seats nobody joins) do not collide.
+sa.Index("seats_token", seats.c.token_hash, unique=True)
+
+records = sa.Table(
+    "records", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    # The primary key (table_id, seq) is the unique constraint that decides which of two racing appends wins.
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("seat", sa.String(64), nullable=True),
+    sa.Column("actor", sa.String(64), nullable=True),
+    sa.Column("payload", sa.JSON, nullable=False),
+    sa.Column("submission_id", sa.String(128), nullable=True),
+    sa.Column("chain", sa.String(128), nullable=False),
+    sa.Column("created_at", sa.Double, nullable=False),
+    # Both databases let several rows hold NULL here: only client-chosen ids must be unique.
+    sa.UniqueConstraint("table_id", "submission_id", name="records_submission"),
+)
+
+audit = sa.Table(
+    "audit", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("n", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("at", sa.Double, nullable=False),
+    sa.Column("who", sa.String(64), nullable=True),
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("detail", sa.JSON, nullable=False),
+)
+
+
+def _v1_to_v2(conn: sa.Connection) -> None:
+    """v2 adds the table's config (default: empty) and the GM audit trail; every v1 row is kept."""
+    json_type = sa.JSON().compile(dialect=conn.dialect)
+    conn.exec_driver_sql(f"ALTER TABLE tables ADD COLUMN config {json_type} NOT NULL DEFAULT '{{}}'")
+    audit.create(conn)
+
+
+# STEPS[v] upgrades a database from version v to v + 1.
+STEPS: dict[int, Callable[[sa.Connection], None]] = {1: _v1_to_v2}
+
+
+def stored_version(conn: sa.Connection) -> int | None:
+    """The database's schema version, or None for an empty database. Refuses a database that is not affray's."""
+    names = set(sa.inspect(conn).get_table_names())
+    if "meta" not in names:
+        if names & set(metadata.tables):
+            raise StoreError("the database holds tables but no affray schema version; it is not an affray database")
+        return None
+    value = conn.execute(sa.select(meta.c.value).where(meta.c.key == "schema_version")).scalar_one_or_none()
+    if value is None or not value.isdigit():
+        raise StoreError(f"the database's meta table has no readable schema_version (found {value!r})")
+    return int(value)
+
+
+def migrate(conn: sa.Connection) -> int:
+    """Create the schema in an empty database or upgrade an older one step by step; return the old version.
+
+    Runs in the caller's (write) transaction. A database newer than this program raises :class:`StoreError`.
+    """
+    if conn.dialect.name == "postgresql":
+        conn.execute(sa.select(sa.func.pg_advisory_xact_lock(MIGRATION_LOCK)))
+    found = stored_version(conn)
+    if found is None:
+        metadata.create_all(conn)
+        conn.execute(sa.insert(meta).values(key="schema_version", value=str(SCHEMA_VERSION)))
+        return 0
+    if found > SCHEMA_VERSION:
+        raise StoreError(f"the database has schema version {found}, newer than this affray understands "
+                         f"(up to {SCHEMA_VERSION}); upgrade affray to open it")
+    for version in range(found, SCHEMA_VERSION):
+        STEPS[version](conn)
+    if found < SCHEMA_VERSION:
+        conn.execute(sa.update(meta).where(meta.c.key == "schema_version").values(value=str(SCHEMA_VERSION)))
+    return found
