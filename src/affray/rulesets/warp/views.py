@@ -13,6 +13,7 @@ are built once per match in ``memo.static``; a whole view is kept for the match'
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 
 from affray.core.engine import Viewer, Window
 from affray.core.memo import Memo
@@ -273,12 +274,17 @@ def statuses(state: WarpState, f: Fighter) -> tuple[Status, ...]:
     return tuple(out)
 
 
+#: The fighter's fields that its combatant view shows and a fight can change (fetched in one C call).
+_CHANGING = attrgetter("hp", "stun", "ceiling", "experience", "status", "down_state", "messed", "wielding", "cover",
+                       "moved", "prone", "held_by", "holding", "desperate", "initiative", "unaware", "position",
+                       "cover_nearby")
+
+
 def fingerprint(state: WarpState, f: Fighter) -> tuple[object, ...]:
     """Everything of ``f``'s that its combatant view shows and a fight can change (the rest is static)."""
-    return (f.hp, f.stun, f.ceiling, f.experience, f.status, f.down_state, f.messed, f.wielding, f.cover, f.moved,
-            f.prone, f.held_by, f.holding, f.desperate, f.initiative, f.unaware, f.position, f.cover_nearby,
-            f.psych_round - state.round if f.psych_round >= state.round else None, tuple(f.carried.values()),
-            tuple(f.locks.items()) if f.locks else (), len(f.serious))  # carried: fixed keys; serious: appended
+    return (_CHANGING(f), f.psych_round - state.round if f.psych_round >= state.round else None,
+            tuple(f.carried.values()), tuple(f.locks.items()) if f.locks else (),
+            len(f.serious))  # carried has fixed keys; serious wounds are only ever appended
 
 
 def combatant(state: WarpState, f: Fighter, viewer: Viewer, memo: Memo) -> CombatantView[WarpCombatantDetail]:
