@@ -25,7 +25,7 @@ D = TypeVar("D")
 C = TypeVar("C")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Bar:
     """A health measure as a bar: ``name`` as the rules say it (``HP``, ``Poise``, ``Health``, ``Wounds``...)."""
 
@@ -34,7 +34,7 @@ class Bar:
     max: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Status:
     """A status or condition; ``rounds`` is the remaining duration (``None``: until something ends it)."""
 
@@ -42,7 +42,7 @@ class Status:
     rounds: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Position:
     """Where a combatant stands. ``kind``: ``square`` (a grid square ``x``, ``y``; ``facing`` where the rules use
     it), ``line`` (``x`` metres along WaRP's line) or ``place`` (``x`` is the id of a Sim HuD place; combatants sharing
@@ -54,7 +54,7 @@ class Position:
     facing: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CombatantView(Generic[C]):
     """One combatant as a seat sees it; ``detail`` is the ruleset's own part."""
 
@@ -70,7 +70,7 @@ class CombatantView(Generic[C]):
     detail: C
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Prompt:
     """Who must act now (any of ``actors``), in which ``phase``, and the question in words."""
 
@@ -79,13 +79,13 @@ class Prompt:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class OutcomeView:
     winner: str | None
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class View(Generic[D, C]):
     """A seat's view of a match: the envelope, the combatants and the ruleset's part (``detail``)."""
 

@@ -22,7 +22,7 @@ from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.state import Fighter, HudState
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WeaponView:
     """A carried weapon or shield (content, WL-B2) and where it is now (``hand``, ``stowed`` or ``dropped`` at
     ``place``, WL-19)."""
@@ -39,7 +39,7 @@ class WeaponView:
     place: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PlanItem:
     """One declared action of the round (WL-10): ``type`` and its target, weapon or text."""
 
@@ -49,7 +49,7 @@ class PlanItem:
     text: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HudCombatantDetail:
     """A combatant's HuD part: stats, armour, weapons, this round's plan, defenses and penalties, and its place's
     range band (``engaged``, ``near`` or ``far``, WL-B13)."""
@@ -80,7 +80,7 @@ class HudCombatantDetail:
         return next(w for w in self.weapons if w.id == weapon_id)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ExchangeView:
     """An attack awaiting a decision (WL-11..WL-14): ``stage`` is ``defend``, ``follow`` or ``parry``."""
 
@@ -92,7 +92,7 @@ class ExchangeView:
     defense: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PursuitView:
     """A disengage in progress (WL-21, WL-22): who flees, who chose what, who is still to choose."""
 
@@ -101,7 +101,7 @@ class PursuitView:
     waiting: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DuelView:
     """A Dice Simplified exchange awaiting the defender's die (WL-06)."""
 
@@ -111,7 +111,7 @@ class DuelView:
     total: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HudDetail:
     """The view's HuD part: the open exchange, pursuit or duel, the free round (WL-16), Free Form's reference
     text (WL-00) and the rule options the rolls depend on (so hints use the ruleset's own modifiers)."""

@@ -27,7 +27,7 @@ from affray.rulesets.spellchrome.state import MELEE_KINDS, Combatant, Spellchrom
 MODE = "grid"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WeaponView:
     id: str
     name: str
@@ -36,7 +36,7 @@ class WeaponView:
     range_squares: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SpellView:
     id: str
     name: str
@@ -45,7 +45,7 @@ class SpellView:
     range_squares: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SpellchromeCombatantDetail:
     """A combatant's sheet as the table sees it (SC-B1 Defense, SC-15 speed, SC-16 initiative, SC-26 AoO)."""
 
@@ -74,7 +74,7 @@ class SpellchromeCombatantDetail:
         return next(s for s in self.spells if s.id == sid)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TurnView:
     """What the acting combatant has left this turn (SC-15, SC-21)."""
 
@@ -85,7 +85,7 @@ class TurnView:
     stepped: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class OpportunityView:
     """A provocation waiting for the foes in ``waiting`` to decide (SC-27)."""
 
@@ -94,7 +94,7 @@ class OpportunityView:
     waiting: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SpellchromeDetail:
     """The battle map (rows of ``.``, ``#``, ``~``...), the turn, a pending attack of opportunity, whether the
     fight is decided while the dying bleed on (SC-04), and the option the heuristic policy reads (SC-R7)."""

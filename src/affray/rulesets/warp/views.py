@@ -24,7 +24,7 @@ from affray.rulesets.warp.state import Arm, Fighter, WarpState
 OUT_BY_HARM = frozenset({"down", "dying", "dead", "beaten"})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TraitView:
     """A trait on a sheet (WR-01, WR-09, WR-20, WR-31)."""
 
@@ -37,14 +37,14 @@ class TraitView:
     uses: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FlawView:
     name: str
     affects: tuple[str, ...]
     dodge_dice: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RangedView:
     factor: int
     row: str
@@ -53,7 +53,7 @@ class RangedView:
     temporary: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WeaponView:
     """A weapon's profile: melee factor, missile profile, handiness (WR-12, WR-15, WR-31)."""
 
@@ -70,7 +70,7 @@ class WeaponView:
         return self.ranged.factor if self.ranged is not None else 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ProtectionView:
     """All armour worn, summed (WR-19, WR-21, WR-22)."""
 
@@ -80,7 +80,7 @@ class ProtectionView:
     penalty_dice: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TraitLock:
     """A non-combat trait's role this round (WR-09, WR-B15)."""
 
@@ -88,13 +88,13 @@ class TraitLock:
     role: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SeriousWoundView:
     kind: str
     daily_loss: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WarpSheet:
     """A character's numbers: open for PCs and for the seats that control it, else GM-level."""
 
@@ -121,7 +121,7 @@ class WarpSheet:
         return self.weapons[wid]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WarpCombatantDetail:
     """What the envelope's combatant part does not hold: the weapon in hand, armour, cover, holds, the sheet."""
 
@@ -142,7 +142,7 @@ class WarpCombatantDetail:
     sheet: WarpSheet | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AttackView:
     attacker: str
     target: str
@@ -154,32 +154,32 @@ class AttackView:
     claim: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DecisionView:
     kind: str
     actor: str
     about: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GroundItem:
     weapon: str
     position: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GestaltRoll:
     actor: str
     total: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SideTotal:
     side: str
     total: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GestaltView:
     round: int
     rolled: tuple[str, ...]
@@ -189,7 +189,7 @@ class GestaltView:
     resolved: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WarpDetail:
     """WaRP's part of a view: light, melee reach, the pending attack and decision, the ground, gestalt, and the
     table's reading of which rolls require agility (options ``agility_rolls``, ``untrained_agility``: WR-20,
@@ -216,7 +216,7 @@ def weapon_view(wid: str, a: Arm) -> WeaponView:
     return WeaponView(wid, a.name, a.handiness, a.melee, ranged)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StaticSheet:
     traits: dict[str, TraitView]
     flaws: tuple[FlawView, ...]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardInfo:
     """A card as printed: above the line (``init``, ``defense``, aspect ``defenses``) and the nodes below it
     (the content's typed nodes, as plain data). Rule: WH-05."""
@@ -27,7 +27,7 @@ class CardInfo:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StatusInfo:
     """A status effect's modifiers and ticks. Rule: WH-24."""
 
@@ -46,7 +46,7 @@ class StatusInfo:
     no_poise_recovery: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DramaTimer:
     """The Planning phase's real-time limit, carried for the table (WH-B20)."""
 
@@ -54,7 +54,7 @@ class DramaTimer:
     running: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FaceDown:
     """A card placed face down (a sealed commit): everyone sees its ``seal`` and ``digest``; ``card`` is the card
     only for a seat that may open it (the one that plays the combatant) or once it has been revealed."""
@@ -64,7 +64,7 @@ class FaceDown:
     card: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Mods:
     """The sums of the status modifiers in force (WH-21)."""
 
@@ -76,7 +76,7 @@ class Mods:
     defenses: dict[str, int]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Stats:
     """A combatant's sheet numbers, fixed for the fight: base Attack, Defense and Init (WH-11, WH-12, WH-06),
     Damage on Solid Hit (WH-B5), aspect Defenses (WH-13, WH-14), size (1 small .. 4 huge) and ``pc``/``monster``."""
@@ -90,7 +90,7 @@ class Stats:
     defenses: dict[str, int]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Combat:
     """What the Violence phase changes: the total Malus (WH-20, WH-21), the status modifiers, ``out`` (``""``,
     ``down``, ``defeated``, ``fallen`` or ``dead``), the death's-door ``fate``, afflictions (WH-23), the revealed
@@ -105,7 +105,7 @@ class Combat:
     initiative: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WitchHammerCombatantDetail:
     """One combatant's WitchHammer part: ``stats``, ``combat``, and the table: readiness and the face-down cards
     (Psych, then the two slots). ``hand`` (copies still free this vignette) is shown only to the seat that plays the
@@ -122,7 +122,7 @@ class WitchHammerCombatantDetail:
     skills: dict[str, int] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WitchHammerDetail:
     """The view's WitchHammer part: the vignette, the map rows, the cards the viewer may read (those in force and
     those of every deck it may see), the status table, the Drama Timer and the PCs awaiting the GM's ruling."""
