@@ -117,3 +117,15 @@ def test_play_narrates_only_what_the_seat_may_see(tmp_path: Path) -> None:
     assert "Cult Enforcer rolls gestalt" not in player.stdout and "Gestalt totals" in player.stdout
     gm = affray("fight", scenario, "--seed", "2")
     assert "Cult Enforcer rolls gestalt" in gm.stdout
+
+
+def test_view_at_the_terminal_is_a_table_and_a_text_map(tmp_path: Path) -> None:
+    """Issue 12 item 6 on the one envelope: 'view' lists every combatant's bars, statuses and square, and the grid
+    rulesets draw a small text map (the viewer's own combatant in upper case)."""
+    ford = str(ROOT / "examples" / "spellchrome" / "ford_duel.yaml")
+    result = affray("fight", ford, "--seed", "2", "--play", "tamsin", "--save", str(tmp_path / "s.json"),
+                    stdin="view\nquit\n")
+    out = result.stdout
+    assert "HP 14/14" in out and "EX-HP 0/0" in out and "(2,0)" in out and "(3,0)" in out
+    assert "..Tv.." in out.splitlines()  # row 0: Tamsin (the viewer's) at x=2, the cutthroat Vell at x=3
+    assert "{" not in out.split("Tamsin Rook>")[1].split("quit")[0]  # no raw JSON

@@ -70,19 +70,62 @@ def legal_table(specs: list[ActionSpec], title: str) -> Table:
     return table
 
 
+def _bars(c: Mapping[str, Any]) -> str:
+    return "  ".join(f"{b['name']} {b['value']}/{b['max']}" for b in c.get("bars", []))
+
+
+def _statuses(c: Mapping[str, Any]) -> str:
+    shown = [s["name"] + (f" ({s['rounds']})" if s.get("rounds") is not None else "") for s in c.get("statuses", [])]
+    if c.get("dead"):
+        shown.insert(0, "dead")
+    elif c.get("down"):
+        shown.insert(0, "down")
+    return ", ".join(dict.fromkeys(shown))
+
+
+def _where(c: Mapping[str, Any]) -> str:
+    pos = c.get("position")
+    if not pos:
+        return ""
+    if pos["kind"] == "square":
+        return f"({int(pos['x'])},{int(pos['y'])})" + (f" facing {pos['facing']}" if pos.get("facing") else "")
+    return f"{pos['x']:g} m" if pos["kind"] == "line" else f"place {int(pos['x'])}"
+
+
 def status_table(view: Mapping[str, Any]) -> Table | None:
-    """A compact table of combatants if the view has the usual ``fighters`` shape."""
-    fighters = view.get("fighters")
-    if not isinstance(fighters, Mapping):
+    """The combatants of a view in the one envelope (issue 11): health bars, statuses with their rounds, where
+    they stand, and who is the viewer's; ``None`` for anything else."""
+    combatants = view.get("combatants")
+    if not isinstance(combatants, list):
         return None
-    table = Table(show_header=True, title_justify="left")
-    for col in ("id", "name", "side", "hp", "state"):
+    prompt = view.get("prompt") or {}
+    title = f"round {view.get('round')} · {view.get('phase')}" + (f" · {prompt['text']}" if prompt.get("text") else "")
+    table = Table(show_header=True, title=escape(title), title_justify="left")
+    for col in ("", "id", "name", "side", "health", "statuses", "where"):
         table.add_column(col)
-    for actor, f in fighters.items():
-        hp = f"{f.get('hp')}/{f.get('max_hp')}" if "hp" in f else ""
-        table.add_row(escape(actor), escape(f.get("name", actor)), escape(f.get("side", "")), escape(hp),
-                      escape(f.get("out") or ""))
+    for c in combatants:
+        mine = "*" if c.get("controlled") else ""
+        table.add_row(mine, escape(c["id"]), escape(c.get("name", c["id"])), escape(c.get("side", "")),
+                      escape(_bars(c)), escape(_statuses(c)), escape(_where(c)))
     return table
+
+
+def text_map(view: Mapping[str, Any]) -> str | None:
+    """A small text map for the grid rulesets: the map rows of the view's ``detail`` with each combatant standing
+    on a square shown by the first letter of its id (upper case for the viewer's own); ``None`` without a map."""
+    rows = (view.get("detail") or {}).get("map")
+    if not isinstance(rows, list) or not rows:
+        return None
+    grid = [list(row) for row in rows]
+    for c in view.get("combatants", []):
+        pos = c.get("position")
+        if not pos or pos.get("kind") != "square" or c.get("dead"):
+            continue
+        x, y = int(pos["x"]), int(pos["y"])
+        if 0 <= y < len(grid) and 0 <= x < len(grid[y]):
+            mark = (c["id"][:1] or "?")
+            grid[y][x] = mark.upper() if c.get("controlled") else mark.lower()
+    return "\n".join("".join(row) for row in grid)
 
 
 def fail(message: str) -> None:

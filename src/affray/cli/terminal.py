@@ -18,7 +18,7 @@ from typing import Any
 
 from rich.table import Table
 
-from affray.cli.render import console, escape, narrate, status_table
+from affray.cli.render import console, escape, narrate, status_table, text_map
 from affray.core.engine import GM, Action, ActionSpec, Rejected
 from affray.core.match import Match
 from affray.odds.hints import hints
@@ -220,6 +220,9 @@ class Terminal:
             view = match.view_json(self.seat)
             table = status_table(view)
             console.print(table if table is not None else escape(json.dumps(view, indent=1)))
+            board = text_map(view)
+            for row in (board or "").splitlines():  # escape() shows a newline as \x0a: print row by row
+                console.print(escape(row))
             return None
         if line == "undo":
             taken = match.take_back(self.seat)
