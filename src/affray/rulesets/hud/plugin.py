@@ -63,11 +63,19 @@ def _batch() -> BatchPath:
     return BatchPath(simplified_fit, simplified_chunk, BATCH_CHUNK, "batch (numpy, Dice Simplified)")
 
 
+@cache
+def _checks() -> Mapping[str, Callable[..., Any]]:
+    """The exact single checks (``affray odds hud ...``), by name."""
+    from affray.rulesets.hud.odds import exchange_odds, simplified_hit_chance
+
+    return {"exchange": exchange_odds, "simplified_hit": simplified_hit_chance}
+
+
 #: What the exact duel model assumes, in one sentence (printed with every answer).
 ASSUMES = ("both sides play 'steady' (Nerdified: attack with every action but one, always defend and riposte, "
            "never disengage; Simplified: the die with the better modifier)")
 
 PLUGIN = Plugin(
     name="hud", title="Sim HuD: Free Form, Dice Simplified, Combat Nerdified",
-    rules=_rules, policies=_policies, hints=_hints, duel=_duel, sheet=_sheet,
+    rules=_rules, policies=_policies, hints=_hints, duel=_duel, checks=_checks, sheet=_sheet,
     builder=_builder, batch=_batch)

@@ -56,11 +56,19 @@ def _builder() -> Any:
     return build
 
 
+@cache
+def _checks() -> Mapping[str, Callable[..., Any]]:
+    """The exact single checks (``affray odds spellchrome ...``), by name."""
+    from affray.rulesets.spellchrome.odds import attack_odds, dying_odds, save_odds
+
+    return {"attack": attack_odds, "save": save_odds, "dying": dying_odds}
+
+
 #: What the exact duel model assumes, in one sentence (printed with every answer).
 ASSUMES = ("both sides play 'steady': a (full) attack on the foe each turn with the weapon in hand, never "
            "moving; starting adjacent")
 
 PLUGIN = Plugin(
     name="spellchrome", title="Spellchrome RPG: combat on the battle grid",
-    rules=_rules, policies=_policies, hints=_hints, duel=_duel, sheet=_sheet,
+    rules=_rules, policies=_policies, hints=_hints, duel=_duel, checks=_checks, sheet=_sheet,
     builder=_builder)

@@ -56,11 +56,19 @@ def _builder() -> Any:
     return build
 
 
+@cache
+def _checks() -> Mapping[str, Callable[..., Any]]:
+    """The exact single checks (``affray odds warp ...``), by name."""
+    from affray.rulesets.warp.odds import attack_odds
+
+    return {"attack": attack_odds}
+
+
 #: What the exact duel model assumes, in one sentence (printed with every answer).
 ASSUMES = ("both sides play 'steady': a melee attack each turn with the weapon in hand, best trait, a fresh "
            "plain maneuver, no Experience Pool dice; best defense trait; starting within reach")
 
 PLUGIN = Plugin(
     name="warp", title="WaRP (Over the Edge): trait dice, damage factors and armour dice",
-    rules=_rules, policies=_policies, hints=_hints, duel=_duel, sheet=_sheet,
+    rules=_rules, policies=_policies, hints=_hints, duel=_duel, checks=_checks, sheet=_sheet,
     builder=_builder)

@@ -56,11 +56,19 @@ def _builder() -> Any:
     return build
 
 
+@cache
+def _checks() -> Mapping[str, Callable[..., Any]]:
+    """The exact single checks (``affray odds witchhammer ...``), by name."""
+    from affray.rulesets.witchhammer.odds import attack_odds, save_odds
+
+    return {"attack": attack_odds, "save": save_odds}
+
+
 #: What the exact duel model assumes, in one sentence (printed with every answer).
 ASSUMES = ("both sides play 'steady': the first two reusable Action cards of the deck every vignette, no Psych "
            "card; starting adjacent and facing each other")
 
 PLUGIN = Plugin(
     name="witchhammer", title="WitchHammer: vignettes of face-down cards, Poise and Health",
-    rules=_rules, policies=_policies, hints=_hints, duel=_duel, sheet=_sheet,
+    rules=_rules, policies=_policies, hints=_hints, duel=_duel, checks=_checks, sheet=_sheet,
     builder=_builder)
