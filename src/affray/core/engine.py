@@ -42,9 +42,10 @@ SPECTATOR = "spectator"
 class ActionSpec:
     """One action an actor may take now: the exact object to submit, a label, and warnings.
 
-    ``free`` names the fields of ``action`` that are free parameters (its :class:`~affray.core.actions.ActionType`
-    says so too): the value given is one valid choice, and a client may put any other the schema allows (a path, a
-    distance, a text, a plan); ``step`` validates what comes back.
+    ``free`` names the fields of ``action``'s type that are free parameters (its
+    :class:`~affray.core.actions.ActionType` says so too): a value given is one valid choice, and a client may put any
+    other the schema allows, or add an optional one (a path, a distance, a text, a plan); ``step`` validates what comes
+    back.
     """
 
     action: Action
