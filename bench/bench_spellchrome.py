@@ -39,7 +39,7 @@ def fights_per_second(path: Path, n: int, policy: str | None = None) -> tuple[fl
     start = time.perf_counter()
     for i in range(n):
         match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(i),
-                      seats=scenario.seats, controllers=scenario.controllers)
+                      seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
         sides = set(match.ruleset.sides(match.state).values())
         overrides = {s: policy for s in sides} if policy else None
         play(match, scenario.policies(match, overrides), FastRNG(i + 1))
@@ -61,7 +61,7 @@ def legal_in_play(n: int) -> tuple[float, float, float]:
     spent, calls, listed, fresh = 0.0, 0, 0, 0
     for i in range(n):
         match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(i),
-                      seats=scenario.seats, controllers=scenario.controllers)
+                      seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
         policies, rng = scenario.policies(match), FastRNG(i + 1)
         while (window := match.pending()) is not None:
             actor = window.actors[0]

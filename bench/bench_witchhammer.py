@@ -32,7 +32,7 @@ def fights(n: int) -> tuple[float, Counter[str], float]:
     start = time.perf_counter()
     for i in range(n):
         match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(i),
-                      seats=scenario.seats, controllers=scenario.controllers)
+                      seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
         outcome = play(match, scenario.policies(match), FastRNG(i + 1))
         wins[outcome.label if outcome is not None else "unfinished"] += 1
         vignettes += match.state.vignette
@@ -47,7 +47,7 @@ def breakdown(n: int) -> dict[str, float]:
     for i in range(n):
         t = clock()
         match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(i),
-                      seats=scenario.seats, controllers=scenario.controllers)
+                      seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
         policies, rng = scenario.policies(match), FastRNG(i + 1)
         spent["setup"] += clock() - t
         while (window := match.pending()) is not None:

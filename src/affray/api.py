@@ -38,11 +38,13 @@ class Scenario:
     options: dict[str, Any]
     seats: dict[str, str] = field(default_factory=dict)
     controllers: dict[str, str] = field(default_factory=dict)
+    #: the setup-only parts of the memo, shared by every match this scenario starts (``Memo.static``)
+    shared: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def start(self, seed: int | bytes | None = None) -> Match:
         """A new live match (verifiable dice). ``seed``: an int (public, reproducible), bytes, or None."""
         raw = seed_from_int(seed) if isinstance(seed, int) else seed
-        return Match(self.ruleset, self.setup, self.options, seed=raw, seats=self.seats,
+        return Match(self.ruleset, self.setup, self.options, seed=raw, seats=self.seats, shared=self.shared,
                      controllers=self.controllers)
 
     def policies(self, match: Match, overrides: Mapping[str, str] | None = None) -> dict[str, Policy]:

@@ -203,3 +203,22 @@ def test_undo_records_replay_exactly(path: Path) -> None:
     data = json.loads(json.dumps(export_log(match, reveal_seed=True)))
     assert affray.verify(data).ok
     assert import_log(data).ruleset.snapshot(import_log(data).state) == match.ruleset.snapshot(match.state)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=scenario_id)
+def test_matches_sharing_the_setup_parts_of_their_memo_play_as_if_alone(path: Path) -> None:
+    """Issue 11, item 5: what a scenario's matches share (``Memo.static``, the setup-only parts) changes nothing:
+    three fights in a row on one shared store give exactly the events of three fights each on its own."""
+    scenario = load(path)
+    shared: dict[object, object] = {}
+    for seed in (1, 2, 3):
+        fights = []
+        for store in (shared, None):
+            match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(seed),
+                          seats=scenario.seats, controllers=scenario.controllers, shared=store)
+            names = policy_names(scenario.ruleset.name)
+            policy = "heuristic" if "heuristic" in names and seed != 3 else "random"
+            affray.play(match, scenario.policies(match, {s.name: policy for s in scenario.model.sides}),
+                        FastRNG(seed + 100), max_steps=3_000)
+            fights.append([e.to_dict() for e in match.events()])
+        assert fights[0] == fights[1]

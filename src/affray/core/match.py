@@ -96,7 +96,10 @@ class Match:
         rng: RNG | None = None,
         seats: Mapping[str, str] | None = None,
         controllers: Mapping[str, str] | None = None,
+        shared: dict[Any, Any] | None = None,
     ) -> None:
+        """``shared``: a store for the setup-only parts of the memo (:meth:`Memo.static`), handed to every match
+        of the same setup and options by whoever starts them (a scenario, a simulation chunk)."""
         self.ruleset = ruleset
         self.setup_data = dict(setup)
         self.options = parse_options(ruleset.options_type, options)
@@ -116,7 +119,8 @@ class Match:
         self.controllers.update(controllers or {})
         self.controllers.setdefault(GM, "human")
         self.records: list[Record] = []
-        self.memo = Memo()
+        self.memo = Memo(shared)
+        self._shared = shared
         self._line: _Line | None = None
         self._lines: list[_Line | None] = [None]  # the line in force at each version
         self._seating: dict[str, str] = {}
@@ -314,7 +318,7 @@ class Match:
         if self.seed is None:
             raise ReplayError("this match has no seed to replay from (a simulation RNG was supplied)")
         return Match(self.ruleset, self.setup_data, self.options_dict, seed=self.seed,
-                     seats=self.seats, controllers=self.controllers)
+                     seats=self.seats, controllers=self.controllers, shared=self._shared)
 
     def replayed(self) -> Match:
         """The whole log of record replayed on a fresh match; a refusal raises ReplayError."""

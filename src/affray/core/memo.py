@@ -6,8 +6,10 @@ state or in module globals:
 - :meth:`Memo.now` keeps a value until the match's version changes (any accepted action, undo or rewind);
 - :meth:`Memo.keyed` keeps one value per name while a key the ruleset computes stays the same (WitchHammer's
   fighter parts between two board changes);
-- :meth:`Memo.static` keeps a value for the life of the match (what only the setup determines: a map, weapon
-  tables, compiled cards).
+- :meth:`Memo.static` keeps a value for the life of the match (what only the setup and options determine: a map,
+  weapon tables, compiled cards). Whoever starts many matches of one setup and options (a :class:`Scenario`, a
+  simulation chunk) may hand them all the same ``static`` store, so those parts are built once for all of them:
+  the store is the caller's, passed explicitly, never a module global.
 
 The match calls :meth:`advance` with its version after every change and :meth:`reset` when it rebuilds its state
 (undo, rewind), so nothing derived from a state outlives it. Values are shared: treat them as read-only. A memo is
@@ -27,11 +29,11 @@ class Memo:
 
     __slots__ = ("_keyed", "_now", "_static", "version")
 
-    def __init__(self) -> None:
+    def __init__(self, static: dict[Hashable, Any] | None = None) -> None:
         self.version = 0
         self._now: dict[Hashable, Any] = {}
         self._keyed: dict[Hashable, tuple[Hashable, Any]] = {}
-        self._static: dict[Hashable, Any] = {}
+        self._static: dict[Hashable, Any] = {} if static is None else static
 
     def advance(self, version: int) -> None:
         """The match is now at ``version``: drop what was derived from the previous state."""

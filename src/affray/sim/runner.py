@@ -52,9 +52,10 @@ def play_chunk(spec: SimSpec, chunk: int, count: int) -> Tally:
     policies = {actor: get_policy(spec.ruleset, name) for actor, name in spec.policies.items()}
     chunk_seed = derive_seed(spec.seed, chunk)
     tally = Tally()
+    shared: dict[Any, Any] = {}  # the setup-only parts of the memo, built once for the chunk's fights
     for i in range(count):
         fight_seed = derive_seed(chunk_seed, i)
-        match = Match(ruleset, spec.setup, spec.options, rng=FastRNG(fight_seed))
+        match = Match(ruleset, spec.setup, spec.options, rng=FastRNG(fight_seed), shared=shared)
         outcome = play(match, policies, FastRNG(fight_seed ^ 0x5DEECE66D), max_steps=spec.max_steps)
         tally.add(outcome, match.rounds(), ruleset.report(match.state))
     return tally
