@@ -60,6 +60,7 @@ def test_join_plays_a_seat_from_the_terminal(server: Server) -> None:
     assert done.returncode == 0, done.stderr
     assert "as seat bruna" in done.stdout and "bruna (version" in done.stdout, done.stdout[:2000]
     assert re.search(r"#\d+ bruna: ", done.stdout) and "The fight is over" in done.stdout
+    assert re.search(r"hit \d+% · solid \d+%", done.stdout)  # the server's odds hints beside the choices
 
 
 def test_join_refuses_a_malformed_link() -> None:

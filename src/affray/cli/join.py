@@ -3,8 +3,8 @@
 The link is the invite link the table's creator handed out (``http://HOST:PORT/t/TABLE#TOKEN``). The terminal shows
 the log as the seat may see it, updated live while others act (long-polls), and when one of the seat's actors is due,
 the same prompt as ``fight --play``: a number, the start of an action's name, a JSON action, ``view``, ``undo`` (a
-take-back request: refused once a die was rolled or a card turned) or ``quit``. Odds hints are not shown here (they
-need the engine's typed view; the API sends JSON).
+take-back request: refused once a die was rolled or a card turned) or ``quit``. The odds hints beside the choices are
+the server's (each legal entry's ``hint``, computed from this seat's own view), as at ``fight --play``.
 """
 
 from __future__ import annotations
@@ -96,7 +96,8 @@ def _resolve(line: str, specs: list[ActionSpec]) -> dict[str, Any] | str:
 
 def _prompt(client: Any, table: str, state: dict[str, Any], actor: str, raw: list[dict[str, Any]]) -> bool:
     """Ask for ``actor``'s action and submit it; False when the person quits."""
-    specs = [ActionSpec(s["action"], s["label"], tuple(s.get("notes", []))) for s in raw]
+    specs = [ActionSpec(s["action"], s["label"], (*s.get("notes", []), *([s["hint"]] if s.get("hint") else [])))
+             for s in raw]
     console.print(legal_table(specs, f"{escape(actor)} (version {state['version']})"))
     while True:
         try:
