@@ -15,7 +15,7 @@ from affray.cli.terminal import Terminal, card_note, choice_table
 from affray.core.engine import GM
 from affray.core.files import FileProblem, check_output_path, load_yaml
 from affray.core.options import OptionError, describe, parse_options
-from affray.core.rng import FastRNG, commitment_of
+from affray.core.rng import FastRNG, commitment_of, seed_from_int
 from affray.rulesets.hud.options import HudOptions
 from tests.cli.inproc import run_cli
 
@@ -61,12 +61,13 @@ def test_end_of_input_saves_and_exits_1_and_the_players_log_is_redacted(tmp_path
     mine, whole = json.loads(log.read_text()), json.loads(save.read_text())
     assert mine["seed"] is None and mine["redacted_for"] == "bruna" and "private" not in mine
     assert stat.S_IMODE(log.stat().st_mode) != 0o600 or mine["seed"] is None
-    theirs = [e for e in whole["records"] if e["seat"] == "tomas" and e["action"]["type"] != "ready"]
-    assert theirs, "tomas placed cards face down"
-    hidden = [e for e in mine["records"] if e["seat"] == "tomas" and e["action"]["type"] != "ready"]
-    assert all(e["action"]["type"] == "commit" and "seals" in e["action"] for e in hidden)
-    secret_cards = {c for e in theirs for c in e["action"].get("cards", [e["action"].get("card")]) if c}
-    assert not any(card in json.dumps(hidden) for card in secret_cards)
+    pairs = [(w, m) for w, m in zip(whole["records"], mine["records"], strict=True)
+             if w["seat"] == "tomas" and w["action"]["type"] != "ready"]
+    assert pairs and "seals" in pairs[-1][1]["action"], "tomas's last cards lie face down, sealed in bruna's log"
+    for w, m in pairs:  # an earlier vignette's cards were revealed; the face-down ones show only their seals
+        if "seals" in m["action"]:
+            cards = w["action"].get("cards", [w["action"].get("card")])
+            assert m["action"]["type"] == "commit" and not any(c and c in json.dumps(m) for c in cards)
 
 
 def test_text_fight_prints_the_revealed_seed(capsys: Cap, monkeypatch: Patch) -> None:
@@ -109,10 +110,12 @@ def test_names_from_content_are_printed_escaped(tmp_path: Path, capsys: Cap, mon
     assert code == 0 and "\x1b" not in out and "\x07" not in out and "Evil\\x1b" in out and "V\\x1b" in out
 
 
-def _planning(scenario: str | Path, seat: str) -> tuple[affray.Match, str]:
-    """A match played by its policies up to ``seat``'s first Planning choice (WH-03)."""
+def _planning(scenario: str | Path, seat: str, deck: str = "learned") -> tuple[affray.Match, str]:
+    """A match played by its policies up to ``seat``'s first Planning choice (WH-03); ``deck``: WH-A5's
+    ``general_school_deck`` (``all``: every General card, for the longest lists)."""
     loaded = affray.load_scenario(scenario)
-    match = loaded.start(3)
+    match = affray.Match(loaded.ruleset, loaded.setup, {**loaded.options, "general_school_deck": deck},
+                         seed=seed_from_int(3), seats=loaded.seats, controllers=loaded.controllers)
     policies = loaded.policies(match)
     rng = FastRNG(1)
     while True:
@@ -129,9 +132,10 @@ def _planning(scenario: str | Path, seat: str) -> tuple[affray.Match, str]:
 
 
 def test_long_choice_lists_are_grouped_and_cards_show_their_numbers(capsys: Cap) -> None:
-    """Issue 12 item 6: WitchHammer Planning offers 241 choices; grouped by their first card they fit in a few
-    dozen rows, every number kept; a card's row shows its init, Defense and what it does (WH-05)."""
-    match, actor = _planning(YARD, "bruna")
+    """Issue 12 item 6: WitchHammer Planning with every General card (WH-A5 ``all``) offers 241 choices; grouped
+    by their first card they fit in a few dozen rows, every number kept; a card's row shows its init, Defense and
+    what it does (WH-05)."""
+    match, actor = _planning(YARD, "bruna", "all")
     specs = match.legal(actor)
     view = match.view_json("bruna")
     assert len(specs) == 241
@@ -162,7 +166,7 @@ def test_spellchrome_move_targets_share_a_row() -> None:
 def test_the_drama_timer_runs_at_the_terminal_and_calls_time(capsys: Cap) -> None:
     """WH-B20 at the terminal: once the clock has run out, the GM's timeout is submitted and unfilled slots get
     the default card (the timeout is in the log like any action)."""
-    match, actor = _planning(HUT, "bruna")
+    match, actor = _planning(HUT, "bruna", "all")
     times = iter([0.0, 91.0, 91.0, 91.0])
     terminal = Terminal(match, "bruna", clock=lambda: next(times))
     assert terminal(match, actor) == {"type": "timeout"}
