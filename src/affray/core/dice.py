@@ -102,18 +102,3 @@ def roll_pool(
 def net_bonus(bonus: int, penalty: int) -> int:
     """Bonus and penalty dice cancel one for one (Rule: WR-B2); positive means bonus dice remain."""
     return bonus - penalty
-
-
-def warp_pool(rng: RNG, dice: int, bonus: int = 0, penalty: int = 0, modifier: int = 0) -> Roll:
-    """A WaRP trait roll: ``dice`` d6 summed, with bonus/penalty dice (Rules: WR-01, WR-02, WR-B2, WR-B13).
-
-    With ``k`` net bonus dice roll ``dice + k`` and keep the highest ``dice``; with ``k`` net penalty
-    dice keep the lowest ``dice``.
-    """
-    if dice < 0 or bonus < 0 or penalty < 0:
-        raise ValueError(f"dice counts cannot be negative (dice={dice}, bonus={bonus}, penalty={penalty})")
-    net = net_bonus(bonus, penalty)
-    extra = abs(net)
-    tag = f"+{extra}b" if net > 0 else (f"+{extra}p" if net < 0 else "")
-    notation = f"{dice}d6{tag}{_signed(modifier)}"
-    return roll_pool(rng, dice + extra, 6, keep=dice, keep_lowest=net < 0, modifier=modifier, notation=notation)

@@ -72,16 +72,3 @@ class Memo:
         except KeyError:
             value = self._static[key] = build()
         return value
-
-
-def per_object(store: dict[int, tuple[Any, T]], obj: Any, build: Callable[[], T], limit: int = 64) -> T:
-    """DEPRECATED (issue 11 removes every use): ``build()`` once per object ``obj`` by identity, in a module-global
-    store. Use the match's :class:`Memo` instead."""
-    hit = store.get(id(obj))
-    if hit is not None and hit[0] is obj:
-        return hit[1]
-    if len(store) >= limit:
-        store.clear()
-    value = build()
-    store[id(obj)] = (obj, value)
-    return value

@@ -34,10 +34,3 @@ class RandomPolicy:
 
     def choose(self, view: Any, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
         return legal[rng.die(len(legal)) - 1].action
-
-
-def as_dict_view(view: Any, actor: str) -> dict[str, Any]:
-    """TRANSITIONAL (issue 11; removed once every policy reads the typed view): the old dict view with ``acting``."""
-    out = dict(view.to_json() if hasattr(view, "to_json") else view)
-    out["acting"] = actor
-    return out
