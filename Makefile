@@ -16,7 +16,7 @@ PORT ?= 8000
 DEMO_TABLE ?= witchhammer/mill_ambush
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run demo test lint fuzz bench clean browser
+.PHONY: run demo test lint fuzz bench bench-versions clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -61,8 +61,12 @@ test: lint browser
 fuzz: $(STAMP_DEV)
 	AFFRAY_FUZZ_EXAMPLES=500 $(BIN)/pytest -n $(WORKERS) -q tests/conformance/test_fuzz.py
 
+# bench_versions compares this tree with another checkout: make bench-versions BASELINE=../old/.venv/bin/python
 bench: $(STAMP_RUN)
-	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b; done
+	@for b in bench/bench_*.py; do [ $$b = bench/bench_versions.py ] && continue; echo "== $$b"; $(BIN)/python $$b; done
+
+bench-versions: $(STAMP_RUN)
+	$(BIN)/python bench/bench_versions.py --baseline $(BASELINE) --examples $(dir $(BASELINE))../../examples
 
 clean:
 	rm -rf $(VENV) out .mypy_cache .ruff_cache .pytest_cache .hypothesis
