@@ -88,6 +88,21 @@ class Plugin:
         return rules
 
 
+def part(module: str, name: str, *, build: bool = False) -> Callable[[], Any]:
+    """A loader for a record: imports ``module`` on its first call and returns its attribute ``name`` (called with
+    no arguments first when ``build``, e.g. a ruleset class), keeping the result."""
+    kept: list[Any] = []
+
+    def load() -> Any:
+        if not kept:
+            value = getattr(importlib.import_module(module), name)
+            kept.append(value() if build else value)
+        return kept[0]
+
+    load.__qualname__ = f"part({module}.{name})"
+    return load
+
+
 _SOURCES: dict[str, str] = {}
 _PLUGINS: dict[str, Plugin] = {}
 

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from affray.core.options import parse_options
+from affray.core.plugin import BatchPath
 from affray.rulesets.hud.mechanics import HUD_DIE
 from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.setup import at_range as ranged_start
@@ -101,3 +102,7 @@ def _tally(spec: SimSpec, a: Any, b: Any, hp: Mapping[str, np.ndarray], rounds: 
         tally.combatants[f.id] = CombatantTally(f.side, down=int((hp[f.id] <= 0).sum()), hp_left=int(hp[f.id].sum()),
                                                 hp_max=f.max_hp, dealt=int(dealt.sum()), taken=int(lost.sum()))
     return tally
+
+
+#: The vectorised path for the Dice Simplified one-on-one scenarios it fits.
+BATCH = BatchPath(simplified_fit, simplified_chunk, BATCH_CHUNK, "batch (numpy, Dice Simplified)")

@@ -16,6 +16,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from affray.core.plugin import DuelModel
 from affray.odds.dist import die, map_dists, mix, probability
 from affray.odds.markov import Chain, DuelOdds, NotSolvable, Number, convert, mix_odds, solve
 from affray.rulesets.hud.combat import attack_arm, attack_modifier, damage_modifier, defense_modifier, injury_modifier
@@ -195,3 +196,13 @@ def duel_odds(setup: Mapping[str, Any], options: Mapping[str, Any] | None = None
                 state.fighters[target].hp += 1
         return mix_odds(parts, exact)
     raise NotSolvable("Free Form has no dice to solve (only its Dice Simplified exchanges)")
+
+
+#: The exact duel model: the solver and what it assumes, in one sentence (printed with every answer).
+DUEL = DuelModel(duel_odds, (
+    "both sides play 'steady' (Nerdified: attack with every action but one, always defend and riposte, "
+    "never disengage; Simplified: the die with the better modifier)"))
+
+
+#: The exact single checks (``affray odds hud ...``), by name.
+CHECKS = {"exchange": exchange_odds, "simplified_hit": simplified_hit_chance}

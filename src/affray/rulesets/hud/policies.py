@@ -176,3 +176,6 @@ class HudSteady:
             return {"type": "take" if phase == "defend" else "pass"}
         return simplified_choice(view, actor, legal)
 
+
+#: The policies this ruleset offers, by name (its plug-in record lists them; ``random`` serves every ruleset).
+POLICIES = {"heuristic": HudHeuristic, "steady": HudSteady}

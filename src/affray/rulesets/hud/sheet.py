@@ -102,3 +102,7 @@ class HudRules:
 
     def summary(self, sheet: Any, content: ContentLibrary) -> Summary:
         return summary(sheet, content)
+
+
+#: This ruleset's character sheet rules (its plug-in record names them).
+RULES = HudRules()

@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from affray.core.grid import adjacent
+from affray.core.plugin import DuelModel
 from affray.odds.dist import die, map_dists
 from affray.odds.markov import Chain, DuelOdds, NotSolvable, Number, solve
 from affray.rulesets.spellchrome.combat import attack_bonus, defense_of
@@ -159,3 +160,9 @@ def duel_odds(setup: Mapping[str, Any], options: Mapping[str, Any] | None = None
     if reason is not None:
         raise NotSolvable(reason)
     return SpellchromeDuel(state, exact).solve()
+
+
+#: The exact duel model: the solver and what it assumes, in one sentence (printed with every answer).
+DUEL = DuelModel(duel_odds, (
+    "both sides play 'steady': a (full) attack on the foe each turn with the weapon in hand, never "
+    "moving; starting adjacent"))

@@ -156,3 +156,7 @@ def dying_odds(hp: int, fort_bonus: int, *, as_save: bool = True, loss_in_first_
 
 def _add(out: dict[Any, Fraction], key: Any, p: Fraction) -> None:
     out[key] = out.get(key, Fraction(0)) + p
+
+
+#: The exact single checks (``affray odds spellchrome ...``), by name.
+CHECKS = {"attack": attack_odds, "save": save_odds, "dying": dying_odds}

@@ -210,3 +210,7 @@ class SpellchromeSteady:
                                                    s.action["target"]))
                 return best.action
         return (kinds.of("end_turn") or list(legal))[0].action
+
+
+#: The policies this ruleset offers, by name (its plug-in record lists them; ``random`` serves every ruleset).
+POLICIES = {"heuristic": SpellchromeHeuristic, "steady": SpellchromeSteady}

@@ -181,3 +181,7 @@ class SpellchromeRules:
 
     def summary(self, sheet: Any, content: ContentLibrary) -> Summary:
         return summary(sheet, content)
+
+
+#: This ruleset's character sheet rules (its plug-in record names them).
+RULES = SpellchromeRules()

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from affray.core.plugin import DuelModel
 from affray.odds.dist import map_dists
 from affray.odds.markov import Chain, DuelOdds, NotSolvable, Number, mix_odds, solve
 from affray.rulesets.warp.mechanics import better_weaponry
@@ -247,3 +248,9 @@ def duel_odds(setup: Mapping[str, Any], options: Mapping[str, Any] | None = None
 
 
 __all__ = ["WarpDuel", "duel_odds", "mix_odds"]
+
+
+#: The exact duel model: the solver and what it assumes, in one sentence (printed with every answer).
+DUEL = DuelModel(duel_odds, (
+    "both sides play 'steady': a melee attack each turn with the weapon in hand, best trait, a fresh "
+    "plain maneuver, no Experience Pool dice; best defense trait; starting within reach"))

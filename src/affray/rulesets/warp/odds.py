@@ -190,3 +190,7 @@ def attack_odds(attack_dice: int, defense_dice: int, *, attack_bonus: int = 0, a
                                 special=special, alternate=alternate, cancel=cancel, botch=botch)
     p_down = None if target_hp is None else probability(dist, lambda k: target_hp - k <= 0)
     return AttackOdds(p_hit, dist, p_down)
+
+
+#: The exact single checks (``affray odds warp ...``), by name.
+CHECKS = {"attack": attack_odds}

@@ -166,3 +166,7 @@ class WarpSteady:
         if toward:
             return toward[0]
         return next((s.action for s in legal if s.action["type"] in ("pass", "wait")), legal[0].action)
+
+
+#: The policies this ruleset offers, by name (its plug-in record lists them; ``random`` serves every ruleset).
+POLICIES = {"heuristic": WarpHeuristic, "steady": WarpSteady}

@@ -143,3 +143,7 @@ class WarpRules:
 
     def summary(self, sheet: Any, content: ContentLibrary) -> Summary:
         return summary(sheet, content)
+
+
+#: This ruleset's character sheet rules (its plug-in record names them).
+RULES = WarpRules()

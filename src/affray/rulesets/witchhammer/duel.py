@@ -26,6 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 from affray.core.grid import direction, distance
+from affray.core.plugin import DuelModel
 from affray.odds.cyclic import solve_cyclic
 from affray.odds.markov import Chain, DuelOdds, NotSolvable, Number
 from affray.rulesets.witchhammer.mechanics import D20, RANGES, defense_against, initiative, malus_table
@@ -250,3 +251,9 @@ def duel_odds(setup: Mapping[str, Any], options: Mapping[str, Any] | None = None
     if reason is not None:
         raise NotSolvable(reason)
     return duel.solve(max_states)
+
+
+#: The exact duel model: the solver and what it assumes, in one sentence (printed with every answer).
+DUEL = DuelModel(duel_odds, (
+    "both sides play 'steady': the first two reusable Action cards of the deck every vignette, no Psych "
+    "card; starting adjacent and facing each other"))

@@ -159,3 +159,7 @@ def save_odds(bonus: int, difficulty: int, malus: int = 0, crits: bool = True) -
     dist = map_dists(lambda n: save(n, bonus, malus, difficulty, crits=crits), die(D20))
     return CheckOdds(probability(dist, lambda r: r.success), probability(dist, lambda r: r.natural == D20),
                      probability(dist, lambda r: r.natural == 1))
+
+
+#: The exact single checks (``affray odds witchhammer ...``), by name.
+CHECKS = {"attack": attack_odds, "save": save_odds}

@@ -308,3 +308,7 @@ class WitchHammerSteady:
         if view.phase != "planning" or d.slots:
             return {"type": "ready"} if any(s.action == {"type": "ready"} for s in legal) else legal[0].action
         return {"type": "commit", "cards": steady_plan(d.deck or {}, view.detail.cards)}
+
+
+#: The policies this ruleset offers, by name (its plug-in record lists them; ``random`` serves every ruleset).
+POLICIES = {"heuristic": WitchHammerHeuristic, "steady": WitchHammerSteady}

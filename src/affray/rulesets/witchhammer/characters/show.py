@@ -108,3 +108,7 @@ class WitchHammerRules:
 
 
 __all__ = ["WitchHammerRules", "hats", "summary"]
+
+
+#: This ruleset's character sheet rules (its plug-in record names them).
+RULES = WitchHammerRules()
