@@ -14,7 +14,6 @@ Views are read-only: rulesets share unchanged parts between successive views (th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
@@ -149,7 +148,3 @@ def view_schema(detail: type[Any], combatant_detail: type[Any]) -> dict[str, Any
     schema: dict[str, Any] = TypeAdapter(View[detail, combatant_detail]).json_schema()  # type: ignore[valid-type]
     schema["title"] = f"View ({detail.__name__})"
     return schema
-
-
-def by_id(view: View[Any, Any]) -> Mapping[str, CombatantView[Any]]:
-    return view.by_id()
