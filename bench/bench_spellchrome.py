@@ -21,9 +21,10 @@ import time
 from pathlib import Path
 
 import affray
-from affray.ai.runner import play, policy_view
+from affray.ai.runner import play
 from affray.core.grid import paths as grid_paths
 from affray.core.match import Match
+from affray.core.policy import Choices
 from affray.core.rng import FastRNG
 from affray.rulesets.spellchrome import legal as sc_legal
 
@@ -66,14 +67,15 @@ def legal_in_play(n: int) -> tuple[float, float, float]:
         while (window := match.pending()) is not None:
             actor = window.actors[0]
             if window.phase == "attack_of_opportunity":  # two actions listed; no moves
-                match.act(actor, policies[actor].choose(policy_view(match, actor), actor, match.legal(actor), rng))
+                match.act(actor, policies[actor].choose(match.observe(actor), match.choices(actor), rng))
                 continue
             before = _memo_size(match)
             start = time.perf_counter()
             legal = match.legal(actor)
             spent += time.perf_counter() - start
             calls, listed, fresh = calls + 1, listed + len(legal), fresh + _memo_size(match) - before
-            match.act(actor, policies[actor].choose(policy_view(match, actor), actor, legal, rng))
+            choices = Choices(actor, lambda legal=legal: legal)  # type: ignore[misc]
+            match.act(actor, policies[actor].choose(match.observe(actor), choices, rng))
     return spent / calls * 1e6, listed / calls, 1 - fresh / calls
 
 

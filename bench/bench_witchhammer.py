@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 import affray
-from affray.ai.runner import play, policy_view
+from affray.ai.runner import play
 from affray.core.match import Match
 from affray.core.rng import FastRNG
 
@@ -53,11 +53,12 @@ def breakdown(n: int) -> dict[str, float]:
         while (window := match.pending()) is not None:
             actor = next(a for a in window.actors if a in policies)
             t0 = clock()
-            legal = match.legal(actor)
+            choices = match.choices(actor)
+            choices.all()
             t1 = clock()
-            view = policy_view(match, actor)
+            seen = match.observe(actor)
             t2 = clock()
-            action = policies[actor].choose(view, actor, legal, rng)
+            action = policies[actor].choose(seen, choices, rng)
             t3 = clock()
             match.act(actor, action)
             t4 = clock()

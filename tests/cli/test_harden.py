@@ -126,7 +126,7 @@ def _planning(scenario: str | Path, seat: str, deck: str = "learned") -> tuple[a
             return match, mine[0]
         actor = next(a for a in window.actors if a in policies or match.seats.get(a) == seat)
         legal = match.legal(actor)
-        choice = policies[actor].choose(match.view(match.seats[actor]), actor, legal, rng) \
+        choice = policies[actor].choose(match.observe(actor), match.choices(actor), rng) \
             if actor in policies else legal[0].action
         match.act(actor, choice)
 

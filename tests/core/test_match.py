@@ -43,7 +43,7 @@ def test_log_round_trips_through_json(tmp_path: Path) -> None:
     path = tmp_path / "log.json"
     affray.write_log(match, path)
     data = read_log(path)
-    assert data["format"] == "affray-match" and data["version"] == 2
+    assert data["format"] == "affray-match" and data["version"] == 3
     restored = import_log(data)
     assert event_dicts(restored) == event_dicts(match)
     assert export_log(restored) == export_log(match)
@@ -225,3 +225,33 @@ def test_viewers_for_seats() -> None:
     match = Match(ToyRuleset(), {}, {}, seed=seed_from_int(3))
     assert match.viewer("gm").omniscient and match.viewer("a").controls == frozenset({"a"})
     assert match.viewer("spectator") == Viewer.spectator()
+
+
+def test_a_format_2_log_with_sealed_commits_still_verifies() -> None:
+    """Issue 16, item 2: format 3 salts seals from their own stream; a format 2 log (WitchHammer, recorded before the
+    change, its salts drawn from the dice stream) still verifies, and replays to the very events it holds."""
+    data = json.loads((Path(__file__).parents[1] / "data" / "witchhammer_format2.json").read_text())
+    assert data["version"] == 2 and any(e["type"] == "committed" for r in data["records"] for e in r["events"])
+    report = verify(data)
+    assert report.ok and report.actions_checked == len(data["records"]) == 6
+    replayed = import_log(data)
+    assert replayed.salts == "dice"
+    assert [e.to_dict() for r in replayed.records for e in r.events] == [e for r in data["records"] for e in r["events"]]
+    assert export_log(replayed)["version"] == 2  # re-exported in the format its salts need
+
+
+def test_seal_salts_come_from_their_own_stream() -> None:
+    """Issue 16, item 2: a seal draws no die, so a match that seals draws the dice of one that does not."""
+    from affray.core.rng import FastRNG, VerifiableRNG
+    from affray.core.sealed import Sealed
+
+    loud, quiet = VerifiableRNG(seed_from_int(3)), VerifiableRNG(seed_from_int(3))
+    first = Sealed.commit("a", "s1", {"card": "jab"}, loud)
+    Sealed.commit("a", "s2", {"card": "jab"}, loud)
+    assert loud.index == 0 and loud.salt_index == 2 and first.salt != Sealed.commit("a", "s1", {}, loud).salt
+    assert [loud.die(20) for _ in range(5)] == [quiet.die(20) for _ in range(5)]
+    silent = Sealed.commit("a", "s1", {"card": "jab"}, quiet, loud=False)
+    assert (silent.salt, silent.digest, silent.reveal()) == (b"", "", {"card": "jab"}) and quiet.salt_index == 0
+    fast_a, fast_b = FastRNG(9), FastRNG(9)
+    fast_a.salt()
+    assert [fast_a.die(6) for _ in range(8)] == [fast_b.die(6) for _ in range(8)]

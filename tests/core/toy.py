@@ -28,8 +28,10 @@ from affray.core.engine import (
     Window,
 )
 from affray.core.events import Committed, Ended, Event, Revealed, Rolled, to_jsonable
+from affray.core.journal import Journal, journal_for
 from affray.core.memo import Memo
 from affray.core.plugin import Plugin
+from affray.core.policy import Choices, ViewObservation
 from affray.core.rng import RNG
 from affray.core.scenario import CombatantBase, ScenarioBase, Side
 from affray.core.sealed import Sealed
@@ -82,8 +84,9 @@ class ToyRuleset:
     def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
         return {}
 
-    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG) -> tuple[ToyState, list[Event]]:
-        return ToyState(("a", "b")), []
+    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG,
+              journal: Journal | None = None) -> tuple[ToyState, list[Event]]:
+        return ToyState(("a", "b")), journal_for(journal)
 
     def pending(self, state: ToyState) -> Window | None:
         if state.outcome:
@@ -101,15 +104,22 @@ class ToyRuleset:
             return []
         return [ActionSpec({"type": "bid", "value": v}, f"bid {v}") for v in (1, 2, 3)]
 
-    def step(self, state: ToyState, actor: str, action: Action, rng: RNG) -> StepResult:
+    def choices(self, state: ToyState, actor: str, memo: Memo | None = None) -> Choices:
+        return Choices(actor, lambda: self.legal(state, actor, memo))
+
+    def observe(self, state: ToyState, viewer: Viewer, actor: str, memo: Memo | None = None) -> ViewObservation:
+        return ViewObservation(actor, viewer, lambda: self.view(state, viewer, memo))
+
+    def step(self, state: ToyState, actor: str, action: Action, rng: RNG, journal: Journal | None = None) -> StepResult:
+        events = journal_for(journal)
         window = self.pending(state)
         if window is None or actor not in window.actors:
             return Rejected("not_your_turn", "You have already bid.")
-        if action.get("type") != "bid" or action.get("value") not in (1, 2, 3):
+        if events.validate and (action.get("type") != "bid" or action.get("value") not in (1, 2, 3)):
             return Rejected("bad_bid", "Bid 1, 2 or 3.")
-        sealed = Sealed.commit(actor, f"bid-{actor}", {"value": action["value"]}, rng)
+        sealed = Sealed.commit(actor, f"bid-{actor}", {"value": action["value"]}, rng, loud=events.loud)
         state.bids[actor] = sealed
-        events: list[Event] = [Committed(actor, sealed.seal, sealed.digest)]
+        events.append(Committed(actor, sealed.seal, sealed.digest))
         if len(state.bids) == 2:
             for p in state.players:
                 payload = state.bids[p].reveal()

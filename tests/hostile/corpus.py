@@ -149,7 +149,7 @@ LOG_BAD: dict[str, Callable[[dict[str, Any]], Any]] = {
     "commitment_short": _set("commitment", "ab"),
     "commitment_wrong": _set("commitment", "0" * 64),
     "seats_list": _set("seats", []),
-    "version_3": _set("version", 3),
+    "version_4": _set("version", 4),
     "v1_actions_null": lambda d: {**{k: v for k, v in d.items() if k != "records"}, "version": 1, "actions": None},
     "undo_to_text": lambda d: {**d, "records": [{"seq": 0, "kind": "undo", "seat": "gm", "actor": "",
                                                  "action": {"type": "undo", "to": "x"}}]},

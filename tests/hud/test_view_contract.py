@@ -78,7 +78,7 @@ def test_the_heuristic_reads_the_typed_view_and_never_charges_an_engaged_foe() -
         extra = {"band": band} if band else {}
         m = hud_match("nerdified", combatant("vesna", "vesna", **extra), combatant("hald", "sergeant"), [2, 8])
         seat = Viewer("p", frozenset({"vesna"}))
-        return HudHeuristic().choose(typed(m, seat), "vesna", m.legal("vesna"), FastRNG(1))["plan"]
+        return HudHeuristic().choose(RULESET.observe(m.state, seat, "vesna"), m.choices("vesna"), FastRNG(1))["plan"]
 
     assert plan(None) == [{"type": "attack", "target": "hald"}, {"type": "defense"}]
     assert plan("near") == [{"type": "close", "target": "hald"}, {"type": "attack", "target": "hald"},

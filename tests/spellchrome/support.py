@@ -21,6 +21,9 @@ class ScriptedRNG:
         self.index = 0
         self._fallback = FastRNG(seed)
 
+    def salt(self) -> bytes:
+        return self._fallback.salt()
+
     def feed(self, *values: int) -> None:
         self.values.extend(values)
 

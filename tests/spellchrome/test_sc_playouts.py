@@ -14,7 +14,6 @@ import pytest
 
 import affray
 from affray.ai.base import RandomPolicy, get_policy
-from affray.ai.runner import policy_view
 from affray.core.engine import Accepted, Rejected
 from affray.core.match import Match
 from affray.core.rng import FastRNG
@@ -50,7 +49,7 @@ def _play(match: Match, kind: str, seed: int, check_every: int = 0) -> Iterator[
         assert legal, f"{actor} has no legal action in {window.phase}"
         if check_every and steps % check_every == 0:
             _every_legal_action_is_accepted(match, actor)
-        action = policy.choose(policy_view(match, actor), actor, legal, rng)
+        action = policy.choose(match.observe(actor), match.choices(actor), rng)
         assert isinstance(match.act(actor, action), Accepted)
         assert isinstance(match.state, SpellchromeState)
         _invariants(match.state)

@@ -4,7 +4,6 @@ opportunity, and finishes dying foes only under ruling SC-R7's option."""
 from __future__ import annotations
 
 from affray.ai.base import get_policy
-from affray.ai.runner import policy_view
 from affray.core.match import Match
 from affray.core.rng import FastRNG
 
@@ -15,7 +14,7 @@ OPEN = "\n".join(["." * 10] * 6)
 
 def _choose(match: Match, actor: str) -> dict[str, object]:
     policy = get_policy("spellchrome", "heuristic")
-    return policy.choose(policy_view(match, actor), actor, match.legal(actor), FastRNG(0))
+    return policy.choose(match.observe(actor), match.choices(actor), FastRNG(0))
 
 
 def test_it_closes_in_and_attacks() -> None:
@@ -78,24 +77,19 @@ def test_the_listing_keeps_blows_first_and_support_last() -> None:
     """The heuristic finds blows and spells at the head of the listing and support at its tail without walking the
     moves between them (policies.HEAD/TAIL); every turn listing of a heuristic playout keeps that order."""
     import affray
-    from affray.ai.runner import play
+    from affray.ai.runner import policy_action
     from affray.rulesets.spellchrome.policies import HEAD, TAIL
 
     from .test_sc_playouts import EXAMPLES
 
     scenario = affray.load_scenario(EXAMPLES[0])
     match = scenario.start(4)
+    policies, rng = scenario.policies(match), FastRNG(4)
     seen = 0
-    original = match.legal
-
-    def checked(actor: str) -> list[object]:
-        nonlocal seen
-        legal = original(actor)
-        rank = [0 if s.action["type"] in HEAD else 2 if s.action["type"] in TAIL else 1 for s in legal]
+    while (window := match.pending()) is not None:
+        actor = window.actors[0]
+        rank = [0 if s.action["type"] in HEAD else 2 if s.action["type"] in TAIL else 1 for s in match.legal(actor)]
         assert rank == sorted(rank)
         seen += 1
-        return legal  # type: ignore[return-value]
-
-    match.legal = checked  # type: ignore[method-assign, assignment]
-    play(match, scenario.policies(match), FastRNG(4))
+        assert match.act(actor, policy_action(match, policies[actor], actor, rng)).ok
     assert seen > 20

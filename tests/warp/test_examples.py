@@ -87,7 +87,5 @@ def test_the_random_policy_explores_every_window() -> None:
                 break
             phases.add(window.phase)
             actor = next(a for a in window.actors if a in policies)
-            legal = match.legal(actor)
-            view = match.view(match.seats[actor])
-            assert match.act(actor, policies[actor].choose(view, actor, legal, rng)).ok
+            assert match.act(actor, policies[actor].choose(match.observe(actor), match.choices(actor), rng)).ok
     assert {"turn", "defend", "ruling", "initiative"} <= phases

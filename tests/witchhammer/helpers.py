@@ -17,13 +17,13 @@ from affray.rulesets.witchhammer.setup import build_state
 from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
 
 RULESET = WitchHammerRuleset()
-SALT = 1 << 64
 
 
 class DiceRNG:
-    """Scripted d20s (and other dice) for a test; the 64-bit draws that salt sealed commits come from a counter.
+    """Scripted d20s (and other dice) for a test; the salts of sealed commits come from a counter (their own stream,
+    as in every RNG since log format 3: they move no die).
 
-    Every draw advances ``index`` like a real RNG, so "the RNG did not move" can be asserted.
+    Every die advances ``index`` like a real RNG, so "the RNG did not move" can be asserted.
     """
 
     __slots__ = ("index", "salts", "values")
@@ -33,11 +33,12 @@ class DiceRNG:
         self.index = 0
         self.salts = 0
 
+    def salt(self) -> bytes:
+        self.salts += 1
+        return self.salts.to_bytes(16, "big")
+
     def die(self, sides: int) -> int:
         self.index += 1
-        if sides == SALT:
-            self.salts += 1
-            return self.salts
         if not self.values:
             raise AssertionError(f"draw {self.index} (a d{sides}) was not scripted")
         value = self.values.pop(0)

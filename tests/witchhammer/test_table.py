@@ -188,7 +188,7 @@ def test_policies_plan_from_the_view_only() -> None:
         ok(m.act(actor, {"type": "ready"}))
     legal = RULESET.legal(state_of(m), "a")
     for policy in (WitchHammerHeuristic(), RandomPolicy()):
-        action = policy.choose(seen(m, "a"), "a", legal, FastRNG(1))
+        action = policy.choose(m.observe("a"), m.choices("a"), FastRNG(1))
         assert action in [s.action for s in legal]
-    plan = WitchHammerHeuristic().choose(seen(m, "a"), "a", legal, FastRNG(1))
+    plan = WitchHammerHeuristic().choose(m.observe("a"), m.choices("a"), FastRNG(1))
     assert plan["type"] == "commit" and len(plan["cards"]) == 2

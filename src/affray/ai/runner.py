@@ -44,8 +44,17 @@ def policies_for(match: Match, overrides: Mapping[str, str] | None = None) -> di
 
 
 def policy_view(match: Match, actor: str) -> Any:
-    """What the policy playing ``actor`` sees: the view of the seat that plays it (contract 9)."""
+    """The typed view of the seat that plays ``actor`` (contract 9); policies see :meth:`Match.observe`."""
     return match.view(match.seats[actor])
+
+
+def policy_action(match: Match, policy: Policy, actor: str, rng: RNG) -> Action:
+    """``policy``'s action for ``actor`` now: its observation and choices from the match (contract 9)."""
+    choices = match.choices(actor)
+    if not len(choices):
+        window = match.pending()
+        raise PolicyError(f"{actor} must act in phase '{window.phase if window else '?'}' but has no legal action")
+    return policy.choose(match.observe(actor), choices, rng)
 
 
 def play(match: Match, policies: Mapping[str, Policy], rng: RNG | None = None, *,
@@ -65,11 +74,7 @@ def play(match: Match, policies: Mapping[str, Policy], rng: RNG | None = None, *
             if action is None:
                 return None
             continue
-        legal = match.legal(actor)
-        if not legal:
-            raise PolicyError(f"{actor} must act in phase '{window.phase}' but has no legal action")
-        view = policy_view(match, actor) if getattr(policy, "needs_view", True) else None
-        action = policy.choose(view, actor, legal, rng)
+        action = policy_action(match, policy, actor, rng)
         result = match.act(actor, action)
         if isinstance(result, Rejected):
             raise PolicyError(f"policy {policy.name} chose a refused action for {actor}: {action} "

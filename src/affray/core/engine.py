@@ -3,17 +3,21 @@
 A ruleset is a step function over a match state::
 
     prepare(scenario, content)    -> setup (plain JSON: the scenario with every reference resolved)
-    setup(setup, options, rng)    -> (state, events)
+    setup(setup, options, rng, journal)       -> (state, events)
     pending(state)                -> Window | None      which actors must act now, and on what
     legal(state, actor, memo)     -> list[ActionSpec]   concrete actions that ``step`` would accept
+    choices(state, actor, memo)   -> Choices            the same, answered on demand (core/policy.py)
     action_types()                -> ActionTypes        every action's fields and ranges (core/actions.py)
-    step(state, actor, action, rng) -> Accepted | Rejected
+    step(state, actor, action, rng, journal) -> Accepted | Rejected
     view(state, viewer, memo)     -> View               the only way state leaves the engine (core/view.py)
+    observe(state, viewer, actor, memo) -> Observation  what a policy sees: the view's redaction, read lazily
     outcome(state)                -> Outcome | None
 
 ``step`` validates completely before it changes anything (contract 2): a :class:`Rejected` result means
 the state and the RNG are exactly as they were. Actions are JSON objects with a ``"type"`` key, so the
-log of record is plain data.
+log of record is plain data. The ``journal`` (:mod:`affray.core.journal`) is the step context: the events go into
+it, and a quiet one asks the rules to record nothing (the dice drawn are the same either way); ``None`` means a
+fresh loud one.
 """
 
 from __future__ import annotations
@@ -30,7 +34,9 @@ if TYPE_CHECKING:
 
     from affray.core.actions import ActionType
     from affray.core.content import ContentLibrary
+    from affray.core.journal import Journal
     from affray.core.memo import Memo
+    from affray.core.policy import Choices, Observation
     from affray.core.scenario import ScenarioBase
 
 Action = dict[str, Any]
@@ -185,11 +191,22 @@ class Ruleset(Protocol):
 
     def prepare(self, scenario: ScenarioBase, content: ContentLibrary) -> dict[str, Any]: ...
 
-    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG) -> tuple[Any, list[Event]]: ...
+    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG,
+              journal: Journal | None = None) -> tuple[Any, list[Event]]: ...
 
     def pending(self, state: Any) -> Window | None: ...
 
     def legal(self, state: Any, actor: str, memo: Memo | None = None) -> list[ActionSpec]: ...
+
+    def choices(self, state: Any, actor: str, memo: Memo | None = None) -> Choices:
+        """``actor``'s legal actions as a :class:`~affray.core.policy.Choices`: the same actions as :meth:`legal`,
+        in the same order, with the questions policies ask answered without listing where the ruleset can."""
+        ...
+
+    def observe(self, state: Any, viewer: Viewer, actor: str, memo: Memo | None = None) -> Observation:
+        """What the policy playing ``actor`` for ``viewer``'s seat sees (:class:`~affray.core.policy.Observation`):
+        read-only, redacted exactly as :meth:`view` is for ``viewer``."""
+        ...
 
     def action_types(self) -> tuple[ActionType, ...]:
         """Every action type this ruleset accepts, with its fields (:mod:`affray.core.actions`)."""
@@ -200,7 +217,8 @@ class Ruleset(Protocol):
         """The view's and each combatant's ``detail`` types, for the JSON Schema (``core.view.view_schema``)."""
         ...
 
-    def step(self, state: Any, actor: str, action: Action, rng: RNG) -> StepResult: ...
+    def step(self, state: Any, actor: str, action: Action, rng: RNG, journal: Journal | None = None) -> StepResult:
+        ...
 
     def view(self, state: Any, viewer: Viewer, memo: Memo | None = None) -> Any: ...
 

@@ -9,6 +9,7 @@ exactly which roll or action differs. Rule: X-1 (log every roll); DESIGN.md cont
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,9 @@ from affray.core.engine import Accepted, StepResult, get_ruleset
 from affray.core.files import MAX_JSON_BYTES, FileProblem, load_json, write_text
 from affray.core.logcheck import FORMAT, READS, VERSION, LogFormatError, check_die, check_log
 from affray.core.match import Match, ReplayError, redact_event
-from affray.core.rng import commitment_of, derive_die
+from affray.core.rng import LEGACY_SALTS, OWN_SALTS, commitment_of, derive_die
+
+LEGACY_VERSION = 2  # what a match whose salts come from the dice stream exports (a table stored before format 3)
 
 __all__ = ["FORMAT", "READS", "VERSION", "LogFormatError", "VerifyReport", "export_log", "import_log", "read_log",
            "records_of", "verify", "write_log"]
@@ -45,7 +48,7 @@ def export_log(match: Match, *, reveal_seed: bool | None = None, seat: str | Non
     reveal = outcome is not None if reveal_seed is None else reveal_seed
     return {
         "format": FORMAT,
-        "version": VERSION,
+        "version": VERSION if match.salts == OWN_SALTS else LEGACY_VERSION,
         "affray_version": affray_version(),
         "rules_version": plugin(match.ruleset.name).rules_version,
         "ruleset": match.ruleset.name,
@@ -98,6 +101,11 @@ def records_of(data: dict[str, Any]) -> list[dict[str, Any]]:
     return [{**entry, "kind": "action"} for entry in data["actions"]]
 
 
+def salts_of(data: Mapping[str, Any]) -> str:
+    """Where the log's seal salts came from: their own stream from format 3 on, the dice stream before."""
+    return OWN_SALTS if data.get("version", VERSION) >= VERSION else LEGACY_SALTS
+
+
 def _seed(data: dict[str, Any]) -> bytes:
     if not data.get("seed"):
         raise LogFormatError("the log does not reveal its seed yet, so it cannot be replayed or verified")
@@ -119,7 +127,7 @@ def _rebuild(data: dict[str, Any], seed: bytes) -> Match:
     ruleset = _ruleset(data)
     try:
         return Match(ruleset, data["setup"], data["options"], seed=seed, seats=data.get("seats"),
-                     controllers=data.get("controllers"))
+                     controllers=data.get("controllers"), salts=salts_of(data))
     except _REPLAY_ERRORS as exc:
         raise LogFormatError(f"setup/options: not a {ruleset.name} match this affray can start "
                              f"({type(exc).__name__}: {exc})") from None
@@ -140,7 +148,7 @@ def import_log(data: dict[str, Any]) -> Match:
     _rebuild(data, seed)  # a setup of the wrong shape is refused with its field
     try:
         return Match.restore(ruleset, data["setup"], data["options"], seed=seed, records=records_of(data),
-                             seats=data.get("seats"), controllers=data.get("controllers"))
+                             seats=data.get("seats"), controllers=data.get("controllers"), salts=salts_of(data))
     except ReplayError as exc:
         raise LogFormatError(f"{exc}{_rules_note(data)}") from None
     except _REPLAY_ERRORS as exc:

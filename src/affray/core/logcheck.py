@@ -13,8 +13,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 FORMAT = "affray-match"
-VERSION = 2  # 2: records (actions and undo records), the affray and rules versions; 1: actions only
-READS = (1, 2)
+# 3: seal salts from their own stream (issue 16); 2: records (actions and undo records), the affray and rules
+# versions, salts drawn from the dice stream; 1: actions only
+VERSION = 3
+READS = (1, 2, 3)
 MAX_SIDES = 1_000_000  # the notation's limit; a larger die would make re-deriving it slow
 _HEX = re.compile(r"^[0-9a-f]+$")
 

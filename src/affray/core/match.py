@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from affray.core.engine import (
     GM,
@@ -35,9 +35,13 @@ from affray.core.engine import (
     Window,
 )
 from affray.core.events import Committed, Event, Revealed, Rolled
+from affray.core.journal import Journal
 from affray.core.memo import Memo
 from affray.core.options import options_to_dict, parse_options
-from affray.core.rng import RNG, FastRNG, VerifiableRNG, new_secret_seed
+from affray.core.rng import OWN_SALTS, RNG, FastRNG, VerifiableRNG, new_secret_seed
+
+if TYPE_CHECKING:
+    from affray.core.policy import Choices
 
 ACTION = "action"
 UNDO = "undo"
@@ -97,20 +101,24 @@ class Match:
         seats: Mapping[str, str] | None = None,
         controllers: Mapping[str, str] | None = None,
         shared: dict[Any, Any] | None = None,
+        salts: str = OWN_SALTS,
     ) -> None:
         """``shared``: a store for the setup-only parts of the memo (:meth:`Memo.static`), handed to every match
-        of the same setup and options by whoever starts them (a scenario, a simulation chunk)."""
+        of the same setup and options by whoever starts them (a scenario, a simulation chunk). ``salts``: where the
+        verifiable RNG draws its seal salts (:data:`~affray.core.rng.LEGACY_SALTS` to replay a log of format 1 or
+        2)."""
         self.ruleset = ruleset
         self.setup_data = dict(setup)
         self.options = parse_options(ruleset.options_type, options)
+        self.salts = salts
         if rng is None:
             self.seed: bytes | None = seed if seed is not None else new_secret_seed()
-            rng = VerifiableRNG(self.seed)
+            rng = VerifiableRNG(self.seed, salts=salts)
         else:
             self.seed = seed
         self.rng = rng
         self.commitment = rng.commitment if isinstance(rng, VerifiableRNG) else ""
-        self.state, self.setup_events = ruleset.setup(self.setup_data, self.options, rng)
+        self.state, self.setup_events = ruleset.setup(self.setup_data, self.options, rng, Journal())
         actors = list(ruleset.names(self.state))
         self.seats: dict[str, str] = {a: a for a in actors}
         self.seats.update(seats or {})
@@ -129,9 +137,9 @@ class Match:
     @classmethod
     def restore(cls, ruleset: Ruleset, setup: Mapping[str, Any], options: Mapping[str, Any] | None, *,
                 seed: bytes, records: Sequence[Mapping[str, Any]], seats: Mapping[str, str] | None = None,
-                controllers: Mapping[str, str] | None = None) -> Match:
+                controllers: Mapping[str, str] | None = None, salts: str = OWN_SALTS) -> Match:
         """Rebuild a match from its log of record (``Record.to_dict`` entries); a refusal raises ReplayError."""
-        match = cls(ruleset, setup, options, seed=seed, seats=seats, controllers=controllers)
+        match = cls(ruleset, setup, options, seed=seed, seats=seats, controllers=controllers, salts=salts)
         for entry in records:
             match.apply_record(entry)
         return match
@@ -162,6 +170,15 @@ class Match:
 
     def legal(self, actor: str) -> list[ActionSpec]:
         return self.ruleset.legal(self.state, actor, self.memo)
+
+    def observe(self, actor: str) -> Any:
+        """What the policy playing ``actor`` sees: a typed, read-only observation redacted for the seat that plays
+        it, exactly as that seat's view is (:class:`~affray.core.policy.Observation`)."""
+        return self.ruleset.observe(self.state, self.viewer(self.seats.get(actor, actor)), actor, self.memo)
+
+    def choices(self, actor: str) -> Choices:
+        """``actor``'s legal actions now, answered on demand (:class:`~affray.core.policy.Choices`)."""
+        return self.ruleset.choices(self.state, actor, self.memo)
 
     def outcome(self) -> Outcome | None:
         return self.ruleset.outcome(self.state)
@@ -227,7 +244,7 @@ class Match:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             return Rejected("bad_action", "An action is an object with a 'type', e.g. {\"type\": \"defense\"}.")
         window = self.ruleset.pending(self.state)
-        result = self.ruleset.step(self.state, actor, action, self.rng)
+        result = self.ruleset.step(self.state, actor, action, self.rng, Journal())
         if window is None or actor not in window.actors:
             # The ruleset words the refusal (e.g. "no attack of opportunity left"); accepting would be a bug.
             if isinstance(result, Accepted):
@@ -295,7 +312,7 @@ class Match:
             line = line.before
         for index in reversed(indices):
             record = self.records[index]
-            result = fresh.ruleset.step(fresh.state, record.actor, record.action, fresh.rng)
+            result = fresh.ruleset.step(fresh.state, record.actor, record.action, fresh.rng, Journal())
             if isinstance(result, Rejected):
                 raise ReplayError(f"record #{record.seq} was refused on replay: {result.code}: {result.message}")
         self.state, self.rng, self._line = fresh.state, fresh.rng, target
@@ -318,7 +335,7 @@ class Match:
         if self.seed is None:
             raise ReplayError("this match has no seed to replay from (a simulation RNG was supplied)")
         return Match(self.ruleset, self.setup_data, self.options_dict, seed=self.seed,
-                     seats=self.seats, controllers=self.controllers, shared=self._shared)
+                     seats=self.seats, controllers=self.controllers, shared=self._shared, salts=self.salts)
 
     def replayed(self) -> Match:
         """The whole log of record replayed on a fresh match; a refusal raises ReplayError."""

@@ -1,28 +1,124 @@
-"""Policies: who chooses an action when no person does (DESIGN.md, contract 9).
+"""Policies: who chooses an action when no person does (DESIGN.md, contract 9; issue 16, item 4).
 
-A policy sees what its seat sees — the view, and which combatant it acts for — and the legal
-actions, and returns one of those actions. Policies never read the match state. Each ruleset's plug-in record
-names its policies (:mod:`affray.core.plugin`); ``random`` serves every ruleset.
+A policy sees what its seat sees and what its actor may do, and returns one action::
+
+    choose(seen: Observation, choices: Choices, rng) -> Action
+
+- :class:`Observation`: typed and read-only, redacted exactly as the seat's view is (the leak test walks every
+  property of every observation). A ruleset's observation reads the state lazily, so a policy pays only for what it
+  asks; ``seen.view()`` builds the whole typed view when a policy wants it.
+- :class:`Choices`: the actor's legal actions, answered on demand: which kinds, is this action legal, the best
+  action of a kind by a key, a random one; :meth:`Choices.all` lists everything only when asked. A ruleset's
+  subclass answers from the state without listing where that pays (Spellchrome's ~90 moves).
+
+Policies never read the match state, and draw from their own generator, never the match's dice. Each ruleset's
+plug-in record names its policies (:mod:`affray.core.plugin`); ``random`` serves every ruleset.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable
 from typing import Any, Protocol
 
-from affray.core.engine import Action, ActionSpec
+from affray.core.engine import Action, ActionSpec, Viewer
 from affray.core.rng import RNG
 
 
+class Observation(Protocol):
+    """What a policy sees for ``actor``: read-only, redacted for the seat that plays it (see the module docstring)."""
+
+    @property
+    def actor(self) -> str:
+        """The combatant the policy acts for."""
+        ...
+
+    def view(self) -> Any:
+        """The seat's whole typed view (:mod:`affray.core.view`), built when asked."""
+        ...
+
+
+class ViewObservation:
+    """The plainest observation: the actor and the seat's typed view, built on the first :meth:`view` call.
+
+    For rulesets whose policies read the view itself (the toy ruleset); the built-in rulesets have typed observations
+    of their own that read only what a policy asks.
+    """
+
+    __slots__ = ("_build", "_view", "_viewer", "actor")
+
+    def __init__(self, actor: str, viewer: Viewer, build: Callable[[], Any]) -> None:
+        self.actor = actor
+        self._viewer = viewer
+        self._build = build
+        self._view: Any = None
+
+    def view(self) -> Any:
+        if self._view is None:
+            self._view = self._build()
+        return self._view
+
+
+class Choices:
+    """An actor's legal actions now, answered on demand (see the module docstring).
+
+    Contract: every answer agrees with :meth:`all`, which is exactly ``Ruleset.legal`` for the actor, in the same
+    order (``tests/conformance`` checks it over random playouts of every example). This base class lists once, on
+    the first question, and answers from the list; a ruleset's subclass overrides the questions it can answer from
+    the state, and must keep them equal to what this class would answer.
+    """
+
+    __slots__ = ("_all", "_listing", "actor")
+
+    def __init__(self, actor: str, listing: Callable[[], list[ActionSpec]]) -> None:
+        self.actor = actor
+        self._listing = listing
+        self._all: list[ActionSpec] | None = None
+
+    def all(self) -> list[ActionSpec]:
+        """Every legal action, as ``Ruleset.legal`` lists them (read-only)."""
+        if self._all is None:
+            self._all = self._listing()
+        return self._all
+
+    def __len__(self) -> int:
+        return len(self.all())
+
+    def kinds(self) -> frozenset[str]:
+        """The action types the actor may take now."""
+        return frozenset(spec.action["type"] for spec in self.all())
+
+    def of(self, kind: str) -> list[ActionSpec]:
+        """The legal actions of type ``kind``, in listing order."""
+        return [spec for spec in self.all() if spec.action["type"] == kind]
+
+    def allows(self, action: Action) -> bool:
+        """Whether ``action`` is one of the listed actions (a free parameter's other values are not checked here:
+        ``step`` judges those)."""
+        return any(spec.action == action for spec in self.all())
+
+    def best(self, kind: str, key: Callable[[ActionSpec], Any]) -> ActionSpec | None:
+        """The action of type ``kind`` with the highest ``key`` (the first listed among equals), or ``None``."""
+        best: ActionSpec | None = None
+        best_key: Any = None
+        for spec in self.of(kind):
+            k = key(spec)
+            if best is None or k > best_key:
+                best, best_key = spec, k
+        return best
+
+    def pick(self, rng: RNG) -> Action:
+        """A uniformly random legal action: ``all()[rng.die(len) - 1]`` (one draw of the policy's generator)."""
+        listed = self.all()
+        return listed[rng.die(len(listed)) - 1].action
+
+
 class Policy(Protocol):
-    """A policy may set ``needs_view = False`` when it never reads the view: :func:`affray.ai.runner.play`
-    then hands it an empty one instead of building the seat's view."""
+    """Chooses ``choices.actor``'s action from what it has ``seen``; see the module docstring."""
 
     name: str
 
-    def choose(self, view: Any, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
-        """Return the ``action`` of one of ``legal`` (which is never empty) for ``actor``, seeing ``view`` (the typed
-        view of the seat that plays ``actor``)."""
+    def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
+        """Return one legal action for ``choices.actor`` (``choices`` is never empty)."""
         ...
 
 
@@ -30,7 +126,6 @@ class RandomPolicy:
     """Uniformly random among the legal actions: the baseline that explores every rule."""
 
     name = "random"
-    needs_view = False  # it never reads the view, so the runner need not build one (see runner.play)
 
-    def choose(self, view: Any, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
-        return legal[rng.die(len(legal)) - 1].action
+    def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
+        return choices.pick(rng)

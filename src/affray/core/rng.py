@@ -10,6 +10,11 @@ Every draw has an index, so a roll in the log of record can be tied back to the 
   cannot be used to fish for a better roll.
 - :class:`FastRNG` is for simulation: a seeded Mersenne Twister, about ten times faster per draw.
 
+Sealed commits are salted from a **stream of their own** (:meth:`RNG.salt`), derived from the same seed but apart
+from the dice (issue 16, item 2): a quiet simulated fight, which computes no seal, draws exactly the dice of a loud
+one. Logs of format 3 on use it; logs of formats 1 and 2 drew each salt as two 64-bit dice from the dice stream
+(``salts=LEGACY_SALTS``), and are still verified that way.
+
 Rule: X-1 (one seeded RNG service with dN for any N).
 """
 
@@ -22,6 +27,10 @@ import secrets
 from typing import Protocol
 
 _SPACE = 1 << 64
+#: Salts from their own stream (log format 3 on) or, as logs of formats 1 and 2 did, two dice from the dice stream.
+OWN_SALTS = "own"
+LEGACY_SALTS = "dice"
+SALT_SCHEMES = (OWN_SALTS, LEGACY_SALTS)
 
 
 class RNG(Protocol):
@@ -31,6 +40,10 @@ class RNG(Protocol):
 
     def die(self, sides: int) -> int:
         """Return a uniform integer in ``1..sides`` and advance :attr:`index` by one."""
+        ...
+
+    def salt(self) -> bytes:
+        """16 bytes to salt a sealed commit, from the salt stream (the dice do not move)."""
         ...
 
 
@@ -70,16 +83,34 @@ def derive_die(seed: bytes, index: int, sides: int) -> int:
         attempt += 1
 
 
+def derive_salt(seed: bytes, index: int) -> bytes:
+    """Salt ``index`` of the salt stream under ``seed``: 16 bytes of HMAC-SHA256(seed, "salt:index")."""
+    return hmac.digest(seed, f"salt:{index}".encode(), "sha256")[:16]
+
+
+def _dice_salt(rng: RNG) -> bytes:
+    """A salt as logs of formats 1 and 2 drew it: two 64-bit dice from the dice stream."""
+    return (rng.die(_SPACE) - 1).to_bytes(8, "big") + (rng.die(_SPACE) - 1).to_bytes(8, "big")
+
+
 class VerifiableRNG:
-    """Dice derived from a committed secret seed; see the module docstring."""
+    """Dice derived from a committed secret seed; see the module docstring.
 
-    __slots__ = ("index", "seed")
+    ``salts``: :data:`OWN_SALTS` (the default; :func:`derive_salt`) or :data:`LEGACY_SALTS` to replay a log of
+    format 1 or 2, whose salts were drawn from the dice stream.
+    """
 
-    def __init__(self, seed: bytes, index: int = 0) -> None:
+    __slots__ = ("index", "salt_index", "salts", "seed")
+
+    def __init__(self, seed: bytes, index: int = 0, *, salts: str = OWN_SALTS) -> None:
         if len(seed) < 16:
             raise ValueError("a verifiable seed needs at least 16 bytes")
+        if salts not in SALT_SCHEMES:
+            raise ValueError(f"salts must be one of {', '.join(SALT_SCHEMES)}, not {salts!r}")
         self.seed = seed
         self.index = index
+        self.salt_index = 0
+        self.salts = salts
 
     @property
     def commitment(self) -> str:
@@ -90,21 +121,35 @@ class VerifiableRNG:
         self.index += 1
         return value
 
+    def salt(self) -> bytes:
+        if self.salts == LEGACY_SALTS:
+            return _dice_salt(self)
+        value = derive_salt(self.seed, self.salt_index)
+        self.salt_index += 1
+        return value
+
 
 class FastRNG:
     """A seeded pseudo-random generator for simulation (not verifiable, not secret)."""
 
-    __slots__ = ("_below", "index")
+    __slots__ = ("_below", "_salts", "_seed", "index")
 
     def __init__(self, seed: int) -> None:
         generator = random.Random(seed)
         # _randbelow is the unbiased core of randrange without its argument checks: about 3x faster.
         self._below = generator._randbelow  # type: ignore[attr-defined]
+        self._seed = seed
+        self._salts: random.Random | None = None  # made on the first salt: most fights seal nothing
         self.index = 0
 
     def die(self, sides: int) -> int:
         self.index += 1
         return int(self._below(sides)) + 1
+
+    def salt(self) -> bytes:
+        if self._salts is None:
+            self._salts = random.Random(f"affray-salts:{self._seed}")
+        return self._salts.getrandbits(128).to_bytes(16, "big")
 
 
 class DiceExhausted(RuntimeError):
@@ -117,11 +162,12 @@ class ScriptedRNG:
     Each ``die(sides)`` returns the next value, which must lie in ``1..sides``.
     """
 
-    __slots__ = ("index", "values")
+    __slots__ = ("index", "salt_index", "values")
 
     def __init__(self, values: list[int]) -> None:
         self.values = list(values)
         self.index = 0
+        self.salt_index = 0
 
     def die(self, sides: int) -> int:
         if self.index >= len(self.values):
@@ -131,6 +177,11 @@ class ScriptedRNG:
             raise ValueError(f"scripted draw {self.index} is {value}, not a face of a d{sides}")
         self.index += 1
         return value
+
+    def salt(self) -> bytes:
+        """A fixed salt per call (the scripted dice do not move): ``SHA-256("affray-scripted-salt:n")``."""
+        self.salt_index += 1
+        return hashlib.sha256(f"affray-scripted-salt:{self.salt_index}".encode()).digest()[:16]
 
     @property
     def remaining(self) -> int:

@@ -1,10 +1,12 @@
 """Sealed commits: a hidden choice that others can see was made, but not what, until it is revealed.
 
-A commit is ``SHA-256(salt || canonical JSON of the payload)``. The salt comes from the match RNG, so on
-a live table (verifiable RNG) it is derived from the secret seed: nobody can guess a small payload (a
-card name) by hashing candidates, and after the match, when the seed is published, anyone can check
-every commit. :meth:`Sealed.reveal` re-checks the digest, so a payload changed after the commit is
-caught. Rule: X-5 (model simultaneity as commit, then reveal); DESIGN.md contract 6.
+A commit is ``SHA-256(salt || canonical JSON of the payload)``. The salt comes from the match RNG's salt stream
+(:meth:`~affray.core.rng.RNG.salt`, apart from the dice), so on a live table (verifiable RNG) it is derived from the
+secret seed: nobody can guess a small payload (a card name) by hashing candidates, and after the match, when the
+seed is published, anyone can check every commit. A quiet step (:mod:`affray.core.journal`) keeps the payload
+without salt or digest: nobody will ever check a simulated fight's seals, and no die moves either way.
+:meth:`Sealed.reveal` re-checks the digest, so a payload changed after the commit is caught.
+Rule: X-5 (model simultaneity as commit, then reveal); DESIGN.md contract 6.
 """
 
 from __future__ import annotations
@@ -50,8 +52,8 @@ def digest_of(payload: Any, salt: bytes) -> str:
 
 
 def make_salt(rng: RNG) -> bytes:
-    """16 bytes from the match RNG (two 64-bit draws)."""
-    return (rng.die(1 << 64) - 1).to_bytes(8, "big") + (rng.die(1 << 64) - 1).to_bytes(8, "big")
+    """16 bytes from the match RNG's salt stream."""
+    return rng.salt()
 
 
 @dataclass(slots=True)
@@ -65,13 +67,17 @@ class Sealed:
     digest: str
 
     @classmethod
-    def commit(cls, actor: str, seal: str, payload: Any, rng: RNG) -> Sealed:
+    def commit(cls, actor: str, seal: str, payload: Any, rng: RNG, *, loud: bool = True) -> Sealed:
+        """Seal ``payload``; ``loud=False`` (a quiet journal) keeps it unsalted and undigested (see above)."""
+        if not loud:
+            return cls(actor, seal, payload, b"", "")
         salt = make_salt(rng)
         return cls(actor, seal, payload, salt, digest_of(payload, salt))
 
     def reveal(self) -> Any:
-        """Return the payload after checking it against the digest; raise :class:`SealBroken` if changed."""
-        if digest_of(self.payload, self.salt) != self.digest:
+        """Return the payload after checking it against the digest; raise :class:`SealBroken` if changed.
+        A quiet seal (no digest) has nothing to check."""
+        if self.digest and digest_of(self.payload, self.salt) != self.digest:
             raise SealBroken(f"commit {self.seal} by {self.actor} does not match its hash")
         return self.payload
 

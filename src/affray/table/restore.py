@@ -11,7 +11,7 @@ from typing import Any
 from affray.ai.runner import policies_for
 from affray.core.engine import get_ruleset
 from affray.core.match import Match, Record, ReplayError
-from affray.core.rng import commitment_of
+from affray.core.rng import LEGACY_SALTS, commitment_of
 from affray.store import Record as StoredRecord
 from affray.store import Seat as StoredSeat
 from affray.store import TableRow
@@ -48,7 +48,7 @@ def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[St
     try:
         match = Match.restore(get_ruleset(row.ruleset), row.setup, row.options, seed=seed,
                               records=[from_store(r) for r in records], seats=config.get("seats"),
-                              controllers=config.get("controllers"))
+                              controllers=config.get("controllers"), salts=config.get("salts", LEGACY_SALTS))
     except (ReplayError, KeyError, ValueError) as exc:
         raise TableDamaged(f"table {row.id}: the stored log does not replay: {exc}") from None
     if match.commitment != row.commitment:

@@ -87,8 +87,10 @@ class TableService:
         plans = plan_seats(match, spectator)
         tokens = {p.name: new_token() for p in plans if p.controller == "human"}
         table_id = new_table_id()
+        # "salts": where seal salts come from (issue 16): a table stored before the key existed drew them from the
+        # dice stream, and is restored that way (table/restore.py).
         config: dict[str, Any] = {"seats": match.seats, "controllers": match.controllers, "paused": False,
-                                  "timer": None}
+                                  "timer": None, "salts": match.salts}
         stored = [StoredSeat(p.name, token_hash(tokens[p.name]) if p.name in tokens else None, p.actors,
                              p.controller, p.role) for p in plans]  # type: ignore[arg-type]
         self._guard(lambda: self.store.create_table(NewTable(
@@ -353,9 +355,11 @@ class TableService:
             if actor is None:
                 return
             policy, match = table.policies[actor], table.match
-            legal = match.legal(actor)
-            view = match.view(match.seats[actor]) if getattr(policy, "needs_view", True) else None
-            action = policy.choose(view, actor, legal, table.policy_rng)
+            choices = match.choices(actor)
+            if not len(choices):
+                log.error("table %s: %s is due but has no legal action", table.id, actor)
+                return
+            action = policy.choose(match.observe(actor), choices, table.policy_rng)
             result = match.submit(match.seats[actor], actor, action, version=version)
             if isinstance(result, Rejected):
                 log.error("table %s: policy %s chose a refused action for %s: %s", table.id, policy.name, actor,

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from affray.core.engine import Action, ActionSpec
+from affray.core.policy import Choices, Observation
 from affray.core.rng import RNG
 from affray.core.view import CombatantView
 from affray.rulesets.hud.combat import defense_modifier
@@ -67,7 +68,10 @@ def _badly_hurt(me: Seen, foe: Seen) -> bool:
 class HudHeuristic:
     name = "heuristic"
 
-    def choose(self, view: HudView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+    def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
+        return self._choose(seen.view(), choices.actor, choices.all(), rng)
+
+    def _choose(self, view: HudView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
         phase = view.prompt.phase if view.prompt is not None else ""
         kinds = {spec.action["type"] for spec in legal}
         if phase == "declare":
@@ -159,7 +163,10 @@ class HudSteady:
 
     name = "steady"
 
-    def choose(self, view: HudView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+    def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
+        return self._choose(seen.view(), choices.actor, choices.all(), rng)
+
+    def _choose(self, view: HudView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
         phase = view.prompt.phase if view.prompt is not None else ""
         kinds = {spec.action["type"] for spec in legal}
         if phase == "declare":

@@ -16,7 +16,9 @@ from affray.core.actions import ActionType
 from affray.core.content import ContentLibrary, load_pack
 from affray.core.engine import Action, ActionSpec, CombatantReport, Outcome, Rejected, StepResult, Viewer, Window
 from affray.core.events import Event, to_jsonable
+from affray.core.journal import Journal
 from affray.core.memo import Memo
+from affray.core.policy import Choices, ViewObservation
 from affray.core.rng import RNG
 from affray.rulesets.hud import emergency, freeform, nerdified, pursuit, simplified
 from affray.rulesets.hud.actions import ACTION_TYPES, REACTION_LABELS
@@ -49,7 +51,8 @@ class HudRuleset:
     def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
         return prepare(scenario, content)
 
-    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG) -> tuple[HudState, list[Event]]:
+    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG,
+              journal: Journal | None = None) -> tuple[HudState, list[Event]]:
         state, bands = build_state(setup, options)
         events: list[Event] = []
         if state.mode == "nerdified":
@@ -116,7 +119,14 @@ class HudRuleset:
 
         return build() if memo is None else memo.static(("hud-reactions", *choices), build)
 
-    def step(self, state: HudState, actor: str, action: Action, rng: RNG) -> StepResult:
+    def choices(self, state: HudState, actor: str, memo: Memo | None = None) -> Choices:
+        return Choices(actor, lambda: self.legal(state, actor, memo))
+
+    def observe(self, state: HudState, viewer: Viewer, actor: str, memo: Memo | None = None) -> ViewObservation:
+        return ViewObservation(actor, viewer, lambda: self.view(state, viewer, memo))
+
+    def step(self, state: HudState, actor: str, action: Action, rng: RNG,
+             journal: Journal | None = None) -> StepResult:
         window = self.pending(state)
         if window is None or actor not in window.actors:
             return Rejected("not_your_turn", f"It is not {actor}'s turn to act.")

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from affray.core.engine import Action, ActionSpec
+from affray.core.policy import Choices, Observation
 from affray.core.rng import RNG
 from affray.core.view import CombatantView, View
 from affray.rulesets.spellchrome.views import SpellchromeCombatantDetail, SpellchromeDetail
@@ -91,7 +92,10 @@ class _Legal:
 class SpellchromeHeuristic:
     name = "heuristic"
 
-    def choose(self, view: ScView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+    def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
+        return self._choose(seen.view(), choices.actor, choices.all(), rng)
+
+    def _choose(self, view: ScView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
         grouped = _Legal(legal)
         if view.phase == "attack_of_opportunity":
             return (grouped.of("attack_of_opportunity") or list(legal))[0].action
@@ -194,7 +198,10 @@ class SpellchromeSteady:
 
     name = "steady"
 
-    def choose(self, view: ScView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+    def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
+        return self._choose(seen.view(), choices.actor, choices.all(), rng)
+
+    def _choose(self, view: ScView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
         kinds = _Legal(legal)
         if view.phase == "attack_of_opportunity":
             return (kinds.of("attack_of_opportunity") or list(legal))[0].action

@@ -27,7 +27,9 @@ from affray.core.engine import (
     Window,
 )
 from affray.core.events import Event, to_jsonable
+from affray.core.journal import Journal
 from affray.core.memo import Memo
+from affray.core.policy import Choices, ViewObservation
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome import turns
 from affray.rulesets.spellchrome.actions import check_turn_action, resume
@@ -66,7 +68,8 @@ class SpellchromeRuleset:
     def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
         return prepare(scenario, content)
 
-    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG) -> tuple[SpellchromeState, list[Event]]:
+    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG,
+              journal: Journal | None = None) -> tuple[SpellchromeState, list[Event]]:
         state = build_state(setup, options)
         events: list[Event] = []
         turns.begin(state, rng, events)
@@ -99,7 +102,14 @@ class SpellchromeRuleset:
     def action_types(self) -> tuple[ActionType, ...]:
         return ACTION_TYPES
 
-    def step(self, state: SpellchromeState, actor: str, action: Action, rng: RNG) -> StepResult:
+    def choices(self, state: SpellchromeState, actor: str, memo: Memo | None = None) -> Choices:
+        return Choices(actor, lambda: self.legal(state, actor, memo))
+
+    def observe(self, state: SpellchromeState, viewer: Viewer, actor: str, memo: Memo | None = None) -> ViewObservation:
+        return ViewObservation(actor, viewer, lambda: self.view(state, viewer, memo))
+
+    def step(self, state: SpellchromeState, actor: str, action: Action, rng: RNG,
+             journal: Journal | None = None) -> StepResult:
         window = self.pending(state)
         kind = action.get("type")
         if kind == "attack_of_opportunity" and (window is None or actor not in window.actors):

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from affray.core.engine import GM, Action, ActionSpec
+from affray.core.policy import Choices, Observation
 from affray.core.rng import RNG
 from affray.core.view import CombatantView
 from affray.rulesets.warp.views import WarpCombatantDetail, WarpSheet, WarpView
@@ -54,7 +55,10 @@ def _phase(view: WarpView) -> str:
 class WarpHeuristic:
     name = "heuristic"
 
-    def choose(self, view: WarpView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+    def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
+        return self._choose(seen.view(), choices.actor, choices.all(), rng)
+
+    def _choose(self, view: WarpView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
         phase = _phase(view)
         if actor == GM:
             return self._gm(phase, legal)
@@ -138,7 +142,10 @@ class WarpSteady:
 
     name = "steady"
 
-    def choose(self, view: WarpView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+    def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
+        return self._choose(seen.view(), choices.actor, choices.all(), rng)
+
+    def _choose(self, view: WarpView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
         phase = _phase(view)
         if actor == GM:
             return WarpHeuristic._gm(phase, legal)

@@ -27,7 +27,9 @@ from affray.core.engine import (
     Window,
 )
 from affray.core.events import Event, to_jsonable
+from affray.core.journal import Journal
 from affray.core.memo import Memo
+from affray.core.policy import Choices, ViewObservation
 from affray.core.rng import RNG
 from affray.rulesets.warp import decisions, gestalt, turns
 from affray.rulesets.warp.action_types import ACTION_TYPES
@@ -73,7 +75,8 @@ class WarpRuleset:
     def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
         return prepare(scenario, content)
 
-    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG) -> tuple[WarpState, list[Event]]:
+    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG,
+              journal: Journal | None = None) -> tuple[WarpState, list[Event]]:
         state = build_state(setup, options)
         events: list[Event] = []
         if state.mode == "gestalt":
@@ -117,7 +120,14 @@ class WarpRuleset:
             return decision_specs(state, state.decisions[0])
         return turn_specs(state, state.fighters[actor], window.phase)
 
-    def step(self, state: WarpState, actor: str, action: Action, rng: RNG) -> StepResult:
+    def choices(self, state: WarpState, actor: str, memo: Memo | None = None) -> Choices:
+        return Choices(actor, lambda: self.legal(state, actor, memo))
+
+    def observe(self, state: WarpState, viewer: Viewer, actor: str, memo: Memo | None = None) -> ViewObservation:
+        return ViewObservation(actor, viewer, lambda: self.view(state, viewer, memo))
+
+    def step(self, state: WarpState, actor: str, action: Action, rng: RNG,
+             journal: Journal | None = None) -> StepResult:
         window = self.pending(state)
         if window is None or actor not in window.actors:
             return Rejected("not_your_turn", f"It is not {actor}'s turn to act.")

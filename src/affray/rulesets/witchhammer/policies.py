@@ -16,6 +16,7 @@ from functools import cache
 from typing import Any, Protocol
 
 from affray.core.engine import Action, ActionSpec
+from affray.core.policy import Choices, Observation
 from affray.core.rng import RNG
 from affray.core.view import CombatantView
 from affray.rulesets.witchhammer.mechanics import RANGES, SOLID_HIT, attack, defense_against
@@ -249,7 +250,10 @@ class WitchHammerHeuristic:
     def __init__(self) -> None:
         self.digests = Digests()
 
-    def choose(self, view: WitchHammerView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+    def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
+        return self._choose(seen.view(), choices.actor, choices.all(), rng)
+
+    def _choose(self, view: WitchHammerView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
         phase = view.phase
         if phase not in ("psych", "planning"):
             return legal[0].action
@@ -303,7 +307,10 @@ class WitchHammerSteady:
 
     name = "steady"
 
-    def choose(self, view: WitchHammerView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
+    def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
+        return self._choose(seen.view(), choices.actor, choices.all(), rng)
+
+    def _choose(self, view: WitchHammerView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
         d = view.combatant(actor).detail
         if view.phase != "planning" or d.slots:
             return {"type": "ready"} if any(s.action == {"type": "ready"} for s in legal) else legal[0].action

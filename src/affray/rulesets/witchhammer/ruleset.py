@@ -28,7 +28,9 @@ from affray.core.engine import (
     Window,
 )
 from affray.core.events import Event, to_jsonable
+from affray.core.journal import Journal
 from affray.core.memo import Memo
+from affray.core.policy import Choices, ViewObservation
 from affray.core.rng import RNG
 from affray.rulesets.witchhammer import planning, vignette
 from affray.rulesets.witchhammer.actions import ACTION_TYPES, SLOTS
@@ -62,7 +64,8 @@ class WitchHammerRuleset:
     def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
         return prepare(scenario, content)
 
-    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG) -> tuple[WitchHammerState, list[Event]]:
+    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG,
+              journal: Journal | None = None) -> tuple[WitchHammerState, list[Event]]:
         state = build_state(setup, options)
         events: list[Event] = []
         for f in state.fighters.values():  # WH-22: starting at 0 Health or less, whatever the scenario says
@@ -86,7 +89,14 @@ class WitchHammerRuleset:
                     for a in state.pending_fates[:1] for fate in ("dies", "survives")]
         return planning.legal(state, actor, memo if memo is not None else Memo())
 
-    def step(self, state: WitchHammerState, actor: str, action: Action, rng: RNG) -> StepResult:
+    def choices(self, state: WitchHammerState, actor: str, memo: Memo | None = None) -> Choices:
+        return Choices(actor, lambda: self.legal(state, actor, memo))
+
+    def observe(self, state: WitchHammerState, viewer: Viewer, actor: str, memo: Memo | None = None) -> ViewObservation:
+        return ViewObservation(actor, viewer, lambda: self.view(state, viewer, memo))
+
+    def step(self, state: WitchHammerState, actor: str, action: Action, rng: RNG,
+             journal: Journal | None = None) -> StepResult:
         window = state.window
         kind = action.get("type")
         if window is None or actor not in window.actors:
