@@ -236,7 +236,8 @@ def test_a_format_2_log_with_sealed_commits_still_verifies() -> None:
     assert report.ok and report.actions_checked == len(data["records"]) == 6
     replayed = import_log(data)
     assert replayed.salts == "dice"
-    assert [e.to_dict() for r in replayed.records for e in r.events] == [e for r in data["records"] for e in r["events"]]
+    logged = [e for r in data["records"] for e in r["events"]]
+    assert [e.to_dict() for r in replayed.records for e in r.events] == logged
     assert export_log(replayed)["version"] == 2  # re-exported in the format its salts need
 
 

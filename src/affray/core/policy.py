@@ -44,13 +44,17 @@ class ViewObservation:
     of their own that read only what a policy asks.
     """
 
-    __slots__ = ("_build", "_view", "_viewer", "actor")
+    __slots__ = ("_actor", "_build", "_view", "_viewer")
 
     def __init__(self, actor: str, viewer: Viewer, build: Callable[[], Any]) -> None:
-        self.actor = actor
+        self._actor = actor
         self._viewer = viewer
         self._build = build
         self._view: Any = None
+
+    @property
+    def actor(self) -> str:
+        return self._actor
 
     def view(self) -> Any:
         if self._view is None:
@@ -129,3 +133,32 @@ class RandomPolicy:
 
     def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
         return choices.pick(rng)
+
+
+def exposed(seen: Any, depth: int = 8) -> Any:
+    """Everything an observation shows a policy, as JSON-ready data: every public attribute and property, read
+    recursively, and its ``view()``. The leak test (``tests/conformance``) searches it for other seats' secrets, so
+    an observation cannot show more than its seat's view does."""
+    from dataclasses import fields, is_dataclass
+
+    from affray.core.events import to_jsonable
+
+    if depth <= 0 or seen is None or isinstance(seen, bool | int | float | str | bytes):
+        return seen.hex() if isinstance(seen, bytes) else seen
+    if isinstance(seen, dict) or (hasattr(seen, "items") and callable(seen.items)):
+        return {str(k): exposed(v, depth - 1) for k, v in seen.items()}
+    if isinstance(seen, list | tuple | set | frozenset):
+        return [exposed(v, depth - 1) for v in seen]
+    if is_dataclass(seen) and not isinstance(seen, type):
+        return {f.name: exposed(getattr(seen, f.name), depth - 1) for f in fields(seen)}
+    out: dict[str, Any] = {}
+    for name in dir(type(seen)):
+        if name.startswith("_"):
+            continue
+        if name == "view":
+            out[name] = to_jsonable(seen.view())
+            continue
+        value = getattr(seen, name)
+        if not callable(value):
+            out[name] = exposed(value, depth - 1)
+    return out

@@ -39,26 +39,49 @@ class SimSpec:
     seed: int = 0
     chunk_size: int = DEFAULT_CHUNK
     max_steps: int = 200_000
+    path: str = "fast"  # "fast" (affray.sim.fast) or "engine" (every fight through a Match); the same fights
+
+
+#: On the fast path one fight in this many lets the rules validate every action (issue 16, item 1).
+VALIDATE_EVERY = 16
 
 
 def play_chunk(spec: SimSpec, chunk: int, count: int) -> Tally:
-    """Play ``count`` fights of chunk ``chunk`` through the full engine and count them."""
+    """Play ``count`` fights of chunk ``chunk`` and count them: on the fast path (:mod:`affray.sim.fast`) unless
+    ``spec.path`` is ``"engine"`` (every fight through a :class:`Match`). Both play the same fights."""
     from affray.ai.base import get_policy
-    from affray.ai.runner import play
-    from affray.core.match import Match
-    from affray.core.rng import FastRNG
+    from affray.core.options import parse_options
 
     ruleset = get_ruleset(spec.ruleset)
     policies = {actor: get_policy(spec.ruleset, name) for actor, name in spec.policies.items()}
     chunk_seed = derive_seed(spec.seed, chunk)
     tally = Tally()
     shared: dict[Any, Any] = {}  # the setup-only parts of the memo, built once for the chunk's fights
+    if spec.path == "engine":
+        from affray.ai.runner import play
+        from affray.core.match import Match
+        from affray.core.rng import FastRNG
+        from affray.sim.fast import POLICY_KEY
+
+        for i in range(count):
+            fight_seed = derive_seed(chunk_seed, i)
+            match = Match(ruleset, spec.setup, spec.options, rng=FastRNG(fight_seed), shared=shared)
+            outcome = play(match, policies, FastRNG(fight_seed ^ POLICY_KEY), max_steps=spec.max_steps)
+            tally.add(outcome, match.rounds(), ruleset.report(match.state))
+        return tally
+    from affray.sim.fast import play_fast
+
+    options = parse_options(ruleset.options_type, spec.options)
     for i in range(count):
-        fight_seed = derive_seed(chunk_seed, i)
-        match = Match(ruleset, spec.setup, spec.options, rng=FastRNG(fight_seed), shared=shared)
-        outcome = play(match, policies, FastRNG(fight_seed ^ 0x5DEECE66D), max_steps=spec.max_steps)
-        tally.add(outcome, match.rounds(), ruleset.report(match.state))
+        state, fight = play_fast(ruleset, spec.setup, options, policies, derive_seed(chunk_seed, i),
+                                 validate=i % VALIDATE_EVERY == 0, shared=shared, max_steps=spec.max_steps)
+        tally.add(fight.outcome, fight.rounds, ruleset.report(state))
     return tally
+
+
+def fight_seed(spec: SimSpec, index: int) -> int:
+    """The seed of fight ``index`` of a run (its chunk's, then its place in the chunk)."""
+    return derive_seed(derive_seed(spec.seed, index // spec.chunk_size), index % spec.chunk_size)
 
 
 ChunkRunner = Callable[[SimSpec, int, int], Tally]

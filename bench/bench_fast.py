@@ -1,0 +1,119 @@
+"""The simulation fast path against the full engine, in one run (issue 16, "Measure").
+
+For each scenario of ``docs/performance.md`` (HuD Nerdified duel, WaRP melee duel, WitchHammer 3 hunters vs the
+Barrow Knight, Spellchrome 2v2), fights per second per core on
+
+- the full engine: a :class:`Match` per fight played by ``affray.play`` (events, dice records, seals, validation),
+  as ``affray sim --full`` runs it;
+- the fast path: :func:`affray.sim.fast.play_fast` (quiet journal, no validation), as ``affray sim`` runs it,
+
+measured in alternating slices so both see the same machine, and their ratio. The hand-written loops of
+``bench_hud.py`` and ``bench_warp.py`` are measured in the same run for the ratio to them. Goals (issue 16): HuD
+>= 3x, WaRP >= 2x, WitchHammer >= 2.5x (and above 1,000 fights/s), Spellchrome >= 3x.
+
+Run: ``.venv/bin/python bench/bench_fast.py [--seconds S] [--only hud,warp,...]``. Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import affray
+from affray.ai.base import get_policy
+from affray.ai.runner import play
+from affray.core.match import Match
+from affray.core.options import parse_options
+from affray.core.rng import FastRNG
+from affray.sim.fast import POLICY_KEY, play_fast
+from affray.sim.session import spec_for
+
+ROOT = Path(__file__).parents[1]
+sys.path.insert(0, str(Path(__file__).parent))
+SCENARIOS = {
+    "hud": ("HuD Combat Nerdified 1v1", "hud/nerdified_duel.yaml", 3.0),
+    "warp": ("WaRP melee 1v1", "warp/knight_duel.yaml", 2.0),
+    "witchhammer": ("WitchHammer 3 hunters vs Barrow Knight", "witchhammer/bench_arena.yaml", 2.5),
+    "spellchrome": ("Spellchrome 2v2, 12x12", "spellchrome/crossroads_2v2.yaml", 3.0),
+}
+
+
+def players(path: Path) -> tuple[Any, dict[str, Any], Callable[[int], None], Callable[[int], None]]:
+    """The scenario, its policies, and one full-engine fight and one fast fight as functions of the seed."""
+    scenario = affray.load_scenario(path)
+    spec, _ = spec_for(scenario, {}, 0, None)
+    policies = {actor: get_policy(spec.ruleset, name) for actor, name in spec.policies.items()}
+    ruleset, setup = scenario.ruleset, scenario.setup
+    options = parse_options(ruleset.options_type, scenario.options)
+    shared_full: dict[Any, Any] = {}
+    shared_fast: dict[Any, Any] = {}
+
+    def full(seed: int) -> None:
+        match = Match(ruleset, setup, scenario.options, rng=FastRNG(seed), shared=shared_full)
+        play(match, policies, FastRNG(seed ^ POLICY_KEY))
+
+    def fast(seed: int) -> None:
+        play_fast(ruleset, setup, options, policies, seed, shared=shared_fast)
+
+    return scenario, policies, full, fast
+
+
+def rate(fight: Callable[[int], None], seconds: float, first_seed: int) -> tuple[int, float]:
+    """Fights played in about ``seconds`` and the time they took."""
+    count, start = 0, time.perf_counter()
+    while (spent := time.perf_counter() - start) < seconds:
+        for _ in range(10):
+            fight(first_seed + count)
+            count += 1
+    return count, spent
+
+
+def compare(full: Callable[[int], None], fast: Callable[[int], None], seconds: float,
+            slices: int = 4) -> tuple[float, float]:
+    """Fights per second of each, in alternating slices over the same seeds."""
+    for seed in range(20):  # warm the shared setup parts and the caches of both
+        full(seed), fast(seed)
+    totals = {"full": [0, 0.0], "fast": [0, 0.0]}
+    for k in range(slices):
+        for name, fight in (("full", full), ("fast", fast)) if k % 2 == 0 else (("fast", fast), ("full", full)):
+            count, spent = rate(fight, seconds / slices, 1000 * k)
+            totals[name][0] += count
+            totals[name][1] += spent
+    return totals["full"][0] / totals["full"][1], totals["fast"][0] / totals["fast"][1]
+
+
+def loop_rate(name: str, seconds: float) -> float | None:
+    """The hand-written loop of the same fight, where ``bench_<name>.py`` has one."""
+    if name == "hud":
+        from bench_hud import loop_fights as hud_loop
+
+        return hud_loop(max(2000, int(seconds * 20_000)))
+    if name == "warp":
+        from bench_warp import loop_fights as warp_loop
+
+        return warp_loop(max(2000, int(seconds * 10_000)))[0]
+    return None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=8.0, help="seconds per path per scenario")
+    parser.add_argument("--only", default=",".join(SCENARIOS), help="comma-separated: " + ",".join(SCENARIOS))
+    args = parser.parse_args()
+    print(f"{'scenario':42} {'full':>10} {'fast':>10} {'ratio':>7} {'goal':>5} {'loop':>10} {'fast/loop':>9}")
+    for name in args.only.split(","):
+        title, example, goal = SCENARIOS[name]
+        _, _, full, fast = players(ROOT / "examples" / example)
+        full_rate, fast_rate = compare(full, fast, args.seconds)
+        loop = loop_rate(name, args.seconds / 4)
+        loop_text = f"{loop:10,.0f} {fast_rate / loop:9.3f}" if loop else f"{'-':>10} {'-':>9}"
+        print(f"{title:42} {full_rate:10,.0f} {fast_rate:10,.0f} {fast_rate / full_rate:6.2f}x {goal:4.1f}x "
+              f"{loop_text}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
