@@ -33,7 +33,7 @@ from affray.sim.fast import POLICY_KEY, play_fast
 from affray.sim.session import spec_for
 
 ROOT = Path(__file__).parents[1]
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(ROOT))  # bench/ is a package: the hand-written loops are imported from it
 SCENARIOS = {
     "hud": ("HuD Combat Nerdified 1v1", "hud/nerdified_duel.yaml", 3.0),
     "warp": ("WaRP melee 1v1", "warp/knight_duel.yaml", 2.0),
@@ -76,7 +76,8 @@ def compare(full: Callable[[int], None], fast: Callable[[int], None], seconds: f
             slices: int = 4) -> tuple[float, float]:
     """Fights per second of each, in alternating slices over the same seeds."""
     for seed in range(20):  # warm the shared setup parts and the caches of both
-        full(seed), fast(seed)
+        full(seed)
+        fast(seed)
     totals = {"full": [0, 0.0], "fast": [0, 0.0]}
     for k in range(slices):
         for name, fight in (("full", full), ("fast", fast)) if k % 2 == 0 else (("fast", fast), ("full", full)):
@@ -89,13 +90,13 @@ def compare(full: Callable[[int], None], fast: Callable[[int], None], seconds: f
 def loop_rate(name: str, seconds: float) -> float | None:
     """The hand-written loop of the same fight, where ``bench_<name>.py`` has one."""
     if name == "hud":
-        from bench_hud import loop_fights as hud_loop
+        from bench.bench_hud import loop_fights as hud_loop
 
-        return hud_loop(max(2000, int(seconds * 20_000)))
+        return float(hud_loop(max(2000, int(seconds * 20_000))))
     if name == "warp":
-        from bench_warp import loop_fights as warp_loop
+        from bench.bench_warp import loop_fights as warp_loop
 
-        return warp_loop(max(2000, int(seconds * 10_000)))[0]
+        return float(warp_loop(max(2000, int(seconds * 10_000)))[0])
     return None
 
 

@@ -83,7 +83,9 @@ def _questions(ruleset: Any, state: Any, actor: str, memo: Memo, rng_seed: int) 
     """Each question asked of a fresh Choices agrees with the legal listing (which a fresh Choices must not have
     made yet, so a ruleset's own answers are what is checked)."""
     legal = ruleset.legal(state, actor, memo)
-    fresh = lambda: ruleset.choices(state, actor, memo)  # noqa: E731
+    def fresh() -> Any:
+        return ruleset.choices(state, actor, memo)
+
     assert fresh().all() == legal
     assert len(fresh()) == len(legal)
     kinds = {s.action["type"] for s in legal}
