@@ -7,6 +7,7 @@ from typing import Any
 
 from affray.core import grid
 from affray.core.events import Event
+from affray.core.journal import Journal
 from affray.rulesets.witchhammer import targeting, violence
 from affray.rulesets.witchhammer.state import WitchHammerState
 from tests.witchhammer.helpers import DiceRNG, fighter, give_card, new_state, of
@@ -14,7 +15,7 @@ from tests.witchhammer.helpers import DiceRNG, fighter, give_card, new_state, of
 
 def turn(state: WitchHammerState, actor: str, card: str, dice: list[int] | None = None) -> list[Event]:
     rng = DiceRNG(dice)
-    events: list[Event] = []
+    events = Journal()
     give_card(state, state.fighters[actor], card)
     violence.take_turn(state, state.fighters[actor], rng, events)
     assert rng.values == [], "every scripted die was used"

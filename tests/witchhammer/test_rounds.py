@@ -3,7 +3,8 @@ WH-29, WH-B4, WH-B5, WH-B7, WH-B8, WH-B9, WH-B10, WH-B11, WH-B12, WH-B18, WH-B19
 
 from __future__ import annotations
 
-from affray.core.events import Defeated, Event
+from affray.core.events import Defeated
+from affray.core.journal import Journal
 from affray.core.match import Match
 from affray.rulesets.witchhammer import violence
 from affray.rulesets.witchhammer.state import WitchHammerState
@@ -65,7 +66,7 @@ def test_wh06_wh_b12_initiative_order_and_ties() -> None:
     a, b, c = s.fighters["a"], s.fighters["b"], s.fighters["c"]
     for f in (a, b, c):
         give_card(s, f, "wait")
-    events: list[Event] = []
+    events = Journal()
     rng = DiceRNG([3, 17])
     give_card(s, b, "quick_wait")
     c.poise = 8
@@ -110,7 +111,7 @@ def test_wh18_wh_b5_solid_hit_bonus_decided_on_base_damage() -> None:
         b = s.fighters["b"]
         b.poise = 40
         give_card(s, s.fighters["a"], "haymaker")
-        events: list[Event] = []
+        events = Journal()
         violence.take_turn(s, s.fighters["a"], DiceRNG([roll]), events)
         assert of(events, "attack")[0].damage == damage
     for rule, damage, result in (("base", 9 + 2, "hit"), ("total", 11, "solid")):
@@ -118,7 +119,7 @@ def test_wh18_wh_b5_solid_hit_bonus_decided_on_base_damage() -> None:
                       options={"solid_hit_on": rule})
         s.fighters["a"].solid_damage = 3
         give_card(s, s.fighters["a"], "trample")
-        events = []
+        events = Journal()
         violence.take_turn(s, s.fighters["a"], DiceRNG([12]), events)
         attack = of(events, "attack")[0]
         assert (attack.damage, attack.result) == ((damage if rule == "base" else damage + 3), result)
@@ -130,7 +131,7 @@ def test_wh17_wh_b4_a_crit_on_a_miss_still_wounds() -> None:
         s = new_state([fighter("a", (1, 1))], [fighter("b", (2, 1), use="dummy")], options={"crit_wound": rule})
         s.fighters["b"].defense = 25
         give_card(s, s.fighters["a"], "jab")
-        events: list[Event] = []
+        events = Journal()
         violence.take_turn(s, s.fighters["a"], DiceRNG([20]), events)
         assert of(events, "attack")[0].result == "miss" and s.fighters["b"].health == health
 
@@ -143,7 +144,7 @@ def test_wh23_wh_b7_wh_b23_afflictions_for_pcs_without_crit_adjustment() -> None
         b, a = s.fighters["b"], s.fighters["a"]
         b.attack = 20
         give_card(s, b, "jab")
-        events: list[Event] = []
+        events = Journal()
         violence.take_turn(s, b, DiceRNG([10, 1]), events)
         (damaged,) = of(events, "damaged")
         assert (damaged.damage, damaged.penetration, damaged.wounds, a.health) == (20, 2, 10, 4)
@@ -157,7 +158,7 @@ def test_wh23_monsters_suffer_no_afflictions() -> None:
     s.fighters["a"].attack = 20
     s.fighters["b"].health = 30
     give_card(s, s.fighters["a"], "jab")
-    events: list[Event] = []
+    events = Journal()
     violence.take_turn(s, s.fighters["a"], DiceRNG([10]), events)
     assert of(events, "damaged")[0].wounds >= 5 and not of(events, "afflicted")
 
@@ -167,7 +168,7 @@ def test_wh21_wh22_maluses_add_and_a_downed_pc_takes_no_turn() -> None:
     s = new_state([fighter("a", (1, 1))], [fighter("b", (2, 1), use="dummy")])
     a = s.fighters["a"]
     a.health = 9  # 5 wounds of 14: -2
-    events: list[Event] = []
+    events = Journal()
     give_card(s, s.fighters["b"], "curse")
     violence.take_turn(s, s.fighters["b"], DiceRNG([]), events)
     assert malus_of(s, a) == -4
@@ -242,7 +243,7 @@ def test_wh_b9_defeated_monster_leaves_the_board() -> None:
         b = s.fighters["b"]
         b.poise, b.health = 0, 1
         give_card(s, s.fighters["a"], "jab")
-        violence.take_turn(s, s.fighters["a"], DiceRNG([15]), [])
+        violence.take_turn(s, s.fighters["a"], DiceRNG([15]), Journal())
         assert b.out == out and ((2, 1) in s.occupied(s.fighters["a"])) is blocks
 
 

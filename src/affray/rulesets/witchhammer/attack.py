@@ -24,18 +24,20 @@ def resolve(state: WitchHammerState, turn: Turn, node: Node) -> list[FollowUp]:
     f = turn.actor
     if node["target"] == "each_enemy":
         foes = targeting.group(state, f, "each_enemy", reach)
-        if not foes:
-            turn.events.append(Fizzled(f.id, turn.card, "no enemy in range"))
+        if not foes and turn.journal.loud:
+            turn.journal.append(Fizzled(f.id, turn.card, "no enemy in range"))
         out: list[FollowUp] = []
         for foe in foes:
             out += strike(state, turn, foe, node)
         return out
     target = locked(state, turn, node["target"])
     if target is None or not target.up:
-        turn.events.append(Fizzled(f.id, turn.card, "no target"))
+        if turn.journal.loud:
+            turn.journal.append(Fizzled(f.id, turn.card, "no target"))
         return []
     if distance(f.pos, target.pos) > reach:  # WH-09: it moved out of range; no roll
-        turn.events.append(Fizzled(f.id, turn.card, f"{target.name} is out of {node['range']} range"))
+        if turn.journal.loud:
+            turn.journal.append(Fizzled(f.id, turn.card, f"{target.name} is out of {node['range']} range"))
         return []
     return strike(state, turn, target, node)
 
@@ -89,7 +91,7 @@ def strike(state: WitchHammerState, turn: Turn, t: Fighter, node: Node) -> list[
     pos_bonus, tags = position_bonus(state, f, t)
     bonus = node["attack"] + f.attack + f.mod_attack + malus_of(state, f) + pos_bonus
     defense = target_defense(state, t, node["aspects"])
-    natural = d20(turn.rng, f.id, "attack", bonus - defense, turn.events)
+    natural = d20(turn.rng, f.id, "attack", bonus - defense, turn.journal)
     r = attack(natural, bonus, defense, clamp_margin=opts.clamp_margin)
     damage, solid = r.damage, r.solid
     if r.hit:
@@ -98,14 +100,15 @@ def strike(state: WitchHammerState, turn: Turn, t: Fighter, node: Node) -> list[
             solid = damage >= SOLID_HIT
         if solid:
             damage += f.solid_damage + _bonus_damage(node["on_solid_hit"])
-    result = "fumble" if r.fumble else ("solid" if solid else ("hit" if r.hit else "miss"))
-    turn.events.append(Attacked(f.id, t.id, turn.card, natural, bonus, defense, r.value, damage, result, r.crit,
-                                tags))
+    if turn.journal.loud:
+        result = "fumble" if r.fumble else ("solid" if solid else ("hit" if r.hit else "miss"))
+        turn.journal.append(Attacked(f.id, t.id, turn.card, natural, bonus, defense, r.value, damage, result,
+                                     r.crit, tags))
     if not turn.moved:
         f.facing = direction(f.pos, t.pos)  # WH-B14: face the target when it did not move
     crit_wounds = r.bonus_wounds if (opts.crit_wound == "always" or r.hit) else 0
     if damage or crit_wounds:
-        hurt(state, t, damage, turn.rng, turn.events, f"{f.name}'s {turn.card}", bonus_wounds=crit_wounds,
+        hurt(state, t, damage, turn.rng, turn.journal, f"{f.name}'s {turn.card}", bonus_wounds=crit_wounds,
              poise_only=node["poise_only"], from_attack=True, by=f)
     follow: list[FollowUp] = []
     if r.hit:

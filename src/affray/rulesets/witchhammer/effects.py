@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from affray.core.events import Event
+from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.witchhammer import targeting
 from affray.rulesets.witchhammer.events import Checked, EffectChanged, PoiseChanged
@@ -24,12 +24,13 @@ VIGNETTE = -1
 
 @dataclass(slots=True)
 class Turn:
-    """What one card's resolution needs: who acts, with which card, and whether it has moved (WH-B14)."""
+    """What one card's resolution needs: who acts, with which card, and whether it has moved (WH-B14); its events
+    go to ``journal``."""
 
     actor: Fighter
     card: str
     rng: RNG
-    events: list[Event]
+    journal: Journal
     moved: bool = False
     targets: dict[str, Fighter | None] = field(default_factory=dict)
 
@@ -58,7 +59,7 @@ def recipients(state: WitchHammerState, turn: Turn, to: str, target: Fighter | N
 
 
 def start_status(state: WitchHammerState, f: Fighter, status_id: str, rounds: int | str, source: str,
-                 events: list[Event]) -> None:
+                 journal: Journal) -> None:
     """Put a status on ``f`` for ``rounds`` turns or the vignette; a repeat refreshes it (WH-A7)."""
     sd = state.statuses[status_id]
     n = VIGNETTE if rounds == "vignette" else int(rounds)
@@ -69,28 +70,31 @@ def start_status(state: WitchHammerState, f: Fighter, status_id: str, rounds: in
     else:
         f.statuses.append(Status(sd, n, source))
         f.refresh_mods()
-    events.append(EffectChanged(f.id, sd.name, "started", n))
+    if journal.loud:
+        journal.append(EffectChanged(f.id, sd.name, "started", n))
 
 
-def tick(state: WitchHammerState, f: Fighter, rng: RNG, events: list[Event]) -> None:
+def tick(state: WitchHammerState, f: Fighter, rng: RNG, journal: Journal) -> None:
     """Ongoing effects at the start of ``f``'s turn (WH-24, WH-B11)."""
     for s in list(f.statuses):
         sd = s.status
         if not sd.ticks or not f.up:
             continue
-        events.append(EffectChanged(f.id, sd.name, "ticked", s.rounds))
+        if journal.loud:
+            journal.append(EffectChanged(f.id, sd.name, "ticked", s.rounds))
         if sd.tick_wounds:
-            wound(state, f, sd.tick_wounds, events, sd.name)
+            wound(state, f, sd.tick_wounds, journal, sd.name)
         if sd.tick_damage and f.up:
-            hurt(state, f, sd.tick_damage, rng, events, sd.name)
+            hurt(state, f, sd.tick_damage, rng, journal, sd.name)
         if sd.tick_poise > 0:
-            recover(f, sd.tick_poise, events, sd.name)
+            recover(f, sd.tick_poise, journal, sd.name)
         elif sd.tick_poise < 0:
             f.poise = max(0, f.poise + sd.tick_poise)
-            events.append(PoiseChanged(f.id, f.poise, f"loses Poise to {sd.name}"))
+            if journal.loud:
+                journal.append(PoiseChanged(f.id, f.poise, f"loses Poise to {sd.name}"))
 
 
-def expire(f: Fighter, events: list[Event]) -> None:
+def expire(f: Fighter, journal: Journal) -> None:
     """At the end of ``f``'s turn every counted status loses a round; spent ones end (WH-B11)."""
     if not f.statuses:
         return
@@ -99,7 +103,8 @@ def expire(f: Fighter, events: list[Event]) -> None:
         if s.rounds > 0:
             s.rounds -= 1
             if s.rounds == 0:
-                events.append(EffectChanged(f.id, s.status.name, "ended", 0))
+                if journal.loud:
+                    journal.append(EffectChanged(f.id, s.status.name, "ended", 0))
                 continue
         kept.append(s)
     if len(kept) != len(f.statuses):
@@ -107,23 +112,25 @@ def expire(f: Fighter, events: list[Event]) -> None:
         f.refresh_mods()
 
 
-def end_vignette_effects(f: Fighter, events: list[Event]) -> None:
+def end_vignette_effects(f: Fighter, journal: Journal) -> None:
     """Effects "for the rest of the vignette" end with it (WH-02)."""
     if any(s.rounds == VIGNETTE for s in f.statuses):
         for s in f.statuses:
             if s.rounds == VIGNETTE:
-                events.append(EffectChanged(f.id, s.status.name, "ended", 0))
+                journal.append(EffectChanged(f.id, s.status.name, "ended", 0))
         f.statuses = [s for s in f.statuses if s.rounds != VIGNETTE]
         f.refresh_mods()
 
 
-def recover(f: Fighter, amount: int, events: list[Event], why: str) -> None:
+def recover(f: Fighter, amount: int, journal: Journal, why: str) -> None:
     """Regain Poise up to max, unless a status forbids it ("cannot regain Poise"). Rule: WH-B10."""
     if f.no_recovery:
-        events.append(PoiseChanged(f.id, f.poise, f"cannot regain Poise ({why})"))
+        if journal.loud:
+            journal.append(PoiseChanged(f.id, f.poise, f"cannot regain Poise ({why})"))
         return
     f.poise = min(f.max_poise, f.poise + amount)
-    events.append(PoiseChanged(f.id, f.poise, f"regains Poise ({why})"))
+    if journal.loud:
+        journal.append(PoiseChanged(f.id, f.poise, f"regains Poise ({why})"))
 
 
 def difficulty_of(value: Any) -> int:
@@ -137,23 +144,25 @@ def defense_value(f: Fighter, kind: str) -> int:
     return f.defenses.get(kind, 0) + f.mod_defenses.get(kind, 0) + card
 
 
-def saving_throw(state: WitchHammerState, f: Fighter, node: Node, rng: RNG, events: list[Event]) -> bool:
+def saving_throw(state: WitchHammerState, f: Fighter, node: Node, rng: RNG, journal: Journal) -> bool:
     """``f`` saves: d20 + the matching Defense + Malus >= difficulty (WH-27, WH-B7)."""
     bonus = defense_value(f, node["save"])
     malus = malus_of(state, f)
     diff = difficulty_of(node["difficulty"])
-    natural = d20(rng, f.id, f"{node['save']} save", bonus + malus, events)
+    natural = d20(rng, f.id, f"{node['save']} save", bonus + malus, journal)
     result = save(natural, bonus, malus, diff, crits=crits_on(state, "check"))
-    events.append(Checked(f.id, f"{node['save']} save", result.total, diff, result.success))
+    if journal.loud:
+        journal.append(Checked(f.id, f"{node['save']} save", result.total, diff, result.success))
     return result.success
 
 
-def skill(state: WitchHammerState, f: Fighter, node: Node, rng: RNG, events: list[Event]) -> bool:
+def skill(state: WitchHammerState, f: Fighter, node: Node, rng: RNG, journal: Journal) -> bool:
     """``f`` makes a skill check: d20 + skill + Malus >= difficulty (WH-28, WH-B7)."""
     bonus = f.skills.get(node["skill"], 0)
     malus = malus_of(state, f)
     diff = difficulty_of(node["difficulty"])
-    natural = d20(rng, f.id, f"{node['skill']} check", bonus + malus, events)
+    natural = d20(rng, f.id, f"{node['skill']} check", bonus + malus, journal)
     result = skill_check(natural, bonus, diff, malus, crits=crits_on(state, "check"))
-    events.append(Checked(f.id, f"{node['skill']} check", result.total, diff, result.success))
+    if journal.loud:
+        journal.append(Checked(f.id, f"{node['skill']} check", result.total, diff, result.success))
     return result.success

@@ -38,19 +38,19 @@ def run(state: WitchHammerState, turn: Turn, nodes: Iterable[Node], target: Figh
                 run(state, turn, follow, victim)
         elif kind == "damage":
             for g in recipients(state, turn, node["to"], target):
-                hurt(state, g, node["amount"], turn.rng, turn.events, turn.card, poise_only=node["poise_only"])
+                hurt(state, g, node["amount"], turn.rng, turn.journal, turn.card, poise_only=node["poise_only"])
         elif kind == "effect":
             for g in recipients(state, turn, node["to"], target):
-                start_status(state, g, node["status"], node["rounds"], turn.card, turn.events)
+                start_status(state, g, node["status"], node["rounds"], turn.card, turn.journal)
         elif kind == "recover":
             for g in recipients(state, turn, node["to"], target):
-                recover(g, node["poise"], turn.events, turn.card)
+                recover(g, node["poise"], turn.journal, turn.card)
         elif kind == "save":
             for g in recipients(state, turn, node["to"], target):
-                ok = saving_throw(state, g, node, turn.rng, turn.events)
+                ok = saving_throw(state, g, node, turn.rng, turn.journal)
                 run(state, turn, node["on_success"] if ok else node["on_fail"], g)
         elif kind == "check":
-            ok = skill(state, turn.actor, node, turn.rng, turn.events)
+            ok = skill(state, turn.actor, node, turn.rng, turn.journal)
             run(state, turn, node["on_success"] if ok else node["on_fail"], target)
         else:  # pragma: no cover - the content schema admits no other type
             raise ValueError(f"unknown node type {kind!r}")
@@ -61,10 +61,12 @@ def _move(state: WitchHammerState, turn: Turn, node: Node) -> None:
     f = turn.actor
     reference = locked(state, turn, node["reference"])
     if reference is None or not reference.up:
-        turn.events.append(Fizzled(f.id, turn.card, "no one to move by"))
+        if turn.journal.loud:
+            turn.journal.append(Fizzled(f.id, turn.card, "no one to move by"))
         return
     squares = node["distance"] + f.move + f.mod_move
     path, why = targeting.move(state, f, reference, squares, node["direction"] == "away")
     if path:
         turn.moved = True
-    turn.events.append(Moved(f.id, path, why))
+    if turn.journal.loud:
+        turn.journal.append(Moved(f.id, path, why))

@@ -14,7 +14,8 @@ from functools import partial
 from typing import Any
 
 from affray.core.engine import GM, ActionSpec, Rejected, Window
-from affray.core.events import Committed, Event
+from affray.core.events import Committed
+from affray.core.journal import Journal
 from affray.core.memo import Memo
 from affray.core.rng import RNG
 from affray.core.sealed import Sealed
@@ -65,6 +66,15 @@ def everyone_ready(state: WitchHammerState) -> bool:
     return state.window is not None and all(a == GM for a in state.window.actors)
 
 
+def placed(action: dict[str, Any]) -> list[str]:
+    """The cards a psych/place/ready/commit action places, for an action taken from the legal list (a trusted
+    journal): what :func:`check` returns for it without judging it."""
+    kind = action["type"]
+    if kind == "commit":
+        return list(action["cards"])
+    return [] if kind == "ready" else [action["card"]]
+
+
 def check(state: WitchHammerState, f: Fighter, action: dict[str, Any]) -> Rejected | list[str]:
     """Validate a psych/place/ready/commit action completely; return the cards to place."""
     kind = action["type"]
@@ -103,50 +113,55 @@ def check(state: WitchHammerState, f: Fighter, action: dict[str, Any]) -> Reject
 
 
 def apply(state: WitchHammerState, f: Fighter, action: dict[str, Any], cards: list[str], rng: RNG,
-          events: list[Event]) -> None:
+          journal: Journal) -> None:
     """Place ``cards`` face down and, for ready/commit, lock in (WH-02, WH-03, WH-B18)."""
     for card_id in cards:
-        _seal(state, f, card_id, rng, events)
+        _seal(state, f, card_id, rng, journal)
     if action["type"] in ("ready", "commit"):
-        lock_in(state, f, len(cards), rng, events)
+        lock_in(state, f, len(cards), rng, journal)
 
 
-def _seal(state: WitchHammerState, f: Fighter, card_id: str, rng: RNG, events: list[Event]) -> None:
+def _seal(state: WitchHammerState, f: Fighter, card_id: str, rng: RNG, journal: Journal) -> None:
     slot = 0 if state.phase == "psych" else len(f.slots) + 1
+    _commit(state, f, card_id, slot, rng, journal)
+    f.hand[card_id] -= 1
+
+
+def _commit(state: WitchHammerState, f: Fighter, card_id: str, slot: int, rng: RNG, journal: Journal) -> None:
+    """``card_id`` face down in ``slot`` (0: the Psych card) as a sealed commit; a quiet journal keeps it unsalted
+    and undigested (no die moves either way). Rules: WH-02, WH-03; DESIGN.md contract 6."""
     seal = f"v{state.vignette}.{f.id}.{'psych' if slot == 0 else f'slot{slot}'}"
-    sealed = Sealed.commit(f.id, seal, {"card": card_id, "slot": slot, "vignette": state.vignette}, rng)
+    payload = {"card": card_id, "slot": slot, "vignette": state.vignette}
+    sealed = Sealed.commit(f.id, seal, payload, rng, loud=journal.loud)
     if slot == 0:
         f.psych = sealed
     else:
         f.slots.append(sealed)
-    f.hand[card_id] -= 1
-    events.append(Committed(f.id, seal, sealed.digest))
+    if journal.loud:
+        journal.append(Committed(f.id, seal, sealed.digest))
 
 
-def lock_in(state: WitchHammerState, f: Fighter, placed: int, rng: RNG, events: list[Event]) -> None:
+def lock_in(state: WitchHammerState, f: Fighter, placed: int, rng: RNG, journal: Journal) -> None:
     """``f`` is done with this phase; empty action slots get the default card, face down too (WH-B18)."""
     if state.phase == "planning":
         while len(f.slots) < SLOTS:
-            seal = f"v{state.vignette}.{f.id}.slot{len(f.slots) + 1}"
-            payload = {"card": state.options.default_card, "slot": len(f.slots) + 1, "vignette": state.vignette}
-            sealed = Sealed.commit(f.id, seal, payload, rng)
-            f.slots.append(sealed)
-            events.append(Committed(f.id, seal, sealed.digest))
+            _commit(state, f, state.options.default_card, len(f.slots) + 1, rng, journal)
     f.ready = True
-    events.append(Ready(f.id, state.phase, placed))
+    if journal.loud:
+        journal.append(Ready(f.id, state.phase, placed))
     _narrow(state, f.id)
 
 
-def timeout(state: WitchHammerState, rng: RNG, events: list[Event]) -> Rejected | None:
+def timeout(state: WitchHammerState, rng: RNG, journal: Journal) -> Rejected | None:
     """The Drama Timer ran out: everyone still planning locks in as they are (WH-B20)."""
     if not state.options.drama_timer:
         return Rejected("no_timer", "The Drama Timer is off in this match.")
     if state.phase != "planning":
         return Rejected("planning_closed", "Time can only be called in the Planning phase.")
     late = [f for f in state.fighters.values() if f.up and not f.ready]
-    events.append(TimedOut([f.id for f in late]))
+    journal.append(TimedOut([f.id for f in late]))
     for f in late:
-        lock_in(state, f, len(f.slots), rng, events)
+        lock_in(state, f, len(f.slots), rng, journal)
     return None
 
 

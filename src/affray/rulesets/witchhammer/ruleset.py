@@ -28,7 +28,7 @@ from affray.core.engine import (
     Window,
 )
 from affray.core.events import Event, to_jsonable
-from affray.core.journal import Journal
+from affray.core.journal import Journal, journal_for
 from affray.core.memo import Memo
 from affray.core.policy import Choices, ViewObservation
 from affray.core.rng import RNG
@@ -67,11 +67,11 @@ class WitchHammerRuleset:
     def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG,
               journal: Journal | None = None) -> tuple[WitchHammerState, list[Event]]:
         state = build_state(setup, options)
-        events: list[Event] = []
+        journal = journal_for(journal)
         for f in state.fighters.values():  # WH-22: starting at 0 Health or less, whatever the scenario says
-            check_down(state, f, events)
-        vignette.start(state, rng, events)
-        return state, events
+            check_down(state, f, journal)
+        vignette.start(state, rng, journal)
+        return state, journal
 
     def pending(self, state: WitchHammerState) -> Window | None:
         return state.window
@@ -97,41 +97,44 @@ class WitchHammerRuleset:
 
     def step(self, state: WitchHammerState, actor: str, action: Action, rng: RNG,
              journal: Journal | None = None) -> StepResult:
+        """Apply ``actor``'s ``action``. Its events go to ``journal`` (a loud one when none is given); a trusted
+        journal (``validate`` off: the action came from the legal list) skips the check of the cards, which refuses
+        only what the listing never offers. The same dice and state either way."""
+        journal = journal_for(journal)
         window = state.window
         kind = action.get("type")
         if window is None or actor not in window.actors:
             if state.phase in ("psych", "violence") and kind in ("place", "commit") and actor in state.fighters:
                 return Rejected("planning_closed", "The Planning phase is not open now; cards cannot be placed.")
             return Rejected("not_your_turn", f"It is not {actor}'s turn to act.")
-        events: list[Event] = []
         if window.phase == "deaths_door":
-            return self._fate(state, action, events)
+            return self._fate(state, action, journal)
         if actor == GM:
             if kind != "timeout":
                 return Rejected("bad_action", "The GM's action in this phase is {\"type\": \"timeout\"}.")
-            refused = planning.timeout(state, rng, events)
+            refused = planning.timeout(state, rng, journal)
             if refused is not None:
                 return refused
         else:
             f = state.fighters[actor]
-            checked = planning.check(state, f, action)
+            checked = planning.check(state, f, action) if journal.validate else planning.placed(action)
             if isinstance(checked, Rejected):
                 return checked
-            planning.apply(state, f, action, checked, rng, events)
+            planning.apply(state, f, action, checked, rng, journal)
         if planning.everyone_ready(state):
             state.board += 1  # the reveal and Violence change the board (positions, Poise, Health, statuses...)
-            vignette.phase_done(state, rng, events)
-        return Accepted(events)
+            vignette.phase_done(state, rng, journal)
+        return Accepted(journal)
 
     @staticmethod
-    def _fate(state: WitchHammerState, action: Action, events: list[Event]) -> StepResult:
+    def _fate(state: WitchHammerState, action: Action, journal: Journal) -> StepResult:
         who, fate = action.get("actor"), action.get("fate")
         if action.get("type") != "fate" or who not in state.pending_fates or fate not in ("dies", "survives"):
             return Rejected("bad_action", 'Rule on a failed save: {"type": "fate", "actor": id, "fate": '
                                           '"dies" or "survives"}.')
         state.board += 1  # the GM's ruling changes a fighter's fate and Health
-        vignette.rule_fate(state, str(who), str(fate), events)
-        return Accepted(events)
+        vignette.rule_fate(state, str(who), str(fate), journal)
+        return Accepted(journal)
 
     def view(self, state: WitchHammerState, viewer: Viewer, memo: Memo | None = None) -> WitchHammerView:
         return view(state, viewer, state.window, memo)

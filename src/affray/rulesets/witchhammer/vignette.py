@@ -7,7 +7,8 @@ WH-B8 (the death's-door save), WH-B10 (Poise back to max after the fight).
 from __future__ import annotations
 
 from affray.core.engine import GM, Outcome, Window
-from affray.core.events import Ended, Event, PhaseStarted
+from affray.core.events import Ended, PhaseStarted
+from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.witchhammer import nodes, planning, violence
 from affray.rulesets.witchhammer.effects import Turn, defense_value, end_vignette_effects
@@ -17,65 +18,69 @@ from affray.rulesets.witchhammer.state import WitchHammerState
 from affray.rulesets.witchhammer.wounds import crits_on, d20, malus_of
 
 
-def start(state: WitchHammerState, rng: RNG, events: list[Event]) -> None:
+def start(state: WitchHammerState, rng: RNG, journal: Journal) -> None:
     """Begin a vignette at the Psych phase (or straight at Planning when nobody holds a Psych card)."""
     if violence.decided(state):
-        finish(state, rng, events)
+        finish(state, rng, journal)
         return
     if state.vignette >= state.options.vignette_limit:
-        finish(state, rng, events, limit=True)
+        finish(state, rng, journal, limit=True)
         return
     state.vignette += 1
-    events.append(VignetteStarted(state.vignette))
+    if journal.loud:
+        journal.append(VignetteStarted(state.vignette))
     planning.new_hands(state)
     if planning.open_psych(state):
-        events.append(PhaseStarted("psych"))
+        if journal.loud:
+            journal.append(PhaseStarted("psych"))
     else:
-        _to_planning(state, events)
+        _to_planning(state, journal)
 
 
-def _to_planning(state: WitchHammerState, events: list[Event]) -> None:
+def _to_planning(state: WitchHammerState, journal: Journal) -> None:
     planning.open_planning(state)
-    events.append(PhaseStarted("planning"))
+    if journal.loud:
+        journal.append(PhaseStarted("planning"))
 
 
-def phase_done(state: WitchHammerState, rng: RNG, events: list[Event]) -> None:
+def phase_done(state: WitchHammerState, rng: RNG, journal: Journal) -> None:
     """Everyone is ready: reveal the Psych cards, or run the Violence phase and the next vignette."""
     if state.phase == "psych":
-        reveal_psych(state, rng, events)
+        reveal_psych(state, rng, journal)
         if violence.decided(state):
-            finish(state, rng, events)
+            finish(state, rng, journal)
         else:
-            _to_planning(state, events)
+            _to_planning(state, journal)
         return
     state.phase = "violence"
     state.window = None
-    events.append(PhaseStarted("violence"))
-    over = violence.play_round(state, 1, rng, events) or violence.play_round(state, 2, rng, events)
-    end_vignette(state, events)
+    if journal.loud:
+        journal.append(PhaseStarted("violence"))
+    over = violence.play_round(state, 1, rng, journal) or violence.play_round(state, 2, rng, journal)
+    end_vignette(state, journal)
     if over:
-        finish(state, rng, events)
+        finish(state, rng, journal)
     else:
-        start(state, rng, events)
+        start(state, rng, journal)
 
 
-def reveal_psych(state: WitchHammerState, rng: RNG, events: list[Event]) -> None:
+def reveal_psych(state: WitchHammerState, rng: RNG, journal: Journal) -> None:
     """All Psych cards turn over together and resolve; they never interact, so actor order is used (WH-02)."""
     for f in state.fighters.values():
         if f.psych is not None and f.up:
-            card = violence.reveal(state, f, 0, events)
+            card = violence.reveal(state, f, 0, journal)
             f.psych_card = card.id
-            nodes.run(state, Turn(f, card.name, rng, events), card.below)
+            nodes.run(state, Turn(f, card.name, rng, journal), card.below)
 
 
-def end_vignette(state: WitchHammerState, events: list[Event]) -> None:
+def end_vignette(state: WitchHammerState, journal: Journal) -> None:
     """Cards go back to the hand (one-shots were spent on reveal); vignette-long effects end (WH-02, WH-04)."""
     for f in state.fighters.values():
         f.card, f.psych, f.psych_card, f.slots, f.ready, f.shown = None, None, "", [], False, 0
-        end_vignette_effects(f, events)
+        end_vignette_effects(f, journal)
 
 
-def finish(state: WitchHammerState, rng: RNG, events: list[Event], limit: bool = False) -> None:
+def finish(state: WitchHammerState, rng: RNG, journal: Journal, limit: bool = False) -> None:
     """Combat ends: death's-door saves for downed PCs, Poise back to max, and the outcome (WH-29, WH-B10)."""
     state.window = None
     standing = sorted({f.side for f in state.fighters.values() if f.up})
@@ -84,38 +89,38 @@ def finish(state: WitchHammerState, rng: RNG, events: list[Event], limit: bool =
                         "the other side is down" if standing else "everyone is down")
     for f in state.fighters.values():
         if f.kind == "pc" and f.out == "down":
-            _deaths_door(state, f.id, rng, events)
+            _deaths_door(state, f.id, rng, journal)
         if state.options.poise_reset_after_combat and f.out in ("", "down") and f.poise != f.max_poise:
             f.poise = f.max_poise
-            events.append(PoiseChanged(f.id, f.poise, "catches their breath after the fight"))
+            journal.append(PoiseChanged(f.id, f.poise, "catches their breath after the fight"))
     if state.pending_fates:
         state.phase = "deaths_door"
         state.window = Window("deaths_door", (GM,), "Rule on each failed death's-door save: dies or survives")
         return
-    conclude(state, events)
+    conclude(state, journal)
 
 
-def _deaths_door(state: WitchHammerState, actor: str, rng: RNG, events: list[Event]) -> None:
+def _deaths_door(state: WitchHammerState, actor: str, rng: RNG, journal: Journal) -> None:
     """Picnic Con save: d20 + Con Defense >= 1 - Health; no Malus by the ruling (WH-29, WH-B8)."""
     f = state.fighters[actor]
     con = defense_value(f, "con")
     malus = malus_of(state, f) if state.options.deaths_door_malus else 0
-    natural = d20(rng, f.id, "death's-door save", con + malus, events)
+    natural = d20(rng, f.id, "death's-door save", con + malus, journal)
     result = deaths_door(natural, con, f.health, malus, crits=crits_on(state, "check"))
-    events.append(Checked(f.id, "death's-door save", result.total, result.difficulty, result.success))
+    journal.append(Checked(f.id, "death's-door save", result.total, result.difficulty, result.success))
     if result.success:
         f.health, f.fate = 0, "stable"
-        events.append(Fate(f.id, "stable", 0))
+        journal.append(Fate(f.id, "stable", 0))
     elif state.options.deaths_door_failure == "gm_decides":
         f.fate = "awaiting the GM"
         state.pending_fates.append(f.id)
-        events.append(Fate(f.id, f.fate, f.health))
+        journal.append(Fate(f.id, f.fate, f.health))
     else:
         f.out, f.fate = "dead", "dead"
-        events.append(Fate(f.id, "dead", f.health))
+        journal.append(Fate(f.id, "dead", f.health))
 
 
-def rule_fate(state: WitchHammerState, actor: str, fate: str, events: list[Event]) -> None:
+def rule_fate(state: WitchHammerState, actor: str, fate: str, journal: Journal) -> None:
     """The GM's override of a failed death's-door save (WH-B8, option ``deaths_door_failure``)."""
     f = state.fighters[actor]
     state.pending_fates.remove(actor)
@@ -123,15 +128,15 @@ def rule_fate(state: WitchHammerState, actor: str, fate: str, events: list[Event
         f.out, f.fate = "dead", "dead"
     else:
         f.health, f.fate = 0, "stable"
-    events.append(Fate(actor, f.fate, f.health))
+    journal.append(Fate(actor, f.fate, f.health))
     if not state.pending_fates:
         state.window = None
-        conclude(state, events)
+        conclude(state, journal)
 
 
-def conclude(state: WitchHammerState, events: list[Event]) -> None:
+def conclude(state: WitchHammerState, journal: Journal) -> None:
     state.phase = "over"
     details = {f.id: {"health": f.health, "poise": f.poise, "out": f.out, "fate": f.fate,
                       "afflictions": list(f.afflictions)} for f in state.fighters.values()}
     state.outcome = Outcome(state.winner, state.end_reason, details)
-    events.append(Ended(state.winner, state.end_reason))
+    journal.append(Ended(state.winner, state.end_reason))

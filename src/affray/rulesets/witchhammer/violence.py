@@ -7,7 +7,8 @@ lock), WH-A2 (fixed or live order), WH-A6 (a character at 0 Health or less takes
 
 from __future__ import annotations
 
-from affray.core.events import Event, Revealed, RoundStarted
+from affray.core.events import Revealed, RoundStarted
+from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.witchhammer import nodes, targeting
 from affray.rulesets.witchhammer.effects import Turn, expire, tick
@@ -19,15 +20,16 @@ from affray.rulesets.witchhammer.wounds import d20, malus_of
 SELECTOR_KEYS = ("target", "reference", "to")
 
 
-def reveal(state: WitchHammerState, f: Fighter, slot: int, events: list[Event]) -> CardDef:
+def reveal(state: WitchHammerState, f: Fighter, slot: int, journal: Journal) -> CardDef:
     """Open ``f``'s sealed card for ``slot`` (0 = Psych), check it against its commitment, and spend a one-shot
     (WH-02, WH-04). A card that does not match its hash raises :class:`~affray.core.sealed.SealBroken`."""
     sealed = f.psych if slot == 0 else f.slots[slot - 1]
     assert sealed is not None
     payload = sealed.reveal()
-    events.append(Revealed(f.id, sealed.seal, payload))
     card = state.cards[payload["card"]]
-    events.append(CardPlayed(f.id, card.id, card.name, slot))
+    if journal.loud:
+        journal.append(Revealed(f.id, sealed.seal, payload))
+        journal.append(CardPlayed(f.id, card.id, card.name, slot))
     if card.one_shot and f.deck.get(card.id, 0) > 0:
         f.deck[card.id] -= 1  # discarded for the rest of the Adventure (WH-04, WH-B19)
     return card
@@ -39,7 +41,7 @@ def init_of(state: WitchHammerState, f: Fighter) -> int:
     return initiative(card, f.init + f.mod_init, malus_of(state, f))
 
 
-def order(state: WitchHammerState, actors: list[Fighter], rng: RNG, events: list[Event]) -> list[Fighter]:
+def order(state: WitchHammerState, actors: list[Fighter], rng: RNG, journal: Journal) -> list[Fighter]:
     """Highest Init first; ties by current Poise, then (WH-B12) higher base Init, PCs before monsters, and a
     seeded d20 roll-off among whoever is still tied."""
     base = state.options.initiative_ties == "base_then_pcs"
@@ -57,14 +59,14 @@ def order(state: WitchHammerState, actors: list[Fighter], rng: RNG, events: list
         while j + 1 < len(keyed) and keyed[j + 1][0] == keyed[i][0]:
             j += 1
         tied = [kf[1] for kf in keyed[i:j + 1]]
-        out += _roll_off(tied, rng, events) if len(tied) > 1 else tied
+        out += _roll_off(tied, rng, journal) if len(tied) > 1 else tied
         i = j + 1
     return out
 
 
-def _roll_off(tied: list[Fighter], rng: RNG, events: list[Event]) -> list[Fighter]:
+def _roll_off(tied: list[Fighter], rng: RNG, journal: Journal) -> list[Fighter]:
     """A d20 each, highest first; whoever ties again rolls again (X-4)."""
-    rolls = {f.id: [d20(rng, f.id, "initiative roll-off", 0, events)] for f in tied}
+    rolls = {f.id: [d20(rng, f.id, "initiative roll-off", 0, journal)] for f in tied}
     while True:
         seen: dict[tuple[int, ...], list[str]] = {}
         for a, r in rolls.items():
@@ -74,7 +76,7 @@ def _roll_off(tied: list[Fighter], rng: RNG, events: list[Event]) -> list[Fighte
             break
         for group in clashes:
             for a in group:
-                rolls[a].append(d20(rng, a, "initiative roll-off", 0, events))
+                rolls[a].append(d20(rng, a, "initiative roll-off", 0, journal))
     return sorted(tied, key=lambda f: [-v for v in rolls[f.id]])
 
 
@@ -90,25 +92,27 @@ def _lock_targets(state: WitchHammerState, f: Fighter) -> None:
                     state.targets[(f.id, sel)] = chosen.id
 
 
-def play_round(state: WitchHammerState, slot: int, rng: RNG, events: list[Event]) -> bool:
+def play_round(state: WitchHammerState, slot: int, rng: RNG, journal: Journal) -> bool:
     """Reveal slot ``slot`` for everyone able to act and resolve the cards; True if the fight is over."""
     state.round += 1
-    events.append(RoundStarted(state.round))
+    if journal.loud:
+        journal.append(RoundStarted(state.round))
     acting = [f for f in state.fighters.values() if f.up and len(f.slots) >= slot]
     for f in acting:
-        f.card = reveal(state, f, slot, events)
+        f.card = reveal(state, f, slot, journal)
         f.shown = slot
     state.targets.clear()
     if state.options.target_lock == "reveal":
         for f in acting:
             _lock_targets(state, f)
-    queue = order(state, acting, rng, events)
+    queue = order(state, acting, rng, journal)
     state.order = [f.id for f in queue]
-    events.append(InitiativeSet([f.id for f in queue], [state.initiative[f.id] for f in queue]))
+    if journal.loud:
+        journal.append(InitiativeSet([f.id for f in queue], [state.initiative[f.id] for f in queue]))
     live = state.options.initiative_updates == "live"
     while queue:
         f = queue.pop(0)
-        take_turn(state, f, rng, events)
+        take_turn(state, f, rng, journal)
         if decided(state):
             return True
         if live and queue:
@@ -116,20 +120,21 @@ def play_round(state: WitchHammerState, slot: int, rng: RNG, events: list[Event]
     return False
 
 
-def take_turn(state: WitchHammerState, f: Fighter, rng: RNG, events: list[Event]) -> None:
+def take_turn(state: WitchHammerState, f: Fighter, rng: RNG, journal: Journal) -> None:
     """``f``'s turn: ongoing effects tick, then the card's below-the-line part unless stunned (WH-24, WH-B11)."""
     if not f.up or f.card is None:
         return
     card = f.card
     stunned = f.stunned
     if f.statuses and (not stunned or state.options.tick_when_stunned):
-        tick(state, f, rng, events)
+        tick(state, f, rng, journal)
     if f.up:
         if stunned:
-            events.append(Fizzled(f.id, card.name, "stunned"))
+            if journal.loud:
+                journal.append(Fizzled(f.id, card.name, "stunned"))
         elif card.below:
-            nodes.run(state, Turn(f, card.name, rng, events), card.below)
-    expire(f, events)
+            nodes.run(state, Turn(f, card.name, rng, journal), card.below)
+    expire(f, journal)
 
 
 def decided(state: WitchHammerState) -> bool:

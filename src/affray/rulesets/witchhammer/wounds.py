@@ -8,7 +8,8 @@ at 0 Health).
 from __future__ import annotations
 
 from affray.core.dice import roll_die
-from affray.core.events import Defeated, Event, Rolled
+from affray.core.events import Defeated, Rolled
+from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.witchhammer.events import Afflicted, Damaged
 from affray.rulesets.witchhammer.mechanics import (
@@ -22,10 +23,13 @@ from affray.rulesets.witchhammer.mechanics import (
 from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
 
 
-def d20(rng: RNG, actor: str, purpose: str, modifier: int, events: list[Event]) -> int:
-    """Roll a d20 for ``actor``, log it with its modifier, and return the natural face."""
+def d20(rng: RNG, actor: str, purpose: str, modifier: int, journal: Journal) -> int:
+    """Roll a d20 for ``actor``, log it with its modifier (a loud journal), and return the natural face. The same
+    one draw either way."""
+    if not journal.loud:
+        return rng.die(20)
     roll = roll_die(rng, 20, modifier)
-    events.append(Rolled(actor, purpose, roll))
+    journal.append(Rolled(actor, purpose, roll))
     return roll.total - modifier
 
 
@@ -44,7 +48,7 @@ def malus_of(state: WitchHammerState, f: Fighter) -> int:
     return f.health_malus(state.options.malus_applies_to_monsters) + f.mod_malus
 
 
-def hurt(state: WitchHammerState, target: Fighter, damage: int, rng: RNG, events: list[Event], source: str, *,
+def hurt(state: WitchHammerState, target: Fighter, damage: int, rng: RNG, journal: Journal, source: str, *,
          bonus_wounds: int = 0, poise_only: bool = False, from_attack: bool = False, by: Fighter | None = None) -> int:
     """Deal ``damage`` (and a Crit's ``bonus_wounds``) to ``target``; return the Wounds taken.
 
@@ -65,41 +69,44 @@ def hurt(state: WitchHammerState, target: Fighter, damage: int, rng: RNG, events
     target.taken += damage + bonus_wounds
     if by is not None:
         by.dealt += damage + bonus_wounds
-    events.append(Damaged(target.id, damage, pierce, wounds, target.poise, target.health,
-                          malus_of(state, target), source))
+    if journal.loud:
+        journal.append(Damaged(target.id, damage, pierce, wounds, target.poise, target.health,
+                               malus_of(state, target), source))
     if from_attack and target.kind == "pc" and wounds >= AFFLICTION_TRIGGER:
-        _afflict(state, target, wounds, rng, events)
-    check_down(state, target, events)
+        _afflict(state, target, wounds, rng, journal)
+    check_down(state, target, journal)
     return wounds
 
 
-def wound(state: WitchHammerState, target: Fighter, wounds: int, events: list[Event], source: str) -> None:
+def wound(state: WitchHammerState, target: Fighter, wounds: int, journal: Journal, source: str) -> None:
     """Wounds straight to Health (a bleed tick). Rules: WH-19, WH-24."""
     target.health -= wounds
-    events.append(Damaged(target.id, 0, 0, wounds, target.poise, target.health, malus_of(state, target), source))
-    check_down(state, target, events)
+    if journal.loud:
+        journal.append(Damaged(target.id, 0, 0, wounds, target.poise, target.health, malus_of(state, target),
+                               source))
+    check_down(state, target, journal)
 
 
-def _afflict(state: WitchHammerState, target: Fighter, wounds: int, rng: RNG, events: list[Event]) -> None:
+def _afflict(state: WitchHammerState, target: Fighter, wounds: int, rng: RNG, journal: Journal) -> None:
     """d20 + wounds on the affliction table; no crit adjustment unless WH-B7's scope says every d20."""
-    natural = d20(rng, target.id, "affliction", wounds, events)
+    natural = d20(rng, target.id, "affliction", wounds, journal)
     total = natural + wounds + (crit_adjustment(natural) if crits_on(state, "affliction") else 0)
     result = affliction(total)
     if result is not None:
         target.afflictions.append(result)  # a narrative tag (WH-B23)
-    events.append(Afflicted(target.id, total, result))
+    if journal.loud:
+        journal.append(Afflicted(target.id, total, result))
 
 
-def check_down(state: WitchHammerState, f: Fighter, events: list[Event]) -> None:
+def check_down(state: WitchHammerState, f: Fighter, journal: Journal) -> None:
     """At 0 Health or less a PC is down until combat ends (WH-22); a monster is defeated (WH-B9)."""
     if f.health > 0 or f.out:
         return
     if f.kind == "pc":
-        f.out = "down"
-        events.append(Defeated(f.id, "down at death's door"))
+        f.out, why = "down", "down at death's door"
     elif state.options.monster_at_zero == "removed":
-        f.out = "defeated"
-        events.append(Defeated(f.id, "defeated"))
+        f.out, why = "defeated", "defeated"
     else:
-        f.out = "fallen"
-        events.append(Defeated(f.id, "defeated, and lies where it fell"))
+        f.out, why = "fallen", "defeated, and lies where it fell"
+    if journal.loud:
+        journal.append(Defeated(f.id, why))
