@@ -1,11 +1,12 @@
-"""A heuristic policy for WitchHammer, working only from the seat's view and the legal actions.
+"""A heuristic policy for WitchHammer, working only from what its seat observes and its choices (issue 16).
 
 Planning: it scores every Action card in hand by what it would do from where the combatant stands, using
 the exact mean damage of the ruleset's own :func:`~affray.rulesets.witchhammer.mechanics.attack` over the
 d20 (cached by attack margin), plus the worth of its Defense against the foes who can reach it, Poise
 regained when winded, and status effects; then it fills slot 1 with the best card and slot 2 with the best
 of the rest from where slot 1 leaves it, and commits both at once. Psych: it plays its best reusable Psych
-card, and a one-shot only in the first vignette. It never looks at other combatants' face-down cards.
+card, and a one-shot only in the first vignette. It never looks at other combatants' face-down cards: it reads
+the typed observation (:mod:`affray.rulesets.witchhammer.observe`), which shows what the seat's view shows.
 """
 
 from __future__ import annotations
@@ -15,21 +16,15 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
-from affray.core.engine import Action, ActionSpec
+from affray.core.engine import Action
 from affray.core.policy import Choices, Observation
 from affray.core.rng import RNG
-from affray.core.view import CombatantView
 from affray.rulesets.witchhammer.mechanics import RANGES, SOLID_HIT, attack, defense_against
-from affray.rulesets.witchhammer.view_types import CardInfo, StatusInfo, WitchHammerCombatantDetail
-from affray.rulesets.witchhammer.views import WitchHammerView
+from affray.rulesets.witchhammer.observe import SeenFighter, WitchHammerObservation
+from affray.rulesets.witchhammer.view_types import CardInfo, StatusInfo
 
 Card = CardInfo
-POISE = 0  # the bars of a WitchHammer combatant: Poise, Health, Wounds (views.combatant)
-
-
-def _at(c: CombatantView[WitchHammerCombatantDetail]) -> tuple[int, int]:
-    assert c.position is not None
-    return int(c.position.x), int(c.position.y)
+READY: Action = {"type": "ready"}
 
 
 def _dist(a: tuple[int, int], b: tuple[int, int]) -> int:
@@ -103,8 +98,9 @@ def digest(card: Card, statuses: Mapping[str, StatusInfo]) -> Profile:
 
 class Digests:
     """One policy's digests of one match's cards: card profiles, Psych worths and plans, remembered while the
-    view's status table is the same object (the match's memo keeps it for the whole match; a new match, or a view
-    built without a memo, starts afresh). Plans repeat: every vignette of a scenario starts from few situations."""
+    observed status table is the same object (the match's memo keeps it for the whole match, and for every match
+    sharing its setup store; a match without one starts afresh). Plans repeat: every vignette of a scenario starts
+    from few situations."""
 
     __slots__ = ("plans", "profiles", "psych", "table")
 
@@ -114,9 +110,9 @@ class Digests:
         self.psych: dict[str, tuple[Card, float]] = {}
         self.plans: dict[Any, list[str]] = {}
 
-    def follow(self, view: WitchHammerView) -> None:
-        if view.detail.statuses is not self.table:
-            self.table = view.detail.statuses
+    def follow(self, statuses: Mapping[str, StatusInfo]) -> None:
+        if statuses is not self.table:
+            self.table = statuses
             self.profiles, self.psych, self.plans = {}, {}, {}
 
     def profile(self, card: Card, statuses: Mapping[str, StatusInfo]) -> Profile:
@@ -127,43 +123,46 @@ class Digests:
 
 
 class Planner:
-    """Scores cards for one combatant from one view."""
+    """Scores cards for one combatant from what its seat observes."""
 
-    def __init__(self, view: WitchHammerView, actor: str, digests: Digests | None = None) -> None:
-        self.view = view
-        self.me = view.combatant(actor)
-        self.cards: Mapping[str, Card] = view.detail.cards
-        self.statuses: Mapping[str, StatusInfo] = view.detail.statuses
+    def __init__(self, seen: WitchHammerObservation, me: SeenFighter, digests: Digests | None = None) -> None:
+        self.seen = seen
+        self.me = me
+        self.hand: Mapping[str, int] = self.me.hand or {}
+        self.cards: Mapping[str, Card] = seen.cards
+        self.statuses: Mapping[str, StatusInfo] = seen.statuses
         self.digests = digests if digests is not None else Digests()
-        self.digests.follow(view)
+        self.digests.follow(self.statuses)
         self.defense: dict[tuple[str, ...], int] = {}
         self.strikes: dict[Strike, float] = {}  # a strike's worth when in reach
 
     def _survey(self) -> None:
         """Who the foes are, the nearest, how many threaten, and the bonuses: what plan() scores from."""
-        me, d = self.me, self.me.detail
-        self.foes = [c for c in self.view.combatants if not c.down and c.side != me.side]
-        pos = self.pos = _at(me)
-        self.foe = min(self.foes, key=lambda c: _dist(pos, _at(c))) if self.foes else None
-        self.threats = max(1, sum(1 for c in self.foes if _dist(pos, _at(c)) <= 5))
-        self.bonus = d.stats.attack + d.combat.mods.attack + d.combat.malus
-        self.step_bonus = d.combat.mods.move
+        me = self.me
+        side = me.side
+        self.foes = [c for c in self.seen.combatants if not c.down and c.side != side]
+        pos = self.pos = me.at
+        self.foe = min(self.foes, key=lambda c: _dist(pos, c.at)) if self.foes else None
+        self.threats = max(1, sum(1 for c in self.foes if _dist(pos, c.at) <= 5))
+        self.bonus = me.attack + me.mod_attack + me.malus
+        self.step_bonus = me.mod_move
+        self.solid = me.solid_damage
 
     def _defense(self, aspects: tuple[str, ...]) -> int:
         if aspects not in self.defense:
-            assert self.foe is not None
-            t, c = self.foe.detail.stats, self.foe.detail.combat
-            normal = t.defense + c.mods.defense + 1  # +1: a typical face-down card's Defense
-            aspect = sum(t.defenses.get(a, 0) + c.mods.defenses.get(a, 0) for a in aspects if a != "melee")
-            self.defense[aspects] = defense_against(normal, aspect, "melee" in aspects, c.malus)
+            t = self.foe
+            assert t is not None
+            normal = t.defense + t.mod_defense + 1  # +1: a typical face-down card's Defense
+            sheet, mods = t.defenses, t.mod_defenses
+            aspect = sum(sheet.get(a, 0) + mods.get(a, 0) for a in aspects if a != "melee")
+            self.defense[aspects] = defense_against(normal, aspect, "melee" in aspects, t.malus)
         return self.defense[aspects]
 
     def _strike(self, strike: Strike) -> float:
         worth = self.strikes.get(strike)
         if worth is None:
             margin = strike.attack + self.bonus - self._defense(strike.aspects)
-            mean, chance = mean_damage(max(-40, min(40, margin)), strike.on_hit, strike.on_solid
-                                       + self.me.detail.stats.solid_damage)
+            mean, chance = mean_damage(max(-40, min(40, margin)), strike.on_hit, strike.on_solid + self.solid)
             hits = len(self.foes) if strike.area else 1
             worth = self.strikes[strike] = (mean + chance * strike.extras) * hits * 1.6
         return worth
@@ -185,17 +184,16 @@ class Planner:
         """The cards for the empty slots; remembered for the match by everything the scores read, since the same
         situations come back."""
         self._survey()
-        me, foe, d = self.me, self.foe, self.me.detail
-        gap = _dist(self.pos, _at(foe)) if foe is not None else 0
-        poise = me.bars[POISE]
-        missing = poise.max - poise.value
+        me, foe = self.me, self.foe
+        gap = _dist(self.pos, foe.at) if foe is not None else 0
+        missing = me.max_poise - me.poise
         aim = None
         if foe is not None:
-            t, c = foe.detail.stats, foe.detail.combat
-            aim = (t.defense, c.mods.defense, tuple(t.defenses.items()), tuple(c.mods.defenses.items()), c.malus)
-        hand = d.hand or {}
-        key = (tuple(hand.items()), len(d.slots), gap, missing, self.threats, self.bonus, self.step_bonus,
-               d.stats.solid_damage, len(self.foes), aim)
+            aim = (foe.defense, foe.mod_defense, tuple(foe.defenses.items()), tuple(foe.mod_defenses.items()),
+                   foe.malus)
+        hand = self.hand
+        key = (tuple(hand.items()), me.placed, gap, missing, self.threats, self.bonus, self.step_bonus,
+               self.solid, len(self.foes), aim)
         memo = self.digests.plans
         chosen = memo.get(key)
         if chosen is None:
@@ -208,7 +206,7 @@ class Planner:
         hand = {c: n for c, n in held.items() if n > 0 and self.cards[c].kind == "action"}
         profiles = {c: self.digests.profile(self.cards[c], self.statuses) for c in hand}
         chosen: list[str] = []
-        for _ in range(2 - len(self.me.detail.slots)):
+        for _ in range(2 - self.me.placed):
             best: tuple[float, str, int] | None = None
             for c, p in profiles.items():
                 if hand[c] > 0:
@@ -225,9 +223,10 @@ class Planner:
 
     def psych(self) -> str | None:
         best: tuple[float, str] | None = None
-        for c, n in (self.me.detail.hand or {}).items():
+        vignette = self.seen.vignette
+        for c, n in self.hand.items():
             card = self.cards[c]
-            if n <= 0 or card.kind != "psych" or (card.one_shot and self.view.detail.vignette > 1):
+            if n <= 0 or card.kind != "psych" or (card.one_shot and vignette > 1):
                 continue
             hit = self.digests.psych.get(c)
             if hit is None or hit[0] is not card:
@@ -244,34 +243,38 @@ class Planner:
         return worth
 
 
+def observed(seen: Observation) -> WitchHammerObservation:
+    """``seen`` as the WitchHammer observation it must be (``Ruleset.observe`` makes it)."""
+    if not isinstance(seen, WitchHammerObservation):
+        raise TypeError(f"a WitchHammer policy reads a WitchHammerObservation, not {type(seen).__name__}")
+    return seen
+
+
 class WitchHammerHeuristic:
+    """Plans both Action cards at once by their scores (see the module docstring); in any other window (the GM's
+    ruling on a failed death's-door save) the first listed action."""
+
     name = "heuristic"
 
     def __init__(self) -> None:
         self.digests = Digests()
 
     def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
-        return self._choose(seen.view(), choices.actor, choices.all(), rng)
-
-    def _choose(self, view: WitchHammerView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
-        phase = view.phase
-        if phase not in ("psych", "planning"):
-            return legal[0].action
-        planner = Planner(view, actor, self.digests)
-        d = planner.me.detail
+        obs = observed(seen)
+        phase, me = obs.phase, obs.me
+        if phase not in ("psych", "planning") or me is None:
+            return choices.all()[0].action
+        planner = Planner(obs, me, self.digests)
         cards: list[str]
         if phase == "psych":
-            card = planner.psych() if d.psych is None else None
+            card = planner.psych() if not me.psych_placed else None
             cards = [card] if card is not None else []
         else:
             cards = planner.plan()
         wanted: Action = {"type": "commit", "cards": cards} if cards else {"type": "ready"}
-        if (d.psych is None) if phase == "psych" else not d.slots:
+        if (not me.psych_placed) if phase == "psych" else not me.placed:
             return wanted  # nothing placed yet: every ordered pair of cards in hand is listed (planning.legal)
-        for spec in legal:
-            if spec.action == wanted:
-                return spec.action
-        return {"type": "ready"}
+        return wanted if choices.allows(wanted) else {"type": "ready"}
 
 
 class Printed(Protocol):
@@ -308,13 +311,11 @@ class WitchHammerSteady:
     name = "steady"
 
     def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
-        return self._choose(seen.view(), choices.actor, choices.all(), rng)
-
-    def _choose(self, view: WitchHammerView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
-        d = view.combatant(actor).detail
-        if view.phase != "planning" or d.slots:
-            return {"type": "ready"} if any(s.action == {"type": "ready"} for s in legal) else legal[0].action
-        return {"type": "commit", "cards": steady_plan(d.deck or {}, view.detail.cards)}
+        obs = observed(seen)
+        me = obs.me
+        if obs.phase != "planning" or me is None or me.placed:
+            return {"type": "ready"} if choices.allows(READY) else choices.all()[0].action
+        return {"type": "commit", "cards": steady_plan(me.deck or {}, obs.cards)}
 
 
 #: The policies this ruleset offers, by name (its plug-in record lists them; ``random`` serves every ruleset).

@@ -30,11 +30,12 @@ from affray.core.engine import (
 from affray.core.events import Event, to_jsonable
 from affray.core.journal import Journal, journal_for
 from affray.core.memo import Memo
-from affray.core.policy import Choices, ViewObservation
 from affray.core.rng import RNG
 from affray.rulesets.witchhammer import planning, vignette
 from affray.rulesets.witchhammer.actions import ACTION_TYPES, SLOTS
+from affray.rulesets.witchhammer.choices import WitchHammerChoices
 from affray.rulesets.witchhammer.content_model import WitchHammerContent, WitchHammerScenario
+from affray.rulesets.witchhammer.observe import WitchHammerObservation
 from affray.rulesets.witchhammer.options import WitchHammerOptions
 from affray.rulesets.witchhammer.setup import build_state, prepare
 from affray.rulesets.witchhammer.state import WitchHammerState
@@ -89,11 +90,14 @@ class WitchHammerRuleset:
                     for a in state.pending_fates[:1] for fate in ("dies", "survives")]
         return planning.legal(state, actor, memo if memo is not None else Memo())
 
-    def choices(self, state: WitchHammerState, actor: str, memo: Memo | None = None) -> Choices:
-        return Choices(actor, lambda: self.legal(state, actor, memo))
+    def choices(self, state: WitchHammerState, actor: str, memo: Memo | None = None) -> WitchHammerChoices:
+        """``actor``'s legal actions, answered from the state where that pays (:mod:`.choices`)."""
+        return WitchHammerChoices(state, actor, lambda: self.legal(state, actor, memo))
 
-    def observe(self, state: WitchHammerState, viewer: Viewer, actor: str, memo: Memo | None = None) -> ViewObservation:
-        return ViewObservation(actor, viewer, lambda: self.view(state, viewer, memo))
+    def observe(self, state: WitchHammerState, viewer: Viewer, actor: str, memo: Memo | None = None
+                ) -> WitchHammerObservation:
+        """What ``actor``'s policy sees through ``viewer``: typed, read-only and lazy (:mod:`.observe`)."""
+        return WitchHammerObservation(state, viewer, actor, memo if memo is not None else Memo())
 
     def step(self, state: WitchHammerState, actor: str, action: Action, rng: RNG,
              journal: Journal | None = None) -> StepResult:

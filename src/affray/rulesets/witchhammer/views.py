@@ -14,7 +14,6 @@ readiness, its face-down cards, its reveals). Views built without a memo are bui
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import partial
 
 from affray.core.engine import Viewer, Window
@@ -141,19 +140,37 @@ def view(state: WitchHammerState, viewer: Viewer, window: Window | None, memo: M
     return memo.now(("wh.view", viewer, window), partial(_view, state, viewer, window, memo))
 
 
+def sight(state: WitchHammerState, viewer: Viewer, memo: Memo
+          ) -> tuple[tuple[tuple[bool, bool, bool], ...], frozenset[str]]:
+    """What ``viewer`` may see, once per match: per combatant (in actor order) whether it opens its face-down cards
+    and hand, sees its sheet and plays it; and whose decks it sees. Views and observations both read it."""
+    return memo.static(("wh.sight", viewer), partial(_sight, state, viewer))
+
+
+def cards_shown(state: WitchHammerState, viewer: Viewer, memo: Memo) -> dict[str, CardInfo]:
+    """The cards ``viewer`` may read now (its view's ``detail.cards``): those in force and those of every deck it
+    may see."""
+    seen_decks = sight(state, viewer, memo)[1]
+    in_force = memo.now("wh.in_force", partial(_in_force, state))
+    return memo.static(("wh.cards", seen_decks, in_force), partial(_cards_shown, state, memo, seen_decks, in_force))
+
+
+def status_table(state: WitchHammerState, memo: Memo) -> dict[str, StatusInfo]:
+    """Every status of the setup as view parts (the view's ``detail.statuses``), once per match."""
+    return _tables(state, memo)[1]
+
+
 def _view(state: WitchHammerState, viewer: Viewer, window: Window | None, memo: Memo) -> WitchHammerView:
-    marks, seen_decks = memo.static(("wh.sight", viewer), partial(_sight, state, viewer))
+    marks = sight(state, viewer, memo)[0]
     board = state.board
     combatants = tuple([memo.keyed(("wh.combatant", f.id, sight),
                                    (board, f.ready, f.psych is not None, f.psych_card, len(f.slots), f.shown),
                                    partial(combatant, state, memo, f, sight))
                         for f, sight in zip(state.fighters.values(), marks, strict=True)])
-    in_force = memo.now("wh.in_force", partial(_in_force, state))
     opts = state.options
     detail = WitchHammerDetail(
-        state.vignette, memo.static("wh.map", lambda: tuple(state.grid.rows)),
-        memo.static(("wh.cards", seen_decks, in_force), partial(_cards_shown, state, memo, seen_decks, in_force)),
-        _tables(state, memo)[1],
+        state.vignette, memo.static("wh.map", lambda: tuple(state.grid.rows)), cards_shown(state, viewer, memo),
+        status_table(state, memo),
         DramaTimer(opts.drama_timer_seconds, state.phase == "planning") if opts.drama_timer else None,
         tuple(state.pending_fates))
     return envelope("witchhammer", mode="vignettes", round=state.round, phase=state.phase, order=state.order,
@@ -163,7 +180,3 @@ def _view(state: WitchHammerState, viewer: Viewer, window: Window | None, memo: 
 def card_view(view: WitchHammerView, card_id: str | None) -> CardInfo | None:
     """A card the view shows, or ``None``."""
     return None if card_id is None else view.detail.cards.get(card_id)
-
-
-def status_table(view: WitchHammerView) -> Mapping[str, StatusInfo]:
-    return view.detail.statuses

@@ -1,0 +1,182 @@
+"""What a WitchHammer policy observes: typed, read-only, read from the state only when asked (issue 16, item 4).
+
+:class:`WitchHammerObservation` is built in O(1) per decision; each property reads the state when a policy asks for
+it. It shows exactly what the seat's view (:mod:`affray.rulesets.witchhammer.views`) shows and no more, with the same
+redaction (:func:`~affray.rulesets.witchhammer.views.sight`): everyone's public numbers, positions and statuses, how
+many cards each combatant has face down (never which), and the hand and deck only of a combatant the seat may open
+or see. Properties return ints, strings, tuples and read-only mappings, never the state's own objects.
+Rules: WH-02, WH-03 (face-down cards), WH-05, WH-20 (the Malus), WH-21 (status modifiers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from affray.core.engine import Viewer
+from affray.core.memo import Memo
+from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
+from affray.rulesets.witchhammer.view_types import CardInfo, StatusInfo
+from affray.rulesets.witchhammer.views import WitchHammerView, cards_shown, sight, status_table, view
+from affray.rulesets.witchhammer.wounds import malus_of
+
+Square = tuple[int, int]
+
+
+class SeenFighter:
+    """One combatant as a seat sees it (its view's :class:`~affray.core.view.CombatantView`, read live)."""
+
+    __slots__ = ("_f", "_opened", "_sees", "_state")
+
+    def __init__(self, state: WitchHammerState, f: Fighter, opened: bool, sees: bool) -> None:
+        self._state, self._f, self._opened, self._sees = state, f, opened, sees
+
+    @property
+    def id(self) -> str:
+        return self._f.id
+
+    @property
+    def side(self) -> str:
+        return self._f.side
+
+    @property
+    def down(self) -> bool:
+        """Out of the fight: down, defeated, fallen or dead (WH-22)."""
+        return bool(self._f.out)
+
+    @property
+    def at(self) -> Square:
+        """The square it stands on."""
+        return self._f.pos
+
+    @property
+    def poise(self) -> int:
+        return self._f.poise
+
+    @property
+    def max_poise(self) -> int:
+        return self._f.max_poise
+
+    @property
+    def health(self) -> int:
+        return self._f.health
+
+    @property
+    def attack(self) -> int:
+        """The sheet's Attack bonus (WH-11)."""
+        return self._f.attack
+
+    @property
+    def defense(self) -> int:
+        """The sheet's normal Defense (WH-12)."""
+        return self._f.defense
+
+    @property
+    def defenses(self) -> Mapping[str, int]:
+        """The sheet's aspect Defenses (WH-13, WH-14)."""
+        return MappingProxyType(self._f.defenses)
+
+    @property
+    def solid_damage(self) -> int:
+        """Damage added on a Solid Hit (WH-B5)."""
+        return self._f.solid_damage
+
+    @property
+    def malus(self) -> int:
+        """The total Malus, Health loss and statuses (WH-20, WH-21)."""
+        return malus_of(self._state, self._f)
+
+    @property
+    def mod_attack(self) -> int:
+        """The status modifiers in force (WH-21): Attack, Defense, movement and the aspect Defenses."""
+        return self._f.mod_attack
+
+    @property
+    def mod_defense(self) -> int:
+        return self._f.mod_defense
+
+    @property
+    def mod_move(self) -> int:
+        return self._f.mod_move
+
+    @property
+    def mod_defenses(self) -> Mapping[str, int]:
+        return MappingProxyType(self._f.mod_defenses)
+
+    @property
+    def placed(self) -> int:
+        """How many Action cards it has face down this vignette (everyone sees that a card went down)."""
+        return len(self._f.slots)
+
+    @property
+    def psych_placed(self) -> bool:
+        """Whether it has played a Psych card face down this vignette."""
+        return self._f.psych is not None
+
+    @property
+    def hand(self) -> Mapping[str, int] | None:
+        """Copies still free this vignette, card by card in deck order; only for the seat that plays it."""
+        if not self._opened:
+            return None
+        return MappingProxyType({c: n for c, n in self._f.hand.items() if n > 0})
+
+    @property
+    def deck(self) -> Mapping[str, int] | None:
+        """Its deck (WH-04); for the seat that plays it and GM-level viewers."""
+        return MappingProxyType(self._f.deck) if self._sees else None
+
+
+class WitchHammerObservation:
+    """What ``actor``'s policy sees through ``viewer`` (see the module docstring)."""
+
+    __slots__ = ("_actor", "_memo", "_state", "_viewer")
+
+    def __init__(self, state: WitchHammerState, viewer: Viewer, actor: str, memo: Memo) -> None:
+        self._state, self._viewer, self._actor, self._memo = state, viewer, actor, memo
+
+    @property
+    def actor(self) -> str:
+        return self._actor
+
+    @property
+    def phase(self) -> str:
+        """``psych``, ``planning``, ``deaths_door`` or ``over`` (WH-01)."""
+        return self._state.phase
+
+    @property
+    def vignette(self) -> int:
+        return self._state.vignette
+
+    @property
+    def combatants(self) -> tuple[SeenFighter, ...]:
+        """Every combatant in actor order, as this seat sees it."""
+        state = self._state
+        marks = sight(state, self._viewer, self._memo)[0]
+        return tuple([SeenFighter(state, f, m[0], m[1]) for f, m in zip(state.fighters.values(), marks, strict=True)])
+
+    @property
+    def me(self) -> SeenFighter | None:
+        """The combatant the policy acts for (``None`` for the GM, who rules and calls time but fights no one)."""
+        state = self._state
+        f = state.fighters.get(self._actor)
+        if f is None:
+            return None
+        opened, sees, _ = sight(state, self._viewer, self._memo)[0][f.order]
+        return SeenFighter(state, f, opened, sees)
+
+    @property
+    def cards(self) -> Mapping[str, CardInfo]:
+        """The cards this seat may read: those in force and those of every deck it sees (the view's cards)."""
+        table = cards_shown(self._state, self._viewer, self._memo)
+        # the table lives in the same static store for the whole match, so its id names it (no reuse)
+        return self._memo.static(("wh.cards.ro", id(table)), lambda: MappingProxyType(table))
+
+    @property
+    def statuses(self) -> Mapping[str, StatusInfo]:
+        """The setup's status table, the same object for every observation of the match (policies may key their
+        digests by it)."""
+        return self._memo.static("wh.statuses.ro", lambda: MappingProxyType(status_table(self._state, self._memo)))
+
+    def view(self) -> WitchHammerView:
+        """The seat's whole typed view (through the match's memo)."""
+        return view(self._state, self._viewer, self._state.window, self._memo)
