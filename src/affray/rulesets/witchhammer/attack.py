@@ -11,7 +11,14 @@ from affray.core.grid import behind, direction, distance, flanks
 from affray.rulesets.witchhammer import targeting
 from affray.rulesets.witchhammer.effects import Turn, defense_value, locked
 from affray.rulesets.witchhammer.events import Attacked, Fizzled
-from affray.rulesets.witchhammer.mechanics import BEHIND_BONUS, FLANK_BONUS, RANGES, SOLID_HIT, attack, defense_against
+from affray.rulesets.witchhammer.mechanics import (
+    BEHIND_BONUS,
+    FLANK_BONUS,
+    RANGES,
+    SOLID_HIT,
+    attack_roll,
+    defense_against,
+)
 from affray.rulesets.witchhammer.state import Fighter, Node, WitchHammerState
 from affray.rulesets.witchhammer.wounds import d20, hurt, malus_of
 
@@ -67,7 +74,7 @@ def position_bonus(state: WitchHammerState, f: Fighter, t: Fighter) -> tuple[int
         bonus, tags = BEHIND_BONUS, ["behind"]
     mode, need_attack = state.options.flank_mode, state.options.flank_partner == "attacking"
     for g in state.fighters.values():
-        if g is f or not g.up or g.side != f.side or distance(g.pos, t.pos) != 1:
+        if g is f or g.out or g.side != f.side or distance(g.pos, t.pos) != 1:
             continue
         if need_attack and not (g.card is not None and any(n["type"] == "attack" for n in g.card.below)):
             continue
@@ -91,16 +98,18 @@ def strike(state: WitchHammerState, turn: Turn, t: Fighter, node: Node) -> list[
     pos_bonus, tags = position_bonus(state, f, t)
     bonus = node["attack"] + f.attack + f.mod_attack + malus_of(state, f) + pos_bonus
     defense = target_defense(state, t, node["aspects"])
-    natural = d20(turn.rng, f.id, "attack", bonus - defense, turn.journal)
-    r = attack(natural, bonus, defense, clamp_margin=opts.clamp_margin)
+    journal = turn.journal
+    natural = d20(turn.rng, f.id, "attack", bonus - defense, journal)
+    r = attack_roll(natural, bonus - defense, opts.clamp_margin)
     damage, solid = r.damage, r.solid
+    on_hit, on_solid = node["on_hit"], node["on_solid_hit"]
     if r.hit:
-        damage += _bonus_damage(node["on_hit"])
+        damage += _bonus_damage(on_hit) if on_hit else 0
         if opts.solid_hit_on == "total":
             solid = damage >= SOLID_HIT
         if solid:
-            damage += f.solid_damage + _bonus_damage(node["on_solid_hit"])
-    if turn.journal.loud:
+            damage += f.solid_damage + (_bonus_damage(on_solid) if on_solid else 0)
+    if journal.loud:
         result = "fumble" if r.fumble else ("solid" if solid else ("hit" if r.hit else "miss"))
         turn.journal.append(Attacked(f.id, t.id, turn.card, natural, bonus, defense, r.value, damage, result,
                                      r.crit, tags))
@@ -108,11 +117,13 @@ def strike(state: WitchHammerState, turn: Turn, t: Fighter, node: Node) -> list[
         f.facing = direction(f.pos, t.pos)  # WH-B14: face the target when it did not move
     crit_wounds = r.bonus_wounds if (opts.crit_wound == "always" or r.hit) else 0
     if damage or crit_wounds:
-        hurt(state, t, damage, turn.rng, turn.journal, f"{f.name}'s {turn.card}", bonus_wounds=crit_wounds,
-             poise_only=node["poise_only"], from_attack=True, by=f)
-    follow: list[FollowUp] = []
+        source = f"{f.name}'s {turn.card}" if journal.loud else ""  # only events name the source
+        hurt(state, t, damage, turn.rng, journal, source, bonus_wounds=crit_wounds, poise_only=node["poise_only"],
+             from_attack=True, by=f)
+    follow: list[FollowUp] = []  # an empty follow-up list would resolve nothing, so none is made
     if r.hit:
-        follow.append((t, _others(node["on_hit"])))
-        if solid:
-            follow.append((t, _others(node["on_solid_hit"])))
+        if on_hit:
+            follow.append((t, _others(on_hit)))
+        if solid and on_solid:
+            follow.append((t, _others(on_solid)))
     return follow

@@ -7,7 +7,7 @@ simulation calls them millions of times. Nothing here rolls, mutates or knows ab
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 D20 = 20
 HIT_THRESHOLD = 10  # Rule: WH-16 (a hit needs a value over 10)
@@ -76,6 +76,13 @@ def attack(natural_d20: int, attack_bonus: int, defense: int, *, crits: bool = T
     damage = value - HIT_THRESHOLD if value > HIT_THRESHOLD and not fumble else 0
     return AttackResult(natural_d20, value, damage, damage >= 1, damage >= SOLID_HIT, crit, fumble,
                         1 if crit else 0)
+
+
+@lru_cache(maxsize=4096)
+def attack_roll(natural_d20: int, margin: int, clamp_margin: bool = False) -> AttackResult:
+    """:func:`attack` with ``margin`` = attack bonus - defense, which is all it depends on; cached for the engine
+    loop (a result is frozen, so sharing it is safe). Rules: WH-15..WH-18."""
+    return attack(natural_d20, margin, 0, clamp_margin=clamp_margin)
 
 
 def penetration(damage: int) -> int:

@@ -27,8 +27,9 @@ from affray.rulesets.witchhammer.wounds import hurt
 
 def run(state: WitchHammerState, turn: Turn, nodes: Iterable[Node], target: Fighter | None = None) -> None:
     """Resolve ``nodes`` in order for ``turn``; ``target`` is who ``to: target`` means."""
+    actor = turn.actor
     for node in nodes:
-        if not turn.actor.up:
+        if actor.out:  # the actor fell (its own damage node, a counter): the card stops (WH-22)
             return
         kind = node["type"]
         if kind == "move":

@@ -107,7 +107,7 @@ class Digests:
     def __init__(self) -> None:
         self.table: object = None
         self.profiles: dict[str, tuple[Card, Profile]] = {}
-        self.psych: dict[str, tuple[Card, float]] = {}
+        self.psych: dict[str, tuple[bool, bool, float]] = {}  # card id -> (a Psych card, one-shot, worth)
         self.plans: dict[Any, list[str]] = {}
 
     def follow(self, statuses: Mapping[str, StatusInfo]) -> None:
@@ -129,12 +129,19 @@ class Planner:
         self.seen = seen
         self.me = me
         self.hand: Mapping[str, int] = self.me.hand or {}
-        self.cards: Mapping[str, Card] = seen.cards
+        self._cards: Mapping[str, Card] | None = None
         self.statuses: Mapping[str, StatusInfo] = seen.statuses
         self.digests = digests if digests is not None else Digests()
         self.digests.follow(self.statuses)
         self.defense: dict[tuple[str, ...], int] = {}
         self.strikes: dict[Strike, float] = {}  # a strike's worth when in reach
+
+    @property
+    def cards(self) -> Mapping[str, Card]:
+        """The cards the seat may read, asked of the observation only when a digest is missing."""
+        if self._cards is None:
+            self._cards = self.seen.cards
+        return self._cards
 
     def _survey(self) -> None:
         """Who the foes are, the nearest, how many threaten, and the bonuses: what plan() scores from."""
@@ -224,15 +231,17 @@ class Planner:
     def psych(self) -> str | None:
         best: tuple[float, str] | None = None
         vignette = self.seen.vignette
+        digests = self.digests.psych  # by card id: the digests follow the setup's tables (Digests.follow)
         for c, n in self.hand.items():
-            card = self.cards[c]
-            if n <= 0 or card.kind != "psych" or (card.one_shot and vignette > 1):
+            hit = digests.get(c)
+            if hit is None:
+                card = self.cards[c]
+                psych = card.kind == "psych"
+                hit = digests[c] = (psych, card.one_shot, self._psych_worth(card.below) if psych else 0.0)
+            if n <= 0 or not hit[0] or (hit[1] and vignette > 1):
                 continue
-            hit = self.digests.psych.get(c)
-            if hit is None or hit[0] is not card:
-                hit = self.digests.psych[c] = (card, self._psych_worth(card.below))
-            if best is None or hit[1] > best[0]:
-                best = (hit[1], c)
+            if best is None or hit[2] > best[0]:
+                best = (hit[2], c)
         return best[1] if best is not None else None
 
     def _psych_worth(self, nodes: Sequence[Mapping[str, Any]]) -> float:

@@ -97,7 +97,7 @@ def play_round(state: WitchHammerState, slot: int, rng: RNG, journal: Journal) -
     state.round += 1
     if journal.loud:
         journal.append(RoundStarted(state.round))
-    acting = [f for f in state.fighters.values() if f.up and len(f.slots) >= slot]
+    acting = [f for f in state.fighters.values() if not f.out and len(f.slots) >= slot]
     for f in acting:
         f.card = reveal(state, f, slot, journal)
         f.shown = slot
@@ -122,13 +122,13 @@ def play_round(state: WitchHammerState, slot: int, rng: RNG, journal: Journal) -
 
 def take_turn(state: WitchHammerState, f: Fighter, rng: RNG, journal: Journal) -> None:
     """``f``'s turn: ongoing effects tick, then the card's below-the-line part unless stunned (WH-24, WH-B11)."""
-    if not f.up or f.card is None:
+    if f.out or f.card is None:  # not able to act (WH-22, WH-A6), or nothing revealed
         return
     card = f.card
     stunned = f.stunned
     if f.statuses and (not stunned or state.options.tick_when_stunned):
         tick(state, f, rng, journal)
-    if f.up:
+    if not f.out:
         if stunned:
             if journal.loud:
                 journal.append(Fizzled(f.id, card.name, "stunned"))
@@ -139,5 +139,11 @@ def take_turn(state: WitchHammerState, f: Fighter, rng: RNG, journal: Journal) -
 
 def decided(state: WitchHammerState) -> bool:
     """True when at most one side still has a combatant able to act (WH-01)."""
-    sides = {f.side for f in state.fighters.values() if f.up}
-    return len(sides) <= 1
+    side = None
+    for f in state.fighters.values():
+        if not f.out:  # able to act (Fighter.up), read directly on this per-turn path
+            if side is None:
+                side = f.side
+            elif f.side != side:
+                return False
+    return True
