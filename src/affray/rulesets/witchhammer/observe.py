@@ -129,10 +129,17 @@ class SeenFighter:
 class WitchHammerObservation:
     """What ``actor``'s policy sees through ``viewer`` (see the module docstring)."""
 
-    __slots__ = ("_actor", "_memo", "_state", "_viewer")
+    __slots__ = ("_actor", "_marks", "_memo", "_state", "_viewer")
 
     def __init__(self, state: WitchHammerState, viewer: Viewer, actor: str, memo: Memo) -> None:
         self._state, self._viewer, self._actor, self._memo = state, viewer, actor, memo
+        self._marks: tuple[tuple[bool, bool, bool], ...] | None = None
+
+    def _sight(self) -> tuple[tuple[bool, bool, bool], ...]:
+        """Per combatant, whether this seat opens its cards, sees its sheet and plays it (asked once)."""
+        if self._marks is None:
+            self._marks = sight(self._state, self._viewer, self._memo)[0]
+        return self._marks
 
     @property
     def actor(self) -> str:
@@ -151,8 +158,20 @@ class WitchHammerObservation:
     def combatants(self) -> tuple[SeenFighter, ...]:
         """Every combatant in actor order, as this seat sees it."""
         state = self._state
-        marks = sight(state, self._viewer, self._memo)[0]
-        return tuple([SeenFighter(state, f, m[0], m[1]) for f, m in zip(state.fighters.values(), marks, strict=True)])
+        return tuple([SeenFighter(state, f, m[0], m[1])
+                      for f, m in zip(state.fighters.values(), self._sight(), strict=True)])
+
+    @property
+    def enemies(self) -> tuple[SeenFighter, ...]:
+        """The combatants of other sides than the actor's that are not down, in actor order (what the view shows of
+        every combatant: its side and whether it is down); none for the GM."""
+        state = self._state
+        me = state.fighters.get(self._actor)
+        if me is None:
+            return ()
+        side, marks = me.side, self._sight()
+        return tuple([SeenFighter(state, f, marks[f.order][0], marks[f.order][1])
+                      for f in state.fighters.values() if not f.out and f.side != side])
 
     @property
     def me(self) -> SeenFighter | None:
@@ -161,7 +180,7 @@ class WitchHammerObservation:
         f = state.fighters.get(self._actor)
         if f is None:
             return None
-        opened, sees, _ = sight(state, self._viewer, self._memo)[0][f.order]
+        opened, sees, _ = self._sight()[f.order]
         return SeenFighter(state, f, opened, sees)
 
     @property

@@ -27,9 +27,6 @@ Card = CardInfo
 READY: Action = {"type": "ready"}
 
 
-def _dist(a: tuple[int, int], b: tuple[int, int]) -> int:
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
-
 
 @cache
 def mean_damage(margin: int, on_hit: int, on_solid: int) -> tuple[float, float]:
@@ -144,13 +141,21 @@ class Planner:
         return self._cards
 
     def _survey(self) -> None:
-        """Who the foes are, the nearest, how many threaten, and the bonuses: what plan() scores from."""
+        """Who the foes are, the nearest (the first listed among equals) and its distance, how many threaten
+        (within 5 squares), and the bonuses: what plan() scores from."""
         me = self.me
-        side = me.side
-        self.foes = [c for c in self.seen.combatants if not c.down and c.side != side]
-        pos = self.pos = me.at
-        self.foe = min(self.foes, key=lambda c: _dist(pos, c.at)) if self.foes else None
-        self.threats = max(1, sum(1 for c in self.foes if _dist(pos, c.at) <= 5))
+        x, y = me.at
+        foes: list[SeenFighter] = []
+        nearest, gap, threats = None, 0, 0
+        for c in self.seen.enemies:
+            cx, cy = c.at
+            d = max(abs(x - cx), abs(y - cy))  # _dist, inline: this runs for every decision
+            foes.append(c)
+            if nearest is None or d < gap:
+                nearest, gap = c, d
+            if d <= 5:
+                threats += 1
+        self.foes, self.foe, self.gap, self.threats = foes, nearest, gap, max(1, threats)
         self.bonus = me.attack + me.mod_attack + me.malus
         self.step_bonus = me.mod_move
         self.solid = me.solid_damage
@@ -191,8 +196,7 @@ class Planner:
         """The cards for the empty slots; remembered for the match by everything the scores read, since the same
         situations come back."""
         self._survey()
-        me, foe = self.me, self.foe
-        gap = _dist(self.pos, foe.at) if foe is not None else 0
+        me, foe, gap = self.me, self.foe, self.gap
         missing = me.max_poise - me.poise
         aim = None
         if foe is not None:
