@@ -7,7 +7,7 @@ WH-26, WH-B14, WH-B15: ``behind``, ``sides_of``, ``flanks``), is the shared :mod
 
 from __future__ import annotations
 
-from affray.core.grid import Pos, direction, distance, euclid2, step_toward
+from affray.core.grid import Grid, Pos, direction, distance, euclid2
 from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
 
 
@@ -63,14 +63,14 @@ def move(state: WitchHammerState, f: Fighter, reference: Fighter, squares: int, 
     path: list[Pos] = []
     if squares <= 0:
         return path, "full"
-    occupied = state.occupied(f)
+    taken = set(state.occupied(f))
     grid = state.grid
     terrain = state.options.difficult_terrain
     left = squares
     while left > 0:
         if not away and distance(f.pos, reference.pos) <= 1:
             return path, "adjacent"
-        nxt = step_toward(grid, f.pos, reference.pos, occupied, away=away)
+        nxt = greedy_step(grid, f.pos, reference.pos, taken, away)
         if nxt is None:
             return path, "blocked"
         cost = grid.cost(nxt, squares) if terrain else 1
@@ -81,3 +81,28 @@ def move(state: WitchHammerState, f: Fighter, reference: Fighter, squares: int, 
         f.pos = nxt
         path.append(nxt)
     return path, "full"
+
+
+def greedy_step(grid: Grid, start: Pos, target: Pos, taken: set[Pos], away: bool) -> Pos | None:
+    """One greedy step toward (or away from) ``target``, exactly :func:`affray.core.grid.step_toward`'s (WH-B13:
+    the free neighbour nearest by Chebyshev then squared Euclidean distance, if that beats standing still; away,
+    the farthest by Chebyshev then the nearest by Euclidean, if the Chebyshev distance grows; ties keep the earlier
+    neighbour), with the distances worked out inline and the blocked squares given as a set: it is the inner loop
+    of every move (``tests/witchhammer/test_fast.py`` checks that the two agree)."""
+    tx, ty = target
+    best: Pos | None = None
+    bc = be = 0
+    for q in grid.neighbours(start):
+        if q in taken or q == target:
+            continue
+        dx, dy = q[0] - tx, q[1] - ty
+        ax, ay = (dx if dx >= 0 else -dx), (dy if dy >= 0 else -dy)
+        cheb, eu = (ax if ax > ay else ay), dx * dx + dy * dy
+        if best is None or (cheb > bc if away else cheb < bc) or (cheb == bc and eu < be):
+            best, bc, be = q, cheb, eu
+    if best is None:
+        return None
+    here = distance(start, target)
+    if away:
+        return best if bc > here else None
+    return best if (bc, be) < (here, euclid2(start, target)) else None
