@@ -45,7 +45,10 @@ def crits_on(state: WitchHammerState, kind: str) -> bool:
 
 def malus_of(state: WitchHammerState, f: Fighter) -> int:
     """The total Malus (0 or negative): Health loss plus status maluses, which add up. Rules: WH-20, WH-21."""
-    return f.health_malus(state.options.malus_applies_to_monsters) + f.mod_malus
+    wounds = f.max_health - f.health
+    if wounds <= 0 or (f.kind == "monster" and not state.options.malus_applies_to_monsters):
+        return f.mod_malus  # no Health lost, or a monster spared by the option: Fighter.health_malus is 0
+    return f.health_malus(True) + f.mod_malus
 
 
 def hurt(state: WitchHammerState, target: Fighter, damage: int, rng: RNG, journal: Journal, source: str, *,
