@@ -149,10 +149,11 @@ def saving_throw(state: WitchHammerState, f: Fighter, node: Node, rng: RNG, jour
     bonus = defense_value(f, node["save"])
     malus = malus_of(state, f)
     diff = difficulty_of(node["difficulty"])
-    natural = d20(rng, f.id, f"{node['save']} save", bonus + malus, journal)
+    what = f"{node['save']} save" if journal.loud else ""  # only events name the roll
+    natural = d20(rng, f.id, what, bonus + malus, journal)
     result = save(natural, bonus, malus, diff, crits=crits_on(state, "check"))
     if journal.loud:
-        journal.append(Checked(f.id, f"{node['save']} save", result.total, diff, result.success))
+        journal.append(Checked(f.id, what, result.total, diff, result.success))
     return result.success
 
 
@@ -161,8 +162,9 @@ def skill(state: WitchHammerState, f: Fighter, node: Node, rng: RNG, journal: Jo
     bonus = f.skills.get(node["skill"], 0)
     malus = malus_of(state, f)
     diff = difficulty_of(node["difficulty"])
-    natural = d20(rng, f.id, f"{node['skill']} check", bonus + malus, journal)
+    what = f"{node['skill']} check" if journal.loud else ""  # only events name the roll
+    natural = d20(rng, f.id, what, bonus + malus, journal)
     result = skill_check(natural, bonus, diff, malus, crits=crits_on(state, "check"))
     if journal.loud:
-        journal.append(Checked(f.id, f"{node['skill']} check", result.total, diff, result.success))
+        journal.append(Checked(f.id, what, result.total, diff, result.success))
     return result.success

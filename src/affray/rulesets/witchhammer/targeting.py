@@ -10,6 +10,8 @@ from __future__ import annotations
 from affray.core.grid import Grid, Pos, direction, distance, euclid2
 from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
 
+SELECTORS = frozenset(("nearest_ally", "nearest_enemy", "farthest_enemy", "largest_enemy", "weakest_enemy"))
+
 
 def _near_key(f: Fighter, g: Fighter) -> tuple[int, int, int]:
     return distance(f.pos, g.pos), euclid2(f.pos, g.pos), g.order
@@ -20,11 +22,15 @@ def pick(state: WitchHammerState, f: Fighter, selector: str) -> Fighter | None:
     if selector == "self":
         return f
     if selector == "nearest_ally":
-        pool = [g for g in state.fighters.values() if g.up and g.side == f.side and g is not f]
-        return min(pool, key=lambda g: _near_key(f, g)) if pool else None
-    pool = [g for g in state.fighters.values() if g.up and g.side != f.side]
+        pool = [g for g in state.fighters.values() if not g.out and g.side == f.side and g is not f]
+    else:
+        pool = [g for g in state.fighters.values() if not g.out and g.side != f.side]
     if not pool:
         return None
+    if len(pool) == 1 and selector in SELECTORS:  # the only one, whatever the key (a lone monster, a lone hero)
+        return pool[0]
+    if selector == "nearest_ally":
+        return min(pool, key=lambda g: _near_key(f, g))
     if selector == "nearest_enemy":
         return min(pool, key=lambda g: _near_key(f, g))
     if selector == "farthest_enemy":
@@ -43,7 +49,7 @@ def group(state: WitchHammerState, f: Fighter, recipient: str, reach: int = 1_00
         return [g for g in state.fighters.values() if g.up and g.side == f.side]
     if recipient == "each_adjacent_enemy":
         reach = 1
-    return [g for g in state.fighters.values() if g.up and g.side != f.side and distance(f.pos, g.pos) <= reach]
+    return [g for g in state.fighters.values() if not g.out and g.side != f.side and distance(f.pos, g.pos) <= reach]
 
 
 def face_nearest_enemy(state: WitchHammerState, f: Fighter) -> None:
