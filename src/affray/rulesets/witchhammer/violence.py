@@ -7,6 +7,9 @@ lock), WH-A2 (fixed or live order), WH-A6 (a character at 0 Health or less takes
 
 from __future__ import annotations
 
+from itertools import groupby
+from operator import itemgetter
+
 from affray.core.events import Revealed, RoundStarted
 from affray.core.journal import Journal
 from affray.core.rng import RNG
@@ -45,22 +48,17 @@ def order(state: WitchHammerState, actors: list[Fighter], rng: RNG, journal: Jou
     """Highest Init first; ties by current Poise, then (WH-B12) higher base Init, PCs before monsters, and a
     seeded d20 roll-off among whoever is still tied."""
     base = state.options.initiative_ties == "base_then_pcs"
-    keyed = []
+    initiatives = state.initiative
+    keyed: list[tuple[tuple[int, int, int, int], Fighter]] = []
     for f in actors:
-        value = init_of(state, f)
-        state.initiative[f.id] = value
-        tail = (-f.init, 0 if f.kind == "pc" else 1) if base else (0, 0)
-        keyed.append(((-value, -f.poise, *tail), f))
-    keyed.sort(key=lambda kf: kf[0])
+        value = initiatives[f.id] = init_of(state, f)
+        key = (-value, -f.poise, -f.init, 0 if f.kind == "pc" else 1) if base else (-value, -f.poise, 0, 0)
+        keyed.append((key, f))
+    keyed.sort(key=itemgetter(0))  # stable: equal keys keep the actor order for the roll-off
     out: list[Fighter] = []
-    i = 0
-    while i < len(keyed):
-        j = i
-        while j + 1 < len(keyed) and keyed[j + 1][0] == keyed[i][0]:
-            j += 1
-        tied = [kf[1] for kf in keyed[i:j + 1]]
+    for _, group in groupby(keyed, key=itemgetter(0)):
+        tied = [kf[1] for kf in group]
         out += _roll_off(tied, rng, journal) if len(tied) > 1 else tied
-        i = j + 1
     return out
 
 
