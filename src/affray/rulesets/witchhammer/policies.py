@@ -130,7 +130,7 @@ class Planner:
         self.statuses: Mapping[str, StatusInfo] = seen.statuses
         self.digests = digests if digests is not None else Digests()
         self.digests.follow(self.statuses)
-        self.defense: dict[tuple[str, ...], int] = {}
+        self.defense: dict[tuple[str, ...], int] = {}  # filled by _plan, when a plan is not remembered
         self.strikes: dict[Strike, float] = {}  # a strike's worth when in reach
 
     @property
