@@ -112,6 +112,7 @@ ON_SOLID = {"type": "damage", "amount": 8, "to": "target", "poise_only": False}
 @pytest.mark.parametrize("node_extra", [{}, {"on_hit": [ON_HIT], "on_solid_hit": [ON_SOLID]}])
 def test_wh15_wh19_blows_agree_with_the_engine_strike_face_by_face(node_extra: dict[str, Any]) -> None:
     """The engine's own ``attack.strike`` on each scripted d20 face lands exactly the odds' outcome."""
+    from affray.core.journal import Journal
     from affray.rulesets.witchhammer.attack import strike
     from affray.rulesets.witchhammer.effects import Turn
     from tests.witchhammer.helpers import DiceRNG, fighter, give_card, new_state
@@ -125,7 +126,7 @@ def test_wh15_wh19_blows_agree_with_the_engine_strike_face_by_face(node_extra: d
         a, b = state.fighters["a"], state.fighters["b"]
         give_card(state, b, "guard")
         a.solid_damage = 1
-        strike(state, Turn(a, "test", DiceRNG([face]), []), b, node)
+        strike(state, Turn(a, "test", DiceRNG([face]), Journal()), b, node)
         expected[(b.poise, b.health)] = expected.get((b.poise, b.health), Fraction(0)) + Fraction(1, 20)
         defense = defense_against(b.defense + 6, 0, True)
     bonus_hit = sum(n["amount"] for n in node["on_hit"])
