@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from affray.core.engine import Rejected
-from affray.core.events import Event
+from affray.core.journal import Journal
 from affray.rulesets.warp.events import AttackDeclared, Moved
 from affray.rulesets.warp.mechanics import PACES, distance_dice
 from affray.rulesets.warp.rolls import best, lock, lock_allows
@@ -180,7 +180,7 @@ def step_away(f: Fighter, target: Fighter, metres: float) -> float:
     return f.position - metres if target.position >= f.position else f.position + metres
 
 
-def commit(state: WarpState, f: Fighter, a: Attack, events: list[Event]) -> None:
+def commit(state: WarpState, f: Fighter, a: Attack, events: Journal) -> None:
     """Apply the declaration: spend dice, lock the trait, move, use up a thrown weapon (WR-04, WR-09)."""
     t = state.fighters[a.target]
     f.experience -= a.experience
@@ -209,6 +209,7 @@ def commit(state: WarpState, f: Fighter, a: Attack, events: list[Event]) -> None
             g.held_by = ""
     a.repeated = state.options.predictable_repeats and f.last_attack == (state.round - 1, t.id, a.maneuver)
     f.last_attack = (state.round, t.id, a.maneuver)
-    events.append(AttackDeclared(f.id, t.id, arm.name, a.mode, state.maneuvers[a.maneuver].name, a.distance))
+    if events.loud:
+        events.append(AttackDeclared(f.id, t.id, arm.name, a.mode, state.maneuvers[a.maneuver].name, a.distance))
     end_action(state, f)
     state.attack = a

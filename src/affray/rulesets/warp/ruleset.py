@@ -27,7 +27,7 @@ from affray.core.engine import (
     Window,
 )
 from affray.core.events import Event, to_jsonable
-from affray.core.journal import Journal
+from affray.core.journal import Journal, journal_for
 from affray.core.memo import Memo
 from affray.core.policy import Choices, ViewObservation
 from affray.core.rng import RNG
@@ -78,7 +78,7 @@ class WarpRuleset:
     def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG,
               journal: Journal | None = None) -> tuple[WarpState, list[Event]]:
         state = build_state(setup, options)
-        events: list[Event] = []
+        events = journal_for(journal)
         if state.mode == "gestalt":
             gestalt.begin(state, rng, events)
         else:
@@ -132,27 +132,26 @@ class WarpRuleset:
         if window is None or actor not in window.actors:
             return Rejected("not_your_turn", f"It is not {actor}'s turn to act.")
         kind = action.get("type")
+        events = journal_for(journal)
         if state.decisions:
             d = state.decisions[0]
             types, handler = HANDLERS[d.kind]
             if kind not in types:
                 return Rejected("not_allowed_now", f"Now the answer is one of: {', '.join(types)}.")
-            events: list[Event] = []
             problem = handler(state, rng, d, action, events)
             if problem is not None:
                 return problem
             state.decisions.remove(d)
             state.slot += 1
         else:
-            result = turn_step(state, rng, state.fighters[actor], action, window.phase)
+            result = turn_step(state, rng, state.fighters[actor], action, window.phase, events)
             if isinstance(result, Rejected):
                 return result
-            events = result.events
         self._run(state, rng, events)
         return Accepted(events)
 
     @staticmethod
-    def _run(state: WarpState, rng: RNG, events: list[Event]) -> None:
+    def _run(state: WarpState, rng: RNG, events: Journal) -> None:
         if state.attack is not None and not state.decisions:
             continue_attack(state, rng, events)
         if state.mode == "gestalt":
