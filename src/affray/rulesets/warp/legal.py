@@ -11,15 +11,16 @@ and spending one experience die.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from typing import Any
 
-from affray.core.engine import ActionSpec
+from affray.core.engine import Action, ActionSpec
 from affray.rulesets.warp.actions import COVER_ORDER
 from affray.rulesets.warp.attack import in_range, reach, usable_weapons
 from affray.rulesets.warp.mechanics import PACES
 from affray.rulesets.warp.resolve import defense_options, engaged, gang_choice_needed, lock_matters
 from affray.rulesets.warp.rolls import candidates, fighting_capacity
-from affray.rulesets.warp.state import Decision, Fighter, WarpState
+from affray.rulesets.warp.state import Arm, Decision, Fighter, WarpState
 
 MAX_COMBINATIONS = 6
 ATTACK_FREE = ("maneuver", "experience")  # the free fields an attack spec carries (action_types.py)
@@ -49,10 +50,10 @@ def _specials(state: WarpState) -> list[str]:
     return list(seen.values())
 
 
-def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
+def _attack_plan(state: WarpState, f: Fighter) -> Iterator[tuple[dict[str, Any], Fighter, Arm, bool]]:
     """Every target in range x weapon x way of using it x suitable trait, with a fresh maneuver; each
-    special effect and one spent experience die with the weapon in hand."""
-    specs: list[ActionSpec] = []
+    special effect and one spent experience die with the weapon in hand. Yields each attack with its target,
+    weapon and whether it is one of those extras (for its label), in listing order."""
     specials = _specials(state)
     weapons = usable_weapons(f)
     traits_of: dict[tuple[str, str], list[str | None]] = {}
@@ -67,11 +68,8 @@ def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
                     (wid, mode), [tr.id for tr in candidates(f, mode, "attack", wid)] or [None])
                 man = fresh_maneuver(state, f, t.id, mode)
                 for tid in traits:
-                    name = f.traits[tid].name if tid is not None else "2 dice"
-                    specs.append(ActionSpec({"type": "attack", "target": t.id, "weapon": wid, "mode": mode,
-                                             "trait": tid, "maneuver": man},
-                                            f"{mode} attack on {t.name} with the {arm.name} ({name})", (),
-                                            MANEUVER_FREE))
+                    yield ({"type": "attack", "target": t.id, "weapon": wid, "mode": mode, "trait": tid,
+                            "maneuver": man}, t, arm, False)
                 if wid != f.wielding:
                     continue
                 extra = [(mid, 0) for mid in specials] if mode == "melee" else []
@@ -82,9 +80,28 @@ def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
                                               "trait": traits[0], "maneuver": mid}
                     if spend:
                         action["experience"] = spend
-                    specs.append(ActionSpec(action, f"{state.maneuvers[mid].name} on {t.name}"
-                                            + (", spending an experience die" if spend else ""), (),
-                                            ATTACK_FREE if spend else MANEUVER_FREE))
+                    yield action, t, arm, True
+
+
+def attack_actions(state: WarpState, f: Fighter) -> list[Action]:
+    """The attacks :func:`turn_specs` lists for ``f``, in its order, as bare actions (no labels: the policies'
+    question, :meth:`WarpChoices.attacks`)."""
+    return [action for action, _, _, _ in _attack_plan(state, f)]
+
+
+def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
+    specs: list[ActionSpec] = []
+    for action, t, arm, extra in _attack_plan(state, f):
+        if not extra:
+            tid = action["trait"]
+            name = f.traits[tid].name if tid is not None else "2 dice"
+            specs.append(ActionSpec(action, f"{action['mode']} attack on {t.name} with the {arm.name} ({name})", (),
+                                    MANEUVER_FREE))
+            continue
+        spend = action.get("experience", 0)
+        specs.append(ActionSpec(action, f"{state.maneuvers[action['maneuver']].name} on {t.name}"
+                                + (", spending an experience die" if spend else ""), (),
+                                ATTACK_FREE if spend else MANEUVER_FREE))
     return specs
 
 

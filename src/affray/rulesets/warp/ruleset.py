@@ -7,7 +7,7 @@ WR-X1..WR-X12 (``docs/warp.md``). Two modes: ``combat`` (rounds, initiative, att
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -29,13 +29,14 @@ from affray.core.engine import (
 from affray.core.events import Event, to_jsonable
 from affray.core.journal import Journal, journal_for
 from affray.core.memo import Memo
-from affray.core.policy import Choices, ViewObservation
 from affray.core.rng import RNG
 from affray.rulesets.warp import decisions, gestalt, turns
 from affray.rulesets.warp.action_types import ACTION_TYPES
 from affray.rulesets.warp.actions import turn_step
+from affray.rulesets.warp.choices import WarpChoices
 from affray.rulesets.warp.content_model import WarpContent, WarpScenario
 from affray.rulesets.warp.legal import decision_specs, turn_specs
+from affray.rulesets.warp.observe import WarpObservation
 from affray.rulesets.warp.options import WarpOptions
 from affray.rulesets.warp.resolve import continue_attack
 from affray.rulesets.warp.setup import build_state, prepare
@@ -120,11 +121,20 @@ class WarpRuleset:
             return decision_specs(state, state.decisions[0])
         return turn_specs(state, state.fighters[actor], window.phase)
 
-    def choices(self, state: WarpState, actor: str, memo: Memo | None = None) -> Choices:
-        return Choices(actor, lambda: self.legal(state, actor, memo))
+    def choices(self, state: WarpState, actor: str, memo: Memo | None = None) -> WarpChoices:
+        """``actor``'s legal actions, answered on demand (:mod:`affray.rulesets.warp.choices`)."""
+        return WarpChoices(actor, lambda: self.legal(state, actor, memo), state, self._window_of(state, memo))
 
-    def observe(self, state: WarpState, viewer: Viewer, actor: str, memo: Memo | None = None) -> ViewObservation:
-        return ViewObservation(actor, viewer, lambda: self.view(state, viewer, memo))
+    def observe(self, state: WarpState, viewer: Viewer, actor: str, memo: Memo | None = None) -> WarpObservation:
+        """What ``actor``'s policy sees from ``viewer``'s seat (:mod:`affray.rulesets.warp.observe`)."""
+        kept = memo if memo is not None else Memo()  # a one-off observation still builds its view once
+        return WarpObservation(state, viewer, actor, self._window_of(state, kept),
+                               lambda: self.view(state, viewer, kept), kept)
+
+    def _window_of(self, state: WarpState, memo: Memo | None) -> Callable[[], Window | None]:
+        if memo is None:
+            return lambda: self.pending(state)
+        return lambda: self._window(state, memo)
 
     def step(self, state: WarpState, actor: str, action: Action, rng: RNG,
              journal: Journal | None = None) -> StepResult:
