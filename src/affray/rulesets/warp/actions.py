@@ -22,6 +22,7 @@ from affray.rulesets.warp.attack import (
     pace_field,
     step_away,
     step_toward,
+    trusted_attack,
 )
 from affray.rulesets.warp.events import Acted, Contest, Moved
 from affray.rulesets.warp.mechanics import COVER
@@ -169,7 +170,7 @@ def turn_step(state: WarpState, rng: RNG, f: Fighter, action: dict[str, Any], ph
             (kind == "wait" and (not holder or phase != "turn")):
         return Rejected("not_allowed_now", f"'{kind}' is not an action {f.name} can take now.")
     if kind == "attack":
-        attack = check_attack(state, f, action)
+        attack = check_attack(state, f, action) if events.validate else trusted_attack(state, f, action)
         if isinstance(attack, Rejected):
             return attack
         commit(state, f, attack, events)

@@ -3,8 +3,9 @@
 :class:`WarpChoices` is the core :class:`~affray.core.policy.Choices` (every answer equals what
 :func:`affray.rulesets.warp.legal` lists, in its order) with the one question the policies ask on almost every turn
 answered without building the listing: :meth:`WarpChoices.attacks`, the attacks on offer as bare actions (no
-labels, no specs). A turn's listing holds a dozen labelled specs; the policies only ever read its attacks unless no
-foe is in reach.
+labels, no specs), kept in the match's memo while :func:`~affray.rulesets.warp.legal.attack_key` stays the same. A
+turn's listing holds a dozen labelled specs; the policies only ever read its attacks unless no foe is in reach.
+The answers are shared: read-only, like everything a memo keeps.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from affray.core.engine import Action, ActionSpec, Window
+from affray.core.memo import Memo
 from affray.core.policy import Choices
-from affray.rulesets.warp.legal import attack_actions
+from affray.rulesets.warp.legal import attack_actions, attack_key
 from affray.rulesets.warp.state import WarpState
 
 TURN_PHASES = ("turn", "held")
@@ -22,13 +24,14 @@ TURN_PHASES = ("turn", "held")
 class WarpChoices(Choices):
     """``actor``'s choices now; ``window`` is the open window (worked out once per match version)."""
 
-    __slots__ = ("_state", "_window")
+    __slots__ = ("_memo", "_state", "_window")
 
     def __init__(self, actor: str, listing: Callable[[], list[ActionSpec]], state: WarpState,
-                 window: Callable[[], Window | None]) -> None:
+                 window: Callable[[], Window | None], memo: Memo | None) -> None:
         super().__init__(actor, listing)
         self._state = state
         self._window = window
+        self._memo = memo
 
     def attacks(self) -> list[Action]:
         """The attacks on offer, as ``[s.action for s in self.of("attack")]`` gives them (WR-08..WR-17, WR-30)."""
@@ -38,4 +41,9 @@ class WarpChoices(Choices):
         state = self._state
         if window is None or self.actor not in window.actors or state.decisions or window.phase not in TURN_PHASES:
             return []
-        return attack_actions(state, state.fighters[self.actor])
+        f = state.fighters[self.actor]
+        if self._memo is None:
+            return attack_actions(state, f)
+        # kept while nothing it depends on changes: in a melee exchange the same attacks come back turn after turn
+        repeat, key = attack_key(state, f)
+        return self._memo.keyed(("warp-attacks", f.id, repeat), key, lambda: attack_actions(state, f))

@@ -154,7 +154,7 @@ class SeenFighter:
 class WarpObservation:
     """What the policy playing ``actor`` sees from ``viewer``'s seat (see the module docstring)."""
 
-    __slots__ = ("_actor", "_build", "_memo", "_state", "_viewer", "_window")
+    __slots__ = ("_actor", "_build", "_memo", "_seen", "_state", "_viewer", "_window")
 
     def __init__(self, state: WarpState, viewer: Viewer, actor: str, window: Callable[[], Window | None],
                  build: Callable[[], WarpView], memo: Memo) -> None:
@@ -164,6 +164,7 @@ class WarpObservation:
         self._window = window
         self._build = build
         self._memo = memo
+        self._seen: dict[str, SeenFighter] = {}
 
     @property
     def actor(self) -> str:
@@ -197,8 +198,11 @@ class WarpObservation:
 
     def fighter(self, fid: str) -> SeenFighter:
         """Combatant ``fid`` as this seat sees it (``KeyError`` for nobody)."""
-        f = self._state.fighters[fid]
-        return SeenFighter(f, f.pc or self._viewer.may_see(fid))
+        seen = self._seen.get(fid)
+        if seen is None:
+            f = self._state.fighters[fid]
+            seen = self._seen[fid] = SeenFighter(f, f.pc or self._viewer.may_see(fid))
+        return seen
 
     def view(self) -> WarpView:
         """The seat's whole typed view (kept for the match's version in its memo)."""

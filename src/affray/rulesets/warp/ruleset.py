@@ -123,7 +123,7 @@ class WarpRuleset:
 
     def choices(self, state: WarpState, actor: str, memo: Memo | None = None) -> WarpChoices:
         """``actor``'s legal actions, answered on demand (:mod:`affray.rulesets.warp.choices`)."""
-        return WarpChoices(actor, lambda: self.legal(state, actor, memo), state, self._window_of(state, memo))
+        return WarpChoices(actor, lambda: self.legal(state, actor, memo), state, self._window_of(state, memo), memo)
 
     def observe(self, state: WarpState, viewer: Viewer, actor: str, memo: Memo | None = None) -> WarpObservation:
         """What ``actor``'s policy sees from ``viewer``'s seat (:mod:`affray.rulesets.warp.observe`)."""
