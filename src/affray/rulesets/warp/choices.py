@@ -15,7 +15,7 @@ from collections.abc import Callable
 from affray.core.engine import Action, ActionSpec, Window
 from affray.core.memo import Memo
 from affray.core.policy import Choices
-from affray.rulesets.warp.legal import attack_actions, attack_key
+from affray.rulesets.warp.legal import attack_actions, attack_key, defense_actions
 from affray.rulesets.warp.state import WarpState
 
 TURN_PHASES = ("turn", "held")
@@ -47,3 +47,14 @@ class WarpChoices(Choices):
         # kept while nothing it depends on changes: in a melee exchange the same attacks come back turn after turn
         repeat, key = attack_key(state, f)
         return self._memo.keyed(("warp-attacks", f.id, repeat), key, lambda: attack_actions(state, f))
+
+    def defenses(self) -> list[Action]:
+        """The defenses on offer against the pending attack, as ``[s.action for s in self.of("defend")]`` gives
+        them (WR-04, WR-08, WR-09, WR-14, WR-31)."""
+        if self._all is not None:
+            return [s.action for s in self._all if s.action["type"] == "defend"]
+        window = self._window()
+        state = self._state
+        if window is None or self.actor not in window.actors or window.phase != "defend":
+            return []
+        return defense_actions(state)

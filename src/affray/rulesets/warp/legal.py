@@ -164,28 +164,43 @@ def _counts(have: int) -> list[int]:
     return [0, 1] if have > 0 else [0]
 
 
-def _defend_specs(state: WarpState, d: Decision) -> list[ActionSpec]:
+def _defend_plan(state: WarpState) -> Iterator[dict[str, Any]]:
+    """The defenses on offer against the pending attack: the best few traits (one unless a non-combat trait's
+    lock matters, WR-09), not dodging a missile when that saves the trait, no or one experience die (WR-04),
+    and, outnumbered, whom to defend against normally (WR-31)."""
     a = state.attack
     assert a is not None
     t = state.fighters[a.target]
-    traits = [tr.id if tr is not None else None for tr in defense_options(state, a)][:3]
-    if not lock_matters(state, a):
-        traits = traits[:1]
-    dodges = [True, False] if a.mode == "ranged" and lock_matters(state, a) else [True]
+    matters = lock_matters(state, a)
+    traits = [tr.id if tr is not None else None for tr in defense_options(state, a)][:3 if matters else 1]
+    dodges = [True, False] if a.mode == "ranged" and matters else [True]
     normals: list[list[str] | None] = [None]
     if gang_choice_needed(state, a):
         close = engaged(state, t)
         need = min(fighting_capacity(t), len(close))
         normals = [list(c) for c in itertools.islice(itertools.combinations(close, need), MAX_COMBINATIONS)]
-    specs = []
     for tid, dodge, spend, normal in itertools.product(traits, dodges, _counts(t.experience), normals):
         action: dict[str, Any] = {"type": "defend", "trait": tid, "dodge": dodge, "experience": spend}
         if normal is not None:
             action["normal"] = normal
+        yield action
+
+
+def defense_actions(state: WarpState) -> list[Action]:
+    """The defenses :func:`decision_specs` lists, in its order, as bare actions (:meth:`WarpChoices.defenses`)."""
+    return list(_defend_plan(state))
+
+
+def _defend_specs(state: WarpState, d: Decision) -> list[ActionSpec]:
+    a = state.attack
+    assert a is not None
+    free = ("experience",) if state.fighters[a.target].experience > 0 else ()
+    specs = []
+    for action in _defend_plan(state):
+        tid, spend, normal = action["trait"], action["experience"], action.get("normal")
         label = f"defend with {tid or '2 dice'}" + (f", spending {spend} experience" if spend else "")
-        specs.append(ActionSpec(action, label + ("" if dodge else ", not dodging")
-                                + (f", facing {', '.join(normal)}" if normal else ""),
-                                free=("experience",) if t.experience > 0 else ()))
+        specs.append(ActionSpec(action, label + ("" if action["dodge"] else ", not dodging")
+                                + (f", facing {', '.join(normal)}" if normal else ""), free=free))
     return specs
 
 

@@ -45,6 +45,13 @@ def _attacks(choices: Choices) -> list[Action]:
     return [s.action for s in choices.of("attack")]
 
 
+def _defenses(choices: Choices) -> list[Action]:
+    """The defenses on offer (WaRP's choices answer without the labelled listing; any other lists them)."""
+    if isinstance(choices, WarpChoices):
+        return choices.defenses()
+    return [s.action for s in choices.of("defend")]
+
+
 def _first(choices: Choices, kinds: tuple[str, ...]) -> Action:
     """The first listed action of one of ``kinds``, else the first listed action."""
     legal = choices.all()
@@ -123,10 +130,19 @@ class WarpHeuristic:
         spend = 1 if foe.messed_up or me.messed_up else 0
         specials = obs.special_maneuvers
 
+        dice_of: dict[str | None, int] = {}  # a few traits and weapons among a dozen attacks: look each up once
+        factor_of: dict[tuple[str, str], int] = {}
+
         def score(a: Action) -> tuple[int, int, int]:
-            dice = me.trait_dice(a["trait"])
-            return (dice if dice is not None else 2, _factor(me, a["weapon"], a["mode"]),
-                    -1 if a["maneuver"] in specials else 0)
+            tid, used = a["trait"], (a["weapon"], a["mode"])
+            dice = dice_of.get(tid)
+            if dice is None:
+                seen = me.trait_dice(tid)
+                dice = dice_of[tid] = seen if seen is not None else 2
+            factor = factor_of.get(used)
+            if factor is None:
+                factor = factor_of[used] = _factor(me, *used)
+            return dice, factor, -1 if a["maneuver"] in specials else 0
 
         mine = [a for a in attacks if a["target"] == target and a.get("experience", 0) == spend] or \
             [a for a in attacks if a["target"] == target]
@@ -139,9 +155,8 @@ class WarpHeuristic:
         def threat(action: Action) -> int:
             return sum(obs.fighter(a).wielded_melee for a in action.get("normal", []))
 
-        legal = choices.all()
-        options = [s.action for s in legal if s.action.get("experience", 0) == spend and s.action.get("dodge", True)]
-        options = options or [s.action for s in legal]
+        legal = _defenses(choices)  # a defend window offers nothing else
+        options = [a for a in legal if a.get("experience", 0) == spend and a.get("dodge", True)] or legal
         return max(options, key=threat)
 
 
@@ -167,9 +182,9 @@ class WarpSteady:
         if phase == "plea":
             return _plea(choices)
         if phase == "defend":
-            legal = choices.all()
-            return next((s.action for s in legal if s.action.get("experience", 0) == 0 and s.action.get("dodge", True)
-                         and "normal" not in s.action), legal[0].action)
+            legal = _defenses(choices)  # a defend window offers nothing else
+            return next((a for a in legal if a.get("experience", 0) == 0 and a.get("dodge", True)
+                         and "normal" not in a), legal[0])
         return _no_experience(choices)
 
     @staticmethod

@@ -138,11 +138,15 @@ class WarpRuleset:
 
     def step(self, state: WarpState, actor: str, action: Action, rng: RNG,
              journal: Journal | None = None) -> StepResult:
-        window = self.pending(state)
-        if window is None or actor not in window.actors:
-            return Rejected("not_your_turn", f"It is not {actor}'s turn to act.")
-        kind = action.get("type")
         events = journal_for(journal)
+        if events.validate:
+            window = self.pending(state)
+            if window is None or actor not in window.actors:
+                return Rejected("not_your_turn", f"It is not {actor}'s turn to act.")
+            phase = window.phase
+        else:  # the actor took the action from its choices, so it is in the window: only its phase matters
+            phase = "turn" if state.phase == "turn" else "held"
+        kind = action.get("type")
         if state.decisions:
             d = state.decisions[0]
             types, handler = HANDLERS[d.kind]
@@ -154,7 +158,7 @@ class WarpRuleset:
             state.decisions.remove(d)
             state.slot += 1
         else:
-            result = turn_step(state, rng, state.fighters[actor], action, window.phase, events)
+            result = turn_step(state, rng, state.fighters[actor], action, phase, events)
             if isinstance(result, Rejected):
                 return result
         self._run(state, rng, events)
