@@ -3,7 +3,7 @@
 :class:`WarpChoices` is the core :class:`~affray.core.policy.Choices` (every answer equals what
 :func:`affray.rulesets.warp.legal` lists, in its order) with the one question the policies ask on almost every turn
 answered without building the listing: :meth:`WarpChoices.attacks`, the attacks on offer as bare actions (no
-labels, no specs), kept in the match's memo while :func:`~affray.rulesets.warp.legal.attack_key` stays the same. A
+labels, no specs), kept in the memo's setup store by :func:`~affray.rulesets.warp.legal.attack_key`. A
 turn's listing holds a dozen labelled specs; the policies only ever read its attacks unless no foe is in reach.
 The answers are shared: read-only, like everything a memo keeps.
 """
@@ -19,6 +19,7 @@ from affray.rulesets.warp.legal import attack_actions, attack_key, defense_actio
 from affray.rulesets.warp.state import WarpState
 
 TURN_PHASES = ("turn", "held")
+KEPT_ATTACKS = 256  # attack lists kept per fighter in the setup's store
 
 
 class WarpChoices(Choices):
@@ -45,8 +46,17 @@ class WarpChoices(Choices):
         if self._memo is None:
             return attack_actions(state, f)
         # kept while nothing it depends on changes: in a melee exchange the same attacks come back turn after turn
-        repeat, key = attack_key(state, f)
-        return self._memo.keyed(("warp-attacks", f.id, repeat), key, lambda: attack_actions(state, f))
+        # The attacks depend on the setup, the options and attack_key alone, so they are kept in the setup's store,
+        # which every match of a simulation chunk shares (the same exchanges of blows come back fight after fight);
+        # bounded, since positions are open.
+        kept: dict[tuple[object, ...], list[Action]] = self._memo.static(("warp-attacks", f.id), dict)
+        key = attack_key(state, f)
+        found = kept.get(key)
+        if found is None:
+            if len(kept) >= KEPT_ATTACKS:
+                kept.clear()
+            found = kept[key] = attack_actions(state, f)
+        return found
 
     def defenses(self) -> list[Action]:
         """The defenses on offer against the pending attack, as ``[s.action for s in self.of("defend")]`` gives

@@ -89,15 +89,15 @@ def attack_actions(state: WarpState, f: Fighter) -> list[Action]:
     return [action for action, _, _, _ in _attack_plan(state, f)]
 
 
-def attack_key(state: WarpState, f: Fighter) -> tuple[str | None, tuple[object, ...]]:
+def attack_key(state: WarpState, f: Fighter) -> tuple[object, ...]:
     """Everything :func:`attack_actions` reads that a fight can change (the rest, the sheets, weapons, maneuvers
-    and options, is fixed for a match), in two parts: which foe ``f``'s plain attack of last round was on (the fresh
-    maneuver, WR-B11: it alternates in an exchange of blows), and where ``f`` and its foes stand, what it carries
-    and wields, whether it has experience left and its trait locks (WR-09)."""
+    and options, is fixed for a match): which foe ``f``'s plain attack of last round was on (the fresh maneuver,
+    WR-B11), where ``f`` and its foes stand, what it carries and wields, whether it has experience left and its
+    trait locks (WR-09)."""
     last = f.last_attack
     repeat = last[1] if last is not None and last[2] == "attack" and last[0] == state.round - 1 else None
-    return repeat, (f.position, tuple((t.id, t.position) for t in state.foes(f)), tuple(f.carried.items()),
-                    f.wielding, f.experience > 0, tuple(f.locks.items()) if f.locks else ())
+    return (repeat, f.position, tuple((t.id, t.position) for t in state.foes(f)), tuple(f.carried.items()),
+            f.wielding, f.experience > 0, tuple(f.locks.items()) if f.locks else ())
 
 
 def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
