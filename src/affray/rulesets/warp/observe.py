@@ -17,10 +17,9 @@ from collections.abc import Callable
 
 from affray.core.engine import Viewer, Window
 from affray.core.memo import Memo
+from affray.rulesets.warp.mechanics import DEFAULT_DICE
 from affray.rulesets.warp.state import UNARMED, Fighter, WarpState
 from affray.rulesets.warp.views import WarpView
-
-DEFAULT_DICE = 2  # a roll without a suitable trait (WR-03)
 
 
 def _factor(f: Fighter, wid: str, mode: str) -> int:

@@ -16,6 +16,7 @@ from affray.core.engine import GM, Action
 from affray.core.policy import Choices, Observation
 from affray.core.rng import RNG
 from affray.rulesets.warp.choices import WarpChoices
+from affray.rulesets.warp.mechanics import DEFAULT_DICE
 from affray.rulesets.warp.observe import SeenFighter, WarpObservation
 
 UNSEEN_HP = 99  # a foe whose sheet is closed ranks as if unhurt
@@ -138,7 +139,7 @@ class WarpHeuristic:
             dice = dice_of.get(tid)
             if dice is None:
                 seen = me.trait_dice(tid)
-                dice = dice_of[tid] = seen if seen is not None else 2
+                dice = dice_of[tid] = seen if seen is not None else DEFAULT_DICE
             factor = factor_of.get(used)
             if factor is None:
                 factor = factor_of[used] = _factor(me, *used)

@@ -86,7 +86,8 @@ def standing(state: WarpState, f: Fighter, use: str, agile: bool, mods: Mods) ->
         mods.penalty.append("messed up")
     if agile and f.armour.penalty_dice:
         mods.penalty.extend(["armour"] * f.armour.penalty_dice)
-    mods.penalty.extend(flaw_penalties(f.flaws, use, agile))
+    if f.flaws:
+        mods.penalty.extend(flaw_penalties(f.flaws, use, agile))
     if f.held_by:
         mods.penalty.append("held")
     if f.psych_round == state.round:

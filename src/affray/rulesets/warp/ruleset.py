@@ -3,6 +3,12 @@
 Rules: WR-01..WR-35 and the rulings WR-B1..WR-B15 (``rules/warp.md``), plus the engine's own rulings
 WR-X1..WR-X12 (``docs/warp.md``). Two modes: ``combat`` (rounds, initiative, attacks) and ``gestalt``
 (one roll each, summed per side, WR-35).
+
+``setup`` and ``step`` write their events into the journal they are given (:mod:`affray.core.journal`): a quiet one
+gets no pool or armour dice records and none of the frequent events, and a journal that does not validate (the
+actor took its action from :meth:`WarpRuleset.choices`) skips the window and attack checks; the dice drawn and the
+state reached are the same either way (``tests/warp/test_fast.py``). Policies see a :class:`WarpObservation` and ask
+a :class:`WarpChoices` (issue 16).
 """
 
 from __future__ import annotations

@@ -175,7 +175,7 @@ def check_outcome(state: WarpState, events: Journal) -> bool:
     """The fight ends when at most one side has anyone still fighting."""
     if state.outcome is not None:
         return True
-    sides = {f.side for f in state.fighters.values() if not f.out}
+    sides = {f.side for f in state.fighters.values() if f.status == "fighting"}  # not f.out
     if len(sides) > 1:
         return False
     winner = next(iter(sides), None)
