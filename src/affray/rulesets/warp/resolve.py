@@ -79,7 +79,7 @@ def lock_matters(state: WarpState, a: Attack) -> bool:
 def defend_choice_needed(state: WarpState, a: Attack) -> bool:
     """Whether the defender has a real choice to make: gang-up, experience dice or a costly trait."""
     t = state.fighters[a.target]
-    return gang_choice_needed(state, a) or t.experience > 0 or lock_matters(state, a)
+    return t.experience > 0 or gang_choice_needed(state, a) or lock_matters(state, a)  # cheapest first
 
 
 def continue_attack(state: WarpState, rng: RNG, events: Journal) -> None:
