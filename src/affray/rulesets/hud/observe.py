@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from affray.core.engine import ActionSpec, Viewer, Window
+from affray.core.engine import ActionSpec, Viewer
 from affray.core.memo import Memo
 from affray.core.policy import Choices
 from affray.rulesets.hud import emergency, nerdified, pursuit
 from affray.rulesets.hud.state import Arm, Fighter, HudState
 from affray.rulesets.hud.views import DuelView, ExchangeView, HudView, PlanItem, PursuitView, WeaponView, view
+from affray.rulesets.hud.windows import pending
 
 
 class SeenFighter:
@@ -151,11 +152,10 @@ def _weapon(a: Arm) -> WeaponView:
 class HudObservation:
     """What the policy playing ``actor`` sees, read lazily (see the module docstring)."""
 
-    __slots__ = ("_actor", "_memo", "_state", "_viewer", "_window")
+    __slots__ = ("_actor", "_memo", "_state", "_viewer")
 
-    def __init__(self, state: HudState, viewer: Viewer, actor: str, memo: Memo | None,
-                 window: Callable[[], Window | None]) -> None:
-        self._state, self._viewer, self._actor, self._memo, self._window = state, viewer, actor, memo, window
+    def __init__(self, state: HudState, viewer: Viewer, actor: str, memo: Memo | None) -> None:
+        self._state, self._viewer, self._actor, self._memo = state, viewer, actor, memo
 
     @property
     def actor(self) -> str:
@@ -172,7 +172,7 @@ class HudObservation:
     @property
     def prompt(self) -> str:
         """The phase of the decision now due (the view's ``prompt.phase``), ``""`` when none is."""
-        window = self._window()
+        window = pending(self._state)
         return "" if window is None else window.phase
 
     @property
@@ -220,22 +220,21 @@ class HudObservation:
 
     def view(self) -> HudView:
         """The seat's whole typed view (built through the match's memo)."""
-        return view(self._state, self._viewer, self._window(), self._memo)
+        return view(self._state, self._viewer, pending(self._state), self._memo)
 
 
 class HudChoices(Choices):
     """``actor``'s legal actions, with :meth:`kinds` answered from the state in the Combat Nerdified windows
     (equal to the listing's kinds: ``tests/conformance`` checks it)."""
 
-    __slots__ = ("_state", "_window")
+    __slots__ = ("_state",)
 
-    def __init__(self, state: HudState, actor: str, listing: Callable[[], list[ActionSpec]],
-                 window: Callable[[], Window | None]) -> None:
+    def __init__(self, state: HudState, actor: str, listing: Callable[[], list[ActionSpec]]) -> None:
         super().__init__(actor, listing)
-        self._state, self._window = state, window
+        self._state = state
 
     def kinds(self) -> frozenset[str]:
-        window = self._window()
+        window = pending(self._state)
         if window is None or self.actor not in window.actors:
             return frozenset()
         phase, state, actor = window.phase, self._state, self.actor

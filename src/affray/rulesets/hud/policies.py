@@ -86,8 +86,9 @@ class HudHeuristic:
 
     @staticmethod
     def _emergency(obs: HudObservation, choices: Choices) -> Action:
-        """WL-17: an emergency attack only to finish a foe that has no defense left; else carry on."""
-        if "emergency_attack" in choices.kinds():
+        """WL-17: an emergency attack only to finish a foe that has no defense left; else carry on (the
+        choices are asked only when some foe is such a one: the attacks offered are on foes)."""
+        if any(f.hp <= 2 and f.defenses == 0 for f in obs.foes):
             for spec in choices.of("emergency_attack"):
                 foe = obs.combatant(spec.action["target"])
                 if foe.hp <= 2 and foe.defenses == 0:

@@ -28,6 +28,7 @@ from affray.rulesets.hud.plans import legal_plans
 from affray.rulesets.hud.setup import at_range, build_state, prepare
 from affray.rulesets.hud.state import HudState
 from affray.rulesets.hud.views import HudCombatantDetail, HudDetail, HudView, view
+from affray.rulesets.hud.windows import pending
 
 CONTENT_DIR = Path(__file__).parent / "content"
 
@@ -64,25 +65,8 @@ class HudRuleset:
         return state, journal
 
     def pending(self, state: HudState) -> Window | None:
-        if state.outcome is not None:
-            return None
-        if state.pursuit is not None:
-            return Window("pursuit", tuple(state.pursuit.waiting), "Chase, shoot or let them go?")
-        if state.exchange is not None:
-            ex = state.exchange
-            who = ex.defender if ex.stage in ("defend", "parry") else ex.attacker
-            return Window(ex.stage, (who,), f"{ex.kind}: {ex.attacker} against {ex.defender}")
-        if state.phase == "declare":
-            return Window("declare", (state.declare_queue[0],), "Declare this round's actions")
-        if state.phase == "emergency":
-            return Window("emergency", (state.emergency_actor,),
-                          "Add an emergency action (-2 to all rolls next round) or carry on?")
-        if state.phase in ("respond", "settle"):
-            assert state.duel is not None
-            return Window(state.phase, (state.duel.defender,), "Roll Defense or Injury")
-        if state.phase in ("attack", "post"):
-            return Window(state.phase, (simplified.current(state),), "Your turn")
-        return None
+        """Who must act now (:func:`affray.rulesets.hud.windows.pending`)."""
+        return pending(state)
 
     def action_types(self) -> tuple[ActionType, ...]:
         """Every action type with its fields; a declaration's plan is a free parameter (issue 11, item 3)."""
@@ -121,16 +105,16 @@ class HudRuleset:
 
     def choices(self, state: HudState, actor: str, memo: Memo | None = None) -> HudChoices:
         """``actor``'s choices, their kinds answered from the state (:class:`.observe.HudChoices`)."""
-        return HudChoices(state, actor, lambda: self.legal(state, actor, memo), lambda: self._window(state, memo))
+        return HudChoices(state, actor, lambda: self.legal(state, actor, memo))
 
     def observe(self, state: HudState, viewer: Viewer, actor: str, memo: Memo | None = None) -> HudObservation:
         """What ``viewer``'s policy sees for ``actor``, read lazily (:mod:`affray.rulesets.hud.observe`)."""
-        return HudObservation(state, viewer, actor, memo, lambda: self._window(state, memo))
+        return HudObservation(state, viewer, actor, memo)
 
     def step(self, state: HudState, actor: str, action: Action, rng: RNG,
              journal: Journal | None = None) -> StepResult:
         journal = journal_for(journal)
-        window = self.pending(state)
+        window = pending(state)
         if window is None or actor not in window.actors:
             return Rejected("not_your_turn", f"It is not {actor}'s turn to act.")
         if window.phase == "declare":
