@@ -115,7 +115,7 @@ def attack_modifier(f: FighterLike, arm: ArmLike | None, charge: bool) -> int:
 
 def defense_modifier(f: FighterLike) -> int:
     """Defense: the defense of everything in hand + the additional-action penalty. Rules: WL-B2, WL-17."""
-    return sum(a.defense for a in f.in_hand()) + f.penalty
+    return sum([a.defense for a in f.in_hand()]) + f.penalty
 
 
 def damage_modifier(options: HudOptions, f: FighterLike, arm: ArmLike | None, charge: bool) -> int:

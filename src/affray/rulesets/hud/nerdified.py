@@ -67,16 +67,20 @@ def begin(state: HudState, rng: RNG, bands: Mapping[str, Band], journal: Journal
 
 def roll_initiative(state: HudState, rng: RNG, actors: list[str], journal: Journal) -> list[str]:
     """Chance for each actor, highest first; tied actors re-roll among themselves (WL-09, WL-B8)."""
-    keys = {a: [chance(state, rng, a, journal, "initiative")] for a in actors}
-    distinct = len({k[0] for k in keys.values()}) == len(keys)  # the usual case: no tie, nothing to re-roll
-    if state.options.initiative_ties == "reroll" and not distinct:
-        while True:
-            groups = tied_groups({a: tuple(k) for a, k in keys.items()})
-            if not groups:
-                break
-            for group in groups:
-                for a in group:
-                    keys[a].append(chance(state, rng, a, journal, "initiative tie"))
+    first = {a: chance(state, rng, a, journal, "initiative") for a in actors}
+    if len(set(first.values())) == len(first) or state.options.initiative_ties != "reroll":
+        # nothing to re-roll (the usual case): highest first, ties (file_order) in the actors' order (a stable sort)
+        for a, value in first.items():
+            state.fighters[a].initiative = value
+        return sorted(actors, key=lambda a: -first[a])
+    keys = {a: [value] for a, value in first.items()}
+    while True:
+        groups = tied_groups({a: tuple(k) for a, k in keys.items()})
+        if not groups:
+            break
+        for group in groups:
+            for a in group:
+                keys[a].append(chance(state, rng, a, journal, "initiative tie"))
     for a in actors:
         state.fighters[a].initiative = keys[a][0]
     position = {a: i for i, a in enumerate(actors)}

@@ -62,12 +62,24 @@ class HudHeuristic:
         me = obs.me
         foes = obs.foes
         ranged = me.holds("ranged")
-        bands = {f.id: distance_band(me.place, me.band, f.place, f.band) for f in foes}
-        reachable = [f for f in foes if bands[f.id] == "engaged" or ranged]
-        threats = sum(1 for f in foes if bands[f.id] == "engaged" or f.holds("ranged"))
+        place, band = me.place, me.band
+        reachable: list[SeenFighter] = []  # engaged, or any foe with a ranged weapon in hand
+        near: list[SeenFighter] = []
+        threats = 0  # foes able to strike back: engaged, or holding a ranged weapon
+        for f in foes:
+            between = distance_band(place, band, f.place, f.band)
+            if between == "engaged":
+                reachable.append(f)
+                threats += 1
+                continue
+            if ranged:
+                reachable.append(f)
+            if f.holds("ranged"):
+                threats += 1
+            if between == "near":
+                near.append(f)
         slots = me.actions
         defenses = min(slots - 1, max(1, threats)) if threats else 0
-        near = [f for f in foes if bands[f.id] == "near"]
         plan: list[dict[str, Any]]
         if reachable:
             plan = [{"type": "attack", "target": _weakest(reachable)}] * (slots - defenses)
@@ -99,13 +111,13 @@ class HudHeuristic:
     def _react(obs: HudObservation, kinds: frozenset[str], phase: str) -> Action:
         if phase == "pursuit":
             return {"type": "shoot" if "shoot" in kinds else "chase"}
+        if phase == "defend" and "defend" in kinds:
+            return {"type": "defend"}
         me = obs.me
         ex = obs.exchange
         assert ex is not None
         other = obs.combatant(ex.attacker if ex.defender == obs.actor else ex.defender)
         if phase == "defend":
-            if "defend" in kinds:
-                return {"type": "defend"}
             hurt = 2 * me.hp <= me.max_hp
             return {"type": "emergency_defense" if hurt and "emergency_defense" in kinds else "take"}
         if _badly_hurt(me, other) and "disengage" in kinds:
