@@ -64,9 +64,8 @@ class HudRuleset:
             freeform.begin(state, rng, setup.get("first"), journal)
         return state, journal
 
-    def pending(self, state: HudState) -> Window | None:
-        """Who must act now (:func:`affray.rulesets.hud.windows.pending`)."""
-        return pending(state)
+    #: Who must act now (:func:`affray.rulesets.hud.windows.pending`; a plain function, called at every decision).
+    pending = staticmethod(pending)
 
     def action_types(self) -> tuple[ActionType, ...]:
         """Every action type with its fields; a declaration's plan is a free parameter (issue 11, item 3)."""
@@ -113,20 +112,24 @@ class HudRuleset:
 
     def step(self, state: HudState, actor: str, action: Action, rng: RNG,
              journal: Journal | None = None) -> StepResult:
+        """Apply ``actor``'s ``action``, writing the events into ``journal``. The decision due is the one
+        :func:`~affray.rulesets.hud.windows.pending` names (a pursuit, then an exchange, then the round's phase); a
+        trusted journal (an action from the actor's choices) skips checking that it is ``actor``'s to take."""
         journal = journal_for(journal)
-        window = pending(state)
-        if window is None or actor not in window.actors:
-            return Rejected("not_your_turn", f"It is not {actor}'s turn to act.")
-        if window.phase == "declare":
+        if journal.validate or state.outcome is not None:
+            window = pending(state)
+            if window is None or actor not in window.actors:
+                return Rejected("not_your_turn", f"It is not {actor}'s turn to act.")
+        if state.pursuit is not None:
+            return pursuit.choose(state, rng, actor, action, journal)
+        if state.exchange is not None:
+            return nerdified.react(state, rng, actor, action, journal)
+        if state.phase == "declare":
             if action["type"] != "declare":
                 return Rejected("not_allowed_now", 'Declare the round\'s actions: {"type": "declare", "plan": [...]}.')
             return nerdified.declare(state, rng, actor, action, journal)
-        if window.phase == "pursuit":
-            return pursuit.choose(state, rng, actor, action, journal)
-        if window.phase == "emergency":
+        if state.phase == "emergency":
             return emergency.act(state, rng, actor, action, journal)
-        if state.exchange is not None:
-            return nerdified.react(state, rng, actor, action, journal)
         if state.mode == "simplified":
             return simplified.step(state, rng, actor, action, journal)
         return freeform.step(state, rng, actor, action, journal)
