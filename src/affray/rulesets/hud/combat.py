@@ -90,11 +90,20 @@ def attack_arm(f: FighterLike, target: FighterLike) -> ArmLike | None:
     best ranged one. ``None`` means bare hands (engaged) or no way to reach the target (at range)."""
     in_hand = f.in_hand()
     if f.place == target.place:
-        melee = [a for a in in_hand if a.kind == "melee"]
-        if melee:
-            return max(melee, key=lambda a: (a.attack, a.damage))
-    ranged = [a for a in in_hand if a.kind == "ranged"]
-    return max(ranged, key=lambda a: (a.attack, a.damage)) if ranged else None
+        melee = _best(in_hand, "melee")
+        if melee is not None:
+            return melee
+    return _best(in_hand, "ranged")
+
+
+def _best(arms: Sequence[ArmLike], kind: str) -> ArmLike | None:
+    """The first of the ``kind`` weapons with the highest (attack, damage), as ``max`` picks it; one pass, since
+    every attack asks."""
+    best: ArmLike | None = None
+    for a in arms:
+        if a.kind == kind and (best is None or (a.attack, a.damage) > (best.attack, best.damage)):
+            best = a
+    return best
 
 
 def can_reach(f: FighterLike, target: FighterLike) -> bool:

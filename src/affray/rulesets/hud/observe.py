@@ -142,7 +142,7 @@ class SeenFighter:
 
     def holds(self, kind: str) -> bool:
         """Whether a weapon of ``kind`` (``melee``, ``ranged``, ``shield``) is in hand."""
-        return any(a.kind == kind and a.location == "hand" for a in self._f.arms.values())
+        return any(a.location == "hand" and a.kind == kind for a in self._f.arms.values())
 
 
 def _weapon(a: Arm) -> WeaponView:
@@ -192,7 +192,7 @@ class HudObservation:
     def foes(self) -> tuple[SeenFighter, ...]:
         """The actor's foes still in the fight, in the scenario's order."""
         side = self._state.fighters[self._actor].side
-        return tuple(SeenFighter(f) for f in self._state.fighters.values() if not f.out and f.side != side)
+        return tuple([SeenFighter(f) for f in self._state.fighters.values() if not f.out and f.side != side])
 
     @property
     def free_round(self) -> bool:
