@@ -177,15 +177,18 @@ def perform(state: HudState, rng: RNG, f: Fighter, item: dict[str, Any], journal
     if kind in ("attack", "charge", "close"):
         target = state.fighters[item["target"]]
         if target.out:
-            journal.append(Fizzled(f.id, kind, f"{target.name} is already out of the fight"))
+            if journal.loud:
+                journal.append(Fizzled(f.id, kind, f"{target.name} is already out of the fight"))
         elif kind == "close":
             _close(state, f, target, journal)
         elif kind == "charge":
             f.place, f.band, f.charged = target.place, target.band, True
-            journal.append(Moved(f.id, f.place, f"charges {target.name}!"))
+            if journal.loud:
+                journal.append(Moved(f.id, f.place, f"charges {target.name}!"))
             start_exchange(state, rng, f.id, target.id, "charge", journal)
         elif not can_reach(f, target):
-            journal.append(Fizzled(f.id, kind, f"{target.name} is out of reach"))
+            if journal.loud:
+                journal.append(Fizzled(f.id, kind, f"{target.name} is out of reach"))
         else:
             start_exchange(state, rng, f.id, target.id, "attack", journal)
     elif kind == "complex":
@@ -198,10 +201,12 @@ def _close(state: HudState, f: Fighter, target: Fighter, journal: Journal) -> No
     """The free 10 m move: joins a near foe's place; a foe that is now far is out of its reach (WL-10, WL-B13)."""
     band = state.distance(f, target)
     if band == "far":
-        journal.append(Fizzled(f.id, "close", f"{target.name} is too far for the free move"))
+        if journal.loud:
+            journal.append(Fizzled(f.id, "close", f"{target.name} is too far for the free move"))
         return
     f.place, f.band, f.closed = target.place, target.band, True
-    journal.append(Moved(f.id, f.place, f"closes in on {target.name}"))
+    if journal.loud:
+        journal.append(Moved(f.id, f.place, f"closes in on {target.name}"))
 
 
 def change_arms(state: HudState, f: Fighter, item: dict[str, Any], journal: Journal) -> None:

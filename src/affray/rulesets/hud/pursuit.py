@@ -54,7 +54,8 @@ def choose(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journa
         return Rejected("not_allowed_now", f"In a pursuit the choices are: {', '.join(allowed)}.")
     p = state.pursuit
     assert p is not None
-    journal.append(PursuitChoice(actor, action["type"]))
+    if journal.loud:
+        journal.append(PursuitChoice(actor, action["type"]))
     p.choices[actor] = action["type"]
     p.waiting.remove(actor)
     if not p.waiting:
@@ -72,7 +73,8 @@ def _shots(state: HudState, rng: RNG, shooter: Fighter, target: Fighter, journal
         if state.options.pursuit_shots_defended:
             defense = roll(state, rng, target.id, "defense", defense_modifier(target), journal)
             hit = exchange(attack, defense).hit
-            journal.append(Exchanged(shooter.id, target.id, attack, defense, "hit" if hit else "parry", False))
+            if journal.loud:
+                journal.append(Exchanged(shooter.id, target.id, attack, defense, "hit" if hit else "parry", False))
         else:
             hit = True
         if hit:
@@ -111,12 +113,14 @@ def _chase(state: HudState, rng: RNG, target: Fighter, chasers: list[Fighter], j
         flee = _pursuit_roll(state, rng, target, journal)
         pursue = max(_pursuit_roll(state, rng, c, journal) for c in chasers)
         gap, status = pursuit_step(gap, flee, pursue, opts.pursuit_catch_gap, opts.pursuit_escape_gap)
-        journal.append(PursuitRound(target.id, flee, pursue, gap, status))
+        if journal.loud:
+            journal.append(PursuitRound(target.id, flee, pursue, gap, status))
         if status == "caught":
             place = state.new_place()
             for f in (target, *chasers):  # the chase ends far from everyone else (WL-B13)
                 f.place, f.band = place, "far"
-                journal.append(Moved(f.id, place, "is caught up in a new melee" if f is target else "catches up"))
+                if journal.loud:
+                    journal.append(Moved(f.id, place, "is caught up in a new melee" if f is target else "catches up"))
             state.pursuers_first = [c.id for c in chasers]
             return
         if status == "escaped":
