@@ -12,15 +12,23 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from affray.core.dice import roll_die
-from affray.core.engine import Outcome
+from affray.core.engine import Accepted, Outcome
 from affray.core.events import Defeated, Ended, Rolled
-from affray.core.journal import Journal
+from affray.core.journal import QUIET_TRUSTED, Journal
 from affray.core.outcomes import last_side_standing, round_limit_draw
 from affray.core.rng import RNG
 from affray.rulesets.hud.events import EndedEscaped, Wounded
 from affray.rulesets.hud.mechanics import CHANCE_DIE, CHARGE_ATTACK, CHARGE_BONUS, HUD_DIE, hp_loss
 from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.state import Fighter, HudState
+
+#: The trusted quiet journal's acceptance: it holds no events and never will, so the fast path's steps share it.
+_ACCEPTED_QUIETLY = Accepted(QUIET_TRUSTED)
+
+
+def accepted(journal: Journal) -> Accepted:
+    """``Accepted(journal)``: the step applied its action and wrote its events into ``journal``."""
+    return _ACCEPTED_QUIETLY if journal is QUIET_TRUSTED else Accepted(journal)
 
 
 def roll(state: HudState, rng: RNG, actor: str, purpose: str, modifier: int, journal: Journal,

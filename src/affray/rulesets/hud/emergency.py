@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from affray.core.engine import Accepted, ActionSpec, Rejected, StepResult
+from affray.core.engine import ActionSpec, Rejected, StepResult
 from affray.core.journal import Journal
 from affray.core.rng import RNG
-from affray.rulesets.hud.combat import can_reach
+from affray.rulesets.hud.combat import accepted, can_reach
 from affray.rulesets.hud.events import EmergencyAction
 from affray.rulesets.hud.mechanics import ADDITIONAL_ACTION_PENALTY
 from affray.rulesets.hud.nerdified import can_emergency, run, start_exchange
@@ -93,4 +93,4 @@ def act(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal: 
             journal.append(EmergencyAction(actor, "complex activity", text=str(action.get("text", COMPLEX_TEXT))))
     if state.exchange is None and state.pursuit is None:
         run(state, rng, journal)
-    return Accepted(journal)
+    return accepted(journal)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from affray.core.engine import Accepted, ActionSpec, Outcome, Rejected, StepResult
+from affray.core.engine import ActionSpec, Outcome, Rejected, StepResult
 from affray.core.events import Ended, Note, RoundStarted
 from affray.core.journal import Journal
 from affray.core.rng import RNG
-from affray.rulesets.hud.combat import check_outcome, knock_out
+from affray.rulesets.hud.combat import accepted, check_outcome, knock_out
 from affray.rulesets.hud.events import HpChanged
 from affray.rulesets.hud.simplified import attack_specs, close_duel, open_duel, post_order
 from affray.rulesets.hud.state import HudState
@@ -80,13 +80,13 @@ def step(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal:
         state.outcome = Outcome(None, "the scene was ended")
         state.phase = "over"
         journal.append(Ended(None, "the scene was ended"))
-        return Accepted(journal)
+        return accepted(journal)
     else:
         return Rejected("unknown_action_type", "In Free Form: post, settle or end_scene.")
     if result is not None:
         return result
     _next_poster(state, journal)
-    return Accepted(journal)
+    return accepted(journal)
 
 
 def _settle(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal: Journal) -> StepResult:
@@ -97,7 +97,7 @@ def _settle(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journ
     if result is not None:
         del journal[mark:]  # refused: the journal keeps nothing of it
         return result
-    return Accepted(journal)
+    return accepted(journal)
 
 
 def _next_poster(state: HudState, journal: Journal) -> None:

@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from affray.core.engine import Accepted, Rejected, StepResult
+from affray.core.engine import Rejected, StepResult
 from affray.core.events import Note, RoundStarted
 from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.hud import pursuit
 from affray.rulesets.hud.combat import (
+    accepted,
     attack_arm,
     attack_modifier,
     can_reach,
@@ -129,7 +130,7 @@ def declare(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journ
     if not state.declare_queue:
         _queue_actions(state)
         run(state, rng, journal)
-    return Accepted(journal)
+    return accepted(journal)
 
 
 def _queue_actions(state: HudState) -> None:
@@ -297,7 +298,7 @@ def react(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal
         state.exchange = None
     if state.pursuit is None:
         run(state, rng, journal)
-    return Accepted(journal)
+    return accepted(journal)
 
 
 def _defend(state: HudState, rng: RNG, ex: Exchange, kind: str, journal: Journal) -> None:

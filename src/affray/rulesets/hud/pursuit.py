@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from affray.core.engine import Accepted, Rejected, StepResult
+from affray.core.engine import Rejected, StepResult
 from affray.core.events import Defeated
 from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.hud.combat import (
+    accepted,
     attack_modifier,
     check_outcome,
     damage_phase,
@@ -60,7 +61,7 @@ def choose(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journa
     p.waiting.remove(actor)
     if not p.waiting:
         resolve(state, rng, journal)
-    return Accepted(journal)
+    return accepted(journal)
 
 
 def _shots(state: HudState, rng: RNG, shooter: Fighter, target: Fighter, journal: Journal) -> None:

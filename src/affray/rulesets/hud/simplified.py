@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from affray.core.engine import Accepted, ActionSpec, Rejected, StepResult
+from affray.core.engine import ActionSpec, Rejected, StepResult
 from affray.core.events import RoundStarted
 from affray.core.journal import Journal
 from affray.core.rng import RNG
-from affray.rulesets.hud.combat import defense_modifier, knock_out, roll, round_limit_reached
+from affray.rulesets.hud.combat import accepted, defense_modifier, knock_out, roll, round_limit_reached
 from affray.rulesets.hud.events import HpChanged, InitiativeSet
 from affray.rulesets.hud.mechanics import simplified_hit
 from affray.rulesets.hud.nerdified import roll_initiative
@@ -121,7 +121,7 @@ def step(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal:
     else:
         want = "attack" if state.phase == "attack" else "respond"
         return Rejected("not_allowed_now", f"Now the action is '{want}'.")
-    return Accepted(journal) if result is None else result
+    return accepted(journal) if result is None else result
 
 
 def _next_turn(state: HudState, journal: Journal) -> None:
