@@ -34,6 +34,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 # AFFRAY_CAPTURE_DOCS=1 (so an ordinary test run never rewrites files of the source tree).
 _DOCS = Path(__file__).parents[2] / "docs" / "img"
 DOCS_IMG = _DOCS if os.environ.get("AFFRAY_CAPTURE_DOCS") == "1" else Path(tempfile.gettempdir()) / "affray-shots"
+DOCS_IMG.mkdir(parents=True, exist_ok=True)
 STARTUP = 15.0
 
 
