@@ -16,7 +16,7 @@ from typing import Any
 from affray.core.events import Event
 from affray.core.grid import adjacent, clear_line, distance
 from affray.core.rng import RNG
-from affray.rulesets.spellchrome.checks import roll, roll_dice, saving_throw, skill_bonus, skill_check
+from affray.rulesets.spellchrome.checks import loud, roll, roll_dice, saving_throw, skill_bonus, skill_check
 from affray.rulesets.spellchrome.events import Attacked, OpportunityDeclined, Provoked, SpellCast
 from affray.rulesets.spellchrome.health import after_the_fight, check_outcome, deal_damage, restore, stabilise
 from affray.rulesets.spellchrome.mechanics import (
@@ -64,16 +64,17 @@ def reach_problem(state: SpellchromeState, c: Combatant, arm: Arm, target: Comba
 def strike(state: SpellchromeState, rng: RNG, c: Combatant, target: Combatant, arm: Arm, bonus: int,
            events: list[Event], opportunity: bool = False) -> None:
     """One attack roll and, on a hit, its damage (SC-B1, SRD-standard assumption; SC-11 non-lethal)."""
-    purpose = "attack of opportunity" if opportunity else f"attack ({arm.name})"
-    natural = roll(rng, c.id, purpose, D20, bonus, events).total - bonus
+    purpose = "attack of opportunity" if opportunity else f"attack ({arm.name})" if loud(events) else ""
+    natural = roll(rng, c.id, purpose, D20, bonus, events) - bonus
     value = defense_of(target)
     hit = attack_hits(natural, bonus, value, state.options.natural_attack_rolls)
-    events.append(Attacked(c.id, target.id, arm.id, natural + bonus, value, hit, opportunity))
+    if loud(events):
+        events.append(Attacked(c.id, target.id, arm.id, natural + bonus, value, hit, opportunity))
     if not hit:
         return
     mod = c.mods["strength"] if arm.kind in CLOSE_KINDS else 0
     notation = arm.damage + (f"{mod:+d}" if mod else "")
-    amount = max(0, roll_dice(rng, c.id, "damage", notation, events).total)
+    amount = max(0, roll_dice(rng, c.id, "damage", notation, events))
     if natural == D20:
         amount *= state.options.critical_multiplier
     nonlethal = state.options.nonlethal_unarmed and arm.kind == "unarmed"
@@ -134,7 +135,7 @@ def answer_opportunity(state: SpellchromeState, rng: RNG, foe: Combatant, take: 
     if take:
         foe.aoo_left -= 1
         strike(state, rng, foe, provoker, foe.weapon, attack_bonus(foe, foe.weapon, provoker), events, True)
-    else:
+    elif loud(events):
         events.append(OpportunityDeclined(foe.id, provoker.id))
     opp.foes = [f for f in opp.foes if state.combatants[f].able] if provoker.able else []
     if opp.foes and state.outcome is None and not after_the_fight(state):
@@ -149,7 +150,7 @@ def spell_amount(state: SpellchromeState, rng: RNG, c: Combatant, spell: SpellKn
     if spell.healer_bonus:
         bonus += max(0, skill_bonus(c, "heal")) // 2
     notation = spell.dice + (f"{bonus:+d}" if bonus else "")
-    return max(0, roll_dice(rng, c.id, spell.name, notation, events).total)
+    return max(0, roll_dice(rng, c.id, spell.name, notation, events))
 
 
 def resolve_spell(state: SpellchromeState, rng: RNG, c: Combatant, spell: SpellKnown, target: Combatant,

@@ -11,7 +11,7 @@ from affray.core.engine import Outcome
 from affray.core.events import Defeated, Ended, Event
 from affray.core.outcomes import last_side_standing, round_limit_draw
 from affray.core.rng import RNG
-from affray.rulesets.spellchrome.checks import roll, saving_throw
+from affray.rulesets.spellchrome.checks import loud, roll, saving_throw
 from affray.rulesets.spellchrome.events import Damaged, FightDecided, Healed, StatusChanged
 from affray.rulesets.spellchrome.mechanics import (
     DYING_LOSS_DIE,
@@ -43,8 +43,9 @@ def deal_damage(state: SpellchromeState, target: Combatant, amount: int, events:
         if target.hp <= -30:  # SC-B4 switched off: the blow stops at the edge of death
             target.hp = -29
         target.stable = True
-    events.append(Damaged(target.id, amount, result.reduced, result.absorbed, result.to_hp, target.hp,
-                          target.ex_hp, target.status))
+    if loud(events):
+        events.append(Damaged(target.id, amount, result.reduced, result.absorbed, result.to_hp, target.hp,
+                              target.ex_hp, target.status))
     _after_harm(state, target, before, events, "a non-lethal blow (SC-11)" if stable else "")
 
 
@@ -107,7 +108,7 @@ def dying_losses(state: SpellchromeState, rng: RNG, events: list[Event]) -> None
             continue
         if c.dropped_round == state.round and not state.options.dying_loss_in_first_round:
             continue
-        loss = roll(rng, c.id, "dying (1d4 lost)", DYING_LOSS_DIE, 0, events).total
+        loss = roll(rng, c.id, "dying (1d4 lost)", DYING_LOSS_DIE, 0, events)
         c.hp, now = dying_step(c.hp, loss)
         events.append(Damaged(c.id, loss, 0, 0, loss, c.hp, c.ex_hp, c.status))
         if now == "dead":

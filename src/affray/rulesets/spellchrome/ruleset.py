@@ -27,7 +27,7 @@ from affray.core.engine import (
     Window,
 )
 from affray.core.events import Event, to_jsonable
-from affray.core.journal import Journal
+from affray.core.journal import Journal, journal_for
 from affray.core.memo import Memo
 from affray.core.policy import Choices, ViewObservation
 from affray.core.rng import RNG
@@ -71,7 +71,7 @@ class SpellchromeRuleset:
     def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG,
               journal: Journal | None = None) -> tuple[SpellchromeState, list[Event]]:
         state = build_state(setup, options)
-        events: list[Event] = []
+        events = journal_for(journal)
         turns.begin(state, rng, events)
         return state, events
 
@@ -117,7 +117,7 @@ class SpellchromeRuleset:
         if window is None or actor not in window.actors:
             who = state.combatants[actor].name if actor in state.combatants else actor
             return Rejected("not_your_turn", f"It is not {who}'s turn to act.")
-        events: list[Event] = []
+        events = journal_for(journal)
         if state.opportunity is not None:
             if kind not in OPPORTUNITY_ACTIONS:
                 return Rejected("opportunity_pending", "An attack of opportunity is offered: answer "
