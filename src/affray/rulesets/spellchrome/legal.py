@@ -9,15 +9,15 @@ compass lines. Any other square on a legal path may still be submitted with an e
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, TypeVar
 
 from affray.core.engine import ActionSpec
-from affray.core.grid import DIRECTIONS, Pos, open_squares
+from affray.core.grid import DIRECTIONS, Pos, clear_line, open_squares
 from affray.core.memo import Memo
-from affray.rulesets.spellchrome.combat import attack_provokers, cast_provokers, reach_problem
+from affray.rulesets.spellchrome.combat import attack_provokers, cast_provokers
 from affray.rulesets.spellchrome.health import after_the_fight
-from affray.rulesets.spellchrome.mechanics import iterative_bonuses, squares, withdraw_distance
+from affray.rulesets.spellchrome.mechanics import iterative_bonuses, range_penalty, squares, withdraw_distance
 from affray.rulesets.spellchrome.movement import (
     Threats,
     can_punish,
@@ -27,7 +27,7 @@ from affray.rulesets.spellchrome.movement import (
     threat_map,
     whole_of,
 )
-from affray.rulesets.spellchrome.state import Combatant, SpellchromeState, Turn
+from affray.rulesets.spellchrome.state import CLOSE_KINDS, Arm, Combatant, SpellchromeState, Turn
 from affray.rulesets.spellchrome.turns import step_available
 
 COMPASS = dict(zip(("nw", "n", "ne", "w", "e", "sw", "s", "se"), DIRECTIONS, strict=True))
@@ -40,6 +40,8 @@ STEP_FREE = ("to",)
 SpecKey = tuple[str, Pos, str, tuple[str, ...]]
 MOVES_KEY = "spellchrome.moves"  # the match's move listings, in its memo
 _SPECS_LIMIT = 50_000
+_DERIVED_LIMIT = 64
+T = TypeVar("T")
 
 
 def spec(action: dict[str, Any], label: str, notes: tuple[str, ...] = (), free: tuple[str, ...] = ()) -> ActionSpec:
@@ -176,26 +178,62 @@ def _steps(state: SpellchromeState, c: Combatant, turn: Turn, board: _Board) -> 
     return specs
 
 
-def _attacks(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec]:
+def _reaches(state: SpellchromeState, c: Combatant, arm: Arm, t: Combatant, lines: dict[tuple[Pos, Pos], bool]
+             ) -> bool:
+    """:func:`~affray.rulesets.spellchrome.combat.reach_problem` is ``None``: adjacent for a close weapon, within
+    ten range increments and a clear line for a ranged one (SC-B1, ruling SC-R10). ``lines`` keeps the map's clear
+    lines for the match (the map never changes)."""
+    a, b = c.pos, t.pos
+    d = max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+    if arm.kind in CLOSE_KINDS:
+        return d == 1
+    if range_penalty(d, arm.range_sq) is None:
+        return False
+    clear = lines.get((a, b))
+    if clear is None:
+        clear = lines[(a, b)] = clear_line(state.grid, a, b)
+    return clear
+
+
+def _blow(specs: dict[Any, ActionSpec], kind: str, t: Combatant, arm: Arm, notes: tuple[str, ...]) -> ActionSpec:
+    """The attack or full attack on ``t`` with ``arm`` under warnings ``notes``: the same spec each time (names and
+    weapons do not change in a fight), kept in the match's memo; read-only like every listing."""
+    key = (kind, t.id, arm.id, notes)
+    found = specs.get(key)
+    if found is None:
+        if len(specs) >= _SPECS_LIMIT:
+            specs.clear()
+        if kind == "attack":
+            found = spec({"type": "attack", "target": t.id, "weapon": arm.id}, f"attack {t.name} with {arm.name}",
+                         notes)
+        else:
+            found = spec({"type": "full_attack", "target": t.id}, f"full attack on {t.name} (full-round)", notes)
+        specs[key] = found
+    return found
+
+
+def _attacks(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
     if not turn.standard_left:
         return []
     full_ok = (turn.move_left or turn.move_used_for == "step") and not turn.moved
+    full_ok = full_ok and len(iterative_bonuses(c.base_attack)) > 1
+    lines: dict[tuple[Pos, Pos], bool] = memo.static("spellchrome.lines", dict)
+    blows: dict[Any, ActionSpec] = memo.static("spellchrome.blows", dict)
     specs = []
     for t in state.foes_of(c):
-        if t.hp_state == "dead" or t.surrendered:
+        if t.surrendered or t.hp_state == "dead":
             continue
         for wid in dict.fromkeys([c.wielding, "unarmed"]):
             arm = c.arms[wid]
-            if reach_problem(state, c, arm, t) is not None:
+            if not _reaches(state, c, arm, t, lines):
                 continue
             trigger, foes = attack_provokers(state, c, arm, t)
             notes = provoke_note(state, c, foes) if trigger else ()
-            helpless = (f"{t.name} is helpless ({t.status})",) if t.helpless else ()
-            action = {"type": "attack", "target": t.id, "weapon": wid}
-            specs.append(spec(action, f"attack {t.name} with {arm.name}", notes + helpless))
-            if full_ok and wid == c.wielding and len(iterative_bonuses(c.base_attack)) > 1:
-                specs.append(spec({"type": "full_attack", "target": t.id},
-                                        f"full attack on {t.name} (full-round)", notes + helpless))
+            if t.helpless:
+                notes = (*notes, f"{t.name} is helpless ({t.status})")
+            specs.append(_blow(blows, "attack", t, arm, notes))
+            if full_ok and wid == c.wielding:
+                specs.append(_blow(blows, "full_attack", t, arm, notes))
     return specs
 
 
@@ -225,24 +263,77 @@ def _spells(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpe
     return specs
 
 
-def _support(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec]:
+def _support(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
+    """First aid on the dying within reach, drawing another weapon, giving up (NPCs, SC-02) and ending the turn;
+    every spec but first aid's is the same for the whole match (its memo keeps them)."""
     specs = []
     if turn.standard_left:
         for t in state.combatants.values():
             if t.status == "dying" and max(abs(t.pos[0] - c.pos[0]), abs(t.pos[1] - c.pos[1])) <= 1:
                 specs.append(spec({"type": "first_aid", "target": t.id},
                                         f"first aid on {t.name} (Heal DC 15)"))
+    draws, rest = memo.static(("spellchrome.support", c.id, c.wielding), lambda: _fixed_support(state, c))
     if turn.move_left or turn.standard_left:
-        for wid, arm in c.arms.items():
-            if wid != c.wielding:
-                specs.append(spec({"type": "draw", "weapon": wid}, f"take up {arm.name} (move action)"))
-    if c.kind != "character" and state.options.npcs_may_give_up:
-        specs.append(spec({"type": "give_up"}, "give up the fight (SC-02)"))
-    specs.append(spec({"type": "end_turn"}, "end the turn"))
+        specs += draws
+    specs += rest
     return specs
 
 
-def _movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
+def _fixed_support(state: SpellchromeState, c: Combatant) -> tuple[list[ActionSpec], list[ActionSpec]]:
+    """The draws of ``c`` holding what it holds, and giving up and the end of the turn: fixed for the match."""
+    draws = [spec({"type": "draw", "weapon": wid}, f"take up {arm.name} (move action)")
+             for wid, arm in c.arms.items() if wid != c.wielding]
+    rest = [spec({"type": "give_up"}, "give up the fight (SC-02)")] if (
+        c.kind != "character" and state.options.npcs_may_give_up) else []
+    return draws, [*rest, spec({"type": "end_turn"}, "end the turn")]
+
+
+class Moves:
+    """One movement listing (steps, moves, withdraws, tumbles, runs, in that order) and, built when first asked, the
+    same specs by action type and each one's end square with whether its warning says it provokes (SC-28). Kept in
+    the match's memo (:func:`movement`) and shared: read-only."""
+
+    __slots__ = ("_derived", "_ends", "_groups", "specs")
+
+    def __init__(self, specs: list[ActionSpec]) -> None:
+        self.specs = specs
+        self._groups: dict[str, list[ActionSpec]] | None = None
+        self._ends: dict[str, tuple[tuple[int, int, bool], ...]] = {}
+        self._derived: dict[Hashable, Any] = {}
+
+    def derived(self, key: Hashable, build: Callable[[], T]) -> T:
+        """``build()`` once per ``key`` for this listing: a value computed from the listing and what ``key`` names
+        only (a policy's best move toward given squares: the same listing comes back turn after turn and fight
+        after fight). A few keys are kept."""
+        try:
+            value: T = self._derived[key]
+        except KeyError:
+            if len(self._derived) >= _DERIVED_LIMIT:
+                self._derived.clear()
+            value = self._derived[key] = build()
+        return value
+
+    def of(self, kind: str) -> list[ActionSpec]:
+        """The specs whose action type is ``kind`` (a tumble is a ``move``), in listing order."""
+        groups = self._groups
+        if groups is None:
+            groups = self._groups = {}
+            for s in self.specs:
+                groups.setdefault(s.action["type"], []).append(s)
+        return groups.get(kind, [])
+
+    def ends(self, kind: str) -> tuple[tuple[int, int, bool], ...]:
+        """``(x, y, provokes)`` of each spec of :meth:`of` ``kind``: its ``to`` square and whether one of its notes
+        warns that it provokes an attack of opportunity (SC-28)."""
+        found = self._ends.get(kind)
+        if found is None:
+            found = self._ends[kind] = tuple(
+                (s.action["to"][0], s.action["to"][1], any(n.startswith("provokes") for n in s.notes))
+                for s in self.of(kind))
+        return found
+
+
+def movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> Moves:
     """The 5-foot steps, moves and runs, kept for the match (in its memo) under everything they read: the mover's
     square and speed, what its turn has used, the turn order (the order of warnings), and each other combatant's
     square, whether it is able (it blocks, SC-24) and whether it threatens and may still punish (SC-26, SC-27).
@@ -251,28 +342,68 @@ def _movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> 
                    for o in state.combatants.values() if o is not c)
     key = (c.id, c.pos, c.speed_ft, turn.move_left, turn.standard_left, turn.stepped, turn.moved, turn.move_used_for,
            tuple(state.order), others)
-    listings: dict[Any, list[ActionSpec]] = memo.static(MOVES_KEY, dict)
-    specs = listings.get(key)
-    if specs is None:
+    listings: dict[Any, Moves] = memo.static(MOVES_KEY, dict)
+    found = listings.get(key)
+    if found is None:
         if len(listings) >= _SPECS_LIMIT // 10:
             listings.clear()
         board = _Board(state, c, memo.static("spellchrome.specs", dict))
-        specs = listings[key] = _steps(state, c, turn, board) + _moves(state, c, turn, board) + _runs(state, c, turn,
-                                                                                                      board)
-    return specs
+        found = listings[key] = Moves(_steps(state, c, turn, board) + _moves(state, c, turn, board)
+                                      + _runs(state, c, turn, board))
+    return found
+
+
+class TurnListing:
+    """``c``'s turn listing in its four parts, each built when first asked: blows (attacks and full attacks), spells,
+    movement (:class:`Moves`) and support (first aid, draws, giving up, the end of the turn). :meth:`all` is their
+    concatenation, in that order; after the fight (SC-04) there are no blows, only healing spells, and no giving
+    up. ``memo`` is the match's."""
+
+    __slots__ = ("_blows", "_moves", "_spells", "_support", "after", "c", "memo", "state", "turn")
+
+    def __init__(self, state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> None:
+        self.state, self.c, self.turn, self.memo = state, c, turn, memo
+        self.after = after_the_fight(state)
+        self._blows: list[ActionSpec] | None = None
+        self._spells: list[ActionSpec] | None = None
+        self._moves: Moves | None = None
+        self._support: list[ActionSpec] | None = None
+
+    def blows(self) -> list[ActionSpec]:
+        if self._blows is None:
+            self._blows = [] if self.after else _attacks(self.state, self.c, self.turn, self.memo)
+        return self._blows
+
+    def spells(self) -> list[ActionSpec]:
+        if self._spells is None:
+            spells = _spells(self.state, self.c, self.turn)
+            if self.after:
+                spells = [s for s in spells if self.c.spells[s.action["spell"]].effect == "heal"]
+            self._spells = spells
+        return self._spells
+
+    def moves(self) -> Moves:
+        if self._moves is None:
+            self._moves = movement(self.state, self.c, self.turn, self.memo)
+        return self._moves
+
+    def support(self) -> list[ActionSpec]:
+        if self._support is None:
+            support = _support(self.state, self.c, self.turn, self.memo)
+            if self.after:
+                support = [s for s in support if s.action["type"] != "give_up"]
+            self._support = support
+        return self._support
+
+    def all(self) -> list[ActionSpec]:
+        return self.blows() + self.spells() + self.moves().specs + self.support()
 
 
 def turn_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo | None = None) -> list[ActionSpec]:
     """Everything ``c`` may do now on its turn; ``memo`` is the match's (``None``: build fresh). The order is part of
-    the contract the heuristic policy reads cheaply: attacks and spells, then steps, moves and runs, then first
-    aid, draws, giving up and the end of the turn."""
-    memo = memo if memo is not None else Memo()
-    if after_the_fight(state):  # no more blows: healing, first aid, moves and the end of the turn (SC-04)
-        spells = [s for s in _spells(state, c, turn) if c.spells[s.action["spell"]].effect == "heal"]
-        support = [s for s in _support(state, c, turn) if s.action["type"] != "give_up"]
-        return spells + _movement(state, c, turn, memo) + support
-    return (_attacks(state, c, turn) + _spells(state, c, turn) + _movement(state, c, turn, memo)
-            + _support(state, c, turn))
+    the contract the policies' choices read part by part (:class:`TurnListing`): attacks and spells, then steps,
+    moves and runs, then first aid, draws, giving up and the end of the turn."""
+    return TurnListing(state, c, turn, memo if memo is not None else Memo()).all()
 
 
 def opportunity_actions(state: SpellchromeState, foe: Combatant) -> list[ActionSpec]:

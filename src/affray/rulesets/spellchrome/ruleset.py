@@ -29,14 +29,16 @@ from affray.core.engine import (
 from affray.core.events import Event, to_jsonable
 from affray.core.journal import Journal, journal_for
 from affray.core.memo import Memo
-from affray.core.policy import Choices, ViewObservation
+from affray.core.policy import Choices
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome import turns
 from affray.rulesets.spellchrome.actions import check_turn_action, resume
+from affray.rulesets.spellchrome.choices import choices_for
 from affray.rulesets.spellchrome.combat import answer_opportunity
 from affray.rulesets.spellchrome.content_model import SpellchromeContent, SpellchromeScenario
 from affray.rulesets.spellchrome.legal import opportunity_actions, turn_actions
 from affray.rulesets.spellchrome.movement import threateners
+from affray.rulesets.spellchrome.observe import SpellchromeObservation
 from affray.rulesets.spellchrome.options import SpellchromeOptions
 from affray.rulesets.spellchrome.schema import ACTION_TYPES
 from affray.rulesets.spellchrome.setup import build_state, prepare
@@ -103,10 +105,13 @@ class SpellchromeRuleset:
         return ACTION_TYPES
 
     def choices(self, state: SpellchromeState, actor: str, memo: Memo | None = None) -> Choices:
-        return Choices(actor, lambda: self.legal(state, actor, memo))
+        """The actor's legal actions, answered part by part on its turn (:mod:`.choices`)."""
+        return choices_for(state, actor, memo, lambda: self.legal(state, actor, memo))
 
-    def observe(self, state: SpellchromeState, viewer: Viewer, actor: str, memo: Memo | None = None) -> ViewObservation:
-        return ViewObservation(actor, viewer, lambda: self.view(state, viewer, memo))
+    def observe(self, state: SpellchromeState, viewer: Viewer, actor: str, memo: Memo | None = None
+                ) -> SpellchromeObservation:
+        """What ``viewer``'s seat sees for ``actor``'s policy, read lazily (:mod:`.observe`)."""
+        return SpellchromeObservation(state, viewer, actor, memo, self.view)
 
     def step(self, state: SpellchromeState, actor: str, action: Action, rng: RNG,
              journal: Journal | None = None) -> StepResult:
