@@ -97,13 +97,14 @@ def able_to_punish(foes: list[Combatant]) -> list[Combatant]:
     return [f for f in foes if f.aoo_left > 0 and f.able]
 
 
-def attack_provokers(state: SpellchromeState, c: Combatant, arm: Arm, target: Combatant
-                     ) -> tuple[str, list[Combatant]]:
-    """Who may take an AoO before this attack lands: SC-27 (c) and (d), the Guarded feats, ruling SC-R6."""
+def attack_provokers(state: SpellchromeState, c: Combatant, arm: Arm, target: Combatant,
+                     threats: list[Combatant] | None = None) -> tuple[str, list[Combatant]]:
+    """Who may take an AoO before this attack lands: SC-27 (c) and (d), the Guarded feats, ruling SC-R6.
+    ``threats``: :func:`threateners` of ``c``'s square, when the caller has them."""
     if arm.kind == "unarmed" and "unarmed" not in c.guards and target.melee_armed:
         return TRIGGER_UNARMED, able_to_punish([target])
     if arm.kind == "ranged" and "ranged" not in c.guards:
-        threats = threateners(state, c, c.pos)
+        threats = threateners(state, c, c.pos) if threats is None else threats
         if target in threats or (threats and state.options.ranged_provokes_when == "any_adjacent"):
             return TRIGGER_RANGED, able_to_punish(threats)
     return "", []

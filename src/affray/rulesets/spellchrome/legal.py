@@ -25,6 +25,7 @@ from affray.rulesets.spellchrome.movement import (
     opponent_squares,
     taken_squares,
     threat_map,
+    threateners,
     whole_of,
 )
 from affray.rulesets.spellchrome.state import CLOSE_KINDS, Arm, Combatant, SpellchromeState, Turn
@@ -195,6 +196,21 @@ def _reaches(state: SpellchromeState, c: Combatant, arm: Arm, t: Combatant, line
     return clear
 
 
+_MAY_PROVOKE = frozenset({"unarmed", "ranged"})
+
+
+def _warning(warnings: dict[Any, tuple[str, ...]], state: SpellchromeState, c: Combatant, foes: list[Combatant]
+             ) -> tuple[str, ...]:
+    """:func:`provoke_note`, kept in the match's memo (names and speeds do not change in a fight)."""
+    key = (c.id, c.speed_ft, tuple(f.id for f in foes))
+    found = warnings.get(key)
+    if found is None:
+        if len(warnings) >= _SPECS_LIMIT:
+            warnings.clear()
+        found = warnings[key] = provoke_note(state, c, foes)
+    return found
+
+
 def _blow(specs: dict[Any, ActionSpec], kind: str, t: Combatant, arm: Arm, notes: tuple[str, ...]) -> ActionSpec:
     """The attack or full attack on ``t`` with ``arm`` under warnings ``notes``: the same spec each time (names and
     weapons do not change in a fight), kept in the match's memo; read-only like every listing."""
@@ -220,34 +236,44 @@ def _attacks(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> l
     lines: dict[tuple[Pos, Pos], bool] = memo.static("spellchrome.lines", dict)
     blows: dict[Any, ActionSpec] = memo.static("spellchrome.blows", dict)
     specs = []
+    arms = [c.arms[wid] for wid in dict.fromkeys([c.wielding, "unarmed"])]
+    # who threatens the attacker's square: the same for every ranged shot from here (SC-27 (d))
+    threats = threateners(state, c, c.pos) if arms[0].kind == "ranged" else None
+    warnings: dict[Any, tuple[str, ...]] = memo.static("spellchrome.warnings", dict)
     for t in state.foes_of(c):
         if t.surrendered or t.hp_state == "dead":
             continue
-        for wid in dict.fromkeys([c.wielding, "unarmed"]):
-            arm = c.arms[wid]
+        for arm in arms:
             if not _reaches(state, c, arm, t, lines):
                 continue
-            trigger, foes = attack_provokers(state, c, arm, t)
-            notes = provoke_note(state, c, foes) if trigger else ()
+            # only unarmed and ranged attacks may provoke (SC-27 (c), (d))
+            trigger, foes = attack_provokers(state, c, arm, t, threats) if arm.kind in _MAY_PROVOKE else ("", [])
+            notes = _warning(warnings, state, c, foes) if trigger else ()
             if t.helpless:
                 notes = (*notes, f"{t.name} is helpless ({t.status})")
             specs.append(_blow(blows, "attack", t, arm, notes))
-            if full_ok and wid == c.wielding:
+            if full_ok and arm.id == c.wielding:
                 specs.append(_blow(blows, "full_attack", t, arm, notes))
     return specs
 
 
-def _spells(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec]:
-    if not turn.standard_left:
+def _spells(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
+    """Each castable spell on each target in range (SC-06, SC-07, ruling SC-R8), with the warning of casting in
+    melee (SC-27 (e), SC-28); the specs are kept in the match's memo like the blows."""
+    if not turn.standard_left or not c.spells:
         return []
-    specs = []
-    risk = cast_provokers(state, c)
-    notes = () if not risk else (
-        f"casting in melee: Concentration DC 15, or it provokes an attack of opportunity from "
-        f"{', '.join(f.name for f in risk)}", f"withdraw ({withdraw_distance(c.speed_ft)} ft) or a 5-foot step first")
+    casts: dict[Any, ActionSpec] = memo.static("spellchrome.blows", dict)
+    specs: list[ActionSpec] = []
+    notes: tuple[str, ...] | None = None  # the warning of casting here, found for the first castable spell
     for spell in c.spells.values():
         if spell.casting != "standard" or spell.uses <= 0:
             continue
+        if notes is None:
+            risk = cast_provokers(state, c)
+            notes = () if not risk else (
+                f"casting in melee: Concentration DC 15, or it provokes an attack of opportunity from "
+                f"{', '.join(f.name for f in risk)}",
+                f"withdraw ({withdraw_distance(c.speed_ft)} ft) or a 5-foot step first")
         for t in state.combatants.values():
             if t.hp_state == "dead":
                 continue
@@ -258,8 +284,14 @@ def _spells(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpe
             dist = max(abs(t.pos[0] - c.pos[0]), abs(t.pos[1] - c.pos[1]))
             if (spell.range_squares == 0 and t is not c) or dist > spell.range_squares:
                 continue
-            specs.append(spec({"type": "cast", "spell": spell.id, "target": t.id},
-                                    f"cast {spell.name} on {t.name}", notes))
+            key = ("cast", spell.id, t.id, notes)
+            found = casts.get(key)
+            if found is None:
+                if len(casts) >= _SPECS_LIMIT:
+                    casts.clear()
+                found = casts[key] = spec({"type": "cast", "spell": spell.id, "target": t.id},
+                                          f"cast {spell.name} on {t.name}", notes)
+            specs.append(found)
     return specs
 
 
@@ -269,7 +301,8 @@ def _support(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> l
     specs = []
     if turn.standard_left:
         for t in state.combatants.values():
-            if t.status == "dying" and max(abs(t.pos[0] - c.pos[0]), abs(t.pos[1] - c.pos[1])) <= 1:
+            # only the dying (below 0 HP, SC-04) within reach
+            if t.hp < 0 and max(abs(t.pos[0] - c.pos[0]), abs(t.pos[1] - c.pos[1])) <= 1 and t.status == "dying":
                 specs.append(spec({"type": "first_aid", "target": t.id},
                                         f"first aid on {t.name} (Heal DC 15)"))
     draws, rest = memo.static(("spellchrome.support", c.id, c.wielding), lambda: _fixed_support(state, c))
@@ -376,7 +409,7 @@ class TurnListing:
 
     def spells(self) -> list[ActionSpec]:
         if self._spells is None:
-            spells = _spells(self.state, self.c, self.turn)
+            spells = _spells(self.state, self.c, self.turn, self.memo)
             if self.after:
                 spells = [s for s in spells if self.c.spells[s.action["spell"]].effect == "heal"]
             self._spells = spells

@@ -108,8 +108,7 @@ class SpellchromeHeuristic:
         return None
 
     def _move(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices) -> Action | None:
-        tables = (move_ends(choices, "move"), move_ends(choices, "run"))
-        if not targets or not (tables[0] or tables[1]):
+        if not targets:
             return None
         ranged = me.weapon_kind == "ranged"
         reach = max(2, me.weapon_range) if ranged else 1
@@ -121,6 +120,9 @@ class SpellchromeHeuristic:
         floor = -1 if not ranged and not all(t.able for t in targets.values()) else 0
         current = max(0, here - reach) if ranged else here - 1
         if current <= floor:
+            return None
+        tables = (move_ends(choices, "move"), move_ends(choices, "run"))
+        if not (tables[0] or tables[1]):
             return None
         key = ("heuristic.best_move", tuple(spots), ranged, reach, (mx, my))
         best_safe = derived(choices, (*key, True), lambda: _best_move(tables, spots, ranged, reach, (mx, my), True))

@@ -32,7 +32,7 @@ from affray.core.memo import Memo
 from affray.core.policy import Choices
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome import turns
-from affray.rulesets.spellchrome.actions import check_turn_action, resume
+from affray.rulesets.spellchrome.actions import check_turn_action, resume, trusted_turn_action
 from affray.rulesets.spellchrome.choices import choices_for
 from affray.rulesets.spellchrome.combat import answer_opportunity
 from affray.rulesets.spellchrome.content_model import SpellchromeContent, SpellchromeScenario
@@ -137,7 +137,8 @@ class SpellchromeRuleset:
         if kind in OPPORTUNITY_ACTIONS:
             return Rejected("no_opportunity", "Nobody has provoked an attack of opportunity.")
         assert state.turn is not None
-        checked = check_turn_action(state, state.combatants[actor], state.turn, action)
+        check = check_turn_action if events.validate else trusted_turn_action
+        checked = check(state, state.combatants[actor], state.turn, action)
         if isinstance(checked, Rejected):
             return checked
         checked(rng, events)
