@@ -44,6 +44,8 @@ class TurnChoices(Choices):
             return list(parts.spells())
         if kind in MOVE_KINDS:
             return list(parts.moves().of(kind))
+        if kind == "first_aid":
+            return list(parts.aid())
         if kind in SUPPORT_KINDS:
             return [s for s in parts.support() if s.action["type"] == kind]
         return []

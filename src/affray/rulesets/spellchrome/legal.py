@@ -295,9 +295,8 @@ def _spells(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> li
     return specs
 
 
-def _support(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
-    """First aid on the dying within reach, drawing another weapon, giving up (NPCs, SC-02) and ending the turn;
-    every spec but first aid's is the same for the whole match (its memo keeps them)."""
+def _first_aid(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec]:
+    """First aid on the dying within reach (SC-06): a standard action."""
     specs = []
     if turn.standard_left:
         for t in state.combatants.values():
@@ -305,11 +304,14 @@ def _support(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> l
             if t.hp < 0 and max(abs(t.pos[0] - c.pos[0]), abs(t.pos[1] - c.pos[1])) <= 1 and t.status == "dying":
                 specs.append(spec({"type": "first_aid", "target": t.id},
                                         f"first aid on {t.name} (Heal DC 15)"))
-    draws, rest = memo.static(("spellchrome.support", c.id, c.wielding), lambda: _fixed_support(state, c))
-    if turn.move_left or turn.standard_left:
-        specs += draws
-    specs += rest
     return specs
+
+
+def _support(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
+    """Drawing another weapon, giving up (NPCs, SC-02) and ending the turn: the same specs for the whole match (its
+    memo keeps them)."""
+    draws, rest = memo.static(("spellchrome.support", c.id, c.wielding), lambda: _fixed_support(state, c))
+    return draws + rest if turn.move_left or turn.standard_left else rest
 
 
 def _fixed_support(state: SpellchromeState, c: Combatant) -> tuple[list[ActionSpec], list[ActionSpec]]:
@@ -387,12 +389,12 @@ def movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> M
 
 
 class TurnListing:
-    """``c``'s turn listing in its four parts, each built when first asked: blows (attacks and full attacks), spells,
-    movement (:class:`Moves`) and support (first aid, draws, giving up, the end of the turn). :meth:`all` is their
+    """``c``'s turn listing in its parts, each built when first asked: blows (attacks and full attacks), spells,
+    movement (:class:`Moves`), first aid and support (draws, giving up, the end of the turn). :meth:`all` is their
     concatenation, in that order; after the fight (SC-04) there are no blows, only healing spells, and no giving
     up. ``memo`` is the match's."""
 
-    __slots__ = ("_blows", "_moves", "_spells", "_support", "after", "c", "memo", "state", "turn")
+    __slots__ = ("_aid", "_blows", "_moves", "_spells", "_support", "after", "c", "memo", "state", "turn")
 
     def __init__(self, state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> None:
         self.state, self.c, self.turn, self.memo = state, c, turn, memo
@@ -400,6 +402,7 @@ class TurnListing:
         self._blows: list[ActionSpec] | None = None
         self._spells: list[ActionSpec] | None = None
         self._moves: Moves | None = None
+        self._aid: list[ActionSpec] | None = None
         self._support: list[ActionSpec] | None = None
 
     def blows(self) -> list[ActionSpec]:
@@ -420,7 +423,14 @@ class TurnListing:
             self._moves = movement(self.state, self.c, self.turn, self.memo)
         return self._moves
 
+    def aid(self) -> list[ActionSpec]:
+        """First aid, the head of the support part."""
+        if self._aid is None:
+            self._aid = _first_aid(self.state, self.c, self.turn)
+        return self._aid
+
     def support(self) -> list[ActionSpec]:
+        """The rest of the support part: draws, giving up, the end of the turn."""
         if self._support is None:
             support = _support(self.state, self.c, self.turn, self.memo)
             if self.after:
@@ -429,7 +439,7 @@ class TurnListing:
         return self._support
 
     def all(self) -> list[ActionSpec]:
-        return self.blows() + self.spells() + self.moves().specs + self.support()
+        return self.blows() + self.spells() + self.moves().specs + self.aid() + self.support()
 
 
 def turn_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo | None = None) -> list[ActionSpec]:

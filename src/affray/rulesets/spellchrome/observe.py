@@ -9,7 +9,8 @@ the seat's whole typed view (through the match's memo), the same one :meth:`Spel
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 from affray.core.engine import Viewer
 from affray.core.memo import Memo
@@ -119,16 +120,27 @@ class FighterSeen:
         return self._c.spells[sid].effect
 
 
+class _Seen:
+    """A seat's windows on every combatant of one state, in order and by id."""
+
+    __slots__ = ("all", "by_id", "state")
+
+    def __init__(self, state: SpellchromeState, viewer: Viewer) -> None:
+        self.state = state
+        self.all = tuple(FighterSeen(c, controlled(viewer, a)) for a, c in state.combatants.items())
+        self.by_id: Mapping[str, FighterSeen] = MappingProxyType({f.id: f for f in self.all})
+
+
 class SpellchromeObservation:
     """What ``actor``'s seat sees now (see the module docstring)."""
 
-    __slots__ = ("_actor", "_fighters", "_memo", "_state", "_viewer", "_whole")
+    __slots__ = ("_actor", "_memo", "_seen", "_state", "_viewer", "_whole")
 
     def __init__(self, state: SpellchromeState, viewer: Viewer, actor: str, memo: Memo | None, whole: WholeView
                  ) -> None:
         self._state, self._viewer, self._actor, self._whole = state, viewer, actor, whole
         self._memo = memo if memo is not None else Memo()
-        self._fighters: tuple[FighterSeen, ...] | None = None
+        self._seen: _Seen | None = None
 
     @property
     def actor(self) -> str:
@@ -160,18 +172,31 @@ class SpellchromeObservation:
         """The match option of ruling SC-R7."""
         return self._state.options.monsters_finish_the_dying
 
+    def _fighters(self) -> _Seen:
+        """The windows on the combatants, made once per match and seat: a window reads its combatant as it is now,
+        and a match keeps its combatants for good (a rebuilt state resets the memo)."""
+        if self._seen is None:
+            state, viewer = self._state, self._viewer
+            seen = self._memo.keyed(("spellchrome.seen", viewer), id(state), lambda: _Seen(state, viewer))
+            if seen.state is not state:  # the id of a state that is gone: make them again
+                seen = _Seen(state, viewer)
+            self._seen = seen
+        return self._seen
+
     @property
     def fighters(self) -> tuple[FighterSeen, ...]:
         """Every combatant, in the match's order of sides."""
-        if self._fighters is None:
-            viewer = self._viewer
-            self._fighters = tuple(FighterSeen(c, controlled(viewer, a)) for a, c in self._state.combatants.items())
-        return self._fighters
+        return self._fighters().all
+
+    @property
+    def by_id(self) -> Mapping[str, FighterSeen]:
+        """Every combatant by id (read-only)."""
+        return self._fighters().by_id
 
     @property
     def me(self) -> FighterSeen:
         """The combatant the policy acts for."""
-        return next(f for f in self.fighters if f.id == self._actor)
+        return self._fighters().by_id[self._actor]
 
     def view(self) -> SpellchromeView:
         """The seat's whole typed view (built once per version through the match's memo)."""

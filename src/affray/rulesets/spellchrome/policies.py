@@ -15,6 +15,8 @@ moves are scored from their end squares. It never reads the rule state.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from affray.core.engine import Action, ActionSpec
 from affray.core.policy import Choices, Observation
 from affray.core.rng import RNG
@@ -22,7 +24,7 @@ from affray.rulesets.spellchrome.choices import End, derived, move_ends
 from affray.rulesets.spellchrome.observe import FighterSeen, SpellchromeObservation
 
 Square = tuple[int, int]
-Fighters = dict[str, FighterSeen]
+Fighters = Mapping[str, FighterSeen]
 _HELPLESS = ("unconscious", "dying", "stable")
 _BLOW_RANK = {"full_attack": 0, "attack": 1, "cast": 2}
 
@@ -53,7 +55,7 @@ class SpellchromeHeuristic:
         obs = _seen(seen)
         if obs.phase == "attack_of_opportunity":
             return _first(choices, "attack_of_opportunity")
-        everyone = {f.id: f for f in obs.fighters}
+        everyone = obs.by_id
         me = everyone[choices.actor]
         targets = self._targets(obs, me, everyone)
         for pick in (self._rescue, self._attack, self._reposition_to_shoot, self._move):
@@ -175,7 +177,7 @@ class SpellchromeSteady:
         obs = _seen(seen)
         if obs.phase == "attack_of_opportunity":
             return _first(choices, "attack_of_opportunity")
-        everyone = {f.id: f for f in obs.fighters}
+        everyone = obs.by_id
         me = everyone[choices.actor]
         foes = {a: c for a, c in everyone.items() if c.side != me.side and c.able}
         full = [s for s in choices.of("full_attack") if s.action["target"] in foes]
