@@ -331,13 +331,16 @@ def check_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, action:
         return check_move(state, c, turn, action, kind)
     if kind in ("attack", "full_attack"):
         return check_attack(state, c, turn, action, kind == "full_attack")
-    checks: dict[str, Callable[[SpellchromeState, Combatant, Turn, dict[str, Any]], Checked]] = {
-        "run": check_run, "step": check_step, "cast": check_cast, "first_aid": check_first_aid,
-        "draw": check_draw, "give_up": check_give_up, "end_turn": check_end_turn}
-    if kind not in checks:
+    check = _CHECKS.get(kind)
+    if check is None:
         known = "move, withdraw, run, step, attack, full_attack, cast, first_aid, draw, give_up, end_turn"
         return Rejected("unknown_action", f"'{kind}' is not a Spellchrome action; on your turn: {known}.")
-    return checks[kind](state, c, turn, action)
+    return check(state, c, turn, action)
+
+
+_CHECKS: dict[str, Callable[[SpellchromeState, Combatant, Turn, dict[str, Any]], Checked]] = {
+    "run": check_run, "step": check_step, "cast": check_cast, "first_aid": check_first_aid,
+    "draw": check_draw, "give_up": check_give_up, "end_turn": check_end_turn}
 
 
 def resume(state: SpellchromeState, rng: RNG, spec: dict[str, Any] | None, events: list[Event]) -> None:

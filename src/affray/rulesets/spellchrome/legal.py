@@ -179,13 +179,10 @@ def _steps(state: SpellchromeState, c: Combatant, turn: Turn, board: _Board) -> 
     return specs
 
 
-def _reaches(state: SpellchromeState, c: Combatant, arm: Arm, t: Combatant, lines: dict[tuple[Pos, Pos], bool]
-             ) -> bool:
-    """:func:`~affray.rulesets.spellchrome.combat.reach_problem` is ``None``: adjacent for a close weapon, within
-    ten range increments and a clear line for a ranged one (SC-B1, ruling SC-R10). ``lines`` keeps the map's clear
-    lines for the match (the map never changes)."""
-    a, b = c.pos, t.pos
-    d = max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+def _reaches(state: SpellchromeState, a: Pos, b: Pos, d: int, arm: Arm, lines: dict[tuple[Pos, Pos], bool]) -> bool:
+    """:func:`~affray.rulesets.spellchrome.combat.reach_problem` is ``None`` for a blow from ``a`` at ``b``, ``d``
+    squares away: adjacent for a close weapon, within ten range increments and a clear line for a ranged one (SC-B1,
+    ruling SC-R10). ``lines`` keeps the map's clear lines for the match (the map never changes)."""
     if arm.kind in CLOSE_KINDS:
         return d == 1
     if range_penalty(d, arm.range_sq) is None:
@@ -229,22 +226,30 @@ def _blow(specs: dict[Any, ActionSpec], kind: str, t: Combatant, arm: Arm, notes
 
 
 def _attacks(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
+    """An attack on each foe in reach with the weapon in hand and unarmed, and a full attack with the weapon in hand
+    when the turn allows one and there are iterative attacks (SC-15, SC-B1), with their warnings (SC-28)."""
     if not turn.standard_left:
         return []
     full_ok = (turn.move_left or turn.move_used_for == "step") and not turn.moved
     full_ok = full_ok and len(iterative_bonuses(c.base_attack)) > 1
     lines: dict[tuple[Pos, Pos], bool] = memo.static("spellchrome.lines", dict)
     blows: dict[Any, ActionSpec] = memo.static("spellchrome.blows", dict)
-    specs = []
-    arms = [c.arms[wid] for wid in dict.fromkeys([c.wielding, "unarmed"])]
+    specs: list[ActionSpec] = []
+    wielding = c.wielding
+    arms = (c.arms[wielding],) if wielding == "unarmed" else (c.arms[wielding], c.arms["unarmed"])
     # who threatens the attacker's square: the same for every ranged shot from here (SC-27 (d))
     threats = threateners(state, c, c.pos) if arms[0].kind == "ranged" else None
     warnings: dict[Any, tuple[str, ...]] = memo.static("spellchrome.warnings", dict)
-    for t in state.foes_of(c):
-        if t.surrendered or t.hp_state == "dead":
+    here, side = c.pos, c.side
+    for t in state.combatants.values():
+        if t.side == side or t.surrendered or t.hp_state == "dead":
             continue
+        there = t.pos
+        d = max(abs(here[0] - there[0]), abs(here[1] - there[1]))
+        if d > 1 and arms[0].kind in CLOSE_KINDS:
+            continue  # nothing reaches: the weapon in hand and unarmed are both close
         for arm in arms:
-            if not _reaches(state, c, arm, t, lines):
+            if not _reaches(state, here, there, d, arm, lines):
                 continue
             # only unarmed and ranged attacks may provoke (SC-27 (c), (d))
             trigger, foes = attack_provokers(state, c, arm, t, threats) if arm.kind in _MAY_PROVOKE else ("", [])
@@ -252,7 +257,7 @@ def _attacks(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> l
             if t.helpless:
                 notes = (*notes, f"{t.name} is helpless ({t.status})")
             specs.append(_blow(blows, "attack", t, arm, notes))
-            if full_ok and arm.id == c.wielding:
+            if full_ok and arm.id == wielding:
                 specs.append(_blow(blows, "full_attack", t, arm, notes))
     return specs
 

@@ -28,15 +28,16 @@ Square = tuple[int, int]
 class FighterSeen:
     """One combatant as the table sees it (SC-01 HP, SC-02..SC-06 statuses, SC-17 squares, SC-27 melee-armed)."""
 
-    __slots__ = ("_c", "_controlled")
+    __slots__ = ("_c", "_controlled", "_id", "_kind", "_side")
 
     def __init__(self, c: Combatant, is_controlled: bool) -> None:
         self._c = c
         self._controlled = is_controlled
+        self._id, self._side, self._kind = c.id, c.side, c.kind  # fixed for the fight, read at every decision
 
     @property
     def id(self) -> str:
-        return self._c.id
+        return self._id
 
     @property
     def name(self) -> str:
@@ -44,12 +45,12 @@ class FighterSeen:
 
     @property
     def side(self) -> str:
-        return self._c.side
+        return self._side
 
     @property
     def kind(self) -> str:
         """character, npc or monster."""
-        return self._c.kind
+        return self._kind
 
     @property
     def controlled(self) -> bool:
@@ -114,6 +115,11 @@ class FighterSeen:
     def spells(self) -> tuple[tuple[str, str, int], ...]:
         """``(id, effect, uses left)`` of each spell it knows (ruling SC-R8)."""
         return tuple((s, k.effect, k.uses) for s, k in self._c.spells.items())
+
+    @property
+    def has_spells(self) -> bool:
+        """It knows a spell (whether or not it has casts left)."""
+        return bool(self._c.spells)
 
     def spell_effect(self, sid: str) -> str:
         """The effect of its spell ``sid`` (heal, steal_life...)."""

@@ -97,7 +97,7 @@ class SpellchromeHeuristic:
     def _reposition_to_shoot(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices
                              ) -> Action | None:
         """A shooter or caster in melee steps or withdraws out of reach before acting (SC-27 (d), (e))."""
-        if me.weapon_kind != "ranged" and not me.spells:
+        if me.weapon_kind != "ranged" and not me.has_spells:
             return None
         menace = [c.at for c in everyone.values() if c.side != me.side and c.melee_armed]
         here = me.at

@@ -115,11 +115,10 @@ class SpellchromeRuleset:
 
     def step(self, state: SpellchromeState, actor: str, action: Action, rng: RNG,
              journal: Journal | None = None) -> StepResult:
-        window = self.pending(state)
         kind = action.get("type")
-        if kind == "attack_of_opportunity" and (window is None or actor not in window.actors):
-            return self._no_opportunity(state, actor)
-        if window is None or actor not in window.actors:
+        if not self._acts(state, actor):
+            if kind == "attack_of_opportunity":
+                return self._no_opportunity(state, actor)
             who = state.combatants[actor].name if actor in state.combatants else actor
             return Rejected("not_your_turn", f"It is not {who}'s turn to act.")
         events = journal_for(journal)
@@ -144,6 +143,16 @@ class SpellchromeRuleset:
         checked(rng, events)
         turns.after_action(state, rng, events)
         return Accepted(events)
+
+    @staticmethod
+    def _acts(state: SpellchromeState, actor: str) -> bool:
+        """``actor`` is among the actors of :meth:`pending`'s window (without building it)."""
+        if state.outcome is not None:
+            return False
+        opp = state.opportunity
+        if opp is not None:
+            return opp.foes[0] == actor
+        return state.turn is not None and state.turn.actor == actor
 
     @staticmethod
     def _no_opportunity(state: SpellchromeState, actor: str) -> Rejected:
