@@ -38,14 +38,15 @@ class TurnChoices(Choices):
 
     def of(self, kind: str) -> list[ActionSpec]:
         parts = self._parts
+        # the lists of one part are returned as they are kept: read-only, like every listing
         if kind in BLOW_KINDS:
             return [s for s in parts.blows() if s.action["type"] == kind]
         if kind == "cast":
-            return list(parts.spells())
+            return parts.spells()
         if kind in MOVE_KINDS:
-            return list(parts.moves().of(kind))
+            return parts.moves().of(kind)
         if kind == "first_aid":
-            return list(parts.aid())
+            return parts.aid()
         if kind in SUPPORT_KINDS:
             return [s for s in parts.support() if s.action["type"] == kind]
         return []

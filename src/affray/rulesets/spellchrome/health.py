@@ -89,7 +89,7 @@ def stabilise(c: Combatant, why: str, events: list[Event]) -> None:
 
 def stabilise_check(state: SpellchromeState, rng: RNG, c: Combatant, events: list[Event]) -> None:
     """At the start of its turn a dying character rolls the DC 22 Fortitude save (SC-06, SC-B3, SC-B5)."""
-    if c.status != "dying":
+    if c.hp >= 0 or c.status != "dying":  # the dying are below 0 HP (SC-04): most are not, and HP is quick to read
         return
     # 'next_turn': any turn after it began dying (a drop on its own turn has its next turn next round)
     due = state.options.first_stabilise_check == "next_turn" or c.dropped_round < state.round
@@ -104,7 +104,7 @@ def stabilise_check(state: SpellchromeState, rng: RNG, c: Combatant, events: lis
 def dying_losses(state: SpellchromeState, rng: RNG, events: list[Event]) -> None:
     """End of the round: every dying character loses 1d4 HP, dead at −30 or below (SC-04, SC-05, SC-B3)."""
     for c in state.combatants.values():
-        if c.status != "dying":
+        if c.hp >= 0 or c.status != "dying":  # the dying are below 0 HP (SC-04)
             continue
         if c.dropped_round == state.round and not state.options.dying_loss_in_first_round:
             continue
