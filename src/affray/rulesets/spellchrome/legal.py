@@ -4,20 +4,20 @@ SC-28: "warn the player before an action provokes, and offer withdraw as the alt
 run, attack or cast that would give a foe an attack of opportunity carries a note naming the foes, and
 the withdraw and 5-foot-step actions are listed beside it. Moves are listed to every legal end square
 (with the path the engine would take: one that provokes nobody if there is one); runs along the eight
-compass lines. Any other square on a legal path may still be submitted with an explicit ``path``.
+compass lines. Any other square on a legal path may still be submitted with an explicit ``path``. The blows,
+spells and support actions are :mod:`.offers`'; :class:`TurnListing` puts the parts together.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 from affray.core.engine import ActionSpec
-from affray.core.grid import DIRECTIONS, Pos, clear_line, open_squares
+from affray.core.grid import DIRECTIONS, Pos, open_squares
 from affray.core.memo import Memo
-from affray.rulesets.spellchrome.combat import attack_provokers, cast_provokers
 from affray.rulesets.spellchrome.health import after_the_fight
-from affray.rulesets.spellchrome.mechanics import iterative_bonuses, range_penalty, squares, withdraw_distance
+from affray.rulesets.spellchrome.mechanics import squares
 from affray.rulesets.spellchrome.movement import (
     Threats,
     can_punish,
@@ -25,10 +25,18 @@ from affray.rulesets.spellchrome.movement import (
     opponent_squares,
     taken_squares,
     threat_map,
-    threateners,
     whole_of,
 )
-from affray.rulesets.spellchrome.state import CLOSE_KINDS, Arm, Combatant, SpellchromeState, Turn
+from affray.rulesets.spellchrome.offers import (
+    SPECS_LIMIT,
+    attack_actions,
+    first_aid_actions,
+    provoke_note,
+    spec,
+    spell_actions,
+    support_actions,
+)
+from affray.rulesets.spellchrome.state import Combatant, SpellchromeState, Turn
 from affray.rulesets.spellchrome.turns import step_available
 
 COMPASS = dict(zip(("nw", "n", "ne", "w", "e", "sw", "s", "se"), DIRECTIONS, strict=True))
@@ -40,22 +48,8 @@ MOVE_FREE = ("to", "path")
 STEP_FREE = ("to",)
 SpecKey = tuple[str, Pos, str, tuple[str, ...]]
 MOVES_KEY = "spellchrome.moves"  # the match's move listings, in its memo
-_SPECS_LIMIT = 50_000
 _DERIVED_LIMIT = 64
 T = TypeVar("T")
-
-
-def spec(action: dict[str, Any], label: str, notes: tuple[str, ...] = (), free: tuple[str, ...] = ()) -> ActionSpec:
-    """An :class:`ActionSpec`; ``free`` names the fields a client may change (``step`` checks what comes back)."""
-    return ActionSpec(action, label, notes, free)
-
-
-def provoke_note(state: SpellchromeState, c: Combatant, foes: Sequence[Combatant]) -> tuple[str, ...]:
-    if not foes:
-        return ()
-    names = ", ".join(f.name for f in foes)
-    safe = f"withdraw ({withdraw_distance(c.speed_ft)} ft) or a 5-foot step does not provoke"
-    return (f"provokes an attack of opportunity from {names}", safe)
 
 
 def path_provokers(threats: Threats, c: Combatant, path: list[Pos]) -> list[Combatant]:
@@ -77,7 +71,7 @@ def _move_spec(specs: dict[SpecKey, ActionSpec], kind: str, to: Pos, suffix: str
     key = (kind, to, suffix, notes)
     found = specs.get(key)
     if found is None:
-        if len(specs) >= _SPECS_LIMIT:
+        if len(specs) >= SPECS_LIMIT:
             specs.clear()
         where = f"[{to[0]}, {to[1]}]"
         action: dict[str, Any] = {"type": "move" if kind == "tumble" else kind, "to": list(to)}
@@ -179,155 +173,6 @@ def _steps(state: SpellchromeState, c: Combatant, turn: Turn, board: _Board) -> 
     return specs
 
 
-def _reaches(state: SpellchromeState, a: Pos, b: Pos, d: int, arm: Arm, lines: dict[tuple[Pos, Pos], bool]) -> bool:
-    """:func:`~affray.rulesets.spellchrome.combat.reach_problem` is ``None`` for a blow from ``a`` at ``b``, ``d``
-    squares away: adjacent for a close weapon, within ten range increments and a clear line for a ranged one (SC-B1,
-    ruling SC-R10). ``lines`` keeps the map's clear lines for the match (the map never changes)."""
-    if arm.kind in CLOSE_KINDS:
-        return d == 1
-    if range_penalty(d, arm.range_sq) is None:
-        return False
-    clear = lines.get((a, b))
-    if clear is None:
-        clear = lines[(a, b)] = clear_line(state.grid, a, b)
-    return clear
-
-
-_MAY_PROVOKE = frozenset({"unarmed", "ranged"})
-
-
-def _warning(warnings: dict[Any, tuple[str, ...]], state: SpellchromeState, c: Combatant, foes: list[Combatant]
-             ) -> tuple[str, ...]:
-    """:func:`provoke_note`, kept in the match's memo (names and speeds do not change in a fight)."""
-    key = (c.id, c.speed_ft, tuple(f.id for f in foes))
-    found = warnings.get(key)
-    if found is None:
-        if len(warnings) >= _SPECS_LIMIT:
-            warnings.clear()
-        found = warnings[key] = provoke_note(state, c, foes)
-    return found
-
-
-def _blow(specs: dict[Any, ActionSpec], kind: str, t: Combatant, arm: Arm, notes: tuple[str, ...]) -> ActionSpec:
-    """The attack or full attack on ``t`` with ``arm`` under warnings ``notes``: the same spec each time (names and
-    weapons do not change in a fight), kept in the match's memo; read-only like every listing."""
-    key = (kind, t.id, arm.id, notes)
-    found = specs.get(key)
-    if found is None:
-        if len(specs) >= _SPECS_LIMIT:
-            specs.clear()
-        if kind == "attack":
-            found = spec({"type": "attack", "target": t.id, "weapon": arm.id}, f"attack {t.name} with {arm.name}",
-                         notes)
-        else:
-            found = spec({"type": "full_attack", "target": t.id}, f"full attack on {t.name} (full-round)", notes)
-        specs[key] = found
-    return found
-
-
-def _attacks(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
-    """An attack on each foe in reach with the weapon in hand and unarmed, and a full attack with the weapon in hand
-    when the turn allows one and there are iterative attacks (SC-15, SC-B1), with their warnings (SC-28)."""
-    if not turn.standard_left:
-        return []
-    full_ok = (turn.move_left or turn.move_used_for == "step") and not turn.moved
-    full_ok = full_ok and len(iterative_bonuses(c.base_attack)) > 1
-    lines: dict[tuple[Pos, Pos], bool] = memo.static("spellchrome.lines", dict)
-    blows: dict[Any, ActionSpec] = memo.static("spellchrome.blows", dict)
-    specs: list[ActionSpec] = []
-    wielding = c.wielding
-    arms = (c.arms[wielding],) if wielding == "unarmed" else (c.arms[wielding], c.arms["unarmed"])
-    # who threatens the attacker's square: the same for every ranged shot from here (SC-27 (d))
-    threats = threateners(state, c, c.pos) if arms[0].kind == "ranged" else None
-    warnings: dict[Any, tuple[str, ...]] = memo.static("spellchrome.warnings", dict)
-    here, side = c.pos, c.side
-    for t in state.combatants.values():
-        if t.side == side or t.surrendered or t.hp_state == "dead":
-            continue
-        there = t.pos
-        d = max(abs(here[0] - there[0]), abs(here[1] - there[1]))
-        if d > 1 and arms[0].kind in CLOSE_KINDS:
-            continue  # nothing reaches: the weapon in hand and unarmed are both close
-        for arm in arms:
-            if not _reaches(state, here, there, d, arm, lines):
-                continue
-            # only unarmed and ranged attacks may provoke (SC-27 (c), (d))
-            trigger, foes = attack_provokers(state, c, arm, t, threats) if arm.kind in _MAY_PROVOKE else ("", [])
-            notes = _warning(warnings, state, c, foes) if trigger else ()
-            if t.helpless:
-                notes = (*notes, f"{t.name} is helpless ({t.status})")
-            specs.append(_blow(blows, "attack", t, arm, notes))
-            if full_ok and arm.id == wielding:
-                specs.append(_blow(blows, "full_attack", t, arm, notes))
-    return specs
-
-
-def _spells(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
-    """Each castable spell on each target in range (SC-06, SC-07, ruling SC-R8), with the warning of casting in
-    melee (SC-27 (e), SC-28); the specs are kept in the match's memo like the blows."""
-    if not turn.standard_left or not c.spells:
-        return []
-    casts: dict[Any, ActionSpec] = memo.static("spellchrome.blows", dict)
-    specs: list[ActionSpec] = []
-    notes: tuple[str, ...] | None = None  # the warning of casting here, found for the first castable spell
-    for spell in c.spells.values():
-        if spell.casting != "standard" or spell.uses <= 0:
-            continue
-        if notes is None:
-            risk = cast_provokers(state, c)
-            notes = () if not risk else (
-                f"casting in melee: Concentration DC 15, or it provokes an attack of opportunity from "
-                f"{', '.join(f.name for f in risk)}",
-                f"withdraw ({withdraw_distance(c.speed_ft)} ft) or a 5-foot step first")
-        for t in state.combatants.values():
-            if t.hp_state == "dead":
-                continue
-            if spell.effect == "steal_life" and (t.side == c.side or t.surrendered):
-                continue
-            if spell.effect == "heal" and (t.side != c.side or t.hp >= t.max_hp):
-                continue
-            dist = max(abs(t.pos[0] - c.pos[0]), abs(t.pos[1] - c.pos[1]))
-            if (spell.range_squares == 0 and t is not c) or dist > spell.range_squares:
-                continue
-            key = ("cast", spell.id, t.id, notes)
-            found = casts.get(key)
-            if found is None:
-                if len(casts) >= _SPECS_LIMIT:
-                    casts.clear()
-                found = casts[key] = spec({"type": "cast", "spell": spell.id, "target": t.id},
-                                          f"cast {spell.name} on {t.name}", notes)
-            specs.append(found)
-    return specs
-
-
-def _first_aid(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec]:
-    """First aid on the dying within reach (SC-06): a standard action."""
-    specs = []
-    if turn.standard_left:
-        for t in state.combatants.values():
-            # only the dying (below 0 HP, SC-04) within reach
-            if t.hp < 0 and max(abs(t.pos[0] - c.pos[0]), abs(t.pos[1] - c.pos[1])) <= 1 and t.status == "dying":
-                specs.append(spec({"type": "first_aid", "target": t.id},
-                                        f"first aid on {t.name} (Heal DC 15)"))
-    return specs
-
-
-def _support(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
-    """Drawing another weapon, giving up (NPCs, SC-02) and ending the turn: the same specs for the whole match (its
-    memo keeps them)."""
-    draws, rest = memo.static(("spellchrome.support", c.id, c.wielding), lambda: _fixed_support(state, c))
-    return draws + rest if turn.move_left or turn.standard_left else rest
-
-
-def _fixed_support(state: SpellchromeState, c: Combatant) -> tuple[list[ActionSpec], list[ActionSpec]]:
-    """The draws of ``c`` holding what it holds, and giving up and the end of the turn: fixed for the match."""
-    draws = [spec({"type": "draw", "weapon": wid}, f"take up {arm.name} (move action)")
-             for wid, arm in c.arms.items() if wid != c.wielding]
-    rest = [spec({"type": "give_up"}, "give up the fight (SC-02)")] if (
-        c.kind != "character" and state.options.npcs_may_give_up) else []
-    return draws, [*rest, spec({"type": "end_turn"}, "end the turn")]
-
-
 class Moves:
     """One movement listing (steps, moves, withdraws, tumbles, runs, in that order) and, built when first asked, the
     same specs by action type and each one's end square with whether its warning says it provokes (SC-28). Kept in
@@ -385,7 +230,7 @@ def movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> M
     listings: dict[Any, Moves] = memo.static(MOVES_KEY, dict)
     found = listings.get(key)
     if found is None:
-        if len(listings) >= _SPECS_LIMIT // 10:
+        if len(listings) >= SPECS_LIMIT // 10:
             listings.clear()
         board = _Board(state, c, memo.static("spellchrome.specs", dict))
         found = listings[key] = Moves(_steps(state, c, turn, board) + _moves(state, c, turn, board)
@@ -412,12 +257,12 @@ class TurnListing:
 
     def blows(self) -> list[ActionSpec]:
         if self._blows is None:
-            self._blows = [] if self.after else _attacks(self.state, self.c, self.turn, self.memo)
+            self._blows = [] if self.after else attack_actions(self.state, self.c, self.turn, self.memo)
         return self._blows
 
     def spells(self) -> list[ActionSpec]:
         if self._spells is None:
-            spells = _spells(self.state, self.c, self.turn, self.memo)
+            spells = spell_actions(self.state, self.c, self.turn, self.memo)
             if self.after:
                 spells = [s for s in spells if self.c.spells[s.action["spell"]].effect == "heal"]
             self._spells = spells
@@ -431,13 +276,13 @@ class TurnListing:
     def aid(self) -> list[ActionSpec]:
         """First aid, the head of the support part."""
         if self._aid is None:
-            self._aid = _first_aid(self.state, self.c, self.turn)
+            self._aid = first_aid_actions(self.state, self.c, self.turn)
         return self._aid
 
     def support(self) -> list[ActionSpec]:
         """The rest of the support part: draws, giving up, the end of the turn."""
         if self._support is None:
-            support = _support(self.state, self.c, self.turn, self.memo)
+            support = support_actions(self.state, self.c, self.turn, self.memo)
             if self.after:
                 support = [s for s in support if s.action["type"] != "give_up"]
             self._support = support
