@@ -68,8 +68,8 @@ class SpellchromeHeuristic:
     def _targets(obs: SpellchromeObservation, me: FighterSeen, everyone: Fighters) -> Fighters:
         """The foes it may strike: the able ones, and the helpless too for a monster or NPC under ruling SC-R7."""
         finish = obs.monsters_finish_the_dying and me.kind != "character"
-        return {a: c for a, c in everyone.items() if c.side != me.side
-                and (c.able or (finish and c.status in _HELPLESS))}
+        side = me.side
+        return {a: c for a, c in everyone.items() if c.side != side and (c.able or (finish and c.status in _HELPLESS))}
 
     def _rescue(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices) -> Action | None:
         for spec in choices.of("cast"):
@@ -99,7 +99,8 @@ class SpellchromeHeuristic:
         """A shooter or caster in melee steps or withdraws out of reach before acting (SC-27 (d), (e))."""
         if me.weapon_kind != "ranged" and not me.has_spells:
             return None
-        menace = [c.at for c in everyone.values() if c.side != me.side and c.melee_armed]
+        side = me.side
+        menace = [c.at for c in everyone.values() if c.side != side and c.melee_armed]
         here = me.at
         if not any(_dist(here, p) == 1 for p in menace):
             return None
