@@ -6,7 +6,10 @@ Prints actions per second, the p50 and p99 time from sending an action until eve
 its new view, and the server's memory per table (resident set growth / tables). Goal: p99 under 50 ms on the
 two-core machine.
 
-Run: ``.venv/bin/python bench/bench_table.py [TABLES] [ACTIONS_PER_TABLE]`` (default 100 and 20);
+Run: ``.venv/bin/python bench/bench_table.py [TABLES] [ACTIONS_PER_TABLE] [--think SECONDS]`` (default 100, 20
+and 0). ``--think S``: before each action the table's player thinks for a random time (exponential, mean S), as
+people at a table do; 0 is a closed loop (every table always has an action in flight: the server's saturation, not
+the latency a table sees).
 ``AFFRAY_BENCH_DIR=/dev/shm`` puts the database in memory (to see what the disk's fsync costs). It starts
 ``affray serve`` on a free loopback port with a temporary SQLite file, and stops it at the end. Asserts nothing.
 """
@@ -56,7 +59,7 @@ class Seat:
 
 
 async def play_table(client: httpx.AsyncClient, port: int, created: dict[str, Any], actions: int,
-                     latencies: list[float], rng: random.Random) -> int:
+                     latencies: list[float], rng: random.Random, think: float = 0.0) -> int:
     table = created["table"]
     tokens = {"gm": created["gm"]["token"], **{n: s["token"] for n, s in created["seats"].items()}}
     seats = {}
@@ -72,6 +75,8 @@ async def play_table(client: httpx.AsyncClient, port: int, created: dict[str, An
             if mover is None or any(s.state.get("outcome") for s in seats.values()):
                 break
             name, seat = mover
+            if think > 0:
+                await asyncio.sleep(rng.expovariate(1 / think))
             actor, specs = next(iter(seat.state["legal"].items()))
             version = seat.state["version"]
             started = time.perf_counter()
@@ -102,7 +107,7 @@ async def _until(seats: dict[str, Seat], ok: Any) -> None:
             s.changed.clear()
 
 
-async def main(tables: int, actions: int) -> None:
+async def main(tables: int, actions: int, think: float = 0.0) -> None:
     folder = tempfile.mkdtemp(dir=os.environ.get("AFFRAY_BENCH_DIR"))  # e.g. /dev/shm: no fsync cost
     server = Server(f"sqlite:///{folder}/bench.db", Path(folder) / "server.log")
     server.start()
@@ -126,12 +131,13 @@ async def main(tables: int, actions: int) -> None:
             latencies: list[float] = []
             rng = random.Random(1)
             started = time.perf_counter()
-            counts = await asyncio.gather(*(play_table(client, server.port, c, actions, latencies, rng)
+            counts = await asyncio.gather(*(play_table(client, server.port, c, actions, latencies, rng, think)
                                             for c in created))
             elapsed = time.perf_counter() - started
         total = sum(counts)
         latencies.sort()
-        print(f"{tables} tables x {len(created[0]['seats']) + 1} seats ({SCENARIO}), {total} actions in "
+        pace = f"think time {think:g} s (mean, exponential)" if think > 0 else "closed loop"
+        print(f"{tables} tables x {len(created[0]['seats']) + 1} seats ({SCENARIO}, {pace}), {total} actions in "
               f"{elapsed:.1f} s: {total / elapsed:.0f} actions/s")
         print(f"action -> every seat of its table has its new view: p50 {statistics.median(latencies) * 1000:.1f} ms, "
               f"p99 {latencies[int(len(latencies) * 0.99) - 1] * 1000:.1f} ms (goal: p99 < 50 ms)")
@@ -143,4 +149,11 @@ async def main(tables: int, actions: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 100, int(sys.argv[2]) if len(sys.argv) > 2 else 20))
+    import argparse
+
+    parser = argparse.ArgumentParser(description="the table server under load")
+    parser.add_argument("tables", type=int, nargs="?", default=100)
+    parser.add_argument("actions", type=int, nargs="?", default=20, help="actions per table")
+    parser.add_argument("--think", type=float, default=0.0, help="mean think time before each action, seconds")
+    args = parser.parse_args()
+    asyncio.run(main(args.tables, args.actions, args.think))

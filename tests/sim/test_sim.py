@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import select
@@ -53,7 +54,7 @@ def test_serial_pool_and_dask_give_identical_numbers() -> None:
     with local_cluster() as cluster, Client(cluster) as client:
         dasked = simulate(scenario, 240, 5, client.get_executor(), {}, chunk=40)
     assert serial.report == pooled.report == dasked.report
-    assert serial.report["fights"] == 240 and serial.path == "engine"
+    assert serial.report["fights"] == 240 and serial.path == "fast"
     assert simulate(scenario, 240, 6, None, {}, chunk=40).report != serial.report
 
 
@@ -78,7 +79,7 @@ def test_batch_path_agrees_with_exact_duel_and_engine() -> None:
     sd = math.sqrt(sum(k * k * q for k, q in exact.rounds) - exact.expected_rounds**2)
     assert abs(batch.report["rounds"]["mean"] - exact.expected_rounds) <= 4 * sd / math.sqrt(200_000)
     engine = simulate(scenario, 1500, 3, None, {}, engine_only=True)
-    assert engine.path == "engine"
+    assert engine.path == "fast"
     se = math.sqrt(p * (1 - p) / 1500 + p * (1 - p) / 200_000)
     assert abs(engine.report["sides"]["scout"]["win_rate"] - batch.report["sides"]["scout"]["win_rate"]) <= 4 * se
     assert batch.report["combatants"]["ilka"]["hp_max"] == 3
@@ -201,3 +202,36 @@ def test_chunks_are_submitted_lazily_with_a_bounded_number_in_flight() -> None:
         result = run(SimSpec("hud", {}, {}, {}, 0, chunk_size=3), 3000, pool, None, counted)
         assert result.tally.fights == 3000 and result.chunks_done == result.chunks_total == 1000
         assert pool.most <= in_flight_for(pool) == 8
+
+
+def test_sim_sample_is_the_runs_first_fight_replayed_in_full(capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16, item 3: ``affray sim --sample`` replays a simulated fight in full from its seed and actions; the
+    report is the same on the fast path and the full engine (``--full``), and the sample's record is that fight's."""
+    from affray.sim.fast import replay_in_full
+    from affray.sim.runner import fight_seed
+    from affray.sim.session import spec_for
+    from tests.cli.inproc import run_cli
+
+    args = ["sim", str(DUEL), "-n", "40", "--seed", "3", "--workers", "1", "--chunk", "10", "--json", "--sample"]
+    code, out, _ = run_cli(args, capsys, monkeypatch)
+    fast = json.loads(out)
+    code_full, out_full, _ = run_cli([*args, "--full"], capsys, monkeypatch)
+    full = json.loads(out_full)
+    assert code == code_full == 0 and (fast["path"], full["path"]) == ("fast", "full")
+    for key in ("sides", "draws", "escapes", "rounds", "combatants", "fights"):
+        assert fast[key] == full[key], key
+    sample = fast["sample"]
+    spec, _ = spec_for(affray.load_scenario(DUEL), {}, 3, 10)
+    assert sample["fight"] == 0 and sample["seed"] == fight_seed(spec, 0) == full["sample"]["seed"]
+    assert sample["actions"] == full["sample"]["actions"] and len(sample["actions"]) > 4
+    # The record alone replays to the very events reported, from the seed and the actions.
+    from affray.sim.fast import FastFight
+
+    record = FastFight(sample["seed"], [(a["actor"], a["action"]) for a in sample["actions"]])
+    scenario = affray.load_scenario(DUEL)
+    match = replay_in_full(scenario.ruleset, scenario.setup, scenario.options, record)
+    assert [e.to_dict() for e in match.events()] == sample["events"]
+    assert sample["events"][-1]["type"] == "ended"
+    code, text, _ = run_cli([a for a in args if a != "--json"], capsys, monkeypatch)
+    assert code == 0 and "replayed in full from its" in text and "wins" in text

@@ -190,6 +190,23 @@ def test_a_replaced_token_closes_its_websocket_and_stops_working(client: TestCli
     assert state(client, table, new["token"])["seat"] == "ilse"
 
 
+def test_the_gm_lists_every_seat_without_any_token(client: TestClient) -> None:
+    """Issue 15's gap: the GM's page in any browser lists the seats (from the server), never a token, so a lost link
+    is made anew; a player's seat may not list them."""
+    created = create(client, seed=3)
+    table, gm, ilse = created["table"], created["gm"]["token"], created["seats"]["ilse"]["token"]
+    answer = client.get(f"/api/tables/{table}/gm/seats", headers=auth(gm))
+    assert answer.status_code == 200
+    listed = {s["seat"]: s for s in answer.json()}
+    people = {name for name, s in listed.items() if s["link"] and s["role"] == "player"}
+    assert people == set(created["seats"]) - {"spectator"} and listed["gm"]["role"] == "gm"
+    assert listed["ilse"]["actors"] == created["seats"]["ilse"]["actors"]
+    text = answer.text
+    assert all(s["token"] not in text for s in created["seats"].values()) and gm not in text
+    refused = client.get(f"/api/tables/{table}/gm/seats", headers=auth(ilse))
+    assert refused.status_code == 403 and refused.json()["code"] == "gm_only"
+
+
 def test_a_restarted_service_rebuilds_the_table_from_the_store(store: Store) -> None:
     from tests.web.helpers import make_app
 

@@ -145,6 +145,15 @@ def test_gm_tools_pause_the_drama_timer_and_a_new_link_reach_every_page(tmp_path
         fresh = open_seat(browser, gm.page.locator('[data-link="bruna"]').input_value())
         synced({"bruna": fresh}, table.version)
         expect(fresh.page.locator('[data-combatant="bruna"]')).to_have_class("card mine")
+        # The GM's link opened in another browser: the server lists the seats; their links are made anew there.
+        elsewhere = open_seat(browser, gm.page.url)
+        expect(elsewhere.page.locator('[data-no-link="tomas"]')).to_contain_text("made in another browser")
+        elsewhere.page.click('[data-seat-row="tomas"] [data-gm="replace"]')
+        expect(seats["tomas"].page.locator("#conn")).to_have_text("This seat's token was replaced.", timeout=10_000)
+        tomas = open_seat(browser, elsewhere.page.locator('[data-link="tomas"]').input_value())
+        synced({"tomas": tomas}, table.version)
+        expect(tomas.page.locator('[data-combatant="tomas"]')).to_have_class("card mine")
+        assert not elsewhere.errors and not gm.errors
 
 
 def test_free_form_posts_are_written_in_one_browser_and_read_in_the_other(tmp_path: Path) -> None:

@@ -121,14 +121,17 @@ def sim(scenario: Annotated[Path, typer.Argument(help="a scenario YAML file")],
         policy: Annotated[list[str] | None, typer.Option("--policy", help="SIDE=NAME or COMBATANT=NAME")] = None,
         plot: Annotated[Path | None, typer.Option("--plot", help="write a plot (.png or .svg)")] = None,
         as_json: JsonOpt = False,
-        sample: Annotated[bool, typer.Option("--sample", help="also narrate one sample fight")] = False,
+        sample: Annotated[bool, typer.Option("--sample", help="also narrate the run's first fight, replayed in full "
+                                             "from its seed and recorded actions (--json: its record)")] = False,
         scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address")] = None,
         engine: Annotated[bool, typer.Option("--engine", help="never use a vectorised batch path")] = False,
+        full: Annotated[bool, typer.Option("--full", help="play every fight through the full engine (events, dice "
+                                           "records, validation): slower, the same fights as the fast path")] = False,
         chunk: Annotated[int | None, typer.Option("--chunk", min=1, help="fights per chunk")] = None) -> None:
     """Simulate N fights: win rates with 95% intervals, rounds, risks per combatant."""
     from affray.cli.sim import sim_command
 
-    sim_command(scenario, n, seed, workers, policy or [], plot, as_json, sample, scheduler, engine, chunk)
+    sim_command(scenario, n, seed, workers, policy or [], plot, as_json, sample, scheduler, engine, chunk, full)
 
 
 @app.command()

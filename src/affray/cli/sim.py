@@ -62,7 +62,8 @@ def render_report(report: dict[str, Any], title: str) -> None:
 
 
 def sim_command(scenario: Path, n: int, seed: int, workers: int | None, policy: list[str], plot: Path | None,
-                as_json: bool, sample: bool, scheduler: str | None, engine: bool, chunk: int | None) -> None:
+                as_json: bool, sample: bool, scheduler: str | None, engine: bool, chunk: int | None,
+                full: bool = False) -> None:
     from affray.sim.executors import ExecutorError, executor_for
     from affray.sim.session import simulate
 
@@ -80,7 +81,7 @@ def sim_command(scenario: Path, n: int, seed: int, workers: int | None, policy: 
                     console.print(started)
                 bar.advance(task, k)
 
-            outcome = simulate(loaded, n, seed, executor, overrides, advance, engine, chunk)
+            outcome = simulate(loaded, n, seed, executor, overrides, advance, engine, chunk, full)
     except (KeyError, ExecutorError) as exc:
         raise CliError(str(exc.args[0])) from None
     report = outcome.report
@@ -91,6 +92,11 @@ def sim_command(scenario: Path, n: int, seed: int, workers: int | None, policy: 
         from affray.sim.plots import plot_report
 
         plot_report(report, plot, loaded.model.name or str(scenario))
+    chosen = _sample(loaded, outcome.spec) if sample and not done.interrupted and outcome.spec else None
+    if chosen is not None and as_json:
+        report["sample"] = {"fight": chosen.index, "seed": chosen.seed,
+                            "actions": [{"actor": a, "action": x} for a, x in chosen.actions],
+                            "events": [e.to_dict() for e in chosen.match.events()]}
     if as_json:
         print(json.dumps(report))
     else:
@@ -103,8 +109,10 @@ def sim_command(scenario: Path, n: int, seed: int, workers: int | None, policy: 
         render_report(report, loaded.model.name or str(scenario))
         if plot is not None:
             console.print(f"plot written to {escape(plot)}")
-    if sample and not as_json and not done.interrupted:
-        _sample(loaded, seed, overrides)
+    if chosen is not None and not as_json:
+        console.rule(f"fight {chosen.index + 1} of the run (seed {chosen.seed}), replayed in full from its "
+                     f"{len(chosen.actions)} recorded actions")
+        narrate(chosen.match.events(), chosen.match.names())
     if done.interrupted:
         raise typer.Exit(130)
 
@@ -122,14 +130,15 @@ def _check_outputs(plot: Path | None, workers: int | None, precision: float | No
         raise CliError(f"--precision is a 95% interval half-width between 0 and 0.5, e.g. 0.01 (got {precision})")
 
 
-def _sample(loaded: Any, seed: int, overrides: dict[str, str]) -> None:
-    from affray.ai.runner import play
+def _sample(loaded: Any, spec: Any) -> Any:
+    """The run's first fight, replayed in full from its record (:func:`affray.sim.session.sample_fight`)."""
+    from affray.sim.fast import FastPathError
+    from affray.sim.session import sample_fight
 
-    match = loaded.start(seed)
-    play(match, loaded.policies(match, {**overrides, **{a: "heuristic" for a, c in loaded.controllers.items()
-                                                        if c == "human" and a not in overrides}}))
-    console.rule("a sample fight")
-    narrate(match.events(), match.names())
+    try:
+        return sample_fight(loaded, spec)
+    except FastPathError as exc:
+        raise CliError(f"the sample fight could not be replayed: {exc}") from None
 
 
 def sweep_command(scenario: Path, param: str, n: int, seed: int, workers: int | None, policy: list[str],

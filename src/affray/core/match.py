@@ -127,6 +127,7 @@ class Match:
         self.controllers.update(controllers or {})
         self.controllers.setdefault(GM, "human")
         self.records: list[Record] = []
+        self._revealed: set[str] = set()
         self.memo = Memo(shared)
         self._shared = shared
         self._line: _Line | None = None
@@ -260,6 +261,8 @@ class Match:
 
     def _append(self, record: Record) -> None:
         self.records.append(record)
+        # Every seal revealed by any record, kept as records come (a reveal stays public even if taken back).
+        self._revealed.update(e.seal for e in record.events if isinstance(e, Revealed))
         if record.kind == ACTION:
             self._line = _Line(record.seq, self._line)
         self._lines.append(self._line)
@@ -352,7 +355,7 @@ class Match:
     def events_since(self, version: int, seat: str) -> list[dict[str, Any]]:
         """The records from ``version`` on, as ``seat`` may see them (see :meth:`redacted_log`)."""
         viewer = self.viewer(seat)
-        revealed = {e.seal for r in self.records for e in r.events if isinstance(e, Revealed)}
+        revealed = self._revealed
         out = []
         for entry in self.records[max(0, version):]:
             seals = [e for e in entry.events if isinstance(e, Committed)]

@@ -1,5 +1,9 @@
-"""Simulation runs and sweeps from a loaded scenario: choose the path (vectorised batch or full engine),
-run the chunks, and summarise."""
+"""Simulation runs and sweeps from a loaded scenario: choose the path, run the chunks, and summarise.
+
+The paths: a ruleset's vectorised batch path when the scenario fits it (``batch ...``); otherwise the engine's fast
+path (``fast``, :mod:`affray.sim.fast`); or, when asked (``full=True``, ``affray sim --full``), every fight through
+the full engine (``full``). The fast path and the full engine play the same fights, so their reports are equal.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from affray.api import Scenario
+from affray.core.match import Match
 from affray.core.plugin import plugin
-from affray.sim.runner import DEFAULT_CHUNK, RunResult, SimSpec, derive_seed, play_chunk, run
+from affray.sim.runner import DEFAULT_CHUNK, RunResult, SimSpec, derive_seed, fight_seed, play_chunk, run
 from affray.sim.stats import Tally, summary, wilson
 from affray.sim.sweep import Param, scenario_at
 
@@ -46,14 +51,21 @@ def spec_for(scenario: Scenario, overrides: Mapping[str, str], seed: int,
 ChunkRunner = Callable[[SimSpec, int, int], Tally]
 
 
-def choose_path(spec: SimSpec, engine_only: bool, chunk: int | None) -> tuple[SimSpec, ChunkRunner, str]:
-    """The vectorised batch path when the scenario fits it (and it was not refused), else the engine."""
+FAST, FULL = "fast", "full"  # the engine's two paths, as reports name them
+
+
+def choose_path(spec: SimSpec, engine_only: bool, chunk: int | None,
+                full: bool = False) -> tuple[SimSpec, ChunkRunner, str]:
+    """The vectorised batch path when the scenario fits it (and neither ``engine_only`` nor ``full`` refused it),
+    else the engine's fast path, or the full engine when ``full``."""
     loader = plugin(spec.ruleset).batch
-    if not engine_only and loader is not None:
+    if not (engine_only or full) and loader is not None:
         batch = loader()
         if batch.fits(spec) is None:
             return replace(spec, chunk_size=chunk or batch.chunk_size), batch.run_chunk, batch.label
-    return spec, play_chunk, "engine"
+    if full:
+        return replace(spec, path="engine"), play_chunk, FULL
+    return spec, play_chunk, FAST
 
 
 @dataclass(slots=True)
@@ -62,18 +74,47 @@ class SimOutcome:
     report: dict[str, Any]
     path: str
     notes: list[str]
+    spec: SimSpec | None = None
+
+
+@dataclass(slots=True)
+class Sample:
+    """One fight of a run, replayed in full from its record: its place in the run, seed, actions and the match
+    (every event, for narration)."""
+
+    index: int
+    seed: int
+    actions: list[tuple[str, dict[str, Any]]]
+    match: Match
+
+
+def sample_fight(scenario: Scenario, spec: SimSpec, index: int = 0) -> Sample:
+    """Fight ``index`` of the run ``spec`` describes, as the engine's paths play it: played on the fast path, then
+    replayed in full from its seed and actions (issue 16, item 3). The two must end alike: if they do not, that is a
+    bug, reported as :class:`~affray.sim.fast.FastPathError`. On a batch path the fight is the engine's fight of the
+    same seed (a batch does not play fights one by one)."""
+    from affray.ai.base import get_policy
+    from affray.sim.fast import FastPathError, play_fast, replay_in_full
+
+    seed = fight_seed(spec, index)
+    policies = {actor: get_policy(spec.ruleset, name) for actor, name in spec.policies.items()}
+    _, fight = play_fast(scenario.ruleset, spec.setup, spec.options, policies, seed)
+    match = replay_in_full(scenario.ruleset, spec.setup, spec.options, fight)
+    if match.outcome() != fight.outcome or match.rounds() != fight.rounds:
+        raise FastPathError(f"fight {index} (seed {seed}) ended differently when replayed in full")
+    return Sample(index, seed, fight.actions, match)
 
 
 def simulate(scenario: Scenario, n: int, seed: int, executor: Executor | None, overrides: Mapping[str, str],
              progress: Callable[[int], None] | None = None, engine_only: bool = False,
-             chunk: int | None = None) -> SimOutcome:
+             chunk: int | None = None, full: bool = False) -> SimOutcome:
     spec, notes = spec_for(scenario, overrides, seed, chunk)
-    spec, runner, path = choose_path(spec, engine_only, chunk)
+    spec, runner, path = choose_path(spec, engine_only, chunk, full)
     result = run(spec, n, executor, progress, runner)
     sides = [s.name for s in scenario.model.sides]
     names = {c.id: c.name or c.id for _, c in scenario.model.combatants()}
     names.update({c["id"]: c["name"] for c in scenario.setup.get("combatants", []) if "name" in c})
-    return SimOutcome(result, summary(result.tally, sides, names), path, notes)
+    return SimOutcome(result, summary(result.tally, sides, names), path, notes, spec)
 
 
 def sweep(data: dict[str, Any], source: str | Path, param: Param, n: int, seed: int, executor: Executor | None,

@@ -114,6 +114,16 @@ def replace_token(service: TableService, table: Table, seat: SeatInfo, target: s
     return {"seat": target, "token": token, "link": link_for(table.id, token)}
 
 
+def seat_list(table: Table, seat: SeatInfo) -> list[dict[str, Any]]:
+    """Every seat of the table for the GM's page, in any browser: its name, role, actors, controller and whether it
+    has a link (a person's seat; a policy plays the others). Never a token: the server keeps only their hashes, so a
+    GM who lost a link makes a new one (:func:`replace_token`)."""
+    require_gm(seat)
+    with table.lock:
+        return [{"seat": s.name, "role": s.role, "actors": list(s.actors), "controller": s.controller,
+                 "link": s.token_hash is not None} for s in table.seats.values()]
+
+
 def end(service: TableService, table: Table, seat: SeatInfo) -> dict[str, Any]:
     """End the fight now; the seed is revealed to every seat."""
     require_gm(seat)

@@ -166,6 +166,12 @@ def _gm(api: Api) -> APIRouter:
         table, seat = api.seat(table_id, bearer(request))
         return gm.start_timer(api.service, table, seat, body.seconds)
 
+    @router.get("/seats")
+    def seats(table_id: str, request: Request) -> list[dict[str, Any]]:
+        """Every seat: name, role, actors, controller and whether it has a link (never a token: make a new one)."""
+        table, seat = api.seat(table_id, bearer(request))
+        return gm.seat_list(table, seat)
+
     @router.post("/seats/{seat_name}/token")
     def new_token(table_id: str, seat_name: str, request: Request) -> dict[str, Any]:
         """A new token and link for a seat; the old token stops working at once."""

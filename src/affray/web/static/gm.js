@@ -1,6 +1,7 @@
-// The GM's page: the seat links (kept in this browser from the table's creation: the server keeps only hashes),
-// and the GM tools of the table server: take back (after a confirmation), pause and resume, the Drama Timer with
-// its countdown, a new link for a seat, end the fight.
+// The GM's page: the seats (listed by the server, GET /gm/seats, in any browser) with their links where this browser
+// holds them (kept from the table's creation or a new link: the server keeps only hashes, so in another browser a
+// seat's link is made anew), and the GM tools of the table server: take back (after a confirmation), pause and
+// resume, the Drama Timer with its countdown, a new link for a seat, end the fight.
 import { esc } from "./api.js";
 
 const linksKey = (tableId) => `affray.created.${tableId}`;
@@ -14,18 +15,32 @@ function created(tableId) {
   try { return JSON.parse(localStorage.getItem(linksKey(tableId)) || "null"); } catch { return null; }
 }
 
-export function linksPanel(tableId) {
-  const data = created(tableId);
-  const seats = data ? Object.entries(data.seats || {}) : [];
-  const rows = seats.map(([seat, s]) => {
-    const url = `${location.origin}${s.link}`;
-    return `<tr data-seat-row="${esc(seat)}"><td><b>${esc(seat)}</b><br><span class="small muted">${esc((s.actors || []).join(", ") || s.role || "")}</span></td>` +
-      `<td><input readonly class="mono" size="40" aria-label="link for ${esc(seat)}" value="${esc(url)}" data-link="${esc(seat)}"></td>` +
-      `<td><button type="button" class="secondary" data-gm="copy" data-seat="${esc(seat)}">copy</button>` +
-      `<button type="button" class="secondary" data-gm="replace" data-seat="${esc(seat)}">new link</button></td></tr>`;
+// The seats that have a link (people's seats and the spectators'), from the server's list when it has come, else
+// from what this browser kept at the table's creation.
+function linkedSeats(page) {
+  if (page.seats) return page.seats.filter((s) => s.link && s.role !== "gm");
+  const data = created(page.msg.table);
+  return Object.entries(data?.seats || {}).map(([seat, s]) => ({ seat, actors: s.actors || [], role: s.role || "" }));
+}
+
+export function linksPanel(page) {
+  const kept = created(page.msg.table)?.seats || {};
+  const rows = linkedSeats(page).map((s) => {
+    const link = kept[s.seat]?.link;
+    const cell = link
+      ? `<input readonly class="mono" size="40" aria-label="link for ${esc(s.seat)}" value="${esc(`${location.origin}${link}`)}" data-link="${esc(s.seat)}">`
+      : `<span class="small muted" data-no-link="${esc(s.seat)}">made in another browser: make a new one to share it (the old link stops working)</span>`;
+    const copy = link ? `<button type="button" class="secondary" data-gm="copy" data-seat="${esc(s.seat)}">copy</button>` : "";
+    return `<tr data-seat-row="${esc(s.seat)}"><td><b>${esc(s.seat)}</b><br><span class="small muted">${esc((s.actors || []).join(", ") || s.role || "")}</span></td>` +
+      `<td>${cell}</td><td>${copy}<button type="button" class="secondary" data-gm="replace" data-seat="${esc(s.seat)}">new link</button></td></tr>`;
   });
   return `<h2>Seat links</h2>` + (rows.length ? `<table class="links">${rows.join("")}</table>`
-    : `<p class="muted">The links were shown when the table was created, in another browser. Make a new link for a seat with the GM tools.</p>`);
+    : `<p class="muted">No seat has a link: the server's policies play every combatant.</p>`);
+}
+
+// The server's list of seats, asked once per page (and after each new link).
+export async function loadSeats(page, client, render) {
+  try { page.seats = await client.call("GET", "/gm/seats"); render(); } catch { page.seats = null; }
 }
 
 export function gmPanel(page, names) {
@@ -35,8 +50,7 @@ export function gmPanel(page, names) {
   const confirm = page.confirm
     ? `<p class="warnbox" id="gm-confirm">${esc(page.confirm.text)} <button type="button" class="danger" data-gm="confirm">Yes, ${esc(page.confirm.verb)}</button>` +
       `<button type="button" class="secondary" data-gm="cancel">Cancel</button></p>` : "";
-  const seats = Object.keys(created(msg.table)?.seats || {});
-  const seatOptions = seats.map((s) => `<option>${esc(s)}</option>`).join("");
+  const seatOptions = linkedSeats(page).map((s) => `<option>${esc(s.seat)}</option>`).join("");
   return `<h2>GM tools</h2>${confirm}` +
     `<p><label>Take back to <select id="gm-to">${options}</select></label><button type="button" data-gm="take-back"${options ? "" : " disabled"}>Take back…</button></p>` +
     `<p>${msg.paused ? '<button type="button" data-gm="resume">Resume</button>' : '<button type="button" data-gm="pause">Pause</button>'}</p>` +
@@ -60,7 +74,7 @@ export function wireGm(page, client, render, showError) {
     const data = JSON.parse(localStorage.getItem(linksKey(page.msg.table)) || "null") || { table: page.msg.table, seats: {} };
     data.seats[seat] = { ...(data.seats[seat] || {}), token: answer.token, link: answer.link };
     localStorage.setItem(linksKey(page.msg.table), JSON.stringify(data));
-    render();
+    loadSeats(page, client, render);
   });
   document.addEventListener("click", (ev) => {
     const t = ev.target.closest("[data-gm]");

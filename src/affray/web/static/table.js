@@ -5,7 +5,7 @@ import { drawBoard, drawLine, drawPlaces, provokes, squaresOf, targetsOf } from 
 import { combatantCards, logPanel, witchhammerPanel } from "./panels.js";
 import { verifyLog } from "./verify.js";
 import { envelope } from "./view.js";
-import { gmPanel, linksPanel, wireGm } from "./gm.js";
+import { gmPanel, linksPanel, loadSeats, wireGm } from "./gm.js";
 
 const tableId = document.body.dataset.table;
 const $ = (id) => document.getElementById(id);
@@ -27,6 +27,7 @@ function receive(msg) {
   if (msg.since === 0) page.log = new Map();
   for (const entry of msg.log || []) page.log.set(entry.seq, entry);
   page.msg = msg;
+  if (msg.role === "gm" && !page.seatsAsked) { page.seatsAsked = true; loadSeats(page, client, render); }
   render();
 }
 
@@ -148,7 +149,7 @@ function render() {
   $("seed").innerHTML = seedPanel();
   const gm = msg.role === "gm";
   $("gm").hidden = !gm; $("links").hidden = !gm;
-  if (gm) { $("gm").innerHTML = gmPanel(page, names); $("links").innerHTML = linksPanel(tableId); }
+  if (gm) { $("gm").innerHTML = gmPanel(page, names); $("links").innerHTML = linksPanel(page); }
   if (msg.outcome && msg.seed && !page.verdict) runVerify(); else renderEnd();
   if (focused) document.querySelector(`[data-act="${CSS.escape(focused)}"], [data-square="${CSS.escape(focused)}"], [data-target="${CSS.escape(focused)}"]`)?.focus();
   tick();
