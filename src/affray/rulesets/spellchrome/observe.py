@@ -169,6 +169,18 @@ class SpellchromeObservation:
         return self._state.round
 
     @property
+    def standard_left(self) -> bool:
+        """The acting combatant still has its standard action this turn (SC-15); False with no turn under way."""
+        turn = self._state.turn
+        return turn is not None and turn.standard_left
+
+    @property
+    def move_left(self) -> bool:
+        """The acting combatant still has its move action this turn (SC-15); False with no turn under way."""
+        turn = self._state.turn
+        return turn is not None and turn.move_left
+
+    @property
     def after_the_fight(self) -> bool:
         """The fight is decided while the dying bleed on: no more blows (SC-04)."""
         return after_the_fight(self._state)

@@ -58,7 +58,10 @@ class SpellchromeHeuristic:
         everyone = obs.by_id
         me = everyone[choices.actor]
         targets = self._targets(obs, me, everyone)
-        for pick in (self._rescue, self._attack, self._reposition_to_shoot, self._move):
+        # spells, first aid and blows all take the standard action (SC-15): none is listed once it is spent
+        picks = (self._rescue, self._attack, self._reposition_to_shoot, self._move) if obs.standard_left else (
+            self._reposition_to_shoot, self._move)
+        for pick in picks:
             action = pick(me, everyone, targets, choices)
             if action is not None:
                 return action
