@@ -11,10 +11,11 @@ opportunity, each gets a window to take it or not, and then the stopped action r
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from affray.core.events import Event
-from affray.core.grid import adjacent, clear_line, distance
+from affray.core.grid import Grid, Pos, adjacent, clear_line, distance
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome.checks import loud, roll, roll_dice, saving_throw, skill_bonus, skill_check
 from affray.rulesets.spellchrome.events import Attacked, OpportunityDeclined, Provoked, SpellCast
@@ -34,6 +35,13 @@ from affray.rulesets.spellchrome.state import CLOSE_KINDS, Arm, Combatant, Oppor
 TRIGGER_UNARMED = "(c) an unarmed attack against a melee-armed foe"
 TRIGGER_RANGED = "(d) a ranged attack in melee"
 TRIGGER_SPELL = "(e) casting a spell in melee"
+
+
+@lru_cache(maxsize=16_384)
+def line_clear(grid: Grid, a: Pos, b: Pos) -> bool:
+    """:func:`~affray.core.grid.clear_line` (ruling SC-R10), kept per map and pair of squares: a map never changes,
+    and shooters shoot along the same few lines blow after blow, fight after fight."""
+    return clear_line(grid, a, b)
 
 
 def defense_of(t: Combatant) -> int:
@@ -56,7 +64,7 @@ def reach_problem(state: SpellchromeState, c: Combatant, arm: Arm, target: Comba
         return None
     if range_penalty(distance(c.pos, target.pos), arm.range_sq) is None:
         return "out_of_range", f"{target.name} is beyond ten range increments of {arm.name}."
-    if not clear_line(state.grid, c.pos, target.pos):
+    if not line_clear(state.grid, c.pos, target.pos):
         return "no_line_of_sight", f"A wall stands between {c.name} and {target.name}."
     return None
 

@@ -3,7 +3,7 @@
 Attacks and full attacks on each foe in reach (SC-15, SC-B1), spells on each target in range (SC-06, SC-07,
 ruling SC-R8), first aid on the dying within reach (SC-06), drawing a weapon, giving up (SC-02) and ending the turn.
 An attack or a cast that would give a foe an attack of opportunity (SC-27 (c)..(e)) carries a note naming the foes.
-Specs, warnings and the map's clear lines repeat from decision to decision, so the match's memo keeps them
+Specs and warnings repeat from decision to decision, so the match's memo keeps them
 (read-only, like every listing); :mod:`.legal` lists the movement and puts the parts together.
 """
 
@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from affray.core.engine import ActionSpec
-from affray.core.grid import Pos, clear_line
+from affray.core.grid import Pos
 from affray.core.memo import Memo
-from affray.rulesets.spellchrome.combat import attack_provokers, cast_provokers
+from affray.rulesets.spellchrome.combat import attack_provokers, cast_provokers, line_clear
 from affray.rulesets.spellchrome.mechanics import iterative_bonuses, range_penalty, withdraw_distance
 from affray.rulesets.spellchrome.movement import threateners
 from affray.rulesets.spellchrome.state import CLOSE_KINDS, Arm, Combatant, SpellchromeState, Turn
@@ -36,18 +36,15 @@ def provoke_note(state: SpellchromeState, c: Combatant, foes: Sequence[Combatant
     return (f"provokes an attack of opportunity from {names}", safe)
 
 
-def _reaches(state: SpellchromeState, a: Pos, b: Pos, d: int, arm: Arm, lines: dict[tuple[Pos, Pos], bool]) -> bool:
+def _reaches(state: SpellchromeState, a: Pos, b: Pos, d: int, arm: Arm) -> bool:
     """:func:`~affray.rulesets.spellchrome.combat.reach_problem` is ``None`` for a blow from ``a`` at ``b``, ``d``
     squares away: adjacent for a close weapon, within ten range increments and a clear line for a ranged one (SC-B1,
-    ruling SC-R10). ``lines`` keeps the map's clear lines for the match (the map never changes)."""
+    ruling SC-R10)."""
     if arm.kind in CLOSE_KINDS:
         return d == 1
     if range_penalty(d, arm.range_sq) is None:
         return False
-    clear = lines.get((a, b))
-    if clear is None:
-        clear = lines[(a, b)] = clear_line(state.grid, a, b)
-    return clear
+    return line_clear(state.grid, a, b)
 
 
 _MAY_PROVOKE = frozenset({"unarmed", "ranged"})
@@ -89,7 +86,6 @@ def attack_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo
         return []
     full_ok = (turn.move_left or turn.move_used_for == "step") and not turn.moved
     full_ok = full_ok and len(iterative_bonuses(c.base_attack)) > 1
-    lines: dict[tuple[Pos, Pos], bool] = memo.static("spellchrome.lines", dict)
     blows: dict[Any, ActionSpec] = memo.static("spellchrome.blows", dict)
     specs: list[ActionSpec] = []
     wielding = c.wielding
@@ -106,7 +102,7 @@ def attack_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo
         if d > 1 and arms[0].kind in CLOSE_KINDS:
             continue  # nothing reaches: the weapon in hand and unarmed are both close
         for arm in arms:
-            if not _reaches(state, here, there, d, arm, lines):
+            if not _reaches(state, here, there, d, arm):
                 continue
             # only unarmed and ranged attacks may provoke (SC-27 (c), (d))
             trigger, foes = attack_provokers(state, c, arm, t, threats) if arm.kind in _MAY_PROVOKE else ("", [])

@@ -70,7 +70,8 @@ def _new_round(state: SpellchromeState, rng: RNG, events: list[Event]) -> None:
     state.round += 1
     if round_limit_reached(state, events):
         return
-    events.append(RoundStarted(state.round))
+    if loud(events):
+        events.append(RoundStarted(state.round))
     if state.options.reroll_initiative_each_round:
         roll_initiative(state, rng, events)
     if state.options.aoo_refresh == "round_start":
