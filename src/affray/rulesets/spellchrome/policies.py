@@ -44,7 +44,9 @@ def _first(choices: Choices, kind: str) -> Action:
 
 
 def _seen(seen: Observation) -> SpellchromeObservation:
-    assert isinstance(seen, SpellchromeObservation), "Spellchrome policies read a SpellchromeObservation"
+    """The Spellchrome observation a policy was given (``Ruleset.observe`` makes one for every seat)."""
+    if not isinstance(seen, SpellchromeObservation):
+        raise TypeError(f"a Spellchrome policy reads a SpellchromeObservation, not {type(seen).__name__}")
     return seen
 
 
