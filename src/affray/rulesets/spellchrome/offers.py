@@ -101,14 +101,16 @@ def attack_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo
         d = max(abs(here[0] - there[0]), abs(here[1] - there[1]))
         if d > 1 and arms[0].kind in CLOSE_KINDS:
             continue  # nothing reaches: the weapon in hand and unarmed are both close
+        helpless = (f"{t.name} is helpless ({t.status})",) if t.helpless else ()
         for arm in arms:
-            if not _reaches(state, here, there, d, arm):
+            reaches = d == 1 if arm.kind in CLOSE_KINDS else _reaches(state, here, there, d, arm)
+            if not reaches:
                 continue
             # only unarmed and ranged attacks may provoke (SC-27 (c), (d))
             trigger, foes = attack_provokers(state, c, arm, t, threats) if arm.kind in _MAY_PROVOKE else ("", [])
             notes = _warning(warnings, state, c, foes) if trigger else ()
-            if t.helpless:
-                notes = (*notes, f"{t.name} is helpless ({t.status})")
+            if helpless:
+                notes = (*notes, *helpless)
             specs.append(_blow(blows, "attack", t, arm, notes))
             if full_ok and arm.id == wielding:
                 specs.append(_blow(blows, "full_attack", t, arm, notes))

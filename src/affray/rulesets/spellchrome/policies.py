@@ -106,6 +106,8 @@ class SpellchromeHeuristic:
             return None
         side = me.side
         menace = [c.at for c in everyone.values() if c.side != side and c.melee_armed]
+        if not menace:
+            return None
         here = me.at
         if not any(_dist(here, p) == 1 for p in menace):
             return None
