@@ -90,8 +90,9 @@ def attack_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo
     specs: list[ActionSpec] = []
     wielding = c.wielding
     arms = (c.arms[wielding],) if wielding == "unarmed" else (c.arms[wielding], c.arms["unarmed"])
-    # who threatens the attacker's square: the same for every ranged shot from here (SC-27 (d))
-    threats = threateners(state, c, c.pos) if arms[0].kind == "ranged" else None
+    # who threatens the attacker's square: the same for every ranged shot from here (SC-27 (d)); a shooter with the
+    # Guarded Ranged Attack feat never asks (ruling SC-R6)
+    threats = threateners(state, c, c.pos) if arms[0].kind == "ranged" and "ranged" not in c.guards else None
     warnings: dict[Any, tuple[str, ...]] = memo.static("spellchrome.warnings", dict)
     here, side = c.pos, c.side
     for t in state.combatants.values():

@@ -86,18 +86,22 @@ class SpellchromeHeuristic:
         return aid[0].action if aid else None
 
     def _attack(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices) -> Action | None:
-        options = [s for kind in ("full_attack", "attack", "cast") for s in choices.of(kind)
-                   if s.action["target"] in targets]
-        safe = [s for s in options if not _provokes(s)]
-        if not safe:
-            return None
+        """The full attack, attack or spell on a target that provokes nobody (SC-28), by (bare hands last, full
+        attack, attack, spell, the target's HP, its id); the first listed among equals."""
         bare = me.wielding != "unarmed"
-
-        def key(s: ActionSpec) -> tuple[int, int, int, str]:
-            t = everyone[s.action["target"]]
-            unarmed = 1 if bare and s.action.get("weapon") == "unarmed" else 0
-            return (unarmed, _BLOW_RANK[s.action["type"]], t.hp, s.action["target"])
-        return min(safe, key=key).action
+        best: Action | None = None
+        best_key: tuple[int, int, int, str] | None = None
+        for kind in ("full_attack", "attack", "cast"):
+            rank = _BLOW_RANK[kind]
+            for spec in choices.of(kind):
+                action = spec.action
+                t = targets.get(action["target"])
+                if t is None or _provokes(spec):
+                    continue
+                key = (1 if bare and action.get("weapon") == "unarmed" else 0, rank, t.hp, t.id)
+                if best_key is None or key < best_key:
+                    best, best_key = action, key
+        return best
 
     def _reposition_to_shoot(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices
                              ) -> Action | None:

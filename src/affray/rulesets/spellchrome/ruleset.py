@@ -9,7 +9,7 @@ a provoking action, which waits until it has: SC-26, SC-27).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,13 @@ TURN_PROMPT = "Your turn: a move action and a standard action (SC-15)"
 AFTERMATH_PROMPT = "The fight is over and someone is dying: first aid, healing, moving, or end the turn (SC-04, SC-06)"
 
 
+@lru_cache(maxsize=1024)
+def _turn_window(phase: str, actor: str) -> Window:
+    """The window of ``actor``'s turn or aftermath turn (SC-15, SC-04): the same immutable value every time it is
+    asked, so it is made once per actor."""
+    return Window(phase, (actor,), AFTERMATH_PROMPT if phase == "aftermath" else TURN_PROMPT)
+
+
 @cache
 def builtin_content() -> ContentLibrary:
     return load_pack(SpellchromeContent, "spellchrome", [CONTENT_DIR])
@@ -87,9 +94,7 @@ class SpellchromeRuleset:
                           f"{provoker} provokes: {opp.trigger}. Take an attack of opportunity?")
         if state.turn is None:
             return None
-        if state.decided is not None:
-            return Window("aftermath", (state.turn.actor,), AFTERMATH_PROMPT)
-        return Window("turn", (state.turn.actor,), TURN_PROMPT)
+        return _turn_window("aftermath" if state.decided is not None else "turn", state.turn.actor)
 
     def legal(self, state: SpellchromeState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:
         window = self.pending(state)
