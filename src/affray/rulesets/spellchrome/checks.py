@@ -38,20 +38,22 @@ def roll(rng: RNG, actor: str, purpose: str, sides: int, modifier: int, events: 
 
 
 @lru_cache(maxsize=512)
-def _expr(notation: str) -> DiceExpr:
-    """A notation parsed once: the few weapon and spell notations of a fight come back at every blow."""
-    return parse(notation)
+def _expr(notation: str) -> tuple[DiceExpr, bool]:
+    """A notation parsed once (the few weapon and spell notations of a fight come back at every blow), and whether
+    its dice are plain: no keep, no bonus or penalty dice."""
+    expr = parse(notation)
+    return expr, not (expr.bonus or expr.penalty or any(g.keep is not None for g in expr.groups))
 
 
 def roll_dice(rng: RNG, actor: str, purpose: str, notation: str, events: list[Event]) -> int:
     """Roll a notation such as ``1d8+2`` for ``actor``, log it (a loud journal), and return the total. Quiet, plain
     dice groups draw ``rng.die`` in the order :func:`~affray.core.notation.roll_expr` does, without the records."""
-    expr = _expr(notation)
+    expr, plain = _expr(notation)
     if loud(events):
         result = roll_expr(rng, expr)
         events.append(Rolled(actor, purpose, result))
         return result.total
-    if expr.bonus or expr.penalty or any(g.keep is not None for g in expr.groups):
+    if not plain:
         return roll_expr(rng, expr).total
     total = expr.modifier
     for g in expr.groups:

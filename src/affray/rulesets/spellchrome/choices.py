@@ -40,7 +40,7 @@ class TurnChoices(Choices):
         parts = self._parts
         # the lists of one part are returned as they are kept: read-only, like every listing
         if kind in BLOW_KINDS:
-            return [s for s in parts.blows() if s.action["type"] == kind]
+            return parts.blows_of(kind)
         if kind == "cast":
             return parts.spells()
         if kind in MOVE_KINDS:

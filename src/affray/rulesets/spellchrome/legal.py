@@ -244,12 +244,13 @@ class TurnListing:
     concatenation, in that order; after the fight (SC-04) there are no blows, only healing spells, and no giving
     up. ``memo`` is the match's."""
 
-    __slots__ = ("_aid", "_blows", "_moves", "_spells", "_support", "after", "c", "memo", "state", "turn")
+    __slots__ = ("_aid", "_blows", "_moves", "_spells", "_split", "_support", "after", "c", "memo", "state", "turn")
 
     def __init__(self, state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> None:
         self.state, self.c, self.turn, self.memo = state, c, turn, memo
         self.after = after_the_fight(state)
         self._blows: list[ActionSpec] | None = None
+        self._split: dict[str, list[ActionSpec]] | None = None
         self._spells: list[ActionSpec] | None = None
         self._moves: Moves | None = None
         self._aid: list[ActionSpec] | None = None
@@ -259,6 +260,15 @@ class TurnListing:
         if self._blows is None:
             self._blows = [] if self.after else attack_actions(self.state, self.c, self.turn, self.memo)
         return self._blows
+
+    def blows_of(self, kind: str) -> list[ActionSpec]:
+        """The blows of type ``kind`` (attack or full_attack), in listing order."""
+        split = self._split
+        if split is None:
+            split = self._split = {"attack": [], "full_attack": []}
+            for s in self.blows():
+                split[s.action["type"]].append(s)
+        return split.get(kind, [])
 
     def spells(self) -> list[ActionSpec]:
         if self._spells is None:
