@@ -195,8 +195,9 @@ class SpellchromeObservation:
         and a match keeps its combatants for good (a rebuilt state resets the memo)."""
         if self._seen is None:
             state, viewer = self._state, self._viewer
-            seen = self._memo.keyed(("spellchrome.seen", viewer), id(state), lambda: _Seen(state, viewer))
-            if seen.state is not state:  # the id of a state that is gone: make them again
+            # Kept until the memo resets (a rebuilt state); asked with another state, they are made again.
+            seen = self._memo.keyed(("spellchrome.seen", viewer), None, lambda: _Seen(state, viewer))
+            if seen.state is not state:
                 seen = _Seen(state, viewer)
             self._seen = seen
         return self._seen
