@@ -16,7 +16,7 @@ PORT ?= 8000
 DEMO_TABLE ?= witchhammer/mill_ambush
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run demo test lint fuzz bench bench-versions clean browser
+.PHONY: run demo test lint fuzz bench bench-versions clean browser screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,10 @@ lint: $(STAMP_DEV)
 
 test: lint browser
 	$(BIN)/pytest -n $(WORKERS) -q
+
+# The browser tests' screenshots into docs/img/ (an ordinary test run writes them to a temporary folder)
+screenshots: $(STAMP_DEV) browser
+	AFFRAY_CAPTURE_DOCS=1 $(BIN)/pytest -q -p no:xdist tests/web/test_browser_pages.py tests/web/test_browser_witchhammer.py tests/web/test_browser_spellchrome.py
 
 fuzz: $(STAMP_DEV)
 	AFFRAY_FUZZ_EXAMPLES=500 $(BIN)/pytest -n $(WORKERS) -q tests/conformance/test_fuzz.py

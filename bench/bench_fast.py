@@ -11,7 +11,12 @@ measured in alternating slices so both see the same machine, and their ratio. Th
 ``bench_hud.py`` and ``bench_warp.py`` are measured in the same run for the ratio to them. Goals (issue 16): HuD
 >= 3x, WaRP >= 2x, WitchHammer >= 2.5x (and above 1,000 fights/s), Spellchrome >= 3x.
 
-Run: ``.venv/bin/python bench/bench_fast.py [--seconds S] [--only hud,warp,...]``. Prints figures; asserts nothing.
+The goal is against the full engine *before* issue 16 (its policies built a whole view per decision, so today's
+full engine is faster than it was): ``--baseline OTHER/.venv/bin/python`` measures that tree's full engine in a
+subprocess, in CPU time, alternating with this tree's fast path (CPU time too), and prints that ratio as well.
+
+Run: ``.venv/bin/python bench/bench_fast.py [--seconds S] [--only hud,warp,...] [--baseline PYTHON]``. Prints
+figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -87,6 +92,50 @@ def compare(full: Callable[[int], None], fast: Callable[[int], None], seconds: f
     return totals["full"][0] / totals["full"][1], totals["fast"][0] / totals["fast"][1]
 
 
+# The baseline tree's full engine, run by its own interpreter: the same loop as ``players``' ``full``, in CPU time.
+BASELINE = """
+import sys, time
+import affray
+from affray.ai.base import get_policy
+from affray.ai.runner import play
+from affray.core.match import Match
+from affray.core.rng import FastRNG
+from affray.sim.session import spec_for
+scenario = affray.load_scenario(sys.argv[1])
+spec, _ = spec_for(scenario, {}, 0, None)
+policies = {a: get_policy(spec.ruleset, n) for a, n in spec.policies.items()}
+shared = {}
+def full(seed):
+    match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(seed), shared=shared)
+    play(match, policies, FastRNG(seed ^ 0x5DEECE66D))
+for seed in range(20):
+    full(seed)
+count, start = 0, time.process_time()
+while time.process_time() - start < float(sys.argv[2]):
+    full(int(sys.argv[3]) + count)
+    count += 1
+print(count / (time.process_time() - start))
+"""
+
+
+def baseline_ratio(python: str, path: Path, fast: Callable[[int], None], seconds: float,
+                   slices: int = 4) -> tuple[float, float]:
+    """The baseline tree's full engine (subprocess) and this tree's fast path, fights per CPU second each."""
+    import subprocess
+
+    rates: dict[str, list[float]] = {"base": [], "fast": []}
+    for k in range(slices):
+        out = subprocess.run([python, "-c", BASELINE, str(path), str(seconds / slices), str(1000 * k)],
+                             capture_output=True, text=True, check=True, cwd=path.parents[2])
+        rates["base"].append(float(out.stdout.strip()))
+        count, start = 0, time.process_time()
+        while time.process_time() - start < seconds / slices:
+            fast(1000 * k + count)
+            count += 1
+        rates["fast"].append(count / (time.process_time() - start))
+    return sum(rates["base"]) / slices, sum(rates["fast"]) / slices
+
+
 def loop_rate(name: str, seconds: float) -> float | None:
     """The hand-written loop of the same fight, where ``bench_<name>.py`` has one."""
     if name == "hud":
@@ -104,6 +153,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=8.0, help="seconds per path per scenario")
     parser.add_argument("--only", default=",".join(SCENARIOS), help="comma-separated: " + ",".join(SCENARIOS))
+    parser.add_argument("--baseline", help="the Python of another checkout: its full engine against this fast path")
     args = parser.parse_args()
     print(f"{'scenario':42} {'full':>10} {'fast':>10} {'ratio':>7} {'goal':>5} {'loop':>10} {'fast/loop':>9}")
     for name in args.only.split(","):
@@ -114,6 +164,10 @@ def main() -> None:
         loop_text = f"{loop:10,.0f} {fast_rate / loop:9.3f}" if loop else f"{'-':>10} {'-':>9}"
         print(f"{title:42} {full_rate:10,.0f} {fast_rate:10,.0f} {fast_rate / full_rate:6.2f}x {goal:4.1f}x "
               f"{loop_text}", flush=True)
+        if args.baseline:
+            base, fast_cpu = baseline_ratio(args.baseline, ROOT / "examples" / example, fast, args.seconds)
+            print(f"{'  against the baseline full engine (CPU)':42} {base:10,.0f} {fast_cpu:10,.0f} "
+                  f"{fast_cpu / base:6.2f}x {goal:4.1f}x", flush=True)
 
 
 if __name__ == "__main__":

@@ -2,10 +2,12 @@
 
 1. Combat Nerdified one-on-one (Vesna against Sergeant Hald) through the full engine: Match, legal
    actions, per-seat views, the heuristic policy, events and the action log, on the fast RNG.
-2. The same fight as a hand-written plain-Python loop: the same rules (WL-09..WL-22 as the engine runs
+2. The same fight on the simulation fast path (:func:`affray.sim.fast.play_fast`: quiet journal, trusted
+   actions, the typed observation and choices; issue 16).
+3. The same fight as a hand-written plain-Python loop: the same rules (WL-09..WL-22 as the engine runs
    them for these two) and the same decisions as the heuristic policy, no engine. The ratio engine/loop
    is the engine's overhead (goal: at least 0.2).
-3. Replaying a 10,000-action log on the verifiable (HMAC) RNG (goal: under 1 s).
+4. Replaying a 10,000-action log on the verifiable (HMAC) RNG (goal: under 1 s).
 
 Run: ``.venv/bin/python bench/bench_hud.py`` (or ``make bench``). Prints figures; asserts nothing.
 """
@@ -16,12 +18,17 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import affray
+from affray.ai.base import get_policy
 from affray.ai.runner import play
 from affray.core.match import Match
+from affray.core.options import parse_options
 from affray.core.rng import FastRNG, seed_from_int
 from affray.rulesets.hud.mechanics import pursuit_step
+from affray.sim.fast import play_fast
+from affray.sim.session import spec_for
 
 ROOT = Path(__file__).parents[1]
 DUEL = ROOT / "examples" / "hud" / "nerdified_duel.yaml"
@@ -34,6 +41,18 @@ def engine_fights(n: int) -> float:
         match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(i),
                       seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
         play(match, scenario.policies(match), FastRNG(i + 1))
+    return n / (time.perf_counter() - start)
+
+
+def fast_fights(n: int) -> float:
+    scenario = affray.load_scenario(DUEL)
+    spec, _ = spec_for(scenario, {}, 0, None)
+    policies = {actor: get_policy(spec.ruleset, name) for actor, name in spec.policies.items()}
+    options = parse_options(scenario.ruleset.options_type, scenario.options)
+    shared: dict[Any, Any] = {}
+    start = time.perf_counter()
+    for i in range(n):
+        play_fast(scenario.ruleset, scenario.setup, options, policies, i, shared=shared)
     return n / (time.perf_counter() - start)
 
 
@@ -158,8 +177,10 @@ def replay_seconds(actions: int = 10_000) -> float:
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     engine = engine_fights(n)
+    fast = fast_fights(n)
     loop = loop_fights(n * 5)
     print(f"Combat Nerdified 1v1, full engine:      {engine:10,.0f} fights/s per core")
+    print(f"Combat Nerdified 1v1, fast path:        {fast:10,.0f} fights/s per core  (x{fast / engine:.2f})")
     print(f"Combat Nerdified 1v1, hand-written loop: {loop:10,.0f} fights/s per core")
     print(f"ratio engine/loop:                       {engine / loop:10.3f}  (goal >= 0.2)")
     print(f"replay of a 10,000-action log:           {replay_seconds():10.3f} s  (goal < 1 s)")

@@ -1,5 +1,6 @@
 """The HuD side of issue 11: typed views with the one envelope, declared action types, one caching mechanism,
-and policies and hints that read only the typed view. Rules cited where a number is asserted."""
+hints that read only the typed view, and policies on their observation (issue 16). Rules cited where a number is
+asserted."""
 
 from __future__ import annotations
 
@@ -72,7 +73,7 @@ def test_the_envelope_and_the_combatant_part() -> None:
     assert [w.id for w in vesna.detail.in_hand()] == ["steel_sword"]
 
 
-def test_the_heuristic_reads_the_typed_view_and_never_charges_an_engaged_foe() -> None:
+def test_the_heuristic_reads_its_observation_and_never_charges_an_engaged_foe() -> None:
     """WL-B13: attack an engaged foe, close in on a near one (the free move), charge a far one (WL-18)."""
     def plan(band: str | None) -> Any:
         extra = {"band": band} if band else {}

@@ -74,11 +74,11 @@ def test_sc04_sc06_after_the_fight_the_heuristic_binds_a_dying_ally() -> None:
 
 
 def test_the_listing_keeps_blows_first_and_support_last() -> None:
-    """The heuristic finds blows and spells at the head of the listing and support at its tail without walking the
-    moves between them (policies.HEAD/TAIL); every turn listing of a heuristic playout keeps that order."""
+    """The turn listing is its parts in order (legal.TurnListing, which the choices answer from): blows and spells,
+    then the movement, then support; every turn listing of a heuristic playout keeps that order."""
     import affray
     from affray.ai.runner import policy_action
-    from affray.rulesets.spellchrome.policies import HEAD, TAIL
+    from affray.rulesets.spellchrome.choices import BLOW_KINDS, SUPPORT_KINDS
 
     from .test_sc_playouts import EXAMPLES
 
@@ -88,7 +88,9 @@ def test_the_listing_keeps_blows_first_and_support_last() -> None:
     seen = 0
     while (window := match.pending()) is not None:
         actor = window.actors[0]
-        rank = [0 if s.action["type"] in HEAD else 2 if s.action["type"] in TAIL else 1 for s in match.legal(actor)]
+        head = BLOW_KINDS | {"cast"}
+        rank = [0 if s.action["type"] in head else 2 if s.action["type"] in SUPPORT_KINDS else 1
+                for s in match.legal(actor)]
         assert rank == sorted(rank)
         seen += 1
         assert match.act(actor, policy_action(match, policies[actor], actor, rng)).ok

@@ -7,8 +7,10 @@ Every wait is bounded: Playwright's own expectations (``expect(...).to_have_text
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -28,7 +30,11 @@ from affray.web.limits import RateLimiter
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-DOCS_IMG = Path(__file__).parents[2] / "docs" / "img"
+# The screenshots the browser tests take: into a temporary folder, or into the docs' images when
+# AFFRAY_CAPTURE_DOCS=1 (so an ordinary test run never rewrites files of the source tree).
+_DOCS = Path(__file__).parents[2] / "docs" / "img"
+DOCS_IMG = _DOCS if os.environ.get("AFFRAY_CAPTURE_DOCS") == "1" else Path(tempfile.gettempdir()) / "affray-shots"
+DOCS_IMG.mkdir(parents=True, exist_ok=True)
 STARTUP = 15.0
 
 

@@ -17,7 +17,6 @@ from typing import Any, ClassVar
 
 from affray.core.dice import Roll
 
-
 _ATOMS = frozenset({type(None), bool, int, float, str})
 # Per dataclass type without a to_dict: its field names, found once (dataclasses.fields per value was a fifth of the
 # cost of every view's JSON on the table server).

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from affray.core.dice import roll_die
-from affray.core.engine import Outcome
-from affray.core.events import Defeated, Ended, Event, Rolled
+from affray.core.engine import Accepted, Outcome
+from affray.core.events import Defeated, Ended, Rolled
+from affray.core.journal import QUIET_TRUSTED, Journal
 from affray.core.outcomes import last_side_standing, round_limit_draw
 from affray.core.rng import RNG
 from affray.rulesets.hud.events import EndedEscaped, Wounded
@@ -21,23 +22,33 @@ from affray.rulesets.hud.mechanics import CHANCE_DIE, CHARGE_ATTACK, CHARGE_BONU
 from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.state import Fighter, HudState
 
+#: The trusted quiet journal's acceptance: it holds no events and never will, so the fast path's steps share it.
+_ACCEPTED_QUIETLY = Accepted(QUIET_TRUSTED)
 
-def roll(state: HudState, rng: RNG, actor: str, purpose: str, modifier: int, events: list[Event],
+
+def accepted(journal: Journal) -> Accepted:
+    """``Accepted(journal)``: the step applied its action and wrote its events into ``journal``."""
+    return _ACCEPTED_QUIETLY if journal is QUIET_TRUSTED else Accepted(journal)
+
+
+def roll(state: HudState, rng: RNG, actor: str, purpose: str, modifier: int, journal: Journal,
          sides: int = HUD_DIE) -> int:
-    """Roll one HuD die for ``actor``, log it, and return the total.
+    """Roll one HuD die for ``actor``, log it (a loud journal only), and return the total.
 
     With ``zero_based_dice`` (WL-B1) the face is shown as 0..N-1; every HuD roll is opposed or a
-    difference, so outcomes do not change.
+    difference, so outcomes do not change. Loud or quiet, exactly one ``d{sides}`` is drawn.
     """
     shift = -1 if state.options.zero_based_dice else 0
+    if not journal.loud:  # the same single draw, without the Roll record nobody reads
+        return rng.die(sides) + modifier + shift
     result = roll_die(rng, sides, modifier + shift)
-    events.append(Rolled(actor, purpose, result))
+    journal.append(Rolled(actor, purpose, result))
     return result.total
 
 
-def chance(state: HudState, rng: RNG, actor: str, events: list[Event], purpose: str = "chance") -> int:
+def chance(state: HudState, rng: RNG, actor: str, journal: Journal, purpose: str = "chance") -> int:
     """A Chance roll (d11, never penalised). Rules: WL-01, WL-09, WL-17."""
-    return roll(state, rng, actor, purpose, 0, events, CHANCE_DIE)
+    return roll(state, rng, actor, purpose, 0, journal, CHANCE_DIE)
 
 
 class ArmLike(Protocol):
@@ -87,11 +98,20 @@ def attack_arm(f: FighterLike, target: FighterLike) -> ArmLike | None:
     best ranged one. ``None`` means bare hands (engaged) or no way to reach the target (at range)."""
     in_hand = f.in_hand()
     if f.place == target.place:
-        melee = [a for a in in_hand if a.kind == "melee"]
-        if melee:
-            return max(melee, key=lambda a: (a.attack, a.damage))
-    ranged = [a for a in in_hand if a.kind == "ranged"]
-    return max(ranged, key=lambda a: (a.attack, a.damage)) if ranged else None
+        melee = _best(in_hand, "melee")
+        if melee is not None:
+            return melee
+    return _best(in_hand, "ranged")
+
+
+def _best(arms: Sequence[ArmLike], kind: str) -> ArmLike | None:
+    """The first of the ``kind`` weapons with the highest (attack, damage), as ``max`` picks it; one pass, since
+    every attack asks."""
+    best: ArmLike | None = None
+    for a in arms:
+        if a.kind == kind and (best is None or (a.attack, a.damage) > (best.attack, best.damage)):
+            best = a
+    return best
 
 
 def can_reach(f: FighterLike, target: FighterLike) -> bool:
@@ -112,7 +132,7 @@ def attack_modifier(f: FighterLike, arm: ArmLike | None, charge: bool) -> int:
 
 def defense_modifier(f: FighterLike) -> int:
     """Defense: the defense of everything in hand + the additional-action penalty. Rules: WL-B2, WL-17."""
-    return sum(a.defense for a in f.in_hand()) + f.penalty
+    return sum([a.defense for a in f.in_hand()]) + f.penalty
 
 
 def damage_modifier(options: HudOptions, f: FighterLike, arm: ArmLike | None, charge: bool) -> int:
@@ -130,30 +150,31 @@ def injury_modifier(options: HudOptions, f: FighterLike) -> int:
 
 
 def damage_phase(state: HudState, rng: RNG, attacker: str, target: str, weapon: str, charge: bool,
-                 events: list[Event]) -> None:
+                 journal: Journal) -> None:
     """Roll Damage against Injury and apply the loss. Rules: WL-13 (and WL-08 at 0 HP)."""
     a, t = state.fighters[attacker], state.fighters[target]
     arm = a.arms.get(weapon)
-    dmg = roll(state, rng, attacker, "damage", damage_modifier(state.options, a, arm, charge), events)
-    inj = roll(state, rng, target, "injury", injury_modifier(state.options, t), events)
+    dmg = roll(state, rng, attacker, "damage", damage_modifier(state.options, a, arm, charge), journal)
+    inj = roll(state, rng, target, "injury", injury_modifier(state.options, t), journal)
     loss = hp_loss(dmg, inj)
     t.hp -= loss
     t.taken += loss
     a.dealt += loss
-    events.append(Wounded(attacker, target, dmg, inj, loss, t.hp))
+    if journal.loud:
+        journal.append(Wounded(attacker, target, dmg, inj, loss, t.hp))
     if loss:
-        knock_out(state, t, events)
+        knock_out(state, t, journal)
 
 
-def knock_out(state: HudState, f: Fighter, events: list[Event]) -> None:
+def knock_out(state: HudState, f: Fighter, journal: Journal) -> None:
     """At 0 HP or less a combatant has lost (WL-04, WL-08)."""
     if f.hp <= 0 and not f.out:
         f.out = "down"
-        events.append(Defeated(f.id, "down"))
-        check_outcome(state, events)
+        journal.append(Defeated(f.id, "down"))
+        check_outcome(state, journal)
 
 
-def check_outcome(state: HudState, events: list[Event]) -> None:
+def check_outcome(state: HudState, journal: Journal) -> None:
     """The fight ends when at most one side has combatants still in it. Rules: WL-04, WL-08, WL-B14.
 
     When every foe is down, the side left standing wins. When a side left the fight by escaping (WL-22) rather
@@ -170,19 +191,19 @@ def check_outcome(state: HudState, events: list[Event]) -> None:
         details = {"escaped": [f.id for f in escaped], "held_the_field": standing.winner,
                    "down": [f.id for f in state.fighters.values() if f.out == "down"]}
         state.outcome = Outcome(None, "escaped", details)
-        events.append(EndedEscaped(None, f"{', '.join(f.name for f in escaped)} escaped"))
+        journal.append(EndedEscaped(None, f"{', '.join(f.name for f in escaped)} escaped"))
     else:
         state.outcome = standing
-        events.append(Ended(standing.winner, standing.reason))
+        journal.append(Ended(standing.winner, standing.reason))
     state.phase = "over"
 
 
-def round_limit_reached(state: HudState, events: list[Event]) -> bool:
+def round_limit_reached(state: HudState, journal: Journal) -> bool:
     """The engine's guard: an unfinished fight past ``round_limit`` is a draw (core's round-limit draw)."""
     outcome = round_limit_draw(state.round, state.options.round_limit)
     if outcome is None:
         return False
     state.outcome = outcome
     state.phase = "over"
-    events.append(Ended(None, outcome.reason))
+    journal.append(Ended(None, outcome.reason))
     return True

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from affray.core.engine import Accepted, ActionSpec, Rejected, StepResult
-from affray.core.events import Event
+from affray.core.engine import ActionSpec, Rejected, StepResult
+from affray.core.journal import Journal
 from affray.core.rng import RNG
-from affray.rulesets.hud.combat import can_reach
+from affray.rulesets.hud.combat import accepted, can_reach
 from affray.rulesets.hud.events import EmergencyAction
 from affray.rulesets.hud.mechanics import ADDITIONAL_ACTION_PENALTY
 from affray.rulesets.hud.nerdified import can_emergency, run, start_exchange
@@ -24,10 +24,14 @@ MAX_TEXT = 500
 COMPLEX_TEXT = "an emergency complex activity"
 
 
+def _offered(state: HudState, actor: str) -> bool:
+    return state.phase == "emergency" and actor == state.emergency_actor and can_emergency(state, state.fighters[actor])
+
+
 def choices(state: HudState, actor: str) -> list[ActionSpec]:
     """An emergency attack on each foe ``actor`` can reach, a complex activity, or carrying on."""
     f = state.fighters[actor]
-    if state.phase != "emergency" or actor != state.emergency_actor or not can_emergency(state, f):
+    if not _offered(state, actor):
         return []
     specs = [ActionSpec({"type": "emergency_attack", "target": e.id}, f"emergency attack on {e.name} (-2 all "
                         "next round)", ("-2 to all rolls next round",))
@@ -37,6 +41,19 @@ def choices(state: HudState, actor: str) -> list[ActionSpec]:
                             ("text",)))
     specs.append(ActionSpec({"type": "carry_on"}, "carry on (no emergency action)"))
     return specs
+
+
+def kinds(state: HudState, actor: str) -> frozenset[str]:
+    """The action types :func:`choices` lists, without building it."""
+    if not _offered(state, actor):
+        return frozenset()
+    f = state.fighters[actor]
+    reach = any(can_reach(f, e) for e in state.enemies(actor))
+    return EMERGENCY_KINDS | ATTACK_KIND if reach else EMERGENCY_KINDS
+
+
+EMERGENCY_KINDS = frozenset({"emergency_complex", "carry_on"})
+ATTACK_KIND = frozenset({"emergency_attack"})
 
 
 def _check(state: HudState, actor: str, action: dict[str, Any]) -> Rejected | None:
@@ -58,12 +75,11 @@ def _check(state: HudState, actor: str, action: dict[str, Any]) -> Rejected | No
     return None
 
 
-def act(state: HudState, rng: RNG, actor: str, action: dict[str, Any]) -> StepResult:
+def act(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal: Journal) -> StepResult:
     """Apply the answer to the emergency prompt, then go on with the round. Rules: WL-17, WL-B6."""
-    error = _check(state, actor, action)
+    error = _check(state, actor, action) if journal.validate else None  # trusted: taken from choices()
     if error is not None:
         return error
-    events: list[Event] = []
     state.phase, state.emergency_actor = "act", ""
     kind = action["type"]
     if kind != "carry_on":
@@ -71,10 +87,10 @@ def act(state: HudState, rng: RNG, actor: str, action: dict[str, Any]) -> StepRe
         f.additional_used += 1
         f.penalty_next += ADDITIONAL_ACTION_PENALTY
         if kind == "emergency_attack":
-            events.append(EmergencyAction(actor, "attack", action["target"]))
-            start_exchange(state, rng, actor, action["target"], "attack", events)
+            journal.append(EmergencyAction(actor, "attack", action["target"]))
+            start_exchange(state, rng, actor, action["target"], "attack", journal)
         else:
-            events.append(EmergencyAction(actor, "complex activity", text=str(action.get("text", COMPLEX_TEXT))))
+            journal.append(EmergencyAction(actor, "complex activity", text=str(action.get("text", COMPLEX_TEXT))))
     if state.exchange is None and state.pursuit is None:
-        run(state, rng, events)
-    return Accepted(events)
+        run(state, rng, journal)
+    return accepted(journal)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from affray.core.engine import Accepted, ActionSpec, Outcome, Rejected, StepResult
-from affray.core.events import Ended, Event, Note, RoundStarted
+from affray.core.engine import ActionSpec, Outcome, Rejected, StepResult
+from affray.core.events import Ended, Note, RoundStarted
+from affray.core.journal import Journal
 from affray.core.rng import RNG
-from affray.rulesets.hud.combat import check_outcome, knock_out
+from affray.rulesets.hud.combat import accepted, check_outcome, knock_out
 from affray.rulesets.hud.events import HpChanged
 from affray.rulesets.hud.simplified import attack_specs, close_duel, open_duel, post_order
 from affray.rulesets.hud.state import HudState
@@ -23,10 +24,10 @@ REFERENCE = ("Combat Nerdified can guide the writing: each round two actions (at
              "activity), a free 10 m move, ripostes on a parry by 6 or more, and disengaging into pursuit.")
 
 
-def begin(state: HudState, rng: RNG, first: str | None, events: list[Event]) -> None:
-    post_order(state, rng, first, events, roll_if_unclear=False)
+def begin(state: HudState, rng: RNG, first: str | None, journal: Journal) -> None:
+    post_order(state, rng, first, journal, roll_if_unclear=False)
     state.round, state.turn, state.phase = 1, 0, "post"
-    events.append(RoundStarted(1))
+    journal.append(RoundStarted(1))
 
 
 def legal(state: HudState, actor: str) -> list[ActionSpec]:
@@ -47,61 +48,67 @@ def legal(state: HudState, actor: str) -> list[ActionSpec]:
     return specs
 
 
-def _post(state: HudState, actor: str, action: dict[str, Any]) -> Rejected | list[Event]:
+def _post(state: HudState, actor: str, action: dict[str, Any], journal: Journal) -> Rejected | None:
     text, hp = action.get("text", ""), action.get("hp", {})
     if not isinstance(text, str) or len(text) > MAX_POST:
         return Rejected("bad_post", f"A post is text of at most {MAX_POST} characters.")
     if not isinstance(hp, dict) or any(t not in state.fighters or isinstance(d, bool) or not isinstance(d, int)
                                        for t, d in hp.items()):
         return Rejected("bad_hp", "Hit point changes are {combatant id: whole number}.")
-    events: list[Event] = [Note(text, actor)]
+    journal.append(Note(text, actor))
     for target, delta in hp.items():
         f = state.fighters[target]
         new = max(0, min(f.max_hp, f.hp + delta))
         if new != f.hp:
-            events.append(HpChanged(actor, target, new - f.hp, new))
+            journal.append(HpChanged(actor, target, new - f.hp, new))
             f.hp = new
-            knock_out(state, f, events)
-    return events
+            knock_out(state, f, journal)
+    return None
 
 
-def step(state: HudState, rng: RNG, actor: str, action: dict[str, Any]) -> StepResult:
+def step(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal: Journal) -> StepResult:
+    """A post, a call for dice, the defender's die of a settled exchange, or the end of the scene. Rule: WL-00."""
     kind = action["type"]
     if state.phase == "settle":
-        result = close_duel(state, rng, action) if kind == "respond" else Rejected(
+        result = close_duel(state, rng, action, journal) if kind == "respond" else Rejected(
             "not_allowed_now", "Settle the exchange first: respond with 'defense' or 'injury'.")
     elif kind == "post":
-        result = _post(state, actor, action)
+        result = _post(state, actor, action, journal)
     elif kind == "settle":
-        return _settle(state, rng, actor, action)
+        return _settle(state, rng, actor, action, journal)
     elif kind == "end_scene":
         state.outcome = Outcome(None, "the scene was ended")
         state.phase = "over"
-        return Accepted([Ended(None, "the scene was ended")])
+        journal.append(Ended(None, "the scene was ended"))
+        return accepted(journal)
     else:
         return Rejected("unknown_action_type", "In Free Form: post, settle or end_scene.")
-    if isinstance(result, Rejected):
+    if result is not None:
         return result
-    _next_poster(state, result)
-    return Accepted(result)
+    _next_poster(state, journal)
+    return accepted(journal)
 
 
-def _settle(state: HudState, rng: RNG, actor: str, action: dict[str, Any]) -> StepResult:
-    result = open_duel(state, rng, actor, {**action, "type": "attack"})
-    if isinstance(result, Rejected):
+def _settle(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal: Journal) -> StepResult:
+    """Call Dice Simplified for one exchange (WL-00, WL-06): the note comes before the attacker's roll."""
+    mark = len(journal)
+    journal.append(Note("calls for dice to settle the exchange", actor))
+    result = open_duel(state, rng, actor, {**action, "type": "attack"}, journal)
+    if result is not None:
+        del journal[mark:]  # refused: the journal keeps nothing of it
         return result
-    return Accepted([Note("calls for dice to settle the exchange", actor), *result])
+    return accepted(journal)
 
 
-def _next_poster(state: HudState, events: list[Event]) -> None:
-    check_outcome(state, events)
+def _next_poster(state: HudState, journal: Journal) -> None:
+    check_outcome(state, journal)
     if state.outcome is not None:
         return
     state.phase = "post"
     state.posts += 1
     if state.posts >= state.options.round_limit:
         state.outcome = Outcome(None, "the scene ran out of posts")
-        events.append(Ended(None, state.outcome.reason))
+        journal.append(Ended(None, state.outcome.reason))
         return
     n = len(state.order)
     for _ in range(n):

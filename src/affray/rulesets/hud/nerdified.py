@@ -15,11 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from affray.core.engine import Accepted, Rejected, StepResult
-from affray.core.events import Event, Note, RoundStarted
+from affray.core.engine import Rejected, StepResult
+from affray.core.events import Note, RoundStarted
+from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.hud import pursuit
 from affray.rulesets.hud.combat import (
+    accepted,
     attack_arm,
     attack_modifier,
     can_reach,
@@ -46,7 +48,7 @@ from affray.rulesets.hud.state import Exchange, Fighter, HudState
 EMERGENCY_POINT = -1
 
 
-def begin(state: HudState, rng: RNG, bands: Mapping[str, Band], events: list[Event]) -> None:
+def begin(state: HudState, rng: RNG, bands: Mapping[str, Band], journal: Journal) -> None:
     """Place everyone by its starting band and decide the free round (WL-16, WL-B13), then start round 1.
 
     The engaged share the melee (place 0); everyone else stands at a place of its own, near or far. Ranged
@@ -60,63 +62,75 @@ def begin(state: HudState, rng: RNG, bands: Mapping[str, Band], events: list[Eve
             f.place, f.band = state.new_place(), bands[a]
     if eligible and not everyone:
         state.free_round, state.free_attackers = True, eligible
-        events.append(Note("Crossing distance: the ranged combatants get a free round while their foes close in."))
-    start_round(state, rng, events)
+        journal.append(Note("Crossing distance: the ranged combatants get a free round while their foes close in."))
+    start_round(state, rng, journal)
 
 
-def roll_initiative(state: HudState, rng: RNG, actors: list[str], events: list[Event]) -> list[str]:
+def roll_initiative(state: HudState, rng: RNG, actors: list[str], journal: Journal) -> list[str]:
     """Chance for each actor, highest first; tied actors re-roll among themselves (WL-09, WL-B8)."""
-    keys = {a: [chance(state, rng, a, events, "initiative")] for a in actors}
-    if state.options.initiative_ties == "reroll":
-        while True:
-            groups = tied_groups({a: tuple(k) for a, k in keys.items()})
-            if not groups:
-                break
-            for group in groups:
-                for a in group:
-                    keys[a].append(chance(state, rng, a, events, "initiative tie"))
+    first = {a: chance(state, rng, a, journal, "initiative") for a in actors}
+    if len(set(first.values())) == len(first) or state.options.initiative_ties != "reroll":
+        # nothing to re-roll (the usual case): highest first, ties (file_order) in the actors' order (a stable sort)
+        for a, value in first.items():
+            state.fighters[a].initiative = value
+        return sorted(actors, key=lambda a: -first[a])
+    keys = {a: [value] for a, value in first.items()}
+    while True:
+        groups = tied_groups({a: tuple(k) for a, k in keys.items()})
+        if not groups:
+            break
+        for group in groups:
+            for a in group:
+                keys[a].append(chance(state, rng, a, journal, "initiative tie"))
     for a in actors:
         state.fighters[a].initiative = keys[a][0]
     position = {a: i for i, a in enumerate(actors)}
     return sorted(actors, key=lambda a: ([-v for v in keys[a]], position[a]))
 
 
-def start_round(state: HudState, rng: RNG, events: list[Event]) -> None:
+def start_round(state: HudState, rng: RNG, journal: Journal) -> None:
     state.round += 1
-    if round_limit_reached(state, events):
+    if round_limit_reached(state, journal):
         return
-    events.append(RoundStarted(state.round))
+    if journal.loud:
+        journal.append(RoundStarted(state.round))
     for f in state.fighters.values():
         f.plan, f.declared, f.defenses, f.additional_used = [], False, 0, 0
         f.penalty, f.penalty_next, f.charged, f.closed = f.penalty_next, 0, False, False
     actors = state.free_attackers if state.free_round else [f.id for f in state.active()]
-    order = roll_initiative(state, rng, actors, events)
+    order = roll_initiative(state, rng, actors, journal)
     if state.pursuers_first:  # back from a pursuit: the pursuers hold the initiative (WL-22)
         order = [a for a in order if a in state.pursuers_first] + [a for a in order if a not in state.pursuers_first]
         state.pursuers_first = []
     state.order, state.declare_queue = order, list(reversed(order))
     state.queue, state.cursor, state.phase = [], 0, "declare"
-    events.append(InitiativeSet(order))
+    if journal.loud:
+        journal.append(InitiativeSet(order))
 
 
-def declare(state: HudState, rng: RNG, actor: str, action: dict[str, Any]) -> StepResult:
-    """Apply a ``declare`` action. Rules: WL-09, WL-10, WL-17, WL-18, WL-B6."""
+def declare(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal: Journal) -> StepResult:
+    """Apply a ``declare`` action. Rules: WL-09, WL-10, WL-17, WL-18, WL-B6.
+
+    A trusted journal (``journal.validate`` false: a policy's declaration) skips the plan's check; the plan is
+    applied the same either way."""
     f = state.fighters[actor]
-    error = check_declaration(state, f, action)
-    if error:
-        return error
-    events: list[Event] = []
+    if journal.validate:
+        error = check_declaration(state, f, action)
+        if error:
+            return error
     f.plan, f.declared = [dict(i) for i in action["plan"]], True
     f.defenses = sum(1 for i in f.plan if i["type"] == "defense")
-    if action.get("additional", False):
+    additional = bool(action.get("additional", False))
+    if additional:
         f.additional_used += 1
         f.penalty += ADDITIONAL_ACTION_PENALTY
-    events.append(Declared(actor, f.plan, bool(action.get("additional", False))))
+    if journal.loud:
+        journal.append(Declared(actor, f.plan, additional))
     state.declare_queue.remove(actor)
     if not state.declare_queue:
         _queue_actions(state)
-        run(state, rng, events)
-    return Accepted(events)
+        run(state, rng, journal)
+    return accepted(journal)
 
 
 def _queue_actions(state: HudState) -> None:
@@ -132,11 +146,11 @@ def _queue_actions(state: HudState) -> None:
     state.cursor, state.phase = 0, "act"
 
 
-def run(state: HudState, rng: RNG, events: list[Event]) -> None:
+def run(state: HudState, rng: RNG, journal: Journal) -> None:
     """Perform queued actions until a decision is needed, a pursuit starts, or the fight ends."""
     while state.outcome is None and state.exchange is None and state.pursuit is None and state.phase == "act":
         if state.cursor >= len(state.queue):
-            end_round(state, rng, events)
+            end_round(state, rng, journal)
             return
         actor, index = state.queue[state.cursor]
         state.cursor += 1
@@ -144,59 +158,64 @@ def run(state: HudState, rng: RNG, events: list[Event]) -> None:
         if f.out:
             continue
         if index != EMERGENCY_POINT:
-            perform(state, rng, f, f.plan[index], events)
+            perform(state, rng, f, f.plan[index], journal)
         elif can_emergency(state, f) and state.enemies(actor):
             state.phase, state.emergency_actor = "emergency", actor  # WL-17: ask before moving on
 
 
-def end_round(state: HudState, rng: RNG, events: list[Event]) -> None:
+def end_round(state: HudState, rng: RNG, journal: Journal) -> None:
     """Unused defenses expire (WL-B7); after the free round the closers arrive (WL-16)."""
     if state.free_round:
         state.free_round = False
         for f in state.active():
             f.place, f.band = 0, "engaged"
-            events.append(Moved(f.id, 0, "is in the melee as the distance closes"))
-    start_round(state, rng, events)
+            journal.append(Moved(f.id, 0, "is in the melee as the distance closes"))
+    start_round(state, rng, journal)
 
 
-def perform(state: HudState, rng: RNG, f: Fighter, item: dict[str, Any], events: list[Event]) -> None:
+def perform(state: HudState, rng: RNG, f: Fighter, item: dict[str, Any], journal: Journal) -> None:
     kind = item["type"]
     if kind in ("attack", "charge", "close"):
         target = state.fighters[item["target"]]
         if target.out:
-            events.append(Fizzled(f.id, kind, f"{target.name} is already out of the fight"))
+            if journal.loud:
+                journal.append(Fizzled(f.id, kind, f"{target.name} is already out of the fight"))
         elif kind == "close":
-            _close(state, f, target, events)
+            _close(state, f, target, journal)
         elif kind == "charge":
             f.place, f.band, f.charged = target.place, target.band, True
-            events.append(Moved(f.id, f.place, f"charges {target.name}!"))
-            start_exchange(state, rng, f.id, target.id, "charge", events)
+            if journal.loud:
+                journal.append(Moved(f.id, f.place, f"charges {target.name}!"))
+            start_exchange(state, rng, f.id, target.id, "charge", journal)
         elif not can_reach(f, target):
-            events.append(Fizzled(f.id, kind, f"{target.name} is out of reach"))
+            if journal.loud:
+                journal.append(Fizzled(f.id, kind, f"{target.name} is out of reach"))
         else:
-            start_exchange(state, rng, f.id, target.id, "attack", events)
+            start_exchange(state, rng, f.id, target.id, "attack", journal)
     elif kind == "complex":
-        events.append(Note(str(item.get("text", "a complex activity")), f.id))
+        journal.append(Note(str(item.get("text", "a complex activity")), f.id))
     else:
-        change_arms(state, f, item, events)
+        change_arms(state, f, item, journal)
 
 
-def _close(state: HudState, f: Fighter, target: Fighter, events: list[Event]) -> None:
+def _close(state: HudState, f: Fighter, target: Fighter, journal: Journal) -> None:
     """The free 10 m move: joins a near foe's place; a foe that is now far is out of its reach (WL-10, WL-B13)."""
     band = state.distance(f, target)
     if band == "far":
-        events.append(Fizzled(f.id, "close", f"{target.name} is too far for the free move"))
+        if journal.loud:
+            journal.append(Fizzled(f.id, "close", f"{target.name} is too far for the free move"))
         return
     f.place, f.band, f.closed = target.place, target.band, True
-    events.append(Moved(f.id, f.place, f"closes in on {target.name}"))
+    if journal.loud:
+        journal.append(Moved(f.id, f.place, f"closes in on {target.name}"))
 
 
-def change_arms(state: HudState, f: Fighter, item: dict[str, Any], events: list[Event]) -> None:
+def change_arms(state: HudState, f: Fighter, item: dict[str, Any], journal: Journal) -> None:
     """Draw, rearm, emergency rearm or pick up, if still possible now (WL-19, WL-20)."""
     sk = sketch_of(f)
     result = weapon_step(f, sk, item, state.options.emergency_rearm_draw_cost)
     if isinstance(result, Rejected):
-        events.append(Fizzled(f.id, item["type"], result.message))
+        journal.append(Fizzled(f.id, item["type"], result.message))
         return
     for arm in f.arms.values():
         if arm.id in sk.hand:
@@ -207,11 +226,11 @@ def change_arms(state: HudState, f: Fighter, item: dict[str, Any], events: list[
             arm.location = "stowed"
     verbs = {"draw": "draws", "rearm": "rearms with", "emergency_rearm": "drops what it held and draws",
              "pick_up": "picks up"}
-    events.append(ArmsChanged(f.id, verbs[item["type"]], item["weapon"], list(sk.hand)))
+    journal.append(ArmsChanged(f.id, verbs[item["type"]], item["weapon"], list(sk.hand)))
 
 
 def start_exchange(state: HudState, rng: RNG, attacker: str, defender: str, kind: str,
-                   events: list[Event]) -> None:
+                   journal: Journal) -> None:
     """Open an Attack vs Defense exchange; skip to the Damage phase when the target cannot defend (WL-14)."""
     a, d = state.fighters[attacker], state.fighters[defender]
     arm = attack_arm(a, d)
@@ -219,8 +238,9 @@ def start_exchange(state: HudState, rng: RNG, attacker: str, defender: str, kind
     if can_defend(state, d, kind) or can_emergency(state, d):
         state.exchange = ex
         return
-    events.append(Undefended(attacker, defender, "no defense actions left"))
-    damage_phase(state, rng, attacker, defender, ex.weapon, kind == "charge", events)
+    if journal.loud:
+        journal.append(Undefended(attacker, defender, "no defense actions left"))
+    damage_phase(state, rng, attacker, defender, ex.weapon, kind == "charge", journal)
 
 
 def can_defend(state: HudState, d: Fighter, kind: str) -> bool:
@@ -251,41 +271,43 @@ def reaction_choices(state: HudState, actor: str) -> list[str]:
     return []
 
 
-def react(state: HudState, rng: RNG, actor: str, action: dict[str, Any]) -> StepResult:
-    """Apply a reaction (defend/take/emergency_defense, damage/disengage, riposte/disengage/pass)."""
+def react(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal: Journal) -> StepResult:
+    """Apply a reaction (defend/take/emergency_defense, damage/disengage, riposte/disengage/pass); a trusted
+    journal skips checking it against :func:`reaction_choices`. Rules: WL-11..WL-14, WL-17, WL-21."""
     ex = state.exchange
-    choices = reaction_choices(state, actor)
-    if ex is None or action["type"] not in choices:
-        return Rejected("not_allowed_now", f"Now the choices are: {', '.join(choices) or 'none'}.")
-    events: list[Event] = []
+    if journal.validate or ex is None:
+        choices = reaction_choices(state, actor)
+        if ex is None or action["type"] not in choices:
+            return Rejected("not_allowed_now", f"Now the choices are: {', '.join(choices) or 'none'}.")
     kind = action["type"]
     if ex.stage == "defend":
-        _defend(state, rng, ex, kind, events)
+        _defend(state, rng, ex, kind, journal)
     elif kind == "damage":
         state.exchange = None
-        damage_phase(state, rng, ex.attacker, ex.defender, ex.weapon, ex.kind == "charge", events)
+        damage_phase(state, rng, ex.attacker, ex.defender, ex.weapon, ex.kind == "charge", journal)
     elif kind == "riposte":
         state.exchange = None
-        start_exchange(state, rng, ex.defender, ex.attacker, "riposte", events)
+        start_exchange(state, rng, ex.defender, ex.attacker, "riposte", journal)
     elif kind == "disengage":
         state.exchange = None
         if ex.stage == "follow" and not state.options.disengage_forfeits_follow_up:
-            damage_phase(state, rng, ex.attacker, ex.defender, ex.weapon, ex.kind == "charge", events)
+            damage_phase(state, rng, ex.attacker, ex.defender, ex.weapon, ex.kind == "charge", journal)
         if state.outcome is None and not state.fighters[actor].out:
-            pursuit.start(state, rng, actor, events)
+            pursuit.start(state, rng, actor, journal)
     else:
         state.exchange = None
     if state.pursuit is None:
-        run(state, rng, events)
-    return Accepted(events)
+        run(state, rng, journal)
+    return accepted(journal)
 
 
-def _defend(state: HudState, rng: RNG, ex: Exchange, kind: str, events: list[Event]) -> None:
+def _defend(state: HudState, rng: RNG, ex: Exchange, kind: str, journal: Journal) -> None:
     a, d = state.fighters[ex.attacker], state.fighters[ex.defender]
     if kind == "take":
         state.exchange = None
-        events.append(Undefended(a.id, d.id, "chose to take it"))
-        damage_phase(state, rng, a.id, d.id, ex.weapon, ex.kind == "charge", events)
+        if journal.loud:
+            journal.append(Undefended(a.id, d.id, "chose to take it"))
+        damage_phase(state, rng, a.id, d.id, ex.weapon, ex.kind == "charge", journal)
         return
     if kind == "emergency_defense":  # WL-17: the -2 falls on the whole next round
         d.additional_used += 1
@@ -293,9 +315,10 @@ def _defend(state: HudState, rng: RNG, ex: Exchange, kind: str, events: list[Eve
     elif ex.kind != "riposte" or state.options.riposte_costs_defense:
         d.defenses -= 1
     arm = a.arms.get(ex.weapon)
-    ex.attack = roll(state, rng, a.id, "attack", attack_modifier(a, arm, ex.kind == "charge"), events)
-    ex.defense = roll(state, rng, d.id, "defense", defense_modifier(d), events)
+    ex.attack = roll(state, rng, a.id, "attack", attack_modifier(a, arm, ex.kind == "charge"), journal)
+    ex.defense = roll(state, rng, d.id, "defense", defense_modifier(d), journal)
     result = exchange(ex.attack, ex.defense, state.options.riposte_margin)
     riposte = result.riposte and a.place == d.place
-    events.append(Exchanged(a.id, d.id, ex.attack, ex.defense, "hit" if result.hit else "parry", riposte))
+    if journal.loud:
+        journal.append(Exchanged(a.id, d.id, ex.attack, ex.defense, "hit" if result.hit else "parry", riposte))
     ex.stage = "follow" if result.hit else "parry"

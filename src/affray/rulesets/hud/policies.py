@@ -1,4 +1,5 @@
-"""Policies for the Sim HuD, working only from the seat's typed view (:mod:`affray.rulesets.hud.views`).
+"""Policies for the Sim HuD, working only from the seat's observation (:mod:`affray.rulesets.hud.observe`) and the
+actor's choices (issue 16, item 4): they never read the state, and never list the usual plans to declare.
 
 ``heuristic`` — Combat Nerdified: strike the weakest foe it can reach, keep about one defense per foe able to
 strike back, close in on a near foe with the free move and charge a far one it cannot reach (never one it is
@@ -15,88 +16,74 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from affray.core.engine import Action, ActionSpec
+from affray.core.engine import Action
 from affray.core.policy import Choices, Observation
 from affray.core.rng import RNG
-from affray.core.view import CombatantView
 from affray.rulesets.hud.combat import defense_modifier
 from affray.rulesets.hud.mechanics import distance_band
-from affray.rulesets.hud.views import HudCombatantDetail, HudView
-
-Seen = CombatantView[HudCombatantDetail]
+from affray.rulesets.hud.observe import HudObservation, SeenFighter
 
 
-def _foes(view: HudView, me: Seen) -> list[Seen]:
-    return [c for c in view.combatants if not c.detail.out and c.side != me.side]
+def _seen(seen: Observation) -> HudObservation:
+    if not isinstance(seen, HudObservation):
+        raise TypeError(f"a HuD policy reads a HudObservation, not {type(seen).__name__}")
+    return seen
 
 
-def _held(c: Seen, kind: str) -> bool:
-    return any(w.kind == kind for w in c.detail.in_hand())
+def _weakest(cs: Sequence[SeenFighter]) -> str:
+    return min(cs, key=lambda c: (c.hp, c.id)).id
 
 
-def _hp(c: Seen) -> int:
-    return c.bars[0].value
+def _first(choices: Choices) -> Action:
+    return choices.all()[0].action
 
 
-def _weakest(cs: Sequence[Seen]) -> str:
-    return min(cs, key=lambda c: (_hp(c), c.id)).id
-
-
-def _pick(legal: Sequence[ActionSpec], wanted: Action) -> Action | None:
-    for spec in legal:
-        if spec.action == wanted:
-            return spec.action
-    return None
-
-
-def _declared(legal: Sequence[ActionSpec], plan: list[dict[str, Any]]) -> Action:
-    """The declaration of ``plan``: the listed one if it is listed, else the ``declare`` spec with its free plan
-    filled in (``plan`` and ``additional`` are free parameters)."""
-    wanted: Action = {"type": "declare", "plan": plan, "additional": False}
-    listed = _pick(legal, wanted)
-    if listed is not None:
-        return listed
-    if any(spec.action["type"] == "declare" for spec in legal):
-        return wanted
-    return legal[0].action
-
-
-def _badly_hurt(me: Seen, foe: Seen) -> bool:
-    return 4 * _hp(me) <= me.bars[0].max and _hp(foe) > 2 * _hp(me)
+def _badly_hurt(me: SeenFighter, foe: SeenFighter) -> bool:
+    return 4 * me.hp <= me.max_hp and foe.hp > 2 * me.hp
 
 
 class HudHeuristic:
     name = "heuristic"
 
     def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
-        return self._choose(seen.view(), choices.actor, choices.all(), rng)
-
-    def _choose(self, view: HudView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
-        phase = view.prompt.phase if view.prompt is not None else ""
-        kinds = {spec.action["type"] for spec in legal}
+        obs = _seen(seen)
+        phase = obs.prompt
         if phase == "declare":
-            return self._declare(view, actor, legal)
+            return self._declare(obs, choices)
         if phase == "emergency":
-            return self._emergency(view, legal)
+            return self._emergency(obs, choices)
         if phase in ("defend", "follow", "parry", "pursuit"):
-            return self._react(view, actor, kinds, phase)
-        return simplified_choice(view, actor, legal)
+            return self._react(obs, choices.kinds(), phase)
+        return simplified_choice(obs, choices)
 
-    def _declare(self, view: HudView, actor: str, legal: Sequence[ActionSpec]) -> Action:
-        me = view.combatant(actor)
-        d = me.detail
-        foes = _foes(view, me)
-        ranged = _held(me, "ranged")
-        bands = {f.id: distance_band(d.place, d.band, f.detail.place, f.detail.band) for f in foes}
-        reachable = [f for f in foes if bands[f.id] == "engaged" or ranged]
-        threats = sum(1 for f in foes if bands[f.id] == "engaged" or _held(f, "ranged"))
-        slots = d.actions
+    @staticmethod
+    def _declare(obs: HudObservation, choices: Choices) -> Action:
+        """The plan (WL-10, WL-18, WL-B13); declared as a free parameter whenever a declaration is due."""
+        me = obs.me
+        foes = obs.foes
+        ranged = me.holds("ranged")
+        place, band = me.place, me.band
+        reachable: list[SeenFighter] = []  # engaged, or any foe with a ranged weapon in hand
+        near: list[SeenFighter] = []
+        threats = 0  # foes able to strike back: engaged, or holding a ranged weapon
+        for f in foes:
+            between = distance_band(place, band, f.place, f.band)
+            if between == "engaged":
+                reachable.append(f)
+                threats += 1
+                continue
+            if ranged:
+                reachable.append(f)
+            if f.holds("ranged"):
+                threats += 1
+            if between == "near":
+                near.append(f)
+        slots = me.actions
         defenses = min(slots - 1, max(1, threats)) if threats else 0
-        near = [f for f in foes if bands[f.id] == "near"]
         plan: list[dict[str, Any]]
         if reachable:
             plan = [{"type": "attack", "target": _weakest(reachable)}] * (slots - defenses)
-        elif near and not d.closed:  # WL-B13: the free 10 m move reaches a near foe
+        elif near and not me.closed:  # WL-B13: the free 10 m move reaches a near foe
             target = _weakest(near)
             defenses = max(defenses, 1) if slots > 1 else 0
             plan = [{"type": "close", "target": target}] + [{"type": "attack", "target": target}] * (slots - defenses)
@@ -105,30 +92,33 @@ class HudHeuristic:
             defenses = 0
         else:
             plan, defenses = [], slots
-        return _declared(legal, plan + [{"type": "defense"}] * defenses)
+        if "declare" not in choices.kinds():
+            return _first(choices)
+        return {"type": "declare", "plan": plan + [{"type": "defense"}] * defenses, "additional": False}
 
     @staticmethod
-    def _emergency(view: HudView, legal: Sequence[ActionSpec]) -> Action:
-        """WL-17: an emergency attack only to finish a foe that has no defense left; else carry on."""
-        for spec in legal:
-            if spec.action["type"] == "emergency_attack":
-                foe = view.combatant(spec.action["target"])
-                if _hp(foe) <= 2 and foe.detail.defenses == 0:
+    def _emergency(obs: HudObservation, choices: Choices) -> Action:
+        """WL-17: an emergency attack only to finish a foe that has no defense left; else carry on (the
+        choices are asked only when some foe is such a one: the attacks offered are on foes)."""
+        if any(f.hp <= 2 and f.defenses == 0 for f in obs.foes):
+            for spec in choices.of("emergency_attack"):
+                foe = obs.combatant(spec.action["target"])
+                if foe.hp <= 2 and foe.defenses == 0:
                     return spec.action
         return {"type": "carry_on"}
 
     @staticmethod
-    def _react(view: HudView, actor: str, kinds: set[str], phase: str) -> Action:
+    def _react(obs: HudObservation, kinds: frozenset[str], phase: str) -> Action:
         if phase == "pursuit":
             return {"type": "shoot" if "shoot" in kinds else "chase"}
-        me = view.combatant(actor)
-        ex = view.detail.exchange
+        if phase == "defend" and "defend" in kinds:
+            return {"type": "defend"}
+        me = obs.me
+        ex = obs.exchange
         assert ex is not None
-        other = view.combatant(ex.attacker if ex.defender == actor else ex.defender)
+        other = obs.combatant(ex.attacker if ex.defender == obs.actor else ex.defender)
         if phase == "defend":
-            if "defend" in kinds:
-                return {"type": "defend"}
-            hurt = 2 * _hp(me) <= me.bars[0].max
+            hurt = 2 * me.hp <= me.max_hp
             return {"type": "emergency_defense" if hurt and "emergency_defense" in kinds else "take"}
         if _badly_hurt(me, other) and "disengage" in kinds:
             return {"type": "disengage"}
@@ -137,19 +127,18 @@ class HudHeuristic:
         return {"type": "riposte" if "riposte" in kinds else "pass"}
 
 
-def simplified_choice(view: HudView, actor: str, legal: Sequence[ActionSpec]) -> Action:
+def simplified_choice(obs: HudObservation, choices: Choices) -> Action:
     """Dice Simplified and Free Form: the die with the better modifier (WL-06, WL-B2), on the weakest foe."""
-    me = view.combatant(actor)
-    d = me.detail
-    kinds = {spec.action["type"] for spec in legal}
+    me = obs.me
+    kinds = choices.kinds()
     if "respond" in kinds:
-        return {"type": "respond", "die": "defense" if defense_modifier(d) >= d.injury_mod else "injury"}
+        return {"type": "respond", "die": "defense" if defense_modifier(me) >= me.injury_mod else "injury"}
     kind = "settle" if "settle" in kinds else "attack"
-    held = d.in_hand()
-    attack = max((w.attack for w in held), default=0) - d.armour_penalty
+    held = me.in_hand()
+    attack = max((w.attack for w in held), default=0) - me.armour_penalty
     damage = max((w.damage for w in held), default=0)
-    wanted = {"type": kind, "target": _weakest(_foes(view, me)), "die": "attack" if attack >= damage else "damage"}
-    return _pick(legal, wanted) or legal[0].action
+    wanted = {"type": kind, "target": _weakest(obs.foes), "die": "attack" if attack >= damage else "damage"}
+    return wanted if choices.allows(wanted) else _first(choices)
 
 
 class HudSteady:
@@ -164,24 +153,22 @@ class HudSteady:
     name = "steady"
 
     def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
-        return self._choose(seen.view(), choices.actor, choices.all(), rng)
-
-    def _choose(self, view: HudView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
-        phase = view.prompt.phase if view.prompt is not None else ""
-        kinds = {spec.action["type"] for spec in legal}
+        obs = _seen(seen)
+        phase = obs.prompt
         if phase == "declare":
-            me = view.combatant(actor)
-            plan = ([{"type": "attack", "target": _weakest(_foes(view, me))}] * (me.detail.actions - 1)
-                    + [{"type": "defense"}])
-            return _pick(legal, {"type": "declare", "plan": plan, "additional": False}) or legal[0].action
+            me = obs.me
+            plan = [{"type": "attack", "target": _weakest(obs.foes)}] * (me.actions - 1) + [{"type": "defense"}]
+            wanted: Action = {"type": "declare", "plan": plan, "additional": False}
+            return wanted if choices.allows(wanted) else _first(choices)
         if phase == "emergency":
             return {"type": "carry_on"}
+        kinds = choices.kinds()
         for choice in ("defend", "riposte", "damage", "chase"):
             if choice in kinds:
                 return {"type": choice}
         if phase in ("defend", "parry"):
             return {"type": "take" if phase == "defend" else "pass"}
-        return simplified_choice(view, actor, legal)
+        return simplified_choice(obs, choices)
 
 
 #: The policies this ruleset offers, by name (its plug-in record lists them; ``random`` serves every ruleset).

@@ -16,18 +16,19 @@ from affray.core.actions import ActionType
 from affray.core.content import ContentLibrary, load_pack
 from affray.core.engine import Action, ActionSpec, CombatantReport, Outcome, Rejected, StepResult, Viewer, Window
 from affray.core.events import Event, to_jsonable
-from affray.core.journal import Journal
+from affray.core.journal import Journal, journal_for
 from affray.core.memo import Memo
-from affray.core.policy import Choices, ViewObservation
 from affray.core.rng import RNG
 from affray.rulesets.hud import emergency, freeform, nerdified, pursuit, simplified
 from affray.rulesets.hud.actions import ACTION_TYPES, REACTION_LABELS
 from affray.rulesets.hud.content_model import HudContent, HudScenario
+from affray.rulesets.hud.observe import HudChoices, HudObservation
 from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.plans import legal_plans
 from affray.rulesets.hud.setup import at_range, build_state, prepare
 from affray.rulesets.hud.state import HudState
 from affray.rulesets.hud.views import HudCombatantDetail, HudDetail, HudView, view
+from affray.rulesets.hud.windows import pending
 
 CONTENT_DIR = Path(__file__).parent / "content"
 
@@ -54,35 +55,17 @@ class HudRuleset:
     def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG,
               journal: Journal | None = None) -> tuple[HudState, list[Event]]:
         state, bands = build_state(setup, options)
-        events: list[Event] = []
+        journal = journal_for(journal)
         if state.mode == "nerdified":
-            nerdified.begin(state, rng, bands, events)
+            nerdified.begin(state, rng, bands, journal)
         elif state.mode == "simplified":
-            simplified.begin(state, rng, setup.get("first"), at_range(bands), events)
+            simplified.begin(state, rng, setup.get("first"), at_range(bands), journal)
         else:
-            freeform.begin(state, rng, setup.get("first"), events)
-        return state, events
+            freeform.begin(state, rng, setup.get("first"), journal)
+        return state, journal
 
-    def pending(self, state: HudState) -> Window | None:
-        if state.outcome is not None:
-            return None
-        if state.pursuit is not None:
-            return Window("pursuit", tuple(state.pursuit.waiting), "Chase, shoot or let them go?")
-        if state.exchange is not None:
-            ex = state.exchange
-            who = ex.defender if ex.stage in ("defend", "parry") else ex.attacker
-            return Window(ex.stage, (who,), f"{ex.kind}: {ex.attacker} against {ex.defender}")
-        if state.phase == "declare":
-            return Window("declare", (state.declare_queue[0],), "Declare this round's actions")
-        if state.phase == "emergency":
-            return Window("emergency", (state.emergency_actor,),
-                          "Add an emergency action (-2 to all rolls next round) or carry on?")
-        if state.phase in ("respond", "settle"):
-            assert state.duel is not None
-            return Window(state.phase, (state.duel.defender,), "Roll Defense or Injury")
-        if state.phase in ("attack", "post"):
-            return Window(state.phase, (simplified.current(state),), "Your turn")
-        return None
+    #: Who must act now (:func:`affray.rulesets.hud.windows.pending`; a plain function, called at every decision).
+    pending = staticmethod(pending)
 
     def action_types(self) -> tuple[ActionType, ...]:
         """Every action type with its fields; a declaration's plan is a free parameter (issue 11, item 3)."""
@@ -119,30 +102,37 @@ class HudRuleset:
 
         return build() if memo is None else memo.static(("hud-reactions", *choices), build)
 
-    def choices(self, state: HudState, actor: str, memo: Memo | None = None) -> Choices:
-        return Choices(actor, lambda: self.legal(state, actor, memo))
+    def choices(self, state: HudState, actor: str, memo: Memo | None = None) -> HudChoices:
+        """``actor``'s choices, their kinds answered from the state (:class:`.observe.HudChoices`)."""
+        return HudChoices(state, actor, lambda: self.legal(state, actor, memo))
 
-    def observe(self, state: HudState, viewer: Viewer, actor: str, memo: Memo | None = None) -> ViewObservation:
-        return ViewObservation(actor, viewer, lambda: self.view(state, viewer, memo))
+    def observe(self, state: HudState, viewer: Viewer, actor: str, memo: Memo | None = None) -> HudObservation:
+        """What ``viewer``'s policy sees for ``actor``, read lazily (:mod:`affray.rulesets.hud.observe`)."""
+        return HudObservation(state, viewer, actor, memo)
 
     def step(self, state: HudState, actor: str, action: Action, rng: RNG,
              journal: Journal | None = None) -> StepResult:
-        window = self.pending(state)
-        if window is None or actor not in window.actors:
-            return Rejected("not_your_turn", f"It is not {actor}'s turn to act.")
-        if window.phase == "declare":
+        """Apply ``actor``'s ``action``, writing the events into ``journal``. The decision due is the one
+        :func:`~affray.rulesets.hud.windows.pending` names (a pursuit, then an exchange, then the round's phase); a
+        trusted journal (an action from the actor's choices) skips checking that it is ``actor``'s to take."""
+        journal = journal_for(journal)
+        if journal.validate or state.outcome is not None:
+            window = pending(state)
+            if window is None or actor not in window.actors:
+                return Rejected("not_your_turn", f"It is not {actor}'s turn to act.")
+        if state.pursuit is not None:
+            return pursuit.choose(state, rng, actor, action, journal)
+        if state.exchange is not None:
+            return nerdified.react(state, rng, actor, action, journal)
+        if state.phase == "declare":
             if action["type"] != "declare":
                 return Rejected("not_allowed_now", 'Declare the round\'s actions: {"type": "declare", "plan": [...]}.')
-            return nerdified.declare(state, rng, actor, action)
-        if window.phase == "pursuit":
-            return pursuit.choose(state, rng, actor, action)
-        if window.phase == "emergency":
-            return emergency.act(state, rng, actor, action)
-        if state.exchange is not None:
-            return nerdified.react(state, rng, actor, action)
+            return nerdified.declare(state, rng, actor, action, journal)
+        if state.phase == "emergency":
+            return emergency.act(state, rng, actor, action, journal)
         if state.mode == "simplified":
-            return simplified.step(state, rng, actor, action)
-        return freeform.step(state, rng, actor, action)
+            return simplified.step(state, rng, actor, action, journal)
+        return freeform.step(state, rng, actor, action, journal)
 
     def view(self, state: HudState, viewer: Viewer, memo: Memo | None = None) -> HudView:
         """The seat's typed view (:mod:`affray.rulesets.hud.views`); with ``memo=None`` built fresh."""

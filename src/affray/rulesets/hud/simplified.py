@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from affray.core.engine import Accepted, ActionSpec, Rejected, StepResult
-from affray.core.events import Event, RoundStarted
+from affray.core.engine import ActionSpec, Rejected, StepResult
+from affray.core.events import RoundStarted
+from affray.core.journal import Journal
 from affray.core.rng import RNG
-from affray.rulesets.hud.combat import defense_modifier, knock_out, roll, round_limit_reached
+from affray.rulesets.hud.combat import accepted, defense_modifier, knock_out, roll, round_limit_reached
 from affray.rulesets.hud.events import HpChanged, InitiativeSet
 from affray.rulesets.hud.mechanics import simplified_hit
 from affray.rulesets.hud.nerdified import roll_initiative
@@ -24,26 +25,26 @@ ATTACKER_DICE = ("attack", "damage")
 DEFENDER_DICE = ("defense", "injury")
 
 
-def post_order(state: HudState, rng: RNG, first: str | None, events: list[Event], roll_if_unclear: bool) -> None:
+def post_order(state: HudState, rng: RNG, first: str | None, journal: Journal, roll_if_unclear: bool) -> None:
     """The fixed post order: the scene's first attacker, else opposed Chance (WL-05)."""
     ids = list(state.fighters)
     if first is not None:
         state.order = [first] + [a for a in ids if a != first]
     elif roll_if_unclear:
-        state.order = roll_initiative(state, rng, ids, events)
+        state.order = roll_initiative(state, rng, ids, journal)
     else:
         state.order = ids
-    events.append(InitiativeSet(state.order))
+    journal.append(InitiativeSet(state.order))
 
 
-def begin(state: HudState, rng: RNG, first: str | None, at_range: dict[str, bool], events: list[Event]) -> None:
-    post_order(state, rng, first, events, roll_if_unclear=True)
+def begin(state: HudState, rng: RNG, first: str | None, at_range: dict[str, bool], journal: Journal) -> None:
+    post_order(state, rng, first, journal, roll_if_unclear=True)
     eligible = [a for a in state.order
                 if at_range[a] and any(w.kind == "ranged" for w in state.fighters[a].arms.values())]
     if eligible and len(eligible) < len(state.fighters):
         state.free_attackers = eligible  # WL-07: one free attack each while the foes close in
     state.round, state.turn, state.phase = 1, 0, "attack"
-    events.append(RoundStarted(1))
+    journal.append(RoundStarted(1))
 
 
 def current(state: HudState) -> str:
@@ -73,57 +74,57 @@ def respond_specs(state: HudState) -> list[ActionSpec]:
     return [ActionSpec({"type": "respond", "die": die}, f"roll {die.upper()}") for die in DEFENDER_DICE]
 
 
-def open_duel(state: HudState, rng: RNG, actor: str, action: dict[str, Any]) -> Rejected | list[Event]:
-    """The attacker's half: check the target and die, roll it, and wait for the defender."""
+def open_duel(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal: Journal) -> Rejected | None:
+    """The attacker's half: check the target and die, roll it (into ``journal``), and wait for the defender."""
     target, die = action.get("target"), action.get("die")
     foe = state.fighters.get(target) if isinstance(target, str) else None
     if foe is None or foe.out or foe.side == state.fighters[actor].side:
         return Rejected("bad_target", f"'{target}' is not a foe still in the fight.")
     if die not in ATTACKER_DICE:
         return Rejected("bad_die", "The attacker rolls 'attack' or 'damage'.")
-    events: list[Event] = []
     ranged = bool(state.free_attackers) and state.phase == "attack"
-    total = roll(state, rng, actor, str(die), die_modifier(state.fighters[actor], str(die), ranged), events)
+    total = roll(state, rng, actor, str(die), die_modifier(state.fighters[actor], str(die), ranged), journal)
     state.duel = Duel(actor, str(target), str(die), total)
     state.phase = "respond" if state.phase == "attack" else "settle"
-    return events
+    return None
 
 
-def close_duel(state: HudState, rng: RNG, action: dict[str, Any]) -> Rejected | list[Event]:
+def close_duel(state: HudState, rng: RNG, action: dict[str, Any], journal: Journal) -> Rejected | None:
     """The defender's half: roll Defense or Injury; a higher attacker roll costs 1 HP (WL-06)."""
     duel = state.duel
     assert duel is not None
     die = action.get("die")
     if die not in DEFENDER_DICE:
         return Rejected("bad_die", "The defender rolls 'defense' or 'injury'.")
-    events: list[Event] = []
     d = state.fighters[duel.defender]
-    total = roll(state, rng, d.id, str(die), die_modifier(d, str(die)), events)
+    total = roll(state, rng, d.id, str(die), die_modifier(d, str(die)), journal)
     state.duel = None
     if simplified_hit(duel.attacker_total, total):
         d.hp -= 1
         d.taken += 1
         state.fighters[duel.attacker].dealt += 1
-        events.append(HpChanged(duel.attacker, d.id, -1, d.hp))
-        knock_out(state, d, events)
-    return events
+        if journal.loud:
+            journal.append(HpChanged(duel.attacker, d.id, -1, d.hp))
+        knock_out(state, d, journal)
+    return None
 
 
-def step(state: HudState, rng: RNG, actor: str, action: dict[str, Any]) -> StepResult:
+def step(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal: Journal) -> StepResult:
+    """An attacker's or a defender's roll of a Dice Simplified exchange. Rules: WL-05, WL-06."""
     kind = action["type"]
     if state.phase == "attack" and kind == "attack":
-        result = open_duel(state, rng, actor, action)
+        result = open_duel(state, rng, actor, action, journal)
     elif state.phase == "respond" and kind == "respond":
-        result = close_duel(state, rng, action)
-        if not isinstance(result, Rejected):
-            _next_turn(state, result)
+        result = close_duel(state, rng, action, journal)
+        if result is None:
+            _next_turn(state, journal)
     else:
         want = "attack" if state.phase == "attack" else "respond"
         return Rejected("not_allowed_now", f"Now the action is '{want}'.")
-    return result if isinstance(result, Rejected) else Accepted(result)
+    return accepted(journal) if result is None else result
 
 
-def _next_turn(state: HudState, events: list[Event]) -> None:
+def _next_turn(state: HudState, journal: Journal) -> None:
     if state.outcome is not None:
         return
     state.phase = "attack"
@@ -137,8 +138,9 @@ def _next_turn(state: HudState, events: list[Event]) -> None:
         if state.turn >= n:
             state.turn = 0
             state.round += 1
-            if round_limit_reached(state, events):
+            if round_limit_reached(state, journal):
                 return
-            events.append(RoundStarted(state.round))
+            if journal.loud:
+                journal.append(RoundStarted(state.round))
         if not state.fighters[state.order[state.turn]].out:
             return

@@ -36,9 +36,9 @@ from affray.rulesets.spellchrome.combat import (
 )
 from affray.rulesets.spellchrome.events import StatusChanged, WeaponDrawn
 from affray.rulesets.spellchrome.health import after_the_fight, check_outcome
-from affray.rulesets.spellchrome.movement import check_path, end_ok
+from affray.rulesets.spellchrome.movement import auto_path, check_path, end_ok
 from affray.rulesets.spellchrome.moves import continue_motion, finish_motion, start_motion
-from affray.rulesets.spellchrome.state import Combatant, SpellchromeState, Turn
+from affray.rulesets.spellchrome.state import Arm, Combatant, SpellchromeState, SpellKnown, Turn
 from affray.rulesets.spellchrome.turns import after_action, end_turn, step_available
 
 Apply = Callable[[RNG, list[Event]], None]
@@ -98,7 +98,11 @@ def check_move(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[s
     walk = check_path(state, c, kind, to, path, tumble)
     if isinstance(walk, Rejected):
         return walk
+    return _apply_move(state, c, turn, kind, walk, tumble)
 
+
+def _apply_move(state: SpellchromeState, c: Combatant, turn: Turn, kind: str, walk: list[Pos], tumble: bool
+                ) -> Apply:
     def apply(rng: RNG, events: list[Event]) -> None:
         _spend_move(turn)
         start_motion(state, rng, c, kind, walk, tumble, events)
@@ -178,7 +182,11 @@ def check_attack(state: SpellchromeState, c: Combatant, turn: Turn, action: dict
     problem = reach_problem(state, c, arm, target)
     if problem is not None:
         return Rejected(*problem)
+    return _apply_attack(state, c, turn, target, arm, full)
 
+
+def _apply_attack(state: SpellchromeState, c: Combatant, turn: Turn, target: Combatant, arm: Arm, full: bool
+                  ) -> Apply:
     def apply(rng: RNG, events: list[Event]) -> None:
         turn.standard_left = False
         if full:
@@ -212,7 +220,10 @@ def check_cast(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[s
     if (reach == 0 and target is not c) or (reach and max(abs(target.pos[0] - c.pos[0]),
                                                           abs(target.pos[1] - c.pos[1])) > reach):
         return Rejected("out_of_range", f"{target.name} is beyond the reach of {spell.name}.")
+    return _apply_cast(state, c, turn, spell, target)
 
+
+def _apply_cast(state: SpellchromeState, c: Combatant, turn: Turn, spell: SpellKnown, target: Combatant) -> Apply:
     def apply(rng: RNG, events: list[Event]) -> None:
         turn.standard_left = False
         spell.uses -= 1
@@ -291,6 +302,24 @@ def _harmful(c: Combatant, action: dict[str, Any]) -> bool:
     return spell is not None and spell.effect != "heal"
 
 
+def trusted_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
+    """An action taken from ``c``'s legal listing (the journal does not ask for validation, issue 16): attacks,
+    spells and moves along the engine's path skip the checks that only refuse what the listing never offers; the
+    path is the one the full check finds (:func:`~.movement.auto_path`), so the dice and the state are the same."""
+    kind = action["type"]
+    if kind in ("attack", "full_attack"):
+        arm = c.arms[str(action.get("weapon", c.wielding))]
+        return _apply_attack(state, c, turn, state.combatants[action["target"]], arm, kind == "full_attack")
+    if kind == "cast":
+        return _apply_cast(state, c, turn, c.spells[action["spell"]], state.combatants[action["target"]])
+    if kind in ("move", "withdraw") and action.get("path") is None:
+        tumble = action.get("tumble", False) is True
+        walk = auto_path(state, c, kind, (action["to"][0], action["to"][1]), tumble)
+        if walk is not None:
+            return _apply_move(state, c, turn, kind, walk, tumble)
+    return check_turn_action(state, c, turn, action)
+
+
 def check_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
     """Validate one turn action; see the module docstring for the shapes. After the fight (the dying bleed on,
     SC-04) no blow is struck: attacks, harmful spells and giving up are refused."""
@@ -302,13 +331,16 @@ def check_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, action:
         return check_move(state, c, turn, action, kind)
     if kind in ("attack", "full_attack"):
         return check_attack(state, c, turn, action, kind == "full_attack")
-    checks: dict[str, Callable[[SpellchromeState, Combatant, Turn, dict[str, Any]], Checked]] = {
-        "run": check_run, "step": check_step, "cast": check_cast, "first_aid": check_first_aid,
-        "draw": check_draw, "give_up": check_give_up, "end_turn": check_end_turn}
-    if kind not in checks:
+    check = _CHECKS.get(kind)
+    if check is None:
         known = "move, withdraw, run, step, attack, full_attack, cast, first_aid, draw, give_up, end_turn"
         return Rejected("unknown_action", f"'{kind}' is not a Spellchrome action; on your turn: {known}.")
-    return checks[kind](state, c, turn, action)
+    return check(state, c, turn, action)
+
+
+_CHECKS: dict[str, Callable[[SpellchromeState, Combatant, Turn, dict[str, Any]], Checked]] = {
+    "run": check_run, "step": check_step, "cast": check_cast, "first_aid": check_first_aid,
+    "draw": check_draw, "give_up": check_give_up, "end_turn": check_end_turn}
 
 
 def resume(state: SpellchromeState, rng: RNG, spec: dict[str, Any] | None, events: list[Event]) -> None:

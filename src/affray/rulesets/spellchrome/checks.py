@@ -6,9 +6,12 @@ Fortitude save), SC-06/SC-24/SC-27 (skill checks: Heal, Acrobatics and Tumbling,
 
 from __future__ import annotations
 
-from affray.core.dice import Roll, roll_die
+from functools import lru_cache
+
+from affray.core.dice import roll_die
 from affray.core.events import Event, Rolled
-from affray.core.notation import roll_notation
+from affray.core.journal import QuietJournal
+from affray.core.notation import DiceExpr, parse, roll_expr
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome.content_model import SKILL_ABILITY
 from affray.rulesets.spellchrome.events import CheckMade
@@ -19,18 +22,44 @@ SAVE_ABILITY = {"fortitude": "constitution", "reflex": "dexterity", "will": "wis
 SAVE_INDEX = {"fortitude": 0, "reflex": 1, "will": 2}
 
 
-def roll(rng: RNG, actor: str, purpose: str, sides: int, modifier: int, events: list[Event]) -> Roll:
-    """Roll one die for ``actor``, log it, and return the roll."""
+def loud(events: list[Event]) -> bool:
+    """Whether the step's journal keeps what it is given (a plain list or a loud :class:`Journal` does). A quiet one
+    drops it, so the rules skip building events and dice records for it (issue 16: the same dice either way)."""
+    return not isinstance(events, QuietJournal)
+
+
+def roll(rng: RNG, actor: str, purpose: str, sides: int, modifier: int, events: list[Event]) -> int:
+    """Roll one die for ``actor``, log it (a loud journal), and return the total."""
+    if not loud(events):
+        return rng.die(sides) + modifier
     result = roll_die(rng, sides, modifier)
     events.append(Rolled(actor, purpose, result))
-    return result
+    return result.total
 
 
-def roll_dice(rng: RNG, actor: str, purpose: str, notation: str, events: list[Event]) -> Roll:
-    """Roll a notation such as ``1d8+2`` for ``actor`` and log it."""
-    result = roll_notation(rng, notation)
-    events.append(Rolled(actor, purpose, result))
-    return result
+@lru_cache(maxsize=512)
+def _expr(notation: str) -> tuple[DiceExpr, bool]:
+    """A notation parsed once (the few weapon and spell notations of a fight come back at every blow), and whether
+    its dice are plain: no keep, no bonus or penalty dice."""
+    expr = parse(notation)
+    return expr, not (expr.bonus or expr.penalty or any(g.keep is not None for g in expr.groups))
+
+
+def roll_dice(rng: RNG, actor: str, purpose: str, notation: str, events: list[Event]) -> int:
+    """Roll a notation such as ``1d8+2`` for ``actor``, log it (a loud journal), and return the total. Quiet, plain
+    dice groups draw ``rng.die`` in the order :func:`~affray.core.notation.roll_expr` does, without the records."""
+    expr, plain = _expr(notation)
+    if loud(events):
+        result = roll_expr(rng, expr)
+        events.append(Rolled(actor, purpose, result))
+        return result.total
+    if not plain:
+        return roll_expr(rng, expr).total
+    total = expr.modifier
+    for g in expr.groups:
+        sides = g.sides
+        total += g.sign * sum(rng.die(sides) for _ in range(g.count))
+    return total
 
 
 def save_bonus(c: Combatant, kind: str) -> int:
@@ -42,10 +71,11 @@ def saving_throw(rng: RNG, c: Combatant, kind: str, dc: int, events: list[Event]
                  naturals: bool = True) -> bool:
     """A saving throw; ``naturals``: natural 1 fails and 20 succeeds (SC-13)."""
     bonus = save_bonus(c, kind)
-    r = roll(rng, c.id, purpose or f"{kind} save", D20, bonus, events)
-    natural = r.total - bonus
+    total = roll(rng, c.id, purpose or f"{kind} save", D20, bonus, events)
+    natural = total - bonus
     ok = save_succeeds(natural, bonus, dc) if naturals else natural + bonus >= dc
-    events.append(CheckMade(c.id, purpose or f"{kind} save", r.total, dc, ok))
+    if loud(events):
+        events.append(CheckMade(c.id, purpose or f"{kind} save", total, dc, ok))
     return ok
 
 
@@ -56,7 +86,8 @@ def skill_bonus(c: Combatant, skill: str) -> int:
 
 def skill_check(rng: RNG, c: Combatant, skill: str, dc: int, events: list[Event], purpose: str = "") -> bool:
     bonus = skill_bonus(c, skill)
-    r = roll(rng, c.id, purpose or skill, D20, bonus, events)
-    ok = check_succeeds(r.total - bonus, bonus, dc)
-    events.append(CheckMade(c.id, purpose or skill, r.total, dc, ok))
+    total = roll(rng, c.id, purpose or skill, D20, bonus, events)
+    ok = check_succeeds(total - bonus, bonus, dc)
+    if loud(events):
+        events.append(CheckMade(c.id, purpose or skill, total, dc, ok))
     return ok

@@ -11,12 +11,13 @@ opportunity, each gets a window to take it or not, and then the stopped action r
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from affray.core.events import Event
-from affray.core.grid import adjacent, clear_line, distance
+from affray.core.grid import Grid, Pos, adjacent, clear_line, distance
 from affray.core.rng import RNG
-from affray.rulesets.spellchrome.checks import roll, roll_dice, saving_throw, skill_bonus, skill_check
+from affray.rulesets.spellchrome.checks import loud, roll, roll_dice, saving_throw, skill_bonus, skill_check
 from affray.rulesets.spellchrome.events import Attacked, OpportunityDeclined, Provoked, SpellCast
 from affray.rulesets.spellchrome.health import after_the_fight, check_outcome, deal_damage, restore, stabilise
 from affray.rulesets.spellchrome.mechanics import (
@@ -34,6 +35,13 @@ from affray.rulesets.spellchrome.state import CLOSE_KINDS, Arm, Combatant, Oppor
 TRIGGER_UNARMED = "(c) an unarmed attack against a melee-armed foe"
 TRIGGER_RANGED = "(d) a ranged attack in melee"
 TRIGGER_SPELL = "(e) casting a spell in melee"
+
+
+@lru_cache(maxsize=16_384)
+def line_clear(grid: Grid, a: Pos, b: Pos) -> bool:
+    """:func:`~affray.core.grid.clear_line` (ruling SC-R10), kept per map and pair of squares: a map never changes,
+    and shooters shoot along the same few lines blow after blow, fight after fight."""
+    return clear_line(grid, a, b)
 
 
 def defense_of(t: Combatant) -> int:
@@ -56,7 +64,7 @@ def reach_problem(state: SpellchromeState, c: Combatant, arm: Arm, target: Comba
         return None
     if range_penalty(distance(c.pos, target.pos), arm.range_sq) is None:
         return "out_of_range", f"{target.name} is beyond ten range increments of {arm.name}."
-    if not clear_line(state.grid, c.pos, target.pos):
+    if not line_clear(state.grid, c.pos, target.pos):
         return "no_line_of_sight", f"A wall stands between {c.name} and {target.name}."
     return None
 
@@ -64,16 +72,17 @@ def reach_problem(state: SpellchromeState, c: Combatant, arm: Arm, target: Comba
 def strike(state: SpellchromeState, rng: RNG, c: Combatant, target: Combatant, arm: Arm, bonus: int,
            events: list[Event], opportunity: bool = False) -> None:
     """One attack roll and, on a hit, its damage (SC-B1, SRD-standard assumption; SC-11 non-lethal)."""
-    purpose = "attack of opportunity" if opportunity else f"attack ({arm.name})"
-    natural = roll(rng, c.id, purpose, D20, bonus, events).total - bonus
+    purpose = "attack of opportunity" if opportunity else f"attack ({arm.name})" if loud(events) else ""
+    natural = roll(rng, c.id, purpose, D20, bonus, events) - bonus
     value = defense_of(target)
     hit = attack_hits(natural, bonus, value, state.options.natural_attack_rolls)
-    events.append(Attacked(c.id, target.id, arm.id, natural + bonus, value, hit, opportunity))
+    if loud(events):
+        events.append(Attacked(c.id, target.id, arm.id, natural + bonus, value, hit, opportunity))
     if not hit:
         return
     mod = c.mods["strength"] if arm.kind in CLOSE_KINDS else 0
     notation = arm.damage + (f"{mod:+d}" if mod else "")
-    amount = max(0, roll_dice(rng, c.id, "damage", notation, events).total)
+    amount = max(0, roll_dice(rng, c.id, "damage", notation, events))
     if natural == D20:
         amount *= state.options.critical_multiplier
     nonlethal = state.options.nonlethal_unarmed and arm.kind == "unarmed"
@@ -96,13 +105,14 @@ def able_to_punish(foes: list[Combatant]) -> list[Combatant]:
     return [f for f in foes if f.aoo_left > 0 and f.able]
 
 
-def attack_provokers(state: SpellchromeState, c: Combatant, arm: Arm, target: Combatant
-                     ) -> tuple[str, list[Combatant]]:
-    """Who may take an AoO before this attack lands: SC-27 (c) and (d), the Guarded feats, ruling SC-R6."""
+def attack_provokers(state: SpellchromeState, c: Combatant, arm: Arm, target: Combatant,
+                     threats: list[Combatant] | None = None) -> tuple[str, list[Combatant]]:
+    """Who may take an AoO before this attack lands: SC-27 (c) and (d), the Guarded feats, ruling SC-R6.
+    ``threats``: :func:`threateners` of ``c``'s square, when the caller has them."""
     if arm.kind == "unarmed" and "unarmed" not in c.guards and target.melee_armed:
         return TRIGGER_UNARMED, able_to_punish([target])
     if arm.kind == "ranged" and "ranged" not in c.guards:
-        threats = threateners(state, c, c.pos)
+        threats = threateners(state, c, c.pos) if threats is None else threats
         if target in threats or (threats and state.options.ranged_provokes_when == "any_adjacent"):
             return TRIGGER_RANGED, able_to_punish(threats)
     return "", []
@@ -134,7 +144,7 @@ def answer_opportunity(state: SpellchromeState, rng: RNG, foe: Combatant, take: 
     if take:
         foe.aoo_left -= 1
         strike(state, rng, foe, provoker, foe.weapon, attack_bonus(foe, foe.weapon, provoker), events, True)
-    else:
+    elif loud(events):
         events.append(OpportunityDeclined(foe.id, provoker.id))
     opp.foes = [f for f in opp.foes if state.combatants[f].able] if provoker.able else []
     if opp.foes and state.outcome is None and not after_the_fight(state):
@@ -149,7 +159,7 @@ def spell_amount(state: SpellchromeState, rng: RNG, c: Combatant, spell: SpellKn
     if spell.healer_bonus:
         bonus += max(0, skill_bonus(c, "heal")) // 2
     notation = spell.dice + (f"{bonus:+d}" if bonus else "")
-    return max(0, roll_dice(rng, c.id, spell.name, notation, events).total)
+    return max(0, roll_dice(rng, c.id, spell.name, notation, events))
 
 
 def resolve_spell(state: SpellchromeState, rng: RNG, c: Combatant, spell: SpellKnown, target: Combatant,

@@ -62,9 +62,9 @@ def rest_day(state: SpellchromeState, rng: RNG, c: Combatant, comfortable: bool,
     if c.status in ("dying", "dead"):
         return Rejected("not_stable", f"{c.name} is {c.status}; a day of rest cannot help (SC-04, SC-06).")
     if c.hp < 0 or not comfortable:
-        amount = one_d3(roll(rng, c.id, "natural healing 1d3 (⌈d6/2⌉)", 6, 0, events).total)
+        amount = one_d3(roll(rng, c.id, "natural healing 1d3 (⌈d6/2⌉)", 6, 0, events))
     else:
-        amount = natural_healing(roll(rng, c.id, "natural healing 1d4", 4, 0, events).total,
+        amount = natural_healing(roll(rng, c.id, "natural healing 1d4", 4, 0, events),
                                  c.mods["constitution"], True)
     restore(state, c.id, c, amount, "a day's rest", False, events)
     pass_hours(state, DAY, events)
@@ -88,7 +88,7 @@ def treat_injury(state: SpellchromeState, rng: RNG, healer: Combatant, patient: 
     total_dc = dc + (SELF_TREATMENT_DC if healer is patient else 0)
     if skill_check(rng, healer, "heal", total_dc, events, "Heal check (treat injury)"):
         patient.last_treated_hour = state.hour
-        amount = roll(rng, healer.id, "treat injury 1d10", SKILL_HEAL_DIE, 0, events).total
+        amount = roll(rng, healer.id, "treat injury 1d10", SKILL_HEAL_DIE, 0, events)
         restore(state, healer.id, patient, amount, "treat injury", False, events)
     elif state.options.failed_treatment_waits:
         patient.last_treated_hour = state.hour
@@ -141,13 +141,13 @@ def _knockout_blow(state: SpellchromeState, rng: RNG, attacker: Combatant, arm: 
     weapon's own dice + Str modifier, dice smaller than a d4 rolling 1d4 instead, and at least 1 (the strike
     "is not without consequence"); option ``knockout_damage: d4``: always 1d4."""
     if state.options.knockout_damage == "d4":
-        return roll(rng, attacker.id, "knockout blow 1d4 (lethal)", 4, 0, events).total
+        return roll(rng, attacker.id, "knockout blow 1d4 (lethal)", 4, 0, events)
     expr = parse(arm.damage)
     biggest = sum(g.sign * g.sides * (g.keep or g.count) for g in expr.groups)
     dice = arm.damage if biggest >= 4 else "1d4"
     mod = attacker.mods["strength"]
     notation = dice + (f"{mod:+d}" if mod else "")
-    return max(1, roll_dice(rng, attacker.id, f"knockout blow {notation} (lethal)", notation, events).total)
+    return max(1, roll_dice(rng, attacker.id, f"knockout blow {notation} (lethal)", notation, events))
 
 
 def wake(c: Combatant, events: list[Event]) -> None:

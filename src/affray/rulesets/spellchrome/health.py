@@ -11,7 +11,7 @@ from affray.core.engine import Outcome
 from affray.core.events import Defeated, Ended, Event
 from affray.core.outcomes import last_side_standing, round_limit_draw
 from affray.core.rng import RNG
-from affray.rulesets.spellchrome.checks import roll, saving_throw
+from affray.rulesets.spellchrome.checks import loud, roll, saving_throw
 from affray.rulesets.spellchrome.events import Damaged, FightDecided, Healed, StatusChanged
 from affray.rulesets.spellchrome.mechanics import (
     DYING_LOSS_DIE,
@@ -43,8 +43,9 @@ def deal_damage(state: SpellchromeState, target: Combatant, amount: int, events:
         if target.hp <= -30:  # SC-B4 switched off: the blow stops at the edge of death
             target.hp = -29
         target.stable = True
-    events.append(Damaged(target.id, amount, result.reduced, result.absorbed, result.to_hp, target.hp,
-                          target.ex_hp, target.status))
+    if loud(events):
+        events.append(Damaged(target.id, amount, result.reduced, result.absorbed, result.to_hp, target.hp,
+                              target.ex_hp, target.status))
     _after_harm(state, target, before, events, "a non-lethal blow (SC-11)" if stable else "")
 
 
@@ -88,7 +89,7 @@ def stabilise(c: Combatant, why: str, events: list[Event]) -> None:
 
 def stabilise_check(state: SpellchromeState, rng: RNG, c: Combatant, events: list[Event]) -> None:
     """At the start of its turn a dying character rolls the DC 22 Fortitude save (SC-06, SC-B3, SC-B5)."""
-    if c.status != "dying":
+    if c.hp >= 0 or c.status != "dying":  # the dying are below 0 HP (SC-04): most are not, and HP is quick to read
         return
     # 'next_turn': any turn after it began dying (a drop on its own turn has its next turn next round)
     due = state.options.first_stabilise_check == "next_turn" or c.dropped_round < state.round
@@ -103,11 +104,11 @@ def stabilise_check(state: SpellchromeState, rng: RNG, c: Combatant, events: lis
 def dying_losses(state: SpellchromeState, rng: RNG, events: list[Event]) -> None:
     """End of the round: every dying character loses 1d4 HP, dead at −30 or below (SC-04, SC-05, SC-B3)."""
     for c in state.combatants.values():
-        if c.status != "dying":
+        if c.hp >= 0 or c.status != "dying":  # the dying are below 0 HP (SC-04)
             continue
         if c.dropped_round == state.round and not state.options.dying_loss_in_first_round:
             continue
-        loss = roll(rng, c.id, "dying (1d4 lost)", DYING_LOSS_DIE, 0, events).total
+        loss = roll(rng, c.id, "dying (1d4 lost)", DYING_LOSS_DIE, 0, events)
         c.hp, now = dying_step(c.hp, loss)
         events.append(Damaged(c.id, loss, 0, 0, loss, c.hp, c.ex_hp, c.status))
         if now == "dead":

@@ -4,20 +4,20 @@ SC-28: "warn the player before an action provokes, and offer withdraw as the alt
 run, attack or cast that would give a foe an attack of opportunity carries a note naming the foes, and
 the withdraw and 5-foot-step actions are listed beside it. Moves are listed to every legal end square
 (with the path the engine would take: one that provokes nobody if there is one); runs along the eight
-compass lines. Any other square on a legal path may still be submitted with an explicit ``path``.
+compass lines. Any other square on a legal path may still be submitted with an explicit ``path``. The blows,
+spells and support actions are :mod:`.offers`'; :class:`TurnListing` puts the parts together.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
 from affray.core.engine import ActionSpec
 from affray.core.grid import DIRECTIONS, Pos, open_squares
 from affray.core.memo import Memo
-from affray.rulesets.spellchrome.combat import attack_provokers, cast_provokers, reach_problem
 from affray.rulesets.spellchrome.health import after_the_fight
-from affray.rulesets.spellchrome.mechanics import iterative_bonuses, squares, withdraw_distance
+from affray.rulesets.spellchrome.mechanics import squares
 from affray.rulesets.spellchrome.movement import (
     Threats,
     can_punish,
@@ -26,6 +26,15 @@ from affray.rulesets.spellchrome.movement import (
     taken_squares,
     threat_map,
     whole_of,
+)
+from affray.rulesets.spellchrome.offers import (
+    SPECS_LIMIT,
+    attack_actions,
+    first_aid_actions,
+    provoke_note,
+    spec,
+    spell_actions,
+    support_actions,
 )
 from affray.rulesets.spellchrome.state import Combatant, SpellchromeState, Turn
 from affray.rulesets.spellchrome.turns import step_available
@@ -39,20 +48,8 @@ MOVE_FREE = ("to", "path")
 STEP_FREE = ("to",)
 SpecKey = tuple[str, Pos, str, tuple[str, ...]]
 MOVES_KEY = "spellchrome.moves"  # the match's move listings, in its memo
-_SPECS_LIMIT = 50_000
-
-
-def spec(action: dict[str, Any], label: str, notes: tuple[str, ...] = (), free: tuple[str, ...] = ()) -> ActionSpec:
-    """An :class:`ActionSpec`; ``free`` names the fields a client may change (``step`` checks what comes back)."""
-    return ActionSpec(action, label, notes, free)
-
-
-def provoke_note(state: SpellchromeState, c: Combatant, foes: Sequence[Combatant]) -> tuple[str, ...]:
-    if not foes:
-        return ()
-    names = ", ".join(f.name for f in foes)
-    safe = f"withdraw ({withdraw_distance(c.speed_ft)} ft) or a 5-foot step does not provoke"
-    return (f"provokes an attack of opportunity from {names}", safe)
+_DERIVED_LIMIT = 64
+T = TypeVar("T")
 
 
 def path_provokers(threats: Threats, c: Combatant, path: list[Pos]) -> list[Combatant]:
@@ -74,7 +71,7 @@ def _move_spec(specs: dict[SpecKey, ActionSpec], kind: str, to: Pos, suffix: str
     key = (kind, to, suffix, notes)
     found = specs.get(key)
     if found is None:
-        if len(specs) >= _SPECS_LIMIT:
+        if len(specs) >= SPECS_LIMIT:
             specs.clear()
         where = f"[{to[0]}, {to[1]}]"
         action: dict[str, Any] = {"type": "move" if kind == "tumble" else kind, "to": list(to)}
@@ -176,73 +173,52 @@ def _steps(state: SpellchromeState, c: Combatant, turn: Turn, board: _Board) -> 
     return specs
 
 
-def _attacks(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec]:
-    if not turn.standard_left:
-        return []
-    full_ok = (turn.move_left or turn.move_used_for == "step") and not turn.moved
-    specs = []
-    for t in state.foes_of(c):
-        if t.hp_state == "dead" or t.surrendered:
-            continue
-        for wid in dict.fromkeys([c.wielding, "unarmed"]):
-            arm = c.arms[wid]
-            if reach_problem(state, c, arm, t) is not None:
-                continue
-            trigger, foes = attack_provokers(state, c, arm, t)
-            notes = provoke_note(state, c, foes) if trigger else ()
-            helpless = (f"{t.name} is helpless ({t.status})",) if t.helpless else ()
-            action = {"type": "attack", "target": t.id, "weapon": wid}
-            specs.append(spec(action, f"attack {t.name} with {arm.name}", notes + helpless))
-            if full_ok and wid == c.wielding and len(iterative_bonuses(c.base_attack)) > 1:
-                specs.append(spec({"type": "full_attack", "target": t.id},
-                                        f"full attack on {t.name} (full-round)", notes + helpless))
-    return specs
+class Moves:
+    """One movement listing (steps, moves, withdraws, tumbles, runs, in that order) and, built when first asked, the
+    same specs by action type and each one's end square with whether its warning says it provokes (SC-28). Kept in
+    the match's memo (:func:`movement`) and shared: read-only."""
+
+    __slots__ = ("_derived", "_ends", "_groups", "specs")
+
+    def __init__(self, specs: list[ActionSpec]) -> None:
+        self.specs = specs
+        self._groups: dict[str, list[ActionSpec]] | None = None
+        self._ends: dict[str, tuple[tuple[int, int, bool], ...]] = {}
+        self._derived: dict[Hashable, Any] = {}
+
+    def derived(self, key: Hashable, build: Callable[[], T]) -> T:
+        """``build()`` once per ``key`` for this listing: a value computed from the listing and what ``key`` names
+        only (a policy's best move toward given squares: the same listing comes back turn after turn and fight
+        after fight). A few keys are kept."""
+        try:
+            value: T = self._derived[key]
+        except KeyError:
+            if len(self._derived) >= _DERIVED_LIMIT:
+                self._derived.clear()
+            value = self._derived[key] = build()
+        return value
+
+    def of(self, kind: str) -> list[ActionSpec]:
+        """The specs whose action type is ``kind`` (a tumble is a ``move``), in listing order."""
+        groups = self._groups
+        if groups is None:
+            groups = self._groups = {}
+            for s in self.specs:
+                groups.setdefault(s.action["type"], []).append(s)
+        return groups.get(kind, [])
+
+    def ends(self, kind: str) -> tuple[tuple[int, int, bool], ...]:
+        """``(x, y, provokes)`` of each spec of :meth:`of` ``kind``: its ``to`` square and whether one of its notes
+        warns that it provokes an attack of opportunity (SC-28)."""
+        found = self._ends.get(kind)
+        if found is None:
+            found = self._ends[kind] = tuple(
+                (s.action["to"][0], s.action["to"][1], any(n.startswith("provokes") for n in s.notes))
+                for s in self.of(kind))
+        return found
 
 
-def _spells(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec]:
-    if not turn.standard_left:
-        return []
-    specs = []
-    risk = cast_provokers(state, c)
-    notes = () if not risk else (
-        f"casting in melee: Concentration DC 15, or it provokes an attack of opportunity from "
-        f"{', '.join(f.name for f in risk)}", f"withdraw ({withdraw_distance(c.speed_ft)} ft) or a 5-foot step first")
-    for spell in c.spells.values():
-        if spell.casting != "standard" or spell.uses <= 0:
-            continue
-        for t in state.combatants.values():
-            if t.hp_state == "dead":
-                continue
-            if spell.effect == "steal_life" and (t.side == c.side or t.surrendered):
-                continue
-            if spell.effect == "heal" and (t.side != c.side or t.hp >= t.max_hp):
-                continue
-            dist = max(abs(t.pos[0] - c.pos[0]), abs(t.pos[1] - c.pos[1]))
-            if (spell.range_squares == 0 and t is not c) or dist > spell.range_squares:
-                continue
-            specs.append(spec({"type": "cast", "spell": spell.id, "target": t.id},
-                                    f"cast {spell.name} on {t.name}", notes))
-    return specs
-
-
-def _support(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec]:
-    specs = []
-    if turn.standard_left:
-        for t in state.combatants.values():
-            if t.status == "dying" and max(abs(t.pos[0] - c.pos[0]), abs(t.pos[1] - c.pos[1])) <= 1:
-                specs.append(spec({"type": "first_aid", "target": t.id},
-                                        f"first aid on {t.name} (Heal DC 15)"))
-    if turn.move_left or turn.standard_left:
-        for wid, arm in c.arms.items():
-            if wid != c.wielding:
-                specs.append(spec({"type": "draw", "weapon": wid}, f"take up {arm.name} (move action)"))
-    if c.kind != "character" and state.options.npcs_may_give_up:
-        specs.append(spec({"type": "give_up"}, "give up the fight (SC-02)"))
-    specs.append(spec({"type": "end_turn"}, "end the turn"))
-    return specs
-
-
-def _movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
+def movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> Moves:
     """The 5-foot steps, moves and runs, kept for the match (in its memo) under everything they read: the mover's
     square and speed, what its turn has used, the turn order (the order of warnings), and each other combatant's
     square, whether it is able (it blocks, SC-24) and whether it threatens and may still punish (SC-26, SC-27).
@@ -251,28 +227,86 @@ def _movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> 
                    for o in state.combatants.values() if o is not c)
     key = (c.id, c.pos, c.speed_ft, turn.move_left, turn.standard_left, turn.stepped, turn.moved, turn.move_used_for,
            tuple(state.order), others)
-    listings: dict[Any, list[ActionSpec]] = memo.static(MOVES_KEY, dict)
-    specs = listings.get(key)
-    if specs is None:
-        if len(listings) >= _SPECS_LIMIT // 10:
+    listings: dict[Any, Moves] = memo.static(MOVES_KEY, dict)
+    found = listings.get(key)
+    if found is None:
+        if len(listings) >= SPECS_LIMIT // 10:
             listings.clear()
         board = _Board(state, c, memo.static("spellchrome.specs", dict))
-        specs = listings[key] = _steps(state, c, turn, board) + _moves(state, c, turn, board) + _runs(state, c, turn,
-                                                                                                      board)
-    return specs
+        found = listings[key] = Moves(_steps(state, c, turn, board) + _moves(state, c, turn, board)
+                                      + _runs(state, c, turn, board))
+    return found
+
+
+class TurnListing:
+    """``c``'s turn listing in its parts, each built when first asked: blows (attacks and full attacks), spells,
+    movement (:class:`Moves`), first aid and support (draws, giving up, the end of the turn). :meth:`all` is their
+    concatenation, in that order; after the fight (SC-04) there are no blows, only healing spells, and no giving
+    up. ``memo`` is the match's."""
+
+    __slots__ = ("_aid", "_blows", "_moves", "_spells", "_split", "_support", "after", "c", "memo", "state", "turn")
+
+    def __init__(self, state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> None:
+        self.state, self.c, self.turn, self.memo = state, c, turn, memo
+        self.after = after_the_fight(state)
+        self._blows: list[ActionSpec] | None = None
+        self._split: dict[str, list[ActionSpec]] | None = None
+        self._spells: list[ActionSpec] | None = None
+        self._moves: Moves | None = None
+        self._aid: list[ActionSpec] | None = None
+        self._support: list[ActionSpec] | None = None
+
+    def blows(self) -> list[ActionSpec]:
+        if self._blows is None:
+            self._blows = [] if self.after else attack_actions(self.state, self.c, self.turn, self.memo)
+        return self._blows
+
+    def blows_of(self, kind: str) -> list[ActionSpec]:
+        """The blows of type ``kind`` (attack or full_attack), in listing order."""
+        split = self._split
+        if split is None:
+            split = self._split = {"attack": [], "full_attack": []}
+            for s in self.blows():
+                split[s.action["type"]].append(s)
+        return split.get(kind, [])
+
+    def spells(self) -> list[ActionSpec]:
+        if self._spells is None:
+            spells = spell_actions(self.state, self.c, self.turn, self.memo)
+            if self.after:
+                spells = [s for s in spells if self.c.spells[s.action["spell"]].effect == "heal"]
+            self._spells = spells
+        return self._spells
+
+    def moves(self) -> Moves:
+        if self._moves is None:
+            self._moves = movement(self.state, self.c, self.turn, self.memo)
+        return self._moves
+
+    def aid(self) -> list[ActionSpec]:
+        """First aid, the head of the support part."""
+        if self._aid is None:
+            self._aid = first_aid_actions(self.state, self.c, self.turn)
+        return self._aid
+
+    def support(self) -> list[ActionSpec]:
+        """The rest of the support part: draws, giving up, the end of the turn."""
+        if self._support is None:
+            support = support_actions(self.state, self.c, self.turn, self.memo)
+            if self.after:
+                support = [s for s in support if s.action["type"] != "give_up"]
+            self._support = support
+        return self._support
+
+    def all(self) -> list[ActionSpec]:
+        return self.blows() + self.spells() + self.moves().specs + self.aid() + self.support()
 
 
 def turn_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo | None = None) -> list[ActionSpec]:
     """Everything ``c`` may do now on its turn; ``memo`` is the match's (``None``: build fresh). The order is part of
-    the contract the heuristic policy reads cheaply: attacks and spells, then steps, moves and runs, then first
-    aid, draws, giving up and the end of the turn."""
-    memo = memo if memo is not None else Memo()
-    if after_the_fight(state):  # no more blows: healing, first aid, moves and the end of the turn (SC-04)
-        spells = [s for s in _spells(state, c, turn) if c.spells[s.action["spell"]].effect == "heal"]
-        support = [s for s in _support(state, c, turn) if s.action["type"] != "give_up"]
-        return spells + _movement(state, c, turn, memo) + support
-    return (_attacks(state, c, turn) + _spells(state, c, turn) + _movement(state, c, turn, memo)
-            + _support(state, c, turn))
+    the contract the policies' choices read part by part (:class:`TurnListing`): attacks and spells, then steps,
+    moves and runs, then first aid, draws, giving up and the end of the turn."""
+    return TurnListing(state, c, turn, memo if memo is not None else Memo()).all()
 
 
 def opportunity_actions(state: SpellchromeState, foe: Combatant) -> list[ActionSpec]:

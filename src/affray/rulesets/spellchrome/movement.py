@@ -41,8 +41,10 @@ def opponent_squares(state: SpellchromeState, mover: Combatant, tumble: bool = F
 
 def threateners(state: SpellchromeState, mover: Combatant, pos: Pos) -> list[Combatant]:
     """Foes that threaten ``pos``: able, melee-armed and adjacent (SC-27, ruling SC-R3), in turn order."""
-    order = {a: i for i, a in enumerate(state.order)}
     foes = [f for f in state.foes_of(mover) if f.melee_armed and adjacent(f.pos, pos)]
+    if len(foes) < 2:
+        return foes  # nothing to order (most squares have one threatener or none)
+    order = {a: i for i, a in enumerate(state.order)}
     return sorted(foes, key=lambda f: order.get(f.id, len(order)))
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from affray.core.events import Event, Note
 from affray.core.grid import Pos
 from affray.core.rng import RNG
-from affray.rulesets.spellchrome.checks import roll, skill_check
+from affray.rulesets.spellchrome.checks import loud, roll, skill_check
 from affray.rulesets.spellchrome.combat import open_opportunity
 from affray.rulesets.spellchrome.events import Moved
 from affray.rulesets.spellchrome.mechanics import D20, run_bonus_squares, squares
@@ -41,9 +41,10 @@ def start_motion(state: SpellchromeState, rng: RNG, c: Combatant, kind: str, pat
 def _run_reach(state: SpellchromeState, rng: RNG, c: Combatant, path: list[Pos], events: list[Event]) -> list[Pos]:
     """The part of a run's path within two moves plus ⌊Run/5⌋ squares (SC-18)."""
     mod = run_modifier(c)
-    total = roll(rng, c.id, "Run check", D20, mod, events).total
+    total = roll(rng, c.id, "Run check", D20, mod, events)
     budget = 2 * squares(c.speed_ft) + run_bonus_squares(total)
-    events.append(Note(f"runs: {total} on the Run check adds {run_bonus_squares(total)} squares (SC-18)", c.id))
+    if loud(events):
+        events.append(Note(f"runs: {total} on the Run check adds {run_bonus_squares(total)} squares (SC-18)", c.id))
     spent, kept, whole = 0, [], whole_of(c, "run")
     for p in path:
         spent += state.grid.cost(p, whole)
@@ -55,7 +56,8 @@ def _run_reach(state: SpellchromeState, rng: RNG, c: Combatant, path: list[Pos],
 
 def _report(m: Motion, how: str, events: list[Event]) -> None:
     if len(m.walked) > m.reported:
-        events.append(Moved(m.actor, list(m.walked[m.reported:]), how))
+        if loud(events):
+            events.append(Moved(m.actor, list(m.walked[m.reported:]), how))
         m.reported = len(m.walked)
 
 

@@ -8,36 +8,29 @@ when the match option ``monsters_finish_the_dying`` is on and it is a monster or
 After the fight (SC-04) the listing holds no blows, so it binds or heals a dying ally within reach or ends
 its turn.
 
-It reads the view's attributes (``view.combatant(actor).bars``, ``c.detail.weapons``), never the rule state.
+It reads the seat's observation (:mod:`~affray.rulesets.spellchrome.observe`) and asks its choices for one kind of
+action at a time (:mod:`~affray.rulesets.spellchrome.choices`): the ~90-action listing is never walked whole, and
+moves are scored from their end squares. It never reads the rule state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 
 from affray.core.engine import Action, ActionSpec
 from affray.core.policy import Choices, Observation
 from affray.core.rng import RNG
-from affray.core.view import CombatantView, View
-from affray.rulesets.spellchrome.views import SpellchromeCombatantDetail, SpellchromeDetail
+from affray.rulesets.spellchrome.choices import End, derived, move_ends
+from affray.rulesets.spellchrome.observe import FighterSeen, SpellchromeObservation
 
 Square = tuple[int, int]
-Fighter = CombatantView[SpellchromeCombatantDetail]
-ScView = View[SpellchromeDetail, SpellchromeCombatantDetail]
+Fighters = Mapping[str, FighterSeen]
+_HELPLESS = ("unconscious", "dying", "stable")
+_BLOW_RANK = {"full_attack": 0, "attack": 1, "cast": 2}
 
 
-def _dist(a: Sequence[float], b: Sequence[float]) -> float:
+def _dist(a: Square, b: Square) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
-
-
-def _at(c: Fighter) -> Square:
-    assert c.position is not None  # every Spellchrome combatant stands on a square
-    return (int(c.position.x), int(c.position.y))
-
-
-def _hp(c: Fighter) -> tuple[int, int]:
-    bar = c.bars[0]  # HP first, then EX-HP (views.py)
-    return bar.value, bar.max
 
 
 def _provokes(spec: ActionSpec) -> bool:
@@ -45,148 +38,142 @@ def _provokes(spec: ActionSpec) -> bool:
     return bool(notes) and any("provokes" in note for note in notes)
 
 
-#: The listing's order (``legal.turn_actions``): blows and spells first, then the movement, then the support actions.
-HEAD = frozenset({"attack", "full_attack", "cast"})
-TAIL = frozenset({"first_aid", "draw", "give_up", "end_turn"})
+def _first(choices: Choices, kind: str) -> Action:
+    """The first listed action of ``kind``, else the first listed action."""
+    return (choices.of(kind) or choices.all())[0].action
 
 
-class _Legal:
-    """The legal actions by type, without walking the whole listing: the few blows and spells at its head and the
-    support actions at its tail are found by scanning in from both ends; the movement between them (most of the
-    ~90 specs) is grouped only when a move is wanted. Each group keeps the list's order."""
-
-    def __init__(self, legal: Sequence[ActionSpec]) -> None:
-        self.all = legal
-        i, j = 0, len(legal)
-        while i < j and legal[i].action["type"] in HEAD:
-            i += 1
-        while j > i and legal[j - 1].action["type"] in TAIL:
-            j -= 1
-        self.head, self.tail = legal[:i], legal[j:]
-        self.middle = (i, j)
-        self._groups: dict[str, list[ActionSpec]] | None = None
-
-    def _middle(self) -> dict[str, list[ActionSpec]]:
-        if self._groups is None:
-            self._groups = {}
-            i, j = self.middle
-            for k in range(i, j):
-                spec = self.all[k]
-                self._groups.setdefault(spec.action["type"], []).append(spec)
-        return self._groups
-
-    def of(self, *kinds: str) -> list[ActionSpec]:
-        """The actions of ``kinds``, kind by kind. Callers only take a ``min`` whose key tells kinds apart, so
-        the order between kinds does not matter; within a kind it is the legal list's."""
-        out: list[ActionSpec] = []
-        for kind in kinds:
-            if kind in HEAD:
-                out += [s for s in self.head if s.action["type"] == kind]
-            elif kind in TAIL:
-                out += [s for s in self.tail if s.action["type"] == kind]
-            else:
-                out += self._middle().get(kind, ())
-        return out
+def _seen(seen: Observation) -> SpellchromeObservation:
+    """The Spellchrome observation a policy was given (``Ruleset.observe`` makes one for every seat)."""
+    if not isinstance(seen, SpellchromeObservation):
+        raise TypeError(f"a Spellchrome policy reads a SpellchromeObservation, not {type(seen).__name__}")
+    return seen
 
 
 class SpellchromeHeuristic:
     name = "heuristic"
 
     def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
-        return self._choose(seen.view(), choices.actor, choices.all(), rng)
-
-    def _choose(self, view: ScView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
-        grouped = _Legal(legal)
-        if view.phase == "attack_of_opportunity":
-            return (grouped.of("attack_of_opportunity") or list(legal))[0].action
-        everyone = view.by_id()
-        me = everyone[actor]
-        for pick in (self._rescue, self._attack, self._reposition_to_shoot, self._move):
-            action = pick(view, me, everyone, grouped)
+        obs = _seen(seen)
+        if obs.phase == "attack_of_opportunity":
+            return _first(choices, "attack_of_opportunity")
+        everyone = obs.by_id
+        me = everyone[choices.actor]
+        targets = self._targets(obs, me, everyone)
+        # spells, first aid and blows all take the standard action (SC-15): none is listed once it is spent
+        picks = (self._rescue, self._attack, self._reposition_to_shoot, self._move) if obs.standard_left else (
+            self._reposition_to_shoot, self._move)
+        for pick in picks:
+            action = pick(me, everyone, targets, choices)
             if action is not None:
                 return action
-        return (grouped.of("end_turn") or list(legal))[0].action
+        return _first(choices, "end_turn")
 
     @staticmethod
-    def _targets(view: ScView, me: Fighter, everyone: dict[str, Fighter]) -> dict[str, Fighter]:
-        finish = view.detail.monsters_finish_the_dying and me.detail.kind != "character"
-        return {a: c for a, c in everyone.items() if c.side != me.side
-                and (c.detail.able or (finish and c.detail.status in ("unconscious", "dying", "stable")))}
+    def _targets(obs: SpellchromeObservation, me: FighterSeen, everyone: Fighters) -> Fighters:
+        """The foes it may strike: the able ones, and the helpless too for a monster or NPC under ruling SC-R7."""
+        finish = obs.monsters_finish_the_dying and me.kind != "character"
+        side = me.side
+        return {a: c for a, c in everyone.items() if c.side != side and (c.able or (finish and c.status in _HELPLESS))}
 
-    def _rescue(self, view: ScView, me: Fighter, everyone: dict[str, Fighter], legal: _Legal) -> Action | None:
-        for spec in legal.of("cast"):
+    def _rescue(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices) -> Action | None:
+        for spec in choices.of("cast"):
             t = everyone[spec.action["target"]]
-            heal = me.detail.spell(spec.action["spell"]).effect == "heal"
-            hp, top = _hp(t)
-            if heal and (t.detail.status in ("dying", "unconscious") or 3 * hp <= top) and not _provokes(spec):
+            heal = me.spell_effect(spec.action["spell"]) == "heal"
+            if heal and (t.status in ("dying", "unconscious") or 3 * t.hp <= t.max_hp) and not _provokes(spec):
                 return spec.action
-        aid = [s for s in legal.of("first_aid") if everyone[s.action["target"]].side == me.side]
+        aid = [s for s in choices.of("first_aid") if everyone[s.action["target"]].side == me.side]
         return aid[0].action if aid else None
 
-    def _attack(self, view: ScView, me: Fighter, everyone: dict[str, Fighter], legal: _Legal) -> Action | None:
-        targets = self._targets(view, me, everyone)
-        options = [s for s in legal.of("full_attack", "attack") if s.action["target"] in targets]
-        options += [s for s in legal.of("cast") if s.action["target"] in targets]
-        safe = [s for s in options if not _provokes(s)]
-        if not safe:
-            return None
+    def _attack(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices) -> Action | None:
+        """The full attack, attack or spell on a target that provokes nobody (SC-28), by (bare hands last, full
+        attack, attack, spell, the target's HP, its id); the first listed among equals."""
+        bare = me.wielding != "unarmed"
+        best: Action | None = None
+        best_key: tuple[int, int, int, str] | None = None
+        for kind in ("full_attack", "attack", "cast"):
+            rank = _BLOW_RANK[kind]
+            for spec in choices.of(kind):
+                action = spec.action
+                t = targets.get(action["target"])
+                if t is None or _provokes(spec):
+                    continue
+                key = (1 if bare and action.get("weapon") == "unarmed" else 0, rank, t.hp, t.id)
+                if best_key is None or key < best_key:
+                    best, best_key = action, key
+        return best
 
-        def key(s: ActionSpec) -> tuple[int, int, int, str]:
-            t = everyone[s.action["target"]]
-            kind = {"full_attack": 0, "attack": 1, "cast": 2}[s.action["type"]]
-            unarmed = 1 if s.action.get("weapon") == "unarmed" and me.detail.wielding != "unarmed" else 0
-            return (unarmed, kind, _hp(t)[0], s.action["target"])
-        return min(safe, key=key).action
-
-    def _reposition_to_shoot(self, view: ScView, me: Fighter, everyone: dict[str, Fighter], legal: _Legal
+    def _reposition_to_shoot(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices
                              ) -> Action | None:
         """A shooter or caster in melee steps or withdraws out of reach before acting (SC-27 (d), (e))."""
-        if me.detail.weapon().kind != "ranged" and not me.detail.spells:
+        if me.weapon_kind != "ranged" and not me.has_spells:
             return None
-        menace = [_at(c) for c in everyone.values() if c.side != me.side and c.detail.melee_armed]
-        here = _at(me)
+        side = me.side
+        menace = [c.at for c in everyone.values() if c.side != side and c.melee_armed]
+        if not menace:
+            return None
+        here = me.at
         if not any(_dist(here, p) == 1 for p in menace):
             return None
-        for spec in legal.of("step") + legal.of("withdraw"):
-            to = spec.action["to"]
-            if all(_dist(to, p) > 1 for p in menace):
-                return spec.action
+        for kind in ("step", "withdraw"):
+            for (x, y, _), spec in zip(move_ends(choices, kind), choices.of(kind), strict=True):
+                if all(_dist((x, y), p) > 1 for p in menace):
+                    return spec.action
         return None
 
-    def _move(self, view: ScView, me: Fighter, everyone: dict[str, Fighter], legal: _Legal) -> Action | None:
-        targets = self._targets(view, me, everyone)
-        moves = legal.of("move", "run")
-        if not targets or not moves:
+    def _move(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices) -> Action | None:
+        if not targets:
             return None
-        weapon = me.detail.weapon()
-        ranged = weapon.kind == "ranged"
-        reach = max(2, weapon.range_squares) if ranged else 1
-        spots = [_at(t) for t in targets.values()]
-        mx, my = _at(me)
+        ranged = me.weapon_kind == "ranged"
+        reach = max(2, me.weapon_range) if ranged else 1
+        spots = [t.at for t in targets.values()]
+        mx, my = me.at
         here = min(_dist((mx, my), t) for t in spots)
         # No move can beat standing here when here is already the best a gap can be: 0, or -1 (a melee fighter
         # ending on a helpless target's square; able targets' squares are never legal end squares, SC-24).
-        floor = -1 if not ranged and not all(t.detail.able for t in targets.values()) else 0
-        if (max(0, here - reach) if ranged else here - 1) <= floor:
+        floor = -1 if not ranged and not all(t.able for t in targets.values()) else 0
+        current = max(0, here - reach) if ranged else here - 1
+        if current <= floor:
             return None
-
-        def score(spec: ActionSpec) -> tuple[float, int, int]:
-            x, y = spec.action["to"]
-            d = min(max(abs(x - tx), abs(y - ty)) for tx, ty in spots)
-            gap = max(0, d - reach) if ranged else d - 1
-            too_close = 1 if ranged and d <= 1 else 0
-            return (gap + 3 * too_close, 1 if spec.action["type"] == "run" else 0, max(abs(x - mx), abs(y - my)))
-
-        safe = [s for s in moves if not _provokes(s)]
-        best_safe = min(safe, key=score) if safe else None
-        current = (max(0, here - reach) if ranged else here - 1, 0, 0)
+        tables = (move_ends(choices, "move"), move_ends(choices, "run"))
+        if not (tables[0] or tables[1]):
+            return None
+        key = ("heuristic.best_move", tuple(spots), ranged, reach, (mx, my))
+        best_safe = derived(choices, (*key, True), lambda: _best_move(tables, spots, ranged, reach, (mx, my), True))
         if best_safe is not None:
-            return best_safe.action if score(best_safe)[0] < current[0] else None
+            return _move_action(choices, best_safe) if best_safe[0][0] < current else None
         if here > reach or (not ranged and here > 1):
-            risky = min(moves, key=score)
-            if score(risky)[0] < current[0]:
-                return risky.action
+            risky = derived(choices, (*key, False),
+                            lambda: _best_move(tables, spots, ranged, reach, (mx, my), False))
+            if risky is not None and risky[0][0] < current:
+                return _move_action(choices, risky)
         return None
+
+
+Scored = tuple[tuple[int, int, int], int, int]  # (score, 0 move / 1 run, index among that kind's specs)
+
+
+def _best_move(tables: tuple[tuple[End, ...], tuple[End, ...]], spots: list[Square], ranged: bool, reach: int,
+               me: Square, safe_only: bool) -> Scored | None:
+    """The listed move or run with the lowest score (the first listed among equals; moves before runs): the gap
+    left to the nearest target (a shooter: beyond its reach, and 3 more when it ends adjacent), then a move before
+    a run, then the shorter move. ``safe_only``: only those whose warnings say nothing provokes (SC-28)."""
+    mx, my = me
+    best: Scored | None = None
+    for run, table in enumerate(tables):
+        for i, (x, y, provokes) in enumerate(table):
+            if safe_only and provokes:
+                continue
+            d = min(max(abs(x - tx), abs(y - ty)) for tx, ty in spots)
+            gap = (max(0, d - reach) + (3 if d <= 1 else 0)) if ranged else d - 1
+            score = (gap, run, max(abs(x - mx), abs(y - my)))
+            if best is None or score < best[0]:
+                best = (score, run, i)
+    return best
+
+
+def _move_action(choices: Choices, scored: Scored) -> Action:
+    return choices.of("run" if scored[1] else "move")[scored[2]].action
 
 
 class SpellchromeSteady:
@@ -199,24 +186,20 @@ class SpellchromeSteady:
     name = "steady"
 
     def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
-        return self._choose(seen.view(), choices.actor, choices.all(), rng)
-
-    def _choose(self, view: ScView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
-        kinds = _Legal(legal)
-        if view.phase == "attack_of_opportunity":
-            return (kinds.of("attack_of_opportunity") or list(legal))[0].action
-        everyone = view.by_id()
-        me = everyone[actor]
-        foes = {a: c for a, c in everyone.items() if c.side != me.side and c.detail.able}
-        full = [s for s in kinds.of("full_attack") if s.action["target"] in foes]
-        single = [s for s in kinds.of("attack") if s.action["target"] in foes
-                  and s.action.get("weapon", me.detail.wielding) == me.detail.wielding]
+        obs = _seen(seen)
+        if obs.phase == "attack_of_opportunity":
+            return _first(choices, "attack_of_opportunity")
+        everyone = obs.by_id
+        me = everyone[choices.actor]
+        foes = {a: c for a, c in everyone.items() if c.side != me.side and c.able}
+        full = [s for s in choices.of("full_attack") if s.action["target"] in foes]
+        single = [s for s in choices.of("attack") if s.action["target"] in foes
+                  and s.action.get("weapon", me.wielding) == me.wielding]
         for options in (full, single):
             if options:
-                best = min(options, key=lambda s: (_dist(_at(me), _at(foes[s.action["target"]])),
-                                                   s.action["target"]))
+                best = min(options, key=lambda s: (_dist(me.at, foes[s.action["target"]].at), s.action["target"]))
                 return best.action
-        return (kinds.of("end_turn") or list(legal))[0].action
+        return _first(choices, "end_turn")
 
 
 #: The policies this ruleset offers, by name (its plug-in record lists them; ``random`` serves every ruleset).

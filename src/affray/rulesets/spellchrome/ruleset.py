@@ -9,7 +9,7 @@ a provoking action, which waits until it has: SC-26, SC-27).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -27,16 +27,18 @@ from affray.core.engine import (
     Window,
 )
 from affray.core.events import Event, to_jsonable
-from affray.core.journal import Journal
+from affray.core.journal import Journal, journal_for
 from affray.core.memo import Memo
-from affray.core.policy import Choices, ViewObservation
+from affray.core.policy import Choices
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome import turns
-from affray.rulesets.spellchrome.actions import check_turn_action, resume
+from affray.rulesets.spellchrome.actions import check_turn_action, resume, trusted_turn_action
+from affray.rulesets.spellchrome.choices import choices_for
 from affray.rulesets.spellchrome.combat import answer_opportunity
 from affray.rulesets.spellchrome.content_model import SpellchromeContent, SpellchromeScenario
 from affray.rulesets.spellchrome.legal import opportunity_actions, turn_actions
 from affray.rulesets.spellchrome.movement import threateners
+from affray.rulesets.spellchrome.observe import SpellchromeObservation
 from affray.rulesets.spellchrome.options import SpellchromeOptions
 from affray.rulesets.spellchrome.schema import ACTION_TYPES
 from affray.rulesets.spellchrome.setup import build_state, prepare
@@ -47,6 +49,13 @@ CONTENT_DIR = Path(__file__).parent / "content"
 OPPORTUNITY_ACTIONS = ("attack_of_opportunity", "decline")
 TURN_PROMPT = "Your turn: a move action and a standard action (SC-15)"
 AFTERMATH_PROMPT = "The fight is over and someone is dying: first aid, healing, moving, or end the turn (SC-04, SC-06)"
+
+
+@lru_cache(maxsize=1024)
+def _turn_window(phase: str, actor: str) -> Window:
+    """The window of ``actor``'s turn or aftermath turn (SC-15, SC-04): the same immutable value every time it is
+    asked, so it is made once per actor."""
+    return Window(phase, (actor,), AFTERMATH_PROMPT if phase == "aftermath" else TURN_PROMPT)
 
 
 @cache
@@ -71,7 +80,7 @@ class SpellchromeRuleset:
     def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG,
               journal: Journal | None = None) -> tuple[SpellchromeState, list[Event]]:
         state = build_state(setup, options)
-        events: list[Event] = []
+        events = journal_for(journal)
         turns.begin(state, rng, events)
         return state, events
 
@@ -85,9 +94,7 @@ class SpellchromeRuleset:
                           f"{provoker} provokes: {opp.trigger}. Take an attack of opportunity?")
         if state.turn is None:
             return None
-        if state.decided is not None:
-            return Window("aftermath", (state.turn.actor,), AFTERMATH_PROMPT)
-        return Window("turn", (state.turn.actor,), TURN_PROMPT)
+        return _turn_window("aftermath" if state.decided is not None else "turn", state.turn.actor)
 
     def legal(self, state: SpellchromeState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:
         window = self.pending(state)
@@ -103,21 +110,23 @@ class SpellchromeRuleset:
         return ACTION_TYPES
 
     def choices(self, state: SpellchromeState, actor: str, memo: Memo | None = None) -> Choices:
-        return Choices(actor, lambda: self.legal(state, actor, memo))
+        """The actor's legal actions, answered part by part on its turn (:mod:`.choices`)."""
+        return choices_for(state, actor, memo, lambda: self.legal(state, actor, memo))
 
-    def observe(self, state: SpellchromeState, viewer: Viewer, actor: str, memo: Memo | None = None) -> ViewObservation:
-        return ViewObservation(actor, viewer, lambda: self.view(state, viewer, memo))
+    def observe(self, state: SpellchromeState, viewer: Viewer, actor: str, memo: Memo | None = None
+                ) -> SpellchromeObservation:
+        """What ``viewer``'s seat sees for ``actor``'s policy, read lazily (:mod:`.observe`)."""
+        return SpellchromeObservation(state, viewer, actor, memo, self.view)
 
     def step(self, state: SpellchromeState, actor: str, action: Action, rng: RNG,
              journal: Journal | None = None) -> StepResult:
-        window = self.pending(state)
         kind = action.get("type")
-        if kind == "attack_of_opportunity" and (window is None or actor not in window.actors):
-            return self._no_opportunity(state, actor)
-        if window is None or actor not in window.actors:
+        if not self._acts(state, actor):
+            if kind == "attack_of_opportunity":
+                return self._no_opportunity(state, actor)
             who = state.combatants[actor].name if actor in state.combatants else actor
             return Rejected("not_your_turn", f"It is not {who}'s turn to act.")
-        events: list[Event] = []
+        events = journal_for(journal)
         if state.opportunity is not None:
             if kind not in OPPORTUNITY_ACTIONS:
                 return Rejected("opportunity_pending", "An attack of opportunity is offered: answer "
@@ -132,12 +141,23 @@ class SpellchromeRuleset:
         if kind in OPPORTUNITY_ACTIONS:
             return Rejected("no_opportunity", "Nobody has provoked an attack of opportunity.")
         assert state.turn is not None
-        checked = check_turn_action(state, state.combatants[actor], state.turn, action)
+        check = check_turn_action if events.validate else trusted_turn_action
+        checked = check(state, state.combatants[actor], state.turn, action)
         if isinstance(checked, Rejected):
             return checked
         checked(rng, events)
         turns.after_action(state, rng, events)
         return Accepted(events)
+
+    @staticmethod
+    def _acts(state: SpellchromeState, actor: str) -> bool:
+        """``actor`` is among the actors of :meth:`pending`'s window (without building it)."""
+        if state.outcome is not None:
+            return False
+        opp = state.opportunity
+        if opp is not None:
+            return opp.foes[0] == actor
+        return state.turn is not None and state.turn.actor == actor
 
     @staticmethod
     def _no_opportunity(state: SpellchromeState, actor: str) -> Rejected:

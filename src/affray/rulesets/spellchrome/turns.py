@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from affray.core.events import Event, RoundStarted
 from affray.core.rng import RNG
-from affray.rulesets.spellchrome.checks import roll
+from affray.rulesets.spellchrome.checks import loud, roll
 from affray.rulesets.spellchrome.events import InitiativeSet, TurnEnded, TurnStarted
 from affray.rulesets.spellchrome.health import check_outcome, dying_losses, round_limit_reached, stabilise_check
 from affray.rulesets.spellchrome.mechanics import D20, initiative_key, initiative_total
@@ -31,7 +31,7 @@ def roll_initiative(state: SpellchromeState, rng: RNG, events: list[Event]) -> N
         c = state.combatants[a]
         surprise = state.surprise["bonus"] if state.surprise and aware is not None and c.side == aware else 0
         bonus = initiative_total(0, c.mods["dexterity"], c.initiative_bonus, surprise)
-        natural = roll(rng, a, "initiative", D20, bonus, events).total - bonus
+        natural = roll(rng, a, "initiative", D20, bonus, events) - bonus
         totals[a] = initiative_total(natural, c.mods["dexterity"], c.initiative_bonus, surprise)
         c.initiative = totals[a]
     rolloffs: dict[str, list[int]] = {a: [] for a in ids}
@@ -48,7 +48,7 @@ def roll_initiative(state: SpellchromeState, rng: RNG, events: list[Event]) -> N
             break
         for group in tied:
             for a in group:
-                rolloffs[a].append(roll(rng, a, "initiative roll-off", ROLLOFF_DIE, 0, events).total)
+                rolloffs[a].append(roll(rng, a, "initiative roll-off", ROLLOFF_DIE, 0, events))
     state.order = sorted(ids, key=key)
     events.append(InitiativeSet(list(state.order), totals))
 
@@ -70,7 +70,8 @@ def _new_round(state: SpellchromeState, rng: RNG, events: list[Event]) -> None:
     state.round += 1
     if round_limit_reached(state, events):
         return
-    events.append(RoundStarted(state.round))
+    if loud(events):
+        events.append(RoundStarted(state.round))
     if state.options.reroll_initiative_each_round:
         roll_initiative(state, rng, events)
     if state.options.aoo_refresh == "round_start":
@@ -93,7 +94,8 @@ def advance(state: SpellchromeState, rng: RNG, index: int, events: list[Event]) 
         if c.able:
             state.turn_index = index
             state.turn = Turn(c.id)
-            events.append(TurnStarted(c.id))
+            if loud(events):
+                events.append(TurnStarted(c.id))
             return
         index += 1
 
@@ -102,7 +104,8 @@ def end_turn(state: SpellchromeState, rng: RNG, events: list[Event]) -> None:
     turn = state.turn
     if turn is None:
         return
-    events.append(TurnEnded(turn.actor))
+    if loud(events):
+        events.append(TurnEnded(turn.actor))
     advance(state, rng, state.turn_index + 1, events)
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from affray.core.engine import Accepted, Rejected, StepResult
-from affray.core.events import Defeated, Event
+from affray.core.events import Defeated
+from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.warp.attack import (
     check_attack,
@@ -21,6 +22,7 @@ from affray.rulesets.warp.attack import (
     pace_field,
     step_away,
     step_toward,
+    trusted_attack,
 )
 from affray.rulesets.warp.events import Acted, Contest, Moved
 from affray.rulesets.warp.mechanics import COVER
@@ -55,7 +57,7 @@ def _move_end(state: WarpState, f: Fighter, action: dict[str, Any], metres: floa
     return end
 
 
-def move(state: WarpState, f: Fighter, action: dict[str, Any], events: list[Event]) -> Rejected | None:
+def move(state: WarpState, f: Fighter, action: dict[str, Any], events: Journal) -> Rejected | None:
     """Move along the line at a pace (WR-07); a character beyond every foe's reach escapes (WR-X4)."""
     if f.held_by:
         return Rejected("held", f"{f.name} is held and must break free first.")
@@ -79,7 +81,7 @@ def move(state: WarpState, f: Fighter, action: dict[str, Any], events: list[Even
     return None
 
 
-def intimidate(state: WarpState, rng: RNG, f: Fighter, action: dict[str, Any], events: list[Event]
+def intimidate(state: WarpState, rng: RNG, f: Fighter, action: dict[str, Any], events: Journal
                ) -> Rejected | None:
     """Intimidation against resolve; winning gives a bonus die on every roll next round (WR-31, WR-X11)."""
     if not state.options.intimidation:
@@ -110,7 +112,7 @@ def intimidate(state: WarpState, rng: RNG, f: Fighter, action: dict[str, Any], e
     return None
 
 
-def break_free(state: WarpState, rng: RNG, f: Fighter, events: list[Event]) -> Rejected | None:
+def break_free(state: WarpState, rng: RNG, f: Fighter, events: Journal) -> Rejected | None:
     """Struggle out of a hold: the best melee trait against the holder's (WR-30, ruling WR-X6)."""
     if not f.held_by:
         return Rejected("not_held", f"{f.name} is not held by anyone.")
@@ -127,7 +129,7 @@ def break_free(state: WarpState, rng: RNG, f: Fighter, events: list[Event]) -> R
     return None
 
 
-def pick_up(state: WarpState, f: Fighter, action: dict[str, Any], events: list[Event]) -> Rejected | None:
+def pick_up(state: WarpState, f: Fighter, action: dict[str, Any], events: Journal) -> Rejected | None:
     wid = action.get("weapon")
     spot = next((i for i, (w, at) in enumerate(state.ground)
                  if w == wid and abs(at - f.position) <= state.options.melee_reach_m), None)
@@ -140,7 +142,7 @@ def pick_up(state: WarpState, f: Fighter, action: dict[str, Any], events: list[E
     return None
 
 
-def simple(state: WarpState, f: Fighter, kind: str, action: dict[str, Any], events: list[Event]) -> Rejected | None:
+def simple(state: WarpState, f: Fighter, kind: str, action: dict[str, Any], events: Journal) -> Rejected | None:
     """take_cover, desperate_defense, pass."""
     if kind == "take_cover":
         if COVER_ORDER.index(f.cover_nearby) <= COVER_ORDER.index(f.cover):
@@ -158,27 +160,30 @@ def simple(state: WarpState, f: Fighter, kind: str, action: dict[str, Any], even
     return None
 
 
-def turn_step(state: WarpState, rng: RNG, f: Fighter, action: dict[str, Any], phase: str) -> StepResult:
-    """Apply a turn action of ``f`` (the current character, a holder interrupting, or at the round's end)."""
+def turn_step(state: WarpState, rng: RNG, f: Fighter, action: dict[str, Any], phase: str, events: Journal
+              ) -> StepResult:
+    """Apply a turn action of ``f`` (the current character, a holder interrupting, or at the round's end), writing
+    its events into ``events``; without ``events.validate`` an attack from the listing is not checked again."""
     kind = action.get("type")
     holder = f.holding
     if kind not in TURN_ACTIONS or (kind == "hold" and (holder or phase != "turn")) or \
             (kind == "wait" and (not holder or phase != "turn")):
         return Rejected("not_allowed_now", f"'{kind}' is not an action {f.name} can take now.")
-    events: list[Event] = []
     if kind == "attack":
-        attack = check_attack(state, f, action)
+        attack = check_attack(state, f, action) if events.validate else trusted_attack(state, f, action)
         if isinstance(attack, Rejected):
             return attack
         commit(state, f, attack, events)
         return Accepted(events)
     if kind == "wait":
         f.waited = state.slot
-        return Accepted([Acted(f.id, "keeps waiting")])
+        events.append(Acted(f.id, "keeps waiting"))
+        return Accepted(events)
     if kind == "hold":
         f.holding, f.turn_done = True, True
         state.slot += 1
-        return Accepted([Acted(f.id, "holds its action")])
+        events.append(Acted(f.id, "holds its action"))
+        return Accepted(events)
     result = _apply(state, rng, f, kind, action, events)
     if isinstance(result, Rejected):
         return result
@@ -186,7 +191,7 @@ def turn_step(state: WarpState, rng: RNG, f: Fighter, action: dict[str, Any], ph
     return Accepted(events)
 
 
-def _apply(state: WarpState, rng: RNG, f: Fighter, kind: str, action: dict[str, Any], events: list[Event]
+def _apply(state: WarpState, rng: RNG, f: Fighter, kind: str, action: dict[str, Any], events: Journal
            ) -> Rejected | None:
     if kind == "move":
         return move(state, f, action, events)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from affray.core.engine import Rejected
-from affray.core.events import Event
+from affray.core.journal import Journal
 from affray.rulesets.warp.events import AttackDeclared, Moved
 from affray.rulesets.warp.mechanics import PACES, distance_dice
 from affray.rulesets.warp.rolls import best, lock, lock_allows
@@ -154,11 +154,35 @@ def check_attack(state: WarpState, f: Fighter, action: dict[str, Any]) -> Reject
                                         f"({mode}).")
     if mode == "melee" and distance > reach(state) and f.held_by:
         return Rejected("held", f"{f.name} is held and cannot close in.")
-    special = state.maneuvers[str(maneuver)].special
-    a = Attack(f.id, t.id, arm.id, mode, trait if isinstance(trait, str) else None, str(maneuver), special,
-               int(experience) if isinstance(experience, int) else 0, move is not None, distance, claim=claim)
+    return _declared(state, f, t, arm.id, mode, trait if isinstance(trait, str) else None, str(maneuver),
+                     int(experience) if isinstance(experience, int) else 0, move if isinstance(move, tuple) else None,
+                     claim, distance)
+
+
+def trusted_attack(state: WarpState, f: Fighter, action: dict[str, Any]) -> Attack:
+    """The attack :func:`check_attack` would declare for an action taken from the legal listing (a journal that
+    does not validate, :mod:`affray.core.journal`): the same defaults, none of the checks."""
+    t = state.fighters[action["target"]]
+    distance = abs(f.position - t.position)
+    wid = action.get("weapon", f.wielding)
+    mode = action["mode"] if "mode" in action else infer_mode(state, f.arms[wid], distance)
+    if "trait" in action:
+        trait = action["trait"]
+    else:
+        top = best(f, mode, "attack", wid)
+        trait = None if top is None else top.id
+    move = action.get("move")
+    return _declared(state, f, t, wid, mode, trait, action.get("maneuver", "attack"), action.get("experience", 0),
+                     None if move is None else (str(move["dir"]), PACES[str(move["pace"])]), action.get("claim", ""),
+                     distance)
+
+
+def _declared(state: WarpState, f: Fighter, t: Fighter, wid: str, mode: str, trait: str | None, maneuver: str,
+              experience: int, move: tuple[str, float] | None, claim: str, distance: float) -> Attack:
+    a = Attack(f.id, t.id, wid, mode, trait, maneuver, state.maneuvers[maneuver].special, experience,
+               move is not None, distance, claim=claim)
     a.cover, a.darkness = t.cover, state.darkness
-    if isinstance(move, tuple):
+    if move is not None:
         a.move_dir, a.move_m = move
     return a
 
@@ -180,7 +204,7 @@ def step_away(f: Fighter, target: Fighter, metres: float) -> float:
     return f.position - metres if target.position >= f.position else f.position + metres
 
 
-def commit(state: WarpState, f: Fighter, a: Attack, events: list[Event]) -> None:
+def commit(state: WarpState, f: Fighter, a: Attack, events: Journal) -> None:
     """Apply the declaration: spend dice, lock the trait, move, use up a thrown weapon (WR-04, WR-09)."""
     t = state.fighters[a.target]
     f.experience -= a.experience
@@ -209,6 +233,7 @@ def commit(state: WarpState, f: Fighter, a: Attack, events: list[Event]) -> None
             g.held_by = ""
     a.repeated = state.options.predictable_repeats and f.last_attack == (state.round - 1, t.id, a.maneuver)
     f.last_attack = (state.round, t.id, a.maneuver)
-    events.append(AttackDeclared(f.id, t.id, arm.name, a.mode, state.maneuvers[a.maneuver].name, a.distance))
+    if events.loud:
+        events.append(AttackDeclared(f.id, t.id, arm.name, a.mode, state.maneuvers[a.maneuver].name, a.distance))
     end_action(state, f)
     state.attack = a

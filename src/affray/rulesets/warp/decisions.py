@@ -17,7 +17,8 @@ from typing import Any
 
 from affray.core.dice import roll_die
 from affray.core.engine import GM, Rejected
-from affray.core.events import Event, Rolled
+from affray.core.events import Rolled
+from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.warp.attack import count_field
 from affray.rulesets.warp.events import Plea, Ruled, Verdict
@@ -28,11 +29,11 @@ from affray.rulesets.warp.state import Decision, Fighter, WarpState
 from affray.rulesets.warp.turns import gm_decides
 from affray.rulesets.warp.wounds import record_serious
 
-Handler = Callable[[WarpState, RNG, Decision, dict[str, Any], list[Event]], Rejected | None]
+Handler = Callable[[WarpState, RNG, Decision, dict[str, Any], Journal], Rejected | None]
 MAX_GM_DICE = 5
 
 
-def initiative(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: list[Event]
+def initiative(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: Journal
                ) -> Rejected | None:
     f = state.fighters[d.actor]
     spend = count_field(action, "experience", f.experience, "Experience Pool dice")
@@ -72,7 +73,7 @@ def _normal(state: WarpState, d: Decision, action: dict[str, Any]) -> Rejected |
     return [str(n) for n in normal]
 
 
-def defend(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: list[Event]
+def defend(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: Journal
            ) -> Rejected | None:
     a = state.attack
     assert a is not None
@@ -103,7 +104,7 @@ def _gm_count(action: dict[str, Any], key: str, low: int = 0) -> Rejected | int:
     return value
 
 
-def ruling(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: list[Event]
+def ruling(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: Journal
            ) -> Rejected | None:
     a = state.attack
     assert a is not None
@@ -130,7 +131,7 @@ def ruling(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], even
     return None
 
 
-def plea(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: list[Event]) -> Rejected | None:
+def plea(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: Journal) -> Rejected | None:
     f = state.fighters[d.actor]
     if action["type"] == "let_go":
         events.append(Plea(f.id, ""))
@@ -151,19 +152,19 @@ def plea(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events
     return None
 
 
-def _roll_for_life(state: WarpState, rng: RNG, f: Fighter, events: list[Event]) -> None:
+def _roll_for_life(state: WarpState, rng: RNG, f: Fighter, events: Journal) -> None:
     r = roll_die(rng, 6)
     events.append(Rolled(GM, "reason to live", r))
     _settle(f, r.total >= state.options.reason_to_live_roll, f"the GM rolls {r.total}", events)
 
 
-def _settle(f: Fighter, lives: bool, how: str, events: list[Event]) -> None:
+def _settle(f: Fighter, lives: bool, how: str, events: Journal) -> None:
     f.status = "down" if lives else "dead"
     f.down_state = "clinging to life: needs medical attention" if lives else "dead"
     events.append(Verdict(f.id, lives, how))
 
 
-def verdict(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: list[Event]
+def verdict(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: Journal
             ) -> Rejected | None:
     f = state.fighters[d.about]
     if action.get("roll") is True:
@@ -176,7 +177,7 @@ def verdict(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], eve
     return None
 
 
-def serious(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: list[Event]
+def serious(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: Journal
             ) -> Rejected | None:
     kind = action.get("wound")
     if kind not in ("mis_heal", "fatal", "none"):

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from affray.core.engine import GM, Rejected
-from affray.core.events import Defeated, Event, Note, RoundStarted
+from affray.core.events import Defeated, Note, RoundStarted
+from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.warp.attack import count_field
 from affray.rulesets.warp.events import GestaltResult
@@ -33,13 +34,13 @@ def combat_traits(f: Fighter) -> list[TraitRating]:
     return sorted(found.values(), key=lambda t: (-t.dice, t.id))
 
 
-def begin(state: WarpState, rng: RNG, events: list[Event]) -> None:
+def begin(state: WarpState, rng: RNG, events: Journal) -> None:
     state.gestalt = Gestalt()
     state.phase = "gestalt"
     _start(state, rng, events)
 
 
-def _start(state: WarpState, rng: RNG, events: list[Event]) -> None:
+def _start(state: WarpState, rng: RNG, events: Journal) -> None:
     g = state.gestalt
     assert g is not None
     state.round = g.round
@@ -56,7 +57,7 @@ def _start(state: WarpState, rng: RNG, events: list[Event]) -> None:
     advance(state, rng, events)
 
 
-def _roll(state: WarpState, rng: RNG, f: Fighter, trait: TraitRating | None, spend: int, events: list[Event]) -> None:
+def _roll(state: WarpState, rng: RNG, f: Fighter, trait: TraitRating | None, spend: int, events: Journal) -> None:
     g = state.gestalt
     assert g is not None
     use = "melee" if trait is None or "melee" in trait.uses else "ranged"
@@ -66,7 +67,7 @@ def _roll(state: WarpState, rng: RNG, f: Fighter, trait: TraitRating | None, spe
     g.rolls[f.id] = roll(state, rng, f, "gestalt", trait, mods, events, secret=gm_side(state, f.side))
 
 
-def gestalt_roll(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: list[Event]
+def gestalt_roll(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: Journal
                  ) -> Rejected | None:
     f = state.fighters[d.actor]
     traits = combat_traits(f)
@@ -92,7 +93,7 @@ def totals(state: WarpState) -> dict[str, int]:
     return out
 
 
-def advance(state: WarpState, rng: RNG, events: list[Event]) -> None:
+def advance(state: WarpState, rng: RNG, events: Journal) -> None:
     """Once every roll is in: compare the totals (WR-35)."""
     g = state.gestalt
     if g is None or state.decisions or g.resolved or state.outcome is not None:
@@ -123,7 +124,7 @@ def runner_up(scores: dict[str, int]) -> str:
     return sorted(scores, key=lambda s: -scores[s])[1]
 
 
-def gestalt_verdict(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: list[Event]
+def gestalt_verdict(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: Journal
                     ) -> Rejected | None:
     g = state.gestalt
     assert g is not None
@@ -135,7 +136,7 @@ def gestalt_verdict(state: WarpState, rng: RNG, d: Decision, action: dict[str, A
     return None
 
 
-def _finish(state: WarpState, winner: str | None, overturned: bool, events: list[Event]) -> None:
+def _finish(state: WarpState, winner: str | None, overturned: bool, events: Journal) -> None:
     g = state.gestalt
     assert g is not None
     g.winner, g.resolved = winner, True

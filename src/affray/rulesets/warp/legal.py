@@ -11,15 +11,16 @@ and spending one experience die.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from typing import Any
 
-from affray.core.engine import ActionSpec
+from affray.core.engine import Action, ActionSpec
 from affray.rulesets.warp.actions import COVER_ORDER
 from affray.rulesets.warp.attack import in_range, reach, usable_weapons
 from affray.rulesets.warp.mechanics import PACES
 from affray.rulesets.warp.resolve import defense_options, engaged, gang_choice_needed, lock_matters
 from affray.rulesets.warp.rolls import candidates, fighting_capacity
-from affray.rulesets.warp.state import Decision, Fighter, WarpState
+from affray.rulesets.warp.state import Arm, Decision, Fighter, WarpState
 
 MAX_COMBINATIONS = 6
 ATTACK_FREE = ("maneuver", "experience")  # the free fields an attack spec carries (action_types.py)
@@ -49,10 +50,10 @@ def _specials(state: WarpState) -> list[str]:
     return list(seen.values())
 
 
-def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
+def _attack_plan(state: WarpState, f: Fighter) -> Iterator[tuple[dict[str, Any], Fighter, Arm, bool]]:
     """Every target in range x weapon x way of using it x suitable trait, with a fresh maneuver; each
-    special effect and one spent experience die with the weapon in hand."""
-    specs: list[ActionSpec] = []
+    special effect and one spent experience die with the weapon in hand. Yields each attack with its target,
+    weapon and whether it is one of those extras (for its label), in listing order."""
     specials = _specials(state)
     weapons = usable_weapons(f)
     traits_of: dict[tuple[str, str], list[str | None]] = {}
@@ -67,11 +68,8 @@ def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
                     (wid, mode), [tr.id for tr in candidates(f, mode, "attack", wid)] or [None])
                 man = fresh_maneuver(state, f, t.id, mode)
                 for tid in traits:
-                    name = f.traits[tid].name if tid is not None else "2 dice"
-                    specs.append(ActionSpec({"type": "attack", "target": t.id, "weapon": wid, "mode": mode,
-                                             "trait": tid, "maneuver": man},
-                                            f"{mode} attack on {t.name} with the {arm.name} ({name})", (),
-                                            MANEUVER_FREE))
+                    yield ({"type": "attack", "target": t.id, "weapon": wid, "mode": mode, "trait": tid,
+                            "maneuver": man}, t, arm, False)
                 if wid != f.wielding:
                     continue
                 extra = [(mid, 0) for mid in specials] if mode == "melee" else []
@@ -82,9 +80,39 @@ def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
                                               "trait": traits[0], "maneuver": mid}
                     if spend:
                         action["experience"] = spend
-                    specs.append(ActionSpec(action, f"{state.maneuvers[mid].name} on {t.name}"
-                                            + (", spending an experience die" if spend else ""), (),
-                                            ATTACK_FREE if spend else MANEUVER_FREE))
+                    yield action, t, arm, True
+
+
+def attack_actions(state: WarpState, f: Fighter) -> list[Action]:
+    """The attacks :func:`turn_specs` lists for ``f``, in its order, as bare actions (no labels: the policies'
+    question, :meth:`WarpChoices.attacks`)."""
+    return [action for action, _, _, _ in _attack_plan(state, f)]
+
+
+def attack_key(state: WarpState, f: Fighter) -> tuple[object, ...]:
+    """Everything :func:`attack_actions` reads that a fight can change (the rest, the sheets, weapons, maneuvers
+    and options, is fixed for a match): which foe ``f``'s plain attack of last round was on (the fresh maneuver,
+    WR-B11), where ``f`` and its foes stand, what it carries and wields, whether it has experience left and its
+    trait locks (WR-09)."""
+    last = f.last_attack
+    repeat = last[1] if last is not None and last[2] == "attack" and last[0] == state.round - 1 else None
+    return (repeat, f.position, tuple((t.id, t.position) for t in state.foes(f)), tuple(f.carried.items()),
+            f.wielding, f.experience > 0, tuple(f.locks.items()) if f.locks else ())
+
+
+def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
+    specs: list[ActionSpec] = []
+    for action, t, arm, extra in _attack_plan(state, f):
+        if not extra:
+            tid = action["trait"]
+            name = f.traits[tid].name if tid is not None else "2 dice"
+            specs.append(ActionSpec(action, f"{action['mode']} attack on {t.name} with the {arm.name} ({name})", (),
+                                    MANEUVER_FREE))
+            continue
+        spend = action.get("experience", 0)
+        specs.append(ActionSpec(action, f"{state.maneuvers[action['maneuver']].name} on {t.name}"
+                                + (", spending an experience die" if spend else ""), (),
+                                ATTACK_FREE if spend else MANEUVER_FREE))
     return specs
 
 
@@ -136,28 +164,43 @@ def _counts(have: int) -> list[int]:
     return [0, 1] if have > 0 else [0]
 
 
-def _defend_specs(state: WarpState, d: Decision) -> list[ActionSpec]:
+def _defend_plan(state: WarpState) -> Iterator[dict[str, Any]]:
+    """The defenses on offer against the pending attack: the best few traits (one unless a non-combat trait's
+    lock matters, WR-09), not dodging a missile when that saves the trait, no or one experience die (WR-04),
+    and, outnumbered, whom to defend against normally (WR-31)."""
     a = state.attack
     assert a is not None
     t = state.fighters[a.target]
-    traits = [tr.id if tr is not None else None for tr in defense_options(state, a)][:3]
-    if not lock_matters(state, a):
-        traits = traits[:1]
-    dodges = [True, False] if a.mode == "ranged" and lock_matters(state, a) else [True]
+    matters = lock_matters(state, a)
+    traits = [tr.id if tr is not None else None for tr in defense_options(state, a)][:3 if matters else 1]
+    dodges = [True, False] if a.mode == "ranged" and matters else [True]
     normals: list[list[str] | None] = [None]
     if gang_choice_needed(state, a):
         close = engaged(state, t)
         need = min(fighting_capacity(t), len(close))
         normals = [list(c) for c in itertools.islice(itertools.combinations(close, need), MAX_COMBINATIONS)]
-    specs = []
     for tid, dodge, spend, normal in itertools.product(traits, dodges, _counts(t.experience), normals):
         action: dict[str, Any] = {"type": "defend", "trait": tid, "dodge": dodge, "experience": spend}
         if normal is not None:
             action["normal"] = normal
+        yield action
+
+
+def defense_actions(state: WarpState) -> list[Action]:
+    """The defenses :func:`decision_specs` lists, in its order, as bare actions (:meth:`WarpChoices.defenses`)."""
+    return list(_defend_plan(state))
+
+
+def _defend_specs(state: WarpState, d: Decision) -> list[ActionSpec]:
+    a = state.attack
+    assert a is not None
+    free = ("experience",) if state.fighters[a.target].experience > 0 else ()
+    specs = []
+    for action in _defend_plan(state):
+        tid, spend, normal = action["trait"], action["experience"], action.get("normal")
         label = f"defend with {tid or '2 dice'}" + (f", spending {spend} experience" if spend else "")
-        specs.append(ActionSpec(action, label + ("" if dodge else ", not dodging")
-                                + (f", facing {', '.join(normal)}" if normal else ""),
-                                free=("experience",) if t.experience > 0 else ()))
+        specs.append(ActionSpec(action, label + ("" if action["dodge"] else ", not dodging")
+                                + (f", facing {', '.join(normal)}" if normal else ""), free=free))
     return specs
 
 

@@ -1,4 +1,5 @@
-"""Policies for WaRP, working only from the seat's typed view (:mod:`affray.rulesets.warp.views`).
+"""Policies for WaRP, working only from the seat's observation (:mod:`affray.rulesets.warp.observe`) and the
+actor's choices (:mod:`affray.rulesets.warp.choices`).
 
 On its turn: attack the foe that looks weakest (Messed Up first, then fewest visible HP, then nearest)
 with the weapon and trait that promise the most damage (trait dice, then damage factor), never with a
@@ -6,92 +7,115 @@ predictable maneuver; keep Experience Pool dice for finishing a Messed Up foe or
 itself; with no foe in reach, take cover against guns or close in on the nearest foe. On defense: the
 best trait, always dodging, experience dice when hurt; outnumbered, it defends normally against the
 foes with the nastiest weapons. As the GM (``gm_decisions: table``): rule attacks as declared, accept
-reasons to live, let gestalt results stand.
+reasons to live, let gestalt results stand. Neither policy draws from its generator.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
-from affray.core.engine import GM, Action, ActionSpec
+from affray.core.engine import GM, Action
 from affray.core.policy import Choices, Observation
 from affray.core.rng import RNG
-from affray.core.view import CombatantView
-from affray.rulesets.warp.views import WarpCombatantDetail, WarpSheet, WarpView
+from affray.rulesets.warp.choices import WarpChoices
+from affray.rulesets.warp.mechanics import DEFAULT_DICE
+from affray.rulesets.warp.observe import SeenFighter, WarpObservation
 
-Fighter = CombatantView[WarpCombatantDetail]
+UNSEEN_HP = 99  # a foe whose sheet is closed ranks as if unhurt
 
 
-def _factor(sheet: WarpSheet | None, fighter: Fighter, weapon: str, mode: str) -> int:
+def _factor(me: SeenFighter, weapon: str, mode: str) -> int:
     """The damage factor of ``weapon`` used as ``mode``: from the sheet, or the weapon in hand when the sheet is
     hidden (WR-12)."""
-    if sheet is not None:
-        try:
-            return sheet.weapon(weapon).factor(mode)
-        except KeyError:
-            pass
-    return fighter.detail.weapon.factor(mode)
+    found = me.factor(weapon, mode)
+    return found if found is not None else me.wielded_factor(mode)
 
 
-def _target_key(me: Fighter, foe: Fighter) -> tuple[int, int, float, str]:
-    hp = foe.detail.sheet.hp if foe.detail.sheet is not None else 99
-    return (0 if foe.detail.messed_up else 1, hp, _distance(me, foe), foe.id)
+def _target_key(me: SeenFighter, foe: SeenFighter) -> tuple[int, int, float, str]:
+    hp = foe.hp
+    return (0 if foe.messed_up else 1, hp if hp is not None else UNSEEN_HP, abs(me.position - foe.position), foe.id)
 
 
-def _distance(a: Fighter, b: Fighter) -> float:
-    assert a.position is not None and b.position is not None
-    return abs(a.position.x - b.position.x)
+def _hurt(me: SeenFighter) -> bool:
+    hp, stun, max_hp = me.hp, me.stun, me.max_hp
+    return hp is not None and stun is not None and max_hp is not None and 3 * (hp - stun) <= 2 * max_hp
 
 
-def _hurt(me: Fighter) -> bool:
-    s = me.detail.sheet
-    return bool(s and 3 * (s.hp - s.stun) <= 2 * s.max_hp)
+def _attacks(choices: Choices) -> list[Action]:
+    """The attacks on offer (WaRP's choices answer without listing; any other lists them)."""
+    if isinstance(choices, WarpChoices):
+        return choices.attacks()
+    return [s.action for s in choices.of("attack")]
 
 
-def _phase(view: WarpView) -> str:
-    return view.prompt.phase if view.prompt is not None else ""
+def _defenses(choices: Choices) -> list[Action]:
+    """The defenses on offer (WaRP's choices answer without the labelled listing; any other lists them)."""
+    if isinstance(choices, WarpChoices):
+        return choices.defenses()
+    return [s.action for s in choices.of("defend")]
+
+
+def _first(choices: Choices, kinds: tuple[str, ...]) -> Action:
+    """The first listed action of one of ``kinds``, else the first listed action."""
+    legal = choices.all()
+    return next((s.action for s in legal if s.action["type"] in kinds), legal[0].action)
+
+
+def _no_experience(choices: Choices) -> Action:
+    legal = choices.all()
+    return next((s.action for s in legal if s.action.get("experience", 0) == 0), legal[0].action)
+
+
+def _gm(phase: str, choices: Choices) -> Action:
+    """Rule attacks as declared, accept reasons to live, let gestalt results stand (else the first listed)."""
+    wanted: dict[str, Action] = {"ruling": {"type": "rule"}, "verdict": {"type": "verdict", "lives": True},
+                                 "gestalt_verdict": {"type": "gestalt_verdict", "overturn": False}}
+    goal = wanted.get(phase)
+    if goal is not None and choices.allows(goal):
+        return goal
+    return choices.all()[0].action
+
+
+def _plea(choices: Choices) -> Action:
+    return next(s.action for s in choices.all() if s.action["type"] == "plea")
+
+
+def _seen(seen: Observation) -> WarpObservation:
+    if not isinstance(seen, WarpObservation):
+        raise TypeError(f"WaRP policies read a WarpObservation, not {type(seen).__name__}")
+    return seen
 
 
 class WarpHeuristic:
     name = "heuristic"
 
     def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
-        return self._choose(seen.view(), choices.actor, choices.all(), rng)
-
-    def _choose(self, view: WarpView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
-        phase = _phase(view)
-        if actor == GM:
-            return self._gm(phase, legal)
+        obs = _seen(seen)
+        phase = obs.phase
+        if choices.actor == GM:
+            return _gm(phase, choices)
         if phase in ("turn", "held"):
-            return self._turn(view, actor, legal)
+            return self._turn(obs, choices)
         if phase == "defend":
-            return self._defend(view, actor, legal)
+            return self._defend(obs, choices)
         if phase == "gestalt_roll":
-            sheet = view.combatant(actor).detail.sheet
-            spend = 1 if sheet is not None and sheet.experience > 0 else 0
+            experience = obs.fighter(choices.actor).experience
+            spend = 1 if experience is not None and experience > 0 else 0
+            legal = choices.all()
             return next((s.action for s in legal if s.action.get("experience") == spend), legal[0].action)
         if phase == "plea":
-            return next(s.action for s in legal if s.action["type"] == "plea")
-        return next((s.action for s in legal if s.action.get("experience", 0) == 0), legal[0].action)
+            return _plea(choices)
+        return _no_experience(choices)
 
-    @staticmethod
-    def _gm(phase: str, legal: Sequence[ActionSpec]) -> Action:
-        wanted: dict[str, Action] = {"ruling": {"type": "rule"}, "verdict": {"type": "verdict", "lives": True},
-                                     "gestalt_verdict": {"type": "gestalt_verdict", "overturn": False}}
-        goal = wanted.get(phase)
-        return next((s.action for s in legal if s.action == goal), legal[0].action)
-
-    def _turn(self, view: WarpView, actor: str, legal: Sequence[ActionSpec]) -> Action:
-        everyone = view.by_id()
-        me = everyone[actor]
-        attacks = [s.action for s in legal if s.action["type"] == "attack"]
+    def _turn(self, obs: WarpObservation, choices: Choices) -> Action:
+        me = obs.fighter(choices.actor)
+        attacks = _attacks(choices)
         if attacks:
-            return self._attack(view, everyone, me, attacks)
-        if me.detail.holding or _phase(view) == "held":
-            return next((s.action for s in legal if s.action["type"] in ("wait", "pass")), legal[0].action)
+            return self._attack(obs, me, attacks)
+        if me.holding or obs.phase == "held":
+            return _first(choices, ("wait", "pass"))
+        legal = choices.all()
         kinds = {s.action["type"]: s.action for s in legal}
-        foes = [f for f in everyone.values() if f.detail.status == "fighting" and f.side != me.side]
-        if "take_cover" in kinds and any(f.detail.weapon.ranged for f in foes):
+        foes = [f for f in obs.combatants if f.status == "fighting" and f.side != me.side]
+        if "take_cover" in kinds and any(f.wielded_missile for f in foes):
             return kinds["take_cover"]
         if "break_free" in kinds:
             return kinds["break_free"]
@@ -101,32 +125,39 @@ class WarpHeuristic:
         return kinds.get("pass", legal[0].action)
 
     @staticmethod
-    def _attack(view: WarpView, everyone: Mapping[str, Fighter], me: Fighter, attacks: list[Action]) -> Action:
-        target = min({a["target"] for a in attacks}, key=lambda t: _target_key(me, everyone[t]))
-        foe = everyone[target]
-        spend = 1 if foe.detail.messed_up or me.detail.messed_up else 0
-        specials = view.detail.special_maneuvers
-        sheet = me.detail.sheet
+    def _attack(obs: WarpObservation, me: SeenFighter, attacks: list[Action]) -> Action:
+        target = min({a["target"] for a in attacks}, key=lambda t: _target_key(me, obs.fighter(t)))
+        foe = obs.fighter(target)
+        spend = 1 if foe.messed_up or me.messed_up else 0
+        specials = obs.special_maneuvers
+
+        dice_of: dict[str | None, int] = {}  # a few traits and weapons among a dozen attacks: look each up once
+        factor_of: dict[tuple[str, str], int] = {}
 
         def score(a: Action) -> tuple[int, int, int]:
-            trait = sheet.trait(a["trait"]) if sheet is not None else None
-            return (trait.dice if trait else 2, _factor(sheet, me, a["weapon"], a["mode"]),
-                    -1 if a["maneuver"] in specials else 0)
+            tid, used = a["trait"], (a["weapon"], a["mode"])
+            dice = dice_of.get(tid)
+            if dice is None:
+                seen = me.trait_dice(tid)
+                dice = dice_of[tid] = seen if seen is not None else DEFAULT_DICE
+            factor = factor_of.get(used)
+            if factor is None:
+                factor = factor_of[used] = _factor(me, *used)
+            return dice, factor, -1 if a["maneuver"] in specials else 0
 
         mine = [a for a in attacks if a["target"] == target and a.get("experience", 0) == spend] or \
             [a for a in attacks if a["target"] == target]
         return max(mine, key=score)
 
     @staticmethod
-    def _defend(view: WarpView, actor: str, legal: Sequence[ActionSpec]) -> Action:
-        everyone = view.by_id()
-        spend = 1 if _hurt(everyone[actor]) else 0
+    def _defend(obs: WarpObservation, choices: Choices) -> Action:
+        spend = 1 if _hurt(obs.fighter(choices.actor)) else 0
 
         def threat(action: Action) -> int:
-            return sum(everyone[a].detail.weapon.factor("melee") for a in action.get("normal", []))
+            return sum(obs.fighter(a).wielded_melee for a in action.get("normal", []))
 
-        options = [s.action for s in legal if s.action.get("experience", 0) == spend and s.action.get("dodge", True)]
-        options = options or [s.action for s in legal]
+        legal = _defenses(choices)  # a defend window offers nothing else
+        options = [a for a in legal if a.get("experience", 0) == spend and a.get("dodge", True)] or legal
         return max(options, key=threat)
 
 
@@ -143,36 +174,34 @@ class WarpSteady:
     name = "steady"
 
     def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
-        return self._choose(seen.view(), choices.actor, choices.all(), rng)
-
-    def _choose(self, view: WarpView, actor: str, legal: Sequence[ActionSpec], rng: RNG) -> Action:
-        phase = _phase(view)
-        if actor == GM:
-            return WarpHeuristic._gm(phase, legal)
+        obs = _seen(seen)
+        phase = obs.phase
+        if choices.actor == GM:
+            return _gm(phase, choices)
         if phase in ("turn", "held"):
-            return self._turn(view, actor, legal)
+            return self._turn(obs, choices)
         if phase == "plea":
-            return next(s.action for s in legal if s.action["type"] == "plea")
+            return _plea(choices)
         if phase == "defend":
-            return next((s.action for s in legal if s.action.get("experience", 0) == 0 and s.action.get("dodge", True)
-                         and "normal" not in s.action), legal[0].action)
-        return next((s.action for s in legal if s.action.get("experience", 0) == 0), legal[0].action)
+            legal = _defenses(choices)  # a defend window offers nothing else
+            return next((a for a in legal if a.get("experience", 0) == 0 and a.get("dodge", True)
+                         and "normal" not in a), legal[0])
+        return _no_experience(choices)
 
     @staticmethod
-    def _turn(view: WarpView, actor: str, legal: Sequence[ActionSpec]) -> Action:
-        everyone = view.by_id()
-        me = everyone[actor]
-        specials = set(view.detail.special_maneuvers)
-        attacks = [s.action for s in legal if s.action["type"] == "attack" and s.action["mode"] == "melee"
-                   and s.action["weapon"] == me.detail.wielding and not s.action.get("experience")
-                   and s.action["maneuver"] not in specials]
+    def _turn(obs: WarpObservation, choices: Choices) -> Action:
+        me = obs.fighter(choices.actor)
+        specials = set(obs.special_maneuvers)
+        attacks = [a for a in _attacks(choices) if a["mode"] == "melee" and a["weapon"] == me.wielding
+                   and not a.get("experience") and a["maneuver"] not in specials]
         if attacks:
-            target = min({a["target"] for a in attacks}, key=lambda t: _target_key(me, everyone[t]))
+            target = min({a["target"] for a in attacks}, key=lambda t: _target_key(me, obs.fighter(t)))
             return next(a for a in attacks if a["target"] == target)
+        legal = choices.all()
         toward = [s.action for s in legal if s.action["type"] == "move" and "toward" in s.action]
         if toward:
             return toward[0]
-        return next((s.action for s in legal if s.action["type"] in ("pass", "wait")), legal[0].action)
+        return _first(choices, ("pass", "wait"))
 
 
 #: The policies this ruleset offers, by name (its plug-in record lists them; ``random`` serves every ruleset).

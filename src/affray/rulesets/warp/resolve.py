@@ -10,7 +10,7 @@ darkness, plus bonus dice for dodging (WR-14..WR-16). A hit needs attack > defen
 from __future__ import annotations
 
 from affray.core.engine import GM
-from affray.core.events import Event
+from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.warp.events import DefenseDice, Exchanged, GangChosen
 from affray.rulesets.warp.mechanics import (
@@ -79,10 +79,10 @@ def lock_matters(state: WarpState, a: Attack) -> bool:
 def defend_choice_needed(state: WarpState, a: Attack) -> bool:
     """Whether the defender has a real choice to make: gang-up, experience dice or a costly trait."""
     t = state.fighters[a.target]
-    return gang_choice_needed(state, a) or t.experience > 0 or lock_matters(state, a)
+    return t.experience > 0 or gang_choice_needed(state, a) or lock_matters(state, a)  # cheapest first
 
 
-def continue_attack(state: WarpState, rng: RNG, events: list[Event]) -> None:
+def continue_attack(state: WarpState, rng: RNG, events: Journal) -> None:
     """Move the pending attack on until a decision is needed or it is resolved."""
     a = state.attack
     assert a is not None
@@ -108,7 +108,7 @@ def auto_defense(state: WarpState, a: Attack) -> None:
     a.dodge = True
 
 
-def set_gang(state: WarpState, t: Fighter, normal: list[str], events: list[Event]) -> None:
+def set_gang(state: WarpState, t: Fighter, normal: list[str], events: Journal) -> None:
     t.gang_round, t.gang_normal = state.round, list(normal)
     events.append(GangChosen(t.id, list(normal)))
 
@@ -132,7 +132,7 @@ def _advantages(state: WarpState, f: Fighter, t: Fighter, a: Attack, mods: Mods)
         mods.penalty.append("predictable")
 
 
-def attack_roll(state: WarpState, rng: RNG, a: Attack, events: list[Event]) -> int:
+def attack_roll(state: WarpState, rng: RNG, a: Attack, events: Journal) -> int:
     f, t = state.fighters[a.attacker], state.fighters[a.target]
     trait = f.traits.get(a.trait) if a.trait else None
     arm = f.arms[a.weapon]
@@ -148,7 +148,7 @@ def _defense_extras(state: WarpState, t: Fighter, a: Attack, mods: Mods) -> None
     mods.bonus.extend(["experience"] * a.defense_experience)
 
 
-def melee_defense(state: WarpState, rng: RNG, a: Attack, events: list[Event]) -> int:
+def melee_defense(state: WarpState, rng: RNG, a: Attack, events: Journal) -> int:
     t = state.fighters[a.target]
     trait = t.traits.get(a.defense_trait) if a.defense_trait else None
     lock(t, trait, "defense")
@@ -171,7 +171,7 @@ def distance_of(state: WarpState, a: Attack) -> tuple[int, int]:
     return found
 
 
-def ranged_defense_roll(state: WarpState, rng: RNG, a: Attack, events: list[Event]) -> tuple[int, int]:
+def ranged_defense_roll(state: WarpState, rng: RNG, a: Attack, events: Journal) -> tuple[int, int]:
     """The GM's dice for a missile defense plus dodging (WR-14); returns (total, distance dice)."""
     t = state.fighters[a.target]
     distance = distance_of(state, a)
@@ -196,7 +196,7 @@ def ranged_defense_roll(state: WarpState, rng: RNG, a: Attack, events: list[Even
     return total, distance[0]
 
 
-def resolve(state: WarpState, rng: RNG, a: Attack, events: list[Event]) -> None:
+def resolve(state: WarpState, rng: RNG, a: Attack, events: Journal) -> None:
     """Roll attack and defense, compare, and apply a hit (WR-08, WR-10, WR-11)."""
     attack = attack_roll(state, rng, a, events)
     if a.mode == "melee":
@@ -206,6 +206,7 @@ def resolve(state: WarpState, rng: RNG, a: Attack, events: list[Event]) -> None:
     t = state.fighters[a.target]
     t.unaware = False
     landed = hit(attack, defense)
-    events.append(Exchanged(a.attacker, a.target, attack, defense, landed))
+    if events.loud:
+        events.append(Exchanged(a.attacker, a.target, attack, defense, landed))
     if landed:
         apply_hit(state, rng, a, attack, defense, dd, events)

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from affray.core.dice import Die, Roll, roll_pool
-from affray.core.events import Event, Note
+from affray.core.events import Note
+from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.warp.events import PoolRolled
 from affray.rulesets.warp.mechanics import DEFAULT_DICE, DIE, blown_top, botched, keep_flags, messed_up, net_dice
@@ -85,7 +86,8 @@ def standing(state: WarpState, f: Fighter, use: str, agile: bool, mods: Mods) ->
         mods.penalty.append("messed up")
     if agile and f.armour.penalty_dice:
         mods.penalty.extend(["armour"] * f.armour.penalty_dice)
-    mods.penalty.extend(flaw_penalties(f.flaws, use, agile))
+    if f.flaws:
+        mods.penalty.extend(flaw_penalties(f.flaws, use, agile))
     if f.held_by:
         mods.penalty.append("held")
     if f.psych_round == state.round:
@@ -197,11 +199,42 @@ def throw(state: WarpState, rng: RNG, dice: int, bonus: int, penalty: int) -> Ro
     return Roll(f"{dice}d6{tag}", tuple(out), modifier, total)
 
 
+def throw_total(state: WarpState, rng: RNG, dice: int, bonus: int, penalty: int) -> int:
+    """:func:`throw`'s total alone, for a quiet journal: the same dice drawn in the same order, no records.
+
+    The kept faces of a sorted pool are the middle slice: the ``bonus`` lowest and then the ``penalty`` highest of
+    the rest are dropped (WR-02, WR-B13), whichever equal die :func:`keep_flags` would name."""
+    opts = state.options
+    if opts.bonus_die_reading == "full_die":
+        dice, bonus = dice + bonus, 0
+    if opts.cancel_bonus_penalty:
+        net = bonus - penalty
+        bonus, penalty = max(net, 0), max(-net, 0)
+    die = rng.die
+    thrown = dice + bonus + penalty
+    counted = [die(DIE) for _ in range(thrown)]
+    if bonus or penalty:
+        counted.sort()
+        counted = counted[bonus:thrown - penalty]
+    total = sum(counted)
+    if opts.blow_the_top_off and blown_top(counted):
+        for _ in range(MAX_EXPLOSIONS):
+            value = die(DIE)
+            total += value
+            if value != DIE:
+                break
+    if opts.botch and botched(counted):
+        total = 0
+    return total
+
+
 def roll(state: WarpState, rng: RNG, f: Fighter, purpose: str, trait: TraitRating | None, mods: Mods,
-         events: list[Event], secret: bool = False, dice: int | None = None) -> int:
-    """Roll ``trait`` (or the default 2 dice, or ``dice`` the GM assigns) with ``mods``; log it and
-    return the total."""
+         events: Journal, secret: bool = False, dice: int | None = None) -> int:
+    """Roll ``trait`` (or the default 2 dice, or ``dice`` the GM assigns) with ``mods``; log it (a loud journal)
+    and return the total."""
     count = dice if dice is not None else dice_of(trait)
+    if not events.loud:
+        return throw_total(state, rng, count, len(mods.bonus), len(mods.penalty))
     result = throw(state, rng, count, len(mods.bonus), len(mods.penalty))
     name = trait.name if trait is not None else ("assigned dice" if dice is not None else "no trait (2 dice)")
     events.append(PoolRolled(f.id, purpose, result, name, list(mods.bonus), list(mods.penalty), secret))

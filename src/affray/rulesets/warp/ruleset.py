@@ -3,11 +3,17 @@
 Rules: WR-01..WR-35 and the rulings WR-B1..WR-B15 (``rules/warp.md``), plus the engine's own rulings
 WR-X1..WR-X12 (``docs/warp.md``). Two modes: ``combat`` (rounds, initiative, attacks) and ``gestalt``
 (one roll each, summed per side, WR-35).
+
+``setup`` and ``step`` write their events into the journal they are given (:mod:`affray.core.journal`): a quiet one
+gets no pool or armour dice records and none of the frequent events, and a journal that does not validate (the
+actor took its action from :meth:`WarpRuleset.choices`) skips the window and attack checks; the dice drawn and the
+state reached are the same either way (``tests/warp/test_fast.py``). Policies see a :class:`WarpObservation` and ask
+a :class:`WarpChoices` (issue 16).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -27,15 +33,16 @@ from affray.core.engine import (
     Window,
 )
 from affray.core.events import Event, to_jsonable
-from affray.core.journal import Journal
+from affray.core.journal import Journal, journal_for
 from affray.core.memo import Memo
-from affray.core.policy import Choices, ViewObservation
 from affray.core.rng import RNG
 from affray.rulesets.warp import decisions, gestalt, turns
 from affray.rulesets.warp.action_types import ACTION_TYPES
 from affray.rulesets.warp.actions import turn_step
+from affray.rulesets.warp.choices import WarpChoices
 from affray.rulesets.warp.content_model import WarpContent, WarpScenario
 from affray.rulesets.warp.legal import decision_specs, turn_specs
+from affray.rulesets.warp.observe import WarpObservation
 from affray.rulesets.warp.options import WarpOptions
 from affray.rulesets.warp.resolve import continue_attack
 from affray.rulesets.warp.setup import build_state, prepare
@@ -78,7 +85,7 @@ class WarpRuleset:
     def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG,
               journal: Journal | None = None) -> tuple[WarpState, list[Event]]:
         state = build_state(setup, options)
-        events: list[Event] = []
+        events = journal_for(journal)
         if state.mode == "gestalt":
             gestalt.begin(state, rng, events)
         else:
@@ -120,39 +127,51 @@ class WarpRuleset:
             return decision_specs(state, state.decisions[0])
         return turn_specs(state, state.fighters[actor], window.phase)
 
-    def choices(self, state: WarpState, actor: str, memo: Memo | None = None) -> Choices:
-        return Choices(actor, lambda: self.legal(state, actor, memo))
+    def choices(self, state: WarpState, actor: str, memo: Memo | None = None) -> WarpChoices:
+        """``actor``'s legal actions, answered on demand (:mod:`affray.rulesets.warp.choices`)."""
+        return WarpChoices(actor, lambda: self.legal(state, actor, memo), state, self._window_of(state, memo), memo)
 
-    def observe(self, state: WarpState, viewer: Viewer, actor: str, memo: Memo | None = None) -> ViewObservation:
-        return ViewObservation(actor, viewer, lambda: self.view(state, viewer, memo))
+    def observe(self, state: WarpState, viewer: Viewer, actor: str, memo: Memo | None = None) -> WarpObservation:
+        """What ``actor``'s policy sees from ``viewer``'s seat (:mod:`affray.rulesets.warp.observe`)."""
+        kept = memo if memo is not None else Memo()  # a one-off observation still builds its view once
+        return WarpObservation(state, viewer, actor, self._window_of(state, kept),
+                               lambda: self.view(state, viewer, kept), kept)
+
+    def _window_of(self, state: WarpState, memo: Memo | None) -> Callable[[], Window | None]:
+        if memo is None:
+            return lambda: self.pending(state)
+        return lambda: self._window(state, memo)
 
     def step(self, state: WarpState, actor: str, action: Action, rng: RNG,
              journal: Journal | None = None) -> StepResult:
-        window = self.pending(state)
-        if window is None or actor not in window.actors:
-            return Rejected("not_your_turn", f"It is not {actor}'s turn to act.")
+        events = journal_for(journal)
+        if events.validate:
+            window = self.pending(state)
+            if window is None or actor not in window.actors:
+                return Rejected("not_your_turn", f"It is not {actor}'s turn to act.")
+            phase = window.phase
+        else:  # the actor took the action from its choices, so it is in the window: only its phase matters
+            phase = "turn" if state.phase == "turn" else "held"
         kind = action.get("type")
         if state.decisions:
             d = state.decisions[0]
             types, handler = HANDLERS[d.kind]
             if kind not in types:
                 return Rejected("not_allowed_now", f"Now the answer is one of: {', '.join(types)}.")
-            events: list[Event] = []
             problem = handler(state, rng, d, action, events)
             if problem is not None:
                 return problem
             state.decisions.remove(d)
             state.slot += 1
         else:
-            result = turn_step(state, rng, state.fighters[actor], action, window.phase)
+            result = turn_step(state, rng, state.fighters[actor], action, phase, events)
             if isinstance(result, Rejected):
                 return result
-            events = result.events
         self._run(state, rng, events)
         return Accepted(events)
 
     @staticmethod
-    def _run(state: WarpState, rng: RNG, events: list[Event]) -> None:
+    def _run(state: WarpState, rng: RNG, events: Journal) -> None:
         if state.attack is not None and not state.decisions:
             continue_attack(state, rng, events)
         if state.mode == "gestalt":

@@ -217,7 +217,7 @@ class WarpState:
         return self.fighters[self.order[self.turn_index]]
 
     def foes(self, f: Fighter) -> list[Fighter]:
-        return [g for g in self.fighters.values() if not g.out and g.side != f.side]
+        return [g for g in self.fighters.values() if g.status == "fighting" and g.side != f.side]  # not g.out
 
     def holders(self) -> list[Fighter]:
         return [g for g in self.fighters.values() if g.holding and not g.out]

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 from affray.core.dice import roll_die
 from affray.core.engine import GM, Outcome
-from affray.core.events import Ended, Event, Rolled, RoundStarted
+from affray.core.events import Ended, Rolled, RoundStarted
+from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.warp.events import Acted, Contest, InitiativeSet
 from affray.rulesets.warp.rolls import Mods, agility_related, best, dice_of, roll, standing
 from affray.rulesets.warp.state import Decision, Fighter, WarpState
 
 
-def begin(state: WarpState, rng: RNG, events: list[Event]) -> None:
+def begin(state: WarpState, rng: RNG, events: Journal) -> None:
     """Start a combat-mode fight: the surprise check if asked (WR-31), then round 1."""
     if state.options.surprise_check:
         surprise_check(state, rng, events)
@@ -27,7 +28,7 @@ def begin(state: WarpState, rng: RNG, events: list[Event]) -> None:
     advance(state, rng, events)
 
 
-def surprise_check(state: WarpState, rng: RNG, events: list[Event]) -> None:
+def surprise_check(state: WarpState, rng: RNG, events: Journal) -> None:
     """Each unaware character rolls alertness against its foes' best stealth; a match or better means
     it sees them coming (WR-31)."""
     for f in state.fighters.values():
@@ -47,12 +48,13 @@ def surprise_check(state: WarpState, rng: RNG, events: list[Event]) -> None:
         events.append(Contest(sneak.id, f.id, "sneak up on", f.unaware))
 
 
-def start_round(state: WarpState, rng: RNG, events: list[Event]) -> None:
+def start_round(state: WarpState, rng: RNG, events: Journal) -> None:
     state.round += 1
     if state.round > state.options.round_limit:
         finish(state, None, f"round limit of {state.options.round_limit} reached", events)
         return
-    events.append(RoundStarted(state.round))
+    if events.loud:
+        events.append(RoundStarted(state.round))
     for f in state.fighters.values():
         f.turn_started = f.turn_done = f.holding = False
         f.waited = -1
@@ -71,7 +73,7 @@ def start_round(state: WarpState, rng: RNG, events: list[Event]) -> None:
         state.phase = "turn"
 
 
-def _initiative_roll(state: WarpState, rng: RNG, f: Fighter, events: list[Event]) -> tuple[int, int]:
+def _initiative_roll(state: WarpState, rng: RNG, f: Fighter, events: Journal) -> tuple[int, int]:
     trait = best(f, "initiative", None)
     mods = standing(state, f, "initiative", agility_related(state, trait, "initiative"), Mods())
     mods.bonus.extend(["experience"] * f.initiative_experience)
@@ -80,7 +82,7 @@ def _initiative_roll(state: WarpState, rng: RNG, f: Fighter, events: list[Event]
     return roll(state, rng, f, "initiative", trait, mods, events), dice_of(trait)
 
 
-def finish_initiative(state: WarpState, rng: RNG, events: list[Event]) -> None:
+def finish_initiative(state: WarpState, rng: RNG, events: Journal) -> None:
     """Roll (or seat) everyone still fighting and fix the order (WR-05, WR-B8)."""
     active = [f for f in state.fighters.values() if not f.out]
     if state.options.initiative != "trait":
@@ -106,7 +108,7 @@ def finish_initiative(state: WarpState, rng: RNG, events: list[Event]) -> None:
     state.phase = "turn"
 
 
-def _order(state: WarpState, rng: RNG, active: list[Fighter], events: list[Event]) -> list[str]:
+def _order(state: WarpState, rng: RNG, active: list[Fighter], events: Journal) -> list[str]:
     """Highest roll first; ties by pool, then PCs, then seeded roll-offs (WR-B8)."""
     full = state.options.initiative_ties == "pool_pc_rolloff"
     keys: dict[str, list[int]] = {
@@ -126,7 +128,7 @@ def _order(state: WarpState, rng: RNG, active: list[Fighter], events: list[Event
     return sorted(keys, key=lambda a: keys[a])
 
 
-def start_turn(state: WarpState, f: Fighter, events: list[Event]) -> None:
+def start_turn(state: WarpState, f: Fighter, events: Journal) -> None:
     """A turn begins: with the earlier readings the trait lock resets (WR-B15) and a desperate defense
     ends (WR-32); a prone character spends the turn getting up (WR-30)."""
     f.turn_started = True
@@ -143,7 +145,7 @@ def start_turn(state: WarpState, f: Fighter, events: list[Event]) -> None:
         events.append(Acted(f.id, "gets up off the ground"))
 
 
-def advance(state: WarpState, rng: RNG, events: list[Event]) -> None:
+def advance(state: WarpState, rng: RNG, events: Journal) -> None:
     """Run everything automatic until somebody must choose, or the fight ends."""
     while state.outcome is None and not state.decisions and state.attack is None:
         if state.phase == "initiative":
@@ -169,11 +171,11 @@ def advance(state: WarpState, rng: RNG, events: list[Event]) -> None:
             return
 
 
-def check_outcome(state: WarpState, events: list[Event]) -> bool:
+def check_outcome(state: WarpState, events: Journal) -> bool:
     """The fight ends when at most one side has anyone still fighting."""
     if state.outcome is not None:
         return True
-    sides = {f.side for f in state.fighters.values() if not f.out}
+    sides = {f.side for f in state.fighters.values() if f.status == "fighting"}  # not f.out
     if len(sides) > 1:
         return False
     winner = next(iter(sides), None)
@@ -183,7 +185,7 @@ def check_outcome(state: WarpState, events: list[Event]) -> bool:
     return True
 
 
-def finish(state: WarpState, winner: str | None, reason: str, events: list[Event]) -> None:
+def finish(state: WarpState, winner: str | None, reason: str, events: Journal) -> None:
     state.outcome = Outcome(winner, reason)
     state.phase = "over"
     events.append(Ended(winner, reason))

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from affray.core.dice import roll_pool
 from affray.core.engine import GM
-from affray.core.events import Defeated, Event, Rolled
+from affray.core.events import Defeated, Rolled
+from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.warp.events import Condition, EffectApplied, SeriousWound, Wounded
 from affray.rulesets.warp.mechanics import (
@@ -35,10 +36,13 @@ from affray.rulesets.warp.state import UNARMED, Attack, Decision, Fighter, WarpS
 from affray.rulesets.warp.turns import gm_decides
 
 
-def _dice(rng: RNG, actor: str, purpose: str, count: int, events: list[Event]) -> list[int]:
+def _dice(rng: RNG, actor: str, purpose: str, count: int, events: Journal) -> list[int]:
     """Plain d6s (armour, damage): no bonus or penalty dice ever apply to them (WR-33)."""
     if count <= 0:
         return []
+    if not events.loud:
+        die = rng.die
+        return [die(DIE) for _ in range(count)]
     r = roll_pool(rng, count, DIE)
     events.append(Rolled(actor, purpose, r))
     return [d.value for d in r.dice]
@@ -56,7 +60,7 @@ def damage_factor(state: WarpState, f: Fighter, a: Attack, distance_dice: int) -
 
 
 def apply_hit(state: WarpState, rng: RNG, a: Attack, attack: int, defense: int, distance_dice: int,
-              events: list[Event]) -> None:
+              events: Journal) -> None:
     """Work out and apply the damage of a hit, then its special effect. Rules: WR-11, WR-19..WR-23, WR-30."""
     f, t = state.fighters[a.attacker], state.fighters[a.target]
     arm = f.arms[a.weapon]
@@ -71,7 +75,7 @@ def apply_hit(state: WarpState, rng: RNG, a: Attack, attack: int, defense: int, 
 
 
 def _wound(state: WarpState, rng: RNG, a: Attack, attack: int, defense: int, distance_dice: int, gunfire: bool,
-           events: list[Event]) -> None:
+           events: Journal) -> None:
     o = state.options
     f, t = state.fighters[a.attacker], state.fighters[a.target]
     up = o.damage_rounding == "up"
@@ -100,12 +104,13 @@ def _wound(state: WarpState, rng: RNG, a: Attack, attack: int, defense: int, dis
     t.hp -= through
     t.taken += through
     f.dealt += through
-    events.append(Wounded(f.id, t.id, full, full - through, through, False, t.hp, t.stun, not t.pc))
+    if events.loud:
+        events.append(Wounded(f.id, t.id, full, full - through, through, False, t.hp, t.stun, not t.pc))
     if o.serious_wounds and serious_wound(through, o.serious_wound_threshold):
         _serious(state, t, through, events)
 
 
-def _taser(state: WarpState, rng: RNG, a: Attack, attack: int, defense: int, events: list[Event]) -> None:
+def _taser(state: WarpState, rng: RNG, a: Attack, attack: int, defense: int, events: Journal) -> None:
     """All or nothing: the armour's roll (as against a normal attack) must reach the margin (WR-23)."""
     f, t = state.fighters[a.attacker], state.fighters[a.target]
     margin = attack - defense
@@ -119,7 +124,7 @@ def _taser(state: WarpState, rng: RNG, a: Attack, attack: int, defense: int, eve
                           True, t.hp, t.stun, not t.pc))
 
 
-def _serious(state: WarpState, t: Fighter, blow: int, events: list[Event]) -> None:
+def _serious(state: WarpState, t: Fighter, blow: int, events: Journal) -> None:
     """A serious wound (WR-34): the GM chooses its kind at the table, else the option decides."""
     if gm_decides(state):
         state.decisions.append(Decision("serious", GM, t.id, {"blow": blow}))
@@ -127,14 +132,14 @@ def _serious(state: WarpState, t: Fighter, blow: int, events: list[Event]) -> No
     record_serious(state, t, state.options.serious_wound_kind, state.options.serious_wound_daily_loss, events)
 
 
-def record_serious(state: WarpState, t: Fighter, kind: str, daily_loss: int, events: list[Event]) -> None:
+def record_serious(state: WarpState, t: Fighter, kind: str, daily_loss: int, events: Journal) -> None:
     if kind == "none":
         return
     t.serious.append({"kind": kind, "daily_loss": daily_loss if kind == "fatal" else 0})
     events.append(SeriousWound(t.id, kind, daily_loss if kind == "fatal" else 0))
 
 
-def special_effect(state: WarpState, a: Attack, attack: int, defense: int, events: list[Event]) -> None:
+def special_effect(state: WarpState, a: Attack, attack: int, defense: int, events: Journal) -> None:
     """A special effect works only past the GM's margin (WR-30); what each does is ruling WR-X6."""
     f, t = state.fighters[a.attacker], state.fighters[a.target]
     needed = a.margin if a.margin > 0 else state.options.special_effect_margin
@@ -152,7 +157,7 @@ def special_effect(state: WarpState, a: Attack, attack: int, defense: int, event
         t.held_by = f.id
 
 
-def condition(state: WarpState, t: Fighter, wound: str, events: list[Event]) -> None:
+def condition(state: WarpState, t: Fighter, wound: str, events: Journal) -> None:
     """Update Messed Up (WR-24), down for the count (WR-25) and death (WR-26) after a wound."""
     o = state.options
     effective = t.hp - t.stun
@@ -174,7 +179,7 @@ def condition(state: WarpState, t: Fighter, wound: str, events: list[Event]) -> 
     messed = is_messed(state, t)
     if messed != t.messed:
         t.messed = messed
-        if t.status == "fighting":
+        if t.status == "fighting" and events.loud:
             events.append(Condition(t.id, "messed up" if messed else "no longer messed up",
                                     "a penalty die on every action" if messed else ""))
     if t.out:

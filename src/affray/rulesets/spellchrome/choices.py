@@ -1,0 +1,85 @@
+"""A Spellchrome actor's legal actions, answered part by part (issue 16, items 4 and 5).
+
+A turn's listing (``legal.turn_actions``) holds a few blows and spells, ~80 movement specs and a few support actions.
+:class:`TurnChoices` answers ``of(kind)`` from the one part that holds ``kind`` (:class:`~.legal.TurnListing`), so
+a policy that asks for attacks never builds the moves, and one that asks for moves gets them grouped by type from
+the match's memo, with their end squares (:meth:`TurnChoices.ends`) for scoring without reading every spec. Every
+answer equals what the base :class:`~affray.core.policy.Choices` gives on the whole listing, in its order
+(``tests/conformance/test_fast_path.py`` checks it). Attacks of opportunity (two actions) use the base class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import TypeVar
+
+from affray.core.engine import ActionSpec
+from affray.core.memo import Memo
+from affray.core.policy import Choices
+from affray.rulesets.spellchrome.legal import TurnListing
+from affray.rulesets.spellchrome.state import SpellchromeState
+
+BLOW_KINDS = frozenset({"attack", "full_attack"})
+MOVE_KINDS = frozenset({"step", "move", "withdraw", "run"})
+SUPPORT_KINDS = frozenset({"first_aid", "draw", "give_up", "end_turn"})
+#: ``(x, y, provokes)``: a listed move's end square and whether its warning says it provokes (SC-28).
+End = tuple[int, int, bool]
+T = TypeVar("T")
+
+
+class TurnChoices(Choices):
+    """The acting combatant's turn choices (see the module docstring)."""
+
+    __slots__ = ("_parts",)
+
+    def __init__(self, actor: str, parts: TurnListing) -> None:
+        super().__init__(actor, parts.all)
+        self._parts = parts
+
+    def of(self, kind: str) -> list[ActionSpec]:
+        parts = self._parts
+        # the lists of one part are returned as they are kept: read-only, like every listing
+        if kind in BLOW_KINDS:
+            return parts.blows_of(kind)
+        if kind == "cast":
+            return parts.spells()
+        if kind in MOVE_KINDS:
+            return parts.moves().of(kind)
+        if kind == "first_aid":
+            return parts.aid()
+        if kind in SUPPORT_KINDS:
+            return [s for s in parts.support() if s.action["type"] == kind]
+        return []
+
+    def derived(self, key: Hashable, build: Callable[[], T]) -> T:
+        """``build()`` once per ``key`` for this turn's movement listing (:meth:`.legal.Moves.derived`): ``build``
+        may read only the listed moves and what ``key`` names."""
+        return self._parts.moves().derived(key, build)
+
+    def ends(self, kind: str) -> tuple[End, ...]:
+        """The end squares of :meth:`of` ``kind`` (a movement kind), in the same order (see :data:`End`)."""
+        return self._parts.moves().ends(kind) if kind in MOVE_KINDS else ()
+
+
+def derived(choices: Choices, key: Hashable, build: Callable[[], T]) -> T:
+    """:meth:`TurnChoices.derived` of any choices (a plain :class:`Choices` builds every time)."""
+    return choices.derived(key, build) if isinstance(choices, TurnChoices) else build()
+
+
+def move_ends(choices: Choices, kind: str) -> tuple[End, ...]:
+    """:meth:`TurnChoices.ends` of any choices (a plain :class:`Choices` over a listing reads its specs)."""
+    if isinstance(choices, TurnChoices):
+        return choices.ends(kind)
+    return tuple((s.action["to"][0], s.action["to"][1], any(n.startswith("provokes") for n in s.notes))
+                 for s in choices.of(kind))
+
+
+def choices_for(state: SpellchromeState, actor: str, memo: Memo | None,
+                listing: Callable[[], list[ActionSpec]]) -> Choices:
+    """``actor``'s choices now: :class:`TurnChoices` on its own turn (``Ruleset.pending`` is a turn or an aftermath
+    window for it), else the base class over ``listing`` (an attack of opportunity, or nothing to do)."""
+    turn = state.turn
+    if state.outcome is None and state.opportunity is None and turn is not None and turn.actor == actor:
+        return TurnChoices(actor, TurnListing(state, state.combatants[actor], turn, memo if memo is not None
+                                              else Memo()))
+    return Choices(actor, listing)

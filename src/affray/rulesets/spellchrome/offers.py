@@ -1,0 +1,184 @@
+"""The blows, spells and support actions of a turn's listing, with their warnings (SC-28).
+
+Attacks and full attacks on each foe in reach (SC-15, SC-B1), spells on each target in range (SC-06, SC-07,
+ruling SC-R8), first aid on the dying within reach (SC-06), drawing a weapon, giving up (SC-02) and ending the turn.
+An attack or a cast that would give a foe an attack of opportunity (SC-27 (c)..(e)) carries a note naming the foes.
+Specs and warnings repeat from decision to decision, so the match's memo keeps them
+(read-only, like every listing); :mod:`.legal` lists the movement and puts the parts together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from affray.core.engine import ActionSpec
+from affray.core.grid import Pos
+from affray.core.memo import Memo
+from affray.rulesets.spellchrome.combat import attack_provokers, cast_provokers, line_clear
+from affray.rulesets.spellchrome.mechanics import iterative_bonuses, range_penalty, withdraw_distance
+from affray.rulesets.spellchrome.movement import threateners
+from affray.rulesets.spellchrome.state import CLOSE_KINDS, Arm, Combatant, SpellchromeState, Turn
+
+SPECS_LIMIT = 50_000  # specs kept per kind of listing in a memo before it starts again
+
+
+def spec(action: dict[str, Any], label: str, notes: tuple[str, ...] = (), free: tuple[str, ...] = ()) -> ActionSpec:
+    """An :class:`ActionSpec`; ``free`` names the fields a client may change (``step`` checks what comes back)."""
+    return ActionSpec(action, label, notes, free)
+
+
+def provoke_note(state: SpellchromeState, c: Combatant, foes: Sequence[Combatant]) -> tuple[str, ...]:
+    if not foes:
+        return ()
+    names = ", ".join(f.name for f in foes)
+    safe = f"withdraw ({withdraw_distance(c.speed_ft)} ft) or a 5-foot step does not provoke"
+    return (f"provokes an attack of opportunity from {names}", safe)
+
+
+def _reaches(state: SpellchromeState, a: Pos, b: Pos, d: int, arm: Arm) -> bool:
+    """:func:`~affray.rulesets.spellchrome.combat.reach_problem` is ``None`` for a blow from ``a`` at ``b``, ``d``
+    squares away: adjacent for a close weapon, within ten range increments and a clear line for a ranged one (SC-B1,
+    ruling SC-R10)."""
+    if arm.kind in CLOSE_KINDS:
+        return d == 1
+    if range_penalty(d, arm.range_sq) is None:
+        return False
+    return line_clear(state.grid, a, b)
+
+
+_MAY_PROVOKE = frozenset({"unarmed", "ranged"})
+
+
+def _warning(warnings: dict[Any, tuple[str, ...]], state: SpellchromeState, c: Combatant, foes: list[Combatant]
+             ) -> tuple[str, ...]:
+    """:func:`provoke_note`, kept in the match's memo (names and speeds do not change in a fight)."""
+    key = (c.id, c.speed_ft, tuple(f.id for f in foes))
+    found = warnings.get(key)
+    if found is None:
+        if len(warnings) >= SPECS_LIMIT:
+            warnings.clear()
+        found = warnings[key] = provoke_note(state, c, foes)
+    return found
+
+
+def _blow(specs: dict[Any, ActionSpec], kind: str, t: Combatant, arm: Arm, notes: tuple[str, ...]) -> ActionSpec:
+    """The attack or full attack on ``t`` with ``arm`` under warnings ``notes``: the same spec each time (names and
+    weapons do not change in a fight), kept in the match's memo; read-only like every listing."""
+    key = (kind, t.id, arm.id, notes)
+    found = specs.get(key)
+    if found is None:
+        if len(specs) >= SPECS_LIMIT:
+            specs.clear()
+        if kind == "attack":
+            found = spec({"type": "attack", "target": t.id, "weapon": arm.id}, f"attack {t.name} with {arm.name}",
+                         notes)
+        else:
+            found = spec({"type": "full_attack", "target": t.id}, f"full attack on {t.name} (full-round)", notes)
+        specs[key] = found
+    return found
+
+
+def attack_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
+    """An attack on each foe in reach with the weapon in hand and unarmed, and a full attack with the weapon in hand
+    when the turn allows one and there are iterative attacks (SC-15, SC-B1), with their warnings (SC-28)."""
+    if not turn.standard_left:
+        return []
+    full_ok = (turn.move_left or turn.move_used_for == "step") and not turn.moved
+    full_ok = full_ok and len(iterative_bonuses(c.base_attack)) > 1
+    blows: dict[Any, ActionSpec] = memo.static("spellchrome.blows", dict)
+    specs: list[ActionSpec] = []
+    wielding = c.wielding
+    arms = (c.arms[wielding],) if wielding == "unarmed" else (c.arms[wielding], c.arms["unarmed"])
+    # who threatens the attacker's square: the same for every ranged shot from here (SC-27 (d)); a shooter with the
+    # Guarded Ranged Attack feat never asks (ruling SC-R6)
+    threats = threateners(state, c, c.pos) if arms[0].kind == "ranged" and "ranged" not in c.guards else None
+    warnings: dict[Any, tuple[str, ...]] = memo.static("spellchrome.warnings", dict)
+    here, side = c.pos, c.side
+    for t in state.combatants.values():
+        if t.side == side or t.surrendered or t.hp_state == "dead":
+            continue
+        there = t.pos
+        d = max(abs(here[0] - there[0]), abs(here[1] - there[1]))
+        if d > 1 and arms[0].kind in CLOSE_KINDS:
+            continue  # nothing reaches: the weapon in hand and unarmed are both close
+        helpless = (f"{t.name} is helpless ({t.status})",) if t.helpless else ()
+        for arm in arms:
+            reaches = d == 1 if arm.kind in CLOSE_KINDS else _reaches(state, here, there, d, arm)
+            if not reaches:
+                continue
+            # only unarmed and ranged attacks may provoke (SC-27 (c), (d))
+            trigger, foes = attack_provokers(state, c, arm, t, threats) if arm.kind in _MAY_PROVOKE else ("", [])
+            notes = _warning(warnings, state, c, foes) if trigger else ()
+            if helpless:
+                notes = (*notes, *helpless)
+            specs.append(_blow(blows, "attack", t, arm, notes))
+            if full_ok and arm.id == wielding:
+                specs.append(_blow(blows, "full_attack", t, arm, notes))
+    return specs
+
+
+def spell_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
+    """Each castable spell on each target in range (SC-06, SC-07, ruling SC-R8), with the warning of casting in
+    melee (SC-27 (e), SC-28); the specs are kept in the match's memo like the blows."""
+    if not turn.standard_left or not c.spells:
+        return []
+    casts: dict[Any, ActionSpec] = memo.static("spellchrome.blows", dict)
+    specs: list[ActionSpec] = []
+    notes: tuple[str, ...] | None = None  # the warning of casting here, found for the first castable spell
+    for spell in c.spells.values():
+        if spell.casting != "standard" or spell.uses <= 0:
+            continue
+        if notes is None:
+            risk = cast_provokers(state, c)
+            notes = () if not risk else (
+                f"casting in melee: Concentration DC 15, or it provokes an attack of opportunity from "
+                f"{', '.join(f.name for f in risk)}",
+                f"withdraw ({withdraw_distance(c.speed_ft)} ft) or a 5-foot step first")
+        for t in state.combatants.values():
+            if t.hp_state == "dead":
+                continue
+            if spell.effect == "steal_life" and (t.side == c.side or t.surrendered):
+                continue
+            if spell.effect == "heal" and (t.side != c.side or t.hp >= t.max_hp):
+                continue
+            dist = max(abs(t.pos[0] - c.pos[0]), abs(t.pos[1] - c.pos[1]))
+            if (spell.range_squares == 0 and t is not c) or dist > spell.range_squares:
+                continue
+            key = ("cast", spell.id, t.id, notes)
+            found = casts.get(key)
+            if found is None:
+                if len(casts) >= SPECS_LIMIT:
+                    casts.clear()
+                found = casts[key] = spec({"type": "cast", "spell": spell.id, "target": t.id},
+                                          f"cast {spell.name} on {t.name}", notes)
+            specs.append(found)
+    return specs
+
+
+def first_aid_actions(state: SpellchromeState, c: Combatant, turn: Turn) -> list[ActionSpec]:
+    """First aid on the dying within reach (SC-06): a standard action."""
+    specs = []
+    if turn.standard_left:
+        for t in state.combatants.values():
+            # only the dying (below 0 HP, SC-04) within reach
+            if t.hp < 0 and max(abs(t.pos[0] - c.pos[0]), abs(t.pos[1] - c.pos[1])) <= 1 and t.status == "dying":
+                specs.append(spec({"type": "first_aid", "target": t.id},
+                                        f"first aid on {t.name} (Heal DC 15)"))
+    return specs
+
+
+def support_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
+    """Drawing another weapon, giving up (NPCs, SC-02) and ending the turn: the same specs for the whole match (its
+    memo keeps them)."""
+    draws, rest = memo.static(("spellchrome.support", c.id, c.wielding), lambda: _fixed_support(state, c))
+    return draws + rest if turn.move_left or turn.standard_left else rest
+
+
+def _fixed_support(state: SpellchromeState, c: Combatant) -> tuple[list[ActionSpec], list[ActionSpec]]:
+    """The draws of ``c`` holding what it holds, and giving up and the end of the turn: fixed for the match."""
+    draws = [spec({"type": "draw", "weapon": wid}, f"take up {arm.name} (move action)")
+             for wid, arm in c.arms.items() if wid != c.wielding]
+    rest = [spec({"type": "give_up"}, "give up the fight (SC-02)")] if (
+        c.kind != "character" and state.options.npcs_may_give_up) else []
+    return draws, [*rest, spec({"type": "end_turn"}, "end the turn")]
