@@ -99,7 +99,8 @@ def strike(state: WitchHammerState, turn: Turn, t: Fighter, node: Node) -> list[
     bonus = node["attack"] + f.attack + f.mod_attack + malus_of(state, f) + pos_bonus
     defense = target_defense(state, t, node["aspects"])
     journal = turn.journal
-    natural = d20(turn.rng, f.id, "attack", bonus - defense, journal)
+    # a quiet journal records no roll: the one d20 straight from the dice (wounds.d20 draws the same)
+    natural = d20(turn.rng, f.id, "attack", bonus - defense, journal) if journal.loud else turn.rng.die(20)
     r = attack_roll(natural, bonus - defense, opts.clamp_margin)
     damage, solid = r.damage, r.solid
     on_hit, on_solid = node["on_hit"], node["on_solid_hit"]

@@ -63,7 +63,9 @@ def _narrow(state: WitchHammerState, actor: str) -> None:
 
 
 def everyone_ready(state: WitchHammerState) -> bool:
-    return state.window is not None and all(a == GM for a in state.window.actors)
+    """Whether only the GM (who calls time, WH-B20) is left in the open window: every combatant is ready."""
+    window = state.window
+    return window is not None and window.actors.count(GM) == len(window.actors)
 
 
 def placed(action: dict[str, Any]) -> list[str]:
