@@ -167,26 +167,13 @@ def _apply(sheet: Sheet, mods: list[Modifiers]) -> dict[str, Any]:
 
 
 Compiled = tuple[dict[str, CardDef], dict[str, StatusDef]]
-# The last setups' compiled cards and statuses, by the identity of their ``cards`` table: a simulation sets up
-# thousands of matches from one setup. Each entry holds the tables it was compiled from, so an id cannot be reused
-# while it is here and a hit is the very same data (a setup is plain data that nothing changes once prepared).
-_COMPILED: dict[int, tuple[Mapping[str, Any], Mapping[str, Any], Compiled]] = {}
-_COMPILED_KEPT = 16
 
 
 def compile_content(setup: Mapping[str, Any]) -> Compiled:
-    """Cards and statuses of a setup as frozen dataclasses (shared read-only by every match of the setup)."""
-    card_data, status_data = setup["cards"], setup["statuses"]
-    hit = _COMPILED.get(id(card_data))
-    if hit is not None and hit[0] is card_data and hit[1] is status_data:
-        return hit[2]
+    """Cards and statuses of a setup as frozen dataclasses, for one match."""
     cards = {k: CardDef(k, c["name"], c["kind"], c["init"], c["defense"], dict(c["defenses"]), tuple(c["below"]),
-                        c["one_shot"], c["text"]) for k, c in card_data.items()}
-    compiled = cards, {k: _status(k, s) for k, s in status_data.items()}
-    if len(_COMPILED) >= _COMPILED_KEPT:
-        _COMPILED.clear()
-    _COMPILED[id(card_data)] = (card_data, status_data, compiled)
-    return compiled
+                        c["one_shot"], c["text"]) for k, c in setup["cards"].items()}
+    return cards, {k: _status(k, s) for k, s in setup["statuses"].items()}
 
 
 def _status(key: str, s: Mapping[str, Any]) -> StatusDef:
