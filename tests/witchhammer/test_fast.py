@@ -15,14 +15,13 @@ import pytest
 
 import affray
 from affray.ai.base import get_policy
-from affray.core.grid import Grid, step_toward
+from affray.core.grid import Grid, Pos, distance, euclid2, step_toward
 from affray.core.journal import QUIET, QUIET_TRUSTED, Journal
 from affray.core.memo import Memo
 from affray.core.options import parse_options
 from affray.core.policy import exposed
 from affray.core.rng import FastRNG
 from affray.rulesets.witchhammer.observe import WitchHammerObservation
-from affray.rulesets.witchhammer.targeting import greedy_step
 from affray.sim.fast import play_fast
 from affray.sim.session import spec_for
 from tests.witchhammer.helpers import RULESET
@@ -100,9 +99,26 @@ def test_a_loud_step_records_what_a_quiet_step_skips() -> None:
     assert sealed > 0 and loud.round == quiet.round >= 2
 
 
-def test_wh_b13_greedy_step_is_the_core_step_toward() -> None:
-    """WH-B13: the movement loop's inline greedy step agrees with ``core.grid.step_toward`` on random boards, walls
-    and blockers, toward and away."""
+def _reference_step(grid: Grid, start: Pos, target: Pos, taken: set[Pos], away: bool) -> Pos | None:
+    """WH-B13 written plainly (as core's step_toward was before its inner loop was tuned): the free neighbour by
+    (Chebyshev, squared Euclidean) distance, nearest (or farthest by Chebyshev) first, if it beats standing still."""
+    best: tuple[tuple[int, int], Pos] | None = None
+    for q in grid.neighbours(start):
+        if q in taken or q == target:
+            continue
+        key = (-distance(q, target), euclid2(q, target)) if away else (distance(q, target), euclid2(q, target))
+        if best is None or key < best[0]:
+            best = (key, q)
+    if best is None:
+        return None
+    if away:
+        return best[1] if -best[0][0] > distance(start, target) else None
+    return best[1] if best[0] < (distance(start, target), euclid2(start, target)) else None
+
+
+def test_wh_b13_the_tuned_step_toward_is_the_plain_rule() -> None:
+    """WH-B13: core's tuned ``step_toward`` (the inner loop of every move) agrees with the rule written plainly on
+    random boards, walls and blockers, toward and away."""
     rng = FastRNG(16)
     for _ in range(3000):
         w, h = rng.die(8) + 1, rng.die(8) + 1
@@ -112,12 +128,12 @@ def test_wh_b13_greedy_step_is_the_core_step_toward() -> None:
         start, target = squares[rng.die(len(squares)) - 1], squares[rng.die(len(squares)) - 1]
         blocked = {squares[rng.die(len(squares)) - 1] for _ in range(rng.die(4) - 1)}
         for away in (False, True):
-            assert greedy_step(grid, start, target, blocked, away) == step_toward(grid, start, target, blocked,
-                                                                                  away=away)
+            assert step_toward(grid, start, target, blocked, away) == _reference_step(grid, start, target, blocked,
+                                                                                      away)
     open_grid = Grid.open(12, 12)
-    assert greedy_step(open_grid, (2, 10), (6, 1), set(), False) == (3, 9)
-    assert greedy_step(open_grid, (2, 10), (6, 1), {(3, 9)}, False) == (2, 9)
-    assert greedy_step(open_grid, (0, 0), (1, 1), set(), True) is None  # in the corner: no step grows the gap
+    assert step_toward(open_grid, (2, 10), (6, 1), set(), False) == (3, 9)
+    assert step_toward(open_grid, (2, 10), (6, 1), {(3, 9)}, False) == (2, 9)
+    assert step_toward(open_grid, (0, 0), (1, 1), set(), True) is None  # in the corner: no step grows the gap
 
 
 def _start(seed: int = 7) -> Any:

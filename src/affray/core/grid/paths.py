@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from affray.core.grid.board import Grid, links, weights
+from affray.core.grid.board import Grid, Links, links, weights
 from affray.core.grid.geometry import DIRECTIONS, Pos, distance, euclid2
 
 
@@ -110,29 +110,42 @@ def path_cost(grid: Grid, path: Iterable[Pos], mult: int = 1, whole: int | None 
     return sum(mult * grid.cost(p, whole) for p in path)
 
 
-def step_toward(grid: Grid, start: Pos, target: Pos, occupied: Iterable[Pos], away: bool = False) -> Pos | None:
+def step_toward(grid: Grid, start: Pos, target: Pos, occupied: Iterable[Pos], away: bool = False,
+                net: Links | None = None) -> Pos | None:
     """One greedy step toward (or away from) ``target`` without entering ``occupied`` or walls (WH-B13).
 
     Toward: the free neighbour with the smallest (Chebyshev, squared Euclidean) distance, if that beats
     standing still. Away: the largest Chebyshev distance, then the smallest Euclidean (straight back rather
     than diagonal), if the Chebyshev distance grows. ``None`` means blocked (WH-08). Ties keep the earlier
     direction of :data:`DIRECTIONS`, so results are deterministic.
+
+    It is the inner loop of every WitchHammer move, so the distances are worked out inline; ``occupied`` may be a
+    set (used as is) and ``net`` the grid's :func:`links`, when the caller has them.
     """
-    taken = set(occupied)
-    here = distance(start, target)
-    best: tuple[tuple[int, int], Pos] | None = None
-    for q in grid.neighbours(start):
+    taken = occupied if isinstance(occupied, set | frozenset) else set(occupied)
+    tx, ty = target
+    best: Pos | None = None
+    bc = be = 0
+    if grid.in_bounds(start):  # Grid.neighbours, from the links
+        net = net if net is not None else links(grid)
+        at = net.pos
+        near = [at[j] for j in net.nbrs[start[0] * grid.height + start[1]]]
+    else:
+        near = grid.neighbours(start)
+    for q in near:
         if q in taken or q == target:
             continue
-        cheb, eu = distance(q, target), euclid2(q, target)
-        key = (-cheb, eu) if away else (cheb, eu)
-        if best is None or key < best[0]:
-            best = (key, q)
+        dx, dy = q[0] - tx, q[1] - ty
+        ax, ay = (dx if dx >= 0 else -dx), (dy if dy >= 0 else -dy)
+        cheb, eu = (ax if ax > ay else ay), dx * dx + dy * dy
+        if best is None or (cheb > bc if away else cheb < bc) or (cheb == bc and eu < be):
+            best, bc, be = q, cheb, eu
     if best is None:
         return None
+    here = distance(start, target)
     if away:
-        return best[1] if -best[0][0] > here else None
-    return best[1] if best[0] < (here, euclid2(start, target)) else None
+        return best if bc > here else None
+    return best if (bc, be) < (here, euclid2(start, target)) else None
 
 
 def clear_line(grid: Grid, a: Pos, b: Pos) -> bool:

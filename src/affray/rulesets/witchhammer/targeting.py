@@ -7,7 +7,7 @@ WH-26, WH-B14, WH-B15: ``behind``, ``sides_of``, ``flanks``), is the shared :mod
 
 from __future__ import annotations
 
-from affray.core.grid import Grid, Links, Pos, direction, distance, euclid2, links
+from affray.core.grid import Pos, direction, distance, euclid2, links, step_toward
 from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
 
 SELECTORS = frozenset(("nearest_ally", "nearest_enemy", "farthest_enemy", "largest_enemy", "weakest_enemy"))
@@ -77,7 +77,7 @@ def move(state: WitchHammerState, f: Fighter, reference: Fighter, squares: int, 
     while left > 0:
         if not away and distance(f.pos, reference.pos) <= 1:
             return path, "adjacent"
-        nxt = greedy_step(grid, f.pos, reference.pos, taken, away, net)
+        nxt = step_toward(grid, f.pos, reference.pos, taken, away, net)
         if nxt is None:
             return path, "blocked"
         cost = grid.cost(nxt, squares) if terrain else 1
@@ -90,34 +90,3 @@ def move(state: WitchHammerState, f: Fighter, reference: Fighter, squares: int, 
     return path, "full"
 
 
-def greedy_step(grid: Grid, start: Pos, target: Pos, taken: set[Pos], away: bool, net: Links | None = None
-                ) -> Pos | None:
-    """One greedy step toward (or away from) ``target``, exactly :func:`affray.core.grid.step_toward`'s (WH-B13:
-    the free neighbour nearest by Chebyshev then squared Euclidean distance, if that beats standing still; away,
-    the farthest by Chebyshev then the nearest by Euclidean, if the Chebyshev distance grows; ties keep the earlier
-    neighbour), with the distances worked out inline and the blocked squares given as a set: it is the inner loop
-    of every move (``tests/witchhammer/test_fast.py`` checks that the two agree). ``net``: ``links(grid)``, when
-    the caller has it."""
-    tx, ty = target
-    best: Pos | None = None
-    bc = be = 0
-    if grid.in_bounds(start):  # Grid.neighbours, from the links the caller looked up
-        net = net if net is not None else links(grid)
-        at = net.pos
-        near = [at[j] for j in net.nbrs[start[0] * grid.height + start[1]]]
-    else:
-        near = grid.neighbours(start)
-    for q in near:
-        if q in taken or q == target:
-            continue
-        dx, dy = q[0] - tx, q[1] - ty
-        ax, ay = (dx if dx >= 0 else -dx), (dy if dy >= 0 else -dy)
-        cheb, eu = (ax if ax > ay else ay), dx * dx + dy * dy
-        if best is None or (cheb > bc if away else cheb < bc) or (cheb == bc and eu < be):
-            best, bc, be = q, cheb, eu
-    if best is None:
-        return None
-    here = distance(start, target)
-    if away:
-        return best if bc > here else None
-    return best if (bc, be) < (here, euclid2(start, target)) else None
