@@ -84,8 +84,8 @@ class ToyRuleset:
     def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
         return {}
 
-    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG,
-              journal: Journal | None = None) -> tuple[ToyState, list[Event]]:
+    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG, journal: Journal | None = None,
+              memo: Memo | None = None) -> tuple[ToyState, list[Event]]:
         return ToyState(("a", "b")), journal_for(journal)
 
     def pending(self, state: ToyState) -> Window | None:

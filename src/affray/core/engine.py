@@ -3,7 +3,7 @@
 A ruleset is a step function over a match state::
 
     prepare(scenario, content)    -> setup (plain JSON: the scenario with every reference resolved)
-    setup(setup, options, rng, journal)       -> (state, events)
+    setup(setup, options, rng, journal, memo) -> (state, events)
     pending(state)                -> Window | None      which actors must act now, and on what
     legal(state, actor, memo)     -> list[ActionSpec]   concrete actions that ``step`` would accept
     choices(state, actor, memo)   -> Choices            the same, answered on demand (core/policy.py)
@@ -191,8 +191,11 @@ class Ruleset(Protocol):
 
     def prepare(self, scenario: ScenarioBase, content: ContentLibrary) -> dict[str, Any]: ...
 
-    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG,
-              journal: Journal | None = None) -> tuple[Any, list[Event]]: ...
+    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG, journal: Journal | None = None,
+              memo: Memo | None = None) -> tuple[Any, list[Event]]:
+        """The state at the start and the setup's events. ``memo``: the match's, whose :meth:`Memo.static` part
+        may hold what only the setup and options determine (compiled cards), shared by the caller's matches."""
+        ...
 
     def pending(self, state: Any) -> Window | None: ...
 

@@ -118,7 +118,8 @@ class Match:
             self.seed = seed
         self.rng = rng
         self.commitment = rng.commitment if isinstance(rng, VerifiableRNG) else ""
-        self.state, self.setup_events = ruleset.setup(self.setup_data, self.options, rng, Journal())
+        self.memo = Memo(shared)
+        self.state, self.setup_events = ruleset.setup(self.setup_data, self.options, rng, Journal(), self.memo)
         actors = list(ruleset.names(self.state))
         self.seats: dict[str, str] = {a: a for a in actors}
         self.seats.update(seats or {})
@@ -128,7 +129,6 @@ class Match:
         self.controllers.setdefault(GM, "human")
         self.records: list[Record] = []
         self._revealed: set[str] = set()
-        self.memo = Memo(shared)
         self._shared = shared
         self._line: _Line | None = None
         self._lines: list[_Line | None] = [None]  # the line in force at each version

@@ -71,9 +71,9 @@ def play_fast(ruleset: Ruleset, setup: Mapping[str, Any], options: Any, policies
         options = parse_options(ruleset.options_type, options)
     rng, policy_rng = FastRNG(seed), FastRNG(seed ^ POLICY_KEY)
     journal = QUIET if validate else QUIET_TRUSTED
-    state, _ = ruleset.setup(setup, options, rng, journal)
-    viewers = viewers_of(ruleset.names(state), seats)
     memo = Memo(shared)
+    state, _ = ruleset.setup(setup, options, rng, journal, memo)
+    viewers = viewers_of(ruleset.names(state), seats)
     fight = FastFight(seed)
     actions = fight.actions
     pending, step, outcome = ruleset.pending, ruleset.step, ruleset.outcome

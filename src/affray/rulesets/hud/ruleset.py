@@ -52,8 +52,8 @@ class HudRuleset:
     def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
         return prepare(scenario, content)
 
-    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG,
-              journal: Journal | None = None) -> tuple[HudState, list[Event]]:
+    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG, journal: Journal | None = None,
+              memo: Memo | None = None) -> tuple[HudState, list[Event]]:
         state, bands = build_state(setup, options)
         journal = journal_for(journal)
         if state.mode == "nerdified":

@@ -77,8 +77,8 @@ class SpellchromeRuleset:
     def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
         return prepare(scenario, content)
 
-    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG,
-              journal: Journal | None = None) -> tuple[SpellchromeState, list[Event]]:
+    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG, journal: Journal | None = None,
+              memo: Memo | None = None) -> tuple[SpellchromeState, list[Event]]:
         state = build_state(setup, options)
         events = journal_for(journal)
         turns.begin(state, rng, events)

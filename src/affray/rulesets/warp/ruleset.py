@@ -82,8 +82,8 @@ class WarpRuleset:
     def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
         return prepare(scenario, content)
 
-    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG,
-              journal: Journal | None = None) -> tuple[WarpState, list[Event]]:
+    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG, journal: Journal | None = None,
+              memo: Memo | None = None) -> tuple[WarpState, list[Event]]:
         state = build_state(setup, options)
         events = journal_for(journal)
         if state.mode == "gestalt":

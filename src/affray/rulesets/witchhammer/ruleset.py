@@ -65,9 +65,9 @@ class WitchHammerRuleset:
     def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
         return prepare(scenario, content)
 
-    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG,
-              journal: Journal | None = None) -> tuple[WitchHammerState, list[Event]]:
-        state = build_state(setup, options)
+    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG, journal: Journal | None = None,
+              memo: Memo | None = None) -> tuple[WitchHammerState, list[Event]]:
+        state = build_state(setup, options, memo)
         journal = journal_for(journal)
         for f in state.fighters.values():  # WH-22: starting at 0 Health or less, whatever the scenario says
             check_down(state, f, journal)

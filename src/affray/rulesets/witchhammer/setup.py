@@ -15,6 +15,7 @@ from typing import Any
 
 from affray.core.content import ContentLibrary, ReferenceProblem
 from affray.core.grid import Grid, MapError, Pos
+from affray.core.memo import Memo
 from affray.core.sheets import load_sheet
 from affray.rulesets.witchhammer import targeting
 from affray.rulesets.witchhammer.content_model import SIZES, Character, Modifiers, Monster, Sheet
@@ -169,8 +170,11 @@ def _apply(sheet: Sheet, mods: list[Modifiers]) -> dict[str, Any]:
 Compiled = tuple[dict[str, CardDef], dict[str, StatusDef]]
 
 
-def compile_content(setup: Mapping[str, Any]) -> Compiled:
-    """Cards and statuses of a setup as frozen dataclasses, for one match."""
+def compile_content(setup: Mapping[str, Any], memo: Memo | None = None) -> Compiled:
+    """Cards and statuses of a setup as frozen dataclasses, read-only: with ``memo``, made once for every match that
+    shares its setup part (:meth:`Memo.static`: a simulation chunk's thousands of fights)."""
+    if memo is not None:
+        return memo.static("witchhammer-compiled", lambda: compile_content(setup))
     cards = {k: CardDef(k, c["name"], c["kind"], c["init"], c["defense"], dict(c["defenses"]), tuple(c["below"]),
                         c["one_shot"], c["text"]) for k, c in setup["cards"].items()}
     return cards, {k: _status(k, s) for k, s in setup["statuses"].items()}
@@ -182,9 +186,10 @@ def _status(key: str, s: Mapping[str, Any]) -> StatusDef:
                      m["attack"], m["defense"], m["init"], m["malus"], m["move"], dict(m["defenses"]))
 
 
-def build_state(setup: Mapping[str, Any], options: WitchHammerOptions) -> WitchHammerState:
-    """Fresh state for ``setup``: fighters at their squares, facing set (WH-B14)."""
-    cards, statuses = compile_content(setup)
+def build_state(setup: Mapping[str, Any], options: WitchHammerOptions, memo: Memo | None = None) -> WitchHammerState:
+    """Fresh state for ``setup``: fighters at their squares, facing set (WH-B14). ``memo``: see
+    :func:`compile_content`."""
+    cards, statuses = compile_content(setup, memo)
     if options.default_card not in cards:
         raise ValueError(f"default_card '{options.default_card}' is not a card of this setup")
     grid = Grid(len(setup["map"][0]), len(setup["map"]), tuple(setup["map"]))
