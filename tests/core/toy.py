@@ -108,7 +108,7 @@ class ToyRuleset:
         return Choices(actor, lambda: self.legal(state, actor, memo))
 
     def observe(self, state: ToyState, viewer: Viewer, actor: str, memo: Memo | None = None) -> ViewObservation:
-        return ViewObservation(actor, viewer, lambda: self.view(state, viewer, memo))
+        return ViewObservation(actor, lambda: self.view(state, viewer, memo))
 
     def step(self, state: ToyState, actor: str, action: Action, rng: RNG, journal: Journal | None = None) -> StepResult:
         events = journal_for(journal)

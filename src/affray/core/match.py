@@ -202,11 +202,7 @@ class Match:
         return viewer
 
     def _new_viewer(self, seat: str) -> Viewer:
-        if seat == GM:
-            return Viewer(GM, frozenset(a for a, s in self.seats.items() if s == GM), True)
-        if seat == SPECTATOR:
-            return Viewer.spectator()
-        return Viewer(seat, frozenset(a for a, s in self.seats.items() if s == seat))
+        return seat_viewer(self.seats, seat)
 
     def view(self, seat: str) -> Any:
         """What ``seat`` may see now (a typed view, see :mod:`affray.core.view`)."""
@@ -365,6 +361,16 @@ class Match:
             out.append({"seq": entry.seq, "kind": entry.kind, "seat": entry.seat, "actor": entry.actor,
                         "action": action, "events": [redact_event(e, viewer) for e in entry.events]})
         return out
+
+
+def seat_viewer(seats: Mapping[str, str], seat: str) -> Viewer:
+    """The viewer of ``seat`` under ``seats`` (actor -> seat): the GM's seat sees GM-level information, a spectator
+    controls nothing, a player its actors (the match's viewers and the simulation fast path's)."""
+    if seat == GM:
+        return Viewer(GM, frozenset(a for a, s in seats.items() if s == GM), True)
+    if seat == SPECTATOR:
+        return Viewer.spectator()
+    return Viewer(seat, frozenset(a for a, s in seats.items() if s == seat))
 
 
 def redact_event(event: Event, viewer: Viewer) -> dict[str, Any]:

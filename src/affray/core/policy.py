@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from affray.core.engine import Action, ActionSpec, Viewer
+from affray.core.engine import Action, ActionSpec
 from affray.core.rng import RNG
 
 
@@ -44,11 +44,11 @@ class ViewObservation:
     of their own that read only what a policy asks.
     """
 
-    __slots__ = ("_actor", "_build", "_view", "_viewer")
+    __slots__ = ("_actor", "_build", "_view")
 
-    def __init__(self, actor: str, viewer: Viewer, build: Callable[[], Any]) -> None:
+    def __init__(self, actor: str, build: Callable[[], Any]) -> None:
+        """``build``: the seat's typed view (already bound to its viewer, so it has that seat's redaction)."""
         self._actor = actor
-        self._viewer = viewer
         self._build = build
         self._view: Any = None
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from affray.core.engine import GM, Action, Outcome, Rejected, Ruleset, Viewer
 from affray.core.journal import QUIET, QUIET_TRUSTED
-from affray.core.match import Match
+from affray.core.match import Match, seat_viewer
 from affray.core.memo import Memo
 from affray.core.options import parse_options
 from affray.core.policy import Policy
@@ -47,15 +47,12 @@ class FastFight:
 
 
 def viewers_of(actors: Mapping[str, str], seats: Mapping[str, str] | None = None) -> dict[str, Viewer]:
-    """The viewer each actor's policy sees through: its seat's, as :meth:`Match.viewer` makes it (each actor its own
-    seat unless ``seats`` groups them; the GM's seat is omniscient)."""
+    """The viewer each actor's policy sees through: its seat's, exactly as :meth:`Match.viewer` makes it (each actor
+    its own seat unless ``seats`` groups them)."""
     seating = {a: a for a in actors}
     seating.update(seats or {})
-    out = {}
-    for actor, seat in seating.items():
-        controls = frozenset(a for a, s in seating.items() if s == seat)
-        out[actor] = Viewer(GM, controls | {GM}, True) if seat == GM else Viewer(seat, controls)
-    return out
+    seating[GM] = GM
+    return {actor: seat_viewer(seating, seating[actor]) for actor in actors}
 
 
 def play_fast(ruleset: Ruleset, setup: Mapping[str, Any], options: Any, policies: Mapping[str, Policy],

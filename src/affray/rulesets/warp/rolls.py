@@ -19,6 +19,7 @@ from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.warp.events import PoolRolled
 from affray.rulesets.warp.mechanics import DEFAULT_DICE, DIE, blown_top, botched, keep_flags, messed_up, net_dice
+from affray.rulesets.warp.options import WarpOptions
 from affray.rulesets.warp.state import Fighter, TraitRating, WarpState
 
 UNTRAINED_AGILE = frozenset({"melee", "defense", "dodge", "initiative"})
@@ -164,14 +165,21 @@ def warp_pool(rng: RNG, dice: int, bonus: int = 0, penalty: int = 0, modifier: i
                      notation=f"{dice}d6{tag}{shown}")
 
 
-def throw(state: WarpState, rng: RNG, dice: int, bonus: int, penalty: int) -> Roll:
-    """Throw a pool and keep what counts (WR-01, WR-02, WR-B2, WR-B12, WR-B13); returns a core Roll."""
-    opts = state.options
+def pool_shape(opts: WarpOptions, dice: int, bonus: int, penalty: int) -> tuple[int, int, int]:
+    """The dice, bonus dice and penalty dice a pool throws under the options: a bonus die read as a full die
+    (WR-B13) and bonus and penalty dice cancelling one for one (WR-B2)."""
     if opts.bonus_die_reading == "full_die":
         dice, bonus = dice + bonus, 0
     if opts.cancel_bonus_penalty:
         net = bonus - penalty
         bonus, penalty = max(net, 0), max(-net, 0)
+    return dice, bonus, penalty
+
+
+def throw(state: WarpState, rng: RNG, dice: int, bonus: int, penalty: int) -> Roll:
+    """Throw a pool and keep what counts (WR-01, WR-02, WR-B2, WR-B12, WR-B13); returns a core Roll."""
+    opts = state.options
+    dice, bonus, penalty = pool_shape(opts, dice, bonus, penalty)
     draw = rng.index
     die = rng.die
     faces = [die(DIE) for _ in range(dice + bonus + penalty)]
@@ -205,11 +213,7 @@ def throw_total(state: WarpState, rng: RNG, dice: int, bonus: int, penalty: int)
     The kept faces of a sorted pool are the middle slice: the ``bonus`` lowest and then the ``penalty`` highest of
     the rest are dropped (WR-02, WR-B13), whichever equal die :func:`keep_flags` would name."""
     opts = state.options
-    if opts.bonus_die_reading == "full_die":
-        dice, bonus = dice + bonus, 0
-    if opts.cancel_bonus_penalty:
-        net = bonus - penalty
-        bonus, penalty = max(net, 0), max(-net, 0)
+    dice, bonus, penalty = pool_shape(opts, dice, bonus, penalty)
     die = rng.die
     thrown = dice + bonus + penalty
     counted = [die(DIE) for _ in range(thrown)]
