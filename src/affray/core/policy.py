@@ -18,10 +18,13 @@ plug-in record names its policies (:mod:`affray.core.plugin`); ``random`` serves
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
-from affray.core.engine import Action, ActionSpec
+from affray.core.engine import Action, ActionSpec, Viewer
+from affray.core.memo import Memo
 from affray.core.rng import RNG
+
+S = TypeVar("S")
 
 
 class Observation(Protocol):
@@ -60,6 +63,21 @@ class ViewObservation:
         if self._view is None:
             self._view = self._build()
         return self._view
+
+
+class StateObservation(Generic[S]):
+    """The part every ruleset's observation shares: the state it reads lazily, the seat's viewer (whose redaction it
+    keeps), the actor and the match's memo, none of them writable from outside. A ruleset's observation subclasses
+    it, adds its read-only properties and its :meth:`view` (see :class:`Observation`)."""
+
+    __slots__ = ("_actor", "_memo", "_state", "_viewer")
+
+    def __init__(self, state: S, viewer: Viewer, actor: str, memo: Memo | None) -> None:
+        self._state, self._viewer, self._actor, self._memo = state, viewer, actor, memo
+
+    @property
+    def actor(self) -> str:
+        return self._actor
 
 
 class Choices:

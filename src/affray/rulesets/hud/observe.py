@@ -18,9 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from affray.core.engine import ActionSpec, Viewer
-from affray.core.memo import Memo
-from affray.core.policy import Choices
+from affray.core.engine import ActionSpec
+from affray.core.policy import Choices, StateObservation
 from affray.rulesets.hud import emergency, nerdified, pursuit
 from affray.rulesets.hud.state import Arm, Fighter, HudState
 from affray.rulesets.hud.views import DuelView, ExchangeView, HudView, PlanItem, PursuitView, WeaponView, view
@@ -149,17 +148,10 @@ def _weapon(a: Arm) -> WeaponView:
     return WeaponView(a.id, a.name, a.kind, a.hands, a.carry, a.attack, a.defense, a.damage, a.location, a.place)
 
 
-class HudObservation:
+class HudObservation(StateObservation[HudState]):
     """What the policy playing ``actor`` sees, read lazily (see the module docstring)."""
 
-    __slots__ = ("_actor", "_memo", "_state", "_viewer")
-
-    def __init__(self, state: HudState, viewer: Viewer, actor: str, memo: Memo | None) -> None:
-        self._state, self._viewer, self._actor, self._memo = state, viewer, actor, memo
-
-    @property
-    def actor(self) -> str:
-        return self._actor
+    __slots__ = ()
 
     @property
     def mode(self) -> str:

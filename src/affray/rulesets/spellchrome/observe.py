@@ -14,6 +14,7 @@ from types import MappingProxyType
 
 from affray.core.engine import Viewer
 from affray.core.memo import Memo
+from affray.core.policy import StateObservation
 from affray.core.view import controlled
 from affray.rulesets.spellchrome.health import after_the_fight
 from affray.rulesets.spellchrome.state import MELEE_KINDS, Combatant, SpellchromeState
@@ -137,20 +138,17 @@ class _Seen:
         self.by_id: Mapping[str, FighterSeen] = MappingProxyType({f.id: f for f in self.all})
 
 
-class SpellchromeObservation:
+class SpellchromeObservation(StateObservation[SpellchromeState]):
     """What ``actor``'s seat sees now (see the module docstring)."""
 
-    __slots__ = ("_actor", "_memo", "_seen", "_state", "_viewer", "_whole")
+    __slots__ = ("_seen", "_whole")
+    _memo: Memo  # always a memo here (a fresh one when the caller has none)
 
     def __init__(self, state: SpellchromeState, viewer: Viewer, actor: str, memo: Memo | None, whole: WholeView
                  ) -> None:
-        self._state, self._viewer, self._actor, self._whole = state, viewer, actor, whole
-        self._memo = memo if memo is not None else Memo()
+        super().__init__(state, viewer, actor, memo if memo is not None else Memo())
+        self._whole = whole
         self._seen: _Seen | None = None
-
-    @property
-    def actor(self) -> str:
-        return self._actor
 
     @property
     def phase(self) -> str:

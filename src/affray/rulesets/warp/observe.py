@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from affray.core.engine import Viewer, Window
 from affray.core.memo import Memo
+from affray.core.policy import StateObservation
 from affray.rulesets.warp.mechanics import DEFAULT_DICE
 from affray.rulesets.warp.state import UNARMED, Fighter, WarpState
 from affray.rulesets.warp.views import WarpView
@@ -150,24 +151,18 @@ class SeenFighter:
         return _factor(f, wid, mode)
 
 
-class WarpObservation:
+class WarpObservation(StateObservation[WarpState]):
     """What the policy playing ``actor`` sees from ``viewer``'s seat (see the module docstring)."""
 
-    __slots__ = ("_actor", "_build", "_memo", "_seen", "_state", "_viewer", "_window")
+    __slots__ = ("_build", "_seen", "_window")
+    _memo: Memo  # the ruleset always passes the match's memo
 
     def __init__(self, state: WarpState, viewer: Viewer, actor: str, window: Callable[[], Window | None],
                  build: Callable[[], WarpView], memo: Memo) -> None:
-        self._state = state
-        self._viewer = viewer
-        self._actor = actor
+        super().__init__(state, viewer, actor, memo)
         self._window = window
         self._build = build
-        self._memo = memo
         self._seen: dict[str, SeenFighter] = {}
-
-    @property
-    def actor(self) -> str:
-        return self._actor
 
     @property
     def phase(self) -> str:

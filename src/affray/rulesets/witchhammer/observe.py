@@ -15,6 +15,7 @@ from types import MappingProxyType
 
 from affray.core.engine import Viewer
 from affray.core.memo import Memo
+from affray.core.policy import StateObservation
 from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
 from affray.rulesets.witchhammer.view_types import CardInfo, StatusInfo
 from affray.rulesets.witchhammer.views import WitchHammerView, cards_shown, sight, status_table, view
@@ -126,13 +127,14 @@ class SeenFighter:
         return MappingProxyType(self._f.deck) if self._sees else None
 
 
-class WitchHammerObservation:
+class WitchHammerObservation(StateObservation[WitchHammerState]):
     """What ``actor``'s policy sees through ``viewer`` (see the module docstring)."""
 
-    __slots__ = ("_actor", "_marks", "_memo", "_state", "_viewer")
+    __slots__ = ("_marks",)
+    _memo: Memo  # the ruleset always passes the match's memo
 
     def __init__(self, state: WitchHammerState, viewer: Viewer, actor: str, memo: Memo) -> None:
-        self._state, self._viewer, self._actor, self._memo = state, viewer, actor, memo
+        super().__init__(state, viewer, actor, memo)
         self._marks: tuple[tuple[bool, bool, bool], ...] | None = None
 
     def _sight(self) -> tuple[tuple[bool, bool, bool], ...]:
@@ -140,10 +142,6 @@ class WitchHammerObservation:
         if self._marks is None:
             self._marks = sight(self._state, self._viewer, self._memo)[0]
         return self._marks
-
-    @property
-    def actor(self) -> str:
-        return self._actor
 
     @property
     def phase(self) -> str:
