@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import json
 import os
 import random
 import statistics
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -54,7 +54,7 @@ class Seat:
 
     async def listen(self) -> None:
         async for frame in self.socket:
-            self.state = json.loads(frame)
+            self.state = orjson.loads(frame)
             self.version = self.state["version"]
             self.changed.set()
 

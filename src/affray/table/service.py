@@ -26,6 +26,7 @@ from affray.core.rng import new_secret_seed, seed_from_int
 from affray.store import NewTable, Store, StoreError, new_table_id
 from affray.store import Seat as StoredSeat
 from affray.table.errors import CONFLICT, NOT_FOUND, UNAUTHORIZED, UNAVAILABLE, UNPROCESSABLE, Refusal, refused_step
+from affray.table.feed import Follower, Push, first_push, pushes
 from affray.table.live import SeatInfo, Table, seat_message
 from affray.table.restore import TableDamaged, build_table, from_store, to_store
 from affray.table.scenarios import apply_controllers, default_examples_dir, plan_seats, resolve_scenario
@@ -54,6 +55,7 @@ class TableService:
         self._tables: dict[str, Table] = {}
         self._tables_lock = threading.Lock()
         self._subscribers: dict[str, set[Subscriber]] = {}
+        self._followers: dict[str, set[Follower]] = {}
         self.damaged: dict[str, str] = {}
         self.worker = Worker()
         self._listener = store.listen(self._on_notice, on_reconnect=self._on_reconnect)
@@ -286,6 +288,42 @@ class TableService:
 
         return unsubscribe
 
+    def follow(self, table: Table, seat: SeatInfo, hashed: str, deliver: Callable[[Push], object]
+               ) -> Callable[[], None]:
+        """Push ``seat``'s messages to ``deliver`` (:mod:`affray.table.feed`): the whole message at once, then one
+        after every change, until the returned unfollow is called or a final push (a replaced token) is given.
+        ``hashed`` is the hash of the token the connection was opened with."""
+        follower = Follower(seat, hashed, deliver)
+        with table.lock:
+            push = first_push(table, follower)
+            deliver(push)
+            if not push.final:
+                with self._tables_lock:
+                    self._followers.setdefault(table.id, set()).add(follower)
+
+        def unfollow() -> None:
+            with self._tables_lock:
+                self._followers.get(table.id, set()).discard(follower)
+
+        return unfollow
+
+    def _push(self, table: Table) -> None:
+        """Give every follower of ``table`` its push for the table as it is now (one pass under the lock)."""
+        with self._tables_lock:
+            followers = list(self._followers.get(table.id, ()))
+        if not followers:
+            return
+        with table.lock:
+            for follower, push in pushes(table, followers):
+                try:
+                    follower.deliver(push)
+                except Exception as exc:  # a connection whose event loop is gone: it will not hear again
+                    log.warning("table %s: dropped a follower of seat %s: %s", table.id, follower.seat.name, exc)
+                    push = Push("", final=True)
+                if push.final:
+                    with self._tables_lock:
+                        self._followers.get(table.id, set()).discard(follower)
+
     def _on_notice(self, table_id: str, version: int) -> None:
         with self._tables_lock:
             table = self._tables.get(table_id)
@@ -321,7 +359,8 @@ class TableService:
             self._on_notice(table_id, 1 << 62)
 
     def changed(self, table: Table) -> None:
-        """Wake every subscriber of ``table`` (they build their own seat's message)."""
+        """Push the change to every follower of ``table`` and wake every subscriber (long-polls)."""
+        self._push(table)
         with self._tables_lock:
             callbacks = list(self._subscribers.get(table.id, ()))
         for callback in callbacks:

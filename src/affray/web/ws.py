@@ -2,8 +2,10 @@
 
 The token comes as ``?token=`` or as the first message ``{"token": "..."}``. The server then sends the seat's whole
 message (as ``GET /api/tables/ID``) and, after every change, the seat's message with the log entries since the last
-one it sent. A replaced token closes the connection (code 4401); a refused token closes it with 4401 after a
-``{"code", "message"}`` frame. Client frames other than the token are ignored (actions go through HTTP).
+one it sent (built once per change for every connection, :mod:`affray.table.feed`). A replaced token closes the
+connection (code 4401) after a ``{"code": "token_replaced", ...}`` frame; a refused token closes it with 4401 after a
+``{"code", "message"}`` frame; a client more than :data:`MAX_BACKLOG` messages behind is closed with 1013. Client
+frames other than the token are ignored (actions go through HTTP).
 """
 
 from __future__ import annotations
@@ -16,12 +18,15 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 
 from affray.table import Refusal, SeatInfo, Table, token_hash
+from affray.table.feed import Push
 
 if TYPE_CHECKING:
     from affray.web.app import Api
 
 FIRST_MESSAGE_TIMEOUT = 10.0
 CLOSE_UNAUTHORIZED = 4401
+CLOSE_TRY_AGAIN = 1013  # RFC 6455 "try again later": the client fell too far behind; it reconnects
+MAX_BACKLOG = 256  # pushes waiting for one slow client before it is closed (each holds a whole message)
 
 
 def ws_router(api: Api) -> APIRouter:
@@ -54,41 +59,49 @@ async def _first_token(websocket: WebSocket) -> str | None:
 
 
 async def _refuse(websocket: WebSocket, refusal: dict[str, Any]) -> None:
-    try:
-        await websocket.send_json(refusal)
-        await websocket.close(CLOSE_UNAUTHORIZED)
-    except (WebSocketDisconnect, RuntimeError):
-        pass
+    await _close(websocket, json.dumps(refusal), CLOSE_UNAUTHORIZED)
 
 
 async def _serve(api: Api, websocket: WebSocket, table: Table, seat: SeatInfo, hashed: str) -> None:
+    """Send the seat's pushes (:mod:`affray.table.feed`) until the client goes, the token is replaced, or the client
+    falls :data:`MAX_BACKLOG` pushes behind (it is closed with 1013 and reconnects to the whole state)."""
     loop = asyncio.get_running_loop()
-    woken = asyncio.Event()
-    unsubscribe = api.service.subscribe(table.id, lambda: loop.call_soon_threadsafe(woken.set))
+    queue: asyncio.Queue[Push] = asyncio.Queue()
+
+    def deliver(push: Push) -> None:  # from the thread that made the change known, under the table's lock
+        loop.call_soon_threadsafe(queue.put_nowait, push)
+
+    unfollow = await run_in_threadpool(api.service.follow, table, seat, hashed, deliver)
     reader = asyncio.ensure_future(_drain(websocket))
-    sent = 0
     try:
-        message = await run_in_threadpool(api.service.state, table, seat, 0)
-        await websocket.send_json(message)
-        sent = message["version"]
         while not reader.done():
-            waiter = asyncio.ensure_future(woken.wait())
-            await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
-            waiter.cancel()
-            if reader.done():
+            getter = asyncio.ensure_future(queue.get())
+            await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
+            if not getter.done():
+                getter.cancel()
                 break
-            woken.clear()
-            if not api.service.still_valid(table, seat, hashed):
-                await _refuse(websocket, {"code": "token_replaced", "message": "This seat's token was replaced."})
+            push = getter.result()
+            if push.final:
+                await _close(websocket, push.text, CLOSE_UNAUTHORIZED)
                 break
-            message = await run_in_threadpool(api.service.state, table, seat, sent)
-            await websocket.send_json(message)
-            sent = message["version"]
+            if queue.qsize() > MAX_BACKLOG:
+                await _close(websocket, "", CLOSE_TRY_AGAIN)
+                break
+            await websocket.send_text(push.text)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        unsubscribe()
+        unfollow()
         reader.cancel()
+
+
+async def _close(websocket: WebSocket, text: str, code: int) -> None:
+    try:
+        if text:
+            await websocket.send_text(text)
+        await websocket.close(code)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
 
 
 async def _drain(websocket: WebSocket) -> None:

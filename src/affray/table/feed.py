@@ -1,0 +1,97 @@
+"""Pushing every change to the seats that follow a table (issue 14, items 1 and 3).
+
+A *follower* is one connection that hears one seat (a WebSocket, or any other push transport). It is registered
+with :meth:`affray.table.TableService.follow` and given, through its ``deliver`` callback:
+
+1. at once, the seat's whole message (:func:`affray.table.live.seat_message` from version 0);
+2. after every change of the table, the seat's message with the log entries since the last one it was sent;
+3. a final push (``Push.final``) when its token stops opening the seat: the connection must close.
+
+Why the pushes are built here and not by each connection: a change used to wake every connection, and each then
+asked a worker thread for its own message under the table's lock. Six seats meant six thread hops contending for the
+lock and the interpreter, and the first message left the server 5 ms after the change for 1 ms of work
+(docs/performance.md, "The table server"). Now the thread that learns of the change (the store's listener) builds
+every followed seat's message once, in one pass under the lock, and encodes it to JSON text there; a connection only
+sends text. Two connections of one seat that were sent the same version share one build.
+
+``deliver`` is called under the table's lock, in the order of the table's changes, from whichever thread made the
+change known: it must only hand the push over (``loop.call_soon_threadsafe(queue.put_nowait, push)``), never block.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from affray.table.live import SeatInfo, Table, seat_message
+
+
+@dataclass(frozen=True, slots=True)
+class Push:
+    """One message for a follower: ``text`` is the JSON to send; ``final`` means send it, then close."""
+
+    text: str
+    final: bool = False
+
+
+TOKEN_REPLACED = Push(json.dumps({"code": "token_replaced", "message": "This seat's token was replaced."}), final=True)
+
+
+@dataclass(eq=False, slots=True)
+class Follower:
+    """One connection hearing ``seat``, opened with the token that hashes to ``token_hash``; ``sent`` is the
+    version of the last message it was given."""
+
+    seat: SeatInfo
+    token_hash: str
+    deliver: Callable[[Push], object]
+    sent: int = 0
+
+
+def encode(message: dict[str, Any]) -> str:
+    """The JSON text of a seat's message, as ``json.dumps`` writes it but about ten times faster (orjson). A value
+    orjson refuses (an integer past 64 bits) falls back to the standard library."""
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(message)
+
+
+def first_push(table: Table, follower: Follower) -> Push:
+    """The follower's first push (the whole message, or the refusal of a token replaced meanwhile). Call under
+    ``table.lock``; sets ``follower.sent``."""
+    seat = opened(table, follower)
+    if seat is None:
+        return TOKEN_REPLACED
+    follower.sent = table.version
+    return Push(encode(seat_message(table, seat, 0)))
+
+
+def pushes(table: Table, followers: list[Follower]) -> list[tuple[Follower, Push]]:
+    """Each follower's push for the table as it is now (one build per seat and starting version). Call under
+    ``table.lock``; advances each follower's ``sent``."""
+    built: dict[tuple[str, int], Push] = {}
+    out = []
+    for follower in followers:
+        seat = opened(table, follower)
+        if seat is None:
+            out.append((follower, TOKEN_REPLACED))
+            continue
+        key = (seat.name, follower.sent)
+        push = built.get(key)
+        if push is None:
+            push = built[key] = Push(encode(seat_message(table, seat, follower.sent)))
+        follower.sent = table.version
+        out.append((follower, push))
+    return out
+
+
+def opened(table: Table, follower: Follower) -> SeatInfo | None:
+    """The table's current record of the follower's seat, or None once its token no longer opens it (a GM replaced
+    it). The record is read again each time: a reload from the store replaces the table's seat records."""
+    current = table.seats.get(follower.seat.name)
+    return current if current is not None and current.token_hash == follower.token_hash else None

@@ -1,0 +1,185 @@
+"""The pushes to a table's followers (issue 14, items 1 and 3; affray.table.feed): every connection hears every
+change once, in order, its own seat's message only (a listener that lags may push one version twice, the second
+time with no new entries); a replaced token ends its feed; a slow client is closed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from affray.store import Store
+from affray.table import SeatInfo, Table, TableService, gm
+from affray.table.feed import TOKEN_REPLACED, Push, encode
+from affray.web import ws
+
+WAIT = 10.0  # seconds: a bound on waiting for a push from the listener thread, never a pause
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[TableService]:
+    with Store(f"sqlite:///{tmp_path / 'affray.db'}") as store:
+        opened = TableService(store, policy_pause=0)
+        yield opened
+        opened.close()
+
+
+def duel(service: TableService) -> tuple[Table, dict[str, SeatInfo], dict[str, Any]]:
+    created = service.create("witchhammer/yard_duel", controllers={"bruna": "human", "tomas": "human"}, seed=4)
+    tokens = {"gm": created["gm"]["token"], **{n: s["token"] for n, s in created["seats"].items()}}
+    seats = {}
+    for name, token in tokens.items():
+        table, seats[name] = service.authenticate(created["table"], token)
+    return table, seats, created
+
+
+class Heard:
+    """A follower's pushes, as a connection would receive them (a thread-safe queue; reads wait a bounded time)."""
+
+    def __init__(self) -> None:
+        self.pushes: queue.Queue[Push] = queue.Queue()
+
+    def next(self) -> Push:
+        return self.pushes.get(timeout=WAIT)
+
+    def message(self) -> dict[str, Any]:
+        push = self.next()
+        assert not push.final
+        data: dict[str, Any] = json.loads(push.text)
+        return data
+
+
+def act_once(service: TableService, table: Table, seats: dict[str, SeatInfo]) -> None:
+    for seat in seats.values():
+        legal = service.state(table, seat)["legal"]
+        if legal:
+            actor, specs = next(iter(legal.items()))
+            service.submit(table, seat, actor, specs[0]["action"], table.version)
+            return
+    raise AssertionError("nobody is due")
+
+
+def test_every_follower_hears_every_change_once_in_order_with_its_own_seat(service: TableService) -> None:
+    table, seats, _ = duel(service)
+    heard = {name: Heard() for name in seats}
+    for name, seat in seats.items():
+        service.follow(table, seat, seat.token_hash or "", heard[name].pushes.put)
+    first = {name: h.message() for name, h in heard.items()}
+    assert {m["version"] for m in first.values()} == {0} and all(m["since"] == 0 for m in first.values())
+    for _ in range(6):
+        act_once(service, table, seats)
+    for name, h in heard.items():
+        seen, message = 0, first[name]
+        entries: list[int] = []
+        while message["version"] < 6:
+            message = h.message()
+            assert message["seat"] == name and message["since"] == seen  # each push starts where the last ended
+            seen = message["version"]
+            entries.extend(e["seq"] for e in message["log"])
+        assert entries == list(range(6))  # every record once, none twice, none skipped
+        # the last push is what a fresh read of that seat gives (its view, its due actions)
+        fresh = service.state(table, seats[name], 5)
+        assert message["view"] == json.loads(json.dumps(fresh["view"])) and message["legal"] == fresh["legal"]
+
+
+def test_two_connections_of_one_seat_share_one_build(service: TableService) -> None:
+    table, seats, _ = duel(service)
+    one, two = Heard(), Heard()
+    for h in (one, two):
+        service.follow(table, seats["bruna"], seats["bruna"].token_hash or "", h.pushes.put)
+    assert one.next().text == two.next().text
+    act_once(service, table, seats)
+    assert one.next() is two.next()
+
+
+def test_a_replaced_token_ends_its_feed_and_unfollow_stops_the_rest(service: TableService) -> None:
+    table, seats, _ = duel(service)
+    bruna, tomas = Heard(), Heard()
+    service.follow(table, seats["bruna"], seats["bruna"].token_hash or "", bruna.pushes.put)
+    unfollow = service.follow(table, seats["tomas"], seats["tomas"].token_hash or "", tomas.pushes.put)
+    bruna.message(), tomas.message()
+    gm.replace_token(service, table, seats["gm"], "bruna")
+    assert bruna.next() is TOKEN_REPLACED and json.loads(TOKEN_REPLACED.text)["code"] == "token_replaced"
+    assert tomas.message()["version"] == 0  # the announcement reaches the others as a push of the same version
+    unfollow()
+    witness = Heard()
+    service.follow(table, seats["gm"], seats["gm"].token_hash or "", witness.pushes.put)
+    act_once(service, table, seats)
+    act_once(service, table, seats)
+    while witness.message()["version"] < 2:  # (a listener that lags pushes the table as it is now: 0, 2, 2 is fine)
+        pass
+    with table.lock:  # the push of version 2 holds the lock while it delivers to every follower: it is done
+        assert bruna.pushes.empty() and tomas.pushes.empty()
+
+
+def test_a_stale_token_is_refused_when_it_starts_to_follow(service: TableService) -> None:
+    table, seats, _ = duel(service)
+    heard = Heard()
+    service.follow(table, seats["bruna"], "0" * 64, heard.pushes.put)
+    assert heard.next() is TOKEN_REPLACED
+
+
+def test_encode_writes_what_json_reads_back_and_falls_back_past_64_bits() -> None:
+    message = {"view": {"hp": 7, "odds": 0.1, "name": "Bruna \u00e9", "none": None}, "legal": {1: [True]}}
+    assert json.loads(encode(message)) == json.loads(json.dumps(message))
+    huge = {"n": 2**70}
+    assert json.loads(encode(huge)) == {"n": 2**70}
+
+
+class SlowSocket:
+    """A WebSocket whose client never reads: every send waits until the test lets it go."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.closed: int | None = None
+        self.gate = asyncio.Event()
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+        await self.gate.wait()
+
+    async def close(self, code: int) -> None:
+        self.closed = code
+
+    async def receive(self) -> dict[str, Any]:
+        await asyncio.Event().wait()  # the client sends nothing
+        raise AssertionError("unreachable")
+
+
+def test_a_client_that_falls_too_far_behind_is_closed_to_reconnect(service: TableService,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ws, "MAX_BACKLOG", 2)
+    table, seats, _ = duel(service)
+    socket = SlowSocket()
+
+    class Api:
+        pass
+
+    api = Api()
+    api.service = service  # type: ignore[attr-defined]
+
+    async def scenario() -> None:
+        serving = asyncio.ensure_future(ws._serve(api, socket, table, seats["gm"],  # type: ignore[arg-type]
+                                                  seats["gm"].token_hash or ""))
+        for _ in range(50):  # bounded: until the first message is being sent
+            if socket.sent:
+                break
+            await asyncio.sleep(0.01)
+        # Four changes pushed while the first message is still being sent. (_push is what the store's listener calls
+        # after each change; calling it here makes the four deliveries land before the gate opens.)
+        await asyncio.to_thread(act_once, service, table, seats)
+        def push_four() -> None:
+            for _ in range(4):
+                service._push(table)
+
+        await asyncio.to_thread(push_four)
+        socket.gate.set()  # the first send completes; at least four pushes wait behind it
+        await asyncio.wait_for(serving, WAIT)
+
+    asyncio.run(scenario())
+    assert socket.closed == ws.CLOSE_TRY_AGAIN and len(socket.sent) == 1
