@@ -66,7 +66,8 @@ fuzz: $(STAMP_DEV)
 	AFFRAY_FUZZ_EXAMPLES=500 $(BIN)/pytest -n $(WORKERS) -q tests/conformance/test_fuzz.py
 
 # bench_versions compares this tree with another checkout: make bench-versions BASELINE=../old/.venv/bin/python
-bench: $(STAMP_RUN)
+# (the dev extras: bench_table reuses the test suite's server and PostgreSQL harnesses, which import pytest)
+bench: $(STAMP_DEV)
 	@for b in bench/bench_*.py; do [ $$b = bench/bench_versions.py ] && continue; echo "== $$b"; $(BIN)/python $$b; done
 
 bench-versions: $(STAMP_RUN)

@@ -6,17 +6,24 @@ Prints actions per second, the p50 and p99 time from sending an action until eve
 its new view, and the server's memory per table (resident set growth / tables). Goal: p99 under 50 ms on the
 two-core machine.
 
-Run: ``.venv/bin/python bench/bench_table.py [TABLES] [ACTIONS_PER_TABLE] [--think SECONDS]`` (default 100, 20
-and 0). ``--think S``: before each action the table's player thinks for a random time (exponential, mean S), as
-people at a table do; 0 is a closed loop (every table always has an action in flight: the server's saturation, not
-the latency a table sees).
-``AFFRAY_BENCH_DIR=/dev/shm`` puts the database in memory (to see what the disk's fsync costs). It starts
-``affray serve`` on a free loopback port with a temporary SQLite file, and stops it at the end. Asserts nothing.
+Run: ``.venv/bin/python bench/bench_table.py [TABLES] [ACTIONS_PER_TABLE] [--think SECONDS] [--db sqlite|postgres]
+[--processes N]`` (default 100, 20, 5, sqlite, 1). ``--think S``: before each action the table's player thinks for a
+random time (exponential, mean S), as people at a table do: the latency a table sees, which the goal is about;
+``--think 0`` is a closed loop (every table always has an action in flight: the server's saturation throughput, whose
+latency is the queue's).
+``AFFRAY_BENCH_DIR=/dev/shm`` puts the SQLite database in memory (to see what the disk's fsync costs).
+
+It starts ``affray serve`` on free loopback ports and stops it at the end: one process with a temporary SQLite file,
+or ``--db postgres`` a throwaway PostgreSQL 15 server (the test suite's harness, ``tests/pg.py``: without fsync, so
+it measures the servers, not the disk) and ``--processes N`` server processes on it. With several processes each
+table's seats are spread over them (seat k of table i on process (i + k) mod N, each player acting through its own),
+so most pushes cross between processes by LISTEN/NOTIFY (issue 14, item 4). Asserts nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import os
 import random
@@ -59,42 +66,56 @@ class Seat:
             self.changed.set()
 
 
-async def play_table(client: httpx.AsyncClient, port: int, created: dict[str, Any], actions: int,
-                     latencies: list[float], rng: random.Random, think: float = 0.0) -> int:
-    table = created["table"]
-    tokens = {"gm": created["gm"]["token"], **{n: s["token"] for n, s in created["seats"].items()}}
-    seats = {}
-    for name, token in tokens.items():
-        socket = await connect(f"ws://127.0.0.1:{port}/api/tables/{table}/ws?token={token}", max_size=None)
-        seats[name] = Seat(socket)
-    listeners = [asyncio.ensure_future(s.listen()) for s in seats.values()]
-    done = 0
-    try:
-        while done < actions:
-            await asyncio.wait_for(_until(seats, lambda s: s.version >= 0), 30)
-            mover = next(((n, s) for n, s in seats.items() if s.state.get("legal")), None)
-            if mover is None or any(s.state.get("outcome") for s in seats.values()):
-                break
-            name, seat = mover
-            if think > 0:
-                await asyncio.sleep(rng.expovariate(1 / think))
-            actor, specs = next(iter(seat.state["legal"].items()))
-            version = seat.state["version"]
-            started = time.perf_counter()
-            answer = await client.post(f"/api/tables/{table}/actions",
-                                       headers={"Authorization": f"Bearer {tokens[name]}"},
-                                       json={"actor": actor, "action": rng.choice(specs)["action"], "version": version})
-            if answer.status_code != 200:
-                continue
-            target = answer.json()["version"]
-            await asyncio.wait_for(_until(seats, lambda s, t=target: s.version >= t), 30)
-            latencies.append(time.perf_counter() - started)
-            done += 1
-    finally:
-        for s in seats.values():
+class TableClients:
+    """One table's six seats: their sockets (each listening), the process each is connected to, their tokens."""
+
+    def __init__(self, created: dict[str, Any]) -> None:
+        self.id = created["table"]
+        self.tokens = {"gm": created["gm"]["token"], **{n: s["token"] for n, s in created["seats"].items()}}
+        self.seats: dict[str, Seat] = {}
+        self.via: dict[str, int] = {}
+        self.listeners: list[asyncio.Future[None]] = []
+
+    async def connect(self, ports: list[int], index: int) -> None:
+        """Connect every seat and wait (bounded) until each has its first message."""
+        for k, (name, token) in enumerate(self.tokens.items()):
+            self.via[name] = (index + k) % len(ports)  # the process this seat is connected to (and acts through)
+            socket = await connect(f"ws://127.0.0.1:{ports[self.via[name]]}/api/tables/{self.id}/ws?token={token}",
+                                   max_size=None)
+            self.seats[name] = Seat(socket)
+        self.listeners = [asyncio.ensure_future(s.listen()) for s in self.seats.values()]
+        await asyncio.wait_for(_until(self.seats, lambda s: s.version >= 0), 60)
+
+    async def close(self) -> None:
+        for s in self.seats.values():
             await s.socket.close()
-        for listener in listeners:
+        for listener in self.listeners:
             listener.cancel()
+
+
+async def play_table(clients: list[httpx.AsyncClient], table: TableClients, actions: int, latencies: list[float],
+                     rng: random.Random, think: float = 0.0) -> int:
+    seats, done = table.seats, 0
+    while done < actions:
+        mover = next(((n, s) for n, s in seats.items() if s.state.get("legal")), None)
+        if mover is None or any(s.state.get("outcome") for s in seats.values()):
+            break
+        name, seat = mover
+        if think > 0:
+            await asyncio.sleep(rng.expovariate(1 / think))
+        actor, specs = next(iter(seat.state["legal"].items()))
+        version = seat.state["version"]
+        started = time.perf_counter()
+        answer = await clients[table.via[name]].post(f"/api/tables/{table.id}/actions",
+                                                     headers={"Authorization": f"Bearer {table.tokens[name]}"},
+                                                     json={"actor": actor, "action": rng.choice(specs)["action"],
+                                                           "version": version})
+        if answer.status_code != 200:
+            continue
+        target = answer.json()["version"]
+        await asyncio.wait_for(_until(seats, lambda s, t=target: s.version >= t), 30)
+        latencies.append(time.perf_counter() - started)
+        done += 1
     return done
 
 
@@ -108,49 +129,72 @@ async def _until(seats: dict[str, Seat], ok: Any) -> None:
             s.changed.clear()
 
 
-async def main(tables: int, actions: int, think: float = 0.0) -> None:
-    folder = tempfile.mkdtemp(dir=os.environ.get("AFFRAY_BENCH_DIR"))  # e.g. /dev/shm: no fsync cost
-    server = Server(f"sqlite:///{folder}/bench.db", Path(folder) / "server.log")
-    server.start()
-    assert server.proc is not None
+async def main(tables: int, actions: int, think: float = 0.0, db: str = "sqlite", processes: int = 1) -> None:
+    with contextlib.ExitStack() as stack:
+        folder = tempfile.mkdtemp(dir=os.environ.get("AFFRAY_BENCH_DIR"))  # e.g. /dev/shm: no fsync cost
+        if db == "postgres":
+            from tests.pg import postgres_server
+
+            url = stack.enter_context(postgres_server()).create_database("bench")
+        else:
+            url = f"sqlite:///{folder}/bench.db"
+        servers = [Server(url, Path(folder) / f"server{i}.log") for i in range(processes)]
+        for server in servers:
+            server.start()
+            stack.callback(server.kill)
+        await measure(servers, tables, actions, think, f"{db}, {processes} process{'es' if processes > 1 else ''}")
+        print(f"server logs: {folder}")
+
+
+async def measure(servers: list[Server], tables: int, actions: int, think: float, where: str) -> None:
+    pids = [server.proc.pid for server in servers if server.proc is not None]
+    clients = [httpx.AsyncClient(base_url=server.url, timeout=60, limits=httpx.Limits(max_connections=200))
+               for server in servers]
     try:
-        async with httpx.AsyncClient(base_url=server.url, timeout=60,
-                                     limits=httpx.Limits(max_connections=200)) as client:
-            before = rss_kib(server.proc.pid)
-            body = {"scenario": SCENARIO, "controllers": {a: "human" for a in ("oriel", "kestrin", "cut1", "cut2")}}
-            created = []
-            for _ in range(tables):
-                for _attempt in range(100):  # the server limits creations per client: wait for its bucket
-                    answer = await client.post("/api/tables", json=body)
-                    if answer.status_code != 429:
-                        break
-                    await asyncio.sleep(0.1)
-                if answer.status_code != 201:
-                    raise SystemExit(f"creating a table was refused: {answer.status_code} {answer.text}")
-                created.append(answer.json())
-            after = rss_kib(server.proc.pid)
-            latencies: list[float] = []
-            rng = random.Random(1)
-            # The 600 clients' own garbage collections would pause the harness, not the server: measure the server.
-            gc.collect()
-            gc.freeze()
-            gc.set_threshold(100_000, 100, 1_000)
-            started = time.perf_counter()
-            counts = await asyncio.gather(*(play_table(client, server.port, c, actions, latencies, rng, think)
-                                            for c in created))
-            elapsed = time.perf_counter() - started
-        total = sum(counts)
-        latencies.sort()
-        pace = f"think time {think:g} s (mean, exponential)" if think > 0 else "closed loop"
-        print(f"{tables} tables x {len(created[0]['seats']) + 1} seats ({SCENARIO}, {pace}), {total} actions in "
-              f"{elapsed:.1f} s: {total / elapsed:.0f} actions/s")
-        print(f"action -> every seat of its table has its new view: p50 {statistics.median(latencies) * 1000:.1f} ms, "
-              f"p99 {latencies[int(len(latencies) * 0.99) - 1] * 1000:.1f} ms (goal: p99 < 50 ms)")
-        print(f"server memory per table: {(after - before) / tables:.0f} KiB (RSS growth over {tables} tables of "
-              f"{len(created[0]['seats']) + 1} seats)")
+        before = sum(rss_kib(pid) for pid in pids)
+        body = {"scenario": SCENARIO, "controllers": {a: "human" for a in ("oriel", "kestrin", "cut1", "cut2")}}
+        created = []
+        for i in range(tables):
+            for _attempt in range(100):  # the server limits creations per client: wait for its bucket
+                answer = await clients[i % len(clients)].post("/api/tables", json=body)
+                if answer.status_code != 429:
+                    break
+                await asyncio.sleep(0.1)
+            if answer.status_code != 201:
+                raise SystemExit(f"creating a table was refused: {answer.status_code} {answer.text}")
+            created.append(answer.json())
+        created_kib = sum(rss_kib(pid) for pid in pids)
+        # Every seat connects (and gets its first message) before the clock starts: 600 connections at once
+        # would otherwise be measured as the first actions' latency.
+        ports = [server.port for server in servers]
+        tables_ = [TableClients(c) for c in created]
+        for i, table in enumerate(tables_):
+            await table.connect(ports, i)
+        latencies: list[float] = []
+        rng = random.Random(1)
+        # The 600 clients' own garbage collections would pause the harness, not the server: measure the server.
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(100_000, 100, 1_000)
+        started = time.perf_counter()
+        counts = await asyncio.gather(*(play_table(clients, t, actions, latencies, rng, think) for t in tables_))
+        elapsed = time.perf_counter() - started
+        played_kib = sum(rss_kib(pid) for pid in pids)  # a table is loaded by every process that serves it
+        for table in tables_:
+            await table.close()
     finally:
-        server.kill()
-        print(f"server log: {Path(folder) / 'server.log'}")
+        for client in clients:
+            await client.aclose()
+    total = sum(counts)
+    latencies.sort()
+    pace = f"think time {think:g} s (mean, exponential)" if think > 0 else "closed loop"
+    print(f"{tables} tables x {len(created[0]['seats']) + 1} seats ({SCENARIO}, {pace}; {where}), {total} actions "
+          f"in {elapsed:.1f} s: {total / elapsed:.0f} actions/s")
+    print(f"action -> every seat of its table has its new view: p50 {statistics.median(latencies) * 1000:.1f} ms, "
+          f"p99 {latencies[int(len(latencies) * 0.99) - 1] * 1000:.1f} ms (goal: p99 < 50 ms)")
+    print(f"server memory per table (RSS growth of the server processes / {tables} tables): "
+          f"{(created_kib - before) / tables:.0f} KiB opened, {(played_kib - before) / tables:.0f} KiB after "
+          f"{total / tables:.0f} actions each with every seat connected")
 
 
 if __name__ == "__main__":
@@ -159,6 +203,11 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="the table server under load")
     parser.add_argument("tables", type=int, nargs="?", default=100)
     parser.add_argument("actions", type=int, nargs="?", default=20, help="actions per table")
-    parser.add_argument("--think", type=float, default=0.0, help="mean think time before each action, seconds")
+    parser.add_argument("--think", type=float, default=5.0,
+                        help="mean think time before each action, seconds (0: a closed loop)")
+    parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--processes", type=int, default=1, help="server processes (several need --db postgres)")
     args = parser.parse_args()
-    asyncio.run(main(args.tables, args.actions, args.think))
+    if args.processes > 1 and args.db != "postgres":
+        parser.error("several server processes share one database: use --db postgres")
+    asyncio.run(main(args.tables, args.actions, args.think, args.db, max(1, args.processes)))

@@ -12,7 +12,7 @@ from affray.store import Store
 from affray.table import TableService
 from affray.web.app import create_app
 
-SERVER_GC_THRESHOLDS = (50_000, 100, 1_000)  # gc.set_threshold for the server process (default: 700, 10, 10)
+SERVER_GC_THRESHOLDS = (700, 10, 1_000)  # gc.set_threshold for the server process (default: 700, 10, 10)
 
 
 def serve(host: str, port: int, db: str, *, create_key: str | None = None, policy_pause: float = 0.5,
@@ -23,8 +23,10 @@ def serve(host: str, port: int, db: str, *, create_key: str | None = None, polic
     service = TableService(store, examples_dir=examples_dir, policy_pause=policy_pause)
     # Python's cyclic collector, at its default thresholds, walks every live match of every table in its full
     # collections: with 100 tables those pauses were the p99 of an action (250-350 ms against a p50 of 17 ms,
-    # bench_table --think 5). Matches free almost everything by reference counting, so collecting less often costs
-    # little memory and takes the pauses out of the tail (p99 about 60 ms). Measured in docs/performance.md.
+    # bench_table --think 5). Matches free almost everything by reference counting, so full collections can be a
+    # hundred times rarer (every 10,000 young collections instead of 100) at little cost in memory. The young
+    # collections keep their default size: at 50,000 objects each one paused the server 16-30 ms every few seconds,
+    # which put them back in the p99; at 700 they take under 4 ms. Measured in docs/performance.md.
     gc.set_threshold(*SERVER_GC_THRESHOLDS)
     try:
         app = create_app(service, create_key=create_key)
