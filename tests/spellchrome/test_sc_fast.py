@@ -16,7 +16,7 @@ from affray.core.memo import Memo
 from affray.core.policy import Choices, exposed
 from affray.core.rng import FastRNG
 from affray.rulesets.spellchrome.choices import TurnChoices, move_ends
-from affray.rulesets.spellchrome.legal import MOVES_KEY
+from affray.rulesets.spellchrome.legal import LISTINGS_OWN, LISTINGS_SHARED, MOVES_KEY
 from affray.rulesets.spellchrome.observe import SpellchromeObservation
 from affray.rulesets.spellchrome.state import SpellchromeState
 
@@ -147,7 +147,7 @@ def test_turn_choices_answer_by_part_without_listing_the_moves() -> None:
     state, memo = state_of(match), Memo()
     choices = match.ruleset.choices(state, "a", memo)
     assert isinstance(choices, TurnChoices)
-    listings: dict[Any, Any] = memo.static(MOVES_KEY, dict)
+    listings: dict[Any, Any] = memo.cache(MOVES_KEY, LISTINGS_SHARED, LISTINGS_OWN)
     attacks = choices.of("attack")
     assert [s.action for s in attacks] == [{"type": "attack", "target": "b", "weapon": "longsword"},
                                            {"type": "attack", "target": "b", "weapon": "unarmed"}]

@@ -9,7 +9,11 @@ state or in module globals:
 - :meth:`Memo.static` keeps a value for the life of the match (what only the setup and options determine: a map,
   weapon tables, compiled cards). Whoever starts many matches of one setup and options (a :class:`Scenario`, a
   simulation chunk) may hand them all the same ``static`` store, so those parts are built once for all of them:
-  the store is the caller's, passed explicitly, never a module global.
+  the store is the caller's, passed explicitly, never a module global;
+- :meth:`Memo.cache` keeps a bounded :class:`Cache` in the static store, for values that come back from decision to
+  decision and from fight to fight (Spellchrome's specs and move listings). Its bound depends on :attr:`Memo.shared`:
+  large when many matches read the store (a simulation), small when one live match owns it (a table server holds
+  hundreds of matches, each with its own memo).
 
 The match calls :meth:`advance` with its version after every change and :meth:`reset` when it rebuilds its state
 (undo, rewind), so nothing derived from a state outlives it. Values are shared: treat them as read-only. A memo is
@@ -22,15 +26,37 @@ from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Cache(dict[K, V]):
+    """A dict that holds at most ``limit`` entries: :meth:`keep` starts it again (clears it) when it is full. Its
+    values are shared by every reader: read-only."""
+
+    __slots__ = ("limit",)
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def keep(self, key: K, value: V) -> V:
+        """Store ``value`` under ``key`` (after clearing a full cache) and return it."""
+        if len(self) >= self.limit:
+            self.clear()
+        self[key] = value
+        return value
 
 
 class Memo:
     """Derived values of one match (see the module docstring)."""
 
-    __slots__ = ("_keyed", "_now", "_static", "version")
+    __slots__ = ("_keyed", "_now", "_static", "shared", "version")
 
     def __init__(self, static: dict[Hashable, Any] | None = None) -> None:
         self.version = 0
+        #: Whether the static store was handed in (shared by the matches of one setup) rather than this match's own.
+        self.shared = static is not None
         self._now: dict[Hashable, Any] = {}
         self._keyed: dict[Hashable, tuple[Hashable, Any]] = {}
         self._static: dict[Hashable, Any] = {} if static is None else static
@@ -72,3 +98,12 @@ class Memo:
         except KeyError:
             value = self._static[key] = build()
         return value
+
+    def cache(self, key: Hashable, shared: int, own: int) -> Cache[Any, Any]:
+        """The :class:`Cache` under ``key`` in the static store, made on first use with room for ``shared`` entries
+        when the store is shared by many matches and ``own`` when it is this match's alone."""
+        try:
+            found: Cache[Any, Any] = self._static[key]
+        except KeyError:
+            found = self._static[key] = Cache(shared if self.shared else own)
+        return found

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from affray.core.engine import ActionSpec
 from affray.core.grid import DIRECTIONS, Pos, open_squares
-from affray.core.memo import Memo
+from affray.core.memo import Cache, Memo
 from affray.rulesets.spellchrome.health import after_the_fight
 from affray.rulesets.spellchrome.mechanics import squares
 from affray.rulesets.spellchrome.movement import (
@@ -28,11 +28,11 @@ from affray.rulesets.spellchrome.movement import (
     whole_of,
 )
 from affray.rulesets.spellchrome.offers import (
-    SPECS_LIMIT,
     attack_actions,
     first_aid_actions,
     provoke_note,
     spec,
+    specs_cache,
     spell_actions,
     support_actions,
 )
@@ -48,6 +48,11 @@ MOVE_FREE = ("to", "path")
 STEP_FREE = ("to",)
 SpecKey = tuple[str, Pos, str, tuple[str, ...]]
 MOVES_KEY = "spellchrome.moves"  # the match's move listings, in its memo
+# Move listings kept before the cache starts again (Memo.cache): many when a simulation's matches share the memo's
+# static store (the same listings come back across fights), few when one live match owns it (a table server holds
+# hundreds of matches; at 5,000 a long fight could keep megabytes of listings per table, docs/performance.md).
+LISTINGS_SHARED = 5_000
+LISTINGS_OWN = 256
 _DERIVED_LIMIT = 64
 T = TypeVar("T")
 
@@ -62,7 +67,7 @@ def path_provokers(threats: Threats, c: Combatant, path: list[Pos]) -> list[Comb
     return list(seen.values())
 
 
-def _move_spec(specs: dict[SpecKey, ActionSpec], kind: str, to: Pos, suffix: str, notes: tuple[str, ...]
+def _move_spec(specs: Cache[SpecKey, ActionSpec], kind: str, to: Pos, suffix: str, notes: tuple[str, ...]
                ) -> ActionSpec:
     """The spec of a move-like action to ``to``: ``kind`` is move, withdraw, step, tumble (a move with
     ``tumble: true``) or run (``suffix`` is then its compass point; otherwise the label's tail). Specs repeat
@@ -71,8 +76,6 @@ def _move_spec(specs: dict[SpecKey, ActionSpec], kind: str, to: Pos, suffix: str
     key = (kind, to, suffix, notes)
     found = specs.get(key)
     if found is None:
-        if len(specs) >= SPECS_LIMIT:
-            specs.clear()
         where = f"[{to[0]}, {to[1]}]"
         action: dict[str, Any] = {"type": "move" if kind == "tumble" else kind, "to": list(to)}
         if kind == "run":
@@ -82,7 +85,7 @@ def _move_spec(specs: dict[SpecKey, ActionSpec], kind: str, to: Pos, suffix: str
             label = f"tumble to {where}{suffix}"
         else:
             label = f"{_LABELS[kind]} {where}{suffix}"
-        found = specs[key] = spec(action, label, notes, STEP_FREE if kind == "step" else MOVE_FREE)
+        found = specs.keep(key, spec(action, label, notes, STEP_FREE if kind == "step" else MOVE_FREE))
     return found
 
 
@@ -90,7 +93,7 @@ class _Board:
     """What the move listings of one ``legal()`` call share: the threat map, the squares no move may end
     on, and the warning per set of provokers (SC-28)."""
 
-    def __init__(self, state: SpellchromeState, c: Combatant, specs: dict[SpecKey, ActionSpec]) -> None:
+    def __init__(self, state: SpellchromeState, c: Combatant, specs: Cache[SpecKey, ActionSpec]) -> None:
         self.state, self.c, self.specs = state, c, specs
         self.threats = threat_map(state, c)
         self.taken = taken_squares(state, c)
@@ -104,7 +107,7 @@ class _Board:
         return out
 
 
-def _listing(specs: dict[SpecKey, ActionSpec], kind: str, ends: list[Pos], suffix: str, usual: tuple[str, ...],
+def _listing(specs: Cache[SpecKey, ActionSpec], kind: str, ends: list[Pos], suffix: str, usual: tuple[str, ...],
              odd: dict[Pos, tuple[str, ...]]) -> list[ActionSpec]:
     """Specs of ``kind`` to ``ends``: warnings ``usual``, or ``odd``'s for the squares it names."""
     get = specs.get
@@ -227,14 +230,12 @@ def movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> M
                    for o in state.combatants.values() if o is not c)
     key = (c.id, c.pos, c.speed_ft, turn.move_left, turn.standard_left, turn.stepped, turn.moved, turn.move_used_for,
            tuple(state.order), others)
-    listings: dict[Any, Moves] = memo.static(MOVES_KEY, dict)
+    listings: Cache[Any, Moves] = memo.cache(MOVES_KEY, LISTINGS_SHARED, LISTINGS_OWN)
     found = listings.get(key)
     if found is None:
-        if len(listings) >= SPECS_LIMIT // 10:
-            listings.clear()
-        board = _Board(state, c, memo.static("spellchrome.specs", dict))
-        found = listings[key] = Moves(_steps(state, c, turn, board) + _moves(state, c, turn, board)
-                                      + _runs(state, c, turn, board))
+        board = _Board(state, c, specs_cache(memo, "spellchrome.specs"))
+        found = listings.keep(key, Moves(_steps(state, c, turn, board) + _moves(state, c, turn, board)
+                                         + _runs(state, c, turn, board)))
     return found
 
 

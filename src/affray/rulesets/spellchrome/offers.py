@@ -14,13 +14,16 @@ from typing import Any
 
 from affray.core.engine import ActionSpec
 from affray.core.grid import Pos
-from affray.core.memo import Memo
+from affray.core.memo import Cache, Memo
 from affray.rulesets.spellchrome.combat import attack_provokers, cast_provokers, line_clear
 from affray.rulesets.spellchrome.mechanics import iterative_bonuses, range_penalty, withdraw_distance
 from affray.rulesets.spellchrome.movement import threateners
 from affray.rulesets.spellchrome.state import CLOSE_KINDS, Arm, Combatant, SpellchromeState, Turn
 
-SPECS_LIMIT = 50_000  # specs kept per kind of listing in a memo before it starts again
+# Specs (and warnings) kept per kind of listing before the cache starts again (Memo.cache): many when a simulation's
+# matches share the memo's static store, fewer when one live match owns it (a table server holds hundreds).
+SPECS_LIMIT = 50_000
+SPECS_OWN = 4_000
 
 
 def spec(action: dict[str, Any], label: str, notes: tuple[str, ...] = (), free: tuple[str, ...] = ()) -> ActionSpec:
@@ -50,32 +53,31 @@ def _reaches(state: SpellchromeState, a: Pos, b: Pos, d: int, arm: Arm) -> bool:
 _MAY_PROVOKE = frozenset({"unarmed", "ranged"})
 
 
-def _warning(warnings: dict[Any, tuple[str, ...]], state: SpellchromeState, c: Combatant, foes: list[Combatant]
+def specs_cache(memo: Memo, key: str) -> Cache[Any, Any]:
+    """The match's cache of specs (or warnings) under ``key`` (:meth:`Memo.cache`)."""
+    return memo.cache(key, SPECS_LIMIT, SPECS_OWN)
+
+
+def _warning(warnings: Cache[Any, tuple[str, ...]], state: SpellchromeState, c: Combatant, foes: list[Combatant]
              ) -> tuple[str, ...]:
     """:func:`provoke_note`, kept in the match's memo (names and speeds do not change in a fight)."""
     key = (c.id, c.speed_ft, tuple(f.id for f in foes))
     found = warnings.get(key)
-    if found is None:
-        if len(warnings) >= SPECS_LIMIT:
-            warnings.clear()
-        found = warnings[key] = provoke_note(state, c, foes)
-    return found
+    return warnings.keep(key, provoke_note(state, c, foes)) if found is None else found
 
 
-def _blow(specs: dict[Any, ActionSpec], kind: str, t: Combatant, arm: Arm, notes: tuple[str, ...]) -> ActionSpec:
+def _blow(specs: Cache[Any, ActionSpec], kind: str, t: Combatant, arm: Arm, notes: tuple[str, ...]) -> ActionSpec:
     """The attack or full attack on ``t`` with ``arm`` under warnings ``notes``: the same spec each time (names and
     weapons do not change in a fight), kept in the match's memo; read-only like every listing."""
     key = (kind, t.id, arm.id, notes)
     found = specs.get(key)
     if found is None:
-        if len(specs) >= SPECS_LIMIT:
-            specs.clear()
         if kind == "attack":
             found = spec({"type": "attack", "target": t.id, "weapon": arm.id}, f"attack {t.name} with {arm.name}",
                          notes)
         else:
             found = spec({"type": "full_attack", "target": t.id}, f"full attack on {t.name} (full-round)", notes)
-        specs[key] = found
+        specs.keep(key, found)
     return found
 
 
@@ -86,14 +88,14 @@ def attack_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo
         return []
     full_ok = (turn.move_left or turn.move_used_for == "step") and not turn.moved
     full_ok = full_ok and len(iterative_bonuses(c.base_attack)) > 1
-    blows: dict[Any, ActionSpec] = memo.static("spellchrome.blows", dict)
+    blows: Cache[Any, ActionSpec] = specs_cache(memo, "spellchrome.blows")
     specs: list[ActionSpec] = []
     wielding = c.wielding
     arms = (c.arms[wielding],) if wielding == "unarmed" else (c.arms[wielding], c.arms["unarmed"])
     # who threatens the attacker's square: the same for every ranged shot from here (SC-27 (d)); a shooter with the
     # Guarded Ranged Attack feat never asks (ruling SC-R6)
     threats = threateners(state, c, c.pos) if arms[0].kind == "ranged" and "ranged" not in c.guards else None
-    warnings: dict[Any, tuple[str, ...]] = memo.static("spellchrome.warnings", dict)
+    warnings: Cache[Any, tuple[str, ...]] = specs_cache(memo, "spellchrome.warnings")
     here, side = c.pos, c.side
     for t in state.combatants.values():
         if t.side == side or t.surrendered or t.hp_state == "dead":
@@ -123,7 +125,7 @@ def spell_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo)
     melee (SC-27 (e), SC-28); the specs are kept in the match's memo like the blows."""
     if not turn.standard_left or not c.spells:
         return []
-    casts: dict[Any, ActionSpec] = memo.static("spellchrome.blows", dict)
+    casts: Cache[Any, ActionSpec] = specs_cache(memo, "spellchrome.blows")
     specs: list[ActionSpec] = []
     notes: tuple[str, ...] | None = None  # the warning of casting here, found for the first castable spell
     for spell in c.spells.values():
@@ -148,10 +150,8 @@ def spell_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo)
             key = ("cast", spell.id, t.id, notes)
             found = casts.get(key)
             if found is None:
-                if len(casts) >= SPECS_LIMIT:
-                    casts.clear()
-                found = casts[key] = spec({"type": "cast", "spell": spell.id, "target": t.id},
-                                          f"cast {spell.name} on {t.name}", notes)
+                found = casts.keep(key, spec({"type": "cast", "spell": spell.id, "target": t.id},
+                                             f"cast {spell.name} on {t.name}", notes))
             specs.append(found)
     return specs
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from affray.core.engine import Action, ActionSpec, Window
-from affray.core.memo import Memo
+from affray.core.memo import Cache, Memo
 from affray.core.policy import Choices
 from affray.rulesets.warp.legal import attack_actions, attack_key, defense_actions
 from affray.rulesets.warp.state import WarpState
 
 TURN_PHASES = ("turn", "held")
-KEPT_ATTACKS = 256  # attack lists kept per fighter in the setup's store
+KEPT_ATTACKS = 256  # attack lists kept per fighter in the setup's store (Memo.cache: shared or a live match's own)
 
 
 class WarpChoices(Choices):
@@ -49,14 +49,11 @@ class WarpChoices(Choices):
         # The attacks depend on the setup, the options and attack_key alone, so they are kept in the setup's store,
         # which every match of a simulation chunk shares (the same exchanges of blows come back fight after fight);
         # bounded, since positions are open.
-        kept: dict[tuple[object, ...], list[Action]] = self._memo.static(("warp-attacks", f.id), dict)
+        kept: Cache[tuple[object, ...], list[Action]] = self._memo.cache(("warp-attacks", f.id), KEPT_ATTACKS,
+                                                                        KEPT_ATTACKS)
         key = attack_key(state, f)
         found = kept.get(key)
-        if found is None:
-            if len(kept) >= KEPT_ATTACKS:
-                kept.clear()
-            found = kept[key] = attack_actions(state, f)
-        return found
+        return kept.keep(key, attack_actions(state, f)) if found is None else found
 
     def defenses(self) -> list[Action]:
         """The defenses on offer against the pending attack, as ``[s.action for s in self.of("defend")]`` gives
