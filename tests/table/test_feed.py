@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from affray.store import Store
-from affray.table import SeatInfo, Table, TableService, gm
-from affray.table.feed import TOKEN_REPLACED, Push, encode
+from affray.table import SeatInfo, Table, TableService, feed, gm
+from affray.table.feed import BROKEN, TOKEN_REPLACED, Push, encode
 from affray.web import ws
 
 WAIT = 10.0  # seconds: a bound on waiting for a push from the listener thread, never a pause
@@ -122,6 +122,32 @@ def test_a_stale_token_is_refused_when_it_starts_to_follow(service: TableService
     heard = Heard()
     service.follow(table, seats["bruna"], "0" * 64, heard.pushes.put)
     assert heard.next() is TOKEN_REPLACED
+
+
+def test_a_seat_whose_message_fails_is_closed_and_the_others_still_hear(service: TableService,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    table, seats, _ = duel(service)
+    bruna, tomas = Heard(), Heard()
+    service.follow(table, seats["bruna"], seats["bruna"].token_hash or "", bruna.pushes.put)
+    service.follow(table, seats["tomas"], seats["tomas"].token_hash or "", tomas.pushes.put)
+    bruna.message(), tomas.message()
+    real = feed.seat_message
+
+    def broken_for_tomas(table: Table, seat: SeatInfo, since: int = 0) -> dict[str, Any]:
+        if seat.name == "tomas":
+            raise RuntimeError("a bug in a view, with a secret: the seed")
+        return real(table, seat, since)
+
+    monkeypatch.setattr(feed, "seat_message", broken_for_tomas)
+    act_once(service, table, seats)
+    assert bruna.message()["version"] == 1
+    push = tomas.next()
+    assert push is BROKEN and push.close == 1011 and "secret" not in push.text
+    monkeypatch.setattr(feed, "seat_message", real)
+    act_once(service, table, seats)
+    assert bruna.message()["version"] == 2
+    with table.lock:  # tomas's follower was dropped with its final push: nothing more for it
+        assert tomas.pushes.empty()
 
 
 def test_encode_writes_what_json_reads_back_and_falls_back_past_64_bits() -> None:

@@ -5,7 +5,8 @@ with :meth:`affray.table.TableService.follow` and given, through its ``deliver``
 
 1. at once, the seat's whole message (:func:`affray.table.live.seat_message` from version 0);
 2. after every change of the table, the seat's message with the log entries since the last one it was sent;
-3. a final push (``Push.final``) when its token stops opening the seat: the connection must close.
+3. a final push (``Push.final``) when its token stops opening the seat, or when its message could not be built (a
+   bug, logged here; the other followers go on): the connection must close.
 
 Why the pushes are built here and not by each connection: a change used to wake every connection, and each then
 asked a worker thread for its own message under the table's lock. Six seats meant six thread hops contending for the
@@ -21,6 +22,7 @@ change known: it must only hand the push over (``loop.call_soon_threadsafe(queue
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -32,13 +34,24 @@ from affray.table.live import SeatInfo, Table, seat_message
 
 @dataclass(frozen=True, slots=True)
 class Push:
-    """One message for a follower: ``text`` is the JSON to send; ``final`` means send it, then close."""
+    """One message for a follower: ``text`` is the JSON to send; a ``close`` code means send it, then close the
+    connection with that code (WebSocket close codes: 4401 a token that no longer opens the seat, 1011 a server
+    error)."""
 
     text: str
-    final: bool = False
+    close: int | None = None
+
+    @property
+    def final(self) -> bool:
+        return self.close is not None
 
 
-TOKEN_REPLACED = Push(json.dumps({"code": "token_replaced", "message": "This seat's token was replaced."}), final=True)
+TOKEN_REPLACED = Push(json.dumps({"code": "token_replaced", "message": "This seat's token was replaced."}), close=4401)
+# A seat whose message could not be built (a bug, logged on the server): its connection closes, the others go on.
+# The sentence names nothing of the table: an error must not carry what the seat may not see.
+BROKEN = Push(json.dumps({"code": "internal", "message": "The server could not build this seat's view; reconnect."}),
+              close=1011)
+log = logging.getLogger(__name__)
 
 
 @dataclass(eq=False, slots=True)
@@ -68,7 +81,7 @@ def first_push(table: Table, follower: Follower) -> Push:
     if seat is None:
         return TOKEN_REPLACED
     follower.sent = table.version
-    return Push(encode(seat_message(table, seat, 0)))
+    return _build(table, seat, 0)
 
 
 def pushes(table: Table, followers: list[Follower]) -> list[tuple[Follower, Push]]:
@@ -84,10 +97,18 @@ def pushes(table: Table, followers: list[Follower]) -> list[tuple[Follower, Push
         key = (seat.name, follower.sent)
         push = built.get(key)
         if push is None:
-            push = built[key] = Push(encode(seat_message(table, seat, follower.sent)))
+            push = built[key] = _build(table, seat, follower.sent)
         follower.sent = table.version
         out.append((follower, push))
     return out
+
+
+def _build(table: Table, seat: SeatInfo, since: int) -> Push:
+    try:
+        return Push(encode(seat_message(table, seat, since)))
+    except Exception:  # a bug in a view: this seat's connection closes (1011), every other seat still hears
+        log.exception("table %s: the message of seat %s could not be built", table.id, seat.name)
+        return BROKEN
 
 
 def opened(table: Table, follower: Follower) -> SeatInfo | None:

@@ -319,7 +319,7 @@ class TableService:
                     follower.deliver(push)
                 except Exception as exc:  # a connection whose event loop is gone: it will not hear again
                     log.warning("table %s: dropped a follower of seat %s: %s", table.id, follower.seat.name, exc)
-                    push = Push("", final=True)
+                    push = Push("", close=1011)
                 if push.final:
                     with self._tables_lock:
                         self._followers.get(table.id, set()).discard(follower)

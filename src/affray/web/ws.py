@@ -81,8 +81,8 @@ async def _serve(api: Api, websocket: WebSocket, table: Table, seat: SeatInfo, h
                 getter.cancel()
                 break
             push = getter.result()
-            if push.final:
-                await _close(websocket, push.text, CLOSE_UNAUTHORIZED)
+            if push.close is not None:
+                await _close(websocket, push.text, push.close)
                 break
             if queue.qsize() > MAX_BACKLOG:
                 await _close(websocket, "", CLOSE_TRY_AGAIN)
