@@ -16,6 +16,7 @@ import pytest
 from affray.store import Store
 from affray.table import SeatInfo, Table, TableService, feed, gm
 from affray.table.feed import BROKEN, TOKEN_REPLACED, Push, encode
+from affray.table.live import seat_message
 from affray.web import ws
 
 WAIT = 10.0  # seconds: a bound on waiting for a push from the listener thread, never a pause
@@ -131,7 +132,7 @@ def test_a_seat_whose_message_fails_is_closed_and_the_others_still_hear(service:
     service.follow(table, seats["bruna"], seats["bruna"].token_hash or "", bruna.pushes.put)
     service.follow(table, seats["tomas"], seats["tomas"].token_hash or "", tomas.pushes.put)
     bruna.message(), tomas.message()
-    real = feed.seat_message
+    real = seat_message
 
     def broken_for_tomas(table: Table, seat: SeatInfo, since: int = 0) -> dict[str, Any]:
         if seat.name == "tomas":
