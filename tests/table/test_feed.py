@@ -15,7 +15,7 @@ import pytest
 
 from affray.store import Store
 from affray.table import SeatInfo, Table, TableService, feed, gm
-from affray.table.feed import BROKEN, TOKEN_REPLACED, Push, encode
+from affray.table.feed import BROKEN, TOKEN_REPLACED, Follower, Push, encode
 from affray.table.live import seat_message
 from affray.web import ws
 
@@ -55,6 +55,13 @@ class Heard:
         return data
 
 
+def follow(service: TableService, table: Table, seat: SeatInfo, heard: Heard, hashed: str | None = None
+           ) -> Follower:
+    follower = Follower(seat, seat.token_hash or "" if hashed is None else hashed, heard.pushes.put)
+    service.follow(table, follower)
+    return follower
+
+
 def act_once(service: TableService, table: Table, seats: dict[str, SeatInfo]) -> None:
     for seat in seats.values():
         legal = service.state(table, seat)["legal"]
@@ -69,7 +76,7 @@ def test_every_follower_hears_every_change_once_in_order_with_its_own_seat(servi
     table, seats, _ = duel(service)
     heard = {name: Heard() for name in seats}
     for name, seat in seats.items():
-        service.follow(table, seat, seat.token_hash or "", heard[name].pushes.put)
+        follow(service, table, seat, heard[name])
     first = {name: h.message() for name, h in heard.items()}
     assert {m["version"] for m in first.values()} == {0} and all(m["since"] == 0 for m in first.values())
     for _ in range(6):
@@ -92,7 +99,7 @@ def test_two_connections_of_one_seat_share_one_build(service: TableService) -> N
     table, seats, _ = duel(service)
     one, two = Heard(), Heard()
     for h in (one, two):
-        service.follow(table, seats["bruna"], seats["bruna"].token_hash or "", h.pushes.put)
+        follow(service, table, seats["bruna"], h)
     assert one.next().text == two.next().text
     act_once(service, table, seats)
     assert one.next() is two.next()
@@ -101,15 +108,15 @@ def test_two_connections_of_one_seat_share_one_build(service: TableService) -> N
 def test_a_replaced_token_ends_its_feed_and_unfollow_stops_the_rest(service: TableService) -> None:
     table, seats, _ = duel(service)
     bruna, tomas = Heard(), Heard()
-    service.follow(table, seats["bruna"], seats["bruna"].token_hash or "", bruna.pushes.put)
-    unfollow = service.follow(table, seats["tomas"], seats["tomas"].token_hash or "", tomas.pushes.put)
+    follow(service, table, seats["bruna"], bruna)
+    following_tomas = follow(service, table, seats["tomas"], tomas)
     bruna.message(), tomas.message()
     gm.replace_token(service, table, seats["gm"], "bruna")
     assert bruna.next() is TOKEN_REPLACED and json.loads(TOKEN_REPLACED.text)["code"] == "token_replaced"
     assert tomas.message()["version"] == 0  # the announcement reaches the others as a push of the same version
-    unfollow()
+    service.unfollow(table, following_tomas)
     witness = Heard()
-    service.follow(table, seats["gm"], seats["gm"].token_hash or "", witness.pushes.put)
+    follow(service, table, seats["gm"], witness)
     act_once(service, table, seats)
     act_once(service, table, seats)
     while witness.message()["version"] < 2:  # (a listener that lags pushes the table as it is now: 0, 2, 2 is fine)
@@ -118,10 +125,25 @@ def test_a_replaced_token_ends_its_feed_and_unfollow_stops_the_rest(service: Tab
         assert bruna.pushes.empty() and tomas.pushes.empty()
 
 
+def test_a_connection_gone_before_its_follow_arrives_is_never_registered(service: TableService) -> None:
+    table, seats, _ = duel(service)
+    heard = Heard()
+    follower = Follower(seats["bruna"], seats["bruna"].token_hash or "", heard.pushes.put)
+    service.unfollow(table, follower)  # the connection closed while its follow() was still on its way
+    service.follow(table, follower)
+    witness = Heard()
+    follow(service, table, seats["gm"], witness)
+    act_once(service, table, seats)
+    while witness.message()["version"] < 1:
+        pass
+    with table.lock:
+        assert heard.message()["version"] == 0 and heard.pushes.empty()  # its first push only, nothing after
+
+
 def test_a_stale_token_is_refused_when_it_starts_to_follow(service: TableService) -> None:
     table, seats, _ = duel(service)
     heard = Heard()
-    service.follow(table, seats["bruna"], "0" * 64, heard.pushes.put)
+    follow(service, table, seats["bruna"], heard, "0" * 64)
     assert heard.next() is TOKEN_REPLACED
 
 
@@ -129,8 +151,8 @@ def test_a_seat_whose_message_fails_is_closed_and_the_others_still_hear(service:
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     table, seats, _ = duel(service)
     bruna, tomas = Heard(), Heard()
-    service.follow(table, seats["bruna"], seats["bruna"].token_hash or "", bruna.pushes.put)
-    service.follow(table, seats["tomas"], seats["tomas"].token_hash or "", tomas.pushes.put)
+    follow(service, table, seats["bruna"], bruna)
+    follow(service, table, seats["tomas"], tomas)
     bruna.message(), tomas.message()
     real = seat_message
 
@@ -143,7 +165,7 @@ def test_a_seat_whose_message_fails_is_closed_and_the_others_still_hear(service:
     act_once(service, table, seats)
     assert bruna.message()["version"] == 1
     push = tomas.next()
-    assert push is BROKEN and push.close == 1011 and "secret" not in push.text
+    assert push is BROKEN and push.close == 1011 and push.text == ""  # no frame: a client reconnects; no secret
     monkeypatch.setattr(feed, "seat_message", real)
     act_once(service, table, seats)
     assert bruna.message()["version"] == 2
@@ -159,18 +181,21 @@ def test_encode_writes_what_json_reads_back_and_falls_back_past_64_bits() -> Non
 
 
 class SlowSocket:
-    """A WebSocket whose client never reads: every send waits until the test lets it go."""
+    """A WebSocket whose client stopped reading: every send waits for ever (the socket's buffer is full), and so
+    does the close when ``close_blocks`` (nothing more can be written)."""
 
-    def __init__(self) -> None:
+    def __init__(self, close_blocks: bool) -> None:
         self.sent: list[str] = []
         self.closed: int | None = None
-        self.gate = asyncio.Event()
+        self.close_blocks = close_blocks
 
     async def send_text(self, text: str) -> None:
         self.sent.append(text)
-        await self.gate.wait()
+        await asyncio.Event().wait()
 
     async def close(self, code: int) -> None:
+        if self.close_blocks:
+            await asyncio.Event().wait()
         self.closed = code
 
     async def receive(self) -> dict[str, Any]:
@@ -178,11 +203,13 @@ class SlowSocket:
         raise AssertionError("unreachable")
 
 
-def test_a_client_that_falls_too_far_behind_is_closed_to_reconnect(service: TableService,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("close_blocks", [False, True])
+def test_a_client_that_stopped_reading_is_dropped_once_too_far_behind(service: TableService, close_blocks: bool,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ws, "MAX_BACKLOG", 2)
+    monkeypatch.setattr(ws, "CLOSE_WAIT", 0.2)
     table, seats, _ = duel(service)
-    socket = SlowSocket()
+    socket = SlowSocket(close_blocks)
 
     class Api:
         pass
@@ -191,22 +218,22 @@ def test_a_client_that_falls_too_far_behind_is_closed_to_reconnect(service: Tabl
     api.service = service  # type: ignore[attr-defined]
 
     async def scenario() -> None:
+        loop = asyncio.get_running_loop()
         serving = asyncio.ensure_future(ws._serve(api, socket, table, seats["gm"],  # type: ignore[arg-type]
                                                   seats["gm"].token_hash or ""))
-        for _ in range(50):  # bounded: until the first message is being sent
-            if socket.sent:
-                break
+        deadline = loop.time() + WAIT
+        while not socket.sent:  # bounded: until the first message is being sent (and blocks)
+            assert loop.time() < deadline, "the first message was never sent"
             await asyncio.sleep(0.01)
-        # Four changes pushed while the first message is still being sent. (_push is what the store's listener calls
-        # after each change; calling it here makes the four deliveries land before the gate opens.)
-        await asyncio.to_thread(act_once, service, table, seats)
-        def push_four() -> None:
-            for _ in range(4):
+
+        def push_three() -> None:  # what the store's listener calls after each change
+            for _ in range(3):
                 service._push(table)
 
-        await asyncio.to_thread(push_four)
-        socket.gate.set()  # the first send completes; at least four pushes wait behind it
+        await asyncio.to_thread(push_three)  # three pushes queued behind a send that never ends: past the bound
         await asyncio.wait_for(serving, WAIT)
 
     asyncio.run(scenario())
-    assert socket.closed == ws.CLOSE_TRY_AGAIN and len(socket.sent) == 1
+    assert len(socket.sent) == 1
+    assert socket.closed == (None if close_blocks else ws.CLOSE_TRY_AGAIN)
+    assert not service._followers.get(table.id)  # dropped: no more messages are built for it

@@ -47,10 +47,9 @@ class Push:
 
 
 TOKEN_REPLACED = Push(json.dumps({"code": "token_replaced", "message": "This seat's token was replaced."}), close=4401)
-# A seat whose message could not be built (a bug, logged on the server): its connection closes, the others go on.
-# The sentence names nothing of the table: an error must not carry what the seat may not see.
-BROKEN = Push(json.dumps({"code": "internal", "message": "The server could not build this seat's view; reconnect."}),
-              close=1011)
+# A seat whose message could not be built (a bug, logged on the server): its connection closes with 1011 and no
+# frame (a client reconnects after a close without a refusal), the others go on. Nothing of the table is sent.
+BROKEN = Push("", close=1011)
 log = logging.getLogger(__name__)
 
 
@@ -63,6 +62,7 @@ class Follower:
     token_hash: str
     deliver: Callable[[Push], object]
     sent: int = 0
+    gone: bool = False  # unfollowed: never registered again
 
 
 def encode(message: dict[str, Any]) -> str:

@@ -158,12 +158,6 @@ class TableService:
             raise Refusal("bad_token", "This token does not open a seat at this table.", UNAUTHORIZED)
         return table, seat
 
-    def still_valid(self, table: Table, seat: SeatInfo, hashed: str) -> bool:
-        """Whether a connection opened with the token hashing to ``hashed`` may still hear the seat."""
-        with table.lock:
-            current = table.seats.get(seat.name)
-            return current is not None and current.token_hash == hashed
-
     def state(self, table: Table, seat: SeatInfo, since: int = 0) -> dict[str, Any]:
         with table.lock:
             return seat_message(table, seat, max(0, since))
@@ -288,24 +282,22 @@ class TableService:
 
         return unsubscribe
 
-    def follow(self, table: Table, seat: SeatInfo, hashed: str, deliver: Callable[[Push], object]
-               ) -> Callable[[], None]:
-        """Push ``seat``'s messages to ``deliver`` (:mod:`affray.table.feed`): the whole message at once, then one
-        after every change, until the returned unfollow is called or a final push (a replaced token) is given.
-        ``hashed`` is the hash of the token the connection was opened with."""
-        follower = Follower(seat, hashed, deliver)
+    def follow(self, table: Table, follower: Follower) -> None:
+        """Push the follower's seat's messages to ``follower.deliver`` (:mod:`affray.table.feed`): the whole message
+        at once, then one after every change, until :meth:`unfollow` or a final push (a replaced token)."""
         with table.lock:
             push = first_push(table, follower)
-            deliver(push)
-            if not push.final:
-                with self._tables_lock:
+            follower.deliver(push)
+            with self._tables_lock:
+                if not push.final and not follower.gone:  # gone: unfollowed while this call was on its way
                     self._followers.setdefault(table.id, set()).add(follower)
 
-        def unfollow() -> None:
-            with self._tables_lock:
-                self._followers.get(table.id, set()).discard(follower)
-
-        return unfollow
+    def unfollow(self, table: Table, follower: Follower) -> None:
+        """Stop the follower's pushes; safe before, during or after :meth:`follow` (a connection that closes while
+        its ``follow`` is still waiting for the lock is never registered)."""
+        with self._tables_lock:
+            follower.gone = True
+            self._followers.get(table.id, set()).discard(follower)
 
     def _push(self, table: Table) -> None:
         """Give every follower of ``table`` its push for the table as it is now (one pass under the lock)."""
@@ -321,8 +313,7 @@ class TableService:
                     log.warning("table %s: dropped a follower of seat %s: %s", table.id, follower.seat.name, exc)
                     push = Push("", close=1011)
                 if push.final:
-                    with self._tables_lock:
-                        self._followers.get(table.id, set()).discard(follower)
+                    self.unfollow(table, follower)
 
     def _on_notice(self, table_id: str, version: int) -> None:
         with self._tables_lock:

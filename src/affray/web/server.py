@@ -26,7 +26,9 @@ def serve(host: str, port: int, db: str, *, create_key: str | None = None, polic
     # bench_table --think 5). Matches free almost everything by reference counting, so full collections can be a
     # hundred times rarer (every 10,000 young collections instead of 100) at little cost in memory. The young
     # collections keep their default size: at 50,000 objects each one paused the server 16-30 ms every few seconds,
-    # which put them back in the p99; at 700 they take under 4 ms. Measured in docs/performance.md.
+    # which put them back in the p99; at 700 they take under 4 ms. Measured in docs/performance.md (Python 3.11;
+    # Python 3.14's incremental collector ignores the third threshold, and its full collections no longer pause the
+    # whole heap at once).
     gc.set_threshold(*SERVER_GC_THRESHOLDS)
     try:
         app = create_app(service, create_key=create_key)

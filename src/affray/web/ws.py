@@ -4,21 +4,24 @@ The token comes as ``?token=`` or as the first message ``{"token": "..."}``. The
 message (as ``GET /api/tables/ID``) and, after every change, the seat's message with the log entries since the last
 one it sent (built once per change for every connection, :mod:`affray.table.feed`). A replaced token closes the
 connection (code 4401) after a ``{"code": "token_replaced", ...}`` frame; a refused token closes it with 4401 after a
-``{"code", "message"}`` frame; a client more than :data:`MAX_BACKLOG` messages behind is closed with 1013. Client
-frames other than the token are ignored (actions go through HTTP).
+``{"code", "message"}`` frame; a client more than :data:`MAX_BACKLOG` messages behind is closed with 1013; a seat
+whose message could not be built (a server bug) is closed with 1011 and no frame. Client frames other than the token
+are ignored (actions go through HTTP).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-from typing import TYPE_CHECKING, Any
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 
 from affray.table import Refusal, SeatInfo, Table, token_hash
-from affray.table.feed import Push
+from affray.table.feed import Follower, Push
 
 if TYPE_CHECKING:
     from affray.web.app import Api
@@ -27,6 +30,8 @@ FIRST_MESSAGE_TIMEOUT = 10.0
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_TRY_AGAIN = 1013  # RFC 6455 "try again later": the client fell too far behind; it reconnects
 MAX_BACKLOG = 256  # pushes waiting for one slow client before it is closed (each holds a whole message)
+CLOSE_WAIT = 1.0  # seconds to write the 1013 close to a client that stopped reading, before leaving it to the server
+T = TypeVar("T")
 
 
 def ws_router(api: Api) -> APIRouter:
@@ -63,36 +68,58 @@ async def _refuse(websocket: WebSocket, refusal: dict[str, Any]) -> None:
 
 
 async def _serve(api: Api, websocket: WebSocket, table: Table, seat: SeatInfo, hashed: str) -> None:
-    """Send the seat's pushes (:mod:`affray.table.feed`) until the client goes, the token is replaced, or the client
-    falls :data:`MAX_BACKLOG` pushes behind (it is closed with 1013 and reconnects to the whole state)."""
+    """Send the seat's pushes (:mod:`affray.table.feed`) until the client goes, a final push comes (a replaced token,
+    a failed build), or the client falls :data:`MAX_BACKLOG` pushes behind. The backlog is counted as pushes arrive,
+    not between sends: a client that stops reading blocks the send itself (the socket's buffer is full), and the
+    send is then abandoned and the connection closed with 1013 (or, if even the close cannot be written within
+    :data:`CLOSE_WAIT`, left to the server to drop). A client reconnects to the whole state."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[Push] = asyncio.Queue()
+    behind = asyncio.Event()
+
+    def enqueue(push: Push) -> None:  # on the event loop
+        queue.put_nowait(push)
+        if queue.qsize() > MAX_BACKLOG:
+            behind.set()
 
     def deliver(push: Push) -> None:  # from the thread that made the change known, under the table's lock
-        loop.call_soon_threadsafe(queue.put_nowait, push)
+        loop.call_soon_threadsafe(enqueue, push)
 
-    unfollow = await run_in_threadpool(api.service.follow, table, seat, hashed, deliver)
+    follower = Follower(seat, hashed, deliver)
     reader = asyncio.ensure_future(_drain(websocket))
+    stop = asyncio.ensure_future(behind.wait())
     try:
-        while not reader.done():
-            getter = asyncio.ensure_future(queue.get())
-            await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
-            if not getter.done():
-                getter.cancel()
+        await run_in_threadpool(api.service.follow, table, follower)
+        while True:
+            _, push = await _first(queue.get(), reader, stop)
+            if push is None:
                 break
-            push = getter.result()
             if push.close is not None:
                 await _close(websocket, push.text, push.close)
                 break
-            if queue.qsize() > MAX_BACKLOG:
-                await _close(websocket, "", CLOSE_TRY_AGAIN)
+            sent, _ = await _first(websocket.send_text(push.text), reader, stop)
+            if not sent:
                 break
-            await websocket.send_text(push.text)
+        if stop.done():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(_close(websocket, "", CLOSE_TRY_AGAIN), CLOSE_WAIT)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        unfollow()
+        api.service.unfollow(table, follower)
         reader.cancel()
+        stop.cancel()
+
+
+async def _first(work: Coroutine[Any, Any, T], *stoppers: asyncio.Future[Any]) -> tuple[bool, T | None]:
+    """Run ``work`` unless one of ``stoppers`` is done first, in which case ``work`` is cancelled: ``(True, its
+    result)`` or ``(False, None)``. Its exceptions propagate."""
+    task = asyncio.ensure_future(work)
+    await asyncio.wait({task, *stoppers}, return_when=asyncio.FIRST_COMPLETED)
+    if task.done():
+        return True, task.result()
+    task.cancel()
+    return False, None
 
 
 async def _close(websocket: WebSocket, text: str, code: int) -> None:
