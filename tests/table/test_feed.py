@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import json
 import queue
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from affray.table import SeatInfo, Table, TableService, feed, gm
 from affray.table.feed import BROKEN, TOKEN_REPLACED, Follower, Push, encode
 from affray.table.live import seat_message
 from affray.web import ws
+from tests.pg import PgServer
 
 WAIT = 10.0  # seconds: a bound on waiting for a push from the listener thread, never a pause
 
@@ -237,3 +240,40 @@ def test_a_client_that_stopped_reading_is_dropped_once_too_far_behind(service: T
     assert len(socket.sent) == 1
     assert socket.closed == (None if close_blocks else ws.CLOSE_TRY_AGAIN)
     assert not service._followers.get(table.id)  # dropped: no more messages are built for it
+
+
+def test_a_token_replaced_elsewhere_while_the_listener_was_cut_off_ends_the_feed(pg_server: PgServer,
+                                                                                   pg_url: str) -> None:
+    """Two processes on PostgreSQL (two services here): B's listener loses its connection, A replaces a token, and
+    A's notice is lost to B. When B listens again it re-reads the seats, so B's connection for the old token ends
+    instead of hearing the seat's next messages."""
+    with Store(pg_url) as store_a, Store(pg_url) as store_b:
+        a, b = TableService(store_a, policy_pause=0), TableService(store_b, policy_pause=0)
+        try:
+            created = a.create("witchhammer/yard_duel", controllers={"bruna": "human", "tomas": "human"}, seed=4)
+            table_b, bruna = b.authenticate(created["table"], created["seats"]["bruna"]["token"])
+            heard = Heard()
+            follow(b, table_b, bruna, heard)
+            assert heard.message()["version"] == 0
+            listener = b._listener
+            allowed, connect = threading.Event(), listener._connect  # type: ignore[attr-defined]
+
+            def held_connect() -> Any:  # B listens again only when the test allows it
+                assert allowed.wait(WAIT)
+                return connect()
+
+            listener._connect = held_connect  # type: ignore[attr-defined]
+            pid = listener._conn.info.backend_pid  # type: ignore[attr-defined]
+            with pg_server.connect() as admin:
+                assert admin.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone() == (True,)
+                for _ in range(int(WAIT / 0.01)):  # bounded: until B's listening backend is gone
+                    if not admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", (pid,)).fetchall():
+                        break
+                    time.sleep(0.01)
+            table_a, gm_seat = a.authenticate(created["table"], created["gm"]["token"])
+            gm.replace_token(a, table_a, gm_seat, "bruna")  # its notice cannot reach B now
+            allowed.set()
+            assert heard.next() is TOKEN_REPLACED
+        finally:
+            a.close()
+            b.close()

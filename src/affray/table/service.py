@@ -315,16 +315,19 @@ class TableService:
                 if push.final:
                     self.unfollow(table, follower)
 
-    def _on_notice(self, table_id: str, version: int) -> None:
+    def _on_notice(self, table_id: str, version: int, reread: bool = False) -> None:
+        """A change notice: catch up with records appended elsewhere; on PostgreSQL a notice that appended nothing
+        (or ``reread``) also re-reads the table's row and seats (pause, end, a replaced token)."""
         with self._tables_lock:
             table = self._tables.get(table_id)
         if table is None:
             return
         with table.lock:
             try:
-                if version > table.version:
+                newer = version > table.version
+                if newer:
                     self._catch_up(table)
-                elif self.store.is_postgres:
+                if self.store.is_postgres and (reread or not newer):
                     self._refresh_from_row(table)
             except Exception:
                 log.exception("table %s: catching up failed; reloading", table_id)
@@ -346,8 +349,10 @@ class TableService:
         self._refresh_seats(table)
 
     def _on_reconnect(self) -> None:
+        """The listener was cut off: any notice since may be lost, so every table catches up and re-reads its row
+        and seats (a token replaced meanwhile by another process must stop opening its seat here too)."""
         for table_id in self.loaded():
-            self._on_notice(table_id, 1 << 62)
+            self._on_notice(table_id, 1 << 62, reread=True)
 
     def changed(self, table: Table) -> None:
         """Push the change to every follower of ``table`` and wake every subscriber (long-polls)."""
