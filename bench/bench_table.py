@@ -7,10 +7,11 @@ its new view, and the server's memory per table (resident set growth / tables). 
 two-core machine.
 
 Run: ``.venv/bin/python bench/bench_table.py [TABLES] [ACTIONS_PER_TABLE] [--think SECONDS] [--db sqlite|postgres]
-[--processes N]`` (default 100, 20, 5, sqlite, 1). ``--think S``: before each action the table's player thinks for a
-random time (exponential, mean S), as people at a table do: the latency a table sees, which the goal is about;
-``--think 0`` is a closed loop (every table always has an action in flight: the server's saturation throughput, whose
-latency is the queue's).
+[--processes N] [--no-compression]`` (default 100, 20, 5, sqlite, 1, compressed WebSocket messages).
+``--think S``: before each action the table's player thinks for a random time (exponential, mean S), as people at a
+table do: the latency a table sees, which the goal is about; ``--think 0`` is a closed loop (every table always has
+an action in flight: the server's saturation throughput, whose latency is the queue's). ``--no-compression`` serves
+with ``--no-ws-compression``.
 ``AFFRAY_BENCH_DIR=/dev/shm`` puts the SQLite database in memory (to see what the disk's fsync costs).
 
 It starts ``affray serve`` on free loopback ports and stops it at the end: one process with a temporary SQLite file,
@@ -129,7 +130,8 @@ async def _until(seats: dict[str, Seat], ok: Any) -> None:
             s.changed.clear()
 
 
-async def main(tables: int, actions: int, think: float = 0.0, db: str = "sqlite", processes: int = 1) -> None:
+async def main(tables: int, actions: int, think: float = 0.0, db: str = "sqlite", processes: int = 1,
+               compression: bool = True) -> None:
     with contextlib.ExitStack() as stack:
         folder = tempfile.mkdtemp(dir=os.environ.get("AFFRAY_BENCH_DIR"))  # e.g. /dev/shm: no fsync cost
         if db == "postgres":
@@ -138,11 +140,13 @@ async def main(tables: int, actions: int, think: float = 0.0, db: str = "sqlite"
             url = stack.enter_context(postgres_server()).create_database("bench")
         else:
             url = f"sqlite:///{folder}/bench.db"
-        servers = [Server(url, Path(folder) / f"server{i}.log") for i in range(processes)]
+        options = () if compression else ("--no-ws-compression",)
+        servers = [Server(url, Path(folder) / f"server{i}.log", options) for i in range(processes)]
         for server in servers:
             server.start()
             stack.callback(server.kill)
-        await measure(servers, tables, actions, think, f"{db}, {processes} process{'es' if processes > 1 else ''}")
+        where = f"{db}, {processes} process{'es' if processes > 1 else ''}{'' if compression else ', no compression'}"
+        await measure(servers, tables, actions, think, where)
         print(f"server logs: {folder}")
 
 
@@ -207,7 +211,8 @@ if __name__ == "__main__":
                         help="mean think time before each action, seconds (0: a closed loop)")
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--processes", type=int, default=1, help="server processes (several need --db postgres)")
+    parser.add_argument("--no-compression", action="store_true", help="serve with --no-ws-compression")
     args = parser.parse_args()
     if args.processes > 1 and args.db != "postgres":
         parser.error("several server processes share one database: use --db postgres")
-    asyncio.run(main(args.tables, args.actions, args.think, args.db, max(1, args.processes)))
+    asyncio.run(main(args.tables, args.actions, args.think, args.db, max(1, args.processes), not args.no_compression))

@@ -40,14 +40,14 @@ def free_port() -> int:
 class Server:
     """``affray serve`` as a child process; ``kill()`` sends SIGKILL, ``start()`` waits (bounded) until it answers."""
 
-    def __init__(self, db: str, log: Path | None = None) -> None:
-        self.db, self.port, self.log = db, free_port(), log
+    def __init__(self, db: str, log: Path | None = None, options: tuple[str, ...] = ()) -> None:
+        self.db, self.port, self.log, self.options = db, free_port(), log, options
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         self.proc = subprocess.Popen([sys.executable, "-m", "affray", "serve", "--port", str(self.port), "--db",
-                                      self.db, "--policy-pause", "0"], stdout=subprocess.DEVNULL,
+                                      self.db, "--policy-pause", "0", *self.options], stdout=subprocess.DEVNULL,
                                      stderr=self.log.open("ab") if self.log else subprocess.DEVNULL,
                                      env=os.environ.copy())
         deadline = time.monotonic() + STARTUP

@@ -204,9 +204,13 @@ def serve(host: Annotated[str, typer.Option("--host", help="the address to liste
           create_key: Annotated[str | None, typer.Option("--create-key", envvar="AFFRAY_CREATE_KEY",
                                                          help="require this key to open tables")] = None,
           policy_pause: Annotated[float, typer.Option("--policy-pause", help="seconds before a policy moves")] = 0.5,
-          examples: Annotated[Path | None, typer.Option("--examples", help="the examples folder")] = None) -> None:
+          examples: Annotated[Path | None, typer.Option("--examples", help="the examples folder")] = None,
+          ws_compression: Annotated[bool, typer.Option(
+              "--ws-compression/--no-ws-compression",
+              help="compress WebSocket messages (less bandwidth; off saves CPU and about 50 KiB per connection)")]
+          = True) -> None:
     """Run the live table server (HTTP and WebSocket API, OpenAPI at /docs)."""
-    serve_command(host, port, db, create_key, policy_pause, examples)
+    serve_command(host, port, db, create_key, policy_pause, examples, ws_compression)
 
 
 @app.command()

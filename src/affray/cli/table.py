@@ -16,7 +16,7 @@ DEFAULT_SERVER = "http://127.0.0.1:8000"
 
 
 def serve_command(host: str, port: int, db: str, create_key: str | None, policy_pause: float,
-                  examples: Path | None) -> None:
+                  examples: Path | None, ws_compression: bool = True) -> None:
     from affray.store import StoreError
     from affray.web.server import serve
 
@@ -24,7 +24,8 @@ def serve_command(host: str, port: int, db: str, create_key: str | None, policy_
         raise CliError("--policy-pause must be 0 or more seconds")
     console.print(f"affray table server on http://{host}:{port} (database {escape(_safe_url(db))}); Ctrl-C stops it")
     try:
-        serve(host, port, db, create_key=create_key, policy_pause=policy_pause, examples_dir=examples)
+        serve(host, port, db, create_key=create_key, policy_pause=policy_pause, examples_dir=examples,
+              ws_compression=ws_compression)
     except StoreError as exc:
         raise CliError(str(exc)) from None
 

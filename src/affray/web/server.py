@@ -16,8 +16,11 @@ SERVER_GC_THRESHOLDS = (700, 10, 1_000)  # gc.set_threshold for the server proce
 
 
 def serve(host: str, port: int, db: str, *, create_key: str | None = None, policy_pause: float = 0.5,
-          examples_dir: Path | None = None, log_level: str = "warning") -> None:
-    """Serve until interrupted. The store (and its checks of every open table) opens before the port does."""
+          examples_dir: Path | None = None, log_level: str = "warning", ws_compression: bool = True) -> None:
+    """Serve until interrupted. The store (and its checks of every open table) opens before the port does.
+    ``ws_compression``: offer permessage-deflate to WebSocket clients (on by default: a view compresses several
+    times over for a player on a slow link; off saves the server the deflate work and about 50 KiB of compression
+    state per connection, docs/performance.md)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     store = Store(db)
     service = TableService(store, examples_dir=examples_dir, policy_pause=policy_pause)
@@ -33,7 +36,8 @@ def serve(host: str, port: int, db: str, *, create_key: str | None = None, polic
     try:
         app = create_app(service, create_key=create_key)
         # Keep-alive past the long-poll's 30 s, so an idle client connection is not closed under a new request.
-        uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio", timeout_keep_alive=40)
+        uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio", timeout_keep_alive=40,
+                    ws_per_message_deflate=ws_compression)
     finally:
         service.close()
         store.close()
