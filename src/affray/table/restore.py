@@ -1,9 +1,11 @@
 """Rebuilding a live table from the store: replay its records on its setup and seed, and check the replay against
-the stored commitment and chain (issue 14, items 1 and 2). Also the conversions between the match's records and
-the store's."""
+the stored commitment and chain (issue 14, items 1 and 2); bringing a live table back in line with the store (a lost
+race, records or a re-keyed seat from another process). Also the conversions between the match's records and the
+store's. The functions that bring a table in line are called under ``table.lock`` and may raise StoreError."""
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Sequence
 from typing import Any
@@ -14,8 +16,10 @@ from affray.core.match import Match, Record, ReplayError
 from affray.core.rng import LEGACY_SALTS, commitment_of
 from affray.store import Record as StoredRecord
 from affray.store import Seat as StoredSeat
-from affray.store import TableRow
+from affray.store import Store, TableRow
 from affray.table.live import SeatInfo, Table
+
+log = logging.getLogger(__name__)
 
 
 class TableDamaged(RuntimeError):
@@ -64,3 +68,49 @@ def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[St
     table.ended = row.outcome if row.ended_at is not None and match.outcome() is None else None
     table.stored_end = row.ended_at is not None
     return table
+
+
+def reload(store: Store, table: Table) -> None:
+    """Bring ``table`` back to exactly what the store holds (after a lost race or a failed write)."""
+    row = store.table(table.id)
+    if row is None:
+        return
+    fresh = build_table(row, store.seats(table.id), store.records(table.id))
+    table.match, table.chains, table.by_submission = fresh.match, fresh.chains, fresh.by_submission
+    table.config, table.seats, table.ended, table.stored_end = fresh.config, fresh.seats, fresh.ended, \
+        fresh.stored_end
+    table.policies = fresh.policies
+
+
+def catch_up(store: Store, table: Table) -> None:
+    """Apply the records other processes appended since the table's version (reloading it if one does not match its
+    stored chain)."""
+    for stored in store.records(table.id, since_seq=table.version):
+        table.match.apply_record(from_store(stored))
+        if table.extend_chain() != stored.chain:
+            log.error("table %s: record #%s does not match its stored chain; reloading", table.id, stored.seq)
+            reload(store, table)
+            return
+        if stored.submission_id:
+            table.by_submission[stored.submission_id] = stored.seq
+
+
+def refresh_seats(store: Store, table: Table) -> None:
+    """Read the seats' token hashes again (a GM may have replaced one, here or in another process)."""
+    for s in store.seats(table.id):
+        current = table.seats.get(s.seat)
+        if current is not None:
+            current.token_hash = s.token_hash
+
+
+def refresh_from_row(store: Store, table: Table) -> None:
+    """Another process may have paused, ended or re-keyed the table: read its row and seats again."""
+    row = store.table(table.id)
+    if row is None:
+        return
+    table.config = dict(row.config)
+    if row.ended_at is not None:
+        table.stored_end = True
+        if table.match.outcome() is None:
+            table.ended = row.outcome
+    refresh_seats(store, table)

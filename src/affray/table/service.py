@@ -28,7 +28,15 @@ from affray.store import Seat as StoredSeat
 from affray.table.errors import CONFLICT, NOT_FOUND, UNAUTHORIZED, UNAVAILABLE, UNPROCESSABLE, Refusal, refused_step
 from affray.table.feed import Follower, Push, first_push, pushes
 from affray.table.live import SeatInfo, Table, seat_message
-from affray.table.restore import TableDamaged, build_table, from_store, to_store
+from affray.table.restore import (
+    TableDamaged,
+    build_table,
+    catch_up,
+    refresh_from_row,
+    refresh_seats,
+    reload,
+    to_store,
+)
 from affray.table.scenarios import apply_controllers, default_examples_dir, plan_seats, resolve_scenario
 from affray.table.tokens import new_token, token_hash
 from affray.table.worker import Worker
@@ -152,7 +160,7 @@ class TableService:
         with table.lock:
             seat = table.seats.get(found[1])
             if seat is None or seat.token_hash != token_hash(token):
-                self._refresh_seats(table)
+                refresh_seats(self.store, table)
                 seat = table.seats.get(found[1])
         if seat is None:
             raise Refusal("bad_token", "This token does not open a seat at this table.", UNAUTHORIZED)
@@ -242,32 +250,7 @@ class TableService:
             self._guard(lambda: self.store.end_table(table.id, {"winner": outcome.winner, "reason": outcome.reason}))
 
     def _reload(self, table: Table) -> None:
-        """Bring ``table`` back to exactly what the store holds (after a lost race or a failed write)."""
-        row = self._guard(lambda: self.store.table(table.id))
-        if row is None:
-            return
-        fresh = build_table(row, self.store.seats(table.id), self.store.records(table.id))
-        table.match, table.chains, table.by_submission = fresh.match, fresh.chains, fresh.by_submission
-        table.config, table.seats, table.ended, table.stored_end = fresh.config, fresh.seats, fresh.ended, \
-            fresh.stored_end
-        table.policies = fresh.policies
-
-    def _catch_up(self, table: Table) -> None:
-        """Apply the records other processes appended since our version."""
-        for stored in self.store.records(table.id, since_seq=table.version):
-            table.match.apply_record(from_store(stored))
-            if table.extend_chain() != stored.chain:
-                log.error("table %s: record #%s does not match its stored chain; reloading", table.id, stored.seq)
-                self._reload(table)
-                return
-            if stored.submission_id:
-                table.by_submission[stored.submission_id] = stored.seq
-
-    def _refresh_seats(self, table: Table) -> None:
-        for s in self.store.seats(table.id):
-            current = table.seats.get(s.seat)
-            if current is not None:
-                current.token_hash = s.token_hash
+        self._guard(lambda: reload(self.store, table))
 
     # -- change notices ------------------------------------------------------------------------------------
 
@@ -326,27 +309,15 @@ class TableService:
             try:
                 newer = version > table.version
                 if newer:
-                    self._catch_up(table)
+                    catch_up(self.store, table)
                 if self.store.is_postgres and (reread or not newer):
-                    self._refresh_from_row(table)
+                    refresh_from_row(self.store, table)
             except Exception:
                 log.exception("table %s: catching up failed; reloading", table_id)
                 self._reload(table)
             table.changed.notify_all()
         self._schedule_policy(table)
         self.changed(table)
-
-    def _refresh_from_row(self, table: Table) -> None:
-        """Another process may have paused, ended or re-keyed the table: read its row and seats again."""
-        row = self.store.table(table.id)
-        if row is None:
-            return
-        table.config = dict(row.config)
-        if row.ended_at is not None:
-            table.stored_end = True
-            if table.match.outcome() is None:
-                table.ended = row.outcome
-        self._refresh_seats(table)
 
     def _on_reconnect(self) -> None:
         """The listener was cut off: any notice since may be lost, so every table catches up and re-reads its row
