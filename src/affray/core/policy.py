@@ -80,6 +80,38 @@ class StateObservation(Generic[S]):
         return self._actor
 
 
+class Combatant(Protocol):
+    """What every ruleset's combatant state has: its id and side."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def side(self) -> str: ...
+
+
+F = TypeVar("F", bound=Combatant)
+
+
+class SeenCombatant(Generic[F]):
+    """The part every ruleset's read-only combatant in an observation shares: the state it wraps (never handed out)
+    and what every seat sees of it, its id and side. A ruleset's subclass adds its own read-only properties, with the
+    seat's redaction."""
+
+    __slots__ = ("_f",)
+
+    def __init__(self, f: F) -> None:
+        self._f = f
+
+    @property
+    def id(self) -> str:
+        return self._f.id
+
+    @property
+    def side(self) -> str:
+        return self._f.side
+
+
 class Choices:
     """An actor's legal actions now, answered on demand (see the module docstring).
 

@@ -19,34 +19,23 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from affray.core.engine import ActionSpec
-from affray.core.policy import Choices, StateObservation
+from affray.core.policy import Choices, SeenCombatant, StateObservation
 from affray.rulesets.hud import emergency, nerdified, pursuit
 from affray.rulesets.hud.state import Arm, Fighter, HudState
 from affray.rulesets.hud.views import DuelView, ExchangeView, HudView, PlanItem, PursuitView, WeaponView, view
 from affray.rulesets.hud.windows import pending
 
 
-class SeenFighter:
+class SeenFighter(SeenCombatant[Fighter]):
     """One combatant as every seat sees it (the view's :class:`~affray.rulesets.hud.views.HudCombatantDetail`
     and HP bar), read-only. Reads like a fighter to the modifier functions of :mod:`affray.rulesets.hud.combat`
     (``FighterLike``: ``in_hand()``, ``place``, ``armour_penalty``, ``injury_mod``, ``penalty``, ``charged``)."""
 
-    __slots__ = ("_f",)
-
-    def __init__(self, fighter: Fighter) -> None:
-        self._f = fighter
-
-    @property
-    def id(self) -> str:
-        return self._f.id
+    __slots__ = ()
 
     @property
     def name(self) -> str:
         return self._f.name
-
-    @property
-    def side(self) -> str:
-        return self._f.side
 
     @property
     def hp(self) -> int:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from affray.core.engine import Viewer, Window
 from affray.core.memo import Memo
-from affray.core.policy import StateObservation
+from affray.core.policy import SeenCombatant, StateObservation
 from affray.rulesets.warp.mechanics import DEFAULT_DICE
 from affray.rulesets.warp.state import UNARMED, Fighter, WarpState
 from affray.rulesets.warp.views import WarpView
@@ -31,23 +31,16 @@ def _factor(f: Fighter, wid: str, mode: str) -> int:
     return arm.ranged.factor if arm.ranged is not None else 0
 
 
-class SeenFighter:
+class SeenFighter(SeenCombatant[Fighter]):
     """One combatant as a seat sees it; the numbers are ``None`` where the sheet is closed to the seat."""
 
-    __slots__ = ("_f", "_open")
+    __slots__ = ("_open",)
 
     def __init__(self, f: Fighter, open_sheet: bool) -> None:
         self._f = f
         self._open = open_sheet
 
-    # -- what everyone sees --------------------------------------------------------------------------
-    @property
-    def id(self) -> str:
-        return self._f.id
-
-    @property
-    def side(self) -> str:
-        return self._f.side
+    # -- what everyone sees (besides the id and side) ------------------------------------------------
 
     @property
     def pc(self) -> bool:

@@ -15,7 +15,7 @@ from types import MappingProxyType
 
 from affray.core.engine import Viewer
 from affray.core.memo import Memo
-from affray.core.policy import StateObservation
+from affray.core.policy import SeenCombatant, StateObservation
 from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
 from affray.rulesets.witchhammer.view_types import CardInfo, StatusInfo
 from affray.rulesets.witchhammer.views import WitchHammerView, cards_shown, sight, status_table, view
@@ -24,21 +24,13 @@ from affray.rulesets.witchhammer.wounds import malus_of
 Square = tuple[int, int]
 
 
-class SeenFighter:
+class SeenFighter(SeenCombatant[Fighter]):
     """One combatant as a seat sees it (its view's :class:`~affray.core.view.CombatantView`, read live)."""
 
-    __slots__ = ("_f", "_opened", "_sees", "_state")
+    __slots__ = ("_opened", "_sees", "_state")
 
     def __init__(self, state: WitchHammerState, f: Fighter, opened: bool, sees: bool) -> None:
         self._state, self._f, self._opened, self._sees = state, f, opened, sees
-
-    @property
-    def id(self) -> str:
-        return self._f.id
-
-    @property
-    def side(self) -> str:
-        return self._f.side
 
     @property
     def down(self) -> bool:
