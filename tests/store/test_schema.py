@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from affray.store import SCHEMA_VERSION, Record, Store, StoreError
+from affray.store import SCHEMA_VERSION, ChatLine, Record, Store, StoreError
 from tests.pg import PgServer
 from tests.store.conftest import SEATS, new_table
 
@@ -81,9 +81,16 @@ def test_a_v1_database_is_upgraded_step_by_step_and_keeps_its_rows(store_url: st
         assert store.set_config("old1", {"spectators": False}) == {"spectators": False}
         assert store.append("old1", Record(seq=2, kind="action", seat="alice", actor="Bob", payload={},
                                            chain="h2")) is True
-    assert schema_version(store_url) == str(SCHEMA_VERSION) == "2"
+        # What v3 added: records keep chosen_at (empty on the old rows), and the chat table holds lines.
+        assert store.append("old1", Record(seq=3, kind="gm", seat="gm", actor=None, payload={"type": "ruling"},
+                                           chain="h3", chosen_at=None)) is True
+        assert [r.chosen_at for r in store.records("old1")] == [None, None, None, None]
+        assert store.add_chat("old1", ChatLine(0, "alice", None, "chat", {"text": "hello"})) is True
+        assert store.add_chat("old1", ChatLine(0, "gm", None, "chat", {"text": "taken"})) is False
+        assert [(line.n, line.seat, line.body) for line in store.chat("old1")] == [(0, "alice", {"text": "hello"})]
+    assert schema_version(store_url) == str(SCHEMA_VERSION) == "3"
     with Store(store_url) as again:
-        assert again.migrated_from == 2
+        assert again.migrated_from == 3
         assert [entry.kind for entry in again.audit_trail("old1")] == ["pause"]
 
 
@@ -91,13 +98,13 @@ def test_an_empty_database_gets_the_current_schema(store_url: str) -> None:
     with Store(store_url) as store:
         assert store.migrated_from == 0
         store.create_table(new_table(), SEATS)
-    assert schema_version(store_url) == "2"
+    assert schema_version(store_url) == "3"
 
 
 def test_a_database_newer_than_this_program_refuses_to_open(store_url: str) -> None:
     Store(store_url).close()
-    build(store_url, "UPDATE meta SET value = '3' WHERE key = 'schema_version'")
-    with pytest.raises(StoreError, match=r"schema version 3, newer than this affray understands \(up to 2\); "
+    build(store_url, "UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+    with pytest.raises(StoreError, match=r"schema version 4, newer than this affray understands \(up to 3\); "
                                          "upgrade affray"):
         Store(store_url)
 

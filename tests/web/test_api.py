@@ -63,18 +63,29 @@ def test_an_action_moves_the_version_and_a_retry_returns_the_first_answer(client
     assert state(client, table, token)["version"] == s["version"] + 1
 
 
-def test_a_stale_version_is_refused_with_409_and_nothing_changes(client: TestClient) -> None:
+def test_a_move_chosen_at_an_earlier_version_stands_behind_another_players_and_a_real_conflict_is_409(
+        client: TestClient) -> None:
+    """Rule: WH-03 (every combatant plans at once). Two players who click at version 0 in Planning are both
+    accepted, the second answered with ``chosen_at``; the same player acting again at version 0 is a real conflict:
+    409 ``stale_version`` with the reason, and nothing changes."""
     created = create(client, seed=3)
     table, token = created["table"], created["seats"]["ilse"]["token"]
     _, actor, action = due(client, table, token)
     assert client.post(f"/api/tables/{table}/actions", json={"actor": actor, "action": action, "version": 0},
                        headers=auth(token)).status_code == 200
     tomas = created["seats"]["tomas"]["token"]
-    s2, actor2, action2 = due(client, table, tomas)
-    stale = client.post(f"/api/tables/{table}/actions", json={"actor": actor2, "action": action2, "version": 0},
-                        headers=auth(tomas))
-    assert stale.status_code == 409 and stale.json()["code"] == "stale_version"
-    assert state(client, table, tomas)["version"] == s2["version"]
+    _, actor2, action2 = due(client, table, tomas)
+    second = client.post(f"/api/tables/{table}/actions", json={"actor": actor2, "action": action2, "version": 0},
+                         headers=auth(tomas))
+    assert second.status_code == 200, second.text
+    assert (second.json()["version"], second.json()["seq"], second.json()["chosen_at"]) == (2, 1, 0)
+    log = state(client, table, tomas)["log"]
+    assert [entry.get("chosen_at") for entry in log[:2]] == [None, 0]  # the pushed log says which, too
+    again = client.post(f"/api/tables/{table}/actions", json={"actor": actor, "action": action, "version": 0},
+                        headers=auth(token))
+    assert again.status_code == 409 and again.json()["code"] == "stale_version"
+    assert again.json()["reason"] == "acted_since"
+    assert len(state(client, table, tomas)["log"]) == len(log)
 
 
 def test_a_ruleset_refusal_is_422_with_its_code(client: TestClient) -> None:

@@ -53,37 +53,59 @@ def _servers(db_url: str) -> Iterator[list[tuple[TableService, TestClient]]]:
         store.close()
 
 
-def test_two_submissions_at_one_version_through_two_servers_let_exactly_one_in(
-        two_servers: list[tuple[TableService, TestClient]]) -> None:
-    (_, a), (_, b) = two_servers
-    created = create(a, seed=3)
-    table = created["table"]
-    ilse, tomas = created["seats"]["ilse"]["token"], created["seats"]["tomas"]["token"]
-    plans = []
-    for client, token in ((a, ilse), (b, tomas)):
-        state = client.get(f"/api/tables/{table}", headers=auth(token)).json()  # b loads the table from the store
-        actor, specs = next(iter(state["legal"].items()))
-        plans.append((client, token, {"actor": actor, "action": specs[0]["action"], "version": state["version"]}))
-    barrier = threading.Barrier(2)
-    answers: list[Any] = [None, None]
+def _race(table: str, plans: list[tuple[TestClient, str, dict[str, Any]]]) -> list[Any]:
+    """Send each plan's submission from its own thread at the same moment; the answers, in plan order."""
+    barrier = threading.Barrier(len(plans))
+    answers: list[Any] = [None] * len(plans)
 
     def submit(i: int) -> None:
         client, token, body = plans[i]
         barrier.wait(timeout=10)
         answers[i] = client.post(f"/api/tables/{table}/actions", json=body, headers=auth(token))
 
-    threads = [threading.Thread(target=submit, args=(i,)) for i in range(2)]
+    threads = [threading.Thread(target=submit, args=(i,)) for i in range(len(plans))]
     for t in threads:
         t.start()
     for t in threads:
         t.join(timeout=30)
-    codes = sorted(answer.status_code for answer in answers)
-    assert codes == [200, 409]
+    return answers
+
+
+def _plan(client: TestClient, table: str, token: str, pick: int = 0) -> tuple[TestClient, str, dict[str, Any]]:
+    state = client.get(f"/api/tables/{table}", headers=auth(token)).json()  # loads the table from the store
+    actor, specs = next(iter(state["legal"].items()))
+    return client, token, {"actor": actor, "action": specs[pick]["action"], "version": state["version"]}
+
+
+def test_one_player_acting_twice_at_one_version_through_two_servers_gets_exactly_one_in(
+        two_servers: list[tuple[TableService, TestClient]]) -> None:
+    """A real conflict: the same seat (two devices, each on another server) acts twice at version 0. The database's
+    unique (table, seq) lets one in; the other is 409 ``stale_version``, reason ``acted_since``."""
+    (_, a), (_, b) = two_servers
+    created = create(a, seed=3)
+    table, ilse = created["table"], created["seats"]["ilse"]["token"]
+    answers = _race(table, [_plan(a, table, ilse, 0), _plan(b, table, ilse, 1)])
+    assert sorted(answer.status_code for answer in answers) == [200, 409]
     loser = next(answer for answer in answers if answer.status_code == 409)
-    assert loser.json()["code"] == "stale_version"
-    for client, token, _ in plans:
-        state = client.get(f"/api/tables/{table}", params={"since": 0, "timeout": 5}, headers=auth(token)).json()
-        assert state["version"] == 1 and len(state["log"]) == 1
+    assert (loser.json()["code"], loser.json()["reason"]) == ("stale_version", "acted_since")
+    for client in (a, b):
+        state = client.get(f"/api/tables/{table}", params={"since": 0, "timeout": 5}, headers=auth(ilse)).json()
+        assert [entry["actor"] for entry in state["log"][:1]] == ["ilse"]
+        assert sum(entry["actor"] == "ilse" for entry in state["log"]) == 1
+
+
+def test_two_players_planning_at_one_version_through_two_servers_are_both_taken(
+        two_servers: list[tuple[TableService, TestClient]]) -> None:
+    """Rule: WH-03. Two players plan at once through two servers: the loser of the database's race submits again on
+    the table as the winner left it, and its move still stands (``chosen_at`` 0)."""
+    (_, a), (_, b) = two_servers
+    created = create(a, seed=3)
+    table = created["table"]
+    ilse, tomas = created["seats"]["ilse"]["token"], created["seats"]["tomas"]["token"]
+    answers = _race(table, [_plan(a, table, ilse), _plan(b, table, tomas)])
+    assert [answer.status_code for answer in answers] == [200, 200], [answer.text for answer in answers]
+    assert sorted(answer.json()["seq"] for answer in answers) == [0, 1]
+    assert [answer.json().get("chosen_at") for answer in answers if answer.json()["seq"] == 1] == [0]
 
 
 def test_an_action_through_one_server_reaches_a_seat_connected_to_another(

@@ -20,7 +20,8 @@ from affray.core.engine import GM, SPECTATOR, Action
 from affray.core.events import to_jsonable
 from affray.core.files import check_output_path
 from affray.core.log import LogFormatError, export_log, import_log, read_log, verify, write_log
-from affray.core.match import Match, redact_event
+from affray.core.match import Match
+from affray.core.seatlog import redact_event
 
 DEFAULT_SAVE = Path("affray-save.json")
 

@@ -79,10 +79,13 @@ class Accepted:
 
 @dataclass(frozen=True, slots=True)
 class Rejected:
-    """The action was refused and nothing changed. ``code`` is stable; ``message`` is for a person."""
+    """The action was refused and nothing changed. ``code`` is stable; ``message`` is for a person; ``reason``, where
+    one code has several causes, names the cause as stably (``stale_version``: ``moved_on``, ``acted_since``,
+    ``taken_back``)."""
 
     code: str
     message: str
+    reason: str = ""
 
     @property
     def ok(self) -> bool:
@@ -98,11 +101,17 @@ class Window:
 
     An actor stays in the window until its part is done: once for a reaction, or over several actions
     while it places cards and then readies (WitchHammer's planning).
+
+    ``simultaneous`` is set where the actors act independently of one another ("everyone acts": WitchHammer's Psych
+    and Planning, the Sim HuD's pursuers): a name for this one opening of the window (``"v3.planning"``), the same
+    for as long as it stays open and different for the next. An action chosen at an earlier version of the same
+    opening still stands when only other actors of it have acted since (:meth:`affray.core.match.Match.submit`).
     """
 
     phase: str
     actors: tuple[str, ...]
     prompt: str = ""
+    simultaneous: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,10 +99,18 @@ class Rolled(Event):
     purpose: str
     roll: Roll
 
-    def describe(self, names: Mapping[str, str]) -> str:
+    def lead(self, names: Mapping[str, str]) -> str:
+        """The sentence without its dice (a page draws the dice as chips beside it)."""
+        return f"{names[self.actor]} rolls {self.purpose}"
+
+    def dice_text(self) -> str:
+        """The dice as text: notation, natural faces (dropped ones in brackets), modifier, total."""
         faces = " ".join(str(d.value) if d.kept else f"({d.value})" for d in self.roll.dice)
         mod = f" {self.roll.modifier:+d}" if self.roll.modifier else ""
-        return f"{names[self.actor]} rolls {self.purpose}: {self.roll.notation} [{faces}]{mod} = {self.roll.total}"
+        return f"{self.roll.notation} [{faces}]{mod} = {self.roll.total}"
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return f"{self.lead(names)}: {self.dice_text()}"
 
 
 @dataclass(slots=True)

@@ -3,7 +3,8 @@
 :class:`Match` drives a ruleset's step function, owns the RNG, maps seats to the actors they control, and keeps the
 log of record: a list of :class:`Record` s, each an accepted *action* or an *undo* (who asked, and back to which
 version). The match's **version** is the number of records; a client names the version it chose at, and a stale
-one is refused (``stale_version``) with nothing changed.
+one is refused (``stale_version``) with nothing changed, except in a simultaneous window, where a choice still
+stands behind other actors' moves (:mod:`affray.core.standing`).
 
 Replay is a fold: building a match from the same setup and seed and applying the same records reproduces the state
 and every event exactly. An undo does not cut the log: it is appended, and the state becomes what it was at the
@@ -21,6 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from affray.core.adjust import Ruled, apply_changes, parse
 from affray.core.engine import (
     GM,
     SPECTATOR,
@@ -34,23 +36,29 @@ from affray.core.engine import (
     Viewer,
     Window,
 )
-from affray.core.events import Committed, Event, Revealed, Rolled
+from affray.core.events import Event, Revealed, Rolled
 from affray.core.journal import Journal
 from affray.core.memo import Memo
+from affray.core.narration import Narrator, Story, narrator_for
 from affray.core.options import options_to_dict, parse_options
-from affray.core.rng import OWN_SALTS, RNG, FastRNG, VerifiableRNG, new_secret_seed
+from affray.core.rng import OWN_SALTS, RNG, VerifiableRNG, new_secret_seed
+from affray.core.seatlog import seat_log, story_of
+from affray.core.standing import MOVED_ON, stands
 
 if TYPE_CHECKING:
     from affray.core.policy import Choices
 
 ACTION = "action"
 UNDO = "undo"
+RULING = "gm"  # a GM ruling (core/adjust.py): replayed like an action, taken back like one
+IN_FORCE = (ACTION, RULING)  # the kinds of record a take back can remove and replay folds
 
 
 @dataclass(slots=True)
 class Record:
-    """One entry of the log of record. ``kind`` is ``"action"`` (``actor`` took ``action`` for ``seat``) or ``"undo"``
-    (``seat`` took the match back to version ``action["to"]``). ``events`` derive from the record by replay."""
+    """One entry of the log of record. ``kind`` is ``"action"`` (``actor`` took ``action`` for ``seat``), ``"undo"``
+    (``seat`` took the match back to version ``action["to"]``) or ``"gm"`` (a GM ruling, :mod:`affray.core.adjust`:
+    ``action`` is ``{"type": "ruling", "reason", "changes"}``). ``events`` derive from the record by replay."""
 
     seq: int
     seat: str
@@ -58,6 +66,9 @@ class Record:
     action: Action
     events: list[Event]
     kind: str = ACTION
+    #: The version the action was chosen at, when it was earlier than ``seq`` (a simultaneous move that still stood,
+    #: :mod:`affray.core.standing`). Not an input: the chain and replay ignore it.
+    chosen_at: int | None = None
 
     def to_dict(self, events: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {"seq": self.seq, "kind": self.kind, "seat": self.seat, "actor": self.actor,
@@ -128,12 +139,17 @@ class Match:
         self.controllers.update(controllers or {})
         self.controllers.setdefault(GM, "human")
         self.records: list[Record] = []
+        # The simultaneous key of the window open when each record was taken ("" for other windows): whether a
+        # choice made at an earlier version still stands (core/standing.py).
+        self._opened: list[str] = []
         self._revealed: set[str] = set()
         self._shared = shared
         self._line: _Line | None = None
         self._lines: list[_Line | None] = [None]  # the line in force at each version
         self._seating: dict[str, str] = {}
         self._viewers: dict[str, Viewer] = {}
+        self._narrator: Narrator | None = None
+        self._story: Story | None = None
 
     @classmethod
     def restore(cls, ruleset: Ruleset, setup: Mapping[str, Any], options: Mapping[str, Any] | None, *,
@@ -227,20 +243,26 @@ class Match:
     def submit(self, seat: str, actor: str, action: Action, *, version: int | None = None) -> StepResult:
         """Let ``seat`` take ``action`` for ``actor``; on acceptance the action joins the log of record.
 
-        ``version``: the version the action was chosen at; any other is refused as ``stale_version``.
+        ``version``: the version the action was chosen at. An earlier one is refused as ``stale_version`` unless the
+        choice still stands: in a simultaneous window, behind other actors' moves only (:mod:`affray.core.standing`);
+        the record then keeps ``chosen_at``.
         """
-        if version is not None and version != self.version:
-            return Rejected("stale_version", f"The fight has moved on (version {self.version}, not {version}); "
-                                             f"look again and choose anew.")
         if self.outcome() is not None:
             return Rejected("match_over", "The fight is over; no more actions can be taken.")
         if self.seats.get(actor) is None:
             return Rejected("unknown_actor", f"There is no combatant called '{actor}' in this fight.")
+        window = self.ruleset.pending(self.state)
+        chosen_at = None
+        if version is not None and version != self.version:
+            # An earlier version: it still stands only in a simultaneous window, behind other actors' moves.
+            stale = stands(self.records, self._opened, window, actor, version, self.names())
+            if stale is not None:
+                return stale
+            chosen_at = version
         if self.seats[actor] != seat:
             return Rejected("not_your_seat", f"Seat '{seat}' does not control {self.names().get(actor, actor)}.")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             return Rejected("bad_action", "An action is an object with a 'type', e.g. {\"type\": \"defense\"}.")
-        window = self.ruleset.pending(self.state)
         result = self.ruleset.step(self.state, actor, action, self.rng, Journal())
         if window is None or actor not in window.actors:
             # The ruleset words the refusal (e.g. "no attack of opportunity left"); accepting would be a bug.
@@ -248,18 +270,20 @@ class Match:
                 raise RuntimeError(f"{self.ruleset.name} accepted an action from {actor}, who was not due to act")
             return result
         if isinstance(result, Accepted):
-            self._append(Record(self.version, seat, actor, action, result.events))
+            self._append(Record(self.version, seat, actor, action, result.events, chosen_at=chosen_at),
+                         window.simultaneous)
         return result
 
     def act(self, actor: str, action: Action, *, version: int | None = None) -> StepResult:
         """Submit for ``actor`` from the seat that controls it (library and policy convenience)."""
         return self.submit(self.seats.get(actor, actor), actor, action, version=version)
 
-    def _append(self, record: Record) -> None:
+    def _append(self, record: Record, opened: str = "") -> None:
         self.records.append(record)
+        self._opened.append(opened)
         # Every seal revealed by any record, kept as records come (a reveal stays public even if taken back).
         self._revealed.update(e.seal for e in record.events if isinstance(e, Revealed))
-        if record.kind == ACTION:
+        if record.kind in IN_FORCE:
             self._line = _Line(record.seq, self._line)
         self._lines.append(self._line)
         self.memo.advance(self.version)
@@ -268,7 +292,7 @@ class Match:
     def take_back(self, seat: str, *, version: int | None = None) -> StepResult:
         """Take back ``seat``'s own last action, if it is the last action in force and revealed nothing."""
         if version is not None and version != self.version:
-            return Rejected("stale_version", f"The fight has moved on (version {self.version}, not {version}).")
+            return Rejected("stale_version", "The fight has moved on since you chose; look again.", MOVED_ON)
         if self._line is None:
             return Rejected("nothing_to_take_back", "There is no action to take back.")
         last = self.records[self._line.index]
@@ -283,7 +307,7 @@ class Match:
     def rewind(self, to: int, seat: str = GM, *, version: int | None = None) -> StepResult:
         """The GM takes the match back to version ``to`` (any earlier version); the record keeps that it did."""
         if version is not None and version != self.version:
-            return Rejected("stale_version", f"The fight has moved on (version {self.version}, not {version}).")
+            return Rejected("stale_version", "The fight has moved on since you chose; look again.", MOVED_ON)
         if seat != GM:
             return Rejected("gm_only", "Only the GM can take the fight back to an earlier point.")
         if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < self.version:
@@ -311,10 +335,56 @@ class Match:
             line = line.before
         for index in reversed(indices):
             record = self.records[index]
-            result = fresh.ruleset.step(fresh.state, record.actor, record.action, fresh.rng, Journal())
+            if record.kind == RULING:
+                result: StepResult | list[Ruled] = fresh._changes(record.action)
+            else:
+                result = fresh.ruleset.step(fresh.state, record.actor, record.action, fresh.rng, Journal())
             if isinstance(result, Rejected):
                 raise ReplayError(f"record #{record.seq} was refused on replay: {result.code}: {result.message}")
         self.state, self.rng, self._line = fresh.state, fresh.rng, target
+
+    # -- GM rulings (core/adjust.py) -----------------------------------------------------------------
+    def rule(self, seat: str, action: Action, *, version: int | None = None) -> StepResult:
+        """A GM ruling: ``action`` is ``{"type": "ruling", "reason", "changes"}`` (:mod:`affray.core.adjust`). Every
+        change is checked by the ruleset; a refused change, or a ruling that would break the state's invariants,
+        changes nothing. On acceptance a ``gm`` record joins the log of record."""
+        if version is not None and version != self.version:
+            return Rejected("stale_version", "The fight has moved on since you chose; look again.", MOVED_ON)
+        if seat != GM:
+            return Rejected("gm_only", "Only the GM can rule on the fight.")
+        if self.outcome() is not None:
+            return Rejected("match_over", "The fight is over; no more rulings can be made.")
+        if self.seed is None:
+            return Rejected("no_seed", "This match has no seed to replay from, so a ruling could not be undone.")
+        if not isinstance(action, dict) or action.get("type") != "ruling":
+            return Rejected("bad_change", 'A ruling is {"type": "ruling", "reason": ..., "changes": [...]}.')
+        opened = self.pending()
+        result = self._changes(action)
+        if isinstance(result, Rejected) or self.ruleset.invariants(self.state):
+            broken = "" if isinstance(result, Rejected) else "; ".join(self.ruleset.invariants(self.state))
+            self._rebuild(self._line)  # put back what the changes before the refused one did
+            self.memo.reset(self.version)
+            return result if isinstance(result, Rejected) else Rejected("invalid_ruling", (
+                f"That ruling would leave the fight in a state the rules cannot go on from ({broken})."))
+        parsed = parse(action)
+        assert not isinstance(parsed, Rejected)
+        record_action = {"type": "ruling", "reason": parsed[0], "changes": [c.to_dict() for c in parsed[1]]}
+        self._append(Record(self.version, GM, "", record_action, list(result), RULING),
+                     opened.simultaneous if opened is not None else "")
+        self.memo.reset(self.version)
+        return Accepted(list(result))
+
+    def _changes(self, action: Action) -> Rejected | list[Ruled]:
+        """Check and apply a ruling's changes to this match's state (see :meth:`rule`)."""
+        from affray.core.plugin import plugin
+
+        parsed = parse(action)
+        if isinstance(parsed, Rejected):
+            return parsed
+        record = plugin(self.ruleset.name)
+        if record.adjuster is None:
+            return Rejected("no_rulings", f"{self.ruleset.title} does not take GM rulings.")
+        return apply_changes(record.adjuster(), self.state, parsed[0], parsed[1], self.names())
 
     def apply_record(self, entry: Mapping[str, Any]) -> StepResult:
         """Apply one logged record (``Record.to_dict`` form) as replay does; a refusal raises ReplayError."""
@@ -323,10 +393,17 @@ class Match:
             if not isinstance(to, int) or not 0 <= to <= self.version:
                 raise ReplayError(f"record #{entry.get('seq')} takes the match back to an unknown version {to!r}")
             return self._undo(entry["seat"], to)
-        result = self.submit(entry["seat"], entry["actor"], entry["action"])
+        kind = entry.get("kind", ACTION)
+        if kind not in IN_FORCE:
+            raise ReplayError(f"record #{entry.get('seq')} is of an unknown kind {kind!r}")
+        result = (self.rule(entry["seat"], entry["action"]) if kind == RULING else
+                  self.submit(entry["seat"], entry["actor"], entry["action"]))
         if isinstance(result, Rejected):
             raise ReplayError(f"record #{entry.get('seq')} by {entry['seat']} was refused on replay: "
                               f"{result.code}: {result.message}")
+        chosen_at = entry.get("chosen_at")
+        if isinstance(chosen_at, int) and not isinstance(chosen_at, bool) and 0 <= chosen_at < self.version - 1:
+            self.records[-1].chosen_at = chosen_at  # informational (not an input): kept as the log said
         return result
 
     def fresh(self) -> Match:
@@ -348,19 +425,28 @@ class Match:
         """The log of record as ``seat`` may see it: others' unrevealed commits and private events hidden."""
         return self.events_since(0, seat)
 
-    def events_since(self, version: int, seat: str) -> list[dict[str, Any]]:
-        """The records from ``version`` on, as ``seat`` may see them (see :meth:`redacted_log`)."""
-        viewer = self.viewer(seat)
-        revealed = self._revealed
-        out = []
-        for entry in self.records[max(0, version):]:
-            seals = [e for e in entry.events if isinstance(e, Committed)]
-            hidden = any(s.seal not in revealed for s in seals) and not viewer.may_open(entry.actor)
-            action = ({"type": "commit", "seals": [{"seal": s.seal, "digest": s.digest} for s in seals]}
-                      if hidden else entry.action)
-            out.append({"seq": entry.seq, "kind": entry.kind, "seat": entry.seat, "actor": entry.actor,
-                        "action": action, "events": [redact_event(e, viewer) for e in entry.events]})
-        return out
+    def events_since(self, version: int, seat: str, *, narrate: bool = False) -> list[dict[str, Any]]:
+        """The records from ``version`` on, as ``seat`` may see them (see :meth:`redacted_log`). ``narrate``: each
+        event and record also carries ``text``, its sentence in this seat's redaction (:mod:`affray.core.seatlog`)."""
+        return seat_log(self, version, seat, narrate=narrate)
+
+    @property
+    def revealed(self) -> frozenset[str]:
+        """Every seal some record revealed (a reveal stays public even if taken back)."""
+        return frozenset(self._revealed)
+
+    @property
+    def narrator(self) -> Narrator:
+        """The ruleset's narrator (:mod:`affray.core.narration`)."""
+        if self._narrator is None:
+            self._narrator = narrator_for(self.ruleset.name)
+        return self._narrator
+
+    def story(self) -> Story:
+        """The names the narrator tells this match with (:func:`affray.core.seatlog.story_of`), made once."""
+        if self._story is None:
+            self._story = story_of(self)
+        return self._story
 
 
 def seat_viewer(seats: Mapping[str, str], seat: str) -> Viewer:
@@ -373,16 +459,3 @@ def seat_viewer(seats: Mapping[str, str], seat: str) -> Viewer:
     return Viewer(seat, frozenset(a for a, s in seats.items() if s == seat))
 
 
-def redact_event(event: Event, viewer: Viewer) -> dict[str, Any]:
-    """``event`` as ``viewer`` may see it. A private event shows in full to its audience; the GM sees it too unless
-    it is about a face-down choice (``sealed``) of an actor the GM does not play."""
-    audience = event.audience()
-    if audience is None or audience & viewer.controls or (viewer.omniscient and not event.sealed):
-        return event.to_dict()
-    return event.redacted()
-
-
-def simulation_match(ruleset: Ruleset, setup: Mapping[str, Any], options: Mapping[str, Any] | None,
-                     seed: int, controllers: Mapping[str, str] | None = None) -> Match:
-    """A match on the fast (unverifiable) RNG, for simulation."""
-    return Match(ruleset, setup, options, rng=FastRNG(seed), controllers=controllers)

@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from affray.core.adjust import Adjuster
     from affray.core.engine import ActionSpec, Ruleset
+    from affray.core.narration import Narrator
     from affray.core.policy import Policy
 
 #: A hint per legal action (``"hit 46% · avg loss 1.2"``, or ``""``) for the acting actor, from its seat's view only.
@@ -64,7 +66,9 @@ class Plugin:
     factories (``random`` is added for every ruleset by :mod:`affray.ai`). ``hints``, ``duel``, ``checks``,
     ``sheet``, ``builder`` and ``batch`` load the odds hints, the exact duel model, the ``affray odds RULESET
     CHECK`` checks, the character sheet rules, the interactive builder and the numpy batch path; ``None`` when the
-    ruleset has none.
+    ruleset has none. ``narrator`` tells its events in sentences (:mod:`affray.core.narration`; the plain narrator
+    when ``None``); ``adjuster`` checks and applies GM rulings (:mod:`affray.core.adjust`; ``None``: the GM cannot
+    adjust this ruleset's fights).
     """
 
     name: str
@@ -78,6 +82,8 @@ class Plugin:
     sheet: Callable[[], Any] | None = None
     builder: Callable[[], Any] | None = None
     batch: Callable[[], BatchPath] | None = None
+    narrator: Callable[[], Narrator] | None = None
+    adjuster: Callable[[], Adjuster] | None = None
     _loaded: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def ruleset(self) -> Ruleset:

@@ -26,8 +26,13 @@ The log of record
     record's ``submission_id`` was already used at that table: then ``record_by_submission(table_id, id)``
     finds the first record. A seq past the end raises ValueError, an unknown table UnknownTable.
     ``records(table_id, since_seq=0) -> [Record]`` (seq >= since_seq, in order); ``version(table_id) -> int``
-    (the number of records, i.e. the next seq). Record kinds: "action" (payload = the action object) and
-    "undo" (payload = ``{"to": N}``). ``chain`` is the caller's hash chained to the previous record.
+    (the number of records, i.e. the next seq). Record kinds: "action" (payload = the action object), "undo"
+    (payload = ``{"to": N}``) and "gm" (payload = the GM's ruling). ``chain`` is the caller's hash chained to the
+    previous record.
+
+Chat and free rolls
+    ``add_chat(table_id, ChatLine) -> bool`` (False when its ``n`` is taken: number anew) and ``chat(table_id,
+    since_n=0) -> [ChatLine]``: every line, whispers included (the table layer shows each seat its own).
 
 The GM audit trail
     ``audit(table_id, who, kind, detail) -> n`` and ``audit_trail(table_id) -> [AuditEntry]`` (kinds such as
@@ -52,6 +57,7 @@ from affray.store.db import Store, new_table_id
 from affray.store.listen import CHANNEL, Listener
 from affray.store.rows import (
     AuditEntry,
+    ChatLine,
     NewTable,
     Record,
     RecordKind,
@@ -67,6 +73,7 @@ __all__ = [
     "CHANNEL",
     "SCHEMA_VERSION",
     "AuditEntry",
+    "ChatLine",
     "Listener",
     "NewTable",
     "Record",

@@ -20,6 +20,7 @@ from affray.store.rows import (
     RECORD_KINDS,
     ROLES,
     AuditEntry,
+    ChatLine,
     NewTable,
     Record,
     Seat,
@@ -245,6 +246,32 @@ class Store:
         last = c.execute(query).scalar_one_or_none()
         return 0 if last is None else int(last) + 1
 
+    # -- chat and free rolls ------------------------------------------------------------------------------
+
+    def add_chat(self, table_id: str, line: ChatLine) -> bool:
+        """Add a chat line at ``line.n``; True once committed. False, changing nothing, when ``n`` is taken (another
+        process numbered a line first: read the lines again and number anew). Unknown table: UnknownTable."""
+        check_fits(s.chat.c.seat, line.seat)
+        check_fits(s.chat.c.to, line.to)
+        check_fits(s.chat.c.kind, line.kind)
+        try:
+            with self._write() as c:
+                if c.execute(sa.select(s.tables.c.id).where(s.tables.c.id == table_id)).first() is None:
+                    raise UnknownTable(f"no table {table_id!r} in the store")
+                c.execute(sa.insert(s.chat).values(table_id=table_id, n=line.n, at=time.time(), seat=line.seat,
+                                                   to=line.to, kind=line.kind, body=dict(line.body)))
+        except IntegrityError:
+            return False
+        return True
+
+    def chat(self, table_id: str, since_n: int = 0) -> list[ChatLine]:
+        """The table's chat lines with n >= ``since_n``, in order (every line: the caller filters whispers)."""
+        query = (sa.select(s.chat).where(s.chat.c.table_id == table_id, s.chat.c.n >= since_n)
+                 .order_by(s.chat.c.n))
+        with self._read() as c:
+            return [ChatLine(n=r["n"], seat=r["seat"], to=r["to"], kind=r["kind"], body=r["body"], at=r["at"])
+                    for r in c.execute(query).mappings()]
+
     # -- the GM audit trail --------------------------------------------------------------------------------
 
     def audit(self, table_id: str, who: str | None, kind: str, detail: Mapping[str, Any] | None = None) -> int:
@@ -326,9 +353,10 @@ def _seat(row: sa.RowMapping) -> Seat:
 def _record_values(table_id: str, record: Record) -> dict[str, Any]:
     return {"table_id": table_id, "seq": record.seq, "kind": record.kind, "seat": record.seat,
             "actor": record.actor, "payload": record.payload, "submission_id": record.submission_id,
-            "chain": record.chain, "created_at": time.time()}
+            "chain": record.chain, "created_at": time.time(), "chosen_at": record.chosen_at}
 
 
 def _record(row: sa.RowMapping) -> Record:
     return Record(seq=row["seq"], kind=row["kind"], seat=row["seat"], actor=row["actor"], payload=row["payload"],
-                  chain=row["chain"], submission_id=row["submission_id"], created_at=row["created_at"])
+                  chain=row["chain"], submission_id=row["submission_id"], created_at=row["created_at"],
+                  chosen_at=row["chosen_at"])

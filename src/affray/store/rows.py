@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Role = Literal["gm", "player", "spectator"]
-RecordKind = Literal["action", "undo"]
+RecordKind = Literal["action", "undo", "gm"]
 ROLES: tuple[str, ...] = ("gm", "player", "spectator")
-RECORD_KINDS: tuple[str, ...] = ("action", "undo")
+RECORD_KINDS: tuple[str, ...] = ("action", "undo", "gm")
 
 
 class StoreError(Exception):
@@ -79,9 +79,10 @@ class Record:
     """One entry of a table's log of record.
 
     ``kind`` "action": ``payload`` is the action object, ``actor`` the actor it is for. ``kind`` "undo":
-    ``payload`` is ``{"to": N}``, back to version N. ``chain`` is the hex hash chained to the previous record
-    (computed by the caller). ``created_at`` is set by the store when the record is appended; the value given
-    to ``append`` is ignored.
+    ``payload`` is ``{"to": N}``, back to version N. ``kind`` "gm": ``payload`` is the GM's ruling. ``chain`` is the
+    hex hash chained to the previous record (computed by the caller). ``created_at`` is set by the store when the
+    record is appended; the value given to ``append`` is ignored. ``chosen_at``: the version a simultaneous move was
+    chosen at, when earlier than ``seq`` (not an input of the chain).
     """
 
     seq: int
@@ -92,6 +93,21 @@ class Record:
     chain: str
     submission_id: str | None = None
     created_at: float | None = None
+    chosen_at: int | None = None
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """One chat line or free roll of a table. ``n`` counts from 0 per table; ``to`` is None (everyone), ``"gm"`` or
+    a seat name (a whisper); ``kind`` "chat" (``body`` ``{"text"}``) or "roll" (``body`` ``{"notation", "roll",
+    "first"}``: the roll and its first free draw index). ``at`` is set by the store."""
+
+    n: int
+    seat: str
+    to: str | None
+    kind: str
+    body: dict[str, Any]
+    at: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,8 @@ Version history:
 
 - v1: ``meta``, ``tables`` (without ``config``), ``seats``, ``records``.
 - v2: ``tables.config`` (spectators on/off, policy pause, controllers...) and the GM ``audit`` table.
+- v3: ``records.chosen_at`` (the version a simultaneous move was chosen at, when earlier than its seq) and the
+  ``chat`` table (chat lines and free rolls, whispers included).
 
 ``migrate`` runs inside one write transaction under a lock (PostgreSQL: an advisory lock; SQLite: the
 ``BEGIN IMMEDIATE`` write lock), so two servers starting together upgrade a database once.
@@ -17,7 +19,7 @@ import sqlalchemy as sa
 
 from affray.store.rows import StoreError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # An arbitrary constant: the advisory lock that serialises migrations on PostgreSQL.
 MIGRATION_LOCK = 0x0AFF4A7
 
@@ -70,6 +72,7 @@ records = sa.Table(
     sa.Column("submission_id", sa.String(128), nullable=True),
     sa.Column("chain", sa.String(128), nullable=False),
     sa.Column("created_at", sa.Double, nullable=False),
+    sa.Column("chosen_at", sa.Integer, nullable=True),
     # Both databases let several rows hold NULL here: only client-chosen ids must be unique.
     sa.UniqueConstraint("table_id", "submission_id", name="records_submission"),
 )
@@ -85,6 +88,19 @@ audit = sa.Table(
 )
 
 
+chat = sa.Table(
+    "chat", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    # The primary key (table_id, n) decides which of two racing lines gets a number (and a roll its dice).
+    sa.Column("n", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("at", sa.Double, nullable=False),
+    sa.Column("seat", sa.String(64), nullable=False),
+    sa.Column("to", sa.String(64), nullable=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("body", sa.JSON, nullable=False),
+)
+
+
 def _v1_to_v2(conn: sa.Connection) -> None:
     """v2 adds the table's config (default: empty) and the GM audit trail; every v1 row is kept."""
     json_type = sa.JSON().compile(dialect=conn.dialect)
@@ -92,8 +108,14 @@ def _v1_to_v2(conn: sa.Connection) -> None:
     audit.create(conn)
 
 
+def _v2_to_v3(conn: sa.Connection) -> None:
+    """v3 adds ``records.chosen_at`` (empty for every older record) and the chat table."""
+    conn.exec_driver_sql("ALTER TABLE records ADD COLUMN chosen_at INTEGER")
+    chat.create(conn)
+
+
 # STEPS[v] upgrades a database from version v to v + 1.
-STEPS: dict[int, Callable[[sa.Connection], None]] = {1: _v1_to_v2}
+STEPS: dict[int, Callable[[sa.Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 def stored_version(conn: sa.Connection) -> int | None:

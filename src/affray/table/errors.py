@@ -22,25 +22,29 @@ class Refusal(Exception):
     (for a bad scenario: ``[{"file", "field", "expected"}]``)."""
 
     def __init__(self, code: str, message: str, status: int = BAD_REQUEST,
-                 problems: list[dict[str, Any]] | None = None) -> None:
+                 problems: list[dict[str, Any]] | None = None, reason: str = "") -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
         self.problems = problems or []
+        self.reason = reason
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.reason:
+            out["reason"] = self.reason
         if self.problems:
             out["problems"] = self.problems
         return out
 
 
-def refused_step(code: str, message: str) -> Refusal:
+def refused_step(code: str, message: str, reason: str = "") -> Refusal:
     """The refusal for a step the match refused: 409 when the table moved on, 403 for another seat's actor,
-    otherwise 422 with the ruleset's own code and sentence."""
+    otherwise 422 with the ruleset's own code and sentence. ``reason``: the cause where one code has several
+    (``stale_version``: ``moved_on``, ``acted_since``, ``taken_back``)."""
     if code in CONFLICT_CODES:
-        return Refusal(code, message, CONFLICT)
+        return Refusal(code, message, CONFLICT, reason=reason)
     if code == "not_your_seat":
-        return Refusal(code, message, FORBIDDEN)
-    return Refusal(code, message, UNPROCESSABLE)
+        return Refusal(code, message, FORBIDDEN, reason=reason)
+    return Refusal(code, message, UNPROCESSABLE, reason=reason)

@@ -15,8 +15,8 @@ from affray.core.engine import get_ruleset
 from affray.core.match import Match, Record, ReplayError
 from affray.core.rng import LEGACY_SALTS, commitment_of
 from affray.store import Record as StoredRecord
+from affray.store import RecordKind, Store, TableRow
 from affray.store import Seat as StoredSeat
-from affray.store import Store, TableRow
 from affray.table.live import SeatInfo, Table
 
 log = logging.getLogger(__name__)
@@ -28,16 +28,21 @@ class TableDamaged(RuntimeError):
 
 def to_store(record: Record, chain: str, submission_id: str | None) -> StoredRecord:
     """A match record as the store keeps it (an undo's payload is ``{"to": N}``)."""
-    payload: Any = record.action if record.kind == "action" else {"to": record.action["to"]}
-    return StoredRecord(seq=record.seq, kind="undo" if record.kind == "undo" else "action", seat=record.seat,
-                        actor=record.actor or None, payload=payload, chain=chain, submission_id=submission_id)
+    payload: Any = {"to": record.action["to"]} if record.kind == "undo" else record.action
+    kind: RecordKind = "undo" if record.kind == "undo" else "gm" if record.kind == "gm" else "action"
+    return StoredRecord(seq=record.seq, kind=kind, seat=record.seat, actor=record.actor or None, payload=payload,
+                        chain=chain, submission_id=submission_id, chosen_at=record.chosen_at)
 
 
 def from_store(record: StoredRecord) -> dict[str, Any]:
-    """A stored record in the match's ``Record.to_dict`` form (what ``Match.restore`` and the chain read)."""
-    action = record.payload if record.kind == "action" else {"type": "undo", "to": record.payload["to"]}
-    return {"seq": record.seq, "kind": record.kind, "seat": record.seat or "", "actor": record.actor or "",
-            "action": action}
+    """A stored record in the match's ``Record.to_dict`` form (what ``Match.restore`` and the chain read), with
+    ``chosen_at`` where the store kept one."""
+    action = {"type": "undo", "to": record.payload["to"]} if record.kind == "undo" else record.payload
+    out = {"seq": record.seq, "kind": record.kind, "seat": record.seat or "", "actor": record.actor or "",
+           "action": action}
+    if record.chosen_at is not None:
+        out["chosen_at"] = record.chosen_at
+    return out
 
 
 def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[StoredRecord]) -> Table:

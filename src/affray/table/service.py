@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 
 Subscriber = Callable[[], object]
 MAX_SEED = 2**63 - 1
+RACE_RETRIES = 3  # submissions of one action after lost races with other processes (each loss is another's record)
 
 
 def link_for(table_id: str, token: str) -> str:
@@ -186,15 +187,18 @@ class TableService:
             if actor in table.policies:
                 raise Refusal("policy_seat", f"'{actor}' is played by the server's {table.policies[actor].name} "
                                              f"policy.", 403)
-            result = table.match.submit(seat.name, actor, action, version=version)
-            if isinstance(result, Rejected):
-                raise refused_step(result.code, result.message)
-            if not self._commit(table, key):
+            for _ in range(RACE_RETRIES):
+                result = table.match.submit(seat.name, actor, action, version=version)
+                if isinstance(result, Rejected):
+                    raise refused_step(result.code, result.message, result.reason)
+                if self._commit(table, key):
+                    return self._answer(table, seat, table.version - 1)
+                # Another process took this seq first; the table now holds its record. The same choice may
+                # still stand behind it (a simultaneous window): submit it again on the table as it is now.
                 if key is not None and key in table.by_submission:
                     return self._answer(table, seat, table.by_submission[key])
-                raise Refusal("stale_version", "Another action was taken first; look again and choose anew.",
-                              CONFLICT)
-            return self._answer(table, seat, table.version - 1)
+            raise Refusal("stale_version", "Another action was taken first; look again and choose anew.", CONFLICT,
+                          reason="moved_on")
 
     def take_back(self, table: Table, seat: SeatInfo, version: int) -> dict[str, Any]:
         """A player takes back its own last action (refused once something was revealed since)."""
@@ -202,7 +206,7 @@ class TableService:
             self._check_open(table)
             result = table.match.take_back(seat.name, version=version)
             if isinstance(result, Rejected):
-                raise refused_step(result.code, result.message)
+                raise refused_step(result.code, result.message, result.reason)
             if not self._commit(table, None):
                 raise Refusal("stale_version", "Another action was taken first.", CONFLICT)
             return {"version": table.version}
@@ -217,8 +221,14 @@ class TableService:
             raise Refusal("paused", "The GM has paused the table.", CONFLICT)
 
     def _answer(self, table: Table, seat: SeatInfo, seq: int) -> dict[str, Any]:
+        """The answer to an accepted action: its version, seq and the seat's events; ``chosen_at`` when it was
+        chosen at an earlier version and stood behind other actors' moves (a simultaneous window)."""
         entries = table.match.events_since(seq, table.match_seat(seat))
-        return {"version": seq + 1, "seq": seq, "events": entries[0]["events"] if entries else []}
+        answer: dict[str, Any] = {"version": seq + 1, "seq": seq, "events": entries[0]["events"] if entries else []}
+        chosen_at = table.match.records[seq].chosen_at
+        if chosen_at is not None:
+            answer["chosen_at"] = chosen_at
+        return answer
 
     def _commit(self, table: Table, key: str | None) -> bool:
         """Append the match's newest record to the store (under the table's lock). False, with the table rolled

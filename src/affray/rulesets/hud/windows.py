@@ -16,8 +16,8 @@ from affray.rulesets.hud.state import HudState
 
 
 @lru_cache(maxsize=4096)
-def _window(phase: str, actors: tuple[str, ...], prompt: str) -> Window:
-    return Window(phase, actors, prompt)
+def _window(phase: str, actors: tuple[str, ...], prompt: str, simultaneous: str = "") -> Window:
+    return Window(phase, actors, prompt, simultaneous)
 
 
 @lru_cache(maxsize=4096)
@@ -32,7 +32,9 @@ def pending(state: HudState) -> Window | None:
     if state.outcome is not None:
         return None
     if state.pursuit is not None:
-        return _window("pursuit", tuple(state.pursuit.waiting), "Chase, shoot or let them go?")
+        # The pursuers choose independently (WL-22): a simultaneous window, one per disengage.
+        return _window("pursuit", tuple(state.pursuit.waiting), "Chase, shoot or let them go?",
+                       f"r{state.round}.pursuit.{state.pursuit.fleeing}")
     ex = state.exchange
     if ex is not None:
         return _exchange_window(ex.stage, ex.kind, ex.attacker, ex.defender)

@@ -34,11 +34,10 @@ class PoolRolled(Rolled):
     def redacted(self) -> dict[str, Any]:
         return {"type": "hidden", "actor": self.actor, "purpose": self.purpose}
 
-    def describe(self, names: Mapping[str, str]) -> str:
-        base = Rolled.describe(self, names)
+    def lead(self, names: Mapping[str, str]) -> str:
         extras = [f"+{r}" for r in self.bonus] + [f"-{r}" for r in self.penalty]
         trait = f" with {self.trait}" if self.trait else ""
-        return f"{base}{trait}" + (f" ({', '.join(extras)})" if extras else "")
+        return f"{Rolled.lead(self, names)}{trait}" + (f" ({', '.join(extras)})" if extras else "")
 
 
 @dataclass(slots=True)

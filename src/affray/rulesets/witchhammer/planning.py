@@ -38,7 +38,9 @@ def open_psych(state: WitchHammerState) -> bool:
     if not actors:
         return False
     state.phase = "psych"
-    state.window = Window("psych", tuple(actors), "Play a Psych card face down, or none, then be ready")
+    # Everyone plays at once (simultaneous): a choice made at an earlier version of this vignette's Psych stands.
+    state.window = Window("psych", tuple(actors), "Play a Psych card face down, or none, then be ready",
+                          f"v{state.vignette}.psych")
     return True
 
 
@@ -52,14 +54,15 @@ def open_planning(state: WitchHammerState) -> None:
     if state.options.drama_timer:
         actors.append(GM)
     state.phase = "planning"
-    state.window = Window("planning", tuple(actors), "Place two Action cards face down, in order, then be ready")
+    state.window = Window("planning", tuple(actors), "Place two Action cards face down, in order, then be ready",
+                          f"v{state.vignette}.planning")
 
 
 def _narrow(state: WitchHammerState, actor: str) -> None:
     """``actor`` is done with this phase: it leaves the window."""
     assert state.window is not None
     w = state.window
-    state.window = Window(w.phase, tuple([a for a in w.actors if a != actor]), w.prompt)
+    state.window = Window(w.phase, tuple([a for a in w.actors if a != actor]), w.prompt, w.simultaneous)
 
 
 def everyone_ready(state: WitchHammerState) -> bool:

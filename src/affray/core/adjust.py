@@ -1,0 +1,227 @@
+"""GM rulings: the GM changes the fight directly, as a VTT's GM edits a token, but through the rules.
+
+A ruling is a record of the log of record (kind ``gm``): who (the GM's seat), what (a list of changes) and why (a
+reason), in the hash chain, replayed by ``verify`` and undone by a take back like any record. Its action is::
+
+    {"type": "ruling", "reason": "the bridge gives way", "changes": [CHANGE, ...]}
+
+with each change one of
+
+- ``{"combatant": ID, "bar": NAME, "value": INT}``: a bar as the view names it (HP, Poise, Health, Wounds...);
+- ``{"combatant": ID, "status": NAME, "rounds": INT | null}``: give a status (``null``: until something ends it);
+- ``{"combatant": ID, "remove_status": NAME}``;
+- ``{"combatant": ID, "position": POSITION}``: a square ``[x, y]``, a WaRP distance in metres, a HuD place;
+- ``{"combatant": ID, "out": true | false}``: out of the fight, or back into it.
+
+:func:`parse` checks the shape (the same for every ruleset); the ruleset's :class:`Adjuster` (``Plugin.adjuster``)
+checks each change against the state and applies it. Every change is checked before any is applied, so a refused
+ruling changes nothing; after the changes the ruleset's invariants must hold, or the ruling is refused and the state
+put back (:meth:`affray.core.match.Match.rule`). No die is drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, Protocol
+
+from affray.core.engine import GM, Rejected
+from affray.core.events import Event
+
+FieldName = Literal["bar", "status", "remove_status", "position", "out"]
+FIELDS: tuple[FieldName, ...] = ("bar", "status", "remove_status", "position", "out")
+MAX_CHANGES = 20
+MAX_REASON = 300
+MAX_NAME = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One change of a ruling: ``field`` of ``combatant``; ``name`` the bar or status; ``value`` the bar's new value,
+    the status's rounds (``None``: until ended), the position (the ruleset's form) or ``out`` (a bool)."""
+
+    combatant: str
+    field: FieldName
+    name: str = ""
+    value: Any = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"combatant": self.combatant}
+        if self.field == "bar":
+            out.update(bar=self.name, value=self.value)
+        elif self.field == "status":
+            out.update(status=self.name, rounds=self.value)
+        elif self.field == "remove_status":
+            out["remove_status"] = self.name
+        else:
+            out[self.field] = self.value
+        return out
+
+
+def _bad(message: str) -> Rejected:
+    return Rejected("bad_change", message)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _change(i: int, raw: Any) -> Change | Rejected:
+    where = f"Change {i + 1}"
+    if not isinstance(raw, dict):
+        return _bad(f"{where} is not an object with a combatant and one of: {', '.join(FIELDS)}.")
+    combatant = raw.get("combatant")
+    if not isinstance(combatant, str) or not combatant:
+        return _bad(f"{where} names no combatant.")
+    fields = [f for f in FIELDS if f in raw]
+    extra = set(raw) - {"combatant", "value", "rounds", *FIELDS}
+    if len(fields) != 1 or extra:
+        return _bad(f"{where} must change exactly one of: {', '.join(FIELDS)}"
+                    + (f" (unknown: {', '.join(sorted(extra))})." if extra else "."))
+    field = fields[0]
+    if field in ("bar", "status", "remove_status"):
+        name = raw[field]
+        if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME:
+            return _bad(f"{where}: '{field}' is a name of 1 to {MAX_NAME} characters.")
+        if field == "bar":
+            if set(raw) != {"combatant", "bar", "value"} or not _whole(raw["value"]):
+                return _bad(f"{where}: a bar change is {{combatant, bar, value}} with a whole number value.")
+            return Change(combatant, "bar", name, raw["value"])
+        if field == "status":
+            rounds = raw.get("rounds")
+            if set(raw) - {"combatant", "status", "rounds"} or not (rounds is None or (_whole(rounds) and rounds > 0)):
+                return _bad(f"{where}: a status change is {{combatant, status, rounds}}, rounds a whole number above "
+                            f"0 or null (until something ends it).")
+            return Change(combatant, "status", name, rounds)
+        if set(raw) != {"combatant", "remove_status"}:
+            return _bad(f"{where}: a status removal is {{combatant, remove_status}}.")
+        return Change(combatant, "remove_status", name)
+    if set(raw) != {"combatant", field}:
+        return _bad(f"{where}: a {field} change is {{combatant, {field}}}.")
+    if field == "out" and not isinstance(raw["out"], bool):
+        return _bad(f"{where}: 'out' is true (out of the fight) or false (back in).")
+    return Change(combatant, field, "", raw[field])
+
+
+def parse(action: Mapping[str, Any]) -> tuple[str, list[Change]] | Rejected:
+    """The reason and changes of a ruling action, or ``bad_change`` naming the first problem of shape."""
+    reason = action.get("reason", "")
+    if not isinstance(reason, str) or len(reason) > MAX_REASON:
+        return _bad(f"The reason is a text of at most {MAX_REASON} characters.")
+    raw = action.get("changes")
+    if not isinstance(raw, list) or not 0 < len(raw) <= MAX_CHANGES:
+        return _bad(f"A ruling lists 1 to {MAX_CHANGES} changes.")
+    changes = []
+    seen = set()
+    for i, item in enumerate(raw):
+        change = _change(i, item)
+        if isinstance(change, Rejected):
+            return change
+        key = (change.combatant, change.field if change.field != "remove_status" else "status", change.name)
+        if key in seen:
+            return _bad(f"Change {i + 1} changes what an earlier change of this ruling already changes.")
+        seen.add(key)
+        changes.append(change)
+    return reason.strip(), changes
+
+
+class Adjuster(Protocol):
+    """A ruleset's side of GM rulings (``Plugin.adjuster``). ``state`` is the ruleset's match state.
+
+    ``check`` refuses (a stable code and a sentence: ``unknown_bar``, ``bad_value``, ``unknown_status``,
+    ``not_there``, ``bad_position``, ``occupied``...) or accepts one change against the state as it is, changing
+    nothing. ``apply`` makes an accepted change and returns the value it replaces (for the ruling's line: "was 23");
+    afterwards the state is one the rules go on from: a combatant taken out leaves every window it was in (its turn
+    passes), one brought back takes part again from the next round, and the outcome follows (the last foe taken
+    out ends the fight). ``hidden`` is true when the change's values are GM-level information the other seats do not
+    see in their views (a WaRP extra's HP). ``forms`` describes, for the GM's page, what can be changed now:
+    ``{combatant: {"bars": [{"name", "min", "max"}], "statuses": [names], "position": "square"|"line"|"place"|null,
+    "places": [...] (HuD), "out": bool}}``."""
+
+    def check(self, state: Any, change: Change) -> Rejected | None: ...
+
+    def apply(self, state: Any, change: Change) -> Any: ...
+
+    def hidden(self, state: Any, change: Change) -> bool: ...
+
+    def forms(self, state: Any) -> dict[str, dict[str, Any]]: ...
+
+
+def apply_changes(adjuster: Adjuster, state: Any, reason: str, changes: Sequence[Change],
+                  names: Mapping[str, str]) -> Rejected | list[Ruled]:
+    """Check and apply ``changes`` one after another, each against the state the ones before it left (a refusal
+    part-way leaves the earlier ones applied: the caller puts the state back). Returns the ruling's events: one
+    :class:`Ruled` with the public changes and, if any, one private one with the GM-level changes."""
+    from affray.core.events import to_jsonable
+
+    public: list[dict[str, Any]] = []
+    private: list[dict[str, Any]] = []
+    for change in changes:
+        if change.combatant not in names:
+            return unknown(change.combatant, sorted(names))
+        refused = adjuster.check(state, change)
+        if refused is not None:
+            return refused
+        hidden = adjuster.hidden(state, change)
+        was = adjuster.apply(state, change)
+        (private if hidden else public).append({**change.to_dict(), "was": to_jsonable(was)})
+    events = [Ruled(reason, public)] if public else []
+    if private:
+        events.append(Ruled(reason, private, private=True))
+    return events
+
+
+def unknown(combatant: str, known: Sequence[str]) -> Rejected:
+    """The refusal of a change that names no combatant of the fight."""
+    return Rejected("unknown_combatant", f"There is no combatant '{combatant}' in this fight (there are "
+                                         f"{', '.join(known)}).")
+
+
+def describe_change(change: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """One change of a ruling in words ("Tomas's Poise 15 (was 23)"), from its dict with ``was``."""
+    who = names[change["combatant"]]
+    was = change.get("was")
+    if "bar" in change:
+        return f"{who}'s {change['bar']} {change['value']}" + (f" (was {was})" if was is not None else "")
+    if "status" in change:
+        rounds = change.get("rounds")
+        return f"{who} is {change['status']}" + (f" for {rounds} round{'s' if rounds != 1 else ''}" if rounds else "")
+    if "remove_status" in change:
+        return f"{who} is no longer {change['remove_status']}"
+    if "position" in change:
+        where = change["position"]
+        shown = f"({where[0]}, {where[1]})" if isinstance(where, list) and len(where) == 2 else str(where)
+        return f"{who} is moved to {shown}"
+    return f"{who} is out of the fight" if change.get("out") else f"{who} is back in the fight"
+
+
+@dataclass(slots=True)
+class Ruled(Event):
+    """A GM ruling: why, and each change with the value it replaced (``was``). A ruling whose changes include
+    GM-level values (:meth:`Adjuster.hidden`) is told in two events: the public changes, and a ``private`` one that
+    only the GM's seat (and the seat of the combatants it changes) reads in full; the others read that the GM ruled
+    on those combatants, not what (:meth:`redacted`)."""
+
+    kind: ClassVar[str] = "ruled"
+    reason: str
+    changes: list[dict[str, Any]]
+    private: bool = False
+
+    def audience(self) -> frozenset[str] | None:
+        return frozenset({GM, *(c["combatant"] for c in self.changes)}) if self.private else None
+
+    def redacted(self) -> dict[str, Any]:
+        return {"type": "ruled", "reason": self.reason, "changes": [], "private": True,
+                "unseen": sorted({c["combatant"] for c in self.changes})}
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return ruling_sentence(self.reason, self.changes, (), names)
+
+
+def ruling_sentence(reason: str, changes: Sequence[Mapping[str, Any]], unseen: Sequence[str],
+                    names: Mapping[str, str]) -> str:
+    """The GM ruling line every seat reads: "GM ruling (the bridge gives way): Tomas's Poise 15 (was 23)." """
+    parts = [describe_change(c, names) for c in changes]
+    parts += [f"something of {names[c]}'s that you cannot see" for c in unseen]
+    why = f" ({reason})" if reason else ""
+    return f"GM ruling{why}: {'; '.join(parts)}."

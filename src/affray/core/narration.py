@@ -1,0 +1,112 @@
+"""How a fight is told: every event as a sentence with names, never ids (the terminal, the table's pages, a HuD
+script reading the API all read the same sentences).
+
+One :class:`Narrator` per ruleset, declared in its plug-in record (``Plugin.narrator``; :func:`narrator_for` falls
+back to this module's plain one). A narrator tells
+
+- an event the viewer may see (:meth:`Narrator.sentence`): by default the event's own ``describe``, given a
+  :class:`Story` (the combatants' display names, and the content's names for the ids events carry: cards, weapons,
+  traits, statuses);
+- an event the viewer may not see (:meth:`Narrator.hidden`), from its redacted form only, so the sentence can say
+  no more than the redaction does;
+- a record's headline where its events do not tell it (:meth:`Narrator.headline`): a take back, a GM ruling.
+
+Dice stay dice: a ``rolled`` event's sentence ends with its dice as text (``1d20+3 [14] +3 = 17``) for a terminal or
+a script, and :meth:`Narrator.lead` gives the sentence without them, for a page that draws the dice as chips.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from affray.core.adjust import ruling_sentence
+from affray.core.events import Event, Rolled
+
+
+class Story(Mapping[str, str]):
+    """What a narrator needs to name things: the combatants' display names (unknown ids display as themselves, as
+    :class:`~affray.core.events.Names` does) and ``terms``, the names of content ids (cards, weapons, traits)."""
+
+    __slots__ = ("_names", "_terms")
+
+    def __init__(self, names: Mapping[str, str], terms: Mapping[str, str] | None = None) -> None:
+        self._names = dict(names)
+        self._terms = dict(terms or {})
+
+    def __getitem__(self, key: str) -> str:
+        return self._names.get(key, key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def term(self, key: str) -> str:
+        """The content name of ``key`` (a card, weapon or trait id); the id itself, with spaces, if unknown."""
+        return self._terms.get(key) or key.replace("_", " ")
+
+
+def term(names: Mapping[str, str], key: str) -> str:
+    """The content name of ``key`` when ``names`` is a :class:`Story`; else ``key`` with spaces for underscores
+    (an event's ``describe`` may be given plain names)."""
+    return names.term(key) if isinstance(names, Story) else key.replace("_", " ")
+
+
+class Narrator:
+    """The plain narrator: each event's own ``describe``; rulesets subclass it (see the module docstring)."""
+
+    def terms(self, setup: Mapping[str, Any]) -> dict[str, str]:
+        """The names of the content ids that events carry, from the match's setup (none here)."""
+        return {}
+
+    def story(self, setup: Mapping[str, Any], names: Mapping[str, str]) -> Story:
+        return Story(names, self.terms(setup))
+
+    def sentence(self, event: Event, story: Story) -> str:
+        """``event`` told in full, for a viewer who may see it."""
+        return event.describe(story)
+
+    def lead(self, event: Event, story: Story) -> str:
+        """The sentence without a roll's dice (a page draws them); the sentence itself for other events."""
+        return event.lead(story) if isinstance(event, Rolled) else self.sentence(event, story)
+
+    def hidden(self, data: Mapping[str, Any], story: Story) -> str:
+        """An event the viewer may not see, told from its redacted form ``data`` only."""
+        if data.get("type") == "ruled":
+            unseen = [str(c) for c in data.get("unseen") or []]
+            return ruling_sentence(str(data.get("reason") or ""), data.get("changes") or [], unseen, story)
+        actor = data.get("actor")
+        if isinstance(actor, str) and actor:
+            purpose = data.get("purpose")
+            if isinstance(purpose, str) and purpose:
+                return f"{story[actor]} rolls {purpose} in secret."
+            return f"{story[actor]} does something only its own seat sees."
+        return "Something happens out of your sight."
+
+    def headline(self, entry: Mapping[str, Any], story: Story) -> str:
+        """The sentence for a record whose events do not tell it ("" for most actions: their events do)."""
+        kind = entry.get("kind")
+        who = story[str(entry.get("actor") or entry.get("seat") or "")]
+        if kind == "undo":
+            to = entry.get("action", {}).get("to")
+            if entry.get("seat") == "gm":
+                return f"The GM takes the fight back to how it stood before move {to}."
+            return f"{who} takes back their last move."
+        return ""
+
+
+PLAIN = Narrator()
+
+
+def narrator_for(ruleset: str) -> Narrator:
+    """The narrator of ``ruleset`` (its plug-in record's, or :data:`PLAIN` for a ruleset without one, or one used
+    without a record)."""
+    from affray.core.plugin import plugin
+
+    try:
+        record = plugin(ruleset)
+    except KeyError:
+        return PLAIN
+    return record.narrator() if record.narrator is not None else PLAIN

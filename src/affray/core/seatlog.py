@@ -1,0 +1,82 @@
+"""The log as one seat may see it, and told in sentences (DESIGN.md contract 6).
+
+:func:`seat_log` is :meth:`affray.core.match.Match.events_since`: the records from a version on, with others'
+unrevealed commits sealed and private events redacted for the seat's :class:`~affray.core.engine.Viewer`. Told
+(``narrate``), every event and record carries ``text``, its sentence as the ruleset's narrator tells it from what
+that seat sees (a redacted event is told from its redaction only, so the sentence never says more than the seat may
+know), and every roll ``lead``, the sentence without its dice (:mod:`affray.core.narration`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from affray.core.engine import GM, Viewer
+from affray.core.events import Committed, Event, Rolled
+from affray.core.narration import Narrator, Story
+
+if TYPE_CHECKING:
+    from affray.core.match import Match
+
+
+def redact_event(event: Event, viewer: Viewer) -> dict[str, Any]:
+    """``event`` as ``viewer`` may see it. A private event shows in full to its audience; the GM sees it too unless
+    it is about a face-down choice (``sealed``) of an actor the GM does not play."""
+    audience = event.audience()
+    if audience is None or audience & viewer.controls or (viewer.omniscient and not event.sealed):
+        return event.to_dict()
+    return event.redacted()
+
+
+def narrated(event: Event, viewer: Viewer, narrator: Narrator, story: Story) -> dict[str, Any]:
+    """``event`` as ``viewer`` may see it (:func:`redact_event`), with its sentence (``text``) told from what that
+    viewer sees; a roll also carries ``lead``, the sentence without its dice."""
+    audience = event.audience()
+    full = audience is None or bool(audience & viewer.controls) or (viewer.omniscient and not event.sealed)
+    if not full:
+        shown = event.redacted()
+        shown["text"] = narrator.hidden(shown, story)
+        return shown
+    shown = event.to_dict()
+    shown["text"] = narrator.sentence(event, story)
+    if isinstance(event, Rolled):
+        shown["lead"] = narrator.lead(event, story)
+    return shown
+
+
+def seat_log(match: Match, version: int, seat: str, *, narrate: bool = False) -> list[dict[str, Any]]:
+    """The records of ``match`` from ``version`` on as ``seat`` may see them (see the module docstring)."""
+    viewer = match.viewer(seat)
+    revealed = match.revealed
+    story = match.story() if narrate else None
+    narrator = match.narrator if narrate else None
+    out = []
+    for entry in match.records[max(0, version):]:
+        seals = [e for e in entry.events if isinstance(e, Committed)]
+        hidden = any(s.seal not in revealed for s in seals) and not viewer.may_open(entry.actor)
+        action = ({"type": "commit", "seals": [{"seal": s.seal, "digest": s.digest} for s in seals]}
+                  if hidden else entry.action)
+        item: dict[str, Any] = {"seq": entry.seq, "kind": entry.kind, "seat": entry.seat, "actor": entry.actor,
+                                "action": action}
+        if entry.chosen_at is not None:
+            item["chosen_at"] = entry.chosen_at
+        if story is None or narrator is None:
+            item["events"] = [redact_event(e, viewer) for e in entry.events]
+        else:
+            item["events"] = [narrated(e, viewer, narrator, story) for e in entry.events]
+            item["text"] = narrator.headline(item, story)
+        out.append(item)
+    return out
+
+
+def story_of(match: Match) -> Story:
+    """The names a match is told with: the combatants' display names, each seat's (its combatants' names joined,
+    where the seat is not named after one of them; the GM's seat as "The GM") and the content's (the narrator's
+    :meth:`~affray.core.narration.Narrator.terms`)."""
+    names = match.names()
+    seats: dict[str, list[str]] = {}
+    for actor, seat in match.seats.items():
+        if actor != GM:
+            seats.setdefault(seat, []).append(names.get(actor, actor))
+    shown = {seat: " and ".join(who) for seat, who in seats.items() if seat not in names}
+    return match.narrator.story(match.setup_data, {**shown, GM: "The GM", **names})
