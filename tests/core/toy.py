@@ -1,8 +1,9 @@
 """A tiny sealed-bid ruleset for testing the core without any real ruleset, registered through the same
 plug-in record as the built-in ones (issue 11: a fifth ruleset is one folder and one line, no change to core).
 
-Two players each commit a number 1..3 face down; once both have committed, both are revealed and a d6
-is rolled; the higher bid plus die wins, ties are a draw.
+Two players each commit a number 1..3 face down (both at once: a simultaneous window); once both have committed,
+both are revealed and a d6 is rolled; the higher bid plus die wins, ties are a draw. Each player's Luck (3, a bar
+the GM may rule on, 0 to 6) adds Luck - 3 to its score.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from affray.core.actions import ActionType, Field
+from affray.core.adjust import Change
 from affray.core.content import ContentLibrary
 from affray.core.dice import roll_die
 from affray.core.engine import (
@@ -35,7 +37,7 @@ from affray.core.policy import Choices, ViewObservation
 from affray.core.rng import RNG
 from affray.core.scenario import CombatantBase, ScenarioBase, Side
 from affray.core.sealed import Sealed
-from affray.core.view import CombatantView, View, envelope
+from affray.core.view import Bar, CombatantView, View, envelope
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +61,7 @@ class ToyState:
     bids: dict[str, Sealed] = field(default_factory=dict)
     revealed: dict[str, int] = field(default_factory=dict)
     outcome: Outcome | None = None
+    luck: dict[str, int] = field(default_factory=lambda: {"a": 3, "b": 3})
 
 
 class ToyScenario(ScenarioBase):
@@ -91,7 +94,8 @@ class ToyRuleset:
     def pending(self, state: ToyState) -> Window | None:
         if state.outcome:
             return None
-        return Window("bid", tuple(p for p in state.players if p not in state.bids), "Bid 1, 2 or 3 face down")
+        return Window("bid", tuple(p for p in state.players if p not in state.bids), "Bid 1, 2 or 3 face down",
+                      "bids")
 
     view_types = (ToyDetail, ToyCombatant)
 
@@ -127,8 +131,8 @@ class ToyRuleset:
                 events.append(Revealed(p, state.bids[p].seal, payload))
             die = roll_die(rng, 6)
             events.append(Rolled("a", "tiebreak", die))
-            a = state.revealed["a"] + die.total
-            b = state.revealed["b"] + 3
+            a = state.revealed["a"] + die.total + state.luck["a"] - 3
+            b = state.revealed["b"] + 3 + state.luck["b"] - 3
             winner = "A" if a > b else "B" if b > a else None
             state.outcome = Outcome(winner, "bids")
             events.append(Ended(winner, "bids"))
@@ -137,8 +141,9 @@ class ToyRuleset:
     def view(self, state: ToyState, viewer: Viewer, memo: Memo | None = None) -> View[ToyDetail, ToyCombatant]:
         bids = {p: (s.payload if viewer.may_open(p) or p in state.revealed else s.public())
                 for p, s in state.bids.items()}
-        combatants = tuple(CombatantView(p, self.names(state)[p], p.upper(), p in viewer.controls, None, (), (),
-                                         False, False, ToyCombatant(p in state.bids)) for p in state.players)
+        combatants = tuple(CombatantView(p, self.names(state)[p], p.upper(), p in viewer.controls, None,
+                                         (Bar("Luck", state.luck[p], 6),), (), False, False,
+                                         ToyCombatant(p in state.bids)) for p in state.players)
         return envelope("toy", mode="bids", round=1, phase="bid", order=state.players, window=self.pending(state),
                         outcome=state.outcome, viewer=viewer, combatants=combatants, detail=ToyDetail(bids))
 
@@ -167,8 +172,33 @@ class ToyRuleset:
         return []
 
     def invariants(self, state: ToyState) -> list[str]:
-        return []
+        return [f"{p}'s Luck {v} is outside 0..6" for p, v in state.luck.items() if not 0 <= v <= 6]
+
+
+class ToyAdjuster:
+    """GM rulings on the toy: its one bar, Luck (0 to 6); every other change is refused (core/adjust.py)."""
+
+    def check(self, state: ToyState, change: Change) -> Rejected | None:
+        if change.field != "bar":
+            return Rejected("not_adjustable", f"The toy has no {change.field.replace('_', ' ')} to change.")
+        if change.name != "Luck":
+            return Rejected("unknown_bar", f"The toy has no bar '{change.name}' (it has Luck).")
+        if not 0 <= change.value <= 6:
+            return Rejected("bad_value", "Luck runs from 0 to 6.")
+        return None
+
+    def apply(self, state: ToyState, change: Change) -> Any:
+        was = state.luck[change.combatant]
+        state.luck[change.combatant] = change.value
+        return was
+
+    def hidden(self, state: ToyState, change: Change) -> bool:
+        return change.combatant == "b" and change.value == 6  # a GM-level change, for the redaction tests
+
+    def forms(self, state: ToyState) -> dict[str, dict[str, Any]]:
+        return {p: {"bars": [{"name": "Luck", "min": 0, "max": 6}], "statuses": [], "position": None, "out": False}
+                for p in state.players}
 
 
 #: The toy's plug-in record: what a fifth ruleset's folder would export as ``PLUGIN``.
-PLUGIN = Plugin(name="toy", title="Toy sealed bids", rules=ToyRuleset)
+PLUGIN = Plugin(name="toy", title="Toy sealed bids", rules=ToyRuleset, adjuster=ToyAdjuster)

@@ -43,18 +43,17 @@ def stands(records: Sequence[Record], opened: Sequence[str], window: Window | No
     now = len(records)
     if not 0 <= version < now:
         return _stale(MOVED_ON, "That choice was made at a point this fight has not reached; look again and choose.")
-    key = opened[version]
-    if not key:
-        return _stale(MOVED_ON, "The fight has moved on since you chose; look again and choose anew.")
-    for record in records[version:]:
+    since = records[version:]
+    for record in since:
         if record.kind != ACTION:
             return _stale(TAKEN_BACK, "Something was taken back or ruled since you chose; look again and choose "
                                       "anew.")
         if record.actor == actor:
             return _stale(ACTED_SINCE, f"{names.get(actor, actor)} has already acted since you chose (another tab or "
                                        f"device?); look again.")
-        if opened[record.seq] != key:
-            return _stale(MOVED_ON, "The fight has moved on since you chose; look again and choose anew.")
+    key = opened[version]
+    if not key or any(opened[record.seq] != key for record in since):
+        return _stale(MOVED_ON, "The fight has moved on since you chose; look again and choose anew.")
     if window is None or window.simultaneous != key or actor not in window.actors:
         return _stale(MOVED_ON, "That phase is over; look again and choose anew.")
     return None
