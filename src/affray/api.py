@@ -55,6 +55,28 @@ def _content_paths(base: Path, model: ScenarioBase, extra: Iterable[str | Path])
     return [base / p for p in model.content] + [Path(p) for p in extra]
 
 
+def told_apart(setup: dict[str, Any]) -> dict[str, Any]:
+    """``setup`` with combatants of the same name numbered in their order ("Ash Jackal 1", "Ash Jackal 2"), so that
+    the board, the combatant cards and the story can tell them apart. Every ruleset's setup lists its combatants as
+    ``combatants: [{"id", "name", ...}]``; a setup without that list is returned as it is."""
+    combatants = setup.get("combatants")
+    if not isinstance(combatants, list):
+        return setup
+    names = [c.get("name") for c in combatants if isinstance(c, dict)]
+    repeated = {n for n in names if isinstance(n, str) and names.count(n) > 1}
+    if not repeated:
+        return setup
+    seen: dict[str, int] = {}
+    numbered = []
+    for c in combatants:
+        name = c.get("name") if isinstance(c, dict) else None
+        if isinstance(name, str) and name in repeated:
+            seen[name] = seen.get(name, 0) + 1
+            c = {**c, "name": f"{name} {seen[name]}"}
+        numbered.append(c)
+    return {**setup, "combatants": numbered}
+
+
 def load_scenario(path: str | Path, content: Iterable[str | Path] = ()) -> Scenario:
     """Read and check a scenario file; raise :class:`ContentError` naming the file and field if broken."""
     return scenario_from_data(load_scenario_data(path), path, content)
@@ -117,7 +139,7 @@ def scenario_from_data(data: dict[str, Any], path: str | Path, content: Iterable
     if patch is not None:
         patch(library)
     try:
-        setup = ruleset.prepare(model, library)
+        setup = told_apart(ruleset.prepare(model, library))
         options = parse_options(ruleset.options_type, model.options)  # unknown, ill-typed or out of range
     except ReferenceProblem as exc:
         raise ContentError(path, [Problem(exc.field, exc.expected)]) from None

@@ -159,10 +159,10 @@ def test_a_seat_whose_message_fails_is_closed_and_the_others_still_hear(service:
     bruna.message(), tomas.message()
     real = seat_message
 
-    def broken_for_tomas(table: Table, seat: SeatInfo, since: int = 0) -> dict[str, Any]:
+    def broken_for_tomas(table: Table, seat: SeatInfo, since: int = 0, chat_since: int = 0) -> dict[str, Any]:
         if seat.name == "tomas":
             raise RuntimeError("a bug in a view, with a secret: the seed")
-        return real(table, seat, since)
+        return real(table, seat, since, chat_since)
 
     monkeypatch.setattr(feed, "seat_message", broken_for_tomas)
     act_once(service, table, seats)

@@ -192,7 +192,8 @@ def verify_cmd(log: Annotated[Path, typer.Argument(help="a match log written by 
         for problem in report.problems:
             fail(f"{log}: {problem}")
         raise typer.Exit(1)
-    console.print(f"[green]verified[/]: seed matches its commitment; {report.rolls_checked} dice re-derived, "
+    free = f" (with {report.free_rolls_checked} free rolls)" if report.free_rolls_checked else ""
+    console.print(f"[green]verified[/]: seed matches its commitment; {report.rolls_checked} dice re-derived{free}, "
                   f"{report.actions_checked} actions replayed, events identical.")
 
 

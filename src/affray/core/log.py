@@ -1,9 +1,10 @@
 """Match logs as versioned JSON: export, import (by replay) and verification.
 
 The file holds the record (ruleset, setup, options, seats, seed commitment, the actions) and, for audit
-and narration, the derived events. ``verify`` checks the seed against the commitment, re-derives every
-logged die from the seed and its draw index, replays every action and compares the events, and says
-exactly which roll or action differs. Rule: X-1 (log every roll); DESIGN.md contracts 4 and 5.
+and narration, the derived events; a table's log also its free rolls (chat dice from the seed's own free stream).
+``verify`` checks the seed against the commitment, re-derives every logged die (free rolls included) from the seed
+and its draw index, replays every action and compares the events, and says exactly which roll or action differs.
+Rule: X-1 (log every roll); DESIGN.md contracts 4 and 5.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from affray.core.engine import Accepted, StepResult, get_ruleset
 from affray.core.files import MAX_JSON_BYTES, FileProblem, load_json, write_text
 from affray.core.logcheck import FORMAT, READS, VERSION, LogFormatError, check_die, check_log
 from affray.core.match import Match, ReplayError
-from affray.core.rng import LEGACY_SALTS, OWN_SALTS, commitment_of, derive_die
+from affray.core.rng import FREE_STREAM, LEGACY_SALTS, OWN_SALTS, commitment_of, derive_die
 from affray.core.seatlog import redact_event
 
 LEGACY_VERSION = 2  # what a match whose salts come from the dice stream exports (a table stored before format 3)
@@ -173,6 +174,7 @@ class VerifyReport:
 
     rolls_checked: int = 0
     actions_checked: int = 0
+    free_rolls_checked: int = 0  # a table's free rolls (chat), their dice counted in rolls_checked
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -180,7 +182,22 @@ class VerifyReport:
         return not self.problems
 
 
-def _check_rolls(seed: bytes, events: list[dict[str, Any]], where: str, report: VerifyReport) -> None:
+def _check_free_rolls(seed: bytes, rolls: Any, report: VerifyReport) -> None:
+    """A table's free rolls (chat), each die re-derived from the seed's free stream (``free:i:attempt``)."""
+    if rolls is None:
+        return
+    if not isinstance(rolls, list) or not all(isinstance(r, dict) for r in rolls):
+        report.problems.append("free_rolls: a list of free rolls ({n, seat, notation, roll})")
+        return
+    for entry in rolls:
+        event = {"type": "rolled", "actor": entry.get("seat"), "purpose": f"free roll {entry.get('notation')}",
+                 "roll": entry.get("roll")}
+        _check_rolls(seed, [event], f"free roll #{entry.get('n')}", report, FREE_STREAM)
+        report.free_rolls_checked += 1
+
+
+def _check_rolls(seed: bytes, events: list[dict[str, Any]], where: str, report: VerifyReport,
+                 stream: str = "") -> None:
     for index, event in enumerate(events):
         if event.get("type") != "rolled":
             continue
@@ -192,7 +209,7 @@ def _check_rolls(seed: bytes, events: list[dict[str, Any]], where: str, report: 
             continue
         for die in dice:
             report.rolls_checked += 1
-            derived = derive_die(seed, die["draw"], die["sides"])
+            derived = derive_die(seed, die["draw"], die["sides"], stream)
             if derived != die["value"]:
                 report.problems.append(
                     f"{where}, event {index} ({event.get('actor')}'s {event.get('purpose')} roll): draw "
@@ -231,6 +248,7 @@ def verify(data: dict[str, Any], head: str | None = None) -> VerifyReport:
         return report
     records = records_of(data)
     _check_rolls(seed, data.get("setup_events", []), "setup", report)
+    _check_free_rolls(seed, data.get("free_rolls"), report)
     for entry in records:
         _check_rolls(seed, entry.get("events", []), _describe(entry), report)
     match = _rebuild(data, seed)

@@ -65,18 +65,22 @@ def commitment_of(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-def derive_die(seed: bytes, index: int, sides: int) -> int:
+FREE_STREAM = "free:"  # the table's free rolls (chat): their own stream, so they never change the fight's dice
+
+
+def derive_die(seed: bytes, index: int, sides: int, stream: str = "") -> int:
     """The value of draw ``index`` for a die of ``sides`` faces under ``seed``.
 
     Each attempt takes 64 bits of HMAC-SHA256(seed, "index:attempt"); values in the incomplete top
-    block are rejected so every face is exactly equally likely.
+    block are rejected so every face is exactly equally likely. ``stream`` prefixes the message: the fight's dice
+    have none, a table's free rolls :data:`FREE_STREAM` ("free:index:attempt").
     """
     if sides < 1:
         raise ValueError(f"a die needs at least 1 side, got {sides}")
     limit = _SPACE - (_SPACE % sides)
     attempt = 0
     while True:
-        mac = hmac.digest(seed, f"{index}:{attempt}".encode(), "sha256")
+        mac = hmac.digest(seed, f"{stream}{index}:{attempt}".encode(), "sha256")
         value = int.from_bytes(mac[:8], "big")
         if value < limit:
             return value % sides + 1
@@ -97,12 +101,13 @@ class VerifiableRNG:
     """Dice derived from a committed secret seed; see the module docstring.
 
     ``salts``: :data:`OWN_SALTS` (the default; :func:`derive_salt`) or :data:`LEGACY_SALTS` to replay a log of
-    format 1 or 2, whose salts were drawn from the dice stream.
+    format 1 or 2, whose salts were drawn from the dice stream. ``stream``: "" for a fight's dice,
+    :data:`FREE_STREAM` for a table's free rolls (:func:`derive_die`).
     """
 
-    __slots__ = ("index", "salt_index", "salts", "seed")
+    __slots__ = ("index", "salt_index", "salts", "seed", "stream")
 
-    def __init__(self, seed: bytes, index: int = 0, *, salts: str = OWN_SALTS) -> None:
+    def __init__(self, seed: bytes, index: int = 0, *, salts: str = OWN_SALTS, stream: str = "") -> None:
         if len(seed) < 16:
             raise ValueError("a verifiable seed needs at least 16 bytes")
         if salts not in SALT_SCHEMES:
@@ -111,13 +116,14 @@ class VerifiableRNG:
         self.index = index
         self.salt_index = 0
         self.salts = salts
+        self.stream = stream
 
     @property
     def commitment(self) -> str:
         return commitment_of(self.seed)
 
     def die(self, sides: int) -> int:
-        value = derive_die(self.seed, self.index, sides)
+        value = derive_die(self.seed, self.index, sides, self.stream)
         self.index += 1
         return value
 

@@ -249,8 +249,9 @@ class Store:
     # -- chat and free rolls ------------------------------------------------------------------------------
 
     def add_chat(self, table_id: str, line: ChatLine) -> bool:
-        """Add a chat line at ``line.n``; True once committed. False, changing nothing, when ``n`` is taken (another
-        process numbered a line first: read the lines again and number anew). Unknown table: UnknownTable."""
+        """Add a chat line at ``line.n`` (``line.at``: its time, now if 0); True once committed. False, changing
+        nothing, when ``n`` is taken (another process numbered a line first: read the lines again and number anew).
+        Unknown table: UnknownTable."""
         check_fits(s.chat.c.seat, line.seat)
         check_fits(s.chat.c.to, line.to)
         check_fits(s.chat.c.kind, line.kind)
@@ -258,8 +259,8 @@ class Store:
             with self._write() as c:
                 if c.execute(sa.select(s.tables.c.id).where(s.tables.c.id == table_id)).first() is None:
                     raise UnknownTable(f"no table {table_id!r} in the store")
-                c.execute(sa.insert(s.chat).values(table_id=table_id, n=line.n, at=time.time(), seat=line.seat,
-                                                   to=line.to, kind=line.kind, body=dict(line.body)))
+                c.execute(sa.insert(s.chat).values(table_id=table_id, n=line.n, at=line.at or time.time(),
+                                                   seat=line.seat, to=line.to, kind=line.kind, body=dict(line.body)))
         except IntegrityError:
             return False
         return True

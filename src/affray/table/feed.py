@@ -4,7 +4,8 @@ A *follower* is one connection that hears one seat (a WebSocket, or any other pu
 with :meth:`affray.table.TableService.follow` and given, through its ``deliver`` callback:
 
 1. at once, the seat's whole message (:func:`affray.table.live.seat_message` from version 0);
-2. after every change of the table, the seat's message with the log entries since the last one it was sent;
+2. after every change of the table, the seat's message with the log entries and the chat lines since the last
+   one it was sent;
 3. a final push (``Push.final``) when its token stops opening the seat, or when its message could not be built (a
    bug, logged here; the other followers go on): the connection must close.
 
@@ -62,6 +63,7 @@ class Follower:
     token_hash: str
     deliver: Callable[[Push], object]
     sent: int = 0
+    chat_sent: int = 0  # the table's chat lines it has been given (it reads those it may)
     gone: bool = False  # unfollowed: never registered again
 
 
@@ -80,32 +82,32 @@ def first_push(table: Table, follower: Follower) -> Push:
     seat = opened(table, follower)
     if seat is None:
         return TOKEN_REPLACED
-    follower.sent = table.version
-    return _build(table, seat, 0)
+    follower.sent, follower.chat_sent = table.version, len(table.chat)
+    return _build(table, seat, 0, 0)
 
 
 def pushes(table: Table, followers: list[Follower]) -> list[tuple[Follower, Push]]:
-    """Each follower's push for the table as it is now (one build per seat and starting version). Call under
-    ``table.lock``; advances each follower's ``sent``."""
-    built: dict[tuple[str, int], Push] = {}
+    """Each follower's push for the table as it is now (one build per seat and starting version and chat line).
+    Call under ``table.lock``; advances each follower's ``sent`` and ``chat_sent``."""
+    built: dict[tuple[str, int, int], Push] = {}
     out = []
     for follower in followers:
         seat = opened(table, follower)
         if seat is None:
             out.append((follower, TOKEN_REPLACED))
             continue
-        key = (seat.name, follower.sent)
+        key = (seat.name, follower.sent, follower.chat_sent)
         push = built.get(key)
         if push is None:
-            push = built[key] = _build(table, seat, follower.sent)
-        follower.sent = table.version
+            push = built[key] = _build(table, seat, follower.sent, follower.chat_sent)
+        follower.sent, follower.chat_sent = table.version, len(table.chat)
         out.append((follower, push))
     return out
 
 
-def _build(table: Table, seat: SeatInfo, since: int) -> Push:
+def _build(table: Table, seat: SeatInfo, since: int, chat_since: int) -> Push:
     try:
-        return Push(encode(seat_message(table, seat, since)))
+        return Push(encode(seat_message(table, seat, since, chat_since)))
     except Exception:  # a bug in a view: this seat's connection closes (1011), every other seat still hears
         log.exception("table %s: the message of seat %s could not be built", table.id, seat.name)
         return BROKEN

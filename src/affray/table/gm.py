@@ -1,6 +1,8 @@
-"""The GM's tools (issue 14, item 1): take back to any earlier version (after a confirmation), pause and resume,
+"""The GM's tools: rulings on the fight (a bar, a status, a position, out of the fight: :mod:`affray.core.adjust`,
+records of the log itself), take back to any earlier version (after a confirmation), pause and resume,
 WitchHammer's Drama Timer (WH-B20: a server-side countdown that submits the GM's ``timeout``), replace a seat's
-token, end the fight, export the log. Every intervention goes into the store's audit trail beside the log of record.
+token, end the fight, export the log. Every other intervention goes into the store's audit trail beside the log of
+record.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from affray.core.engine import GM, Rejected
 from affray.core.log import export_log
+from affray.table.chat import free_rolls
 from affray.table.errors import BAD_REQUEST, CONFLICT, FORBIDDEN, UNPROCESSABLE, Refusal, refused_step
 from affray.table.live import SeatInfo, Table
 from affray.table.tokens import new_token, token_hash
@@ -40,6 +43,38 @@ def take_back(service: TableService, table: Table, seat: SeatInfo, to: int, vers
             raise Refusal("stale_version", "Another action was taken first.", CONFLICT)
         service._guard(lambda: service.store.audit(table.id, seat.name, "undo", {"to": to, "from": version}))
         return {"version": table.version}
+
+
+def adjust(service: TableService, table: Table, seat: SeatInfo, version: int, submission_id: str | None,
+           reason: str, changes: list[Any]) -> dict[str, Any]:
+    """A GM ruling (:mod:`affray.core.adjust`): ``changes`` checked by the ruleset, then a ``gm`` record in the log
+    of record and the chain, heard by every seat as a ruling line. A refused change: 422 with the ruleset's code,
+    nothing changed. A retried ``submission_id`` returns the first answer."""
+    require_gm(seat)
+    key = f"{seat.name}/{submission_id}" if submission_id else None
+    with table.lock:
+        if key is not None and key in table.by_submission:
+            return service._answer(table, seat, table.by_submission[key])
+        service._check_open(table)
+        result = table.match.rule(GM, {"type": "ruling", "reason": reason, "changes": changes}, version=version)
+        if isinstance(result, Rejected):
+            raise refused_step(result.code, result.message, result.reason)
+        if not service._commit(table, key):
+            raise Refusal("stale_version", "Another action was taken first; look again.", CONFLICT, reason="moved_on")
+        return service._answer(table, seat, table.version - 1)
+
+
+def adjustable(table: Table, seat: SeatInfo) -> dict[str, Any]:
+    """What the GM may change now, per combatant (the ruleset's :meth:`~affray.core.adjust.Adjuster.forms`): bars
+    with their bounds, statuses, the kind of position, whether it is out."""
+    from affray.core.plugin import plugin
+
+    require_gm(seat)
+    record = plugin(table.match.ruleset.name)
+    if record.adjuster is None:
+        return {"combatants": {}}
+    with table.lock:
+        return {"combatants": record.adjuster().forms(table.match.state)}
 
 
 def set_paused(service: TableService, table: Table, seat: SeatInfo, paused: bool) -> dict[str, Any]:
@@ -156,6 +191,7 @@ def exported(table: Table, seat: SeatInfo) -> dict[str, Any]:
             data["table"] = table.id
             if table.ended is not None:
                 data["ended"] = table.ended
+            data["free_rolls"] = free_rolls(table, seat)
             return data
         return {"table": table.id, "version": table.version, "commitment": table.match.commitment,
                 "chain": table.head, "seed": None, "log": table.match.redacted_log(table.match_seat(seat))}

@@ -14,10 +14,11 @@ from typing import Any
 
 from affray.ai.base import Policy
 from affray.core.chain import link
-from affray.core.engine import GM, SPECTATOR
+from affray.core.engine import SPECTATOR
 from affray.core.match import Match
 from affray.core.rng import FastRNG
 from affray.odds.hints import hints
+from affray.store import ChatLine
 from affray.table.errors import FORBIDDEN, Refusal
 
 
@@ -50,6 +51,8 @@ class Table:
     by_submission: dict[str, int] = field(default_factory=dict)
     stored_end: bool = False  # the store knows the table ended
     policy_due: int = -1  # the version a policy move is scheduled for (one at a time)
+    chat: list[ChatLine] = field(default_factory=list)  # every line, whispers included (table/chat.py)
+    connected: dict[str, int] = field(default_factory=dict)  # open connections per seat, in this process
     lock: threading.RLock = field(default_factory=threading.RLock)
     changed: threading.Condition = field(init=False)
 
@@ -122,11 +125,15 @@ class Table:
         return SPECTATOR if seat.role == "spectator" else seat.name
 
 
-def seat_message(table: Table, seat: SeatInfo, since: int = 0) -> dict[str, Any]:
-    """What ``seat`` may know now: its view, its due legal actions, its redacted log from ``since`` on, the version,
-    the commitment and chain head, the outcome, and the seed (null until the end). Call under ``table.lock``."""
+def seat_message(table: Table, seat: SeatInfo, since: int = 0, chat_since: int = 0) -> dict[str, Any]:
+    """What ``seat`` may know now: its view, its due legal actions, its redacted log from ``since`` on (each event
+    told in a sentence, ``text``), the chat lines it may read from line ``chat_since`` on, the version, the
+    commitment and chain head, the outcome, and the seed (null until the end); the GM's also says which seats are
+    connected. Call under ``table.lock``."""
+    from affray.table.chat import visible
+
     match, name = table.match, table.match_seat(seat)
-    return {
+    message = {
         "table": table.id,
         "title": table.title,
         "ruleset": match.ruleset.name,
@@ -136,15 +143,21 @@ def seat_message(table: Table, seat: SeatInfo, since: int = 0) -> dict[str, Any]
         "actors": list(seat.actors),
         "view": match.view_json(name),
         "legal": table.legal_for(seat),
-        "log": match.events_since(since, name),
+        "log": match.events_since(since, name, narrate=True),
         "since": since,
+        "chat": visible(table, seat, chat_since),
+        "chat_since": chat_since,
         "commitment": match.commitment,
         "chain": table.head,
         "paused": table.paused,
         "timer": table.config.get("timer"),
+        "drama_timer": bool(getattr(match.options, "drama_timer", False)),
         "outcome": table.outcome(),
         "seed": table.seed_hex if table.over else None,
     }
+    if seat.role == "gm":
+        message["connected"] = {s: n for s, n in table.connected.items() if n > 0}
+    return message
 
 
 COMPACT_LIMIT = 2048
@@ -188,6 +201,3 @@ def _fit(lines: list[str], limit: int) -> str:
         size += cost
     return "\n".join(out)
 
-
-def is_gm(seat: SeatInfo) -> bool:
-    return seat.role == "gm" and seat.name == GM

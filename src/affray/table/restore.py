@@ -14,8 +14,8 @@ from affray.ai.runner import policies_for
 from affray.core.engine import get_ruleset
 from affray.core.match import Match, Record, ReplayError
 from affray.core.rng import LEGACY_SALTS, commitment_of
+from affray.store import ChatLine, RecordKind, Store, TableRow
 from affray.store import Record as StoredRecord
-from affray.store import RecordKind, Store, TableRow
 from affray.store import Seat as StoredSeat
 from affray.table.live import SeatInfo, Table
 
@@ -45,8 +45,10 @@ def from_store(record: StoredRecord) -> dict[str, Any]:
     return out
 
 
-def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[StoredRecord]) -> Table:
-    """The live table for a stored one, replayed and checked; :class:`TableDamaged` if the check fails."""
+def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[StoredRecord],
+                chat: Sequence[ChatLine] = ()) -> Table:
+    """The live table for a stored one, replayed and checked, with its chat; :class:`TableDamaged` if the check
+    fails."""
     try:
         seed = bytes.fromhex(row.seed_hex)
     except ValueError:
@@ -72,6 +74,7 @@ def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[St
             table.by_submission[stored.submission_id] = stored.seq
     table.ended = row.outcome if row.ended_at is not None and match.outcome() is None else None
     table.stored_end = row.ended_at is not None
+    table.chat = list(chat)
     return table
 
 
@@ -80,8 +83,9 @@ def reload(store: Store, table: Table) -> None:
     row = store.table(table.id)
     if row is None:
         return
-    fresh = build_table(row, store.seats(table.id), store.records(table.id))
-    table.match, table.chains, table.by_submission = fresh.match, fresh.chains, fresh.by_submission
+    fresh = build_table(row, store.seats(table.id), store.records(table.id), store.chat(table.id))
+    table.match, table.chains, table.by_submission, table.chat = (fresh.match, fresh.chains, fresh.by_submission,
+                                                                  fresh.chat)
     table.config, table.seats, table.ended, table.stored_end = fresh.config, fresh.seats, fresh.ended, \
         fresh.stored_end
     table.policies = fresh.policies
@@ -109,10 +113,12 @@ def refresh_seats(store: Store, table: Table) -> None:
 
 
 def refresh_from_row(store: Store, table: Table) -> None:
-    """Another process may have paused, ended or re-keyed the table: read its row and seats again."""
+    """Another process may have paused, ended or re-keyed the table, or added chat lines: read its row, seats and
+    new chat lines again."""
     row = store.table(table.id)
     if row is None:
         return
+    table.chat.extend(store.chat(table.id, since_n=len(table.chat)))  # lines other processes added
     table.config = dict(row.config)
     if row.ended_at is not None:
         table.stored_end = True

@@ -91,21 +91,48 @@ class SeatPlan:
     controller: str
 
 
-def apply_controllers(scenario: Scenario, overrides: Mapping[str, str]) -> dict[str, str]:
-    """The scenario's controllers with ``overrides`` (actor -> "human" or a policy name) checked and applied."""
+SEAT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+RESERVED_SEATS = ("spectator",)
+
+
+def cast(scenario: Scenario, controllers: Mapping[str, str], seats: Mapping[str, str] | None = None
+         ) -> tuple[dict[str, str], dict[str, str]]:
+    """Who plays whom: the scenario's seats and controllers with the table creator's choices applied, checked.
+
+    ``controllers`` maps an actor to ``"human"`` (a person at a player's seat), ``"gm"`` (the GM's seat plays it) or
+    a policy name (the server plays it); ``seats`` maps a person-played actor to its player seat's name (several
+    actors may share one; default: the scenario's seat for it). Returns ``(seats, controllers)`` for the match."""
     from affray.ai.base import policy_names
 
-    known = {"human", *policy_names(scenario.ruleset.name)}
-    controllers = dict(scenario.controllers)
-    for actor, controller in overrides.items():
-        if actor not in controllers:
+    known = {"human", GM, *policy_names(scenario.ruleset.name)}
+    out_seats, out_controllers = dict(scenario.seats), dict(scenario.controllers)
+    for actor, controller in controllers.items():
+        if actor == GM and controller != GM and controller in known:
+            out_controllers[GM] = controller  # who takes the GM's own calls: the GM person or a policy
+            continue
+        if actor not in out_controllers or actor == GM:
             raise Refusal("unknown_actor", f"The scenario has no combatant '{actor}' (it has "
-                                           f"{', '.join(sorted(controllers))}).", UNPROCESSABLE)
+                                           f"{', '.join(sorted(a for a in out_controllers if a != GM))}).",
+                          UNPROCESSABLE)
         if controller not in known:
             raise Refusal("unknown_policy", f"'{controller}' is not a controller here; choose one of "
                                             f"{', '.join(sorted(known))}.", UNPROCESSABLE)
-        controllers[actor] = controller
-    return controllers
+        if controller == GM:
+            out_seats[actor], out_controllers[actor] = GM, "human"
+        else:
+            out_controllers[actor] = controller
+            if out_seats.get(actor) == GM and controller == "human" and actor not in (seats or {}):
+                out_seats[actor] = actor  # a person, not the GM, plays it now: its own seat unless one is named
+    for actor, seat in (seats or {}).items():
+        if actor not in out_controllers or actor == GM:
+            raise Refusal("unknown_actor", f"The scenario has no combatant '{actor}'.", UNPROCESSABLE)
+        if seat != GM and (not SEAT_NAME.match(seat) or seat in RESERVED_SEATS):
+            raise Refusal("bad_seat", f"'{seat}' is not a seat name: use 1 to 32 lowercase letters, digits, '-' or "
+                                      f"'_' (not 'spectator').", UNPROCESSABLE)
+        out_seats[actor] = seat
+        if seat == GM:
+            out_controllers[actor] = "human"
+    return out_seats, out_controllers
 
 
 def plan_seats(match: Match, spectator: bool) -> list[SeatPlan]:

@@ -37,7 +37,7 @@ from affray.table.restore import (
     reload,
     to_store,
 )
-from affray.table.scenarios import apply_controllers, default_examples_dir, plan_seats, resolve_scenario
+from affray.table.scenarios import cast, default_examples_dir, plan_seats, resolve_scenario
 from affray.table.tokens import new_token, token_hash
 from affray.table.worker import Worker
 
@@ -83,16 +83,17 @@ class TableService:
 
     def create(self, scenario: str, options: Mapping[str, Any] | None = None,
                controllers: Mapping[str, str] | None = None, seed: int | None = None,
-               spectator: bool = True) -> dict[str, Any]:
-        """Open a table; the answer holds every seat's token and link (shown once: only hashes are kept)."""
+               spectator: bool = True, seats: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """Open a table; the answer holds every seat's token and link (shown once: only hashes are kept).
+        ``controllers`` and ``seats``: who plays whom (:func:`affray.table.scenarios.cast`)."""
         checked, label = resolve_scenario(scenario, self.examples_dir)
-        chosen = apply_controllers(checked, controllers or {})
+        seating, chosen = cast(checked, controllers or {}, seats)
         if seed is not None and not 0 <= seed <= MAX_SEED:
             raise Refusal("bad_seed", f"A public seed is an integer from 0 to {MAX_SEED}.", UNPROCESSABLE)
         raw = seed_from_int(seed) if seed is not None else new_secret_seed()
         try:
             match = Match(checked.ruleset, checked.setup, {**checked.options, **(options or {})}, seed=raw,
-                          seats=checked.seats, controllers=chosen)
+                          seats=seating, controllers=chosen)
         except OptionError as exc:
             raise Refusal("bad_options", str(exc), UNPROCESSABLE) from None
         plans = plan_seats(match, spectator)
@@ -114,12 +115,12 @@ class TableService:
         with self._tables_lock:
             self._tables[table_id] = table
         self._schedule_policy(table)
-        seats = {p.name: {"token": tokens[p.name], "link": link_for(table_id, tokens[p.name]),
+        links = {p.name: {"token": tokens[p.name], "link": link_for(table_id, tokens[p.name]),
                           "actors": list(p.actors), "role": p.role}
                  for p in plans if p.name in tokens and p.role != "gm"}
         return {"table": table_id, "title": table.title, "ruleset": match.ruleset.name,
                 "commitment": match.commitment, "gm": {"token": tokens["gm"], "link": link_for(table_id, tokens["gm"])},
-                "seats": seats}
+                "seats": links}
 
     # -- finding tables and seats ---------------------------------------------------------------------------
 
@@ -138,7 +139,8 @@ class TableService:
         if row is None:
             raise Refusal("unknown_table", "There is no such table.", NOT_FOUND)
         try:
-            table = build_table(row, self.store.seats(table_id), self.store.records(table_id))
+            table = build_table(row, self.store.seats(table_id), self.store.records(table_id),
+                                self.store.chat(table_id))
         except TableDamaged as exc:
             self.damaged[table_id] = str(exc)
             log.error("%s", exc)
@@ -282,20 +284,31 @@ class TableService:
             push = first_push(table, follower)
             follower.deliver(push)
             with self._tables_lock:
-                if not push.final and not follower.gone:  # gone: unfollowed while this call was on its way
+                joined = not push.final and not follower.gone  # gone: unfollowed while this call was on its way
+                if joined:
                     self._followers.setdefault(table.id, set()).add(follower)
+                    table.connected[follower.seat.name] = table.connected.get(follower.seat.name, 0) + 1
+        if joined:
+            self._push(table, role="gm")  # the GM's page shows who is connected
 
     def unfollow(self, table: Table, follower: Follower) -> None:
         """Stop the follower's pushes; safe before, during or after :meth:`follow` (a connection that closes while
         its ``follow`` is still waiting for the lock is never registered)."""
         with self._tables_lock:
             follower.gone = True
-            self._followers.get(table.id, set()).discard(follower)
+            followers = self._followers.get(table.id, set())
+            left = follower in followers
+            followers.discard(follower)
+            if left:
+                table.connected[follower.seat.name] = max(0, table.connected.get(follower.seat.name, 0) - 1)
+        if left and follower.seat.role != "gm":
+            self._push(table, role="gm")
 
-    def _push(self, table: Table) -> None:
-        """Give every follower of ``table`` its push for the table as it is now (one pass under the lock)."""
+    def _push(self, table: Table, role: str | None = None) -> None:
+        """Give every follower of ``table`` (of seats of ``role`` only, if given) its push for the table as it is
+        now (one pass under the lock)."""
         with self._tables_lock:
-            followers = list(self._followers.get(table.id, ()))
+            followers = [f for f in self._followers.get(table.id, ()) if role is None or f.seat.role == role]
         if not followers:
             return
         with table.lock:

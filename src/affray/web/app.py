@@ -2,7 +2,8 @@
 
 Routes (OpenAPI at ``/docs``; the pages and the lobby's endpoints: :mod:`affray.web.pages`):
 ``POST /api/tables``; ``GET /api/tables/ID`` (``?since=V`` long-polls,
-``?compact=1`` answers short text); ``POST .../actions``; ``POST .../take_back``; GM tools under ``.../gm/``;
+``?compact=1`` answers short text); ``POST .../actions``; ``POST .../take_back``; ``POST .../chat`` and
+``POST .../roll`` (chat lines and free rolls); GM tools under ``.../gm/`` (rulings: ``POST .../gm/adjust``);
 ``GET .../log``; ``WS .../ws`` (:mod:`affray.web.ws`). The token travels as ``Authorization: Bearer TOKEN``.
 Every refusal is ``{"code", "message"}`` with a 4xx status (:mod:`affray.web.errors`).
 """
@@ -18,11 +19,22 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import PlainTextResponse
 
 from affray.table import Refusal, SeatInfo, Table, TableService, compact_text, gm, token_hash
+from affray.table.chat import post as post_line
 from affray.web import errors
 from affray.web.limits import DEFAULT_BODY_LIMIT, BodyLimit, RateLimiter
-from affray.web.models import ActionBody, NewTableBody, RewindBody, TakeBackBody, TimerBody
+from affray.web.models import (
+    ActionBody,
+    AdjustBody,
+    ChatBody,
+    NewTableBody,
+    RewindBody,
+    RollBody,
+    TakeBackBody,
+    TimerBody,
+)
 
 LONG_POLL_MAX = 30.0
+CHAT_RATE, CHAT_BURST = 0.5, 6.0  # chat lines and free rolls per second per seat, and at once
 
 
 def bearer(request: Request) -> str | None:
@@ -34,12 +46,20 @@ def bearer(request: Request) -> str | None:
 class Api:
     """What the routes share: the service, the limits and the creation key."""
 
-    def __init__(self, service: TableService, create_key: str | None, limiter: RateLimiter) -> None:
+    def __init__(self, service: TableService, create_key: str | None, limiter: RateLimiter,
+                 chat_limiter: RateLimiter | None = None) -> None:
         self.service, self.create_key, self.limiter = service, create_key, limiter
+        self.chat_limiter = chat_limiter or RateLimiter(rate=CHAT_RATE, burst=CHAT_BURST)
 
     def limit(self, key: str) -> None:
         if not self.limiter.allow(key):
             raise Refusal("rate_limited", "Too many requests; slow down a little.", 429)
+
+    def limit_chat(self, seat: SeatInfo) -> None:
+        """Chat and free rolls: a few lines at once, then one every two seconds per seat."""
+        if not self.chat_limiter.allow(f"{seat.token_hash}:{seat.name}"):
+            raise Refusal("rate_limited", "You are sending chat faster than the table can read it; wait a moment.",
+                          429)
 
     def seat(self, table_id: str, token: str | None) -> tuple[Table, SeatInfo]:
         """Authenticate (rate-limited per token, or per table for missing tokens)."""
@@ -48,10 +68,10 @@ class Api:
 
 
 def create_app(service: TableService, *, create_key: str | None = None, body_limit: int = DEFAULT_BODY_LIMIT,
-               limiter: RateLimiter | None = None) -> FastAPI:
+               limiter: RateLimiter | None = None, chat_limiter: RateLimiter | None = None) -> FastAPI:
     """The API over ``service``. ``create_key``: required (header ``X-Create-Key``) to open tables."""
     app = FastAPI(title="affray table server", version="1", description="Live tables: seats, views, actions.")
-    api = Api(service, create_key, limiter or RateLimiter())
+    api = Api(service, create_key, limiter or RateLimiter(), chat_limiter)
     errors.install(app)
     app.include_router(_tables(api))
     app.include_router(_gm(api))
@@ -78,7 +98,8 @@ def _tables(api: Api) -> APIRouter:
             given = request.headers.get("x-create-key", "")
             if not hmac.compare_digest(given.encode(), api.create_key.encode()):
                 raise Refusal("bad_create_key", "This server needs its creation key (header X-Create-Key).", 401)
-        return api.service.create(body.scenario, body.options, body.controllers, body.seed, body.spectator)
+        return api.service.create(body.scenario, body.options, body.controllers, body.seed, body.spectator,
+                                  body.seats)
 
     @router.get("/{table_id}", response_model=None)
     async def table_state(request: Request, table_id: str,
@@ -109,6 +130,21 @@ def _tables(api: Api) -> APIRouter:
         """Take back your own last action (refused once a die was rolled or a card turned since)."""
         table, seat = api.seat(table_id, bearer(request))
         return api.service.take_back(table, seat, body.version)
+
+    @router.post("/{table_id}/chat")
+    def chat(table_id: str, body: ChatBody, request: Request) -> dict[str, Any]:
+        """A chat line to everyone, the GM or one seat (a whisper: only its sender and addressee read it)."""
+        table, seat = api.seat(table_id, bearer(request))
+        api.limit_chat(seat)
+        return post_line(api.service, table, seat, body.to, text=body.text)
+
+    @router.post("/{table_id}/roll")
+    def roll(table_id: str, body: RollBody, request: Request) -> dict[str, Any]:
+        """A free roll (``3d6+1``), from the table's seed on its own stream: checkable at the end, and never a die
+        of the fight."""
+        table, seat = api.seat(table_id, bearer(request))
+        api.limit_chat(seat)
+        return post_line(api.service, table, seat, body.to, notation=body.notation)
 
     @router.get("/{table_id}/log")
     def table_log(table_id: str, request: Request) -> dict[str, Any]:
@@ -149,6 +185,20 @@ def _gm(api: Api) -> APIRouter:
         """Take the fight back to version ``to`` (needs ``"confirm": true``); audited."""
         table, seat = api.seat(table_id, bearer(request))
         return gm.take_back(api.service, table, seat, body.to, body.version, body.confirm)
+
+    @router.post("/adjust")
+    def adjust(table_id: str, body: AdjustBody, request: Request) -> dict[str, Any]:
+        """A GM ruling: change a bar, a status, a position, or take a combatant out (or back in), with a reason.
+        Checked by the ruleset (422 with its code), recorded in the log and the chain, read by every seat."""
+        table, seat = api.seat(table_id, bearer(request))
+        return gm.adjust(api.service, table, seat, body.version, body.id, body.reason, body.changes)
+
+    @router.get("/adjust")
+    def adjustable(table_id: str, request: Request) -> dict[str, Any]:
+        """What the GM may change now: each combatant's bars (with bounds), statuses, position kind and whether
+        it is out."""
+        table, seat = api.seat(table_id, bearer(request))
+        return gm.adjustable(table, seat)
 
     @router.post("/pause")
     def pause(table_id: str, request: Request) -> dict[str, Any]:

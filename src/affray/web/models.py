@@ -19,7 +19,10 @@ class NewTableBody(Body):
     scenario: str = Field(min_length=1, max_length=128 * 1024,
                           description="an example's path under examples/ without .yaml, or scenario YAML text")
     options: dict[str, Any] = Field(default_factory=dict, description="rule options over the scenario's")
-    controllers: dict[str, str] = Field(default_factory=dict, description="ACTOR: human or a policy name")
+    controllers: dict[str, str] = Field(default_factory=dict,
+                                        description="ACTOR: human (a player), gm (the GM's seat) or a policy name")
+    seats: dict[str, str] = Field(default_factory=dict,
+                                  description="ACTOR: the player seat that plays it (actors may share a seat)")
     seed: int | None = Field(default=None, description="null: a secret seed; an integer: a public one")
     spectator: bool = Field(default=True, description="make a spectator link")
 
@@ -52,3 +55,28 @@ class TimerBody(Body):
     """``POST /api/tables/ID/gm/timer``: start the Drama Timer for ``seconds`` (null stops it)."""
 
     seconds: float | None = None
+
+
+class AdjustBody(Body):
+    """``POST /api/tables/ID/gm/adjust``: a GM ruling (``docs/table.md``, "GM rulings")."""
+
+    version: int = Field(ge=0, description="the version the ruling was made at")
+    id: str | None = Field(default=None, pattern=SUBMISSION_ID, description="a submission id (retries act once)")
+    reason: str = Field(default="", max_length=300, description="why, in the GM's words (every seat reads it)")
+    changes: list[dict[str, Any]] = Field(min_length=1, max_length=20, description=(
+        "each {combatant, bar, value}, {combatant, status, rounds}, {combatant, remove_status}, "
+        "{combatant, position} or {combatant, out}"))
+
+
+class ChatBody(Body):
+    """``POST /api/tables/ID/chat``: a line to everyone (``to`` null), to the GM (``"gm"``) or to a seat."""
+
+    text: str = Field(max_length=2000)
+    to: str | None = Field(default=None, max_length=64)
+
+
+class RollBody(Body):
+    """``POST /api/tables/ID/roll``: a free roll in the notation of ``affray roll``, to everyone or whispered."""
+
+    notation: str = Field(min_length=1, max_length=200)
+    to: str | None = Field(default=None, max_length=64)
