@@ -30,9 +30,16 @@ def test_table_new_prints_the_gm_and_seat_links(server: Server) -> None:
                   "--option", "drama_timer=true")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[1].startswith(f"GM: {server.url}/t/") and "#" in lines[1]
-    assert any(line.startswith(f"bruna (bruna): {server.url}/t/") for line in lines)
-    assert any(line.startswith(f"spectator: {server.url}/t/") for line in lines)
+    gm = re.fullmatch(r"GM page \(it lists every seat's link, with a QR code for phones\): (\S+)", lines[1])
+    assert gm is not None, lines[1]
+    bruna = next(line for line in lines if line.startswith(f"bruna (bruna): {server.url}/t/"))
+    spectator = next(line for line in lines if line.startswith(f"spectator: {server.url}/t/"))
+    # the GM's link carries the seats' tokens in its fragment (never a path or a query), for the GM page to show
+    link, _, fragment = gm[1].partition("#")
+    assert link.startswith(f"{server.url}/t/") and "?" not in link
+    gm_token, *others = fragment.split("&")
+    assert sorted(others) == sorted([f"bruna={bruna.rsplit('#', 1)[1]}", f"spectator={spectator.rsplit('#', 1)[1]}"])
+    assert gm_token and "=" not in gm_token
 
 
 def test_table_new_reports_a_refusal_in_one_message(server: Server, tmp_path: Path) -> None:
@@ -48,19 +55,26 @@ def test_serve_with_a_bad_database_fails_in_one_message() -> None:
     assert done.returncode != 0 and "Traceback" not in done.stderr and done.stderr.strip()
 
 
-def test_join_plays_a_seat_from_the_terminal(server: Server) -> None:
+def test_join_plays_a_seat_from_the_terminal_tells_the_story_and_saves_a_log_that_verifies(
+        server: Server, tmp_path: Path) -> None:
     made = affray("table", "new", "witchhammer/yard_duel", "--server", server.url, "--controller", "bruna=human",
                   "--json")
     import json
 
     created = json.loads(made.stdout)
     link = f"{server.url}{created['seats']['bruna']['link']}"
-    done = subprocess.run([sys.executable, "-m", "affray", "join", link], input="1\n" * 200 + "quit\n",
-                          capture_output=True, text=True, timeout=300)
+    saved = tmp_path / "yard.json"
+    done = subprocess.run([sys.executable, "-m", "affray", "join", link, "--log", str(saved)],
+                          input="1\n" * 200 + "quit\n", capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "as seat bruna" in done.stdout and "bruna (version" in done.stdout, done.stdout[:2000]
-    assert re.search(r"#\d+ bruna: ", done.stdout) and "The fight is over" in done.stdout
+    # the story as sentences with names (the server's text), never a field dump
+    assert "Bruna Halloway" in done.stdout and "The fight is over" in done.stdout
+    assert '{"type"' not in done.stdout and "seal=" not in done.stdout
     assert re.search(r"hit \d+% · solid \d+%", done.stdout)  # the server's odds hints beside the choices
+    assert f"check every die with affray verify {saved}" in " ".join(done.stdout.split())
+    checked = affray("verify", str(saved))
+    assert checked.returncode == 0 and "verified" in checked.stdout, checked.stdout + checked.stderr
 
 
 def test_join_refuses_a_malformed_link() -> None:

@@ -131,7 +131,7 @@ def run_fight(request: FightRequest) -> dict[str, Any]:
         if isinstance(human, Terminal):
             human.catch_up()
         else:
-            narrate(match.events(), match.names())
+            narrate(match.events(), match)
     seat = request.play or SPECTATOR
     return _finish(match, request, stopped, save or DEFAULT_SAVE, seat)
 

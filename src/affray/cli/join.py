@@ -12,12 +12,16 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from pathlib import Path
 from typing import Any
 
-from affray.cli.render import CliError, console, escape, legal_table, status_table
+from affray.cli.render import CliError, console, escape, legal_table, narration_lines, status_table
 from affray.core.engine import ActionSpec
+from affray.core.files import FileProblem, write_text
 
-LINK = re.compile(r"^(?P<server>https?://[^/#]+)/t/(?P<table>[A-Za-z0-9_-]+)#(?P<token>[A-Za-z0-9_-]+)$")
+# A GM link may carry the other seats' tokens after its own (``#TOKEN&seat=TOKEN...``): they are not this seat's.
+LINK = re.compile(r"^(?P<server>https?://[^/#]+)/t/(?P<table>[A-Za-z0-9_-]+)#(?P<token>[A-Za-z0-9_-]+)"
+                  r"(&[a-z0-9_-]+=[A-Za-z0-9_-]+)*$")
 HELP = "Type a number, the start of an action's name, a JSON action, 'view', 'undo' or 'quit'."
 
 
@@ -28,17 +32,32 @@ def parse_link(link: str) -> tuple[str, str, str]:
     return found["server"], found["table"], found["token"]
 
 
-def join_command(link: str) -> None:
+def join_command(link: str, log: Path | None = None) -> None:
     import httpx2 as httpx
 
     server, table, token = parse_link(link)
     client = httpx.Client(base_url=server, headers={"Authorization": f"Bearer {token}"}, timeout=40)
     try:
-        _play(client, table)
+        if _play(client, table):
+            _save_log(client, table, log or Path(f"affray-{table}.json"))
     except httpx.HTTPError as exc:
         raise CliError(f"lost the table server at {server}: {exc}") from None
     finally:
         client.close()
+
+
+def _save_log(client: Any, table: str, path: Path) -> None:
+    """After the end: the table's full log (seed revealed), written for ``affray verify`` to check."""
+    answer = client.get(f"/api/tables/{table}/log")
+    data = answer.json()
+    if answer.status_code != 200 or not data.get("seed"):
+        raise CliError(f"the server did not give the ended table's log: {data.get('message', answer.status_code)}")
+    try:
+        write_text(path, json.dumps(data, indent=1) + "\n")
+    except FileProblem as exc:
+        raise CliError(str(exc)) from None
+    console.print(f"The table's log is saved in {escape(path)}: check every die with [bold]affray verify "
+                  f"{escape(path)}[/]")
 
 
 def _get(client: Any, table: str, **params: Any) -> dict[str, Any]:
@@ -49,7 +68,8 @@ def _get(client: Any, table: str, **params: Any) -> dict[str, Any]:
     return data
 
 
-def _play(client: Any, table: str) -> None:
+def _play(client: Any, table: str) -> bool:
+    """Play until the fight is over (True) or the person quits (False)."""
     state = _get(client, table)
     console.print(f"[bold]{escape(state['title'])}[/] ({state['ruleset']}) as seat {escape(state['seat'])}; seed "
                   f"commitment {state['commitment']}")
@@ -62,20 +82,19 @@ def _play(client: Any, table: str) -> None:
             continue
         actor, specs = due[0]
         if not _prompt(client, table, state, actor, specs):
-            return
+            return False
         state = _get(client, table, since=state["version"], timeout=5)
         _show_log(state["log"])
     console.print(f"[bold]The fight is over[/]: {state['outcome']['winner'] or 'draw'} ({state['outcome']['reason']}); "
-                  f"the seed was {state['seed']} (check it: affray verify)")
+                  f"the seed was {state['seed']}")
+    return True
 
 
 def _show_log(entries: list[dict[str, Any]]) -> None:
+    """The story so far as the server tells it to this seat: each record's and each event's sentence (``text``)."""
     for entry in entries:
-        action = entry["action"]
-        console.print(f"#{entry['seq']} {escape(entry['actor'] or entry['seat'])}: {escape(json.dumps(action))}")
-        for event in entry.get("events", []):
-            details = ", ".join(f"{k}={v}" for k, v in event.items() if k != "type")
-            console.print(f"    {escape(event.get('type', '?'))}: {escape(details[:160])}")
+        for line in narration_lines(entry):
+            console.print(line)
 
 
 def _resolve(line: str, specs: list[ActionSpec]) -> dict[str, Any] | str:

@@ -168,7 +168,7 @@ def replay(log: Annotated[Path, typer.Argument(help="a match log written by --lo
             raise typer.Exit(1)
         warn(f"{log} fails verification ({report.problems[0]}); narrating it anyway as asked")
     match = _about(log, import_log, data)
-    narrate(match.events(), match.names())
+    narrate(match.events(), match)
 
 
 T = TypeVar("T")
@@ -215,12 +215,14 @@ def serve(host: Annotated[str, typer.Option("--host", help="the address to liste
 
 
 @app.command()
-def join(link: Annotated[str, typer.Argument(help="an invite link, http://HOST:PORT/t/TABLE#TOKEN (quote it)")]
-         ) -> None:
-    """Play a seat at a remote table from the terminal, updated live as others act."""
+def join(link: Annotated[str, typer.Argument(help="an invite link, http://HOST:PORT/t/TABLE#TOKEN (quote it)")],
+         log: Annotated[Path | None, typer.Option("--log", help="where to save the table's log at the end "
+                                                               "(default affray-TABLE.json)")] = None) -> None:
+    """Play a seat at a remote table from the terminal, updated live as others act; at the end the log is saved for
+    affray verify."""
     from affray.cli.join import join_command
 
-    join_command(link)
+    join_command(link, log)
 
 
 @app.command("options")

@@ -11,8 +11,10 @@ from rich.console import Console
 from rich.markup import escape as rich_escape
 from rich.table import Table
 
-from affray.core.engine import ActionSpec
+from affray.core.engine import ActionSpec, Viewer
 from affray.core.events import Event
+from affray.core.match import Match
+from affray.core.seatlog import narrated
 
 console = Console(highlight=False, soft_wrap=True)
 errors = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -34,12 +36,29 @@ class CliError(Exception):
         self.code = code
 
 
-def narrate(events: Iterable[Event], names: Mapping[str, str], out: Console | None = None) -> None:
+def narrate(events: Iterable[Event], match: Match, viewer: Viewer | None = None, out: Console | None = None) -> None:
+    """Print each event's sentence as the ruleset's narrator tells it (:meth:`~affray.core.match.Match.story`),
+    styled by its kind: in full, or as ``viewer`` may see it (an event it may not see told from its redaction, the
+    same sentence the table's server sends that seat)."""
     target = out or console
+    story, narrator = match.story(), match.narrator
     for event in events:
-        style = _STYLES.get(event.kind, "")
-        text = event.describe(names)
-        target.print(f"[{style}]{escape(text)}[/]" if style else escape(text))
+        text = narrator.sentence(event, story) if viewer is None else narrated(event, viewer, narrator, story)["text"]
+        target.print(styled(text, event.kind))
+
+
+def styled(text: str, kind: str) -> str:
+    """``text`` escaped for Rich, in the style of an event of ``kind``."""
+    style = _STYLES.get(kind, "")
+    return f"[{style}]{escape(text)}[/]" if style else escape(text)
+
+
+def narration_lines(entry: Mapping[str, Any]) -> list[str]:
+    """A record of a table's log as the server told it to this seat: its headline and each event's sentence,
+    styled by the event's kind."""
+    lines = [styled(entry["text"], "")] if entry.get("text") else []
+    lines += [styled(e["text"], str(e.get("type", ""))) for e in entry.get("events", []) if e.get("text")]
+    return lines
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")

@@ -112,7 +112,7 @@ def sim_command(scenario: Path, n: int, seed: int, workers: int | None, policy: 
     if chosen is not None and not as_json:
         console.rule(f"fight {chosen.index + 1} of the run (seed {chosen.seed}), replayed in full from its "
                      f"{len(chosen.actions)} recorded actions")
-        narrate(chosen.match.events(), chosen.match.names())
+        narrate(chosen.match.events(), chosen.match)
     if done.interrupted:
         raise typer.Exit(130)
 

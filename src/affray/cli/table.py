@@ -86,10 +86,17 @@ def new_table(scenario: Annotated[str, typer.Argument(help="an example (witchham
         return
     base = server.rstrip("/")
     console.print(f"table [bold]{data['table']}[/] ({escape(data['title'])}); seed commitment {data['commitment']}")
-    console.print(f"GM: {base}{data['gm']['link']}")
+    console.print(f"GM page (it lists every seat's link, with a QR code for phones): {base}{gm_link(data)}")
     for name, seat in data["seats"].items():
         actors = f" ({', '.join(seat['actors'])})" if seat["actors"] else ""
         console.print(f"{escape(name)}{escape(actors)}: {base}{seat['link']}")
+
+
+def gm_link(data: dict[str, Any]) -> str:
+    """The GM's link with every seat's token after its own in the fragment (``#GM&seat=TOKEN&...``): the GM page
+    opened from it keeps the links in that browser (a browser never sends a fragment to a server) and shows them."""
+    seats = "".join(f"&{name}={seat['token']}" for name, seat in data["seats"].items())
+    return f"{data['gm']['link']}{seats}"
 
 
 def _json(answer: Any) -> dict[str, Any]:

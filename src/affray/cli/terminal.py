@@ -138,10 +138,7 @@ class Terminal:
     def catch_up(self) -> None:
         """Narrate what happened since the last prompt, as this seat may see it (contract 6)."""
         events = list(self.match.events())
-        viewer = self.match.viewer(self.seat)
-        visible = [e for e in events[self.shown:]
-                   if (audience := e.audience()) is None or viewer.omniscient or audience & viewer.controls]
-        narrate(visible, self.match.names())
+        narrate(events[self.shown:], self.match, self.match.viewer(self.seat))
         self.shown = len(events)
 
     def _resolve(self, line: str, specs: list[ActionSpec]) -> Action | str:

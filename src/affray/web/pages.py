@@ -20,10 +20,12 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from affray.ai.base import policy_names
+from affray.api import Scenario
 from affray.core.engine import GM
 from affray.core.options import describe
 from affray.core.plugin import plugin, plugin_names
-from affray.table.scenarios import EXAMPLE_NAME
+from affray.table.errors import Refusal
+from affray.table.scenarios import EXAMPLE_NAME, resolve_scenario
 
 HERE = Path(__file__).parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
@@ -57,7 +59,8 @@ def _lobby_api(examples_dir: Path) -> APIRouter:
     @router.get("/examples")
     def examples() -> list[dict[str, Any]]:
         """The example scenarios a table can be opened from: name (for ``POST /api/tables``), ruleset, title,
-        description and combatants (id, name, side, seat, default controller)."""
+        description and combatants (id, name, side, and who plays it by default: ``controller`` human, gm or a
+        policy, at ``seat``)."""
         return list(_examples(str(examples_dir)))
 
     @router.get("/rulesets")
@@ -77,7 +80,8 @@ def _ruleset_info(name: str) -> dict[str, Any]:
 
 @cache
 def _examples(examples_dir: str) -> tuple[dict[str, Any], ...]:
-    """Every example under ``examples_dir`` that names a ruleset (read once: examples ship with the server)."""
+    """Every example under ``examples_dir`` that opens as a table (read once: examples ship with the server), with
+    who plays whom in it as the table would open it if nothing is changed (:func:`_combatants`)."""
     root = Path(examples_dir)
     out = []
     for path in sorted(root.rglob("*.yaml")):
@@ -88,20 +92,29 @@ def _examples(examples_dir: str) -> tuple[dict[str, Any], ...]:
             data = yaml.safe_load(path.read_text())
         except (OSError, yaml.YAMLError):
             continue
-        if isinstance(data, dict) and isinstance(data.get("ruleset"), str) and isinstance(data.get("sides"), list):
-            out.append({"name": name, "ruleset": data["ruleset"], "title": str(data.get("name", name)),
-                        "description": str(data.get("description", "")), "combatants": _combatants(data)})
+        if not (isinstance(data, dict) and isinstance(data.get("ruleset"), str)
+                and isinstance(data.get("sides"), list)):
+            continue
+        try:
+            scenario, _ = resolve_scenario(name, root)
+        except Refusal:
+            continue  # not an example a table can open (a broken file is reported when someone opens it)
+        out.append({"name": name, "ruleset": data["ruleset"], "title": str(data.get("name", name)),
+                    "description": str(data.get("description", "")), "combatants": _combatants(scenario)})
     return tuple(out)
 
 
-def _combatants(data: dict[str, Any]) -> list[dict[str, Any]]:
+def _combatants(scenario: Scenario) -> list[dict[str, Any]]:
+    """Each combatant of ``scenario`` (id, display name, side) and who plays it by default, exactly as
+    ``POST /api/tables`` opens it when the creator changes nothing: ``controller`` is ``human`` (a person, at player
+    seat ``seat``), ``gm`` (the GM's seat) or a policy name."""
+    setup = scenario.setup.get("combatants")
+    named = {c["id"]: c for c in setup if isinstance(c, dict) and "id" in c} if isinstance(setup, list) else {}
     out = []
-    for side in data["sides"]:
-        if not isinstance(side, dict):
-            continue
-        for c in side.get("combatants") or []:
-            if isinstance(c, dict) and "id" in c:
-                out.append({"id": str(c["id"]), "name": str(c.get("name", c.get("use", c["id"]))),
-                            "side": str(side.get("name", "")), "seat": str(c.get("seat", c["id"])),
-                            "controller": str(c.get("controller", "human")), "gm": c.get("seat") == GM})
+    for side in scenario.model.sides:
+        for c in side.combatants:
+            seat, controller = scenario.seats.get(c.id, c.id), scenario.controllers.get(c.id, "human")
+            shown = GM if seat == GM and controller == "human" else controller
+            out.append({"id": c.id, "name": str(named.get(c.id, {}).get("name", c.id)), "side": side.name,
+                        "seat": seat, "controller": shown})
     return out
