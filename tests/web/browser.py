@@ -130,10 +130,12 @@ def open_seat(browser: Any, url: str, width: int = 1200) -> Seat:
 
 
 def synced(seats: dict[str, Seat], version: int, timeout: float = 15_000) -> None:
-    """Wait until every page shows ``version`` (its last WebSocket message)."""
+    """Wait until every page shows ``version`` or a later one (its last WebSocket message: changes that come close
+    together may reach a page as one message)."""
     for seat in seats.values():
-        seat.page.wait_for_function("v => window.affray && window.affray.msg && window.affray.msg.version === v",
-                               arg=version, timeout=timeout)
+        # Polled on a timer: a page in the background gets no animation frames to poll on.
+        seat.page.wait_for_function("v => window.affray && window.affray.msg && window.affray.msg.version >= v",
+                                    arg=version, timeout=timeout, polling=50)
 
 
 def due(page: Any) -> int:

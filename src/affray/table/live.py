@@ -130,7 +130,7 @@ def seat_message(table: Table, seat: SeatInfo, since: int = 0, chat_since: int =
     told in a sentence, ``text``), the chat lines it may read from line ``chat_since`` on, the version, the
     commitment and chain head, the outcome, and the seed (null until the end); the GM's also says which seats are
     connected. Call under ``table.lock``."""
-    from affray.table.chat import visible
+    from affray.table.chat import speaker, visible
 
     match, name = table.match, table.match_seat(seat)
     message = {
@@ -147,6 +147,8 @@ def seat_message(table: Table, seat: SeatInfo, since: int = 0, chat_since: int =
         "since": since,
         "chat": visible(table, seat, chat_since),
         "chat_since": chat_since,
+        "seats": [{"seat": s.name, "role": s.role, "name": speaker(table, s.name)} for s in table.seats.values()
+                  if s.role != "spectator" and s.token_hash is not None],  # the people one may whisper to
         "commitment": match.commitment,
         "chain": table.head,
         "paused": table.paused,

@@ -27,6 +27,12 @@ class NewTableBody(Body):
     spectator: bool = Field(default=True, description="make a spectator link")
 
 
+class ScenarioText(Body):
+    """``POST /api/scenarios/check``: scenario YAML text, as a table would be opened from it."""
+
+    scenario: str = Field(min_length=1, max_length=128 * 1024)
+
+
 class ActionBody(Body):
     """``POST /api/tables/ID/actions``."""
 

@@ -26,6 +26,7 @@ from affray.core.options import describe
 from affray.core.plugin import plugin, plugin_names
 from affray.table.errors import Refusal
 from affray.table.scenarios import EXAMPLE_NAME, resolve_scenario
+from affray.web.models import ScenarioText
 
 HERE = Path(__file__).parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
@@ -62,6 +63,14 @@ def _lobby_api(examples_dir: Path) -> APIRouter:
         description and combatants (id, name, side, and who plays it by default: ``controller`` human, gm or a
         policy, at ``seat``)."""
         return list(_examples(str(examples_dir)))
+
+    @router.post("/scenarios/check")
+    def check_scenario(body: ScenarioText) -> dict[str, Any]:
+        """An uploaded scenario checked as ``POST /api/tables`` would (422 with its problems), and who plays whom in
+        it by default, for the lobby to show before the table is opened."""
+        scenario, _ = resolve_scenario(body.scenario, examples_dir)
+        return {"ruleset": scenario.ruleset.name, "title": scenario.model.name,
+                "combatants": _combatants(scenario)}
 
     @router.get("/rulesets")
     def rulesets() -> dict[str, Any]:

@@ -1,8 +1,9 @@
-// The SVG board of the grid rulesets (Spellchrome, WitchHammer): squares, tokens with facing, the squares the
-// seat's foes threaten, the legal moves as clickable squares with a path preview that warns of attacks of
-// opportunity (the warning is the server's own note on the move), and foes to click as targets.
+// The boards: the SVG grid of the grid rulesets (squares, tokens with facing, the squares the seat's foes threaten,
+// the legal moves as clickable squares with a path preview that warns of attacks of opportunity, foes to click as
+// targets), a line in metres, and places. Tokens are coloured by what they are to this seat (own, ally, foe) and
+// labelled so that two of one name differ; the GM drags a token to move it (a ruling).
 import { esc } from "./api.js";
-import { mapRows } from "./view.js";
+import { mapRows, tokenLabel } from "./view.js";
 
 const FACING = { N: [0, -1], S: [0, 1], E: [1, 0], W: [-1, 0], NE: [1, -1], NW: [-1, -1], SE: [1, 1], SW: [-1, 1] };
 const TERRAIN = { "#": "wall", "~": "water", "^": "rough" };
@@ -46,7 +47,8 @@ function threatened(v) {
   return out;
 }
 
-export function drawBoard(v, specs, selected) {
+// opts: {selected, rel, gm (tokens draggable), editing (a combatant the GM is editing)}
+export function drawBoard(v, specs, opts) {
   const rows = mapRows(v);
   const onGrid = v.combatants.filter((c) => c.position?.kind === "square");
   if (!rows && !onGrid.length) return null;
@@ -56,60 +58,69 @@ export function drawBoard(v, specs, selected) {
   const parts = [`<svg class="board" viewBox="0 0 ${w} ${h}" role="group" aria-label="Battle map, ${w} by ${h} squares">`];
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
     const key = `${x},${y}`, ch = rows?.[y]?.[x] ?? ".";
-    const opts = moves.get(key);
-    const cls = ["sq", TERRAIN[ch] || "", threat.has(key) ? "threat" : "", opts ? "target" : "",
-                 opts?.every(provokes) ? "provokes" : "", selected === key ? "selected" : ""].join(" ");
-    const attrs = opts ? ` data-square="${key}" tabindex="0" role="button" aria-label="square ${x}, ${y}: ${esc(opts.map((o) => o.spec.label).join("; "))}"` : "";
-    parts.push(`<rect class="${cls}" x="${x}" y="${y}" width="1" height="1"${attrs}><title>${x}, ${y}</title></rect>`);
+    const choices = moves.get(key);
+    const cls = ["sq", TERRAIN[ch] || "", threat.has(key) ? "threat" : "", choices ? "target" : "",
+                 choices?.every(provokes) ? "provokes" : "", opts.selected === key ? "selected" : ""].filter(Boolean).join(" ");
+    const attrs = choices ? ` data-square="${key}" tabindex="0" role="button" aria-label="square ${x}, ${y}: ${esc(choices.map((o) => o.spec.label).join("; "))}"` : "";
+    parts.push(`<rect class="${cls}" x="${x}" y="${y}" width="1" height="1" data-xy="${key}"${attrs}><title>${x}, ${y}</title></rect>`);
   }
   const actor = v.combatants.find((c) => c.id === (specs[0]?.actor ?? v.turn));
-  if (selected && actor?.position?.kind === "square") {
-    const [sx, sy] = selected.split(",").map(Number);
-    const warn = (moves.get(selected) || []).some(provokes);
+  if (opts.selected && actor?.position?.kind === "square") {
+    const [sx, sy] = opts.selected.split(",").map(Number);
+    const warn = (moves.get(opts.selected) || []).some(provokes);
     parts.push(`<line class="path${warn ? " provokes" : ""}" x1="${actor.position.x + 0.5}" y1="${actor.position.y + 0.5}" x2="${sx + 0.5}" y2="${sy + 0.5}"/>`);
   }
-  const sides = [...new Set(v.combatants.map((c) => c.side))];
-  for (const c of onGrid) parts.push(token(c, targets.has(c.id), sides.indexOf(c.side)));
+  for (const c of onGrid) parts.push(token(c, targets.has(c.id), opts));
   parts.push("</svg>");
   return parts.join("");
 }
 
-function token(c, targetable, side) {
+function token(c, targetable, opts) {
   const { x, y, facing } = c.position;
-  const cls = ["tok", `side${side % 4}`, c.controlled ? "mine" : "", c.down ? "down" : "", targetable ? "targetable" : ""].join(" ");
-  const attrs = targetable ? ` data-target="${esc(c.id)}" tabindex="0" role="button" aria-label="target ${esc(c.name)}"` : ` aria-label="${esc(c.name)}"`;
+  const cls = ["tok", opts.rel[c.id], c.down ? "down" : "", targetable ? "targetable" : "",
+               opts.editing === c.id ? "editing" : ""].filter(Boolean).join(" ");
+  const role = targetable ? ` data-target="${esc(c.id)}" tabindex="0" role="button" aria-label="target ${esc(c.name)}"`
+    : opts.gm ? ` data-combatant="${esc(c.id)}" tabindex="0" role="button" aria-label="${esc(c.name)}: edit or drag"`
+    : ` aria-label="${esc(c.name)}"`;
+  const drag = opts.gm ? ` data-drag="${esc(c.id)}"` : "";
   let arrow = "";
   const f = FACING[String(facing || "").toUpperCase()];
-  if (f) arrow = `<line x1="${x + 0.5}" y1="${y + 0.5}" x2="${x + 0.5 + f[0] * 0.48}" y2="${y + 0.5 + f[1] * 0.48}" stroke="#111" stroke-width=".08"/>`;
-  const initials = c.name.split(/\s+/).map((p) => p[0]).join("").slice(0, 2);
-  return `<g${attrs} class="tokg"><circle class="${cls}" cx="${x + 0.5}" cy="${y + 0.5}" r="0.38"><title>${esc(c.name)}</title></circle>${arrow}` +
-    `<text x="${x + 0.5}" y="${y + 0.5}">${esc(initials)}</text></g>`;
+  if (f) arrow = `<line class="facing" x1="${x + 0.5}" y1="${y + 0.5}" x2="${x + 0.5 + f[0] * 0.48}" y2="${y + 0.5 + f[1] * 0.48}"/>`;
+  return `<g${role}${drag} class="tokg"><circle class="${cls}" cx="${x + 0.5}" cy="${y + 0.5}" r="0.38"><title>${esc(c.name)}</title></circle>${arrow}` +
+    `<text x="${x + 0.5}" y="${y + 0.5}">${esc(tokenLabel(c.name))}</text></g>`;
 }
 
-export function drawLine(v) {
+export function drawLine(v, rel, gm) {
   // WaRP's positions along one line, in metres.
   const on = v.combatants.filter((c) => c.position?.kind === "line");
   if (!on.length) return null;
   const xs = on.map((c) => c.position.x), lo = Math.min(0, ...xs), hi = Math.max(10, ...xs);
   const span = hi - lo || 1;
-  const sides = [...new Set(v.combatants.map((c) => c.side))];
   const marks = on.map((c, i) => {
-    const left = ((c.position.x - lo) / span) * 92 + 4;
-    return `<g><circle class="tok side${sides.indexOf(c.side) % 4}${c.controlled ? " mine" : ""}${c.down ? " down" : ""}" cx="${left}" cy="${8 + (i % 3) * 5}" r="2.2"><title>${esc(c.name)}</title></circle>` +
-      `<text x="${left}" y="${8 + (i % 3) * 5}" style="font-size:2px">${esc(c.name.slice(0, 2))}</text></g>`;
+    const left = ((c.position.x - lo) / span) * 92 + 4, top = 8 + (i % 3) * 5;
+    const edit = gm ? ` data-combatant="${esc(c.id)}" tabindex="0" role="button" aria-label="${esc(c.name)}: edit"` : "";
+    return `<g${edit}><circle class="tok ${rel[c.id]}${c.down ? " down" : ""}" cx="${left}" cy="${top}" r="2.2"><title>${esc(c.name)}</title></circle>` +
+      `<text class="line-label" x="${left}" y="${top}">${esc(tokenLabel(c.name))}</text></g>`;
   }).join("");
-  const list = on.map((c) => `${esc(c.name)} at ${c.position.x} m`).join(" · ");
-  return `<h2>Positions</h2><svg class="board" viewBox="0 0 100 22" aria-label="Positions on a line"><line x1="4" y1="20" x2="96" y2="20" stroke="#555" stroke-width=".4"/>${marks}</svg><p class="small">${list}</p>`;
+  const list = on.map((c) => `<span class="who ${rel[c.id]}">${esc(c.name)}</span> at ${esc(c.position.x)} m`).join(" · ");
+  return `<h2>Positions</h2><svg class="board line" viewBox="0 0 100 22" aria-label="Positions on a line"><line class="ground" x1="4" y1="20" x2="96" y2="20"/>${marks}</svg><p class="small">${list}</p>`;
 }
 
-export function drawPlaces(v) {
+export function drawPlaces(v, rel) {
   // Sim HuD's places: combatants sharing a place are engaged; the pursuit, when one runs, with its gap.
   const on = v.combatants.filter((c) => c.position?.kind === "place");
   if (!on.length) return null;
+  const names = Object.fromEntries(v.combatants.map((c) => [c.id, c.name]));
   const places = new Map();
   for (const c of on) { const k = String(c.position.x); if (!places.has(k)) places.set(k, []); places.get(k).push(c); }
-  const rows = [...places.entries()].map(([p, cs]) => `<li>place ${esc(p)}: ${cs.map((c) => `<b class="${c.controlled ? "mine" : ""}">${esc(c.name)}</b>`).join(", ")}${cs.length > 1 ? " (engaged)" : ""}</li>`);
+  const rows = [...places.entries()].map(([p, cs]) => `<li>${esc(placeName(p))}: ${cs.map((c) => `<b class="who ${rel[c.id]}">${esc(c.name)}</b>`).join(", ")}${cs.length > 1 ? " (engaged)" : ""}</li>`);
   const pursuit = v.detail?.pursuit;
-  const gap = pursuit ? `<p class="warnbox">Pursuit: ${esc(pursuit.fleeing)} flees; ${Object.entries(pursuit.choices || {}).map(([a, c]) => `${esc(a)}: ${esc(c)}`).join(", ") || "choices pending"}${pursuit.gap !== undefined ? `; gap ${esc(pursuit.gap)}` : ""}</p>` : "";
-  return `<h2>Places</h2><ul>${rows.join("")}</ul>${gap}`;
+  const chase = pursuit ? `<p class="warnbox">${esc(names[pursuit.fleeing] || "Someone")} tries to get away; ` +
+    `${Object.entries(pursuit.choices || {}).map(([a, c]) => `${esc(names[a] || a)} chose to ${esc(String(c).replace(/_/g, " "))}`).join(", ") || "the others choose"}${pursuit.gap !== undefined ? `; the gap is ${esc(pursuit.gap)}` : ""}.</p>` : "";
+  return `<h2>Places</h2><ul>${rows.join("")}</ul>${chase}`;
+}
+
+export function placeName(id) {
+  const s = String(id).replace(/_/g, " ");
+  return /^\d+$/.test(s) ? `Place ${s}` : s[0].toUpperCase() + s.slice(1);
 }

@@ -1,8 +1,10 @@
-// The GM's page: the seats (listed by the server, GET /gm/seats, in any browser) with their links where this browser
-// holds them (kept from the table's creation or a new link: the server keeps only hashes, so in another browser a
-// seat's link is made anew), and the GM tools of the table server: take back (after a confirmation), pause and
-// resume, the Drama Timer with its countdown, a new link for a seat, end the fight.
-import { esc } from "./api.js";
+// The GM's page: every seat's link (kept in this browser from the table's creation, from the GM link's fragment, or
+// from a new link: the server keeps only hashes) with a copy button, a QR code for phones and whether the seat is
+// connected now; the GM's tools (take back after a confirmation, pause and resume, the Drama Timer where the table
+// has it, a new link for a seat, end the fight); and rulings: click a combatant (its card or its token) to change
+// its bars, statuses, position or take it out, with a reason every seat reads; drag a token to move it.
+import { esc, plain, submissionId } from "./api.js";
+import qrcode from "./vendor/qrcode.js";
 
 const linksKey = (tableId) => `affray.created.${tableId}`;
 
@@ -11,30 +13,64 @@ export function storeCreated(answer) {
   localStorage.setItem(`affray.token.${answer.table}`, answer.gm.token);
 }
 
+// A GM link made by `affray table new` carries every seat's token after the GM's: "#GM&seat=TOKEN&...". They are kept
+// in this browser (as the lobby keeps them) and the address bar is left with the GM's own token only.
+export function keepFragmentLinks(tableId, fragment) {
+  const [own, ...pairs] = fragment.split("&");
+  if (!pairs.length) return own;
+  const data = created(tableId) || { table: tableId, seats: {} };
+  for (const pair of pairs) {
+    const [seat, token] = pair.split("=");
+    if (seat && token) data.seats[seat] = { ...(data.seats[seat] || {}), token, link: `/t/${tableId}#${token}` };
+  }
+  localStorage.setItem(linksKey(tableId), JSON.stringify(data));
+  history.replaceState(null, "", `${location.pathname}#${own}`);
+  return own;
+}
+
 function created(tableId) {
   try { return JSON.parse(localStorage.getItem(linksKey(tableId)) || "null"); } catch { return null; }
 }
 
 // The seats that have a link (people's seats and the spectators'), from the server's list when it has come, else
-// from what this browser kept at the table's creation.
+// from what this browser kept.
 function linkedSeats(page) {
   if (page.seats) return page.seats.filter((s) => s.link && s.role !== "gm");
   const data = created(page.msg.table);
   return Object.entries(data?.seats || {}).map(([seat, s]) => ({ seat, actors: s.actors || [], role: s.role || "" }));
 }
 
-export function linksPanel(page) {
+function qrSvg(text) {
+  // The link as a QR code (error correction M), drawn as one SVG path of dark modules with a quiet zone of 4.
+  const qr = qrcode(0, "M");
+  qr.addData(text);
+  qr.make();
+  const n = qr.getModuleCount(), size = n + 8;
+  let d = "";
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (qr.isDark(r, c)) d += `M${c + 4} ${r + 4}h1v1h-1z`;
+  return `<svg class="qr" viewBox="0 0 ${size} ${size}" role="img" aria-label="QR code of the link"><rect class="qr-bg" width="${size}" height="${size}"/><path class="qr-fg" d="${d}"/></svg>`;
+}
+
+export function linksPanel(page, names) {
   const kept = created(page.msg.table)?.seats || {};
+  const connected = page.msg.connected || {};
   const rows = linkedSeats(page).map((s) => {
     const link = kept[s.seat]?.link;
+    const url = link ? `${location.origin}${link}` : "";
+    const who = (s.actors || []).map((a) => names[a] || a).join(", ") || (s.role === "spectator" ? "Spectator (watches only)" : "");
+    const online = connected[s.seat] ? `<span class="online">connected</span>` : `<span class="offline">not connected</span>`;
     const cell = link
-      ? `<input readonly class="mono" size="40" aria-label="link for ${esc(s.seat)}" value="${esc(`${location.origin}${link}`)}" data-link="${esc(s.seat)}">`
+      ? `<input readonly class="mono" aria-label="link for ${esc(s.seat)}" value="${esc(url)}" data-link="${esc(s.seat)}">`
       : `<span class="small muted" data-no-link="${esc(s.seat)}">made in another browser: make a new one to share it (the old link stops working)</span>`;
-    const copy = link ? `<button type="button" class="secondary" data-gm="copy" data-seat="${esc(s.seat)}">copy</button>` : "";
-    return `<tr data-seat-row="${esc(s.seat)}"><td><b>${esc(s.seat)}</b><br><span class="small muted">${esc((s.actors || []).join(", ") || s.role || "")}</span></td>` +
-      `<td>${cell}</td><td>${copy}<button type="button" class="secondary" data-gm="replace" data-seat="${esc(s.seat)}">new link</button></td></tr>`;
+    const buttons = (link ? `<button type="button" class="secondary" data-gm="copy" data-seat="${esc(s.seat)}">copy</button>` +
+      `<button type="button" class="secondary" data-gm="qr" data-seat="${esc(s.seat)}" aria-expanded="${page.qr === s.seat}">QR</button>` : "") +
+      `<button type="button" class="secondary" data-gm="replace" data-seat="${esc(s.seat)}">new link</button>`;
+    const qr = link && page.qr === s.seat ? `<div class="qr-box" data-qr="${esc(s.seat)}">${qrSvg(url)}<p class="small">Scan with the player's phone.</p></div>` : "";
+    return `<li class="seat-link" data-seat-row="${esc(s.seat)}"><div><b>${esc(who || s.seat)}</b> ${online}</div>` +
+      `<div class="link-row">${cell}${buttons}</div>${qr}</li>`;
   });
-  return `<h2>Seat links</h2>` + (rows.length ? `<table class="links">${rows.join("")}</table>`
+  const copied = page.copied ? `<p class="small ok" role="status">${esc(page.copied)}</p>` : "";
+  return `<h2>Seat links</h2>` + (rows.length ? `<p class="small">Send each player their link; whoever opens it plays that seat.</p><ul class="links">${rows.join("")}</ul>${copied}`
     : `<p class="muted">No seat has a link: the server's policies play every combatant.</p>`);
 }
 
@@ -43,52 +79,136 @@ export async function loadSeats(page, client, render) {
   try { page.seats = await client.call("GET", "/gm/seats"); render(); } catch { page.seats = null; }
 }
 
+function takeBackOptions(page, names) {
+  // Each earlier point of the fight, named by the move that came after it (as the story tells it).
+  const entries = [...page.log.values()].sort((a, b) => a.seq - b.seq);
+  return entries.map((e) => {
+    const said = e.text || (e.events || []).map((x) => x.text).find(Boolean) || `${names[e.actor] || "someone"} acts`;
+    const short = plain(said).words.slice(0, 70);
+    return `<option value="${e.seq}">before move ${e.seq + 1}: ${esc(short)}</option>`;
+  }).reverse().join("");
+}
+
 export function gmPanel(page, names) {
   const msg = page.msg;
-  const entries = [...page.log.values()].sort((a, b) => a.seq - b.seq);
-  const options = entries.map((e) => `<option value="${e.seq}">before #${e.seq} (${esc(names[e.actor] || e.actor || e.seat)}: ${esc(e.action?.type || e.kind)})</option>`).reverse().join("");
   const confirm = page.confirm
     ? `<p class="warnbox" id="gm-confirm">${esc(page.confirm.text)} <button type="button" class="danger" data-gm="confirm">Yes, ${esc(page.confirm.verb)}</button>` +
       `<button type="button" class="secondary" data-gm="cancel">Cancel</button></p>` : "";
-  const seatOptions = linkedSeats(page).map((s) => `<option>${esc(s.seat)}</option>`).join("");
-  return `<h2>GM tools</h2>${confirm}` +
+  const options = takeBackOptions(page, names);
+  const timer = msg.drama_timer ? `<p><label>Drama Timer seconds <input id="gm-seconds" type="number" min="1" max="3600" value="60"></label>` +
+    `<button type="button" data-gm="timer">Start the timer</button><button type="button" class="secondary" data-gm="timer-stop">Stop</button></p>` : "";
+  return `<h2>GM tools</h2>${confirm}<p class="small">Click a combatant (its card or its token) to rule on it; drag a token to move it.</p>` +
     `<p><label>Take back to <select id="gm-to">${options}</select></label><button type="button" data-gm="take-back"${options ? "" : " disabled"}>Take back…</button></p>` +
-    `<p>${msg.paused ? '<button type="button" data-gm="resume">Resume</button>' : '<button type="button" data-gm="pause">Pause</button>'}</p>` +
-    `<p><label>Drama Timer seconds <input id="gm-seconds" type="number" min="1" max="3600" value="60"></label>` +
-    `<button type="button" data-gm="timer">Start the timer</button><button type="button" class="secondary" data-gm="timer-stop">Stop</button></p>` +
-    (seatOptions ? `<p><label>Seat <select id="gm-seat">${seatOptions}</select></label><button type="button" class="secondary" data-gm="replace-selected">New link for this seat</button></p>` : "") +
-    `<p><button type="button" class="danger" data-gm="end">End the fight…</button></p>`;
+    `<p>${msg.paused ? '<button type="button" data-gm="resume">Resume</button>' : '<button type="button" data-gm="pause">Pause</button>'}` +
+    `<button type="button" class="danger" data-gm="end">End the fight…</button></p>${timer}`;
 }
 
-async function copy(seat) {
+// -- rulings -------------------------------------------------------------------------------------------------------
+
+export function editorPanel(page, v) {
+  const id = page.editing, forms = page.forms?.[id];
+  if (!id) return "";
+  const c = v.combatants.find((x) => x.id === id);
+  if (!c) return "";
+  if (!forms) return `<h2>Rule on ${esc(c.name)}</h2><p class="muted">Loading what can be changed…</p>`;
+  const bars = (forms.bars || []).map((b) => {
+    const now = (c.bars || []).find((x) => x.name === b.name)?.value ?? "";
+    return `<label>${esc(b.name)} <input type="number" data-edit-bar="${esc(b.name)}" min="${esc(b.min)}" max="${esc(b.max)}" value="${esc(now)}"></label>`;
+  }).join("");
+  const has = (c.statuses || []).map((s) => `<span class="status">${esc(s.name)} <button type="button" class="linkish" data-edit-remove="${esc(s.name)}" aria-label="remove ${esc(s.name)}">remove</button></span>`).join(" ");
+  const statusChoices = (forms.statuses || []).map((s) => `<option>${esc(s)}</option>`).join("");
+  const status = statusChoices ? `<p><label>Give <select id="edit-status">${statusChoices}</select></label> <label>for <input id="edit-rounds" type="number" min="1" max="99" placeholder="until ended"> rounds</label>` +
+    `<button type="button" class="secondary" data-edit="status">give</button></p>` : "";
+  let where = "";
+  if (forms.position === "square") where = `<p class="small">Position: click a square on the board, or drag the token there.${page.editSquare ? ` Chosen: (${esc(page.editSquare)})` : ""}</p>`;
+  else if (forms.position === "line") where = `<label>Position (m) <input type="number" id="edit-line" step="1" value="${esc(c.position?.x ?? "")}"></label>`;
+  else if (forms.position === "place") where = `<label>Place <select id="edit-place">${(forms.places || []).map((p) => `<option${String(p) === String(c.position?.x) ? " selected" : ""}>${esc(p)}</option>`).join("")}</select></label>`;
+  const out = `<label><input type="checkbox" id="edit-out"${forms.out ? " checked" : ""}> out of the fight</label>`;
+  return `<h2>Rule on ${esc(c.name)}</h2><div class="editor" data-editor="${esc(id)}">${bars}${has ? `<p>${has}</p>` : ""}${status}${where}${out}` +
+    `<label>Reason (every seat reads it) <input id="edit-reason" maxlength="300" value="${esc(page.editReason || "")}"></label>` +
+    `<p><button type="button" data-edit="apply">Apply the ruling</button><button type="button" class="secondary" data-edit="close">Close</button></p></div>`;
+}
+
+function editorChanges(page, v) {
+  // The changes the editor asks for, against the combatant as the GM sees it now.
+  const id = page.editing, c = v.combatants.find((x) => x.id === id), forms = page.forms?.[id] || {};
+  const changes = [];
+  for (const input of document.querySelectorAll("[data-edit-bar]")) {
+    const name = input.dataset.editBar, value = Number.parseInt(input.value, 10);
+    const now = (c.bars || []).find((b) => b.name === name)?.value;
+    if (Number.isInteger(value) && value !== now) changes.push({ combatant: id, bar: name, value });
+  }
+  if (forms.position === "square" && page.editSquare) changes.push({ combatant: id, position: page.editSquare.split(",").map(Number) });
+  const line = document.getElementById("edit-line");
+  if (line && line.value !== "" && Number(line.value) !== c.position?.x) changes.push({ combatant: id, position: Number(line.value) });
+  const place = document.getElementById("edit-place");
+  if (place && place.value !== String(c.position?.x)) changes.push({ combatant: id, position: place.value });
+  const out = document.getElementById("edit-out");
+  if (out && out.checked !== Boolean(forms.out)) changes.push({ combatant: id, out: out.checked });
+  return changes;
+}
+
+export async function rule(page, client, changes, reason) {
+  return client.call("POST", "/gm/adjust", { version: page.msg.version, id: submissionId(), reason, changes });
+}
+
+async function openEditor(page, client, render, id) {
+  page.editing = id; page.editSquare = null; render();
+  try { page.forms = (await client.call("GET", "/gm/adjust")).combatants; } catch (err) { page.forms = {}; throw err; }
+  render();
+}
+
+async function copy(page, seat, render) {
   const input = document.querySelector(`[data-link="${CSS.escape(seat)}"]`);
   if (!input) return;
   input.select();
-  try { await navigator.clipboard.writeText(input.value); } catch { document.execCommand?.("copy"); }
+  try { await navigator.clipboard.writeText(input.value); page.copied = "Link copied."; }
+  catch { page.copied = "Select the link and copy it (this browser keeps the clipboard closed)."; }
+  render();
 }
 
 export function wireGm(page, client, render, showError) {
   const run = async (fn) => { try { await fn(); } catch (err) { showError(err.message); } };
   const replace = (seat) => run(async () => {
     const answer = await client.call("POST", `/gm/seats/${encodeURIComponent(seat)}/token`);
-    const data = JSON.parse(localStorage.getItem(linksKey(page.msg.table)) || "null") || { table: page.msg.table, seats: {} };
+    const data = created(page.msg.table) || { table: page.msg.table, seats: {} };
     data.seats[seat] = { ...(data.seats[seat] || {}), token: answer.token, link: answer.link };
     localStorage.setItem(linksKey(page.msg.table), JSON.stringify(data));
     loadSeats(page, client, render);
   });
+  const v = () => page.view;
   document.addEventListener("click", (ev) => {
-    const t = ev.target.closest("[data-gm]");
-    if (!t || !page.msg) return;
+    if (!page.msg || page.msg.role !== "gm") return;
+    const t = ev.target.closest("[data-gm], [data-edit], [data-edit-remove], [data-combatant], [data-xy]");
+    if (!t) return;
+    if (t.dataset.combatant && !ev.target.closest("button, input, select, summary")) { run(() => openEditor(page, client, render, t.dataset.combatant)); return; }
+    if (t.dataset.xy) { if (page.editing && page.forms?.[page.editing]?.position === "square" && !t.dataset.square) { page.editSquare = t.dataset.xy; render(); } return; }
+    if (t.dataset.editRemove) { run(() => rule(page, client, [{ combatant: page.editing, remove_status: t.dataset.editRemove }], document.getElementById("edit-reason")?.value || "")); return; }
+    const edit = t.dataset.edit;
+    if (edit === "close") { page.editing = null; page.editSquare = null; render(); return; }
+    if (edit === "status") {
+      const rounds = Number.parseInt(document.getElementById("edit-rounds").value, 10);
+      run(() => rule(page, client, [{ combatant: page.editing, status: document.getElementById("edit-status").value, rounds: Number.isInteger(rounds) ? rounds : null }],
+        document.getElementById("edit-reason")?.value || ""));
+      return;
+    }
+    if (edit === "apply") {
+      const changes = editorChanges(page, v());
+      if (!changes.length) { showError("Nothing to change: edit a value first."); return; }
+      const reason = document.getElementById("edit-reason")?.value || "";
+      run(async () => { await rule(page, client, changes, reason); page.editSquare = null; page.editReason = ""; page.forms = (await client.call("GET", "/gm/adjust")).combatants; render(); });
+      return;
+    }
     const what = t.dataset.gm;
-    if (what === "copy") copy(t.dataset.seat);
+    if (what === "copy") copy(page, t.dataset.seat, render);
+    else if (what === "qr") { page.qr = page.qr === t.dataset.seat ? null : t.dataset.seat; render(); }
     else if (what === "replace") replace(t.dataset.seat);
-    else if (what === "replace-selected") replace(document.getElementById("gm-seat").value);
     else if (what === "pause" || what === "resume") run(() => client.call("POST", `/gm/${what}`));
     else if (what === "timer") run(() => client.call("POST", "/gm/timer", { seconds: Number(document.getElementById("gm-seconds").value) }));
     else if (what === "timer-stop") run(() => client.call("POST", "/gm/timer", { seconds: null }));
     else if (what === "take-back") {
-      const to = Number(document.getElementById("gm-to").value);
-      page.confirm = { verb: "take back", text: `Take the fight back to version ${to}? Every seat follows.`,
+      const select = document.getElementById("gm-to"), to = Number(select.value);
+      page.confirm = { verb: "take back", text: `Take the fight back to ${select.selectedOptions[0]?.textContent || "that point"}? Every seat follows.`,
                        call: () => client.call("POST", "/gm/take_back", { to, version: page.msg.version, confirm: true }) };
       render();
     } else if (what === "end") {
@@ -98,5 +218,27 @@ export function wireGm(page, client, render, showError) {
       const call = page.confirm?.call; page.confirm = null; render();
       if (call) run(call);
     } else if (what === "cancel") { page.confirm = null; render(); }
+  });
+  wireDrag(page, client, render, showError);
+}
+
+function wireDrag(page, client, render, showError) {
+  // The GM drags a token (pointer events, so a finger works too) and drops it on a square: a position ruling.
+  let dragging = null;
+  document.addEventListener("pointerdown", (ev) => {
+    const g = ev.target.closest?.("[data-drag]");
+    if (!g || page.msg?.role !== "gm") return;
+    dragging = { id: g.dataset.drag, x: ev.clientX, y: ev.clientY };
+  });
+  document.addEventListener("pointerup", (ev) => {
+    if (!dragging) return;
+    const { id, x, y } = dragging;
+    dragging = null;
+    if (Math.hypot(ev.clientX - x, ev.clientY - y) < 6) return; // a click, not a drag: the editor opens
+    const under = document.elementsFromPoint(ev.clientX, ev.clientY).find((el) => el.dataset?.xy);
+    if (!under) return;
+    const square = under.dataset.xy.split(",").map(Number);
+    const name = page.view.combatants.find((c) => c.id === id)?.name || id;
+    rule(page, client, [{ combatant: id, position: square }], "").catch((err) => showError(`${name}: ${err.message}`));
   });
 }

@@ -1,112 +1,137 @@
-// The parts of the table page drawn from the view: combatant cards (from the envelope's bars and statuses),
-// WitchHammer's hand and slots (the ruleset's detail), and the log with its dice trace.
-import { esc } from "./api.js";
+// The parts of the table page drawn from the view: combatant cards (the envelope's bars and statuses, coloured by
+// what each is to this seat), the cards panel (hand, Psych card and slots, where the view has them: WitchHammer),
+// and the log, told in the server's sentences with the dice drawn as chips and the raw record one click away.
+import { esc, plain, plainHtml } from "./api.js";
+import { RELATION_WORDS } from "./view.js";
 
-export function combatantCards(v) {
+export function combatantCards(v, rel, opts) {
+  const single = (v.prompt?.actors || []).length === 1; // "to act" only where one combatant is due
   const cards = v.combatants.map((c) => {
-    const bars = (c.bars || []).map((b) => {
-      const pct = b.max > 0 ? Math.max(0, Math.min(100, (100 * b.value) / b.max)) : 0;
-      return `<div class="bar"><span>${esc(b.name)}</span><span class="track" aria-hidden="true"><span class="fill" style="width:${pct}%"></span></span>` +
-        `<span>${esc(b.value)}/${esc(b.max)}</span></div>`;
-    }).join("");
+    const bars = (c.bars || []).map((b) => `<div class="bar"><span class="bar-name">${esc(b.name)}</span>` +
+      `<meter min="0" max="${esc(Math.max(b.max, 1))}" value="${esc(Math.max(0, b.value))}" aria-label="${esc(b.name)}"></meter>` +
+      `<span class="bar-value">${esc(b.value)}/${esc(b.max)}</span></div>`).join("");
     const statuses = (c.statuses || []).map((s) => `<span class="status">${esc(s.name)}${s.rounds != null && s.rounds >= 0 ? ` (${esc(s.rounds)} rd)` : ""}</span>`).join("");
-    const flags = [c.dead ? "dead" : c.down ? "down" : "", c.id === v.turn ? "to act" : ""].filter(Boolean).map((f) => `<span class="tag">${f}</span>`).join(" ");
-    const where = c.position ? `<span class="small muted">${c.position.kind === "square" ? `at ${c.position.x}, ${c.position.y}${c.position.facing ? ` facing ${esc(c.position.facing)}` : ""}`
-      : c.position.kind === "line" ? `at ${esc(c.position.x)} m` : `place ${esc(c.position.x)}`}</span>` : "";
-    return `<article class="card${c.controlled ? " mine" : ""}${c.down ? " down" : ""}" data-combatant="${esc(c.id)}">` +
-      `<div><span class="name">${esc(c.name)}</span> <span class="small muted">${esc(c.side)}</span> ${flags}</div>${where}${bars}<div>${statuses}</div>${sheet(c.detail)}</article>`;
+    const flags = [c.dead ? "dead" : c.down ? "down" : "", single && v.prompt.actors[0] === c.id ? "to act" : "",
+                   c.detail?.ready ? "ready" : ""].filter(Boolean).map((f) => `<span class="tag">${f}</span>`).join(" ");
+    const where = position(c);
+    const who = RELATION_WORDS[rel[c.id]] ? `<span class="rel">${RELATION_WORDS[rel[c.id]]}</span>` : "";
+    const edit = opts.gm ? ` data-combatant="${esc(c.id)}" tabindex="0" role="button" aria-label="${esc(c.name)}: edit as the GM"` : "";
+    return `<article class="card ${rel[c.id]}${c.down ? " down" : ""}${opts.editing === c.id ? " editing" : ""}"${edit} data-card-of="${esc(c.id)}">` +
+      `<div><span class="name">${esc(c.name)}</span> ${who} <span class="small muted">${esc(c.side)}</span> ${flags}</div>${where}${bars}<div>${statuses}</div>${sheet(c.detail)}</article>`;
   });
   return `<h2>Combatants</h2><div class="cards">${cards.join("")}</div>`;
 }
 
-const PRIVATE_PARTS = new Set(["hand", "deck", "slots", "psych"]); // drawn in the cards panel
+function position(c) {
+  const p = c.position;
+  if (!p) return "";
+  const text = p.kind === "square" ? `at (${p.x}, ${p.y})${p.facing ? ` facing ${String(p.facing).toUpperCase()}` : ""}`
+    : p.kind === "line" ? `at ${p.x} m` : `at ${String(p.x).replace(/_/g, " ")}`;
+  return `<span class="small muted">${esc(text)}</span>`;
+}
+
+const PRIVATE_PARTS = new Set(["hand", "deck", "slots", "psych", "ready"]); // drawn in the cards panel
+
+function shown(x) {
+  // A sheet value in words: numbers and names as they are, lists joined, objects as "name value" pairs.
+  if (Array.isArray(x)) return x.map(shown).join(", ") || "none";
+  if (x && typeof x === "object") return Object.entries(x).map(([k, y]) => `${k.replace(/_/g, " ")} ${shown(y)}`).join(", ") || "none";
+  return String(x).replace(/_/g, " ");
+}
 
 function sheet(detail) {
   // The ruleset's part of the combatant as the seat may see it (the GM sees every sheet), one line per field.
   if (!detail || typeof detail !== "object") return "";
-  const line = (k, x) => `<li><b>${esc(k.replace(/_/g, " "))}</b> ${esc(typeof x === "object" ? JSON.stringify(x) : x)}</li>`;
   const rows = [];
   for (const [k, x] of Object.entries(detail)) {
-    if (PRIVATE_PARTS.has(k) || x === null || x === "") continue;
-    if (x && typeof x === "object" && !Array.isArray(x)) for (const [k2, y] of Object.entries(x)) rows.push(line(`${k} ${k2}`, y));
-    else rows.push(line(k, x));
+    if (PRIVATE_PARTS.has(k) || x === null || x === "" || (typeof x === "object" && !Object.keys(x).length)) continue;
+    if (x && typeof x === "object" && !Array.isArray(x)) {
+      for (const [k2, y] of Object.entries(x)) if (y !== null && y !== "") rows.push(`<li><b>${esc(k2.replace(/_/g, " "))}</b> ${esc(shown(y))}</li>`);
+    } else rows.push(`<li><b>${esc(k.replace(/_/g, " "))}</b> ${esc(shown(x))}</li>`);
   }
   return rows.length ? `<details class="small"><summary>sheet</summary><ul>${rows.join("")}</ul></details>` : "";
 }
 
-function cardFace(info, id, extra = "") {
-  if (!info) return `<div class="wcard" data-card="${esc(id)}"><div class="nm">${esc(id)}</div>${extra}</div>`;
+function cardFace(info, id, extra = "", cls = "") {
+  if (!info) return `<div class="wcard ${cls}" data-card="${esc(id)}"><div class="nm">${esc(String(id).replace(/_/g, " "))}</div>${extra}</div>`;
   const above = `Init ${info.init >= 0 ? "+" : ""}${info.init} · Def ${info.defense >= 0 ? "+" : ""}${info.defense}`;
-  return `<div class="wcard ${esc(info.kind)}" data-card="${esc(id)}"><div class="nm">${esc(info.name)}</div>` +
-    `<div class="small">${esc(info.kind)} · ${above}</div><div class="small muted">${esc(info.text)}</div>${extra}</div>`;
+  return `<div class="wcard ${esc(info.kind)} ${cls}" data-card="${esc(id)}"><div class="nm">${esc(info.name)}</div>` +
+    `<div class="small">${above}</div><details class="small muted"><summary>text</summary>${esc(info.text)}</details>${extra}</div>`;
 }
 
-function faceDown(fd, cards, label) {
-  if (!fd) return `<div class="wcard empty small muted">${label}: empty</div>`;
-  if (fd.card) return cardFace(cards[fd.card], fd.card, `<div class="small">${label}</div>`);
-  return `<div class="wcard back" data-seal="${esc(fd.seal)}"><div class="nm">${label}</div><div class="small">face down</div>` +
-    `<div class="small mono">seal ${esc(fd.seal)}<br>${esc((fd.digest || "").slice(0, 16))}…</div></div>`;
+function slotChip(fd, cards, label) {
+  // A slot as a small chip: empty, face down (its seal, never its card), or a card face up (the seat's own, or
+  // revealed).
+  if (!fd) return `<span class="chip empty" title="${label}: empty">${label}</span>`;
+  if (fd.card) return `<span class="chip up" data-card="${esc(fd.card)}" title="${label}">${label}: ${esc(cards[fd.card]?.name || String(fd.card).replace(/_/g, " "))}</span>`;
+  return `<span class="chip back" data-seal="${esc(fd.seal)}" title="${label}: face down">${label}: face down</span>`;
 }
 
-export function witchhammerPanel(v, due, button) {
-  // Rule: WH-02, WH-03 (the hand, the Psych card and the two slots, face down until the reveal).
-  const d = v.detail || {};
-  const cards = d.cards || {};
-  const parts = [];
-  if (d.vignette !== undefined) parts.push(`<p>Vignette ${esc(d.vignette)}${d.drama_timer ? " · Drama Timer on" : ""}</p>`);
+export const hasCards = (v) => v.combatants.some((c) => c.detail && ("slots" in c.detail || "psych" in c.detail));
+
+// The hand, the Psych card and the two slots (WitchHammer WH-02, WH-03): each card of the hand that can be played
+// now has one button that puts it face down in the next slot; "ready" (with the other moves) locks the slots in. A
+// combination of cards (a "commit") is never a button of its own: the slots are filled one card at a time.
+export function cardsPanel(v, due, button) {
+  const cards = v.detail?.cards || {};
+  const rows = [], hands = [];
   for (const c of v.combatants) {
     const cd = c.detail || {};
     if (!("slots" in cd) && !("psych" in cd)) continue;
-    const slots = [faceDown(cd.psych, cards, "Psych"), faceDown(cd.slots?.[0], cards, "Slot 1"), faceDown(cd.slots?.[1], cards, "Slot 2")];
+    const chipsOf = [slotChip(cd.psych, cards, "Psych"), slotChip(cd.slots?.[0], cards, "1"), slotChip(cd.slots?.[1], cards, "2")];
     const ready = cd.ready ? ` <span class="tag">ready</span>` : "";
-    parts.push(`<div data-slots="${esc(c.id)}"><b>${esc(c.name)}</b>${ready}<div class="slots">${slots.join("")}</div></div>`);
+    rows.push(`<li data-slots="${esc(c.id)}" class="slot-row"><b>${esc(c.name)}</b>${ready} <span class="slots">${chipsOf.join("")}</span></li>`);
     if (c.controlled && cd.hand) {
       const mine = due.filter((s) => s.actor === c.id);
-      const hand = Object.entries(cd.hand).filter(([, n]) => n > 0).map(([id, n]) => {
-        const specs = mine.filter((s) => s.spec.action?.card === id);
-        const buttons = specs.map((s) => button(s)).join("");
+      const held = Object.entries(cd.hand).filter(([, n]) => n > 0);
+      const playable = held.filter(([id]) => mine.some((s) => s.spec.action?.card === id));
+      const rest = held.filter(([id]) => !mine.some((s) => s.spec.action?.card === id));
+      const face = ([id, n]) => {
+        const buttons = mine.filter((s) => s.spec.action?.card === id).map((s) => button(s, placeLabel(s, cd))).join("");
         return cardFace(cards[id], id, `${n > 1 ? `<div class="small">×${n}</div>` : ""}${buttons}`);
-      });
-      parts.push(`<h3>${esc(c.name)}'s hand</h3><div class="hand" data-hand="${esc(c.id)}">${hand.join("")}</div>`);
+      };
+      const others = rest.length ? `<details class="small"><summary>${rest.length} other card${rest.length === 1 ? "" : "s"} in hand</summary><div class="hand">${rest.map(face).join("")}</div></details>` : "";
+      hands.push(`<h3>${esc(c.name)}'s hand</h3>${playable.length ? `<div class="hand" data-hand="${esc(c.id)}">${playable.map(face).join("")}</div>` : `<p class="small muted" data-hand="${esc(c.id)}">No card to play now.</p>`}${others}`);
     }
   }
-  return parts.length ? `<h2>Cards</h2>${parts.join("")}` : "";
+  if (!rows.length) return "";
+  const vignette = v.detail?.vignette !== undefined ? ` <span class="small muted">vignette ${esc(v.detail.vignette)}</span>` : "";
+  return `<h2>Cards${vignette}</h2><ul class="slot-rows">${rows.join("")}</ul>${hands.join("")}`;
 }
 
-function dice(roll) {
-  const faces = (roll.dice || []).map((d) => `<span class="die${d.kept === false ? " dropped" : ""}" title="draw ${esc(d.draw)}, d${esc(d.sides)}${d.kept === false ? ", dropped" : ""}">${esc(d.value)}</span>`).join("");
-  const mod = roll.modifier ? ` ${roll.modifier > 0 ? "+" : "−"}${Math.abs(roll.modifier)}` : "";
-  return `<span class="dice">${esc(roll.notation)} ${faces}${mod} = <b>${esc(roll.total)}</b></span>`;
+function placeLabel(s, cd) {
+  if (s.spec.action?.type === "psych") return "play as Psych card";
+  return `put in slot ${Math.min(2, (cd.slots || []).length + 1)}`;
 }
 
-const SKIP = new Set(["type", "actor"]);
-
-export function describeEvent(e, names) {
-  const who = names[e.actor] || e.actor || "";
-  switch (e.type) {
-    case "rolled": return `${esc(who)} rolls ${esc(e.purpose)}: ${dice(e.roll || {})}`;
-    case "note": return who ? `<b>${esc(who)}</b>: “${esc(e.text)}”` : esc(e.text);
-    case "committed": return `${esc(who)} places a card face down <span class="small mono">(${esc(e.seal)})</span>`;
-    case "revealed": return `${esc(who)} turns over <b>${esc(e.payload?.card ?? "a card")}</b>`;
-    default: {
-      const fields = Object.entries(e).filter(([k]) => !SKIP.has(k)).map(([k, x]) => `${esc(k)} ${esc(typeof x === "object" ? JSON.stringify(x) : names[x] || x)}`);
-      return `${who ? `${esc(who)}: ` : ""}${esc(String(e.type).replace(/_/g, " "))}${fields.length ? ` (${fields.join(", ")})` : ""}`;
-    }
-  }
+function chips(roll) {
+  const faces = (roll.dice || []).map((d) => `<span class="die${d.kept === false ? " dropped" : ""}" title="d${esc(d.sides)}${d.kept === false ? ", dropped" : ""}">${esc(d.value)}</span>`).join("");
+  const mod = roll.modifier ? ` <span class="mod">${roll.modifier > 0 ? "+" : "−"}${Math.abs(roll.modifier)}</span>` : "";
+  return `<span class="dice" title="${esc(roll.notation)}">${faces}${mod} = <b>${esc(roll.total)}</b></span>`;
 }
 
-function describeAction(entry, names) {
-  const a = entry.action || {};
-  if (entry.kind === "undo") return `take back to version ${esc(a.to ?? a.version ?? "")}`;
-  if (a.type === "commit" && a.seals) return `places ${a.seals.length} card(s) face down`;
-  const rest = Object.entries(a).filter(([k]) => k !== "type").map(([k, x]) => `${esc(k)} ${esc(typeof x === "object" ? JSON.stringify(x) : names[x] || x)}`);
-  return `${esc(String(a.type || entry.kind).replace(/_/g, " "))}${rest.length ? ` (${rest.join(", ")})` : ""}`;
+export function eventLine(e) {
+  // One event as the server told it to this seat: its sentence, and a roll's dice as chips after its lead.
+  if (e.type === "rolled" && e.roll && e.lead) return `${plainHtml(e.lead)}: ${chips(e.roll)}`;
+  return plainHtml(e.text ?? "");
 }
 
-export function logPanel(entries, names) {
-  const items = entries.slice().reverse().map((entry) => {
-    const evs = (entry.events || []).map((e) => `<li>${describeEvent(e, names)}</li>`).join("");
-    return `<li data-seq="${esc(entry.seq)}"><b>#${esc(entry.seq)} ${esc(names[entry.actor] || entry.actor || entry.seat)}</b> ${describeAction(entry, names)}<ul>${evs}</ul></li>`;
-  });
-  return `<h2>Log</h2><ol class="log" reversed>${items.join("") || '<li class="muted">Nothing yet.</li>'}</ol>`;
+function entryItem(entry, names, raw) {
+  const events = (entry.events || []).filter((e) => e.text);
+  const head = entry.text ? `<p class="headline">${plainHtml(entry.text)}</p>` : "";
+  const lines = events.map((e) => `<li class="ev ev-${esc(e.type)}">${eventLine(e)}</li>`).join("");
+  const fallback = !head && !lines ? `<p class="headline">${esc(names[entry.actor] || "Someone")} acts.</p>` : "";
+  const open = raw.has(entry.seq);
+  const rawBox = open ? `<pre class="raw">${esc(JSON.stringify(entry, null, 1))}</pre>` : "";
+  return `<li data-seq="${esc(entry.seq)}" class="entry kind-${esc(entry.kind)}">${head}${fallback}<ul>${lines}</ul>` +
+    `<button type="button" class="linkish" data-raw="${esc(entry.seq)}" aria-expanded="${open}" aria-label="the raw record of this move">${open ? "hide" : "raw"}</button>${rawBox}</li>`;
+}
+
+export function logPanel(entries, names, raw) {
+  const items = entries.slice().reverse().map((entry) => entryItem(entry, names, raw));
+  return `<h2>Story</h2><ol class="log" reversed>${items.join("") || '<li class="muted">Nothing yet.</li>'}</ol>`;
+}
+
+export function promptText(v) {
+  return plain(v.prompt?.text || "").words;
 }

@@ -1,19 +1,25 @@
-// The table page of one seat (issue 15). The token comes from the invite link's fragment (/t/TABLE#TOKEN) and is
-// kept in this browser so a reopened tab finds its seat; every state comes from the server, over the WebSocket.
-import { Client, esc, submissionId } from "./api.js";
+// The table page of one seat. The token comes from the invite link's fragment (/t/TABLE#TOKEN) and is kept in this
+// browser so a reopened tab finds its seat; every state comes from the server, over the WebSocket. The page shows
+// only what the server sent this seat, in plain words: the story in sentences, dice as chips, sides coloured as this
+// seat sees them (its own, allies, foes), and only the controls that apply here.
+import { Client, UNREACHABLE, esc, plain, plainHtml, submissionId, words } from "./api.js";
 import { drawBoard, drawLine, drawPlaces, provokes, squaresOf, targetsOf } from "./board.js";
-import { combatantCards, logPanel, witchhammerPanel } from "./panels.js";
+import { chatPanel } from "./chat.js";
+import { cardsPanel, combatantCards, hasCards, logPanel } from "./panels.js";
 import { verifyLog } from "./verify.js";
-import { envelope } from "./view.js";
-import { gmPanel, linksPanel, loadSeats, wireGm } from "./gm.js";
+import { envelope, names as namesOf, relations } from "./view.js";
+import { editorPanel, gmPanel, keepFragmentLinks, linksPanel, loadSeats, wireGm } from "./gm.js";
 
 const tableId = document.body.dataset.table;
 const $ = (id) => document.getElementById(id);
-const fromLink = decodeURIComponent(location.hash.slice(1));
+const fragment = decodeURIComponent(location.hash.slice(1));
+const fromLink = fragment ? keepFragmentLinks(tableId, fragment) : "";
 if (fromLink) localStorage.setItem(`affray.token.${tableId}`, fromLink);
 const token = fromLink || localStorage.getItem(`affray.token.${tableId}`);
 const client = new Client(tableId, token);
-const page = { msg: null, log: new Map(), selected: null, target: null, confirm: null, verdict: null, busy: null };
+const page = { msg: null, view: null, log: new Map(), chat: new Map(), selected: null, target: null, confirm: null,
+               verdict: null, busy: null, raw: new Set(), draft: { text: "", to: "" }, checkedRolls: new Set(),
+               editing: null, forms: null };
 window.affray = page; // for people debugging at the table (and the browser tests)
 page.envelope = envelope;
 
@@ -25,7 +31,9 @@ function showError(text) {
 
 function receive(msg) {
   if (msg.since === 0) page.log = new Map();
+  if (msg.chat_since === 0) page.chat = new Map();
   for (const entry of msg.log || []) page.log.set(entry.seq, entry);
+  for (const line of msg.chat || []) page.chat.set(line.n, line);
   page.msg = msg;
   if (msg.role === "gm" && !page.seatsAsked) { page.seatsAsked = true; loadSeats(page, client, render); }
   render();
@@ -37,8 +45,12 @@ function dueSpecs(msg) {
   return out;
 }
 
+// A combination of cards (a "commit" listing several) is left out where the cards panel places them one at a time.
+const combo = (s) => Array.isArray(s.spec.action?.cards);
+
 export async function act(s) {
   if (page.busy === page.msg.version) return; // one submission per version (a double click acts once)
+  if (!client.live) { showError(UNREACHABLE); return; }
   const action = { ...s.spec.action };
   for (const field of freeFields(s.spec)) {
     const input = document.querySelector(`[data-free="${CSS.escape(s.key)}:${CSS.escape(field)}"]`);
@@ -54,53 +66,65 @@ export async function act(s) {
 // The fields a person fills in: the spec's declared free fields, or its text when it declares none (a post).
 const freeFields = (spec) => spec.free || (typeof spec.action?.text === "string" ? ["text"] : []);
 
-function button(s) {
+function button(s, label) {
   const warn = provokes(s) ? " warn" : "";
-  const notes = (s.spec.notes || []).map((n) => `<span class="note${/provokes an attack/i.test(n) ? " warn" : ""}">${esc(n)}</span>`).join("");
+  const notes = (s.spec.notes || []).map((n) => plainHtml(n, "span", `note${/provokes an attack/i.test(n) ? " warn" : ""}`)).join("");
   const hint = s.spec.hint ? `<span class="hint">${esc(s.spec.hint)}</span>` : "";
   // A free text (a Free Form post, a ruling) is typed in; other free fields keep the valid choice the server gave.
   const free = freeFields(s.spec).filter((f) => typeof s.spec.action[f] === "string").map((f) =>
     `<label class="small">${esc(f)} <input data-free="${esc(s.key)}:${esc(f)}" value="${esc(s.spec.action[f])}"></label>`).join("");
-  return `${free}<button type="button" class="act${warn}" data-act="${esc(s.key)}" data-type="${esc(s.spec.action?.type)}">${esc(s.spec.label)}${hint}${notes}</button>`;
+  const { words: text, rules } = plain(label || s.spec.label);
+  const title = rules ? ` title="rules ${esc(rules)}"` : "";
+  return `${free}<button type="button" class="act${warn}" data-act="${esc(s.key)}" data-type="${esc(s.spec.action?.type)}"${title}>${esc(text)}${hint}${notes}</button>`;
 }
 
-function actionsPanel(v, due, grid) {
+function waitingFor(v) {
+  const names = namesOf(v);
+  return (v.prompt?.actors || []).filter((a) => a !== "gm").map((a) => names[a] || a);
+}
+
+function actionsPanel(v, due, grid, cards) {
   const msg = page.msg;
-  if (msg.outcome) return `<h2>Actions</h2><p>The fight is over.</p>`;
-  if (msg.paused) return `<h2>Actions</h2><p class="warnbox">The GM has paused the table.</p>`;
+  if (msg.outcome) return `<h2>Your moves</h2><p>The fight is over.</p>`;
+  if (msg.paused) return `<h2>Your moves</h2><p class="warnbox">The GM has paused the table.</p>`;
   if (!due.length) {
-    const waiting = (v.prompt?.actors || []).map((a) => v.combatants.find((c) => c.id === a)?.name || a).join(", ");
-    return `<h2>Actions</h2><p class="muted">Waiting for ${esc(waiting || "the others")}.</p>`;
+    const waiting = waitingFor(v);
+    return `<h2>Your moves</h2><p class="muted">Waiting for ${esc(waiting.join(", ") || "the GM")}.</p>`;
   }
   let shown = due, head = "";
   if (page.selected) {
     shown = squaresOf(due).get(page.selected) || [];
-    head = `<p class="preview">To square ${esc(page.selected)}:${shown.some(provokes) ? ' <span class="warnbox">this path provokes an attack of opportunity</span>' : ""} <button type="button" class="secondary" data-clear>all actions</button></p>`;
+    head = `<p class="preview">To square (${esc(page.selected.replace(",", ", "))}):${shown.some(provokes) ? ' <span class="warnbox">this path provokes an attack of opportunity</span>' : ""} <button type="button" class="secondary" data-clear>all moves</button></p>`;
   } else if (page.target) {
     shown = targetsOf(due).get(page.target) || [];
-    head = `<p class="preview">Against ${esc(v.combatants.find((c) => c.id === page.target)?.name || page.target)}: <button type="button" class="secondary" data-clear>all actions</button></p>`;
+    head = `<p class="preview">Against ${esc(v.combatants.find((c) => c.id === page.target)?.name || "them")}: <button type="button" class="secondary" data-clear>all moves</button></p>`;
   } else {
     // Card placements are on the cards of the hand, moves to a square on the board (each square a button).
     const onBoard = grid ? due.filter((s) => Array.isArray(s.spec.action?.to)) : [];
-    shown = due.filter((s) => !onBoard.includes(s) &&
-      !(s.spec.action?.card && document.querySelector(`[data-hand="${CSS.escape(s.actor)}"]`)));
+    shown = due.filter((s) => !onBoard.includes(s) && !(cards && (s.spec.action?.card || combo(s))));
     if (onBoard.length) head = `<p class="small">${onBoard.length} moves: choose a square on the board (Tab, then Enter).</p>`;
   }
   const byActor = new Map();
   for (const s of shown) { if (!byActor.has(s.actor)) byActor.set(s.actor, []); byActor.get(s.actor).push(s); }
-  const groups = [...byActor.entries()].map(([actor, specs]) => `<h3>${esc(v.combatants.find((c) => c.id === actor)?.name || actor)}</h3><div class="actions-list">${specs.map(button).join("")}</div>`);
-  return `<h2>Actions</h2><p class="prompt">${esc(v.prompt?.text || "")}</p>${head}${groups.join("")}`;
+  const names = namesOf(v);
+  const groups = [...byActor.entries()].map(([actor, specs]) => `<h3>${esc(names[actor] || "The GM")}</h3><div class="actions-list">${specs.map((s) => button(s)).join("")}</div>`);
+  const undo = page.mayTakeBack ? `<p><button type="button" class="secondary" data-take-back>take back my last move</button></p>` : "";
+  return `<h2>Your moves</h2>${plainHtml(v.prompt?.text || "", "p", "prompt")}${head}${groups.join("")}${undo}`;
 }
 
 function statusPanel(v) {
-  const msg = page.msg;
-  const names = Object.fromEntries(v.combatants.map((c) => [c.id, c.name]));
-  const order = (v.order || []).map((a) => `<span class="${a === v.turn ? "turn" : ""}">${esc(names[a] || a)}</span>`).join("");
+  const msg = page.msg, names = namesOf(v);
+  const order = (v.order || []).map((a) => `<span class="${a === v.turn && (v.prompt?.actors || []).length === 1 ? "turn" : ""}">${esc(names[a] || a)}</span>`).join("");
   const timer = msg.timer ? `<p>Drama Timer: <span class="timer" id="countdown" data-ends="${esc(msg.timer.ends_at)}"></span></p>` : "";
-  const you = msg.role === "gm" ? "GM" : msg.role === "spectator" ? "spectator" : (msg.actors || []).map((a) => names[a] || a).join(", ");
-  return `<h2>${esc(msg.title)} <span class="small muted">${esc(msg.ruleset)}</span></h2>` +
-    `<p>You: <b>${esc(you)}</b> · round ${esc(v.round)} · ${esc(v.phase)} · version ${esc(msg.version)}${msg.paused ? ' · <span class="tag">paused</span>' : ""}</p>` +
-    (order ? `<p class="order">Order: ${order}</p>` : "") + `<p class="prompt">${esc(v.prompt?.text || "")}</p>${timer}`;
+  const you = msg.role === "gm" ? "the GM" : msg.role === "spectator" ? "watching" : (msg.actors || []).map((a) => names[a] || a).join(" and ");
+  const phase = [v.round ? `round ${v.round}` : "", words(v.phase)].filter(Boolean).join(" · ");
+  const waiting = waitingFor(v);
+  const state = msg.outcome ? "the fight is over" : msg.paused ? '<span class="tag">paused</span>' :
+    dueSpecs(msg).length ? "<b>your move</b>" : waiting.length ? `waiting for ${esc(waiting.join(", "))}` : "";
+  const prompt = dueSpecs(msg).length ? "" : plainHtml(v.prompt?.text || "", "p", "prompt"); // else with the moves
+  return `<h2>${esc(msg.title)}</h2>` +
+    `<p>You: <b>${esc(you)}</b> · ${esc(phase)}${state ? ` · ${state}` : ""}</p>` +
+    (order ? `<p class="order">Order: ${order}</p>` : "") + prompt + timer;
 }
 
 function seedPanel() {
@@ -114,9 +138,11 @@ async function runVerify() {
   renderEnd();
   try {
     const data = await client.call("GET", "/log");
-    page.verdict = await verifyLog(data);
+    const rolls = [...page.chat.values()].filter((l) => l.kind === "roll");
+    page.verdict = await verifyLog(data, rolls);
+    if (page.verdict.ok) page.checkedRolls = new Set(rolls.map((l) => l.n));
   } catch (err) { page.verdict = { ok: false, message: `not verified: ${err.message}` }; }
-  renderEnd();
+  render();
 }
 
 function renderEnd() {
@@ -132,26 +158,36 @@ function renderEnd() {
 
 function render() {
   const msg = page.msg, v = envelope(msg.view), due = dueSpecs(msg);
+  page.view = v;
   // A square or a foe chosen earlier that no longer has a legal action is forgotten.
   if (page.selected && !squaresOf(due).has(page.selected)) page.selected = null;
   if (page.target && !targetsOf(due).has(page.target)) page.target = null;
-  const names = Object.fromEntries(v.combatants.map((c) => [c.id, c.name]));
+  const gm = msg.role === "gm", rel = relations(v), names = namesOf(v);
+  const mine = [...page.log.values()].filter((e) => e.kind !== "undo");
+  page.mayTakeBack = !gm && msg.role !== "spectator" && !msg.outcome && mine.length > 0 && mine[mine.length - 1].seat === msg.seat &&
+    !(mine[mine.length - 1].events || []).some((e) => e.type === "rolled" || e.type === "revealed");
   const focused = document.activeElement?.dataset?.act || document.activeElement?.dataset?.square || document.activeElement?.dataset?.target;
+  const typing = document.activeElement?.id;
+  if (typing === "chat-text") page.draft.text = document.activeElement.value;
   $("title").textContent = msg.title;
   $("status").innerHTML = statusPanel(v);
-  $("combatants").innerHTML = combatantCards(v);
-  const grid = drawBoard(v, due, page.selected), board = grid || drawLine(v) || drawPlaces(v);
-  $("board").hidden = !board; $("board").innerHTML = !board ? "" : !grid || !due.length ? board : `${board}<p class="small muted">Green squares: where you may move (orange: every way there provokes an attack of opportunity); red-edged: squares your foes threaten. Click a square or a dashed foe, or use Tab and Enter.</p>`;
-  const detail = v.ruleset === "witchhammer" ? witchhammerPanel(v, due, button) : "";
+  $("combatants").innerHTML = combatantCards(v, rel, { gm, editing: page.editing });
+  const grid = drawBoard(v, due, { selected: page.selected, rel, gm, editing: page.editing });
+  const board = grid || drawLine(v, rel, gm) || drawPlaces(v, rel);
+  const moving = grid && (squaresOf(due).size || targetsOf(due).size);
+  $("board").hidden = !board; $("board").innerHTML = !board ? "" : !moving ? board : `${board}<p class="small muted">Green squares: where you may move (orange: every way there provokes an attack of opportunity); red-edged: squares your foes threaten. Click a square or a dashed foe, or use Tab and Enter.</p>`;
+  const cards = hasCards(v);
+  const detail = cards ? cardsPanel(v, due, button) : "";
   $("detail").hidden = !detail; $("detail").innerHTML = detail;
-  $("actions").innerHTML = actionsPanel(v, due, Boolean(grid));
-  $("log").innerHTML = logPanel([...page.log.values()].sort((a, b) => a.seq - b.seq), names);
+  $("actions").innerHTML = actionsPanel(v, due, Boolean(grid), cards);
+  $("log").innerHTML = logPanel([...page.log.values()].sort((a, b) => a.seq - b.seq), names, page.raw);
+  $("chat").innerHTML = chatPanel([...page.chat.values()].sort((a, b) => a.n - b.n), msg.seats, msg.seat, page.draft, page.checkedRolls);
   $("seed").innerHTML = seedPanel();
-  const gm = msg.role === "gm";
-  $("gm").hidden = !gm; $("links").hidden = !gm;
-  if (gm) { $("gm").innerHTML = gmPanel(page, names); $("links").innerHTML = linksPanel(page); }
+  $("gm").hidden = !gm; $("links").hidden = !gm; $("editor").hidden = !gm || !page.editing;
+  if (gm) { $("gm").innerHTML = gmPanel(page, names); $("links").innerHTML = linksPanel(page, names); $("editor").innerHTML = editorPanel(page, v); }
   if (msg.outcome && msg.seed && !page.verdict) runVerify(); else renderEnd();
   if (focused) document.querySelector(`[data-act="${CSS.escape(focused)}"], [data-square="${CSS.escape(focused)}"], [data-target="${CSS.escape(focused)}"]`)?.focus();
+  if (typing === "chat-text") { const box = $("chat-text"); box.focus(); box.setSelectionRange(box.value.length, box.value.length); }
   tick();
 }
 
@@ -163,21 +199,42 @@ function tick() {
 }
 setInterval(tick, 250);
 
+async function send(kind) {
+  const text = $("chat-text").value.trim(), to = $("chat-to").value || null;
+  page.draft = { text: "", to: to || "" };
+  if (!text) return;
+  if (!client.live) { page.draft.text = text; showError(UNREACHABLE); return; }
+  try {
+    if (kind === "roll") await client.call("POST", "/roll", { notation: text, to });
+    else await client.call("POST", "/chat", { text, to });
+    $("chat-text").value = "";
+  } catch (err) { page.draft.text = text; showError(err.message); render(); }
+}
+
 function onClick(ev) {
-  const t = ev.target.closest("[data-act], [data-square], [data-target], [data-clear], [data-verify]");
+  const t = ev.target.closest("[data-act], [data-square], [data-target], [data-clear], [data-verify], [data-raw], [data-take-back], [data-chat-roll]");
   if (!t || !page.msg) return;
   const due = dueSpecs(page.msg);
   if (t.dataset.act) { const s = due.find((x) => x.key === t.dataset.act); if (s) act(s); return; }
-  if (t.dataset.square) { page.selected = t.dataset.square; page.target = null; }
+  if ("chatRoll" in t.dataset) { ev.preventDefault(); send("roll"); return; }
+  if ("takeBack" in t.dataset) {
+    if (!client.live) { showError(UNREACHABLE); return; }
+    client.call("POST", "/take_back", { version: page.msg.version }).catch((err) => showError(err.message));
+    return;
+  }
+  if (t.dataset.raw) { const n = Number(t.dataset.raw); if (page.raw.has(n)) page.raw.delete(n); else page.raw.add(n); }
+  else if (t.dataset.square) { page.selected = t.dataset.square; page.target = null; }
   else if (t.dataset.target) { page.target = t.dataset.target; page.selected = null; }
   else if ("clear" in t.dataset) { page.selected = null; page.target = null; }
   else if ("verify" in t.dataset) { runVerify(); return; }
   render();
 }
 document.addEventListener("click", onClick);
+document.addEventListener("submit", (ev) => { if (ev.target.closest("[data-chat-form]")) { ev.preventDefault(); send("chat"); } });
+document.addEventListener("change", (ev) => { if (ev.target.id === "chat-to") page.draft.to = ev.target.value; });
 document.addEventListener("keydown", (ev) => {
   // Squares and tokens are SVG elements with role=button: Enter and Space press them.
-  if ((ev.key === "Enter" || ev.key === " ") && ev.target.closest?.("[data-square], [data-target]")) { ev.preventDefault(); onClick(ev); }
+  if ((ev.key === "Enter" || ev.key === " ") && ev.target.closest?.("[data-square], [data-target], svg [data-combatant]")) { ev.preventDefault(); ev.target.dispatchEvent(new MouseEvent("click", { bubbles: true })); }
   if (ev.key === "Escape" && (page.selected || page.target)) { page.selected = null; page.target = null; render(); }
 });
 wireGm(page, client, render, showError);
@@ -185,5 +242,8 @@ wireGm(page, client, render, showError);
 if (!token) {
   $("status").innerHTML = "<h2>No seat</h2><p>Open this table with your invite link (it ends with #…).</p>";
 } else {
-  client.connect(receive, (text, bad) => { $("conn").textContent = text; $("conn").classList.toggle("bad", Boolean(bad)); });
+  client.connect(receive, (text, bad) => {
+    $("conn").textContent = bad ? (text === "reconnecting…" ? "The server cannot be reached; reconnecting…" : text) : text;
+    $("conn").classList.toggle("bad", Boolean(bad));
+  });
 }

@@ -1,7 +1,8 @@
-// The end-of-fight check, run in the browser with WebCrypto (issue 15): the seed must hash to the commitment
-// published at the start, and every die of the log must be what the seed gives. Draw i of a d(sides) is
-// HMAC-SHA256(seed, "i:attempt"), first 8 bytes big-endian, rejected at or above the largest multiple of
-// sides below 2^64, then value % sides + 1 (src/affray/core/rng.py derive_die).
+// The end-of-fight check, run in the browser with WebCrypto: the seed must hash to the commitment published at the
+// start, and every die of the log must be what the seed gives. Draw i of a d(sides) is HMAC-SHA256(seed,
+// "i:attempt"), first 8 bytes big-endian, rejected at or above the largest multiple of sides below 2^64, then
+// value % sides + 1 (src/affray/core/rng.py derive_die); a free roll of the chat is the same on its own stream,
+// "free:i:attempt".
 const enc = new TextEncoder();
 const SPACE = 1n << 64n;
 
@@ -16,10 +17,10 @@ export async function sha256Hex(bytes) {
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export async function dieFrom(key, index, sides) {
+export async function dieFrom(key, index, sides, stream = "") {
   const limit = SPACE - (SPACE % BigInt(sides));
   for (let attempt = 0; ; attempt++) {
-    const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(`${index}:${attempt}`)));
+    const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(`${stream}${index}:${attempt}`)));
     let value = 0n;
     for (let i = 0; i < 8; i++) value = (value << 8n) | BigInt(mac[i]);
     if (value < limit) return Number(value % BigInt(sides)) + 1;
@@ -38,8 +39,9 @@ function* rolls(event, where) {
   for (const die of event.roll.dice || []) yield { die, where, event };
 }
 
-// Returns {ok, checked, message}: "verified" or the first problem found (the first die that differs).
-export async function verifyLog(data) {
+// Returns {ok, checked, free, message}: "verified" or the first problem found (the first die that differs). The free
+// rolls checked are the log's (`free_rolls`) and those the page saw in its chat (`seen`), each once.
+export async function verifyLog(data, seen = []) {
   if (!globalThis.crypto || !crypto.subtle) {
     return { ok: false, checked: 0, message: "this browser gives no WebCrypto here (open the page over https or on localhost)" };
   }
@@ -58,5 +60,16 @@ export async function verifyLog(data) {
         `${event.purpose || "roll"}, ${where}) is recorded as ${die.value} but the seed gives ${derived}` };
     }
   }
-  return { ok: true, checked, message: `verified: ${checked} dice re-derived from the seed` };
+  const free = new Map([...(data.free_rolls || []), ...seen].map((r) => [r.n, r]));
+  for (const r of free.values()) {
+    for (const die of r.roll?.dice || []) {
+      const derived = await dieFrom(key, die.draw, die.sides, "free:");
+      if (derived !== die.value) {
+        return { ok: false, checked, message: `not verified: free roll ${r.notation} (free draw ${die.draw}, a d${die.sides}) ` +
+          `is recorded as ${die.value} but the seed gives ${derived}` };
+      }
+    }
+  }
+  const also = free.size ? ` and ${free.size} free roll${free.size === 1 ? "" : "s"}` : "";
+  return { ok: true, checked, free: free.size, message: `verified: ${checked} dice${also} re-derived from the seed` };
 }
