@@ -145,7 +145,8 @@ def due(page: Any) -> int:
 
 
 def create_from_lobby(page: Any, example: str, controllers: dict[str, str], seed: int) -> str:
-    """The GM opens a table from the lobby (the example, who plays whom, a public seed); returns the table id."""
+    """The GM opens a table from the lobby (the example, who plays whom: a player letter "player:A", "gm" or
+    "policy:NAME", a public seed); returns the table id."""
     page.goto(page.url.split("/t/")[0].rstrip("/") + f"/?example={example}")
     page.wait_for_selector("[data-controller]")
     for actor, controller in controllers.items():

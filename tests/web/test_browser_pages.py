@@ -45,6 +45,7 @@ def test_lobby_lists_the_rulesets_named_options_with_their_rule_ids(tmp_path: Pa
     with live_server(tmp_path / "affray.db") as server, chromium() as browser:
         lobby = open_seat(browser, server.url + "/?example=witchhammer/mill_ambush")
         expect(lobby.page.locator("#opt-drama_timer")).to_have_count(1, timeout=10_000)
+        lobby.page.click("text=Rule options")
         expect(lobby.page.locator("#opt-drama_timer-help")).to_contain_text("WH-B20")
         expect(lobby.page.locator('[data-controller="hob"]')).to_have_count(1)
 
@@ -70,8 +71,10 @@ def test_warp_and_hud_tables_draw_every_combatant_and_are_captured(tmp_path: Pat
             player = open_seat(browser, server.url + seats[seat]["link"])
             table = server.service.table(str(created["table"]))
             synced({seat: player}, table.version)
-            expect(player.page.locator("#combatants [data-combatant]")).to_have_count(2)
-            expect(player.page.locator(f'[data-combatant="{seat}"]')).to_have_class("card mine")
+            expect(player.page.locator("#combatants [data-card-of]")).to_have_count(2)
+            expect(player.page.locator(f'[data-card-of="{seat}"]')).to_have_class("card own")
+            foe = next(c for c in ("reginald", "hald") if player.page.locator(f'[data-card-of="{c}"]').count())
+            expect(player.page.locator(f'[data-card-of="{foe}"]')).to_have_class("card foe")
             player.page.screenshot(path=str(DOCS_IMG / shot), full_page=True)
             assert not player.errors, player.errors
 
@@ -116,8 +119,9 @@ def test_gm_tools_pause_the_drama_timer_and_a_new_link_reach_every_page(tmp_path
     with live_server(tmp_path / "affray.db") as server, chromium() as browser:
         gm = open_seat(browser, server.url + "/?example=witchhammer/yard_duel")
         gm.page.wait_for_selector('[data-controller="bruna"]')
-        for actor in ("bruna", "tomas"):
-            gm.page.select_option(f'[data-controller="{actor}"]', "human")
+        for actor, letter in (("bruna", "A"), ("tomas", "B")):
+            gm.page.select_option(f'[data-controller="{actor}"]', f"player:{letter}")
+        gm.page.click("text=Rule options")
         gm.page.check("#opt-drama_timer")
         gm.page.click("#create")
         gm.page.wait_for_selector("[data-link]")
@@ -138,13 +142,12 @@ def test_gm_tools_pause_the_drama_timer_and_a_new_link_reach_every_page(tmp_path
             expect(seat.page.locator("#countdown")).to_have_text(re.compile(r"^1:[23]\d$"), timeout=10_000)
         gm.page.click('[data-gm="timer-stop"]')
         expect(seats["tomas"].page.locator("#countdown")).to_have_count(0)
-        gm.page.select_option("#gm-seat", "bruna")
-        gm.page.click('[data-gm="replace-selected"]')
+        gm.page.click('[data-seat-row="bruna"] [data-gm="replace"]')
         expect(seats["bruna"].page.locator("#conn")).to_have_text("This seat's token was replaced.", timeout=10_000)
         expect(gm.page.locator('[data-link="bruna"]')).not_to_have_value(old_link)
         fresh = open_seat(browser, gm.page.locator('[data-link="bruna"]').input_value())
         synced({"bruna": fresh}, table.version)
-        expect(fresh.page.locator('[data-combatant="bruna"]')).to_have_class("card mine")
+        expect(fresh.page.locator('[data-card-of="bruna"]')).to_have_class("card own")
         # The GM's link opened in another browser: the server lists the seats; their links are made anew there.
         elsewhere = open_seat(browser, gm.page.url)
         expect(elsewhere.page.locator('[data-no-link="tomas"]')).to_contain_text("made in another browser")
@@ -152,7 +155,7 @@ def test_gm_tools_pause_the_drama_timer_and_a_new_link_reach_every_page(tmp_path
         expect(seats["tomas"].page.locator("#conn")).to_have_text("This seat's token was replaced.", timeout=10_000)
         tomas = open_seat(browser, elsewhere.page.locator('[data-link="tomas"]').input_value())
         synced({"tomas": tomas}, table.version)
-        expect(tomas.page.locator('[data-combatant="tomas"]')).to_have_class("card mine")
+        expect(tomas.page.locator('[data-card-of="tomas"]')).to_have_class("card own")
         assert not elsewhere.errors and not gm.errors
 
 

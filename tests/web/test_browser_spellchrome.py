@@ -150,9 +150,10 @@ def take_back(seats: dict[str, Seat], version: int, seen: dict[int, dict[str, st
     to = version - 1
     gm.select_option("#gm-to", str(to))
     gm.click('[data-gm="take-back"]')
-    expect(gm.locator("#gm-confirm")).to_contain_text(f"back to version {to}")
+    expect(gm.locator("#gm-confirm")).to_contain_text(f"back to before move {to + 1}")
     gm.click('[data-gm="confirm"]')
     synced(seats, version + 1)
     for name, seat in seats.items():
         assert seat.page.locator("#combatants").inner_text() == seen[to][name]
-        expect(seat.page.locator("#log")).to_contain_text(f"take back to version {to}")
+        expect(seat.page.locator("#log")).to_contain_text(f"The GM takes the fight back to how it stood before move "
+                                                          f"{to + 1}.")

@@ -94,7 +94,8 @@ def test_gm_and_two_players_play_a_witchhammer_vignette_sequence_by_clicking(tmp
     DOCS_IMG.mkdir(parents=True, exist_ok=True)
     with live_server(tmp_path / "affray.db") as server, chromium() as browser:
         gm = open_seat(browser, server.url + "/")
-        table_id = create_from_lobby(gm.page, "witchhammer/yard_duel", {"bruna": "human", "tomas": "human"}, seed=5)
+        table_id = create_from_lobby(gm.page, "witchhammer/yard_duel", {"bruna": "player:A", "tomas": "player:B"},
+                                     seed=5)
         links = {s: gm.page.locator(f'[data-link="{s}"]').input_value() for s in ("bruna", "tomas")}
         seats = {"gm": gm, **{s: open_seat(browser, link) for s, link in links.items()}}
         table = server.service.table(table_id)

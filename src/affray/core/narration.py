@@ -91,8 +91,9 @@ class Narrator:
         who = story[str(entry.get("actor") or entry.get("seat") or "")]
         if kind == "undo":
             to = entry.get("action", {}).get("to")
-            if entry.get("seat") == "gm":
-                return f"The GM takes the fight back to how it stood before move {to}."
+            if entry.get("seat") == "gm" and isinstance(to, int):
+                # moves are counted from 1 (the record of seq 0 is move 1): back to version N is before move N + 1
+                return f"The GM takes the fight back to how it stood before move {to + 1}."
             return f"{who} takes back their last move."
         return ""
 
