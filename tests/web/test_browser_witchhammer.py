@@ -68,6 +68,24 @@ def assert_sealed(name: str, seat: Seat, table: Table) -> int:
     return len(hidden)
 
 
+PHONE = {"width": 390, "height": 844}
+MAX_BUTTONS = 20
+
+
+def check_planning(seats: dict[str, Seat]) -> int:
+    """Rule: WH-03 (two Action cards, in order). In Planning a player places one card at a time: each card of the hand
+    has one button, with "ready" beside them, never a button for every ordered pair of cards: at most about 20
+    buttons show on a page; and the phone's page is no taller than three of its screens."""
+    for name in ("bruna", "tomas"):
+        page = seats[name].page
+        shown = page.locator("#main button:visible").count()
+        assert shown <= MAX_BUTTONS, f"{name}'s page shows {shown} buttons in Planning"
+        assert page.locator('#actions [data-type="commit"]').count() == 0
+    height = seats["tomas"].page.evaluate("document.documentElement.scrollHeight")
+    assert height <= 3 * PHONE["height"], f"the phone's page is {height} px tall in Planning"
+    return 1
+
+
 def choose(seat: Seat) -> None:
     """A player's click: a card from the hand while there are any to place, else the first action (ready)."""
     hand = seat.page.locator("[data-hand] [data-act]")
@@ -97,10 +115,12 @@ def test_gm_and_two_players_play_a_witchhammer_vignette_sequence_by_clicking(tmp
         table_id = create_from_lobby(gm.page, "witchhammer/yard_duel", {"bruna": "player:A", "tomas": "player:B"},
                                      seed=5)
         links = {s: gm.page.locator(f'[data-link="{s}"]').input_value() for s in ("bruna", "tomas")}
-        seats = {"gm": gm, **{s: open_seat(browser, link) for s, link in links.items()}}
+        seats = {"gm": gm, **{s: open_seat(browser, link, width=390 if s == "tomas" else 1200)
+                              for s, link in links.items()}}
+        seats["tomas"].page.set_viewport_size(PHONE)
         table = server.service.table(table_id)
         expect(gm.page.locator("#commitment")).to_have_text(table.match.commitment)
-        sealed_checks = clicks = 0
+        sealed_checks = clicks = planning_checks = 0
         while not table.over:
             assert clicks < MAX_CLICKS, "the fight did not end"
             synced(seats, table.version)
@@ -108,12 +128,16 @@ def test_gm_and_two_players_play_a_witchhammer_vignette_sequence_by_clicking(tmp
             if clicks == 3:
                 seats["tomas"].page.screenshot(path=str(DOCS_IMG / "table-witchhammer.png"), full_page=True)
             mover = next(name for name, seat in seats.items() if due(seat.page))
+            planning = table.match.pending()
+            if planning is not None and planning.phase == "planning":
+                planning_checks += check_planning(seats)
             version = table.version
             choose(seats[mover])
             wait_for(lambda: table.version > version, 10, f"{mover}'s click to be taken")  # noqa: B023
             clicks += 1
         synced(seats, table.version)
         assert sealed_checks > 0, "no face-down card was ever checked"
+        assert planning_checks > 0, "no page was ever looked at in Planning"
         for seat in seats.values():
             expect(seat.page.locator("#verdict")).to_have_text(re.compile(r"^verified: \d+ dice"), timeout=20_000)
             assert seat.page.locator("#revealed-seed").inner_text() == table.seed_hex

@@ -86,7 +86,8 @@ class Narrator:
         return "Something happens out of your sight."
 
     def headline(self, entry: Mapping[str, Any], story: Story) -> str:
-        """The sentence for a record whose events do not tell it ("" for most actions: their events do)."""
+        """The sentence for a record whose events do not tell it ("" for most actions: their events do). ``entry``
+        is the record as the seat sees it, its events already told (each with its ``text``)."""
         kind = entry.get("kind")
         who = story[str(entry.get("actor") or entry.get("seat") or "")]
         if kind == "undo":
@@ -95,6 +96,10 @@ class Narrator:
                 # moves are counted from 1 (the record of seq 0 is move 1): back to version N is before move N + 1
                 return f"The GM takes the fight back to how it stood before move {to + 1}."
             return f"{who} takes back their last move."
+        if kind == "action" and not any(e.get("text") for e in entry.get("events") or []):
+            # An action whose events tell nothing (a pass, "carry on"): at least who did what.
+            kind_words = str(entry.get("action", {}).get("type", "acts")).replace("_", " ")
+            return f"{who}: {kind_words}."
         return ""
 
 

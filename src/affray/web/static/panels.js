@@ -121,10 +121,11 @@ function entryItem(entry, names, raw) {
   const head = entry.text ? `<p class="headline">${plainHtml(entry.text)}</p>` : "";
   const lines = events.map((e) => `<li class="ev ev-${esc(e.type)}">${eventLine(e)}</li>`).join("");
   const fallback = !head && !lines ? `<p class="headline">${esc(names[entry.actor] || "Someone")} acts.</p>` : "";
+  // The raw record, one click away: drawn only while it is open (the story itself holds no JSON).
   const open = raw.has(entry.seq);
-  const rawBox = open ? `<pre class="raw">${esc(JSON.stringify(entry, null, 1))}</pre>` : "";
+  const rawBox = open ? `<pre>${esc(JSON.stringify(entry, null, 1))}</pre>` : "";
   return `<li data-seq="${esc(entry.seq)}" class="entry kind-${esc(entry.kind)}">${head}${fallback}<ul>${lines}</ul>` +
-    `<button type="button" class="linkish" data-raw="${esc(entry.seq)}" aria-expanded="${open}" aria-label="the raw record of this move">${open ? "hide" : "raw"}</button>${rawBox}</li>`;
+    `<details class="raw" data-raw="${esc(entry.seq)}"${open ? " open" : ""}><summary>raw record</summary>${rawBox}</details></li>`;
 }
 
 export function logPanel(entries, names, raw) {

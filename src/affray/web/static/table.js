@@ -117,13 +117,13 @@ function statusPanel(v) {
   const order = (v.order || []).map((a) => `<span class="${a === v.turn && (v.prompt?.actors || []).length === 1 ? "turn" : ""}">${esc(names[a] || a)}</span>`).join("");
   const timer = msg.timer ? `<p>Drama Timer: <span class="timer" id="countdown" data-ends="${esc(msg.timer.ends_at)}"></span></p>` : "";
   const you = msg.role === "gm" ? "the GM" : msg.role === "spectator" ? "watching" : (msg.actors || []).map((a) => names[a] || a).join(" and ");
-  const phase = [v.round ? `round ${v.round}` : "", words(v.phase)].filter(Boolean).join(" · ");
+  const phase = msg.outcome ? "" : [v.round ? `round ${v.round}` : "", words(v.phase)].filter(Boolean).join(" · ");
   const waiting = waitingFor(v);
   const state = msg.outcome ? "the fight is over" : msg.paused ? '<span class="tag">paused</span>' :
     dueSpecs(msg).length ? "<b>your move</b>" : waiting.length ? `waiting for ${esc(waiting.join(", "))}` : "";
   const prompt = dueSpecs(msg).length ? "" : plainHtml(v.prompt?.text || "", "p", "prompt"); // else with the moves
   return `<h2>${esc(msg.title)}</h2>` +
-    `<p>You: <b>${esc(you)}</b> · ${esc(phase)}${state ? ` · ${state}` : ""}</p>` +
+    `<p>You: <b>${esc(you)}</b>${phase ? ` · ${esc(phase)}` : ""}${state ? ` · ${state}` : ""}</p>` +
     (order ? `<p class="order">Order: ${order}</p>` : "") + prompt + timer;
 }
 
@@ -212,7 +212,7 @@ async function send(kind) {
 }
 
 function onClick(ev) {
-  const t = ev.target.closest("[data-act], [data-square], [data-target], [data-clear], [data-verify], [data-raw], [data-take-back], [data-chat-roll]");
+  const t = ev.target.closest("[data-act], [data-square], [data-target], [data-clear], [data-verify], [data-take-back], [data-chat-roll]");
   if (!t || !page.msg) return;
   const due = dueSpecs(page.msg);
   if (t.dataset.act) { const s = due.find((x) => x.key === t.dataset.act); if (s) act(s); return; }
@@ -222,14 +222,22 @@ function onClick(ev) {
     client.call("POST", "/take_back", { version: page.msg.version }).catch((err) => showError(err.message));
     return;
   }
-  if (t.dataset.raw) { const n = Number(t.dataset.raw); if (page.raw.has(n)) page.raw.delete(n); else page.raw.add(n); }
-  else if (t.dataset.square) { page.selected = t.dataset.square; page.target = null; }
+  if (t.dataset.square) { page.selected = t.dataset.square; page.target = null; }
   else if (t.dataset.target) { page.target = t.dataset.target; page.selected = null; }
   else if ("clear" in t.dataset) { page.selected = null; page.target = null; }
   else if ("verify" in t.dataset) { runVerify(); return; }
   render();
 }
 document.addEventListener("click", onClick);
+// A raw record opened or closed (toggle does not bubble): kept across renders, drawn only while open.
+document.addEventListener("toggle", (ev) => {
+  const box = ev.target.closest?.("details[data-raw]");
+  if (!box) return;
+  const n = Number(box.dataset.raw);
+  if (box.open === page.raw.has(n)) return; // the render's own open state: nothing changed
+  if (box.open) page.raw.add(n); else page.raw.delete(n);
+  render();
+}, true);
 document.addEventListener("submit", (ev) => { if (ev.target.closest("[data-chat-form]")) { ev.preventDefault(); send("chat"); } });
 document.addEventListener("change", (ev) => { if (ev.target.id === "chat-to") page.draft.to = ev.target.value; });
 document.addEventListener("keydown", (ev) => {
