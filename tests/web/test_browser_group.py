@@ -9,7 +9,6 @@ finds it: a card of the hand, a square of the board then a move, a foe then an a
 
 from __future__ import annotations
 
-import random
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from affray.ai.base import get_policy
+from affray.core.rng import FastRNG
 from affray.table import Table
 from tests.web.browser import DOCS_IMG, Seat, chromium, live_server, open_seat, synced, wait_for
 
@@ -74,7 +74,7 @@ def seat_from_lobby(gm: Seat, group: Group) -> str:
     return str(page.url.split("/t/")[1].split("#")[0])
 
 
-def wanted(table: Table, actor: str, rng: random.Random) -> dict[str, Any]:
+def wanted(table: Table, actor: str, rng: FastRNG) -> dict[str, Any]:
     """What the heuristic policy would do for ``actor`` now (the choice the test's person makes)."""
     with table.lock:
         match = table.match
@@ -101,8 +101,9 @@ def click_for(seat: Seat, actor: str, action: dict[str, Any]) -> None:
       const specs = window.affray.msg.legal[actor] || [];
       const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
       let i = specs.findIndex((s) => same(s.action, action));
-      if (i < 0) i = specs.findIndex((s) => s.action.type === action.type && (s.action.card ?? null) === (action.card ?? null)
-                                          && JSON.stringify(s.action.to ?? null) === JSON.stringify(action.to ?? null));
+      const near = (s) => s.action.type === action.type && (s.action.card ?? null) === (action.card ?? null)
+                          && JSON.stringify(s.action.to ?? null) === JSON.stringify(action.to ?? null);
+      if (i < 0) i = specs.findIndex(near);
       if (i < 0) i = specs.findIndex((s) => s.action.type === action.type);
       return i < 0 ? 0 : i;
     }""", [actor, action])
@@ -167,7 +168,7 @@ def test_a_group_seats_itself_from_the_lobby_and_plays_to_the_end_by_clicking(ru
             console_errors(seats[actor])
         for actor in group.players:
             expect(gm.page.locator(f'[data-seat-row="{actor}"] .online')).to_have_text("connected", timeout=10_000)
-        rng = random.Random(group.seed)
+        rng = FastRNG(group.seed)
         plays = {a: "gm" if a in group.gm_plays else a for a in (*group.players, *group.gm_plays)}
         clicks = 0
         while not table.over:
@@ -192,4 +193,4 @@ def test_a_group_seats_itself_from_the_lobby_and_plays_to_the_end_by_clicking(ru
             assert not seat.errors, (name, seat.errors)
         seats[group.phone].page.screenshot(path=str(DOCS_IMG / f"group-{ruleset}-phone.png"), full_page=True)
         gm.page.screenshot(path=str(DOCS_IMG / f"group-{ruleset}-gm.png"), full_page=True)
-        print(f"{ruleset}: {clicks} clicks by the group to the end of {group.example}")  # noqa: T201
+        print(f"{ruleset}: {clicks} clicks by the group to the end of {group.example}")

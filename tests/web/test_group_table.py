@@ -28,7 +28,8 @@ def get(client: TestClient, table: str, token: str) -> dict[str, Any]:
 
 
 def test_the_creator_seats_two_combatants_at_one_player_the_gm_plays_one_and_a_policy_another(
-        client: TestClient) -> None:
+        served: tuple[TableService, TestClient]) -> None:
+    service, client = served
     created = create(client, "witchhammer/mill_ambush", seed=2,
                      controllers={"ilse": "human", "tomas": "human", "hob": "gm", "wat": "random", "dick": "gm"},
                      seats={"ilse": "hunters", "tomas": "hunters"})
@@ -39,7 +40,7 @@ def test_the_creator_seats_two_combatants_at_one_player_the_gm_plays_one_and_a_p
     by_name = {s["seat"]: s for s in seats}
     assert by_name["gm"]["actors"] == ["dick", "gm", "hob", "wat"]  # wat stays among the GM's, played by a policy
     assert by_name["hunters"]["link"] is True
-    live = client.app.state.api.service.table(table)  # type: ignore[attr-defined]
+    live = service.table(table)
     assert sorted(live.policies) == ["wat"] and live.policies["wat"].name == "random"
     hunters = get(client, table, created["seats"]["hunters"]["token"])
     assert sorted(hunters["legal"]) == ["ilse", "tomas"]  # one person plans for both
@@ -178,7 +179,7 @@ def test_free_rolls_come_from_their_own_stream_never_move_the_fight_and_verify_a
     created = create(client, "witchhammer/yard_duel", seed=11, controllers={"bruna": "human", "tomas": "human"})
     table, tokens = created["table"], tokens_of(created)
     live = service.table(table)
-    draws_before = live.match.rng.index  # type: ignore[attr-defined]
+    draws_before = live.match.rng.index
     first = client.post(f"/api/tables/{table}/roll", headers=auth(tokens["bruna"]), json={"notation": "3d6+1"})
     secret = client.post(f"/api/tables/{table}/roll", headers=auth(tokens["gm"]),
                          json={"notation": "1d20", "to": "bruna"})
@@ -188,7 +189,7 @@ def test_free_rolls_come_from_their_own_stream_never_move_the_fight_and_verify_a
     seed = bytes.fromhex(live.seed_hex)
     assert [d["value"] for d in roll["roll"]["dice"]] == [derive_die(seed, i, 6, FREE_STREAM) for i in range(3)]
     assert roll["roll"]["total"] == sum(d["value"] for d in roll["roll"]["dice"]) + 1
-    assert live.match.rng.index == draws_before  # type: ignore[attr-defined]
+    assert live.match.rng.index == draws_before
     bad = client.post(f"/api/tables/{table}/roll", headers=auth(tokens["bruna"]), json={"notation": "3d"})
     assert bad.status_code == 422 and bad.json()["code"] == "bad_notation"
     many = client.post(f"/api/tables/{table}/roll", headers=auth(tokens["bruna"]), json={"notation": "101d6"})

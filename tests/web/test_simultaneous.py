@@ -5,13 +5,13 @@ pursuers each choose to chase, shoot or let go)."""
 
 from __future__ import annotations
 
-import random
 import threading
 from typing import Any
 
 from fastapi.testclient import TestClient
 
 from affray.ai.base import get_policy
+from affray.core.rng import FastRNG
 from affray.table import TableService
 from tests.web.conftest import create
 from tests.web.helpers import auth, tokens_of
@@ -78,7 +78,7 @@ def test_both_players_are_taken_in_psych_and_planning_and_one_player_twice_is_re
 
 
 def to_pursuit(service: TableService, client: TestClient, table: str, tokens: dict[str, str],
-               rng: random.Random) -> bool:
+               rng: FastRNG) -> bool:
     """Play the Night-Widow fight (the GM's Widow disengages at its first chance, everyone else as the heuristic
     policy would) until the pursuers must choose: True, or False if the fight ended first."""
     live = service.table(table)
@@ -114,7 +114,7 @@ def test_both_pursuers_are_taken_when_they_choose_at_once(served: tuple[TableSer
         created = create(client, "hud/nerdified_night_widow", seed=seed,
                          controllers={"vesna": "human", "ilka": "human", "widow": "gm"})
         table, tokens = created["table"], tokens_of(created)
-        if not to_pursuit(service, client, table, tokens, random.Random(seed)):
+        if not to_pursuit(service, client, table, tokens, FastRNG(seed)):
             continue
         answers = race(client, table, [(tokens["vesna"], body(service, table, "vesna", "let_go")),
                                        (tokens["ilka"], body(service, table, "ilka", "let_go"))])
