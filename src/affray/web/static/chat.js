@@ -10,11 +10,13 @@ function chips(roll) {
 }
 
 function lineHtml(line, me, checked) {
-  const to = line.to ? ` <span class="whisper">whispers to ${esc(line.to === me ? "you" : line.to_name || line.to)}</span>` : "";
-  const who = `<b>${esc(line.seat === me ? "You" : line.from)}</b>${to}`;
+  const mine = line.seat === me;
+  const addressee = line.to === me ? "you" : line.to === "gm" ? "the GM" : line.to_name || line.to;
+  const to = line.to ? ` <span class="whisper">${mine ? "whisper" : "whispers"} to ${esc(addressee)}</span>` : "";
+  const who = `<b>${esc(mine ? "You" : line.from)}</b>${to}`;
   if (line.kind === "roll") {
     const mark = checked.has(line.n) ? ' <span class="ok small" title="re-derived from the revealed seed">✓ checked</span>' : "";
-    return `<li class="roll${line.to ? " private" : ""}" data-chat="${esc(line.n)}">${who} rolls ${esc(line.notation)}: ${chips(line.roll)}${mark}</li>`;
+    return `<li class="roll${line.to ? " private" : ""}" data-chat="${esc(line.n)}">${who} ${mine ? "roll" : "rolls"} ${esc(line.notation)}: ${chips(line.roll)}${mark}</li>`;
   }
   return `<li class="${line.to ? "private" : ""}" data-chat="${esc(line.n)}">${who}: ${esc(line.text)}</li>`;
 }
