@@ -41,6 +41,7 @@ from affray.rulesets.warp.action_types import ACTION_TYPES
 from affray.rulesets.warp.actions import turn_step
 from affray.rulesets.warp.choices import WarpChoices
 from affray.rulesets.warp.content_model import WarpContent, WarpScenario
+from affray.rulesets.warp.gang import gang_bound_problems
 from affray.rulesets.warp.legal import decision_specs, turn_specs
 from affray.rulesets.warp.observe import WarpObservation
 from affray.rulesets.warp.options import WarpOptions
@@ -228,7 +229,7 @@ class WarpRuleset:
                 problems.append(f"{f.id} has an unknown status {f.status!r}")
             if any(n < 0 for n in f.carried.values()) or f.wielding not in f.arms:
                 problems.append(f"{f.id} carries {f.carried} and wields {f.wielding!r}")
-        return problems
+        return problems + gang_bound_problems(state)
 
     def rounds(self, state: WarpState) -> int:
         return state.round
