@@ -12,6 +12,7 @@ from typing import Any
 
 import affray
 from affray.ai.base import RandomPolicy, get_policy
+from affray.core.engine import Accepted
 from affray.core.events import Event
 from affray.core.match import Match
 from affray.core.rng import FastRNG
@@ -49,7 +50,8 @@ def gang_rounds(match: Match, seed: int) -> dict[tuple[int, str], tuple[int, int
         round_now = state.round
         action = policy[actor].choose(match.observe(actor), match.choices(actor), rng)
         result = match.act(actor, action)
-        events: list[Event] = list(getattr(result, "events"))
+        assert isinstance(result, Accepted), result
+        events: list[Event] = result.events
         melee: PoolRolled | None = None
         for e in events:
             if isinstance(e, PoolRolled) and e.purpose == "defense":
