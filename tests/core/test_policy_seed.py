@@ -62,7 +62,8 @@ def test_play_derives_the_policies_generator_from_the_seed() -> None:
     def actions(seed: int) -> tuple[list[object], list[object]]:
         match = scenario.start(seed)
         affray.play(match, {a: RandomPolicy() for a in match.controllers})
-        records = [{"action": r.action, "events": [e.to_dict() for e in r.events]} for r in match.log]
+        records: list[dict[str, object]] = [{"action": r.action, "events": [e.to_dict() for e in r.events]}
+                                            for r in match.log]
         return [r["action"] for r in records], before_the_dice(records)
 
     runs = {seed: actions(seed) for seed in SEEDS}
