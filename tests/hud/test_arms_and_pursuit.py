@@ -179,7 +179,8 @@ def test_wl21_wl22_disengage_chase_and_catch_gives_pursuers_initiative() -> None
 
 def test_wl22_wl_b14_escape_beyond_fifteen_metres_ends_the_fight_as_escaped() -> None:
     """WL-22 / WL-B9: a gap beyond 15 m means the fleeing side has escaped; WL-B14: an escape is not a defeat,
-    the fight ends as *escaped* with no winner, naming who got away and who held the field."""
+    the fight ends as *escaped* with no winner, naming who got away and who held the field; the library's
+    ``Outcome.label`` reads "escaped" (it read "draw")."""
     dice = [9, 3, 10, 2, 11, 1, 10, 5]
     m = hud_match("nerdified", runner("a", agility=3), runner("b", strength=1), dice)
     ok(declare(m, "b", DEFENSE, DEFENSE))
@@ -193,6 +194,8 @@ def test_wl22_wl_b14_escape_beyond_fifteen_metres_ends_the_fight_as_escaped() ->
     assert s.fighters["a"].out == "escaped" and s.outcome is not None
     assert (s.outcome.winner, s.outcome.reason) == (None, "escaped")
     assert dict(s.outcome.details) == {"escaped": ["a"], "held_the_field": "B", "down": []}
+    outcome = m.outcome()
+    assert outcome is not None and outcome.label == "escaped"  # the library's word, as affray sim counts it
     ended = [e for e in events if e.kind == "ended"]
     assert [e.describe({"a": "A"}) for e in ended] == ["The fight is over: A escaped; nobody was defeated."]
     report = m.ruleset.report(s)

@@ -105,9 +105,13 @@ class Window:
     prompt: str = ""
 
 
+#: The ``Outcome.reason`` of a fight that ended because a side got away (Sim HuD, WL-B14): neither a win nor a draw.
+ESCAPED = "escaped"
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a match ended: the winning side's name (``None`` for a draw) and why."""
+    """How a match ended: the winning side's name (``None`` for a draw, or when a side got away) and why."""
 
     winner: str | None
     reason: str
@@ -115,7 +119,11 @@ class Outcome:
 
     @property
     def label(self) -> str:
-        return self.winner if self.winner is not None else "draw"
+        """The winning side, ``"escaped"`` when the fight ended because a side got away (reason :data:`ESCAPED`,
+        Sim HuD WL-B14: neither side defeated), else ``"draw"``: the words a simulation report counts."""
+        if self.winner is not None:
+            return self.winner
+        return ESCAPED if self.reason == ESCAPED else "draw"
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,11 +8,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from affray.core.engine import CombatantReport, Outcome
+from affray.core.engine import ESCAPED, CombatantReport, Outcome
 
 Z95 = 1.959963984540054
-#: The ``Outcome.reason`` of a fight that ended because a side got away (Sim HuD, WL-B14): counted apart.
-ESCAPED = "escaped"
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
