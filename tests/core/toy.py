@@ -166,6 +166,9 @@ class ToyRuleset:
     def gm_secrets(self, state: ToyState) -> list[tuple[str, Any]]:
         return []
 
+    def gm_acts(self, state: ToyState) -> bool:
+        return False
+
     def invariants(self, state: ToyState) -> list[str]:
         return []
 

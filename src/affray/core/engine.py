@@ -261,6 +261,12 @@ class Ruleset(Protocol):
         """Descriptions of broken invariants (HP or action counts out of bounds); empty when all hold."""
         ...
 
+    def gm_acts(self, state: Any) -> bool:
+        """Whether the GM actor itself (the ``gm`` seat's own calls: rulings, verdicts; not the combatants it may
+        play) can have a window in this match, given its options and combatants. ``fight --play gm`` refuses a
+        fight where the GM seat would play nothing."""
+        ...
+
 
 def ruleset_names() -> list[str]:
     """The names of every known ruleset (see :mod:`affray.core.plugin`)."""

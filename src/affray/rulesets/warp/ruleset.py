@@ -203,6 +203,10 @@ class WarpRuleset:
                                      f.hp, f.max_hp, f.dealt, f.taken, tuple(conditions), {"stun": float(f.stun)})
         return out
 
+    def gm_acts(self, state: WarpState) -> bool:
+        """The GM seat makes the GM's calls only with ``gm_decisions: table`` (ruling WR-X1)."""
+        return turns.gm_decides(state)
+
     def gm_secrets(self, state: WarpState) -> list[tuple[str, Any]]:
         """GM characters' numbers in their JSON form: GM-level, hidden from the players (for the leak check)."""
         return [(f.id, to_jsonable(sheet(f))) for f in state.fighters.values() if not f.pc]
