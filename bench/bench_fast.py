@@ -33,8 +33,8 @@ from affray.ai.base import get_policy
 from affray.ai.runner import play
 from affray.core.match import Match
 from affray.core.options import parse_options
-from affray.core.rng import FastRNG
-from affray.sim.fast import POLICY_KEY, play_fast
+from affray.core.rng import POLICY_KEY, FastRNG
+from affray.sim.fast import play_fast
 from affray.sim.session import spec_for
 
 ROOT = Path(__file__).parents[1]

@@ -2,8 +2,8 @@
 
 The same rules code runs a table, answers exact odds and simulates thousands of fights. Entry points:
 
-- :func:`load_scenario` reads a scenario file into a :class:`Scenario`; ``Scenario.start(seed)`` gives
-  a :class:`Match`.
+- :func:`load_scenario` reads a scenario file into a :class:`Scenario`, :func:`scenario_from_data` builds one
+  from a mapping in code; ``Scenario.start(seed)`` gives a :class:`Match`.
 - ``Match.pending()``, ``Match.legal(actor)``, ``Match.act(actor, action)``, ``Match.view(seat)``,
   ``Match.events()`` and ``Match.outcome()`` step and read a match.
 - :func:`play` lets policies play the seats they control; :func:`export_log`, :func:`import_log` and
@@ -14,7 +14,7 @@ See ``docs/library.md``.
 
 import affray.rulesets  # noqa: F401  (registers the built-in rulesets)
 from affray.ai.runner import play
-from affray.api import Scenario, load_scenario
+from affray.api import Scenario, load_scenario, scenario_from_data
 from affray.core.engine import ActionSpec, Outcome, Rejected, Viewer, Window, get_ruleset, ruleset_names
 from affray.core.log import export_log, import_log, read_log, verify, write_log
 from affray.core.match import Match
@@ -34,6 +34,7 @@ __all__ = [
     "play",
     "read_log",
     "ruleset_names",
+    "scenario_from_data",
     "verify",
     "write_log",
 ]

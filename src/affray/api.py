@@ -125,10 +125,17 @@ def _hp_problems(reports: Mapping[str, Any], model: ScenarioBase, setup: dict[st
 ContentPatch = Callable[[ContentLibrary], None]
 
 
-def scenario_from_data(data: dict[str, Any], path: str | Path, content: Iterable[str | Path] = (),
+def scenario_from_data(data: Mapping[str, Any], path: str | Path = "<scenario>", content: Iterable[str | Path] = (),
                        patch: ContentPatch | None = None) -> Scenario:
-    """Check scenario ``data`` as if read from ``path`` (relative content paths resolve from its folder);
-    ``patch`` may change the content library before references are resolved (used by sweeps)."""
+    """Build a scenario in code: check ``data`` (the mapping a scenario file holds) as if read from ``path``
+    (errors name it; relative ``content:`` paths resolve from its folder) and raise :class:`ContentError` naming
+    the field if it is broken. ``patch`` may change the content library before references are resolved (used by
+    sweeps)."""
+    if not isinstance(data, Mapping):
+        raise ContentError(path, [Problem("(top level)", "a mapping with ruleset, sides, ...")])
+    if not isinstance(data.get("ruleset"), str):
+        raise ContentError(path, [Problem("ruleset", "the name of a ruleset (e.g. hud)")])
+    data = dict(data)
     try:
         ruleset = get_ruleset(data["ruleset"])
     except KeyError as exc:

@@ -54,6 +54,28 @@ def test_new_witchhammer_by_prompts_refuses_what_the_rules_refuse_and_builds_the
     assert built == yaml.safe_load((EXAMPLES / "hilde.yaml").read_text())
 
 
+def test_new_witchhammer_with_a_paid_hat_of_value_0_saves_the_sheet(tmp_path: Path) -> None:
+    """The user's step: ``affray character new witchhammer`` with a hat of value 0, paid for (WH-37, ruling
+    WH-C10): it used to end in an internal error (a ledger line of 0 silver) with nothing saved. Now the sheet is
+    saved with the hat and no ledger line, and checks; an over-long weapon, hat or gem name is refused at its
+    prompt and asked again, never a crash."""
+    out = tmp_path / "hilde.yaml"
+    hat = HILDE_ANSWERS.index("grey felt hat")
+    lines = [*HILDE_ANSWERS[:hat - 6], "w" * 81, *HILDE_ANSWERS[hat - 6:hat], "h" * 121, "grey felt hat", "0",
+             "g" * 61, "", "y"]
+    result = affray("new", "witchhammer", "--seed", "3", "--out", str(out), stdin=answers(*lines))
+    assert result.returncode == 0, result.stderr
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr
+    assert "refused: string should have at most 80 characters" in result.stdout
+    assert "refused: string should have at most 120 characters" in result.stdout
+    assert "refused: string should have at most 60 characters" in result.stdout
+    built = yaml.safe_load(out.read_text())
+    assert built["hat"] == {"name": "grey felt hat"}
+    assert built["money"]["silver"] == 34 and built["money"].get("ledger", []) == []
+    assert built["equipment"]["weapon"] == "boar spear"
+    assert affray("check", str(out)).returncode == 0
+
+
 def test_round_trip_new_save_check_advance_check_spend_check(tmp_path: Path) -> None:
     """A sheet made by prompts checks; a hunt won (hunt + defeat, WH-35) adds 1 Technique and 1 Trait point; they
     are spent; it still checks, and show prints the result."""

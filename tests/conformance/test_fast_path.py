@@ -22,8 +22,8 @@ from affray.ai.runner import play
 from affray.core.match import Match
 from affray.core.memo import Memo
 from affray.core.options import parse_options
-from affray.core.rng import FastRNG
-from affray.sim.fast import POLICY_KEY, play_fast, replay_in_full
+from affray.core.rng import POLICY_KEY, FastRNG
+from affray.sim.fast import play_fast, replay_in_full
 from affray.sim.runner import SimSpec, run
 from affray.sim.session import spec_for
 from tests.conformance.common import cases, example_scenarios, load, scenario_id

@@ -171,6 +171,9 @@ class ToyRuleset:
     def gm_secrets(self, state: ToyState) -> list[tuple[str, Any]]:
         return []
 
+    def gm_acts(self, state: ToyState) -> bool:
+        return False
+
     def invariants(self, state: ToyState) -> list[str]:
         return [f"{p}'s Luck {v} is outside 0..6" for p, v in state.luck.items() if not 0 <= v <= 6]
 

@@ -43,6 +43,34 @@ def test_wl19_pick_up_needs_to_be_next_to_the_weapon_and_a_free_hand() -> None:
     assert state_of(m).fighters["bors"].plan[0] == {"type": "pick_up", "weapon": "arming_sword"}
 
 
+def test_wl19_emergency_rearm_into_a_free_hand_drops_the_weapon_in_hand() -> None:
+    """WL-19, WL-B15: Vesna holds her steel sword with a hand free and emergency-rearms to the silver sword: the
+    steel sword lies on the ground where she stands (it used to stay in hand beside the silver one), and the next
+    round she picks it up for one action."""
+    m = hud_match("nerdified", combatant("vesna", "vesna"), runner("b"), [3, 9] * 3)
+    ok(declare(m, "vesna", {"type": "emergency_rearm", "weapon": "silver_sword"}, DEFENSE, DEFENSE))
+    ok(declare(m, "b", DEFENSE, DEFENSE))
+    vesna = state_of(m).fighters["vesna"]
+    assert [a.id for a in vesna.in_hand()] == ["silver_sword"]
+    assert (vesna.arms["steel_sword"].location, vesna.arms["steel_sword"].place) == ("dropped", vesna.place)
+    ok(declare(m, "vesna", {"type": "pick_up", "weapon": "steel_sword"}, DEFENSE))
+    ok(declare(m, "b", DEFENSE, DEFENSE))
+    assert sorted(a.id for a in vesna.in_hand()) == ["silver_sword", "steel_sword"]
+
+
+def test_wl_b15_a_pick_up_with_full_hands_sheathes_what_makes_room() -> None:
+    """WL-19, WL-B15: Sergeant Hald drops his halberd for the arming sword (an emergency rearm); picking the
+    halberd up again, for one action, sheathes the sword to free both hands (it used to be refused)."""
+    m = hud_match("nerdified", combatant("hald", "sergeant"), runner("b"), [3, 9] * 3)
+    ok(declare(m, "hald", {"type": "emergency_rearm", "weapon": "arming_sword"}, DEFENSE, DEFENSE))
+    ok(declare(m, "b", DEFENSE, DEFENSE))
+    hald = state_of(m).fighters["hald"]
+    assert hald.arms["halberd"].location == "dropped" and [a.id for a in hald.in_hand()] == ["arming_sword"]
+    ok(declare(m, "hald", {"type": "pick_up", "weapon": "halberd"}, DEFENSE))
+    ok(declare(m, "b", DEFENSE, DEFENSE))
+    assert [a.id for a in hald.in_hand()] == ["halberd"] and hald.arms["arming_sword"].location == "stowed"
+
+
 def test_wl20_draw_costs_in_a_plan() -> None:
     """WL-20: a trained witcher draws from the back for free; a crossbow not in hand costs an action; a
     two-handed weapon fills both hands, so drawing beside it is refused."""
@@ -151,7 +179,8 @@ def test_wl21_wl22_disengage_chase_and_catch_gives_pursuers_initiative() -> None
 
 def test_wl22_wl_b14_escape_beyond_fifteen_metres_ends_the_fight_as_escaped() -> None:
     """WL-22 / WL-B9: a gap beyond 15 m means the fleeing side has escaped; WL-B14: an escape is not a defeat,
-    the fight ends as *escaped* with no winner, naming who got away and who held the field."""
+    the fight ends as *escaped* with no winner, naming who got away and who held the field; the library's
+    ``Outcome.label`` reads "escaped" (it read "draw")."""
     dice = [9, 3, 10, 2, 11, 1, 10, 5]
     m = hud_match("nerdified", runner("a", agility=3), runner("b", strength=1), dice)
     ok(declare(m, "b", DEFENSE, DEFENSE))
@@ -165,6 +194,8 @@ def test_wl22_wl_b14_escape_beyond_fifteen_metres_ends_the_fight_as_escaped() ->
     assert s.fighters["a"].out == "escaped" and s.outcome is not None
     assert (s.outcome.winner, s.outcome.reason) == (None, "escaped")
     assert dict(s.outcome.details) == {"escaped": ["a"], "held_the_field": "B", "down": []}
+    outcome = m.outcome()
+    assert outcome is not None and outcome.label == "escaped"  # the library's word, as affray sim counts it
     ended = [e for e in events if e.kind == "ended"]
     assert [e.describe({"a": "A"}) for e in ended] == ["The fight is over: A escaped; nobody was defeated."]
     report = m.ruleset.report(s)

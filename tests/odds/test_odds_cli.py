@@ -74,6 +74,17 @@ def test_bad_flags_exit_2_with_a_sentence(args: list[str], words: str) -> None:
     assert words in result.stderr and result.stdout == ""
 
 
+@pytest.mark.parametrize("flag", ["--attack", "--defense"])
+def test_odds_warp_attack_with_0_dice_is_refused(flag: str) -> None:
+    """The user's step: ``affray odds warp attack --attack 0`` (or ``--defense 0``). A WaRP roll throws at least one
+    die (a trait's dice, 2 without one: WR-03; distance dice start at 1: WR-15); 0 used to be answered as a roll of
+    no dice."""
+    other = "--defense" if flag == "--attack" else "--attack"
+    result = affray("warp", "attack", flag, "0", other, "2")
+    assert result.returncode == 2 and "Traceback" not in result.stderr and result.stdout == ""
+    assert f"{flag} is the" in result.stderr and "at least 1" in result.stderr and "WR-03" in result.stderr
+
+
 def test_duel_json_names_its_model() -> None:
     result = affray("duel", "examples/warp/knight_duel.yaml", "--json")
     assert result.returncode == 0, result.stderr

@@ -25,6 +25,16 @@ def test_trait_library_has_every_tag() -> None:
     assert len(flaws) >= 3 and traits["clumsy"].dodge_dice == 1
 
 
+def test_wr31_every_melee_combat_trait_is_fighting_ability() -> None:
+    """WR-31, WR-B17: the seed's fighting traits ("Good with a Baseball Bat", "Good Brawler", "Good Knife-Fighter",
+    "Martial Artist") set a defender's ganging-up capacity: every combat trait with a melee use is tagged
+    fighting, and no trait without one is."""
+    traits = builtin_content().sections["traits"]
+    fighting = {tid for tid, t in traits.items() if t.fighting}
+    assert fighting == {tid for tid, t in traits.items() if t.combat and "melee" in t.uses}
+    assert {"good_with_a_bat", "street_brawler", "knife_fighter", "martial_artist"} <= fighting
+
+
 def test_weapons_have_factor_row_and_handiness() -> None:
     """WR-12, WR-15, WR-31: every weapon has a use with a factor, missiles a known row, all a handiness."""
     for weapon in builtin_content().sections["weapons"].values():

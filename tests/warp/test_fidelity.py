@@ -22,7 +22,7 @@ def wounded(events: list[Event]) -> Wounded:
 
 # -- WR-20: "a penalty roll on every action that requires agility (including attack and defense rolls)" -------
 def test_wr20_plate_hinders_a_street_brawlers_attack_and_defense() -> None:
-    """WR-20: Street Brawler is a combat trait not tagged agility; in plate mail its attack and its defense
+    """WR-20, WR-B16: Street Brawler is a combat trait not tagged agility; in plate mail its attack and its defense
     still take the penalty die. Attack 4 dice [6, 6, 6, 1] keep the lowest 3 = 13 against 3; defense
     [5, 5, 5, 6] keeps 15 against the thug's 6."""
     m = warp_match([brawler("a", armour=["plate_mail"])], [thug("b")],
@@ -34,6 +34,18 @@ def test_wr20_plate_hinders_a_street_brawlers_attack_and_defense() -> None:
     events = ok(m.act("b", attack("a")))
     guard = rolls(events, "defense")[0]
     assert guard.penalty == ["armour"] and guard.roll.total == 15
+
+
+def test_wr_b16_clumsy_hinders_a_street_brawlers_attack_and_defense() -> None:
+    """WR-20, WR-B16: a flaw on agility (Clumsy) falls on every melee attack and defense roll, like armour's
+    penalty die: the Street Brawler's attack [6, 6, 6, 1] keeps 13, its defense [5, 5, 5, 6] keeps 15."""
+    m = warp_match([brawler("a", flaws=["clumsy"])], [thug("b")],
+                   [6, 6, 6, 1, 1, 1, 1, 2, 2, 2, 5, 5, 5, 6])
+    events = ok(m.act("a", attack("b")))
+    assert rolls(events, "melee attack")[0].penalty == ["Clumsy"]
+    assert rolls(events, "melee attack")[0].roll.total == 13
+    guard = rolls(ok(m.act("b", attack("a"))), "defense")[0]
+    assert guard.penalty == ["Clumsy"] and guard.roll.total == 15
 
 
 def test_wr21_leathers_under_plate_give_two_penalty_dice_on_an_attack() -> None:

@@ -100,20 +100,88 @@ def test_wr17_a_boring_maneuver_and_the_gms_flag() -> None:
     assert rolls(events, "melee attack")[0].penalty == ["predictable"]
 
 
-def test_wr31_ganging_up_the_defender_chooses_who_gets_the_bonus_die() -> None:
-    """WR-31: a PC with 2 dice of fighting ability faces three thugs: it names the two it defends against
-    normally; the third gets a bonus die."""
-    assert gang_up_extra(3, 2) == 1 and gang_up_extra(2, 2) == 0
+MISS = [1, 1, 1, 6, 6]  # a thug's 3 dice (3) against the PC's 2 (12): no damage dice to script
+MISS_WITH_DIE = [1, 1, 1, 1, 6, 6]  # the same with a bonus die
+
+
+def outnumbered(thugs: int) -> Any:
+    """A PC with 2 dice of fighting ability (capacity 2) among ``thugs`` thugs, all within reach."""
     pc = brawler("a", dice=2, position=0)
-    thugs = [thug("b", position=1), thug("c", position=1), thug("d", position=-1)]
-    m = warp_match([pc], thugs, [1, 1, 1, 1, 6, 6])
+    return pc, [thug(cid, position=1 if i % 2 else -1) for i, cid in enumerate("bcde"[:thugs])]
+
+
+def test_wr_b17_the_first_and_only_attacker_gets_no_bonus_die() -> None:
+    """WR-31, WR-B17: three thugs stand within reach of a PC with 2 fighting dice, but only b attacks it this
+    round: b is its first attacker, so b gets no ganging-up die, whoever the PC names (the old reading gave b the
+    die because it was not named)."""
+    assert gang_up_extra(3, 2) == 1 and gang_up_extra(1, 2) == 0
+    pc, thugs = outnumbered(3)
+    m = warp_match([pc], thugs, MISS)
     ok(m.act("a", PASS))
     ok(m.act("b", attack("a")))
     assert m.pending().phase == "defend"  # type: ignore[union-attr]
     assert rejected(m, "a", {"type": "defend", "normal": ["b"]}).code == "bad_choice"
     events = ok(m.act("a", {"type": "defend", "normal": ["c", "d"]}))
-    assert next(e for e in events if isinstance(e, GangChosen)).normal == ["c", "d"]
-    assert rolls(events, "melee attack")[0].bonus == ["ganging up"]
+    chosen = next(e for e in events if isinstance(e, GangChosen))
+    assert (chosen.normal, chosen.capacity) == (["c", "d"], 2)
+    assert rolls(events, "melee attack")[0].bonus == []
+    assert rolls(events, "defense")[0].bonus == []
+
+
+def test_wr_b17_the_third_distinct_attacker_carries_the_die() -> None:
+    """WR-31, WR-B17: the PC (capacity 2) names b and c; b, c and then d attack it: only d, its third attacker of
+    the round, rolls the ganging-up die (3 dice + 1 bonus), and its defense rolls never do."""
+    pc, thugs = outnumbered(3)
+    m = warp_match([pc], thugs, MISS + MISS + MISS_WITH_DIE)
+    ok(m.act("a", PASS))
+    ok(m.act("b", attack("a")))
+    first = ok(m.act("a", {"type": "defend", "normal": ["b", "c"]}))
+    second, third = ok(m.act("c", attack("a"))), ok(m.act("d", attack("a")))
+    assert [rolls(e, "melee attack")[0].bonus for e in (first, second, third)] == [[], [], ["ganging up"]]
+    assert [rolls(e, "defense")[0].bonus for e in (first, second, third)] == [[], [], []]
+    assert rolls(third, "melee attack")[0].roll.total == 3
+    assert (who(m, "a").gang_attackers, who(m, "a").gang_bonus) == (["b", "c", "d"], ["d"])
+
+
+def test_wr_b17_the_defenders_choice_is_kept_and_never_gives_more_dice() -> None:
+    """WR-31, WR-B17: four thugs on a PC of capacity 2 that names b and e: b and c attack normally (its first
+    two), d carries the die, e, named, does not: one die from four attackers, at most 4 - 2."""
+    pc, thugs = outnumbered(4)
+    m = warp_match([pc], thugs, MISS + MISS + MISS_WITH_DIE + MISS)
+    ok(m.act("a", PASS))
+    ok(m.act("b", attack("a")))
+    events = [ok(m.act("a", {"type": "defend", "normal": ["b", "e"]}))]
+    events += [ok(m.act(cid, attack("a"))) for cid in "cde"]
+    assert [rolls(e, "melee attack")[0].bonus for e in events] == [[], [], ["ganging up"], []]
+
+
+def test_wr_b17_option_first_attackers_asks_nothing() -> None:
+    """WR-B17, option gang_up_choice: first_attackers: the outnumbered PC is not asked whom it faces; b and c
+    attack it normally, d, its third attacker, carries the die."""
+    pc, thugs = outnumbered(3)
+    m = warp_match([pc], thugs, MISS + MISS + MISS_WITH_DIE, {"gang_up_choice": "first_attackers"})
+    ok(m.act("a", PASS))
+    events = [ok(m.act(cid, attack("a"))) for cid in "bcd"]
+    assert not any(isinstance(e, GangChosen) for e in events[0])
+    assert [rolls(e, "melee attack")[0].bonus for e in events] == [[], [], ["ganging up"]]
+
+
+def test_wr_b17_a_new_round_counts_attackers_afresh() -> None:
+    """WR-B17: the count is per round: in round 2, d attacks the PC first and gets no die, though in round 1 it
+    was the third attacker and carried one."""
+    pc, thugs = outnumbered(3)
+    m = warp_match([pc], thugs, MISS + MISS + MISS_WITH_DIE + MISS)
+    ok(m.act("a", PASS))
+    ok(m.act("b", attack("a")))
+    ok(m.act("a", {"type": "defend", "normal": ["b", "c"]}))
+    ok(m.act("c", attack("a")))
+    assert rolls(ok(m.act("d", attack("a"))), "melee attack")[0].bonus == ["ganging up"]
+    ok(m.act("a", PASS))
+    ok(m.act("b", PASS))
+    ok(m.act("c", PASS))
+    ok(m.act("d", attack("a")))
+    events = ok(m.act("a", {"type": "defend", "normal": ["b", "c"]}))
+    assert rolls(events, "melee attack")[0].bonus == []
 
 
 def test_wr31_surprise_better_weaponry_and_position() -> None:

@@ -1,18 +1,20 @@
 """Letting policies play: the loop that asks whoever must act for an action, until the fight ends.
 
 Policies draw their own randomness from a generator separate from the match's dice, so a policy's
-choices never shift the dice, and the log of record (actions) is all that replay needs.
+choices never shift the dice, and the log of record (actions) is all that replay needs. Unless the caller
+passes one, that generator is derived from the match's seed (:func:`affray.core.rng.policy_rng`): the same seed
+plays the same decisions, another seed others.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, overload
 
 from affray.ai.base import Policy, get_policy
 from affray.core.engine import Action, Outcome, Rejected
 from affray.core.match import Match
-from affray.core.rng import RNG, FastRNG
+from affray.core.rng import RNG, policy_rng
 
 HumanTurn = Callable[[Match, str], Action | None]
 
@@ -57,14 +59,30 @@ def policy_action(match: Match, policy: Policy, actor: str, rng: RNG) -> Action:
     return policy.choose(match.observe(actor), choices, rng)
 
 
+@overload
+def play(match: Match, policies: Mapping[str, Policy], rng: RNG | None = None, *, human: None = None,
+         max_steps: int = 200_000) -> Outcome: ...
+
+
+@overload
+def play(match: Match, policies: Mapping[str, Policy], rng: RNG | None = None, *, human: HumanTurn,
+         max_steps: int = 200_000) -> Outcome | None: ...
+
+
 def play(match: Match, policies: Mapping[str, Policy], rng: RNG | None = None, *,
          human: HumanTurn | None = None, max_steps: int = 200_000) -> Outcome | None:
-    """Run the match until it ends, or until a human declines to act (``human`` returns ``None``)."""
-    rng = rng if rng is not None else FastRNG(0)
+    """Run the match until it ends and return its outcome; with ``human``, until a person declines to act
+    (``human`` returns ``None``: the result is then ``None``). Without ``human`` a seat no policy plays is a
+    :class:`PolicyError`, so the result is always an :class:`Outcome`. ``rng``: the policies' generator; by default
+    one derived from the match's seed (:func:`~affray.core.rng.policy_rng`)."""
+    rng = rng if rng is not None else policy_rng(match.rng)
     for _ in range(max_steps):
         window = match.pending()
         if window is None:
-            return match.outcome()
+            outcome = match.outcome()
+            if outcome is None:
+                raise PolicyError("the match waits for nobody yet has no outcome")
+            return outcome
         actor = next((a for a in window.actors if a in policies), window.actors[0])
         policy = policies.get(actor)
         if policy is None:

@@ -9,7 +9,9 @@ raises :class:`InputEnded`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any, cast
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 Check = Callable[[str], str | None]
 DONE = ("done", "")
@@ -85,11 +87,30 @@ class Prompts:
 
     def header(self, ruleset: str) -> dict[str, Any]:
         """The name and description every sheet starts with."""
-        from affray.characters.sheet import FORMAT
+        from affray.characters.sheet import FORMAT, SheetModel
 
-        name = self.ask("Name", check=lambda t: None if t else "a name")
+        name = self.ask("Name", check=field_check(SheetModel, "name"))
         return {"format": FORMAT, "ruleset": ruleset, "name": name, "description": self.ask("A few words about them",
                                                                                             "")}
+
+
+def field_check(model: type[BaseModel], name: str, blank: bool = False) -> Check:
+    """A check for :meth:`Prompts.ask` made of the constraints of ``model``'s field ``name`` (its length, range,
+    pattern), so that an answer the prompt accepts is one the sheet accepts and no later step fails on it.
+    ``blank``: an empty answer is accepted (it means none)."""
+    info = model.model_fields[name]
+    adapter: TypeAdapter[Any] = TypeAdapter(cast(Any, Annotated[info.annotation, info]))  # a field of its own
+
+    def check(text: str) -> str | None:
+        if blank and not text:
+            return None
+        try:
+            adapter.validate_python(text)
+        except ValidationError as exc:
+            message = str(exc.errors()[0]["msg"])
+            return message[:1].lower() + message[1:]
+        return None
+    return check
 
 
 def split(text: str) -> list[str]:

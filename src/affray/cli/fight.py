@@ -89,6 +89,7 @@ def _policies(match: Match, request: FightRequest) -> dict[str, Policy]:
     if seat is not None:
         if seat not in match.seat_names():
             raise CliError(f"--play: no seat '{seat}' in this fight; seats: {', '.join(match.seat_names())}")
+        _check_gm_plays(match, seat)
         overrides.update({actor: "human" for actor, s in match.seats.items() if s == seat})
     try:
         chosen = policies_for(match, overrides)
@@ -102,6 +103,16 @@ def _policies(match: Match, request: FightRequest) -> dict[str, Policy]:
     # the log records who really played each seat (issue 12, item 7)
     match.controllers.update({a: (chosen[a].name if a in chosen else "human") for a in match.controllers})
     return chosen
+
+
+def _check_gm_plays(match: Match, seat: str) -> None:
+    """``--play gm`` on a fight where the GM seat plays nothing would run the whole fight without a prompt: refuse
+    it, naming the seats that can be played."""
+    if seat != GM or match.ruleset.gm_acts(match.state) or any(s == GM for a, s in match.seats.items() if a != GM):
+        return
+    playable = [s for s in match.seat_names() if s not in (GM, SPECTATOR)]
+    raise CliError(f"--play gm: the GM plays nothing in this fight (no combatant sits at the 'gm' seat and the rules "
+                   f"give the GM no calls of its own here); seats you can play: {', '.join(playable)}")
 
 
 def _check_paths(request: FightRequest) -> Path | None:

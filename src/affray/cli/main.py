@@ -263,6 +263,24 @@ def content_check(paths: Annotated[list[Path], typer.Argument(help="content/scen
     console.print(f"[green]ok[/]: {checked} file(s) valid")
 
 
+@content_app.command("list")
+def content_list(ruleset: Annotated[str, typer.Argument(help="hud, warp, spellchrome or witchhammer")],
+                 kind: Annotated[str | None, typer.Argument(help="one section: characters, monsters, weapons, "
+                                                                 "cards, traits...")] = None,
+                 content: Annotated[list[Path] | None, typer.Option("--content", help="extra content files or "
+                                                                                      "folders")] = None,
+                 as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False) -> None:
+    """List the content ids a scenario can name, with their names: what a combatant's ``use:`` takes (characters,
+    monsters) and what its stats name (weapons, cards, traits, armour...)."""
+    from affray.cli import content_list as listed
+
+    sections = listed.listing(ruleset, kind, content or [])
+    if as_json:
+        print(json.dumps(listed.as_json(ruleset, sections)))
+    else:
+        listed.print_listing(ruleset, sections)
+
+
 DEBUG = "AFFRAY_DEBUG"
 
 

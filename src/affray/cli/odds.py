@@ -178,6 +178,9 @@ def warp_attack(
     counts = (attack, defense, attack_bonus, attack_penalty, defense_bonus, defense_penalty, armour_dice,
               armour_points, bullet_dice)
     _need(min(counts) >= 0, "Dice counts and armour points cannot be negative.")
+    _need(attack >= 1, f"--attack is the attack trait's dice, at least 1 (2 without a trait, WR-03; got {attack}).")
+    _need(defense >= 1, f"--defense is the defense roll's dice, at least 1 (2 without a trait, WR-03; the GM's "
+                        f"distance dice start at 1, WR-15; got {defense}).")
     _need(factor >= 0, "--factor cannot be negative (WR-12).")
     for label, n in (("attack", attack + attack_bonus + attack_penalty),
                      ("defense", defense + defense_bonus + defense_penalty)):

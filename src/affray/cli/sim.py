@@ -12,6 +12,7 @@ from rich.table import Table
 
 from affray.cli.fight import parse_overrides
 from affray.cli.render import CliError, console, escape, narrate
+from affray.sim.stats import outcome_rows
 
 SeedOpt = Annotated[int, typer.Option("--seed", help="the run's seed: the same seed gives the same numbers")]
 WorkersOpt = Annotated[int | None, typer.Option("--workers", help="local processes (default: every core)")]
@@ -38,13 +39,9 @@ def render_report(report: dict[str, Any], title: str) -> None:
     table = Table(title=f"{escape(title)} — {report['fights']:,} fights", title_justify="left")
     for col in ("side", "wins", "win rate", "95% interval"):
         table.add_column(col, justify="right" if col != "side" else "left")
-    for side, row in report["sides"].items():
-        lo, hi = row["ci95"]
-        table.add_row(escape(side), f"{row['wins']:,}", f"{row['win_rate']:.2%}", f"{lo:.2%} – {hi:.2%}")
-    d = report["draws"]
-    table.add_row("draw", f"{d['count']:,}", f"{d['rate']:.2%}", f"{d['ci95'][0]:.2%} – {d['ci95'][1]:.2%}")
-    e = report["escapes"]  # a side got away: neither a win nor a draw (Sim HuD, WL-B14)
-    table.add_row("escaped", f"{e['count']:,}", f"{e['rate']:.2%}", f"{e['ci95'][0]:.2%} – {e['ci95'][1]:.2%}")
+    for row in outcome_rows(report):  # each side's wins, the draws, the escapes (a side got away, WL-B14)
+        lo, hi = row.ci95
+        table.add_row(escape(row.label), f"{row.count:,}", f"{row.rate:.2%}", f"{lo:.2%} – {hi:.2%}")
     console.print(table)
     tail = report["rounds"]["tail"]
     marks = [t for t in tail if t["k"] in (2, 3, 5, 8, 10, 15, 20, 30)]
@@ -178,15 +175,13 @@ def sweep_command(scenario: Path, param: str, n: int, seed: int, workers: int | 
     table.add_column("fights", justify="right")
     for side in sides:
         table.add_column(f"{side} win rate (95%)", justify="right")
-    escapes = any(p["escapes"]["count"] for p in points)  # WL-B14: shown beside the wins when any happen
-    if escapes:
-        table.add_column("escaped (95%)", justify="right")
-    for p in points:
-        cells = [f"{p['sides'][s]['win_rate']:.1%} ({p['sides'][s]['ci95'][0]:.1%}–{p['sides'][s]['ci95'][1]:.1%})"
-                 for s in sides]
-        if escapes:
-            e = p["escapes"]
-            cells.append(f"{e['rate']:.1%} ({e['ci95'][0]:.1%}–{e['ci95'][1]:.1%})")
+    rows = [outcome_rows(p) for p in points]  # draws and escapes (WL-B14) beside the wins when any happen
+    shown = [r.label for r in rows[0] if r.side or any(x.count for pr in rows for x in pr if x.label == r.label)] \
+        if rows else []
+    for label in shown[len(sides):]:
+        table.add_column(f"{label} (95%)", justify="right")
+    for p, point_rows in zip(points, rows, strict=True):
+        cells = [f"{r.rate:.1%} ({r.ci95[0]:.1%}–{r.ci95[1]:.1%})" for r in point_rows if r.label in shown]
         table.add_row(str(p["value"]), f"{p['fights']:,}", *cells)
     console.print(table)
     if plot is not None:

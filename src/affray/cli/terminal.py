@@ -44,11 +44,34 @@ def card_note(view: Mapping[str, Any], card_id: Any) -> str:
     return ", ".join(above) + ("; " + ", ".join(below) if below else "")
 
 
+def _card_name(view: Mapping[str, Any], card_id: Any) -> str:
+    card = ((view.get("detail") or {}).get("cards") or {}).get(card_id) if isinstance(card_id, str) else None
+    return str(card.get("name") or card_id) if isinstance(card, Mapping) else str(card_id)
+
+
+def _note_parts(spec: ActionSpec, view: Mapping[str, Any]) -> list[str]:
+    """A choice's notes (its odds hint among them), then the numbers of every card it places: a combo's both
+    cards, each named (WH-05)."""
+    card, cards = spec.action.get("card"), spec.action.get("cards")
+    placed = [card] if card is not None else (list(cards) if isinstance(cards, list) else [])
+    numbers = [(c, card_note(view, c)) for c in placed]
+    if len(placed) > 1:
+        return [*spec.notes, *(f"{_card_name(view, c)}: {n}" for c, n in numbers if n)]
+    return [*spec.notes, *(n for _, n in numbers if n)]
+
+
 def _notes(spec: ActionSpec, view: Mapping[str, Any]) -> str:
-    card = spec.action.get("card")
-    cards = spec.action.get("cards")
-    extra = card_note(view, card if card is not None else (cards[-1] if isinstance(cards, list) and cards else None))
-    return "; ".join([*spec.notes, extra] if extra else spec.notes)
+    return "; ".join(_note_parts(spec, view))
+
+
+def _group_notes(items: list[tuple[int, str, ActionSpec]], view: Mapping[str, Any]) -> str:
+    """The notes of a grouped row: what every choice in it shares, once, then each choice's own by its number,
+    so that no choice's notes (an odds hint, a card's numbers) are dropped."""
+    parts = [_note_parts(spec, view) for _, _, spec in items]
+    common = [p for p in parts[0] if all(p in q for q in parts[1:])]
+    own = [f"{i}: {'; '.join(x for x in q if x not in common)}" for (i, _, _), q in zip(items, parts, strict=True)
+           if any(x not in common for x in q)]
+    return "; ".join(x for x in ("; ".join(common), " · ".join(own)) if x)
 
 
 def _split(label: str) -> tuple[str, str]:
@@ -81,9 +104,7 @@ def choice_table(specs: list[ActionSpec], title: str, view: Mapping[str, Any]) -
         contiguous = items[-1][0] - items[0][0] == len(items) - 1
         numbers = f"{items[0][0]}{'–' if contiguous else '…'}{items[-1][0]}"
         listed = " · ".join(f"{i} {rest}" for i, rest, _ in items)
-        first = items[0][2].action.get("cards")
-        note = card_note(view, first[0]) if isinstance(first, list) and first else ""
-        table.add_row(numbers, f"[bold]{escape(head)}[/] {escape(listed)}", escape(note))
+        table.add_row(numbers, f"[bold]{escape(head)}[/] {escape(listed)}", escape(_group_notes(items, view)))
     return table
 
 

@@ -114,9 +114,13 @@ class Window:
     simultaneous: str = ""
 
 
+#: The ``Outcome.reason`` of a fight that ended because a side got away (Sim HuD, WL-B14): neither a win nor a draw.
+ESCAPED = "escaped"
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a match ended: the winning side's name (``None`` for a draw) and why."""
+    """How a match ended: the winning side's name (``None`` for a draw, or when a side got away) and why."""
 
     winner: str | None
     reason: str
@@ -124,7 +128,11 @@ class Outcome:
 
     @property
     def label(self) -> str:
-        return self.winner if self.winner is not None else "draw"
+        """The winning side, ``"escaped"`` when the fight ended because a side got away (reason :data:`ESCAPED`,
+        Sim HuD WL-B14: neither side defeated), else ``"draw"``: the words a simulation report counts."""
+        if self.winner is not None:
+            return self.winner
+        return ESCAPED if self.reason == ESCAPED else "draw"
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +268,12 @@ class Ruleset(Protocol):
 
     def invariants(self, state: Any) -> list[str]:
         """Descriptions of broken invariants (HP or action counts out of bounds); empty when all hold."""
+        ...
+
+    def gm_acts(self, state: Any) -> bool:
+        """Whether the GM actor itself (the ``gm`` seat's own calls: rulings, verdicts; not the combatants it may
+        play) can have a window in this match, given its options and combatants. ``fight --play gm`` refuses a
+        fight where the GM seat would play nothing."""
         ...
 
 

@@ -48,6 +48,11 @@ def to_jsonable(value: Any) -> Any:
     raise TypeError(f"cannot serialise {type(value).__name__} to JSON")
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and ``noun`` for narration, plural unless ``n`` is 1: ``1 square``, ``3 squares``, ``0 squares``."""
+    return f"{n} {noun if abs(n) == 1 else plural or noun + 's'}"
+
+
 class Names(Mapping[str, str]):
     """Display names for actor ids; unknown ids display as themselves."""
 

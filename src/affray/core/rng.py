@@ -158,6 +158,22 @@ class FastRNG:
         return self._salts.getrandbits(128).to_bytes(16, "big")
 
 
+#: A simulated fight on ``FastRNG(seed)`` gives its policies ``FastRNG(seed ^ POLICY_KEY)``.
+POLICY_KEY = 0x5DEECE66D
+
+
+def policy_rng(dice: RNG) -> FastRNG:
+    """The generator a match's policies draw from: a stream of its own, derived from the match's seed so that
+    its decisions are reproducible from that seed and differ between seeds, yet apart from the dice (a policy's
+    draws never move them) and one-way (the stream reveals nothing of a secret seed: it is seeded by
+    HMAC-SHA256(seed, "affray-policies")). Dice with no seed (scripted ones) give ``FastRNG(0)``."""
+    if isinstance(dice, VerifiableRNG):
+        return FastRNG(int.from_bytes(hmac.digest(dice.seed, b"affray-policies", "sha256")[:8], "big"))
+    if isinstance(dice, FastRNG):
+        return FastRNG(dice._seed ^ POLICY_KEY)
+    return FastRNG(0)
+
+
 class DiceExhausted(RuntimeError):
     """A :class:`ScriptedRNG` was asked for more dice than it was given."""
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from affray.core.content import ContentError, Problem, read_yaml, validate
 
@@ -66,8 +66,16 @@ class ScenarioBase(Strict):
     options: dict[str, Any] = Field(default_factory=dict)
     content: list[str] = Field(default_factory=list, description="extra content files or folders")
     gm: GmSeat = Field(default_factory=GmSeat, description="who plays the GM's decisions (default: a person)")
-    sides: list[Any] = Field(min_length=2)
+    sides: list[Any]
     _folder: Path = PrivateAttr(default_factory=Path)  # the scenario file's folder, set by validate_scenario
+
+    @field_validator("sides", mode="before")
+    @classmethod
+    def _two_sides(cls, value: Any) -> Any:
+        """A fight is between sides: at least two (every ruleset's scenario inherits this check)."""
+        if isinstance(value, list) and len(value) < 2:
+            raise ValueError(f"a scenario needs at least two sides (this one has {len(value)})")
+        return value
 
     def sheet_path(self, sheet: str) -> Path:
         """Where a combatant's ``sheet`` file is: relative paths start at the scenario file's folder."""

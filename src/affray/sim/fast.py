@@ -11,8 +11,9 @@ combatant's end state for every example over hundreds of seeds.
 The fight's record is its seed and its actions (:class:`FastFight`); :func:`replay_in_full` plays them again through
 a :class:`Match` on the same seed, which gives every event for narration (``affray sim --sample``).
 
-The seeds: a fight's dice come from ``FastRNG(seed)`` and its policies' choices from ``FastRNG(seed ^ POLICY_KEY)``,
-as :func:`affray.sim.runner.play_chunk` has always done, so the full engine and this loop play the same fight.
+The seeds: a fight's dice come from ``FastRNG(seed)`` and its policies' choices from ``policy_rng`` of those dice
+(``FastRNG(seed ^ POLICY_KEY)``, :func:`affray.core.rng.policy_rng`), as :func:`affray.ai.runner.play` gives them by
+default, so the full engine and this loop play the same fight.
 """
 
 from __future__ import annotations
@@ -27,9 +28,7 @@ from affray.core.match import Match, seat_viewer
 from affray.core.memo import Memo
 from affray.core.options import parse_options
 from affray.core.policy import Policy
-from affray.core.rng import FastRNG
-
-POLICY_KEY = 0x5DEECE66D  # the policies' generator is FastRNG(seed ^ POLICY_KEY)
+from affray.core.rng import FastRNG, policy_rng
 
 
 class FastPathError(RuntimeError):
@@ -66,7 +65,8 @@ def play_fast(ruleset: Ruleset, setup: Mapping[str, Any], options: Any, policies
     """
     if options is None or isinstance(options, Mapping):
         options = parse_options(ruleset.options_type, options)
-    rng, policy_rng = FastRNG(seed), FastRNG(seed ^ POLICY_KEY)
+    rng = FastRNG(seed)
+    policies_rng = policy_rng(rng)
     journal = QUIET if validate else QUIET_TRUSTED
     memo = Memo(shared)
     state, _ = ruleset.setup(setup, options, rng, journal, memo)
@@ -85,7 +85,7 @@ def play_fast(ruleset: Ruleset, setup: Mapping[str, Any], options: Any, policies
         if policy is None:
             raise FastPathError(f"{actor} must act but has no policy (a simulation plays every seat)")
         offered = choices(state, actor, memo)
-        action = policy.choose(observe(state, viewers[actor], actor, memo), offered, policy_rng)
+        action = policy.choose(observe(state, viewers[actor], actor, memo), offered, policies_rng)
         result = step(state, actor, action, rng, journal)
         if isinstance(result, Rejected):
             raise FastPathError(f"policy {policy.name} chose a refused action for {actor}: {action} "

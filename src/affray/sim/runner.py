@@ -61,12 +61,11 @@ def play_chunk(spec: SimSpec, chunk: int, count: int) -> Tally:
         from affray.ai.runner import play
         from affray.core.match import Match
         from affray.core.rng import FastRNG
-        from affray.sim.fast import POLICY_KEY
 
         for i in range(count):
             fight_seed = derive_seed(chunk_seed, i)
             match = Match(ruleset, spec.setup, spec.options, rng=FastRNG(fight_seed), shared=shared)
-            outcome = play(match, policies, FastRNG(fight_seed ^ POLICY_KEY), max_steps=spec.max_steps)
+            outcome = play(match, policies, max_steps=spec.max_steps)  # the policies' generator: policy_rng
             tally.add(outcome, match.rounds(), ruleset.report(match.state))
         return tally
     from affray.sim.fast import play_fast

@@ -8,11 +8,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from affray.core.engine import CombatantReport, Outcome
+from affray.core.engine import ESCAPED, CombatantReport, Outcome
 
 Z95 = 1.959963984540054
-#: The ``Outcome.reason`` of a fight that ended because a side got away (Sim HuD, WL-B14): counted apart.
-ESCAPED = "escaped"
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -144,3 +142,25 @@ def summary(tally: Tally, sides: list[str], names: Mapping[str, str]) -> dict[st
                    "tail": [{"k": k, "p_at_least": p} for k, p in rounds_tail(tally.rounds, n)]},
         "combatants": combatants,
     }
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeRow:
+    """One outcome of a report: a side's wins, the draws or the escapes, as a count, a rate and its 95% interval."""
+
+    label: str
+    count: int
+    rate: float
+    ci95: tuple[float, float]
+    side: bool  # a side's wins (the others are "draw" and "escaped")
+
+
+def outcome_rows(report: Mapping[str, Any]) -> list[OutcomeRow]:
+    """Every outcome a :func:`summary` report counts, in the order every report shows them: each side's wins, the
+    draws, the escapes (WL-B14). The table, the plots and the sweep all list these, so none drops one."""
+    rows = [OutcomeRow(side, row["wins"], row["win_rate"], (row["ci95"][0], row["ci95"][1]), True)
+            for side, row in report["sides"].items()]
+    for label, key in (("draw", "draws"), (ESCAPED, "escapes")):
+        row = report[key]
+        rows.append(OutcomeRow(label, row["count"], row["rate"], (row["ci95"][0], row["ci95"][1]), False))
+    return rows

@@ -10,13 +10,17 @@ requested precision or its fight budget is spent.
 from __future__ import annotations
 
 import copy
+import dataclasses
+import difflib
 import re
-from collections.abc import Callable
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from affray.core.content import ContentLibrary
 
@@ -102,11 +106,62 @@ def set_path(data: Any, path: list[str | int], value: Any, shown: str) -> None:
             raise SweepError(f"--param {shown}: cannot go into '{key}' below a plain value")
 
 
+def _one_type(annotation: Any) -> Any:
+    """``X`` of ``X | None``; ``None`` (unknown) for a union of several types."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        kept = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return kept[0] if len(kept) == 1 else None
+    return annotation
+
+
+def _names(model: type[BaseModel]) -> list[str]:
+    return sorted({n for name, f in model.model_fields.items() for n in (name, f.alias) if n})
+
+
+def _shown(base: str, path: Sequence[str | int]) -> str:
+    text = base
+    for key in path:
+        text += f"[{key}]" if isinstance(key, int) else (f".{key}" if text else str(key))
+    return text or "the scenario"
+
+
+def check_fields(model: type[BaseModel], path: Sequence[str | int], shown: str, first: Sequence[str] = (),
+                 base: str = "") -> None:
+    """Follow ``path`` through ``model``'s fields and refuse a name that is no field where the model takes no
+    others, suggesting the nearest one (``first``: more names the first segment may be, such as combatant ids;
+    ``base``: what the path starts from, in the message). Where the type is not a model (free mappings, unions)
+    nothing further is checked."""
+    annotation: Any = model
+    for depth, key in enumerate(path):
+        annotation = _one_type(annotation)
+        origin = typing.get_origin(annotation)
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            fields = {n: f for name, f in annotation.model_fields.items() for n in (name, f.alias) if n}
+            if isinstance(key, int) or key not in fields:
+                if annotation.model_config.get("extra") != "forbid":
+                    return
+                known = [*_names(annotation), *(first if depth == 0 else ())]
+                near = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
+                where = _shown(base, path[:depth])
+                hint = f"did you mean '{near[0]}'?" if near else f"one of {', '.join(known)}"
+                raise SweepError(f"--param {shown}: '{key}' is not a field of {where}; {hint}")
+            annotation = fields[str(key)].annotation
+        elif origin in (list, tuple, Sequence) and isinstance(key, int):
+            annotation = typing.get_args(annotation)[0]
+        elif origin in (dict, Mapping):
+            annotation = typing.get_args(annotation)[1]
+        else:
+            return
+
+
 Patch = Callable[[ContentLibrary], None]
 
 
-def apply(data: dict[str, Any], param_path: str, value: float | int) -> tuple[dict[str, Any], Patch | None]:
-    """A copy of the scenario ``data`` with the parameter set, and a content patch if it targets content."""
+def apply(data: dict[str, Any], param_path: str, value: float | int, scenario_model: type[BaseModel] | None = None,
+          options: Sequence[str] = ()) -> tuple[dict[str, Any], Patch | None]:
+    """A copy of the scenario ``data`` with the parameter set, and a content patch if it targets content. With
+    ``scenario_model`` (the ruleset's scenario type) and ``options`` (its option names), a path naming no field
+    or no option is refused with the nearest one."""
     path = segments(param_path)
     if path[0] == "content":
         if len(path) < 4:
@@ -118,6 +173,7 @@ def apply(data: dict[str, Any], param_path: str, value: float | int) -> tuple[di
                 item = library.get(section, item_id)
             except KeyError as exc:
                 raise SweepError(f"--param {param_path}: {exc.args[0]}") from None
+            check_fields(type(item), inner, param_path, base=f"content.{section}.{item_id}")
             dumped = item.model_dump()
             set_path(dumped, inner, value, param_path)
             try:
@@ -128,6 +184,14 @@ def apply(data: dict[str, Any], param_path: str, value: float | int) -> tuple[di
         return copy.deepcopy(data), patch
     found = _find_combatant(data, str(path[0])) if isinstance(path[0], str) and path[0] not in data else None
     full = (found + path[1:]) if found else path
+    if scenario_model is not None:
+        ids = [str(c.get("id")) for side in data.get("sides", []) if isinstance(side, dict)
+               for c in side.get("combatants", []) if isinstance(c, dict)]
+        check_fields(scenario_model, full, param_path, ids)
+    if options and len(full) == 2 and full[0] == "options" and full[1] not in options:
+        near = difflib.get_close_matches(str(full[1]), options, n=1, cutoff=0.6)
+        raise SweepError(f"--param {param_path}: '{full[1]}' is not an option of this ruleset"
+                         + (f"; did you mean '{near[0]}'?" if near else f"; one of {', '.join(options)}"))
     patched = copy.deepcopy(data)
     set_path(patched, full, value, param_path)
     return patched, None
@@ -137,8 +201,15 @@ def scenario_at(data: dict[str, Any], source: str | Path, param: str, value: flo
     """The checked scenario with the parameter at ``value`` (errors name the parameter)."""
     from affray.api import scenario_from_data
     from affray.core.content import ContentError
+    from affray.core.engine import get_ruleset
 
-    patched, patch = apply(data, param, value)
+    try:
+        ruleset = get_ruleset(str(data.get("ruleset")))
+        model: type[BaseModel] | None = ruleset.scenario_type
+        options = [f.name for f in dataclasses.fields(ruleset.options_type)]
+    except (KeyError, TypeError):
+        model, options = None, []  # scenario_from_data names an unknown ruleset; options not a dataclass: unchecked
+    patched, patch = apply(data, param, value, model, options)
     try:
         return scenario_from_data(patched, source, patch=patch)
     except ContentError as exc:

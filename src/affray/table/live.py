@@ -16,7 +16,7 @@ from affray.ai.base import Policy
 from affray.core.chain import link
 from affray.core.engine import SPECTATOR
 from affray.core.match import Match
-from affray.core.rng import FastRNG
+from affray.core.rng import policy_rng
 from affray.odds.hints import hints
 from affray.store import ChatLine
 from affray.table.errors import FORBIDDEN, Refusal
@@ -58,8 +58,9 @@ class Table:
 
     def __post_init__(self) -> None:
         self.changed = threading.Condition(self.lock)
-        # Policies draw from their own generator, never the match's dice (ai/runner.py).
-        self.policy_rng = FastRNG(self.policy_seed)
+        # Policies draw from their own generator, never the match's dice, derived one way from the match's seed so
+        # that the seed reproduces their decisions (core/rng.py policy_rng).
+        self.policy_rng = policy_rng(self.match.rng)
 
     @property
     def version(self) -> int:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from affray.core.dice import roll_die
-from affray.core.engine import Accepted, Outcome
+from affray.core.engine import ESCAPED, Accepted, Outcome
 from affray.core.events import Defeated, Ended, Rolled
 from affray.core.journal import QUIET_TRUSTED, Journal
 from affray.core.outcomes import last_side_standing, round_limit_draw
@@ -190,7 +190,7 @@ def check_outcome(state: HudState, journal: Journal) -> None:
     if escaped:  # WL-B14: nobody was defeated
         details = {"escaped": [f.id for f in escaped], "held_the_field": standing.winner,
                    "down": [f.id for f in state.fighters.values() if f.out == "down"]}
-        state.outcome = Outcome(None, "escaped", details)
+        state.outcome = Outcome(None, ESCAPED, details)
         journal.append(EndedEscaped(None, f"{', '.join(f.name for f in escaped)} escaped"))
     else:
         state.outcome = standing

@@ -122,7 +122,7 @@ class HudScenario(ScenarioBase):
     ruleset: Literal["hud"]
     mode: Literal["free_form", "simplified", "nerdified"] = "nerdified"
     first: str | None = Field(default=None, description="who attacks first by the scene's logic (WL-05)")
-    sides: list[Side[HudCombatant]] = Field(min_length=2)
+    sides: list[Side[HudCombatant]]  # at least two: ScenarioBase checks it
 
     @model_validator(mode="after")
     def _first_exists(self) -> HudScenario:

@@ -71,9 +71,9 @@ def pursuit_step(gap: int, flee: int, pursue: int, catch_gap: int = 2, escape_ga
 
 
 def emergency_rearm_cost(hands: int, kind: str, carry: str, trained_witcher: bool, priced: bool = True) -> int:
-    """Actions an emergency rearm costs (drop what is in hand, draw another). Rules: WL-19, WL-20.
+    """Actions an emergency rearm costs (drop what is in hand, draw another). Rules: WL-19, WL-20, WL-B15.
 
-    The drop is free (WL-19); with ``priced`` (the default ruling) the draw still costs what WL-20 says, so an
+    The drop is free (WL-19); with ``priced`` (the default, ruling WL-B15) the draw still costs what WL-20 says, so an
     emergency rearm is never cheaper than drawing the same weapon into a free hand. ``priced=False``: always free.
     """
     return draw_cost(hands, kind, carry, "stowed", trained_witcher) if priced else 0

@@ -59,10 +59,10 @@ class HudOptions:
             "combatant's initiative step, or a defense when none is left; the seed's 'at any time in the "
             "round'), or 'defense' only.")
     emergency_rearm_draw_cost: bool = option(
-        True, rule="WL-19",
-        doc="An emergency rearm drops the weapon for free but still pays the draw's WL-20 cost (a bow, a "
+        True, rule="WL-B15",
+        doc="An emergency rearm drops the weapon in hand for free but still pays the draw's WL-20 cost (a bow, a "
             "two-handed weapon in a sheath... cost an action), so it is never cheaper than drawing into a free "
-            "hand. False: always free (the literal text).")
+            "hand. False: always free (the literal text of WL-19).")
     default_actions_per_round: int = option(
         2, low=1, high=10, rule="WL-B12", doc="Actions per round of a combatant whose content does not say.")
     simplified_hp: int = option(3, low=1, high=100,

@@ -3,7 +3,8 @@
 A plan is the ordered list of a combatant's actions for the round (WL-10), declared in the open from
 the lowest initiative up (WL-09). Costs: attack, defense, rearm, pick up and a complex activity take 1
 action; a charge takes 2 (WL-18); a draw takes 0 or 1 (WL-20); the free 10 m move (``close``) takes none
-(WL-10); an emergency rearm drops what is in hand for free but pays the draw's cost (WL-19, WL-20, option
+(WL-10); an emergency rearm drops every weapon in hand for free but pays the draw's cost, and a pick-up with full
+hands sheathes what must make room (WL-19, WL-20, ruling WL-B15 in ``docs/hud.md``, option
 ``emergency_rearm_draw_cost``). The costs must add up to the combatant's actions for the round, plus one with
 an additional action (WL-17, WL-B6). Distance is real (WL-B13): ``close`` reaches a near foe only, a charge is
 how a far foe is reached, and a charge on a foe one is engaged with is refused.
@@ -48,15 +49,22 @@ def _hands(f: Fighter, ids: list[str]) -> int:
     return sum(f.arms[i].hands for i in ids)
 
 
-def _make_room(f: Fighter, sk: Sketch, weapon: str) -> list[str]:
-    """What leaves the hand so ``weapon`` fits: weapons first, the shield last (rearm, WL-19)."""
+def _make_room(f: Fighter, sk: Sketch, weapon: str, leaving: list[str] | None = None) -> list[str]:
+    """What leaves the hand so ``weapon`` fits, beyond ``leaving``: weapons first, the shield last (rearm, WL-19)."""
     need = f.arms[weapon].hands
-    leaving: list[str] = []
+    leaving = list(leaving or [])
     for held in sorted(sk.hand, key=lambda i: f.arms[i].kind == "shield"):
         if 2 - _hands(f, [h for h in sk.hand if h not in leaving]) >= need:
             break
-        leaving.append(held)
+        if held not in leaving:
+            leaving.append(held)
     return leaving
+
+
+def _dropping(f: Fighter, sk: Sketch, weapon: str) -> list[str]:
+    """What an emergency rearm drops: every weapon in hand ("dropping the weapon in hand on the ground"), and the
+    shield on the arm only if ``weapon`` needs its hand. Rules: WL-19, WL-B15."""
+    return _make_room(f, sk, weapon, [h for h in sk.hand if f.arms[h].kind != "shield"])
 
 
 def weapon_step(f: Fighter, sk: Sketch, item: dict[str, Any], draw_priced: bool = True) -> Rejected | int:
@@ -71,10 +79,8 @@ def weapon_step(f: Fighter, sk: Sketch, item: dict[str, Any], draw_priced: bool 
             return Rejected("weapon_not_dropped", f"{weapon} is not lying on the ground.")
         if sk.dropped[weapon] != sk.place:
             return Rejected("not_next_to_weapon", f"{f.name} must be next to {weapon} to pick it up.")
-        if 2 - _hands(f, sk.hand) < f.arms[weapon].hands:
-            return Rejected("hands_full", f"{f.name} has no free hand for {weapon}.")
-        del sk.dropped[weapon]
-        sk.hand.append(weapon)
+        del sk.dropped[weapon]  # full hands sheathe what must make room, as a rearm does (WL-B15)
+        sk.hand = [h for h in sk.hand if h not in _make_room(f, sk, weapon)] + [weapon]
         return 1
     if weapon in sk.dropped:
         return Rejected("weapon_dropped", f"{weapon} lies on the ground; pick it up first.")
@@ -86,7 +92,7 @@ def weapon_step(f: Fighter, sk: Sketch, item: dict[str, Any], draw_priced: bool 
             return Rejected("hands_full", f"{f.name}'s hands are full; rearm instead of drawing {weapon}.")
         sk.hand.append(weapon)
         return draw_cost(arm.hands, arm.kind, arm.carry, "stowed", f.trained_witcher)
-    leaving = _make_room(f, sk, weapon)
+    leaving = _dropping(f, sk, weapon) if kind == "emergency_rearm" else _make_room(f, sk, weapon)
     sk.hand = [h for h in sk.hand if h not in leaving] + [weapon]
     if kind == "emergency_rearm":
         sk.dropped.update({h: sk.place for h in leaving})

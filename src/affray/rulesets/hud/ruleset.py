@@ -158,6 +158,10 @@ class HudRuleset:
         return {a: CombatantReport(f.side, f.out == "down", False, f.hp, f.max_hp, f.dealt, f.taken,
                                    ("escaped",) if f.out == "escaped" else ()) for a, f in state.fighters.items()}
 
+    def gm_acts(self, state: HudState) -> bool:
+        """The HuD gives the GM no calls of its own: every roll and choice is a combatant's."""
+        return False
+
     def gm_secrets(self, state: HudState) -> list[tuple[str, Any]]:
         """GM-level information hidden from the players: none (for the leak check)."""
         return []

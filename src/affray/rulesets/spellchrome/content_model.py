@@ -226,7 +226,7 @@ class SpellchromeScenario(ScenarioBase):
     map: str = Field(description="ASCII map: '.' open, '#' wall, '~' half speed, '^' third speed, "
                                  "'%' 5 ft per move action")
     surprise: Surprise | None = None
-    sides: list[Side[SpellchromeCombatant]] = Field(min_length=2)
+    sides: list[Side[SpellchromeCombatant]]  # at least two: ScenarioBase checks it
 
     @field_validator("map")
     @classmethod

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from affray.core.events import Event
+from affray.core.events import Event, counted
 
 Square = tuple[int, int]
 
@@ -43,7 +43,7 @@ class Moved(Event):
 
     def describe(self, names: Mapping[str, str]) -> str:
         end = self.path[-1] if self.path else None
-        return f"{names[self.actor]} {self.how}s to {end} ({len(self.path)} squares)"
+        return f"{names[self.actor]} {self.how}s to {end} ({counted(len(self.path), 'square')})"
 
 
 @dataclass(slots=True)

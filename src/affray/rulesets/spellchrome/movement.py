@@ -15,6 +15,7 @@ run's "fairly straight" path, and ``whole`` says what a ``%`` square costs.
 from __future__ import annotations
 
 from affray.core.engine import Rejected
+from affray.core.events import counted
 from affray.core.grid import DIRECTIONS, Pos, Reach, adjacent, distance, path_cost, reachable
 from affray.rulesets.spellchrome.mechanics import run_bonus_squares, squares, withdraw_distance
 from affray.rulesets.spellchrome.state import Combatant, SpellchromeState
@@ -215,8 +216,8 @@ def _check_given(state: SpellchromeState, c: Combatant, kind: str, to: Pos, path
 
 
 def _too_far(state: SpellchromeState, c: Combatant, kind: str) -> str:
-    return (f"That is farther than {c.name} can {kind} ({budget_of(state, c, kind)} squares; difficult terrain "
-            "costs 2 or 3, and a '%' square a whole move action).")
+    return (f"That is farther than {c.name} can {kind} ({counted(budget_of(state, c, kind), 'square')}; "
+            "difficult terrain costs 2 or 3, and a '%' square a whole move action).")
 
 
 def _why_unreachable(state: SpellchromeState, c: Combatant, kind: str, to: Pos, tumble: bool) -> Rejected:

@@ -8,7 +8,7 @@ speed provokes), ruling SC-R9 (each foe gets one chance per turn at a mover's mo
 
 from __future__ import annotations
 
-from affray.core.events import Event, Note
+from affray.core.events import Event, Note, counted
 from affray.core.grid import Pos
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome.checks import loud, roll, skill_check
@@ -44,7 +44,8 @@ def _run_reach(state: SpellchromeState, rng: RNG, c: Combatant, path: list[Pos],
     total = roll(rng, c.id, "Run check", D20, mod, events)
     budget = 2 * squares(c.speed_ft) + run_bonus_squares(total)
     if loud(events):
-        events.append(Note(f"runs: {total} on the Run check adds {run_bonus_squares(total)} squares (SC-18)", c.id))
+        events.append(Note(f"runs: {total} on the Run check adds {counted(run_bonus_squares(total), 'square')} "
+                           "(SC-18)", c.id))
     spent, kept, whole = 0, [], whole_of(c, "run")
     for p in path:
         spent += state.grid.cost(p, whole)

@@ -170,6 +170,10 @@ class SpellchromeRuleset:
                                 f"{c.name} has already taken its one attack of opportunity this round (SC-26).")
         return Rejected("no_opportunity", f"No attack of opportunity is offered to {c.name if c else actor} now.")
 
+    def gm_acts(self, state: SpellchromeState) -> bool:
+        """Spellchrome's GM calls are options and scenario fields (SC-16's initiative bonus): no window of its own."""
+        return False
+
     def gm_secrets(self, state: SpellchromeState) -> list[tuple[str, Any]]:
         """GM-level information hidden from the players: none (for the leak check)."""
         return []

@@ -196,7 +196,7 @@ class WarpScenario(ScenarioBase):
     ruleset: Literal["warp"]
     mode: Literal["combat", "gestalt"] = "combat"
     darkness: Darkness = Field(default="none", description="darkness or fog for missiles (WR-14)")
-    sides: list[Side[WarpCombatant]] = Field(min_length=2)
+    sides: list[Side[WarpCombatant]]  # at least two: ScenarioBase checks it
 
     @model_validator(mode="after")
     def _has_stats(self) -> WarpScenario:

@@ -22,8 +22,9 @@ from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.warp.attack import count_field
 from affray.rulesets.warp.events import Plea, Ruled, Verdict
+from affray.rulesets.warp.gang import choose_gang, engaged, gang_choice_needed
 from affray.rulesets.warp.mechanics import COVER, DARKNESS
-from affray.rulesets.warp.resolve import defense_options, engaged, gang_choice_needed, set_gang
+from affray.rulesets.warp.resolve import defense_options
 from affray.rulesets.warp.rolls import fighting_capacity
 from affray.rulesets.warp.state import Decision, Fighter, WarpState
 from affray.rulesets.warp.turns import gm_decides
@@ -93,7 +94,7 @@ def defend(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], even
     a.defense_trait, a.dodge, a.defense_experience = trait, dodge, spend
     t.experience -= spend
     if normal is not None:
-        set_gang(state, t, normal, events)
+        choose_gang(state, t, normal, events)
     return None
 
 

@@ -190,15 +190,18 @@ class EffectApplied(Event):
 
 @dataclass(slots=True)
 class GangChosen(Event):
-    """A defender outnumbered picks the attackers it defends against normally (WR-31)."""
+    """A defender outnumbered picks the attackers it defends against normally; ``capacity`` is how many attackers a
+    round it handles before the others carry the bonus die (WR-31, WR-B17)."""
 
     kind: ClassVar[str] = "gang_up"
     defender: str
     normal: list[str]
+    capacity: int = 2
 
     def describe(self, names: Mapping[str, str]) -> str:
         who = ", ".join(names[a] for a in self.normal)
-        return f"{names[self.defender]} is ganged up on and keeps facing {who}; the others get a bonus die"
+        return (f"{names[self.defender]} is ganged up on and defends normally against {who}; any other attacker "
+                f"beyond its first {self.capacity} this round gets a bonus die")
 
 
 @dataclass(slots=True)

@@ -17,8 +17,9 @@ from typing import Any
 from affray.core.engine import Action, ActionSpec
 from affray.rulesets.warp.actions import COVER_ORDER
 from affray.rulesets.warp.attack import in_range, reach, usable_weapons
+from affray.rulesets.warp.gang import engaged, gang_choice_needed
 from affray.rulesets.warp.mechanics import PACES
-from affray.rulesets.warp.resolve import defense_options, engaged, gang_choice_needed, lock_matters
+from affray.rulesets.warp.resolve import defense_options, lock_matters
 from affray.rulesets.warp.rolls import candidates, fighting_capacity
 from affray.rulesets.warp.state import Arm, Decision, Fighter, WarpState
 

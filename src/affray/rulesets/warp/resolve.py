@@ -12,7 +12,8 @@ from __future__ import annotations
 from affray.core.engine import GM
 from affray.core.journal import Journal
 from affray.core.rng import RNG
-from affray.rulesets.warp.events import DefenseDice, Exchanged, GangChosen
+from affray.rulesets.warp.events import DefenseDice, Exchanged
+from affray.rulesets.warp.gang import gang_choice_needed, ganging_up
 from affray.rulesets.warp.mechanics import (
     better_weaponry,
     distance_dice,
@@ -26,7 +27,6 @@ from affray.rulesets.warp.rolls import (
     agility_related,
     candidates,
     dodge_dice,
-    fighting_capacity,
     lock,
     roll,
     standing,
@@ -41,17 +41,6 @@ def needs_ruling(state: WarpState, a: Attack) -> bool:
     PC attacks (the GM may call them predictable, WR-17) wait for the GM's ruling."""
     return gm_decides(state) and (bool(a.claim) or a.special != "none" or a.mode == "ranged"
                                   or state.fighters[a.attacker].pc)
-
-
-def engaged(state: WarpState, t: Fighter) -> list[str]:
-    """Foes of ``t`` within melee reach of it (WR-31, WR-X2)."""
-    return [g.id for g in state.foes(t) if abs(g.position - t.position) <= state.options.melee_reach_m]
-
-
-def gang_choice_needed(state: WarpState, a: Attack) -> bool:
-    """An outnumbered defender picks who it defends against normally, once a round (WR-31)."""
-    t = state.fighters[a.target]
-    return a.mode == "melee" and t.gang_round != state.round and len(engaged(state, t)) > fighting_capacity(t)
 
 
 def defense_options(state: WarpState, a: Attack) -> list[TraitRating | None]:
@@ -108,16 +97,10 @@ def auto_defense(state: WarpState, a: Attack) -> None:
     a.dodge = True
 
 
-def set_gang(state: WarpState, t: Fighter, normal: list[str], events: Journal) -> None:
-    t.gang_round, t.gang_normal = state.round, list(normal)
-    events.append(GangChosen(t.id, list(normal)))
-
-
 def _advantages(state: WarpState, f: Fighter, t: Fighter, a: Attack, mods: Mods) -> None:
     """Bonus dice from advantage (WR-31) and the GM's ruling; the predictable penalty (WR-17, WR-B11)."""
     if a.mode == "melee":
-        if t.gang_round == state.round and len(engaged(state, t)) > fighting_capacity(t) and \
-                f.id not in t.gang_normal:
+        if ganging_up(state, f, t):
             mods.bonus.append("ganging up")
         if better_weaponry(f.arms[a.weapon].handiness, t.arms[t.wielding].handiness):
             mods.bonus.append("better weaponry")

@@ -41,6 +41,7 @@ from affray.rulesets.warp.action_types import ACTION_TYPES
 from affray.rulesets.warp.actions import turn_step
 from affray.rulesets.warp.choices import WarpChoices
 from affray.rulesets.warp.content_model import WarpContent, WarpScenario
+from affray.rulesets.warp.gang import gang_bound_problems
 from affray.rulesets.warp.legal import decision_specs, turn_specs
 from affray.rulesets.warp.observe import WarpObservation
 from affray.rulesets.warp.options import WarpOptions
@@ -202,6 +203,10 @@ class WarpRuleset:
                                      f.hp, f.max_hp, f.dealt, f.taken, tuple(conditions), {"stun": float(f.stun)})
         return out
 
+    def gm_acts(self, state: WarpState) -> bool:
+        """The GM seat makes the GM's calls only with ``gm_decisions: table`` (ruling WR-X1)."""
+        return turns.gm_decides(state)
+
     def gm_secrets(self, state: WarpState) -> list[tuple[str, Any]]:
         """GM characters' numbers in their JSON form: GM-level, hidden from the players (for the leak check)."""
         return [(f.id, to_jsonable(sheet(f))) for f in state.fighters.values() if not f.pc]
@@ -228,7 +233,7 @@ class WarpRuleset:
                 problems.append(f"{f.id} has an unknown status {f.status!r}")
             if any(n < 0 for n in f.carried.values()) or f.wielding not in f.arms:
                 problems.append(f"{f.id} carries {f.carried} and wields {f.wielding!r}")
-        return problems
+        return problems + gang_bound_problems(state)
 
     def rounds(self, state: WarpState) -> int:
         return state.round

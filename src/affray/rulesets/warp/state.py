@@ -120,8 +120,14 @@ class Fighter:
     last_attack: tuple[int, str, str] | None = None  # (round, target, maneuver) for WR-B11
     prone: bool = False
     held_by: str = ""
+    # ganging up (WR-31, ruling WR-B17): the round the four fields below are about, whether the defender has named
+    # the foes it defends against normally, those foes, its distinct melee attackers in order, and those who carry
+    # the bonus die
     gang_round: int = 0
-    gang_normal: list[str] = field(default_factory=list)  # attackers defended normally this round (WR-31)
+    gang_chosen: bool = False
+    gang_normal: list[str] = field(default_factory=list)
+    gang_attackers: list[str] = field(default_factory=list)
+    gang_bonus: list[str] = field(default_factory=list)
     serious: list[dict[str, Any]] = field(default_factory=list)
     dealt: int = 0  # HP taken off foes (simulation reports)
     taken: int = 0

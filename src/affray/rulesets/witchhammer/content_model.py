@@ -269,4 +269,4 @@ class WitchHammerScenario(ScenarioBase):
     map: str | None = Field(default=None, description="ASCII map: '.' open, '#' wall, '~' and '^' difficult, "
                                                       "'%' a whole move")
     size: tuple[int, int] = Field(default=(12, 12), description="width, height of an open map when no map is given")
-    sides: list[Side[WitchHammerCombatant]] = Field(min_length=2)
+    sides: list[Side[WitchHammerCombatant]]  # at least two: ScenarioBase checks it

@@ -109,12 +109,18 @@ class Attacked(Event):
     position: list[str]  # "behind", "flank"
 
     def describe(self, names: Mapping[str, str]) -> str:
+        """One number per step, the same as the roll's line: the d20, its modifier (the attack bonus less the
+        Defense, WH-16) with both parts, the crit or fumble's 10 (WH-17) or a clamped margin, and the value."""
         pos = f" [{', '.join(self.position)}]" if self.position else ""
         crit = " CRIT!" if self.crit else ""
         tail = {"miss": "misses", "fumble": "fumbles", "hit": f"hits for {self.damage}",
                 "solid": f"lands a Solid Hit for {self.damage}"}[self.result]
-        return (f"{names[self.actor]} attacks {names[self.target]} with {self.card}: Attack {self.bonus:+d} against "
-                f"Defense {self.defense}, d20 {self.natural}: {self.value}, {tail}{crit}{pos}")
+        margin = self.bonus - self.defense
+        rest = self.value - self.natural - margin
+        why = "crit" if self.crit else "fumble" if self.natural == 1 else "margin clamped at 0"
+        extra = f" {rest:+d} ({why})" if rest else ""
+        return (f"{names[self.actor]} attacks {names[self.target]} with {self.card}: d20 {self.natural} {margin:+d} "
+                f"(Attack {self.bonus:+d} − Defense {self.defense}){extra} = {self.value}, {tail}{crit}{pos}")
 
 
 @dataclass(slots=True)

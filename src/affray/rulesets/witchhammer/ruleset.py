@@ -153,6 +153,10 @@ class WitchHammerRuleset:
         data["fighters"] = {a: to_jsonable(f) for a, f in state.fighters.items()}
         return data
 
+    def gm_acts(self, state: WitchHammerState) -> bool:
+        """The GM rules on a PC's failed death's-door save after the fight (WH-29), so it acts when a PC fights."""
+        return any(f.kind == "pc" for f in state.fighters.values())
+
     def gm_secrets(self, state: WitchHammerState) -> list[tuple[str, Any]]:
         """GM-level information: each combatant's deck, open to the seat that plays it and to the GM only (for the
         leak check). A deck equal to another combatant's is left out: the check finds values by their text, and

@@ -199,9 +199,12 @@ def set_money(sheet: WitchHammerSheet, roll: MoneyRoll) -> WitchHammerSheet:
 
 
 def pay(sheet: WitchHammerSheet, silver: int, what: str) -> WitchHammerSheet:
-    """Spend (negative) or gain (positive) silver with a ledger line; never below 0 (ruling WH-C9)."""
+    """Spend (negative) or gain (positive) silver with a ledger line; never below 0 (ruling WH-C9). Nothing moves
+    for 0 silver, so no line is written (a ledger line moves some silver: a hat worth 0 costs nothing)."""
     if sheet.money is None:
         raise Refused("no money yet: roll the starting 1d100 silver first (WH-37)")
+    if silver == 0:
+        return sheet
     if sheet.money.silver + silver < 0:
         raise Refused(f"{what} costs {-silver} silver; {sheet.money.silver} on hand")
     entry = LedgerEntry(silver=silver, what=what)

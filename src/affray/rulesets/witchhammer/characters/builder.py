@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from affray.characters.prompts import DONE, Prompts
+from affray.characters.prompts import DONE, Prompts, field_check
 from affray.characters.sheet import Refused
 from affray.core.content import ContentLibrary
 from affray.core.rng import VerifiableRNG
@@ -19,6 +19,9 @@ from affray.rulesets.witchhammer.characters.sheet import (
     ATTRIBUTE_LABEL,
     SKILL_COST,
     SKILLS,
+    Equipment,
+    Gem,
+    Hat,
     WitchHammerSheet,
 )
 
@@ -116,18 +119,20 @@ def _trait_table(p: Prompts, sheet: WitchHammerSheet, lib: ContentLibrary) -> No
 def _gear_and_hat(p: Prompts, sheet: WitchHammerSheet, lib: ContentLibrary) -> WitchHammerSheet:
     armour = lib.sections.get("armour", {})
     p.show("Armour (WH-36)", ("id", "name"), [(k, a.name) for k, a in sorted(armour.items())])
-    weapon = p.ask("Weapon (one; a name, no magic: its bonuses are in the techniques)", "")
+    weapon = p.ask("Weapon (one; a name, no magic: its bonuses are in the techniques)", "",
+                   field_check(Equipment, "weapon", blank=True))
     worn = p.ask_id("Armour set (id)", armour, blank=True)
     misc: list[str] = []
     while len(misc) < 5 and (item := p.ask(f"Misc item {len(misc) + 1} of 5 (blank to stop)", "")):
         misc.append(item)
     sheet = adv.equip(sheet, lib, weapon=weapon, armour=worn, misc=misc)
-    hat = p.ask("Hat (a name; blank for none)", "")
+    hat = p.ask("Hat (a name; blank for none)", "", field_check(Hat, "name", blank=True))
     if not hat:
         return sheet
     value = p.ask_int("Its value in silver", 0, 1_000_000, 0)
     gems: list[tuple[str, int]] = []
-    while kind := p.ask("Attached to it: kind of gem or bauble (blank to stop)", ""):
+    gem_kind = field_check(Gem, "kind", blank=True)
+    while kind := p.ask("Attached to it: kind of gem or bauble (blank to stop)", "", gem_kind):
         gems.append((kind, p.ask_int(f"Value of the {kind}", 0, 1_000_000)))
     gift = "a gift is written in the ledger as a gain and a 'hat: NAME' spending line"
     if p.ask_yes(f"Pay for it from your {sheet.money.silver if sheet.money else 0} silver", True):
