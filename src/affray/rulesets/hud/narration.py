@@ -91,8 +91,9 @@ def change(c: Mapping[str, Any], story: Story) -> str:
     who = story[c["combatant"]]
     if "position" in c:
         return f"{who} is moved to {place(c['position'])} (from {place(c.get('was'))})"
-    if "status" in c and str(c["status"])[:1] in "+-":
-        return f"{who} takes {c['status']}"
+    if "status" in c and str(c["status"])[:1] in "+-":  # a penalty (WL-17): this round's, or next round's
+        status = str(c["status"])
+        return f"{who} takes {status}" + ("" if status.endswith("next round") else " this round")
     return describe_change(c, story)
 
 

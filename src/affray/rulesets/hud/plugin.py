@@ -16,4 +16,5 @@ PLUGIN = Plugin(
     builder=part("affray.rulesets.hud.builder", "build"),
     batch=part("affray.rulesets.hud.batch", "BATCH"),
     narrator=part("affray.rulesets.hud.narration", "NARRATOR"),
+    adjuster=part("affray.rulesets.hud.adjust", "ADJUSTER"),
 )
