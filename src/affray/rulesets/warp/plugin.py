@@ -15,4 +15,5 @@ PLUGIN = Plugin(
     sheet=part("affray.rulesets.warp.sheet", "RULES"),
     builder=part("affray.rulesets.warp.builder", "build"),
     narrator=part("affray.rulesets.warp.narration", "NARRATOR"),
+    adjuster=part("affray.rulesets.warp.adjust", "ADJUSTER"),
 )
