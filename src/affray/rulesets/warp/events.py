@@ -11,47 +11,16 @@ form, which :mod:`affray.rulesets.warp.narration` tells.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from affray.core.events import Event, Rolled
-from affray.core.narration import term
+from affray.rulesets.warp.phrases import dice, listed, purpose, reasons, ruled, side, wound_sentence
 
 GM_ONLY = frozenset({"gm"})
-#: A roll's purpose as it reads after "rolls" (WR-05, WR-08, WR-14, WR-19, WR-26, WR-31, WR-35, WR-B8).
-PURPOSES = {"melee attack": "a melee attack", "ranged attack": "a ranged attack", "ranged defense": "a ranged defense",
-            "gestalt": "for the gestalt fight", "intimidate": "to intimidate", "break free": "to break free",
-            "keep hold": "to keep the hold", "initiative roll-off": "a roll-off for initiative",
-            "armour": "armour dice", "bullet-proof armour": "bullet-proof armour dice", "damage": "damage dice",
-            "reason to live": "for a reason to live"}
-
-
-def purpose(text: str) -> str:
-    return PURPOSES.get(text, text)
-
-
-def listed(parts: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c`` (``""`` for none)."""
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
-def side(names: Mapping[str, str], name: str) -> str:
-    """A side by its combatants' names (the match's story keeps them under ``side:<name>``)."""
-    told = term(names, f"side:{name}")
-    return told if told != f"side:{name}" else name.replace("_", " ")
-
-
 #: The dice a roll without a trait throws (WR-03, WR-14), as they read after "rolls ...".
 _TRAITS = {"assigned dice": " with the dice the GM assigns", "no trait (2 dice)": " with the default 2 dice", "": ""}
-
-
-def _reasons(reasons: Sequence[str]) -> str:
-    """Each reason once, counted: "experience ×2, dodging"."""
-    return ", ".join(r if n == 1 else f"{r} ×{n}" for r, n in Counter(reasons).items())
 
 
 @dataclass(slots=True)
@@ -73,8 +42,8 @@ class PoolRolled(Rolled):
         return {"type": "hidden", "actor": self.actor, "purpose": self.purpose}
 
     def lead(self, names: Mapping[str, str]) -> str:
-        extras = ([f"bonus dice: {_reasons(self.bonus)}"] if self.bonus else []) + \
-            ([f"penalty dice: {_reasons(self.penalty)}"] if self.penalty else [])
+        extras = ([f"bonus dice: {reasons(self.bonus)}"] if self.bonus else []) + \
+            ([f"penalty dice: {reasons(self.penalty)}"] if self.penalty else [])
         trait = _TRAITS.get(self.trait, f" with {self.trait}")
         return f"{names[self.actor]} rolls {purpose(self.purpose)}{trait}" + \
             (f" ({'; '.join(extras)})" if extras else "")
@@ -166,11 +135,6 @@ class DefenseDice(Event):
         return f"{names[self.target]} defends against the shot with {dice(self.dice)}{extra} ({factors})."
 
 
-def dice(n: int, kind: str = "") -> str:
-    """``1 die``, ``3 dice``, ``2 bonus dice``."""
-    return f"{n} {kind + ' ' if kind else ''}{'die' if n == 1 else 'dice'}"
-
-
 #: The GM's dice for a missile (WR-14, WR-16) as they read; others (distance 3, dodging +2) read as they are.
 _FACTORS = {**{f"distance {n}+b": f"distance {n} and a half-die" for n in range(1, 8)},
             **{f"cover {c}": f"{c} cover" for c in ("light", "partial", "heavy")},
@@ -221,19 +185,6 @@ class Wounded(Event):
     def describe(self, names: Mapping[str, str]) -> str:
         return wound_sentence(names, self.target, self.raw, self.absorbed, self.damage, self.temporary, self.hp,
                               self.stun)
-
-
-def wound_sentence(names: Mapping[str, str], target: str, raw: int, absorbed: int, damage: int, temporary: bool,
-                   hp: int | None = None, stun: int | None = None) -> str:
-    """A wound (WR-11, WR-19..WR-23, WR-29) and, where the viewer may know them, the HP left (``None``: not told)."""
-    kind = " temporary" if temporary else ""
-    armour = f", {absorbed} stopped by armour" if absorbed else ""
-    took = f"{damage}{kind} damage" if damage else "no damage"
-    left = ""
-    if hp is not None:
-        left = f": {hp} HP left" if hp > 0 else f": down to {hp} HP"
-        left += f", {stun} of it stunned away" if stun else ""
-    return f"{names[target]} takes {took} ({raw} dealt{armour}){left}."
 
 
 @dataclass(slots=True)
@@ -296,21 +247,8 @@ class Ruled(Event):
     ruling: dict[str, Any]
 
     def describe(self, names: Mapping[str, str]) -> str:
-        parts = [_ruled(k, v) for k, v in self.ruling.items()]
+        parts = [ruled(k, v) for k, v in self.ruling.items()]
         return f"The GM rules on {names[self.attacker]}'s attack: {listed([p for p in parts if p]) or 'as declared'}."
-
-
-def _ruled(key: str, value: Any) -> str:
-    """One call of the GM's ruling on an attack (WR-14, WR-17, WR-30, WR-31)."""
-    if key in ("bonus", "penalty"):
-        return dice(int(value), key) if value else ""
-    if key == "predictable":
-        return "predictable (a penalty die)" if value else "not predictable"
-    if key == "margin":
-        return f"a special effect needs a margin of {value}" if value else ""
-    if key == "cover":
-        return "no cover" if value == "none" else f"{value} cover"
-    return "no darkness" if value == "none" else f"{value} light"
 
 
 @dataclass(slots=True)

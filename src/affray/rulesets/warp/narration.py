@@ -17,16 +17,11 @@ from typing import Any
 from affray.core.adjust import Ruled, describe_change
 from affray.core.events import Defeated, Ended, Event, Note, Rolled
 from affray.core.narration import Narrator, Story
-from affray.rulesets.warp.events import listed, purpose, wound_sentence
+from affray.rulesets.warp.phrases import listed, purpose, side_key, wound_sentence
 
 #: How a combatant leaves the fight, where "is <how>" does not read (WR-25, WR-35, ruling WR-X4, a GM ruling).
 LEFT = {"escaped": "has escaped", "beaten": "is beaten, out of the fight", "out": "is out of the fight"}
 HELD_BY = "held by "
-
-
-def side_key(side: str) -> str:
-    """The term under which a side's combatants' names are kept."""
-    return f"side:{side}"
 
 
 def outcome_sentence(winner: str | None, reason: str, story: Story) -> str:
