@@ -113,10 +113,10 @@ def test_play_narrates_only_what_the_seat_may_see(tmp_path: Path) -> None:
     scenario = str(ROOT / "examples" / "warp" / "gestalt_raid.yaml")
     player = affray("fight", scenario, "--seed", "2", "--play", "dana", "--save", str(tmp_path / "s.json"),
                     stdin="1\n" * 20)
-    assert player.returncode == 0 and "Dana Reyes rolls gestalt" in player.stdout
-    assert "Cult Enforcer rolls gestalt" not in player.stdout and "Gestalt totals" in player.stdout
+    assert player.returncode == 0 and "Dana Reyes rolls for the gestalt fight" in player.stdout
+    assert "Cult Enforcer rolls for the gestalt fight" not in player.stdout and "gestalt totals" in player.stdout
     gm = affray("fight", scenario, "--seed", "2")
-    assert "Cult Enforcer rolls gestalt" in gm.stdout
+    assert "Cult Enforcer rolls for the gestalt fight" in gm.stdout
 
 
 def test_view_at_the_terminal_is_a_table_and_a_text_map(tmp_path: Path) -> None:

@@ -53,8 +53,8 @@ def test_wl17_emergency_complex_activity_takes_free_text() -> None:
     ok(declare(m, "a", DEFENSE, DEFENSE))
     events = ok(m.act("a", {"type": "emergency_complex", "text": "kicks the brazier over"}))
     assert [e.describe({"a": "A"}) for e in events if e.kind == "emergency_action"] == [
-        "A takes an emergency additional action: complex activity (kicks the brazier over) (-2 to all rolls "
-        "next round)"]
+        "A takes an emergency additional action: a complex activity (kicks the brazier over) (-2 to every roll "
+        "next round)."]
     assert state_of(m).fighters["a"].additional_used == 1
 
 

@@ -1,12 +1,40 @@
-"""Events of the Sim HuD (derived output for narration; see :mod:`affray.core.events`)."""
+"""Events of the Sim HuD (derived output for narration; see :mod:`affray.core.events`).
+
+Each event's ``describe`` is the sentence a player reads at the table: combatants by their names, weapons by their
+content names (:func:`affray.core.narration.term`: the match's :class:`~affray.core.narration.Story` knows them; a
+plain mapping of names shows an id with spaces), and the numbers the HuD's buttons showed (WL-02). The HuD hides
+nothing (WL-09), so no event is private.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from affray.core.events import Ended, Event
+from affray.core.narration import term
+
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+
+
+def listed(parts: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c`` (``""`` for none)."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def named(text: str, names: Mapping[str, str]) -> str:
+    """``text`` (a refusal's sentence an event carries) with every content id in it told by its name."""
+    return _WORD.sub(lambda m: term(names, m.group()) if "_" in m.group() or term(names, m.group()) != m.group()
+                     else m.group(), text)
+
+
+def weapon(names: Mapping[str, str], weapon_id: str) -> str:
+    """A weapon by its content name, with an article: "the Steel sword"."""
+    return f"the {term(names, weapon_id)}"
 
 
 @dataclass(slots=True)
@@ -17,7 +45,10 @@ class InitiativeSet(Event):
     order: list[str]
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return "Order: " + ", ".join(names[a] for a in self.order)
+        if not self.order:
+            return "Nobody is left to act."
+        first, *rest = [names[a] for a in self.order]
+        return f"{first} acts first" + (f", then {', then '.join(rest)}." if rest else ".")
 
 
 @dataclass(slots=True)
@@ -30,20 +61,28 @@ class Declared(Event):
     additional: bool
 
     def describe(self, names: Mapping[str, str]) -> str:
-        parts = [describe_item(item, names) for item in self.plan]
-        extra = " (with an additional action, -2 this round)" if self.additional else ""
-        return f"{names[self.actor]} declares: {'; '.join(parts)}{extra}"
+        parts = [describe_item(item, names) for item in self.plan] or ["nothing"]
+        extra = " (with an additional action: -2 to every roll this round)" if self.additional else ""
+        return f"{names[self.actor]} declares: {', then '.join(parts)}{extra}."
+
+
+#: How a declared plan item reads (WL-10, WL-18, WL-19, WL-20, WL-B13): a verb, and the target's name or the weapon.
+_PLAN_VERBS = {"attack": "attacks {}", "charge": "charges {}", "close": "closes in on {}", "rearm": "rearms with {}",
+               "draw": "draws {}", "emergency_rearm": "rearms in an emergency with {}", "pick_up": "picks up {}"}
 
 
 def describe_item(item: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    kind = item["type"]
+    """One declared action in words: "attacks Ilka", "defends", "draws the Hunting bow"."""
+    kind = str(item["type"])
+    if kind == "defense":
+        return "defends"
+    if kind == "complex":
+        text = item.get("text")
+        return f"a complex activity ({text})" if text else "a complex activity"
+    verb = _PLAN_VERBS.get(kind, kind.replace("_", " ") + " {}")
     if "target" in item:
-        return f"{kind} {names[item['target']]}"
-    if "weapon" in item:
-        return f"{kind} {item['weapon']}"
-    if "text" in item:
-        return f"{kind} ({item['text']})"
-    return str(kind)
+        return verb.format(names[item["target"]])
+    return verb.format(weapon(names, item["weapon"]) if "weapon" in item else "").strip()
 
 
 @dataclass(slots=True)
@@ -59,9 +98,11 @@ class Exchanged(Event):
     riposte: bool
 
     def describe(self, names: Mapping[str, str]) -> str:
-        verb = "hits" if self.result == "hit" else "is parried by"
-        tail = " — a riposte opening!" if self.riposte else ""
-        return f"{names[self.attacker]} {verb} {names[self.defender]} ({self.attack} vs {self.defense}){tail}"
+        a, d = names[self.attacker], names[self.defender]
+        if self.result == "hit":
+            return f"{a} hits {d} (Attack {self.attack} against Defense {self.defense})."
+        tail = ": an opening for a riposte!" if self.riposte else "."
+        return f"{d} parries {a} (Defense {self.defense} against Attack {self.attack}){tail}"
 
 
 @dataclass(slots=True)
@@ -74,7 +115,10 @@ class Undefended(Event):
     reason: str
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return f"{names[self.defender]} does not defend against {names[self.attacker]} ({self.reason})"
+        d, a = names[self.defender], names[self.attacker]
+        if self.reason == "chose to take it":
+            return f"{d} chooses to take {a}'s attack undefended."
+        return f"{d} takes {a}'s attack undefended ({self.reason})."
 
 
 @dataclass(slots=True)
@@ -90,10 +134,16 @@ class Wounded(Event):
     hp: int
 
     def describe(self, names: Mapping[str, str]) -> str:
+        t, a = names[self.target], names[self.attacker]
         if not self.loss:
-            return f"{names[self.target]} soaks the blow ({self.damage} vs {self.injury})"
-        return (f"{names[self.target]} loses {self.loss} HP ({self.damage} vs {self.injury}), "
-                f"{self.hp} left")
+            return f"{t} soaks {a}'s blow (Injury {self.injury} against Damage {self.damage}): no HP lost."
+        return f"{t} loses {self.loss} HP to {a}'s blow (Damage {self.damage} against Injury {self.injury}): " \
+               f"{hp_left(self.hp)}."
+
+
+def hp_left(hp: int) -> str:
+    """"5 HP left"; at 0 or below "no HP left" with the count (a combatant at 0 HP is out, WL-04, WL-08)."""
+    return f"{hp} HP left" if hp > 0 else f"no HP left ({hp})"
 
 
 @dataclass(slots=True)
@@ -107,8 +157,11 @@ class HpChanged(Event):
     hp: int
 
     def describe(self, names: Mapping[str, str]) -> str:
-        verb = "loses" if self.delta < 0 else "gains"
-        return f"{names[self.target]} {verb} {abs(self.delta)} HP ({self.hp} left)"
+        t = names[self.target]
+        if self.delta >= 0:
+            return f"{t} regains {self.delta} HP: {hp_left(self.hp)}."
+        by = f" to {names[self.actor]}" if self.actor and self.actor != self.target else ""
+        return f"{t} loses {-self.delta} HP{by}: {hp_left(self.hp)}."
 
 
 @dataclass(slots=True)
@@ -121,7 +174,12 @@ class Fizzled(Event):
     reason: str
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return f"{names[self.actor]}'s {self.action} comes to nothing ({self.reason})"
+        what = _ACTION_NOUNS.get(self.action, self.action.replace("_", " "))
+        return f"{names[self.actor]}'s {what} comes to nothing: {named(self.reason, names).rstrip('.')}."
+
+
+#: A declared action as a noun, for the sentence of one that came to nothing.
+_ACTION_NOUNS = {"close": "free move", "emergency_rearm": "emergency rearm", "pick_up": "pick-up"}
 
 
 @dataclass(slots=True)
@@ -134,7 +192,7 @@ class Moved(Event):
     why: str
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return f"{names[self.actor]} {self.why}"
+        return f"{names[self.actor]} {self.why}" + ("" if self.why.endswith("!") else ".")
 
 
 @dataclass(slots=True)
@@ -148,8 +206,13 @@ class ArmsChanged(Event):
     in_hand: list[str]
 
     def describe(self, names: Mapping[str, str]) -> str:
-        held = ", ".join(self.in_hand) or "nothing"
-        return f"{names[self.actor]} {self.how} {self.weapon} (in hand: {held})"
+        held = listed([weapon(names, w) for w in self.in_hand]) or "nothing"
+        how = _ARMS_VERBS.get(self.how, self.how)
+        return f"{names[self.actor]} {how} {weapon(names, self.weapon)}; in hand now: {held}."
+
+
+#: The verbs an arms change is recorded with, as they read (WL-19: an emergency rearm drops what must leave the hand).
+_ARMS_VERBS = {"rearms with": "sheathes and draws", "drops what it held and draws": "rearms in an emergency with"}
 
 
 @dataclass(slots=True)
@@ -168,7 +231,12 @@ class PursuitChoice(Event):
     choice: str
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return f"{names[self.actor]} chooses to {self.choice.replace('_', ' ')}"
+        return f"{names[self.actor]} {_PURSUIT_CHOICES.get(self.choice, self.choice.replace('_', ' '))}."
+
+
+#: A pursuer's choice (WL-22), as it reads.
+_PURSUIT_CHOICES = {"chase": "gives chase", "shoot": "stays to shoot twice instead of chasing",
+                    "let_go": "lets them go"}
 
 
 @dataclass(slots=True)
@@ -183,7 +251,9 @@ class PursuitRound(Event):
     state: str
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return f"Pursuit: {self.flee} vs {self.pursue}, gap {self.gap} m ({self.state})"
+        f = names[self.fleeing]
+        end = {"caught": f"{f} is caught", "escaped": f"{f} gets away"}.get(self.state, "the chase goes on")
+        return f"Pursuit: {f} runs {self.flee} against the pursuers' {self.pursue}; the gap is {self.gap} m: {end}."
 
 
 @dataclass(slots=True)
@@ -206,5 +276,8 @@ class EmergencyAction(Event):
     text: str = ""
 
     def describe(self, names: Mapping[str, str]) -> str:
-        what = f"{self.action} {names[self.target]}" if self.target else f"{self.action} ({self.text})"
-        return f"{names[self.actor]} takes an emergency additional action: {what} (-2 to all rolls next round)"
+        if self.target:
+            what = f"an {self.action} on {names[self.target]}"
+        else:  # the text a policy leaves as it is only repeats the action
+            what = f"a {self.action}" + (f" ({self.text})" if self.text and "complex activity" not in self.text else "")
+        return f"{names[self.actor]} takes an emergency additional action: {what} (-2 to every roll next round)."

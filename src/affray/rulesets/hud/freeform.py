@@ -85,7 +85,7 @@ def step(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal:
         return Rejected("unknown_action_type", "In Free Form: post, settle or end_scene.")
     if result is not None:
         return result
-    _next_poster(state, journal)
+    next_poster(state, journal)
     return accepted(journal)
 
 
@@ -100,7 +100,8 @@ def _settle(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journ
     return accepted(journal)
 
 
-def _next_poster(state: HudState, journal: Journal) -> None:
+def next_poster(state: HudState, journal: Journal) -> None:
+    """The post passes to the next participant still in the scene (WL-00), unless the scene is over."""
     check_outcome(state, journal)
     if state.outcome is not None:
         return

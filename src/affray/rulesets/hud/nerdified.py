@@ -128,12 +128,12 @@ def declare(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journ
         journal.append(Declared(actor, f.plan, additional))
     state.declare_queue.remove(actor)
     if not state.declare_queue:
-        _queue_actions(state)
+        queue_actions(state)
         run(state, rng, journal)
     return accepted(journal)
 
 
-def _queue_actions(state: HudState) -> None:
+def queue_actions(state: HudState) -> None:
     """The order actions are performed in: WL-B7 ('declared' or 'interleave')."""
     marker = [EMERGENCY_POINT] if state.options.emergency_actions == "any" else []
     lists = [[(a, i) for i, item in enumerate(state.fighters[a].plan) if item["type"] != "defense"]

@@ -15,4 +15,6 @@ PLUGIN = Plugin(
     sheet=part("affray.rulesets.hud.sheet", "RULES"),
     builder=part("affray.rulesets.hud.builder", "build"),
     batch=part("affray.rulesets.hud.batch", "BATCH"),
+    narrator=part("affray.rulesets.hud.narration", "NARRATOR"),
+    adjuster=part("affray.rulesets.hud.adjust", "ADJUSTER"),
 )

@@ -22,15 +22,17 @@ from affray.core.rng import RNG
 from affray.rulesets.hud import emergency, freeform, nerdified, pursuit, simplified
 from affray.rulesets.hud.actions import ACTION_TYPES, REACTION_LABELS
 from affray.rulesets.hud.content_model import HudContent, HudScenario
+from affray.rulesets.hud.leave import GO_ON, go_on
 from affray.rulesets.hud.observe import HudChoices, HudObservation
 from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.plans import legal_plans
 from affray.rulesets.hud.setup import at_range, build_state, prepare
 from affray.rulesets.hud.state import HudState
-from affray.rulesets.hud.views import HudCombatantDetail, HudDetail, HudView, view
+from affray.rulesets.hud.views import OUT_STATUS, HudCombatantDetail, HudDetail, HudView, view
 from affray.rulesets.hud.windows import pending
 
 CONTENT_DIR = Path(__file__).parent / "content"
+GO_ON_SPEC = ActionSpec({"type": GO_ON}, "go on with the fight")
 
 
 @cache
@@ -79,6 +81,8 @@ class HudRuleset:
             return []
         if window.phase == "declare":
             return legal_plans(state, state.fighters[actor], memo)
+        if window.phase == "resume":
+            return [GO_ON_SPEC]
         if window.phase == "pursuit":
             return self._reactions(pursuit.choices(state, actor), memo)
         if window.phase == "emergency":
@@ -120,6 +124,8 @@ class HudRuleset:
             window = pending(state)
             if window is None or actor not in window.actors:
                 return Rejected("not_your_turn", f"It is not {actor}'s turn to act.")
+        if state.resume:
+            return go_on(state, rng, actor, action, journal)
         if state.pursuit is not None:
             return pursuit.choose(state, rng, actor, action, journal)
         if state.exchange is not None:
@@ -156,7 +162,8 @@ class HudRuleset:
     def report(self, state: HudState) -> dict[str, CombatantReport]:
         """How each combatant ended: down at 0 HP (WL-04, WL-08); the HuD has no death rule."""
         return {a: CombatantReport(f.side, f.out == "down", False, f.hp, f.max_hp, f.dealt, f.taken,
-                                   ("escaped",) if f.out == "escaped" else ()) for a, f in state.fighters.items()}
+                                   (OUT_STATUS.get(f.out, f.out),) if f.out in ("escaped", "out") else ())
+                for a, f in state.fighters.items()}
 
     def gm_acts(self, state: HudState) -> bool:
         """The HuD gives the GM no calls of its own: every roll and choice is a combatant's."""
@@ -171,7 +178,7 @@ class HudRuleset:
         return []
 
     def invariants(self, state: HudState) -> list[str]:
-        """Broken invariants (for the fuzz tests): HP, action and penalty bounds."""
+        """Broken invariants (for the fuzz tests and GM rulings): HP, action and penalty bounds."""
         problems = []
         for f in state.fighters.values():
             if f.hp > f.max_hp:

@@ -117,14 +117,15 @@ def step(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal:
     elif state.phase == "respond" and kind == "respond":
         result = close_duel(state, rng, action, journal)
         if result is None:
-            _next_turn(state, journal)
+            next_turn(state, journal)
     else:
         want = "attack" if state.phase == "attack" else "respond"
         return Rejected("not_allowed_now", f"Now the action is '{want}'.")
     return accepted(journal) if result is None else result
 
 
-def _next_turn(state: HudState, journal: Journal) -> None:
+def next_turn(state: HudState, journal: Journal) -> None:
+    """The turn passes: the next free attacker (WL-07), else the next in the post order still in the fight."""
     if state.outcome is not None:
         return
     state.phase = "attack"

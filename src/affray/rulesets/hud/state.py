@@ -52,7 +52,7 @@ class Fighter:
     trained_witcher: bool
     place: int = 0
     band: str = "engaged"  # the band of ``place`` toward the fight: engaged (the melee), near or far (WL-B13)
-    out: str = ""  # "", "down" or "escaped"
+    out: str = ""  # "", "down", "escaped" or "out" (taken out of the fight by a GM ruling)
     # per round (Combat Nerdified)
     initiative: int = 0
     plan: list[dict[str, Any]] = field(default_factory=list)
@@ -131,6 +131,9 @@ class HudState:
     next_place: int = 1
     turn: int = 0  # index into ``order`` (Simplified / Free Form)
     posts: int = 0
+    #: After a GM ruling the fight cannot go on without dice (a ruling draws none): what the next ``go_on`` runs,
+    #: ``run`` (the round's actions), ``end_round`` or ``resolve`` (a pursuit); see :mod:`affray.rulesets.hud.leave`.
+    resume: str = ""
     outcome: Outcome | None = None
 
     def active(self) -> list[Fighter]:

@@ -136,11 +136,15 @@ def _weapons(f: Fighter) -> tuple[WeaponView, ...]:
                             a.place) for a in f.arms.values())
 
 
+#: How the view names a way of being out of the fight (``down`` and ``escaped`` as they are).
+OUT_STATUS = {"out": "out of the fight"}
+
+
 def _statuses(f: Fighter) -> tuple[Status, ...]:
     """Lasting conditions with their remaining rounds: out of the fight, the additional-action penalties (WL-17)."""
     out: list[Status] = []
     if f.out:
-        out.append(Status(f.out))
+        out.append(Status(OUT_STATUS.get(f.out, f.out)))
     if f.penalty:
         out.append(Status(f"{f.penalty:+d} to every roll", 1))
     if f.penalty_next:

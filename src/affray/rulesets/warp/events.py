@@ -1,8 +1,12 @@
 """Events of WaRP (derived output for narration; see :mod:`affray.core.events`).
 
+Each event's ``describe`` is the sentence a player reads at the table: combatants by their names, content by
+its names (weapons, traits and maneuvers are carried by name; a side reads as its combatants' names through the
+match's :class:`~affray.core.narration.Story`), and the numbers that decided it.
+
 Two kinds of event are private: a GM character's gestalt roll (only the GM sees it until the result,
 WR-35) and the hit points left on a GM character after a wound (GM-only stats); others see a redacted
-form.
+form, which :mod:`affray.rulesets.warp.narration` tells.
 """
 
 from __future__ import annotations
@@ -12,8 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from affray.core.events import Event, Rolled
+from affray.rulesets.warp.phrases import dice, listed, purpose, reasons, ruled, side, wound_sentence
 
 GM_ONLY = frozenset({"gm"})
+#: The dice a roll without a trait throws (WR-03, WR-14), as they read after "rolls ...".
+_TRAITS = {"assigned dice": " with the dice the GM assigns", "no trait (2 dice)": " with the default 2 dice", "": ""}
 
 
 @dataclass(slots=True)
@@ -35,9 +42,11 @@ class PoolRolled(Rolled):
         return {"type": "hidden", "actor": self.actor, "purpose": self.purpose}
 
     def lead(self, names: Mapping[str, str]) -> str:
-        extras = [f"+{r}" for r in self.bonus] + [f"-{r}" for r in self.penalty]
-        trait = f" with {self.trait}" if self.trait else ""
-        return f"{Rolled.lead(self, names)}{trait}" + (f" ({', '.join(extras)})" if extras else "")
+        extras = ([f"bonus dice: {reasons(self.bonus)}"] if self.bonus else []) + \
+            ([f"penalty dice: {reasons(self.penalty)}"] if self.penalty else [])
+        trait = _TRAITS.get(self.trait, f" with {self.trait}")
+        return f"{names[self.actor]} rolls {purpose(self.purpose)}{trait}" + \
+            (f" ({'; '.join(extras)})" if extras else "")
 
 
 @dataclass(slots=True)
@@ -49,8 +58,10 @@ class InitiativeSet(Event):
     rolls: dict[str, int]
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return "Order: " + ", ".join(f"{names[a]} ({self.rolls[a]})" if a in self.rolls else names[a]
-                                     for a in self.order)
+        told = [f"{names[a]} ({self.rolls[a]})" if a in self.rolls else names[a] for a in self.order]
+        if not told:
+            return "Nobody is left to act."
+        return f"{told[0]} acts first" + (f", then {', then '.join(told[1:])}." if told[1:] else ".")
 
 
 @dataclass(slots=True)
@@ -63,7 +74,12 @@ class Acted(Event):
     text: str = ""
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return f"{names[self.actor]} {self.what}" + (f": {self.text}" if self.text else "")
+        what = _ACTED.get(self.what, self.what)
+        return f"{names[self.actor]} {what}" + (f": {self.text}" if self.text else "") + "."
+
+
+#: A turn's action without dice, where its recorded words need others (WR-06, WR-32).
+_ACTED = {"holds its action": "holds the action, to act later this round", "keeps waiting": "keeps waiting to act"}
 
 
 @dataclass(slots=True)
@@ -77,7 +93,13 @@ class Moved(Event):
     pace: str
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return f"{names[self.actor]} moves ({self.pace}) from {self.start:g} m to {self.end:g} m"
+        how = PACES.get(self.pace, self.pace.replace("_", " "))
+        return f"{names[self.actor]} moves from {self.start:g} m to {self.end:g} m ({how})."
+
+
+#: A pace of WR-07 (or a move made as part of an attack, WR-14, WR-X3) as it reads.
+PACES = {"walk": "walking", "hurry": "hurrying", "jog": "jogging", "run": "running", "fast_run": "at a fast run",
+         "sprint": "sprinting"}
 
 
 @dataclass(slots=True)
@@ -91,9 +113,10 @@ class AttackDeclared(Event):
     distance: float
 
     def describe(self, names: Mapping[str, str]) -> str:
-        how = "shoots at" if self.mode == "ranged" else "attacks"
-        return (f"{names[self.attacker]} {how} {names[self.target]} with {self.weapon} "
-                f"({self.maneuver}, {self.distance:g} m)")
+        how = "takes a shot at" if self.mode == "ranged" else "attacks"  # a missile: thrown or fired (WR-14)
+        weapon = self.weapon if self.weapon.startswith("bare ") else f"the {self.weapon}"  # bare hands (WR-12)
+        return (f"{names[self.attacker]} {how} {names[self.target]} with {weapon} "
+                f"({self.maneuver}, {self.distance:g} m away).")
 
 
 @dataclass(slots=True)
@@ -107,8 +130,15 @@ class DefenseDice(Event):
     factors: list[str]
 
     def describe(self, names: Mapping[str, str]) -> str:
-        extra = f" + {self.bonus} bonus" if self.bonus else ""
-        return f"{names[self.target]} defends with {self.dice} dice{extra} ({', '.join(self.factors)})"
+        extra = f" and {dice(abs(self.bonus), 'bonus' if self.bonus > 0 else 'penalty')}" if self.bonus else ""
+        factors = ", ".join(_FACTORS.get(f, f) for f in self.factors) or "the GM's call"
+        return f"{names[self.target]} defends against the shot with {dice(self.dice)}{extra} ({factors})."
+
+
+#: The GM's dice for a missile (WR-14, WR-16) as they read; others (distance 3, dodging +2) read as they are.
+_FACTORS = {**{f"distance {n}+b": f"distance {n} and a half-die" for n in range(1, 8)},
+            **{f"cover {c}": f"{c} cover" for c in ("light", "partial", "heavy")},
+            "target moving": "the target moving", "attacker moving": "the shooter moving"}
 
 
 @dataclass(slots=True)
@@ -124,7 +154,8 @@ class Exchanged(Event):
 
     def describe(self, names: Mapping[str, str]) -> str:
         verb = "hits" if self.hit else "misses"
-        return f"{names[self.attacker]} {verb} {names[self.target]} ({self.attack} vs {self.defense})"
+        return f"{names[self.attacker]} {verb} {names[self.target]} (attack {self.attack} against defense " \
+               f"{self.defense})."
 
 
 @dataclass(slots=True)
@@ -152,9 +183,8 @@ class Wounded(Event):
         return out
 
     def describe(self, names: Mapping[str, str]) -> str:
-        kind = " temporary" if self.temporary else ""
-        armour = f", {self.absorbed} stopped by armour" if self.absorbed else ""
-        return f"{names[self.target]} takes {self.damage}{kind} damage ({self.raw} dealt{armour})"
+        return wound_sentence(names, self.target, self.raw, self.absorbed, self.damage, self.temporary, self.hp,
+                              self.stun)
 
 
 @dataclass(slots=True)
@@ -167,7 +197,7 @@ class Condition(Event):
     text: str = ""
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return f"{names[self.actor]} is {self.condition}" + (f": {self.text}" if self.text else "")
+        return f"{names[self.actor]} is {self.condition}" + (f": {self.text}" if self.text else "") + "."
 
 
 @dataclass(slots=True)
@@ -183,9 +213,15 @@ class EffectApplied(Event):
     landed: bool
 
     def describe(self, names: Mapping[str, str]) -> str:
-        verb = "lands" if self.landed else "fails"
-        return (f"{names[self.attacker]}'s {self.effect} on {names[self.target]} {verb} "
-                f"(margin {self.margin}, needed {self.needed})")
+        a, t = names[self.attacker], names[self.target]
+        what = _EFFECTS.get(self.effect, self.effect.replace("_", " ") + " {}").format(t)
+        told = f"{a} {what}" if self.landed else f"{a} tries to {_BARE.get(self.effect, what).format(t)} but fails"
+        return f"{told} (margin {self.margin}, {self.needed} needed)."
+
+
+#: A special effect that lands (WR-30, ruling WR-X6), and as it reads when it fails.
+_EFFECTS = {"disarm": "disarms {}", "prone": "knocks {} down", "hold": "gets {} in a hold"}
+_BARE = {"disarm": "disarm {}", "prone": "knock {} down", "hold": "get {} in a hold"}
 
 
 @dataclass(slots=True)
@@ -199,9 +235,9 @@ class GangChosen(Event):
     capacity: int = 2
 
     def describe(self, names: Mapping[str, str]) -> str:
-        who = ", ".join(names[a] for a in self.normal)
+        who = listed([names[a] for a in self.normal])
         return (f"{names[self.defender]} is ganged up on and defends normally against {who}; any other attacker "
-                f"beyond its first {self.capacity} this round gets a bonus die")
+                f"beyond its first {self.capacity} this round gets a bonus die.")
 
 
 @dataclass(slots=True)
@@ -213,8 +249,8 @@ class Ruled(Event):
     ruling: dict[str, Any]
 
     def describe(self, names: Mapping[str, str]) -> str:
-        parts = ", ".join(f"{k} {v}" for k, v in self.ruling.items())
-        return f"GM rules on {names[self.attacker]}'s attack: {parts or 'as declared'}"
+        parts = [ruled(k, v) for k, v in self.ruling.items()]
+        return f"The GM rules on {names[self.attacker]}'s attack: {listed([p for p in parts if p]) or 'as declared'}."
 
 
 @dataclass(slots=True)
@@ -228,7 +264,7 @@ class Plea(Event):
     def describe(self, names: Mapping[str, str]) -> str:
         if not self.reason:
             return f"{names[self.actor]} lets go."
-        return f"{names[self.actor]} holds on: \"{self.reason}\""
+        return f"{names[self.actor]} holds on, with a reason to live: \u201c{self.reason}\u201d"
 
 
 @dataclass(slots=True)
@@ -241,7 +277,8 @@ class Verdict(Event):
     how: str
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return f"{names[self.actor]} {'lives' if self.lives else 'dies'} ({self.how})"
+        how = "having let go" if self.how == "let go" else self.how
+        return f"{names[self.actor]} {'lives' if self.lives else 'dies'} ({how})."
 
 
 @dataclass(slots=True)
@@ -254,8 +291,10 @@ class SeriousWound(Event):
     daily_loss: int
 
     def describe(self, names: Mapping[str, str]) -> str:
-        tail = f", losing {self.daily_loss} HP a day until treated" if self.wound == "fatal" else ""
-        return f"{names[self.actor]} suffers a serious wound ({self.wound.replace('_', '-')}{tail})"
+        if self.wound == "fatal":
+            return f"{names[self.actor]} suffers a serious wound that will be fatal untreated: " \
+                   f"{self.daily_loss} HP a day until it gets medical care."
+        return f"{names[self.actor]} suffers a serious wound that will mis-heal."
 
 
 @dataclass(slots=True)
@@ -269,7 +308,7 @@ class Contest(Event):
     won: bool
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return f"{names[self.actor]} {'succeeds' if self.won else 'fails'} to {self.what} {names[self.other]}"
+        return f"{names[self.actor]} {'manages' if self.won else 'fails'} to {self.what} {names[self.other]}."
 
 
 @dataclass(slots=True)
@@ -282,8 +321,8 @@ class GestaltResult(Event):
     overturned: bool = False
 
     def describe(self, names: Mapping[str, str]) -> str:
-        scores = ", ".join(f"{side} {total}" for side, total in self.totals.items())
+        scores = " against ".join(f"{side(names, s)} {total}" for s, total in self.totals.items())
         if self.winner is None:
-            return f"Gestalt totals: {scores}: a tie"
+            return f"The gestalt totals: {scores}: a tie."
         flip = " (the GM overturns a close result)" if self.overturned else ""
-        return f"Gestalt totals: {scores}: {self.winner} wins{flip}"
+        return f"The gestalt totals: {scores}: victory for {side(names, self.winner)}{flip}."

@@ -14,4 +14,6 @@ PLUGIN = Plugin(
     checks=part("affray.rulesets.warp.odds", "CHECKS"),
     sheet=part("affray.rulesets.warp.sheet", "RULES"),
     builder=part("affray.rulesets.warp.builder", "build"),
+    narrator=part("affray.rulesets.warp.narration", "NARRATOR"),
+    adjuster=part("affray.rulesets.warp.adjust", "ADJUSTER"),
 )

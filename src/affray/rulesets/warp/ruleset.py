@@ -61,6 +61,7 @@ PROMPTS = {
     "serious": "GM: what kind of serious wound?",
     "gestalt_roll": "Roll for the gestalt fight",
     "gestalt_verdict": "GM: the result is close; let it stand or overturn it?",
+    "go_on": "The GM has ruled: go on with the fight",
 }
 
 
@@ -229,7 +230,7 @@ class WarpRuleset:
                 problems.append(f"{f.id}: HP {f.hp}/{f.max_hp}, stun {f.stun}, experience {f.experience}")
             if f.status == "fighting" and f.hp - f.stun <= 0:
                 problems.append(f"{f.id} is fighting at {f.hp - f.stun} effective HP")
-            if f.status not in ("fighting", "down", "dying", "dead", "escaped", "beaten"):
+            if f.status not in ("fighting", "down", "dying", "dead", "escaped", "beaten", "out"):
                 problems.append(f"{f.id} has an unknown status {f.status!r}")
             if any(n < 0 for n in f.carried.values()) or f.wielding not in f.arms:
                 problems.append(f"{f.id} carries {f.carried} and wields {f.wielding!r}")

@@ -1,0 +1,179 @@
+"""GM rulings on a Sim HuD fight (:mod:`affray.core.adjust`): the GM changes what the view shows, through the rules.
+
+- **Bar** ``HP`` (WL-04, WL-08): 0 to the combatant's maximum (3 in Dice Simplified and Free Form, Endurance in
+  Combat Nerdified). At 0 the combatant is down, out of the fight; raised above 0 a downed combatant is back in.
+- **Statuses** (Combat Nerdified, WL-17, WL-18), by the view's names: ``-2 to every roll`` or ``-4 to every roll``
+  (this round: ``rounds`` 1 or null), ``-2 to every roll next round`` (``rounds`` 2, as the view counts it, or
+  null) and ``charged`` (this round). Giving a penalty sets it; removing one clears it.
+- **Position** (Combat Nerdified, WL-B13): a place id where someone in the fight stands, which engages whoever is
+  there, or ``"near"`` / ``"far"``: a place of its own at that distance from the fight.
+- **Out**: ``true`` takes the combatant out of the fight (``out``, its HP kept); ``false`` brings back one that is
+  out or escaped (one down at 0 HP cannot stand: raise its HP instead). See :mod:`affray.rulesets.hud.leave` for
+  what leaving and coming back do to the round.
+
+The HuD hides nothing (WL-09), so no change is GM-level. Where the rules say nothing of a GM's change, the choices
+are this project's rulings, documented in docs/hud.md ("GM rulings").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from affray.core.adjust import Change
+from affray.core.engine import Rejected
+from affray.rulesets.hud.leave import bring_back, take_out
+from affray.rulesets.hud.state import Fighter, HudState
+
+HP = "HP"
+THIS_ROUND = {"-2 to every roll": -2, "-4 to every roll": -4}
+NEXT_ROUND = "-2 to every roll next round"
+CHARGED = "charged"
+#: Each status a GM may give, and the ``rounds`` it may be given for (``None``: until the round ends it).
+STATUSES: dict[str, tuple[int | None, ...]] = {**dict.fromkeys(THIS_ROUND, (None, 1)), NEXT_ROUND: (None, 2),
+                                               CHARGED: (None, 1)}
+NEW_PLACES = ("near", "far")
+
+
+def _refuse(code: str, message: str) -> Rejected:
+    return Rejected(code, message)
+
+
+def shown_statuses(f: Fighter) -> list[str]:
+    """The statuses of :data:`STATUSES` that ``f`` has now, by the view's names."""
+    out = [f"{f.penalty:+d} to every roll"] if f.penalty else []
+    return out + ([NEXT_ROUND] if f.penalty_next else []) + ([CHARGED] if f.charged else [])
+
+
+def places(state: HudState, f: Fighter | None = None) -> list[int]:
+    """The places where someone in the fight (other than ``f``) stands (WL-B13)."""
+    return sorted({g.place for g in state.active() if g is not f})
+
+
+class HudAdjuster:
+    """The Sim HuD's side of GM rulings (see the module docstring)."""
+
+    def check(self, state: HudState, change: Change) -> Rejected | None:
+        if state.outcome is not None:
+            return _refuse("match_over", "The fight is over (an earlier change of this ruling ended it).")
+        f = state.fighters[change.combatant]
+        if change.field == "bar":
+            return self._check_bar(f, change)
+        if change.field in ("status", "remove_status"):
+            return self._check_status(state, f, change)
+        if change.field == "position":
+            return self._check_position(state, f, change.value)
+        return self._check_out(f, change.value)
+
+    @staticmethod
+    def _check_bar(f: Fighter, change: Change) -> Rejected | None:
+        if change.name != HP:
+            return _refuse("unknown_bar", f"{f.name} has no bar '{change.name}' (the HuD shows HP).")
+        if not 0 <= change.value <= f.max_hp:
+            return _refuse("bad_value", f"{f.name}'s HP runs from 0 (down, WL-04, WL-08) to {f.max_hp}.")
+        return None
+
+    @staticmethod
+    def _check_status(state: HudState, f: Fighter, change: Change) -> Rejected | None:
+        known = list(STATUSES) if state.mode == "nerdified" else []
+        if change.name not in known:
+            listed = ", ".join(known) if known else "none in this mode (set HP, or take the combatant out)"
+            return _refuse("unknown_status", f"'{change.name}' is not a status the GM can change here (statuses: "
+                                             f"{listed}).")
+        if change.field == "remove_status":
+            if change.name not in shown_statuses(f):
+                return _refuse("not_there", f"{f.name} does not have '{change.name}'.")
+            return None
+        if change.value not in STATUSES[change.name]:
+            lasting = "next round (rounds 2)" if change.name == NEXT_ROUND else "this round (rounds 1)"
+            return _refuse("bad_value", f"'{change.name}' lasts {lasting}; give it with those rounds or none.")
+        return None
+
+    @staticmethod
+    def _check_position(state: HudState, f: Fighter, where: Any) -> Rejected | None:
+        if state.mode != "nerdified":
+            return _refuse("not_adjustable", "Only Combat Nerdified has places (WL-B13).")
+        if where in NEW_PLACES:
+            return None
+        others = places(state, f)
+        if isinstance(where, bool) or not isinstance(where, int) or where not in others:
+            shown = ", ".join(map(str, others))
+            return _refuse("bad_position", f"A place is one where someone in the fight stands ({shown}), or 'near' "
+                                           "or 'far' for a place of its own.")
+        if where == f.place:
+            return _refuse("bad_position", f"{f.name} already stands at place {where}.")
+        return None
+
+    @staticmethod
+    def _check_out(f: Fighter, out: bool) -> Rejected | None:
+        if out and f.out:
+            return _refuse("already_out", f"{f.name} is already out of the fight ({f.out}).")
+        if not out and not f.out:
+            return _refuse("not_out", f"{f.name} is in the fight.")
+        if not out and f.hp <= 0:
+            return _refuse("cannot_stand", f"{f.name} is down at {f.hp} HP and cannot stand (WL-04, WL-08): raise "
+                                           "its HP instead.")
+        return None
+
+    def apply(self, state: HudState, change: Change) -> Any:
+        f = state.fighters[change.combatant]
+        if change.field == "bar":
+            was: Any = f.hp
+            f.hp = change.value
+            if f.hp <= 0 and not f.out:
+                take_out(state, f, "down")
+            elif f.hp > 0 and f.out == "down":
+                bring_back(state, f)
+            return was
+        if change.field == "status":
+            return _give(f, change.name)
+        if change.field == "remove_status":
+            _give(f, change.name, remove=True)
+            return change.name
+        if change.field == "position":
+            return _move(state, f, change.value)
+        if change.value:
+            take_out(state, f, "out")
+            return False
+        bring_back(state, f)
+        return True
+
+    def hidden(self, state: HudState, change: Change) -> bool:
+        """The HuD hides nothing from any seat (WL-09)."""
+        return False
+
+    def forms(self, state: HudState) -> dict[str, dict[str, Any]]:
+        nerdified = state.mode == "nerdified"
+        shown: list[Any] = [*places(state), *NEW_PLACES]
+        return {a: {"bars": [{"name": HP, "min": 0, "max": f.max_hp}],
+                    "statuses": list(STATUSES) if nerdified else [],
+                    "position": "place" if nerdified else None,
+                    "places": shown if nerdified else [],
+                    "out": bool(f.out)} for a, f in state.fighters.items()}
+
+
+def _give(f: Fighter, name: str, remove: bool = False) -> str | None:
+    """Set (or clear) one status; returns the one of its kind it replaces."""
+    if name in THIS_ROUND:
+        was = f"{f.penalty:+d} to every roll" if f.penalty else None
+        f.penalty = 0 if remove else THIS_ROUND[name]
+    elif name == NEXT_ROUND:
+        was = NEXT_ROUND if f.penalty_next else None
+        f.penalty_next = 0 if remove else -2
+    else:
+        was = CHARGED if f.charged else None
+        f.charged = not remove
+    return was
+
+
+def _move(state: HudState, f: Fighter, where: Any) -> int:
+    """To a place where someone stands (engaging them, in that place's band), or to a new place (WL-B13)."""
+    was = f.place
+    if where in NEW_PLACES:
+        f.place, f.band = state.new_place(), str(where)
+    else:
+        f.place = int(where)
+        f.band = next(g.band for g in state.active() if g.place == f.place and g is not f)
+    return was
+
+
+ADJUSTER = HudAdjuster()

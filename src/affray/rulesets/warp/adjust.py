@@ -1,0 +1,208 @@
+"""GM rulings on a WaRP fight (:mod:`affray.core.adjust`): the GM changes what the view shows, through the rules.
+
+- **Bar** ``HP`` (WR-24..WR-26, WR-B9): from minus the maximum (death, WR-B10) to the maximum. Lowered, the rules
+  follow as after a wound: Messed Up at half or less, down for the count at 0 or less (taser damage counted,
+  WR-29), at -max a PC is at death's door and gives a reason to live, a GM character dies. Raised, a character
+  down for the count is back in the fight once its HP (less taser damage) are above 0, and one at death's door is
+  no longer dying above -max; the dead stay dead (bring them back with ``out``: the GM's word, as a reason to live
+  the GM accepts, WR-26).
+- **Statuses**, by the view's names: ``prone`` (until its next turn, WR-30), ``held by <id>`` (a foe within
+  reach holds it, WR-30), ``desperate defense`` (to the end of the round, WR-32, with the optional rule on),
+  ``psychological advantage`` (rounds 1: this round's rolls; 2: the next round's, as an intimidation win gives,
+  WR-31), ``unaware`` (until its first turn or the first attack on it, WR-31). ``messed up`` follows HP (WR-24).
+- **Position**: metres on the line (ruling WR-X2). Moving leaves cover (WR-X13) and any hold out of reach; beyond
+  ``escape_m`` from every foe a character has left the fight (WR-X4).
+- **Out**: ``true`` takes a character out of the fight (``out``); ``false`` brings back one that is out in any way
+  whose HP, less taser damage, are above 0.
+
+A GM character's HP are GM-level (docs/warp.md, "What each seat sees"): a ruling on them is read in full only by
+the GM and that character's seat. What leaving and coming back do to the round: :mod:`affray.rulesets.warp.leave`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from affray.core.adjust import Change
+from affray.core.engine import Rejected
+from affray.core.journal import QUIET
+from affray.rulesets.warp.attack import leave_cover
+from affray.rulesets.warp.leave import bring_back, leave_windows
+from affray.rulesets.warp.mechanics import DOWN_STATES, is_dead
+from affray.rulesets.warp.state import Fighter, WarpState
+from affray.rulesets.warp.wounds import condition, release
+
+HP = "HP"
+HELD_BY = "held by "
+PRONE, DESPERATE, PSYCH, UNAWARE = "prone", "desperate defense", "psychological advantage", "unaware"
+#: Each status a GM may give and the ``rounds`` it may be given for (``None``: until the rules end it).
+ROUNDS: dict[str, tuple[int | None, ...]] = {PRONE: (None,), DESPERATE: (None, 1), PSYCH: (1, 2), UNAWARE: (None,)}
+FOLLOWS_HP = "messed up"
+MAX_METRES = 10_000.0  # the line's bound for a move (action_types: "to")
+
+
+def _no(code: str, message: str) -> Rejected:
+    return Rejected(code, message)
+
+
+def statuses(state: WarpState, f: Fighter) -> list[str]:
+    """The statuses the GM may give ``f`` now, by the view's names."""
+    out = [PRONE, *([DESPERATE] if state.options.desperate_defense else []), PSYCH, UNAWARE]
+    reach = state.options.melee_reach_m
+    return out + [HELD_BY + g.id for g in state.foes(f) if abs(g.position - f.position) <= reach]
+
+
+def has(state: WarpState, f: Fighter, name: str) -> bool:
+    """Whether ``f`` shows status ``name`` now (views.statuses)."""
+    return {PRONE: f.prone, DESPERATE: f.desperate, PSYCH: f.psych_round >= state.round,
+            UNAWARE: f.unaware}.get(name, bool(f.held_by) and name == HELD_BY + f.held_by)
+
+
+class WarpAdjuster:
+    """WaRP's side of GM rulings (see the module docstring)."""
+
+    def check(self, state: WarpState, change: Change) -> Rejected | None:
+        if state.outcome is not None:
+            return _no("match_over", "The fight is over (an earlier change of this ruling ended it).")
+        f = state.fighters[change.combatant]
+        if change.field == "bar":
+            if change.name != HP:
+                return _no("unknown_bar", f"{f.name} has no bar '{change.name}' (WaRP shows HP).")
+            if not -f.max_hp <= change.value <= f.max_hp:
+                return _no("bad_value", f"{f.name}'s HP runs from -{f.max_hp} (death, WR-26) to {f.max_hp}.")
+            return None
+        if change.field in ("status", "remove_status"):
+            return _check_status(state, f, change)
+        if change.field == "position":
+            where = change.value
+            if isinstance(where, bool) or not isinstance(where, int | float) or not math.isfinite(where) \
+                    or abs(where) > MAX_METRES:
+                return _no("bad_position", f"A position is metres on the line, from -{MAX_METRES:g} to "
+                                           f"{MAX_METRES:g} (WR-X2).")
+            return None
+        return _check_out(f, change.value)
+
+    def apply(self, state: WarpState, change: Change) -> Any:
+        f = state.fighters[change.combatant]
+        if change.field == "bar":
+            return _set_hp(state, f, change.value)
+        if change.field == "status":
+            return _give(state, f, change.name, change.value)
+        if change.field == "remove_status":
+            _take(f, change.name)
+            return change.name
+        if change.field == "position":
+            return _move(state, f, float(change.value))
+        if change.value:
+            f.status, f.down_state = "out", "out of the fight"
+            leave_windows(state, f)
+            return False
+        bring_back(state, f)
+        return True
+
+    def hidden(self, state: WarpState, change: Change) -> bool:
+        """A GM character's HP are GM-level; everything else a ruling changes the view shows every seat."""
+        return change.field == "bar" and not state.fighters[change.combatant].pc
+
+    def forms(self, state: WarpState) -> dict[str, dict[str, Any]]:
+        return {a: {"bars": [{"name": HP, "min": -f.max_hp, "max": f.max_hp}], "statuses": statuses(state, f),
+                    "position": "line", "out": f.out} for a, f in state.fighters.items()}
+
+
+def _check_status(state: WarpState, f: Fighter, change: Change) -> Rejected | None:
+    name = change.name
+    if name == FOLLOWS_HP:
+        return _no("not_adjustable", "Messed Up follows HP (WR-24): set the HP bar instead.")
+    if change.field == "remove_status":
+        return None if has(state, f, name) else _no("not_there", f"{f.name} is not {name}.")
+    known = statuses(state, f)
+    if name not in known:
+        return _no("unknown_status", f"'{name}' is not a status the GM can give {f.name} now (statuses: "
+                                     f"{', '.join(known)}).")
+    if f.out:
+        return _no("not_in_fight", f"{f.name} is out of the fight; bring it back first.")
+    allowed = ROUNDS.get(name, (None,))
+    if change.value not in allowed:
+        shown = " or ".join("none" if r is None else str(r) for r in allowed)
+        return _no("bad_value", f"'{name}' is given for {shown} rounds.")
+    return None
+
+
+def _check_out(f: Fighter, out: bool) -> Rejected | None:
+    if out and f.out:
+        return _no("already_out", f"{f.name} is already out of the fight ({f.status}).")
+    if not out and not f.out:
+        return _no("not_out", f"{f.name} is in the fight.")
+    if not out and f.hp - f.stun <= 0:
+        return _no("cannot_stand", f"{f.name} is at {f.hp - f.stun} HP (less taser damage) and cannot stand "
+                                   "(WR-25): raise its HP first.")
+    return None
+
+
+def _set_hp(state: WarpState, f: Fighter, hp: int) -> int:
+    """HP as a wound or a recovery leaves them (WR-24..WR-26, WR-29)."""
+    was, before = f.hp, f.status
+    f.hp = hp
+    effective = f.hp - f.stun
+    if f.status == "dying" and not is_dead(f.hp, f.max_hp, state.options.minus_max_is_death):
+        f.status = "down"  # no longer at death's door (WR-26); condition() below brings it up above 0
+        f.down_state = DOWN_STATES.get(f.wound_class, DOWN_STATES["fists"])
+        state.decisions = [d for d in state.decisions if not (d.kind in ("plea", "verdict") and f.id in
+                                                                 (d.actor, d.about))]
+    if f.status == "down" and effective > 0:
+        bring_back(state, f)
+    condition(state, f, f.wound_class or "fists", QUIET)  # Messed Up, down, death, as after a wound
+    if f.out and before == "fighting":
+        leave_windows(state, f)
+    return was
+
+
+def _give(state: WarpState, f: Fighter, name: str, rounds: int | None) -> Any:
+    """Give one status; returns what it replaces (the flag, the round of the advantage, the holder)."""
+    was: Any
+    if name == PRONE:
+        was, f.prone = f.prone, True
+    elif name == DESPERATE:
+        was, f.desperate = f.desperate, True
+    elif name == UNAWARE:
+        was, f.unaware = f.unaware, True
+    elif name == PSYCH:  # the bonus die falls on one round's rolls (WR-31): this one, or the next
+        was, f.psych_round = f.psych_round, state.round + (rounds or 1) - 1
+    else:
+        was, f.held_by = f.held_by or None, name[len(HELD_BY):]
+    return was
+
+
+def _take(f: Fighter, name: str) -> None:
+    if name == PRONE:
+        f.prone = False
+    elif name == DESPERATE:
+        f.desperate = False
+    elif name == UNAWARE:
+        f.unaware = False
+    elif name == PSYCH:
+        f.psych_round = -1
+    else:
+        f.held_by = ""
+
+
+def _move(state: WarpState, f: Fighter, metres: float) -> float:
+    """To ``metres`` on the line: out of cover, out of holds beyond reach, away if beyond every foe (WR-X4)."""
+    was, f.position = f.position, metres
+    leave_cover(state, f)
+    reach = state.options.melee_reach_m
+    if f.held_by and abs(state.fighters[f.held_by].position - metres) > reach:
+        f.held_by = ""
+    for g in state.fighters.values():
+        if g.held_by == f.id and abs(g.position - metres) > reach:
+            g.held_by = ""
+    foes = state.foes(f)
+    if not f.out and foes and all(abs(g.position - metres) > state.options.escape_m for g in foes):
+        f.status = "escaped"
+        release(state, f)
+        leave_windows(state, f)
+    return was
+
+
+ADJUSTER = WarpAdjuster()

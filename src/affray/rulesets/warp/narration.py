@@ -1,0 +1,100 @@
+"""How a WaRP fight is told (:mod:`affray.core.narration`): WaRP's own events say themselves
+(:mod:`affray.rulesets.warp.events`); this narrator names the content, tells the core events WaRP emits in WaRP's
+words, and tells the two private events from their redactions.
+
+- ``terms``: the names of the weapons, traits, flaws and maneuvers the setup carries, and each side by the names of
+  its combatants (``side:<name>``), so an outcome reads "Victory for Dana Reyes and Theo Marsh".
+- A GM character's gestalt roll is the GM's secret until the result (WR-35): the others read that it was rolled.
+- A GM character's HP are GM-level (docs/warp.md, "What each seat sees"): the others read its wound without them.
+- A GM ruling's position reads in metres on the line (ruling WR-X2), a hold by the holder's name (WR-30).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from affray.core.adjust import Ruled, describe_change
+from affray.core.events import Defeated, Ended, Event, Note, Rolled
+from affray.core.narration import Narrator, Story
+from affray.rulesets.warp.phrases import listed, purpose, side_key, wound_sentence
+
+#: How a combatant leaves the fight, where "is <how>" does not read (WR-25, WR-35, ruling WR-X4, a GM ruling).
+LEFT = {"escaped": "has escaped", "beaten": "is beaten, out of the fight", "out": "is out of the fight"}
+HELD_BY = "held by "
+
+
+def outcome_sentence(winner: str | None, reason: str, story: Story) -> str:
+    """The end of the fight: "Victory for Dana Reyes and Theo Marsh: every foe is out of the fight."."""
+    reason = REASONS.get(reason, reason)
+    if winner is None:
+        return f"The fight is over without a winner: {reason}."
+    return f"Victory for {story.term(side_key(winner))}: {reason}."
+
+
+#: An outcome's reason where it reads better in other words (WR-35).
+REASONS = {"the gestalt totals": "the higher gestalt total"}
+
+
+class WarpNarrator(Narrator):
+    """WaRP's narrator (see the module docstring)."""
+
+    def terms(self, setup: Mapping[str, Any]) -> dict[str, str]:
+        out = {mid: str(m["name"]) for mid, m in setup.get("maneuvers", {}).items()}
+        sides: dict[str, list[str]] = {}
+        for c in setup.get("combatants", []):
+            sides.setdefault(str(c["side"]), []).append(str(c["name"]))
+            out.update({wid: str(w["name"]) for wid, w in c.get("weapons", {}).items()})
+            out.update({tid: str(t["name"]) for tid, t in c.get("traits", {}).items()})
+            out.update({str(f["id"]): str(f["name"]) for f in c.get("flaws", [])})
+        out.update({side_key(side): listed(who) for side, who in sides.items()})
+        return out
+
+    def sentence(self, event: Event, story: Story) -> str:
+        if isinstance(event, Rolled):
+            return f"{self.lead(event, story)}: {event.dice_text()}"
+        if isinstance(event, Ended):
+            return outcome_sentence(event.winner, event.reason, story)
+        if isinstance(event, Defeated):
+            return f"{story[event.actor]} {LEFT.get(event.how, 'is ' + event.how)}."
+        if isinstance(event, Note) and event.actor and event.text.startswith(story[event.actor]):
+            return f"{event.text}."  # a note that names its own actor (an unstoppable six, WR-B12)
+        if isinstance(event, Ruled):
+            return ruling(event.reason, event.changes, story)
+        return event.describe(story)
+
+    def lead(self, event: Event, story: Story) -> str:
+        if type(event) is Rolled:  # WaRP's own rolls (PoolRolled) say their trait and dice themselves
+            return f"{story[event.actor]} rolls {purpose(event.purpose)}"
+        if isinstance(event, Rolled):
+            return event.lead(story)
+        return self.sentence(event, story)
+
+    def hidden(self, data: Mapping[str, Any], story: Story) -> str:
+        kind = data.get("type")
+        if kind == "wounded":  # a GM character's wound, without its HP
+            return wound_sentence(story, str(data["target"]), int(data["raw"]), int(data["absorbed"]),
+                                  int(data["damage"]), bool(data["temporary"]))
+        if kind == "hidden" and data.get("purpose") == "gestalt":
+            return f"{story[str(data['actor'])]} rolls for the gestalt fight; the GM keeps the total secret."
+        return super().hidden(data, story)
+
+
+def ruling(reason: str, changes: list[dict[str, Any]], story: Story) -> str:
+    """A GM ruling's line, its positions in metres and holds by name (see :mod:`affray.rulesets.warp.adjust`)."""
+    why = f" ({reason})" if reason else ""
+    return f"GM ruling{why}: {'; '.join(change(c, story) for c in changes)}."
+
+
+def change(c: Mapping[str, Any], story: Story) -> str:
+    who = story[c["combatant"]]
+    if "position" in c:
+        return f"{who} is moved to {c['position']:g} m (from {c.get('was', 0):g} m)"
+    for key, verb in (("status", "is"), ("remove_status", "is no longer")):
+        name = str(c.get(key, ""))
+        if name.startswith(HELD_BY):
+            return f"{who} {verb} held by {story[name[len(HELD_BY):]]}"
+    return describe_change(c, story)
+
+
+NARRATOR = WarpNarrator()

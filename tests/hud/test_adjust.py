@@ -1,0 +1,335 @@
+"""GM rulings on Sim HuD fights (core/adjust.py; rulesets/hud/adjust.py, leave.py): every change form seen in every
+seat's view, every refusal with its code and nothing changed, a combatant taken out in the middle of a turn or a
+window and brought back, and fights that go on to their end, replay and verify. Rules cited per test."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import affray
+from affray.ai.base import RandomPolicy, get_policy
+from affray.ai.runner import policy_action
+from affray.core.engine import GM, SPECTATOR, Accepted, Rejected
+from affray.core.log import export_log, verify
+from affray.core.match import Match
+from affray.core.rng import FastRNG, seed_from_int
+from affray.rulesets.hud.adjust import ADJUSTER
+from affray.rulesets.hud.content_model import HudScenario
+from affray.rulesets.hud.ruleset import builtin_content
+from affray.rulesets.hud.state import HudState
+from tests.hud.helpers import DEFENSE, RULESET, attack, combatant
+
+EXAMPLES = sorted((Path(__file__).parents[2] / "examples" / "hud").glob("*.yaml"))
+
+
+def example(name: str, seed: int = 3) -> Match:
+    return affray.load_scenario(next(p for p in EXAMPLES if p.stem == name)).start(seed=seed)
+
+
+def one(cid: str) -> dict[str, Any]:
+    return combatant(cid, name=cid.upper(), endurance=10)
+
+
+def duel(mode: str = "nerdified", seed: int = 1, a: tuple[str, ...] = ("a",), b: tuple[str, ...] = ("b",)) -> Match:
+    """Side A against side B (10 HP each in Combat Nerdified), on verifiable dice, no emergency prompt."""
+    sides = [{"name": "A", "combatants": [one(c) for c in a]}, {"name": "B", "combatants": [one(c) for c in b]}]
+    options = {"emergency_actions": "defense"}
+    scenario = HudScenario.model_validate({"ruleset": "hud", "mode": mode, "options": options, "sides": sides})
+    return Match(RULESET, RULESET.prepare(scenario, builtin_content()), options, seed=seed_from_int(seed))
+
+
+def state(match: Match) -> HudState:
+    assert isinstance(match.state, HudState)
+    return match.state
+
+
+def rule(match: Match, *changes: dict[str, Any], reason: str = "") -> Accepted:
+    result = match.rule(GM, {"type": "ruling", "reason": reason, "changes": list(changes)}, version=match.version)
+    assert isinstance(result, Accepted), result
+    return result
+
+
+def seen(match: Match, cid: str) -> list[dict[str, Any]]:
+    """``cid`` as every seat's view shows it (each seat's combatant entry)."""
+    seats = sorted({*match.seats.values(), GM, SPECTATOR})
+    return [next(c for c in match.view_json(seat)["combatants"] if c["id"] == cid) for seat in seats]
+
+
+def act_as_planned(match: Match, plans: dict[str, list[dict[str, Any]]]) -> None:
+    """Declare each pending combatant's plan until the declarations are over."""
+    while (window := match.pending()) is not None and window.phase == "declare":
+        actor = window.actors[0]
+        assert isinstance(match.act(actor, {"type": "declare", "plan": plans[actor]}), Accepted)
+
+
+def advance(match: Match, steps: int, policy: str = "random", seed: int = 0) -> None:
+    """Let the policies take up to ``steps`` actions (fewer if the fight ends)."""
+    policies = {a: RandomPolicy() if policy == "random" else get_policy("hud", policy) for a in match.names()}
+    rng = FastRNG(seed)
+    for _ in range(steps):
+        window = match.pending()
+        if window is None:
+            return
+        actor = window.actors[0]
+        assert isinstance(match.act(actor, policy_action(match, policies[actor], actor, rng)), Accepted)
+
+
+def finish(match: Match, policy: str = "random", seed: int = 0) -> None:
+    """Play the fight to its end with one policy for every combatant, then check replay and verification."""
+    policies = {a: RandomPolicy() if policy == "random" else get_policy("hud", policy) for a in match.names()}
+    affray.play(match, policies, FastRNG(seed))
+    assert match.outcome() is not None
+    report = verify(export_log(match))
+    assert report.ok, report.problems
+    again = match.replayed()
+    assert again.ruleset.snapshot(again.state) == match.ruleset.snapshot(match.state)
+
+
+def test_wl04_wl17_wl_b13_every_change_form_is_seen_in_every_seats_view() -> None:
+    """WL-04/WL-08: the HP bar, 0 to Endurance; WL-17: the additional-action penalties as the view names them, with
+    the rounds it counts; WL-B13: a place where someone stands (engaging them) or a new place; out and back."""
+    m = example("nerdified_night_widow")
+    rule(m, {"combatant": "widow", "bar": "HP", "value": 4},
+         {"combatant": "vesna", "status": "-2 to every roll", "rounds": 1},
+         {"combatant": "vesna", "status": "-2 to every roll next round", "rounds": None},
+         {"combatant": "ilka", "position": 0}, reason="a beam falls")
+    assert {c["bars"][0]["value"] for c in seen(m, "widow")} == {4}
+    assert all(c["statuses"] == [{"name": "-2 to every roll", "rounds": 1},
+                                 {"name": "-2 to every roll next round", "rounds": 2}] for c in seen(m, "vesna"))
+    assert all((c["position"]["x"], c["detail"]["band"]) == (0, "engaged") for c in seen(m, "ilka"))
+    rule(m, {"combatant": "vesna", "remove_status": "-2 to every roll"}, {"combatant": "ilka", "position": "far"},
+         {"combatant": "widow", "status": "charged", "rounds": 1})
+    assert all(c["statuses"] == [{"name": "-2 to every roll next round", "rounds": 2}] for c in seen(m, "vesna"))
+    assert all(c["detail"]["band"] == "far" and c["position"]["x"] not in (0, 2) for c in seen(m, "ilka"))
+    assert all(c["statuses"] == [{"name": "charged", "rounds": 1}] for c in seen(m, "widow"))
+    rule(m, {"combatant": "ilka", "out": True})
+    assert all(c["statuses"] == [{"name": "out of the fight", "rounds": None}] for c in seen(m, "ilka"))
+    rule(m, {"combatant": "ilka", "out": False})
+    assert all(c["statuses"] == [] and not c["down"] for c in seen(m, "ilka"))
+    finish(m)
+
+
+def test_a_refused_change_says_why_and_changes_nothing() -> None:
+    """Every refusal has its code and a sentence; the state, the version and the dice are as they were (WL-04,
+    WL-08: HP 0 to the maximum; WL-17: the penalties' rounds; WL-B13: places)."""
+    m = example("nerdified_night_widow")
+    cases = [({"combatant": "vesna", "bar": "Poise", "value": 3}, "unknown_bar"),
+             ({"combatant": "vesna", "bar": "HP", "value": 9}, "bad_value"),  # Endurance 8
+             ({"combatant": "vesna", "bar": "HP", "value": -1}, "bad_value"),
+             ({"combatant": "vesna", "status": "stunned", "rounds": None}, "unknown_status"),
+             ({"combatant": "vesna", "status": "-2 to every roll", "rounds": 3}, "bad_value"),
+             ({"combatant": "vesna", "status": "-2 to every roll next round", "rounds": 1}, "bad_value"),
+             ({"combatant": "vesna", "remove_status": "charged"}, "not_there"),
+             ({"combatant": "vesna", "position": 7}, "bad_position"),
+             ({"combatant": "vesna", "position": 0}, "bad_position"),  # where it stands already
+             ({"combatant": "vesna", "position": "behind the mill"}, "bad_position"),
+             ({"combatant": "vesna", "position": True}, "bad_position"),
+             ({"combatant": "vesna", "out": False}, "not_out"),
+             ({"combatant": "nobody", "out": True}, "unknown_combatant")]
+    before, version = RULESET.snapshot(m.state), m.version
+    for change, code in cases:
+        result = m.rule(GM, {"type": "ruling", "reason": "", "changes": [change]}, version=version)
+        assert isinstance(result, Rejected) and result.code == code and result.message, (change, result)
+        assert RULESET.snapshot(m.state) == before and m.version == version
+    rule(m, {"combatant": "vesna", "bar": "HP", "value": 0})
+    before, version = RULESET.snapshot(m.state), m.version
+    for change, code in [({"combatant": "vesna", "out": False}, "cannot_stand"),
+                         ({"combatant": "vesna", "out": True}, "already_out")]:
+        result = m.rule(GM, {"type": "ruling", "reason": "", "changes": [change]}, version=version)
+        assert isinstance(result, Rejected) and result.code == code, result
+        assert RULESET.snapshot(m.state) == before
+    simple = example("simplified_ambush")
+    for change, code in [({"combatant": "ilka", "position": 0}, "not_adjustable"),
+                         ({"combatant": "ilka", "status": "charged", "rounds": None}, "unknown_status"),
+                         ({"combatant": "ilka", "bar": "HP", "value": 4}, "bad_value")]:  # 3 HP (WL-04)
+        result = simple.rule(GM, {"type": "ruling", "reason": "", "changes": [change]}, version=0)
+        assert isinstance(result, Rejected) and result.code == code, result
+
+
+def test_wl08_hp_to_zero_puts_the_last_foe_down_and_ends_the_fight() -> None:
+    """WL-08: a combatant at 0 HP has lost; the last foe down ends the fight for the side left standing, and a
+    later change of the same ruling is refused (match_over) with the whole ruling undone."""
+    m = example("nerdified_duel")
+    refused = m.rule(GM, {"type": "ruling", "reason": "", "changes": [
+        {"combatant": "hald", "bar": "HP", "value": 0}, {"combatant": "vesna", "bar": "HP", "value": 1}]}, version=0)
+    assert isinstance(refused, Rejected) and refused.code == "match_over" and m.outcome() is None
+    rule(m, {"combatant": "hald", "bar": "HP", "value": 0}, reason="the bridge gives way")
+    outcome = m.outcome()
+    assert outcome is not None and (outcome.winner, outcome.reason) == ("witcher", "every foe is down")
+    assert state(m).fighters["hald"].out == "down" and all(c["down"] for c in seen(m, "hald"))
+    assert [e["text"] for e in m.events_since(0, SPECTATOR, narrate=True)[-1]["events"]] == [
+        "GM ruling (the bridge gives way): Watch Sergeant Hald's HP 0 (was 8)."]
+    assert verify(export_log(m)).ok
+
+
+def test_wl11_a_defender_taken_out_mid_exchange_ends_it_and_the_fight_goes_on() -> None:
+    """WL-11: an exchange whose defender leaves ends unresolved; the round's next actions need dice, so the first
+    combatant in the order still in the fight is asked to go on (a ruling draws none)."""
+    m = duel(b=("b", "c"))
+    act_as_planned(m, {"a": [attack("b"), attack("b")], "b": [DEFENSE, DEFENSE], "c": [DEFENSE, DEFENSE]})
+    window = m.pending()
+    assert window is not None and (window.phase, window.actors) == ("defend", ("b",))
+    draws = m.rng.index
+    rule(m, {"combatant": "b", "out": True})
+    s = state(m)
+    assert s.exchange is None and s.fighters["b"].out == "out" and m.rng.index == draws
+    window = m.pending()
+    assert window is not None and window.phase == "resume" and [s.order[0]] == list(window.actors)
+    assert [x.action for x in m.legal(window.actors[0])] == [{"type": "go_on"}]
+    assert isinstance(m.act(window.actors[0], {"type": "go_on"}), Accepted)
+    went_on = m.records[-1].events[0].describe(m.names())  # A's second attack; then the round ends, round 2 begins
+    assert went_on == "A's attack comes to nothing: B is already out of the fight."
+    assert (s.round, s.phase, m.rng.index > draws) == (2, "declare", True)
+    rule(m, {"combatant": "b", "out": False})  # back from the next round: its declaration is not awaited now
+    assert "b" not in s.declare_queue
+    for actor in list(s.declare_queue):
+        assert isinstance(m.act(actor, {"type": "declare", "plan": [DEFENSE, DEFENSE]}), Accepted)
+    assert s.round == 3 and "b" in s.declare_queue
+    finish(m, "heuristic")
+
+
+def test_wl09_a_combatant_taken_out_before_it_declares_is_not_awaited() -> None:
+    """WL-09: declarations go from the lowest roll up; one taken out is skipped, and when it was the last to
+    declare the round's actions begin (after a go-on, since they need dice)."""
+    m = duel(b=("b", "c"))
+    first = m.pending()
+    assert first is not None and first.phase == "declare"
+    queue = list(state(m).declare_queue)
+    for actor in queue[:-1]:
+        m.act(actor, {"type": "declare", "plan": [DEFENSE, DEFENSE]})
+    rule(m, {"combatant": queue[-1], "out": True})
+    window = m.pending()
+    if state(m).outcome is None:
+        assert window is not None and window.phase == "resume" and state(m).phase == "act"
+        finish(m)
+
+
+def test_wl22_the_fleeing_combatant_taken_out_ends_the_pursuit_and_the_round() -> None:
+    """WL-21/WL-22: a pursuit replaces combat; when the one fleeing leaves, the pursuit and the round end, and the
+    next round begins on a go-on (its initiative needs dice). A pursuer yet to choose who leaves is not awaited."""
+    for seed in range(1, 60):
+        m = duel(seed=seed, b=("b", "c"))
+        act_as_planned(m, {"a": [attack("b"), attack("b")], "b": [DEFENSE, DEFENSE], "c": [DEFENSE, DEFENSE]})
+        m.act("b", {"type": "defend"})
+        if (w := m.pending()) is not None and w.phase == "follow":
+            break
+    else:
+        pytest.fail("no seed gives a hit to disengage from")
+    m.act("a", {"type": "disengage"})
+    window = m.pending()
+    assert window is not None and window.phase == "pursuit" and set(window.actors) == {"b", "c"}
+    rule(m, {"combatant": "c", "out": True})
+    assert m.pending().actors == ("b",)  # type: ignore[union-attr]
+    rule(m, {"combatant": "a", "out": True})
+    assert m.outcome() is not None and m.outcome().winner == "B"  # type: ignore[union-attr]
+
+
+def test_wl22_a_fleeing_combatant_taken_out_while_the_fight_goes_on() -> None:
+    """WL-22: the pursuit ends with its fleeing combatant; the round ends and round 2 starts after a go-on."""
+    for seed in range(1, 60):
+        m = duel(seed=seed, a=("a", "a2"))  # a second one on A's side: the fight goes on after A leaves
+        act_as_planned(m, {"a": [attack("b"), attack("b")], "b": [DEFENSE, DEFENSE], "a2": [DEFENSE, DEFENSE]})
+        m.act("b", {"type": "defend"})
+        if (w := m.pending()) is not None and w.phase == "follow":
+            break
+    else:
+        pytest.fail("no seed gives a hit to disengage from")
+    m.act("a", {"type": "disengage"})
+    rule(m, {"combatant": "a", "out": True})
+    s = state(m)
+    assert s.pursuit is None and s.resume == "end_round" and s.round == 1
+    actor = m.pending().actors[0]  # type: ignore[union-attr]
+    assert isinstance(m.act(actor, {"type": "go_on"}), Accepted)
+    assert s.round == 2 and m.pending().phase == "declare"  # type: ignore[union-attr]
+
+
+def test_wl05_wl06_in_dice_simplified_a_turn_passes_without_dice() -> None:
+    """WL-05: the post order goes on past one taken out; WL-06: a duel whose defender leaves ends unresolved, and
+    the attacker's turn passes (no dice needed, so no go-on)."""
+    m = duel("simplified")
+    attacker = m.pending().actors[0]  # type: ignore[union-attr]
+    other = "b" if attacker == "a" else "a"
+    m.act(attacker, {"type": "attack", "target": other, "die": "attack"})
+    assert m.pending().phase == "respond"  # type: ignore[union-attr]
+    rule(m, {"combatant": other, "bar": "HP", "value": 0})
+    assert m.outcome() is not None and m.outcome().winner == ("A" if attacker == "a" else "B")  # type: ignore[union-attr]
+    m = example("simplified_ambush")
+    while (window := m.pending()) is not None and not (window.phase == "attack" and window.actors[0] != "ilka"):
+        advance(m, 1)
+    assert window is not None, "the drowners never attacked"
+    current = window.actors[0]
+    rule(m, {"combatant": current, "out": True})
+    window = m.pending()
+    assert window is not None and window.phase == "attack" and window.actors != (current,)
+    finish(m)
+
+
+def test_wl04_raising_hp_brings_a_downed_combatant_back_from_the_next_round() -> None:
+    """WL-04/WL-08: down at 0 HP; raised above 0 it stands again, taking part from the next round (this project's
+    ruling, docs/hud.md 'GM rulings')."""
+    m = example("nerdified_night_widow")
+    rule(m, {"combatant": "ilka", "bar": "HP", "value": 0})
+    assert state(m).fighters["ilka"].out == "down" and "ilka" not in state(m).declare_queue
+    rule(m, {"combatant": "ilka", "bar": "HP", "value": 2})
+    assert state(m).fighters["ilka"].out == "" and "ilka" not in state(m).declare_queue
+    assert all(c["bars"][0]["value"] == 2 and not c["down"] for c in seen(m, "ilka"))
+    finish(m, "heuristic")
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_rulings_at_any_moment_then_the_fight_plays_to_its_end(path: Path, policy: str) -> None:
+    """A ruling before the first move and another part-way (whoever is due to act taken out, in whatever window
+    it is: a declaration, an exchange, a pursuit, an emergency prompt, a Dice Simplified or Free Form turn), then
+    one brought back: the fight ends, replays the same and verifies (WL-04, WL-08, WL-B14: the outcome as the rules
+    decide it)."""
+    for seed in (1, 2, 3):
+        scenario = affray.load_scenario(path)
+        m = scenario.start(seed=seed)
+        first = sorted(m.names())[0]
+        hp = next(c["bars"][0]["max"] for c in m.view_json(GM)["combatants"] if c["id"] == first)
+        rule(m, {"combatant": first, "bar": "HP", "value": max(1, hp - 1)})
+        advance(m, random.Random(seed).randint(1, 12), policy, seed)
+        window = m.pending()
+        if window is not None:
+            gone = window.actors[0]
+            rule(m, {"combatant": gone, "out": True})
+            advance(m, 3, policy, seed)
+            if m.outcome() is None:
+                rule(m, {"combatant": gone, "out": False})
+        finish(m, policy, seed)
+
+
+def test_forms_offer_what_the_gm_can_change_now() -> None:
+    """What the GM's page offers: the HP bar's bounds (WL-04, WL-08), the penalties (WL-17), the places someone
+    stands at and a new place near or far (WL-B13), and whether each combatant is out."""
+    m = example("nerdified_night_widow")
+    forms = ADJUSTER.forms(m.state)
+    assert forms["vesna"] == {"bars": [{"name": "HP", "min": 0, "max": 8}],
+                              "statuses": ["-2 to every roll", "-4 to every roll", "-2 to every roll next round",
+                                           "charged"],
+                              "position": "place", "places": [0, 2, "near", "far"], "out": False}
+    simple = example("simplified_ambush")
+    assert ADJUSTER.forms(simple.state)["ilka"] == {"bars": [{"name": "HP", "min": 0, "max": 3}],
+                                                            "statuses": [], "position": None, "places": [],
+                                                            "out": False}
+
+
+def test_a_ruling_reads_in_the_huds_words() -> None:
+    """A ruling's line at every seat: HP with what it was (WL-04), a penalty this round (WL-17), a place (WL-B13),
+    out of the fight."""
+    m = example("nerdified_night_widow")
+    rule(m, {"combatant": "widow", "bar": "HP", "value": 4},
+         {"combatant": "vesna", "status": "-2 to every roll", "rounds": 1},
+         {"combatant": "ilka", "position": "near"}, {"combatant": "ilka", "out": True}, reason="a beam falls")
+    for seat in sorted({*m.seats.values(), GM, SPECTATOR}):
+        [entry] = m.events_since(0, seat, narrate=True)
+        assert [e["text"] for e in entry["events"]] == [
+            "GM ruling (a beam falls): Night-Widow's HP 4 (was 10); Vesna of the Lynx takes -2 to every roll this "
+            "round; Ilka Reedwhistle is moved to a place of its own near the fight (from place 2); Ilka Reedwhistle "
+            "is out of the fight."]
+
