@@ -40,7 +40,7 @@ def test_the_gm_rules_by_clicking_a_card_every_page_reads_it_and_a_take_back_rem
         editor.locator("#edit-reason").fill("an old wound opens")
         editor.locator('[data-edit="apply"]').click()
         line = "GM ruling (an old wound opens): Tomas Reedwater's Poise 17 (was 28)."
-        for name, seat in seats.items():
+        for seat in seats.values():
             expect(seat.page.locator("#log")).to_contain_text(line, timeout=10_000)
             expect(seat.page.locator('[data-card-of="tomas"] .bar-value').first).to_have_text("17/28")
         assert [r.kind for r in table.match.records] == ["gm"]
@@ -82,7 +82,7 @@ def test_a_phone_reads_the_seat_link_from_its_qr_code(tmp_path: Path) -> None:
 
 def test_a_whisper_reaches_only_its_addressee_and_free_rolls_are_checked_at_the_end(tmp_path: Path) -> None:
     with live_server(tmp_path / "affray.db") as server, chromium() as browser:
-        seats, table = seated(browser, server, phone=True)
+        seats, _ = seated(browser, server, phone=True)
         bruna = seats["bruna"].page
         secret = "<i>Flank him</i> when I shout"
         bruna.select_option("#chat-to", "gm")
