@@ -136,8 +136,8 @@ def test_wr30_wr31_wr35_special_effects_ganging_up_and_a_secret_gestalt_roll() -
     assert EffectApplied("a", "b", "prone", 4, 3, True).describe(story) == "Dana knocks Ilka down (margin 4, 3 needed)."
     assert EffectApplied("a", "b", "disarm", 2, 3, False).describe(story) == \
         "Dana tries to disarm Ilka but fails (margin 2, 3 needed)."
-    assert GangChosen("a", ["b", "c"]).describe(story) == \
+    assert GangChosen("a", ["b", "c"]).describe(story) == (
         "Dana is ganged up on and defends normally against Ilka and Mo; any other attacker beyond its first 2 this "
-        "round gets a bonus die."
+        "round gets a bonus die.")
     secret = PoolRolled("c", "gestalt", Roll("3d6", (), 0, 12), "Street Brawler", secret=True)
     assert NARRATOR.hidden(secret.redacted(), story) == "Mo rolls for the gestalt fight; the GM keeps the total secret."
