@@ -15,4 +15,5 @@ PLUGIN = Plugin(
     sheet=part("affray.rulesets.spellchrome.sheet", "RULES"),
     builder=part("affray.rulesets.spellchrome.builder", "build"),
     narrator=part("affray.rulesets.spellchrome.narration", "NARRATOR"),
+    adjuster=part("affray.rulesets.spellchrome.adjust", "ADJUSTER"),
 )
