@@ -15,4 +15,5 @@ PLUGIN = Plugin(
     sheet=part("affray.rulesets.witchhammer.characters.show", "RULES"),
     builder=part("affray.rulesets.witchhammer.characters.builder", "build"),
     narrator=part("affray.rulesets.witchhammer.narration", "NARRATOR"),
+    adjuster=part("affray.rulesets.witchhammer.adjust", "ADJUSTER"),
 )
