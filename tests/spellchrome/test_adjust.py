@@ -12,43 +12,25 @@ import pytest
 import affray
 from affray.ai.base import RandomPolicy
 from affray.ai.runner import policy_action
-from affray.core.engine import GM, Accepted, Rejected, get_ruleset
+from affray.core.engine import GM, Accepted, Rejected
 from affray.core.log import export_log, verify
 from affray.core.match import Match
-from affray.core.rng import FastRNG, seed_from_int
+from affray.core.rng import FastRNG
 from affray.rulesets.spellchrome.adjust import ADJUSTER
-from affray.rulesets.spellchrome.content_model import SpellchromeScenario
 from tests.conformance.common import ROOT
-from tests.spellchrome.support import fighter, state_of, who
+from tests.spellchrome.support import fighter, seeded, state_of, who
 
-MAP = "......\n......\n.#...."
 SEATS = ("a", "b", "c", "d", "spectator", GM)
-
-
-def build(sides: dict[str, list[dict[str, Any]]], order: str) -> Match:
-    """A seeded match on :data:`MAP` (a ruling needs a seed to replay from) whose initiative order is ``order``
-    (SC-16): initiative bonuses 20, 10, 0, -10 in that order, and the first seed from 1 on that rolls it."""
-    for cs in sides.values():
-        for c in cs:
-            c["stats"]["initiative_bonus"] = 20 - 10 * order.index(c["id"])
-    data = {"ruleset": "spellchrome", "map": MAP, "sides": [{"name": n, "combatants": cs} for n, cs in sides.items()]}
-    ruleset = get_ruleset("spellchrome")
-    setup = ruleset.prepare(SpellchromeScenario.model_validate(data), ruleset.content())
-    for seed in range(1, 100):
-        m = Match(ruleset, setup, seed=seed_from_int(seed))
-        if state_of(m).order == list(order):
-            return m
-    raise AssertionError(f"no seed below 100 rolls the order {order}")
 
 
 def duel() -> Match:
     """Ayla (a, red, at (1, 1)) against Bram (b, blue, at (2, 1)); Ayla acts first."""
-    return build({"red": [fighter("a", (1, 1), name="Ayla")], "blue": [fighter("b", (2, 1), name="Bram")]}, "ab")
+    return seeded({"red": [fighter("a", (1, 1), name="Ayla")], "blue": [fighter("b", (2, 1), name="Bram")]}, "ab")
 
 
 def four() -> Match:
     """Ayla and Dara (red) against Bram and Cora (blue) in the corners; the order is Bram, Cora, Dara, Ayla."""
-    return build({"red": [fighter("a", (0, 0), name="Ayla"), fighter("d", (0, 2), name="Dara")],
+    return seeded({"red": [fighter("a", (0, 0), name="Ayla"), fighter("d", (0, 2), name="Dara")],
                   "blue": [fighter("b", (5, 0), name="Bram"), fighter("c", (5, 2), name="Cora")]}, "bcda")
 
 
@@ -71,7 +53,7 @@ def everywhere(m: Match, cid: str) -> list[dict[str, Any]]:
 
 def test_sc01_sc07_bars_are_set_and_every_seat_sees_them_and_reads_the_ruling() -> None:
     """Rules: SC-01 (HP current / max), SC-07 (EX-HP): the bars as the view names them."""
-    m = build({"red": [fighter("a", (1, 1), name="Ayla", armour="shimmer_vest")],
+    m = seeded({"red": [fighter("a", (1, 1), name="Ayla", armour="shimmer_vest")],
                "blue": [fighter("b", (2, 1), name="Bram")]}, "ab")
     ex_max = who(m, "a").ex_hp_max
     assert ex_max > 0
@@ -212,7 +194,7 @@ def test_sc27_a_foe_taken_out_while_deciding_on_an_attack_of_opportunity() -> No
     accepted(m, {"combatant": "b", "out": True})
     outcome = m.outcome()
     assert outcome is not None and outcome.winner == "red"  # and with him the last foe
-    m = build({"red": [fighter("a", (1, 1), name="Ayla")],
+    m = seeded({"red": [fighter("a", (1, 1), name="Ayla")],
                "blue": [fighter("b", (2, 1), name="Bram"), fighter("c", (5, 0), name="Cora")]}, "abc")
     m.act("a", {"type": "move", "to": [0, 1]}, version=m.version)
     accepted(m, {"combatant": "b", "out": True})
@@ -224,7 +206,7 @@ def test_sc27_a_foe_taken_out_while_deciding_on_an_attack_of_opportunity() -> No
 def test_sc27_a_foe_moved_away_lets_the_provoked_attack_go_on_when_it_passes() -> None:
     """SC-27 (d): Ayla shoots at Bram beside her, and he may punish it; the GM drags him out of reach. Going on
     would roll the shot, so Bram keeps the window with one choice, to let her go; then the shot is rolled."""
-    m = build({"red": [fighter("a", (1, 1), name="Ayla", weapons=["hand_crossbow"])],
+    m = seeded({"red": [fighter("a", (1, 1), name="Ayla", weapons=["hand_crossbow"])],
                "blue": [fighter("b", (2, 1), name="Bram")]}, "ab")
     m.act("a", {"type": "attack", "target": "b", "weapon": "hand_crossbow"}, version=m.version)
     assert m.pending().actors == ("b",)  # type: ignore[union-attr]
