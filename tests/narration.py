@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import affray
-from affray.ai.base import RandomPolicy
+from affray.ai.base import Policy, RandomPolicy
 from affray.core.engine import GM, SPECTATOR
 from affray.core.match import Match
 from affray.core.rng import FastRNG
@@ -22,6 +22,7 @@ def played(path: Path, seed: int, kind: str) -> Match:
     (each combatant's controller)."""
     scenario = affray.load_scenario(path)
     match = scenario.start(seed)
+    policies: dict[str, Policy]
     if kind == "random":
         policies = {a: RandomPolicy() for a in match.controllers}
     elif kind == "scenario":

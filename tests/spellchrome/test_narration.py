@@ -36,7 +36,7 @@ def test_every_sentence_names_and_never_shows_an_id(path: Path, seed: int, kind:
 
 def first(match: Match) -> dict[str, str]:
     """The first sentence of each kind of event in ``match``, as the narrator tells it."""
-    story, out = match.story(), {}
+    story, out = match.story(), dict[str, str]()
     for event in match.events():
         out.setdefault(event.kind, match.narrator.sentence(event, story))
     return out

@@ -58,7 +58,7 @@ def test_wh02_wh03_a_face_down_card_reads_the_same_at_every_seat_and_is_named_on
 
 
 def first(match: Match) -> dict[str, str]:
-    story, out = match.story(), {}
+    story, out = match.story(), dict[str, str]()
     for event in match.events():
         out.setdefault(event.kind, match.narrator.sentence(event, story))
     return out
