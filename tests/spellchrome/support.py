@@ -8,7 +8,7 @@ from typing import Any
 
 from affray.core.engine import Accepted, Rejected, StepResult, get_ruleset
 from affray.core.match import Match
-from affray.core.rng import FastRNG
+from affray.core.rng import FastRNG, seed_from_int
 from affray.rulesets.spellchrome.content_model import SpellchromeScenario
 from affray.rulesets.spellchrome.state import Combatant, SpellchromeState
 
@@ -105,3 +105,25 @@ def window(match: Match) -> tuple[str, tuple[str, ...]]:
     pending = match.pending()
     assert pending is not None
     return pending.phase, pending.actors
+
+
+#: A small map with one wall, for :func:`seeded`.
+SMALL_MAP = "......\n......\n.#...."
+
+
+def seeded(sides: Mapping[str, list[dict[str, Any]]], order: str, map_text: str = SMALL_MAP) -> Match:
+    """A seeded match (one a GM ruling may rule on: it needs a seed to replay from) whose initiative order is
+    ``order``, one letter per combatant id (SC-16): initiative bonuses 20, 10, 0, -10 in that order, and the first
+    seed from 1 on that rolls it."""
+    for cs in sides.values():
+        for c in cs:
+            c["stats"]["initiative_bonus"] = 20 - 10 * order.index(c["id"])
+    data = {"ruleset": "spellchrome", "map": map_text,
+            "sides": [{"name": n, "combatants": cs} for n, cs in sides.items()]}
+    ruleset = get_ruleset("spellchrome")
+    setup = ruleset.prepare(SpellchromeScenario.model_validate(data), ruleset.content())
+    for seed in range(1, 100):
+        match = Match(ruleset, setup, seed=seed_from_int(seed))
+        if state_of(match).order == list(order):
+            return match
+    raise AssertionError(f"no seed below 100 rolls the order {order}")

@@ -17,7 +17,7 @@ a script, and :meth:`Narrator.lead` gives the sentence without them, for a page 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from affray.core.adjust import ruling_sentence
@@ -46,6 +46,13 @@ class Story(Mapping[str, str]):
     def term(self, key: str) -> str:
         """The content name of ``key`` (a card, weapon or trait id); the id itself, with spaces, if unknown."""
         return self._terms.get(key) or key.replace("_", " ")
+
+
+def listed(parts: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c`` (``""`` for none): how every narrator joins names."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def term(names: Mapping[str, str], key: str) -> str:

@@ -9,21 +9,14 @@ nothing (WL-09), so no event is private.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from affray.core.events import Ended, Event
-from affray.core.narration import term
+from affray.core.narration import listed, term
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
-
-
-def listed(parts: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c`` (``""`` for none)."""
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def named(text: str, names: Mapping[str, str]) -> str:

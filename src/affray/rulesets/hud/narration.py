@@ -18,8 +18,8 @@ from typing import Any
 
 from affray.core.adjust import Ruled, describe_change
 from affray.core.events import Defeated, Ended, Event, Note, Rolled
-from affray.core.narration import Narrator, Story
-from affray.rulesets.hud.events import EndedEscaped, listed
+from affray.core.narration import Narrator, Story, listed
+from affray.rulesets.hud.events import EndedEscaped
 
 #: A roll's purpose as the HuD's button reads it (WL-02, WL-09, WL-B8, WL-22).
 BUTTONS = {"chance": "Chance", "initiative": "Chance for initiative", "initiative tie": "Chance to break a tie",

@@ -162,7 +162,7 @@ def _attack_target(state: SpellchromeState, c: Combatant, action: dict[str, Any]
         return target
     if target.side == c.side:
         return Rejected("not_a_foe", f"{target.name} fights on {c.name}'s side.")
-    if target.hp_state == "dead" or target.surrendered:
+    if target.hp_state == "dead" or target.surrendered or target.out:
         return Rejected("target_out", f"{target.name} is out of the fight.")
     return target
 
@@ -214,6 +214,8 @@ def check_cast(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[s
         return target
     if target.hp_state == "dead":
         return Rejected("target_out", f"{target.name} is dead.")
+    if target.out:
+        return Rejected("target_out", f"{target.name} is out of the fight.")
     if spell.effect == "steal_life" and target.side == c.side:
         return Rejected("not_a_foe", f"{spell.name} is cast on a foe.")
     reach = spell.range_squares

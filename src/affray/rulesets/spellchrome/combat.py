@@ -94,11 +94,18 @@ def perform_attack(state: SpellchromeState, rng: RNG, c: Combatant, target: Comb
     """An attack (standard action) or a full attack (SRD iterative bonuses, one target; SC-15)."""
     bonuses = iterative_bonuses(c.base_attack) if full else [c.base_attack]
     for base in bonuses:
-        if not c.able or target.hp_state == "dead" or target.surrendered or after_the_fight(state):
+        if not c.able or target.hp_state == "dead" or target.surrendered or target.out or after_the_fight(state):
             return  # no blow after the last one: the fight is decided (SC-04, option dying_after_the_fight)
         if reach_problem(state, c, arm, target) is not None:
             return
         strike(state, rng, c, target, arm, attack_bonus(c, arm, target, base), events)
+
+
+def may_punish(provoker: Combatant, foe: Combatant) -> bool:
+    """``foe`` may still take its attack of opportunity on ``provoker``: both still in the fight, and ``foe``
+    melee-armed beside it (SC-26, SC-27, ruling SC-R3). Always so in play; a GM ruling may change it (a foe taken
+    out or moved away, a provoker taken out) while the foes decide."""
+    return provoker.able and foe.melee_armed and adjacent(foe.pos, provoker.pos)
 
 
 def able_to_punish(foes: list[Combatant]) -> list[Combatant]:

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from affray.core.engine import ActionSpec
 from affray.core.grid import DIRECTIONS, Pos, open_squares
 from affray.core.memo import Cache, Memo
+from affray.rulesets.spellchrome.combat import may_punish
 from affray.rulesets.spellchrome.health import after_the_fight
 from affray.rulesets.spellchrome.mechanics import squares
 from affray.rulesets.spellchrome.movement import (
@@ -310,10 +311,19 @@ def turn_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo |
     return TurnListing(state, c, turn, memo if memo is not None else Memo()).all()
 
 
+#: What a combatant whose turn it is may do once a GM ruling took it out or down: end the turn (SC-02, SC-03).
+PASS_TURN = ActionSpec({"type": "end_turn"}, "end the turn (out of the fight)")
+
+
 def opportunity_actions(state: SpellchromeState, foe: Combatant) -> list[ActionSpec]:
+    """Take the attack of opportunity or let the provoker go (SC-26, SC-27); only the latter once a GM ruling left
+    ``foe`` unable to punish (:func:`~.combat.may_punish`)."""
     opp = state.opportunity
     assert opp is not None
-    who = state.combatants[opp.provoker].name
+    provoker = state.combatants[opp.provoker]
+    who = provoker.name
+    decline = spec({"type": "decline"}, f"let {who} go")
+    if not may_punish(provoker, foe):
+        return [decline]
     return [spec({"type": "attack_of_opportunity"}, f"attack {who} ({opp.trigger})",
-                 ("uses this round's one attack of opportunity (SC-26)",)),
-            spec({"type": "decline"}, f"let {who} go")]
+                 ("uses this round's one attack of opportunity (SC-26)",)), decline]

@@ -98,7 +98,7 @@ def attack_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo
     warnings: Cache[Any, tuple[str, ...]] = specs_cache(memo, "spellchrome.warnings")
     here, side = c.pos, c.side
     for t in state.combatants.values():
-        if t.side == side or t.surrendered or t.hp_state == "dead":
+        if t.side == side or t.surrendered or t.out or t.hp_state == "dead":
             continue
         there = t.pos
         d = max(abs(here[0] - there[0]), abs(here[1] - there[1]))
@@ -138,7 +138,7 @@ def spell_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo)
                 f"{', '.join(f.name for f in risk)}",
                 f"withdraw ({withdraw_distance(c.speed_ft)} ft) or a 5-foot step first")
         for t in state.combatants.values():
-            if t.hp_state == "dead":
+            if t.out or t.hp_state == "dead":
                 continue
             if spell.effect == "steal_life" and (t.side == c.side or t.surrendered):
                 continue

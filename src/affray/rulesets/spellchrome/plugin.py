@@ -14,4 +14,6 @@ PLUGIN = Plugin(
     checks=part("affray.rulesets.spellchrome.odds", "CHECKS"),
     sheet=part("affray.rulesets.spellchrome.sheet", "RULES"),
     builder=part("affray.rulesets.spellchrome.builder", "build"),
+    narrator=part("affray.rulesets.spellchrome.narration", "NARRATOR"),
+    adjuster=part("affray.rulesets.spellchrome.adjust", "ADJUSTER"),
 )

@@ -1,7 +1,8 @@
 """Spellchrome match state: plain slotted dataclasses, mutated in place by the apply part of ``step``.
 
-A combatant's hit-point state is derived from its HP (SC-02..SC-05) plus two flags: ``stable`` (a dying
-character that stopped losing HP, SC-06) and ``surrendered`` (an NPC that gave up, SC-02).
+A combatant's hit-point state is derived from its HP (SC-02..SC-05) plus flags: ``stable`` (a dying character that
+stopped losing HP, SC-06), ``surrendered`` (an NPC that gave up, SC-02), ``knocked_out`` (SC-10) and ``out`` (taken out
+of the fight by a GM ruling: no turns, no blows, off the board for occupancy and threats).
 """
 
 from __future__ import annotations
@@ -86,6 +87,7 @@ class Combatant:
     initiative: int = 0
     last_treated_hour: int | None = None  # SC-08: once per 24 h
     knocked_out: bool = False  # SC-10: unconscious with HP ≥ 1 after a knockout blow
+    out: bool = False  # taken out of the fight by a GM ruling (docs/spellchrome.md, "GM rulings")
     dealt: int = 0  # HP and EX-HP taken off others (simulation reports)
     taken: int = 0
 
@@ -95,8 +97,10 @@ class Combatant:
 
     @property
     def status(self) -> str:
-        """normal, unconscious, dying, stable, dead or surrendered."""
+        """normal, unconscious, dying, stable, dead, surrendered or out (taken out of the fight by the GM)."""
         state = self.hp_state
+        if self.out and state != "dead":
+            return "out"
         if state == "dying" and self.stable:
             return "stable"
         if state == "normal" and self.knocked_out:
@@ -107,8 +111,9 @@ class Combatant:
 
     @property
     def able(self) -> bool:
-        """Can act: HP ≥ 1 and still in the fight (SC-02, SC-03)."""
-        return self.hp >= 1 and not (self.surrendered or self.knocked_out) and self.abilities["constitution"] > 0
+        """Can act: HP ≥ 1 and still in the fight (SC-02, SC-03; not taken out by the GM)."""
+        return (self.hp >= 1 and not (self.surrendered or self.knocked_out or self.out)
+                and self.abilities["constitution"] > 0)
 
     @property
     def helpless(self) -> bool:

@@ -6,8 +6,8 @@ the table, so every viewer gets the same facts and only ``controlled`` (and so `
 The envelope and the combatant part are core's; the ruleset's part is :class:`SpellchromeDetail` (the map, the
 acting combatant's turn, a pending attack of opportunity, the options a policy reads) and, per combatant,
 :class:`SpellchromeCombatantDetail` (sheet numbers, weapons, spells). Bars: ``HP`` (SC-01) and ``EX-HP`` (SC-07).
-Statuses: ``unconscious``, ``dying``, ``stable``, ``surrendered`` or ``dead`` (SC-02..SC-06), without a
-duration (each lasts until something ends it).
+Statuses: ``unconscious``, ``dying``, ``stable``, ``surrendered`` or ``dead`` (SC-02..SC-06), or ``out`` (taken out
+of the fight by a GM ruling), without a duration (each lasts until something ends it).
 
 Caching goes through the match's :class:`~affray.core.memo.Memo` only: the map and each combatant's weapons,
 feats and skills once per match (``static``), the seat-independent part of every combatant once per version
@@ -137,7 +137,7 @@ def _parts(state: SpellchromeState, memo: Memo) -> dict[str, _Part]:
     def build() -> dict[str, _Part]:
         out = {}
         for a, c in state.combatants.items():
-            key = (c.hp, c.ex_hp, c.pos, c.stable, c.surrendered, c.knocked_out, c.aoo_left, c.initiative,
+            key = (c.hp, c.ex_hp, c.pos, c.stable, c.surrendered, c.knocked_out, c.out, c.aoo_left, c.initiative,
                    c.wielding, c.abilities["constitution"], tuple(k.uses for k in c.spells.values()))
             out[a] = memo.keyed(("spellchrome.part", a), key, lambda c=c: _part(memo, c))  # type: ignore[misc]
         return out

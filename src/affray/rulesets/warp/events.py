@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from affray.core.events import Event, Rolled
-from affray.rulesets.warp.phrases import dice, listed, purpose, reasons, ruled, side, wound_sentence
+from affray.core.narration import listed
+from affray.rulesets.warp.phrases import dice, purpose, reasons, ruled, side, wound_sentence
 
 GM_ONLY = frozenset({"gm"})
 #: The dice a roll without a trait throws (WR-03, WR-14), as they read after "rolls ...".

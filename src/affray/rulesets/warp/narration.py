@@ -16,8 +16,8 @@ from typing import Any
 
 from affray.core.adjust import Ruled, describe_change
 from affray.core.events import Defeated, Ended, Event, Note, Rolled
-from affray.core.narration import Narrator, Story
-from affray.rulesets.warp.phrases import listed, purpose, side_key, wound_sentence
+from affray.core.narration import Narrator, Story, listed
+from affray.rulesets.warp.phrases import purpose, side_key, wound_sentence
 
 #: How a combatant leaves the fight, where "is <how>" does not read (WR-25, WR-35, ruling WR-X4, a GM ruling).
 LEFT = {"escaped": "has escaped", "beaten": "is beaten, out of the fight", "out": "is out of the fight"}

@@ -22,13 +22,6 @@ def purpose(text: str) -> str:
     return PURPOSES.get(text, text)
 
 
-def listed(parts: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c`` (``""`` for none)."""
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 def side_key(side: str) -> str:
     """The term under which the match's story keeps a side's combatants' names."""
     return f"side:{side}"

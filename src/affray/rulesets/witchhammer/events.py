@@ -1,6 +1,8 @@
 """Events of WitchHammer (derived output for narration; see :mod:`affray.core.events`).
 
-Face-down cards appear only as the core's ``Committed`` (seal and digest) until the core's ``Revealed``.
+Face-down cards appear only as the core's ``Committed`` (seal and digest) until the core's ``Revealed``. Each
+``describe`` is a sentence a player reads at the table: names (cards, statuses and sources are carried by name),
+the numbers a player needs, no ids and no rule IDs; :mod:`.narration` words the core events.
 """
 
 from __future__ import annotations
@@ -9,7 +11,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from affray.core.events import Event
+from affray.core.events import Event, counted
+from affray.core.narration import listed
+
+
+def roll_words(what: str) -> str:
+    """A save's or check's name as a player reads it: "con save" -> "Con save", "spirit_lore check" -> "Spirit Lore
+    check" (the content's aspect and skill ids, WH-27, WH-28)."""
+    *kind, last = what.replace("_", " ").split(" ")
+    if "'" in what or not kind:
+        return what
+    return " ".join(w.capitalize() for w in kind) + " " + last
+
+
+def lasting(rounds: int) -> str:
+    """A status's duration: N of the bearer's turns, or the rest of the vignette (-1). Rules: WH-02, WH-B11."""
+    return "for the rest of the vignette" if rounds < 0 else f"for {counted(rounds, 'turn')}"
 
 
 @dataclass(slots=True)
@@ -20,7 +37,7 @@ class VignetteStarted(Event):
     vignette: int
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return f"=== Vignette {self.vignette} ==="
+        return f"— Vignette {self.vignette} —"
 
 
 @dataclass(slots=True)
@@ -33,7 +50,7 @@ class Ready(Event):
     placed: int  # cards this combatant chose (never which); the rest of its slots get the default card
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return f"{names[self.actor]} is ready ({self.phase})"
+        return f"{names[self.actor]} is ready."
 
 
 @dataclass(slots=True)
@@ -44,8 +61,9 @@ class TimedOut(Event):
     actors: list[str]
 
     def describe(self, names: Mapping[str, str]) -> str:
-        who = ", ".join(names[a] for a in self.actors) or "nobody"
-        return f"The Drama Timer runs out! Still planning: {who}."
+        if not self.actors:
+            return "The Drama Timer runs out; everyone was ready."
+        return f"The Drama Timer runs out! Still planning: {listed([names[a] for a in self.actors])}."
 
 
 @dataclass(slots=True)
@@ -59,8 +77,8 @@ class CardPlayed(Event):
     slot: int  # 0 for a Psych card
 
     def describe(self, names: Mapping[str, str]) -> str:
-        where = "Psych" if self.slot == 0 else f"slot {self.slot}"
-        return f"{names[self.actor]} reveals {self.name} ({where})"
+        where = "Psych card" if self.slot == 0 else f"slot {self.slot}"
+        return f"{names[self.actor]} plays {self.name} ({where})."
 
 
 @dataclass(slots=True)
@@ -72,7 +90,14 @@ class InitiativeSet(Event):
     values: list[int]
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return "Order: " + ", ".join(f"{names[a]} ({v})" for a, v in zip(self.order, self.values, strict=True))
+        order = ", ".join(f"{names[a]} {v}" for a, v in zip(self.order, self.values, strict=True))
+        return f"Initiative order: {order}."
+
+
+_STAYS = {"adjacent": ", already beside the one they move by", "blocked": ": the way is blocked"}
+_STOPS = {"adjacent": ", stopping beside the one they move by", "blocked": ", where the way is blocked"}
+_POSITIONS = {"behind": "from behind", "flank": "flanking"}  # WH-25, WH-26
+_FIZZLES = {"stunned": "Stunned"}  # the status's name, as the view shows it
 
 
 @dataclass(slots=True)
@@ -85,10 +110,11 @@ class Moved(Event):
     stopped: str  # "full", "adjacent", "blocked"
 
     def describe(self, names: Mapping[str, str]) -> str:
+        who = names[self.actor]
         if not self.path:
-            return f"{names[self.actor]} cannot move ({self.stopped})"
+            return f"{who} stays where they are{_STAYS.get(self.stopped, '')}."
         x, y = self.path[-1]
-        return f"{names[self.actor]} moves {len(self.path)} to ({x},{y}) ({self.stopped})"
+        return f"{who} moves {counted(len(self.path), 'square')} to ({x}, {y}){_STOPS.get(self.stopped, '')}."
 
 
 @dataclass(slots=True)
@@ -109,18 +135,20 @@ class Attacked(Event):
     position: list[str]  # "behind", "flank"
 
     def describe(self, names: Mapping[str, str]) -> str:
-        """One number per step, the same as the roll's line: the d20, its modifier (the attack bonus less the
-        Defense, WH-16) with both parts, the crit or fumble's 10 (WH-17) or a clamped margin, and the value."""
-        pos = f" [{', '.join(self.position)}]" if self.position else ""
-        crit = " CRIT!" if self.crit else ""
-        tail = {"miss": "misses", "fumble": "fumbles", "hit": f"hits for {self.damage}",
-                "solid": f"lands a Solid Hit for {self.damage}"}[self.result]
+        """The result, then one number per step, the same as the roll's line: the d20, its modifier (the attack
+        bonus less the Defense, WH-16) with both parts, the crit or fumble's 10 (WH-17) or a clamped margin, and
+        the value."""
+        where = " " + " and ".join(_POSITIONS.get(p, p) for p in self.position) if self.position else ""
+        result = {"miss": "a miss", "fumble": "a fumble", "hit": f"a hit for {self.damage}",
+                  "solid": f"a Solid Hit for {self.damage}"}[self.result]
+        crit = ", a Crit" if self.crit else ""
         margin = self.bonus - self.defense
         rest = self.value - self.natural - margin
         why = "crit" if self.crit else "fumble" if self.natural == 1 else "margin clamped at 0"
-        extra = f" {rest:+d} ({why})" if rest else ""
-        return (f"{names[self.actor]} attacks {names[self.target]} with {self.card}: d20 {self.natural} {margin:+d} "
-                f"(Attack {self.bonus:+d} − Defense {self.defense}){extra} = {self.value}, {tail}{crit}{pos}")
+        extra = f" {rest:+d} for the {why}" if rest else ""
+        return (f"{names[self.actor]} attacks {names[self.target]}{where} with {self.card}: {result}{crit}. d20 "
+                f"{self.natural} {margin:+d} (Attack {self.bonus:+d} against Defense {self.defense}){extra} = "
+                f"{self.value}.")
 
 
 @dataclass(slots=True)
@@ -138,9 +166,11 @@ class Damaged(Event):
     source: str
 
     def describe(self, names: Mapping[str, str]) -> str:
-        taken = f"takes {self.damage} damage, {self.wounds} Wound(s)" if self.damage else (
-            f"takes {self.wounds} Wound(s) from {self.source}")
-        return f"{names[self.target]} {taken}: Poise {self.poise}, Health {self.health}, Malus {self.malus}"
+        wounds = counted(self.wounds, "Wound")
+        source = f" from {self.source}" if self.source else ""
+        taken = f"takes {self.damage} damage{source}, {wounds}" if self.damage else f"takes {wounds}{source}"
+        malus = f", Malus {self.malus}" if self.malus else ""
+        return f"{names[self.target]} {taken}: Poise {self.poise}, Health {self.health}{malus}."
 
 
 @dataclass(slots=True)
@@ -153,7 +183,7 @@ class Fizzled(Event):
     reason: str
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return f"{names[self.actor]}'s {self.card} comes to nothing ({self.reason})"
+        return f"{names[self.actor]}'s {self.card} comes to nothing ({_FIZZLES.get(self.reason, self.reason)})."
 
 
 @dataclass(slots=True)
@@ -167,8 +197,8 @@ class Afflicted(Event):
 
     def describe(self, names: Mapping[str, str]) -> str:
         if self.affliction is None:
-            return f"{names[self.actor]} escapes lasting harm ({self.roll})"
-        return f"{names[self.actor]} suffers an affliction: {self.affliction} ({self.roll})"
+            return f"{names[self.actor]} escapes lasting harm (affliction roll {self.roll})."
+        return f"{names[self.actor]} suffers an affliction: {self.affliction} (affliction roll {self.roll})."
 
 
 @dataclass(slots=True)
@@ -182,7 +212,14 @@ class EffectChanged(Event):
     rounds: int
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return f"{names[self.actor]}: {self.status} {self.change}"
+        who = names[self.actor]
+        if self.change == "started":
+            return f"{who} is {self.status} {lasting(self.rounds)}."
+        if self.change == "ticked":
+            return f"{self.status} takes its toll on {who}."
+        if self.change == "ended":
+            return f"{who} is no longer {self.status}."
+        return f"{who} is {self.status}."
 
 
 @dataclass(slots=True)
@@ -197,8 +234,8 @@ class Checked(Event):
     success: bool
 
     def describe(self, names: Mapping[str, str]) -> str:
-        verdict = "succeeds" if self.success else "fails"
-        return f"{names[self.actor]} {verdict} a {self.what} ({self.total} vs {self.difficulty})"
+        verdict = "makes" if self.success else "fails"
+        return f"{names[self.actor]} {verdict} the {roll_words(self.what)} ({self.total} against {self.difficulty})."
 
 
 @dataclass(slots=True)
@@ -211,7 +248,7 @@ class PoiseChanged(Event):
     why: str
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return f"{names[self.actor]} {self.why}: Poise {self.poise}"
+        return f"{names[self.actor]} {self.why}: Poise {self.poise}."
 
 
 @dataclass(slots=True)
@@ -224,4 +261,6 @@ class Fate(Event):
     health: int
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return f"{names[self.actor]} is {self.fate} (Health {self.health})"
+        if self.fate == "awaiting the GM":
+            return f"{names[self.actor]}'s fate is up to the GM (Health {self.health})."
+        return f"{names[self.actor]} is {self.fate} (Health {self.health})."

@@ -14,4 +14,6 @@ PLUGIN = Plugin(
     checks=part("affray.rulesets.witchhammer.odds", "CHECKS"),
     sheet=part("affray.rulesets.witchhammer.characters.show", "RULES"),
     builder=part("affray.rulesets.witchhammer.characters.builder", "build"),
+    narrator=part("affray.rulesets.witchhammer.narration", "NARRATOR"),
+    adjuster=part("affray.rulesets.witchhammer.adjust", "ADJUSTER"),
 )

@@ -59,7 +59,9 @@ def prepare(scenario: Any, content: ContentLibrary) -> dict[str, Any]:
     card_ids = set(general) | {DEFAULT_CARD} | {k for c in combatants for k in c["deck"]}
     card_ids |= {default} if isinstance(default, str) else set()
     cards = {k: content.require("cards", k, "cards").model_dump() for k in sorted(card_ids)}
-    status_ids = sorted({s for card in cards.values() for s in _statuses(card["below"])})
+    # every status the content defines, not only the cards' (a GM ruling may give any of them: docs, "GM rulings")
+    status_ids = sorted({s for card in cards.values() for s in _statuses(card["below"])}
+                        | set(content.sections.get("statuses", {})))
     statuses = {k: content.require("statuses", k, f"cards: status '{k}'").model_dump() for k in status_ids}
     return {"name": scenario.name, "map": list(grid.rows), "combatants": combatants, "general": general,
             "cards": cards, "statuses": statuses}

@@ -15,6 +15,7 @@ from affray.core.sealed import Sealed
 from affray.rulesets.witchhammer.options import WitchHammerOptions
 
 Node = dict[str, Any]
+OFF_THE_MAP = ("defeated", "removed")  # Fighter.out values that leave the map (WH-B9; a GM ruling)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +88,9 @@ class Fighter:
     pos: Pos
     facing: Pos
     deck: dict[str, int]  # card id -> copies owned, less one-shots spent (WH-04, WH-B19)
-    out: str = ""  # "", "down" (PC at <= 0 Health), "defeated" (monster), "dead" (failed death's door)
+    # "", "down" (PC at <= 0 Health), "defeated" (monster, off the map), "fallen" (monster, lies where it fell), "dead"
+    # (failed death's door), "removed" (taken out of the fight by a GM ruling, off the map)
+    out: str = ""
     # per vignette
     hand: dict[str, int] = field(default_factory=dict)  # copies still free this vignette (WH-B18)
     psych: Sealed | None = None
@@ -178,4 +181,4 @@ class WitchHammerState:
 
     def occupied(self, mover: Fighter) -> list[Pos]:
         """Squares a mover may not enter: everyone else still on the map (downed PCs and bodies too)."""
-        return [g.pos for g in self.fighters.values() if g is not mover and g.out != "defeated"]
+        return [g.pos for g in self.fighters.values() if g is not mover and g.out not in OFF_THE_MAP]

@@ -93,8 +93,9 @@ class Stats:
 @dataclass(slots=True)
 class Combat:
     """What the Violence phase changes: the total Malus (WH-20, WH-21), the status modifiers, ``out`` (``""``,
-    ``down``, ``defeated``, ``fallen`` or ``dead``), the death's-door ``fate``, afflictions (WH-23), the revealed
-    card in force this round (WH-05) and this round's initiative (WH-06)."""
+    ``down``, ``defeated``, ``fallen``, ``dead`` or ``removed``: taken out by a GM ruling), the death's-door
+    ``fate``, afflictions (WH-23), the revealed card in force this round (WH-05) and this round's initiative
+    (WH-06)."""
 
     malus: int
     mods: Mods

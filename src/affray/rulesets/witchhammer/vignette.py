@@ -52,6 +52,9 @@ def phase_done(state: WitchHammerState, rng: RNG, journal: Journal) -> None:
         else:
             _to_planning(state, journal)
         return
+    if violence.decided(state):  # a GM ruling took the last of a side out while the others planned (.adjust)
+        finish(state, rng, journal)
+        return
     state.phase = "violence"
     state.window = None
     if journal.loud:
@@ -88,7 +91,7 @@ def finish(state: WitchHammerState, rng: RNG, journal: Journal, limit: bool = Fa
     state.end_reason = ("the vignette limit was reached" if limit else
                         "the other side is down" if standing else "everyone is down")
     for f in state.fighters.values():
-        if f.kind == "pc" and f.out == "down":
+        if f.kind == "pc" and (f.out == "down" or (f.out == "removed" and f.health <= 0)):
             _deaths_door(state, f.id, rng, journal)
         if state.options.poise_reset_after_combat and f.out in ("", "down") and f.poise != f.max_poise:
             f.poise = f.max_poise

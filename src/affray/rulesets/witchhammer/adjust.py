@@ -1,0 +1,238 @@
+"""GM rulings on a WitchHammer fight (:mod:`affray.core.adjust`): the GM edits a token as a VTT's GM does, and the
+rules check each change and carry on from it. ``docs/witchhammer.md``, "GM rulings", is the table's version.
+
+Rulings are made while the cards are being chosen (the Psych and Planning windows: Violence resolves inside the step
+that ends Planning); once the fight is over and only the death's-door fates remain, none.
+
+- ``bar``: ``Poise`` from 0 to its maximum (WH-19); ``Health`` from minus its maximum to its maximum (WH-22: it may go
+  negative); ``Wounds`` (Health lost, WH-19) from 0 to twice the maximum, which sets Health. At 0 Health or less a PC
+  is down and a monster defeated (WH-22, WH-B9); above 0 a downed one stands again (a defeated monster on its
+  square, which must be free).
+- ``status`` / ``remove_status``: the content's statuses by name (Bleeding, Stunned...: WH-24), for ``rounds`` of the
+  bearer's turns or, with none, the rest of the vignette (WH-02, WH-B11); a status given again replaces the one it
+  had. Afflictions (WH-23's table) are lasting tags: given without rounds, or removed.
+- ``position``: a free square ``[x, y]`` on the map, not a wall (WH-07, WH-B13); the facing stays.
+- ``out``: ``true`` takes the combatant off the board (``out`` "removed"); ``false`` puts it back on its square.
+
+A combatant taken out or down leaves the open window, and its face-down cards are set aside unrevealed, so the phase
+can still end. One brought back or stood up takes part from the next phase that opens (Planning after Psych, else
+the next vignette). When a ruling leaves one side standing, the fight ends at once if it can without a die (no PC
+down to make its death's-door save, WH-29); else it ends when the phase does. A phase never ends inside a ruling
+(its reveals are the story): when the last combatant still choosing is taken out, it keeps the window with one
+choice, to pass ("ready"), and that step ends the phase.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from affray.core.adjust import Change
+from affray.core.engine import GM, Rejected, Window
+from affray.core.journal import QUIET
+from affray.rulesets.witchhammer import vignette, violence
+from affray.rulesets.witchhammer.mechanics import AFFLICTIONS
+from affray.rulesets.witchhammer.state import OFF_THE_MAP, Fighter, Status, StatusDef, WitchHammerState
+from affray.rulesets.witchhammer.wounds import check_down
+
+BARS = ("Poise", "Health", "Wounds")
+REMOVED = "removed"
+VIGNETTE = -1  # a status for the rest of the vignette (effects.VIGNETTE)
+
+
+class NeedsDice(Exception):
+    """Going on from a ruling would roll a die (:class:`NoDice`)."""
+
+
+class NoDice:
+    """The RNG a ruling goes on with: it has no dice (core/adjust.py: "No die is drawn")."""
+
+    index = 0
+
+    def die(self, sides: int) -> int:
+        raise NeedsDice
+
+    def salt(self) -> bytes:
+        raise NeedsDice
+
+
+def bounds(f: Fighter, bar: str) -> tuple[int, int]:
+    """The values a ruling may give ``bar`` (see the module docstring)."""
+    if bar == "Poise":
+        return 0, f.max_poise
+    if bar == "Health":
+        return -f.max_health, f.max_health
+    return 0, 2 * f.max_health
+
+
+class WitchHammerAdjuster:
+    """WitchHammer's side of GM rulings (see the module docstring)."""
+
+    def check(self, state: WitchHammerState, change: Change) -> Rejected | None:
+        if state.phase not in ("psych", "planning"):
+            return Rejected("fight_over", "The fight is over: rule on the death's-door saves (fate) instead.")
+        f = state.fighters[change.combatant]
+        if change.field == "bar":
+            return _check_bar(state, f, change)
+        if change.field in ("status", "remove_status"):
+            return _check_status(state, f, change)
+        if change.field == "position":
+            return _check_position(state, f, change.value)
+        return _check_out(state, f, bool(change.value))
+
+    def apply(self, state: WitchHammerState, change: Change) -> Any:
+        f = state.fighters[change.combatant]
+        was: Any
+        if change.field == "bar" and change.name == "Poise":
+            was, f.poise = f.poise, change.value
+        elif change.field == "bar":
+            wounds = change.name == "Wounds"
+            was = max(0, f.max_health - f.health) if wounds else f.health
+            set_health(state, f, f.max_health - change.value if wounds else change.value)
+        elif change.field == "position":
+            was, f.pos = list(f.pos), (change.value[0], change.value[1])
+        elif change.field == "out":
+            was = not f.up
+            f.out = REMOVED if change.value else ""
+        else:
+            was = _set_status(state, f, change)
+        go_on(state)
+        return was
+
+    def hidden(self, state: WitchHammerState, change: Change) -> bool:
+        """Bars, statuses and squares are public at the table (views.py): every seat reads every ruling."""
+        return False
+
+    def forms(self, state: WitchHammerState) -> dict[str, dict[str, Any]]:
+        statuses = [sd.name for sd in state.statuses.values()]
+        return {a: {"bars": [{"name": b, "min": bounds(f, b)[0], "max": bounds(f, b)[1]} for b in BARS],
+                    "statuses": statuses, "position": "square", "out": not f.up}
+                for a, f in state.fighters.items()}
+
+
+def _check_bar(state: WitchHammerState, f: Fighter, change: Change) -> Rejected | None:
+    if change.name not in BARS:
+        return Rejected("unknown_bar", f"{f.name} has no bar '{change.name}' (WitchHammer's are Poise, Health and "
+                                       f"Wounds).")
+    low, high = bounds(f, change.name)
+    if not low <= change.value <= high:
+        return Rejected("bad_value", f"{f.name}'s {change.name} runs from {low} to {high} here.")
+    health = f.max_health - change.value if change.name == "Wounds" else change.value
+    if change.name != "Poise" and health > 0 and f.out in ("defeated", "fallen", "down"):
+        return _square_free(state, f)
+    return None
+
+
+def _square_free(state: WitchHammerState, f: Fighter) -> Rejected | None:
+    """A combatant coming back stands on its own square, which must be free (WH-B13)."""
+    if f.pos in state.occupied(f):
+        who = next(g.name for g in state.fighters.values() if g is not f and g.pos == f.pos)
+        return Rejected("occupied", f"{who} stands on {f.name}'s square {list(f.pos)}: move one of them first.")
+    return None
+
+
+def _statuses_by_name(state: WitchHammerState) -> dict[str, StatusDef]:
+    return {sd.name: sd for sd in state.statuses.values()}
+
+
+def _check_status(state: WitchHammerState, f: Fighter, change: Change) -> Rejected | None:
+    name, known = change.name, _statuses_by_name(state)
+    if name not in known and name not in AFFLICTIONS:
+        return Rejected("unknown_status", f"WitchHammer has no status '{name}'; the statuses are "
+                                          f"{', '.join(known)}, and the afflictions of the table (WH-23).")
+    if change.field == "remove_status":
+        present = name in f.afflictions if name in AFFLICTIONS else any(s.status.name == name for s in f.statuses)
+        return None if present else Rejected("not_there", f"{f.name} is not {name}.")
+    if name in AFFLICTIONS:
+        if change.value is not None:
+            return Rejected("bad_value", f"An affliction is a lasting tag (WH-23, WH-B23): give {name} no rounds.")
+        return None
+    if not f.up:
+        return Rejected("bad_status", f"{f.name} is out of the fight ({f.out}): a status would do nothing (WH-22).")
+    return None
+
+
+def _set_status(state: WitchHammerState, f: Fighter, change: Change) -> Any:
+    """Give or end the status; returns what it replaced (its rounds as the view shows them, or ``None``)."""
+    name = change.name
+    if name in AFFLICTIONS:
+        had = name in f.afflictions
+        f.afflictions = [a for a in f.afflictions if a != name] + ([name] if change.field == "status" else [])
+        return had
+    before = [s for s in f.statuses if s.status.name == name]
+    f.statuses = [s for s in f.statuses if s.status.name != name]
+    if change.field == "status":
+        rounds = VIGNETTE if change.value is None else int(change.value)
+        f.statuses.append(Status(_statuses_by_name(state)[name], rounds, "the GM"))
+    f.refresh_mods()
+    return (before[0].rounds if before[0].rounds >= 0 else None) if before else None
+
+
+def _check_position(state: WitchHammerState, f: Fighter, value: Any) -> Rejected | None:
+    if not (isinstance(value, list) and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        return Rejected("bad_position", "A WitchHammer position is a square [x, y].")
+    pos, grid = (value[0], value[1]), state.grid
+    if not grid.in_bounds(pos) or not grid.passable(pos):
+        where = "off the map" if not grid.in_bounds(pos) else "not open ground"
+        return Rejected("bad_position", f"{list(pos)} is {where} ({grid.width}×{grid.height} map).")
+    if pos != f.pos and pos in state.occupied(f):
+        who = next(g.name for g in state.fighters.values()
+                   if g is not f and g.pos == pos and g.out not in OFF_THE_MAP)
+        return Rejected("occupied", f"{who} stands on {list(pos)}.")
+    return None
+
+
+def _check_out(state: WitchHammerState, f: Fighter, out: bool) -> Rejected | None:
+    if out:
+        return None if f.up else Rejected("already_out", f"{f.name} is already out of the fight ({f.out}).")
+    if f.up:
+        return Rejected("not_out", f"{f.name} is in the fight.")
+    if f.out != REMOVED or f.health <= 0:
+        return Rejected("cannot_stand", f"{f.name} is {f.out} at {f.health} Health and cannot stand (WH-22): set "
+                                        f"Health above 0 first.")
+    return _square_free(state, f)
+
+
+def set_health(state: WitchHammerState, f: Fighter, health: int) -> None:
+    """Health as the GM sets it: at 0 or less a PC is down and a monster defeated (WH-22, WH-B9); above 0 one
+    downed stands again (one the GM took out stays out until brought back)."""
+    f.health = health
+    if health <= 0:
+        check_down(state, f, QUIET)
+    elif f.out in ("down", "defeated", "fallen"):
+        f.out = ""
+
+
+def go_on(state: WitchHammerState) -> None:
+    """Carry the fight on from a ruling without a die (see the module docstring): first on a copy, to learn whether
+    a fight the ruling decided can end now; then for real, ending it only if it can."""
+    trial = copy.deepcopy(state)
+    try:
+        _settle(trial, ending=True)
+    except NeedsDice:
+        _settle(state, ending=False)
+        return
+    _settle(state, ending=True)
+
+
+def _settle(state: WitchHammerState, ending: bool) -> None:
+    state.board += 1  # a ruling changes the board: views and listings built from the old one are stale
+    for f in state.fighters.values():
+        if not f.up:  # its face-down cards are set aside unrevealed (a revealed Psych card stays shown)
+            f.slots, f.shown, f.card, f.ready = [], 0, None, True
+            if not f.psych_card:
+                f.psych = None
+    if violence.decided(state) and ending:
+        vignette.finish(state, NoDice(), QUIET)
+        return
+    window = state.window
+    assert window is not None
+    gone = [a for a in window.actors if a != GM and not state.fighters[a].up]
+    stay = tuple(a for a in window.actors if a not in gone)
+    # nobody left choosing: the one taken out keeps the window, to pass, and its step ends the phase
+    actors = stay if any(a != GM for a in stay) or not gone else (gone[0], *stay)
+    state.window = Window(window.phase, actors, window.prompt, window.simultaneous)
+
+
+ADJUSTER = WitchHammerAdjuster()
