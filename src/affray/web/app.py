@@ -21,6 +21,7 @@ from affray.table import Refusal, SeatInfo, Table, TableService, compact_text, g
 from affray.web import errors
 from affray.web.limits import DEFAULT_BODY_LIMIT, BodyLimit, RateLimiter
 from affray.web.models import ActionBody, NewTableBody, RewindBody, TakeBackBody, TimerBody
+from affray.web.text import SafeJSONResponse, TextCheck
 
 LONG_POLL_MAX = 30.0
 
@@ -50,7 +51,8 @@ class Api:
 def create_app(service: TableService, *, create_key: str | None = None, body_limit: int = DEFAULT_BODY_LIMIT,
                limiter: RateLimiter | None = None) -> FastAPI:
     """The API over ``service``. ``create_key``: required (header ``X-Create-Key``) to open tables."""
-    app = FastAPI(title="affray table server", version="1", description="Live tables: seats, views, actions.")
+    app = FastAPI(title="affray table server", version="1", description="Live tables: seats, views, actions.",
+                  default_response_class=SafeJSONResponse)
     api = Api(service, create_key, limiter or RateLimiter())
     errors.install(app)
     app.include_router(_tables(api))
@@ -58,6 +60,7 @@ def create_app(service: TableService, *, create_key: str | None = None, body_lim
     from affray.web.ws import ws_router
 
     app.include_router(ws_router(api))
+    app.add_middleware(TextCheck)  # inside BodyLimit (the last added runs first), which bounds what it reads
     app.add_middleware(BodyLimit, limit=body_limit)
 
     from affray.web import pages

@@ -42,11 +42,12 @@ def ws_router(api: Api) -> APIRouter:
         await websocket.accept()
         try:
             token = websocket.query_params.get("token") or await _first_token(websocket)
+        except (WebSocketDisconnect, TimeoutError):
+            return
+        try:
             table, seat = await run_in_threadpool(api.seat, table_id, token)
         except Refusal as exc:
             await _refuse(websocket, exc.to_dict())
-            return
-        except (WebSocketDisconnect, TimeoutError):
             return
         await _serve(api, websocket, table, seat, token_hash(token or ""))
 
@@ -54,10 +55,14 @@ def ws_router(api: Api) -> APIRouter:
 
 
 async def _first_token(websocket: WebSocket) -> str | None:
-    text = await asyncio.wait_for(websocket.receive_text(), FIRST_MESSAGE_TIMEOUT)
+    """The token of the first message ``{"token": "..."}`` (None for anything else: a binary frame, other JSON),
+    waited for at most :data:`FIRST_MESSAGE_TIMEOUT` seconds."""
+    message = await asyncio.wait_for(websocket.receive(), FIRST_MESSAGE_TIMEOUT)
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
     try:
-        data: Any = json.loads(text)
-    except ValueError:
+        data: Any = json.loads(message.get("text") or "")
+    except (ValueError, RecursionError):
         return None
     token = data.get("token") if isinstance(data, dict) else None
     return token if isinstance(token, str) else None
