@@ -10,6 +10,7 @@ import typer
 
 from affray.cli.render import CliError, console, escape
 from affray.core.files import LONE_SURROGATE, MAX_YAML_BYTES, lone_surrogate, read_text
+from affray.web.bounds import MAX_CONNECTIONS, ConnectionLimits
 
 table_app = typer.Typer(no_args_is_help=True, help="Open tables on a table server.")
 
@@ -17,7 +18,8 @@ DEFAULT_SERVER = "http://127.0.0.1:8000"
 
 
 def serve_command(host: str, port: int, db: str, create_key: str | None, policy_pause: float,
-                  examples: Path | None, ws_compression: bool = True) -> None:
+                  examples: Path | None, ws_compression: bool = True, limits: ConnectionLimits | None = None,
+                  max_connections: int | None = MAX_CONNECTIONS) -> None:
     from affray.store import StoreError
     from affray.web.server import serve
 
@@ -26,7 +28,7 @@ def serve_command(host: str, port: int, db: str, create_key: str | None, policy_
     console.print(f"affray table server on http://{host}:{port} (database {escape(_safe_url(db))}); Ctrl-C stops it")
     try:
         serve(host, port, db, create_key=create_key, policy_pause=policy_pause, examples_dir=examples,
-              ws_compression=ws_compression)
+              ws_compression=ws_compression, limits=limits, max_connections=max_connections)
     except StoreError as exc:
         raise CliError(str(exc)) from None
 

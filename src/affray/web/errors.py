@@ -41,18 +41,24 @@ def validation_message(exc: RequestValidationError) -> str:
 
 
 def install(app: FastAPI) -> None:
-    """Register the handlers that turn every failure into JSON."""
+    """Register the handlers that turn every failure into JSON. Each one drops the exception's traceback once it is
+    answered: a refusal raised in a worker thread (every synchronous route runs in one) is kept by the thread's
+    future, which its traceback keeps, so the request would otherwise wait for a full garbage collection, rare in
+    the server (docs/performance.md, "Memory after WebSocket connections")."""
 
     @app.exception_handler(Refusal)
     async def _refusal(request: Request, exc: Refusal) -> JSONResponse:
+        exc.__traceback__ = None
         return refusal_response(exc)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        exc.__traceback__ = None
         return SafeJSONResponse({"code": "bad_request", "message": validation_message(exc)}, status_code=422)
 
     @app.exception_handler(HTTPException)
     async def _http(request: Request, exc: HTTPException) -> JSONResponse:
+        exc.__traceback__ = None
         code = STATUS_CODES.get(exc.status_code, "bad_request")
         message = exc.detail if isinstance(exc.detail, str) else "The request was refused."
         return SafeJSONResponse({"code": code, "message": message}, status_code=exc.status_code)
@@ -61,5 +67,6 @@ def install(app: FastAPI) -> None:
     async def _crash(request: Request, exc: Exception) -> JSONResponse:
         # The last resort: the details stay in the server's log, the caller gets no traceback.
         log.exception("unhandled error on %s %s", request.method, request.url.path)
+        exc.__traceback__ = None
         return SafeJSONResponse({"code": "internal", "message": "The server failed; the operator can see why in "
                                                                "its log."}, status_code=500)
