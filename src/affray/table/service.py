@@ -166,6 +166,17 @@ class TableService:
             raise Refusal("bad_token", "This token does not open a seat at this table.", UNAUTHORIZED)
         return table, seat
 
+    def holds_token(self, table_id: str, token: str) -> bool:
+        """Whether ``token`` opens a seat of ``table_id`` as this process holds it in memory (no database lookup:
+        what lets a valid seat past the failed-login limits; :meth:`authenticate` still decides)."""
+        with self._tables_lock:
+            table = self._tables.get(table_id)
+        if table is None:
+            return False
+        hashed = token_hash(token)
+        with table.lock:
+            return any(seat.token_hash == hashed for seat in table.seats.values())
+
     def state(self, table: Table, seat: SeatInfo, since: int = 0) -> dict[str, Any]:
         with table.lock:
             return seat_message(table, seat, max(0, since))

@@ -20,6 +20,7 @@ from fastapi.responses import PlainTextResponse
 from affray.table import Refusal, SeatInfo, Table, TableService, compact_text, gm, token_hash
 from affray.web import errors
 from affray.web.limits import DEFAULT_BODY_LIMIT, BodyLimit, RateLimiter
+from affray.web.logins import ClientAddress, FailedLogins, client_address, well_formed
 from affray.web.models import ActionBody, NewTableBody, RewindBody, TakeBackBody, TimerBody
 from affray.web.text import SafeJSONResponse, TextCheck
 
@@ -35,25 +36,42 @@ def bearer(request: Request) -> str | None:
 class Api:
     """What the routes share: the service, the limits and the creation key."""
 
-    def __init__(self, service: TableService, create_key: str | None, limiter: RateLimiter) -> None:
+    def __init__(self, service: TableService, create_key: str | None, limiter: RateLimiter,
+                 logins: FailedLogins | None = None) -> None:
         self.service, self.create_key, self.limiter = service, create_key, limiter
+        self.logins = logins or FailedLogins()
 
     def limit(self, key: str) -> None:
         if not self.limiter.allow(key):
             raise Refusal("rate_limited", "Too many requests; slow down a little.", 429)
 
     def seat(self, table_id: str, token: str | None) -> tuple[Table, SeatInfo]:
-        """Authenticate (rate-limited per token, or per table for missing tokens)."""
-        self.limit(token_hash(token) if token else f"anonymous:{table_id}")
-        return self.service.authenticate(table_id, token)
+        """Authenticate, rate-limited per token. A token of a seat this process holds goes straight through; any
+        other is first held to the failed-login limits of the caller's address and the table, and a 401 counts
+        against them (:mod:`affray.web.logins`)."""
+        if token and self.service.holds_token(table_id, token):
+            self.limit(token_hash(token))
+            return self.service.authenticate(table_id, token)
+        address = client_address()
+        self.logins.check(address, table_id)
+        try:
+            if token is not None and not well_formed(token):
+                raise Refusal("bad_token", "This token does not open a seat at this table.", 401)
+            self.limit(token_hash(token) if token else f"anonymous:{table_id}")
+            return self.service.authenticate(table_id, token)
+        except Refusal as exc:
+            if exc.status == 401:
+                self.logins.failed(address, table_id)
+            raise
 
 
 def create_app(service: TableService, *, create_key: str | None = None, body_limit: int = DEFAULT_BODY_LIMIT,
-               limiter: RateLimiter | None = None) -> FastAPI:
-    """The API over ``service``. ``create_key``: required (header ``X-Create-Key``) to open tables."""
+               limiter: RateLimiter | None = None, logins: FailedLogins | None = None) -> FastAPI:
+    """The API over ``service``. ``create_key``: required (header ``X-Create-Key``) to open tables; ``logins``:
+    the failed-login limits (:mod:`affray.web.logins`)."""
     app = FastAPI(title="affray table server", version="1", description="Live tables: seats, views, actions.",
                   default_response_class=SafeJSONResponse)
-    api = Api(service, create_key, limiter or RateLimiter())
+    api = Api(service, create_key, limiter or RateLimiter(), logins)
     errors.install(app)
     app.include_router(_tables(api))
     app.include_router(_gm(api))
@@ -62,6 +80,7 @@ def create_app(service: TableService, *, create_key: str | None = None, body_lim
     app.include_router(ws_router(api))
     app.add_middleware(TextCheck)  # inside BodyLimit (the last added runs first), which bounds what it reads
     app.add_middleware(BodyLimit, limit=body_limit)
+    app.add_middleware(ClientAddress)
 
     from affray.web import pages
 
