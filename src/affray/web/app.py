@@ -19,6 +19,7 @@ from fastapi.responses import PlainTextResponse
 
 from affray.table import Refusal, SeatInfo, Table, TableService, compact_text, gm, token_hash
 from affray.web import errors
+from affray.web.headers import SecurityHeaders
 from affray.web.limits import DEFAULT_BODY_LIMIT, BodyLimit, RateLimiter
 from affray.web.logins import ClientAddress, FailedLogins, client_address, well_formed
 from affray.web.models import ActionBody, NewTableBody, RewindBody, TakeBackBody, TimerBody
@@ -81,6 +82,7 @@ def create_app(service: TableService, *, create_key: str | None = None, body_lim
     app.add_middleware(TextCheck)  # inside BodyLimit (the last added runs first), which bounds what it reads
     app.add_middleware(BodyLimit, limit=body_limit)
     app.add_middleware(ClientAddress)
+    app.add_middleware(SecurityHeaders)  # outermost: on every answer, the middlewares' own refusals included
 
     from affray.web import pages
 
