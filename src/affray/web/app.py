@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Query, Request
@@ -22,6 +23,7 @@ from affray.web import errors
 from affray.web.headers import SecurityHeaders
 from affray.web.limits import DEFAULT_BODY_LIMIT, BodyLimit, RateLimiter
 from affray.web.logins import ClientAddress, FailedLogins, client_address, well_formed
+from affray.web.metrics import Metrics, metrics_router
 from affray.web.models import ActionBody, NewTableBody, RewindBody, TakeBackBody, TimerBody
 from affray.web.text import SafeJSONResponse, TextCheck
 
@@ -67,9 +69,11 @@ class Api:
 
 
 def create_app(service: TableService, *, create_key: str | None = None, body_limit: int = DEFAULT_BODY_LIMIT,
-               limiter: RateLimiter | None = None, logins: FailedLogins | None = None) -> FastAPI:
+               limiter: RateLimiter | None = None, logins: FailedLogins | None = None,
+               connections: Callable[[], int] | None = None) -> FastAPI:
     """The API over ``service``. ``create_key``: required (header ``X-Create-Key``) to open tables; ``logins``:
-    the failed-login limits (:mod:`affray.web.logins`)."""
+    the failed-login limits (:mod:`affray.web.logins`); ``connections``: how many are open, for ``/metrics``
+    (:mod:`affray.web.metrics`, which becomes the service's hooks)."""
     app = FastAPI(title="affray table server", version="1", description="Live tables: seats, views, actions.",
                   default_response_class=SafeJSONResponse)
     api = Api(service, create_key, limiter or RateLimiter(), logins)
@@ -79,6 +83,9 @@ def create_app(service: TableService, *, create_key: str | None = None, body_lim
     from affray.web.ws import ws_router
 
     app.include_router(ws_router(api))
+    metrics = Metrics(service, connections)
+    service.hooks = metrics
+    app.include_router(metrics_router(metrics))
     app.add_middleware(TextCheck)  # inside BodyLimit (the last added runs first), which bounds what it reads
     app.add_middleware(BodyLimit, limit=body_limit)
     app.add_middleware(ClientAddress)
