@@ -12,6 +12,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from affray.cli.character import character_app
+from affray.cli.db import db_app
 from affray.cli.odds import odds_app
 from affray.cli.render import CliError, console, escape, fail, narrate, warn
 from affray.cli.schema import schema_app
@@ -35,6 +36,7 @@ app.add_typer(odds_app, name="odds")
 app.add_typer(character_app, name="character")
 app.add_typer(schema_app, name="schema")
 app.add_typer(table_app, name="table")
+app.add_typer(db_app, name="db")
 
 
 def _version(value: bool) -> None:
