@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import httpx2 as httpx
 import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 from websockets.sync.client import connect
 
+from affray.store import StoreError
+from affray.table import TableService
 from tests.table.test_kill9 import Server
+from tests.web.conftest import create
 from tests.web.helpers import auth, play_to_end, tokens_of
 
 
@@ -88,3 +93,25 @@ def test_metrics_answer_only_this_host(server: Server) -> None:
     """A request that a trusted proxy (loopback) forwards for a client elsewhere is refused."""
     answer = httpx.get(f"{server.url}/metrics", headers={"X-Forwarded-For": "203.0.113.5"}, timeout=30)
     assert answer.status_code == 403 and answer.json()["code"] == "metrics_local_only"
+
+
+def test_a_store_that_fails_is_counted(served: tuple[TableService, TestClient],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """In process: the store's append fails (a full disk, a lost server), the caller gets 503 store_unavailable,
+    and the metrics count the failure."""
+    service, client = served
+    created = create(client)
+    token = created["seats"]["ilse"]["token"]
+    state = client.get(f"/api/tables/{created['table']}", headers=auth(token)).json()
+    actor, specs = next((a, s) for a, s in state["legal"].items() if s)
+
+    def failing(*_: object) -> bool:
+        raise StoreError("the disk is full")
+
+    monkeypatch.setattr(service.store, "append", failing)
+    answer = client.post(f"/api/tables/{created['table']}/actions", headers=auth(token),
+                         json={"actor": actor, "action": specs[0]["action"], "version": state["version"]})
+    assert answer.status_code == 503 and answer.json()["code"] == "store_unavailable"
+    text = cast(FastAPI, client.app).state.metrics.text().decode()
+    assert "affray_store_errors_total 1.0" in text
+    assert 'affray_actions_total{code="store_unavailable",result="refused"} 1.0' in text

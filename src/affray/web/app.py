@@ -94,7 +94,7 @@ def create_app(service: TableService, *, create_key: str | None = None, body_lim
     from affray.web import pages
 
     pages.install(app, service.examples_dir)
-    app.state.api = api
+    app.state.api, app.state.metrics = api, metrics
     return app
 
 
