@@ -46,10 +46,11 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "affray", "serve", "--port", str(self.port), "--db",
-                                      self.db, "--policy-pause", "0", *self.options], stdout=subprocess.DEVNULL,
-                                     stderr=self.log.open("ab") if self.log else subprocess.DEVNULL,
-                                     env=os.environ.copy())
+        if self.log is None:
+            self.proc = self._spawn(subprocess.DEVNULL)
+        else:
+            with self.log.open("ab") as stderr:  # the child keeps its own copy of the file
+                self.proc = self._spawn(stderr)
         deadline = time.monotonic() + STARTUP
         while time.monotonic() < deadline:
             assert self.proc.poll() is None, "the server exited while starting"
@@ -59,6 +60,11 @@ class Server:
             except httpx.HTTPError:
                 time.sleep(0.05)  # polling a condition with a deadline, not waiting for luck
         raise AssertionError("the server did not answer within a minute")
+
+    def _spawn(self, stderr: Any) -> subprocess.Popen[bytes]:
+        return subprocess.Popen([sys.executable, "-m", "affray", "serve", "--port", str(self.port), "--db", self.db,
+                                 "--policy-pause", "0", *self.options], stdout=subprocess.DEVNULL, stderr=stderr,
+                                env=os.environ.copy())
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -12,6 +12,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from affray.cli.character import character_app
+from affray.cli.db import db_app
 from affray.cli.odds import odds_app
 from affray.cli.render import CliError, console, escape, fail, narrate, warn
 from affray.cli.schema import schema_app
@@ -23,6 +24,7 @@ from affray.core.log import LogFormatError, import_log, read_log, verify
 from affray.core.notation import DiceExpr, NotationError, parse, roll_expr
 from affray.core.options import OptionError
 from affray.core.rng import VerifiableRNG, new_secret_seed, seed_from_int
+from affray.web.bounds import BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, PER_ADDRESS, ConnectionLimits
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   context_settings={"help_option_names": ["-h", "--help"]},
@@ -34,6 +36,7 @@ app.add_typer(odds_app, name="odds")
 app.add_typer(character_app, name="character")
 app.add_typer(schema_app, name="schema")
 app.add_typer(table_app, name="table")
+app.add_typer(db_app, name="db")
 
 
 def _version(value: bool) -> None:
@@ -209,9 +212,21 @@ def serve(host: Annotated[str, typer.Option("--host", help="the address to liste
           ws_compression: Annotated[bool, typer.Option(
               "--ws-compression/--no-ws-compression",
               help="compress WebSocket messages (less bandwidth; off saves about 45 KiB of memory per connection)")]
-          = True) -> None:
+          = True,
+          per_address: Annotated[int, typer.Option(
+              "--max-connections-per-address", min=0,
+              help="open connections from one client address (0: no cap; behind a proxy, let the proxy cap them)")]
+          = PER_ADDRESS,
+          max_connections: Annotated[int, typer.Option(
+              "--max-connections", min=0, help="connections and requests of the whole server (0: no cap)")]
+          = MAX_CONNECTIONS,
+          header_timeout: Annotated[float, typer.Option(
+              "--header-timeout", min=0.1, help="seconds for a request's headers to arrive")] = HEADER_TIMEOUT,
+          body_timeout: Annotated[float, typer.Option(
+              "--body-timeout", min=0.1, help="seconds for a request's body to arrive")] = BODY_TIMEOUT) -> None:
     """Run the live table server (HTTP and WebSocket API, OpenAPI at /docs)."""
-    serve_command(host, port, db, create_key, policy_pause, examples, ws_compression)
+    limits = ConnectionLimits(header_timeout=header_timeout, body_timeout=body_timeout, per_address=per_address)
+    serve_command(host, port, db, create_key, policy_pause, examples, ws_compression, limits, max_connections or None)
 
 
 @app.command()

@@ -9,6 +9,8 @@ from typing import Annotated, Any
 import typer
 
 from affray.cli.render import CliError, console, escape
+from affray.core.files import LONE_SURROGATE, MAX_YAML_BYTES, lone_surrogate, read_text
+from affray.web.bounds import MAX_CONNECTIONS, ConnectionLimits
 
 table_app = typer.Typer(no_args_is_help=True, help="Open tables on a table server.")
 
@@ -16,7 +18,8 @@ DEFAULT_SERVER = "http://127.0.0.1:8000"
 
 
 def serve_command(host: str, port: int, db: str, create_key: str | None, policy_pause: float,
-                  examples: Path | None, ws_compression: bool = True) -> None:
+                  examples: Path | None, ws_compression: bool = True, limits: ConnectionLimits | None = None,
+                  max_connections: int | None = MAX_CONNECTIONS) -> None:
     from affray.store import StoreError
     from affray.web.server import serve
 
@@ -25,7 +28,7 @@ def serve_command(host: str, port: int, db: str, create_key: str | None, policy_
     console.print(f"affray table server on http://{host}:{port} (database {escape(_safe_url(db))}); Ctrl-C stops it")
     try:
         serve(host, port, db, create_key=create_key, policy_pause=policy_pause, examples_dir=examples,
-              ws_compression=ws_compression)
+              ws_compression=ws_compression, limits=limits, max_connections=max_connections)
     except StoreError as exc:
         raise CliError(str(exc)) from None
 
@@ -48,10 +51,11 @@ def _option(text: str) -> tuple[str, Any]:
 
 
 def _scenario_arg(scenario: str) -> str:
-    """A file path sends its text; anything else is an example name."""
+    """A file path sends its text (read with the limits of every scenario file: UTF-8, at most 512 KiB); anything
+    else is an example name."""
     path = Path(scenario)
     if path.suffix in (".yaml", ".yml") and path.is_file():
-        return path.read_text(encoding="utf-8")
+        return read_text(path, MAX_YAML_BYTES)
     return scenario
 
 
@@ -71,6 +75,9 @@ def new_table(scenario: Annotated[str, typer.Argument(help="an example (witchham
 
     body = {"scenario": _scenario_arg(scenario), "options": dict(_option(o) for o in option or []),
             "controllers": dict(_option(c) for c in controller or []), "seed": seed}
+    where = lone_surrogate(body)  # bytes in the arguments that are not UTF-8, or a "\ud800" in an --option's JSON
+    if where is not None:
+        raise CliError(f"the request to the server is not Unicode text ({where}: {LONE_SURROGATE})")
     headers = {"X-Create-Key": create_key} if create_key else {}
     try:
         answer = httpx.post(f"{server.rstrip('/')}/api/tables", json=body, headers=headers, timeout=30)

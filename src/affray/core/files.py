@@ -3,8 +3,10 @@
 Every YAML or JSON file (content, scenarios, sheets, match logs, saves) is read through :func:`read_text`: a
 regular file, at most ``limit`` bytes, UTF-8 text without NUL bytes. YAML is parsed by :func:`load_yaml`, which
 refuses documents that expand past :data:`MAX_YAML_NODES` nodes (an alias bomb is a few hundred bytes
-that expand to billions of nodes), nest deeper than :data:`MAX_YAML_DEPTH` levels, or hold aliases that contain
-themselves. Output paths are checked by
+that expand to billions of nodes), nest deeper than :data:`MAX_YAML_DEPTH` levels, hold aliases that contain
+themselves, or hold a lone surrogate (``"\\ud800"``: an escape that names no character, which no UTF-8 file,
+database or answer can hold). The same limits hold for scenario text sent to the table server. JSON files get the
+surrogate check too (:func:`lone_surrogate`, also used on the server's request bodies). Output paths are checked by
 :func:`check_output_path` before any work starts, so a long run is never thrown away at its end; files that hold
 secrets are written owner-only by :func:`write_text`. Limits are documented in docs/content.md ("Limits").
 
@@ -62,6 +64,44 @@ def read_text(path: str | Path, limit: int) -> str:
         raise FileProblem(p, f"UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start} is not UTF-8)") from None
 
 
+LONE_SURROGATE = "text that is Unicode (a \\ud800 to \\udfff escape alone names no character)"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def may_escape_surrogate(json_text: str) -> bool:
+    """Whether JSON text holds a ``\\uD800``-``\\uDFFF`` escape (a pair is a character, one alone is not): the
+    cheap test before :func:`lone_surrogate` walks the parsed value."""
+    return _SURROGATE_ESCAPE.search(json_text) is not None
+
+
+def has_surrogate(text: str) -> bool:
+    """Whether ``text`` holds a lone surrogate (a string decoded from UTF-8 never does; a JSON or YAML escape can)."""
+    return not text.isascii() and _SURROGATE.search(text) is not None
+
+
+def lone_surrogate(value: Any) -> str | None:
+    """Where a lone surrogate hides in a JSON-like value (a key or a string, at any depth): its path, such as
+    ``action.text`` or ``sides[0]`` (``(top level)`` for the value itself), or None. Iterative, so any depth."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str):
+            if has_surrogate(item):
+                return where or "(top level)"
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                name = f"{where}.{key}" if where else str(key)
+                if isinstance(key, str) and has_surrogate(key):
+                    return f"a key of {where or '(top level)'}"
+                stack.append((inner, name))
+        elif isinstance(item, list):
+            stack.extend((inner, f"{where}[{i}]") for i, inner in enumerate(item))
+    return None
+
+
 class YamlLimitError(yaml.YAMLError):
     """A YAML document that expands past the node limit or holds a recursive alias."""
 
@@ -76,8 +116,8 @@ _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser
 
 def _check_events(text: str, max_nodes: int = MAX_YAML_NODES) -> None:
     """Count the document's values as if every alias were a copy, from the parser's events, before anything is
-    built; refuse more than ``max_nodes``, deeper nesting than :data:`MAX_YAML_DEPTH`, or an alias inside the
-    collection it names (a recursive structure)."""
+    built; refuse more than ``max_nodes``, deeper nesting than :data:`MAX_YAML_DEPTH`, an alias inside the
+    collection it names (a recursive structure), or a lone surrogate in a value or key."""
     sizes: dict[str, int] = {}
     stack: list[list[Any]] = [[None, 0]]  # open collections: [anchor, expanded size so far]
     for event in yaml.parse(text, Loader=_Loader):
@@ -93,6 +133,8 @@ def _check_events(text: str, max_nodes: int = MAX_YAML_NODES) -> None:
                 sizes[anchor] = size
         elif isinstance(event, yaml.ScalarEvent):
             size = 1
+            if has_surrogate(event.value):
+                raise YamlLimitError(LONE_SURROGATE, event.start_mark)
             if event.anchor is not None:
                 sizes[event.anchor] = 1
         elif isinstance(event, yaml.AliasEvent):
@@ -130,12 +172,16 @@ def load_json(path: str | Path, limit: int = MAX_JSON_BYTES) -> Any:
     """Read and parse a JSON file; a problem is a :class:`FileProblem` with the line."""
     text = read_text(path, limit)
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno}, column {exc.colno}"
         raise FileProblem(path, f"valid JSON (it is not JSON at {where}: {exc.msg})") from None
     except RecursionError:
         raise FileProblem(path, "JSON nested at most a few hundred levels deep") from None
+    found = lone_surrogate(data) if may_escape_surrogate(text) else None
+    if found is not None:
+        raise FileProblem(path, f"{LONE_SURROGATE}; found at {found}")
+    return data
 
 
 def check_output_path(path: str | Path, suffixes: Iterable[str], what: str) -> Path:

@@ -18,6 +18,7 @@ import yaml
 from affray.api import Scenario, scenario_from_data
 from affray.core.content import ContentError, Problem
 from affray.core.engine import GM
+from affray.core.files import load_yaml
 from affray.core.match import Match
 from affray.core.scenario import load_scenario_data
 from affray.table.errors import NOT_FOUND, UNPROCESSABLE, Refusal
@@ -59,7 +60,7 @@ def _uploaded(text: str) -> dict[str, Any]:
     if len(text) > MAX_SCENARIO_TEXT:
         raise ContentError(UPLOAD_PATH, [Problem("(file)", f"at most {MAX_SCENARIO_TEXT} characters")])
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)  # the CLI's limits: nesting, aliases, lone surrogates (core/files.py)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "(file)"

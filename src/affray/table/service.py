@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from affray.store import NewTable, Store, StoreError, new_table_id
 from affray.store import Seat as StoredSeat
 from affray.table.errors import CONFLICT, NOT_FOUND, UNAUTHORIZED, UNAVAILABLE, UNPROCESSABLE, Refusal, refused_step
 from affray.table.feed import Follower, Push, first_push, pushes
+from affray.table.hooks import ServiceHooks
 from affray.table.live import SeatInfo, Table, seat_message
 from affray.table.restore import (
     TableDamaged,
@@ -57,8 +59,9 @@ class TableService:
     """See the module docstring. Thread-safe; ``close()`` stops the worker and the store listener."""
 
     def __init__(self, store: Store, *, examples_dir: Path | None = None, policy_pause: float = 0.5,
-                 restore: bool = True) -> None:
+                 restore: bool = True, hooks: ServiceHooks | None = None) -> None:
         self.store = store
+        self.hooks = hooks or ServiceHooks()  # what an observer (the metrics) hears: table/hooks.py
         self.examples_dir = examples_dir or default_examples_dir()
         self.policy_pause = policy_pause
         self._tables: dict[str, Table] = {}
@@ -169,6 +172,17 @@ class TableService:
             raise Refusal("bad_token", "This token does not open a seat at this table.", UNAUTHORIZED)
         return table, seat
 
+    def holds_token(self, table_id: str, token: str) -> bool:
+        """Whether ``token`` opens a seat of ``table_id`` as this process holds it in memory (no database lookup:
+        what lets a valid seat past the failed-login limits; :meth:`authenticate` still decides)."""
+        with self._tables_lock:
+            table = self._tables.get(table_id)
+        if table is None:
+            return False
+        hashed = token_hash(token)
+        with table.lock:
+            return any(seat.token_hash == hashed for seat in table.seats.values())
+
     def state(self, table: Table, seat: SeatInfo, since: int = 0) -> dict[str, Any]:
         with table.lock:
             return seat_message(table, seat, max(0, since))
@@ -179,6 +193,17 @@ class TableService:
                submission_id: str | None = None) -> dict[str, Any]:
         """Take ``action`` for ``actor`` at ``version``; the answer is ``{"version", "seq", "events"}`` with the
         seat's redacted events. A retried ``submission_id`` returns the first answer."""
+        started = time.perf_counter()
+        try:
+            answer = self._submit(table, seat, actor, action, version, submission_id)
+        except Refusal as exc:
+            self.hooks.refused(exc.code)
+            raise
+        self.hooks.accepted(table.id, answer["version"], started)
+        return answer
+
+    def _submit(self, table: Table, seat: SeatInfo, actor: str, action: Any, version: int,
+                submission_id: str | None) -> dict[str, Any]:
         key = f"{seat.name}/{submission_id}" if submission_id else None
         with table.lock:
             if key is not None and key in table.by_submission:
@@ -242,6 +267,7 @@ class TableService:
         try:
             ok = self.store.append(table.id, to_store(record, chain, key))
         except StoreError as exc:
+            self.hooks.store_failed()
             log.error("table %s: append failed: %s", table.id, exc)
             self._reload(table)
             raise Refusal("store_unavailable", "The database did not take the action; try again.",
@@ -291,6 +317,11 @@ class TableService:
         if joined:
             self._push(table, role="gm")  # the GM's page shows who is connected
 
+    def follower_count(self) -> int:
+        """How many followers (WebSockets) hear a seat here, over every table."""
+        with self._tables_lock:
+            return sum(len(followers) for followers in self._followers.values())
+
     def unfollow(self, table: Table, follower: Follower) -> None:
         """Stop the follower's pushes; safe before, during or after :meth:`follow` (a connection that closes while
         its ``follow`` is still waiting for the lock is never registered)."""
@@ -310,6 +341,7 @@ class TableService:
         with self._tables_lock:
             followers = [f for f in self._followers.get(table.id, ()) if role is None or f.seat.role == role]
         if not followers:
+            self.hooks.pushed(table.id, table.version)
             return
         with table.lock:
             for follower, push in pushes(table, followers):
@@ -320,6 +352,7 @@ class TableService:
                     push = Push("", close=1011)
                 if push.final:
                     self.unfollow(table, follower)
+            self.hooks.pushed(table.id, table.version)
 
     def _on_notice(self, table_id: str, version: int, reread: bool = False) -> None:
         """A change notice: catch up with records appended elsewhere; on PostgreSQL a notice that appended nothing
@@ -405,5 +438,6 @@ class TableService:
         try:
             return call()
         except StoreError as exc:
+            self.hooks.store_failed()
             log.error("store: %s", exc)
             raise Refusal("store_unavailable", "The database is not available; try again.", UNAVAILABLE) from None

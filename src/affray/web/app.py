@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Query, Request
@@ -21,7 +22,10 @@ from fastapi.responses import PlainTextResponse
 from affray.table import Refusal, SeatInfo, Table, TableService, compact_text, gm, token_hash
 from affray.table.chat import post as post_line
 from affray.web import errors
+from affray.web.headers import SecurityHeaders
 from affray.web.limits import DEFAULT_BODY_LIMIT, BodyLimit, RateLimiter
+from affray.web.logins import ClientAddress, FailedLogins, client_address, well_formed
+from affray.web.metrics import Metrics, metrics_router
 from affray.web.models import (
     ActionBody,
     AdjustBody,
@@ -32,6 +36,7 @@ from affray.web.models import (
     TakeBackBody,
     TimerBody,
 )
+from affray.web.text import SafeJSONResponse, TextCheck
 
 LONG_POLL_MAX = 30.0
 CHAT_RATE, CHAT_BURST = 0.5, 6.0  # chat lines and free rolls per second per seat, and at once
@@ -47,8 +52,9 @@ class Api:
     """What the routes share: the service, the limits and the creation key."""
 
     def __init__(self, service: TableService, create_key: str | None, limiter: RateLimiter,
-                 chat_limiter: RateLimiter | None = None) -> None:
+                 logins: FailedLogins | None = None, chat_limiter: RateLimiter | None = None) -> None:
         self.service, self.create_key, self.limiter = service, create_key, limiter
+        self.logins = logins or FailedLogins()
         self.chat_limiter = chat_limiter or RateLimiter(rate=CHAT_RATE, burst=CHAT_BURST)
 
     def limit(self, key: str) -> None:
@@ -62,28 +68,53 @@ class Api:
                           429)
 
     def seat(self, table_id: str, token: str | None) -> tuple[Table, SeatInfo]:
-        """Authenticate (rate-limited per token, or per table for missing tokens)."""
-        self.limit(token_hash(token) if token else f"anonymous:{table_id}")
-        return self.service.authenticate(table_id, token)
+        """Authenticate, rate-limited per token. A token of a seat this process holds goes straight through; any
+        other is first held to the failed-login limits of the caller's address and the table, and a 401 counts
+        against them (:mod:`affray.web.logins`)."""
+        if token and self.service.holds_token(table_id, token):
+            self.limit(token_hash(token))
+            return self.service.authenticate(table_id, token)
+        address = client_address()
+        self.logins.check(address, table_id)
+        try:
+            if token is not None and not well_formed(token):
+                raise Refusal("bad_token", "This token does not open a seat at this table.", 401)
+            self.limit(token_hash(token) if token else f"anonymous:{table_id}")
+            return self.service.authenticate(table_id, token)
+        except Refusal as exc:
+            if exc.status == 401:
+                self.logins.failed(address, table_id)
+            raise
 
 
 def create_app(service: TableService, *, create_key: str | None = None, body_limit: int = DEFAULT_BODY_LIMIT,
-               limiter: RateLimiter | None = None, chat_limiter: RateLimiter | None = None) -> FastAPI:
-    """The API over ``service``. ``create_key``: required (header ``X-Create-Key``) to open tables."""
-    app = FastAPI(title="affray table server", version="1", description="Live tables: seats, views, actions.")
-    api = Api(service, create_key, limiter or RateLimiter(), chat_limiter)
+               limiter: RateLimiter | None = None, logins: FailedLogins | None = None,
+               connections: Callable[[], int] | None = None, chat_limiter: RateLimiter | None = None) -> FastAPI:
+    """The API over ``service``. ``create_key``: required (header ``X-Create-Key``) to open tables; ``logins``:
+    the failed-login limits (:mod:`affray.web.logins`); ``connections``: how many are open, for ``/metrics``
+    (:mod:`affray.web.metrics`, which becomes the service's hooks); ``chat_limiter``: chat lines and free rolls per
+    seat."""
+    app = FastAPI(title="affray table server", version="1", description="Live tables: seats, views, actions.",
+                  default_response_class=SafeJSONResponse)
+    api = Api(service, create_key, limiter or RateLimiter(), logins, chat_limiter)
     errors.install(app)
     app.include_router(_tables(api))
     app.include_router(_gm(api))
     from affray.web.ws import ws_router
 
     app.include_router(ws_router(api))
+    metrics = Metrics(service, connections)
+    service.hooks = metrics
+    app.include_router(metrics_router(metrics))
+    app.add_middleware(TextCheck)  # inside BodyLimit (the last added runs first), which bounds what it reads
     app.add_middleware(BodyLimit, limit=body_limit)
+    app.add_middleware(ClientAddress)
+    app.add_middleware(SecurityHeaders)  # outermost: on every answer, the middlewares' own refusals included
 
     from affray.web import pages
 
     pages.install(app, service.examples_dir)
-    app.state.api = api
+    app.state.api, app.state.metrics = api, metrics
     return app
 
 

@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from affray.table import Refusal
+from affray.web.text import SafeJSONResponse
 
 log = logging.getLogger(__name__)
 
@@ -17,7 +18,7 @@ STATUS_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large", 4
 
 
 def refusal_response(exc: Refusal) -> JSONResponse:
-    return JSONResponse(exc.to_dict(), status_code=exc.status)
+    return SafeJSONResponse(exc.to_dict(), status_code=exc.status)
 
 
 def _where(loc: tuple[object, ...] | list[object]) -> str:
@@ -40,25 +41,32 @@ def validation_message(exc: RequestValidationError) -> str:
 
 
 def install(app: FastAPI) -> None:
-    """Register the handlers that turn every failure into JSON."""
+    """Register the handlers that turn every failure into JSON. Each one drops the exception's traceback once it is
+    answered: a refusal raised in a worker thread (every synchronous route runs in one) is kept by the thread's
+    future, which its traceback keeps, so the request would otherwise wait for a full garbage collection, rare in
+    the server (docs/performance.md, "Memory after WebSocket connections")."""
 
     @app.exception_handler(Refusal)
     async def _refusal(request: Request, exc: Refusal) -> JSONResponse:
+        exc.__traceback__ = None
         return refusal_response(exc)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"code": "bad_request", "message": validation_message(exc)}, status_code=422)
+        exc.__traceback__ = None
+        return SafeJSONResponse({"code": "bad_request", "message": validation_message(exc)}, status_code=422)
 
     @app.exception_handler(HTTPException)
     async def _http(request: Request, exc: HTTPException) -> JSONResponse:
+        exc.__traceback__ = None
         code = STATUS_CODES.get(exc.status_code, "bad_request")
         message = exc.detail if isinstance(exc.detail, str) else "The request was refused."
-        return JSONResponse({"code": code, "message": message}, status_code=exc.status_code)
+        return SafeJSONResponse({"code": code, "message": message}, status_code=exc.status_code)
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception) -> JSONResponse:
         # The last resort: the details stay in the server's log, the caller gets no traceback.
         log.exception("unhandled error on %s %s", request.method, request.url.path)
-        return JSONResponse({"code": "internal", "message": "The server failed; the operator can see why in its "
-                                                           "log."}, status_code=500)
+        exc.__traceback__ = None
+        return SafeJSONResponse({"code": "internal", "message": "The server failed; the operator can see why in "
+                                                               "its log."}, status_code=500)

@@ -61,10 +61,15 @@ class BodyLimit:
                 await self._refuse(send)
 
     async def _refuse(self, send: Send) -> None:
-        body = json.dumps({"code": "too_large", "message": f"A request body may hold at most {self.limit} bytes."})
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
-        await send({"type": "http.response.body", "body": body.encode()})
+        await send_refusal(send, 413, "too_large", f"A request body may hold at most {self.limit} bytes.")
+
+
+async def send_refusal(send: Send, status: int, code: str, message: str) -> None:
+    """Answer ``{"code", "message"}`` with ``status`` from an ASGI middleware (before any route runs)."""
+    body = json.dumps({"code": code, "message": message}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
 
 
 class RateLimiter:
@@ -74,6 +79,13 @@ class RateLimiter:
         self.rate, self.burst, self._clock = rate, burst, clock
         self._buckets: dict[str, tuple[float, float]] = {}
         self._lock = threading.Lock()
+
+    def peek(self, key: str) -> bool:
+        """Whether :meth:`allow` would let ``key`` through now; takes nothing from its bucket."""
+        now = self._clock()
+        with self._lock:
+            level, last = self._buckets.get(key, (self.burst, now))
+            return min(self.burst, level + (now - last) * self.rate) >= 1
 
     def allow(self, key: str) -> bool:
         now = self._clock()

@@ -8,20 +8,42 @@ from pathlib import Path
 
 import uvicorn
 
-from affray.store import Store
+from affray.store import Store, StoreError
+from affray.store.check import check, sqlite_path
 from affray.table import TableService
 from affray.web.app import create_app
+from affray.web.bounds import KEEP_ALIVE, MAX_CONNECTIONS, ConnectionLimits
+from affray.web.connections import guarded_protocols
 
 SERVER_GC_THRESHOLDS = (700, 10, 1_000)  # gc.set_threshold for the server process (default: 700, 10, 10)
+log = logging.getLogger(__name__)
+
+
+def checked(db: str) -> None:
+    """Refuse a damaged database before anything opens it (store/check.py: SQLite's quick_check and the schema);
+    say so in the log when it is new, so an emptied file is not served as if nothing happened."""
+    health = check(db)
+    if not health.ok:
+        raise StoreError(health.refusal())
+    if health.new:
+        path = sqlite_path(db)
+        if path is None or path.exists():
+            state = "exists but is empty" if path is not None and path.stat().st_size == 0 else "holds no tables"
+        else:
+            state = "does not exist yet"
+        log.warning("the database %s %s: starting it as a new, empty database", health.where, state)
 
 
 def serve(host: str, port: int, db: str, *, create_key: str | None = None, policy_pause: float = 0.5,
-          examples_dir: Path | None = None, log_level: str = "warning", ws_compression: bool = True) -> None:
+          examples_dir: Path | None = None, log_level: str = "warning", ws_compression: bool = True,
+          limits: ConnectionLimits | None = None, max_connections: int | None = MAX_CONNECTIONS) -> None:
     """Serve until interrupted. The store (and its checks of every open table) opens before the port does.
     ``ws_compression``: offer permessage-deflate to WebSocket clients (on by default: a view compresses several
     times over for a player on a slow link; off saves about 45 KiB of compression state per
-    connection; latency and throughput on loopback did not change, docs/performance.md)."""
+    connection; latency and throughput on loopback did not change, docs/performance.md). ``limits``: the bounds
+    of each connection (:mod:`affray.web.connections`); ``max_connections``: of all of them (None: no bound)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    checked(db)
     store = Store(db)
     service = TableService(store, examples_dir=examples_dir, policy_pause=policy_pause)
     # Python's cyclic collector, at its default thresholds, walks every live match of every table in its full
@@ -33,11 +55,11 @@ def serve(host: str, port: int, db: str, *, create_key: str | None = None, polic
     # Python 3.14's incremental collector ignores the third threshold, and its full collections no longer pause the
     # whole heap at once).
     gc.set_threshold(*SERVER_GC_THRESHOLDS)
+    http, ws, addresses = guarded_protocols(limits or ConnectionLimits())
     try:
-        app = create_app(service, create_key=create_key)
-        # Keep-alive past the long-poll's 30 s, so an idle client connection is not closed under a new request.
-        uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio", timeout_keep_alive=40,
-                    ws_per_message_deflate=ws_compression)
+        app = create_app(service, create_key=create_key, connections=lambda: addresses.open)
+        uvicorn.run(app, host=host, port=port, log_level=log_level, http=http, ws=ws, timeout_keep_alive=KEEP_ALIVE,
+                    limit_concurrency=max_connections, ws_per_message_deflate=ws_compression)
     finally:
         service.close()
         store.close()

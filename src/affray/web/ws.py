@@ -3,10 +3,10 @@
 The token comes as ``?token=`` or as the first message ``{"token": "..."}``. The server then sends the seat's whole
 message (as ``GET /api/tables/ID``) and, after every change, the seat's message with the log entries since the last
 one it sent (built once per change for every connection, :mod:`affray.table.feed`). A replaced token closes the
-connection (code 4401) after a ``{"code": "token_replaced", ...}`` frame; a refused token closes it with 4401 after a
-``{"code", "message"}`` frame; a client more than :data:`MAX_BACKLOG` messages behind is closed with 1013; a seat
-whose message could not be built (a server bug) is closed with 1011 and no frame. Client frames other than the token
-are ignored (actions go through HTTP).
+connection (code 4401) after a ``{"code": "token_replaced", ...}`` frame; a refused token, or none within
+:data:`FIRST_MESSAGE_TIMEOUT` seconds, closes it with 4401 after a ``{"code", "message"}`` frame; a client more
+than :data:`MAX_BACKLOG` messages behind is closed with 1013; a seat whose message could not be built (a server
+bug) is closed with 1011 and no frame. Client frames other than the token are ignored (actions go through HTTP).
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from affray.web.app import Api
 
 FIRST_MESSAGE_TIMEOUT = 10.0
+NO_TOKEN_IN_TIME = {"code": "no_token", "message": f"Send {{'token': TOKEN}} as the first message, within "
+                                                   f"{FIRST_MESSAGE_TIMEOUT:g} seconds."}
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_TRY_AGAIN = 1013  # RFC 6455 "try again later": the client fell too far behind; it reconnects
 MAX_BACKLOG = 256  # pushes waiting for one slow client before it is closed (each holds a whole message)
@@ -42,22 +44,40 @@ def ws_router(api: Api) -> APIRouter:
         await websocket.accept()
         try:
             token = websocket.query_params.get("token") or await _first_token(websocket)
-            table, seat = await run_in_threadpool(api.seat, table_id, token)
-        except Refusal as exc:
-            await _refuse(websocket, exc.to_dict())
+        except WebSocketDisconnect:
             return
-        except (WebSocketDisconnect, TimeoutError):
+        except TimeoutError:
+            await _refuse(websocket, NO_TOKEN_IN_TIME)
             return
-        await _serve(api, websocket, table, seat, token_hash(token or ""))
+        opened = await run_in_threadpool(_open, api, table_id, token)
+        if isinstance(opened, Refusal):
+            await _refuse(websocket, opened.to_dict())
+            return
+        await _serve(api, websocket, *opened, token_hash(token or ""))
 
     return router
 
 
-async def _first_token(websocket: WebSocket) -> str | None:
-    text = await asyncio.wait_for(websocket.receive_text(), FIRST_MESSAGE_TIMEOUT)
+def _open(api: Api, table_id: str, token: str | None) -> tuple[Table, SeatInfo] | Refusal:
+    """``api.seat``, a refusal returned rather than raised: an exception raised in a worker thread is kept by the
+    thread's future, the future by the exception's traceback, and with them the whole connection (its deflate
+    state included) until a full garbage collection, which the server makes rare (docs/performance.md)."""
     try:
-        data: Any = json.loads(text)
-    except ValueError:
+        return api.seat(table_id, token)
+    except Refusal as exc:
+        exc.__traceback__ = None
+        return exc
+
+
+async def _first_token(websocket: WebSocket) -> str | None:
+    """The token of the first message ``{"token": "..."}`` (None for anything else: a binary frame, other JSON),
+    waited for at most :data:`FIRST_MESSAGE_TIMEOUT` seconds."""
+    message = await asyncio.wait_for(websocket.receive(), FIRST_MESSAGE_TIMEOUT)
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    try:
+        data: Any = json.loads(message.get("text") or "")
+    except (ValueError, RecursionError):
         return None
     token = data.get("token") if isinstance(data, dict) else None
     return token if isinstance(token, str) else None

@@ -1,0 +1,187 @@
+"""Checking a database before it is served, and backing one up (docs/table.md, "Checking the database" and
+"Backups of the database").
+
+:func:`check` looks at a database without changing it. For an SQLite file: that it is one (its header), SQLite's
+``PRAGMA quick_check`` (every page of every table and index is readable and well-formed), and the schema: the
+version in ``meta`` and the tables that version has. A file that does not exist, or exists but is empty (0 bytes),
+is a *new* database, not a problem: the server creates the schema, and says so. For PostgreSQL: the server answers
+and the schema version is one this program reads (PostgreSQL checks its own pages). ``affray serve`` refuses a
+database whose check fails, with a sentence naming the file and what to do (:meth:`Health.refusal`);
+``affray db check`` prints the whole report.
+
+:func:`backup_sqlite` copies a running server's SQLite file with SQLite's online backup (a consistent snapshot, the
+WAL's last commits included) into a new owner-only file, and checks the copy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import sqlalchemy as sa
+
+from affray.store.engine import first_line
+from affray.store.rows import StoreError
+from affray.store.schema import SCHEMA_VERSION
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+TABLES_OF = {1: {"meta", "tables", "seats", "records"}, 2: {"meta", "tables", "seats", "records", "audit"}}
+SHOWN_PROBLEMS = 5  # quick_check lists every damaged page; the report names the first few
+
+
+@dataclass(slots=True)
+class Health:
+    """What :func:`check` found: ``where`` (the file, or the server without its password), ``new`` (absent,
+    empty, or without tables), ``version`` (the schema version found), ``problems`` (empty: fit to serve) and, for
+    a readable database, ``counts`` (tables open and ended, records)."""
+
+    where: str
+    new: bool = False
+    version: int | None = None
+    problems: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def refusal(self) -> str:
+        """The sentence ``affray serve`` stops with."""
+        return (f"{self.where}: the database is damaged ({self.problems[0]}); it is not served. Restore it from a "
+                f"backup (docs/table.md, \"Backups of the database\") or move it aside to start a new one; "
+                f"'affray db check' lists every problem.")
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of an ``sqlite:///PATH`` URL, or None for any other database."""
+    try:
+        parsed = sa.make_url(url)
+    except sa.exc.ArgumentError:
+        return None
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    return Path(parsed.database)
+
+
+def check(url: str) -> Health:
+    """Check the database at ``url`` (see the module docstring). A URL that names no database it can reach raises
+    :class:`StoreError`, as opening it would."""
+    path = sqlite_path(url)
+    return check_sqlite(path) if path is not None else _check_server(url)
+
+
+def check_sqlite(path: Path) -> Health:
+    health = Health(str(path))
+    if not path.exists() or (path.is_file() and path.stat().st_size == 0):
+        health.new = True
+        return health
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        health.problems.append(f"it cannot be read: {exc.strerror or exc}")
+        return health
+    if header != SQLITE_HEADER:
+        health.problems.append("it is not an SQLite database (its first bytes are not SQLite's header)")
+        return health
+    try:
+        with contextlib.closing(sqlite3.connect(path)) as conn:
+            _sqlite_pages(conn, health)
+            if health.ok:
+                _schema(conn, health)
+    except sqlite3.DatabaseError as exc:
+        health.problems.append(f"SQLite cannot read it: {exc}")
+    return health
+
+
+def _sqlite_pages(conn: sqlite3.Connection, health: Health) -> None:
+    rows = [row[0] for row in conn.execute("PRAGMA quick_check")]
+    if rows != ["ok"]:
+        shown = "; ".join(rows[:SHOWN_PROBLEMS])
+        more = f" (and {len(rows) - SHOWN_PROBLEMS} more)" if len(rows) > SHOWN_PROBLEMS else ""
+        health.problems.append(f"PRAGMA quick_check: {shown}{more}")
+
+
+def _schema(conn: sqlite3.Connection, health: Health) -> None:
+    names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if not names:
+        health.new = True
+        return
+    if "meta" not in names:
+        health.problems.append("it holds tables but no affray schema version: it is not an affray database")
+        return
+    found = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    if found is None or not str(found[0]).isdigit():
+        health.problems.append(f"its meta table has no readable schema_version (found {found!r})")
+        return
+    health.version = int(found[0])
+    if health.version > SCHEMA_VERSION:
+        health.problems.append(f"its schema version {health.version} is newer than this affray reads (up to "
+                               f"{SCHEMA_VERSION}): upgrade affray")
+        return
+    missing = TABLES_OF.get(health.version, set()) - names
+    if health.version not in TABLES_OF or missing:
+        health.problems.append(f"schema version {health.version} lacks the table(s) "
+                               f"{', '.join(sorted(missing)) or '(unknown version)'}")
+        return
+    health.counts = _counts(conn)
+
+
+def _counts(conn: sqlite3.Connection) -> dict[str, int]:
+    open_, ended = conn.execute("SELECT SUM(ended_at IS NULL), SUM(ended_at IS NOT NULL) FROM tables").fetchone()
+    records = conn.execute("SELECT COUNT(*) FROM records").fetchone()[0]
+    return {"open tables": int(open_ or 0), "ended tables": int(ended or 0), "records": int(records)}
+
+
+def _check_server(url: str) -> Health:
+    from affray.store.engine import open_engine
+    from affray.store.schema import stored_version
+
+    engine, _ = open_engine(url)
+    health = Health(engine.url.render_as_string(hide_password=True))
+    try:
+        with engine.connect() as conn:
+            try:
+                health.version = stored_version(conn)
+            except StoreError as exc:
+                health.problems.append(str(exc))
+                return health
+            if health.version is None:
+                health.new = True
+            elif health.version > SCHEMA_VERSION:
+                health.problems.append(f"its schema version {health.version} is newer than this affray reads")
+            else:
+                tables = sa.text("SELECT COUNT(*) FILTER (WHERE ended_at IS NULL), COUNT(*) FILTER (WHERE ended_at "
+                                 "IS NOT NULL) FROM tables")
+                open_, ended = conn.execute(tables).one()
+                records = conn.execute(sa.text("SELECT COUNT(*) FROM records")).scalar_one()
+                health.counts = {"open tables": open_, "ended tables": ended, "records": records}
+    except sa.exc.DBAPIError as exc:
+        raise StoreError(f"cannot open the database {health.where}: {first_line(exc)}") from None
+    finally:
+        engine.dispose()
+    return health
+
+
+def backup_sqlite(source: Path, target: Path) -> Health:
+    """Copy the SQLite database ``source`` (a running server's too) into the new file ``target`` with SQLite's
+    online backup, owner-only from its first byte (it holds every table's seed); return the copy's check. Raises
+    :class:`StoreError` when the source cannot be read or the target exists."""
+    if not source.is_file() or source.stat().st_size == 0:
+        raise StoreError(f"{source}: there is no database to back up (no such file, or an empty one)")
+    try:
+        os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        raise StoreError(f"{target} exists already; back up into a new file") from None
+    except OSError as exc:
+        raise StoreError(f"cannot create {target}: {exc.strerror or exc}") from None
+    try:
+        with contextlib.closing(sqlite3.connect(source)) as src, contextlib.closing(sqlite3.connect(target)) as dst:
+            src.backup(dst)
+    except sqlite3.DatabaseError as exc:
+        target.unlink(missing_ok=True)
+        raise StoreError(f"{source}: the backup failed: {exc}") from None
+    return check_sqlite(target)

@@ -1,0 +1,24 @@
+"""The bounds of the table server's connections, with their defaults (docs/table.md, "Limits"). Apart from the
+modules that apply them (:mod:`affray.web.connections`, :mod:`affray.web.server`) so that the command line can
+name them without importing the server."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+HEADER_TIMEOUT = 10.0  # seconds for a request's headers, from the connection's opening or the request's first byte
+BODY_TIMEOUT = 30.0  # seconds for a request's declared body, from its headers
+PER_ADDRESS = 64  # open connections from one client address (the TCP peer)
+MAX_HEADER_BYTES = 64 * 1024
+MAX_CONNECTIONS = 2048  # uvicorn's limit_concurrency: connections and tasks of the whole server (503 beyond)
+KEEP_ALIVE = 40  # seconds an idle connection is kept: past the long-poll's 30 s, so none is closed under a request
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionLimits:
+    """The bounds of each connection (``per_address`` 0: no cap)."""
+
+    header_timeout: float = HEADER_TIMEOUT
+    body_timeout: float = BODY_TIMEOUT
+    per_address: int = PER_ADDRESS
+    max_header_bytes: int = MAX_HEADER_BYTES

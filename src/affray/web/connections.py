@@ -1,0 +1,194 @@
+"""Bounded connections: uvicorn's HTTP and WebSocket protocols with the few bounds uvicorn lacks (docs/table.md,
+"Limits").
+
+uvicorn closes an idle kept-alive connection (``timeout_keep_alive``) and caps the connections and tasks of the
+whole server (``limit_concurrency``, answered 503), and ``affray serve`` uses both. It has no bound on a client that
+opens a connection and then sends its request slowly, or never: one byte every few seconds keeps a connection (and
+its memory) forever. :class:`GuardedHttp` adds, per connection:
+
+- its request headers within ``header_timeout`` seconds of the connection opening (or, on a kept-alive
+  connection, of the request's first byte), at most ``max_header_bytes`` of them (431 beyond);
+- its declared body within ``body_timeout`` seconds of its headers;
+- at most ``per_address`` open connections from one client address (the TCP peer: behind a proxy, the proxy), a
+  WebSocket counted from its HTTP upgrade until it closes; the next one is answered 429 and closed.
+
+A request that runs out of time is answered 408 (when nothing was answered yet) and closed; every refusal written
+here is ``{"code", "message"}`` JSON with the security headers of :mod:`affray.web.headers`.
+
+Both protocols also let go of what uvicorn and websockets keep in reference cycles once a connection is over, so
+that reference counting frees a connection at once instead of the next full garbage collection, which
+``affray serve`` makes rare (``web/server.py``): the upgraded HTTP protocol and its parser hold each other (uvicorn
+never calls ``connection_lost`` on it), and websockets' parser is a generator that holds its protocol, with the
+permessage-deflate state, until it is closed (docs/performance.md, "Memory after WebSocket connections").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any, ClassVar
+
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+from uvicorn.protocols.utils import get_remote_addr
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from affray.web.bounds import PER_ADDRESS, ConnectionLimits
+from affray.web.headers import BASE_HEADERS
+
+
+class Addresses:
+    """The open connections of each client address, one count per TCP connection (the event loop's thread only).
+    ``open`` counts every connection, for the metrics."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.counts: dict[str, int] = {}
+        self._held: dict[int, str] = {}
+
+    @property
+    def open(self) -> int:
+        return len(self._held)
+
+    def take(self, transport: asyncio.BaseTransport) -> bool:
+        """Count a new connection; False (nothing counted) when its address is at the cap. Idempotent."""
+        if id(transport) in self._held:
+            return True
+        peer = get_remote_addr(transport)  # type: ignore[arg-type]
+        address = peer[0] if peer else ""
+        if self.cap and self.counts.get(address, 0) >= self.cap:
+            return False
+        self._held[id(transport)] = address
+        self.counts[address] = self.counts.get(address, 0) + 1
+        return True
+
+    def give_back(self, transport: asyncio.BaseTransport) -> None:
+        address = self._held.pop(id(transport), None)
+        if address is None:
+            return
+        left = self.counts[address] - 1
+        if left:
+            self.counts[address] = left
+        else:
+            del self.counts[address]
+
+
+def refusal_bytes(status: int, code: str, message: str) -> bytes:
+    """A whole HTTP answer ``{"code", "message"}`` that closes the connection."""
+    body = json.dumps({"code": code, "message": message}).encode()
+    head = [STATUS_LINE[status], b"content-type: application/json\r\n",
+            b"content-length: " + str(len(body)).encode() + b"\r\n", b"connection: close\r\n"]
+    head += [name + b": " + value + b"\r\n" for name, value in BASE_HEADERS]
+    return b"".join([*head, b"\r\n", body])
+
+
+class GuardedHttp(HttpToolsProtocol):
+    """uvicorn's httptools protocol with the bounds of the module docstring."""
+
+    limits: ClassVar[ConnectionLimits] = ConnectionLimits()
+    addresses: ClassVar[Addresses] = Addresses(PER_ADDRESS)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deadline: asyncio.TimerHandle | None = None
+        self._header_bytes: int | None = 0  # None: the headers of the current request are complete
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if not self.addresses.take(transport):
+            self._refuse(429, "too_many_connections", f"At most {self.addresses.cap} connections from one address "
+                                                      "are served at once; close some and try again.")
+            return
+        self._arm(self.limits.header_timeout, "slow_headers", "The request's headers did not arrive in time.")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        self.addresses.give_back(self.transport)
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._header_bytes is not None:
+            self._header_bytes += len(data)
+        super().data_received(data)
+        # Still no end of headers, after more bytes than headers may hold (a chunk that ends them may carry body)
+        if self._header_bytes is not None and self._header_bytes > self.limits.max_header_bytes:
+            self._refuse(431, "headers_too_large", f"A request's headers may hold at most "
+                                                   f"{self.limits.max_header_bytes} bytes.", new_request=True)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        if self._deadline is None:  # a kept-alive connection's next request: its headers are due from now
+            self._header_bytes = 0
+            self._arm(self.limits.header_timeout, "slow_headers", "The request's headers did not arrive in time.")
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        self._header_bytes = None
+        super().on_headers_complete()
+        if not (self.parser.should_upgrade() and self._should_upgrade()):
+            self._arm(self.limits.body_timeout, "slow_body", "The request's body did not arrive in time.")
+
+    def on_message_complete(self) -> None:
+        self._disarm()
+        super().on_message_complete()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._header_bytes = 0
+
+    def handle_websocket_upgrade(self) -> None:
+        self._disarm()
+        super().handle_websocket_upgrade()
+        self.parser = None  # type: ignore[assignment]  # it holds this protocol; nothing parses here any more
+
+    def _arm(self, seconds: float, code: str, message: str) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(seconds, self._expire, code, message)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _expire(self, code: str, message: str) -> None:
+        self._deadline = None
+        self._refuse(408, code, message, new_request=self._header_bytes is not None)
+
+    def _refuse(self, status: int, code: str, message: str, new_request: bool = True) -> None:
+        """Answer and close. ``new_request``: the refusal is about a request whose headers are not complete (the
+        connection's last answer, if any, is over); otherwise it is answered only if its route began no answer,
+        and a route still running hears a disconnect."""
+        if self.transport.is_closing():
+            return
+        if new_request or self.cycle is None or not self.cycle.response_started:
+            self.transport.write(refusal_bytes(status, code, message))
+        if self.cycle is not None and not new_request:
+            self.cycle.disconnected = True
+        self.transport.close()
+
+
+class GuardedWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol (websockets' sans-I/O), counted against its address until it closes, and
+    letting go of websockets' parser when it does."""
+
+    addresses: ClassVar[Addresses] = GuardedHttp.addresses
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self.addresses.take(transport)  # counted since the upgrade request: nothing new
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        self.addresses.give_back(self.transport)
+        with contextlib.suppress(Exception):  # a parser that already stopped
+            self.conn.receive_eof()
+        self.conn.parser.close()  # the generator holds the protocol in a cycle
+
+
+def guarded_protocols(limits: ConnectionLimits) -> tuple[type[GuardedHttp], type[GuardedWebSocket], Addresses]:
+    """The HTTP and WebSocket protocol classes for one server (``uvicorn.run(http=..., ws=...)``), sharing one
+    count of connections per address (returned too, for the metrics)."""
+    addresses = Addresses(limits.per_address)
+    http = type("AffrayHttp", (GuardedHttp,), {"limits": limits, "addresses": addresses})
+    ws = type("AffrayWebSocket", (GuardedWebSocket,), {"addresses": addresses})
+    return http, ws, addresses

@@ -1,0 +1,97 @@
+"""Text that is Unicode, in and out: no request body with raw bytes that are not UTF-8 or with a lone surrogate
+escape (``"\\ud800"``) reaches a route, and no answer fails to encode (docs/table.md, "Bad input").
+
+A lone surrogate is valid JSON syntax but names no character: Python decodes it into a string that no UTF-8
+encoder, database driver or hash accepts, so it used to turn an echoed refusal (``Your seat does not play '...'``)
+or a stored action into a 500. :class:`TextCheck` refuses such a body before any route sees it, with 400
+``bad_text`` and where it was found, for every route present and future (the same check as the CLI's files:
+:func:`affray.core.files.lone_surrogate`). :class:`SafeJSONResponse` is the last resort behind it: an answer whose
+text cannot be UTF-8 is written with ASCII escapes instead of failing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi.responses import JSONResponse
+
+from affray.core.files import lone_surrogate, may_escape_surrogate
+from affray.web.limits import ASGIApp, Message, Receive, Scope, Send, send_refusal
+
+TEXT_TYPES = (b"application/json", b"text/", b"application/x-www-form-urlencoded")
+
+
+class SafeJSONResponse(JSONResponse):
+    """FastAPI's JSON answer, except that text which cannot be encoded as UTF-8 is sent as ``\\uXXXX`` escapes
+    (still valid JSON) instead of raising."""
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode()
+
+
+def body_problem(body: bytes) -> str | None:
+    """Why a request body is not acceptable text, as a sentence, or None. Malformed JSON is left to the route
+    (which names the problem itself); only what would pass JSON parsing and fail later is caught here."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"The request body is not UTF-8 text (byte 0x{body[exc.start]:02x} at offset {exc.start})."
+    if not may_escape_surrogate(text):
+        return None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    where = lone_surrogate(data)
+    if where is None:
+        return None
+    return (f"The request body holds a lone surrogate escape at {where} (\\ud800 to \\udfff alone name no "
+            f"character); send Unicode text.")
+
+
+def _is_text(scope: Scope) -> bool:
+    headers = dict(scope.get("headers") or [])
+    if b"content-length" not in headers and b"transfer-encoding" not in headers:
+        return False  # no body
+    kind = headers.get(b"content-type", b"application/json").lower()
+    return kind.startswith(TEXT_TYPES) or b"json" in kind
+
+
+class TextCheck:
+    """Read a text request body whole (:class:`affray.web.limits.BodyLimit`, outside this one, bounds it), refuse
+    it with 400 ``bad_text`` when :func:`body_problem` says so, and otherwise hand it to the app unchanged."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not _is_text(scope):
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away before its body was complete: nobody to answer
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        problem = body_problem(body)
+        if problem is not None:
+            await send_refusal(send, 400, "bad_text", problem)
+            return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)

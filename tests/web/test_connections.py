@@ -1,0 +1,144 @@
+"""Bounded connections (docs/table.md, "Limits"), against a real ``affray serve`` with its default bounds: a client
+that has not sent its request headers within 10 s, or its declared body within 30 s, is answered 408 and
+disconnected; a WebSocket with no token within 10 s is closed with 4401; headers past 64 KiB are answered 431; at
+most 64 connections from one client address are open at once (loopback has many addresses: 127.0.0.2, .3, ...),
+the next is answered 429 while another address is still served, and a closed connection frees its place."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from affray.web.bounds import BODY_TIMEOUT, HEADER_TIMEOUT, MAX_HEADER_BYTES, PER_ADDRESS
+from tests.table.test_kill9 import Server
+
+MARGIN = 20.0  # seconds past a bound before the test gives up on the server closing the connection
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("connections")
+    served = Server(f"sqlite:///{folder / 'affray.db'}", log=folder / "server.log")
+    served.start()
+    yield served
+    served.kill()
+    assert "Traceback" not in (served.log or Path()).read_text()
+
+
+def open_socket(server: Server, source: str = "127.0.0.1", timeout: float = 30.0) -> socket.socket:
+    sock = socket.socket()
+    sock.settimeout(timeout)
+    sock.bind((source, 0))
+    sock.connect(("127.0.0.1", server.port))
+    return sock
+
+
+def answer_then_close(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection (a socket timeout fails the test)."""
+    received = b""
+    while chunk := sock.recv(65536):
+        received += chunk
+    sock.close()
+    return received
+
+
+def refusal(raw: bytes) -> tuple[int, dict[str, Any]]:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    return int(head.split()[1]), json.loads(body)
+
+
+def slow_headers(server: Server) -> bytes:
+    """The request line and one header, then a byte every second: never the end of the headers."""
+    sock = open_socket(server, timeout=HEADER_TIMEOUT + MARGIN)
+    sock.sendall(b"GET /api/examples HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    try:
+        for _ in range(int(HEADER_TIMEOUT + MARGIN)):
+            sock.sendall(b"X")
+            time.sleep(1.0)  # a trickle, the attack itself; the server's close ends the loop
+    except OSError:
+        pass  # the server closed the connection under the trickle
+    return answer_then_close(sock)
+
+
+def silent(server: Server) -> bytes:
+    return answer_then_close(open_socket(server, timeout=HEADER_TIMEOUT + MARGIN))
+
+
+def slow_body(server: Server) -> bytes:
+    sock = open_socket(server, timeout=BODY_TIMEOUT + MARGIN)
+    sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: 100\r\n\r\n{\"scenario\": ")
+    return answer_then_close(sock)
+
+
+def tokenless_websocket(server: Server) -> tuple[int, dict[str, Any]]:
+    with connect(f"ws://127.0.0.1:{server.port}/api/tables/nosuchtable/ws", open_timeout=30) as ws:
+        frame = json.loads(ws.recv(timeout=HEADER_TIMEOUT + MARGIN))
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=MARGIN)
+    assert closed.value.rcvd is not None
+    return closed.value.rcvd.code, frame
+
+
+def test_slow_clients_are_disconnected_within_their_bounds(server: Server) -> None:
+    """All four at once, so the test lasts about the longest bound (30 s) rather than their sum."""
+    jobs: dict[str, Callable[[Server], Any]] = {"trickle": slow_headers, "silent": silent, "body": slow_body,
+                                                "websocket": tokenless_websocket}
+    with ThreadPoolExecutor(len(jobs)) as pool:
+        done = {name: pool.submit(job, server) for name, job in jobs.items()}
+        results = {name: future.result() for name, future in done.items()}
+    assert refusal(results["trickle"]) == (408, {"code": "slow_headers",
+                                                 "message": "The request's headers did not arrive in time."})
+    assert refusal(results["silent"])[1]["code"] == "slow_headers"
+    assert refusal(results["body"]) == (408, {"code": "slow_body",
+                                              "message": "The request's body did not arrive in time."})
+    code, frame = results["websocket"]
+    assert code == 4401 and frame["code"] == "no_token"
+
+
+def test_headers_past_their_limit_are_answered_431(server: Server) -> None:
+    sock = open_socket(server)
+    sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Junk: " + b"x" * (MAX_HEADER_BYTES + 1024))
+    status, body = refusal(answer_then_close(sock))
+    assert status == 431 and body["code"] == "headers_too_large"
+
+
+def test_one_address_has_at_most_64_connections_and_others_are_still_served(server: Server) -> None:
+    created = httpx.post(f"{server.url}/api/tables", timeout=30, json={
+        "scenario": "witchhammer/yard_duel", "controllers": {"bruna": "human", "tomas": "human"}}).json()
+    tokens = [created["gm"]["token"], *(seat["token"] for seat in created["seats"].values())]
+    url = f"ws://127.0.0.1:{server.port}/api/tables/{created['table']}/ws?token="
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(connect(url + tokens[i % len(tokens)], open_timeout=30,
+                                               source_address=("127.0.0.3", 0))) for i in range(PER_ADDRESS)]
+        for ws in sockets:
+            assert json.loads(ws.recv(timeout=30))["version"] == 0
+        status, body = refusal(answer_then_close(open_socket(server, "127.0.0.3")))
+        assert status == 429 and body["code"] == "too_many_connections", body
+        with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.4"), timeout=30) as other:
+            assert other.get(f"{server.url}/api/examples").status_code == 200
+        sockets[0].close()
+        assert served_again(server, "127.0.0.3")
+
+
+def served_again(server: Server, source: str) -> bool:
+    """Whether a new connection from ``source`` is served, within a bounded wait for the server to see a close."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        sock = open_socket(server, source)
+        sock.sendall(b"GET /api/examples HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        if answer_then_close(sock).startswith(b"HTTP/1.1 200"):
+            return True
+        time.sleep(0.1)  # polling a condition with a deadline
+    return False

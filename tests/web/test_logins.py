@@ -1,0 +1,108 @@
+"""Failed logins limited per client address and per table (docs/table.md, "Limits"), against a real ``affray serve``:
+300 random tokens from one address get 20 refusals (401) and then 429 ``too_many_failures``, each without a
+database lookup; a seat with a valid token at the same address still reads and acts; wrong tokens spread over many
+addresses exhaust the table's own budget. Loopback has many addresses (127.0.0.2, .3, ...): each client below is
+bound to its own."""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+import pytest
+from websockets.sync.client import connect
+
+from affray.web.limits import RateLimiter
+from affray.web.logins import ADDRESS_FAILURES, TABLE_FAILURES, FailedLogins
+from tests.table.test_kill9 import Server
+from tests.web.helpers import auth
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("logins")
+    served = Server(f"sqlite:///{folder / 'affray.db'}", log=folder / "server.log")
+    served.start()
+    yield served
+    served.kill()
+    assert "Traceback" not in (served.log or Path()).read_text()
+
+
+def client(address: str) -> httpx.Client:
+    return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=30)
+
+
+def new_table(server: Server) -> dict[str, Any]:
+    answer = httpx.post(f"{server.url}/api/tables", timeout=30, json={
+        "scenario": "witchhammer/yard_duel", "seed": 3, "controllers": {"bruna": "human", "tomas": "human"}})
+    assert answer.status_code == 201, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def act(http: httpx.Client, server: Server, table: str, token: str) -> int:
+    """Read the seat and take its first legal action: the status of the action."""
+    state = http.get(f"{server.url}/api/tables/{table}", headers=auth(token))
+    assert state.status_code == 200, state.text
+    actor, specs = next((a, s) for a, s in state.json()["legal"].items() if s)
+    body = {"actor": actor, "action": specs[0]["action"], "version": state.json()["version"]}
+    return http.post(f"{server.url}/api/tables/{table}/actions", json=body, headers=auth(token)).status_code
+
+
+def test_wrong_tokens_from_one_address_get_429_while_a_valid_seat_there_still_acts(server: Server) -> None:
+    created = new_table(server)
+    table, seat = created["table"], created["seats"]["bruna"]["token"]
+    with client("127.0.0.5") as http:
+        codes = [http.get(f"{server.url}/api/tables/{table}", headers=auth(secrets.token_urlsafe(24)))
+                 for _ in range(300)]
+        statuses = [answer.status_code for answer in codes]
+        assert statuses[:20] == [401] * 20
+        assert set(statuses) == {401, 429} and Counter(statuses)[429] >= 270, Counter(statuses)
+        assert {answer.json()["code"] for answer in codes if answer.status_code == 429} == {"too_many_failures"}
+        assert act(http, server, table, seat) == 200
+    with connect(f"ws://127.0.0.1:{server.port}/api/tables/{table}/ws?token={seat}", open_timeout=30,
+                 source_address=("127.0.0.5", 0)) as ws:
+        assert '"seat":"bruna"' in str(ws.recv(timeout=30)).replace(" ", "")
+    with client("127.0.0.6") as other:  # another address is not held to the first one's failures
+        assert other.get(f"{server.url}/api/tables/{table}", headers=auth("x" * 32)).status_code == 401
+
+
+def test_wrong_tokens_over_many_addresses_exhaust_the_tables_budget(server: Server) -> None:
+    created = new_table(server)
+    table, seat = created["table"], created["seats"]["bruna"]["token"]
+    per_address = int(ADDRESS_FAILURES[0]) - 1  # under each address's own limit
+    statuses = []
+    for n in range(int(TABLE_FAILURES[0]) // per_address + 2):
+        with client(f"127.0.1.{n + 1}") as http:
+            statuses += [http.get(f"{server.url}/api/tables/{table}", headers=auth(secrets.token_urlsafe(24)))
+                         .status_code for _ in range(per_address)]
+    assert statuses[:100] == [401] * 100 and Counter(statuses[100:])[429] >= per_address
+    with client("127.0.1.200") as http:  # a fresh address, 20 failures of its own: the table's budget stops it
+        fresh = [http.get(f"{server.url}/api/tables/{table}", headers=auth("y" * 32)).status_code for _ in range(5)]
+        assert 429 in fresh, fresh
+        assert act(http, server, table, seat) == 200
+    other = new_table(server)["table"]  # another table's budget is its own
+    with client("127.0.1.201") as http:
+        assert http.get(f"{server.url}/api/tables/{other}", headers=auth("y" * 32)).status_code == 401
+
+
+def test_the_failure_budgets_refill_with_time() -> None:
+    """20 failures at once from an address, then one every 6 s; the table's 100, then one a second."""
+    clock = [0.0]
+    logins = FailedLogins(RateLimiter(rate=ADDRESS_FAILURES[1], burst=ADDRESS_FAILURES[0], clock=lambda: clock[0]),
+                          RateLimiter(rate=TABLE_FAILURES[1], burst=TABLE_FAILURES[0], clock=lambda: clock[0]))
+    for _ in range(20):
+        logins.check("a", "t")
+        logins.failed("a", "t")
+    with pytest.raises(Exception, match="Too many wrong tokens"):
+        logins.check("a", "t")
+    logins.check("b", "t")  # another address
+    clock[0] = 5.9
+    with pytest.raises(Exception, match="Too many wrong tokens"):
+        logins.check("a", "t")
+    clock[0] = 6.0
+    logins.check("a", "t")
