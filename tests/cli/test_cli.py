@@ -41,7 +41,7 @@ def test_fight_json_log_and_verify(tmp_path: Path) -> None:
     verified = affray("verify", str(log))
     assert verified.returncode == 0 and "verified" in verified.stdout
     narrated = affray("replay", str(log))
-    assert narrated.returncode == 0 and "Round 1" in narrated.stdout and "wins" in narrated.stdout
+    assert narrated.returncode == 0 and "Round 1" in narrated.stdout and "Victory for" in narrated.stdout
 
 
 def test_verify_names_a_changed_roll(tmp_path: Path) -> None:
@@ -80,7 +80,7 @@ def test_play_a_seat_at_the_terminal_with_undo(tmp_path: Path) -> None:
     result = affray("fight", DUEL, "--seed", "3", "--play", "vesna", "--save", str(tmp_path / "s.json"),
                     stdin="1\nundo\n" + "1\n" * 400)
     assert result.returncode == 0, result.stderr
-    assert "not_your_action" in result.stdout and "Undone" not in result.stdout and "wins" in result.stdout
+    assert "not_your_action" in result.stdout and "Undone" not in result.stdout and "Victory for" in result.stdout
 
 
 def test_undo_at_the_terminal_takes_back_a_face_down_card(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
+from affray.store.schema import SCHEMA_VERSION
 from tests.cli.inproc import run_cli
 from tests.store.test_check import RECORDS, damage, filled
 from tests.table.test_kill9 import Server, free_port
@@ -42,7 +43,7 @@ def test_db_check_reports_a_sound_and_a_damaged_file(tmp_path: Path, capsys: pyt
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     path = filled(tmp_path / "affray.db")
     code, out, _ = run_cli(["db", "check", "--db", f"sqlite:///{path}"], capsys, monkeypatch)
-    assert code == 0 and f"schema version 2; 1 open tables, 0 ended tables, {RECORDS} records" in out
+    assert code == 0 and f"schema version {SCHEMA_VERSION}; 1 open tables, 0 ended tables, {RECORDS} records" in out
     damage(path)
     code, out, err = run_cli(["db", "check", "--db", f"sqlite:///{path}"], capsys, monkeypatch)
     assert code == 1 and "damaged" in out and "not fit to serve" in out and "Traceback" not in out + err

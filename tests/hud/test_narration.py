@@ -61,16 +61,19 @@ def test_wl09_wl11_wl13_a_seeded_duel_reads_as_the_table_tells_it() -> None:
     WL-08: at 0 HP the combatant is out and the other side wins."""
     match = played(EXAMPLES[[p.name for p in EXAMPLES].index("nerdified_duel.yaml")], 7)
     told_ = texts(match)
-    assert told_[:8] == [
+    assert told_[:11] == [
         "Watch Sergeant Hald declares: attacks Vesna of the Lynx, then defends.",
         "Vesna of the Lynx declares: attacks Watch Sergeant Hald, then defends.",
         "Vesna of the Lynx rolls Attack",
         "Watch Sergeant Hald rolls Defense",
         "Watch Sergeant Hald parries Vesna of the Lynx (Defense 11 against Attack 6).",
+        "Watch Sergeant Hald: let it go.",  # no riposte: the action's own words (its events tell nothing)
+        "Vesna of the Lynx: carry on (no emergency action).",
         "Watch Sergeant Hald rolls Attack",
         "Vesna of the Lynx rolls Defense",
-        "Vesna of the Lynx parries Watch Sergeant Hald (Defense 11 against Attack 7)."]
-    assert told_[8:12] == ["— Round 2 —", "Vesna of the Lynx rolls Chance for initiative",
+        "Vesna of the Lynx parries Watch Sergeant Hald (Defense 11 against Attack 7).",
+        "Vesna of the Lynx: let it go."]
+    assert told_[11:15] == ["— Round 2 —", "Vesna of the Lynx rolls Chance for initiative",
                            "Watch Sergeant Hald rolls Chance for initiative",
                            "Vesna of the Lynx acts first, then Watch Sergeant Hald."]
     assert "Watch Sergeant Hald parries Vesna of the Lynx (Defense 11 against Attack 2): an opening for a riposte!" \

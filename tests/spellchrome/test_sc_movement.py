@@ -143,14 +143,18 @@ def test_sc21_a_five_foot_step_never_provokes() -> None:
     assert refused(match, "a", {"type": "step", "to": [2, 2]}).code == "no_five_foot_step"
 
 
-def test_sc21_a_five_foot_step_is_narrated_as_one_square() -> None:
-    """SC-17, SC-21: the step's line reads "(1 square)" (it read "(1 squares)"); a move of two squares "(2 squares)"."""
+def test_sc21_a_five_foot_step_and_a_one_square_move_read_in_words() -> None:
+    """SC-17, SC-21: the step reads as a 5-foot step; a move counts its squares, "1 square" (it read "(1 squares)")
+    and "2 squares"."""
     match = _duel(a_pos=(4, 2), b_pos=(9, 2))
     step = next(e for e in act(match, "a", {"type": "step", "to": [3, 2]}).events if e.kind == "moved")
-    assert step.describe({"a": "A"}) == "A steps to (3, 2) (1 square)"
+    assert step.describe({"a": "A"}) == "A takes a 5-foot step to (3, 2)."
+    near = _duel(a_pos=(4, 2), b_pos=(9, 2))
+    one = next(e for e in act(near, "a", {"type": "move", "to": [5, 2]}).events if e.kind == "moved")
+    assert one.describe({"a": "A"}) == "A moves 1 square to (5, 2)."
     far = _duel(a_pos=(4, 2), b_pos=(9, 2))
     move = next(e for e in act(far, "a", {"type": "move", "to": [2, 2]}).events if e.kind == "moved")
-    assert move.describe({"a": "A"}) == "A moves to (2, 2) (2 squares)"
+    assert move.describe({"a": "A"}) == "A moves 2 squares to (2, 2)."
 
 
 def test_sc21_no_step_after_moving_into_difficult_terrain_or_two_squares() -> None:

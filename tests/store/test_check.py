@@ -12,6 +12,7 @@ import pytest
 
 from affray.store import Record, Store, StoreError
 from affray.store.check import backup_sqlite, check, check_sqlite
+from affray.store.schema import SCHEMA_VERSION
 from tests.store.conftest import SEATS, new_table
 
 RECORDS = 400
@@ -37,7 +38,7 @@ def damage(path: Path, size: int = 8 * 1024, seed: int = 7) -> None:
 
 def test_a_sound_store_checks_out_with_its_counts(tmp_path: Path) -> None:
     health = check(f"sqlite:///{filled(tmp_path / 'affray.db')}")
-    assert health.ok and not health.new and health.version == 2
+    assert health.ok and not health.new and health.version == SCHEMA_VERSION
     assert health.counts == {"open tables": 1, "ended tables": 0, "records": RECORDS}
 
 
@@ -88,7 +89,7 @@ def test_postgresql_reports_its_schema_version(pg_url: str) -> None:
     with Store(pg_url) as store:
         store.create_table(new_table(), SEATS)
     health = check(pg_url)
-    assert health.ok and health.version == 2 and health.counts["open tables"] == 1
+    assert health.ok and health.version == SCHEMA_VERSION and health.counts["open tables"] == 1
     assert health.where.startswith("postgresql")
 
 

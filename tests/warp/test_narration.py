@@ -65,7 +65,8 @@ def test_wr05_wr08_wr11_wr19_a_seeded_brawl_reads_as_the_table_tells_it() -> Non
     left; WR-25: down for the count; the fight ends when one side is left."""
     match = played(EXAMPLES[[p.name for p in EXAMPLES].index("melee_brawl.yaml")], 3)
     told_ = texts(match)
-    assert told_[:22] == [
+    assert told_[:23] == [
+        "Dana Reyes: roll initiative.",  # the choice of Experience Pool dice (none): the action's own words
         "Dana Reyes rolls initiative with Fast on Their Feet",
         "Theo Marsh rolls initiative with the default 2 dice (penalty dice: Clumsy)",
         "Dock Thug with a Scar rolls initiative with the default 2 dice",

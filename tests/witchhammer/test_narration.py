@@ -95,7 +95,7 @@ def test_golden_sentences_of_a_seeded_fight() -> None:
         "ended": "The fight is over. Bruna Halloway, Tomas Reedwater and Ilse Marrow win: the other side is down.",
     }
     # WH-11..WH-16: the attack's numbers are the rules engine's; the sentence is worded around them
-    assert said["attack"].startswith("Tomas Reedwater attacks Cinder Monitor with Snap Shot: a miss (Attack ")
+    assert said["attack"].startswith("Tomas Reedwater attacks Cinder Monitor with Snap Shot: a miss. d20 ")
     assert "Tomas Reedwater rolls to attack" in told(match, "tomas")  # a roll's lead: the page draws its dice
     assert any(t.startswith("Bruna Halloway places a card face down (slot 1)") for t in told(match, "spectator"))
 
@@ -105,7 +105,7 @@ YARD = ROOT / "examples" / "witchhammer" / "yard_duel.yaml"
 
 def test_affray_fight_yard_duel_narrates_one_attack_modifier() -> None:
     """The user's step: ``affray fight yard_duel.yaml --seed 1``. Each attack's line gives the d20 and the same
-    modifier as the roll's line before it (``1d20+6 [3] +6 = 9``, then ``d20 3 +6 (Attack +9 − Defense 3) = 9``),
+    modifier as the roll's line before it (``1d20+6 [3] +6 = 9``, then ``d20 3 +6 (Attack +9 against Defense 3) = 9``),
     where it used to print ``Attack +9`` beside the roll's +6 with nothing to tie them. Rules: WH-15, WH-16, WH-17."""
     scenario = affray.load_scenario(YARD)
     match = scenario.start(1)

@@ -43,8 +43,14 @@ class Story(Mapping[str, str]):
     def __len__(self) -> int:
         return len(self._names)
 
+    @property
+    def terms(self) -> dict[str, str]:
+        """The content names this story knows (a copy)."""
+        return dict(self._terms)
+
     def term(self, key: str) -> str:
-        """The content name of ``key`` (a card, weapon or trait id); the id itself, with spaces, if unknown."""
+        """The content name of ``key`` (a card, weapon or trait id; ``action:TYPE`` an action type's label); the id
+        itself, with spaces, if unknown."""
         return self._terms.get(key) or key.replace("_", " ")
 
 
@@ -104,9 +110,9 @@ class Narrator:
                 return f"The GM takes the fight back to how it stood before move {to + 1}."
             return f"{who} takes back their last move."
         if kind == "action" and not any(e.get("text") for e in entry.get("events") or []):
-            # An action whose events tell nothing (a pass, "carry on"): at least who did what.
-            kind_words = str(entry.get("action", {}).get("type", "acts")).replace("_", " ")
-            return f"{who}: {kind_words}."
+            # An action whose events tell nothing (a pass, "carry on"): who did what, in the action type's words.
+            action_type = str(entry.get("action", {}).get("type", ""))
+            return f"{who}: {story.term(f'action:{action_type}') if action_type else 'acts'}."
         return ""
 
 

@@ -79,4 +79,6 @@ def story_of(match: Match) -> Story:
         if actor != GM:
             seats.setdefault(seat, []).append(names.get(actor, actor))
     shown = {seat: " and ".join(who) for seat, who in seats.items() if seat not in names}
-    return match.narrator.story(match.setup_data, {**shown, GM: "The GM", **names})
+    story = match.narrator.story(match.setup_data, {**shown, GM: "The GM", **names})
+    labels = {f"action:{t.type}": t.label for t in match.ruleset.action_types()}
+    return Story(dict(story.items()), {**labels, **story.terms})

@@ -25,10 +25,9 @@ import sqlalchemy as sa
 
 from affray.store.engine import first_line
 from affray.store.rows import StoreError
-from affray.store.schema import SCHEMA_VERSION
+from affray.store.schema import SCHEMA_VERSION, TABLES_OF
 
 SQLITE_HEADER = b"SQLite format 3\x00"
-TABLES_OF = {1: {"meta", "tables", "seats", "records"}, 2: {"meta", "tables", "seats", "records", "audit"}}
 SHOWN_PROBLEMS = 5  # quick_check lists every damaged page; the report names the first few
 
 

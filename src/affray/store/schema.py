@@ -114,6 +114,13 @@ def _v2_to_v3(conn: sa.Connection) -> None:
     chat.create(conn)
 
 
+#: The tables each schema version has (what ``affray db check`` and a starting server look for).
+TABLES_OF: dict[int, frozenset[str]] = {
+    1: frozenset({"meta", "tables", "seats", "records"}),
+    2: frozenset({"meta", "tables", "seats", "records", "audit"}),
+    SCHEMA_VERSION: frozenset(metadata.tables),
+}
+
 # STEPS[v] upgrades a database from version v to v + 1.
 STEPS: dict[int, Callable[[sa.Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
