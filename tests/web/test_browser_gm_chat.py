@@ -39,10 +39,10 @@ def test_the_gm_rules_by_clicking_a_card_every_page_reads_it_and_a_take_back_rem
         editor.locator('[data-edit-bar="Poise"]').fill("17")
         editor.locator("#edit-reason").fill("an old wound opens")
         editor.locator('[data-edit="apply"]').click()
-        line = "GM ruling (an old wound opens): Tomas Reedwater's Poise 17 (was 28)."
+        line = "GM ruling (an old wound opens): Tomas Reedwater's Poise 17 (was 24)."
         for seat in seats.values():
             expect(seat.page.locator("#log")).to_contain_text(line, timeout=10_000)
-            expect(seat.page.locator('[data-card-of="tomas"] .bar-value').first).to_have_text("17/28")
+            expect(seat.page.locator('[data-card-of="tomas"] .bar-value').first).to_have_text("17/24")
         assert [r.kind for r in table.match.records] == ["gm"]
         # drag Bruna's token two squares to the left: a position ruling
         with table.lock:
@@ -57,7 +57,7 @@ def test_the_gm_rules_by_clicking_a_card_every_page_reads_it_and_a_take_back_rem
         gm.click('[data-gm="take-back"]')
         gm.click('[data-gm="confirm"]')
         for seat in seats.values():
-            expect(seat.page.locator('[data-card-of="tomas"] .bar-value').first).to_have_text("28/28", timeout=10_000)
+            expect(seat.page.locator('[data-card-of="tomas"] .bar-value').first).to_have_text("24/24", timeout=10_000)
             expect(seat.page.locator('[data-card-of="bruna"]')).to_contain_text(f"at ({x}, {y})")
         # a player's page offers no ruling: its cards are no buttons, and the server refuses one anyway
         assert seats["bruna"].page.locator("#combatants [data-combatant]").count() == 0

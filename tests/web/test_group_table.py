@@ -81,7 +81,7 @@ def test_a_gm_ruling_reaches_every_seat_as_a_sentence_and_a_player_is_refused(cl
         state = get(client, table, token)
         [entry] = [e for e in state["log"] if e["kind"] == "gm"]
         assert [e["text"] for e in entry["events"]] == [
-            "GM ruling (a cracked rib from last week): Tomas Reedwater's Poise 20 (was 28)."], seat
+            "GM ruling (a cracked rib from last week): Tomas Reedwater's Poise 20 (was 24)."], seat
         poise = next(b for c in state["view"]["combatants"] if c["id"] == "tomas" for b in c["bars"]
                      if b["name"] == "Poise")
         assert poise["value"] == 20, seat
@@ -91,7 +91,7 @@ def test_a_gm_ruling_reaches_every_seat_as_a_sentence_and_a_player_is_refused(cl
     state = get(client, table, gm)
     poise = next(b for c in state["view"]["combatants"] if c["id"] == "tomas" for b in c["bars"]
                  if b["name"] == "Poise")
-    assert poise["value"] == 28 and [e["kind"] for e in state["log"]] == ["gm", "undo"]
+    assert poise["value"] == 24 and [e["kind"] for e in state["log"]] == ["gm", "undo"]
 
 
 def test_a_ruling_survives_a_restart_and_the_ended_log_verifies(store: Store) -> None:
