@@ -198,6 +198,9 @@ class ToyAdjuster:
     def hidden(self, state: ToyState, change: Change) -> bool:
         return change.combatant == "b" and change.value == 6  # a GM-level change, for the redaction tests
 
+    def settle(self, state: ToyState, rng: RNG, journal: Journal) -> None:
+        """Nothing goes on after a ruling on Luck: the bids are still open."""
+
     def forms(self, state: ToyState) -> dict[str, dict[str, Any]]:
         return {p: {"bars": [{"name": "Luck", "min": 0, "max": 6}], "statuses": [], "position": None, "out": False}
                 for p in state.players}

@@ -14,9 +14,10 @@ with each change one of
 - ``{"combatant": ID, "out": true | false}``: out of the fight, or back into it.
 
 :func:`parse` checks the shape (the same for every ruleset); the ruleset's :class:`Adjuster` (``Plugin.adjuster``)
-checks each change against the state and applies it. Every change is checked before any is applied, so a refused
-ruling changes nothing; after the changes the ruleset's invariants must hold, or the ruling is refused and the state
-put back (:meth:`affray.core.match.Match.rule`). No die is drawn.
+checks each change against the state and applies it, each against the state the ones before it left; a refused
+change puts the state back, so a refused ruling changes nothing. Then the adjuster's ``settle`` goes on from where
+the changes left the fight, with the match's dice (a turn passes, a phase ends), and after it the ruleset's
+invariants must hold, or the ruling is refused and the state put back (:meth:`affray.core.match.Match.rule`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from typing import Any, ClassVar, Literal, Protocol
 
 from affray.core.engine import GM, Rejected
 from affray.core.events import Event
+from affray.core.journal import Journal
+from affray.core.rng import RNG
 
 FieldName = Literal["bar", "status", "remove_status", "position", "out"]
 FIELDS: tuple[FieldName, ...] = ("bar", "status", "remove_status", "position", "out")
@@ -145,6 +148,14 @@ class Adjuster(Protocol):
     def hidden(self, state: Any, change: Change) -> bool: ...
 
     def forms(self, state: Any) -> dict[str, dict[str, Any]]: ...
+
+    def settle(self, state: Any, rng: RNG, journal: Journal) -> None:
+        """After every change of a ruling is applied: go on from where the ruling left the fight, as the rules do
+        after any step, with the match's dice and into the ruling's journal: the turn of a combatant taken out
+        passes, a round or a phase whose last chooser left ends (initiative rolled, cards revealed), the outcome
+        follows. Nothing to do is the common case. A die drawn here is a die of the fight like any other (the
+        ruling's record then rolled dice: a take back by the GM is refused, a rewind is not)."""
+        ...
 
 
 def apply_changes(adjuster: Adjuster, state: Any, reason: str, changes: Sequence[Change],

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from affray.core.adjust import Ruled, apply_changes, parse
+from affray.core.adjust import apply_changes, parse
 from affray.core.engine import (
     GM,
     SPECTATOR,
@@ -336,7 +336,7 @@ class Match:
         for index in reversed(indices):
             record = self.records[index]
             if record.kind == RULING:
-                result: StepResult | list[Ruled] = fresh._changes(record.action)
+                result: StepResult | list[Event] = fresh._changes(record.action)
             else:
                 result = fresh.ruleset.step(fresh.state, record.actor, record.action, fresh.rng, Journal())
             if isinstance(result, Rejected):
@@ -374,8 +374,10 @@ class Match:
         self.memo.reset(self.version)
         return Accepted(list(result))
 
-    def _changes(self, action: Action) -> Rejected | list[Ruled]:
-        """Check and apply a ruling's changes to this match's state (see :meth:`rule`)."""
+    def _changes(self, action: Action) -> Rejected | list[Event]:
+        """Check and apply a ruling's changes to this match's state, then let the rules go on from where the ruling
+        left them, with this match's dice (:meth:`~affray.core.adjust.Adjuster.settle`: a turn that passes, a round
+        or a phase that ends); the ruling's events (see :meth:`rule`)."""
         from affray.core.plugin import plugin
 
         parsed = parse(action)
@@ -384,7 +386,13 @@ class Match:
         record = plugin(self.ruleset.name)
         if record.adjuster is None:
             return Rejected("no_rulings", f"{self.ruleset.title} does not take GM rulings.")
-        return apply_changes(record.adjuster(), self.state, parsed[0], parsed[1], self.names())
+        adjuster = record.adjuster()
+        ruled = apply_changes(adjuster, self.state, parsed[0], parsed[1], self.names())
+        if isinstance(ruled, Rejected):
+            return ruled
+        journal = Journal(ruled)
+        adjuster.settle(self.state, self.rng, journal)
+        return list(journal)
 
     def apply_record(self, entry: Mapping[str, Any]) -> StepResult:
         """Apply one logged record (``Record.to_dict`` form) as replay does; a refusal raises ReplayError."""

@@ -121,7 +121,7 @@ def _schema(conn: sqlite3.Connection, health: Health) -> None:
         health.problems.append(f"its schema version {health.version} is newer than this affray reads (up to "
                                f"{SCHEMA_VERSION}): upgrade affray")
         return
-    missing = TABLES_OF.get(health.version, set()) - names
+    missing = TABLES_OF.get(health.version, frozenset()) - names
     if health.version not in TABLES_OF or missing:
         health.problems.append(f"schema version {health.version} lacks the table(s) "
                                f"{', '.join(sorted(missing)) or '(unknown version)'}")

@@ -21,6 +21,8 @@ from typing import Any
 
 from affray.core.adjust import Change
 from affray.core.engine import Rejected
+from affray.core.journal import Journal
+from affray.core.rng import RNG
 from affray.rulesets.hud.leave import bring_back, take_out
 from affray.rulesets.hud.state import Fighter, HudState
 
@@ -140,6 +142,9 @@ class HudAdjuster:
     def hidden(self, state: HudState, change: Change) -> bool:
         """The HuD hides nothing from any seat (WL-09)."""
         return False
+
+    def settle(self, state: HudState, rng: RNG, journal: Journal) -> None:
+        """Nothing yet: what must run after a ruling waits for the next combatant's "go on" (to be moved here)."""
 
     def forms(self, state: HudState) -> dict[str, dict[str, Any]]:
         nerdified = state.mode == "nerdified"

@@ -28,7 +28,8 @@ from typing import Any
 
 from affray.core.adjust import Change
 from affray.core.engine import Rejected
-from affray.core.journal import QUIET
+from affray.core.journal import QUIET, Journal
+from affray.core.rng import RNG
 from affray.rulesets.spellchrome.actions import resume
 from affray.rulesets.spellchrome.combat import may_punish
 from affray.rulesets.spellchrome.health import after_the_fight, check_outcome
@@ -93,6 +94,9 @@ class SpellchromeAdjuster:
     def hidden(self, state: SpellchromeState, change: Change) -> bool:
         """Nothing on the battle map is hidden (views.py): every seat reads every ruling."""
         return False
+
+    def settle(self, state: SpellchromeState, rng: RNG, journal: Journal) -> None:
+        """Nothing yet: what must run after a ruling waits for the next combatant's "go on" (to be moved here)."""
 
     def forms(self, state: SpellchromeState) -> dict[str, dict[str, Any]]:
         return {a: {"bars": [{"name": "HP", "min": DEAD_AT, "max": c.max_hp},

@@ -26,7 +26,8 @@ from typing import Any
 
 from affray.core.adjust import Change
 from affray.core.engine import Rejected
-from affray.core.journal import QUIET
+from affray.core.journal import QUIET, Journal
+from affray.core.rng import RNG
 from affray.rulesets.warp.attack import leave_cover
 from affray.rulesets.warp.leave import bring_back, leave_windows
 from affray.rulesets.warp.mechanics import DOWN_STATES, is_dead
@@ -104,6 +105,9 @@ class WarpAdjuster:
     def hidden(self, state: WarpState, change: Change) -> bool:
         """A GM character's HP are GM-level; everything else a ruling changes the view shows every seat."""
         return change.field == "bar" and not state.fighters[change.combatant].pc
+
+    def settle(self, state: WarpState, rng: RNG, journal: Journal) -> None:
+        """Nothing yet: what must run after a ruling waits for the next combatant's "go on" (to be moved here)."""
 
     def forms(self, state: WarpState) -> dict[str, dict[str, Any]]:
         return {a: {"bars": [{"name": HP, "min": -f.max_hp, "max": f.max_hp}], "statuses": statuses(state, f),

@@ -29,7 +29,8 @@ from typing import Any
 
 from affray.core.adjust import Change
 from affray.core.engine import GM, Rejected, Window
-from affray.core.journal import QUIET
+from affray.core.journal import QUIET, Journal
+from affray.core.rng import RNG
 from affray.rulesets.witchhammer import vignette, violence
 from affray.rulesets.witchhammer.mechanics import AFFLICTIONS
 from affray.rulesets.witchhammer.state import OFF_THE_MAP, Fighter, Status, StatusDef, WitchHammerState
@@ -102,6 +103,9 @@ class WitchHammerAdjuster:
     def hidden(self, state: WitchHammerState, change: Change) -> bool:
         """Bars, statuses and squares are public at the table (views.py): every seat reads every ruling."""
         return False
+
+    def settle(self, state: WitchHammerState, rng: RNG, journal: Journal) -> None:
+        """Nothing yet: what must run after a ruling waits for the next combatant's "go on" (to be moved here)."""
 
     def forms(self, state: WitchHammerState) -> dict[str, dict[str, Any]]:
         statuses = [sd.name for sd in state.statuses.values()]
