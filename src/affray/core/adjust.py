@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Protocol
 
-from affray.core.engine import GM, Rejected
+from affray.core.engine import GM, Rejected, Ruleset
 from affray.core.events import Event
 from affray.core.journal import Journal
 from affray.core.rng import RNG
@@ -180,6 +180,28 @@ def apply_changes(adjuster: Adjuster, state: Any, reason: str, changes: Sequence
     if private:
         events.append(Ruled(reason, private, private=True))
     return events
+
+
+def rule_on(ruleset: Ruleset, state: Any, rng: RNG, action: Mapping[str, Any], names: Mapping[str, str]
+            ) -> Rejected | list[Event]:
+    """A ruling on ``state``: its changes checked and applied (:func:`apply_changes`), then the ruleset's adjuster
+    goes on from where they left the fight with ``rng`` (:meth:`Adjuster.settle`); the ruling's events. A refusal
+    part-way leaves the state changed: the caller (:meth:`affray.core.match.Match.rule`) puts it back."""
+    from affray.core.plugin import plugin
+
+    parsed = parse(action)
+    if isinstance(parsed, Rejected):
+        return parsed
+    record = plugin(ruleset.name)
+    if record.adjuster is None:
+        return Rejected("no_rulings", f"{ruleset.title} does not take GM rulings.")
+    adjuster = record.adjuster()
+    ruled = apply_changes(adjuster, state, parsed[0], parsed[1], names)
+    if isinstance(ruled, Rejected):
+        return ruled
+    journal = Journal(ruled)
+    adjuster.settle(state, rng, journal)
+    return list(journal)
 
 
 def unknown(combatant: str, known: Sequence[str]) -> Rejected:

@@ -18,7 +18,8 @@ from typing import Any
 from affray.core.engine import Accepted, StepResult, get_ruleset
 from affray.core.files import MAX_JSON_BYTES, FileProblem, load_json, write_text
 from affray.core.logcheck import FORMAT, READS, VERSION, LogFormatError, check_die, check_log
-from affray.core.match import Match, ReplayError
+from affray.core.match import Match
+from affray.core.records import ReplayError
 from affray.core.rng import FREE_STREAM, LEGACY_SALTS, OWN_SALTS, commitment_of, derive_die
 from affray.core.seatlog import redact_event
 

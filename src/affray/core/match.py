@@ -19,10 +19,9 @@ Derived values (views, legal lists) are kept in the match's :class:`~affray.core
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from affray.core.adjust import apply_changes, parse
+from affray.core.adjust import parse, rule_on
 from affray.core.engine import (
     GM,
     SPECTATOR,
@@ -36,67 +35,18 @@ from affray.core.engine import (
     Viewer,
     Window,
 )
-from affray.core.events import Event, Revealed, Rolled
+from affray.core.events import Event, Revealed
 from affray.core.journal import Journal
 from affray.core.memo import Memo
 from affray.core.narration import Narrator, Story, narrator_for
 from affray.core.options import options_to_dict, parse_options
+from affray.core.records import ACTION, IN_FORCE, RULING, UNDO, Line, Record, ReplayError, reveals
 from affray.core.rng import OWN_SALTS, RNG, VerifiableRNG, new_secret_seed
 from affray.core.seatlog import seat_log, story_of
 from affray.core.standing import MOVED_ON, stands
 
 if TYPE_CHECKING:
     from affray.core.policy import Choices
-
-ACTION = "action"
-UNDO = "undo"
-RULING = "gm"  # a GM ruling (core/adjust.py): replayed like an action, taken back like one
-IN_FORCE = (ACTION, RULING)  # the kinds of record a take back can remove and replay folds
-
-
-@dataclass(slots=True)
-class Record:
-    """One entry of the log of record. ``kind`` is ``"action"`` (``actor`` took ``action`` for ``seat``), ``"undo"``
-    (``seat`` took the match back to version ``action["to"]``) or ``"gm"`` (a GM ruling, :mod:`affray.core.adjust`:
-    ``action`` is ``{"type": "ruling", "reason", "changes"}``). ``events`` derive from the record by replay."""
-
-    seq: int
-    seat: str
-    actor: str
-    action: Action
-    events: list[Event]
-    kind: str = ACTION
-    #: The version the action was chosen at, when it was earlier than ``seq`` (a simultaneous move that still stood,
-    #: :mod:`affray.core.standing`). Not an input: the chain and replay ignore it.
-    chosen_at: int | None = None
-
-    def to_dict(self, events: bool = True) -> dict[str, Any]:
-        out: dict[str, Any] = {"seq": self.seq, "kind": self.kind, "seat": self.seat, "actor": self.actor,
-                               "action": self.action}
-        if events:
-            out["events"] = [e.to_dict() for e in self.events]
-        return out
-
-
-LogEntry = Record  # the name before undo records existed
-
-
-@dataclass(frozen=True, slots=True)
-class _Line:
-    """The actions in force at a version, as a persistent list: the last record's index and the line before it."""
-
-    index: int
-    before: _Line | None
-
-
-class ReplayError(RuntimeError):
-    """A logged action was refused on replay: the log does not belong to this setup and seed."""
-
-
-def _reveals(events: list[Event]) -> bool:
-    """Whether ``events`` showed anyone something new: a die rolled or a sealed choice opened."""
-    return any(isinstance(e, Rolled | Revealed) for e in events)
-
 
 class Match:
     """A live match of one ruleset. See the module docstring."""
@@ -144,8 +94,8 @@ class Match:
         self._opened: list[str] = []
         self._revealed: set[str] = set()
         self._shared = shared
-        self._line: _Line | None = None
-        self._lines: list[_Line | None] = [None]  # the line in force at each version
+        self._line: Line | None = None
+        self._lines: list[Line | None] = [None]  # the line in force at each version
         self._seating: dict[str, str] = {}
         self._viewers: dict[str, Viewer] = {}
         self._narrator: Narrator | None = None
@@ -284,7 +234,7 @@ class Match:
         # Every seal revealed by any record, kept as records come (a reveal stays public even if taken back).
         self._revealed.update(e.seal for e in record.events if isinstance(e, Revealed))
         if record.kind in IN_FORCE:
-            self._line = _Line(record.seq, self._line)
+            self._line = Line(record.seq, self._line)
         self._lines.append(self._line)
         self.memo.advance(self.version)
 
@@ -299,7 +249,7 @@ class Match:
         if last.seat != seat:
             return Rejected("not_your_action", "Only your own last action can be taken back, and someone has acted "
                                                "since; ask the GM.")
-        if _reveals(last.events):
+        if reveals(last.events):
             return Rejected("revealed_since", "That action rolled dice or turned a card; it cannot be taken back "
                                               "(ask the GM).")
         return self._undo(seat, last.seq)
@@ -326,7 +276,7 @@ class Match:
         self.memo.reset(self.version)
         return Accepted([])
 
-    def _rebuild(self, line: _Line | None) -> None:
+    def _rebuild(self, line: Line | None) -> None:
         """Put the state back to the end of ``line``, replaying its actions from the setup on a fresh RNG."""
         fresh, target = self.fresh(), line
         indices = []
@@ -375,24 +325,9 @@ class Match:
         return Accepted(list(result))
 
     def _changes(self, action: Action) -> Rejected | list[Event]:
-        """Check and apply a ruling's changes to this match's state, then let the rules go on from where the ruling
-        left them, with this match's dice (:meth:`~affray.core.adjust.Adjuster.settle`: a turn that passes, a round
-        or a phase that ends); the ruling's events (see :meth:`rule`)."""
-        from affray.core.plugin import plugin
-
-        parsed = parse(action)
-        if isinstance(parsed, Rejected):
-            return parsed
-        record = plugin(self.ruleset.name)
-        if record.adjuster is None:
-            return Rejected("no_rulings", f"{self.ruleset.title} does not take GM rulings.")
-        adjuster = record.adjuster()
-        ruled = apply_changes(adjuster, self.state, parsed[0], parsed[1], self.names())
-        if isinstance(ruled, Rejected):
-            return ruled
-        journal = Journal(ruled)
-        adjuster.settle(self.state, self.rng, journal)
-        return list(journal)
+        """Check and apply a ruling's changes to this match's state and settle what follows, with this match's dice
+        (:func:`affray.core.adjust.rule_on`); the ruling's events."""
+        return rule_on(self.ruleset, self.state, self.rng, action, self.names())
 
     def apply_record(self, entry: Mapping[str, Any]) -> StepResult:
         """Apply one logged record (``Record.to_dict`` form) as replay does; a refusal raises ReplayError."""

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from affray.core.engine import Rejected, Window
 
 if TYPE_CHECKING:
-    from affray.core.match import Record
+    from affray.core.records import Record
 
 ACTION = "action"
 MOVED_ON = "moved_on"

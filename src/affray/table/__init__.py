@@ -9,7 +9,8 @@
 
 from affray.table.errors import Refusal
 from affray.table.live import SeatInfo, Table, compact_text, seat_message
-from affray.table.service import TableService, link_for
+from affray.table.opening import link_for
+from affray.table.service import TableService
 from affray.table.tokens import new_token, token_hash
 
 __all__ = ["Refusal", "SeatInfo", "Table", "TableService", "compact_text", "link_for", "new_token", "seat_message",

@@ -144,7 +144,7 @@ def replace_token(service: TableService, table: Table, seat: SeatInfo, target: s
         victim.token_hash = token_hash(token)
         service._guard(lambda: service.store.audit(table.id, seat.name, "replace_token", {"seat": target}))
     service.announce(table)
-    from affray.table.service import link_for
+    from affray.table.opening import link_for
 
     return {"seat": target, "token": token, "link": link_for(table.id, token)}
 

@@ -47,7 +47,6 @@ class Table:
     config: dict[str, Any]
     chains: list[str] = field(default_factory=list)
     ended: dict[str, Any] | None = None
-    policy_seed: int = 0
     by_submission: dict[str, int] = field(default_factory=dict)
     stored_end: bool = False  # the store knows the table ended
     policy_due: int = -1  # the version a policy move is scheduled for (one at a time)

@@ -6,13 +6,13 @@ store's. The functions that bring a table in line are called under ``table.lock`
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Sequence
 from typing import Any
 
 from affray.ai.runner import policies_for
 from affray.core.engine import get_ruleset
-from affray.core.match import Match, Record, ReplayError
+from affray.core.match import Match
+from affray.core.records import Record, ReplayError
 from affray.core.rng import LEGACY_SALTS, commitment_of
 from affray.store import ChatLine, RecordKind, Store, TableRow
 from affray.store import Record as StoredRecord
@@ -66,7 +66,7 @@ def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[St
         raise TableDamaged(f"table {row.id}: the replay's commitment differs from the stored one")
     table = Table(id=row.id, title=row.title, scenario=row.scenario, match=match, seed_hex=row.seed_hex,
                   seats={s.seat: SeatInfo(s.seat, s.role, s.actors, s.controller, s.token_hash) for s in seats},
-                  policies=policies_for(match), config=config, policy_seed=secrets.randbits(32))
+                  policies=policies_for(match), config=config)
     for stored in records:
         if table.extend_chain() != stored.chain:
             raise TableDamaged(f"table {row.id}: record #{stored.seq} does not match its stored chain value")

@@ -12,21 +12,15 @@ date with records other processes appended.
 from __future__ import annotations
 
 import logging
-import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from affray.ai.runner import policies_for
 from affray.core.engine import Rejected
-from affray.core.match import Match
-from affray.core.options import OptionError
-from affray.core.rng import new_secret_seed, seed_from_int
-from affray.store import NewTable, Store, StoreError, new_table_id
-from affray.store import Seat as StoredSeat
-from affray.table.errors import CONFLICT, NOT_FOUND, UNAUTHORIZED, UNAVAILABLE, UNPROCESSABLE, Refusal, refused_step
+from affray.store import Store, StoreError
+from affray.table.errors import CONFLICT, NOT_FOUND, UNAUTHORIZED, UNAVAILABLE, Refusal, refused_step
 from affray.table.feed import Follower, Push, first_push, pushes
 from affray.table.hooks import ServiceHooks
 from affray.table.live import SeatInfo, Table, seat_message
@@ -39,20 +33,16 @@ from affray.table.restore import (
     reload,
     to_store,
 )
-from affray.table.scenarios import cast, default_examples_dir, plan_seats, resolve_scenario
-from affray.table.tokens import new_token, token_hash
+from affray.table.scenarios import default_examples_dir
+from affray.table.tokens import token_hash
 from affray.table.worker import Worker
 
 log = logging.getLogger(__name__)
 
 Subscriber = Callable[[], object]
-MAX_SEED = 2**63 - 1
 RACE_RETRIES = 3  # submissions of one action after lost races with other processes (each loss is another's record)
 
 
-def link_for(table_id: str, token: str) -> str:
-    """A seat's invite link: the token rides in the fragment, which browsers never send to a server."""
-    return f"/t/{table_id}#{token}"
 
 
 class TableService:
@@ -87,43 +77,14 @@ class TableService:
     def create(self, scenario: str, options: Mapping[str, Any] | None = None,
                controllers: Mapping[str, str] | None = None, seed: int | None = None,
                spectator: bool = True, seats: Mapping[str, str] | None = None) -> dict[str, Any]:
-        """Open a table; the answer holds every seat's token and link (shown once: only hashes are kept).
-        ``controllers`` and ``seats``: who plays whom (:func:`affray.table.scenarios.cast`)."""
-        checked, label = resolve_scenario(scenario, self.examples_dir)
-        seating, chosen = cast(checked, controllers or {}, seats)
-        if seed is not None and not 0 <= seed <= MAX_SEED:
-            raise Refusal("bad_seed", f"A public seed is an integer from 0 to {MAX_SEED}.", UNPROCESSABLE)
-        raw = seed_from_int(seed) if seed is not None else new_secret_seed()
-        try:
-            match = Match(checked.ruleset, checked.setup, {**checked.options, **(options or {})}, seed=raw,
-                          seats=seating, controllers=chosen)
-        except OptionError as exc:
-            raise Refusal("bad_options", str(exc), UNPROCESSABLE) from None
-        plans = plan_seats(match, spectator)
-        tokens = {p.name: new_token() for p in plans if p.controller == "human"}
-        table_id = new_table_id()
-        # "salts": where seal salts come from (issue 16): a table stored before the key existed drew them from the
-        # dice stream, and is restored that way (table/restore.py).
-        config: dict[str, Any] = {"seats": match.seats, "controllers": match.controllers, "paused": False,
-                                  "timer": None, "salts": match.salts}
-        stored = [StoredSeat(p.name, token_hash(tokens[p.name]) if p.name in tokens else None, p.actors,
-                             p.controller, p.role) for p in plans]  # type: ignore[arg-type]
-        self._guard(lambda: self.store.create_table(NewTable(
-            id=table_id, ruleset=match.ruleset.name, title=checked.model.name, scenario=label,
-            setup=match.setup_data, options=match.options_dict, seed_hex=raw.hex(), commitment=match.commitment,
-            config=config), stored))
-        table = Table(id=table_id, title=checked.model.name, scenario=label, match=match, seed_hex=raw.hex(),
-                      seats={s.seat: SeatInfo(s.seat, s.role, s.actors, s.controller, s.token_hash) for s in stored},
-                      policies=policies_for(match), config=config, policy_seed=secrets.randbits(32))
+        """Open a table (:func:`affray.table.opening.open_table`); the answer holds every seat's token and link."""
+        from affray.table.opening import open_table
+
+        table, answer = open_table(self, scenario, options, controllers, seed, spectator, seats)
         with self._tables_lock:
-            self._tables[table_id] = table
+            self._tables[table.id] = table
         self._schedule_policy(table)
-        links = {p.name: {"token": tokens[p.name], "link": link_for(table_id, tokens[p.name]),
-                          "actors": list(p.actors), "role": p.role}
-                 for p in plans if p.name in tokens and p.role != "gm"}
-        return {"table": table_id, "title": table.title, "ruleset": match.ruleset.name,
-                "commitment": match.commitment, "gm": {"token": tokens["gm"], "link": link_for(table_id, tokens["gm"])},
-                "seats": links}
+        return answer
 
     # -- finding tables and seats ---------------------------------------------------------------------------
 

@@ -1,0 +1,68 @@
+"""Opening a table: the scenario checked, who plays whom, the seed, the match, its seats and tokens, all stored in
+one transaction before anyone may act. The tokens are in the answer only (the store keeps their hashes), shown
+once; the GM page keeps them in its browser."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from affray.ai.runner import policies_for
+from affray.core.match import Match
+from affray.core.options import OptionError
+from affray.core.rng import new_secret_seed, seed_from_int
+from affray.store import NewTable, new_table_id
+from affray.store import Seat as StoredSeat
+from affray.table.errors import UNPROCESSABLE, Refusal
+from affray.table.live import SeatInfo, Table
+from affray.table.scenarios import cast, plan_seats, resolve_scenario
+from affray.table.tokens import new_token, token_hash
+
+if TYPE_CHECKING:
+    from affray.table.service import TableService
+
+MAX_SEED = 2**63 - 1
+
+
+def link_for(table_id: str, token: str) -> str:
+    """A seat's invite link: the token rides in the fragment, which browsers never send to a server."""
+    return f"/t/{table_id}#{token}"
+
+
+def open_table(service: TableService, scenario: str, options: Mapping[str, Any] | None,
+               controllers: Mapping[str, str] | None, seed: int | None, spectator: bool,
+               seats: Mapping[str, str] | None) -> tuple[Table, dict[str, Any]]:
+    """A new table and the answer to its creator: every seat's token and link. ``controllers`` and ``seats``: who
+    plays whom (:func:`affray.table.scenarios.cast`); ``seed``: a public seed, or None for a secret one."""
+    checked, label = resolve_scenario(scenario, service.examples_dir)
+    seating, chosen = cast(checked, controllers or {}, seats)
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise Refusal("bad_seed", f"A public seed is an integer from 0 to {MAX_SEED}.", UNPROCESSABLE)
+    raw = seed_from_int(seed) if seed is not None else new_secret_seed()
+    try:
+        match = Match(checked.ruleset, checked.setup, {**checked.options, **(options or {})}, seed=raw,
+                      seats=seating, controllers=chosen)
+    except OptionError as exc:
+        raise Refusal("bad_options", str(exc), UNPROCESSABLE) from None
+    plans = plan_seats(match, spectator)
+    tokens = {p.name: new_token() for p in plans if p.controller == "human"}
+    table_id = new_table_id()
+    # "salts": where seal salts come from: a table stored before the seal-salt stream existed drew them from the
+    # dice stream, and is restored that way (table/restore.py).
+    config: dict[str, Any] = {"seats": match.seats, "controllers": match.controllers, "paused": False,
+                              "timer": None, "salts": match.salts}
+    stored = [StoredSeat(p.name, token_hash(tokens[p.name]) if p.name in tokens else None, p.actors,
+                         p.controller, p.role) for p in plans]  # type: ignore[arg-type]
+    service._guard(lambda: service.store.create_table(NewTable(
+        id=table_id, ruleset=match.ruleset.name, title=checked.model.name, scenario=label,
+        setup=match.setup_data, options=match.options_dict, seed_hex=raw.hex(), commitment=match.commitment,
+        config=config), stored))
+    table = Table(id=table_id, title=checked.model.name, scenario=label, match=match, seed_hex=raw.hex(),
+                  seats={s.seat: SeatInfo(s.seat, s.role, s.actors, s.controller, s.token_hash) for s in stored},
+                  policies=policies_for(match), config=config)
+    links = {p.name: {"token": tokens[p.name], "link": link_for(table_id, tokens[p.name]),
+                      "actors": list(p.actors), "role": p.role}
+             for p in plans if p.name in tokens and p.role != "gm"}
+    return table, {"table": table_id, "title": table.title, "ruleset": match.ruleset.name,
+            "commitment": match.commitment, "gm": {"token": tokens["gm"], "link": link_for(table_id, tokens["gm"])},
+            "seats": links}
