@@ -1,8 +1,10 @@
-"""Bounded connections (docs/table.md, "Limits"), against a real ``affray serve`` with its default bounds: a client
-that has not sent its request headers within 10 s, or its declared body within 30 s, is answered 408 and
+"""Bounded connections (docs/table.md, "Limits"), against a real ``affray serve`` started with short bounds (the same
+code as the defaults, which are checked apart, so the suite does not wait half a minute): a client that has not
+sent its request headers within the header bound, or its declared body within the body bound, is answered 408 and
 disconnected; a WebSocket with no token within 10 s is closed with 4401; headers past 64 KiB are answered 431; at
-most 64 connections from one client address are open at once (loopback has many addresses: 127.0.0.2, .3, ...),
-the next is answered 429 while another address is still served, and a closed connection frees its place."""
+most the per-address number of connections from one client address are open at once (loopback has many addresses:
+127.0.0.2, .3, ...), the next is answered 429 while another address is still served, and a closed connection frees
+its place."""
 
 from __future__ import annotations
 
@@ -20,16 +22,20 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from affray.web.bounds import BODY_TIMEOUT, HEADER_TIMEOUT, MAX_HEADER_BYTES, PER_ADDRESS
+from affray.web.bounds import MAX_HEADER_BYTES, ConnectionLimits
+from affray.web.ws import FIRST_MESSAGE_TIMEOUT
 from tests.table.test_kill9 import Server
 
 MARGIN = 20.0  # seconds past a bound before the test gives up on the server closing the connection
+HEADER_TIMEOUT, BODY_TIMEOUT, PER_ADDRESS = 2.0, 3.0, 8  # the served bounds (the defaults: 10 s, 30 s, 64)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("connections")
-    served = Server(f"sqlite:///{folder / 'affray.db'}", log=folder / "server.log")
+    served = Server(f"sqlite:///{folder / 'affray.db'}", log=folder / "server.log", options=(
+        "--header-timeout", str(HEADER_TIMEOUT), "--body-timeout", str(BODY_TIMEOUT),
+        "--max-connections-per-address", str(PER_ADDRESS)))
     served.start()
     yield served
     served.kill()
@@ -84,15 +90,22 @@ def slow_body(server: Server) -> bytes:
 
 def tokenless_websocket(server: Server) -> tuple[int, dict[str, Any]]:
     with connect(f"ws://127.0.0.1:{server.port}/api/tables/nosuchtable/ws", open_timeout=30) as ws:
-        frame = json.loads(ws.recv(timeout=HEADER_TIMEOUT + MARGIN))
+        frame = json.loads(ws.recv(timeout=FIRST_MESSAGE_TIMEOUT + MARGIN))
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=MARGIN)
     assert closed.value.rcvd is not None
     return closed.value.rcvd.code, frame
 
 
+def test_the_default_bounds_are_the_documented_ones() -> None:
+    """What a server started without options applies (docs/table.md, "Limits")."""
+    assert ConnectionLimits() == ConnectionLimits(header_timeout=10.0, body_timeout=30.0, per_address=64,
+                                                  max_header_bytes=64 * 1024)
+    assert FIRST_MESSAGE_TIMEOUT == 10.0
+
+
 def test_slow_clients_are_disconnected_within_their_bounds(server: Server) -> None:
-    """All four at once, so the test lasts about the longest bound (30 s) rather than their sum."""
+    """All four at once, so the test lasts about the longest bound (the WebSocket's 10 s) rather than their sum."""
     jobs: dict[str, Callable[[Server], Any]] = {"trickle": slow_headers, "silent": silent, "body": slow_body,
                                                 "websocket": tokenless_websocket}
     with ThreadPoolExecutor(len(jobs)) as pool:
