@@ -1,6 +1,6 @@
 # Two commands set everything up on a fresh machine:
 #   make run    creates .venv, installs affray, starts the table server on http://127.0.0.1:8000 (SQLite file affray.db),
-#               opens a demo WitchHammer table and prints the GM's link and every seat's link (Ctrl-C stops it)
+#               opens a demo WitchHammer table and prints the GM page's link and every seat's link (Ctrl-C stops it)
 #   make demo   plays a narrated Combat Nerdified fight in the terminal and verifies its log
 #   make test   creates .venv, installs affray with its dev extras and Debian's Chromium (as root, when missing),
 #               runs ruff, mypy --strict and pytest (the browser tests included)
@@ -38,7 +38,7 @@ run: $(STAMP_RUN)
 	  kill -0 $$pid 2>/dev/null || exit 1; sleep 0.2; done; \
 	$(BIN)/affray table new $(DEMO_TABLE) --server http://$(HOST):$(PORT) \
 	  --controller ilse=human --controller tomas=human || exit 1; \
-	echo "Open the GM link (the GM plays the villagers); send each player its link. Ctrl-C stops the server."; \
+	echo "Open the GM page's link: it lists each player's link (copy it, or show its QR code to a phone). The AI plays the villagers; the GM can rule on any combatant. Ctrl-C stops the server."; \
 	wait $$pid
 
 demo: $(STAMP_RUN)
@@ -60,7 +60,8 @@ test: lint browser
 
 # The browser tests' screenshots into docs/img/ (an ordinary test run writes them to a temporary folder)
 screenshots: $(STAMP_DEV) browser
-	AFFRAY_CAPTURE_DOCS=1 $(BIN)/pytest -q -p no:xdist tests/web/test_browser_pages.py tests/web/test_browser_witchhammer.py tests/web/test_browser_spellchrome.py
+	AFFRAY_CAPTURE_DOCS=1 $(BIN)/pytest -q -p no:xdist tests/web/test_browser_pages.py tests/web/test_browser_witchhammer.py \
+	  tests/web/test_browser_spellchrome.py tests/web/test_browser_group.py tests/web/test_browser_gm_chat.py
 
 fuzz: $(STAMP_DEV)
 	AFFRAY_FUZZ_EXAMPLES=500 $(BIN)/pytest -n $(WORKERS) -q tests/conformance/test_fuzz.py
