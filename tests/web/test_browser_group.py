@@ -97,6 +97,9 @@ def one_step(action: dict[str, Any], phase: str) -> dict[str, Any]:
 def click_for(seat: Seat, actor: str, action: dict[str, Any]) -> None:
     """Click what a person clicks to take ``action``: the spec's button, after its square or its foe on the board."""
     page = seat.page
+    # the page shows the moves once its push has come (an AI may have moved since the test looked)
+    page.wait_for_function("a => window.affray.msg && window.affray.msg.legal[a]", arg=actor, polling=50,
+                           timeout=10_000)
     index: int = page.evaluate("""([actor, action]) => {
       const specs = window.affray.msg.legal[actor] || [];
       const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -152,7 +155,8 @@ def assert_story_reads(page: Any, table: Table) -> None:
 
 
 @pytest.mark.parametrize("ruleset", sorted(GROUPS))
-def test_a_group_seats_itself_from_the_lobby_and_plays_to_the_end_by_clicking(ruleset: str, tmp_path: Path) -> None:
+def test_a_group_seats_itself_from_the_lobby_and_plays_to_the_end_by_clicking(
+        ruleset: str, tmp_path: Path, record_property: Any) -> None:
     group = GROUPS[ruleset]
     with live_server(tmp_path / "affray.db") as server, chromium() as browser:
         gm = open_seat(browser, server.url + "/")

@@ -225,3 +225,23 @@ def test_the_chat_survives_a_restart(tmp_path: Path) -> None:
             nxt = client.post(f"/api/tables/{table}/roll", headers=auth(tokens["tomas"]), json={"notation": "1d6"})
             assert nxt.json()["n"] == 2 and nxt.json()["first"] == 2  # the free stream goes on where it was
         service.close()
+
+
+def test_the_gm_hears_which_seats_are_connected(client: TestClient) -> None:
+    """The GM's pushes say which seats have a connection open now; a seat's coming and going is pushed to the GM."""
+    created = create(client, "witchhammer/mill_ambush", seed=2)
+    table, tokens = created["table"], tokens_of(created)
+    with client.websocket_connect(f"/api/tables/{table}/ws?token={tokens['gm']}") as gm_ws:
+        assert gm_ws.receive_json()["connected"] == {"gm": 1}
+        with client.websocket_connect(f"/api/tables/{table}/ws?token={tokens['ilse']}") as ilse_ws:
+            assert "connected" not in ilse_ws.receive_json()  # only the GM's message says it
+            assert heard_connected(gm_ws, lambda c: c.get("ilse") == 1) == {"gm": 1, "ilse": 1}
+        assert heard_connected(gm_ws, lambda c: "ilse" not in c) == {"gm": 1}
+
+
+def heard_connected(ws: Any, until: Any, most: int = 50) -> dict[str, int]:
+    for _ in range(most):
+        connected: dict[str, int] = ws.receive_json()["connected"]
+        if until(connected):
+            return connected
+    raise AssertionError(f"the GM never heard the change in {most} pushes")

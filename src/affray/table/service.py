@@ -274,9 +274,9 @@ class TableService:
                 joined = not push.final and not follower.gone  # gone: unfollowed while this call was on its way
                 if joined:
                     self._followers.setdefault(table.id, set()).add(follower)
-                    table.connected[follower.seat.name] = table.connected.get(follower.seat.name, 0) + 1
-        if joined:
-            self._push(table, role="gm")  # the GM's page shows who is connected
+                    table.connected[follower.seat.name] = count = table.connected.get(follower.seat.name, 0) + 1
+        if joined and count == 1 and follower.seat.role != "gm":
+            self._push(table, role="gm")  # the GM's page shows who is connected: a seat that just came
 
     def follower_count(self) -> int:
         """How many followers (WebSockets) hear a seat here, over every table."""
@@ -292,9 +292,9 @@ class TableService:
             left = follower in followers
             followers.discard(follower)
             if left:
-                table.connected[follower.seat.name] = max(0, table.connected.get(follower.seat.name, 0) - 1)
-        if left and follower.seat.role != "gm":
-            self._push(table, role="gm")
+                table.connected[follower.seat.name] = count = max(0, table.connected.get(follower.seat.name, 0) - 1)
+        if left and count == 0 and follower.seat.role != "gm":
+            self._push(table, role="gm")  # a seat whose last connection went
 
     def _push(self, table: Table, role: str | None = None) -> None:
         """Give every follower of ``table`` (of seats of ``role`` only, if given) its push for the table as it is
