@@ -267,14 +267,18 @@ class TableService:
     def follow(self, table: Table, follower: Follower) -> None:
         """Push the follower's seat's messages to ``follower.deliver`` (:mod:`affray.table.feed`): the whole message
         at once, then one after every change, until :meth:`unfollow` or a final push (a replaced token)."""
+        name = follower.seat.name
         with table.lock:
+            with self._tables_lock:  # counted first, so that the seat's own first message counts it too
+                count = table.connected[name] = table.connected.get(name, 0) + 1
             push = first_push(table, follower)
             follower.deliver(push)
             with self._tables_lock:
                 joined = not push.final and not follower.gone  # gone: unfollowed while this call was on its way
                 if joined:
                     self._followers.setdefault(table.id, set()).add(follower)
-                    table.connected[follower.seat.name] = count = table.connected.get(follower.seat.name, 0) + 1
+                else:
+                    table.connected[name] = count = table.connected[name] - 1
         if joined and count == 1 and follower.seat.role != "gm":
             self._push(table, role="gm")  # the GM's page shows who is connected: a seat that just came
 
