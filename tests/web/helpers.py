@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -75,3 +76,22 @@ def wait_for_change(client: Client, table: str, token: str, state: Mapping[str, 
     answer = client.get(f"/api/tables/{table}", params={"since": state["version"], "timeout": 5},
                         headers=auth(token))
     return bool(answer.json()["version"] > state["version"] or answer.json()["outcome"] is not None)
+
+
+def race(table: str, plans: list[tuple[Client, str, dict[str, Any]]]) -> list[Any]:
+    """Submit each plan's action (client, token, body) from its own thread, all released at once by a barrier; the
+    answers, in plan order."""
+    barrier = threading.Barrier(len(plans))
+    answers: list[Any] = [None] * len(plans)
+
+    def submit(i: int) -> None:
+        client, token, body = plans[i]
+        barrier.wait(timeout=10)
+        answers[i] = client.post(f"/api/tables/{table}/actions", json=body, headers=auth(token))
+
+    threads = [threading.Thread(target=submit, args=(i,)) for i in range(len(plans))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    return answers

@@ -7,7 +7,6 @@ connected to the other (LISTEN/NOTIFY)."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from fastapi.testclient import TestClient
 from affray.store import Store
 from affray.table import TableService
 from tests.web.conftest import create
-from tests.web.helpers import auth, make_app
+from tests.web.helpers import auth, make_app, race
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -53,24 +52,6 @@ def _servers(db_url: str) -> Iterator[list[tuple[TableService, TestClient]]]:
         store.close()
 
 
-def _race(table: str, plans: list[tuple[TestClient, str, dict[str, Any]]]) -> list[Any]:
-    """Send each plan's submission from its own thread at the same moment; the answers, in plan order."""
-    barrier = threading.Barrier(len(plans))
-    answers: list[Any] = [None] * len(plans)
-
-    def submit(i: int) -> None:
-        client, token, body = plans[i]
-        barrier.wait(timeout=10)
-        answers[i] = client.post(f"/api/tables/{table}/actions", json=body, headers=auth(token))
-
-    threads = [threading.Thread(target=submit, args=(i,)) for i in range(len(plans))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
-    return answers
-
-
 def _plan(client: TestClient, table: str, token: str, pick: int = 0) -> tuple[TestClient, str, dict[str, Any]]:
     state = client.get(f"/api/tables/{table}", headers=auth(token)).json()  # loads the table from the store
     actor, specs = next(iter(state["legal"].items()))
@@ -84,7 +65,7 @@ def test_one_player_acting_twice_at_one_version_through_two_servers_gets_exactly
     (_, a), (_, b) = two_servers
     created = create(a, seed=3)
     table, ilse = created["table"], created["seats"]["ilse"]["token"]
-    answers = _race(table, [_plan(a, table, ilse, 0), _plan(b, table, ilse, 1)])
+    answers = race(table, [_plan(a, table, ilse, 0), _plan(b, table, ilse, 1)])
     assert sorted(answer.status_code for answer in answers) == [200, 409]
     loser = next(answer for answer in answers if answer.status_code == 409)
     assert (loser.json()["code"], loser.json()["reason"]) == ("stale_version", "acted_since")
@@ -102,7 +83,7 @@ def test_two_players_planning_at_one_version_through_two_servers_are_both_taken(
     created = create(a, seed=3)
     table = created["table"]
     ilse, tomas = created["seats"]["ilse"]["token"], created["seats"]["tomas"]["token"]
-    answers = _race(table, [_plan(a, table, ilse), _plan(b, table, tomas)])
+    answers = race(table, [_plan(a, table, ilse), _plan(b, table, tomas)])
     assert [answer.status_code for answer in answers] == [200, 200], [answer.text for answer in answers]
     assert sorted(answer.json()["seq"] for answer in answers) == [0, 1]
     assert [answer.json().get("chosen_at") for answer in answers if answer.json()["seq"] == 1] == [0]

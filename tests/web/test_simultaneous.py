@@ -5,7 +5,6 @@ pursuers each choose to chase, shoot or let go)."""
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -14,27 +13,9 @@ from affray.ai.base import get_policy
 from affray.core.rng import FastRNG
 from affray.table import TableService
 from tests.web.conftest import create
-from tests.web.helpers import auth, tokens_of
+from tests.web.helpers import auth, race, tokens_of
 
 ROUNDS = 50
-
-
-def race(client: TestClient, table: str, moves: list[tuple[str, dict[str, Any]]]) -> list[Any]:
-    """Submit each (token, body) from its own thread, all released at once by a barrier."""
-    barrier = threading.Barrier(len(moves))
-    answers: list[Any] = [None] * len(moves)
-
-    def submit(i: int) -> None:
-        token, body = moves[i]
-        barrier.wait(timeout=10)
-        answers[i] = client.post(f"/api/tables/{table}/actions", json=body, headers=auth(token))
-
-    threads = [threading.Thread(target=submit, args=(i,)) for i in range(len(moves))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
-    return answers
 
 
 def body(service: TableService, table: str, actor: str, kind: str) -> dict[str, Any]:
@@ -58,14 +39,14 @@ def test_both_players_are_taken_in_psych_and_planning_and_one_player_twice_is_re
         for phase, kind in (("psych", "psych"), ("planning", "place")):
             window = live.match.pending()
             assert window is not None and window.phase == phase
-            answers = race(client, table, [(tokens["ilse"], body(service, table, "ilse", kind)),
-                                           (tokens["tomas"], body(service, table, "tomas", kind))])
+            answers = race(table, [(client, tokens["ilse"], body(service, table, "ilse", kind)),
+                                   (client, tokens["tomas"], body(service, table, "tomas", kind))])
             assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
             assert sorted(a.json().get("chosen_at") is not None for a in answers) == [False, True]
             taken += 2
             # the same player from two tabs, each chose at the same version: one in, one refused
             twice = body(service, table, "ilse", "ready")
-            answers = race(client, table, [(tokens["ilse"], twice), (tokens["ilse"], twice)])
+            answers = race(table, [(client, tokens["ilse"], twice), (client, tokens["ilse"], twice)])
             assert sorted(a.status_code for a in answers) == [200, 409], [a.text for a in answers]
             assert next(a for a in answers if a.status_code == 409).json()["reason"] == "acted_since"
             conflicts += 1
@@ -116,8 +97,8 @@ def test_both_pursuers_are_taken_when_they_choose_at_once(served: tuple[TableSer
         table, tokens = created["table"], tokens_of(created)
         if not to_pursuit(service, client, table, tokens, FastRNG(seed)):
             continue
-        answers = race(client, table, [(tokens["vesna"], body(service, table, "vesna", "let_go")),
-                                       (tokens["ilka"], body(service, table, "ilka", "let_go"))])
+        answers = race(table, [(client, tokens["vesna"], body(service, table, "vesna", "let_go")),
+                               (client, tokens["ilka"], body(service, table, "ilka", "let_go"))])
         assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
         pursuits += 1
     assert pursuits == ROUNDS
