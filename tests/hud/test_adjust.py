@@ -1,6 +1,7 @@
 """GM rulings on Sim HuD fights (core/adjust.py; rulesets/hud/adjust.py, leave.py): every change form seen in every
 seat's view, every refusal with its code and nothing changed, a combatant taken out in the middle of a turn or a
-window and brought back, and fights that go on to their end, replay and verify. Rules cited per test."""
+window and brought back, the fight going on at once from there (settle: its dice and events in the ruling's record,
+the next window the rules' own), and fights that go on to their end, replay and verify. Rules cited per test."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import affray
 from affray.ai.base import RandomPolicy, get_policy
 from affray.ai.runner import policy_action
 from affray.core.engine import GM, SPECTATOR, Accepted, Rejected
+from affray.core.events import Rolled
 from affray.core.log import export_log, verify
 from affray.core.match import Match
 from affray.core.rng import FastRNG, seed_from_int
@@ -57,6 +59,11 @@ def seen(match: Match, cid: str) -> list[dict[str, Any]]:
     """``cid`` as every seat's view shows it (each seat's combatant entry)."""
     seats = sorted({*match.seats.values(), GM, SPECTATOR})
     return [next(c for c in match.view_json(seat)["combatants"] if c["id"] == cid) for seat in seats]
+
+
+def told(match: Match) -> list[str]:
+    """The last record's events as the story tells them (the spectator's narrated log)."""
+    return [e["text"] for e in match.events_since(match.version - 1, SPECTATOR, narrate=True)[-1]["events"]]
 
 
 def act_as_planned(match: Match, plans: dict[str, list[dict[str, Any]]]) -> None:
@@ -151,8 +158,9 @@ def test_a_refused_change_says_why_and_changes_nothing() -> None:
 
 
 def test_wl08_hp_to_zero_puts_the_last_foe_down_and_ends_the_fight() -> None:
-    """WL-08: a combatant at 0 HP has lost; the last foe down ends the fight for the side left standing, and a
-    later change of the same ruling is refused (match_over) with the whole ruling undone."""
+    """WL-08: a combatant at 0 HP has lost; the last foe down ends the fight at once for the side left standing, and
+    the ruling's record tells it (the fall, then the end); a later change of the same ruling is refused
+    (match_over) with the whole ruling undone."""
     m = example("nerdified_duel")
     refused = m.rule(GM, {"type": "ruling", "reason": "", "changes": [
         {"combatant": "hald", "bar": "HP", "value": 0}, {"combatant": "vesna", "bar": "HP", "value": 1}]}, version=0)
@@ -160,15 +168,19 @@ def test_wl08_hp_to_zero_puts_the_last_foe_down_and_ends_the_fight() -> None:
     rule(m, {"combatant": "hald", "bar": "HP", "value": 0}, reason="the bridge gives way")
     outcome = m.outcome()
     assert outcome is not None and (outcome.winner, outcome.reason) == ("witcher", "every foe is down")
+    assert m.pending() is None and state(m).phase == "over"
     assert state(m).fighters["hald"].out == "down" and all(c["down"] for c in seen(m, "hald"))
     assert [e["text"] for e in m.events_since(0, SPECTATOR, narrate=True)[-1]["events"]] == [
-        "GM ruling (the bridge gives way): Watch Sergeant Hald's HP 0 (was 8)."]
+        "GM ruling (the bridge gives way): Watch Sergeant Hald's HP 0 (was 8).",
+        "Watch Sergeant Hald is down, out of the fight.", "Victory for Vesna of the Lynx: every foe is down."]
+    assert [e.kind for e in m.records[-1].events] == ["ruled", "defeated", "ended"]
     assert verify(export_log(m)).ok
 
 
-def test_wl11_a_defender_taken_out_mid_exchange_ends_it_and_the_fight_goes_on() -> None:
-    """WL-11: an exchange whose defender leaves ends unresolved; the round's next actions need dice, so the first
-    combatant in the order still in the fight is asked to go on (a ruling draws none)."""
+def test_wl11_a_defender_taken_out_mid_exchange_ends_it_and_the_round_goes_on_at_once() -> None:
+    """WL-11: an exchange whose defender leaves ends unresolved; the round goes on at once, in the ruling's record:
+    A's second attack on B comes to nothing, the round ends and round 2 starts with its initiative (WL-09), rolled
+    with the match's dice. The next window is the rules' own: the lowest roll declares first."""
     m = duel(b=("b", "c"))
     act_as_planned(m, {"a": [attack("b"), attack("b")], "b": [DEFENSE, DEFENSE], "c": [DEFENSE, DEFENSE]})
     window = m.pending()
@@ -176,14 +188,17 @@ def test_wl11_a_defender_taken_out_mid_exchange_ends_it_and_the_fight_goes_on() 
     draws = m.rng.index
     rule(m, {"combatant": "b", "out": True})
     s = state(m)
-    assert s.exchange is None and s.fighters["b"].out == "out" and m.rng.index == draws
+    assert s.exchange is None and s.fighters["b"].out == "out" and not s.leaving
+    assert told(m) == [
+        "GM ruling: B is out of the fight.", "B is out of the fight.",
+        "A's attack comes to nothing: B is already out of the fight.", "— Round 2 —",
+        "A rolls Chance for initiative: 1d11 [8] = 8", "C rolls Chance for initiative: 1d11 [4] = 4",
+        "A acts first, then C."]
+    rolled = [e for e in m.records[-1].events if isinstance(e, Rolled)]
+    assert [d.draw for r in rolled for d in r.roll.dice] == [draws, draws + 1] and m.rng.index == draws + 2
+    assert (s.round, s.phase, s.order) == (2, "declare", ["a", "c"])
     window = m.pending()
-    assert window is not None and window.phase == "resume" and [s.order[0]] == list(window.actors)
-    assert [x.action for x in m.legal(window.actors[0])] == [{"type": "go_on"}]
-    assert isinstance(m.act(window.actors[0], {"type": "go_on"}), Accepted)
-    went_on = m.records[-1].events[0].describe(m.names())  # A's second attack; then the round ends, round 2 begins
-    assert went_on == "A's attack comes to nothing: B is already out of the fight."
-    assert (s.round, s.phase, m.rng.index > draws) == (2, "declare", True)
+    assert window is not None and (window.phase, window.actors) == ("declare", ("c",))
     rule(m, {"combatant": "b", "out": False})  # back from the next round: its declaration is not awaited now
     assert "b" not in s.declare_queue
     for actor in list(s.declare_queue):
@@ -192,64 +207,103 @@ def test_wl11_a_defender_taken_out_mid_exchange_ends_it_and_the_fight_goes_on() 
     finish(m, "heuristic")
 
 
+def test_a_ruling_whose_settle_rolled_dice_verifies_replays_and_is_rewound_not_taken_back() -> None:
+    """WL-09: the initiative the ruling's settle rolled is a roll of the fight: the log verifies (the dice re-derived
+    from the seed), a replay reaches the same state, the GM's own take back is refused (revealed_since: the dice
+    were seen), and a rewind to before the ruling works; the same ruling again rolls the same dice."""
+    m = duel(b=("b", "c"))
+    act_as_planned(m, {"a": [attack("b"), attack("b")], "b": [DEFENSE, DEFENSE], "c": [DEFENSE, DEFENSE]})
+    before, version = RULESET.snapshot(m.state), m.version
+    rule(m, {"combatant": "b", "out": True})
+    ruled = [e.to_dict() for e in m.records[-1].events]
+    assert verify(export_log(m, reveal_seed=True)).ok
+    again = m.replayed()
+    assert again.ruleset.snapshot(again.state) == RULESET.snapshot(m.state)
+    refused = m.take_back(GM)
+    assert isinstance(refused, Rejected) and refused.code == "revealed_since"
+    assert isinstance(m.rewind(version), Accepted) and RULESET.snapshot(m.state) == before
+    rule(m, {"combatant": "b", "out": True})
+    assert [e.to_dict() for e in m.records[-1].events] == ruled
+    assert verify(export_log(m, reveal_seed=True)).ok
+
+
 def test_wl09_a_combatant_taken_out_before_it_declares_is_not_awaited() -> None:
     """WL-09: declarations go from the lowest roll up; one taken out is skipped, and when it was the last to
-    declare the round's actions begin (after a go-on, since they need dice)."""
+    declare the round's actions begin at once: A's attack opens an exchange and B is asked to defend (WL-11)."""
     m = duel(b=("b", "c"))
-    first = m.pending()
-    assert first is not None and first.phase == "declare"
     queue = list(state(m).declare_queue)
+    assert queue == ["b", "a", "c"]
+    plans = {"a": [attack("b"), DEFENSE], "b": [DEFENSE, DEFENSE]}
     for actor in queue[:-1]:
-        m.act(actor, {"type": "declare", "plan": [DEFENSE, DEFENSE]})
-    rule(m, {"combatant": queue[-1], "out": True})
+        assert isinstance(m.act(actor, {"type": "declare", "plan": plans[actor]}), Accepted)
+    rule(m, {"combatant": "c", "out": True})
+    assert [e.kind for e in m.records[-1].events] == ["ruled", "defeated"]
     window = m.pending()
-    if state(m).outcome is None:
-        assert window is not None and window.phase == "resume" and state(m).phase == "act"
-        finish(m)
+    assert window is not None and (window.phase, window.actors) == ("defend", ("b",)) and state(m).phase == "act"
+    finish(m)
+
+
+def _disengaged(a: tuple[str, ...], b: tuple[str, ...], plans: dict[str, list[dict[str, Any]]]) -> Match:
+    """A fight in which A hit B and disengaged: the pursuit's choices are due (WL-21)."""
+    for seed in range(1, 60):
+        m = duel(seed=seed, a=a, b=b)
+        act_as_planned(m, plans)
+        m.act("b", {"type": "defend"})
+        if (w := m.pending()) is not None and w.phase == "follow":
+            break
+    else:
+        pytest.fail("no seed gives a hit to disengage from")
+    assert isinstance(m.act("a", {"type": "disengage"}), Accepted)
+    return m
+
+
+def test_wl22_the_last_pursuer_to_choose_taken_out_lets_the_pursuit_resolve() -> None:
+    """WL-21/WL-22: a pursuit replaces combat; a pursuer yet to choose who leaves is not awaited, and when the last
+    one leaves the pursuit resolves at once in the ruling's record: B chases, the pursuit rolls are rolled with the
+    match's dice, A gets away and the fight ends as escaped (WL-B14)."""
+    m = _disengaged(("a",), ("b", "c", "d"), {"a": [attack("b"), attack("b")], "b": [DEFENSE, DEFENSE],
+                                              "c": [DEFENSE, DEFENSE], "d": [DEFENSE, DEFENSE]})
+    window = m.pending()
+    assert window is not None and window.phase == "pursuit" and window.actors == ("b", "c", "d")
+    assert isinstance(m.act("b", {"type": "chase"}), Accepted)
+    rule(m, {"combatant": "c", "out": True})
+    assert m.pending().actors == ("d",) and [e.kind for e in m.records[-1].events] == [  # type: ignore[union-attr]
+        "ruled", "defeated"]
+    draws = m.rng.index
+    rule(m, {"combatant": "d", "out": True})
+    assert told(m) == [
+        "GM ruling: D is out of the fight.", "D is out of the fight.", "A rolls Chance for the pursuit: 1d11 [11] = 11",
+        "B rolls Chance for the pursuit: 1d11 [1] = 1",
+        "Pursuit: A runs 11 against the pursuers' 1; the gap is 10 m: the chase goes on.",
+        "A rolls Chance for the pursuit: 1d11 [9] = 9", "B rolls Chance for the pursuit: 1d11 [1] = 1",
+        "Pursuit: A runs 9 against the pursuers' 1; the gap is 18 m: A gets away.", "A has escaped.",
+        "The fight is over: A escaped; nobody was defeated."]
+    outcome = m.outcome()
+    assert outcome is not None and outcome.reason == "escaped" and m.rng.index == draws + 4 and m.pending() is None
 
 
 def test_wl22_the_fleeing_combatant_taken_out_ends_the_pursuit_and_the_round() -> None:
-    """WL-21/WL-22: a pursuit replaces combat; when the one fleeing leaves, the pursuit and the round end, and the
-    next round begins on a go-on (its initiative needs dice). A pursuer yet to choose who leaves is not awaited."""
-    for seed in range(1, 60):
-        m = duel(seed=seed, b=("b", "c"))
-        act_as_planned(m, {"a": [attack("b"), attack("b")], "b": [DEFENSE, DEFENSE], "c": [DEFENSE, DEFENSE]})
-        m.act("b", {"type": "defend"})
-        if (w := m.pending()) is not None and w.phase == "follow":
-            break
-    else:
-        pytest.fail("no seed gives a hit to disengage from")
-    m.act("a", {"type": "disengage"})
-    window = m.pending()
-    assert window is not None and window.phase == "pursuit" and set(window.actors) == {"b", "c"}
-    rule(m, {"combatant": "c", "out": True})
-    assert m.pending().actors == ("b",)  # type: ignore[union-attr]
-    rule(m, {"combatant": "a", "out": True})
-    assert m.outcome() is not None and m.outcome().winner == "B"  # type: ignore[union-attr]
-
-
-def test_wl22_a_fleeing_combatant_taken_out_while_the_fight_goes_on() -> None:
-    """WL-22: the pursuit ends with its fleeing combatant; the round ends and round 2 starts after a go-on."""
-    for seed in range(1, 60):
-        m = duel(seed=seed, a=("a", "a2"))  # a second one on A's side: the fight goes on after A leaves
-        act_as_planned(m, {"a": [attack("b"), attack("b")], "b": [DEFENSE, DEFENSE], "a2": [DEFENSE, DEFENSE]})
-        m.act("b", {"type": "defend"})
-        if (w := m.pending()) is not None and w.phase == "follow":
-            break
-    else:
-        pytest.fail("no seed gives a hit to disengage from")
-    m.act("a", {"type": "disengage"})
+    """WL-21/WL-22: the pursuit ends with its fleeing combatant; the round ends with it and round 2 starts at once
+    (its initiative rolled in the ruling's record), its declarations the next window; the one fleeing being the
+    last of its side, the fight ends instead with its Ended event."""
+    m = _disengaged(("a", "a2"), ("b",), {"a": [attack("b"), attack("b")], "b": [DEFENSE, DEFENSE],
+                                          "a2": [DEFENSE, DEFENSE]})
+    draws = m.rng.index
     rule(m, {"combatant": "a", "out": True})
     s = state(m)
-    assert s.pursuit is None and s.resume == "end_round" and s.round == 1
-    actor = m.pending().actors[0]  # type: ignore[union-attr]
-    assert isinstance(m.act(actor, {"type": "go_on"}), Accepted)
-    assert s.round == 2 and m.pending().phase == "declare"  # type: ignore[union-attr]
+    kinds = [e.kind for e in m.records[-1].events]
+    assert s.pursuit is None and s.round == 2 and kinds[:3] == ["ruled", "defeated", "round_started"]
+    assert kinds.count("rolled") == m.rng.index - draws == 2 and kinds[-1] == "initiative"
+    assert m.pending().phase == "declare"  # type: ignore[union-attr]
+    m = _disengaged(("a",), ("b",), {"a": [attack("b"), attack("b")], "b": [DEFENSE, DEFENSE]})
+    rule(m, {"combatant": "a", "out": True})
+    assert m.outcome().winner == "B" and m.pending() is None  # type: ignore[union-attr]
+    assert [e.kind for e in m.records[-1].events] == ["ruled", "defeated", "ended"]
 
 
-def test_wl05_wl06_in_dice_simplified_a_turn_passes_without_dice() -> None:
+def test_wl05_wl06_in_dice_simplified_a_turn_passes_at_once() -> None:
     """WL-05: the post order goes on past one taken out; WL-06: a duel whose defender leaves ends unresolved, and
-    the attacker's turn passes (no dice needed, so no go-on)."""
+    the attacker's turn passes; the last foe taken out ends the fight at once with its Ended event."""
     m = duel("simplified")
     attacker = m.pending().actors[0]  # type: ignore[union-attr]
     other = "b" if attacker == "a" else "a"
@@ -257,6 +311,7 @@ def test_wl05_wl06_in_dice_simplified_a_turn_passes_without_dice() -> None:
     assert m.pending().phase == "respond"  # type: ignore[union-attr]
     rule(m, {"combatant": other, "bar": "HP", "value": 0})
     assert m.outcome() is not None and m.outcome().winner == ("A" if attacker == "a" else "B")  # type: ignore[union-attr]
+    assert [e.kind for e in m.records[-1].events] == ["ruled", "defeated", "ended"] and state(m).duel is None
     m = example("simplified_ambush")
     while (window := m.pending()) is not None and not (window.phase == "attack" and window.actors[0] != "ilka"):
         advance(m, 1)
@@ -265,6 +320,23 @@ def test_wl05_wl06_in_dice_simplified_a_turn_passes_without_dice() -> None:
     rule(m, {"combatant": current, "out": True})
     window = m.pending()
     assert window is not None and window.phase == "attack" and window.actors != (current,)
+    assert [e.kind for e in m.records[-1].events][:2] == ["ruled", "defeated"]
+    finish(m)
+
+
+def test_wl05_the_last_in_the_post_order_taken_out_starts_the_next_round() -> None:
+    """WL-05: when the one taken out is the last in the post order, its turn passes to the first, and the next
+    round starts: the ruling's record tells it ("— Round 2 —"); no dice are needed."""
+    m = duel("simplified", a=("a", "a2"), b=("b", "b2"))
+    s = state(m)
+    assert s.order == ["b", "a", "a2", "b2"]
+    while (window := m.pending()) is not None and not (s.turn == 3 and window.phase == "attack"):
+        advance(m, 1)
+    assert window is not None and window.actors == ("b2",) and s.round == 1
+    draws = m.rng.index
+    rule(m, {"combatant": "b2", "out": True})
+    assert told(m) == ["GM ruling: B2 is out of the fight.", "B2 is out of the fight.", "— Round 2 —"]
+    assert s.round == 2 and m.pending().actors == ("b",) and m.rng.index == draws  # type: ignore[union-attr]
     finish(m)
 
 
@@ -321,7 +393,9 @@ def test_forms_offer_what_the_gm_can_change_now() -> None:
 
 def test_a_ruling_reads_in_the_huds_words() -> None:
     """A ruling's line at every seat: HP with what it was (WL-04), a penalty this round (WL-17), a place (WL-B13),
-    out of the fight."""
+    out of the fight; then what follows from it, told in the same record: Ilka was the free round's only archer
+    still to declare (WL-16), so the free round ends, the closers reach the melee and round 2's initiative is rolled
+    (WL-09)."""
     m = example("nerdified_night_widow")
     rule(m, {"combatant": "widow", "bar": "HP", "value": 4},
          {"combatant": "vesna", "status": "-2 to every roll", "rounds": 1},
@@ -331,5 +405,10 @@ def test_a_ruling_reads_in_the_huds_words() -> None:
         assert [e["text"] for e in entry["events"]] == [
             "GM ruling (a beam falls): Night-Widow's HP 4 (was 10); Vesna of the Lynx takes -2 to every roll this "
             "round; Ilka Reedwhistle is moved to a place of its own near the fight (from place 2); Ilka Reedwhistle "
-            "is out of the fight."]
+            "is out of the fight.",
+            "Ilka Reedwhistle is out of the fight.", "Vesna of the Lynx is in the melee as the distance closes.",
+            "Night-Widow is in the melee as the distance closes.", "— Round 2 —",
+            "Vesna of the Lynx rolls Chance for initiative: 1d11 [4] = 4",
+            "Night-Widow rolls Chance for initiative: 1d11 [2] = 2", "Vesna of the Lynx acts first, then Night-Widow."]
+    assert m.pending().actors == ("widow",)  # type: ignore[union-attr]
 

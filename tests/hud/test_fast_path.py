@@ -73,10 +73,9 @@ def test_quiet_and_trusted_steps_draw_the_same_dice_and_leave_the_same_state(pat
 
 def test_those_fights_take_every_hud_action_type() -> None:
     """The fights compared above take every action type the HuD declares (declarations, the eleven reactions of
-    WL-11..WL-22, emergency actions of WL-17, Dice Simplified's and Free Form's turns); all but ``go_on``, which only
-    follows a GM ruling (tests/hud/test_adjust.py)."""
+    WL-11..WL-22, emergency actions of WL-17, Dice Simplified's and Free Form's turns)."""
     taken = {action["type"] for path in EXAMPLES for seed in SEEDS for _, action in _random_fight(path, seed)}
-    assert taken == {t.type for t in ACTION_TYPES} - {"go_on"}
+    assert taken == {t.type for t in ACTION_TYPES}
     assert len(taken) == 19
 
 

@@ -1,7 +1,8 @@
 """GM rulings on WaRP fights (core/adjust.py; rulesets/warp/adjust.py, leave.py): every change form seen in every
 seat's view (a GM character's HP by the GM only), every refusal with its code and nothing changed, characters taken
-out in the middle of a turn or a window and brought back, and fights that go on to their end, replay and verify.
-Rules cited per test."""
+out in the middle of a turn or a window and brought back, the fight going on at once from there (settle: its dice
+and events in the ruling's record, the next window the rules' own), and fights that go on to their end, replay and
+verify. Rules cited per test."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import affray
 from affray.ai.base import RandomPolicy, get_policy
 from affray.ai.runner import policy_action
 from affray.core.engine import GM, SPECTATOR, Accepted, Rejected
+from affray.core.events import Rolled
 from affray.core.log import export_log, verify
 from affray.core.match import Match
 from affray.core.rng import FastRNG
@@ -40,6 +42,11 @@ def rule(match: Match, *changes: dict[str, Any], reason: str = "") -> Accepted:
     result = match.rule(GM, {"type": "ruling", "reason": reason, "changes": list(changes)}, version=match.version)
     assert isinstance(result, Accepted), result
     return result
+
+
+def told(match: Match, seat: str = SPECTATOR) -> list[str]:
+    """The last record's events as the story tells them to ``seat``."""
+    return [e["text"] for e in match.events_since(match.version - 1, seat, narrate=True)[-1]["events"]]
 
 
 def seats(match: Match) -> list[str]:
@@ -161,6 +168,9 @@ def test_wr25_wr26_hp_set_low_downs_kills_or_sends_a_pc_to_deaths_door_and_raise
     assert (s.fighters["theo"].status, s.fighters["thug1"].status, s.fighters["thug2"].status) == \
         ("dying", "dead", "down")
     assert [(d.kind, d.actor) for d in s.decisions][-1] == ("plea", "theo")
+    assert told(m, "dana")[2:] == [  # the ruling's two lines, then what follows, as a wound tells it (WR-25, WR-26)
+        "Theo Marsh is at death's door.", "Dock Thug with a Scar is dead.",
+        "Dock Thug in a Beanie is down for the count (hurt, in great pain, maybe broken bones; rarely lethal)."]
     rule(m, {"combatant": "theo", "bar": "HP", "value": 4}, {"combatant": "thug2", "bar": "HP", "value": 3})
     theo, thug2 = s.fighters["theo"], s.fighters["thug2"]
     assert (theo.status, theo.messed, thug2.status) == ("fighting", True, "fighting")
@@ -177,13 +187,14 @@ def test_wr_x4_moved_beyond_every_foe_a_character_has_escaped() -> None:
     m = example("melee_brawl")
     rule(m, {"combatant": "thug3", "position": 150})
     assert state(m).fighters["thug3"].status == "escaped"
+    assert told(m) == ["GM ruling: Dock Thug Who Hums is moved to 150 m (from 9 m).", "Dock Thug Who Hums has escaped."]
     assert all(seen(m, "thug3", seat)["statuses"] == [{"name": "escaped", "rounds": None}] for seat in seats(m))
     finish(m)
 
 
 def test_wr08_an_attack_whose_target_is_taken_out_ends_with_its_defense_window() -> None:
     """WR-08: one defense roll per attack; when the target leaves before it defends, the attack ends unresolved and
-    the next character's turn comes (no dice needed, so no go-on)."""
+    the next character's turn comes at once (no dice needed)."""
     m = example("melee_brawl")
     for _ in range(200):
         window = m.pending()
@@ -199,24 +210,117 @@ def test_wr08_an_attack_whose_target_is_taken_out_ends_with_its_defense_window()
     finish(m, "heuristic")
 
 
-def test_wr05_the_last_initiative_choice_taken_out_needs_a_go_on() -> None:
-    """WR-05: initiative is rolled once, at the start; with the last PC's choice gone the roll must still be made,
-    and a ruling draws no dice, so the next character is asked to go on and the roll follows."""
-    m = example("melee_brawl")
+def _all_but_the_last_initiative_choice(m: Match) -> str:
+    """Answer every PC's initiative choice but the last (WR-05); the last one's actor."""
     window = m.pending()
     assert window is not None and window.phase == "initiative"
     for actor in [d.actor for d in state(m).decisions][:-1]:
-        m.act(actor, {"type": "initiative", "experience": 0})
-    last = m.pending().actors[0]  # type: ignore[union-attr]
+        assert isinstance(m.act(actor, {"type": "initiative", "experience": 0}), Accepted)
+    return m.pending().actors[0]  # type: ignore[union-attr]
+
+
+def test_wr05_the_last_initiative_choice_taken_out_rolls_the_initiative_at_once() -> None:
+    """WR-05: initiative is rolled once, at the start; with the last PC's choice gone the roll is made at once, in
+    the ruling's record and with the match's dice (WR-B8's order after it), and the first in the order has its
+    turn: the rules' own window."""
+    m = example("melee_brawl")
+    last = _all_but_the_last_initiative_choice(m)
+    assert last == "theo"
+    draws = m.rng.index
     rule(m, {"combatant": last, "out": True})
+    assert told(m) == [
+        "GM ruling: Theo Marsh is out of the fight.", "Theo Marsh is out of the fight.",
+        "Dana Reyes rolls initiative with Fast on Their Feet: 4d6 [5 5 6 6] = 22",
+        "Dock Thug with a Scar rolls initiative with the default 2 dice: 2d6 [1 1] = 2",
+        "Dock Thug in a Beanie rolls initiative with the default 2 dice: 2d6 [5 6] = 11",
+        "Dock Thug Who Hums rolls initiative with the default 2 dice: 2d6 [5 4] = 9",
+        "Dana Reyes (22) acts first, then Dock Thug in a Beanie (11), then Dock Thug Who Hums (9), then Dock Thug "
+        "with a Scar (2)."]
+    drawn = [d.draw for e in m.records[-1].events if isinstance(e, Rolled) for d in e.roll.dice]
+    assert drawn == list(range(draws, draws + 10)) and m.rng.index == draws + 10
+    s = state(m)
+    assert (s.phase, s.order) == ("turn", ["dana", "thug2", "thug3", "thug1"]) and not s.leaving
     window = m.pending()
-    assert window is not None and window.phase == "go_on" and state(m).phase == "initiative"
-    assert [s.action for s in m.legal(window.actors[0])] == [{"type": "go_on"}]
-    assert isinstance(m.act(window.actors[0], {"type": "go_on"}), Accepted)
-    assert state(m).phase == "turn" and last not in state(m).order
+    assert window is not None and (window.phase, window.actors) == ("turn", ("dana",))
     rule(m, {"combatant": last, "out": False})  # it missed the roll: it acts last, from the next round
-    assert state(m).order[-1] == last and state(m).fighters[last].turn_done
+    assert s.order[-1] == last and s.fighters[last].turn_done
     finish(m)
+
+
+def test_a_ruling_whose_settle_rolled_dice_verifies_replays_and_is_rewound_not_taken_back() -> None:
+    """WR-05: the initiative the ruling's settle rolled is a roll of the fight: the log verifies (the dice
+    re-derived from the seed), a replay reaches the same state, the GM's own take back is refused (revealed_since:
+    the dice were seen), and a rewind to before the ruling works; the same ruling again rolls the same dice."""
+    m = example("melee_brawl")
+    last = _all_but_the_last_initiative_choice(m)
+    before, version = RULESET.snapshot(m.state), m.version
+    rule(m, {"combatant": last, "out": True})
+    ruled = [e.to_dict() for e in m.records[-1].events]
+    assert verify(export_log(m, reveal_seed=True)).ok
+    again = m.replayed()
+    assert again.ruleset.snapshot(again.state) == RULESET.snapshot(m.state)
+    refused = m.take_back(GM)
+    assert isinstance(refused, Rejected) and refused.code == "revealed_since"
+    assert isinstance(m.rewind(version), Accepted) and RULESET.snapshot(m.state) == before
+    rule(m, {"combatant": last, "out": True})
+    assert [e.to_dict() for e in m.records[-1].events] == ruled
+    assert verify(export_log(m, reveal_seed=True)).ok
+
+
+def test_wr06_a_holder_is_offered_the_next_turn_when_the_current_character_is_taken_out() -> None:
+    """WR-06: a held action may interrupt before every later turn. Dana holds and keeps waiting at the Beanie's
+    turn; the GM takes the Beanie out: its turn passes as after an action, and Dana is offered the Hummer's turn."""
+    m = example("melee_brawl")
+    rule(m, {"combatant": _all_but_the_last_initiative_choice(m), "out": True})
+    assert isinstance(m.act("dana", {"type": "hold"}), Accepted)
+    assert m.pending().actors == ("dana", "thug2")  # type: ignore[union-attr]
+    assert isinstance(m.act("dana", {"type": "wait"}), Accepted)
+    assert m.pending().actors == ("thug2",)  # type: ignore[union-attr]
+    rule(m, {"combatant": "thug2", "out": True})
+    assert told(m) == ["GM ruling: Dock Thug in a Beanie is out of the fight.",
+                       "Dock Thug in a Beanie is out of the fight."]
+    window = m.pending()
+    assert window is not None and (window.phase, window.actors) == ("turn", ("dana", "thug3"))
+    finish(m)
+
+
+def test_the_last_foes_taken_out_end_the_fight_at_once() -> None:
+    """The fight ends when one side is left fighting (WR-25, ruling WR-X4): the ruling's record tells each foe
+    leaving (out, dead at -max for a GM character: WR-26, escaped beyond escape_m) and then the end, at once; no
+    window is left, and a change after the end in the same ruling is refused (match_over), the whole ruling with it."""
+    m = example("melee_brawl")
+    refused = m.rule(GM, {"type": "ruling", "reason": "", "changes": [
+        {"combatant": "thug1", "out": True}, {"combatant": "thug2", "out": True}, {"combatant": "thug3", "out": True},
+        {"combatant": "dana", "bar": "HP", "value": 3}]}, version=0)
+    assert isinstance(refused, Rejected) and refused.code == "match_over" and m.version == 0
+    rule(m, {"combatant": "thug1", "out": True}, {"combatant": "thug2", "bar": "HP", "value": -21},
+         {"combatant": "thug3", "position": 150}, reason="the roof")
+    assert told(m) == [
+        "GM ruling (the roof): Dock Thug with a Scar is out of the fight; Dock Thug Who Hums is moved to 150 m (from "
+        "9 m).", "GM ruling (the roof): something of Dock Thug in a Beanie's that you cannot see.",
+        "Dock Thug with a Scar is out of the fight.", "Dock Thug in a Beanie is dead.",
+        "Dock Thug Who Hums has escaped.", "Victory for Dana Reyes and Theo Marsh: Dock Thug Who Hums escaped."]
+    outcome = m.outcome()
+    assert outcome is not None and (outcome.winner, outcome.reason) == ("couriers", "Dock Thug Who Hums escaped")
+    assert m.pending() is None and [e.kind for e in m.records[-1].events][-1] == "ended"
+    assert verify(export_log(m)).ok
+
+
+def test_wr35_the_last_gestalt_roll_taken_out_lets_the_totals_decide_at_once() -> None:
+    """WR-35: once every roll is in, the totals decide; when the last PC still to roll is taken out, the totals are
+    compared at once in the ruling's record, the losers are beaten and the fight ends."""
+    m = example("gestalt_raid")
+    assert isinstance(m.act("dana", {"type": "gestalt_roll"}), Accepted)
+    assert isinstance(m.act("marcus", {"type": "gestalt_roll"}), Accepted)
+    rule(m, {"combatant": "theo", "out": True})
+    assert told(m) == [
+        "GM ruling: Theo Marsh is out of the fight.", "Theo Marsh is out of the fight.",
+        "The gestalt totals: Dana Reyes, Marcus Obi and Theo Marsh 22 against Cult Enforcer, Acolyte with a "
+        "Candlestick and Acolyte with a Knife 44: victory for Cult Enforcer, Acolyte with a Candlestick and Acolyte "
+        "with a Knife.", "Dana Reyes is beaten, out of the fight.", "Marcus Obi is beaten, out of the fight.",
+        "Victory for Cult Enforcer, Acolyte with a Candlestick and Acolyte with a Knife: the higher gestalt total."]
+    outcome = m.outcome()
+    assert outcome is not None and outcome.winner == "cult" and m.pending() is None
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)

@@ -69,7 +69,6 @@ ACTION_TYPES: tuple[ActionType, ...] = (
     ActionType("settle", "call Dice Simplified to settle one exchange", (
         _TARGET, Field("die", "choice", "the attacker's die", choices=ATTACKER_DICE)), ("WL-00", "WL-06")),
     ActionType("end_scene", "end the scene", (), ("WL-00",)),
-    ActionType("go_on", "go on with the fight after a GM ruling (the dice it needs are the match's)", (), ()),
 )
 
 #: The labels of the reactions, as the legal list shows them.

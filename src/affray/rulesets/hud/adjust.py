@@ -9,7 +9,7 @@
   there, or ``"near"`` / ``"far"``: a place of its own at that distance from the fight.
 - **Out**: ``true`` takes the combatant out of the fight (``out``, its HP kept); ``false`` brings back one that is
   out or escaped (one down at 0 HP cannot stand: raise its HP instead). See :mod:`affray.rulesets.hud.leave` for
-  what leaving and coming back do to the round.
+  what leaving and coming back do to the round, and how ``settle`` goes on after the ruling's last change.
 
 The HuD hides nothing (WL-09), so no change is GM-level. Where the rules say nothing of a GM's change, the choices
 are this project's rulings, documented in docs/hud.md ("GM rulings").
@@ -23,7 +23,7 @@ from affray.core.adjust import Change
 from affray.core.engine import Rejected
 from affray.core.journal import Journal
 from affray.core.rng import RNG
-from affray.rulesets.hud.leave import bring_back, take_out
+from affray.rulesets.hud.leave import bring_back, settle, take_out
 from affray.rulesets.hud.state import Fighter, HudState
 
 HP = "HP"
@@ -144,7 +144,9 @@ class HudAdjuster:
         return False
 
     def settle(self, state: HudState, rng: RNG, journal: Journal) -> None:
-        """Nothing yet: what must run after a ruling waits for the next combatant's "go on" (to be moved here)."""
+        """Tell who the ruling took out, then go on from there with the match's dice, as after the step it stands
+        for: the turn or the round's next actions, the pursuit, the fight's end (:func:`.leave.settle`)."""
+        settle(state, rng, journal)
 
     def forms(self, state: HudState) -> dict[str, dict[str, Any]]:
         nerdified = state.mode == "nerdified"

@@ -186,16 +186,22 @@ def check_outcome(state: HudState, journal: Journal) -> None:
     standing = last_side_standing(f.side for f in state.fighters.values() if not f.out)
     if standing is None:
         return
-    escaped = [f for f in state.fighters.values() if f.out == "escaped" and f.side != standing.winner]
+    escaped = [f.id for f in state.fighters.values() if f.out == "escaped" and f.side != standing.winner]
     if escaped:  # WL-B14: nobody was defeated
-        details = {"escaped": [f.id for f in escaped], "held_the_field": standing.winner,
+        details = {"escaped": escaped, "held_the_field": standing.winner,
                    "down": [f.id for f in state.fighters.values() if f.out == "down"]}
         state.outcome = Outcome(None, ESCAPED, details)
-        journal.append(EndedEscaped(None, f"{', '.join(f.name for f in escaped)} escaped"))
     else:
         state.outcome = standing
-        journal.append(Ended(standing.winner, standing.reason))
+    journal.append(ending(state, state.outcome))
     state.phase = "over"
+
+
+def ending(state: HudState, outcome: Outcome) -> Ended:
+    """The event that tells ``outcome``: who escaped (WL-B14), else the side left standing or the draw."""
+    if outcome.reason == ESCAPED:
+        return EndedEscaped(None, f"{', '.join(state.fighters[a].name for a in outcome.details['escaped'])} escaped")
+    return Ended(outcome.winner, outcome.reason)
 
 
 def round_limit_reached(state: HudState, journal: Journal) -> bool:

@@ -1,15 +1,20 @@
-"""A combatant leaving the fight, or coming back, by a GM ruling (:mod:`affray.rulesets.hud.adjust`), and going on
-with the fight afterwards.
+"""A combatant leaving the fight, or coming back, by a GM ruling (:mod:`affray.rulesets.hud.adjust`), and the fight
+going on afterwards (:func:`settle`).
 
 Leaving (HP set to 0 or below: ``down``, WL-04, WL-08; or taken out: ``out``) a combatant leaves every window it
 was in: its declaration is no longer awaited (WL-09), its queued actions are dropped (WL-B7), an exchange it is in
-ends unresolved (WL-11), a pursuit it flees ends, one it was to choose in goes on without it (WL-22), its emergency
-prompt passes (WL-17), its Dice Simplified or Free Form turn passes (WL-05, WL-00). When that leaves one side
-alone, the fight ends as the rules say (:func:`~affray.rulesets.hud.combat.check_outcome`, WL-B14).
+ends unresolved (WL-11), a pursuit it flees ends with the round (WL-21), one it was to choose in goes on without it
+(WL-22), its emergency prompt passes (WL-17), a Dice Simplified or Free Form exchange it is in ends unresolved and
+its turn passes (WL-05, WL-06, WL-00). When that leaves one side alone, the outcome follows at once, as the rules
+decide it (:func:`~affray.rulesets.hud.combat.check_outcome`, WL-B14), so a later change of the ruling is refused.
 
-A ruling draws no dice, and the fight often cannot go on without them (the round's next attack, the next round's
-initiative). Then ``state.resume`` says what must run and :func:`affray.rulesets.hud.windows.pending` asks the
-first combatant in the order still in the fight to ``go_on`` (:func:`go_on`), which runs it with the match's dice.
+Applying a change draws no dice and tells nothing. After the ruling's last change :func:`settle` goes on from where
+it left the fight, with the match's dice and into the ruling's record, by the very functions a step runs: each
+leaving is told (``Defeated``), then the fight's end (``Ended``) if the ruling ended it; else the round's next
+actions (:func:`~affray.rulesets.hud.nerdified.run`: after an exchange, an emergency prompt or the last
+declaration), the end of the round when the one fleeing left (WL-21), the pursuit once nobody is left to choose
+(:func:`~affray.rulesets.hud.pursuit.resolve`, WL-22), the next Dice Simplified or Free Form turn. Whatever those
+roll (the next attack, the next round's initiative) is rolled then: the next window is one the rules open anyway.
 
 A combatant brought back (out = false, or HP raised above 0 while down) takes part again from the next round in
 Combat Nerdified, from its next turn in the other modes; one that had escaped comes back to a place of its own,
@@ -18,28 +23,24 @@ far from the fight (WL-B13). These are this project's rulings: the seed has no G
 
 from __future__ import annotations
 
-from typing import Any
-
-from affray.core.engine import Rejected, StepResult
+from affray.core.events import Defeated
 from affray.core.journal import QUIET, Journal
 from affray.core.rng import RNG
 from affray.rulesets.hud import freeform, nerdified, pursuit, simplified
-from affray.rulesets.hud.combat import accepted, check_outcome
+from affray.rulesets.hud.combat import check_outcome, ending
 from affray.rulesets.hud.state import Fighter, HudState
-
-GO_ON = "go_on"
 
 
 def take_out(state: HudState, f: Fighter, how: str) -> None:
-    """``f`` leaves the fight (``how``: ``down`` or ``out``) and every window it was in (see the module docstring)."""
+    """``f`` leaves the fight (``how``: ``down`` or ``out``) and every window it was in (see the module docstring);
+    :func:`settle` tells it."""
     f.out, f.defenses = how, 0
+    state.leaving.append(f.id)
     if state.mode == "nerdified":
         _leave_round(state, f)
-    else:
-        _leave_turns(state, f)
+    elif f.id in state.free_attackers[1:]:  # a free attack still to come (WL-07); the current one passes in settle
+        state.free_attackers.remove(f.id)
     check_outcome(state, QUIET)
-    if state.outcome is not None:
-        state.resume = ""
 
 
 def _leave_round(state: HudState, f: Fighter) -> None:
@@ -49,41 +50,19 @@ def _leave_round(state: HudState, f: Fighter) -> None:
         state.declare_queue.remove(f.id)
         if not state.declare_queue and state.phase == "declare":
             nerdified.queue_actions(state)  # everyone left has declared: the actions begin (WL-09)
-            state.resume = "run"
     ex = state.exchange
     if ex is not None and f.id in (ex.attacker, ex.defender):
-        state.exchange, state.resume = None, "run"
+        state.exchange = None
     if state.phase == "emergency" and state.emergency_actor == f.id:
-        state.phase, state.emergency_actor, state.resume = "act", "", "run"
+        state.phase, state.emergency_actor = "act", ""
     p = state.pursuit
     if p is not None:
-        if p.fleeing == f.id:  # the pursuit replaced combat: the round ends with it (WL-21)
-            state.pursuit, state.phase, state.resume = None, "act", "end_round"
+        if p.fleeing == f.id:  # the pursuit replaced combat: the round ends with it, its actions left undone (WL-21)
+            state.pursuit, state.phase, state.cursor = None, "act", len(state.queue)
         else:
             p.choices.pop(f.id, None)
             if f.id in p.waiting:
                 p.waiting.remove(f.id)
-                if not p.waiting:
-                    state.resume = "resolve"
-
-
-def _leave_turns(state: HudState, f: Fighter) -> None:
-    """Dice Simplified and Free Form: a duel it is in ends unresolved and its turn passes (WL-05, WL-06, WL-00)."""
-    duel = state.duel
-    in_duel = duel is not None and f.id in (duel.attacker, duel.defender)
-    its_turn = state.phase in ("attack", "post") and simplified.current(state) == f.id
-    if f.id in state.free_attackers[1:]:  # a free attack still to come (WL-07); the current one passes below
-        state.free_attackers.remove(f.id)
-    if not (in_duel or its_turn):
-        return
-    state.duel = None
-    check_outcome(state, QUIET)
-    if state.outcome is not None:
-        return
-    if state.mode == "simplified":
-        simplified.next_turn(state, QUIET)
-    else:
-        freeform.next_poster(state, QUIET)
 
 
 def bring_back(state: HudState, f: Fighter) -> None:
@@ -94,15 +73,33 @@ def bring_back(state: HudState, f: Fighter) -> None:
     state.queue[state.cursor:] = [(a, i) for a, i in state.queue[state.cursor:] if a != f.id]
 
 
-def go_on(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal: Journal) -> StepResult:
-    """Go on with the fight after a GM ruling, running what ``state.resume`` names with the match's dice."""
-    if action.get("type") != GO_ON:
-        return Rejected("not_allowed_now", 'The GM has ruled: go on with the fight ({"type": "go_on"}).')
-    kind, state.resume = state.resume, ""
-    if kind == "resolve":
-        pursuit.resolve(state, rng, journal)
-    elif kind == "end_round":
-        nerdified.end_round(state, rng, journal)
-    else:
+def settle(state: HudState, rng: RNG, journal: Journal) -> None:
+    """After a GM ruling's changes: tell who left, then go on as the rules do (see the module docstring)."""
+    for actor in state.leaving:
+        journal.append(Defeated(actor, state.fighters[actor].out))
+    state.leaving = []
+    duel = state.duel
+    broken = duel is not None and any(state.fighters[a].out for a in (duel.attacker, duel.defender))
+    if broken:
+        state.duel = None  # it ends unresolved (WL-06): the attacker's turn is spent
+    if state.outcome is not None:
+        journal.append(ending(state, state.outcome))
+    elif state.mode == "nerdified":
+        _go_on_round(state, rng, journal)
+    elif broken or (state.phase in ("attack", "post") and state.fighters[simplified.current(state)].out):
+        if state.mode == "simplified":
+            simplified.next_turn(state, journal)  # WL-05, WL-07
+        else:
+            freeform.next_poster(state, journal)  # WL-00
+
+
+def _go_on_round(state: HudState, rng: RNG, journal: Journal) -> None:
+    """Combat Nerdified: the pursuit once nobody is left to choose (WL-22), else the round's next actions (an
+    exchange that ended, a prompt that passed, the last declaration, the round's end: WL-09, WL-11, WL-17, WL-21).
+    In a window the rules keep open (a declaration, an exchange's decision, a pursuer's choice) nothing runs."""
+    p = state.pursuit
+    if p is not None:
+        if not p.waiting:
+            pursuit.resolve(state, rng, journal)
+    elif state.exchange is None and state.phase == "act":
         nerdified.run(state, rng, journal)
-    return accepted(journal)

@@ -48,8 +48,6 @@ class HudHeuristic:
     def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
         obs = _seen(seen)
         phase = obs.prompt
-        if phase == "resume":  # after a GM ruling: nothing to choose
-            return {"type": "go_on"}
         if phase == "declare":
             return self._declare(obs, choices)
         if phase == "emergency":
@@ -157,8 +155,6 @@ class HudSteady:
     def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
         obs = _seen(seen)
         phase = obs.prompt
-        if phase == "resume":
-            return {"type": "go_on"}
         if phase == "declare":
             me = obs.me
             plan = [{"type": "attack", "target": _weakest(obs.foes)}] * (me.actions - 1) + [{"type": "defense"}]

@@ -22,7 +22,6 @@ from affray.core.rng import RNG
 from affray.rulesets.hud import emergency, freeform, nerdified, pursuit, simplified
 from affray.rulesets.hud.actions import ACTION_TYPES, REACTION_LABELS
 from affray.rulesets.hud.content_model import HudContent, HudScenario
-from affray.rulesets.hud.leave import GO_ON, go_on
 from affray.rulesets.hud.observe import HudChoices, HudObservation
 from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.plans import legal_plans
@@ -32,7 +31,6 @@ from affray.rulesets.hud.views import OUT_STATUS, HudCombatantDetail, HudDetail,
 from affray.rulesets.hud.windows import pending
 
 CONTENT_DIR = Path(__file__).parent / "content"
-GO_ON_SPEC = ActionSpec({"type": GO_ON}, "go on with the fight")
 
 
 @cache
@@ -81,8 +79,6 @@ class HudRuleset:
             return []
         if window.phase == "declare":
             return legal_plans(state, state.fighters[actor], memo)
-        if window.phase == "resume":
-            return [GO_ON_SPEC]
         if window.phase == "pursuit":
             return self._reactions(pursuit.choices(state, actor), memo)
         if window.phase == "emergency":
@@ -124,8 +120,6 @@ class HudRuleset:
             window = pending(state)
             if window is None or actor not in window.actors:
                 return Rejected("not_your_turn", f"It is not {actor}'s turn to act.")
-        if state.resume:
-            return go_on(state, rng, actor, action, journal)
         if state.pursuit is not None:
             return pursuit.choose(state, rng, actor, action, journal)
         if state.exchange is not None:

@@ -131,9 +131,9 @@ class HudState:
     next_place: int = 1
     turn: int = 0  # index into ``order`` (Simplified / Free Form)
     posts: int = 0
-    #: After a GM ruling the fight cannot go on without dice (a ruling draws none): what the next ``go_on`` runs,
-    #: ``run`` (the round's actions), ``end_round`` or ``resolve`` (a pursuit); see :mod:`affray.rulesets.hud.leave`.
-    resume: str = ""
+    #: The combatants the GM ruling being applied has taken out, in order: its settle tells their leaving and empties
+    #: the list, so it is empty between records (:mod:`affray.rulesets.hud.leave`).
+    leaving: list[str] = field(default_factory=list)
     outcome: Outcome | None = None
 
     def active(self) -> list[Fighter]:

@@ -1,8 +1,8 @@
 """Who must act now in a HuD fight (``Ruleset.pending``), as a plain function of the state.
 
 Rules: WL-09 (declarations from the lowest initiative up), WL-11..WL-14 (an exchange's decisions), WL-17 (the
-emergency prompt), WL-21/WL-22 (the pursuers' choices), WL-05/WL-06 (Dice Simplified's turns); after a GM ruling
-that leaves the fight needing dice to go on, the first combatant in the order goes on (``resume``). The windows are
+emergency prompt), WL-21/WL-22 (the pursuers' choices), WL-05/WL-06 (Dice Simplified's turns). A GM ruling opens
+no window of its own: its settle goes on to one of these (:mod:`affray.rulesets.hud.leave`). The windows are
 immutable and the same few repeat all fight long, so each is made once (:func:`_window`) and shared: the policies'
 observations and choices ask for the window at every decision.
 """
@@ -28,18 +28,10 @@ def _exchange_window(stage: str, kind: str, attacker: str, defender: str) -> Win
     return Window(stage, (who,), f"{kind}: {attacker} against {defender}")
 
 
-def resume_actor(state: HudState) -> str:
-    """Who is asked to go on after a GM ruling: the first combatant in the order still in the fight."""
-    order = [a for a in state.order if not state.fighters[a].out] or [f.id for f in state.active()]
-    return order[0]
-
-
 def pending(state: HudState) -> Window | None:
     """The decision due now, or ``None`` when the fight is over (see the module docstring)."""
     if state.outcome is not None:
         return None
-    if state.resume:  # after a GM ruling that needs dice to go on (rulesets/hud/leave.py)
-        return _window("resume", (resume_actor(state),), "The GM has ruled: go on with the fight")
     if state.pursuit is not None:
         # The pursuers choose independently (WL-22): a simultaneous window, one per disengage.
         return _window("pursuit", tuple(state.pursuit.waiting), "Chase, shoot or let them go?",

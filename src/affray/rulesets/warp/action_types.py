@@ -100,7 +100,6 @@ def _decision_types() -> tuple[ActionType, ...]:
             _trait("the gestalt roll"), _experience("the gestalt roll")), ("WR-35",)),
         ActionType("gestalt_verdict", "GM: let a close gestalt result stand or overturn it", (
             Field("overturn", "boolean", "overturn the close result", required=False),), ("WR-35", "WR-X10")),
-        ActionType("go_on", "go on with the fight after a GM ruling (the dice it needs are the match's)", (), ()),
     )
 
 

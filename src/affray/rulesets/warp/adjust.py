@@ -16,7 +16,8 @@
   whose HP, less taser damage, are above 0.
 
 A GM character's HP are GM-level (docs/warp.md, "What each seat sees"): a ruling on them is read in full only by
-the GM and that character's seat. What leaving and coming back do to the round: :mod:`affray.rulesets.warp.leave`.
+the GM and that character's seat. What leaving and coming back do to the round, and how ``settle`` goes on after
+the ruling's last change: :mod:`affray.rulesets.warp.leave`.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from affray.core.engine import Rejected
 from affray.core.journal import QUIET, Journal
 from affray.core.rng import RNG
 from affray.rulesets.warp.attack import leave_cover
-from affray.rulesets.warp.leave import bring_back, leave_windows
+from affray.rulesets.warp.leave import bring_back, leave_windows, settle, worse
 from affray.rulesets.warp.mechanics import DOWN_STATES, is_dead
 from affray.rulesets.warp.state import Fighter, WarpState
 from affray.rulesets.warp.wounds import condition, release
@@ -86,32 +87,43 @@ class WarpAdjuster:
 
     def apply(self, state: WarpState, change: Change) -> Any:
         f = state.fighters[change.combatant]
-        if change.field == "bar":
-            return _set_hp(state, f, change.value)
-        if change.field == "status":
-            return _give(state, f, change.name, change.value)
-        if change.field == "remove_status":
-            _take(f, change.name)
-            return change.name
-        if change.field == "position":
-            return _move(state, f, float(change.value))
-        if change.value:
-            f.status, f.down_state = "out", "out of the fight"
-            leave_windows(state, f)
-            return False
-        bring_back(state, f)
-        return True
+        before = f.status
+        was = _apply(state, f, change)
+        if worse(before, f):
+            state.leaving.append(f.id)  # settle tells it
+        return was
 
     def hidden(self, state: WarpState, change: Change) -> bool:
         """A GM character's HP are GM-level; everything else a ruling changes the view shows every seat."""
         return change.field == "bar" and not state.fighters[change.combatant].pc
 
     def settle(self, state: WarpState, rng: RNG, journal: Journal) -> None:
-        """Nothing yet: what must run after a ruling waits for the next combatant's "go on" (to be moved here)."""
+        """Tell who the ruling took out, then go on from there with the match's dice, as after any step: the next
+        turn, a round and its initiative, the gestalt's totals, the fight's end (:func:`.leave.settle`)."""
+        settle(state, rng, journal)
 
     def forms(self, state: WarpState) -> dict[str, dict[str, Any]]:
         return {a: {"bars": [{"name": HP, "min": -f.max_hp, "max": f.max_hp}], "statuses": statuses(state, f),
                     "position": "line", "out": f.out} for a, f in state.fighters.items()}
+
+
+def _apply(state: WarpState, f: Fighter, change: Change) -> Any:
+    """Make one accepted change; the value it replaces."""
+    if change.field == "bar":
+        return _set_hp(state, f, change.value)
+    if change.field == "status":
+        return _give(state, f, change.name, change.value)
+    if change.field == "remove_status":
+        _take(f, change.name)
+        return change.name
+    if change.field == "position":
+        return _move(state, f, float(change.value))
+    if change.value:
+        f.status, f.down_state = "out", "out of the fight"
+        leave_windows(state, f)
+        return False
+    bring_back(state, f)
+    return True
 
 
 def _check_status(state: WarpState, f: Fighter, change: Change) -> Rejected | None:

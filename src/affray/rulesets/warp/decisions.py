@@ -7,9 +7,9 @@
   special-effect margin, a missile's cover and darkness (WR-14, WR-17, WR-30, WR-31);
 - ``plea``: a dying PC gives a reason to live or lets go; ``verdict`` (the GM): accept, refuse or roll
   (WR-26);
-- ``serious`` (the GM): the kind of a serious wound (WR-34);
-- ``go_on``: after a GM ruling that leaves the fight needing dice to go on (a ruling draws none), the next
-  character goes on (:mod:`affray.rulesets.warp.leave`).
+- ``serious`` (the GM): the kind of a serious wound (WR-34).
+
+A GM ruling adds none of its own: what must run after it runs at once (:func:`affray.rulesets.warp.leave.settle`).
 """
 
 from __future__ import annotations
@@ -192,13 +192,7 @@ def serious(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], eve
     return None
 
 
-def go_on(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: Journal) -> Rejected | None:
-    """After a GM ruling the fight goes on: what it runs by itself follows this step, with the match's dice."""
-    return None
-
-
 HANDLERS: dict[str, tuple[tuple[str, ...], Handler]] = {
-    "go_on": (("go_on",), go_on),
     "initiative": (("initiative",), initiative),
     "defend": (("defend",), defend),
     "ruling": (("rule",), ruling),

@@ -240,8 +240,6 @@ def decision_specs(state: WarpState, d: Decision) -> list[ActionSpec]:
         return [ActionSpec({"type": "verdict", "lives": True}, "accept the reason"),
                 ActionSpec({"type": "verdict", "lives": False}, "refuse it"),
                 ActionSpec({"type": "verdict", "roll": True}, "roll for it")]
-    if kind == "go_on":
-        return [ActionSpec({"type": "go_on"}, "go on with the fight")]
     if kind == "serious":
         return [ActionSpec({"type": "serious", "wound": w}, f"serious wound: {w}")
                 for w in ("mis_heal", "fatal", "none")]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from affray.core.engine import GM
 from affray.core.journal import Journal
 from affray.core.rng import RNG
+from affray.rulesets.warp import gestalt, turns
 from affray.rulesets.warp.events import DefenseDice, Exchanged
 from affray.rulesets.warp.gang import gang_choice_needed, ganging_up
 from affray.rulesets.warp.mechanics import (
@@ -69,6 +70,19 @@ def defend_choice_needed(state: WarpState, a: Attack) -> bool:
     """Whether the defender has a real choice to make: gang-up, experience dice or a costly trait."""
     t = state.fighters[a.target]
     return t.experience > 0 or gang_choice_needed(state, a) or lock_matters(state, a)  # cheapest first
+
+
+def continue_fight(state: WarpState, rng: RNG, events: Journal) -> None:
+    """Run what the fight runs by itself until somebody must choose or it ends: the attack in flight moves on unless
+    a decision about it waits, then the turns and rounds (:func:`~affray.rulesets.warp.turns.advance`) or the
+    gestalt's totals (:func:`~affray.rulesets.warp.gestalt.advance`). After every step, and after a GM ruling's
+    changes (:func:`affray.rulesets.warp.leave.settle`)."""
+    if state.attack is not None and not state.decisions:
+        continue_attack(state, rng, events)
+    if state.mode == "gestalt":
+        gestalt.advance(state, rng, events)
+    else:
+        turns.advance(state, rng, events)
 
 
 def continue_attack(state: WarpState, rng: RNG, events: Journal) -> None:

@@ -45,7 +45,7 @@ from affray.rulesets.warp.gang import gang_bound_problems
 from affray.rulesets.warp.legal import decision_specs, turn_specs
 from affray.rulesets.warp.observe import WarpObservation
 from affray.rulesets.warp.options import WarpOptions
-from affray.rulesets.warp.resolve import continue_attack
+from affray.rulesets.warp.resolve import continue_fight
 from affray.rulesets.warp.setup import build_state, prepare
 from affray.rulesets.warp.state import WarpState
 from affray.rulesets.warp.views import WarpCombatantDetail, WarpDetail, WarpView, gestalt_total, sheet, view
@@ -61,7 +61,6 @@ PROMPTS = {
     "serious": "GM: what kind of serious wound?",
     "gestalt_roll": "Roll for the gestalt fight",
     "gestalt_verdict": "GM: the result is close; let it stand or overturn it?",
-    "go_on": "The GM has ruled: go on with the fight",
 }
 
 
@@ -169,17 +168,8 @@ class WarpRuleset:
             result = turn_step(state, rng, state.fighters[actor], action, phase, events)
             if isinstance(result, Rejected):
                 return result
-        self._run(state, rng, events)
+        continue_fight(state, rng, events)
         return Accepted(events)
-
-    @staticmethod
-    def _run(state: WarpState, rng: RNG, events: Journal) -> None:
-        if state.attack is not None and not state.decisions:
-            continue_attack(state, rng, events)
-        if state.mode == "gestalt":
-            gestalt.advance(state, rng, events)
-        else:
-            turns.advance(state, rng, events)
 
     def view(self, state: WarpState, viewer: Viewer, memo: Memo | None = None) -> WarpView:
         if memo is None:

@@ -214,6 +214,9 @@ class WarpState:
     decisions: list[Decision] = field(default_factory=list)
     gestalt: Gestalt | None = None
     ground: list[tuple[str, float]] = field(default_factory=list)  # dropped or thrown weapons
+    #: The characters the GM ruling being applied has taken out or put nearer death, in order: its settle tells it
+    #: and empties the list, so it is empty between records (:mod:`affray.rulesets.warp.leave`).
+    leaving: list[str] = field(default_factory=list)
     outcome: Outcome | None = None
 
     def current(self) -> Fighter | None:
