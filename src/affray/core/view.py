@@ -55,7 +55,8 @@ class Position:
 
 @dataclass(slots=True)
 class CombatantView(Generic[C]):
-    """One combatant as a seat sees it; ``detail`` is the ruleset's own part."""
+    """One combatant as a seat sees it; ``detail`` is the ruleset's own part. ``down``: out of the fight, by harm or
+    taken out by a GM ruling (not by escape); ``dead``: dead by the rules."""
 
     id: str
     name: str

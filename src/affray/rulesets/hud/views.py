@@ -183,7 +183,9 @@ def _seen(state: HudState, f: Fighter, viewer: Viewer, memo: Memo) -> Seen:
 
     def seen(mine: bool) -> Seen:
         position, bars, statuses, detail = memo.keyed(("hud-parts", f.id), key, parts)
-        return CombatantView(f.id, f.name, f.side, mine, position, bars, statuses, f.out == "down", False, detail)
+        # down: out of the fight by harm or taken out by the GM (an escape is not down)
+        return CombatantView(f.id, f.name, f.side, mine, position, bars, statuses, f.out in ("down", "out"), False,
+                             detail)
 
     mine = controlled(viewer, f.id)
     return memo.keyed(("hud-combatant", f.id, mine), key, lambda: seen(mine))

@@ -21,7 +21,8 @@ from affray.core.view import Bar, CombatantView, Position, Status, View, control
 from affray.rulesets.warp.gestalt import gm_side, totals
 from affray.rulesets.warp.state import Arm, Fighter, WarpState
 
-OUT_BY_HARM = frozenset({"down", "dying", "dead", "beaten"})
+# The view's "down": out of the fight by harm, or taken out by the GM ("out"); an escape is not down.
+OUT_BY_HARM = frozenset({"down", "dying", "dead", "beaten", "out"})
 
 
 @dataclass(slots=True)
