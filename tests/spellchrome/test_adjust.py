@@ -1,7 +1,9 @@
 """GM rulings on a Spellchrome fight (rulesets/spellchrome/adjust.py; docs/spellchrome.md, "GM rulings"): every
 change form seen in every seat's view, each refusal with its code and nothing changed, the hit-point states and
-the outcome following the rules, a combatant taken out on its turn and while it decides on an attack of
-opportunity, brought back, and fights with rulings played to their end, verified and replayed."""
+the outcome following the rules at once (Defeated, FightDecided, Ended in the ruling's record), a combatant taken out
+on its turn (the turn passes as end_turn does, with the match's dice, in the ruling's record, which verifies, replays
+and is rewound, not taken back) and around an attack of opportunity, brought back, and fights with rulings played to
+their end, verified and replayed."""
 
 from __future__ import annotations
 
