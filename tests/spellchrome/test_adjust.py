@@ -239,6 +239,29 @@ def test_sc04_sc_b3_the_last_in_the_round_taken_out_ends_the_round_with_the_matc
     assert {"type": "end_turn"} in [s.action for s in m.legal("b")] and len(m.legal("b")) > 1
 
 
+def test_sc06_sc_b3_the_turn_passing_from_a_ruling_rolls_the_next_ones_dc_22_save() -> None:
+    """SC-06, SC-B3 (a dying character rolls the DC 22 Fortitude save at the start of its turns, from the round after
+    it dropped): Cora drops to −5 in round 1; in round 2 the GM takes Bram out on his turn, and the turn passes to
+    Cora, who rolls her save with the match's die in the ruling's record, and on to Dara, who keeps Bram's side in
+    the fight."""
+    m = seeded({"red": [fighter("a", (0, 0), name="Ayla"), fighter("c", (0, 2), name="Cora")],
+                "blue": [fighter("b", (5, 0), name="Bram"), fighter("d", (5, 2), name="Dara")]}, "bcda")
+    accepted(m, {"combatant": "c", "bar": "HP", "value": -5})
+    for actor in ("b", "d", "a"):  # Cora, dying, has no turn: the round's end takes her 1d4
+        assert isinstance(m.act(actor, {"type": "end_turn"}, version=m.version), Accepted)
+    assert (state_of(m).round, m.pending().actors) == (2, ("b",))  # type: ignore[union-attr]
+    before = m.rng.index
+    result = rule(m, {"combatant": "b", "out": True})
+    assert isinstance(result, Accepted)
+    [save] = [e for e in result.events if isinstance(e, Rolled)]
+    assert (save.actor, save.purpose, save.roll.notation) == ("c", "Fortitude save to stabilise", "1d20+2")
+    assert m.rng.index == before + 1
+    kinds = [e.kind for e in result.events]
+    assert kinds[:4] == ["ruled", "defeated", "turn_ended", "rolled"] and kinds[-1] == "turn_started"
+    assert who(m, "c").status == ("stable" if save.roll.total >= 22 else "dying")
+    assert m.pending().actors == ("d",)  # type: ignore[union-attr]
+
+
 def test_a_ruling_that_rolled_dice_verifies_replays_and_is_rewound_not_taken_back() -> None:
     """SC-04 (the dying's 1d4, rolled by the ruling's settle): the log verifies and replays to the same state; the
     GM's own take back is refused (the ruling rolled a die: revealed_since), a rewind to before it works and puts

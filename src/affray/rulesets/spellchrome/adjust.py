@@ -14,14 +14,13 @@ rules check each change and carry on from it. ``docs/spellchrome.md``, "GM rulin
   for occupancy, and no more bleeding); ``false`` brings it back at its initiative count, on its own square, when it
   can stand (HP 1 or more).
 
-A change draws no die and passes no turn by itself; once every change of a ruling is applied, ``settle``
-goes on from where they left the fight as the rules go on after any step, with the match's dice and into the
-ruling's record: it tells who the ruling took out of the fight (``Defeated``), judges the outcome again (SC-R12; a
-fight decided while the dying bleed on reopens if two sides stand again), drops from a pending attack of
-opportunity the foes who may no longer punish (the provoking action goes on when none is left, SC-27; a provoker out
-of the fight stops where it stands), and passes the turn of a combatant who can no longer act as ``end_turn`` does
-(the next combatant's DC 22 save, a round's end with its 1d4 losses and re-rolled initiative: SC-04, SC-06, SC-B3,
-SC-16).
+A change draws no die and passes no turn by itself; once every change of a ruling is applied, ``settle`` goes on from
+where they left the fight as the rules go on after any step, with the match's dice and into the ruling's record: it
+tells who the ruling took out of the fight (``Defeated``), judges the outcome again (SC-R12; a fight decided while the
+dying bleed on reopens if two sides stand again), drops from a pending attack of opportunity the foes who may no longer
+punish (the provoking action goes on when none is left, SC-27; a provoker out of the fight stops where it stands), and
+passes the turn of a combatant who can no longer act as ``end_turn`` does (the next combatant's DC 22 save, a round's
+end with its 1d4 losses and re-rolled initiative: SC-04, SC-06, SC-B3, SC-16).
 """
 
 from __future__ import annotations

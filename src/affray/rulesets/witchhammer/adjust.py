@@ -46,6 +46,7 @@ from affray.rulesets.witchhammer.wounds import DOWN_HOW, check_down
 
 BARS = ("Poise", "Health", "Wounds")
 REMOVED = "removed"
+TAKEN_OUT = "taken out of the fight"  # Defeated.how of one a ruling takes out (out "removed")
 VIGNETTE = -1  # a status for the rest of the vignette (effects.VIGNETTE)
 
 
@@ -223,9 +224,6 @@ def set_aside(f: Fighter) -> None:
     f.slots, f.shown, f.card, f.ready = [], 0, None, True
     if not f.psych_card:
         f.psych = None
-
-
-TAKEN_OUT = "taken out of the fight"  # Defeated.how of one a ruling takes out (``out`` "removed")
 
 
 def up_before(f: Fighter, changes: Sequence[Mapping[str, Any]]) -> bool:
