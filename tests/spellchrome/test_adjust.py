@@ -1,7 +1,9 @@
 """GM rulings on a Spellchrome fight (rulesets/spellchrome/adjust.py; docs/spellchrome.md, "GM rulings"): every
 change form seen in every seat's view, each refusal with its code and nothing changed, the hit-point states and
-the outcome following the rules, a combatant taken out on its turn and while it decides on an attack of
-opportunity, brought back, and fights with rulings played to their end, verified and replayed."""
+the outcome following the rules at once (Defeated, FightDecided, Ended in the ruling's record), a combatant taken out
+on its turn (the turn passes as end_turn does, with the match's dice, in the ruling's record, which verifies, replays
+and is rewound, not taken back) and around an attack of opportunity, brought back, and fights with rulings played to
+their end, verified and replayed."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import affray
 from affray.ai.base import RandomPolicy
 from affray.ai.runner import policy_action
 from affray.core.engine import GM, Accepted, Rejected
+from affray.core.events import Defeated, Rolled
 from affray.core.log import export_log, verify
 from affray.core.match import Match
 from affray.core.rng import FastRNG
@@ -155,12 +158,23 @@ def test_taken_out_and_brought_back() -> None:
     assert who(m, "c").able and seen(m, "d", "c")["statuses"] == []
 
 
+def told(m: Match, seat: str = "spectator") -> list[str]:
+    """The sentences of the last record, as ``seat`` reads them."""
+    [entry] = m.events_since(m.version - 1, seat, narrate=True)
+    return [e["text"] for e in entry["events"]]
+
+
 def test_taken_out_on_its_turn_the_turn_passes_at_once() -> None:
-    """SC-15, SC-16: Bram's turn passes to Cora, next in the initiative order, when the GM takes Bram out; he is
-    back for round 2 and acts at his count."""
+    """SC-15, SC-16: Bram's turn passes to Cora, next in the initiative order, when the GM takes Bram out; the
+    ruling's record tells it (he leaves the fight, his turn ends, Cora's begins). He is back for round 2 and acts at
+    his count."""
     m = four()
     assert m.pending().actors == ("b",)  # type: ignore[union-attr]
-    accepted(m, {"combatant": "b", "out": True})
+    result = rule(m, {"combatant": "b", "out": True})
+    assert isinstance(result, Accepted)
+    assert [e.kind for e in result.events] == ["ruled", "defeated", "turn_ended", "turn_started"]
+    assert told(m) == ["GM ruling (the GM says so): Bram is out of the fight.", "Bram leaves the fight.",
+                       "Bram ends their turn.", "Cora's turn."]
     assert m.pending().actors == ("c",)  # type: ignore[union-attr]
     accepted(m, {"combatant": "b", "out": False})
     for actor in ("c", "d", "a"):
@@ -168,62 +182,170 @@ def test_taken_out_on_its_turn_the_turn_passes_at_once() -> None:
     assert (state_of(m).round, m.pending().actors) == (2, ("b",))  # type: ignore[union-attr]
 
 
-def test_sc04_a_turn_that_cannot_pass_without_dice_waits_for_its_end() -> None:
-    """SC-04, SC-B3: Ayla is last in the round; the GM leaves Cora dying and takes Ayla out, so the round's end
-    rolls Cora's 1d4. A ruling draws no die: Ayla keeps her turn, with one choice, to end it, and that step rolls."""
+def test_sc02_sc03_sc04_a_ruling_tells_who_it_leaves_out_of_the_fight_and_no_one_else() -> None:
+    """SC-02 (giving up), SC-03/SC-04 (0 HP unconscious, below it dying), SC-10 (a knockout): each combatant a ruling
+    leaves unable that could act before it is told out of the fight (Defeated, as a blow's), once; one already down
+    (dying, or surrendered and now knocked out too) is not told again."""
+    m = four()
+    defeated = [(e.actor, e.how) for e in _ruled(m, {"combatant": "c", "bar": "HP", "value": -4},
+                                                 {"combatant": "d", "status": "surrendered", "rounds": None})
+                if isinstance(e, Defeated)]
+    assert defeated == [("d", "gave up"), ("c", "down")]
+    assert not [e for e in _ruled(m, {"combatant": "c", "bar": "HP", "value": -9},
+                                  {"combatant": "d", "status": "unconscious", "rounds": None})
+                if isinstance(e, Defeated)]
+    assert [(e.actor, e.how) for e in _ruled(m, {"combatant": "a", "bar": "HP", "value": -30})
+            if isinstance(e, Defeated)] == [("a", "dead")]
+
+
+def _ruled(m: Match, *changes: dict[str, Any]) -> list[Any]:
+    result = rule(m, *changes)
+    assert isinstance(result, Accepted), result
+    return list(result.events)
+
+
+def _last_in_the_round_out() -> tuple[Match, Accepted, int]:
+    """Four fighters; Bram, Cora and Dara end their turns; the GM drops Cora to −5 HP and takes Ayla, last in the
+    round, out. Returns the match, the ruling's result and the RNG's draws before it."""
     m = four()
     for actor in ("b", "c", "d"):
         assert isinstance(m.act(actor, {"type": "end_turn"}, version=m.version), Accepted)
-    accepted(m, {"combatant": "c", "bar": "HP", "value": -5}, {"combatant": "a", "out": True})
-    assert m.pending().actors == ("a",)  # type: ignore[union-attr]
-    assert [s.action for s in m.legal("a")] == [{"type": "end_turn"}]
-    refused = m.act("a", {"type": "move", "to": [1, 0]}, version=m.version)
-    assert isinstance(refused, Rejected) and refused.code == "out_of_the_fight"
-    result = m.act("a", {"type": "end_turn"}, version=m.version)
+    before = m.rng.index
+    result = rule(m, {"combatant": "c", "bar": "HP", "value": -5}, {"combatant": "a", "out": True})
     assert isinstance(result, Accepted)
-    assert [e.purpose for e in result.events if e.kind == "rolled"] == ["dying (1d4 lost)"]  # type: ignore[attr-defined]
-    assert m.pending().actors == ("b",)  # type: ignore[union-attr]
+    return m, result, before
+
+
+def test_sc04_sc_b3_the_last_in_the_round_taken_out_ends_the_round_with_the_match_dice() -> None:
+    """SC-04, SC-B3 (a dying character loses 1d4 at the end of every round, the round it dropped too), SC-16: Ayla's
+    turn passes as end_turn does: the round ends, Cora loses 1d4 with the match's die, and round 2 begins with
+    Bram's turn, all in the ruling's record. The next window is the rules' own (Bram's turn, every action)."""
+    m, result, before = _last_in_the_round_out()
+    assert [(e.kind, getattr(e, "actor", getattr(e, "target", ""))) for e in result.events] == [
+        ("ruled", ""), ("defeated", "a"), ("defeated", "c"), ("turn_ended", "a"), ("rolled", "c"), ("damaged", "c"),
+        ("round_started", ""), ("turn_started", "b")]
+    rolled = result.events[4]
+    assert isinstance(rolled, Rolled) and rolled.purpose == "dying (1d4 lost)" and rolled.roll.notation == "1d4"
+    loss = rolled.roll.total
+    assert 1 <= loss <= 4 and who(m, "c").hp == -5 - loss
+    assert m.rng.index == before + 1  # one die, the 1d4
+    assert m.records[-1].events == result.events
+    hp = -5 - loss
+    assert told(m) == [
+        "GM ruling (the GM says so): Cora's HP -5 (was 20); Ayla is out of the fight.", "Ayla leaves the fight.",
+        "Cora is out of the fight.", "Ayla ends their turn.", f"Cora loses 1d4 HP while dying: 1d4 [{loss}] = {loss}",
+        f"Cora takes {loss} damage: {hp} HP left, dying.", "— Round 2 —", "Bram's turn."]
+    assert (state_of(m).round, m.pending().phase, m.pending().actors) == (2, "turn", ("b",))  # type: ignore
+    assert {"type": "end_turn"} in [s.action for s in m.legal("b")] and len(m.legal("b")) > 1
+
+
+def test_sc06_sc_b3_the_turn_passing_from_a_ruling_rolls_the_next_ones_dc_22_save() -> None:
+    """SC-06, SC-B3 (a dying character rolls the DC 22 Fortitude save at the start of its turns, from the round after
+    it dropped): Cora drops to −5 in round 1; in round 2 the GM takes Bram out on his turn, and the turn passes to
+    Cora, who rolls her save with the match's die in the ruling's record, and on to Dara, who keeps Bram's side in
+    the fight."""
+    m = seeded({"red": [fighter("a", (0, 0), name="Ayla"), fighter("c", (0, 2), name="Cora")],
+                "blue": [fighter("b", (5, 0), name="Bram"), fighter("d", (5, 2), name="Dara")]}, "bcda")
+    accepted(m, {"combatant": "c", "bar": "HP", "value": -5})
+    for actor in ("b", "d", "a"):  # Cora, dying, has no turn: the round's end takes her 1d4
+        assert isinstance(m.act(actor, {"type": "end_turn"}, version=m.version), Accepted)
+    assert (state_of(m).round, m.pending().actors) == (2, ("b",))  # type: ignore[union-attr]
+    before = m.rng.index
+    result = rule(m, {"combatant": "b", "out": True})
+    assert isinstance(result, Accepted)
+    [save] = [e for e in result.events if isinstance(e, Rolled)]
+    assert (save.actor, save.purpose, save.roll.notation) == ("c", "Fortitude save to stabilise", "1d20+2")
+    assert m.rng.index == before + 1
+    kinds = [e.kind for e in result.events]
+    assert kinds[:4] == ["ruled", "defeated", "turn_ended", "rolled"] and kinds[-1] == "turn_started"
+    assert who(m, "c").status == ("stable" if save.roll.total >= 22 else "dying")
+    assert m.pending().actors == ("d",)  # type: ignore[union-attr]
+
+
+def test_a_ruling_that_rolled_dice_verifies_replays_and_is_rewound_not_taken_back() -> None:
+    """SC-04 (the dying's 1d4, rolled by the ruling's settle): the log verifies and replays to the same state; the
+    GM's own take back is refused (the ruling rolled a die: revealed_since), a rewind to before it works and puts
+    the round back as it was (Ayla's turn, Cora at 20 HP)."""
+    m, _, _ = _last_in_the_round_out()
+    report = verify(export_log(m, reveal_seed=True))
+    assert report.ok, report.problems
+    again = m.replayed()
+    assert again.ruleset.snapshot(again.state) == m.ruleset.snapshot(m.state)
+    refused = m.take_back(GM, version=m.version)
+    assert isinstance(refused, Rejected) and refused.code == "revealed_since"
+    assert isinstance(m.rewind(m.version - 1, GM, version=m.version), Accepted)
+    assert (state_of(m).round, m.pending().actors, who(m, "c").hp) == (1, ("a",), 20)  # type: ignore[union-attr]
+    assert verify(export_log(m, reveal_seed=True)).ok
 
 
 def test_sc27_a_foe_taken_out_while_deciding_on_an_attack_of_opportunity() -> None:
-    """SC-27 (a): Ayla leaves Bram's reach and provokes; the GM takes Bram out while he decides. The move goes on
-    (no die needed) and Ayla's turn with it."""
+    """SC-27 (a): Ayla leaves Bram's reach and provokes; the GM takes Bram out while he decides. The last foe out
+    ends the fight at once (SC-R12), with its Ended event in the ruling's record. With another foe standing, the
+    move walks on in the ruling's record and Ayla's turn goes on."""
     m = duel()
     m.act("a", {"type": "move", "to": [0, 1]}, version=m.version)
     assert m.pending().phase == "attack_of_opportunity"  # type: ignore[union-attr]
-    accepted(m, {"combatant": "b", "out": True})
+    result = rule(m, {"combatant": "b", "out": True})
+    assert isinstance(result, Accepted)
+    assert [e.kind for e in result.events] == ["ruled", "defeated", "ended"]
     outcome = m.outcome()
-    assert outcome is not None and outcome.winner == "red"  # and with him the last foe
+    assert outcome is not None and outcome.winner == "red" and m.pending() is None
+    assert told(m)[-1] == f"The fight is over. Ayla wins: {outcome.reason}."
     m = seeded({"red": [fighter("a", (1, 1), name="Ayla")],
                "blue": [fighter("b", (2, 1), name="Bram"), fighter("c", (5, 0), name="Cora")]}, "abc")
     m.act("a", {"type": "move", "to": [0, 1]}, version=m.version)
-    accepted(m, {"combatant": "b", "out": True})
+    result = rule(m, {"combatant": "b", "out": True})
+    assert isinstance(result, Accepted)
+    assert [e.kind for e in result.events] == ["ruled", "defeated", "moved"]
     window = m.pending()
     assert window is not None and (window.phase, window.actors) == ("turn", ("a",))
     assert who(m, "a").pos == (0, 1) and state_of(m).opportunity is None
 
 
-def test_sc27_a_foe_moved_away_lets_the_provoked_attack_go_on_when_it_passes() -> None:
-    """SC-27 (d): Ayla shoots at Bram beside her, and he may punish it; the GM drags him out of reach. Going on
-    would roll the shot, so Bram keeps the window with one choice, to let her go; then the shot is rolled."""
+def test_sc27_the_provoker_taken_out_stops_its_move_and_its_turn_passes() -> None:
+    """SC-27 (a), SC-15: Ayla leaves Bram's reach and provokes; the GM takes Ayla out while Bram decides. Nobody may
+    punish her any more, so Bram's window goes, her move stops where she stands and her turn passes to Bram."""
+    m = seeded({"red": [fighter("a", (1, 1), name="Ayla"), fighter("d", (0, 2), name="Dara")],
+               "blue": [fighter("b", (2, 1), name="Bram")]}, "abd")
+    m.act("a", {"type": "move", "to": [0, 0]}, version=m.version)
+    assert m.pending().phase == "attack_of_opportunity"  # type: ignore[union-attr]
+    result = rule(m, {"combatant": "a", "out": True})
+    assert isinstance(result, Accepted)
+    assert [(e.kind, getattr(e, "actor", "")) for e in result.events] == [
+        ("ruled", ""), ("defeated", "a"), ("turn_ended", "a"), ("turn_started", "b")]
+    assert who(m, "a").pos == (1, 1) and state_of(m).opportunity is None and state_of(m).motion is None
+    window = m.pending()
+    assert window is not None and (window.phase, window.actors) == ("turn", ("b",))
+
+
+def test_sc27_a_foe_moved_away_lets_the_provoked_attack_go_on_at_once() -> None:
+    """SC-27 (d): Ayla shoots at Bram beside her, and he may punish it; the GM drags him out of reach. He may no
+    longer punish, so the shot is rolled at once, with the match's dice, in the ruling's record, and Ayla's turn
+    goes on (her move action is left)."""
     m = seeded({"red": [fighter("a", (1, 1), name="Ayla", weapons=["hand_crossbow"])],
                "blue": [fighter("b", (2, 1), name="Bram")]}, "ab")
     m.act("a", {"type": "attack", "target": "b", "weapon": "hand_crossbow"}, version=m.version)
     assert m.pending().actors == ("b",)  # type: ignore[union-attr]
-    accepted(m, {"combatant": "b", "position": [4, 1]})
-    assert [s.action for s in m.legal("b")] == [{"type": "decline"}]
-    refused = m.act("b", {"type": "attack_of_opportunity"}, version=m.version)
-    assert isinstance(refused, Rejected) and refused.code == "no_opportunity"
-    result = m.act("b", {"type": "decline"}, version=m.version)
+    before = m.rng.index
+    result = rule(m, {"combatant": "b", "position": [4, 1]})
     assert isinstance(result, Accepted)
-    assert [e.kind for e in result.events][:2] == ["opportunity_declined", "rolled"]
+    assert [e.kind for e in result.events][:3] == ["ruled", "rolled", "attacked"]
+    rolled = result.events[1]
+    assert isinstance(rolled, Rolled) and (rolled.actor, rolled.purpose) == ("a", "attack (Hand crossbow)")
+    assert m.rng.index == before + sum(len(e.roll.dice) for e in result.events if isinstance(e, Rolled))
+    window = m.pending()
+    assert window is not None and (window.phase, window.actors) == ("turn", ("a",))
+    assert state_of(m).turn.standard_left is False  # type: ignore[union-attr]
+    assert verify(export_log(m, reveal_seed=True)).ok
 
 
 def test_sc04_sc_r12_a_fight_decided_while_the_dying_bleed_reopens_when_a_foe_stands_again() -> None:
-    """SC-04, ruling SC-R12: the GM drops Bram to −5: the fight is decided and he bleeds on (the aftermath); healed
-    to 10 HP by a ruling he stands, so the fight goes on."""
+    """SC-04, ruling SC-R12: the GM drops Bram to −5: he is down (Defeated), the fight is decided (FightDecided) and
+    he bleeds on (the aftermath); healed to 10 HP by a ruling he stands, so the fight goes on."""
     m = duel()
-    accepted(m, {"combatant": "b", "bar": "HP", "value": -5})
+    result = rule(m, {"combatant": "b", "bar": "HP", "value": -5})
+    assert isinstance(result, Accepted)
+    assert [e.kind for e in result.events] == ["ruled", "defeated", "fight_decided"]
     assert state_of(m).decided is not None and m.pending().phase == "aftermath"  # type: ignore[union-attr]
     accepted(m, {"combatant": "b", "bar": "HP", "value": 10})
     assert state_of(m).decided is None and m.pending().phase == "turn"  # type: ignore[union-attr]

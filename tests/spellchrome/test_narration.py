@@ -88,11 +88,13 @@ def test_golden_sentences_of_an_attack_of_opportunity() -> None:
 
 
 def test_a_ruling_reads_the_same_at_every_seat() -> None:
-    """A GM ruling (core/adjust.py) names the combatant and the bar as the view does."""
+    """A GM ruling (core/adjust.py) names the combatant and the bar as the view does; what follows from it is told
+    after it (SC-R12: the last foe taken out ends the fight)."""
     match = seeded({"red": [fighter("a", (1, 1), name="Ayla")], "blue": [fighter("b", (2, 1), name="Bram")]}, "ab")
     ruled = match.rule(GM, {"type": "ruling", "reason": "a lucky dodge", "changes": [
         {"combatant": "b", "bar": "HP", "value": 12}, {"combatant": "b", "out": True}]}, version=match.version)
     assert isinstance(ruled, Accepted)
     for seat in seats(match):
         assert [e["text"] for e in match.events_since(0, seat, narrate=True)[0]["events"]] == [
-            "GM ruling (a lucky dodge): Bram's HP 12 (was 20); Bram is out of the fight."]
+            "GM ruling (a lucky dodge): Bram's HP 12 (was 20); Bram is out of the fight.", "Bram leaves the fight.",
+            "The fight is over. Ayla wins: every foe is down."]

@@ -1,7 +1,9 @@
 """GM rulings on a WitchHammer fight (rulesets/witchhammer/adjust.py; docs/witchhammer.md, "GM rulings"): every
-change form seen in every seat's view, each refusal with its code and nothing changed, a combatant taken out while
-the cards are chosen (its face-down cards set aside unrevealed, so the phase still ends), brought back, the outcome
-following, and fights with rulings played to their end, verified and replayed."""
+change form seen in every seat's view, each refusal with its code and nothing changed, who a ruling takes out told
+(Defeated), a combatant taken out while the cards are chosen (its face-down cards set aside unrevealed; the last one
+choosing taken out ends the phase with the match's dice, in the ruling's record, which verifies, replays and is
+rewound, not taken back), brought back, the outcome following at once, and fights with rulings played to their end,
+verified and replayed."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from affray.ai.base import RandomPolicy
 from affray.ai.runner import policy_action
 from affray.core.adjust import Change
 from affray.core.engine import GM, Accepted, Rejected
+from affray.core.events import Defeated, Event, Revealed, Rolled
 from affray.core.log import export_log, verify
 from affray.core.match import Match
 from affray.core.rng import FastRNG, seed_from_int
@@ -26,11 +29,14 @@ from tests.witchhammer.helpers import RULESET, fighter, setup_of
 SEATS = ("h1", "h2", "m1", "spectator", GM)
 
 
-def match(**options: Any) -> Match:
-    """Two heroes (h1 at (1, 1), h2 at (1, 3), side A) against a dummy (m1 at (3, 1), side B), seeded (a ruling needs
-    a seed to replay from); nobody holds a Psych card but Hero 1 (calm), so the first window is Psych for h1."""
+def match(*, second_dummy: bool = False, **options: Any) -> Match:
+    """Two heroes (h1 at (1, 1), h2 at (1, 3), side A) against a dummy (m1 at (3, 1), side B; with ``second_dummy``
+    another, m2 at (3, 5)), seeded (a ruling needs a seed to replay from); nobody holds a Psych card but Hero 1
+    (calm), so the first window is Psych for h1."""
     a = [fighter("h1", (1, 1), name="Hero One"), fighter("h2", (1, 3), name="Hero Two", deck=["jab", "wait"])]
     b = [fighter("m1", (3, 1), use="dummy", name="Dummy", deck=["jab", "wait", "guard"])]
+    if second_dummy:
+        b.append(fighter("m2", (3, 5), use="dummy", name="Second Dummy", deck=["jab", "wait", "guard"]))
     return Match(RULESET, setup_of(a, b), {"general_school_deck": "learned", **options}, seed=seed_from_int(3))
 
 
@@ -65,6 +71,24 @@ def seen(m: Match, seat: str, cid: str) -> dict[str, Any]:
     return next(c for c in m.view_json(seat)["combatants"] if c["id"] == cid)
 
 
+def ruled(m: Match, *changes: dict[str, Any]) -> list[Event]:
+    """The events of an accepted ruling (its record's)."""
+    result = rule(m, *changes)
+    assert isinstance(result, Accepted), result
+    assert m.records[-1].events == result.events
+    return list(result.events)
+
+
+def told(m: Match, seat: str = "spectator") -> list[str]:
+    """The sentences of the last record, as ``seat`` reads them."""
+    [entry] = m.events_since(m.version - 1, seat, narrate=True)
+    return [e["text"] for e in entry["events"]]
+
+
+def revealed_seals(m: Match) -> set[str]:
+    return {e["seal"] for r in m.events_since(0, "spectator") for e in r["events"] if e["type"] == "revealed"}
+
+
 def test_wh19_bars_are_set_and_every_seat_sees_them_and_reads_the_ruling() -> None:
     """Rules: WH-19 (Poise, Health and Wounds, Wounds being the Health lost): setting Wounds sets Health."""
     m = match()
@@ -81,11 +105,17 @@ def test_wh19_bars_are_set_and_every_seat_sees_them_and_reads_the_ruling() -> No
 
 
 def test_wh22_wh_b9_health_at_zero_downs_and_above_zero_stands_again() -> None:
-    """Rules: WH-22 (a PC at 0 Health or less is down), WH-B9 (a monster is defeated, off the map): raised above 0
-    by a ruling, each stands again; a defeated monster on its own square, which must be free."""
-    m = match()
-    accepted(m, {"combatant": "h2", "bar": "Health", "value": 0}, {"combatant": "m1", "bar": "Health", "value": -2})
-    assert m.outcome() is None  # one PC down: its death's-door save needs a die, so the fight ends with the phase
+    """Rules: WH-22 (a PC at 0 Health or less is down), WH-B9 (a monster is defeated, off the map), each told as a
+    blow's (Defeated): raised above 0 by a ruling, each stands again; a defeated monster on its own square, which
+    must be free."""
+    m = match(second_dummy=True)
+    events = ruled(m, {"combatant": "h2", "bar": "Health", "value": 0},
+                   {"combatant": "m1", "bar": "Health", "value": -2})
+    assert [(e.actor, e.how) for e in events if isinstance(e, Defeated)] == [
+        ("h2", "down at death's door"), ("m1", "defeated")]
+    assert told(m)[1:] == ["Hero Two is down at death's door.", "Dummy is defeated."]
+    # the Second Dummy still stands for side B: the fight goes on, in the Psych window it was in
+    assert m.outcome() is None and m.pending().actors == ("h1",)  # type: ignore[union-attr]
     assert [seen(m, "spectator", c)["down"] for c in ("h2", "m1")] == [True, True]
     assert state(m).fighters["m1"].out == "defeated"
     accepted(m, {"combatant": "h1", "position": [3, 1]})  # onto the defeated monster's square
@@ -93,6 +123,9 @@ def test_wh22_wh_b9_health_at_zero_downs_and_above_zero_stands_again() -> None:
     assert isinstance(refused, Rejected) and refused.code == "occupied"
     accepted(m, {"combatant": "h1", "position": [1, 1]}, {"combatant": "m1", "bar": "Health", "value": 4})
     assert state(m).fighters["m1"].up
+    assert not [e for e in ruled(m, {"combatant": "h2", "bar": "Health", "value": 5},
+                                 {"combatant": "h2", "bar": "Wounds", "value": 20}) if isinstance(e, Defeated)]
+    assert seen(m, GM, "h2")["down"]  # down again by the Wounds set after the Health: it was down before the ruling
     accepted(m, {"combatant": "h2", "bar": "Health", "value": 5})
     assert not seen(m, GM, "h2")["down"] and m.outcome() is None
 
@@ -159,67 +192,124 @@ def test_refused_rulings_say_why_and_change_nothing() -> None:
 
 
 def test_wh03_taken_out_while_planning_leaves_the_window_and_its_cards_are_never_turned_over() -> None:
-    """WH-03, contract 6: Hero One places a card face down and the GM takes it out; it leaves the Planning window,
-    its card is set aside unrevealed, and the phase ends when the others are ready."""
+    """WH-03, contract 6: Hero One places a card face down and the GM takes it out; it leaves the Planning window
+    (told: it is taken out of the fight), its card is set aside unrevealed, and the phase ends when the others are
+    ready."""
     m = match()
     to_planning(m)
     act(m, "h1", {"type": "place", "card": "jab"})
     seal = state(m).fighters["h1"].slots[0].seal
-    accepted(m, {"combatant": "h1", "out": True})
+    events = ruled(m, {"combatant": "h1", "out": True})
+    assert [e.kind for e in events] == ["ruled", "defeated"]
+    assert told(m) == ["GM ruling (the GM says so): Hero One is out of the fight.",
+                       "Hero One is taken out of the fight."]
     assert m.pending().actors == ("h2", "m1")  # type: ignore[union-attr]
     assert seen(m, "h1", "h1")["detail"]["slots"] == [] and seen(m, "spectator", "h1")["statuses"] == []
     assert all(s[0] != "h1" for s in m.ruleset.secrets(m.state))
     act(m, "h2", {"type": "commit", "cards": ["jab", "wait"]})
     act(m, "m1", {"type": "commit", "cards": ["wait", "guard"]})
-    assert all(e.get("seal") != seal for r in m.events_since(0, "spectator") for e in r["events"]
-               if e["type"] == "revealed")
+    assert seal not in revealed_seals(m) and revealed_seals(m)
     assert state(m).fighters["h1"].out == "removed"
 
 
-def test_wh02_taken_out_with_a_psych_card_down_the_card_is_set_aside() -> None:
-    """WH-02: Hero One's Psych card, face down, is set aside when the GM takes it out; the one holding the window
-    alone keeps it with one choice, to pass, and that step ends the phase (its reveals are the story)."""
+def test_wh02_the_last_one_choosing_taken_out_ends_the_psych_phase_at_once() -> None:
+    """WH-02: Hero One, the only one holding a Psych card, plays it face down and the GM takes it out. Its card is
+    set aside unrevealed, and with nobody left choosing the phase ends with the ruling as the last "ready" ends it:
+    the Planning phase opens (the rules' own window, without Hero One)."""
     m = match()
     act(m, "h1", {"type": "psych", "card": "calm"})
-    accepted(m, {"combatant": "h1", "out": True})
-    assert state(m).fighters["h1"].psych is None
-    assert m.pending().actors == ("h1",)  # type: ignore[union-attr]
-    assert [s.action for s in m.legal("h1")] == [{"type": "ready"}]
-    refused = m.act("h1", {"type": "psych", "card": "calm_once"}, version=m.version)
-    assert isinstance(refused, Rejected)
-    result = act(m, "h1", {"type": "ready"})
-    assert [e.kind for e in result.events] == ["phase_started"]  # the Planning phase, without Hero One
-    assert m.pending().actors == ("h2", "m1")  # type: ignore[union-attr]
+    seal = state(m).fighters["h1"].psych.seal  # type: ignore[union-attr]
+    events = ruled(m, {"combatant": "h1", "out": True})
+    assert [e.kind for e in events] == ["ruled", "defeated", "phase_started"]
+    assert state(m).fighters["h1"].psych is None and seal not in revealed_seals(m)
+    window = m.pending()
+    assert window is not None and (window.phase, window.actors) == ("planning", ("h2", "m1"))
+    assert {s.action["type"] for s in m.legal("h2")} >= {"ready", "place", "commit"}
+
+
+def _last_planner_out() -> tuple[Match, list[Event], str, int]:
+    """Hero One and the Dummy commit their cards; Hero Two places one face down and the GM takes it out, the last one
+    still planning. Returns the match, the ruling's events, Hero Two's seal and the RNG's draws before it."""
+    m = match()
+    to_planning(m)
+    act(m, "h1", {"type": "commit", "cards": ["jab", "lunge"]})
+    act(m, "m1", {"type": "commit", "cards": ["jab", "guard"]})
+    act(m, "h2", {"type": "place", "card": "jab"})
+    seal, before = state(m).fighters["h2"].slots[0].seal, m.rng.index
+    return m, ruled(m, {"combatant": "h2", "out": True}), seal, before
+
+
+def test_wh03_wh04_the_last_one_planning_taken_out_ends_the_phase_with_the_match_dice() -> None:
+    """WH-03, WH-04 (two rounds, slot 1 then slot 2), WH-01: with Hero Two taken out nobody is left planning, so the
+    phase ends with the ruling as the last "ready" ends it: the Violence phase is played with the match's dice, in
+    the ruling's record (Hero Two's face-down card never turned over), and the next vignette opens its own window."""
+    m, events, seal, before = _last_planner_out()
+    kinds = [e.kind for e in events]
+    assert kinds[:3] == ["ruled", "defeated", "phase_started"] and events[2].phase == "violence"  # type: ignore
+    rolled = [e for e in events if isinstance(e, Rolled)]
+    assert rolled and m.rng.index == before + sum(len(e.roll.dice) for e in rolled)
+    assert {e.seal for e in events if isinstance(e, Revealed)} == {
+        "v1.h1.slot1", "v1.h1.slot2", "v1.m1.slot1", "v1.m1.slot2"}
+    assert seal not in revealed_seals(m)
+    assert kinds[-2:] == ["vignette", "phase_started"] and state(m).vignette == 2
+    window = m.pending()
+    assert window is not None and window.phase in ("psych", "planning") and "h2" not in window.actors
+    assert "h1" in window.actors
+
+
+def test_a_ruling_that_rolled_dice_verifies_replays_and_is_rewound_not_taken_back() -> None:
+    """WH-04 (the Violence phase a ruling's settle played): the log verifies and replays to the same state; the GM's
+    own take back is refused (the ruling turned cards and rolled dice: revealed_since), a rewind to before it works
+    and puts the Planning phase back as it was (Hero Two still planning, its card still face down)."""
+    m, _, seal, _ = _last_planner_out()
+    report = verify(export_log(m, reveal_seed=True))
+    assert report.ok, report.problems
+    again = m.replayed()
+    assert again.ruleset.snapshot(again.state) == m.ruleset.snapshot(m.state)
+    refused = m.take_back(GM, version=m.version)
+    assert isinstance(refused, Rejected) and refused.code == "revealed_since"
+    assert isinstance(m.rewind(m.version - 1, GM, version=m.version), Accepted)
+    window = m.pending()
+    assert window is not None and (window.phase, window.actors) == ("planning", ("h2",))
+    assert state(m).fighters["h2"].slots[0].seal == seal and state(m).vignette == 1
+    assert verify(export_log(m, reveal_seed=True)).ok
 
 
 def test_wh01_the_last_foe_taken_out_ends_the_fight_at_once() -> None:
     """WH-01: with the dummy taken out no side is left to fight; nobody is down, so no death's-door save is due
-    (WH-29) and the fight ends with the ruling."""
+    (WH-29) and the fight ends with the ruling, its Ended event in the ruling's record. Hero One's card, face down,
+    is set aside unrevealed (WH-03)."""
     m = match()
     to_planning(m)
-    accepted(m, {"combatant": "m1", "out": True})
+    act(m, "h1", {"type": "place", "card": "jab"})
+    seal = state(m).fighters["h1"].slots[0].seal
+    events = ruled(m, {"combatant": "m1", "out": True})
+    assert [e.kind for e in events] == ["ruled", "defeated", "ended"]
     outcome = m.outcome()
     assert outcome is not None and (outcome.winner, outcome.reason) == ("A", "the other side is down")
+    assert told(m)[-1] == "The fight is over. Hero One and Hero Two win: the other side is down."
+    assert m.pending() is None and seal not in revealed_seals(m) and not m.ruleset.secrets(m.state)
     assert rule(m, {"combatant": "m1", "out": False}).code == "match_over"
 
 
-def test_wh29_a_fight_decided_with_a_pc_down_ends_with_the_phase() -> None:
-    """WH-29: Hero Two is down and the dummy taken out: the death's-door save needs a die, so the fight ends when
-    the Planning phase does, and that step rolls it."""
+def test_wh29_a_fight_decided_with_a_pc_down_ends_at_once_with_its_deaths_door_save() -> None:
+    """WH-29, WH-B8: Hero Two is down and the dummy taken out: the fight ends with the ruling, and Hero Two's
+    death's-door save is rolled with the match's die, in the ruling's record."""
     m = match()
     to_planning(m)
-    accepted(m, {"combatant": "h2", "bar": "Health", "value": 0}, {"combatant": "m1", "out": True})
-    assert m.outcome() is None and m.pending().actors == ("h1",)  # type: ignore[union-attr]
-    result = act(m, "h1", {"type": "ready"})
-    assert [e.purpose for e in result.events if e.kind == "rolled"] == ["death's-door save"]  # type: ignore
-    assert m.outcome() is not None
+    before = m.rng.index
+    events = ruled(m, {"combatant": "h2", "bar": "Health", "value": 0}, {"combatant": "m1", "out": True})
+    [save] = [e for e in events if isinstance(e, Rolled)]
+    assert (save.actor, save.purpose, m.rng.index) == ("h2", "death's-door save", before + 1)
+    assert [e.kind for e in events][-1] == "ended" and m.outcome() is not None
 
 
 def test_brought_back_it_plays_from_the_next_phase() -> None:
-    """Taken out in Psych and brought back in Planning, Hero One sits this vignette out and plans the next."""
+    """Taken out in Psych (the phase ends with it, nobody else holding a Psych card) and brought back in Planning,
+    Hero One sits this vignette out and plans the next."""
     m = match()
     accepted(m, {"combatant": "h1", "out": True})
-    act(m, "h1", {"type": "ready"})  # the pass of the one holding the window alone
+    assert m.pending().phase == "planning"  # type: ignore[union-attr]
     accepted(m, {"combatant": "h1", "out": False})
     assert "h1" not in m.pending().actors  # type: ignore[union-attr]
     act(m, "h2", {"type": "commit", "cards": ["wait"]})

@@ -14,24 +14,29 @@ rules check each change and carry on from it. ``docs/spellchrome.md``, "GM rulin
   for occupancy, and no more bleeding); ``false`` brings it back at its initiative count, on its own square, when it
   can stand (HP 1 or more).
 
-After each change the fight goes on as the rules say (:func:`go_on`): the outcome is judged again (SC-R12, and a
-fight decided while the dying bleed on reopens if two sides stand again), the foes still deciding on an attack of
-opportunity are those who still may, and a turn whose combatant can no longer act passes. A ruling draws no die,
-so where going on needs one (a resumed attack, a dying combatant's save or losses, SC-04, SC-06) the window stays
-with the one who held it, whose only choice is then to pass (``end_turn``, ``decline``): its step rolls them.
+A change draws no die and passes no turn by itself; once every change of a ruling is applied, ``settle`` goes on from
+where they left the fight as the rules go on after any step, with the match's dice and into the ruling's record: it
+tells who the ruling took out of the fight (``Defeated``), judges the outcome again (SC-R12; a fight decided while the
+dying bleed on reopens if two sides stand again), drops from a pending attack of opportunity the foes who may no longer
+punish (the provoking action goes on when none is left, SC-27; a provoker out of the fight stops where it stands), and
+passes the turn of a combatant who can no longer act as ``end_turn`` does (the next combatant's DC 22 save, a round's
+end with its 1d4 losses and re-rolled initiative: SC-04, SC-06, SC-B3, SC-16).
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from affray.core.adjust import Change
+from affray.core.adjust import Change, Ruled
 from affray.core.engine import Rejected
-from affray.core.journal import QUIET, Journal
+from affray.core.events import Defeated
+from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome.actions import resume
 from affray.rulesets.spellchrome.combat import may_punish
+from affray.rulesets.spellchrome.events import TAKEN_OUT
 from affray.rulesets.spellchrome.health import after_the_fight, check_outcome
 from affray.rulesets.spellchrome.mechanics import DEAD_AT
 from affray.rulesets.spellchrome.movement import end_ok
@@ -41,22 +46,6 @@ from affray.rulesets.spellchrome.turns import end_turn
 BARS = ("HP", "EX-HP")
 GIVEN = ("stable", "unconscious", "surrendered", "out")  # the statuses a ruling gives or ends
 SHOWN = (*GIVEN, "dying", "dead")  # every status the view shows (views.py)
-
-
-class NeedsDice(Exception):
-    """Going on from a ruling would roll a die (:class:`NoDice`)."""
-
-
-class NoDice:
-    """The RNG a ruling goes on with: it has no dice (core/adjust.py: "No die is drawn")."""
-
-    index = 0
-
-    def die(self, sides: int) -> int:
-        raise NeedsDice
-
-    def salt(self) -> bytes:
-        raise NeedsDice
 
 
 class SpellchromeAdjuster:
@@ -88,7 +77,6 @@ class SpellchromeAdjuster:
         else:
             was = c.status
             _set_status(c, change)
-        go_on(state)
         return was
 
     def hidden(self, state: SpellchromeState, change: Change) -> bool:
@@ -96,7 +84,21 @@ class SpellchromeAdjuster:
         return False
 
     def settle(self, state: SpellchromeState, rng: RNG, journal: Journal) -> None:
-        """Nothing yet: what must run after a ruling waits for the next combatant's "go on" (to be moved here)."""
+        """Go on from where the ruling's changes left the fight (see the module docstring): its events and dice
+        join ``journal``, the ruling's own (which holds its :class:`~affray.core.adjust.Ruled` events first)."""
+        changes = [change for e in journal if isinstance(e, Ruled) for change in e.changes]
+        for c in state.combatants.values():
+            if not c.able and able_before(c, changes):
+                journal.append(Defeated(c.id, _HOW.get(c.status, "down")))
+        if state.decided is not None and len({c.side for c in state.combatants.values() if c.able}) > 1:
+            state.decided, state.decided_round = None, 0  # the dying bled on after the last blow; a fight again
+        check_outcome(state, journal)
+        if state.outcome is not None:
+            return
+        if state.opportunity is not None:
+            _release(state, rng, journal)
+        elif state.turn is not None and not state.combatants[state.turn.actor].able:
+            end_turn(state, rng, journal)
 
     def forms(self, state: SpellchromeState) -> dict[str, dict[str, Any]]:
         return {a: {"bars": [{"name": "HP", "min": DEAD_AT, "max": c.max_hp},
@@ -213,38 +215,43 @@ def _set_status(c: Combatant, change: Change) -> None:
         c.surrendered = on
 
 
-def go_on(state: SpellchromeState) -> None:
-    """Carry the fight on from a ruling without a die (see the module docstring): first on a copy, to learn whether
-    the turn or the attack of opportunity can pass now; then for real, passing it only if it can."""
-    trial = copy.deepcopy(state)
-    try:
-        _settle(trial, passing=True)
-    except NeedsDice:
-        _settle(state, passing=False)
-        return
-    _settle(state, passing=True)
-
-
-def _settle(state: SpellchromeState, passing: bool) -> None:
-    dice = NoDice()
-    sides = {c.side for c in state.combatants.values() if c.able}
-    if state.decided is not None and len(sides) > 1:  # the dying bled on after the last blow; now it is a fight again
-        state.decided, state.decided_round = None, 0
-    check_outcome(state, QUIET)
-    if state.outcome is not None:
-        return
+def _release(state: SpellchromeState, rng: RNG, journal: Journal) -> None:
+    """The foes deciding on an attack of opportunity are those who still may punish the provoker (SC-26, SC-27: able,
+    melee-armed, beside it, an attack of opportunity left; nobody once the fight is decided); with none left the
+    provoking action goes on as after the last one's answer (:func:`~.actions.resume`: a provoker out of the fight
+    stops its move where it stands, and its turn passes)."""
     opp = state.opportunity
-    if opp is not None:
-        provoker = state.combatants[opp.provoker]
-        still = [] if after_the_fight(state) else [
-            f for f in opp.foes if may_punish(provoker, state.combatants[f]) and state.combatants[f].aoo_left > 0]
-        if still or not passing:
-            opp.foes = still or opp.foes[:1]  # with nobody left, the one deciding keeps the window to let it go
-            return
+    assert opp is not None
+    provoker = state.combatants[opp.provoker]
+    opp.foes = [] if after_the_fight(state) else [
+        f for f in opp.foes if may_punish(provoker, state.combatants[f]) and state.combatants[f].aoo_left > 0]
+    if not opp.foes:
         state.opportunity = None
-        resume(state, dice, opp.resume, QUIET)
-        return
-    turn = state.turn
-    if passing and turn is not None and not state.combatants[turn.actor].able:
-        end_turn(state, dice, QUIET)
+        resume(state, rng, opp.resume, journal)
+
+
+#: How a combatant a ruling left unable is out of the fight (``Defeated.how``, as a blow's or a surrender's), else
+#: "down"; one the GM takes out is :data:`~.events.TAKEN_OUT` (its sentence: "leaves the fight").
+_HOW = {"dead": "dead", "out": TAKEN_OUT, "surrendered": "gave up"}
+_FLAGS = {"out": "out", "stable": "stable", "unconscious": "knocked_out", "surrendered": "surrendered"}
+
+
+def able_before(c: Combatant, changes: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether ``c`` could act before the ruling whose ``changes`` (each with the value it replaced, ``was``) made it
+    what it is: its changes undone on a copy, the last first. A status given says what ``c`` was before it; one it
+    could be given while another masked it (surrendered while knocked out) leaves ``c`` unable either way."""
+    was = copy.copy(c)
+    for change in reversed(changes):
+        if change["combatant"] != c.id:
+            continue
+        if change.get("bar") == "HP":
+            was.hp = change["was"]
+        elif "out" in change:
+            was.out = change["was"]
+        elif "status" in change or "remove_status" in change:
+            name = change.get("status") or change["remove_status"]
+            setattr(was, _FLAGS[name], "remove_status" in change or change["was"] == name)
+    return was.able
+
+
 ADJUSTER = SpellchromeAdjuster()

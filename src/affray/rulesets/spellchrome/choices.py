@@ -79,8 +79,7 @@ def choices_for(state: SpellchromeState, actor: str, memo: Memo | None,
     """``actor``'s choices now: :class:`TurnChoices` on its own turn (``Ruleset.pending`` is a turn or an aftermath
     window for it), else the base class over ``listing`` (an attack of opportunity, or nothing to do)."""
     turn = state.turn
-    if (state.outcome is None and state.opportunity is None and turn is not None and turn.actor == actor
-            and state.combatants[actor].able):
+    if state.outcome is None and state.opportunity is None and turn is not None and turn.actor == actor:
         return TurnChoices(actor, TurnListing(state, state.combatants[actor], turn, memo if memo is not None
                                               else Memo()))
     return Choices(actor, listing)

@@ -26,6 +26,8 @@ _TRIGGER = re.compile(r"^\(([a-e])\)\s*")
 TRIGGERS = {"a": "by leaving melee at full speed", "b": "by moving on past a melee-armed foe",
             "c": "with a bare-handed attack on a melee-armed foe", "d": "with a ranged attack in melee",
             "e": "by casting a spell in melee"}
+#: ``Defeated.how`` of a combatant a GM ruling takes out of the fight (docs/spellchrome.md, "GM rulings").
+TAKEN_OUT = "taken out of the fight"
 
 
 def told(text: str) -> str:

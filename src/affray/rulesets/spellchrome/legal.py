@@ -16,7 +16,6 @@ from typing import Any, TypeVar
 from affray.core.engine import ActionSpec
 from affray.core.grid import DIRECTIONS, Pos, open_squares
 from affray.core.memo import Cache, Memo
-from affray.rulesets.spellchrome.combat import may_punish
 from affray.rulesets.spellchrome.health import after_the_fight
 from affray.rulesets.spellchrome.mechanics import squares
 from affray.rulesets.spellchrome.movement import (
@@ -311,19 +310,11 @@ def turn_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo |
     return TurnListing(state, c, turn, memo if memo is not None else Memo()).all()
 
 
-#: What a combatant whose turn it is may do once a GM ruling took it out or down: end the turn (SC-02, SC-03).
-PASS_TURN = ActionSpec({"type": "end_turn"}, "end the turn (out of the fight)")
-
-
 def opportunity_actions(state: SpellchromeState, foe: Combatant) -> list[ActionSpec]:
-    """Take the attack of opportunity or let the provoker go (SC-26, SC-27); only the latter once a GM ruling left
-    ``foe`` unable to punish (:func:`~.combat.may_punish`)."""
+    """Take the attack of opportunity or let the provoker go (SC-26, SC-27)."""
     opp = state.opportunity
     assert opp is not None
-    provoker = state.combatants[opp.provoker]
-    who = provoker.name
-    decline = spec({"type": "decline"}, f"let {who} go")
-    if not may_punish(provoker, foe):
-        return [decline]
+    who = state.combatants[opp.provoker].name
     return [spec({"type": "attack_of_opportunity"}, f"attack {who} ({opp.trigger})",
-                 ("uses this round's one attack of opportunity (SC-26)",)), decline]
+                 ("uses this round's one attack of opportunity (SC-26)",)),
+            spec({"type": "decline"}, f"let {who} go")]

@@ -15,7 +15,7 @@ from typing import Any
 
 from affray.core.events import Defeated, Ended, Event, Note, Rolled
 from affray.core.narration import Narrator, Story, listed
-from affray.rulesets.spellchrome.events import FightDecided, told
+from affray.rulesets.spellchrome.events import TAKEN_OUT, FightDecided, told
 
 SIDE = "side:"  # the terms' key for a side's combatants ("side:bandits" -> "Cutthroat Vell and Cutthroat Brann")
 _RUN = re.compile(r"^runs: (-?\d+) on the Run check adds (\d+) squares")
@@ -64,8 +64,8 @@ class SpellchromeNarrator(Narrator):
             return f"The fight is over. {verdict(event.winner, story, 'Nobody wins')}: {told(event.reason)}."
         if isinstance(event, FightDecided):
             return event.told(verdict(event.winner, story), story)
-        if isinstance(event, Defeated):
-            return f"{story[event.actor]} is out of the fight."
+        if isinstance(event, Defeated):  # one the GM takes out: its ruling's line has just said it is out
+            return f"{story[event.actor]} {'leaves' if event.how == TAKEN_OUT else 'is out of'} the fight."
         if isinstance(event, Note):
             return self._note(event, story)
         return event.describe(story)

@@ -34,9 +34,9 @@ from affray.core.rng import RNG
 from affray.rulesets.spellchrome import turns
 from affray.rulesets.spellchrome.actions import check_turn_action, resume, trusted_turn_action
 from affray.rulesets.spellchrome.choices import choices_for
-from affray.rulesets.spellchrome.combat import answer_opportunity, may_punish
+from affray.rulesets.spellchrome.combat import answer_opportunity
 from affray.rulesets.spellchrome.content_model import SpellchromeContent, SpellchromeScenario
-from affray.rulesets.spellchrome.legal import PASS_TURN, opportunity_actions, turn_actions
+from affray.rulesets.spellchrome.legal import opportunity_actions, turn_actions
 from affray.rulesets.spellchrome.movement import threateners
 from affray.rulesets.spellchrome.observe import SpellchromeObservation
 from affray.rulesets.spellchrome.options import SpellchromeOptions
@@ -104,8 +104,6 @@ class SpellchromeRuleset:
         if state.opportunity is not None:
             return opportunity_actions(state, c)
         assert state.turn is not None
-        if not c.able:  # a GM ruling took it out or down on its turn, and ending the turn needs dice
-            return [PASS_TURN]
         return turn_actions(state, c, state.turn, memo)
 
     def action_types(self) -> tuple[ActionType, ...]:
@@ -134,8 +132,7 @@ class SpellchromeRuleset:
                 return Rejected("opportunity_pending", "An attack of opportunity is offered: answer "
                                                        "'attack_of_opportunity' or 'decline'.")
             foe = state.combatants[actor]
-            if kind == "attack_of_opportunity" and (foe.aoo_left <= 0 or not may_punish(
-                    state.combatants[state.opportunity.provoker], foe)):
+            if kind == "attack_of_opportunity" and foe.aoo_left <= 0:
                 return self._no_opportunity(state, actor)
             finished, spec = answer_opportunity(state, rng, foe, kind == "attack_of_opportunity", events)
             if finished:
@@ -144,11 +141,8 @@ class SpellchromeRuleset:
         if kind in OPPORTUNITY_ACTIONS:
             return Rejected("no_opportunity", "Nobody has provoked an attack of opportunity.")
         assert state.turn is not None
-        c = state.combatants[actor]
-        if kind != "end_turn" and not c.able:
-            return Rejected("out_of_the_fight", f"{c.name} is out of the fight ({c.status}): end the turn.")
         check = check_turn_action if events.validate else trusted_turn_action
-        checked = check(state, c, state.turn, action)
+        checked = check(state, state.combatants[actor], state.turn, action)
         if isinstance(checked, Rejected):
             return checked
         checked(rng, events)

@@ -14,47 +14,40 @@ that ends Planning); once the fight is over and only the death's-door fates rema
 - ``position``: a free square ``[x, y]`` on the map, not a wall (WH-07, WH-B13); the facing stays.
 - ``out``: ``true`` takes the combatant off the board (``out`` "removed"); ``false`` puts it back on its square.
 
-A combatant taken out or down leaves the open window, and its face-down cards are set aside unrevealed, so the phase
-can still end. One brought back or stood up takes part from the next phase that opens (Planning after Psych, else
-the next vignette). When a ruling leaves one side standing, the fight ends at once if it can without a die (no PC
-down to make its death's-door save, WH-29); else it ends when the phase does. A phase never ends inside a ruling
-(its reveals are the story): when the last combatant still choosing is taken out, it keeps the window with one
-choice, to pass ("ready"), and that step ends the phase.
+A change draws no die and ends no phase by itself; once every change of a ruling is applied, ``settle`` goes on from
+where they left the fight as the rules go on after any step, with the match's dice and into the ruling's record:
+
+- it tells who the ruling took out or down (``Defeated``, as a blow's: WH-22, WH-B9);
+- a combatant out of the fight leaves the open window, and its face-down cards (its Psych card, its slots) are set
+  aside unrevealed (WH-02, WH-03): nobody ever reads them;
+- when the ruling leaves one side standing the fight ends at once as after a Violence phase (WH-01; the death's-door
+  saves of the PCs down, WH-29, WH-B8), every face-down card set aside unrevealed;
+- when the last combatant still choosing leaves the window, the phase ends as the last "ready" ends it: the Psych
+  cards turn over and resolve (WH-02), or the Violence phase is played and the next vignette begins (WH-04).
+
+One brought back or stood up takes part from the next phase that opens (Planning after Psych, else the next vignette).
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from affray.core.adjust import Change
+from affray.core.adjust import Change, Ruled
 from affray.core.engine import GM, Rejected, Window
+from affray.core.events import Defeated
 from affray.core.journal import QUIET, Journal
 from affray.core.rng import RNG
-from affray.rulesets.witchhammer import vignette, violence
+from affray.rulesets.witchhammer import planning, vignette, violence
 from affray.rulesets.witchhammer.mechanics import AFFLICTIONS
 from affray.rulesets.witchhammer.state import OFF_THE_MAP, Fighter, Status, StatusDef, WitchHammerState
-from affray.rulesets.witchhammer.wounds import check_down
+from affray.rulesets.witchhammer.wounds import DOWN_HOW, check_down
 
 BARS = ("Poise", "Health", "Wounds")
 REMOVED = "removed"
+TAKEN_OUT = "taken out of the fight"  # Defeated.how of one a ruling takes out (out "removed")
 VIGNETTE = -1  # a status for the rest of the vignette (effects.VIGNETTE)
-
-
-class NeedsDice(Exception):
-    """Going on from a ruling would roll a die (:class:`NoDice`)."""
-
-
-class NoDice:
-    """The RNG a ruling goes on with: it has no dice (core/adjust.py: "No die is drawn")."""
-
-    index = 0
-
-    def die(self, sides: int) -> int:
-        raise NeedsDice
-
-    def salt(self) -> bytes:
-        raise NeedsDice
 
 
 def bounds(f: Fighter, bar: str) -> tuple[int, int]:
@@ -97,7 +90,6 @@ class WitchHammerAdjuster:
             f.out = REMOVED if change.value else ""
         else:
             was = _set_status(state, f, change)
-        go_on(state)
         return was
 
     def hidden(self, state: WitchHammerState, change: Change) -> bool:
@@ -105,7 +97,26 @@ class WitchHammerAdjuster:
         return False
 
     def settle(self, state: WitchHammerState, rng: RNG, journal: Journal) -> None:
-        """Nothing yet: what must run after a ruling waits for the next combatant's "go on" (to be moved here)."""
+        """Go on from where the ruling's changes left the fight (see the module docstring): its events and dice
+        join ``journal``, the ruling's own (which holds its :class:`~affray.core.adjust.Ruled` events first)."""
+        state.board += 1  # a ruling changes the board: views and listings built from the old one are stale
+        changes = [change for e in journal if isinstance(e, Ruled) for change in e.changes]
+        for f in state.fighters.values():
+            if not f.up:
+                if up_before(f, changes):
+                    journal.append(Defeated(f.id, DOWN_HOW.get(f.out, TAKEN_OUT)))
+                set_aside(f)
+        if violence.decided(state):  # the fight is over: nobody's face-down cards will be turned over
+            for f in state.fighters.values():
+                set_aside(f)
+            vignette.finish(state, rng, journal)
+            return
+        window = state.window
+        assert window is not None
+        state.window = Window(window.phase, tuple(a for a in window.actors if a == GM or state.fighters[a].up),
+                              window.prompt, window.simultaneous)
+        if planning.everyone_ready(state):
+            vignette.phase_done(state, rng, journal)
 
     def forms(self, state: WitchHammerState) -> dict[str, dict[str, Any]]:
         statuses = [sd.name for sd in state.statuses.values()]
@@ -208,35 +219,31 @@ def set_health(state: WitchHammerState, f: Fighter, health: int) -> None:
         f.out = ""
 
 
-def go_on(state: WitchHammerState) -> None:
-    """Carry the fight on from a ruling without a die (see the module docstring): first on a copy, to learn whether
-    a fight the ruling decided can end now; then for real, ending it only if it can."""
-    trial = copy.deepcopy(state)
-    try:
-        _settle(trial, ending=True)
-    except NeedsDice:
-        _settle(state, ending=False)
-        return
-    _settle(state, ending=True)
+def set_aside(f: Fighter) -> None:
+    """``f``'s face-down cards leave the table unrevealed (a Psych card already shown stays): WH-02, WH-03."""
+    f.slots, f.shown, f.card, f.ready = [], 0, None, True
+    if not f.psych_card:
+        f.psych = None
 
 
-def _settle(state: WitchHammerState, ending: bool) -> None:
-    state.board += 1  # a ruling changes the board: views and listings built from the old one are stale
-    for f in state.fighters.values():
-        if not f.up:  # its face-down cards are set aside unrevealed (a revealed Psych card stays shown)
-            f.slots, f.shown, f.card, f.ready = [], 0, None, True
-            if not f.psych_card:
-                f.psych = None
-    if violence.decided(state) and ending:
-        vignette.finish(state, NoDice(), QUIET)
-        return
-    window = state.window
-    assert window is not None
-    gone = [a for a in window.actors if a != GM and not state.fighters[a].up]
-    stay = tuple(a for a in window.actors if a not in gone)
-    # nobody left choosing: the one taken out keeps the window, to pass, and its step ends the phase
-    actors = stay if any(a != GM for a in stay) or not gone else (gone[0], *stay)
-    state.window = Window(window.phase, actors, window.prompt, window.simultaneous)
+def up_before(f: Fighter, changes: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether ``f`` was in the fight before the ruling whose ``changes`` (each with the value it replaced, ``was``)
+    made it what it is: its changes undone on a copy, the last first. Only a ruling raises Health, and it stands
+    the downed up (:func:`set_health`), so one down or defeated is at 0 Health or less: a Health change undone
+    undoes what it did to ``out``."""
+    was = copy.copy(f)
+    for change in reversed(changes):
+        if change["combatant"] != f.id:
+            continue
+        if "out" in change:  # was: out before it, which only one the GM took out (removed) comes back from
+            was.out = REMOVED if change["was"] else ""
+        elif change.get("bar") in ("Health", "Wounds"):
+            was.health = change["was"] if change["bar"] == "Health" else f.max_health - change["was"]
+            if was.out in DOWN_HOW and was.health > 0:
+                was.out = ""  # this change downed it
+            elif not was.out and was.health <= 0:
+                was.out = "down"  # this change stood it up
+    return was.up
 
 
 ADJUSTER = WitchHammerAdjuster()

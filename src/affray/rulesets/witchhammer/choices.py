@@ -33,8 +33,7 @@ class WitchHammerChoices(Choices):
         window = self._state.window
         if window is None or self.actor not in window.actors or window.phase == "deaths_door" or self.actor == GM:
             return None
-        f = self._state.fighters[self.actor]
-        return f if f.up else None  # one a GM ruling took out only passes: the listing answers
+        return self._state.fighters[self.actor]
 
     def _room_and_hand(self, f: Fighter) -> tuple[bool, int, dict[str, int]]:
         """The open phase (Psych or not), the slots left and the cards of the phase's kind in hand (WH-02, WH-03)."""

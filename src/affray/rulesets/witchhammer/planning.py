@@ -85,8 +85,6 @@ def check(state: WitchHammerState, f: Fighter, action: dict[str, Any]) -> Reject
     kind = action["type"]
     if kind == "ready":
         return []
-    if not f.up:
-        return Rejected("out_of_the_fight", f"{f.name} is out of the fight: it can only pass ('ready').")
     if kind in ("psych", "place"):
         cards: Any = [action.get("card")]
     elif kind == "commit":
@@ -121,12 +119,7 @@ def check(state: WitchHammerState, f: Fighter, action: dict[str, Any]) -> Reject
 
 def apply(state: WitchHammerState, f: Fighter, action: dict[str, Any], cards: list[str], rng: RNG,
           journal: Journal) -> None:
-    """Place ``cards`` face down and, for ready/commit, lock in (WH-02, WH-03, WH-B18). A combatant a GM ruling took
-    out while it held the window alone (:mod:`.adjust`) only passes: it places nothing, and the phase ends."""
-    if not f.up:
-        f.ready = True
-        _narrow(state, f.id)
-        return
+    """Place ``cards`` face down and, for ready/commit, lock in (WH-02, WH-03, WH-B18)."""
     for card_id in cards:
         _seal(state, f, card_id, rng, journal)
     if action["type"] in ("ready", "commit"):
@@ -174,10 +167,6 @@ def timeout(state: WitchHammerState, rng: RNG, journal: Journal) -> Rejected | N
     journal.append(TimedOut([f.id for f in late]))
     for f in late:
         lock_in(state, f, len(f.slots), rng, journal)
-    assert state.window is not None
-    for actor in state.window.actors:  # one a GM ruling took out, still holding the window to pass (.adjust)
-        if actor != GM and not state.fighters[actor].up:
-            _narrow(state, actor)
     return None
 
 
@@ -188,8 +177,6 @@ def legal(state: WitchHammerState, actor: str, memo: Memo) -> list[ActionSpec]:
     if actor == GM:
         return [TIMEOUT]
     f = state.fighters[actor]
-    if not f.up:
-        return [PASS]
     psych = state.phase == "psych"
     room = (0 if f.psych is not None else 1) if psych else SLOTS - len(f.slots)
     want = "psych" if psych else "action"
@@ -200,7 +187,6 @@ def legal(state: WitchHammerState, actor: str, memo: Memo) -> list[ActionSpec]:
 
 FREE = ("cards",)  # a commit's cards are a free parameter (actions.py): any cards of the hand, in order
 TIMEOUT = ActionSpec({"type": "timeout"}, "call time: the Drama Timer ran out")
-PASS = ActionSpec({"type": "ready"}, "pass (out of the fight)")
 READY = {True: ActionSpec({"type": "ready"}, "ready"),
          False: ActionSpec({"type": "ready"}, "ready (empty slots: default card)")}
 

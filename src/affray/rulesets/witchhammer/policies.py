@@ -275,8 +275,8 @@ class WitchHammerHeuristic:
     def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
         obs = observed(seen)
         phase, me = obs.phase, obs.me
-        if phase not in ("psych", "planning") or me is None or me.down:
-            return choices.all()[0].action  # a GM ruling took it out while it held the window: it only passes
+        if phase not in ("psych", "planning") or me is None:
+            return choices.all()[0].action
         planner = Planner(obs, me, self.digests)
         cards: list[str]
         if phase == "psych":
@@ -326,7 +326,7 @@ class WitchHammerSteady:
     def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
         obs = observed(seen)
         me = obs.me
-        if obs.phase != "planning" or me is None or me.placed or me.down:
+        if obs.phase != "planning" or me is None or me.placed:
             return {"type": "ready"} if choices.allows(READY) else choices.all()[0].action
         return {"type": "commit", "cards": steady_plan(me.deck or {}, obs.cards)}
 

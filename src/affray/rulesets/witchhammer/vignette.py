@@ -52,9 +52,6 @@ def phase_done(state: WitchHammerState, rng: RNG, journal: Journal) -> None:
         else:
             _to_planning(state, journal)
         return
-    if violence.decided(state):  # a GM ruling took the last of a side out while the others planned (.adjust)
-        finish(state, rng, journal)
-        return
     state.phase = "violence"
     state.window = None
     if journal.loud:

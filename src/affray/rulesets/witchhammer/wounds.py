@@ -101,15 +101,19 @@ def _afflict(state: WitchHammerState, target: Fighter, wounds: int, rng: RNG, jo
         journal.append(Afflicted(target.id, total, result))
 
 
+#: How each ``Fighter.out`` of 0 Health or less is told (``Defeated.how``): WH-22, WH-B9.
+DOWN_HOW = {"down": "down at death's door", "defeated": "defeated", "fallen": "defeated, and lies where it fell"}
+
+
 def check_down(state: WitchHammerState, f: Fighter, journal: Journal) -> None:
     """At 0 Health or less a PC is down until combat ends (WH-22); a monster is defeated (WH-B9)."""
     if f.health > 0 or f.out:
         return
     if f.kind == "pc":
-        f.out, why = "down", "down at death's door"
+        f.out = "down"
     elif state.options.monster_at_zero == "removed":
-        f.out, why = "defeated", "defeated"
+        f.out = "defeated"
     else:
-        f.out, why = "fallen", "defeated, and lies where it fell"
+        f.out = "fallen"
     if journal.loud:
-        journal.append(Defeated(f.id, why))
+        journal.append(Defeated(f.id, DOWN_HOW[f.out]))
