@@ -154,7 +154,9 @@ class Adjuster(Protocol):
         after any step, with the match's dice and into the ruling's journal: the turn of a combatant taken out
         passes, a round or a phase whose last chooser left ends (initiative rolled, cards revealed), the outcome
         follows. Nothing to do is the common case. A die drawn here is a die of the fight like any other (the
-        ruling's record then rolled dice: a take back by the GM is refused, a rewind is not)."""
+        ruling's record then rolled dice: a take back by the GM is refused, a rewind is not). When it is called the
+        journal already holds the ruling's :class:`Ruled` events, each change with the value it replaced (``was``),
+        so settle may read what the ruling did; it appends after them."""
         ...
 
 
