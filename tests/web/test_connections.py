@@ -155,3 +155,20 @@ def served_again(server: Server, source: str) -> bool:
             return True
         time.sleep(0.1)  # polling a condition with a deadline
     return False
+
+
+def test_a_body_still_arriving_after_its_early_answer_is_no_header_bytes(server: Server) -> None:
+    """A body refused early (413: the declared length is over the limit) keeps arriving after its answer: those
+    bytes are the old request's body, not the next request's headers (they used to count as such: 431)."""
+    sock = open_socket(server)
+    size = 300 * 1024
+    sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: " + str(size).encode() + b"\r\n\r\n" + b"x" * (100 * 1024))
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += sock.recv(65536)
+    assert answer.startswith(b"HTTP/1.1 413")
+    sock.sendall(b"x" * (size - 100 * 1024))
+    sock.sendall(b"GET /api/examples HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    rest = answer_then_close(sock)
+    assert b"HTTP/1.1 431" not in rest

@@ -92,6 +92,7 @@ class GuardedHttp(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
         self._header_bytes: int | None = 0  # None: the headers of the current request are complete
+        self._in_body = False  # the current request's headers are in, its body still arriving
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -124,17 +125,24 @@ class GuardedHttp(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._disarm()
         self._header_bytes = None
+        self._in_body = True
         super().on_headers_complete()
         if not (self.parser.should_upgrade() and self._should_upgrade()):
             self._arm(self.limits.body_timeout, "slow_body", "The request's body did not arrive in time.")
 
     def on_message_complete(self) -> None:
         self._disarm()
+        self._in_body = False
         super().on_message_complete()
+        if self.cycle is None or self.cycle.response_complete:
+            self._header_bytes = 0  # answered before its body was all in (a 413): the next request's headers count
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        self._header_bytes = 0
+        # The next request's headers count from here, unless this request's body is still arriving (answered early,
+        # a 413): those bytes are no headers; they count from the end of that body (on_message_complete).
+        if not self._in_body:
+            self._header_bytes = 0
 
     def handle_websocket_upgrade(self) -> None:
         self._disarm()
