@@ -3,7 +3,7 @@
 // targets), a line in metres, and places. Tokens are coloured by what they are to this seat (own, ally, foe) and
 // labelled so that two of one name differ; the GM drags a token to move it (a ruling).
 import { esc } from "./api.js";
-import { mapRows, tokenLabel } from "./view.js";
+import { mapRows, tokenLabels } from "./view.js";
 
 const FACING = { N: [0, -1], S: [0, 1], E: [1, 0], W: [-1, 0], NE: [1, -1], NW: [-1, -1], SE: [1, 1], SW: [-1, 1] };
 const TERRAIN = { "#": "wall", "~": "water", "^": "rough" };
@@ -70,12 +70,13 @@ export function drawBoard(v, specs, opts) {
     const warn = (moves.get(opts.selected) || []).some(provokes);
     parts.push(`<line class="path${warn ? " provokes" : ""}" x1="${actor.position.x + 0.5}" y1="${actor.position.y + 0.5}" x2="${sx + 0.5}" y2="${sy + 0.5}"/>`);
   }
-  for (const c of onGrid) parts.push(token(c, targets.has(c.id), opts));
+  const labels = tokenLabels(v);
+  for (const c of onGrid) parts.push(token(c, targets.has(c.id), opts, labels[c.id]));
   parts.push("</svg>");
   return parts.join("");
 }
 
-function token(c, targetable, opts) {
+function token(c, targetable, opts, label) {
   const { x, y, facing } = c.position;
   const cls = ["tok", opts.rel[c.id], c.down ? "down" : "", targetable ? "targetable" : "",
                opts.editing === c.id ? "editing" : ""].filter(Boolean).join(" ");
@@ -87,7 +88,7 @@ function token(c, targetable, opts) {
   const f = FACING[String(facing || "").toUpperCase()];
   if (f) arrow = `<line class="facing" x1="${x + 0.5}" y1="${y + 0.5}" x2="${x + 0.5 + f[0] * 0.48}" y2="${y + 0.5 + f[1] * 0.48}"/>`;
   return `<g${role}${drag} class="tokg"><circle class="${cls}" cx="${x + 0.5}" cy="${y + 0.5}" r="0.38"><title>${esc(c.name)}</title></circle>${arrow}` +
-    `<text x="${x + 0.5}" y="${y + 0.5}">${esc(tokenLabel(c.name))}</text></g>`;
+    `<text x="${x + 0.5}" y="${y + 0.5}">${esc(label)}</text></g>`;
 }
 
 export function drawLine(v, rel, gm) {
@@ -96,11 +97,12 @@ export function drawLine(v, rel, gm) {
   if (!on.length) return null;
   const xs = on.map((c) => c.position.x), lo = Math.min(0, ...xs), hi = Math.max(10, ...xs);
   const span = hi - lo || 1;
+  const labels = tokenLabels(v);
   const marks = on.map((c, i) => {
     const left = ((c.position.x - lo) / span) * 92 + 4, top = 8 + (i % 3) * 5;
     const edit = gm ? ` data-combatant="${esc(c.id)}" tabindex="0" role="button" aria-label="${esc(c.name)}: edit"` : "";
     return `<g${edit}><circle class="tok ${rel[c.id]}${c.down ? " down" : ""}" cx="${left}" cy="${top}" r="2.2"><title>${esc(c.name)}</title></circle>` +
-      `<text class="line-label" x="${left}" y="${top}">${esc(tokenLabel(c.name))}</text></g>`;
+      `<text class="line-label" x="${left}" y="${top}">${esc(labels[c.id])}</text></g>`;
   }).join("");
   const list = on.map((c) => `<span class="who ${rel[c.id]}">${esc(c.name)}</span> at ${esc(c.position.x)} m`).join(" · ");
   return `<h2>Positions</h2><svg class="board line" viewBox="0 0 100 22" aria-label="Positions on a line"><line class="ground" x1="4" y1="20" x2="96" y2="20"/>${marks}</svg><p class="small">${list}</p>`;

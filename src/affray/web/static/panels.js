@@ -124,13 +124,14 @@ function entryItem(entry, names, raw) {
   // The raw record, one click away: drawn only while it is open (the story itself holds no JSON).
   const open = raw.has(entry.seq);
   const rawBox = open ? `<pre>${esc(JSON.stringify(entry, null, 1))}</pre>` : "";
-  return `<li data-seq="${esc(entry.seq)}" class="entry kind-${esc(entry.kind)}">${head}${fallback}<ul>${lines}</ul>` +
+  // numbered as moves are everywhere on the page: the record of seq 0 is move 1
+  return `<li value="${esc(entry.seq + 1)}" data-seq="${esc(entry.seq)}" class="entry kind-${esc(entry.kind)}">${head}${fallback}<ul>${lines}</ul>` +
     `<details class="raw" data-raw="${esc(entry.seq)}"${open ? " open" : ""}><summary>raw record</summary>${rawBox}</details></li>`;
 }
 
 export function logPanel(entries, names, raw) {
   const items = entries.slice().reverse().map((entry) => entryItem(entry, names, raw));
-  return `<h2>Story</h2><ol class="log" reversed>${items.join("") || '<li class="muted">Nothing yet.</li>'}</ol>`;
+  return `<h2>Story</h2>${items.length ? `<ol class="log">${items.join("")}</ol>` : '<p class="muted">Nothing yet.</p>'}`;
 }
 
 export function promptText(v) {

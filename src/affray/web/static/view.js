@@ -34,6 +34,21 @@ export function tokenLabel(name) {
   return (big.length ? big : parts).slice(0, 2).map((p) => p[0]).join("");
 }
 
+// Every combatant's token label, told apart: labels that would repeat ("DT" for three Dock Thugs) are numbered
+// in the view's order ("DT1", "DT2", "DT3").
+export function tokenLabels(v) {
+  const base = Object.fromEntries(v.combatants.map((c) => [c.id, tokenLabel(c.name)]));
+  const count = {}, seen = {};
+  for (const label of Object.values(base)) count[label] = (count[label] || 0) + 1;
+  const out = {};
+  for (const c of v.combatants) {
+    const label = base[c.id];
+    seen[label] = (seen[label] || 0) + 1;
+    out[c.id] = count[label] > 1 ? `${label}${seen[label]}` : label;
+  }
+  return out;
+}
+
 export function mapRows(v) {
   const m = v.detail?.map;
   return Array.isArray(m) ? m : (typeof m === "string" ? m.split("\n").filter(Boolean) : null);
