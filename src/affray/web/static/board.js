@@ -115,7 +115,7 @@ export function drawPlaces(v, rel) {
   const names = Object.fromEntries(v.combatants.map((c) => [c.id, c.name]));
   const places = new Map();
   for (const c of on) { const k = String(c.position.x); if (!places.has(k)) places.set(k, []); places.get(k).push(c); }
-  const rows = [...places.entries()].map(([p, cs]) => `<li>${esc(placeName(p))}: ${cs.map((c) => `<b class="who ${rel[c.id]}">${esc(c.name)}</b>`).join(", ")}${cs.length > 1 ? " (engaged)" : ""}</li>`);
+  const rows = [...places.entries()].map(([p, cs]) => `<li>${esc(placeName(p).replace(/^./, (ch) => ch.toUpperCase()))}: ${cs.map((c) => `<b class="who ${rel[c.id]}">${esc(c.name)}</b>`).join(", ")}${cs.length > 1 ? " (engaged)" : ""}</li>`);
   const pursuit = v.detail?.pursuit;
   const chase = pursuit ? `<p class="warnbox">${esc(names[pursuit.fleeing] || "Someone")} tries to get away; ` +
     `${Object.entries(pursuit.choices || {}).map(([a, c]) => `${esc(names[a] || a)} chose to ${esc(String(c).replace(/_/g, " "))}`).join(", ") || "the others choose"}${pursuit.gap !== undefined ? `; the gap is ${esc(pursuit.gap)}` : ""}.</p>` : "";
@@ -123,6 +123,7 @@ export function drawPlaces(v, rel) {
 }
 
 export function placeName(id) {
+  // A HuD place as a person reads it: "place 0", or its own name ("the_bridge" -> "the bridge").
   const s = String(id).replace(/_/g, " ");
-  return /^\d+$/.test(s) ? `Place ${s}` : s[0].toUpperCase() + s.slice(1);
+  return /^\d+$/.test(s) ? `place ${s}` : s;
 }

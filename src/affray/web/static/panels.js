@@ -2,6 +2,7 @@
 // what each is to this seat), the cards panel (hand, Psych card and slots, where the view has them: WitchHammer),
 // and the log, told in the server's sentences with the dice drawn as chips and the raw record one click away.
 import { esc, plain, plainHtml } from "./api.js";
+import { placeName } from "./board.js";
 import { RELATION_WORDS } from "./view.js";
 
 export function combatantCards(v, rel, opts) {
@@ -26,7 +27,7 @@ function position(c) {
   const p = c.position;
   if (!p) return "";
   const text = p.kind === "square" ? `at (${p.x}, ${p.y})${p.facing ? ` facing ${String(p.facing).toUpperCase()}` : ""}`
-    : p.kind === "line" ? `at ${p.x} m` : `at ${String(p.x).replace(/_/g, " ")}`;
+    : p.kind === "line" ? `at ${p.x} m` : `in ${placeName(p.x)}`;
   return `<span class="small muted">${esc(text)}</span>`;
 }
 

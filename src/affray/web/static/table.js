@@ -121,7 +121,7 @@ function statusPanel(v) {
   const waiting = waitingFor(v);
   const state = msg.outcome ? "the fight is over" : msg.paused ? '<span class="tag">paused</span>' :
     dueSpecs(msg).length ? "<b>your move</b>" : waiting.length ? `waiting for ${esc(waiting.join(", "))}` : "";
-  const prompt = dueSpecs(msg).length ? "" : plainHtml(v.prompt?.text || "", "p", "prompt"); // else with the moves
+  const prompt = dueSpecs(msg).length || msg.outcome ? "" : plainHtml(v.prompt?.text || "", "p", "prompt"); // else with the moves
   return `<h2>${esc(msg.title)}</h2>` +
     `<p>You: <b>${esc(you)}</b>${phase ? ` · ${esc(phase)}` : ""}${state ? ` · ${state}` : ""}</p>` +
     (order ? `<p class="order">Order: ${order}</p>` : "") + prompt + timer;
