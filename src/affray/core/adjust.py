@@ -22,7 +22,7 @@ invariants must hold, or the ruling is refused and the state put back (:meth:`af
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Protocol
 
@@ -254,9 +254,12 @@ class Ruled(Event):
 
 
 def ruling_sentence(reason: str, changes: Sequence[Mapping[str, Any]], unseen: Sequence[str],
-                    names: Mapping[str, str]) -> str:
-    """The GM ruling line every seat reads: "GM ruling (the bridge gives way): Tomas's Poise 15 (was 23)." """
-    parts = [describe_change(c, names) for c in changes]
+                    names: Mapping[str, str],
+                    told: Callable[[Mapping[str, Any], Mapping[str, str]], str] | None = None) -> str:
+    """The GM ruling line every seat reads: "GM ruling (the bridge gives way): Tomas's Poise 15 (was 23)." Each
+    change in words by ``told`` (a ruleset narrator's own :meth:`~affray.core.narration.Narrator.change`), by
+    :func:`describe_change` when none is given."""
+    parts = [(told or describe_change)(c, names) for c in changes]
     parts += [f"something of {names[c]}'s that you cannot see" for c in unseen]
     why = f" ({reason})" if reason else ""
     return f"GM ruling{why}: {'; '.join(parts)}."

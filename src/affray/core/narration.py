@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from affray.core.adjust import ruling_sentence
+from affray.core.adjust import Ruled, describe_change, ruling_sentence
 from affray.core.events import Event, Rolled
 
 
@@ -78,8 +78,15 @@ class Narrator:
         return Story(names, self.terms(setup))
 
     def sentence(self, event: Event, story: Story) -> str:
-        """``event`` told in full, for a viewer who may see it."""
+        """``event`` told in full, for a viewer who may see it (a GM ruling with :meth:`change` for each change)."""
+        if isinstance(event, Ruled):
+            return ruling_sentence(event.reason, event.changes, (), story, lambda c, _: self.change(c, story))
         return event.describe(story)
+
+    def change(self, change: Mapping[str, Any], story: Story) -> str:
+        """One change of a GM ruling in words ("Tomas's Poise 15 (was 23)"); a ruleset says its positions and
+        statuses in its own words by overriding this."""
+        return describe_change(change, story)
 
     def lead(self, event: Event, story: Story) -> str:
         """The sentence without a roll's dice (a page draws them); the sentence itself for other events."""
@@ -89,7 +96,8 @@ class Narrator:
         """An event the viewer may not see, told from its redacted form ``data`` only."""
         if data.get("type") == "ruled":
             unseen = [str(c) for c in data.get("unseen") or []]
-            return ruling_sentence(str(data.get("reason") or ""), data.get("changes") or [], unseen, story)
+            return ruling_sentence(str(data.get("reason") or ""), data.get("changes") or [], unseen, story,
+                                   lambda c, _: self.change(c, story))
         actor = data.get("actor")
         if isinstance(actor, str) and actor:
             purpose = data.get("purpose")

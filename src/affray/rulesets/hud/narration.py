@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from affray.core.adjust import Ruled, describe_change
+from affray.core.adjust import describe_change
 from affray.core.events import Defeated, Ended, Event, Note, Rolled
 from affray.core.narration import Narrator, Story, listed
 from affray.rulesets.hud.events import EndedEscaped
@@ -54,6 +54,9 @@ def outcome_sentence(winner: str | None, reason: str, story: Story) -> str:
 class HudNarrator(Narrator):
     """The Sim HuD's narrator (see the module docstring)."""
 
+    def change(self, change: Mapping[str, Any], story: Story) -> str:
+        return change_words(change, story)
+
     def terms(self, setup: Mapping[str, Any]) -> dict[str, str]:
         out = side_names(setup)
         for c in setup.get("combatants", []):
@@ -71,9 +74,7 @@ class HudNarrator(Narrator):
             return f"{story[event.actor]} {LEFT.get(event.how, 'is ' + event.how)}."
         if isinstance(event, Note) and event.actor and event.text == SETTLE:
             return f"{story[event.actor]} {SETTLE}."
-        if isinstance(event, Ruled):
-            return ruling(event.reason, event.changes, story)
-        return event.describe(story)
+        return super().sentence(event, story)  # a GM ruling, with this narrator's change(), and the rest
 
     def lead(self, event: Event, story: Story) -> str:
         if isinstance(event, Rolled):
@@ -81,13 +82,8 @@ class HudNarrator(Narrator):
         return self.sentence(event, story)
 
 
-def ruling(reason: str, changes: list[dict[str, Any]], story: Story) -> str:
-    """A GM ruling's line, its places and penalties in the HuD's words (see :mod:`affray.rulesets.hud.adjust`)."""
-    why = f" ({reason})" if reason else ""
-    return f"GM ruling{why}: {'; '.join(change(c, story) for c in changes)}."
-
-
-def change(c: Mapping[str, Any], story: Story) -> str:
+def change_words(c: Mapping[str, Any], story: Story) -> str:
+    """One change of a GM ruling in this ruleset's words (places and penalties)."""
     who = story[c["combatant"]]
     if "position" in c:
         return f"{who} is moved to {place(c['position'])} (from {place(c.get('was'))})"

@@ -68,7 +68,7 @@ class SpellchromeNarrator(Narrator):
             return f"{story[event.actor]} {'leaves' if event.how == TAKEN_OUT else 'is out of'} the fight."
         if isinstance(event, Note):
             return self._note(event, story)
-        return event.describe(story)
+        return super().sentence(event, story)  # a GM ruling, with this narrator's change(), and the rest
 
     def lead(self, event: Event, story: Story) -> str:
         if not isinstance(event, Rolled):

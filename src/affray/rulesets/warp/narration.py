@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from affray.core.adjust import Ruled, describe_change
+from affray.core.adjust import describe_change
 from affray.core.events import Defeated, Ended, Event, Note, Rolled
 from affray.core.narration import Narrator, Story, listed
 from affray.rulesets.warp.phrases import purpose, side_key, wound_sentence
@@ -39,6 +39,9 @@ REASONS = {"the gestalt totals": "the higher gestalt total"}
 class WarpNarrator(Narrator):
     """WaRP's narrator (see the module docstring)."""
 
+    def change(self, change: Mapping[str, Any], story: Story) -> str:
+        return change_words(change, story)
+
     def terms(self, setup: Mapping[str, Any]) -> dict[str, str]:
         out = {mid: str(m["name"]) for mid, m in setup.get("maneuvers", {}).items()}
         sides: dict[str, list[str]] = {}
@@ -59,9 +62,7 @@ class WarpNarrator(Narrator):
             return f"{story[event.actor]} {LEFT.get(event.how, 'is ' + event.how)}."
         if isinstance(event, Note) and event.actor and event.text.startswith(story[event.actor]):
             return f"{event.text}."  # a note that names its own actor (an unstoppable six, WR-B12)
-        if isinstance(event, Ruled):
-            return ruling(event.reason, event.changes, story)
-        return event.describe(story)
+        return super().sentence(event, story)  # a GM ruling, with this narrator's change(), and the rest
 
     def lead(self, event: Event, story: Story) -> str:
         if type(event) is Rolled:  # WaRP's own rolls (PoolRolled) say their trait and dice themselves
@@ -80,13 +81,8 @@ class WarpNarrator(Narrator):
         return super().hidden(data, story)
 
 
-def ruling(reason: str, changes: list[dict[str, Any]], story: Story) -> str:
-    """A GM ruling's line, its positions in metres and holds by name (see :mod:`affray.rulesets.warp.adjust`)."""
-    why = f" ({reason})" if reason else ""
-    return f"GM ruling{why}: {'; '.join(change(c, story) for c in changes)}."
-
-
-def change(c: Mapping[str, Any], story: Story) -> str:
+def change_words(c: Mapping[str, Any], story: Story) -> str:
+    """One change of a GM ruling in this ruleset's words (positions in metres and holds by name)."""
     who = story[c["combatant"]]
     if "position" in c:
         return f"{who} is moved to {c['position']:g} m (from {c.get('was', 0):g} m)"

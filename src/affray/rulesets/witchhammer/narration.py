@@ -65,7 +65,7 @@ class WitchHammerNarrator(Narrator):
                 return f"The fight is over. Nobody wins: {event.reason}."
             who = story.term(SIDE + event.winner)
             return f"The fight is over. {who} {'win' if ' and ' in who else 'wins'}: {event.reason}."
-        return event.describe(story)
+        return super().sentence(event, story)  # a GM ruling, with this narrator's change(), and the rest
 
     def lead(self, event: Event, story: Story) -> str:
         if not isinstance(event, Rolled):
