@@ -133,4 +133,4 @@ def test_observations_are_read_only(path: Path | str) -> None:
         with pytest.raises(AttributeError):
             setattr(seen, name, None)
     with pytest.raises(AttributeError):
-        seen.anything_new = 1
+        seen.anything_new = 1  # type: ignore[attr-defined]  # no observation takes a new attribute

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,7 +57,7 @@ def test_verify_accepts_an_honest_log() -> None:
 
 
 def test_verify_catches_a_changed_roll() -> None:
-    data = export_log(played())
+    data: dict[str, Any] = export_log(played())
     entry = next(e for e in data["records"] if any(ev["type"] == "rolled" for ev in e["events"]))
     event = next(ev for ev in entry["events"] if ev["type"] == "rolled")
     die = event["roll"]["dice"][0]
@@ -67,7 +68,7 @@ def test_verify_catches_a_changed_roll() -> None:
 
 
 def test_verify_catches_a_changed_action() -> None:
-    data = export_log(played())
+    data: dict[str, Any] = export_log(played())
     index = next(i for i, e in enumerate(data["records"]) if e["action"]["type"] == "declare")
     data["records"][index]["action"] = {"type": "declare", "plan": [{"type": "defense"}, {"type": "defense"}],
                                         "additional": False}
@@ -76,7 +77,7 @@ def test_verify_catches_a_changed_action() -> None:
 
 
 def test_verify_catches_a_swapped_seed() -> None:
-    data = export_log(played())
+    data: dict[str, Any] = export_log(played())
     data["seed"] = seed_from_int(999).hex()
     report = verify(data)
     assert report.problems == ["the seed does not match the commitment published at the start of the match"]
@@ -84,7 +85,7 @@ def test_verify_catches_a_swapped_seed() -> None:
 
 def test_an_unrevealed_seed_cannot_be_verified() -> None:
     scenario = affray.load_scenario(EXAMPLE)
-    data = export_log(scenario.start(1))
+    data: dict[str, Any] = export_log(scenario.start(1))
     assert data["seed"] is None
     with pytest.raises(LogFormatError, match="does not reveal its seed"):
         verify(data)
@@ -201,12 +202,14 @@ def test_a_version_1_log_still_verifies() -> None:
 
 def test_sealed_commits_are_hidden_until_revealed_and_checked() -> None:
     """Contract 6: others see that a seat committed and a hash, never what, until the reveal."""
-    match = Match(ToyRuleset(), {}, {}, seed=seed_from_int(1))
+    rules = ToyRuleset()
+    match = Match(rules, {}, {}, seed=seed_from_int(1))
     assert match.act("a", {"type": "bid", "value": 3}).ok
-    view_b = match.view("b").detail
+    view_b = rules.view(match.state, match.viewer("b")).detail
     assert view_b.bids["a"]["committed"] and "value" not in view_b.bids["a"]
-    assert match.view("a").detail.bids["a"] == {"value": 3}
-    assert "value" not in match.view("gm").detail.bids["a"]  # the GM does not open a player's face-down bid
+    assert rules.view(match.state, match.viewer("a")).detail.bids["a"] == {"value": 3}
+    # the GM does not open a player's face-down bid
+    assert "value" not in rules.view(match.state, match.viewer("gm")).detail.bids["a"]
     log_b = match.redacted_log("b")
     assert log_b[0]["action"]["type"] == "commit" and "value" not in json.dumps(log_b)
     assert match.redacted_log("a")[0]["action"] == {"type": "bid", "value": 3}

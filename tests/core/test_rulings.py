@@ -5,6 +5,7 @@ ruleset's adjuster rules on its one bar, Luck."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -84,13 +85,13 @@ def test_rulings_replay_and_verify_and_change_the_outcome_as_the_rules_say() -> 
     assert isinstance(m.act("b", {"type": "bid", "value": 3}, version=2), Accepted)
     outcome = m.outcome()
     assert outcome is not None and outcome.winner == "B"  # 1 + d6 - 3 can never beat 3 + 3
-    data = export_log(m)
+    data: dict[str, Any] = export_log(m)
     assert [r["kind"] for r in data["records"]] == ["gm", "action", "action"]
     report = verify(data)
     assert report.ok, report.problems
     again = m.replayed()
     assert again.ruleset.snapshot(again.state) == m.ruleset.snapshot(m.state)
-    forged = export_log(m)
+    forged: dict[str, Any] = export_log(m)
     forged["records"][0]["events"][0]["changes"][0]["was"] = 6
     assert not verify(forged).ok
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from affray.rulesets.hud.state import HudState
+from affray.rulesets.hud.views import HudDetail
 from tests.hud.helpers import combatant, declare, hud_match, ok, rejected, totals
 
 
@@ -88,7 +89,8 @@ def test_wl00_free_form_posts_hand_kept_hp_and_dice_on_demand() -> None:
     assert m.pending().phase == "settle"  # type: ignore[union-attr]
     ok(m.act("b", {"type": "respond", "die": "injury"}))
     assert s.fighters["b"].hp == 1 and m.pending().phase == "post"  # type: ignore[union-attr]
-    assert m.view("a").detail.reference is not None  # WL-00: Nerdified as a frame of reference
+    detail = m.view("a").detail
+    assert isinstance(detail, HudDetail) and detail.reference is not None  # WL-00: Nerdified as a frame of reference
     assert rejected(m, "b", {"type": "post", "text": 5}).code == "bad_post"
     ok(m.act("b", {"type": "end_scene"}))
     outcome = m.outcome()

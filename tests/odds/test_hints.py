@@ -9,6 +9,7 @@ from typing import Any
 import affray
 from affray.core.match import Match
 from affray.core.rng import FastRNG
+from affray.core.view import View
 from affray.odds.hints import hints
 from affray.rulesets.warp.odds import Armour, attack_odds
 from affray.rulesets.witchhammer.odds import attack_odds as wh_attack_odds
@@ -16,7 +17,7 @@ from affray.rulesets.witchhammer.odds import attack_odds as wh_attack_odds
 EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
-def _at(path: Path, actor: str, seat: str, options: dict[str, Any] | None = None) -> tuple[Match, dict[str, Any]]:
+def _at(path: Path, actor: str, seat: str, options: dict[str, Any] | None = None) -> tuple[Match, View[object, object]]:
     scenario = affray.load_scenario(path)
     match = Match(scenario.ruleset, scenario.setup, {**scenario.options, **(options or {})}, rng=FastRNG(4))
     window = match.pending()

@@ -15,10 +15,12 @@ from typing import Any
 
 import pytest
 
+from affray.core.json import as_list, as_object
 from affray.store import Store
 from affray.table import SeatInfo, Table, TableService, feed, gm
 from affray.table.feed import BROKEN, TOKEN_REPLACED, Follower, Push, encode
 from affray.table.live import seat_message
+from affray.table.opening import Created
 from affray.web import ws
 from tests.pg import PgServer
 
@@ -33,7 +35,7 @@ def service(tmp_path: Path) -> Iterator[TableService]:
         opened.close()
 
 
-def duel(service: TableService) -> tuple[Table, dict[str, SeatInfo], dict[str, Any]]:
+def duel(service: TableService) -> tuple[Table, dict[str, SeatInfo], Created]:
     created = service.create("witchhammer/yard_duel", controllers={"bruna": "human", "tomas": "human"}, seed=4)
     tokens = {"gm": created["gm"]["token"], **{n: s["token"] for n, s in created["seats"].items()}}
     seats = {}
@@ -67,10 +69,10 @@ def follow(service: TableService, table: Table, seat: SeatInfo, heard: Heard, ha
 
 def act_once(service: TableService, table: Table, seats: dict[str, SeatInfo]) -> None:
     for seat in seats.values():
-        legal = service.state(table, seat)["legal"]
+        legal = as_object(service.state(table, seat)["legal"])
         if legal:
             actor, specs = next(iter(legal.items()))
-            service.submit(table, seat, actor, specs[0]["action"], table.version)
+            service.submit(table, seat, actor, as_object(as_object(as_list(specs)[0])["action"]), table.version)
             return
     raise AssertionError("nobody is due")
 

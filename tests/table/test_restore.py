@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from affray.core.json import as_list, as_object
 from affray.store import Store
 from affray.store import schema as s
 from affray.table import Refusal, TableService
@@ -18,8 +19,8 @@ def opened(tmp_path: Path) -> tuple[Store, str]:
     service = TableService(store, policy_pause=0)
     created = service.create("witchhammer/yard_duel", controllers={"bruna": "human", "tomas": "human"}, seed=4)
     table, seat = service.authenticate(created["table"], created["seats"]["bruna"]["token"])
-    actor, specs = next(iter(service.state(table, seat)["legal"].items()))
-    service.submit(table, seat, actor, specs[0]["action"], 0)
+    actor, specs = next(iter(as_object(service.state(table, seat)["legal"]).items()))
+    service.submit(table, seat, actor, as_object(as_object(as_list(specs)[0])["action"]), 0)
     service.close()
     return store, created["table"]
 

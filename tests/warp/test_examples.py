@@ -13,6 +13,7 @@ from affray.ai.base import RandomPolicy, get_policy
 from affray.core.engine import GM, SPECTATOR
 from affray.core.match import Match
 from affray.core.rng import FastRNG
+from affray.rulesets.warp.ruleset import WarpRuleset
 from affray.rulesets.warp.state import WarpState
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples" / "warp").glob("*.yaml"))
@@ -54,12 +55,13 @@ def test_with_the_gm_at_the_table(path: Path) -> None:
 def test_players_do_not_see_gm_character_stats() -> None:
     """GM characters' HP and traits are GM-only; PC sheets are open to the table."""
     match = affray.load_scenario(EXAMPLES[0].parent / "melee_brawl.yaml").start(4)
-    player = match.view("dana")
+    rules = WarpRuleset()
+    player = rules.view(match.state, match.viewer("dana"))
     assert player.combatant("thug1").detail.sheet is None and player.combatant("theo").detail.sheet is not None
     assert player.combatant("thug1").bars == () and player.combatant("theo").bars[0].name == "HP"
-    sheet = match.view(GM).combatant("thug1").detail.sheet
+    sheet = rules.view(match.state, match.viewer(GM)).combatant("thug1").detail.sheet
     assert sheet is not None and sheet.hp == 21
-    assert match.view(SPECTATOR).combatant("thug1").detail.sheet is None
+    assert rules.view(match.state, match.viewer(SPECTATOR)).combatant("thug1").detail.sheet is None
     affray.play(match, affray.load_scenario(EXAMPLES[0].parent / "melee_brawl.yaml").policies(match))
     state = match.state
     assert isinstance(state, WarpState)

@@ -12,24 +12,23 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 RECORD_KEYS = ("seq", "kind", "seat", "actor", "action")
 
 
-def canonical(record: Mapping[str, Any]) -> bytes:
+def canonical(record: Mapping[str, object]) -> bytes:
     """The canonical JSON bytes of a record's inputs (a missing ``kind`` is an action, as in log version 1)."""
     data = {key: record.get(key) for key in RECORD_KEYS}
     data["kind"] = data["kind"] or "action"
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def link(previous: str, record: Mapping[str, Any]) -> str:
+def link(previous: str, record: Mapping[str, object]) -> str:
     """The chain value of ``record`` after the value ``previous`` (hex)."""
     return hashlib.sha256(previous.encode() + canonical(record)).hexdigest()
 
 
-def chain_of(start: str, records: Iterable[Mapping[str, Any]]) -> list[str]:
+def chain_of(start: str, records: Iterable[Mapping[str, object]]) -> list[str]:
     """The chain value after each record, starting from ``start`` (the seed commitment)."""
     out, head = [], start
     for record in records:
@@ -38,7 +37,8 @@ def chain_of(start: str, records: Iterable[Mapping[str, Any]]) -> list[str]:
     return out
 
 
-def chain_problems(data: Mapping[str, Any], records: Sequence[Mapping[str, Any]], head: str | None = None) -> list[str]:
+def chain_problems(data: Mapping[str, object], records: Sequence[Mapping[str, object]], head: str | None = None
+                   ) -> list[str]:
     """What is wrong with a log's chain: a record whose ``chain`` differs from the recomputed value, a ``chain``
     (head) field that is not the last value, or a ``head`` the caller kept that the log does not pass through."""
     values = chain_of(str(data.get("commitment", "")), records)

@@ -16,11 +16,11 @@ from collections.abc import Mapping
 from typing import TypeAlias
 
 #: Any JSON value.
-Json: TypeAlias = "bool | int | float | str | list[Json] | dict[str, Json] | None"
+Json: TypeAlias = bool | int | float | str | list["Json"] | dict[str, "Json"] | None
 #: A JSON object.
-JsonObject: TypeAlias = "dict[str, Json]"
+JsonObject: TypeAlias = dict[str, Json]
 #: A JSON object only read (a ``dict[str, int]`` is one: ``Mapping`` is covariant in its values).
-JsonMapping: TypeAlias = "Mapping[str, Json]"
+JsonMapping: TypeAlias = Mapping[str, Json]
 
 
 def _wrong(what: str, value: object) -> TypeError:
@@ -46,6 +46,13 @@ def as_str(value: object) -> str:
     if not isinstance(value, str):
         raise _wrong("a string", value)
     return value
+
+
+def as_number(value: object) -> float:
+    """``value`` as a JSON number (an integer or a float, not a boolean), as a float."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise _wrong("a number", value)
+    return float(value)
 
 
 def as_int(value: object) -> int:

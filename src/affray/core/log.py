@@ -10,13 +10,13 @@ Rule: X-1 (log every roll); DESIGN.md contracts 4 and 5.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from affray.core.engine import Accepted, StepResult, get_ruleset
+from affray.core.engine import Accepted, AnyRuleset, StepResult, get_ruleset
 from affray.core.files import MAX_JSON_BYTES, FileProblem, load_json, write_text
+from affray.core.json import Json, JsonMapping, JsonObject, as_int, as_list, as_object, as_str
 from affray.core.logcheck import FORMAT, READS, VERSION, LogFormatError, check_die, check_log
 from affray.core.match import Match
 from affray.core.records import ReplayError
@@ -33,7 +33,7 @@ PRIVATE = ("This file holds the match's secret seed and every seat's face-down c
 _REPLAY_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 
 
-def export_log(match: Match, *, reveal_seed: bool | None = None, seat: str | None = None) -> dict[str, Any]:
+def export_log(match: Match, *, reveal_seed: bool | None = None, seat: str | None = None) -> JsonObject:
     """The match as a JSON-ready dict. The seed is included once the match is over (or if asked).
 
     ``seat``: the log as that seat may see it (contract 6) while the match is not over: others' unrevealed
@@ -45,7 +45,7 @@ def export_log(match: Match, *, reveal_seed: bool | None = None, seat: str | Non
     if seat is not None and outcome is None:
         viewer = match.viewer(seat)
         data = export_log(match, reveal_seed=False)
-        data.update(redacted_for=seat, records=match.redacted_log(seat),
+        data.update(redacted_for=seat, records=[*match.redacted_log(seat)],
                     setup_events=[redact_event(e, viewer) for e in match.setup_events])
         return data
     reveal = outcome is not None if reveal_seed is None else reveal_seed
@@ -57,8 +57,8 @@ def export_log(match: Match, *, reveal_seed: bool | None = None, seat: str | Non
         "ruleset": match.ruleset.name,
         "setup": match.setup_data,
         "options": match.options_dict,
-        "seats": match.seats,
-        "controllers": match.controllers,
+        "seats": {**match.seats},
+        "controllers": {**match.controllers},
         "commitment": match.commitment,
         "seed": match.seed.hex() if reveal and match.seed is not None else None,
         "setup_events": [e.to_dict() for e in match.setup_events],
@@ -88,7 +88,7 @@ def write_log(match: Match, path: str | Path, *, seat: str | None = None, save: 
     write_text(path, json.dumps(data, indent=1) + "\n", private=private)
 
 
-def read_log(path: str | Path) -> dict[str, Any]:
+def read_log(path: str | Path) -> JsonObject:
     """Read and shape-check a log file; raise :class:`LogFormatError` naming the file and field otherwise."""
     try:
         data = load_json(path, MAX_JSON_BYTES)
@@ -97,46 +97,53 @@ def read_log(path: str | Path) -> dict[str, Any]:
     return check_log(data, str(path))
 
 
-def records_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+def records_of(data: JsonMapping) -> list[JsonObject]:
     """The log of record of a log of any version this affray reads (version 1 logs hold actions only)."""
     if "records" in data:
-        return list(data["records"])
-    return [{**entry, "kind": "action"} for entry in data["actions"]]
+        return [as_object(entry) for entry in as_list(data["records"])]
+    return [{**as_object(entry), "kind": "action"} for entry in as_list(data["actions"])]
 
 
-def salts_of(data: Mapping[str, Any]) -> str:
+def salts_of(data: Mapping[str, object]) -> str:
     """Where the log's seal salts came from: their own stream from format 3 on, the dice stream before."""
-    return OWN_SALTS if data.get("version", VERSION) >= VERSION else LEGACY_SALTS
+    return OWN_SALTS if as_int(data.get("version", VERSION)) >= VERSION else LEGACY_SALTS
 
 
-def _seed(data: dict[str, Any]) -> bytes:
+def _seed(data: JsonMapping) -> bytes:
     if not data.get("seed"):
         raise LogFormatError("the log does not reveal its seed yet, so it cannot be replayed or verified")
     try:
-        return bytes.fromhex(data["seed"])
+        return bytes.fromhex(as_str(data["seed"]))
     except (ValueError, TypeError):
         raise LogFormatError("the log's seed is not hexadecimal") from None
 
 
-def _ruleset(data: dict[str, Any]) -> Any:
+def _ruleset(data: JsonMapping) -> AnyRuleset:
     try:
-        return get_ruleset(data["ruleset"])
+        return get_ruleset(as_str(data["ruleset"]))
     except KeyError as exc:
         raise LogFormatError(f"ruleset: {exc.args[0]}") from None
 
 
-def _rebuild(data: dict[str, Any], seed: bytes) -> Match:
+def _names(value: Json) -> dict[str, str] | None:
+    """A log's ``seats`` or ``controllers`` (check_log admitted an object of text values, or none)."""
+    if value is None:
+        return None
+    return {key: as_str(name) for key, name in as_object(value).items()}
+
+
+def _rebuild(data: JsonMapping, seed: bytes) -> Match:
     """A fresh match from the log's ruleset, setup, options and seats; a mismatch is a :class:`LogFormatError`."""
     ruleset = _ruleset(data)
     try:
-        return Match(ruleset, data["setup"], data["options"], seed=seed, seats=data.get("seats"),
-                     controllers=data.get("controllers"), salts=salts_of(data))
+        return Match(ruleset, as_object(data["setup"]), as_object(data["options"]), seed=seed,
+                     seats=_names(data.get("seats")), controllers=_names(data.get("controllers")), salts=salts_of(data))
     except _REPLAY_ERRORS as exc:
         raise LogFormatError(f"setup/options: not a {ruleset.name} match this affray can start "
                              f"({type(exc).__name__}: {exc})") from None
 
 
-def _replay(match: Match, entry: dict[str, Any]) -> StepResult:
+def _replay(match: Match, entry: JsonObject) -> StepResult:
     try:
         return match.apply_record(entry)
     except _REPLAY_ERRORS as exc:
@@ -144,14 +151,15 @@ def _replay(match: Match, entry: dict[str, Any]) -> StepResult:
                              f"({type(exc).__name__}: {exc})") from None
 
 
-def import_log(data: dict[str, Any]) -> Match:
+def import_log(data: JsonMapping) -> Match:
     """Rebuild a match from a log by replaying its records on its setup and seed."""
     seed = _seed(data)
     ruleset = _ruleset(data)
     _rebuild(data, seed)  # a setup of the wrong shape is refused with its field
     try:
-        return Match.restore(ruleset, data["setup"], data["options"], seed=seed, records=records_of(data),
-                             seats=data.get("seats"), controllers=data.get("controllers"), salts=salts_of(data))
+        return Match.restore(ruleset, as_object(data["setup"]), as_object(data["options"]), seed=seed,
+                             records=records_of(data), seats=_names(data.get("seats")),
+                             controllers=_names(data.get("controllers")), salts=salts_of(data))
     except ReplayError as exc:
         raise LogFormatError(f"{exc}{_rules_note(data)}") from None
     except _REPLAY_ERRORS as exc:
@@ -159,11 +167,11 @@ def import_log(data: dict[str, Any]) -> Match:
                              f"({type(exc).__name__}: {exc})") from None
 
 
-def _rules_note(data: dict[str, Any]) -> str:
+def _rules_note(data: JsonMapping) -> str:
     """Why an older log may replay differently: it was recorded under other rules."""
     from affray.core.plugin import plugin
 
-    logged, now = data.get("rules_version"), plugin(data["ruleset"]).rules_version
+    logged, now = data.get("rules_version"), plugin(as_str(data["ruleset"])).rules_version
     if logged is None or logged == now:
         return ""
     return f" (the log was recorded under {data['ruleset']} rules version {logged}; this affray runs {now})"
@@ -183,32 +191,33 @@ class VerifyReport:
         return not self.problems
 
 
-def _check_free_rolls(seed: bytes, rolls: Any, report: VerifyReport) -> None:
+def _check_free_rolls(seed: bytes, rolls: Json, report: VerifyReport) -> None:
     """A table's free rolls (chat), each die re-derived from the seed's free stream (``free:i:attempt``)."""
     if rolls is None:
         return
     if not isinstance(rolls, list) or not all(isinstance(r, dict) for r in rolls):
         report.problems.append("free_rolls: a list of free rolls ({n, seat, notation, roll})")
         return
-    for entry in rolls:
-        event = {"type": "rolled", "actor": entry.get("seat"), "purpose": f"free roll {entry.get('notation')}",
-                 "roll": entry.get("roll")}
+    for entry in map(as_object, rolls):
+        event: JsonObject = {"type": "rolled", "actor": entry.get("seat"),
+                             "purpose": f"free roll {entry.get('notation')}", "roll": entry.get("roll")}
         _check_rolls(seed, [event], f"free roll #{entry.get('n')}", report, FREE_STREAM)
         report.free_rolls_checked += 1
 
 
-def _check_rolls(seed: bytes, events: list[dict[str, Any]], where: str, report: VerifyReport,
-                 stream: str = "") -> None:
-    for index, event in enumerate(events):
+def _check_rolls(seed: bytes, events: Json, where: str, report: VerifyReport, stream: str = "") -> None:
+    """``events``: a list of event objects (check_log admitted them)."""
+    for index, event in enumerate(map(as_object, as_list(events))):
         if event.get("type") != "rolled":
             continue
         roll = event.get("roll")
         dice = roll.get("dice") if isinstance(roll, dict) else None
-        if not isinstance(dice, list) or not all(check_die(d) for d in dice):
+        checked = [d for d in dice if check_die(d)] if isinstance(dice, list) else []
+        if not isinstance(dice, list) or len(checked) != len(dice):
             report.problems.append(f"{where}, event {index}: a 'rolled' event holds roll.dice, a list of "
                                    "{draw, sides, value} whole numbers")
             continue
-        for die in dice:
+        for die in checked:
             report.rolls_checked += 1
             derived = derive_die(seed, die["draw"], die["sides"], stream)
             if derived != die["value"]:
@@ -217,11 +226,11 @@ def _check_rolls(seed: bytes, events: list[dict[str, Any]], where: str, report: 
                     f"{die['draw']} on a d{die['sides']} is recorded as {die['value']} but the seed gives {derived}")
 
 
-def _describe(entry: dict[str, Any]) -> str:
+def _describe(entry: JsonMapping) -> str:
     return f"action #{entry['seq']} ({entry['seat']}: {json.dumps(entry['action'], sort_keys=True)})"
 
 
-def _first_difference(recorded: list[dict[str, Any]], replayed: list[dict[str, Any]]) -> str | None:
+def _first_difference(recorded: Sequence[Json], replayed: Sequence[Json]) -> str | None:
     for i, (a, b) in enumerate(zip(recorded, replayed, strict=False)):
         if a != b:
             return f"event {i} is recorded as {json.dumps(a)} but replay gives {json.dumps(b)}"
@@ -230,7 +239,7 @@ def _first_difference(recorded: list[dict[str, Any]], replayed: list[dict[str, A
     return None
 
 
-def _check_chain(data: dict[str, Any], head: str | None, report: VerifyReport) -> None:
+def _check_chain(data: JsonMapping, head: str | None, report: VerifyReport) -> None:
     """The hash chain of :mod:`affray.core.chain`, where the log carries one (or a head is given)."""
     from affray.core.chain import chain_problems
 
@@ -238,7 +247,7 @@ def _check_chain(data: dict[str, Any], head: str | None, report: VerifyReport) -
         report.problems.extend(chain_problems(data, records_of(data), head))
 
 
-def verify(data: dict[str, Any], head: str | None = None) -> VerifyReport:
+def verify(data: JsonMapping, head: str | None = None) -> VerifyReport:
     """Check a log against its own seed: commitment, every roll, every action, and its hash chain (a table
     server's log; ``head``: a chain head a seat kept, which the log must pass through). See the module docstring."""
     report = VerifyReport()
@@ -253,7 +262,7 @@ def verify(data: dict[str, Any], head: str | None = None) -> VerifyReport:
     for entry in records:
         _check_rolls(seed, entry.get("events", []), _describe(entry), report)
     match = _rebuild(data, seed)
-    diff = _first_difference(data.get("setup_events", []), [e.to_dict() for e in match.setup_events])
+    diff = _first_difference(as_list(data.get("setup_events", [])), [e.to_dict() for e in match.setup_events])
     if diff:
         report.problems.append(f"setup: {diff}{_rules_note(data)}")
     for entry in records:
@@ -264,7 +273,7 @@ def verify(data: dict[str, Any], head: str | None = None) -> VerifyReport:
             return report
         report.actions_checked += entry.get("kind", "action") == "action"
         events = result.events if isinstance(result, Accepted) else []
-        diff = _first_difference(entry.get("events", []), [e.to_dict() for e in events])
+        diff = _first_difference(as_list(entry.get("events", [])), [e.to_dict() for e in events])
         if diff:
             report.problems.append(f"{_describe(entry)}: {diff}{_rules_note(data)}")
             return report

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TypedDict, TypeGuard
+
+from affray.core.json import JsonObject
 
 FORMAT = "affray-match"
 # 3: seal salts from their own stream (issue 16); 2: records (actions and undo records), the affray and rules
@@ -25,26 +27,26 @@ class LogFormatError(ValueError):
     """A file that is not an affray match log of a version this program reads."""
 
 
-Check = Callable[[Any], bool]
+Check = Callable[[object], bool]
 
 
-def _text(v: Any) -> bool:
+def _text(v: object) -> TypeGuard[str]:
     return isinstance(v, str)
 
 
-def _hex(v: Any) -> bool:
+def _hex(v: object) -> TypeGuard[str]:
     return isinstance(v, str) and len(v) % 2 == 0 and bool(_HEX.match(v))
 
 
-def _int(v: Any) -> bool:
+def _int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _names(v: Any) -> bool:
+def _names(v: object) -> bool:
     return isinstance(v, dict) and all(isinstance(k, str) and isinstance(x, str) for k, x in v.items())
 
 
-def _events(v: Any) -> bool:
+def _events(v: object) -> bool:
     return isinstance(v, list) and all(isinstance(e, dict) and isinstance(e.get("type"), str) for e in v)
 
 
@@ -69,7 +71,7 @@ _ENTRY: dict[str, tuple[Check, str]] = {
 }
 
 
-def check_log(data: Any, source: str) -> dict[str, Any]:
+def check_log(data: object, source: str) -> JsonObject:
     """``data`` if it has the shape of a log of this version, else a :class:`LogFormatError` naming ``source``,
     the field and what was expected."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -94,7 +96,7 @@ def check_log(data: Any, source: str) -> dict[str, Any]:
     return data
 
 
-def _check_entry(entry: Any, i: int, source: str, key: str) -> None:
+def _check_entry(entry: object, i: int, source: str, key: str) -> None:
     if not isinstance(entry, Mapping):
         raise LogFormatError(f"{source}: {key}[{i}]: an object {{seq, seat, actor, action}} (got {_short(entry)})")
     for name, (ok, expected) in _ENTRY.items():
@@ -106,12 +108,20 @@ def _check_entry(entry: Any, i: int, source: str, key: str) -> None:
         raise LogFormatError(f"{source}: {key}[{i}].events: a list of events (objects with a 'type')")
 
 
-def check_die(die: Any) -> bool:
+class Die(TypedDict):
+    """A logged die (``Roll.to_dict``'s ``dice``), as :func:`check_die` admits it."""
+
+    draw: int
+    sides: int
+    value: int
+
+
+def check_die(die: object) -> TypeGuard[Die]:
     """A logged die: ``{draw, sides, value}`` whole numbers, ``sides`` at least 1."""
     return (isinstance(die, dict) and all(_int(die.get(k)) for k in ("draw", "sides", "value"))
             and 1 <= die["sides"] <= MAX_SIDES and die["draw"] >= 0)
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."

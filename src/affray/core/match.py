@@ -18,7 +18,7 @@ Derived values (views, legal lists) are kept in the match's :class:`~affray.core
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from affray.core.adjust import parse, rule_on
@@ -37,6 +37,7 @@ from affray.core.engine import (
 )
 from affray.core.events import Event, Revealed
 from affray.core.journal import Journal
+from affray.core.json import JsonMapping, JsonObject
 from affray.core.memo import Memo
 from affray.core.narration import Narrator, Story, narrator_for
 from affray.core.options import options_to_dict, parse_options
@@ -46,7 +47,8 @@ from affray.core.seatlog import seat_log, story_of
 from affray.core.standing import MOVED_ON, stands
 
 if TYPE_CHECKING:
-    from affray.core.policy import Choices
+    from affray.core.policy import Choices, Observation
+    from affray.core.view import View
 
 class Match:
     """A live match of one ruleset. See the module docstring."""
@@ -54,14 +56,14 @@ class Match:
     def __init__(
         self,
         ruleset: AnyRuleset,
-        setup: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
+        setup: JsonMapping,
+        options: Mapping[str, object] | None = None,
         *,
         seed: bytes | None = None,
         rng: RNG | None = None,
         seats: Mapping[str, str] | None = None,
         controllers: Mapping[str, str] | None = None,
-        shared: dict[Any, Any] | None = None,
+        shared: dict[Hashable, object] | None = None,
         salts: str = OWN_SALTS,
     ) -> None:
         """``shared``: a store for the setup-only parts of the memo (:meth:`Memo.static`), handed to every match
@@ -69,7 +71,8 @@ class Match:
         verifiable RNG draws its seal salts (:data:`~affray.core.rng.LEGACY_SALTS` to replay a log of format 1 or
         2)."""
         self.ruleset = ruleset
-        self.setup_data = dict(setup)
+        # Its readers (the tests, the narration checks) index it deeply: loose until the setups have typed shapes.
+        self.setup_data: dict[str, Any] = dict(setup)
         self.options = parse_options(ruleset.options_type, options)
         self.salts = salts
         if rng is None:
@@ -102,8 +105,8 @@ class Match:
         self._story: Story | None = None
 
     @classmethod
-    def restore(cls, ruleset: AnyRuleset, setup: Mapping[str, Any], options: Mapping[str, Any] | None, *,
-                seed: bytes, records: Sequence[Mapping[str, Any]], seats: Mapping[str, str] | None = None,
+    def restore(cls, ruleset: AnyRuleset, setup: JsonMapping, options: Mapping[str, object] | None, *,
+                seed: bytes, records: Sequence[JsonMapping], seats: Mapping[str, str] | None = None,
                 controllers: Mapping[str, str] | None = None, salts: str = OWN_SALTS) -> Match:
         """Rebuild a match from its log of record (``Record.to_dict`` entries); a refusal raises ReplayError."""
         match = cls(ruleset, setup, options, seed=seed, seats=seats, controllers=controllers, salts=salts)
@@ -129,7 +132,7 @@ class Match:
         return out
 
     @property
-    def options_dict(self) -> dict[str, Any]:
+    def options_dict(self) -> JsonObject:
         return options_to_dict(self.options)
 
     def pending(self) -> Window | None:
@@ -138,7 +141,7 @@ class Match:
     def legal(self, actor: str) -> list[ActionSpec]:
         return self.ruleset.legal(self.state, actor, self.memo)
 
-    def observe(self, actor: str) -> Any:
+    def observe(self, actor: str) -> Observation:
         """What the policy playing ``actor`` sees: a typed, read-only observation redacted for the seat that plays
         it, exactly as that seat's view is (:class:`~affray.core.policy.Observation`)."""
         return self.ruleset.observe(self.state, self.viewer(self.seats.get(actor, actor)), actor, self.memo)
@@ -170,15 +173,14 @@ class Match:
     def _new_viewer(self, seat: str) -> Viewer:
         return seat_viewer(self.seats, seat)
 
-    def view(self, seat: str) -> Any:
+    def view(self, seat: str) -> View[object, object]:
         """What ``seat`` may see now (a typed view, see :mod:`affray.core.view`)."""
         return self.ruleset.view(self.state, self.viewer(seat), self.memo)
 
     def view_json(self, seat: str) -> dict[str, Any]:
-        """:meth:`view` as JSON."""
-        view = self.view(seat)
-        to_json = getattr(view, "to_json", None)
-        return to_json() if to_json is not None else dict(view)
+        """:meth:`view` as JSON (its readers index it deeply: loose, until the view's JSON has a typed shape)."""
+        view: dict[str, Any] = self.view(seat).to_json()
+        return view
 
     def seat_names(self) -> list[str]:
         return sorted(set(self.seats.values()))

@@ -11,17 +11,23 @@ import dataclasses
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+from affray.core.json import JsonObject
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 T = TypeVar("T")
+D = TypeVar("D", bound="DataclassInstance")
 
 
 class OptionError(ValueError):
     """An unknown option or a value of the wrong kind."""
 
 
-def option(default: Any, *, rule: str, doc: str, choices: Sequence[Any] = (), low: float | None = None,
-           high: float | None = None) -> Any:
+def option(default: T, *, rule: str, doc: str, choices: Sequence[T] = (), low: float | None = None,
+           high: float | None = None) -> T:
     """A dataclass field for a rule option: its default, the rule ID it implements, and a sentence.
 
     ``low``/``high``: the range a number must lie in (inclusive), checked by :func:`parse_options`.
@@ -33,10 +39,10 @@ def option(default: Any, *, rule: str, doc: str, choices: Sequence[Any] = (), lo
 @dataclass(frozen=True, slots=True)
 class OptionInfo:
     name: str
-    default: Any
+    default: object
     rule: str
     doc: str
-    choices: tuple[Any, ...]
+    choices: tuple[object, ...]
     type_name: str
     low: float | None = None
     high: float | None = None
@@ -51,18 +57,18 @@ class OptionInfo:
         return f"at most {self.high:g}" if self.high is not None else ""
 
 
-_HINTS: dict[type[Any], dict[str, Any]] = {}
-_INFOS: dict[type[Any], tuple[OptionInfo, ...]] = {}
+_HINTS: dict[type[object], dict[str, object]] = {}
+_INFOS: dict[type[object], tuple[OptionInfo, ...]] = {}
 
 
-def _hints(cls: type[Any]) -> dict[str, Any]:
+def _hints(cls: type[object]) -> dict[str, object]:
     # get_type_hints evaluates string annotations: slow, and options are parsed for every match
     if cls not in _HINTS:
         _HINTS[cls] = typing.get_type_hints(cls)
     return _HINTS[cls]
 
 
-def describe(cls: type[Any]) -> tuple[OptionInfo, ...]:
+def describe(cls: type[DataclassInstance]) -> tuple[OptionInfo, ...]:
     """The options of an options dataclass, in declaration order."""
     if cls in _INFOS:
         return _INFOS[cls]
@@ -77,7 +83,7 @@ def describe(cls: type[Any]) -> tuple[OptionInfo, ...]:
     return _INFOS[cls]
 
 
-def _check(info: OptionInfo, kind: Any, value: Any) -> Any:
+def _check(info: OptionInfo, kind: object, value: object) -> object:
     if kind is bool:
         if not isinstance(value, bool):
             raise OptionError(f"option '{info.name}' expects true or false, got {value!r}")
@@ -93,13 +99,13 @@ def _check(info: OptionInfo, kind: Any, value: Any) -> Any:
     if info.choices and value not in info.choices:
         allowed = ", ".join(repr(c) for c in info.choices)
         raise OptionError(f"option '{info.name}' must be one of {allowed}, got {value!r}")
-    if kind in (int, float) and ((info.low is not None and value < info.low)
+    if kind in (int, float) and isinstance(value, int | float) and ((info.low is not None and value < info.low)
                                  or (info.high is not None and value > info.high)):
         raise OptionError(f"option '{info.name}' must be {info.range}, got {value!r} (Rule: {info.rule})")
     return value
 
 
-def parse_options(cls: type[T], values: Mapping[str, Any] | None) -> T:
+def parse_options(cls: type[D], values: Mapping[str, object] | None) -> D:
     """Build ``cls`` from ``values``, refusing unknown names and wrongly typed values."""
     values = dict(values or {})
     hints = _hints(cls)
@@ -111,6 +117,6 @@ def parse_options(cls: type[T], values: Mapping[str, Any] | None) -> T:
     return cls(**checked)
 
 
-def options_to_dict(options: Any) -> dict[str, Any]:
+def options_to_dict(options: DataclassInstance) -> JsonObject:
     """Every option with its value (defaults included), as recorded in the match setup."""
     return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}

@@ -5,10 +5,10 @@ names the line it goes back to). :mod:`affray.core.match` keeps them."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from affray.core.engine import Action
 from affray.core.events import Event, Revealed, Rolled
+from affray.core.json import JsonObject
 
 ACTION = "action"
 UNDO = "undo"
@@ -32,8 +32,8 @@ class Record:
     #: :mod:`affray.core.standing`). Not an input: the chain and replay ignore it.
     chosen_at: int | None = None
 
-    def to_dict(self, events: bool = True) -> dict[str, Any]:
-        out: dict[str, Any] = {"seq": self.seq, "kind": self.kind, "seat": self.seat, "actor": self.actor,
+    def to_dict(self, events: bool = True) -> JsonObject:
+        out: JsonObject = {"seq": self.seq, "kind": self.kind, "seat": self.seat, "actor": self.actor,
                                "action": self.action}
         if events:
             out["events"] = [e.to_dict() for e in self.events]

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import time
 import unicodedata
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from affray.core.engine import GM
+from affray.core.json import JsonObject
 from affray.core.notation import NotationError, parse, roll_expr
 from affray.core.rng import FREE_STREAM, VerifiableRNG
 from affray.store import ChatLine, Store
@@ -41,13 +42,13 @@ def may_read(line: ChatLine, seat: str) -> bool:
     return line.to is None or line.seat == seat or line.to == seat
 
 
-def visible(table: Table, seat: SeatInfo, since: int = 0) -> list[dict[str, Any]]:
+def visible(table: Table, seat: SeatInfo, since: int = 0) -> list[JsonObject]:
     """The chat lines ``seat`` may read, from line ``since`` on, as the page and the API show them."""
     return [line_json(table, line) for line in table.chat[since:] if may_read(line, seat.name)]
 
 
-def line_json(table: Table, line: ChatLine) -> dict[str, Any]:
-    out: dict[str, Any] = {"n": line.n, "at": line.at, "seat": line.seat, "from": speaker(table, line.seat),
+def line_json(table: Table, line: ChatLine) -> JsonObject:
+    out: JsonObject = {"n": line.n, "at": line.at, "seat": line.seat, "from": speaker(table, line.seat),
                            "to": line.to, "kind": line.kind, **line.body}
     if line.to is not None:
         out["to_name"] = speaker(table, line.to)
@@ -95,7 +96,7 @@ def free_draws(table: Table) -> int:
     return sum(len(line.body["roll"]["dice"]) for line in table.chat if line.kind == ROLL)
 
 
-def free_roll(table: Table, notation: str) -> dict[str, Any]:
+def free_roll(table: Table, notation: str) -> JsonObject:
     """The body of a free roll of ``notation``: its roll from the free stream and the index of its first draw."""
     try:
         expr = parse(notation)
@@ -110,7 +111,7 @@ def free_roll(table: Table, notation: str) -> dict[str, Any]:
     return {"notation": roll.notation, "roll": roll.to_dict(), "first": first}
 
 
-def free_rolls(table: Table, seat: SeatInfo) -> list[dict[str, Any]]:
+def free_rolls(table: Table, seat: SeatInfo) -> list[JsonObject]:
     """The free rolls ``seat`` may read (the public ones and its whispers), for its full log after the end:
     ``affray verify`` re-derives their dice from the seed's free stream."""
     return [{"n": line.n, "seat": line.seat, "notation": line.body["notation"], "roll": line.body["roll"]}
@@ -118,7 +119,7 @@ def free_rolls(table: Table, seat: SeatInfo) -> list[dict[str, Any]]:
 
 
 def post(service: TableService, table: Table, seat: SeatInfo, to: str | None, *, text: str | None = None,
-         notation: str | None = None) -> dict[str, Any]:
+         notation: str | None = None) -> JsonObject:
     """Add a chat line (``text``) or a free roll (``notation``) from ``seat`` to ``to``; the answer is the line as
     the sender reads it. Every seat that may read it hears it (a push)."""
     with table.lock:

@@ -7,7 +7,9 @@ a refusal is raised (DESIGN.md contract 2).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+
+from affray.core.json import Json, JsonObject
 
 #: HTTP statuses by the kind of refusal (the web layer uses them; the CLI prints the message).
 BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, UNPROCESSABLE = 400, 401, 403, 404, 409, 422
@@ -22,7 +24,7 @@ class Refusal(Exception):
     (for a bad scenario: ``[{"file", "field", "expected"}]``)."""
 
     def __init__(self, code: str, message: str, status: int = BAD_REQUEST,
-                 problems: list[dict[str, Any]] | None = None, reason: str = "") -> None:
+                 problems: Sequence[Mapping[str, str]] | None = None, reason: str = "") -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -30,12 +32,12 @@ class Refusal(Exception):
         self.problems = problems or []
         self.reason = reason
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"code": self.code, "message": self.message}
+    def to_dict(self) -> JsonObject:
+        out: JsonObject = {"code": self.code, "message": self.message}
         if self.reason:
             out["reason"] = self.reason
         if self.problems:
-            out["problems"] = self.problems
+            out["problems"] = [dict[str, Json](problem) for problem in self.problems]
         return out
 
 

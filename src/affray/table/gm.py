@@ -8,13 +8,15 @@ record.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from affray.core.engine import GM, Rejected
+from affray.core.json import Json, JsonObject, as_list, as_number, as_object
 from affray.core.log import export_log
 from affray.table.chat import free_rolls
 from affray.table.errors import BAD_REQUEST, CONFLICT, FORBIDDEN, UNPROCESSABLE, Refusal, refused_step
-from affray.table.live import SeatInfo, Table
+from affray.table.live import Answer, SeatInfo, Table
 from affray.table.tokens import new_token, token_hash
 
 if TYPE_CHECKING:
@@ -27,7 +29,7 @@ def require_gm(seat: SeatInfo) -> None:
 
 
 def take_back(service: TableService, table: Table, seat: SeatInfo, to: int, version: int,
-              confirm: bool) -> dict[str, Any]:
+              confirm: bool) -> JsonObject:
     """Take the fight back to version ``to`` (an undo record is appended; nothing is cut from the log)."""
     require_gm(seat)
     if not confirm:
@@ -46,7 +48,7 @@ def take_back(service: TableService, table: Table, seat: SeatInfo, to: int, vers
 
 
 def adjust(service: TableService, table: Table, seat: SeatInfo, version: int, submission_id: str | None,
-           reason: str, changes: list[Any]) -> dict[str, Any]:
+           reason: str, changes: Sequence[object]) -> Answer:
     """A GM ruling (:mod:`affray.core.adjust`): ``changes`` checked by the ruleset, then a ``gm`` record in the log
     of record and the chain, heard by every seat as a ruling line. A refused change: 422 with the ruleset's code,
     nothing changed. A retried ``submission_id`` returns the first answer."""
@@ -64,7 +66,7 @@ def adjust(service: TableService, table: Table, seat: SeatInfo, version: int, su
         return service._answer(table, seat, table.version - 1)
 
 
-def adjustable(table: Table, seat: SeatInfo) -> dict[str, Any]:
+def adjustable(table: Table, seat: SeatInfo) -> JsonObject:
     """What the GM may change now, per combatant (the ruleset's :meth:`~affray.core.adjust.Adjuster.forms`): bars
     with their bounds, statuses, the kind of position, whether it is out."""
     from affray.core.plugin import plugin
@@ -74,10 +76,10 @@ def adjustable(table: Table, seat: SeatInfo) -> dict[str, Any]:
     if record.adjuster is None:
         return {"combatants": {}}
     with table.lock:
-        return {"combatants": record.adjuster().forms(table.match.state)}
+        return {"combatants": {**record.adjuster().forms(table.match.state)}}
 
 
-def set_paused(service: TableService, table: Table, seat: SeatInfo, paused: bool) -> dict[str, Any]:
+def set_paused(service: TableService, table: Table, seat: SeatInfo, paused: bool) -> JsonObject:
     require_gm(seat)
     with table.lock:
         config = service._guard(lambda: service.store.set_config(table.id, {"paused": paused}))
@@ -87,7 +89,7 @@ def set_paused(service: TableService, table: Table, seat: SeatInfo, paused: bool
     return {"paused": paused, "version": table.version}
 
 
-def start_timer(service: TableService, table: Table, seat: SeatInfo, seconds: float | None) -> dict[str, Any]:
+def start_timer(service: TableService, table: Table, seat: SeatInfo, seconds: float | None) -> JsonObject:
     """Start (or with ``None`` stop) the Drama Timer; when it runs out the server submits the GM's ``timeout``."""
     require_gm(seat)
     with table.lock:
@@ -96,7 +98,8 @@ def start_timer(service: TableService, table: Table, seat: SeatInfo, seconds: fl
                           UNPROCESSABLE)
         if seconds is not None and not 0 < seconds <= 3600:
             raise Refusal("bad_seconds", "The Drama Timer runs from 1 second to an hour.", UNPROCESSABLE)
-        timer = None if seconds is None else {"ends_at": round(time.time() + seconds, 3), "seconds": seconds}
+        timer: JsonObject | None = (None if seconds is None
+                                    else {"ends_at": round(time.time() + seconds, 3), "seconds": seconds})
         config = service._guard(lambda: service.store.set_config(table.id, {"timer": timer}))
         table.config = dict(config or table.config)
         service._guard(lambda: service.store.audit(table.id, seat.name, "timer", {"seconds": seconds}))
@@ -113,11 +116,11 @@ def resume_timer(service: TableService, table: Table) -> None:
         _schedule(service, table, timer)
 
 
-def _schedule(service: TableService, table: Table, timer: dict[str, Any]) -> None:
-    service.worker.schedule(max(0.0, float(timer["ends_at"]) - time.time()), lambda: _fire(service, table, timer))
+def _schedule(service: TableService, table: Table, timer: JsonObject) -> None:
+    service.worker.schedule(max(0.0, as_number(timer["ends_at"]) - time.time()), lambda: _fire(service, table, timer))
 
 
-def _fire(service: TableService, table: Table, timer: dict[str, Any]) -> None:
+def _fire(service: TableService, table: Table, timer: JsonObject) -> None:
     with table.lock:
         if table.config.get("timer") != timer:
             return  # stopped or restarted meanwhile
@@ -132,7 +135,7 @@ def _fire(service: TableService, table: Table, timer: dict[str, Any]) -> None:
     service.announce(table)
 
 
-def replace_token(service: TableService, table: Table, seat: SeatInfo, target: str) -> dict[str, Any]:
+def replace_token(service: TableService, table: Table, seat: SeatInfo, target: str) -> JsonObject:
     """A new token for seat ``target``; the old one stops working at once (its connections are closed)."""
     require_gm(seat)
     with table.lock:
@@ -149,7 +152,7 @@ def replace_token(service: TableService, table: Table, seat: SeatInfo, target: s
     return {"seat": target, "token": token, "link": link_for(table.id, token)}
 
 
-def seat_list(table: Table, seat: SeatInfo) -> list[dict[str, Any]]:
+def seat_list(table: Table, seat: SeatInfo) -> list[JsonObject]:
     """Every seat of the table for the GM's page, in any browser: its name, role, actors, controller and whether it
     has a link (a person's seat; a policy plays the others). Never a token: the server keeps only their hashes, so a
     GM who lost a link makes a new one (:func:`replace_token`)."""
@@ -159,13 +162,13 @@ def seat_list(table: Table, seat: SeatInfo) -> list[dict[str, Any]]:
                  "link": s.token_hash is not None} for s in table.seats.values()]
 
 
-def end(service: TableService, table: Table, seat: SeatInfo) -> dict[str, Any]:
+def end(service: TableService, table: Table, seat: SeatInfo) -> JsonObject:
     """End the fight now; the seed is revealed to every seat."""
     require_gm(seat)
     with table.lock:
         if table.over:
             raise Refusal("match_over", "The fight is already over.", CONFLICT)
-        outcome = {"winner": None, "reason": "ended by the GM"}
+        outcome: JsonObject = {"winner": None, "reason": "ended by the GM"}
         service._guard(lambda: service.store.end_table(table.id, outcome))
         table.ended, table.stored_end = outcome, True
         service._guard(lambda: service.store.audit(table.id, seat.name, "end", {"version": table.version}))
@@ -173,31 +176,31 @@ def end(service: TableService, table: Table, seat: SeatInfo) -> dict[str, Any]:
     return {"outcome": outcome, "seed": table.seed_hex}
 
 
-def audit_trail(service: TableService, table: Table, seat: SeatInfo) -> list[dict[str, Any]]:
+def audit_trail(service: TableService, table: Table, seat: SeatInfo) -> list[JsonObject]:
     require_gm(seat)
     return [{"n": a.n, "at": a.at, "who": a.who, "kind": a.kind, "detail": a.detail}
             for a in service._guard(lambda: service.store.audit_trail(table.id))]
 
 
-def exported(table: Table, seat: SeatInfo) -> dict[str, Any]:
+def exported(table: Table, seat: SeatInfo) -> JsonObject:
     """After the end: the full log in the format ``affray verify`` reads, with every record's chain value and the
     head. Before the end: the caller's redacted log (no seat sees more than its own view allows, the GM included)."""
     with table.lock:
         if table.over:
             data = export_log(table.match, reveal_seed=True)
-            for record, chain in zip(data["records"], table.chains, strict=True):
-                record["chain"] = chain
+            for record, chain in zip(as_list(data["records"]), table.chains, strict=True):
+                as_object(record)["chain"] = chain
             data["chain"] = table.head
             data["table"] = table.id
             if table.ended is not None:
                 data["ended"] = table.ended
-            data["free_rolls"] = free_rolls(table, seat)
+            data["free_rolls"] = list[Json](free_rolls(table, seat))
             return data
         return {"table": table.id, "version": table.version, "commitment": table.match.commitment,
-                "chain": table.head, "seed": None, "log": table.match.redacted_log(table.match_seat(seat))}
+                "chain": table.head, "seed": None, "log": list[Json](table.match.redacted_log(table.match_seat(seat)))}
 
 
-def export(service: TableService, table: Table, seat: SeatInfo) -> dict[str, Any]:
+def export(service: TableService, table: Table, seat: SeatInfo) -> JsonObject:
     require_gm(seat)
     service._guard(lambda: service.store.audit(table.id, seat.name, "export", {"version": table.version}))
     return exported(table, seat)

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Required, TypedDict
 
 from affray.ai.base import Policy
 from affray.core.chain import link
 from affray.core.engine import SPECTATOR
+from affray.core.json import Json, JsonObject
 from affray.core.match import Match
 from affray.core.rng import policy_rng
 from affray.odds.hints import hints
@@ -44,9 +45,9 @@ class Table:
     seed_hex: str
     seats: dict[str, SeatInfo]
     policies: dict[str, Policy]
-    config: dict[str, Any]
+    config: JsonObject
     chains: list[str] = field(default_factory=list)
-    ended: dict[str, Any] | None = None
+    ended: JsonObject | None = None
     by_submission: dict[str, int] = field(default_factory=dict)
     stored_end: bool = False  # the store knows the table ended
     policy_due: int = -1  # the version a policy move is scheduled for (one at a time)
@@ -78,7 +79,7 @@ class Table:
     def paused(self) -> bool:
         return bool(self.config.get("paused"))
 
-    def outcome(self) -> dict[str, Any] | None:
+    def outcome(self) -> JsonObject | None:
         outcome = self.match.outcome()
         if outcome is not None:
             return {"winner": outcome.winner, "reason": outcome.reason}
@@ -101,7 +102,7 @@ class Table:
         """The actors of ``seat`` that a person plays (policies play the rest on the server)."""
         return [a for a in seat.actors if a not in self.policies]
 
-    def legal_for(self, seat: SeatInfo) -> dict[str, list[dict[str, Any]]]:
+    def legal_for(self, seat: SeatInfo) -> dict[str, list[JsonObject]]:
         """Legal actions of the seat's person-played actors that are due now (none while paused or over), each with
         its odds ``hint`` (:func:`affray.odds.hints.hints`; ``""`` where there is none)."""
         window = None if self.over or self.paused else self.match.pending()
@@ -125,7 +126,17 @@ class Table:
         return SPECTATOR if seat.role == "spectator" else seat.name
 
 
-def seat_message(table: Table, seat: SeatInfo, since: int = 0, chat_since: int = 0) -> dict[str, Any]:
+class Answer(TypedDict, total=False):
+    """The answer to an accepted action or ruling: its version, seq and the seat's events; ``chosen_at`` when it was
+    chosen at an earlier version (:meth:`~affray.table.service.TableService.submit`)."""
+
+    version: Required[int]
+    seq: Required[int]
+    events: Required[list[Json]]
+    chosen_at: int
+
+
+def seat_message(table: Table, seat: SeatInfo, since: int = 0, chat_since: int = 0) -> JsonObject:
     """What ``seat`` may know now: its view, its due legal actions, its redacted log from ``since`` on (each event
     told in a sentence, ``text``), the chat lines it may read from line ``chat_since`` on, the version, the
     commitment and chain head, the outcome, and the seed (null until the end); the GM's also says which seats are
@@ -133,7 +144,7 @@ def seat_message(table: Table, seat: SeatInfo, since: int = 0, chat_since: int =
     from affray.table.chat import speaker, visible
 
     match, name = table.match, table.match_seat(seat)
-    message = {
+    message: JsonObject = {
         "table": table.id,
         "title": table.title,
         "ruleset": match.ruleset.name,
@@ -142,10 +153,10 @@ def seat_message(table: Table, seat: SeatInfo, since: int = 0, chat_since: int =
         "role": seat.role,
         "actors": list(seat.actors),
         "view": match.view_json(name),
-        "legal": table.legal_for(seat),
-        "log": match.events_since(since, name, narrate=True),
+        "legal": {actor: list[Json](specs) for actor, specs in table.legal_for(seat).items()},
+        "log": list[Json](match.events_since(since, name, narrate=True)),
         "since": since,
-        "chat": visible(table, seat, chat_since),
+        "chat": list[Json](visible(table, seat, chat_since)),
         "chat_since": chat_since,
         "seats": [{"seat": s.name, "role": s.role, "name": speaker(table, s.name)} for s in table.seats.values()
                   if s.role != "spectator" and s.token_hash is not None],  # the people one may whisper to

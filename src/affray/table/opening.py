@@ -5,9 +5,10 @@ once; the GM page keeps them in its browser."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from affray.ai.runner import policies_for
+from affray.core.json import JsonObject
 from affray.core.match import Match
 from affray.core.options import OptionError
 from affray.core.rng import new_secret_seed, seed_from_int
@@ -29,9 +30,34 @@ def link_for(table_id: str, token: str) -> str:
     return f"/t/{table_id}#{token}"
 
 
-def open_table(service: TableService, scenario: str, options: Mapping[str, Any] | None,
+class Link(TypedDict):
+    """A seat's token and the page address that carries it."""
+
+    token: str
+    link: str
+
+
+class SeatLink(Link):
+    """A player's seat: its link, the actors it plays and its role."""
+
+    actors: list[str]
+    role: str
+
+
+class Created(TypedDict):
+    """The answer to a table's creator: the table, and every person's seat with its token and link."""
+
+    table: str
+    title: str
+    ruleset: str
+    commitment: str
+    gm: Link
+    seats: dict[str, SeatLink]
+
+
+def open_table(service: TableService, scenario: str, options: Mapping[str, object] | None,
                controllers: Mapping[str, str] | None, seed: int | None, spectator: bool,
-               seats: Mapping[str, str] | None) -> tuple[Table, dict[str, Any]]:
+               seats: Mapping[str, str] | None) -> tuple[Table, Created]:
     """A new table and the answer to its creator: every seat's token and link. ``controllers`` and ``seats``: who
     plays whom (:func:`affray.table.scenarios.cast`); ``seed``: a public seed, or None for a secret one."""
     checked, label = resolve_scenario(scenario, service.examples_dir)
@@ -49,8 +75,8 @@ def open_table(service: TableService, scenario: str, options: Mapping[str, Any] 
     table_id = new_table_id()
     # "salts": where seal salts come from: a table stored before the seal-salt stream existed drew them from the
     # dice stream, and is restored that way (table/restore.py).
-    config: dict[str, Any] = {"seats": match.seats, "controllers": match.controllers, "paused": False,
-                              "timer": None, "salts": match.salts}
+    config: JsonObject = {"seats": {**match.seats}, "controllers": {**match.controllers}, "paused": False,
+                          "timer": None, "salts": match.salts}
     stored = [StoredSeat(p.name, token_hash(tokens[p.name]) if p.name in tokens else None, p.actors,
                          p.controller, p.role) for p in plans]  # type: ignore[arg-type]
     service._guard(lambda: service.store.create_table(NewTable(
@@ -60,9 +86,8 @@ def open_table(service: TableService, scenario: str, options: Mapping[str, Any] 
     table = Table(id=table_id, title=checked.model.name, scenario=label, match=match, seed_hex=raw.hex(),
                   seats={s.seat: SeatInfo(s.seat, s.role, s.actors, s.controller, s.token_hash) for s in stored},
                   policies=policies_for(match), config=config)
-    links = {p.name: {"token": tokens[p.name], "link": link_for(table_id, tokens[p.name]),
-                      "actors": list(p.actors), "role": p.role}
+    links = {p.name: SeatLink(token=tokens[p.name], link=link_for(table_id, tokens[p.name]), actors=list(p.actors),
+                              role=p.role)
              for p in plans if p.name in tokens and p.role != "gm"}
-    return table, {"table": table_id, "title": table.title, "ruleset": match.ruleset.name,
-            "commitment": match.commitment, "gm": {"token": tokens["gm"], "link": link_for(table_id, tokens["gm"])},
-            "seats": links}
+    return table, Created(table=table_id, title=table.title, ruleset=match.ruleset.name, commitment=match.commitment,
+                          gm=Link(token=tokens["gm"], link=link_for(table_id, tokens["gm"])), seats=links)

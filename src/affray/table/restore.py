@@ -11,6 +11,7 @@ from typing import Any
 
 from affray.ai.runner import policies_for
 from affray.core.engine import get_ruleset
+from affray.core.json import JsonObject
 from affray.core.match import Match
 from affray.core.records import Record, ReplayError
 from affray.core.rng import LEGACY_SALTS, commitment_of
@@ -34,7 +35,7 @@ def to_store(record: Record, chain: str, submission_id: str | None) -> StoredRec
                         chain=chain, submission_id=submission_id, chosen_at=record.chosen_at)
 
 
-def from_store(record: StoredRecord) -> dict[str, Any]:
+def from_store(record: StoredRecord) -> JsonObject:
     """A stored record in the match's ``Record.to_dict`` form (what ``Match.restore`` and the chain read), with
     ``chosen_at`` where the store kept one."""
     action = {"type": "undo", "to": record.payload["to"]} if record.kind == "undo" else record.payload

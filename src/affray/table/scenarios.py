@@ -11,7 +11,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import yaml
 
@@ -19,6 +18,7 @@ from affray.api import Scenario, scenario_from_data
 from affray.core.content import ContentError, Problem
 from affray.core.engine import GM
 from affray.core.files import load_yaml
+from affray.core.json import JsonObject
 from affray.core.match import Match
 from affray.core.scenario import load_scenario_data
 from affray.table.errors import NOT_FOUND, UNPROCESSABLE, Refusal
@@ -56,7 +56,7 @@ def resolve_scenario(spec: str, examples_dir: Path) -> tuple[Scenario, str]:
         raise _problems(exc, examples_dir) from None
 
 
-def _uploaded(text: str) -> dict[str, Any]:
+def _uploaded(text: str) -> JsonObject:
     if len(text) > MAX_SCENARIO_TEXT:
         raise ContentError(UPLOAD_PATH, [Problem("(file)", f"at most {MAX_SCENARIO_TEXT} characters")])
     try:

@@ -16,14 +16,15 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
-from affray.core.engine import Rejected
+from affray.core.engine import Action, Rejected
+from affray.core.json import JsonObject
 from affray.store import Store, StoreError
 from affray.table.errors import CONFLICT, NOT_FOUND, UNAUTHORIZED, UNAVAILABLE, Refusal, refused_step
 from affray.table.feed import Follower, Push, first_push, pushes
 from affray.table.hooks import ServiceHooks
-from affray.table.live import SeatInfo, Table, seat_message
+from affray.table.live import Answer, SeatInfo, Table, seat_message
 from affray.table.restore import (
     TableDamaged,
     build_table,
@@ -36,6 +37,11 @@ from affray.table.restore import (
 from affray.table.scenarios import default_examples_dir
 from affray.table.tokens import token_hash
 from affray.table.worker import Worker
+
+if TYPE_CHECKING:
+    from affray.table.opening import Created
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -74,9 +80,9 @@ class TableService:
 
     # -- creating ---------------------------------------------------------------------------------------
 
-    def create(self, scenario: str, options: Mapping[str, Any] | None = None,
+    def create(self, scenario: str, options: Mapping[str, object] | None = None,
                controllers: Mapping[str, str] | None = None, seed: int | None = None,
-               spectator: bool = True, seats: Mapping[str, str] | None = None) -> dict[str, Any]:
+               spectator: bool = True, seats: Mapping[str, str] | None = None) -> Created:
         """Open a table (:func:`affray.table.opening.open_table`); the answer holds every seat's token and link."""
         from affray.table.opening import open_table
 
@@ -144,14 +150,14 @@ class TableService:
         with table.lock:
             return any(seat.token_hash == hashed for seat in table.seats.values())
 
-    def state(self, table: Table, seat: SeatInfo, since: int = 0) -> dict[str, Any]:
+    def state(self, table: Table, seat: SeatInfo, since: int = 0) -> JsonObject:
         with table.lock:
             return seat_message(table, seat, max(0, since))
 
     # -- acting -------------------------------------------------------------------------------------------
 
-    def submit(self, table: Table, seat: SeatInfo, actor: str, action: Any, version: int,
-               submission_id: str | None = None) -> dict[str, Any]:
+    def submit(self, table: Table, seat: SeatInfo, actor: str, action: Action, version: int,
+               submission_id: str | None = None) -> Answer:
         """Take ``action`` for ``actor`` at ``version``; the answer is ``{"version", "seq", "events"}`` with the
         seat's redacted events. A retried ``submission_id`` returns the first answer."""
         started = time.perf_counter()
@@ -163,8 +169,8 @@ class TableService:
         self.hooks.accepted(table.id, answer["version"], started)
         return answer
 
-    def _submit(self, table: Table, seat: SeatInfo, actor: str, action: Any, version: int,
-                submission_id: str | None) -> dict[str, Any]:
+    def _submit(self, table: Table, seat: SeatInfo, actor: str, action: Action, version: int,
+                submission_id: str | None) -> Answer:
         key = f"{seat.name}/{submission_id}" if submission_id else None
         with table.lock:
             if key is not None and key in table.by_submission:
@@ -188,7 +194,7 @@ class TableService:
             raise Refusal("stale_version", "Another action was taken first; look again and choose anew.", CONFLICT,
                           reason="moved_on")
 
-    def take_back(self, table: Table, seat: SeatInfo, version: int) -> dict[str, Any]:
+    def take_back(self, table: Table, seat: SeatInfo, version: int) -> JsonObject:
         """A player takes back its own last action (refused once something was revealed since)."""
         with table.lock:
             self._check_open(table)
@@ -208,11 +214,11 @@ class TableService:
         if table.paused:
             raise Refusal("paused", "The GM has paused the table.", CONFLICT)
 
-    def _answer(self, table: Table, seat: SeatInfo, seq: int) -> dict[str, Any]:
+    def _answer(self, table: Table, seat: SeatInfo, seq: int) -> Answer:
         """The answer to an accepted action: its version, seq and the seat's events; ``chosen_at`` when it was
         chosen at an earlier version and stood behind other actors' moves (a simultaneous window)."""
         entries = table.match.events_since(seq, table.match_seat(seat))
-        answer: dict[str, Any] = {"version": seq + 1, "seq": seq, "events": entries[0]["events"] if entries else []}
+        answer = Answer(version=seq + 1, seq=seq, events=entries[0]["events"] if entries else [])
         chosen_at = table.match.records[seq].chosen_at
         if chosen_at is not None:
             answer["chosen_at"] = chosen_at
@@ -399,7 +405,7 @@ class TableService:
 
         resume_timer(self, table)
 
-    def _guard(self, call: Callable[[], Any]) -> Any:
+    def _guard(self, call: Callable[[], T]) -> T:
         try:
             return call()
         except StoreError as exc:

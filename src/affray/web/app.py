@@ -13,14 +13,17 @@ from __future__ import annotations
 import asyncio
 import hmac
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import PlainTextResponse
 
+from affray.core.json import JsonObject
 from affray.table import Refusal, SeatInfo, Table, TableService, compact_text, gm, token_hash
 from affray.table.chat import post as post_line
+from affray.table.live import Answer
+from affray.table.opening import Created
 from affray.web import errors
 from affray.web.headers import SecurityHeaders
 from affray.web.limits import DEFAULT_BODY_LIMIT, BodyLimit, RateLimiter
@@ -121,8 +124,8 @@ def create_app(service: TableService, *, create_key: str | None = None, body_lim
 def _tables(api: Api) -> APIRouter:
     router = APIRouter(prefix="/api/tables", tags=["tables"])
 
-    @router.post("", status_code=201)
-    def new_table(body: NewTableBody, request: Request) -> dict[str, Any]:
+    @router.post("", status_code=201, response_model=None)
+    def new_table(body: NewTableBody, request: Request) -> Created:
         """Open a table; the answer holds the GM's and every seat's token and link (shown only once)."""
         api.limit(f"create:{request.client.host if request.client else ''}")
         if api.create_key is not None:
@@ -137,7 +140,7 @@ def _tables(api: Api) -> APIRouter:
                           since: Annotated[int | None, Query(ge=0, description="wait until the version passes it")]
                           = None,
                           timeout: Annotated[float, Query(gt=0, le=LONG_POLL_MAX)] = 25.0,
-                          compact: Annotated[int, Query(ge=0, le=1)] = 0) -> dict[str, Any] | PlainTextResponse:
+                          compact: Annotated[int, Query(ge=0, le=1)] = 0) -> JsonObject | PlainTextResponse:
         """The caller's seat: version, view, legal actions (when due), redacted log, commitment, chain, outcome,
         seed (null until the end). ``since`` waits up to ``timeout`` seconds for a newer version and then sends
         the log from ``since`` on."""
@@ -149,36 +152,36 @@ def _tables(api: Api) -> APIRouter:
             return PlainTextResponse(text)
         return await run_in_threadpool(api.service.state, table, seat, since or 0)
 
-    @router.post("/{table_id}/actions")
-    def act(table_id: str, body: ActionBody, request: Request) -> dict[str, Any]:
+    @router.post("/{table_id}/actions", response_model=None)
+    def act(table_id: str, body: ActionBody, request: Request) -> Answer:
         """Take an action chosen at ``version``: 200 with the seat's events, 409 ``stale_version``, or 422 with
         the ruleset's code and sentence."""
         table, seat = api.seat(table_id, bearer(request))
         return api.service.submit(table, seat, body.actor, body.action, body.version, body.id)
 
-    @router.post("/{table_id}/take_back")
-    def take_back(table_id: str, body: TakeBackBody, request: Request) -> dict[str, Any]:
+    @router.post("/{table_id}/take_back", response_model=None)
+    def take_back(table_id: str, body: TakeBackBody, request: Request) -> JsonObject:
         """Take back your own last action (refused once a die was rolled or a card turned since)."""
         table, seat = api.seat(table_id, bearer(request))
         return api.service.take_back(table, seat, body.version)
 
-    @router.post("/{table_id}/chat")
-    def chat(table_id: str, body: ChatBody, request: Request) -> dict[str, Any]:
+    @router.post("/{table_id}/chat", response_model=None)
+    def chat(table_id: str, body: ChatBody, request: Request) -> JsonObject:
         """A chat line to everyone, the GM or one seat (a whisper: only its sender and addressee read it)."""
         table, seat = api.seat(table_id, bearer(request))
         api.limit_chat(seat)
         return post_line(api.service, table, seat, body.to, text=body.text)
 
-    @router.post("/{table_id}/roll")
-    def roll(table_id: str, body: RollBody, request: Request) -> dict[str, Any]:
+    @router.post("/{table_id}/roll", response_model=None)
+    def roll(table_id: str, body: RollBody, request: Request) -> JsonObject:
         """A free roll (``3d6+1``), from the table's seed on its own stream: checkable at the end, and never a die
         of the fight."""
         table, seat = api.seat(table_id, bearer(request))
         api.limit_chat(seat)
         return post_line(api.service, table, seat, body.to, notation=body.notation)
 
-    @router.get("/{table_id}/log")
-    def table_log(table_id: str, request: Request) -> dict[str, Any]:
+    @router.get("/{table_id}/log", response_model=None)
+    def table_log(table_id: str, request: Request) -> JsonObject:
         """After the end: the full log (``affray verify`` reads it). Before: the caller's redacted log."""
         table, seat = api.seat(table_id, bearer(request))
         return gm.exported(table, seat)
@@ -211,67 +214,67 @@ async def _wait(service: TableService, table: Table, since: int, timeout: float)
 def _gm(api: Api) -> APIRouter:
     router = APIRouter(prefix="/api/tables/{table_id}/gm", tags=["gm"])
 
-    @router.post("/take_back")
-    def rewind(table_id: str, body: RewindBody, request: Request) -> dict[str, Any]:
+    @router.post("/take_back", response_model=None)
+    def rewind(table_id: str, body: RewindBody, request: Request) -> JsonObject:
         """Take the fight back to version ``to`` (needs ``"confirm": true``); audited."""
         table, seat = api.seat(table_id, bearer(request))
         return gm.take_back(api.service, table, seat, body.to, body.version, body.confirm)
 
-    @router.post("/adjust")
-    def adjust(table_id: str, body: AdjustBody, request: Request) -> dict[str, Any]:
+    @router.post("/adjust", response_model=None)
+    def adjust(table_id: str, body: AdjustBody, request: Request) -> Answer:
         """A GM ruling: change a bar, a status, a position, or take a combatant out (or back in), with a reason.
         Checked by the ruleset (422 with its code), recorded in the log and the chain, read by every seat."""
         table, seat = api.seat(table_id, bearer(request))
         return gm.adjust(api.service, table, seat, body.version, body.id, body.reason, body.changes)
 
-    @router.get("/adjust")
-    def adjustable(table_id: str, request: Request) -> dict[str, Any]:
+    @router.get("/adjust", response_model=None)
+    def adjustable(table_id: str, request: Request) -> JsonObject:
         """What the GM may change now: each combatant's bars (with bounds), statuses, position kind and whether
         it is out."""
         table, seat = api.seat(table_id, bearer(request))
         return gm.adjustable(table, seat)
 
-    @router.post("/pause")
-    def pause(table_id: str, request: Request) -> dict[str, Any]:
+    @router.post("/pause", response_model=None)
+    def pause(table_id: str, request: Request) -> JsonObject:
         table, seat = api.seat(table_id, bearer(request))
         return gm.set_paused(api.service, table, seat, True)
 
-    @router.post("/resume")
-    def resume(table_id: str, request: Request) -> dict[str, Any]:
+    @router.post("/resume", response_model=None)
+    def resume(table_id: str, request: Request) -> JsonObject:
         table, seat = api.seat(table_id, bearer(request))
         return gm.set_paused(api.service, table, seat, False)
 
-    @router.post("/timer")
-    def timer(table_id: str, body: TimerBody, request: Request) -> dict[str, Any]:
+    @router.post("/timer", response_model=None)
+    def timer(table_id: str, body: TimerBody, request: Request) -> JsonObject:
         """Start WitchHammer's Drama Timer (WH-B20) for ``seconds``; null stops it."""
         table, seat = api.seat(table_id, bearer(request))
         return gm.start_timer(api.service, table, seat, body.seconds)
 
-    @router.get("/seats")
-    def seats(table_id: str, request: Request) -> list[dict[str, Any]]:
+    @router.get("/seats", response_model=None)
+    def seats(table_id: str, request: Request) -> list[JsonObject]:
         """Every seat: name, role, actors, controller and whether it has a link (never a token: make a new one)."""
         table, seat = api.seat(table_id, bearer(request))
         return gm.seat_list(table, seat)
 
-    @router.post("/seats/{seat_name}/token")
-    def new_token(table_id: str, seat_name: str, request: Request) -> dict[str, Any]:
+    @router.post("/seats/{seat_name}/token", response_model=None)
+    def new_token(table_id: str, seat_name: str, request: Request) -> JsonObject:
         """A new token and link for a seat; the old token stops working at once."""
         table, seat = api.seat(table_id, bearer(request))
         return gm.replace_token(api.service, table, seat, seat_name)
 
-    @router.post("/end")
-    def end(table_id: str, request: Request) -> dict[str, Any]:
+    @router.post("/end", response_model=None)
+    def end(table_id: str, request: Request) -> JsonObject:
         """End the fight now; the seed is revealed."""
         table, seat = api.seat(table_id, bearer(request))
         return gm.end(api.service, table, seat)
 
-    @router.get("/export")
-    def export(table_id: str, request: Request) -> dict[str, Any]:
+    @router.get("/export", response_model=None)
+    def export(table_id: str, request: Request) -> JsonObject:
         table, seat = api.seat(table_id, bearer(request))
         return gm.export(api.service, table, seat)
 
-    @router.get("/audit")
-    def audit(table_id: str, request: Request) -> list[dict[str, Any]]:
+    @router.get("/audit", response_model=None)
+    def audit(table_id: str, request: Request) -> list[JsonObject]:
         table, seat = api.seat(table_id, bearer(request))
         return gm.audit_trail(api.service, table, seat)
 
