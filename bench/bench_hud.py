@@ -21,6 +21,7 @@ from pathlib import Path
 
 import affray
 from affray.ai.runner import play
+from affray.core.engine import Action
 from affray.core.match import Match
 from affray.core.rng import FastRNG, seed_from_int
 from affray.rulesets.hud.mechanics import pursuit_step
@@ -154,7 +155,7 @@ def replay_seconds(actions: int = 10_000) -> float:
     scenario = affray.load_scenario(DUEL)
     match = Match(scenario.ruleset, scenario.setup, {"round_limit": actions}, seed=seed_from_int(1),
                   seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
-    guard = {"type": "declare", "plan": [{"type": "defense"}, {"type": "defense"}], "additional": False}
+    guard: Action = {"type": "declare", "plan": [{"type": "defense"}, {"type": "defense"}], "additional": False}
     while len(match.log) < actions:
         window = match.pending()
         assert window is not None

@@ -15,7 +15,8 @@ import pytest
 import affray
 from affray.ai.base import policy_names
 from affray.core.actions import check_action
-from affray.core.engine import GM, SPECTATOR, Rejected, ruleset_names
+from affray.core.engine import GM, SPECTATOR, Action, Rejected, ruleset_names
+from affray.core.fields import text
 from affray.core.log import export_log, import_log
 from affray.core.match import Match
 from affray.core.memo import Memo
@@ -51,9 +52,9 @@ def test_log_round_trips_through_json_and_verifies(path: Path) -> None:
     assert affray.verify(data).ok
 
 
-def _junk_actions(match: Match, actor: str) -> list[dict[str, object]]:
+def _junk_actions(match: Match, actor: str) -> list[Action]:
     legal = match.legal(actor)
-    junk: list[dict[str, object]] = [{"type": "no_such_action"}, {"type": "attack", "target": "nobody"},
+    junk: list[Action] = [{"type": "no_such_action"}, {"type": "attack", "target": "nobody"},
                                      {"type": "declare", "plan": "x"}, {"type": 3}]
     for spec in legal[:3]:
         broken = copy.deepcopy(spec.action)
@@ -149,7 +150,7 @@ def test_legal_actions_are_instances_of_their_types_and_memos_equal_fresh_builds
         if types:
             for spec in legal:
                 assert check_action(spec.action, types) == [], spec.label
-                assert set(spec.free) <= fields[spec.action["type"]]  # a free field may be optional and absent
+                assert set(spec.free) <= fields[text(spec.action, "type")]  # a free field may be optional and absent
         match.act(actor, legal[rng.die(len(legal)) - 1].action)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import affray
-from affray.core.engine import Accepted, Viewer
+from affray.core.engine import Accepted, Action, Viewer
 from affray.core.journal import QUIET, QUIET_TRUSTED, Journal
 from affray.core.match import Match
 from affray.core.options import parse_options
@@ -106,7 +106,7 @@ def test_a_refused_action_is_still_refused_on_a_validating_quiet_journal() -> No
     nothing."""
     m = hud_match("nerdified", combatant("a", name="A", endurance=10), combatant("b", name="B", endurance=10), [3, 9])
     before = RULESET.snapshot(m.state)
-    action = {"type": "declare", "plan": [attack("b"), attack("b"), DEFENSE], "additional": False}
+    action: Action = {"type": "declare", "plan": [attack("b"), attack("b"), DEFENSE], "additional": False}
     result = RULESET.step(m.state, "a", action, m.rng, QUIET)
     assert not result.ok and result.code == "wrong_action_count"  # type: ignore[union-attr]
     assert RULESET.snapshot(m.state) == before

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import affray
-from affray.core.engine import Accepted, Viewer
+from affray.core.engine import Accepted, Action, Viewer
+from affray.core.fields import square
 from affray.core.journal import QUIET, QUIET_TRUSTED, Journal
 from affray.core.match import Match
 from affray.core.memo import Memo
@@ -155,7 +156,7 @@ def test_turn_choices_answer_by_part_without_listing_the_moves() -> None:
     legal = match.ruleset.legal(state, "a", memo)
     assert choices.of("move") == [s for s in legal if s.action["type"] == "move"] and len(listings) == 1
     ends = choices.ends("move")
-    assert [(x, y) for x, y, _ in ends] == [tuple(s.action["to"]) for s in choices.of("move")]
+    assert [(x, y) for x, y, _ in ends] == [square(s.action, "to") for s in choices.of("move")]
     assert all(p for *_, p in ends)  # every move leaves b's threatened square at full speed (SC-27 (a))
     assert not any(p for *_, p in choices.ends("withdraw"))  # withdrawing never provokes (SC-19)
     plain = Choices("a", lambda: legal)
@@ -167,7 +168,7 @@ def test_the_trusted_step_moves_along_the_engines_path() -> None:
     foe's reach when the budget allows), so both end on the same square with the same state."""
     match = build(OPEN, {"left": [fighter("a", (0, 0), speed_ft=60)], "right": [fighter("b", (4, 1))]},
                   dice=[20, 1])
-    action = {"type": "move", "to": [8, 0]}
+    action: Action = {"type": "move", "to": [8, 0]}
     assert _both_ways(match, "a", action, 5) == "move"
     state = copy.deepcopy(match.state)
     assert isinstance(state, SpellchromeState)

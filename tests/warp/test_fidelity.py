@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from affray.core.engine import Action
 from affray.core.events import Event
 from affray.rulesets.warp.events import Wounded
 from tests.warp.helpers import attack, brawler, fighter, ok, rejected, rolls, thug, warp_match, who
 
-PASS = {"type": "pass"}
+PASS: Action = {"type": "pass"}
 
 
 def wounded(events: list[Event]) -> Wounded:

@@ -15,6 +15,7 @@ from pydantic import TypeAdapter
 import affray
 from affray.core.actions import actions_schema, check_action
 from affray.core.engine import GM, SPECTATOR
+from affray.core.fields import text
 from affray.core.match import Match
 from affray.core.memo import Memo
 from affray.core.rng import FastRNG
@@ -81,7 +82,7 @@ def test_every_legal_action_is_an_instance_of_a_declared_type(path: Path, option
         for actor in window.actors:
             for spec in match.ruleset.legal(match.state, actor):
                 assert check_action(spec.action, ACTION_TYPES) == [], spec
-                declared = {f.name for f in TYPES[spec.action["type"]].fields if f.free}
+                declared = {f.name for f in TYPES[text(spec.action, "type")].fields if f.free}
                 assert set(spec.free) <= declared & set(spec.action), spec
                 seen.add(spec.action["type"])
     assert "attack" in seen or scenario.model.mode == "gestalt"

@@ -9,6 +9,7 @@ from pathlib import Path
 import httpx2 as httpx
 from playwright.sync_api import expect
 
+from affray.core.fields import text
 from tests.web.browser import DOCS_IMG, chromium, due, live_server, open_seat, synced, wait_for
 
 BROKEN = """ruleset: spellchrome
@@ -176,4 +177,4 @@ def test_free_form_posts_are_written_in_one_browser_and_read_in_the_other(tmp_pa
         wait_for(lambda: table.version == 1, 10, "the post to be taken")
         synced(pages, 1)
         expect(pages[reader].page.locator("#log")).to_contain_text(post)
-        assert post in table.match.records[0].action["text"]
+        assert post in text(table.match.records[0].action, "text")

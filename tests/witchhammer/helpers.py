@@ -155,9 +155,9 @@ def plan_all(match: Match, plans: dict[str, list[str]], psych: dict[str, list[st
     window = match.pending()
     if window is not None and window.phase == "psych":
         for actor in window.actors:
-            events += ok(match.act(actor, {"type": "commit", "cards": (psych or {}).get(actor, [])}))
+            events += ok(match.act(actor, {"type": "commit", "cards": [*(psych or {}).get(actor, [])]}))
     window = match.pending()
     assert window is not None and window.phase == "planning", window
     for actor in [a for a in window.actors if a != "gm"]:
-        events += ok(match.act(actor, {"type": "commit", "cards": plans.get(actor, [])}))
+        events += ok(match.act(actor, {"type": "commit", "cards": [*plans.get(actor, [])]}))
     return events

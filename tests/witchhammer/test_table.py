@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from affray.core.engine import GM, SPECTATOR
+from affray.core.engine import GM, SPECTATOR, Action
+from affray.core.fields import texts
 from affray.core.match import Match
 from affray.core.sealed import SealBroken
 from affray.rulesets.witchhammer.state import WitchHammerState
@@ -29,7 +30,7 @@ def state_of(m: Match) -> WitchHammerState:
     return m.state
 
 
-def unchanged(m: Match, actor: str, action: dict[str, object], code: str) -> None:
+def unchanged(m: Match, actor: str, action: Action, code: str) -> None:
     """Submit ``action``: it must be refused with ``code`` and leave state, RNG and log exactly as they were."""
     before = json.dumps(RULESET.snapshot(m.state), sort_keys=True)
     draws, logged = m.rng.index, len(m.log)
@@ -191,4 +192,4 @@ def test_policies_plan_from_the_view_only() -> None:
         action = policy.choose(m.observe("a"), m.choices("a"), FastRNG(1))
         assert action in [s.action for s in legal]
     plan = WitchHammerHeuristic().choose(m.observe("a"), m.choices("a"), FastRNG(1))
-    assert plan["type"] == "commit" and len(plan["cards"]) == 2
+    assert plan["type"] == "commit" and len(texts(plan, "cards")) == 2

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from affray.core.events import Event
+from affray.core.json import Json
 from affray.core.rng import RNG
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from affray.core.policy import Choices, Observation
     from affray.core.scenario import ScenarioBase
 
-Action = dict[str, Any]
+Action = dict[str, Json]
 GM = "gm"
 SPECTATOR = "spectator"
 

@@ -318,7 +318,7 @@ class Match:
                 f"That ruling would leave the fight in a state the rules cannot go on from ({broken})."))
         parsed = parse(action)
         assert not isinstance(parsed, Rejected)
-        record_action = {"type": "ruling", "reason": parsed[0], "changes": [c.to_dict() for c in parsed[1]]}
+        record_action: Action = {"type": "ruling", "reason": parsed[0], "changes": [c.to_dict() for c in parsed[1]]}
         self._append(Record(self.version, GM, "", record_action, list(result), RULING),
                      opened.simultaneous if opened is not None else "")
         self.memo.reset(self.version)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable
 from typing import TypeVar
 
 from affray.core.engine import ActionSpec
+from affray.core.fields import square
 from affray.core.memo import Memo
 from affray.core.policy import Choices
 from affray.rulesets.spellchrome.legal import TurnListing
@@ -70,7 +71,7 @@ def move_ends(choices: Choices, kind: str) -> tuple[End, ...]:
     """:meth:`TurnChoices.ends` of any choices (a plain :class:`Choices` over a listing reads its specs)."""
     if isinstance(choices, TurnChoices):
         return choices.ends(kind)
-    return tuple((s.action["to"][0], s.action["to"][1], any(n.startswith("provokes") for n in s.notes))
+    return tuple((*square(s.action, "to"), any(n.startswith("provokes") for n in s.notes))
                  for s in choices.of(kind))
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 from affray.core.engine import ActionSpec
+from affray.core.fields import square, text
 from affray.core.grid import DIRECTIONS, Pos, open_squares
 from affray.core.memo import Cache, Memo
 from affray.rulesets.spellchrome.health import after_the_fight
@@ -207,7 +208,7 @@ class Moves:
         if groups is None:
             groups = self._groups = {}
             for s in self.specs:
-                groups.setdefault(s.action["type"], []).append(s)
+                groups.setdefault(text(s.action, "type"), []).append(s)
         return groups.get(kind, [])
 
     def ends(self, kind: str) -> tuple[tuple[int, int, bool], ...]:
@@ -216,7 +217,7 @@ class Moves:
         found = self._ends.get(kind)
         if found is None:
             found = self._ends[kind] = tuple(
-                (s.action["to"][0], s.action["to"][1], any(n.startswith("provokes") for n in s.notes))
+                (*square(s.action, "to"), any(n.startswith("provokes") for n in s.notes))
                 for s in self.of(kind))
         return found
 
@@ -268,14 +269,14 @@ class TurnListing:
         if split is None:
             split = self._split = {"attack": [], "full_attack": []}
             for s in self.blows():
-                split[s.action["type"]].append(s)
+                split[text(s.action, "type")].append(s)
         return split.get(kind, [])
 
     def spells(self) -> list[ActionSpec]:
         if self._spells is None:
             spells = spell_actions(self.state, self.c, self.turn, self.memo)
             if self.after:
-                spells = [s for s in spells if self.c.spells[s.action["spell"]].effect == "heal"]
+                spells = [s for s in spells if self.c.spells[text(s.action, "spell")].effect == "heal"]
             self._spells = spells
         return self._spells
 

@@ -284,7 +284,7 @@ class WitchHammerHeuristic:
             cards = [card] if card is not None else []
         else:
             cards = planner.plan()
-        wanted: Action = {"type": "commit", "cards": cards} if cards else {"type": "ready"}
+        wanted: Action = {"type": "commit", "cards": [*cards]} if cards else {"type": "ready"}
         if (not me.psych_placed) if phase == "psych" else not me.placed:
             return wanted  # nothing placed yet: every ordered pair of cards in hand is listed (planning.legal)
         return wanted if choices.allows(wanted) else {"type": "ready"}
@@ -328,7 +328,7 @@ class WitchHammerSteady:
         me = obs.me
         if obs.phase != "planning" or me is None or me.placed:
             return {"type": "ready"} if choices.allows(READY) else choices.all()[0].action
-        return {"type": "commit", "cards": steady_plan(me.deck or {}, obs.cards)}
+        return {"type": "commit", "cards": [*steady_plan(me.deck or {}, obs.cards)]}
 
 
 #: The policies this ruleset offers, by name (its plug-in record lists them; ``random`` serves every ruleset).
