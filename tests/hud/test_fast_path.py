@@ -20,6 +20,7 @@ from affray.core.policy import exposed
 from affray.core.rng import FastRNG, ScriptedRNG
 from affray.rulesets.hud.actions import ACTION_TYPES
 from affray.rulesets.hud.observe import HudChoices, HudObservation
+from affray.rulesets.hud.setup import hud_setup
 from affray.rulesets.hud.views import view
 from tests.hud.helpers import DEFENSE, RULESET, attack, combatant, declare, hud_match, ok
 
@@ -51,7 +52,8 @@ def _replay(path: Path, seed: int, actions: tuple[tuple[str, dict[str, Any]], ..
     per step when ``None``)."""
     scenario = affray.load_scenario(path)
     rng = FastRNG(seed)
-    state, _ = RULESET.setup(scenario.setup, parse_options(RULESET.options_type, scenario.options), rng, journal)
+    options = parse_options(RULESET.options_type, scenario.options)
+    state, _ = RULESET.setup(hud_setup(scenario.setup), options, rng, journal)
     out = [(rng.index, RULESET.snapshot(state))]
     for actor, action in actions:
         assert isinstance(RULESET.step(state, actor, action, rng, journal), Accepted)

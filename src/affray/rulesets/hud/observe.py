@@ -122,7 +122,7 @@ class SeenFighter(SeenCombatant[Fighter]):
         f = self._f
         if not f.declared:
             return None
-        return tuple(PlanItem(i["type"], i.get("target"), i.get("weapon"), i.get("text")) for i in f.plan)
+        return tuple(PlanItem.of(i) for i in f.plan)
 
     def in_hand(self) -> tuple[WeaponView, ...]:
         """The weapons in hand (copies), in carried order."""

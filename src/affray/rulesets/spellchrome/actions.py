@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from affray.core.engine import Rejected
+from affray.core.engine import Action, Rejected
 from affray.core.events import Defeated, Event
 from affray.core.grid import Pos, adjacent
 from affray.core.rng import RNG
@@ -81,7 +81,7 @@ def _spend_move(turn: Turn) -> None:
     turn.moved = True
 
 
-def check_move(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any], kind: str) -> Checked:
+def check_move(state: SpellchromeState, c: Combatant, turn: Turn, action: Action, kind: str) -> Checked:
     if turn.stepped:
         return Rejected("already_stepped", f"{c.name} took a 5-foot step and cannot move otherwise this turn (SC-21).")
     if not (turn.move_left or turn.standard_left):
@@ -109,7 +109,7 @@ def _apply_move(state: SpellchromeState, c: Combatant, turn: Turn, kind: str, wa
     return apply
 
 
-def check_run(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
+def check_run(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
     if not state.options.running:
         return Rejected("not_allowed", "Running is switched off in this fight (option 'running').")
     if not (turn.move_left and turn.standard_left) or turn.moved or turn.stepped:
@@ -131,7 +131,7 @@ def check_run(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[st
     return apply
 
 
-def check_step(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
+def check_step(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
     to = _pos(action.get("to"))
     if isinstance(to, Rejected):
         return to
@@ -156,7 +156,7 @@ def check_step(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[s
     return apply
 
 
-def _attack_target(state: SpellchromeState, c: Combatant, action: dict[str, Any]) -> Combatant | Rejected:
+def _attack_target(state: SpellchromeState, c: Combatant, action: Action) -> Combatant | Rejected:
     target = _target(state, action.get("target"))
     if isinstance(target, Rejected):
         return target
@@ -167,7 +167,7 @@ def _attack_target(state: SpellchromeState, c: Combatant, action: dict[str, Any]
     return target
 
 
-def check_attack(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any], full: bool) -> Checked:
+def check_attack(state: SpellchromeState, c: Combatant, turn: Turn, action: Action, full: bool) -> Checked:
     if full and not (turn.standard_left and (turn.move_left or turn.move_used_for == "step") and not turn.moved):
         return Rejected("needs_full_round", f"A full attack takes {c.name}'s standard and move actions (SC-15).")
     if not turn.standard_left:
@@ -199,7 +199,7 @@ def _apply_attack(state: SpellchromeState, c: Combatant, turn: Turn, target: Com
     return apply
 
 
-def check_cast(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
+def check_cast(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
     if not turn.standard_left:
         return Rejected("no_standard_action", f"{c.name} has used its standard action this turn (SC-15).")
     spell = c.spells.get(str(action.get("spell")))
@@ -241,7 +241,7 @@ def _apply_cast(state: SpellchromeState, c: Combatant, turn: Turn, spell: SpellK
     return apply
 
 
-def check_first_aid(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
+def check_first_aid(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
     if not turn.standard_left:
         return Rejected("no_standard_action", f"{c.name} has used its standard action this turn (SC-15).")
     target = _target(state, action.get("target"))
@@ -258,7 +258,7 @@ def check_first_aid(state: SpellchromeState, c: Combatant, turn: Turn, action: d
     return apply
 
 
-def check_draw(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
+def check_draw(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
     weapon = action.get("weapon")
     if not isinstance(weapon, str) or weapon not in c.arms:
         return Rejected("no_such_weapon", f"{c.name} carries no weapon called '{weapon}'.")
@@ -277,7 +277,7 @@ def check_draw(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[s
     return apply
 
 
-def check_give_up(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
+def check_give_up(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
     if c.kind == "character" or not state.options.npcs_may_give_up:
         return Rejected("not_allowed", "Only NPCs and monsters give up, when the option 'npcs_may_give_up' is on.")
 
@@ -290,7 +290,7 @@ def check_give_up(state: SpellchromeState, c: Combatant, turn: Turn, action: dic
     return apply
 
 
-def check_end_turn(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
+def check_end_turn(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
     def apply(rng: RNG, events: list[Event]) -> None:
         end_turn(state, rng, events)
     return apply
@@ -299,12 +299,12 @@ def check_end_turn(state: SpellchromeState, c: Combatant, turn: Turn, action: di
 BLOWS = frozenset({"attack", "full_attack", "give_up"})
 
 
-def _harmful(c: Combatant, action: dict[str, Any]) -> bool:
+def _harmful(c: Combatant, action: Action) -> bool:
     spell = c.spells.get(str(action.get("spell")))
     return spell is not None and spell.effect != "heal"
 
 
-def trusted_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
+def trusted_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
     """An action taken from ``c``'s legal listing (the journal does not ask for validation, issue 16): attacks,
     spells and moves along the engine's path skip the checks that only refuse what the listing never offers; the
     path is the one the full check finds (:func:`~.movement.auto_path`), so the dice and the state are the same."""
@@ -322,7 +322,7 @@ def trusted_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, actio
     return check_turn_action(state, c, turn, action)
 
 
-def check_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
+def check_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
     """Validate one turn action; see the module docstring for the shapes. After the fight (the dying bleed on,
     SC-04) no blow is struck: attacks, harmful spells and giving up are refused."""
     kind = action["type"]

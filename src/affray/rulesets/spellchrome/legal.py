@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
-from affray.core.engine import ActionSpec
+from affray.core.engine import Action, ActionSpec
 from affray.core.fields import square, text
 from affray.core.grid import DIRECTIONS, Pos, open_squares
 from affray.core.memo import Cache, Memo
@@ -78,7 +78,7 @@ def _move_spec(specs: Cache[SpecKey, ActionSpec], kind: str, to: Pos, suffix: st
     found = specs.get(key)
     if found is None:
         where = f"[{to[0]}, {to[1]}]"
-        action: dict[str, Any] = {"type": "move" if kind == "tumble" else kind, "to": list(to)}
+        action: Action = {"type": "move" if kind == "tumble" else kind, "to": list(to)}
         if kind == "run":
             label = f"run {suffix} to {where}"
         elif kind == "tumble":

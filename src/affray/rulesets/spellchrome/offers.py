@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from affray.core.engine import ActionSpec
+from affray.core.engine import Action, ActionSpec
 from affray.core.grid import Pos
 from affray.core.memo import Cache, Memo
 from affray.rulesets.spellchrome.combat import attack_provokers, cast_provokers, line_clear
@@ -26,7 +26,7 @@ SPECS_LIMIT = 50_000
 SPECS_OWN = 4_000
 
 
-def spec(action: dict[str, Any], label: str, notes: tuple[str, ...] = (), free: tuple[str, ...] = ()) -> ActionSpec:
+def spec(action: Action, label: str, notes: tuple[str, ...] = (), free: tuple[str, ...] = ()) -> ActionSpec:
     """An :class:`ActionSpec`; ``free`` names the fields a client may change (``step`` checks what comes back)."""
     return ActionSpec(action, label, notes, free)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from affray.core.engine import Rejected
+from affray.core.engine import Action, Rejected
 from affray.core.journal import Journal
 from affray.rulesets.warp.events import AttackDeclared, Moved
 from affray.rulesets.warp.mechanics import PACES, distance_dice
@@ -22,7 +22,7 @@ from affray.rulesets.warp.turns import end_action, gm_decides
 ATTACK_FIELDS = frozenset({"type", "target", "weapon", "mode", "maneuver", "trait", "experience", "claim", "move"})
 
 
-def count_field(action: dict[str, Any], key: str, have: int, what: str) -> Rejected | int:
+def count_field(action: Action, key: str, have: int, what: str) -> Rejected | int:
     """A whole number of dice from 0 to ``have`` (``bad_count``/``not_enough_experience`` otherwise)."""
     value = action.get(key, 0)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -62,7 +62,7 @@ def infer_mode(state: WarpState, arm: Arm, distance: float) -> str:
     return "ranged" if arm.ranged is not None else "melee"
 
 
-def _target(state: WarpState, f: Fighter, action: dict[str, Any]) -> Rejected | Fighter:
+def _target(state: WarpState, f: Fighter, action: Action) -> Rejected | Fighter:
     target = action.get("target")
     t = state.fighters.get(target) if isinstance(target, str) else None
     if t is None or t.out or t.side == f.side:
@@ -70,7 +70,7 @@ def _target(state: WarpState, f: Fighter, action: dict[str, Any]) -> Rejected | 
     return t
 
 
-def _weapon(state: WarpState, f: Fighter, action: dict[str, Any], distance: float) -> Rejected | tuple[Arm, str]:
+def _weapon(state: WarpState, f: Fighter, action: Action, distance: float) -> Rejected | tuple[Arm, str]:
     wid = action.get("weapon", f.wielding)
     if not isinstance(wid, str) or wid not in usable_weapons(f):
         return Rejected("unknown_weapon", f"{f.name} carries no weapon called '{wid}'.")
@@ -82,7 +82,7 @@ def _weapon(state: WarpState, f: Fighter, action: dict[str, Any], distance: floa
     return arm, str(mode)
 
 
-def _trait(f: Fighter, action: dict[str, Any], use: str, weapon: str) -> Rejected | str | None:
+def _trait(f: Fighter, action: Action, use: str, weapon: str) -> Rejected | str | None:
     """The trait rolled: as named, the best suitable one when the field is absent, or none (2 dice,
     WR-03) when it is ``null``."""
     if "trait" not in action:
@@ -104,7 +104,7 @@ def _trait(f: Fighter, action: dict[str, Any], use: str, weapon: str) -> Rejecte
     return tid
 
 
-def _maneuver(state: WarpState, action: dict[str, Any], mode: str) -> Rejected | str:
+def _maneuver(state: WarpState, action: Action, mode: str) -> Rejected | str:
     mid = action.get("maneuver", "attack")
     m = state.maneuvers.get(mid) if isinstance(mid, str) else None
     if m is None:
@@ -114,7 +114,7 @@ def _maneuver(state: WarpState, action: dict[str, Any], mode: str) -> Rejected |
     return str(mid)
 
 
-def _move(state: WarpState, f: Fighter, action: dict[str, Any], mode: str) -> Rejected | tuple[str, float] | None:
+def _move(state: WarpState, f: Fighter, action: Action, mode: str) -> Rejected | tuple[str, float] | None:
     move = action.get("move")
     if move is None:
         return None
@@ -127,7 +127,7 @@ def _move(state: WarpState, f: Fighter, action: dict[str, Any], mode: str) -> Re
     return pace if isinstance(pace, Rejected) else (str(move["dir"]), pace)
 
 
-def check_attack(state: WarpState, f: Fighter, action: dict[str, Any]) -> Rejected | Attack:
+def check_attack(state: WarpState, f: Fighter, action: Action) -> Rejected | Attack:
     """Validate an attack completely; nothing changes here (contract 2)."""
     unknown = sorted(set(action) - ATTACK_FIELDS)
     if unknown:
@@ -159,7 +159,7 @@ def check_attack(state: WarpState, f: Fighter, action: dict[str, Any]) -> Reject
                      claim, distance)
 
 
-def trusted_attack(state: WarpState, f: Fighter, action: dict[str, Any]) -> Attack:
+def trusted_attack(state: WarpState, f: Fighter, action: Action) -> Attack:
     """The attack :func:`check_attack` would declare for an action taken from the legal listing (a journal that
     does not validate, :mod:`affray.core.journal`): the same defaults, none of the checks."""
     t = state.fighters[action["target"]]

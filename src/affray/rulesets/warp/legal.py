@@ -77,7 +77,7 @@ def _attack_plan(state: WarpState, f: Fighter) -> Iterator[tuple[dict[str, Any],
                 if f.experience > 0:
                     extra.append((man, 1))
                 for mid, spend in extra:
-                    action: dict[str, Any] = {"type": "attack", "target": t.id, "weapon": wid, "mode": mode,
+                    action: Action = {"type": "attack", "target": t.id, "weapon": wid, "mode": mode,
                                               "trait": traits[0], "maneuver": mid}
                     if spend:
                         action["experience"] = spend
@@ -181,7 +181,7 @@ def _defend_plan(state: WarpState) -> Iterator[dict[str, Any]]:
         need = min(fighting_capacity(t), len(close))
         normals = [list(c) for c in itertools.islice(itertools.combinations(close, need), MAX_COMBINATIONS)]
     for tid, dodge, spend, normal in itertools.product(traits, dodges, _counts(t.experience), normals):
-        action: dict[str, Any] = {"type": "defend", "trait": tid, "dodge": dodge, "experience": spend}
+        action: Action = {"type": "defend", "trait": tid, "dodge": dodge, "experience": spend}
         if normal is not None:
             action["normal"] = normal
         yield action

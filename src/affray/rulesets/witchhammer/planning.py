@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from affray.core.engine import GM, ActionSpec, Rejected, Window
+from affray.core.engine import GM, Action, ActionSpec, Rejected, Window
 from affray.core.events import Committed
 from affray.core.journal import Journal
 from affray.core.memo import Memo
@@ -71,7 +71,7 @@ def everyone_ready(state: WitchHammerState) -> bool:
     return window is not None and window.actors.count(GM) == len(window.actors)
 
 
-def placed(action: dict[str, Any]) -> list[str]:
+def placed(action: Action) -> list[str]:
     """The cards a psych/place/ready/commit action places, for an action taken from the legal list (a trusted
     journal): what :func:`check` returns for it without judging it."""
     kind = action["type"]
@@ -80,7 +80,7 @@ def placed(action: dict[str, Any]) -> list[str]:
     return [] if kind == "ready" else [action["card"]]
 
 
-def check(state: WitchHammerState, f: Fighter, action: dict[str, Any]) -> Rejected | list[str]:
+def check(state: WitchHammerState, f: Fighter, action: Action) -> Rejected | list[str]:
     """Validate a psych/place/ready/commit action completely; return the cards to place."""
     kind = action["type"]
     if kind == "ready":
@@ -117,7 +117,7 @@ def check(state: WitchHammerState, f: Fighter, action: dict[str, Any]) -> Reject
     return list(cards)
 
 
-def apply(state: WitchHammerState, f: Fighter, action: dict[str, Any], cards: list[str], rng: RNG,
+def apply(state: WitchHammerState, f: Fighter, action: Action, cards: list[str], rng: RNG,
           journal: Journal) -> None:
     """Place ``cards`` face down and, for ready/commit, lock in (WH-02, WH-03, WH-B18)."""
     for card_id in cards:
