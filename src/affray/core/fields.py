@@ -32,8 +32,10 @@ def _get(action: Mapping[str, Json], name: str, wanted: str) -> Json:
     return action[name]
 
 
-def text(action: Mapping[str, Json], name: str) -> str:
-    """``action[name]`` as a string."""
+def text(action: Mapping[str, Json], name: str, default: str | None = None) -> str:
+    """``action[name]`` as a string; ``default``, when one is given, if the field is absent."""
+    if default is not None and name not in action:
+        return default
     value = _get(action, name, "a string")
     if not isinstance(value, str):
         raise FieldError(name, "a string", value)
@@ -45,8 +47,10 @@ def maybe_text(action: Mapping[str, Json], name: str) -> str | None:
     return None if action.get(name) is None else text(action, name)
 
 
-def integer(action: Mapping[str, Json], name: str) -> int:
-    """``action[name]`` as an integer (not a boolean)."""
+def integer(action: Mapping[str, Json], name: str, default: int | None = None) -> int:
+    """``action[name]`` as an integer (not a boolean); ``default``, when one is given, if the field is absent."""
+    if default is not None and name not in action:
+        return default
     value = _get(action, name, "an integer")
     if not isinstance(value, int) or isinstance(value, bool):
         raise FieldError(name, "an integer", value)

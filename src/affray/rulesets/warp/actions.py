@@ -46,7 +46,8 @@ def _move_end(state: WarpState, f: Fighter, action: Action, metres: float) -> Re
         if abs(float(to) - f.position) > metres:
             return Rejected("too_far", f"{f.name} covers at most {metres:g} m at that pace.")
         return float(to)
-    other = state.fighters.get(action[key]) if isinstance(action[key], str) else None
+    whom = action[key]
+    other = state.fighters.get(whom) if isinstance(whom, str) else None
     if other is None or other.id == f.id or other.status in ("escaped",):
         return Rejected("bad_target", f"'{action[key]}' is nobody {f.name} can move relative to.")
     end = step_toward(state, f, other, metres) if key == "toward" else step_away(f, other, metres)

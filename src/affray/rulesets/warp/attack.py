@@ -9,9 +9,8 @@ the target within reach (ruling WR-X2); a missile needs a range column (WR-15, W
 
 from __future__ import annotations
 
-from typing import Any
-
 from affray.core.engine import Action, Rejected
+from affray.core.fields import integer, maybe_text, text
 from affray.core.journal import Journal
 from affray.rulesets.warp.events import AttackDeclared, Moved
 from affray.rulesets.warp.mechanics import PACES, distance_dice
@@ -32,7 +31,7 @@ def count_field(action: Action, key: str, have: int, what: str) -> Rejected | in
     return value
 
 
-def pace_field(state: WarpState, value: Any) -> Rejected | float:
+def pace_field(state: WarpState, value: object) -> Rejected | float:
     """A pace name within the GM's cap (WR-07)."""
     if value not in PACES:
         return Rejected("bad_pace", f"A pace is one of {', '.join(PACES)} (got {value!r}).")
@@ -162,19 +161,19 @@ def check_attack(state: WarpState, f: Fighter, action: Action) -> Rejected | Att
 def trusted_attack(state: WarpState, f: Fighter, action: Action) -> Attack:
     """The attack :func:`check_attack` would declare for an action taken from the legal listing (a journal that
     does not validate, :mod:`affray.core.journal`): the same defaults, none of the checks."""
-    t = state.fighters[action["target"]]
+    t = state.fighters[text(action, "target")]
     distance = abs(f.position - t.position)
-    wid = action.get("weapon", f.wielding)
-    mode = action["mode"] if "mode" in action else infer_mode(state, f.arms[wid], distance)
+    wid = text(action, "weapon", f.wielding)
+    mode = text(action, "mode") if "mode" in action else infer_mode(state, f.arms[wid], distance)
     if "trait" in action:
-        trait = action["trait"]
+        trait = maybe_text(action, "trait")
     else:
         top = best(f, mode, "attack", wid)
         trait = None if top is None else top.id
     move = action.get("move")
-    return _declared(state, f, t, wid, mode, trait, action.get("maneuver", "attack"), action.get("experience", 0),
-                     None if move is None else (str(move["dir"]), PACES[str(move["pace"])]), action.get("claim", ""),
-                     distance)
+    moving = (str(move["dir"]), PACES[str(move["pace"])]) if isinstance(move, dict) else None
+    return _declared(state, f, t, wid, mode, trait, text(action, "maneuver", "attack"),
+                     integer(action, "experience", 0), moving, text(action, "claim", ""), distance)
 
 
 def _declared(state: WarpState, f: Fighter, t: Fighter, wid: str, mode: str, trait: str | None, maneuver: str,
