@@ -17,10 +17,10 @@ runs. Actions (JSON objects):
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from affray.core.engine import Action, Rejected
 from affray.core.events import Defeated, Event
+from affray.core.fields import square, text
 from affray.core.grid import Pos, adjacent
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome.combat import (
@@ -38,21 +38,21 @@ from affray.rulesets.spellchrome.events import StatusChanged, WeaponDrawn
 from affray.rulesets.spellchrome.health import after_the_fight, check_outcome
 from affray.rulesets.spellchrome.movement import auto_path, check_path, end_ok
 from affray.rulesets.spellchrome.moves import continue_motion, finish_motion, start_motion
-from affray.rulesets.spellchrome.state import Arm, Combatant, SpellchromeState, SpellKnown, Turn
+from affray.rulesets.spellchrome.state import Arm, Combatant, Resume, SpellchromeState, SpellKnown, Turn
 from affray.rulesets.spellchrome.turns import after_action, end_turn, step_available
 
 Apply = Callable[[RNG, list[Event]], None]
 Checked = Rejected | Apply
 
 
-def _pos(value: Any, what: str = "to") -> Pos | Rejected:
+def _pos(value: object, what: str = "to") -> Pos | Rejected:
     if (isinstance(value, list | tuple) and len(value) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
         return (value[0], value[1])
     return Rejected("bad_action", f"'{what}' is a square written [x, y].")
 
 
-def _path(value: Any) -> list[Pos] | Rejected | None:
+def _path(value: object) -> list[Pos] | Rejected | None:
     if value is None:
         return None
     if not isinstance(value, list):
@@ -66,7 +66,7 @@ def _path(value: Any) -> list[Pos] | Rejected | None:
     return out
 
 
-def _target(state: SpellchromeState, value: Any) -> Combatant | Rejected:
+def _target(state: SpellchromeState, value: object) -> Combatant | Rejected:
     if not isinstance(value, str) or value not in state.combatants:
         return Rejected("no_such_target", f"There is no combatant called '{value}'.")
     return state.combatants[value]
@@ -193,7 +193,7 @@ def _apply_attack(state: SpellchromeState, c: Combatant, turn: Turn, target: Com
             turn.move_left = False
             turn.move_used_for = turn.move_used_for or "still"
         trigger, foes = attack_provokers(state, c, arm, target)
-        resume = {"kind": "attack", "target": target.id, "weapon": arm.id, "full": full}
+        resume: Resume = {"kind": "attack", "target": target.id, "weapon": arm.id, "full": full}
         if not (trigger and open_opportunity(state, c, trigger, foes, resume, events)):
             perform_attack(state, rng, c, target, arm, full, events)
     return apply
@@ -308,15 +308,15 @@ def trusted_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, actio
     """An action taken from ``c``'s legal listing (the journal does not ask for validation, issue 16): attacks,
     spells and moves along the engine's path skip the checks that only refuse what the listing never offers; the
     path is the one the full check finds (:func:`~.movement.auto_path`), so the dice and the state are the same."""
-    kind = action["type"]
+    kind = text(action, "type")
     if kind in ("attack", "full_attack"):
         arm = c.arms[str(action.get("weapon", c.wielding))]
-        return _apply_attack(state, c, turn, state.combatants[action["target"]], arm, kind == "full_attack")
+        return _apply_attack(state, c, turn, state.combatants[text(action, "target")], arm, kind == "full_attack")
     if kind == "cast":
-        return _apply_cast(state, c, turn, c.spells[action["spell"]], state.combatants[action["target"]])
+        return _apply_cast(state, c, turn, c.spells[text(action, "spell")], state.combatants[text(action, "target")])
     if kind in ("move", "withdraw") and action.get("path") is None:
         tumble = action.get("tumble", False) is True
-        walk = auto_path(state, c, kind, (action["to"][0], action["to"][1]), tumble)
+        walk = auto_path(state, c, kind, square(action, "to"), tumble)
         if walk is not None:
             return _apply_move(state, c, turn, kind, walk, tumble)
     return check_turn_action(state, c, turn, action)
@@ -325,7 +325,7 @@ def trusted_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, actio
 def check_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
     """Validate one turn action; see the module docstring for the shapes. After the fight (the dying bleed on,
     SC-04) no blow is struck: attacks, harmful spells and giving up are refused."""
-    kind = action["type"]
+    kind = str(action["type"])
     if after_the_fight(state) and (kind in BLOWS or (kind == "cast" and _harmful(c, action))):
         return Rejected("fight_over", "The fight is over: no more blows. The dying bleed on until dead or stable; "
                                       "first aid, healing, moving or ending the turn remain (SC-04, SC-06).")
@@ -340,12 +340,12 @@ def check_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, action:
     return check(state, c, turn, action)
 
 
-_CHECKS: dict[str, Callable[[SpellchromeState, Combatant, Turn, dict[str, Any]], Checked]] = {
+_CHECKS: dict[str, Callable[[SpellchromeState, Combatant, Turn, Action], Checked]] = {
     "run": check_run, "step": check_step, "cast": check_cast, "first_aid": check_first_aid,
     "draw": check_draw, "give_up": check_give_up, "end_turn": check_end_turn}
 
 
-def resume(state: SpellchromeState, rng: RNG, spec: dict[str, Any] | None, events: list[Event]) -> None:
+def resume(state: SpellchromeState, rng: RNG, spec: Resume | None, events: list[Event]) -> None:
     """Carry on with the action an attack of opportunity interrupted (if the provoker can still act)."""
     turn = state.turn
     if spec is not None and turn is not None and state.outcome is None:

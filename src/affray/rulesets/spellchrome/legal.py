@@ -11,7 +11,7 @@ spells and support actions are :mod:`.offers`'; :class:`TurnListing` puts the pa
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from typing import TypeVar, cast
 
 from affray.core.engine import Action, ActionSpec
 from affray.core.fields import square, text
@@ -68,7 +68,7 @@ def path_provokers(threats: Threats, c: Combatant, path: list[Pos]) -> list[Comb
     return list(seen.values())
 
 
-def _move_spec(specs: Cache[SpecKey, ActionSpec], kind: str, to: Pos, suffix: str, notes: tuple[str, ...]
+def _move_spec(specs: Cache[Hashable, ActionSpec], kind: str, to: Pos, suffix: str, notes: tuple[str, ...]
                ) -> ActionSpec:
     """The spec of a move-like action to ``to``: ``kind`` is move, withdraw, step, tumble (a move with
     ``tumble: true``) or run (``suffix`` is then its compass point; otherwise the label's tail). Specs repeat
@@ -94,7 +94,7 @@ class _Board:
     """What the move listings of one ``legal()`` call share: the threat map, the squares no move may end
     on, and the warning per set of provokers (SC-28)."""
 
-    def __init__(self, state: SpellchromeState, c: Combatant, specs: Cache[SpecKey, ActionSpec]) -> None:
+    def __init__(self, state: SpellchromeState, c: Combatant, specs: Cache[Hashable, ActionSpec]) -> None:
         self.state, self.c, self.specs = state, c, specs
         self.threats = threat_map(state, c)
         self.taken = taken_squares(state, c)
@@ -108,7 +108,7 @@ class _Board:
         return out
 
 
-def _listing(specs: Cache[SpecKey, ActionSpec], kind: str, ends: list[Pos], suffix: str, usual: tuple[str, ...],
+def _listing(specs: Cache[Hashable, ActionSpec], kind: str, ends: list[Pos], suffix: str, usual: tuple[str, ...],
              odd: dict[Pos, tuple[str, ...]]) -> list[ActionSpec]:
     """Specs of ``kind`` to ``ends``: warnings ``usual``, or ``odd``'s for the squares it names."""
     get = specs.get
@@ -188,14 +188,14 @@ class Moves:
         self.specs = specs
         self._groups: dict[str, list[ActionSpec]] | None = None
         self._ends: dict[str, tuple[tuple[int, int, bool], ...]] = {}
-        self._derived: dict[Hashable, Any] = {}
+        self._derived: dict[Hashable, object] = {}
 
     def derived(self, key: Hashable, build: Callable[[], T]) -> T:
         """``build()`` once per ``key`` for this listing: a value computed from the listing and what ``key`` names
         only (a policy's best move toward given squares: the same listing comes back turn after turn and fight
         after fight). A few keys are kept."""
         try:
-            value: T = self._derived[key]
+            value = cast(T, self._derived[key])  # what build() made for this key
         except KeyError:
             if len(self._derived) >= _DERIVED_LIMIT:
                 self._derived.clear()
@@ -231,7 +231,7 @@ def movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> M
                    for o in state.combatants.values() if o is not c)
     key = (c.id, c.pos, c.speed_ft, turn.move_left, turn.standard_left, turn.stepped, turn.moved, turn.move_used_for,
            tuple(state.order), others)
-    listings: Cache[Any, Moves] = memo.cache(MOVES_KEY, LISTINGS_SHARED, LISTINGS_OWN)
+    listings: Cache[Hashable, Moves] = memo.cache(MOVES_KEY, LISTINGS_SHARED, LISTINGS_OWN)
     found = listings.get(key)
     if found is None:
         board = _Board(state, c, specs_cache(memo, "spellchrome.specs"))
