@@ -17,6 +17,7 @@ from affray.ai.base import RandomPolicy, get_policy
 from affray.ai.runner import policy_action
 from affray.core.engine import GM, SPECTATOR, Accepted, Rejected
 from affray.core.events import Rolled
+from affray.core.fields import texts
 from affray.core.json import Json
 from affray.core.log import export_log, verify
 from affray.core.match import Match
@@ -356,7 +357,7 @@ def test_forms_offer_what_the_gm_can_change_now() -> None:
                              "statuses": ["prone", "desperate defense", "psychological advantage", "unaware"],
                              "position": "line", "out": False}
     rule(m, {"combatant": "thug1", "position": 2})
-    assert ADJUSTER.forms(m.state)["theo"]["statuses"][-1] == "held by thug1"
+    assert texts(ADJUSTER.forms(m.state)["theo"], "statuses")[-1] == "held by thug1"
 
 
 def test_a_ruling_reads_in_warps_words() -> None:

@@ -39,7 +39,7 @@ def card_hint(view: WitchHammerView, me: Combatant, foe: Combatant, card_id: str
     gap = _chebyshev(_at(me), _at(foe))
     mine, theirs = me.detail.stats, foe.detail.stats
     my, their = me.detail.combat, foe.detail.combat
-    for node in card.below:
+    for node in card.nodes():
         if node["type"] == "move":
             step = node["distance"] + my.mods.move
             gap = max(1, gap - step) if node["direction"] == "toward" else gap + step

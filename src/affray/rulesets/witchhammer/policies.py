@@ -21,6 +21,7 @@ from affray.core.policy import Choices, Observation
 from affray.core.rng import RNG
 from affray.rulesets.witchhammer.mechanics import RANGES, SOLID_HIT, attack, defense_against
 from affray.rulesets.witchhammer.observe import SeenFighter, WitchHammerObservation
+from affray.rulesets.witchhammer.state import Node
 from affray.rulesets.witchhammer.view_types import CardInfo, StatusInfo
 
 Card = CardInfo
@@ -77,13 +78,13 @@ def digest(card: Card, statuses: Mapping[str, StatusInfo]) -> Profile:
     """The card's :class:`Profile` (a pure function of the card and the status table)."""
     steps: list[tuple[int, Strike | None]] = []
     recover, cost = 0, 3.0 if card.one_shot else 0.0
-    for node in card.below:
+    for node in card.nodes():
         if node["type"] == "move":
             steps.append((node["distance"] if node["direction"] == "toward" else -node["distance"], None))
         elif node["type"] == "attack":
             dmg = [n["amount"] for n in node["on_hit"] if n["type"] == "damage"]
             solid = [n["amount"] for n in node["on_solid_hit"] if n["type"] == "damage"]
-            extras = sum(status_worth(statuses.get(n.get("status", ""))) for n in node["on_hit"])
+            extras = sum(status_worth(statuses.get(n["status"])) for n in node["on_hit"] if n["type"] == "effect")
             steps.append((0, Strike(node["attack"], tuple(node["aspects"]), RANGES[node["range"]], sum(dmg),
                                     sum(solid), extras, node["target"] == "each_enemy")))
         elif node["type"] == "recover":
@@ -241,18 +242,21 @@ class Planner:
             if hit is None:
                 card = self.cards[c]
                 psych = card.kind == "psych"
-                hit = digests[c] = (psych, card.one_shot, self._psych_worth(card.below) if psych else 0.0)
+                hit = digests[c] = (psych, card.one_shot, self._psych_worth(card.nodes()) if psych else 0.0)
             if n <= 0 or not hit[0] or (hit[1] and vignette > 1):
                 continue
             if best is None or hit[2] > best[0]:
                 best = (hit[2], c)
         return best[1] if best is not None else None
 
-    def _psych_worth(self, nodes: Sequence[Mapping[str, Any]]) -> float:
+    def _psych_worth(self, nodes: Sequence[Node]) -> float:
         worth = 0.0
         for node in nodes:
-            worth += status_worth(self.statuses.get(node.get("status", ""))) + node.get("poise", 0) * 0.3
-            worth += 0.5 * (self._psych_worth(node.get("on_fail", [])) + self._psych_worth(node.get("on_success", [])))
+            status = node["status"] if node["type"] == "effect" else ""
+            poise = node["poise"] if node["type"] == "recover" else 0
+            worth += status_worth(self.statuses.get(status)) + poise * 0.3
+            if node["type"] == "save" or node["type"] == "check":  # the only nodes with outcomes of their own
+                worth += 0.5 * (self._psych_worth(node["on_fail"]) + self._psych_worth(node["on_success"]))
         return worth
 
 
