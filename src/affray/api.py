@@ -20,7 +20,7 @@ import affray.characters  # noqa: F401  (registers the readers of 'sheet:' files
 from affray.ai.base import Policy, policy_names
 from affray.ai.runner import policies_for
 from affray.core.content import ContentError, ContentLibrary, Problem, ReferenceProblem, load_pack
-from affray.core.engine import GM, Ruleset, get_ruleset
+from affray.core.engine import GM, AnyRuleset, get_ruleset
 from affray.core.match import Match
 from affray.core.options import OptionError, parse_options
 from affray.core.rng import FastRNG, seed_from_int
@@ -32,7 +32,7 @@ class Scenario:
     """A validated scenario with its content resolved: everything needed to start matches."""
 
     path: str
-    ruleset: Ruleset
+    ruleset: AnyRuleset
     model: ScenarioBase
     setup: dict[str, Any]
     options: dict[str, Any]
@@ -82,7 +82,7 @@ def load_scenario(path: str | Path, content: Iterable[str | Path] = ()) -> Scena
     return scenario_from_data(load_scenario_data(path), path, content)
 
 
-def _try_setup(ruleset: Ruleset, model: ScenarioBase, setup: dict[str, Any], options: Any,
+def _try_setup(ruleset: AnyRuleset, model: ScenarioBase, setup: dict[str, Any], options: Any,
                path: str | Path) -> None:
     """Build the first state once, so what ``fight`` would refuse is refused here, by ``content check`` too:
     a setup the ruleset cannot start (WitchHammer's ``default_card``), a broken invariant, a starting HP above

@@ -8,6 +8,7 @@ import hashlib
 import pytest
 
 from affray.characters.sheet import Refused
+from affray.core.json import as_object
 from affray.core.rng import ScriptedRNG, VerifiableRNG, derive_die, seed_from_int
 from affray.rulesets.witchhammer.characters import advancement as adv
 from affray.rulesets.witchhammer.characters import build as wh
@@ -74,7 +75,7 @@ def test_wh37_starting_silver_is_1d100_on_the_engine_dice_reproducible_from_the_
     assert record.value == derive_die(seed_from_int(3), 0, 100) == 34
     assert record.commitment == hashlib.sha256(bytes.fromhex(record.seed or "")).hexdigest()
     assert event.describe({"hilde": "Hilde"}) == "Hilde rolls starting silver: 1d100 [34] = 34"
-    assert event.to_dict()["roll"]["dice"] == [{"sides": 100, "value": 34, "kept": True, "draw": 0}]
+    assert as_object(event.to_dict()["roll"])["dice"] == [{"sides": 100, "value": 34, "kept": True, "draw": 0}]
     assert roll_problems(record) == []
 
 

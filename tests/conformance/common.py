@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import yaml
 
@@ -65,8 +64,8 @@ def random_playout(path: Path | str, seed: int, max_steps: int = 20_000) -> Matc
     return match
 
 
-def secrets(match: Match) -> list[tuple[str, Any]]:
-    return match.ruleset.secrets(match.state)
+def secrets(match: Match) -> list[tuple[str, object]]:
+    return list(match.ruleset.secrets(match.state))
 
 
 def invariants(match: Match) -> list[str]:

@@ -10,6 +10,7 @@ import pytest
 
 import affray
 from affray.core.engine import Rejected, Viewer
+from affray.core.json import JsonObject
 from affray.core.log import LogFormatError, export_log, import_log, read_log, verify
 from affray.core.match import Match
 from affray.core.rng import seed_from_int
@@ -26,7 +27,7 @@ def played(seed: int = 5) -> Match:
     return match
 
 
-def event_dicts(match: Match) -> list[dict[str, object]]:
+def event_dicts(match: Match) -> list[JsonObject]:
     return [e.to_dict() for e in match.events()]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 
 from affray.core.engine import Rejected
+from affray.core.json import as_str
 from affray.core.match import Match
 
 from .support import act, build, fighter, kinds, refused, state_of, who, window
@@ -47,7 +48,7 @@ def test_sc27b_entering_melee_is_safe_moving_on_past_provokes() -> None:
     path = [[x, 0] for x in range(1, 9)]
     result = act(match, "a", {"type": "move", "to": [8, 0], "path": path})
     provoked = [e.to_dict() for e in result.events if e.kind == "provoked"]
-    assert provoked and provoked[0]["trigger"].startswith("(b)") and who(match, "a").pos == (3, 0)
+    assert provoked and as_str(provoked[0]["trigger"]).startswith("(b)") and who(match, "a").pos == (3, 0)
 
 
 def test_sc28_the_engine_picks_a_path_that_provokes_nobody_when_there_is_one() -> None:

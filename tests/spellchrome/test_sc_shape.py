@@ -78,6 +78,7 @@ def test_the_view_has_the_envelope_bars_and_statuses() -> None:
     assert view.ruleset == "spellchrome" and view.mode == "grid" and view.round == 1 and view.phase == "turn"
     first = view.combatants[0]
     assert [b.name for b in first.bars] == ["HP", "EX-HP"] and first.position is not None
+    assert isinstance(view.detail, SpellchromeDetail)
     assert first.position.kind == "square" and view.detail.map[0].startswith("....")
     assert view.turn == view.order[0] or view.turn in view.order
     schema = view_schema(*RULESET.view_types)

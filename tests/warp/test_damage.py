@@ -28,6 +28,7 @@ from affray.rulesets.warp.mechanics import (
     special_damage,
     taser_damage,
 )
+from affray.rulesets.warp.options import WarpOptions
 from affray.rulesets.warp.ruleset import builtin_content
 from affray.rulesets.warp.setup import ArmourSetup, protection
 from affray.rulesets.warp.state import UNARMED
@@ -106,6 +107,7 @@ def test_wr21_leathers_under_plate_roll_2d6_plus_1_and_take_2_penalty_dice() -> 
         {"name": content[a].name, "rating": content[a].rating, "penalty": content[a].penalty}
         for a in ("leathers", "plate_mail")]
     m = warp_match([brawler("a")], [thug("b")], [])
+    assert isinstance(m.options, WarpOptions)
     worn = protection(layers, m.options)
     assert (worn.dice, worn.flat, worn.bullet_dice, worn.penalty_dice) == (2, 1, 0, 2)
     assert armour_penalty_dice([False, True]) == 2 and armour_penalty_dice([True]) == 1

@@ -10,6 +10,7 @@ import httpx2 as httpx
 from playwright.sync_api import expect
 
 from affray.core.fields import text
+from affray.rulesets.witchhammer.options import WitchHammerOptions
 from tests.web.browser import DOCS_IMG, chromium, due, live_server, open_seat, synced, wait_for
 
 BROKEN = """ruleset: spellchrome
@@ -127,7 +128,8 @@ def test_gm_tools_pause_the_drama_timer_and_a_new_link_reach_every_page(tmp_path
         gm.page.click("#create")
         gm.page.wait_for_selector("[data-link]")
         table = server.service.table(gm.page.url.split("/t/")[1].split("#")[0])
-        assert table.match.options.drama_timer is True
+        options = table.match.options
+        assert isinstance(options, WitchHammerOptions) and options.drama_timer is True
         old_link = gm.page.locator('[data-link="bruna"]').input_value()
         seats = {"gm": gm, "bruna": open_seat(browser, old_link),
                  "tomas": open_seat(browser, gm.page.locator('[data-link="tomas"]').input_value())}

@@ -35,7 +35,12 @@ def hidden_cards(table: Table, seat: str) -> list[tuple[str, dict[str, Any]]]:
     with table.lock:
         match = table.match
         viewer = match.viewer(seat)
-        return [(owner, payload) for owner, payload in match.ruleset.secrets(match.state) if not viewer.may_open(owner)]
+        cards: list[tuple[str, dict[str, Any]]] = []
+        for owner, payload in match.ruleset.secrets(match.state):
+            if not viewer.may_open(owner):
+                assert isinstance(payload, dict), payload  # a WitchHammer secret is a face-down card
+                cards.append((owner, payload))
+        return cards
 
 
 def walk(value: Any) -> Any:

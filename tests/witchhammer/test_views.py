@@ -14,6 +14,7 @@ from pydantic import TypeAdapter
 import affray
 from affray.core.actions import actions_schema, check_action
 from affray.core.engine import GM, SPECTATOR
+from affray.core.json import as_object
 from affray.core.match import Match
 from affray.core.memo import Memo
 from affray.core.rng import FastRNG
@@ -45,7 +46,8 @@ def test_view_types_are_declared_and_the_schema_names_them() -> None:
     assert RULESET.view_types == (WitchHammerDetail, WitchHammerCombatantDetail)
     schema = view_schema(*RULESET.view_types)
     assert schema["title"] == "View (WitchHammerDetail)"
-    assert {"WitchHammerDetail", "WitchHammerCombatantDetail", "FaceDown", "CardInfo"} <= set(schema["$defs"])
+    defs = as_object(schema["$defs"])
+    assert {"WitchHammerDetail", "WitchHammerCombatantDetail", "FaceDown", "CardInfo"} <= set(defs)
     actions = actions_schema("witchhammer", RULESET.action_types())
     assert [t["properties"]["type"]["const"] for t in actions["oneOf"]] == [
         "psych", "place", "ready", "commit", "timeout", "fate"]

@@ -14,14 +14,14 @@ import typer
 
 from affray.cli.render import CliError
 from affray.core.actions import actions_schema
-from affray.core.engine import Ruleset, get_ruleset
+from affray.core.engine import AnyRuleset, get_ruleset
 from affray.core.view import view_schema
 
 schema_app = typer.Typer(no_args_is_help=True, help="Print the JSON Schema of a ruleset's views, actions or scenarios.")
 RulesetArg = Annotated[str, typer.Argument(help="hud, warp, spellchrome or witchhammer")]
 
 
-def _ruleset(name: str) -> Ruleset:
+def _ruleset(name: str) -> AnyRuleset:
     try:
         return get_ruleset(name)
     except KeyError as exc:

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol, TypeGuard, TypeVar
 
-from affray.core.engine import GM, Rejected, Ruleset
+from affray.core.engine import GM, AnyRuleset, Rejected
 from affray.core.events import Event
 from affray.core.journal import Journal
+from affray.core.json import JsonObject
 from affray.core.rng import RNG
 
 FieldName = Literal["bar", "status", "remove_status", "position", "out"]
@@ -46,10 +47,12 @@ class Change:
     combatant: str
     field: FieldName
     name: str = ""
+    # Checked by parse for its field (an int for a bar, int | None for a status, a bool for out, JSON for a
+    # position); Any so that each adjuster reads the kind its field has.
     value: Any = None
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"combatant": self.combatant}
+    def to_dict(self) -> JsonObject:
+        out: JsonObject = {"combatant": self.combatant}
         if self.field == "bar":
             out.update(bar=self.name, value=self.value)
         elif self.field == "status":
@@ -65,11 +68,11 @@ def _bad(message: str) -> Rejected:
     return Rejected("bad_change", message)
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _change(i: int, raw: Any) -> Change | Rejected:
+def _change(i: int, raw: object) -> Change | Rejected:
     where = f"Change {i + 1}"
     if not isinstance(raw, dict):
         return _bad(f"{where} is not an object with a combatant and one of: {', '.join(FIELDS)}.")
@@ -106,7 +109,7 @@ def _change(i: int, raw: Any) -> Change | Rejected:
     return Change(combatant, field, "", raw[field])
 
 
-def parse(action: Mapping[str, Any]) -> tuple[str, list[Change]] | Rejected:
+def parse(action: Mapping[str, object]) -> tuple[str, list[Change]] | Rejected:
     """The reason and changes of a ruling action, or ``bad_change`` naming the first problem of shape."""
     reason = action.get("reason", "")
     if not isinstance(reason, str) or len(reason) > MAX_REASON:
@@ -128,7 +131,12 @@ def parse(action: Mapping[str, Any]) -> tuple[str, list[Change]] | Rejected:
     return reason.strip(), changes
 
 
-class Adjuster(Protocol):
+#: The ruleset's match state, as an adjuster reads and changes it (only taken: contravariant).
+S_contra = TypeVar("S_contra", contravariant=True)
+S = TypeVar("S")
+
+
+class Adjuster(Protocol[S_contra]):
     """A ruleset's side of GM rulings (``Plugin.adjuster``). ``state`` is the ruleset's match state.
 
     ``check`` refuses (a stable code and a sentence: ``unknown_bar``, ``bad_value``, ``unknown_status``,
@@ -141,15 +149,15 @@ class Adjuster(Protocol):
     ``{combatant: {"bars": [{"name", "min", "max"}], "statuses": [names], "position": "square"|"line"|"place"|null,
     "places": [...] (HuD), "out": bool}}``."""
 
-    def check(self, state: Any, change: Change) -> Rejected | None: ...
+    def check(self, state: S_contra, change: Change) -> Rejected | None: ...
 
-    def apply(self, state: Any, change: Change) -> Any: ...
+    def apply(self, state: S_contra, change: Change) -> object: ...
 
-    def hidden(self, state: Any, change: Change) -> bool: ...
+    def hidden(self, state: S_contra, change: Change) -> bool: ...
 
-    def forms(self, state: Any) -> dict[str, dict[str, Any]]: ...
+    def forms(self, state: S_contra) -> Mapping[str, JsonObject]: ...
 
-    def settle(self, state: Any, rng: RNG, journal: Journal) -> None:
+    def settle(self, state: S_contra, rng: RNG, journal: Journal) -> None:
         """After every change of a ruling is applied: go on from where the ruling left the fight, as the rules do
         after any step, with the match's dice and into the ruling's journal: the turn of a combatant taken out
         passes, a round or a phase whose last chooser left ends (initiative rolled, cards revealed), the outcome
@@ -160,15 +168,15 @@ class Adjuster(Protocol):
         ...
 
 
-def apply_changes(adjuster: Adjuster, state: Any, reason: str, changes: Sequence[Change],
+def apply_changes(adjuster: Adjuster[S], state: S, reason: str, changes: Sequence[Change],
                   names: Mapping[str, str]) -> Rejected | list[Ruled]:
     """Check and apply ``changes`` one after another, each against the state the ones before it left (a refusal
     part-way leaves the earlier ones applied: the caller puts the state back). Returns the ruling's events: one
     :class:`Ruled` with the public changes and, if any, one private one with the GM-level changes."""
     from affray.core.events import to_jsonable
 
-    public: list[dict[str, Any]] = []
-    private: list[dict[str, Any]] = []
+    public: list[JsonObject] = []
+    private: list[JsonObject] = []
     for change in changes:
         if change.combatant not in names:
             return unknown(change.combatant, sorted(names))
@@ -184,7 +192,7 @@ def apply_changes(adjuster: Adjuster, state: Any, reason: str, changes: Sequence
     return events
 
 
-def rule_on(ruleset: Ruleset, state: Any, rng: RNG, action: Mapping[str, Any], names: Mapping[str, str]
+def rule_on(ruleset: AnyRuleset, state: object, rng: RNG, action: Mapping[str, object], names: Mapping[str, str]
             ) -> Rejected | list[Event]:
     """A ruling on ``state``: its changes checked and applied (:func:`apply_changes`), then the ruleset's adjuster
     goes on from where they left the fight with ``rng`` (:meth:`Adjuster.settle`); the ruling's events. A refusal

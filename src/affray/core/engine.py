@@ -22,15 +22,16 @@ fresh loud one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
 from affray.core.events import Event
-from affray.core.json import Json
+from affray.core.json import Json, JsonObject
 from affray.core.rng import RNG
 
 if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
     from pydantic import BaseModel
 
     from affray.core.actions import ActionType
@@ -39,8 +40,13 @@ if TYPE_CHECKING:
     from affray.core.memo import Memo
     from affray.core.policy import Choices, Observation
     from affray.core.scenario import ScenarioBase
+    from affray.core.view import View
 
 Action = dict[str, Json]
+#: A ruleset's match state (opaque to the generic layers: only its ruleset reads it).
+StateT = TypeVar("StateT")
+#: A ruleset's setup: what :meth:`Ruleset.prepare` makes of a scenario and :meth:`Ruleset.setup` starts from.
+SetupT = TypeVar("SetupT")
 GM = "gm"
 SPECTATOR = "spectator"
 
@@ -60,8 +66,8 @@ class ActionSpec:
     notes: tuple[str, ...] = ()
     free: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
-        out = {"action": self.action, "label": self.label, "notes": list(self.notes)}
+    def to_dict(self) -> JsonObject:
+        out: JsonObject = {"action": self.action, "label": self.label, "notes": list(self.notes)}
         if self.free:
             out["free"] = list(self.free)
         return out
@@ -187,8 +193,10 @@ class Viewer:
         return cls(SPECTATOR)
 
 
-class Ruleset(Protocol):
-    """What every ruleset provides; see the module docstring."""
+class Ruleset(Protocol[StateT, SetupT]):
+    """What every ruleset provides; see the module docstring. ``StateT`` is its match state, ``SetupT`` its setup
+    (what :meth:`prepare` makes of a scenario; stored as JSON in logs and tables). Options are the instance of
+    :attr:`options_type` that :func:`~affray.core.options.parse_options` made: opaque here, so ``object``."""
 
     @property
     def name(self) -> str: ...
@@ -197,7 +205,7 @@ class Ruleset(Protocol):
     def title(self) -> str: ...
 
     @property
-    def options_type(self) -> type[Any]: ...
+    def options_type(self) -> type[DataclassInstance]: ...
 
     @property
     def scenario_type(self) -> type[ScenarioBase]: ...
@@ -207,24 +215,24 @@ class Ruleset(Protocol):
 
     def content(self) -> ContentLibrary: ...
 
-    def prepare(self, scenario: ScenarioBase, content: ContentLibrary) -> dict[str, Any]: ...
+    def prepare(self, scenario: ScenarioBase, content: ContentLibrary) -> SetupT: ...
 
-    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG, journal: Journal | None = None,
-              memo: Memo | None = None) -> tuple[Any, list[Event]]:
+    def setup(self, setup: SetupT, options: object, rng: RNG, journal: Journal | None = None,
+              memo: Memo | None = None) -> tuple[StateT, list[Event]]:
         """The state at the start and the setup's events. ``memo``: the match's, whose :meth:`Memo.static` part
         may hold what only the setup and options determine (compiled cards), shared by the caller's matches."""
         ...
 
-    def pending(self, state: Any) -> Window | None: ...
+    def pending(self, state: StateT) -> Window | None: ...
 
-    def legal(self, state: Any, actor: str, memo: Memo | None = None) -> list[ActionSpec]: ...
+    def legal(self, state: StateT, actor: str, memo: Memo | None = None) -> list[ActionSpec]: ...
 
-    def choices(self, state: Any, actor: str, memo: Memo | None = None) -> Choices:
+    def choices(self, state: StateT, actor: str, memo: Memo | None = None) -> Choices:
         """``actor``'s legal actions as a :class:`~affray.core.policy.Choices`: the same actions as :meth:`legal`,
         in the same order, with the questions policies ask answered without listing where the ruleset can."""
         ...
 
-    def observe(self, state: Any, viewer: Viewer, actor: str, memo: Memo | None = None) -> Observation:
+    def observe(self, state: StateT, viewer: Viewer, actor: str, memo: Memo | None = None) -> Observation:
         """What the policy playing ``actor`` for ``viewer``'s seat sees (:class:`~affray.core.policy.Observation`):
         read-only, redacted exactly as :meth:`view` is for ``viewer``."""
         ...
@@ -234,44 +242,44 @@ class Ruleset(Protocol):
         ...
 
     @property
-    def view_types(self) -> tuple[type[Any], ...]:
+    def view_types(self) -> tuple[type[object], ...]:
         """The view's and each combatant's ``detail`` types, for the JSON Schema (``core.view.view_schema``)."""
         ...
 
-    def step(self, state: Any, actor: str, action: Action, rng: RNG, journal: Journal | None = None) -> StepResult:
+    def step(self, state: StateT, actor: str, action: Action, rng: RNG, journal: Journal | None = None) -> StepResult:
         ...
 
-    def view(self, state: Any, viewer: Viewer, memo: Memo | None = None) -> Any: ...
+    def view(self, state: StateT, viewer: Viewer, memo: Memo | None = None) -> View[object, object]: ...
 
-    def outcome(self, state: Any) -> Outcome | None: ...
+    def outcome(self, state: StateT) -> Outcome | None: ...
 
-    def snapshot(self, state: Any) -> dict[str, Any]: ...
+    def snapshot(self, state: StateT) -> JsonObject: ...
 
-    def rounds(self, state: Any) -> int: ...
+    def rounds(self, state: StateT) -> int: ...
 
-    def names(self, state: Any) -> dict[str, str]: ...
+    def names(self, state: StateT) -> dict[str, str]: ...
 
-    def sides(self, state: Any) -> dict[str, str]: ...
+    def sides(self, state: StateT) -> dict[str, str]: ...
 
-    def report(self, state: Any) -> dict[str, CombatantReport]:
+    def report(self, state: StateT) -> dict[str, CombatantReport]:
         """How each combatant ended the fight (for simulation reports)."""
         ...
 
-    def secrets(self, state: Any) -> list[tuple[str, Any]]:
+    def secrets(self, state: StateT) -> Sequence[tuple[str, object]]:
         """``(owner actor, value)`` for every face-down choice or sealed payload now: no seat but the one that plays
         the owner may see the value, the GM's included (contract 6, ``Viewer.may_open``)."""
         ...
 
-    def gm_secrets(self, state: Any) -> list[tuple[str, Any]]:
+    def gm_secrets(self, state: StateT) -> Sequence[tuple[str, object]]:
         """``(owner actor, value)`` for GM-level information now (a GM character's sheet): hidden from the players'
         seats and the spectators, open to the GM (``Viewer.may_see``)."""
         ...
 
-    def invariants(self, state: Any) -> list[str]:
+    def invariants(self, state: StateT) -> list[str]:
         """Descriptions of broken invariants (HP or action counts out of bounds); empty when all hold."""
         ...
 
-    def gm_acts(self, state: Any) -> bool:
+    def gm_acts(self, state: StateT) -> bool:
         """Whether the GM actor itself (the ``gm`` seat's own calls: rulings, verdicts; not the combatants it may
         play) can have a window in this match, given its options and combatants. ``fight --play gm`` refuses a
         fight where the GM seat would play nothing."""
@@ -285,7 +293,13 @@ def ruleset_names() -> list[str]:
     return plugin_names()
 
 
-def get_ruleset(name: str) -> Ruleset:
+#: A ruleset of any state and setup: what a registry of heterogeneous rulesets holds. The generic layers never read
+#: a state or a setup themselves, they hand back what the same ruleset gave; Python has no existential type, so the
+#: two parameters are ``Any`` here and nowhere else.
+AnyRuleset: TypeAlias = Ruleset[Any, Any]
+
+
+def get_ruleset(name: str) -> AnyRuleset:
     """The ruleset called ``name``; raises ``KeyError`` with the known names if there is none.
 
     The built-in rulesets are made known when the ``affray`` package is imported (``affray/__init__.py``

@@ -11,11 +11,12 @@ everyone). Per-viewer logs replace what a viewer may not see by :meth:`Event.red
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from affray.core.dice import Roll
+from affray.core.json import JsonObject
 
 _ATOMS = frozenset({type(None), bool, int, float, str})
 # Per dataclass type without a to_dict: its field names, found once (dataclasses.fields per value was a fifth of the
@@ -23,8 +24,9 @@ _ATOMS = frozenset({type(None), bool, int, float, str})
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def to_jsonable(value: Any) -> Any:
-    """Turn event/state values (dataclasses, tuples, sets, rolls) into JSON-ready values."""
+def to_jsonable(value: object) -> Any:
+    """Turn event/state values (dataclasses, tuples, sets, rolls) into JSON-ready values. A value with a ``to_dict``
+    method is trusted to return JSON."""
     kind = type(value)
     if kind in _ATOMS:
         return value
@@ -62,7 +64,7 @@ class Names(Mapping[str, str]):
     def __getitem__(self, key: str) -> str:
         return self._names.get(key, key)
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[str]:
         return iter(self._names)
 
     def __len__(self) -> int:
@@ -81,15 +83,15 @@ class Event:
         """Actors who may see this event in full; ``None`` means it is public."""
         return None
 
-    def redacted(self) -> dict[str, Any]:
+    def redacted(self) -> JsonObject:
         """What a viewer outside the audience sees instead of :meth:`to_dict`."""
         return {"type": "hidden"}
 
     def describe(self, names: Mapping[str, str]) -> str:
         return self.kind
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.kind}
+    def to_dict(self) -> JsonObject:
+        out: JsonObject = {"type": self.kind}
         for f in dataclasses.fields(self):
             out[f.name] = to_jsonable(getattr(self, f.name))
         return out
@@ -168,7 +170,7 @@ class Revealed(Event):
     kind: ClassVar[str] = "revealed"
     actor: str
     seal: str
-    payload: dict[str, Any]
+    payload: JsonObject
 
     def describe(self, names: Mapping[str, str]) -> str:
         return f"{names[self.actor]} opens a sealed choice; it matches its commitment"

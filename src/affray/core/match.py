@@ -28,9 +28,9 @@ from affray.core.engine import (
     Accepted,
     Action,
     ActionSpec,
+    AnyRuleset,
     Outcome,
     Rejected,
-    Ruleset,
     StepResult,
     Viewer,
     Window,
@@ -53,7 +53,7 @@ class Match:
 
     def __init__(
         self,
-        ruleset: Ruleset,
+        ruleset: AnyRuleset,
         setup: Mapping[str, Any],
         options: Mapping[str, Any] | None = None,
         *,
@@ -102,7 +102,7 @@ class Match:
         self._story: Story | None = None
 
     @classmethod
-    def restore(cls, ruleset: Ruleset, setup: Mapping[str, Any], options: Mapping[str, Any] | None, *,
+    def restore(cls, ruleset: AnyRuleset, setup: Mapping[str, Any], options: Mapping[str, Any] | None, *,
                 seed: bytes, records: Sequence[Mapping[str, Any]], seats: Mapping[str, str] | None = None,
                 controllers: Mapping[str, str] | None = None, salts: str = OWN_SALTS) -> Match:
         """Rebuild a match from its log of record (``Record.to_dict`` entries); a refusal raises ReplayError."""

@@ -19,7 +19,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias
+
+from affray.core.engine import SetupT, StateT
+from affray.core.json import Json
 
 if TYPE_CHECKING:
     from affray.core.adjust import Adjuster
@@ -30,7 +33,8 @@ if TYPE_CHECKING:
 #: A hint per legal action (``"hit 46% · avg loss 1.2"``, or ``""``) for the acting actor, from its seat's view only.
 Hinter = Callable[[Any, str, "Sequence[ActionSpec]"], list[str]]
 #: An exact duel solver: ``(setup, options, exact) -> DuelOdds`` (see :mod:`affray.odds.markov`).
-DuelSolver = Callable[[Mapping[str, Any], "Mapping[str, Any] | None", bool], Any]
+#: (Its result is ``affray.odds.markov.DuelOdds``, a layer above core: ``Any`` here.)
+DuelSolver = Callable[["Mapping[str, Json]", "Mapping[str, Json] | None", bool], Any]
 
 
 def _no_policies() -> Mapping[str, Callable[[], Policy]]:
@@ -57,7 +61,7 @@ class BatchPath:
 
 
 @dataclass(frozen=True)
-class Plugin:
+class Plugin(Generic[StateT, SetupT]):
     """Everything one ruleset contributes (see the module docstring).
 
     ``rules`` builds the ruleset (called once; :meth:`ruleset` keeps it). ``rules_version`` changes whenever a
@@ -73,7 +77,7 @@ class Plugin:
 
     name: str
     title: str
-    rules: Callable[[], Ruleset]
+    rules: Callable[[], Ruleset[StateT, SetupT]]
     rules_version: str = "1"
     policies: Callable[[], Mapping[str, Callable[[], Policy]]] = _no_policies
     hints: Callable[[], Hinter] | None = None
@@ -83,10 +87,10 @@ class Plugin:
     builder: Callable[[], Any] | None = None
     batch: Callable[[], BatchPath] | None = None
     narrator: Callable[[], Narrator] | None = None
-    adjuster: Callable[[], Adjuster] | None = None
-    _loaded: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    adjuster: Callable[[], Adjuster[StateT]] | None = None
+    _loaded: dict[str, Ruleset[StateT, SetupT]] = field(default_factory=dict, repr=False, compare=False)
 
-    def ruleset(self) -> Ruleset:
+    def ruleset(self) -> Ruleset[StateT, SetupT]:
         """The ruleset, built on first use and kept (rulesets hold no match state)."""
         rules = self._loaded.get("rules")
         if rules is None:
@@ -94,12 +98,18 @@ class Plugin:
         return rules
 
 
+#: A record of any ruleset: what the registry holds (see :data:`~affray.core.engine.AnyRuleset` for why ``Any``).
+AnyPlugin: TypeAlias = Plugin[Any, Any]
+
+
 def part(module: str, name: str, *, build: bool = False) -> Callable[[], Any]:
     """A loader for a record: imports ``module`` on its first call and returns its attribute ``name`` (called with
-    no arguments first when ``build``, e.g. a ruleset class), keeping the result."""
-    kept: list[Any] = []
+    no arguments first when ``build``, e.g. a ruleset class), keeping the result. Its type is ``Any``: the import is
+    by name, at run time; the record's field it fills says what it must be, and the conformance suite loads every
+    part of every record."""
+    kept: list[object] = []
 
-    def load() -> Any:
+    def load() -> object:
         if not kept:
             value = getattr(importlib.import_module(module), name)
             kept.append(value() if build else value)
@@ -110,7 +120,7 @@ def part(module: str, name: str, *, build: bool = False) -> Callable[[], Any]:
 
 
 _SOURCES: dict[str, str] = {}
-_PLUGINS: dict[str, Plugin] = {}
+_PLUGINS: dict[str, AnyPlugin] = {}
 
 
 def register_source(name: str, module: str) -> None:
@@ -118,7 +128,7 @@ def register_source(name: str, module: str) -> None:
     _SOURCES[name] = module
 
 
-def register(plugin: Plugin) -> None:
+def register(plugin: AnyPlugin) -> None:
     """Register a record built in code (it replaces any source of the same name)."""
     _SOURCES.pop(plugin.name, None)
     _PLUGINS[plugin.name] = plugin
@@ -134,7 +144,7 @@ def plugin_names() -> list[str]:
     return sorted({*_SOURCES, *_PLUGINS})
 
 
-def plugin(name: str) -> Plugin:
+def plugin(name: str) -> AnyPlugin:
     """The record of ruleset ``name``; ``KeyError`` with the known names if there is none."""
     found = _PLUGINS.get(name)
     if found is not None:

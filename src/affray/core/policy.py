@@ -18,12 +18,15 @@ plug-in record names its policies (:mod:`affray.core.plugin`); ``random`` serves
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from affray.core.engine import Action, ActionSpec, Viewer
 from affray.core.fields import text
 from affray.core.memo import Memo
 from affray.core.rng import RNG
+
+if TYPE_CHECKING:
+    from affray.core.view import View
 
 S = TypeVar("S")
 
@@ -36,7 +39,7 @@ class Observation(Protocol):
         """The combatant the policy acts for."""
         ...
 
-    def view(self) -> Any:
+    def view(self) -> View[object, object]:
         """The seat's whole typed view (:mod:`affray.core.view`), built when asked."""
         ...
 
@@ -50,17 +53,17 @@ class ViewObservation:
 
     __slots__ = ("_actor", "_build", "_view")
 
-    def __init__(self, actor: str, build: Callable[[], Any]) -> None:
+    def __init__(self, actor: str, build: Callable[[], View[object, object]]) -> None:
         """``build``: the seat's typed view (already bound to its viewer, so it has that seat's redaction)."""
         self._actor = actor
         self._build = build
-        self._view: Any = None
+        self._view: View[object, object] | None = None
 
     @property
     def actor(self) -> str:
         return self._actor
 
-    def view(self) -> Any:
+    def view(self) -> View[object, object]:
         if self._view is None:
             self._view = self._build()
         return self._view

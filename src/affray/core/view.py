@@ -15,13 +15,19 @@ Views are read-only: rulesets share unchanged parts between successive views (th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar
+from typing import Generic, Literal, TypeVar
 
 from affray.core.engine import GM, Outcome, Viewer, Window
 from affray.core.events import to_jsonable
+from affray.core.json import JsonObject, as_object
 
-D = TypeVar("D")
-C = TypeVar("C")
+# Covariant: a view is read-only once built (see the module docstring), so a ``View[HudDetail, ...]`` is a
+# ``View[object, object]``, which is what the generic layers read.
+D = TypeVar("D", covariant=True)
+C = TypeVar("C", covariant=True)
+# The same, invariant, for the functions that build a view.
+DB = TypeVar("DB")
+CB = TypeVar("CB")
 
 
 @dataclass(slots=True)
@@ -112,10 +118,9 @@ class View(Generic[D, C]):
     def by_id(self) -> dict[str, CombatantView[C]]:
         return {c.id: c for c in self.combatants}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The JSON form (plain dicts and lists) that clients read; see :func:`view_schema`."""
-        out: dict[str, Any] = to_jsonable(self)
-        return out
+        return as_object(to_jsonable(self))
 
 
 def prompt_of(window: Window | None) -> Prompt | None:
@@ -128,7 +133,7 @@ def outcome_of(outcome: Outcome | None) -> OutcomeView | None:
 
 def envelope(ruleset: str, *, mode: str, round: int, phase: str, order: tuple[str, ...] | list[str],
              window: Window | None, outcome: Outcome | None, viewer: Viewer,
-             combatants: tuple[CombatantView[C], ...], detail: D, turn: str | None = None) -> View[D, C]:
+             combatants: tuple[CombatantView[CB], ...], detail: DB, turn: str | None = None) -> View[DB, CB]:
     """The one envelope every ruleset's view is built with. ``turn`` defaults to the first actor due."""
     if turn is None and window is not None and window.actors:
         turn = window.actors[0]
@@ -142,10 +147,10 @@ def controlled(viewer: Viewer, actor: str) -> bool:
     return actor in viewer.controls or (viewer.seat == GM and actor == GM)
 
 
-def view_schema(detail: type[Any], combatant_detail: type[Any]) -> dict[str, Any]:
+def view_schema(detail: type[object], combatant_detail: type[object]) -> JsonObject:
     """The JSON Schema of a ruleset's views (pydantic builds it from the dataclasses)."""
     from pydantic import TypeAdapter
 
-    schema: dict[str, Any] = TypeAdapter(View[detail, combatant_detail]).json_schema()  # type: ignore[valid-type]
+    schema: JsonObject = TypeAdapter(View[detail, combatant_detail]).json_schema()  # type: ignore[valid-type]
     schema["title"] = f"View ({detail.__name__})"
     return schema

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from affray.core.engine import GM, Action, Outcome, Rejected, Ruleset, Viewer
+from affray.core.engine import GM, Action, AnyRuleset, Outcome, Rejected, Viewer
 from affray.core.journal import QUIET, QUIET_TRUSTED
 from affray.core.match import Match, seat_viewer
 from affray.core.memo import Memo
@@ -54,7 +54,7 @@ def viewers_of(actors: Mapping[str, str], seats: Mapping[str, str] | None = None
     return {actor: seat_viewer(seating, seating[actor]) for actor in actors}
 
 
-def play_fast(ruleset: Ruleset, setup: Mapping[str, Any], options: Any, policies: Mapping[str, Policy],
+def play_fast(ruleset: AnyRuleset, setup: Mapping[str, Any], options: Any, policies: Mapping[str, Policy],
               seed: int, *, validate: bool = False, shared: dict[Any, Any] | None = None,
               seats: Mapping[str, str] | None = None, max_steps: int = 200_000) -> tuple[Any, FastFight]:
     """Play one fight to its end on the fast path; returns the final state and the fight's record.
@@ -95,7 +95,7 @@ def play_fast(ruleset: Ruleset, setup: Mapping[str, Any], options: Any, policies
     raise FastPathError(f"the fight did not end within {max_steps} actions")
 
 
-def replay_in_full(ruleset: Ruleset, setup: Mapping[str, Any], options: Mapping[str, Any] | None, fight: FastFight,
+def replay_in_full(ruleset: AnyRuleset, setup: Mapping[str, Any], options: Mapping[str, Any] | None, fight: FastFight,
                    *, seats: Mapping[str, str] | None = None) -> Match:
     """The fight played again through a :class:`Match` on its seed, with every event (for narration and checks).
     An action the full engine refuses is a :class:`FastPathError`: the two paths disagree, which is a bug."""
