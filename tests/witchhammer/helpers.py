@@ -13,7 +13,7 @@ from affray.rulesets.witchhammer import WitchHammerRuleset
 from affray.rulesets.witchhammer.content_model import WitchHammerContent
 from affray.rulesets.witchhammer.options import WitchHammerOptions
 from affray.rulesets.witchhammer.ruleset import builtin_content
-from affray.rulesets.witchhammer.setup import build_state
+from affray.rulesets.witchhammer.setup import WitchHammerSetup, build_state
 from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
 
 RULESET = WitchHammerRuleset()
@@ -105,7 +105,7 @@ def fighter(cid: str, at: tuple[int, int], use: str = "hero", **extra: Any) -> d
 
 
 def setup_of(a: list[dict[str, Any]], b: list[dict[str, Any]], map_: str | None = None,
-             size: tuple[int, int] = (12, 12)) -> dict[str, Any]:
+             size: tuple[int, int] = (12, 12)) -> WitchHammerSetup:
     data: dict[str, Any] = {"ruleset": "witchhammer", "size": list(size),
                             "sides": [{"name": "A", "combatants": a}, {"name": "B", "combatants": b}]}
     if map_ is not None:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
 
 from affray.core.grid import direction, distance
 from affray.core.plugin import DuelModel
@@ -33,7 +32,7 @@ from affray.rulesets.witchhammer.mechanics import D20, RANGES, defense_against, 
 from affray.rulesets.witchhammer.odds import Blow, blows, land
 from affray.rulesets.witchhammer.options import WitchHammerOptions
 from affray.rulesets.witchhammer.policies import steady_plan
-from affray.rulesets.witchhammer.setup import build_state
+from affray.rulesets.witchhammer.setup import build_state, witchhammer_setup
 from affray.rulesets.witchhammer.state import AttackNode, CardDef, Fighter, Node, WitchHammerState
 
 # (poise A, health A, poise B, health B, slot 1 or 2, who acts next: -1 a new round, else 0 or 1); the end of
@@ -235,14 +234,14 @@ def _refusal(state: WitchHammerState, duel: WitchHammerDuel) -> str | None:
     return None
 
 
-def duel_odds(setup: Mapping[str, Any], options: Mapping[str, Any] | None = None, exact: bool = False,
+def duel_odds(setup: Mapping[str, object], options: Mapping[str, object] | None = None, exact: bool = False,
               max_states: int = 150_000) -> DuelOdds:
     """Exact outcome of a WitchHammer one-on-one scenario under the steady card plans; :class:`NotSolvable`
     says why when the scenario lies outside the model or is too large."""
     from affray.core.options import parse_options
 
     opts = parse_options(WitchHammerOptions, options)
-    state = build_state(setup, opts)
+    state = build_state(witchhammer_setup(setup), opts)
     fighters = list(state.fighters.values())
     if len(fighters) != 2 or fighters[0].side == fighters[1].side:
         raise NotSolvable("exact duels need exactly one combatant on each of two sides")
