@@ -11,10 +11,10 @@ the typed observation (:mod:`affray.rulesets.witchhammer.observe`), which shows 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Protocol
+from typing import Protocol
 
 from affray.core.engine import Action
 from affray.core.policy import Choices, Observation
@@ -106,7 +106,7 @@ class Digests:
         self.table: object = None
         self.profiles: dict[str, tuple[Card, Profile]] = {}
         self.psych: dict[str, tuple[bool, bool, float]] = {}  # card id -> (a Psych card, one-shot, worth)
-        self.plans: dict[Any, list[str]] = {}
+        self.plans: dict[Hashable, list[str]] = {}  # by the situation a plan answers (Planner.plan's key)
 
     def follow(self, statuses: Mapping[str, StatusInfo]) -> None:
         if statuses is not self.table:
