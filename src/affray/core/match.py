@@ -1,4 +1,4 @@
-"""A match: its setup, the seed commitment and the log of record (DESIGN.md, contract 4; issue 11, item 4).
+"""A match: its setup, the seed commitment and the log of record (DESIGN.md, contract 4; versions and undo records).
 
 :class:`Match` drives a ruleset's step function, owns the RNG, maps seats to the actors they control, and keeps the
 log of record: a list of :class:`Record` s, each an accepted *action* or an *undo* (who asked, and back to which

@@ -1,4 +1,4 @@
-"""What a WaRP policy sees: a typed, read-only observation that reads the state lazily (issue 16, item 4).
+"""What a WaRP policy sees: a typed, read-only observation that reads the state lazily (redacted like the seat's view).
 
 :class:`WarpObservation` shows a seat exactly what its view (:mod:`affray.rulesets.warp.views`) shows and no more:
 where people stand, what they wield, whether they look hurt (Messed Up, down, dead) for everyone; a character's

@@ -1,4 +1,4 @@
-"""What a seat sees of a WitchHammer match (DESIGN.md contract 6; issue 11's typed views).
+"""What a seat sees of a WitchHammer match (DESIGN.md contract 6; typed views of core/view.py).
 
 Everyone sees the board, every combatant's public numbers, the revealed cards and statuses, and *that* a
 combatant has committed a card (its seal and digest). A face-down card opens, and the hand shows, only for the
