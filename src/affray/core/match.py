@@ -264,10 +264,6 @@ class Match:
             return Rejected("bad_version", f"Choose a version from 0 to {self.version - 1}.")
         return self._undo(seat, to)
 
-    def undo(self, seat: str) -> bool:
-        """Take back ``seat``'s last action (the terminal's ``undo``); ``False`` if it may not."""
-        return isinstance(self.take_back(seat), Accepted)
-
     def _undo(self, seat: str, to: int) -> StepResult:
         if self.seed is None:
             return Rejected("no_seed", "This match has no seed to replay from (a simulation RNG was supplied).")

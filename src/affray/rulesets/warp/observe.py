@@ -75,11 +75,6 @@ class SeenFighter(SeenCombatant[Fighter]):
         """The damage factor of the weapon in hand used hand to hand (WR-12)."""
         return _factor(self._f, self._f.wielding, "melee")
 
-    @property
-    def wielded_missile_factor(self) -> int:
-        """The damage factor of the weapon in hand used as a missile, 0 if it is none (WR-12)."""
-        return _factor(self._f, self._f.wielding, "ranged")
-
     def wielded_factor(self, mode: str) -> int:
         """The weapon in hand's factor used as ``mode`` (what everyone sees of it, WR-12)."""
         return _factor(self._f, self._f.wielding, mode)

@@ -16,8 +16,6 @@ from affray.core.policy import Choices
 from affray.rulesets.witchhammer.actions import SLOTS
 from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
 
-FATES = ("dies", "survives")
-
 
 class WitchHammerChoices(Choices):
     """``actor``'s legal actions in ``state`` (see the module docstring)."""
