@@ -225,7 +225,7 @@ def _combatant(where: str, side: str, c: WitchHammerCombatant, content: ContentL
             _add_card(deck, card_id, content, f"{where}.deck")
     stats = _apply(sheet, mods)
     most = {"health": stats["health"], "poise": stats["poise"]}
-    for key, label in (("health", "Health"), ("poise", "Poise")):  # never clamped silently (issue 12)
+    for key, label in (("health", "Health"), ("poise", "Poise")):  # out of range is refused, never clamped silently
         if getattr(c, key) is not None and getattr(c, key) > most[key]:
             raise ReferenceProblem(f"{where}.{key}", f"a starting {label} of at most its maximum {most[key]} "
                                                      f"(got {getattr(c, key)})")
