@@ -90,6 +90,7 @@ _.NARRATOR  # rulesets/spellchrome/narration.py: a plug-in part, loaded by name 
 _.expected_loss  # rulesets/spellchrome/odds.py: a dataclass field, serialised by to_jsonable
 _.CHECKS  # rulesets/spellchrome/odds.py: a plug-in part, loaded by name through core.plugin.part(module, name)
 _.POLICIES  # rulesets/spellchrome/policies.py: a plug-in part, loaded by name through core.plugin.part(module, name)
+_.start_poise  # rulesets/witchhammer/setup.py: a CombatantSetup key (a TypedDict), read as c["start_poise"]
 _.snapshot  # rulesets/spellchrome/ruleset.py: a Ruleset method, called through the protocol (core/engine.py)
 _.gm_secrets  # rulesets/spellchrome/ruleset.py: a Ruleset method, called through the protocol (core/engine.py)
 _.RULES  # rulesets/spellchrome/sheet.py: a plug-in part, loaded by name through core.plugin.part(module, name)

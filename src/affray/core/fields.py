@@ -1,17 +1,16 @@
 """Typed reads of an action's fields (an :data:`~affray.core.engine.Action` is plain JSON).
 
-A ruleset's ``step`` checks an action's shape before it reads it (contract 2); these accessors then give each field
-its Python type, and raise :class:`FieldError` when the field is missing or of another kind, which a ``step`` turns
-into a :class:`~affray.core.engine.Rejected` with :meth:`FieldError.rejected` (code ``bad_action``). Policies, hints
-and tests read the actions ``legal()`` listed with them, whose shape the action types declare
-(:func:`affray.core.actions.check_action`).
+A ruleset's ``step`` checks an action's shape before it reads it (contract 2: a refusal names its own code); these
+accessors then give each field its Python type, and raise :class:`FieldError` (a ``ValueError`` naming the field and
+what it must be) when the field is missing or of another kind: after the checks, or for an action taken from the
+listing (a trusted journal), that is a bug, never a player's mistake. Policies, hints and tests read the actions
+``legal()`` listed with them, whose shape the action types declare (:func:`affray.core.actions.check_action`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from affray.core.engine import Rejected
 from affray.core.json import Json, JsonObject
 
 
@@ -21,9 +20,6 @@ class FieldError(ValueError):
     def __init__(self, field: str, wanted: str, value: object) -> None:
         super().__init__(f"The action's '{field}' must be {wanted}, not {value!r}.")
         self.field = field
-
-    def rejected(self) -> Rejected:
-        return Rejected("bad_action", str(self))
 
 
 def _get(action: Mapping[str, Json], name: str, wanted: str) -> Json:

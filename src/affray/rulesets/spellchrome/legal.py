@@ -47,7 +47,6 @@ _LABELS = {"move": "move to", "withdraw": "withdraw to", "tumble": "tumble to", 
 #: (the listing leaves the path to the engine, so it is absent from the action); a 5-foot step takes no path.
 MOVE_FREE = ("to", "path")
 STEP_FREE = ("to",)
-SpecKey = tuple[str, Pos, str, tuple[str, ...]]
 MOVES_KEY = "spellchrome.moves"  # the match's move listings, in its memo
 # Move listings kept before the cache starts again (Memo.cache): many when a simulation's matches share the memo's
 # static store (the same listings come back across fights), few when one live match owns it (a table server holds
