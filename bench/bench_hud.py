@@ -3,7 +3,7 @@
 1. Combat Nerdified one-on-one (Vesna against Sergeant Hald) through the full engine: Match, legal
    actions, per-seat views, the heuristic policy, events and the action log, on the fast RNG.
 2. The same fight on the simulation fast path (:func:`affray.sim.fast.play_fast`: quiet journal, trusted
-   actions, the typed observation and choices; issue 16).
+   actions, the typed observation and choices).
 3. The same fight as a hand-written plain-Python loop: the same rules (WL-09..WL-22 as the engine runs
    them for these two) and the same decisions as the heuristic policy, no engine. The ratio engine/loop
    is the engine's overhead (goal: at least 0.2).
@@ -21,6 +21,7 @@ from pathlib import Path
 
 import affray
 from affray.ai.runner import play
+from affray.core.engine import Action
 from affray.core.match import Match
 from affray.core.rng import FastRNG, seed_from_int
 from affray.rulesets.hud.mechanics import pursuit_step
@@ -154,7 +155,7 @@ def replay_seconds(actions: int = 10_000) -> float:
     scenario = affray.load_scenario(DUEL)
     match = Match(scenario.ruleset, scenario.setup, {"round_limit": actions}, seed=seed_from_int(1),
                   seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
-    guard = {"type": "declare", "plan": [{"type": "defense"}, {"type": "defense"}], "additional": False}
+    guard: Action = {"type": "declare", "plan": [{"type": "defense"}, {"type": "defense"}], "additional": False}
     while len(match.log) < actions:
         window = match.pending()
         assert window is not None

@@ -15,7 +15,8 @@ import pytest
 import affray
 from affray.ai.base import policy_names
 from affray.core.actions import check_action
-from affray.core.engine import GM, SPECTATOR, Rejected, ruleset_names
+from affray.core.engine import GM, SPECTATOR, Action, Rejected, ruleset_names
+from affray.core.fields import text
 from affray.core.log import export_log, import_log
 from affray.core.match import Match
 from affray.core.memo import Memo
@@ -51,9 +52,9 @@ def test_log_round_trips_through_json_and_verifies(path: Path) -> None:
     assert affray.verify(data).ok
 
 
-def _junk_actions(match: Match, actor: str) -> list[dict[str, object]]:
+def _junk_actions(match: Match, actor: str) -> list[Action]:
     legal = match.legal(actor)
-    junk: list[dict[str, object]] = [{"type": "no_such_action"}, {"type": "attack", "target": "nobody"},
+    junk: list[Action] = [{"type": "no_such_action"}, {"type": "attack", "target": "nobody"},
                                      {"type": "declare", "plan": "x"}, {"type": 3}]
     for spec in legal[:3]:
         broken = copy.deepcopy(spec.action)
@@ -128,8 +129,8 @@ def _json(view: object) -> object:
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=scenario_id)
 def test_legal_actions_are_instances_of_their_types_and_memos_equal_fresh_builds(path: Path) -> None:
-    """Issue 11, items 3 and 5: every legal action passes its declared type; a view or legal list kept in the
-    match's memo equals one built from scratch."""
+    """Declared action types and the one memo: every legal action passes its declared type; a view or legal list kept
+    in the match's memo equals one built from scratch."""
     scenario = load(path)
     ruleset = scenario.ruleset
     types = ruleset.action_types()
@@ -149,13 +150,13 @@ def test_legal_actions_are_instances_of_their_types_and_memos_equal_fresh_builds
         if types:
             for spec in legal:
                 assert check_action(spec.action, types) == [], spec.label
-                assert set(spec.free) <= fields[spec.action["type"]]  # a free field may be optional and absent
+                assert set(spec.free) <= fields[text(spec.action, "type")]  # a free field may be optional and absent
         match.act(actor, legal[rng.die(len(legal)) - 1].action)
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=scenario_id)
 def test_views_follow_their_schema(path: Path) -> None:
-    """Issue 11, item 2: every view has the one envelope and validates against the ruleset's view schema."""
+    """The one envelope: every view has the one envelope and validates against the ruleset's view schema."""
     from pydantic import TypeAdapter
 
     from affray.core.view import View
@@ -181,7 +182,7 @@ def test_views_follow_their_schema(path: Path) -> None:
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=scenario_id)
 def test_undo_records_replay_exactly(path: Path) -> None:
-    """Issue 11, item 4: take-backs and GM rewinds are records of the log; replay and JSON import honour them."""
+    """Contract 4: take-backs and GM rewinds are records of the log; replay and JSON import honour them."""
     scenario = load(path)
     match = scenario.start(6)
     rng = FastRNG(6)
@@ -207,7 +208,7 @@ def test_undo_records_replay_exactly(path: Path) -> None:
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=scenario_id)
 def test_matches_sharing_the_setup_parts_of_their_memo_play_as_if_alone(path: Path) -> None:
-    """Issue 11, item 5: what a scenario's matches share (``Memo.static``, the setup-only parts) changes nothing:
+    """The one memo: what a scenario's matches share (``Memo.static``, the setup-only parts) changes nothing:
     three fights in a row on one shared store give exactly the events of three fights each on its own."""
     scenario = load(path)
     shared: dict[object, object] = {}

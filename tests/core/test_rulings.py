@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from affray.core.adjust import parse
-from affray.core.engine import GM, Accepted, Rejected
+from affray.core.engine import GM, Accepted, Action, Rejected
+from affray.core.json import Json
 from affray.core.log import export_log, verify
 from affray.core.match import Match
 from affray.core.plugin import register, unregister
@@ -29,7 +30,7 @@ def match() -> Match:
     return Match(ToyRuleset(), {}, seed=seed_from_int(4))
 
 
-def ruling(*changes: object, reason: str = "fate") -> dict[str, object]:
+def ruling(*changes: Json, reason: str = "fate") -> Action:
     return {"type": "ruling", "reason": reason, "changes": list(changes)}
 
 
@@ -127,7 +128,7 @@ def test_a_gm_level_change_reaches_only_the_gm_and_the_combatants_own_seat() -> 
 
 def test_the_shape_of_a_change_is_checked_the_same_for_every_ruleset() -> None:
     assert not isinstance(parse(ruling({"combatant": "a", "position": [1, 2]})), Rejected)
-    bad = [{"combatant": "a"}, {"combatant": "a", "bar": "HP"}, {"combatant": "a", "out": "yes"},
+    bad: list[Json] = [{"combatant": "a"}, {"combatant": "a", "bar": "HP"}, {"combatant": "a", "out": "yes"},
            {"combatant": "a", "status": "Prone", "rounds": 0}, {"combatant": "a", "bar": "HP", "value": 1, "x": 1},
            {"combatant": "", "out": True}, "HP"]
     for change in bad:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from affray.core.engine import Accepted, Rejected, StepResult
+from affray.core.engine import Accepted, Action, Rejected, StepResult
 from affray.core.events import Event
 from affray.core.match import Match
 from affray.core.rng import ScriptedRNG
@@ -44,15 +44,15 @@ def hud_match(mode: str, a: dict[str, Any], b: dict[str, Any], dice: list[int], 
     return Match(RULESET, setup, options, rng=ScriptedRNG(dice))
 
 
-def declare(match: Match, actor: str, *items: dict[str, Any], additional: bool = False) -> StepResult:
-    return match.act(actor, {"type": "declare", "plan": list(items), "additional": additional})
+def declare(match: Match, actor: str, *items: Action, additional: bool = False) -> StepResult:
+    return match.act(actor, {"type": "declare", "plan": [*items], "additional": additional})
 
 
-def attack(target: str) -> dict[str, Any]:
+def attack(target: str) -> Action:
     return {"type": "attack", "target": target}
 
 
-DEFENSE = {"type": "defense"}
+DEFENSE: Action = {"type": "defense"}
 
 
 def ok(result: StepResult) -> list[Event]:

@@ -6,6 +6,7 @@ the next window the rules' own), and fights that go on to their end, replay and 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +15,9 @@ import pytest
 import affray
 from affray.ai.base import RandomPolicy, get_policy
 from affray.ai.runner import policy_action
-from affray.core.engine import GM, SPECTATOR, Accepted, Rejected
+from affray.core.engine import GM, SPECTATOR, Accepted, Action, Rejected
 from affray.core.events import Rolled
+from affray.core.json import Json
 from affray.core.log import export_log, verify
 from affray.core.match import Match
 from affray.core.rng import FastRNG, seed_from_int
@@ -66,11 +68,11 @@ def told(match: Match) -> list[str]:
     return [e["text"] for e in match.events_since(match.version - 1, SPECTATOR, narrate=True)[-1]["events"]]
 
 
-def act_as_planned(match: Match, plans: dict[str, list[dict[str, Any]]]) -> None:
+def act_as_planned(match: Match, plans: Mapping[str, Sequence[Action]]) -> None:
     """Declare each pending combatant's plan until the declarations are over."""
     while (window := match.pending()) is not None and window.phase == "declare":
         actor = window.actors[0]
-        assert isinstance(match.act(actor, {"type": "declare", "plan": plans[actor]}), Accepted)
+        assert isinstance(match.act(actor, {"type": "declare", "plan": [*plans[actor]]}), Accepted)
 
 
 def advance(match: Match, steps: int, policy: str = "random", seed: int = 0) -> None:
@@ -124,7 +126,7 @@ def test_a_refused_change_says_why_and_changes_nothing() -> None:
     """Every refusal has its code and a sentence; the state, the version and the dice are as they were (WL-04,
     WL-08: HP 0 to the maximum; WL-17: the penalties' rounds; WL-B13: places)."""
     m = example("nerdified_night_widow")
-    cases = [({"combatant": "vesna", "bar": "Poise", "value": 3}, "unknown_bar"),
+    cases: list[tuple[Json, str]] = [({"combatant": "vesna", "bar": "Poise", "value": 3}, "unknown_bar"),
              ({"combatant": "vesna", "bar": "HP", "value": 9}, "bad_value"),  # Endurance 8
              ({"combatant": "vesna", "bar": "HP", "value": -1}, "bad_value"),
              ({"combatant": "vesna", "status": "stunned", "rounds": None}, "unknown_status"),
@@ -144,15 +146,18 @@ def test_a_refused_change_says_why_and_changes_nothing() -> None:
         assert RULESET.snapshot(m.state) == before and m.version == version
     rule(m, {"combatant": "vesna", "bar": "HP", "value": 0})
     before, version = RULESET.snapshot(m.state), m.version
-    for change, code in [({"combatant": "vesna", "out": False}, "cannot_stand"),
-                         ({"combatant": "vesna", "out": True}, "already_out")]:
+    stand_cases: list[tuple[Json, str]] = [({"combatant": "vesna", "out": False}, "cannot_stand"),
+                                           ({"combatant": "vesna", "out": True}, "already_out")]
+    for change, code in stand_cases:
         result = m.rule(GM, {"type": "ruling", "reason": "", "changes": [change]}, version=version)
         assert isinstance(result, Rejected) and result.code == code, result
         assert RULESET.snapshot(m.state) == before
     simple = example("simplified_ambush")
-    for change, code in [({"combatant": "ilka", "position": 0}, "not_adjustable"),
-                         ({"combatant": "ilka", "status": "charged", "rounds": None}, "unknown_status"),
-                         ({"combatant": "ilka", "bar": "HP", "value": 4}, "bad_value")]:  # 3 HP (WL-04)
+    simple_cases: list[tuple[Json, str]] = [
+        ({"combatant": "ilka", "position": 0}, "not_adjustable"),
+        ({"combatant": "ilka", "status": "charged", "rounds": None}, "unknown_status"),
+        ({"combatant": "ilka", "bar": "HP", "value": 4}, "bad_value")]  # 3 HP (WL-04)
+    for change, code in simple_cases:
         result = simple.rule(GM, {"type": "ruling", "reason": "", "changes": [change]}, version=0)
         assert isinstance(result, Rejected) and result.code == code, result
 
@@ -235,7 +240,7 @@ def test_wl09_a_combatant_taken_out_before_it_declares_is_not_awaited() -> None:
     assert queue == ["b", "a", "c"]
     plans = {"a": [attack("b"), DEFENSE], "b": [DEFENSE, DEFENSE]}
     for actor in queue[:-1]:
-        assert isinstance(m.act(actor, {"type": "declare", "plan": plans[actor]}), Accepted)
+        assert isinstance(m.act(actor, {"type": "declare", "plan": [*plans[actor]]}), Accepted)
     rule(m, {"combatant": "c", "out": True})
     assert [e.kind for e in m.records[-1].events] == ["ruled", "defeated"]
     window = m.pending()
@@ -243,7 +248,7 @@ def test_wl09_a_combatant_taken_out_before_it_declares_is_not_awaited() -> None:
     finish(m)
 
 
-def _disengaged(a: tuple[str, ...], b: tuple[str, ...], plans: dict[str, list[dict[str, Any]]]) -> Match:
+def _disengaged(a: tuple[str, ...], b: tuple[str, ...], plans: Mapping[str, Sequence[Action]]) -> Match:
     """A fight in which A hit B and disengaged: the pursuit's choices are due (WL-21)."""
     for seed in range(1, 60):
         m = duel(seed=seed, a=a, b=b)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from affray.core.engine import Action
+from affray.core.fields import objects
 from affray.rulesets.hud.state import HudState
 from tests.hud.helpers import DEFENSE, attack, combatant, declare, hud_match, kinds, ok, rejected, totals
 
@@ -34,7 +36,7 @@ def test_wl19_pick_up_needs_to_be_next_to_the_weapon_and_a_free_hand() -> None:
     m = hud_match("nerdified", combatant("bors", "bors", in_hand=["round_shield"]), runner("b"), [3, 9])
     sword = state_of(m).fighters["bors"].arms["arming_sword"]
     sword.location, sword.place = "dropped", 0
-    ok_plan = {"type": "declare", "plan": [{"type": "pick_up", "weapon": "arming_sword"}, attack("b")],
+    ok_plan: Action = {"type": "declare", "plan": [{"type": "pick_up", "weapon": "arming_sword"}, attack("b")],
                "additional": False}
     sword.place = 99  # lying far from the fight
     assert rejected(m, "bors", ok_plan).code == "not_next_to_weapon"
@@ -124,7 +126,7 @@ def test_wl_b13_the_free_move_never_crosses_far_a_charge_does() -> None:
     assert s.distance(s.fighters["vesna"], s.fighters["ilka"]) == "far"
     assert rejected(m, "vesna", {"type": "declare", "plan": [{"type": "close", "target": "ilka"}, attack("ilka"),
                                                              DEFENSE], "additional": False}).code == "too_far"
-    plans = [x.action["plan"] for x in m.legal("vesna")]
+    plans = [objects(x.action, "plan") for x in m.legal("vesna")]
     assert [{"type": "charge", "target": "ilka"}] in plans
     assert not any(i["type"] == "close" for plan in plans for i in plan)
     ok(declare(m, "vesna", {"type": "charge", "target": "ilka"}))
@@ -137,7 +139,7 @@ def test_wl_b13_a_charge_on_a_foe_one_is_engaged_with_is_refused() -> None:
                                  "additional": False}).code == "already_engaged"
     assert rejected(m, "vesna", {"type": "declare", "plan": [{"type": "close", "target": "hald"}, attack("hald"),
                                                              DEFENSE], "additional": False}).code == "already_engaged"
-    assert not any(i["type"] in ("charge", "close") for x in m.legal("vesna") for i in x.action["plan"])
+    assert not any(i["type"] in ("charge", "close") for x in m.legal("vesna") for i in objects(x.action, "plan"))
 
 
 def test_wl_b13_starting_distance_in_metres_gives_the_band() -> None:
@@ -248,7 +250,7 @@ def test_wl_b11_scope_option_limits_the_penalty_to_attack_and_defense() -> None:
 def test_wl19_wl20_emergency_rearm_is_never_cheaper_than_drawing_into_a_free_hand() -> None:
     """WL-19 / WL-20: an emergency rearm drops the sword for free, but the crossbow still costs its draw
     action (WL-20), as drawing it into a free hand would; option emergency_rearm_draw_cost=False: free."""
-    rearm = {"type": "emergency_rearm", "weapon": "hand_crossbow"}
+    rearm: Action = {"type": "emergency_rearm", "weapon": "hand_crossbow"}
     m = hud_match("nerdified", combatant("vesna", "vesna"), runner("b"), [3, 9])
     assert rejected(m, "vesna", {"type": "declare", "plan": [rearm, attack("b"), DEFENSE],
                                  "additional": False}).code == "wrong_action_count"

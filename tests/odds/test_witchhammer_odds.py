@@ -4,12 +4,13 @@ Rules: WH-13..WH-20, WH-22, WH-27, WH-B3..WH-B5, WH-B7."""
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from affray.rulesets.witchhammer.mechanics import apply_damage, attack, defense_against, save
 from affray.rulesets.witchhammer.odds import attack_odds, blows, land, save_odds
+from affray.rulesets.witchhammer.state import AttackNode
 
 
 def test_wh16_wh17_seed_attack_example_hit_and_solid_hit() -> None:
@@ -117,9 +118,9 @@ def test_wh15_wh19_blows_agree_with_the_engine_strike_face_by_face(node_extra: d
     from affray.rulesets.witchhammer.effects import Turn
     from tests.witchhammer.helpers import DiceRNG, fighter, give_card, new_state
 
-    node: dict[str, Any] = {"type": "attack", "attack": 4, "aspects": ["melee"], "range": "close",
-                            "target": "nearest_enemy", "poise_only": False, "on_hit": [], "on_solid_hit": [],
-                            **node_extra}
+    node = cast(AttackNode, {"type": "attack", "attack": 4, "aspects": ["melee"], "range": "close",
+                             "target": "nearest_enemy", "poise_only": False, "on_hit": [], "on_solid_hit": [],
+                             **node_extra})  # the content's attack node, with the parameter's on-hit lists
     expected: dict[tuple[int, int], Fraction] = {}
     for face in range(1, 21):
         state = new_state([fighter("a", (1, 1))], [fighter("b", (2, 1), use="dummy")])
@@ -129,8 +130,8 @@ def test_wh15_wh19_blows_agree_with_the_engine_strike_face_by_face(node_extra: d
         strike(state, Turn(a, "test", DiceRNG([face]), Journal()), b, node)
         expected[(b.poise, b.health)] = expected.get((b.poise, b.health), Fraction(0)) + Fraction(1, 20)
         defense = defense_against(b.defense + 6, 0, True)
-    bonus_hit = sum(n["amount"] for n in node["on_hit"])
-    bonus_solid = 1 + sum(n["amount"] for n in node["on_solid_hit"])
+    bonus_hit = sum(n["amount"] for n in node["on_hit"] if n["type"] == "damage")
+    bonus_solid = 1 + sum(n["amount"] for n in node["on_solid_hit"] if n["type"] == "damage")
     ours: dict[tuple[int, int], Fraction] = {}
     for blow, p in blows(4, defense, bonus_hit, bonus_solid).items():
         poise, health, _ = land(10, 10, blow)

@@ -10,7 +10,7 @@ from affray.core.events import Event
 from affray.rulesets.spellchrome import downtime
 from affray.rulesets.spellchrome.content_model import SpellchromeScenario
 from affray.rulesets.spellchrome.options import SpellchromeOptions
-from affray.rulesets.spellchrome.setup import build_state
+from affray.rulesets.spellchrome.setup import build_state, spellchrome_setup
 from affray.rulesets.spellchrome.state import SpellchromeState
 
 from .support import ScriptedRNG, fighter
@@ -27,7 +27,7 @@ def _camp(**fields: Any) -> SpellchromeState:
         {"name": "foes", "combatants": [fighter("m", (5, 2), level=2)]}]}
     ruleset = get_ruleset("spellchrome")
     setup = ruleset.prepare(SpellchromeScenario.model_validate(data), ruleset.content())
-    return build_state(setup, SpellchromeOptions())
+    return build_state(spellchrome_setup(setup), SpellchromeOptions())
 
 
 def test_sc07_ex_hp_refills_at_the_hourly_rate_up_to_full() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from affray.core.events import Defeated
+from affray.core.fields import square
 from affray.core.match import Match
 
 from .support import act, build, fighter, kinds, refused, state_of, who, window
@@ -72,7 +73,7 @@ def test_sc20_a_five_feet_per_move_action_square_takes_the_whole_move() -> None:
     match = _duel(a_pos=(1, 1), b_pos=(7, 3), map_text=bog)
     assert refused(match, "a", {"type": "move", "to": [3, 1]}).code == "too_far"  # a square spent first
     match = _duel(a_pos=(2, 1), b_pos=(7, 3), map_text=bog)
-    listed = {tuple(s.action["to"]) for s in match.legal("a") if s.action["type"] == "move"}
+    listed = {square(s.action, "to") for s in match.legal("a") if s.action["type"] == "move"}
     assert (3, 1) in listed and (4, 1) not in listed
     assert refused(match, "a", {"type": "move", "to": [4, 1]}).code == "too_far"
     assert refused(match, "a", {"type": "step", "to": [3, 1]}).code == "difficult_terrain"

@@ -4,6 +4,8 @@ opportunity, and finishes dying foes only under ruling SC-R7's option."""
 from __future__ import annotations
 
 from affray.ai.base import get_policy
+from affray.core.engine import Action
+from affray.core.fields import square
 from affray.core.match import Match
 from affray.core.rng import FastRNG
 
@@ -12,7 +14,7 @@ from .support import act, build, fighter, who
 OPEN = "\n".join(["." * 10] * 6)
 
 
-def _choose(match: Match, actor: str) -> dict[str, object]:
+def _choose(match: Match, actor: str) -> Action:
     policy = get_policy("spellchrome", "heuristic")
     return policy.choose(match.observe(actor), match.choices(actor), FastRNG(0))
 
@@ -20,7 +22,8 @@ def _choose(match: Match, actor: str) -> dict[str, object]:
 def test_it_closes_in_and_attacks() -> None:
     match = build(OPEN, {"l": [fighter("a", (0, 0))], "r": [fighter("b", (5, 3))]}, dice=[20, 1])
     move = _choose(match, "a")
-    assert move["type"] == "move" and max(abs(move["to"][0] - 5), abs(move["to"][1] - 3)) == 1  # type: ignore[index]
+    x, y = square(move, "to")
+    assert move["type"] == "move" and max(abs(x - 5), abs(y - 3)) == 1
     act(match, "a", move)
     assert _choose(match, "a") == {"type": "attack", "target": "b", "weapon": "longsword"}
 

@@ -17,6 +17,8 @@ from affray.ai.base import RandomPolicy, get_policy
 from affray.ai.runner import policy_action
 from affray.core.engine import GM, SPECTATOR, Accepted, Rejected
 from affray.core.events import Rolled
+from affray.core.fields import texts
+from affray.core.json import Json
 from affray.core.log import export_log, verify
 from affray.core.match import Match
 from affray.core.rng import FastRNG
@@ -130,7 +132,7 @@ def test_a_refused_change_says_why_and_changes_nothing() -> None:
     """Every refusal has its code and a sentence; state, version and dice stay (WR-26: HP from -max; WR-24: Messed
     Up follows HP; WR-30: a hold needs a foe within reach; WR-32: desperate defense is an optional rule)."""
     m = example("melee_brawl")
-    cases = [({"combatant": "dana", "bar": "Stun", "value": 3}, "unknown_bar"),
+    cases: list[tuple[Json, str]] = [({"combatant": "dana", "bar": "Stun", "value": 3}, "unknown_bar"),
              ({"combatant": "dana", "bar": "HP", "value": 22}, "bad_value"),
              ({"combatant": "dana", "bar": "HP", "value": -22}, "bad_value"),
              ({"combatant": "dana", "status": "messed up", "rounds": None}, "not_adjustable"),
@@ -150,9 +152,10 @@ def test_a_refused_change_says_why_and_changes_nothing() -> None:
         assert RULESET.snapshot(m.state) == before and m.version == version and m.rng.index == draws
     rule(m, {"combatant": "thug3", "bar": "HP", "value": 0})
     before = RULESET.snapshot(m.state)
-    for change, code in [({"combatant": "thug3", "out": False}, "cannot_stand"),
-                         ({"combatant": "thug3", "out": True}, "already_out"),
-                         ({"combatant": "thug3", "status": "prone", "rounds": None}, "not_in_fight")]:
+    stand_cases: list[tuple[Json, str]] = [({"combatant": "thug3", "out": False}, "cannot_stand"),
+                                           ({"combatant": "thug3", "out": True}, "already_out"),
+                                           ({"combatant": "thug3", "status": "prone", "rounds": None}, "not_in_fight")]
+    for change, code in stand_cases:
         result = m.rule(GM, {"type": "ruling", "reason": "", "changes": [change]}, version=m.version)
         assert isinstance(result, Rejected) and result.code == code, result
         assert RULESET.snapshot(m.state) == before
@@ -354,7 +357,7 @@ def test_forms_offer_what_the_gm_can_change_now() -> None:
                              "statuses": ["prone", "desperate defense", "psychological advantage", "unaware"],
                              "position": "line", "out": False}
     rule(m, {"combatant": "thug1", "position": 2})
-    assert ADJUSTER.forms(m.state)["theo"]["statuses"][-1] == "held by thug1"
+    assert texts(ADJUSTER.forms(m.state)["theo"], "statuses")[-1] == "held by thug1"
 
 
 def test_a_ruling_reads_in_warps_words() -> None:

@@ -5,8 +5,7 @@ Rules: WR-10..WR-12, WR-18..WR-23, WR-29, WR-30, WR-33, WR-B1, WR-B3..WR-B6.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import pytest
 
@@ -31,7 +30,7 @@ from affray.rulesets.warp.mechanics import (
 )
 from affray.rulesets.warp.options import WarpOptions
 from affray.rulesets.warp.ruleset import builtin_content
-from affray.rulesets.warp.setup import protection
+from affray.rulesets.warp.setup import ArmourSetup, protection
 from affray.rulesets.warp.state import UNARMED
 from tests.warp.helpers import attack, brawler, fighter, ok, rolls, thug, warp_match, who
 
@@ -104,7 +103,7 @@ def test_wr21_leathers_under_plate_roll_2d6_plus_1_and_take_2_penalty_dice() -> 
     """WR-21, WR-B3: leathers under plate mail protect 2d6 + 1 and give 2 penalty dice (one for the plate,
     one for the extra layer)."""
     content = builtin_content().sections["armour"]
-    layers: list[Mapping[str, Any]] = [
+    layers: list[ArmourSetup] = [
         {"name": content[a].name, "rating": content[a].rating, "penalty": content[a].penalty}
         for a in ("leathers", "plate_mail")]
     m = warp_match([brawler("a")], [thug("b")], [])

@@ -1,5 +1,5 @@
-"""WaRP on the simulation fast path (issue 16): a quiet step draws the same dice and leaves the same state as a loud
-one, the quiet journal stays empty, the typed observation shows what the seat's view shows and hides what it hides,
+"""WaRP on the simulation fast path (core/journal.py): a quiet step draws the same dice and leaves the same state as a
+loud one, the quiet journal stays empty, the typed observation shows what the seat's view shows and hides what it hides,
 and the choices answer what the legal listing says. Rules: WR-01, WR-02 (pools), WR-04 (experience dice), WR-05
 (initiative), WR-07 (moving), WR-08/WR-10/WR-11 (attack, defense, damage), WR-12 (factors), WR-31 (intimidation),
 WR-35 (gestalt rolls)."""
@@ -21,6 +21,7 @@ from affray.core.options import parse_options
 from affray.core.rng import FastRNG
 from affray.rulesets.warp.choices import WarpChoices
 from affray.rulesets.warp.observe import WarpObservation
+from affray.rulesets.warp.setup import warp_setup
 from affray.rulesets.warp.state import WarpState
 from tests.warp.helpers import RULESET, attack, brawler, state, thug, warp_match, who
 
@@ -101,7 +102,7 @@ def test_wr05_a_quiet_initiative_roll_and_a_quiet_setup_match_loud_ones() -> Non
         built = []
         for journal in (Journal(), QUIET):
             rng = FastRNG(11)
-            rules_state, _ = RULESET.setup(example.setup, options, rng, journal)
+            rules_state, _ = RULESET.setup(warp_setup(example.setup), options, rng, journal)
             built.append((RULESET.snapshot(rules_state), rng.index))
         assert built[0] == built[1], path.name
 

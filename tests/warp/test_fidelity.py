@@ -1,4 +1,4 @@
-"""Issue 13, WaRP: the places where the code read the seed differently, each with the seed's numbers.
+"""Rules fidelity, WaRP: the places where the code read the seed differently, each with the seed's numbers.
 
 Rules: WR-18, WR-20, WR-21 (armour hinders attack and defense rolls), WR-09/WR-B15 as revised (a non-combat
 trait serves attack or defense in one round), WR-30 (special damage halved before armour), WR-24 (Messed Up
@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from affray.core.engine import Action
 from affray.core.events import Event
 from affray.rulesets.warp.events import Wounded
 from tests.warp.helpers import attack, brawler, fighter, ok, rejected, rolls, thug, warp_match, who
 
-PASS = {"type": "pass"}
+PASS: Action = {"type": "pass"}
 
 
 def wounded(events: list[Event]) -> Wounded:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from affray.core.engine import GM
+from affray.core.engine import GM, Action
 from affray.rulesets.warp.events import Contest, GangChosen
 from affray.rulesets.warp.mechanics import better_weaponry, gang_up_extra, predictable
 from tests.warp.helpers import attack, brawler, fighter, ok, rejected, rolls, thug, warp_match, who
 
-PASS = {"type": "pass"}
+PASS: Action = {"type": "pass"}
 
 
 def test_wr08_one_defense_roll_per_attack() -> None:

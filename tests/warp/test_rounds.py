@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from affray.core.engine import Action
 from affray.core.events import Defeated, Rolled
 from affray.rulesets.warp.events import InitiativeSet, Moved
 from affray.rulesets.warp.mechanics import PACES
 from tests.warp.helpers import attack, brawler, fighter, kinds, ok, rejected, rolls, state, thug, warp_match, who
 
 TRAIT = {"initiative": "trait"}
-PASS = {"type": "pass"}
+PASS: Action = {"type": "pass"}
 
 
 def test_wr05_initiative_is_rolled_once_per_fight_highest_first() -> None:

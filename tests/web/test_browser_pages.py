@@ -1,5 +1,5 @@
-"""The web table's pages in a real browser (issue 15): the lobby's problems and rule options, the tables of WaRP
-and Sim HuD (captured into docs/img/), phone width, and playing by keyboard alone."""
+"""The web table's pages in a real browser (docs/table.md, 'The web table'): the lobby's problems and rule options, the
+tables of WaRP and Sim HuD (captured into docs/img/), phone width, and playing by keyboard alone."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 import httpx2 as httpx
 from playwright.sync_api import expect
 
+from affray.core.fields import text
 from affray.rulesets.witchhammer.options import WitchHammerOptions
 from tests.web.browser import DOCS_IMG, chromium, due, live_server, open_seat, synced, wait_for
 
@@ -178,4 +179,4 @@ def test_free_form_posts_are_written_in_one_browser_and_read_in_the_other(tmp_pa
         wait_for(lambda: table.version == 1, 10, "the post to be taken")
         synced(pages, 1)
         expect(pages[reader].page.locator("#log")).to_contain_text(post)
-        assert post in table.match.records[0].action["text"]
+        assert post in text(table.match.records[0].action, "text")

@@ -13,7 +13,7 @@ from affray.rulesets.witchhammer import WitchHammerRuleset
 from affray.rulesets.witchhammer.content_model import WitchHammerContent
 from affray.rulesets.witchhammer.options import WitchHammerOptions
 from affray.rulesets.witchhammer.ruleset import builtin_content
-from affray.rulesets.witchhammer.setup import build_state
+from affray.rulesets.witchhammer.setup import WitchHammerSetup, build_state
 from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
 
 RULESET = WitchHammerRuleset()
@@ -105,7 +105,7 @@ def fighter(cid: str, at: tuple[int, int], use: str = "hero", **extra: Any) -> d
 
 
 def setup_of(a: list[dict[str, Any]], b: list[dict[str, Any]], map_: str | None = None,
-             size: tuple[int, int] = (12, 12)) -> dict[str, Any]:
+             size: tuple[int, int] = (12, 12)) -> WitchHammerSetup:
     data: dict[str, Any] = {"ruleset": "witchhammer", "size": list(size),
                             "sides": [{"name": "A", "combatants": a}, {"name": "B", "combatants": b}]}
     if map_ is not None:
@@ -155,9 +155,9 @@ def plan_all(match: Match, plans: dict[str, list[str]], psych: dict[str, list[st
     window = match.pending()
     if window is not None and window.phase == "psych":
         for actor in window.actors:
-            events += ok(match.act(actor, {"type": "commit", "cards": (psych or {}).get(actor, [])}))
+            events += ok(match.act(actor, {"type": "commit", "cards": [*(psych or {}).get(actor, [])]}))
     window = match.pending()
     assert window is not None and window.phase == "planning", window
     for actor in [a for a in window.actors if a != "gm"]:
-        events += ok(match.act(actor, {"type": "commit", "cards": plans.get(actor, [])}))
+        events += ok(match.act(actor, {"type": "commit", "cards": [*plans.get(actor, [])]}))
     return events

@@ -18,6 +18,7 @@ from affray.ai.runner import policy_action
 from affray.core.adjust import Change
 from affray.core.engine import GM, Accepted, Rejected
 from affray.core.events import Defeated, Event, Revealed, Rolled
+from affray.core.fields import texts
 from affray.core.log import export_log, verify
 from affray.core.match import Match
 from affray.core.rng import FastRNG, seed_from_int
@@ -331,7 +332,7 @@ def test_forms_offer_the_bars_statuses_and_squares() -> None:
     form = ADJUSTER.forms(state(match()))["h1"]
     assert form["bars"] == [{"name": "Poise", "min": 0, "max": 10}, {"name": "Health", "min": -14, "max": 14},
                             {"name": "Wounds", "min": 0, "max": 28}]
-    assert {"Bleeding", "Stunned", "Steeled", "Enraged"} <= set(form["statuses"])  # every status of the content
+    assert {"Bleeding", "Stunned", "Steeled", "Enraged"} <= set(texts(form, "statuses"))  # every status of the content
     assert (form["position"], form["out"]) == ("square", False)
 
 

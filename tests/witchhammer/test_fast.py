@@ -1,4 +1,5 @@
-"""The simulation fast path for WitchHammer (issue 16): quiet and trusted steps, the observation, the choices.
+"""The simulation fast path for WitchHammer (core/journal.py, core/policy.py): quiet and trusted steps, the
+observation, the choices.
 
 A quiet journal builds no events, rolls or seal digests and a trusted one skips the card check, but the dice drawn
 and the state left are the same (the seals' salt and digest are what a quiet step does not compute, so they are left
@@ -9,12 +10,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 import affray
 from affray.ai.base import get_policy
+from affray.core.engine import Action
 from affray.core.grid import Grid, Pos, distance, euclid2, step_toward
 from affray.core.journal import QUIET, QUIET_TRUSTED, Journal
 from affray.core.memo import Memo
@@ -192,10 +194,12 @@ def test_choices_answer_from_the_state_as_the_listing_does() -> None:
     assert choices.kinds() == {"ready", "psych", "commit"}
     for spec in listing:
         assert RULESET.choices(state, "bruna", memo).allows(spec.action)
-    for action in ({"type": "commit", "cards": ("red_mist",)}, {"type": "ready", "x": 1},
-                   {"type": "place", "card": "red_mist"}, {"type": "psych", "card": "sword_swing"},
-                   {"type": "commit", "cards": ["red_mist", "red_mist"]}, {"type": "commit", "cards": []}):
-        assert not RULESET.choices(state, "bruna", memo).allows(action)
+    odd: tuple[dict[str, object], ...] = (
+        {"type": "commit", "cards": ("red_mist",)}, {"type": "ready", "x": 1},
+        {"type": "place", "card": "red_mist"}, {"type": "psych", "card": "sword_swing"},
+        {"type": "commit", "cards": ["red_mist", "red_mist"]}, {"type": "commit", "cards": []})
+    for action in odd:  # a Python caller may pass what JSON cannot hold (a tuple): refused all the same
+        assert not RULESET.choices(state, "bruna", memo).allows(cast(Action, action))
         assert not any(spec.action == action for spec in listing)
     for actor in ("bruna", "tomas", "ilse", "knight"):
         assert match.act(actor, {"type": "ready"}).ok

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
 from affray.core.events import Event
-from affray.core.json import JsonObject
+from affray.core.json import Json, JsonObject
 from affray.core.rng import RNG
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from affray.core.scenario import ScenarioBase
     from affray.core.view import View
 
-Action = dict[str, Any]
+Action = dict[str, Json]
 #: A ruleset's match state (opaque to the generic layers: only its ruleset reads it).
 StateT = TypeVar("StateT")
 #: A ruleset's setup: what :meth:`Ruleset.prepare` makes of a scenario and :meth:`Ruleset.setup` starts from.

@@ -11,7 +11,7 @@ everyone). Per-viewer logs replace what a viewer may not see by :meth:`Event.red
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -53,22 +53,6 @@ def to_jsonable(value: object) -> Any:
 def counted(n: int, noun: str, plural: str | None = None) -> str:
     """``n`` and ``noun`` for narration, plural unless ``n`` is 1: ``1 square``, ``3 squares``, ``0 squares``."""
     return f"{n} {noun if abs(n) == 1 else plural or noun + 's'}"
-
-
-class Names(Mapping[str, str]):
-    """Display names for actor ids; unknown ids display as themselves."""
-
-    def __init__(self, names: Mapping[str, str]) -> None:
-        self._names = dict(names)
-
-    def __getitem__(self, key: str) -> str:
-        return self._names.get(key, key)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names)
-
-    def __len__(self) -> int:
-        return len(self._names)
 
 
 @dataclass(slots=True)

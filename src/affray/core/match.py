@@ -1,4 +1,4 @@
-"""A match: its setup, the seed commitment and the log of record (DESIGN.md, contract 4; issue 11, item 4).
+"""A match: its setup, the seed commitment and the log of record (DESIGN.md, contract 4; versions and undo records).
 
 :class:`Match` drives a ruleset's step function, owns the RNG, maps seats to the actors they control, and keeps the
 log of record: a list of :class:`Record` s, each an accepted *action* or an *undo* (who asked, and back to which
@@ -266,10 +266,6 @@ class Match:
             return Rejected("bad_version", f"Choose a version from 0 to {self.version - 1}.")
         return self._undo(seat, to)
 
-    def undo(self, seat: str) -> bool:
-        """Take back ``seat``'s last action (the terminal's ``undo``); ``False`` if it may not."""
-        return isinstance(self.take_back(seat), Accepted)
-
     def _undo(self, seat: str, to: int) -> StepResult:
         if self.seed is None:
             return Rejected("no_seed", "This match has no seed to replay from (a simulation RNG was supplied).")
@@ -320,7 +316,7 @@ class Match:
                 f"That ruling would leave the fight in a state the rules cannot go on from ({broken})."))
         parsed = parse(action)
         assert not isinstance(parsed, Rejected)
-        record_action = {"type": "ruling", "reason": parsed[0], "changes": [c.to_dict() for c in parsed[1]]}
+        record_action: Action = {"type": "ruling", "reason": parsed[0], "changes": [c.to_dict() for c in parsed[1]]}
         self._append(Record(self.version, GM, "", record_action, list(result), RULING),
                      opened.simultaneous if opened is not None else "")
         self.memo.reset(self.version)

@@ -1,4 +1,4 @@
-"""Policies: who chooses an action when no person does (DESIGN.md, contract 9; issue 16, item 4).
+"""Policies: who chooses an action when no person does (DESIGN.md, contract 9).
 
 A policy sees what its seat sees and what its actor may do, and returns one action::
 
@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from affray.core.engine import Action, ActionSpec, Viewer
+from affray.core.fields import text
 from affray.core.memo import Memo
 from affray.core.rng import RNG
 
@@ -142,7 +143,7 @@ class Choices:
 
     def kinds(self) -> frozenset[str]:
         """The action types the actor may take now."""
-        return frozenset(spec.action["type"] for spec in self.all())
+        return frozenset(text(spec.action, "type") for spec in self.all())
 
     def of(self, kind: str) -> list[ActionSpec]:
         """The legal actions of type ``kind``, in listing order."""

@@ -17,11 +17,10 @@ are this project's rulings, documented in docs/hud.md ("GM rulings").
 
 from __future__ import annotations
 
-from typing import Any
-
 from affray.core.adjust import Change
 from affray.core.engine import Rejected
 from affray.core.journal import Journal
+from affray.core.json import Json, JsonObject
 from affray.core.rng import RNG
 from affray.rulesets.hud.leave import bring_back, settle, take_out
 from affray.rulesets.hud.state import Fighter, HudState
@@ -91,7 +90,7 @@ class HudAdjuster:
         return None
 
     @staticmethod
-    def _check_position(state: HudState, f: Fighter, where: Any) -> Rejected | None:
+    def _check_position(state: HudState, f: Fighter, where: object) -> Rejected | None:
         if state.mode != "nerdified":
             return _refuse("not_adjustable", "Only Combat Nerdified has places (WL-B13).")
         if where in NEW_PLACES:
@@ -116,10 +115,10 @@ class HudAdjuster:
                                            "its HP instead.")
         return None
 
-    def apply(self, state: HudState, change: Change) -> Any:
+    def apply(self, state: HudState, change: Change) -> object:
         f = state.fighters[change.combatant]
         if change.field == "bar":
-            was: Any = f.hp
+            was = f.hp
             f.hp = change.value
             if f.hp <= 0 and not f.out:
                 take_out(state, f, "down")
@@ -148,9 +147,9 @@ class HudAdjuster:
         for: the turn or the round's next actions, the pursuit, the fight's end (:func:`.leave.settle`)."""
         settle(state, rng, journal)
 
-    def forms(self, state: HudState) -> dict[str, dict[str, Any]]:
+    def forms(self, state: HudState) -> dict[str, JsonObject]:
         nerdified = state.mode == "nerdified"
-        shown: list[Any] = [*places(state), *NEW_PLACES]
+        shown: list[Json] = [*places(state), *NEW_PLACES]
         return {a: {"bars": [{"name": HP, "min": 0, "max": f.max_hp}],
                     "statuses": list(STATUSES) if nerdified else [],
                     "position": "place" if nerdified else None,
@@ -172,13 +171,14 @@ def _give(f: Fighter, name: str, remove: bool = False) -> str | None:
     return was
 
 
-def _move(state: HudState, f: Fighter, where: Any) -> int:
+def _move(state: HudState, f: Fighter, where: object) -> int:
     """To a place where someone stands (engaging them, in that place's band), or to a new place (WL-B13)."""
     was = f.place
     if where in NEW_PLACES:
         f.place, f.band = state.new_place(), str(where)
     else:
-        f.place = int(where)
+        assert isinstance(where, int)  # checked: a place where someone stands
+        f.place = where
         f.band = next(g.band for g in state.active() if g.place == f.place and g is not f)
     return was
 

@@ -11,7 +11,7 @@ against the engine and against the exact duel solver.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -20,8 +20,9 @@ from affray.core.plugin import BatchPath
 from affray.rulesets.hud.mechanics import HUD_DIE
 from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.setup import at_range as ranged_start
-from affray.rulesets.hud.setup import build_state
+from affray.rulesets.hud.setup import build_state, hud_setup
 from affray.rulesets.hud.simplified import die_modifier
+from affray.rulesets.hud.state import Fighter
 from affray.sim.runner import SimSpec, derive_seed
 from affray.sim.stats import CombatantTally, Tally
 
@@ -40,9 +41,26 @@ def simplified_fit(spec: SimSpec) -> str | None:
     return None
 
 
-def _mods(spec: SimSpec) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class _Duel:
+    """What the duels of one spec share: the two fighters, each one's better attack die modifier and better guard
+    modifier (WL-06), who makes the free ranged attack and with what (WL-07), who posts first by the scene's logic
+    (WL-05) and the round limit."""
+
+    a: Fighter
+    b: Fighter
+    best: dict[str, int]
+    guard: dict[str, int]
+    free: str | None
+    free_mod: int
+    first: str | None
+    limit: int
+
+
+def _mods(spec: SimSpec) -> _Duel:
     options = parse_options(HudOptions, spec.options)
-    state, bands = build_state(spec.setup, options)
+    setup = hud_setup(spec.setup)
+    state, bands = build_state(setup, options)
     at_range = ranged_start(bands)
     a, b = state.fighters.values()
     best = {f.id: max(die_modifier(f, "attack"), die_modifier(f, "damage")) for f in (a, b)}
@@ -51,8 +69,7 @@ def _mods(spec: SimSpec) -> dict[str, Any]:
     free = eligible[0].id if len(eligible) == 1 else None
     free_mod = (max(die_modifier(eligible[0], "attack", True), die_modifier(eligible[0], "damage", True))
                 if free else 0)
-    return {"a": a, "b": b, "best": best, "guard": guard, "free": free, "free_mod": free_mod,
-            "first": spec.setup.get("first"), "limit": options.round_limit}
+    return _Duel(a, b, best, guard, free, free_mod, setup.get("first"), options.round_limit)
 
 
 def _hits(rng: np.random.Generator, size: int, attack_mod: int, defense_mod: int) -> np.ndarray:
@@ -62,18 +79,18 @@ def _hits(rng: np.random.Generator, size: int, attack_mod: int, defense_mod: int
 def simplified_chunk(spec: SimSpec, chunk: int, count: int) -> Tally:
     """Play ``count`` Dice Simplified duels at once; the counts match the engine's in distribution."""
     m = _mods(spec)
-    a, b = m["a"], m["b"]
+    a, b = m.a, m.b
     rng = np.random.default_rng(derive_seed(spec.seed, chunk))
     hp = {a.id: np.full(count, a.hp, dtype=np.int32), b.id: np.full(count, b.hp, dtype=np.int32)}
     # the post order is fixed by the scene, or won by opposed Chance (WL-05): a fair coin
-    a_first = np.full(count, m["first"] == a.id) if m["first"] is not None else rng.integers(0, 2, count) == 1
-    if m["free"] is not None:
-        target = b.id if m["free"] == a.id else a.id
-        hp[target] -= _hits(rng, count, m["free_mod"], m["guard"][target])
+    a_first = np.full(count, m.first == a.id) if m.first is not None else rng.integers(0, 2, count) == 1
+    if m.free is not None:
+        target = b.id if m.free == a.id else a.id
+        hp[target] -= _hits(rng, count, m.free_mod, m.guard[target])
     rounds = np.zeros(count, dtype=np.int32)
     alive = (hp[a.id] > 0) & (hp[b.id] > 0)
     rounds[~alive] = 1
-    for r in range(1, m["limit"] + 1):
+    for r in range(1, m.limit + 1):
         idx = np.flatnonzero(alive)
         if idx.size == 0:
             break
@@ -81,14 +98,15 @@ def simplified_chunk(spec: SimSpec, chunk: int, count: int) -> Tally:
             group = idx[a_first[idx] == first_is_a]
             for att, dfn in ((a, b), (b, a)) if first_is_a else ((b, a), (a, b)):
                 live = group[(hp[a.id][group] > 0) & (hp[b.id][group] > 0)]
-                hit = _hits(rng, live.size, m["best"][att.id], m["guard"][dfn.id])
+                hit = _hits(rng, live.size, m.best[att.id], m.guard[dfn.id])
                 hp[dfn.id][live[hit]] -= 1
         rounds[idx] = r
         alive = (hp[a.id] > 0) & (hp[b.id] > 0)
     return _tally(spec, a, b, hp, rounds, count)
 
 
-def _tally(spec: SimSpec, a: Any, b: Any, hp: Mapping[str, np.ndarray], rounds: np.ndarray, count: int) -> Tally:
+def _tally(spec: SimSpec, a: Fighter, b: Fighter, hp: Mapping[str, np.ndarray], rounds: np.ndarray,
+           count: int) -> Tally:
     tally = Tally(fights=count)
     a_won = hp[b.id] <= 0
     b_won = hp[a.id] <= 0

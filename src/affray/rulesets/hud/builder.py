@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from affray.characters.prompts import Prompts, finish, split
 from affray.core.content import ContentLibrary
 from affray.core.rng import VerifiableRNG
+from affray.rulesets.hud.sheet import HudSheet
 
 
-def build(p: Prompts, lib: ContentLibrary, rng: VerifiableRNG) -> Any:
+def build(p: Prompts, lib: ContentLibrary, rng: VerifiableRNG) -> HudSheet:
     """WL-03 stats (WL-B2 ranges), armour and weapons as recorded in the HuD."""
     data = p.header("hud")
     data["stats"] = {"endurance": p.ask_int("Endurance (3-10; your HP in Combat Nerdified)", 3, 10, 6),
@@ -34,4 +33,6 @@ def build(p: Prompts, lib: ContentLibrary, rng: VerifiableRNG) -> Any:
     if data["weapons"]:
         data["in_hand"] = split(p.ask("In hand at the start, comma-separated", data["weapons"][0], fits))
     data["trained_witcher"] = p.ask_yes("Trained witcher (draws from the back for free)", False)
-    return finish(data)
+    sheet = finish(data)
+    assert isinstance(sheet, HudSheet)  # the header names the HuD
+    return sheet

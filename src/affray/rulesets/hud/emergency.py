@@ -9,9 +9,8 @@ whether it adds an emergency attack on a foe it can reach or a complex activity,
 
 from __future__ import annotations
 
-from typing import Any
-
-from affray.core.engine import ActionSpec, Rejected, StepResult
+from affray.core.engine import Action, ActionSpec, Rejected, StepResult
+from affray.core.fields import text
 from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.hud.combat import accepted, can_reach
@@ -56,7 +55,7 @@ EMERGENCY_KINDS = frozenset({"emergency_complex", "carry_on"})
 ATTACK_KIND = frozenset({"emergency_attack"})
 
 
-def _check(state: HudState, actor: str, action: dict[str, Any]) -> Rejected | None:
+def _check(state: HudState, actor: str, action: Action) -> Rejected | None:
     kind = action.get("type")
     if kind == "emergency_attack":
         target = action.get("target")
@@ -75,7 +74,7 @@ def _check(state: HudState, actor: str, action: dict[str, Any]) -> Rejected | No
     return None
 
 
-def act(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal: Journal) -> StepResult:
+def act(state: HudState, rng: RNG, actor: str, action: Action, journal: Journal) -> StepResult:
     """Apply the answer to the emergency prompt, then go on with the round. Rules: WL-17, WL-B6."""
     error = _check(state, actor, action) if journal.validate else None  # trusted: taken from choices()
     if error is not None:
@@ -87,8 +86,9 @@ def act(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal: 
         f.additional_used += 1
         f.penalty_next += ADDITIONAL_ACTION_PENALTY
         if kind == "emergency_attack":
-            journal.append(EmergencyAction(actor, "attack", action["target"]))
-            start_exchange(state, rng, actor, action["target"], "attack", journal)
+            target = text(action, "target")
+            journal.append(EmergencyAction(actor, "attack", target))
+            start_exchange(state, rng, actor, target, "attack", journal)
         else:
             journal.append(EmergencyAction(actor, "complex activity", text=str(action.get("text", COMPLEX_TEXT))))
     if state.exchange is None and state.pursuit is None:

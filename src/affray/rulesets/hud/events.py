@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from affray.core.events import Ended, Event
+from affray.core.fields import text
+from affray.core.json import Json, JsonObject
 from affray.core.narration import listed, term
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
@@ -50,7 +52,7 @@ class Declared(Event):
 
     kind: ClassVar[str] = "declared"
     actor: str
-    plan: list[dict[str, Any]]
+    plan: list[JsonObject]
     additional: bool
 
     def describe(self, names: Mapping[str, str]) -> str:
@@ -64,18 +66,18 @@ _PLAN_VERBS = {"attack": "attacks {}", "charge": "charges {}", "close": "closes 
                "draw": "draws {}", "emergency_rearm": "rearms in an emergency with {}", "pick_up": "picks up {}"}
 
 
-def describe_item(item: Mapping[str, Any], names: Mapping[str, str]) -> str:
+def describe_item(item: Mapping[str, Json], names: Mapping[str, str]) -> str:
     """One declared action in words: "attacks Ilka", "defends", "draws the Hunting bow"."""
     kind = str(item["type"])
     if kind == "defense":
         return "defends"
     if kind == "complex":
-        text = item.get("text")
-        return f"a complex activity ({text})" if text else "a complex activity"
+        what = item.get("text")
+        return f"a complex activity ({what})" if what else "a complex activity"
     verb = _PLAN_VERBS.get(kind, kind.replace("_", " ") + " {}")
     if "target" in item:
-        return verb.format(names[item["target"]])
-    return verb.format(weapon(names, item["weapon"]) if "weapon" in item else "").strip()
+        return verb.format(names[text(item, "target")])
+    return verb.format(weapon(names, text(item, "weapon")) if "weapon" in item else "").strip()
 
 
 @dataclass(slots=True)

@@ -8,9 +8,7 @@ offered in the view as a frame of reference.
 
 from __future__ import annotations
 
-from typing import Any
-
-from affray.core.engine import ActionSpec, Outcome, Rejected, StepResult
+from affray.core.engine import Action, ActionSpec, Outcome, Rejected, StepResult
 from affray.core.events import Ended, Note, RoundStarted
 from affray.core.journal import Journal
 from affray.core.rng import RNG
@@ -35,7 +33,7 @@ def legal(state: HudState, actor: str) -> list[ActionSpec]:
         from affray.rulesets.hud.simplified import respond_specs
 
         return respond_specs(state)
-    free = ("text", "hp")  # a post's text and hand-kept HP are the writer's (issue 11, item 3)
+    free = ("text", "hp")  # a post's text and hand-kept HP are the writer's (free parameters of the action type)
     specs = [ActionSpec({"type": "post", "text": "..."}, "post (write your text)", (), free)]
     for f in state.active():
         specs.append(ActionSpec({"type": "post", "text": "...", "hp": {f.id: -1}}, f"post, and {f.name} loses 1 HP",
@@ -48,7 +46,7 @@ def legal(state: HudState, actor: str) -> list[ActionSpec]:
     return specs
 
 
-def _post(state: HudState, actor: str, action: dict[str, Any], journal: Journal) -> Rejected | None:
+def _post(state: HudState, actor: str, action: Action, journal: Journal) -> Rejected | None:
     text, hp = action.get("text", ""), action.get("hp", {})
     if not isinstance(text, str) or len(text) > MAX_POST:
         return Rejected("bad_post", f"A post is text of at most {MAX_POST} characters.")
@@ -56,7 +54,8 @@ def _post(state: HudState, actor: str, action: dict[str, Any], journal: Journal)
                                        for t, d in hp.items()):
         return Rejected("bad_hp", "Hit point changes are {combatant id: whole number}.")
     journal.append(Note(text, actor))
-    for target, delta in hp.items():
+    deltas = {t: d for t, d in hp.items() if isinstance(d, int)}  # every one is, as checked above
+    for target, delta in deltas.items():
         f = state.fighters[target]
         new = max(0, min(f.max_hp, f.hp + delta))
         if new != f.hp:
@@ -66,7 +65,7 @@ def _post(state: HudState, actor: str, action: dict[str, Any], journal: Journal)
     return None
 
 
-def step(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal: Journal) -> StepResult:
+def step(state: HudState, rng: RNG, actor: str, action: Action, journal: Journal) -> StepResult:
     """A post, a call for dice, the defender's die of a settled exchange, or the end of the scene. Rule: WL-00."""
     kind = action["type"]
     if state.phase == "settle":
@@ -89,7 +88,7 @@ def step(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal:
     return accepted(journal)
 
 
-def _settle(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal: Journal) -> StepResult:
+def _settle(state: HudState, rng: RNG, actor: str, action: Action, journal: Journal) -> StepResult:
     """Call Dice Simplified for one exchange (WL-00, WL-06): the note comes before the attacker's roll."""
     mark = len(journal)
     journal.append(Note("calls for dice to settle the exchange", actor))

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from affray.core.engine import ActionSpec
+from affray.core.fields import objects, text
 from affray.rulesets.hud.combat import attack_arm, attack_modifier, damage_modifier, defense_modifier, injury_modifier
 from affray.rulesets.hud.mechanics import ADDITIONAL_ACTION_PENALTY
 from affray.rulesets.hud.views import HudCombatantDetail, HudView
@@ -39,10 +40,10 @@ def _declare_hint(view: HudView, me: HudCombatantDetail, spec: ActionSpec) -> st
     if spec.action.get("additional"):
         me = replace(me, penalty=me.penalty + ADDITIONAL_ACTION_PENALTY)
     parts = []
-    for item in spec.action["plan"]:
+    for item in objects(spec.action, "plan"):
         if item["type"] not in ("attack", "charge", "close"):
             continue
-        foe = view.combatant(item["target"])
+        foe = view.combatant(text(item, "target"))
         if item["type"] != "attack":
             me = replace(me, place=foe.detail.place, band=foe.detail.band, charged=me.charged or
                          item["type"] == "charge")
@@ -67,7 +68,7 @@ def hints(view: HudView, actor: str, specs: Sequence[ActionSpec]) -> list[str]:
         elif ex is not None and kind == "riposte":
             out.append(_odds(view, me, view.combatant(ex.attacker).detail))
         elif kind == "emergency_attack":
-            out.append(_odds(view, me, view.combatant(spec.action["target"]).detail))
+            out.append(_odds(view, me, view.combatant(text(spec.action, "target")).detail))
         else:
             out.append("")
     return out

@@ -14,10 +14,11 @@ GM ruling (which the plain narrator tells).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from affray.core.adjust import describe_change
 from affray.core.events import Defeated, Ended, Event, Note, Rolled
+from affray.core.fields import objects, text
+from affray.core.json import Json, JsonObject
 from affray.core.narration import Narrator, Story, listed
 from affray.rulesets.hud.events import EndedEscaped
 
@@ -36,10 +37,15 @@ def side_key(side: str) -> str:
     return f"side:{side}"
 
 
-def side_names(setup: Mapping[str, Any]) -> dict[str, str]:
+def combatants(setup: Mapping[str, Json]) -> list[JsonObject]:
+    """The combatants of a setup (read back as JSON), each an object with at least ``id``, ``name`` and ``side``."""
+    return objects(setup, "combatants") if "combatants" in setup else []
+
+
+def side_names(setup: Mapping[str, Json]) -> dict[str, str]:
     """Each side of the setup as the names of its combatants ("Ilka and Bors"), under :func:`side_key`."""
     sides: dict[str, list[str]] = {}
-    for c in setup.get("combatants", []):
+    for c in combatants(setup):
         sides.setdefault(str(c["side"]), []).append(str(c["name"]))
     return {side_key(side): listed(who) for side, who in sides.items()}
 
@@ -54,13 +60,15 @@ def outcome_sentence(winner: str | None, reason: str, story: Story) -> str:
 class HudNarrator(Narrator):
     """The Sim HuD's narrator (see the module docstring)."""
 
-    def change(self, change: Mapping[str, Any], story: Story) -> str:
+    def change(self, change: Mapping[str, Json], story: Story) -> str:
         return change_words(change, story)
 
-    def terms(self, setup: Mapping[str, Any]) -> dict[str, str]:
+    def terms(self, setup: Mapping[str, Json]) -> dict[str, str]:
         out = side_names(setup)
-        for c in setup.get("combatants", []):
-            out.update({wid: str(w["name"]) for wid, w in c.get("weapons", {}).items()})
+        for c in combatants(setup):
+            weapons = c.get("weapons", {})
+            if isinstance(weapons, dict):
+                out.update({wid: str(w["name"]) for wid, w in weapons.items() if isinstance(w, dict)})
         return out
 
     def sentence(self, event: Event, story: Story) -> str:
@@ -82,9 +90,9 @@ class HudNarrator(Narrator):
         return self.sentence(event, story)
 
 
-def change_words(c: Mapping[str, Any], story: Story) -> str:
+def change_words(c: Mapping[str, Json], story: Story) -> str:
     """One change of a GM ruling in this ruleset's words (places and penalties)."""
-    who = story[c["combatant"]]
+    who = story[text(c, "combatant")]
     if "position" in c:
         return f"{who} is moved to {place(c['position'])} (from {place(c.get('was'))})"
     if "status" in c and str(c["status"])[:1] in "+-":  # a penalty (WL-17): this round's, or next round's
@@ -93,7 +101,7 @@ def change_words(c: Mapping[str, Any], story: Story) -> str:
     return describe_change(c, story)
 
 
-def place(where: Any) -> str:
+def place(where: Json) -> str:
     """A place (WL-B13): a numbered place, or a new place of its own near or far from the fight."""
     if where == "near":
         return "a place of its own near the fight"

@@ -13,11 +13,12 @@ automatic until the next decision or the end of the fight.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from affray.core.engine import Rejected, StepResult
+from affray.core.engine import Action, Rejected, StepResult
 from affray.core.events import Note, RoundStarted
+from affray.core.fields import objects, text
 from affray.core.journal import Journal
+from affray.core.json import JsonObject
 from affray.core.rng import RNG
 from affray.rulesets.hud import pursuit
 from affray.rulesets.hud.combat import (
@@ -108,7 +109,7 @@ def start_round(state: HudState, rng: RNG, journal: Journal) -> None:
         journal.append(InitiativeSet(order))
 
 
-def declare(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal: Journal) -> StepResult:
+def declare(state: HudState, rng: RNG, actor: str, action: Action, journal: Journal) -> StepResult:
     """Apply a ``declare`` action. Rules: WL-09, WL-10, WL-17, WL-18, WL-B6.
 
     A trusted journal (``journal.validate`` false: a policy's declaration) skips the plan's check; the plan is
@@ -118,7 +119,7 @@ def declare(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journ
         error = check_declaration(state, f, action)
         if error:
             return error
-    f.plan, f.declared = [dict(i) for i in action["plan"]], True
+    f.plan, f.declared = [dict(i) for i in objects(action, "plan")], True
     f.defenses = sum(1 for i in f.plan if i["type"] == "defense")
     additional = bool(action.get("additional", False))
     if additional:
@@ -173,10 +174,10 @@ def end_round(state: HudState, rng: RNG, journal: Journal) -> None:
     start_round(state, rng, journal)
 
 
-def perform(state: HudState, rng: RNG, f: Fighter, item: dict[str, Any], journal: Journal) -> None:
-    kind = item["type"]
+def perform(state: HudState, rng: RNG, f: Fighter, item: JsonObject, journal: Journal) -> None:
+    kind = text(item, "type")
     if kind in ("attack", "charge", "close"):
-        target = state.fighters[item["target"]]
+        target = state.fighters[text(item, "target")]
         if target.out:
             if journal.loud:
                 journal.append(Fizzled(f.id, kind, f"{target.name} is already out of the fight"))
@@ -210,12 +211,12 @@ def _close(state: HudState, f: Fighter, target: Fighter, journal: Journal) -> No
         journal.append(Moved(f.id, f.place, f"closes in on {target.name}"))
 
 
-def change_arms(state: HudState, f: Fighter, item: dict[str, Any], journal: Journal) -> None:
+def change_arms(state: HudState, f: Fighter, item: JsonObject, journal: Journal) -> None:
     """Draw, rearm, emergency rearm or pick up, if still possible now (WL-19, WL-20)."""
     sk = sketch_of(f)
     result = weapon_step(f, sk, item, state.options.emergency_rearm_draw_cost)
     if isinstance(result, Rejected):
-        journal.append(Fizzled(f.id, item["type"], result.message))
+        journal.append(Fizzled(f.id, text(item, "type"), result.message))
         return
     for arm in f.arms.values():
         if arm.id in sk.hand:
@@ -226,7 +227,7 @@ def change_arms(state: HudState, f: Fighter, item: dict[str, Any], journal: Jour
             arm.location = "stowed"
     verbs = {"draw": "draws", "rearm": "rearms with", "emergency_rearm": "drops what it held and draws",
              "pick_up": "picks up"}
-    journal.append(ArmsChanged(f.id, verbs[item["type"]], item["weapon"], list(sk.hand)))
+    journal.append(ArmsChanged(f.id, verbs[text(item, "type")], text(item, "weapon"), list(sk.hand)))
 
 
 def start_exchange(state: HudState, rng: RNG, attacker: str, defender: str, kind: str,
@@ -271,7 +272,7 @@ def reaction_choices(state: HudState, actor: str) -> list[str]:
     return []
 
 
-def react(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal: Journal) -> StepResult:
+def react(state: HudState, rng: RNG, actor: str, action: Action, journal: Journal) -> StepResult:
     """Apply a reaction (defend/take/emergency_defense, damage/disengage, riposte/disengage/pass); a trusted
     journal skips checking it against :func:`reaction_choices`. Rules: WL-11..WL-14, WL-17, WL-21."""
     ex = state.exchange
@@ -279,7 +280,7 @@ def react(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal
         choices = reaction_choices(state, actor)
         if ex is None or action["type"] not in choices:
             return Rejected("not_allowed_now", f"Now the choices are: {', '.join(choices) or 'none'}.")
-    kind = action["type"]
+    kind = text(action, "type")
     if ex.stage == "defend":
         _defend(state, rng, ex, kind, journal)
     elif kind == "damage":

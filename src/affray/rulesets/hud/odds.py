@@ -23,7 +23,7 @@ from affray.rulesets.hud.combat import attack_arm, attack_modifier, damage_modif
 from affray.rulesets.hud.mechanics import HUD_DIE, exchange, hp_loss, simplified_hit
 from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.setup import at_range as ranged_start
-from affray.rulesets.hud.setup import build_state
+from affray.rulesets.hud.setup import build_state, hud_setup
 from affray.rulesets.hud.simplified import die_modifier
 from affray.rulesets.hud.state import HudState
 
@@ -54,7 +54,7 @@ def simplified_hit_chance(attacker_mod: int, defender_mod: int) -> Fraction:
 
 
 def _one_on_one(setup: Mapping[str, Any], options: HudOptions) -> tuple[HudState, str, str]:
-    state, bands = build_state(setup, options)
+    state, bands = build_state(hud_setup(setup), options)
     at_range = ranged_start(bands)
     ids = list(state.fighters)
     sides = {f.side for f in state.fighters.values()}
@@ -179,7 +179,7 @@ def duel_odds(setup: Mapping[str, Any], options: Mapping[str, Any] | None = None
     if state.mode == "nerdified":
         return _nerdified(state, a, b, exact)
     if state.mode == "simplified":
-        at_range = ranged_start(build_state(setup, opts)[1])
+        at_range = ranged_start(build_state(hud_setup(setup), opts)[1])
         free = _free_attack(state, at_range)
         if free is None:
             return _simplified(state, a, b, setup, exact)

@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any
 
-from affray.core.engine import ActionSpec, Rejected
+from affray.core.engine import Action, ActionSpec, Rejected
+from affray.core.fields import text
+from affray.core.json import Json, JsonObject
 from affray.core.memo import Memo
 from affray.rulesets.hud.mechanics import distance_band, draw_cost, emergency_rearm_cost
 from affray.rulesets.hud.state import Fighter, HudState
 
 ITEM_TYPES = ("attack", "defense", "charge", "rearm", "draw", "emergency_rearm", "pick_up", "close", "complex")
 MAX_LISTED_PLANS = 150
-DECLARE_FREE = ("plan", "additional")  # any plan the rules allow may be declared (issue 11, item 3)
+DECLARE_FREE = ("plan", "additional")  # any plan the rules allow may be declared (so no plan list is capped)
 MAX_PLAN_ITEMS = 12  # a bound for clients and schemas: no real plan comes near it (six actions, free moves and draws)
 MAX_ITEM_TEXT = 500
 
@@ -67,7 +68,7 @@ def _dropping(f: Fighter, sk: Sketch, weapon: str) -> list[str]:
     return _make_room(f, sk, weapon, [h for h in sk.hand if f.arms[h].kind != "shield"])
 
 
-def weapon_step(f: Fighter, sk: Sketch, item: dict[str, Any], draw_priced: bool = True) -> Rejected | int:
+def weapon_step(f: Fighter, sk: Sketch, item: JsonObject, draw_priced: bool = True) -> Rejected | int:
     """Check one draw/rearm/emergency rearm/pick-up on ``sk`` and apply it there; return its cost.
 
     ``draw_priced``: an emergency rearm pays the draw's cost (option ``emergency_rearm_draw_cost``, WL-19)."""
@@ -100,7 +101,7 @@ def weapon_step(f: Fighter, sk: Sketch, item: dict[str, Any], draw_priced: bool 
     return 1
 
 
-def _target_item(state: HudState, f: Fighter, sk: Sketch, item: dict[str, Any]) -> Rejected | int:
+def _target_item(state: HudState, f: Fighter, sk: Sketch, item: JsonObject) -> Rejected | int:
     kind, target = item["type"], item.get("target")
     foe = state.fighters.get(target) if isinstance(target, str) else None
     if foe is None or foe.out or foe.side == f.side:
@@ -127,11 +128,11 @@ def _target_item(state: HudState, f: Fighter, sk: Sketch, item: dict[str, Any]) 
     return 1
 
 
-def _short_text(text: Any) -> bool:
+def _short_text(text: object) -> bool:
     return isinstance(text, str) and len(text) <= MAX_ITEM_TEXT
 
 
-def plan_cost(state: HudState, f: Fighter, plan: list[Any]) -> Rejected | int:
+def plan_cost(state: HudState, f: Fighter, plan: list[Json]) -> Rejected | int:
     """Check ``plan`` item by item against what ``f`` would hold and where it would stand; return its cost."""
     sk, total = sketch_of(f), 0
     for item in plan:
@@ -153,7 +154,7 @@ def plan_cost(state: HudState, f: Fighter, plan: list[Any]) -> Rejected | int:
     return total
 
 
-def check_declaration(state: HudState, f: Fighter, action: dict[str, Any]) -> Rejected | None:
+def check_declaration(state: HudState, f: Fighter, action: Action) -> Rejected | None:
     """Validate a ``declare`` action completely (contract 2). Rules: WL-10, WL-17, WL-18, WL-B6."""
     plan, additional = action.get("plan"), action.get("additional", False)
     if not isinstance(plan, list) or not isinstance(additional, bool):
@@ -178,26 +179,26 @@ def check_declaration(state: HudState, f: Fighter, action: dict[str, Any]) -> Re
     return None
 
 
-def _label(names: dict[str, str], plan: list[dict[str, Any]], additional: bool) -> str:
+def _label(names: dict[str, str], plan: list[JsonObject], additional: bool) -> str:
     parts = []
     for item in plan:
-        target = item.get("target")
-        parts.append(f"{item['type']} {names[target]}" if target else
-                     f"{item['type']} {item['weapon']}" if "weapon" in item else item["type"])
+        kind, target = text(item, "type"), item.get("target")
+        parts.append(f"{kind} {names[text(item, 'target')]}" if target else
+                     f"{kind} {item['weapon']}" if "weapon" in item else kind)
     return ("+1 action (-2): " if additional else "") + ", ".join(parts)
 
 
-def _basic_items(foes: list[Fighter], f: Fighter, sk: Sketch) -> list[dict[str, Any]]:
+def _basic_items(foes: list[Fighter], f: Fighter, sk: Sketch) -> list[JsonObject]:
     """Attacks on every foe reachable from where the sketch stands with what it holds, and a defense."""
     ranged = any(f.arms[h].kind == "ranged" for h in sk.hand)
-    items: list[dict[str, Any]] = [{"type": "attack", "target": e.id} for e in foes if e.place == sk.place or ranged]
+    items: list[JsonObject] = [{"type": "attack", "target": e.id} for e in foes if e.place == sk.place or ranged]
     items.append({"type": "defense"})
     return items
 
 
-def _prefixes(f: Fighter, foes: list[Fighter]) -> list[dict[str, Any]]:
+def _prefixes(f: Fighter, foes: list[Fighter]) -> list[JsonObject]:
     """Single preparatory items: the free move, a weapon change, a pick-up."""
-    out: list[dict[str, Any]] = [{"type": "close", "target": e.id} for e in foes if e.place != f.place and not f.closed]
+    out: list[JsonObject] = [{"type": "close", "target": e.id} for e in foes if e.place != f.place and not f.closed]
     for w, arm in f.arms.items():
         if arm.location == "stowed":
             out += [{"type": t, "weapon": w} for t in ("draw", "rearm", "emergency_rearm")]
@@ -229,10 +230,10 @@ def usual_plans(state: HudState, f: Fighter) -> list[ActionSpec]:
     specs: list[ActionSpec] = []
     extra_note = ("-2 to all rolls this round",)
 
-    def labelled(items: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str]]:
+    def labelled(items: list[JsonObject]) -> list[tuple[JsonObject, str]]:
         return [(i, _label(names, [i], False)) for i in items]
 
-    def add(plan: tuple[tuple[dict[str, Any], str], ...], additional: bool) -> None:
+    def add(plan: tuple[tuple[JsonObject, str], ...], additional: bool) -> None:
         if len(specs) < MAX_LISTED_PLANS:
             label = ", ".join(part for _, part in plan)
             specs.append(ActionSpec({"type": "declare", "plan": [i for i, _ in plan], "additional": additional},
@@ -251,7 +252,7 @@ def usual_plans(state: HudState, f: Fighter) -> list[ActionSpec]:
         if slots >= 2:
             for e in foes:
                 if e.place != f.place:  # a charge from engaged is refused (WL-B13)
-                    charge = {"type": "charge", "target": e.id}
+                    charge: JsonObject = {"type": "charge", "target": e.id}
                     add(((charge, _label(names, [charge], False)), *[defense] * (slots - 2)), additional)
     for item, label in labelled(_prefixes(f, foes)):
         sk = sketch_of(f)

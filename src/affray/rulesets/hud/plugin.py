@@ -3,9 +3,19 @@
 imports nothing else.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from affray.core.plugin import Plugin, part
 
-PLUGIN = Plugin(
+if TYPE_CHECKING:
+    from affray.core.engine import Ruleset
+    from affray.rulesets.hud.ruleset import HudRuleset
+    from affray.rulesets.hud.setup import HudSetup
+    from affray.rulesets.hud.state import HudState
+
+PLUGIN: Plugin[HudState, HudSetup] = Plugin(
     name="hud", title="Sim HuD: Free Form, Dice Simplified, Combat Nerdified",
     rules=part("affray.rulesets.hud.ruleset", "HudRuleset", build=True),
     policies=part("affray.rulesets.hud.policies", "POLICIES"),
@@ -18,3 +28,6 @@ PLUGIN = Plugin(
     narrator=part("affray.rulesets.hud.narration", "NARRATOR"),
     adjuster=part("affray.rulesets.hud.adjust", "ADJUSTER"),
 )
+
+if TYPE_CHECKING:  # the rules class satisfies the contract with its own state and setup (checked by mypy only)
+    _RULES: Ruleset[HudState, HudSetup] = HudRuleset()

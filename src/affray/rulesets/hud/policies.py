@@ -1,5 +1,5 @@
 """Policies for the Sim HuD, working only from the seat's observation (:mod:`affray.rulesets.hud.observe`) and the
-actor's choices (issue 16, item 4): they never read the state, and never list the usual plans to declare.
+actor's choices (core/policy.py): they never read the state, and never list the usual plans to declare.
 
 ``heuristic`` — Combat Nerdified: strike the weakest foe it can reach, keep about one defense per foe able to
 strike back, close in on a near foe with the free move and charge a far one it cannot reach (never one it is
@@ -14,9 +14,10 @@ Its plan is declared even when the legal list does not show it: a plan is a free
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from affray.core.engine import Action
+from affray.core.fields import text
+from affray.core.json import Json
 from affray.core.policy import Choices, Observation
 from affray.core.rng import RNG
 from affray.rulesets.hud.combat import defense_modifier
@@ -28,6 +29,11 @@ def _seen(seen: Observation) -> HudObservation:
     if not isinstance(seen, HudObservation):
         raise TypeError(f"a HuD policy reads a HudObservation, not {type(seen).__name__}")
     return seen
+
+
+def _times(item: Json, count: int) -> list[Json]:
+    """``count`` copies of one plan item (the same object, as a plan is read, never changed)."""
+    return [item] * count
 
 
 def _weakest(cs: Sequence[SeenFighter]) -> str:
@@ -80,21 +86,22 @@ class HudHeuristic:
                 near.append(f)
         slots = me.actions
         defenses = min(slots - 1, max(1, threats)) if threats else 0
-        plan: list[dict[str, Any]]
+        plan: list[Json]
         if reachable:
-            plan = [{"type": "attack", "target": _weakest(reachable)}] * (slots - defenses)
+            plan = _times({"type": "attack", "target": _weakest(reachable)}, slots - defenses)
         elif near and not me.closed:  # WL-B13: the free 10 m move reaches a near foe
             target = _weakest(near)
             defenses = max(defenses, 1) if slots > 1 else 0
-            plan = [{"type": "close", "target": target}] + [{"type": "attack", "target": target}] * (slots - defenses)
+            plan = [{"type": "close", "target": target},
+                    *_times({"type": "attack", "target": target}, slots - defenses)]
         elif slots >= 2:  # a far foe: only a charge crosses the distance (WL-18); never one it is engaged with
-            plan = [{"type": "charge", "target": _weakest(foes)}] + [{"type": "defense"}] * (slots - 2)
+            plan = [{"type": "charge", "target": _weakest(foes)}, *_times({"type": "defense"}, slots - 2)]
             defenses = 0
         else:
             plan, defenses = [], slots
         if "declare" not in choices.kinds():
             return _first(choices)
-        return {"type": "declare", "plan": plan + [{"type": "defense"}] * defenses, "additional": False}
+        return {"type": "declare", "plan": plan + _times({"type": "defense"}, defenses), "additional": False}
 
     @staticmethod
     def _emergency(obs: HudObservation, choices: Choices) -> Action:
@@ -102,7 +109,7 @@ class HudHeuristic:
         choices are asked only when some foe is such a one: the attacks offered are on foes)."""
         if any(f.hp <= 2 and f.defenses == 0 for f in obs.foes):
             for spec in choices.of("emergency_attack"):
-                foe = obs.combatant(spec.action["target"])
+                foe = obs.combatant(text(spec.action, "target"))
                 if foe.hp <= 2 and foe.defenses == 0:
                     return spec.action
         return {"type": "carry_on"}
@@ -137,7 +144,7 @@ def simplified_choice(obs: HudObservation, choices: Choices) -> Action:
     held = me.in_hand()
     attack = max((w.attack for w in held), default=0) - me.armour_penalty
     damage = max((w.damage for w in held), default=0)
-    wanted = {"type": kind, "target": _weakest(obs.foes), "die": "attack" if attack >= damage else "damage"}
+    wanted: Action = {"type": kind, "target": _weakest(obs.foes), "die": "attack" if attack >= damage else "damage"}
     return wanted if choices.allows(wanted) else _first(choices)
 
 
@@ -157,7 +164,8 @@ class HudSteady:
         phase = obs.prompt
         if phase == "declare":
             me = obs.me
-            plan = [{"type": "attack", "target": _weakest(obs.foes)}] * (me.actions - 1) + [{"type": "defense"}]
+            plan: list[Json] = [*_times({"type": "attack", "target": _weakest(obs.foes)}, me.actions - 1),
+                                {"type": "defense"}]
             wanted: Action = {"type": "declare", "plan": plan, "additional": False}
             return wanted if choices.allows(wanted) else _first(choices)
         if phase == "emergency":

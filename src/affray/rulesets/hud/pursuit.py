@@ -9,9 +9,7 @@ rolls with its best roller (ruling, see docs/hud.md). Pursuit replaces combat: t
 
 from __future__ import annotations
 
-from typing import Any
-
-from affray.core.engine import Rejected, StepResult
+from affray.core.engine import Action, Rejected, StepResult
 from affray.core.events import Defeated
 from affray.core.journal import Journal
 from affray.core.rng import RNG
@@ -48,7 +46,7 @@ def choices(state: HudState, actor: str) -> list[str]:
     return [c for c in CHOICES if c != "shoot" or ranged]
 
 
-def choose(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal: Journal) -> StepResult:
+def choose(state: HudState, rng: RNG, actor: str, action: Action, journal: Journal) -> StepResult:
     """Apply a pursuer's choice (chase, shoot or let go); the last one starts the pursuit. Rules: WL-22."""
     allowed = choices(state, actor)
     if action["type"] not in allowed:

@@ -6,26 +6,26 @@ the open, so every seat sees the same view; only the pending choices differ.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import fields
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from affray.core.actions import ActionType
 from affray.core.content import ContentLibrary, load_pack
 from affray.core.engine import Action, ActionSpec, CombatantReport, Outcome, Rejected, StepResult, Viewer, Window
 from affray.core.events import Event, to_jsonable
 from affray.core.journal import Journal, journal_for
+from affray.core.json import JsonObject
 from affray.core.memo import Memo
 from affray.core.rng import RNG
+from affray.core.scenario import ScenarioBase
 from affray.rulesets.hud import emergency, freeform, nerdified, pursuit, simplified
 from affray.rulesets.hud.actions import ACTION_TYPES, REACTION_LABELS
 from affray.rulesets.hud.content_model import HudContent, HudScenario
 from affray.rulesets.hud.observe import HudChoices, HudObservation
 from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.plans import legal_plans
-from affray.rulesets.hud.setup import at_range, build_state, prepare
+from affray.rulesets.hud.setup import HudSetup, at_range, build_state, prepare
 from affray.rulesets.hud.state import HudState
 from affray.rulesets.hud.views import OUT_STATUS, HudCombatantDetail, HudDetail, HudView, view
 from affray.rulesets.hud.windows import pending
@@ -49,11 +49,15 @@ class HudRuleset:
     def content(self) -> ContentLibrary:
         return builtin_content()
 
-    def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
+    def prepare(self, scenario: ScenarioBase, content: ContentLibrary) -> HudSetup:
+        if not isinstance(scenario, HudScenario):
+            raise TypeError(f"a HuD scenario is needed, not {type(scenario).__name__}")
         return prepare(scenario, content)
 
-    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG, journal: Journal | None = None,
+    def setup(self, setup: HudSetup, options: object, rng: RNG, journal: Journal | None = None,
               memo: Memo | None = None) -> tuple[HudState, list[Event]]:
+        if not isinstance(options, HudOptions):
+            raise TypeError(f"HuD options are needed, not {type(options).__name__}")
         state, bands = build_state(setup, options)
         journal = journal_for(journal)
         if state.mode == "nerdified":
@@ -68,7 +72,7 @@ class HudRuleset:
     pending = staticmethod(pending)
 
     def action_types(self) -> tuple[ActionType, ...]:
-        """Every action type with its fields; a declaration's plan is a free parameter (issue 11, item 3)."""
+        """Every action type with its fields; a declaration's plan is a free parameter (no capped plan list)."""
         return ACTION_TYPES
 
     def legal(self, state: HudState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:
@@ -141,7 +145,7 @@ class HudRuleset:
     def outcome(self, state: HudState) -> Outcome | None:
         return state.outcome
 
-    def snapshot(self, state: HudState) -> dict[str, Any]:
+    def snapshot(self, state: HudState) -> JsonObject:
         return {f.name: to_jsonable(getattr(state, f.name)) for f in fields(state)}
 
     def rounds(self, state: HudState) -> int:
@@ -163,11 +167,11 @@ class HudRuleset:
         """The HuD gives the GM no calls of its own: every roll and choice is a combatant's."""
         return False
 
-    def gm_secrets(self, state: HudState) -> list[tuple[str, Any]]:
+    def gm_secrets(self, state: HudState) -> list[tuple[str, object]]:
         """GM-level information hidden from the players: none (for the leak check)."""
         return []
 
-    def secrets(self, state: HudState) -> list[tuple[str, Any]]:
+    def secrets(self, state: HudState) -> list[tuple[str, object]]:
         """Hidden payloads and their owners: none, the HuD declares everything in the open (WL-09)."""
         return []
 

@@ -6,7 +6,7 @@ are small: Agility and Strength 0–5, Endurance 3–10), WL-B12 (the trained-wi
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
@@ -91,16 +91,16 @@ class HudRules:
     ruleset = "hud"
     model = HudSheet
 
-    def problems(self, sheet: Any, content: ContentLibrary) -> list[Problem]:
+    def problems(self, sheet: HudSheet, content: ContentLibrary) -> list[Problem]:
         return problems(sheet, content)
 
-    def notes(self, sheet: Any, content: ContentLibrary) -> list[str]:
+    def notes(self, sheet: HudSheet, content: ContentLibrary) -> list[str]:
         return [] if sheet.weapons else ["no weapons: only the bare d13 for Attack and Damage (WL-B2)"]
 
-    def for_fight(self, sheet: Any, content: ContentLibrary) -> FightSheet:
+    def for_fight(self, sheet: HudSheet, content: ContentLibrary) -> FightSheet:
         return FightSheet(character(sheet))
 
-    def summary(self, sheet: Any, content: ContentLibrary) -> Summary:
+    def summary(self, sheet: HudSheet, content: ContentLibrary) -> Summary:
         return summary(sheet, content)
 
 

@@ -9,9 +9,7 @@ ranged (WL-07).
 
 from __future__ import annotations
 
-from typing import Any
-
-from affray.core.engine import ActionSpec, Rejected, StepResult
+from affray.core.engine import Action, ActionSpec, Rejected, StepResult
 from affray.core.events import RoundStarted
 from affray.core.journal import Journal
 from affray.core.rng import RNG
@@ -74,7 +72,7 @@ def respond_specs(state: HudState) -> list[ActionSpec]:
     return [ActionSpec({"type": "respond", "die": die}, f"roll {die.upper()}") for die in DEFENDER_DICE]
 
 
-def open_duel(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal: Journal) -> Rejected | None:
+def open_duel(state: HudState, rng: RNG, actor: str, action: Action, journal: Journal) -> Rejected | None:
     """The attacker's half: check the target and die, roll it (into ``journal``), and wait for the defender."""
     target, die = action.get("target"), action.get("die")
     foe = state.fighters.get(target) if isinstance(target, str) else None
@@ -89,7 +87,7 @@ def open_duel(state: HudState, rng: RNG, actor: str, action: dict[str, Any], jou
     return None
 
 
-def close_duel(state: HudState, rng: RNG, action: dict[str, Any], journal: Journal) -> Rejected | None:
+def close_duel(state: HudState, rng: RNG, action: Action, journal: Journal) -> Rejected | None:
     """The defender's half: roll Defense or Injury; a higher attacker roll costs 1 HP (WL-06)."""
     duel = state.duel
     assert duel is not None
@@ -109,7 +107,7 @@ def close_duel(state: HudState, rng: RNG, action: dict[str, Any], journal: Journ
     return None
 
 
-def step(state: HudState, rng: RNG, actor: str, action: dict[str, Any], journal: Journal) -> StepResult:
+def step(state: HudState, rng: RNG, actor: str, action: Action, journal: Journal) -> StepResult:
     """An attacker's or a defender's roll of a Dice Simplified exchange. Rules: WL-05, WL-06."""
     kind = action["type"]
     if state.phase == "attack" and kind == "attack":

@@ -12,9 +12,9 @@ fell, so only someone standing there can pick it up (WL-19).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from affray.core.engine import Outcome
+from affray.core.json import JsonObject
 from affray.rulesets.hud.mechanics import Band, distance_band
 from affray.rulesets.hud.options import HudOptions
 
@@ -55,7 +55,7 @@ class Fighter:
     out: str = ""  # "", "down", "escaped" or "out" (taken out of the fight by a GM ruling)
     # per round (Combat Nerdified)
     initiative: int = 0
-    plan: list[dict[str, Any]] = field(default_factory=list)
+    plan: list[JsonObject] = field(default_factory=list)
     declared: bool = False
     defenses: int = 0
     additional_used: int = 0
@@ -72,9 +72,6 @@ class Fighter:
 
     def in_hand(self) -> list[Arm]:
         return [a for a in self.arms.values() if a.location == "hand"]
-
-    def hands_used(self) -> int:
-        return sum(a.hands for a in self.arms.values() if a.location == "hand")
 
 
 @dataclass(slots=True)

@@ -12,9 +12,12 @@ it shows has changed (``memo.keyed``); views are read-only. :class:`HudCombatant
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from affray.core.engine import Viewer, Window
+from affray.core.fields import maybe_text, text
+from affray.core.json import Json
 from affray.core.memo import Memo
 from affray.core.view import Bar, CombatantView, Position, Status, View, controlled, envelope
 from affray.rulesets.hud.freeform import REFERENCE
@@ -47,6 +50,11 @@ class PlanItem:
     target: str | None = None
     weapon: str | None = None
     text: str | None = None
+
+    @classmethod
+    def of(cls, item: Mapping[str, Json]) -> PlanItem:
+        """A declared plan item (checked when declared, WL-10) as a view's item."""
+        return cls(text(item, "type"), maybe_text(item, "target"), maybe_text(item, "weapon"), maybe_text(item, "text"))
 
 
 @dataclass(slots=True)
@@ -157,7 +165,7 @@ def _statuses(f: Fighter) -> tuple[Status, ...]:
 def _plan(f: Fighter) -> tuple[PlanItem, ...] | None:
     if not f.declared:
         return None
-    return tuple(PlanItem(i["type"], i.get("target"), i.get("weapon"), i.get("text")) for i in f.plan)
+    return tuple(PlanItem.of(i) for i in f.plan)
 
 
 def _combatant_detail(f: Fighter, weapons: tuple[WeaponView, ...], plan: tuple[PlanItem, ...] | None

@@ -4,7 +4,7 @@ The package exports its plug-in record; the rules load only when asked for (``PL
 class by name), so importing a submodule never drags the whole ruleset in through this file.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from affray.rulesets.spellchrome.plugin import PLUGIN
 
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 __all__ = ["PLUGIN", "SpellchromeRuleset"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "type[SpellchromeRuleset]":
     if name == "SpellchromeRuleset":
         from affray.rulesets.spellchrome.ruleset import SpellchromeRuleset
 

@@ -17,10 +17,10 @@ runs. Actions (JSON objects):
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from affray.core.engine import Rejected
+from affray.core.engine import Action, Rejected
 from affray.core.events import Defeated, Event
+from affray.core.fields import square, text
 from affray.core.grid import Pos, adjacent
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome.combat import (
@@ -38,21 +38,21 @@ from affray.rulesets.spellchrome.events import StatusChanged, WeaponDrawn
 from affray.rulesets.spellchrome.health import after_the_fight, check_outcome
 from affray.rulesets.spellchrome.movement import auto_path, check_path, end_ok
 from affray.rulesets.spellchrome.moves import continue_motion, finish_motion, start_motion
-from affray.rulesets.spellchrome.state import Arm, Combatant, SpellchromeState, SpellKnown, Turn
+from affray.rulesets.spellchrome.state import Arm, Combatant, Resume, SpellchromeState, SpellKnown, Turn
 from affray.rulesets.spellchrome.turns import after_action, end_turn, step_available
 
 Apply = Callable[[RNG, list[Event]], None]
 Checked = Rejected | Apply
 
 
-def _pos(value: Any, what: str = "to") -> Pos | Rejected:
+def _pos(value: object, what: str = "to") -> Pos | Rejected:
     if (isinstance(value, list | tuple) and len(value) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
         return (value[0], value[1])
     return Rejected("bad_action", f"'{what}' is a square written [x, y].")
 
 
-def _path(value: Any) -> list[Pos] | Rejected | None:
+def _path(value: object) -> list[Pos] | Rejected | None:
     if value is None:
         return None
     if not isinstance(value, list):
@@ -66,7 +66,7 @@ def _path(value: Any) -> list[Pos] | Rejected | None:
     return out
 
 
-def _target(state: SpellchromeState, value: Any) -> Combatant | Rejected:
+def _target(state: SpellchromeState, value: object) -> Combatant | Rejected:
     if not isinstance(value, str) or value not in state.combatants:
         return Rejected("no_such_target", f"There is no combatant called '{value}'.")
     return state.combatants[value]
@@ -81,7 +81,7 @@ def _spend_move(turn: Turn) -> None:
     turn.moved = True
 
 
-def check_move(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any], kind: str) -> Checked:
+def check_move(state: SpellchromeState, c: Combatant, turn: Turn, action: Action, kind: str) -> Checked:
     if turn.stepped:
         return Rejected("already_stepped", f"{c.name} took a 5-foot step and cannot move otherwise this turn (SC-21).")
     if not (turn.move_left or turn.standard_left):
@@ -109,7 +109,7 @@ def _apply_move(state: SpellchromeState, c: Combatant, turn: Turn, kind: str, wa
     return apply
 
 
-def check_run(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
+def check_run(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
     if not state.options.running:
         return Rejected("not_allowed", "Running is switched off in this fight (option 'running').")
     if not (turn.move_left and turn.standard_left) or turn.moved or turn.stepped:
@@ -131,7 +131,7 @@ def check_run(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[st
     return apply
 
 
-def check_step(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
+def check_step(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
     to = _pos(action.get("to"))
     if isinstance(to, Rejected):
         return to
@@ -156,7 +156,7 @@ def check_step(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[s
     return apply
 
 
-def _attack_target(state: SpellchromeState, c: Combatant, action: dict[str, Any]) -> Combatant | Rejected:
+def _attack_target(state: SpellchromeState, c: Combatant, action: Action) -> Combatant | Rejected:
     target = _target(state, action.get("target"))
     if isinstance(target, Rejected):
         return target
@@ -167,7 +167,7 @@ def _attack_target(state: SpellchromeState, c: Combatant, action: dict[str, Any]
     return target
 
 
-def check_attack(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any], full: bool) -> Checked:
+def check_attack(state: SpellchromeState, c: Combatant, turn: Turn, action: Action, full: bool) -> Checked:
     if full and not (turn.standard_left and (turn.move_left or turn.move_used_for == "step") and not turn.moved):
         return Rejected("needs_full_round", f"A full attack takes {c.name}'s standard and move actions (SC-15).")
     if not turn.standard_left:
@@ -193,13 +193,13 @@ def _apply_attack(state: SpellchromeState, c: Combatant, turn: Turn, target: Com
             turn.move_left = False
             turn.move_used_for = turn.move_used_for or "still"
         trigger, foes = attack_provokers(state, c, arm, target)
-        resume = {"kind": "attack", "target": target.id, "weapon": arm.id, "full": full}
+        resume: Resume = {"kind": "attack", "target": target.id, "weapon": arm.id, "full": full}
         if not (trigger and open_opportunity(state, c, trigger, foes, resume, events)):
             perform_attack(state, rng, c, target, arm, full, events)
     return apply
 
 
-def check_cast(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
+def check_cast(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
     if not turn.standard_left:
         return Rejected("no_standard_action", f"{c.name} has used its standard action this turn (SC-15).")
     spell = c.spells.get(str(action.get("spell")))
@@ -241,7 +241,7 @@ def _apply_cast(state: SpellchromeState, c: Combatant, turn: Turn, spell: SpellK
     return apply
 
 
-def check_first_aid(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
+def check_first_aid(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
     if not turn.standard_left:
         return Rejected("no_standard_action", f"{c.name} has used its standard action this turn (SC-15).")
     target = _target(state, action.get("target"))
@@ -258,7 +258,7 @@ def check_first_aid(state: SpellchromeState, c: Combatant, turn: Turn, action: d
     return apply
 
 
-def check_draw(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
+def check_draw(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
     weapon = action.get("weapon")
     if not isinstance(weapon, str) or weapon not in c.arms:
         return Rejected("no_such_weapon", f"{c.name} carries no weapon called '{weapon}'.")
@@ -277,7 +277,7 @@ def check_draw(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[s
     return apply
 
 
-def check_give_up(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
+def check_give_up(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
     if c.kind == "character" or not state.options.npcs_may_give_up:
         return Rejected("not_allowed", "Only NPCs and monsters give up, when the option 'npcs_may_give_up' is on.")
 
@@ -290,7 +290,7 @@ def check_give_up(state: SpellchromeState, c: Combatant, turn: Turn, action: dic
     return apply
 
 
-def check_end_turn(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
+def check_end_turn(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
     def apply(rng: RNG, events: list[Event]) -> None:
         end_turn(state, rng, events)
     return apply
@@ -299,33 +299,33 @@ def check_end_turn(state: SpellchromeState, c: Combatant, turn: Turn, action: di
 BLOWS = frozenset({"attack", "full_attack", "give_up"})
 
 
-def _harmful(c: Combatant, action: dict[str, Any]) -> bool:
+def _harmful(c: Combatant, action: Action) -> bool:
     spell = c.spells.get(str(action.get("spell")))
     return spell is not None and spell.effect != "heal"
 
 
-def trusted_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
-    """An action taken from ``c``'s legal listing (the journal does not ask for validation, issue 16): attacks,
+def trusted_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
+    """An action taken from ``c``'s legal listing (the journal does not ask for validation): attacks,
     spells and moves along the engine's path skip the checks that only refuse what the listing never offers; the
     path is the one the full check finds (:func:`~.movement.auto_path`), so the dice and the state are the same."""
-    kind = action["type"]
+    kind = text(action, "type")
     if kind in ("attack", "full_attack"):
         arm = c.arms[str(action.get("weapon", c.wielding))]
-        return _apply_attack(state, c, turn, state.combatants[action["target"]], arm, kind == "full_attack")
+        return _apply_attack(state, c, turn, state.combatants[text(action, "target")], arm, kind == "full_attack")
     if kind == "cast":
-        return _apply_cast(state, c, turn, c.spells[action["spell"]], state.combatants[action["target"]])
+        return _apply_cast(state, c, turn, c.spells[text(action, "spell")], state.combatants[text(action, "target")])
     if kind in ("move", "withdraw") and action.get("path") is None:
         tumble = action.get("tumble", False) is True
-        walk = auto_path(state, c, kind, (action["to"][0], action["to"][1]), tumble)
+        walk = auto_path(state, c, kind, square(action, "to"), tumble)
         if walk is not None:
             return _apply_move(state, c, turn, kind, walk, tumble)
     return check_turn_action(state, c, turn, action)
 
 
-def check_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
+def check_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
     """Validate one turn action; see the module docstring for the shapes. After the fight (the dying bleed on,
     SC-04) no blow is struck: attacks, harmful spells and giving up are refused."""
-    kind = action["type"]
+    kind = str(action["type"])
     if after_the_fight(state) and (kind in BLOWS or (kind == "cast" and _harmful(c, action))):
         return Rejected("fight_over", "The fight is over: no more blows. The dying bleed on until dead or stable; "
                                       "first aid, healing, moving or ending the turn remain (SC-04, SC-06).")
@@ -340,12 +340,12 @@ def check_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, action:
     return check(state, c, turn, action)
 
 
-_CHECKS: dict[str, Callable[[SpellchromeState, Combatant, Turn, dict[str, Any]], Checked]] = {
+_CHECKS: dict[str, Callable[[SpellchromeState, Combatant, Turn, Action], Checked]] = {
     "run": check_run, "step": check_step, "cast": check_cast, "first_aid": check_first_aid,
     "draw": check_draw, "give_up": check_give_up, "end_turn": check_end_turn}
 
 
-def resume(state: SpellchromeState, rng: RNG, spec: dict[str, Any] | None, events: list[Event]) -> None:
+def resume(state: SpellchromeState, rng: RNG, spec: Resume | None, events: list[Event]) -> None:
     """Carry on with the action an attack of opportunity interrupted (if the provoker can still act)."""
     turn = state.turn
     if spec is not None and turn is not None and state.outcome is None:

@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from affray.core.adjust import Change, Ruled
 from affray.core.engine import Rejected
 from affray.core.events import Defeated
+from affray.core.fields import flag, integer, maybe_text, text
 from affray.core.journal import Journal
+from affray.core.json import Json, JsonObject
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome.actions import resume
 from affray.rulesets.spellchrome.combat import may_punish
@@ -61,9 +62,9 @@ class SpellchromeAdjuster:
             return _check_position(state, c, change.value)
         return _check_out(state, c, bool(change.value))
 
-    def apply(self, state: SpellchromeState, change: Change) -> Any:
+    def apply(self, state: SpellchromeState, change: Change) -> object:
         c = state.combatants[change.combatant]
-        was: Any
+        was: object
         if change.field == "bar" and change.name == "EX-HP":
             was, c.ex_hp = c.ex_hp, change.value
         elif change.field == "bar":
@@ -100,7 +101,7 @@ class SpellchromeAdjuster:
         elif state.turn is not None and not state.combatants[state.turn.actor].able:
             end_turn(state, rng, journal)
 
-    def forms(self, state: SpellchromeState) -> dict[str, dict[str, Any]]:
+    def forms(self, state: SpellchromeState) -> dict[str, JsonObject]:
         return {a: {"bars": [{"name": "HP", "min": DEAD_AT, "max": c.max_hp},
                              {"name": "EX-HP", "min": 0, "max": c.ex_hp_max}],
                     "statuses": list(GIVEN), "position": "square", "out": c.out}
@@ -151,7 +152,7 @@ def _check_give(c: Combatant, name: str) -> Rejected | None:
     return None
 
 
-def _check_position(state: SpellchromeState, c: Combatant, value: Any) -> Rejected | None:
+def _check_position(state: SpellchromeState, c: Combatant, value: object) -> Rejected | None:
     if not (isinstance(value, list) and len(value) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
         return Rejected("bad_position", "A Spellchrome position is a square [x, y].")
@@ -236,7 +237,7 @@ _HOW = {"dead": "dead", "out": TAKEN_OUT, "surrendered": "gave up"}
 _FLAGS = {"out": "out", "stable": "stable", "unconscious": "knocked_out", "surrendered": "surrendered"}
 
 
-def able_before(c: Combatant, changes: Sequence[Mapping[str, Any]]) -> bool:
+def able_before(c: Combatant, changes: Sequence[Mapping[str, Json]]) -> bool:
     """Whether ``c`` could act before the ruling whose ``changes`` (each with the value it replaced, ``was``) made it
     what it is: its changes undone on a copy, the last first. A status given says what ``c`` was before it; one it
     could be given while another masked it (surrendered while knocked out) leaves ``c`` unable either way."""
@@ -245,11 +246,11 @@ def able_before(c: Combatant, changes: Sequence[Mapping[str, Any]]) -> bool:
         if change["combatant"] != c.id:
             continue
         if change.get("bar") == "HP":
-            was.hp = change["was"]
+            was.hp = integer(change, "was")
         elif "out" in change:
-            was.out = change["was"]
+            was.out = flag(change, "was")
         elif "status" in change or "remove_status" in change:
-            name = change.get("status") or change["remove_status"]
+            name = maybe_text(change, "status") or text(change, "remove_status")
             setattr(was, _FLAGS[name], "remove_status" in change or change["was"] == name)
     return was.able
 

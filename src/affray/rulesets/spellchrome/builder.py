@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from affray.characters.prompts import Prompts, finish, split
 from affray.core.content import ContentLibrary
 from affray.core.rng import VerifiableRNG
+from affray.rulesets.spellchrome.sheet import SpellchromeSheet
 
 
-def build(p: Prompts, lib: ContentLibrary, rng: VerifiableRNG) -> Any:
+def build(p: Prompts, lib: ContentLibrary, rng: VerifiableRNG) -> SpellchromeSheet:
     """SC-12/SC-14 saves from the sign, SC-B8 HP per level from the sign, SC-B2 modifiers; feats, skills, gear."""
     data = p.header("spellchrome")
     signs = lib.sections.get("signs", {})
@@ -25,13 +24,15 @@ def build(p: Prompts, lib: ContentLibrary, rng: VerifiableRNG) -> Any:
     data["skills"] = _pairs(p.ask("Trained skills as skill=bonus, comma-separated (heal, concentration, run, tumble, "
                                 "listen, spot, repair)", "", _pairs_check))
     weapons, armour = lib.sections.get("weapons", {}), lib.sections.get("armour", {})
-    gear: dict[str, Any] = {"weapons": p.ask_ids(f"Weapons ({', '.join(sorted(weapons))})", weapons)}
+    gear: dict[str, str | list[str]] = {"weapons": p.ask_ids(f"Weapons ({', '.join(sorted(weapons))})", weapons)}
     worn = p.ask_id(f"Armour ({', '.join(sorted(armour))})", armour, blank=True)
     if worn:
         gear["armour"] = worn
     gear["items"] = split(p.ask("Other gear, comma-separated", ""))
     data["gear"] = gear
-    return finish(data)
+    sheet = finish(data)
+    assert isinstance(sheet, SpellchromeSheet)  # the header names Spellchrome
+    return sheet
 
 
 def _pairs(text: str) -> dict[str, int]:

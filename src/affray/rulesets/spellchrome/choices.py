@@ -1,4 +1,4 @@
-"""A Spellchrome actor's legal actions, answered part by part (issue 16, items 4 and 5).
+"""A Spellchrome actor's legal actions, answered part by part (so a policy builds only what it asks for).
 
 A turn's listing (``legal.turn_actions``) holds a few blows and spells, ~80 movement specs and a few support actions.
 :class:`TurnChoices` answers ``of(kind)`` from the one part that holds ``kind`` (:class:`~.legal.TurnListing`), so
@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable
 from typing import TypeVar
 
 from affray.core.engine import ActionSpec
+from affray.core.fields import square
 from affray.core.memo import Memo
 from affray.core.policy import Choices
 from affray.rulesets.spellchrome.legal import TurnListing
@@ -70,7 +71,7 @@ def move_ends(choices: Choices, kind: str) -> tuple[End, ...]:
     """:meth:`TurnChoices.ends` of any choices (a plain :class:`Choices` over a listing reads its specs)."""
     if isinstance(choices, TurnChoices):
         return choices.ends(kind)
-    return tuple((s.action["to"][0], s.action["to"][1], any(n.startswith("provokes") for n in s.notes))
+    return tuple((*square(s.action, "to"), any(n.startswith("provokes") for n in s.notes))
                  for s in choices.of(kind))
 
 

@@ -12,7 +12,6 @@ opportunity, each gets a window to take it or not, and then the stopped action r
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from affray.core.events import Event
 from affray.core.grid import Grid, Pos, adjacent, clear_line, distance
@@ -30,7 +29,15 @@ from affray.rulesets.spellchrome.mechanics import (
     range_penalty,
 )
 from affray.rulesets.spellchrome.movement import threateners
-from affray.rulesets.spellchrome.state import CLOSE_KINDS, Arm, Combatant, Opportunity, SpellchromeState, SpellKnown
+from affray.rulesets.spellchrome.state import (
+    CLOSE_KINDS,
+    Arm,
+    Combatant,
+    Opportunity,
+    Resume,
+    SpellchromeState,
+    SpellKnown,
+)
 
 TRIGGER_UNARMED = "(c) an unarmed attack against a melee-armed foe"
 TRIGGER_RANGED = "(d) a ranged attack in melee"
@@ -131,7 +138,7 @@ def cast_provokers(state: SpellchromeState, c: Combatant) -> list[Combatant]:
 
 
 def open_opportunity(state: SpellchromeState, provoker: Combatant, trigger: str, foes: list[Combatant],
-                     resume: dict[str, Any] | None, events: list[Event]) -> bool:
+                     resume: Resume | None, events: list[Event]) -> bool:
     """Stop the provoking action and queue the foes who may take an AoO (SC-26, SC-27); False if none can."""
     eligible = [f.id for f in able_to_punish(foes)]
     if not eligible or after_the_fight(state):  # no blows once the fight is decided
@@ -142,7 +149,7 @@ def open_opportunity(state: SpellchromeState, provoker: Combatant, trigger: str,
 
 
 def answer_opportunity(state: SpellchromeState, rng: RNG, foe: Combatant, take: bool, events: list[Event]
-                       ) -> tuple[bool, dict[str, Any] | None]:
+                       ) -> tuple[bool, Resume | None]:
     """``foe`` takes its attack of opportunity or lets it go. Returns (finished, what to resume)."""
     opp = state.opportunity
     assert opp is not None

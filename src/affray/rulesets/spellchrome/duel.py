@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
 
 from affray.core.grid import adjacent
 from affray.core.plugin import DuelModel
@@ -31,10 +30,12 @@ from affray.rulesets.spellchrome.combat import attack_bonus, defense_of
 from affray.rulesets.spellchrome.mechanics import D20, apply_damage, initiative_total, iterative_bonuses
 from affray.rulesets.spellchrome.odds import strike_dist
 from affray.rulesets.spellchrome.options import SpellchromeOptions
-from affray.rulesets.spellchrome.setup import build_state
+from affray.rulesets.spellchrome.setup import build_state, spellchrome_setup
 from affray.rulesets.spellchrome.state import CLOSE_KINDS, SpellchromeState
 
-State = tuple[Any, ...]  # (hp A, EX-HP A, hp B, EX-HP B, order: "a"/"b" first, "roll" or "reroll"); end: ("end", i)
+Fight = tuple[int, int, int, int, str]  # hp A, EX-HP A, hp B, EX-HP B, order: "a"/"b" first, "roll" or "reroll"
+End = tuple[str, int]  # ("end", i): combatant i won
+State = Fight | End
 
 
 class SpellchromeDuel:
@@ -98,6 +99,7 @@ class SpellchromeDuel:
         return dist
 
     def transitions(self, s: State, exact: bool) -> dict[State, Number]:
+        assert len(s) == 5  # the chain asks only of a state the fight goes on from
         body = (s[0], s[1], s[2], s[3])
         order = s[4]
         firsts = (self.order if order == "roll" else self.reorder if order == "reroll"
@@ -120,7 +122,7 @@ class SpellchromeDuel:
         out[key] = out.get(key, 0) + p
 
     def terminal(self, s: State) -> str | None:
-        return self.c[s[1]].side if s[0] == "end" else None
+        return self.c[s[1]].side if len(s) == 2 else None  # ("end", i)
 
     def solve(self) -> DuelOdds:
         self.order = self.initiative()
@@ -149,13 +151,14 @@ def _refusal(state: SpellchromeState) -> str | None:
     return None
 
 
-def duel_odds(setup: Mapping[str, Any], options: Mapping[str, Any] | None = None, exact: bool = False) -> DuelOdds:
+def duel_odds(setup: Mapping[str, object], options: Mapping[str, object] | None = None, exact: bool = False
+              ) -> DuelOdds:
     """Exact outcome of a Spellchrome one-on-one melee scenario under the steady policy; :class:`NotSolvable`
     says why when the scenario lies outside the model."""
     from affray.core.options import parse_options
 
     opts = parse_options(SpellchromeOptions, options)
-    state = build_state(setup, opts)
+    state = build_state(spellchrome_setup(setup), opts)
     reason = _refusal(state)
     if reason is not None:
         raise NotSolvable(reason)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from affray.core.engine import ActionSpec
+from affray.core.fields import maybe_text, text
 from affray.core.view import View
 from affray.rulesets.spellchrome.views import SpellchromeCombatantDetail, SpellchromeDetail
 
@@ -38,9 +39,9 @@ def hints(view: View[SpellchromeDetail, SpellchromeCombatantDetail], actor: str,
             p = probability(map_dists(lambda n, h=heal: check_succeeds(n, h, FIRST_AID_DC), die(D20)), bool)
             out.append(f"stabilises {float(p):.0%}")
             continue
-        weapon = me.detail.weapon(a.get("weapon"))
+        weapon = me.detail.weapon(maybe_text(a, "weapon"))
         avg = float(mean(notation_dist(weapon.damage)))
         strength = " + Str" if weapon.kind in CLOSE_KINDS else ""
-        target = everyone[a["target"]].detail.defense
+        target = everyone[text(a, "target")].detail.defense
         out.append(f"vs Defense {target} · {weapon.damage}{strength} (avg {avg:.1f}{strength})")
     return out

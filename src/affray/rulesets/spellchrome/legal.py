@@ -11,9 +11,10 @@ spells and support actions are :mod:`.offers`'; :class:`TurnListing` puts the pa
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from typing import TypeVar, cast
 
-from affray.core.engine import ActionSpec
+from affray.core.engine import Action, ActionSpec
+from affray.core.fields import square, text
 from affray.core.grid import DIRECTIONS, Pos, open_squares
 from affray.core.memo import Cache, Memo
 from affray.rulesets.spellchrome.health import after_the_fight
@@ -42,11 +43,10 @@ from affray.rulesets.spellchrome.turns import step_available
 COMPASS = dict(zip(("nw", "n", "ne", "w", "e", "sw", "s", "se"), DIRECTIONS, strict=True))
 NEVER_PROVOKES = ("never provokes (SC-21)",)
 _LABELS = {"move": "move to", "withdraw": "withdraw to", "tumble": "tumble to", "step": "5-foot step to"}
-#: The fields of a listed move-like action a client may change (issue 11): any other square, and a path of its own
+#: The fields of a listed move-like action a client may change (free fields): any other square, and a path of its own
 #: (the listing leaves the path to the engine, so it is absent from the action); a 5-foot step takes no path.
 MOVE_FREE = ("to", "path")
 STEP_FREE = ("to",)
-SpecKey = tuple[str, Pos, str, tuple[str, ...]]
 MOVES_KEY = "spellchrome.moves"  # the match's move listings, in its memo
 # Move listings kept before the cache starts again (Memo.cache): many when a simulation's matches share the memo's
 # static store (the same listings come back across fights), few when one live match owns it (a table server holds
@@ -67,7 +67,7 @@ def path_provokers(threats: Threats, c: Combatant, path: list[Pos]) -> list[Comb
     return list(seen.values())
 
 
-def _move_spec(specs: Cache[SpecKey, ActionSpec], kind: str, to: Pos, suffix: str, notes: tuple[str, ...]
+def _move_spec(specs: Cache[Hashable, ActionSpec], kind: str, to: Pos, suffix: str, notes: tuple[str, ...]
                ) -> ActionSpec:
     """The spec of a move-like action to ``to``: ``kind`` is move, withdraw, step, tumble (a move with
     ``tumble: true``) or run (``suffix`` is then its compass point; otherwise the label's tail). Specs repeat
@@ -77,7 +77,7 @@ def _move_spec(specs: Cache[SpecKey, ActionSpec], kind: str, to: Pos, suffix: st
     found = specs.get(key)
     if found is None:
         where = f"[{to[0]}, {to[1]}]"
-        action: dict[str, Any] = {"type": "move" if kind == "tumble" else kind, "to": list(to)}
+        action: Action = {"type": "move" if kind == "tumble" else kind, "to": list(to)}
         if kind == "run":
             label = f"run {suffix} to {where}"
         elif kind == "tumble":
@@ -93,7 +93,7 @@ class _Board:
     """What the move listings of one ``legal()`` call share: the threat map, the squares no move may end
     on, and the warning per set of provokers (SC-28)."""
 
-    def __init__(self, state: SpellchromeState, c: Combatant, specs: Cache[SpecKey, ActionSpec]) -> None:
+    def __init__(self, state: SpellchromeState, c: Combatant, specs: Cache[Hashable, ActionSpec]) -> None:
         self.state, self.c, self.specs = state, c, specs
         self.threats = threat_map(state, c)
         self.taken = taken_squares(state, c)
@@ -107,7 +107,7 @@ class _Board:
         return out
 
 
-def _listing(specs: Cache[SpecKey, ActionSpec], kind: str, ends: list[Pos], suffix: str, usual: tuple[str, ...],
+def _listing(specs: Cache[Hashable, ActionSpec], kind: str, ends: list[Pos], suffix: str, usual: tuple[str, ...],
              odd: dict[Pos, tuple[str, ...]]) -> list[ActionSpec]:
     """Specs of ``kind`` to ``ends``: warnings ``usual``, or ``odd``'s for the squares it names."""
     get = specs.get
@@ -187,14 +187,14 @@ class Moves:
         self.specs = specs
         self._groups: dict[str, list[ActionSpec]] | None = None
         self._ends: dict[str, tuple[tuple[int, int, bool], ...]] = {}
-        self._derived: dict[Hashable, Any] = {}
+        self._derived: dict[Hashable, object] = {}
 
     def derived(self, key: Hashable, build: Callable[[], T]) -> T:
         """``build()`` once per ``key`` for this listing: a value computed from the listing and what ``key`` names
         only (a policy's best move toward given squares: the same listing comes back turn after turn and fight
         after fight). A few keys are kept."""
         try:
-            value: T = self._derived[key]
+            value = cast(T, self._derived[key])  # what build() made for this key
         except KeyError:
             if len(self._derived) >= _DERIVED_LIMIT:
                 self._derived.clear()
@@ -207,7 +207,7 @@ class Moves:
         if groups is None:
             groups = self._groups = {}
             for s in self.specs:
-                groups.setdefault(s.action["type"], []).append(s)
+                groups.setdefault(text(s.action, "type"), []).append(s)
         return groups.get(kind, [])
 
     def ends(self, kind: str) -> tuple[tuple[int, int, bool], ...]:
@@ -216,7 +216,7 @@ class Moves:
         found = self._ends.get(kind)
         if found is None:
             found = self._ends[kind] = tuple(
-                (s.action["to"][0], s.action["to"][1], any(n.startswith("provokes") for n in s.notes))
+                (*square(s.action, "to"), any(n.startswith("provokes") for n in s.notes))
                 for s in self.of(kind))
         return found
 
@@ -230,7 +230,7 @@ def movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> M
                    for o in state.combatants.values() if o is not c)
     key = (c.id, c.pos, c.speed_ft, turn.move_left, turn.standard_left, turn.stepped, turn.moved, turn.move_used_for,
            tuple(state.order), others)
-    listings: Cache[Any, Moves] = memo.cache(MOVES_KEY, LISTINGS_SHARED, LISTINGS_OWN)
+    listings: Cache[Hashable, Moves] = memo.cache(MOVES_KEY, LISTINGS_SHARED, LISTINGS_OWN)
     found = listings.get(key)
     if found is None:
         board = _Board(state, c, specs_cache(memo, "spellchrome.specs"))
@@ -268,14 +268,14 @@ class TurnListing:
         if split is None:
             split = self._split = {"attack": [], "full_attack": []}
             for s in self.blows():
-                split[s.action["type"]].append(s)
+                split[text(s.action, "type")].append(s)
         return split.get(kind, [])
 
     def spells(self) -> list[ActionSpec]:
         if self._spells is None:
             spells = spell_actions(self.state, self.c, self.turn, self.memo)
             if self.after:
-                spells = [s for s in spells if self.c.spells[s.action["spell"]].effect == "heal"]
+                spells = [s for s in spells if self.c.spells[text(s.action, "spell")].effect == "heal"]
             self._spells = spells
         return self._spells
 

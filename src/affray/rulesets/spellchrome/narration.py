@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from affray.core.events import Defeated, Ended, Event, Note, Rolled
+from affray.core.json import Json
 from affray.core.narration import Narrator, Story, listed
 from affray.rulesets.spellchrome.events import TAKEN_OUT, FightDecided, told
+from affray.rulesets.spellchrome.setup import spellchrome_setup
 
 SIDE = "side:"  # the terms' key for a side's combatants ("side:bandits" -> "Cutthroat Vell and Cutthroat Brann")
 _RUN = re.compile(r"^runs: (-?\d+) on the Run check adds (\d+) squares")
@@ -30,10 +31,10 @@ _PURPOSES = {"initiative": "rolls initiative", "initiative roll-off": "rolls off
              "Acrobatics and Tumbling": "rolls Acrobatics and Tumbling to get past"}
 
 
-def side_names(setup: Mapping[str, Any]) -> dict[str, str]:
+def side_names(setup: Mapping[str, Json]) -> dict[str, str]:
     """Each side's combatants by name ("Cutthroat Vell and Cutthroat Brann"), under the key ``side:NAME``."""
     sides: dict[str, list[str]] = {}
-    for c in setup.get("combatants", ()):
+    for c in spellchrome_setup(setup).get("combatants", []):
         sides.setdefault(str(c["side"]), []).append(str(c["name"]))
     return {SIDE + side: listed(who) for side, who in sides.items()}
 
@@ -49,10 +50,10 @@ def verdict(winner: str | None, story: Story, none: str = "nobody wins") -> str:
 class SpellchromeNarrator(Narrator):
     """Spellchrome's narrator (see the module docstring)."""
 
-    def terms(self, setup: Mapping[str, Any]) -> dict[str, str]:
+    def terms(self, setup: Mapping[str, Json]) -> dict[str, str]:
         """Weapon and spell ids of every combatant's sheet, and each side's combatants (:func:`side_names`)."""
         out: dict[str, str] = {}
-        for c in setup.get("combatants", ()):
+        for c in spellchrome_setup(setup).get("combatants", []):
             out.update({wid: str(w["name"]) for wid, w in c.get("weapons", {}).items()})
             out.update({sid: str(s["name"]) for sid, s in c.get("spells", {}).items()})
         return out | side_names(setup)

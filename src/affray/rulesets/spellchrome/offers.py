@@ -9,10 +9,9 @@ Specs and warnings repeat from decision to decision, so the match's memo keeps t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Hashable, Sequence
 
-from affray.core.engine import ActionSpec
+from affray.core.engine import Action, ActionSpec
 from affray.core.grid import Pos
 from affray.core.memo import Cache, Memo
 from affray.rulesets.spellchrome.combat import attack_provokers, cast_provokers, line_clear
@@ -26,7 +25,7 @@ SPECS_LIMIT = 50_000
 SPECS_OWN = 4_000
 
 
-def spec(action: dict[str, Any], label: str, notes: tuple[str, ...] = (), free: tuple[str, ...] = ()) -> ActionSpec:
+def spec(action: Action, label: str, notes: tuple[str, ...] = (), free: tuple[str, ...] = ()) -> ActionSpec:
     """An :class:`ActionSpec`; ``free`` names the fields a client may change (``step`` checks what comes back)."""
     return ActionSpec(action, label, notes, free)
 
@@ -53,12 +52,13 @@ def _reaches(state: SpellchromeState, a: Pos, b: Pos, d: int, arm: Arm) -> bool:
 _MAY_PROVOKE = frozenset({"unarmed", "ranged"})
 
 
-def specs_cache(memo: Memo, key: str) -> Cache[Any, Any]:
-    """The match's cache of specs (or warnings) under ``key`` (:meth:`Memo.cache`)."""
-    return memo.cache(key, SPECS_LIMIT, SPECS_OWN)
+def specs_cache(memo: Memo, key: str) -> Cache[Hashable, ActionSpec]:
+    """The match's cache of specs under ``key`` (:meth:`Memo.cache`)."""
+    found: Cache[Hashable, ActionSpec] = memo.cache(key, SPECS_LIMIT, SPECS_OWN)
+    return found
 
 
-def _warning(warnings: Cache[Any, tuple[str, ...]], state: SpellchromeState, c: Combatant, foes: list[Combatant]
+def _warning(warnings: Cache[Hashable, tuple[str, ...]], state: SpellchromeState, c: Combatant, foes: list[Combatant]
              ) -> tuple[str, ...]:
     """:func:`provoke_note`, kept in the match's memo (names and speeds do not change in a fight)."""
     key = (c.id, c.speed_ft, tuple(f.id for f in foes))
@@ -66,7 +66,7 @@ def _warning(warnings: Cache[Any, tuple[str, ...]], state: SpellchromeState, c: 
     return warnings.keep(key, provoke_note(state, c, foes)) if found is None else found
 
 
-def _blow(specs: Cache[Any, ActionSpec], kind: str, t: Combatant, arm: Arm, notes: tuple[str, ...]) -> ActionSpec:
+def _blow(specs: Cache[Hashable, ActionSpec], kind: str, t: Combatant, arm: Arm, notes: tuple[str, ...]) -> ActionSpec:
     """The attack or full attack on ``t`` with ``arm`` under warnings ``notes``: the same spec each time (names and
     weapons do not change in a fight), kept in the match's memo; read-only like every listing."""
     key = (kind, t.id, arm.id, notes)
@@ -88,14 +88,14 @@ def attack_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo
         return []
     full_ok = (turn.move_left or turn.move_used_for == "step") and not turn.moved
     full_ok = full_ok and len(iterative_bonuses(c.base_attack)) > 1
-    blows: Cache[Any, ActionSpec] = specs_cache(memo, "spellchrome.blows")
+    blows: Cache[Hashable, ActionSpec] = specs_cache(memo, "spellchrome.blows")
     specs: list[ActionSpec] = []
     wielding = c.wielding
     arms = (c.arms[wielding],) if wielding == "unarmed" else (c.arms[wielding], c.arms["unarmed"])
     # who threatens the attacker's square: the same for every ranged shot from here (SC-27 (d)); a shooter with the
     # Guarded Ranged Attack feat never asks (ruling SC-R6)
     threats = threateners(state, c, c.pos) if arms[0].kind == "ranged" and "ranged" not in c.guards else None
-    warnings: Cache[Any, tuple[str, ...]] = specs_cache(memo, "spellchrome.warnings")
+    warnings: Cache[Hashable, tuple[str, ...]] = memo.cache("spellchrome.warnings", SPECS_LIMIT, SPECS_OWN)
     here, side = c.pos, c.side
     for t in state.combatants.values():
         if t.side == side or t.surrendered or t.out or t.hp_state == "dead":
@@ -125,7 +125,7 @@ def spell_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo)
     melee (SC-27 (e), SC-28); the specs are kept in the match's memo like the blows."""
     if not turn.standard_left or not c.spells:
         return []
-    casts: Cache[Any, ActionSpec] = specs_cache(memo, "spellchrome.blows")
+    casts: Cache[Hashable, ActionSpec] = specs_cache(memo, "spellchrome.blows")
     specs: list[ActionSpec] = []
     notes: tuple[str, ...] | None = None  # the warning of casting here, found for the first castable spell
     for spell in c.spells.values():

@@ -3,9 +3,19 @@
 imports nothing else.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from affray.core.plugin import Plugin, part
 
-PLUGIN = Plugin(
+if TYPE_CHECKING:
+    from affray.core.engine import Ruleset
+    from affray.rulesets.spellchrome.ruleset import SpellchromeRuleset
+    from affray.rulesets.spellchrome.setup import SpellchromeSetup
+    from affray.rulesets.spellchrome.state import SpellchromeState
+
+PLUGIN: Plugin[SpellchromeState, SpellchromeSetup] = Plugin(
     name="spellchrome", title="Spellchrome RPG: combat on the battle grid",
     rules=part("affray.rulesets.spellchrome.ruleset", "SpellchromeRuleset", build=True),
     policies=part("affray.rulesets.spellchrome.policies", "POLICIES"),
@@ -17,3 +27,6 @@ PLUGIN = Plugin(
     narrator=part("affray.rulesets.spellchrome.narration", "NARRATOR"),
     adjuster=part("affray.rulesets.spellchrome.adjust", "ADJUSTER"),
 )
+
+if TYPE_CHECKING:  # the rules class satisfies the contract with its own state and setup (checked by mypy only)
+    _RULES: Ruleset[SpellchromeState, SpellchromeSetup] = SpellchromeRuleset()

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from affray.core.engine import Action, ActionSpec
+from affray.core.fields import text
 from affray.core.policy import Choices, Observation
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome.choices import End, derived, move_ends
@@ -78,11 +79,11 @@ class SpellchromeHeuristic:
 
     def _rescue(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices) -> Action | None:
         for spec in choices.of("cast"):
-            t = everyone[spec.action["target"]]
-            heal = me.spell_effect(spec.action["spell"]) == "heal"
+            t = everyone[text(spec.action, "target")]
+            heal = me.spell_effect(text(spec.action, "spell")) == "heal"
             if heal and (t.status in ("dying", "unconscious") or 3 * t.hp <= t.max_hp) and not _provokes(spec):
                 return spec.action
-        aid = [s for s in choices.of("first_aid") if everyone[s.action["target"]].side == me.side]
+        aid = [s for s in choices.of("first_aid") if everyone[text(s.action, "target")].side == me.side]
         return aid[0].action if aid else None
 
     def _attack(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices) -> Action | None:
@@ -95,7 +96,7 @@ class SpellchromeHeuristic:
             rank = _BLOW_RANK[kind]
             for spec in choices.of(kind):
                 action = spec.action
-                t = targets.get(action["target"])
+                t = targets.get(text(action, "target"))
                 if t is None or _provokes(spec):
                     continue
                 key = (1 if bare and action.get("weapon") == "unarmed" else 0, rank, t.hp, t.id)
@@ -197,7 +198,8 @@ class SpellchromeSteady:
                   and s.action.get("weapon", me.wielding) == me.wielding]
         for options in (full, single):
             if options:
-                best = min(options, key=lambda s: (_dist(me.at, foes[s.action["target"]].at), s.action["target"]))
+                best = min(options, key=lambda s: (_dist(me.at, foes[text(s.action, "target")].at),
+                                                   text(s.action, "target")))
                 return best.action
         return _first(choices, "end_turn")
 

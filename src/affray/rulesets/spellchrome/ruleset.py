@@ -8,10 +8,8 @@ a provoking action, which waits until it has: SC-26, SC-27).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
 
 from affray.core.actions import ActionType
 from affray.core.content import ContentLibrary, load_pack
@@ -28,9 +26,11 @@ from affray.core.engine import (
 )
 from affray.core.events import Event, to_jsonable
 from affray.core.journal import Journal, journal_for
+from affray.core.json import JsonObject
 from affray.core.memo import Memo
 from affray.core.policy import Choices
 from affray.core.rng import RNG
+from affray.core.scenario import ScenarioBase
 from affray.rulesets.spellchrome import turns
 from affray.rulesets.spellchrome.actions import check_turn_action, resume, trusted_turn_action
 from affray.rulesets.spellchrome.choices import choices_for
@@ -41,7 +41,7 @@ from affray.rulesets.spellchrome.movement import threateners
 from affray.rulesets.spellchrome.observe import SpellchromeObservation
 from affray.rulesets.spellchrome.options import SpellchromeOptions
 from affray.rulesets.spellchrome.schema import ACTION_TYPES
-from affray.rulesets.spellchrome.setup import build_state, prepare
+from affray.rulesets.spellchrome.setup import SpellchromeSetup, build_state, prepare
 from affray.rulesets.spellchrome.state import SpellchromeState
 from affray.rulesets.spellchrome.views import SpellchromeCombatantDetail, SpellchromeDetail, SpellchromeView, view
 
@@ -74,11 +74,15 @@ class SpellchromeRuleset:
     def content(self) -> ContentLibrary:
         return builtin_content()
 
-    def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
+    def prepare(self, scenario: ScenarioBase, content: ContentLibrary) -> SpellchromeSetup:
+        if not isinstance(scenario, SpellchromeScenario):
+            raise TypeError(f"a Spellchrome scenario is needed, not {type(scenario).__name__}")
         return prepare(scenario, content)
 
-    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG, journal: Journal | None = None,
+    def setup(self, setup: SpellchromeSetup, options: object, rng: RNG, journal: Journal | None = None,
               memo: Memo | None = None) -> tuple[SpellchromeState, list[Event]]:
+        if not isinstance(options, SpellchromeOptions):
+            raise TypeError(f"Spellchrome options are needed, not {type(options).__name__}")
         state = build_state(setup, options)
         events = journal_for(journal)
         turns.begin(state, rng, events)
@@ -174,11 +178,11 @@ class SpellchromeRuleset:
         """Spellchrome's GM calls are options and scenario fields (SC-16's initiative bonus): no window of its own."""
         return False
 
-    def gm_secrets(self, state: SpellchromeState) -> list[tuple[str, Any]]:
+    def gm_secrets(self, state: SpellchromeState) -> list[tuple[str, object]]:
         """GM-level information hidden from the players: none (for the leak check)."""
         return []
 
-    def secrets(self, state: SpellchromeState) -> list[tuple[str, Any]]:
+    def secrets(self, state: SpellchromeState) -> list[tuple[str, object]]:
         """Hidden payloads and their owners: none, every Spellchrome action is public."""
         return []
 
@@ -216,8 +220,9 @@ class SpellchromeRuleset:
     def outcome(self, state: SpellchromeState) -> Outcome | None:
         return state.outcome
 
-    def snapshot(self, state: SpellchromeState) -> dict[str, Any]:
-        return to_jsonable(state)  # type: ignore[no-any-return]
+    def snapshot(self, state: SpellchromeState) -> JsonObject:
+        snap: JsonObject = to_jsonable(state)  # a dataclass: an object
+        return snap
 
     def rounds(self, state: SpellchromeState) -> int:
         """The fight's length: the round of the last blow (the rounds the dying bleed on after it are not

@@ -10,30 +10,128 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Literal, NotRequired, TypedDict, cast
 
 from affray.core.content import ContentLibrary, ReferenceProblem
 from affray.core.grid import Grid
 from affray.core.sheets import combatant_character
-from affray.rulesets.spellchrome.content_model import Character, SpellchromeScenario
+from affray.rulesets.spellchrome.content_model import (
+    Armour,
+    Character,
+    Spell,
+    SpellchromeCombatant,
+    SpellchromeScenario,
+    Weapon,
+)
 from affray.rulesets.spellchrome.mechanics import ability_modifier, squares
 from affray.rulesets.spellchrome.options import SpellchromeOptions
-from affray.rulesets.spellchrome.state import Arm, Combatant, SpellchromeState, SpellKnown
+from affray.rulesets.spellchrome.state import Arm, Combatant, SpellchromeState, SpellKnown, Surprise
 
-UNARMED: dict[str, Any] = {"name": "Unarmed strike", "kind": "unarmed", "damage": "1d3", "attack_bonus": 0,
+
+class WeaponSetup(TypedDict):
+    """A weapon as the content gives it (:class:`~affray.rulesets.spellchrome.content_model.Weapon`, dumped)."""
+
+    name: str
+    kind: Literal["melee", "ranged", "unarmed", "natural"]
+    damage: str
+    attack_bonus: int
+    range_increment_ft: int | None
+    blunt: bool
+    description: str
+
+
+class ArmourSetup(TypedDict):
+    """Worn armour (SC-07, SC-B1, SC-B6); none is all zeros without the content's last two fields."""
+
+    name: str
+    deflection: int
+    damage_reduction: int
+    ex_hp: int
+    ex_hp_refill_per_hour: int
+    empowerable: NotRequired[bool]
+    description: NotRequired[str]
+
+
+class SpellSetup(TypedDict):
+    """A spell as the content gives it (:class:`~affray.rulesets.spellchrome.content_model.Spell`, dumped), with
+    the uses the sheet has of it."""
+
+    name: str
+    effect: Literal["heal", "steal_life"]
+    casting: Literal["standard", "minutes"]
+    range_squares: int
+    dice: str
+    per_level: int
+    max_level_bonus: int
+    save: Literal["none", "fortitude", "reflex", "will"]
+    dc: int
+    half_on_save: bool
+    healer_bonus: bool
+    description: str
+    uses: int
+
+
+class CombatantSetup(TypedDict):
+    """One combatant of the setup: its sheet resolved against the content (SC-01, SC-14, SC-B8), its side and
+    its square."""
+
+    id: str
+    name: str
+    side: str
+    kind: Literal["character", "npc", "monster"]
+    level: int
+    abilities: dict[str, int]
+    saves: list[int]
+    hp_per_level: int
+    max_hp: int | None
+    hp_bonus: int
+    hp: int | None
+    guards: list[str]
+    feats: list[str]
+    armour: ArmourSetup
+    weapons: dict[str, WeaponSetup]
+    wielding: str
+    skills: dict[str, int]
+    spells: dict[str, SpellSetup]
+    speed_ft: int
+    initiative_bonus: int
+    defense_bonus: int
+    base_attack: int
+    fills_square: bool
+    position: list[int]
+
+
+class SpellchromeSetup(TypedDict):
+    """What ``prepare`` makes of a Spellchrome scenario (plain JSON in a match log): its name, the map's rows,
+    the surprise (SC-16) and the combatants."""
+
+    name: str
+    map: list[str]
+    surprise: Surprise | None
+    combatants: list[CombatantSetup]
+
+
+def spellchrome_setup(data: Mapping[str, object]) -> SpellchromeSetup:
+    """A setup read back as JSON (from a log, a table, a simulation spec) as what it is: ``prepare`` made it, and
+    JSON keeps its shape, so it is taken as a :class:`SpellchromeSetup` unchecked."""
+    return cast(SpellchromeSetup, data)
+
+
+UNARMED: WeaponSetup = {"name": "Unarmed strike", "kind": "unarmed", "damage": "1d3", "attack_bonus": 0,
                            "range_increment_ft": None, "blunt": True, "description": "Fists, knees and elbows."}
 ABILITIES = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
 
 
-def _sheet(where: str, combatant: Any, content: ContentLibrary, sheet_file: Path | None = None) -> Character:
+def _sheet(where: str, combatant: SpellchromeCombatant, content: ContentLibrary,
+           sheet_file: Path | None = None) -> Character:
     sections = ("characters", "monsters")
     return combatant_character("spellchrome", Character, where, combatant, content, sheet_file, sections)
 
 
-def prepare(scenario: SpellchromeScenario, content: ContentLibrary) -> dict[str, Any]:
+def prepare(scenario: SpellchromeScenario, content: ContentLibrary) -> SpellchromeSetup:
     """The scenario with content resolved into plain data (the match setup)."""
     grid = Grid.parse(scenario.map)
-    combatants = []
+    combatants: list[CombatantSetup] = []
     taken: dict[tuple[int, int], str] = {}
     for i, side in enumerate(scenario.sides):
         for j, c in enumerate(side.combatants):
@@ -52,12 +150,14 @@ def prepare(scenario: SpellchromeScenario, content: ContentLibrary) -> dict[str,
                 taken[pos] = c.id
             sheet = scenario.sheet_path(c.sheet) if c.sheet is not None else None
             combatants.append(_combatant(where, side.name, c, content, sheet))
-    surprise = scenario.surprise.model_dump() if scenario.surprise else None
+    surprise: Surprise | None = None
+    if scenario.surprise is not None:
+        surprise = {"aware": scenario.surprise.aware, "bonus": scenario.surprise.bonus}
     return {"name": scenario.name, "map": list(grid.rows), "surprise": surprise, "combatants": combatants}
 
 
-def _combatant(where: str, side: str, c: Any, content: ContentLibrary, sheet_file: Path | None = None
-               ) -> dict[str, Any]:
+def _combatant(where: str, side: str, c: SpellchromeCombatant, content: ContentLibrary,
+               sheet_file: Path | None = None) -> CombatantSetup:
     ch = _sheet(where, c, content, sheet_file)
     if ch.sign is not None:
         sign = content.require("signs", ch.sign, f"{where}: sign")
@@ -65,15 +165,17 @@ def _combatant(where: str, side: str, c: Any, content: ContentLibrary, sheet_fil
         hp_per_level = sign.hp_per_level
     else:
         saves, hp_per_level = list(ch.saves or (0, 0, 0)), 0
-    armour = {"name": "", "deflection": 0, "damage_reduction": 0, "ex_hp": 0, "ex_hp_refill_per_hour": 0}
+    armour: ArmourSetup = {"name": "", "deflection": 0, "damage_reduction": 0, "ex_hp": 0, "ex_hp_refill_per_hour": 0}
     if ch.armour is not None:
-        armour = content.require("armour", ch.armour, f"{where}: armour").model_dump()
-    weapons = {w: content.require("weapons", w, f"{where}: weapons").model_dump() for w in ch.weapons}
-    weapons.setdefault("unarmed", dict(UNARMED))
+        worn: Armour = content.require("armour", ch.armour, f"{where}: armour")
+        armour = cast(ArmourSetup, worn.model_dump())  # the model's fields, as ArmourSetup lists them
+    weapons = {w: _weapon(content.require("weapons", w, f"{where}: weapons")) for w in ch.weapons}
+    weapons.setdefault("unarmed", UNARMED.copy())
     feats = [content.require("feats", f, f"{where}: feats") for f in ch.feats]
-    spells = {}
+    spells: dict[str, SpellSetup] = {}
     for sid, uses in ch.spells.items():
-        spells[sid] = content.require("spells", sid, f"{where}: spells").model_dump() | {"uses": uses}
+        spell: Spell = content.require("spells", sid, f"{where}: spells")
+        spells[sid] = cast(SpellSetup, spell.model_dump() | {"uses": uses})  # the model's fields and the uses
     if ch.max_hp is None and not hp_per_level:
         raise ReferenceProblem(f"{where}.stats.max_hp", "max_hp for a sheet without an Ancient Sign (SC-B8)")
     return {
@@ -82,13 +184,17 @@ def _combatant(where: str, side: str, c: Any, content: ContentLibrary, sheet_fil
         "max_hp": ch.max_hp, "hp_bonus": sum(f.hp_bonus for f in feats), "hp": c.hp,
         "guards": sorted({g for f in feats for g in f.guards}), "feats": list(ch.feats),
         "armour": armour, "weapons": weapons, "wielding": ch.wielding or (ch.weapons[0] if ch.weapons else "unarmed"),
-        "skills": dict(ch.skills), "spells": spells, "speed_ft": ch.speed_ft,
+        "skills": {k: v for k, v in ch.skills.items()}, "spells": spells, "speed_ft": ch.speed_ft,
         "initiative_bonus": ch.initiative_bonus, "defense_bonus": ch.defense_bonus,
         "base_attack": ch.base_attack, "fills_square": ch.fills_square, "position": list(c.position),
     }
 
 
-def max_hp_of(c: Mapping[str, Any], con_mod: int) -> int:
+def _weapon(weapon: Weapon) -> WeaponSetup:
+    return cast(WeaponSetup, weapon.model_dump())  # the model's fields, as WeaponSetup lists them
+
+
+def max_hp_of(c: CombatantSetup, con_mod: int) -> int:
     """Max HP: the sheet's own figure, or level × (sign HP per level + Con modifier, at least 1), plus
     one-time feat bonuses such as Toughness. Rules: SC-01, SC-B8."""
     if c["max_hp"] is not None:
@@ -96,17 +202,18 @@ def max_hp_of(c: Mapping[str, Any], con_mod: int) -> int:
     return int(c["level"]) * max(1, int(c["hp_per_level"]) + con_mod) + int(c["hp_bonus"])
 
 
-def _arm(wid: str, w: Mapping[str, Any]) -> Arm:
-    rng_sq = squares(w["range_increment_ft"]) if w.get("range_increment_ft") else 0
+def _arm(wid: str, w: WeaponSetup) -> Arm:
+    increment = w.get("range_increment_ft")
+    rng_sq = squares(increment) if increment else 0
     return Arm(wid, w["name"], w["kind"], w["damage"], w["attack_bonus"], rng_sq, w["blunt"])
 
 
-def _spell(sid: str, s: Mapping[str, Any]) -> SpellKnown:
+def _spell(sid: str, s: SpellSetup) -> SpellKnown:
     return SpellKnown(sid, s["name"], s["effect"], s["casting"], s["range_squares"], s["dice"], s["per_level"],
                       s["max_level_bonus"], s["save"], s["dc"], s["half_on_save"], s["healer_bonus"], s["uses"])
 
 
-def build_combatant(c: Mapping[str, Any], options: SpellchromeOptions) -> Combatant:
+def build_combatant(c: CombatantSetup, options: SpellchromeOptions) -> Combatant:
     mods = {a: ability_modifier(c["abilities"][a], options.ability_modifier) for a in ABILITIES}
     max_hp = max_hp_of(c, mods["constitution"])
     hp = max_hp if c["hp"] is None else min(int(c["hp"]), max_hp)
@@ -121,7 +228,7 @@ def build_combatant(c: Mapping[str, Any], options: SpellchromeOptions) -> Combat
         c["fills_square"], (c["position"][0], c["position"][1]))
 
 
-def build_state(setup: Mapping[str, Any], options: SpellchromeOptions) -> SpellchromeState:
+def build_state(setup: SpellchromeSetup, options: SpellchromeOptions) -> SpellchromeState:
     grid = Grid.parse("\n".join(setup["map"]))
     combatants = {c["id"]: build_combatant(c, options) for c in setup["combatants"]}
     return SpellchromeState(options, grid, combatants, setup.get("surprise"))

@@ -9,7 +9,7 @@ rules, and ``show`` prints them all computed.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -170,16 +170,16 @@ class SpellchromeRules:
     ruleset = "spellchrome"
     model = SpellchromeSheet
 
-    def problems(self, sheet: Any, content: ContentLibrary) -> list[Problem]:
+    def problems(self, sheet: SpellchromeSheet, content: ContentLibrary) -> list[Problem]:
         return problems(sheet, content)
 
-    def notes(self, sheet: Any, content: ContentLibrary) -> list[str]:
+    def notes(self, sheet: SpellchromeSheet, content: ContentLibrary) -> list[str]:
         return []
 
-    def for_fight(self, sheet: Any, content: ContentLibrary) -> FightSheet:
+    def for_fight(self, sheet: SpellchromeSheet, content: ContentLibrary) -> FightSheet:
         return FightSheet(character(sheet))
 
-    def summary(self, sheet: Any, content: ContentLibrary) -> Summary:
+    def summary(self, sheet: SpellchromeSheet, content: ContentLibrary) -> Summary:
         return summary(sheet, content)
 
 

@@ -8,7 +8,7 @@ of the fight by a GM ruling: no turns, no blows, off the board for occupancy and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 from affray.core.engine import Outcome
 from affray.core.grid import Grid, Pos
@@ -17,6 +17,24 @@ from affray.rulesets.spellchrome.options import SpellchromeOptions
 
 MELEE_KINDS = frozenset({"melee", "natural"})  # SC-R3: what makes a combatant "melee-armed"
 CLOSE_KINDS = frozenset({"melee", "natural", "unarmed"})  # attacks that add Str and need adjacency
+
+
+class Surprise(TypedDict):
+    """The aware side and its initiative bonus (SC-16), as the GM set it after Listen/Spot checks."""
+
+    aware: str
+    bonus: int
+
+
+class Resume(TypedDict):
+    """What an attack of opportunity interrupted, to carry on with afterwards (SC-27): a ``motion``, an
+    ``attack`` (its target, weapon, and whether a full attack) or a ``cast`` (the spell and its target)."""
+
+    kind: Literal["motion", "attack", "cast"]
+    target: NotRequired[str]
+    weapon: NotRequired[str]
+    full: NotRequired[bool]
+    spell: NotRequired[str]
 
 
 @dataclass(slots=True)
@@ -164,7 +182,7 @@ class Opportunity:
     provoker: str
     trigger: str
     foes: list[str]
-    resume: dict[str, Any] | None = None
+    resume: Resume | None = None
 
 
 @dataclass(slots=True)
@@ -172,7 +190,7 @@ class SpellchromeState:
     options: SpellchromeOptions
     grid: Grid
     combatants: dict[str, Combatant]
-    surprise: dict[str, Any] | None = None
+    surprise: Surprise | None = None
     round: int = 0
     order: list[str] = field(default_factory=list)
     turn_index: int = 0

@@ -8,9 +8,7 @@ the round; a holder offered a moment to interrupt may ``wait``.
 
 from __future__ import annotations
 
-from typing import Any
-
-from affray.core.engine import Accepted, Rejected, StepResult
+from affray.core.engine import Accepted, Action, Rejected, StepResult
 from affray.core.events import Defeated
 from affray.core.journal import Journal
 from affray.core.rng import RNG
@@ -36,7 +34,7 @@ TURN_ACTIONS = ("attack", "move", "hold", "wait", "pass", "take_cover", "despera
                 "break_free", "pick_up")
 
 
-def _move_end(state: WarpState, f: Fighter, action: dict[str, Any], metres: float) -> Rejected | float:
+def _move_end(state: WarpState, f: Fighter, action: Action, metres: float) -> Rejected | float:
     keys = [k for k in ("toward", "away", "to") if k in action]
     if len(keys) != 1:
         return Rejected("bad_move", 'A move names one of "toward": <id>, "away": <id> or "to": <metres>.')
@@ -48,7 +46,8 @@ def _move_end(state: WarpState, f: Fighter, action: dict[str, Any], metres: floa
         if abs(float(to) - f.position) > metres:
             return Rejected("too_far", f"{f.name} covers at most {metres:g} m at that pace.")
         return float(to)
-    other = state.fighters.get(action[key]) if isinstance(action[key], str) else None
+    whom = action[key]
+    other = state.fighters.get(whom) if isinstance(whom, str) else None
     if other is None or other.id == f.id or other.status in ("escaped",):
         return Rejected("bad_target", f"'{action[key]}' is nobody {f.name} can move relative to.")
     end = step_toward(state, f, other, metres) if key == "toward" else step_away(f, other, metres)
@@ -57,7 +56,7 @@ def _move_end(state: WarpState, f: Fighter, action: dict[str, Any], metres: floa
     return end
 
 
-def move(state: WarpState, f: Fighter, action: dict[str, Any], events: Journal) -> Rejected | None:
+def move(state: WarpState, f: Fighter, action: Action, events: Journal) -> Rejected | None:
     """Move along the line at a pace (WR-07); a character beyond every foe's reach escapes (WR-X4)."""
     if f.held_by:
         return Rejected("held", f"{f.name} is held and must break free first.")
@@ -81,7 +80,7 @@ def move(state: WarpState, f: Fighter, action: dict[str, Any], events: Journal) 
     return None
 
 
-def intimidate(state: WarpState, rng: RNG, f: Fighter, action: dict[str, Any], events: Journal
+def intimidate(state: WarpState, rng: RNG, f: Fighter, action: Action, events: Journal
                ) -> Rejected | None:
     """Intimidation against resolve; winning gives a bonus die on every roll next round (WR-31, WR-X11)."""
     if not state.options.intimidation:
@@ -129,7 +128,7 @@ def break_free(state: WarpState, rng: RNG, f: Fighter, events: Journal) -> Rejec
     return None
 
 
-def pick_up(state: WarpState, f: Fighter, action: dict[str, Any], events: Journal) -> Rejected | None:
+def pick_up(state: WarpState, f: Fighter, action: Action, events: Journal) -> Rejected | None:
     wid = action.get("weapon")
     spot = next((i for i, (w, at) in enumerate(state.ground)
                  if w == wid and abs(at - f.position) <= state.options.melee_reach_m), None)
@@ -142,7 +141,7 @@ def pick_up(state: WarpState, f: Fighter, action: dict[str, Any], events: Journa
     return None
 
 
-def simple(state: WarpState, f: Fighter, kind: str, action: dict[str, Any], events: Journal) -> Rejected | None:
+def simple(state: WarpState, f: Fighter, kind: str, action: Action, events: Journal) -> Rejected | None:
     """take_cover, desperate_defense, pass."""
     if kind == "take_cover":
         if COVER_ORDER.index(f.cover_nearby) <= COVER_ORDER.index(f.cover):
@@ -160,7 +159,7 @@ def simple(state: WarpState, f: Fighter, kind: str, action: dict[str, Any], even
     return None
 
 
-def turn_step(state: WarpState, rng: RNG, f: Fighter, action: dict[str, Any], phase: str, events: Journal
+def turn_step(state: WarpState, rng: RNG, f: Fighter, action: Action, phase: str, events: Journal
               ) -> StepResult:
     """Apply a turn action of ``f`` (the current character, a holder interrupting, or at the round's end), writing
     its events into ``events``; without ``events.validate`` an attack from the listing is not checked again."""
@@ -191,7 +190,7 @@ def turn_step(state: WarpState, rng: RNG, f: Fighter, action: dict[str, Any], ph
     return Accepted(events)
 
 
-def _apply(state: WarpState, rng: RNG, f: Fighter, kind: str, action: dict[str, Any], events: Journal
+def _apply(state: WarpState, rng: RNG, f: Fighter, kind: str, action: Action, events: Journal
            ) -> Rejected | None:
     if kind == "move":
         return move(state, f, action, events)

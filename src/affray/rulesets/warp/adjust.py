@@ -23,11 +23,11 @@ the ruling's last change: :mod:`affray.rulesets.warp.leave`.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from affray.core.adjust import Change
 from affray.core.engine import Rejected
 from affray.core.journal import QUIET, Journal
+from affray.core.json import JsonObject
 from affray.core.rng import RNG
 from affray.rulesets.warp.attack import leave_cover
 from affray.rulesets.warp.leave import bring_back, leave_windows, settle, worse
@@ -85,7 +85,7 @@ class WarpAdjuster:
             return None
         return _check_out(f, change.value)
 
-    def apply(self, state: WarpState, change: Change) -> Any:
+    def apply(self, state: WarpState, change: Change) -> object:
         f = state.fighters[change.combatant]
         before = f.status
         was = _apply(state, f, change)
@@ -102,12 +102,12 @@ class WarpAdjuster:
         turn, a round and its initiative, the gestalt's totals, the fight's end (:func:`.leave.settle`)."""
         settle(state, rng, journal)
 
-    def forms(self, state: WarpState) -> dict[str, dict[str, Any]]:
-        return {a: {"bars": [{"name": HP, "min": -f.max_hp, "max": f.max_hp}], "statuses": statuses(state, f),
+    def forms(self, state: WarpState) -> dict[str, JsonObject]:
+        return {a: {"bars": [{"name": HP, "min": -f.max_hp, "max": f.max_hp}], "statuses": [*statuses(state, f)],
                     "position": "line", "out": f.out} for a, f in state.fighters.items()}
 
 
-def _apply(state: WarpState, f: Fighter, change: Change) -> Any:
+def _apply(state: WarpState, f: Fighter, change: Change) -> object:
     """Make one accepted change; the value it replaces."""
     if change.field == "bar":
         return _set_hp(state, f, change.value)
@@ -174,9 +174,9 @@ def _set_hp(state: WarpState, f: Fighter, hp: int) -> int:
     return was
 
 
-def _give(state: WarpState, f: Fighter, name: str, rounds: int | None) -> Any:
+def _give(state: WarpState, f: Fighter, name: str, rounds: int | None) -> bool | int | str | None:
     """Give one status; returns what it replaces (the flag, the round of the advantage, the holder)."""
-    was: Any
+    was: bool | int | str | None
     if name == PRONE:
         was, f.prone = f.prone, True
     elif name == DESPERATE:

@@ -9,9 +9,8 @@ the target within reach (ruling WR-X2); a missile needs a range column (WR-15, W
 
 from __future__ import annotations
 
-from typing import Any
-
-from affray.core.engine import Rejected
+from affray.core.engine import Action, Rejected
+from affray.core.fields import integer, maybe_text, text
 from affray.core.journal import Journal
 from affray.rulesets.warp.events import AttackDeclared, Moved
 from affray.rulesets.warp.mechanics import PACES, distance_dice
@@ -22,7 +21,7 @@ from affray.rulesets.warp.turns import end_action, gm_decides
 ATTACK_FIELDS = frozenset({"type", "target", "weapon", "mode", "maneuver", "trait", "experience", "claim", "move"})
 
 
-def count_field(action: dict[str, Any], key: str, have: int, what: str) -> Rejected | int:
+def count_field(action: Action, key: str, have: int, what: str) -> Rejected | int:
     """A whole number of dice from 0 to ``have`` (``bad_count``/``not_enough_experience`` otherwise)."""
     value = action.get(key, 0)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -32,7 +31,7 @@ def count_field(action: dict[str, Any], key: str, have: int, what: str) -> Rejec
     return value
 
 
-def pace_field(state: WarpState, value: Any) -> Rejected | float:
+def pace_field(state: WarpState, value: object) -> Rejected | float:
     """A pace name within the GM's cap (WR-07)."""
     if value not in PACES:
         return Rejected("bad_pace", f"A pace is one of {', '.join(PACES)} (got {value!r}).")
@@ -62,7 +61,7 @@ def infer_mode(state: WarpState, arm: Arm, distance: float) -> str:
     return "ranged" if arm.ranged is not None else "melee"
 
 
-def _target(state: WarpState, f: Fighter, action: dict[str, Any]) -> Rejected | Fighter:
+def _target(state: WarpState, f: Fighter, action: Action) -> Rejected | Fighter:
     target = action.get("target")
     t = state.fighters.get(target) if isinstance(target, str) else None
     if t is None or t.out or t.side == f.side:
@@ -70,7 +69,7 @@ def _target(state: WarpState, f: Fighter, action: dict[str, Any]) -> Rejected | 
     return t
 
 
-def _weapon(state: WarpState, f: Fighter, action: dict[str, Any], distance: float) -> Rejected | tuple[Arm, str]:
+def _weapon(state: WarpState, f: Fighter, action: Action, distance: float) -> Rejected | tuple[Arm, str]:
     wid = action.get("weapon", f.wielding)
     if not isinstance(wid, str) or wid not in usable_weapons(f):
         return Rejected("unknown_weapon", f"{f.name} carries no weapon called '{wid}'.")
@@ -82,7 +81,7 @@ def _weapon(state: WarpState, f: Fighter, action: dict[str, Any], distance: floa
     return arm, str(mode)
 
 
-def _trait(f: Fighter, action: dict[str, Any], use: str, weapon: str) -> Rejected | str | None:
+def _trait(f: Fighter, action: Action, use: str, weapon: str) -> Rejected | str | None:
     """The trait rolled: as named, the best suitable one when the field is absent, or none (2 dice,
     WR-03) when it is ``null``."""
     if "trait" not in action:
@@ -104,7 +103,7 @@ def _trait(f: Fighter, action: dict[str, Any], use: str, weapon: str) -> Rejecte
     return tid
 
 
-def _maneuver(state: WarpState, action: dict[str, Any], mode: str) -> Rejected | str:
+def _maneuver(state: WarpState, action: Action, mode: str) -> Rejected | str:
     mid = action.get("maneuver", "attack")
     m = state.maneuvers.get(mid) if isinstance(mid, str) else None
     if m is None:
@@ -114,7 +113,7 @@ def _maneuver(state: WarpState, action: dict[str, Any], mode: str) -> Rejected |
     return str(mid)
 
 
-def _move(state: WarpState, f: Fighter, action: dict[str, Any], mode: str) -> Rejected | tuple[str, float] | None:
+def _move(state: WarpState, f: Fighter, action: Action, mode: str) -> Rejected | tuple[str, float] | None:
     move = action.get("move")
     if move is None:
         return None
@@ -127,7 +126,7 @@ def _move(state: WarpState, f: Fighter, action: dict[str, Any], mode: str) -> Re
     return pace if isinstance(pace, Rejected) else (str(move["dir"]), pace)
 
 
-def check_attack(state: WarpState, f: Fighter, action: dict[str, Any]) -> Rejected | Attack:
+def check_attack(state: WarpState, f: Fighter, action: Action) -> Rejected | Attack:
     """Validate an attack completely; nothing changes here (contract 2)."""
     unknown = sorted(set(action) - ATTACK_FIELDS)
     if unknown:
@@ -159,22 +158,22 @@ def check_attack(state: WarpState, f: Fighter, action: dict[str, Any]) -> Reject
                      claim, distance)
 
 
-def trusted_attack(state: WarpState, f: Fighter, action: dict[str, Any]) -> Attack:
+def trusted_attack(state: WarpState, f: Fighter, action: Action) -> Attack:
     """The attack :func:`check_attack` would declare for an action taken from the legal listing (a journal that
     does not validate, :mod:`affray.core.journal`): the same defaults, none of the checks."""
-    t = state.fighters[action["target"]]
+    t = state.fighters[text(action, "target")]
     distance = abs(f.position - t.position)
-    wid = action.get("weapon", f.wielding)
-    mode = action["mode"] if "mode" in action else infer_mode(state, f.arms[wid], distance)
+    wid = text(action, "weapon", f.wielding)
+    mode = text(action, "mode") if "mode" in action else infer_mode(state, f.arms[wid], distance)
     if "trait" in action:
-        trait = action["trait"]
+        trait = maybe_text(action, "trait")
     else:
         top = best(f, mode, "attack", wid)
         trait = None if top is None else top.id
     move = action.get("move")
-    return _declared(state, f, t, wid, mode, trait, action.get("maneuver", "attack"), action.get("experience", 0),
-                     None if move is None else (str(move["dir"]), PACES[str(move["pace"])]), action.get("claim", ""),
-                     distance)
+    moving = (str(move["dir"]), PACES[str(move["pace"])]) if isinstance(move, dict) else None
+    return _declared(state, f, t, wid, mode, trait, text(action, "maneuver", "attack"),
+                     integer(action, "experience", 0), moving, text(action, "claim", ""), distance)
 
 
 def _declared(state: WarpState, f: Fighter, t: Fighter, wid: str, mode: str, trait: str | None, maneuver: str,

@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from affray.characters.prompts import Prompts, finish
 from affray.core.content import ContentLibrary
 from affray.core.rng import VerifiableRNG
+from affray.rulesets.warp.sheet import WarpSheet
 
 
-def build(p: Prompts, lib: ContentLibrary, rng: VerifiableRNG) -> Any:
+def build(p: Prompts, lib: ContentLibrary, rng: VerifiableRNG) -> WarpSheet:
     """WR-03: a central trait, two side traits, one superior, a flaw; WR-B9: 21 hit points unless said."""
     data = p.header("warp")
     all_traits = lib.sections.get("traits", {})
@@ -35,10 +35,12 @@ def build(p: Prompts, lib: ContentLibrary, rng: VerifiableRNG) -> Any:
         data["wielding"] = p.ask_id("In hand at the start", dict.fromkeys(data["weapons"], 1), data["weapons"][0])
     data["armour"] = p.ask_ids(f"Armour layers, innermost first ({', '.join(sorted(lib.sections.get('armour', {})))})",
                              lib.sections.get("armour", {}))
-    return finish(data)
+    sheet = finish(data)
+    assert isinstance(sheet, WarpSheet)  # the header names WaRP
+    return sheet
 
 
-def _other(text: str, known: Mapping[str, Any], taken: list[str]) -> str | None:
+def _other(text: str, known: Mapping[str, object], taken: list[str]) -> str | None:
     if text not in known:
         return f"one of {', '.join(sorted(known))}"
     return f"'{text}' is taken already: three different traits" if text in taken else None

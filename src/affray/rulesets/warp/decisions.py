@@ -15,12 +15,12 @@ A GM ruling adds none of its own: what must run after it runs at once (:func:`af
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from affray.core.dice import roll_die
-from affray.core.engine import GM, Rejected
+from affray.core.engine import GM, Action, Rejected
 from affray.core.events import Rolled
 from affray.core.journal import Journal
+from affray.core.json import JsonObject
 from affray.core.rng import RNG
 from affray.rulesets.warp.attack import count_field
 from affray.rulesets.warp.events import Plea, Ruled, Verdict
@@ -28,15 +28,15 @@ from affray.rulesets.warp.gang import choose_gang, engaged, gang_choice_needed
 from affray.rulesets.warp.mechanics import COVER, DARKNESS
 from affray.rulesets.warp.resolve import defense_options
 from affray.rulesets.warp.rolls import fighting_capacity
-from affray.rulesets.warp.state import Decision, Fighter, WarpState
+from affray.rulesets.warp.state import Decision, Fighter, TraitRating, WarpState
 from affray.rulesets.warp.turns import gm_decides
 from affray.rulesets.warp.wounds import record_serious
 
-Handler = Callable[[WarpState, RNG, Decision, dict[str, Any], Journal], Rejected | None]
+Handler = Callable[[WarpState, RNG, Decision, Action, Journal], Rejected | None]
 MAX_GM_DICE = 5
 
 
-def initiative(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: Journal
+def initiative(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal
                ) -> Rejected | None:
     f = state.fighters[d.actor]
     spend = count_field(action, "experience", f.experience, "Experience Pool dice")
@@ -46,7 +46,7 @@ def initiative(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], 
     return None
 
 
-def _defense_trait(f: Fighter, options: list[Any], action: dict[str, Any]) -> Rejected | str | None:
+def _defense_trait(f: Fighter, options: list[TraitRating | None], action: Action) -> Rejected | str | None:
     if "trait" not in action:
         top = options[0]
         return None if top is None else str(top.id)
@@ -61,7 +61,7 @@ def _defense_trait(f: Fighter, options: list[Any], action: dict[str, Any]) -> Re
     return tid
 
 
-def _normal(state: WarpState, d: Decision, action: dict[str, Any]) -> Rejected | list[str] | None:
+def _normal(state: WarpState, d: Decision, action: Action) -> Rejected | list[str] | None:
     a = state.attack
     assert a is not None
     if not gang_choice_needed(state, a):
@@ -76,7 +76,7 @@ def _normal(state: WarpState, d: Decision, action: dict[str, Any]) -> Rejected |
     return [str(n) for n in normal]
 
 
-def defend(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: Journal
+def defend(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal
            ) -> Rejected | None:
     a = state.attack
     assert a is not None
@@ -100,14 +100,14 @@ def defend(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], even
     return None
 
 
-def _gm_count(action: dict[str, Any], key: str, low: int = 0) -> Rejected | int:
+def _gm_count(action: Action, key: str, low: int = 0) -> Rejected | int:
     value = action.get(key, low)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= MAX_GM_DICE * 4:
         return Rejected("bad_count", f"'{key}' must be a whole number from {low} (got {value!r}).")
     return value
 
 
-def ruling(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: Journal
+def ruling(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal
            ) -> Rejected | None:
     a = state.attack
     assert a is not None
@@ -129,12 +129,12 @@ def ruling(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], even
     a.gm_bonus, a.gm_penalty = bonus, penalty
     a.margin, a.cover, a.darkness, a.gm_predictable = margin, str(cover), str(dark), flag
     keys = ("bonus", "penalty", "predictable", "margin", "cover", "darkness")
-    shown: dict[str, Any] = {k: action[k] for k in keys if k in action}
+    shown: JsonObject = {k: action[k] for k in keys if k in action}
     events.append(Ruled(a.attacker, shown))
     return None
 
 
-def plea(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: Journal) -> Rejected | None:
+def plea(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal) -> Rejected | None:
     f = state.fighters[d.actor]
     if action["type"] == "let_go":
         events.append(Plea(f.id, ""))
@@ -167,7 +167,7 @@ def _settle(f: Fighter, lives: bool, how: str, events: Journal) -> None:
     events.append(Verdict(f.id, lives, how))
 
 
-def verdict(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: Journal
+def verdict(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal
             ) -> Rejected | None:
     f = state.fighters[d.about]
     if action.get("roll") is True:
@@ -180,7 +180,7 @@ def verdict(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], eve
     return None
 
 
-def serious(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: Journal
+def serious(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal
             ) -> Rejected | None:
     kind = action.get("wound")
     if kind not in ("mis_heal", "fatal", "none"):
@@ -188,7 +188,8 @@ def serious(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], eve
     loss = action.get("daily_loss", state.options.serious_wound_daily_loss)
     if kind == "fatal" and (isinstance(loss, bool) or not isinstance(loss, int) or not 1 <= loss <= 15):
         return Rejected("bad_count", "A fatal wound costs 1 to 15 HP a day (WR-34).")
-    record_serious(state, state.fighters[d.about], str(kind), int(loss) if kind == "fatal" else 0, events)
+    record_serious(state, state.fighters[d.about], str(kind), loss if kind == "fatal" and isinstance(loss, int) else 0,
+                   events)
     return None
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from affray.core.plugin import DuelModel
 from affray.odds.dist import map_dists
@@ -33,11 +32,12 @@ from affray.rulesets.warp.mechanics import better_weaponry
 from affray.rulesets.warp.odds import Armour, exchange_dist, roll_dist
 from affray.rulesets.warp.options import WarpOptions
 from affray.rulesets.warp.rolls import Mods, agility_related, best, candidates, dice_of, lock, standing
-from affray.rulesets.warp.setup import build_state
+from affray.rulesets.warp.setup import build_state, warp_setup
 from affray.rulesets.warp.state import Fighter, TraitRating, WarpState
 
 State = tuple[int, int, str]  # HP of A, HP of B, the order: "a"/"b" first, "roll" (roll it), "reroll"
 Pool = tuple[int, int, int]  # dice, bonus dice, penalty dice
+Weight = int | float  # a probability: a float, or in exact mode an integer numerator over SCALE (or SCALE^3)
 #: Exact mode adds up a round's branches as integers over this scale (every probability here is n / (2^a 3^b)
 #: with a, b far below 60), making one Fraction per next state instead of one per branch.
 SCALE = 6**60
@@ -61,7 +61,7 @@ class WarpDuel:
                       "full_die": self.opts.bonus_die_reading == "full_die"}
         self.plans: dict[tuple[int, bool], RoundPlan] = {}
         self.start_hp = {i: state.fighters[i].hp for i in ids}
-        self.weights: dict[tuple[Any, ...], list[tuple[int, Any]]] = {}
+        self.weights: dict[tuple[int, Pool, Pool], list[tuple[int, Weight]]] = {}
 
     # -- who rolls what -------------------------------------------------------------------------------
     def fighter(self, i: int) -> Fighter:
@@ -105,7 +105,7 @@ class WarpDuel:
             int(f.high_ground and not t.high_ground)
 
     def exchange(self, att: int, hp_att: int, hp_def: int, attack: TraitRating | None,
-                 defense: TraitRating | None) -> list[tuple[int, Any]]:
+                 defense: TraitRating | None) -> list[tuple[int, Weight]]:
         """Damage after armour of one attack by fighter ``att`` (0 or 1), as ``(damage, weight)``: a float, or
         in exact mode an integer numerator over :data:`SCALE`."""
         f, t = self.fighter(att), self.fighter(1 - att)
@@ -120,7 +120,7 @@ class WarpDuel:
             found = self.weights[key] = [(k, self.weight(p)) for k, p in sorted(dist.items())]
         return found
 
-    def weight(self, p: Fraction) -> Any:
+    def weight(self, p: Fraction) -> Weight:
         if not self.exact:
             return float(p)
         if SCALE % p.denominator:
@@ -159,17 +159,18 @@ class WarpDuel:
         fixed = {0 if order == "a" else 1: Fraction(1)}
         orders = self.initiative(hp) if order in ("roll", "reroll") else fixed
         then = "reroll" if self.opts.reroll_initiative_each_round else None
-        out: dict[State, Any] = {}
+        out: dict[State, Weight] = {}
         for first, p in orders.items():
             if p:
                 nxt = then or ("a" if first == 0 else "b")
                 self._round(hp, first, order == "roll", nxt, self.weight(p), out)
         if self.exact:
             cube = SCALE**3
-            return {k: Fraction(v, cube) for k, v in out.items()}
+            return {k: Fraction(int(v), cube) for k, v in out.items()}  # integers in exact mode
         return out
 
-    def _round(self, hp: tuple[int, int], x: int, round1: bool, nxt: str, weight: Any, out: dict[State, Any]) -> None:
+    def _round(self, hp: tuple[int, int], x: int, round1: bool, nxt: str, weight: Weight,
+               out: dict[State, Weight]) -> None:
         """One round with ``x`` first: its attack, then (if the target is still up) the answer. Weights
         multiply to a float, or to an integer over SCALE^3 in exact mode."""
         plan = self.plan(x, round1)
@@ -232,13 +233,14 @@ def _refusal(state: WarpState) -> str | None:
     return None
 
 
-def duel_odds(setup: Mapping[str, Any], options: Mapping[str, Any] | None = None, exact: bool = False) -> DuelOdds:
+def duel_odds(setup: Mapping[str, object], options: Mapping[str, object] | None = None, exact: bool = False
+              ) -> DuelOdds:
     """Exact outcome of a WaRP one-on-one melee scenario under the steady policy; :class:`NotSolvable` says
     why when the scenario lies outside the model."""
     from affray.core.options import parse_options
 
     opts = parse_options(WarpOptions, options)
-    state = build_state(setup, opts)
+    state = build_state(warp_setup(setup), opts)
     reason = _refusal(state)
     if reason is not None:
         raise NotSolvable(reason)

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from affray.core.events import Event, Rolled
+from affray.core.json import JsonObject
 from affray.core.narration import listed
 from affray.rulesets.warp.phrases import dice, purpose, reasons, ruled, side, wound_sentence
 
@@ -39,7 +40,7 @@ class PoolRolled(Rolled):
     def audience(self) -> frozenset[str] | None:
         return GM_ONLY if self.secret else None
 
-    def redacted(self) -> dict[str, Any]:
+    def redacted(self) -> JsonObject:
         return {"type": "hidden", "actor": self.actor, "purpose": self.purpose}
 
     def lead(self, names: Mapping[str, str]) -> str:
@@ -177,8 +178,8 @@ class Wounded(Event):
     def audience(self) -> frozenset[str] | None:
         return frozenset({self.target}) if self.private else None
 
-    def redacted(self) -> dict[str, Any]:
-        out = self.to_dict()
+    def redacted(self) -> JsonObject:
+        out: JsonObject = self.to_dict()
         out.pop("hp")
         out.pop("stun")
         return out
@@ -247,7 +248,7 @@ class Ruled(Event):
 
     kind: ClassVar[str] = "ruling"
     attacker: str
-    ruling: dict[str, Any]
+    ruling: JsonObject
 
     def describe(self, names: Mapping[str, str]) -> str:
         parts = [ruled(k, v) for k, v in self.ruling.items()]

@@ -9,9 +9,7 @@ close result may be overturned for good tactics; equal totals are rolled again o
 
 from __future__ import annotations
 
-from typing import Any
-
-from affray.core.engine import GM, Rejected
+from affray.core.engine import GM, Action, Rejected
 from affray.core.events import Defeated, Note, RoundStarted
 from affray.core.journal import Journal
 from affray.core.rng import RNG
@@ -67,7 +65,7 @@ def _roll(state: WarpState, rng: RNG, f: Fighter, trait: TraitRating | None, spe
     g.rolls[f.id] = roll(state, rng, f, "gestalt", trait, mods, events, secret=gm_side(state, f.side))
 
 
-def gestalt_roll(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: Journal
+def gestalt_roll(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal
                  ) -> Rejected | None:
     f = state.fighters[d.actor]
     traits = combat_traits(f)
@@ -124,7 +122,7 @@ def runner_up(scores: dict[str, int]) -> str:
     return sorted(scores, key=lambda s: -scores[s])[1]
 
 
-def gestalt_verdict(state: WarpState, rng: RNG, d: Decision, action: dict[str, Any], events: Journal
+def gestalt_verdict(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal
                     ) -> Rejected | None:
     g = state.gestalt
     assert g is not None

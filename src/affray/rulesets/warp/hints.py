@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from affray.core.engine import ActionSpec
+from affray.core.engine import Action, ActionSpec
+from affray.core.fields import maybe_text, text
 from affray.core.view import CombatantView
 from affray.rulesets.warp.mechanics import DEFAULT_DICE, better_weaponry
 from affray.rulesets.warp.rolls import agility_rule, flaw_penalties
@@ -31,15 +32,15 @@ def pool(rules: WarpDetail, f: Fighter, trait: TraitView | None, use: str) -> tu
     return (trait.dice if trait else DEFAULT_DICE), 0, penalty + (1 if f.detail.held_by else 0)
 
 
-def _melee_attack(view: WarpView, me: Fighter, action: dict[str, object]) -> str:
+def _melee_attack(view: WarpView, me: Fighter, action: Action) -> str:
     from affray.odds.dist import mean
     from affray.rulesets.warp.odds import Armour, attack_odds
 
-    foe = view.combatant(str(action["target"]))
+    foe = view.combatant(text(action, "target"))
     sheet = me.detail.sheet
     assert sheet is not None
-    weapon = sheet.weapon(str(action["weapon"]))
-    trait = sheet.trait(action.get("trait"))  # type: ignore[arg-type]
+    weapon = sheet.weapon(text(action, "weapon"))
+    trait = sheet.trait(maybe_text(action, "trait"))
     dice, bonus, penalty = pool(view.detail, me, trait, "melee")
     spend = action.get("experience", 0)
     bonus += (spend if isinstance(spend, int) else 0) + int(better_weaponry(weapon.handiness,

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from typing import Any
 
 from affray.core.engine import Action, ActionSpec
+from affray.core.fields import maybe_text, text, texts
 from affray.rulesets.warp.actions import COVER_ORDER
 from affray.rulesets.warp.attack import in_range, reach, usable_weapons
 from affray.rulesets.warp.gang import engaged, gang_choice_needed
@@ -51,7 +51,7 @@ def _specials(state: WarpState) -> list[str]:
     return list(seen.values())
 
 
-def _attack_plan(state: WarpState, f: Fighter) -> Iterator[tuple[dict[str, Any], Fighter, Arm, bool]]:
+def _attack_plan(state: WarpState, f: Fighter) -> Iterator[tuple[Action, Fighter, Arm, bool]]:
     """Every target in range x weapon x way of using it x suitable trait, with a fresh maneuver; each
     special effect and one spent experience die with the weapon in hand. Yields each attack with its target,
     weapon and whether it is one of those extras (for its label), in listing order."""
@@ -77,7 +77,7 @@ def _attack_plan(state: WarpState, f: Fighter) -> Iterator[tuple[dict[str, Any],
                 if f.experience > 0:
                     extra.append((man, 1))
                 for mid, spend in extra:
-                    action: dict[str, Any] = {"type": "attack", "target": t.id, "weapon": wid, "mode": mode,
+                    action: Action = {"type": "attack", "target": t.id, "weapon": wid, "mode": mode,
                                               "trait": traits[0], "maneuver": mid}
                     if spend:
                         action["experience"] = spend
@@ -105,13 +105,13 @@ def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
     specs: list[ActionSpec] = []
     for action, t, arm, extra in _attack_plan(state, f):
         if not extra:
-            tid = action["trait"]
+            tid = maybe_text(action, "trait")
             name = f.traits[tid].name if tid is not None else "2 dice"
             specs.append(ActionSpec(action, f"{action['mode']} attack on {t.name} with the {arm.name} ({name})", (),
                                     MANEUVER_FREE))
             continue
         spend = action.get("experience", 0)
-        specs.append(ActionSpec(action, f"{state.maneuvers[action['maneuver']].name} on {t.name}"
+        specs.append(ActionSpec(action, f"{state.maneuvers[text(action, 'maneuver')].name} on {t.name}"
                                 + (", spending an experience die" if spend else ""), (),
                                 ATTACK_FREE if spend else MANEUVER_FREE))
     return specs
@@ -165,7 +165,7 @@ def _counts(have: int) -> list[int]:
     return [0, 1] if have > 0 else [0]
 
 
-def _defend_plan(state: WarpState) -> Iterator[dict[str, Any]]:
+def _defend_plan(state: WarpState) -> Iterator[Action]:
     """The defenses on offer against the pending attack: the best few traits (one unless a non-combat trait's
     lock matters, WR-09), not dodging a missile when that saves the trait, no or one experience die (WR-04),
     and, outnumbered, whom to defend against normally (WR-31)."""
@@ -181,9 +181,9 @@ def _defend_plan(state: WarpState) -> Iterator[dict[str, Any]]:
         need = min(fighting_capacity(t), len(close))
         normals = [list(c) for c in itertools.islice(itertools.combinations(close, need), MAX_COMBINATIONS)]
     for tid, dodge, spend, normal in itertools.product(traits, dodges, _counts(t.experience), normals):
-        action: dict[str, Any] = {"type": "defend", "trait": tid, "dodge": dodge, "experience": spend}
+        action: Action = {"type": "defend", "trait": tid, "dodge": dodge, "experience": spend}
         if normal is not None:
-            action["normal"] = normal
+            action["normal"] = [*normal]
         yield action
 
 
@@ -198,7 +198,8 @@ def _defend_specs(state: WarpState, d: Decision) -> list[ActionSpec]:
     free = ("experience",) if state.fighters[a.target].experience > 0 else ()
     specs = []
     for action in _defend_plan(state):
-        tid, spend, normal = action["trait"], action["experience"], action.get("normal")
+        tid, spend = action["trait"], action["experience"]
+        normal = texts(action, "normal") if "normal" in action else []
         label = f"defend with {tid or '2 dice'}" + (f", spending {spend} experience" if spend else "")
         specs.append(ActionSpec(action, label + ("" if action["dodge"] else ", not dodging")
                                 + (f", facing {', '.join(normal)}" if normal else ""), free=free))

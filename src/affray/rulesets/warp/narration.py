@@ -12,12 +12,14 @@ words, and tells the two private events from their redactions.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from affray.core.adjust import describe_change
 from affray.core.events import Defeated, Ended, Event, Note, Rolled
+from affray.core.fields import integer, text
+from affray.core.json import Json
 from affray.core.narration import Narrator, Story, listed
 from affray.rulesets.warp.phrases import purpose, side_key, wound_sentence
+from affray.rulesets.warp.setup import warp_setup
 
 #: How a combatant leaves the fight, where "is <how>" does not read (WR-25, WR-35, ruling WR-X4, a GM ruling).
 LEFT = {"escaped": "has escaped", "beaten": "is beaten, out of the fight", "out": "is out of the fight"}
@@ -39,13 +41,14 @@ REASONS = {"the gestalt totals": "the higher gestalt total"}
 class WarpNarrator(Narrator):
     """WaRP's narrator (see the module docstring)."""
 
-    def change(self, change: Mapping[str, Any], story: Story) -> str:
+    def change(self, change: Mapping[str, Json], story: Story) -> str:
         return change_words(change, story)
 
-    def terms(self, setup: Mapping[str, Any]) -> dict[str, str]:
-        out = {mid: str(m["name"]) for mid, m in setup.get("maneuvers", {}).items()}
+    def terms(self, setup: Mapping[str, Json]) -> dict[str, str]:
+        made = warp_setup(setup)
+        out = {mid: str(m["name"]) for mid, m in made.get("maneuvers", {}).items()}
         sides: dict[str, list[str]] = {}
-        for c in setup.get("combatants", []):
+        for c in made.get("combatants", []):
             sides.setdefault(str(c["side"]), []).append(str(c["name"]))
             out.update({wid: str(w["name"]) for wid, w in c.get("weapons", {}).items()})
             out.update({tid: str(t["name"]) for tid, t in c.get("traits", {}).items()})
@@ -71,19 +74,19 @@ class WarpNarrator(Narrator):
             return event.lead(story)
         return self.sentence(event, story)
 
-    def hidden(self, data: Mapping[str, Any], story: Story) -> str:
+    def hidden(self, data: Mapping[str, Json], story: Story) -> str:
         kind = data.get("type")
         if kind == "wounded":  # a GM character's wound, without its HP
-            return wound_sentence(story, str(data["target"]), int(data["raw"]), int(data["absorbed"]),
-                                  int(data["damage"]), bool(data["temporary"]))
+            return wound_sentence(story, text(data, "target"), integer(data, "raw"), integer(data, "absorbed"),
+                                  integer(data, "damage"), bool(data["temporary"]))
         if kind == "hidden" and data.get("purpose") == "gestalt":
             return f"{story[str(data['actor'])]} rolls for the gestalt fight; the GM keeps the total secret."
         return super().hidden(data, story)
 
 
-def change_words(c: Mapping[str, Any], story: Story) -> str:
+def change_words(c: Mapping[str, Json], story: Story) -> str:
     """One change of a GM ruling in this ruleset's words (positions in metres and holds by name)."""
-    who = story[c["combatant"]]
+    who = story[text(c, "combatant")]
     if "position" in c:
         return f"{who} is moved to {c['position']:g} m (from {c.get('was', 0):g} m)"
     for key, verb in (("status", "is"), ("remove_status", "is no longer")):

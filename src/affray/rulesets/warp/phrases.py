@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
 
+from affray.core.json import Json
 from affray.core.narration import term
 
 #: A roll's purpose as it reads after "rolls" (WR-05, WR-08, WR-14, WR-19, WR-26, WR-31, WR-35, WR-B8).
@@ -56,10 +56,10 @@ def wound_sentence(names: Mapping[str, str], target: str, raw: int, absorbed: in
     return f"{names[target]} takes {took} ({raw} dealt{armour}){left}."
 
 
-def ruled(key: str, value: Any) -> str:
+def ruled(key: str, value: Json) -> str:
     """One call of the GM's ruling on an attack (WR-14, WR-17, WR-30, WR-31)."""
     if key in ("bonus", "penalty"):
-        return dice(int(value), key) if value else ""
+        return dice(value, key) if isinstance(value, int) and value else ""  # a count checked when ruled
     if key == "predictable":
         return "predictable (a penalty die)" if value else "not predictable"
     if key == "margin":

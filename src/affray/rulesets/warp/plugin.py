@@ -3,9 +3,19 @@
 imports nothing else.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from affray.core.plugin import Plugin, part
 
-PLUGIN = Plugin(
+if TYPE_CHECKING:
+    from affray.core.engine import Ruleset
+    from affray.rulesets.warp.ruleset import WarpRuleset
+    from affray.rulesets.warp.setup import WarpSetup
+    from affray.rulesets.warp.state import WarpState
+
+PLUGIN: Plugin[WarpState, WarpSetup] = Plugin(
     name="warp", title="WaRP (Over the Edge): trait dice, damage factors and armour dice",
     rules=part("affray.rulesets.warp.ruleset", "WarpRuleset", build=True),
     policies=part("affray.rulesets.warp.policies", "POLICIES"),
@@ -17,3 +27,6 @@ PLUGIN = Plugin(
     narrator=part("affray.rulesets.warp.narration", "NARRATOR"),
     adjuster=part("affray.rulesets.warp.adjust", "ADJUSTER"),
 )
+
+if TYPE_CHECKING:  # the rules class satisfies the contract with its own state and setup (checked by mypy only)
+    _RULES: Ruleset[WarpState, WarpSetup] = WarpRuleset()

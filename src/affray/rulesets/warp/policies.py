@@ -13,6 +13,7 @@ reasons to live, let gestalt results stand. Neither policy draws from its genera
 from __future__ import annotations
 
 from affray.core.engine import GM, Action
+from affray.core.fields import maybe_text, text, texts
 from affray.core.policy import Choices, Observation
 from affray.core.rng import RNG
 from affray.rulesets.warp.choices import WarpChoices
@@ -126,7 +127,7 @@ class WarpHeuristic:
 
     @staticmethod
     def _attack(obs: WarpObservation, me: SeenFighter, attacks: list[Action]) -> Action:
-        target = min({a["target"] for a in attacks}, key=lambda t: _target_key(me, obs.fighter(t)))
+        target = min({text(a, "target") for a in attacks}, key=lambda t: _target_key(me, obs.fighter(t)))
         foe = obs.fighter(target)
         spend = 1 if foe.messed_up or me.messed_up else 0
         specials = obs.special_maneuvers
@@ -135,7 +136,7 @@ class WarpHeuristic:
         factor_of: dict[tuple[str, str], int] = {}
 
         def score(a: Action) -> tuple[int, int, int]:
-            tid, used = a["trait"], (a["weapon"], a["mode"])
+            tid, used = maybe_text(a, "trait"), (text(a, "weapon"), text(a, "mode"))
             dice = dice_of.get(tid)
             if dice is None:
                 seen = me.trait_dice(tid)
@@ -154,7 +155,7 @@ class WarpHeuristic:
         spend = 1 if _hurt(obs.fighter(choices.actor)) else 0
 
         def threat(action: Action) -> int:
-            return sum(obs.fighter(a).wielded_melee for a in action.get("normal", []))
+            return sum(obs.fighter(a).wielded_melee for a in texts(action, "normal")) if "normal" in action else 0
 
         legal = _defenses(choices)  # a defend window offers nothing else
         options = [a for a in legal if a.get("experience", 0) == spend and a.get("dodge", True)] or legal
@@ -195,7 +196,7 @@ class WarpSteady:
         attacks = [a for a in _attacks(choices) if a["mode"] == "melee" and a["weapon"] == me.wielding
                    and not a.get("experience") and a["maneuver"] not in specials]
         if attacks:
-            target = min({a["target"] for a in attacks}, key=lambda t: _target_key(me, obs.fighter(t)))
+            target = min({text(a, "target") for a in attacks}, key=lambda t: _target_key(me, obs.fighter(t)))
             return next(a for a in attacks if a["target"] == target)
         legal = choices.all()
         toward = [s.action for s in legal if s.action["type"] == "move" and "toward" in s.action]

@@ -8,15 +8,14 @@ WR-X1..WR-X12 (``docs/warp.md``). Two modes: ``combat`` (rounds, initiative, att
 gets no pool or armour dice records and none of the frequent events, and a journal that does not validate (the
 actor took its action from :meth:`WarpRuleset.choices`) skips the window and attack checks; the dice drawn and the
 state reached are the same either way (``tests/warp/test_fast.py``). Policies see a :class:`WarpObservation` and ask
-a :class:`WarpChoices` (issue 16).
+a :class:`WarpChoices` (the policy seams of core/policy.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from affray.core.actions import ActionType
 from affray.core.content import ContentLibrary, load_pack
@@ -34,8 +33,10 @@ from affray.core.engine import (
 )
 from affray.core.events import Event, to_jsonable
 from affray.core.journal import Journal, journal_for
+from affray.core.json import JsonObject
 from affray.core.memo import Memo
 from affray.core.rng import RNG
+from affray.core.scenario import ScenarioBase
 from affray.rulesets.warp import decisions, gestalt, turns
 from affray.rulesets.warp.action_types import ACTION_TYPES
 from affray.rulesets.warp.actions import turn_step
@@ -46,7 +47,7 @@ from affray.rulesets.warp.legal import decision_specs, turn_specs
 from affray.rulesets.warp.observe import WarpObservation
 from affray.rulesets.warp.options import WarpOptions
 from affray.rulesets.warp.resolve import continue_fight
-from affray.rulesets.warp.setup import build_state, prepare
+from affray.rulesets.warp.setup import WarpSetup, build_state, prepare
 from affray.rulesets.warp.state import WarpState
 from affray.rulesets.warp.views import WarpCombatantDetail, WarpDetail, WarpView, gestalt_total, sheet, view
 
@@ -80,11 +81,15 @@ class WarpRuleset:
     def content(self) -> ContentLibrary:
         return builtin_content()
 
-    def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
+    def prepare(self, scenario: ScenarioBase, content: ContentLibrary) -> WarpSetup:
+        if not isinstance(scenario, WarpScenario):
+            raise TypeError(f"a WaRP scenario is needed, not {type(scenario).__name__}")
         return prepare(scenario, content)
 
-    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG, journal: Journal | None = None,
+    def setup(self, setup: WarpSetup, options: object, rng: RNG, journal: Journal | None = None,
               memo: Memo | None = None) -> tuple[WarpState, list[Event]]:
+        if not isinstance(options, WarpOptions):
+            raise TypeError(f"WaRP options are needed, not {type(options).__name__}")
         state = build_state(setup, options)
         events = journal_for(journal)
         if state.mode == "gestalt":
@@ -179,8 +184,9 @@ class WarpRuleset:
     def outcome(self, state: WarpState) -> Outcome | None:
         return state.outcome
 
-    def snapshot(self, state: WarpState) -> dict[str, Any]:
-        return to_jsonable(state)  # type: ignore[no-any-return]
+    def snapshot(self, state: WarpState) -> JsonObject:
+        snap: JsonObject = to_jsonable(state)  # a dataclass: an object
+        return snap
 
     def report(self, state: WarpState) -> dict[str, CombatantReport]:
         """How each fighter ended (WR-25, WR-26): down or worse, dead, HP left and serious wounds."""
@@ -198,14 +204,14 @@ class WarpRuleset:
         """The GM seat makes the GM's calls only with ``gm_decisions: table`` (ruling WR-X1)."""
         return turns.gm_decides(state)
 
-    def gm_secrets(self, state: WarpState) -> list[tuple[str, Any]]:
+    def gm_secrets(self, state: WarpState) -> list[tuple[str, object]]:
         """GM characters' numbers in their JSON form: GM-level, hidden from the players (for the leak check)."""
         return [(f.id, to_jsonable(sheet(f))) for f in state.fighters.values() if not f.pc]
 
-    def secrets(self, state: WarpState) -> list[tuple[str, Any]]:
+    def secrets(self, state: WarpState) -> list[tuple[str, object]]:
         """A side of GM characters' secret gestalt total until the result (the GM's hidden roll; for the leak
         check). WaRP has no face-down choices, so no sealed events."""
-        out: list[tuple[str, Any]] = []
+        out: list[tuple[str, object]] = []
         g = state.gestalt
         if g is not None and not g.resolved:
             out += [(GM, to_jsonable(gestalt_total(side, total))) for side, total in gestalt.totals(state).items()

@@ -7,14 +7,15 @@ flaws, weapons and armour are ids of the WaRP content (``rulesets/warp/content``
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Mapping
+from typing import Literal
 
 from pydantic import Field, field_validator
 
 from affray.characters.sheet import SheetModel, Summary, listing
 from affray.core.content import ContentLibrary, Problem
 from affray.core.sheets import FightSheet
-from affray.rulesets.warp.content_model import Character
+from affray.rulesets.warp.content_model import Character, Trait
 
 DEFAULT_HP = 21  # Ruling WR-B9: the seed's own example of an ordinary adult
 DICE = {(False, False): 3, (False, True): 4, (True, False): 4, (True, True): 6}  # (narrow, superior): WR-03
@@ -92,7 +93,7 @@ def problems(sheet: WarpSheet, content: ContentLibrary) -> list[Problem]:
     return out
 
 
-def _known(traits: dict[str, Any], flaws: bool) -> str:
+def _known(traits: Mapping[str, Trait], flaws: bool) -> str:
     return ", ".join(sorted(t for t, v in traits.items() if v.flaw == flaws))
 
 
@@ -132,16 +133,16 @@ class WarpRules:
     ruleset = "warp"
     model = WarpSheet
 
-    def problems(self, sheet: Any, content: ContentLibrary) -> list[Problem]:
+    def problems(self, sheet: WarpSheet, content: ContentLibrary) -> list[Problem]:
         return problems(sheet, content)
 
-    def notes(self, sheet: Any, content: ContentLibrary) -> list[str]:
+    def notes(self, sheet: WarpSheet, content: ContentLibrary) -> list[str]:
         return notes(sheet, content)
 
-    def for_fight(self, sheet: Any, content: ContentLibrary) -> FightSheet:
+    def for_fight(self, sheet: WarpSheet, content: ContentLibrary) -> FightSheet:
         return FightSheet(character(sheet))
 
-    def summary(self, sheet: Any, content: ContentLibrary) -> Summary:
+    def summary(self, sheet: WarpSheet, content: ContentLibrary) -> Summary:
         return summary(sheet, content)
 
 

@@ -3,18 +3,26 @@
 Positions are metres along one line (ruling WR-X2, ``docs/warp.md``): every WaRP distance rule (the
 range rows, the paces, melee reach) needs only the distance between two characters, and on a line all
 the paces (multiples of 2.5 m) stay exact. The state holds no caches: what views and legal lists derive
-from it is kept in the match's :class:`~affray.core.memo.Memo` (issue 11, item 5).
+from it is kept in the match's :class:`~affray.core.memo.Memo` (the one cache mechanism; no cache fields in rule state).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from affray.core.engine import Outcome
+from affray.core.json import JsonObject
 from affray.rulesets.warp.options import WarpOptions
 
 UNARMED = "unarmed"
+
+
+class SeriousWound(TypedDict):
+    """A serious wound a fighter took (WR-34): ``mis_heal`` or ``fatal``, and a fatal one's HP lost a day."""
+
+    kind: str
+    daily_loss: int
 
 
 @dataclass(slots=True)
@@ -128,7 +136,7 @@ class Fighter:
     gang_normal: list[str] = field(default_factory=list)
     gang_attackers: list[str] = field(default_factory=list)
     gang_bonus: list[str] = field(default_factory=list)
-    serious: list[dict[str, Any]] = field(default_factory=list)
+    serious: list[SeriousWound] = field(default_factory=list)
     dealt: int = 0  # HP taken off foes (simulation reports)
     taken: int = 0
 
@@ -184,7 +192,7 @@ class Decision:
     kind: str
     actor: str
     about: str = ""
-    data: dict[str, Any] = field(default_factory=dict)
+    data: JsonObject = field(default_factory=dict)
 
 
 @dataclass(slots=True)

@@ -32,12 +32,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from affray.core.adjust import Change, Ruled
 from affray.core.engine import GM, Rejected, Window
 from affray.core.events import Defeated
+from affray.core.fields import integer
 from affray.core.journal import QUIET, Journal
+from affray.core.json import Json, JsonObject
 from affray.core.rng import RNG
 from affray.rulesets.witchhammer import planning, vignette, violence
 from affray.rulesets.witchhammer.mechanics import AFFLICTIONS
@@ -74,9 +75,9 @@ class WitchHammerAdjuster:
             return _check_position(state, f, change.value)
         return _check_out(state, f, bool(change.value))
 
-    def apply(self, state: WitchHammerState, change: Change) -> Any:
+    def apply(self, state: WitchHammerState, change: Change) -> object:
         f = state.fighters[change.combatant]
-        was: Any
+        was: object
         if change.field == "bar" and change.name == "Poise":
             was, f.poise = f.poise, change.value
         elif change.field == "bar":
@@ -118,8 +119,8 @@ class WitchHammerAdjuster:
         if planning.everyone_ready(state):
             vignette.phase_done(state, rng, journal)
 
-    def forms(self, state: WitchHammerState) -> dict[str, dict[str, Any]]:
-        statuses = [sd.name for sd in state.statuses.values()]
+    def forms(self, state: WitchHammerState) -> dict[str, JsonObject]:
+        statuses: list[Json] = [sd.name for sd in state.statuses.values()]
         return {a: {"bars": [{"name": b, "min": bounds(f, b)[0], "max": bounds(f, b)[1]} for b in BARS],
                     "statuses": statuses, "position": "square", "out": not f.up}
                 for a, f in state.fighters.items()}
@@ -167,7 +168,7 @@ def _check_status(state: WitchHammerState, f: Fighter, change: Change) -> Reject
     return None
 
 
-def _set_status(state: WitchHammerState, f: Fighter, change: Change) -> Any:
+def _set_status(state: WitchHammerState, f: Fighter, change: Change) -> bool | int | None:
     """Give or end the status; returns what it replaced (its rounds as the view shows them, or ``None``)."""
     name = change.name
     if name in AFFLICTIONS:
@@ -183,7 +184,7 @@ def _set_status(state: WitchHammerState, f: Fighter, change: Change) -> Any:
     return (before[0].rounds if before[0].rounds >= 0 else None) if before else None
 
 
-def _check_position(state: WitchHammerState, f: Fighter, value: Any) -> Rejected | None:
+def _check_position(state: WitchHammerState, f: Fighter, value: object) -> Rejected | None:
     if not (isinstance(value, list) and len(value) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
         return Rejected("bad_position", "A WitchHammer position is a square [x, y].")
@@ -226,7 +227,7 @@ def set_aside(f: Fighter) -> None:
         f.psych = None
 
 
-def up_before(f: Fighter, changes: Sequence[Mapping[str, Any]]) -> bool:
+def up_before(f: Fighter, changes: Sequence[Mapping[str, Json]]) -> bool:
     """Whether ``f`` was in the fight before the ruling whose ``changes`` (each with the value it replaced, ``was``)
     made it what it is: its changes undone on a copy, the last first. Only a ruling raises Health, and it stands
     the downed up (:func:`set_health`), so one down or defeated is at 0 Health or less: a Health change undone
@@ -238,7 +239,7 @@ def up_before(f: Fighter, changes: Sequence[Mapping[str, Any]]) -> bool:
         if "out" in change:  # was: out before it, which only one the GM took out (removed) comes back from
             was.out = REMOVED if change["was"] else ""
         elif change.get("bar") in ("Health", "Wounds"):
-            was.health = change["was"] if change["bar"] == "Health" else f.max_health - change["was"]
+            was.health = integer(change, "was") if change["bar"] == "Health" else f.max_health - integer(change, "was")
             if was.out in DOWN_HOW and was.health > 0:
                 was.out = ""  # this change downed it
             elif not was.out and was.health <= 0:

@@ -19,13 +19,13 @@ from affray.rulesets.witchhammer.mechanics import (
     attack_roll,
     defense_against,
 )
-from affray.rulesets.witchhammer.state import Fighter, Node, WitchHammerState
+from affray.rulesets.witchhammer.state import AttackNode, Fighter, Node, WitchHammerState
 from affray.rulesets.witchhammer.wounds import d20, hurt, malus_of
 
 FollowUp = tuple[Fighter, list[Node]]
 
 
-def resolve(state: WitchHammerState, turn: Turn, node: Node) -> list[FollowUp]:
+def resolve(state: WitchHammerState, turn: Turn, node: AttackNode) -> list[FollowUp]:
     """Resolve an attack node; return the triggered on-hit / on-Solid-Hit nodes with their target."""
     reach = RANGES[node["range"]]
     f = turn.actor
@@ -92,7 +92,7 @@ def _others(nodes: list[Node]) -> list[Node]:
     return [n for n in nodes if not (n["type"] == "damage" and n["to"] == "target")]
 
 
-def strike(state: WitchHammerState, turn: Turn, t: Fighter, node: Node) -> list[FollowUp]:
+def strike(state: WitchHammerState, turn: Turn, t: Fighter, node: AttackNode) -> list[FollowUp]:
     """Roll one attack against ``t`` and apply it (WH-11..WH-19, WH-B4, WH-B5)."""
     f, opts = turn.actor, state.options
     pos_bonus, tags = position_bonus(state, f, t)

@@ -1,4 +1,4 @@
-"""The choices of a WitchHammer actor, answered from the state where that pays (issue 16, item 4).
+"""The choices of a WitchHammer actor, answered from the state where that pays (core/policy.py, ``Choices``).
 
 The listing (:func:`~affray.rulesets.witchhammer.planning.legal`) is every card and every ordered pair of cards in
 hand; policies mostly ask whether one action is among them (``allows``) or which kinds there are, which the state
@@ -9,14 +9,11 @@ answers directly. Every answer equals what :class:`~affray.core.policy.Choices` 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from affray.core.engine import GM, Action, ActionSpec
 from affray.core.policy import Choices
 from affray.rulesets.witchhammer.actions import SLOTS
 from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
-
-FATES = ("dies", "survives")
 
 
 class WitchHammerChoices(Choices):
@@ -65,13 +62,14 @@ class WitchHammerChoices(Choices):
             return False
         if kind == ("psych" if psych else "place"):
             return _held(action.get("card"), hand)
-        cards: Any = action.get("cards")
+        cards = action.get("cards")
         if kind != "commit" or not isinstance(cards, list) or not 1 <= len(cards) <= min(room, 2):
             return False
         if not all(_held(c, hand) for c in cards):
             return False
-        return len(cards) == 1 or cards[0] != cards[1] or hand[cards[0]] >= 2
+        first = cards[0]
+        return len(cards) == 1 or first != cards[1] or (isinstance(first, str) and hand[first] >= 2)
 
 
-def _held(card: Any, hand: dict[str, int]) -> bool:
+def _held(card: object, hand: dict[str, int]) -> bool:
     return isinstance(card, str) and card in hand

@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
 
 from affray.core.grid import direction, distance
 from affray.core.plugin import DuelModel
@@ -33,8 +32,8 @@ from affray.rulesets.witchhammer.mechanics import D20, RANGES, defense_against, 
 from affray.rulesets.witchhammer.odds import Blow, blows, land
 from affray.rulesets.witchhammer.options import WitchHammerOptions
 from affray.rulesets.witchhammer.policies import steady_plan
-from affray.rulesets.witchhammer.setup import build_state
-from affray.rulesets.witchhammer.state import CardDef, Fighter, Node, WitchHammerState
+from affray.rulesets.witchhammer.setup import build_state, witchhammer_setup
+from affray.rulesets.witchhammer.state import AttackNode, CardDef, Fighter, Node, WitchHammerState
 
 # (poise A, health A, poise B, health B, slot 1 or 2, who acts next: -1 a new round, else 0 or 1); the end of
 # the fight is (-1, winner) with winner 0, 1, or 2 for a draw.
@@ -102,16 +101,17 @@ class WitchHammerDuel:
 
     def node(self, b: Bodies, i: int, slot: int, node: Node) -> list[tuple[Bodies, int]]:
         """One node's outcomes with integer weights: out of 20 for an attack, out of 1 otherwise."""
-        kind = node["type"]
-        if kind == "move":
+        if node["type"] == "move":
             return [(b, 1)]  # toward a foe already adjacent: no step (WH-08)
-        if kind == "attack":
+        if node["type"] == "attack":
             return self.attack(b, i, slot, node)
+        if node["type"] != "damage" and node["type"] != "recover":  # _refusal keeps the others out
+            raise NotSolvable(f"a {node['type']} node is not modelled")
         who = self.recipient(i, node["to"])
         if who is None or b[2 * who + 1] <= 0:
             return [(b, 1)]
         body = list(b)
-        if kind == "damage":
+        if node["type"] == "damage":
             blow = Blow(node["amount"], 0, False, False, False, False)
             body[2 * who], body[2 * who + 1], _ = land(b[2 * who], b[2 * who + 1], blow, poise_only=node["poise_only"],
                                                        extra_penetration=self.opts.penetration == "extra")
@@ -126,7 +126,7 @@ class WitchHammerDuel:
             return 1 - i
         return None  # 'target' outside an attack, or an ally that does not exist
 
-    def attack(self, b: Bodies, i: int, slot: int, node: Node) -> list[tuple[Bodies, int]]:
+    def attack(self, b: Bodies, i: int, slot: int, node: AttackNode) -> list[tuple[Bodies, int]]:
         """One attack node (WH-11..WH-19) through :func:`blows` and :func:`land`; weights out of 20."""
         j = 1 - i
         if b[2 * j + 1] <= 0:
@@ -200,16 +200,15 @@ class WitchHammerDuel:
 
 
 def _node_problem(node: Node) -> str | None:
-    kind = node["type"]
-    if kind == "move":
+    if node["type"] == "move":
         return "moves away" if node["direction"] == "away" else None
-    if kind == "attack":
+    if node["type"] == "attack":
         extra = [n["type"] for n in (*node["on_hit"], *node["on_solid_hit"])
                  if not (n["type"] == "damage" and n["to"] == "target")]
         return f"triggers {', '.join(sorted(set(extra)))} on a hit" if extra else None
-    if kind in ("damage", "recover"):
+    if node["type"] == "damage" or node["type"] == "recover":
         return None if node["to"] in (*FOES, *SELVES, "target", "nearest_ally") else f"names '{node['to']}'"
-    return f"has a {kind} node"
+    return f"has a {node['type']} node"
 
 
 def _refusal(state: WitchHammerState, duel: WitchHammerDuel) -> str | None:
@@ -235,14 +234,14 @@ def _refusal(state: WitchHammerState, duel: WitchHammerDuel) -> str | None:
     return None
 
 
-def duel_odds(setup: Mapping[str, Any], options: Mapping[str, Any] | None = None, exact: bool = False,
+def duel_odds(setup: Mapping[str, object], options: Mapping[str, object] | None = None, exact: bool = False,
               max_states: int = 150_000) -> DuelOdds:
     """Exact outcome of a WitchHammer one-on-one scenario under the steady card plans; :class:`NotSolvable`
     says why when the scenario lies outside the model or is too large."""
     from affray.core.options import parse_options
 
     opts = parse_options(WitchHammerOptions, options)
-    state = build_state(setup, opts)
+    state = build_state(witchhammer_setup(setup), opts)
     fighters = list(state.fighters.values())
     if len(fighters) != 2 or fighters[0].side == fighters[1].side:
         raise NotSolvable("exact duels need exactly one combatant on each of two sides")

@@ -9,14 +9,13 @@ Rules: WH-02, WH-24, WH-27, WH-28, WH-B10, WH-B11, WH-A7.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.witchhammer import targeting
 from affray.rulesets.witchhammer.events import Checked, EffectChanged, PoiseChanged
 from affray.rulesets.witchhammer.mechanics import DIFFICULTY, save, skill_check
-from affray.rulesets.witchhammer.state import Fighter, Node, Status, WitchHammerState
+from affray.rulesets.witchhammer.state import CheckNode, Fighter, SaveNode, Status, WitchHammerState
 from affray.rulesets.witchhammer.wounds import crits_on, d20, hurt, malus_of, wound
 
 VIGNETTE = -1
@@ -133,7 +132,7 @@ def recover(f: Fighter, amount: int, journal: Journal, why: str) -> None:
         journal.append(PoiseChanged(f.id, f.poise, f"regains Poise ({why})"))
 
 
-def difficulty_of(value: Any) -> int:
+def difficulty_of(value: int | str) -> int:
     """A difficulty given as a number or a rung of the ladder (WH-27)."""
     return value if isinstance(value, int) else DIFFICULTY[value]
 
@@ -144,7 +143,7 @@ def defense_value(f: Fighter, kind: str) -> int:
     return f.defenses.get(kind, 0) + f.mod_defenses.get(kind, 0) + card
 
 
-def saving_throw(state: WitchHammerState, f: Fighter, node: Node, rng: RNG, journal: Journal) -> bool:
+def saving_throw(state: WitchHammerState, f: Fighter, node: SaveNode, rng: RNG, journal: Journal) -> bool:
     """``f`` saves: d20 + the matching Defense + Malus >= difficulty (WH-27, WH-B7)."""
     bonus = defense_value(f, node["save"])
     malus = malus_of(state, f)
@@ -157,7 +156,7 @@ def saving_throw(state: WitchHammerState, f: Fighter, node: Node, rng: RNG, jour
     return result.success
 
 
-def skill(state: WitchHammerState, f: Fighter, node: Node, rng: RNG, journal: Journal) -> bool:
+def skill(state: WitchHammerState, f: Fighter, node: CheckNode, rng: RNG, journal: Journal) -> bool:
     """``f`` makes a skill check: d20 + skill + Malus >= difficulty (WH-28, WH-B7)."""
     bonus = f.skills.get(node["skill"], 0)
     malus = malus_of(state, f)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from affray.core.engine import ActionSpec
+from affray.core.fields import text, texts
 from affray.core.view import CombatantView, View
 from affray.rulesets.witchhammer.mechanics import RANGES
 from affray.rulesets.witchhammer.odds import attack_odds
@@ -38,7 +39,7 @@ def card_hint(view: WitchHammerView, me: Combatant, foe: Combatant, card_id: str
     gap = _chebyshev(_at(me), _at(foe))
     mine, theirs = me.detail.stats, foe.detail.stats
     my, their = me.detail.combat, foe.detail.combat
-    for node in card.below:
+    for node in card.nodes():
         if node["type"] == "move":
             step = node["distance"] + my.mods.move
             gap = max(1, gap - step) if node["direction"] == "toward" else gap + step
@@ -73,7 +74,7 @@ def hints(view: WitchHammerView, actor: str, specs: Sequence[ActionSpec]) -> lis
     out = []
     for spec in specs:
         action = spec.action
-        cards = action.get("cards") or ([action["card"]] if action.get("card") else [])
+        cards = texts(action, "cards") if action.get("cards") else [text(action, "card")] if action.get("card") else []
         parts = [p for p in (card_hint(view, me, foe, c) for c in cards) if p]
         aimed = any("hit" in p for p in parts)
         out.append("; ".join(parts) + (f" (vs {foe.name})" if aimed else ""))

@@ -14,11 +14,12 @@ WitchHammer has no private events (everything about a face-down card is public b
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from affray.core.events import Committed, Ended, Event, PhaseStarted, Revealed, Rolled
+from affray.core.json import Json
 from affray.core.narration import Narrator, Story, listed
 from affray.rulesets.witchhammer.events import roll_words
+from affray.rulesets.witchhammer.setup import witchhammer_setup
 
 SIDE = "side:"  # the terms' key for a side's combatants ("side:hunters" -> "Bruna Halloway and Tomas Reedwater")
 _PHASES = {"psych": "The Psych phase: each may play one Psych card face down.",
@@ -38,12 +39,13 @@ def slot_of(seal: str) -> str:
 class WitchHammerNarrator(Narrator):
     """WitchHammer's narrator (see the module docstring)."""
 
-    def terms(self, setup: Mapping[str, Any]) -> dict[str, str]:
+    def terms(self, setup: Mapping[str, Json]) -> dict[str, str]:
         """The setup's cards and statuses by name, and each side's combatants (``side:NAME``)."""
-        out = {k: str(c["name"]) for k, c in setup.get("cards", {}).items()}
-        out.update({k: str(s["name"]) for k, s in setup.get("statuses", {}).items()})
+        made = witchhammer_setup(setup)
+        out = {k: str(c["name"]) for k, c in made.get("cards", {}).items()}
+        out.update({k: str(s["name"]) for k, s in made.get("statuses", {}).items()})
         sides: dict[str, list[str]] = {}
-        for c in setup.get("combatants", ()):
+        for c in made.get("combatants", []):
             sides.setdefault(str(c["side"]), []).append(str(c["name"]))
         return out | {SIDE + side: listed(who) for side, who in sides.items()}
 

@@ -21,7 +21,7 @@ from affray.rulesets.witchhammer.effects import (
     start_status,
 )
 from affray.rulesets.witchhammer.events import Fizzled, Moved
-from affray.rulesets.witchhammer.state import Fighter, Node, WitchHammerState
+from affray.rulesets.witchhammer.state import Fighter, MoveNode, Node, WitchHammerState
 from affray.rulesets.witchhammer.wounds import hurt
 
 
@@ -31,33 +31,32 @@ def run(state: WitchHammerState, turn: Turn, nodes: Iterable[Node], target: Figh
     for node in nodes:
         if actor.out:  # the actor fell (its own damage node, a counter): the card stops (WH-22)
             return
-        kind = node["type"]
-        if kind == "move":
+        if node["type"] == "move":
             _move(state, turn, node)
-        elif kind == "attack":
+        elif node["type"] == "attack":
             for victim, follow in attack_node.resolve(state, turn, node):
                 run(state, turn, follow, victim)
-        elif kind == "damage":
+        elif node["type"] == "damage":
             for g in recipients(state, turn, node["to"], target):
                 hurt(state, g, node["amount"], turn.rng, turn.journal, turn.card, poise_only=node["poise_only"])
-        elif kind == "effect":
+        elif node["type"] == "effect":
             for g in recipients(state, turn, node["to"], target):
                 start_status(state, g, node["status"], node["rounds"], turn.card, turn.journal)
-        elif kind == "recover":
+        elif node["type"] == "recover":
             for g in recipients(state, turn, node["to"], target):
                 recover(g, node["poise"], turn.journal, turn.card)
-        elif kind == "save":
+        elif node["type"] == "save":
             for g in recipients(state, turn, node["to"], target):
                 ok = saving_throw(state, g, node, turn.rng, turn.journal)
                 run(state, turn, node["on_success"] if ok else node["on_fail"], g)
-        elif kind == "check":
+        elif node["type"] == "check":
             ok = skill(state, turn.actor, node, turn.rng, turn.journal)
             run(state, turn, node["on_success"] if ok else node["on_fail"], target)
         else:  # pragma: no cover - the content schema admits no other type
-            raise ValueError(f"unknown node type {kind!r}")
+            raise ValueError(f"unknown node type {node['type']!r}")
 
 
-def _move(state: WitchHammerState, turn: Turn, node: Node) -> None:
+def _move(state: WitchHammerState, turn: Turn, node: MoveNode) -> None:
     """Mandatory movement (WH-08) toward or away from the card's reference (WH-07)."""
     f = turn.actor
     reference = locked(state, turn, node["reference"])

@@ -11,11 +11,12 @@ Rules: WH-02, WH-03, WH-B18, WH-B20; DESIGN.md contracts 2 and 6.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
-from affray.core.engine import GM, ActionSpec, Rejected, Window
+from affray.core.engine import GM, Action, ActionSpec, Rejected, Window
 from affray.core.events import Committed
+from affray.core.fields import text, texts
 from affray.core.journal import Journal
+from affray.core.json import Json
 from affray.core.memo import Memo
 from affray.core.rng import RNG
 from affray.core.sealed import Sealed
@@ -71,26 +72,27 @@ def everyone_ready(state: WitchHammerState) -> bool:
     return window is not None and window.actors.count(GM) == len(window.actors)
 
 
-def placed(action: dict[str, Any]) -> list[str]:
+def placed(action: Action) -> list[str]:
     """The cards a psych/place/ready/commit action places, for an action taken from the legal list (a trusted
     journal): what :func:`check` returns for it without judging it."""
     kind = action["type"]
     if kind == "commit":
-        return list(action["cards"])
-    return [] if kind == "ready" else [action["card"]]
+        return texts(action, "cards")
+    return [] if kind == "ready" else [text(action, "card")]
 
 
-def check(state: WitchHammerState, f: Fighter, action: dict[str, Any]) -> Rejected | list[str]:
+def check(state: WitchHammerState, f: Fighter, action: Action) -> Rejected | list[str]:
     """Validate a psych/place/ready/commit action completely; return the cards to place."""
     kind = action["type"]
     if kind == "ready":
         return []
     if kind in ("psych", "place"):
-        cards: Any = [action.get("card")]
+        cards: list[Json] = [action.get("card")]
     elif kind == "commit":
-        cards = action.get("cards", [])
-        if not isinstance(cards, list):
+        given = action.get("cards", [])
+        if not isinstance(given, list):
             return Rejected("bad_action", 'A commit lists its cards in order: {"type": "commit", "cards": [...]}.')
+        cards = given
     else:
         return Rejected("bad_action", f"'{kind}' is not a WitchHammer action; use psych, place, ready or commit.")
     psych = state.phase == "psych"
@@ -106,18 +108,20 @@ def check(state: WitchHammerState, f: Fighter, action: dict[str, Any]) -> Reject
                                                     "(at most one).")
         return Rejected("slots_full", f"{f.name} already has two Action cards down; a third cannot be played.")
     wanted: dict[str, int] = {}
+    chosen: list[str] = []
     for card_id in cards:
         if not isinstance(card_id, str) or f.hand.get(card_id, 0) <= wanted.get(card_id, 0):
             return Rejected("card_not_in_hand", f"{f.name} has no '{card_id}' card to play now.")
         wanted[card_id] = wanted.get(card_id, 0) + 1
+        chosen.append(card_id)
         card = state.cards[card_id]
         if card.kind != ("psych" if psych else "action"):
             what = "a Psych card" if psych else "an Action card"
             return Rejected("wrong_card_kind", f"{card.name} is not {what}.")
-    return list(cards)
+    return chosen
 
 
-def apply(state: WitchHammerState, f: Fighter, action: dict[str, Any], cards: list[str], rng: RNG,
+def apply(state: WitchHammerState, f: Fighter, action: Action, cards: list[str], rng: RNG,
           journal: Journal) -> None:
     """Place ``cards`` face down and, for ready/commit, lock in (WH-02, WH-03, WH-B18)."""
     for card_id in cards:

@@ -3,9 +3,19 @@
 imports nothing else.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from affray.core.plugin import Plugin, part
 
-PLUGIN = Plugin(
+if TYPE_CHECKING:
+    from affray.core.engine import Ruleset
+    from affray.rulesets.witchhammer.ruleset import WitchHammerRuleset
+    from affray.rulesets.witchhammer.setup import WitchHammerSetup
+    from affray.rulesets.witchhammer.state import WitchHammerState
+
+PLUGIN: Plugin[WitchHammerState, WitchHammerSetup] = Plugin(
     name="witchhammer", title="WitchHammer: vignettes of face-down cards, Poise and Health",
     rules=part("affray.rulesets.witchhammer.ruleset", "WitchHammerRuleset", build=True),
     policies=part("affray.rulesets.witchhammer.policies", "POLICIES"),
@@ -17,3 +27,6 @@ PLUGIN = Plugin(
     narrator=part("affray.rulesets.witchhammer.narration", "NARRATOR"),
     adjuster=part("affray.rulesets.witchhammer.adjust", "ADJUSTER"),
 )
+
+if TYPE_CHECKING:  # the rules class satisfies the contract with its own state and setup (checked by mypy only)
+    _RULES: Ruleset[WitchHammerState, WitchHammerSetup] = WitchHammerRuleset()

@@ -1,4 +1,4 @@
-"""A heuristic policy for WitchHammer, working only from what its seat observes and its choices (issue 16).
+"""A heuristic policy for WitchHammer, working only from what its seat observes and its choices (core/policy.py).
 
 Planning: it scores every Action card in hand by what it would do from where the combatant stands, using
 the exact mean damage of the ruleset's own :func:`~affray.rulesets.witchhammer.mechanics.attack` over the
@@ -11,16 +11,17 @@ the typed observation (:mod:`affray.rulesets.witchhammer.observe`), which shows 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Protocol
+from typing import Protocol
 
 from affray.core.engine import Action
 from affray.core.policy import Choices, Observation
 from affray.core.rng import RNG
 from affray.rulesets.witchhammer.mechanics import RANGES, SOLID_HIT, attack, defense_against
 from affray.rulesets.witchhammer.observe import SeenFighter, WitchHammerObservation
+from affray.rulesets.witchhammer.state import Node
 from affray.rulesets.witchhammer.view_types import CardInfo, StatusInfo
 
 Card = CardInfo
@@ -77,13 +78,13 @@ def digest(card: Card, statuses: Mapping[str, StatusInfo]) -> Profile:
     """The card's :class:`Profile` (a pure function of the card and the status table)."""
     steps: list[tuple[int, Strike | None]] = []
     recover, cost = 0, 3.0 if card.one_shot else 0.0
-    for node in card.below:
+    for node in card.nodes():
         if node["type"] == "move":
             steps.append((node["distance"] if node["direction"] == "toward" else -node["distance"], None))
         elif node["type"] == "attack":
             dmg = [n["amount"] for n in node["on_hit"] if n["type"] == "damage"]
             solid = [n["amount"] for n in node["on_solid_hit"] if n["type"] == "damage"]
-            extras = sum(status_worth(statuses.get(n.get("status", ""))) for n in node["on_hit"])
+            extras = sum(status_worth(statuses.get(n["status"])) for n in node["on_hit"] if n["type"] == "effect")
             steps.append((0, Strike(node["attack"], tuple(node["aspects"]), RANGES[node["range"]], sum(dmg),
                                     sum(solid), extras, node["target"] == "each_enemy")))
         elif node["type"] == "recover":
@@ -105,7 +106,7 @@ class Digests:
         self.table: object = None
         self.profiles: dict[str, tuple[Card, Profile]] = {}
         self.psych: dict[str, tuple[bool, bool, float]] = {}  # card id -> (a Psych card, one-shot, worth)
-        self.plans: dict[Any, list[str]] = {}
+        self.plans: dict[Hashable, list[str]] = {}  # by the situation a plan answers (Planner.plan's key)
 
     def follow(self, statuses: Mapping[str, StatusInfo]) -> None:
         if statuses is not self.table:
@@ -241,18 +242,21 @@ class Planner:
             if hit is None:
                 card = self.cards[c]
                 psych = card.kind == "psych"
-                hit = digests[c] = (psych, card.one_shot, self._psych_worth(card.below) if psych else 0.0)
+                hit = digests[c] = (psych, card.one_shot, self._psych_worth(card.nodes()) if psych else 0.0)
             if n <= 0 or not hit[0] or (hit[1] and vignette > 1):
                 continue
             if best is None or hit[2] > best[0]:
                 best = (hit[2], c)
         return best[1] if best is not None else None
 
-    def _psych_worth(self, nodes: Sequence[Mapping[str, Any]]) -> float:
+    def _psych_worth(self, nodes: Sequence[Node]) -> float:
         worth = 0.0
         for node in nodes:
-            worth += status_worth(self.statuses.get(node.get("status", ""))) + node.get("poise", 0) * 0.3
-            worth += 0.5 * (self._psych_worth(node.get("on_fail", [])) + self._psych_worth(node.get("on_success", [])))
+            status = node["status"] if node["type"] == "effect" else ""
+            poise = node["poise"] if node["type"] == "recover" else 0
+            worth += status_worth(self.statuses.get(status)) + poise * 0.3
+            if node["type"] == "save" or node["type"] == "check":  # the only nodes with outcomes of their own
+                worth += 0.5 * (self._psych_worth(node["on_fail"]) + self._psych_worth(node["on_success"]))
         return worth
 
 
@@ -284,7 +288,7 @@ class WitchHammerHeuristic:
             cards = [card] if card is not None else []
         else:
             cards = planner.plan()
-        wanted: Action = {"type": "commit", "cards": cards} if cards else {"type": "ready"}
+        wanted: Action = {"type": "commit", "cards": [*cards]} if cards else {"type": "ready"}
         if (not me.psych_placed) if phase == "psych" else not me.placed:
             return wanted  # nothing placed yet: every ordered pair of cards in hand is listed (planning.legal)
         return wanted if choices.allows(wanted) else {"type": "ready"}
@@ -328,7 +332,7 @@ class WitchHammerSteady:
         me = obs.me
         if obs.phase != "planning" or me is None or me.placed:
             return {"type": "ready"} if choices.allows(READY) else choices.all()[0].action
-        return {"type": "commit", "cards": steady_plan(me.deck or {}, obs.cards)}
+        return {"type": "commit", "cards": [*steady_plan(me.deck or {}, obs.cards)]}
 
 
 #: The policies this ruleset offers, by name (its plug-in record lists them; ``random`` serves every ruleset).

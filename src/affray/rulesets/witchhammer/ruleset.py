@@ -8,10 +8,8 @@ ruling on a failed death's-door save when that option is on).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from affray.core.actions import ActionType
 from affray.core.content import ContentLibrary, load_pack
@@ -29,15 +27,17 @@ from affray.core.engine import (
 )
 from affray.core.events import Event, to_jsonable
 from affray.core.journal import Journal, journal_for
+from affray.core.json import JsonObject
 from affray.core.memo import Memo
 from affray.core.rng import RNG
+from affray.core.scenario import ScenarioBase
 from affray.rulesets.witchhammer import planning, vignette
 from affray.rulesets.witchhammer.actions import ACTION_TYPES, SLOTS
 from affray.rulesets.witchhammer.choices import WitchHammerChoices
 from affray.rulesets.witchhammer.content_model import WitchHammerContent, WitchHammerScenario
 from affray.rulesets.witchhammer.observe import WitchHammerObservation
 from affray.rulesets.witchhammer.options import WitchHammerOptions
-from affray.rulesets.witchhammer.setup import build_state, prepare
+from affray.rulesets.witchhammer.setup import WitchHammerSetup, build_state, prepare
 from affray.rulesets.witchhammer.state import WitchHammerState
 from affray.rulesets.witchhammer.view_types import FaceDown, WitchHammerCombatantDetail, WitchHammerDetail
 from affray.rulesets.witchhammer.views import WitchHammerView, view
@@ -62,11 +62,15 @@ class WitchHammerRuleset:
     def content(self) -> ContentLibrary:
         return builtin_content()
 
-    def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
+    def prepare(self, scenario: ScenarioBase, content: ContentLibrary) -> WitchHammerSetup:
+        if not isinstance(scenario, WitchHammerScenario):
+            raise TypeError(f"a WitchHammer scenario is needed, not {type(scenario).__name__}")
         return prepare(scenario, content)
 
-    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG, journal: Journal | None = None,
+    def setup(self, setup: WitchHammerSetup, options: object, rng: RNG, journal: Journal | None = None,
               memo: Memo | None = None) -> tuple[WitchHammerState, list[Event]]:
+        if not isinstance(options, WitchHammerOptions):
+            raise TypeError(f"WitchHammer options are needed, not {type(options).__name__}")
         state = build_state(setup, options, memo)
         journal = journal_for(journal)
         for f in state.fighters.values():  # WH-22: starting at 0 Health or less, whatever the scenario says
@@ -146,8 +150,8 @@ class WitchHammerRuleset:
     def outcome(self, state: WitchHammerState) -> Outcome | None:
         return state.outcome
 
-    def snapshot(self, state: WitchHammerState) -> dict[str, Any]:
-        data: dict[str, Any] = to_jsonable({k: getattr(state, k) for k in (
+    def snapshot(self, state: WitchHammerState) -> JsonObject:
+        data: JsonObject = to_jsonable({k: getattr(state, k) for k in (
             "vignette", "round", "phase", "window", "order", "initiative", "targets", "pending_fates", "outcome",
             "winner", "end_reason")})
         data["fighters"] = {a: to_jsonable(f) for a, f in state.fighters.items()}
@@ -157,18 +161,18 @@ class WitchHammerRuleset:
         """The GM rules on a PC's failed death's-door save after the fight (WH-29), so it acts when a PC fights."""
         return any(f.kind == "pc" for f in state.fighters.values())
 
-    def gm_secrets(self, state: WitchHammerState) -> list[tuple[str, Any]]:
+    def gm_secrets(self, state: WitchHammerState) -> list[tuple[str, object]]:
         """GM-level information: each combatant's deck, open to the seat that plays it and to the GM only (for the
         leak check). A deck equal to another combatant's is left out: the check finds values by their text, and
         the other's seat may rightly see its own."""
         decks = [f.deck for f in state.fighters.values()]
         return [(f.id, dict(f.deck)) for f in state.fighters.values() if decks.count(f.deck) == 1]
 
-    def secrets(self, state: WitchHammerState) -> list[tuple[str, Any]]:
+    def secrets(self, state: WitchHammerState) -> list[tuple[str, object]]:
         """Every face-down card not yet revealed, as (owner, the face-down card as its owner's view shows it:
         seal, digest and card), for the conformance leak check: no seat but the owner's may see it opened, the
-        GM's included when it does not play the owner (contract 6, issue 11)."""
-        out: list[tuple[str, Any]] = []
+        GM's included when it does not play the owner (DESIGN.md contract 6)."""
+        out: list[tuple[str, object]] = []
         for f in state.fighters.values():
             if f.psych is not None and not f.psych_card:
                 out.append((f.id, to_jsonable(FaceDown(f.psych.seal, f.psych.digest, f.psych.payload["card"]))))

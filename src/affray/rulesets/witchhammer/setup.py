@@ -11,17 +11,27 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Literal, TypedDict, cast
 
 from affray.core.content import ContentLibrary, ReferenceProblem
 from affray.core.grid import Grid, MapError, Pos
 from affray.core.memo import Memo
 from affray.core.sheets import load_sheet
 from affray.rulesets.witchhammer import targeting
-from affray.rulesets.witchhammer.content_model import SIZES, Character, Modifiers, Monster, Sheet
+from affray.rulesets.witchhammer.content_model import (
+    SIZES,
+    Card,
+    Character,
+    Modifiers,
+    Monster,
+    Sheet,
+    Status,
+    WitchHammerCombatant,
+    WitchHammerScenario,
+)
 from affray.rulesets.witchhammer.mechanics import malus_table
 from affray.rulesets.witchhammer.options import WitchHammerOptions
-from affray.rulesets.witchhammer.state import CardDef, Fighter, StatusDef, WitchHammerState
+from affray.rulesets.witchhammer.state import CardDef, Fighter, Node, StatusDef, WitchHammerState
 
 GENERAL = "general"
 DEFAULT_CARD = "hesitate"
@@ -29,17 +39,119 @@ FACINGS: dict[str, Pos] = {"n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1
                            "w": (-1, 0), "nw": (-1, -1)}
 
 
-def _grid(scenario: Any) -> Grid:
+class Stats(TypedDict):
+    """A combatant's stat line after its traits, armour and passives (WH-03, WH-B17)."""
+
+    poise: int
+    health: int
+    attack: int
+    defense: int
+    init: int
+    solid_damage: int
+    move: int
+    defenses: dict[str, int]
+    skills: dict[str, int]
+
+
+class CombatantSetup(Stats):
+    """One combatant of the setup: its stats, its deck (WH-B18), where it stands and faces (WH-B14), and the
+    Poise and Health it starts with when not at its maximum."""
+
+    id: str
+    name: str
+    side: str
+    kind: str  # "pc" or "monster"
+    size: int
+    start_poise: int | None
+    start_health: int | None
+    at: list[int]
+    facing: str | None
+    deck: dict[str, int]
+
+
+class CardSetup(TypedDict):
+    """A card as the content gives it (:class:`~affray.rulesets.witchhammer.content_model.Card`, dumped)."""
+
+    name: str
+    kind: Literal["action", "psych"]
+    school: str | None
+    level: int
+    one_shot: bool
+    copies: int
+    init: int
+    defense: int
+    defenses: dict[str, int]
+    below: list[Node]
+    text: str
+
+
+class TickSetup(TypedDict):
+    wounds: int
+    damage: int
+    poise: int
+
+
+class ModifiersSetup(TypedDict):
+    attack: int
+    defense: int
+    init: int
+    poise: int
+    health: int
+    solid_damage: int
+    malus: int
+    move: int
+    defenses: dict[str, int]
+    skills: dict[str, int]
+
+
+class StatusSetup(TypedDict):
+    """A status effect as the content gives it (:class:`~affray.rulesets.witchhammer.content_model.Status`)."""
+
+    name: str
+    tick: TickSetup
+    skip_turn: bool
+    no_poise_recovery: bool
+    modifiers: ModifiersSetup
+    text: str
+
+
+class WitchHammerSetup(TypedDict):
+    """What ``prepare`` makes of a WitchHammer scenario (plain JSON in a match log): its name, the map's rows, the
+    combatants, the General school's cards, and every card and status the fight may use."""
+
+    name: str
+    map: list[str]
+    combatants: list[CombatantSetup]
+    general: list[str]
+    cards: dict[str, CardSetup]
+    statuses: dict[str, StatusSetup]
+
+
+def witchhammer_setup(data: Mapping[str, object]) -> WitchHammerSetup:
+    """A setup read back as JSON (from a log, a table, a simulation spec) as what it is: ``prepare`` made it, and
+    JSON keeps its shape, so it is taken as a :class:`WitchHammerSetup` unchecked."""
+    return cast(WitchHammerSetup, data)
+
+
+def _card(card: Card) -> CardSetup:
+    return cast(CardSetup, card.model_dump())  # the model's fields, as CardSetup lists them
+
+
+def _status_setup(status: Status) -> StatusSetup:
+    return cast(StatusSetup, status.model_dump())  # the model's fields, as StatusSetup lists them
+
+
+def _grid(scenario: WitchHammerScenario) -> Grid:
     try:
         return Grid.open(*scenario.size) if scenario.map is None else Grid.parse(scenario.map)
     except MapError as exc:
         raise ReferenceProblem("size" if scenario.map is None else "map", str(exc)) from None
 
 
-def prepare(scenario: Any, content: ContentLibrary) -> dict[str, Any]:
+def prepare(scenario: WitchHammerScenario, content: ContentLibrary) -> WitchHammerSetup:
     """The scenario with content resolved into plain data (the match setup)."""
     grid = _grid(scenario)
-    combatants: list[dict[str, Any]] = []
+    combatants: list[CombatantSetup] = []
     taken: dict[tuple[int, int], str] = {}
     for i, side in enumerate(scenario.sides):
         for j, c in enumerate(side.combatants):
@@ -58,21 +170,25 @@ def prepare(scenario: Any, content: ContentLibrary) -> dict[str, Any]:
         content.require("cards", default, "options.default_card")
     card_ids = set(general) | {DEFAULT_CARD} | {k for c in combatants for k in c["deck"]}
     card_ids |= {default} if isinstance(default, str) else set()
-    cards = {k: content.require("cards", k, "cards").model_dump() for k in sorted(card_ids)}
+    cards = {k: _card(content.require("cards", k, "cards")) for k in sorted(card_ids)}
     # every status the content defines, not only the cards' (a GM ruling may give any of them: docs, "GM rulings")
     status_ids = sorted({s for card in cards.values() for s in _statuses(card["below"])}
                         | set(content.sections.get("statuses", {})))
-    statuses = {k: content.require("statuses", k, f"cards: status '{k}'").model_dump() for k in status_ids}
+    statuses = {k: _status_setup(content.require("statuses", k, f"cards: status '{k}'")) for k in status_ids}
     return {"name": scenario.name, "map": list(grid.rows), "combatants": combatants, "general": general,
             "cards": cards, "statuses": statuses}
 
 
-def _statuses(nodes: Iterable[Mapping[str, Any]]) -> Iterator[str]:
+def _statuses(nodes: Iterable[Node]) -> Iterator[str]:
     for node in nodes:
         if node["type"] == "effect":
             yield node["status"]
-        for key in ("on_hit", "on_solid_hit", "on_fail", "on_success"):
-            yield from _statuses(node.get(key, ()))
+        elif node["type"] == "attack":
+            yield from _statuses(node["on_hit"])
+            yield from _statuses(node["on_solid_hit"])
+        elif node["type"] == "save" or node["type"] == "check":
+            yield from _statuses(node["on_fail"])
+            yield from _statuses(node["on_success"])
 
 
 def _sheet(where: str, use: str | None, content: ContentLibrary) -> tuple[str, Sheet]:
@@ -86,8 +202,8 @@ def _sheet(where: str, use: str | None, content: ContentLibrary) -> tuple[str, S
     raise ReferenceProblem(f"{where}.use", f"a character or monster id (known: {', '.join(known)}); got '{use}'")
 
 
-def _combatant(where: str, side: str, c: Any, content: ContentLibrary, sheet_file: Path | None = None
-               ) -> dict[str, Any]:
+def _combatant(where: str, side: str, c: WitchHammerCombatant, content: ContentLibrary,
+               sheet_file: Path | None = None) -> CombatantSetup:
     wounds = 0
     if sheet_file is not None:
         loaded = load_sheet("witchhammer", sheet_file, content, f"{where}.sheet")
@@ -108,9 +224,10 @@ def _combatant(where: str, side: str, c: Any, content: ContentLibrary, sheet_fil
         for card_id in c.deck:
             _add_card(deck, card_id, content, f"{where}.deck")
     stats = _apply(sheet, mods)
-    for key, label in (("health", "Health"), ("poise", "Poise")):  # never clamped silently (issue 12)
-        if getattr(c, key) is not None and getattr(c, key) > stats[key]:
-            raise ReferenceProblem(f"{where}.{key}", f"a starting {label} of at most its maximum {stats[key]} "
+    most = {"health": stats["health"], "poise": stats["poise"]}
+    for key, label in (("health", "Health"), ("poise", "Poise")):  # out of range is refused, never clamped silently
+        if getattr(c, key) is not None and getattr(c, key) > most[key]:
+            raise ReferenceProblem(f"{where}.{key}", f"a starting {label} of at most its maximum {most[key]} "
                                                      f"(got {getattr(c, key)})")
     start_health = c.health if c.health is not None or not wounds else stats["health"] - wounds
     return {
@@ -152,27 +269,27 @@ def _learn(where: str, pc: Character, content: ContentLibrary, deck: dict[str, i
     return mods
 
 
-def _apply(sheet: Sheet, mods: list[Modifiers]) -> dict[str, Any]:
-    stats: dict[str, Any] = {k: getattr(sheet, k) for k in ("poise", "health", "attack", "defense", "init",
-                                                             "solid_damage")}
-    stats["move"] = 0
-    defenses, skills = dict(sheet.defenses), dict(sheet.skills)
+def _apply(sheet: Sheet, mods: list[Modifiers]) -> Stats:
+    line = {k: int(getattr(sheet, k)) for k in ("poise", "health", "attack", "defense", "init", "solid_damage")}
+    line["move"] = 0
+    defenses: dict[str, int] = {d: v for d, v in sheet.defenses.items()}
+    skills: dict[str, int] = {s: v for s, v in sheet.skills.items()}
     for m in mods:
         for k in ("poise", "health", "attack", "defense", "init", "solid_damage", "move"):
-            stats[k] += getattr(m, k)
+            line[k] += getattr(m, k)
         for d, v in m.defenses.items():
             defenses[d] = defenses.get(d, 0) + v
         for s, v in m.skills.items():
             skills[s] = skills.get(s, 0) + v
-    stats["poise"], stats["health"] = max(0, stats["poise"]), max(1, stats["health"])
-    stats["defenses"], stats["skills"] = defenses, skills
-    return stats
+    return {"poise": max(0, line["poise"]), "health": max(1, line["health"]), "attack": line["attack"],
+            "defense": line["defense"], "init": line["init"], "solid_damage": line["solid_damage"],
+            "move": line["move"], "defenses": defenses, "skills": skills}
 
 
 Compiled = tuple[dict[str, CardDef], dict[str, StatusDef]]
 
 
-def compile_content(setup: Mapping[str, Any], memo: Memo | None = None) -> Compiled:
+def compile_content(setup: WitchHammerSetup, memo: Memo | None = None) -> Compiled:
     """Cards and statuses of a setup as frozen dataclasses, read-only: with ``memo``, made once for every match that
     shares its setup part (:meth:`Memo.static`: a simulation chunk's thousands of fights)."""
     if memo is not None:
@@ -182,13 +299,14 @@ def compile_content(setup: Mapping[str, Any], memo: Memo | None = None) -> Compi
     return cards, {k: _status(k, s) for k, s in setup["statuses"].items()}
 
 
-def _status(key: str, s: Mapping[str, Any]) -> StatusDef:
+def _status(key: str, s: StatusSetup) -> StatusDef:
     m, t = s["modifiers"], s["tick"]
     return StatusDef(key, s["name"], t["wounds"], t["damage"], t["poise"], s["skip_turn"], s["no_poise_recovery"],
                      m["attack"], m["defense"], m["init"], m["malus"], m["move"], dict(m["defenses"]))
 
 
-def build_state(setup: Mapping[str, Any], options: WitchHammerOptions, memo: Memo | None = None) -> WitchHammerState:
+def build_state(setup: WitchHammerSetup, options: WitchHammerOptions, memo: Memo | None = None
+                ) -> WitchHammerState:
     """Fresh state for ``setup``: fighters at their squares, facing set (WH-B14). ``memo``: see
     :func:`compile_content`."""
     cards, statuses = compile_content(setup, memo)

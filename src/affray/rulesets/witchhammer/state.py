@@ -1,20 +1,92 @@
 """WitchHammer match state: plain slotted dataclasses, mutated in place by the apply part of ``step``.
 
 Content arrives as plain data (the setup); cards and statuses are compiled once into :class:`CardDef` and
-:class:`StatusDef`. Effect nodes stay the plain dicts of the setup, read by ``type``. Rules: WH-01..WH-06.
+:class:`StatusDef`. Effect nodes stay the plain dicts of the setup, read by ``type``: :data:`Node` types them, one
+``TypedDict`` per node type of the content schema (:mod:`.content_model`). Rules: WH-01..WH-06.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal, TypedDict
 
 from affray.core.engine import Outcome, Window
 from affray.core.grid import Grid, Pos
 from affray.core.sealed import Sealed
 from affray.rulesets.witchhammer.options import WitchHammerOptions
 
-Node = dict[str, Any]
+
+class MoveNode(TypedDict):
+    """Mandatory movement toward or away from a reference (WH-07, WH-08)."""
+
+    type: Literal["move"]
+    distance: int
+    direction: Literal["toward", "away"]
+    reference: str
+
+
+class AttackNode(TypedDict):
+    """An attack roll against the card's target (WH-09..WH-18), and what a hit and a Solid Hit trigger."""
+
+    type: Literal["attack"]
+    attack: int
+    aspects: list[str]
+    range: str
+    target: str
+    poise_only: bool
+    on_hit: list[Node]
+    on_solid_hit: list[Node]
+
+
+class DamageNode(TypedDict):
+    """Damage without a roll (WH-B5; WH-A8 for Poise only)."""
+
+    type: Literal["damage"]
+    amount: int
+    to: str
+    poise_only: bool
+
+
+class EffectNode(TypedDict):
+    """A status started on ``to`` for ``rounds`` of its turns, or for the vignette (WH-24)."""
+
+    type: Literal["effect"]
+    status: str
+    rounds: int | Literal["vignette"]
+    to: str
+
+
+class RecoverNode(TypedDict):
+    """Poise regained, up to max (WH-B10)."""
+
+    type: Literal["recover"]
+    poise: int
+    to: str
+
+
+class SaveNode(TypedDict):
+    """A saving throw of ``to`` against a difficulty (WH-27)."""
+
+    type: Literal["save"]
+    save: str
+    difficulty: int | str
+    to: str
+    on_fail: list[Node]
+    on_success: list[Node]
+
+
+class CheckNode(TypedDict):
+    """A skill check of the actor against a difficulty (WH-28)."""
+
+    type: Literal["check"]
+    skill: str
+    difficulty: int | str
+    on_success: list[Node]
+    on_fail: list[Node]
+
+
+#: One effect node below a card's line, as the content schema dumps it (JSON in the setup).
+Node = MoveNode | AttackNode | DamageNode | EffectNode | RecoverNode | SaveNode | CheckNode
 OFF_THE_MAP = ("defeated", "removed")  # Fighter.out values that leave the map (WH-B9; a GM ruling)
 
 
@@ -175,9 +247,6 @@ class WitchHammerState:
 
     def enemies(self, f: Fighter) -> list[Fighter]:
         return [g for g in self.fighters.values() if g.up and g.side != f.side]
-
-    def allies(self, f: Fighter) -> list[Fighter]:
-        return [g for g in self.fighters.values() if g.up and g.side == f.side]
 
     def occupied(self, mover: Fighter) -> list[Pos]:
         """Squares a mover may not enter: everyone else still on the map (downed PCs and bodies too)."""

@@ -1,4 +1,4 @@
-"""The typed WitchHammer part of a view (issue 11): what the envelope and the combatant part of
+"""The typed WitchHammer part of a view (core/view.py): what the envelope and the combatant part of
 :mod:`affray.core.view` do not hold. Frozen, slotted and read-only: views share these between seats and steps.
 
 Rules: WH-02, WH-03, WH-05 (cards above and below the line), WH-20 (the Malus), WH-24 (statuses), WH-B20 (the
@@ -7,8 +7,12 @@ Drama Timer).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from affray.rulesets.witchhammer.state import Node
 
 
 @dataclass(slots=True)
@@ -22,9 +26,14 @@ class CardInfo:
     init: int
     defense: int
     defenses: dict[str, int]
-    below: tuple[dict[str, Any], ...]
+    below: tuple[Mapping[str, object], ...]
     one_shot: bool
     text: str
+
+    def nodes(self) -> tuple[Node, ...]:
+        """``below`` as the content schema's nodes: a view shows the card's own, as the setup holds them (the
+        field stays plain objects for the view's JSON Schema)."""
+        return cast("tuple[Node, ...]", self.below)
 
 
 @dataclass(slots=True)
