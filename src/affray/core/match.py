@@ -56,7 +56,7 @@ class Match:
     def __init__(
         self,
         ruleset: AnyRuleset,
-        setup: JsonMapping,
+        setup: Mapping[str, object],
         options: Mapping[str, object] | None = None,
         *,
         seed: bytes | None = None,
@@ -105,7 +105,7 @@ class Match:
         self._story: Story | None = None
 
     @classmethod
-    def restore(cls, ruleset: AnyRuleset, setup: JsonMapping, options: Mapping[str, object] | None, *,
+    def restore(cls, ruleset: AnyRuleset, setup: Mapping[str, object], options: Mapping[str, object] | None, *,
                 seed: bytes, records: Sequence[JsonMapping], seats: Mapping[str, str] | None = None,
                 controllers: Mapping[str, str] | None = None, salts: str = OWN_SALTS) -> Match:
         """Rebuild a match from its log of record (``Record.to_dict`` entries); a refusal raises ReplayError."""

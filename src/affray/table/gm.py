@@ -48,7 +48,7 @@ def take_back(service: TableService, table: Table, seat: SeatInfo, to: int, vers
 
 
 def adjust(service: TableService, table: Table, seat: SeatInfo, version: int, submission_id: str | None,
-           reason: str, changes: Sequence[object]) -> Answer:
+           reason: str, changes: Sequence[Json]) -> Answer:
     """A GM ruling (:mod:`affray.core.adjust`): ``changes`` checked by the ruleset, then a ``gm`` record in the log
     of record and the chain, heard by every seat as a ruling line. A refused change: 422 with the ruleset's code,
     nothing changed. A retried ``submission_id`` returns the first answer."""
@@ -58,7 +58,7 @@ def adjust(service: TableService, table: Table, seat: SeatInfo, version: int, su
         if key is not None and key in table.by_submission:
             return service._answer(table, seat, table.by_submission[key])
         service._check_open(table)
-        result = table.match.rule(GM, {"type": "ruling", "reason": reason, "changes": changes}, version=version)
+        result = table.match.rule(GM, {"type": "ruling", "reason": reason, "changes": list(changes)}, version=version)
         if isinstance(result, Rejected):
             raise refused_step(result.code, result.message, result.reason)
         if not service._commit(table, key):
