@@ -55,6 +55,13 @@ def as_number(value: object) -> float:
     return float(value)
 
 
+def as_names(value: object) -> dict[str, str] | None:
+    """``value`` as an object of text values (seats, controllers), or ``None``."""
+    if value is None:
+        return None
+    return {key: as_str(name) for key, name in as_object(value).items()}
+
+
 def as_int(value: object) -> int:
     """``value`` as a JSON integer (not a boolean)."""
     if not isinstance(value, int) or isinstance(value, bool):

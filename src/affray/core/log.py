@@ -16,7 +16,7 @@ from pathlib import Path
 
 from affray.core.engine import Accepted, AnyRuleset, StepResult, get_ruleset
 from affray.core.files import MAX_JSON_BYTES, FileProblem, load_json, write_text
-from affray.core.json import Json, JsonMapping, JsonObject, as_int, as_list, as_object, as_str
+from affray.core.json import Json, JsonMapping, JsonObject, as_int, as_list, as_names, as_object, as_str
 from affray.core.logcheck import FORMAT, READS, VERSION, LogFormatError, check_die, check_log
 from affray.core.match import Match
 from affray.core.records import ReplayError
@@ -125,19 +125,13 @@ def _ruleset(data: JsonMapping) -> AnyRuleset:
         raise LogFormatError(f"ruleset: {exc.args[0]}") from None
 
 
-def _names(value: Json) -> dict[str, str] | None:
-    """A log's ``seats`` or ``controllers`` (check_log admitted an object of text values, or none)."""
-    if value is None:
-        return None
-    return {key: as_str(name) for key, name in as_object(value).items()}
-
-
 def _rebuild(data: JsonMapping, seed: bytes) -> Match:
     """A fresh match from the log's ruleset, setup, options and seats; a mismatch is a :class:`LogFormatError`."""
     ruleset = _ruleset(data)
     try:
         return Match(ruleset, as_object(data["setup"]), as_object(data["options"]), seed=seed,
-                     seats=_names(data.get("seats")), controllers=_names(data.get("controllers")), salts=salts_of(data))
+                     seats=as_names(data.get("seats")), controllers=as_names(data.get("controllers")),
+                     salts=salts_of(data))
     except _REPLAY_ERRORS as exc:
         raise LogFormatError(f"setup/options: not a {ruleset.name} match this affray can start "
                              f"({type(exc).__name__}: {exc})") from None
@@ -158,8 +152,8 @@ def import_log(data: JsonMapping) -> Match:
     _rebuild(data, seed)  # a setup of the wrong shape is refused with its field
     try:
         return Match.restore(ruleset, as_object(data["setup"]), as_object(data["options"]), seed=seed,
-                             records=records_of(data), seats=_names(data.get("seats")),
-                             controllers=_names(data.get("controllers")), salts=salts_of(data))
+                             records=records_of(data), seats=as_names(data.get("seats")),
+                             controllers=as_names(data.get("controllers")), salts=salts_of(data))
     except ReplayError as exc:
         raise LogFormatError(f"{exc}{_rules_note(data)}") from None
     except _REPLAY_ERRORS as exc:

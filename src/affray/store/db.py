@@ -4,15 +4,16 @@ docstring for the contract). Opening and SQLite's settings are in :mod:`affray.s
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from affray.core.json import Json, JsonObject
 from affray.store import schema as s
 from affray.store.engine import check_fits, database_errors, first_line, open_engine
 from affray.store.listen import CHANNEL, Callback, Listener, LocalListener, PgListener, encode
@@ -109,11 +110,10 @@ class Store:
             check_fits(s.seats.c.token_hash, seat.token_hash)
             check_fits(s.seats.c.controller, seat.controller)
         now = time.time()
-        values: dict[str, Any] = {
-            "id": table.id, "ruleset": table.ruleset, "title": table.title, "scenario": table.scenario,
-            "setup": table.setup, "options": table.options, "seed_hex": table.seed_hex,
-            "commitment": table.commitment, "created_at": now, "ended_at": None, "outcome": None,
-            "config": table.config}
+        row = TableRow(id=table.id, ruleset=table.ruleset, title=table.title, scenario=table.scenario,
+                       setup=table.setup, options=table.options, seed_hex=table.seed_hex, commitment=table.commitment,
+                       created_at=now, ended_at=None, outcome=None, config=table.config)
+        values = {f.name: getattr(row, f.name) for f in dataclasses.fields(row)}
         try:
             with self._write() as c:
                 c.execute(sa.insert(s.tables).values(values))
@@ -121,7 +121,7 @@ class Store:
                     c.execute(sa.insert(s.seats), [_seat_values(table.id, seat) for seat in seats])
         except IntegrityError as exc:
             raise StoreError(f"cannot create table {table.id!r}: {first_line(exc)}") from None
-        return TableRow(**values)
+        return row
 
     def table(self, table_id: str) -> TableRow | None:
         with self._read() as c:
@@ -154,14 +154,14 @@ class Store:
         with self._write() as c:
             return c.execute(query).rowcount == 1
 
-    def end_table(self, table_id: str, outcome: Mapping[str, Any]) -> bool:
+    def end_table(self, table_id: str, outcome: Mapping[str, Json]) -> bool:
         """Mark an open table ended with its outcome. False if unknown or already ended (the first end wins)."""
         query = (sa.update(s.tables).where(s.tables.c.id == table_id, s.tables.c.ended_at.is_(None))
                  .values(ended_at=time.time(), outcome=dict(outcome)))
         with self._write() as c:
             return c.execute(query).rowcount == 1
 
-    def set_config(self, table_id: str, changes: Mapping[str, Any]) -> dict[str, Any] | None:
+    def set_config(self, table_id: str, changes: Mapping[str, Json]) -> JsonObject | None:
         """Merge ``changes`` into the table's config atomically; return the new config (None: unknown table)."""
         with self._write() as c:
             query = sa.select(s.tables.c.config).where(s.tables.c.id == table_id).with_for_update()
@@ -275,7 +275,7 @@ class Store:
 
     # -- the GM audit trail --------------------------------------------------------------------------------
 
-    def audit(self, table_id: str, who: str | None, kind: str, detail: Mapping[str, Any] | None = None) -> int:
+    def audit(self, table_id: str, who: str | None, kind: str, detail: Mapping[str, Json] | None = None) -> int:
         """Add an entry to the table's audit trail; return its number n. Unknown table: UnknownTable."""
         check_fits(s.audit.c.who, who)
         check_fits(s.audit.c.kind, kind)
@@ -341,7 +341,7 @@ class Store:
             self._listeners.discard(listener)
 
 
-def _seat_values(table_id: str, seat: Seat) -> dict[str, Any]:
+def _seat_values(table_id: str, seat: Seat) -> dict[str, object]:
     return {"table_id": table_id, "seat": seat.seat, "token_hash": seat.token_hash, "actors": list(seat.actors),
             "controller": seat.controller, "role": seat.role}
 
@@ -351,7 +351,7 @@ def _seat(row: sa.RowMapping) -> Seat:
                 controller=row["controller"], role=row["role"])
 
 
-def _record_values(table_id: str, record: Record) -> dict[str, Any]:
+def _record_values(table_id: str, record: Record) -> dict[str, object]:
     return {"table_id": table_id, "seq": record.seq, "kind": record.kind, "seat": record.seat,
             "actor": record.actor, "payload": record.payload, "submission_id": record.submission_id,
             "chain": record.chain, "created_at": time.time(), "chosen_at": record.chosen_at}

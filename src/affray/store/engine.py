@@ -13,13 +13,16 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError
 
 from affray.store.rows import StoreError
+
+if TYPE_CHECKING:
+    import sqlite3
 
 BUSY_TIMEOUT_S = 30
 
@@ -43,7 +46,7 @@ def database_errors(failure: str = "the database failed") -> Iterator[None]:
         raise StoreError(f"{failure}: {first_line(exc)}") from exc
 
 
-def check_fits(column: sa.Column[Any], value: str | None, *, empty: bool = False) -> None:
+def check_fits(column: sa.Column[str], value: str | None, *, empty: bool = False) -> None:
     """Refuse a string the column cannot hold, the same on both backends (SQLite would store it silently)."""
     limit = getattr(column.type, "length", None)
     if value is None or limit is None:
@@ -70,7 +73,7 @@ def _sqlite_engine(url: sa.URL) -> sa.Engine:
     engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_S})
 
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+    def _on_connect(dbapi_conn: sqlite3.Connection, _record: object) -> None:
         # Let SQLAlchemy's "begin" event below emit BEGIN itself (the pysqlite driver's own is deferred-only).
         dbapi_conn.isolation_level = None
         for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON",

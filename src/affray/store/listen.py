@@ -14,7 +14,7 @@ import logging
 import queue
 import threading
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 import psycopg
 
@@ -43,7 +43,7 @@ def encode(table_id: str, version: int) -> str:
 def decode(payload: str) -> tuple[str, int] | None:
     """The notice in a payload, or None for one that is not ours (something else on the channel)."""
     try:
-        data: Any = json.loads(payload)
+        data: object = json.loads(payload)
     except ValueError:
         return None
     if not isinstance(data, dict):
@@ -119,7 +119,7 @@ class PgListener(_Base):
         self._thread = threading.Thread(target=self._run, name="affray-store-pg-listener", daemon=True)
         self._thread.start()
 
-    def _connect(self) -> psycopg.Connection[Any]:
+    def _connect(self) -> psycopg.Connection[tuple[object, ...]]:
         conn = psycopg.connect(self._conninfo, autocommit=True, connect_timeout=10)
         conn.execute(f"LISTEN {CHANNEL}")
         return conn

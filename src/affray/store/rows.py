@@ -7,7 +7,9 @@ prints a row does not carry them. JSON fields hold whatever JSON the caller gave
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
+
+from affray.core.json import JsonObject
 
 Role = Literal["gm", "player", "spectator"]
 RecordKind = Literal["action", "undo", "gm"]
@@ -34,11 +36,11 @@ class NewTable:
     ruleset: str
     title: str
     scenario: str
-    setup: dict[str, Any]
-    options: dict[str, Any]
+    setup: JsonObject
+    options: JsonObject
     seed_hex: str = field(repr=False)
     commitment: str
-    config: dict[str, Any] = field(default_factory=dict)
+    config: JsonObject = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -49,14 +51,14 @@ class TableRow:
     ruleset: str
     title: str
     scenario: str
-    setup: dict[str, Any]
-    options: dict[str, Any]
+    setup: JsonObject
+    options: JsonObject
     seed_hex: str = field(repr=False)
     commitment: str
     created_at: float
     ended_at: float | None
-    outcome: dict[str, Any] | None
-    config: dict[str, Any]
+    outcome: JsonObject | None
+    config: JsonObject
 
     @property
     def is_open(self) -> bool:
@@ -89,7 +91,7 @@ class Record:
     kind: RecordKind
     seat: str | None
     actor: str | None
-    payload: Any
+    payload: JsonObject
     chain: str
     submission_id: str | None = None
     created_at: float | None = None
@@ -106,7 +108,7 @@ class ChatLine:
     seat: str
     to: str | None
     kind: str
-    body: dict[str, Any]
+    body: JsonObject
     at: float = 0.0
 
 
@@ -118,4 +120,4 @@ class AuditEntry:
     at: float
     who: str | None
     kind: str
-    detail: dict[str, Any]
+    detail: JsonObject

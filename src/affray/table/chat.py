@@ -22,7 +22,7 @@ import unicodedata
 from typing import TYPE_CHECKING
 
 from affray.core.engine import GM
-from affray.core.json import JsonObject
+from affray.core.json import JsonObject, as_list, as_object
 from affray.core.notation import NotationError, parse, roll_expr
 from affray.core.rng import FREE_STREAM, VerifiableRNG
 from affray.store import ChatLine, Store
@@ -93,7 +93,7 @@ def checked_text(text: str) -> str:
 
 def free_draws(table: Table) -> int:
     """How many free dice the table has drawn (the index of the next free draw)."""
-    return sum(len(line.body["roll"]["dice"]) for line in table.chat if line.kind == ROLL)
+    return sum(len(as_list(as_object(line.body["roll"])["dice"])) for line in table.chat if line.kind == ROLL)
 
 
 def free_roll(table: Table, notation: str) -> JsonObject:

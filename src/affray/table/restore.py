@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 from affray.ai.runner import policies_for
 from affray.core.engine import get_ruleset
-from affray.core.json import JsonObject
+from affray.core.json import JsonObject, as_names, as_str
 from affray.core.match import Match
 from affray.core.records import Record, ReplayError
 from affray.core.rng import LEGACY_SALTS, commitment_of
@@ -29,7 +28,7 @@ class TableDamaged(RuntimeError):
 
 def to_store(record: Record, chain: str, submission_id: str | None) -> StoredRecord:
     """A match record as the store keeps it (an undo's payload is ``{"to": N}``)."""
-    payload: Any = {"to": record.action["to"]} if record.kind == "undo" else record.action
+    payload: JsonObject = {"to": record.action["to"]} if record.kind == "undo" else record.action
     kind: RecordKind = "undo" if record.kind == "undo" else "gm" if record.kind == "gm" else "action"
     return StoredRecord(seq=record.seq, kind=kind, seat=record.seat, actor=record.actor or None, payload=payload,
                         chain=chain, submission_id=submission_id, chosen_at=record.chosen_at)
@@ -39,7 +38,7 @@ def from_store(record: StoredRecord) -> JsonObject:
     """A stored record in the match's ``Record.to_dict`` form (what ``Match.restore`` and the chain read), with
     ``chosen_at`` where the store kept one."""
     action = {"type": "undo", "to": record.payload["to"]} if record.kind == "undo" else record.payload
-    out = {"seq": record.seq, "kind": record.kind, "seat": record.seat or "", "actor": record.actor or "",
+    out: JsonObject = {"seq": record.seq, "kind": record.kind, "seat": record.seat or "", "actor": record.actor or "",
            "action": action}
     if record.chosen_at is not None:
         out["chosen_at"] = record.chosen_at
@@ -59,8 +58,9 @@ def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[St
     config = dict(row.config)
     try:
         match = Match.restore(get_ruleset(row.ruleset), row.setup, row.options, seed=seed,
-                              records=[from_store(r) for r in records], seats=config.get("seats"),
-                              controllers=config.get("controllers"), salts=config.get("salts", LEGACY_SALTS))
+                              records=[from_store(r) for r in records], seats=as_names(config.get("seats")),
+                              controllers=as_names(config.get("controllers")),
+                              salts=as_str(config.get("salts", LEGACY_SALTS)))
     except (ReplayError, KeyError, ValueError) as exc:
         raise TableDamaged(f"table {row.id}: the stored log does not replay: {exc}") from None
     if match.commitment != row.commitment:
