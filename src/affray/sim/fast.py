@@ -18,9 +18,8 @@ default, so the full engine and this loop play the same fight.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from affray.core.engine import GM, Action, AnyRuleset, Outcome, Rejected, Viewer
 from affray.core.journal import QUIET, QUIET_TRUSTED
@@ -54,9 +53,9 @@ def viewers_of(actors: Mapping[str, str], seats: Mapping[str, str] | None = None
     return {actor: seat_viewer(seating, seating[actor]) for actor in actors}
 
 
-def play_fast(ruleset: AnyRuleset, setup: Mapping[str, Any], options: Any, policies: Mapping[str, Policy],
-              seed: int, *, validate: bool = False, shared: dict[Any, Any] | None = None,
-              seats: Mapping[str, str] | None = None, max_steps: int = 200_000) -> tuple[Any, FastFight]:
+def play_fast(ruleset: AnyRuleset, setup: Mapping[str, object], options: object, policies: Mapping[str, Policy],
+              seed: int, *, validate: bool = False, shared: dict[Hashable, object] | None = None,
+              seats: Mapping[str, str] | None = None, max_steps: int = 200_000) -> tuple[object, FastFight]:
     """Play one fight to its end on the fast path; returns the final state and the fight's record.
 
     ``options``: parsed options (``parse_options``) or a mapping of them. ``validate``: let the rules check every
@@ -95,7 +94,8 @@ def play_fast(ruleset: AnyRuleset, setup: Mapping[str, Any], options: Any, polic
     raise FastPathError(f"the fight did not end within {max_steps} actions")
 
 
-def replay_in_full(ruleset: AnyRuleset, setup: Mapping[str, Any], options: Mapping[str, Any] | None, fight: FastFight,
+def replay_in_full(ruleset: AnyRuleset, setup: Mapping[str, object], options: Mapping[str, object] | None,
+                   fight: FastFight,
                    *, seats: Mapping[str, str] | None = None) -> Match:
     """The fight played again through a :class:`Match` on its seed, with every event (for narration and checks).
     An action the full engine refuses is a :class:`FastPathError`: the two paths disagree, which is a bug."""

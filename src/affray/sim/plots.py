@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 
 from affray.sim.stats import outcome_rows
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -19,7 +22,7 @@ COLOURS = ["#4477aa", "#ee6677", "#ccbb44", "#66ccee", "#aa3377", "#228833"]
 DRAW_COLOUR, ESCAPED_COLOUR = "#bbbbbb", "#228833"
 
 
-def _save(fig: Any, out: str | Path) -> None:
+def _save(fig: Figure, out: str | Path) -> None:
     path = Path(out)
     if path.suffix.lower() not in (".png", ".svg"):
         raise ValueError(f"plots are written as .png or .svg, not '{path.suffix or path.name}'")

@@ -10,7 +10,7 @@ cluster through the same ``concurrent.futures.Executor`` interface.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
 from itertools import islice
@@ -34,7 +34,7 @@ class SimSpec:
 
     ruleset: str
     setup: Mapping[str, Any]
-    options: Mapping[str, Any]
+    options: Mapping[str, object]
     policies: Mapping[str, str]  # actor -> policy name
     seed: int = 0
     chunk_size: int = DEFAULT_CHUNK
@@ -56,7 +56,7 @@ def play_chunk(spec: SimSpec, chunk: int, count: int) -> Tally:
     policies = {actor: get_policy(spec.ruleset, name) for actor, name in spec.policies.items()}
     chunk_seed = derive_seed(spec.seed, chunk)
     tally = Tally()
-    shared: dict[Any, Any] = {}  # the setup-only parts of the memo, built once for the chunk's fights
+    shared: dict[Hashable, object] = {}  # the setup-only parts of the memo, built once for the chunk's fights
     if spec.path == "engine":
         from affray.ai.runner import play
         from affray.core.match import Match

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from affray.api import Scenario
+from affray.core.engine import Action
 from affray.core.match import Match
 from affray.core.plugin import plugin
 from affray.sim.runner import DEFAULT_CHUNK, RunResult, SimSpec, derive_seed, fight_seed, play_chunk, run
@@ -84,7 +85,7 @@ class Sample:
 
     index: int
     seed: int
-    actions: list[tuple[str, dict[str, Any]]]
+    actions: list[tuple[str, Action]]
     match: Match
 
 
