@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import TypeAdapter
@@ -48,7 +49,7 @@ def test_view_types_are_declared_and_the_schema_names_them() -> None:
     assert schema["title"] == "View (WitchHammerDetail)"
     defs = as_object(schema["$defs"])
     assert {"WitchHammerDetail", "WitchHammerCombatantDetail", "FaceDown", "CardInfo"} <= set(defs)
-    actions = actions_schema("witchhammer", RULESET.action_types())
+    actions: dict[str, Any] = actions_schema("witchhammer", RULESET.action_types())
     assert [t["properties"]["type"]["const"] for t in actions["oneOf"]] == [
         "psych", "place", "ready", "commit", "timeout", "fate"]
     assert actions["oneOf"][3]["properties"]["cards"]["x-free"] is True

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from affray.core.engine import ActionSpec, Viewer
 from affray.core.events import Event
+from affray.core.json import as_str
 from affray.core.match import Match
 from affray.core.seatlog import narrated
 
@@ -43,7 +44,8 @@ def narrate(events: Iterable[Event], match: Match, viewer: Viewer | None = None,
     target = out or console
     story, narrator = match.story(), match.narrator
     for event in events:
-        text = narrator.sentence(event, story) if viewer is None else narrated(event, viewer, narrator, story)["text"]
+        text = (narrator.sentence(event, story) if viewer is None
+                else as_str(narrated(event, viewer, narrator, story)["text"]))
         target.print(styled(text, event.kind))
 
 

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
+
+from affray.core.json import JsonObject
 
 FieldKind = Literal["string", "integer", "number", "boolean", "actor", "square", "squares", "choice", "list",
                     "object"]
@@ -57,8 +59,8 @@ class ActionType:
         return tuple(f.name for f in self.fields if f.free)
 
 
-def _field_schema(f: Field) -> dict[str, Any]:
-    out: dict[str, Any]
+def _field_schema(f: Field) -> JsonObject:
+    out: JsonObject
     if f.kind == "actor":
         out = {"type": "string", "description": "a combatant id"}
     elif f.kind == "square":
@@ -87,10 +89,10 @@ def _field_schema(f: Field) -> dict[str, Any]:
     return out
 
 
-def _type_schema(t: ActionType) -> dict[str, Any]:
-    props: dict[str, Any] = {"type": {"const": t.type}}
+def _type_schema(t: ActionType) -> JsonObject:
+    props: JsonObject = {"type": {"const": t.type}}
     props.update({f.name: _field_schema(f) for f in t.fields})
-    out: dict[str, Any] = {"title": t.label, "type": "object", "properties": props,
+    out: JsonObject = {"title": t.label, "type": "object", "properties": props,
                            "required": ["type", *(f.name for f in t.fields if f.required)],
                            "additionalProperties": False}
     if t.description or t.rules:
@@ -99,13 +101,13 @@ def _type_schema(t: ActionType) -> dict[str, Any]:
     return out
 
 
-def actions_schema(ruleset: str, types: Sequence[ActionType]) -> dict[str, Any]:
+def actions_schema(ruleset: str, types: Sequence[ActionType]) -> JsonObject:
     """The JSON Schema of every action ``ruleset`` accepts: one object schema per :class:`ActionType`."""
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": f"{ruleset} actions",
             "oneOf": [_type_schema(t) for t in types]}
 
 
-def _check_value(f: Field, value: Any, where: str) -> list[str]:
+def _check_value(f: Field, value: object, where: str) -> list[str]:
     kinds: dict[str, type | tuple[type, ...]] = {"string": str, "actor": str, "integer": int, "number": (int, float),
                                                  "boolean": bool, "object": dict, "list": list, "squares": list,
                                                  "square": list}
@@ -115,19 +117,23 @@ def _check_value(f: Field, value: Any, where: str) -> list[str]:
     if want is not None and (not isinstance(value, want) or (f.kind in ("integer", "number")
                                                               and isinstance(value, bool))):
         return [f"{where} is {value!r}, not a {f.kind}"]
-    size = value if f.kind in ("integer", "number") else len(value) if isinstance(value, str | list) else None
+    size: float | None = None  # a number's value, a text's or a list's length
+    if f.kind in ("integer", "number") and isinstance(value, int | float):
+        size = value
+    elif f.kind not in ("integer", "number") and isinstance(value, str | list):
+        size = len(value)
     problems = []
     if size is not None and f.minimum is not None and size < f.minimum:
         problems.append(f"{where} is below its minimum {f.minimum}")
     if size is not None and f.maximum is not None and size > f.maximum:
         problems.append(f"{where} is above its maximum {f.maximum}")
-    if f.kind == "list" and f.item:
+    if f.kind == "list" and f.item and isinstance(value, list):
         for i, entry in enumerate(value):
             problems += check_action(entry, f.item, f"{where}[{i}]")
     return problems
 
 
-def check_action(action: Mapping[str, Any], types: Sequence[ActionType], where: str = "action") -> list[str]:
+def check_action(action: object, types: Sequence[ActionType], where: str = "action") -> list[str]:
     """What keeps ``action`` from being an instance of one of ``types`` (empty when it is one)."""
     if not isinstance(action, Mapping):
         return [f"{where} is not an object"]

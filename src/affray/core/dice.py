@@ -11,8 +11,8 @@ WR-B13 (a bonus die is not a full die).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from affray.core.json import JsonObject
 from affray.core.rng import RNG
 
 
@@ -25,7 +25,7 @@ class Die:
     kept: bool
     draw: int
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {"sides": self.sides, "value": self.value, "kept": self.kept, "draw": self.draw}
 
 
@@ -43,7 +43,7 @@ class Roll:
         """The sum of the kept dice before the modifier."""
         return self.total - self.modifier
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {
             "notation": self.notation,
             "dice": [d.to_dict() for d in self.dice],

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii as _quote  # what json.dumps uses for str with ensure_ascii
 from typing import Any
 
+from affray.core.json import JsonObject
 from affray.core.rng import RNG
 
 
@@ -30,7 +31,7 @@ _ATOMS: dict[type, Callable[[Any], str]] = {
     str: _quote, int: int.__repr__, bool: lambda v: "true" if v else "false", type(None): lambda v: "null"}
 
 
-def canonical(payload: Any) -> bytes:
+def canonical(payload: object) -> bytes:
     """The canonical JSON bytes of a payload: sorted keys, no whitespace, ASCII.
 
     A flat object of strings, integers, booleans and nulls (every card commit) is written directly, byte for
@@ -47,7 +48,7 @@ def canonical(payload: Any) -> bytes:
     return json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
 
 
-def digest_of(payload: Any, salt: bytes) -> str:
+def digest_of(payload: object, salt: bytes) -> str:
     return hashlib.sha256(salt + canonical(payload)).hexdigest()
 
 
@@ -81,9 +82,9 @@ class Sealed:
             raise SealBroken(f"commit {self.seal} by {self.actor} does not match its hash")
         return self.payload
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> JsonObject:
         return {"committed": True, "seal": self.seal, "digest": self.digest}
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {"actor": self.actor, "seal": self.seal, "payload": self.payload,
                 "salt": self.salt.hex(), "digest": self.digest}

@@ -9,17 +9,18 @@ know), and every roll ``lead``, the sentence without its dice (:mod:`affray.core
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from affray.core.engine import GM, Viewer
 from affray.core.events import Committed, Event, Rolled
+from affray.core.json import Json, JsonObject
 from affray.core.narration import Narrator, Story
 
 if TYPE_CHECKING:
     from affray.core.match import Match
 
 
-def redact_event(event: Event, viewer: Viewer) -> dict[str, Any]:
+def redact_event(event: Event, viewer: Viewer) -> JsonObject:
     """``event`` as ``viewer`` may see it. A private event shows in full to its audience; the GM sees it too unless
     it is about a face-down choice (``sealed``) of an actor the GM does not play."""
     audience = event.audience()
@@ -28,7 +29,7 @@ def redact_event(event: Event, viewer: Viewer) -> dict[str, Any]:
     return event.redacted()
 
 
-def narrated(event: Event, viewer: Viewer, narrator: Narrator, story: Story) -> dict[str, Any]:
+def narrated(event: Event, viewer: Viewer, narrator: Narrator, story: Story) -> JsonObject:
     """``event`` as ``viewer`` may see it (:func:`redact_event`), with its sentence (``text``) told from what that
     viewer sees; a roll also carries ``lead``, the sentence without its dice."""
     audience = event.audience()
@@ -44,7 +45,7 @@ def narrated(event: Event, viewer: Viewer, narrator: Narrator, story: Story) -> 
     return shown
 
 
-def seat_log(match: Match, version: int, seat: str, *, narrate: bool = False) -> list[dict[str, Any]]:
+def seat_log(match: Match, version: int, seat: str, *, narrate: bool = False) -> list[JsonObject]:
     """The records of ``match`` from ``version`` on as ``seat`` may see them (see the module docstring)."""
     viewer = match.viewer(seat)
     revealed = match.revealed
@@ -54,10 +55,10 @@ def seat_log(match: Match, version: int, seat: str, *, narrate: bool = False) ->
     for entry in match.records[max(0, version):]:
         seals = [e for e in entry.events if isinstance(e, Committed)]
         hidden = any(s.seal not in revealed for s in seals) and not viewer.may_open(entry.actor)
-        action = ({"type": "commit", "seals": [{"seal": s.seal, "digest": s.digest} for s in seals]}
+        action: Json = ({"type": "commit", "seals": [{"seal": s.seal, "digest": s.digest} for s in seals]}
                   if hidden else entry.action)
-        item: dict[str, Any] = {"seq": entry.seq, "kind": entry.kind, "seat": entry.seat, "actor": entry.actor,
-                                "action": action}
+        item: JsonObject = {"seq": entry.seq, "kind": entry.kind, "seat": entry.seat, "actor": entry.actor,
+                            "action": action}
         if entry.chosen_at is not None:
             item["chosen_at"] = entry.chosen_at
         if story is None or narrator is None:
