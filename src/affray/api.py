@@ -11,7 +11,7 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,7 @@ class Scenario:
     seats: dict[str, str] = field(default_factory=dict)
     controllers: dict[str, str] = field(default_factory=dict)
     #: the setup-only parts of the memo, shared by every match this scenario starts (``Memo.static``)
-    shared: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    shared: dict[Hashable, object] = field(default_factory=dict, repr=False, compare=False)
 
     def start(self, seed: int | bytes | None = None) -> Match:
         """A new live match (verifiable dice). ``seed``: an int (public, reproducible), bytes, or None."""
@@ -82,7 +82,7 @@ def load_scenario(path: str | Path, content: Iterable[str | Path] = ()) -> Scena
     return scenario_from_data(load_scenario_data(path), path, content)
 
 
-def _try_setup(ruleset: AnyRuleset, model: ScenarioBase, setup: dict[str, Any], options: Any,
+def _try_setup(ruleset: AnyRuleset, model: ScenarioBase, setup: dict[str, Any], options: object,
                path: str | Path) -> None:
     """Build the first state once, so what ``fight`` would refuse is refused here, by ``content check`` too:
     a setup the ruleset cannot start (WitchHammer's ``default_card``), a broken invariant, a starting HP above

@@ -13,7 +13,10 @@ import json
 import re
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import httpx2 as httpx
 
 from affray.cli.render import CliError, console, escape, legal_table, narration_lines, status_table
 from affray.core.engine import ActionSpec
@@ -46,7 +49,7 @@ def join_command(link: str, log: Path | None = None) -> None:
         client.close()
 
 
-def _save_log(client: Any, table: str, path: Path) -> None:
+def _save_log(client: httpx.Client, table: str, path: Path) -> None:
     """After the end: the table's full log (seed revealed), written for ``affray verify`` to check."""
     answer = client.get(f"/api/tables/{table}/log")
     data = answer.json()
@@ -60,7 +63,7 @@ def _save_log(client: Any, table: str, path: Path) -> None:
                   f"{escape(path)}[/]")
 
 
-def _get(client: Any, table: str, **params: Any) -> dict[str, Any]:
+def _get(client: httpx.Client, table: str, **params: Any) -> dict[str, Any]:
     answer = client.get(f"/api/tables/{table}", params=params)
     data: dict[str, Any] = answer.json()
     if answer.status_code != 200:
@@ -68,7 +71,7 @@ def _get(client: Any, table: str, **params: Any) -> dict[str, Any]:
     return data
 
 
-def _play(client: Any, table: str) -> bool:
+def _play(client: httpx.Client, table: str) -> bool:
     """Play until the fight is over (True) or the person quits (False)."""
     state = _get(client, table)
     console.print(f"[bold]{escape(state['title'])}[/] ({state['ruleset']}) as seat {escape(state['seat'])}; seed "
@@ -113,7 +116,7 @@ def _resolve(line: str, specs: list[ActionSpec]) -> dict[str, Any] | str:
     return "no action starts like that" if not matches else f"{len(matches)} actions start like that"
 
 
-def _prompt(client: Any, table: str, state: dict[str, Any], actor: str, raw: list[dict[str, Any]]) -> bool:
+def _prompt(client: httpx.Client, table: str, state: dict[str, Any], actor: str, raw: list[dict[str, Any]]) -> bool:
     """Ask for ``actor``'s action and submit it; False when the person quits."""
     specs = [ActionSpec(s["action"], s["label"], (*s.get("notes", []), *([s["hint"]] if s.get("hint") else [])))
              for s in raw]

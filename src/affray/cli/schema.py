@@ -8,7 +8,8 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from collections.abc import Mapping
+from typing import Annotated
 
 import typer
 
@@ -28,7 +29,7 @@ def _ruleset(name: str) -> AnyRuleset:
         raise CliError(str(exc.args[0])) from None
 
 
-def _print(schema: dict[str, Any]) -> None:
+def _print(schema: Mapping[str, object]) -> None:
     print(json.dumps(schema, indent=1, sort_keys=True))
 
 

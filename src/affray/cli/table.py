@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from affray.cli.render import CliError, console, escape
 from affray.core.files import LONE_SURROGATE, MAX_YAML_BYTES, lone_surrogate, read_text
 from affray.web.bounds import MAX_CONNECTIONS, ConnectionLimits
+
+if TYPE_CHECKING:
+    import httpx2 as httpx
 
 table_app = typer.Typer(no_args_is_help=True, help="Open tables on a table server.")
 
@@ -106,7 +109,7 @@ def gm_link(data: dict[str, Any]) -> str:
     return f"{data['gm']['link']}{seats}"
 
 
-def _json(answer: Any) -> dict[str, Any]:
+def _json(answer: httpx.Response) -> dict[str, Any]:
     try:
         data = answer.json()
     except ValueError:

@@ -28,7 +28,7 @@ GROUP_ABOVE = 30  # longer lists are grouped
 _HEADS = (", then ", " to ", " with ", " at ")
 
 
-def card_note(view: Mapping[str, Any], card_id: Any) -> str:
+def card_note(view: Mapping[str, Any], card_id: object) -> str:
     """A card's numbers from the seat's view: ``init +1, defense +1; move 4, attack 6`` (WH-05)."""
     cards = (view.get("detail") or {}).get("cards") or {}  # the typed view's WitchHammer part (view_types.py)
     card = cards.get(card_id) if isinstance(card_id, str) else None
@@ -44,7 +44,7 @@ def card_note(view: Mapping[str, Any], card_id: Any) -> str:
     return ", ".join(above) + ("; " + ", ".join(below) if below else "")
 
 
-def _card_name(view: Mapping[str, Any], card_id: Any) -> str:
+def _card_name(view: Mapping[str, Any], card_id: object) -> str:
     card = ((view.get("detail") or {}).get("cards") or {}).get(card_id) if isinstance(card_id, str) else None
     return str(card.get("name") or card_id) if isinstance(card, Mapping) else str(card_id)
 

@@ -13,6 +13,8 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, TypeVar
 
+from affray.core.json import JsonObject
+
 K = TypeVar("K", bound=Hashable)
 
 
@@ -74,11 +76,11 @@ def pool_sum(dice: int, sides: int = 6, keep: int | None = None, keep_lowest: bo
     return {int(k): Fraction(int(q), int(denominator)) for k, q in result.items()}
 
 
-def as_json(dist: Mapping[int, Fraction]) -> list[dict[str, Any]]:
+def as_json(dist: Mapping[int, Fraction]) -> list[JsonObject]:
     """``[{"outcome": k, "exact": "n/d", "value": float}]`` sorted by outcome (the odds CLI's format)."""
     return [{"outcome": k, "exact": f"{p.numerator}/{p.denominator}", "value": float(p)}
             for k, p in sorted(dist.items()) if p]
 
 
-def prob_json(p: Fraction) -> dict[str, Any]:
+def prob_json(p: Fraction) -> JsonObject:
     return {"exact": f"{p.numerator}/{p.denominator}", "value": float(p)}

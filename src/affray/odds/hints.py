@@ -7,13 +7,12 @@ as ``hit 46% · avg loss 1.2``. The numbers come from the same exact odds functi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from affray.core.engine import ActionSpec
 from affray.core.plugin import plugin
 
 
-def hints(ruleset: str, view: Any, actor: str, specs: Sequence[ActionSpec]) -> list[str]:
+def hints(ruleset: str, view: object, actor: str, specs: Sequence[ActionSpec]) -> list[str]:
     """A hint per spec for ``actor`` ('' where there is none), from the seat's ``view``; never fails the prompt."""
     loader = plugin(ruleset).hints
     if loader is None:

@@ -22,6 +22,7 @@ from fastapi.templating import Jinja2Templates
 from affray.ai.base import policy_names
 from affray.api import Scenario
 from affray.core.engine import GM
+from affray.core.json import Json, JsonObject
 from affray.core.options import describe
 from affray.core.plugin import plugin, plugin_names
 from affray.table.errors import Refusal
@@ -57,23 +58,23 @@ def _pages() -> APIRouter:
 def _lobby_api(examples_dir: Path) -> APIRouter:
     router = APIRouter(prefix="/api", tags=["lobby"])
 
-    @router.get("/examples")
-    def examples() -> list[dict[str, Any]]:
+    @router.get("/examples", response_model=None)
+    def examples() -> list[JsonObject]:
         """The example scenarios a table can be opened from: name (for ``POST /api/tables``), ruleset, title,
         description and combatants (id, name, side, and who plays it by default: ``controller`` human, gm or a
         policy, at ``seat``)."""
         return list(_examples(str(examples_dir)))
 
-    @router.post("/scenarios/check")
-    def check_scenario(body: ScenarioText) -> dict[str, Any]:
+    @router.post("/scenarios/check", response_model=None)
+    def check_scenario(body: ScenarioText) -> JsonObject:
         """An uploaded scenario checked as ``POST /api/tables`` would (422 with its problems), and who plays whom in
         it by default, for the lobby to show before the table is opened."""
         scenario, _ = resolve_scenario(body.scenario, examples_dir)
         return {"ruleset": scenario.ruleset.name, "title": scenario.model.name,
-                "combatants": _combatants(scenario)}
+                "combatants": list[Json](_combatants(scenario))}
 
-    @router.get("/rulesets")
-    def rulesets() -> dict[str, Any]:
+    @router.get("/rulesets", response_model=None)
+    def rulesets() -> JsonObject:
         """Each ruleset's title, named rule options (default, rule ID, sentence, choices, type) and policies."""
         return {name: _ruleset_info(name) for name in plugin_names()}
 
@@ -88,7 +89,7 @@ def _ruleset_info(name: str) -> dict[str, Any]:
 
 
 @cache
-def _examples(examples_dir: str) -> tuple[dict[str, Any], ...]:
+def _examples(examples_dir: str) -> tuple[JsonObject, ...]:
     """Every example under ``examples_dir`` that opens as a table (read once: examples ship with the server), with
     who plays whom in it as the table would open it if nothing is changed (:func:`_combatants`)."""
     root = Path(examples_dir)
@@ -113,7 +114,7 @@ def _examples(examples_dir: str) -> tuple[dict[str, Any], ...]:
     return tuple(out)
 
 
-def _combatants(scenario: Scenario) -> list[dict[str, Any]]:
+def _combatants(scenario: Scenario) -> list[JsonObject]:
     """Each combatant of ``scenario`` (id, display name, side) and who plays it by default, exactly as
     ``POST /api/tables`` opens it when the creator changes nothing: ``controller`` is ``human`` (a person, at player
     seat ``seat``), ``gm`` (the GM's seat) or a policy name."""

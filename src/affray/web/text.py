@@ -12,7 +12,6 @@ text cannot be UTF-8 is written with ASCII escapes instead of failing.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from fastapi.responses import JSONResponse
 
@@ -26,7 +25,7 @@ class SafeJSONResponse(JSONResponse):
     """FastAPI's JSON answer, except that text which cannot be encoded as UTF-8 is sent as ``\\uXXXX`` escapes
     (still valid JSON) instead of raising."""
 
-    def render(self, content: Any) -> bytes:
+    def render(self, content: object) -> bytes:
         try:
             return super().render(content)
         except UnicodeEncodeError:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -76,14 +76,14 @@ async def _first_token(websocket: WebSocket) -> str | None:
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
     try:
-        data: Any = json.loads(message.get("text") or "")
+        data: object = json.loads(message.get("text") or "")
     except (ValueError, RecursionError):
         return None
     token = data.get("token") if isinstance(data, dict) else None
     return token if isinstance(token, str) else None
 
 
-async def _refuse(websocket: WebSocket, refusal: dict[str, Any]) -> None:
+async def _refuse(websocket: WebSocket, refusal: Mapping[str, object]) -> None:
     await _close(websocket, json.dumps(refusal), CLOSE_UNAUTHORIZED)
 
 
