@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Literal, Protocol, TypeGuard, TypeVar
 from affray.core.engine import GM, AnyRuleset, Rejected
 from affray.core.events import Event
 from affray.core.journal import Journal
-from affray.core.json import JsonObject
+from affray.core.json import Json, JsonObject
 from affray.core.rng import RNG
 
 FieldName = Literal["bar", "status", "remove_status", "position", "out"]
@@ -220,9 +220,9 @@ def unknown(combatant: str, known: Sequence[str]) -> Rejected:
                                          f"{', '.join(known)}).")
 
 
-def describe_change(change: Mapping[str, Any], names: Mapping[str, str]) -> str:
+def describe_change(change: Mapping[str, Json], names: Mapping[str, str]) -> str:
     """One change of a ruling in words ("Tomas's Poise 15 (was 23)"), from its dict with ``was``."""
-    who = names[change["combatant"]]
+    who = names[str(change["combatant"])]
     was = change.get("was")
     if "bar" in change:
         return f"{who}'s {change['bar']} {change['value']}" + (f" (was {was})" if was is not None else "")
@@ -247,23 +247,23 @@ class Ruled(Event):
 
     kind: ClassVar[str] = "ruled"
     reason: str
-    changes: list[dict[str, Any]]
+    changes: list[JsonObject]
     private: bool = False
 
     def audience(self) -> frozenset[str] | None:
-        return frozenset({GM, *(c["combatant"] for c in self.changes)}) if self.private else None
+        return frozenset({GM, *(str(c["combatant"]) for c in self.changes)}) if self.private else None
 
-    def redacted(self) -> dict[str, Any]:
+    def redacted(self) -> JsonObject:
         return {"type": "ruled", "reason": self.reason, "changes": [], "private": True,
-                "unseen": sorted({c["combatant"] for c in self.changes})}
+                "unseen": list[Json](sorted({str(c["combatant"]) for c in self.changes}))}
 
     def describe(self, names: Mapping[str, str]) -> str:
         return ruling_sentence(self.reason, self.changes, (), names)
 
 
-def ruling_sentence(reason: str, changes: Sequence[Mapping[str, Any]], unseen: Sequence[str],
+def ruling_sentence(reason: str, changes: Sequence[Mapping[str, Json]], unseen: Sequence[str],
                     names: Mapping[str, str],
-                    told: Callable[[Mapping[str, Any], Mapping[str, str]], str] | None = None) -> str:
+                    told: Callable[[Mapping[str, Json], Mapping[str, str]], str] | None = None) -> str:
     """The GM ruling line every seat reads: "GM ruling (the bridge gives way): Tomas's Poise 15 (was 23)." Each
     change in words by ``told`` (a ruleset narrator's own :meth:`~affray.core.narration.Narrator.change`), by
     :func:`describe_change` when none is given."""

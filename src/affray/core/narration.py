@@ -18,10 +18,10 @@ a script, and :meth:`Narrator.lead` gives the sentence without them, for a page 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
 
 from affray.core.adjust import Ruled, describe_change, ruling_sentence
 from affray.core.events import Event, Rolled
+from affray.core.json import Json, as_list, as_object
 
 
 class Story(Mapping[str, str]):
@@ -70,11 +70,11 @@ def term(names: Mapping[str, str], key: str) -> str:
 class Narrator:
     """The plain narrator: each event's own ``describe``; rulesets subclass it (see the module docstring)."""
 
-    def terms(self, setup: Mapping[str, Any]) -> dict[str, str]:
+    def terms(self, setup: Mapping[str, Json]) -> dict[str, str]:
         """The names of the content ids that events carry, from the match's setup (none here)."""
         return {}
 
-    def story(self, setup: Mapping[str, Any], names: Mapping[str, str]) -> Story:
+    def story(self, setup: Mapping[str, Json], names: Mapping[str, str]) -> Story:
         return Story(names, self.terms(setup))
 
     def sentence(self, event: Event, story: Story) -> str:
@@ -83,7 +83,7 @@ class Narrator:
             return ruling_sentence(event.reason, event.changes, (), story, lambda c, _: self.change(c, story))
         return event.describe(story)
 
-    def change(self, change: Mapping[str, Any], story: Story) -> str:
+    def change(self, change: Mapping[str, Json], story: Story) -> str:
         """One change of a GM ruling in words ("Tomas's Poise 15 (was 23)"); a ruleset says its positions and
         statuses in its own words by overriding this."""
         return describe_change(change, story)
@@ -92,11 +92,12 @@ class Narrator:
         """The sentence without a roll's dice (a page draws them); the sentence itself for other events."""
         return event.lead(story) if isinstance(event, Rolled) else self.sentence(event, story)
 
-    def hidden(self, data: Mapping[str, Any], story: Story) -> str:
+    def hidden(self, data: Mapping[str, Json], story: Story) -> str:
         """An event the viewer may not see, told from its redacted form ``data`` only."""
         if data.get("type") == "ruled":
-            unseen = [str(c) for c in data.get("unseen") or []]
-            return ruling_sentence(str(data.get("reason") or ""), data.get("changes") or [], unseen, story,
+            unseen = [str(c) for c in as_list(data.get("unseen") or [])]
+            changes = [as_object(c) for c in as_list(data.get("changes") or [])]
+            return ruling_sentence(str(data.get("reason") or ""), changes, unseen, story,
                                    lambda c, _: self.change(c, story))
         actor = data.get("actor")
         if isinstance(actor, str) and actor:
@@ -106,20 +107,20 @@ class Narrator:
             return f"{story[actor]} does something only its own seat sees."
         return "Something happens out of your sight."
 
-    def headline(self, entry: Mapping[str, Any], story: Story) -> str:
+    def headline(self, entry: Mapping[str, Json], story: Story) -> str:
         """The sentence for a record whose events do not tell it ("" for most actions: their events do). ``entry``
         is the record as the seat sees it, its events already told (each with its ``text``)."""
         kind = entry.get("kind")
         who = story[str(entry.get("actor") or entry.get("seat") or "")]
         if kind == "undo":
-            to = entry.get("action", {}).get("to")
+            to = as_object(entry.get("action", {})).get("to")
             if entry.get("seat") == "gm" and isinstance(to, int):
                 # moves are counted from 1 (the record of seq 0 is move 1): back to version N is before move N + 1
                 return f"The GM takes the fight back to how it stood before move {to + 1}."
             return f"{who} takes back their last move."
-        if kind == "action" and not any(e.get("text") for e in entry.get("events") or []):
+        if kind == "action" and not any(as_object(e).get("text") for e in as_list(entry.get("events") or [])):
             # An action whose events tell nothing (a pass, "carry on"): who did what, in the action type's words.
-            action_type = str(entry.get("action", {}).get("type", ""))
+            action_type = str(as_object(entry.get("action", {})).get("type", ""))
             return f"{who}: {story.term(f'action:{action_type}') if action_type else 'acts'}."
         return ""
 
