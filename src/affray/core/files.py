@@ -24,6 +24,8 @@ from typing import Any
 
 import yaml
 
+from affray.core.json import Json
+
 MAX_YAML_BYTES = 512 * 1024
 MAX_JSON_BYTES = 64 * 1024 * 1024
 MAX_YAML_NODES = 50_000
@@ -82,10 +84,10 @@ def has_surrogate(text: str) -> bool:
     return not text.isascii() and _SURROGATE.search(text) is not None
 
 
-def lone_surrogate(value: Any) -> str | None:
+def lone_surrogate(value: object) -> str | None:
     """Where a lone surrogate hides in a JSON-like value (a key or a string, at any depth): its path, such as
     ``action.text`` or ``sides[0]`` (``(top level)`` for the value itself), or None. Iterative, so any depth."""
-    stack: list[tuple[Any, str]] = [(value, "")]
+    stack: list[tuple[object, str]] = [(value, "")]
     while stack:
         item, where = stack.pop()
         if isinstance(item, str):
@@ -105,7 +107,7 @@ def lone_surrogate(value: Any) -> str | None:
 class YamlLimitError(yaml.YAMLError):
     """A YAML document that expands past the node limit or holds a recursive alias."""
 
-    def __init__(self, message: str, mark: Any) -> None:
+    def __init__(self, message: str, mark: object) -> None:
         super().__init__(message)
         self.problem = message
         self.problem_mark = mark
@@ -168,11 +170,11 @@ def load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=_Loader)  # a safe loader: libyaml's or the Python one
 
 
-def load_json(path: str | Path, limit: int = MAX_JSON_BYTES) -> Any:
+def load_json(path: str | Path, limit: int = MAX_JSON_BYTES) -> Json:
     """Read and parse a JSON file; a problem is a :class:`FileProblem` with the line."""
     text = read_text(path, limit)
     try:
-        data = json.loads(text)
+        data: Json = json.loads(text)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno}, column {exc.colno}"
         raise FileProblem(path, f"valid JSON (it is not JSON at {where}: {exc.msg})") from None
