@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 
 from affray.core.content import ContentError, ContentLibrary, Problem, load_pack, read_yaml, validate
 from affray.core.engine import get_ruleset
+from affray.core.files import write_text
 from affray.core.plugin import plugin, plugin_names
 from affray.core.scenario import Strict
 from affray.core.sheets import FightSheet
@@ -160,8 +161,9 @@ def dump(sheet: BaseModel) -> str:
 
 
 def write_sheet(sheet: BaseModel, path: str | Path) -> None:
-    """Write a sheet as YAML (comments in a hand-written file are not kept)."""
-    Path(path).write_text(dump(sheet), encoding="utf-8")
+    """Write a sheet as YAML (comments in a hand-written file are not kept), through a temporary file and a
+    rename like every file affray writes (:func:`affray.core.files.write_text`)."""
+    write_text(path, dump(sheet))
 
 
 def markdown(summary: Summary) -> str:
