@@ -20,6 +20,7 @@ from affray.core.checks import BadParameters, Check, CheckResult
 from affray.core.plugin import plugin, plugin_names
 from affray.odds.checks import means, result_json, run_check
 
+
 class _OddsGroup(TyperGroup):
     """``affray odds``: ``duel`` and one group per registered ruleset with declared checks, found at run time."""
 

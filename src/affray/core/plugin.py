@@ -69,8 +69,8 @@ class Plugin:
     CHECK`` checks (:class:`~affray.core.checks.Check` declarations by name), the character sheet rules (with the
     operations a ruleset offers beyond new, check and show), the interactive builder and the numpy batch path;
     ``None`` when the ruleset has none. ``narrator`` tells its events in sentences (:mod:`affray.core.narration`;
-    the plain narrator when ``None``); ``adjuster`` checks and applies GM rulings (:mod:`affray.core.adjust`; ``None``: the GM cannot
-    adjust this ruleset's fights).
+    the plain narrator when ``None``); ``adjuster`` checks and applies GM rulings (:mod:`affray.core.adjust`;
+    ``None``: the GM cannot adjust this ruleset's fights).
     """
 
     name: str

@@ -1,10 +1,10 @@
 """Running a declared single check (:class:`~affray.core.checks.Check`) and its answer as JSON.
 
-:func:`run_check` takes the values given (by field name; absent ones take their defaults), checks them against
-the declaration (known names, required ones, types), then the check's own ``validate``, then the declared
-choices and bounds, then runs it. Every refusal is :class:`~affray.core.checks.BadParameters` with one sentence. :func:`result_json` is the
-documented JSON shape of ``affray odds RULESET CHECK --json`` (docs/odds.md): each probability as
-``{"exact", "value"}``, each distribution as rows, and ``means: {name: {exact, value}}``.
+:func:`run_check` takes the values given (by field name; absent ones take their defaults), checks them against the
+declaration (known names, required ones, types), then the check's own ``validate``, then the declared choices and
+bounds, then runs it. Every refusal is :class:`~affray.core.checks.BadParameters` with one sentence.
+:func:`result_json` is the documented JSON shape of ``affray odds RULESET CHECK --json`` (docs/odds.md): each
+probability as ``{"exact", "value"}``, each distribution as rows, and ``means: {name: {exact, value}}``.
 """
 
 from __future__ import annotations
