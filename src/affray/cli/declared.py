@@ -7,6 +7,9 @@ its kind the Python type (integer, number, boolean flag, string, choice, or a re
 ``required`` with its ``default`` (``None``: optional), its description the help, its bounds a click range. The
 command is a function with a synthesized ``__signature__`` of ``Annotated[..., typer.Option(...)]`` parameters,
 so its ``--help`` and its errors are typer's own, like every hand-written command's.
+
+Help texts name no ruleset: they say :data:`RULESETS`, which the root group (:class:`NamesRulesets`) replaces by the
+registered rulesets' names each time the command line is built.
 """
 
 from __future__ import annotations
@@ -15,10 +18,13 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
+import click
 import typer
+from typer.core import TyperGroup
 
 from affray.core.actions import Field
 from affray.core.checks import flag
+from affray.core.plugin import plugin_names
 
 _TYPES: dict[str, Any] = {"integer": int, "number": float, "boolean": bool, "string": str, "list": list[str]}
 
@@ -44,7 +50,7 @@ def parameter(f: Field) -> inspect.Parameter:
                              annotation=Annotated[python_type(f), info])
 
 
-def option(name: str, kind: type, flag_name: str, help: str, default: Any = None, **more: Any) -> inspect.Parameter:
+def option(name: str, kind: Any, flag_name: str, help: str, default: Any = None, **more: Any) -> inspect.Parameter:
     """A hand-declared parameter to add beside the fields (``--json``, ``--out``...): ``name`` is its keyword."""
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
                              annotation=Annotated[kind, typer.Option(flag_name, help=help, **more)])
@@ -66,3 +72,27 @@ def command(name: str, doc: str, leading: Sequence[inspect.Parameter], fields: S
     run.__doc__ = doc
     run.__name__ = run.__qualname__ = name.replace("-", "_")
     return run
+
+
+#: In a help text: replaced by the registered rulesets' names (comma-separated) when the command line is built.
+RULESETS = "{rulesets}"
+
+
+def fill_rulesets(cmd: click.Command, names: str) -> None:
+    """Put ``names`` for :data:`RULESETS` in the help of ``cmd``, its parameters and its subcommands."""
+    if cmd.help and RULESETS in cmd.help:
+        cmd.help = cmd.help.replace(RULESETS, names)
+    for param in cmd.params:
+        text = getattr(param, "help", None)
+        if isinstance(text, str) and RULESETS in text:
+            param.help = text.replace(RULESETS, names)  # type: ignore[attr-defined]
+    for sub in getattr(cmd, "commands", {}).values():
+        fill_rulesets(sub, names)
+
+
+class NamesRulesets(TyperGroup):
+    """The root group: once built (every run), its help texts name the rulesets registered then."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        fill_rulesets(self, ", ".join(plugin_names()))
