@@ -8,9 +8,8 @@ nothing written; 2 the command cannot run (no such file, not a sheet, unknown ru
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import click
 import typer
 from rich.table import Table
 from typer.core import TyperGroup
@@ -31,15 +30,18 @@ from affray.core.engine import ruleset_names
 from affray.core.plugin import plugin_names
 from affray.core.rng import VerifiableRNG, new_secret_seed, seed_from_int
 
+if TYPE_CHECKING:  # typer carries its own click; its types are only named here
+    from typer._click.core import Command, Context
+
 
 class _CharacterGroup(TyperGroup):
     """``affray character``: new, check, show, options, and the operations the registered rulesets declare."""
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
+    def list_commands(self, ctx: Context) -> list[str]:
         mine = super().list_commands(ctx)
         return [*mine, *(n for n in declared() if n not in mine)]
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
         return super().get_command(ctx, cmd_name) or operation_command(cmd_name)
 
 

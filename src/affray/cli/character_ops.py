@@ -13,9 +13,8 @@ import inspect
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import click
 import typer
 from rich.table import Table
 
@@ -27,6 +26,9 @@ from affray.core.checks import BadParameters
 from affray.core.content import ContentLibrary
 from affray.core.files import FileProblem, check_output_path
 from affray.core.plugin import plugin, plugin_names
+
+if TYPE_CHECKING:  # typer carries its own click; its types are only named here
+    from typer._click.core import Command
 
 ContentParam = option("content", list[Path] | None, "--content", "extra content files or folders")
 
@@ -72,7 +74,7 @@ def write(sheet: Any, target: Path) -> None:
         raise CliError(f"{target}: cannot write the sheet ({exc.strerror}).") from None
 
 
-def operation_command(name: str) -> click.Command | None:
+def operation_command(name: str) -> Command | None:
     """The command of operation ``name`` (``None`` when no registered ruleset offers it)."""
     op = declared().get(name)
     if op is None:

@@ -16,15 +16,17 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import click
 import typer
 from typer.core import TyperGroup
 
 from affray.core.actions import Field
 from affray.core.checks import flag
 from affray.core.plugin import plugin_names
+
+if TYPE_CHECKING:  # typer carries its own click; its types are only named here
+    from typer._click.core import Command
 
 _TYPES: dict[str, Any] = {"integer": int, "number": float, "boolean": bool, "string": str, "list": list[str]}
 
@@ -40,9 +42,9 @@ def python_type(f: Field) -> Any:
 
 def parameter(f: Field) -> inspect.Parameter:
     """One typer parameter for a field (see the module docstring)."""
-    bounds = {k: v for k, v in (("min", f.minimum), ("max", f.maximum)) if v is not None}
-    info = (typer.Argument(help=f.description or None, **bounds) if f.positional
-            else typer.Option(flag(f), help=f.description or None, **bounds))
+    low, high = (None if v is None else int(v) if f.kind == "integer" else v for v in (f.minimum, f.maximum))
+    info = (typer.Argument(help=f.description or None, min=low, max=high) if f.positional
+            else typer.Option(flag(f), help=f.description or None, min=low, max=high))
     default = inspect.Parameter.empty if f.required else f.default
     if f.kind == "boolean" and default is None:
         default = False
@@ -78,7 +80,7 @@ def command(name: str, doc: str, leading: Sequence[inspect.Parameter], fields: S
 RULESETS = "{rulesets}"
 
 
-def fill_rulesets(cmd: click.Command, names: str) -> None:
+def fill_rulesets(cmd: Command, names: str) -> None:
     """Put ``names`` for :data:`RULESETS` in the help of ``cmd``, its parameters and its subcommands."""
     if cmd.help and RULESETS in cmd.help:
         cmd.help = cmd.help.replace(RULESETS, names)

@@ -7,9 +7,8 @@ import sys
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import click
 import typer
 from rich.table import Table
 from typer.core import TyperGroup
@@ -20,14 +19,17 @@ from affray.core.checks import BadParameters, Check, CheckResult
 from affray.core.plugin import plugin, plugin_names
 from affray.odds.checks import means, result_json, run_check
 
+if TYPE_CHECKING:  # typer carries its own click; its types are only named here
+    from typer._click.core import Command, Context
+
 
 class _OddsGroup(TyperGroup):
     """``affray odds``: ``duel`` and one group per registered ruleset with declared checks, found at run time."""
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
+    def list_commands(self, ctx: Context) -> list[str]:
         return [*super().list_commands(ctx), *(n for n in plugin_names() if plugin(n).checks is not None)]
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
         found = super().get_command(ctx, cmd_name)
         if found is not None or cmd_name not in plugin_names() or plugin(cmd_name).checks is None:
             return found
@@ -72,7 +74,7 @@ def bars(title: str, dist: Mapping[int, Fraction], width: int = 40) -> Table:
     return table
 
 
-def checks_group(ruleset: str) -> click.Command:
+def checks_group(ruleset: str) -> Command:
     """``affray odds RULESET``: one command per check its record declares, flags and help from the declaration."""
     record = plugin(ruleset)
     declared = record.checks() if record.checks is not None else {}
