@@ -7,8 +7,9 @@ Checking a sheet has two stages, and both report the file, the field and the rea
 1. the schema (types, ranges, the fields a ruleset allows), and
 2. the ruleset's character rules against its content (point totals, known schools, traits that exist...).
 
-Each ruleset's plug-in record names its :class:`SheetRules` (``sheet``). A sheet that passes can be shown, advanced
-and used in a fight (:func:`fight_sheet`, read by a ruleset's ``prepare`` through :mod:`affray.core.sheets`).
+Each ruleset's plug-in record names its :class:`SheetRules` (``sheet``), with the operations it offers beyond new,
+check and show (:mod:`affray.characters.operations`). A sheet that passes can be shown, advanced and used in a
+fight (:func:`fight_sheet`, read by a ruleset's ``prepare`` through :mod:`affray.core.sheets`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any, Protocol
 import yaml
 from pydantic import BaseModel, Field
 
+from affray.characters.operations import SheetOperation
 from affray.core.content import ContentError, ContentLibrary, Problem, load_pack, read_yaml, validate
 from affray.core.engine import get_ruleset
 from affray.core.files import write_text
@@ -75,6 +77,18 @@ class SheetRules(Protocol):
         ...
 
     def summary(self, sheet: Any, content: ContentLibrary) -> Summary: ...
+
+    @property
+    def operations(self) -> Sequence[SheetOperation]:
+        """What the ruleset offers on its sheets beyond new, check and show (:mod:`affray.characters.operations`);
+        empty when nothing."""
+        ...
+
+    @property
+    def builder_options(self) -> type | None:
+        """The dataclass of the builder's named options a sheet may change under ``house_rules`` (shown by
+        ``affray character options``), or ``None``."""
+        ...
 
 
 def rules_for(ruleset: str) -> SheetRules:
