@@ -115,7 +115,7 @@ function actionsPanel(v, due, grid, cards) {
 function statusPanel(v) {
   const msg = page.msg, names = namesOf(v);
   const order = (v.order || []).map((a) => `<span class="${a === v.turn && (v.prompt?.actors || []).length === 1 ? "turn" : ""}">${esc(names[a] || a)}</span>`).join("");
-  const timer = msg.timer ? `<p>Drama Timer: <span class="timer" id="countdown" data-ends="${esc(msg.timer.ends_at)}"></span></p>` : "";
+  const timer = msg.timer ? `<p>${esc(msg.countdown?.name || "Countdown")}: <span class="timer" id="countdown" data-ends="${esc(msg.timer.ends_at)}"></span></p>` : "";
   const you = msg.role === "gm" ? "the GM" : msg.role === "spectator" ? "watching" : (msg.actors || []).map((a) => names[a] || a).join(" and ");
   const phase = msg.outcome ? "" : [v.round ? `round ${v.round}` : "", words(v.phase)].filter(Boolean).join(" · ");
   const waiting = waitingFor(v);
