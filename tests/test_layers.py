@@ -12,6 +12,7 @@ through the plug-in record), and the rules never import their extensions.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,25 @@ def test_rules_never_use_global_randomness() -> None:
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
             assert "random" not in names, f"{path} imports random"
+
+
+# -- the table, the web page and the generic tools reach rulesets only through their records ------------------------
+
+RULESET_NAMES = re.compile(r"\b(witchhammer|warp|spellchrome|hud)\b", re.IGNORECASE)
+EDGES = ("table", "web", "sim", "odds")
+EDGE_MODULES = sorted(p for folder in EDGES for p in (SRC / folder).rglob("*.py"))
+PAGE_SCRIPTS = sorted((SRC / "web" / "static").glob("*.js"))  # the page's own modules, not vendor/
+
+
+@pytest.mark.parametrize("path", [*EDGE_MODULES, *PAGE_SCRIPTS], ids=lambda p: str(p.relative_to(SRC)))
+def test_the_server_and_the_page_name_no_ruleset(path: Path) -> None:
+    """The table, the web server and page, the simulation and the odds tools know no ruleset: no import of
+    ``affray.rulesets.``, no ruleset's name as a word (strings and comments included). What they need of a
+    ruleset (its panels, its GM countdown, its examples, its odds) comes from its plug-in record and its views."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".py":
+        bad = sorted(m for m in imports_of(path) if m.startswith("affray.rulesets"))
+        assert not bad, f"{path} imports {bad}: reach a ruleset through its plug-in record"
+    assert "affray.rulesets" not in text, f"{path} names a ruleset's module (an import by name is an import too)"
+    named = [f"line {text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}" for m in RULESET_NAMES.finditer(text)]
+    assert not named, f"{path} names rulesets: {named}"

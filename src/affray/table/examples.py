@@ -3,7 +3,7 @@
 --examples``). A ruleset registered in code (:func:`affray.core.plugin.register`) brings its examples with it.
 
 An example's name is ``<ruleset>/<path below the record's folder, without .yaml>`` (a listed file: ``<ruleset>/<its
-stem>``), so the built-in ``examples/<ruleset>/`` folders keep their names (``witchhammer/mill_ambush``); a file of the
+stem>``), so the built-in ``examples/<ruleset>/`` folders keep their names (``RULESET/mill_ambush``); a file of the
 server's folder is named by its path below that folder.
 """
 
