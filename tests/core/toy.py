@@ -224,7 +224,7 @@ PLUGIN = Plugin(name="toy", title="Toy sealed bids", rules=ToyRuleset, adjuster=
 # ``toy/sealed_duel`` and opens it, with no change to the server or the page (tests/web/test_browser_toy.py).
 
 #: The toy's example scenarios (``toy/<file name>``), named by its record.
-EXAMPLES = Path(__file__).parent / "toy_examples"
+EXAMPLES: Path = Path(__file__).parent / "toy_examples"
 
 
 def bid_facts(state: ToyState, viewer: Viewer, names: Mapping[str, str]) -> Facts:

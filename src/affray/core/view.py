@@ -24,7 +24,6 @@ so that a new ruleset shows its own part with no change to any client.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Generic, Literal, TypeVar, get_args
 
 from affray.core.engine import GM, Outcome, Viewer, Window
@@ -84,7 +83,6 @@ class Facts:
     rows: tuple[Fact, ...]
 
 
-@lru_cache(maxsize=64)
 def panels_of(detail_type: type[Any]) -> tuple[PanelKind, ...]:
     """The panels a ruleset's views ask for: the ``PANELS`` of its detail dataclass (none when it declares none);
     ``TypeError`` for a kind no client knows."""
