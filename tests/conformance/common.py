@@ -84,7 +84,7 @@ def leaks(match: Match) -> list[str]:
     for seat in {*match.seat_names(), SPECTATOR, GM}:
         viewer = match.viewer(seat)
         text = json.dumps(match.view_json(seat), sort_keys=True) + json.dumps(match.redacted_log(seat), sort_keys=True)
-        # What each of the seat's policies would see (issue 16, item 4): the same redaction as the view.
+        # What each of the seat's policies would see (core/policy.py): the same redaction as the view.
         for actor in sorted(a for a, s in match.seats.items() if s == seat and a in match.controllers):
             text += json.dumps(exposed(match.observe(actor)), sort_keys=True, default=repr)
         for owner, secret, sealed in hidden:
