@@ -29,11 +29,6 @@ UPLOAD_PATH = "scenario.yaml"  # the file name problems of uploaded text are rep
 MAX_SCENARIO_TEXT = 128 * 1024
 
 
-def default_examples_dir() -> Path:
-    """``examples/`` of the project this package was installed from (an editable install or a checkout)."""
-    return Path(__file__).resolve().parents[3] / "examples"  # src/affray/table/ -> the project root
-
-
 def _problems(exc: ContentError, examples_dir: Path | None) -> Refusal:
     """The problems of a scenario, with example paths below their examples' folder (no server paths in answers)."""
     file = shown_path(exc.path, examples_dir)
