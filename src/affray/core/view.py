@@ -14,11 +14,12 @@ Views are read-only: rulesets share unchanged parts between successive views (th
 **Panels.** A client draws a ruleset's own part with the panels the view names in ``panels``, never by guessing the
 ruleset from the view's shape. A ruleset declares them once, as the class attribute ``PANELS`` of its view's detail
 dataclass (:data:`PanelKind`); :func:`envelope` puts them in every view and :func:`view_schema` fixes them in the
-schema. Each kind reads data of a known shape: ``grid`` the map rows ``detail.map`` and the combatants' ``square``
-positions; ``line`` the ``line`` positions; ``places`` the ``place`` positions and ``detail.pursuit``; ``cards`` the
-view's ``detail.cards`` and each combatant's ``hand``, ``psych``, ``slots`` and ``ready``; ``facts`` the
-:class:`Facts` of ``detail.facts`` and of each combatant's ``detail.facts``: label and value rows a ruleset fills in,
-so that a new ruleset shows its own part with no change to any client.
+schema. Each kind reads data of a known shape: ``grid`` the map rows ``detail.map``, the combatants' ``square``
+positions and, where a ruleset tells it, their ``melee_armed`` (the squares around them are threatened); ``line``
+the ``line`` positions; ``places`` the ``place`` positions and ``detail.pursuit``; ``cards`` the view's
+``detail.cards`` and each combatant's ``hand``, ``psych``, ``slots`` and ``ready``; ``facts`` the :class:`Facts` of
+``detail.facts`` and of each combatant's ``detail.facts``: label and value rows a ruleset fills in, so that a new
+ruleset shows its own part with no change to any client.
 """
 
 from __future__ import annotations
