@@ -86,7 +86,8 @@ def test_rules_never_use_global_randomness() -> None:
 
 # -- the table, the web page and the generic tools reach rulesets only through their records ------------------------
 
-RULESET_NAMES = re.compile(r"\b(witchhammer|warp|spellchrome|hud)\b", re.IGNORECASE)
+#: The four rulesets' names as words of letters (``WaRP``, ``Sim HuD``, ``hud_place``: an underscore ends a word).
+RULESET_NAMES = re.compile(r"(?<![a-z])(witchhammer|warp|spellchrome|hud)(?![a-z])", re.IGNORECASE)
 EDGES = ("table", "web", "sim", "odds")
 EDGE_MODULES = sorted(p for folder in EDGES for p in (SRC / folder).rglob("*.py"))
 PAGE_SCRIPTS = sorted((SRC / "web" / "static").glob("*.js"))  # the page's own modules, not vendor/
