@@ -1,7 +1,8 @@
 // The boards, each drawn where the view asks for its panel: "grid" (the SVG grid: squares, tokens with facing, the
 // squares the seat's foes threaten, the legal moves as clickable squares with a path preview that warns of attacks
-// of opportunity, foes to click as targets), "line" (positions in metres) and "places". Tokens are coloured by what they are to this seat (own, ally, foe) and
-// labelled so that two of one name differ; the GM drags a token to move it (a ruling).
+// of opportunity, foes to click as targets), "line" (positions in metres) and "places". Tokens are coloured by what
+// they are to this seat (own, ally, foe) and labelled so that two of one name differ; the GM drags a token to move
+// it (a ruling).
 import { esc } from "./api.js";
 import { mapRows, tokenLabels } from "./view.js";
 

@@ -34,7 +34,7 @@ function position(c) {
 
 // The parts of a combatant's detail that a declared panel draws (so the sheet does not repeat them).
 const PANEL_PARTS = { cards: ["hand", "deck", "slots", "psych", "ready"], facts: ["facts"] };
-const owned = (v) => new Set((v.panels || []).flatMap((kind) => PANEL_PARTS[kind] || []));
+const owned = (v) => new Set(v.panels.flatMap((kind) => PANEL_PARTS[kind] || []));
 
 function shown(x) {
   // A sheet value in words: numbers and names as they are, lists joined, objects as "name value" pairs.
@@ -72,8 +72,8 @@ function slotChip(fd, cards, label) {
 }
 
 // The "cards" panel: the hand, the Psych card and the two slots (WH-02, WH-03): each card of the hand that can be
-// played now has one button that puts it face down in the next slot; "ready" (with the other moves) locks the slots in. A
-// combination of cards (a "commit") is never a button of its own: the slots are filled one card at a time.
+// played now has one button that puts it face down in the next slot; "ready" (with the other moves) locks the slots
+// in. A combination of cards (a "commit") is never a button of its own: the slots are filled one card at a time.
 export function cardsPanel(v, due, button) {
   const cards = v.detail?.cards || {};
   const rows = [], hands = [];

@@ -6,7 +6,7 @@ export function envelope(view) {
 }
 
 // Whether the view asks for the panel `kind` ("grid", "line", "places", "cards", "facts").
-export const wants = (v, kind) => (v.panels || []).includes(kind);
+export const wants = (v, kind) => v.panels.includes(kind);
 
 // Each combatant's relation to this seat: "own" (the seat plays it), "ally" (on a side the seat plays), "foe"
 // (another side); a seat that plays nobody (a spectator, a GM with no combatant) sees sides, "side0", "side1"...
