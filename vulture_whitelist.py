@@ -9,10 +9,8 @@ from typing import Any
 
 _: Any = None
 
-_.heal_cmd  # cli/character.py: a typer command or callback, registered by its decorator
 _.check_cmd  # cli/character.py: a typer command or callback, registered by its decorator
 _.options_cmd  # cli/character.py: a typer command or callback, registered by its decorator
-_.wound_cmd  # cli/character.py: a typer command or callback, registered by its decorator
 _.check_command  # cli/db.py: a typer command or callback, registered by its decorator
 _.backup_command  # cli/db.py: a typer command or callback, registered by its decorator
 _._root  # cli/main.py: a typer command or callback, registered by its decorator
@@ -20,14 +18,9 @@ _.content_check  # cli/main.py: a typer command or callback, registered by its d
 _.sim  # cli/main.py: a typer command or callback, registered by its decorator
 _.verify_cmd  # cli/main.py: a typer command or callback, registered by its decorator
 _.options_cmd  # cli/main.py: a typer command or callback, registered by its decorator
-_.spellchrome_save  # cli/odds.py: a typer command or callback, registered by its decorator
-_.witchhammer_attack  # cli/odds.py: a typer command or callback, registered by its decorator
-_.witchhammer_save  # cli/odds.py: a typer command or callback, registered by its decorator
-_.spellchrome_dying  # cli/odds.py: a typer command or callback, registered by its decorator
-_.hud_exchange  # cli/odds.py: a typer command or callback, registered by its decorator
-_.spellchrome_attack  # cli/odds.py: a typer command or callback, registered by its decorator
-_.warp_attack  # cli/odds.py: a typer command or callback, registered by its decorator
 _.scenario_cmd  # cli/schema.py: a typer command or callback, registered by its decorator
+_.__signature__  # cli/declared.py: what typer reads of a generated command (its flags, from the declaration)
+_.__doc__  # cli/declared.py: what typer reads of a generated command (its --help text)
 _.actions_cmd  # cli/schema.py: a typer command or callback, registered by its decorator
 _.view_cmd  # cli/schema.py: a typer command or callback, registered by its decorator
 _.new_table  # cli/table.py: a typer command or callback, registered by its decorator
@@ -37,6 +30,8 @@ _.roll_notation  # core/notation.py: used outside src/: library helper, parse an
 _.__qualname__  # core/plugin.py: names a plug-in part's loader in reprs and tracebacks
 _.unregister  # core/plugin.py: used outside src/: the registry's undo for toy rulesets in tests (tests/core/test_plugin.py)
 _.ViewObservation  # core/policy.py: used outside src/: the plainest observation for a new ruleset (docs/architecture.md, 'Adding a ruleset')
+_.Facts  # core/view.py: used outside src/: the facts panel's rows for a ruleset that fills them in (the toy of tests/core/toy.py; docs/architecture.md)
+_.panels  # core/view.py: a dataclass field, serialised by to_jsonable (the page picks its panels from it)
 _.ScriptedRNG  # core/rng.py: used outside src/: the scripted dice stream of tests and docs/library.md
 _._two_sides  # core/scenario.py: a pydantic validator, registered by its decorator
 _._unique_names  # core/scenario.py: a pydantic validator, registered by its decorator

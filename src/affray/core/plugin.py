@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeAlias
 
 from affray.core.engine import SetupT, StateT
@@ -26,6 +27,7 @@ from affray.core.json import Json
 
 if TYPE_CHECKING:
     from affray.core.adjust import Adjuster
+    from affray.core.checks import Check
     from affray.core.engine import ActionSpec, Ruleset
     from affray.core.narration import Narrator
     from affray.core.policy import Policy
@@ -60,6 +62,28 @@ class BatchPath:
     label: str
 
 
+@dataclass(frozen=True, slots=True)
+class Countdown:
+    """A real-time limit the GM's page offers for this ruleset (WitchHammer's Drama Timer, WH-B20): on in a match
+    whose rule option ``option`` is true; when it runs out the table submits ``{"type": action}`` for the GM's seat
+    (while the GM has a call to make). ``name`` and ``rule`` are what the pages call it; ``seconds`` names the rule
+    option holding its usual length (the GM page's first value), if there is one."""
+
+    name: str
+    rule: str
+    option: str
+    action: str
+    seconds: str | None = None
+
+    def on(self, options: Any) -> bool:
+        """Whether the countdown is on in a match with ``options``."""
+        return bool(getattr(options, self.option, False))
+
+    def length(self, options: Any) -> int | None:
+        value = getattr(options, self.seconds, None) if self.seconds else None
+        return value if isinstance(value, int) else None
+
+
 @dataclass(frozen=True)
 class Plugin(Generic[StateT, SetupT]):
     """Everything one ruleset contributes (see the module docstring).
@@ -69,10 +93,13 @@ class Plugin(Generic[StateT, SetupT]):
     ``policies`` maps policy names to
     factories (``random`` is added for every ruleset by :mod:`affray.ai`). ``hints``, ``duel``, ``checks``,
     ``sheet``, ``builder`` and ``batch`` load the odds hints, the exact duel model, the ``affray odds RULESET
-    CHECK`` checks, the character sheet rules, the interactive builder and the numpy batch path; ``None`` when the
-    ruleset has none. ``narrator`` tells its events in sentences (:mod:`affray.core.narration`; the plain narrator
-    when ``None``); ``adjuster`` checks and applies GM rulings (:mod:`affray.core.adjust`; ``None``: the GM cannot
-    adjust this ruleset's fights).
+    CHECK`` checks (:class:`~affray.core.checks.Check` declarations by name), the character sheet rules (with the
+    operations a ruleset offers beyond new, check and show), the interactive builder and the numpy batch path;
+    ``None`` when the ruleset has none. ``narrator`` tells its events in sentences (:mod:`affray.core.narration`;
+    the plain narrator when ``None``); ``adjuster`` checks and applies GM rulings (:mod:`affray.core.adjust`;
+    ``None``: the GM cannot adjust this ruleset's fights). ``countdown``: the real-time limit the GM may start
+    (:class:`Countdown`); ``examples``: where its example scenarios are, a folder (every ``*.yaml`` below it) or a
+    list of scenario files, which the web table's lobby lists and opens (:mod:`affray.table.examples` names them).
     """
 
     name: str
@@ -82,12 +109,14 @@ class Plugin(Generic[StateT, SetupT]):
     policies: Callable[[], Mapping[str, Callable[[], Policy]]] = _no_policies
     hints: Callable[[], Hinter] | None = None
     duel: Callable[[], DuelModel] | None = None
-    checks: Callable[[], Mapping[str, Any]] | None = None
+    checks: Callable[[], Mapping[str, Check]] | None = None
     sheet: Callable[[], Any] | None = None
     builder: Callable[[], Any] | None = None
     batch: Callable[[], BatchPath] | None = None
     narrator: Callable[[], Narrator] | None = None
     adjuster: Callable[[], Adjuster[StateT]] | None = None
+    countdown: Countdown | None = None
+    examples: Callable[[], Path | Sequence[Path]] | None = None
     _loaded: dict[str, Ruleset[StateT, SetupT]] = field(default_factory=dict, repr=False, compare=False)
 
     def ruleset(self) -> Ruleset[StateT, SetupT]:

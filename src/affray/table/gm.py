@@ -1,8 +1,8 @@
 """The GM's tools: rulings on the fight (a bar, a status, a position, out of the fight: :mod:`affray.core.adjust`,
-records of the log itself), take back to any earlier version (after a confirmation), pause and resume,
-WitchHammer's Drama Timer (WH-B20: a server-side countdown that submits the GM's ``timeout``), replace a seat's
-token, end the fight, export the log. Every other intervention goes into the store's audit trail beside the log of
-record.
+records of the log itself), take back to any earlier version (after a confirmation), pause and resume, the
+countdown a ruleset's record declares (:class:`~affray.core.plugin.Countdown`: a server-side clock that submits the
+GM's call when it runs out), replace a seat's token, end the fight, export the log. Every other intervention goes
+into the store's audit trail beside the log of record.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from affray.core.json import Json, JsonObject, as_list, as_number, as_object
 from affray.core.log import export_log
 from affray.table.chat import free_rolls
 from affray.table.errors import BAD_REQUEST, CONFLICT, FORBIDDEN, UNPROCESSABLE, Refusal, refused_step
-from affray.table.live import Answer, SeatInfo, Table
+from affray.table.live import Answer, SeatInfo, Table, countdown_of
 from affray.table.tokens import new_token, token_hash
 
 if TYPE_CHECKING:
@@ -90,14 +90,15 @@ def set_paused(service: TableService, table: Table, seat: SeatInfo, paused: bool
 
 
 def start_timer(service: TableService, table: Table, seat: SeatInfo, seconds: float | None) -> JsonObject:
-    """Start (or with ``None`` stop) the Drama Timer; when it runs out the server submits the GM's ``timeout``."""
+    """Start (or with ``None`` stop) the ruleset's countdown (its record's :class:`~affray.core.plugin.Countdown`);
+    when it runs out the server submits the GM's call the record names."""
     require_gm(seat)
     with table.lock:
-        if not getattr(table.match.options, "drama_timer", False):
-            raise Refusal("no_timer", "The Drama Timer is off in this match (the witchhammer option drama_timer).",
-                          UNPROCESSABLE)
+        countdown = countdown_of(table.match)
+        if countdown is None:
+            raise Refusal("no_timer", _no_countdown(table), UNPROCESSABLE)
         if seconds is not None and not 0 < seconds <= 3600:
-            raise Refusal("bad_seconds", "The Drama Timer runs from 1 second to an hour.", UNPROCESSABLE)
+            raise Refusal("bad_seconds", f"The {countdown.name} runs from 1 second to an hour.", UNPROCESSABLE)
         timer: JsonObject | None = (None if seconds is None
                                     else {"ends_at": round(time.time() + seconds, 3), "seconds": seconds})
         config = service._guard(lambda: service.store.set_config(table.id, {"timer": timer}))
@@ -107,6 +108,15 @@ def start_timer(service: TableService, table: Table, seat: SeatInfo, seconds: fl
         _schedule(service, table, timer)
     service.announce(table)
     return {"timer": timer, "version": table.version}
+
+
+def _no_countdown(table: Table) -> str:
+    from affray.core.plugin import plugin
+
+    declared = plugin(table.match.ruleset.name).countdown
+    if declared is None:
+        return "This ruleset has no countdown for the GM to start."
+    return f"The {declared.name} is off in this match (the rule option {declared.option}, {declared.rule})."
 
 
 def resume_timer(service: TableService, table: Table) -> None:
@@ -127,9 +137,9 @@ def _fire(service: TableService, table: Table, timer: JsonObject) -> None:
         config = service._guard(lambda: service.store.set_config(table.id, {"timer": None}))
         table.config = dict(config or table.config)
         window = None if table.over or table.paused else table.match.pending()
-        fired = False
-        if window is not None and GM in window.actors:
-            result = table.match.submit(GM, GM, {"type": "timeout"}, version=table.version)
+        countdown, fired = countdown_of(table.match), False
+        if window is not None and GM in window.actors and countdown is not None:
+            result = table.match.submit(GM, GM, {"type": countdown.action}, version=table.version)
             fired = not isinstance(result, Rejected) and service._commit(table, None)
         service._guard(lambda: service.store.audit(table.id, None, "timer", {"ran_out": True, "called": fired}))
     service.announce(table)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from affray.core.plugin import Plugin, part
+from affray.rulesets import bundled_examples
 
 if TYPE_CHECKING:
     from affray.core.engine import Ruleset
@@ -27,6 +28,7 @@ PLUGIN: Plugin[HudState, HudSetup] = Plugin(
     batch=part("affray.rulesets.hud.batch", "BATCH"),
     narrator=part("affray.rulesets.hud.narration", "NARRATOR"),
     adjuster=part("affray.rulesets.hud.adjust", "ADJUSTER"),
+    examples=bundled_examples("hud"),
 )
 
 if TYPE_CHECKING:  # the rules class satisfies the contract with its own state and setup (checked by mypy only)

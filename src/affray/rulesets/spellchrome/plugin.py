@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from affray.core.plugin import Plugin, part
+from affray.rulesets import bundled_examples
 
 if TYPE_CHECKING:
     from affray.core.engine import Ruleset
@@ -26,6 +27,7 @@ PLUGIN: Plugin[SpellchromeState, SpellchromeSetup] = Plugin(
     builder=part("affray.rulesets.spellchrome.builder", "build"),
     narrator=part("affray.rulesets.spellchrome.narration", "NARRATOR"),
     adjuster=part("affray.rulesets.spellchrome.adjust", "ADJUSTER"),
+    examples=bundled_examples("spellchrome"),
 )
 
 if TYPE_CHECKING:  # the rules class satisfies the contract with its own state and setup (checked by mypy only)

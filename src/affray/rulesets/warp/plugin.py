@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from affray.core.plugin import Plugin, part
+from affray.rulesets import bundled_examples
 
 if TYPE_CHECKING:
     from affray.core.engine import Ruleset
@@ -26,6 +27,7 @@ PLUGIN: Plugin[WarpState, WarpSetup] = Plugin(
     builder=part("affray.rulesets.warp.builder", "build"),
     narrator=part("affray.rulesets.warp.narration", "NARRATOR"),
     adjuster=part("affray.rulesets.warp.adjust", "ADJUSTER"),
+    examples=bundled_examples("warp"),
 )
 
 if TYPE_CHECKING:  # the rules class satisfies the contract with its own state and setup (checked by mypy only)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from affray.core.plugin import Plugin, part
+from affray.core.plugin import Countdown, Plugin, part
+from affray.rulesets import bundled_examples
 
 if TYPE_CHECKING:
     from affray.core.engine import Ruleset
@@ -26,6 +27,8 @@ PLUGIN: Plugin[WitchHammerState, WitchHammerSetup] = Plugin(
     builder=part("affray.rulesets.witchhammer.characters.builder", "build"),
     narrator=part("affray.rulesets.witchhammer.narration", "NARRATOR"),
     adjuster=part("affray.rulesets.witchhammer.adjust", "ADJUSTER"),
+    countdown=Countdown("Drama Timer", "WH-B20", option="drama_timer", action="timeout", seconds="drama_timer_seconds"),
+    examples=bundled_examples("witchhammer"),
 )
 
 if TYPE_CHECKING:  # the rules class satisfies the contract with its own state and setup (checked by mypy only)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from affray.core.view import PanelKind
 
 if TYPE_CHECKING:
     from affray.rulesets.witchhammer.state import Node
@@ -136,6 +138,9 @@ class WitchHammerCombatantDetail:
 class WitchHammerDetail:
     """The view's WitchHammer part: the vignette, the map rows, the cards the viewer may read (those in force and
     those of every deck it may see), the status table, the Drama Timer and the PCs awaiting the GM's ruling."""
+
+    #: The battle map and the cards: hand, Psych card and slots (WH-02, WH-03).
+    PANELS: ClassVar[tuple[PanelKind, ...]] = ("grid", "cards")
 
     vignette: int
     map: tuple[str, ...]
