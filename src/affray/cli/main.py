@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, TypeVar
 
 import typer
 
@@ -21,6 +21,7 @@ from affray.cli.table import serve_command, table_app
 from affray.core.content import ContentError
 from affray.core.dice import Roll
 from affray.core.files import FileProblem
+from affray.core.json import JsonObject
 from affray.core.log import LogFormatError, import_log, read_log, verify
 from affray.core.notation import DiceExpr, NotationError, parse, roll_expr
 from affray.core.options import OptionError
@@ -177,7 +178,7 @@ def replay(log: Annotated[Path, typer.Argument(help="a match log written by --lo
 T = TypeVar("T")
 
 
-def _about(log: Path, fn: Callable[[dict[str, Any]], T], data: dict[str, Any]) -> T:
+def _about(log: Path, fn: Callable[[JsonObject], T], data: JsonObject) -> T:
     """``fn(data)``, a problem with the log named with its file."""
     try:
         return fn(data)

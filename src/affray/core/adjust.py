@@ -48,7 +48,7 @@ class Change:
     field: FieldName
     name: str = ""
     # Checked by parse for its field (an int for a bar, int | None for a status, a bool for out, JSON for a
-    # position); Any so that each adjuster reads the kind its field has.
+    # position); loose so that each adjuster reads the kind its field has.
     value: Any = None
 
     def to_dict(self) -> JsonObject:

@@ -82,7 +82,7 @@ def read_yaml(path: str | Path) -> Any:
         raise ContentError(p, [Problem(where, f"valid YAML ({getattr(exc, 'problem', None) or exc})")]) from None
 
 
-def validate(model: type[M], data: Any, path: str | Path) -> M:
+def validate(model: type[M], data: object, path: str | Path) -> M:
     """Validate ``data`` against ``model``; errors name ``path`` and each bad field."""
     if not isinstance(data, dict):
         raise ContentError(path, [Problem("(top level)", "a mapping of fields (key: value)")])

@@ -75,11 +75,11 @@ class Countdown:
     action: str
     seconds: str | None = None
 
-    def on(self, options: Any) -> bool:
+    def on(self, options: object) -> bool:
         """Whether the countdown is on in a match with ``options``."""
         return bool(getattr(options, self.option, False))
 
-    def length(self, options: Any) -> int | None:
+    def length(self, options: object) -> int | None:
         value = getattr(options, self.seconds, None) if self.seconds else None
         return value if isinstance(value, int) else None
 

@@ -25,7 +25,7 @@ ruleset shows its own part with no change to any client.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar, get_args
+from typing import Generic, Literal, TypeVar, get_args
 
 from affray.core.engine import GM, Outcome, Viewer, Window
 from affray.core.events import to_jsonable
@@ -90,7 +90,7 @@ class Facts:
     rows: tuple[Fact, ...]
 
 
-def panels_of(detail_type: type[Any]) -> tuple[PanelKind, ...]:
+def panels_of(detail_type: type[object]) -> tuple[PanelKind, ...]:
     """The panels a ruleset's views ask for: the ``PANELS`` of its detail dataclass (none when it declares none);
     ``TypeError`` for a kind no client knows."""
     declared: tuple[PanelKind, ...] = tuple(getattr(detail_type, "PANELS", ()))

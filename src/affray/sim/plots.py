@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import matplotlib
 
-from affray.sim.stats import outcome_rows
+from affray.sim.stats import OutcomeRow, outcome_rows
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -59,7 +59,7 @@ def plot_report(report: Mapping[str, Any], out: str | Path, title: str = "") -> 
     _save(fig, out)
 
 
-def _colours(rows: Sequence[Any]) -> list[str]:
+def _colours(rows: Sequence[OutcomeRow]) -> list[str]:
     sides = iter(COLOURS * (1 + len(rows) // len(COLOURS)))
     return [next(sides) if r.side else DRAW_COLOUR if r.label == "draw" else ESCAPED_COLOUR for r in rows]
 
