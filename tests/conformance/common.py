@@ -101,7 +101,8 @@ class LeakWatch:
     redaction for a seat changes only when one of its commits is revealed (``Match.revealed``) or the seating
     changes; so per seat the watch keeps each record's redacted text and redoes only what can have changed: the
     records added since the last check, the records whose commits were revealed since (from the first of them
-    on), everything when the seating changed. The view and the observations are checked whole every time. A
+    on), everything when the seating changed. The view and the observations of the actors due to act (what a
+    policy is shown: it observes only when its actor is due) are checked whole every time. A
     secret already searched in every kept record is searched in the new ones only; a secret new to the seat (a
     card just dealt, a GM sheet that changed) in every kept record. Each record's text is searched on its own
     (a secret is a JSON value; it does not span two records)."""
@@ -132,8 +133,11 @@ class LeakWatch:
         match, viewer = self.match, self.match.viewer(seat)
         log = self._logs.setdefault(seat, _SeatLog())
         fresh = self._refresh(seat, log)
-        # What each of the seat's policies would see: the same redaction as the view.
-        for actor in sorted(a for a, s in match.seats.items() if s == seat and a in match.controllers):
+        # What the seat's policies see: the observation of each of its actors due to act (the same redaction as
+        # the view). A policy observes only then (ai/runner.py policy_action, table/service.py _policy_turn).
+        window = match.pending()
+        due = set(window.actors) if window is not None else set()
+        for actor in sorted(a for a, s in match.seats.items() if s == seat and a in match.controllers and a in due):
             shown += json.dumps(exposed(match.observe(actor)), sort_keys=True, default=repr)
         problems, searched = [], set()
         for owner, secret, sealed in hidden:
