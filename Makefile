@@ -6,13 +6,15 @@
 #               runs ruff, mypy --strict and pytest (every test: the server, PostgreSQL and browser ones included),
 #               on WORKERS processes (default: the machine's cores)
 #   make test-quick   the inner loop: ruff, mypy --strict and the tests that start no server, no PostgreSQL and no
-#               browser (pytest -m "not server and not browser"; tests/conftest.py sets the markers)
+#               browser (pytest -m "not server and not browser"; tests/conftest.py sets the markers), the fast path's
+#               differential test on QUICK_FAST_SEEDS seeds (make test: 200)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_DEV := $(VENV)/.installed-dev
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
+QUICK_FAST_SEEDS ?= 20
 
 HOST ?= 127.0.0.1
 PORT ?= 8000
@@ -62,7 +64,7 @@ test: lint browser
 	$(BIN)/pytest -n $(WORKERS) -q
 
 test-quick: lint
-	$(BIN)/pytest -n $(WORKERS) -q -m "not server and not browser"
+	AFFRAY_FAST_SEEDS=$(QUICK_FAST_SEEDS) $(BIN)/pytest -n $(WORKERS) -q -m "not server and not browser"
 
 # The browser tests' screenshots into docs/img/ (an ordinary test run writes them to a temporary folder)
 screenshots: $(STAMP_DEV) browser
