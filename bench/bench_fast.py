@@ -1,4 +1,4 @@
-"""The simulation fast path against the full engine, in one run (issue 16, "Measure").
+"""The simulation fast path against the full engine, in one run (docs/performance.md, 'The simulation fast path').
 
 For each scenario of ``docs/performance.md`` (HuD Nerdified duel, WaRP melee duel, WitchHammer 3 hunters vs the
 Barrow Knight, Spellchrome 2v2), fights per second per core on
@@ -8,10 +8,10 @@ Barrow Knight, Spellchrome 2v2), fights per second per core on
 - the fast path: :func:`affray.sim.fast.play_fast` (quiet journal, no validation), as ``affray sim`` runs it,
 
 measured in alternating slices so both see the same machine, and their ratio. The hand-written loops of
-``bench_hud.py`` and ``bench_warp.py`` are measured in the same run for the ratio to them. Goals (issue 16): HuD
+``bench_hud.py`` and ``bench_warp.py`` are measured in the same run for the ratio to them. Goals: HuD
 >= 3x, WaRP >= 2x, WitchHammer >= 2.5x (and above 1,000 fights/s), Spellchrome >= 3x.
 
-The goal is against the full engine *before* issue 16 (its policies built a whole view per decision, so today's
+The goal is against the full engine *before* the fast path (its policies built a whole view per decision, so today's
 full engine is faster than it was): ``--baseline OTHER/.venv/bin/python`` measures that tree's full engine in a
 subprocess, in CPU time, alternating with this tree's fast path (CPU time too), and prints that ratio as well.
 

@@ -3,7 +3,7 @@
 1. Combat Nerdified one-on-one (Vesna against Sergeant Hald) through the full engine: Match, legal
    actions, per-seat views, the heuristic policy, events and the action log, on the fast RNG.
 2. The same fight on the simulation fast path (:func:`affray.sim.fast.play_fast`: quiet journal, trusted
-   actions, the typed observation and choices; issue 16).
+   actions, the typed observation and choices).
 3. The same fight as a hand-written plain-Python loop: the same rules (WL-09..WL-22 as the engine runs
    them for these two) and the same decisions as the heuristic policy, no engine. The ratio engine/loop
    is the engine's overhead (goal: at least 0.2).

@@ -5,7 +5,7 @@
    injury); the WitchHammer attack of the seed (8+3 against Defense 4, 2 Damage on Solid Hit) landing on
    WH-19's target (Poise 5, Health 14): the Wounds distribution; a WaRP attack (3 dice + a bonus die against
    2 dice, a sword's x3, 1 die + 1 point of armour): the damage after armour.
-2. The reference duel of issue 7 (A and B at 20 HP; each round A deals max(0, 3d6-2d6) and B deals
+2. The reference duel (A and B at 20 HP; each round A deals max(0, 3d6-2d6) and B deals
    max(0, 2d6+1-3d6), at the same time), by affray and by icepool's map(..., repeat='inf') (goal: at least
    1000x faster, the same answer to 12 digits). icepool takes about a minute here.
 

@@ -1,4 +1,4 @@
-"""The table server under load (issue 14, Measure): TABLES tables of 6 seats each (the GM, four players, a
+"""The table server under load (docs/performance.md): TABLES tables of 6 seats each (the GM, four players, a
 spectator: spellchrome/crossroads_2v2 with every combatant played by a person), every seat a WebSocket client on
 loopback; the players choose random legal actions (the random policy) and submit them over HTTP.
 
@@ -18,7 +18,7 @@ It starts ``affray serve`` on free loopback ports and stops it at the end: one p
 or ``--db postgres`` a throwaway PostgreSQL 15 server (the test suite's harness, ``tests/pg.py``: without fsync, so
 it measures the servers, not the disk) and ``--processes N`` server processes on it. With several processes each
 table's seats are spread over them (seat k of table i on process (i + k) mod N, each player acting through its own),
-so most pushes cross between processes by LISTEN/NOTIFY (issue 14, item 4). Asserts nothing.
+so most pushes cross between processes by LISTEN/NOTIFY (docs/table.md, "Several processes"). Asserts nothing.
 """
 
 from __future__ import annotations

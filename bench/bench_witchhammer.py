@@ -4,7 +4,7 @@ The fight (``examples/witchhammer/bench_arena.yaml``): Bruna, Tomas and Ilse aga
 open 12x12 map, every seat on the heuristic policy, through the full engine: ``Match`` on the fast RNG, the
 per-seat observations the policy reads, sealed commits for every card, events and the action log; and through
 the simulation fast path (:func:`affray.sim.fast.play_fast`: quiet journal, no seals' digests, no validation).
-Goal (issue 16): the fast path at least 2.5x the full engine and above 1,000 fights per second per core; the
+Goal: the fast path at least 2.5x the full engine and above 1,000 fights per second per core; the
 ratio against main's full engine is measured by ``bench/bench_fast.py --only witchhammer``. One process, so the
 figures are per core.
 

@@ -1,4 +1,4 @@
-"""What several benches share: the fast path's rate on one scenario file (issue 16, ``sim/fast.py``)."""
+"""What several benches share: the fast path's rate on one scenario file (``sim/fast.py``)."""
 
 from __future__ import annotations
 

@@ -4,9 +4,9 @@ cli/web -> table -> store -> sim/odds/ai/characters -> rulesets -> core. A rules
 another ruleset; core imports nothing above it; nothing below the CLI imports the CLI.
 
 A ruleset's folder also holds its *extensions* (policies, odds, hints, duel model, sheets, builder, batch path and
-the plug-in record, issue 11). They sit at the tools' layer: they may use the generic tools (``affray.odds``,
-``affray.characters``, ``affray.sim``) and their own rules; the generic tools never import a ruleset (they reach it
-through the plug-in record), and the rules never import their extensions.
+the plug-in record, docs/architecture.md). They sit at the tools' layer: they may use the generic tools
+(``affray.odds``, ``affray.characters``, ``affray.sim``) and their own rules; the generic tools never import a ruleset
+(they reach it through the plug-in record), and the rules never import their extensions.
 """
 
 from __future__ import annotations

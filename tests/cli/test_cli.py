@@ -76,7 +76,8 @@ def test_missing_and_broken_files_exit_with_a_message(tmp_path: Path) -> None:
 
 def test_play_a_seat_at_the_terminal_with_undo(tmp_path: Path) -> None:
     """--play lists the legal actions, takes a number; 'undo' takes back an action only while it revealed nothing
-    (issue 11) and while nobody has acted since: after Vesna's declaration the sergeant's attack came, so it stays."""
+    (DESIGN.md contract 4) and while nobody has acted since: after Vesna's declaration the sergeant's attack came, so
+    it stays."""
     result = affray("fight", DUEL, "--seed", "3", "--play", "vesna", "--save", str(tmp_path / "s.json"),
                     stdin="1\nundo\n" + "1\n" * 400)
     assert result.returncode == 0, result.stderr
@@ -84,7 +85,7 @@ def test_play_a_seat_at_the_terminal_with_undo(tmp_path: Path) -> None:
 
 
 def test_undo_at_the_terminal_takes_back_a_face_down_card(tmp_path: Path) -> None:
-    """Issue 11: a WitchHammer card placed face down revealed nothing, so its seat may take it back. (Tomas holds
+    """Take-back: a WitchHammer card placed face down revealed nothing, so its seat may take it back. (Tomas holds
     no Psych card here, WH-34/WH-A5 'learned': the first prompt is Planning, and 2 places Shield Block.)"""
     duel = str(ROOT / "examples" / "witchhammer" / "mill_gate_duel.yaml")
     result = affray("fight", duel, "--seed", "3", "--play", "tomas", "--save", str(tmp_path / "s.json"),
@@ -120,7 +121,7 @@ def test_play_narrates_only_what_the_seat_may_see(tmp_path: Path) -> None:
 
 
 def test_view_at_the_terminal_is_a_table_and_a_text_map(tmp_path: Path) -> None:
-    """Issue 12 item 6 on the one envelope: 'view' lists every combatant's bars, statuses and square, and the grid
+    """A pleasant terminal, on the one envelope: 'view' lists every combatant's bars, statuses and square, and the grid
     rulesets draw a small text map (the viewer's own combatant in upper case)."""
     ford = str(ROOT / "examples" / "spellchrome" / "ford_duel.yaml")
     result = affray("fight", ford, "--seed", "2", "--play", "tamsin", "--save", str(tmp_path / "s.json"),

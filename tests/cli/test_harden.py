@@ -1,4 +1,5 @@
-"""Issue 12: nothing lost, nothing leaked, limits and a pleasant terminal — what the hardened CLI now does."""
+"""Against a hostile or careless user: nothing lost, nothing leaked, limits and a pleasant terminal — what the hardened
+CLI now does."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ Patch = pytest.MonkeyPatch
 
 def test_quit_saves_owner_only_and_resume_finishes_with_the_same_dice(tmp_path: Path, capsys: Cap,
                                                                       monkeypatch: Patch) -> None:
-    """Issue 12 item 4: quitting a --play fight writes a 0600 save; --resume plays on from it and the finished
+    """Nothing lost: quitting a --play fight writes a 0600 save; --resume plays on from it and the finished
     log verifies against the commitment printed at the start (the same seed, the same dice)."""
     save, log = tmp_path / "s.json", tmp_path / "end.json"
     code, out, _ = run_cli(["fight", DUEL, "--seed", "3", "--play", "vesna", "--save", str(save)], capsys,
@@ -52,7 +53,7 @@ def test_quit_saves_owner_only_and_resume_finishes_with_the_same_dice(tmp_path: 
 
 def test_end_of_input_saves_and_exits_1_and_the_players_log_is_redacted(tmp_path: Path, capsys: Cap,
                                                                          monkeypatch: Patch) -> None:
-    """Issue 12 item 4, contract 6: EOF keeps the match (exit 1, saved); the --log of an unfinished fight is the
+    """Nothing lost, contract 6: EOF keeps the match (exit 1, saved); the --log of an unfinished fight is the
     player's redacted log: no seed, and the other seat's face-down cards (WH-03) only as sealed commits."""
     save, log = tmp_path / "s.json", tmp_path / "mine.json"
     code, out, _ = run_cli(["fight", YARD, "--seed", "3", "--play", "bruna", "--save", str(save), "--log", str(log)],
@@ -81,7 +82,7 @@ def test_text_fight_prints_the_revealed_seed(capsys: Cap, monkeypatch: Patch) ->
 
 def test_replay_verifies_first_and_refuses_a_changed_log_unless_unverified(tmp_path: Path, capsys: Cap,
                                                                           monkeypatch: Patch) -> None:
-    """Issue 12 item 4 (X-1): a changed die makes replay refuse (exit 1, nothing narrated); --unverified warns."""
+    """Nothing lost (X-1): a changed die makes replay refuse (exit 1, nothing narrated); --unverified warns."""
     log = tmp_path / "duel.json"
     assert run_cli(["fight", DUEL, "--seed", "7", "--log", str(log)], capsys, monkeypatch)[0] == 0
     data = json.loads(log.read_text())
@@ -95,14 +96,15 @@ def test_replay_verifies_first_and_refuses_a_changed_log_unless_unverified(tmp_p
 
 
 def test_escape_shows_control_characters_and_markup_as_text() -> None:
-    """Issue 12 item 5: escape sequences, carriage returns, newlines and bidi overrides cannot reach the terminal."""
+    """The terminal is no attack surface: escape sequences, carriage returns, newlines and bidi overrides cannot reach
+    the terminal."""
     assert escape("\x1b[31mred\x07") == "\\x1b[31mred\\x07"  # "[31m" is not Rich markup
     assert escape("a\rb\nc\u202ed") == "a\\x0db\\x0ac\\u202ed"
     assert escape("[bold]x[/]") == "\\[bold]x\\[/]"
 
 
 def test_names_from_content_are_printed_escaped(tmp_path: Path, capsys: Cap, monkeypatch: Patch) -> None:
-    """Issue 12 item 5: a combatant and a scenario named with escape sequences print as text."""
+    """The terminal is no attack surface: a combatant and a scenario named with escape sequences print as text."""
     text = Path(DUEL).read_text().replace("name: Duel on the Toll Bridge", 'name: "Evil\\e[2J"')
     text = text.replace("use: vesna\n", 'use: vesna\n        name: "V\\e]0;pwned\\a"\n')
     (tmp_path / "s.yaml").write_text(text)
@@ -132,7 +134,7 @@ def _planning(scenario: str | Path, seat: str, deck: str = "learned") -> tuple[a
 
 
 def test_long_choice_lists_are_grouped_and_cards_show_their_numbers(capsys: Cap) -> None:
-    """Issue 12 item 6: WitchHammer Planning with every General card (WH-A5 ``all``) offers 241 choices; grouped
+    """A pleasant terminal: WitchHammer Planning with every General card (WH-A5 ``all``) offers 241 choices; grouped
     by their first card they fit in a few dozen rows, every number kept; a card's row shows its init, Defense and
     what it does (WH-05)."""
     match, actor = _planning(YARD, "bruna", "all")
@@ -152,7 +154,7 @@ def test_long_choice_lists_are_grouped_and_cards_show_their_numbers(capsys: Cap)
 
 
 def test_spellchrome_move_targets_share_a_row() -> None:
-    """Issue 12 item 6: a Spellchrome turn's squares are grouped under 'move to' instead of one row each."""
+    """A pleasant terminal: a Spellchrome turn's squares are grouped under 'move to' instead of one row each."""
     loaded = affray.load_scenario(ROOT / "examples" / "spellchrome" / "ford_duel.yaml")
     match = loaded.start(1)
     actor = match.pending().actors[0]  # type: ignore[union-attr]
@@ -175,7 +177,7 @@ def test_the_drama_timer_runs_at_the_terminal_and_calls_time(capsys: Cap) -> Non
 
 
 def test_version_and_short_help(capsys: Cap, monkeypatch: Patch) -> None:
-    """Issue 12 item 6: `affray --version` and `-h` work."""
+    """A pleasant terminal: `affray --version` and `-h` work."""
     code, out, _ = run_cli(["--version"], capsys, monkeypatch)
     assert code == 0 and re.fullmatch(r"affray \d+\.\d+\.\d+\n", out)
     code, out, _ = run_cli(["fight", "-h"], capsys, monkeypatch)
@@ -183,7 +185,7 @@ def test_version_and_short_help(capsys: Cap, monkeypatch: Patch) -> None:
 
 
 def test_roll_shows_which_die_belongs_to_which_group(capsys: Cap, monkeypatch: Patch) -> None:
-    """Issue 12 item 7: 2d6+1d4-1 prints each group's dice; the total is their sum minus 1."""
+    """`roll` names each group's dice: 2d6+1d4-1 prints each group's dice; the total is their sum minus 1."""
     code, out, _ = run_cli(["roll", "2d6+1d4-1", "--seed", "3"], capsys, monkeypatch)
     m = re.fullmatch(r"2d6\+1d4-1: 2d6 \[(\d) (\d)\] 1d4 \[(\d)\] -1 = (\d+)\n", out)
     assert code == 0 and m is not None
@@ -192,7 +194,8 @@ def test_roll_shows_which_die_belongs_to_which_group(capsys: Cap, monkeypatch: P
 
 
 def test_option_ranges_are_declared_and_enforced() -> None:
-    """Issue 12 item 2: out-of-range options are refused with the name, the value and the range (WL-B3, WL-B9)."""
+    """Checked before the work starts: out-of-range options are refused with the name, the value and the range (WL-B3,
+    WL-B9)."""
     with pytest.raises(OptionError, match=r"'riposte_margin' must be 0 to 26, got -100 \(Rule: WL-B3\)"):
         parse_options(HudOptions, {"riposte_margin": -100})
     with pytest.raises(OptionError, match=r"'pursuit_escape_gap' must be 1 to 1000, got -5"):
@@ -203,7 +206,7 @@ def test_option_ranges_are_declared_and_enforced() -> None:
 
 
 def test_the_log_records_who_really_played(tmp_path: Path, capsys: Cap, monkeypatch: Patch) -> None:
-    """Issue 12 item 7: --policy changes a seat's controller, and the log says so."""
+    """The log records who played: --policy changes a seat's controller, and the log says so."""
     log = tmp_path / "l.json"
     assert run_cli(["fight", DUEL, "--seed", "7", "--policy", "witcher=random", "--log", str(log)], capsys,
                    monkeypatch)[0] == 0
@@ -211,13 +214,13 @@ def test_the_log_records_who_really_played(tmp_path: Path, capsys: Cap, monkeypa
 
 
 def test_content_check_takes_several_paths(capsys: Cap, monkeypatch: Patch) -> None:
-    """Issue 12 item 7."""
+    """``content check`` takes several paths and checks each."""
     code, out, _ = run_cli(["content", "check", DUEL, YARD], capsys, monkeypatch)
     assert code == 0 and "ok: 2 file(s) valid" in out
 
 
 def test_house_rules_are_flagged_by_character_check(tmp_path: Path, capsys: Cap, monkeypatch: Patch) -> None:
-    """Issue 12 item 7, contract 8: a sheet built under house rules is legal, and says so."""
+    """Contract 8: a sheet built under house rules is legal, and says so."""
     sheet = tmp_path / "h.yaml"
     sheet.write_text((ROOT / "examples" / "characters" / "hilde.yaml").read_text() + "house_rules: {outre_at: 4}\n")
     code, out, _ = run_cli(["character", "check", str(sheet)], capsys, monkeypatch)
@@ -225,7 +228,7 @@ def test_house_rules_are_flagged_by_character_check(tmp_path: Path, capsys: Cap,
 
 
 def test_output_paths_are_checked_before_the_work(tmp_path: Path) -> None:
-    """Issue 12 item 2: one check for --log, --plot, --save and sheets."""
+    """Checked before the work starts: one check for --log, --plot, --save and sheets."""
     assert check_output_path(tmp_path / "a.png", (".png", ".svg"), "--plot") == tmp_path / "a.png"
     with pytest.raises(FileProblem, match=r"--plot expects a \.png or \.svg file name \(got '\.gif'\)"):
         check_output_path(tmp_path / "a.gif", (".png", ".svg"), "--plot")
@@ -236,7 +239,7 @@ def test_output_paths_are_checked_before_the_work(tmp_path: Path) -> None:
 
 
 def test_yaml_limits_refuse_bombs_and_recursion() -> None:
-    """Issue 12 item 3: an alias bomb, a recursive alias and deep nesting are refused before anything is built."""
+    """Size limits: an alias bomb, a recursive alias and deep nesting are refused before anything is built."""
     bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
         f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(6))
     with pytest.raises(Exception, match="at most 50,000 values once aliases are expanded"):

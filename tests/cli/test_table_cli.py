@@ -1,4 +1,4 @@
-"""``affray serve`` and ``affray table new`` (issue 14, item 5), against a real server process."""
+"""``affray serve`` and ``affray table new`` (docs/table.md), against a real server process."""
 
 from __future__ import annotations
 

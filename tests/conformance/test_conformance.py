@@ -138,8 +138,8 @@ def _json(view: object) -> object:
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=scenario_id)
 def test_legal_actions_are_instances_of_their_types_and_memos_equal_fresh_builds(path: Path) -> None:
-    """Issue 11, items 3 and 5: every legal action passes its declared type; a view or legal list kept in the
-    match's memo equals one built from scratch."""
+    """Declared action types and the one memo: every legal action passes its declared type; a view or legal list kept
+    in the match's memo equals one built from scratch."""
     scenario = load(path)
     ruleset = scenario.ruleset
     types = ruleset.action_types()
@@ -165,7 +165,7 @@ def test_legal_actions_are_instances_of_their_types_and_memos_equal_fresh_builds
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=scenario_id)
 def test_views_follow_their_schema(path: Path) -> None:
-    """Issue 11, item 2: every view has the one envelope and validates against the ruleset's view schema."""
+    """The one envelope: every view has the one envelope and validates against the ruleset's view schema."""
     from pydantic import TypeAdapter
 
     from affray.core.view import View
@@ -191,7 +191,7 @@ def test_views_follow_their_schema(path: Path) -> None:
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=scenario_id)
 def test_undo_records_replay_exactly(path: Path) -> None:
-    """Issue 11, item 4: take-backs and GM rewinds are records of the log; replay and JSON import honour them."""
+    """Contract 4: take-backs and GM rewinds are records of the log; replay and JSON import honour them."""
     scenario = load(path)
     match = scenario.start(6)
     rng = FastRNG(6)
@@ -217,7 +217,7 @@ def test_undo_records_replay_exactly(path: Path) -> None:
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=scenario_id)
 def test_matches_sharing_the_setup_parts_of_their_memo_play_as_if_alone(path: Path) -> None:
-    """Issue 11, item 5: what a scenario's matches share (``Memo.static``, the setup-only parts) changes nothing:
+    """The one memo: what a scenario's matches share (``Memo.static``, the setup-only parts) changes nothing:
     three fights in a row on one shared store give exactly the events of three fights each on its own."""
     scenario = load(path)
     shared: dict[object, object] = {}

@@ -1,4 +1,4 @@
-"""The simulation fast path plays the very fights of the full engine (issue 16, "Tests").
+"""The simulation fast path plays the very fights of the full engine.
 
 For every example scenario and ``AFFRAY_FAST_SEEDS`` seeds (200 unless set, as in ``make test``; ``make
 test-quick``, the inner loop, sets 20): the fast path (:mod:`affray.sim.fast`, quiet journal, no validation) and
@@ -47,7 +47,7 @@ def _full(scenario: Any, policies: dict[str, Any], seed: int, shared: dict[Any, 
 
 @pytest.mark.parametrize("path", example_scenarios(), ids=scenario_id)
 def test_the_fast_path_plays_the_full_engines_fights(path: Path) -> None:
-    """Issue 16: for SEEDS seeds, identical actions, outcome, rounds and end state of every combatant."""
+    """The fast path: for SEEDS seeds, identical actions, outcome, rounds and end state of every combatant."""
     scenario, policies = _policies(path)
     ruleset = scenario.ruleset
     options = parse_options(ruleset.options_type, scenario.options)
@@ -71,7 +71,7 @@ def test_the_fast_path_plays_the_full_engines_fights(path: Path) -> None:
                          + [p for p in example_scenarios() if p.name in ("crossroads_2v2.yaml", "bench_arena.yaml",
                                                                          "knight_duel.yaml")], ids=scenario_id)
 def test_sim_reports_are_identical_whichever_path_ran(path: Path) -> None:
-    """Issue 16: ``affray sim`` gives the same report on the fast path and the full engine."""
+    """``affray sim`` gives the same report on the fast path and the full engine."""
     scenario = load(path)
     spec, _ = spec_for(scenario, {}, 7, 16)
     fast = run(spec, 48)
@@ -105,7 +105,7 @@ def _questions(ruleset: Any, state: Any, actor: str, memo: Memo, rng_seed: int) 
 
 @pytest.mark.parametrize("path", cases(), ids=scenario_id)
 def test_choices_answer_what_the_listing_says(path: Path | str) -> None:
-    """Issue 16, item 4: kinds, of, allows, best and pick agree with ``legal`` over a random playout."""
+    """Choices: kinds, of, allows, best and pick agree with ``legal`` over a random playout."""
     scenario = load(path)
     match = scenario.start(3)
     rng = FastRNG(3)
@@ -123,7 +123,7 @@ def test_choices_answer_what_the_listing_says(path: Path | str) -> None:
 
 @pytest.mark.parametrize("path", cases(), ids=scenario_id)
 def test_observations_are_read_only(path: Path | str) -> None:
-    """Issue 16, item 4: a policy cannot change what it observes: no public attribute of an observation can be set."""
+    """Observations: a policy cannot change what it observes: no public attribute of an observation can be set."""
     scenario = load(path)
     match = scenario.start(4)
     window = match.pending()

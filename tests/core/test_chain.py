@@ -1,4 +1,4 @@
-"""The hash chain over a table's log (issue 14, item 3): golden values computed from the spec's definition."""
+"""The hash chain over a table's log (core/chain.py): golden values computed from the spec's definition."""
 
 from __future__ import annotations
 

@@ -126,8 +126,8 @@ def _played(steps: int, seed: int = 11) -> Match:
 
 
 def test_a_gm_rewind_is_a_record_and_the_same_action_rolls_the_same_dice() -> None:
-    """Issue 11, item 4: the GM takes the match back; the log of record keeps what happened and the undo record;
-    since each die is tied to its draw index, the same action replayed rolls the same dice."""
+    """Contract 4, undo as a record: the GM takes the match back; the log of record keeps what happened and the undo
+    record; since each die is tied to its draw index, the same action replayed rolls the same dice."""
     match = _played(6)
     last = match.log[-1]
     events_before = [e.to_dict() for e in last.events]
@@ -142,7 +142,7 @@ def test_a_gm_rewind_is_a_record_and_the_same_action_rolls_the_same_dice() -> No
 
 
 def test_a_player_takes_back_only_its_own_last_action_that_revealed_nothing() -> None:
-    """Issue 11, item 4: taking back may never show the coming dice: an action that rolled is refused; so is
+    """Contract 4, take-back: taking back may never show the coming dice: an action that rolled is refused; so is
     someone else's; the GM may rewind any of them. The toy's face-down bid revealed nothing: it can be taken back."""
     match = _played(1)
     while not any(e.kind == "rolled" for e in match.log[-1].events):
@@ -162,7 +162,7 @@ def test_a_player_takes_back_only_its_own_last_action_that_revealed_nothing() ->
 
 
 def test_a_stale_version_is_refused_and_changes_nothing() -> None:
-    """Issue 11, item 4: an action names the version it was chosen at; a stale one is refused."""
+    """Versioned matches: an action names the version it was chosen at; a stale one is refused."""
     match = _played(3)
     window = match.pending()
     assert window is not None
@@ -176,7 +176,7 @@ def test_a_stale_version_is_refused_and_changes_nothing() -> None:
 
 
 def test_events_since_give_a_seat_its_redacted_new_entries() -> None:
-    """Issue 11, item 4: a seat's new log entries from a version on, without re-walking the log."""
+    """Versioned matches: a seat's new log entries from a version on, without re-walking the log."""
     toy = Match(ToyRuleset(), {}, {}, seed=seed_from_int(5))
     toy.act("a", {"type": "bid", "value": 2})
     assert toy.events_since(0, "b") == toy.redacted_log("b")
@@ -228,7 +228,7 @@ def test_viewers_for_seats() -> None:
 
 
 def test_a_format_2_log_with_sealed_commits_still_verifies() -> None:
-    """Issue 16, item 2: format 3 salts seals from their own stream; a format 2 log (WitchHammer, recorded before the
+    """Log format 3 salts seals from their own stream; a format 2 log (WitchHammer, recorded before the
     change, its salts drawn from the dice stream) still verifies, and replays to the very events it holds."""
     data = json.loads((Path(__file__).parents[1] / "data" / "witchhammer_format2.json").read_text())
     assert data["version"] == 2 and any(e["type"] == "committed" for r in data["records"] for e in r["events"])
@@ -242,7 +242,7 @@ def test_a_format_2_log_with_sealed_commits_still_verifies() -> None:
 
 
 def test_seal_salts_come_from_their_own_stream() -> None:
-    """Issue 16, item 2: a seal draws no die, so a match that seals draws the dice of one that does not."""
+    """Log format 3: a seal draws no die, so a match that seals draws the dice of one that does not."""
     from affray.core.rng import FastRNG, VerifiableRNG
     from affray.core.sealed import Sealed
 

@@ -1,4 +1,4 @@
-"""The shared endings (issue 11, item 6): last side standing and the round-limit draw."""
+"""The shared endings (core/outcomes.py): last side standing and the round-limit draw."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A ruleset is one plug-in (issue 11, item 1): every part reachable from the record its folder exports, one
+"""A ruleset is one plug-in (docs/architecture.md): every part reachable from the record its folder exports, one
 registry, rules loaded only on demand, and a toy ruleset registered through the same record."""
 
 from __future__ import annotations

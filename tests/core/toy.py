@@ -1,5 +1,5 @@
 """A tiny sealed-bid ruleset for testing the core without any real ruleset, registered through the same
-plug-in record as the built-in ones (issue 11: a fifth ruleset is one folder and one line, no change to core).
+plug-in record as the built-in ones (a fifth ruleset is one folder and one line, no change to core).
 
 Two players each commit a number 1..3 face down (both at once: a simultaneous window); once both have committed,
 both are revealed and a d6 is rolled; the higher bid plus die wins, ties are a draw. Each player's Luck (3, a bar

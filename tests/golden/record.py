@@ -4,7 +4,7 @@
     python tests/golden/record.py examples/hud/X.yaml  # only these (after a rule change; say which in the commit)
 
 Each golden keeps the actions, the outcome, the rounds and the SHA-256 of the events' canonical JSON, so
-``test_golden.py`` can tell that the same seeds still give the same fights (issue 11, "Keep").
+``test_golden.py`` can tell that the same seeds still give the same fights (same seeds, same fights).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Same seeds give the same fights (issue 11, "Keep"): every example replays the golden fights recorded before
+"""Same seeds give the same fights (DESIGN.md contract 4): every example replays the golden fights recorded before
 the refactor — the same heuristic choices, the same events (by hash), the same outcome and rounds. A golden is
 re-recorded only when a rule change alters that fight, and the commit names the rule."""
 

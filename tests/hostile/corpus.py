@@ -1,4 +1,4 @@
-"""The hostile inputs of issue 12: files and command lines a careless or hostile user gives every command.
+"""The hostile inputs: files and command lines a careless or hostile user gives every command.
 
 Each :class:`Case` is a command line (``{tmp}`` is the test's folder), the files it writes there first, the text the
 error must contain (the file or the flag it names), and the files that must not be written or changed. The test
@@ -202,7 +202,7 @@ def _scenario(extra: str, base: str = HUD) -> dict[str, Any]:
     return {"s.yaml": base.replace("sides:", extra + "sides:", 1)}
 
 
-OPTION_CASES = {  # issue 12, item 2: each accepted before
+OPTION_CASES = {  # each accepted before the options were range-checked
     "round_limit_0": ("options: {round_limit: 0}\n", HUD, "round_limit"),
     "default_actions_0": ("options: {default_actions_per_round: 0}\n", HUD, "default_actions_per_round"),
     "riposte_margin_-100": ("options: {riposte_margin: -100}\n", HUD, "riposte_margin"),

@@ -1,4 +1,4 @@
-"""Issue 12: every command holds up against a hostile user.
+"""Every command holds up against a hostile user.
 
 For every case of :mod:`tests.hostile.corpus`, run in-process: a non-zero exit, no traceback, a message naming the
 file or the flag, and nothing written or changed that should not be.
@@ -37,7 +37,7 @@ def _write(tmp: Path, files: dict[str, object]) -> None:
 
 
 def test_the_corpus_has_at_least_150_cases_over_every_command() -> None:
-    """Issue 12's floor: 150 hostile cases, over every command of the CLI."""
+    """The floor: 150 hostile cases, over every command of the CLI."""
     assert len(CASES) >= 150
     commands = {c.argv[0] if c.argv[0] not in ("odds", "character", "content") else " ".join(c.argv[:2])
                 for c in CASES}

@@ -1,4 +1,4 @@
-"""The HuD on the simulation fast path (issue 16): quiet and trusted steps draw the same dice and leave the same
+"""The HuD on the simulation fast path (core/journal.py): quiet and trusted steps draw the same dice and leave the same
 state as loud ones, the quiet journal keeps nothing, the observation shows what the seat's view shows (and no
 more), and the choices answer the kinds without listing the usual plans. Rules cited where a number is asserted."""
 
@@ -61,7 +61,7 @@ def _replay(path: Path, seed: int, actions: tuple[tuple[str, dict[str, Any]], ..
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_quiet_and_trusted_steps_draw_the_same_dice_and_leave_the_same_state(path: Path) -> None:
-    """Issue 16 item 1: every step of random fights draws the same dice (``rng.index``) and leaves the same state
+    """The step context: every step of random fights draws the same dice (``rng.index``) and leaves the same state
     loud, quiet and quiet-trusted; the quiet journals keep nothing."""
     for seed in SEEDS:
         actions = _random_fight(path, seed)
@@ -119,8 +119,8 @@ def _seen(match: Any, actor: str) -> HudObservation:
 
 
 def test_the_observation_shows_what_the_view_shows() -> None:
-    """Issue 16 item 4, WL-08/WL-B13: Vesna's observation in round 1 (HP = Endurance 8 each, Hald near): the prompt,
-    the HP, the bands, the sword in hand; after the declarations, the plans and the open exchange."""
+    """Observations (core/policy.py), WL-08/WL-B13: Vesna's observation in round 1 (HP = Endurance 8 each, Hald near):
+    the prompt, the HP, the bands, the sword in hand; after the declarations, the plans and the open exchange."""
     m = hud_match("nerdified", combatant("vesna", "vesna"), combatant("hald", "sergeant"), [2, 8, 7, 7])
     seen = _seen(m, "vesna")
     assert (seen.actor, seen.mode, seen.round, seen.prompt, seen.order) == (
@@ -139,8 +139,8 @@ def test_the_observation_shows_what_the_view_shows() -> None:
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_every_combatant_seen_equals_the_views_over_a_playout(path: Path) -> None:
-    """Issue 16 item 4: at every decision of a random fight, each combatant's observed facts equal the seat's
-    view (HP bar, place, band and every detail field), and the observation shows no damage tallies or tags the
+    """Observations (core/policy.py): at every decision of a random fight, each combatant's observed facts equal the
+    seat's view (HP bar, place, band and every detail field), and the observation shows no damage tallies or tags the
     view does not."""
     match = affray.load_scenario(path).start(5)
     rng = random.Random(5)
@@ -167,7 +167,8 @@ def test_every_combatant_seen_equals_the_views_over_a_playout(path: Path) -> Non
 
 
 def test_the_choices_answer_the_declaration_kinds_without_listing_the_plans() -> None:
-    """Issue 16 item 4: a declaration window's kinds come from the state; the usual plans (WL-10) are never built."""
+    """Choices (core/policy.py): a declaration window's kinds come from the state; the usual plans (WL-10) are never
+    built."""
     m = hud_match("nerdified", combatant("vesna", "vesna"), combatant("hald", "sergeant"), [2, 8])
 
     def no_listing() -> list[Any]:

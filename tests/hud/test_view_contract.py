@@ -1,6 +1,6 @@
-"""The HuD side of issue 11: typed views with the one envelope, declared action types, one caching mechanism,
-hints that read only the typed view, and policies on their observation (issue 16). Rules cited where a number is
-asserted."""
+"""The HuD side of the one-shape contract: typed views with the one envelope, declared action types, one caching
+mechanism, hints that read only the typed view, and policies on their observation (core/policy.py). Rules cited where a
+number is asserted."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def typed(match: Any, viewer: Viewer = GM, memo: Memo | None = None) -> HudView:
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_views_validate_against_the_schema_and_memo_views_equal_fresh_ones(path: Path) -> None:
-    """Issue 11 items 2 and 5: every view of a random playout is an instance of the HuD view schema (its JSON
+    """Typed views and the one memo: every view of a random playout is an instance of the HuD view schema (its JSON
     validates and reads back equal), and a view built through the match's memo equals one built from scratch."""
     schema = view_schema(HudDetail, HudCombatantDetail)
     assert schema["title"] == "View (HudDetail)"
@@ -52,15 +52,15 @@ def test_views_validate_against_the_schema_and_memo_views_equal_fresh_ones(path:
             assert cached == fresh and typed(match, GM, memo) == typed(match, GM)
             assert ADAPTER.validate_python(fresh.to_json()) == fresh
             legal = match.legal(actor)
-            for spec in legal:  # issue 11 item 3: every listed action is an instance of a declared type
+            for spec in legal:  # every listed action is an instance of a declared type
                 assert check_action(spec.action, ACTION_TYPES) == [], spec.action
             match.act(actor, rng.choice(legal).action)
             memo.advance(version)
 
 
 def test_the_envelope_and_the_combatant_part() -> None:
-    """Issue 11 item 2: the envelope (ruleset, mode, round, phase, order, prompt), one HP bar with its maximum
-    (WL-08: HP = Endurance, Vesna 8, Hald 8), a ``place`` position and the band (WL-B13)."""
+    """The one envelope (core/view.py): the envelope (ruleset, mode, round, phase, order, prompt), one HP bar with its
+    maximum (WL-08: HP = Endurance, Vesna 8, Hald 8), a ``place`` position and the band (WL-B13)."""
     m = hud_match("nerdified", combatant("vesna", "vesna"), combatant("hald", "sergeant", band="near"), [2, 8])
     v = typed(m, Viewer("p1", frozenset({"vesna"})))
     assert (v.ruleset, v.mode, v.round, v.phase, v.order, v.seat, v.you) == (
@@ -88,9 +88,9 @@ def test_the_heuristic_reads_its_observation_and_never_charges_an_engaged_foe() 
 
 
 def test_hints_use_the_rulesets_own_modifiers_including_charge_bonus_to() -> None:
-    """Issue 11 item 6: the hint's average loss follows option charge_bonus_to (WL-B4): +2 on the charger's
-    Damage under 'damage', none under 'injury'. Plain fighters (all modifiers 0): a charge hits at -4 Attack
-    (WL-18) 36/169 = 21% of the time; a hit then costs E[max(0, d13 + 2 - d13)] = 558/169 HP (0.70 on average
+    """The hint calls the ruleset's own modifiers: the hint's average loss follows option charge_bonus_to (WL-B4): +2
+    on the charger's Damage under 'damage', none under 'injury'. Plain fighters (all modifiers 0): a charge hits at -4
+    Attack (WL-18) 36/169 = 21% of the time; a hit then costs E[max(0, d13 + 2 - d13)] = 558/169 HP (0.70 on average
     over the charge), or 28/13 without the bonus (0.46)."""
     def charge_hint(where: str) -> str:
         a = combatant("a", name="A", endurance=10, band="far")

@@ -102,7 +102,7 @@ def test_unsolvable_scenarios_are_refused_with_the_reason() -> None:
 
 
 def test_plain_dice_sums_match_convolution_and_100d100_is_quick_enough_to_allow() -> None:
-    """Issue 12 item 3: the sliding-window sum of NdS equals face-by-face convolution (3d6: 27/216 for 10 and
+    """Size limits: the sliding-window sum of NdS equals face-by-face convolution (3d6: 27/216 for 10 and
     11); 100d100 is within the limits, 200d100 is refused with the limit named."""
     from fractions import Fraction
 

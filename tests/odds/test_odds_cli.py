@@ -1,4 +1,4 @@
-"""``affray odds`` for WitchHammer, WaRP and Spellchrome, run as a user runs it: the JSON shape of issue 7
+"""``affray odds`` for WitchHammer, WaRP and Spellchrome, run as a user runs it: the JSON shape of docs/odds.md
 (probabilities as {"exact", "value"}, distributions over the whole check), tables, and refusals (exit 2,
 one sentence, no traceback)."""
 

@@ -1,4 +1,4 @@
-"""Issue 13, item 13: every ``affray odds`` check reports means beside its distributions; ``--exact`` text shows
+"""docs/odds.md: every ``affray odds`` check reports means beside its distributions; ``--exact`` text shows
 the fractions; the duel solvers report progress and refuse sizes they cannot finish, saying why."""
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ def _read_until(proc: subprocess.Popen[str], text: str, seconds: float) -> str:
 
 
 def test_ctrl_c_in_the_cli_prints_the_finished_part() -> None:
-    """Ctrl-C once the run has started: the report of what finished, and a non-zero exit (issue 12)."""
+    """Ctrl-C once the run has started: the report of what finished, and a non-zero exit (nothing finished is lost)."""
     proc = subprocess.Popen([sys.executable, "-m", "affray", "sim", str(DUEL), "-n", "200000", "--workers", "1",
                              "--chunk", "20", "--engine"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
@@ -175,7 +175,7 @@ def test_sweep_on_an_in_process_dask_cluster_with_early_stopping() -> None:
 
 
 def test_chunks_are_submitted_lazily_with_a_bounded_number_in_flight() -> None:
-    """Issue 12 item 3: `sim -n 1000000000` must not queue every chunk up front; at most 4 per worker wait."""
+    """Size limits: `sim -n 1000000000` must not queue every chunk up front; at most 4 per worker wait."""
     from concurrent.futures import Future, ThreadPoolExecutor
 
     from affray.sim.runner import chunks_of, in_flight_for
@@ -206,7 +206,7 @@ def test_chunks_are_submitted_lazily_with_a_bounded_number_in_flight() -> None:
 
 def test_sim_sample_is_the_runs_first_fight_replayed_in_full(capsys: pytest.CaptureFixture[str],
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 16, item 3: ``affray sim --sample`` replays a simulated fight in full from its seed and actions; the
+    """``affray sim --sample`` replays a simulated fight in full from its seed and actions; the
     report is the same on the fast path and the full engine (``--full``), and the sample's record is that fight's."""
     from affray.sim.fast import replay_in_full
     from affray.sim.runner import fight_seed

@@ -1,5 +1,5 @@
-"""The simulation fast path for Spellchrome (issue 16): quiet steps draw the same dice and leave the same state as
-loud ones, the typed observation shows what the view shows, and the turn choices answer part by part."""
+"""The simulation fast path for Spellchrome (core/journal.py): quiet steps draw the same dice and leave the same state
+as loud ones, the typed observation shows what the view shows, and the turn choices answer part by part."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def _both_ways(match: Match, actor: str, action: dict[str, Any], seed: int) -> s
 
 
 def test_quiet_and_loud_steps_draw_the_same_dice_and_leave_the_same_state() -> None:
-    """Issue 16, item 1 (SC-15..SC-27 in play): over playouts of every example (the scenario's policies, one action
+    """The step context (SC-15..SC-27 in play): over playouts of every example (the scenario's policies, one action
     in four at random), each action stepped loud and validated, quiet and validated, and quiet and trusted draws the
     same dice (``rng.index``) and leaves equal states (``snapshot``); the quiet journals end empty. The playouts take
     every main kind of action."""
@@ -104,8 +104,8 @@ def _pair() -> Match:
 
 
 def test_the_observation_shows_what_the_view_shows() -> None:
-    """Issue 16, item 4: a's seat observes a's and b's HP (SC-01), squares, status and the phase exactly as its
-    view shows them; after a hit of 5 (d20 15, 1d8 5) b has 19 of 24 HP in both."""
+    """Observations (core/policy.py): a's seat observes a's and b's HP (SC-01), squares, status and the phase exactly
+    as its view shows them; after a hit of 5 (d20 15, 1d8 5) b has 19 of 24 HP in both."""
     match = _pair()
     act(match, "a", {"type": "attack", "target": "b", "weapon": "longsword"}, 15, 5)
     seen = match.observe("b")
@@ -121,8 +121,8 @@ def test_the_observation_shows_what_the_view_shows() -> None:
 
 
 def test_the_observation_differs_between_seats_only_in_who_they_play() -> None:
-    """Issue 16, item 4: nothing is hidden on the battle map (views.py), so two seats observe the same facts; only
-    ``controlled`` (and the view's ``you``) tells them apart."""
+    """Observations (core/policy.py): nothing is hidden on the battle map (views.py), so two seats observe the same
+    facts; only ``controlled`` (and the view's ``you``) tells them apart."""
     match = _pair()
     state, memo = state_of(match), Memo()
 
@@ -141,7 +141,7 @@ def test_the_observation_differs_between_seats_only_in_who_they_play() -> None:
 
 
 def test_turn_choices_answer_by_part_without_listing_the_moves() -> None:
-    """Issue 16, items 4 and 5: asking for attacks builds no movement listing; asking for a move does (once, in
+    """Choices built in parts: asking for attacks builds no movement listing; asking for a move does (once, in
     the memo); the answers equal the listing's, and each listed move's end square carries its SC-28 warning."""
     match = _pair()
     state, memo = state_of(match), Memo()

@@ -88,7 +88,7 @@ def test_seeded_playouts_terminate_verify_and_replay(path: Path, kind: str) -> N
 
 
 def test_undo_replays_one_action_fewer() -> None:
-    """Contract 4 (issue 11): the GM's rewind replays one action fewer, and the same action then rolls the same
+    """Contract 4 (undo is a record): the GM's rewind replays one action fewer, and the same action then rolls the same
     dice; a player may not take back an action that rolled dice (it revealed them)."""
     scenario = affray.load_scenario(EXAMPLES[0])
     match = scenario.start(11)

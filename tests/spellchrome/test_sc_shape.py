@@ -1,5 +1,5 @@
-"""Issue 11 for Spellchrome: the typed view (its JSON validates against the schema), action types that every
-legal action is an instance of, and the one caching mechanism: views and legal lists built through a match's
+"""The one-shape contract for Spellchrome: the typed view (its JSON validates against the schema), action types that
+every legal action is an instance of, and the one caching mechanism: views and legal lists built through a match's
 memo over random playouts equal ones built from scratch."""
 
 from __future__ import annotations

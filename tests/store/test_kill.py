@@ -1,4 +1,4 @@
-"""A writer killed with SIGKILL mid-stream (issue 14, "Kill -9", at the store's level): every append it saw
+"""A writer killed with SIGKILL mid-stream (kill -9 at the store's level): every append it saw
 acknowledged is in the database afterwards, the log has no hole, and the database opens and takes more."""
 
 from __future__ import annotations

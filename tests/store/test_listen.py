@@ -1,4 +1,5 @@
-"""Change notices (issue 14, item 4): PostgreSQL LISTEN/NOTIFY between engines; SQLite's in-process stand-in."""
+"""Change notices (docs/table.md, several processes): PostgreSQL LISTEN/NOTIFY between engines; SQLite's in-process
+stand-in."""
 
 from __future__ import annotations
 

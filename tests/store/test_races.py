@@ -1,4 +1,4 @@
-"""Races (issue 14, "Races"): the database's unique (table, seq) key, not a lock in one process, picks the winner.
+"""Races: the database's unique (table, seq) key, not a lock in one process, picks the winner.
 
 Each racer has its own Store (its own engine and connections), as two server processes would.
 """

@@ -1,4 +1,5 @@
-"""The log of record and the GM audit trail (issue 14, item 2): order, since, retries, round trips, durability."""
+"""The log of record and the GM audit trail (docs/table.md, 'Schema'): order, since, retries, round trips,
+durability."""
 
 from __future__ import annotations
 

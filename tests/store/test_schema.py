@@ -1,4 +1,4 @@
-"""The versioned schema (issue 14, item 2): a hand-built v1 database is upgraded with its rows kept; a newer or a
+"""The versioned schema (docs/table.md, 'Schema'): a hand-built v1 database is upgraded with its rows kept; a newer or a
 foreign database is refused with one sentence; SQLite is opened WAL, FULL sync, foreign keys on, file 0600."""
 
 from __future__ import annotations

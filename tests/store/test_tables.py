@@ -1,4 +1,4 @@
-"""Tables and seats in the store (issue 14, item 2): create, read, token lookup and replacement, end, config."""
+"""Tables and seats in the store (docs/table.md, 'Schema'): create, read, token lookup and replacement, end, config."""
 
 from __future__ import annotations
 

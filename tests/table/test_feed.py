@@ -1,4 +1,4 @@
-"""The pushes to a table's followers (issue 14, items 1 and 3; affray.table.feed): every connection hears every
+"""The pushes to a table's followers (affray.table.feed): every connection hears every
 change once, in order, its own seat's message only (a listener that lags may push one version twice, the second
 time with no new entries); a replaced token ends its feed; a slow client is closed."""
 

@@ -1,4 +1,4 @@
-"""Kill -9 (issue 14, Tests): a real ``affray serve`` process on a free loopback port with a temporary SQLite file;
+"""Kill -9: a real ``affray serve`` process on a free loopback port with a temporary SQLite file;
 several clients play a whole fight through the API; the server is killed with SIGKILL at moments chosen by a seeded
 RNG (at least five times, some in the middle of a submission) and restarted each time. Every acknowledged action is
 still there, every seat's view equals a fresh replay's from the database, the fight goes on to its end, and the

@@ -1,4 +1,4 @@
-"""Rebuilding on start (issue 14, items 1 and 2): an open table is replayed from the store and checked against the
+"""Rebuilding on start (DESIGN.md contract 4): an open table is replayed from the store and checked against the
 stored commitment and hash chain; a table whose stored log does not check out is refused, not served."""
 
 from __future__ import annotations

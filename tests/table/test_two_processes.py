@@ -1,4 +1,4 @@
-"""Several server processes on one PostgreSQL (issue 14, item 4): two real ``affray serve`` processes share a
+"""Several server processes on one PostgreSQL (docs/table.md): two real ``affray serve`` processes share a
 database; a table opened on one is played through both, a seat connected by WebSocket to the second hears every
 action accepted by the first (LISTEN/NOTIFY), and the fight ends with a log that verifies."""
 

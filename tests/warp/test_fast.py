@@ -1,5 +1,5 @@
-"""WaRP on the simulation fast path (issue 16): a quiet step draws the same dice and leaves the same state as a loud
-one, the quiet journal stays empty, the typed observation shows what the seat's view shows and hides what it hides,
+"""WaRP on the simulation fast path (core/journal.py): a quiet step draws the same dice and leaves the same state as a
+loud one, the quiet journal stays empty, the typed observation shows what the seat's view shows and hides what it hides,
 and the choices answer what the legal listing says. Rules: WR-01, WR-02 (pools), WR-04 (experience dice), WR-05
 (initiative), WR-07 (moving), WR-08/WR-10/WR-11 (attack, defense, damage), WR-12 (factors), WR-31 (intimidation),
 WR-35 (gestalt rolls)."""

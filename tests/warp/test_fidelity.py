@@ -1,4 +1,4 @@
-"""Issue 13, WaRP: the places where the code read the seed differently, each with the seed's numbers.
+"""Rules fidelity, WaRP: the places where the code read the seed differently, each with the seed's numbers.
 
 Rules: WR-18, WR-20, WR-21 (armour hinders attack and defense rolls), WR-09/WR-B15 as revised (a non-combat
 trait serves attack or defense in one round), WR-30 (special damage halved before armour), WR-24 (Messed Up

@@ -1,5 +1,5 @@
-"""WaRP on the one-shape contract (issue 11): typed views with the core envelope and their JSON Schema, action
-types that every legal action is an instance of, and the match's Memo giving the same views and legal lists as a
+"""WaRP on the one-shape contract (docs/architecture.md): typed views with the core envelope and their JSON Schema,
+action types that every legal action is an instance of, and the match's Memo giving the same views and legal lists as a
 fresh build. Rules: WR-24 (Messed Up as a status), WR-25/WR-26 (down, dead), WR-35 (the hidden gestalt total),
 WR-X2 (positions on a line)."""
 
@@ -89,7 +89,7 @@ def test_every_legal_action_is_an_instance_of_a_declared_type(path: Path, option
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_memo_views_and_legal_lists_equal_fresh_ones(path: Path) -> None:
-    """Issue 11 item 5: through the match's Memo (advanced with the version), every view and legal list equals
+    """The one cache mechanism: through the match's Memo (advanced with the version), every view and legal list equals
     one built from scratch, also when asked twice in one version."""
     match = affray.load_scenario(path).start(7)
     memo = Memo()

@@ -1,4 +1,4 @@
-"""The browser tests' parts (issue 15): a live table server in this process (uvicorn in a thread, on a free
+"""The browser tests' parts: a live table server in this process (uvicorn in a thread, on a free
 127.0.0.1 port, stopped by the fixture) and Debian's Chromium driven by Playwright, never a downloaded browser.
 
 Every wait is bounded: Playwright's own expectations (``expect(...).to_have_text(..., timeout=...)``) or

@@ -1,5 +1,5 @@
-"""Access (issue 14, Tests: Access): every endpoint refuses a missing or wrong token; a seat cannot act for an actor
-it does not control, read another seat's view or use a GM tool; a replaced token stops working at once."""
+"""Access (docs/table.md, 'The security model'): every endpoint refuses a missing or wrong token; a seat cannot act for
+an actor it does not control, read another seat's view or use a GM tool; a replaced token stops working at once."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The table API end to end, in process (issue 14, items 1 and 3): create, play, retry, refuse, GM tools, log."""
+"""The table API end to end, in process (docs/table.md, 'The API'): create, play, retry, refuse, GM tools, log."""
 
 from __future__ import annotations
 
@@ -204,7 +204,7 @@ def test_a_replaced_token_closes_its_websocket_and_stops_working(client: TestCli
 
 
 def test_the_gm_lists_every_seat_without_any_token(client: TestClient) -> None:
-    """Issue 15's gap: the GM's page in any browser lists the seats (from the server), never a token, so a lost link
+    """The GM's page in any browser lists the seats (from the server), never a token, so a lost link
     is made anew; a player's seat may not list them."""
     created = create(client, seed=3)
     table, gm, ilse = created["table"], created["gm"]["token"], created["seats"]["ilse"]["token"]

@@ -1,4 +1,4 @@
-"""Bad input (issue 14, Tests: Bad input): malformed JSON, unknown fields, huge bodies, wrong types, unknown tables
+"""Bad input (docs/table.md, 'Bad input'): malformed JSON, unknown fields, huge bodies, wrong types, unknown tables
 and seats all get a 4xx with a code and a sentence, and the table does not change (a hypothesis test over the API)."""
 
 from __future__ import annotations

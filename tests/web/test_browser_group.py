@@ -156,7 +156,7 @@ def assert_story_reads(page: Any, table: Table) -> None:
 
 @pytest.mark.parametrize("ruleset", sorted(GROUPS))
 def test_a_group_seats_itself_from_the_lobby_and_plays_to_the_end_by_clicking(
-        ruleset: str, tmp_path: Path, record_property: Any) -> None:
+        ruleset: str, tmp_path: Path) -> None:
     group = GROUPS[ruleset]
     with live_server(tmp_path / "affray.db") as server, chromium() as browser:
         gm = open_seat(browser, server.url + "/")

@@ -1,5 +1,5 @@
-"""The web table's pages in a real browser (issue 15): the lobby's problems and rule options, the tables of WaRP
-and Sim HuD (captured into docs/img/), phone width, and playing by keyboard alone."""
+"""The web table's pages in a real browser (docs/table.md, 'The web table'): the lobby's problems and rule options, the
+tables of WaRP and Sim HuD (captured into docs/img/), phone width, and playing by keyboard alone."""
 
 from __future__ import annotations
 

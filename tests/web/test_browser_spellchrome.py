@@ -1,4 +1,4 @@
-"""The web table in a real browser, Spellchrome (issue 15, Tests): the GM uploads a scenario file in the lobby, and
+"""The web table in a real browser, Spellchrome: the GM uploads a scenario file in the lobby, and
 a GM and two players, each in their own browser context, fight it out on the SVG board by clicking: moves on the
 board, a move whose path preview warns of an attack of opportunity (SC-26, SC-27) and the GM taking that attack,
 targets clicked on the board. Mid-fight a player closes the tab and reopens the link (same state), and the GM takes

@@ -1,4 +1,4 @@
-"""The web table in a real browser, WitchHammer (issue 15, Tests): a GM and two players, each in their own browser
+"""The web table in a real browser, WitchHammer: a GM and two players, each in their own browser
 context, play a whole vignette sequence of the yard duel by clicking, from the lobby to the end panel.
 
 Face-down cards (WH-02, WH-03) are sealed: before its reveal, a card placed by one seat is on no other page, the

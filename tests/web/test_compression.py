@@ -1,4 +1,4 @@
-"""``affray serve --no-ws-compression`` (issue 14, item 5; docs/table.md): WebSocket messages are compressed
+"""``affray serve --no-ws-compression`` (docs/table.md): WebSocket messages are compressed
 (permessage-deflate) unless the operator turns it off; either way the seat gets the same message."""
 
 from __future__ import annotations

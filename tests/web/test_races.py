@@ -1,4 +1,4 @@
-"""Races (issue 14, Tests: Races) and several servers on one database (item 4).
+"""Races (two clients at one version: one wins) and several servers on one database.
 
 Two servers (each its own Store and TableService, as two processes would have) hold the same table; two clients
 submit at the same version through different servers at the same moment: the database's unique (table, seq) lets

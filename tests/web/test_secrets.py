@@ -1,5 +1,5 @@
-"""Secrets (issue 14, Tests: Secrets): over playouts of every example scenario through the API, no response and no
-WebSocket message to a seat (the GM's included) holds another seat's secret (``Ruleset.secrets``): not the first
+"""Secrets (docs/table.md, 'The security model'): over playouts of every example scenario through the API, no response
+and no WebSocket message to a seat (the GM's included) holds another seat's secret (``Ruleset.secrets``): not the first
 state, not the log, not after an undo, not in an error message; and the seed appears nowhere before the end."""
 
 from __future__ import annotations

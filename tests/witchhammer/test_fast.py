@@ -1,4 +1,5 @@
-"""The simulation fast path for WitchHammer (issue 16): quiet and trusted steps, the observation, the choices.
+"""The simulation fast path for WitchHammer (core/journal.py, core/policy.py): quiet and trusted steps, the
+observation, the choices.
 
 A quiet journal builds no events, rolls or seal digests and a trusted one skips the card check, but the dice drawn
 and the state left are the same (the seals' salt and digest are what a quiet step does not compute, so they are left

@@ -120,9 +120,10 @@ def test_wh03_wh05_face_down_cards_are_hidden_until_the_reveal() -> None:
 
 
 def test_the_gm_never_sees_a_players_face_down_cards_or_hand() -> None:
-    """Contract 6 and issue 11: a GM who plays the monster must not read the player's face-down cards before the
-    reveal. a places Lunge and Jab face down: the GM's view shows that a committed (seal and digest) but not what,
-    and not a's hand (it shrank by those two cards); it does show a's deck (GM-level sheet information). a's seat
+    """Contract 6 (the GM's view is not all-seeing): a GM who plays the monster must not read the player's face-down
+    cards before the reveal. a places Lunge and Jab face down: the GM's view shows that a committed (seal and digest)
+    but not what, and
+    not a's hand (it shrank by those two cards); it does show a's deck (GM-level sheet information). a's seat
     sees its own cards and hand. Every secret the ``secrets`` hook lists is out of the GM's view."""
     m = duel()
     for actor in ("a", "b"):

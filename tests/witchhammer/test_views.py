@@ -1,5 +1,5 @@
-"""Typed views, declared actions and the one memo (issue 11) for WitchHammer: every view validates against its
-JSON Schema, every legal action is an instance of a declared action type, views and legal lists built through a
+"""Typed views, declared actions and the one memo (docs/architecture.md) for WitchHammer: every view validates against
+its JSON Schema, every legal action is an instance of a declared action type, views and legal lists built through a
 match's memo equal ones built from scratch, and the bars, statuses and positions carry the rules' numbers.
 Rules: WH-02, WH-03, WH-05, WH-19, WH-20, WH-22, WH-24; DESIGN.md contract 6."""
 

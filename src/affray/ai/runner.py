@@ -9,7 +9,7 @@ plays the same decisions, another seed others.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, overload
+from typing import overload
 
 from affray.ai.base import Policy, get_policy
 from affray.core.engine import Action, Outcome, Rejected
@@ -43,11 +43,6 @@ def policies_for(match: Match, overrides: Mapping[str, str] | None = None) -> di
         if name != "human":
             chosen[actor] = get_policy(match.ruleset.name, name)
     return chosen
-
-
-def policy_view(match: Match, actor: str) -> Any:
-    """The typed view of the seat that plays ``actor`` (contract 9); policies see :meth:`Match.observe`."""
-    return match.view(match.seats[actor])
 
 
 def policy_action(match: Match, policy: Policy, actor: str, rng: RNG) -> Action:

@@ -100,7 +100,7 @@ def _policies(match: Match, request: FightRequest) -> dict[str, Policy]:
             s = match.seats.get(actor, actor)
             raise CliError(f"{actor} is played by a person (controller: human) but nobody plays seat '{s}': "
                            f"give --play {s}, or --policy {actor}=heuristic")
-    # the log records who really played each seat (issue 12, item 7)
+    # the log records who really played each seat (a --policy seat says so)
     match.controllers.update({a: (chosen[a].name if a in chosen else "human") for a in match.controllers})
     return chosen
 

@@ -1,4 +1,4 @@
-"""``affray join LINK``: play one seat of a remote table from the terminal (issue 14, item 5).
+"""``affray join LINK``: play one seat of a remote table from the terminal (docs/table.md).
 
 The link is the invite link the table's creator handed out (``http://HOST:PORT/t/TABLE#TOKEN``). The terminal shows
 the log as the seat may see it, updated live while others act (long-polls), and when one of the seat's actors is due,

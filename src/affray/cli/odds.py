@@ -319,7 +319,7 @@ def _fraction(name: str, value: Fraction, long: dict[str, Fraction]) -> str:
 
 
 class Progress:
-    """Shows a long solve's progress on stderr (issue 13): nothing for the first second, then the stage and
+    """Shows a long solve's progress on stderr (docs/odds.md): nothing for the first second, then the stage and
     count at most twice a second, on one line on a terminal and a line every 5 s otherwise."""
 
     def __init__(self) -> None:

@@ -112,7 +112,7 @@ def _where(c: Mapping[str, Any]) -> str:
 
 
 def status_table(view: Mapping[str, Any]) -> Table | None:
-    """The combatants of a view in the one envelope (issue 11): health bars, statuses with their rounds, where
+    """The combatants of a view in the one envelope (core/view.py): health bars, statuses with their rounds, where
     they stand, and who is the viewer's; ``None`` for anything else."""
     combatants = view.get("combatants")
     if not isinstance(combatants, list):

@@ -1,4 +1,4 @@
-"""``affray schema``: the JSON Schemas a client or an editor reads (issue 11, items 2 and 3).
+"""``affray schema``: the JSON Schemas a client or an editor reads (core/view.py, core/actions.py).
 
 - ``affray schema view RULESET``: every view of that ruleset (the one envelope, the combatants, the ruleset's part);
 - ``affray schema actions RULESET``: every action it accepts, field by field, free parameters marked ``x-free``;

@@ -15,13 +15,7 @@ from affray.cli.render import CliError, console, escape, narrate
 from affray.sim.stats import outcome_rows
 
 SeedOpt = Annotated[int, typer.Option("--seed", help="the run's seed: the same seed gives the same numbers")]
-WorkersOpt = Annotated[int | None, typer.Option("--workers", help="local processes (default: every core)")]
-PolicyOpt = Annotated[list[str] | None, typer.Option("--policy", help="SIDE=NAME or COMBATANT=NAME; repeatable")]
-SchedulerOpt = Annotated[str | None, typer.Option("--scheduler", help="a Dask scheduler address "
-                                                  "(or set DASK_SCHEDULER_ADDRESS)")]
-PlotOpt = Annotated[Path | None, typer.Option("--plot", help="write a plot here (.png or .svg)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON object")]
-EngineOpt = Annotated[bool, typer.Option("--engine", help="always use the full engine, never a batch path")]
 
 
 def _progress(total: int, quiet: bool) -> Progress:

@@ -1,4 +1,4 @@
-"""``affray serve`` and ``affray table new``: run a table server, open a table on one (issue 14, item 5)."""
+"""``affray serve`` and ``affray table new``: run a table server, open a table on one (docs/table.md)."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ _HEADS = (", then ", " to ", " with ", " at ")
 
 def card_note(view: Mapping[str, Any], card_id: Any) -> str:
     """A card's numbers from the seat's view: ``init +1, defense +1; move 4, attack 6`` (WH-05)."""
-    cards = (view.get("detail") or {}).get("cards") or {}  # the typed view's WitchHammer part (issue 11)
+    cards = (view.get("detail") or {}).get("cards") or {}  # the typed view's WitchHammer part (view_types.py)
     card = cards.get(card_id) if isinstance(card_id, str) else None
     if not isinstance(card, Mapping):
         return ""
@@ -179,7 +179,7 @@ class Terminal:
 
     def _time_left(self, view: Mapping[str, Any]) -> float | None:
         """Seconds left on the Drama Timer (WH-B20), or ``None`` if no clock runs for this prompt."""
-        timer = (view.get("detail") or {}).get("drama_timer")  # the typed view's WitchHammer part (issue 11)
+        timer = (view.get("detail") or {}).get("drama_timer")  # the typed view's WitchHammer part (view_types.py)
         if not isinstance(timer, Mapping) or not timer.get("running"):
             return None
         round_no = self.match.rounds()

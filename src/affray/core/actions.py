@@ -1,4 +1,4 @@
-"""Actions with a schema (issue 11, item 3).
+"""Actions with a schema (docs/architecture.md, 'The core contract').
 
 Every action type of every ruleset is declared once as an :class:`ActionType`: its ``type`` key, the fields it
 takes with their types and static ranges, and which fields are *free parameters* (a Spellchrome path, a WaRP

@@ -1,4 +1,4 @@
-"""The hash chain over a log of record (issue 14, item 3).
+"""The hash chain over a log of record (docs/table.md, 'The security model').
 
 Each record's chain value is ``SHA-256(previous chain + canonical JSON of the record)``, starting from the seed
 commitment, so the head (the last value) pins the whole history of one table: a seat that kept the head it saw can

@@ -53,22 +53,6 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n} {noun if abs(n) == 1 else plural or noun + 's'}"
 
 
-class Names(Mapping[str, str]):
-    """Display names for actor ids; unknown ids display as themselves."""
-
-    def __init__(self, names: Mapping[str, str]) -> None:
-        self._names = dict(names)
-
-    def __getitem__(self, key: str) -> str:
-        return self._names.get(key, key)
-
-    def __iter__(self) -> Any:
-        return iter(self._names)
-
-    def __len__(self) -> int:
-        return len(self._names)
-
-
 @dataclass(slots=True)
 class Event:
     """Base of all events. Subclasses set ``kind`` and override :meth:`describe`."""

@@ -1,4 +1,4 @@
-"""The step context: where a step's events go, and what the step must record (issue 16, item 1).
+"""The step context: where a step's events go, and what the step must record (docs/architecture.md).
 
 ``Ruleset.step(state, actor, action, rng, journal)`` (and ``setup``) write their events into a :class:`Journal`, a
 list of events that also says what the caller wants recorded:

@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 FORMAT = "affray-match"
-# 3: seal salts from their own stream (issue 16); 2: records (actions and undo records), the affray and rules
-# versions, salts drawn from the dice stream; 1: actions only
+# 3: seal salts from their own stream (so a quiet fight draws the same dice); 2: records (actions and undo
+# records), the affray and rules versions, salts drawn from the dice stream; 1: actions only
 VERSION = 3
 READS = (1, 2, 3)
 MAX_SIDES = 1_000_000  # the notation's limit; a larger die would make re-deriving it slow

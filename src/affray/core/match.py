@@ -1,4 +1,4 @@
-"""A match: its setup, the seed commitment and the log of record (DESIGN.md, contract 4; issue 11, item 4).
+"""A match: its setup, the seed commitment and the log of record (DESIGN.md, contract 4; versions and undo records).
 
 :class:`Match` drives a ruleset's step function, owns the RNG, maps seats to the actors they control, and keeps the
 log of record: a list of :class:`Record` s, each an accepted *action* or an *undo* (who asked, and back to which
@@ -263,10 +263,6 @@ class Match:
         if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < self.version:
             return Rejected("bad_version", f"Choose a version from 0 to {self.version - 1}.")
         return self._undo(seat, to)
-
-    def undo(self, seat: str) -> bool:
-        """Take back ``seat``'s last action (the terminal's ``undo``); ``False`` if it may not."""
-        return isinstance(self.take_back(seat), Accepted)
 
     def _undo(self, seat: str, to: int) -> StepResult:
         if self.seed is None:

@@ -1,4 +1,4 @@
-"""The one caching mechanism: a :class:`Memo` owned by each match and keyed by its version (issue 11, item 5).
+"""The one caching mechanism: a :class:`Memo` owned by each match and keyed by its version (the caching rule).
 
 What a ruleset derives from its state to build views and legal lists can be kept here instead of inside the rule
 state or in module globals:

@@ -25,8 +25,8 @@ from affray.core.events import Event, Rolled
 
 
 class Story(Mapping[str, str]):
-    """What a narrator needs to name things: the combatants' display names (unknown ids display as themselves, as
-    :class:`~affray.core.events.Names` does) and ``terms``, the names of content ids (cards, weapons, traits)."""
+    """What a narrator needs to name things: the combatants' display names (unknown ids display as
+    themselves) and ``terms``, the names of content ids (cards, weapons, traits)."""
 
     __slots__ = ("_names", "_terms")
 

@@ -1,4 +1,4 @@
-"""How fights end, in the words every ruleset shares (issue 11, item 6: shared plumbing in core, rules in rulesets).
+"""How fights end, in the words every ruleset shares (shared plumbing in core, rules in rulesets).
 
 - :func:`last_side_standing`: the fight ends when at most one side still has someone in it;
 - :func:`round_limit_draw`: the engine's guard, an unfinished fight past its limit is a draw.

@@ -1,4 +1,4 @@
-"""One record per ruleset, and the one registry of them (issue 11: "a ruleset is one plug-in").
+"""One record per ruleset, and the one registry of them (docs/architecture.md, 'The plug-in record').
 
 Everything a ruleset contributes is reachable from the :class:`Plugin` that its folder exports as ``PLUGIN``
 (``affray/rulesets/<name>/plugin.py``): its rules (the :class:`~affray.core.engine.Ruleset` step functions, with

@@ -1,4 +1,4 @@
-"""Policies: who chooses an action when no person does (DESIGN.md, contract 9; issue 16, item 4).
+"""Policies: who chooses an action when no person does (DESIGN.md, contract 9).
 
 A policy sees what its seat sees and what its actor may do, and returns one action::
 

@@ -11,7 +11,7 @@ Every draw has an index, so a roll in the log of record can be tied back to the 
 - :class:`FastRNG` is for simulation: a seeded Mersenne Twister, about ten times faster per draw.
 
 Sealed commits are salted from a **stream of their own** (:meth:`RNG.salt`), derived from the same seed but apart
-from the dice (issue 16, item 2): a quiet simulated fight, which computes no seal, draws exactly the dice of a loud
+from the dice (log format 3): a quiet simulated fight, which computes no seal, draws exactly the dice of a loud
 one. Logs of format 3 on use it; logs of formats 1 and 2 drew each salt as two 64-bit dice from the dice stream
 (``salts=LEGACY_SALTS``), and are still verified that way.
 

@@ -1,4 +1,4 @@
-"""Typed views with one envelope (issue 11, item 2; DESIGN.md contract 6).
+"""Typed views with one envelope (DESIGN.md contract 6).
 
 ``Ruleset.view(state, viewer, memo)`` returns a :class:`View`: the same envelope in every ruleset (which ruleset and
 mode, round, phase, turn order, whose turn it is, the prompt, the outcome, the viewer's seat and actors) and the same

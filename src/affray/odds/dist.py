@@ -14,7 +14,6 @@ from functools import cache
 from typing import Any, TypeVar
 
 K = TypeVar("K", bound=Hashable)
-Dist = dict[Any, Fraction]
 
 
 @cache
@@ -22,10 +21,6 @@ def die(sides: int, shift: int = 0) -> dict[int, Fraction]:
     """A fair d``sides`` (faces 1..sides) plus ``shift``."""
     p = Fraction(1, sides)
     return {face + shift: p for face in range(1, sides + 1)}
-
-
-def constant(value: K) -> dict[K, Fraction]:
-    return {value: Fraction(1)}
 
 
 def map_dists(func: Callable[..., K], *dists: Mapping[Any, Fraction]) -> dict[K, Fraction]:

@@ -1,4 +1,4 @@
-"""Progress of long exact solves, and the sizes a solver refuses (issue 13, item 13).
+"""Progress of long exact solves, and the sizes a solver refuses (docs/odds.md).
 
 A duel solver explores states, solves components and pushes the rounds distribution forward; for a large duel
 that takes seconds to minutes. The solvers call :func:`tick` as they go; whoever wants to show progress (the

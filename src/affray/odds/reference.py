@@ -1,4 +1,4 @@
-"""The reference duel of issue 7, used to measure the duel solver against icepool.
+"""The reference duel (docs/performance.md, 'Exact odds'), used to measure the duel solver against icepool.
 
 A and B start at 20 HP. Each round, at the same time, A deals max(0, 3d6 - 2d6) to B and B deals
 max(0, 2d6 + 1 - 3d6) to A, until one is at 0 or below (both at once: a draw).

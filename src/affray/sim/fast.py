@@ -1,5 +1,5 @@
 """The simulation fast path: the same rules and the same fights as the full engine, without :class:`Match`
-(issue 16, item 3).
+(docs/simulation.md, 'The fast path and the full engine').
 
 :func:`play_fast` drives a ruleset's step function directly: no log of record, no seats, no per-seat redaction
 beyond what each policy's observation does, a quiet journal (:mod:`affray.core.journal`: no events, no dice

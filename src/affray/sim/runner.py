@@ -42,7 +42,7 @@ class SimSpec:
     path: str = "fast"  # "fast" (affray.sim.fast) or "engine" (every fight through a Match); the same fights
 
 
-#: On the fast path one fight in this many lets the rules validate every action (issue 16, item 1).
+#: On the fast path one fight in this many lets the rules validate every action (the rest trust the listing).
 VALIDATE_EVERY = 16
 
 

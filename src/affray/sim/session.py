@@ -90,7 +90,7 @@ class Sample:
 
 def sample_fight(scenario: Scenario, spec: SimSpec, index: int = 0) -> Sample:
     """Fight ``index`` of the run ``spec`` describes, as the engine's paths play it: played on the fast path, then
-    replayed in full from its seed and actions (issue 16, item 3). The two must end alike: if they do not, that is a
+    replayed in full from its seed and actions (``sim/fast.py``). The two must end alike: if they do not, that is a
     bug, reported as :class:`~affray.sim.fast.FastPathError`. On a batch path the fight is the engine's fight of the
     same seed (a batch does not play fights one by one)."""
     from affray.ai.base import get_policy

@@ -1,4 +1,4 @@
-"""store/: the table server's database (layer 3: imports core at most; no web framework). Issue 14, item 2.
+"""store/: the table server's database (layer 3: imports core at most; no web framework). docs/table.md, 'Schema'.
 
 SQLAlchemy 2 Core over an SQLite file (the embedded default) or PostgreSQL (psycopg 3). Values go in and out
 as the frozen dataclasses of :mod:`affray.store.rows`, never SQLAlchemy rows.

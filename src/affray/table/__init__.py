@@ -1,4 +1,4 @@
-"""table/: the authority over live tables (layer 4: no web framework inside). Issue 14, item 1.
+"""table/: the authority over live tables (layer 4: no web framework inside). docs/table.md.
 
 - :class:`TableService` (``service.py``): creating tables, tokens, actions, policy seats, change notices;
 - :mod:`affray.table.gm`: the GM's tools, each audited;

@@ -1,4 +1,4 @@
-"""Pushing every change to the seats that follow a table (issue 14, items 1 and 3).
+"""Pushing every change to the seats that follow a table (docs/architecture.md, 'One action', step 5).
 
 A *follower* is one connection that hears one seat (a WebSocket, or any other push transport). It is registered
 with :meth:`affray.table.TableService.follow` and given, through its ``deliver`` callback:

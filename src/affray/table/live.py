@@ -1,4 +1,4 @@
-"""A live table in memory: the match, its seats, its chain, its config, and one lock (issue 14, item 1).
+"""A live table in memory: the match, its seats, its chain, its config, and one lock (docs/table.md).
 
 Everything that reads or changes a :class:`Table` holds ``table.lock`` (a plain threading lock: the web server's
 threads, the policy worker and the store's listener all come here). ``changed`` is a condition on that lock that

@@ -1,5 +1,5 @@
 """Rebuilding a live table from the store: replay its records on its setup and seed, and check the replay against
-the stored commitment and chain (issue 14, items 1 and 2); bringing a live table back in line with the store (a lost
+the stored commitment and chain (DESIGN.md contract 4); bringing a live table back in line with the store (a lost
 race, records or a re-keyed seat from another process). Also the conversions between the match's records and the
 store's. The functions that bring a table in line are called under ``table.lock`` and may raise StoreError."""
 

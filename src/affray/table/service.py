@@ -1,4 +1,4 @@
-"""The table service: the authority over every live table of one server process (issue 14, item 1).
+"""The table service: the authority over every live table of one server process (docs/table.md).
 
 ``TableService(store)`` rebuilds every open table from the store on start (replay checked against the stored
 commitment and chain), creates tables, checks tokens, takes actions, plays policy seats after a pause, and runs the

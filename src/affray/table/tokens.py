@@ -1,4 +1,4 @@
-"""Seat tokens: random secrets of 192 bits handed out once, kept only as their SHA-256 (issue 14, item 1)."""
+"""Seat tokens: random secrets of 192 bits handed out once, kept only as their SHA-256 (docs/table.md, security)."""
 
 from __future__ import annotations
 

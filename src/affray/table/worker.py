@@ -36,11 +36,6 @@ class Worker:
             heapq.heappush(self._heap, (time.monotonic() + max(0.0, delay), next(self._count), job))
             self._cond.notify()
 
-    def idle(self) -> bool:
-        """Whether no job is waiting (tests poll this with a deadline)."""
-        with self._cond:
-            return not self._heap
-
     def _next(self) -> Job | None:
         with self._cond:
             while not self._closed:

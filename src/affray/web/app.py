@@ -1,4 +1,4 @@
-"""The HTTP API of the table server (issue 14, item 3): ``create_app(service)`` builds the FastAPI app.
+"""The HTTP API of the table server (docs/table.md, 'The API'): ``create_app(service)`` builds the FastAPI app.
 
 Routes (OpenAPI at ``/docs``; the pages and the lobby's endpoints: :mod:`affray.web.pages`):
 ``POST /api/tables``; ``GET /api/tables/ID`` (``?since=V`` long-polls,

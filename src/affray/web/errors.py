@@ -1,4 +1,4 @@
-"""Every refusal of the API as ``{"code", "message"}`` with a 4xx status; never a traceback (issue 14, item 3)."""
+"""Every refusal of the API as ``{"code", "message"}`` with a 4xx status; never a traceback (docs/table.md)."""
 
 from __future__ import annotations
 

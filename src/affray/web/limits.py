@@ -1,5 +1,5 @@
 """Request limits of the API: a body size cap (an ASGI middleware, so a huge body is never read whole) and a token
-bucket per caller (issue 14, item 3)."""
+bucket per caller (docs/table.md, 'Limits')."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The web table's pages (issue 15): the lobby, the table page of every seat, their static files, and the two small
+"""The web table's pages (docs/table.md): the lobby, the table page of every seat, their static files, and the two small
 read-only endpoints the lobby needs (the examples, and each ruleset's named rule options and policies).
 
 The pages hold no rules and no secrets: a page reads its seat's token from the invite link's fragment

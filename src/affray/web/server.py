@@ -1,4 +1,4 @@
-"""Running the table server: open the store, build the service and the app, serve with uvicorn (issue 14, item 5)."""
+"""Running the table server: open the store, build the service and the app, serve with uvicorn (``affray serve``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``WS /api/tables/ID/ws``: every change pushed to one seat (issue 14, item 3).
+"""``WS /api/tables/ID/ws``: every change pushed to one seat (docs/table.md, 'The API').
 
 The token comes as ``?token=`` or as the first message ``{"token": "..."}``. The server then sends the seat's whole
 message (as ``GET /api/tables/ID``) and, after every change, the seat's message with the log entries since the last

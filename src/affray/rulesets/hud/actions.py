@@ -1,4 +1,4 @@
-"""Every Sim HuD action type, declared once with its fields (issue 11, item 3; :mod:`affray.core.actions`).
+"""Every Sim HuD action type, declared once with its fields (:mod:`affray.core.actions`).
 
 Free parameters (``Field(free=True)``) are what a client may fill in itself: a Combat Nerdified declaration's
 plan and additional action (any plan the rules allow is accepted by ``step``, not only the listed ones), a Free

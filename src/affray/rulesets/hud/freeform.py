@@ -35,7 +35,7 @@ def legal(state: HudState, actor: str) -> list[ActionSpec]:
         from affray.rulesets.hud.simplified import respond_specs
 
         return respond_specs(state)
-    free = ("text", "hp")  # a post's text and hand-kept HP are the writer's (issue 11, item 3)
+    free = ("text", "hp")  # a post's text and hand-kept HP are the writer's (free parameters of the action type)
     specs = [ActionSpec({"type": "post", "text": "..."}, "post (write your text)", (), free)]
     for f in state.active():
         specs.append(ActionSpec({"type": "post", "text": "...", "hp": {f.id: -1}}, f"post, and {f.name} loses 1 HP",

@@ -96,7 +96,6 @@ def draw_cost(hands: int, kind: str, carry: str, location: str, trained_witcher:
 
 
 Band = Literal["engaged", "near", "far"]
-BANDS: tuple[Band, ...] = ("engaged", "near", "far")
 
 
 def band_of_distance(metres: float, engaged_within: float = 2, near_within: float = 10) -> Band:

@@ -1,4 +1,4 @@
-"""What a HuD policy sees: a typed, read-only observation read lazily from the state (issue 16, item 4).
+"""What a HuD policy sees: a typed, read-only observation read lazily from the state (redacted like the seat's view).
 
 The HuD declares everything in the open (WL-09), so every seat's view shows the same facts: each combatant's
 stats, HP bar, place and band (WL-B13), weapons and where they are (WL-19), this round's plan once declared, its

@@ -23,7 +23,7 @@ from affray.rulesets.hud.state import Fighter, HudState
 
 ITEM_TYPES = ("attack", "defense", "charge", "rearm", "draw", "emergency_rearm", "pick_up", "close", "complex")
 MAX_LISTED_PLANS = 150
-DECLARE_FREE = ("plan", "additional")  # any plan the rules allow may be declared (issue 11, item 3)
+DECLARE_FREE = ("plan", "additional")  # any plan the rules allow may be declared (so no plan list is capped)
 MAX_PLAN_ITEMS = 12  # a bound for clients and schemas: no real plan comes near it (six actions, free moves and draws)
 MAX_ITEM_TEXT = 500
 

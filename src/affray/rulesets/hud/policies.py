@@ -1,5 +1,5 @@
 """Policies for the Sim HuD, working only from the seat's observation (:mod:`affray.rulesets.hud.observe`) and the
-actor's choices (issue 16, item 4): they never read the state, and never list the usual plans to declare.
+actor's choices (core/policy.py): they never read the state, and never list the usual plans to declare.
 
 ``heuristic`` — Combat Nerdified: strike the weakest foe it can reach, keep about one defense per foe able to
 strike back, close in on a near foe with the free move and charge a far one it cannot reach (never one it is

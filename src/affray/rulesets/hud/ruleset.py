@@ -68,7 +68,7 @@ class HudRuleset:
     pending = staticmethod(pending)
 
     def action_types(self) -> tuple[ActionType, ...]:
-        """Every action type with its fields; a declaration's plan is a free parameter (issue 11, item 3)."""
+        """Every action type with its fields; a declaration's plan is a free parameter (no capped plan list)."""
         return ACTION_TYPES
 
     def legal(self, state: HudState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:

@@ -73,9 +73,6 @@ class Fighter:
     def in_hand(self) -> list[Arm]:
         return [a for a in self.arms.values() if a.location == "hand"]
 
-    def hands_used(self) -> int:
-        return sum(a.hands for a in self.arms.values() if a.location == "hand")
-
 
 @dataclass(slots=True)
 class Exchange:

@@ -305,7 +305,7 @@ def _harmful(c: Combatant, action: dict[str, Any]) -> bool:
 
 
 def trusted_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, action: dict[str, Any]) -> Checked:
-    """An action taken from ``c``'s legal listing (the journal does not ask for validation, issue 16): attacks,
+    """An action taken from ``c``'s legal listing (the journal does not ask for validation): attacks,
     spells and moves along the engine's path skip the checks that only refuse what the listing never offers; the
     path is the one the full check finds (:func:`~.movement.auto_path`), so the dice and the state are the same."""
     kind = action["type"]

@@ -24,7 +24,7 @@ SAVE_INDEX = {"fortitude": 0, "reflex": 1, "will": 2}
 
 def loud(events: list[Event]) -> bool:
     """Whether the step's journal keeps what it is given (a plain list or a loud :class:`Journal` does). A quiet one
-    drops it, so the rules skip building events and dice records for it (issue 16: the same dice either way)."""
+    drops it, so the rules skip building events and dice records for it (a quiet journal: the same dice either way)."""
     return not isinstance(events, QuietJournal)
 
 

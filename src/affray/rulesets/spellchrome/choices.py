@@ -1,4 +1,4 @@
-"""A Spellchrome actor's legal actions, answered part by part (issue 16, items 4 and 5).
+"""A Spellchrome actor's legal actions, answered part by part (so a policy builds only what it asks for).
 
 A turn's listing (``legal.turn_actions``) holds a few blows and spells, ~80 movement specs and a few support actions.
 :class:`TurnChoices` answers ``of(kind)`` from the one part that holds ``kind`` (:class:`~.legal.TurnListing`), so

@@ -19,7 +19,6 @@ from affray.core.scenario import CombatantBase, ScenarioBase, Side, Strict
 Skill = Literal["heal", "concentration", "run", "tumble", "listen", "spot", "repair"]
 SKILL_ABILITY: dict[str, str] = {"heal": "wisdom", "concentration": "constitution", "run": "strength",
                                  "tumble": "dexterity", "listen": "wisdom", "spot": "wisdom", "repair": "intelligence"}
-TRAINED_ONLY = frozenset({"tumble"})  # SC-24: only a trained character can tumble
 SaveRow = tuple[int, int, int]
 
 

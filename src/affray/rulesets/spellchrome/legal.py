@@ -42,7 +42,7 @@ from affray.rulesets.spellchrome.turns import step_available
 COMPASS = dict(zip(("nw", "n", "ne", "w", "e", "sw", "s", "se"), DIRECTIONS, strict=True))
 NEVER_PROVOKES = ("never provokes (SC-21)",)
 _LABELS = {"move": "move to", "withdraw": "withdraw to", "tumble": "tumble to", "step": "5-foot step to"}
-#: The fields of a listed move-like action a client may change (issue 11): any other square, and a path of its own
+#: The fields of a listed move-like action a client may change (free fields): any other square, and a path of its own
 #: (the listing leaves the path to the engine, so it is absent from the action); a 5-foot step takes no path.
 MOVE_FREE = ("to", "path")
 STEP_FREE = ("to",)

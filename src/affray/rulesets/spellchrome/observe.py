@@ -1,4 +1,4 @@
-"""What a Spellchrome policy sees: a typed, read-only observation read lazily from the state (issue 16, item 4).
+"""What a Spellchrome policy sees: a typed, read-only observation read lazily from the state (redacted as views).
 
 Nothing is hidden on the battle map (``views.py``): HP, EX-HP, positions, weapons, spells and the attacks of
 opportunity left are public at the table, so every seat observes the same facts and only ``controlled`` differs.

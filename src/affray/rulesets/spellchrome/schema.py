@@ -1,4 +1,4 @@
-"""Every Spellchrome action type with its fields (issue 11, item 3; :mod:`affray.core.actions`).
+"""Every Spellchrome action type with its fields (:mod:`affray.core.actions`).
 
 A move's destination and path are free parameters: ``legal()`` lists one spec per reachable end square (with the
 path the engine would take), but a client may send any square and any path, which ``step`` then checks against

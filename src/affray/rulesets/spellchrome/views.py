@@ -1,4 +1,4 @@
-"""What a seat sees of a Spellchrome match: the typed view (issue 11; :mod:`affray.core.view`).
+"""What a seat sees of a Spellchrome match: the typed view (:mod:`affray.core.view`).
 
 Nothing is hidden on the battle map: HP, EX-HP, positions and the attacks of opportunity left are all public at
 the table, so every viewer gets the same facts and only ``controlled`` (and so ``you``) differs between seats.

@@ -1,4 +1,4 @@
-"""Every WaRP action type, declared once with its fields, kinds and static ranges (issue 11, item 3).
+"""Every WaRP action type, declared once with its fields, kinds and static ranges (core/actions.py).
 
 ``legal()`` lists concrete actions; each is an instance of one of these (:func:`affray.core.actions.check_action`),
 and names in ``ActionSpec.free`` the fields a client may change itself: a distance on the line, a pace, Experience

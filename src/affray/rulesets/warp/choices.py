@@ -1,4 +1,4 @@
-"""A WaRP actor's legal actions, answered from the state where that pays (issue 16, item 4).
+"""A WaRP actor's legal actions, answered from the state where that pays (the choices a policy asks of: core/policy.py).
 
 :class:`WarpChoices` is the core :class:`~affray.core.policy.Choices` (every answer equals what
 :func:`affray.rulesets.warp.legal` lists, in its order) with the one question the policies ask on almost every turn

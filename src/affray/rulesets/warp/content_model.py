@@ -123,9 +123,6 @@ class Maneuver(Strict):
     description: str = ""
 
 
-TraitDice = Field(ge=1, le=10)
-
-
 class Character(Strict):
     """A PC sheet or a GMC stat block. ``traits`` maps trait ids to their dice (WR-01, WR-03)."""
 

@@ -1,4 +1,4 @@
-"""What a WaRP policy sees: a typed, read-only observation that reads the state lazily (issue 16, item 4).
+"""What a WaRP policy sees: a typed, read-only observation that reads the state lazily (redacted like the seat's view).
 
 :class:`WarpObservation` shows a seat exactly what its view (:mod:`affray.rulesets.warp.views`) shows and no more:
 where people stand, what they wield, whether they look hurt (Messed Up, down, dead) for everyone; a character's
@@ -74,11 +74,6 @@ class SeenFighter(SeenCombatant[Fighter]):
     def wielded_melee(self) -> int:
         """The damage factor of the weapon in hand used hand to hand (WR-12)."""
         return _factor(self._f, self._f.wielding, "melee")
-
-    @property
-    def wielded_missile_factor(self) -> int:
-        """The damage factor of the weapon in hand used as a missile, 0 if it is none (WR-12)."""
-        return _factor(self._f, self._f.wielding, "ranged")
 
     def wielded_factor(self, mode: str) -> int:
         """The weapon in hand's factor used as ``mode`` (what everyone sees of it, WR-12)."""

@@ -133,12 +133,6 @@ def armour_counts(raw: int, armour: Armour, gunfire: bool = False) -> Counts:
     return total, out
 
 
-def through_armour(raw: int, armour: Armour, gunfire: bool = False) -> dict[int, Fraction]:
-    """:func:`armour_counts` as probabilities."""
-    total, counts = armour_counts(raw, armour, gunfire)
-    return {k: Fraction(v, total) for k, v in counts.items()}
-
-
 @dataclass(frozen=True, slots=True)
 class AttackOdds:
     p_hit: Fraction

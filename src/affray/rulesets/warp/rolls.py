@@ -152,8 +152,8 @@ def warp_pool(rng: RNG, dice: int, bonus: int = 0, penalty: int = 0, modifier: i
     one. Rules: WR-01, WR-02, WR-B2, WR-B13.
 
     With ``k`` net bonus dice it rolls ``dice + k`` and keeps the highest ``dice``; with ``k`` net penalty dice
-    the lowest ``dice``. (Moved here from ``affray.core.dice``: it is WaRP's rule, issue 11 item 6. Live play
-    uses :func:`throw`, which also honours the options.)
+    the lowest ``dice``. (Moved here from ``affray.core.dice``: it is WaRP's rule, and rules live in their
+    ruleset. Live play uses :func:`throw`, which also honours the options.)
     """
     if dice < 0 or bonus < 0 or penalty < 0:
         raise ValueError(f"dice counts cannot be negative (dice={dice}, bonus={bonus}, penalty={penalty})")

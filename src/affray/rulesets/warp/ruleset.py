@@ -8,7 +8,7 @@ WR-X1..WR-X12 (``docs/warp.md``). Two modes: ``combat`` (rounds, initiative, att
 gets no pool or armour dice records and none of the frequent events, and a journal that does not validate (the
 actor took its action from :meth:`WarpRuleset.choices`) skips the window and attack checks; the dice drawn and the
 state reached are the same either way (``tests/warp/test_fast.py``). Policies see a :class:`WarpObservation` and ask
-a :class:`WarpChoices` (issue 16).
+a :class:`WarpChoices` (the policy seams of core/policy.py).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Positions are metres along one line (ruling WR-X2, ``docs/warp.md``): every WaRP distance rule (the
 range rows, the paces, melee reach) needs only the distance between two characters, and on a line all
 the paces (multiples of 2.5 m) stay exact. The state holds no caches: what views and legal lists derive
-from it is kept in the match's :class:`~affray.core.memo.Memo` (issue 11, item 5).
+from it is kept in the match's :class:`~affray.core.memo.Memo` (the one cache mechanism; no cache fields in rule state).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a seat sees of a WaRP match: the core envelope with WaRP's typed parts (DESIGN.md contract 6, issue 11).
+"""What a seat sees of a WaRP match: the core envelope with WaRP's typed parts (DESIGN.md contract 6; core/view.py).
 
 Everyone sees where people stand on the line (``Position("line", metres)``), what they wield and wear, and whether
 they look hurt (Messed Up, down, dead). A GM character's numbers (hit points, traits, flaws, experience) are

@@ -1,4 +1,4 @@
-"""Every WitchHammer action type, declared once with its fields (issue 11, item 3; :mod:`affray.core.actions`).
+"""Every WitchHammer action type, declared once with its fields (:mod:`affray.core.actions`).
 
 Card ids depend on the content, so they are strings here; ``step`` checks them against the hand. A commit's
 ``cards`` is a free parameter: a client may send any one or two cards of the hand in order (``legal`` lists every

@@ -1,4 +1,4 @@
-"""The choices of a WitchHammer actor, answered from the state where that pays (issue 16, item 4).
+"""The choices of a WitchHammer actor, answered from the state where that pays (core/policy.py, ``Choices``).
 
 The listing (:func:`~affray.rulesets.witchhammer.planning.legal`) is every card and every ordered pair of cards in
 hand; policies mostly ask whether one action is among them (``allows``) or which kinds there are, which the state
@@ -15,8 +15,6 @@ from affray.core.engine import GM, Action, ActionSpec
 from affray.core.policy import Choices
 from affray.rulesets.witchhammer.actions import SLOTS
 from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
-
-FATES = ("dies", "survives")
 
 
 class WitchHammerChoices(Choices):

@@ -110,9 +110,6 @@ Save.model_rebuild()
 Check.model_rebuild()
 Attack.model_rebuild()
 
-Stat = Literal["attack", "defense", "init", "poise", "health", "solid_damage"]
-
-
 class Modifiers(Strict):
     """Stat changes from a passive, a trait or a status. Rules: WH-11, WH-12, WH-21, WH-34."""
 

@@ -17,7 +17,6 @@ FUMBLE_PENALTY = -10  # Rule: WH-17
 BEHIND_BONUS = 5  # Rule: WH-25
 FLANK_BONUS = 4  # Rule: WH-26
 AFFLICTION_TRIGGER = 5  # Rule: WH-23 (5 or more Wounds from one attack)
-MAX_MALUS = 10  # Rule: WH-20 (ten groups)
 
 #: Rule: WH-10. Spaces (Chebyshev) for each range band; close means adjacent.
 RANGES = {"close": 1, "short": 5, "medium": 10, "long": 20}

@@ -1,4 +1,4 @@
-"""What a WitchHammer policy observes: typed, read-only, read from the state only when asked (issue 16, item 4).
+"""What a WitchHammer policy observes: typed, read-only, read from the state only when asked (redacted as views).
 
 :class:`WitchHammerObservation` is built in O(1) per decision; each property reads the state when a policy asks for
 it. It shows exactly what the seat's view (:mod:`affray.rulesets.witchhammer.views`) shows and no more, with the same

@@ -1,4 +1,4 @@
-"""A heuristic policy for WitchHammer, working only from what its seat observes and its choices (issue 16).
+"""A heuristic policy for WitchHammer, working only from what its seat observes and its choices (core/policy.py).
 
 Planning: it scores every Action card in hand by what it would do from where the combatant stands, using
 the exact mean damage of the ruleset's own :func:`~affray.rulesets.witchhammer.mechanics.attack` over the

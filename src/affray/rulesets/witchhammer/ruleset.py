@@ -167,7 +167,7 @@ class WitchHammerRuleset:
     def secrets(self, state: WitchHammerState) -> list[tuple[str, Any]]:
         """Every face-down card not yet revealed, as (owner, the face-down card as its owner's view shows it:
         seal, digest and card), for the conformance leak check: no seat but the owner's may see it opened, the
-        GM's included when it does not play the owner (contract 6, issue 11)."""
+        GM's included when it does not play the owner (DESIGN.md contract 6)."""
         out: list[tuple[str, Any]] = []
         for f in state.fighters.values():
             if f.psych is not None and not f.psych_card:

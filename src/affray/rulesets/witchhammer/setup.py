@@ -108,7 +108,7 @@ def _combatant(where: str, side: str, c: Any, content: ContentLibrary, sheet_fil
         for card_id in c.deck:
             _add_card(deck, card_id, content, f"{where}.deck")
     stats = _apply(sheet, mods)
-    for key, label in (("health", "Health"), ("poise", "Poise")):  # never clamped silently (issue 12)
+    for key, label in (("health", "Health"), ("poise", "Poise")):  # out of range is refused, never clamped silently
         if getattr(c, key) is not None and getattr(c, key) > stats[key]:
             raise ReferenceProblem(f"{where}.{key}", f"a starting {label} of at most its maximum {stats[key]} "
                                                      f"(got {getattr(c, key)})")

@@ -1,4 +1,4 @@
-"""The typed WitchHammer part of a view (issue 11): what the envelope and the combatant part of
+"""The typed WitchHammer part of a view (core/view.py): what the envelope and the combatant part of
 :mod:`affray.core.view` do not hold. Frozen, slotted and read-only: views share these between seats and steps.
 
 Rules: WH-02, WH-03, WH-05 (cards above and below the line), WH-20 (the Malus), WH-24 (statuses), WH-B20 (the

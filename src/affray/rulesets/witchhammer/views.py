@@ -1,4 +1,4 @@
-"""What a seat sees of a WitchHammer match (DESIGN.md contract 6; issue 11's typed views).
+"""What a seat sees of a WitchHammer match (DESIGN.md contract 6; typed views of core/view.py).
 
 Everyone sees the board, every combatant's public numbers, the revealed cards and statuses, and *that* a
 combatant has committed a card (its seal and digest). A face-down card opens, and the hand shows, only for the
@@ -175,8 +175,3 @@ def _view(state: WitchHammerState, viewer: Viewer, window: Window | None, memo: 
         tuple(state.pending_fates))
     return envelope("witchhammer", mode="vignettes", round=state.round, phase=state.phase, order=state.order,
                     window=window, outcome=state.outcome, viewer=viewer, combatants=combatants, detail=detail)
-
-
-def card_view(view: WitchHammerView, card_id: str | None) -> CardInfo | None:
-    """A card the view shows, or ``None``."""
-    return None if card_id is None else view.detail.cards.get(card_id)
