@@ -102,10 +102,10 @@ class LeakWatch:
     changes; so per seat the watch keeps each record's redacted text and redoes only what can have changed: the
     records added since the last check, the records whose commits were revealed since (from the first of them
     on), everything when the seating changed. The view and the observations of the actors due to act (what a
-    policy is shown: it observes only when its actor is due) are checked whole every time. A
-    secret already searched in every kept record is searched in the new ones only; a secret new to the seat (a
-    card just dealt, a GM sheet that changed) in every kept record. Each record's text is searched on its own
-    (a secret is a JSON value; it does not span two records)."""
+    policy is shown: it observes only when its actor is due) are checked whole every time. A secret already
+    searched in every kept record is searched in the new ones only; a secret new to the seat (a card just dealt, a
+    GM sheet that changed) in every kept record. Each record's text is searched on its own (a secret is a JSON
+    value; it does not span two records)."""
 
     def __init__(self, match: Match) -> None:
         self.match = match
