@@ -9,10 +9,8 @@ from typing import Any
 
 _: Any = None
 
-_.heal_cmd  # cli/character.py: a typer command or callback, registered by its decorator
 _.check_cmd  # cli/character.py: a typer command or callback, registered by its decorator
 _.options_cmd  # cli/character.py: a typer command or callback, registered by its decorator
-_.wound_cmd  # cli/character.py: a typer command or callback, registered by its decorator
 _.check_command  # cli/db.py: a typer command or callback, registered by its decorator
 _.backup_command  # cli/db.py: a typer command or callback, registered by its decorator
 _._root  # cli/main.py: a typer command or callback, registered by its decorator
@@ -20,14 +18,9 @@ _.content_check  # cli/main.py: a typer command or callback, registered by its d
 _.sim  # cli/main.py: a typer command or callback, registered by its decorator
 _.verify_cmd  # cli/main.py: a typer command or callback, registered by its decorator
 _.options_cmd  # cli/main.py: a typer command or callback, registered by its decorator
-_.spellchrome_save  # cli/odds.py: a typer command or callback, registered by its decorator
-_.witchhammer_attack  # cli/odds.py: a typer command or callback, registered by its decorator
-_.witchhammer_save  # cli/odds.py: a typer command or callback, registered by its decorator
-_.spellchrome_dying  # cli/odds.py: a typer command or callback, registered by its decorator
-_.hud_exchange  # cli/odds.py: a typer command or callback, registered by its decorator
-_.spellchrome_attack  # cli/odds.py: a typer command or callback, registered by its decorator
-_.warp_attack  # cli/odds.py: a typer command or callback, registered by its decorator
 _.scenario_cmd  # cli/schema.py: a typer command or callback, registered by its decorator
+_.__signature__  # cli/declared.py: what typer reads of a generated command (its flags, from the declaration)
+_.__doc__  # cli/declared.py: what typer reads of a generated command (its --help text)
 _.actions_cmd  # cli/schema.py: a typer command or callback, registered by its decorator
 _.view_cmd  # cli/schema.py: a typer command or callback, registered by its decorator
 _.new_table  # cli/table.py: a typer command or callback, registered by its decorator

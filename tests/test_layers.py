@@ -12,6 +12,7 @@ the plug-in record, docs/architecture.md). They sit at the tools' layer: they ma
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,21 @@ def test_rules_never_use_global_randomness() -> None:
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
             assert "random" not in names, f"{path} imports random"
+
+
+#: A ruleset's name as a word of letters (``WitchHammer``, ``Sim HuD``, ``warp_app``, in code, strings or comments).
+RULESET_NAME = re.compile(r"(?<![a-z])(hud|warp|spellchrome|witchhammer)(?![a-z])", re.IGNORECASE)
+
+
+def test_the_cli_reaches_rulesets_only_through_the_plugin_record() -> None:
+    """The command line names no ruleset: no module of ``cli/`` imports ``affray.rulesets`` (the package's own
+    ``__init__`` registers them) or names one of the four, anywhere in its text; help texts list the registered
+    names at run time, and checks and sheet operations come from the plug-in record's declarations."""
+    modules = sorted((SRC / "cli").rglob("*.py"))
+    assert modules
+    for path in modules:
+        bad = [m for m in imports_of(path) if m == "affray.rulesets" or m.startswith("affray.rulesets.")]
+        assert not bad, f"{path} imports {bad}: reach a ruleset through its plug-in record"
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            found = RULESET_NAME.search(line)
+            assert found is None, f"{path}:{number} names the ruleset '{found.group()}': {line.strip()}"

@@ -4,19 +4,28 @@ plug-in record as the built-in ones (a fifth ruleset is one folder and one line,
 Two players each commit a number 1..3 face down (both at once: a simultaneous window); once both have committed,
 both are revealed and a d6 is rolled; the higher bid plus die wins, ties are a draw. Each player's Luck (3, a bar
 the GM may rule on, 0 to 6) adds Luck - 3 to its score.
+
+The record also declares what tools reach through it (the last section): one single check (``affray odds toy
+bid``) and character sheets with one operation beyond new, check and show (``affray character bless``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from fractions import Fraction
+from typing import Any, Literal
 
 from pydantic import BaseModel
+from pydantic import Field as PydanticField
 
+from affray.characters.operations import SheetChange, Step
+from affray.characters.prompts import Prompts, finish
+from affray.characters.sheet import Refused, SheetModel, Summary
 from affray.core.actions import ActionType, Field
 from affray.core.adjust import Change
-from affray.core.content import ContentLibrary
+from affray.core.checks import Check, CheckResult, Params, checks, need
+from affray.core.content import ContentLibrary, Problem
 from affray.core.dice import roll_die
 from affray.core.engine import (
     Accepted,
@@ -37,6 +46,7 @@ from affray.core.policy import Choices, ViewObservation
 from affray.core.rng import RNG
 from affray.core.scenario import CombatantBase, ScenarioBase, Side
 from affray.core.sealed import Sealed
+from affray.core.sheets import FightSheet
 from affray.core.view import Bar, CombatantView, View, envelope
 
 
@@ -206,5 +216,84 @@ class ToyAdjuster:
                 for p in state.players}
 
 
+# -- the toy's single check and sheet rules, declared through the record (affray odds toy, affray character) ------
+
+def _bid_dist(p: Params) -> dict[int, Fraction]:
+    """The margin of the player's score over the other's: bid + d6 + Luck - 3 against their bid + 3 + Luck - 3."""
+    theirs = p["their_bid"] + 3 + p["their_luck"] - 3
+    return {p["bid"] + face + p["luck"] - 3 - theirs: Fraction(1, 6) for face in range(1, 7)}
+
+
+def _bid(p: Params) -> CheckResult:
+    margin = _bid_dist(p)
+    win = sum((q for k, q in margin.items() if k > 0), Fraction(0))
+    return CheckResult(f"Toy bid: {p['bid']} + d6 against {p['their_bid']} + 3",
+                       {"p_win": win, "p_draw": margin.get(0, Fraction(0))}, {"margin": margin})
+
+
+def _bid_valid(p: Params) -> None:
+    need(p["luck"] + p["their_luck"] <= 10, "--luck and --their-luck together are at most 10 (the toy's Luck pool).")
+
+
+#: The toy's single checks (what a ruleset's ``odds.py`` exports as ``CHECKS``).
+CHECKS = checks(Check(
+    "bid", "One sealed bid: the chance to win and to draw, and the margin (the toy's only roll).", (), (
+        Field("bid", "integer", "your bid", minimum=1, maximum=3),
+        Field("their_bid", "integer", "the other player's bid", required=False, default=2, minimum=1, maximum=3),
+        Field("luck", "integer", "your Luck (3 adds nothing)", required=False, default=3, minimum=0, maximum=6),
+        Field("their_luck", "integer", "their Luck", required=False, default=3, minimum=0, maximum=6)),
+    _bid, _bid_valid))
+
+
+class ToySheet(SheetModel):
+    ruleset: Literal["toy"]
+    luck: int = PydanticField(default=3, ge=0, le=6, description="Luck, 0 to 6")
+
+
+def _bless(sheet: Any, p: Params, content: ContentLibrary) -> list[Step]:
+    times = p["times"]
+
+    def bless(s: ToySheet) -> ToySheet:
+        if s.luck + times > 6:
+            raise Refused(f"Luck runs from 0 to 6; {s.luck} + {times} is {s.luck + times}")
+        return s.model_copy(update={"luck": s.luck + times})
+    return [(f"{times} blessing(s)", bless)]
+
+
+class ToySheetRules:
+    """The toy's character rules: a name and Luck; one operation beyond new, check and show (``bless``)."""
+
+    ruleset = "toy"
+    model = ToySheet
+    builder_options = None
+    operations = (SheetChange("bless", "Bless a toy character: +1 Luck a blessing, never above 6.",
+                              (Field("times", "integer", "how many blessings", required=False, default=1,
+                                     minimum=1),),
+                              _bless, lambda sheet, content: [f"Luck {sheet.luck} of 6"]),)
+
+    def problems(self, sheet: Any, content: ContentLibrary) -> list[Problem]:
+        return [Problem("name", "a name other than 'Nobody'")] if sheet.name == "Nobody" else []
+
+    def notes(self, sheet: Any, content: ContentLibrary) -> list[str]:
+        return ["Luck 6: the most there is"] if sheet.luck == 6 else []
+
+    def for_fight(self, sheet: Any, content: ContentLibrary) -> FightSheet:
+        return FightSheet({"name": sheet.name, "luck": sheet.luck})
+
+    def summary(self, sheet: Any, content: ContentLibrary) -> Summary:
+        return Summary(f"{sheet.name} (toy)", [("Luck", [("Luck", f"{sheet.luck} of 6")])])
+
+
+SHEET_RULES = ToySheetRules()
+
+
+def build(p: Prompts, content: ContentLibrary, rng: RNG) -> Any:
+    """The toy's builder: a name, a few words, and Luck."""
+    data = p.header("toy")
+    data["luck"] = p.ask_int("Luck (0-6)", 0, 6, 3)
+    return finish(data)
+
+
 #: The toy's plug-in record: what a fifth ruleset's folder would export as ``PLUGIN``.
-PLUGIN = Plugin(name="toy", title="Toy sealed bids", rules=ToyRuleset, adjuster=ToyAdjuster)
+PLUGIN = Plugin(name="toy", title="Toy sealed bids", rules=ToyRuleset, adjuster=ToyAdjuster,
+                checks=lambda: CHECKS, sheet=lambda: SHEET_RULES, builder=lambda: build)

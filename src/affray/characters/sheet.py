@@ -7,8 +7,9 @@ Checking a sheet has two stages, and both report the file, the field and the rea
 1. the schema (types, ranges, the fields a ruleset allows), and
 2. the ruleset's character rules against its content (point totals, known schools, traits that exist...).
 
-Each ruleset's plug-in record names its :class:`SheetRules` (``sheet``). A sheet that passes can be shown, advanced
-and used in a fight (:func:`fight_sheet`, read by a ruleset's ``prepare`` through :mod:`affray.core.sheets`).
+Each ruleset's plug-in record names its :class:`SheetRules` (``sheet``), with the operations it offers beyond new,
+check and show (:mod:`affray.characters.operations`). A sheet that passes can be shown, advanced and used in a
+fight (:func:`fight_sheet`, read by a ruleset's ``prepare`` through :mod:`affray.core.sheets`).
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from typing import Any, Protocol
 import yaml
 from pydantic import BaseModel, Field
 
+from affray.characters.operations import SheetOperation
 from affray.core.content import ContentError, ContentLibrary, Problem, load_pack, read_yaml, validate
 from affray.core.engine import get_ruleset
+from affray.core.files import write_text
 from affray.core.plugin import plugin, plugin_names
 from affray.core.scenario import Strict
 from affray.core.sheets import FightSheet
@@ -74,6 +77,18 @@ class SheetRules(Protocol):
         ...
 
     def summary(self, sheet: Any, content: ContentLibrary) -> Summary: ...
+
+    @property
+    def operations(self) -> Sequence[SheetOperation]:
+        """What the ruleset offers on its sheets beyond new, check and show (:mod:`affray.characters.operations`);
+        empty when nothing."""
+        ...
+
+    @property
+    def builder_options(self) -> type | None:
+        """The dataclass of the builder's named options a sheet may change under ``house_rules`` (shown by
+        ``affray character options``), or ``None``."""
+        ...
 
 
 def rules_for(ruleset: str) -> SheetRules:
@@ -160,8 +175,9 @@ def dump(sheet: BaseModel) -> str:
 
 
 def write_sheet(sheet: BaseModel, path: str | Path) -> None:
-    """Write a sheet as YAML (comments in a hand-written file are not kept)."""
-    Path(path).write_text(dump(sheet), encoding="utf-8")
+    """Write a sheet as YAML (comments in a hand-written file are not kept), through a temporary file and a
+    rename like every file affray writes (:func:`affray.core.files.write_text`)."""
+    write_text(path, dump(sheet))
 
 
 def markdown(summary: Summary) -> str:

@@ -8,6 +8,7 @@ from affray.api import load_scenario
 from affray.characters.sheet import check, library, parse_sheet
 from affray.core.content import ContentError, ContentLibrary, Problem, read_yaml, validate, yaml_files
 from affray.core.engine import get_ruleset
+from affray.core.plugin import plugin_names
 
 
 def check_file(path: Path) -> None:
@@ -21,7 +22,7 @@ def check_file(path: Path) -> None:
         check(rules, sheet, library(rules.ruleset), path)
         return
     if not isinstance(data, dict) or not isinstance(data.get("ruleset"), str):
-        raise ContentError(path, [Problem("ruleset", "the name of a ruleset (hud, warp, spellchrome, witchhammer)")])
+        raise ContentError(path, [Problem("ruleset", f"the name of a ruleset ({', '.join(plugin_names())})")])
     try:
         ruleset = get_ruleset(data["ruleset"])
     except KeyError as exc:

@@ -1,6 +1,6 @@
 """``affray content list RULESET [KIND]``: the content ids a scenario can name, with their names, so that a new user
-need not read the package's YAML. ``use:`` names a character (or, in WitchHammer, a monster); the other sections
-are named from inside a combatant's stats (its weapons, cards, traits, armour...)."""
+need not read the package's YAML. ``use:`` names a character (or, where the content has them, a monster); the other
+sections are named from inside a combatant's stats (its weapons, cards, traits, armour...)."""
 
 from __future__ import annotations
 

@@ -13,6 +13,7 @@ import typer
 
 from affray.cli.character import character_app
 from affray.cli.db import db_app
+from affray.cli.declared import RULESETS, NamesRulesets
 from affray.cli.odds import odds_app
 from affray.cli.render import CliError, console, escape, fail, narrate, warn
 from affray.cli.schema import schema_app
@@ -26,10 +27,9 @@ from affray.core.options import OptionError
 from affray.core.rng import VerifiableRNG, new_secret_seed, seed_from_int
 from affray.web.bounds import BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, PER_ADDRESS, ConnectionLimits
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+app = typer.Typer(cls=NamesRulesets, add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   context_settings={"help_option_names": ["-h", "--help"]},
-                  help="affray: a rules-true combat engine for tabletop RPGs (Sim HuD, WaRP, Spellchrome, "
-                       "WitchHammer).")
+                  help=f"affray: a rules-true combat engine for tabletop RPGs (rulesets: {RULESETS}).")
 content_app = typer.Typer(no_args_is_help=True, help="Check content and scenario files.")
 app.add_typer(content_app, name="content")
 app.add_typer(odds_app, name="odds")
@@ -53,7 +53,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(_: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="print the version and exit")] = False) -> None:
-    """affray: a rules-true combat engine for tabletop RPGs (Sim HuD, WaRP, Spellchrome, WitchHammer)."""
+    """affray: a rules-true combat engine for tabletop RPGs (rulesets: {rulesets})."""
 
 
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="a fixed seed (public, reproducible)")]
@@ -63,7 +63,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON object ins
 @app.command()
 def roll(notation: Annotated[str, typer.Argument(help="e.g. 3d6+1b, 1d13+2, 4d6kh3")], seed: SeedOpt = None,
          as_json: JsonOpt = False) -> None:
-    """Roll dice from notation: NdS, kh/kl keep, +M/-M, +Nb/+Np WaRP bonus/penalty dice."""
+    """Roll dice from notation: NdS, kh/kl keep, +M/-M, +Nb/+Np bonus/penalty dice."""
     try:
         expr = parse(notation)
     except NotationError as exc:
@@ -241,7 +241,7 @@ def join(link: Annotated[str, typer.Argument(help="an invite link, http://HOST:P
 
 
 @app.command("options")
-def options_cmd(ruleset: Annotated[str, typer.Argument(help="hud, warp, spellchrome or witchhammer")]) -> None:
+def options_cmd(ruleset: Annotated[str, typer.Argument(help=f"the ruleset: {RULESETS}")]) -> None:
     """List a ruleset's named rule options with their defaults and rule IDs."""
     from rich.table import Table
 
@@ -279,7 +279,7 @@ def content_check(paths: Annotated[list[Path], typer.Argument(help="content/scen
 
 
 @content_app.command("list")
-def content_list(ruleset: Annotated[str, typer.Argument(help="hud, warp, spellchrome or witchhammer")],
+def content_list(ruleset: Annotated[str, typer.Argument(help=f"the ruleset: {RULESETS}")],
                  kind: Annotated[str | None, typer.Argument(help="one section: characters, monsters, weapons, "
                                                                  "cards, traits...")] = None,
                  content: Annotated[list[Path] | None, typer.Option("--content", help="extra content files or "

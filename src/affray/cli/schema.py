@@ -12,13 +12,14 @@ from typing import Annotated, Any
 
 import typer
 
+from affray.cli.declared import RULESETS
 from affray.cli.render import CliError
 from affray.core.actions import actions_schema
 from affray.core.engine import Ruleset, get_ruleset
 from affray.core.view import view_schema
 
 schema_app = typer.Typer(no_args_is_help=True, help="Print the JSON Schema of a ruleset's views, actions or scenarios.")
-RulesetArg = Annotated[str, typer.Argument(help="hud, warp, spellchrome or witchhammer")]
+RulesetArg = Annotated[str, typer.Argument(help=f"the ruleset: {RULESETS}")]
 
 
 def _ruleset(name: str) -> Ruleset:

@@ -60,7 +60,7 @@ def _scenario_arg(scenario: str) -> str:
 
 
 @table_app.command("new")
-def new_table(scenario: Annotated[str, typer.Argument(help="an example (witchhammer/mill_ambush) or a YAML file")],
+def new_table(scenario: Annotated[str, typer.Argument(help="a built-in example (RULESET/NAME) or a YAML file")],
               server: Annotated[str, typer.Option("--server", help="the table server's address")] = DEFAULT_SERVER,
               option: Annotated[list[str] | None, typer.Option("--option", help="KEY=VALUE rule option")] = None,
               controller: Annotated[list[str] | None, typer.Option(

@@ -1,9 +1,10 @@
 """A person playing one seat at the terminal (``affray fight --play SEAT``).
 
-The list of legal actions is grouped when it is long (a WitchHammer Planning window offers 241 pairs of cards; a
-Spellchrome turn dozens of squares): choices that share a head (``Dodge Away, then``, ``move to``) share a row,
-and every choice keeps its number. Card choices show the card's numbers. With WitchHammer's Drama Timer on
-(WH-B20) the Planning prompt runs the clock and calls time as the GM when it runs out, as the table would.
+The list of legal actions is grouped when it is long (a Planning window of face-down cards offers 241 pairs of
+cards; a turn on a battle grid dozens of squares): choices that share a head (``Dodge Away, then``, ``move to``)
+share a row, and every choice keeps its number. Card choices show the card's numbers (when the view's detail has
+cards). With a Drama Timer in the view's detail (WH-B20) the Planning prompt runs the clock and calls time as the GM
+when it runs out, as the table would.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ _HEADS = (", then ", " to ", " with ", " at ")
 
 def card_note(view: Mapping[str, Any], card_id: Any) -> str:
     """A card's numbers from the seat's view: ``init +1, defense +1; move 4, attack 6`` (WH-05)."""
-    cards = (view.get("detail") or {}).get("cards") or {}  # the typed view's WitchHammer part (view_types.py)
+    cards = (view.get("detail") or {}).get("cards") or {}  # the typed view's ruleset part, when it has cards
     card = cards.get(card_id) if isinstance(card_id, str) else None
     if not isinstance(card, Mapping):
         return ""
@@ -179,7 +180,7 @@ class Terminal:
 
     def _time_left(self, view: Mapping[str, Any]) -> float | None:
         """Seconds left on the Drama Timer (WH-B20), or ``None`` if no clock runs for this prompt."""
-        timer = (view.get("detail") or {}).get("drama_timer")  # the typed view's WitchHammer part (view_types.py)
+        timer = (view.get("detail") or {}).get("drama_timer")  # the typed view's ruleset part, when it has a clock
         if not isinstance(timer, Mapping) or not timer.get("running"):
             return None
         round_no = self.match.rounds()

@@ -29,6 +29,10 @@ class Field:
     ``choice`` (one of ``choices``), ``list`` (a list of ``items``, each an object described by ``item``: the
     action types allowed inside, e.g. a HuD plan's items), or a JSON type. ``minimum``/``maximum`` bound numbers,
     lengths of strings and of lists. ``free``: a client may fill it in itself (see the module docstring).
+
+    The same type declares the parameters of a single check (:mod:`affray.core.checks`) and of a sheet operation
+    (:mod:`affray.characters.operations`): ``default`` is the value of a parameter that is not ``required`` and not
+    given, and a ``positional`` one is given by its place on a command line rather than as a flag.
     """
 
     name: str
@@ -40,6 +44,8 @@ class Field:
     choices: tuple[str | int, ...] = ()
     item: tuple[ActionType, ...] = ()
     free: bool = False
+    default: Any = None
+    positional: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from affray.core.adjust import Adjuster
+    from affray.core.checks import Check
     from affray.core.engine import ActionSpec, Ruleset
     from affray.core.narration import Narrator
     from affray.core.policy import Policy
@@ -65,10 +66,11 @@ class Plugin:
     ``policies`` maps policy names to
     factories (``random`` is added for every ruleset by :mod:`affray.ai`). ``hints``, ``duel``, ``checks``,
     ``sheet``, ``builder`` and ``batch`` load the odds hints, the exact duel model, the ``affray odds RULESET
-    CHECK`` checks, the character sheet rules, the interactive builder and the numpy batch path; ``None`` when the
-    ruleset has none. ``narrator`` tells its events in sentences (:mod:`affray.core.narration`; the plain narrator
-    when ``None``); ``adjuster`` checks and applies GM rulings (:mod:`affray.core.adjust`; ``None``: the GM cannot
-    adjust this ruleset's fights).
+    CHECK`` checks (:class:`~affray.core.checks.Check` declarations by name), the character sheet rules (with the
+    operations a ruleset offers beyond new, check and show), the interactive builder and the numpy batch path;
+    ``None`` when the ruleset has none. ``narrator`` tells its events in sentences (:mod:`affray.core.narration`;
+    the plain narrator when ``None``); ``adjuster`` checks and applies GM rulings (:mod:`affray.core.adjust`;
+    ``None``: the GM cannot adjust this ruleset's fights).
     """
 
     name: str
@@ -78,7 +80,7 @@ class Plugin:
     policies: Callable[[], Mapping[str, Callable[[], Policy]]] = _no_policies
     hints: Callable[[], Hinter] | None = None
     duel: Callable[[], DuelModel] | None = None
-    checks: Callable[[], Mapping[str, Any]] | None = None
+    checks: Callable[[], Mapping[str, Check]] | None = None
     sheet: Callable[[], Any] | None = None
     builder: Callable[[], Any] | None = None
     batch: Callable[[], BatchPath] | None = None

@@ -1,8 +1,8 @@
 """Exact outcomes of duels whose state graph has cycles: absorbing Markov chains solved by strongly connected
 components.
 
-:mod:`affray.odds.markov` needs every transition to lead to a smaller state or to itself. A WitchHammer duel
-does not fit: a round where nobody is hurt still moves from the first card slot to the second and back, and
+:mod:`affray.odds.markov` needs every transition to lead to a smaller state or to itself. A duel of card plans
+(WH-05) does not fit: a round where nobody is hurt still moves from the first card slot to the second and back, and
 a card that restores Poise climbs back up. Here the reachable states are explored once, cut into strongly
 connected components (Tarjan's algorithm, iteratively), and the components are solved sinks first: within a
 component ``C`` the values satisfy ``(I - P_CC) V_C = P_C,out V_out``, a small linear system solved exactly
@@ -11,7 +11,7 @@ can last forever from there, and is refused with :class:`~affray.odds.markov.Not
 truncated or iterated to a tolerance.
 
 States may carry a *cost*: 1 for a state whose step starts a new round, 0 for one that continues it (a
-WitchHammer round is two turns). Expected rounds count costs; the rounds distribution follows the mass one
+round of two card slots is two turns). Expected rounds count costs; the rounds distribution follows the mass one
 round at a time (a cost-1 step, then cost-0 steps) with numpy in float mode and with integers over a common
 denominator in exact mode.
 """

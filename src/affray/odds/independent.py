@@ -1,7 +1,7 @@
 """A fast exact-in-floats solver for duels whose two sides take damage independently.
 
 When each round deals each side a damage drawn from a fixed distribution, independent of the other side
-and of the hit points (the issue's reference duel: both strike at once), the fight is two independent
+and of the hit points (:mod:`affray.odds.reference`'s duel: both strike at once), the fight is two independent
 random walks stopped when either reaches its hit points. Writing D_X(k) for side X's damage after k rounds
 and H_X for its hit points, with "alive" meaning D_X(k) < H_X::
 

@@ -1,7 +1,7 @@
 """The exact distribution of a dice-notation expression (``2d6+1d4-1``, ``4d6kh3``, ``3d6+1b``), the same
 expression :func:`affray.core.notation.roll_expr` rolls in play.
 
-Groups without keep are convolved face by face; keep-highest/lowest groups (and WaRP bonus/penalty dice,
+Groups without keep are convolved face by face; keep-highest/lowest groups (and bonus/penalty dice,
 which become a keep, Rule: WR-B2) come from icepool's pool algorithms (:func:`affray.odds.dist.pool_sum`).
 """
 

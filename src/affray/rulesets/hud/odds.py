@@ -16,6 +16,8 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from affray.core.actions import Field
+from affray.core.checks import Check, CheckResult, Params, checks
 from affray.core.plugin import DuelModel
 from affray.odds.dist import die, map_dists, mix, probability
 from affray.odds.markov import Chain, DuelOdds, NotSolvable, Number, convert, mix_odds, solve
@@ -204,5 +206,29 @@ DUEL = DuelModel(duel_odds, (
     "never disengage; Simplified: the die with the better modifier)"))
 
 
-#: The exact single checks (``affray odds hud ...``), by name.
-CHECKS = {"exchange": exchange_odds, "simplified_hit": simplified_hit_chance}
+def _exchange(p: Params) -> CheckResult:
+    odds = exchange_odds(p["attack_mod"], p["defense_mod"], p["damage_mod"], p["injury_mod"], p["riposte_margin"])
+    return CheckResult("Sim HuD exchange (d13 + modifiers)", {"p_hit": odds.p_hit, "p_riposte": odds.p_riposte},
+                       {"hp_loss": odds.hp_loss})
+
+
+def _simplified_hit(p: Params) -> CheckResult:
+    return CheckResult(f"Sim HuD Dice Simplified: d13 {p['attack_mod']:+d} against d13 {p['defense_mod']:+d}",
+                       {"p_hit": simplified_hit_chance(p["attack_mod"], p["defense_mod"])})
+
+
+def _modifier(name: str, description: str = "") -> Field:
+    return Field(name, "integer", description, required=False, default=0)
+
+
+#: The exact single checks (``affray odds hud CHECK``), declared with their parameters.
+CHECKS = checks(
+    Check("exchange", "Combat Nerdified: the chance of a hit and of a riposte, and the HP-loss distribution "
+                      "(WL-11..WL-13).", ("WL-11", "WL-12", "WL-13", "WL-B3"),
+          (_modifier("attack_mod"), _modifier("defense_mod"), _modifier("damage_mod"), _modifier("injury_mod"),
+           Field("riposte_margin", "integer", "WL-B3", required=False, default=6)), _exchange),
+    Check("simplified-hit", "Dice Simplified: the chance that the attacker's d13 + modifier beats the defender's "
+                            "(WL-06).", ("WL-06",),
+          (_modifier("attack_mod", "the attacker's die modifier"),
+           _modifier("defense_mod", "the defender's die modifier")), _simplified_hit),
+)

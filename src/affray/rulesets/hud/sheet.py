@@ -90,6 +90,8 @@ def summary(sheet: HudSheet, content: ContentLibrary) -> Summary:
 class HudRules:
     ruleset = "hud"
     model = HudSheet
+    operations = ()  # nothing beyond new, check and show
+    builder_options = None
 
     def problems(self, sheet: Any, content: ContentLibrary) -> list[Problem]:
         return problems(sheet, content)

@@ -17,11 +17,15 @@ The engine's ``combat.strike`` and ``health.deal_damage`` do these steps on roll
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from affray.core.actions import Field, FieldKind
+from affray.core.checks import BadParameters, Check, CheckResult, Params, checks, need
+from affray.core.notation import NotationError
 from affray.odds.dist import die, map_dists, probability
 from affray.odds.notation import notation_dist
 from affray.rulesets.spellchrome.mechanics import (
@@ -158,5 +162,72 @@ def _add(out: dict[Any, Fraction], key: Any, p: Fraction) -> None:
     out[key] = out.get(key, Fraction(0)) + p
 
 
-#: The exact single checks (``affray odds spellchrome ...``), by name.
-CHECKS = {"attack": attack_odds, "save": save_odds, "dying": dying_odds}
+def _attack_valid(p: Params) -> None:
+    need(p["dr"] >= 0 and p["ex_hp"] >= 0, "--dr and --ex-hp cannot be negative.")
+    need(p["crit_multiplier"] >= 1, "--crit-multiplier is at least 1.")
+    need(p["hp"] is None or p["hp"] >= 1, "--hp must be at least 1 (the target is still fighting).")
+
+
+def _attack(p: Params) -> CheckResult:
+    try:
+        odds = attack_odds(p["bonus"], p["defense"], p["damage"], damage_reduction=p["dr"],
+                           multiplier=p["crit_multiplier"], target=None if p["hp"] is None else (p["hp"], p["ex_hp"]))
+    except NotationError as exc:
+        raise BadParameters(str(exc)) from None
+    except ValueError as exc:
+        raise BadParameters(f"--damage: {exc}") from None
+    probs = {"p_hit": odds.p_hit, "p_crit": odds.p_crit, "p_fumble": odds.p_fumble}
+    dists: dict[str, Mapping[int, Fraction]] = {"damage": odds.damage}
+    if odds.hp_loss is not None and odds.p_down is not None:
+        probs["p_down"] = odds.p_down
+        dists["hp_loss"] = odds.hp_loss
+    return CheckResult(f"Spellchrome attack: d20 {p['bonus']:+d} against Defense {p['defense']}, {p['damage']}",
+                       probs, dists)
+
+
+def _save(p: Params) -> CheckResult:
+    return CheckResult(f"Spellchrome save: d20 {p['bonus']:+d} against DC {p['dc']}",
+                       {"p_success": save_odds(p["bonus"], p["dc"]).p_success})
+
+
+def _dying_valid(p: Params) -> None:
+    need(-30 < p["hp"] < 0, "--hp is the HP of a dying character: −1 to −29 (SC-04).")
+
+
+def _dying(p: Params) -> CheckResult:
+    odds = dying_odds(p["hp"], p["fort"], check_in_first_round=p["check_first"])
+    return CheckResult(f"Spellchrome: dying at {p['hp']} HP, Fortitude {p['fort']:+d} against DC 22",
+                       {"p_dead": odds.p_dead, "p_stable": odds.p_stable},
+                       {"rounds": odds.rounds, "hp_loss": odds.hp_loss})
+
+
+def _opt(name: str, kind: FieldKind, description: str, default: Any = 0) -> Field:
+    return Field(name, kind, description, required=False, default=default)
+
+
+#: The exact single checks (``affray odds spellchrome CHECK``), declared with their parameters.
+CHECKS = checks(
+    Check("attack", "One attack: the chance of a hit and its damage after damage reduction (SC-B1, SC-B6, SC-07).",
+          ("SC-B1", "SC-B6", "SC-07"), (
+              Field("bonus", "integer", "the attack bonus (BAB + ability + weapon, SC-B1)"),
+              Field("defense", "integer", "the target's Defense (SC-B1)"),
+              Field("damage", "string", "the damage dice, e.g. 1d8+2"),
+              _opt("dr", "integer", "the target's armour damage reduction (SC-B6)"),
+              _opt("crit_multiplier", "integer", "on a natural 20 (SC-B1: 1)", 1),
+              _opt("hp", "integer", "the target's HP: adds hp_loss and p_down", None),
+              _opt("ex_hp", "integer", "the target's EX-HP, absorbed first (SC-07)")),
+          _attack, _attack_valid),
+    Check("save", "A saving throw: d20 + bonus >= DC; a natural 1 fails and a natural 20 succeeds (SC-12, SC-13).",
+          ("SC-12", "SC-13"), (Field("bonus", "integer", "base save + ability modifier (SC-12)"),
+                               Field("dc", "integer", "the difficulty class")), _save),
+    Check("dying", "A dying character left alone: the chance it bleeds out or stabilises, in how many rounds, having "
+                   "lost how many HP (SC-04..SC-06, SC-B3..SC-B5): 1d4 at the end of every round, the DC 22 "
+                   "Fortitude save at the start of its turns from the next round, dead at −30.",
+          ("SC-04", "SC-05", "SC-06", "SC-B3", "SC-B4", "SC-B5"), (
+              Field("hp", "integer", "the HP it dropped to (−1..−29, SC-04)"),
+              Field("fort", "integer", "base Fortitude + Con modifier (SC-12)"),
+              _opt("check_first", "boolean", "its first DC 22 save comes before the first loss (a character dying "
+                                             "since before its turn; option first_stabilise_check: next_turn)",
+                   False)),
+          _dying, _dying_valid),
+)

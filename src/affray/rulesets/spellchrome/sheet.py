@@ -169,6 +169,8 @@ def summary(sheet: SpellchromeSheet, content: ContentLibrary) -> Summary:
 class SpellchromeRules:
     ruleset = "spellchrome"
     model = SpellchromeSheet
+    operations = ()  # nothing beyond new, check and show
+    builder_options = None
 
     def problems(self, sheet: Any, content: ContentLibrary) -> list[Problem]:
         return problems(sheet, content)

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
+from affray.core.actions import Field
+from affray.core.checks import Check, CheckResult, Params, checks, need
 from affray.odds.dist import probability
 from affray.rulesets.warp.mechanics import (
     DIE,
@@ -186,5 +188,62 @@ def attack_odds(attack_dice: int, defense_dice: int, *, attack_bonus: int = 0, a
     return AttackOdds(p_hit, dist, p_down)
 
 
-#: The exact single checks (``affray odds warp ...``), by name.
-CHECKS = {"attack": attack_odds}
+_COUNTS = ("attack", "defense", "attack_bonus", "attack_penalty", "defense_bonus", "defense_penalty", "armour_dice",
+           "armour_points", "bullet_dice")
+
+
+def _attack_valid(p: Params) -> None:
+    attack, defense, factor = p["attack"], p["defense"], p["factor"]
+    need(min(p[k] for k in _COUNTS) >= 0, "Dice counts and armour points cannot be negative.")
+    need(attack >= 1, f"--attack is the attack trait's dice, at least 1 (2 without a trait, WR-03; got {attack}).")
+    need(defense >= 1, f"--defense is the defense roll's dice, at least 1 (2 without a trait, WR-03; the GM's "
+                       f"distance dice start at 1, WR-15; got {defense}).")
+    need(factor >= 0, "--factor cannot be negative (WR-12).")
+    for label, n in (("attack", attack + p["attack_bonus"] + p["attack_penalty"]),
+                     ("defense", defense + p["defense_bonus"] + p["defense_penalty"])):
+        need(n <= MAX_THROWN, f"The {label} throws {n} dice; at most {MAX_THROWN} can be enumerated exactly.")
+    need(p["armour_dice"] <= MAX_THROWN and p["bullet_dice"] <= MAX_THROWN
+         and (not p["alternate_damage"] or factor <= MAX_THROWN),
+         f"At most {MAX_THROWN} armour or damage dice can be enumerated exactly.")
+    need(p["target_hp"] is None or p["target_hp"] >= 1,
+         "--target-hp must be at least 1 (the target is still fighting).")
+
+
+def _attack(p: Params) -> CheckResult:
+    odds = attack_odds(p["attack"], p["defense"], attack_bonus=p["attack_bonus"], attack_penalty=p["attack_penalty"],
+                       defense_bonus=p["defense_bonus"], defense_penalty=p["defense_penalty"], factor=p["factor"],
+                       armour=Armour(p["armour_dice"], p["armour_points"], p["bullet_dice"]), gunfire=p["gunfire"],
+                       special=p["special"], alternate=p["alternate_damage"], target_hp=p["target_hp"],
+                       cancel=not p["no_cancel"], botch=p["botch"])
+    probs = {"p_hit": odds.p_hit} | ({"p_down": odds.p_down} if odds.p_down is not None else {})
+    return CheckResult(f"WaRP attack: {p['attack']} dice against {p['defense']} dice, factor x{p['factor']}", probs,
+                       {"damage": odds.damage})
+
+
+def _opt(name: str, description: str, default: int | bool | None = 0) -> Field:
+    return Field(name, "boolean" if isinstance(default, bool) else "integer", description, required=False,
+                 default=default)
+
+
+#: The exact single checks (``affray odds warp CHECK``), declared with their parameters.
+CHECKS = checks(Check(
+    "attack", "One attack: the chance of a hit (attack > defense) and the damage after armour (WR-08..WR-11, "
+              "WR-19).", ("WR-03", "WR-08", "WR-09", "WR-10", "WR-11", "WR-12", "WR-19", "WR-22", "WR-30", "WR-33",
+                          "WR-B2", "WR-B12"), (
+        Field("attack", "integer", "the attack trait's dice (2 without one, WR-03)"),
+        Field("defense", "integer", "the defense roll's dice"),
+        _opt("attack_bonus", "bonus dice on the attack"),
+        _opt("attack_penalty", "penalty dice on the attack"),
+        _opt("defense_bonus", "bonus dice on the defense"),
+        _opt("defense_penalty", "penalty dice on the defense"),
+        _opt("factor", "the weapon's damage factor (WR-12)", 1),
+        _opt("armour_dice", "regular armour dice (WR-19)"),
+        _opt("armour_points", "flat armour points (WR-19)"),
+        _opt("bullet_dice", "bullet-proof armour dice (WR-22)"),
+        _opt("gunfire", "a firearm: regular armour halves (WR-22)", False),
+        _opt("special", "a special-effect attack: half damage (WR-30)", False),
+        _opt("alternate_damage", "WR-33: a d6 per point of factor", False),
+        _opt("target_hp", "the target's current HP", None),
+        _opt("no_cancel", "bonus and penalty dice do not cancel (WR-B2's alternative)", False),
+        _opt("botch", "OtE 2e Botch (WR-B12)", False)),
+    _attack, _attack_valid))

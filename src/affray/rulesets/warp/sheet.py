@@ -131,6 +131,8 @@ def notes(sheet: WarpSheet, content: ContentLibrary) -> list[str]:
 class WarpRules:
     ruleset = "warp"
     model = WarpSheet
+    operations = ()  # nothing beyond new, check and show
+    builder_options = None
 
     def problems(self, sheet: Any, content: ContentLibrary) -> list[Problem]:
         return problems(sheet, content)

@@ -14,11 +14,14 @@ The exact one-on-one duel with fixed card plans is :mod:`affray.rulesets.witchha
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from affray.core.actions import Field, FieldKind
+from affray.core.checks import Check, CheckResult, Params, checks, need
 from affray.odds.dist import die, map_dists, probability
 from affray.rulesets.witchhammer.mechanics import (
     D20,
@@ -161,5 +164,75 @@ def save_odds(bonus: int, difficulty: int, malus: int = 0, crits: bool = True) -
                      probability(dist, lambda r: r.natural == 1))
 
 
-#: The exact single checks (``affray odds witchhammer ...``), by name.
-CHECKS = {"attack": attack_odds, "save": save_odds}
+def _attack_valid(p: Params) -> None:
+    need((p["target_poise"] is None) == (p["target_health"] is None),
+         "Give both --target-poise and --target-health, or neither.")
+    need(p["target_poise"] is None or p["target_poise"] >= 0, "--target-poise cannot be negative.")
+    need(p["target_health"] is None or p["target_health"] >= 1,
+         "--target-health must be at least 1 (the target is up).")
+    need(p["crit_wound"] in ("always", "on_hit"), "--crit-wound is 'always' or 'on_hit' (WH-B4).")
+    need(p["solid_on"] in ("base", "total"), "--solid-on is 'base' or 'total' (WH-B5).")
+    need(p["solid_bonus"] >= 0 and p["on_hit"] >= 0, "Bonus damage cannot be negative.")
+    need(p["target_malus"] <= 0, "--target-malus is 0 or negative (WH-20).")
+
+
+def _attack(p: Params) -> CheckResult:
+    poise, health = p["target_poise"], p["target_health"]
+    odds = attack_odds(p["attack"], p["defense"], melee=not p["non_melee"], aspect_defense=p["aspect_defense"],
+                       solid_bonus=p["solid_bonus"], on_hit=p["on_hit"],
+                       target=None if poise is None or health is None else (poise, health),
+                       crit_wound=p["crit_wound"], solid_on=p["solid_on"], extra_penetration=p["extra_penetration"],
+                       target_malus=p["target_malus"])
+    probs = {"p_hit": odds.p_hit, "p_solid_hit": odds.p_solid_hit, "p_crit": odds.p_crit, "p_fumble": odds.p_fumble}
+    dists: dict[str, Mapping[int, Fraction]] = {"damage": odds.damage}
+    if odds.wounds is not None and odds.p_down is not None:
+        probs["p_down"] = odds.p_down
+        dists["wounds"] = odds.wounds
+    malus = p["target_malus"]
+    against = f"Defense {p['defense']}" + (f" with Malus {malus}" if malus else "")
+    return CheckResult(f"WitchHammer attack: d20 {p['attack']:+d} against {against}", probs, dists)
+
+
+def _save(p: Params) -> CheckResult:
+    odds = save_odds(p["bonus"], p["difficulty"], p["malus"], not p["no_crits"])
+    return CheckResult(f"WitchHammer save: d20 {p['bonus'] + p['malus']:+d} against {p['difficulty']}",
+                       {"p_success": odds.p_success, "p_crit": odds.p_crit, "p_fumble": odds.p_fumble})
+
+
+def _opt(name: str, kind: FieldKind, description: str, default: Any = 0, **more: Any) -> Field:
+    return Field(name, kind, description, required=False, default=default, **more)
+
+
+def _save_valid(p: Params) -> None:
+    need(p["malus"] <= 0, "--malus is 0 or negative (WH-20).")
+
+
+#: The exact single checks (``affray odds witchhammer CHECK``), declared with their parameters.
+CHECKS = checks(
+    Check("attack", "One attack: the chance of a hit, a Solid Hit, a Crit, a Fumble; damage; with a target its "
+                    "Wounds and the chance it goes down (WH-13..WH-22).",
+          ("WH-11", "WH-12", "WH-13", "WH-14", "WH-15", "WH-16", "WH-17", "WH-18", "WH-19", "WH-20", "WH-21",
+           "WH-22", "WH-B3", "WH-B4", "WH-B5", "WH-B16"), (
+              Field("attack", "integer", "the total Attack bonus (card + character + bonuses - Malus, WH-11)"),
+              Field("defense", "integer", "the target's normal Defense (card + character, WH-12)"),
+              _opt("non_melee", "boolean", "a ranged, breath or gas attack: half the normal Defense (WH-13, "
+                                           "WH-B16)", False),
+              _opt("aspect_defense", "integer", "the matching aspect Defenses (WH-13, WH-14)"),
+              _opt("solid_bonus", "integer", "damage added on a Solid Hit (WH-18, WH-B5)"),
+              _opt("on_hit", "integer", "damage added on any hit"),
+              _opt("target_poise", "integer", "the target's current Poise", None),
+              _opt("target_health", "integer", "the target's current Health", None),
+              _opt("target_malus", "integer", "the target's Malus, 0 or negative: lowers its Defense once, never "
+                                              "halved (WH-12, WH-20, WH-B16)"),
+              _opt("crit_wound", "choice", "WH-B4: always or on_hit", "always", choices=("always", "on_hit")),
+              _opt("solid_on", "choice", "WH-B5: base or total", "base", choices=("base", "total")),
+              _opt("extra_penetration", "boolean", "WH-B3's other reading", False)),
+          _attack, _attack_valid),
+    Check("save", "A save or skill check: d20 + bonus + Malus >= difficulty, +-10 on a natural 20/1 (WH-27, WH-28, "
+                  "WH-B7).", ("WH-20", "WH-27", "WH-28", "WH-B7"), (
+              Field("bonus", "integer", "the matching Defense or skill"),
+              Field("difficulty", "integer", "1, 5, 10, 15, 20 (WH-27)"),
+              _opt("malus", "integer", "the Malus, 0 or negative (WH-20)"),
+              _opt("no_crits", "boolean", "no +-10 on 20/1 (WH-B7)", False)),
+          _save, _save_valid),
+)

@@ -1,4 +1,5 @@
-"""A WitchHammer sheet laid out for people (``affray character show``), and the ruleset's :class:`SheetRules`."""
+"""A WitchHammer sheet laid out for people (``affray character show``), and the ruleset's :class:`SheetRules` with
+its operations (:mod:`~affray.rulesets.witchhammer.characters.operations`) and builder options."""
 
 from __future__ import annotations
 
@@ -9,7 +10,14 @@ from affray.core.content import ContentLibrary, Problem
 from affray.core.sheets import FightSheet
 from affray.rulesets.witchhammer.characters import build as wh
 from affray.rulesets.witchhammer.characters import hats
-from affray.rulesets.witchhammer.characters.sheet import ATTRIBUTE_COST, ATTRIBUTE_LABEL, SKILL_COST, WitchHammerSheet
+from affray.rulesets.witchhammer.characters.operations import OPERATIONS
+from affray.rulesets.witchhammer.characters.sheet import (
+    ATTRIBUTE_COST,
+    ATTRIBUTE_LABEL,
+    SKILL_COST,
+    BuildRules,
+    WitchHammerSheet,
+)
 
 
 def summary(sheet: WitchHammerSheet, content: ContentLibrary) -> Summary:
@@ -93,6 +101,8 @@ class WitchHammerRules:
 
     ruleset = "witchhammer"
     model = WitchHammerSheet
+    operations = OPERATIONS
+    builder_options = BuildRules
 
     def problems(self, sheet: Any, content: ContentLibrary) -> list[Problem]:
         return wh.problems(sheet, content)

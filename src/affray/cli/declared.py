@@ -1,0 +1,100 @@
+"""Commands built from declared parameters (:class:`~affray.core.actions.Field`): the single checks of
+``affray odds RULESET CHECK`` and the sheet operations of ``affray character``, for whichever rulesets are
+registered, with no ruleset named here.
+
+Each field becomes a typer parameter: ``attack_mod`` the flag ``--attack-mod`` (a ``positional`` one an argument),
+its kind the Python type (integer, number, boolean flag, string, choice, or a repeatable string for ``list``), not
+``required`` with its ``default`` (``None``: optional), its description the help, its bounds a click range. The
+command is a function with a synthesized ``__signature__`` of ``Annotated[..., typer.Option(...)]`` parameters,
+so its ``--help`` and its errors are typer's own, like every hand-written command's.
+
+Help texts name no ruleset: they say :data:`RULESETS`, which the root group (:class:`NamesRulesets`) replaces by the
+registered rulesets' names each time the command line is built.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from typer.core import TyperGroup
+
+from affray.core.actions import Field
+from affray.core.checks import flag
+from affray.core.plugin import plugin_names
+
+if TYPE_CHECKING:  # typer carries its own click; its types are only named here
+    from typer._click.core import Command
+
+_TYPES: dict[str, Any] = {"integer": int, "number": float, "boolean": bool, "string": str, "list": list[str]}
+
+
+def python_type(f: Field) -> Any:
+    """The parameter's type: its kind's, optional (``| None``) when it has no default and is not required."""
+    if f.kind == "choice":
+        base: Any = int if f.choices and all(isinstance(c, int) for c in f.choices) else str
+    else:
+        base = _TYPES[f.kind]
+    return base | None if not f.required and f.default is None and base is not bool else base
+
+
+def parameter(f: Field) -> inspect.Parameter:
+    """One typer parameter for a field (see the module docstring)."""
+    low, high = (None if v is None else int(v) if f.kind == "integer" else v for v in (f.minimum, f.maximum))
+    info = (typer.Argument(help=f.description or None, min=low, max=high) if f.positional
+            else typer.Option(flag(f), help=f.description or None, min=low, max=high))
+    default = inspect.Parameter.empty if f.required else f.default
+    if f.kind == "boolean" and default is None:
+        default = False
+    return inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                             annotation=Annotated[python_type(f), info])
+
+
+def option(name: str, kind: Any, flag_name: str, help: str, default: Any = None, **more: Any) -> inspect.Parameter:
+    """A hand-declared parameter to add beside the fields (``--json``, ``--out``...): ``name`` is its keyword."""
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                             annotation=Annotated[kind, typer.Option(flag_name, help=help, **more)])
+
+
+def command(name: str, doc: str, leading: Sequence[inspect.Parameter], fields: Sequence[Field],
+            trailing: Sequence[inspect.Parameter], body: Callable[[dict[str, Any]], None]) -> Callable[..., None]:
+    """A typer command function: ``leading`` parameters (a sheet argument...), then one per field, then
+    ``trailing`` ones (``--json``...); it calls ``body`` with every value by keyword."""
+    names = [p.name for p in (*leading, *trailing)]
+    clash = [f.name for f in fields if f.name in names]
+    if clash:
+        raise ValueError(f"'{name}' declares {clash}, which the command line uses itself")
+
+    def run(**values: Any) -> None:
+        body(values)
+
+    run.__signature__ = inspect.Signature([*leading, *(parameter(f) for f in fields), *trailing])  # type: ignore[attr-defined]
+    run.__doc__ = doc
+    run.__name__ = run.__qualname__ = name.replace("-", "_")
+    return run
+
+
+#: In a help text: replaced by the registered rulesets' names (comma-separated) when the command line is built.
+RULESETS = "{rulesets}"
+
+
+def fill_rulesets(cmd: Command, names: str) -> None:
+    """Put ``names`` for :data:`RULESETS` in the help of ``cmd``, its parameters and its subcommands."""
+    if cmd.help and RULESETS in cmd.help:
+        cmd.help = cmd.help.replace(RULESETS, names)
+    for param in cmd.params:
+        text = getattr(param, "help", None)
+        if isinstance(text, str) and RULESETS in text:
+            param.help = text.replace(RULESETS, names)  # type: ignore[attr-defined]
+    for sub in getattr(cmd, "commands", {}).values():
+        fill_rulesets(sub, names)
+
+
+class NamesRulesets(TyperGroup):
+    """The root group: once built (every run), its help texts name the rulesets registered then."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        fill_rulesets(self, ", ".join(plugin_names()))
