@@ -30,6 +30,8 @@ _.roll_notation  # core/notation.py: used outside src/: library helper, parse an
 _.__qualname__  # core/plugin.py: names a plug-in part's loader in reprs and tracebacks
 _.unregister  # core/plugin.py: used outside src/: the registry's undo for toy rulesets in tests (tests/core/test_plugin.py)
 _.ViewObservation  # core/policy.py: used outside src/: the plainest observation for a new ruleset (docs/architecture.md, 'Adding a ruleset')
+_.Facts  # core/view.py: used outside src/: the facts panel's rows for a ruleset that fills them in (the toy of tests/core/toy.py; docs/architecture.md)
+_.panels  # core/view.py: a dataclass field, serialised by to_jsonable (the page picks its panels from it)
 _.ScriptedRNG  # core/rng.py: used outside src/: the scripted dice stream of tests and docs/library.md
 _._two_sides  # core/scenario.py: a pydantic validator, registered by its decorator
 _._unique_names  # core/scenario.py: a pydantic validator, registered by its decorator

@@ -84,8 +84,27 @@ def test_rules_never_use_global_randomness() -> None:
             assert "random" not in names, f"{path} imports random"
 
 
-#: A ruleset's name as a word of letters (``WitchHammer``, ``Sim HuD``, ``warp_app``, in code, strings or comments).
-RULESET_NAME = re.compile(r"(?<![a-z])(hud|warp|spellchrome|witchhammer)(?![a-z])", re.IGNORECASE)
+# -- the table, the web page and the generic tools reach rulesets only through their records ------------------------
+
+#: The four rulesets' names as words of letters (``WaRP``, ``Sim HuD``, ``hud_place``: an underscore ends a word).
+RULESET_NAMES = re.compile(r"(?<![a-z])(witchhammer|warp|spellchrome|hud)(?![a-z])", re.IGNORECASE)
+EDGES = ("table", "web", "sim", "odds")
+EDGE_MODULES = sorted(p for folder in EDGES for p in (SRC / folder).rglob("*.py"))
+PAGE_SCRIPTS = sorted((SRC / "web" / "static").glob("*.js"))  # the page's own modules, not vendor/
+
+
+@pytest.mark.parametrize("path", [*EDGE_MODULES, *PAGE_SCRIPTS], ids=lambda p: str(p.relative_to(SRC)))
+def test_the_server_and_the_page_name_no_ruleset(path: Path) -> None:
+    """The table, the web server and page, the simulation and the odds tools know no ruleset: no import of
+    ``affray.rulesets.``, no ruleset's name as a word (strings and comments included). What they need of a
+    ruleset (its panels, its GM countdown, its examples, its odds) comes from its plug-in record and its views."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".py":
+        bad = sorted(m for m in imports_of(path) if m.startswith("affray.rulesets"))
+        assert not bad, f"{path} imports {bad}: reach a ruleset through its plug-in record"
+    assert "affray.rulesets" not in text, f"{path} names a ruleset's module (an import by name is an import too)"
+    named = [f"line {text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}" for m in RULESET_NAMES.finditer(text)]
+    assert not named, f"{path} names rulesets: {named}"
 
 
 def test_the_cli_reaches_rulesets_only_through_the_plugin_record() -> None:
@@ -98,5 +117,5 @@ def test_the_cli_reaches_rulesets_only_through_the_plugin_record() -> None:
         bad = [m for m in imports_of(path) if m == "affray.rulesets" or m.startswith("affray.rulesets.")]
         assert not bad, f"{path} imports {bad}: reach a ruleset through its plug-in record"
         for number, line in enumerate(path.read_text().splitlines(), 1):
-            found = RULESET_NAME.search(line)
+            found = RULESET_NAMES.search(line)
             assert found is None, f"{path}:{number} names the ruleset '{found.group()}': {line.strip()}"

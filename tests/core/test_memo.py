@@ -14,7 +14,7 @@ from affray.core.rng import FastRNG
 from affray.rulesets.spellchrome import legal, offers
 from affray.rulesets.spellchrome.legal import LISTINGS_OWN, LISTINGS_SHARED, MOVES_KEY
 from affray.rulesets.spellchrome.offers import SPECS_OWN
-from affray.table.scenarios import default_examples_dir, resolve_scenario
+from affray.table.scenarios import resolve_scenario
 
 
 def test_a_cache_is_bounded_by_who_owns_the_store() -> None:
@@ -31,7 +31,7 @@ def test_a_full_cache_starts_again() -> None:
 
 
 def _playout(shared: dict[Any, Any] | None) -> tuple[list[list[dict[str, Any]]], Match]:
-    checked, _ = resolve_scenario("spellchrome/crossroads_2v2", default_examples_dir())
+    checked, _ = resolve_scenario("spellchrome/crossroads_2v2")
     match = Match(checked.ruleset, checked.setup, checked.options, rng=FastRNG(3), shared=shared)
     rng, listings = random.Random(3), []
     for _ in range(120):

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal
+from pathlib import Path
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel
 from pydantic import Field as PydanticField
@@ -47,7 +48,7 @@ from affray.core.rng import RNG
 from affray.core.scenario import CombatantBase, ScenarioBase, Side
 from affray.core.sealed import Sealed
 from affray.core.sheets import FightSheet
-from affray.core.view import Bar, CombatantView, View, envelope
+from affray.core.view import Bar, CombatantView, Fact, Facts, PanelKind, View, envelope
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +58,17 @@ class ToyOptions:
 
 @dataclass(frozen=True, slots=True)
 class ToyDetail:
+    #: The toy's own part is drawn by the generic panel of label/value rows (see "the toy at the web table").
+    PANELS: ClassVar[tuple[PanelKind, ...]] = ("facts",)
+
     bids: dict[str, dict[str, Any]]
+    facts: Facts | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ToyCombatant:
     committed: bool
+    facts: Facts | None = None
 
 
 @dataclass(slots=True)
@@ -153,9 +159,10 @@ class ToyRuleset:
                 for p, s in state.bids.items()}
         combatants = tuple(CombatantView(p, self.names(state)[p], p.upper(), p in viewer.controls, None,
                                          (Bar("Luck", state.luck[p], 6),), (), False, False,
-                                         ToyCombatant(p in state.bids)) for p in state.players)
+                                         ToyCombatant(p in state.bids, luck_facts(state, p))) for p in state.players)
         return envelope("toy", mode="bids", round=1, phase="bid", order=state.players, window=self.pending(state),
-                        outcome=state.outcome, viewer=viewer, combatants=combatants, detail=ToyDetail(bids))
+                        outcome=state.outcome, viewer=viewer, combatants=combatants,
+                        detail=ToyDetail(bids, bid_facts(state, viewer, self.names(state))))
 
     def outcome(self, state: ToyState) -> Outcome | None:
         return state.outcome
@@ -296,4 +303,36 @@ def build(p: Prompts, content: ContentLibrary, rng: RNG) -> Any:
 
 #: The toy's plug-in record: what a fifth ruleset's folder would export as ``PLUGIN``.
 PLUGIN = Plugin(name="toy", title="Toy sealed bids", rules=ToyRuleset, adjuster=ToyAdjuster,
-                checks=lambda: CHECKS, sheet=lambda: SHEET_RULES, builder=lambda: build)
+                checks=lambda: CHECKS, sheet=lambda: SHEET_RULES, builder=lambda: build,
+                examples=lambda: EXAMPLES)
+
+
+# -- the toy at the web table: its panel and its example ---------------------------------------------------------
+# A ruleset that no client knows shows its own part with the generic "facts" panel (label/value rows, filled in
+# here from what the seat may see) and brings its example scenarios through its record: the lobby lists
+# ``toy/sealed_duel`` and opens it, with no change to the server or the page (tests/web/test_browser_toy.py).
+
+#: The toy's example scenarios (``toy/<file name>``), named by its record.
+EXAMPLES: Path = Path(__file__).parent / "toy_examples"
+
+
+def bid_facts(state: ToyState, viewer: Viewer, names: Mapping[str, str]) -> Facts:
+    """One row per player: no bid yet, a bid face down (its value only for the seat that may open it), or the bid
+    revealed."""
+    rows = []
+    for p in state.players:
+        if p in state.revealed:
+            value = f"bid {state.revealed[p]}"
+        elif p not in state.bids:
+            value = "no bid yet"
+        elif viewer.may_open(p):
+            value = f"bid {state.bids[p].payload['value']}, face down"
+        else:
+            value = "face down"
+        rows.append(Fact(names[p], value))
+    return Facts("Sealed bids", tuple(rows))
+
+
+def luck_facts(state: ToyState, player: str) -> Facts:
+    """What a player's Luck adds to its score (Luck - 3)."""
+    return Facts("", (Fact("Luck adds", f"{state.luck[player] - 3:+d}"),))

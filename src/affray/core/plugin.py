@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -57,6 +58,28 @@ class BatchPath:
     label: str
 
 
+@dataclass(frozen=True, slots=True)
+class Countdown:
+    """A real-time limit the GM's page offers for this ruleset (WitchHammer's Drama Timer, WH-B20): on in a match
+    whose rule option ``option`` is true; when it runs out the table submits ``{"type": action}`` for the GM's seat
+    (while the GM has a call to make). ``name`` and ``rule`` are what the pages call it; ``seconds`` names the rule
+    option holding its usual length (the GM page's first value), if there is one."""
+
+    name: str
+    rule: str
+    option: str
+    action: str
+    seconds: str | None = None
+
+    def on(self, options: Any) -> bool:
+        """Whether the countdown is on in a match with ``options``."""
+        return bool(getattr(options, self.option, False))
+
+    def length(self, options: Any) -> int | None:
+        value = getattr(options, self.seconds, None) if self.seconds else None
+        return value if isinstance(value, int) else None
+
+
 @dataclass(frozen=True)
 class Plugin:
     """Everything one ruleset contributes (see the module docstring).
@@ -70,7 +93,9 @@ class Plugin:
     operations a ruleset offers beyond new, check and show), the interactive builder and the numpy batch path;
     ``None`` when the ruleset has none. ``narrator`` tells its events in sentences (:mod:`affray.core.narration`;
     the plain narrator when ``None``); ``adjuster`` checks and applies GM rulings (:mod:`affray.core.adjust`;
-    ``None``: the GM cannot adjust this ruleset's fights).
+    ``None``: the GM cannot adjust this ruleset's fights). ``countdown``: the real-time limit the GM may start
+    (:class:`Countdown`); ``examples``: where its example scenarios are, a folder (every ``*.yaml`` below it) or a
+    list of scenario files, which the web table's lobby lists and opens (:mod:`affray.table.examples` names them).
     """
 
     name: str
@@ -86,6 +111,8 @@ class Plugin:
     batch: Callable[[], BatchPath] | None = None
     narrator: Callable[[], Narrator] | None = None
     adjuster: Callable[[], Adjuster] | None = None
+    countdown: Countdown | None = None
+    examples: Callable[[], Path | Sequence[Path]] | None = None
     _loaded: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def ruleset(self) -> Ruleset:

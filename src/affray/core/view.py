@@ -10,12 +10,22 @@ a typed ruleset part in ``detail`` (the view's and each combatant's). One name f
 Views are read-only: rulesets share unchanged parts between successive views (through the match's
 :class:`~affray.core.memo.Memo`). :meth:`View.to_json` is the JSON form every client reads (the web table, the API,
 ``--json``); :func:`view_schema` its JSON Schema (``affray schema view RULESET``).
+
+**Panels.** A client draws a ruleset's own part with the panels the view names in ``panels``, never by guessing the
+ruleset from the view's shape. A ruleset declares them once, as the class attribute ``PANELS`` of its view's detail
+dataclass (:data:`PanelKind`); :func:`envelope` puts them in every view and :func:`view_schema` fixes them in the
+schema. Each kind reads data of a known shape: ``grid`` the map rows ``detail.map``, the combatants' ``square``
+positions and, where a ruleset tells it, their ``melee_armed`` (the squares around them are threatened); ``line``
+the ``line`` positions; ``places`` the ``place`` positions and ``detail.pursuit``; ``cards`` the view's
+``detail.cards`` and each combatant's ``hand``, ``psych``, ``slots`` and ``ready``; ``facts`` the :class:`Facts` of
+``detail.facts`` and of each combatant's ``detail.facts``: label and value rows a ruleset fills in, so that a new
+ruleset shows its own part with no change to any client.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar, get_args
 
 from affray.core.engine import GM, Outcome, Viewer, Window
 from affray.core.events import to_jsonable
@@ -53,6 +63,37 @@ class Position:
     facing: str | None = None
 
 
+#: The kinds of panel a view may ask its clients to draw (see the module docstring for the data each one reads).
+PanelKind = Literal["grid", "line", "places", "cards", "facts"]
+PANEL_KINDS: tuple[str, ...] = get_args(PanelKind)
+
+
+@dataclass(slots=True)
+class Fact:
+    """One row of a ``facts`` panel: a ``label`` and its ``value``, both in words as the seat may read them."""
+
+    label: str
+    value: str
+
+
+@dataclass(slots=True)
+class Facts:
+    """The rows of a ``facts`` panel (the view's under ``title``, or a combatant's on its card)."""
+
+    title: str
+    rows: tuple[Fact, ...]
+
+
+def panels_of(detail_type: type[Any]) -> tuple[PanelKind, ...]:
+    """The panels a ruleset's views ask for: the ``PANELS`` of its detail dataclass (none when it declares none);
+    ``TypeError`` for a kind no client knows."""
+    declared: tuple[PanelKind, ...] = tuple(getattr(detail_type, "PANELS", ()))
+    unknown = [p for p in declared if p not in PANEL_KINDS]
+    if unknown:
+        raise TypeError(f"{detail_type.__name__}.PANELS names {unknown}; the panel kinds are {list(PANEL_KINDS)}")
+    return declared
+
+
 @dataclass(slots=True)
 class CombatantView(Generic[C]):
     """One combatant as a seat sees it; ``detail`` is the ruleset's own part. ``down``: out of the fight, by harm or
@@ -87,7 +128,8 @@ class OutcomeView:
 
 @dataclass(slots=True)
 class View(Generic[D, C]):
-    """A seat's view of a match: the envelope, the combatants and the ruleset's part (``detail``)."""
+    """A seat's view of a match: the envelope, the combatants, the ruleset's part (``detail``) and the panels that
+    draw it (``panels``, declared by the detail's type: :func:`panels_of`)."""
 
     ruleset: str
     mode: str
@@ -101,6 +143,7 @@ class View(Generic[D, C]):
     you: tuple[str, ...]
     combatants: tuple[CombatantView[C], ...]
     detail: D
+    panels: tuple[PanelKind, ...] = ()
 
     def combatant(self, actor: str) -> CombatantView[C]:
         """The combatant ``actor`` (``KeyError`` if there is none)."""
@@ -129,12 +172,13 @@ def outcome_of(outcome: Outcome | None) -> OutcomeView | None:
 def envelope(ruleset: str, *, mode: str, round: int, phase: str, order: tuple[str, ...] | list[str],
              window: Window | None, outcome: Outcome | None, viewer: Viewer,
              combatants: tuple[CombatantView[C], ...], detail: D, turn: str | None = None) -> View[D, C]:
-    """The one envelope every ruleset's view is built with. ``turn`` defaults to the first actor due."""
+    """The one envelope every ruleset's view is built with. ``turn`` defaults to the first actor due; the panels
+    are those the type of ``detail`` declares (:func:`panels_of`)."""
     if turn is None and window is not None and window.actors:
         turn = window.actors[0]
     you = tuple(c.id for c in combatants if c.controlled)
     return View(ruleset, mode, round, phase, tuple(order), turn, prompt_of(window), outcome_of(outcome),
-                viewer.seat, you, combatants, detail)
+                viewer.seat, you, combatants, detail, panels_of(type(detail)))
 
 
 def controlled(viewer: Viewer, actor: str) -> bool:
@@ -143,9 +187,13 @@ def controlled(viewer: Viewer, actor: str) -> bool:
 
 
 def view_schema(detail: type[Any], combatant_detail: type[Any]) -> dict[str, Any]:
-    """The JSON Schema of a ruleset's views (pydantic builds it from the dataclasses)."""
+    """The JSON Schema of a ruleset's views (pydantic builds it from the dataclasses), with the panels its detail
+    type declares as the one value of ``panels``."""
     from pydantic import TypeAdapter
 
     schema: dict[str, Any] = TypeAdapter(View[detail, combatant_detail]).json_schema()  # type: ignore[valid-type]
     schema["title"] = f"View ({detail.__name__})"
+    declared = list(panels_of(detail))
+    schema["properties"]["panels"].update(const=declared, default=declared)
+    schema["required"] = [*schema.get("required", []), "panels"]
     return schema

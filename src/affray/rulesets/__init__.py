@@ -6,7 +6,19 @@ tools above the rules (``affray.odds``, ``affray.characters``), which never impo
 ``docs/architecture.md``).
 """
 
+from collections.abc import Callable
+from pathlib import Path
+
 from affray.core.plugin import register_source
+
+#: The project's example scenarios, one folder per built-in ruleset (an editable install or a checkout).
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+
+
+def bundled_examples(name: str) -> Callable[[], Path]:
+    """A record's ``examples`` loader for a built-in ruleset: its folder ``examples/<name>/`` of the project."""
+    return lambda: EXAMPLES / name
+
 
 register_source("hud", "affray.rulesets.hud.plugin")
 register_source("warp", "affray.rulesets.warp.plugin")

@@ -1,8 +1,8 @@
 """The GM's tools: rulings on the fight (a bar, a status, a position, out of the fight: :mod:`affray.core.adjust`,
-records of the log itself), take back to any earlier version (after a confirmation), pause and resume,
-WitchHammer's Drama Timer (WH-B20: a server-side countdown that submits the GM's ``timeout``), replace a seat's
-token, end the fight, export the log. Every other intervention goes into the store's audit trail beside the log of
-record.
+records of the log itself), take back to any earlier version (after a confirmation), pause and resume, the
+countdown a ruleset's record declares (:class:`~affray.core.plugin.Countdown`: a server-side clock that submits the
+GM's call when it runs out), replace a seat's token, end the fight, export the log. Every other intervention goes
+into the store's audit trail beside the log of record.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from affray.core.engine import GM, Rejected
 from affray.core.log import export_log
 from affray.table.chat import free_rolls
 from affray.table.errors import BAD_REQUEST, CONFLICT, FORBIDDEN, UNPROCESSABLE, Refusal, refused_step
-from affray.table.live import SeatInfo, Table
+from affray.table.live import SeatInfo, Table, countdown_of
 from affray.table.tokens import new_token, token_hash
 
 if TYPE_CHECKING:
@@ -88,14 +88,15 @@ def set_paused(service: TableService, table: Table, seat: SeatInfo, paused: bool
 
 
 def start_timer(service: TableService, table: Table, seat: SeatInfo, seconds: float | None) -> dict[str, Any]:
-    """Start (or with ``None`` stop) the Drama Timer; when it runs out the server submits the GM's ``timeout``."""
+    """Start (or with ``None`` stop) the ruleset's countdown (its record's :class:`~affray.core.plugin.Countdown`);
+    when it runs out the server submits the GM's call the record names."""
     require_gm(seat)
     with table.lock:
-        if not getattr(table.match.options, "drama_timer", False):
-            raise Refusal("no_timer", "The Drama Timer is off in this match (the witchhammer option drama_timer).",
-                          UNPROCESSABLE)
+        countdown = countdown_of(table.match)
+        if countdown is None:
+            raise Refusal("no_timer", _no_countdown(table), UNPROCESSABLE)
         if seconds is not None and not 0 < seconds <= 3600:
-            raise Refusal("bad_seconds", "The Drama Timer runs from 1 second to an hour.", UNPROCESSABLE)
+            raise Refusal("bad_seconds", f"The {countdown.name} runs from 1 second to an hour.", UNPROCESSABLE)
         timer = None if seconds is None else {"ends_at": round(time.time() + seconds, 3), "seconds": seconds}
         config = service._guard(lambda: service.store.set_config(table.id, {"timer": timer}))
         table.config = dict(config or table.config)
@@ -104,6 +105,15 @@ def start_timer(service: TableService, table: Table, seat: SeatInfo, seconds: fl
         _schedule(service, table, timer)
     service.announce(table)
     return {"timer": timer, "version": table.version}
+
+
+def _no_countdown(table: Table) -> str:
+    from affray.core.plugin import plugin
+
+    declared = plugin(table.match.ruleset.name).countdown
+    if declared is None:
+        return "This ruleset has no countdown for the GM to start."
+    return f"The {declared.name} is off in this match (the rule option {declared.option}, {declared.rule})."
 
 
 def resume_timer(service: TableService, table: Table) -> None:
@@ -124,9 +134,9 @@ def _fire(service: TableService, table: Table, timer: dict[str, Any]) -> None:
         config = service._guard(lambda: service.store.set_config(table.id, {"timer": None}))
         table.config = dict(config or table.config)
         window = None if table.over or table.paused else table.match.pending()
-        fired = False
-        if window is not None and GM in window.actors:
-            result = table.match.submit(GM, GM, {"type": "timeout"}, version=table.version)
+        countdown, fired = countdown_of(table.match), False
+        if window is not None and GM in window.actors and countdown is not None:
+            result = table.match.submit(GM, GM, {"type": countdown.action}, version=table.version)
             fired = not isinstance(result, Rejected) and service._commit(table, None)
         service._guard(lambda: service.store.audit(table.id, None, "timer", {"ran_out": True, "called": fired}))
     service.announce(table)

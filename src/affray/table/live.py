@@ -16,6 +16,7 @@ from affray.ai.base import Policy
 from affray.core.chain import link
 from affray.core.engine import SPECTATOR
 from affray.core.match import Match
+from affray.core.plugin import Countdown, plugin
 from affray.core.rng import policy_rng
 from affray.odds.hints import hints
 from affray.store import ChatLine
@@ -153,7 +154,7 @@ def seat_message(table: Table, seat: SeatInfo, since: int = 0, chat_since: int =
         "chain": table.head,
         "paused": table.paused,
         "timer": table.config.get("timer"),
-        "drama_timer": bool(getattr(match.options, "drama_timer", False)),
+        "countdown": countdown_offer(match),
         "outcome": table.outcome(),
         "seed": table.seed_hex if table.over else None,
     }
@@ -162,11 +163,27 @@ def seat_message(table: Table, seat: SeatInfo, since: int = 0, chat_since: int =
     return message
 
 
+def countdown_of(match: Match) -> Countdown | None:
+    """The countdown the ruleset's record declares (:class:`~affray.core.plugin.Countdown`), when it is on in
+    ``match``; ``None`` otherwise."""
+    declared = plugin(match.ruleset.name).countdown
+    return declared if declared is not None and declared.on(match.options) else None
+
+
+def countdown_offer(match: Match) -> dict[str, Any] | None:
+    """What the pages show of the countdown that is on: its name, rule and usual length in seconds."""
+    countdown = countdown_of(match)
+    if countdown is None:
+        return None
+    return {"name": countdown.name, "rule": countdown.rule, "seconds": countdown.length(match.options)}
+
+
 COMPACT_LIMIT = 2048
 
 
 def compact_text(table: Table, seat: SeatInfo) -> str:
-    """A short text form of the seat's state and choices (at most 2 KB of UTF-8), for an in-world HuD script.
+    """A short text form of the seat's state and choices (at most 2 KB of UTF-8), for an in-world heads-up
+    display's script.
 
     The view is read only through its common envelope (``combatants``, ``bars``, ``down``), defensively."""
     match = table.match

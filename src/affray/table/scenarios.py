@@ -1,8 +1,8 @@
 """Opening a table's scenario: an example by name or uploaded YAML text, checked as ``content check`` does.
 
-An example is named by its path under ``examples/`` without ``.yaml`` (``witchhammer/mill_ambush``). Uploaded text
-may not name files on the server (``content`` folders, ``sheet`` files): a table's creator must not be able to read
-the server's disk through a scenario.
+An example is named as :mod:`affray.table.examples` lists it (``RULESET/NAME``: a file its ruleset's record
+names). Uploaded text may not name files on the server (``content`` folders, ``sheet`` files): a table's creator must
+not be able to read the server's disk through a scenario.
 """
 
 from __future__ import annotations
@@ -20,36 +20,32 @@ from affray.core.content import ContentError, Problem
 from affray.core.engine import GM
 from affray.core.files import load_yaml
 from affray.core.match import Match
+from affray.core.plugin import plugin_names
 from affray.core.scenario import load_scenario_data
 from affray.table.errors import NOT_FOUND, UNPROCESSABLE, Refusal
+from affray.table.examples import EXAMPLE_NAME, example_path, shown_path
 
-EXAMPLE_NAME = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+){0,4}$")
 UPLOAD_PATH = "scenario.yaml"  # the file name problems of uploaded text are reported against
 MAX_SCENARIO_TEXT = 128 * 1024
 
 
-def default_examples_dir() -> Path:
-    """``examples/`` of the project this package was installed from (an editable install or a checkout)."""
-    return Path(__file__).resolve().parents[3] / "examples"  # src/affray/table/ -> the project root
-
-
-def _problems(exc: ContentError, examples_dir: Path) -> Refusal:
-    """The problems of a scenario, with example paths relative to the project (no server paths in answers)."""
-    root = str(examples_dir.parent) + "/"
-    file = exc.path.removeprefix(root)
+def _problems(exc: ContentError, examples_dir: Path | None) -> Refusal:
+    """The problems of a scenario, with example paths below their examples' folder (no server paths in answers)."""
+    file = shown_path(exc.path, examples_dir)
     problems = [{"file": file, "field": p.field, "expected": p.expected} for p in exc.problems]
     first = f"{file}: {problems[0]['field']}: {problems[0]['expected']}" if problems else "The scenario is not valid."
     return Refusal("bad_scenario", first, UNPROCESSABLE, problems)
 
 
-def resolve_scenario(spec: str, examples_dir: Path) -> tuple[Scenario, str]:
-    """The checked scenario for an example name or YAML text, and the label kept with the table."""
+def resolve_scenario(spec: str, examples_dir: Path | None = None) -> tuple[Scenario, str]:
+    """The checked scenario for an example name (a ruleset's, or a file of the server's ``examples_dir``) or YAML
+    text, and the label kept with the table."""
     try:
         if "\n" not in spec and EXAMPLE_NAME.match(spec):
-            path = examples_dir / f"{spec}.yaml"
-            if not path.is_file():
-                raise Refusal("unknown_scenario", f"There is no example called '{spec}' (a path under examples/ "
-                                                  f"without .yaml, e.g. witchhammer/mill_ambush).", NOT_FOUND)
+            path = example_path(spec, examples_dir)
+            if path is None:
+                raise Refusal("unknown_scenario", f"There is no example called '{spec}' (GET /api/examples lists "
+                                                  f"them by name: RULESET/NAME).", NOT_FOUND)
             return scenario_from_data(load_scenario_data(path), path), spec
         return scenario_from_data(_uploaded(spec), UPLOAD_PATH), "(uploaded)"
     except ContentError as exc:
@@ -69,7 +65,7 @@ def _uploaded(text: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ContentError(UPLOAD_PATH, [Problem("(top level)", "a mapping with ruleset, sides, ...")])
     if not isinstance(data.get("ruleset"), str):
-        raise ContentError(UPLOAD_PATH, [Problem("ruleset", "the name of a ruleset (e.g. hud)")])
+        raise ContentError(UPLOAD_PATH, [Problem("ruleset", f"the name of a ruleset ({', '.join(plugin_names())})")])
     if data.get("content"):
         raise ContentError(UPLOAD_PATH, [Problem("content", "no content files in uploaded text (use an example)")])
     sides = data.get("sides")

@@ -33,7 +33,6 @@ from affray.table.restore import (
     reload,
     to_store,
 )
-from affray.table.scenarios import default_examples_dir
 from affray.table.tokens import token_hash
 from affray.table.worker import Worker
 
@@ -52,7 +51,7 @@ class TableService:
                  restore: bool = True, hooks: ServiceHooks | None = None) -> None:
         self.store = store
         self.hooks = hooks or ServiceHooks()  # what an observer (the metrics) hears: table/hooks.py
-        self.examples_dir = examples_dir or default_examples_dir()
+        self.examples_dir = examples_dir  # a folder of examples beside the rulesets' own (--examples)
         self.policy_pause = policy_pause
         self._tables: dict[str, Table] = {}
         self._tables_lock = threading.Lock()

@@ -243,7 +243,7 @@ def _gm(api: Api) -> APIRouter:
 
     @router.post("/timer")
     def timer(table_id: str, body: TimerBody, request: Request) -> dict[str, Any]:
-        """Start WitchHammer's Drama Timer (WH-B20) for ``seconds``; null stops it."""
+        """Start the countdown the ruleset declares (a Drama Timer, ...) for ``seconds``; null stops it."""
         table, seat = api.seat(table_id, bearer(request))
         return gm.start_timer(api.service, table, seat, body.seconds)
 

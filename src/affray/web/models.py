@@ -58,7 +58,7 @@ class RewindBody(Body):
 
 
 class TimerBody(Body):
-    """``POST /api/tables/ID/gm/timer``: start the Drama Timer for ``seconds`` (null stops it)."""
+    """``POST /api/tables/ID/gm/timer``: start the ruleset's countdown for ``seconds`` (null stops it)."""
 
     seconds: float | None = None
 

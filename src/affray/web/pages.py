@@ -9,7 +9,7 @@ elsewhere, and there is no build step.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +25,15 @@ from affray.core.engine import GM
 from affray.core.options import describe
 from affray.core.plugin import plugin, plugin_names
 from affray.table.errors import Refusal
-from affray.table.scenarios import EXAMPLE_NAME, resolve_scenario
+from affray.table.examples import catalogue
+from affray.table.scenarios import resolve_scenario
 from affray.web.models import ScenarioText
 
 HERE = Path(__file__).parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
 
 
-def install(app: FastAPI, examples_dir: Path) -> None:
+def install(app: FastAPI, examples_dir: Path | None) -> None:
     """Mount the static files and add the page routes and the lobby's endpoints to ``app``."""
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(_pages())
@@ -54,15 +55,17 @@ def _pages() -> APIRouter:
     return router
 
 
-def _lobby_api(examples_dir: Path) -> APIRouter:
+def _lobby_api(examples_dir: Path | None) -> APIRouter:
     router = APIRouter(prefix="/api", tags=["lobby"])
 
     @router.get("/examples")
     def examples() -> list[dict[str, Any]]:
-        """The example scenarios a table can be opened from: name (for ``POST /api/tables``), ruleset, title,
-        description and combatants (id, name, side, and who plays it by default: ``controller`` human, gm or a
-        policy, at ``seat``)."""
-        return list(_examples(str(examples_dir)))
+        """The example scenarios a table can be opened from (each registered ruleset's, from its record, and the
+        server's ``--examples`` folder's): name (for ``POST /api/tables``), ruleset, title, description and
+        combatants (id, name, side, and who plays it by default: ``controller`` human, gm or a policy, at
+        ``seat``)."""
+        found = catalogue(examples_dir)
+        return list(_examples(tuple((name, str(path)) for name, path in found.items()), examples_dir))
 
     @router.post("/scenarios/check")
     def check_scenario(body: ScenarioText) -> dict[str, Any]:
@@ -87,16 +90,14 @@ def _ruleset_info(name: str) -> dict[str, Any]:
     return {"title": record.title, "options": options, "policies": policy_names(name)}
 
 
-@cache
-def _examples(examples_dir: str) -> tuple[dict[str, Any], ...]:
-    """Every example under ``examples_dir`` that opens as a table (read once: examples ship with the server), with
-    who plays whom in it as the table would open it if nothing is changed (:func:`_combatants`)."""
-    root = Path(examples_dir)
+@lru_cache(maxsize=8)
+def _examples(files: tuple[tuple[str, str], ...], examples_dir: Path | None) -> tuple[dict[str, Any], ...]:
+    """Every example of ``files`` (name, path) that opens as a table (read once per catalogue: examples ship with the
+    server and its rulesets), with who plays whom in it as the table would open it if nothing is changed
+    (:func:`_combatants`)."""
     out = []
-    for path in sorted(root.rglob("*.yaml")):
-        name = path.relative_to(root).with_suffix("").as_posix()
-        if not EXAMPLE_NAME.match(name):
-            continue
+    for name, file in files:
+        path = Path(file)
         try:
             data = yaml.safe_load(path.read_text())
         except (OSError, yaml.YAMLError):
@@ -105,7 +106,7 @@ def _examples(examples_dir: str) -> tuple[dict[str, Any], ...]:
                 and isinstance(data.get("sides"), list)):
             continue
         try:
-            scenario, _ = resolve_scenario(name, root)
+            scenario, _ = resolve_scenario(name, examples_dir)
         except Refusal:
             continue  # not an example a table can open (a broken file is reported when someone opens it)
         out.append({"name": name, "ruleset": data["ruleset"], "title": str(data.get("name", name)),

@@ -4,6 +4,7 @@ imports nothing else.
 """
 
 from affray.core.plugin import Plugin, part
+from affray.rulesets import bundled_examples
 
 PLUGIN = Plugin(
     name="hud", title="Sim HuD: Free Form, Dice Simplified, Combat Nerdified",
@@ -17,4 +18,5 @@ PLUGIN = Plugin(
     batch=part("affray.rulesets.hud.batch", "BATCH"),
     narrator=part("affray.rulesets.hud.narration", "NARRATOR"),
     adjuster=part("affray.rulesets.hud.adjust", "ADJUSTER"),
+    examples=bundled_examples("hud"),
 )

@@ -13,10 +13,11 @@ it shows has changed (``memo.keyed``); views are read-only. :class:`HudCombatant
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from affray.core.engine import Viewer, Window
 from affray.core.memo import Memo
-from affray.core.view import Bar, CombatantView, Position, Status, View, controlled, envelope
+from affray.core.view import Bar, CombatantView, PanelKind, Position, Status, View, controlled, envelope
 from affray.rulesets.hud.freeform import REFERENCE
 from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.state import Fighter, HudState
@@ -115,6 +116,9 @@ class DuelView:
 class HudDetail:
     """The view's HuD part: the open exchange, pursuit or duel, the free round (WL-16), Free Form's reference
     text (WL-00) and the rule options the rolls depend on (so hints use the ruleset's own modifiers)."""
+
+    #: The places, who shares one (engaged) and the pursuit (WL-B13, WL-21).
+    PANELS: ClassVar[tuple[PanelKind, ...]] = ("places",)
 
     options: HudOptions
     exchange: ExchangeView | None = None

@@ -4,6 +4,7 @@ imports nothing else.
 """
 
 from affray.core.plugin import Plugin, part
+from affray.rulesets import bundled_examples
 
 PLUGIN = Plugin(
     name="spellchrome", title="Spellchrome RPG: combat on the battle grid",
@@ -16,4 +17,5 @@ PLUGIN = Plugin(
     builder=part("affray.rulesets.spellchrome.builder", "build"),
     narrator=part("affray.rulesets.spellchrome.narration", "NARRATOR"),
     adjuster=part("affray.rulesets.spellchrome.adjust", "ADJUSTER"),
+    examples=bundled_examples("spellchrome"),
 )

@@ -17,10 +17,11 @@ feats and skills once per match (``static``), the seat-independent part of every
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from affray.core.engine import Viewer, Window
 from affray.core.memo import Memo
-from affray.core.view import Bar, CombatantView, Position, Status, View, controlled, envelope
+from affray.core.view import Bar, CombatantView, PanelKind, Position, Status, View, controlled, envelope
 from affray.rulesets.spellchrome.mechanics import defense
 from affray.rulesets.spellchrome.state import MELEE_KINDS, Combatant, SpellchromeState
 
@@ -98,6 +99,9 @@ class OpportunityView:
 class SpellchromeDetail:
     """The battle map (rows of ``.``, ``#``, ``~``...), the turn, a pending attack of opportunity, whether the
     fight is decided while the dying bleed on (SC-04), and the option the heuristic policy reads (SC-R7)."""
+
+    #: The battle map, with the squares foes threaten (SC-26).
+    PANELS: ClassVar[tuple[PanelKind, ...]] = ("grid",)
 
     map: tuple[str, ...]
     turn: TurnView | None

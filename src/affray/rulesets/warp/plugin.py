@@ -4,6 +4,7 @@ imports nothing else.
 """
 
 from affray.core.plugin import Plugin, part
+from affray.rulesets import bundled_examples
 
 PLUGIN = Plugin(
     name="warp", title="WaRP (Over the Edge): trait dice, damage factors and armour dice",
@@ -16,4 +17,5 @@ PLUGIN = Plugin(
     builder=part("affray.rulesets.warp.builder", "build"),
     narrator=part("affray.rulesets.warp.narration", "NARRATOR"),
     adjuster=part("affray.rulesets.warp.adjust", "ADJUSTER"),
+    examples=bundled_examples("warp"),
 )

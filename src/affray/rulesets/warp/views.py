@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import ClassVar
 
 from affray.core.engine import Viewer, Window
 from affray.core.memo import Memo
-from affray.core.view import Bar, CombatantView, Position, Status, View, controlled, envelope
+from affray.core.view import Bar, CombatantView, PanelKind, Position, Status, View, controlled, envelope
 from affray.rulesets.warp.gestalt import gm_side, totals
 from affray.rulesets.warp.state import Arm, Fighter, WarpState
 
@@ -195,6 +196,9 @@ class WarpDetail:
     """WaRP's part of a view: light, melee reach, the pending attack and decision, the ground, gestalt, and the
     table's reading of which rolls require agility (options ``agility_rolls``, ``untrained_agility``: WR-20,
     WR-X12), so that a client works out the dice of a roll with the ruleset's own rule."""
+
+    #: The positions along one line, in metres.
+    PANELS: ClassVar[tuple[PanelKind, ...]] = ("line",)
 
     darkness: str
     reach_m: float

@@ -3,7 +3,8 @@
 imports nothing else.
 """
 
-from affray.core.plugin import Plugin, part
+from affray.core.plugin import Countdown, Plugin, part
+from affray.rulesets import bundled_examples
 
 PLUGIN = Plugin(
     name="witchhammer", title="WitchHammer: vignettes of face-down cards, Poise and Health",
@@ -16,4 +17,6 @@ PLUGIN = Plugin(
     builder=part("affray.rulesets.witchhammer.characters.builder", "build"),
     narrator=part("affray.rulesets.witchhammer.narration", "NARRATOR"),
     adjuster=part("affray.rulesets.witchhammer.adjust", "ADJUSTER"),
+    countdown=Countdown("Drama Timer", "WH-B20", option="drama_timer", action="timeout", seconds="drama_timer_seconds"),
+    examples=bundled_examples("witchhammer"),
 )

@@ -8,7 +8,9 @@ Drama Timer).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
+
+from affray.core.view import PanelKind
 
 
 @dataclass(slots=True)
@@ -127,6 +129,9 @@ class WitchHammerCombatantDetail:
 class WitchHammerDetail:
     """The view's WitchHammer part: the vignette, the map rows, the cards the viewer may read (those in force and
     those of every deck it may see), the status table, the Drama Timer and the PCs awaiting the GM's ruling."""
+
+    #: The battle map and the cards: hand, Psych card and slots (WH-02, WH-03).
+    PANELS: ClassVar[tuple[PanelKind, ...]] = ("grid", "cards")
 
     vignette: int
     map: tuple[str, ...]

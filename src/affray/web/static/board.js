@@ -1,7 +1,8 @@
-// The boards: the SVG grid of the grid rulesets (squares, tokens with facing, the squares the seat's foes threaten,
-// the legal moves as clickable squares with a path preview that warns of attacks of opportunity, foes to click as
-// targets), a line in metres, and places. Tokens are coloured by what they are to this seat (own, ally, foe) and
-// labelled so that two of one name differ; the GM drags a token to move it (a ruling).
+// The boards, each drawn where the view asks for its panel: "grid" (the SVG grid: squares, tokens with facing, the
+// squares the seat's foes threaten, the legal moves as clickable squares with a path preview that warns of attacks
+// of opportunity, foes to click as targets), "line" (positions in metres) and "places". Tokens are coloured by what
+// they are to this seat (own, ally, foe) and labelled so that two of one name differ; the GM drags a token to move
+// it (a ruling).
 import { esc } from "./api.js";
 import { mapRows, tokenLabels } from "./view.js";
 
@@ -39,7 +40,7 @@ function threatened(v) {
   const out = new Set();
   for (const c of v.combatants) {
     if (mine.has(c.side) || c.down || !c.position || c.position.kind !== "square") continue;
-    if (c.detail?.melee_armed !== true) continue; // only rulesets that tell who threatens (Spellchrome SC-26)
+    if (c.detail?.melee_armed !== true) continue; // only where the view tells who threatens (an optional grid part)
     for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) {
       if (dx || dy) out.add(`${c.position.x + dx},${c.position.y + dy}`);
     }
@@ -92,7 +93,7 @@ function token(c, targetable, opts, label) {
 }
 
 export function drawLine(v, rel, gm) {
-  // WaRP's positions along one line, in metres.
+  // The "line" panel: positions along one line, in metres.
   const on = v.combatants.filter((c) => c.position?.kind === "line");
   if (!on.length) return null;
   const xs = on.map((c) => c.position.x), lo = Math.min(0, ...xs), hi = Math.max(10, ...xs);
@@ -109,7 +110,7 @@ export function drawLine(v, rel, gm) {
 }
 
 export function drawPlaces(v, rel) {
-  // Sim HuD's places: combatants sharing a place are engaged; the pursuit, when one runs, with its gap.
+  // The "places" panel: combatants sharing a place are engaged; the pursuit, when one runs, with its gap.
   const on = v.combatants.filter((c) => c.position?.kind === "place");
   if (!on.length) return null;
   const names = Object.fromEntries(v.combatants.map((c) => [c.id, c.name]));
@@ -123,7 +124,7 @@ export function drawPlaces(v, rel) {
 }
 
 export function placeName(id) {
-  // A HuD place as a person reads it: "place 0", or its own name ("the_bridge" -> "the bridge").
+  // A place as a person reads it: "place 0", or its own name ("the_bridge" -> "the bridge").
   const s = String(id).replace(/_/g, " ");
   return /^\d+$/.test(s) ? `place ${s}` : s;
 }

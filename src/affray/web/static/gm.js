@@ -95,8 +95,10 @@ export function gmPanel(page, names) {
     ? `<p class="warnbox" id="gm-confirm">${esc(page.confirm.text)} <button type="button" class="danger" data-gm="confirm">Yes, ${esc(page.confirm.verb)}</button>` +
       `<button type="button" class="secondary" data-gm="cancel">Cancel</button></p>` : "";
   const options = takeBackOptions(page, names);
-  const timer = msg.drama_timer ? `<p><label>Drama Timer seconds <input id="gm-seconds" type="number" min="1" max="3600" value="60"></label>` +
-    `<button type="button" data-gm="timer">Start the timer</button><button type="button" class="secondary" data-gm="timer-stop">Stop</button></p>` : "";
+  // The countdown the ruleset declares, on tables where it is on (the server names it: msg.countdown).
+  const countdown = msg.countdown;
+  const timer = countdown ? `<p><label title="rule ${esc(countdown.rule)}">${esc(countdown.name)} seconds <input id="gm-seconds" type="number" min="1" max="3600" value="${esc(countdown.seconds || 60)}"></label>` +
+    `<button type="button" data-gm="timer">Start the ${esc(countdown.name)}</button><button type="button" class="secondary" data-gm="timer-stop">Stop</button></p>` : "";
   return `<h2>GM tools</h2>${confirm}<p class="small">Click a combatant (its card or its token) to rule on it; drag a token to move it.</p>` +
     `<p><label>Take back to <select id="gm-to">${options}</select></label><button type="button" data-gm="take-back"${options ? "" : " disabled"}>Take back…</button></p>` +
     `<p>${msg.paused ? '<button type="button" data-gm="resume">Resume</button>' : '<button type="button" data-gm="pause">Pause</button>'}` +

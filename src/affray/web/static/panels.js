@@ -1,9 +1,10 @@
 // The parts of the table page drawn from the view: combatant cards (the envelope's bars and statuses, coloured by
-// what each is to this seat), the cards panel (hand, Psych card and slots, where the view has them: WitchHammer),
-// and the log, told in the server's sentences with the dice drawn as chips and the raw record one click away.
+// what each is to this seat), the "cards" panel (hand, Psych card and slots), the "facts" panel (label and value
+// rows the ruleset fills in), each where the view asks for it, and the log, told in the server's sentences with the
+// dice drawn as chips and the raw record one click away.
 import { esc, plain, plainHtml } from "./api.js";
 import { placeName } from "./board.js";
-import { RELATION_WORDS } from "./view.js";
+import { RELATION_WORDS, wants } from "./view.js";
 
 export function combatantCards(v, rel, opts) {
   const single = (v.prompt?.actors || []).length === 1; // "to act" only where one combatant is due
@@ -13,12 +14,12 @@ export function combatantCards(v, rel, opts) {
       `<span class="bar-value">${esc(b.value)}/${esc(b.max)}</span></div>`).join("");
     const statuses = (c.statuses || []).map((s) => `<span class="status">${esc(s.name)}${s.rounds != null && s.rounds >= 0 ? ` (${esc(s.rounds)} rd)` : ""}</span>`).join("");
     const flags = [c.dead ? "dead" : c.down ? "down" : "", single && v.prompt.actors[0] === c.id ? "to act" : "",
-                   c.detail?.ready ? "ready" : ""].filter(Boolean).map((f) => `<span class="tag">${f}</span>`).join(" ");
+                   wants(v, "cards") && c.detail?.ready ? "ready" : ""].filter(Boolean).map((f) => `<span class="tag">${f}</span>`).join(" ");
     const where = position(c);
     const who = RELATION_WORDS[rel[c.id]] ? `<span class="rel">${RELATION_WORDS[rel[c.id]]}</span>` : "";
     const edit = opts.gm ? ` data-combatant="${esc(c.id)}" tabindex="0" role="button" aria-label="${esc(c.name)}: edit as the GM"` : "";
     return `<article class="card ${rel[c.id]}${c.down ? " down" : ""}${opts.editing === c.id ? " editing" : ""}"${edit} data-card-of="${esc(c.id)}">` +
-      `<div><span class="name">${esc(c.name)}</span> ${who} <span class="small muted">${esc(c.side)}</span> ${flags}</div>${where}${bars}<div>${statuses}</div>${sheet(c.detail)}</article>`;
+      `<div><span class="name">${esc(c.name)}</span> ${who} <span class="small muted">${esc(c.side)}</span> ${flags}</div>${where}${bars}<div>${statuses}</div>${wants(v, "facts") ? factRows(c.detail?.facts, "small") : ""}${sheet(c.detail, owned(v))}</article>`;
   });
   return `<h2>Combatants</h2><div class="cards">${cards.join("")}</div>`;
 }
@@ -31,7 +32,9 @@ function position(c) {
   return `<span class="small muted">${esc(text)}</span>`;
 }
 
-const PRIVATE_PARTS = new Set(["hand", "deck", "slots", "psych", "ready"]); // drawn in the cards panel
+// The parts of a combatant's detail that a declared panel draws (so the sheet does not repeat them).
+const PANEL_PARTS = { cards: ["hand", "deck", "slots", "psych", "ready"], facts: ["facts"] };
+const owned = (v) => new Set(v.panels.flatMap((kind) => PANEL_PARTS[kind] || []));
 
 function shown(x) {
   // A sheet value in words: numbers and names as they are, lists joined, objects as "name value" pairs.
@@ -40,12 +43,12 @@ function shown(x) {
   return String(x).replace(/_/g, " ");
 }
 
-function sheet(detail) {
+function sheet(detail, skip) {
   // The ruleset's part of the combatant as the seat may see it (the GM sees every sheet), one line per field.
   if (!detail || typeof detail !== "object") return "";
   const rows = [];
   for (const [k, x] of Object.entries(detail)) {
-    if (PRIVATE_PARTS.has(k) || x === null || x === "" || (typeof x === "object" && !Object.keys(x).length)) continue;
+    if (skip.has(k) || x === null || x === "" || (typeof x === "object" && !Object.keys(x).length)) continue;
     if (x && typeof x === "object" && !Array.isArray(x)) {
       for (const [k2, y] of Object.entries(x)) if (y !== null && y !== "") rows.push(`<li><b>${esc(k2.replace(/_/g, " "))}</b> ${esc(shown(y))}</li>`);
     } else rows.push(`<li><b>${esc(k.replace(/_/g, " "))}</b> ${esc(shown(x))}</li>`);
@@ -68,17 +71,14 @@ function slotChip(fd, cards, label) {
   return `<span class="chip back" data-seal="${esc(fd.seal)}" title="${label}: face down">${label}: face down</span>`;
 }
 
-export const hasCards = (v) => v.combatants.some((c) => c.detail && ("slots" in c.detail || "psych" in c.detail));
-
-// The hand, the Psych card and the two slots (WitchHammer WH-02, WH-03): each card of the hand that can be played
-// now has one button that puts it face down in the next slot; "ready" (with the other moves) locks the slots in. A
-// combination of cards (a "commit") is never a button of its own: the slots are filled one card at a time.
+// The "cards" panel: the hand, the Psych card and the two slots (WH-02, WH-03): each card of the hand that can be
+// played now has one button that puts it face down in the next slot; "ready" (with the other moves) locks the slots
+// in. A combination of cards (a "commit") is never a button of its own: the slots are filled one card at a time.
 export function cardsPanel(v, due, button) {
   const cards = v.detail?.cards || {};
   const rows = [], hands = [];
   for (const c of v.combatants) {
-    const cd = c.detail || {};
-    if (!("slots" in cd) && !("psych" in cd)) continue;
+    const cd = c.detail;
     const chipsOf = [slotChip(cd.psych, cards, "Psych"), slotChip(cd.slots?.[0], cards, "1"), slotChip(cd.slots?.[1], cards, "2")];
     const ready = cd.ready ? ` <span class="tag">ready</span>` : "";
     rows.push(`<li data-slots="${esc(c.id)}" class="slot-row"><b>${esc(c.name)}</b>${ready} <span class="slots">${chipsOf.join("")}</span></li>`);
@@ -98,6 +98,19 @@ export function cardsPanel(v, due, button) {
   if (!rows.length) return "";
   const vignette = v.detail?.vignette !== undefined ? ` <span class="small muted">vignette ${esc(v.detail.vignette)}</span>` : "";
   return `<h2>Cards${vignette}</h2><ul class="slot-rows">${rows.join("")}</ul>${hands.join("")}`;
+}
+
+// The "facts" panel: the view's rows under their title; each combatant's rows are on its card.
+export function factsPanel(v) {
+  const facts = v.detail?.facts;
+  return facts?.rows?.length ? `<h2>${esc(facts.title)}</h2>${factRows(facts)}` : "";
+}
+
+function factRows(facts, cls = "") {
+  if (!facts?.rows?.length) return "";
+  const rows = facts.rows.map((f) => `<div class="fact"><dt>${esc(f.label)}</dt><dd>${esc(f.value)}</dd></div>`).join("");
+  const title = facts.title && cls ? `<span class="muted">${esc(facts.title)}</span>` : "";
+  return `${title}<dl class="facts ${cls}">${rows}</dl>`;
 }
 
 function placeLabel(s, cd) {

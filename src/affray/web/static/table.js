@@ -5,9 +5,9 @@
 import { Client, UNREACHABLE, esc, plain, plainHtml, submissionId, words } from "./api.js";
 import { drawBoard, drawLine, drawPlaces, provokes, squaresOf, targetsOf } from "./board.js";
 import { chatPanel } from "./chat.js";
-import { cardsPanel, combatantCards, hasCards, logPanel } from "./panels.js";
+import { cardsPanel, combatantCards, factsPanel, logPanel } from "./panels.js";
 import { verifyLog } from "./verify.js";
-import { envelope, names as namesOf, relations } from "./view.js";
+import { envelope, names as namesOf, relations, wants } from "./view.js";
 import { editorPanel, gmPanel, keepFragmentLinks, linksPanel, loadSeats, wireGm } from "./gm.js";
 
 const tableId = document.body.dataset.table;
@@ -115,7 +115,7 @@ function actionsPanel(v, due, grid, cards) {
 function statusPanel(v) {
   const msg = page.msg, names = namesOf(v);
   const order = (v.order || []).map((a) => `<span class="${a === v.turn && (v.prompt?.actors || []).length === 1 ? "turn" : ""}">${esc(names[a] || a)}</span>`).join("");
-  const timer = msg.timer ? `<p>Drama Timer: <span class="timer" id="countdown" data-ends="${esc(msg.timer.ends_at)}"></span></p>` : "";
+  const timer = msg.timer ? `<p>${esc(msg.countdown?.name || "Countdown")}: <span class="timer" id="countdown" data-ends="${esc(msg.timer.ends_at)}"></span></p>` : "";
   const you = msg.role === "gm" ? "the GM" : msg.role === "spectator" ? "watching" : (msg.actors || []).map((a) => names[a] || a).join(" and ");
   const phase = msg.outcome ? "" : [v.round ? `round ${v.round}` : "", words(v.phase)].filter(Boolean).join(" · ");
   const waiting = waitingFor(v);
@@ -172,12 +172,13 @@ function render() {
   $("title").textContent = msg.title;
   $("status").innerHTML = statusPanel(v);
   $("combatants").innerHTML = combatantCards(v, rel, { gm, editing: page.editing });
-  const grid = drawBoard(v, due, { selected: page.selected, rel, gm, editing: page.editing });
-  const board = grid || drawLine(v, rel, gm) || drawPlaces(v, rel);
+  // The ruleset's own panels, each where the view asks for it (its declared "panels").
+  const grid = wants(v, "grid") ? drawBoard(v, due, { selected: page.selected, rel, gm, editing: page.editing }) : null;
+  const board = grid || (wants(v, "line") ? drawLine(v, rel, gm) : null) || (wants(v, "places") ? drawPlaces(v, rel) : null);
   const moving = grid && (squaresOf(due).size || targetsOf(due).size);
   $("board").hidden = !board; $("board").innerHTML = !board ? "" : !moving ? board : `${board}<p class="small muted">Green squares: where you may move (orange: every way there provokes an attack of opportunity); red-edged: squares your foes threaten. Click a square or a dashed foe, or use Tab and Enter.</p>`;
-  const cards = hasCards(v);
-  const detail = cards ? cardsPanel(v, due, button) : "";
+  const cards = wants(v, "cards");
+  const detail = (cards ? cardsPanel(v, due, button) : "") + (wants(v, "facts") ? factsPanel(v) : "");
   $("detail").hidden = !detail; $("detail").innerHTML = detail;
   $("actions").innerHTML = actionsPanel(v, due, Boolean(grid), cards);
   $("log").innerHTML = logPanel([...page.log.values()].sort((a, b) => a.seq - b.seq), names, page.raw);

@@ -1,11 +1,12 @@
 // One reading of every ruleset's view: the typed envelope (core/view.py), and what the page derives from it the
-// same way for every ruleset: who is whose (own, ally, foe as this seat sees them), display names, token labels.
-const asList = (x) => (Array.isArray(x) ? x : []);
-
+// same way for every ruleset: who is whose (own, ally, foe as this seat sees them), display names, token labels,
+// and which of the page's panels draw the ruleset's own part (the view's declared "panels", never its shape).
 export function envelope(view) {
-  if (!view || !Array.isArray(view.combatants)) return { combatants: [], order: [], you: [], detail: {} };
-  return { ...view, order: asList(view.order), you: asList(view.you), detail: view.detail || {} };
+  return view; // every ruleset sends the envelope: the page reads it as it is
 }
+
+// Whether the view asks for the panel `kind` ("grid", "line", "places", "cards", "facts").
+export const wants = (v, kind) => v.panels.includes(kind);
 
 // Each combatant's relation to this seat: "own" (the seat plays it), "ally" (on a side the seat plays), "foe"
 // (another side); a seat that plays nobody (a spectator, a GM with no combatant) sees sides, "side0", "side1"...
