@@ -128,7 +128,7 @@ class LeakWatch:
             problems += self._check_seat(seat, views[seat], hidden)
         return problems
 
-    def _check_seat(self, seat: str, shown: str, hidden: list[tuple[str, Any, bool]]) -> list[str]:
+    def _check_seat(self, seat: str, shown: str, hidden: list[tuple[str, object, bool]]) -> list[str]:
         match, viewer = self.match, self.match.viewer(seat)
         log = self._logs.setdefault(seat, _SeatLog())
         fresh = self._refresh(seat, log)
