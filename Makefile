@@ -3,20 +3,25 @@
 #               opens a demo WitchHammer table and prints the GM page's link and every seat's link (Ctrl-C stops it)
 #   make demo   plays a narrated Combat Nerdified fight in the terminal and verifies its log
 #   make test   creates .venv, installs affray with its dev extras and Debian's Chromium (as root, when missing),
-#               runs ruff, mypy --strict and pytest (the browser tests included)
+#               runs ruff, mypy --strict and pytest (every test: the server, PostgreSQL and browser ones included),
+#               on WORKERS processes (default: the machine's cores)
+#   make test-quick   the inner loop: ruff, mypy --strict and the tests that start no server, no PostgreSQL and no
+#               browser (pytest -m "not server and not browser"; tests/conftest.py sets the markers), the fast path's
+#               differential test on QUICK_FAST_SEEDS seeds (make test: 200)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_DEV := $(VENV)/.installed-dev
-WORKERS ?= 2
+WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
+QUICK_FAST_SEEDS ?= 20
 
 HOST ?= 127.0.0.1
 PORT ?= 8000
 DEMO_TABLE ?= witchhammer/mill_ambush
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run demo test lint fuzz bench bench-versions clean browser screenshots
+.PHONY: run demo test test-quick lint fuzz bench bench-versions clean browser screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +62,9 @@ lint: $(STAMP_DEV)
 
 test: lint browser
 	$(BIN)/pytest -n $(WORKERS) -q
+
+test-quick: lint
+	AFFRAY_FAST_SEEDS=$(QUICK_FAST_SEEDS) $(BIN)/pytest -n $(WORKERS) -q -m "not server and not browser"
 
 # The browser tests' screenshots into docs/img/ (an ordinary test run writes them to a temporary folder)
 screenshots: $(STAMP_DEV) browser

@@ -1,3 +1,57 @@
-"""Fixtures shared by every test folder: a real PostgreSQL server (``pg_server``, ``pg_url``; see tests/pg.py)."""
+"""Fixtures shared by every test folder: a real PostgreSQL server (``pg_server``, ``pg_url``; see tests/pg.py).
+
+Markers, set here at collection (pyproject.toml registers them): ``server`` on every test that starts a server — an
+``affray serve`` process (``tests.table.test_kill9.Server``), a table server in a thread (``live_server``), or
+PostgreSQL (the ``pg_server``/``pg_url`` fixtures, a store test's ``postgresql`` case) — and ``browser`` (with
+``server``) on every test that drives Chromium (``chromium()``). A test counts as starting one when its own code or
+the code of a fixture it uses (from this suite) calls a starter. ``make test-quick`` runs the rest:
+``pytest -m "not server and not browser"``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import pytest
 
 pytest_plugins = ["tests.pg"]
+
+#: A call that starts a server or a browser, as the suite's code spells it.
+STARTS_SERVER = re.compile(r"(?<![\w.])(Server|live_server|postgres_server|chromium)\(")
+STARTS_BROWSER = re.compile(r"(?<![\w.])chromium\(")
+PG_FIXTURES = frozenset({"pg_server", "pg_url"})
+
+
+def starts(functions: Iterable[Callable[..., Any]], fixtures: Iterable[str], params: dict[str, Any]) -> set[str]:
+    """The markers of a test whose code and suite fixtures are ``functions``, which uses ``fixtures`` (every name,
+    transitively) with ``params``: ``server``, ``browser``, both or none."""
+    source = "\n".join(_source(f) for f in functions)
+    marks = {"server", "browser"} if STARTS_BROWSER.search(source) else set()
+    if STARTS_SERVER.search(source) or PG_FIXTURES & set(fixtures) or params.get("store_url") == "postgresql":
+        marks.add("server")
+    return marks
+
+
+def _source(function: Callable[..., Any]) -> str:
+    function = inspect.unwrap(function)
+    if not getattr(function, "__module__", "").startswith("tests"):
+        return ""  # pytest's own fixtures (tmp_path, monkeypatch) start nothing
+    try:
+        return inspect.getsource(function)
+    except (OSError, TypeError):
+        return ""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if not isinstance(item, pytest.Function):
+            continue
+        info = getattr(item, "_fixtureinfo", None)  # pytest's record of the fixtures the test resolves to
+        defs = info.name2fixturedefs.values() if info is not None else ()
+        functions = [item.function, *(d.func for chain in defs for d in chain)]
+        params = item.callspec.params if hasattr(item, "callspec") else {}
+        for mark in sorted(starts(functions, item.fixturenames, params)):
+            item.add_marker(mark)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
@@ -10,6 +11,7 @@ import yaml
 import affray
 from affray.ai.base import RandomPolicy
 from affray.core.engine import GM, SPECTATOR
+from affray.core.events import Committed
 from affray.core.match import Match
 from affray.core.policy import exposed
 from affray.core.rng import FastRNG
@@ -73,23 +75,93 @@ def invariants(match: Match) -> list[str]:
 
 
 def leaks(match: Match) -> list[str]:
-    """Secrets of one seat visible in another seat's view or redacted log — the GM's included: only the seat that
-    plays an actor opens its face-down choices (``Viewer.may_open``); GM-level information opens to the GM too."""
-    problems: list[str] = []
-    hidden = [(owner, secret, True) for owner, secret in secrets(match)]
-    hidden += [(owner, secret, False) for owner, secret in match.ruleset.gm_secrets(match.state)]
-    if not hidden:
+    """Secrets of one seat visible in another seat's view, redacted log or policy observations, checked from
+    scratch (:class:`LeakWatch` on a fresh watch). A fight checked after every step takes a :class:`LeakWatch`."""
+    return LeakWatch(match).check()
+
+
+@dataclass
+class _SeatLog:
+    """What a :class:`LeakWatch` has checked of one seat's redacted log: each record's JSON text as the seat sees
+    it, the secrets already searched in all of them, and the seals revealed when they were made."""
+
+    parts: list[str] = field(default_factory=list)
+    searched: set[str] = field(default_factory=set)
+    revealed: frozenset[str] = frozenset()
+
+
+class LeakWatch:
+    """The leak check of a fight that goes on: :meth:`check` after every step finds the same secrets as
+    :func:`leaks` from scratch would, at a cost that grows with what the step added, not with the whole log.
+
+    Secrets of one seat must not show in another seat's view, redacted log or its policies' observations — the
+    GM's included: only the seat that plays an actor opens its face-down choices (``Viewer.may_open``); GM-level
+    information opens to the GM too (``Viewer.may_see``). The log of record only grows, and an old record's
+    redaction for a seat changes only when one of its commits is revealed (``Match.revealed``) or the seating
+    changes; so per seat the watch keeps each record's redacted text and redoes only what can have changed: the
+    records added since the last check, the records whose commits were revealed since (from the first of them
+    on), everything when the seating changed. The view and the observations of the actors due to act (what a
+    policy is shown: it observes only when its actor is due) are checked whole every time. A secret already
+    searched in every kept record is searched in the new ones only; a secret new to the seat (a card just dealt, a
+    GM sheet that changed) in every kept record. Each record's text is searched on its own (a secret is a JSON
+    value; it does not span two records)."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self._seating: dict[str, str] = {}
+        self._logs: dict[str, _SeatLog] = {}
+
+    def check(self) -> list[str]:
+        """Every leak now, one sentence each (``seat S can see A's secret ...``); empty when none. Every seat's
+        view is serialised to JSON on the way (a view that is not JSON raises)."""
+        match = self.match
+        hidden = [(owner, secret, True) for owner, secret in secrets(match)]
+        hidden += [(owner, secret, False) for owner, secret in match.ruleset.gm_secrets(match.state)]
+        seats = sorted({*match.seat_names(), SPECTATOR, GM})
+        views = {seat: json.dumps(match.view_json(seat), sort_keys=True) for seat in seats}  # raises if not JSON
+        if not hidden:  # nothing to find; the kept texts catch up at the next check that has secrets
+            return []
+        if match.seats != self._seating:
+            self._seating, self._logs = dict(match.seats), {}
+        problems: list[str] = []
+        for seat in seats:
+            problems += self._check_seat(seat, views[seat], hidden)
         return problems
-    for seat in {*match.seat_names(), SPECTATOR, GM}:
-        viewer = match.viewer(seat)
-        text = json.dumps(match.view_json(seat), sort_keys=True) + json.dumps(match.redacted_log(seat), sort_keys=True)
-        # What each of the seat's policies would see (core/policy.py): the same redaction as the view.
-        for actor in sorted(a for a, s in match.seats.items() if s == seat and a in match.controllers):
-            text += json.dumps(exposed(match.observe(actor)), sort_keys=True, default=repr)
+
+    def _check_seat(self, seat: str, shown: str, hidden: list[tuple[str, object, bool]]) -> list[str]:
+        match, viewer = self.match, self.match.viewer(seat)
+        log = self._logs.setdefault(seat, _SeatLog())
+        fresh = self._refresh(seat, log)
+        # What the seat's policies see: the observation of each of its actors due to act (the same redaction as
+        # the view). A policy observes only then (ai/runner.py policy_action, table/service.py _policy_turn).
+        window = match.pending()
+        due = set(window.actors) if window is not None else set()
+        for actor in sorted(a for a, s in match.seats.items() if s == seat and a in match.controllers and a in due):
+            shown += json.dumps(exposed(match.observe(actor)), sort_keys=True, default=repr)
+        problems, searched = [], set()
         for owner, secret, sealed in hidden:
             if viewer.may_open(owner) if sealed else viewer.may_see(owner):
                 continue
             needle = json.dumps(secret, sort_keys=True)
-            if needle in text:
+            records = log.parts[fresh:] if needle in log.searched else log.parts
+            if needle in shown or any(needle in part for part in records):
                 problems.append(f"seat {seat} can see {owner}'s secret {needle}")
-    return problems
+            else:  # a leak found stays unsearched, so the next check finds it again
+                searched.add(needle)
+        log.searched = searched
+        return problems
+
+    def _refresh(self, seat: str, log: _SeatLog) -> int:
+        """Bring ``log`` up to the match's records; the index from which its texts are new."""
+        match = self.match
+        revealed = match.revealed
+        if not log.revealed <= revealed or len(log.parts) > len(match.records):  # not the watched fight's growth
+            log.parts, log.searched = [], set()
+        start = len(log.parts)
+        opened = revealed - log.revealed
+        if opened:
+            start = next((i for i, record in enumerate(match.records[:start])
+                          if any(isinstance(e, Committed) and e.seal in opened for e in record.events)), start)
+        log.parts[start:] = [json.dumps(item, sort_keys=True) for item in match.events_since(start, seat)]
+        log.revealed = revealed
+        return start
