@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import yaml
 from pydantic import BaseModel, Field
@@ -55,8 +55,13 @@ class Summary:
     notes: list[str] = field(default_factory=list)
 
 
-class SheetRules(Protocol):
-    """One ruleset's character rules."""
+#: The sheet model one ruleset's rules read (contravariant: rules for a ruleset's own sheets take only those).
+SheetT_contra = TypeVar("SheetT_contra", bound="SheetModel", contravariant=True)
+
+
+class SheetRules(Protocol[SheetT_contra]):
+    """One ruleset's character rules, over its own sheet model (a registry of several rulesets' rules holds
+    :data:`AnySheetRules`)."""
 
     @property
     def ruleset(self) -> str: ...
@@ -64,19 +69,19 @@ class SheetRules(Protocol):
     @property
     def model(self) -> type[SheetModel]: ...
 
-    def problems(self, sheet: Any, content: ContentLibrary) -> list[Problem]:
+    def problems(self, sheet: SheetT_contra, content: ContentLibrary) -> list[Problem]:
         """What breaks the character rules (empty when the sheet is legal)."""
         ...
 
-    def notes(self, sheet: Any, content: ContentLibrary) -> list[str]:
+    def notes(self, sheet: SheetT_contra, content: ContentLibrary) -> list[str]:
         """Things worth knowing that are not errors (points left, an outré hat...)."""
         ...
 
-    def for_fight(self, sheet: Any, content: ContentLibrary) -> FightSheet:
+    def for_fight(self, sheet: SheetT_contra, content: ContentLibrary) -> FightSheet:
         """The ruleset's own content character for a legal sheet."""
         ...
 
-    def summary(self, sheet: Any, content: ContentLibrary) -> Summary: ...
+    def summary(self, sheet: SheetT_contra, content: ContentLibrary) -> Summary: ...
 
     @property
     def operations(self) -> Sequence[SheetOperation]:
@@ -91,14 +96,19 @@ class SheetRules(Protocol):
         ...
 
 
-def rules_for(ruleset: str) -> SheetRules:
+#: The rules of some ruleset, as a registry holds them: which sheet model they read is known only at run time (the
+#: sheet's own ``ruleset`` field picks them), so the sheet passed to them is checked by the model, not by mypy.
+AnySheetRules = SheetRules[Any]
+
+
+def rules_for(ruleset: str) -> AnySheetRules:
     """The character rules of ``ruleset`` (its plug-in record's ``sheet``); ``KeyError`` with the known names
     otherwise."""
     known = [n for n in plugin_names() if plugin(n).sheet is not None]
     loader = plugin(ruleset).sheet if ruleset in plugin_names() else None
     if loader is None:
         raise KeyError(f"no character rules for '{ruleset}'; known: {', '.join(known)}")
-    rules: SheetRules = loader()
+    rules: AnySheetRules = loader()
     return rules
 
 
@@ -108,13 +118,13 @@ def library(ruleset: str, extra: Iterable[str | Path] = ()) -> ContentLibrary:
     return load_pack(rs.content_type, rs.name, list(extra), into=rs.content().copy())
 
 
-def parse_sheet(data: Any, path: str | Path) -> tuple[SheetRules, Any]:
+def parse_sheet(data: Any, path: str | Path) -> tuple[AnySheetRules, Any]:
     """Check a sheet's schema (stage 1) and return its rules and model; errors name ``path`` and the field."""
     rules = sheet_rules(data, path)
     return rules, validate(rules.model, data, path)
 
 
-def sheet_rules(data: Any, path: str | Path) -> SheetRules:
+def sheet_rules(data: Any, path: str | Path) -> AnySheetRules:
     """The rules of the sheet ``data``: it must be a mapping with the format line and a known ruleset."""
     if not isinstance(data, dict):
         raise ContentError(path, [Problem("(top level)", f"a character sheet: a mapping starting with "
@@ -130,12 +140,12 @@ def sheet_rules(data: Any, path: str | Path) -> SheetRules:
         raise ContentError(path, [Problem("ruleset", f"{exc.args[0]} (got {ruleset!r})")]) from None
 
 
-def read_sheet(path: str | Path) -> tuple[SheetRules, Any]:
+def read_sheet(path: str | Path) -> tuple[AnySheetRules, Any]:
     """Read a sheet file and check its schema."""
     return parse_sheet(read_yaml(path), path)
 
 
-def check(rules: SheetRules, sheet: Any, content: ContentLibrary, path: str | Path) -> list[str]:
+def check(rules: AnySheetRules, sheet: Any, content: ContentLibrary, path: str | Path) -> list[str]:
     """Check the character rules (stage 2): raise :class:`ContentError` with every problem, else return notes."""
     problems = rules.problems(sheet, content)
     if problems:
@@ -143,7 +153,7 @@ def check(rules: SheetRules, sheet: Any, content: ContentLibrary, path: str | Pa
     return rules.notes(sheet, content)
 
 
-def load(path: str | Path, extra: Iterable[str | Path] = ()) -> tuple[SheetRules, Any, ContentLibrary, list[str]]:
+def load(path: str | Path, extra: Iterable[str | Path] = ()) -> tuple[AnySheetRules, Any, ContentLibrary, list[str]]:
     """Read, check and return a sheet with its rules, its content library and its notes."""
     rules, sheet = read_sheet(path)
     content = library(rules.ruleset, extra)

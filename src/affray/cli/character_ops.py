@@ -19,7 +19,7 @@ import typer
 from rich.table import Table
 
 from affray.characters.operations import BUILT_IN, PartyReport, SheetChange, SheetOperation, Step
-from affray.characters.sheet import Refused, SheetRules, check, load, rules_for, write_sheet
+from affray.characters.sheet import AnySheetRules, Refused, check, load, rules_for, write_sheet
 from affray.cli.declared import command, option
 from affray.cli.render import CliError, console, escape
 from affray.core.checks import BadParameters
@@ -43,7 +43,7 @@ def declared() -> dict[str, SheetOperation]:
     return found
 
 
-def offered(rules: SheetRules, name: str, path: Path) -> SheetOperation:
+def offered(rules: AnySheetRules, name: str, path: Path) -> SheetOperation:
     """The sheet's ruleset's own declaration of ``name``, or the sentence that it offers no such thing."""
     mine = {op.name: op for op in rules.operations}
     if name not in mine:
@@ -108,7 +108,7 @@ def _change(op: SheetChange) -> Callable[..., None]:
     return command(op.name, op.help, (path,), op.fields, trailing, body)
 
 
-def apply(path: Path, out: Path | None, rules: SheetRules, sheet: Any, lib: ContentLibrary, steps: list[Step],
+def apply(path: Path, out: Path | None, rules: AnySheetRules, sheet: Any, lib: ContentLibrary, steps: list[Step],
           after: Callable[[Any, ContentLibrary], list[str]], dry_run: bool) -> None:
     """Apply every step in order, all or nothing; then check the result and write it."""
     writable(out or path)
