@@ -13,7 +13,7 @@ name the file and the field instead.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar, cast
 
 #: Any JSON value.
 Json: TypeAlias = bool | int | float | str | list["Json"] | dict[str, "Json"] | None
@@ -67,3 +67,14 @@ def as_int(value: object) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise _wrong("an integer", value)
     return value
+
+
+_Shape = TypeVar("_Shape")
+
+
+def as_shape(shape: type[_Shape], data: object) -> _Shape:
+    """``data`` taken as the ``TypedDict`` ``shape`` that lists its keys, unchecked: for JSON this program made
+    itself (a setup ``prepare`` built and a log kept, a content model's ``model_dump()``), whose maker guarantees
+    the shape. ``shape`` is there for the type only."""
+    del shape
+    return cast(_Shape, data)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal, TypedDict, cast
+from typing import Literal, TypedDict
 
 from affray.core.content import ContentLibrary
+from affray.core.json import as_shape
 from affray.core.sheets import combatant_character
 from affray.rulesets.hud.content_model import Armour, Character, HudCombatant, HudScenario, Weapon
 from affray.rulesets.hud.mechanics import Band, band_of_distance
@@ -72,7 +73,7 @@ class HudSetup(TypedDict):
 def hud_setup(data: Mapping[str, object]) -> HudSetup:
     """A setup read back as JSON (from a log, a table, a simulation spec) as what it is: ``prepare`` made it, and
     JSON keeps its shape, so it is taken as a :class:`HudSetup` unchecked."""
-    return cast(HudSetup, data)
+    return as_shape(HudSetup, data)
 
 
 def _character(where: str, combatant: HudCombatant, content: ContentLibrary,

@@ -14,6 +14,7 @@ from typing import Literal, NotRequired, TypedDict, cast
 
 from affray.core.content import ContentLibrary, ReferenceProblem
 from affray.core.grid import Grid
+from affray.core.json import as_shape
 from affray.core.sheets import combatant_character
 from affray.rulesets.spellchrome.content_model import (
     Armour,
@@ -114,7 +115,7 @@ class SpellchromeSetup(TypedDict):
 def spellchrome_setup(data: Mapping[str, object]) -> SpellchromeSetup:
     """A setup read back as JSON (from a log, a table, a simulation spec) as what it is: ``prepare`` made it, and
     JSON keeps its shape, so it is taken as a :class:`SpellchromeSetup` unchecked."""
-    return cast(SpellchromeSetup, data)
+    return as_shape(SpellchromeSetup, data)
 
 
 UNARMED: WeaponSetup = {"name": "Unarmed strike", "kind": "unarmed", "damage": "1d3", "attack_bonus": 0,
@@ -191,7 +192,7 @@ def _combatant(where: str, side: str, c: SpellchromeCombatant, content: ContentL
 
 
 def _weapon(weapon: Weapon) -> WeaponSetup:
-    return cast(WeaponSetup, weapon.model_dump())  # the model's fields, as WeaponSetup lists them
+    return as_shape(WeaponSetup, weapon.model_dump())
 
 
 def max_hp_of(c: CombatantSetup, con_mod: int) -> int:

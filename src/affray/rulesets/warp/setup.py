@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Literal, TypedDict, cast
+from typing import Literal, TypedDict
 
 from affray.core.content import ContentLibrary, ReferenceProblem
+from affray.core.json import as_shape
 from affray.core.sheets import combatant_character
 from affray.rulesets.warp.content_model import (
     Armour,
@@ -143,15 +144,15 @@ class WarpSetup(TypedDict):
 def warp_setup(data: Mapping[str, object]) -> WarpSetup:
     """A setup read back as JSON (from a log, a table, a simulation spec) as what it is: ``prepare`` made it, and
     JSON keeps its shape, so it is taken as a :class:`WarpSetup` unchecked."""
-    return cast(WarpSetup, data)
+    return as_shape(WarpSetup, data)
 
 
 def _weapon(weapon: Weapon) -> WeaponSetup:
-    return cast(WeaponSetup, weapon.model_dump())  # the model's fields, as WeaponSetup lists them
+    return as_shape(WeaponSetup, weapon.model_dump())
 
 
 def _maneuver(maneuver: Maneuver) -> ManeuverSetup:
-    return cast(ManeuverSetup, maneuver.model_dump())  # the model's fields, as ManeuverSetup lists them
+    return as_shape(ManeuverSetup, maneuver.model_dump())
 
 
 BARE_HANDS: WeaponSetup = {"name": "bare hands", "handiness": 0, "wound": "fists", "melee": {"factor": 1},

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Literal, TypedDict, cast
+from typing import Literal, TypedDict
 
 from affray.core.content import ContentLibrary, ReferenceProblem
 from affray.core.grid import Grid, MapError, Pos
+from affray.core.json import as_shape
 from affray.core.memo import Memo
 from affray.core.sheets import load_sheet
 from affray.rulesets.witchhammer import targeting
@@ -130,15 +131,15 @@ class WitchHammerSetup(TypedDict):
 def witchhammer_setup(data: Mapping[str, object]) -> WitchHammerSetup:
     """A setup read back as JSON (from a log, a table, a simulation spec) as what it is: ``prepare`` made it, and
     JSON keeps its shape, so it is taken as a :class:`WitchHammerSetup` unchecked."""
-    return cast(WitchHammerSetup, data)
+    return as_shape(WitchHammerSetup, data)
 
 
 def _card(card: Card) -> CardSetup:
-    return cast(CardSetup, card.model_dump())  # the model's fields, as CardSetup lists them
+    return as_shape(CardSetup, card.model_dump())
 
 
 def _status_setup(status: Status) -> StatusSetup:
-    return cast(StatusSetup, status.model_dump())  # the model's fields, as StatusSetup lists them
+    return as_shape(StatusSetup, status.model_dump())
 
 
 def _grid(scenario: WitchHammerScenario) -> Grid:
