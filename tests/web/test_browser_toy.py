@@ -5,6 +5,7 @@ the generic ``facts`` panel, which the page draws from the rows the toy fills in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -72,6 +73,9 @@ def test_a_ruleset_registered_in_code_opens_from_the_lobby_and_a_player_bids_by_
             f"bid {revealed['b']}")
         assert fact(player, "Alice") == "bid 2"
         expect(player.page.locator("#end")).to_contain_text("The fight is over")
+        # The dice check reads as a sentence: "1 die", never "1 dice".
+        expect(player.page.locator("#verdict")).to_have_text(
+            re.compile(r"^verified: (1 die|(0|[2-9]|\d\d+) dice) re-derived from the seed$"), timeout=20_000)
         player.page.set_viewport_size(PHONE)
         player.page.screenshot(path=str(DOCS_IMG / "toy-phone.png"), full_page=True)
         assert not player.errors and not gm.errors, (player.errors, gm.errors)

@@ -71,5 +71,5 @@ export async function verifyLog(data, seen = []) {
     }
   }
   const also = free.size ? ` and ${free.size} free roll${free.size === 1 ? "" : "s"}` : "";
-  return { ok: true, checked, free: free.size, message: `verified: ${checked} dice${also} re-derived from the seed` };
+  return { ok: true, checked, free: free.size, message: `verified: ${checked} ${checked === 1 ? "die" : "dice"}${also} re-derived from the seed` };
 }
