@@ -153,6 +153,7 @@ _.gm_secrets  # rulesets/witchhammer/ruleset.py: a Ruleset method, called throug
 _.snapshot  # rulesets/witchhammer/ruleset.py: a Ruleset method, called through the protocol (core/engine.py)
 _.record_by_submission  # store/db.py: used outside src/: the store's lookup of a retried submission (store/__init__.py), tested
 _.migrated_from  # store/db.py: used outside src/: which schema version the store upgraded from (store/__init__.py), tested
+_.commit_counts  # store/db.py: used outside src/: how many appends each commit carried (group commit), tested and read by bench/bench_table.py
 _._on_connect  # store/engine.py: a SQLAlchemy event listener, registered by its decorator
 _._on_begin  # store/engine.py: a SQLAlchemy event listener, registered by its decorator
 _.isolation_level  # store/engine.py: set on the sqlite3 connection so SQLAlchemy emits BEGIN itself

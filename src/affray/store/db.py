@@ -11,11 +11,13 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from affray.core.json import Json, JsonObject
 from affray.store import schema as s
 from affray.store.engine import check_fits, database_errors, first_line, open_engine
+from affray.store.group import GroupCommit, Pending
 from affray.store.listen import CHANNEL, Callback, Listener, LocalListener, PgListener, encode
 from affray.store.rows import (
     RECORD_KINDS,
@@ -34,17 +36,33 @@ AUDIT_RETRIES = 20
 
 # The append path's statements, built once (they run for every action at every table).
 _r = s.records
-# One round trip for the three checks: the table exists, the seq is next, the submission id is new. A NULL
-# submission id matches nothing here ("= NULL" is never true), which is what a record without one needs.
+_COLUMNS = list(_r.columns)
+
+
+def _append_statement(dialect_insert: Callable[[sa.Table], postgresql.Insert | sqlite.Insert]) -> sa.Insert:
+    """One INSERT that refuses what append refuses, without a read before it: the row goes in only if its seq is
+    the next one (seq 0 of an existing table, or the seq after a stored one: a gap or an unknown table inserts
+    nothing), and ON CONFLICT DO NOTHING leaves a taken seq or a used submission id to the unique keys (a lost
+    race inserts nothing, raises nothing, and aborts no transaction: a batch of appends goes on)."""
+    table, seq = sa.bindparam("table_id", type_=_r.c.table_id.type), sa.bindparam("seq", type_=sa.Integer)
+    follows = sa.or_(sa.and_(seq == 0, sa.exists(s.tables.c.id).where(s.tables.c.id == table)),
+                     sa.exists(_r.c.seq).where(_r.c.table_id == table, _r.c.seq == seq - 1))
+    row = sa.select(*(sa.bindparam(column.name, type_=column.type) for column in _COLUMNS)).where(follows)
+    return dialect_insert(_r).from_select(_COLUMNS, row).on_conflict_do_nothing()
+
+
+_APPEND = _append_statement(sqlite.insert)
+# PostgreSQL: the insert and its notice in one statement (one round trip); a row comes back only if it went in.
+_APPEND_NOTIFY = sa.select(sa.func.pg_notify(sa.bindparam("channel"), sa.bindparam("notice"))).select_from(
+    _append_statement(postgresql.insert).returning(_r.c.seq).cte("appended"))
+# Why an append inserted nothing (read only then): the table exists, the last seq, the seq of the submission id.
+# A NULL submission id matches nothing here ("= NULL" is never true), which is what a record without one needs.
 _APPEND_CHECK = sa.select(
     sa.select(s.tables.c.id).where(s.tables.c.id == sa.bindparam("t")).scalar_subquery(),
     sa.select(sa.func.max(_r.c.seq)).where(_r.c.table_id == sa.bindparam("t")).scalar_subquery(),
     sa.select(_r.c.seq).where(_r.c.table_id == sa.bindparam("t"), _r.c.submission_id == sa.bindparam("sid"))
     .scalar_subquery(),
 )
-_APPEND = sa.insert(_r).values({column.name: sa.bindparam(column.name, type_=column.type) for column in _r.columns})
-_APPEND_NOTIFY = sa.select(sa.func.pg_notify(sa.bindparam("channel"), sa.bindparam("notice"))).select_from(
-    _APPEND.returning(_r.c.seq).cte("appended"))
 
 
 def new_table_id() -> str:
@@ -61,6 +79,7 @@ class Store:
         self.is_postgres = self._conninfo is not None
         self._listeners: set[LocalListener | PgListener] = set()
         self._listeners_lock = threading.Lock()
+        self._group: GroupCommit[tuple[str, Record]] = GroupCommit(self._append_batch)
         try:
             with self._write(f"cannot open the database {self._engine.url!r}") as c:
                 self.migrated_from = s.migrate(c)
@@ -182,6 +201,10 @@ class Store:
         with :meth:`record_by_submission`). The unique (table_id, seq) key decides races, not a lock here.
         A seq past the end (a gap) raises ValueError; an unknown table raises UnknownTable. On success a
         notice ``(table_id, seq + 1)`` goes to every listener (PostgreSQL: in the same transaction).
+
+        One INSERT, no read before it (:func:`_append_statement`); the appends of concurrent callers (other
+        tables, this process) are committed together, one transaction and one fsync for all
+        (:mod:`affray.store.group`), and each caller returns only once the commit that carried its record did.
         """
         if record.kind not in RECORD_KINDS:
             raise ValueError(f"record kind must be one of {', '.join(RECORD_KINDS)}, not {record.kind!r}")
@@ -191,31 +214,57 @@ class Store:
         check_fits(s.records.c.submission_id, record.submission_id)
         check_fits(s.records.c.chain, record.chain, empty=True)
         try:
-            with self._write() as c:
-                if not self._may_append(c, table_id, record):
-                    return False
-                values = _record_values(table_id, record)
-                if self.is_postgres:  # the insert and its notice in one statement: one round trip less
-                    c.execute(_APPEND_NOTIFY, {**values, "channel": CHANNEL,
-                                               "notice": encode(table_id, record.seq + 1)})
-                else:
-                    c.execute(_APPEND, values)
-        except IntegrityError:
+            if not self._group.run((table_id, record)):
+                return False
+        except IntegrityError:  # a constraint the INSERT does not foresee: refused, changing nothing
             return False
         self._deliver_local(table_id, record.seq + 1)
         return True
 
+    def commit_counts(self) -> tuple[int, int]:
+        """(appends committed, commits that carried them) since this Store opened: their ratio is the mean group."""
+        return self._group.items, self._group.commits
+
+    def _append_batch(self, batch: list[Pending[tuple[str, Record]]]) -> None:
+        """Commit a group of appends in one transaction. A failure of the whole (a database error) is retried one
+        append at a time, so that one bad append fails alone."""
+        try:
+            with self._write() as c:
+                for pending in batch:
+                    pending.result, pending.error = False, None
+                    try:
+                        pending.result = self._insert(c, *pending.item)
+                    except (ValueError, UnknownTable) as exc:  # read-only diagnosis: the transaction goes on
+                        pending.error = exc
+        except (IntegrityError, StoreError):
+            if len(batch) == 1:
+                raise  # append's caller hears it (IntegrityError: a constraint the INSERT does not foresee)
+            for pending in batch:  # one append at a time: a bad one fails alone, the others go in
+                try:
+                    self._append_batch([pending])
+                except (IntegrityError, StoreError) as exc:
+                    pending.error = exc
+
+    def _insert(self, c: sa.Connection, table_id: str, record: Record) -> bool:
+        values = _record_values(table_id, record)
+        if self.is_postgres:
+            notice = {"channel": CHANNEL, "notice": encode(table_id, record.seq + 1)}
+            inserted = c.execute(_APPEND_NOTIFY, {**values, **notice}).first() is not None
+        else:
+            inserted = c.execute(_APPEND, values).rowcount == 1
+        return inserted or self._why_not(c, table_id, record)
+
     @staticmethod
-    def _may_append(c: sa.Connection, table_id: str, record: Record) -> bool:
+    def _why_not(c: sa.Connection, table_id: str, record: Record) -> bool:
+        """After an INSERT that inserted nothing: False for a taken seq or a used submission id, or the error of a
+        gap or an unknown table."""
         found, last_seq, used_seq = c.execute(_APPEND_CHECK, {"t": table_id, "sid": record.submission_id}).one()
         if found is None:
             raise UnknownTable(f"no table {table_id!r} in the store")
-        if used_seq is not None:
-            return False
         version = 0 if last_seq is None else int(last_seq) + 1
-        if record.seq > version:
+        if used_seq is None and record.seq > version:
             raise ValueError(f"table {table_id!r} has {version} records; seq {record.seq} would leave a gap")
-        return record.seq == version
+        return False
 
     def records(self, table_id: str, since_seq: int = 0) -> list[Record]:
         """The table's records with seq >= ``since_seq``, in order (empty for an unknown table)."""
