@@ -9,6 +9,7 @@ know), and every roll ``lead``, the sentence without its dice (:mod:`affray.core
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from affray.core.engine import GM, Viewer
@@ -18,23 +19,19 @@ from affray.core.narration import Narrator, Story
 
 if TYPE_CHECKING:
     from affray.core.match import Match
+    from affray.core.records import Record as LogRecord
 
 
 def redact_event(event: Event, viewer: Viewer) -> JsonObject:
     """``event`` as ``viewer`` may see it. A private event shows in full to its audience; the GM sees it too unless
     it is about a face-down choice (``sealed``) of an actor the GM does not play."""
-    audience = event.audience()
-    if audience is None or audience & viewer.controls or (viewer.omniscient and not event.sealed):
-        return event.to_dict()
-    return event.redacted()
+    return event.to_dict() if shown_in_full(event, viewer) else event.redacted()
 
 
 def narrated(event: Event, viewer: Viewer, narrator: Narrator, story: Story) -> JsonObject:
     """``event`` as ``viewer`` may see it (:func:`redact_event`), with its sentence (``text``) told from what that
     viewer sees; a roll also carries ``lead``, the sentence without its dice."""
-    audience = event.audience()
-    full = audience is None or bool(audience & viewer.controls) or (viewer.omniscient and not event.sealed)
-    if not full:
+    if not shown_in_full(event, viewer):
         shown = event.redacted()
         shown["text"] = narrator.hidden(shown, story)
         return shown
@@ -51,23 +48,45 @@ def seat_log(match: Match, version: int, seat: str, *, narrate: bool = False) ->
     revealed = match.revealed
     story = match.story() if narrate else None
     narrator = match.narrator if narrate else None
-    out = []
-    for entry in match.records[max(0, version):]:
-        seals = [e for e in entry.events if isinstance(e, Committed)]
-        hidden = any(s.seal not in revealed for s in seals) and not viewer.may_open(entry.actor)
-        action: Json = ({"type": "commit", "seals": [{"seal": s.seal, "digest": s.digest} for s in seals]}
-                  if hidden else entry.action)
-        item: JsonObject = {"seq": entry.seq, "kind": entry.kind, "seat": entry.seat, "actor": entry.actor,
-                            "action": action}
-        if entry.chosen_at is not None:
-            item["chosen_at"] = entry.chosen_at
-        if story is None or narrator is None:
-            item["events"] = [redact_event(e, viewer) for e in entry.events]
-        else:
-            item["events"] = [narrated(e, viewer, narrator, story) for e in entry.events]
-            item["text"] = narrator.headline(item, story)
-        out.append(item)
-    return out
+    return [seat_entry(entry, viewer, sealed_to(entry, viewer, revealed), narrator, story)
+            for entry in match.records[max(0, version):]]
+
+
+def sealed_to(entry: LogRecord, viewer: Viewer, revealed: Collection[str]) -> bool:
+    """Whether ``entry`` is a commit still face down to ``viewer`` (its seals not yet revealed, not its own)."""
+    return (any(e.seal not in revealed for e in entry.events if isinstance(e, Committed))
+            and not viewer.may_open(entry.actor))
+
+
+def visibility(entry: LogRecord, viewer: Viewer, revealed: Collection[str]) -> tuple[bool, ...]:
+    """Everything of ``viewer`` that :func:`seat_entry` reads: whether the entry is sealed to it, then for each event
+    whether it is shown in full. Two viewers with the same visibility of an entry are told the same entry (what lets
+    the table server build it once for every seat that sees it so)."""
+    return (sealed_to(entry, viewer, revealed), *(shown_in_full(e, viewer) for e in entry.events))
+
+
+def shown_in_full(event: Event, viewer: Viewer) -> bool:
+    """Whether ``viewer`` sees ``event`` in full (:func:`redact_event`), not its redaction."""
+    audience = event.audience()
+    return audience is None or bool(audience & viewer.controls) or (viewer.omniscient and not event.sealed)
+
+
+def seat_entry(entry: LogRecord, viewer: Viewer, hidden: bool, narrator: Narrator | None,
+               story: Story | None) -> JsonObject:
+    """One record as ``viewer`` sees it (``hidden``: :func:`sealed_to`), told when a narrator and story are given."""
+    seals = [e for e in entry.events if isinstance(e, Committed)]
+    action: Json = ({"type": "commit", "seals": [{"seal": s.seal, "digest": s.digest} for s in seals]}
+                    if hidden else entry.action)
+    item: JsonObject = {"seq": entry.seq, "kind": entry.kind, "seat": entry.seat, "actor": entry.actor,
+                        "action": action}
+    if entry.chosen_at is not None:
+        item["chosen_at"] = entry.chosen_at
+    if story is None or narrator is None:
+        item["events"] = [redact_event(e, viewer) for e in entry.events]
+    else:
+        item["events"] = [narrated(e, viewer, narrator, story) for e in entry.events]
+        item["text"] = narrator.headline(item, story)
+    return item
 
 
 def story_of(match: Match) -> Story:

@@ -22,6 +22,7 @@ from affray.core.rng import policy_rng
 from affray.odds.hints import hints
 from affray.store import ChatLine
 from affray.table.errors import FORBIDDEN, Refusal
+from affray.table.shared import SharedParts
 
 
 @dataclass(slots=True)
@@ -54,6 +55,7 @@ class Table:
     policy_due: int = -1  # the version a policy move is scheduled for (one at a time)
     chat: list[ChatLine] = field(default_factory=list)  # every line, whispers included (table/chat.py)
     connected: dict[str, int] = field(default_factory=dict)  # open connections per seat, in this process
+    shared: SharedParts = field(default_factory=SharedParts, repr=False)  # parts of seat messages, built once
     lock: threading.RLock = field(default_factory=threading.RLock)
     changed: threading.Condition = field(init=False)
 
@@ -141,7 +143,10 @@ def seat_message(table: Table, seat: SeatInfo, since: int = 0, chat_since: int =
     """What ``seat`` may know now: its view, its due legal actions, its redacted log from ``since`` on (each event
     told in a sentence, ``text``), the chat lines it may read from line ``chat_since`` on, the version, the
     commitment and chain head, the outcome, and the seed (null until the end); the GM's also says which seats are
-    connected. Call under ``table.lock``."""
+    connected. Call under ``table.lock``.
+
+    The view, the legal actions and the told log entries come from ``table.shared`` (:mod:`affray.table.shared`):
+    built once and shared by every message (of this seat, or of a seat that may see the same) that holds them."""
     from affray.table.chat import speaker, visible
 
     match, name = table.match, table.match_seat(seat)
@@ -153,9 +158,9 @@ def seat_message(table: Table, seat: SeatInfo, since: int = 0, chat_since: int =
         "seat": seat.name,
         "role": seat.role,
         "actors": list(seat.actors),
-        "view": match.view_json(name),
-        "legal": {actor: list[Json](specs) for actor, specs in table.legal_for(seat).items()},
-        "log": list[Json](match.events_since(since, name, narrate=True)),
+        "view": table.shared.view(match, name),
+        "legal": {actor: list[Json](specs) for actor, specs in table.shared.legal(table, seat).items()},
+        "log": table.shared.log(match, since, name),
         "since": since,
         "chat": list[Json](visible(table, seat, chat_since)),
         "chat_since": chat_since,

@@ -1,0 +1,106 @@
+"""The shared parts of seat messages (table/shared.py): built once and given to every seat that may see them alike,
+they never carry one seat's secret to another. Over a WitchHammer fight with face-down cards (WH-10: each fighter's
+cards are placed face down and turned later), at every version every seat's message (the whole state, and the part
+since the previous version, built in changing orders so that each seat in turn meets what another seat's build left
+in the cache) equals the uncached build: the view, legal actions and told log built from the match directly."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from affray.core.json import JsonObject
+from affray.store import Store
+from affray.table import TableService
+from affray.table.live import SeatInfo, Table, seat_message
+from affray.table.shared import SharedParts
+
+SCENARIO = "witchhammer/mill_ambush"
+MOVES = 60
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[TableService]:
+    with Store(f"sqlite:///{tmp_path / 'affray.db'}") as store:
+        served = TableService(store, policy_pause=0)
+        yield served
+        served.close()
+
+
+def uncached(table: Table, seat: SeatInfo, since: int) -> JsonObject:
+    """The message as it was built before the cache: every part from the match itself."""
+    match, name = table.match, table.match_seat(seat)
+    kept, table.shared = table.shared, SharedParts()  # a cache that holds nothing: every part built afresh
+    try:
+        message = seat_message(table, seat, since)
+    finally:
+        table.shared = kept
+    assert message["view"] == match.view_json(name)
+    assert message["legal"] == table.legal_for(seat)
+    assert message["log"] == match.events_since(since, name, narrate=True)
+    return message
+
+
+def as_sent(message: JsonObject) -> str:
+    return json.dumps(message, sort_keys=True)
+
+
+def hidden_from(table: Table, seat: SeatInfo) -> list[str]:
+    """The secrets of the moment that ``seat`` may not open (``Ruleset.secrets``), as JSON text to search for."""
+    match = table.match
+    viewer = match.viewer(table.match_seat(seat))
+    return [json.dumps(value, sort_keys=True) for owner, value in match.ruleset.secrets(match.state)
+            if not viewer.may_open(owner)]
+
+
+def test_every_seat_s_cached_message_equals_its_uncached_build_and_holds_no_other_seat_s_secret(
+        service: TableService) -> None:
+    probe = service.table(service.create(SCENARIO, seed=5)["table"])
+    created = service.create(SCENARIO, seed=5, controllers=dict.fromkeys(probe.match.controllers, "human"))
+    table = service.table(created["table"])
+    rng = random.Random(2024)
+    seats = list(table.seats.values())
+    told_apart = shared = 0
+    for move in range(MOVES):
+        with table.lock:
+            version = table.version
+            order = seats[move % len(seats):] + seats[:move % len(seats)]
+            for since in (max(0, version - 1), 0):
+                messages = {}
+                for seat in (order if since else reversed(order)):
+                    messages[seat.name] = message = seat_message(table, seat, since)
+                    assert as_sent(message) == as_sent(uncached(table, seat, since)), (seat.name, version, since)
+                    text = as_sent(message)
+                    for secret in hidden_from(table, seat):
+                        assert secret not in text, f"{seat.name} got a secret it may not open at v{version}"
+                # Entries told alike are one object for every seat; a face-down card is told apart.
+                for i in range(len(messages[seats[0].name]["log"])):
+                    entries = [m["log"][i] for m in messages.values()]
+                    shared += all(e is entries[0] for e in entries)
+                    told_apart += len({id(e) for e in entries}) > 1
+        mover = next(((s, legal) for s in seats if (legal := table.legal_for(s))), None)
+        if mover is None or table.over:
+            break
+        seat, legal = mover
+        actor, specs = rng.choice(sorted(legal.items()))
+        service.submit(table, seat, actor, rng.choice(specs)["action"], table.version)
+    assert table.version >= 20
+    assert shared > 0 and told_apart > 0  # the fight had both: public entries and face-down ones
+
+
+def test_a_reloaded_table_s_messages_are_built_from_its_new_match(service: TableService) -> None:
+    """After a reload (a lost race: the match object is replaced) nothing built from the old match is given out."""
+    created = service.create(SCENARIO, seed=7)
+    table = service.table(created["table"])
+    gm = table.seats["gm"]
+    with table.lock:
+        before = seat_message(table, gm, 0)
+        old_view = table.shared.view(table.match, "gm")
+        service._reload(table)
+        after = seat_message(table, gm, 0)
+        assert after["view"] is not old_view
+        assert as_sent(after) == as_sent(uncached(table, gm, 0)) == as_sent(before)
