@@ -7,7 +7,10 @@ its new view, and the server's memory per table (resident set growth / tables). 
 two-core machine.
 
 Run: ``.venv/bin/python bench/bench_table.py [TABLES] [ACTIONS_PER_TABLE] [--think SECONDS] [--db sqlite|postgres]
-[--processes N] [--no-compression]`` (default 100, 20, 5, sqlite, 1, compressed WebSocket messages).
+[--processes N] [--noise N] [--no-compression]`` (default 100, 20, 5, sqlite, 1, no noise, compressed WebSocket
+messages), or ``--goals``: every goal of issue 25 item 3 in one run, each figure beside its goal.
+``--noise N``: N busy CPU-bound processes (``while True: pass``, at the server's priority) run beside the server from
+before the tables are created until the end, as other work on a shared machine does.
 ``--think S``: before each action the table's player thinks for a random time (exponential, mean S), as people at a
 table do: the latency a table sees, which the goal is about; ``--think 0`` is a closed loop (every table always has
 an action in flight: the server's saturation throughput, whose latency is the queue's). ``--no-compression`` serves
@@ -18,7 +21,9 @@ It starts ``affray serve`` on free loopback ports and stops it at the end: one p
 or ``--db postgres`` a throwaway PostgreSQL 15 server (the test suite's harness, ``tests/pg.py``: without fsync, so
 it measures the servers, not the disk) and ``--processes N`` server processes on it. With several processes each
 table's seats are spread over them (seat k of table i on process (i + k) mod N, each player acting through its own),
-so most pushes cross between processes by LISTEN/NOTIFY (docs/table.md, "Several processes"). Asserts nothing.
+so most pushes cross between processes by LISTEN/NOTIFY (docs/table.md, "Several processes"). Every figure is printed
+with the machine's load average (1 minute) at the start and the end of its run: on a shared machine a wall-clock
+figure means little without it. Asserts nothing.
 """
 
 from __future__ import annotations
@@ -29,9 +34,11 @@ import gc
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +50,35 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.table.test_kill9 import Server  # the same real-process harness as the kill -9 test
 
 SCENARIO = "spellchrome/crossroads_2v2"
+NOISE = "while True: pass"
+
+
+@dataclass(frozen=True)
+class Result:
+    """One run's figures: actions per second, the latency percentiles (seconds), the load average around it."""
+
+    where: str
+    actions_per_s: float
+    p50: float
+    p99: float
+    load: tuple[float, float]
+
+    def line(self, goal: str = "") -> str:
+        return (f"{self.where}: {self.actions_per_s:.0f} actions/s, p50 {self.p50 * 1000:.1f} ms, p99 "
+                f"{self.p99 * 1000:.1f} ms{f' ({goal})' if goal else ''}; load average {self.load[0]:.2f} at the "
+                f"start, {self.load[1]:.2f} at the end")
+
+
+def load_average() -> float:
+    return os.getloadavg()[0]
+
+
+def start_noise(stack: contextlib.ExitStack, n: int) -> None:
+    """``n`` busy processes beside the server until ``stack`` closes."""
+    for _ in range(n):
+        proc = subprocess.Popen([sys.executable, "-c", NOISE])
+        stack.callback(proc.wait, 30)
+        stack.callback(proc.kill)
 
 
 def rss_kib(pid: int) -> int:
@@ -131,7 +167,7 @@ async def _until(seats: dict[str, Seat], ok: Any) -> None:
 
 
 async def main(tables: int, actions: int, think: float = 0.0, db: str = "sqlite", processes: int = 1,
-               compression: bool = True) -> None:
+               compression: bool = True, noise: int = 0) -> Result:
     with contextlib.ExitStack() as stack:
         folder = tempfile.mkdtemp(dir=os.environ.get("AFFRAY_BENCH_DIR"))  # e.g. /dev/shm: no fsync cost
         if db == "postgres":
@@ -140,6 +176,7 @@ async def main(tables: int, actions: int, think: float = 0.0, db: str = "sqlite"
             url = stack.enter_context(postgres_server()).create_database("bench")
         else:
             url = f"sqlite:///{folder}/bench.db"
+        start_noise(stack, noise)
         # Every client of the bench is on 127.0.0.1: the server's cap of 64 connections per address would refuse
         # most of its 600 sockets, so it is off here, as it is behind a proxy (docs/table.md, "Limits").
         options = ("--max-connections-per-address", "0", *(() if compression else ("--no-ws-compression",)))
@@ -148,11 +185,14 @@ async def main(tables: int, actions: int, think: float = 0.0, db: str = "sqlite"
             server.start()
             stack.callback(server.kill)
         where = f"{db}, {processes} process{'es' if processes > 1 else ''}{'' if compression else ', no compression'}"
-        await measure(servers, tables, actions, think, where)
+        if noise:
+            where += f", {noise} busy process{'es' if noise > 1 else ''} beside"
+        result = await measure(servers, tables, actions, think, where)
         print(f"server logs: {folder}")
+        return result
 
 
-async def measure(servers: list[Server], tables: int, actions: int, think: float, where: str) -> None:
+async def measure(servers: list[Server], tables: int, actions: int, think: float, where: str) -> Result:
     pids = [server.proc.pid for server in servers if server.proc is not None]
     clients = [httpx.AsyncClient(base_url=server.url, timeout=60, limits=httpx.Limits(max_connections=200))
                for server in servers]
@@ -182,9 +222,11 @@ async def measure(servers: list[Server], tables: int, actions: int, think: float
         gc.collect()
         gc.freeze()
         gc.set_threshold(100_000, 100, 1_000)
+        load_before = load_average()
         started = time.perf_counter()
         counts = await asyncio.gather(*(play_table(clients, t, actions, latencies, rng, think) for t in tables_))
         elapsed = time.perf_counter() - started
+        load_after = load_average()
         played_kib = sum(rss_kib(pid) for pid in pids)  # a table is loaded by every process that serves it
         for table in tables_:
             await table.close()
@@ -194,13 +236,37 @@ async def measure(servers: list[Server], tables: int, actions: int, think: float
     total = sum(counts)
     latencies.sort()
     pace = f"think time {think:g} s (mean, exponential)" if think > 0 else "closed loop"
+    p50, p99 = statistics.median(latencies), latencies[max(0, int(len(latencies) * 0.99) - 1)]
     print(f"{tables} tables x {len(created[0]['seats']) + 1} seats ({SCENARIO}, {pace}; {where}), {total} actions "
-          f"in {elapsed:.1f} s: {total / elapsed:.0f} actions/s")
-    print(f"action -> every seat of its table has its new view: p50 {statistics.median(latencies) * 1000:.1f} ms, "
-          f"p99 {latencies[int(len(latencies) * 0.99) - 1] * 1000:.1f} ms (goal: p99 < 50 ms)")
+          f"in {elapsed:.1f} s: {total / elapsed:.0f} actions/s (load average {load_before:.2f} at the start, "
+          f"{load_after:.2f} at the end)")
+    print(f"action -> every seat of its table has its new view: p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms")
     print(f"server memory per table (RSS growth of the server processes / {tables} tables): "
           f"{(created_kib - before) / tables:.0f} KiB opened, {(played_kib - before) / tables:.0f} KiB after "
           f"{total / tables:.0f} actions each with every seat connected")
+    return Result(f"{tables} tables, {pace}, {where}", total / elapsed, p50, p99, (load_before, load_after))
+
+
+async def goals(actions: int) -> None:
+    """Issue 25 item 3's goals, one run each, each figure printed beside its goal (and a summary at the end)."""
+    runs = [
+        (dict(tables=100, think=5.0, db="sqlite", noise=1), "goal: p99 < 50 ms", 0.050),
+        (dict(tables=100, think=5.0, db="postgres", processes=2, noise=1), "goal: p99 < 50 ms", 0.050),
+        (dict(tables=1000, think=5.0, db="sqlite"), "goal: p99 < 100 ms", 0.100),
+        (dict(tables=1000, think=5.0, db="postgres", processes=2), "goal: p99 < 100 ms", 0.100),
+    ]
+    lines = []
+    for kwargs, goal, limit in runs:
+        result = await main(actions=actions, **kwargs)  # type: ignore[arg-type]
+        lines.append(f"{result.line(goal)}: {'met' if result.p99 < limit else 'NOT met'}")
+    one = await main(100, actions, 0.0, "postgres", 1)
+    two = await main(100, actions, 0.0, "postgres", 2)
+    ratio = two.actions_per_s / one.actions_per_s
+    lines += [one.line(), two.line(),
+              f"two PostgreSQL processes / one, closed loop: {ratio:.2f}x actions/s (goal: at least 1.7x): "
+              f"{'met' if ratio >= 1.7 else 'NOT met'}"]
+    print("\n== the goals (issue 25, item 3)")
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":
@@ -214,7 +280,13 @@ if __name__ == "__main__":
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--processes", type=int, default=1, help="server processes (several need --db postgres)")
     parser.add_argument("--no-compression", action="store_true", help="serve with --no-ws-compression")
+    parser.add_argument("--noise", type=int, default=0, help="busy CPU-bound processes beside the server")
+    parser.add_argument("--goals", action="store_true", help="run every goal's configuration, print each figure")
     args = parser.parse_args()
+    if args.goals:
+        asyncio.run(goals(args.actions))
+        raise SystemExit(0)
     if args.processes > 1 and args.db != "postgres":
         parser.error("several server processes share one database: use --db postgres")
-    asyncio.run(main(args.tables, args.actions, args.think, args.db, max(1, args.processes), not args.no_compression))
+    asyncio.run(main(args.tables, args.actions, args.think, args.db, max(1, args.processes), not args.no_compression,
+                     max(0, args.noise)))
