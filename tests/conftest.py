@@ -10,6 +10,7 @@ the code of a fixture it uses (from this suite) calls a starter. ``make test-qui
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 from collections.abc import Callable, Iterable
@@ -35,6 +36,7 @@ def starts(functions: Iterable[Callable[..., Any]], fixtures: Iterable[str], par
     return marks
 
 
+@functools.cache  # one function's source, read once: thousands of parametrized cases share a few hundred functions
 def _source(function: Callable[..., Any]) -> str:
     function = inspect.unwrap(function)
     if not getattr(function, "__module__", "").startswith("tests"):
