@@ -6,6 +6,7 @@ in the cache) equals the uncached build: the view, legal actions and told log bu
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections.abc import Iterator
@@ -13,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from affray.core.json import JsonObject, as_list, as_object
+from affray.core.json import JsonObject, as_object
 from affray.store import Store
 from affray.table import TableService
+from affray.table.errors import Refusal
 from affray.table.live import SeatInfo, Table, seat_message
 from affray.table.shared import SharedParts
 
@@ -70,19 +72,17 @@ def test_every_seat_s_cached_message_equals_its_uncached_build_and_holds_no_othe
             version = table.version
             order = seats[move % len(seats):] + seats[:move % len(seats)]
             for since in (max(0, version - 1), 0):
-                messages = {}
                 for seat in (order if since else reversed(order)):
-                    messages[seat.name] = message = seat_message(table, seat, since)
+                    message = seat_message(table, seat, since)
                     assert as_sent(message) == as_sent(uncached(table, seat, since)), (seat.name, version, since)
                     text = as_sent(message)
                     for secret in hidden_from(table, seat):
                         assert secret not in text, f"{seat.name} got a secret it may not open at v{version}"
-                # Entries told alike are one object for every seat; a face-down card is told apart.
-                logs = [as_list(m["log"]) for m in messages.values()]
-                for i in range(len(logs[0])):
-                    entries = [log[i] for log in logs]
-                    shared += all(e is entries[0] for e in entries)
-                    told_apart += len({id(e) for e in entries}) > 1
+        # Seats that see an entry alike share one telling of it; a face-down card is told apart.
+        with table.lock:
+            for _record, tellings in table.shared._entries.values():
+                shared += len(tellings) == 1
+                told_apart += len(tellings) > 1
         mover = next(((s, legal) for s in seats if (legal := table.legal_for(s))), None)
         if mover is None or table.over:
             break
@@ -93,15 +93,31 @@ def test_every_seat_s_cached_message_equals_its_uncached_build_and_holds_no_othe
     assert shared > 0 and told_apart > 0  # the fight had both: public entries and face-down ones
 
 
-def test_a_reloaded_table_s_messages_are_built_from_its_new_match(service: TableService) -> None:
-    """After a reload (a lost race: the match object is replaced) nothing built from the old match is given out."""
-    created = service.create(SCENARIO, seed=7)
-    table = service.table(created["table"])
-    gm = table.seats["gm"]
-    with table.lock:
-        before = seat_message(table, gm, 0)
-        old_view = table.shared.view(table.match, "gm")
-        service._reload(table)
-        after = seat_message(table, gm, 0)
-        assert after["view"] is not old_view
-        assert as_sent(after) == as_sent(uncached(table, gm, 0)) == as_sent(before)
+def test_a_lost_race_s_reloaded_table_gives_no_part_built_before(service: TableService, tmp_path: Path) -> None:
+    """Another process appends first; this one's stale submission loses the race and its table is rebuilt from the
+    store (a new match object): every seat's message is then built from the new match, as uncached."""
+    probe = service.table(service.create(SCENARIO, seed=7)["table"])
+    created = service.create(SCENARIO, seed=7, controllers=dict.fromkeys(probe.match.controllers, "human"))
+    first = service.table(created["table"])
+    with Store(f"sqlite:///{tmp_path / 'affray.db'}") as store:
+        other = TableService(store, policy_pause=0)
+        try:
+            second = other.table(created["table"])
+            with second.lock:
+                for seat in second.seats.values():  # every part of version 0 kept in the second process
+                    seat_message(second, seat, 0)
+            before = second.match
+            seat, legal = next((s, legal) for s in first.seats.values() if (legal := first.legal_for(s)))
+            actor, specs = sorted(legal.items())[0]
+            won = service.submit(first, seat, actor, as_object(specs[0]["action"]), 0)
+            with contextlib.suppress(Refusal):  # stale: refused, or taken again on the table as it now is
+                other.submit(second, second.seats[seat.name], actor, as_object(specs[-1]["action"]), 0)
+            with second.lock:
+                assert second.match is not before  # the lost race rebuilt the table from the store
+                assert second.match.records[0].action == specs[0]["action"] and won["seq"] == 0
+                for each in second.seats.values():
+                    for since in (0, second.version - 1):
+                        built = seat_message(second, each, since)
+                        assert as_sent(built) == as_sent(uncached(second, each, since)), (each.name, since)
+        finally:
+            other.close()

@@ -12,16 +12,24 @@ legal actions with their odds hints. :class:`SharedParts` keeps, per table:
   record; paused or over for the legal actions). A push and a GET of the same seat at the same version share them;
   seats with the same viewer (spectators) share one view.
 
+Each part is kept as its JSON text (orjson), read back for every message that holds it: reading 1 KB of JSON back
+costs a few microseconds where telling an entry or building a view costs a hundred or more, the text is a few times
+smaller than the objects, and no two messages share an object.
+
 No part is keyed by a seat's name alone: every key holds everything the part is built from (the viewer or its
 visibility, the match object and record it was built from), so a part built for one seat is given to another only
-when that seat would have been given the same (tests/table/test_shared.py compares with the uncached build). The
-parts are shared objects: a message's reader must not change them (the server only encodes them to JSON).
+when that seat would have been given the same (tests/table/test_shared.py compares with the uncached build).
 Call under the table's lock.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import contextlib
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
+
+import orjson
 
 from affray.core.engine import Viewer
 from affray.core.json import Json, JsonObject
@@ -33,6 +41,25 @@ if TYPE_CHECKING:
     from affray.table.live import SeatInfo, Table
 
 LegalLists = dict[str, list[JsonObject]]
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _kept(store: dict[K, bytes], key: K, build: Callable[[], V]) -> V:
+    """The part under ``key``: built (and kept as its JSON text) the first time, read back from that text after.
+
+    Kept as text, not as the built objects: a few times smaller (a live table's memory counts), and every message
+    gets objects of its own, so no reader of one message can change another's. A part orjson cannot write (an
+    integer past 64 bits) is built every time."""
+    text = store.get(key)
+    if text is not None:
+        value: V = orjson.loads(text)
+        return value
+    built = build()
+    with contextlib.suppress(TypeError):  # orjson.JSONEncodeError is a TypeError
+        # A copy of exactly its length: orjson's own result keeps its whole output buffer (32 KiB or more).
+        store[key] = bytes(memoryview(orjson.dumps(built, option=orjson.OPT_NON_STR_KEYS)))
+    return built
 
 
 class SharedParts:
@@ -41,13 +68,13 @@ class SharedParts:
     __slots__ = ("_entries", "_legal", "_match", "_newest", "_version", "_views")
 
     def __init__(self) -> None:
-        # seq -> (the record it was told from, visibility -> the told entry)
-        self._entries: dict[int, tuple[Record, dict[tuple[bool, ...], JsonObject]]] = {}
+        # seq -> (the record it was told from, visibility -> the told entry's JSON)
+        self._entries: dict[int, tuple[Record, dict[tuple[bool, ...], bytes]]] = {}
         self._match: Match | None = None
         self._version = -1
         self._newest: Record | None = None
-        self._views: dict[Viewer, JsonObject] = {}
-        self._legal: dict[tuple[str, Viewer, tuple[str, ...], bool, bool], LegalLists] = {}
+        self._views: dict[Viewer, bytes] = {}
+        self._legal: dict[tuple[str, Viewer, tuple[str, ...], bool, bool], bytes] = {}
 
     def log(self, match: Match, since: int, seat: str) -> list[Json]:
         """:meth:`Match.events_since` ``(since, seat, narrate=True)``, each entry told once per visibility."""
@@ -60,31 +87,20 @@ class SharedParts:
             if cached is None or cached[0] is not entry:  # a new record at this seq (a lost race, a reload)
                 cached = self._entries[entry.seq] = (entry, {})
             key = visibility(entry, viewer, revealed)
-            told = cached[1].get(key)
-            if told is None:
-                told = cached[1][key] = seat_entry(entry, viewer, key[0], narrator, story)
-            out.append(told)
+            out.append(_kept(cached[1], key, functools.partial(seat_entry, entry, viewer, key[0], narrator, story)))
         return out
 
     def view(self, match: Match, seat: str) -> JsonObject:
         """:meth:`Match.view_json` ``(seat)``, once per viewer and version."""
         self._check(match)
-        viewer = match.viewer(seat)
-        view = self._views.get(viewer)
-        if view is None:
-            view = self._views[viewer] = match.view_json(seat)
-        return view
+        return _kept(self._views, match.viewer(seat), lambda: match.view_json(seat))
 
     def legal(self, table: Table, seat: SeatInfo) -> LegalLists:
         """:meth:`Table.legal_for` ``(seat)``, once per seat, viewer, actors, version, pause and end."""
         self._check(table.match)
         key = (seat.name, table.match.viewer(table.match_seat(seat)), tuple(table.human_actors(seat)), table.paused,
                table.over)
-        legal = self._legal.get(key)
-        if legal is None:
-            legal = self._legal[key] = table.legal_for(seat)
-        return legal
-
+        return _kept(self._legal, key, lambda: table.legal_for(seat))
     def _check(self, match: Match) -> None:
         """Forget what was built for another match (a reload) or another version of it (views, legal actions)."""
         newest = match.records[-1] if match.records else None
