@@ -50,6 +50,30 @@ def to_jsonable(value: object) -> Any:
     raise TypeError(f"cannot serialise {type(value).__name__} to JSON")
 
 
+def to_jsonable_shared(value: object, done: dict[int, tuple[object, object]]) -> Any:
+    """:func:`to_jsonable`, converting each dataclass instance once for every call given the same ``done``: values
+    that hold the same objects (the views of one state for several seats share most of their parts) share their
+    conversion. The result equals :func:`to_jsonable`'s, as the conversion depends on the object only; ``done``
+    keeps each object beside its JSON, so an id is never reused while it is there. Share the results as JSON text,
+    not as objects (they hold each other's parts)."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    names = _FIELDS.get(kind)
+    if names is not None:
+        hit = done.get(id(value))
+        if hit is not None and hit[0] is value:
+            return hit[1]
+        out = {name: to_jsonable_shared(getattr(value, name), done) for name in names}
+        done[id(value)] = (value, out)
+        return out
+    if isinstance(value, list | tuple) and kind in (list, tuple):
+        return [to_jsonable_shared(v, done) for v in value]
+    if isinstance(value, dict) and kind is dict:
+        return {str(k): to_jsonable_shared(v, done) for k, v in value.items()}
+    return to_jsonable(value)  # the rest as to_jsonable (atoms' subclasses, to_dict, sets, a type seen first)
+
+
 def counted(n: int, noun: str, plural: str | None = None) -> str:
     """``n`` and ``noun`` for narration, plural unless ``n`` is 1: ``1 square``, ``3 squares``, ``0 squares``."""
     return f"{n} {noun if abs(n) == 1 else plural or noun + 's'}"

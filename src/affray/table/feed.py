@@ -87,7 +87,8 @@ def first_push(table: Table, follower: Follower) -> Push:
 
 def pushes(table: Table, followers: list[Follower]) -> list[tuple[Follower, Push]]:
     """Each follower's push for the table as it is now (one build per seat and starting version and chat line).
-    Call under ``table.lock``; advances each follower's ``sent`` and ``chat_sent``."""
+    Call under ``table.lock``; advances each follower's ``sent`` and ``chat_sent``. What the seats' messages share is
+    built once (:mod:`affray.table.shared`)."""
     built: dict[tuple[str, int, int], Push] = {}
     out = []
     for follower in followers:
@@ -101,6 +102,7 @@ def pushes(table: Table, followers: list[Follower]) -> list[tuple[Follower, Push
             push = built[key] = _build(table, seat, follower.sent, follower.chat_sent)
         follower.sent, follower.chat_sent = table.version, len(table.chat)
         out.append((follower, push))
+    table.shared.settle()
     return out
 
 

@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING, TypeVar
 import orjson
 
 from affray.core.engine import Viewer
-from affray.core.json import Json, JsonObject
+from affray.core.events import to_jsonable_shared
+from affray.core.json import Json, JsonObject, as_object
 from affray.core.match import Match
 from affray.core.records import Record
 from affray.core.seatlog import seat_entry, visibility
@@ -65,7 +66,7 @@ def _kept(store: dict[K, bytes], key: K, build: Callable[[], V]) -> V:
 class SharedParts:
     """See the module docstring. One per table (``Table.shared``)."""
 
-    __slots__ = ("_entries", "_legal", "_match", "_newest", "_version", "_views")
+    __slots__ = ("_converted", "_entries", "_legal", "_match", "_newest", "_version", "_views")
 
     def __init__(self) -> None:
         # seq -> (the record it was told from, visibility -> the told entry's JSON)
@@ -74,6 +75,8 @@ class SharedParts:
         self._version = -1
         self._newest: Record | None = None
         self._views: dict[Viewer, bytes] = {}
+        # The views' parts converted to JSON at this version: the seats' views share most of their objects.
+        self._converted: dict[int, tuple[object, object]] = {}
         self._legal: dict[tuple[str, Viewer, tuple[str, ...], bool, bool], bytes] = {}
 
     def log(self, match: Match, since: int, seat: str) -> list[Json]:
@@ -91,9 +94,11 @@ class SharedParts:
         return out
 
     def view(self, match: Match, seat: str) -> JsonObject:
-        """:meth:`Match.view_json` ``(seat)``, once per viewer and version."""
+        """:meth:`Match.view_json` ``(seat)``, once per viewer and version; the parts the views of several seats
+        share (the same objects) converted once (:func:`~affray.core.events.to_jsonable_shared`)."""
         self._check(match)
-        return _kept(self._views, match.viewer(seat), lambda: match.view_json(seat))
+        return _kept(self._views, match.viewer(seat), lambda: as_object(to_jsonable_shared(match.view(seat),
+                                                                                          self._converted)))
 
     def legal(self, table: Table, seat: SeatInfo) -> LegalLists:
         """:meth:`Table.legal_for` ``(seat)``, once per seat, viewer, actors, version, pause and end."""
@@ -101,6 +106,11 @@ class SharedParts:
         key = (seat.name, table.match.viewer(table.match_seat(seat)), tuple(table.human_actors(seat)), table.paused,
                table.over)
         return _kept(self._legal, key, lambda: table.legal_for(seat))
+    def settle(self) -> None:
+        """Forget the views' converted parts (kept only while the views of one pass are built: the views' JSON text
+        stays)."""
+        self._converted.clear()
+
     def _check(self, match: Match) -> None:
         """Forget what was built for another match (a reload) or another version of it (views, legal actions)."""
         newest = match.records[-1] if match.records else None
@@ -110,3 +120,4 @@ class SharedParts:
             self._match, self._version, self._newest = match, match.version, newest
             self._views.clear()
             self._legal.clear()
+            self._converted.clear()
