@@ -230,7 +230,9 @@ class Store:
         append at a time, so that one bad append fails alone."""
         try:
             with self._write() as c:
-                for pending in batch:
+                # In one order everywhere: two processes' groups that race for the same seqs wait for each other
+                # in the same order, never in a circle (PostgreSQL would break a deadlock only after a second).
+                for pending in sorted(batch, key=lambda p: (p.item[0], p.item[1].seq)):
                     pending.result, pending.error = False, None
                     try:
                         pending.result = self._insert(c, *pending.item)
