@@ -8,7 +8,8 @@ reconnect; the seats take turns). The same table is built both ways at every ver
 
 - *uncached*: every part from the match (the view, the legal actions with their odds hints, the whole log told in
   sentences), as ``seat_message`` built them before the cache;
-- *shared*: ``seat_message`` as it is, the pushes first (as the server builds them), then the GET.
+- *shared*: ``seat_message`` as it is, the pushes first (as the server builds them, the pass ending with
+  ``SharedParts.settle``), then the GET.
 
 Run: ``.venv/bin/python bench/bench_messages.py [ACTIONS]`` (default 40). Prints figures; asserts nothing.
 """
@@ -65,6 +66,8 @@ def play(service: TableService, scenario: str, actions: int) -> tuple[int, float
                 started = time.process_time()
                 for each in seats:
                     encode(build(table, each, since))
+                if way:
+                    table.shared.settle()  # as the server's pass of pushes ends (table/feed.py)
                 push[way] += time.process_time() - started
                 started = time.process_time()
                 encode(build(table, asker, 0))

@@ -82,7 +82,9 @@ def first_push(table: Table, follower: Follower) -> Push:
     if seat is None:
         return TOKEN_REPLACED
     follower.sent, follower.chat_sent = table.version, len(table.chat)
-    return _build(table, seat, 0, 0)
+    push = _build(table, seat, 0, 0)
+    table.shared.settle()
+    return push
 
 
 def pushes(table: Table, followers: list[Follower]) -> list[tuple[Follower, Push]]:

@@ -8,9 +8,11 @@ legal actions with their odds hints. :class:`SharedParts` keeps, per table:
   sealed to the seat, and which of its events the seat sees in full). Seats that see an entry alike share the one
   built entry; a seat that sees it otherwise (a private event, a face-down commit) has its own. An entry is told once
   per visibility for the table's whole life, not once per message.
-- the view per viewer and the legal actions per seat, for the table as it is now (the match, its version and newest
-  record; paused or over for the legal actions). A push and a GET of the same seat at the same version share them;
-  seats with the same viewer (spectators) share one view.
+- the legal actions per seat for the table as it is now (the match, its version and newest record, paused or
+  over): a push and a GET of the same seat at the same version share them (their odds hints are the costly part);
+- during one pass over the seats (the pushes of a change), the view per viewer, and the parts the seats' views
+  share (the same objects, converted to JSON once: :func:`affray.core.events.to_jsonable_shared`). Forgotten at
+  the end of the pass (:meth:`SharedParts.settle`).
 
 Each part is kept as its JSON text (orjson), read back for every message that holds it: reading 1 KB of JSON back
 costs a few microseconds where telling an entry or building a view costs a hundred or more, the text is a few times
@@ -107,9 +109,11 @@ class SharedParts:
                table.over)
         return _kept(self._legal, key, lambda: table.legal_for(seat))
     def settle(self) -> None:
-        """Forget the views' converted parts (kept only while the views of one pass are built: the views' JSON text
-        stays)."""
+        """End of a pass over the seats (:func:`affray.table.feed.pushes`): forget the views and their converted
+        parts, which only the seats of one pass share (a live table keeps less: views are a seat's own, and cheap to
+        build again from the match's memo), and keep the told log entries and the legal actions."""
         self._converted.clear()
+        self._views.clear()
 
     def _check(self, match: Match) -> None:
         """Forget what was built for another match (a reload) or another version of it (views, legal actions)."""
