@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import inspect
 import re
+import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -62,6 +63,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # order). xdist hands tests out in this order, so the workers finish together on short tests instead of one
     # worker still driving a browser fight alone at the end.
     items.sort(key=_weight)
+
+
+@pytest.fixture(autouse=True)
+def _no_browser_outside_browser_tests(request: pytest.FixtureRequest) -> None:
+    """Stop the process's shared Chromium (tests/web/browser.py) before a test that does not drive it: Playwright's
+    event loop, set in this thread while it runs, would refuse the test's own ``asyncio.run``. The browser tests
+    run first (``_weight``), so a worker starts and stops Chromium about once."""
+    browser = sys.modules.get("tests.web.browser")
+    if browser is not None and request.node.get_closest_marker("browser") is None:
+        browser._stop_chromium()
 
 
 def _weight(item: pytest.Item) -> int:
