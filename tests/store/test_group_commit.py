@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from affray.store import Record, Store, UnknownTable
 from affray.store.group import GroupCommit, Pending
 from tests.store.conftest import new_table
+from tests.waiting import wait_for
 
 TIMEOUT_S = 60.0
 
@@ -27,14 +28,6 @@ TIMEOUT_S = 60.0
 def action(seq: int, table: str = "", submission_id: str | None = None) -> Record:
     return Record(seq=seq, kind="action", seat="ulla", actor="Ulla", payload={"table": table, "seq": seq},
                   chain=f"{table}-{seq}", submission_id=submission_id)
-
-
-def until(condition: Callable[[], bool], what: str) -> None:
-    """Poll ``condition`` with a deadline (a condition, not a sleep that hopes)."""
-    deadline = time.monotonic() + TIMEOUT_S
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.001)
 
 
 def start(work: Callable[[], object]) -> tuple[threading.Thread, list[object]]:
@@ -65,9 +58,9 @@ def test_items_queued_while_a_commit_is_under_way_go_in_the_next_commit_together
 
     group: GroupCommit[int] = GroupCommit(commit)
     first = start(lambda: group.run(0))
-    until(lambda: group._leading, "the first commit")
+    wait_for(lambda: group._leading, TIMEOUT_S, "the first commit")
     others = [start(functools.partial(group.run, n)) for n in range(1, 5)]
-    until(lambda: group.waiting() == 4, "four items queued")
+    wait_for(lambda: group.waiting() == 4, TIMEOUT_S, "four items queued")
     assert batches == []  # nobody was answered before its commit
     release.set()
     for thread, _ in [first, *others]:
@@ -114,14 +107,14 @@ def test_appends_that_wait_for_one_commit_share_the_next_and_a_refused_one_fails
     assert store.append("tbl0", action(0, "tbl0", "used"))
     release = hold_writes(store)
     leader = start(lambda: store.append("tbl0", action(1, "tbl0")))
-    until(lambda: store._group._leading, "the first append's commit")
+    wait_for(lambda: store._group._leading, TIMEOUT_S, "the first append's commit")
     group = [start(lambda: store.append("tbl1", action(0, "tbl1"))),
              start(lambda: store.append("tbl2", action(0, "tbl2"))),
              start(lambda: store.append("tbl0", action(0, "tbl0"))),  # a taken seq: False
              start(lambda: store.append("tbl3", action(2, "tbl3"))),  # a gap: ValueError
              start(lambda: store.append("missing", action(0))),  # UnknownTable
              start(lambda: store.append("tbl0", action(2, "tbl0", "used")))]  # a used submission id: False
-    until(lambda: store._group.waiting() == len(group), "six appends queued")
+    wait_for(lambda: store._group.waiting() == len(group), TIMEOUT_S, "six appends queued")
     release()
     for thread, _ in [leader, *group]:
         thread.join(TIMEOUT_S)
