@@ -8,8 +8,8 @@ reconnect; the seats take turns). The same table is built both ways at every ver
 
 - *uncached*: every part from the match (the view, the legal actions with their odds hints, the whole log told in
   sentences), as ``seat_message`` built them before the cache;
-- *shared*: ``seat_message`` as it is, the pushes first (as the server builds them, the pass ending with
-  ``SharedParts.settle``), then the GET.
+- *shared*: ``seat_message`` as it is, the pushes first (as the server builds them: in one pass,
+  ``SharedParts.one_pass``), then the GET.
 
 Run: ``.venv/bin/python bench/bench_messages.py [ACTIONS]`` (default 40). Prints figures; asserts nothing.
 """
@@ -64,10 +64,9 @@ def play(service: TableService, scenario: str, actions: int) -> tuple[int, float
             ways = [(0, uncached), (1, seat_message)]
             for way, build in ways if done % 2 else ways[::-1]:
                 started = time.process_time()
-                for each in seats:
-                    encode(build(table, each, since))
-                if way:
-                    table.shared.settle()  # as the server's pass of pushes ends (table/feed.py)
+                with table.shared.one_pass():  # as the server's pass of pushes (table/feed.py)
+                    for each in seats:
+                        encode(build(table, each, since))
                 push[way] += time.process_time() - started
                 started = time.process_time()
                 encode(build(table, asker, 0))

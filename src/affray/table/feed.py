@@ -82,9 +82,7 @@ def first_push(table: Table, follower: Follower) -> Push:
     if seat is None:
         return TOKEN_REPLACED
     follower.sent, follower.chat_sent = table.version, len(table.chat)
-    push = _build(table, seat, 0, 0)
-    table.shared.settle()
-    return push
+    return _build(table, seat, 0, 0)
 
 
 def pushes(table: Table, followers: list[Follower]) -> list[tuple[Follower, Push]]:
@@ -93,18 +91,18 @@ def pushes(table: Table, followers: list[Follower]) -> list[tuple[Follower, Push
     built once (:mod:`affray.table.shared`)."""
     built: dict[tuple[str, int, int], Push] = {}
     out = []
-    for follower in followers:
-        seat = opened(table, follower)
-        if seat is None:
-            out.append((follower, TOKEN_REPLACED))
-            continue
-        key = (seat.name, follower.sent, follower.chat_sent)
-        push = built.get(key)
-        if push is None:
-            push = built[key] = _build(table, seat, follower.sent, follower.chat_sent)
-        follower.sent, follower.chat_sent = table.version, len(table.chat)
-        out.append((follower, push))
-    table.shared.settle()
+    with table.shared.one_pass():
+        for follower in followers:
+            seat = opened(table, follower)
+            if seat is None:
+                out.append((follower, TOKEN_REPLACED))
+                continue
+            key = (seat.name, follower.sent, follower.chat_sent)
+            push = built.get(key)
+            if push is None:
+                push = built[key] = _build(table, seat, follower.sent, follower.chat_sent)
+            follower.sent, follower.chat_sent = table.version, len(table.chat)
+            out.append((follower, push))
     return out
 
 

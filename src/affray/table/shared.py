@@ -10,9 +10,9 @@ legal actions with their odds hints. :class:`SharedParts` keeps, per table:
   per visibility for the table's whole life, not once per message.
 - the legal actions per seat for the table as it is now (the match, its version and newest record, paused or
   over): a push and a GET of the same seat at the same version share them (their odds hints are the costly part);
-- during one pass over the seats (the pushes of a change), the view per viewer, and the parts the seats' views
-  share (the same objects, converted to JSON once: :func:`affray.core.events.to_jsonable_shared`). Forgotten at
-  the end of the pass (:meth:`SharedParts.settle`).
+- during one pass over the seats (the pushes of a change, :meth:`SharedParts.one_pass`), the view per viewer, and
+  the parts the seats' views share (the same objects, converted to JSON once:
+  :func:`affray.core.events.to_jsonable_shared`). Forgotten at the end of the pass.
 
 Each part is kept as its JSON text (orjson), read back for every message that holds it: reading 1 KB of JSON back
 costs a few microseconds where telling an entry or building a view costs a hundred or more, the text is a few times
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 import orjson
@@ -68,7 +68,7 @@ def _kept(store: dict[K, bytes], key: K, build: Callable[[], V]) -> V:
 class SharedParts:
     """See the module docstring. One per table (``Table.shared``)."""
 
-    __slots__ = ("_converted", "_entries", "_legal", "_match", "_newest", "_version", "_views")
+    __slots__ = ("_converted", "_entries", "_legal", "_match", "_newest", "_pass", "_version", "_views")
 
     def __init__(self) -> None:
         # seq -> (the record it was told from, visibility -> the told entry's JSON)
@@ -77,6 +77,7 @@ class SharedParts:
         self._version = -1
         self._newest: Record | None = None
         self._views: dict[Viewer, bytes] = {}
+        self._pass = False
         # The views' parts converted to JSON at this version: the seats' views share most of their objects.
         self._converted: dict[int, tuple[object, object]] = {}
         self._legal: dict[tuple[str, Viewer, tuple[str, ...], bool, bool], bytes] = {}
@@ -96,8 +97,10 @@ class SharedParts:
         return out
 
     def view(self, match: Match, seat: str) -> JsonObject:
-        """:meth:`Match.view_json` ``(seat)``, once per viewer and version; the parts the views of several seats
-        share (the same objects) converted once (:func:`~affray.core.events.to_jsonable_shared`)."""
+        """:meth:`Match.view_json` ``(seat)``; within :meth:`one_pass`, once per viewer, and the parts the views of
+        the pass's seats share (the same objects) converted once (:func:`~affray.core.events.to_jsonable_shared`)."""
+        if not self._pass:  # one seat's message (a GET): nothing to share it with
+            return match.view_json(seat)
         self._check(match)
         return _kept(self._views, match.viewer(seat), lambda: as_object(to_jsonable_shared(match.view(seat),
                                                                                           self._converted)))
@@ -108,12 +111,18 @@ class SharedParts:
         key = (seat.name, table.match.viewer(table.match_seat(seat)), tuple(table.human_actors(seat)), table.paused,
                table.over)
         return _kept(self._legal, key, lambda: table.legal_for(seat))
-    def settle(self) -> None:
-        """End of a pass over the seats (:func:`affray.table.feed.pushes`): forget the views and their converted
-        parts, which only the seats of one pass share (a live table keeps less: views are a seat's own, and cheap to
-        build again from the match's memo), and keep the told log entries and the legal actions."""
-        self._converted.clear()
-        self._views.clear()
+    @contextlib.contextmanager
+    def one_pass(self) -> Iterator[None]:
+        """A pass over the seats (:func:`affray.table.feed.pushes`): inside it the views and their converted parts
+        are kept, and forgotten at its end (views are a seat's own but for spectators, cheap to build again from
+        the match's memo, and a live table keeps less); the told log entries and the legal actions stay."""
+        self._pass = True
+        try:
+            yield
+        finally:
+            self._pass = False
+            self._converted.clear()
+            self._views.clear()
 
     def _check(self, match: Match) -> None:
         """Forget what was built for another match (a reload) or another version of it (views, legal actions)."""
