@@ -111,6 +111,7 @@ class SharedParts:
         key = (seat.name, table.match.viewer(table.match_seat(seat)), tuple(table.human_actors(seat)), table.paused,
                table.over)
         return _kept(self._legal, key, lambda: table.legal_for(seat))
+
     @contextlib.contextmanager
     def one_pass(self) -> Iterator[None]:
         """A pass over the seats (:func:`affray.table.feed.pushes`): inside it the views and their converted parts
