@@ -79,7 +79,13 @@ def play_fast(ruleset: AnyRuleset, setup: Mapping[str, object], options: object,
         if window is None:
             fight.outcome, fight.rounds = outcome(state), ruleset.rounds(state)
             return state, fight
-        actor = next((a for a in window.actors if a in policies), window.actors[0])
+        actors = window.actors
+        actor = actors[0]
+        if actor not in policies:  # the first actor with a policy, else the first (a plain loop: every decision)
+            for a in actors:
+                if a in policies:
+                    actor = a
+                    break
         policy = policies.get(actor)
         if policy is None:
             raise FastPathError(f"{actor} must act but has no policy (a simulation plays every seat)")

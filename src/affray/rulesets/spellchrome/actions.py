@@ -308,10 +308,12 @@ def trusted_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, actio
     """An action taken from ``c``'s legal listing (the journal does not ask for validation): attacks,
     spells and moves along the engine's path skip the checks that only refuse what the listing never offers; the
     path is the one the full check finds (:func:`~.movement.auto_path`), so the dice and the state are the same."""
-    kind = text(action, "type")
+    kind = action["type"]  # the listing's own specs: their fields are what the listing put there
     if kind in ("attack", "full_attack"):
         arm = c.arms[str(action.get("weapon", c.wielding))]
-        return _apply_attack(state, c, turn, state.combatants[text(action, "target")], arm, kind == "full_attack")
+        return _apply_attack(state, c, turn, state.combatants[str(action["target"])], arm, kind == "full_attack")
+    if kind == "end_turn":
+        return check_end_turn(state, c, turn, action)  # what check_turn_action gives it, after the fight too
     if kind == "cast":
         return _apply_cast(state, c, turn, c.spells[text(action, "spell")], state.combatants[text(action, "target")])
     if kind in ("move", "withdraw") and action.get("path") is None:

@@ -30,7 +30,7 @@ def loud(events: list[Event]) -> bool:
 
 def roll(rng: RNG, actor: str, purpose: str, sides: int, modifier: int, events: list[Event]) -> int:
     """Roll one die for ``actor``, log it (a loud journal), and return the total."""
-    if not loud(events):
+    if isinstance(events, QuietJournal):  # not loud(events), inline: every attack roll asks
         return rng.die(sides) + modifier
     result = roll_die(rng, sides, modifier)
     events.append(Rolled(actor, purpose, result))

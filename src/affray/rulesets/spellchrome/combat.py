@@ -79,11 +79,12 @@ def reach_problem(state: SpellchromeState, c: Combatant, arm: Arm, target: Comba
 def strike(state: SpellchromeState, rng: RNG, c: Combatant, target: Combatant, arm: Arm, bonus: int,
            events: list[Event], opportunity: bool = False) -> None:
     """One attack roll and, on a hit, its damage (SC-B1, SRD-standard assumption; SC-11 non-lethal)."""
-    purpose = "attack of opportunity" if opportunity else f"attack ({arm.name})" if loud(events) else ""
+    noisy = loud(events)
+    purpose = "attack of opportunity" if opportunity else f"attack ({arm.name})" if noisy else ""
     natural = roll(rng, c.id, purpose, D20, bonus, events) - bonus
     value = defense_of(target)
     hit = attack_hits(natural, bonus, value, state.options.natural_attack_rolls)
-    if loud(events):
+    if noisy:
         events.append(Attacked(c.id, target.id, arm.id, natural + bonus, value, hit, opportunity))
     if not hit:
         return

@@ -207,7 +207,7 @@ class Moves:
         if groups is None:
             groups = self._groups = {}
             for s in self.specs:
-                groups.setdefault(text(s.action, "type"), []).append(s)
+                groups.setdefault(str(s.action["type"]), []).append(s)  # the listing's own specs
         return groups.get(kind, [])
 
     def ends(self, kind: str) -> tuple[tuple[int, int, bool], ...]:
@@ -268,7 +268,7 @@ class TurnListing:
         if split is None:
             split = self._split = {"attack": [], "full_attack": []}
             for s in self.blows():
-                split[text(s.action, "type")].append(s)
+                split[str(s.action["type"])].append(s)  # the blows' own specs: attack or full_attack
         return split.get(kind, [])
 
     def spells(self) -> list[ActionSpec]:

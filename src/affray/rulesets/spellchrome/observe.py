@@ -130,10 +130,10 @@ class FighterSeen:
 class _Seen:
     """A seat's windows on every combatant of one state, in order and by id."""
 
-    __slots__ = ("all", "by_id", "state")
+    __slots__ = ("all", "by_id", "state", "viewer")
 
     def __init__(self, state: SpellchromeState, viewer: Viewer) -> None:
-        self.state = state
+        self.state, self.viewer = state, viewer
         self.all = tuple(FighterSeen(c, controlled(viewer, a)) for a, c in state.combatants.items())
         self.by_id: Mapping[str, FighterSeen] = MappingProxyType({f.id: f for f in self.all})
 
@@ -194,8 +194,9 @@ class SpellchromeObservation(StateObservation[SpellchromeState]):
         if self._seen is None:
             state, viewer = self._state, self._viewer
             # Kept until the memo resets (a rebuilt state); asked with another state, they are made again.
-            seen = self._memo.keyed(("spellchrome.seen", viewer), None, lambda: _Seen(state, viewer))
-            if seen.state is not state:
+            # Named by the seat (a str hashes at once, a Viewer hashes and compares its fields), checked below.
+            seen = self._memo.keyed(("spellchrome.seen", viewer.seat), None, lambda: _Seen(state, viewer))
+            if seen.state is not state or (seen.viewer is not viewer and seen.viewer != viewer):
                 seen = _Seen(state, viewer)
             self._seen = seen
         return self._seen

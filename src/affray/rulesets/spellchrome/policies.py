@@ -75,7 +75,11 @@ class SpellchromeHeuristic:
         """The foes it may strike: the able ones, and the helpless too for a monster or NPC under ruling SC-R7."""
         finish = obs.monsters_finish_the_dying and me.kind != "character"
         side = me.side
-        return {a: c for a, c in everyone.items() if c.side != side and (c.able or (finish and c.status in _HELPLESS))}
+        found = {}
+        for a, c in everyone.items():  # a plain loop: this runs for every decision
+            if c.side != side and (c.able or (finish and c.status in _HELPLESS)):
+                found[a] = c
+        return found
 
     def _rescue(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices) -> Action | None:
         for spec in choices.of("cast"):
@@ -96,8 +100,8 @@ class SpellchromeHeuristic:
             rank = _BLOW_RANK[kind]
             for spec in choices.of(kind):
                 action = spec.action
-                t = targets.get(text(action, "target"))
-                if t is None or _provokes(spec):
+                t = targets.get(str(action["target"]))  # every listed blow and cast names its target
+                if t is None or (spec.notes and _provokes(spec)):
                     continue
                 key = (1 if bare and action.get("weapon") == "unarmed" else 0, rank, t.hp, t.id)
                 if best_key is None or key < best_key:
