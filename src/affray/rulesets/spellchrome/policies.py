@@ -60,28 +60,29 @@ class SpellchromeHeuristic:
             return _first(choices, "attack_of_opportunity")
         everyone = obs.by_id
         me = everyone[choices.actor]
-        targets = self._targets(obs, me, everyone)
+        targets = self._targets(obs, me)
         # spells, first aid and blows all take the standard action (SC-15): none is listed once it is spent
         picks = (self._rescue, self._attack, self._reposition_to_shoot, self._move) if obs.standard_left else (
             self._reposition_to_shoot, self._move)
         for pick in picks:
-            action = pick(me, everyone, targets, choices)
+            action = pick(obs, me, targets, choices)
             if action is not None:
                 return action
         return _first(choices, "end_turn")
 
     @staticmethod
-    def _targets(obs: SpellchromeObservation, me: FighterSeen, everyone: Fighters) -> Fighters:
+    def _targets(obs: SpellchromeObservation, me: FighterSeen) -> Fighters:
         """The foes it may strike: the able ones, and the helpless too for a monster or NPC under ruling SC-R7."""
         finish = obs.monsters_finish_the_dying and me.kind != "character"
-        side = me.side
         found = {}
-        for a, c in everyone.items():  # a plain loop: this runs for every decision
-            if c.side != side and (c.able or (finish and c.status in _HELPLESS)):
-                found[a] = c
+        for c in obs.foes:  # a plain loop: this runs for every decision
+            if c.able or (finish and c.status in _HELPLESS):
+                found[c.id] = c
         return found
 
-    def _rescue(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices) -> Action | None:
+    def _rescue(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices
+                ) -> Action | None:
+        everyone = obs.by_id
         for spec in choices.of("cast"):
             t = everyone[text(spec.action, "target")]
             heal = me.spell_effect(text(spec.action, "spell")) == "heal"
@@ -90,7 +91,8 @@ class SpellchromeHeuristic:
         aid = [s for s in choices.of("first_aid") if everyone[text(s.action, "target")].side == me.side]
         return aid[0].action if aid else None
 
-    def _attack(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices) -> Action | None:
+    def _attack(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices
+                ) -> Action | None:
         """The full attack, attack or spell on a target that provokes nobody (SC-28), by (bare hands last, full
         attack, attack, spell, the target's HP, its id); the first listed among equals."""
         bare = me.wielding != "unarmed"
@@ -108,13 +110,12 @@ class SpellchromeHeuristic:
                     best, best_key = action, key
         return best
 
-    def _reposition_to_shoot(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices
-                             ) -> Action | None:
+    def _reposition_to_shoot(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters,
+                             choices: Choices) -> Action | None:
         """A shooter or caster in melee steps or withdraws out of reach before acting (SC-27 (d), (e))."""
         if me.weapon_kind != "ranged" and not me.has_spells:
             return None
-        side = me.side
-        menace = [c.at for c in everyone.values() if c.side != side and c.melee_armed]
+        menace = [c.at for c in obs.foes if c.melee_armed]
         if not menace:
             return None
         here = me.at
@@ -126,7 +127,8 @@ class SpellchromeHeuristic:
                     return spec.action
         return None
 
-    def _move(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices) -> Action | None:
+    def _move(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices
+              ) -> Action | None:
         if not targets:
             return None
         ranged = me.weapon_kind == "ranged"
