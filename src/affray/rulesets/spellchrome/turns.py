@@ -10,6 +10,7 @@ each round the dying lose 1d4 (SC-04).
 from __future__ import annotations
 
 from affray.core.events import Event, RoundStarted
+from affray.core.journal import QuietJournal
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome.checks import loud, roll
 from affray.rulesets.spellchrome.events import InitiativeSet, TurnEnded, TurnStarted
@@ -94,7 +95,7 @@ def advance(state: SpellchromeState, rng: RNG, index: int, events: list[Event]) 
         if c.able:
             state.turn_index = index
             state.turn = Turn(c.id)
-            if loud(events):
+            if not isinstance(events, QuietJournal):  # loud(events), inline: every turn asks
                 events.append(TurnStarted(c.id))
             return
         index += 1
@@ -104,7 +105,7 @@ def end_turn(state: SpellchromeState, rng: RNG, events: list[Event]) -> None:
     turn = state.turn
     if turn is None:
         return
-    if loud(events):
+    if not isinstance(events, QuietJournal):  # loud(events), inline: every turn asks
         events.append(TurnEnded(turn.actor))
     advance(state, rng, state.turn_index + 1, events)
 

@@ -100,7 +100,7 @@ class Digests:
     sharing its setup store; a match without one starts afresh). Plans repeat: every vignette of a scenario starts
     from few situations."""
 
-    __slots__ = ("choices", "plans", "profiles", "psych", "table")
+    # no __slots__: one object per policy, and mypyc's compiled build (bench/mypyc_build.py) allows none
 
     def __init__(self) -> None:
         self.table: object = None
