@@ -171,7 +171,11 @@ def _best_move(tables: tuple[tuple[End, ...], tuple[End, ...]], spots: list[Squa
         for i, (x, y, provokes) in enumerate(table):
             if safe_only and provokes:
                 continue
-            d = min(max(abs(x - tx), abs(y - ty)) for tx, ty in spots)
+            d = -1
+            for tx, ty in spots:  # the grid distance to the nearest target, in a plain loop (every listed end)
+                e = max(abs(x - tx), abs(y - ty))
+                if d < 0 or e < d:
+                    d = e
             gap = (max(0, d - reach) + (3 if d <= 1 else 0)) if ranged else d - 1
             score = (gap, run, max(abs(x - mx), abs(y - my)))
             if best is None or score < best[0]:
