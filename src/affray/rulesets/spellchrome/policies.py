@@ -118,8 +118,11 @@ class SpellchromeHeuristic:
         menace = [c.at for c in obs.foes if c.melee_armed]
         if not menace:
             return None
-        here = me.at
-        if not any(_dist(here, p) == 1 for p in menace):
+        hx, hy = me.at
+        for px, py in menace:  # is any of them adjacent? (a plain loop: every decision of a shooter asks)
+            if max(abs(hx - px), abs(hy - py)) == 1:
+                break
+        else:
             return None
         for kind in ("step", "withdraw"):
             for (x, y, _), spec in zip(move_ends(choices, kind), choices.of(kind), strict=True):
@@ -135,10 +138,19 @@ class SpellchromeHeuristic:
         reach = max(2, me.weapon_range) if ranged else 1
         spots = [t.at for t in targets.values()]
         mx, my = me.at
-        here = min(_dist((mx, my), t) for t in spots)
+        here = -1
+        for tx, ty in spots:  # the distance to the nearest target, in a plain loop (every decision asks)
+            d = max(abs(mx - tx), abs(my - ty))
+            if here < 0 or d < here:
+                here = d
         # No move can beat standing here when here is already the best a gap can be: 0, or -1 (a melee fighter
         # ending on a helpless target's square; able targets' squares are never legal end squares, SC-24).
-        floor = -1 if not ranged and not all(t.able for t in targets.values()) else 0
+        floor = 0
+        if not ranged:
+            for t in targets.values():
+                if not t.able:
+                    floor = -1
+                    break
         current = max(0, here - reach) if ranged else here - 1
         if current <= floor:
             return None
