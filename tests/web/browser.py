@@ -7,13 +7,14 @@ Every wait is bounded: Playwright's own expectations (``expect(...).to_have_text
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import shutil
 import socket
 import tempfile
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +27,7 @@ from affray.store import Store
 from affray.table import TableService
 from affray.web.app import create_app
 from affray.web.limits import RateLimiter
+from tests.waiting import wait_for
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -44,17 +46,6 @@ def require_chromium() -> Path:
         pytest.fail("The browser tests need Debian's Chromium at /usr/bin/chromium: run "
                     "'apt-get install -y chromium' as root (make test does it when it runs as root).")
     return CHROMIUM if CHROMIUM.exists() else Path(shutil.which("chromium") or CHROMIUM)
-
-
-def wait_for(condition: Callable[[], Any], timeout: float = 10.0, what: str = "a condition") -> Any:
-    """Poll ``condition`` until it is truthy (returned) or ``timeout`` passes (a failure naming ``what``)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    pytest.fail(f"timed out after {timeout} s waiting for {what}")
 
 
 @dataclass
@@ -92,16 +83,43 @@ def live_server(db: Path, policy_pause: float = 0.05) -> Iterator[LiveServer]:
 
 @contextmanager
 def chromium() -> Iterator[Any]:
-    """A headless Chromium (Debian's) under Playwright."""
+    """A headless Chromium (Debian's) under Playwright, for one test: every page it opens is in a context of its own
+    (:func:`open_seat`), and every context is closed when the block ends.
+
+    One Chromium serves every test of a test process: started by the first block, stopped when the process ends
+    (:func:`_stop_chromium`, at exit). Starting Playwright and Chromium took about a second of each browser test;
+    contexts keep the tests apart as separate browser profiles would (own cookies, storage and cache)."""
+    browser = _shared_browser()
+    try:
+        yield browser
+    finally:
+        for context in list(browser.contexts):
+            context.close()
+
+
+_running: list[Any] = []  # [playwright, browser] once started in this process
+
+
+def _shared_browser() -> Any:
+    if _running and _running[1].is_connected():
+        return _running[1]
+    _stop_chromium()
     from playwright.sync_api import sync_playwright
 
     path = require_chromium()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(path), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
+    playwright = sync_playwright().start()
+    _running[:] = [playwright, playwright.chromium.launch(executable_path=str(path), args=CHROMIUM_ARGS)]
+    return _running[1]
+
+
+@atexit.register
+def _stop_chromium() -> None:
+    if _running:
+        playwright, browser = _running
+        _running.clear()
+        with contextlib.suppress(Exception):  # a browser that already went away has nothing to close
             browser.close()
+        playwright.stop()
 
 
 def record_frames(page: Any, into: list[str]) -> None:
@@ -135,7 +153,7 @@ def synced(seats: dict[str, Seat], version: int, timeout: float = 15_000) -> Non
     for seat in seats.values():
         # Polled on a timer: a page in the background gets no animation frames to poll on.
         seat.page.wait_for_function("v => window.affray && window.affray.msg && window.affray.msg.version >= v",
-                                    arg=version, timeout=timeout, polling=50)
+                                    arg=version, timeout=timeout, polling=10)
 
 
 def due(page: Any) -> int:
