@@ -9,7 +9,8 @@ engine). Compiled code plays the same fights: the same rules, the same dice in t
 
 Why these modules only: mypyc compiles a class to a native class, which may not declare ``__slots__`` nor derive
 from an interpreted class that does; the observation and choices modules do both (``core.policy``'s bases), so they
-stay interpreted, like Spellchrome's listing parts (``legal``).
+stay interpreted, like Spellchrome's listing parts (``legal``). WitchHammer's ``state`` stays interpreted too: a
+compiled frozen dataclass (its cards) cannot be deep-copied, which a GM's ruling does to the state.
 
 Run: ``.venv/bin/python bench/mypyc_build.py [--out build/mypyc]``. Needs a C compiler and Python's headers.
 """
@@ -27,8 +28,8 @@ _WH = "affray/rulesets/witchhammer/"
 _SC = "affray/rulesets/spellchrome/"
 #: The compiled modules, relative to ``src/``.
 MODULES = (
-    *(_WH + m + ".py" for m in ("attack", "effects", "mechanics", "nodes", "planning", "policies", "state",
-                                  "targeting", "vignette", "violence", "wounds")),
+    *(_WH + m + ".py" for m in ("attack", "effects", "mechanics", "nodes", "planning", "policies", "targeting",
+                                  "vignette", "violence", "wounds")),
     *(_SC + m + ".py" for m in ("actions", "checks", "combat", "health", "mechanics", "movement", "moves", "offers",
                                   "policies", "state", "turns")),
     "affray/core/grid/geometry.py", "affray/core/grid/paths.py",
