@@ -9,6 +9,8 @@
 #               browser (pytest -m "not server and not browser"; tests/conftest.py sets the markers), the fast path's
 #               differential test on QUICK_FAST_SEEDS seeds (make test: 200), and the sweeps over every example on a
 #               fixed third of each ruleset's examples (AFFRAY_QUICK=1, tests/sweep.py; make test: all of them)
+#   make mypyc / test-mypyc / bench-mypyc   optional: the simulation's hot modules compiled with mypyc into a copy
+#               of src/ (build/mypyc), the fast path's and the two party rulesets' tests run against it, its bench
 PYTHON ?= python3
 # Python's own bytecode cache on, whatever the shell says: with PYTHONDONTWRITEBYTECODE set (as on these machines)
 # every test process, CLI subprocess and server start compiled affray from source again, and pytest rewrote every
