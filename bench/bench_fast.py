@@ -136,7 +136,7 @@ def baseline_command(baseline: str) -> tuple[list[str], dict[str, str], Path]:
         env["PYTHONPATH"] = str(where.resolve() / "src")
         return [sys.executable], env, where.resolve()
     env.pop("PYTHONPATH", None)
-    return [baseline], env, where.resolve().parents[2]
+    return [baseline], env, Path(os.path.abspath(baseline)).parents[2]  # CHECKOUT/.venv/bin/python, links kept
 
 
 def baseline_ratio(baseline: str, example: str, fast: Callable[[int], None], seconds: float,
