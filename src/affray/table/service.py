@@ -1,25 +1,32 @@
 """The table service: the authority over every live table of one server process (docs/table.md).
 
-``TableService(store)`` rebuilds every open table from the store on start (replay checked against the stored
-commitment and chain), creates tables, checks tokens, takes actions, plays policy seats after a pause, and runs the
-GM tools (:mod:`affray.table.gm`). Every change follows one path: the match applies the step in memory under the
-table's lock, the record is appended to the store (the database's unique (table, seq) decides races: a lost race is
-rolled back and answered ``stale_version``), and only then is the action acknowledged. The store's change notices
-(one code path for SQLite and PostgreSQL) wake subscribers, long-polls and the policy worker, and bring a table up to
-date with records other processes appended.
+``TableService(store)`` serves at once and loads a table from the store on its first use (from its newest snapshot
+and the records after it, checked against the stored commitment and chain: :mod:`affray.table.restore`), drops a
+table that nobody used for ``idle_evict`` seconds (no request, no follower, no long-poll: docs/table.md, "Tables in
+memory"), keeps a snapshot of each table every :data:`~affray.table.snapshot.SNAPSHOT_EVERY` records, creates
+tables, checks tokens, takes actions, plays policy seats after a pause, and runs the GM tools
+(:mod:`affray.table.gm`). Every change follows one path: the match applies the step in memory under the table's
+lock, the record is appended to the store (the database's unique (table, seq) decides races: a lost race is rolled
+back and answered ``stale_version``), and only then is the action acknowledged. The store's change notices (one code
+path for SQLite and PostgreSQL) wake subscribers, long-polls and the policy worker, and bring a table up to date with
+records other processes appended.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import threading
 import time
+import weakref
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from affray.core.engine import Action, Rejected
 from affray.core.json import JsonObject
+from affray.core.memo import TableStatic
 from affray.store import Store, StoreError
 from affray.table.errors import CONFLICT, NOT_FOUND, UNAUTHORIZED, UNAVAILABLE, Refusal, refused_step
 from affray.table.feed import Follower, Push, first_push, pushes
@@ -34,6 +41,8 @@ from affray.table.restore import (
     reload,
     to_store,
 )
+from affray.table.snapshot import SNAPSHOT_EVERY
+from affray.table.snapshot import take as take_snapshot
 from affray.table.tokens import token_hash
 from affray.table.worker import Worker
 
@@ -46,6 +55,9 @@ log = logging.getLogger(__name__)
 
 Subscriber = Callable[[], object]
 RACE_RETRIES = 3  # submissions of one action after lost races with other processes (each loss is another's record)
+IDLE_EVICT = 600.0  # seconds a table stays in memory with no request and no connection (affray serve --idle-evict)
+SWEEPS_PER_IDLE = 10  # the idle sweep runs this many times per idle_evict (a table leaves 0-10 % late)
+SWEEP_LIMITS = (1.0, 60.0)  # ... but not more often than every second nor less often than every minute
 
 
 
@@ -54,7 +66,8 @@ class TableService:
     """See the module docstring. Thread-safe; ``close()`` stops the worker and the store listener."""
 
     def __init__(self, store: Store, *, examples_dir: Path | None = None, policy_pause: float = 0.5,
-                 restore: bool = True, hooks: ServiceHooks | None = None) -> None:
+                 hooks: ServiceHooks | None = None, idle_evict: float | None = IDLE_EVICT) -> None:
+        """``idle_evict``: seconds after which a table nobody uses leaves memory (None or 0: never)."""
         self.store = store
         self.hooks = hooks or ServiceHooks()  # what an observer (the metrics) hears: table/hooks.py
         self.examples_dir = examples_dir  # a folder of examples beside the rulesets' own (--examples)
@@ -64,14 +77,17 @@ class TableService:
         self._subscribers: dict[str, set[Subscriber]] = {}
         self._followers: dict[str, set[Follower]] = {}
         self.damaged: dict[str, str] = {}
+        # The memo's setup-only stores, one per setup and options, shared by the tables of that scenario and gone
+        # with the last of them (core/memo.py TableStatic).
+        self._statics: weakref.WeakValueDictionary[str, TableStatic] = weakref.WeakValueDictionary()
+        self.idle_evict = idle_evict or None
+        self._snapshotting: set[str] = set()  # tables whose snapshot job is scheduled
         self.worker = Worker()
         self._listener = store.listen(self._on_notice, on_reconnect=self._on_reconnect)
-        if restore:
-            for row in store.open_tables():
-                try:
-                    self._load(row.id)
-                except Refusal as exc:
-                    log.error("table %s not restored: %s", row.id, exc.message)
+        self.worker.schedule(0, self._load_timed)
+        if self.idle_evict is not None:
+            every = min(max(self.idle_evict / SWEEPS_PER_IDLE, SWEEP_LIMITS[0]), SWEEP_LIMITS[1])
+            self.worker.schedule(every, lambda: self._sweep(every))
 
     def close(self) -> None:
         self.worker.close()
@@ -97,29 +113,124 @@ class TableService:
         """The live table (loaded from the store on first use); 404 ``unknown_table`` otherwise."""
         with self._tables_lock:
             table = self._tables.get(table_id)
+            if table is not None:
+                table.used = time.monotonic()
         return table if table is not None else self._load(table_id)
 
     def loaded(self) -> list[str]:
         with self._tables_lock:
             return list(self._tables)
 
+    def held(self) -> list[Table]:
+        """The tables in memory now (loading none)."""
+        with self._tables_lock:
+            return list(self._tables.values())
+
+    def static_for(self, ruleset: str, setup: object, options: object) -> TableStatic:
+        """The memo's setup-only store for tables of this ruleset, setup and options (one per scenario, shared)."""
+        key = hashlib.sha256(json.dumps([ruleset, setup, options], sort_keys=True).encode()).hexdigest()
+        with self._tables_lock:
+            found = self._statics.get(key)
+            if found is None:
+                found = self._statics[key] = TableStatic()
+            return found
+
     def _load(self, table_id: str) -> Table:
         row = self._guard(lambda: self.store.table(table_id))
         if row is None:
             raise Refusal("unknown_table", "There is no such table.", NOT_FOUND)
         try:
-            table = build_table(row, self.store.seats(table_id), self.store.records(table_id),
-                                self.store.chat(table_id))
+            table = self._guard(lambda: build_table(
+                row, self.store.seats(table_id), self.store.records(table_id), self.store.chat(table_id),
+                self.store.snapshot(table_id), self.static_for(row.ruleset, row.setup, row.options)))
         except TableDamaged as exc:
             self.damaged[table_id] = str(exc)
             log.error("%s", exc)
             raise Refusal("table_damaged", "This table's stored log does not check out; ask the server's "
                                            "operator.", UNAVAILABLE) from None
         with self._tables_lock:
-            table = self._tables.setdefault(table_id, table)
-        self._resume_timer(table)
-        self._schedule_policy(table)
-        return table
+            found = self._tables.get(table_id)
+            if found is None:
+                found = self._tables[table_id] = table
+            found.used = time.monotonic()
+        if found is table:  # loaded here (another thread may have loaded it meanwhile: then it is that one's)
+            self._resume_timer(table)
+            self._schedule_policy(table)
+        return found
+
+    def _load_timed(self) -> None:
+        """At start: load the tables whose GM countdown runs, so that it runs out on time though nobody asks."""
+        try:
+            timed = self.store.timed_tables()
+        except StoreError as exc:
+            log.error("store: the tables with a running countdown were not loaded: %s", exc)
+            return
+        for table_id in timed:
+            try:
+                self.table(table_id)
+            except Refusal as exc:
+                log.error("table %s not loaded: %s", table_id, exc.message)
+
+    # -- leaving memory -------------------------------------------------------------------------------------
+
+    def _idle(self, table: Table, now: float) -> bool:
+        """Whether ``table`` may leave memory: unused for ``idle_evict`` seconds, heard by no follower, waited on by
+        no long-poll, with no policy move scheduled and no countdown running. Under ``_tables_lock``."""
+        assert self.idle_evict is not None
+        timer = table.config.get("timer")
+        return (now - table.used >= self.idle_evict and not self._followers.get(table.id)
+                and not self._subscribers.get(table.id) and table.policy_due == -1
+                and not (isinstance(timer, dict) and not table.over))
+
+    def evict_idle(self, now: float | None = None) -> list[str]:
+        """Drop every idle table (:meth:`_idle`) from memory, after snapshotting any records since its newest
+        snapshot (its next load then replays none); returns their ids. Run by the worker every so often."""
+        if self.idle_evict is None:
+            return []
+        now = time.monotonic() if now is None else now
+        with self._tables_lock:
+            idle = [table for table in self._tables.values() if self._idle(table, now)]
+        gone = []
+        for table in idle:
+            if table.version > table.snapshot_seq:
+                self.snapshot(table)
+            with table.lock, self._tables_lock:
+                if self._tables.get(table.id) is table and self._idle(table, now):
+                    del self._tables[table.id]
+                    self._followers.pop(table.id, None)
+                    self._subscribers.pop(table.id, None)
+                    gone.append(table.id)
+        return gone
+
+    def _sweep(self, every: float) -> None:
+        try:
+            gone = self.evict_idle()
+            if gone:
+                log.info("%s idle table(s) left memory", len(gone))
+        finally:
+            self.worker.schedule(every, lambda: self._sweep(every))
+
+    def snapshot(self, table: Table) -> bool:
+        """Store a snapshot of ``table`` as it is now (:mod:`affray.table.snapshot`): pickled under its lock,
+        written after. False when it could not be taken or written (logged: the table replays more on its next
+        load, nothing else)."""
+        with table.lock:
+            if table.version == 0 or table.version <= table.snapshot_seq:
+                return False
+            try:
+                taken = take_snapshot(table.match, table.head)
+            except Exception:
+                log.exception("table %s: no snapshot at version %s", table.id, table.version)
+                table.snapshot_seq = table.version  # not again before another SNAPSHOT_EVERY records
+                return False
+        try:
+            self.store.put_snapshot(table.id, taken)
+        except StoreError as exc:
+            log.error("table %s: the snapshot at version %s was not stored: %s", table.id, taken.seq, exc)
+            return False
+        with table.lock:
+            table.snapshot_seq = max(table.snapshot_seq, taken.seq)
+        return True
 
     def authenticate(self, table_id: str, token: str | None) -> tuple[Table, SeatInfo]:
         """The table and seat a token opens. A missing, wrong, replaced or other table's token: 401."""
@@ -244,8 +355,27 @@ class TableService:
         table.chains.append(chain)
         if key is not None:
             table.by_submission[key] = record.seq
+        table.used = time.monotonic()  # a table whose policies play is in use
+        if table.version - table.snapshot_seq >= SNAPSHOT_EVERY:
+            self._snapshot_soon(table)
         self._record_end(table)
         return True
+
+    def _snapshot_soon(self, table: Table) -> None:
+        """Snapshot ``table`` on the worker thread (off the action's path), once at a time per table."""
+        with self._tables_lock:
+            if table.id in self._snapshotting:
+                return
+            self._snapshotting.add(table.id)
+
+        def job() -> None:
+            try:
+                self.snapshot(table)
+            finally:
+                with self._tables_lock:
+                    self._snapshotting.discard(table.id)
+
+        self.worker.schedule(0, job)
 
     def _record_end(self, table: Table) -> None:
         outcome = table.match.outcome()
@@ -254,7 +384,8 @@ class TableService:
             self._guard(lambda: self.store.end_table(table.id, {"winner": outcome.winner, "reason": outcome.reason}))
 
     def _reload(self, table: Table) -> None:
-        self._guard(lambda: reload(self.store, table))
+        static = self.static_for(table.match.ruleset.name, table.match.setup_data, table.match.options_dict)
+        self._guard(lambda: reload(self.store, table, static))
 
     # -- change notices ------------------------------------------------------------------------------------
 
