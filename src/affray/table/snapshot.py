@@ -55,12 +55,13 @@ log = logging.getLogger(__name__)
 SNAPSHOT_EVERY = 32
 PROTOCOL = 5
 
-# What the unpickler may build: the builtin containers and scalars, and classes defined in affray's core and rules
-# (plain data: those layers do no I/O, docs/architecture.md). Never a function, never another module's class.
+# What the unpickler may build: the builtin containers and scalars, and classes defined in affray's core and in the
+# table's own ruleset's package (plain data: those layers do no I/O, docs/architecture.md). Never a function, never
+# another module's class.
 _BUILTINS = frozenset({"set", "frozenset", "dict", "list", "tuple", "bytes", "bytearray", "int", "float", "str",
                        "bool", "complex", "slice", "range", "object"})
 _COLLECTIONS = frozenset({"OrderedDict", "deque", "defaultdict", "Counter"})
-_ALLOWED = ("affray.core.", "affray.rulesets.")
+_CORE = "affray.core."
 
 
 class SnapshotRefused(Exception):
@@ -69,10 +70,8 @@ class SnapshotRefused(Exception):
 
 @cache
 def code_version() -> str:
-    """A digest of the program: affray's version and every one of its Python source files (read once)."""
-    import affray
-
-    digest = hashlib.sha256(affray.__version__.encode())
+    """A digest of the program: every one of affray's Python source files (its version among them; read once)."""
+    digest = hashlib.sha256()
     for path in sorted(_sources(resources.files("affray")), key=lambda p: p[0]):
         digest.update(path[0].encode() + b"\0" + path[1] + b"\0")
     return digest.hexdigest()
@@ -117,7 +116,8 @@ def load(match: Match, snapshot: Snapshot, records: list[JsonObject], chain: str
     if snapshot.chain != chain or snapshot.seq != len(records):
         raise SnapshotRefused(f"it does not belong to the stored history at version {snapshot.seq}")
     try:
-        summary, checkpoint = _Unpickler(io.BytesIO(snapshot.body), _objects(match.state)).load()
+        rules = type(match.ruleset).__module__.rpartition(".")[0] + "."  # the ruleset's own package
+        summary, checkpoint = _Unpickler(io.BytesIO(snapshot.body), _objects(match.state), (_CORE, rules)).load()
     except Exception as exc:  # any failure to read it back is a snapshot that does not check out
         raise SnapshotRefused(f"it does not read back ({type(exc).__name__}: {exc})") from None
     if not isinstance(checkpoint, Checkpoint) or not isinstance(summary, str):
@@ -173,9 +173,10 @@ class _Pickler(pickle.Pickler):
 
 
 class _Unpickler(pickle.Unpickler):
-    def __init__(self, file: io.BytesIO, objects: dict[tuple[object, ...], object]) -> None:
+    def __init__(self, file: io.BytesIO, objects: dict[tuple[object, ...], object], allowed: tuple[str, ...]) -> None:
         super().__init__(file)
         self._objects = objects
+        self._allowed = allowed
 
     def persistent_load(self, pid: Any) -> object:
         return self._objects[tuple(pid)]
@@ -185,7 +186,7 @@ class _Unpickler(pickle.Unpickler):
             return getattr(builtins, name)
         if module == "collections" and name in _COLLECTIONS:
             return getattr(collections, name)
-        if module.startswith(_ALLOWED) and module != "affray.core.files":
+        if module.startswith(self._allowed) and module != "affray.core.files":
             found = super().find_class(module, name)
             if isinstance(found, type):
                 return found
