@@ -150,10 +150,10 @@ def test_a_snapshot_that_does_not_check_out_falls_back_to_replay(service: TableS
     created, tokens = open_human(service, "witchhammer/mill_ambush")
     table_id = created["table"]
     table = play_past_a_snapshot(service, table_id, tokens, face_down=True)
-    earlier = take(table.match.replayed(), table.head)  # a real snapshot of this table, not at the last version
     before = messages(service, table_id, tokens)
     evict(service, table_id)
     marker = tmp_path / "ran"
+    values: dict[str, object]
     if damage == "body":
         values = {"body": b"\x80\x05damaged"}
     elif damage == "code":
@@ -168,7 +168,6 @@ def test_a_snapshot_that_does_not_check_out_falls_back_to_replay(service: TableS
     else:  # what a hostile row would hold: a pickle that runs a command when it is read
         body = pickle.dumps(_Runs(f"touch {marker}"))
         values = {"body": body, "digest": hashlib.sha256(body).hexdigest()}
-    assert earlier.body  # (the snapshot above was taken at all: its body is there)
     with store._engine.begin() as c:  # what a broken disk, an old program or a hand edit could leave
         c.execute(sa.update(s.snapshots).values(**values))
     with caplog.at_level(logging.WARNING, logger="affray.table.restore"):

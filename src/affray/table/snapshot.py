@@ -49,9 +49,9 @@ from affray.store import Snapshot
 log = logging.getLogger(__name__)
 
 #: Records between two snapshots of a table. A rebuild replays at most this many records after the newest one (and
-#: usually none: a table is snapshotted when it leaves memory). WitchHammer's step costs up to 1 ms with its events,
-#: so 32 keeps the replay part of a rebuild within a few ms, and a snapshot (its pickling on the worker thread, one
-#: write) every 32 actions costs the action path nothing measurable (docs/performance.md, "Tables out of memory").
+#: usually none: a table is snapshotted when it leaves memory). The slowest rules step with its events costs about
+#: a millisecond, so 32 keeps the replay part of a rebuild within a few ms, and a snapshot (pickled on the worker
+#: thread, one write) every 32 actions costs the action path nothing (docs/performance.md, "Tables out of memory").
 SNAPSHOT_EVERY = 32
 PROTOCOL = 5
 
