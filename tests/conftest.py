@@ -5,11 +5,13 @@ Markers, set here at collection (pyproject.toml registers them): ``server`` on e
 PostgreSQL (the ``pg_server``/``pg_url`` fixtures, a store test's ``postgresql`` case) — and ``browser`` (with
 ``server``) on every test that drives Chromium (``chromium()``). A test counts as starting one when its own code or
 the code of a fixture it uses (from this suite) calls a starter. ``make test-quick`` runs the rest:
-``pytest -m "not server and not browser"``.
+``pytest -m "not server and not browser"``. The browser tests run first, then the other server tests (see
+``_weight``).
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 from collections.abc import Callable, Iterable
@@ -35,6 +37,7 @@ def starts(functions: Iterable[Callable[..., Any]], fixtures: Iterable[str], par
     return marks
 
 
+@functools.cache  # one function's source, read once: thousands of parametrized cases share a few hundred functions
 def _source(function: Callable[..., Any]) -> str:
     function = inspect.unwrap(function)
     if not getattr(function, "__module__", "").startswith("tests"):
@@ -55,3 +58,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         params = item.callspec.params if hasattr(item, "callspec") else {}
         for mark in sorted(starts(functions, item.fixturenames, params)):
             item.add_marker(mark)
+    # The long tests first: the browser tests, then the other server tests, then the rest (each group in its own
+    # order). xdist hands tests out in this order, so the workers finish together on short tests instead of one
+    # worker still driving a browser fight alone at the end.
+    items.sort(key=_weight)
+
+
+def _weight(item: pytest.Item) -> int:
+    return 0 if item.get_closest_marker("browser") else 1 if item.get_closest_marker("server") else 2

@@ -15,6 +15,7 @@ from affray.core.events import Committed
 from affray.core.match import Match
 from affray.core.policy import exposed
 from affray.core.rng import FastRNG
+from tests.sweep import sample
 
 ROOT = Path(__file__).parents[2]
 
@@ -53,8 +54,9 @@ def load(case: Path | str) -> affray.Scenario:
 
 
 def cases() -> list[Path | str]:
-    """What the conformance suite runs over: every example scenario and the toy ruleset."""
-    return [*example_scenarios(), "toy"]
+    """What the conformance suite runs over: every example scenario and the toy ruleset (``make test-quick``: a
+    fixed sample of each ruleset's, :func:`tests.sweep.sample`)."""
+    return sample([*example_scenarios(), "toy"])
 
 
 def random_playout(path: Path | str, seed: int, max_steps: int = 20_000) -> Match:

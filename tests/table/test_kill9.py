@@ -14,7 +14,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from affray.core.log import verify
 from affray.store import Store
 from affray.table.live import seat_message
 from affray.table.restore import build_table
+from tests.waiting import wait_for
 
 KILLS = 5  # "at least five times" (the module docstring): each kill is a server start, about 3 s
 STARTUP = 60.0
@@ -51,15 +51,13 @@ class Server:
         else:
             with self.log.open("ab") as stderr:  # the child keeps its own copy of the file
                 self.proc = self._spawn(stderr)
-        deadline = time.monotonic() + STARTUP
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, "the server exited while starting"
-            try:
-                if httpx.get(f"{self.url}/", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.05)  # polling a condition with a deadline, not waiting for luck
-        raise AssertionError("the server did not answer within a minute")
+        proc = self.proc
+
+        def answers() -> bool:
+            assert proc.poll() is None, "the server exited while starting"
+            return httpx.get(f"{self.url}/", timeout=1).status_code == 200
+
+        wait_for(answers, STARTUP, "the server to answer", ignoring=(httpx.HTTPError,))
 
     def _spawn(self, stderr: Any) -> subprocess.Popen[bytes]:
         return subprocess.Popen([sys.executable, "-m", "affray", "serve", "--port", str(self.port), "--db", self.db,

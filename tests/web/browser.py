@@ -12,8 +12,7 @@ import shutil
 import socket
 import tempfile
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +25,7 @@ from affray.store import Store
 from affray.table import TableService
 from affray.web.app import create_app
 from affray.web.limits import RateLimiter
+from tests.waiting import wait_for
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -44,17 +44,6 @@ def require_chromium() -> Path:
         pytest.fail("The browser tests need Debian's Chromium at /usr/bin/chromium: run "
                     "'apt-get install -y chromium' as root (make test does it when it runs as root).")
     return CHROMIUM if CHROMIUM.exists() else Path(shutil.which("chromium") or CHROMIUM)
-
-
-def wait_for(condition: Callable[[], Any], timeout: float = 10.0, what: str = "a condition") -> Any:
-    """Poll ``condition`` until it is truthy (returned) or ``timeout`` passes (a failure naming ``what``)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    pytest.fail(f"timed out after {timeout} s waiting for {what}")
 
 
 @dataclass
@@ -135,7 +124,7 @@ def synced(seats: dict[str, Seat], version: int, timeout: float = 15_000) -> Non
     for seat in seats.values():
         # Polled on a timer: a page in the background gets no animation frames to poll on.
         seat.page.wait_for_function("v => window.affray && window.affray.msg && window.affray.msg.version >= v",
-                                    arg=version, timeout=timeout, polling=50)
+                                    arg=version, timeout=timeout, polling=10)
 
 
 def due(page: Any) -> int:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import connect
 
 from tests.table.test_kill9 import Server
+from tests.waiting import wait_for
 
 ADDRESSES = 60
 SETTLE = 60.0  # seconds the server may take to see every close of a round
@@ -78,10 +78,8 @@ class Rounds:
             await asyncio.wait_for(ws.recv(), 120)
 
     def _settle(self) -> None:
-        deadline = time.monotonic() + SETTLE
-        while open_connections(self.server) > 1:  # the scrape's own
-            assert time.monotonic() < deadline, "the server still counts connections a minute after the round"
-            time.sleep(0.1)  # polling a condition with a deadline
+        wait_for(lambda: open_connections(self.server) <= 1, SETTLE,  # 1: the scrape's own
+                 "the server to count no connection after the round")
 
     def growth(self) -> float:
         """RSS growth (MiB) from the first round (the warm-up) to the last."""

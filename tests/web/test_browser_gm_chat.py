@@ -14,7 +14,8 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import expect
 
-from tests.web.browser import DOCS_IMG, Seat, chromium, create_from_lobby, live_server, open_seat, synced, wait_for
+from tests.waiting import wait_for
+from tests.web.browser import DOCS_IMG, Seat, chromium, create_from_lobby, live_server, open_seat, synced
 
 
 def seated(browser: Any, server: Any, phone: bool = False) -> tuple[dict[str, Seat], Any]:

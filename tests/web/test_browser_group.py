@@ -20,7 +20,8 @@ from playwright.sync_api import expect
 from affray.ai.base import get_policy
 from affray.core.rng import FastRNG
 from affray.table import Table
-from tests.web.browser import DOCS_IMG, Seat, chromium, live_server, open_seat, synced, wait_for
+from tests.waiting import wait_for
+from tests.web.browser import DOCS_IMG, Seat, chromium, live_server, open_seat, synced
 
 PHONE = {"width": 390, "height": 844}
 MAX_CLICKS = 600

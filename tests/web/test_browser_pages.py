@@ -11,7 +11,8 @@ from playwright.sync_api import expect
 
 from affray.core.fields import text
 from affray.rulesets.witchhammer.options import WitchHammerOptions
-from tests.web.browser import DOCS_IMG, chromium, due, live_server, open_seat, synced, wait_for
+from tests.waiting import wait_for
+from tests.web.browser import DOCS_IMG, chromium, due, live_server, open_seat, synced
 
 BROKEN = """ruleset: spellchrome
 name: Broken

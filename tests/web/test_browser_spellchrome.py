@@ -13,7 +13,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.web.browser import DOCS_IMG, Seat, chromium, due, live_server, open_seat, synced, wait_for
+from tests.waiting import wait_for
+from tests.web.browser import DOCS_IMG, Seat, chromium, due, live_server, open_seat, synced
 
 SCENARIO = Path(__file__).parent / "data" / "ford_two_players.yaml"
 MAX_CLICKS = 300

@@ -14,7 +14,8 @@ from playwright.sync_api import expect
 
 from affray.core.plugin import register, unregister
 from tests.core.toy import PLUGIN
-from tests.web.browser import DOCS_IMG, Seat, chromium, live_server, open_seat, synced, wait_for
+from tests.waiting import wait_for
+from tests.web.browser import DOCS_IMG, Seat, chromium, live_server, open_seat, synced
 
 PHONE = {"width": 390, "height": 844}
 

@@ -17,7 +17,8 @@ from typing import Any
 from playwright.sync_api import expect
 
 from affray.table import Table
-from tests.web.browser import DOCS_IMG, Seat, chromium, create_from_lobby, due, live_server, open_seat, synced, wait_for
+from tests.waiting import wait_for
+from tests.web.browser import DOCS_IMG, Seat, chromium, create_from_lobby, due, live_server, open_seat, synced
 
 MAX_CLICKS = 200
 

@@ -4,7 +4,6 @@ action-to-push latency per accepted action, no store errors), and it answers onl
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -18,6 +17,7 @@ from websockets.sync.client import connect
 from affray.store import StoreError
 from affray.table import TableService
 from tests.table.test_kill9 import Server
+from tests.waiting import wait_for
 from tests.web.conftest import create
 from tests.web.helpers import auth, play_to_end, tokens_of
 
@@ -83,10 +83,8 @@ def test_metrics_move_as_a_fight_is_played(server: Server) -> None:
     assert played["affray_action_push_seconds_count"] == client.accepted
     assert played["affray_action_push_seconds_sum"] > 0
     assert played["affray_store_errors_total"] == 0
-    deadline = time.monotonic() + 30  # the socket's close reaches the server a moment after the client's
-    while scrape(server)["affray_websockets_open"] != 0:
-        assert time.monotonic() < deadline, "the closed WebSocket is still counted"
-        time.sleep(0.05)  # polling a condition with a deadline
+    # the socket's close reaches the server a moment after the client's
+    wait_for(lambda: scrape(server)["affray_websockets_open"] == 0, 30, "the closed WebSocket to be uncounted")
 
 
 def test_metrics_answer_only_this_host(server: Server) -> None:

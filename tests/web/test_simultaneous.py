@@ -1,7 +1,7 @@
-"""Two players who click at the same instant in a simultaneous phase are both taken, 50 times over, through the
-server (two threads released together); a real conflict (one player from two tabs) is still refused. The phases:
-WitchHammer's Psych and Planning (WH-02, WH-03: everyone places cards at once) and the Sim HuD's pursuit (WL-22: the
-pursuers each choose to chase, shoot or let go)."""
+"""Two players who click at the same instant in a simultaneous phase are both taken, 50 times over (10 in ``make
+test-quick``), through the server (two threads released together); a real conflict (one player from two tabs) is
+still refused. The phases: WitchHammer's Psych and Planning (WH-02, WH-03: everyone places cards at once) and the Sim
+HuD's pursuit (WL-22: the pursuers each choose to chase, shoot or let go)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ from fastapi.testclient import TestClient
 from affray.ai.base import get_policy
 from affray.core.rng import FastRNG
 from affray.table import TableService
+from tests.sweep import rounds
 from tests.web.conftest import create
 from tests.web.helpers import auth, race, tokens_of
 
-ROUNDS = 50
+ROUNDS = rounds(50, 10)  # make test-quick: 10 (tests/sweep.py)
 
 
 def body(service: TableService, table: str, actor: str, kind: str) -> dict[str, Any]:
