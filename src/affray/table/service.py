@@ -104,6 +104,7 @@ class TableService:
         table, answer = open_table(self, scenario, options, controllers, seed, spectator, seats)
         with self._tables_lock:
             self._tables[table.id] = table
+            table.used = time.monotonic()
         self._schedule_policy(table)
         return answer
 
@@ -397,6 +398,7 @@ class TableService:
         def unsubscribe() -> None:
             with self._tables_lock:
                 self._subscribers.get(table_id, set()).discard(callback)
+                self._touch(table_id)  # the idle clock starts when the last long-poll ends
 
         return unsubscribe
 
@@ -418,6 +420,12 @@ class TableService:
         if joined and count == 1 and follower.seat.role != "gm":
             self._push(table, role="gm")  # the GM's page shows who is connected: a seat that just came
 
+    def _touch(self, table_id: str) -> None:
+        """The table (if in memory) was used now. Under ``_tables_lock``."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            table.used = time.monotonic()
+
     def follower_count(self) -> int:
         """How many followers (WebSockets) hear a seat here, over every table."""
         with self._tables_lock:
@@ -433,6 +441,7 @@ class TableService:
             followers.discard(follower)
             if left:
                 table.connected[follower.seat.name] = count = max(0, table.connected.get(follower.seat.name, 0) - 1)
+                self._touch(table.id)  # the idle clock starts when the last connection closes
         if left and count == 0 and follower.seat.role != "gm":
             self._push(table, role="gm")  # a seat whose last connection went
 
