@@ -24,6 +24,7 @@ import argparse
 import gc
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -150,6 +151,13 @@ def main() -> None:
     args = parser.parse_args()
     where = os.environ.get("AFFRAY_BENCH_DIR") or ("/dev/shm" if Path("/dev/shm").is_dir() else None)
     folder = tempfile.mkdtemp(prefix="affray-bench-evict-", dir=where)
+    try:
+        run(args, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)  # a store of 10,000 tables: about 200 MB
+
+
+def run(args: argparse.Namespace, folder: str) -> None:
     gc.set_threshold(700, 10, 1_000)  # affray serve's collector thresholds (web/server.py)
     with Store(f"sqlite:///{folder}/bench.db") as store:
         service = TableService(store, policy_pause=0, idle_evict=600)

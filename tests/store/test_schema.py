@@ -94,6 +94,8 @@ def test_a_v1_database_is_upgraded_step_by_step_and_keeps_its_rows(store_url: st
         assert store.put_snapshot("old1", Snapshot(4, "code", "h3", "d4", b"four")) is True
         assert store.put_snapshot("old1", Snapshot(3, "code", "h2", "d3", b"three")) is False
         assert store.snapshot("old1") == Snapshot(4, "code", "h3", "d4", b"four")
+        assert store.put_snapshot("old1", Snapshot(4, "code", "h3", "e4", b"good")) is True  # in a bad one's place
+        assert store.snapshot("old1") == Snapshot(4, "code", "h3", "e4", b"good")
     assert schema_version(store_url) == str(SCHEMA_VERSION) == "4"
     with Store(store_url) as again:
         assert again.migrated_from == 4

@@ -107,7 +107,8 @@ def evict(service: TableService, table_id: str) -> None:
 
 @pytest.mark.parametrize("scenario", EXAMPLES)
 def test_a_rebuilt_table_gives_every_seat_the_same_message_byte_for_byte(service: TableService, store: Store,
-                                                                          scenario: str) -> None:
+                                                                          scenario: str,
+                                                                          caplog: pytest.LogCaptureFixture) -> None:
     created, tokens = open_human(service, scenario)
     table_id = created["table"]
     table = play_past_a_snapshot(service, table_id, tokens, face_down=scenario.startswith("witchhammer"))
@@ -139,7 +140,10 @@ def test_a_rebuilt_table_gives_every_seat_the_same_message_byte_for_byte(service
     # Out of memory and back (snapshotted as it left: nothing to replay).
     evict(service, table_id)
     assert store.snapshot(table_id).seq == table.version  # type: ignore[union-attr]
-    assert messages(service, table_id, tokens) == before
+    with caplog.at_level(logging.WARNING, logger="affray.table.restore"):
+        assert messages(service, table_id, tokens) == before
+    assert "not used" not in caplog.text
+    assert service.table(table_id).snapshot_seq == table.version  # it was loaded from that snapshot
     assert service.table(table_id).chains == table.chains
 
 
@@ -175,6 +179,14 @@ def test_a_snapshot_that_does_not_check_out_falls_back_to_replay(service: TableS
     assert after == before
     assert f"table {table_id}: its snapshot at version {table.version} is not used" in caplog.text
     assert not marker.exists()
+    reloaded = service.table(table_id)
+    assert reloaded.snapshot_seq == 0  # set aside: a good one takes its place when the table leaves memory again
+    evict(service, table_id)
+    assert store.snapshot(table_id).digest != values.get("digest", "")  # type: ignore[union-attr]
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="affray.table.restore"):
+        assert messages(service, table_id, tokens) == before
+    assert "not used" not in caplog.text and service.table(table_id).snapshot_seq == table.version
 
 
 class _Runs:

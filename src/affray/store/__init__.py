@@ -31,8 +31,8 @@ The log of record
     previous record.
 
 Snapshots
-    ``put_snapshot(table_id, Snapshot) -> bool`` keeps a table's newest snapshot (False when one at that version or
-    later is there already); ``snapshot(table_id) -> Snapshot | None``. The body is the table layer's, as secret as
+    ``put_snapshot(table_id, Snapshot) -> bool`` keeps a table's newest snapshot, in place of any other (False when
+    a later one is there already); ``snapshot(table_id) -> Snapshot | None``. The body is the table layer's, as secret as
     the seed; the store only keeps it with its digest.
 
 Chat and free rolls

@@ -258,8 +258,9 @@ class Store:
     # -- snapshots (table/snapshot.py) -------------------------------------------------------------------
 
     def put_snapshot(self, table_id: str, snapshot: Snapshot) -> bool:
-        """Keep ``snapshot`` as the table's newest, dropping older ones; False, changing nothing, when the table
-        already holds one at ``seq`` or later (another process wrote it first). Unknown table: UnknownTable."""
+        """Keep ``snapshot`` as the table's newest, in place of any other (one at the same ``seq`` too: a snapshot
+        that did not check out is replaced by a good one); False, changing nothing, when the table holds a later
+        one (another process wrote it). Unknown table: UnknownTable."""
         check_fits(s.snapshots.c.code, snapshot.code)
         check_fits(s.snapshots.c.chain, snapshot.chain, empty=True)
         snaps = s.snapshots
@@ -269,7 +270,7 @@ class Store:
                     raise UnknownTable(f"no table {table_id!r} in the store")
                 newest = c.execute(sa.select(sa.func.max(snaps.c.seq)).where(snaps.c.table_id == table_id)
                                    ).scalar_one_or_none()
-                if newest is not None and newest >= snapshot.seq:
+                if newest is not None and newest > snapshot.seq:
                     return False
                 c.execute(sa.delete(snaps).where(snaps.c.table_id == table_id))
                 c.execute(sa.insert(snaps).values(table_id=table_id, seq=snapshot.seq, code=snapshot.code,

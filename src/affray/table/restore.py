@@ -62,7 +62,7 @@ def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[St
     config = dict(row.config)
     entries = [from_store(r) for r in records]
     try:
-        match = _from_snapshot(row, config, seed, entries, records, snapshot, shared)
+        match, resumed = _from_snapshot(row, config, seed, entries, records, snapshot, shared)
         for entry in entries[match.version:]:
             match.apply_record(entry)
     except (ReplayError, KeyError, ValueError) as exc:
@@ -82,30 +82,34 @@ def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[St
     table.ended = row.outcome if row.ended_at is not None and match.outcome() is None else None
     table.stored_end = row.ended_at is not None
     table.chat = list(chat)
-    table.snapshot_seq = match.version if snapshot is None else snapshot.seq
+    # A snapshot set aside counts as none: the table writes a good one at its next chance (its next records, its
+    # eviction), in its place.
+    table.snapshot_seq = snapshot.seq if resumed and snapshot is not None else 0
     return table
 
 
 def _from_snapshot(row: TableRow, config: JsonObject, seed: bytes, entries: list[JsonObject],
                    records: Sequence[StoredRecord], snapshot: Snapshot | None,
-                   shared: dict[Hashable, object] | None) -> Match:
-    """A fresh match of the stored table, put at its snapshot when that checks out (else at its setup: the caller
-    replays every record)."""
+                   shared: dict[Hashable, object] | None) -> tuple[Match, bool]:
+    """A fresh match of the stored table, put at its snapshot when that checks out (True), else at its setup (False:
+    the caller replays every record)."""
     def fresh() -> Match:
         return Match(get_ruleset(row.ruleset), row.setup, row.options, seed=seed,
                      seats=as_names(config.get("seats")), controllers=as_names(config.get("controllers")),
                      salts=as_str(config.get("salts", LEGACY_SALTS)), shared=shared)
 
     match = fresh()
-    if snapshot is None or not 0 < snapshot.seq <= len(records):
-        return match
+    if snapshot is None:
+        return match, False
     try:
+        if not 0 < snapshot.seq <= len(records):
+            raise SnapshotRefused(f"the store holds {len(records)} records")
         load(match, snapshot, entries[:snapshot.seq], records[snapshot.seq - 1].chain)
     except SnapshotRefused as exc:
         log.warning("table %s: its snapshot at version %s is not used (%s): replaying its %s records", row.id,
                     snapshot.seq, exc, len(records))
-        return fresh()
-    return match
+        return fresh(), False
+    return match, True
 
 
 def reload(store: Store, table: Table, shared: dict[Hashable, object] | None = None) -> None:
