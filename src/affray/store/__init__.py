@@ -32,8 +32,8 @@ The log of record
 
 Snapshots
     ``put_snapshot(table_id, Snapshot) -> bool`` keeps a table's newest snapshot, in place of any other (False when
-    a later one is there already); ``snapshot(table_id) -> Snapshot | None``. The body is the table layer's, as secret as
-    the seed; the store only keeps it with its digest.
+    a later one is there already); ``snapshot(table_id) -> Snapshot | None``. The body is the table layer's, as
+    secret as the seed; the store only keeps it with its digest.
 
 Chat and free rolls
     ``add_chat(table_id, ChatLine) -> bool`` (False when its ``n`` is taken: number anew) and ``chat(table_id,
