@@ -2,11 +2,11 @@
 
 Markers, set here at collection (pyproject.toml registers them): ``server`` on every test that starts a server — an
 ``affray serve`` process (``tests.table.test_kill9.Server``), a table server in a thread (``live_server``), or
-PostgreSQL (the ``pg_server``/``pg_url`` fixtures, a store test's ``postgresql`` case) — and ``browser`` (with
-``server``) on every test that drives Chromium (``chromium()``). A test counts as starting one when its own code or
-the code of a fixture it uses (from this suite) calls a starter. ``make test-quick`` runs the rest:
-``pytest -m "not server and not browser"``. The browser tests run first, then the other server tests (see
-``_weight``).
+PostgreSQL (the ``pg_server``/``pg_url`` fixtures, or the ``postgresql`` case of a parametrized fixture, which may
+ask for ``pg_url`` only when it runs) — and ``browser`` (with ``server``) on every test that drives Chromium
+(``chromium()``). A test counts as starting one when its own code or the code of a fixture it uses (from this
+suite) calls a starter. ``make test-quick`` runs the rest: ``pytest -m "not server and not browser"``. The browser
+tests run first, then the other server tests (see ``_weight``).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import inspect
 import re
+import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -32,7 +33,7 @@ def starts(functions: Iterable[Callable[..., Any]], fixtures: Iterable[str], par
     transitively) with ``params``: ``server``, ``browser``, both or none."""
     source = "\n".join(_source(f) for f in functions)
     marks = {"server", "browser"} if STARTS_BROWSER.search(source) else set()
-    if STARTS_SERVER.search(source) or PG_FIXTURES & set(fixtures) or params.get("store_url") == "postgresql":
+    if STARTS_SERVER.search(source) or PG_FIXTURES & set(fixtures) or "postgresql" in params.values():
         marks.add("server")
     return marks
 
@@ -62,6 +63,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # order). xdist hands tests out in this order, so the workers finish together on short tests instead of one
     # worker still driving a browser fight alone at the end.
     items.sort(key=_weight)
+
+
+@pytest.fixture(autouse=True)
+def _no_browser_outside_browser_tests(request: pytest.FixtureRequest) -> None:
+    """Stop the process's shared Chromium (tests/web/browser.py) before a test that does not drive it: Playwright's
+    event loop, set in this thread while it runs, would refuse the test's own ``asyncio.run``. The browser tests
+    run first (``_weight``), so a worker starts and stops Chromium about once."""
+    browser = sys.modules.get("tests.web.browser")
+    if browser is not None and request.node.get_closest_marker("browser") is None:
+        browser._stop_chromium()
 
 
 def _weight(item: pytest.Item) -> int:

@@ -47,6 +47,8 @@ def test_a_test_on_postgresql_is_marked_server_by_its_fixture_or_its_store_case(
     assert starts([_plays_a_fight_in_process], ["tmp_path", "pg_url"], {}) == {"server"}
     assert starts([_plays_a_fight_in_process], ["store"], {"store_url": "postgresql"}) == {"server"}
     assert starts([_plays_a_fight_in_process], ["store"], {"store_url": "sqlite"}) == set()
+    # a fixture that asks for pg_url only in its postgresql case (tests/web/test_races.py's db_url)
+    assert starts([_plays_a_fight_in_process], ["two_servers", "db_url"], {"db_url": "postgresql"}) == {"server"}
 
 
 def test_a_test_that_starts_nothing_has_no_marker() -> None:

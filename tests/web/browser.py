@@ -7,6 +7,8 @@ Every wait is bounded: Playwright's own expectations (``expect(...).to_have_text
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import shutil
 import socket
@@ -81,16 +83,43 @@ def live_server(db: Path, policy_pause: float = 0.05) -> Iterator[LiveServer]:
 
 @contextmanager
 def chromium() -> Iterator[Any]:
-    """A headless Chromium (Debian's) under Playwright."""
+    """A headless Chromium (Debian's) under Playwright, for one test: every page it opens is in a context of its own
+    (:func:`open_seat`), and every context is closed when the block ends.
+
+    One Chromium serves every test of a test process: started by the first block, stopped when the process ends
+    (:func:`_stop_chromium`, at exit). Starting Playwright and Chromium took about a second of each browser test;
+    contexts keep the tests apart as separate browser profiles would (own cookies, storage and cache)."""
+    browser = _shared_browser()
+    try:
+        yield browser
+    finally:
+        for context in list(browser.contexts):
+            context.close()
+
+
+_running: list[Any] = []  # [playwright, browser] once started in this process
+
+
+def _shared_browser() -> Any:
+    if _running and _running[1].is_connected():
+        return _running[1]
+    _stop_chromium()
     from playwright.sync_api import sync_playwright
 
     path = require_chromium()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(path), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
+    playwright = sync_playwright().start()
+    _running[:] = [playwright, playwright.chromium.launch(executable_path=str(path), args=CHROMIUM_ARGS)]
+    return _running[1]
+
+
+@atexit.register
+def _stop_chromium() -> None:
+    if _running:
+        playwright, browser = _running
+        _running.clear()
+        with contextlib.suppress(Exception):  # a browser that already went away has nothing to close
             browser.close()
+        playwright.stop()
 
 
 def record_frames(page: Any, into: list[str]) -> None:
