@@ -50,10 +50,11 @@ def service(store: Store) -> Iterator[TableService]:
     opened.close()
 
 
-def open_human(service: TableService, scenario: str, seed: int = 7) -> tuple[Created, dict[str, str]]:
+def open_human(service: TableService, scenario: str, seed: int = 7, options: dict[str, object] | None = None
+               ) -> tuple[Created, dict[str, str]]:
     """A table whose every combatant a person plays (the test plays them all); its seats' tokens by name."""
     checked, _ = resolve_scenario(scenario)
-    created = service.create(scenario, controllers={a: "human" for a in checked.controllers if a != "gm"},
+    created = service.create(scenario, options, controllers={a: "human" for a in checked.controllers if a != "gm"},
                              seed=seed)
     tokens = {"gm": created["gm"]["token"], **{n: seat["token"] for n, seat in created["seats"].items()}}
     return created, tokens
@@ -295,3 +296,25 @@ def test_serve_help_names_idle_evict_and_a_bad_value_is_refused_with_a_sentence(
         assert "--idle-evict takes a number of seconds from 1 to 604800 (a week), or 0 to keep every table in " \
                "memory" in " ".join(said.split()), said
     assert not (tmp_path / "x.db").exists()  # refused before anything opened the database
+
+
+def test_a_table_whose_countdown_runs_stays_and_is_loaded_at_start(store: Store) -> None:
+    """Rule: WH-B20 (the Drama Timer, which the GM starts and the server calls when it runs out)."""
+    from affray.table import gm
+
+    service = TableService(store, policy_pause=0, idle_evict=600)
+    created, _ = open_human(service, "witchhammer/mill_ambush", 3, {"drama_timer": True})
+    quiet, _ = open_human(service, "witchhammer/mill_ambush", 4)
+    table, seat = service.authenticate(created["table"], created["gm"]["token"])
+    assert gm.start_timer(service, table, seat, 3600)["timer"] is not None
+    assert service.evict_idle(now=FAR) == [quiet["table"]]  # the one without a running countdown
+    service.close()
+    again = TableService(store, policy_pause=0, idle_evict=600)
+    loaded = threading.Event()
+    for _ in range(1000):  # bounded: the worker loads the timed tables first thing
+        if created["table"] in again.loaded():
+            loaded.set()
+            break
+        loaded.wait(0.01)
+    assert loaded.is_set() and again.loaded() == [created["table"]]
+    again.close()
