@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from affray.core.events import Committed
-from affray.core.json import as_list, as_object
+from affray.core.json import as_int, as_list, as_object
 from affray.store import Store
 from affray.store import schema as s
 from affray.table import Refusal, Table, TableService
@@ -318,3 +318,38 @@ def test_a_table_whose_countdown_runs_stays_and_is_loaded_at_start(store: Store)
         loaded.wait(0.01)
     assert loaded.is_set() and again.loaded() == [created["table"]]
     again.close()
+
+
+def test_undo_records_and_rulings_come_back_from_a_snapshot(service: TableService, store: Store) -> None:
+    """A GM's rewind and rulings before the snapshot: the rebuilt table gives every seat the same message, and a
+    rewind after it goes back along the same lines as a full replay's table does."""
+    from affray.table import gm
+
+    created, tokens = open_human(service, "spellchrome/ford_duel")
+    table_id = created["table"]
+    rng = random.Random(8)
+    for _ in range(4):
+        assert step(service, table_id, tokens, rng)
+    table, master = service.authenticate(table_id, tokens["gm"])
+    gm.take_back(service, table, master, 2, table.version, True)
+    for _ in range(3):
+        assert step(service, table_id, tokens, rng)
+    actor = next(a for a in table.match.names() if a != "gm")
+    bar = as_object(as_list(as_object(as_object(gm.adjustable(table, master)["combatants"])[actor])["bars"])[0])
+    for value in (as_int(bar["max"]) - 1, as_int(bar["max"])):
+        gm.adjust(service, table, master, table.version, None, "a ruling",
+                  [{"combatant": actor, "bar": bar["name"], "value": value}])
+    assert [r.kind for r in table.match.records].count("undo") == 1
+    assert [r.kind for r in table.match.records].count("gm") == 2
+    before = messages(service, table_id, tokens)
+    evict(service, table_id)
+    assert messages(service, table_id, tokens) == before
+    rebuilt, master = service.authenticate(table_id, tokens["gm"])
+    assert rebuilt.snapshot_seq == rebuilt.version  # from the snapshot
+    gm.take_back(service, rebuilt, master, 3, rebuilt.version, True)
+    row = store.table(table_id)
+    assert row is not None
+    replayed = build_table(row, store.seats(table_id), store.records(table_id), store.chat(table_id))
+    for token in tokens.values():
+        _, seat = service.authenticate(table_id, token)
+        assert encode(service.state(rebuilt, seat)) == encode(service.state(replayed, replayed.seats[seat.name]))
