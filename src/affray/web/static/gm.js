@@ -40,7 +40,14 @@ function linkedSeats(page) {
   return Object.entries(data?.seats || {}).map(([seat, s]) => ({ seat, actors: s.actors || [], role: s.role || "" }));
 }
 
+const drawnQr = new Map(); // link -> its SVG: the GM's page draws each link's code once, not on every message
+
 function qrSvg(text) {
+  if (!drawnQr.has(text)) drawnQr.set(text, drawQr(text));
+  return drawnQr.get(text);
+}
+
+function drawQr(text) {
   // The link as a QR code (error correction M), drawn as one SVG path of dark modules with a quiet zone of 4.
   const qr = qrcode(0, "M");
   qr.addData(text);

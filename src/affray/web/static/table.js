@@ -12,6 +12,14 @@ import { editorPanel, gmPanel, keepFragmentLinks, linksPanel, loadSeats, wireGm 
 
 const tableId = document.body.dataset.table;
 const $ = (id) => document.getElementById(id);
+// A panel's HTML is put in only when it changed: a panel that did not change keeps its DOM (the focus, a half-typed
+// field, a scroll position) and costs the browser no new layout; most messages change two or three panels.
+const shown = new Map();
+function put(id, html) {
+  if (shown.get(id) === html) return;
+  shown.set(id, html);
+  $(id).innerHTML = html;
+}
 const fragment = decodeURIComponent(location.hash.slice(1));
 const fromLink = fragment ? keepFragmentLinks(tableId, fragment) : "";
 if (fromLink) localStorage.setItem(`affray.token.${tableId}`, fromLink);
@@ -170,22 +178,22 @@ function render() {
   const typing = document.activeElement?.id;
   if (typing === "chat-text") page.draft.text = document.activeElement.value;
   $("title").textContent = msg.title;
-  $("status").innerHTML = statusPanel(v);
-  $("combatants").innerHTML = combatantCards(v, rel, { gm, editing: page.editing });
+  put("status", statusPanel(v));
+  put("combatants", combatantCards(v, rel, { gm, editing: page.editing }));
   // The ruleset's own panels, each where the view asks for it (its declared "panels").
   const grid = wants(v, "grid") ? drawBoard(v, due, { selected: page.selected, rel, gm, editing: page.editing }) : null;
   const board = grid || (wants(v, "line") ? drawLine(v, rel, gm) : null) || (wants(v, "places") ? drawPlaces(v, rel) : null);
   const moving = grid && (squaresOf(due).size || targetsOf(due).size);
-  $("board").hidden = !board; $("board").innerHTML = !board ? "" : !moving ? board : `${board}<p class="small muted">Green squares: where you may move (orange: every way there provokes an attack of opportunity); red-edged: squares your foes threaten. Click a square or a dashed foe, or use Tab and Enter.</p>`;
+  $("board").hidden = !board; put("board", !board ? "" : !moving ? board : `${board}<p class="small muted">Green squares: where you may move (orange: every way there provokes an attack of opportunity); red-edged: squares your foes threaten. Click a square or a dashed foe, or use Tab and Enter.</p>`);
   const cards = wants(v, "cards");
   const detail = (cards ? cardsPanel(v, due, button) : "") + (wants(v, "facts") ? factsPanel(v) : "");
-  $("detail").hidden = !detail; $("detail").innerHTML = detail;
-  $("actions").innerHTML = actionsPanel(v, due, Boolean(grid), cards);
-  $("log").innerHTML = logPanel([...page.log.values()].sort((a, b) => a.seq - b.seq), names, page.raw);
-  $("chat").innerHTML = chatPanel([...page.chat.values()].sort((a, b) => a.n - b.n), msg.seats, msg.seat, page.draft, page.checkedRolls);
-  $("seed").innerHTML = seedPanel();
+  $("detail").hidden = !detail; put("detail", detail);
+  put("actions", actionsPanel(v, due, Boolean(grid), cards));
+  put("log", logPanel([...page.log.values()].sort((a, b) => a.seq - b.seq), names, page.raw));
+  put("chat", chatPanel([...page.chat.values()].sort((a, b) => a.n - b.n), msg.seats, msg.seat, page.draft, page.checkedRolls));
+  put("seed", seedPanel());
   $("gm").hidden = !gm; $("links").hidden = !gm; $("editor").hidden = !gm || !page.editing;
-  if (gm) { $("gm").innerHTML = gmPanel(page, names); $("links").innerHTML = linksPanel(page, names); $("editor").innerHTML = editorPanel(page, v); }
+  if (gm) { put("gm", gmPanel(page, names)); put("links", linksPanel(page, names)); put("editor", editorPanel(page, v)); }
   if (msg.outcome && msg.seed && !page.verdict) runVerify(); else renderEnd();
   if (focused) document.querySelector(`[data-act="${CSS.escape(focused)}"], [data-square="${CSS.escape(focused)}"], [data-target="${CSS.escape(focused)}"]`)?.focus();
   if (typing === "chat-text") { const box = $("chat-text"); box.focus(); box.setSelectionRange(box.value.length, box.value.length); }
@@ -249,7 +257,7 @@ document.addEventListener("keydown", (ev) => {
 wireGm(page, client, render, showError);
 
 if (!token) {
-  $("status").innerHTML = "<h2>No seat</h2><p>Open this table with your invite link (it ends with #…).</p>";
+  put("status", "<h2>No seat</h2><p>Open this table with your invite link (it ends with #…).</p>");
 } else {
   client.connect(receive, (text, bad) => {
     $("conn").textContent = bad ? (text === "reconnecting…" ? "The server cannot be reached; reconnecting…" : text) : text;
