@@ -17,9 +17,10 @@ replayed in full from its records, exactly as before snapshots existed, and the 
 - ``digest``: the body's SHA-256 matches (a damaged row, a disk error);
 - ``chain``: it was taken at the chain head the store's records give at its version, so it belongs to this history
   and not to a rolled-back or rewritten one;
-- the body unpickles through :class:`_Unpickler`, which builds only affray's own rule and core data classes and
-  the builtin containers, never calls a function: the database is trusted with the seed already, but a row in it
-  must not become code run by the server;
+- the body unpickles through :class:`_Unpickler`, which names only classes (affray's core data classes, the table's
+  ruleset's own, the builtin containers), never a function or another module's class, so at most it builds those
+  classes' objects: the database is trusted with the seed already, but a row in it must not become code the
+  server runs (``tests/table/test_evict.py`` tries a pickle that would);
 - the unpickled state reads back as the ruleset's summary (``Ruleset.snapshot``) recorded beside it, and passes the
   ruleset's invariants.
 
@@ -59,7 +60,7 @@ PROTOCOL = 5
 # table's own ruleset's package (plain data: those layers do no I/O, docs/architecture.md). Never a function, never
 # another module's class.
 _BUILTINS = frozenset({"set", "frozenset", "dict", "list", "tuple", "bytes", "bytearray", "int", "float", "str",
-                       "bool", "complex", "slice", "range", "object"})
+                       "bool"})
 _COLLECTIONS = frozenset({"OrderedDict", "deque", "defaultdict", "Counter"})
 _CORE = "affray.core."
 
