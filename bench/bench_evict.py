@@ -206,14 +206,14 @@ def run(args: argparse.Namespace, folder: str) -> None:
         longs = timed(bench, store, long)
         service.close()
     print(f"{args.tables} tables of {args.scenario} in the store ({idle} played {args.idle_actions} actions and left "
-          f"memory), {args.live} live ({args.actions} actions each, every seat's message read after each); built in "
+          f"memory), {args.live} live ({args.actions} actions each, every seat's message read after them); built in "
           f"{built[1]:.0f} s ({built[0]:.0f} s CPU); {load()}")
     print(f"resident memory, {in_memory} tables in memory and {args.tables} in the store: {full_mib:.0f} MB "
           f"(goal: under {GOALS['rss']:.0f} MB); {base_mib:.0f} MB before the live tables")
     print(f"memory per live table after {args.actions} actions: {per_table:.0f} KiB of resident memory (growth over "
           f"{args.live} tables), {traced_kib:.0f} KiB of Python objects (tracemalloc, {len(traced)} tables) "
-          f"(goal: under {GOALS['per_table']:.0f} KiB; before this change about 1,150 KiB resident with six "
-          f"connections, 540 KiB of Python objects)")
+          f"(goal: under {GOALS['per_table']:.0f} KiB; before this change 425 KiB of Python objects, "
+          f"docs/performance.md)")
     print(f"first request after eviction ({len(sample)} tables, authenticate and the GM's whole message): "
           f"p50 {pct(short['wall'], 0.5):.1f} ms, p99 {pct(short['wall'], 0.99):.1f} ms wall; CPU "
           f"{spread(short, 'cpu')} (goal: p99 under {GOALS['p99']:.0f} ms), of which the rebuild "
