@@ -2,9 +2,9 @@
 
 ``TableService(store)`` serves at once and loads a table from the store on its first use (from its newest snapshot
 and the records after it, checked against the stored commitment and chain: :mod:`affray.table.restore`), drops a
-table that nobody used for ``idle_evict`` seconds (no request, no follower, no long-poll: docs/table.md, "Tables in
-memory"), keeps a snapshot of each table every :data:`~affray.table.snapshot.SNAPSHOT_EVERY` records, creates
-tables, checks tokens, takes actions, plays policy seats after a pause, and runs the GM tools
+table that nobody used for ``idle_evict`` seconds and keeps a snapshot of each table every
+:data:`~affray.table.snapshot.SNAPSHOT_EVERY` records (:mod:`affray.table.residency`; docs/table.md, "Tables in
+memory"), creates tables, checks tokens, takes actions, plays policy seats after a pause, and runs the GM tools
 (:mod:`affray.table.gm`). Every change follows one path: the match applies the step in memory under the table's
 lock, the record is appended to the store (the database's unique (table, seq) decides races: a lost race is rolled
 back and answered ``stale_version``), and only then is the action acknowledged. The store's change notices (one code
@@ -28,6 +28,7 @@ from affray.core.engine import Action, Rejected
 from affray.core.json import JsonObject
 from affray.core.memo import TableStatic
 from affray.store import Store, StoreError
+from affray.table import residency
 from affray.table.errors import CONFLICT, NOT_FOUND, UNAUTHORIZED, UNAVAILABLE, Refusal, refused_step
 from affray.table.feed import Follower, Push, first_push, pushes
 from affray.table.hooks import ServiceHooks
@@ -42,7 +43,6 @@ from affray.table.restore import (
     to_store,
 )
 from affray.table.snapshot import SNAPSHOT_EVERY
-from affray.table.snapshot import take as take_snapshot
 from affray.table.tokens import token_hash
 from affray.table.worker import Worker
 
@@ -56,8 +56,6 @@ log = logging.getLogger(__name__)
 Subscriber = Callable[[], object]
 RACE_RETRIES = 3  # submissions of one action after lost races with other processes (each loss is another's record)
 IDLE_EVICT = 600.0  # seconds a table stays in memory with no request and no connection (affray serve --idle-evict)
-SWEEPS_PER_IDLE = 10  # the idle sweep runs this many times per idle_evict (a table leaves 0-10 % late)
-SWEEP_LIMITS = (1.0, 60.0)  # ... but not more often than every second nor less often than every minute
 
 
 
@@ -84,10 +82,7 @@ class TableService:
         self._snapshotting: set[str] = set()  # tables whose snapshot job is scheduled
         self.worker = Worker()
         self._listener = store.listen(self._on_notice, on_reconnect=self._on_reconnect)
-        self.worker.schedule(0, self._load_timed)
-        if self.idle_evict is not None:
-            every = min(max(self.idle_evict / SWEEPS_PER_IDLE, SWEEP_LIMITS[0]), SWEEP_LIMITS[1])
-            self.worker.schedule(every, lambda: self._sweep(every))
+        residency.start(self)
 
     def close(self) -> None:
         self.worker.close()
@@ -159,79 +154,9 @@ class TableService:
             self._schedule_policy(table)
         return found
 
-    def _load_timed(self) -> None:
-        """At start: load the tables whose GM countdown runs, so that it runs out on time though nobody asks."""
-        try:
-            timed = self.store.timed_tables()
-        except StoreError as exc:
-            log.error("store: the tables with a running countdown were not loaded: %s", exc)
-            return
-        for table_id in timed:
-            try:
-                self.table(table_id)
-            except Refusal as exc:
-                log.error("table %s not loaded: %s", table_id, exc.message)
-
-    # -- leaving memory -------------------------------------------------------------------------------------
-
-    def _idle(self, table: Table, now: float) -> bool:
-        """Whether ``table`` may leave memory: unused for ``idle_evict`` seconds, heard by no follower, waited on by
-        no long-poll, with no policy move scheduled and no countdown running. Under ``_tables_lock``."""
-        assert self.idle_evict is not None
-        timer = table.config.get("timer")
-        return (now - table.used >= self.idle_evict and not self._followers.get(table.id)
-                and not self._subscribers.get(table.id) and table.policy_due == -1
-                and not (isinstance(timer, dict) and not table.over))
-
     def evict_idle(self, now: float | None = None) -> list[str]:
-        """Drop every idle table (:meth:`_idle`) from memory, after snapshotting any records since its newest
-        snapshot (its next load then replays none); returns their ids. Run by the worker every so often."""
-        if self.idle_evict is None:
-            return []
-        now = time.monotonic() if now is None else now
-        with self._tables_lock:
-            idle = [table for table in self._tables.values() if self._idle(table, now)]
-        gone = []
-        for table in idle:
-            if table.version > table.snapshot_seq:
-                self.snapshot(table)
-            with table.lock, self._tables_lock:
-                if self._tables.get(table.id) is table and self._idle(table, now):
-                    del self._tables[table.id]
-                    self._followers.pop(table.id, None)
-                    self._subscribers.pop(table.id, None)
-                    gone.append(table.id)
-        return gone
-
-    def _sweep(self, every: float) -> None:
-        try:
-            gone = self.evict_idle()
-            if gone:
-                log.info("%s idle table(s) left memory", len(gone))
-        finally:
-            self.worker.schedule(every, lambda: self._sweep(every))
-
-    def snapshot(self, table: Table) -> bool:
-        """Store a snapshot of ``table`` as it is now (:mod:`affray.table.snapshot`): pickled under its lock,
-        written after. False when it could not be taken or written (logged: the table replays more on its next
-        load, nothing else)."""
-        with table.lock:
-            if table.version == 0 or table.version <= table.snapshot_seq:
-                return False
-            try:
-                taken = take_snapshot(table.match, table.head)
-            except Exception:
-                log.exception("table %s: no snapshot at version %s", table.id, table.version)
-                table.snapshot_seq = table.version  # not again before another SNAPSHOT_EVERY records
-                return False
-        try:
-            self.store.put_snapshot(table.id, taken)
-        except StoreError as exc:
-            log.error("table %s: the snapshot at version %s was not stored: %s", table.id, taken.seq, exc)
-            return False
-        with table.lock:
-            table.snapshot_seq = max(table.snapshot_seq, taken.seq)
-        return True
+        """Drop every idle table from memory (:func:`affray.table.residency.evict_idle`); returns their ids."""
+        return residency.evict_idle(self, now)
 
     def authenticate(self, table_id: str, token: str | None) -> tuple[Table, SeatInfo]:
         """The table and seat a token opens. A missing, wrong, replaced or other table's token: 401."""
@@ -358,25 +283,9 @@ class TableService:
             table.by_submission[key] = record.seq
         table.used = time.monotonic()  # a table whose policies play is in use
         if table.version - table.snapshot_seq >= SNAPSHOT_EVERY:
-            self._snapshot_soon(table)
+            residency.snapshot_soon(self, table)
         self._record_end(table)
         return True
-
-    def _snapshot_soon(self, table: Table) -> None:
-        """Snapshot ``table`` on the worker thread (off the action's path), once at a time per table."""
-        with self._tables_lock:
-            if table.id in self._snapshotting:
-                return
-            self._snapshotting.add(table.id)
-
-        def job() -> None:
-            try:
-                self.snapshot(table)
-            finally:
-                with self._tables_lock:
-                    self._snapshotting.discard(table.id)
-
-        self.worker.schedule(0, job)
 
     def _record_end(self, table: Table) -> None:
         outcome = table.match.outcome()
