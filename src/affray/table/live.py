@@ -54,6 +54,8 @@ class Table:
     policy_due: int = -1  # the version a policy move is scheduled for (one at a time)
     chat: list[ChatLine] = field(default_factory=list)  # every line, whispers included (table/chat.py)
     connected: dict[str, int] = field(default_factory=dict)  # open connections per seat, in this process
+    snapshot_seq: int = 0  # the version of its newest snapshot in the store (table/snapshot.py)
+    used: float = 0.0  # when a request or a record last touched it (monotonic): the idle eviction's clock
     lock: threading.RLock = field(default_factory=threading.RLock)
     changed: threading.Condition = field(init=False)
 
