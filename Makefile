@@ -9,6 +9,8 @@
 #               browser (pytest -m "not server and not browser"; tests/conftest.py sets the markers), the fast path's
 #               differential test on QUICK_FAST_SEEDS seeds (make test: 200), and the sweeps over every example on a
 #               fixed third of each ruleset's examples (AFFRAY_QUICK=1, tests/sweep.py; make test: all of them)
+#   make mypyc / test-mypyc / bench-mypyc   optional: the simulation's hot modules compiled with mypyc into a copy
+#               of src/ (build/mypyc), the fast path's and the two party rulesets' tests run against it, its bench
 PYTHON ?= python3
 # Python's own bytecode cache on, whatever the shell says: with PYTHONDONTWRITEBYTECODE set (as on these machines)
 # every test process, CLI subprocess and server start compiled affray from source again, and pytest rewrote every
@@ -26,7 +28,7 @@ PORT ?= 8000
 DEMO_TABLE ?= witchhammer/mill_ambush
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run demo test test-quick lint fuzz bench bench-versions clean browser screenshots
+.PHONY: run demo test test-quick lint fuzz bench bench-versions mypyc test-mypyc bench-mypyc clean browser screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -87,5 +89,18 @@ bench: $(STAMP_DEV)
 bench-versions: $(STAMP_RUN)
 	$(BIN)/python bench/bench_versions.py --baseline $(BASELINE) --examples $(dir $(BASELINE))../../examples
 
+# Optional, never part of make test: the simulation's hot modules compiled with mypyc into a copy of src/
+# (bench/mypyc_build.py; needs a C compiler), the same tests run against that copy, and the fast-path bench on it
+MYPYC_OUT ?= build/mypyc
+mypyc: $(STAMP_DEV)
+	$(BIN)/python bench/mypyc_build.py --out $(MYPYC_OUT)
+
+test-mypyc: mypyc
+	PYTHONPATH=$(MYPYC_OUT)/src $(BIN)/pytest -n $(WORKERS) -q -m "not server and not browser" \
+	  tests/conformance/test_fast_path.py tests/witchhammer tests/spellchrome tests/sim tests/core/test_grid.py
+
+bench-mypyc: mypyc
+	PYTHONPATH=$(MYPYC_OUT)/src $(BIN)/python bench/bench_fast.py --only witchhammer,spellchrome --baseline $(or $(BASELINE),.)
+
 clean:
-	rm -rf $(VENV) out .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) out build/mypyc .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -174,3 +174,6 @@ _.check_scenario  # web/pages.py: a FastAPI route, registered by its decorator
 _.rulesets  # web/pages.py: a FastAPI route, registered by its decorator
 _.seat_socket  # web/ws.py: a FastAPI route, registered by its decorator
 _.__traceback__  # web/ws.py: cleared so a refused request's exception keeps no frames alive (web/errors.py)
+_.open_tables  # store/db.py: the store's API (its tests, an operator's script); the server loads tables on first use
+_.persistent_id  # table/snapshot.py: pickle's hook, called by the pickler
+_.persistent_load  # table/snapshot.py: pickle's hook, called by the unpickler

@@ -109,7 +109,7 @@ def test_an_appended_record_survives_reopening_the_database(store_url: str) -> N
         assert first.append("tbl1", action(0, submission_id="s0", payload=PAYLOAD)) is True
         first.audit("tbl1", "gm", "pause")
     with Store(store_url) as again:
-        assert again.migrated_from == 3
+        assert again.migrated_from == 4
         [record] = again.records("tbl1")
         assert (record.seq, record.submission_id, record.payload) == (0, "s0", PAYLOAD)
         assert [table.id for table in again.open_tables()] == ["tbl1"]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from affray.store import SCHEMA_VERSION, ChatLine, Record, Store, StoreError
+from affray.store import SCHEMA_VERSION, ChatLine, Record, Snapshot, Store, StoreError
 from tests.pg import PgServer
 from tests.store.conftest import SEATS, new_table
 
@@ -88,9 +88,17 @@ def test_a_v1_database_is_upgraded_step_by_step_and_keeps_its_rows(store_url: st
         assert store.add_chat("old1", ChatLine(0, "alice", None, "chat", {"text": "hello"})) is True
         assert store.add_chat("old1", ChatLine(0, "gm", None, "chat", {"text": "taken"})) is False
         assert [(line.n, line.seat, line.body) for line in store.chat("old1")] == [(0, "alice", {"text": "hello"})]
-    assert schema_version(store_url) == str(SCHEMA_VERSION) == "3"
+        # What v4 added: a table's newest snapshot, kept alone.
+        assert store.snapshot("old1") is None
+        assert store.put_snapshot("old1", Snapshot(2, "code", "h1", "d2", b"two")) is True
+        assert store.put_snapshot("old1", Snapshot(4, "code", "h3", "d4", b"four")) is True
+        assert store.put_snapshot("old1", Snapshot(3, "code", "h2", "d3", b"three")) is False
+        assert store.snapshot("old1") == Snapshot(4, "code", "h3", "d4", b"four")
+        assert store.put_snapshot("old1", Snapshot(4, "code", "h3", "e4", b"good")) is True  # in a bad one's place
+        assert store.snapshot("old1") == Snapshot(4, "code", "h3", "e4", b"good")
+    assert schema_version(store_url) == str(SCHEMA_VERSION) == "4"
     with Store(store_url) as again:
-        assert again.migrated_from == 3
+        assert again.migrated_from == 4
         assert [entry.kind for entry in again.audit_trail("old1")] == ["pause"]
 
 
@@ -98,13 +106,13 @@ def test_an_empty_database_gets_the_current_schema(store_url: str) -> None:
     with Store(store_url) as store:
         assert store.migrated_from == 0
         store.create_table(new_table(), SEATS)
-    assert schema_version(store_url) == "3"
+    assert schema_version(store_url) == "4"
 
 
 def test_a_database_newer_than_this_program_refuses_to_open(store_url: str) -> None:
     Store(store_url).close()
-    build(store_url, "UPDATE meta SET value = '4' WHERE key = 'schema_version'")
-    with pytest.raises(StoreError, match=r"schema version 4, newer than this affray understands \(up to 3\); "
+    build(store_url, "UPDATE meta SET value = '5' WHERE key = 'schema_version'")
+    with pytest.raises(StoreError, match=r"schema version 5, newer than this affray understands \(up to 4\); "
                                          "upgrade affray"):
         Store(store_url)
 

@@ -224,10 +224,15 @@ def serve(host: Annotated[str, typer.Option("--host", help="the address to liste
           header_timeout: Annotated[float, typer.Option(
               "--header-timeout", min=0.1, help="seconds for a request's headers to arrive")] = HEADER_TIMEOUT,
           body_timeout: Annotated[float, typer.Option(
-              "--body-timeout", min=0.1, help="seconds for a request's body to arrive")] = BODY_TIMEOUT) -> None:
+              "--body-timeout", min=0.1, help="seconds for a request's body to arrive")] = BODY_TIMEOUT,
+          idle_evict: Annotated[str, typer.Option(
+              "--idle-evict", metavar="SECONDS",
+              help="seconds a table with no request and no connection stays in memory; then it is dropped and "
+                   "rebuilt from the database on its next request (0: never)")] = "600") -> None:
     """Run the live table server (HTTP and WebSocket API, OpenAPI at /docs)."""
     limits = ConnectionLimits(header_timeout=header_timeout, body_timeout=body_timeout, per_address=per_address)
-    serve_command(host, port, db, create_key, policy_pause, examples, ws_compression, limits, max_connections or None)
+    serve_command(host, port, db, create_key, policy_pause, examples, ws_compression, limits, max_connections or None,
+                  idle_evict)
 
 
 @app.command()

@@ -22,18 +22,36 @@ DEFAULT_SERVER = "http://127.0.0.1:8000"
 
 def serve_command(host: str, port: int, db: str, create_key: str | None, policy_pause: float,
                   examples: Path | None, ws_compression: bool = True, limits: ConnectionLimits | None = None,
-                  max_connections: int | None = MAX_CONNECTIONS) -> None:
+                  max_connections: int | None = MAX_CONNECTIONS, idle_evict: str = "600") -> None:
     from affray.store import StoreError
     from affray.web.server import serve
 
     if policy_pause < 0:
         raise CliError("--policy-pause must be 0 or more seconds")
+    evict = idle_seconds(idle_evict)
     console.print(f"affray table server on http://{host}:{port} (database {escape(_safe_url(db))}); Ctrl-C stops it")
     try:
         serve(host, port, db, create_key=create_key, policy_pause=policy_pause, examples_dir=examples,
-              ws_compression=ws_compression, limits=limits, max_connections=max_connections)
+              ws_compression=ws_compression, limits=limits, max_connections=max_connections, idle_evict=evict)
     except StoreError as exc:
         raise CliError(str(exc)) from None
+
+
+MAX_IDLE_EVICT = 7 * 24 * 3600.0  # a week: a longer wait is "never", which 0 says
+
+
+def idle_seconds(text: str) -> float | None:
+    """``--idle-evict``: a number of seconds (at least 1, at most a week), or 0 for never (None)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if seconds == 0:
+        return None
+    if not 1 <= seconds <= MAX_IDLE_EVICT:  # also refuses nan and inf
+        raise CliError(f"--idle-evict takes a number of seconds from 1 to {MAX_IDLE_EVICT:.0f} (a week), or 0 to "
+                       f"keep every table in memory; {text!r} is not one")
+    return seconds
 
 
 def _safe_url(db: str) -> str:

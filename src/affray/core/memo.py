@@ -48,6 +48,15 @@ class Cache(dict[K, V]):
         return value
 
 
+class TableStatic(dict[Hashable, Any]):
+    """A static store that a table server shares between its live tables of one setup and options. Unlike a
+    simulation's, its caches keep the small bounds of a match's own store: a server may hold tables of many setups,
+    each with a store, and its tables decide seconds apart, so large caches would hold memory for little. It can be
+    weakly referenced, so that the server's index of stores lets one go with its last table."""
+
+    __slots__ = ("__weakref__",)
+
+
 class Memo:
     """Derived values of one match (see the module docstring)."""
 
@@ -55,8 +64,9 @@ class Memo:
 
     def __init__(self, static: dict[Hashable, Any] | None = None) -> None:
         self.version = 0
-        #: Whether the static store was handed in (shared by the matches of one setup) rather than this match's own.
-        self.shared = static is not None
+        #: Whether the static store was handed in (shared by the matches of one setup) rather than this match's own
+        #: (a live table's :class:`TableStatic` counts as its own: small caches).
+        self.shared = static is not None and not isinstance(static, TableStatic)
         self._now: dict[Hashable, Any] = {}
         self._keyed: dict[Hashable, tuple[Hashable, Any]] = {}
         self._static: dict[Hashable, Any] = {} if static is None else static

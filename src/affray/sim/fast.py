@@ -53,6 +53,19 @@ def viewers_of(actors: Mapping[str, str], seats: Mapping[str, str] | None = None
     return {actor: seat_viewer(seating, seating[actor]) for actor in actors}
 
 
+def _viewers(actors: Mapping[str, str], seats: Mapping[str, str] | None, shared: dict[Hashable, object] | None
+             ) -> dict[str, Viewer]:
+    """:func:`viewers_of`, the same objects for every fight of the caller's ``shared`` store: rulesets key their
+    setup-only parts by viewer there, and a key found by identity is found without comparing viewers."""
+    if shared is None:
+        return viewers_of(actors, seats)
+    key = ("affray.sim.fast.viewers", tuple(actors.items()), tuple(sorted((seats or {}).items())))
+    found = shared.get(key)
+    if not isinstance(found, dict):
+        found = shared[key] = viewers_of(actors, seats)
+    return found
+
+
 def play_fast(ruleset: AnyRuleset, setup: Mapping[str, object], options: object, policies: Mapping[str, Policy],
               seed: int, *, validate: bool = False, shared: dict[Hashable, object] | None = None,
               seats: Mapping[str, str] | None = None, max_steps: int = 200_000) -> tuple[object, FastFight]:
@@ -69,7 +82,7 @@ def play_fast(ruleset: AnyRuleset, setup: Mapping[str, object], options: object,
     journal = QUIET if validate else QUIET_TRUSTED
     memo = Memo(shared)
     state, _ = ruleset.setup(setup, options, rng, journal, memo)
-    viewers = viewers_of(ruleset.names(state), seats)
+    viewers = _viewers(ruleset.names(state), seats, shared)
     fight = FastFight(seed)
     actions = fight.actions
     pending, step, outcome = ruleset.pending, ruleset.step, ruleset.outcome
@@ -79,7 +92,13 @@ def play_fast(ruleset: AnyRuleset, setup: Mapping[str, object], options: object,
         if window is None:
             fight.outcome, fight.rounds = outcome(state), ruleset.rounds(state)
             return state, fight
-        actor = next((a for a in window.actors if a in policies), window.actors[0])
+        actors = window.actors
+        actor = actors[0]
+        if actor not in policies:  # the first actor with a policy, else the first (a plain loop: every decision)
+            for a in actors:
+                if a in policies:
+                    actor = a
+                    break
         policy = policies.get(actor)
         if policy is None:
             raise FastPathError(f"{actor} must act but has no policy (a simulation plays every seat)")

@@ -30,6 +30,11 @@ The log of record
     (payload = ``{"to": N}``) and "gm" (payload = the GM's ruling). ``chain`` is the caller's hash chained to the
     previous record.
 
+Snapshots
+    ``put_snapshot(table_id, Snapshot) -> bool`` keeps a table's newest snapshot, in place of any other (False when
+    a later one is there already); ``snapshot(table_id) -> Snapshot | None``. The body is the table layer's, as
+    secret as the seed; the store only keeps it with its digest.
+
 Chat and free rolls
     ``add_chat(table_id, ChatLine) -> bool`` (False when its ``n`` is taken: number anew) and ``chat(table_id,
     since_n=0) -> [ChatLine]``: every line, whispers included (the table layer shows each seat its own).
@@ -63,6 +68,7 @@ from affray.store.rows import (
     RecordKind,
     Role,
     Seat,
+    Snapshot,
     StoreError,
     TableRow,
     UnknownTable,
@@ -80,6 +86,7 @@ __all__ = [
     "RecordKind",
     "Role",
     "Seat",
+    "Snapshot",
     "Store",
     "StoreError",
     "TableRow",

@@ -27,6 +27,7 @@ from affray.store.rows import (
     NewTable,
     Record,
     Seat,
+    Snapshot,
     StoreError,
     TableRow,
     UnknownTable,
@@ -153,6 +154,14 @@ class Store:
                  .order_by(s.tables.c.created_at, s.tables.c.id))
         with self._read() as c:
             return [TableRow(**row) for row in c.execute(query).mappings()]
+
+    def timed_tables(self) -> list[str]:
+        """The open tables whose config holds a running GM countdown (``timer``), oldest first: what a starting
+        server loads at once (only the ids and configs are read, not the setups)."""
+        query = (sa.select(s.tables.c.id, s.tables.c.config).where(s.tables.c.ended_at.is_(None))
+                 .order_by(s.tables.c.created_at, s.tables.c.id))
+        with self._read() as c:
+            return [row.id for row in c.execute(query) if isinstance((row.config or {}).get("timer"), dict)]
 
     def seats(self, table_id: str) -> list[Seat]:
         query = sa.select(s.seats).where(s.seats.c.table_id == table_id).order_by(s.seats.c.seat)
@@ -296,6 +305,40 @@ class Store:
         query = sa.select(sa.func.max(s.records.c.seq)).where(s.records.c.table_id == table_id)
         last = c.execute(query).scalar_one_or_none()
         return 0 if last is None else int(last) + 1
+
+    # -- snapshots (table/snapshot.py) -------------------------------------------------------------------
+
+    def put_snapshot(self, table_id: str, snapshot: Snapshot) -> bool:
+        """Keep ``snapshot`` as the table's newest, in place of any other (one at the same ``seq`` too: a snapshot
+        that did not check out is replaced by a good one); False, changing nothing, when the table holds a later
+        one (another process wrote it). Unknown table: UnknownTable."""
+        check_fits(s.snapshots.c.code, snapshot.code)
+        check_fits(s.snapshots.c.chain, snapshot.chain, empty=True)
+        snaps = s.snapshots
+        try:
+            with self._write() as c:
+                if c.execute(sa.select(s.tables.c.id).where(s.tables.c.id == table_id)).first() is None:
+                    raise UnknownTable(f"no table {table_id!r} in the store")
+                newest = c.execute(sa.select(sa.func.max(snaps.c.seq)).where(snaps.c.table_id == table_id)
+                                   ).scalar_one_or_none()
+                if newest is not None and newest > snapshot.seq:
+                    return False
+                c.execute(sa.delete(snaps).where(snaps.c.table_id == table_id))
+                c.execute(sa.insert(snaps).values(table_id=table_id, seq=snapshot.seq, code=snapshot.code,
+                                                  chain=snapshot.chain, digest=snapshot.digest, body=snapshot.body,
+                                                  created_at=time.time()))
+        except IntegrityError:
+            return False
+        return True
+
+    def snapshot(self, table_id: str) -> Snapshot | None:
+        """The table's newest snapshot, or None."""
+        snaps = s.snapshots
+        query = sa.select(snaps).where(snaps.c.table_id == table_id).order_by(snaps.c.seq.desc()).limit(1)
+        with self._read() as c:
+            row = c.execute(query).mappings().first()
+        return None if row is None else Snapshot(seq=row["seq"], code=row["code"], chain=row["chain"],
+                                                 digest=row["digest"], body=bytes(row["body"]))
 
     # -- chat and free rolls ------------------------------------------------------------------------------
 

@@ -121,3 +121,17 @@ class AuditEntry:
     who: str | None
     kind: str
     detail: JsonObject
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A table's state at version ``seq`` (after records 0 .. seq - 1), as the table layer wrote it: ``code`` names
+    the program that wrote it, ``chain`` is the chain head at ``seq``, ``digest`` the SHA-256 hex of ``body``. The
+    body is as secret as the seed (face-down cards, the dice's position): kept out of ``repr``, never sent to a
+    seat."""
+
+    seq: int
+    code: str
+    chain: str
+    digest: str
+    body: bytes = field(repr=False)

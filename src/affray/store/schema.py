@@ -6,6 +6,8 @@ Version history:
 - v2: ``tables.config`` (spectators on/off, policy pause, controllers...) and the GM ``audit`` table.
 - v3: ``records.chosen_at`` (the version a simultaneous move was chosen at, when earlier than its seq) and the
   ``chat`` table (chat lines and free rolls, whispers included).
+- v4: the ``snapshots`` table (a table's state every few records, so a table rebuilt after it left memory does not
+  replay a long fight from the start: :mod:`affray.table.snapshot`).
 
 ``migrate`` runs inside one write transaction under a lock (PostgreSQL: an advisory lock; SQLite: the
 ``BEGIN IMMEDIATE`` write lock), so two servers starting together upgrade a database once.
@@ -19,7 +21,7 @@ import sqlalchemy as sa
 
 from affray.store.rows import StoreError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # An arbitrary constant: the advisory lock that serialises migrations on PostgreSQL.
 MIGRATION_LOCK = 0x0AFF4A7
 
@@ -101,6 +103,19 @@ chat = sa.Table(
 )
 
 
+snapshots = sa.Table(
+    "snapshots", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    # The version the snapshot is at: the state after records 0 .. seq - 1. A table keeps its newest one only.
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("code", sa.String(64), nullable=False),  # the program that wrote it (another one replays instead)
+    sa.Column("chain", sa.String(128), nullable=False),  # the chain head at seq (the record seq - 1's chain value)
+    sa.Column("digest", sa.String(64), nullable=False),  # SHA-256 of body: a damaged body is never read
+    sa.Column("body", sa.LargeBinary, nullable=False),  # secret: the state holds face-down cards and dice positions
+    sa.Column("created_at", sa.Double, nullable=False),
+)
+
+
 def _v1_to_v2(conn: sa.Connection) -> None:
     """v2 adds the table's config (default: empty) and the GM audit trail; every v1 row is kept."""
     json_type = sa.JSON().compile(dialect=conn.dialect)
@@ -114,15 +129,21 @@ def _v2_to_v3(conn: sa.Connection) -> None:
     chat.create(conn)
 
 
+def _v3_to_v4(conn: sa.Connection) -> None:
+    """v4 adds the snapshots table (empty: an older table is replayed in full once, and snapshotted from then on)."""
+    snapshots.create(conn)
+
+
 #: The tables each schema version has (what ``affray db check`` and a starting server look for).
 TABLES_OF: dict[int, frozenset[str]] = {
     1: frozenset({"meta", "tables", "seats", "records"}),
     2: frozenset({"meta", "tables", "seats", "records", "audit"}),
+    3: frozenset({"meta", "tables", "seats", "records", "audit", "chat"}),
     SCHEMA_VERSION: frozenset(metadata.tables),
 }
 
 # STEPS[v] upgrades a database from version v to v + 1.
-STEPS: dict[int, Callable[[sa.Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
+STEPS: dict[int, Callable[[sa.Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 
 
 def stored_version(conn: sa.Connection) -> int | None:

@@ -56,6 +56,8 @@ class Table:
     chat: list[ChatLine] = field(default_factory=list)  # every line, whispers included (table/chat.py)
     connected: dict[str, int] = field(default_factory=dict)  # open connections per seat, in this process
     shared: SharedParts = field(default_factory=SharedParts, repr=False)  # parts of seat messages, built once
+    snapshot_seq: int = 0  # the version of its newest snapshot in the store (table/snapshot.py)
+    used: float = 0.0  # when a request or a record last touched it (monotonic): the idle eviction's clock
     lock: threading.RLock = field(default_factory=threading.RLock)
     changed: threading.Condition = field(init=False)
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, TypedDict
 from affray.ai.runner import policies_for
 from affray.core.json import JsonObject
 from affray.core.match import Match
-from affray.core.options import OptionError
+from affray.core.options import OptionError, options_to_dict, parse_options
 from affray.core.rng import new_secret_seed, seed_from_int
 from affray.store import NewTable, new_table_id
 from affray.store import Seat as StoredSeat
@@ -66,8 +66,12 @@ def open_table(service: TableService, scenario: str, options: Mapping[str, objec
         raise Refusal("bad_seed", f"A public seed is an integer from 0 to {MAX_SEED}.", UNPROCESSABLE)
     raw = seed_from_int(seed) if seed is not None else new_secret_seed()
     try:
-        match = Match(checked.ruleset, checked.setup, {**checked.options, **(options or {})}, seed=raw,
-                      seats=seating, controllers=chosen)
+        # The options as the store keeps them, so that this table and its later rebuilds share one setup-only store
+        # with every table of the same scenario (TableService.static_for).
+        given = options_to_dict(parse_options(checked.ruleset.options_type, {**checked.options, **(options or {})}))
+        static = service.static_for(checked.ruleset.name, checked.setup, given)
+        match = Match(checked.ruleset, checked.setup, given, seed=raw, seats=seating, controllers=chosen,
+                      shared=static)
     except OptionError as exc:
         raise Refusal("bad_options", str(exc), UNPROCESSABLE) from None
     plans = plan_seats(match, spectator)

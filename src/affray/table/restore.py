@@ -1,12 +1,13 @@
 """Rebuilding a live table from the store: replay its records on its setup and seed, and check the replay against
-the stored commitment and chain (DESIGN.md contract 4); bringing a live table back in line with the store (a lost
+the stored commitment and chain (DESIGN.md contract 4), from the table's newest snapshot on when it has one that
+checks out (:mod:`affray.table.snapshot`); bringing a live table back in line with the store (a lost
 race, records or a re-keyed seat from another process). Also the conversions between the match's records and the
 store's. The functions that bring a table in line are called under ``table.lock`` and may raise StoreError."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from affray.ai.runner import policies_for
 from affray.core.engine import get_ruleset
@@ -14,10 +15,11 @@ from affray.core.json import JsonObject, as_names, as_str
 from affray.core.match import Match
 from affray.core.records import Record, ReplayError
 from affray.core.rng import LEGACY_SALTS, commitment_of
-from affray.store import ChatLine, RecordKind, Store, TableRow
+from affray.store import ChatLine, RecordKind, Snapshot, Store, TableRow
 from affray.store import Record as StoredRecord
 from affray.store import Seat as StoredSeat
 from affray.table.live import SeatInfo, Table
+from affray.table.snapshot import SnapshotRefused, load
 
 log = logging.getLogger(__name__)
 
@@ -46,9 +48,11 @@ def from_store(record: StoredRecord) -> JsonObject:
 
 
 def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[StoredRecord],
-                chat: Sequence[ChatLine] = ()) -> Table:
-    """The live table for a stored one, replayed and checked, with its chat; :class:`TableDamaged` if the check
-    fails."""
+                chat: Sequence[ChatLine] = (), snapshot: Snapshot | None = None,
+                shared: dict[Hashable, object] | None = None) -> Table:
+    """The live table for a stored one, checked, with its chat; :class:`TableDamaged` if the check fails. From its
+    ``snapshot`` and the records after it when the snapshot checks out (:mod:`affray.table.snapshot`), else replayed
+    from the start. ``shared``: the memo's setup-only store of the tables of this setup and options."""
     try:
         seed = bytes.fromhex(row.seed_hex)
     except ValueError:
@@ -56,11 +60,11 @@ def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[St
     if commitment_of(seed) != row.commitment:
         raise TableDamaged(f"table {row.id}: the stored seed does not match its commitment")
     config = dict(row.config)
+    entries = [from_store(r) for r in records]
     try:
-        match = Match.restore(get_ruleset(row.ruleset), row.setup, row.options, seed=seed,
-                              records=[from_store(r) for r in records], seats=as_names(config.get("seats")),
-                              controllers=as_names(config.get("controllers")),
-                              salts=as_str(config.get("salts", LEGACY_SALTS)))
+        match, resumed = _from_snapshot(row, config, seed, entries, records, snapshot, shared)
+        for entry in entries[match.version:]:
+            match.apply_record(entry)
     except (ReplayError, KeyError, ValueError) as exc:
         raise TableDamaged(f"table {row.id}: the stored log does not replay: {exc}") from None
     if match.commitment != row.commitment:
@@ -68,6 +72,8 @@ def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[St
     table = Table(id=row.id, title=row.title, scenario=row.scenario, match=match, seed_hex=row.seed_hex,
                   seats={s.seat: SeatInfo(s.seat, s.role, s.actors, s.controller, s.token_hash) for s in seats},
                   policies=policies_for(match), config=config)
+    # The whole chain is checked either way (a hash per record: 1,000 records take a few ms), so a snapshot never
+    # vouches for records the store holds.
     for stored in records:
         if table.extend_chain() != stored.chain:
             raise TableDamaged(f"table {row.id}: record #{stored.seq} does not match its stored chain value")
@@ -76,20 +82,48 @@ def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[St
     table.ended = row.outcome if row.ended_at is not None and match.outcome() is None else None
     table.stored_end = row.ended_at is not None
     table.chat = list(chat)
+    # A snapshot set aside counts as none: the table writes a good one at its next chance (its next records, its
+    # eviction), in its place.
+    table.snapshot_seq = snapshot.seq if resumed and snapshot is not None else 0
     return table
 
 
-def reload(store: Store, table: Table) -> None:
+def _from_snapshot(row: TableRow, config: JsonObject, seed: bytes, entries: list[JsonObject],
+                   records: Sequence[StoredRecord], snapshot: Snapshot | None,
+                   shared: dict[Hashable, object] | None) -> tuple[Match, bool]:
+    """A fresh match of the stored table, put at its snapshot when that checks out (True), else at its setup (False:
+    the caller replays every record)."""
+    def fresh() -> Match:
+        return Match(get_ruleset(row.ruleset), row.setup, row.options, seed=seed,
+                     seats=as_names(config.get("seats")), controllers=as_names(config.get("controllers")),
+                     salts=as_str(config.get("salts", LEGACY_SALTS)), shared=shared)
+
+    match = fresh()
+    if snapshot is None:
+        return match, False
+    try:
+        if not 0 < snapshot.seq <= len(records):
+            raise SnapshotRefused(f"the store holds {len(records)} records")
+        load(match, snapshot, entries[:snapshot.seq], records[snapshot.seq - 1].chain)
+    except SnapshotRefused as exc:
+        log.warning("table %s: its snapshot at version %s is not used (%s): replaying its %s records", row.id,
+                    snapshot.seq, exc, len(records))
+        return fresh(), False
+    return match, True
+
+
+def reload(store: Store, table: Table, shared: dict[Hashable, object] | None = None) -> None:
     """Bring ``table`` back to exactly what the store holds (after a lost race or a failed write)."""
     row = store.table(table.id)
     if row is None:
         return
-    fresh = build_table(row, store.seats(table.id), store.records(table.id), store.chat(table.id))
+    fresh = build_table(row, store.seats(table.id), store.records(table.id), store.chat(table.id),
+                        store.snapshot(table.id), shared)
     table.match, table.chains, table.by_submission, table.chat = (fresh.match, fresh.chains, fresh.by_submission,
                                                                   fresh.chat)
     table.config, table.seats, table.ended, table.stored_end = fresh.config, fresh.seats, fresh.ended, \
         fresh.stored_end
-    table.policies = fresh.policies
+    table.policies, table.snapshot_seq = fresh.policies, fresh.snapshot_seq
 
 
 def catch_up(store: Store, table: Table) -> None:

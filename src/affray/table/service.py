@@ -1,26 +1,34 @@
 """The table service: the authority over every live table of one server process (docs/table.md).
 
-``TableService(store)`` rebuilds every open table from the store on start (replay checked against the stored
-commitment and chain), creates tables, checks tokens, takes actions, plays policy seats after a pause, and runs the
-GM tools (:mod:`affray.table.gm`). Every change follows one path: the match applies the step in memory under the
-table's lock, the record is appended to the store (the database's unique (table, seq) decides races: a lost race is
-rolled back and answered ``stale_version``), and only then is the action acknowledged. The store's change notices
-(one code path for SQLite and PostgreSQL) wake subscribers, long-polls and the policy worker, and bring a table up to
-date with records other processes appended.
+``TableService(store)`` serves at once and loads a table from the store on its first use (from its newest snapshot
+and the records after it, checked against the stored commitment and chain: :mod:`affray.table.restore`), drops a
+table that nobody used for ``idle_evict`` seconds and keeps a snapshot of each table every
+:data:`~affray.table.snapshot.SNAPSHOT_EVERY` records (:mod:`affray.table.residency`; docs/table.md, "Tables in
+memory"), creates tables, checks tokens, takes actions, plays policy seats after a pause, and runs the GM tools
+(:mod:`affray.table.gm`). Every change follows one path: the match applies the step in memory under the table's
+lock, the record is appended to the store (the database's unique (table, seq) decides races: a lost race is rolled
+back and answered ``stale_version``), and only then is the action acknowledged. The store's change notices (one code
+path for SQLite and PostgreSQL) wake subscribers, long-polls and the policy worker, and bring a table up to date with
+records other processes appended.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import threading
 import time
+import weakref
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from affray.core.engine import Action, Rejected
 from affray.core.json import JsonObject
+from affray.core.memo import TableStatic
 from affray.store import Store, StoreError
+from affray.table import residency
 from affray.table.errors import CONFLICT, NOT_FOUND, UNAUTHORIZED, UNAVAILABLE, Refusal, refused_step
 from affray.table.feed import Follower, Push, first_push, pushes
 from affray.table.hooks import ServiceHooks
@@ -34,6 +42,7 @@ from affray.table.restore import (
     reload,
     to_store,
 )
+from affray.table.snapshot import SNAPSHOT_EVERY
 from affray.table.tokens import token_hash
 from affray.table.worker import Worker
 
@@ -46,6 +55,7 @@ log = logging.getLogger(__name__)
 
 Subscriber = Callable[[], object]
 RACE_RETRIES = 3  # submissions of one action after lost races with other processes (each loss is another's record)
+IDLE_EVICT = 600.0  # seconds a table stays in memory with no request and no connection (affray serve --idle-evict)
 
 
 
@@ -54,7 +64,8 @@ class TableService:
     """See the module docstring. Thread-safe; ``close()`` stops the worker and the store listener."""
 
     def __init__(self, store: Store, *, examples_dir: Path | None = None, policy_pause: float = 0.5,
-                 restore: bool = True, hooks: ServiceHooks | None = None) -> None:
+                 hooks: ServiceHooks | None = None, idle_evict: float | None = IDLE_EVICT) -> None:
+        """``idle_evict``: seconds after which a table nobody uses leaves memory (None or 0: never)."""
         self.store = store
         self.hooks = hooks or ServiceHooks()  # what an observer (the metrics) hears: table/hooks.py
         self.examples_dir = examples_dir  # a folder of examples beside the rulesets' own (--examples)
@@ -64,14 +75,14 @@ class TableService:
         self._subscribers: dict[str, set[Subscriber]] = {}
         self._followers: dict[str, set[Follower]] = {}
         self.damaged: dict[str, str] = {}
+        # The memo's setup-only stores, one per setup and options, shared by the tables of that scenario and gone
+        # with the last of them (core/memo.py TableStatic).
+        self._statics: weakref.WeakValueDictionary[str, TableStatic] = weakref.WeakValueDictionary()
+        self.idle_evict = idle_evict or None
+        self._snapshotting: set[str] = set()  # tables whose snapshot job is scheduled
         self.worker = Worker()
         self._listener = store.listen(self._on_notice, on_reconnect=self._on_reconnect)
-        if restore:
-            for row in store.open_tables():
-                try:
-                    self._load(row.id)
-                except Refusal as exc:
-                    log.error("table %s not restored: %s", row.id, exc.message)
+        residency.start(self)
 
     def close(self) -> None:
         self.worker.close()
@@ -88,6 +99,7 @@ class TableService:
         table, answer = open_table(self, scenario, options, controllers, seed, spectator, seats)
         with self._tables_lock:
             self._tables[table.id] = table
+            table.used = time.monotonic()
         self._schedule_policy(table)
         return answer
 
@@ -97,29 +109,54 @@ class TableService:
         """The live table (loaded from the store on first use); 404 ``unknown_table`` otherwise."""
         with self._tables_lock:
             table = self._tables.get(table_id)
+            if table is not None:
+                table.used = time.monotonic()
         return table if table is not None else self._load(table_id)
 
     def loaded(self) -> list[str]:
         with self._tables_lock:
             return list(self._tables)
 
+    def held(self) -> list[Table]:
+        """The tables in memory now (loading none)."""
+        with self._tables_lock:
+            return list(self._tables.values())
+
+    def static_for(self, ruleset: str, setup: object, options: object) -> TableStatic:
+        """The memo's setup-only store for tables of this ruleset, setup and options (one per scenario, shared)."""
+        key = hashlib.sha256(json.dumps([ruleset, setup, options], sort_keys=True).encode()).hexdigest()
+        with self._tables_lock:
+            found = self._statics.get(key)
+            if found is None:
+                found = self._statics[key] = TableStatic()
+            return found
+
     def _load(self, table_id: str) -> Table:
         row = self._guard(lambda: self.store.table(table_id))
         if row is None:
             raise Refusal("unknown_table", "There is no such table.", NOT_FOUND)
         try:
-            table = build_table(row, self.store.seats(table_id), self.store.records(table_id),
-                                self.store.chat(table_id))
+            table = self._guard(lambda: build_table(
+                row, self.store.seats(table_id), self.store.records(table_id), self.store.chat(table_id),
+                self.store.snapshot(table_id), self.static_for(row.ruleset, row.setup, row.options)))
         except TableDamaged as exc:
             self.damaged[table_id] = str(exc)
             log.error("%s", exc)
             raise Refusal("table_damaged", "This table's stored log does not check out; ask the server's "
                                            "operator.", UNAVAILABLE) from None
         with self._tables_lock:
-            table = self._tables.setdefault(table_id, table)
-        self._resume_timer(table)
-        self._schedule_policy(table)
-        return table
+            found = self._tables.get(table_id)
+            if found is None:
+                found = self._tables[table_id] = table
+            found.used = time.monotonic()
+        if found is table:  # loaded here (another thread may have loaded it meanwhile: then it is that one's)
+            self._resume_timer(table)
+            self._schedule_policy(table)
+        return found
+
+    def evict_idle(self, now: float | None = None) -> list[str]:
+        """Drop every idle table from memory (:func:`affray.table.residency.evict_idle`); returns their ids."""
+        return residency.evict_idle(self, now)
 
     def authenticate(self, table_id: str, token: str | None) -> tuple[Table, SeatInfo]:
         """The table and seat a token opens. A missing, wrong, replaced or other table's token: 401."""
@@ -244,6 +281,9 @@ class TableService:
         table.chains.append(chain)
         if key is not None:
             table.by_submission[key] = record.seq
+        table.used = time.monotonic()  # a table whose policies play is in use
+        if table.version - table.snapshot_seq >= SNAPSHOT_EVERY:
+            residency.snapshot_soon(self, table)
         self._record_end(table)
         return True
 
@@ -254,7 +294,8 @@ class TableService:
             self._guard(lambda: self.store.end_table(table.id, {"winner": outcome.winner, "reason": outcome.reason}))
 
     def _reload(self, table: Table) -> None:
-        self._guard(lambda: reload(self.store, table))
+        static = self.static_for(table.match.ruleset.name, table.match.setup_data, table.match.options_dict)
+        self._guard(lambda: reload(self.store, table, static))
 
     # -- change notices ------------------------------------------------------------------------------------
 
@@ -266,6 +307,7 @@ class TableService:
         def unsubscribe() -> None:
             with self._tables_lock:
                 self._subscribers.get(table_id, set()).discard(callback)
+                self._touch(table_id)  # the idle clock starts when the last long-poll ends
 
         return unsubscribe
 
@@ -287,6 +329,12 @@ class TableService:
         if joined and count == 1 and follower.seat.role != "gm":
             self._push(table, role="gm")  # the GM's page shows who is connected: a seat that just came
 
+    def _touch(self, table_id: str) -> None:
+        """The table (if in memory) was used now. Under ``_tables_lock``."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            table.used = time.monotonic()
+
     def follower_count(self) -> int:
         """How many followers (WebSockets) hear a seat here, over every table."""
         with self._tables_lock:
@@ -302,6 +350,7 @@ class TableService:
             followers.discard(follower)
             if left:
                 table.connected[follower.seat.name] = count = max(0, table.connected.get(follower.seat.name, 0) - 1)
+                self._touch(table.id)  # the idle clock starts when the last connection closes
         if left and count == 0 and follower.seat.role != "gm":
             self._push(table, role="gm")  # a seat whose last connection went
 

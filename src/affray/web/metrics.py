@@ -96,8 +96,9 @@ class _Gauges(Collector):
 
     def collect(self) -> Iterable[GaugeMetricFamily]:
         service = self.metrics.service
-        live = sum(1 for table_id in service.loaded() if not service.table(table_id).over)
-        yield GaugeMetricFamily("affray_tables_live", "Tables held here whose fight is not over", value=live)
+        live = sum(1 for table in service.held() if not table.over)  # loads none: an idle table out of memory
+        yield GaugeMetricFamily("affray_tables_live", "Tables held in memory here whose fight is not over",
+                                value=live)
         yield GaugeMetricFamily("affray_websockets_open", "WebSockets that hear a seat",
                                 value=service.follower_count())
         if self.metrics.connections is not None:

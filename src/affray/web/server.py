@@ -11,6 +11,7 @@ import uvicorn
 from affray.store import Store, StoreError
 from affray.store.check import check, sqlite_path
 from affray.table import TableService
+from affray.table.service import IDLE_EVICT
 from affray.web.app import create_app
 from affray.web.bounds import KEEP_ALIVE, MAX_CONNECTIONS, ConnectionLimits
 from affray.web.connections import guarded_protocols
@@ -36,16 +37,18 @@ def checked(db: str) -> None:
 
 def serve(host: str, port: int, db: str, *, create_key: str | None = None, policy_pause: float = 0.5,
           examples_dir: Path | None = None, log_level: str = "warning", ws_compression: bool = True,
-          limits: ConnectionLimits | None = None, max_connections: int | None = MAX_CONNECTIONS) -> None:
-    """Serve until interrupted. The store (and its checks of every open table) opens before the port does.
+          limits: ConnectionLimits | None = None, max_connections: int | None = MAX_CONNECTIONS,
+          idle_evict: float | None = IDLE_EVICT) -> None:
+    """Serve until interrupted. The store opens (and is checked) before the port does; tables load on first use.
     ``ws_compression``: offer permessage-deflate to WebSocket clients (on by default: a view compresses several
     times over for a player on a slow link; off saves about 45 KiB of compression state per
     connection; latency and throughput on loopback did not change, docs/performance.md). ``limits``: the bounds
-    of each connection (:mod:`affray.web.connections`); ``max_connections``: of all of them (None: no bound)."""
+    of each connection (:mod:`affray.web.connections`); ``max_connections``: of all of them (None: no bound);
+    ``idle_evict``: seconds an unused table stays in memory (None: for ever; docs/table.md, "Tables in memory")."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     checked(db)
     store = Store(db)
-    service = TableService(store, examples_dir=examples_dir, policy_pause=policy_pause)
+    service = TableService(store, examples_dir=examples_dir, policy_pause=policy_pause, idle_evict=idle_evict)
     # Python's cyclic collector, at its default thresholds, walks every live match of every table in its full
     # collections: with 100 tables those pauses were the p99 of an action (250-350 ms against a p50 of 17 ms,
     # bench_table --think 5). Matches free almost everything by reference counting, so full collections can be a

@@ -12,7 +12,7 @@ move), so :meth:`Grid.cost` takes it as ``whole``. ``(x, y)`` is (column, row) f
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from affray.core.grid.geometry import DIRECTIONS, Pos
@@ -49,6 +49,19 @@ class Grid:
     width: int
     height: int
     rows: tuple[str, ...]
+    # The hash of the three fields, computed once: maps key the caches of links, weights, searches and lines of
+    # sight (``lru_cache``), which hash the map at every call.
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.width, self.height, self.rows)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[Grid], tuple[int, int, tuple[str, ...]]]:
+        # rebuilt from its fields, so the hash is computed again: a str hashes differently in another process
+        return Grid, (self.width, self.height, self.rows)
 
     @classmethod
     def parse(cls, text: str) -> Grid:

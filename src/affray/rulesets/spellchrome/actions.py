@@ -19,10 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from affray.core.engine import Action, Rejected
-from affray.core.events import Defeated, Event
+from affray.core.events import Defeated
 from affray.core.fields import square, text
 from affray.core.grid import Pos, adjacent
 from affray.core.rng import RNG
+from affray.rulesets.spellchrome.checks import Events
 from affray.rulesets.spellchrome.combat import (
     TRIGGER_SPELL,
     attack_provokers,
@@ -41,7 +42,7 @@ from affray.rulesets.spellchrome.moves import continue_motion, finish_motion, st
 from affray.rulesets.spellchrome.state import Arm, Combatant, Resume, SpellchromeState, SpellKnown, Turn
 from affray.rulesets.spellchrome.turns import after_action, end_turn, step_available
 
-Apply = Callable[[RNG, list[Event]], None]
+Apply = Callable[[RNG, Events], None]
 Checked = Rejected | Apply
 
 
@@ -103,7 +104,7 @@ def check_move(state: SpellchromeState, c: Combatant, turn: Turn, action: Action
 
 def _apply_move(state: SpellchromeState, c: Combatant, turn: Turn, kind: str, walk: list[Pos], tumble: bool
                 ) -> Apply:
-    def apply(rng: RNG, events: list[Event]) -> None:
+    def apply(rng: RNG, events: Events) -> None:
         _spend_move(turn)
         start_motion(state, rng, c, kind, walk, tumble, events)
     return apply
@@ -124,7 +125,7 @@ def check_run(state: SpellchromeState, c: Combatant, turn: Turn, action: Action)
     if isinstance(walk, Rejected):
         return walk
 
-    def apply(rng: RNG, events: list[Event]) -> None:
+    def apply(rng: RNG, events: Events) -> None:
         turn.move_left = turn.standard_left = False
         turn.moved, turn.move_used_for = True, "move"
         start_motion(state, rng, c, "run", walk, False, events)
@@ -148,7 +149,7 @@ def check_step(state: SpellchromeState, c: Combatant, turn: Turn, action: Action
     if not end_ok(state, c, to):
         return Rejected("occupied", f"{list(to)} is occupied (SC-21: a step goes to an unoccupied square).")
 
-    def apply(rng: RNG, events: list[Event]) -> None:
+    def apply(rng: RNG, events: Events) -> None:
         turn.stepped = True
         if state.options.five_foot_step == "seed" and turn.move_left:
             turn.move_left, turn.move_used_for = False, "step"
@@ -187,7 +188,7 @@ def check_attack(state: SpellchromeState, c: Combatant, turn: Turn, action: Acti
 
 def _apply_attack(state: SpellchromeState, c: Combatant, turn: Turn, target: Combatant, arm: Arm, full: bool
                   ) -> Apply:
-    def apply(rng: RNG, events: list[Event]) -> None:
+    def apply(rng: RNG, events: Events) -> None:
         turn.standard_left = False
         if full:
             turn.move_left = False
@@ -226,7 +227,7 @@ def check_cast(state: SpellchromeState, c: Combatant, turn: Turn, action: Action
 
 
 def _apply_cast(state: SpellchromeState, c: Combatant, turn: Turn, spell: SpellKnown, target: Combatant) -> Apply:
-    def apply(rng: RNG, events: list[Event]) -> None:
+    def apply(rng: RNG, events: Events) -> None:
         turn.standard_left = False
         spell.uses -= 1
         foes = cast_provokers(state, c)
@@ -252,7 +253,7 @@ def check_first_aid(state: SpellchromeState, c: Combatant, turn: Turn, action: A
     if target.status != "dying":
         return Rejected("not_dying", f"{target.name} is not dying (status: {target.status}).")
 
-    def apply(rng: RNG, events: list[Event]) -> None:
+    def apply(rng: RNG, events: Events) -> None:
         turn.standard_left = False
         first_aid(state, rng, c, target, events)
     return apply
@@ -267,7 +268,7 @@ def check_draw(state: SpellchromeState, c: Combatant, turn: Turn, action: Action
     if not (turn.move_left or turn.standard_left):
         return Rejected("no_move_action", f"{c.name} has no action left to draw a weapon.")
 
-    def apply(rng: RNG, events: list[Event]) -> None:
+    def apply(rng: RNG, events: Events) -> None:
         if turn.move_left:
             turn.move_left, turn.move_used_for = False, "still"  # spent without moving: a step stays open
         else:
@@ -281,7 +282,7 @@ def check_give_up(state: SpellchromeState, c: Combatant, turn: Turn, action: Act
     if c.kind == "character" or not state.options.npcs_may_give_up:
         return Rejected("not_allowed", "Only NPCs and monsters give up, when the option 'npcs_may_give_up' is on.")
 
-    def apply(rng: RNG, events: list[Event]) -> None:
+    def apply(rng: RNG, events: Events) -> None:
         c.surrendered = True
         events.append(StatusChanged(c.id, "surrendered", "gave up the fight (SC-02)"))
         events.append(Defeated(c.id, "gave up"))
@@ -291,7 +292,7 @@ def check_give_up(state: SpellchromeState, c: Combatant, turn: Turn, action: Act
 
 
 def check_end_turn(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
-    def apply(rng: RNG, events: list[Event]) -> None:
+    def apply(rng: RNG, events: Events) -> None:
         end_turn(state, rng, events)
     return apply
 
@@ -308,10 +309,12 @@ def trusted_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, actio
     """An action taken from ``c``'s legal listing (the journal does not ask for validation): attacks,
     spells and moves along the engine's path skip the checks that only refuse what the listing never offers; the
     path is the one the full check finds (:func:`~.movement.auto_path`), so the dice and the state are the same."""
-    kind = text(action, "type")
+    kind = action["type"]  # the listing's own specs: their fields are what the listing put there
     if kind in ("attack", "full_attack"):
         arm = c.arms[str(action.get("weapon", c.wielding))]
-        return _apply_attack(state, c, turn, state.combatants[text(action, "target")], arm, kind == "full_attack")
+        return _apply_attack(state, c, turn, state.combatants[str(action["target"])], arm, kind == "full_attack")
+    if kind == "end_turn":
+        return check_end_turn(state, c, turn, action)  # what check_turn_action gives it, after the fight too
     if kind == "cast":
         return _apply_cast(state, c, turn, c.spells[text(action, "spell")], state.combatants[text(action, "target")])
     if kind in ("move", "withdraw") and action.get("path") is None:
@@ -345,7 +348,7 @@ _CHECKS: dict[str, Callable[[SpellchromeState, Combatant, Turn, Action], Checked
     "draw": check_draw, "give_up": check_give_up, "end_turn": check_end_turn}
 
 
-def resume(state: SpellchromeState, rng: RNG, spec: Resume | None, events: list[Event]) -> None:
+def resume(state: SpellchromeState, rng: RNG, spec: Resume | None, events: Events) -> None:
     """Carry on with the action an attack of opportunity interrupted (if the provoker can still act)."""
     turn = state.turn
     if spec is not None and turn is not None and state.outcome is None:

@@ -6,6 +6,7 @@ Fortitude save), SC-06/SC-24/SC-27 (skill checks: Heal, Acrobatics and Tumbling,
 
 from __future__ import annotations
 
+from collections.abc import MutableSequence
 from functools import lru_cache
 
 from affray.core.dice import roll_die
@@ -18,19 +19,24 @@ from affray.rulesets.spellchrome.events import CheckMade
 from affray.rulesets.spellchrome.mechanics import D20, check_succeeds, save_succeeds
 from affray.rulesets.spellchrome.state import Combatant
 
+#: Where a step's events go: a :class:`~affray.core.journal.Journal` (a quiet one drops them) or a plain list. Typed
+#: as a mutable sequence, not a list, so that compiled code (mypyc's optional build, bench/mypyc_build.py) calls the
+#: journal's own ``append``, which a quiet journal overrides, instead of appending to the list underneath.
+Events = MutableSequence[Event]
+
 SAVE_ABILITY = {"fortitude": "constitution", "reflex": "dexterity", "will": "wisdom"}  # SC-12
 SAVE_INDEX = {"fortitude": 0, "reflex": 1, "will": 2}
 
 
-def loud(events: list[Event]) -> bool:
+def loud(events: Events) -> bool:
     """Whether the step's journal keeps what it is given (a plain list or a loud :class:`Journal` does). A quiet one
     drops it, so the rules skip building events and dice records for it (a quiet journal: the same dice either way)."""
     return not isinstance(events, QuietJournal)
 
 
-def roll(rng: RNG, actor: str, purpose: str, sides: int, modifier: int, events: list[Event]) -> int:
+def roll(rng: RNG, actor: str, purpose: str, sides: int, modifier: int, events: Events) -> int:
     """Roll one die for ``actor``, log it (a loud journal), and return the total."""
-    if not loud(events):
+    if isinstance(events, QuietJournal):  # not loud(events), inline: every attack roll asks
         return rng.die(sides) + modifier
     result = roll_die(rng, sides, modifier)
     events.append(Rolled(actor, purpose, result))
@@ -45,7 +51,7 @@ def _expr(notation: str) -> tuple[DiceExpr, bool]:
     return expr, not (expr.bonus or expr.penalty or any(g.keep is not None for g in expr.groups))
 
 
-def roll_dice(rng: RNG, actor: str, purpose: str, notation: str, events: list[Event]) -> int:
+def roll_dice(rng: RNG, actor: str, purpose: str, notation: str, events: Events) -> int:
     """Roll a notation such as ``1d8+2`` for ``actor``, log it (a loud journal), and return the total. Quiet, plain
     dice groups draw ``rng.die`` in the order :func:`~affray.core.notation.roll_expr` does, without the records."""
     expr, plain = _expr(notation)
@@ -67,7 +73,7 @@ def save_bonus(c: Combatant, kind: str) -> int:
     return c.saves[SAVE_INDEX[kind]] + c.mods[SAVE_ABILITY[kind]]
 
 
-def saving_throw(rng: RNG, c: Combatant, kind: str, dc: int, events: list[Event], purpose: str = "",
+def saving_throw(rng: RNG, c: Combatant, kind: str, dc: int, events: Events, purpose: str = "",
                  naturals: bool = True) -> bool:
     """A saving throw; ``naturals``: natural 1 fails and 20 succeeds (SC-13)."""
     bonus = save_bonus(c, kind)
@@ -84,7 +90,7 @@ def skill_bonus(c: Combatant, skill: str) -> int:
     return c.skills.get(skill, c.mods[SKILL_ABILITY[skill]])
 
 
-def skill_check(rng: RNG, c: Combatant, skill: str, dc: int, events: list[Event], purpose: str = "") -> bool:
+def skill_check(rng: RNG, c: Combatant, skill: str, dc: int, events: Events, purpose: str = "") -> bool:
     bonus = skill_bonus(c, skill)
     total = roll(rng, c.id, purpose or skill, D20, bonus, events)
     ok = check_succeeds(total - bonus, bonus, dc)

@@ -49,7 +49,10 @@ class TurnChoices(Choices):
         if kind == "first_aid":
             return parts.aid()
         if kind in SUPPORT_KINDS:
-            return [s for s in parts.support() if s.action["type"] == kind]
+            support = parts.support()
+            if kind == "end_turn" and support and support[-1].action["type"] == kind:
+                return support[-1:]  # the one end of the turn, always listed last (legal.support_actions)
+            return [s for s in support if s.action["type"] == kind]
         return []
 
     def derived(self, key: Hashable, build: Callable[[], T]) -> T:

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from affray.core.events import Event
 from affray.core.grid import Grid, Pos, adjacent, clear_line, distance
 from affray.core.rng import RNG
-from affray.rulesets.spellchrome.checks import loud, roll, roll_dice, saving_throw, skill_bonus, skill_check
+from affray.rulesets.spellchrome.checks import Events, loud, roll, roll_dice, saving_throw, skill_bonus, skill_check
 from affray.rulesets.spellchrome.events import Attacked, OpportunityDeclined, Provoked, SpellCast
 from affray.rulesets.spellchrome.health import after_the_fight, check_outcome, deal_damage, restore, stabilise
 from affray.rulesets.spellchrome.mechanics import (
@@ -77,13 +76,14 @@ def reach_problem(state: SpellchromeState, c: Combatant, arm: Arm, target: Comba
 
 
 def strike(state: SpellchromeState, rng: RNG, c: Combatant, target: Combatant, arm: Arm, bonus: int,
-           events: list[Event], opportunity: bool = False) -> None:
+           events: Events, opportunity: bool = False) -> None:
     """One attack roll and, on a hit, its damage (SC-B1, SRD-standard assumption; SC-11 non-lethal)."""
-    purpose = "attack of opportunity" if opportunity else f"attack ({arm.name})" if loud(events) else ""
+    noisy = loud(events)
+    purpose = "attack of opportunity" if opportunity else f"attack ({arm.name})" if noisy else ""
     natural = roll(rng, c.id, purpose, D20, bonus, events) - bonus
     value = defense_of(target)
     hit = attack_hits(natural, bonus, value, state.options.natural_attack_rolls)
-    if loud(events):
+    if noisy:
         events.append(Attacked(c.id, target.id, arm.id, natural + bonus, value, hit, opportunity))
     if not hit:
         return
@@ -97,7 +97,7 @@ def strike(state: SpellchromeState, rng: RNG, c: Combatant, target: Combatant, a
 
 
 def perform_attack(state: SpellchromeState, rng: RNG, c: Combatant, target: Combatant, arm: Arm, full: bool,
-                   events: list[Event]) -> None:
+                   events: Events) -> None:
     """An attack (standard action) or a full attack (SRD iterative bonuses, one target; SC-15)."""
     bonuses = iterative_bonuses(c.base_attack) if full else [c.base_attack]
     for base in bonuses:
@@ -138,7 +138,7 @@ def cast_provokers(state: SpellchromeState, c: Combatant) -> list[Combatant]:
 
 
 def open_opportunity(state: SpellchromeState, provoker: Combatant, trigger: str, foes: list[Combatant],
-                     resume: Resume | None, events: list[Event]) -> bool:
+                     resume: Resume | None, events: Events) -> bool:
     """Stop the provoking action and queue the foes who may take an AoO (SC-26, SC-27); False if none can."""
     eligible = [f.id for f in able_to_punish(foes)]
     if not eligible or after_the_fight(state):  # no blows once the fight is decided
@@ -148,7 +148,7 @@ def open_opportunity(state: SpellchromeState, provoker: Combatant, trigger: str,
     return True
 
 
-def answer_opportunity(state: SpellchromeState, rng: RNG, foe: Combatant, take: bool, events: list[Event]
+def answer_opportunity(state: SpellchromeState, rng: RNG, foe: Combatant, take: bool, events: Events
                        ) -> tuple[bool, Resume | None]:
     """``foe`` takes its attack of opportunity or lets it go. Returns (finished, what to resume)."""
     opp = state.opportunity
@@ -167,7 +167,7 @@ def answer_opportunity(state: SpellchromeState, rng: RNG, foe: Combatant, take: 
     return True, opp.resume
 
 
-def spell_amount(state: SpellchromeState, rng: RNG, c: Combatant, spell: SpellKnown, events: list[Event]) -> int:
+def spell_amount(state: SpellchromeState, rng: RNG, c: Combatant, spell: SpellKnown, events: Events) -> int:
     """The spell's dice + per-level bonus (capped) + half the Heal bonus for a skilled healer."""
     bonus = min(spell.per_level * c.level, spell.max_level_bonus)
     if spell.healer_bonus:
@@ -177,7 +177,7 @@ def spell_amount(state: SpellchromeState, rng: RNG, c: Combatant, spell: SpellKn
 
 
 def resolve_spell(state: SpellchromeState, rng: RNG, c: Combatant, spell: SpellKnown, target: Combatant,
-                  events: list[Event]) -> None:
+                  events: Events) -> None:
     """Swift Healing (magical healing stabilises, SC-06) or Steal Life (ignores EX-HP, SC-07)."""
     if spell.effect != "heal" and after_the_fight(state):
         return  # a spell held back by an attack of opportunity: no harm once the fight is decided
@@ -191,12 +191,12 @@ def resolve_spell(state: SpellchromeState, rng: RNG, c: Combatant, spell: SpellK
     deal_damage(state, target, amount, events, steal_life=True, by=c)
 
 
-def concentration(state: SpellchromeState, rng: RNG, c: Combatant, events: list[Event]) -> bool:
+def concentration(state: SpellchromeState, rng: RNG, c: Combatant, events: Events) -> bool:
     """Concentration DC 15, usable untrained (SC-27 (e))."""
     return skill_check(rng, c, "concentration", CONCENTRATION_DC, events, "Concentration to cast in melee")
 
 
-def first_aid(state: SpellchromeState, rng: RNG, c: Combatant, target: Combatant, events: list[Event]) -> None:
+def first_aid(state: SpellchromeState, rng: RNG, c: Combatant, target: Combatant, events: Events) -> None:
     """Heal check DC 15 stabilises a dying character (SC-06)."""
     if skill_check(rng, c, "heal", FIRST_AID_DC, events, "Heal check (first aid)"):
         stabilise(target, f"first aid by {c.name} (SC-06)", events)

@@ -14,10 +14,10 @@ rolled, the combat rules and hit points decide (SC-10).
 from __future__ import annotations
 
 from affray.core.engine import Rejected
-from affray.core.events import Event, Note
+from affray.core.events import Note
 from affray.core.notation import parse
 from affray.core.rng import RNG
-from affray.rulesets.spellchrome.checks import roll, roll_dice, saving_throw, skill_check
+from affray.rulesets.spellchrome.checks import Events, roll, roll_dice, saving_throw, skill_check
 from affray.rulesets.spellchrome.combat import spell_amount
 from affray.rulesets.spellchrome.events import StatusChanged
 from affray.rulesets.spellchrome.health import deal_damage, restore
@@ -40,7 +40,7 @@ def _in_combat(state: SpellchromeState) -> Rejected | None:
     return None
 
 
-def pass_hours(state: SpellchromeState, hours: int, events: list[Event]) -> Rejected | None:
+def pass_hours(state: SpellchromeState, hours: int, events: Events) -> Rejected | None:
     """Let ``hours`` pass: every armour's EX-HP refills at its hourly base rate, up to full (SC-07)."""
     if hours < 0:
         return Rejected("bad_time", "Time only runs forward.")
@@ -52,7 +52,7 @@ def pass_hours(state: SpellchromeState, hours: int, events: list[Event]) -> Reje
     return None
 
 
-def rest_day(state: SpellchromeState, rng: RNG, c: Combatant, comfortable: bool, events: list[Event]
+def rest_day(state: SpellchromeState, rng: RNG, c: Combatant, comfortable: bool, events: Events
              ) -> Rejected | None:
     """A day of rest: 1d3 (harsh) or 1d4 + Con (comfortable), never above max (SC-08, SC-09); a stable
     unconscious character regains 1d3 (SC-06). A dying character must be stabilised first."""
@@ -72,7 +72,7 @@ def rest_day(state: SpellchromeState, rng: RNG, c: Combatant, comfortable: bool,
 
 
 def treat_injury(state: SpellchromeState, rng: RNG, healer: Combatant, patient: Combatant, dc: int,
-                 events: list[Event]) -> Rejected | None:
+                 events: Events) -> Rejected | None:
     """The Heal skill's treat injury: a check against ``dc`` (average to challenging, set by the GM; higher
     when treating yourself) heals 1d10, once per patient per 24 h (SC-08). The 24 h start with a treatment
     that heals: the seed's patient "needs 24 hours before they can be healed again", so a failed check may be
@@ -96,7 +96,7 @@ def treat_injury(state: SpellchromeState, rng: RNG, healer: Combatant, patient: 
 
 
 def precise_healing(state: SpellchromeState, rng: RNG, caster: Combatant, patient: Combatant,
-                    events: list[Event]) -> Rejected | None:
+                    events: Events) -> Rejected | None:
     """Cast a spell that takes minutes (Precise Healing) outside combat; magical, so it stabilises (SC-06)."""
     problem = _in_combat(state)
     if problem:
@@ -112,7 +112,7 @@ def precise_healing(state: SpellchromeState, rng: RNG, caster: Combatant, patien
 
 
 def knockout(state: SpellchromeState, rng: RNG, attacker: Combatant, target: Combatant, weapon: str,
-             events: list[Event], allow_save: bool = True) -> Rejected | None:
+             events: Events, allow_save: bool = True) -> Rejected | None:
     """A knockout blow outside combat (SC-10): a blunt object, a target of no higher level, lethal damage
     (:func:`_knockout_blow`), and (if the GM allows) a Fortitude save DC 20 to stay awake."""
     problem = _in_combat(state)
@@ -136,7 +136,7 @@ def knockout(state: SpellchromeState, rng: RNG, attacker: Combatant, target: Com
     return None
 
 
-def _knockout_blow(state: SpellchromeState, rng: RNG, attacker: Combatant, arm: Arm, events: list[Event]) -> int:
+def _knockout_blow(state: SpellchromeState, rng: RNG, attacker: Combatant, arm: Arm, events: Events) -> int:
     """The blow's lethal damage (SC-10: "the minimum damage from any blunt object is 1d4 lethal damage"): the
     weapon's own dice + Str modifier, dice smaller than a d4 rolling 1d4 instead, and at least 1 (the strike
     "is not without consequence"); option ``knockout_damage: d4``: always 1d4."""
@@ -150,7 +150,7 @@ def _knockout_blow(state: SpellchromeState, rng: RNG, attacker: Combatant, arm: 
     return max(1, roll_dice(rng, attacker.id, f"knockout blow {notation} (lethal)", notation, events))
 
 
-def wake(c: Combatant, events: list[Event]) -> None:
+def wake(c: Combatant, events: Events) -> None:
     """The GM decides how long a knockout lasts (SC-10); this ends it."""
     if c.knocked_out:
         c.knocked_out = False

@@ -8,10 +8,10 @@ B5); first aid (Heal DC 15) and any magical healing of ≥ 1 HP stabilise at onc
 from __future__ import annotations
 
 from affray.core.engine import Outcome
-from affray.core.events import Defeated, Ended, Event
+from affray.core.events import Defeated, Ended
 from affray.core.outcomes import last_side_standing, round_limit_draw
 from affray.core.rng import RNG
-from affray.rulesets.spellchrome.checks import loud, roll, saving_throw
+from affray.rulesets.spellchrome.checks import Events, loud, roll, saving_throw
 from affray.rulesets.spellchrome.events import Damaged, FightDecided, Healed, StatusChanged
 from affray.rulesets.spellchrome.mechanics import (
     DYING_LOSS_DIE,
@@ -26,7 +26,7 @@ from affray.rulesets.spellchrome.state import Combatant, SpellchromeState
 _WHY = {"unconscious": "at 0 HP (SC-03)", "dying": "below 0 HP (SC-04)", "dead": "at −30 HP or below (SC-05)"}
 
 
-def deal_damage(state: SpellchromeState, target: Combatant, amount: int, events: list[Event], *,
+def deal_damage(state: SpellchromeState, target: Combatant, amount: int, events: Events, *,
                 steal_life: bool = False, nonlethal: bool = False, by: Combatant | None = None) -> None:
     """Apply damage through damage reduction, EX-HP and HP (SC-07, SC-B6) and update the target's state."""
     before = target.status
@@ -49,7 +49,7 @@ def deal_damage(state: SpellchromeState, target: Combatant, amount: int, events:
     _after_harm(state, target, before, events, "a non-lethal blow (SC-11)" if stable else "")
 
 
-def _after_harm(state: SpellchromeState, c: Combatant, before: str, events: list[Event], why: str) -> None:
+def _after_harm(state: SpellchromeState, c: Combatant, before: str, events: Events, why: str) -> None:
     now = c.status
     if now == before:
         return
@@ -64,7 +64,7 @@ def _after_harm(state: SpellchromeState, c: Combatant, before: str, events: list
 
 
 def restore(state: SpellchromeState, actor: str, target: Combatant, amount: int, how: str, magical: bool,
-            events: list[Event]) -> None:
+            events: Events) -> None:
     """Heal ``amount`` (never above max, SC-08); magical healing of ≥ 1 HP stabilises the dying (SC-06)."""
     if target.hp_state == "dead":
         return
@@ -81,13 +81,13 @@ def restore(state: SpellchromeState, actor: str, target: Combatant, amount: int,
         check_outcome(state, events)
 
 
-def stabilise(c: Combatant, why: str, events: list[Event]) -> None:
+def stabilise(c: Combatant, why: str, events: Events) -> None:
     """Stop the bleeding: the character stays unconscious but loses no more HP (SC-06)."""
     c.stable = True
     events.append(StatusChanged(c.id, "stable", why))
 
 
-def stabilise_check(state: SpellchromeState, rng: RNG, c: Combatant, events: list[Event]) -> None:
+def stabilise_check(state: SpellchromeState, rng: RNG, c: Combatant, events: Events) -> None:
     """At the start of its turn a dying character rolls the DC 22 Fortitude save (SC-06, SC-B3, SC-B5)."""
     if c.hp >= 0 or c.status != "dying":  # the dying are below 0 HP (SC-04): most are not, and HP is quick to read
         return
@@ -101,7 +101,7 @@ def stabilise_check(state: SpellchromeState, rng: RNG, c: Combatant, events: lis
         check_outcome(state, events)
 
 
-def dying_losses(state: SpellchromeState, rng: RNG, events: list[Event]) -> None:
+def dying_losses(state: SpellchromeState, rng: RNG, events: Events) -> None:
     """End of the round: every dying character loses 1d4 HP, dead at −30 or below (SC-04, SC-05, SC-B3)."""
     for c in state.combatants.values():
         if c.hp >= 0 or c.status != "dying":  # the dying are below 0 HP (SC-04)
@@ -116,7 +116,7 @@ def dying_losses(state: SpellchromeState, rng: RNG, events: list[Event]) -> None
             events.append(Defeated(c.id, "dead"))
 
 
-def check_outcome(state: SpellchromeState, events: list[Event]) -> None:
+def check_outcome(state: SpellchromeState, events: Events) -> None:
     """The fight is decided when at most one side has someone able to act (ruling SC-R12); it ends then, or, with
     someone dying, once every dying character is dead or stable (:func:`conclude`)."""
     if state.outcome is not None or state.round == 0:  # round 0: before the fight (downtime, SC-10)
@@ -131,7 +131,7 @@ def check_outcome(state: SpellchromeState, events: list[Event]) -> None:
         conclude(state, outcome, events)
 
 
-def conclude(state: SpellchromeState, outcome: Outcome, events: list[Event]) -> None:
+def conclude(state: SpellchromeState, outcome: Outcome, events: Events) -> None:
     """The last blow has fallen: end the fight, or play the clock out while anyone is dying (SC-04, SC-06,
     option ``dying_after_the_fight``). Afterwards no blow is struck; the dying lose 1d4 at each round's end
     and roll to stabilise on their turns, and whoever stands may give first aid or heal."""
@@ -147,7 +147,7 @@ def conclude(state: SpellchromeState, outcome: Outcome, events: list[Event]) -> 
 _AFTER = {"dead": "bled out", "stable": "stable", "normal": "healed", "unconscious": "healed to 0 HP"}
 
 
-def _finish(state: SpellchromeState, outcome: Outcome, events: list[Event]) -> None:
+def _finish(state: SpellchromeState, outcome: Outcome, events: Events) -> None:
     """Set the outcome; after an aftermath its reason and details tell how each of the dying ended."""
     decided = state.decided
     if decided is not None:
@@ -165,7 +165,7 @@ def after_the_fight(state: SpellchromeState) -> bool:
     return state.decided is not None and state.outcome is None
 
 
-def round_limit_reached(state: SpellchromeState, events: list[Event]) -> bool:
+def round_limit_reached(state: SpellchromeState, events: Events) -> bool:
     draw = round_limit_draw(state.round, state.options.round_limit)
     if state.decided is not None or draw is None:
         return False  # after the fight the dying need at most 30 rounds to be dead or stable (SC-04, SC-05)

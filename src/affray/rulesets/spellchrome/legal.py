@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable
 from typing import TypeVar, cast
 
 from affray.core.engine import Action, ActionSpec
-from affray.core.fields import square, text
+from affray.core.fields import text
 from affray.core.grid import DIRECTIONS, Pos, open_squares
 from affray.core.memo import Cache, Memo
 from affray.rulesets.spellchrome.health import after_the_fight
@@ -207,7 +207,7 @@ class Moves:
         if groups is None:
             groups = self._groups = {}
             for s in self.specs:
-                groups.setdefault(text(s.action, "type"), []).append(s)
+                groups.setdefault(str(s.action["type"]), []).append(s)  # the listing's own specs
         return groups.get(kind, [])
 
     def ends(self, kind: str) -> tuple[tuple[int, int, bool], ...]:
@@ -215,9 +215,16 @@ class Moves:
         warns that it provokes an attack of opportunity (SC-28)."""
         found = self._ends.get(kind)
         if found is None:
-            found = self._ends[kind] = tuple(
-                (*square(s.action, "to"), any(n.startswith("provokes") for n in s.notes))
-                for s in self.of(kind))
+            ends = []
+            for s in self.of(kind):
+                x, y = cast(list[int], s.action["to"])  # the listing's own specs: "to" is the [x, y] it put there
+                provokes = False
+                for note in s.notes:
+                    if note.startswith("provokes"):
+                        provokes = True
+                        break
+                ends.append((x, y, provokes))
+            found = self._ends[kind] = tuple(ends)
         return found
 
 
@@ -268,7 +275,7 @@ class TurnListing:
         if split is None:
             split = self._split = {"attack": [], "full_attack": []}
             for s in self.blows():
-                split[text(s.action, "type")].append(s)
+                split[str(s.action["type"])].append(s)  # the blows' own specs: attack or full_attack
         return split.get(kind, [])
 
     def spells(self) -> list[ActionSpec]:

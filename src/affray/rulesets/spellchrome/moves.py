@@ -8,10 +8,10 @@ speed provokes), ruling SC-R9 (each foe gets one chance per turn at a mover's mo
 
 from __future__ import annotations
 
-from affray.core.events import Event, Note, counted
+from affray.core.events import Note, counted
 from affray.core.grid import Pos
 from affray.core.rng import RNG
-from affray.rulesets.spellchrome.checks import loud, roll, skill_check
+from affray.rulesets.spellchrome.checks import Events, loud, roll, skill_check
 from affray.rulesets.spellchrome.combat import open_opportunity
 from affray.rulesets.spellchrome.events import Moved
 from affray.rulesets.spellchrome.mechanics import D20, run_bonus_squares, squares
@@ -30,7 +30,7 @@ TRIGGER_PAST = "(b) moving on past a melee-armed foe"
 
 
 def start_motion(state: SpellchromeState, rng: RNG, c: Combatant, kind: str, path: list[Pos], tumble: bool,
-                 events: list[Event]) -> None:
+                 events: Events) -> None:
     """Begin walking ``path``; a run first rolls how far it gets (SC-18)."""
     if kind == "run":
         path = _run_reach(state, rng, c, path, events)
@@ -38,7 +38,7 @@ def start_motion(state: SpellchromeState, rng: RNG, c: Combatant, kind: str, pat
     continue_motion(state, rng, events)
 
 
-def _run_reach(state: SpellchromeState, rng: RNG, c: Combatant, path: list[Pos], events: list[Event]) -> list[Pos]:
+def _run_reach(state: SpellchromeState, rng: RNG, c: Combatant, path: list[Pos], events: Events) -> list[Pos]:
     """The part of a run's path within two moves plus ⌊Run/5⌋ squares (SC-18)."""
     mod = run_modifier(c)
     total = roll(rng, c.id, "Run check", D20, mod, events)
@@ -55,14 +55,14 @@ def _run_reach(state: SpellchromeState, rng: RNG, c: Combatant, path: list[Pos],
     return kept
 
 
-def _report(m: Motion, how: str, events: list[Event]) -> None:
+def _report(m: Motion, how: str, events: Events) -> None:
     if len(m.walked) > m.reported:
         if loud(events):
             events.append(Moved(m.actor, list(m.walked[m.reported:]), how))
         m.reported = len(m.walked)
 
 
-def continue_motion(state: SpellchromeState, rng: RNG, events: list[Event]) -> None:
+def continue_motion(state: SpellchromeState, rng: RNG, events: Events) -> None:
     """Walk on until the path ends, a foe may punish the mover (SC-27 (a)/(b)), or a tumble fails."""
     m = state.motion
     assert m is not None and state.turn is not None
@@ -87,7 +87,7 @@ def continue_motion(state: SpellchromeState, rng: RNG, events: list[Event]) -> N
     finish_motion(state, events)
 
 
-def finish_motion(state: SpellchromeState, events: list[Event]) -> None:
+def finish_motion(state: SpellchromeState, events: Events) -> None:
     """End the move on a legal square, going back along the way if it stopped on an illegal one (SC-24)."""
     m = state.motion
     assert m is not None

@@ -130,12 +130,21 @@ class FighterSeen:
 class _Seen:
     """A seat's windows on every combatant of one state, in order and by id."""
 
-    __slots__ = ("all", "by_id", "state")
+    __slots__ = ("_foes", "all", "by_id", "state", "viewer")
 
     def __init__(self, state: SpellchromeState, viewer: Viewer) -> None:
-        self.state = state
+        self.state, self.viewer = state, viewer
         self.all = tuple(FighterSeen(c, controlled(viewer, a)) for a, c in state.combatants.items())
         self.by_id: Mapping[str, FighterSeen] = MappingProxyType({f.id: f for f in self.all})
+        self._foes: dict[str, tuple[FighterSeen, ...]] = {}
+
+    def foes(self, actor: str) -> tuple[FighterSeen, ...]:
+        """The combatants of other sides than ``actor``'s, in order (sides do not change in a fight)."""
+        found = self._foes.get(actor)
+        if found is None:
+            side = self.by_id[actor].side
+            found = self._foes[actor] = tuple(f for f in self.all if f.side != side)
+        return found
 
 
 class SpellchromeObservation(StateObservation[SpellchromeState]):
@@ -194,8 +203,9 @@ class SpellchromeObservation(StateObservation[SpellchromeState]):
         if self._seen is None:
             state, viewer = self._state, self._viewer
             # Kept until the memo resets (a rebuilt state); asked with another state, they are made again.
-            seen = self._memo.keyed(("spellchrome.seen", viewer), None, lambda: _Seen(state, viewer))
-            if seen.state is not state:
+            # Named by the seat (a str hashes at once, a Viewer hashes and compares its fields), checked below.
+            seen = self._memo.keyed(("spellchrome.seen", viewer.seat), None, lambda: _Seen(state, viewer))
+            if seen.state is not state or (seen.viewer is not viewer and seen.viewer != viewer):
                 seen = _Seen(state, viewer)
             self._seen = seen
         return self._seen
@@ -209,6 +219,11 @@ class SpellchromeObservation(StateObservation[SpellchromeState]):
     def by_id(self) -> Mapping[str, FighterSeen]:
         """Every combatant by id (read-only)."""
         return self._fighters().by_id
+
+    @property
+    def foes(self) -> tuple[FighterSeen, ...]:
+        """Every combatant of another side than the actor's, in the match's order, whether able or not."""
+        return self._fighters().foes(self._actor)
 
     @property
     def me(self) -> FighterSeen:

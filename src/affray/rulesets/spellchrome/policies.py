@@ -60,24 +60,29 @@ class SpellchromeHeuristic:
             return _first(choices, "attack_of_opportunity")
         everyone = obs.by_id
         me = everyone[choices.actor]
-        targets = self._targets(obs, me, everyone)
+        targets = self._targets(obs, me)
         # spells, first aid and blows all take the standard action (SC-15): none is listed once it is spent
         picks = (self._rescue, self._attack, self._reposition_to_shoot, self._move) if obs.standard_left else (
             self._reposition_to_shoot, self._move)
         for pick in picks:
-            action = pick(me, everyone, targets, choices)
+            action = pick(obs, me, targets, choices)
             if action is not None:
                 return action
         return _first(choices, "end_turn")
 
     @staticmethod
-    def _targets(obs: SpellchromeObservation, me: FighterSeen, everyone: Fighters) -> Fighters:
+    def _targets(obs: SpellchromeObservation, me: FighterSeen) -> Fighters:
         """The foes it may strike: the able ones, and the helpless too for a monster or NPC under ruling SC-R7."""
         finish = obs.monsters_finish_the_dying and me.kind != "character"
-        side = me.side
-        return {a: c for a, c in everyone.items() if c.side != side and (c.able or (finish and c.status in _HELPLESS))}
+        found = {}
+        for c in obs.foes:  # a plain loop: this runs for every decision
+            if c.able or (finish and c.status in _HELPLESS):
+                found[c.id] = c
+        return found
 
-    def _rescue(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices) -> Action | None:
+    def _rescue(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices
+                ) -> Action | None:
+        everyone = obs.by_id
         for spec in choices.of("cast"):
             t = everyone[text(spec.action, "target")]
             heal = me.spell_effect(text(spec.action, "spell")) == "heal"
@@ -86,7 +91,8 @@ class SpellchromeHeuristic:
         aid = [s for s in choices.of("first_aid") if everyone[text(s.action, "target")].side == me.side]
         return aid[0].action if aid else None
 
-    def _attack(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices) -> Action | None:
+    def _attack(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices
+                ) -> Action | None:
         """The full attack, attack or spell on a target that provokes nobody (SC-28), by (bare hands last, full
         attack, attack, spell, the target's HP, its id); the first listed among equals."""
         bare = me.wielding != "unarmed"
@@ -96,25 +102,27 @@ class SpellchromeHeuristic:
             rank = _BLOW_RANK[kind]
             for spec in choices.of(kind):
                 action = spec.action
-                t = targets.get(text(action, "target"))
-                if t is None or _provokes(spec):
+                t = targets.get(str(action["target"]))  # every listed blow and cast names its target
+                if t is None or (spec.notes and _provokes(spec)):
                     continue
                 key = (1 if bare and action.get("weapon") == "unarmed" else 0, rank, t.hp, t.id)
                 if best_key is None or key < best_key:
                     best, best_key = action, key
         return best
 
-    def _reposition_to_shoot(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices
-                             ) -> Action | None:
+    def _reposition_to_shoot(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters,
+                             choices: Choices) -> Action | None:
         """A shooter or caster in melee steps or withdraws out of reach before acting (SC-27 (d), (e))."""
         if me.weapon_kind != "ranged" and not me.has_spells:
             return None
-        side = me.side
-        menace = [c.at for c in everyone.values() if c.side != side and c.melee_armed]
+        menace = [c.at for c in obs.foes if c.melee_armed]
         if not menace:
             return None
-        here = me.at
-        if not any(_dist(here, p) == 1 for p in menace):
+        hx, hy = me.at
+        for px, py in menace:  # is any of them adjacent? (a plain loop: every decision of a shooter asks)
+            if max(abs(hx - px), abs(hy - py)) == 1:
+                break
+        else:
             return None
         for kind in ("step", "withdraw"):
             for (x, y, _), spec in zip(move_ends(choices, kind), choices.of(kind), strict=True):
@@ -122,17 +130,27 @@ class SpellchromeHeuristic:
                     return spec.action
         return None
 
-    def _move(self, me: FighterSeen, everyone: Fighters, targets: Fighters, choices: Choices) -> Action | None:
+    def _move(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices
+              ) -> Action | None:
         if not targets:
             return None
         ranged = me.weapon_kind == "ranged"
         reach = max(2, me.weapon_range) if ranged else 1
         spots = [t.at for t in targets.values()]
         mx, my = me.at
-        here = min(_dist((mx, my), t) for t in spots)
+        here = -1
+        for tx, ty in spots:  # the distance to the nearest target, in a plain loop (every decision asks)
+            d = max(abs(mx - tx), abs(my - ty))
+            if here < 0 or d < here:
+                here = d
         # No move can beat standing here when here is already the best a gap can be: 0, or -1 (a melee fighter
         # ending on a helpless target's square; able targets' squares are never legal end squares, SC-24).
-        floor = -1 if not ranged and not all(t.able for t in targets.values()) else 0
+        floor = 0
+        if not ranged:
+            for t in targets.values():
+                if not t.able:
+                    floor = -1
+                    break
         current = max(0, here - reach) if ranged else here - 1
         if current <= floor:
             return None
@@ -165,7 +183,11 @@ def _best_move(tables: tuple[tuple[End, ...], tuple[End, ...]], spots: list[Squa
         for i, (x, y, provokes) in enumerate(table):
             if safe_only and provokes:
                 continue
-            d = min(max(abs(x - tx), abs(y - ty)) for tx, ty in spots)
+            d = -1
+            for tx, ty in spots:  # the grid distance to the nearest target, in a plain loop (every listed end)
+                e = max(abs(x - tx), abs(y - ty))
+                if d < 0 or e < d:
+                    d = e
             gap = (max(0, d - reach) + (3 if d <= 1 else 0)) if ranged else d - 1
             score = (gap, run, max(abs(x - mx), abs(y - my)))
             if best is None or score < best[0]:

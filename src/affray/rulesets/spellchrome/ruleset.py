@@ -83,7 +83,7 @@ class SpellchromeRuleset:
               memo: Memo | None = None) -> tuple[SpellchromeState, list[Event]]:
         if not isinstance(options, SpellchromeOptions):
             raise TypeError(f"Spellchrome options are needed, not {type(options).__name__}")
-        state = build_state(setup, options)
+        state = build_state(setup, options, memo)
         events = journal_for(journal)
         turns.begin(state, rng, events)
         return state, events

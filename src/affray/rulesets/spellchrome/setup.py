@@ -15,6 +15,7 @@ from typing import Literal, NotRequired, TypedDict, cast
 from affray.core.content import ContentLibrary, ReferenceProblem
 from affray.core.grid import Grid
 from affray.core.json import as_shape
+from affray.core.memo import Memo
 from affray.core.sheets import combatant_character
 from affray.rulesets.spellchrome.content_model import (
     Armour,
@@ -229,7 +230,11 @@ def build_combatant(c: CombatantSetup, options: SpellchromeOptions) -> Combatant
         c["fills_square"], (c["position"][0], c["position"][1]))
 
 
-def build_state(setup: SpellchromeSetup, options: SpellchromeOptions) -> SpellchromeState:
-    grid = Grid.parse("\n".join(setup["map"]))
+def build_state(setup: SpellchromeSetup, options: SpellchromeOptions, memo: Memo | None = None
+                ) -> SpellchromeState:
+    """The state at the start of the fight. The map is parsed once per match, or once for every match sharing
+    ``memo``'s setup-only store (a map never changes): the caches keyed by map then find it by identity."""
+    text = "\n".join(setup["map"])
+    grid = Grid.parse(text) if memo is None else memo.static(("spellchrome.grid", text), lambda: Grid.parse(text))
     combatants = {c["id"]: build_combatant(c, options) for c in setup["combatants"]}
     return SpellchromeState(options, grid, combatants, setup.get("surprise"))

@@ -9,9 +9,10 @@ each round the dying lose 1d4 (SC-04).
 
 from __future__ import annotations
 
-from affray.core.events import Event, RoundStarted
+from affray.core.events import RoundStarted
+from affray.core.journal import QuietJournal
 from affray.core.rng import RNG
-from affray.rulesets.spellchrome.checks import loud, roll
+from affray.rulesets.spellchrome.checks import Events, loud, roll
 from affray.rulesets.spellchrome.events import InitiativeSet, TurnEnded, TurnStarted
 from affray.rulesets.spellchrome.health import check_outcome, dying_losses, round_limit_reached, stabilise_check
 from affray.rulesets.spellchrome.mechanics import D20, initiative_key, initiative_total
@@ -20,7 +21,7 @@ from affray.rulesets.spellchrome.state import SpellchromeState, Turn
 ROLLOFF_DIE = 10
 
 
-def roll_initiative(state: SpellchromeState, rng: RNG, events: list[Event]) -> None:
+def roll_initiative(state: SpellchromeState, rng: RNG, events: Events) -> None:
     """Roll initiative for everyone and order the fight (SC-16); a re-roll after the first counts the surprise
     bonus only with the option ``surprise_on_reroll``."""
     ids = list(state.combatants)
@@ -53,7 +54,7 @@ def roll_initiative(state: SpellchromeState, rng: RNG, events: list[Event]) -> N
     events.append(InitiativeSet(list(state.order), totals))
 
 
-def begin(state: SpellchromeState, rng: RNG, events: list[Event]) -> None:
+def begin(state: SpellchromeState, rng: RNG, events: Events) -> None:
     """Roll initiative and start round 1."""
     roll_initiative(state, rng, events)
     state.round = 1
@@ -62,7 +63,7 @@ def begin(state: SpellchromeState, rng: RNG, events: list[Event]) -> None:
     advance(state, rng, 0, events)
 
 
-def _new_round(state: SpellchromeState, rng: RNG, events: list[Event]) -> None:
+def _new_round(state: SpellchromeState, rng: RNG, events: Events) -> None:
     dying_losses(state, rng, events)
     check_outcome(state, events)
     if state.outcome is not None:
@@ -79,7 +80,7 @@ def _new_round(state: SpellchromeState, rng: RNG, events: list[Event]) -> None:
             c.aoo_left = 1
 
 
-def advance(state: SpellchromeState, rng: RNG, index: int, events: list[Event]) -> None:
+def advance(state: SpellchromeState, rng: RNG, index: int, events: Events) -> None:
     """Start the turn of the first combatant from ``index`` on who can act, crossing round ends."""
     state.turn = None
     while state.outcome is None:
@@ -94,17 +95,17 @@ def advance(state: SpellchromeState, rng: RNG, index: int, events: list[Event]) 
         if c.able:
             state.turn_index = index
             state.turn = Turn(c.id)
-            if loud(events):
+            if not isinstance(events, QuietJournal):  # loud(events), inline: every turn asks
                 events.append(TurnStarted(c.id))
             return
         index += 1
 
 
-def end_turn(state: SpellchromeState, rng: RNG, events: list[Event]) -> None:
+def end_turn(state: SpellchromeState, rng: RNG, events: Events) -> None:
     turn = state.turn
     if turn is None:
         return
-    if loud(events):
+    if not isinstance(events, QuietJournal):  # loud(events), inline: every turn asks
         events.append(TurnEnded(turn.actor))
     advance(state, rng, state.turn_index + 1, events)
 
@@ -122,7 +123,7 @@ def exhausted(state: SpellchromeState, turn: Turn) -> bool:
     return not turn.move_left and not turn.standard_left and not step_available(state, turn)
 
 
-def after_action(state: SpellchromeState, rng: RNG, events: list[Event]) -> None:
+def after_action(state: SpellchromeState, rng: RNG, events: Events) -> None:
     """End the turn by itself when the actor dropped or has nothing left to do."""
     turn = state.turn
     if state.outcome is not None or turn is None or state.opportunity is not None or state.motion is not None:

@@ -7,7 +7,7 @@ Rules: WH-09 (out of range fizzles, no roll), WH-10 (ranges), WH-11 (attack bonu
 
 from __future__ import annotations
 
-from affray.core.grid import behind, direction, distance, flanks
+from affray.core.grid import behind, direction, flanks
 from affray.rulesets.witchhammer import targeting
 from affray.rulesets.witchhammer.effects import Turn, defense_value, locked
 from affray.rulesets.witchhammer.events import Attacked, Fizzled
@@ -38,11 +38,12 @@ def resolve(state: WitchHammerState, turn: Turn, node: AttackNode) -> list[Follo
             out += strike(state, turn, foe, node)
         return out
     target = locked(state, turn, node["target"])
-    if target is None or not target.up:
+    if target is None or target.out:  # no one, or not up
         if turn.journal.loud:
             turn.journal.append(Fizzled(f.id, turn.card, "no target"))
         return []
-    if distance(f.pos, target.pos) > reach:  # WH-09: it moved out of range; no roll
+    (ax, ay), (bx, by) = f.pos, target.pos
+    if max(abs(ax - bx), abs(ay - by)) > reach:  # WH-09 (grid distance, inline): it moved out of range; no roll
         if turn.journal.loud:
             turn.journal.append(Fizzled(f.id, turn.card, f"{target.name} is out of {node['range']} range"))
         return []
@@ -67,14 +68,18 @@ def target_defense(state: WitchHammerState, t: Fighter, aspects: list[str]) -> i
 
 def position_bonus(state: WitchHammerState, f: Fighter, t: Fighter) -> tuple[int, list[str]]:
     """+5 from behind and +4 flanking; they stack. Rules: WH-25, WH-26, WH-B14, WH-B15, WH-A3."""
-    if distance(f.pos, t.pos) != 1:
+    (tx, ty), (fx, fy) = t.pos, f.pos
+    if max(abs(fx - tx), abs(fy - ty)) != 1:  # grid distance, inline: every blow asks
         return 0, []
     bonus, tags = 0, []
     if state.options.facing != "none" and behind(f.pos, t.pos, t.facing):
         bonus, tags = BEHIND_BONUS, ["behind"]
     mode, need_attack = state.options.flank_mode, state.options.flank_partner == "attacking"
     for g in state.fighters.values():
-        if g is f or g.out or g.side != f.side or distance(g.pos, t.pos) != 1:
+        if g is f or g.out or g.side != f.side:
+            continue
+        gx, gy = g.pos
+        if max(abs(gx - tx), abs(gy - ty)) != 1:
             continue
         if need_attack and not (g.card is not None and any(n["type"] == "attack" for n in g.card.below)):
             continue

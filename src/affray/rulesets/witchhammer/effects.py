@@ -48,9 +48,9 @@ def locked(state: WitchHammerState, turn: Turn, selector: str) -> Fighter | None
 def recipients(state: WitchHammerState, turn: Turn, to: str, target: Fighter | None) -> list[Fighter]:
     """Who a node's ``to`` names: ``self``, the node's ``target``, a selector, or a group."""
     if to == "self":
-        return [turn.actor] if turn.actor.up else []
+        return [] if turn.actor.out else [turn.actor]  # up: not out
     if to == "target":
-        return [target] if target is not None and target.up else []
+        return [target] if target is not None and not target.out else []
     if to.startswith("each_"):
         return targeting.group(state, turn.actor, to)
     chosen = locked(state, turn, to)
@@ -62,7 +62,11 @@ def start_status(state: WitchHammerState, f: Fighter, status_id: str, rounds: in
     """Put a status on ``f`` for ``rounds`` turns or the vignette; a repeat refreshes it (WH-A7)."""
     sd = state.statuses[status_id]
     n = VIGNETTE if rounds == "vignette" else int(rounds)
-    existing = next((s for s in f.statuses if s.status is sd), None)
+    existing = None
+    for s in f.statuses:
+        if s.status is sd:
+            existing = s
+            break
     if existing is not None and state.options.status_stacking == "refresh":
         if existing.rounds != VIGNETTE and (n == VIGNETTE or n > existing.rounds):
             existing.rounds = n
@@ -113,11 +117,12 @@ def expire(f: Fighter, journal: Journal) -> None:
 
 def end_vignette_effects(f: Fighter, journal: Journal) -> None:
     """Effects "for the rest of the vignette" end with it (WH-02)."""
-    if any(s.rounds == VIGNETTE for s in f.statuses):
+    kept = [s for s in f.statuses if s.rounds != VIGNETTE] if f.statuses else f.statuses
+    if len(kept) != len(f.statuses):
         for s in f.statuses:
             if s.rounds == VIGNETTE:
                 journal.append(EffectChanged(f.id, s.status.name, "ended", 0))
-        f.statuses = [s for s in f.statuses if s.rounds != VIGNETTE]
+        f.statuses = kept
         f.refresh_mods()
 
 

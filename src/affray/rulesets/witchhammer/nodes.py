@@ -60,7 +60,7 @@ def _move(state: WitchHammerState, turn: Turn, node: MoveNode) -> None:
     """Mandatory movement (WH-08) toward or away from the card's reference (WH-07)."""
     f = turn.actor
     reference = locked(state, turn, node["reference"])
-    if reference is None or not reference.up:
+    if reference is None or reference.out:  # no one, or not up
         if turn.journal.loud:
             turn.journal.append(Fizzled(f.id, turn.card, "no one to move by"))
         return

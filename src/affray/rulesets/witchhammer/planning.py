@@ -34,8 +34,14 @@ def new_hands(state: WitchHammerState) -> None:
 
 def open_psych(state: WitchHammerState) -> bool:
     """Open the Psych phase for everyone holding a Psych card; False if nobody does (WH-02)."""
-    actors = [f.id for f in state.fighters.values()
-              if f.up and any(n and state.cards[c].kind == "psych" for c, n in f.hand.items())]
+    cards = state.cards
+    actors = []
+    for f in state.fighters.values():
+        if not f.out:  # able to act (Fighter.up)
+            for c, n in f.hand.items():
+                if n and cards[c].kind == "psych":
+                    actors.append(f.id)
+                    break
     if not actors:
         return False
     state.phase = "psych"
@@ -49,8 +55,9 @@ def open_planning(state: WitchHammerState) -> None:
     """Open the Planning phase: every combatant able to act places two cards (WH-03); the GM may call time."""
     actors = []
     for f in state.fighters.values():
-        f.ready = not f.up
-        if f.up:
+        up = not f.out  # Fighter.up
+        f.ready = not up
+        if up:
             actors.append(f.id)
     if state.options.drama_timer:
         actors.append(GM)
@@ -77,7 +84,10 @@ def placed(action: Action) -> list[str]:
     journal): what :func:`check` returns for it without judging it."""
     kind = action["type"]
     if kind == "commit":
-        return texts(action, "cards")
+        cards = action["cards"]
+        if isinstance(cards, list) and all(isinstance(c, str) for c in cards):
+            return [c for c in cards if isinstance(c, str)]
+        return texts(action, "cards")  # not a list of strings: the field's own error
     return [] if kind == "ready" else [text(action, "card")]
 
 

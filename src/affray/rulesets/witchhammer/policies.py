@@ -100,18 +100,20 @@ class Digests:
     sharing its setup store; a match without one starts afresh). Plans repeat: every vignette of a scenario starts
     from few situations."""
 
-    __slots__ = ("plans", "profiles", "psych", "table")
+    # no __slots__: one object per policy, and mypyc's compiled build (bench/mypyc_build.py) allows none
 
     def __init__(self) -> None:
         self.table: object = None
         self.profiles: dict[str, tuple[Card, Profile]] = {}
         self.psych: dict[str, tuple[bool, bool, float]] = {}  # card id -> (a Psych card, one-shot, worth)
         self.plans: dict[Hashable, list[str]] = {}  # by the situation a plan answers (Planner.plan's key)
+        # the Psych card played from a hand (and whether one-shots are out): a few hands, again and again
+        self.choices: dict[tuple[tuple[tuple[str, int], ...], bool], str | None] = {}
 
     def follow(self, statuses: Mapping[str, StatusInfo]) -> None:
         if statuses is not self.table:
             self.table = statuses
-            self.profiles, self.psych, self.plans = {}, {}, {}
+            self.profiles, self.psych, self.plans, self.choices = {}, {}, {}, {}
 
     def profile(self, card: Card, statuses: Mapping[str, StatusInfo]) -> Profile:
         hit = self.profiles.get(card.id)
@@ -234,8 +236,19 @@ class Planner:
         return chosen
 
     def psych(self) -> str | None:
+        """The best Psych card in hand (a one-shot only in the first vignette), remembered by the hand."""
+        later = self.seen.vignette > 1
+        key = (tuple(self.hand.items()), later)
+        memo = self.digests.choices
+        chosen = memo.get(key, "")
+        if chosen == "":
+            if len(memo) >= 20_000:
+                memo.clear()
+            chosen = memo[key] = self._psych(later)
+        return chosen
+
+    def _psych(self, later: bool) -> str | None:
         best: tuple[float, str] | None = None
-        vignette = self.seen.vignette
         digests = self.digests.psych  # by card id: the digests follow the setup's tables (Digests.follow)
         for c, n in self.hand.items():
             hit = digests.get(c)
@@ -243,7 +256,7 @@ class Planner:
                 card = self.cards[c]
                 psych = card.kind == "psych"
                 hit = digests[c] = (psych, card.one_shot, self._psych_worth(card.nodes()) if psych else 0.0)
-            if n <= 0 or not hit[0] or (hit[1] and vignette > 1):
+            if n <= 0 or not hit[0] or (hit[1] and later):
                 continue
             if best is None or hit[2] > best[0]:
                 best = (hit[2], c)

@@ -49,7 +49,9 @@ def group(state: WitchHammerState, f: Fighter, recipient: str, reach: int = 1_00
         return [g for g in state.fighters.values() if g.up and g.side == f.side]
     if recipient == "each_adjacent_enemy":
         reach = 1
-    return [g for g in state.fighters.values() if not g.out and g.side != f.side and distance(f.pos, g.pos) <= reach]
+    fx, fy = f.pos
+    return [g for g in state.fighters.values()
+            if not g.out and g.side != f.side and max(abs(fx - g.pos[0]), abs(fy - g.pos[1])) <= reach]
 
 
 def face_nearest_enemy(state: WitchHammerState, f: Fighter) -> None:
@@ -74,8 +76,9 @@ def move(state: WitchHammerState, f: Fighter, reference: Fighter, squares: int, 
     net = links(grid)  # the map's neighbour links, looked up once for the whole move
     terrain = state.options.difficult_terrain
     left = squares
+    rx, ry = reference.pos
     while left > 0:
-        if not away and distance(f.pos, reference.pos) <= 1:
+        if not away and max(abs(f.pos[0] - rx), abs(f.pos[1] - ry)) <= 1:  # grid distance, inline
             return path, "adjacent"
         nxt = step_toward(grid, f.pos, reference.pos, taken, away, net)
         if nxt is None:

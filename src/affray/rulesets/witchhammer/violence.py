@@ -7,7 +7,6 @@ lock), WH-A2 (fixed or live order), WH-A6 (a character at 0 Health or less takes
 
 from __future__ import annotations
 
-from itertools import groupby
 from operator import itemgetter
 
 from affray.core.events import Revealed, RoundStarted
@@ -56,9 +55,17 @@ def order(state: WitchHammerState, actors: list[Fighter], rng: RNG, journal: Jou
         keyed.append((key, f))
     keyed.sort(key=itemgetter(0))  # stable: equal keys keep the actor order for the roll-off
     out: list[Fighter] = []
-    for _, group in groupby(keyed, key=itemgetter(0)):
-        tied = [kf[1] for kf in group]
-        out += _roll_off(tied, rng, journal) if len(tied) > 1 else tied
+    i, n = 0, len(keyed)
+    while i < n:  # runs of equal keys, in order (itertools.groupby, without its objects: every round asks)
+        key = keyed[i][0]
+        j = i + 1
+        while j < n and keyed[j][0] == key:
+            j += 1
+        if j - i == 1:
+            out.append(keyed[i][1])
+        else:
+            out += _roll_off([kf[1] for kf in keyed[i:j]], rng, journal)
+        i = j
     return out
 
 
