@@ -8,8 +8,10 @@ PostgreSQL start) is not polled a thousand times. Every wait is bounded and says
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -44,3 +46,16 @@ def wait_for(condition: Callable[[], T], timeout: float = 10.0, what: str = "a c
     if not value:
         raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
     return value
+
+
+def lines_of(stream: Iterable[str]) -> queue.SimpleQueue[str]:
+    """The lines of ``stream`` (a child's stdout), read by a daemon thread into a queue, so that a wait for the next
+    line (``get(timeout=...)``) stays bounded even if the child hangs without a word."""
+    lines: queue.SimpleQueue[str] = queue.SimpleQueue()
+
+    def read() -> None:
+        for line in stream:
+            lines.put(line)
+
+    threading.Thread(target=read, daemon=True).start()
+    return lines

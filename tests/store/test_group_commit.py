@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from affray.store import Record, Store, UnknownTable
 from affray.store.group import GroupCommit, Pending
 from tests.store.conftest import new_table
-from tests.waiting import wait_for
+from tests.waiting import lines_of, wait_for
 
 TIMEOUT_S = 60.0
 
@@ -175,16 +175,8 @@ def test_no_acknowledged_append_of_a_grouped_commit_is_lost_to_a_sigkill(store_u
     acked: list[tuple[str, int]] = []
     counts: list[int] = []
     with subprocess.Popen([sys.executable, "-c", WRITER, store_url], stdout=subprocess.PIPE, text=True) as writer:
-        lines: queue.SimpleQueue[str] = queue.SimpleQueue()
-        stdout = writer.stdout
-        assert stdout is not None
-
-        def read() -> None:
-            for line in stdout:
-                lines.put(line)
-
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
+        assert writer.stdout is not None
+        lines = lines_of(writer.stdout)
         try:
             deadline = time.monotonic() + TIMEOUT_S
             while (len(acked) < ACKED_BEFORE_KILL or not counts) and (left := deadline - time.monotonic()) > 0:
@@ -199,7 +191,6 @@ def test_no_acknowledged_append_of_a_grouped_commit_is_lost_to_a_sigkill(store_u
         finally:
             os.kill(writer.pid, signal.SIGKILL)  # in the middle of the four writers' appends
             writer.wait(timeout=TIMEOUT_S)
-            reader.join(timeout=TIMEOUT_S)
     assert len(acked) >= ACKED_BEFORE_KILL, f"the writers stopped after {len(acked)} appends"
     assert counts and counts[0] > counts[1], f"no commit carried several appends: {counts}"
     with Store(store_url) as after:

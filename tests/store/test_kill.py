@@ -8,11 +8,11 @@ import queue
 import signal
 import subprocess
 import sys
-import threading
 import time
 
 from affray.store import Record, Store
 from tests.store.conftest import SEATS, new_table
+from tests.waiting import lines_of
 
 WRITER = """
 import sys
@@ -34,17 +34,8 @@ def test_every_acknowledged_append_survives_a_sigkill(store_url: str) -> None:
         store.create_table(new_table(), SEATS)
     acked: list[int] = []
     with subprocess.Popen([sys.executable, "-c", WRITER, store_url], stdout=subprocess.PIPE, text=True) as writer:
-        lines: queue.SimpleQueue[str] = queue.SimpleQueue()
-        stdout = writer.stdout
-        assert stdout is not None
-
-        def read() -> None:
-            for line in stdout:
-                lines.put(line)
-
-        # A thread reads the pipe, so the wait below stays bounded even if the writer hangs without a word.
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
+        assert writer.stdout is not None
+        lines = lines_of(writer.stdout)
         try:
             deadline = time.monotonic() + DEADLINE_S
             while len(acked) < ACKED_BEFORE_KILL and (left := deadline - time.monotonic()) > 0:
@@ -55,7 +46,6 @@ def test_every_acknowledged_append_survives_a_sigkill(store_url: str) -> None:
         finally:
             os.kill(writer.pid, signal.SIGKILL)
             writer.wait(timeout=DEADLINE_S)
-            reader.join(timeout=DEADLINE_S)
     assert len(acked) == ACKED_BEFORE_KILL, f"the writer stopped after {len(acked)} appends"
     with Store(store_url) as after:
         seqs = [record.seq for record in after.records("tbl1")]
