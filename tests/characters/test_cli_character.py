@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import yaml
 
 from tests.characters.helpers import EXAMPLES, ROOT
+from tests.cli_run import affray as run_affray
 
 HILDE_ANSWERS = [
     "Hilde Brandt", "A drover who turned to hunting the things that took her herd.",
@@ -28,8 +28,7 @@ HILDE_ANSWERS = [
 
 
 def affray(*args: str, stdin: str | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "affray", "character", *args], capture_output=True, text=True,
-                          input=stdin, cwd=cwd, timeout=120)
+    return run_affray("character", *args, stdin=stdin, cwd=cwd)
 
 
 def answers(*lines: str) -> str:

@@ -1,23 +1,20 @@
-"""Running ``affray`` in this process (fast: no interpreter start), as the hostile corpus and CLI tests do."""
+"""``run_cli``: the tuple form of :func:`tests.cli_run.affray` run in this process, for the tests that read a
+command's exit code, stdout and stderr as three values (the hostile corpus, the first hour, the sweeps)."""
 
 from __future__ import annotations
 
-import io
-import sys
-
 import pytest
 
-from affray.cli.main import main
+from tests.cli_run import affray
 
 
 def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
             stdin: str = "") -> tuple[int, str, str]:
-    """``affray ARGV`` with ``stdin``: its exit code, standard output and standard error."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+    """``affray ARGV`` with ``stdin``: its exit code, standard output and standard error.
+
+    ``capsys`` and ``monkeypatch`` are the callers' fixtures, taken so that whatever a test set up with them (a
+    patched module, captured output before the call) is in force during the call; the streams are swapped by
+    :func:`tests.cli_run.affray` itself."""
+    del capsys, monkeypatch
+    done = affray(*argv, stdin=stdin)
+    return done.returncode, done.stdout, done.stderr

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.cli_run import affray
 
 ROOT = Path(__file__).parents[2]
 DUEL = str(ROOT / "examples" / "hud" / "nerdified_duel.yaml")
 
 
-def affray(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "affray", *args], capture_output=True, text=True, input=stdin,
-                          cwd=ROOT, timeout=120)
 
 
 def test_roll_json_has_total_and_dice_and_is_reproducible() -> None:
@@ -130,3 +127,25 @@ def test_view_at_the_terminal_is_a_table_and_a_text_map(tmp_path: Path) -> None:
     assert "HP 14/14" in out and "EX-HP 0/0" in out and "(2,0)" in out and "(3,0)" in out
     assert "..Tv.." in out.splitlines()  # row 0: Tamsin (the viewer's) at x=2, the cutthroat Vell at x=3
     assert "{" not in out.split("Tamsin Rook>")[1].split("quit")[0]  # no raw JSON
+
+
+def test_the_entry_point_is_the_same_main(tmp_path: Path) -> None:
+    """The suite runs most commands in this process (tests/cli_run.py); ``python -m affray`` as a child gives the
+    same exit code, stdout and stderr, for an answer, a refusal and a character built from answers on stdin, and the
+    in-process call leaves this process's working directory, environment and streams as they were."""
+    import os
+    import sys
+
+    calls = [(("roll", "4d6kh3", "--seed", "5", "--json"), None), (("roll", "3x6"), None),
+             (("character", "new", "hud", "--out", "vesna.yaml"), "Vesna\nA hunter.\n" + "\n" * 10)]
+    before = os.getcwd(), dict(os.environ), sys.stdout, sys.stderr, sys.stdin
+    (tmp_path / "here").mkdir()
+    (tmp_path / "child").mkdir()
+    for args, stdin in calls:
+        here = affray(*args, stdin=stdin, cwd=tmp_path / "here", env={"COLUMNS": "100"})
+        child = affray(*args, stdin=stdin, cwd=tmp_path / "child", env={"COLUMNS": "100"}, process=True)
+        assert (here.returncode, here.stdout, here.stderr) == (child.returncode, child.stdout, child.stderr), args
+    assert [affray(*args, stdin=stdin).returncode for args, stdin in calls[:2]] == [0, 2]
+    assert (tmp_path / "here" / "vesna.yaml").read_text() == (tmp_path / "child" / "vesna.yaml").read_text()
+    assert "name: Vesna" in (tmp_path / "here" / "vesna.yaml").read_text()
+    assert (os.getcwd(), dict(os.environ), sys.stdout, sys.stderr, sys.stdin) == before

@@ -4,8 +4,6 @@ an empty file is started as a new database; ``affray db check`` and ``affray db 
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx2 as httpx
@@ -13,6 +11,7 @@ import pytest
 
 from affray.store.schema import SCHEMA_VERSION
 from tests.cli.inproc import run_cli
+from tests.cli_run import affray
 from tests.store.test_check import RECORDS, damage, filled
 from tests.table.test_kill9 import Server, free_port
 
@@ -20,8 +19,7 @@ from tests.table.test_kill9 import Server, free_port
 def test_serve_refuses_a_damaged_sqlite_file(tmp_path: Path) -> None:
     path = filled(tmp_path / "affray.db")
     damage(path)
-    done = subprocess.run([sys.executable, "-m", "affray", "serve", "--port", str(free_port()), "--db",
-                           f"sqlite:///{path}"], capture_output=True, text=True, timeout=120)
+    done = affray("serve", "--port", str(free_port()), "--db", f"sqlite:///{path}", process=True)
     said = done.stdout + done.stderr
     assert done.returncode != 0 and "Traceback" not in said
     assert f"{path}: the database is damaged" in " ".join(said.split()) and "Restore it from a backup" in said

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.cli_run import affray
 from tests.table.test_kill9 import Server
 
 
@@ -19,10 +18,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     served.start()
     yield served
     served.kill()
-
-
-def affray(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "affray", *args], capture_output=True, text=True, timeout=120)
 
 
 def test_table_new_prints_the_gm_and_seat_links(server: Server) -> None:
@@ -64,8 +59,8 @@ def test_join_plays_a_seat_from_the_terminal_tells_the_story_and_saves_a_log_tha
     created = json.loads(made.stdout)
     link = f"{server.url}{created['seats']['bruna']['link']}"
     saved = tmp_path / "yard.json"
-    done = subprocess.run([sys.executable, "-m", "affray", "join", link, "--log", str(saved)],
-                          input="1\n" * 200 + "quit\n", capture_output=True, text=True, timeout=300)
+    # a child: the terminal client as a player starts it
+    done = affray("join", link, "--log", str(saved), stdin="1\n" * 200 + "quit\n", process=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "as seat bruna" in done.stdout and "bruna (version" in done.stdout, done.stdout[:2000]
     # the story as sentences with names (the server's text), never a field dump

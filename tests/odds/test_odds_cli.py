@@ -6,19 +6,19 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.cli_run import affray as run_affray
+
 ROOT = Path(__file__).parents[2]
 
 
 def affray(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "affray", "odds", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=120)
+    return run_affray("odds", *args, cwd=ROOT)
 
 
 def check_shape(data: dict[str, Any], probabilities: set[str], distributions: set[str]) -> None:

@@ -154,12 +154,11 @@ def test_wh12_odds_cli_takes_the_target_malus() -> None:
     positive Malus is refused with a sentence and exit 2."""
     import json
     import subprocess
-    import sys
-    from pathlib import Path
+
+    from tests.cli_run import affray
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "affray", "odds", "witchhammer", "attack", *args],
-                              capture_output=True, text=True, cwd=Path(__file__).parents[2], timeout=120)
+        return affray("odds", "witchhammer", "attack", *args)
 
     done = run("--attack", "6", "--defense", "9", "--non-melee", "--aspect-defense", "2", "--target-malus", "-3",
                "--json")

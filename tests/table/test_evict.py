@@ -9,8 +9,6 @@ import hashlib
 import logging
 import pickle
 import random
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,6 +29,7 @@ from affray.table.scenarios import resolve_scenario
 from affray.table.snapshot import SNAPSHOT_EVERY, take
 from affray.web.app import create_app
 from affray.web.limits import RateLimiter
+from tests.cli_run import affray
 
 FAR = 10.0 ** 9  # a monotonic time far past every table's last use: every table is idle by then
 EXAMPLES = ["hud/nerdified_duel", "warp/knight_duel", "spellchrome/ford_duel", "witchhammer/mill_ambush"]
@@ -282,15 +281,13 @@ def test_a_table_in_use_stays_and_eviction_can_be_off(store: Store) -> None:
     service.close()
 
 
-def affray(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "affray", *args], capture_output=True, text=True, timeout=120)
-
-
 def test_serve_help_names_idle_evict_and_a_bad_value_is_refused_with_a_sentence(tmp_path: Path) -> None:
     shown = affray("serve", "--help")
     assert shown.returncode == 0 and "--idle-evict" in shown.stdout
     for bad in ("-5", "soon", "0.5", "nan"):
-        done = affray("serve", "--idle-evict", bad, "--db", f"sqlite:///{tmp_path / 'x.db'}", "--port", "1")
+        # a child: were the value accepted, this would be a server (bounded by the child's timeout)
+        done = affray("serve", "--idle-evict", bad, "--db", f"sqlite:///{tmp_path / 'x.db'}", "--port", "1",
+                      process=True, timeout=30)
         said = done.stdout + done.stderr
         assert done.returncode != 0 and "Traceback" not in said, said
         assert "--idle-evict takes a number of seconds from 1 to 604800 (a week), or 0 to keep every table in " \
