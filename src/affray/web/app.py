@@ -39,7 +39,7 @@ from affray.web.models import (
     TakeBackBody,
     TimerBody,
 )
-from affray.web.text import SafeJSONResponse, TextCheck
+from affray.web.text import JsonRoute, SafeJSONResponse, TextCheck
 
 LONG_POLL_MAX = 30.0
 CHAT_RATE, CHAT_BURST = 0.5, 6.0  # chat lines and free rolls per second per seat, and at once
@@ -122,7 +122,7 @@ def create_app(service: TableService, *, create_key: str | None = None, body_lim
 
 
 def _tables(api: Api) -> APIRouter:
-    router = APIRouter(prefix="/api/tables", tags=["tables"])
+    router = APIRouter(prefix="/api/tables", tags=["tables"], route_class=JsonRoute)
 
     @router.post("", status_code=201, response_model=None)
     def new_table(body: NewTableBody, request: Request) -> Created:
@@ -212,7 +212,7 @@ async def _wait(service: TableService, table: Table, since: int, timeout: float)
 
 
 def _gm(api: Api) -> APIRouter:
-    router = APIRouter(prefix="/api/tables/{table_id}/gm", tags=["gm"])
+    router = APIRouter(prefix="/api/tables/{table_id}/gm", tags=["gm"], route_class=JsonRoute)
 
     @router.post("/take_back", response_model=None)
     def rewind(table_id: str, body: RewindBody, request: Request) -> JsonObject:

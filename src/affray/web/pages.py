@@ -29,6 +29,7 @@ from affray.table.errors import Refusal
 from affray.table.examples import catalogue
 from affray.table.scenarios import resolve_scenario
 from affray.web.models import ScenarioText
+from affray.web.text import JsonRoute
 
 HERE = Path(__file__).parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
@@ -57,7 +58,7 @@ def _pages() -> APIRouter:
 
 
 def _lobby_api(examples_dir: Path | None) -> APIRouter:
-    router = APIRouter(prefix="/api", tags=["lobby"])
+    router = APIRouter(prefix="/api", tags=["lobby"], route_class=JsonRoute)
 
     @router.get("/examples")
     def examples() -> list[dict[str, Any]]:

@@ -7,13 +7,23 @@ or a stored action into a 500. :class:`TextCheck` refuses such a body before any
 ``bad_text`` and where it was found, for every route present and future (the same check as the CLI's files:
 :func:`affray.core.files.lone_surrogate`). :class:`SafeJSONResponse` is the last resort behind it: an answer whose
 text cannot be UTF-8 is written with ASCII escapes instead of failing.
+
+:class:`JsonRoute` sends what a route returns as it is: every route's answer is JSON data already (the service's
+``to_jsonable`` output, typed dictionaries), and FastAPI's own walk over it (``jsonable_encoder``, which asks every
+value of every view whether it is a dataclass, a model, an enum...) was three quarters of a seat's view request.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
+from collections.abc import Callable
+from typing import Any
 
+import orjson
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 
 from affray.core.files import lone_surrogate, may_escape_surrogate
 from affray.web.limits import ASGIApp, Message, Receive, Scope, Send, send_refusal
@@ -26,10 +36,36 @@ class SafeJSONResponse(JSONResponse):
     (still valid JSON) instead of raising."""
 
     def render(self, content: object) -> bytes:
-        try:
-            return super().render(content)
-        except UnicodeEncodeError:
+        try:  # the same compact UTF-8 text as Starlette's json.dumps, about ten times faster
+            return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
+        except TypeError:  # a lone surrogate or an integer past 64 bits: the standard library, ASCII escapes
             return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode()
+
+
+class JsonRoute(APIRoute):
+    """A route whose dictionary or list answer is sent as :class:`SafeJSONResponse` at once (with the route's
+    status code), skipping FastAPI's ``jsonable_encoder``; any other answer (a Response, a model) goes FastAPI's way.
+    The endpoint keeps its signature (``functools.wraps``), so parameters, validation and the OpenAPI schema are
+    FastAPI's as before. Use it as ``APIRouter(route_class=JsonRoute)``."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        super().__init__(path, _answering(endpoint, kwargs.get("status_code") or 200), **kwargs)
+
+
+def _answering(endpoint: Callable[..., Any], status: int) -> Callable[..., Any]:
+    def sent(answer: object) -> object:
+        return SafeJSONResponse(answer, status) if isinstance(answer, dict | list) else answer
+
+    if inspect.iscoroutinefunction(endpoint):
+        @functools.wraps(endpoint)
+        async def answer_async(*args: Any, **kwargs: Any) -> object:
+            return sent(await endpoint(*args, **kwargs))
+        return answer_async
+
+    @functools.wraps(endpoint)
+    def answer(*args: Any, **kwargs: Any) -> object:
+        return sent(endpoint(*args, **kwargs))
+    return answer
 
 
 def body_problem(body: bytes) -> str | None:
