@@ -17,6 +17,7 @@ plug-in record names its policies (:mod:`affray.core.plugin`); ``random`` serves
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -189,26 +190,40 @@ class RandomPolicy:
         return choices.pick(rng)
 
 
+_ATOMS = frozenset({bool, int, float, str, type(None)})
+
+
 def exposed(seen: Any, depth: int = 8) -> Any:
     """Everything an observation shows a policy, as JSON-ready data: every public attribute and property, read
     recursively, and its ``view()``. The leak test (``tests/conformance``) searches it for other seats' secrets, so
-    an observation cannot show more than its seat's view does."""
-    from dataclasses import fields, is_dataclass
+    an observation cannot show more than its seat's view does. (The exact built-in types are answered first and
+    each class's public names are listed once: the leak test calls this at every step of every fight.)"""
+    kind = type(seen)
+    if kind in _ATOMS:
+        return seen
+    if depth <= 0:
+        return seen.hex() if isinstance(seen, bytes) else seen
+    if kind is dict:
+        return {str(k): exposed(v, depth - 1) for k, v in seen.items()}
+    if kind is list or kind is tuple:
+        return [exposed(v, depth - 1) for v in seen]
+    return _exposed_object(seen, depth)
 
+
+def _exposed_object(seen: Any, depth: int) -> Any:
     from affray.core.events import to_jsonable
 
-    if depth <= 0 or seen is None or isinstance(seen, bool | int | float | str | bytes):
+    if isinstance(seen, bool | int | float | str | bytes):
         return seen.hex() if isinstance(seen, bytes) else seen
     if isinstance(seen, dict) or (hasattr(seen, "items") and callable(seen.items)):
         return {str(k): exposed(v, depth - 1) for k, v in seen.items()}
     if isinstance(seen, list | tuple | set | frozenset):
         return [exposed(v, depth - 1) for v in seen]
-    if is_dataclass(seen) and not isinstance(seen, type):
-        return {f.name: exposed(getattr(seen, f.name), depth - 1) for f in fields(seen)}
+    names, is_record = _public_names(type(seen))
+    if is_record:
+        return {name: exposed(getattr(seen, name), depth - 1) for name in names}
     out: dict[str, Any] = {}
-    for name in dir(type(seen)):
-        if name.startswith("_"):
-            continue
+    for name in names:
         if name == "view":
             out[name] = to_jsonable(seen.view())
             continue
@@ -216,3 +231,18 @@ def exposed(seen: Any, depth: int = 8) -> Any:
         if not callable(value):
             out[name] = exposed(value, depth - 1)
     return out
+
+
+_NAMES: dict[type, tuple[tuple[str, ...], bool]] = {}
+
+
+def _public_names(kind: type) -> tuple[tuple[str, ...], bool]:
+    """A dataclass's fields (and True), or every public name of any other class (each class listed once)."""
+    known = _NAMES.get(kind)
+    if known is None:
+        if dataclasses.is_dataclass(kind):
+            known = tuple(f.name for f in dataclasses.fields(kind)), True
+        else:
+            known = tuple(name for name in dir(kind) if not name.startswith("_")), False
+        _NAMES[kind] = known
+    return known
