@@ -30,6 +30,7 @@ from tests.conformance.common import (
     random_playout,
     scenario_id,
 )
+from tests.sweep import rounds
 
 SCENARIOS = cases()
 SEEDS = range(3)
@@ -106,14 +107,15 @@ def test_rejected_actions_change_nothing(path: Path) -> None:
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=scenario_id)
 def test_views_are_json_and_keep_secrets(path: Path) -> None:
-    """After every step of a random fight (up to 400), every seat's view is JSON and no seat's view, redacted log
-    or policies' observations show another seat's secret (:class:`LeakWatch`: each check serialises every seat's
-    view and searches what the step added, so the cost grows with the fight's length, not its square)."""
+    """After every step of a random fight (up to 400; make test-quick: 120), every seat's view is JSON and no seat's
+    view, redacted log or policies' observations show another seat's secret (:class:`LeakWatch`: each check
+    serialises every seat's view and searches what the step added, so the cost grows with the fight's length, not
+    its square)."""
     scenario = load(path)
     match = scenario.start(5)
     rng = FastRNG(5)
     watch = LeakWatch(match)
-    for _ in range(400):
+    for _ in range(rounds(400, 120)):
         assert watch.check() == []
         window = match.pending()
         if window is None:

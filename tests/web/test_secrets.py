@@ -14,14 +14,14 @@ from fastapi.testclient import TestClient
 
 from affray.core.engine import SPECTATOR
 from affray.table import TableService
-from tests.sweep import sample
+from tests.sweep import rounds, sample
 from tests.web.helpers import auth, tokens_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO_FILES = sorted(p for p in (ROOT / "examples").rglob("*.yaml") if "\nsides:" in p.read_text(encoding="utf-8"))
 EXAMPLES = [str(p.relative_to(ROOT / "examples").with_suffix(""))
             for p in sample(SCENARIO_FILES)]  # make test-quick: a sample (tests/sweep.py)
-MOVES = 40
+MOVES = rounds(40, 24)  # make test-quick: the first 24 (the take-back comes at the tenth)
 
 
 class Watch:
