@@ -15,6 +15,7 @@ import functools
 import inspect
 import re
 import sys
+import types
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -38,15 +39,30 @@ def starts(functions: Iterable[Callable[..., Any]], fixtures: Iterable[str], par
     return marks
 
 
+STARTER_NAMES = frozenset({"Server", "live_server", "postgres_server", "chromium"})
+
+
 @functools.cache  # one function's source, read once: thousands of parametrized cases share a few hundred functions
 def _source(function: Callable[..., Any]) -> str:
     function = inspect.unwrap(function)
     if not getattr(function, "__module__", "").startswith("tests"):
         return ""  # pytest's own fixtures (tmp_path, monkeypatch) start nothing
+    code = getattr(function, "__code__", None)
+    if code is not None and not STARTER_NAMES & _names(code):
+        return ""  # its code names no starter: no need to read its source (a second of every collection)
     try:
         return inspect.getsource(function)
     except (OSError, TypeError):
         return ""
+
+
+def _names(code: types.CodeType) -> set[str]:
+    """Every name a function's code (its nested functions' and lambdas' included) reads or calls."""
+    names = {*code.co_names, *code.co_freevars}
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _names(const)
+    return names
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

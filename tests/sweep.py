@@ -33,16 +33,18 @@ def ruleset_of(case: object) -> str:
     return text.replace("\\", "/").split("/", 1)[0]
 
 
-def sample(cases: Iterable[T], group: Callable[[T], str] = ruleset_of, quick: bool | None = None) -> list[T]:
-    """Every case (``make test``), or in a quick run the first of each group and every :data:`EVERY`-th after it,
-    in the order given."""
+def sample(cases: Iterable[T], group: Callable[[T], str] | None = None, quick: bool | None = None) -> list[T]:
+    """Every case (``make test``), or in a quick run the first of each group (default: :func:`ruleset_of`) and every
+    :data:`EVERY`-th after it, in the order given."""
     cases = list(cases)
+    group_of: Callable[[T], str] = ruleset_of if group is None else group
     if not (QUICK if quick is None else quick):
         return cases
     seen: dict[str, int] = {}
     kept = []
     for case in cases:
-        index = seen[group(case)] = seen.get(group(case), -1) + 1
+        name = group_of(case)
+        index = seen[name] = seen.get(name, -1) + 1
         if index % EVERY == 0:
             kept.append(case)
     return kept

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,12 +23,17 @@ ROOT = Path(__file__).parents[2]
 
 def example_scenarios() -> list[Path]:
     """Every YAML file under examples/ that is a scenario (has ``sides``)."""
+    return list(_example_scenarios())
+
+
+@functools.cache  # ten test modules ask at collection; parsing every example each time was two seconds of it
+def _example_scenarios() -> tuple[Path, ...]:
     out = []
     for path in sorted((ROOT / "examples").rglob("*.yaml")):
-        data = yaml.safe_load(path.read_text())
+        data = yaml.load(path.read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         if isinstance(data, dict) and "sides" in data:
             out.append(path)
-    return out
+    return tuple(out)
 
 
 def scenario_id(path: Path | str) -> str:

@@ -53,7 +53,10 @@ def test_the_corpus_has_at_least_150_cases_over_every_command() -> None:
     assert len({c.id for c in CASES}) == len(CASES)
 
 
-@pytest.mark.parametrize("case", sample(CASES, group=command), ids=lambda c: c.id)  # quick: a third of each command's
+RUN: list[Case] = sample(CASES, group=command)  # make test-quick: a third of each command's cases (tests/sweep.py)
+
+
+@pytest.mark.parametrize("case", RUN, ids=lambda c: c.id)
 def test_hostile_input_is_refused_with_a_message(case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # a default save (affray-save.json) would land here, and is checked below
