@@ -89,6 +89,7 @@ def _questions(ruleset: Any, state: Any, actor: str, memo: Memo, rng_seed: int) 
 
     assert fresh().all() == legal
     assert len(fresh()) == len(legal)
+    assert bool(fresh()) == bool(legal)
     kinds = {s.action["type"] for s in legal}
     assert fresh().kinds() == kinds
     for kind in sorted(kinds):

@@ -48,7 +48,7 @@ def policies_for(match: Match, overrides: Mapping[str, str] | None = None) -> di
 def policy_action(match: Match, policy: Policy, actor: str, rng: RNG) -> Action:
     """``policy``'s action for ``actor`` now: its observation and choices from the match (contract 9)."""
     choices = match.choices(actor)
-    if not len(choices):
+    if not choices:
         window = match.pending()
         raise PolicyError(f"{actor} must act in phase '{window.phase if window else '?'}' but has no legal action")
     return policy.choose(match.observe(actor), choices, rng)

@@ -142,6 +142,11 @@ class Choices:
     def __len__(self) -> int:
         return len(self.all())
 
+    def __bool__(self) -> bool:
+        """Whether the actor has any legal action (the runner and the table server ask before every policy move;
+        a ruleset's subclass answers from its cheapest part instead of listing everything)."""
+        return bool(self.all())
+
     def kinds(self) -> frozenset[str]:
         """The action types the actor may take now."""
         return frozenset(text(spec.action, "type") for spec in self.all())

@@ -437,7 +437,7 @@ class TableService:
                 return
             policy, match = table.policies[actor], table.match
             choices = match.choices(actor)
-            if not len(choices):
+            if not choices:
                 log.error("table %s: %s is due but has no legal action", table.id, actor)
                 return
             action = policy.choose(match.observe(actor), choices, table.policy_rng)

@@ -37,6 +37,11 @@ class TurnChoices(Choices):
         super().__init__(actor, parts.all)
         self._parts = parts
 
+    def __bool__(self) -> bool:
+        # the support part (the end of the turn, mostly) first: the moves, the dearest part, seldom need building
+        parts = self._parts
+        return bool(parts.support() or parts.aid() or parts.blows() or parts.spells() or parts.moves().specs)
+
     def of(self, kind: str) -> list[ActionSpec]:
         parts = self._parts
         # the lists of one part are returned as they are kept: read-only, like every listing
