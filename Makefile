@@ -7,7 +7,7 @@
 #               on WORKERS processes (default: the machine's cores)
 #   make test-quick   the inner loop: ruff, mypy --strict and the tests that start no server, no PostgreSQL and no
 #               browser (pytest -m "not server and not browser"; tests/conftest.py sets the markers), the fast path's
-#               differential test on QUICK_FAST_SEEDS seeds (make test: 200), and the sweeps over every example on a
+#               differential test on QUICK_FAST_SEEDS seeds (make test: FAST_SEEDS, 100), and the sweeps over every example on a
 #               fixed third of each ruleset's examples (AFFRAY_QUICK=1, tests/sweep.py; make test: all of them)
 #   make mypyc / test-mypyc / bench-mypyc   optional: the simulation's hot modules compiled with mypyc into a copy
 #               of src/ (build/mypyc), the fast path's and the two party rulesets' tests run against it, its bench
@@ -22,6 +22,8 @@ STAMP_RUN := $(VENV)/.installed-run
 STAMP_DEV := $(VENV)/.installed-dev
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 QUICK_FAST_SEEDS ?= 20
+FAST_SEEDS ?= 100
+FUZZ_FAST_SEEDS ?= 1000
 
 HOST ?= 127.0.0.1
 PORT ?= 8000
@@ -68,7 +70,7 @@ lint: $(STAMP_DEV)
 	$(BIN)/mypy
 
 test: lint browser
-	$(BIN)/pytest -n $(WORKERS) -q
+	AFFRAY_FAST_SEEDS=$(FAST_SEEDS) $(BIN)/pytest -n $(WORKERS) -q
 
 test-quick: lint
 	AFFRAY_QUICK=1 AFFRAY_FAST_SEEDS=$(QUICK_FAST_SEEDS) $(BIN)/pytest -n $(WORKERS) -q -m "not server and not browser"
@@ -78,8 +80,11 @@ screenshots: $(STAMP_DEV) browser
 	AFFRAY_CAPTURE_DOCS=1 $(BIN)/pytest -q -p no:xdist tests/web/test_browser_pages.py tests/web/test_browser_witchhammer.py \
 	  tests/web/test_browser_spellchrome.py tests/web/test_browser_group.py tests/web/test_browser_gm_chat.py
 
+# The deep runs: 500 Hypothesis examples of junk actions per scenario, and the fast path's differential test on
+# FUZZ_FAST_SEEDS seeds of every example (make test: FAST_SEEDS)
 fuzz: $(STAMP_DEV)
-	AFFRAY_FUZZ_EXAMPLES=500 $(BIN)/pytest -n $(WORKERS) -q tests/conformance/test_fuzz.py
+	AFFRAY_FUZZ_EXAMPLES=500 AFFRAY_FAST_SEEDS=$(FUZZ_FAST_SEEDS) $(BIN)/pytest -n $(WORKERS) -q \
+	  tests/conformance/test_fuzz.py tests/conformance/test_fast_path.py
 
 # bench_versions compares this tree with another checkout: make bench-versions BASELINE=../old/.venv/bin/python
 # (the dev extras: bench_table reuses the test suite's server and PostgreSQL harnesses, which import pytest)

@@ -1,7 +1,7 @@
 """The simulation fast path plays the very fights of the full engine.
 
-For every example scenario and ``AFFRAY_FAST_SEEDS`` seeds (200 unless set, as in ``make test``; ``make
-test-quick``, the inner loop, sets 20): the fast path (:mod:`affray.sim.fast`, quiet journal, no validation) and
+For every example scenario and ``AFFRAY_FAST_SEEDS`` seeds (``make test``: 100, the default here; ``make
+test-quick``, the inner loop: 20; ``make fuzz``: 1,000): the fast path (:mod:`affray.sim.fast`, quiet journal, no validation) and
 the full engine (a :class:`Match` with events, dice records, seals and validation) give the same actions,
 outcome, rounds and every combatant's end state (``Ruleset.report``: down, dead, hit points, damage dealt and
 taken, conditions). A fast fight replayed in full gives the same events as the full engine's fight. ``affray
@@ -29,7 +29,7 @@ from affray.sim.runner import SimSpec, run
 from affray.sim.session import spec_for
 from tests.conformance.common import cases, example_scenarios, load, scenario_id
 
-SEEDS = int(os.environ.get("AFFRAY_FAST_SEEDS", "200"))
+SEEDS = int(os.environ.get("AFFRAY_FAST_SEEDS", "100"))
 REPLAY_EVERY = 10  # every tenth fast fight is replayed in full and its events compared
 
 
