@@ -1,10 +1,10 @@
 """The simulation fast path plays the very fights of the full engine.
 
 For every example scenario and ``AFFRAY_FAST_SEEDS`` seeds (``make test``: 100, the default here; ``make
-test-quick``, the inner loop: 20; ``make fuzz``: 1,000): the fast path (:mod:`affray.sim.fast`, quiet journal, no validation) and
-the full engine (a :class:`Match` with events, dice records, seals and validation) give the same actions,
-outcome, rounds and every combatant's end state (``Ruleset.report``: down, dead, hit points, damage dealt and
-taken, conditions). A fast fight replayed in full gives the same events as the full engine's fight. ``affray
+test-quick``, the inner loop: 20; ``make fuzz``: 1,000): the fast path (:mod:`affray.sim.fast`, quiet journal, no
+validation) and the full engine (a :class:`Match` with events, dice records, seals and validation) give the same
+actions, outcome, rounds and every combatant's end state (``Ruleset.report``: down, dead, hit points, damage dealt
+and taken, conditions). A fast fight replayed in full gives the same events as the full engine's fight. ``affray
 sim`` reports the same numbers whichever path ran. And each ruleset's :class:`Choices` answers exactly what its
 legal listing says.
 """
