@@ -116,15 +116,18 @@ def _read_until(proc: subprocess.Popen[str], text: str, seconds: float) -> str:
 
 def test_ctrl_c_in_the_cli_prints_the_finished_part() -> None:
     """Ctrl-C once the run has started: the report of what finished, and a non-zero exit (nothing finished is lost)."""
+    # SIGINT as a terminal delivers it, to a child that takes it: a suite run in the background of a shell (a CI
+    # job, `make test &`) has SIGINT ignored, which a child inherits, and Python then never raises KeyboardInterrupt
     proc = subprocess.Popen([sys.executable, "-m", "affray", "sim", str(DUEL), "-n", "200000", "--workers", "1",
                              "--chunk", "20", "--engine"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    try:
-        started = _read_until(proc, "Ctrl-C stops", 60)
-        os.kill(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
+                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    with proc:  # its pipes closed however the test ends
+        try:
+            started = _read_until(proc, "Ctrl-C stops", 60)
+            os.kill(proc.pid, signal.SIGINT)
+            out, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
     assert proc.returncode == 130, err
     assert "simulating 200,000 fights of Duel on the Toll Bridge" in started
     assert "interrupted:" in out and "of 10000 chunks finished" in out and "Duel on the Toll Bridge" in out
