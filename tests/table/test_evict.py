@@ -237,9 +237,9 @@ def test_a_table_with_a_follower_never_leaves_memory(service: TableService) -> N
     table_id = created["table"]
     table, seat = service.authenticate(table_id, tokens["bruna"])
     follower = Follower(seat, seat.token_hash or "", Heard())
-    service.follow(table, follower)
+    service.audience.follow(table, follower)
     assert service.evict_idle(now=FAR) == [] and table_id in service.loaded()
-    service.unfollow(table, follower)
+    service.audience.unfollow(table, follower)
     assert service.evict_idle(now=FAR) == [table_id]
 
 
@@ -255,7 +255,7 @@ def test_a_table_with_a_waiting_long_poll_never_leaves_memory(service: TableServ
         poll.start()
         waiting = threading.Event()
         for _ in range(1000):  # bounded: until the long-poll has subscribed
-            if service._subscribers.get(table_id):
+            if service.audience.hears(table_id):
                 waiting.set()
                 break
             waiting.wait(0.01)

@@ -63,7 +63,7 @@ class Heard:
 def follow(service: TableService, table: Table, seat: SeatInfo, heard: Heard, hashed: str | None = None
            ) -> Follower:
     follower = Follower(seat, seat.token_hash or "" if hashed is None else hashed, heard.pushes.put)
-    service.follow(table, follower)
+    service.audience.follow(table, follower)
     return follower
 
 
@@ -119,7 +119,7 @@ def test_a_replaced_token_ends_its_feed_and_unfollow_stops_the_rest(service: Tab
     gm.replace_token(service, table, seats["gm"], "bruna")
     assert bruna.next() is TOKEN_REPLACED and json.loads(TOKEN_REPLACED.text)["code"] == "token_replaced"
     assert tomas.message()["version"] == 0  # the announcement reaches the others as a push of the same version
-    service.unfollow(table, following_tomas)
+    service.audience.unfollow(table, following_tomas)
     witness = Heard()
     follow(service, table, seats["gm"], witness)
     act_once(service, table, seats)
@@ -134,8 +134,8 @@ def test_a_connection_gone_before_its_follow_arrives_is_never_registered(service
     table, seats, _ = duel(service)
     heard = Heard()
     follower = Follower(seats["bruna"], seats["bruna"].token_hash or "", heard.pushes.put)
-    service.unfollow(table, follower)  # the connection closed while its follow() was still on its way
-    service.follow(table, follower)
+    service.audience.unfollow(table, follower)  # the connection closed while its follow() was still on its way
+    service.audience.follow(table, follower)
     witness = Heard()
     follow(service, table, seats["gm"], witness)
     act_once(service, table, seats)
@@ -233,7 +233,7 @@ def test_a_client_that_stopped_reading_is_dropped_once_too_far_behind(service: T
 
         def push_three() -> None:  # what the store's listener calls after each change
             for _ in range(3):
-                service._push(table)
+                service.audience.push(table)
 
         await asyncio.to_thread(push_three)  # three pushes queued behind a send that never ends: past the bound
         await asyncio.wait_for(serving, WAIT)
@@ -241,7 +241,7 @@ def test_a_client_that_stopped_reading_is_dropped_once_too_far_behind(service: T
     asyncio.run(scenario())
     assert len(socket.sent) == 1
     assert socket.closed == (None if close_blocks else ws.CLOSE_TRY_AGAIN)
-    assert not service._followers.get(table.id)  # dropped: no more messages are built for it
+    assert not service.audience.hears(table.id)  # dropped: no more messages are built for it
 
 
 def test_a_token_replaced_elsewhere_while_the_listener_was_cut_off_ends_the_feed(pg_server: PgServer,

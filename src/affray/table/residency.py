@@ -53,9 +53,8 @@ def idle(service: TableService, table: Table, now: float) -> bool:
     """Whether ``table`` may leave memory (see the module docstring). Under the service's ``_tables_lock``."""
     assert service.idle_evict is not None
     timer = table.config.get("timer")
-    return (now - table.used >= service.idle_evict and not service._followers.get(table.id)
-            and not service._subscribers.get(table.id) and table.policy_due == -1
-            and not (isinstance(timer, dict) and not table.over))
+    return (now - table.used >= service.idle_evict and not service.audience.hears(table.id)
+            and table.policy_due == -1 and not (isinstance(timer, dict) and not table.over))
 
 
 def evict_idle(service: TableService, now: float | None = None) -> list[str]:
@@ -73,8 +72,7 @@ def evict_idle(service: TableService, now: float | None = None) -> list[str]:
         with table.lock, service._tables_lock:
             if service._tables.get(table.id) is table and idle(service, table, now):
                 del service._tables[table.id]
-                service._followers.pop(table.id, None)
-                service._subscribers.pop(table.id, None)
+                service.audience.forget(table.id)
                 gone.append(table.id)
     return gone
 

@@ -29,8 +29,8 @@ from affray.core.json import JsonObject
 from affray.core.memo import TableStatic
 from affray.store import Store, StoreError
 from affray.table import residency
+from affray.table.audience import Audience
 from affray.table.errors import CONFLICT, NOT_FOUND, UNAUTHORIZED, UNAVAILABLE, Refusal, refused_step
-from affray.table.feed import Follower, Push, first_push, pushes
 from affray.table.hooks import ServiceHooks
 from affray.table.live import Answer, SeatInfo, Table, seat_message
 from affray.table.restore import (
@@ -53,7 +53,6 @@ T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
-Subscriber = Callable[[], object]
 RACE_RETRIES = 3  # submissions of one action after lost races with other processes (each loss is another's record)
 IDLE_EVICT = 600.0  # seconds a table stays in memory with no request and no connection (affray serve --idle-evict)
 
@@ -72,8 +71,9 @@ class TableService:
         self.policy_pause = policy_pause
         self._tables: dict[str, Table] = {}
         self._tables_lock = threading.Lock()
-        self._subscribers: dict[str, set[Subscriber]] = {}
-        self._followers: dict[str, set[Follower]] = {}
+        # who hears each table (WebSockets, long-polls): table/audience.py
+        self.audience = Audience(self._tables_lock, self._touch, lambda table_id, version:
+                                 self.hooks.pushed(table_id, version))
         self.damaged: dict[str, str] = {}
         # The memo's setup-only stores, one per setup and options, shared by the tables of that scenario and gone
         # with the last of them (core/memo.py TableStatic).
@@ -299,79 +299,11 @@ class TableService:
 
     # -- change notices ------------------------------------------------------------------------------------
 
-    def subscribe(self, table_id: str, callback: Subscriber) -> Callable[[], None]:
-        """Call ``callback()`` (from a background thread) after every change of the table; returns unsubscribe."""
-        with self._tables_lock:
-            self._subscribers.setdefault(table_id, set()).add(callback)
-
-        def unsubscribe() -> None:
-            with self._tables_lock:
-                self._subscribers.get(table_id, set()).discard(callback)
-                self._touch(table_id)  # the idle clock starts when the last long-poll ends
-
-        return unsubscribe
-
-    def follow(self, table: Table, follower: Follower) -> None:
-        """Push the follower's seat's messages to ``follower.deliver`` (:mod:`affray.table.feed`): the whole message
-        at once, then one after every change, until :meth:`unfollow` or a final push (a replaced token)."""
-        name = follower.seat.name
-        with table.lock:
-            with self._tables_lock:  # counted first, so that the seat's own first message counts it too
-                count = table.connected[name] = table.connected.get(name, 0) + 1
-            push = first_push(table, follower)
-            follower.deliver(push)
-            with self._tables_lock:
-                joined = not push.final and not follower.gone  # gone: unfollowed while this call was on its way
-                if joined:
-                    self._followers.setdefault(table.id, set()).add(follower)
-                else:
-                    table.connected[name] = count = table.connected[name] - 1
-        if joined and count == 1 and follower.seat.role != "gm":
-            self._push(table, role="gm")  # the GM's page shows who is connected: a seat that just came
-
     def _touch(self, table_id: str) -> None:
         """The table (if in memory) was used now. Under ``_tables_lock``."""
         table = self._tables.get(table_id)
         if table is not None:
             table.used = time.monotonic()
-
-    def follower_count(self) -> int:
-        """How many followers (WebSockets) hear a seat here, over every table."""
-        with self._tables_lock:
-            return sum(len(followers) for followers in self._followers.values())
-
-    def unfollow(self, table: Table, follower: Follower) -> None:
-        """Stop the follower's pushes; safe before, during or after :meth:`follow` (a connection that closes while
-        its ``follow`` is still waiting for the lock is never registered)."""
-        with self._tables_lock:
-            follower.gone = True
-            followers = self._followers.get(table.id, set())
-            left = follower in followers
-            followers.discard(follower)
-            if left:
-                table.connected[follower.seat.name] = count = max(0, table.connected.get(follower.seat.name, 0) - 1)
-                self._touch(table.id)  # the idle clock starts when the last connection closes
-        if left and count == 0 and follower.seat.role != "gm":
-            self._push(table, role="gm")  # a seat whose last connection went
-
-    def _push(self, table: Table, role: str | None = None) -> None:
-        """Give every follower of ``table`` (of seats of ``role`` only, if given) its push for the table as it is
-        now (one pass under the lock)."""
-        with self._tables_lock:
-            followers = [f for f in self._followers.get(table.id, ()) if role is None or f.seat.role == role]
-        if not followers:
-            self.hooks.pushed(table.id, table.version)
-            return
-        with table.lock:
-            for follower, push in pushes(table, followers):
-                try:
-                    follower.deliver(push)
-                except Exception as exc:  # a connection whose event loop is gone: it will not hear again
-                    log.warning("table %s: dropped a follower of seat %s: %s", table.id, follower.seat.name, exc)
-                    push = Push("", close=1011)
-                if push.final:
-                    self.unfollow(table, follower)
-            self.hooks.pushed(table.id, table.version)
 
     def _on_notice(self, table_id: str, version: int, reread: bool = False) -> None:
         """A change notice: catch up with records appended elsewhere; on PostgreSQL a notice that appended nothing
@@ -401,15 +333,8 @@ class TableService:
             self._on_notice(table_id, 1 << 62, reread=True)
 
     def changed(self, table: Table) -> None:
-        """Push the change to every follower of ``table`` and wake every subscriber (long-polls)."""
-        self._push(table)
-        with self._tables_lock:
-            callbacks = list(self._subscribers.get(table.id, ()))
-        for callback in callbacks:
-            try:
-                callback()
-            except Exception:
-                log.exception("table %s: a subscriber failed", table.id)
+        """Push the change to every follower of ``table`` and wake every subscriber (:mod:`affray.table.audience`)."""
+        self.audience.changed(table)
 
     def announce(self, table: Table) -> None:
         """Tell every process (and this one) about a change that appended nothing (pause, end, new token)."""

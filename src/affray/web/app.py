@@ -198,7 +198,7 @@ async def _wait(service: TableService, table: Table, since: int, timeout: float)
     """Wait (bounded) until the table's version passes ``since`` or the fight is over."""
     loop = asyncio.get_running_loop()
     woken = asyncio.Event()
-    unsubscribe = service.subscribe(table.id, lambda: loop.call_soon_threadsafe(woken.set))
+    unsubscribe = service.audience.subscribe(table.id, lambda: loop.call_soon_threadsafe(woken.set))
     try:
         deadline = loop.time() + timeout
         while table.version <= since and not table.over and (left := deadline - loop.time()) > 0:

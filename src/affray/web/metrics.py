@@ -100,7 +100,7 @@ class _Gauges(Collector):
         yield GaugeMetricFamily("affray_tables_live", "Tables held in memory here whose fight is not over",
                                 value=live)
         yield GaugeMetricFamily("affray_websockets_open", "WebSockets that hear a seat",
-                                value=service.follower_count())
+                                value=service.audience.follower_count())
         if self.metrics.connections is not None:
             yield GaugeMetricFamily("affray_connections_open", "Open TCP connections (HTTP and WebSocket)",
                                     value=self.metrics.connections())

@@ -109,7 +109,7 @@ async def _serve(api: Api, websocket: WebSocket, table: Table, seat: SeatInfo, h
     reader = asyncio.ensure_future(_drain(websocket))
     stop = asyncio.ensure_future(behind.wait())
     try:
-        await run_in_threadpool(api.service.follow, table, follower)
+        await run_in_threadpool(api.service.audience.follow, table, follower)
         while True:
             _, push = await _first(queue.get(), reader, stop)
             if push is None:
@@ -126,7 +126,7 @@ async def _serve(api: Api, websocket: WebSocket, table: Table, seat: SeatInfo, h
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        api.service.unfollow(table, follower)
+        api.service.audience.unfollow(table, follower)
         reader.cancel()
         stop.cancel()
 
