@@ -61,6 +61,8 @@ class _Solver(Generic[S]):
         self.value: dict[S, tuple[dict[str, Number], Number]] = {}
         self.edges: dict[S, list[tuple[S, Number]]] = {}
         self.active: set[S] = set()
+        self.exact_value: dict[S, tuple[list[int], int]] = {}
+        self._slots = {label: i for i, label in enumerate(dict.fromkeys(chain.labels))}
 
     def successors(self, s: S) -> list[tuple[S, Number]]:
         out = self.edges.get(s)
@@ -73,6 +75,56 @@ class _Solver(Generic[S]):
         return out
 
     def solve(self, s: S) -> tuple[dict[str, Number], Number]:
+        """Win probabilities by label and expected rounds from ``s`` (Fractions when exact, else floats)."""
+        if self.exact:
+            nums, den = self._solve_exact(s)
+            wins = {label: Fraction(nums[i], den) for label, i in self._slots.items() if nums[i]}
+            return wins, Fraction(nums[-1], den)
+        return self._solve_float(s)
+
+    def _solve_exact(self, s: S) -> tuple[list[int], int]:
+        """:meth:`solve` in integers: one numerator per label (the chain's labels, then one slot for any other) and
+        the expected rounds' last, over one denominator, kept in lowest terms. Summing a state's successors over a
+        common denominator takes one gcd per successor and one per state, where Fractions took several per label
+        and successor (three quarters of an exact duel's time was Fraction arithmetic)."""
+        done = self.exact_value.get(s)
+        if done is not None:
+            return done
+        width = len(self._slots) + 2
+        label = self.chain.terminal(s)
+        if label is not None:
+            nums = [0] * width
+            nums[self._slots.get(label, width - 2)] = 1
+            self.exact_value[s] = (nums, 1)
+            return nums, 1
+        if s in self.active:
+            raise NotSolvable("the state graph has a cycle longer than one round (hit points can come back)")
+        self.active.add(s)
+        acc, den = [0] * width, 1  # the sum over the successors so far: acc / den
+        stay_n, stay_d = 0, 1  # the chance of staying put: stay_n / stay_d
+        for t, p in self.successors(s):
+            pn, pd = p.numerator, p.denominator
+            if t == s:
+                stay_n, stay_d = stay_n * pd + pn * stay_d, stay_d * pd
+                continue
+            sub, sub_den = self._solve_exact(t)
+            term_den = pd * sub_den
+            g = math.gcd(den, term_den)
+            own, other = term_den // g, den // g  # each side's factor to the common denominator den * term_den / g
+            acc = [a * own + pn * b * other for a, b in zip(acc, sub, strict=True)]
+            den *= own
+        self.active.discard(s)
+        if stay_n >= stay_d:
+            raise NotSolvable(f"state {s} never changes: the duel can last forever")
+        acc[-1] += den  # the round being played: E(s) = (1 + sum P(s,t) E(t)) / (1 - P(s,s))
+        nums = [a * stay_d for a in acc]
+        den *= stay_d - stay_n
+        g = math.gcd(den, *nums)
+        result = [n // g for n in nums], den // g
+        self.exact_value[s] = result
+        return result
+
+    def _solve_float(self, s: S) -> tuple[dict[str, Number], Number]:
         done = self.value.get(s)
         if done is not None:
             return done
@@ -90,7 +142,7 @@ class _Solver(Generic[S]):
             if t == s:
                 stay += p
                 continue
-            sub_wins, sub_rounds = self.solve(t)
+            sub_wins, sub_rounds = self._solve_float(t)
             for k, v in sub_wins.items():
                 wins[k] = wins.get(k, self.zero) + p * v
             rounds += p * sub_rounds
@@ -139,25 +191,28 @@ class _Solver(Generic[S]):
         states, edges, absorb = self._edge_lists()
         denominators = [Fraction(p).denominator for _, _, p in edges] + [Fraction(a).denominator for a in absorb]
         denominator = math.lcm(*denominators)
-        w_edges = [(s, t, int(p * denominator)) for s, t, p in edges]
+        out_edges: list[list[tuple[int, int]]] = [[] for _ in states]  # by source: a state without mass is skipped
+        for s, t, p in edges:
+            out_edges[s].append((t, int(p * denominator)))
         w_absorb = [int(a * denominator) for a in absorb]
         mass = [0] * len(states)
         mass[states.index(self.chain.start)] = 1
         scale = 1  # mass[i] / scale is the probability of being in state i
+        limit = Fraction(tolerance)  # compared in integers: a Fraction of the huge sums would cost a gcd a round
         out: list[tuple[int, Number]] = []
         for k in range(1, max_rounds + 1):
             tick("rounds", k, max_rounds)
-            ended = sum(m * a for m, a in zip(mass, w_absorb, strict=True))
+            ended = sum(m * a for m, a in zip(mass, w_absorb, strict=True) if m)
             scale *= denominator
             out.append((k, Fraction(ended, scale)))
             nxt = [0] * len(states)
-            for s, t, w in w_edges:
-                if mass[s]:
-                    nxt[t] += mass[s] * w
+            for s, m in enumerate(mass):
+                if m:
+                    for t, w in out_edges[s]:
+                        nxt[t] += m * w
             mass = nxt
-            remaining = Fraction(sum(mass), scale)
-            if remaining <= tolerance:
-                return out, remaining
+            if sum(mass) * limit.denominator <= limit.numerator * scale:
+                return out, Fraction(sum(mass), scale)
         return out, Fraction(sum(mass), scale)
 
 
