@@ -17,7 +17,7 @@ from affray.table.feed import Follower, Push, first_push, pushes
 from affray.table.live import Table
 
 if TYPE_CHECKING:
-    import threading  # the service's lock, given here: this module makes no lock and no thread
+    import threading  # the service's lock, given here and taken (docs/architecture.md's threads cell)
 
 log = logging.getLogger(__name__)
 
