@@ -117,10 +117,14 @@ def _read_until(proc: subprocess.Popen[str], text: str, seconds: float) -> str:
 def test_ctrl_c_in_the_cli_prints_the_finished_part() -> None:
     """Ctrl-C once the run has started: the report of what finished, and a non-zero exit (nothing finished is lost)."""
     # SIGINT as a terminal delivers it, to a child that takes it: a suite run in the background of a shell (a CI
-    # job, `make test &`) has SIGINT ignored, which a child inherits, and Python then never raises KeyboardInterrupt
-    proc = subprocess.Popen([sys.executable, "-m", "affray", "sim", str(DUEL), "-n", "200000", "--workers", "1",
+    # job, `make test &`) has SIGINT ignored, which a child inherits, and Python then never raises KeyboardInterrupt.
+    # So the child puts Python's own handler back before it runs `python -m affray` (no preexec_fn: this process has
+    # threads, and a hook between fork and exec is not safe with threads).
+    launch = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+              "sys.argv[0] = 'affray'; runpy.run_module('affray', run_name='__main__', alter_sys=True)")
+    proc = subprocess.Popen([sys.executable, "-c", launch, "sim", str(DUEL), "-n", "200000", "--workers", "1",
                              "--chunk", "20", "--engine"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            text=True)
     with proc:  # its pipes closed however the test ends
         try:
             started = _read_until(proc, "Ctrl-C stops", 60)
