@@ -19,10 +19,10 @@ Derived values (views, legal lists) are kept in the match's :class:`~affray.core
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from affray.core.adjust import parse, rule_on
+from affray.core.checkpoint import Checkpoint, history_at
 from affray.core.engine import (
     GM,
     SPECTATOR,
@@ -38,7 +38,7 @@ from affray.core.engine import (
 )
 from affray.core.events import Event, Revealed
 from affray.core.journal import Journal
-from affray.core.json import JsonMapping, JsonObject, as_object
+from affray.core.json import JsonMapping, JsonObject
 from affray.core.memo import Memo
 from affray.core.narration import Narrator, Story, narrator_for
 from affray.core.options import options_to_dict, parse_options
@@ -50,22 +50,6 @@ from affray.core.standing import MOVED_ON, stands
 if TYPE_CHECKING:
     from affray.core.policy import Choices, Observation
     from affray.core.view import View
-
-@dataclass(slots=True)
-class Checkpoint:
-    """What a match's replay derived beyond its setup, at one version: enough to go on from there without replaying
-    (a table server's snapshot, :mod:`affray.table.snapshot`). ``state`` is the ruleset's state, ``dice`` and
-    ``salts`` the verifiable RNG's positions, ``events`` each record's events, ``opened`` each record's
-    simultaneous key, and ``lines[v]`` the index of the last record in force at version ``v`` (-1: none). The
-    records' inputs are not here: the log of record holds them."""
-
-    state: object
-    dice: int
-    salts: int
-    events: list[list[Event]]
-    opened: list[str]
-    lines: list[int]
-
 
 class Match:
     """A live match of one ruleset. See the module docstring."""
@@ -141,35 +125,14 @@ class Match:
     def resume(self, checkpoint: Checkpoint, records: Sequence[JsonMapping]) -> None:
         """Put this match, fresh from its setup, at the checkpoint taken after ``records`` (``Record.to_dict``
         entries, without events); later records are applied as replay does. The caller has checked the checkpoint
-        (:mod:`affray.table.snapshot`): this only puts its parts in place."""
+        (:mod:`affray.table.snapshot`): this only puts its parts in place (:func:`~affray.core.checkpoint.history_at`
+        rebuilds the records and lines)."""
         if self.records or not isinstance(self.rng, VerifiableRNG):
             raise ReplayError("a checkpoint resumes a fresh match on the verifiable dice")
-        count = len(records)
-        if not (len(checkpoint.events) == len(checkpoint.opened) == count and len(checkpoint.lines) == count + 1):
-            raise ReplayError(f"the checkpoint does not cover {count} records")
+        history = history_at(checkpoint, records)
         self.state, self.rng.index, self.rng.salt_index = checkpoint.state, checkpoint.dice, checkpoint.salts
-        built: dict[int, Line] = {}  # each record in force has one line: it, over the line it was taken on
-
-        def line_at(last: int) -> Line | None:
-            if last < 0:
-                return None
-            if last not in built:
-                raise ReplayError(f"the checkpoint names record #{last} in force, which is not one")
-            return built[last]
-
-        for i, entry in enumerate(records):
-            chosen = entry.get("chosen_at")
-            record = Record(i, str(entry["seat"]), str(entry["actor"]), dict(as_object(entry["action"])),
-                            checkpoint.events[i], str(entry.get("kind", ACTION)),
-                            chosen if isinstance(chosen, int) and not isinstance(chosen, bool) else None)
-            if record.seq != entry["seq"]:
-                raise ReplayError(f"record #{entry['seq']} is not at its place {i}")
-            self.records.append(record)
-            self._revealed.update(e.seal for e in record.events if isinstance(e, Revealed))
-            if record.kind in IN_FORCE:
-                built[i] = Line(i, line_at(checkpoint.lines[i]))
-        self._lines = [line_at(last) for last in checkpoint.lines]
-        self._opened = list(checkpoint.opened)
+        self.records, self._lines, self._opened = history.records, history.lines, list(checkpoint.opened)
+        self._revealed.update(history.revealed)
         self._line = self._lines[-1]
         self.memo.reset(self.version)
 

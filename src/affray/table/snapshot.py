@@ -1,7 +1,7 @@
 """A table's snapshot: its match's state every few records, kept in the server's own database, so that a table
 rebuilt after it left memory (docs/table.md, "Tables in memory") never replays a long fight from the start.
 
-What is kept: the match's :class:`~affray.core.match.Checkpoint` (the ruleset's state, the dice's positions, each
+What is kept: the match's :class:`~affray.core.checkpoint.Checkpoint` (the ruleset's state, the dice's positions, each
 record's events, the lines in force), pickled. Pickle and not each ruleset's state as JSON because a state is a
 graph of slotted dataclasses, four rulesets' worth, with shared parts (compiled cards, a map) that a JSON form
 would have to name by hand per ruleset; pickle keeps the graph as it is, and its objects that a fresh setup also
@@ -43,8 +43,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from affray.core.checkpoint import Checkpoint
 from affray.core.json import JsonObject
-from affray.core.match import Checkpoint, Match
+from affray.core.match import Match
 from affray.store import Snapshot
 
 log = logging.getLogger(__name__)
