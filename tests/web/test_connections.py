@@ -23,11 +23,11 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from affray.web.bounds import MAX_HEADER_BYTES, ConnectionLimits
-from affray.web.ws import FIRST_MESSAGE_TIMEOUT
 from tests.table.test_kill9 import Server
 
 MARGIN = 20.0  # seconds past a bound before the test gives up on the server closing the connection
-HEADER_TIMEOUT, BODY_TIMEOUT, PER_ADDRESS = 2.0, 3.0, 8  # the served bounds (the defaults: 10 s, 30 s, 64)
+# the served bounds (the defaults: 10 s, 30 s, 64, 10 s)
+HEADER_TIMEOUT, BODY_TIMEOUT, PER_ADDRESS, FIRST_MESSAGE = 2.0, 3.0, 8, 2.5
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +35,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("connections")
     served = Server(f"sqlite:///{folder / 'affray.db'}", log=folder / "server.log", options=(
         "--header-timeout", str(HEADER_TIMEOUT), "--body-timeout", str(BODY_TIMEOUT),
-        "--max-connections-per-address", str(PER_ADDRESS)))
+        "--max-connections-per-address", str(PER_ADDRESS), "--first-message-timeout", str(FIRST_MESSAGE)))
     served.start()
     yield served
     served.kill()
@@ -90,7 +90,7 @@ def slow_body(server: Server) -> bytes:
 
 def tokenless_websocket(server: Server) -> tuple[int, dict[str, Any]]:
     with connect(f"ws://127.0.0.1:{server.port}/api/tables/nosuchtable/ws", open_timeout=30) as ws:
-        frame = json.loads(ws.recv(timeout=FIRST_MESSAGE_TIMEOUT + MARGIN))
+        frame = json.loads(ws.recv(timeout=FIRST_MESSAGE + MARGIN))
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=MARGIN)
     assert closed.value.rcvd is not None
@@ -100,12 +100,11 @@ def tokenless_websocket(server: Server) -> tuple[int, dict[str, Any]]:
 def test_the_default_bounds_are_the_documented_ones() -> None:
     """What a server started without options applies (docs/table.md, "Limits")."""
     assert ConnectionLimits() == ConnectionLimits(header_timeout=10.0, body_timeout=30.0, per_address=64,
-                                                  max_header_bytes=64 * 1024)
-    assert FIRST_MESSAGE_TIMEOUT == 10.0
+                                                  max_header_bytes=64 * 1024, first_message=10.0)
 
 
 def test_slow_clients_are_disconnected_within_their_bounds(server: Server) -> None:
-    """All four at once, so the test lasts about the longest bound (the WebSocket's 10 s) rather than their sum."""
+    """All four at once, so the test lasts about the longest bound (the body's 3 s) rather than their sum."""
     jobs: dict[str, Callable[[Server], Any]] = {"trickle": slow_headers, "silent": silent, "body": slow_body,
                                                 "websocket": tokenless_websocket}
     with ThreadPoolExecutor(len(jobs)) as pool:
@@ -117,7 +116,8 @@ def test_slow_clients_are_disconnected_within_their_bounds(server: Server) -> No
     assert refusal(results["body"]) == (408, {"code": "slow_body",
                                               "message": "The request's body did not arrive in time."})
     code, frame = results["websocket"]
-    assert code == 4401 and frame["code"] == "no_token"
+    assert code == 4401 and frame == {"code": "no_token",
+                                      "message": "Send {'token': TOKEN} as the first message, within 2.5 seconds."}
 
 
 def test_headers_past_their_limit_are_answered_431(server: Server) -> None:

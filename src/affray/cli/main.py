@@ -26,7 +26,14 @@ from affray.core.log import LogFormatError, import_log, read_log, verify
 from affray.core.notation import DiceExpr, NotationError, parse, roll_expr
 from affray.core.options import OptionError
 from affray.core.rng import VerifiableRNG, new_secret_seed, seed_from_int
-from affray.web.bounds import BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, PER_ADDRESS, ConnectionLimits
+from affray.web.bounds import (
+    BODY_TIMEOUT,
+    FIRST_MESSAGE,
+    HEADER_TIMEOUT,
+    MAX_CONNECTIONS,
+    PER_ADDRESS,
+    ConnectionLimits,
+)
 
 app = typer.Typer(cls=NamesRulesets, add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   context_settings={"help_option_names": ["-h", "--help"]},
@@ -225,12 +232,17 @@ def serve(host: Annotated[str, typer.Option("--host", help="the address to liste
               "--header-timeout", min=0.1, help="seconds for a request's headers to arrive")] = HEADER_TIMEOUT,
           body_timeout: Annotated[float, typer.Option(
               "--body-timeout", min=0.1, help="seconds for a request's body to arrive")] = BODY_TIMEOUT,
+          first_message_timeout: Annotated[float, typer.Option(
+              "--first-message-timeout", min=0.1,
+              help="seconds for a WebSocket's first message (its token) when its address carries none")]
+          = FIRST_MESSAGE,
           idle_evict: Annotated[str, typer.Option(
               "--idle-evict", metavar="SECONDS",
               help="seconds a table with no request and no connection stays in memory; then it is dropped and "
                    "rebuilt from the database on its next request (0: never)")] = "600") -> None:
     """Run the live table server (HTTP and WebSocket API, OpenAPI at /docs)."""
-    limits = ConnectionLimits(header_timeout=header_timeout, body_timeout=body_timeout, per_address=per_address)
+    limits = ConnectionLimits(header_timeout=header_timeout, body_timeout=body_timeout, per_address=per_address,
+                              first_message=first_message_timeout)
     serve_command(host, port, db, create_key, policy_pause, examples, ws_compression, limits, max_connections or None,
                   idle_evict)
 

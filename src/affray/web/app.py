@@ -25,6 +25,7 @@ from affray.table.chat import post as post_line
 from affray.table.live import Answer
 from affray.table.opening import Created
 from affray.web import errors
+from affray.web.bounds import FIRST_MESSAGE
 from affray.web.headers import SecurityHeaders
 from affray.web.limits import DEFAULT_BODY_LIMIT, BodyLimit, RateLimiter
 from affray.web.logins import ClientAddress, FailedLogins, client_address, well_formed
@@ -55,8 +56,10 @@ class Api:
     """What the routes share: the service, the limits and the creation key."""
 
     def __init__(self, service: TableService, create_key: str | None, limiter: RateLimiter,
-                 logins: FailedLogins | None = None, chat_limiter: RateLimiter | None = None) -> None:
+                 logins: FailedLogins | None = None, chat_limiter: RateLimiter | None = None,
+                 first_message: float = FIRST_MESSAGE) -> None:
         self.service, self.create_key, self.limiter = service, create_key, limiter
+        self.first_message = first_message  # seconds a WebSocket has to send its token (web/ws.py)
         self.logins = logins or FailedLogins()
         self.chat_limiter = chat_limiter or RateLimiter(rate=CHAT_RATE, burst=CHAT_BURST)
 
@@ -92,14 +95,15 @@ class Api:
 
 def create_app(service: TableService, *, create_key: str | None = None, body_limit: int = DEFAULT_BODY_LIMIT,
                limiter: RateLimiter | None = None, logins: FailedLogins | None = None,
-               connections: Callable[[], int] | None = None, chat_limiter: RateLimiter | None = None) -> FastAPI:
+               connections: Callable[[], int] | None = None, chat_limiter: RateLimiter | None = None,
+               first_message: float = FIRST_MESSAGE) -> FastAPI:
     """The API over ``service``. ``create_key``: required (header ``X-Create-Key``) to open tables; ``logins``:
     the failed-login limits (:mod:`affray.web.logins`); ``connections``: how many are open, for ``/metrics``
     (:mod:`affray.web.metrics`, which becomes the service's hooks); ``chat_limiter``: chat lines and free rolls per
-    seat."""
+    seat; ``first_message``: seconds a WebSocket has to send its token when its address carries none."""
     app = FastAPI(title="affray table server", version="1", description="Live tables: seats, views, actions.",
                   default_response_class=SafeJSONResponse)
-    api = Api(service, create_key, limiter or RateLimiter(), logins, chat_limiter)
+    api = Api(service, create_key, limiter or RateLimiter(), logins, chat_limiter, first_message)
     errors.install(app)
     app.include_router(_tables(api))
     app.include_router(_gm(api))

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 HEADER_TIMEOUT = 10.0  # seconds for a request's headers, from the connection's opening or the request's first byte
 BODY_TIMEOUT = 30.0  # seconds for a request's declared body, from its headers
 PER_ADDRESS = 64  # open connections from one client address (the TCP peer)
+FIRST_MESSAGE = 10.0  # seconds for a WebSocket's first message (its token) when its address carries none
 MAX_HEADER_BYTES = 64 * 1024
 MAX_CONNECTIONS = 2048  # uvicorn's limit_concurrency: connections and tasks of the whole server (503 beyond)
 KEEP_ALIVE = 40  # seconds an idle connection is kept: past the long-poll's 30 s, so none is closed under a request
@@ -22,3 +23,4 @@ class ConnectionLimits:
     body_timeout: float = BODY_TIMEOUT
     per_address: int = PER_ADDRESS
     max_header_bytes: int = MAX_HEADER_BYTES
+    first_message: float = FIRST_MESSAGE

@@ -58,9 +58,11 @@ def serve(host: str, port: int, db: str, *, create_key: str | None = None, polic
     # Python 3.14's incremental collector ignores the third threshold, and its full collections no longer pause the
     # whole heap at once).
     gc.set_threshold(*SERVER_GC_THRESHOLDS)
-    http, ws, addresses = guarded_protocols(limits or ConnectionLimits())
+    bounds = limits or ConnectionLimits()
+    http, ws, addresses = guarded_protocols(bounds)
     try:
-        app = create_app(service, create_key=create_key, connections=lambda: addresses.open)
+        app = create_app(service, create_key=create_key, connections=lambda: addresses.open,
+                         first_message=bounds.first_message)
         uvicorn.run(app, host=host, port=port, log_level=log_level, http=http, ws=ws, timeout_keep_alive=KEEP_ALIVE,
                     limit_concurrency=max_connections, ws_per_message_deflate=ws_compression)
     finally:

@@ -4,9 +4,10 @@ The token comes as ``?token=`` or as the first message ``{"token": "..."}``. The
 message (as ``GET /api/tables/ID``) and, after every change, the seat's message with the log entries since the last
 one it sent (built once per change for every connection, :mod:`affray.table.feed`). A replaced token closes the
 connection (code 4401) after a ``{"code": "token_replaced", ...}`` frame; a refused token, or none within
-:data:`FIRST_MESSAGE_TIMEOUT` seconds, closes it with 4401 after a ``{"code", "message"}`` frame; a client more
-than :data:`MAX_BACKLOG` messages behind is closed with 1013; a seat whose message could not be built (a server
-bug) is closed with 1011 and no frame. Client frames other than the token are ignored (actions go through HTTP).
+:data:`~affray.web.bounds.FIRST_MESSAGE` seconds (``affray serve --first-message-timeout``), closes it with 4401
+after a ``{"code", "message"}`` frame; a client more than :data:`MAX_BACKLOG` messages behind is closed with 1013;
+a seat whose message could not be built (a server bug) is closed with 1011 and no frame. Client frames other than
+the token are ignored (actions go through HTTP).
 """
 
 from __future__ import annotations
@@ -26,9 +27,6 @@ from affray.table.feed import Follower, Push
 if TYPE_CHECKING:
     from affray.web.app import Api
 
-FIRST_MESSAGE_TIMEOUT = 10.0
-NO_TOKEN_IN_TIME = {"code": "no_token", "message": f"Send {{'token': TOKEN}} as the first message, within "
-                                                   f"{FIRST_MESSAGE_TIMEOUT:g} seconds."}
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_TRY_AGAIN = 1013  # RFC 6455 "try again later": the client fell too far behind; it reconnects
 MAX_BACKLOG = 256  # pushes waiting for one slow client before it is closed (each holds a whole message)
@@ -43,11 +41,12 @@ def ws_router(api: Api) -> APIRouter:
     async def seat_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         try:
-            token = websocket.query_params.get("token") or await _first_token(websocket)
+            token = websocket.query_params.get("token") or await _first_token(websocket, api.first_message)
         except WebSocketDisconnect:
             return
         except TimeoutError:
-            await _refuse(websocket, NO_TOKEN_IN_TIME)
+            await _refuse(websocket, {"code": "no_token", "message": "Send {'token': TOKEN} as the first message, "
+                                                                    f"within {api.first_message:g} seconds."})
             return
         opened = await run_in_threadpool(_open, api, table_id, token)
         if isinstance(opened, Refusal):
@@ -69,10 +68,10 @@ def _open(api: Api, table_id: str, token: str | None) -> tuple[Table, SeatInfo] 
         return exc
 
 
-async def _first_token(websocket: WebSocket) -> str | None:
+async def _first_token(websocket: WebSocket, timeout: float) -> str | None:
     """The token of the first message ``{"token": "..."}`` (None for anything else: a binary frame, other JSON),
-    waited for at most :data:`FIRST_MESSAGE_TIMEOUT` seconds."""
-    message = await asyncio.wait_for(websocket.receive(), FIRST_MESSAGE_TIMEOUT)
+    waited for at most ``timeout`` seconds (``affray serve --first-message-timeout``)."""
+    message = await asyncio.wait_for(websocket.receive(), timeout)
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
     try:
