@@ -85,6 +85,12 @@ class Rounds:
         """RSS growth (MiB) from the first round (the warm-up) to the last."""
         return self.rss[-1] - self.rss[0]
 
+    def least_growth(self) -> float:
+        """The smallest RSS growth (MiB) of one round after the warm-up. A leak grows every round; a round that
+        happens to reach a higher peak of live connections (a loaded machine runs more of them at once) raises the
+        allocator's high-water mark once, which this does not count."""
+        return min(after - before for before, after in zip(self.rss, self.rss[1:]))
+
 
 def open_connections(server: Server) -> float:
     text = httpx.get(f"{server.url}/metrics", timeout=30).text
