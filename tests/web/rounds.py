@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 import httpx2 as httpx
@@ -89,7 +90,7 @@ class Rounds:
         """The smallest RSS growth (MiB) of one round after the warm-up. A leak grows every round; a round that
         happens to reach a higher peak of live connections (a loaded machine runs more of them at once) raises the
         allocator's high-water mark once, which this does not count."""
-        return min(after - before for before, after in zip(self.rss, self.rss[1:]))
+        return min(after - before for before, after in pairwise(self.rss))
 
 
 def open_connections(server: Server) -> float:
