@@ -204,7 +204,8 @@ function tick() {
   const el = $("countdown");
   if (!el) return;
   const left = Math.max(0, Number(el.dataset.ends) - Date.now() / 1000);
-  el.textContent = `${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")}`;
+  const text = `${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")}`;
+  if (el.textContent !== text) el.textContent = text; // the same text again would still cost a layout and a paint
 }
 setInterval(tick, 250);
 
