@@ -51,6 +51,14 @@ if TYPE_CHECKING:
     from affray.core.policy import Choices, Observation
     from affray.core.view import View
 
+
+class UnknownActor(KeyError):
+    """An actor id that names no combatant of the fight nor the GM (:meth:`Match.observe`); its text is the
+    sentence."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
 class Match:
     """A live match of one ruleset. See the module docstring."""
 
@@ -165,7 +173,12 @@ class Match:
 
     def observe(self, actor: str) -> Observation:
         """What the policy playing ``actor`` sees: a typed, read-only observation redacted for the seat that plays
-        it, exactly as that seat's view is (:class:`~affray.core.policy.Observation`)."""
+        it, exactly as that seat's view is (:class:`~affray.core.policy.Observation`). An id that is no combatant
+        of this fight nor the GM (whose decisions some rulesets ask for: WaRP's WR-X1) raises :class:`UnknownActor`,
+        in every ruleset alike."""
+        if actor not in self.seats:
+            raise UnknownActor(f"There is no combatant called '{actor}' in this fight; its combatants are "
+                               f"{', '.join(sorted(a for a in self.seats if a != GM))}.")
         return self.ruleset.observe(self.state, self.viewer(self.seats.get(actor, actor)), actor, self.memo)
 
     def choices(self, actor: str) -> Choices:
