@@ -5,6 +5,7 @@ refused with ``UnknownActor`` and a sentence naming the combatants, where HuD an
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,4 +26,5 @@ def test_observing_what_is_no_combatant_is_refused_with_the_combatants_named(exa
     assert str(refused.value) == (f"There is no combatant called '{who}' in this fight; its combatants are "
                                   f"{', '.join(combatants)}.")
     first = combatants[0]
-    assert match.observe(first).me.id == first  # a combatant is observed as before
+    seen: Any = match.observe(first)  # each ruleset's own observation type, each with its ``me``
+    assert seen.me.id == first  # a combatant is observed as before
