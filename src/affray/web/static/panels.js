@@ -143,10 +143,13 @@ function entryItem(entry, names, raw) {
     `<details class="raw" data-raw="${esc(entry.seq)}"${open ? " open" : ""}><summary>raw record</summary>${rawBox}</details></li>`;
 }
 
-export function logPanel(entries, names, raw) {
-  const items = entries.slice().reverse().map((entry) => entryItem(entry, names, raw));
-  return `<h2>Story</h2>${items.length ? `<ol class="log">${items.join("")}</ol>` : '<p class="muted">Nothing yet.</p>'}`;
+// The story, newest first: [seq, HTML of its entry] per record, for the page to draw entry by entry (table.js).
+export function storyItems(entries, names, raw) {
+  return entries.slice().reverse().map((entry) => [entry.seq, entryItem(entry, names, raw)]);
 }
+
+export const STORY_HEAD = "<h2>Story</h2>";
+export const NO_STORY = `${STORY_HEAD}<p class="muted">Nothing yet.</p>`;
 
 export function promptText(v) {
   return plain(v.prompt?.text || "").words;

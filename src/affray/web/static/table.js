@@ -5,7 +5,7 @@
 import { Client, UNREACHABLE, esc, plain, plainHtml, submissionId, words } from "./api.js";
 import { drawBoard, drawLine, drawPlaces, provokes, squaresOf, targetsOf } from "./board.js";
 import { chatPanel } from "./chat.js";
-import { cardsPanel, combatantCards, factsPanel, logPanel } from "./panels.js";
+import { NO_STORY, STORY_HEAD, cardsPanel, combatantCards, factsPanel, storyItems } from "./panels.js";
 import { verifyLog } from "./verify.js";
 import { envelope, names as namesOf, relations, wants } from "./view.js";
 import { editorPanel, gmPanel, keepFragmentLinks, linksPanel, loadSeats, wireGm } from "./gm.js";
@@ -20,6 +20,38 @@ function put(id, html) {
   shown.set(id, html);
   $(id).innerHTML = html;
 }
+// The story grows by an entry or two a move and is most of the page's text: only its new and changed entries are
+// put in (each entry's HTML against the one shown), so a push no longer lays out and shapes the whole story again.
+const story = new Map(); // seq -> {html, node}
+function putStory(items) {
+  if (!items.length) { story.clear(); put("log", NO_STORY); return; }
+  const box = $("log");
+  let list = box.querySelector(":scope > ol.log");
+  if (!list || shown.get("log") !== STORY_HEAD) {
+    shown.set("log", STORY_HEAD);
+    box.innerHTML = `${STORY_HEAD}<ol class="log"></ol>`;
+    list = box.querySelector(":scope > ol.log");
+    story.clear();
+  }
+  const keep = new Set();
+  let next = list.firstElementChild;
+  for (const [seq, html] of items) {
+    keep.add(seq);
+    let known = story.get(seq);
+    if (!known || known.html !== html) {
+      const made = document.createElement("template");
+      made.innerHTML = html;
+      const node = made.content.firstElementChild;
+      if (known) { if (next === known.node) next = node; known.node.replaceWith(node); }
+      known = { html, node };
+      story.set(seq, known);
+    }
+    if (known.node === next) next = next.nextElementSibling;
+    else list.insertBefore(known.node, next);
+  }
+  for (const [seq, known] of story) if (!keep.has(seq)) { known.node.remove(); story.delete(seq); }
+}
+
 const fragment = decodeURIComponent(location.hash.slice(1));
 const fromLink = fragment ? keepFragmentLinks(tableId, fragment) : "";
 if (fromLink) localStorage.setItem(`affray.token.${tableId}`, fromLink);
@@ -189,7 +221,7 @@ function render() {
   const detail = (cards ? cardsPanel(v, due, button) : "") + (wants(v, "facts") ? factsPanel(v) : "");
   $("detail").hidden = !detail; put("detail", detail);
   put("actions", actionsPanel(v, due, Boolean(grid), cards));
-  put("log", logPanel([...page.log.values()].sort((a, b) => a.seq - b.seq), names, page.raw));
+  putStory(storyItems([...page.log.values()].sort((a, b) => a.seq - b.seq), names, page.raw));
   put("chat", chatPanel([...page.chat.values()].sort((a, b) => a.n - b.n), msg.seats, msg.seat, page.draft, page.checkedRolls));
   put("seed", seedPanel());
   $("gm").hidden = !gm; $("links").hidden = !gm; $("editor").hidden = !gm || !page.editing;
