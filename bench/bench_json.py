@@ -25,6 +25,9 @@ from affray.core.rng import FastRNG
 from affray.core.view import View
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the conformance suite's random step, for the same fights
+from tests.conformance.common import random_step  # noqa: E402
+
 SCENARIOS = ("witchhammer/witch_hut", "spellchrome/crossroads_2v2", "warp/melee_brawl", "hud/nerdified_night_widow")
 _ATOMS = frozenset({type(None), bool, int, float, str})
 _NAMES: dict[type, tuple[str, ...]] = {}
@@ -60,12 +63,8 @@ def views_of(example: str, steps: int) -> list[View[Any, Any]]:
     views: list[View[Any, Any]] = []
     for _ in range(steps):
         views += [match.view(seat) for seat in seats]
-        window = match.pending()
-        if window is None:
+        if not random_step(match, rng):
             break
-        actor = window.actors[0]
-        legal = match.legal(actor)
-        match.act(actor, legal[rng.die(len(legal)) - 1].action)
     return views
 
 

@@ -74,6 +74,18 @@ def random_playout(path: Path | str, seed: int, max_steps: int = 20_000) -> Matc
     return match
 
 
+def random_step(match: Match, rng: FastRNG) -> bool:
+    """The first actor due takes a uniformly random legal action (one ``rng.die`` a step); False once nobody is
+    due (the fight is over)."""
+    window = match.pending()
+    if window is None:
+        return False
+    actor = window.actors[0]
+    legal = match.legal(actor)
+    match.act(actor, legal[rng.die(len(legal)) - 1].action)
+    return True
+
+
 def secrets(match: Match) -> list[tuple[str, object]]:
     return list(match.ruleset.secrets(match.state))
 

@@ -28,6 +28,7 @@ from tests.conformance.common import (
     invariants,
     load,
     random_playout,
+    random_step,
     scenario_id,
 )
 from tests.sweep import rounds
@@ -117,12 +118,8 @@ def test_views_are_json_and_keep_secrets(path: Path) -> None:
     watch = LeakWatch(match)
     for _ in range(rounds(400, 120)):
         assert watch.check() == []
-        window = match.pending()
-        if window is None:
+        if not random_step(match, rng):
             break
-        actor = window.actors[0]
-        legal = match.legal(actor)
-        match.act(actor, legal[rng.die(len(legal)) - 1].action)
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=scenario_id)
@@ -185,11 +182,8 @@ def test_views_follow_their_schema(path: Path) -> None:
             envelope = {"ruleset", "mode", "round", "phase", "order", "turn", "prompt", "outcome", "combatants"}
             assert envelope <= set(data)
             adapter.validate_python(data)
-        window = match.pending()
-        if window is None:
+        if not random_step(match, rng):
             break
-        legal = match.legal(window.actors[0])
-        match.act(window.actors[0], legal[rng.die(len(legal)) - 1].action)
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=scenario_id)

@@ -17,16 +17,10 @@ from affray.core.events import Committed
 from affray.core.match import Match
 from affray.core.records import Record
 from affray.core.rng import FastRNG
-from tests.conformance.common import ROOT, LeakWatch, leaks, load, secrets
+from tests.conformance.common import ROOT, LeakWatch, leaks, load, random_step, secrets
 
 #: Bruna's first action, hidden from every seat but hers until Tomas's third action reveals it.
 BRUNAS_COMMIT = {"type": "commit", "cards": ["sword_swing"]}
-
-
-def _step(match: Match, rng: FastRNG) -> None:
-    actor = match.pending().actors[0]  # type: ignore[union-attr]
-    legal = match.legal(actor)
-    match.act(actor, legal[rng.die(len(legal)) - 1].action)
 
 
 def _duel_after(steps: int) -> tuple[Match, FastRNG, LeakWatch]:
@@ -34,7 +28,7 @@ def _duel_after(steps: int) -> tuple[Match, FastRNG, LeakWatch]:
     match = load(ROOT / "examples" / "witchhammer" / "yard_duel.yaml").start(5)
     rng, watch = FastRNG(5), LeakWatch(match)
     for _ in range(steps):
-        _step(match, rng)
+        random_step(match, rng)
         assert watch.check() == []
     return match, rng, watch
 
@@ -86,7 +80,7 @@ def test_a_new_secret_already_in_an_old_record_is_found(monkeypatch: pytest.Monk
     hunch = {"bruna_hunch": "a value in the log before it is anyone's secret"}
     _plant_record(match, {"type": "note", "text": hunch})
     assert watch.check() == []
-    _step(match, rng)
+    random_step(match, rng)
     assert watch.check() == []
     base = match.ruleset.secrets
     monkeypatch.setattr(match.ruleset, "secrets", lambda state: [*base(state), ("bruna", hunch)])
@@ -102,7 +96,7 @@ def test_a_secret_in_an_old_record_a_reveal_opened_is_found(monkeypatch: pytest.
     monkeypatch.setattr(match.ruleset, "secrets", lambda state: [*base(state), ("bruna", BRUNAS_COMMIT)])
     assert watch.check() == []
     before = len(match.records)
-    _step(match, rng)
+    random_step(match, rng)
     assert match.records[0].action == BRUNAS_COMMIT and "v1.bruna.slot1" in match.revealed
     needle = json.dumps(BRUNAS_COMMIT, sort_keys=True)
     assert needle not in json.dumps(match.events_since(before, SPECTATOR), sort_keys=True)
@@ -131,5 +125,5 @@ def test_the_watch_and_the_check_from_scratch_agree_over_a_whole_fight(monkeypat
         found += report
         if match.pending() is None:
             break
-        _step(match, rng)
+        random_step(match, rng)
     assert _seen_by_all_but_bruna(BRUNAS_COMMIT)[0] in found
