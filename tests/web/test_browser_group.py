@@ -2,7 +2,8 @@
 and who plays whom (two players, the GM or the AI for the rest), creates the table and sends the links; two players
 open them, one on a phone, and the fight is played to its end only by clicking. No console error on any page; the
 story holds no JSON and no ids, and its first entry is never drawn again (a push puts in only new and changed
-entries); every page verifies the dice at the end; the test reports clicks per fight.
+entries); a sheet the phone's player opens stays open to the end; every page verifies the dice at the end; the test
+reports clicks per fight.
 
 What a player clicks is what the ruleset's heuristic policy would choose for them, found on the page the way a person
 finds it: a card of the hand, a square of the board then a move, a foe then an attack, or a button of the moves.
@@ -193,6 +194,10 @@ def test_a_group_seats_itself_from_the_lobby_and_plays_to_the_end_by_clicking(
             clicks += 1
             if clicks == 5:  # the story's first entry, marked: a push draws only new and changed entries
                 gm.page.evaluate("document.querySelector('#log ol.log > li.entry:last-child').kept = true")
+                # the phone's player opens a combatant's sheet to read it; the fight goes on around it
+                reading = seats[group.phone].page.locator("#combatants [data-card-of]:has(details)").first
+                sheet_of = reading.get_attribute("data-card-of")
+                reading.locator("details > summary").click()
             wait_for(lambda: table.version > version, 10, f"{actor}'s click to be taken")  # noqa: B023
         synced(seats, table.version)
         for name, seat in seats.items():
@@ -201,6 +206,8 @@ def test_a_group_seats_itself_from_the_lobby_and_plays_to_the_end_by_clicking(
             assert not seat.errors, (name, seat.errors)
         assert gm.page.evaluate("document.querySelector('#log ol.log > li.entry:last-child').kept === true"), \
             "the story was drawn again whole"
+        expect(seats[group.phone].page.locator(f'#combatants [data-card-of="{sheet_of}"] details')).to_have_attribute(
+            "open", "")  # still open at the end, though every push since redrew the cards
         seats[group.phone].page.screenshot(path=str(DOCS_IMG / f"group-{ruleset}-phone.png"), full_page=True)
         gm.page.screenshot(path=str(DOCS_IMG / f"group-{ruleset}-gm.png"), full_page=True)
         print(f"{ruleset}: {clicks} clicks by the group to the end of {group.example}")

@@ -19,7 +19,7 @@ export function combatantCards(v, rel, opts) {
     const who = RELATION_WORDS[rel[c.id]] ? `<span class="rel">${RELATION_WORDS[rel[c.id]]}</span>` : "";
     const edit = opts.gm ? ` data-combatant="${esc(c.id)}" tabindex="0" role="button" aria-label="${esc(c.name)}: edit as the GM"` : "";
     return `<article class="card ${rel[c.id]}${c.down ? " down" : ""}${opts.editing === c.id ? " editing" : ""}"${edit} data-card-of="${esc(c.id)}">` +
-      `<div><span class="name">${esc(c.name)}</span> ${who} <span class="small muted">${esc(c.side)}</span> ${flags}</div>${where}${bars}<div>${statuses}</div>${wants(v, "facts") ? factRows(c.detail?.facts, "small") : ""}${sheet(c.detail, owned(v))}</article>`;
+      `<div><span class="name">${esc(c.name)}</span> ${who} <span class="small muted">${esc(c.side)}</span> ${flags}</div>${where}${bars}<div>${statuses}</div>${wants(v, "facts") ? factRows(c.detail?.facts, "small") : ""}${sheet(c.detail, owned(v), c.id, opts.sheets?.has(c.id))}</article>`;
   });
   return `<h2>Combatants</h2><div class="cards">${cards.join("")}</div>`;
 }
@@ -43,8 +43,9 @@ function shown(x) {
   return String(x).replace(/_/g, " ");
 }
 
-function sheet(detail, skip) {
-  // The ruleset's part of the combatant as the seat may see it (the GM sees every sheet), one line per field.
+function sheet(detail, skip, id, open) {
+  // The ruleset's part of the combatant as the seat may see it (the GM sees every sheet), one line per field; open
+  // while this page's reader keeps it open (table.js keeps which), whatever pushes redraw its card.
   if (!detail || typeof detail !== "object") return "";
   const rows = [];
   for (const [k, x] of Object.entries(detail)) {
@@ -53,7 +54,7 @@ function sheet(detail, skip) {
       for (const [k2, y] of Object.entries(x)) if (y !== null && y !== "") rows.push(`<li><b>${esc(k2.replace(/_/g, " "))}</b> ${esc(shown(y))}</li>`);
     } else rows.push(`<li><b>${esc(k.replace(/_/g, " "))}</b> ${esc(shown(x))}</li>`);
   }
-  return rows.length ? `<details class="small"><summary>sheet</summary><ul>${rows.join("")}</ul></details>` : "";
+  return rows.length ? `<details class="small" data-sheet="${esc(id)}"${open ? " open" : ""}><summary>sheet</summary><ul>${rows.join("")}</ul></details>` : "";
 }
 
 function cardFace(info, id, extra = "", cls = "") {

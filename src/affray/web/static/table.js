@@ -58,7 +58,7 @@ if (fromLink) localStorage.setItem(`affray.token.${tableId}`, fromLink);
 const token = fromLink || localStorage.getItem(`affray.token.${tableId}`);
 const client = new Client(tableId, token);
 const page = { msg: null, view: null, log: new Map(), chat: new Map(), selected: null, target: null, confirm: null,
-               verdict: null, busy: null, raw: new Set(), draft: { text: "", to: "" }, checkedRolls: new Set(),
+               verdict: null, busy: null, raw: new Set(), sheets: new Set(), draft: { text: "", to: "" }, checkedRolls: new Set(),
                editing: null, forms: null };
 window.affray = page; // for people debugging at the table (and the browser tests)
 page.envelope = envelope;
@@ -211,7 +211,7 @@ function render() {
   if (typing === "chat-text") page.draft.text = document.activeElement.value;
   $("title").textContent = msg.title;
   put("status", statusPanel(v));
-  put("combatants", combatantCards(v, rel, { gm, editing: page.editing }));
+  put("combatants", combatantCards(v, rel, { gm, editing: page.editing, sheets: page.sheets }));
   // The ruleset's own panels, each where the view asks for it (its declared "panels").
   const grid = wants(v, "grid") ? drawBoard(v, due, { selected: page.selected, rel, gm, editing: page.editing }) : null;
   const board = grid || (wants(v, "line") ? drawLine(v, rel, gm) : null) || (wants(v, "places") ? drawPlaces(v, rel) : null);
@@ -272,12 +272,13 @@ function onClick(ev) {
 }
 document.addEventListener("click", onClick);
 // A raw record opened or closed (toggle does not bubble): kept across renders, drawn only while open.
+// A combatant's sheet opened or closed: kept across renders too, so a push that redraws its card leaves it open.
 document.addEventListener("toggle", (ev) => {
-  const box = ev.target.closest?.("details[data-raw]");
+  const box = ev.target.closest?.("details[data-raw], details[data-sheet]");
   if (!box) return;
-  const n = Number(box.dataset.raw);
-  if (box.open === page.raw.has(n)) return; // the render's own open state: nothing changed
-  if (box.open) page.raw.add(n); else page.raw.delete(n);
+  const [open, key] = "raw" in box.dataset ? [page.raw, Number(box.dataset.raw)] : [page.sheets, box.dataset.sheet];
+  if (box.open === open.has(key)) return; // the render's own open state: nothing changed
+  if (box.open) open.add(key); else open.delete(key);
   render();
 }, true);
 document.addEventListener("submit", (ev) => { if (ev.target.closest("[data-chat-form]")) { ev.preventDefault(); send("chat"); } });
