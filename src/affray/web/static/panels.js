@@ -36,11 +36,28 @@ function position(c) {
 const PANEL_PARTS = { cards: ["hand", "deck", "slots", "psych", "ready"], facts: ["facts"] };
 const owned = (v) => new Set(v.panels.flatMap((kind) => PANEL_PARTS[kind] || []));
 
+// A sheet reads as words, never as a record: ids (the view's keys for the engine) and false flags are left out, a
+// true flag is its name, and a named thing (a weapon, a trait) is its name with its numbers after it.
+const HIDDEN = new Set(["id", "name"]);
+const spaced = (k) => k.replace(/_/g, " ");
+const named = (y) => Boolean(y) && typeof y === "object" && typeof y.name === "string";
 function shown(x) {
-  // A sheet value in words: numbers and names as they are, lists joined, objects as "name value" pairs.
-  if (Array.isArray(x)) return x.map(shown).join(", ") || "none";
-  if (x && typeof x === "object") return Object.entries(x).map(([k, y]) => `${k.replace(/_/g, " ")} ${shown(y)}`).join(", ") || "none";
-  return String(x).replace(/_/g, " ");
+  if (Array.isArray(x)) return x.map(shown).filter(Boolean).join(", ") || "none";
+  if (x && typeof x === "object") {
+    const values = Object.values(x);
+    if (!named(x) && values.length && values.every(named)) return shown(values); // things by id: their names
+    const parts = Object.entries(x).filter(([k, y]) => !HIDDEN.has(k) && y !== null && y !== "" && y !== false)
+      .map(([k, y]) => (y === true ? spaced(k) : typeof y === "object" && named(x) ? "" : `${spaced(k)} ${shown(y)}`))
+      .filter(Boolean);
+    if (named(x)) return parts.length ? `${spaced(x.name)} (${parts.join(", ")})` : spaced(x.name);
+    return parts.join(", ") || "none";
+  }
+  return spaced(String(x));
+}
+
+function sheetRow(k, x) {
+  if (HIDDEN.has(k) || x === null || x === "" || x === false) return "";
+  return x === true ? `<li><b>${esc(spaced(k))}</b></li>` : `<li><b>${esc(spaced(k))}</b> ${esc(shown(x))}</li>`;
 }
 
 function sheet(detail, skip, id, open) {
@@ -50,11 +67,14 @@ function sheet(detail, skip, id, open) {
   const rows = [];
   for (const [k, x] of Object.entries(detail)) {
     if (skip.has(k) || x === null || x === "" || (typeof x === "object" && !Object.keys(x).length)) continue;
-    if (x && typeof x === "object" && !Array.isArray(x)) {
-      for (const [k2, y] of Object.entries(x)) if (y !== null && y !== "") rows.push(`<li><b>${esc(k2.replace(/_/g, " "))}</b> ${esc(shown(y))}</li>`);
-    } else rows.push(`<li><b>${esc(k.replace(/_/g, " "))}</b> ${esc(shown(x))}</li>`);
+    if (x && typeof x === "object" && !Array.isArray(x) && !named(x)) {
+      const values = Object.values(x);
+      if (values.every(named)) rows.push(sheetRow(k, values)); // things by id (weapons): their names, not the ids
+      else for (const [k2, y] of Object.entries(x)) rows.push(sheetRow(k2, y));
+    } else rows.push(sheetRow(k, x));
   }
-  return rows.length ? `<details class="small" data-sheet="${esc(id)}"${open ? " open" : ""}><summary>sheet</summary><ul>${rows.join("")}</ul></details>` : "";
+  const lines = rows.filter(Boolean);
+  return lines.length ? `<details class="small" data-sheet="${esc(id)}"${open ? " open" : ""}><summary>sheet</summary><ul>${lines.join("")}</ul></details>` : "";
 }
 
 function cardFace(info, id, extra = "", cls = "") {
