@@ -61,8 +61,10 @@ def test_metrics_move_as_a_fight_is_played(server: Server) -> None:
     created = httpx.post(f"{server.url}/api/tables", timeout=30, json={
         "scenario": "witchhammer/yard_duel", "seed": 11, "controllers": {"bruna": "human", "tomas": "human"}}).json()
     table, tokens = created["table"], tokens_of(created)
+    # max_queue=None: the client's reader keeps reading the pushes nobody reads here; with its default bound (16
+    # messages) it stops reading, and the close at the end waits out close_timeout (10 s) for the server's reply.
     with connect(f"ws://127.0.0.1:{server.port}/api/tables/{table}/ws?token={tokens['spectator']}",
-                 open_timeout=30) as ws:
+                 open_timeout=30, max_queue=None) as ws:
         ws.recv(timeout=30)
         opened = scrape(server)
         assert opened["affray_tables_live"] == 1 and opened["affray_websockets_open"] == 1
