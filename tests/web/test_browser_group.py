@@ -2,8 +2,8 @@
 and who plays whom (two players, the GM or the AI for the rest), creates the table and sends the links; two players
 open them, one on a phone, and the fight is played to its end only by clicking. No console error on any page; the
 story holds no JSON and no ids, and its first entry is never drawn again (a push puts in only new and changed
-entries); a sheet the phone's player opens stays open to the end; every page verifies the dice at the end; the test
-reports clicks per fight.
+entries); a sheet the phone's player opens stays open to the end, and so does one the GM opens just as a push
+redraws it; every page verifies the dice at the end; the test reports clicks per fight.
 
 What a player clicks is what the ruleset's heuristic policy would choose for them, found on the page the way a person
 finds it: a card of the hand, a square of the board then a move, a foe then an attack, or a button of the moves.
@@ -199,6 +199,13 @@ def test_a_group_seats_itself_from_the_lobby_and_plays_to_the_end_by_clicking(
                 reading = seats[group.phone].page.locator("#combatants [data-card-of]:has(details)").first
                 sheet_of = reading.get_attribute("data-card-of")
                 reading.locator("details > summary").click()
+                # the GM opens one just as a push comes: the push's redraw replaces the sheet before the browser's
+                # toggle event, which then never reaches the page (the element is gone); it must stay open all the same
+                gm_sheet_of = gm.page.evaluate("""() => {
+                  const box = document.querySelector('#combatants [data-card-of] details[data-sheet]');
+                  box.querySelector('summary').click();
+                  box.remove(); // what a redraw does to the element the click toggled
+                  return box.dataset.sheet; }""")
             wait_for(lambda: table.version > version, 10, f"{actor}'s click to be taken")  # noqa: B023
         synced(seats, table.version)
         for name, seat in seats.items():
@@ -209,6 +216,7 @@ def test_a_group_seats_itself_from_the_lobby_and_plays_to_the_end_by_clicking(
             "the story was drawn again whole"
         expect(seats[group.phone].page.locator(f'#combatants [data-card-of="{sheet_of}"] details')).to_have_attribute(
             "open", "")  # still open at the end, though every push since redrew the cards
+        expect(gm.page.locator(f'#combatants [data-card-of="{gm_sheet_of}"] details')).to_have_attribute("open", "")
         assert_reads(seats[group.phone].page.locator(f'#combatants [data-card-of="{sheet_of}"] details').inner_text(),
                      table, "the sheet", ids=False)  # a sheet still names some things by id (WaRP's counts)
         seats[group.phone].page.screenshot(path=str(DOCS_IMG / f"group-{ruleset}-phone.png"), full_page=True)

@@ -84,7 +84,7 @@ def test_warp_and_hud_tables_draw_every_combatant_and_are_captured(tmp_path: Pat
 
 def test_phone_width_and_keyboard_alone(tmp_path: Path) -> None:
     """At 390 px nothing scrolls sideways; a player picks a square with Tab and Enter and takes the move by keyboard
-    (SC-15: a move action)."""
+    (SC-15: a move action), then opens and closes the move's raw record with Enter."""
     with live_server(tmp_path / "affray.db") as server, chromium() as browser:
         created = open_table(server.url, "spellchrome/ford_duel", {"tamsin": "human", "vell": "human"})
         seats = created["seats"]
@@ -115,6 +115,23 @@ def test_phone_width_and_keyboard_alone(tmp_path: Path) -> None:
                 break
         page.keyboard.press("Enter")
         wait_for(lambda: table.version > version, 10, "the move chosen by keyboard")
+        # the move's raw record, opened and closed with Enter: drawn while open, and the focus stays where it was
+        synced({mover: pages[mover]}, table.version)
+        for _ in range(300):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.matches('details[data-raw] > summary')"):
+                break
+        else:
+            raise AssertionError("no raw record takes the keyboard focus")
+        seq = page.evaluate("document.activeElement.parentElement.dataset.raw")
+        record = page.locator(f'details[data-raw="{seq}"]')
+        page.keyboard.press("Enter")
+        expect(record).to_have_attribute("open", "")
+        expect(record.locator("pre")).to_contain_text('"seq": ' + seq)
+        assert page.evaluate("document.activeElement.matches('details[data-raw] > summary')")
+        page.keyboard.press("Enter")
+        expect(record.locator("pre")).to_have_count(0)
+        expect(record).not_to_have_attribute("open", "")
 
 
 def test_gm_tools_pause_the_drama_timer_and_a_new_link_reach_every_page(tmp_path: Path) -> None:

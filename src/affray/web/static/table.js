@@ -207,6 +207,9 @@ function render() {
   page.mayTakeBack = !gm && msg.role !== "spectator" && !msg.outcome && mine.length > 0 && mine[mine.length - 1].seat === msg.seat &&
     !(mine[mine.length - 1].events || []).some((e) => e.type === "rolled" || e.type === "revealed");
   const focused = document.activeElement?.dataset?.act || document.activeElement?.dataset?.square || document.activeElement?.dataset?.target;
+  const opener = document.activeElement?.matches?.("details > summary") ? document.activeElement.parentElement : null;
+  const reopen = opener && ("raw" in opener.dataset ? `details[data-raw="${CSS.escape(opener.dataset.raw)}"] > summary`
+    : "sheet" in opener.dataset ? `details[data-sheet="${CSS.escape(opener.dataset.sheet)}"] > summary` : null);
   const typing = document.activeElement?.id;
   if (typing === "chat-text") page.draft.text = document.activeElement.value;
   $("title").textContent = msg.title;
@@ -228,6 +231,7 @@ function render() {
   if (gm) { put("gm", gmPanel(page, names)); put("links", linksPanel(page, names)); put("editor", editorPanel(page, v)); }
   if (msg.outcome && msg.seed && !page.verdict) runVerify(); else renderEnd();
   if (focused) document.querySelector(`[data-act="${CSS.escape(focused)}"], [data-square="${CSS.escape(focused)}"], [data-target="${CSS.escape(focused)}"]`)?.focus();
+  if (reopen) document.querySelector(reopen)?.focus(); // a summary pressed with the keyboard keeps the focus
   if (typing === "chat-text") { const box = $("chat-text"); box.focus(); box.setSelectionRange(box.value.length, box.value.length); }
   tick();
 }
@@ -253,7 +257,21 @@ async function send(kind) {
   } catch (err) { page.draft.text = text; showError(err.message); render(); }
 }
 
+// A raw record or a combatant's sheet opened or closed: which ones are open is kept across renders (a raw record is
+// drawn only while open; a push that redraws a card leaves its sheet open). The click decides, not the browser's
+// own toggle: its toggle event comes a task later, and a push drawn in between replaces the element, whose event
+// then never reaches the document (a sheet opened just as a push came would close again).
+function keepOpen(summary, ev) {
+  const box = summary.parentElement;
+  const [open, key] = "raw" in box.dataset ? [page.raw, Number(box.dataset.raw)] : [page.sheets, box.dataset.sheet];
+  ev.preventDefault(); // the render below draws it open or closed
+  if (open.has(key)) open.delete(key); else open.add(key);
+  render();
+}
+
 function onClick(ev) {
+  const summary = ev.target.closest("details[data-raw] > summary, details[data-sheet] > summary");
+  if (summary) { keepOpen(summary, ev); return; }
   const t = ev.target.closest("[data-act], [data-square], [data-target], [data-clear], [data-verify], [data-take-back], [data-chat-roll]");
   if (!t || !page.msg) return;
   const due = dueSpecs(page.msg);
@@ -271,16 +289,6 @@ function onClick(ev) {
   render();
 }
 document.addEventListener("click", onClick);
-// A raw record opened or closed (toggle does not bubble): kept across renders, drawn only while open.
-// A combatant's sheet opened or closed: kept across renders too, so a push that redraws its card leaves it open.
-document.addEventListener("toggle", (ev) => {
-  const box = ev.target.closest?.("details[data-raw], details[data-sheet]");
-  if (!box) return;
-  const [open, key] = "raw" in box.dataset ? [page.raw, Number(box.dataset.raw)] : [page.sheets, box.dataset.sheet];
-  if (box.open === open.has(key)) return; // the render's own open state: nothing changed
-  if (box.open) open.add(key); else open.delete(key);
-  render();
-}, true);
 document.addEventListener("submit", (ev) => { if (ev.target.closest("[data-chat-form]")) { ev.preventDefault(); send("chat"); } });
 document.addEventListener("change", (ev) => { if (ev.target.id === "chat-to") page.draft.to = ev.target.value; });
 document.addEventListener("keydown", (ev) => {
