@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from affray.store import Store
 from affray.table import TableService
 from tests.web.helpers import make_app
+from tests.web.inprocess import InProcessClient
 
 
 @pytest.fixture
@@ -23,7 +24,7 @@ def store(tmp_path: Path) -> Iterator[Store]:
 @pytest.fixture
 def served(store: Store) -> Iterator[tuple[TableService, TestClient]]:
     service, app = make_app(store)
-    with TestClient(app, raise_server_exceptions=False) as client:
+    with InProcessClient(app) as client:
         yield service, client
     service.close()
 
