@@ -150,11 +150,11 @@ def story_ids(table: Table) -> set[str]:
     return {i for i in ids if "_" in i or (i.islower() and not re.search(rf"\b{re.escape(i)}\b", spoken))}
 
 
-def assert_reads(text: str, table: Table, what: str, ids: bool = True) -> None:
-    """``text`` (the story, a sheet) reads as words: no JSON, no true/false, and (``ids``) no id."""
+def assert_reads(text: str, table: Table, what: str) -> None:
+    """``text`` (the story, a sheet) reads as words: no JSON, no true/false and no id."""
     assert "{" not in text and "}" not in text and '"' + "type" not in text, text[:500]
     assert not re.search(r"\b(true|false)\b", text), f"{what} shows a flag as true/false: {text[:500]}"
-    for token in story_ids(table) if ids else ():
+    for token in story_ids(table):
         assert not re.search(rf"(?<![\w-]){re.escape(token)}(?![\w-])", text), f"{what} shows the id {token!r}"
 
 
@@ -218,7 +218,7 @@ def test_a_group_seats_itself_from_the_lobby_and_plays_to_the_end_by_clicking(
             "open", "")  # still open at the end, though every push since redrew the cards
         expect(gm.page.locator(f'#combatants [data-card-of="{gm_sheet_of}"] details')).to_have_attribute("open", "")
         assert_reads(seats[group.phone].page.locator(f'#combatants [data-card-of="{sheet_of}"] details').inner_text(),
-                     table, "the sheet", ids=False)  # a sheet still names some things by id (WaRP's counts)
+                     table, "the sheet")
         seats[group.phone].page.screenshot(path=str(DOCS_IMG / f"group-{ruleset}-phone.png"), full_page=True)
         gm.page.screenshot(path=str(DOCS_IMG / f"group-{ruleset}-gm.png"), full_page=True)
         print(f"{ruleset}: {clicks} clicks by the group to the end of {group.example}")

@@ -103,7 +103,9 @@ def panels_of(detail_type: type[object]) -> tuple[PanelKind, ...]:
 @dataclass(slots=True)
 class CombatantView(Generic[C]):
     """One combatant as a seat sees it; ``detail`` is the ruleset's own part. ``down``: out of the fight, by harm or
-    taken out by a GM ruling (not by escape); ``dead``: dead by the rules."""
+    taken out by a GM ruling (not by escape); ``dead``: dead by the rules. ``sheet``: the combatant's sheet as the
+    seat may read it, in words (label and value rows the ruleset fills in from ``detail``: names, never ids; the
+    numbers of a sheet the seat may not see are left out), which a client shows as it is."""
 
     id: str
     name: str
@@ -115,6 +117,7 @@ class CombatantView(Generic[C]):
     down: bool
     dead: bool
     detail: C
+    sheet: tuple[Fact, ...] = ()
 
 
 @dataclass(slots=True)

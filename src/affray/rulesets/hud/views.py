@@ -20,7 +20,7 @@ from affray.core.engine import Viewer, Window
 from affray.core.fields import maybe_text, text
 from affray.core.json import Json
 from affray.core.memo import Memo
-from affray.core.view import Bar, CombatantView, PanelKind, Position, Status, View, controlled, envelope
+from affray.core.view import Bar, CombatantView, Fact, PanelKind, Position, Status, View, controlled, envelope
 from affray.rulesets.hud.freeform import REFERENCE
 from affray.rulesets.hud.options import HudOptions
 from affray.rulesets.hud.state import Fighter, HudState
@@ -187,20 +187,62 @@ def _seen(state: HudState, f: Fighter, viewer: Viewer, memo: Memo) -> Seen:
     key = (state.round, f.hp, f.place, f.band, f.out, f.initiative, f.declared, f.defenses, f.penalty,
            f.penalty_next, f.additional_used, f.charged, f.closed, arms)
 
-    def parts() -> tuple[Position, tuple[Bar, ...], tuple[Status, ...], HudCombatantDetail]:
+    def parts() -> tuple[Position, tuple[Bar, ...], tuple[Status, ...], HudCombatantDetail, tuple[Fact, ...]]:
         weapons = memo.keyed(("hud-weapons", f.id), arms, lambda: _weapons(f))
         plan = memo.keyed(("hud-plan", f.id), (state.round, f.declared), lambda: _plan(f))
-        return (Position("place", f.place), (Bar("HP", f.hp, f.max_hp),), _statuses(f),
-                _combatant_detail(f, weapons, plan))
+        detail = _combatant_detail(f, weapons, plan)
+        return (Position("place", f.place), (Bar("HP", f.hp, f.max_hp),), _statuses(f), detail,
+                sheet_rows(state, detail))
 
     def seen(mine: bool) -> Seen:
-        position, bars, statuses, detail = memo.keyed(("hud-parts", f.id), key, parts)
+        position, bars, statuses, detail, sheet = memo.keyed(("hud-parts", f.id), key, parts)
         # down: out of the fight by harm or taken out by the GM (an escape is not down)
         return CombatantView(f.id, f.name, f.side, mine, position, bars, statuses, f.out in ("down", "out"), False,
-                             detail)
+                             detail, sheet)
 
     mine = controlled(viewer, f.id)
     return memo.keyed(("hud-combatant", f.id, mine), key, lambda: seen(mine))
+
+
+def _weapon_words(w: WeaponView) -> str:
+    """``spear (weapon, attack +1, defense +0, damage 1, two hands, in hand)`` (WL-B2, WL-19)."""
+    where = {"hand": "in hand", "stowed": "stowed"}.get(w.location) or f"dropped at place {w.place}"
+    hands = "one hand" if w.hands == 1 else f"{w.hands} hands" if w.hands > 1 else "no hands"
+    return f"{w.name} ({w.kind}, attack {w.attack:+d}, defense {w.defense:+d}, damage {w.damage:+d}, {hands}, {where})"
+
+
+def _plan_words(item: PlanItem, state: HudState, weapons: tuple[WeaponView, ...]) -> str:
+    """A declared action as a person says it: ``attack the Night-Widow with the spear`` (WL-10)."""
+    words = [item.type.replace("_", " ")]
+    if item.target:
+        target = state.fighters.get(item.target)
+        words.append(target.name if target is not None else item.target.replace("_", " "))
+    if item.weapon:
+        weapon = next((w.name for w in weapons if w.id == item.weapon), item.weapon.replace("_", " "))
+        words.append(f"with {weapon}")
+    if item.text:
+        words.append(f"({item.text})")
+    return " ".join(words)
+
+
+def sheet_rows(state: HudState, d: HudCombatantDetail) -> tuple[Fact, ...]:
+    """The combatant's sheet in words (``CombatantView.sheet``; the HuD hides nothing, WL-09): stats, armour with
+    its attack penalty and injury bonus, weapons and where they are (WL-19), the round's initiative, plan (WL-10),
+    defenses and additional actions (WL-17)."""
+    rows = [Fact("Agility", str(d.agility)), Fact("Strength", str(d.strength)),
+            Fact("Armour", f"{d.armour} (attack {-d.armour_penalty:+d}, injury {d.injury_mod:+d})"),
+            Fact("Actions", str(d.actions)), Fact("Initiative", str(d.initiative))]
+    if d.weapons:
+        rows.append(Fact("Weapons", "; ".join(_weapon_words(w) for w in d.weapons)))
+    if d.plan is not None:
+        rows.append(Fact("Plan", "; ".join(_plan_words(i, state, d.weapons) for i in d.plan) or "nothing"))
+    if d.defenses:
+        rows.append(Fact("Defenses this round", str(d.defenses)))
+    if d.additional_used:
+        rows.append(Fact("Additional actions", str(d.additional_used)))
+    if d.closed:
+        rows.append(Fact("Free move", "used"))
+    return tuple(rows)
 
 
 def _detail(state: HudState) -> HudDetail:

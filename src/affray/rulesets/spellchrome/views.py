@@ -21,7 +21,7 @@ from typing import ClassVar
 
 from affray.core.engine import Viewer, Window
 from affray.core.memo import Memo
-from affray.core.view import Bar, CombatantView, PanelKind, Position, Status, View, controlled, envelope
+from affray.core.view import Bar, CombatantView, Fact, PanelKind, Position, Status, View, controlled, envelope
 from affray.rulesets.spellchrome.mechanics import defense
 from affray.rulesets.spellchrome.state import MELEE_KINDS, Combatant, SpellchromeState
 
@@ -111,8 +111,9 @@ class SpellchromeDetail:
 
 
 SpellchromeView = View[SpellchromeDetail, SpellchromeCombatantDetail]
-#: The seat-independent part of one combatant: position, bars, statuses, down, dead, detail.
-_Part = tuple[Position, tuple[Bar, ...], tuple[Status, ...], bool, bool, SpellchromeCombatantDetail]
+#: The seat-independent part of one combatant: position, bars, statuses, down, dead, detail, sheet.
+_Part = tuple[Position, tuple[Bar, ...], tuple[Status, ...], bool, bool, SpellchromeCombatantDetail,
+              tuple[Fact, ...]]
 
 
 def _static(memo: Memo, c: Combatant) -> tuple[tuple[WeaponView, ...], tuple[str, ...], dict[str, int]]:
@@ -133,7 +134,39 @@ def _part(memo: Memo, c: Combatant) -> _Part:
         tuple(SpellView(s, k.name, k.effect, k.uses, k.range_squares) for s, k in c.spells.items()))
     bars = (Bar("HP", c.hp, c.max_hp), Bar("EX-HP", c.ex_hp, c.ex_hp_max))
     statuses = () if status == "normal" else (Status(status),)
-    return Position("square", c.pos[0], c.pos[1]), bars, statuses, not able, status == "dead", detail
+    return (Position("square", c.pos[0], c.pos[1]), bars, statuses, not able, status == "dead", detail,
+            sheet_rows(detail))
+
+
+def _words(key: str) -> str:
+    return key.replace("_", " ")
+
+
+def sheet_rows(d: SpellchromeCombatantDetail) -> tuple[Fact, ...]:
+    """The combatant's sheet in words (``CombatantView.sheet``; nothing is hidden on the battle map): level,
+    Defense (SC-B1), speed (SC-15), initiative (SC-16), attacks of opportunity left (SC-26), the weapon in hand,
+    base attack, weapons, feats, skills and spells with their uses left."""
+    weapons = {w.id: w for w in d.weapons}
+
+    def weapon(w: WeaponView) -> str:
+        reach = f", range {w.range_squares} squares" if w.range_squares > 1 else ""
+        return f"{w.name} ({_words(w.kind)}, damage {w.damage}{reach})"
+
+    rows = [Fact("Level", f"{d.level} ({_words(d.kind)})"), Fact("Defense", str(d.defense)),
+            Fact("Speed", f"{d.speed_ft} ft"), Fact("Initiative", str(d.initiative)),
+            Fact("Attacks of opportunity left", str(d.aoo_left)),
+            Fact("Wields", weapon(weapons[d.wielding]) if d.wielding in weapons else _words(d.wielding)),
+            Fact("Base attack", f"{d.base_attack:+d}")]
+    if len(d.weapons) > 1:
+        rows.append(Fact("Weapons", "; ".join(weapon(w) for w in d.weapons)))
+    if d.feats:
+        rows.append(Fact("Feats", ", ".join(_words(f) for f in d.feats)))
+    if d.skills:
+        rows.append(Fact("Skills", ", ".join(f"{_words(k)} {v:+d}" for k, v in d.skills.items())))
+    if d.spells:
+        rows.append(Fact("Spells", "; ".join(
+            f"{s.name} ({_words(s.effect)}, {s.uses} {'use' if s.uses == 1 else 'uses'} left)" for s in d.spells)))
+    return tuple(rows)
 
 
 def _parts(state: SpellchromeState, memo: Memo) -> dict[str, _Part]:

@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from affray.core.engine import Viewer, Window
 from affray.core.memo import Memo
-from affray.core.view import Bar, CombatantView, PanelKind, Position, Status, View, controlled, envelope
+from affray.core.view import Bar, CombatantView, Fact, PanelKind, Position, Status, View, controlled, envelope
 from affray.rulesets.warp.gestalt import gm_side, totals
 from affray.rulesets.warp.state import Arm, Fighter, WarpState
 
@@ -309,7 +309,70 @@ def _combatant(state: WarpState, f: Fighter, open_sheet: bool, mine: bool, memo:
         f.pc, f.status, f.down_state, f.messed, f.wielding, static.arms[f.wielding],
         tuple(f.armour.names), f.cover, f.moved, f.prone, f.held_by, f.holding, f.desperate, f.initiative, numbers)
     return CombatantView(f.id, f.name, f.side, mine, Position("line", f.position), bars,
-                         statuses(state, f), f.status in OUT_BY_HARM, f.status == "dead", detail)
+                         statuses(state, f), f.status in OUT_BY_HARM, f.status == "dead", detail,
+                         sheet_rows(detail))
+
+
+# -- the sheet in words ---------------------------------------------------------------------------------------
+def dice(n: int) -> str:
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
+def weapon_words(w: WeaponView, count: int = 1) -> str:
+    """``lead pipe (melee 2, handiness 2)``; a thrown or gun weapon with its missile factor and row (WR-12, WR-15)."""
+    parts = [] if w.melee is None else [f"melee {w.melee}"]
+    r = w.ranged
+    if r is not None:
+        kind = "gun" if r.gunfire else "thrown" if r.thrown else "missile"
+        parts.append(f"{kind} {r.factor}, row {r.row}")
+    parts.append(f"handiness {w.handiness:+d}" if w.handiness else "handiness 0")
+    return f"{w.name}{f' ×{count}' if count > 1 else ''} ({', '.join(parts)})"
+
+
+def _kinds(t: TraitView) -> str:
+    kinds = [w for w, on in (("combat", t.combat), ("fighting", t.fighting), ("agility", t.agility)) if on]
+    return f" ({', '.join(kinds)})" if kinds else ""
+
+
+def sheet_rows(d: WarpCombatantDetail) -> tuple[Fact, ...]:
+    """The combatant's sheet in words (``CombatantView.sheet``): what it wields, wears and hides behind, and, for
+    a sheet the seat may read, its numbers: stun and the recovery ceiling (WR-27, WR-29), experience, traits
+    (WR-01), flaws, weapons carried (WR-12), armour (WR-19), this round's trait roles (WR-09) and serious wounds."""
+    rows = [Fact("Wields", weapon_words(d.weapon))]
+    if d.armour:
+        rows.append(Fact("Wears", ", ".join(d.armour)))
+    if d.cover != "none":
+        rows.append(Fact("Cover", d.cover))
+    rows.append(Fact("Initiative", str(d.initiative)))
+    n = d.sheet
+    if n is None:
+        return tuple(rows)
+    if n.stun:
+        rows.append(Fact("Stun", str(n.stun)))
+    rows.append(Fact("Recovers towards", f"{n.ceiling} HP"))
+    rows.append(Fact("Experience", str(n.experience)))
+    rows.append(Fact("Traits", "; ".join(f"{t.name} {dice(t.dice)}{_kinds(t)}" for t in n.traits.values())))
+    if n.flaws:
+        rows.append(Fact("Flaws", "; ".join(
+            f.name + (f" (dodge {dice(f.dodge_dice)})" if f.dodge_dice else "") for f in n.flaws)))
+    rows.append(Fact("Carries", "; ".join(weapon_words(w, n.counts.get(wid, 1)) for wid, w in n.weapons.items())))
+    p = n.protection
+    regular = " + ".join(([dice(p.dice)] if p.dice else []) + ([f"{p.flat} pt"] if p.flat else []))
+    armour = ([regular] if regular else []) + ([f"{p.bullet_dice} bullet-proof {dice(p.bullet_dice).split()[1]}"]
+                                               if p.bullet_dice else [])
+    if p.penalty_dice:
+        armour.append(f"{p.penalty_dice} penalty {dice(p.penalty_dice).split()[1]} on agility actions")
+    if armour:
+        rows.append(Fact("Armour", ", ".join(armour)))
+    if n.locks:
+        rows.append(Fact("This round", "; ".join(
+            f"{n.traits[lock.trait].name if lock.trait in n.traits else lock.trait}: {lock.role}" for lock in n.locks)))
+    if n.cover_nearby != "none":
+        rows.append(Fact("Cover nearby", n.cover_nearby))
+    if n.serious_wounds:
+        rows.append(Fact("Serious wounds", "; ".join(
+            w.kind + (f" (loses {w.daily_loss} HP a day)" if w.daily_loss else "") for w in n.serious_wounds)))
+    return tuple(rows)
 
 
 # -- the view's own part ------------------------------------------------------------------------------------

@@ -19,7 +19,8 @@ from functools import partial
 from affray.core.engine import Viewer, Window
 from affray.core.memo import Memo
 from affray.core.sealed import Sealed
-from affray.core.view import Bar, CombatantView, Position, Status, View, controlled, envelope
+from affray.core.view import Bar, CombatantView, Fact, Position, Status, View, controlled, envelope
+from affray.rulesets.witchhammer.content_model import SIZES
 from affray.rulesets.witchhammer.state import CardDef, Fighter, StatusDef, WitchHammerState
 from affray.rulesets.witchhammer.view_types import (
     CardInfo,
@@ -104,7 +105,48 @@ def combatant(state: WitchHammerState, memo: Memo, f: Fighter, sight: tuple[bool
         tuple([_face_down(s, opened or i < f.shown) for i, s in enumerate(f.slots)]),
         {c: n for c, n in f.hand.items() if n > 0} if opened else None, deck if sees else None,
         f.skills if sees else None)
-    return CombatantView(f.id, f.name, f.side, mine, position, bars, statuses, down, dead, detail)
+    sheet = memo.keyed(("wh.sheet", f.id, sees), state.board, lambda: sheet_rows(state, detail))
+    return CombatantView(f.id, f.name, f.side, mine, position, bars, statuses, down, dead, detail, sheet)
+
+
+SIZE_NAMES = {n: name for name, n in SIZES.items()}
+KINDS = {"pc": "player character"}
+
+
+def _signed_by_aspect(values: dict[str, int]) -> str:
+    return ", ".join(f"{aspect.replace('_', ' ')} {n:+d}" for aspect, n in values.items())
+
+
+def sheet_rows(state: WitchHammerState, d: WitchHammerCombatantDetail) -> tuple[Fact, ...]:
+    """The combatant's sheet in words (``CombatantView.sheet``): base Attack, Defense and Init (WH-11, WH-12,
+    WH-06), Damage on a Solid Hit (WH-B5), aspect Defenses (WH-13, WH-14), size; the Malus (WH-20, WH-21) and the
+    status modifiers in force, the card in force and this round's initiative (WH-05, WH-06), the death's-door fate;
+    the skills for a seat that may see them. The hand, the deck and the slots are the cards panel's."""
+    st, c = d.stats, d.combat
+    rows = [Fact("Attack", f"{st.attack:+d}"), Fact("Defense", f"{st.defense:+d}"), Fact("Init", f"{st.init:+d}"),
+            Fact("Damage on a Solid Hit", str(st.solid_damage)),
+            Fact("Size", f"{SIZE_NAMES.get(st.size, str(st.size))} ({KINDS.get(st.kind, st.kind)})")]
+    if st.defenses:
+        rows.append(Fact("Aspect defenses", _signed_by_aspect(st.defenses)))
+    if c.malus:
+        rows.append(Fact("Malus", str(c.malus)))
+    m = c.mods
+    mods = [f"{what} {n:+d}" for what, n in (("attack", m.attack), ("defense", m.defense), ("init", m.init),
+                                             ("malus", m.malus), ("move", m.move)) if n]
+    if m.defenses:
+        mods.append(_signed_by_aspect(m.defenses))
+    if mods:
+        rows.append(Fact("From statuses", ", ".join(mods)))
+    if c.card is not None:
+        card = state.cards.get(c.card)
+        rows.append(Fact("Card in force", card.name if card is not None else c.card.replace("_", " ")))
+    if c.initiative is not None:
+        rows.append(Fact("Initiative this round", str(c.initiative)))
+    if c.fate:
+        rows.append(Fact("Fate", c.fate.replace("_", " ")))
+    if d.skills:
+        rows.append(Fact("Skills", ", ".join(f"{k.replace('_', ' ')} {n:+d}" for k, n in d.skills.items())))
+    return tuple(rows)
 
 
 def _in_force(state: WitchHammerState) -> tuple[str, ...]:

@@ -19,7 +19,7 @@ export function combatantCards(v, rel, opts) {
     const who = RELATION_WORDS[rel[c.id]] ? `<span class="rel">${RELATION_WORDS[rel[c.id]]}</span>` : "";
     const edit = opts.gm ? ` data-combatant="${esc(c.id)}" tabindex="0" role="button" aria-label="${esc(c.name)}: edit as the GM"` : "";
     return `<article class="card ${rel[c.id]}${c.down ? " down" : ""}${opts.editing === c.id ? " editing" : ""}"${edit} data-card-of="${esc(c.id)}">` +
-      `<div><span class="name">${esc(c.name)}</span> ${who} <span class="small muted">${esc(c.side)}</span> ${flags}</div>${where}${bars}<div>${statuses}</div>${wants(v, "facts") ? factRows(c.detail?.facts, "small") : ""}${sheet(c.detail, owned(v), c.id, opts.sheets?.has(c.id))}</article>`;
+      `<div><span class="name">${esc(c.name)}</span> ${who} <span class="small muted">${esc(c.side)}</span> ${flags}</div>${where}${bars}<div>${statuses}</div>${wants(v, "facts") ? factRows(c.detail?.facts, "small") : ""}${sheet(c, opts.sheets?.has(c.id))}</article>`;
   });
   return `<h2>Combatants</h2><div class="cards">${cards.join("")}</div>`;
 }
@@ -32,49 +32,11 @@ function position(c) {
   return `<span class="small muted">${esc(text)}</span>`;
 }
 
-// The parts of a combatant's detail that a declared panel draws (so the sheet does not repeat them).
-const PANEL_PARTS = { cards: ["hand", "deck", "slots", "psych", "ready"], facts: ["facts"] };
-const owned = (v) => new Set(v.panels.flatMap((kind) => PANEL_PARTS[kind] || []));
-
-// A sheet reads as words, never as a record: ids (the view's keys for the engine) and false flags are left out, a
-// true flag is its name, and a named thing (a weapon, a trait) is its name with its numbers after it.
-const HIDDEN = new Set(["id", "name"]);
-const spaced = (k) => k.replace(/_/g, " ");
-const named = (y) => Boolean(y) && typeof y === "object" && typeof y.name === "string";
-function shown(x) {
-  if (Array.isArray(x)) return x.map(shown).filter(Boolean).join(", ") || "none";
-  if (x && typeof x === "object") {
-    const values = Object.values(x);
-    if (!named(x) && values.length && values.every(named)) return shown(values); // things by id: their names
-    const parts = Object.entries(x).filter(([k, y]) => !HIDDEN.has(k) && y !== null && y !== "" && y !== false)
-      .map(([k, y]) => (y === true ? spaced(k) : typeof y === "object" && named(x) ? "" : `${spaced(k)} ${shown(y)}`))
-      .filter(Boolean);
-    if (named(x)) return parts.length ? `${spaced(x.name)} (${parts.join(", ")})` : spaced(x.name);
-    return parts.join(", ") || "none";
-  }
-  return spaced(String(x));
-}
-
-function sheetRow(k, x) {
-  if (HIDDEN.has(k) || x === null || x === "" || x === false) return "";
-  return x === true ? `<li><b>${esc(spaced(k))}</b></li>` : `<li><b>${esc(spaced(k))}</b> ${esc(shown(x))}</li>`;
-}
-
-function sheet(detail, skip, id, open) {
-  // The ruleset's part of the combatant as the seat may see it (the GM sees every sheet), one line per field; open
-  // while this page's reader keeps it open (table.js keeps which), whatever pushes redraw its card.
-  if (!detail || typeof detail !== "object") return "";
-  const rows = [];
-  for (const [k, x] of Object.entries(detail)) {
-    if (skip.has(k) || x === null || x === "" || (typeof x === "object" && !Object.keys(x).length)) continue;
-    if (x && typeof x === "object" && !Array.isArray(x) && !named(x)) {
-      const values = Object.values(x);
-      if (values.every(named)) rows.push(sheetRow(k, values)); // things by id (weapons): their names, not the ids
-      else for (const [k2, y] of Object.entries(x)) rows.push(sheetRow(k2, y));
-    } else rows.push(sheetRow(k, x));
-  }
-  const lines = rows.filter(Boolean);
-  return lines.length ? `<details class="small" data-sheet="${esc(id)}"${open ? " open" : ""}><summary>sheet</summary><ul>${lines.join("")}</ul></details>` : "";
+// A combatant's sheet: the rows its ruleset wrote in words for this seat (the view's combatant "sheet"), drawn as
+// they are; open while this page's reader keeps it open (table.js keeps which), whatever pushes redraw its card.
+function sheet(c, open) {
+  const rows = (c.sheet || []).map((f) => `<li><b>${esc(f.label)}</b> ${esc(f.value)}</li>`);
+  return rows.length ? `<details class="small" data-sheet="${esc(c.id)}"${open ? " open" : ""}><summary>sheet</summary><ul>${rows.join("")}</ul></details>` : "";
 }
 
 function cardFace(info, id, extra = "", cls = "") {
