@@ -87,7 +87,7 @@ def test_wr24_wr30_wr31_wr_x2_every_change_form_is_seen_in_every_seats_view() ->
     HP are GM-level: only the GM's seat (and its own) sees the bar."""
     m = example("melee_brawl")
     rule(m, {"combatant": "dana", "bar": "HP", "value": 10}, {"combatant": "theo", "status": "prone", "rounds": None},
-         {"combatant": "thug1", "position": 2}, {"combatant": "thug1", "status": "held by theo", "rounds": None},
+         {"combatant": "thug1", "position": 2}, {"combatant": "thug1", "status": "held by Theo Marsh", "rounds": None},
          {"combatant": "thug2", "bar": "HP", "value": 5},
          {"combatant": "dana", "status": "psychological advantage", "rounds": 2},
          {"combatant": "thug3", "status": "unaware", "rounds": None})
@@ -98,11 +98,12 @@ def test_wr24_wr30_wr31_wr_x2_every_change_form_is_seen_in_every_seats_view() ->
                                     {"name": "psychological advantage", "rounds": 2}]
         assert seen(m, "theo", seat)["statuses"] == [{"name": "prone", "rounds": None}]
         thug1 = seen(m, "thug1", seat)
-        assert thug1["position"]["x"] == 2 and thug1["statuses"] == [{"name": "held by theo", "rounds": None}]
+        assert thug1["position"]["x"] == 2 and thug1["statuses"] == [{"name": "held by Theo Marsh", "rounds": None}]
         assert seen(m, "thug3", seat)["statuses"] == [{"name": "unaware", "rounds": None}]
         bars = seen(m, "thug2", seat)["bars"]
         assert bars == ([{"name": "HP", "value": 5, "max": 21}] if seat in (GM, "thug2") else [])
-    rule(m, {"combatant": "theo", "remove_status": "prone"}, {"combatant": "thug1", "remove_status": "held by theo"},
+    rule(m, {"combatant": "theo", "remove_status": "prone"},
+         {"combatant": "thug1", "remove_status": "held by Theo Marsh"},
          {"combatant": "dana", "remove_status": "psychological advantage"}, {"combatant": "thug3", "out": True})
     for seat in seats(m):
         assert seen(m, "theo", seat)["statuses"] == [] and seen(m, "thug1", seat)["statuses"] == []
@@ -357,7 +358,19 @@ def test_forms_offer_what_the_gm_can_change_now() -> None:
                              "statuses": ["prone", "desperate defense", "psychological advantage", "unaware"],
                              "position": "line", "out": False}
     rule(m, {"combatant": "thug1", "position": 2})
-    assert texts(ADJUSTER.forms(m.state)["theo"], "statuses")[-1] == "held by thug1"
+    assert texts(ADJUSTER.forms(m.state)["theo"], "statuses")[-1] == "held by Dock Thug with a Scar"
+
+
+def test_wr30_a_hold_is_named_by_its_holder_and_a_ruling_recorded_with_the_id_still_reads() -> None:
+    """WR-30: the view, the GM's forms and the story name a hold by its holder's name; a ruling recorded with the
+    holder's id (as before holds were named) gives and removes the same hold, and replays from its record."""
+    m = example("melee_brawl")
+    rule(m, {"combatant": "thug1", "position": 2}, {"combatant": "thug1", "status": "held by theo", "rounds": None})
+    assert m.state.fighters["thug1"].held_by == "theo"
+    assert seen(m, "thug1", GM)["statuses"] == [{"name": "held by Theo Marsh", "rounds": None}]
+    assert m.replayed().state.fighters["thug1"].held_by == "theo"
+    rule(m, {"combatant": "thug1", "remove_status": "held by theo"})
+    assert m.state.fighters["thug1"].held_by == "" and seen(m, "thug1", GM)["statuses"] == []
 
 
 def test_a_ruling_reads_in_warps_words() -> None:

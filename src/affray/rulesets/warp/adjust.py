@@ -6,8 +6,9 @@
   down for the count is back in the fight once its HP (less taser damage) are above 0, and one at death's door is
   no longer dying above -max; the dead stay dead (bring them back with ``out``: the GM's word, as a reason to live
   the GM accepts, WR-26).
-- **Statuses**, by the view's names: ``prone`` (until its next turn, WR-30), ``held by <id>`` (a foe within
-  reach holds it, WR-30), ``desperate defense`` (to the end of the round, WR-32, with the optional rule on),
+- **Statuses**, by the view's names: ``prone`` (until its next turn, WR-30), ``held by <name>`` (a foe within
+  reach holds it, WR-30; by its id where two fighters share the name, and a ruling recorded with the id is still
+  read), ``desperate defense`` (to the end of the round, WR-32, with the optional rule on),
   ``psychological advantage`` (rounds 1: this round's rolls; 2: the next round's, as an intimidation win gives,
   WR-31), ``unaware`` (until its first turn or the first attack on it, WR-31). ``messed up`` follows HP (WR-24).
 - **Position**: metres on the line (ruling WR-X2). Moving leaves cover (WR-X13) and any hold out of reach; beyond
@@ -32,7 +33,7 @@ from affray.core.rng import RNG
 from affray.rulesets.warp.attack import leave_cover
 from affray.rulesets.warp.leave import bring_back, leave_windows, settle, worse
 from affray.rulesets.warp.mechanics import DOWN_STATES, is_dead
-from affray.rulesets.warp.state import Fighter, WarpState
+from affray.rulesets.warp.state import Fighter, WarpState, holder, holder_name
 from affray.rulesets.warp.wounds import condition, release
 
 HP = "HP"
@@ -49,16 +50,17 @@ def _no(code: str, message: str) -> Rejected:
 
 
 def statuses(state: WarpState, f: Fighter) -> list[str]:
-    """The statuses the GM may give ``f`` now, by the view's names."""
+    """The statuses the GM may give ``f`` now, by the view's names (a hold by its holder's name)."""
     out = [PRONE, *([DESPERATE] if state.options.desperate_defense else []), PSYCH, UNAWARE]
     reach = state.options.melee_reach_m
-    return out + [HELD_BY + g.id for g in state.foes(f) if abs(g.position - f.position) <= reach]
+    return out + [HELD_BY + holder_name(state, g.id) for g in state.foes(f) if abs(g.position - f.position) <= reach]
 
 
 def has(state: WarpState, f: Fighter, name: str) -> bool:
-    """Whether ``f`` shows status ``name`` now (views.statuses)."""
+    """Whether ``f`` shows status ``name`` now (views.statuses; a hold by its holder's name or id)."""
     return {PRONE: f.prone, DESPERATE: f.desperate, PSYCH: f.psych_round >= state.round,
-            UNAWARE: f.unaware}.get(name, bool(f.held_by) and name == HELD_BY + f.held_by)
+            UNAWARE: f.unaware}.get(name, bool(f.held_by) and name.startswith(HELD_BY)
+                                    and holder(state, name[len(HELD_BY):]) == f.held_by)
 
 
 class WarpAdjuster:
@@ -133,6 +135,8 @@ def _check_status(state: WarpState, f: Fighter, change: Change) -> Rejected | No
     if change.field == "remove_status":
         return None if has(state, f, name) else _no("not_there", f"{f.name} is not {name}.")
     known = statuses(state, f)
+    if name.startswith(HELD_BY) and (g := holder(state, name[len(HELD_BY):])) is not None:
+        name = HELD_BY + holder_name(state, g)  # a hold given by the holder's id, as older rulings were recorded
     if name not in known:
         return _no("unknown_status", f"'{name}' is not a status the GM can give {f.name} now (statuses: "
                                      f"{', '.join(known)}).")
@@ -186,7 +190,7 @@ def _give(state: WarpState, f: Fighter, name: str, rounds: int | None) -> bool |
     elif name == PSYCH:  # the bonus die falls on one round's rolls (WR-31): this one, or the next
         was, f.psych_round = f.psych_round, state.round + (rounds or 1) - 1
     else:
-        was, f.held_by = f.held_by or None, name[len(HELD_BY):]
+        was, f.held_by = f.held_by or None, holder(state, name[len(HELD_BY):]) or name[len(HELD_BY):]
     return was
 
 

@@ -238,3 +238,18 @@ class WarpState:
 
     def holders(self) -> list[Fighter]:
         return [g for g in self.fighters.values() if g.holding and not g.out]
+
+
+def holder_name(state: WarpState, fid: str) -> str:
+    """How a hold names its holder: by name, or by id where another fighter has the same name."""
+    name = state.fighters[fid].name
+    return name if sum(g.name == name for g in state.fighters.values()) == 1 else fid
+
+
+def holder(state: WarpState, text: str) -> str | None:
+    """The fighter a hold's ``held by ...`` names: by id (as rulings recorded before holds were named) or by its
+    unique name."""
+    if text in state.fighters:
+        return text
+    found = [g.id for g in state.fighters.values() if g.name == text]
+    return found[0] if len(found) == 1 else None

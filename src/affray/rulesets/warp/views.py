@@ -20,7 +20,7 @@ from affray.core.engine import Viewer, Window
 from affray.core.memo import Memo
 from affray.core.view import Bar, CombatantView, Fact, PanelKind, Position, Status, View, controlled, envelope
 from affray.rulesets.warp.gestalt import gm_side, totals
-from affray.rulesets.warp.state import Arm, Fighter, WarpState
+from affray.rulesets.warp.state import Arm, Fighter, WarpState, holder_name
 
 # The view's "down": out of the fight by harm, or taken out by the GM ("out"); an escape is not down.
 OUT_BY_HARM = frozenset({"down", "dying", "dead", "beaten", "out"})
@@ -265,7 +265,7 @@ def statuses(state: WarpState, f: Fighter) -> tuple[Status, ...]:
     if f.prone:
         out.append(Status("prone"))
     if f.held_by:
-        out.append(Status(f"held by {f.held_by}"))
+        out.append(Status(f"held by {holder_name(state, f.held_by)}"))
     if f.holding:
         out.append(Status("holding", 1))
     if f.desperate:
