@@ -2,8 +2,9 @@
 and who plays whom (two players, the GM or the AI for the rest), creates the table and sends the links; two players
 open them, one on a phone, and the fight is played to its end only by clicking. No console error on any page; the
 story holds no JSON and no ids, and its first entry is never drawn again (a push puts in only new and changed
-entries); a sheet the phone's player opens stays open to the end, and so does one the GM opens just as a push
-redraws it; every page verifies the dice at the end; the test reports clicks per fight.
+entries); no page at the end shows JSON or an id anywhere; a sheet the phone's player opens stays open to the end,
+and so does one the GM opens just as a push redraws it; every page verifies the dice at the end; the test reports
+clicks per fight.
 
 What a player clicks is what the ruleset's heuristic policy would choose for them, found on the page the way a person
 finds it: a card of the hand, a square of the board then a move, a foe then an attack, or a button of the moves.
@@ -211,6 +212,7 @@ def test_a_group_seats_itself_from_the_lobby_and_plays_to_the_end_by_clicking(
         for name, seat in seats.items():
             expect(seat.page.locator("#verdict")).to_have_text(re.compile(r"^verified: \d+ dice"), timeout=20_000)
             assert_reads(seat.page.locator("#log").inner_text(), table, "the story")
+            assert_reads(seat.page.locator("body").inner_text(), table, f"{name}'s page")
             assert not seat.errors, (name, seat.errors)
         assert gm.page.evaluate("document.querySelector('#log ol.log > li.entry:last-child').kept === true"), \
             "the story was drawn again whole"
