@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import httpx2 as httpx
 from playwright.sync_api import expect
@@ -82,6 +83,15 @@ def test_warp_and_hud_tables_draw_every_combatant_and_are_captured(tmp_path: Pat
             assert not player.errors, player.errors
 
 
+def tab_to(page: Any, focused: str, what: str) -> None:
+    """Press Tab until ``focused`` (a script) holds for the element with the focus (at most 300 presses)."""
+    for _ in range(300):
+        page.keyboard.press("Tab")
+        if page.evaluate(focused):
+            return
+    raise AssertionError(f"no {what} takes the keyboard focus")
+
+
 def test_phone_width_and_keyboard_alone(tmp_path: Path) -> None:
     """At 390 px nothing scrolls sideways; a player picks a square with Tab and Enter and takes the move by keyboard
     (SC-15: a move action), then opens and closes the move's raw record with Enter."""
@@ -100,29 +110,16 @@ def test_phone_width_and_keyboard_alone(tmp_path: Path) -> None:
         mover = next(name for name, seat in pages.items() if due(seat.page))
         page = pages[mover].page
         page.screenshot(path=str(DOCS_IMG / "table-phone.png"), full_page=True)
-        for _ in range(300):
-            page.keyboard.press("Tab")
-            if page.evaluate("document.activeElement.dataset.square !== undefined"):
-                break
-        else:
-            raise AssertionError("no square of the board takes the keyboard focus")
+        tab_to(page, "document.activeElement.dataset.square !== undefined", "a square of the board")
         page.keyboard.press("Enter")
         expect(page.locator("#actions .preview")).to_contain_text("To square")
         version = table.version
-        for _ in range(300):
-            page.keyboard.press("Tab")
-            if page.evaluate("document.activeElement.dataset.act !== undefined"):
-                break
+        tab_to(page, "document.activeElement.dataset.act !== undefined", "a move")
         page.keyboard.press("Enter")
         wait_for(lambda: table.version > version, 10, "the move chosen by keyboard")
         # the move's raw record, opened and closed with Enter: drawn while open, and the focus stays where it was
         synced({mover: pages[mover]}, table.version)
-        for _ in range(300):
-            page.keyboard.press("Tab")
-            if page.evaluate("document.activeElement.matches('details[data-raw] > summary')"):
-                break
-        else:
-            raise AssertionError("no raw record takes the keyboard focus")
+        tab_to(page, "document.activeElement.matches('details[data-raw] > summary')", "a raw record")
         seq = page.evaluate("document.activeElement.parentElement.dataset.raw")
         record = page.locator(f'details[data-raw="{seq}"]')
         page.keyboard.press("Enter")
