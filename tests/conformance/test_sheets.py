@@ -35,15 +35,20 @@ def test_warp_sheet_words_and_a_gm_characters_numbers_kept_from_players() -> Non
     """WR-01 (traits as dice), WR-12 (weapons: melee factor, handiness), WR-19 (armour: "1 pt"), WR-27 (the
     recovery ceiling); a GM character's numbers are GM-level: a player's seat reads only what it wields."""
     m = start("warp/melee_brawl")
-    dana = [("Wields", "lead pipe (melee 2, handiness +2)"), ("Wears", "thick leathers"), ("Initiative", "0"),
+    dana = [("Wields", "lead pipe (melee 2, handiness +2)"), ("Wears", "thick leathers"),
             ("Recovers towards", "21 HP"), ("Experience", "3"),
             ("Traits", "Fast on Their Feet 4 dice (agility); Street Brawler 3 dice (combat, fighting); "
                        "Moves Like a Shadow 3 dice (agility)"),
             ("Flaws", "Poor Eyesight"),
             ("Carries", "lead pipe (melee 2, handiness +2); bare hands (melee 1, handiness 0)"), ("Armour", "1 pt")]
     assert rows(m, GM, "dana") == rows(m, "dana", "dana") == rows(m, "theo", "dana") == dana  # a PC's sheet is open
-    assert rows(m, "dana", "thug3") == [("Wields", "switchblade (melee 2, handiness +1)"), ("Initiative", "0")]
-    assert rows(m, GM, "thug3")[2:4] == [("Recovers towards", "21 HP"), ("Experience", "0")]
+    assert rows(m, "dana", "thug3") == [("Wields", "switchblade (melee 2, handiness +1)")]
+    assert rows(m, GM, "thug3")[1:3] == [("Recovers towards", "21 HP"), ("Experience", "0")]
+    rng = FastRNG(5)
+    while not m.state.order:  # WR-05: the initiative rolls (this example rolls them on traits)
+        assert random_step(m, rng)
+    assert ("Initiative", str(m.state.fighters["dana"].initiative)) in rows(m, GM, "dana")
+    assert m.state.fighters["dana"].initiative > 0
 
 
 def test_hud_sheet_words_and_a_declared_plan_names_its_targets() -> None:
@@ -52,7 +57,7 @@ def test_hud_sheet_words_and_a_declared_plan_names_its_targets() -> None:
     m = start("hud/nerdified_night_widow")
     assert rows(m, "vesna", "widow") == [
         ("Agility", "5"), ("Strength", "4"), ("Armour", "Thick hide (attack +0, injury +2)"), ("Actions", "3"),
-        ("Initiative", "0"), ("Weapons", "Claws and fangs (melee, attack +1, defense +0, damage +2, 2 hands, in hand)")]
+        ("Weapons", "Claws and fangs (melee, attack +1, defense +0, damage +2, 2 hands, in hand)")]
     assert rows(m, GM, "vesna")[2] == ("Armour", "Riveted brigandine (attack -1, injury +2)")
     rng = FastRNG(5)
     while not any(label == "Plan" for label, _ in rows(m, GM, "widow")):

@@ -231,7 +231,9 @@ def sheet_rows(state: HudState, d: HudCombatantDetail) -> tuple[Fact, ...]:
     defenses and additional actions (WL-17)."""
     rows = [Fact("Agility", str(d.agility)), Fact("Strength", str(d.strength)),
             Fact("Armour", f"{d.armour} (attack {-d.armour_penalty:+d}, injury {d.injury_mod:+d})"),
-            Fact("Actions", str(d.actions)), Fact("Initiative", str(d.initiative))]
+            Fact("Actions", str(d.actions))]
+    if d.initiative:  # a Chance roll (d11, WL-09): 0 before the first round's, and in the modes that roll none
+        rows.append(Fact("Initiative", str(d.initiative)))
     if d.weapons:
         rows.append(Fact("Weapons", "; ".join(_weapon_words(w) for w in d.weapons)))
     if d.plan is not None:

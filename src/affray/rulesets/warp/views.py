@@ -343,7 +343,8 @@ def sheet_rows(d: WarpCombatantDetail) -> tuple[Fact, ...]:
         rows.append(Fact("Wears", ", ".join(d.armour)))
     if d.cover != "none":
         rows.append(Fact("Cover", d.cover))
-    rows.append(Fact("Initiative", str(d.initiative)))
+    if d.initiative:  # 0: not rolled yet, or the order is seated rather than rolled (option initiative, WR-05)
+        rows.append(Fact("Initiative", str(d.initiative)))
     n = d.sheet
     if n is None:
         return tuple(rows)
