@@ -12,7 +12,7 @@ from affray.core.engine import GM
 from affray.core.match import Match
 from affray.rulesets.warp.events import GestaltResult
 from affray.rulesets.warp.mechanics import gestalt_winner
-from affray.rulesets.warp.views import SideTotal
+from affray.rulesets.warp.view_types import SideTotal
 from tests.warp.helpers import RULESET, brawler, fighter, ok, rejected, rolls, state, thug, warp_match, who
 
 

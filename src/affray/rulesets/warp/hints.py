@@ -16,7 +16,7 @@ from affray.core.fields import maybe_text, text
 from affray.core.view import CombatantView
 from affray.rulesets.warp.mechanics import DEFAULT_DICE, better_weaponry
 from affray.rulesets.warp.rolls import agility_rule, flaw_penalties
-from affray.rulesets.warp.views import TraitView, WarpCombatantDetail, WarpDetail, WarpView
+from affray.rulesets.warp.view_types import TraitView, WarpCombatantDetail, WarpDetail, WarpView
 
 Fighter = CombatantView[WarpCombatantDetail]
 

@@ -20,7 +20,7 @@ from affray.core.memo import Memo
 from affray.core.policy import SeenCombatant, StateObservation
 from affray.rulesets.warp.mechanics import DEFAULT_DICE
 from affray.rulesets.warp.state import UNARMED, Fighter, WarpState
-from affray.rulesets.warp.views import WarpView
+from affray.rulesets.warp.view_types import WarpView
 
 
 def _factor(f: Fighter, wid: str, mode: str) -> int:

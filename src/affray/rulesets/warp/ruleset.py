@@ -49,7 +49,8 @@ from affray.rulesets.warp.options import WarpOptions
 from affray.rulesets.warp.resolve import continue_fight
 from affray.rulesets.warp.setup import WarpSetup, build_state, prepare
 from affray.rulesets.warp.state import WarpState
-from affray.rulesets.warp.views import WarpCombatantDetail, WarpDetail, WarpView, gestalt_total, sheet, view
+from affray.rulesets.warp.view_types import WarpCombatantDetail, WarpDetail, WarpView
+from affray.rulesets.warp.views import gestalt_total, sheet, view
 
 CONTENT_DIR = Path(__file__).parent / "content"
 HANDLERS = {**decisions.HANDLERS, **gestalt.HANDLERS}
