@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from affray.core.json import Json, JsonObject
 from affray.store import schema as s
+from affray.store import side
 from affray.store.engine import check_fits, database_errors, first_line, open_engine
 from affray.store.group import GroupCommit, Pending
 from affray.store.listen import CHANNEL, Callback, Listener, LocalListener, PgListener, encode
@@ -138,7 +139,7 @@ class Store:
             with self._write() as c:
                 c.execute(sa.insert(s.tables).values(values))
                 if seats:
-                    c.execute(sa.insert(s.seats), [_seat_values(table.id, seat) for seat in seats])
+                    c.execute(sa.insert(s.seats), [seat.values(table.id) for seat in seats])
         except IntegrityError as exc:
             raise StoreError(f"cannot create table {table.id!r}: {first_line(exc)}") from None
         return row
@@ -166,7 +167,7 @@ class Store:
     def seats(self, table_id: str) -> list[Seat]:
         query = sa.select(s.seats).where(s.seats.c.table_id == table_id).order_by(s.seats.c.seat)
         with self._read() as c:
-            return [_seat(row) for row in c.execute(query).mappings()]
+            return [Seat.of(row) for row in c.execute(query).mappings()]
 
     def seat_by_token_hash(self, token_hash: str) -> tuple[str, str] | None:
         """(table_id, seat) of the seat whose token hashes to ``token_hash``, or None."""
@@ -257,7 +258,7 @@ class Store:
                     pending.error = exc
 
     def _insert(self, c: sa.Connection, table_id: str, record: Record) -> bool:
-        values = _record_values(table_id, record)
+        values = record.values(table_id)
         if self.is_postgres:
             notice = {"channel": CHANNEL, "notice": encode(table_id, record.seq + 1)}
             inserted = c.execute(_APPEND_NOTIFY, {**values, **notice}).first() is not None
@@ -282,7 +283,7 @@ class Store:
         query = (sa.select(s.records).where(s.records.c.table_id == table_id, s.records.c.seq >= since_seq)
                  .order_by(s.records.c.seq))
         with self._read() as c:
-            return [_record(row) for row in c.execute(query).mappings()]
+            return [Record.of(row) for row in c.execute(query).mappings()]
 
     def record_by_submission(self, table_id: str, submission_id: str) -> Record | None:
         with self._read() as c:
@@ -298,7 +299,7 @@ class Store:
         query = sa.select(s.records).where(s.records.c.table_id == table_id,
                                            s.records.c.submission_id == submission_id)
         row = c.execute(query).mappings().first()
-        return None if row is None else _record(row)
+        return None if row is None else Record.of(row)
 
     @staticmethod
     def _version(c: sa.Connection, table_id: str) -> int:
@@ -306,93 +307,55 @@ class Store:
         last = c.execute(query).scalar_one_or_none()
         return 0 if last is None else int(last) + 1
 
-    # -- snapshots (table/snapshot.py) -------------------------------------------------------------------
+    # -- the side tables: snapshots, chat lines, the GM audit trail (store/side.py) ---------------------------
 
     def put_snapshot(self, table_id: str, snapshot: Snapshot) -> bool:
         """Keep ``snapshot`` as the table's newest, in place of any other (one at the same ``seq`` too: a snapshot
         that did not check out is replaced by a good one); False, changing nothing, when the table holds a later
         one (another process wrote it). Unknown table: UnknownTable."""
-        check_fits(s.snapshots.c.code, snapshot.code)
-        check_fits(s.snapshots.c.chain, snapshot.chain, empty=True)
-        snaps = s.snapshots
+        side.check_snapshot(snapshot)
         try:
             with self._write() as c:
-                if c.execute(sa.select(s.tables.c.id).where(s.tables.c.id == table_id)).first() is None:
-                    raise UnknownTable(f"no table {table_id!r} in the store")
-                newest = c.execute(sa.select(sa.func.max(snaps.c.seq)).where(snaps.c.table_id == table_id)
-                                   ).scalar_one_or_none()
-                if newest is not None and newest > snapshot.seq:
-                    return False
-                c.execute(sa.delete(snaps).where(snaps.c.table_id == table_id))
-                c.execute(sa.insert(snaps).values(table_id=table_id, seq=snapshot.seq, code=snapshot.code,
-                                                  chain=snapshot.chain, digest=snapshot.digest, body=snapshot.body,
-                                                  created_at=time.time()))
+                return side.put_snapshot(c, table_id, snapshot)
         except IntegrityError:
             return False
-        return True
 
     def snapshot(self, table_id: str) -> Snapshot | None:
         """The table's newest snapshot, or None."""
-        snaps = s.snapshots
-        query = sa.select(snaps).where(snaps.c.table_id == table_id).order_by(snaps.c.seq.desc()).limit(1)
         with self._read() as c:
-            row = c.execute(query).mappings().first()
-        return None if row is None else Snapshot(seq=row["seq"], code=row["code"], chain=row["chain"],
-                                                 digest=row["digest"], body=bytes(row["body"]))
-
-    # -- chat and free rolls ------------------------------------------------------------------------------
+            return side.snapshot(c, table_id)
 
     def add_chat(self, table_id: str, line: ChatLine) -> bool:
         """Add a chat line at ``line.n`` (``line.at``: its time, now if 0); True once committed. False, changing
         nothing, when ``n`` is taken (another process numbered a line first: read the lines again and number anew).
         Unknown table: UnknownTable."""
-        check_fits(s.chat.c.seat, line.seat)
-        check_fits(s.chat.c.to, line.to)
-        check_fits(s.chat.c.kind, line.kind)
+        side.check_chat(line)
         try:
             with self._write() as c:
-                if c.execute(sa.select(s.tables.c.id).where(s.tables.c.id == table_id)).first() is None:
-                    raise UnknownTable(f"no table {table_id!r} in the store")
-                c.execute(sa.insert(s.chat).values(table_id=table_id, n=line.n, at=line.at or time.time(),
-                                                   seat=line.seat, to=line.to, kind=line.kind, body=dict(line.body)))
+                side.add_chat(c, table_id, line)
         except IntegrityError:
             return False
         return True
 
     def chat(self, table_id: str, since_n: int = 0) -> list[ChatLine]:
         """The table's chat lines with n >= ``since_n``, in order (every line: the caller filters whispers)."""
-        query = (sa.select(s.chat).where(s.chat.c.table_id == table_id, s.chat.c.n >= since_n)
-                 .order_by(s.chat.c.n))
         with self._read() as c:
-            return [ChatLine(n=r["n"], seat=r["seat"], to=r["to"], kind=r["kind"], body=r["body"], at=r["at"])
-                    for r in c.execute(query).mappings()]
-
-    # -- the GM audit trail --------------------------------------------------------------------------------
+            return side.chat(c, table_id, since_n)
 
     def audit(self, table_id: str, who: str | None, kind: str, detail: Mapping[str, Json] | None = None) -> int:
         """Add an entry to the table's audit trail; return its number n. Unknown table: UnknownTable."""
-        check_fits(s.audit.c.who, who)
-        check_fits(s.audit.c.kind, kind)
+        side.check_audit(who, kind)
         for _ in range(AUDIT_RETRIES):
             try:
                 with self._write() as c:
-                    if c.execute(sa.select(s.tables.c.id).where(s.tables.c.id == table_id)).first() is None:
-                        raise UnknownTable(f"no table {table_id!r} in the store")
-                    last = c.execute(sa.select(sa.func.max(s.audit.c.n))
-                                     .where(s.audit.c.table_id == table_id)).scalar_one_or_none()
-                    n = 0 if last is None else int(last) + 1
-                    c.execute(sa.insert(s.audit).values(table_id=table_id, n=n, at=time.time(), who=who, kind=kind,
-                                                        detail=dict(detail or {})))
-                return n
+                    return side.audit(c, table_id, who, kind, detail)
             except IntegrityError:
                 continue  # another process took this n between our read and our insert: number again
         raise StoreError(f"could not add to the audit trail of table {table_id!r}: too much contention")
 
     def audit_trail(self, table_id: str) -> list[AuditEntry]:
-        query = sa.select(s.audit).where(s.audit.c.table_id == table_id).order_by(s.audit.c.n)
         with self._read() as c:
-            return [AuditEntry(n=r["n"], at=r["at"], who=r["who"], kind=r["kind"], detail=r["detail"])
-                    for r in c.execute(query).mappings()]
+            return side.audit_trail(c, table_id)
 
     # -- change notices ----------------------------------------------------------------------------------
 
@@ -434,24 +397,3 @@ class Store:
         with self._listeners_lock:
             self._listeners.discard(listener)
 
-
-def _seat_values(table_id: str, seat: Seat) -> dict[str, object]:
-    return {"table_id": table_id, "seat": seat.seat, "token_hash": seat.token_hash, "actors": list(seat.actors),
-            "controller": seat.controller, "role": seat.role}
-
-
-def _seat(row: sa.RowMapping) -> Seat:
-    return Seat(seat=row["seat"], token_hash=row["token_hash"], actors=tuple(row["actors"]),
-                controller=row["controller"], role=row["role"])
-
-
-def _record_values(table_id: str, record: Record) -> dict[str, object]:
-    return {"table_id": table_id, "seq": record.seq, "kind": record.kind, "seat": record.seat,
-            "actor": record.actor, "payload": record.payload, "submission_id": record.submission_id,
-            "chain": record.chain, "created_at": time.time(), "chosen_at": record.chosen_at}
-
-
-def _record(row: sa.RowMapping) -> Record:
-    return Record(seq=row["seq"], kind=row["kind"], seat=row["seat"], actor=row["actor"], payload=row["payload"],
-                  chain=row["chain"], submission_id=row["submission_id"], created_at=row["created_at"],
-                  chosen_at=row["chosen_at"])

@@ -6,10 +6,14 @@ prints a row does not carry them. JSON fields hold whatever JSON the caller gave
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from affray.core.json import JsonObject
+
+if TYPE_CHECKING:
+    from sqlalchemy import RowMapping
 
 Role = Literal["gm", "player", "spectator"]
 RecordKind = Literal["action", "undo", "gm"]
@@ -75,6 +79,17 @@ class Seat:
     controller: str
     role: Role
 
+    def values(self, table_id: str) -> dict[str, object]:
+        """Its row of ``seats``."""
+        return {"table_id": table_id, "seat": self.seat, "token_hash": self.token_hash, "actors": list(self.actors),
+                "controller": self.controller, "role": self.role}
+
+    @classmethod
+    def of(cls, row: RowMapping) -> Seat:
+        """The seat of a row of ``seats``."""
+        return cls(seat=row["seat"], token_hash=row["token_hash"], actors=tuple(row["actors"]),
+                   controller=row["controller"], role=row["role"])
+
 
 @dataclass(frozen=True)
 class Record:
@@ -96,6 +111,19 @@ class Record:
     submission_id: str | None = None
     created_at: float | None = None
     chosen_at: int | None = None
+
+    def values(self, table_id: str) -> dict[str, object]:
+        """Its row of ``records``, created now."""
+        return {"table_id": table_id, "seq": self.seq, "kind": self.kind, "seat": self.seat, "actor": self.actor,
+                "payload": self.payload, "submission_id": self.submission_id, "chain": self.chain,
+                "created_at": time.time(), "chosen_at": self.chosen_at}
+
+    @classmethod
+    def of(cls, row: RowMapping) -> Record:
+        """The record of a row of ``records``."""
+        return cls(seq=row["seq"], kind=row["kind"], seat=row["seat"], actor=row["actor"], payload=row["payload"],
+                   chain=row["chain"], submission_id=row["submission_id"], created_at=row["created_at"],
+                   chosen_at=row["chosen_at"])
 
 
 @dataclass(frozen=True)
