@@ -192,6 +192,16 @@ class Viewer:
     def spectator(cls) -> Viewer:
         return cls(SPECTATOR)
 
+    @classmethod
+    def of_seat(cls, seats: Mapping[str, str], seat: str) -> Viewer:
+        """The viewer of ``seat`` under ``seats`` (actor -> seat): the GM's seat sees GM-level information, a
+        spectator controls nothing, a player its actors (the match's viewers and the simulation fast path's)."""
+        if seat == GM:
+            return cls(GM, frozenset(a for a, s in seats.items() if s == GM), True)
+        if seat == SPECTATOR:
+            return cls.spectator()
+        return cls(seat, frozenset(a for a, s in seats.items() if s == seat))
+
 
 class Ruleset(Protocol[StateT, SetupT]):
     """What every ruleset provides; see the module docstring. ``StateT`` is its match state, ``SetupT`` its setup

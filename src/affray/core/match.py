@@ -25,7 +25,6 @@ from affray.core.adjust import parse, rule_on
 from affray.core.checkpoint import Checkpoint, history_at
 from affray.core.engine import (
     GM,
-    SPECTATOR,
     Accepted,
     Action,
     ActionSpec,
@@ -206,7 +205,7 @@ class Match:
         return viewer
 
     def _new_viewer(self, seat: str) -> Viewer:
-        return seat_viewer(self.seats, seat)
+        return Viewer.of_seat(self.seats, seat)
 
     def view(self, seat: str) -> View[object, object]:
         """What ``seat`` may see now (a typed view, see :mod:`affray.core.view`)."""
@@ -423,15 +422,4 @@ class Match:
         if self._story is None:
             self._story = story_of(self)
         return self._story
-
-
-def seat_viewer(seats: Mapping[str, str], seat: str) -> Viewer:
-    """The viewer of ``seat`` under ``seats`` (actor -> seat): the GM's seat sees GM-level information, a spectator
-    controls nothing, a player its actors (the match's viewers and the simulation fast path's)."""
-    if seat == GM:
-        return Viewer(GM, frozenset(a for a, s in seats.items() if s == GM), True)
-    if seat == SPECTATOR:
-        return Viewer.spectator()
-    return Viewer(seat, frozenset(a for a, s in seats.items() if s == seat))
-
 

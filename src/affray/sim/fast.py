@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from affray.core.engine import GM, Action, AnyRuleset, Outcome, Rejected, Viewer
 from affray.core.journal import QUIET, QUIET_TRUSTED
-from affray.core.match import Match, seat_viewer
+from affray.core.match import Match
 from affray.core.memo import Memo
 from affray.core.options import parse_options
 from affray.core.policy import Policy
@@ -50,7 +50,7 @@ def viewers_of(actors: Mapping[str, str], seats: Mapping[str, str] | None = None
     seating = {a: a for a in actors}
     seating.update(seats or {})
     seating[GM] = GM
-    return {actor: seat_viewer(seating, seating[actor]) for actor in actors}
+    return {actor: Viewer.of_seat(seating, seating[actor]) for actor in actors}
 
 
 def _viewers(actors: Mapping[str, str], seats: Mapping[str, str] | None, shared: dict[Hashable, object] | None
