@@ -258,7 +258,7 @@ class Store:
                     pending.error = exc
 
     def _insert(self, c: sa.Connection, table_id: str, record: Record) -> bool:
-        values = record.values(table_id)
+        values = record.values(table_id, time.time())
         if self.is_postgres:
             notice = {"channel": CHANNEL, "notice": encode(table_id, record.seq + 1)}
             inserted = c.execute(_APPEND_NOTIFY, {**values, **notice}).first() is not None
@@ -316,7 +316,7 @@ class Store:
         side.check_snapshot(snapshot)
         try:
             with self._write() as c:
-                return side.put_snapshot(c, table_id, snapshot)
+                return side.put_snapshot(c, table_id, snapshot, time.time())
         except IntegrityError:
             return False
 
@@ -332,7 +332,7 @@ class Store:
         side.check_chat(line)
         try:
             with self._write() as c:
-                side.add_chat(c, table_id, line)
+                side.add_chat(c, table_id, line, time.time())
         except IntegrityError:
             return False
         return True
@@ -348,7 +348,7 @@ class Store:
         for _ in range(AUDIT_RETRIES):
             try:
                 with self._write() as c:
-                    return side.audit(c, table_id, who, kind, detail)
+                    return side.audit(c, table_id, who, kind, detail, time.time())
             except IntegrityError:
                 continue  # another process took this n between our read and our insert: number again
         raise StoreError(f"could not add to the audit trail of table {table_id!r}: too much contention")

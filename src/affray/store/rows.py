@@ -6,7 +6,6 @@ prints a row does not carry them. JSON fields hold whatever JSON the caller gave
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -112,11 +111,11 @@ class Record:
     created_at: float | None = None
     chosen_at: int | None = None
 
-    def values(self, table_id: str) -> dict[str, object]:
-        """Its row of ``records``, created now."""
+    def values(self, table_id: str, now: float) -> dict[str, object]:
+        """Its row of ``records``, created at ``now``."""
         return {"table_id": table_id, "seq": self.seq, "kind": self.kind, "seat": self.seat, "actor": self.actor,
                 "payload": self.payload, "submission_id": self.submission_id, "chain": self.chain,
-                "created_at": time.time(), "chosen_at": self.chosen_at}
+                "created_at": now, "chosen_at": self.chosen_at}
 
     @classmethod
     def of(cls, row: RowMapping) -> Record:

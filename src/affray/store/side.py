@@ -1,10 +1,10 @@
 """The store's side tables, each beside a table's records: its newest snapshot (table/snapshot.py), its chat lines
 and free rolls, and the GM's audit trail. Functions over an open connection; :class:`~affray.store.db.Store` opens
-it, commits it and turns a lost race (``IntegrityError`` at the commit) into its answer."""
+it, commits it, gives the time (``now``: the store's clock is read in ``db.py`` only) and turns a lost race
+(``IntegrityError`` at the commit) into its answer."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 
 import sqlalchemy as sa
@@ -26,7 +26,7 @@ def check_snapshot(snapshot: Snapshot) -> None:
     check_fits(s.snapshots.c.chain, snapshot.chain, empty=True)
 
 
-def put_snapshot(c: sa.Connection, table_id: str, snapshot: Snapshot) -> bool:
+def put_snapshot(c: sa.Connection, table_id: str, snapshot: Snapshot, now: float) -> bool:
     """Replace the table's snapshot by ``snapshot``; False, changing nothing, when it holds a later one."""
     known(c, table_id)
     snaps = s.snapshots
@@ -35,7 +35,7 @@ def put_snapshot(c: sa.Connection, table_id: str, snapshot: Snapshot) -> bool:
         return False
     c.execute(sa.delete(snaps).where(snaps.c.table_id == table_id))
     c.execute(sa.insert(snaps).values(table_id=table_id, seq=snapshot.seq, code=snapshot.code, chain=snapshot.chain,
-                                      digest=snapshot.digest, body=snapshot.body, created_at=time.time()))
+                                      digest=snapshot.digest, body=snapshot.body, created_at=now))
     return True
 
 
@@ -53,9 +53,9 @@ def check_chat(line: ChatLine) -> None:
     check_fits(s.chat.c.kind, line.kind)
 
 
-def add_chat(c: sa.Connection, table_id: str, line: ChatLine) -> None:
+def add_chat(c: sa.Connection, table_id: str, line: ChatLine, now: float) -> None:
     known(c, table_id)
-    c.execute(sa.insert(s.chat).values(table_id=table_id, n=line.n, at=line.at or time.time(), seat=line.seat,
+    c.execute(sa.insert(s.chat).values(table_id=table_id, n=line.n, at=line.at or now, seat=line.seat,
                                        to=line.to, kind=line.kind, body=dict(line.body)))
 
 
@@ -70,12 +70,13 @@ def check_audit(who: str | None, kind: str) -> None:
     check_fits(s.audit.c.kind, kind)
 
 
-def audit(c: sa.Connection, table_id: str, who: str | None, kind: str, detail: Mapping[str, Json] | None) -> int:
+def audit(c: sa.Connection, table_id: str, who: str | None, kind: str, detail: Mapping[str, Json] | None,
+          now: float) -> int:
     """Add an entry numbered after the table's last; its number."""
     known(c, table_id)
     last = c.execute(sa.select(sa.func.max(s.audit.c.n)).where(s.audit.c.table_id == table_id)).scalar_one_or_none()
     n = 0 if last is None else int(last) + 1
-    c.execute(sa.insert(s.audit).values(table_id=table_id, n=n, at=time.time(), who=who, kind=kind,
+    c.execute(sa.insert(s.audit).values(table_id=table_id, n=n, at=now, who=who, kind=kind,
                                         detail=dict(detail or {})))
     return n
 
