@@ -4,13 +4,15 @@ context, play a whole vignette sequence of the yard duel by clicking, from the l
 Face-down cards (WH-02, WH-03) are sealed: before its reveal, a card placed by one seat is on no other page, the
 GM's included: not in its DOM (there it is a card back showing its seal) and not in any WebSocket frame it received.
 At the end every page re-derives every die in the browser and says "verified"; when the test alters one die of the
-log on its way to a page, that page names the die that differs.
+log on its way to a page, that page names the die that differs. A card's text the phone's player opens stays open
+while another seat's click redraws the cards panel.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +115,34 @@ def altered(route: Any) -> None:
                                                                      "content-type": "application/json"})
 
 
+@dataclass
+class Reading:
+    """A player opens the first thing of the cards panel that opens (a card's text, the other cards in the hand) and
+    marks the element; after another seat's click has redrawn the panel, it is a new element, and open."""
+
+    page: Any
+    key: str
+    version: int
+    done: bool = False
+
+    @classmethod
+    def start(cls, page: Any, version: int) -> Reading | None:
+        summary = page.locator("#detail details[data-open] > summary").first
+        if not summary.count():
+            return None
+        key: str = summary.evaluate("s => s.parentElement.dataset.open")
+        summary.click()
+        expect(page.locator(f'details[data-open="{key}"]')).to_have_attribute("open", "")
+        page.evaluate("k => { document.querySelector(`details[data-open='${k}']`).kept = true; }", key)
+        return cls(page, key, version)
+
+    def check(self) -> None:
+        box = self.page.locator(f'details[data-open="{self.key}"]')
+        if box.count() and box.evaluate("b => b.kept") is None:  # redrawn (a panel that did not change is kept)
+            expect(box).to_have_attribute("open", "")
+            self.done = True
+
+
 def test_gm_and_two_players_play_a_witchhammer_vignette_sequence_by_clicking(tmp_path: Path) -> None:
     """Rules: WH-02, WH-03 (face-down cards, sealed until the reveal), X-1 (verifiable dice)."""
     DOCS_IMG.mkdir(parents=True, exist_ok=True)
@@ -127,10 +157,13 @@ def test_gm_and_two_players_play_a_witchhammer_vignette_sequence_by_clicking(tmp
         table = server.service.table(table_id)
         expect(gm.page.locator("#commitment")).to_have_text(table.match.commitment)
         sealed_checks = clicks = planning_checks = 0
+        reading: Reading | None = None
         while not table.over:
             assert clicks < MAX_CLICKS, "the fight did not end"
             synced(seats, table.version)
             sealed_checks += sum(assert_sealed(name, seat, table) for name, seat in seats.items())
+            if reading is not None and not reading.done and table.version > reading.version:
+                reading.check()
             if clicks == 3:
                 seats["tomas"].page.screenshot(path=str(DOCS_IMG / "table-witchhammer.png"), full_page=True)
             mover = next(name for name, seat in seats.items() if due(seat.page))
@@ -138,10 +171,13 @@ def test_gm_and_two_players_play_a_witchhammer_vignette_sequence_by_clicking(tmp
             if planning is not None and planning.phase == "planning":
                 planning_checks += check_planning(seats)
             version = table.version
+            if reading is None and mover == "bruna":  # tomas reads a card while bruna's click redraws his panel
+                reading = Reading.start(seats["tomas"].page, version)
             choose(seats[mover])
             wait_for(lambda: table.version > version, 10, f"{mover}'s click to be taken")  # noqa: B023
             clicks += 1
         synced(seats, table.version)
+        assert reading is not None and reading.done, "no card's text was read across a redraw"
         assert sealed_checks > 0, "no face-down card was ever checked"
         assert planning_checks > 0, "no page was ever looked at in Planning"
         for seat in seats.values():

@@ -19,7 +19,7 @@ export function combatantCards(v, rel, opts) {
     const who = RELATION_WORDS[rel[c.id]] ? `<span class="rel">${RELATION_WORDS[rel[c.id]]}</span>` : "";
     const edit = opts.gm ? ` data-combatant="${esc(c.id)}" tabindex="0" role="button" aria-label="${esc(c.name)}: edit as the GM"` : "";
     return `<article class="card ${rel[c.id]}${c.down ? " down" : ""}${opts.editing === c.id ? " editing" : ""}"${edit} data-card-of="${esc(c.id)}">` +
-      `<div><span class="name">${esc(c.name)}</span> ${who} <span class="small muted">${esc(c.side)}</span> ${flags}</div>${where}${bars}<div>${statuses}</div>${wants(v, "facts") ? factRows(c.detail?.facts, "small") : ""}${sheet(c, opts.sheets?.has(c.id))}</article>`;
+      `<div><span class="name">${esc(c.name)}</span> ${who} <span class="small muted">${esc(c.side)}</span> ${flags}</div>${where}${bars}<div>${statuses}</div>${wants(v, "facts") ? factRows(c.detail?.facts, "small") : ""}${sheet(c, opts.opened)}</article>`;
   });
   return `<h2>Combatants</h2><div class="cards">${cards.join("")}</div>`;
 }
@@ -33,17 +33,23 @@ function position(c) {
 }
 
 // A combatant's sheet: the rows its ruleset wrote in words for this seat (the view's combatant "sheet"), drawn as
-// they are; open while this page's reader keeps it open (table.js keeps which), whatever pushes redraw its card.
-function sheet(c, open) {
+// they are; open while this page's reader keeps it open, whatever pushes redraw its card (openable).
+function sheet(c, opened) {
   const rows = (c.sheet || []).map((f) => `<li><b>${esc(f.label)}</b> ${esc(f.value)}</li>`);
-  return rows.length ? `<details class="small" data-sheet="${esc(c.id)}"${open ? " open" : ""}><summary>sheet</summary><ul>${rows.join("")}</ul></details>` : "";
+  return rows.length ? `${openable(`sheet:${c.id}`, opened, "small", "sheet", ` data-sheet="${esc(c.id)}"`)}<ul>${rows.join("")}</ul></details>` : "";
 }
 
-function cardFace(info, id, extra = "", cls = "") {
+// A <details> the page keeps open across renders while its reader keeps it open (table.js, keepOpen): named by its
+// key (data-open), open when the page's opened set holds the key. Returns the opening tag and its summary.
+function openable(key, opened, cls, summary, attrs = "") {
+  return `<details class="${cls}" data-open="${esc(key)}"${attrs}${opened?.has(key) ? " open" : ""}><summary>${summary}</summary>`;
+}
+
+function cardFace(info, id, opened, where, extra = "", cls = "") {
   if (!info) return `<div class="wcard ${cls}" data-card="${esc(id)}"><div class="nm">${esc(String(id).replace(/_/g, " "))}</div>${extra}</div>`;
   const above = `Init ${info.init >= 0 ? "+" : ""}${info.init} · Def ${info.defense >= 0 ? "+" : ""}${info.defense}`;
   return `<div class="wcard ${esc(info.kind)} ${cls}" data-card="${esc(id)}"><div class="nm">${esc(info.name)}</div>` +
-    `<div class="small">${above}</div><details class="small muted"><summary>text</summary>${esc(info.text)}</details>${extra}</div>`;
+    `<div class="small">${above}</div>${openable(`text:${where}:${id}`, opened, "small muted", "text")}${esc(info.text)}</details>${extra}</div>`;
 }
 
 function slotChip(fd, cards, label) {
@@ -57,7 +63,7 @@ function slotChip(fd, cards, label) {
 // The "cards" panel: the hand, the Psych card and the two slots (WH-02, WH-03): each card of the hand that can be
 // played now has one button that puts it face down in the next slot; "ready" (with the other moves) locks the slots
 // in. A combination of cards (a "commit") is never a button of its own: the slots are filled one card at a time.
-export function cardsPanel(v, due, button) {
+export function cardsPanel(v, due, button, opened) {
   const cards = v.detail?.cards || {};
   const rows = [], hands = [];
   for (const c of v.combatants) {
@@ -72,9 +78,9 @@ export function cardsPanel(v, due, button) {
       const rest = held.filter(([id]) => !mine.some((s) => s.spec.action?.card === id));
       const face = ([id, n]) => {
         const buttons = mine.filter((s) => s.spec.action?.card === id).map((s) => button(s, placeLabel(s, cd))).join("");
-        return cardFace(cards[id], id, `${n > 1 ? `<div class="small">×${n}</div>` : ""}${buttons}`);
+        return cardFace(cards[id], id, opened, c.id, `${n > 1 ? `<div class="small">×${n}</div>` : ""}${buttons}`);
       };
-      const others = rest.length ? `<details class="small"><summary>${rest.length} other card${rest.length === 1 ? "" : "s"} in hand</summary><div class="hand">${rest.map(face).join("")}</div></details>` : "";
+      const others = rest.length ? `${openable(`others:${c.id}`, opened, "small", `${rest.length} other card${rest.length === 1 ? "" : "s"} in hand`)}<div class="hand">${rest.map(face).join("")}</div></details>` : "";
       hands.push(`<h3>${esc(c.name)}'s hand</h3>${playable.length ? `<div class="hand" data-hand="${esc(c.id)}">${playable.map(face).join("")}</div>` : `<p class="small muted" data-hand="${esc(c.id)}">No card to play now.</p>`}${others}`);
     }
   }
@@ -113,22 +119,21 @@ export function eventLine(e) {
   return plainHtml(e.text ?? "");
 }
 
-function entryItem(entry, names, raw) {
+function entryItem(entry, names, opened) {
   const events = (entry.events || []).filter((e) => e.text);
   const head = entry.text ? `<p class="headline">${plainHtml(entry.text)}</p>` : "";
   const lines = events.map((e) => `<li class="ev ev-${esc(e.type)}">${eventLine(e)}</li>`).join("");
   const fallback = !head && !lines ? `<p class="headline">${esc(names[entry.actor] || "Someone")} acts.</p>` : "";
   // The raw record, one click away: drawn only while it is open (the story itself holds no JSON).
-  const open = raw.has(entry.seq);
-  const rawBox = open ? `<pre>${esc(JSON.stringify(entry, null, 1))}</pre>` : "";
+  const rawBox = opened.has(`raw:${entry.seq}`) ? `<pre>${esc(JSON.stringify(entry, null, 1))}</pre>` : "";
   // numbered as moves are everywhere on the page: the record of seq 0 is move 1
   return `<li value="${esc(entry.seq + 1)}" data-seq="${esc(entry.seq)}" class="entry kind-${esc(entry.kind)}">${head}${fallback}<ul>${lines}</ul>` +
-    `<details class="raw" data-raw="${esc(entry.seq)}"${open ? " open" : ""}><summary>raw record</summary>${rawBox}</details></li>`;
+    `${openable(`raw:${entry.seq}`, opened, "raw", "raw record", ` data-raw="${esc(entry.seq)}"`)}${rawBox}</details></li>`;
 }
 
 // The story, newest first: [seq, HTML of its entry] per record, for the page to draw entry by entry (table.js).
-export function storyItems(entries, names, raw) {
-  return entries.slice().reverse().map((entry) => [entry.seq, entryItem(entry, names, raw)]);
+export function storyItems(entries, names, opened) {
+  return entries.slice().reverse().map((entry) => [entry.seq, entryItem(entry, names, opened)]);
 }
 
 export const STORY_HEAD = "<h2>Story</h2>";

@@ -58,7 +58,7 @@ if (fromLink) localStorage.setItem(`affray.token.${tableId}`, fromLink);
 const token = fromLink || localStorage.getItem(`affray.token.${tableId}`);
 const client = new Client(tableId, token);
 const page = { msg: null, view: null, log: new Map(), chat: new Map(), selected: null, target: null, confirm: null,
-               verdict: null, busy: null, raw: new Set(), sheets: new Set(), draft: { text: "", to: "" }, checkedRolls: new Set(),
+               verdict: null, busy: null, opened: new Set(), draft: { text: "", to: "" }, checkedRolls: new Set(),
                editing: null, forms: null };
 window.affray = page; // for people debugging at the table (and the browser tests)
 page.envelope = envelope;
@@ -207,24 +207,23 @@ function render() {
   page.mayTakeBack = !gm && msg.role !== "spectator" && !msg.outcome && mine.length > 0 && mine[mine.length - 1].seat === msg.seat &&
     !(mine[mine.length - 1].events || []).some((e) => e.type === "rolled" || e.type === "revealed");
   const focused = document.activeElement?.dataset?.act || document.activeElement?.dataset?.square || document.activeElement?.dataset?.target;
-  const opener = document.activeElement?.matches?.("details > summary") ? document.activeElement.parentElement : null;
-  const reopen = opener && ("raw" in opener.dataset ? `details[data-raw="${CSS.escape(opener.dataset.raw)}"] > summary`
-    : "sheet" in opener.dataset ? `details[data-sheet="${CSS.escape(opener.dataset.sheet)}"] > summary` : null);
+  const opener = document.activeElement?.matches?.("details[data-open] > summary") ? document.activeElement.parentElement : null;
+  const reopen = opener && `details[data-open="${CSS.escape(opener.dataset.open)}"] > summary`;
   const typing = document.activeElement?.id;
   if (typing === "chat-text") page.draft.text = document.activeElement.value;
   $("title").textContent = msg.title;
   put("status", statusPanel(v));
-  put("combatants", combatantCards(v, rel, { gm, editing: page.editing, sheets: page.sheets }));
+  put("combatants", combatantCards(v, rel, { gm, editing: page.editing, opened: page.opened }));
   // The ruleset's own panels, each where the view asks for it (its declared "panels").
   const grid = wants(v, "grid") ? drawBoard(v, due, { selected: page.selected, rel, gm, editing: page.editing }) : null;
   const board = grid || (wants(v, "line") ? drawLine(v, rel, gm) : null) || (wants(v, "places") ? drawPlaces(v, rel) : null);
   const moving = grid && (squaresOf(due).size || targetsOf(due).size);
   $("board").hidden = !board; put("board", !board ? "" : !moving ? board : `${board}<p class="small muted">Green squares: where you may move (orange: every way there provokes an attack of opportunity); red-edged: squares your foes threaten. Click a square or a dashed foe, or use Tab and Enter.</p>`);
   const cards = wants(v, "cards");
-  const detail = (cards ? cardsPanel(v, due, button) : "") + (wants(v, "facts") ? factsPanel(v) : "");
+  const detail = (cards ? cardsPanel(v, due, button, page.opened) : "") + (wants(v, "facts") ? factsPanel(v) : "");
   $("detail").hidden = !detail; put("detail", detail);
   put("actions", actionsPanel(v, due, Boolean(grid), cards));
-  putStory(storyItems([...page.log.values()].sort((a, b) => a.seq - b.seq), names, page.raw));
+  putStory(storyItems([...page.log.values()].sort((a, b) => a.seq - b.seq), names, page.opened));
   put("chat", chatPanel([...page.chat.values()].sort((a, b) => a.n - b.n), msg.seats, msg.seat, page.draft, page.checkedRolls));
   put("seed", seedPanel());
   $("gm").hidden = !gm; $("links").hidden = !gm; $("editor").hidden = !gm || !page.editing;
@@ -257,20 +256,20 @@ async function send(kind) {
   } catch (err) { page.draft.text = text; showError(err.message); render(); }
 }
 
-// A raw record or a combatant's sheet opened or closed: which ones are open is kept across renders (a raw record is
-// drawn only while open; a push that redraws a card leaves its sheet open). The click decides, not the browser's
+// A <details> of the page opened or closed (a raw record, a combatant's sheet, a card's text, the other cards in a
+// hand): which ones are open is kept across renders by their keys (data-open: panels.js, openable), so a push that
+// redraws a panel leaves them open, and a raw record is drawn only while open. The click decides, not the browser's
 // own toggle: its toggle event comes a task later, and a push drawn in between replaces the element, whose event
 // then never reaches the document (a sheet opened just as a push came would close again).
 function keepOpen(summary, ev) {
-  const box = summary.parentElement;
-  const [open, key] = "raw" in box.dataset ? [page.raw, Number(box.dataset.raw)] : [page.sheets, box.dataset.sheet];
+  const key = summary.parentElement.dataset.open;
   ev.preventDefault(); // the render below draws it open or closed
-  if (open.has(key)) open.delete(key); else open.add(key);
+  if (page.opened.has(key)) page.opened.delete(key); else page.opened.add(key);
   render();
 }
 
 function onClick(ev) {
-  const summary = ev.target.closest("details[data-raw] > summary, details[data-sheet] > summary");
+  const summary = ev.target.closest("details[data-open] > summary");
   if (summary) { keepOpen(summary, ev); return; }
   const t = ev.target.closest("[data-act], [data-square], [data-target], [data-clear], [data-verify], [data-take-back], [data-chat-roll]");
   if (!t || !page.msg) return;
