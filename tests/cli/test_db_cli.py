@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx2 as httpx
-import pytest
 
 from affray.store.schema import SCHEMA_VERSION
 from tests.cli.inproc import run_cli
@@ -37,23 +36,21 @@ def test_serve_says_an_empty_file_is_started_as_a_new_database(tmp_path: Path) -
             in (tmp_path / "server.log").read_text())
 
 
-def test_db_check_reports_a_sound_and_a_damaged_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_db_check_reports_a_sound_and_a_damaged_file(tmp_path: Path) -> None:
     path = filled(tmp_path / "affray.db")
-    code, out, _ = run_cli(["db", "check", "--db", f"sqlite:///{path}"], capsys, monkeypatch)
+    code, out, _ = run_cli(["db", "check", "--db", f"sqlite:///{path}"])
     assert code == 0 and f"schema version {SCHEMA_VERSION}; 1 open tables, 0 ended tables, {RECORDS} records" in out
     damage(path)
-    code, out, err = run_cli(["db", "check", "--db", f"sqlite:///{path}"], capsys, monkeypatch)
+    code, out, err = run_cli(["db", "check", "--db", f"sqlite:///{path}"])
     assert code == 1 and "damaged" in out and "not fit to serve" in out and "Traceback" not in out + err
 
 
-def test_db_backup_copies_a_store_and_refuses_to_overwrite(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_db_backup_copies_a_store_and_refuses_to_overwrite(tmp_path: Path) -> None:
     path = filled(tmp_path / "affray.db")
     out_file = tmp_path / "backup.db"
-    code, out, _ = run_cli(["db", "backup", str(out_file), "--db", f"sqlite:///{path}"], capsys, monkeypatch)
+    code, out, _ = run_cli(["db", "backup", str(out_file), "--db", f"sqlite:///{path}"])
     assert code == 0 and "backed up" in out and f"{RECORDS} records" in out
-    code, out, err = run_cli(["db", "backup", str(out_file), "--db", f"sqlite:///{path}"], capsys, monkeypatch)
+    code, out, err = run_cli(["db", "backup", str(out_file), "--db", f"sqlite:///{path}"])
     assert code != 0 and "exists already" in out + err
-    code, out, err = run_cli(["db", "backup", "x.dump", "--db", "postgresql+psycopg://u@h/db"], capsys, monkeypatch)
+    code, out, err = run_cli(["db", "backup", "x.dump", "--db", "postgresql+psycopg://u@h/db"])
     assert code != 0 and "pg_dump --format=custom --file=x.dump" in " ".join((out + err).split())

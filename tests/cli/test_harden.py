@@ -26,38 +26,33 @@ YARD = str(ROOT / "examples" / "witchhammer" / "yard_duel.yaml")
 HUT = ROOT / "examples" / "witchhammer" / "witch_hut.yaml"
 
 Cap = pytest.CaptureFixture[str]
-Patch = pytest.MonkeyPatch
 
 
-def test_quit_saves_owner_only_and_resume_finishes_with_the_same_dice(tmp_path: Path, capsys: Cap,
-                                                                      monkeypatch: Patch) -> None:
+def test_quit_saves_owner_only_and_resume_finishes_with_the_same_dice(tmp_path: Path) -> None:
     """Nothing lost: quitting a --play fight writes a 0600 save; --resume plays on from it and the finished
     log verifies against the commitment printed at the start (the same seed, the same dice)."""
     save, log = tmp_path / "s.json", tmp_path / "end.json"
-    code, out, _ = run_cli(["fight", DUEL, "--seed", "3", "--play", "vesna", "--save", str(save)], capsys,
-                           monkeypatch, "1\nquit\n")
+    code, out, _ = run_cli(["fight", DUEL, "--seed", "3", "--play", "vesna", "--save", str(save)], "1\nquit\n")
     assert code == 0 and "quit: the match is saved in" in out and "--resume" in out
     assert stat.S_IMODE(save.stat().st_mode) == 0o600
     data = json.loads(save.read_text())
     assert data["seed"] is not None and "GM's file" in data["private"] and len(data["records"]) >= 1
     commitment = data["commitment"]
-    code, out, err = run_cli(["fight", "--resume", str(save), "--play", "vesna", "--log", str(log)], capsys,
-                             monkeypatch, "1\n" * 400)
+    code, out, err = run_cli(["fight", "--resume", str(save), "--play", "vesna", "--log", str(log)], "1\n" * 400)
     assert code == 0, err
     final = json.loads(log.read_text())
     assert final["commitment"] == commitment and final["seed"] == data["seed"]
     assert final["records"][:len(data["records"])] == data["records"]
     assert commitment_of(bytes.fromhex(final["seed"])) == commitment
-    assert run_cli(["verify", str(log)], capsys, monkeypatch)[0] == 0
+    assert run_cli(["verify", str(log)])[0] == 0
 
 
-def test_end_of_input_saves_and_exits_1_and_the_players_log_is_redacted(tmp_path: Path, capsys: Cap,
-                                                                         monkeypatch: Patch) -> None:
+def test_end_of_input_saves_and_exits_1_and_the_players_log_is_redacted(tmp_path: Path) -> None:
     """Nothing lost, contract 6: EOF keeps the match (exit 1, saved); the --log of an unfinished fight is the
     player's redacted log: no seed, and the other seat's face-down cards (WH-03) only as sealed commits."""
     save, log = tmp_path / "s.json", tmp_path / "mine.json"
     code, out, _ = run_cli(["fight", YARD, "--seed", "3", "--play", "bruna", "--save", str(save), "--log", str(log)],
-                           capsys, monkeypatch, "1\n")
+                           "1\n")
     assert code == 1 and "input ended: the match is saved" in out
     mine, whole = json.loads(log.read_text()), json.loads(save.read_text())
     assert mine["seed"] is None and mine["redacted_for"] == "bruna" and "private" not in mine
@@ -71,27 +66,26 @@ def test_end_of_input_saves_and_exits_1_and_the_players_log_is_redacted(tmp_path
             assert m["action"]["type"] == "commit" and not any(c and c in json.dumps(m) for c in cards)
 
 
-def test_text_fight_prints_the_revealed_seed(capsys: Cap, monkeypatch: Patch) -> None:
+def test_text_fight_prints_the_revealed_seed() -> None:
     """README's promise: the seed is revealed at the end, and it matches the commitment shown at the start."""
-    code, out, _ = run_cli(["fight", DUEL, "--seed", "7"], capsys, monkeypatch)
+    code, out, _ = run_cli(["fight", DUEL, "--seed", "7"])
     assert code == 0
     commitment = re.search(r"seed commitment: ([0-9a-f]{64})", out)
     seed = re.search(r"seed: ([0-9a-f]{64}) \(revealed", out)
     assert commitment and seed and commitment_of(bytes.fromhex(seed[1])) == commitment[1]
 
 
-def test_replay_verifies_first_and_refuses_a_changed_log_unless_unverified(tmp_path: Path, capsys: Cap,
-                                                                          monkeypatch: Patch) -> None:
+def test_replay_verifies_first_and_refuses_a_changed_log_unless_unverified(tmp_path: Path) -> None:
     """Nothing lost (X-1): a changed die makes replay refuse (exit 1, nothing narrated); --unverified warns."""
     log = tmp_path / "duel.json"
-    assert run_cli(["fight", DUEL, "--seed", "7", "--log", str(log)], capsys, monkeypatch)[0] == 0
+    assert run_cli(["fight", DUEL, "--seed", "7", "--log", str(log)])[0] == 0
     data = json.loads(log.read_text())
     die = next(e for e in data["setup_events"] if e["type"] == "rolled")["roll"]["dice"][0]
     die["value"] = die["value"] % 11 + 1
     log.write_text(json.dumps(data))
-    code, out, err = run_cli(["replay", str(log)], capsys, monkeypatch)
+    code, out, err = run_cli(["replay", str(log)])
     assert code == 1 and out == "" and f"is recorded as {die['value']}" in err and "--unverified" in err
-    code, out, err = run_cli(["replay", str(log), "--unverified"], capsys, monkeypatch)
+    code, out, err = run_cli(["replay", str(log), "--unverified"])
     assert code == 0 and "warning:" in err and "Round 1" in out
 
 
@@ -103,12 +97,12 @@ def test_escape_shows_control_characters_and_markup_as_text() -> None:
     assert escape("[bold]x[/]") == "\\[bold]x\\[/]"
 
 
-def test_names_from_content_are_printed_escaped(tmp_path: Path, capsys: Cap, monkeypatch: Patch) -> None:
+def test_names_from_content_are_printed_escaped(tmp_path: Path) -> None:
     """The terminal is no attack surface: a combatant and a scenario named with escape sequences print as text."""
     text = Path(DUEL).read_text().replace("name: Duel on the Toll Bridge", 'name: "Evil\\e[2J"')
     text = text.replace("use: vesna\n", 'use: vesna\n        name: "V\\e]0;pwned\\a"\n')
     (tmp_path / "s.yaml").write_text(text)
-    code, out, _ = run_cli(["fight", str(tmp_path / "s.yaml"), "--seed", "7"], capsys, monkeypatch)
+    code, out, _ = run_cli(["fight", str(tmp_path / "s.yaml"), "--seed", "7"])
     assert code == 0 and "\x1b" not in out and "\x07" not in out and "Evil\\x1b" in out and "V\\x1b" in out
 
 
@@ -176,17 +170,17 @@ def test_the_drama_timer_runs_at_the_terminal_and_calls_time(capsys: Cap) -> Non
     assert "The Drama Timer runs out!" in capsys.readouterr().out
 
 
-def test_version_and_short_help(capsys: Cap, monkeypatch: Patch) -> None:
+def test_version_and_short_help() -> None:
     """A pleasant terminal: `affray --version` and `-h` work."""
-    code, out, _ = run_cli(["--version"], capsys, monkeypatch)
+    code, out, _ = run_cli(["--version"])
     assert code == 0 and re.fullmatch(r"affray \d+\.\d+\.\d+\n", out)
-    code, out, _ = run_cli(["fight", "-h"], capsys, monkeypatch)
+    code, out, _ = run_cli(["fight", "-h"])
     assert code == 0 and "--resume" in out and "--save" in out
 
 
-def test_roll_shows_which_die_belongs_to_which_group(capsys: Cap, monkeypatch: Patch) -> None:
+def test_roll_shows_which_die_belongs_to_which_group() -> None:
     """`roll` names each group's dice: 2d6+1d4-1 prints each group's dice; the total is their sum minus 1."""
-    code, out, _ = run_cli(["roll", "2d6+1d4-1", "--seed", "3"], capsys, monkeypatch)
+    code, out, _ = run_cli(["roll", "2d6+1d4-1", "--seed", "3"])
     m = re.fullmatch(r"2d6\+1d4-1: 2d6 \[(\d) (\d)\] 1d4 \[(\d)\] -1 = (\d+)\n", out)
     assert code == 0 and m is not None
     a, b, c, total = map(int, m.groups())
@@ -205,25 +199,24 @@ def test_option_ranges_are_declared_and_enforced() -> None:
     assert info["round_limit"].range == "1 to 10000" and info["zero_based_dice"].range == ""
 
 
-def test_the_log_records_who_really_played(tmp_path: Path, capsys: Cap, monkeypatch: Patch) -> None:
+def test_the_log_records_who_really_played(tmp_path: Path) -> None:
     """The log records who played: --policy changes a seat's controller, and the log says so."""
     log = tmp_path / "l.json"
-    assert run_cli(["fight", DUEL, "--seed", "7", "--policy", "witcher=random", "--log", str(log)], capsys,
-                   monkeypatch)[0] == 0
+    assert run_cli(["fight", DUEL, "--seed", "7", "--policy", "witcher=random", "--log", str(log)])[0] == 0
     assert json.loads(log.read_text())["controllers"] == {"vesna": "random", "hald": "heuristic", "gm": "human"}
 
 
-def test_content_check_takes_several_paths(capsys: Cap, monkeypatch: Patch) -> None:
+def test_content_check_takes_several_paths() -> None:
     """``content check`` takes several paths and checks each."""
-    code, out, _ = run_cli(["content", "check", DUEL, YARD], capsys, monkeypatch)
+    code, out, _ = run_cli(["content", "check", DUEL, YARD])
     assert code == 0 and "ok: 2 file(s) valid" in out
 
 
-def test_house_rules_are_flagged_by_character_check(tmp_path: Path, capsys: Cap, monkeypatch: Patch) -> None:
+def test_house_rules_are_flagged_by_character_check(tmp_path: Path) -> None:
     """Contract 8: a sheet built under house rules is legal, and says so."""
     sheet = tmp_path / "h.yaml"
     sheet.write_text((ROOT / "examples" / "characters" / "hilde.yaml").read_text() + "house_rules: {outre_at: 4}\n")
-    code, out, _ = run_cli(["character", "check", str(sheet)], capsys, monkeypatch)
+    code, out, _ = run_cli(["character", "check", str(sheet)])
     assert code == 0 and "house rule: outre_at = 4 (the builder's default is 3)" in out
 
 

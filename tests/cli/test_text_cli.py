@@ -24,38 +24,38 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     served.kill()
 
 
-def refused(argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> str:
-    code, out, err = run_cli(argv, capsys, monkeypatch)
+def refused(argv: list[str]) -> str:
+    code, out, err = run_cli(argv)
     said = " ".join((out + err).split())
     assert code != 0 and "Traceback" not in said and "internal error" not in said, said
     return said
 
 
 def test_a_deep_scenario_is_refused_by_the_cli_and_by_the_server(
-        server: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        server: Server, tmp_path: Path) -> None:
     deep = tmp_path / "deep.yaml"
     deep.write_text("ruleset: hud\nsides: " + DEEP + "\n")
-    assert "at most 100 levels of nesting" in refused(["content", "check", str(deep)], capsys, monkeypatch)
-    said = refused(["table", "new", str(deep), "--server", server.url], capsys, monkeypatch)
+    assert "at most 100 levels of nesting" in refused(["content", "check", str(deep)])
+    said = refused(["table", "new", str(deep), "--server", server.url])
     assert "bad_scenario" in said and "at most 100 levels of nesting" in said
 
 
 def test_a_lone_surrogate_is_refused_wherever_it_comes_from(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path) -> None:
     scenario = tmp_path / "s.yaml"
     scenario.write_text('ruleset: hud\nname: "\\ud800"\n')
-    assert "valid YAML" in refused(["fight", str(scenario)], capsys, monkeypatch)
+    assert "valid YAML" in refused(["fight", str(scenario)])
     log = tmp_path / "log.json"
     log.write_text(json.dumps({"format": 3, "ruleset": "hud", "note": "\ud800"}))  # json.dumps escapes it
-    assert "names no character" in refused(["verify", str(log)], capsys, monkeypatch)
+    assert "names no character" in refused(["verify", str(log)])
     said = refused(["table", "new", "witchhammer/yard_duel", "--option", 'title="\\ud800"', "--server",
-                    "http://127.0.0.1:9"], capsys, monkeypatch)
+                    "http://127.0.0.1:9"])
     assert "not Unicode text" in said and "options.title" in said
 
 
 def test_a_scenario_file_that_is_not_utf8_is_refused_before_sending(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path) -> None:
     scenario = tmp_path / "s.yaml"
     scenario.write_bytes(b"ruleset: hud\nname: \xff\n")
-    said = refused(["table", "new", str(scenario), "--server", "http://127.0.0.1:9"], capsys, monkeypatch)
+    said = refused(["table", "new", str(scenario), "--server", "http://127.0.0.1:9"])
     assert f"{scenario}: UTF-8 text (byte 0xff at offset 19 is not UTF-8)" in said

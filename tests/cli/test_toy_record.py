@@ -15,9 +15,6 @@ from affray.core.plugin import register, unregister
 from tests.cli.inproc import run_cli
 from tests.core.toy import PLUGIN
 
-Cap = pytest.CaptureFixture[str]
-Patch = pytest.MonkeyPatch
-
 
 @pytest.fixture(autouse=True)
 def toy() -> Iterator[None]:
@@ -26,10 +23,10 @@ def toy() -> Iterator[None]:
     unregister("toy")
 
 
-def test_odds_lists_the_toy_and_its_check_help_lists_the_declared_flags(capsys: Cap, monkeypatch: Patch) -> None:
-    code, out, _ = run_cli(["odds", "--help"], capsys, monkeypatch)
+def test_odds_lists_the_toy_and_its_check_help_lists_the_declared_flags() -> None:
+    code, out, _ = run_cli(["odds", "--help"])
     assert code == 0 and "toy" in out and "Single checks of Toy sealed bids." in out
-    code, out, _ = run_cli(["odds", "toy", "bid", "--help"], capsys, monkeypatch)
+    code, out, _ = run_cli(["odds", "toy", "bid", "--help"])
     assert code == 0
     assert "One sealed bid: the chance to win and to draw, and the margin" in out
     for flag, words in (("--bid", "your bid"), ("--their-bid", "the other player's bid"),
@@ -39,16 +36,16 @@ def test_odds_lists_the_toy_and_its_check_help_lists_the_declared_flags(capsys: 
     assert "your bid  [1<=x<=3; required]" in out and "[default: 2; 1<=x<=3]" in out
 
 
-def test_odds_toy_bid_prints_exact_numbers(capsys: Cap, monkeypatch: Patch) -> None:
+def test_odds_toy_bid_prints_exact_numbers() -> None:
     """Bid 2 + d6 against 2 + 3 at Luck 3 each: a win on 4, 5, 6 (1/2), a draw on 3 (1/6); the margin runs -2..3
     with mean 1/2. One more Luck on our side shifts it by one (2/3 and 1/6)."""
-    code, out, err = run_cli(["odds", "toy", "bid", "--bid", "2", "--json"], capsys, monkeypatch)
+    code, out, err = run_cli(["odds", "toy", "bid", "--bid", "2", "--json"])
     assert code == 0, err
     data = json.loads(out)
     assert data["p_win"] == {"exact": "1/2", "value": 0.5} and data["p_draw"]["exact"] == "1/6"
     assert [(r["outcome"], r["exact"]) for r in data["margin"]] == [(k, "1/6") for k in range(-2, 4)]
     assert data["means"] == {"margin": {"exact": "1/2", "value": 0.5}}
-    code, out, _ = run_cli(["odds", "toy", "bid", "--bid", "2", "--luck", "4"], capsys, monkeypatch)
+    code, out, _ = run_cli(["odds", "toy", "bid", "--bid", "2", "--luck", "4"])
     assert code == 0 and "Toy bid: 2 + d6 against 2 + 3" in out and "2/3" in out and "1/6" in out
 
 
@@ -57,53 +54,52 @@ def test_odds_toy_bid_prints_exact_numbers(capsys: Cap, monkeypatch: Patch) -> N
     (["--luck", "6", "--their-luck", "6", "--bid", "1"], "--luck and --their-luck together are at most 10"),
     ([], "Missing option '--bid'"),
 ])
-def test_odds_toy_bid_refuses_bad_flags_with_a_sentence(args: list[str], words: str, capsys: Cap,
-                                                        monkeypatch: Patch) -> None:
-    code, out, err = run_cli(["odds", "toy", "bid", *args], capsys, monkeypatch)
+def test_odds_toy_bid_refuses_bad_flags_with_a_sentence(args: list[str], words: str) -> None:
+    code, out, err = run_cli(["odds", "toy", "bid", *args])
     assert code == 2 and out == "" and words in err and "Traceback" not in err
 
 
-def _new(tmp_path: Path, capsys: Cap, monkeypatch: Patch, luck: str = "5") -> Path:
+def _new(tmp_path: Path, luck: str = "5") -> Path:
     sheet = tmp_path / "pip.yaml"
-    code, out, err = run_cli(["character", "new", "toy", "--out", str(sheet)], capsys, monkeypatch,
+    code, out, err = run_cli(["character", "new", "toy", "--out", str(sheet)],
                              stdin=f"Pip\nA lucky one\n{luck}\n")
     assert code == 0, err
     assert f"saved {sheet}" in out
     return sheet
 
 
-def test_character_new_check_and_show_a_toy_sheet(tmp_path: Path, capsys: Cap, monkeypatch: Patch) -> None:
-    sheet = _new(tmp_path, capsys, monkeypatch)
+def test_character_new_check_and_show_a_toy_sheet(tmp_path: Path) -> None:
+    sheet = _new(tmp_path)
     assert yaml.safe_load(sheet.read_text()) == {"format": "affray-sheet/1", "ruleset": "toy", "name": "Pip",
                                                  "description": "A lucky one", "luck": 5}
-    code, out, _ = run_cli(["character", "check", str(sheet)], capsys, monkeypatch)
+    code, out, _ = run_cli(["character", "check", str(sheet)])
     assert code == 0 and "is a legal toy character (Pip)" in out
-    code, out, _ = run_cli(["character", "show", str(sheet), "--markdown"], capsys, monkeypatch)
+    code, out, _ = run_cli(["character", "show", str(sheet), "--markdown"])
     assert code == 0 and out.startswith("# Pip (toy)") and "| Luck | 5 of 6 |" in out
     sheet.write_text(sheet.read_text().replace("name: Pip", "name: Nobody"))
-    code, _, err = run_cli(["character", "check", str(sheet)], capsys, monkeypatch)
+    code, _, err = run_cli(["character", "check", str(sheet)])
     assert code == 1 and f"{sheet}: name: a name other than 'Nobody'" in err
 
 
-def test_character_bless_is_the_toys_own_operation(tmp_path: Path, capsys: Cap, monkeypatch: Patch) -> None:
-    sheet = _new(tmp_path, capsys, monkeypatch, luck="4")
-    code, out, _ = run_cli(["character", "bless", "--help"], capsys, monkeypatch)
+def test_character_bless_is_the_toys_own_operation(tmp_path: Path) -> None:
+    sheet = _new(tmp_path, luck="4")
+    code, out, _ = run_cli(["character", "bless", "--help"])
     assert code == 0 and "Bless a toy character" in out and "--times" in out and "how many blessings" in out
-    code, out, err = run_cli(["character", "bless", str(sheet), "--times", "2"], capsys, monkeypatch)
+    code, out, err = run_cli(["character", "bless", str(sheet), "--times", "2"])
     assert code == 0, err
     assert "✓ 2 blessing(s)" in out and "Luck 6 of 6" in out and "note: Luck 6: the most there is" in out
     assert yaml.safe_load(sheet.read_text())["luck"] == 6
-    code, out, err = run_cli(["character", "bless", str(sheet)], capsys, monkeypatch)
+    code, out, err = run_cli(["character", "bless", str(sheet)])
     assert code == 1 and "refused (1 blessing(s)): Luck runs from 0 to 6; 6 + 1 is 7; nothing was written." in err
     assert yaml.safe_load(sheet.read_text())["luck"] == 6
 
 
 def test_an_operation_the_sheets_ruleset_does_not_offer_is_refused_with_what_it_offers(
-        tmp_path: Path, capsys: Cap, monkeypatch: Patch) -> None:
+        tmp_path: Path) -> None:
     """``affray character spend`` is WitchHammer's; on a toy sheet it names what toy sheets offer (exit 2)."""
-    sheet = _new(tmp_path, capsys, monkeypatch)
+    sheet = _new(tmp_path)
     before = sheet.read_text()
-    code, out, err = run_cli(["character", "spend", str(sheet), "--attribute", "attack"], capsys, monkeypatch)
+    code, out, err = run_cli(["character", "spend", str(sheet), "--attribute", "attack"])
     assert code == 2 and out == ""
     assert (f"{sheet}: `affray character spend` is not offered for toy sheets; toy sheets offer: new, check, show, "
             "bless.") in err

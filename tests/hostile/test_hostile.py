@@ -23,9 +23,9 @@ def command(case: Case) -> str:
     return case.argv[0] if case.argv[0] not in ("odds", "character", "content") else " ".join(case.argv[:2])
 
 
-def run(argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+def run(argv: list[str],
         stdin: str = "") -> tuple[int, str]:
-    code, out, err = run_cli(argv, capsys, monkeypatch, stdin)
+    code, out, err = run_cli(argv, stdin)
     return code, out + err
 
 
@@ -57,12 +57,12 @@ RUN: list[Case] = sample(CASES, group=command)  # make test-quick: a third of ea
 
 
 @pytest.mark.parametrize("case", RUN, ids=lambda c: c.id)
-def test_hostile_input_is_refused_with_a_message(case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+def test_hostile_input_is_refused_with_a_message(case: Case, tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # a default save (affray-save.json) would land here, and is checked below
     _write(tmp_path, case.files)
     before = {name: (tmp_path / name).read_bytes() for name in case.unchanged}
-    code, out = run([a.replace("{tmp}", str(tmp_path)) for a in case.argv], capsys, monkeypatch, case.stdin)
+    code, out = run([a.replace("{tmp}", str(tmp_path)) for a in case.argv], case.stdin)
     assert code != 0, out
     if case.code is not None:
         assert code == case.code, out

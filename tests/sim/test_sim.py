@@ -211,8 +211,7 @@ def test_chunks_are_submitted_lazily_with_a_bounded_number_in_flight() -> None:
         assert pool.most <= in_flight_for(pool) == 8
 
 
-def test_sim_sample_is_the_runs_first_fight_replayed_in_full(capsys: pytest.CaptureFixture[str],
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sim_sample_is_the_runs_first_fight_replayed_in_full() -> None:
     """``affray sim --sample`` replays a simulated fight in full from its seed and actions; the
     report is the same on the fast path and the full engine (``--full``), and the sample's record is that fight's."""
     from affray.sim.fast import replay_in_full
@@ -221,9 +220,9 @@ def test_sim_sample_is_the_runs_first_fight_replayed_in_full(capsys: pytest.Capt
     from tests.cli.inproc import run_cli
 
     args = ["sim", str(DUEL), "-n", "40", "--seed", "3", "--workers", "1", "--chunk", "10", "--json", "--sample"]
-    code, out, _ = run_cli(args, capsys, monkeypatch)
+    code, out, _ = run_cli(args)
     fast = json.loads(out)
-    code_full, out_full, _ = run_cli([*args, "--full"], capsys, monkeypatch)
+    code_full, out_full, _ = run_cli([*args, "--full"])
     full = json.loads(out_full)
     assert code == code_full == 0 and (fast["path"], full["path"]) == ("fast", "full")
     for key in ("sides", "draws", "escapes", "rounds", "combatants", "fights"):
@@ -240,5 +239,5 @@ def test_sim_sample_is_the_runs_first_fight_replayed_in_full(capsys: pytest.Capt
     match = replay_in_full(scenario.ruleset, scenario.setup, scenario.options, record)
     assert [e.to_dict() for e in match.events()] == sample["events"]
     assert sample["events"][-1]["type"] == "ended"
-    code, text, _ = run_cli([a for a in args if a != "--json"], capsys, monkeypatch)
+    code, text, _ = run_cli([a for a in args if a != "--json"])
     assert code == 0 and "replayed in full from its" in text and "wins" in text
