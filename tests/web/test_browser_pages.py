@@ -83,6 +83,34 @@ def test_warp_and_hud_tables_draw_every_combatant_and_are_captured(tmp_path: Pat
             assert not player.errors, player.errors
 
 
+def test_the_gm_gives_a_warp_hold_by_the_holders_name_and_the_player_reads_it(tmp_path: Path) -> None:
+    """WR-30: the GM clicks Sir Reginald's card, gives "held by Theo Marsh" from the editor's list (the holder by
+    name, never by id) and takes it back; the player's page shows the hold on the card and tells it in the story."""
+    with live_server(tmp_path / "affray.db") as server, chromium() as browser:
+        created = open_table(server.url, "warp/knight_duel", {"theo": "human", "reginald": "human"})
+        seats, gm_link = created["seats"], created["gm"]
+        assert isinstance(seats, dict) and isinstance(gm_link, dict)
+        gm = open_seat(browser, server.url + gm_link["link"])
+        theo = open_seat(browser, server.url + seats["theo"]["link"])
+        table = server.service.table(str(created["table"]))
+        synced({"gm": gm, "theo": theo}, table.version)
+        gm.page.locator('#combatants [data-combatant="reginald"]').click()
+        editor = gm.page.locator("#editor")
+        expect(editor).to_contain_text("Rule on Sir Reginald of Nowhere")
+        expect(editor.locator("#edit-status option")).to_contain_text(["held by Theo Marsh"])
+        editor.locator("#edit-status").select_option("held by Theo Marsh")
+        editor.locator("#edit-reason").fill("a grapple in the car park")
+        editor.locator('[data-edit="status"]').click()
+        card = theo.page.locator('[data-card-of="reginald"] .status')
+        expect(card).to_have_text(["held by Theo Marsh"])
+        expect(theo.page.locator("#log")).to_contain_text(
+            "GM ruling (a grapple in the car park): Sir Reginald of Nowhere is held by Theo Marsh.")
+        editor.locator('[data-edit-remove="held by Theo Marsh"]').click()
+        expect(card).to_have_count(0)
+        expect(theo.page.locator("#log")).to_contain_text("Sir Reginald of Nowhere is no longer held by Theo Marsh")
+        assert not gm.errors and not theo.errors, (gm.errors, theo.errors)
+
+
 def tab_to(page: Any, focused: str, what: str) -> None:
     """Press Tab until ``focused`` (a script) holds for the element with the focus (at most 300 presses)."""
     for _ in range(300):
