@@ -2,7 +2,8 @@
 #   make run    creates .venv, installs affray, starts the table server on http://127.0.0.1:8000 (SQLite file affray.db),
 #               opens a demo WitchHammer table and prints the GM page's link and every seat's link (Ctrl-C stops it)
 #   make demo   plays a narrated Combat Nerdified fight in the terminal and verifies its log
-#   make test   creates .venv, installs affray with its dev extras and Debian's Chromium (as root, when missing),
+#   make test   creates .venv, installs affray with its dev extras and Debian's Chromium (packages chromium and
+#               chromium-headless-shell, as root, when missing; the tests drive the headless shell, tests/web/browser.py),
 #               runs ruff, mypy --strict and pytest (every test: the server, PostgreSQL and browser ones included),
 #               on WORKERS processes (default: the machine's cores)
 #   make test-quick   the inner loop: ruff, mypy --strict and the tests that start no server, no PostgreSQL and no
@@ -29,6 +30,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 DEMO_TABLE ?= witchhammer/mill_ambush
 CHROMIUM := /usr/bin/chromium
+CHROMIUM_SHELL := /usr/bin/chromium-headless-shell
 
 .PHONY: run demo test test-quick lint fuzz bench bench-versions mypyc test-mypyc bench-mypyc clean browser screenshots
 
@@ -60,10 +62,12 @@ demo: $(STAMP_RUN)
 	$(BIN)/affray fight examples/hud/nerdified_duel.yaml --seed 7 --log out/duel.json
 	$(BIN)/affray verify out/duel.json
 
-# Debian's Chromium for the browser tests (never a browser download); installed when missing and root.
+# Debian's Chromium for the browser tests (never a browser download); installed when missing and root. The tests
+# drive Debian's headless shell, Chromium's build for automation (half the CPU of the desktop build), else chromium.
 browser:
-	@test -x $(CHROMIUM) || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
-	  else echo "The browser tests need Chromium: run 'sudo apt-get install -y chromium'"; fi; }
+	@test -x $(CHROMIUM) -a -x $(CHROMIUM_SHELL) || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && \
+	  apt-get install -y -qq chromium chromium-headless-shell; \
+	  else echo "The browser tests need Chromium: run 'sudo apt-get install -y chromium chromium-headless-shell'"; fi; }
 
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check src tests bench

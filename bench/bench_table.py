@@ -3,8 +3,9 @@ spectator: spellchrome/crossroads_2v2 with every combatant played by a person), 
 loopback; the players choose random legal actions (the random policy) and submit them over HTTP.
 
 Prints actions per second, the p50 and p99 time from sending an action until every seat of its table has received
-its new view, and the server's memory per table (resident set growth / tables). Goal: p99 under 50 ms on the
-two-core machine.
+its new view, the CPU time each action cost the server processes and the bench's own clients (from /proc and
+getrusage: what the action cost, whatever else shares the cores), and the server's memory per table (resident set
+growth / tables). Goal: p99 under 50 ms on the two-core machine.
 
 Run: ``.venv/bin/python bench/bench_table.py [TABLES] [ACTIONS_PER_TABLE] [--think SECONDS] [--db sqlite|postgres]
 [--processes N] [--noise N] [--no-compression]`` (default 100, 20, 5, sqlite, 1, no noise, compressed WebSocket
@@ -33,6 +34,7 @@ import contextlib
 import gc
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -79,6 +81,18 @@ def start_noise(stack: contextlib.ExitStack, n: int) -> None:
         proc = subprocess.Popen([sys.executable, "-c", NOISE])
         stack.callback(proc.wait, 30)
         stack.callback(proc.kill)
+
+
+def cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far (user + system, from /proc): the server's own, whatever else runs beside it."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds() -> float:
+    """This process's CPU time so far: the bench's clients (every seat's socket, every action's request)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def rss_kib(pid: int) -> int:
@@ -226,10 +240,12 @@ async def measure(servers: list[Server], tables: int, actions: int, think: float
         gc.freeze()
         gc.set_threshold(100_000, 100, 1_000)
         load_before = load_average()
+        cpu_before = [sum(cpu_seconds(pid) for pid in pids), own_cpu_seconds()]
         started = time.perf_counter()
         counts = await asyncio.gather(*(play_table(clients, t, actions, latencies, rng, think) for t in tables_))
         elapsed = time.perf_counter() - started
         load_after = load_average()
+        cpu_used = [sum(cpu_seconds(pid) for pid in pids) - cpu_before[0], own_cpu_seconds() - cpu_before[1]]
         played_kib = sum(rss_kib(pid) for pid in pids)  # a table is loaded by every process that serves it
         for table in tables_:
             await table.close()
@@ -244,6 +260,8 @@ async def measure(servers: list[Server], tables: int, actions: int, think: float
           f"in {elapsed:.1f} s: {total / elapsed:.0f} actions/s (load average {load_before:.2f} at the start, "
           f"{load_after:.2f} at the end)")
     print(f"action -> every seat of its table has its new view: p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms")
+    print(f"CPU per action: the server{'s' if len(pids) > 1 else ''} {cpu_used[0] / max(1, total) * 1000:.2f} ms, "
+          f"the bench's clients {cpu_used[1] / max(1, total) * 1000:.2f} ms (the database's own processes not counted)")
     print(f"server memory per table (RSS growth of the server processes / {tables} tables): "
           f"{(created_kib - before) / tables:.0f} KiB opened, {(played_kib - before) / tables:.0f} KiB after "
           f"{total / tables:.0f} actions each with every seat connected")
