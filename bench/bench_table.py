@@ -89,6 +89,23 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def tree_cpu_seconds(root: int) -> float:
+    """The CPU time so far of ``root`` and every live process below it (PostgreSQL's postmaster and its backends)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                children.setdefault(ppid, []).append(int(entry.name))
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        with contextlib.suppress(OSError):
+            total += cpu_seconds(pid)
+        todo.extend(children.get(pid, []))
+    return total
+
+
 def own_cpu_seconds() -> float:
     """This process's CPU time so far: the bench's clients (every seat's socket, every action's request)."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -187,9 +204,10 @@ async def main(tables: int, actions: int, think: float = 0.0, db: str = "sqlite"
         if db == "postgres":
             from tests.pg import postgres_server
 
-            url = stack.enter_context(postgres_server()).create_database("bench")
+            pg = stack.enter_context(postgres_server())
+            url, database_pid = pg.create_database("bench"), pg.process.pid
         else:
-            url = f"sqlite:///{folder}/bench.db"
+            url, database_pid = f"sqlite:///{folder}/bench.db", None
         start_noise(stack, noise)
         # Every client of the bench is on 127.0.0.1: the server's cap of 64 connections per address would refuse
         # most of its 600 sockets, so it is off here, as it is behind a proxy (docs/table.md, "Limits"); 1,000
@@ -204,13 +222,20 @@ async def main(tables: int, actions: int, think: float = 0.0, db: str = "sqlite"
         where = f"{db}, {processes} process{'es' if processes > 1 else ''}{'' if compression else ', no compression'}"
         if noise:
             where += f", {noise} busy process{'es' if noise > 1 else ''} beside"
-        result = await measure(servers, tables, actions, think, where)
+        result = await measure(servers, tables, actions, think, where, database_pid)
         print(f"server logs: {folder}")
         return result
 
 
-async def measure(servers: list[Server], tables: int, actions: int, think: float, where: str) -> Result:
+async def measure(servers: list[Server], tables: int, actions: int, think: float, where: str,
+                  database_pid: int | None = None) -> Result:
+    """One run's figures; ``database_pid``: PostgreSQL's postmaster, whose processes' CPU is counted apart."""
     pids = [server.proc.pid for server in servers if server.proc is not None]
+
+    def cpu_now() -> list[float]:
+        return [sum(cpu_seconds(pid) for pid in pids), own_cpu_seconds(),
+                tree_cpu_seconds(database_pid) if database_pid is not None else 0.0]
+
     clients = [httpx.AsyncClient(base_url=server.url, timeout=60, limits=httpx.Limits(max_connections=200))
                for server in servers]
     try:
@@ -240,12 +265,12 @@ async def measure(servers: list[Server], tables: int, actions: int, think: float
         gc.freeze()
         gc.set_threshold(100_000, 100, 1_000)
         load_before = load_average()
-        cpu_before = [sum(cpu_seconds(pid) for pid in pids), own_cpu_seconds()]
+        cpu_before = cpu_now()
         started = time.perf_counter()
         counts = await asyncio.gather(*(play_table(clients, t, actions, latencies, rng, think) for t in tables_))
         elapsed = time.perf_counter() - started
         load_after = load_average()
-        cpu_used = [sum(cpu_seconds(pid) for pid in pids) - cpu_before[0], own_cpu_seconds() - cpu_before[1]]
+        cpu_used = [after - before for after, before in zip(cpu_now(), cpu_before, strict=True)]
         played_kib = sum(rss_kib(pid) for pid in pids)  # a table is loaded by every process that serves it
         for table in tables_:
             await table.close()
@@ -260,8 +285,11 @@ async def measure(servers: list[Server], tables: int, actions: int, think: float
           f"in {elapsed:.1f} s: {total / elapsed:.0f} actions/s (load average {load_before:.2f} at the start, "
           f"{load_after:.2f} at the end)")
     print(f"action -> every seat of its table has its new view: p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms")
-    print(f"CPU per action: the server{'s' if len(pids) > 1 else ''} {cpu_used[0] / max(1, total) * 1000:.2f} ms, "
-          f"the bench's clients {cpu_used[1] / max(1, total) * 1000:.2f} ms (the database's own processes not counted)")
+    server_ms, clients_ms, database_ms = (used / max(1, total) * 1000 for used in cpu_used)
+    database = f", PostgreSQL's processes {database_ms:.2f} ms" if database_pid is not None else ""
+    print(f"CPU per action: the server{'s' if len(pids) > 1 else ''} {server_ms:.2f} ms, the bench's clients "
+          f"{clients_ms:.2f} ms{database}; the cores were busy {sum(cpu_used) / elapsed:.2f} of {os.cpu_count()} with "
+          f"them")
     print(f"server memory per table (RSS growth of the server processes / {tables} tables): "
           f"{(created_kib - before) / tables:.0f} KiB opened, {(played_kib - before) / tables:.0f} KiB after "
           f"{total / tables:.0f} actions each with every seat connected")
