@@ -23,9 +23,10 @@ never shared between matches, so a server holding hundreds of matches holds one 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 T = TypeVar("T")
+P = ParamSpec("P")
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
@@ -101,12 +102,14 @@ class Memo:
         self._keyed[name] = (key, value)
         return value
 
-    def static(self, key: Hashable, build: Callable[[], T]) -> T:
-        """``build()`` once for the life of the match."""
+    def static(self, key: Hashable, build: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``build(*args, **kwargs)`` once for the life of the match. Passing the arguments, rather than a closure
+        over them, makes nothing when the value is found (the usual case: views and observations ask at every
+        decision)."""
         try:
             value: T = self._static[key]
         except KeyError:
-            value = self._static[key] = build()
+            value = self._static[key] = build(*args, **kwargs)
         return value
 
     def cache(self, key: Hashable, shared: int, own: int) -> Cache[Any, Any]:

@@ -120,7 +120,7 @@ def end_vignette_effects(f: Fighter, journal: Journal) -> None:
     kept = [s for s in f.statuses if s.rounds != VIGNETTE] if f.statuses else f.statuses
     if len(kept) != len(f.statuses):
         for s in f.statuses:
-            if s.rounds == VIGNETTE:
+            if s.rounds == VIGNETTE and journal.loud:
                 journal.append(EffectChanged(f.id, s.status.name, "ended", 0))
         f.statuses = kept
         f.refresh_mods()

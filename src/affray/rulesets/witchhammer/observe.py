@@ -114,6 +114,14 @@ class SeenFighter(SeenCombatant[Fighter]):
         return MappingProxyType({c: n for c, n in self._f.hand.items() if n > 0})
 
     @property
+    def held(self) -> tuple[tuple[str, int], ...] | None:
+        """:attr:`hand` as ``(card, copies)`` pairs, in deck order: a policy keys what it remembers by the hand
+        without building the mapping. Only for the seat that plays it."""
+        if not self._opened:
+            return None
+        return tuple([(c, n) for c, n in self._f.hand.items() if n > 0])
+
+    @property
     def deck(self) -> Mapping[str, int] | None:
         """Its deck (WH-04); for the seat that plays it and GM-level viewers."""
         return MappingProxyType(self._f.deck) if self._sees else None
@@ -126,7 +134,8 @@ class WitchHammerObservation(StateObservation[WitchHammerState]):
     _memo: Memo  # the ruleset always passes the match's memo
 
     def __init__(self, state: WitchHammerState, viewer: Viewer, actor: str, memo: Memo) -> None:
-        super().__init__(state, viewer, actor, memo)
+        # StateObservation's fields, set here rather than through super(): one is made for every decision
+        self._state, self._viewer, self._actor, self._memo = state, viewer, actor, memo
         self._marks: tuple[tuple[bool, bool, bool], ...] | None = None
 
     def _sight(self) -> tuple[tuple[bool, bool, bool], ...]:
@@ -178,14 +187,18 @@ class WitchHammerObservation(StateObservation[WitchHammerState]):
         """The cards this seat may read: those in force and those of every deck it sees (the view's cards)."""
         table = cards_shown(self._state, self._viewer, self._memo)
         # the table lives in the same static store for the whole match, so its id names it (no reuse)
-        return self._memo.static(("wh.cards.ro", id(table)), lambda: MappingProxyType(table))
+        return self._memo.static(("wh.cards.ro", id(table)), MappingProxyType, table)
 
     @property
     def statuses(self) -> Mapping[str, StatusInfo]:
         """The setup's status table, the same object for every observation of the match (policies may key their
         digests by it)."""
-        return self._memo.static("wh.statuses.ro", lambda: MappingProxyType(status_table(self._state, self._memo)))
+        return self._memo.static("wh.statuses.ro", _read_only_statuses, self._state, self._memo)
 
     def view(self) -> WitchHammerView:
         """The seat's whole typed view (through the match's memo)."""
         return view(self._state, self._viewer, self._state.window, self._memo)
+
+
+def _read_only_statuses(state: WitchHammerState, memo: Memo) -> Mapping[str, StatusInfo]:
+    return MappingProxyType(status_table(state, memo))

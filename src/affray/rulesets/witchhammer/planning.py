@@ -11,6 +11,7 @@ Rules: WH-02, WH-03, WH-B18, WH-B20; DESIGN.md contracts 2 and 6.
 from __future__ import annotations
 
 from functools import partial
+from typing import cast
 
 from affray.core.engine import GM, Action, ActionSpec, Rejected, Window
 from affray.core.events import Committed
@@ -85,8 +86,12 @@ def placed(action: Action) -> list[str]:
     kind = action["type"]
     if kind == "commit":
         cards = action["cards"]
-        if isinstance(cards, list) and all(isinstance(c, str) for c in cards):
-            return [c for c in cards if isinstance(c, str)]
+        if type(cards) is list:
+            for c in cards:  # a plain loop: every decision asks
+                if type(c) is not str:
+                    break
+            else:
+                return cast(list[str], cards)  # the action's own list: read, never changed
         return texts(action, "cards")  # not a list of strings: the field's own error
     return [] if kind == "ready" else [text(action, "card")]
 
@@ -134,16 +139,12 @@ def check(state: WitchHammerState, f: Fighter, action: Action) -> Rejected | lis
 def apply(state: WitchHammerState, f: Fighter, action: Action, cards: list[str], rng: RNG,
           journal: Journal) -> None:
     """Place ``cards`` face down and, for ready/commit, lock in (WH-02, WH-03, WH-B18)."""
+    psych, hand = state.phase == "psych", f.hand
     for card_id in cards:
-        _seal(state, f, card_id, rng, journal)
+        _commit(state, f, card_id, 0 if psych else len(f.slots) + 1, rng, journal)
+        hand[card_id] -= 1
     if action["type"] in ("ready", "commit"):
         lock_in(state, f, len(cards), rng, journal)
-
-
-def _seal(state: WitchHammerState, f: Fighter, card_id: str, rng: RNG, journal: Journal) -> None:
-    slot = 0 if state.phase == "psych" else len(f.slots) + 1
-    _commit(state, f, card_id, slot, rng, journal)
-    f.hand[card_id] -= 1
 
 
 def _commit(state: WitchHammerState, f: Fighter, card_id: str, slot: int, rng: RNG, journal: Journal) -> None:

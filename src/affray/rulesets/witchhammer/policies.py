@@ -128,7 +128,7 @@ class Planner:
     def __init__(self, seen: WitchHammerObservation, me: SeenFighter, digests: Digests | None = None) -> None:
         self.seen = seen
         self.me = me
-        self.hand: Mapping[str, int] = self.me.hand or {}
+        self.held = me.held or ()  # the hand as (card, copies) pairs: what the plans and Psych choices are keyed by
         self._cards: Mapping[str, Card] | None = None
         self.statuses: Mapping[str, StatusInfo] = seen.statuses
         self.digests = digests if digests is not None else Digests()
@@ -148,12 +148,11 @@ class Planner:
         (within 5 squares), and the bonuses: what plan() scores from."""
         me = self.me
         x, y = me.at
-        foes: list[SeenFighter] = []
+        foes = self.seen.enemies
         nearest, gap, threats = None, 0, 0
-        for c in self.seen.enemies:
+        for c in foes:
             cx, cy = c.at
             d = max(abs(x - cx), abs(y - cy))  # _dist, inline: this runs for every decision
-            foes.append(c)
             if nearest is None or d < gap:
                 nearest, gap = c, d
             if d <= 5:
@@ -205,19 +204,19 @@ class Planner:
         if foe is not None:
             aim = (foe.defense, foe.mod_defense, tuple(foe.defenses.items()), tuple(foe.mod_defenses.items()),
                    foe.malus)
-        hand = self.hand
-        key = (tuple(hand.items()), me.placed, gap, missing, self.threats, self.bonus, self.step_bonus,
-               self.solid, len(self.foes), aim)
+        held = self.held
+        key = (held, me.placed, gap, missing, self.threats, self.bonus, self.step_bonus, self.solid, len(self.foes),
+               aim)
         memo = self.digests.plans
         chosen = memo.get(key)
         if chosen is None:
             if len(memo) >= 20_000:
                 memo.clear()
-            chosen = memo[key] = self._plan(hand, gap, missing)
+            chosen = memo[key] = self._plan(held, gap, missing)
         return list(chosen)
 
-    def _plan(self, held: Mapping[str, int], gap: int, missing: int) -> list[str]:
-        hand = {c: n for c, n in held.items() if n > 0 and self.cards[c].kind == "action"}
+    def _plan(self, held: tuple[tuple[str, int], ...], gap: int, missing: int) -> list[str]:
+        hand = {c: n for c, n in held if n > 0 and self.cards[c].kind == "action"}
         profiles = {c: self.digests.profile(self.cards[c], self.statuses) for c in hand}
         chosen: list[str] = []
         for _ in range(2 - self.me.placed):
@@ -238,7 +237,7 @@ class Planner:
     def psych(self) -> str | None:
         """The best Psych card in hand (a one-shot only in the first vignette), remembered by the hand."""
         later = self.seen.vignette > 1
-        key = (tuple(self.hand.items()), later)
+        key = (self.held, later)
         memo = self.digests.choices
         chosen = memo.get(key, "")
         if chosen == "":
@@ -250,7 +249,7 @@ class Planner:
     def _psych(self, later: bool) -> str | None:
         best: tuple[float, str] | None = None
         digests = self.digests.psych  # by card id: the digests follow the setup's tables (Digests.follow)
-        for c, n in self.hand.items():
+        for c, n in self.held:
             hit = digests.get(c)
             if hit is None:
                 card = self.cards[c]
@@ -297,12 +296,14 @@ class WitchHammerHeuristic:
         planner = Planner(obs, me, self.digests)
         cards: list[str]
         if phase == "psych":
-            card = planner.psych() if not me.psych_placed else None
+            placed = me.psych_placed
+            card = planner.psych() if not placed else None
             cards = [card] if card is not None else []
         else:
+            placed = me.placed > 0
             cards = planner.plan()
         wanted: Action = {"type": "commit", "cards": [*cards]} if cards else {"type": "ready"}
-        if (not me.psych_placed) if phase == "psych" else not me.placed:
+        if not placed:
             return wanted  # nothing placed yet: every ordered pair of cards in hand is listed (planning.legal)
         return wanted if choices.allows(wanted) else {"type": "ready"}
 

@@ -21,18 +21,17 @@ def pick(state: WitchHammerState, f: Fighter, selector: str) -> Fighter | None:
     """The one combatant a selector names, ties broken per WH-B13; ``None`` if there is none. Rule: WH-07."""
     if selector == "self":
         return f
+    side = f.side
     if selector == "nearest_ally":
-        pool = [g for g in state.fighters.values() if not g.out and g.side == f.side and g is not f]
+        pool = [g for g in state.fighters.values() if not g.out and g.side == side and g is not f]
     else:
-        pool = [g for g in state.fighters.values() if not g.out and g.side != f.side]
+        pool = [g for g in state.fighters.values() if not g.out and g.side != side]
     if not pool:
         return None
     if len(pool) == 1 and selector in SELECTORS:  # the only one, whatever the key (a lone monster, a lone hero)
         return pool[0]
-    if selector == "nearest_ally":
-        return min(pool, key=lambda g: _near_key(f, g))
-    if selector == "nearest_enemy":
-        return min(pool, key=lambda g: _near_key(f, g))
+    if selector == "nearest_ally" or selector == "nearest_enemy":
+        return _nearest(f, pool)
     if selector == "farthest_enemy":
         return min(pool, key=lambda g: (-distance(f.pos, g.pos), -euclid2(f.pos, g.pos), g.order))
     if selector == "largest_enemy":
@@ -40,6 +39,21 @@ def pick(state: WitchHammerState, f: Fighter, selector: str) -> Fighter | None:
     if selector == "weakest_enemy":
         return min(pool, key=lambda g: (g.poise + g.health, *_near_key(f, g)))
     raise ValueError(f"unknown selector {selector!r}")
+
+
+def _nearest(f: Fighter, pool: list[Fighter]) -> Fighter:
+    """The first of ``pool`` by :func:`_near_key` (grid distance, squared Euclidean distance, actor order), worked
+    out in a plain loop: most cards' targets ask."""
+    fx, fy = f.pos
+    best = pool[0]
+    best_key: tuple[int, int, int] | None = None
+    for g in pool:
+        dx, dy = g.pos[0] - fx, g.pos[1] - fy
+        ax, ay = (dx if dx >= 0 else -dx), (dy if dy >= 0 else -dy)
+        key = (ax if ax > ay else ay, dx * dx + dy * dy, g.order)
+        if best_key is None or key < best_key:
+            best, best_key = g, key
+    return best
 
 
 def group(state: WitchHammerState, f: Fighter, recipient: str, reach: int = 1_000) -> list[Fighter]:
@@ -71,7 +85,7 @@ def move(state: WitchHammerState, f: Fighter, reference: Fighter, squares: int, 
     path: list[Pos] = []
     if squares <= 0:
         return path, "full"
-    taken = set(state.occupied(f))
+    taken = state.occupied(f)
     grid = state.grid
     net = links(grid)  # the map's neighbour links, looked up once for the whole move
     terrain = state.options.difficult_terrain
