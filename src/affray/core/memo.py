@@ -92,13 +92,14 @@ class Memo:
             value = self._now[key] = build()
         return value
 
-    def keyed(self, name: Hashable, key: Hashable, build: Callable[[], T]) -> T:
-        """``build()`` again only when ``key`` differs from the key it was last built for under ``name``."""
+    def keyed(self, name: Hashable, key: Hashable, build: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``build(*args, **kwargs)`` again only when ``key`` differs from the key it was last built for under
+        ``name``."""
         hit = self._keyed.get(name)
         if hit is not None and hit[0] == key:
             value: T = hit[1]
             return value
-        value = build()
+        value = build(*args, **kwargs)
         self._keyed[name] = (key, value)
         return value
 

@@ -34,8 +34,8 @@ class TurnChoices(Choices):
     __slots__ = ("_parts",)
 
     def __init__(self, actor: str, parts: TurnListing) -> None:
-        super().__init__(actor, parts.all)
-        self._parts = parts
+        # Choices' fields, set here rather than through super(): one is made for every decision
+        self.actor, self._listing, self._all, self._parts = actor, parts.all, None, parts
 
     def __bool__(self) -> bool:
         # the support part (the end of the turn, mostly) first: the moves, the dearest part, seldom need building

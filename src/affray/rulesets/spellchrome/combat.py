@@ -14,6 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from affray.core.grid import Grid, Pos, adjacent, clear_line, distance
+from affray.core.journal import QuietJournal
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome.checks import Events, loud, roll, roll_dice, saving_throw, skill_bonus, skill_check
 from affray.rulesets.spellchrome.events import Attacked, OpportunityDeclined, Provoked, SpellCast
@@ -65,7 +66,8 @@ def attack_bonus(c: Combatant, arm: Arm, target: Combatant, base: int | None = N
 def reach_problem(state: SpellchromeState, c: Combatant, arm: Arm, target: Combatant) -> tuple[str, str] | None:
     """Why ``c`` cannot strike ``target`` with ``arm`` from where it stands, if it cannot."""
     if arm.kind in CLOSE_KINDS:
-        if not adjacent(c.pos, target.pos):
+        (ax, ay), (bx, by) = c.pos, target.pos
+        if max(abs(ax - bx), abs(ay - by)) != 1:  # not adjacent(), inline: every blow asks
             return "out_of_reach", f"{target.name} is not adjacent; {arm.name} reaches one square."
         return None
     if range_penalty(distance(c.pos, target.pos), arm.range_sq) is None:
@@ -78,9 +80,12 @@ def reach_problem(state: SpellchromeState, c: Combatant, arm: Arm, target: Comba
 def strike(state: SpellchromeState, rng: RNG, c: Combatant, target: Combatant, arm: Arm, bonus: int,
            events: Events, opportunity: bool = False) -> None:
     """One attack roll and, on a hit, its damage (SC-B1, SRD-standard assumption; SC-11 non-lethal)."""
-    noisy = loud(events)
-    purpose = "attack of opportunity" if opportunity else f"attack ({arm.name})" if noisy else ""
-    natural = roll(rng, c.id, purpose, D20, bonus, events) - bonus
+    noisy = not isinstance(events, QuietJournal)  # loud(events), inline: every blow asks
+    if noisy:
+        purpose = "attack of opportunity" if opportunity else f"attack ({arm.name})"
+        natural = roll(rng, c.id, purpose, D20, bonus, events) - bonus
+    else:
+        natural = rng.die(D20)  # what roll() draws for a quiet journal, less the bonus it adds
     value = defense_of(target)
     hit = attack_hits(natural, bonus, value, state.options.natural_attack_rolls)
     if noisy:

@@ -61,7 +61,7 @@ def specs_cache(memo: Memo, key: str) -> Cache[Hashable, ActionSpec]:
 def _warning(warnings: Cache[Hashable, tuple[str, ...]], state: SpellchromeState, c: Combatant, foes: list[Combatant]
              ) -> tuple[str, ...]:
     """:func:`provoke_note`, kept in the match's memo (names and speeds do not change in a fight)."""
-    key = (c.id, c.speed_ft, tuple(f.id for f in foes))
+    key = (c.id, c.speed_ft, tuple([f.id for f in foes]))
     found = warnings.get(key)
     return warnings.keep(key, provoke_note(state, c, foes)) if found is None else found
 
@@ -97,26 +97,31 @@ def attack_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo
     threats = threateners(state, c, c.pos) if arms[0].kind == "ranged" and "ranged" not in c.guards else None
     warnings: Cache[Hashable, tuple[str, ...]] = memo.cache("spellchrome.warnings", SPECS_LIMIT, SPECS_OWN)
     here, side = c.pos, c.side
+    hx, hy = here
+    close = arms[0].kind in CLOSE_KINDS
     for t in state.combatants.values():
         if t.side == side or t.surrendered or t.out or t.hp_state == "dead":
             continue
         there = t.pos
-        d = max(abs(here[0] - there[0]), abs(here[1] - there[1]))
-        if d > 1 and arms[0].kind in CLOSE_KINDS:
+        dx, dy = hx - there[0], hy - there[1]
+        d = max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy)  # the grid distance, inline: every turn asks
+        if d > 1 and close:
             continue  # nothing reaches: the weapon in hand and unarmed are both close
-        helpless = (f"{t.name} is helpless ({t.status})",) if t.helpless else ()
+        helpless = () if t.able else (f"{t.name} is helpless ({t.status})",)
         for arm in arms:
-            reaches = d == 1 if arm.kind in CLOSE_KINDS else _reaches(state, here, there, d, arm)
-            if not reaches:
+            kind = arm.kind
+            if not (d == 1 if kind in CLOSE_KINDS else _reaches(state, here, there, d, arm)):
                 continue
             # only unarmed and ranged attacks may provoke (SC-27 (c), (d))
-            trigger, foes = attack_provokers(state, c, arm, t, threats) if arm.kind in _MAY_PROVOKE else ("", [])
+            trigger, foes = attack_provokers(state, c, arm, t, threats) if kind in _MAY_PROVOKE else ("", [])
             notes = _warning(warnings, state, c, foes) if trigger else ()
             if helpless:
                 notes = (*notes, *helpless)
-            specs.append(_blow(blows, "attack", t, arm, notes))
+            # the match's spec of this blow (_blow), found without a call when it is there: nearly always
+            specs.append(blows.get(("attack", t.id, arm.id, notes)) or _blow(blows, "attack", t, arm, notes))
             if full_ok and arm.id == wielding:
-                specs.append(_blow(blows, "full_attack", t, arm, notes))
+                specs.append(blows.get(("full_attack", t.id, arm.id, notes))
+                             or _blow(blows, "full_attack", t, arm, notes))
     return specs
 
 
@@ -171,7 +176,7 @@ def first_aid_actions(state: SpellchromeState, c: Combatant, turn: Turn) -> list
 def support_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
     """Drawing another weapon, giving up (NPCs, SC-02) and ending the turn: the same specs for the whole match (its
     memo keeps them)."""
-    draws, rest = memo.static(("spellchrome.support", c.id, c.wielding), lambda: _fixed_support(state, c))
+    draws, rest = memo.static(("spellchrome.support", c.id, c.wielding), _fixed_support, state, c)
     return draws + rest if turn.move_left or turn.standard_left else rest
 
 

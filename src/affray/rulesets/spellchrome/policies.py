@@ -58,17 +58,19 @@ class SpellchromeHeuristic:
         obs = _seen(seen)
         if obs.phase == "attack_of_opportunity":
             return _first(choices, "attack_of_opportunity")
-        everyone = obs.by_id
-        me = everyone[choices.actor]
+        me = obs.me  # choices.actor's
         targets = self._targets(obs, me)
         # spells, first aid and blows all take the standard action (SC-15): none is listed once it is spent
-        picks = (self._rescue, self._attack, self._reposition_to_shoot, self._move) if obs.standard_left else (
-            self._reposition_to_shoot, self._move)
-        for pick in picks:
-            action = pick(obs, me, targets, choices)
+        if obs.standard_left:
+            action = self._rescue(obs, me, targets, choices)
+            if action is None:
+                action = self._attack(obs, me, targets, choices)
             if action is not None:
                 return action
-        return _first(choices, "end_turn")
+        action = self._reposition_to_shoot(obs, me, targets, choices)
+        if action is None:
+            action = self._move(obs, me, targets, choices)
+        return action if action is not None else _first(choices, "end_turn")
 
     @staticmethod
     def _targets(obs: SpellchromeObservation, me: FighterSeen) -> Fighters:
@@ -82,14 +84,18 @@ class SpellchromeHeuristic:
 
     def _rescue(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices
                 ) -> Action | None:
-        everyone = obs.by_id
         for spec in choices.of("cast"):
-            t = everyone[text(spec.action, "target")]
+            t = obs.by_id[text(spec.action, "target")]
             heal = me.spell_effect(text(spec.action, "spell")) == "heal"
             if heal and (t.status in ("dying", "unconscious") or 3 * t.hp <= t.max_hp) and not _provokes(spec):
                 return spec.action
-        aid = [s for s in choices.of("first_aid") if everyone[text(s.action, "target")].side == me.side]
-        return aid[0].action if aid else None
+        aid = choices.of("first_aid")  # mostly none: the dying are few
+        if aid:
+            everyone, side = obs.by_id, me.side
+            for s in aid:
+                if everyone[text(s.action, "target")].side == side:
+                    return s.action
+        return None
 
     def _attack(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices
                 ) -> Action | None:

@@ -145,7 +145,7 @@ class Combatant:
     @property
     def melee_armed(self) -> bool:
         """Wields a melee or natural weapon, so it threatens adjacent squares (SC-27, ruling SC-R3)."""
-        return self.able and self.weapon.kind in MELEE_KINDS
+        return self.arms[self.wielding].kind in MELEE_KINDS and self.able  # the weapon, then able: a cheap test first
 
 
 @dataclass(slots=True)

@@ -91,7 +91,8 @@ def advance(state: SpellchromeState, rng: RNG, index: int, events: Events) -> No
         c = state.combatants[state.order[index]]
         if state.options.aoo_refresh == "own_turn":
             c.aoo_left = 1
-        stabilise_check(state, rng, c, events)
+        if c.hp < 0:  # only the dying roll to stabilise (stabilise_check asks first; most turns need no call)
+            stabilise_check(state, rng, c, events)
         if c.able:
             state.turn_index = index
             state.turn = Turn(c.id)

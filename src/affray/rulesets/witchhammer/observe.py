@@ -127,22 +127,43 @@ class SeenFighter(SeenCombatant[Fighter]):
         return MappingProxyType(self._f.deck) if self._sees else None
 
 
+class _Seen:
+    """A seat's windows on every combatant of one state, in actor order and by id. A window reads its combatant as
+    it is now, and a match keeps its combatants for good, so they are made once per match and seat."""
+
+    __slots__ = ("all", "by_id", "state", "viewer")
+
+    def __init__(self, state: WitchHammerState, viewer: Viewer, memo: Memo) -> None:
+        self.state, self.viewer = state, viewer
+        marks = sight(state, viewer, memo)[0]
+        self.all = tuple([SeenFighter(state, f, m[0], m[1])
+                          for f, m in zip(state.fighters.values(), marks, strict=True)])
+        self.by_id = dict(zip(state.fighters, self.all, strict=True))
+
+
 class WitchHammerObservation(StateObservation[WitchHammerState]):
     """What ``actor``'s policy sees through ``viewer`` (see the module docstring)."""
 
-    __slots__ = ("_marks",)
+    __slots__ = ("_seen",)
     _memo: Memo  # the ruleset always passes the match's memo
 
     def __init__(self, state: WitchHammerState, viewer: Viewer, actor: str, memo: Memo) -> None:
         # StateObservation's fields, set here rather than through super(): one is made for every decision
         self._state, self._viewer, self._actor, self._memo = state, viewer, actor, memo
-        self._marks: tuple[tuple[bool, bool, bool], ...] | None = None
+        self._seen: _Seen | None = None
 
-    def _sight(self) -> tuple[tuple[bool, bool, bool], ...]:
-        """Per combatant, whether this seat opens its cards, sees its sheet and plays it (asked once)."""
-        if self._marks is None:
-            self._marks = sight(self._state, self._viewer, self._memo)[0]
-        return self._marks
+    def _fighters(self) -> _Seen:
+        """The seat's windows on the combatants (:class:`_Seen`), from the match's memo."""
+        seen = self._seen
+        if seen is None:
+            state, viewer = self._state, self._viewer
+            # Kept until the memo resets (a rebuilt state); asked with another state, they are made again. Named by
+            # the seat (a str hashes at once, a Viewer hashes and compares its fields), checked below.
+            seen = self._memo.keyed(("wh.seen", viewer.seat), None, _Seen, state, viewer, self._memo)
+            if seen.state is not state or (seen.viewer is not viewer and seen.viewer != viewer):
+                seen = _Seen(state, viewer, self._memo)
+            self._seen = seen
+        return seen
 
     @property
     def phase(self) -> str:
@@ -156,31 +177,22 @@ class WitchHammerObservation(StateObservation[WitchHammerState]):
     @property
     def combatants(self) -> tuple[SeenFighter, ...]:
         """Every combatant in actor order, as this seat sees it."""
-        state = self._state
-        return tuple([SeenFighter(state, f, m[0], m[1])
-                      for f, m in zip(state.fighters.values(), self._sight(), strict=True)])
+        return self._fighters().all
 
     @property
     def enemies(self) -> tuple[SeenFighter, ...]:
         """The combatants of other sides than the actor's that are not down, in actor order (what the view shows of
         every combatant: its side and whether it is down); none for the GM."""
-        state = self._state
-        me = state.fighters.get(self._actor)
+        me = self._state.fighters.get(self._actor)
         if me is None:
             return ()
-        side, marks = me.side, self._sight()
-        return tuple([SeenFighter(state, f, marks[f.order][0], marks[f.order][1])
-                      for f in state.fighters.values() if not f.out and f.side != side])
+        side = me.side
+        return tuple([s for s in self._fighters().all if not s._f.out and s._f.side != side])
 
     @property
     def me(self) -> SeenFighter | None:
         """The combatant the policy acts for (``None`` for the GM, who rules and calls time but fights no one)."""
-        state = self._state
-        f = state.fighters.get(self._actor)
-        if f is None:
-            return None
-        opened, sees, _ = self._sight()[f.order]
-        return SeenFighter(state, f, opened, sees)
+        return self._fighters().by_id.get(self._actor)
 
     @property
     def cards(self) -> Mapping[str, CardInfo]:

@@ -85,12 +85,14 @@ def move(state: WitchHammerState, f: Fighter, reference: Fighter, squares: int, 
     path: list[Pos] = []
     if squares <= 0:
         return path, "full"
+    rx, ry = reference.pos
+    if not away and max(abs(f.pos[0] - rx), abs(f.pos[1] - ry)) <= 1:
+        return path, "adjacent"  # already there (most moves of a fight in melee): nothing else to look up
     taken = state.occupied(f)
     grid = state.grid
     net = links(grid)  # the map's neighbour links, looked up once for the whole move
     terrain = state.options.difficult_terrain
     left = squares
-    rx, ry = reference.pos
     while left > 0:
         if not away and max(abs(f.pos[0] - rx), abs(f.pos[1] - ry)) <= 1:  # grid distance, inline
             return path, "adjacent"
