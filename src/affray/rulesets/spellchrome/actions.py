@@ -194,8 +194,8 @@ def _apply_attack(state: SpellchromeState, c: Combatant, turn: Turn, target: Com
             turn.move_left = False
             turn.move_used_for = turn.move_used_for or "still"
         trigger, foes = attack_provokers(state, c, arm, target)
-        resume: Resume = {"kind": "attack", "target": target.id, "weapon": arm.id, "full": full}
-        if not (trigger and open_opportunity(state, c, trigger, foes, resume, events)):
+        if not trigger or not open_opportunity(state, c, trigger, foes, {"kind": "attack", "target": target.id,
+                                                                         "weapon": arm.id, "full": full}, events):
             perform_attack(state, rng, c, target, arm, full, events)
     return apply
 

@@ -23,6 +23,7 @@ from affray.rulesets.spellchrome.state import CLOSE_KINDS, Arm, Combatant, Spell
 # matches share the memo's static store, fewer when one live match owns it (a table server holds hundreds).
 SPECS_LIMIT = 50_000
 SPECS_OWN = 4_000
+WARNINGS_KEY = "spellchrome.warnings"  # the match's warnings (provoke_note), in its memo
 
 
 def spec(action: Action, label: str, notes: tuple[str, ...] = (), free: tuple[str, ...] = ()) -> ActionSpec:
@@ -88,33 +89,37 @@ def attack_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo
         return []
     full_ok = (turn.move_left or turn.move_used_for == "step") and not turn.moved
     full_ok = full_ok and len(iterative_bonuses(c.base_attack)) > 1
-    blows: Cache[Hashable, ActionSpec] = specs_cache(memo, "spellchrome.blows")
     specs: list[ActionSpec] = []
     wielding = c.wielding
     arms = (c.arms[wielding],) if wielding == "unarmed" else (c.arms[wielding], c.arms["unarmed"])
+    close = arms[0].kind in CLOSE_KINDS
     # who threatens the attacker's square: the same for every ranged shot from here (SC-27 (d)); a shooter with the
     # Guarded Ranged Attack feat never asks (ruling SC-R6)
     threats = threateners(state, c, c.pos) if arms[0].kind == "ranged" and "ranged" not in c.guards else None
-    warnings: Cache[Hashable, tuple[str, ...]] = memo.cache("spellchrome.warnings", SPECS_LIMIT, SPECS_OWN)
+    blows: Cache[Hashable, ActionSpec] | None = None  # the match's specs, fetched once a blow is found
     here, side = c.pos, c.side
     hx, hy = here
-    close = arms[0].kind in CLOSE_KINDS
     for t in state.combatants.values():
-        if t.side == side or t.surrendered or t.out or t.hp_state == "dead":
+        if t.side == side or t.surrendered or t.out:
+            continue
+        able = t.able
+        if not able and t.hp_state == "dead":  # one who is able is not dead: most foes need one question
             continue
         there = t.pos
         dx, dy = hx - there[0], hy - there[1]
         d = max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy)  # the grid distance, inline: every turn asks
         if d > 1 and close:
             continue  # nothing reaches: the weapon in hand and unarmed are both close
-        helpless = () if t.able else (f"{t.name} is helpless ({t.status})",)
+        if blows is None:
+            blows = specs_cache(memo, "spellchrome.blows")
+        helpless = () if able else (f"{t.name} is helpless ({t.status})",)
         for arm in arms:
             kind = arm.kind
             if not (d == 1 if kind in CLOSE_KINDS else _reaches(state, here, there, d, arm)):
                 continue
             # only unarmed and ranged attacks may provoke (SC-27 (c), (d))
             trigger, foes = attack_provokers(state, c, arm, t, threats) if kind in _MAY_PROVOKE else ("", [])
-            notes = _warning(warnings, state, c, foes) if trigger else ()
+            notes = _warning(memo.cache(WARNINGS_KEY, SPECS_LIMIT, SPECS_OWN), state, c, foes) if trigger else ()
             if helpless:
                 notes = (*notes, *helpless)
             # the match's spec of this blow (_blow), found without a call when it is there: nearly always

@@ -116,7 +116,7 @@ class Combatant:
     @property
     def status(self) -> str:
         """normal, unconscious, dying, stable, dead, surrendered or out (taken out of the fight by the GM)."""
-        state = self.hp_state
+        state = hp_state(self.hp, self.abilities["constitution"])  # self.hp_state, without the property's call
         if self.out and state != "dead":
             return "out"
         if state == "dying" and self.stable:

@@ -57,13 +57,13 @@ def card_defense(f: Fighter) -> int:
 def target_defense(state: WitchHammerState, t: Fighter, aspects: list[str]) -> int:
     """Defense against an attack with ``aspects``: full or halved normal Defense, plus the matching aspect
     Defenses, minus the Malus once. Rules: WH-12, WH-13, WH-14, WH-B16."""
-    normal = t.defense + t.mod_defense + card_defense(t)
-    melee = "melee" in aspects
+    card = t.card
+    normal = t.defense + t.mod_defense + (card.defense if card is not None else 0)  # card_defense(t), inline
     aspect = 0
     for a in aspects:
         if a != "melee":
             aspect += defense_value(t, a)
-    return defense_against(normal, aspect, melee, malus_of(state, t), state.options.halve_rounding)
+    return defense_against(normal, aspect, "melee" in aspects, malus_of(state, t), state.options.halve_rounding)
 
 
 def position_bonus(state: WitchHammerState, f: Fighter, t: Fighter) -> tuple[int, list[str]]:

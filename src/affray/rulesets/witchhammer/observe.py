@@ -114,12 +114,30 @@ class SeenFighter(SeenCombatant[Fighter]):
         return MappingProxyType({c: n for c, n in self._f.hand.items() if n > 0})
 
     @property
-    def held(self) -> tuple[tuple[str, int], ...] | None:
-        """:attr:`hand` as ``(card, copies)`` pairs, in deck order: a policy keys what it remembers by the hand
-        without building the mapping. Only for the seat that plays it."""
+    def held(self) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
+        """:attr:`hand` as two tuples: its deck's cards in deck order, and the copies of each still free this
+        vignette (0 for a card played or spent). A policy keys what it remembers by it without building a mapping
+        or a pair per card. Only for the seat that plays it."""
         if not self._opened:
             return None
-        return tuple([(c, n) for c, n in self._f.hand.items() if n > 0])
+        hand = self._f.hand
+        return tuple(hand), tuple(hand.values())
+
+    @property
+    def attack_bonus(self) -> int:
+        """What its blows add to a card's Attack before position: the sheet's Attack, the statuses' and the Malus
+        (WH-11, WH-20, WH-21)."""
+        f = self._f
+        return f.attack + f.mod_attack + malus_of(self._state, f)
+
+    @property
+    def guard(self) -> tuple[int, int, tuple[tuple[str, int], ...], tuple[tuple[str, int], ...], int]:
+        """Everything an attack on it reads of its Defense, as one value: the sheet's normal Defense, the statuses'
+        modifier, the sheet's aspect Defenses, the statuses' aspect modifiers and the Malus (WH-12..WH-14, WH-20,
+        WH-21); the card in force is left out, face down until its round."""
+        f = self._f
+        return (f.defense, f.mod_defense, tuple(f.defenses.items()), tuple(f.mod_defenses.items()),
+                malus_of(self._state, f))
 
     @property
     def deck(self) -> Mapping[str, int] | None:

@@ -108,7 +108,7 @@ class Digests:
         self.psych: dict[str, tuple[bool, bool, float]] = {}  # card id -> (a Psych card, one-shot, worth)
         self.plans: dict[Hashable, list[str]] = {}  # by the situation a plan answers (Planner.plan's key)
         # the Psych card played from a hand (and whether one-shots are out): a few hands, again and again
-        self.choices: dict[tuple[tuple[tuple[str, int], ...], bool], str | None] = {}
+        self.choices: dict[tuple[tuple[tuple[str, ...], tuple[int, ...]], bool], str | None] = {}
 
     def follow(self, statuses: Mapping[str, StatusInfo]) -> None:
         if statuses is not self.table:
@@ -128,7 +128,8 @@ class Planner:
     def __init__(self, seen: WitchHammerObservation, me: SeenFighter, digests: Digests | None = None) -> None:
         self.seen = seen
         self.me = me
-        self.held = me.held or ()  # the hand as (card, copies) pairs: what the plans and Psych choices are keyed by
+        # the hand as its cards and their free copies: what the plans and Psych choices are keyed by
+        self.held: tuple[tuple[str, ...], tuple[int, ...]] = me.held or ((), ())
         self._cards: Mapping[str, Card] | None = None
         self.statuses: Mapping[str, StatusInfo] = seen.statuses
         self.digests = digests if digests is not None else Digests()
@@ -158,18 +159,19 @@ class Planner:
             if d <= 5:
                 threats += 1
         self.foes, self.foe, self.gap, self.threats = foes, nearest, gap, max(1, threats)
-        self.bonus = me.attack + me.mod_attack + me.malus
+        self.aim = nearest.guard if nearest is not None else None  # the nearest foe's Defense numbers
+        self.bonus = me.attack_bonus
         self.step_bonus = me.mod_move
         self.solid = me.solid_damage
 
     def _defense(self, aspects: tuple[str, ...]) -> int:
         if aspects not in self.defense:
-            t = self.foe
-            assert t is not None
-            normal = t.defense + t.mod_defense + 1  # +1: a typical face-down card's Defense
-            sheet, mods = t.defenses, t.mod_defenses
+            assert self.aim is not None
+            defense, mod_defense, sheet_items, mod_items, malus = self.aim
+            normal = defense + mod_defense + 1  # +1: a typical face-down card's Defense
+            sheet, mods = dict(sheet_items), dict(mod_items)
             aspect = sum(sheet.get(a, 0) + mods.get(a, 0) for a in aspects if a != "melee")
-            self.defense[aspects] = defense_against(normal, aspect, "melee" in aspects, t.malus)
+            self.defense[aspects] = defense_against(normal, aspect, "melee" in aspects, malus)
         return self.defense[aspects]
 
     def _strike(self, strike: Strike) -> float:
@@ -198,15 +200,11 @@ class Planner:
         """The cards for the empty slots; remembered for the match by everything the scores read, since the same
         situations come back."""
         self._survey()
-        me, foe, gap = self.me, self.foe, self.gap
+        me, gap = self.me, self.gap
         missing = me.max_poise - me.poise
-        aim = None
-        if foe is not None:
-            aim = (foe.defense, foe.mod_defense, tuple(foe.defenses.items()), tuple(foe.mod_defenses.items()),
-                   foe.malus)
         held = self.held
         key = (held, me.placed, gap, missing, self.threats, self.bonus, self.step_bonus, self.solid, len(self.foes),
-               aim)
+               self.aim)
         memo = self.digests.plans
         chosen = memo.get(key)
         if chosen is None:
@@ -215,8 +213,8 @@ class Planner:
             chosen = memo[key] = self._plan(held, gap, missing)
         return list(chosen)
 
-    def _plan(self, held: tuple[tuple[str, int], ...], gap: int, missing: int) -> list[str]:
-        hand = {c: n for c, n in held if n > 0 and self.cards[c].kind == "action"}
+    def _plan(self, held: tuple[tuple[str, ...], tuple[int, ...]], gap: int, missing: int) -> list[str]:
+        hand = {c: n for c, n in zip(*held, strict=True) if n > 0 and self.cards[c].kind == "action"}
         profiles = {c: self.digests.profile(self.cards[c], self.statuses) for c in hand}
         chosen: list[str] = []
         for _ in range(2 - self.me.placed):
@@ -249,7 +247,7 @@ class Planner:
     def _psych(self, later: bool) -> str | None:
         best: tuple[float, str] | None = None
         digests = self.digests.psych  # by card id: the digests follow the setup's tables (Digests.follow)
-        for c, n in self.held:
+        for c, n in zip(*self.held, strict=True):
             hit = digests.get(c)
             if hit is None:
                 card = self.cards[c]

@@ -313,7 +313,11 @@ def build_state(setup: WitchHammerSetup, options: WitchHammerOptions, memo: Memo
     cards, statuses = compile_content(setup, memo)
     if options.default_card not in cards:
         raise ValueError(f"default_card '{options.default_card}' is not a card of this setup")
-    grid = Grid(len(setup["map"][0]), len(setup["map"]), tuple(setup["map"]))
+    rows = tuple(setup["map"])
+    # One map for every match sharing memo's setup-only store (a map never changes): the caches keyed by map (links,
+    # walks) then find it by identity instead of comparing maps.
+    grid = Grid(len(rows[0]), len(rows), rows) if memo is None else memo.static(
+        ("witchhammer.grid", rows), Grid, len(rows[0]), len(rows), rows)
     fighters: dict[str, Fighter] = {}
     for n, c in enumerate(setup["combatants"]):
         deck = dict(c["deck"])

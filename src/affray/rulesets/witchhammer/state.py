@@ -248,6 +248,6 @@ class WitchHammerState:
     def enemies(self, f: Fighter) -> list[Fighter]:
         return [g for g in self.fighters.values() if g.up and g.side != f.side]
 
-    def occupied(self, mover: Fighter) -> set[Pos]:
+    def occupied(self, mover: Fighter) -> frozenset[Pos]:
         """Squares a mover may not enter: everyone else still on the map (downed PCs and bodies too)."""
-        return {g.pos for g in self.fighters.values() if g is not mover and g.out not in OFF_THE_MAP}
+        return frozenset([g.pos for g in self.fighters.values() if g is not mover and g.out not in OFF_THE_MAP])

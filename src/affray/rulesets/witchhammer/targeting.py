@@ -7,7 +7,9 @@ WH-26, WH-B14, WH-B15: ``behind``, ``sides_of``, ``flanks``), is the shared :mod
 
 from __future__ import annotations
 
-from affray.core.grid import Pos, direction, distance, euclid2, links, step_toward
+from functools import lru_cache
+
+from affray.core.grid import Grid, Pos, direction, distance, euclid2, links, step_toward
 from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
 
 SELECTORS = frozenset(("nearest_ally", "nearest_enemy", "farthest_enemy", "largest_enemy", "weakest_enemy"))
@@ -81,31 +83,43 @@ def move(state: WitchHammerState, f: Fighter, reference: Fighter, squares: int, 
     """Mandatory movement (WH-08): step greedily (WH-B13) until the full distance, adjacency to the reference
     (toward) or a block. Difficult terrain costs 2 or 3 squares, and a ``%`` square the whole move, so it can
     only be the first step (WH-A4). Returns the squares entered and why it stopped: ``full``, ``adjacent`` or
-    ``blocked``."""
-    path: list[Pos] = []
+    ``blocked``; the mover faces its last step (WH-B14)."""
     if squares <= 0:
-        return path, "full"
+        return [], "full"
     rx, ry = reference.pos
     if not away and max(abs(f.pos[0] - rx), abs(f.pos[1] - ry)) <= 1:
-        return path, "adjacent"  # already there (most moves of a fight in melee): nothing else to look up
-    taken = state.occupied(f)
-    grid = state.grid
+        return [], "adjacent"  # already there (most moves of a fight in melee): nothing else to look up
+    path, why = walk(state.grid, f.pos, reference.pos, state.occupied(f), squares, away,
+                     state.options.difficult_terrain)
+    if path:
+        before = path[-2] if len(path) > 1 else f.pos
+        f.facing = (path[-1][0] - before[0], path[-1][1] - before[1])
+        f.pos = path[-1]
+    return list(path), why
+
+
+@lru_cache(maxsize=4096)
+def walk(grid: Grid, start: Pos, target: Pos, taken: frozenset[Pos], squares: int, away: bool, terrain: bool
+         ) -> tuple[tuple[Pos, ...], str]:
+    """The squares a mandatory move from ``start`` enters toward (or away from) ``target`` with ``squares`` to
+    spend, past ``taken`` (everyone else on the map), and why it stops (see :func:`move`; ``terrain``: the option
+    ``difficult_terrain``). A pure function of immutable values, memoised (bounded): the fights of a scenario walk
+    the same few ways again and again (in the three hunters' fight, some thirty moves make up all of them)."""
+    path: list[Pos] = []
     net = links(grid)  # the map's neighbour links, looked up once for the whole move
-    terrain = state.options.difficult_terrain
+    tx, ty = target
+    here = start
     left = squares
     while left > 0:
-        if not away and max(abs(f.pos[0] - rx), abs(f.pos[1] - ry)) <= 1:  # grid distance, inline
-            return path, "adjacent"
-        nxt = step_toward(grid, f.pos, reference.pos, taken, away, net)
+        if not away and max(abs(here[0] - tx), abs(here[1] - ty)) <= 1:  # grid distance, inline
+            return tuple(path), "adjacent"
+        nxt = step_toward(grid, here, target, taken, away, net)
         if nxt is None:
-            return path, "blocked"
+            return tuple(path), "blocked"
         cost = grid.cost(nxt, squares) if terrain else 1
         if cost > left:
-            return path, "blocked"
+            return tuple(path), "blocked"
         left -= cost
-        f.facing = (nxt[0] - f.pos[0], nxt[1] - f.pos[1])
-        f.pos = nxt
+        here = nxt
         path.append(nxt)
-    return path, "full"
-
-
+    return tuple(path), "full"
