@@ -120,6 +120,28 @@ class Window:
     prompt: str = ""
     simultaneous: str = ""
 
+    def without(self, actor: str) -> Window:
+        """This window less ``actor``, whose part is done (WitchHammer's Psych and Planning narrow at every
+        decision)."""
+        return _window(self.phase, tuple([a for a in self.actors if a != actor]), self.prompt, self.simultaneous)
+
+
+# A frozen dataclass's __init__ sets each field through object.__setattr__, twice the cost of setting it through its
+# slot's descriptor, which is what that __init__ ends up doing: _window makes the very same value that way.
+_NEW_WINDOW = object.__new__
+_SET_WINDOW = tuple(vars(Window)[name].__set__ for name in ("phase", "actors", "prompt", "simultaneous"))
+
+
+def _window(phase: str, actors: tuple[str, ...], prompt: str, simultaneous: str) -> Window:
+    """``Window(phase, actors, prompt, simultaneous)``, made without the frozen dataclass's __init__ (above)."""
+    w: Window = _NEW_WINDOW(Window)
+    set_phase, set_actors, set_prompt, set_simultaneous = _SET_WINDOW
+    set_phase(w, phase)
+    set_actors(w, actors)
+    set_prompt(w, prompt)
+    set_simultaneous(w, simultaneous)
+    return w
+
 
 #: The ``Outcome.reason`` of a fight that ended because a side got away (Sim HuD, WL-B14): neither a win nor a draw.
 ESCAPED = "escaped"

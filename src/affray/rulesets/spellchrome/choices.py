@@ -11,6 +11,7 @@ answer equals what the base :class:`~affray.core.policy.Choices` gives on the wh
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from functools import partial
 from typing import TypeVar
 
 from affray.core.engine import ActionSpec
@@ -83,12 +84,16 @@ def move_ends(choices: Choices, kind: str) -> tuple[End, ...]:
                  for s in choices.of(kind))
 
 
-def choices_for(state: SpellchromeState, actor: str, memo: Memo | None,
-                listing: Callable[[], list[ActionSpec]]) -> Choices:
+#: What ``Ruleset.legal`` is: the whole listing, for the choices that are not a turn's.
+Legal = Callable[[SpellchromeState, str, Memo | None], list[ActionSpec]]
+
+
+def choices_for(state: SpellchromeState, actor: str, memo: Memo | None, legal: Legal) -> Choices:
     """``actor``'s choices now: :class:`TurnChoices` on its own turn (``Ruleset.pending`` is a turn or an aftermath
-    window for it), else the base class over ``listing`` (an attack of opportunity, or nothing to do)."""
+    window for it), else the base class over ``legal``'s listing (``Ruleset.legal``: an attack of opportunity, or
+    nothing to do)."""
     turn = state.turn
     if state.outcome is None and state.opportunity is None and turn is not None and turn.actor == actor:
         return TurnChoices(actor, TurnListing(state, state.combatants[actor], turn, memo if memo is not None
                                               else Memo()))
-    return Choices(actor, listing)
+    return Choices(actor, partial(legal, state, actor, memo))

@@ -53,7 +53,7 @@ def line_clear(grid: Grid, a: Pos, b: Pos) -> bool:
 
 def defense_of(t: Combatant) -> int:
     """Defense (SC-B1, SRD-standard assumption); a helpless target's Dex counts as 0."""
-    return defense(t.mods["dexterity"], t.deflection, t.defense_bonus, helpless=t.helpless)
+    return defense(t.mods["dexterity"], t.deflection, t.defense_bonus, not t.able)  # helpless: not able
 
 
 def attack_bonus(c: Combatant, arm: Arm, target: Combatant, base: int | None = None) -> int:

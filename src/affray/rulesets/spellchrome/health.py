@@ -125,8 +125,10 @@ def check_outcome(state: SpellchromeState, events: Events) -> None:
         if not any(c.status == "dying" for c in state.combatants.values()):
             _finish(state, state.decided, events)
         return
-    outcome = last_side_standing((c.side for c in state.combatants.values() if c.able),
-                                 gave_up=[c.name for c in state.combatants.values() if c.surrendered])
+    sides = {c.side for c in state.combatants.values() if c.able}
+    if len(sides) > 1:
+        return  # two sides still fight (last_side_standing's None), asked at every round's end: nothing else to build
+    outcome = last_side_standing(sides, gave_up=[c.name for c in state.combatants.values() if c.surrendered])
     if outcome is not None:
         conclude(state, outcome, events)
 

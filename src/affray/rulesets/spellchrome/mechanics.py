@@ -10,6 +10,7 @@ The attack roll, Defense, weapon damage and armour deflection/damage reduction a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 D20 = 20
@@ -119,6 +120,13 @@ def iterative_bonuses(base_attack: int) -> list[int]:
     while out[-1] - 5 > 0:
         out.append(out[-1] - 5)
     return out
+
+
+@lru_cache(maxsize=64)
+def blows_in_full_attack(base_attack: int) -> int:
+    """How many blows a full attack makes: ``len(iterative_bonuses(base_attack))`` (SRD, SC-B1, SC-15), kept per
+    bonus (a pure function of one small integer; every turn's listing asks whether a full attack is worth one)."""
+    return len(iterative_bonuses(base_attack))
 
 
 def damage_after_reduction(rolled: int, damage_reduction: int) -> int:

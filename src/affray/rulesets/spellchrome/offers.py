@@ -15,7 +15,7 @@ from affray.core.engine import Action, ActionSpec
 from affray.core.grid import Pos
 from affray.core.memo import Cache, Memo
 from affray.rulesets.spellchrome.combat import attack_provokers, cast_provokers, line_clear
-from affray.rulesets.spellchrome.mechanics import iterative_bonuses, range_penalty, withdraw_distance
+from affray.rulesets.spellchrome.mechanics import blows_in_full_attack, range_penalty, withdraw_distance
 from affray.rulesets.spellchrome.movement import threateners
 from affray.rulesets.spellchrome.state import CLOSE_KINDS, Arm, Combatant, SpellchromeState, Turn
 
@@ -88,7 +88,7 @@ def attack_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo
     if not turn.standard_left:
         return []
     full_ok = (turn.move_left or turn.move_used_for == "step") and not turn.moved
-    full_ok = full_ok and len(iterative_bonuses(c.base_attack)) > 1
+    full_ok = full_ok and blows_in_full_attack(c.base_attack) > 1
     specs: list[ActionSpec] = []
     wielding = c.wielding
     arms = (c.arms[wielding],) if wielding == "unarmed" else (c.arms[wielding], c.arms["unarmed"])

@@ -28,6 +28,8 @@ Square = tuple[int, int]
 Fighters = Mapping[str, FighterSeen]
 _HELPLESS = ("unconscious", "dying", "stable")
 _BLOW_RANK = {"full_attack": 0, "attack": 1, "cast": 2}
+_BLOWS_AND_CASTS = ("full_attack", "attack", "cast")
+_BLOWS = ("full_attack", "attack")
 
 
 def _dist(a: Square, b: Square) -> int:
@@ -84,7 +86,8 @@ class SpellchromeHeuristic:
 
     def _rescue(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices
                 ) -> Action | None:
-        for spec in choices.of("cast"):
+        # a seat without spells has no cast listed (offers.spell_actions): nothing to ask
+        for spec in choices.of("cast") if me.has_spells else ():
             t = obs.by_id[text(spec.action, "target")]
             heal = me.spell_effect(text(spec.action, "spell")) == "heal"
             if heal and (t.status in ("dying", "unconscious") or 3 * t.hp <= t.max_hp) and not _provokes(spec):
@@ -104,7 +107,7 @@ class SpellchromeHeuristic:
         bare = me.wielding != "unarmed"
         best: Action | None = None
         best_key: tuple[int, int, int, str] | None = None
-        for kind in ("full_attack", "attack", "cast"):
+        for kind in _BLOWS_AND_CASTS if me.has_spells else _BLOWS:  # no casts listed without spells
             rank = _BLOW_RANK[kind]
             for spec in choices.of(kind):
                 action = spec.action

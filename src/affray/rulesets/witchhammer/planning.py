@@ -70,8 +70,7 @@ def open_planning(state: WitchHammerState) -> None:
 def _narrow(state: WitchHammerState, actor: str) -> None:
     """``actor`` is done with this phase: it leaves the window."""
     assert state.window is not None
-    w = state.window
-    state.window = Window(w.phase, tuple([a for a in w.actors if a != actor]), w.prompt, w.simultaneous)
+    state.window = state.window.without(actor)
 
 
 def everyone_ready(state: WitchHammerState) -> bool:

@@ -134,8 +134,9 @@ class Planner:
         self.statuses: Mapping[str, StatusInfo] = seen.statuses
         self.digests = digests if digests is not None else Digests()
         self.digests.follow(self.statuses)
-        self.defense: dict[tuple[str, ...], int] = {}  # filled by _plan, when a plan is not remembered
-        self.strikes: dict[Strike, float] = {}  # a strike's worth when in reach
+        # filled by _plan, when a plan is not remembered: Defense by aspects, a strike's worth when in reach
+        self.defense: dict[tuple[str, ...], int]
+        self.strikes: dict[Strike, float]
 
     @property
     def cards(self) -> Mapping[str, Card]:
@@ -214,6 +215,7 @@ class Planner:
         return list(chosen)
 
     def _plan(self, held: tuple[tuple[str, ...], tuple[int, ...]], gap: int, missing: int) -> list[str]:
+        self.defense, self.strikes = {}, {}
         hand = {c: n for c, n in zip(*held, strict=True) if n > 0 and self.cards[c].kind == "action"}
         profiles = {c: self.digests.profile(self.cards[c], self.statuses) for c in hand}
         chosen: list[str] = []
