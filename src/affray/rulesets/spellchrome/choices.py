@@ -54,11 +54,10 @@ class TurnChoices(Choices):
             return parts.moves().of(kind)
         if kind == "first_aid":
             return parts.aid()
+        if kind == "end_turn":
+            return parts.end()  # the one end of the turn, always listed last (offers.support_actions)
         if kind in SUPPORT_KINDS:
-            support = parts.support()
-            if kind == "end_turn" and support and support[-1].action["type"] == kind:
-                return support[-1:]  # the one end of the turn, always listed last (legal.support_actions)
-            return [s for s in support if s.action["type"] == kind]
+            return [s for s in parts.support() if s.action["type"] == kind]
         return []
 
     def derived(self, key: Hashable, build: Callable[[], T]) -> T:

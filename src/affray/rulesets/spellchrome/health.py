@@ -16,7 +16,7 @@ from affray.rulesets.spellchrome.events import Damaged, FightDecided, Healed, St
 from affray.rulesets.spellchrome.mechanics import (
     DYING_LOSS_DIE,
     STABILISE_DC,
-    apply_damage,
+    damage_roll,
     dying_step,
     heal,
     nonlethal_result,
@@ -30,7 +30,7 @@ def deal_damage(state: SpellchromeState, target: Combatant, amount: int, events:
                 steal_life: bool = False, nonlethal: bool = False, by: Combatant | None = None) -> None:
     """Apply damage through damage reduction, EX-HP and HP (SC-07, SC-B6) and update the target's state."""
     before = target.status
-    result = apply_damage(target.hp, target.ex_hp, amount, target.damage_reduction, steal_life,
+    result = damage_roll(target.hp, target.ex_hp, amount, target.damage_reduction, steal_life,
                           state.options.reduction_before_ex_hp)
     target.hp, target.ex_hp = result.hp, result.ex_hp
     target.taken += result.absorbed + result.to_hp

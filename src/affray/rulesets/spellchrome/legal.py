@@ -30,6 +30,7 @@ from affray.rulesets.spellchrome.movement import (
 )
 from affray.rulesets.spellchrome.offers import (
     attack_actions,
+    end_of_turn,
     first_aid_actions,
     provoke_note,
     spec,
@@ -305,6 +306,13 @@ class TurnListing:
                 support = [s for s in support if s.action["type"] != "give_up"]
             self._support = support
         return self._support
+
+    def end(self) -> list[ActionSpec]:
+        """The end of the turn, the support part's last spec, without the rest of it (most decisions that end a turn
+        ask for nothing else)."""
+        if self._support is not None:
+            return self._support[-1:]
+        return [end_of_turn(self.state, self.c, self.memo)]
 
     def all(self) -> list[ActionSpec]:
         return self.blows() + self.spells() + self.moves().specs + self.aid() + self.support()

@@ -167,6 +167,14 @@ def apply_damage(hp: int, ex_hp: int, damage: int, damage_reduction: int = 0, st
     return DamageResult(hp - through, ex_hp - absorbed, damage - absorbed - through, absorbed, through)
 
 
+@lru_cache(maxsize=8192)
+def damage_roll(hp: int, ex_hp: int, damage: int, damage_reduction: int, steal_life: bool, reduction_first: bool
+                ) -> DamageResult:
+    """:func:`apply_damage`, cached for the engine loop: a pure function of six small numbers whose result is frozen,
+    so sharing it is safe (the same blows land on the same hit points fight after fight). Rules: SC-07, SC-B6."""
+    return apply_damage(hp, ex_hp, damage, damage_reduction, steal_life, reduction_first)
+
+
 # -- hit points, dying and healing ---------------------------------------------------------------------
 
 def hp_state(hp: int, con_score: int = 10) -> HpState:

@@ -134,11 +134,16 @@ class _Seen:
 
     def __init__(self, state: SpellchromeState, viewer: Viewer) -> None:
         self.state, self.viewer = state, viewer
-        self.all = tuple(FighterSeen(c, controlled(viewer, a)) for a, c in state.combatants.items())
-        self.by_id: Mapping[str, FighterSeen] = MappingProxyType({f.id: f for f in self.all})
-        #: Per combatant, those of other sides, in order (sides do not change in a fight).
+        combatants = state.combatants
+        made = [FighterSeen(c, controlled(viewer, a)) for a, c in combatants.items()]
+        self.all = tuple(made)
+        self.by_id: Mapping[str, FighterSeen] = MappingProxyType(dict(zip(combatants, made, strict=True)))
+        # Per combatant, those of other sides, in order (sides do not change in a fight); read off the state, not
+        # through the windows' properties (every fight makes one of these per seat).
+        sides = [c.side for c in combatants.values()]
         self.foes: dict[str, tuple[FighterSeen, ...]] = {
-            f.id: tuple(g for g in self.all if g.side != f.side) for f in self.all}
+            a: tuple([f for f, other in zip(made, sides, strict=True) if other != side])
+            for a, side in zip(combatants, sides, strict=True)}
 
 
 class SpellchromeObservation(StateObservation[SpellchromeState]):

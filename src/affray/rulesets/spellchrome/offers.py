@@ -185,6 +185,11 @@ def support_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Mem
     return draws + rest if turn.move_left or turn.standard_left else rest
 
 
+def end_of_turn(state: SpellchromeState, c: Combatant, memo: Memo) -> ActionSpec:
+    """The end of the turn: the last of :func:`support_actions`, whatever is left of the turn, after the fight too."""
+    return memo.static(("spellchrome.support", c.id, c.wielding), _fixed_support, state, c)[1][-1]
+
+
 def _fixed_support(state: SpellchromeState, c: Combatant) -> tuple[list[ActionSpec], list[ActionSpec]]:
     """The draws of ``c`` holding what it holds, and giving up and the end of the turn: fixed for the match."""
     draws = [spec({"type": "draw", "weapon": wid}, f"take up {arm.name} (move action)")

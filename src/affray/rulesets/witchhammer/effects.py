@@ -14,7 +14,7 @@ from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.witchhammer import targeting
 from affray.rulesets.witchhammer.events import Checked, EffectChanged, PoiseChanged
-from affray.rulesets.witchhammer.mechanics import DIFFICULTY, save, skill_check
+from affray.rulesets.witchhammer.mechanics import DIFFICULTY, save_roll, skill_check
 from affray.rulesets.witchhammer.state import CheckNode, Fighter, SaveNode, Status, WitchHammerState
 from affray.rulesets.witchhammer.wounds import crits_on, d20, hurt, malus_of, wound
 
@@ -155,7 +155,7 @@ def saving_throw(state: WitchHammerState, f: Fighter, node: SaveNode, rng: RNG, 
     diff = difficulty_of(node["difficulty"])
     what = f"{node['save']} save" if journal.loud else ""  # only events name the roll
     natural = d20(rng, f.id, what, bonus + malus, journal)
-    result = save(natural, bonus, malus, diff, crits=crits_on(state, "check"))
+    result = save_roll(natural, bonus, malus, diff, crits_on(state, "check"))
     if journal.loud:
         journal.append(Checked(f.id, what, result.total, diff, result.success))
     return result.success
