@@ -24,6 +24,7 @@ import hashlib
 import hmac
 import random
 import secrets
+from collections.abc import Callable
 from typing import Protocol
 
 _SPACE = 1 << 64
@@ -141,8 +142,9 @@ class FastRNG:
     __slots__ = ("_bits", "_salts", "_seed", "index")
 
     def __init__(self, seed: int) -> None:
-        # The Mersenne Twister's raw bits, drawn as random.Random._randbelow draws them (see die)
-        self._bits = random.Random(seed).getrandbits
+        # The Mersenne Twister's raw bits, drawn as random.Random._randbelow draws them (see die). Seeding it takes
+        # microseconds, so it is seeded at the first draw: a simulated fight's policies mostly never draw.
+        self._bits: Callable[[int], int] | None = None
         self._seed = seed
         self._salts: random.Random | None = None  # made on the first salt: most fights seal nothing
         self.index = 0
@@ -152,6 +154,8 @@ class FastRNG:
         # the two): k bits, drawn again until below ``sides``. It is randrange's unbiased core without its checks.
         self.index += 1
         bits = self._bits
+        if bits is None:
+            bits = self._bits = random.Random(self._seed).getrandbits
         k = sides.bit_length()
         r = bits(k)
         while r >= sides:

@@ -40,13 +40,25 @@ def opponent_squares(state: SpellchromeState, mover: Combatant, tumble: bool = F
     return {o.pos for o in state.foes_of(mover) if not o.helpless and (o.fills_square or not tumble)}
 
 
-def threateners(state: SpellchromeState, mover: Combatant, pos: Pos) -> list[Combatant]:
-    """Foes that threaten ``pos``: able, melee-armed and adjacent (SC-27, ruling SC-R3), in turn order."""
+def threateners(state: SpellchromeState, mover: Combatant, pos: Pos, armed: list[Combatant] | None = None
+                ) -> list[Combatant]:
+    """Foes that threaten ``pos``: able, melee-armed and adjacent (SC-27, ruling SC-R3), in turn order. ``armed``:
+    :func:`melee_foes` of ``mover``, when the caller asks about several squares of one state (a walk)."""
+    if armed is not None:
+        x, y = pos
+        return [f for f in armed if max(abs(f.pos[0] - x), abs(f.pos[1] - y)) == 1]  # adjacent, in turn order
     foes = [f for f in state.foes_of(mover) if f.melee_armed and adjacent(f.pos, pos)]
     if len(foes) < 2:
         return foes  # nothing to order (most squares have one threatener or none)
     order = {a: i for i, a in enumerate(state.order)}
     return sorted(foes, key=lambda f: order.get(f.id, len(order)))
+
+
+def melee_foes(state: SpellchromeState, mover: Combatant) -> list[Combatant]:
+    """``mover``'s foes that are able and melee-armed (SC-27, ruling SC-R3), in turn order: those
+    :func:`threateners` picks from."""
+    order = {a: i for i, a in enumerate(state.order)}
+    return sorted([f for f in state.foes_of(mover) if f.melee_armed], key=lambda f: order.get(f.id, len(order)))
 
 
 def threat_map(state: SpellchromeState, mover: Combatant) -> Threats:

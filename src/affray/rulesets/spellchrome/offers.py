@@ -102,14 +102,14 @@ def attack_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo
     for t in state.combatants.values():
         if t.side == side or t.surrendered or t.out:
             continue
-        able = t.able
-        if not able and t.hp_state == "dead":  # one who is able is not dead: most foes need one question
-            continue
         there = t.pos
         dx, dy = hx - there[0], hy - there[1]
         d = max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy)  # the grid distance, inline: every turn asks
         if d > 1 and close:
             continue  # nothing reaches: the weapon in hand and unarmed are both close
+        able = t.able
+        if not able and t.hp_state == "dead":  # one who is able is not dead: most foes need one question
+            continue
         if blows is None:
             blows = specs_cache(memo, "spellchrome.blows")
         helpless = () if able else (f"{t.name} is helpless ({t.status})",)

@@ -10,7 +10,7 @@ Rules: WH-02, WH-03, WH-B18, WH-B20; DESIGN.md contracts 2 and 6.
 
 from __future__ import annotations
 
-from functools import partial
+from functools import lru_cache, partial
 from typing import cast
 
 from affray.core.engine import GM, Action, ActionSpec, Rejected, Window
@@ -149,15 +149,23 @@ def apply(state: WitchHammerState, f: Fighter, action: Action, cards: list[str],
 def _commit(state: WitchHammerState, f: Fighter, card_id: str, slot: int, rng: RNG, journal: Journal) -> None:
     """``card_id`` face down in ``slot`` (0: the Psych card) as a sealed commit; a quiet journal keeps it unsalted
     and undigested (no die moves either way). Rules: WH-02, WH-03; DESIGN.md contract 6."""
-    seal = f"v{state.vignette}.{f.id}.{'psych' if slot == 0 else f'slot{slot}'}"
+    seal = seal_name(state.vignette, f.id, slot)
     payload = {"card": card_id, "slot": slot, "vignette": state.vignette}
-    sealed = Sealed.commit(f.id, seal, payload, rng, loud=journal.loud)
+    # quiet: Sealed.commit's unsalted, undigested seal, made without its call (every card placed in a quiet fight)
+    sealed = Sealed.commit(f.id, seal, payload, rng) if journal.loud else Sealed(f.id, seal, payload, b"", "")
     if slot == 0:
         f.psych = sealed
     else:
         f.slots.append(sealed)
     if journal.loud:
         journal.append(Committed(f.id, seal, sealed.digest))
+
+
+@lru_cache(maxsize=4096)
+def seal_name(vignette: int, actor: str, slot: int) -> str:
+    """A face-down card's seal name: ``v3.bruna.slot1``, ``v3.bruna.psych`` (slot 0). A pure function of three small
+    values, kept (bounded): every card placed asks, and the same few come back fight after fight."""
+    return f"v{vignette}.{actor}.{'psych' if slot == 0 else f'slot{slot}'}"
 
 
 def lock_in(state: WitchHammerState, f: Fighter, placed: int, rng: RNG, journal: Journal) -> None:
