@@ -17,6 +17,7 @@ from affray.core.engine import Action, ActionSpec
 from affray.core.fields import text
 from affray.core.grid import DIRECTIONS, Pos, open_squares
 from affray.core.memo import Cache, Memo
+from affray.core.policy import Choices
 from affray.rulesets.spellchrome.health import after_the_fight
 from affray.rulesets.spellchrome.mechanics import squares
 from affray.rulesets.spellchrome.movement import (
@@ -247,15 +248,18 @@ def movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> M
     return found
 
 
-class TurnListing:
+class TurnListing(Choices):
     """``c``'s turn listing in its parts, each built when first asked: blows (attacks and full attacks), spells,
     movement (:class:`Moves`), first aid and support (draws, giving up, the end of the turn). :meth:`all` is their
     concatenation, in that order; after the fight (SC-04) there are no blows, only healing spells, and no giving
-    up. ``memo`` is the match's."""
+    up. ``memo`` is the match's. It is the actor's :class:`~affray.core.policy.Choices` over that listing too
+    (:class:`~.choices.TurnChoices` answers their questions part by part): one object per decision."""
 
     __slots__ = ("_aid", "_blows", "_moves", "_spells", "_split", "_support", "after", "c", "memo", "state", "turn")
 
     def __init__(self, state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> None:
+        # Choices' fields, set here rather than through super() (its listing is all(), below)
+        self.actor, self._all = c.id, None
         self.state, self.c, self.turn, self.memo = state, c, turn, memo
         self.after = after_the_fight(state)
         self._blows: list[ActionSpec] | None = None
@@ -315,7 +319,9 @@ class TurnListing:
         return [end_of_turn(self.state, self.c, self.memo)]
 
     def all(self) -> list[ActionSpec]:
-        return self.blows() + self.spells() + self.moves().specs + self.aid() + self.support()
+        if self._all is None:
+            self._all = self.blows() + self.spells() + self.moves().specs + self.aid() + self.support()
+        return self._all
 
 
 def turn_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo | None = None) -> list[ActionSpec]:

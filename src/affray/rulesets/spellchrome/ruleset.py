@@ -115,7 +115,7 @@ class SpellchromeRuleset:
 
     def choices(self, state: SpellchromeState, actor: str, memo: Memo | None = None) -> Choices:
         """The actor's legal actions, answered part by part on its turn (:mod:`.choices`)."""
-        return choices_for(state, actor, memo, self.legal)
+        return choices_for(state, actor, memo, self)
 
     def observe(self, state: SpellchromeState, viewer: Viewer, actor: str, memo: Memo | None = None
                 ) -> SpellchromeObservation:
