@@ -57,7 +57,7 @@ class SpellchromeHeuristic:
     name = "heuristic"
 
     def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
-        obs = _seen(seen)
+        obs = seen if type(seen) is SpellchromeObservation else _seen(seen)  # _seen(), at once when it is one
         if obs.phase == "attack_of_opportunity":
             return _first(choices, "attack_of_opportunity")
         me = obs.me  # choices.actor's

@@ -149,10 +149,12 @@ class _Seen:
     """A seat's windows on every combatant of one state, in actor order and by id. A window reads its combatant as
     it is now, and a match keeps its combatants for good, so they are made once per match and seat."""
 
-    __slots__ = ("all", "by_id", "state", "viewer")
+    __slots__ = ("all", "by_id", "state", "statuses", "viewer")
 
     def __init__(self, state: WitchHammerState, viewer: Viewer, memo: Memo) -> None:
         self.state, self.viewer = state, viewer
+        #: The setup's status table, read-only, the same object for the whole match (and every match of its store).
+        self.statuses: Mapping[str, StatusInfo] = memo.static("wh.statuses.ro", _read_only_statuses, state, memo)
         marks = sight(state, viewer, memo)[0]
         self.all = tuple([SeenFighter(state, f, m[0], m[1])
                           for f, m in zip(state.fighters.values(), marks, strict=True)])
@@ -205,12 +207,12 @@ class WitchHammerObservation(StateObservation[WitchHammerState]):
         if me is None:
             return ()
         side = me.side
-        return tuple([s for s in self._fighters().all if not s._f.out and s._f.side != side])
+        return tuple([s for s in (self._seen or self._fighters()).all if not s._f.out and s._f.side != side])
 
     @property
     def me(self) -> SeenFighter | None:
         """The combatant the policy acts for (``None`` for the GM, who rules and calls time but fights no one)."""
-        return self._fighters().by_id.get(self._actor)
+        return (self._seen or self._fighters()).by_id.get(self._actor)
 
     @property
     def cards(self) -> Mapping[str, CardInfo]:
@@ -223,7 +225,7 @@ class WitchHammerObservation(StateObservation[WitchHammerState]):
     def statuses(self) -> Mapping[str, StatusInfo]:
         """The setup's status table, the same object for every observation of the match (policies may key their
         digests by it)."""
-        return self._memo.static("wh.statuses.ro", _read_only_statuses, self._state, self._memo)
+        return (self._seen or self._fighters()).statuses
 
     def view(self) -> WitchHammerView:
         """The seat's whole typed view (through the match's memo)."""

@@ -133,7 +133,8 @@ class Planner:
         self._cards: Mapping[str, Card] | None = None
         self.statuses: Mapping[str, StatusInfo] = seen.statuses
         self.digests = digests if digests is not None else Digests()
-        self.digests.follow(self.statuses)
+        if self.statuses is not self.digests.table:  # Digests.follow's question, asked here first: every decision
+            self.digests.follow(self.statuses)
         # filled by _plan, when a plan is not remembered: Defense by aspects, a strike's worth when in reach
         self.defense: dict[tuple[str, ...], int]
         self.strikes: dict[Strike, float]
@@ -289,7 +290,7 @@ class WitchHammerHeuristic:
         self.digests = Digests()
 
     def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
-        obs = observed(seen)
+        obs = seen if type(seen) is WitchHammerObservation else observed(seen)  # observed(), at once when it is one
         phase, me = obs.phase, obs.me
         if phase not in ("psych", "planning") or me is None:
             return choices.all()[0].action

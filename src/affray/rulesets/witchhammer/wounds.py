@@ -48,7 +48,8 @@ def malus_of(state: WitchHammerState, f: Fighter) -> int:
     wounds = f.max_health - f.health
     if wounds <= 0 or (f.kind == "monster" and not state.options.malus_applies_to_monsters):
         return f.mod_malus  # no Health lost, or a monster spared by the option: Fighter.health_malus is 0
-    return f.health_malus(True) + f.mod_malus
+    table = f.malus_by_wounds  # Fighter.health_malus(True), inline: every blow asks twice
+    return (table[wounds] if wounds < len(table) else table[-1]) + f.mod_malus
 
 
 def hurt(state: WitchHammerState, target: Fighter, damage: int, rng: RNG, journal: Journal, source: str, *,
