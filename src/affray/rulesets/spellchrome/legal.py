@@ -30,7 +30,9 @@ from affray.rulesets.spellchrome.movement import (
     whole_of,
 )
 from affray.rulesets.spellchrome.offers import (
-    attack_actions,
+    NO_BLOWS,
+    Blows,
+    blows_by_kind,
     end_of_turn,
     first_aid_actions,
     provoke_note,
@@ -255,33 +257,33 @@ class TurnListing(Choices):
     up. ``memo`` is the match's. It is the actor's :class:`~affray.core.policy.Choices` over that listing too
     (:class:`~.choices.TurnChoices` answers their questions part by part): one object per decision."""
 
-    __slots__ = ("_aid", "_blows", "_moves", "_spells", "_split", "_support", "after", "c", "memo", "state", "turn")
+    __slots__ = ("_aid", "_blows", "_moves", "_spells", "_support", "after", "c", "memo", "state", "turn")
 
     def __init__(self, state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> None:
         # Choices' fields, set here rather than through super() (its listing is all(), below)
         self.actor, self._all = c.id, None
         self.state, self.c, self.turn, self.memo = state, c, turn, memo
         self.after = after_the_fight(state)
-        self._blows: list[ActionSpec] | None = None
-        self._split: dict[str, list[ActionSpec]] | None = None
+        self._blows: Blows | None = None
         self._spells: list[ActionSpec] | None = None
         self._moves: Moves | None = None
         self._aid: list[ActionSpec] | None = None
         self._support: list[ActionSpec] | None = None
 
+    def _blows_by_kind(self) -> Blows:
+        found = self._blows
+        if found is None:
+            found = self._blows = NO_BLOWS if self.after else blows_by_kind(self.state, self.c, self.turn, self.memo)
+        return found
+
     def blows(self) -> list[ActionSpec]:
-        if self._blows is None:
-            self._blows = [] if self.after else attack_actions(self.state, self.c, self.turn, self.memo)
-        return self._blows
+        return self._blows_by_kind()[0]
 
     def blows_of(self, kind: str) -> list[ActionSpec]:
         """The blows of type ``kind`` (attack or full_attack), in listing order."""
-        split = self._split
-        if split is None:
-            split = self._split = {"attack": [], "full_attack": []}
-            for s in self.blows():
-                split[str(s.action["type"])].append(s)  # the blows' own specs: attack or full_attack
-        return split.get(kind, [])
+        if kind == "attack":
+            return self._blows_by_kind()[1]
+        return self._blows_by_kind()[2] if kind == "full_attack" else []
 
     def spells(self) -> list[ActionSpec]:
         if self._spells is None:

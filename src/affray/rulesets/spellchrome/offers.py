@@ -82,14 +82,22 @@ def _blow(specs: Cache[Hashable, ActionSpec], kind: str, t: Combatant, arm: Arm,
     return found
 
 
-def attack_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
-    """An attack on each foe in reach with the weapon in hand and unarmed, and a full attack with the weapon in hand
-    when the turn allows one and there are iterative attacks (SC-15, SC-B1), with their warnings (SC-28)."""
+Blows = tuple[list[ActionSpec], list[ActionSpec], list[ActionSpec]]
+NO_BLOWS: Blows = ([], [], [])  # read-only, like every listing
+
+
+def blows_by_kind(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> Blows:
+    """The blows on offer: an attack on each foe in reach with the weapon in hand and unarmed, and a full attack with
+    the weapon in hand when the turn allows one and there are iterative attacks (SC-15, SC-B1), with their warnings
+    (SC-28); and the same blows by kind, the attacks and the full attacks, each in listing order (a policy asks for
+    one kind at a time)."""
     if not turn.standard_left:
-        return []
+        return NO_BLOWS
     full_ok = (turn.move_left or turn.move_used_for == "step") and not turn.moved
     full_ok = full_ok and blows_in_full_attack(c.base_attack) > 1
     specs: list[ActionSpec] = []
+    attacks: list[ActionSpec] = []
+    fulls: list[ActionSpec] = []
     wielding = c.wielding
     arms = (c.arms[wielding],) if wielding == "unarmed" else (c.arms[wielding], c.arms["unarmed"])
     close = arms[0].kind in CLOSE_KINDS
@@ -123,11 +131,14 @@ def attack_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo
             if helpless:
                 notes = (*notes, *helpless)
             # the match's spec of this blow (_blow), found without a call when it is there: nearly always
-            specs.append(blows.get(("attack", t.id, arm.id, notes)) or _blow(blows, "attack", t, arm, notes))
+            one = blows.get(("attack", t.id, arm.id, notes)) or _blow(blows, "attack", t, arm, notes)
+            specs.append(one)
+            attacks.append(one)
             if full_ok and arm.id == wielding:
-                specs.append(blows.get(("full_attack", t.id, arm.id, notes))
-                             or _blow(blows, "full_attack", t, arm, notes))
-    return specs
+                full = blows.get(("full_attack", t.id, arm.id, notes)) or _blow(blows, "full_attack", t, arm, notes)
+                specs.append(full)
+                fulls.append(full)
+    return specs, attacks, fulls
 
 
 def spell_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:

@@ -50,15 +50,11 @@ def resolve(state: WitchHammerState, turn: Turn, node: AttackNode) -> list[Follo
     return strike(state, turn, target, node)
 
 
-def card_defense(f: Fighter) -> int:
-    return f.card.defense if f.card is not None else 0
-
-
 def target_defense(state: WitchHammerState, t: Fighter, aspects: list[str]) -> int:
     """Defense against an attack with ``aspects``: full or halved normal Defense, plus the matching aspect
     Defenses, minus the Malus once. Rules: WH-12, WH-13, WH-14, WH-B16."""
     card = t.card
-    normal = t.defense + t.mod_defense + (card.defense if card is not None else 0)  # card_defense(t), inline
+    normal = t.defense + t.mod_defense + (card.defense if card is not None else 0)  # the card in force's
     aspect = 0
     for a in aspects:
         if a != "melee":

@@ -192,16 +192,6 @@ class Fighter:
         """Able to act: not down, defeated or dead (WH-22)."""
         return not self.out
 
-    def health_malus(self, monsters_too: bool) -> int:
-        """The Health-loss Malus (WH-20, WH-B6): a lookup by wounds taken."""
-        if self.kind == "monster" and not monsters_too:
-            return 0
-        wounds = self.max_health - self.health
-        if wounds <= 0:
-            return 0
-        table = self.malus_by_wounds
-        return table[wounds] if wounds < len(table) else table[-1]
-
     def refresh_mods(self) -> None:
         """Recompute the sums of status modifiers after a status starts or ends (WH-21)."""
         a = d = i = m = mv = 0
