@@ -40,17 +40,18 @@ class TurnChoices(TurnListing):
         return bool(self.support() or self.aid() or self.blows() or self.spells() or self.moves().specs)
 
     def of(self, kind: str) -> list[ActionSpec]:
-        # the lists of one part are returned as they are kept: read-only, like every listing
+        # the lists of one part are returned as they are kept: read-only, like every listing; the kinds asked most
+        # (by the heuristic, at every decision) are looked for first
         if kind in BLOW_KINDS:
             return self.blows_of(kind)
-        if kind == "cast":
-            return self.spells()
-        if kind in MOVE_KINDS:
-            return self.moves().of(kind)
         if kind == "first_aid":
             return self.aid()
         if kind == "end_turn":
             return self.end()  # the one end of the turn, always listed last (offers.support_actions)
+        if kind in MOVE_KINDS:
+            return self.moves().of(kind)
+        if kind == "cast":
+            return self.spells()
         if kind in SUPPORT_KINDS:
             return [s for s in self.support() if s.action["type"] == kind]
         return []

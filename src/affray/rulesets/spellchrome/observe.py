@@ -9,8 +9,9 @@ the seat's whole typed view (through the match's memo), the same one :meth:`Spel
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Protocol
 
 from affray.core.engine import Viewer
 from affray.core.memo import Memo
@@ -20,8 +21,12 @@ from affray.rulesets.spellchrome.health import after_the_fight
 from affray.rulesets.spellchrome.state import MELEE_KINDS, Combatant, SpellchromeState
 from affray.rulesets.spellchrome.views import SpellchromeView
 
-#: The ruleset's ``view(state, viewer, memo)``: the seat's whole typed view.
-WholeView = Callable[[SpellchromeState, Viewer, Memo], SpellchromeView]
+
+class WholeView(Protocol):
+    """What makes a seat's whole typed view: the ruleset (its ``view(state, viewer, memo)``), handed over as it is, so
+    that no bound method is made for every decision."""
+
+    def view(self, state: SpellchromeState, viewer: Viewer, memo: Memo | None = None) -> SpellchromeView: ...
 
 Square = tuple[int, int]
 
@@ -236,4 +241,4 @@ class SpellchromeObservation(StateObservation[SpellchromeState]):
 
     def view(self) -> SpellchromeView:
         """The seat's whole typed view (built once per version through the match's memo)."""
-        return self._whole(self._state, self._viewer, self._memo)
+        return self._whole.view(self._state, self._viewer, self._memo)

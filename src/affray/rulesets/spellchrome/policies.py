@@ -124,15 +124,15 @@ class SpellchromeHeuristic:
         """A shooter or caster in melee steps or withdraws out of reach before acting (SC-27 (d), (e))."""
         if me.weapon_kind != "ranged" and not me.has_spells:
             return None
-        menace = [c.at for c in obs.foes if c.melee_armed]
-        if not menace:
-            return None
         hx, hy = me.at
-        for px, py in menace:  # is any of them adjacent? (a plain loop: every decision of a shooter asks)
-            if max(abs(hx - px), abs(hy - py)) == 1:
+        foes = obs.foes
+        for c in foes:  # is a melee-armed foe adjacent? (a plain loop, where first: every decision of a shooter asks)
+            px, py = c.at
+            if max(abs(hx - px), abs(hy - py)) == 1 and c.melee_armed:
                 break
         else:
             return None
+        menace = [c.at for c in foes if c.melee_armed]
         for kind in ("step", "withdraw"):
             for (x, y, _), spec in zip(move_ends(choices, kind), choices.of(kind), strict=True):
                 if all(_dist((x, y), p) > 1 for p in menace):

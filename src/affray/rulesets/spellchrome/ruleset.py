@@ -120,7 +120,7 @@ class SpellchromeRuleset:
     def observe(self, state: SpellchromeState, viewer: Viewer, actor: str, memo: Memo | None = None
                 ) -> SpellchromeObservation:
         """What ``viewer``'s seat sees for ``actor``'s policy, read lazily (:mod:`.observe`)."""
-        return SpellchromeObservation(state, viewer, actor, memo, self.view)
+        return SpellchromeObservation(state, viewer, actor, memo, self)
 
     def step(self, state: SpellchromeState, actor: str, action: Action, rng: RNG,
              journal: Journal | None = None) -> StepResult:
