@@ -99,18 +99,22 @@ def tick(state: WitchHammerState, f: Fighter, rng: RNG, journal: Journal) -> Non
 
 def expire(f: Fighter, journal: Journal) -> None:
     """At the end of ``f``'s turn every counted status loses a round; spent ones end (WH-B11)."""
-    if not f.statuses:
+    statuses = f.statuses
+    if not statuses:
         return
-    kept: list[Status] = []
-    for s in f.statuses:
+    kept: list[Status] | None = None  # made only once one ends: most turns end none (vignette-long effects)
+    for i, s in enumerate(statuses):
         if s.rounds > 0:
             s.rounds -= 1
             if s.rounds == 0:
                 if journal.loud:
                     journal.append(EffectChanged(f.id, s.status.name, "ended", 0))
+                if kept is None:
+                    kept = statuses[:i]
                 continue
-        kept.append(s)
-    if len(kept) != len(f.statuses):
+        if kept is not None:
+            kept.append(s)
+    if kept is not None:
         f.statuses = kept
         f.refresh_mods()
 

@@ -182,6 +182,7 @@ class Fighter:
     mod_defenses: dict[str, int] = field(default_factory=dict)
     stunned: bool = False
     no_recovery: bool = False
+    ticking: bool = False  # a status in force ticks at the start of its turns (bleeding, burning: WH-24)
     afflictions: list[str] = field(default_factory=list)
     fate: str = ""  # after combat: "", "stable", "dead"
     dealt: int = 0  # damage (Poise and Health) dealt to others, for simulation reports
@@ -193,10 +194,10 @@ class Fighter:
         return not self.out
 
     def refresh_mods(self) -> None:
-        """Recompute the sums of status modifiers after a status starts or ends (WH-21)."""
+        """Recompute the sums of status modifiers after a status starts or ends (WH-21), and whether one ticks."""
         a = d = i = m = mv = 0
         aspects: dict[str, int] = {}
-        stunned = blocked = False
+        stunned = blocked = ticking = False
         for s in self.statuses:
             sd = s.status
             a += sd.attack
@@ -206,10 +207,11 @@ class Fighter:
             mv += sd.move
             stunned = stunned or sd.skip_turn
             blocked = blocked or sd.no_poise_recovery
+            ticking = ticking or sd.ticks
             for k, v in sd.defenses.items():
                 aspects[k] = aspects.get(k, 0) + v
         self.mod_attack, self.mod_defense, self.mod_init, self.mod_malus, self.mod_move = a, d, i, m, mv
-        self.mod_defenses, self.stunned, self.no_recovery = aspects, stunned, blocked
+        self.mod_defenses, self.stunned, self.no_recovery, self.ticking = aspects, stunned, blocked, ticking
 
 
 @dataclass(slots=True)

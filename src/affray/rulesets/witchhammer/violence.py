@@ -131,7 +131,7 @@ def take_turn(state: WitchHammerState, f: Fighter, rng: RNG, journal: Journal) -
         return
     card = f.card
     stunned = f.stunned
-    if f.statuses and (not stunned or state.options.tick_when_stunned):
+    if f.ticking and (not stunned or state.options.tick_when_stunned):  # a status that ticks (most of them do not)
         tick(state, f, rng, journal)
     if not f.out:
         if stunned:
