@@ -59,7 +59,8 @@ def _viewers(actors: Mapping[str, str], seats: Mapping[str, str] | None, shared:
     setup-only parts by viewer there, and a key found by identity is found without comparing viewers."""
     if shared is None:
         return viewers_of(actors, seats)
-    key = ("affray.sim.fast.viewers", tuple(actors.items()), tuple(sorted((seats or {}).items())))
+    # the viewers depend on the actors' ids and the seats only (viewers_of): the names are left out of the key
+    key = ("affray.sim.fast.viewers", tuple(actors), tuple(sorted(seats.items())) if seats else ())
     found = shared.get(key)
     if not isinstance(found, dict):
         found = shared[key] = viewers_of(actors, seats)
