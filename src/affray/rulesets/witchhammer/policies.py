@@ -247,6 +247,15 @@ class Planner:
             chosen = memo[key] = self._psych(later)
         return chosen
 
+    @staticmethod
+    def remembered_psych(seen: WitchHammerObservation, me: SeenFighter, digests: Digests) -> str | None:
+        """:meth:`psych`'s answer when ``digests`` remember it, without making a planner (half of the decisions are
+        Psych ones, and most are remembered); ``""`` when they do not."""
+        statuses = seen.statuses
+        if statuses is not digests.table:
+            digests.follow(statuses)
+        return digests.choices.get((me.held or ((), ()), seen.vignette > 1), "")
+
     def _psych(self, later: bool) -> str | None:
         best: tuple[float, str] | None = None
         digests = self.digests.psych  # by card id: the digests follow the setup's tables (Digests.follow)
@@ -294,15 +303,18 @@ class WitchHammerHeuristic:
         phase, me = obs.phase, obs.me
         if phase not in ("psych", "planning") or me is None:
             return choices.all()[0].action
-        planner = Planner(obs, me, self.digests)
         cards: list[str]
         if phase == "psych":
             placed = me.psych_placed
-            card = planner.psych() if not placed else None
+            card = None
+            if not placed:
+                card = Planner.remembered_psych(obs, me, self.digests)
+                if card == "":
+                    card = Planner(obs, me, self.digests).psych()
             cards = [card] if card is not None else []
         else:
             placed = me.placed > 0
-            cards = planner.plan()
+            cards = Planner(obs, me, self.digests).plan()
         wanted: Action = {"type": "commit", "cards": [*cards]} if cards else {"type": "ready"}
         if not placed:
             return wanted  # nothing placed yet: every ordered pair of cards in hand is listed (planning.legal)
