@@ -61,7 +61,7 @@ class SpellchromeHeuristic:
         if obs.phase == "attack_of_opportunity":
             return _first(choices, "attack_of_opportunity")
         me = obs.me  # choices.actor's
-        targets = self._targets(obs, me)
+        targets, every_able = self._targets(obs, me)
         # spells, first aid and blows all take the standard action (SC-15): none is listed once it is spent
         if obs.standard_left:
             action = self._rescue(obs, me, targets, choices)
@@ -71,18 +71,26 @@ class SpellchromeHeuristic:
                 return action
         action = self._reposition_to_shoot(obs, me, targets, choices)
         if action is None:
-            action = self._move(obs, me, targets, choices)
+            action = self._move(obs, me, targets, choices, every_able)
         return action if action is not None else _first(choices, "end_turn")
 
     @staticmethod
-    def _targets(obs: SpellchromeObservation, me: FighterSeen) -> Fighters:
-        """The foes it may strike: the able ones, and the helpless too for a monster or NPC under ruling SC-R7."""
-        finish = obs.monsters_finish_the_dying and me.kind != "character"
+    def _targets(obs: SpellchromeObservation, me: FighterSeen) -> tuple[Fighters, bool]:
+        """The foes it may strike: the able ones, and the helpless too for a monster or NPC under ruling SC-R7; and
+        whether they are all able."""
+        finish: bool | None = None  # asked only about a foe that is not able
         found = {}
+        every_able = True
         for c in obs.foes:  # a plain loop: this runs for every decision
-            if c.able or (finish and c.status in _HELPLESS):
+            if c.able:
                 found[c.id] = c
-        return found
+                continue
+            if finish is None:
+                finish = obs.monsters_finish_the_dying and me.kind != "character"
+            if finish and c.status in _HELPLESS:
+                found[c.id] = c
+                every_able = False
+        return found, every_able
 
     def _rescue(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices
                 ) -> Action | None:
@@ -139,27 +147,24 @@ class SpellchromeHeuristic:
                     return spec.action
         return None
 
-    def _move(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices
-              ) -> Action | None:
+    def _move(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices,
+              every_able: bool) -> Action | None:
         if not targets:
             return None
         ranged = me.weapon_kind == "ranged"
         reach = max(2, me.weapon_range) if ranged else 1
-        spots = [t.at for t in targets.values()]
         mx, my = me.at
+        spots = []
         here = -1
-        for tx, ty in spots:  # the distance to the nearest target, in a plain loop (every decision asks)
-            d = max(abs(mx - tx), abs(my - ty))
+        for t in targets.values():  # the distance to the nearest target, in a plain loop (every decision asks)
+            spot = t.at
+            spots.append(spot)
+            d = max(abs(mx - spot[0]), abs(my - spot[1]))
             if here < 0 or d < here:
                 here = d
         # No move can beat standing here when here is already the best a gap can be: 0, or -1 (a melee fighter
         # ending on a helpless target's square; able targets' squares are never legal end squares, SC-24).
-        floor = 0
-        if not ranged:
-            for t in targets.values():
-                if not t.able:
-                    floor = -1
-                    break
+        floor = 0 if ranged or every_able else -1
         current = max(0, here - reach) if ranged else here - 1
         if current <= floor:
             return None
