@@ -209,3 +209,26 @@ def test_choices_answer_from_the_state_as_the_listing_does() -> None:
     assert choices.allows({"type": "commit", "cards": ["sword_swing", "dodge_away"]})
     assert not choices.allows({"type": "commit", "cards": ["sword_swing", "sword_swing"]})
     assert not choices.allows({"type": "commit", "cards": ["sword_swing", "dodge_away", "haymaker"]})
+
+
+def test_matches_sharing_a_setup_store_start_from_their_own_copies_of_its_fighters() -> None:
+    """build_state with a shared memo: the starting fighters are built once and each match gets its own copies
+    (setup.fresh), equal field by field to those built for a match alone, with their own tables, deck and hand; the
+    map is the same object for all of them (the caches keyed by map find it by identity)."""
+    from affray.core.memo import Memo
+    from affray.core.options import parse_options
+    from affray.rulesets.witchhammer.options import WitchHammerOptions
+    from affray.rulesets.witchhammer.setup import build_state, witchhammer_setup
+
+    for example in sorted((Path(affray.__file__).parents[2] / "examples" / "witchhammer").glob("*.yaml")):
+        scenario = affray.load_scenario(example)
+        setup = witchhammer_setup(scenario.setup)
+        options = parse_options(WitchHammerOptions, scenario.options)
+        shared: dict[Any, Any] = {}
+        first, second = build_state(setup, options, Memo(shared)), build_state(setup, options, Memo(shared))
+        assert first.fighters == second.fighters == build_state(setup, options).fighters, example.name
+        assert first.grid is second.grid, example.name
+        for a, f in first.fighters.items():
+            other = second.fighters[a]
+            assert f is not other and f.deck is not other.deck and f.hand is not other.hand, example.name
+            assert f.defenses is not other.defenses and f.statuses is not other.statuses, example.name
