@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
 from affray.core.events import Event
@@ -123,24 +124,14 @@ class Window:
     def without(self, actor: str) -> Window:
         """This window less ``actor``, whose part is done (WitchHammer's Psych and Planning narrow at every
         decision)."""
-        return _window(self.phase, tuple([a for a in self.actors if a != actor]), self.prompt, self.simultaneous)
+        return _without(self.phase, self.actors, self.prompt, self.simultaneous, actor)
 
 
-# A frozen dataclass's __init__ sets each field through object.__setattr__, twice the cost of setting it through its
-# slot's descriptor, which is what that __init__ ends up doing: _window makes the very same value that way.
-_NEW_WINDOW = object.__new__
-_SET_WINDOW = tuple(vars(Window)[name].__set__ for name in ("phase", "actors", "prompt", "simultaneous"))
-
-
-def _window(phase: str, actors: tuple[str, ...], prompt: str, simultaneous: str) -> Window:
-    """``Window(phase, actors, prompt, simultaneous)``, made without the frozen dataclass's __init__ (above)."""
-    w: Window = _NEW_WINDOW(Window)
-    set_phase, set_actors, set_prompt, set_simultaneous = _SET_WINDOW
-    set_phase(w, phase)
-    set_actors(w, actors)
-    set_prompt(w, prompt)
-    set_simultaneous(w, simultaneous)
-    return w
+@lru_cache(maxsize=4096)
+def _without(phase: str, actors: tuple[str, ...], prompt: str, simultaneous: str, actor: str) -> Window:
+    """:meth:`Window.without`: a pure function of immutable values, memoised (bounded): the same few windows narrow
+    the same ways vignette after vignette and fight after fight, and a window is an immutable value to share."""
+    return Window(phase, tuple([a for a in actors if a != actor]), prompt, simultaneous)
 
 
 #: The ``Outcome.reason`` of a fight that ended because a side got away (Sim HuD, WL-B14): neither a win nor a draw.

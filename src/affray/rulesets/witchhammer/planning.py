@@ -46,8 +46,7 @@ def open_psych(state: WitchHammerState) -> bool:
         return False
     state.phase = "psych"
     # Everyone plays at once (simultaneous): a choice made at an earlier version of this vignette's Psych stands.
-    state.window = Window("psych", tuple(actors), "Play a Psych card face down, or none, then be ready",
-                          f"v{state.vignette}.psych")
+    state.window = opened("psych", tuple(actors), state.vignette)
     return True
 
 
@@ -62,8 +61,19 @@ def open_planning(state: WitchHammerState) -> None:
     if state.options.drama_timer:
         actors.append(GM)
     state.phase = "planning"
-    state.window = Window("planning", tuple(actors), "Place two Action cards face down, in order, then be ready",
-                          f"v{state.vignette}.planning")
+    state.window = opened("planning", tuple(actors), state.vignette)
+
+
+PROMPTS = {"psych": "Play a Psych card face down, or none, then be ready",
+           "planning": "Place two Action cards face down, in order, then be ready"}
+
+
+@lru_cache(maxsize=1024)
+def opened(phase: str, actors: tuple[str, ...], vignette: int) -> Window:
+    """The window of ``phase`` (psych or planning) opened for ``actors`` in ``vignette``, everyone at once: named for
+    this opening (``v3.planning``). A pure function of immutable values, memoised (bounded): the same few windows
+    open fight after fight, and a window is an immutable value to share."""
+    return Window(phase, actors, PROMPTS[phase], f"v{vignette}.{phase}")
 
 
 def _narrow(state: WitchHammerState, actor: str) -> None:
