@@ -121,7 +121,11 @@ def may_punish(provoker: Combatant, foe: Combatant) -> bool:
 
 
 def able_to_punish(foes: list[Combatant]) -> list[Combatant]:
-    return [f for f in foes if f.aoo_left > 0 and f.able]
+    out = []
+    for f in foes:  # a plain loop, not a comprehension: every blow that may provoke asks
+        if f.aoo_left > 0 and f.able:
+            out.append(f)
+    return out
 
 
 def attack_provokers(state: SpellchromeState, c: Combatant, arm: Arm, target: Combatant,

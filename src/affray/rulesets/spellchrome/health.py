@@ -122,8 +122,10 @@ def check_outcome(state: SpellchromeState, events: Events) -> None:
     if state.outcome is not None or state.round == 0:  # round 0: before the fight (downtime, SC-10)
         return
     if state.decided is not None:
-        if not any(c.status == "dying" for c in state.combatants.values()):
-            _finish(state, state.decided, events)
+        for c in state.combatants.values():  # anyone still dying? (a plain loop: every round's end asks)
+            if c.status == "dying":
+                return
+        _finish(state, state.decided, events)
         return
     sides = {c.side for c in state.combatants.values() if c.able}
     if len(sides) > 1:

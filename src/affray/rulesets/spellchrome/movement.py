@@ -27,7 +27,13 @@ Threats = dict[Pos, list[Combatant]]
 
 def end_ok(state: SpellchromeState, mover: Combatant, pos: Pos) -> bool:
     """A move may end here: open ground nobody stands on, unless the occupant is helpless (SC-24)."""
-    return state.grid.passable(pos) and all(o is mover or o.helpless for o in state.at(pos))
+    if not state.grid.passable(pos):
+        return False
+    # whoever stands there (state.at) is the mover or helpless; a plain loop, not all(): every move ends somewhere
+    for o in state.combatants.values():  # noqa: SIM110
+        if o.pos == pos and o is not mover and o.able:
+            return False
+    return True
 
 
 def taken_squares(state: SpellchromeState, mover: Combatant) -> set[Pos]:

@@ -202,8 +202,18 @@ class SpellchromeState:
     decided_round: int = 0  # the round of the last blow (the fight's length in reports)
     hour: int = 0  # out-of-combat clock for EX-HP refill and once-a-day rules (SC-07, SC-08)
 
+    # plain loops rather than comprehensions (a comprehension is a call of its own in this Python): every decision asks
+
     def foes_of(self, c: Combatant) -> list[Combatant]:
-        return [o for o in self.combatants.values() if o.side != c.side]
+        side, out = c.side, []
+        for o in self.combatants.values():
+            if o.side != side:
+                out.append(o)
+        return out
 
     def at(self, pos: Pos) -> list[Combatant]:
-        return [o for o in self.combatants.values() if o.pos == pos]
+        out = []
+        for o in self.combatants.values():
+            if o.pos == pos:
+                out.append(o)
+        return out

@@ -121,7 +121,12 @@ def expire(f: Fighter, journal: Journal) -> None:
 
 def end_vignette_effects(f: Fighter, journal: Journal) -> None:
     """Effects "for the rest of the vignette" end with it (WH-02)."""
-    kept = [s for s in f.statuses if s.rounds != VIGNETTE] if f.statuses else f.statuses
+    if not f.statuses:
+        return
+    kept = []
+    for s in f.statuses:  # a plain loop, not a comprehension: every fighter's vignette ends
+        if s.rounds != VIGNETTE:
+            kept.append(s)
     if len(kept) != len(f.statuses):
         for s in f.statuses:
             if s.rounds == VIGNETTE and journal.loud:

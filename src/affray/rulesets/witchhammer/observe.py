@@ -206,8 +206,12 @@ class WitchHammerObservation(StateObservation[WitchHammerState]):
         me = self._state.fighters.get(self._actor)
         if me is None:
             return ()
-        side = me.side
-        return tuple([s for s in (self._seen or self._fighters()).all if not s._f.out and s._f.side != side])
+        side, out = me.side, []
+        for s in (self._seen or self._fighters()).all:  # a plain loop, not a comprehension: every plan asks
+            f = s._f
+            if not f.out and f.side != side:
+                out.append(s)
+        return tuple(out)
 
     @property
     def me(self) -> SeenFighter | None:

@@ -242,4 +242,8 @@ class WitchHammerState:
 
     def occupied(self, mover: Fighter) -> frozenset[Pos]:
         """Squares a mover may not enter: everyone else still on the map (downed PCs and bodies too)."""
-        return frozenset([g.pos for g in self.fighters.values() if g is not mover and g.out not in OFF_THE_MAP])
+        squares = []
+        for g in self.fighters.values():  # a plain loop, not a comprehension: every move that steps asks
+            if g is not mover and g.out not in OFF_THE_MAP:
+                squares.append(g.pos)
+        return frozenset(squares)

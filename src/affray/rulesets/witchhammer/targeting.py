@@ -23,11 +23,11 @@ def pick(state: WitchHammerState, f: Fighter, selector: str) -> Fighter | None:
     """The one combatant a selector names, ties broken per WH-B13; ``None`` if there is none. Rule: WH-07."""
     if selector == "self":
         return f
-    side = f.side
-    if selector == "nearest_ally":
-        pool = [g for g in state.fighters.values() if not g.out and g.side == side and g is not f]
-    else:
-        pool = [g for g in state.fighters.values() if not g.out and g.side != side]
+    side, pool = f.side, []
+    allies = selector == "nearest_ally"
+    for g in state.fighters.values():  # a plain loop, not a comprehension: most cards' targets ask
+        if not g.out and ((g.side == side and g is not f) if allies else g.side != side):
+            pool.append(g)
     if not pool:
         return None
     if len(pool) == 1 and selector in SELECTORS:  # the only one, whatever the key (a lone monster, a lone hero)
