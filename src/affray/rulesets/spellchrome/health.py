@@ -127,7 +127,10 @@ def check_outcome(state: SpellchromeState, events: Events) -> None:
                 return
         _finish(state, state.decided, events)
         return
-    sides = {c.side for c in state.combatants.values() if c.able}
+    sides = set()
+    for c in state.combatants.values():  # the sides still in: a plain loop, every round's end asks
+        if c.able:
+            sides.add(c.side)
     if len(sides) > 1:
         return  # two sides still fight (last_side_standing's None), asked at every round's end: nothing else to build
     outcome = last_side_standing(sides, gave_up=[c.name for c in state.combatants.values() if c.surrendered])

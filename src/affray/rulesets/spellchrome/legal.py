@@ -237,10 +237,12 @@ def movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> M
     square and speed, what its turn has used, the turn order (the order of warnings), and each other combatant's
     square, whether it is able (it blocks, SC-24) and whether it threatens and may still punish (SC-26, SC-27).
     Fighters in melee stand still for rounds, so the same listing comes back again and again."""
-    others = tuple([(o.pos, o.able, o.melee_armed and can_punish(state, o))
-                    for o in state.combatants.values() if o is not c])
+    others = []
+    for o in state.combatants.values():  # a plain loop, not a comprehension: every move decision asks
+        if o is not c:
+            others.append((o.pos, o.able, o.melee_armed and can_punish(state, o)))
     key = (c.id, c.pos, c.speed_ft, turn.move_left, turn.standard_left, turn.stepped, turn.moved, turn.move_used_for,
-           tuple(state.order), others)
+           tuple(state.order), tuple(others))
     listings: Cache[Hashable, Moves] = memo.cache(MOVES_KEY, LISTINGS_SHARED, LISTINGS_OWN)
     found = listings.get(key)
     if found is None:

@@ -73,7 +73,10 @@ def continue_motion(state: SpellchromeState, rng: RNG, events: Events) -> None:
     armed = melee_foes(state, c) if m.kind in PROVOKING_KINDS else []
     while m.index < len(m.path) and c.able:
         if m.kind in PROVOKING_KINDS:
-            foes = [f for f in threateners(state, c, c.pos, armed) if can_punish(state, f)]
+            foes = []
+            for f in threateners(state, c, c.pos, armed):  # a plain loop: every square of a walk asks
+                if can_punish(state, f):
+                    foes.append(f)
             if foes:
                 state.turn.offered.update(f.id for f in foes)
                 _report(m, how, events)

@@ -62,7 +62,7 @@ def specs_cache(memo: Memo, key: str) -> Cache[Hashable, ActionSpec]:
 def _warning(warnings: Cache[Hashable, tuple[str, ...]], state: SpellchromeState, c: Combatant, foes: list[Combatant]
              ) -> tuple[str, ...]:
     """:func:`provoke_note`, kept in the match's memo (names and speeds do not change in a fight)."""
-    key = (c.id, c.speed_ft, tuple([f.id for f in foes]))
+    key = (c.id, c.speed_ft, foes[0].id if len(foes) == 1 else tuple([f.id for f in foes]))  # mostly one foe
     found = warnings.get(key)
     return warnings.keep(key, provoke_note(state, c, foes)) if found is None else found
 

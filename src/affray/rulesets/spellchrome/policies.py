@@ -145,7 +145,10 @@ class SpellchromeHeuristic:
         menace = [c.at for c in foes if c.melee_armed]
         for kind in ("step", "withdraw"):
             for (x, y, _), spec in zip(move_ends(choices, kind), choices.of(kind), strict=True):
-                if all(_dist((x, y), p) > 1 for p in menace):
+                for px, py in menace:  # out of every menace's reach? (a plain loop, not all(): every end asks)
+                    if max(abs(x - px), abs(y - py)) <= 1:
+                        break
+                else:
                     return spec.action
         return None
 
