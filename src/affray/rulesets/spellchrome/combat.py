@@ -67,7 +67,8 @@ def reach_problem(state: SpellchromeState, c: Combatant, arm: Arm, target: Comba
     """Why ``c`` cannot strike ``target`` with ``arm`` from where it stands, if it cannot."""
     if arm.kind in CLOSE_KINDS:
         (ax, ay), (bx, by) = c.pos, target.pos
-        if max(abs(ax - bx), abs(ay - by)) != 1:  # not adjacent(), inline: every blow asks
+        dx, dy = ax - bx, ay - by
+        if not (-1 <= dx <= 1 and -1 <= dy <= 1) or dx == dy == 0:  # not adjacent(), inline: every blow asks
             return "out_of_reach", f"{target.name} is not adjacent; {arm.name} reaches one square."
         return None
     if range_penalty(distance(c.pos, target.pos), arm.range_sq) is None:

@@ -66,7 +66,8 @@ def threateners(state: SpellchromeState, mover: Combatant, pos: Pos, armed: list
     foes = []
     if armed is not None:
         for f in armed:  # adjacent, in turn order
-            if max(abs(f.pos[0] - x), abs(f.pos[1] - y)) == 1:
+            dx, dy = f.pos[0] - x, f.pos[1] - y
+            if -1 <= dx <= 1 and -1 <= dy <= 1 and (dx or dy):  # adjacent, inline
                 foes.append(f)
         return foes
     for f in state.foes_of(mover):

@@ -112,7 +112,8 @@ def blows_by_kind(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo)
             continue
         there = t.pos
         dx, dy = hx - there[0], hy - there[1]
-        d = max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy)  # the grid distance, inline: every turn asks
+        dx, dy = (dx if dx >= 0 else -dx), (dy if dy >= 0 else -dy)
+        d = dx if dx > dy else dy  # the grid distance, inline (no max, no abs): every turn asks
         if d > 1 and close:
             continue  # nothing reaches: the weapon in hand and unarmed are both close
         able = t.able

@@ -138,7 +138,8 @@ class SpellchromeHeuristic:
         foes = obs.foes
         for c in foes:  # is a melee-armed foe adjacent? (a plain loop, where first: every decision of a shooter asks)
             px, py = c.at
-            if max(abs(hx - px), abs(hy - py)) == 1 and c.melee_armed:
+            dx, dy = hx - px, hy - py
+            if -1 <= dx <= 1 and -1 <= dy <= 1 and (dx or dy) and c.melee_armed:  # adjacent, inline
                 break
         else:
             return None
@@ -146,7 +147,7 @@ class SpellchromeHeuristic:
         for kind in ("step", "withdraw"):
             for (x, y, _), spec in zip(move_ends(choices, kind), choices.of(kind), strict=True):
                 for px, py in menace:  # out of every menace's reach? (a plain loop, not all(): every end asks)
-                    if max(abs(x - px), abs(y - py)) <= 1:
+                    if -1 <= x - px <= 1 and -1 <= y - py <= 1:  # within reach (grid distance 1 or 0)
                         break
                 else:
                     return spec.action
@@ -164,7 +165,9 @@ class SpellchromeHeuristic:
         for t in targets.values():  # the distance to the nearest target, in a plain loop (every decision asks)
             spot = t.at
             spots.append(spot)
-            d = max(abs(mx - spot[0]), abs(my - spot[1]))
+            dx, dy = mx - spot[0], my - spot[1]
+            dx, dy = (dx if dx >= 0 else -dx), (dy if dy >= 0 else -dy)
+            d = dx if dx > dy else dy  # the grid distance, inline
             if here < 0 or d < here:
                 here = d
         # No move can beat standing here when here is already the best a gap can be: 0, or -1 (a melee fighter

@@ -155,7 +155,9 @@ class Planner:
         nearest, gap, threats = None, 0, 0
         for c in foes:
             cx, cy = c.at
-            d = max(abs(x - cx), abs(y - cy))  # _dist, inline: this runs for every decision
+            dx, dy = x - cx, y - cy
+            dx, dy = (dx if dx >= 0 else -dx), (dy if dy >= 0 else -dy)
+            d = dx if dx > dy else dy  # _dist, inline (no max, no abs): this runs for every decision
             if nearest is None or d < gap:
                 nearest, gap = c, d
             if d <= 5:

@@ -65,9 +65,11 @@ def group(state: WitchHammerState, f: Fighter, recipient: str, reach: int = 1_00
         return [g for g in state.fighters.values() if g.up and g.side == f.side]
     if recipient == "each_adjacent_enemy":
         reach = 1
-    fx, fy = f.pos
-    return [g for g in state.fighters.values()
-            if not g.out and g.side != f.side and max(abs(fx - g.pos[0]), abs(fy - g.pos[1])) <= reach]
+    (fx, fy), side, out = f.pos, f.side, []
+    for g in state.fighters.values():  # a plain loop, not a comprehension: every area card asks
+        if not g.out and g.side != side and -reach <= fx - g.pos[0] <= reach and -reach <= fy - g.pos[1] <= reach:
+            out.append(g)
+    return out
 
 
 def face_nearest_enemy(state: WitchHammerState, f: Fighter) -> None:
@@ -87,7 +89,7 @@ def move(state: WitchHammerState, f: Fighter, reference: Fighter, squares: int, 
     if squares <= 0:
         return [], "full"
     rx, ry = reference.pos
-    if not away and max(abs(f.pos[0] - rx), abs(f.pos[1] - ry)) <= 1:
+    if not away and -1 <= f.pos[0] - rx <= 1 and -1 <= f.pos[1] - ry <= 1:
         return [], "adjacent"  # already there (most moves of a fight in melee): nothing else to look up
     path, why = walk(state.grid, f.pos, reference.pos, state.occupied(f), squares, away,
                      state.options.difficult_terrain)
