@@ -232,3 +232,20 @@ def test_matches_sharing_a_setup_store_start_from_their_own_copies_of_its_fighte
             other = second.fighters[a]
             assert f is not other and f.deck is not other.deck and f.hand is not other.hand, example.name
             assert f.defenses is not other.defenses and f.statuses is not other.statuses, example.name
+
+
+def test_a_status_added_sums_its_modifiers_as_a_full_refresh_does() -> None:
+    """Fighter.add_mods (start_status's shortcut) leaves the sums and flags refresh_mods computes, status by status."""
+    from affray.rulesets.witchhammer.state import Status as InForce
+
+    scenario = affray.load_scenario(Path(affray.__file__).parents[2] / "examples" / "witchhammer" / "witch_hut.yaml")
+    state = scenario.start(1).state
+    f = next(iter(state.fighters.values()))
+    fields = ("mod_attack", "mod_defense", "mod_init", "mod_malus", "mod_move", "mod_defenses", "stunned",
+              "no_recovery", "ticking")
+    for sd in state.statuses.values():
+        f.statuses.append(InForce(sd, 2, "test"))
+        f.add_mods(sd)
+        added = [getattr(f, k) for k in fields]
+        f.refresh_mods()
+        assert added == [getattr(f, k) for k in fields], sd.id

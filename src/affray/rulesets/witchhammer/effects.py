@@ -72,7 +72,7 @@ def start_status(state: WitchHammerState, f: Fighter, status_id: str, rounds: in
             existing.rounds = n
     else:
         f.statuses.append(Status(sd, n, source))
-        f.refresh_mods()
+        f.add_mods(sd)
     if journal.loud:
         journal.append(EffectChanged(f.id, sd.name, "started", n))
 

@@ -193,6 +193,23 @@ class Fighter:
         """Able to act: not down, defeated or dead (WH-22)."""
         return not self.out
 
+    def add_mods(self, sd: StatusDef) -> None:
+        """:meth:`refresh_mods` after a status of ``sd`` was added at the end of :attr:`statuses`: its modifiers
+        added to the sums (the same sums and flags, in the same order, without going over every status again)."""
+        self.mod_attack += sd.attack
+        self.mod_defense += sd.defense
+        self.mod_init += sd.init
+        self.mod_malus += sd.malus
+        self.mod_move += sd.move
+        if sd.defenses:
+            aspects = dict(self.mod_defenses)  # a new table, as refresh_mods makes: views may hold the old one
+            for k, v in sd.defenses.items():
+                aspects[k] = aspects.get(k, 0) + v
+            self.mod_defenses = aspects
+        self.stunned = self.stunned or sd.skip_turn
+        self.no_recovery = self.no_recovery or sd.no_poise_recovery
+        self.ticking = self.ticking or sd.ticks
+
     def refresh_mods(self) -> None:
         """Recompute the sums of status modifiers after a status starts or ends (WH-21), and whether one ticks."""
         a = d = i = m = mv = 0
