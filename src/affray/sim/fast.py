@@ -95,14 +95,14 @@ def play_fast(ruleset: AnyRuleset, setup: Mapping[str, object], options: object,
             return state, fight
         actors = window.actors
         actor = actors[0]
-        if actor not in policies:  # the first actor with a policy, else the first (a plain loop: every decision)
+        policy = policies.get(actor)
+        if policy is None:  # the first actor with a policy, else the first (a plain loop: every decision)
             for a in actors:
                 if a in policies:
-                    actor = a
+                    actor, policy = a, policies[a]
                     break
-        policy = policies.get(actor)
-        if policy is None:
-            raise FastPathError(f"{actor} must act but has no policy (a simulation plays every seat)")
+            else:
+                raise FastPathError(f"{actor} must act but has no policy (a simulation plays every seat)")
         offered = choices(state, actor, memo)
         action = policy.choose(observe(state, viewers[actor], actor, memo), offered, policies_rng)
         result = step(state, actor, action, rng, journal)
