@@ -184,7 +184,7 @@ def test_matches_sharing_a_setup_store_start_from_their_own_copies_of_its_combat
     from affray.rulesets.spellchrome.options import SpellchromeOptions
     from affray.rulesets.spellchrome.setup import build_combatant, build_state, spellchrome_setup
 
-    for example in sorted((Path(affray.__file__).parents[2] / "examples" / "spellchrome").glob("*.yaml")):
+    for example in EXAMPLES:
         scenario = affray.load_scenario(example)
         setup = spellchrome_setup(scenario.setup)
         options = parse_options(SpellchromeOptions, scenario.options)

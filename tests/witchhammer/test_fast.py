@@ -220,7 +220,7 @@ def test_matches_sharing_a_setup_store_start_from_their_own_copies_of_its_fighte
     from affray.rulesets.witchhammer.options import WitchHammerOptions
     from affray.rulesets.witchhammer.setup import build_state, witchhammer_setup
 
-    for example in sorted((Path(affray.__file__).parents[2] / "examples" / "witchhammer").glob("*.yaml")):
+    for example in sorted(ROOT.glob("*.yaml")):
         scenario = affray.load_scenario(example)
         setup = witchhammer_setup(scenario.setup)
         options = parse_options(WitchHammerOptions, scenario.options)
@@ -238,7 +238,7 @@ def test_a_status_added_sums_its_modifiers_as_a_full_refresh_does() -> None:
     """Fighter.add_mods (start_status's shortcut) leaves the sums and flags refresh_mods computes, status by status."""
     from affray.rulesets.witchhammer.state import Status as InForce
 
-    scenario = affray.load_scenario(Path(affray.__file__).parents[2] / "examples" / "witchhammer" / "witch_hut.yaml")
+    scenario = affray.load_scenario(ROOT / "witch_hut.yaml")
     state = scenario.start(1).state
     f = next(iter(state.fighters.values()))
     fields = ("mod_attack", "mod_defense", "mod_init", "mod_malus", "mod_move", "mod_defenses", "stunned",
