@@ -30,6 +30,24 @@ def test_a_full_cache_starts_again() -> None:
     assert cache.keep(3, "c") == "c" and dict(cache) == {3: "c"}
 
 
+def test_match_values_last_until_the_state_is_rebuilt_and_stay_out_of_the_shared_store() -> None:
+    """Memo.match: built once, kept across versions (advance), dropped when the memo resets (undo, rewind), and never
+    put in the static store that other matches share; its arguments reach the builder only when it builds."""
+    shared: dict[Any, Any] = {}
+    memo, made = Memo(shared), []
+
+    def build(a: int, *, b: int) -> list[int]:
+        made.append(a)
+        return [a, b]
+
+    first = memo.match("k", build, 1, b=2)
+    memo.advance(5)
+    assert memo.match("k", build, 3, b=4) is first == [1, 2] and made == [1]
+    memo.reset(5)
+    assert memo.match("k", build, 3, b=4) == [3, 4] and made == [1, 3]
+    assert shared == {} and Memo(shared).match("k", build, 5, b=6) == [5, 6]
+
+
 def _playout(shared: dict[Any, Any] | None) -> tuple[list[list[dict[str, Any]]], Match]:
     checked, _ = resolve_scenario("spellchrome/crossroads_2v2")
     match = Match(checked.ruleset, checked.setup, checked.options, rng=FastRNG(3), shared=shared)

@@ -175,3 +175,25 @@ def test_the_trusted_step_moves_along_the_engines_path() -> None:
     assert isinstance(state, SpellchromeState)
     assert isinstance(match.ruleset.step(state, "a", action, FastRNG(5), QUIET_TRUSTED), Accepted)
     assert state.combatants["a"].pos == (8, 0) and state.opportunity is None
+
+
+def test_matches_sharing_a_setup_store_start_from_their_own_copies_of_its_combatants() -> None:
+    """build_state with a shared memo: the combatants are built once and each match gets its own copies (setup.fresh),
+    equal field by field to those built from the setup, with their own tables and spells (a fight changes them)."""
+    from affray.core.options import parse_options
+    from affray.rulesets.spellchrome.options import SpellchromeOptions
+    from affray.rulesets.spellchrome.setup import build_combatant, build_state, spellchrome_setup
+
+    for example in EXAMPLES:
+        scenario = affray.load_scenario(example)
+        setup = spellchrome_setup(scenario.setup)
+        options = parse_options(SpellchromeOptions, scenario.options)
+        shared: dict[Any, Any] = {}
+        first, second = build_state(setup, options, Memo(shared)), build_state(setup, options, Memo(shared))
+        alone = {c["id"]: build_combatant(c, options) for c in setup["combatants"]}
+        assert first.combatants == second.combatants == alone, example.name
+        for a, c in first.combatants.items():
+            other = second.combatants[a]
+            assert c is not other and c.spells is not other.spells and c.arms is not other.arms, example.name
+            assert all(s is not other.spells[k] for k, s in c.spells.items()), example.name
+            assert c.abilities is not other.abilities and c.mods is not other.mods and c.skills is not other.skills

@@ -209,3 +209,43 @@ def test_choices_answer_from_the_state_as_the_listing_does() -> None:
     assert choices.allows({"type": "commit", "cards": ["sword_swing", "dodge_away"]})
     assert not choices.allows({"type": "commit", "cards": ["sword_swing", "sword_swing"]})
     assert not choices.allows({"type": "commit", "cards": ["sword_swing", "dodge_away", "haymaker"]})
+
+
+def test_matches_sharing_a_setup_store_start_from_their_own_copies_of_its_fighters() -> None:
+    """build_state with a shared memo: the starting fighters are built once and each match gets its own copies
+    (setup.fresh), equal field by field to those built for a match alone, with their own tables, deck and hand; the
+    map is the same object for all of them (the caches keyed by map find it by identity)."""
+    from affray.core.memo import Memo
+    from affray.core.options import parse_options
+    from affray.rulesets.witchhammer.options import WitchHammerOptions
+    from affray.rulesets.witchhammer.setup import build_state, witchhammer_setup
+
+    for example in sorted(ROOT.glob("*.yaml")):
+        scenario = affray.load_scenario(example)
+        setup = witchhammer_setup(scenario.setup)
+        options = parse_options(WitchHammerOptions, scenario.options)
+        shared: dict[Any, Any] = {}
+        first, second = build_state(setup, options, Memo(shared)), build_state(setup, options, Memo(shared))
+        assert first.fighters == second.fighters == build_state(setup, options).fighters, example.name
+        assert first.grid is second.grid, example.name
+        for a, f in first.fighters.items():
+            other = second.fighters[a]
+            assert f is not other and f.deck is not other.deck and f.hand is not other.hand, example.name
+            assert f.defenses is not other.defenses and f.statuses is not other.statuses, example.name
+
+
+def test_a_status_added_sums_its_modifiers_as_a_full_refresh_does() -> None:
+    """Fighter.add_mods (start_status's shortcut) leaves the sums and flags refresh_mods computes, status by status."""
+    from affray.rulesets.witchhammer.state import Status as InForce
+
+    scenario = affray.load_scenario(ROOT / "witch_hut.yaml")
+    state = scenario.start(1).state
+    f = next(iter(state.fighters.values()))
+    fields = ("mod_attack", "mod_defense", "mod_init", "mod_malus", "mod_move", "mod_defenses", "stunned",
+              "no_recovery", "ticking")
+    for sd in state.statuses.values():
+        f.statuses.append(InForce(sd, 2, "test"))
+        f.add_mods(sd)
+        added = [getattr(f, k) for k in fields]
+        f.refresh_mods()
+        assert added == [getattr(f, k) for k in fields], sd.id

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
 from affray.core.events import Event
@@ -119,6 +120,18 @@ class Window:
     actors: tuple[str, ...]
     prompt: str = ""
     simultaneous: str = ""
+
+    def without(self, actor: str) -> Window:
+        """This window less ``actor``, whose part is done (WitchHammer's Psych and Planning narrow at every
+        decision)."""
+        return _without(self.phase, self.actors, self.prompt, self.simultaneous, actor)
+
+
+@lru_cache(maxsize=4096)
+def _without(phase: str, actors: tuple[str, ...], prompt: str, simultaneous: str, actor: str) -> Window:
+    """:meth:`Window.without`: a pure function of immutable values, memoised (bounded): the same few windows narrow
+    the same ways vignette after vignette and fight after fight, and a window is an immutable value to share."""
+    return Window(phase, tuple([a for a in actors if a != actor]), prompt, simultaneous)
 
 
 #: The ``Outcome.reason`` of a fight that ended because a side got away (Sim HuD, WL-B14): neither a win nor a draw.

@@ -62,11 +62,11 @@ def flag(action: Mapping[str, Json], name: str, default: bool = False) -> bool:
 
 
 def _square(value: Json, name: str) -> tuple[int, int]:
-    if (not isinstance(value, list) or len(value) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+    if not isinstance(value, list) or len(value) != 2:
         raise FieldError(name, "a square [x, y]", value)
-    x, y = value
-    assert isinstance(x, int) and isinstance(y, int)
+    x, y = value  # each an int, not a bool (checked one by one, without a generator: every move's square asks)
+    if not isinstance(x, int) or isinstance(x, bool) or not isinstance(y, int) or isinstance(y, bool):
+        raise FieldError(name, "a square [x, y]", value)
     return x, y
 
 

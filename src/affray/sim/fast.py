@@ -59,7 +59,8 @@ def _viewers(actors: Mapping[str, str], seats: Mapping[str, str] | None, shared:
     setup-only parts by viewer there, and a key found by identity is found without comparing viewers."""
     if shared is None:
         return viewers_of(actors, seats)
-    key = ("affray.sim.fast.viewers", tuple(actors.items()), tuple(sorted((seats or {}).items())))
+    # the viewers depend on the actors' ids and the seats only (viewers_of): the names are left out of the key
+    key = ("affray.sim.fast.viewers", tuple(actors), tuple(sorted(seats.items())) if seats else ())
     found = shared.get(key)
     if not isinstance(found, dict):
         found = shared[key] = viewers_of(actors, seats)
@@ -94,14 +95,14 @@ def play_fast(ruleset: AnyRuleset, setup: Mapping[str, object], options: object,
             return state, fight
         actors = window.actors
         actor = actors[0]
-        if actor not in policies:  # the first actor with a policy, else the first (a plain loop: every decision)
+        policy = policies.get(actor)
+        if policy is None:  # the first actor with a policy, else the first (a plain loop: every decision)
             for a in actors:
                 if a in policies:
-                    actor = a
+                    actor, policy = a, policies[a]
                     break
-        policy = policies.get(actor)
-        if policy is None:
-            raise FastPathError(f"{actor} must act but has no policy (a simulation plays every seat)")
+            else:
+                raise FastPathError(f"{actor} must act but has no policy (a simulation plays every seat)")
         offered = choices(state, actor, memo)
         action = policy.choose(observe(state, viewers[actor], actor, memo), offered, policies_rng)
         result = step(state, actor, action, rng, journal)

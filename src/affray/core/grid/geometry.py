@@ -37,7 +37,8 @@ def sign(v: int) -> int:
 
 def direction(a: Pos, b: Pos) -> Pos:
     """The unit step (each of dx, dy in -1..1) from ``a`` toward ``b``."""
-    return sign(b[0] - a[0]), sign(b[1] - a[1])
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    return (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)  # sign(), inline: every blow faces its target
 
 
 def behind(attacker: Pos, target: Pos, facing: Pos) -> bool:
@@ -52,6 +53,11 @@ def behind(attacker: Pos, target: Pos, facing: Pos) -> bool:
 
 def sides_of(offset: Pos) -> frozenset[str]:
     """The N/E/S/W sides an adjacent offset lies on (a diagonal is on two). Rule: WH-B15."""
+    found = _SIDES.get(offset)
+    return found if found is not None else _sides_of(offset)
+
+
+def _sides_of(offset: Pos) -> frozenset[str]:
     out = set()
     if offset[0] > 0:
         out.add("e")
@@ -62,6 +68,10 @@ def sides_of(offset: Pos) -> frozenset[str]:
     elif offset[1] < 0:
         out.add("n")
     return frozenset(out)
+
+
+#: :func:`sides_of` of the offsets around a square (and of no offset), the only ones flanking asks about: made once.
+_SIDES: dict[Pos, frozenset[str]] = {(dx, dy): _sides_of((dx, dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
 
 
 def flanks(a: Pos, b: Pos, target: Pos, mode: str = "sides") -> bool:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from affray.core.grid.board import Grid, Links, links, weights
-from affray.core.grid.geometry import DIRECTIONS, Pos, distance, euclid2
+from affray.core.grid.geometry import DIRECTIONS, Pos
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,14 +122,15 @@ def step_toward(grid: Grid, start: Pos, target: Pos, occupied: Iterable[Pos], aw
     It is the inner loop of every WitchHammer move, so the distances are worked out inline; ``occupied`` may be a
     set (used as is) and ``net`` the grid's :func:`links`, when the caller has them.
     """
-    taken = occupied if isinstance(occupied, set | frozenset) else set(occupied)
+    taken = occupied if isinstance(occupied, (set, frozenset)) else set(occupied)
     tx, ty = target
+    sx, sy = start
     best: Pos | None = None
     bc = be = 0
-    if grid.in_bounds(start):  # Grid.neighbours, from the links
+    if 0 <= sx < grid.width and 0 <= sy < grid.height:  # Grid.neighbours, from the links
         net = net if net is not None else links(grid)
         at = net.pos
-        near = [at[j] for j in net.nbrs[start[0] * grid.height + start[1]]]
+        near = [at[j] for j in net.nbrs[sx * grid.height + sy]]
     else:
         near = grid.neighbours(start)
     for q in near:
@@ -142,10 +143,12 @@ def step_toward(grid: Grid, start: Pos, target: Pos, occupied: Iterable[Pos], aw
             best, bc, be = q, cheb, eu
     if best is None:
         return None
-    here = distance(start, target)
+    dx, dy = sx - tx, sy - ty
+    ax, ay = (dx if dx >= 0 else -dx), (dy if dy >= 0 else -dy)
+    here = ax if ax > ay else ay  # distance(start, target)
     if away:
         return best if bc > here else None
-    return best if (bc, be) < (here, euclid2(start, target)) else None
+    return best if (bc, be) < (here, dx * dx + dy * dy) else None  # euclid2(start, target)
 
 
 def clear_line(grid: Grid, a: Pos, b: Pos) -> bool:

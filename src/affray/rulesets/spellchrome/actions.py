@@ -148,7 +148,10 @@ def check_step(state: SpellchromeState, c: Combatant, turn: Turn, action: Action
         return Rejected("difficult_terrain", "A 5-foot step cannot enter difficult terrain (ruling SC-R11).")
     if not end_ok(state, c, to):
         return Rejected("occupied", f"{list(to)} is occupied (SC-21: a step goes to an unoccupied square).")
+    return _apply_step(state, c, turn, to)
 
+
+def _apply_step(state: SpellchromeState, c: Combatant, turn: Turn, to: Pos) -> Apply:
     def apply(rng: RNG, events: Events) -> None:
         turn.stepped = True
         if state.options.five_foot_step == "seed" and turn.move_left:
@@ -194,8 +197,8 @@ def _apply_attack(state: SpellchromeState, c: Combatant, turn: Turn, target: Com
             turn.move_left = False
             turn.move_used_for = turn.move_used_for or "still"
         trigger, foes = attack_provokers(state, c, arm, target)
-        resume: Resume = {"kind": "attack", "target": target.id, "weapon": arm.id, "full": full}
-        if not (trigger and open_opportunity(state, c, trigger, foes, resume, events)):
+        if not trigger or not open_opportunity(state, c, trigger, foes, {"kind": "attack", "target": target.id,
+                                                                         "weapon": arm.id, "full": full}, events):
             perform_attack(state, rng, c, target, arm, full, events)
     return apply
 
@@ -322,6 +325,8 @@ def trusted_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, actio
         walk = auto_path(state, c, kind, square(action, "to"), tumble)
         if walk is not None:
             return _apply_move(state, c, turn, kind, walk, tumble)
+    if kind == "step":  # the listing's steps go to open, free squares around, while a step is available (SC-21)
+        return _apply_step(state, c, turn, square(action, "to"))
     return check_turn_action(state, c, turn, action)
 
 

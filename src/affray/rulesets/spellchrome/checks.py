@@ -62,9 +62,12 @@ def roll_dice(rng: RNG, actor: str, purpose: str, notation: str, events: Events)
     if not plain:
         return roll_expr(rng, expr).total
     total = expr.modifier
+    die = rng.die
     for g in expr.groups:
-        sides = g.sides
-        total += g.sign * sum(rng.die(sides) for _ in range(g.count))
+        sides, rolled = g.sides, 0
+        for _ in range(g.count):  # a plain loop, not a generator: every blow's damage rolls
+            rolled += die(sides)
+        total += g.sign * rolled
     return total
 
 

@@ -11,7 +11,8 @@ answer equals what the base :class:`~affray.core.policy.Choices` gives on the wh
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import TypeVar
+from functools import partial
+from typing import Protocol, TypeVar
 
 from affray.core.engine import ActionSpec
 from affray.core.fields import square
@@ -28,46 +29,41 @@ End = tuple[int, int, bool]
 T = TypeVar("T")
 
 
-class TurnChoices(Choices):
-    """The acting combatant's turn choices (see the module docstring)."""
+class TurnChoices(TurnListing):
+    """The acting combatant's turn choices: its listing's parts (:class:`~.legal.TurnListing`), asked part by part
+    (see the module docstring)."""
 
-    __slots__ = ("_parts",)
-
-    def __init__(self, actor: str, parts: TurnListing) -> None:
-        super().__init__(actor, parts.all)
-        self._parts = parts
+    __slots__ = ()
 
     def __bool__(self) -> bool:
         # the support part (the end of the turn, mostly) first: the moves, the dearest part, seldom need building
-        parts = self._parts
-        return bool(parts.support() or parts.aid() or parts.blows() or parts.spells() or parts.moves().specs)
+        return bool(self.support() or self.aid() or self.blows() or self.spells() or self.moves().specs)
 
     def of(self, kind: str) -> list[ActionSpec]:
-        parts = self._parts
-        # the lists of one part are returned as they are kept: read-only, like every listing
+        # the lists of one part are returned as they are kept: read-only, like every listing; the kinds asked most
+        # (by the heuristic, at every decision) are looked for first
         if kind in BLOW_KINDS:
-            return parts.blows_of(kind)
-        if kind == "cast":
-            return parts.spells()
-        if kind in MOVE_KINDS:
-            return parts.moves().of(kind)
+            return self.blows_of(kind)
         if kind == "first_aid":
-            return parts.aid()
+            return self.aid()
+        if kind == "end_turn":
+            return self.end()  # the one end of the turn, always listed last (offers.support_actions)
+        if kind in MOVE_KINDS:
+            return self.moves().of(kind)
+        if kind == "cast":
+            return self.spells()
         if kind in SUPPORT_KINDS:
-            support = parts.support()
-            if kind == "end_turn" and support and support[-1].action["type"] == kind:
-                return support[-1:]  # the one end of the turn, always listed last (legal.support_actions)
-            return [s for s in support if s.action["type"] == kind]
+            return [s for s in self.support() if s.action["type"] == kind]
         return []
 
     def derived(self, key: Hashable, build: Callable[[], T]) -> T:
         """``build()`` once per ``key`` for this turn's movement listing (:meth:`.legal.Moves.derived`): ``build``
         may read only the listed moves and what ``key`` names."""
-        return self._parts.moves().derived(key, build)
+        return self.moves().derived(key, build)
 
     def ends(self, kind: str) -> tuple[End, ...]:
         """The end squares of :meth:`of` ``kind`` (a movement kind), in the same order (see :data:`End`)."""
-        return self._parts.moves().ends(kind) if kind in MOVE_KINDS else ()
+        return self.moves().ends(kind) if kind in MOVE_KINDS else ()
 
 
 def derived(choices: Choices, key: Hashable, build: Callable[[], T]) -> T:
@@ -83,12 +79,16 @@ def move_ends(choices: Choices, kind: str) -> tuple[End, ...]:
                  for s in choices.of(kind))
 
 
-def choices_for(state: SpellchromeState, actor: str, memo: Memo | None,
-                listing: Callable[[], list[ActionSpec]]) -> Choices:
+class Lister(Protocol):
+    """What lists the whole of an actor's legal actions (the ruleset: ``Ruleset.legal``)."""
+
+    def legal(self, state: SpellchromeState, actor: str, memo: Memo | None = None) -> list[ActionSpec]: ...
+
+
+def choices_for(state: SpellchromeState, actor: str, memo: Memo | None, lister: Lister) -> Choices:
     """``actor``'s choices now: :class:`TurnChoices` on its own turn (``Ruleset.pending`` is a turn or an aftermath
-    window for it), else the base class over ``listing`` (an attack of opportunity, or nothing to do)."""
+    window for it), else the base class over ``lister``'s listing (an attack of opportunity, or nothing to do)."""
     turn = state.turn
     if state.outcome is None and state.opportunity is None and turn is not None and turn.actor == actor:
-        return TurnChoices(actor, TurnListing(state, state.combatants[actor], turn, memo if memo is not None
-                                              else Memo()))
-    return Choices(actor, listing)
+        return TurnChoices(state, state.combatants[actor], turn, memo if memo is not None else Memo())
+    return Choices(actor, partial(lister.legal, state, actor, memo))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from affray.core.grid import Grid, Pos, adjacent, clear_line, distance
+from affray.core.journal import QuietJournal
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome.checks import Events, loud, roll, roll_dice, saving_throw, skill_bonus, skill_check
 from affray.rulesets.spellchrome.events import Attacked, OpportunityDeclined, Provoked, SpellCast
@@ -52,7 +53,7 @@ def line_clear(grid: Grid, a: Pos, b: Pos) -> bool:
 
 def defense_of(t: Combatant) -> int:
     """Defense (SC-B1, SRD-standard assumption); a helpless target's Dex counts as 0."""
-    return defense(t.mods["dexterity"], t.deflection, t.defense_bonus, helpless=t.helpless)
+    return defense(t.mods["dexterity"], t.deflection, t.defense_bonus, not t.able)  # helpless: not able
 
 
 def attack_bonus(c: Combatant, arm: Arm, target: Combatant, base: int | None = None) -> int:
@@ -65,7 +66,9 @@ def attack_bonus(c: Combatant, arm: Arm, target: Combatant, base: int | None = N
 def reach_problem(state: SpellchromeState, c: Combatant, arm: Arm, target: Combatant) -> tuple[str, str] | None:
     """Why ``c`` cannot strike ``target`` with ``arm`` from where it stands, if it cannot."""
     if arm.kind in CLOSE_KINDS:
-        if not adjacent(c.pos, target.pos):
+        (ax, ay), (bx, by) = c.pos, target.pos
+        dx, dy = ax - bx, ay - by
+        if not (-1 <= dx <= 1 and -1 <= dy <= 1) or dx == dy == 0:  # not adjacent(), inline: every blow asks
             return "out_of_reach", f"{target.name} is not adjacent; {arm.name} reaches one square."
         return None
     if range_penalty(distance(c.pos, target.pos), arm.range_sq) is None:
@@ -78,9 +81,12 @@ def reach_problem(state: SpellchromeState, c: Combatant, arm: Arm, target: Comba
 def strike(state: SpellchromeState, rng: RNG, c: Combatant, target: Combatant, arm: Arm, bonus: int,
            events: Events, opportunity: bool = False) -> None:
     """One attack roll and, on a hit, its damage (SC-B1, SRD-standard assumption; SC-11 non-lethal)."""
-    noisy = loud(events)
-    purpose = "attack of opportunity" if opportunity else f"attack ({arm.name})" if noisy else ""
-    natural = roll(rng, c.id, purpose, D20, bonus, events) - bonus
+    noisy = not isinstance(events, QuietJournal)  # loud(events), inline: every blow asks
+    if noisy:
+        purpose = "attack of opportunity" if opportunity else f"attack ({arm.name})"
+        natural = roll(rng, c.id, purpose, D20, bonus, events) - bonus
+    else:
+        natural = rng.die(D20)  # what roll() draws for a quiet journal, less the bonus it adds
     value = defense_of(target)
     hit = attack_hits(natural, bonus, value, state.options.natural_attack_rolls)
     if noisy:
@@ -116,7 +122,11 @@ def may_punish(provoker: Combatant, foe: Combatant) -> bool:
 
 
 def able_to_punish(foes: list[Combatant]) -> list[Combatant]:
-    return [f for f in foes if f.aoo_left > 0 and f.able]
+    out = []
+    for f in foes:  # a plain loop, not a comprehension: every blow that may provoke asks
+        if f.aoo_left > 0 and f.able:
+            out.append(f)
+    return out
 
 
 def attack_provokers(state: SpellchromeState, c: Combatant, arm: Arm, target: Combatant,

@@ -16,7 +16,7 @@ from affray.rulesets.spellchrome.events import Damaged, FightDecided, Healed, St
 from affray.rulesets.spellchrome.mechanics import (
     DYING_LOSS_DIE,
     STABILISE_DC,
-    apply_damage,
+    damage_roll,
     dying_step,
     heal,
     nonlethal_result,
@@ -30,7 +30,7 @@ def deal_damage(state: SpellchromeState, target: Combatant, amount: int, events:
                 steal_life: bool = False, nonlethal: bool = False, by: Combatant | None = None) -> None:
     """Apply damage through damage reduction, EX-HP and HP (SC-07, SC-B6) and update the target's state."""
     before = target.status
-    result = apply_damage(target.hp, target.ex_hp, amount, target.damage_reduction, steal_life,
+    result = damage_roll(target.hp, target.ex_hp, amount, target.damage_reduction, steal_life,
                           state.options.reduction_before_ex_hp)
     target.hp, target.ex_hp = result.hp, result.ex_hp
     target.taken += result.absorbed + result.to_hp
@@ -122,11 +122,18 @@ def check_outcome(state: SpellchromeState, events: Events) -> None:
     if state.outcome is not None or state.round == 0:  # round 0: before the fight (downtime, SC-10)
         return
     if state.decided is not None:
-        if not any(c.status == "dying" for c in state.combatants.values()):
-            _finish(state, state.decided, events)
+        for c in state.combatants.values():  # anyone still dying? (a plain loop: every round's end asks)
+            if c.status == "dying":
+                return
+        _finish(state, state.decided, events)
         return
-    outcome = last_side_standing((c.side for c in state.combatants.values() if c.able),
-                                 gave_up=[c.name for c in state.combatants.values() if c.surrendered])
+    sides = set()
+    for c in state.combatants.values():  # the sides still in: a plain loop, every round's end asks
+        if c.able:
+            sides.add(c.side)
+    if len(sides) > 1:
+        return  # two sides still fight (last_side_standing's None), asked at every round's end: nothing else to build
+    outcome = last_side_standing(sides, gave_up=[c.name for c in state.combatants.values() if c.surrendered])
     if outcome is not None:
         conclude(state, outcome, events)
 

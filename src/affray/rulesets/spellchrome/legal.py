@@ -17,6 +17,7 @@ from affray.core.engine import Action, ActionSpec
 from affray.core.fields import text
 from affray.core.grid import DIRECTIONS, Pos, open_squares
 from affray.core.memo import Cache, Memo
+from affray.core.policy import Choices
 from affray.rulesets.spellchrome.health import after_the_fight
 from affray.rulesets.spellchrome.mechanics import squares
 from affray.rulesets.spellchrome.movement import (
@@ -29,7 +30,10 @@ from affray.rulesets.spellchrome.movement import (
     whole_of,
 )
 from affray.rulesets.spellchrome.offers import (
-    attack_actions,
+    NO_BLOWS,
+    Blows,
+    blows_by_kind,
+    end_of_turn,
     first_aid_actions,
     provoke_note,
     spec,
@@ -233,10 +237,12 @@ def movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> M
     square and speed, what its turn has used, the turn order (the order of warnings), and each other combatant's
     square, whether it is able (it blocks, SC-24) and whether it threatens and may still punish (SC-26, SC-27).
     Fighters in melee stand still for rounds, so the same listing comes back again and again."""
-    others = tuple((o.pos, o.able, o.melee_armed and can_punish(state, o))
-                   for o in state.combatants.values() if o is not c)
+    others = []
+    for o in state.combatants.values():  # a plain loop, not a comprehension: every move decision asks
+        if o is not c:
+            others.append((o.pos, o.able, o.melee_armed and can_punish(state, o)))
     key = (c.id, c.pos, c.speed_ft, turn.move_left, turn.standard_left, turn.stepped, turn.moved, turn.move_used_for,
-           tuple(state.order), others)
+           tuple(state.order), tuple(others))
     listings: Cache[Hashable, Moves] = memo.cache(MOVES_KEY, LISTINGS_SHARED, LISTINGS_OWN)
     found = listings.get(key)
     if found is None:
@@ -246,37 +252,40 @@ def movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> M
     return found
 
 
-class TurnListing:
+class TurnListing(Choices):
     """``c``'s turn listing in its parts, each built when first asked: blows (attacks and full attacks), spells,
     movement (:class:`Moves`), first aid and support (draws, giving up, the end of the turn). :meth:`all` is their
     concatenation, in that order; after the fight (SC-04) there are no blows, only healing spells, and no giving
-    up. ``memo`` is the match's."""
+    up. ``memo`` is the match's. It is the actor's :class:`~affray.core.policy.Choices` over that listing too
+    (:class:`~.choices.TurnChoices` answers their questions part by part): one object per decision."""
 
-    __slots__ = ("_aid", "_blows", "_moves", "_spells", "_split", "_support", "after", "c", "memo", "state", "turn")
+    __slots__ = ("_aid", "_blows", "_moves", "_spells", "_support", "after", "c", "memo", "state", "turn")
 
     def __init__(self, state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> None:
+        # Choices' fields, set here rather than through super() (its listing is all(), below)
+        self.actor, self._all = c.id, None
         self.state, self.c, self.turn, self.memo = state, c, turn, memo
         self.after = after_the_fight(state)
-        self._blows: list[ActionSpec] | None = None
-        self._split: dict[str, list[ActionSpec]] | None = None
+        self._blows: Blows | None = None
         self._spells: list[ActionSpec] | None = None
         self._moves: Moves | None = None
         self._aid: list[ActionSpec] | None = None
         self._support: list[ActionSpec] | None = None
 
+    def _blows_by_kind(self) -> Blows:
+        found = self._blows
+        if found is None:
+            found = self._blows = NO_BLOWS if self.after else blows_by_kind(self.state, self.c, self.turn, self.memo)
+        return found
+
     def blows(self) -> list[ActionSpec]:
-        if self._blows is None:
-            self._blows = [] if self.after else attack_actions(self.state, self.c, self.turn, self.memo)
-        return self._blows
+        return self._blows_by_kind()[0]
 
     def blows_of(self, kind: str) -> list[ActionSpec]:
         """The blows of type ``kind`` (attack or full_attack), in listing order."""
-        split = self._split
-        if split is None:
-            split = self._split = {"attack": [], "full_attack": []}
-            for s in self.blows():
-                split[str(s.action["type"])].append(s)  # the blows' own specs: attack or full_attack
-        return split.get(kind, [])
+        if kind == "attack":
+            return self._blows_by_kind()[1]
+        return self._blows_by_kind()[2] if kind == "full_attack" else []
 
     def spells(self) -> list[ActionSpec]:
         if self._spells is None:
@@ -306,8 +315,17 @@ class TurnListing:
             self._support = support
         return self._support
 
+    def end(self) -> list[ActionSpec]:
+        """The end of the turn, the support part's last spec, without the rest of it (most decisions that end a turn
+        ask for nothing else)."""
+        if self._support is not None:
+            return self._support[-1:]
+        return [end_of_turn(self.state, self.c, self.memo)]
+
     def all(self) -> list[ActionSpec]:
-        return self.blows() + self.spells() + self.moves().specs + self.aid() + self.support()
+        if self._all is None:
+            self._all = self.blows() + self.spells() + self.moves().specs + self.aid() + self.support()
+        return self._all
 
 
 def turn_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo | None = None) -> list[ActionSpec]:

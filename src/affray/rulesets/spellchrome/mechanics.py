@@ -10,6 +10,7 @@ The attack roll, Defense, weapon damage and armour deflection/damage reduction a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 D20 = 20
@@ -121,6 +122,13 @@ def iterative_bonuses(base_attack: int) -> list[int]:
     return out
 
 
+@lru_cache(maxsize=64)
+def blows_in_full_attack(base_attack: int) -> int:
+    """How many blows a full attack makes: ``len(iterative_bonuses(base_attack))`` (SRD, SC-B1, SC-15), kept per
+    bonus (a pure function of one small integer; every turn's listing asks whether a full attack is worth one)."""
+    return len(iterative_bonuses(base_attack))
+
+
 def damage_after_reduction(rolled: int, damage_reduction: int) -> int:
     """Weapon damage (dice + Str modifier) less armour damage reduction, never below 0. Rules: SC-B1, SC-B6."""
     return max(0, rolled - damage_reduction)
@@ -157,6 +165,14 @@ def apply_damage(hp: int, ex_hp: int, damage: int, damage_reduction: int = 0, st
         absorbed = min(ex_hp, damage)
         through = damage_after_reduction(damage - absorbed, damage_reduction)
     return DamageResult(hp - through, ex_hp - absorbed, damage - absorbed - through, absorbed, through)
+
+
+@lru_cache(maxsize=8192)
+def damage_roll(hp: int, ex_hp: int, damage: int, damage_reduction: int, steal_life: bool, reduction_first: bool
+                ) -> DamageResult:
+    """:func:`apply_damage`, cached for the engine loop: a pure function of six small numbers whose result is frozen,
+    so sharing it is safe (the same blows land on the same hit points fight after fight). Rules: SC-07, SC-B6."""
+    return apply_damage(hp, ex_hp, damage, damage_reduction, steal_life, reduction_first)
 
 
 # -- hit points, dying and healing ---------------------------------------------------------------------

@@ -27,34 +27,81 @@ Threats = dict[Pos, list[Combatant]]
 
 def end_ok(state: SpellchromeState, mover: Combatant, pos: Pos) -> bool:
     """A move may end here: open ground nobody stands on, unless the occupant is helpless (SC-24)."""
-    return state.grid.passable(pos) and all(o is mover or o.helpless for o in state.at(pos))
+    if not state.grid.passable(pos):
+        return False
+    # whoever stands there (state.at) is the mover or helpless; a plain loop, not all(): every move ends somewhere
+    for o in state.combatants.values():  # noqa: SIM110
+        if o.pos == pos and o is not mover and o.able:
+            return False
+    return True
+
+
+# The functions below list combatants in plain loops, not comprehensions (in this Python a comprehension is a call of
+# its own): moves, runs and blows ask them at every decision.
 
 
 def taken_squares(state: SpellchromeState, mover: Combatant) -> set[Pos]:
     """Squares where no move of ``mover`` may end: another able creature stands there (SC-24)."""
-    return {o.pos for o in state.combatants.values() if o is not mover and o.able}
+    out = set()
+    for o in state.combatants.values():
+        if o is not mover and o.able:
+            out.add(o.pos)
+    return out
 
 
 def opponent_squares(state: SpellchromeState, mover: Combatant, tumble: bool = False) -> set[Pos]:
     """Squares ``mover`` cannot pass: able opponents' (SC-24). Tumbling passes all but those that fill them."""
-    return {o.pos for o in state.foes_of(mover) if not o.helpless and (o.fills_square or not tumble)}
+    out = set()
+    for o in state.foes_of(mover):
+        if not o.helpless and (o.fills_square or not tumble):
+            out.add(o.pos)
+    return out
 
 
-def threateners(state: SpellchromeState, mover: Combatant, pos: Pos) -> list[Combatant]:
-    """Foes that threaten ``pos``: able, melee-armed and adjacent (SC-27, ruling SC-R3), in turn order."""
-    foes = [f for f in state.foes_of(mover) if f.melee_armed and adjacent(f.pos, pos)]
+def threateners(state: SpellchromeState, mover: Combatant, pos: Pos, armed: list[Combatant] | None = None
+                ) -> list[Combatant]:
+    """Foes that threaten ``pos``: able, melee-armed and adjacent (SC-27, ruling SC-R3), in turn order. ``armed``:
+    :func:`melee_foes` of ``mover``, when the caller asks about several squares of one state (a walk)."""
+    x, y = pos
+    foes = []
+    if armed is not None:
+        for f in armed:  # adjacent, in turn order
+            dx, dy = f.pos[0] - x, f.pos[1] - y
+            if -1 <= dx <= 1 and -1 <= dy <= 1 and (dx or dy):  # adjacent, inline
+                foes.append(f)
+        return foes
+    for f in state.foes_of(mover):
+        if f.melee_armed and adjacent(f.pos, pos):
+            foes.append(f)
     if len(foes) < 2:
         return foes  # nothing to order (most squares have one threatener or none)
     order = {a: i for i, a in enumerate(state.order)}
     return sorted(foes, key=lambda f: order.get(f.id, len(order)))
 
 
+def melee_foes(state: SpellchromeState, mover: Combatant) -> list[Combatant]:
+    """``mover``'s foes that are able and melee-armed (SC-27, ruling SC-R3), in turn order: those
+    :func:`threateners` picks from."""
+    armed = []
+    for f in state.foes_of(mover):
+        if f.melee_armed:
+            armed.append(f)
+    if len(armed) < 2:
+        return armed  # nothing to order
+    order = {a: i for i, a in enumerate(state.order)}
+    return sorted(armed, key=lambda f: order.get(f.id, len(order)))
+
+
 def threat_map(state: SpellchromeState, mover: Combatant) -> Threats:
     """Squares whose leaving gives a foe an attack of opportunity it can take, and those foes (SC-27)."""
     out: Threats = {}
-    order = {a: i for i, a in enumerate(state.order)}
-    foes = sorted((f for f in state.foes_of(mover) if f.melee_armed and can_punish(state, f)),
-                  key=lambda f: order.get(f.id, len(order)))
+    foes = []
+    for f in state.foes_of(mover):
+        if f.melee_armed and can_punish(state, f):
+            foes.append(f)
+    if len(foes) > 1:  # in turn order
+        order = {a: i for i, a in enumerate(state.order)}
+        foes.sort(key=lambda f: order.get(f.id, len(order)))
     for f in foes:
         for dx, dy in DIRECTIONS:
             out.setdefault((f.pos[0] + dx, f.pos[1] + dy), []).append(f)

@@ -18,6 +18,7 @@ from affray.rulesets.spellchrome.mechanics import D20, run_bonus_squares, square
 from affray.rulesets.spellchrome.movement import (
     PROVOKING_KINDS,
     can_punish,
+    melee_foes,
     run_modifier,
     settle,
     threateners,
@@ -68,9 +69,14 @@ def continue_motion(state: SpellchromeState, rng: RNG, events: Events) -> None:
     assert m is not None and state.turn is not None
     c = state.combatants[m.actor]
     how = "tumble" if m.tumble else m.kind
+    # who may threaten a square of the walk: the same foes all the way (the walk stops when one may punish)
+    armed = melee_foes(state, c) if m.kind in PROVOKING_KINDS else []
     while m.index < len(m.path) and c.able:
         if m.kind in PROVOKING_KINDS:
-            foes = [f for f in threateners(state, c, c.pos) if can_punish(state, f)]
+            foes = []
+            for f in threateners(state, c, c.pos, armed):  # a plain loop: every square of a walk asks
+                if can_punish(state, f):
+                    foes.append(f)
             if foes:
                 state.turn.offered.update(f.id for f in foes)
                 _report(m, how, events)

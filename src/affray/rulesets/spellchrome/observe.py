@@ -9,8 +9,9 @@ the seat's whole typed view (through the match's memo), the same one :meth:`Spel
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Protocol
 
 from affray.core.engine import Viewer
 from affray.core.memo import Memo
@@ -20,8 +21,12 @@ from affray.rulesets.spellchrome.health import after_the_fight
 from affray.rulesets.spellchrome.state import MELEE_KINDS, Combatant, SpellchromeState
 from affray.rulesets.spellchrome.views import SpellchromeView
 
-#: The ruleset's ``view(state, viewer, memo)``: the seat's whole typed view.
-WholeView = Callable[[SpellchromeState, Viewer, Memo], SpellchromeView]
+
+class WholeView(Protocol):
+    """What makes a seat's whole typed view: the ruleset (its ``view(state, viewer, memo)``), handed over as it is, so
+    that no bound method is made for every decision."""
+
+    def view(self, state: SpellchromeState, viewer: Viewer, memo: Memo | None = None) -> SpellchromeView: ...
 
 Square = tuple[int, int]
 
@@ -130,21 +135,20 @@ class FighterSeen:
 class _Seen:
     """A seat's windows on every combatant of one state, in order and by id."""
 
-    __slots__ = ("_foes", "all", "by_id", "state", "viewer")
+    __slots__ = ("all", "by_id", "foes", "state", "viewer")
 
     def __init__(self, state: SpellchromeState, viewer: Viewer) -> None:
         self.state, self.viewer = state, viewer
-        self.all = tuple(FighterSeen(c, controlled(viewer, a)) for a, c in state.combatants.items())
-        self.by_id: Mapping[str, FighterSeen] = MappingProxyType({f.id: f for f in self.all})
-        self._foes: dict[str, tuple[FighterSeen, ...]] = {}
-
-    def foes(self, actor: str) -> tuple[FighterSeen, ...]:
-        """The combatants of other sides than ``actor``'s, in order (sides do not change in a fight)."""
-        found = self._foes.get(actor)
-        if found is None:
-            side = self.by_id[actor].side
-            found = self._foes[actor] = tuple(f for f in self.all if f.side != side)
-        return found
+        combatants = state.combatants
+        made = [FighterSeen(c, controlled(viewer, a)) for a, c in combatants.items()]
+        self.all = tuple(made)
+        self.by_id: Mapping[str, FighterSeen] = MappingProxyType(dict(zip(combatants, made, strict=True)))
+        # Per combatant, those of other sides, in order (sides do not change in a fight); read off the state, not
+        # through the windows' properties (every fight makes one of these per seat).
+        sides = [c.side for c in combatants.values()]
+        self.foes: dict[str, tuple[FighterSeen, ...]] = {
+            a: tuple([f for f, other in zip(made, sides, strict=True) if other != side])
+            for a, side in zip(combatants, sides, strict=True)}
 
 
 class SpellchromeObservation(StateObservation[SpellchromeState]):
@@ -155,7 +159,9 @@ class SpellchromeObservation(StateObservation[SpellchromeState]):
 
     def __init__(self, state: SpellchromeState, viewer: Viewer, actor: str, memo: Memo | None, whole: WholeView
                  ) -> None:
-        super().__init__(state, viewer, actor, memo if memo is not None else Memo())
+        # StateObservation's fields, set here rather than through super(): one is made for every decision
+        self._state, self._viewer, self._actor = state, viewer, actor
+        self._memo = memo if memo is not None else Memo()
         self._whole = whole
         self._seen: _Seen | None = None
 
@@ -204,32 +210,35 @@ class SpellchromeObservation(StateObservation[SpellchromeState]):
             state, viewer = self._state, self._viewer
             # Kept until the memo resets (a rebuilt state); asked with another state, they are made again.
             # Named by the seat (a str hashes at once, a Viewer hashes and compares its fields), checked below.
-            seen = self._memo.keyed(("spellchrome.seen", viewer.seat), None, lambda: _Seen(state, viewer))
+            seen = self._memo.match(("spellchrome.seen", viewer.seat), _Seen, state, viewer)
             if seen.state is not state or (seen.viewer is not viewer and seen.viewer != viewer):
                 seen = _Seen(state, viewer)
             self._seen = seen
         return self._seen
 
+    # The properties below read the windows made at the first of them (self._seen) without a call: every decision
+    # asks several.
+
     @property
     def fighters(self) -> tuple[FighterSeen, ...]:
         """Every combatant, in the match's order of sides."""
-        return self._fighters().all
+        return (self._seen or self._fighters()).all
 
     @property
     def by_id(self) -> Mapping[str, FighterSeen]:
         """Every combatant by id (read-only)."""
-        return self._fighters().by_id
+        return (self._seen or self._fighters()).by_id
 
     @property
     def foes(self) -> tuple[FighterSeen, ...]:
         """Every combatant of another side than the actor's, in the match's order, whether able or not."""
-        return self._fighters().foes(self._actor)
+        return (self._seen or self._fighters()).foes[self._actor]
 
     @property
     def me(self) -> FighterSeen:
         """The combatant the policy acts for."""
-        return self._fighters().by_id[self._actor]
+        return (self._seen or self._fighters()).by_id[self._actor]
 
     def view(self) -> SpellchromeView:
         """The seat's whole typed view (built once per version through the match's memo)."""
-        return self._whole(self._state, self._viewer, self._memo)
+        return self._whole.view(self._state, self._viewer, self._memo)

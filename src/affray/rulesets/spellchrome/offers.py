@@ -15,7 +15,7 @@ from affray.core.engine import Action, ActionSpec
 from affray.core.grid import Pos
 from affray.core.memo import Cache, Memo
 from affray.rulesets.spellchrome.combat import attack_provokers, cast_provokers, line_clear
-from affray.rulesets.spellchrome.mechanics import iterative_bonuses, range_penalty, withdraw_distance
+from affray.rulesets.spellchrome.mechanics import blows_in_full_attack, range_penalty, withdraw_distance
 from affray.rulesets.spellchrome.movement import threateners
 from affray.rulesets.spellchrome.state import CLOSE_KINDS, Arm, Combatant, SpellchromeState, Turn
 
@@ -23,6 +23,7 @@ from affray.rulesets.spellchrome.state import CLOSE_KINDS, Arm, Combatant, Spell
 # matches share the memo's static store, fewer when one live match owns it (a table server holds hundreds).
 SPECS_LIMIT = 50_000
 SPECS_OWN = 4_000
+WARNINGS_KEY = "spellchrome.warnings"  # the match's warnings (provoke_note), in its memo
 
 
 def spec(action: Action, label: str, notes: tuple[str, ...] = (), free: tuple[str, ...] = ()) -> ActionSpec:
@@ -61,7 +62,7 @@ def specs_cache(memo: Memo, key: str) -> Cache[Hashable, ActionSpec]:
 def _warning(warnings: Cache[Hashable, tuple[str, ...]], state: SpellchromeState, c: Combatant, foes: list[Combatant]
              ) -> tuple[str, ...]:
     """:func:`provoke_note`, kept in the match's memo (names and speeds do not change in a fight)."""
-    key = (c.id, c.speed_ft, tuple(f.id for f in foes))
+    key = (c.id, c.speed_ft, foes[0].id if len(foes) == 1 else tuple([f.id for f in foes]))  # mostly one foe
     found = warnings.get(key)
     return warnings.keep(key, provoke_note(state, c, foes)) if found is None else found
 
@@ -81,43 +82,64 @@ def _blow(specs: Cache[Hashable, ActionSpec], kind: str, t: Combatant, arm: Arm,
     return found
 
 
-def attack_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
-    """An attack on each foe in reach with the weapon in hand and unarmed, and a full attack with the weapon in hand
-    when the turn allows one and there are iterative attacks (SC-15, SC-B1), with their warnings (SC-28)."""
+Blows = tuple[list[ActionSpec], list[ActionSpec], list[ActionSpec]]
+NO_BLOWS: Blows = ([], [], [])  # read-only, like every listing
+
+
+def blows_by_kind(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> Blows:
+    """The blows on offer: an attack on each foe in reach with the weapon in hand and unarmed, and a full attack with
+    the weapon in hand when the turn allows one and there are iterative attacks (SC-15, SC-B1), with their warnings
+    (SC-28); and the same blows by kind, the attacks and the full attacks, each in listing order (a policy asks for
+    one kind at a time)."""
     if not turn.standard_left:
-        return []
+        return NO_BLOWS
     full_ok = (turn.move_left or turn.move_used_for == "step") and not turn.moved
-    full_ok = full_ok and len(iterative_bonuses(c.base_attack)) > 1
-    blows: Cache[Hashable, ActionSpec] = specs_cache(memo, "spellchrome.blows")
+    full_ok = full_ok and blows_in_full_attack(c.base_attack) > 1
     specs: list[ActionSpec] = []
+    attacks: list[ActionSpec] = []
+    fulls: list[ActionSpec] = []
     wielding = c.wielding
     arms = (c.arms[wielding],) if wielding == "unarmed" else (c.arms[wielding], c.arms["unarmed"])
+    close = arms[0].kind in CLOSE_KINDS
     # who threatens the attacker's square: the same for every ranged shot from here (SC-27 (d)); a shooter with the
     # Guarded Ranged Attack feat never asks (ruling SC-R6)
     threats = threateners(state, c, c.pos) if arms[0].kind == "ranged" and "ranged" not in c.guards else None
-    warnings: Cache[Hashable, tuple[str, ...]] = memo.cache("spellchrome.warnings", SPECS_LIMIT, SPECS_OWN)
+    blows: Cache[Hashable, ActionSpec] | None = None  # the match's specs, fetched once a blow is found
     here, side = c.pos, c.side
+    hx, hy = here
     for t in state.combatants.values():
-        if t.side == side or t.surrendered or t.out or t.hp_state == "dead":
+        if t.side == side or t.surrendered or t.out:
             continue
         there = t.pos
-        d = max(abs(here[0] - there[0]), abs(here[1] - there[1]))
-        if d > 1 and arms[0].kind in CLOSE_KINDS:
+        dx, dy = hx - there[0], hy - there[1]
+        dx, dy = (dx if dx >= 0 else -dx), (dy if dy >= 0 else -dy)
+        d = dx if dx > dy else dy  # the grid distance, inline (no max, no abs): every turn asks
+        if d > 1 and close:
             continue  # nothing reaches: the weapon in hand and unarmed are both close
-        helpless = (f"{t.name} is helpless ({t.status})",) if t.helpless else ()
+        able = t.able
+        if not able and t.hp_state == "dead":  # one who is able is not dead: most foes need one question
+            continue
+        if blows is None:
+            blows = specs_cache(memo, "spellchrome.blows")
+        helpless = () if able else (f"{t.name} is helpless ({t.status})",)
         for arm in arms:
-            reaches = d == 1 if arm.kind in CLOSE_KINDS else _reaches(state, here, there, d, arm)
-            if not reaches:
+            kind = arm.kind
+            if not (d == 1 if kind in CLOSE_KINDS else _reaches(state, here, there, d, arm)):
                 continue
             # only unarmed and ranged attacks may provoke (SC-27 (c), (d))
-            trigger, foes = attack_provokers(state, c, arm, t, threats) if arm.kind in _MAY_PROVOKE else ("", [])
-            notes = _warning(warnings, state, c, foes) if trigger else ()
+            trigger, foes = attack_provokers(state, c, arm, t, threats) if kind in _MAY_PROVOKE else ("", [])
+            notes = _warning(memo.cache(WARNINGS_KEY, SPECS_LIMIT, SPECS_OWN), state, c, foes) if trigger else ()
             if helpless:
                 notes = (*notes, *helpless)
-            specs.append(_blow(blows, "attack", t, arm, notes))
+            # the match's spec of this blow (_blow), found without a call when it is there: nearly always
+            one = blows.get(("attack", t.id, arm.id, notes)) or _blow(blows, "attack", t, arm, notes)
+            specs.append(one)
+            attacks.append(one)
             if full_ok and arm.id == wielding:
-                specs.append(_blow(blows, "full_attack", t, arm, notes))
-    return specs
+                full = blows.get(("full_attack", t.id, arm.id, notes)) or _blow(blows, "full_attack", t, arm, notes)
+                specs.append(full)
+                fulls.append(full)
+    return specs, attacks, fulls
 
 
 def spell_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
@@ -171,8 +193,13 @@ def first_aid_actions(state: SpellchromeState, c: Combatant, turn: Turn) -> list
 def support_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
     """Drawing another weapon, giving up (NPCs, SC-02) and ending the turn: the same specs for the whole match (its
     memo keeps them)."""
-    draws, rest = memo.static(("spellchrome.support", c.id, c.wielding), lambda: _fixed_support(state, c))
+    draws, rest = memo.static(("spellchrome.support", c.id, c.wielding), _fixed_support, state, c)
     return draws + rest if turn.move_left or turn.standard_left else rest
+
+
+def end_of_turn(state: SpellchromeState, c: Combatant, memo: Memo) -> ActionSpec:
+    """The end of the turn: the last of :func:`support_actions`, whatever is left of the turn, after the fight too."""
+    return memo.static(("spellchrome.support", c.id, c.wielding), _fixed_support, state, c)[1][-1]
 
 
 def _fixed_support(state: SpellchromeState, c: Combatant) -> tuple[list[ActionSpec], list[ActionSpec]]:

@@ -28,6 +28,8 @@ Square = tuple[int, int]
 Fighters = Mapping[str, FighterSeen]
 _HELPLESS = ("unconscious", "dying", "stable")
 _BLOW_RANK = {"full_attack": 0, "attack": 1, "cast": 2}
+_BLOWS_AND_CASTS = ("full_attack", "attack", "cast")
+_BLOWS = ("full_attack", "attack")
 
 
 def _dist(a: Square, b: Square) -> int:
@@ -35,8 +37,10 @@ def _dist(a: Square, b: Square) -> int:
 
 
 def _provokes(spec: ActionSpec) -> bool:
-    notes = spec.notes
-    return bool(notes) and any("provokes" in note for note in notes)
+    for note in spec.notes:  # noqa: SIM110  (a plain loop, not any(): every warned blow asks)
+        if "provokes" in note:
+            return True
+    return False
 
 
 def _first(choices: Choices, kind: str) -> Action:
@@ -55,41 +59,56 @@ class SpellchromeHeuristic:
     name = "heuristic"
 
     def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
-        obs = _seen(seen)
+        obs = seen if type(seen) is SpellchromeObservation else _seen(seen)  # _seen(), at once when it is one
         if obs.phase == "attack_of_opportunity":
             return _first(choices, "attack_of_opportunity")
-        everyone = obs.by_id
-        me = everyone[choices.actor]
-        targets = self._targets(obs, me)
+        me = obs.me  # choices.actor's
+        targets, every_able = self._targets(obs, me)
         # spells, first aid and blows all take the standard action (SC-15): none is listed once it is spent
-        picks = (self._rescue, self._attack, self._reposition_to_shoot, self._move) if obs.standard_left else (
-            self._reposition_to_shoot, self._move)
-        for pick in picks:
-            action = pick(obs, me, targets, choices)
+        if obs.standard_left:
+            action = self._rescue(obs, me, targets, choices)
+            if action is None:
+                action = self._attack(obs, me, targets, choices)
             if action is not None:
                 return action
-        return _first(choices, "end_turn")
+        action = self._reposition_to_shoot(obs, me, targets, choices)
+        if action is None:
+            action = self._move(obs, me, targets, choices, every_able)
+        return action if action is not None else _first(choices, "end_turn")
 
     @staticmethod
-    def _targets(obs: SpellchromeObservation, me: FighterSeen) -> Fighters:
-        """The foes it may strike: the able ones, and the helpless too for a monster or NPC under ruling SC-R7."""
-        finish = obs.monsters_finish_the_dying and me.kind != "character"
+    def _targets(obs: SpellchromeObservation, me: FighterSeen) -> tuple[Fighters, bool]:
+        """The foes it may strike: the able ones, and the helpless too for a monster or NPC under ruling SC-R7; and
+        whether they are all able."""
+        finish: bool | None = None  # asked only about a foe that is not able
         found = {}
+        every_able = True
         for c in obs.foes:  # a plain loop: this runs for every decision
-            if c.able or (finish and c.status in _HELPLESS):
+            if c.able:
                 found[c.id] = c
-        return found
+                continue
+            if finish is None:
+                finish = obs.monsters_finish_the_dying and me.kind != "character"
+            if finish and c.status in _HELPLESS:
+                found[c.id] = c
+                every_able = False
+        return found, every_able
 
     def _rescue(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices
                 ) -> Action | None:
-        everyone = obs.by_id
-        for spec in choices.of("cast"):
-            t = everyone[text(spec.action, "target")]
+        # a seat without spells has no cast listed (offers.spell_actions): nothing to ask
+        for spec in choices.of("cast") if me.has_spells else ():
+            t = obs.by_id[text(spec.action, "target")]
             heal = me.spell_effect(text(spec.action, "spell")) == "heal"
             if heal and (t.status in ("dying", "unconscious") or 3 * t.hp <= t.max_hp) and not _provokes(spec):
                 return spec.action
-        aid = [s for s in choices.of("first_aid") if everyone[text(s.action, "target")].side == me.side]
-        return aid[0].action if aid else None
+        aid = choices.of("first_aid")  # mostly none: the dying are few
+        if aid:
+            everyone, side = obs.by_id, me.side
+            for s in aid:
+                if everyone[text(s.action, "target")].side == side:
+                    return s.action
+        return None
 
     def _attack(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices
                 ) -> Action | None:
@@ -98,7 +117,7 @@ class SpellchromeHeuristic:
         bare = me.wielding != "unarmed"
         best: Action | None = None
         best_key: tuple[int, int, int, str] | None = None
-        for kind in ("full_attack", "attack", "cast"):
+        for kind in _BLOWS_AND_CASTS if me.has_spells else _BLOWS:  # no casts listed without spells
             rank = _BLOW_RANK[kind]
             for spec in choices.of(kind):
                 action = spec.action
@@ -115,42 +134,45 @@ class SpellchromeHeuristic:
         """A shooter or caster in melee steps or withdraws out of reach before acting (SC-27 (d), (e))."""
         if me.weapon_kind != "ranged" and not me.has_spells:
             return None
-        menace = [c.at for c in obs.foes if c.melee_armed]
-        if not menace:
-            return None
         hx, hy = me.at
-        for px, py in menace:  # is any of them adjacent? (a plain loop: every decision of a shooter asks)
-            if max(abs(hx - px), abs(hy - py)) == 1:
+        foes = obs.foes
+        for c in foes:  # is a melee-armed foe adjacent? (a plain loop, where first: every decision of a shooter asks)
+            px, py = c.at
+            dx, dy = hx - px, hy - py
+            if -1 <= dx <= 1 and -1 <= dy <= 1 and (dx or dy) and c.melee_armed:  # adjacent, inline
                 break
         else:
             return None
+        menace = [c.at for c in foes if c.melee_armed]
         for kind in ("step", "withdraw"):
             for (x, y, _), spec in zip(move_ends(choices, kind), choices.of(kind), strict=True):
-                if all(_dist((x, y), p) > 1 for p in menace):
+                for px, py in menace:  # out of every menace's reach? (a plain loop, not all(): every end asks)
+                    if -1 <= x - px <= 1 and -1 <= y - py <= 1:  # within reach (grid distance 1 or 0)
+                        break
+                else:
                     return spec.action
         return None
 
-    def _move(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices
-              ) -> Action | None:
+    def _move(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices,
+              every_able: bool) -> Action | None:
         if not targets:
             return None
         ranged = me.weapon_kind == "ranged"
         reach = max(2, me.weapon_range) if ranged else 1
-        spots = [t.at for t in targets.values()]
         mx, my = me.at
+        spots = []
         here = -1
-        for tx, ty in spots:  # the distance to the nearest target, in a plain loop (every decision asks)
-            d = max(abs(mx - tx), abs(my - ty))
+        for t in targets.values():  # the distance to the nearest target, in a plain loop (every decision asks)
+            spot = t.at
+            spots.append(spot)
+            dx, dy = mx - spot[0], my - spot[1]
+            dx, dy = (dx if dx >= 0 else -dx), (dy if dy >= 0 else -dy)
+            d = dx if dx > dy else dy  # the grid distance, inline
             if here < 0 or d < here:
                 here = d
         # No move can beat standing here when here is already the best a gap can be: 0, or -1 (a melee fighter
         # ending on a helpless target's square; able targets' squares are never legal end squares, SC-24).
-        floor = 0
-        if not ranged:
-            for t in targets.values():
-                if not t.able:
-                    floor = -1
-                    break
+        floor = 0 if ranged or every_able else -1
         current = max(0, here - reach) if ranged else here - 1
         if current <= floor:
             return None

@@ -115,23 +115,26 @@ class SpellchromeRuleset:
 
     def choices(self, state: SpellchromeState, actor: str, memo: Memo | None = None) -> Choices:
         """The actor's legal actions, answered part by part on its turn (:mod:`.choices`)."""
-        return choices_for(state, actor, memo, lambda: self.legal(state, actor, memo))
+        return choices_for(state, actor, memo, self)
 
     def observe(self, state: SpellchromeState, viewer: Viewer, actor: str, memo: Memo | None = None
                 ) -> SpellchromeObservation:
         """What ``viewer``'s seat sees for ``actor``'s policy, read lazily (:mod:`.observe`)."""
-        return SpellchromeObservation(state, viewer, actor, memo, self.view)
+        return SpellchromeObservation(state, viewer, actor, memo, self)
 
     def step(self, state: SpellchromeState, actor: str, action: Action, rng: RNG,
              journal: Journal | None = None) -> StepResult:
         kind = action.get("type")
-        if not self._acts(state, actor):
+        opp, turn = state.opportunity, state.turn
+        # _acts, inline: every decision steps
+        if state.outcome is not None or not (opp.foes[0] == actor if opp is not None else
+                                             turn is not None and turn.actor == actor):
             if kind == "attack_of_opportunity":
                 return self._no_opportunity(state, actor)
             who = state.combatants[actor].name if actor in state.combatants else actor
             return Rejected("not_your_turn", f"It is not {who}'s turn to act.")
-        events = journal_for(journal)
-        if state.opportunity is not None:
+        events = Journal() if journal is None else journal  # journal_for
+        if opp is not None:
             if kind not in OPPORTUNITY_ACTIONS:
                 return Rejected("opportunity_pending", "An attack of opportunity is offered: answer "
                                                        "'attack_of_opportunity' or 'decline'.")
@@ -144,24 +147,14 @@ class SpellchromeRuleset:
             return Accepted(events)
         if kind in OPPORTUNITY_ACTIONS:
             return Rejected("no_opportunity", "Nobody has provoked an attack of opportunity.")
-        assert state.turn is not None
+        assert turn is not None
         check = check_turn_action if events.validate else trusted_turn_action
-        checked = check(state, state.combatants[actor], state.turn, action)
+        checked = check(state, state.combatants[actor], turn, action)
         if isinstance(checked, Rejected):
             return checked
         checked(rng, events)
         turns.after_action(state, rng, events)
         return Accepted(events)
-
-    @staticmethod
-    def _acts(state: SpellchromeState, actor: str) -> bool:
-        """``actor`` is among the actors of :meth:`pending`'s window (without building it)."""
-        if state.outcome is not None:
-            return False
-        opp = state.opportunity
-        if opp is not None:
-            return opp.foes[0] == actor
-        return state.turn is not None and state.turn.actor == actor
 
     @staticmethod
     def _no_opportunity(state: SpellchromeState, actor: str) -> Rejected:

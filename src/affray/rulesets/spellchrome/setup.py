@@ -9,6 +9,7 @@ positions, so the setup stored in a match log does not depend on content files t
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Literal, NotRequired, TypedDict, cast
 
@@ -230,11 +231,35 @@ def build_combatant(c: CombatantSetup, options: SpellchromeOptions) -> Combatant
         c["fills_square"], (c["position"][0], c["position"][1]))
 
 
+def fresh(t: Combatant) -> Combatant:
+    """A combatant equal to ``t`` whose parts a fight may change are its own: its tables (ability scores and
+    modifiers, weapons carried, skills) and its spells with their casts left; weapons themselves never change. A
+    match's copy of a setup's combatant (:func:`build_state`)."""
+    return Combatant(
+        t.id, t.name, t.side, t.kind, t.level, dict(t.abilities), dict(t.mods), t.saves, t.max_hp, t.hp, t.ex_hp_max,
+        t.ex_hp, t.ex_refill, t.deflection, t.damage_reduction, t.defense_bonus, t.base_attack, t.speed_ft,
+        t.initiative_bonus, dict(t.arms), t.wielding, t.feats, t.guards, dict(t.skills),
+        {sid: replace(spell) for sid, spell in t.spells.items()}, t.fills_square, t.pos, t.stable,
+        t.surrendered, t.dropped_round, t.aoo_left, t.initiative, t.last_treated_hour, t.knocked_out, t.out, t.dealt,
+        t.taken)
+
+
 def build_state(setup: SpellchromeSetup, options: SpellchromeOptions, memo: Memo | None = None
                 ) -> SpellchromeState:
     """The state at the start of the fight. The map is parsed once per match, or once for every match sharing
-    ``memo``'s setup-only store (a map never changes): the caches keyed by map then find it by identity."""
+    ``memo``'s setup-only store (a map never changes): the caches keyed by map then find it by identity; and the
+    combatants are built from the setup once for those matches too, each match starting from its own copies."""
     text = "\n".join(setup["map"])
-    grid = Grid.parse(text) if memo is None else memo.static(("spellchrome.grid", text), lambda: Grid.parse(text))
-    combatants = {c["id"]: build_combatant(c, options) for c in setup["combatants"]}
+    if memo is None:
+        grid = Grid.parse(text)
+        combatants = {c["id"]: build_combatant(c, options) for c in setup["combatants"]}
+    else:
+        grid = memo.static(("spellchrome.grid", text), Grid.parse, text)
+        made = memo.static("spellchrome.combatants", _combatants, setup, options)
+        combatants = {t.id: fresh(t) for t in made}
     return SpellchromeState(options, grid, combatants, setup.get("surprise"))
+
+
+def _combatants(setup: SpellchromeSetup, options: SpellchromeOptions) -> tuple[Combatant, ...]:
+    """The setup's combatants as a fight starts, read-only: the originals :func:`fresh` copies."""
+    return tuple(build_combatant(c, options) for c in setup["combatants"])

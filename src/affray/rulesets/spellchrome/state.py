@@ -116,7 +116,7 @@ class Combatant:
     @property
     def status(self) -> str:
         """normal, unconscious, dying, stable, dead, surrendered or out (taken out of the fight by the GM)."""
-        state = self.hp_state
+        state = hp_state(self.hp, self.abilities["constitution"])  # self.hp_state, without the property's call
         if self.out and state != "dead":
             return "out"
         if state == "dying" and self.stable:
@@ -145,7 +145,7 @@ class Combatant:
     @property
     def melee_armed(self) -> bool:
         """Wields a melee or natural weapon, so it threatens adjacent squares (SC-27, ruling SC-R3)."""
-        return self.able and self.weapon.kind in MELEE_KINDS
+        return self.arms[self.wielding].kind in MELEE_KINDS and self.able  # the weapon, then able: a cheap test first
 
 
 @dataclass(slots=True)
@@ -202,8 +202,18 @@ class SpellchromeState:
     decided_round: int = 0  # the round of the last blow (the fight's length in reports)
     hour: int = 0  # out-of-combat clock for EX-HP refill and once-a-day rules (SC-07, SC-08)
 
+    # plain loops rather than comprehensions (a comprehension is a call of its own in this Python): every decision asks
+
     def foes_of(self, c: Combatant) -> list[Combatant]:
-        return [o for o in self.combatants.values() if o.side != c.side]
+        side, out = c.side, []
+        for o in self.combatants.values():
+            if o.side != side:
+                out.append(o)
+        return out
 
     def at(self, pos: Pos) -> list[Combatant]:
-        return [o for o in self.combatants.values() if o.pos == pos]
+        out = []
+        for o in self.combatants.values():
+            if o.pos == pos:
+                out.append(o)
+        return out

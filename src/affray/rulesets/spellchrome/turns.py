@@ -51,14 +51,16 @@ def roll_initiative(state: SpellchromeState, rng: RNG, events: Events) -> None:
             for a in group:
                 rolloffs[a].append(roll(rng, a, "initiative roll-off", ROLLOFF_DIE, 0, events))
     state.order = sorted(ids, key=key)
-    events.append(InitiativeSet(list(state.order), totals))
+    if loud(events):
+        events.append(InitiativeSet(list(state.order), totals))
 
 
 def begin(state: SpellchromeState, rng: RNG, events: Events) -> None:
     """Roll initiative and start round 1."""
     roll_initiative(state, rng, events)
     state.round = 1
-    events.append(RoundStarted(1))
+    if loud(events):
+        events.append(RoundStarted(1))
     check_outcome(state, events)
     advance(state, rng, 0, events)
 
@@ -91,7 +93,8 @@ def advance(state: SpellchromeState, rng: RNG, index: int, events: Events) -> No
         c = state.combatants[state.order[index]]
         if state.options.aoo_refresh == "own_turn":
             c.aoo_left = 1
-        stabilise_check(state, rng, c, events)
+        if c.hp < 0:  # only the dying roll to stabilise (stabilise_check asks first; most turns need no call)
+            stabilise_check(state, rng, c, events)
         if c.able:
             state.turn_index = index
             state.turn = Turn(c.id)

@@ -43,33 +43,31 @@ def resolve(state: WitchHammerState, turn: Turn, node: AttackNode) -> list[Follo
             turn.journal.append(Fizzled(f.id, turn.card, "no target"))
         return []
     (ax, ay), (bx, by) = f.pos, target.pos
-    if max(abs(ax - bx), abs(ay - by)) > reach:  # WH-09 (grid distance, inline): it moved out of range; no roll
+    dx, dy = ax - bx, ay - by
+    if not (-reach <= dx <= reach and -reach <= dy <= reach):  # WH-09 (grid distance, inline): out of range; no roll
         if turn.journal.loud:
             turn.journal.append(Fizzled(f.id, turn.card, f"{target.name} is out of {node['range']} range"))
         return []
     return strike(state, turn, target, node)
 
 
-def card_defense(f: Fighter) -> int:
-    return f.card.defense if f.card is not None else 0
-
-
 def target_defense(state: WitchHammerState, t: Fighter, aspects: list[str]) -> int:
     """Defense against an attack with ``aspects``: full or halved normal Defense, plus the matching aspect
     Defenses, minus the Malus once. Rules: WH-12, WH-13, WH-14, WH-B16."""
-    normal = t.defense + t.mod_defense + card_defense(t)
-    melee = "melee" in aspects
+    card = t.card
+    normal = t.defense + t.mod_defense + (card.defense if card is not None else 0)  # the card in force's
     aspect = 0
     for a in aspects:
         if a != "melee":
             aspect += defense_value(t, a)
-    return defense_against(normal, aspect, melee, malus_of(state, t), state.options.halve_rounding)
+    return defense_against(normal, aspect, "melee" in aspects, malus_of(state, t), state.options.halve_rounding)
 
 
 def position_bonus(state: WitchHammerState, f: Fighter, t: Fighter) -> tuple[int, list[str]]:
     """+5 from behind and +4 flanking; they stack. Rules: WH-25, WH-26, WH-B14, WH-B15, WH-A3."""
     (tx, ty), (fx, fy) = t.pos, f.pos
-    if max(abs(fx - tx), abs(fy - ty)) != 1:  # grid distance, inline: every blow asks
+    dx, dy = fx - tx, fy - ty
+    if not (-1 <= dx <= 1 and -1 <= dy <= 1) or dx == dy == 0:  # not adjacent (inline): every blow asks
         return 0, []
     bonus, tags = 0, []
     if state.options.facing != "none" and behind(f.pos, t.pos, t.facing):
@@ -79,7 +77,8 @@ def position_bonus(state: WitchHammerState, f: Fighter, t: Fighter) -> tuple[int
         if g is f or g.out or g.side != f.side:
             continue
         gx, gy = g.pos
-        if max(abs(gx - tx), abs(gy - ty)) != 1:
+        dx, dy = gx - tx, gy - ty
+        if not (-1 <= dx <= 1 and -1 <= dy <= 1) or dx == dy == 0:  # not adjacent to the target
             continue
         if need_attack and not (g.card is not None and any(n["type"] == "attack" for n in g.card.below)):
             continue

@@ -22,8 +22,8 @@ class WitchHammerChoices(Choices):
     __slots__ = ("_state",)
 
     def __init__(self, state: WitchHammerState, actor: str, listing: Callable[[], list[ActionSpec]]) -> None:
-        super().__init__(actor, listing)
-        self._state = state
+        # Choices' fields, set here rather than through super(): one is made for every decision
+        self.actor, self._listing, self._all, self._state = actor, listing, None, state
 
     def _fighter(self) -> Fighter | None:
         """The actor when it is a combatant in the open Psych or Planning window, else ``None``."""

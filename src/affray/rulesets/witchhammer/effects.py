@@ -14,7 +14,7 @@ from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.witchhammer import targeting
 from affray.rulesets.witchhammer.events import Checked, EffectChanged, PoiseChanged
-from affray.rulesets.witchhammer.mechanics import DIFFICULTY, save, skill_check
+from affray.rulesets.witchhammer.mechanics import DIFFICULTY, save_roll, skill_check
 from affray.rulesets.witchhammer.state import CheckNode, Fighter, SaveNode, Status, WitchHammerState
 from affray.rulesets.witchhammer.wounds import crits_on, d20, hurt, malus_of, wound
 
@@ -72,7 +72,7 @@ def start_status(state: WitchHammerState, f: Fighter, status_id: str, rounds: in
             existing.rounds = n
     else:
         f.statuses.append(Status(sd, n, source))
-        f.refresh_mods()
+        f.add_mods(sd)
     if journal.loud:
         journal.append(EffectChanged(f.id, sd.name, "started", n))
 
@@ -99,28 +99,37 @@ def tick(state: WitchHammerState, f: Fighter, rng: RNG, journal: Journal) -> Non
 
 def expire(f: Fighter, journal: Journal) -> None:
     """At the end of ``f``'s turn every counted status loses a round; spent ones end (WH-B11)."""
-    if not f.statuses:
+    statuses = f.statuses
+    if not statuses:
         return
-    kept: list[Status] = []
-    for s in f.statuses:
+    kept: list[Status] | None = None  # made only once one ends: most turns end none (vignette-long effects)
+    for i, s in enumerate(statuses):
         if s.rounds > 0:
             s.rounds -= 1
             if s.rounds == 0:
                 if journal.loud:
                     journal.append(EffectChanged(f.id, s.status.name, "ended", 0))
+                if kept is None:
+                    kept = statuses[:i]
                 continue
-        kept.append(s)
-    if len(kept) != len(f.statuses):
+        if kept is not None:
+            kept.append(s)
+    if kept is not None:
         f.statuses = kept
         f.refresh_mods()
 
 
 def end_vignette_effects(f: Fighter, journal: Journal) -> None:
     """Effects "for the rest of the vignette" end with it (WH-02)."""
-    kept = [s for s in f.statuses if s.rounds != VIGNETTE] if f.statuses else f.statuses
+    if not f.statuses:
+        return
+    kept = []
+    for s in f.statuses:  # a plain loop, not a comprehension: every fighter's vignette ends
+        if s.rounds != VIGNETTE:
+            kept.append(s)
     if len(kept) != len(f.statuses):
         for s in f.statuses:
-            if s.rounds == VIGNETTE:
+            if s.rounds == VIGNETTE and journal.loud:
                 journal.append(EffectChanged(f.id, s.status.name, "ended", 0))
         f.statuses = kept
         f.refresh_mods()
@@ -155,7 +164,7 @@ def saving_throw(state: WitchHammerState, f: Fighter, node: SaveNode, rng: RNG, 
     diff = difficulty_of(node["difficulty"])
     what = f"{node['save']} save" if journal.loud else ""  # only events name the roll
     natural = d20(rng, f.id, what, bonus + malus, journal)
-    result = save(natural, bonus, malus, diff, crits=crits_on(state, "check"))
+    result = save_roll(natural, bonus, malus, diff, crits_on(state, "check"))
     if journal.loud:
         journal.append(Checked(f.id, what, result.total, diff, result.success))
     return result.success

@@ -173,6 +173,13 @@ def save(natural: int, bonus: int, malus_mod: int, difficulty: int, *, crits: bo
     return CheckResult(natural, total, difficulty, total >= difficulty)
 
 
+@lru_cache(maxsize=4096)
+def save_roll(natural: int, bonus: int, malus_mod: int, difficulty: int, crits: bool) -> CheckResult:
+    """:func:`save`, cached for the engine loop like :func:`attack_roll`: a pure function of five small numbers whose
+    result is frozen, so sharing it is safe. Rules: WH-27, WH-B7."""
+    return save(natural, bonus, malus_mod, difficulty, crits=crits)
+
+
 def skill_check(natural: int, skill: int, difficulty: int = DIFFICULTY["medium"], malus_mod: int = 0, *,
                 crits: bool = True) -> CheckResult:
     """A skill check: d20 + skill bonus (+ Malus) >= difficulty; default Medium (10). Rules: WH-28, WH-B7."""

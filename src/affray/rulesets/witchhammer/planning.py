@@ -10,7 +10,7 @@ Rules: WH-02, WH-03, WH-B18, WH-B20; DESIGN.md contracts 2 and 6.
 
 from __future__ import annotations
 
-from functools import partial
+from functools import lru_cache, partial
 
 from affray.core.engine import GM, Action, ActionSpec, Rejected, Window
 from affray.core.events import Committed
@@ -46,8 +46,7 @@ def open_psych(state: WitchHammerState) -> bool:
         return False
     state.phase = "psych"
     # Everyone plays at once (simultaneous): a choice made at an earlier version of this vignette's Psych stands.
-    state.window = Window("psych", tuple(actors), "Play a Psych card face down, or none, then be ready",
-                          f"v{state.vignette}.psych")
+    state.window = opened("psych", tuple(actors), state.vignette)
     return True
 
 
@@ -62,15 +61,25 @@ def open_planning(state: WitchHammerState) -> None:
     if state.options.drama_timer:
         actors.append(GM)
     state.phase = "planning"
-    state.window = Window("planning", tuple(actors), "Place two Action cards face down, in order, then be ready",
-                          f"v{state.vignette}.planning")
+    state.window = opened("planning", tuple(actors), state.vignette)
+
+
+PROMPTS = {"psych": "Play a Psych card face down, or none, then be ready",
+           "planning": "Place two Action cards face down, in order, then be ready"}
+
+
+@lru_cache(maxsize=1024)
+def opened(phase: str, actors: tuple[str, ...], vignette: int) -> Window:
+    """The window of ``phase`` (psych or planning) opened for ``actors`` in ``vignette``, everyone at once: named for
+    this opening (``v3.planning``). A pure function of immutable values, memoised (bounded): the same few windows
+    open fight after fight, and a window is an immutable value to share."""
+    return Window(phase, actors, PROMPTS[phase], f"v{vignette}.{phase}")
 
 
 def _narrow(state: WitchHammerState, actor: str) -> None:
     """``actor`` is done with this phase: it leaves the window."""
     assert state.window is not None
-    w = state.window
-    state.window = Window(w.phase, tuple([a for a in w.actors if a != actor]), w.prompt, w.simultaneous)
+    state.window = state.window.without(actor)
 
 
 def everyone_ready(state: WitchHammerState) -> bool:
@@ -85,8 +94,12 @@ def placed(action: Action) -> list[str]:
     kind = action["type"]
     if kind == "commit":
         cards = action["cards"]
-        if isinstance(cards, list) and all(isinstance(c, str) for c in cards):
-            return [c for c in cards if isinstance(c, str)]
+        if type(cards) is list:
+            for c in cards:  # a plain loop: every decision asks
+                if type(c) is not str:
+                    break
+            else:
+                return cards  # type: ignore[return-value]  # the action's own list of ids: read, never changed
         return texts(action, "cards")  # not a list of strings: the field's own error
     return [] if kind == "ready" else [text(action, "card")]
 
@@ -134,30 +147,34 @@ def check(state: WitchHammerState, f: Fighter, action: Action) -> Rejected | lis
 def apply(state: WitchHammerState, f: Fighter, action: Action, cards: list[str], rng: RNG,
           journal: Journal) -> None:
     """Place ``cards`` face down and, for ready/commit, lock in (WH-02, WH-03, WH-B18)."""
+    psych, hand = state.phase == "psych", f.hand
     for card_id in cards:
-        _seal(state, f, card_id, rng, journal)
+        _commit(state, f, card_id, 0 if psych else len(f.slots) + 1, rng, journal)
+        hand[card_id] -= 1
     if action["type"] in ("ready", "commit"):
         lock_in(state, f, len(cards), rng, journal)
-
-
-def _seal(state: WitchHammerState, f: Fighter, card_id: str, rng: RNG, journal: Journal) -> None:
-    slot = 0 if state.phase == "psych" else len(f.slots) + 1
-    _commit(state, f, card_id, slot, rng, journal)
-    f.hand[card_id] -= 1
 
 
 def _commit(state: WitchHammerState, f: Fighter, card_id: str, slot: int, rng: RNG, journal: Journal) -> None:
     """``card_id`` face down in ``slot`` (0: the Psych card) as a sealed commit; a quiet journal keeps it unsalted
     and undigested (no die moves either way). Rules: WH-02, WH-03; DESIGN.md contract 6."""
-    seal = f"v{state.vignette}.{f.id}.{'psych' if slot == 0 else f'slot{slot}'}"
+    seal = seal_name(state.vignette, f.id, slot)
     payload = {"card": card_id, "slot": slot, "vignette": state.vignette}
-    sealed = Sealed.commit(f.id, seal, payload, rng, loud=journal.loud)
+    # quiet: Sealed.commit's unsalted, undigested seal, made without its call (every card placed in a quiet fight)
+    sealed = Sealed.commit(f.id, seal, payload, rng) if journal.loud else Sealed(f.id, seal, payload, b"", "")
     if slot == 0:
         f.psych = sealed
     else:
         f.slots.append(sealed)
     if journal.loud:
         journal.append(Committed(f.id, seal, sealed.digest))
+
+
+@lru_cache(maxsize=4096)
+def seal_name(vignette: int, actor: str, slot: int) -> str:
+    """A face-down card's seal name: ``v3.bruna.slot1``, ``v3.bruna.psych`` (slot 0). A pure function of three small
+    values, kept (bounded): every card placed asks, and the same few come back fight after fight."""
+    return f"v{vignette}.{actor}.{'psych' if slot == 0 else f'slot{slot}'}"
 
 
 def lock_in(state: WitchHammerState, f: Fighter, placed: int, rng: RNG, journal: Journal) -> None:

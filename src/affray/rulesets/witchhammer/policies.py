@@ -108,7 +108,7 @@ class Digests:
         self.psych: dict[str, tuple[bool, bool, float]] = {}  # card id -> (a Psych card, one-shot, worth)
         self.plans: dict[Hashable, list[str]] = {}  # by the situation a plan answers (Planner.plan's key)
         # the Psych card played from a hand (and whether one-shots are out): a few hands, again and again
-        self.choices: dict[tuple[tuple[tuple[str, int], ...], bool], str | None] = {}
+        self.choices: dict[tuple[tuple[tuple[str, ...], tuple[int, ...]], bool], str | None] = {}
 
     def follow(self, statuses: Mapping[str, StatusInfo]) -> None:
         if statuses is not self.table:
@@ -128,13 +128,16 @@ class Planner:
     def __init__(self, seen: WitchHammerObservation, me: SeenFighter, digests: Digests | None = None) -> None:
         self.seen = seen
         self.me = me
-        self.hand: Mapping[str, int] = self.me.hand or {}
+        # the hand as its cards and their free copies: what the plans and Psych choices are keyed by
+        self.held: tuple[tuple[str, ...], tuple[int, ...]] = me.held or ((), ())
         self._cards: Mapping[str, Card] | None = None
         self.statuses: Mapping[str, StatusInfo] = seen.statuses
         self.digests = digests if digests is not None else Digests()
-        self.digests.follow(self.statuses)
-        self.defense: dict[tuple[str, ...], int] = {}  # filled by _plan, when a plan is not remembered
-        self.strikes: dict[Strike, float] = {}  # a strike's worth when in reach
+        if self.statuses is not self.digests.table:  # Digests.follow's question, asked here first: every decision
+            self.digests.follow(self.statuses)
+        # filled by _plan, when a plan is not remembered: Defense by aspects, a strike's worth when in reach
+        self.defense: dict[tuple[str, ...], int]
+        self.strikes: dict[Strike, float]
 
     @property
     def cards(self) -> Mapping[str, Card]:
@@ -148,29 +151,31 @@ class Planner:
         (within 5 squares), and the bonuses: what plan() scores from."""
         me = self.me
         x, y = me.at
-        foes: list[SeenFighter] = []
+        foes = self.seen.enemies
         nearest, gap, threats = None, 0, 0
-        for c in self.seen.enemies:
+        for c in foes:
             cx, cy = c.at
-            d = max(abs(x - cx), abs(y - cy))  # _dist, inline: this runs for every decision
-            foes.append(c)
+            dx, dy = x - cx, y - cy
+            dx, dy = (dx if dx >= 0 else -dx), (dy if dy >= 0 else -dy)
+            d = dx if dx > dy else dy  # _dist, inline (no max, no abs): this runs for every decision
             if nearest is None or d < gap:
                 nearest, gap = c, d
             if d <= 5:
                 threats += 1
         self.foes, self.foe, self.gap, self.threats = foes, nearest, gap, max(1, threats)
-        self.bonus = me.attack + me.mod_attack + me.malus
+        self.aim = nearest.guard if nearest is not None else None  # the nearest foe's Defense numbers
+        self.bonus = me.attack_bonus
         self.step_bonus = me.mod_move
         self.solid = me.solid_damage
 
     def _defense(self, aspects: tuple[str, ...]) -> int:
         if aspects not in self.defense:
-            t = self.foe
-            assert t is not None
-            normal = t.defense + t.mod_defense + 1  # +1: a typical face-down card's Defense
-            sheet, mods = t.defenses, t.mod_defenses
+            assert self.aim is not None
+            defense, mod_defense, sheet_items, mod_items, malus = self.aim
+            normal = defense + mod_defense + 1  # +1: a typical face-down card's Defense
+            sheet, mods = dict(sheet_items), dict(mod_items)
             aspect = sum(sheet.get(a, 0) + mods.get(a, 0) for a in aspects if a != "melee")
-            self.defense[aspects] = defense_against(normal, aspect, "melee" in aspects, t.malus)
+            self.defense[aspects] = defense_against(normal, aspect, "melee" in aspects, malus)
         return self.defense[aspects]
 
     def _strike(self, strike: Strike) -> float:
@@ -199,25 +204,22 @@ class Planner:
         """The cards for the empty slots; remembered for the match by everything the scores read, since the same
         situations come back."""
         self._survey()
-        me, foe, gap = self.me, self.foe, self.gap
+        me, gap = self.me, self.gap
         missing = me.max_poise - me.poise
-        aim = None
-        if foe is not None:
-            aim = (foe.defense, foe.mod_defense, tuple(foe.defenses.items()), tuple(foe.mod_defenses.items()),
-                   foe.malus)
-        hand = self.hand
-        key = (tuple(hand.items()), me.placed, gap, missing, self.threats, self.bonus, self.step_bonus,
-               self.solid, len(self.foes), aim)
+        held = self.held
+        key = (held, me.placed, gap, missing, self.threats, self.bonus, self.step_bonus, self.solid, len(self.foes),
+               self.aim)
         memo = self.digests.plans
         chosen = memo.get(key)
         if chosen is None:
             if len(memo) >= 20_000:
                 memo.clear()
-            chosen = memo[key] = self._plan(hand, gap, missing)
+            chosen = memo[key] = self._plan(held, gap, missing)
         return list(chosen)
 
-    def _plan(self, held: Mapping[str, int], gap: int, missing: int) -> list[str]:
-        hand = {c: n for c, n in held.items() if n > 0 and self.cards[c].kind == "action"}
+    def _plan(self, held: tuple[tuple[str, ...], tuple[int, ...]], gap: int, missing: int) -> list[str]:
+        self.defense, self.strikes = {}, {}
+        hand = {c: n for c, n in zip(*held, strict=True) if n > 0 and self.cards[c].kind == "action"}
         profiles = {c: self.digests.profile(self.cards[c], self.statuses) for c in hand}
         chosen: list[str] = []
         for _ in range(2 - self.me.placed):
@@ -238,7 +240,7 @@ class Planner:
     def psych(self) -> str | None:
         """The best Psych card in hand (a one-shot only in the first vignette), remembered by the hand."""
         later = self.seen.vignette > 1
-        key = (tuple(self.hand.items()), later)
+        key = (self.held, later)
         memo = self.digests.choices
         chosen = memo.get(key, "")
         if chosen == "":
@@ -247,10 +249,19 @@ class Planner:
             chosen = memo[key] = self._psych(later)
         return chosen
 
+    @staticmethod
+    def remembered_psych(seen: WitchHammerObservation, me: SeenFighter, digests: Digests) -> str | None:
+        """:meth:`psych`'s answer when ``digests`` remember it, without making a planner (half of the decisions are
+        Psych ones, and most are remembered); ``""`` when they do not."""
+        statuses = seen.statuses
+        if statuses is not digests.table:
+            digests.follow(statuses)
+        return digests.choices.get((me.held or ((), ()), seen.vignette > 1), "")
+
     def _psych(self, later: bool) -> str | None:
         best: tuple[float, str] | None = None
         digests = self.digests.psych  # by card id: the digests follow the setup's tables (Digests.follow)
-        for c, n in self.hand.items():
+        for c, n in zip(*self.held, strict=True):
             hit = digests.get(c)
             if hit is None:
                 card = self.cards[c]
@@ -290,19 +301,24 @@ class WitchHammerHeuristic:
         self.digests = Digests()
 
     def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
-        obs = observed(seen)
+        obs = seen if type(seen) is WitchHammerObservation else observed(seen)  # observed(), at once when it is one
         phase, me = obs.phase, obs.me
         if phase not in ("psych", "planning") or me is None:
             return choices.all()[0].action
-        planner = Planner(obs, me, self.digests)
         cards: list[str]
         if phase == "psych":
-            card = planner.psych() if not me.psych_placed else None
+            placed = me.psych_placed
+            card = None
+            if not placed:
+                card = Planner.remembered_psych(obs, me, self.digests)
+                if card == "":
+                    card = Planner(obs, me, self.digests).psych()
             cards = [card] if card is not None else []
         else:
-            cards = planner.plan()
+            placed = me.placed > 0
+            cards = Planner(obs, me, self.digests).plan()
         wanted: Action = {"type": "commit", "cards": [*cards]} if cards else {"type": "ready"}
-        if (not me.psych_placed) if phase == "psych" else not me.placed:
+        if not placed:
             return wanted  # nothing placed yet: every ordered pair of cards in hand is listed (planning.legal)
         return wanted if choices.allows(wanted) else {"type": "ready"}
 

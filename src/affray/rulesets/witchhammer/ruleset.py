@@ -108,7 +108,8 @@ class WitchHammerRuleset:
         """Apply ``actor``'s ``action``. Its events go to ``journal`` (a loud one when none is given); a trusted
         journal (``validate`` off: the action came from the legal list) skips the check of the cards, which refuses
         only what the listing never offers. The same dice and state either way."""
-        journal = journal_for(journal)
+        if journal is None:  # journal_for, inline: every decision steps
+            journal = Journal()
         window = state.window
         kind = action.get("type")
         if window is None or actor not in window.actors:

@@ -33,6 +33,7 @@ from affray.rulesets.witchhammer.content_model import (
 from affray.rulesets.witchhammer.mechanics import malus_table
 from affray.rulesets.witchhammer.options import WitchHammerOptions
 from affray.rulesets.witchhammer.state import CardDef, Fighter, Node, StatusDef, WitchHammerState
+from affray.rulesets.witchhammer.state import Status as InForce
 
 GENERAL = "general"
 DEFAULT_CARD = "hesitate"
@@ -309,11 +310,34 @@ def _status(key: str, s: StatusSetup) -> StatusDef:
 def build_state(setup: WitchHammerSetup, options: WitchHammerOptions, memo: Memo | None = None
                 ) -> WitchHammerState:
     """Fresh state for ``setup``: fighters at their squares, facing set (WH-B14). ``memo``: see
-    :func:`compile_content`."""
+    :func:`compile_content`; the fighters are built once for every match sharing its setup-only store too, each match
+    starting from its own copies (:func:`fresh`)."""
+    if memo is None:
+        return _build_state(setup, options, None)
+    made = memo.static("witchhammer.start", _build_state, setup, options, memo)
+    return WitchHammerState(options, made.grid, made.cards, made.statuses,
+                            {a: fresh(f) for a, f in made.fighters.items()})
+
+
+def fresh(t: Fighter) -> Fighter:
+    """A fighter equal to ``t`` whose parts a fight changes (its tables, deck, hand, face-down cards, statuses and
+    afflictions) are its own; sealed cards and status definitions are shared, never changed. A match's copy of a
+    setup's fighter (:func:`build_state`)."""
+    return Fighter(
+        t.id, t.name, t.side, t.kind, t.order, t.size, t.max_poise, t.poise, t.max_health, t.health, t.attack,
+        t.defense, t.init, t.solid_damage, t.move, dict(t.defenses), dict(t.skills), t.malus_by_wounds, t.pos,
+        t.facing, dict(t.deck), t.out, dict(t.hand), t.psych, t.psych_card, list(t.slots), t.ready, t.shown, t.card,
+        [InForce(s.status, s.rounds, s.source) for s in t.statuses], t.mod_attack, t.mod_defense, t.mod_init,
+        t.mod_malus, t.mod_move, dict(t.mod_defenses), t.stunned, t.no_recovery, t.ticking, list(t.afflictions),
+        t.fate, t.dealt, t.taken)
+
+
+def _build_state(setup: WitchHammerSetup, options: WitchHammerOptions, memo: Memo | None) -> WitchHammerState:
     cards, statuses = compile_content(setup, memo)
     if options.default_card not in cards:
         raise ValueError(f"default_card '{options.default_card}' is not a card of this setup")
-    grid = Grid(len(setup["map"][0]), len(setup["map"]), tuple(setup["map"]))
+    rows = tuple(setup["map"])
+    grid = Grid(len(rows[0]), len(rows), rows)
     fighters: dict[str, Fighter] = {}
     for n, c in enumerate(setup["combatants"]):
         deck = dict(c["deck"])

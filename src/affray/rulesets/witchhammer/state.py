@@ -182,6 +182,7 @@ class Fighter:
     mod_defenses: dict[str, int] = field(default_factory=dict)
     stunned: bool = False
     no_recovery: bool = False
+    ticking: bool = False  # a status in force ticks at the start of its turns (bleeding, burning: WH-24)
     afflictions: list[str] = field(default_factory=list)
     fate: str = ""  # after combat: "", "stable", "dead"
     dealt: int = 0  # damage (Poise and Health) dealt to others, for simulation reports
@@ -192,21 +193,28 @@ class Fighter:
         """Able to act: not down, defeated or dead (WH-22)."""
         return not self.out
 
-    def health_malus(self, monsters_too: bool) -> int:
-        """The Health-loss Malus (WH-20, WH-B6): a lookup by wounds taken."""
-        if self.kind == "monster" and not monsters_too:
-            return 0
-        wounds = self.max_health - self.health
-        if wounds <= 0:
-            return 0
-        table = self.malus_by_wounds
-        return table[wounds] if wounds < len(table) else table[-1]
+    def add_mods(self, sd: StatusDef) -> None:
+        """:meth:`refresh_mods` after a status of ``sd`` was added at the end of :attr:`statuses`: its modifiers
+        added to the sums (the same sums and flags, in the same order, without going over every status again)."""
+        self.mod_attack += sd.attack
+        self.mod_defense += sd.defense
+        self.mod_init += sd.init
+        self.mod_malus += sd.malus
+        self.mod_move += sd.move
+        if sd.defenses:
+            aspects = dict(self.mod_defenses)  # a new table, as refresh_mods makes: views may hold the old one
+            for k, v in sd.defenses.items():
+                aspects[k] = aspects.get(k, 0) + v
+            self.mod_defenses = aspects
+        self.stunned = self.stunned or sd.skip_turn
+        self.no_recovery = self.no_recovery or sd.no_poise_recovery
+        self.ticking = self.ticking or sd.ticks
 
     def refresh_mods(self) -> None:
-        """Recompute the sums of status modifiers after a status starts or ends (WH-21)."""
+        """Recompute the sums of status modifiers after a status starts or ends (WH-21), and whether one ticks."""
         a = d = i = m = mv = 0
         aspects: dict[str, int] = {}
-        stunned = blocked = False
+        stunned = blocked = ticking = False
         for s in self.statuses:
             sd = s.status
             a += sd.attack
@@ -216,10 +224,11 @@ class Fighter:
             mv += sd.move
             stunned = stunned or sd.skip_turn
             blocked = blocked or sd.no_poise_recovery
+            ticking = ticking or sd.ticks
             for k, v in sd.defenses.items():
                 aspects[k] = aspects.get(k, 0) + v
         self.mod_attack, self.mod_defense, self.mod_init, self.mod_malus, self.mod_move = a, d, i, m, mv
-        self.mod_defenses, self.stunned, self.no_recovery = aspects, stunned, blocked
+        self.mod_defenses, self.stunned, self.no_recovery, self.ticking = aspects, stunned, blocked, ticking
 
 
 @dataclass(slots=True)
@@ -248,6 +257,10 @@ class WitchHammerState:
     def enemies(self, f: Fighter) -> list[Fighter]:
         return [g for g in self.fighters.values() if g.up and g.side != f.side]
 
-    def occupied(self, mover: Fighter) -> list[Pos]:
+    def occupied(self, mover: Fighter) -> frozenset[Pos]:
         """Squares a mover may not enter: everyone else still on the map (downed PCs and bodies too)."""
-        return [g.pos for g in self.fighters.values() if g is not mover and g.out not in OFF_THE_MAP]
+        squares = []
+        for g in self.fighters.values():  # a plain loop, not a comprehension: every move that steps asks
+            if g is not mover and g.out not in OFF_THE_MAP:
+                squares.append(g.pos)
+        return frozenset(squares)

@@ -186,7 +186,17 @@ def sight(state: WitchHammerState, viewer: Viewer, memo: Memo
           ) -> tuple[tuple[tuple[bool, bool, bool], ...], frozenset[str]]:
     """What ``viewer`` may see, once per match: per combatant (in actor order) whether it opens its face-down cards
     and hand, sees its sheet and plays it; and whose decks it sees. Views and observations both read it."""
-    return memo.static(("wh.sight", viewer), partial(_sight, state, viewer))
+    # Named by the seat, whose name hashes at once (a Viewer hashes and compares its fields in Python: every decision
+    # asks), and kept with its viewer; a store shared by matches that seat it otherwise keys by the viewer itself.
+    found = memo.static(("wh.sight", viewer.seat), _seen_by, state, viewer)
+    if found[0] is viewer or found[0] == viewer:
+        return found[1]
+    return memo.static(("wh.sight", viewer), _sight, state, viewer)
+
+
+def _seen_by(state: WitchHammerState, viewer: Viewer
+             ) -> tuple[Viewer, tuple[tuple[tuple[bool, bool, bool], ...], frozenset[str]]]:
+    return viewer, _sight(state, viewer)
 
 
 def cards_shown(state: WitchHammerState, viewer: Viewer, memo: Memo) -> dict[str, CardInfo]:

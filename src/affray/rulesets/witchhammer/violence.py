@@ -102,16 +102,20 @@ def play_round(state: WitchHammerState, slot: int, rng: RNG, journal: Journal) -
     state.round += 1
     if journal.loud:
         journal.append(RoundStarted(state.round))
-    acting = [f for f in state.fighters.values() if not f.out and len(f.slots) >= slot]
-    for f in acting:
-        f.card = reveal(state, f, slot, journal)
-        f.shown = slot
+    acting = []
+    for f in state.fighters.values():  # able to act and a card in the slot, revealed (plain loops: every round)
+        if not f.out and len(f.slots) >= slot:
+            acting.append(f)
+            f.card = reveal(state, f, slot, journal)
+            f.shown = slot
     state.targets.clear()
     if state.options.target_lock == "reveal":
         for f in acting:
             _lock_targets(state, f)
     queue = order(state, acting, rng, journal)
-    state.order = [f.id for f in queue]
+    state.order = ids = []
+    for f in queue:
+        ids.append(f.id)
     if journal.loud:
         journal.append(InitiativeSet([f.id for f in queue], [state.initiative[f.id] for f in queue]))
     live = state.options.initiative_updates == "live"
@@ -131,7 +135,7 @@ def take_turn(state: WitchHammerState, f: Fighter, rng: RNG, journal: Journal) -
         return
     card = f.card
     stunned = f.stunned
-    if f.statuses and (not stunned or state.options.tick_when_stunned):
+    if f.ticking and (not stunned or state.options.tick_when_stunned):  # a status that ticks (most of them do not)
         tick(state, f, rng, journal)
     if not f.out:
         if stunned:

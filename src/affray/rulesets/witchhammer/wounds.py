@@ -47,8 +47,9 @@ def malus_of(state: WitchHammerState, f: Fighter) -> int:
     """The total Malus (0 or negative): Health loss plus status maluses, which add up. Rules: WH-20, WH-21."""
     wounds = f.max_health - f.health
     if wounds <= 0 or (f.kind == "monster" and not state.options.malus_applies_to_monsters):
-        return f.mod_malus  # no Health lost, or a monster spared by the option: Fighter.health_malus is 0
-    return f.health_malus(True) + f.mod_malus
+        return f.mod_malus  # no Health lost, or a monster spared by the option: no Health-loss Malus
+    table = f.malus_by_wounds  # the Health-loss Malus: a lookup by wounds taken (WH-20, WH-B6)
+    return (table[wounds] if wounds < len(table) else table[-1]) + f.mod_malus
 
 
 def hurt(state: WitchHammerState, target: Fighter, damage: int, rng: RNG, journal: Journal, source: str, *,
