@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from dataclasses import dataclass, field
@@ -185,3 +186,18 @@ class LeakWatch:
         log.parts[start:] = [json.dumps(item, sort_keys=True) for item in match.events_since(start, seat)]
         log.revealed = revealed
         return start
+
+
+def shared_mutable_parts(a: object, b: object) -> list[str]:
+    """The fields of two dataclass instances that hold one and the same mutable object (a list, a dict, a set, or a
+    dataclass that is not frozen): what two matches built from one shared setup store (``Memo.static``) must never
+    share, as a fight of one would change the other. A field added later is checked as well, with no change here."""
+    shared = []
+    for f in dataclasses.fields(a):  # type: ignore[arg-type]
+        value = getattr(a, f.name)
+        if value is not getattr(b, f.name):
+            continue
+        params = getattr(type(value), "__dataclass_params__", None)  # a dataclass's: frozen or not
+        if isinstance(value, (list, dict, set, bytearray)) or (params is not None and not params.frozen):
+            shared.append(f.name)
+    return shared

@@ -20,6 +20,7 @@ from affray.rulesets.spellchrome.choices import TurnChoices, move_ends
 from affray.rulesets.spellchrome.legal import LISTINGS_OWN, LISTINGS_SHARED, MOVES_KEY
 from affray.rulesets.spellchrome.observe import SpellchromeObservation
 from affray.rulesets.spellchrome.state import SpellchromeState
+from tests.conformance.common import shared_mutable_parts
 
 from .support import act, build, fighter, state_of, who
 
@@ -197,3 +198,4 @@ def test_matches_sharing_a_setup_store_start_from_their_own_copies_of_its_combat
             assert c is not other and c.spells is not other.spells and c.arms is not other.arms, example.name
             assert all(s is not other.spells[k] for k, s in c.spells.items()), example.name
             assert c.abilities is not other.abilities and c.mods is not other.mods and c.skills is not other.skills
+            assert shared_mutable_parts(c, other) == [], example.name  # every part a fight may change, new ones too

@@ -26,6 +26,7 @@ from affray.core.rng import FastRNG
 from affray.rulesets.witchhammer.observe import WitchHammerObservation
 from affray.sim.fast import play_fast
 from affray.sim.session import spec_for
+from tests.conformance.common import shared_mutable_parts
 from tests.witchhammer.helpers import RULESET
 
 ROOT = Path(__file__).parents[2] / "examples" / "witchhammer"
@@ -232,6 +233,7 @@ def test_matches_sharing_a_setup_store_start_from_their_own_copies_of_its_fighte
             other = second.fighters[a]
             assert f is not other and f.deck is not other.deck and f.hand is not other.hand, example.name
             assert f.defenses is not other.defenses and f.statuses is not other.statuses, example.name
+            assert shared_mutable_parts(f, other) == [], example.name  # every part a fight may change, new ones too
 
 
 def test_a_status_added_sums_its_modifiers_as_a_full_refresh_does() -> None:
