@@ -9,8 +9,8 @@ Barrow Knight, Spellchrome 2v2), fights per CPU second (``time.process_time``) o
 
 measured in alternating slices over the same seeds so both see the same machine, their ratio and the goal beside it.
 The hand-written loops of ``bench_hud.py`` and ``bench_warp.py`` are measured in the same run for the ratio to them.
-Goals (issue 25 and before): HuD >= 3x, WaRP >= 2x, WitchHammer >= 3x and at least 1,100 fights per CPU second,
-Spellchrome >= 3x.
+Goals (docs/performance.md, "The simulation fast path" and "Faster party fights"): HuD >= 3x, WaRP >= 2x,
+WitchHammer >= 3x and at least 1,100 fights per CPU second, Spellchrome >= 3x.
 
 The goals are against the full engine of a given day, not this tree's (which may have got faster too):
 ``--baseline CHECKOUT`` (a directory: that tree's ``src`` on ``PYTHONPATH`` under this interpreter) or

@@ -9,7 +9,8 @@ growth / tables). Goal: p99 under 50 ms on the two-core machine.
 
 Run: ``.venv/bin/python bench/bench_table.py [TABLES] [ACTIONS_PER_TABLE] [--think SECONDS] [--db sqlite|postgres]
 [--processes N] [--noise N] [--no-compression]`` (default 100, 20, 5, sqlite, 1, no noise, compressed WebSocket
-messages), or ``--goals``: every goal of issue 25 item 3 in one run, each figure beside its goal.
+messages), or ``--goals``: every goal of docs/performance.md's "Cheaper appends and pushes" in one run, each figure
+beside its goal.
 ``--noise N``: N busy CPU-bound processes (``while True: pass``, at the server's priority) run beside the server from
 before the tables are created until the end, as other work on a shared machine does.
 ``--think S``: before each action the table's player thinks for a random time (exponential, mean S), as people at a
@@ -297,7 +298,8 @@ async def measure(servers: list[Server], tables: int, actions: int, think: float
 
 
 async def goals(actions: int) -> None:
-    """Issue 25 item 3's goals, one run each, each figure printed beside its goal (and a summary at the end)."""
+    """The goals of cheaper appends and pushes (docs/performance.md), one run each, each figure printed beside its
+    goal (and a summary at the end)."""
     runs = [
         (dict(tables=100, think=5.0, db="sqlite", noise=1), "goal: p99 < 50 ms", 0.050),
         (dict(tables=100, think=5.0, db="postgres", processes=2, noise=1), "goal: p99 < 50 ms", 0.050),
@@ -314,7 +316,7 @@ async def goals(actions: int) -> None:
     lines += [one.line(), two.line(),
               f"two PostgreSQL processes / one, closed loop: {ratio:.2f}x actions/s (goal: at least 1.7x): "
               f"{'met' if ratio >= 1.7 else 'NOT met'}"]
-    print("\n== the goals (issue 25, item 3)")
+    print("\n== the goals (docs/performance.md, \"Cheaper appends and pushes\")")
     print("\n".join(lines))
 
 
