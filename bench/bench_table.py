@@ -84,14 +84,18 @@ def start_noise(stack: contextlib.ExitStack, n: int) -> None:
         stack.callback(proc.kill)
 
 
-def cpu_seconds(pid: int) -> float:
-    """A process's CPU time so far (user + system, from /proc): the server's own, whatever else runs beside it."""
+def cpu_seconds(pid: int, reaped: bool = False) -> float:
+    """A process's CPU time so far (user + system, from /proc): the server's own, whatever else runs beside it;
+    ``reaped``: with its children's that have ended and it has waited for."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if reaped else 0)
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def tree_cpu_seconds(root: int) -> float:
-    """The CPU time so far of ``root`` and every live process below it (PostgreSQL's postmaster and its backends)."""
+    """The CPU time so far of ``root`` and every process below it (PostgreSQL's postmaster and its backends): a
+    live one's own, an ended one's through the process that waited for it (else a backend that ends during a run
+    would take its CPU out of the sum, which could then fall)."""
     children: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -102,7 +106,7 @@ def tree_cpu_seconds(root: int) -> float:
     while todo:
         pid = todo.pop()
         with contextlib.suppress(OSError):
-            total += cpu_seconds(pid)
+            total += cpu_seconds(pid, reaped=True)
         todo.extend(children.get(pid, []))
     return total
 

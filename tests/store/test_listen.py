@@ -17,11 +17,13 @@ class Inbox:
 
     def __init__(self) -> None:
         self.notices: list[tuple[str, int]] = []
+        self.own: list[bool] = []  # beside each notice: did the listening Store send it?
         self._changed = threading.Condition()
 
-    def __call__(self, table_id: str, version: int) -> None:
+    def __call__(self, table_id: str, version: int, own: bool) -> None:
         with self._changed:
             self.notices.append((table_id, version))
+            self.own.append(own)
             self._changed.notify_all()
 
     def wait_for(self, notice: tuple[str, int]) -> bool:
@@ -59,6 +61,25 @@ def test_every_append_sends_its_new_version_and_a_refused_one_sends_nothing(stor
         assert inbox.notices == [("tbl1", 1), ("tbl1", 2), ("tbl1", 3), ("tbl1", 99)]
 
 
+def test_a_notice_says_whether_the_listening_store_sent_it(store_url: str) -> None:
+    """A process re-reads a table's row only for another process's change (table/service.py ``_on_notice``), so a
+    notice says whether the listening Store sent it: on PostgreSQL one Store's appends and notices are its own, the
+    other's are not; SQLite's stand-in hears only its own Store."""
+    with Store(store_url) as mine, Store(store_url) as other:
+        sender = other if mine.is_postgres else mine
+        mine.create_table(new_table(), SEATS)
+        inbox = Inbox()
+        with mine.listen(inbox):
+            assert mine.append("tbl1", Record(seq=0, kind="action", seat="ulla", actor="Ulla", payload={}, chain=""))
+            assert sender.append("tbl1", Record(seq=1, kind="action", seat="ulla", actor="Ulla", payload={},
+                                                chain=""))
+            mine.notify("tbl1", 2)
+            sender.notify("tbl1", 3)
+            assert inbox.wait_for(("tbl1", 3))
+        assert inbox.notices == [("tbl1", 1), ("tbl1", 2), ("tbl1", 2), ("tbl1", 3)]
+        assert inbox.own == ([True, False, True, False] if mine.is_postgres else [True, True, True, True])
+
+
 def test_a_closed_listener_hears_nothing_more(store_url: str) -> None:
     with Store(store_url) as store:
         closed, open_ = Inbox(), Inbox()
@@ -72,8 +93,8 @@ def test_a_closed_listener_hears_nothing_more(store_url: str) -> None:
 def test_a_failing_callback_does_not_stop_the_listener(store_url: str) -> None:
     inbox = Inbox()
 
-    def flaky(table_id: str, version: int) -> None:
-        inbox(table_id, version)
+    def flaky(table_id: str, version: int, own: bool) -> None:
+        inbox(table_id, version, own)
         if version == 1:
             raise RuntimeError("the callback's own bug")
 

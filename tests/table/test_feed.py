@@ -279,3 +279,52 @@ def test_a_token_replaced_elsewhere_while_the_listener_was_cut_off_ends_the_feed
         finally:
             a.close()
             b.close()
+
+
+def test_a_process_re_reads_a_table_s_row_for_another_process_s_change_only(pg_server: PgServer, pg_url: str,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two processes on PostgreSQL (two services here). A notice says which Store sent it, so a process reads a
+    table's row, chat and seats back only after another process's change that appended nothing (a pause); its own
+    action and its own pause it already holds. Before, every action's own notice cost its process three queries."""
+    from affray.table import restore
+    from affray.table import service as service_module
+
+    reads: list[str] = []  # the Store (by origin) of every re-read of a row, in order
+    read = threading.Condition()
+    refresh = restore.refresh_from_row
+
+    def counted(store: Store, table: Table) -> None:
+        refresh(store, table)
+        with read:
+            reads.append(store.origin)
+            read.notify_all()
+
+    monkeypatch.setattr(service_module, "refresh_from_row", counted)
+    with Store(pg_url) as store_a, Store(pg_url) as store_b:
+        a, b = TableService(store_a, policy_pause=0), TableService(store_b, policy_pause=0)
+        try:
+            created = a.create("witchhammer/yard_duel", controllers={"bruna": "human", "tomas": "human"}, seed=4)
+            table_a, gm_a = a.authenticate(created["table"], created["gm"]["token"])
+            table_b, gm_b = b.authenticate(created["table"], created["gm"]["token"])
+            seat = next(s for s in table_a.seats.values() if a_legal(table_a, s))
+            actor, specs = next(iter(a_legal(table_a, seat).items()))
+            a.submit(table_a, seat, actor, as_object(specs[0]["action"]), table_a.version)  # A's own action
+            gm.set_paused(a, table_a, gm_a, True)  # A's own change, which B must read
+            # B's change, which A must read; A's listener hears the notices in order, so once A has read B's row
+            # it has heard (and not read back) its own action and pause
+            gm.set_paused(b, table_b, gm_b, False)
+            with read:
+                assert read.wait_for(lambda: reads.count(store_a.origin) >= 1 and store_b.origin in reads, WAIT)
+            assert reads.count(store_b.origin) == 1  # A's pause, read by B
+            assert reads.count(store_a.origin) == 1  # B's resume, read by A; nothing for A's own action or pause
+            assert table_b.version == table_a.version == 1  # B caught up with A's action from its record
+            assert table_a.paused is False and table_b.paused is False
+        finally:
+            a.close()
+            b.close()
+
+
+def a_legal(table: Table, seat: SeatInfo) -> dict[str, list[Any]]:
+    """The seat's due legal actions (empty when none)."""
+    with table.lock:
+        return table.legal_for(seat)

@@ -44,12 +44,12 @@ The GM audit trail
     "undo", "pause", "resume", "replace_token", "end", "timer").
 
 Change notices (several server processes on one PostgreSQL)
-    ``listen(callback, on_reconnect=None) -> Listener`` calls ``callback(table_id, version)`` from a thread
-    of its own; ``close()`` it to stop. Every successful ``append`` sends ``(table_id, seq + 1)`` -- on
-    PostgreSQL by ``pg_notify`` on channel ``affray_tables`` in the append's own transaction, so a notice is
-    never seen before its record is. ``notify(table_id, version)`` sends one for other changes (pause, end...).
-    PostgreSQL delivers the notices of every process, the sender's own included; SQLite (one process) delivers
-    those of the same Store object, in the same way, so a server needs only one code path.
+    ``listen(callback, on_reconnect=None) -> Listener`` calls ``callback(table_id, version, own)`` from a thread of its
+    own (``own``: this Store sent it, so the change is one this process already holds); ``close()`` it to stop. Every
+    successful ``append`` sends ``(table_id, seq + 1)`` -- on PostgreSQL by ``pg_notify`` on channel ``affray_tables``
+    in the append's own transaction, so a notice is never seen before its record is. ``notify(table_id, version)`` sends
+    one for other changes (pause, end...). PostgreSQL delivers the notices of every process, the sender's own included;
+    SQLite (one process) delivers those of the same Store object, in the same way, so a server needs only one code path.
 
 Errors
     Unknown table ids give None or empty lists on every read, never an exception. Programming errors raise

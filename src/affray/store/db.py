@@ -79,6 +79,9 @@ class Store:
         self.url = url
         self._engine, self._conninfo = open_engine(url)
         self.is_postgres = self._conninfo is not None
+        #: Names this Store in its change notices, so its own listeners know a notice of a change this process
+        #: made (and already holds) from another process's (store/listen.py)
+        self.origin = secrets.token_hex(8)
         self._listeners: set[LocalListener | PgListener] = set()
         self._listeners_lock = threading.Lock()
         self._group: GroupCommit[tuple[str, Record]] = GroupCommit(self._append_batch)
@@ -260,7 +263,7 @@ class Store:
     def _insert(self, c: sa.Connection, table_id: str, record: Record) -> bool:
         values = record.values(table_id, time.time())
         if self.is_postgres:
-            notice = {"channel": CHANNEL, "notice": encode(table_id, record.seq + 1)}
+            notice = {"channel": CHANNEL, "notice": encode(table_id, record.seq + 1, self.origin)}
             inserted = c.execute(_APPEND_NOTIFY, {**values, **notice}).first() is not None
         else:
             inserted = c.execute(_APPEND, values).rowcount == 1
@@ -367,14 +370,15 @@ class Store:
         self._deliver_local(table_id, version)
 
     def listen(self, callback: Callback, on_reconnect: Callable[[], None] | None = None) -> Listener:
-        """Call ``callback(table_id, version)`` from a thread for every notice; close the result to stop.
+        """Call ``callback(table_id, version, own)`` from a thread for every notice; close the result to stop.
+        ``own``: this Store sent the notice.
 
         PostgreSQL: LISTEN on a connection of its own, so notices from every process arrive. SQLite (one
-        process): the notices of this Store object only.
+        process): the notices of this Store object only (all ``own``).
         """
         listener: LocalListener | PgListener
         if self._conninfo is not None:
-            listener = PgListener(self._conninfo, callback, on_reconnect, self._forget)
+            listener = PgListener(self._conninfo, callback, self.origin, on_reconnect, self._forget)
         else:
             listener = LocalListener(callback, self._forget)
         with self._listeners_lock:
@@ -383,7 +387,7 @@ class Store:
 
     def _notify_in(self, c: sa.Connection, table_id: str, version: int) -> None:
         if self.is_postgres:
-            c.execute(sa.select(sa.func.pg_notify(CHANNEL, encode(table_id, version))))
+            c.execute(sa.select(sa.func.pg_notify(CHANNEL, encode(table_id, version, self.origin))))
 
     def _deliver_local(self, table_id: str, version: int) -> None:
         if self.is_postgres:

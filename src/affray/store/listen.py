@@ -1,10 +1,12 @@
 """Change notices between server processes: PostgreSQL LISTEN/NOTIFY, and an in-process stand-in for SQLite.
 
 Every notice is ``(table_id, version)`` on the fixed channel :data:`CHANNEL`; the payload is the JSON
-``{"table": ID, "version": N}``. A listener calls its callback from its own thread, once per notice, for the
-notices of every process (its own included). Callback errors are logged and do not stop the listener. If the
-PostgreSQL connection drops, the listener reconnects (with a growing pause, up to 5 s) and calls
-``on_reconnect`` so the caller can re-read what it may have missed.
+``{"table": ID, "version": N, "from": ORIGIN}``, ORIGIN naming the Store that sent it. A listener calls its callback
+``(table_id, version, own)`` from its own thread, once per notice, for the notices of every process; ``own`` is true
+for a notice its own Store sent (a change the process already holds in memory: it need not read it back).
+SQLite's stand-in hears only its own Store, so every notice there is ``own``. Callback errors are logged and do not
+stop the listener. If the PostgreSQL connection drops, the listener reconnects (with a growing pause, up to 5 s) and
+calls ``on_reconnect`` so the caller can re-read what it may have missed.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from affray.store.rows import StoreError
 CHANNEL = "affray_tables"
 log = logging.getLogger(__name__)
 
-Callback = Callable[[str, int], None]
+Callback = Callable[[str, int, bool], None]
 
 
 class Listener(Protocol):
@@ -36,12 +38,13 @@ class Listener(Protocol):
     def __exit__(self, *exc: object) -> None: ...
 
 
-def encode(table_id: str, version: int) -> str:
-    return json.dumps({"table": table_id, "version": version})
+def encode(table_id: str, version: int, origin: str) -> str:
+    return json.dumps({"table": table_id, "version": version, "from": origin})
 
 
-def decode(payload: str) -> tuple[str, int] | None:
-    """The notice in a payload, or None for one that is not ours (something else on the channel)."""
+def decode(payload: str) -> tuple[str, int, str | None] | None:
+    """The notice in a payload with the Store that sent it (None if it does not say), or None for a payload that is
+    not ours (something else on the channel)."""
     try:
         data: object = json.loads(payload)
     except ValueError:
@@ -49,14 +52,15 @@ def decode(payload: str) -> tuple[str, int] | None:
     if not isinstance(data, dict):
         return None
     table, version = data.get("table"), data.get("version")
+    origin = data.get("from")
     if isinstance(table, str) and isinstance(version, int) and not isinstance(version, bool):
-        return table, version
+        return table, version, origin if isinstance(origin, str) else None
     return None
 
 
-def _call(callback: Callback, table_id: str, version: int) -> None:
+def _call(callback: Callback, table_id: str, version: int, own: bool) -> None:
     try:
-        callback(table_id, version)
+        callback(table_id, version, own)
     except Exception:
         log.exception("store listener callback failed for table %s version %s", table_id, version)
 
@@ -87,7 +91,7 @@ class LocalListener(_Base):
 
     def _run(self) -> None:
         while (item := self._queue.get()) is not None:
-            _call(self._callback, *item)
+            _call(self._callback, *item, True)
 
     def close(self) -> None:
         self._on_close(self)
@@ -105,9 +109,10 @@ class PgListener(_Base):
 
     POLL = 0.25  # seconds between checks of the stop flag while waiting for notices
 
-    def __init__(self, conninfo: str, callback: Callback, on_reconnect: Callable[[], None] | None = None,
+    def __init__(self, conninfo: str, callback: Callback, origin: str, on_reconnect: Callable[[], None] | None = None,
                  on_close: Callable[[PgListener], None] | None = None) -> None:
         self._conninfo = conninfo
+        self._origin = origin
         self._on_close = on_close
         self._callback = callback
         self._on_reconnect = on_reconnect
@@ -130,7 +135,8 @@ class PgListener(_Base):
             try:
                 for notice in self._conn.notifies(timeout=self.POLL):
                     if (parsed := decode(notice.payload)) is not None:
-                        _call(self._callback, *parsed)
+                        table_id, version, origin = parsed
+                        _call(self._callback, table_id, version, origin == self._origin)
                 pause = 0.1
             except psycopg.Error:
                 if self._stop.is_set():

@@ -305,9 +305,13 @@ class TableService:
         if table is not None:
             table.used = time.monotonic()
 
-    def _on_notice(self, table_id: str, version: int, reread: bool = False) -> None:
-        """A change notice: catch up with records appended elsewhere; on PostgreSQL a notice that appended nothing
-        (or ``reread``) also re-reads the table's row and seats (pause, end, a replaced token)."""
+    def _on_notice(self, table_id: str, version: int, own: bool, reread: bool = False) -> None:
+        """A change notice: catch up with records appended elsewhere; on PostgreSQL another process's notice that
+        appended nothing (or ``reread``) also re-reads the table's row and seats (pause, end, a replaced token).
+
+        A notice this process sent (``own``: its own action, pause, chat line) re-reads nothing: the change is
+        already in memory. Reading the row, the chat and the seats back after every action of its own cost a
+        PostgreSQL server three queries an action (docs/performance.md, "What an action costs")."""
         with self._tables_lock:
             table = self._tables.get(table_id)
         if table is None:
@@ -317,7 +321,7 @@ class TableService:
                 newer = version > table.version
                 if newer:
                     catch_up(self.store, table)
-                if self.store.is_postgres and (reread or not newer):
+                if self.store.is_postgres and (reread or not (newer or own)):
                     refresh_from_row(self.store, table)
             except Exception:
                 log.exception("table %s: catching up failed; reloading", table_id)
@@ -330,7 +334,7 @@ class TableService:
         """The listener was cut off: any notice since may be lost, so every table catches up and re-reads its row
         and seats (a token replaced meanwhile by another process must stop opening its seat here too)."""
         for table_id in self.loaded():
-            self._on_notice(table_id, 1 << 62, reread=True)
+            self._on_notice(table_id, 1 << 62, own=False, reread=True)
 
     def changed(self, table: Table) -> None:
         """Push the change to every follower of ``table`` and wake every subscriber (:mod:`affray.table.audience`)."""
