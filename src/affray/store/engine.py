@@ -68,16 +68,18 @@ def _sqlite_file(url: sa.URL) -> Path:
     return path
 
 
-#: Connections a process keeps open to PostgreSQL, and the most it opens (docs/table.md, "Several processes"). A
+#: Connections a process keeps open to its database, and the most it opens (docs/table.md, "Several processes"). A
 #: request that finds them all in use waits for one rather than opening another: SQLAlchemy's default (5 kept, 10 more
 #: opened and closed again in a burst) started a PostgreSQL backend process for most actions of a busy server, 1.4 ms
-#: of PostgreSQL's CPU an action and a fifth of the actions a second (docs/performance.md, "What an action costs").
-PG_POOL_SIZE = 20
+#: of PostgreSQL's CPU an action and a fifth of the actions a second, and set SQLite's pragmas up again as often
+#: (docs/performance.md, "What an action costs").
+POOL_SIZE = 20
 
 
 def _sqlite_engine(url: sa.URL) -> sa.Engine:
     _sqlite_file(url)
-    engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_S})
+    engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_S},
+                              pool_size=POOL_SIZE, max_overflow=0)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: sqlite3.Connection, _record: object) -> None:
@@ -110,5 +112,5 @@ def open_engine(url_text: str) -> tuple[sa.Engine, str | None]:
                              "use postgresql+psycopg://")
         url = url.set(drivername="postgresql+psycopg")
         conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
-        return sa.create_engine(url, pool_pre_ping=True, pool_size=PG_POOL_SIZE, max_overflow=0), conninfo
+        return sa.create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=0), conninfo
     raise StoreError(f"unsupported database {url.get_backend_name()!r}: use sqlite:///PATH or postgresql+psycopg://")
