@@ -296,12 +296,13 @@ def test_a_process_re_reads_a_table_s_row_for_another_process_s_change_only(pg_s
     def counted(store: Store, table: Table) -> None:
         refresh(store, table)
         with read:
-            reads.append(store.origin)
+            reads.append(store.notices.origin)
             read.notify_all()
 
     monkeypatch.setattr(service_module, "refresh_from_row", counted)
     with Store(pg_url) as store_a, Store(pg_url) as store_b:
         a, b = TableService(store_a, policy_pause=0), TableService(store_b, policy_pause=0)
+        a_origin, b_origin = store_a.notices.origin, store_b.notices.origin
         try:
             created = a.create("witchhammer/yard_duel", controllers={"bruna": "human", "tomas": "human"}, seed=4)
             table_a, gm_a = a.authenticate(created["table"], created["gm"]["token"])
@@ -314,9 +315,9 @@ def test_a_process_re_reads_a_table_s_row_for_another_process_s_change_only(pg_s
             # it has heard (and not read back) its own action and pause
             gm.set_paused(b, table_b, gm_b, False)
             with read:
-                assert read.wait_for(lambda: reads.count(store_a.origin) >= 1 and store_b.origin in reads, WAIT)
-            assert reads.count(store_b.origin) == 1  # A's pause, read by B
-            assert reads.count(store_a.origin) == 1  # B's resume, read by A; nothing for A's own action or pause
+                assert read.wait_for(lambda: reads.count(a_origin) >= 1 and b_origin in reads, WAIT)
+            assert reads.count(b_origin) == 1  # A's pause, read by B
+            assert reads.count(a_origin) == 1  # B's resume, read by A; nothing for A's own action or pause
             assert table_b.version == table_a.version == 1  # B caught up with A's action from its record
             assert table_a.paused is False and table_b.paused is False
         finally:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import secrets
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
@@ -19,7 +18,7 @@ from affray.store import schema as s
 from affray.store import side
 from affray.store.engine import check_fits, database_errors, first_line, open_engine
 from affray.store.group import GroupCommit, Pending
-from affray.store.listen import CHANNEL, Callback, Listener, LocalListener, PgListener, encode
+from affray.store.listen import CHANNEL, Callback, Listener, Notices
 from affray.store.rows import (
     RECORD_KINDS,
     ROLES,
@@ -79,11 +78,7 @@ class Store:
         self.url = url
         self._engine, self._conninfo = open_engine(url)
         self.is_postgres = self._conninfo is not None
-        #: Names this Store in its change notices, so its own listeners know a notice of a change this process
-        #: made (and already holds) from another process's (store/listen.py)
-        self.origin = secrets.token_hex(8)
-        self._listeners: set[LocalListener | PgListener] = set()
-        self._listeners_lock = threading.Lock()
+        self.notices = Notices(self._conninfo)
         self._group: GroupCommit[tuple[str, Record]] = GroupCommit(self._append_batch)
         try:
             with self._write(f"cannot open the database {self._engine.url!r}") as c:
@@ -96,10 +91,7 @@ class Store:
 
     def close(self) -> None:
         """Stop this Store's listeners and close its connections."""
-        with self._listeners_lock:
-            listeners = list(self._listeners)
-        for listener in listeners:
-            listener.close()
+        self.notices.close()
         self._engine.dispose()
 
     def __enter__(self) -> Store:
@@ -231,7 +223,7 @@ class Store:
                 return False
         except IntegrityError:  # a constraint the INSERT does not foresee: refused, changing nothing
             return False
-        self._deliver_local(table_id, record.seq + 1)
+        self.notices.deliver_local(table_id, record.seq + 1)
         return True
 
     def commit_counts(self) -> tuple[int, int]:
@@ -263,7 +255,7 @@ class Store:
     def _insert(self, c: sa.Connection, table_id: str, record: Record) -> bool:
         values = record.values(table_id, time.time())
         if self.is_postgres:
-            notice = {"channel": CHANNEL, "notice": encode(table_id, record.seq + 1, self.origin)}
+            notice = {"channel": CHANNEL, "notice": self.notices.payload(table_id, record.seq + 1)}
             inserted = c.execute(_APPEND_NOTIFY, {**values, **notice}).first() is not None
         else:
             inserted = c.execute(_APPEND, values).rowcount == 1
@@ -360,14 +352,14 @@ class Store:
         with self._read() as c:
             return side.audit_trail(c, table_id)
 
-    # -- change notices ----------------------------------------------------------------------------------
+    # -- change notices (store/listen.py) ------------------------------------------------------------------
 
     def notify(self, table_id: str, version: int) -> None:
         """Tell every listener (every process, on PostgreSQL) that a table changed, e.g. after a pause."""
         if self.is_postgres:
             with self._write() as c:
-                self._notify_in(c, table_id, version)
-        self._deliver_local(table_id, version)
+                c.execute(sa.select(sa.func.pg_notify(CHANNEL, self.notices.payload(table_id, version))))
+        self.notices.deliver_local(table_id, version)
 
     def listen(self, callback: Callback, on_reconnect: Callable[[], None] | None = None) -> Listener:
         """Call ``callback(table_id, version, own)`` from a thread for every notice; close the result to stop.
@@ -376,28 +368,5 @@ class Store:
         PostgreSQL: LISTEN on a connection of its own, so notices from every process arrive. SQLite (one
         process): the notices of this Store object only (all ``own``).
         """
-        listener: LocalListener | PgListener
-        if self._conninfo is not None:
-            listener = PgListener(self._conninfo, callback, self.origin, on_reconnect, self._forget)
-        else:
-            listener = LocalListener(callback, self._forget)
-        with self._listeners_lock:
-            self._listeners.add(listener)
-        return listener
-
-    def _notify_in(self, c: sa.Connection, table_id: str, version: int) -> None:
-        if self.is_postgres:
-            c.execute(sa.select(sa.func.pg_notify(CHANNEL, encode(table_id, version, self.origin))))
-
-    def _deliver_local(self, table_id: str, version: int) -> None:
-        if self.is_postgres:
-            return
-        with self._listeners_lock:
-            local = [listener for listener in self._listeners if isinstance(listener, LocalListener)]
-        for listener in local:
-            listener.deliver(table_id, version)
-
-    def _forget(self, listener: LocalListener | PgListener) -> None:
-        with self._listeners_lock:
-            self._listeners.discard(listener)
+        return self.notices.listen(callback, on_reconnect)
 

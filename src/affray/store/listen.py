@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import secrets
 import threading
 from collections.abc import Callable
 from typing import Protocol
@@ -165,3 +166,51 @@ class PgListener(_Base):
         if threading.current_thread() is not self._thread:
             self._thread.join(timeout=5)
         self._conn.close()
+
+
+class Notices:
+    """One Store's side of the change notices: its name in the notices it sends (``origin``), and the listeners it
+    started (closed with it). ``conninfo``: PostgreSQL's, or None for SQLite's in-process stand-in."""
+
+    def __init__(self, conninfo: str | None) -> None:
+        self._conninfo = conninfo
+        #: Names the Store in its notices, so its own listeners tell a change this process made (and holds) from
+        #: another process's
+        self.origin = secrets.token_hex(8)
+        self._listeners: set[LocalListener | PgListener] = set()
+        self._lock = threading.Lock()
+
+    def payload(self, table_id: str, version: int) -> str:
+        """The payload of this Store's notice that ``table_id`` is at ``version`` (for ``pg_notify``)."""
+        return encode(table_id, version, self.origin)
+
+    def listen(self, callback: Callback, on_reconnect: Callable[[], None] | None) -> Listener:
+        """A listener of every process's notices (PostgreSQL) or of this Store's (SQLite)."""
+        listener: LocalListener | PgListener
+        if self._conninfo is not None:
+            listener = PgListener(self._conninfo, callback, self.origin, on_reconnect, self._forget)
+        else:
+            listener = LocalListener(callback, self._forget)
+        with self._lock:
+            self._listeners.add(listener)
+        return listener
+
+    def deliver_local(self, table_id: str, version: int) -> None:
+        """SQLite: hand the notice to this Store's listeners (PostgreSQL delivers its own, through LISTEN)."""
+        if self._conninfo is not None:
+            return
+        with self._lock:
+            local = [listener for listener in self._listeners if isinstance(listener, LocalListener)]
+        for listener in local:
+            listener.deliver(table_id, version)
+
+    def close(self) -> None:
+        """Stop every listener this Store started."""
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener.close()
+
+    def _forget(self, listener: LocalListener | PgListener) -> None:
+        with self._lock:
+            self._listeners.discard(listener)
