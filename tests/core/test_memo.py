@@ -30,9 +30,10 @@ def test_a_full_cache_starts_again() -> None:
     assert cache.keep(3, "c") == "c" and dict(cache) == {3: "c"}
 
 
-def test_match_values_last_until_the_state_is_rebuilt_and_stay_out_of_the_shared_store() -> None:
-    """Memo.match: built once, kept across versions (advance), dropped when the memo resets (undo, rewind), and never
-    put in the static store that other matches share; its arguments reach the builder only when it builds."""
+def test_values_under_a_fixed_key_last_until_the_state_is_rebuilt_and_stay_out_of_the_shared_store() -> None:
+    """Memo.keyed with a fixed key (the observers' windows on the combatants): built once, kept across versions
+    (advance), dropped when the memo resets (undo, rewind), and never put in the static store that other matches
+    share; its arguments reach the builder only when it builds."""
     shared: dict[Any, Any] = {}
     memo, made = Memo(shared), []
 
@@ -40,12 +41,12 @@ def test_match_values_last_until_the_state_is_rebuilt_and_stay_out_of_the_shared
         made.append(a)
         return [a, b]
 
-    first = memo.match("k", build, 1, b=2)
+    first = memo.keyed("k", None, build, 1, b=2)
     memo.advance(5)
-    assert memo.match("k", build, 3, b=4) is first == [1, 2] and made == [1]
+    assert memo.keyed("k", None, build, 3, b=4) is first == [1, 2] and made == [1]
     memo.reset(5)
-    assert memo.match("k", build, 3, b=4) == [3, 4] and made == [1, 3]
-    assert shared == {} and Memo(shared).match("k", build, 5, b=6) == [5, 6]
+    assert memo.keyed("k", None, build, 3, b=4) == [3, 4] and made == [1, 3]
+    assert shared == {} and Memo(shared).keyed("k", None, build, 5, b=6) == [5, 6]
 
 
 def _playout(shared: dict[Any, Any] | None) -> tuple[list[list[dict[str, Any]]], Match]:

@@ -5,8 +5,8 @@ state or in module globals:
 
 - :meth:`Memo.now` keeps a value until the match's version changes (any accepted action, undo or rewind);
 - :meth:`Memo.keyed` keeps one value per name while a key the ruleset computes stays the same (WitchHammer's
-  fighter parts between two board changes);
-- :meth:`Memo.match` keeps a value until the state is rebuilt (a seat's read-only windows on the combatants);
+  fighter parts between two board changes); with a fixed key (``None``), until the state is rebuilt (a seat's
+  read-only windows on the combatants);
 - :meth:`Memo.static` keeps a value for the life of the match (what only the setup and options determine: a map,
   weapon tables, compiled cards). Whoever starts many matches of one setup and options (a :class:`Scenario`, a
   simulation chunk) may hand them all the same ``static`` store, so those parts are built once for all of them:
@@ -62,7 +62,7 @@ class TableStatic(dict[Hashable, Any]):
 class Memo:
     """Derived values of one match (see the module docstring)."""
 
-    __slots__ = ("_keyed", "_match", "_now", "_static", "shared", "version")
+    __slots__ = ("_keyed", "_now", "_static", "shared", "version")
 
     def __init__(self, static: dict[Hashable, Any] | None = None) -> None:
         self.version = 0
@@ -71,7 +71,6 @@ class Memo:
         self.shared = static is not None and not isinstance(static, TableStatic)
         self._now: dict[Hashable, Any] = {}
         self._keyed: dict[Hashable, tuple[Hashable, Any]] = {}
-        self._match: dict[Hashable, Any] = {}
         self._static: dict[Hashable, Any] = {} if static is None else static
 
     def advance(self, version: int) -> None:
@@ -85,7 +84,6 @@ class Memo:
         self.version = version
         self._now.clear()
         self._keyed.clear()
-        self._match.clear()
 
     def now(self, key: Hashable, build: Callable[[], T]) -> T:
         """``build()`` once per version."""
@@ -104,15 +102,6 @@ class Memo:
             return value
         value = build(*args, **kwargs)
         self._keyed[name] = (key, value)
-        return value
-
-    def match(self, key: Hashable, build: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """``build(*args, **kwargs)`` once for this match's state: kept until the memo resets (a rebuilt state), never
-        in the shared store (a seat's windows on the combatants, read at every decision)."""
-        try:
-            value: T = self._match[key]
-        except KeyError:
-            value = self._match[key] = build(*args, **kwargs)
         return value
 
     def static(self, key: Hashable, build: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:

@@ -210,7 +210,7 @@ class SpellchromeObservation(StateObservation[SpellchromeState]):
             state, viewer = self._state, self._viewer
             # Kept until the memo resets (a rebuilt state); asked with another state, they are made again.
             # Named by the seat (a str hashes at once, a Viewer hashes and compares its fields), checked below.
-            seen = self._memo.match(("spellchrome.seen", viewer.seat), _Seen, state, viewer)
+            seen = self._memo.keyed(("spellchrome.seen", viewer.seat), None, _Seen, state, viewer)
             if seen.state is not state or (seen.viewer is not viewer and seen.viewer != viewer):
                 seen = _Seen(state, viewer)
             self._seen = seen

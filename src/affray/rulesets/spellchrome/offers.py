@@ -193,13 +193,18 @@ def first_aid_actions(state: SpellchromeState, c: Combatant, turn: Turn) -> list
 def support_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> list[ActionSpec]:
     """Drawing another weapon, giving up (NPCs, SC-02) and ending the turn: the same specs for the whole match (its
     memo keeps them)."""
-    draws, rest = memo.static(("spellchrome.support", c.id, c.wielding), _fixed_support, state, c)
+    draws, rest = _support(state, c, memo)
     return draws + rest if turn.move_left or turn.standard_left else rest
 
 
 def end_of_turn(state: SpellchromeState, c: Combatant, memo: Memo) -> ActionSpec:
     """The end of the turn: the last of :func:`support_actions`, whatever is left of the turn, after the fight too."""
-    return memo.static(("spellchrome.support", c.id, c.wielding), _fixed_support, state, c)[1][-1]
+    return _support(state, c, memo)[1][-1]
+
+
+def _support(state: SpellchromeState, c: Combatant, memo: Memo) -> tuple[list[ActionSpec], list[ActionSpec]]:
+    """:func:`_fixed_support` of ``c`` holding what it holds, from the match's memo."""
+    return memo.static(("spellchrome.support", c.id, c.wielding), _fixed_support, state, c)
 
 
 def _fixed_support(state: SpellchromeState, c: Combatant) -> tuple[list[ActionSpec], list[ActionSpec]]:

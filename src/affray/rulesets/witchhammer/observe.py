@@ -179,7 +179,7 @@ class WitchHammerObservation(StateObservation[WitchHammerState]):
             state, viewer = self._state, self._viewer
             # Kept until the memo resets (a rebuilt state); asked with another state, they are made again. Named by
             # the seat (a str hashes at once, a Viewer hashes and compares its fields), checked below.
-            seen = self._memo.match(("wh.seen", viewer.seat), _Seen, state, viewer, self._memo)
+            seen = self._memo.keyed(("wh.seen", viewer.seat), None, _Seen, state, viewer, self._memo)
             if seen.state is not state or (seen.viewer is not viewer and seen.viewer != viewer):
                 seen = _Seen(state, viewer, self._memo)
             self._seen = seen

@@ -160,8 +160,7 @@ def _commit(state: WitchHammerState, f: Fighter, card_id: str, slot: int, rng: R
     and undigested (no die moves either way). Rules: WH-02, WH-03; DESIGN.md contract 6."""
     seal = seal_name(state.vignette, f.id, slot)
     payload = {"card": card_id, "slot": slot, "vignette": state.vignette}
-    # quiet: Sealed.commit's unsalted, undigested seal, made without its call (every card placed in a quiet fight)
-    sealed = Sealed.commit(f.id, seal, payload, rng) if journal.loud else Sealed(f.id, seal, payload, b"", "")
+    sealed = Sealed.commit(f.id, seal, payload, rng, loud=journal.loud)
     if slot == 0:
         f.psych = sealed
     else:
