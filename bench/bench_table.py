@@ -1,6 +1,8 @@
 """The table server under load (docs/performance.md): TABLES tables of 6 seats each (the GM, four players, a
 spectator: spellchrome/crossroads_2v2 with every combatant played by a person), every seat a WebSocket client on
-loopback; the players choose random legal actions (the random policy) and submit them over HTTP.
+loopback; the players choose random legal actions (the random policy). By default every seat speaks the WebSocket's
+protocol 2, as the page does: it is sent patches, and its player sends actions over its own socket; ``--protocol 1``
+measures whole messages and actions over HTTP (docs/table.md, "Live updates").
 
 Prints actions per second, the p50 and p99 time from sending an action until every seat of its table has received
 its new view, the CPU time each action cost the server processes and the bench's own clients (from /proc and
@@ -8,9 +10,9 @@ getrusage: what the action cost, whatever else shares the cores), and the server
 growth / tables). Goal: p99 under 50 ms on the two-core machine.
 
 Run: ``.venv/bin/python bench/bench_table.py [TABLES] [ACTIONS_PER_TABLE] [--think SECONDS] [--db sqlite|postgres]
-[--processes N] [--noise N] [--no-compression]`` (default 100, 20, 5, sqlite, 1, no noise, compressed WebSocket
-messages), or ``--goals``: every goal of docs/performance.md's "Cheaper appends and pushes" in one run, each figure
-beside its goal.
+[--processes N] [--noise N] [--no-compression] [--protocol 1|2]`` (default 100, 20, 5, sqlite, 1, no noise,
+compressed WebSocket messages, protocol 2), or ``--goals``: every goal of docs/performance.md's "Cheaper appends and
+pushes" in one run, each figure beside its goal.
 ``--noise N``: N busy CPU-bound processes (``while True: pass``, at the server's priority) run beside the server from
 before the tables are created until the end, as other work on a shared machine does.
 ``--think S``: before each action the table's player thinks for a random time (exponential, mean S), as people at a
@@ -51,6 +53,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.table.test_kill9 import Server  # the same real-process harness as the kill -9 test
+
+from affray.table.patch import apply
 
 SCENARIO = "spellchrome/crossroads_2v2"
 NOISE = "while True: pass"
@@ -125,18 +129,33 @@ def rss_kib(pid: int) -> int:
 
 
 class Seat:
-    """One seat's socket and the newest message it received."""
+    """One seat's socket and the newest message it received (protocol 2: the first one patched by every push after
+    it), and the replies to its actions sent over the socket."""
 
     def __init__(self, socket: ClientConnection) -> None:
         self.socket, self.version = socket, -1
         self.state: dict[str, Any] = {}
         self.changed = asyncio.Event()
+        self.replies: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.refs = 0
 
     async def listen(self) -> None:
         async for frame in self.socket:
-            self.state = orjson.loads(frame)
+            data = orjson.loads(frame)
+            if "reply" in data:
+                self.replies.pop(data["reply"]).set_result(data)
+                continue
+            self.state = apply(self.state, data["patch"], copy=False) if "patch" in data else data  # type: ignore[assignment]
             self.version = self.state["version"]
             self.changed.set()
+
+    async def act(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Send an action over the socket (protocol 2) and wait for its reply."""
+        self.refs += 1
+        reply: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.replies[self.refs] = reply
+        await self.socket.send(orjson.dumps({"act": body, "ref": self.refs}).decode())
+        return await reply
 
 
 class TableClients:
@@ -149,12 +168,12 @@ class TableClients:
         self.via: dict[str, int] = {}
         self.listeners: list[asyncio.Future[None]] = []
 
-    async def connect(self, ports: list[int], index: int) -> None:
+    async def connect(self, ports: list[int], index: int, protocol: int) -> None:
         """Connect every seat and wait (bounded) until each has its first message."""
         for k, (name, token) in enumerate(self.tokens.items()):
             self.via[name] = (index + k) % len(ports)  # the process this seat is connected to (and acts through)
-            socket = await connect(f"ws://127.0.0.1:{ports[self.via[name]]}/api/tables/{self.id}/ws?token={token}",
-                                   max_size=None)
+            socket = await connect(f"ws://127.0.0.1:{ports[self.via[name]]}/api/tables/{self.id}/ws?token={token}"
+                                   f"&protocol={protocol}", max_size=None)
             self.seats[name] = Seat(socket)
         self.listeners = [asyncio.ensure_future(s.listen()) for s in self.seats.values()]
         await asyncio.wait_for(_until(self.seats, lambda s: s.version >= 0), 60)
@@ -167,7 +186,7 @@ class TableClients:
 
 
 async def play_table(clients: list[httpx.AsyncClient], table: TableClients, actions: int, latencies: list[float],
-                     rng: random.Random, think: float = 0.0) -> int:
+                     rng: random.Random, think: float = 0.0, protocol: int = 2) -> int:
     seats, done = table.seats, 0
     while done < actions:
         mover = next(((n, s) for n, s in seats.items() if s.state.get("legal")), None)
@@ -178,14 +197,19 @@ async def play_table(clients: list[httpx.AsyncClient], table: TableClients, acti
             await asyncio.sleep(rng.expovariate(1 / think))
         actor, specs = next(iter(seat.state["legal"].items()))
         version = seat.state["version"]
+        body = {"actor": actor, "action": rng.choice(specs)["action"], "version": version}
         started = time.perf_counter()
-        answer = await clients[table.via[name]].post(f"/api/tables/{table.id}/actions",
-                                                     headers={"Authorization": f"Bearer {table.tokens[name]}"},
-                                                     json={"actor": actor, "action": rng.choice(specs)["action"],
-                                                           "version": version})
-        if answer.status_code != 200:
-            continue
-        target = answer.json()["version"]
+        if protocol == 2:  # over the seat's own socket
+            reply = await seat.act(body)
+            if "answer" not in reply:
+                continue
+            target = reply["answer"]["version"]
+        else:
+            answer = await clients[table.via[name]].post(f"/api/tables/{table.id}/actions", json=body,
+                                                         headers={"Authorization": f"Bearer {table.tokens[name]}"})
+            if answer.status_code != 200:
+                continue
+            target = answer.json()["version"]
         await asyncio.wait_for(_until(seats, lambda s, t=target: s.version >= t), 30)
         latencies.append(time.perf_counter() - started)
         done += 1
@@ -203,7 +227,7 @@ async def _until(seats: dict[str, Seat], ok: Any) -> None:
 
 
 async def main(tables: int, actions: int, think: float = 0.0, db: str = "sqlite", processes: int = 1,
-               compression: bool = True, noise: int = 0) -> Result:
+               compression: bool = True, noise: int = 0, protocol: int = 2) -> Result:
     with contextlib.ExitStack() as stack:
         folder = tempfile.mkdtemp(dir=os.environ.get("AFFRAY_BENCH_DIR"))  # e.g. /dev/shm: no fsync cost
         if db == "postgres":
@@ -227,13 +251,15 @@ async def main(tables: int, actions: int, think: float = 0.0, db: str = "sqlite"
         where = f"{db}, {processes} process{'es' if processes > 1 else ''}{'' if compression else ', no compression'}"
         if noise:
             where += f", {noise} busy process{'es' if noise > 1 else ''} beside"
-        result = await measure(servers, tables, actions, think, where, database_pid)
+        if protocol == 1:
+            where += ", protocol 1 (whole messages, actions over HTTP)"
+        result = await measure(servers, tables, actions, think, where, database_pid, protocol)
         print(f"server logs: {folder}")
         return result
 
 
 async def measure(servers: list[Server], tables: int, actions: int, think: float, where: str,
-                  database_pid: int | None = None) -> Result:
+                  database_pid: int | None = None, protocol: int = 2) -> Result:
     """One run's figures; ``database_pid``: PostgreSQL's postmaster, whose processes' CPU is counted apart."""
     pids = [server.proc.pid for server in servers if server.proc is not None]
 
@@ -262,7 +288,7 @@ async def measure(servers: list[Server], tables: int, actions: int, think: float
         ports = [server.port for server in servers]
         tables_ = [TableClients(c) for c in created]
         for i, table in enumerate(tables_):
-            await table.connect(ports, i)
+            await table.connect(ports, i, protocol)
         latencies: list[float] = []
         rng = random.Random(1)
         # The 600 clients' own garbage collections would pause the harness, not the server: measure the server.
@@ -272,7 +298,8 @@ async def measure(servers: list[Server], tables: int, actions: int, think: float
         load_before = load_average()
         cpu_before = cpu_now()
         started = time.perf_counter()
-        counts = await asyncio.gather(*(play_table(clients, t, actions, latencies, rng, think) for t in tables_))
+        counts = await asyncio.gather(*(play_table(clients, t, actions, latencies, rng, think, protocol)
+                                        for t in tables_))
         elapsed = time.perf_counter() - started
         load_after = load_average()
         cpu_used = [after - before for after, before in zip(cpu_now(), cpu_before, strict=True)]
@@ -301,7 +328,7 @@ async def measure(servers: list[Server], tables: int, actions: int, think: float
     return Result(f"{tables} tables, {pace}, {where}", total / elapsed, p50, p99, (load_before, load_after))
 
 
-async def goals(actions: int) -> None:
+async def goals(actions: int, protocol: int = 2) -> None:
     """The goals of cheaper appends and pushes (docs/performance.md), one run each, each figure printed beside its
     goal (and a summary at the end)."""
     runs = [
@@ -312,10 +339,10 @@ async def goals(actions: int) -> None:
     ]
     lines = []
     for kwargs, goal, limit in runs:
-        result = await main(actions=actions, **kwargs)  # type: ignore[arg-type]
+        result = await main(actions=actions, protocol=protocol, **kwargs)  # type: ignore[arg-type]
         lines.append(f"{result.line(goal)}: {'met' if result.p99 < limit else 'NOT met'}")
-    one = await main(100, actions, 0.0, "postgres", 1)
-    two = await main(100, actions, 0.0, "postgres", 2)
+    one = await main(100, actions, 0.0, "postgres", 1, protocol=protocol)
+    two = await main(100, actions, 0.0, "postgres", 2, protocol=protocol)
     ratio = two.actions_per_s / one.actions_per_s
     lines += [one.line(), two.line(),
               f"two PostgreSQL processes / one, closed loop: {ratio:.2f}x actions/s (goal: at least 1.7x): "
@@ -337,11 +364,13 @@ if __name__ == "__main__":
     parser.add_argument("--no-compression", action="store_true", help="serve with --no-ws-compression")
     parser.add_argument("--noise", type=int, default=0, help="busy CPU-bound processes beside the server")
     parser.add_argument("--goals", action="store_true", help="run every goal's configuration, print each figure")
+    parser.add_argument("--protocol", type=int, choices=(1, 2), default=2,
+                        help="2: patches, actions over the socket (the page's); 1: whole messages, actions over HTTP")
     args = parser.parse_args()
     if args.goals:
-        asyncio.run(goals(args.actions))
+        asyncio.run(goals(args.actions, args.protocol))
         raise SystemExit(0)
     if args.processes > 1 and args.db != "postgres":
         parser.error("several server processes share one database: use --db postgres")
     asyncio.run(main(args.tables, args.actions, args.think, args.db, max(1, args.processes), not args.no_compression,
-                     max(0, args.noise)))
+                     max(0, args.noise), args.protocol))

@@ -213,7 +213,7 @@ def test_a_client_that_stopped_reading_is_dropped_once_too_far_behind(service: T
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ws, "MAX_BACKLOG", 2)
     monkeypatch.setattr(ws, "CLOSE_WAIT", 0.2)
-    table, seats, _ = duel(service)
+    table, seats, created = duel(service)
     socket = SlowSocket(close_blocks)
 
     class Api:
@@ -225,7 +225,7 @@ def test_a_client_that_stopped_reading_is_dropped_once_too_far_behind(service: T
     async def scenario() -> None:
         loop = asyncio.get_running_loop()
         serving = asyncio.ensure_future(ws._serve(api, socket, table, seats["gm"],  # type: ignore[arg-type]
-                                                  seats["gm"].token_hash or ""))
+                                                  created["gm"]["token"], 1))
         deadline = loop.time() + WAIT
         while not socket.sent:  # bounded: until the first message is being sent (and blocks)
             assert loop.time() < deadline, "the first message was never sent"

@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import uvicorn
@@ -139,18 +140,28 @@ def _stop_chromium() -> None:
         playwright.stop()
 
 
-def record_frames(page: Any, into: list[str]) -> None:
-    """Keep every WebSocket frame ``page`` receives (to search them for secrets)."""
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: into.append(
-        payload if isinstance(payload, str) else payload.decode(errors="replace"))))
+def record_frames(page: Any, into: list[str], sent: list[str] | None = None) -> None:
+    """Keep every WebSocket frame ``page`` receives (to search them for secrets), and those it sends in ``sent``."""
+    def text(payload: str | bytes) -> str:
+        return payload if isinstance(payload, str) else payload.decode(errors="replace")
+
+    def heard(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: into.append(text(payload)))
+        if sent is not None:
+            ws.on("framesent", lambda payload: sent.append(text(payload)))
+
+    page.on("websocket", heard)
 
 
 @dataclass
 class Seat:
-    """One person's browser at the table: the page, every WebSocket frame it received, and its script errors."""
+    """One person's browser at the table: the page, every WebSocket frame it received and sent, the addresses of
+    the API requests it made (``METHOD /path``), and its script errors."""
 
     page: Any
     frames: list[str] = field(default_factory=list)
+    sent: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
 
@@ -158,7 +169,9 @@ def open_seat(browser: Any, url: str, width: int = 1200) -> Seat:
     """A page in a fresh browser context (its own storage, as another person's browser) opened at ``url``."""
     context = browser.new_context(viewport={"width": width, "height": 900})
     seat = Seat(context.new_page())
-    record_frames(seat.page, seat.frames)
+    record_frames(seat.page, seat.frames, seat.sent)
+    seat.page.on("request", lambda request: seat.requests.append(
+        f"{request.method} {urlsplit(request.url).path}") if "/api/" in request.url else None)
     seat.page.on("pageerror", lambda exc: seat.errors.append(str(exc)))
     seat.page.goto(url)
     return seat

@@ -209,6 +209,12 @@ def test_a_group_seats_itself_from_the_lobby_and_plays_to_the_end_by_clicking(
                   return box.dataset.sheet; }""")
             wait_for(lambda: table.version > version, 10, f"{actor}'s click to be taken")  # noqa: B023
         synced(seats, table.version)
+        for name, seat in seats.items():  # protocol 2: moves over the seat's socket, every change as a patch
+            assert not [r for r in seat.requests if r.endswith("/actions")], f"{name}'s moves went over HTTP"
+            pushes = [frame for frame in seat.frames if '"reply"' not in frame[:10]]
+            assert '"patch"' not in pushes[0] and all('"patch"' in push for push in pushes[1:]), name
+        acted = sum('"act"' in frame for seat in seats.values() for frame in seat.sent)
+        assert acted >= clicks, f"{clicks} clicks, {acted} actions sent over the sockets"
         for name, seat in seats.items():
             expect(seat.page.locator("#verdict")).to_have_text(re.compile(r"^verified: \d+ dice"), timeout=20_000)
             assert_reads(seat.page.locator("#log").inner_text(), table, "the story")

@@ -9,6 +9,9 @@ with :meth:`affray.table.TableService.follow` and given, through its ``deliver``
 3. a final push (``Push.final``) when its token stops opening the seat, or when its message could not be built (a
    bug, logged here; the other followers go on): the connection must close.
 
+A follower of protocol 2 (``Follower.patches``) is sent, after its first message, only what changed: a JSON Patch
+of the message it was sent before (:mod:`affray.table.patch`; nothing at all when nothing it may see changed).
+
 Why the pushes are built here and not by each connection: a change used to wake every connection, and each then
 asked a worker thread for its own message under the table's lock. Six seats meant six thread hops contending for the
 lock and the interpreter, and the first message left the server 5 ms after the change for 1 ms of work
@@ -29,7 +32,8 @@ from dataclasses import dataclass
 
 import orjson
 
-from affray.table.live import SeatInfo, Table, seat_message
+from affray.table import patch
+from affray.table.live import SeatInfo, Table, seat_message, seat_units
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +68,8 @@ class Follower:
     sent: int = 0
     chat_sent: int = 0  # the table's chat lines it has been given (it reads those it may)
     gone: bool = False  # unfollowed: never registered again
+    patches: bool = False  # protocol 2: every push after the first is a patch of the message before it
+    units: patch.Units | None = None  # protocol 2: the fingerprints of the message it was last sent (table/patch.py)
 
 
 def encode(message: Mapping[str, object]) -> str:
@@ -82,14 +88,17 @@ def first_push(table: Table, follower: Follower) -> Push:
     if seat is None:
         return TOKEN_REPLACED
     follower.sent, follower.chat_sent = table.version, len(table.chat)
-    return _build(table, seat, 0, 0)
+    push, units = _build(table, seat, 0, 0, None if not follower.patches else {})
+    follower.units = units
+    return push or BROKEN
 
 
 def pushes(table: Table, followers: list[Follower]) -> list[tuple[Follower, Push]]:
-    """Each follower's push for the table as it is now (one build per seat and starting version and chat line).
-    Call under ``table.lock``; advances each follower's ``sent`` and ``chat_sent``. What the seats' messages share is
+    """Each follower's push for the table as it is now (one build per seat, starting version, chat line and, for
+    protocol 2, message it was sent before); a protocol-2 follower to which nothing changed is left out. Call under
+    ``table.lock``; advances each follower's ``sent``, ``chat_sent`` and ``units``. What the seats' messages share is
     built once (:mod:`affray.table.shared`)."""
-    built: dict[tuple[str, int, int], Push] = {}
+    built: dict[tuple[str, int, int, int], tuple[Push | None, patch.Units | None]] = {}
     out = []
     with table.shared.one_pass():
         for follower in followers:
@@ -97,21 +106,36 @@ def pushes(table: Table, followers: list[Follower]) -> list[tuple[Follower, Push
             if seat is None:
                 out.append((follower, TOKEN_REPLACED))
                 continue
-            key = (seat.name, follower.sent, follower.chat_sent)
-            push = built.get(key)
-            if push is None:
-                push = built[key] = _build(table, seat, follower.sent, follower.chat_sent)
+            before = follower.units if follower.patches else None
+            # Two followers sent the same units object were sent the same message (units are never changed).
+            key = (seat.name, follower.sent, follower.chat_sent, 0 if before is None else id(before))
+            made = built.get(key)
+            if made is None:
+                made = built[key] = _build(table, seat, follower.sent, follower.chat_sent, before)
+            push, follower.units = made
             follower.sent, follower.chat_sent = table.version, len(table.chat)
-            out.append((follower, push))
+            if push is not None:
+                out.append((follower, push))
     return out
 
 
-def _build(table: Table, seat: SeatInfo, since: int, chat_since: int) -> Push:
+def _build(table: Table, seat: SeatInfo, since: int, chat_since: int, before: patch.Units | None
+           ) -> tuple[Push | None, patch.Units | None]:
+    """The push of the seat's message from ``since`` and ``chat_since``: whole (``before`` None: protocol 1), or
+    the patch of the message whose units were ``before`` (``{}``: a protocol-2 first message, whole), with the
+    message's units; ``(None, units)`` when the patch would be empty."""
     try:
-        return Push(encode(seat_message(table, seat, since, chat_since)))
+        if before is None:
+            return Push(encode(seat_message(table, seat, since, chat_since))), None
+        cut = seat_units(table, seat, since, chat_since)
+        if not before:
+            text, units = patch.whole(cut)
+            return Push(text), units
+        changed, units = patch.between(before, cut)
+        return (None if changed is None else Push(changed)), units
     except Exception:  # a bug in a view: this seat's connection closes (1011), every other seat still hears
         log.exception("table %s: the message of seat %s could not be built", table.id, seat.name)
-        return BROKEN
+        return BROKEN, before
 
 
 def opened(table: Table, follower: Follower) -> SeatInfo | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Required, TypedDict
+from typing import Required, TypedDict, cast
 
 from affray.ai.base import Policy
 from affray.core.chain import link
@@ -21,6 +21,7 @@ from affray.core.plugin import Countdown, plugin
 from affray.core.rng import policy_rng
 from affray.odds.hints import hints
 from affray.store import ChatLine
+from affray.table import patch
 from affray.table.errors import FORBIDDEN, Refusal
 from affray.table.shared import SharedParts
 
@@ -149,9 +150,20 @@ def seat_message(table: Table, seat: SeatInfo, since: int = 0, chat_since: int =
 
     The view, the legal actions and the told log entries come from ``table.shared`` (:mod:`affray.table.shared`):
     built once and shared by every message (of this seat, or of a seat that may see the same) that holds them."""
+    return _message(table, seat, since, chat_since, False)
+
+
+def seat_units(table: Table, seat: SeatInfo, since: int = 0, chat_since: int = 0) -> dict[str, patch.Unit]:
+    """:func:`seat_message` cut into its units (:func:`affray.table.patch.cut`), for a protocol-2 push: the view and
+    the legal actions come already cut from ``table.shared``, as the JSON text it keeps."""
+    return patch.cut(_message(table, seat, since, chat_since, True))
+
+
+def _message(table: Table, seat: SeatInfo, since: int, chat_since: int, cut: bool) -> JsonObject:
     from affray.table.chat import speaker, visible
 
     match, name = table.match, table.match_seat(seat)
+    shared = table.shared
     message: JsonObject = {
         "table": table.id,
         "title": table.title,
@@ -160,9 +172,11 @@ def seat_message(table: Table, seat: SeatInfo, since: int = 0, chat_since: int =
         "seat": seat.name,
         "role": seat.role,
         "actors": list(seat.actors),
-        "view": table.shared.view(match, name),
-        "legal": {actor: list[Json](specs) for actor, specs in table.shared.legal(table, seat).items()},
-        "log": table.shared.log(match, since, name),
+        # A Cut stands in for the value it holds (patch.cut takes it as is); it never leaves this module otherwise.
+        "view": cast(Json, shared.view_cut(match, name)) if cut else shared.view(match, name),
+        "legal": (cast(Json, shared.legal_cut(table, seat)) if cut else
+                  {actor: list[Json](specs) for actor, specs in shared.legal(table, seat).items()}),
+        "log": shared.log(match, since, name),
         "since": since,
         "chat": list[Json](visible(table, seat, chat_since)),
         "chat_since": chat_since,

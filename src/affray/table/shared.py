@@ -39,6 +39,7 @@ from affray.core.json import Json, JsonObject, as_object
 from affray.core.match import Match
 from affray.core.records import Record
 from affray.core.seatlog import seat_entry, visibility
+from affray.table.patch import Cut, cut
 
 if TYPE_CHECKING:
     from affray.table.live import SeatInfo, Table
@@ -60,15 +61,19 @@ def _kept(store: dict[K, bytes], key: K, build: Callable[[], V]) -> V:
         return value
     built = build()
     with contextlib.suppress(TypeError):  # orjson.JSONEncodeError is a TypeError
-        # A copy of exactly its length: orjson's own result keeps its whole output buffer (32 KiB or more).
-        store[key] = bytes(memoryview(orjson.dumps(built, option=orjson.OPT_NON_STR_KEYS)))
+        store[key] = _exact(orjson.dumps(built, option=orjson.OPT_NON_STR_KEYS))
     return built
+
+
+def _exact(text: bytes) -> bytes:
+    """A copy of exactly its length: orjson's own result keeps its whole output buffer (32 KiB or more)."""
+    return bytes(memoryview(text))
 
 
 class SharedParts:
     """See the module docstring. One per table (``Table.shared``)."""
 
-    __slots__ = ("_converted", "_entries", "_legal", "_match", "_newest", "_pass", "_version", "_views")
+    __slots__ = ("_converted", "_cuts", "_entries", "_legal", "_match", "_newest", "_pass", "_version", "_views")
 
     def __init__(self) -> None:
         # seq -> (the record it was told from, visibility -> the told entry's JSON)
@@ -77,6 +82,7 @@ class SharedParts:
         self._version = -1
         self._newest: Record | None = None
         self._views: dict[Viewer, bytes] = {}
+        self._cuts: dict[Viewer, Cut] = {}  # the views cut into units (protocol 2), as the views
         self._pass = False
         # The views' parts converted to JSON at this version: the seats' views share most of their objects.
         self._converted: dict[int, tuple[object, object]] = {}
@@ -105,12 +111,37 @@ class SharedParts:
         return _kept(self._views, match.viewer(seat), lambda: as_object(to_jsonable_shared(match.view(seat),
                                                                                           self._converted)))
 
+    def view_cut(self, match: Match, seat: str) -> Cut:
+        """:meth:`view` cut into its units (:func:`affray.table.patch.cut`, at ``/view``): within :meth:`one_pass`,
+        once per viewer."""
+        if not self._pass:
+            return Cut(cut(match.view_json(seat), "/view"))
+        self._check(match)
+        viewer = match.viewer(seat)
+        made = self._cuts.get(viewer)
+        if made is None:
+            kept = self._views.get(viewer)  # a protocol-1 message of this pass built it: read it back
+            view = orjson.loads(kept) if kept is not None else to_jsonable_shared(match.view(seat), self._converted)
+            made = self._cuts[viewer] = Cut(cut(view, "/view"))
+        return made
+
     def legal(self, table: Table, seat: SeatInfo) -> LegalLists:
         """:meth:`Table.legal_for` ``(seat)``, once per seat, viewer, actors, version, pause and end."""
+        return _kept(self._legal, self._legal_key(table, seat), lambda: table.legal_for(seat))
+
+    def legal_cut(self, table: Table, seat: SeatInfo) -> Cut:
+        """:meth:`legal` as the one unit ``/legal``: the JSON text kept, neither read back nor written again."""
+        key = self._legal_key(table, seat)
+        kept = self._legal.get(key)
+        if kept is None:
+            self.legal(table, seat)
+            kept = self._legal.get(key)
+        return Cut({"/legal": kept if kept is not None else cut(table.legal_for(seat), "/legal")["/legal"]})
+
+    def _legal_key(self, table: Table, seat: SeatInfo) -> tuple[str, Viewer, tuple[str, ...], bool, bool]:
         self._check(table.match)
-        key = (seat.name, table.match.viewer(table.match_seat(seat)), tuple(table.human_actors(seat)), table.paused,
-               table.over)
-        return _kept(self._legal, key, lambda: table.legal_for(seat))
+        return (seat.name, table.match.viewer(table.match_seat(seat)), tuple(table.human_actors(seat)), table.paused,
+                table.over)
 
     @contextlib.contextmanager
     def one_pass(self) -> Iterator[None]:
@@ -124,6 +155,7 @@ class SharedParts:
             self._pass = False
             self._converted.clear()
             self._views.clear()
+            self._cuts.clear()
 
     def _check(self, match: Match) -> None:
         """Forget what was built for another match (a reload) or another version of it (views, legal actions)."""
@@ -133,5 +165,6 @@ class SharedParts:
         if match is not self._match or match.version != self._version or newest is not self._newest:
             self._match, self._version, self._newest = match, match.version, newest
             self._views.clear()
+            self._cuts.clear()
             self._legal.clear()
             self._converted.clear()

@@ -15,6 +15,7 @@ from affray.table.service import IDLE_EVICT
 from affray.web.app import create_app
 from affray.web.bounds import KEEP_ALIVE, MAX_CONNECTIONS, ConnectionLimits
 from affray.web.connections import guarded_protocols
+from affray.web.limits import DEFAULT_BODY_LIMIT
 
 SERVER_GC_THRESHOLDS = (700, 10, 1_000)  # gc.set_threshold for the server process (default: 700, 10, 10)
 log = logging.getLogger(__name__)
@@ -64,7 +65,8 @@ def serve(host: str, port: int, db: str, *, create_key: str | None = None, polic
         app = create_app(service, create_key=create_key, connections=lambda: addresses.open,
                          first_message=bounds.first_message)
         uvicorn.run(app, host=host, port=port, log_level=log_level, http=http, ws=ws, timeout_keep_alive=KEEP_ALIVE,
-                    limit_concurrency=max_connections, ws_per_message_deflate=ws_compression)
+                    limit_concurrency=max_connections, ws_per_message_deflate=ws_compression,
+                    ws_max_size=DEFAULT_BODY_LIMIT)  # a client's frame: a token or an action, as small as a body
     finally:
         service.close()
         store.close()

@@ -1,12 +1,50 @@
 // The page's client of the table server's API: HTTP with the seat's bearer token, and a WebSocket that reconnects
-// by itself (bounded backoff) and hands every message to the page. Helpers every part of the page shares: escaping,
+// by itself (bounded backoff) and hands every message to the page. The socket speaks protocol 2 (docs/table.md,
+// "Live updates"): after the whole first message, each push is a JSON Patch of the one before, which the client
+// applies, and the seat's actions go over the socket, each answered there. Helpers every part of the page shares: escaping,
 // submission ids, and plain words (rule IDs out of the text, kept as help).
 export const UNREACHABLE = "The server cannot be reached; nothing was sent. Check the connection and try again.";
+export const DROPPED = "The connection dropped before the server answered; if your move does not show, choose it again.";
+export const SILENT = "The server has not answered for 15 seconds; if your move does not show, choose it again.";
+const ANSWER_WAIT = 15000; // ms: a socket that answers nothing for this long is taken as dead, and opened again
+
+// An RFC 6901 pointer's tokens ("/view/combatants/1" -> ["view", "combatants", "1"]).
+const tokens = (path) => path.split("/").slice(1).map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+
+// `msg` with the patch's operations applied (replace, add, remove: what the server writes). A new object along each
+// changed path, the rest shared: the page may keep the message it had.
+export function applyPatch(msg, patch) {
+  let out = msg;
+  for (const op of patch) {
+    const path = tokens(op.path);
+    if (!path.length) { out = op.value; continue; }
+    out = Array.isArray(out) ? out.slice() : { ...out };
+    let parent = out;
+    for (const key of path.slice(0, -1)) {
+      const child = parent[key];
+      parent = parent[key] = Array.isArray(child) ? child.slice() : { ...child };
+    }
+    const last = path[path.length - 1];
+    if (Array.isArray(parent)) {
+      const i = Number(last);
+      if (op.op === "remove") parent.splice(i, 1);
+      else if (op.op === "add") parent.splice(i, 0, op.value);
+      else parent[i] = op.value;
+    } else if (op.op === "remove") delete parent[last];
+    else parent[last] = op.value;
+  }
+  return out;
+}
 
 export class Client {
-  constructor(tableId, token) { this.tableId = tableId; this.token = token; this.ws = null; this.closed = false; }
+  constructor(tableId, token) {
+    this.tableId = tableId; this.token = token; this.ws = null; this.closed = false;
+    this.msg = null; this.refs = 0; this.waiting = new Map(); // ref -> {resolve, reject} of an action sent
+  }
 
-  get live() { return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN); }
+  // Open, and the browser is online: an offline browser may keep a dead socket open for a while (until its pings
+  // fail), and a move sent into it would wait for an answer that cannot come.
+  get live() { return navigator.onLine !== false && Boolean(this.ws && this.ws.readyState === WebSocket.OPEN); }
 
   async call(method, path, body) {
     const headers = { Authorization: `Bearer ${this.token}` };
@@ -24,19 +62,42 @@ export class Client {
     return data;
   }
 
+  // An action over the socket: resolves with the server's answer, rejects as `call` does (a code and a sentence).
+  // An answer that does not come within ANSWER_WAIT rejects, and the socket is opened again (the whole state comes
+  // with it); the submission id makes choosing the move again safe.
+  act(body) {
+    if (!this.live) return this.call("POST", "/actions", body);
+    const ref = ++this.refs;
+    const ws = this.ws;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (!this.waiting.delete(ref)) return;
+        reject(Object.assign(new Error(SILENT), { code: "no_answer" }));
+        ws.close();
+      }, ANSWER_WAIT);
+      const done = (fn) => (value) => { clearTimeout(timer); fn(value); };
+      this.waiting.set(ref, { resolve: done(resolve), reject: done(reject) });
+      ws.send(JSON.stringify({ act: body, ref }));
+    });
+  }
+
   connect(onMessage, onStatus) {
     let delay = 250;
     const open = () => {
       if (this.closed) return;
       const proto = location.protocol === "https:" ? "wss:" : "ws:";
       const ws = (this.ws = new WebSocket(`${proto}//${location.host}/api/tables/${this.tableId}/ws`));
-      ws.onopen = () => { delay = 250; ws.send(JSON.stringify({ token: this.token })); onStatus("connected"); };
+      ws.onopen = () => { delay = 250; ws.send(JSON.stringify({ token: this.token, protocol: 2 })); onStatus("connected"); };
       ws.onmessage = (ev) => {
         const msg = JSON.parse(ev.data);
+        if (msg.reply !== undefined) { this.answered(msg); return; }
         if (msg.code) { this.closed = true; onStatus(msg.message, true); return; }
-        onMessage(msg);
+        this.msg = msg.patch ? applyPatch(this.msg, msg.patch) : msg;
+        onMessage(this.msg);
       };
       ws.onclose = () => {
+        for (const { reject } of this.waiting.values()) reject(Object.assign(new Error(DROPPED), { code: "dropped" }));
+        this.waiting.clear();
         if (this.closed) return;
         onStatus("reconnecting…", true);
         setTimeout(open, delay);
@@ -44,6 +105,15 @@ export class Client {
       };
     };
     open();
+  }
+
+  answered(msg) {
+    const waiting = this.waiting.get(msg.reply);
+    if (!waiting) return;
+    this.waiting.delete(msg.reply);
+    if (msg.answer) waiting.resolve(msg.answer);
+    else waiting.reject(Object.assign(new Error(msg.refused.message), { code: msg.refused.code, reason: msg.refused.reason,
+                                                                        data: msg.refused }));
   }
 }
 

@@ -99,7 +99,7 @@ export async function act(s) {
   page.busy = page.msg.version;
   page.selected = null; page.target = null; // the choice is made: the board shows every option again
   try {
-    await client.call("POST", "/actions", { actor: s.actor, action, version: page.msg.version, id: submissionId() });
+    await client.act({ actor: s.actor, action, version: page.msg.version, id: submissionId() });
   } catch (err) { showError(err.message); } finally { page.busy = null; render(); }
 }
 

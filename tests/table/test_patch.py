@@ -1,0 +1,114 @@
+"""The WebSocket's protocol 2 (table/patch.py): after its first message, a seat is pushed a JSON Patch of the message
+before it. Over whole fights of all four rulesets (every combatant played by a person, random legal actions, and the
+GM pausing, resuming, whispering to a seat, and the GM's count of connections changing on the way), at every push
+pass, applying each protocol-2 follower's patch to the message it had gives exactly the message a protocol-1 follower
+of the same seat is sent in the same pass; a seat to which nothing changed is sent nothing; and the patches are
+smaller."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from affray.core.json import Json, as_object
+from affray.store import Store
+from affray.table import TableService, chat, feed, gm
+from affray.table.feed import Follower, Push
+from affray.table.patch import apply, between, cut, whole
+
+FIGHTS = ["spellchrome/crossroads_2v2", "witchhammer/mill_ambush", "warp/melee_brawl", "hud/nerdified_night_widow"]
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[TableService]:
+    with Store(f"sqlite:///{tmp_path / 'affray.db'}") as store:
+        served = TableService(store, policy_pause=0)
+        yield served
+        served.close()
+
+
+def decoded(push: Push) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(push.text)
+    return data
+
+
+@pytest.mark.parametrize("scenario", FIGHTS)
+def test_each_patch_turns_the_message_before_it_into_exactly_the_whole_message(service: TableService,
+                                                                               scenario: str) -> None:
+    probe = service.table(service.create(scenario, seed=5)["table"])
+    created = service.create(scenario, seed=5, controllers=dict.fromkeys(probe.match.controllers, "human"))
+    table = service.table(created["table"])
+    rng = random.Random(11)
+    seats = list(table.seats.values())
+    wholes = [Follower(s, s.token_hash or "", lambda _push: None) for s in seats]
+    patched = [Follower(s, s.token_hash or "", lambda _push: None, patches=True) for s in seats]
+    with table.lock:
+        had: dict[str, Json] = {f.seat.name: decoded(feed.first_push(table, f)) for f in patched}
+        for f in wholes:
+            assert decoded(feed.first_push(table, f)) == had[f.seat.name]
+    whole_bytes = patch_bytes = passes = quiet = 0
+    for move in range(40):
+        if move in (6, 7):
+            gm.set_paused(service, table, table.seats["gm"], move == 6)
+        elif move == 8:  # a whisper: only its sender's and its addressee's messages change
+            player = next(s.name for s in seats if s.role == "player")
+            chat.post(service, table, table.seats["gm"], player, text="Watch the left flank.")
+        elif move == 9:
+            table.connected["gm"] = table.connected.get("gm", 0) + 1  # what the GM's message shows changes alone
+        else:
+            mover = next(((s, legal) for s in seats if (legal := table.legal_for(s))), None)
+            if mover is None or table.over:
+                break
+            seat, legal = mover
+            actor, specs = rng.choice(sorted(legal.items()))
+            service.submit(table, seat, actor, as_object(rng.choice(specs)["action"]), table.version)
+        with table.lock:  # one pass for both protocols, in turns, as a table's connections are
+            both = feed.pushes(table, wholes + patched if move % 2 else patched + wholes)
+        sent = {f.seat.name: decoded(p) for f, p in both if not f.patches}
+        pushed = {f.seat.name: p for f, p in both if f.patches}
+        passes += 1
+        for name, message in sent.items():
+            if name not in pushed:  # nothing it may see changed: nothing is sent
+                quiet += 1
+                assert message == had[name]
+                continue
+            operations = decoded(pushed[name])["patch"]
+            had[name] = apply(had[name], operations)
+            assert had[name] == message, (scenario, name, table.version)
+            whole_bytes += len(json.dumps(message))
+            patch_bytes += len(pushed[name].text)
+    assert passes >= 20 and table.version >= 15
+    assert quiet > 0  # the GM's connection count: a change only the GM's message holds
+    assert patch_bytes * 2 < whole_bytes  # each push is less than half of the whole message
+
+
+def test_a_patch_replaces_only_what_changed_and_a_part_whose_shape_changed_whole() -> None:
+    before: Any = {"version": 3, "view": {"round": 1, "combatants": [{"id": "a", "hp": 5}, {"id": "b", "hp": 4}]},
+              "log": [], "odd/key~": 1}
+    _, units = whole(cut(before))
+    after = {"version": 4, "view": {"round": 1, "combatants": [{"id": "a", "hp": 5}, {"id": "b", "hp": 1}]},
+             "log": [{"seq": 3}], "odd/key~": 2}
+    text, _ = between(units, cut(after))
+    assert text is not None
+    assert json.loads(text) == {"patch": [
+        {"op": "replace", "path": "/version", "value": 4},
+        {"op": "replace", "path": "/view/combatants/1", "value": {"id": "b", "hp": 1}},
+        {"op": "replace", "path": "/log", "value": [{"seq": 3}]},
+        {"op": "replace", "path": "/odd~1key~0", "value": 2}]}
+    assert apply(before, json.loads(text)["patch"]) == after
+    fewer = {**after, "view": {"round": 2, "combatants": [{"id": "a", "hp": 5}]}}  # a list of another length
+    text, _ = between(units, cut(fewer))
+    assert text is not None
+    assert {"op": "replace", "path": "/view/combatants", "value": [{"id": "a", "hp": 5}]} in json.loads(text)["patch"]
+    assert apply(before, json.loads(text)["patch"]) == fewer
+    other = {**after, "view": {"round": 1, "winner": "a"}}  # other fields: the view is sent whole
+    text, _ = between(units, cut(other))
+    assert text is not None
+    assert {"op": "replace", "path": "/view", "value": {"round": 1, "winner": "a"}} in json.loads(text)["patch"]
+    assert apply(before, json.loads(text)["patch"]) == other
+    assert between(units, cut(before))[0] is None  # nothing changed: no push
