@@ -10,16 +10,18 @@ getrusage: what the action cost, whatever else shares the cores), and the server
 growth / tables). Goal: p99 under 50 ms on the two-core machine.
 
 Run: ``.venv/bin/python bench/bench_table.py [TABLES] [ACTIONS_PER_TABLE] [--think SECONDS] [--db sqlite|postgres]
-[--processes N] [--noise N] [--no-compression] [--protocol 1|2]`` (default 100, 20, 5, sqlite, 1, no noise,
-compressed WebSocket messages, protocol 2), or ``--goals``: every goal of docs/performance.md's "Cheaper appends and
-pushes" in one run, each figure beside its goal.
+[--processes N] [--noise N] [--compression] [--protocol 1|2]`` (default 100, 20, 5, sqlite, 1, no noise, uncompressed
+WebSocket messages as the server's default, protocol 2), or ``--goals``: every goal of docs/performance.md's "Cheaper
+appends and pushes" in one run, each figure beside its goal.
 ``--noise N``: N busy CPU-bound processes (``while True: pass``, at the server's priority) run beside the server from
 before the tables are created until the end, as other work on a shared machine does.
 ``--think S``: before each action the table's player thinks for a random time (exponential, mean S), as people at a
 table do: the latency a table sees, which the goal is about; ``--think 0`` is a closed loop (every table always has
-an action in flight: the server's saturation throughput, whose latency is the queue's). ``--no-compression`` serves
-with ``--no-ws-compression``.
-``AFFRAY_BENCH_DIR=/dev/shm`` puts the SQLite database in memory (to see what the disk's fsync costs).
+an action in flight: the server's saturation throughput, whose latency is the queue's). ``--compression`` serves
+with ``--ws-compression`` (the server's default is off).
+``AFFRAY_BENCH_TIMELINE=1`` also prints the latencies by when in the run their actions were sent (ten-second windows:
+where the tail is). ``AFFRAY_BENCH_DIR=/dev/shm`` puts the SQLite database in memory (to see what the disk's fsync
+costs).
 
 It starts ``affray serve`` on free loopback ports and stops it at the end: one process with a temporary SQLite file,
 or ``--db postgres`` a throwaway PostgreSQL 15 server (the test suite's harness, ``tests/pg.py``: without fsync, so
@@ -57,6 +59,7 @@ from tests.table.test_kill9 import Server  # the same real-process harness as th
 from affray.table.patch import apply
 
 SCENARIO = "spellchrome/crossroads_2v2"
+TIMELINE: list[tuple[float, float]] = []  # (when an action was sent, its latency), for --timeline
 NOISE = "while True: pass"
 
 
@@ -212,6 +215,7 @@ async def play_table(clients: list[httpx.AsyncClient], table: TableClients, acti
             target = answer.json()["version"]
         await asyncio.wait_for(_until(seats, lambda s, t=target: s.version >= t), 30)
         latencies.append(time.perf_counter() - started)
+        TIMELINE.append((started, latencies[-1]))
         done += 1
     return done
 
@@ -227,7 +231,7 @@ async def _until(seats: dict[str, Seat], ok: Any) -> None:
 
 
 async def main(tables: int, actions: int, think: float = 0.0, db: str = "sqlite", processes: int = 1,
-               compression: bool = True, noise: int = 0, protocol: int = 2) -> Result:
+               compression: bool = False, noise: int = 0, protocol: int = 2) -> Result:
     with contextlib.ExitStack() as stack:
         folder = tempfile.mkdtemp(dir=os.environ.get("AFFRAY_BENCH_DIR"))  # e.g. /dev/shm: no fsync cost
         if db == "postgres":
@@ -243,12 +247,12 @@ async def main(tables: int, actions: int, think: float = 0.0, db: str = "sqlite"
         # tables are 6,000 sockets, past the cap of the whole server (2,048): that one is raised to fit.
         total = str(max(2048, tables * 6 + 200))
         options = ("--max-connections-per-address", "0", "--max-connections", total,
-                   *(() if compression else ("--no-ws-compression",)))
+                   *(("--ws-compression",) if compression else ()))
         servers = [Server(url, Path(folder) / f"server{i}.log", options) for i in range(processes)]
         for server in servers:
             server.start()
             stack.callback(server.kill)
-        where = f"{db}, {processes} process{'es' if processes > 1 else ''}{'' if compression else ', no compression'}"
+        where = f"{db}, {processes} process{'es' if processes > 1 else ''}{', compressed' if compression else ''}"
         if noise:
             where += f", {noise} busy process{'es' if noise > 1 else ''} beside"
         if protocol == 1:
@@ -311,6 +315,8 @@ async def measure(servers: list[Server], tables: int, actions: int, think: float
             await client.aclose()
     total = sum(counts)
     latencies.sort()
+    if os.environ.get("AFFRAY_BENCH_TIMELINE"):
+        timeline(started)
     pace = f"think time {think:g} s (mean, exponential)" if think > 0 else "closed loop"
     p50, p99 = statistics.median(latencies), latencies[max(0, int(len(latencies) * 0.99) - 1)]
     print(f"{tables} tables x {len(created[0]['seats']) + 1} seats ({SCENARIO}, {pace}; {where}), {total} actions "
@@ -326,6 +332,19 @@ async def measure(servers: list[Server], tables: int, actions: int, think: float
           f"{(created_kib - before) / tables:.0f} KiB opened, {(played_kib - before) / tables:.0f} KiB after "
           f"{total / tables:.0f} actions each with every seat connected")
     return Result(f"{tables} tables, {pace}, {where}", total / elapsed, p50, p99, (load_before, load_after))
+
+
+def timeline(started: float, width: float = 10.0) -> None:
+    """The latencies by when their actions were sent (``AFFRAY_BENCH_TIMELINE=1``): where in a run its tail is."""
+    windows: dict[int, list[float]] = {}
+    for sent, latency in TIMELINE:
+        windows.setdefault(int((sent - started) // width), []).append(latency)
+    for index, values in sorted(windows.items()):
+        values.sort()
+        p99 = values[max(0, int(len(values) * 0.99) - 1)]
+        print(f"  {index * width:5.0f}-{(index + 1) * width:.0f} s: {len(values) / width:5.0f} actions/s, p50 "
+              f"{statistics.median(values) * 1000:6.1f} ms, p99 {p99 * 1000:7.1f} ms, max {values[-1] * 1000:7.1f} ms")
+    TIMELINE.clear()
 
 
 async def goals(actions: int, protocol: int = 2) -> None:
@@ -361,7 +380,7 @@ if __name__ == "__main__":
                         help="mean think time before each action, seconds (0: a closed loop)")
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--processes", type=int, default=1, help="server processes (several need --db postgres)")
-    parser.add_argument("--no-compression", action="store_true", help="serve with --no-ws-compression")
+    parser.add_argument("--compression", action="store_true", help="serve with --ws-compression")
     parser.add_argument("--noise", type=int, default=0, help="busy CPU-bound processes beside the server")
     parser.add_argument("--goals", action="store_true", help="run every goal's configuration, print each figure")
     parser.add_argument("--protocol", type=int, choices=(1, 2), default=2,
@@ -372,5 +391,5 @@ if __name__ == "__main__":
         raise SystemExit(0)
     if args.processes > 1 and args.db != "postgres":
         parser.error("several server processes share one database: use --db postgres")
-    asyncio.run(main(args.tables, args.actions, args.think, args.db, max(1, args.processes), not args.no_compression,
+    asyncio.run(main(args.tables, args.actions, args.think, args.db, max(1, args.processes), args.compression,
                      max(0, args.noise), args.protocol))

@@ -37,7 +37,7 @@ def measure(connections: int, rounds: int, options: tuple[str, ...]) -> None:
             server.kill()
     warm_up = measured.rss[0] - opened
     growth = measured.growth()
-    label = " ".join(options) or "--ws-compression"
+    label = " ".join(options) or "--no-ws-compression"
     print(f"{label}: RSS {started:.1f} MiB at start, {opened:.1f} with 50 tables, after each round "
           f"{', '.join(f'{r:.1f}' for r in measured.rss)}")
     print(f"  warm-up round +{warm_up:.1f} MiB; {rounds} rounds of {connections} after it +{growth:.1f} MiB in all "
@@ -48,7 +48,7 @@ def measure(connections: int, rounds: int, options: tuple[str, ...]) -> None:
 def main() -> None:
     connections = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 10
-    for options in ((), ("--no-ws-compression",)):
+    for options in (("--ws-compression",), ()):
         measure(connections, rounds, options)
 
 

@@ -1,5 +1,5 @@
-"""``affray serve --no-ws-compression`` (docs/table.md): WebSocket messages are compressed
-(permessage-deflate) unless the operator turns it off; either way the seat gets the same message."""
+"""``affray serve --ws-compression`` (docs/table.md): WebSocket messages are compressed (permessage-deflate) only
+when the operator turns it on; either way the seat gets the same message."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from websockets.sync.client import connect
 from tests.table.test_kill9 import Server
 
 
-@pytest.mark.parametrize("options, compressed", [((), True), (("--no-ws-compression",), False)])
-def test_the_server_offers_compression_unless_told_not_to(tmp_path: Path, options: tuple[str, ...],
+@pytest.mark.parametrize("options, compressed", [((), False), (("--ws-compression",), True)])
+def test_the_server_offers_compression_only_when_told_to(tmp_path: Path, options: tuple[str, ...],
                                                           compressed: bool) -> None:
     server = Server(f"sqlite:///{tmp_path / 'affray.db'}", options=options)
     server.start()

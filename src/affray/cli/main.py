@@ -219,8 +219,9 @@ def serve(host: Annotated[str, typer.Option("--host", help="the address to liste
           examples: Annotated[Path | None, typer.Option("--examples", help="the examples folder")] = None,
           ws_compression: Annotated[bool, typer.Option(
               "--ws-compression/--no-ws-compression",
-              help="compress WebSocket messages (less bandwidth; off saves about 45 KiB of memory per connection)")]
-          = True,
+              help="compress WebSocket messages (less bandwidth for very slow links; costs about a fifth of the "
+                   "server's CPU per action and 45 KiB of memory per connection)")]
+          = False,
           per_address: Annotated[int, typer.Option(
               "--max-connections-per-address", min=0,
               help="open connections from one client address (0: no cap; behind a proxy, let the proxy cap them)")]

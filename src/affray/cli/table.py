@@ -21,7 +21,7 @@ DEFAULT_SERVER = "http://127.0.0.1:8000"
 
 
 def serve_command(host: str, port: int, db: str, create_key: str | None, policy_pause: float,
-                  examples: Path | None, ws_compression: bool = True, limits: ConnectionLimits | None = None,
+                  examples: Path | None, ws_compression: bool = False, limits: ConnectionLimits | None = None,
                   max_connections: int | None = MAX_CONNECTIONS, idle_evict: str = "600") -> None:
     from affray.store import StoreError
     from affray.web.server import serve

@@ -1,11 +1,11 @@
 """A seat's message as a patch of the one before it: the WebSocket's protocol 2 (docs/table.md, "Live updates").
 
 After every change a seat used to be sent its whole message again (7-17 KB in a two-against-two grid fight), although
-most of it had not changed: an action changes one combatant, the prompt and the log. Under protocol 2, the first message is the
-whole one and every later push is ``{"patch": [...]}``, an RFC 6902 JSON Patch (of ``replace`` operations, RFC 6901
-pointers) that turns the previous message into the new one. The contract: applying the patch to
-the previous message gives *exactly* the message protocol 1 sends (tests/table/test_patch.py checks it on every push
-of whole fights of every ruleset). A patch therefore never holds anything its seat's whole message would not.
+most of it had not changed: an action changes one combatant, the prompt and the log. Under protocol 2, the first message
+is the whole one and every later push is ``{"patch": [...]}``, an RFC 6902 JSON Patch (of ``replace`` operations, RFC
+6901 pointers) that turns the previous message into the new one. The contract: applying the patch to the previous
+message gives *exactly* the message protocol 1 sends (tests/table/test_patch.py checks it on every push of whole fights
+of every ruleset). A patch therefore never holds anything its seat's whole message would not.
 
 How a message is cut (:data:`SPLIT`): each top-level field is a *unit*, but for the view, each of whose fields is
 one, but for its ``combatants``, each of which is one. A unit that changed is sent whole; one that did not is not

@@ -37,13 +37,13 @@ def checked(db: str) -> None:
 
 
 def serve(host: str, port: int, db: str, *, create_key: str | None = None, policy_pause: float = 0.5,
-          examples_dir: Path | None = None, log_level: str = "warning", ws_compression: bool = True,
+          examples_dir: Path | None = None, log_level: str = "warning", ws_compression: bool = False,
           limits: ConnectionLimits | None = None, max_connections: int | None = MAX_CONNECTIONS,
           idle_evict: float | None = IDLE_EVICT) -> None:
     """Serve until interrupted. The store opens (and is checked) before the port does; tables load on first use.
-    ``ws_compression``: offer permessage-deflate to WebSocket clients (on by default: a view compresses several
-    times over for a player on a slow link; off saves about 45 KiB of compression state per
-    connection; latency and throughput on loopback did not change, docs/performance.md). ``limits``: the bounds
+    ``ws_compression``: offer permessage-deflate to WebSocket clients (off by default: since pushes are patches of
+    what changed, 2-5 KB, compressing them cost a fifth of the server's CPU per action and 45 KiB of state per
+    connection, docs/performance.md "Patches"; on for players on very slow links). ``limits``: the bounds
     of each connection (:mod:`affray.web.connections`); ``max_connections``: of all of them (None: no bound);
     ``idle_evict``: seconds an unused table stays in memory (None: for ever; docs/table.md, "Tables in memory")."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
