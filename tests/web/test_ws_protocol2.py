@@ -76,6 +76,9 @@ def test_a_refused_action_is_answered_with_a_code_and_a_sentence_and_changes_not
                                                              "message": "The field 'actor' is required."}}
         ws.send_text("hello")
         assert ws.receive_json()["refused"]["code"] == "bad_frame"
+        ws.send_json({"act": [], "ref": "r" * 65})  # a ref past 64 characters is not echoed
+        assert ws.receive_json() == {"reply": None, "refused": {
+            "code": "bad_frame", "message": 'A frame is {"act": {"actor", "action", "version", "id"}, "ref": R}.'}}
     after = state(client, table, ilse)
     assert after["version"] == 0 and after["view"] == before["view"]
 

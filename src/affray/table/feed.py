@@ -99,6 +99,7 @@ def pushes(table: Table, followers: list[Follower]) -> list[tuple[Follower, Push
     ``table.lock``; advances each follower's ``sent``, ``chat_sent`` and ``units``. What the seats' messages share is
     built once (:mod:`affray.table.shared`)."""
     built: dict[tuple[str, int, int, int], tuple[Push | None, patch.Units | None]] = {}
+    keep = []  # every units object keyed by its id below, alive until the pass ends: no id is reused meanwhile
     out = []
     with table.shared.one_pass():
         for follower in followers:
@@ -109,6 +110,7 @@ def pushes(table: Table, followers: list[Follower]) -> list[tuple[Follower, Push
             before = follower.units if follower.patches else None
             # Two followers sent the same units object were sent the same message (units are never changed).
             key = (seat.name, follower.sent, follower.chat_sent, 0 if before is None else id(before))
+            keep.append(before)
             made = built.get(key)
             if made is None:
                 made = built[key] = _build(table, seat, follower.sent, follower.chat_sent, before)

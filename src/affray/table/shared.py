@@ -61,13 +61,9 @@ def _kept(store: dict[K, bytes], key: K, build: Callable[[], V]) -> V:
         return value
     built = build()
     with contextlib.suppress(TypeError):  # orjson.JSONEncodeError is a TypeError
-        store[key] = _exact(orjson.dumps(built, option=orjson.OPT_NON_STR_KEYS))
+        # A copy of exactly its length: orjson's own result keeps its whole output buffer (32 KiB or more).
+        store[key] = bytes(memoryview(orjson.dumps(built, option=orjson.OPT_NON_STR_KEYS)))
     return built
-
-
-def _exact(text: bytes) -> bytes:
-    """A copy of exactly its length: orjson's own result keeps its whole output buffer (32 KiB or more)."""
-    return bytes(memoryview(text))
 
 
 class SharedParts:

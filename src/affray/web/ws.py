@@ -10,11 +10,11 @@ whole message (as ``GET /api/tables/ID``) and, after every change:
   (:mod:`affray.table.patch`), and nothing when nothing the seat may see changed.
 
 Both are built once per change for every connection (:mod:`affray.table.feed`). Under protocol 2 the client may send
-``{"act": {"actor", "action", "version", "id"}, "ref": R}`` (the body of ``POST .../actions``; ``ref`` a string or
-number of its choosing) and is answered ``{"reply": R, "answer": {...}}`` (as the POST's 200) or ``{"reply": R,
-"refused": {"code", "message"}}`` (as its 4xx), with the same checks and limits; anything else it sends is answered
-``refused`` with ``bad_frame``. Under protocol 1 the client's frames other than the token are ignored (actions go
-through HTTP).
+``{"act": {"actor", "action", "version", "id"}, "ref": R}`` (the body of ``POST .../actions``; ``ref`` a number or a
+string of at most 64 characters, of its choosing) and is answered ``{"reply": R, "answer": {...}}`` (as the POST's 200)
+or ``{"reply": R, "refused": {"code", "message"}}`` (as its 4xx), with the same checks and limits; anything else it
+sends is answered ``refused`` with ``bad_frame``. Under protocol 1 the client's frames other than the token are ignored
+(actions go through HTTP).
 
 A replaced token closes the connection (code 4401) after a ``{"code": "token_replaced", ...}`` frame; a refused
 token, or none within :data:`~affray.web.bounds.FIRST_MESSAGE` seconds (``affray serve --first-message-timeout``),
@@ -50,6 +50,7 @@ CLOSE_TRY_AGAIN = 1013  # RFC 6455 "try again later": the client fell too far be
 MAX_BACKLOG = 256  # pushes waiting for one slow client before it is closed (each holds a whole message)
 CLOSE_WAIT = 1.0  # seconds to write the 1013 close to a client that stopped reading, before leaving it to the server
 PROTOCOLS = (1, 2)
+MAX_REF = 64  # characters of a frame's "ref" echoed in its reply (a longer one is answered with null)
 log = logging.getLogger(__name__)
 
 
@@ -219,14 +220,15 @@ def _frame(api: Api, table: Table, follower: Follower, text: str) -> str:
         except (ValueError, RecursionError):
             data = None
         if isinstance(data, dict):
-            ref = data.get("ref") if isinstance(data.get("ref"), (str, int)) else None
+            given = data.get("ref")
+            ref = given if isinstance(given, int) or (isinstance(given, str) and len(given) <= MAX_REF) else None
+        api.limit(follower.token_hash)  # every frame counts, a refused one too
         if not isinstance(data, dict) or not isinstance(data.get("act"), dict):
             raise Refusal("bad_frame", 'A frame is {"act": {"actor", "action", "version", "id"}, "ref": R}.', 422)
         try:
             body = ActionBody.model_validate(data["act"])
         except ValidationError as exc:
             raise Refusal("bad_request", validation_message(RequestValidationError(exc.errors())), 422) from None
-        api.limit(follower.token_hash)
         with table.lock:
             seat = opened(table, follower)
         if seat is None:
