@@ -9,8 +9,6 @@ import json
 import queue
 import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,13 +24,6 @@ from tests.pg import PgServer
 
 WAIT = 10.0  # seconds: a bound on waiting for a push from the listener thread, never a pause
 
-
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[TableService]:
-    with Store(f"sqlite:///{tmp_path / 'affray.db'}") as store:
-        opened = TableService(store, policy_pause=0)
-        yield opened
-        opened.close()
 
 
 def duel(service: TableService) -> tuple[Table, dict[str, SeatInfo], Created]:

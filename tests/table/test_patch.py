@@ -9,27 +9,18 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from affray.core.json import Json, as_object
-from affray.store import Store
+from affray.core.json import Json
 from affray.table import TableService, chat, feed, gm
 from affray.table.feed import Follower, Push
 from affray.table.patch import apply, between, cut, whole
+from tests.table.people import all_people, random_move
 
 FIGHTS = ["spellchrome/crossroads_2v2", "witchhammer/mill_ambush", "warp/melee_brawl", "hud/nerdified_night_widow"]
 
-
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[TableService]:
-    with Store(f"sqlite:///{tmp_path / 'affray.db'}") as store:
-        served = TableService(store, policy_pause=0)
-        yield served
-        served.close()
 
 
 def decoded(push: Push) -> dict[str, Any]:
@@ -40,9 +31,7 @@ def decoded(push: Push) -> dict[str, Any]:
 @pytest.mark.parametrize("scenario", FIGHTS)
 def test_each_patch_turns_the_message_before_it_into_exactly_the_whole_message(service: TableService,
                                                                                scenario: str) -> None:
-    probe = service.table(service.create(scenario, seed=5)["table"])
-    created = service.create(scenario, seed=5, controllers=dict.fromkeys(probe.match.controllers, "human"))
-    table = service.table(created["table"])
+    table = all_people(service, scenario, seed=5)
     rng = random.Random(11)
     seats = list(table.seats.values())
     wholes = [Follower(s, s.token_hash or "", lambda _push: None) for s in seats]
@@ -61,12 +50,8 @@ def test_each_patch_turns_the_message_before_it_into_exactly_the_whole_message(s
         elif move == 9:
             table.connected["gm"] = table.connected.get("gm", 0) + 1  # what the GM's message shows changes alone
         else:
-            mover = next(((s, legal) for s in seats if (legal := table.legal_for(s))), None)
-            if mover is None or table.over:
+            if not random_move(service, table, rng):
                 break
-            seat, legal = mover
-            actor, specs = rng.choice(sorted(legal.items()))
-            service.submit(table, seat, actor, as_object(rng.choice(specs)["action"]), table.version)
         with table.lock:  # one pass for both protocols, in turns, as a table's connections are
             both = feed.pushes(table, wholes + patched if move % 2 else patched + wholes)
         sent = {f.seat.name: decoded(p) for f, p in both if not f.patches}

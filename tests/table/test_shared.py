@@ -9,10 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from affray.core.json import JsonObject, as_object
 from affray.store import Store
@@ -20,17 +17,11 @@ from affray.table import TableService
 from affray.table.errors import Refusal
 from affray.table.live import SeatInfo, Table, seat_message
 from affray.table.shared import SharedParts
+from tests.table.people import all_people, random_move
 
 SCENARIO = "witchhammer/mill_ambush"
 MOVES = 60
 
-
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[TableService]:
-    with Store(f"sqlite:///{tmp_path / 'affray.db'}") as store:
-        served = TableService(store, policy_pause=0)
-        yield served
-        served.close()
 
 
 def uncached(table: Table, seat: SeatInfo, since: int) -> JsonObject:
@@ -61,9 +52,7 @@ def hidden_from(table: Table, seat: SeatInfo) -> list[str]:
 
 def test_every_seat_s_cached_message_equals_its_uncached_build_and_holds_no_other_seat_s_secret(
         service: TableService) -> None:
-    probe = service.table(service.create(SCENARIO, seed=5)["table"])
-    created = service.create(SCENARIO, seed=5, controllers=dict.fromkeys(probe.match.controllers, "human"))
-    table = service.table(created["table"])
+    table = all_people(service, SCENARIO, seed=5)
     rng = random.Random(2024)
     seats = list(table.seats.values())
     told_apart = shared = 0
@@ -86,12 +75,8 @@ def test_every_seat_s_cached_message_equals_its_uncached_build_and_holds_no_othe
             for _record, tellings in table.shared._entries.values():
                 shared += len(tellings) == 1
                 told_apart += len(tellings) > 1
-        mover = next(((s, legal) for s in seats if (legal := table.legal_for(s))), None)
-        if mover is None or table.over:
+        if not random_move(service, table, rng):
             break
-        seat, legal = mover
-        actor, specs = rng.choice(sorted(legal.items()))
-        service.submit(table, seat, actor, as_object(rng.choice(specs)["action"]), table.version)
     assert table.version >= 20
     assert shared > 0 and told_apart > 0  # the fight had both: public entries and face-down ones
 
