@@ -145,6 +145,8 @@ class Seat:
     async def listen(self) -> None:
         async for frame in self.socket:
             data = orjson.loads(frame)
+            if "code" in data:  # refused or closed by the server: the run cannot go on
+                raise SystemExit(f"the server closed a seat's socket: {data}")
             if "reply" in data:
                 self.replies.pop(data["reply"]).set_result(data)
                 continue

@@ -95,7 +95,8 @@ def first_push(table: Table, follower: Follower) -> Push:
 
 def pushes(table: Table, followers: list[Follower]) -> list[tuple[Follower, Push]]:
     """Each follower's push for the table as it is now (one build per seat, starting version, chat line and, for
-    protocol 2, message it was sent before); a protocol-2 follower to which nothing changed is left out. Call under
+    protocol 2, units object it was sent before: two connections of one seat share builds from the first pass that
+    gave them one push, not before); a protocol-2 follower to which nothing changed is left out. Call under
     ``table.lock``; advances each follower's ``sent``, ``chat_sent`` and ``units``. What the seats' messages share is
     built once (:mod:`affray.table.shared`)."""
     built: dict[tuple[str, int, int, int], tuple[Push | None, patch.Units | None]] = {}

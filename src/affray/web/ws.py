@@ -10,7 +10,7 @@ whole message (as ``GET /api/tables/ID``) and, after every change:
   (:mod:`affray.table.patch`), and nothing when nothing the seat may see changed.
 
 Both are built once per change for every connection (:mod:`affray.table.feed`). Under protocol 2 the client may send
-``{"act": {"actor", "action", "version", "id"}, "ref": R}`` (the body of ``POST .../actions``; ``ref`` a number or a
+``{"act": {"actor", "action", "version", "id"}, "ref": R}`` (the body of ``POST .../actions``; ``ref`` an integer or a
 string of at most 64 characters, of its choosing) and is answered ``{"reply": R, "answer": {...}}`` (as the POST's 200)
 or ``{"reply": R, "refused": {"code", "message"}}`` (as its 4xx), with the same checks and limits; anything else it
 sends is answered ``refused`` with ``bad_frame``. Under protocol 1 the client's frames other than the token are ignored
@@ -51,6 +51,7 @@ MAX_BACKLOG = 256  # pushes waiting for one slow client before it is closed (eac
 CLOSE_WAIT = 1.0  # seconds to write the 1013 close to a client that stopped reading, before leaving it to the server
 PROTOCOLS = (1, 2)
 MAX_REF = 64  # characters of a frame's "ref" echoed in its reply (a longer one is answered with null)
+MAX_SAFE_INTEGER = 2**53 - 1  # a numeric "ref" echoed: one JavaScript reads back exactly
 log = logging.getLogger(__name__)
 
 
@@ -64,7 +65,8 @@ def ws_router(api: Api) -> APIRouter:
         protocol: object = websocket.query_params.get("protocol")
         try:
             if not token:
-                token, protocol = await _first_token(websocket, api.first_message)
+                token, given = await _first_token(websocket, api.first_message)
+                protocol = given if given is not None else protocol  # ?protocol=2 holds with a token sent after
         except WebSocketDisconnect:
             return
         except TimeoutError:
@@ -146,14 +148,15 @@ async def _serve(api: Api, websocket: WebSocket, table: Table, seat: SeatInfo, t
     def deliver(push: Push) -> None:  # from the thread that made the change known, under the table's lock
         loop.call_soon_threadsafe(enqueue, push)
 
-    async def answer(text: str) -> None:  # a protocol-2 frame from the client: answered in the pushes' order
+    async def answer(text: str) -> None:  # a protocol-2 frame: answered in the order of the frames, among the pushes
         enqueue(Push(await run_in_threadpool(_frame, api, table, follower, text)))
 
     async def send_all() -> None:  # each push as it comes: no task or wait of its own (most of a push's cost was)
         while True:
             push = await queue.get()
-            if push.close is not None:
-                await _close(websocket, push.text, push.close)
+            if push.close is not None:  # bounded: a client that stopped reading is left to the server to drop
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(_close(websocket, push.text, push.close), CLOSE_WAIT)
                 return
             await websocket.send_text(push.text)
 
@@ -178,8 +181,11 @@ async def _serve(api: Api, websocket: WebSocket, table: Table, seat: SeatInfo, t
     finally:
         api.service.audience.unfollow(table, follower)
         for task in (reader, stop, sender):
-            if task is not None:
-                task.cancel()
+            if task is None:
+                continue
+            if task.done() and not task.cancelled():
+                task.exception()  # retrieved: a failed send or read ends the connection, nothing more to say
+            task.cancel()
 
 
 async def _close(websocket: WebSocket, text: str, code: int) -> None:
@@ -211,18 +217,22 @@ def _frame(api: Api, table: Table, follower: Follower, text: str) -> str:
     ``{"reply": R, "refused": {"code", "message"}}``. Never raises.
 
     The seat is the connection's, as its pushes read it (:func:`affray.table.feed.opened`): checked again for every
-    frame against the table's seat records, which a replaced token changes in every process (a notice reloads them),
-    but without the database lookup of a token an HTTP request needs (12% of a busy server's time)."""
+    frame against the table's seat records, without the database lookup of a token an HTTP request needs (12% of a
+    busy server's time). A token the GM replaced stops at once in the process that replaced it; another process
+    learns of it with the change's notice (milliseconds; docs/table.md, "Several processes"), and until then a socket
+    it holds open may still act, as its pushes still reach it."""
     ref: object = None
     try:
+        api.limit(follower.token_hash)  # every frame counts, a refused one too, before any work on it
         try:
             data: object = json.loads(text)
         except (ValueError, RecursionError):
             data = None
         if isinstance(data, dict):
             given = data.get("ref")
-            ref = given if isinstance(given, int) or (isinstance(given, str) and len(given) <= MAX_REF) else None
-        api.limit(follower.token_hash)  # every frame counts, a refused one too
+            number = type(given) is int and abs(given) <= MAX_SAFE_INTEGER  # not a bool, not past a JS number
+            if number or (type(given) is str and len(given) <= MAX_REF):
+                ref = given
         if not isinstance(data, dict) or not isinstance(data.get("act"), dict):
             raise Refusal("bad_frame", 'A frame is {"act": {"actor", "action", "version", "id"}, "ref": R}.', 422)
         try:

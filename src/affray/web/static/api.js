@@ -8,11 +8,14 @@ export const DROPPED = "The connection dropped before the server answered; if yo
 export const SILENT = "The server has not answered for 15 seconds; if your move does not show, choose it again.";
 const ANSWER_WAIT = 15000; // ms: a socket that answers nothing for this long is taken as dead, and opened again
 
+const DESYNC = "a patch that does not fit the message it was sent for";
+
 // An RFC 6901 pointer's tokens ("/view/combatants/1" -> ["view", "combatants", "1"]).
 const tokens = (path) => path.split("/").slice(1).map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
 
-// `msg` with the patch's operations applied (replace, add, remove: what the server writes). A new object along each
-// changed path, the rest shared: the page may keep the message it had.
+// `msg` with the patch's operations applied (replace, add, remove; the server writes replace). A new object along
+// each changed path, the rest shared: the page may keep the message it had. A path that is not there throws: the
+// page's message is not the one the server patched, and only the whole message again can mend it.
 export function applyPatch(msg, patch) {
   let out = msg;
   for (const op of patch) {
@@ -22,6 +25,7 @@ export function applyPatch(msg, patch) {
     let parent = out;
     for (const key of path.slice(0, -1)) {
       const child = parent[key];
+      if (child === null || typeof child !== "object") throw new Error(DESYNC);
       parent = parent[key] = Array.isArray(child) ? child.slice() : { ...child };
     }
     const last = path[path.length - 1];
@@ -63,17 +67,19 @@ export class Client {
   }
 
   // An action over the socket: resolves with the server's answer, rejects as `call` does (a code and a sentence).
-  // An answer that does not come within ANSWER_WAIT rejects, and the socket is opened again (the whole state comes
-  // with it); the submission id makes choosing the move again safe.
+  // An answer that does not come within ANSWER_WAIT rejects, and a new socket is opened at once (the whole state
+  // comes with it). Choosing the move again is safe: a move already taken is refused as stale, its actor having
+  // acted since.
   act(body) {
     if (!this.live) return this.call("POST", "/actions", body);
     const ref = ++this.refs;
     const ws = this.ws;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        if (!this.waiting.delete(ref)) return;
-        reject(Object.assign(new Error(SILENT), { code: "no_answer" }));
-        ws.close();
+        if (!this.waiting.has(ref)) return;
+        this.waiting.get(ref).reject(Object.assign(new Error(SILENT), { code: "no_answer" }));
+        this.waiting.delete(ref);
+        if (this.ws === ws) this.reopen(ws);
       }, ANSWER_WAIT);
       const done = (fn) => (value) => { clearTimeout(timer); fn(value); };
       this.waiting.set(ref, { resolve: done(resolve), reject: done(reject) });
@@ -81,9 +87,25 @@ export class Client {
     });
   }
 
+  // Give up on `ws` (it answers nothing, or sent what does not fit): its pending actions are told, and a new socket
+  // opens now rather than after the old one's closing handshake, which a dead link may make wait.
+  reopen(ws) {
+    ws.onclose = ws.onmessage = null;
+    ws.close();
+    this.dropped();
+    this.onStatus("reconnecting…", true);
+    this.open();
+  }
+
+  dropped() {
+    for (const { reject } of this.waiting.values()) reject(Object.assign(new Error(DROPPED), { code: "dropped" }));
+    this.waiting.clear();
+  }
+
   connect(onMessage, onStatus) {
     let delay = 250;
-    const open = () => {
+    this.onStatus = onStatus;
+    const open = (this.open = () => {
       if (this.closed) return;
       const proto = location.protocol === "https:" ? "wss:" : "ws:";
       const ws = (this.ws = new WebSocket(`${proto}//${location.host}/api/tables/${this.tableId}/ws`));
@@ -92,18 +114,19 @@ export class Client {
         const msg = JSON.parse(ev.data);
         if (msg.reply !== undefined) { this.answered(msg); return; }
         if (msg.code) { this.closed = true; onStatus(msg.message, true); return; }
-        this.msg = msg.patch ? applyPatch(this.msg, msg.patch) : msg;
+        try {
+          this.msg = msg.patch ? applyPatch(this.msg, msg.patch) : msg;
+        } catch { this.reopen(ws); return; } // out of step with the server: the whole message again
         onMessage(this.msg);
       };
       ws.onclose = () => {
-        for (const { reject } of this.waiting.values()) reject(Object.assign(new Error(DROPPED), { code: "dropped" }));
-        this.waiting.clear();
+        this.dropped();
         if (this.closed) return;
         onStatus("reconnecting…", true);
         setTimeout(open, delay);
         delay = Math.min(delay * 2, 5000);
       };
-    };
+    });
     open();
   }
 
