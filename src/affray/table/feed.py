@@ -30,8 +30,6 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-import orjson
-
 from affray.table import patch
 from affray.table.live import SeatInfo, Table, seat_message, seat_units
 
@@ -73,12 +71,8 @@ class Follower:
 
 
 def encode(message: Mapping[str, object]) -> str:
-    """The JSON text of a seat's message, as ``json.dumps`` writes it but about ten times faster (orjson). A value
-    orjson refuses (an integer past 64 bits) falls back to the standard library."""
-    try:
-        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:  # orjson.JSONEncodeError is a TypeError
-        return json.dumps(message)
+    """The JSON text of a seat's message or a reply (:func:`affray.table.patch.dumps`), as a str."""
+    return patch.dumps(message).decode()
 
 
 def first_push(table: Table, follower: Follower) -> Push:

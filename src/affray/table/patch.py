@@ -51,7 +51,9 @@ class Cut:
         self.units = units
 
 
-def _dumps(value: object) -> bytes:
+def dumps(value: object) -> bytes:
+    """JSON text as ``json.dumps`` writes it but compact and about ten times faster (orjson); a value orjson refuses
+    (an integer past 64 bits) falls back to the standard library. Every text a seat is pushed is written here."""
     try:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
     except TypeError:  # an integer past 64 bits (orjson.JSONEncodeError is a TypeError)
@@ -79,7 +81,7 @@ def cut(value: object, pointer: str = "", out: dict[str, Unit] | None = None) ->
         for index, child in enumerate(value):
             cut(child, f"{pointer}/{index}", units)
     else:
-        units[pointer] = _dumps(value)
+        units[pointer] = dumps(value)
     return units
 
 
@@ -90,7 +92,7 @@ def text(units: Mapping[str, Unit], pointer: str = "") -> bytes:
         return unit
     if isinstance(unit, int):
         return b"[" + b",".join(text(units, f"{pointer}/{index}") for index in range(unit)) + b"]"
-    return b"{" + b",".join(_dumps(key) + b":" + text(units, f"{pointer}/{_escape(key)}") for key in unit) + b"}"
+    return b"{" + b",".join(dumps(key) + b":" + text(units, f"{pointer}/{_escape(key)}") for key in unit) + b"}"
 
 
 def fingerprint(unit: Unit) -> Fingerprint:
@@ -119,7 +121,7 @@ def between(before: Units, units: Mapping[str, Unit]) -> tuple[str | None, Units
         if not isinstance(unit, bytes):  # a split part that is new, or has other fields or another length: whole
             covered = pointer + "/"
         # Always a replace: a field that is new, or gone, changes its object's fields, and the object is sent whole.
-        ops.append(b'{"op":"replace","path":%s,"value":%s}' % (_dumps(pointer), text(units, pointer)))
+        ops.append(b'{"op":"replace","path":%s,"value":%s}' % (dumps(pointer), text(units, pointer)))
     if not ops:
         return None, after
     return (b'{"patch":[' + b",".join(ops) + b"]}").decode(), after

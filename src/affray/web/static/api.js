@@ -1,8 +1,8 @@
 // The page's client of the table server's API: HTTP with the seat's bearer token, and a WebSocket that reconnects
 // by itself (bounded backoff) and hands every message to the page. The socket speaks protocol 2 (docs/table.md,
 // "Live updates"): after the whole first message, each push is a JSON Patch of the one before, which the client
-// applies, and the seat's actions go over the socket, each answered there. Helpers every part of the page shares: escaping,
-// submission ids, and plain words (rule IDs out of the text, kept as help).
+// applies, and the seat's actions go over the socket, each answered there. Helpers every part of the page shares:
+// escaping, submission ids, and plain words (rule IDs out of the text, kept as help).
 export const UNREACHABLE = "The server cannot be reached; nothing was sent. Check the connection and try again.";
 export const DROPPED = "The connection dropped before the server answered; if your move does not show, choose it again.";
 export const SILENT = "The server has not answered for 15 seconds; if your move does not show, choose it again.";
