@@ -75,3 +75,23 @@ def test_spellchrome_lists_the_same_under_either_bound(monkeypatch: pytest.Monke
     assert own == shared == tight and len(own) > 30
     assert len(squeezed.memo.cache(MOVES_KEY, LISTINGS_SHARED, LISTINGS_OWN)) <= 3
     assert len(squeezed.memo.cache("spellchrome.specs", 0, 0)) <= 20
+
+
+def test_release_drops_the_versions_values_only() -> None:
+    """Memo.release (a table server, once a version is sent): what Memo.now kept is built again when next asked;
+    what Memo.keyed and Memo.static keep stays."""
+    memo, made = Memo(), []
+
+    def build(name: str) -> list[str]:
+        made.append(name)
+        return [name]
+
+    for _ in range(2):
+        memo.now("view", lambda: build("view"))
+        memo.keyed("part", 1, build, "part")
+        memo.static("map", build, "map")
+    memo.release()
+    assert memo.now("view", lambda: build("view")) == ["view"]
+    memo.keyed("part", 1, build, "part")
+    memo.static("map", build, "map")
+    assert made == ["view", "part", "map", "view"]

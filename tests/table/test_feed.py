@@ -320,3 +320,21 @@ def a_legal(table: Table, seat: SeatInfo) -> dict[str, list[Any]]:
     """The seat's due legal actions (empty when none)."""
     with table.lock:
         return table.legal_for(seat)
+
+
+def test_a_push_pass_lets_go_of_the_versions_views_and_a_later_message_is_the_same(service: TableService) -> None:
+    """After the pushes of a change the match keeps no view of that version (Memo.release: they were what the
+    cyclic collector walked most at a busy server); the next message of each seat, built again, is the one the
+    pass built."""
+    table, seats, _created = duel(service)
+    followers = [Follower(seats[name], seats[name].token_hash or "", lambda push: None) for name in ("gm", "bruna")]
+    with table.lock:
+        for follower in followers:
+            feed.first_push(table, follower)
+        before = {f.seat.name: json.loads(feed.encode(seat_message(table, f.seat, 0, 0))) for f in followers}
+        sentinel = object()
+        table.match.memo.now("probe", lambda: sentinel)
+        feed.pushes(table, followers)
+        assert table.match.memo.now("probe", object) is not sentinel
+        after = {f.seat.name: json.loads(feed.encode(seat_message(table, f.seat, 0, 0))) for f in followers}
+    assert after == before

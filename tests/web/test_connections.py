@@ -28,6 +28,7 @@ from tests.table.test_kill9 import Server
 MARGIN = 20.0  # seconds past a bound before the test gives up on the server closing the connection
 # the served bounds (the defaults: 10 s, 30 s, 64, 10 s)
 HEADER_TIMEOUT, BODY_TIMEOUT, PER_ADDRESS, FIRST_MESSAGE = 2.0, 3.0, 8, 2.5
+PING = 1.0  # seconds between the server's WebSocket pings (the default: 30 s)
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +36,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("connections")
     served = Server(f"sqlite:///{folder / 'affray.db'}", log=folder / "server.log", options=(
         "--header-timeout", str(HEADER_TIMEOUT), "--body-timeout", str(BODY_TIMEOUT),
-        "--max-connections-per-address", str(PER_ADDRESS), "--first-message-timeout", str(FIRST_MESSAGE)))
+        "--max-connections-per-address", str(PER_ADDRESS), "--first-message-timeout", str(FIRST_MESSAGE),
+        "--ws-ping", str(PING)))
     served.start()
     yield served
     served.kill()
@@ -100,7 +102,29 @@ def tokenless_websocket(server: Server) -> tuple[int, dict[str, Any]]:
 def test_the_default_bounds_are_the_documented_ones() -> None:
     """What a server started without options applies (docs/table.md, "Limits")."""
     assert ConnectionLimits() == ConnectionLimits(header_timeout=10.0, body_timeout=30.0, per_address=64,
-                                                  max_header_bytes=64 * 1024, first_message=10.0)
+                                                  max_header_bytes=64 * 1024, first_message=10.0,
+                                                  ping_interval=30.0)
+
+
+def test_the_server_pings_its_websockets_at_the_interval_it_was_given(server: Server) -> None:
+    """``--ws-ping``: a raw WebSocket (no library answering for it) is sent a ping frame (opcode 9) once the
+    interval has passed, not before, and before anything else (it has sent no token: its refusal comes at 2.5 s)."""
+    sock = open_socket(server, timeout=MARGIN)
+    key = "dGhlIHNhbXBsZSBub25jZQ=="
+    sock.sendall((f"GET /api/tables/nosuchtable/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    received = b""
+    while b"\r\n\r\n" not in received:
+        received += sock.recv(4096)
+    head, _, rest = received.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 101")
+    opened = time.monotonic()
+    while len(rest) < 2:
+        rest += sock.recv(4096)
+    sock.close()
+    waited = time.monotonic() - opened
+    assert rest[0] & 0x0F == 9, f"the first frame was not a ping but opcode {rest[0] & 0x0F}"
+    assert waited >= PING * 0.9, f"pinged after {waited:.2f} s, before the interval of {PING} s"
 
 
 def test_slow_clients_are_disconnected_within_their_bounds(server: Server) -> None:

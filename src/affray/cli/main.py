@@ -32,6 +32,7 @@ from affray.web.bounds import (
     HEADER_TIMEOUT,
     MAX_CONNECTIONS,
     PER_ADDRESS,
+    PING_INTERVAL,
     ConnectionLimits,
 )
 
@@ -240,10 +241,14 @@ def serve(host: Annotated[str, typer.Option("--host", help="the address to liste
           idle_evict: Annotated[str, typer.Option(
               "--idle-evict", metavar="SECONDS",
               help="seconds a table with no request and no connection stays in memory; then it is dropped and "
-                   "rebuilt from the database on its next request (0: never)")] = "600") -> None:
+                   "rebuilt from the database on its next request (0: never)")] = "600",
+          ws_ping: Annotated[float, typer.Option(
+              "--ws-ping", metavar="SECONDS", min=0, max=3600,
+              help="seconds between the server's pings of each WebSocket: how soon a vanished client frees its "
+                   "connection; under a proxy's idle timeout (0: no pings)")] = PING_INTERVAL) -> None:
     """Run the live table server (HTTP and WebSocket API, OpenAPI at /docs)."""
     limits = ConnectionLimits(header_timeout=header_timeout, body_timeout=body_timeout, per_address=per_address,
-                              first_message=first_message_timeout)
+                              first_message=first_message_timeout, ping_interval=ws_ping or None)
     serve_command(host, port, db, create_key, policy_pause, examples, ws_compression, limits, max_connections or None,
                   idle_evict)
 

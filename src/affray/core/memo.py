@@ -3,7 +3,8 @@
 What a ruleset derives from its state to build views and legal lists can be kept here instead of inside the rule
 state or in module globals:
 
-- :meth:`Memo.now` keeps a value until the match's version changes (any accepted action, undo or rewind);
+- :meth:`Memo.now` keeps a value until the match's version changes (any accepted action, undo or rewind) or its
+  owner lets go of it (:meth:`Memo.release`: a table server, once the version is sent);
 - :meth:`Memo.keyed` keeps one value per name while a key the ruleset computes stays the same (WitchHammer's
   fighter parts between two board changes); with a fixed key (``None``), until the state is rebuilt (a seat's
   read-only windows on the combatants);
@@ -84,6 +85,14 @@ class Memo:
         self.version = version
         self._now.clear()
         self._keyed.clear()
+
+    def release(self) -> None:
+        """Drop the values kept for the current version (:meth:`now`): they are built again if asked. A table server
+        calls it once it has sent a version to its seats (the parts a later request needs are kept as text,
+        :mod:`affray.table.shared`): kept until the table's next change, seconds or minutes later, a version's views
+        were the objects the cyclic collector walked most, young and then old, at every table's every action
+        (docs/performance.md, "Garbage collection")."""
+        self._now.clear()
 
     def now(self, key: Hashable, build: Callable[[], T]) -> T:
         """``build()`` once per version."""

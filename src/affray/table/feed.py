@@ -113,6 +113,7 @@ def pushes(table: Table, followers: list[Follower]) -> list[tuple[Follower, Push
             follower.sent, follower.chat_sent = table.version, len(table.chat)
             if push is not None:
                 out.append((follower, push))
+    table.match.memo.release()  # the version is sent: its views and legal lists live on as text only
     return out
 
 

@@ -12,15 +12,23 @@ PER_ADDRESS = 64  # open connections from one client address (the TCP peer)
 FIRST_MESSAGE = 10.0  # seconds for a WebSocket's first message (its token) when its address carries none
 MAX_HEADER_BYTES = 64 * 1024
 MAX_CONNECTIONS = 2048  # uvicorn's limit_concurrency: connections and tasks of the whole server (503 beyond)
+# Seconds between the pings of a WebSocket (without a pong 20 s after one, it is closed): how soon a peer that is
+# gone without closing (a phone asleep, a pulled cable) frees its connection, and what keeps proxies from closing a
+# seat's socket while nothing changes at its table (nginx and most load balancers close one idle for 60 s). Each ping
+# and pong cost the server about 0.2 ms: at 20 s (uvicorn's default) 6,000 sockets were 300 a second, 8% of the CPU
+# of 1,000 tables in play (docs/performance.md, "Garbage collection, pings").
+PING_INTERVAL = 30.0
 KEEP_ALIVE = 40  # seconds an idle connection is kept: past the long-poll's 30 s, so none is closed under a request
 
 
 @dataclass(frozen=True, slots=True)
 class ConnectionLimits:
-    """The bounds of each connection (``per_address`` 0: no cap)."""
+    """The bounds of each connection (``per_address`` 0: no cap; ``ping_interval`` None: WebSockets are not
+    pinged)."""
 
     header_timeout: float = HEADER_TIMEOUT
     body_timeout: float = BODY_TIMEOUT
     per_address: int = PER_ADDRESS
     max_header_bytes: int = MAX_HEADER_BYTES
     first_message: float = FIRST_MESSAGE
+    ping_interval: float | None = PING_INTERVAL  # None: no pings

@@ -66,7 +66,8 @@ def serve(host: str, port: int, db: str, *, create_key: str | None = None, polic
                          first_message=bounds.first_message)
         uvicorn.run(app, host=host, port=port, log_level=log_level, http=http, ws=ws, timeout_keep_alive=KEEP_ALIVE,
                     limit_concurrency=max_connections, ws_per_message_deflate=ws_compression,
-                    ws_max_size=DEFAULT_BODY_LIMIT)  # a client's frame: a token or an action, as small as a body
+                    ws_max_size=DEFAULT_BODY_LIMIT,  # a client's frame: a token or an action, as small as a body
+                    ws_ping_interval=bounds.ping_interval)
     finally:
         service.close()
         store.close()
