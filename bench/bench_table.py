@@ -178,7 +178,9 @@ class TableClients:
         for k, (name, token) in enumerate(self.tokens.items()):
             self.via[name] = (index + k) % len(ports)  # the process this seat is connected to (and acts through)
             socket = await connect(f"ws://127.0.0.1:{ports[self.via[name]]}/api/tables/{self.id}/ws?token={token}"
-                                   f"&protocol={protocol}", max_size=None)
+                                   f"&protocol={protocol}", max_size=None, ping_interval=None)
+            # ping_interval None: as a browser, whose WebSocket never pings (it answers the server's pings); the
+            # library's default pinged every 20 s, 300 pings a second at 1,000 tables that no page sends.
             self.seats[name] = Seat(socket)
         self.listeners = [asyncio.ensure_future(s.listen()) for s in self.seats.values()]
         await asyncio.wait_for(_until(self.seats, lambda s: s.version >= 0), 60)
