@@ -68,7 +68,7 @@ def _kept(store: dict[K, bytes], key: K, build: Callable[[], V]) -> V:
 
 def legal_json(lists: list[tuple[str, list[ActionSpec], list[str]]]) -> bytes:
     """``orjson.dumps`` of :meth:`Table.legal_for`'s lists, byte for byte, written from the specs without making
-    them dicts first: a legal list is a hundred specs at a Spellchrome move, and the three dicts and lists a spec
+    them dicts first: a legal list is a hundred specs at a grid move, and the three dicts and lists a spec
     became were a new version's most numerous objects, each one work for the cyclic collector, whose young
     collections cost a millisecond at a server of 1,000 tables (docs/performance.md, "Garbage collection")."""
     dumps = orjson.dumps
