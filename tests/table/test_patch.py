@@ -7,6 +7,7 @@ smaller."""
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 from typing import Any
@@ -16,7 +17,7 @@ import pytest
 from affray.core.json import Json
 from affray.table import TableService, chat, feed, gm
 from affray.table.feed import Follower, Push
-from affray.table.patch import apply, between, cut, whole
+from affray.table.patch import apply, between, cut, fingerprint, whole
 from tests.table.people import all_people, random_move
 
 FIGHTS = ["spellchrome/crossroads_2v2", "witchhammer/mill_ambush", "warp/melee_brawl", "hud/nerdified_night_widow"]
@@ -97,3 +98,23 @@ def test_a_patch_replaces_only_what_changed_and_a_part_whose_shape_changed_whole
     assert {"op": "replace", "path": "/view", "value": {"round": 1, "winner": "a"}} in json.loads(text)["patch"]
     assert apply(before, json.loads(text)["patch"]) == other
     assert between(units, cut(before))[0] is None  # nothing changed: no push
+
+
+def test_what_a_connection_keeps_between_pushes_is_nothing_the_cyclic_collector_walks(service: TableService) -> None:
+    """A connection keeps its message's fingerprints from one change of its table to the next (seconds, minutes):
+    integers and strings only, in a dict that CPython therefore never tracks, so a busy server's collections do not
+    walk six of them an action (docs/performance.md, "Garbage collection and pings"). Distinct units keep distinct
+    fingerprints: a leaf, a split object's field names and a split list's length never compare equal."""
+    from affray.table.live import seat_units
+    table = all_people(service, FIGHTS[0], seed=3)
+    seat = next(iter(table.seats.values()))
+    rng = random.Random(4)
+    with table.lock:
+        _text, units = whole(seat_units(table, seat))
+    assert random_move(service, table, rng)
+    with table.lock:
+        _patch, after = between(units, seat_units(table, seat, 0))
+    for kept in (units, after):
+        assert not gc.is_tracked(kept)
+        assert {type(mark) for mark in kept.values()} == {int, str}
+    assert fingerprint(b"3") != fingerprint(3) and fingerprint(()) != fingerprint(b'""') != fingerprint(0)

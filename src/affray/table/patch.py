@@ -37,8 +37,15 @@ from affray.core.json import Json
 SPLIT: Mapping[str, str] = {"": "object", "/view": "object", "/view/combatants": "list"}
 # A cut unit: a leaf's JSON text, a split object's field names (in order), a split list's length.
 Unit = bytes | tuple[str, ...] | int
-Fingerprint = tuple[int, int] | tuple[str, ...] | int  # a leaf's (length, hash); a split object's or list's own
+# A leaf's length and hash in one integer (at least 2**64: a split list's length is less); a split object's field
+# names, each as a pointer token, joined by "/"; a split list's length. Never a tuple: a connection keeps its units'
+# fingerprints until its table's next change, and a dict of integers and strings is one the cyclic collector never
+# walks (CPython tracks a dict only once it holds a tracked object, as a tuple is), where a dict of tuples was six
+# connections' thirty-odd objects an action for it to walk, young and then old (docs/performance.md, "Garbage
+# collection and pings").
+Fingerprint = int | str
 Units = dict[str, Fingerprint]  # pointer -> fingerprint
+_HASH_BITS = (1 << 64) - 1
 
 
 class Cut:
@@ -96,7 +103,12 @@ def text(units: Mapping[str, Unit], pointer: str = "") -> bytes:
 
 
 def fingerprint(unit: Unit) -> Fingerprint:
-    return (len(unit), hash(unit)) if isinstance(unit, bytes) else unit
+    """See :data:`Fingerprint`."""
+    if isinstance(unit, bytes):
+        return ((len(unit) + 1) << 64) | (hash(unit) & _HASH_BITS)
+    if isinstance(unit, tuple):
+        return "/".join(_escape(key) for key in unit)
+    return unit
 
 
 def whole(units: Mapping[str, Unit]) -> tuple[str, Units]:
