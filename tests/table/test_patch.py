@@ -118,25 +118,3 @@ def test_what_a_connection_keeps_between_pushes_is_nothing_the_cyclic_collector_
         assert not gc.is_tracked(kept)
         assert {type(mark) for mark in kept.values()} == {int, str}
     assert fingerprint(b"3") != fingerprint(3) and fingerprint(()) != fingerprint(b'""') != fingerprint(0)
-
-
-def test_a_combatant_that_did_not_change_is_not_written_again(service: TableService) -> None:
-    """From one version to the next a seat's view is made again, but a combatant made of the same parts keeps the
-    text the last pass wrote for it (table/shared.py, _combatant_text): the very same bytes, hashed once. The one
-    that moved is written anew (every message stays exactly protocol 1's: the tests above)."""
-    table = all_people(service, FIGHTS[0], seed=3)
-    seat = next(s for s in table.seats.values() if s.role == "gm")
-    rng = random.Random(4)
-
-    def combatants() -> list[bytes]:
-        with table.lock, table.shared.one_pass():
-            units = table.shared.view_cut(table.match, table.match_seat(seat)).units
-        return [unit for pointer, unit in units.items()
-                if pointer.startswith("/view/combatants/") and isinstance(unit, bytes)]
-
-    before = combatants()
-    assert random_move(service, table, rng)
-    after = combatants()
-    kept = [a is b for a, b in zip(before, after, strict=True)]
-    assert 2 <= kept.count(True) < len(kept), kept
-    assert all(a == b for a, b, same in zip(before, after, kept, strict=True) if same)

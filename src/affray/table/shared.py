@@ -27,7 +27,6 @@ Call under the table's lock.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
@@ -40,16 +39,12 @@ from affray.core.json import Json, JsonObject, as_object
 from affray.core.match import Match
 from affray.core.records import Record
 from affray.core.seatlog import seat_entry, visibility
-from affray.core.view import CombatantView, View
-from affray.table.patch import Cut, Unit, cut
-from affray.table.patch import dumps as patch_dumps
+from affray.table.patch import Cut, cut
 
 if TYPE_CHECKING:
     from affray.table.live import SeatInfo, Table
 
 LegalLists = dict[str, list[JsonObject]]
-VIEW_FIELDS = tuple(f.name for f in dataclasses.fields(View))
-COMBATANT_FIELDS = tuple(f.name for f in dataclasses.fields(CombatantView))
 K = TypeVar("K")
 V = TypeVar("V")
 
@@ -92,8 +87,7 @@ def legal_json(lists: list[tuple[str, list[ActionSpec], list[str]]]) -> bytes:
 class SharedParts:
     """See the module docstring. One per table (``Table.shared``)."""
 
-    __slots__ = ("_converted", "_cuts", "_entries", "_legal", "_match", "_newest", "_pass", "_seen", "_seen_now",
-                 "_version", "_views")
+    __slots__ = ("_converted", "_cuts", "_entries", "_legal", "_match", "_newest", "_pass", "_version", "_views")
 
     def __init__(self) -> None:
         # seq -> (the record it was told from, visibility -> the told entry's JSON)
@@ -107,10 +101,6 @@ class SharedParts:
         # The views' parts converted to JSON at this version: the seats' views share most of their objects.
         self._converted: dict[int, tuple[object, object]] = {}
         self._legal: dict[tuple[str, Viewer, tuple[str, ...], bool, bool], bytes] = {}
-        # Each combatant of the last pass's views as JSON text, under the identities of its fields (see
-        # _combatant_text), and those of this pass: what the next pass may find.
-        self._seen: dict[tuple[int, ...], tuple[tuple[object, ...], bytes]] = {}
-        self._seen_now: dict[tuple[int, ...], tuple[tuple[object, ...], bytes]] = {}
 
     def log(self, match: Match, since: int, seat: str) -> list[Json]:
         """:meth:`Match.events_since` ``(since, seat, narrate=True)``, each entry told once per visibility."""
@@ -145,43 +135,9 @@ class SharedParts:
         made = self._cuts.get(viewer)
         if made is None:
             kept = self._views.get(viewer)  # a protocol-1 message of this pass built it: read it back
-            made = self._cuts[viewer] = Cut(cut(orjson.loads(kept), "/view") if kept is not None else
-                                            self._view_units(match.view(seat)))
+            view = orjson.loads(kept) if kept is not None else to_jsonable_shared(match.view(seat), self._converted)
+            made = self._cuts[viewer] = Cut(cut(view, "/view"))
         return made
-
-    def _view_units(self, view: View[object, object]) -> dict[str, Unit]:
-        """``cut(to_jsonable_shared(view), "/view")``, but each combatant's text found again when the last pass wrote
-        it (:meth:`_combatant_text`)."""
-        if type(view) is not View:  # a subclass may have fields of its own: cut as a whole
-            return cut(to_jsonable_shared(view, self._converted), "/view")
-        units: dict[str, Unit] = {"/view": VIEW_FIELDS}
-        for name in VIEW_FIELDS:
-            value = getattr(view, name)
-            if name == "combatants":
-                units["/view/combatants"] = len(value)
-                for index, combatant in enumerate(value):
-                    units[f"/view/combatants/{index}"] = self._combatant_text(combatant)
-            else:
-                cut(to_jsonable_shared(value, self._converted), f"/view/{name}", units)
-        return units
-
-    def _combatant_text(self, combatant: CombatantView[object]) -> bytes:
-        """The JSON text of ``combatant``, written once while its fields are the same objects.
-
-        An action changes one or two combatants; the others' views are made again for every seat at every version,
-        but of the same parts (the ruleset keeps them in ``Memo.keyed``), so their text is the same. The key is the
-        identities of the fields, and the entry holds the fields themselves, so no identity is reused while it is
-        kept: a hit is a combatant of the very same objects, whose JSON is the same for whichever seat it is (no
-        seat is given a text another seat's objects made). Kept for one pass more, then let go."""
-        if type(combatant) is not CombatantView:  # a subclass may have fields of its own
-            return patch_dumps(to_jsonable_shared(combatant, self._converted))
-        fields = tuple(getattr(combatant, name) for name in COMBATANT_FIELDS)
-        key = tuple(map(id, fields))
-        hit = self._seen.get(key) or self._seen_now.get(key)
-        if hit is None:
-            hit = (fields, patch_dumps(to_jsonable_shared(combatant, self._converted)))
-        self._seen_now[key] = hit
-        return hit[1]
 
     def legal(self, table: Table, seat: SeatInfo) -> LegalLists:
         """:meth:`Table.legal_for` ``(seat)``, once per seat, viewer, actors, version, pause and end."""
@@ -224,14 +180,12 @@ class SharedParts:
             self._converted.clear()
             self._views.clear()
             self._cuts.clear()
-            self._seen, self._seen_now = self._seen_now, {}
 
     def _check(self, match: Match) -> None:
         """Forget what was built for another match (a reload) or another version of it (views, legal actions)."""
         newest = match.records[-1] if match.records else None
         if match is not self._match:
             self._entries.clear()
-            self._seen.clear()
         if match is not self._match or match.version != self._version or newest is not self._newest:
             self._match, self._version, self._newest = match, match.version, newest
             self._views.clear()
