@@ -309,10 +309,12 @@ async def measure(servers: list[Server], tables: int, actions: int, think: float
         load_before = load_average()
         cpu_before = cpu_now()
         started = time.perf_counter()
-        counts = await asyncio.gather(*(play_table(clients, t, actions, latencies, rng, think, protocol)
-                                        for t in tables_))
+        try:
+            counts = await asyncio.gather(*(play_table(clients, t, actions, latencies, rng, think, protocol)
+                                            for t in tables_))
+        finally:
+            gc.enable()
         elapsed = time.perf_counter() - started
-        gc.enable()
         load_after = load_average()
         cpu_used = [after - before for after, before in zip(cpu_now(), cpu_before, strict=True)]
         played_kib = sum(rss_kib(pid) for pid in pids)  # a table is loaded by every process that serves it

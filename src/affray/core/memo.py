@@ -91,7 +91,7 @@ class Memo:
         calls it once it has sent a version to its seats (the parts a later request needs are kept as text,
         :mod:`affray.table.shared`): kept until the table's next change, seconds or minutes later, a version's views
         were the objects the cyclic collector walked most, young and then old, at every table's every action
-        (docs/performance.md, "Garbage collection")."""
+        (docs/performance.md, "Garbage collection and pings")."""
         self._now.clear()
 
     def now(self, key: Hashable, build: Callable[[], T]) -> T:

@@ -70,7 +70,7 @@ def legal_json(lists: list[tuple[str, list[ActionSpec], list[str]]]) -> bytes:
     """``orjson.dumps`` of :meth:`Table.legal_for`'s lists, byte for byte, written from the specs without making
     them dicts first: a legal list is a hundred specs at a grid move, and the three dicts and lists a spec
     became were a new version's most numerous objects, each one work for the cyclic collector, whose young
-    collections cost a millisecond at a server of 1,000 tables (docs/performance.md, "Garbage collection")."""
+    collections cost a millisecond at a server of 1,000 tables (docs/performance.md, "Garbage collection and pings")."""
     dumps = orjson.dumps
     parts = []
     for actor, specs, texts in lists:

@@ -16,7 +16,7 @@ MAX_CONNECTIONS = 2048  # uvicorn's limit_concurrency: connections and tasks of 
 # gone without closing (a phone asleep, a pulled cable) frees its connection, and what keeps proxies from closing a
 # seat's socket while nothing changes at its table (nginx and most load balancers close one idle for 60 s). Each ping
 # and pong cost the server about 0.2 ms: at 20 s (uvicorn's default) 6,000 sockets were 300 a second, 8% of the CPU
-# of 1,000 tables in play (docs/performance.md, "Garbage collection, pings").
+# of 1,000 tables in play (docs/performance.md, "Garbage collection and pings").
 PING_INTERVAL = 30.0
 KEEP_ALIVE = 40  # seconds an idle connection is kept: past the long-poll's 30 s, so none is closed under a request
 
