@@ -11,17 +11,13 @@ import json
 import random
 from pathlib import Path
 
-import orjson
-import pytest
-
 from affray.core.json import JsonObject, as_object
 from affray.store import Store
 from affray.table import TableService
 from affray.table.errors import Refusal
 from affray.table.live import SeatInfo, Table, seat_message
-from affray.table.shared import SharedParts, legal_json
+from affray.table.shared import SharedParts
 from tests.table.people import all_people, random_move
-from tests.table.test_patch import FIGHTS
 
 SCENARIO = "witchhammer/mill_ambush"
 MOVES = 60
@@ -113,21 +109,3 @@ def test_a_lost_race_s_reloaded_table_gives_no_part_built_before(service: TableS
                         assert as_sent(built) == as_sent(uncached(second, each, since)), (each.name, since)
         finally:
             other.close()
-
-
-@pytest.mark.parametrize("scenario", FIGHTS)
-def test_the_legal_lists_text_is_their_json_byte_for_byte(service: TableService, scenario: str) -> None:
-    """legal_json writes a seat's legal lists from the specs, without making them dicts: at every version of a fight
-    of each ruleset, for every seat, exactly the bytes orjson writes for Table.legal_for."""
-    table = all_people(service, scenario, seed=8)
-    rng = random.Random(31)
-    written = 0
-    for _move in range(40):
-        with table.lock:
-            for seat in table.seats.values():
-                expected = orjson.dumps(table.legal_for(seat), option=orjson.OPT_NON_STR_KEYS)
-                assert legal_json(table.legal_specs(seat)) == expected, (scenario, seat.name, table.version)
-                written += expected != b"{}"
-        if not random_move(service, table, rng):
-            break
-    assert written >= 10

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import orjson
 
-from affray.core.engine import ActionSpec, Viewer
+from affray.core.engine import Viewer
 from affray.core.events import to_jsonable_shared
 from affray.core.json import Json, JsonObject, as_object
 from affray.core.match import Match
@@ -64,24 +64,6 @@ def _kept(store: dict[K, bytes], key: K, build: Callable[[], V]) -> V:
         # A copy of exactly its length: orjson's own result keeps its whole output buffer (32 KiB or more).
         store[key] = bytes(memoryview(orjson.dumps(built, option=orjson.OPT_NON_STR_KEYS)))
     return built
-
-
-def legal_json(lists: list[tuple[str, list[ActionSpec], list[str]]]) -> bytes:
-    """``orjson.dumps`` of :meth:`Table.legal_for`'s lists, byte for byte, written from the specs without making
-    them dicts first: a legal list is a hundred specs at a grid move, and the three dicts and lists a spec
-    became were a new version's most numerous objects, each one work for the cyclic collector, whose young
-    collections cost a millisecond at a server of 1,000 tables (docs/performance.md, "Garbage collection and pings")."""
-    dumps = orjson.dumps
-    parts = []
-    for actor, specs, texts in lists:
-        items = []
-        for spec, text in zip(specs, texts, strict=True):
-            free = b',"free":' + dumps(spec.free) if spec.free else b""
-            items.append(b'{"action":' + dumps(spec.action, option=orjson.OPT_NON_STR_KEYS) + b',"label":'
-                         + dumps(spec.label) + b',"notes":' + dumps(spec.notes) + free + b',"hint":' + dumps(text)
-                         + b"}")
-        parts.append(dumps(actor) + b":[" + b",".join(items) + b"]")
-    return b"{" + b",".join(parts) + b"}"
 
 
 class SharedParts:
@@ -141,26 +123,16 @@ class SharedParts:
 
     def legal(self, table: Table, seat: SeatInfo) -> LegalLists:
         """:meth:`Table.legal_for` ``(seat)``, once per seat, viewer, actors, version, pause and end."""
-        text = self._legal_text(table, seat)
-        if text is None:
-            return table.legal_for(seat)
-        value: LegalLists = orjson.loads(text)
-        return value
+        return _kept(self._legal, self._legal_key(table, seat), lambda: table.legal_for(seat))
 
     def legal_cut(self, table: Table, seat: SeatInfo) -> Cut:
         """:meth:`legal` as the one unit ``/legal``: the JSON text kept, neither read back nor written again."""
-        text = self._legal_text(table, seat)
-        return Cut({"/legal": text if text is not None else cut(table.legal_for(seat), "/legal")["/legal"]})
-
-    def _legal_text(self, table: Table, seat: SeatInfo) -> bytes | None:
-        """The JSON text of :meth:`Table.legal_for` ``(seat)``, written the first time (None: orjson cannot write
-        it, an integer past 64 bits: built every time)."""
         key = self._legal_key(table, seat)
-        text = self._legal.get(key)
-        if text is None:
-            with contextlib.suppress(TypeError):  # orjson.JSONEncodeError is a TypeError
-                text = self._legal[key] = legal_json(table.legal_specs(seat))
-        return text
+        kept = self._legal.get(key)
+        if kept is None:
+            self.legal(table, seat)
+            kept = self._legal.get(key)
+        return Cut({"/legal": kept if kept is not None else cut(table.legal_for(seat), "/legal")["/legal"]})
 
     def _legal_key(self, table: Table, seat: SeatInfo) -> tuple[str, Viewer, tuple[str, ...], bool, bool]:
         self._check(table.match)
