@@ -11,12 +11,15 @@ import json
 import random
 from pathlib import Path
 
+import orjson
+import pytest
+
 from affray.core.json import JsonObject, as_object
 from affray.store import Store
 from affray.table import TableService
 from affray.table.errors import Refusal
 from affray.table.live import SeatInfo, Table, seat_message
-from affray.table.shared import SharedParts
+from affray.table.shared import SharedParts, legal_text
 from tests.table.people import all_people, random_move
 
 SCENARIO = "witchhammer/mill_ambush"
@@ -109,3 +112,33 @@ def test_a_lost_race_s_reloaded_table_gives_no_part_built_before(service: TableS
                         assert as_sent(built) == as_sent(uncached(second, each, since)), (each.name, since)
         finally:
             other.close()
+
+
+@pytest.mark.parametrize("scenario", ["witchhammer/mill_ambush", "hud/nerdified_duel", "warp/melee_brawl",
+                                      "spellchrome/crossroads_2v2"])
+def test_legal_lists_written_from_the_specs_kept_text_are_byte_for_byte_orjson_s(
+        service: TableService, scenario: str) -> None:
+    """``legal_text`` writes each spec's JSON once and keeps it with the spec (the ruleset hands the same specs out
+    again): at every version of a fight of each ruleset, every seat's legal lists are exactly what orjson writes of
+    ``Table.legal_for``, and the table's kept text is that text."""
+    table = all_people(service, scenario, seed=7)
+    rng = random.Random(11)
+    specs_seen = kept_again = 0
+    for _ in range(40):
+        with table.lock:
+            for seat in table.seats.values():
+                due = table.due_specs(seat)
+                assert legal_text(due) == orjson.dumps(table.legal_for(seat)), (scenario, seat.name, table.version)
+                assert table.shared.legal_cut(table, seat).units["/legal"] == orjson.dumps(table.legal_for(seat))
+                for _actor, specs, _hints in due:
+                    specs_seen += len(specs)
+                    # written once: asked again, a spec gives its kept text without writing anything
+                    kept_again += sum(spec.written(never) == orjson.dumps(spec.to_dict())[:-1] for spec in specs)
+        if not random_move(service, table, rng):
+            break
+    assert table.version >= 5
+    assert specs_seen > 0 and kept_again == specs_seen
+
+
+def never(value: object) -> bytes:
+    raise AssertionError(f"written again: {value}")

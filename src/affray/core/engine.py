@@ -22,7 +22,7 @@ fresh loud one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
@@ -66,12 +66,25 @@ class ActionSpec:
     label: str
     notes: tuple[str, ...] = ()
     free: tuple[str, ...] = ()
+    #: :meth:`to_dict` as the JSON text a writer made of it (:meth:`written`): not part of the spec's value.
+    _text: bytes | None = field(default=None, init=False, compare=False, repr=False)
 
     def to_dict(self) -> JsonObject:
         out: JsonObject = {"action": self.action, "label": self.label, "notes": list(self.notes)}
         if self.free:
             out["free"] = list(self.free)
         return out
+
+    def written(self, write: Callable[[JsonObject], bytes]) -> bytes:
+        """``write(self.to_dict())``, made once per spec and kept with it. Rulesets keep their specs and hand the same
+        ones out again, version after version and table after table (Spellchrome's move listings: a hundred specs at
+        each grid move), so a table server writes each one's JSON once (:mod:`affray.table.shared`). ``write`` must
+        be the same function at every call (a spec keeps the first text)."""
+        text = self._text
+        if text is None:
+            text = write(self.to_dict())
+            object.__setattr__(self, "_text", text)  # a cache beside the frozen value
+        return text
 
 
 @dataclass(slots=True)

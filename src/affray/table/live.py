@@ -14,7 +14,7 @@ from typing import Required, TypedDict, cast
 
 from affray.ai.base import Policy
 from affray.core.chain import link
-from affray.core.engine import SPECTATOR
+from affray.core.engine import SPECTATOR, ActionSpec
 from affray.core.json import Json, JsonObject
 from affray.core.match import Match
 from affray.core.plugin import Countdown, plugin
@@ -110,21 +110,25 @@ class Table:
 
     def legal_for(self, seat: SeatInfo) -> dict[str, list[JsonObject]]:
         """Legal actions of the seat's person-played actors that are due now (none while paused or over), each with
-        its odds ``hint`` (:func:`affray.odds.hints.hints`; ``""`` where there is none)."""
+        its odds ``hint`` (:func:`affray.odds.hints.hints`; ``""`` where there is none): :meth:`due_specs` as JSON."""
+        return {actor: [{**spec.to_dict(), "hint": text} for spec, text in zip(specs, texts, strict=True)]
+                for actor, specs, texts in self.due_specs(seat)}
+
+    def due_specs(self, seat: SeatInfo) -> list[tuple[str, list[ActionSpec], list[str]]]:
+        """Each person-played actor of the seat that is due now (none while paused or over), its legal actions and
+        their odds hints, one text per spec (``""`` for none), from the seat's own view."""
         window = None if self.over or self.paused else self.match.pending()
         if window is None:
-            return {}
+            return []
         mine = set(self.human_actors(seat))
         due = [a for a in window.actors if a in mine]
         if not due:
-            return {}
+            return []
         view = self.match.view(self.match_seat(seat))
-        out = {}
+        out = []
         for actor in due:
             specs = self.match.legal(actor)
-            # The odds hints (chance to hit, damage) from the seat's own view, one text per spec ("" for none).
-            texts = hints(self.match.ruleset.name, view, actor, specs)
-            out[actor] = [{**spec.to_dict(), "hint": text} for spec, text in zip(specs, texts, strict=True)]
+            out.append((actor, specs, hints(self.match.ruleset.name, view, actor, specs)))
         return out
 
     def match_seat(self, seat: SeatInfo) -> str:

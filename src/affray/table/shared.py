@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import orjson
 
-from affray.core.engine import Viewer
+from affray.core.engine import ActionSpec, Viewer
 from affray.core.events import to_jsonable_shared
 from affray.core.json import Json, JsonObject, as_object
 from affray.core.match import Match
@@ -49,6 +49,21 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
+def _write(value: object) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
+def _write_kept(value: object) -> bytes:
+    """:func:`_write`, copied to its length: orjson's own result keeps its whole output buffer (4 KiB or more)."""
+    return bytes(memoryview(_write(value)))
+
+
+def _open_object(value: object) -> bytes:
+    """The JSON object ``value`` without its closing brace, copied to its length (:func:`_write_kept`): a spec keeps
+    it as long as the ruleset keeps the spec."""
+    return bytes(memoryview(_write(value))[:-1])
+
+
 def _kept(store: dict[K, bytes], key: K, build: Callable[[], V]) -> V:
     """The part under ``key``: built (and kept as its JSON text) the first time, read back from that text after.
 
@@ -61,9 +76,34 @@ def _kept(store: dict[K, bytes], key: K, build: Callable[[], V]) -> V:
         return value
     built = build()
     with contextlib.suppress(TypeError):  # orjson.JSONEncodeError is a TypeError
-        # A copy of exactly its length: orjson's own result keeps its whole output buffer (32 KiB or more).
-        store[key] = bytes(memoryview(orjson.dumps(built, option=orjson.OPT_NON_STR_KEYS)))
+        store[key] = _write_kept(built)
     return built
+
+
+_HINTS: dict[str, bytes] = {"": b',"hint":""},'}  # a spec's hint, its closing brace and a comma; most have none
+
+
+def legal_text(due: list[tuple[str, list[ActionSpec], list[str]]]) -> bytes:
+    """The JSON text of :meth:`Table.legal_for`'s lists, byte for byte what orjson writes of them, written from each
+    spec's kept text (:meth:`ActionSpec.written`) and its hint: no dict is made per spec. A due seat's list holds a
+    hundred specs at a Spellchrome grid move, most of them kept by the ruleset from version to version, so writing
+    them through dicts at every version made a fifth of a 1,000-table server's work and most of its collections of
+    young objects (docs/performance.md, "Legal lists from the specs' kept text")."""
+    parts = [b"{"]
+    for actor, specs, texts in due:
+        if len(parts) > 1:
+            parts.append(b",")
+        parts += (_write(actor), b":[")
+        for spec, hint in zip(specs, texts, strict=True):
+            tail = _HINTS.get(hint)
+            if tail is None:
+                tail = b',"hint":' + _write(hint) + b"},"
+            parts += (spec.written(_open_object), tail)  # the spec's object without its "}", then its hint and "}"
+        if specs:
+            parts[-1] = parts[-1][:-1]  # no comma after the last spec
+        parts.append(b"]")
+    parts.append(b"}")
+    return b"".join(parts)
 
 
 class SharedParts:
@@ -123,16 +163,26 @@ class SharedParts:
 
     def legal(self, table: Table, seat: SeatInfo) -> LegalLists:
         """:meth:`Table.legal_for` ``(seat)``, once per seat, viewer, actors, version, pause and end."""
-        return _kept(self._legal, self._legal_key(table, seat), lambda: table.legal_for(seat))
+        text = self._legal_text(table, seat)
+        if text is None:
+            return table.legal_for(seat)
+        lists: LegalLists = orjson.loads(text)
+        return lists
 
     def legal_cut(self, table: Table, seat: SeatInfo) -> Cut:
         """:meth:`legal` as the one unit ``/legal``: the JSON text kept, neither read back nor written again."""
+        text = self._legal_text(table, seat)
+        return Cut({"/legal": text if text is not None else cut(table.legal_for(seat), "/legal")["/legal"]})
+
+    def _legal_text(self, table: Table, seat: SeatInfo) -> bytes | None:
+        """:meth:`Table.legal_for` ``(seat)`` as JSON text (None if orjson cannot write it), kept per
+        :meth:`_legal_key`."""
         key = self._legal_key(table, seat)
-        kept = self._legal.get(key)
-        if kept is None:
-            self.legal(table, seat)
-            kept = self._legal.get(key)
-        return Cut({"/legal": kept if kept is not None else cut(table.legal_for(seat), "/legal")["/legal"]})
+        text = self._legal.get(key)
+        if text is None:
+            with contextlib.suppress(TypeError):  # orjson.JSONEncodeError is a TypeError
+                text = self._legal[key] = legal_text(table.due_specs(seat))
+        return text
 
     def _legal_key(self, table: Table, seat: SeatInfo) -> tuple[str, Viewer, tuple[str, ...], bool, bool]:
         self._check(table.match)
