@@ -8,8 +8,10 @@ its place."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import random
 import socket
 import time
 from collections.abc import Callable, Iterator
@@ -19,11 +21,14 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
+import uvloop
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from affray.web.bounds import MAX_HEADER_BYTES, ConnectionLimits
+from affray.web.connections import drop_unacknowledged
 from tests.table.test_kill9 import Server
+from tests.web.helpers import one_move, tokens_of
 
 MARGIN = 20.0  # seconds past a bound before the test gives up on the server closing the connection
 # the served bounds (the defaults: 10 s, 30 s, 64, 10 s)
@@ -127,6 +132,78 @@ def test_the_server_pings_its_websockets_at_the_interval_it_was_given(server: Se
     assert waited >= PING * 0.9, f"pinged after {waited:.2f} s, before the interval of {PING} s"
 
 
+def frames(sock: socket.socket, until: float) -> Iterator[tuple[float, int]]:
+    """``(when it was read, opcode)`` of each frame the server sends on a raw WebSocket (unmasked) until ``until``
+    (monotonic time); its reads block, so each frame is stamped as it arrives."""
+    buffer = b""
+    while True:
+        while True:  # one whole frame in the buffer, or read more
+            if len(buffer) >= 2:
+                size, at = buffer[1] & 0x7F, 2
+                if size >= 126:
+                    width = 2 if size == 126 else 8
+                    size, at = (int.from_bytes(buffer[2:2 + width], "big"), 2 + width) if len(buffer) >= 2 + width \
+                        else (1 << 62, 0)
+                if len(buffer) >= at + size:
+                    break
+            left = until - time.monotonic()
+            if left <= 0:
+                return
+            sock.settimeout(left)
+            try:
+                chunk = sock.recv(65536)
+            except TimeoutError:
+                return
+            if not chunk:
+                return
+            buffer += chunk
+        yield time.monotonic(), buffer[0] & 0x0F
+        buffer = buffer[at + size:]
+
+
+def test_a_websocket_sent_pushes_is_not_pinged_and_one_idle_for_the_interval_is(server: Server) -> None:
+    """A seat's socket sent a push within the ping interval needs no ping (a proxy's idle clock restarts at any
+    frame): while its table changes every 0.3 s (interval 1 s) no ping comes less than the interval after the frame
+    before it; once the table is still, a ping comes, the interval after the last push."""
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        created = client.post("/api/tables", json={"scenario": "spellchrome/ford_duel", "seed": 3, "controllers": {
+            "tamsin": "human", "vell": "human"}})
+        assert created.status_code == 201, created.text
+        tokens = tokens_of(created.json())
+        table = created.json()["table"]
+        sock = open_socket(server, timeout=MARGIN)
+        sock.sendall((f"GET /api/tables/{table}/ws?token={tokens['tamsin']}&protocol=2 HTTP/1.1\r\n"
+                      "Host: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        received = b""
+        while b"\r\n\r\n" not in received:
+            received += sock.recv(4096)
+        assert received.startswith(b"HTTP/1.1 101")
+        seen: list[tuple[float, int]] = []
+        busy_until = time.monotonic() + 3 * PING
+        with ThreadPoolExecutor(1) as pool:
+            reading = pool.submit(seen.extend, frames(sock, busy_until + PING + MARGIN))
+            rng, moves = random.Random(4), 0
+            while time.monotonic() < busy_until:
+                assert one_move(client, table, tokens, rng), "the fight ended before the busy part did"
+                moves += 1
+                time.sleep(0.3)  # the pace of the table: a push every 0.3 s, under the interval
+            still = time.monotonic()
+            while not any(op == 9 and when > still for when, op in seen) and not reading.done():
+                time.sleep(0.05)  # until the idle socket's ping, or the reader's bound
+            sock.close()
+    assert moves >= 8
+    pushes = [when for when, op in seen if op in (1, 2)]
+    pings = [when for when, op in seen if op == 9]
+    assert len(pushes) >= moves, seen
+    for ping in pings:  # every ping came the interval after the frame before it
+        before = max(when for when, _op in seen if when < ping)
+        assert ping - before >= PING * 0.9, f"a ping {ping - before:.2f} s after a frame, under the interval"
+    idle = [ping for ping in pings if ping > still]
+    assert idle, "a socket idle past the interval was not pinged"
+    assert idle[0] - max(pushes) >= PING * 0.9
+
+
 def test_slow_clients_are_disconnected_within_their_bounds(server: Server) -> None:
     """All four at once, so the test lasts about the longest bound (the body's 3 s) rather than their sum."""
     jobs: dict[str, Callable[[Server], Any]] = {"trickle": slow_headers, "silent": silent, "body": slow_body,
@@ -196,3 +273,34 @@ def test_a_body_still_arriving_after_its_early_answer_is_no_header_bytes(server:
     sock.sendall(b"GET /api/examples HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
     rest = answer_then_close(sock)
     assert b"HTTP/1.1 431" not in rest
+
+
+def test_a_websocket_s_connection_is_dropped_by_the_kernel_once_its_data_stays_unacknowledged() -> None:
+    """With pings only for idle sockets, a peer gone while pushes flow is found by the kernel: the server's
+    connections carry ``TCP_USER_TIMEOUT`` of the ping interval and the pong's timeout (set here on a real loopback
+    connection of uvloop, the server's loop, and read back from its socket)."""
+    if not hasattr(socket, "TCP_USER_TIMEOUT"):
+        pytest.skip("TCP_USER_TIMEOUT is Linux's")
+    found: list[tuple[bool, int]] = []
+
+    class Probe(asyncio.Protocol):
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            done = drop_unacknowledged(transport, 50.0)
+            found.append((done, transport.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP,
+                                                                              socket.TCP_USER_TIMEOUT)))
+            transport.close()
+
+    async def main() -> None:
+        server = await asyncio.get_running_loop().create_server(Probe, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        for _ in range(500):  # bounded: the server side has seen the connection
+            if found:
+                break
+            await asyncio.sleep(0.01)
+        writer.close()
+        server.close()
+        await server.wait_closed()
+
+    uvloop.run(main())
+    assert found == [(True, 50_000)]

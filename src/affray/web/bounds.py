@@ -12,10 +12,11 @@ PER_ADDRESS = 64  # open connections from one client address (the TCP peer)
 FIRST_MESSAGE = 10.0  # seconds for a WebSocket's first message (its token) when its address carries none
 MAX_HEADER_BYTES = 64 * 1024
 MAX_CONNECTIONS = 2048  # uvicorn's limit_concurrency: connections and tasks of the whole server (503 beyond)
-# Seconds between the pings of a WebSocket (without a pong 20 s after one, it is closed): how soon a peer that is
-# gone without closing (a phone asleep, a pulled cable) frees its connection, and what keeps proxies from closing a
-# seat's socket while nothing changes at its table (nginx and most load balancers close one idle for 60 s). Each ping
-# and pong cost the server about 0.2 ms: at 20 s (uvicorn's default) 6,000 sockets were 300 a second, 8% of the CPU
+# Seconds a WebSocket is sent nothing before it is pinged (without a pong 20 s after one, it is closed): how soon a
+# peer that is gone without closing (a phone asleep, a pulled cable) frees its connection, and what keeps proxies
+# from closing a seat's socket while nothing changes at its table (nginx and most load balancers close one idle for
+# 60 s). A socket sent pushes more often is not pinged (web/connections.py). Each ping and pong cost the server
+# about 0.2 ms: pinging every socket every 20 s (uvicorn's way) was 300 a second at 6,000 sockets, 8% of the CPU
 # of 1,000 tables in play (docs/performance.md, "Garbage collection and pings").
 PING_INTERVAL = 30.0
 KEEP_ALIVE = 40  # seconds an idle connection is kept: past the long-poll's 30 s, so none is closed under a request

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import socket
 from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
@@ -176,14 +177,38 @@ class GuardedHttp(HttpToolsProtocol):
 
 
 class GuardedWebSocket(WebSocketsSansIOProtocol):
-    """uvicorn's WebSocket protocol (websockets' sans-I/O), counted against its address until it closes, and
-    letting go of websockets' parser when it does."""
+    """uvicorn's WebSocket protocol (websockets' sans-I/O), counted against its address until it closes, letting go
+    of websockets' parser when it does, and pinging only a socket that is idle.
+
+    uvicorn pings every socket every ``ping_interval`` seconds, whatever it sends meanwhile. A ping is there to keep
+    proxies from closing an idle socket and to find a peer gone without closing; a seat's socket that was sent a
+    push within the interval needs neither, as any frame resets a proxy's idle clock. So the ping waits until the
+    interval has passed since the last frame the app sent; and a peer gone while pushes flow is found by the kernel:
+    ``TCP_USER_TIMEOUT`` (Linux) drops the connection once data sent stays unacknowledged for the interval and the
+    pong's timeout, as long as an unanswered ping would. At 1,000 tables in play every socket is sent a push every
+    few seconds: the 200 pings and pongs a second of 6,000 sockets were 6% of the server's CPU (docs/performance.md,
+    "Pings only when idle")."""
 
     addresses: ClassVar[Addresses] = GuardedHttp.addresses
+    last_sent = 0.0  # the loop's time of the app's last frame (0: none yet)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         self.addresses.take(transport)  # counted since the upgrade request: nothing new
+        if self.ping_interval:
+            drop_unacknowledged(transport, self.ping_interval + (self.ping_timeout or 0.0))
+
+    async def send(self, message: Any) -> None:
+        self.last_sent = self.loop.time()
+        await super().send(message)
+
+    def send_keepalive_ping(self) -> None:
+        idle = self.loop.time() - self.last_sent
+        interval = self.ping_interval
+        if interval and idle < interval and not self.transport.is_closing():
+            self.ping_timer = self.loop.call_later(interval - idle, self.send_keepalive_ping)  # not idle yet
+            return
+        super().send_keepalive_ping()
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
@@ -191,6 +216,18 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         with contextlib.suppress(Exception):  # a parser that already stopped
             self.conn.receive_eof()
         self.conn.parser.close()  # the generator holds the protocol in a cycle
+
+
+def drop_unacknowledged(transport: asyncio.BaseTransport, seconds: float) -> bool:
+    """Have the kernel close the transport's TCP connection once data it sent stays unacknowledged for ``seconds``
+    (``TCP_USER_TIMEOUT``, Linux): the peer is gone. False where that cannot be set (another system, no socket)."""
+    if not hasattr(socket, "TCP_USER_TIMEOUT"):
+        return False
+    try:
+        transport.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, int(seconds * 1000))
+    except (OSError, AttributeError):  # a transport without a TCP socket
+        return False
+    return True
 
 
 def guarded_protocols(limits: ConnectionLimits) -> tuple[type[GuardedHttp], type[GuardedWebSocket], Addresses]:
