@@ -5,10 +5,8 @@ time with no new entries); a replaced token ends its feed; a slow client is clos
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import queue
-import random
 import threading
 import time
 from typing import Any
@@ -23,7 +21,6 @@ from affray.table.live import seat_message
 from affray.table.opening import Created
 from affray.web import ws
 from tests.pg import PgServer
-from tests.table.people import random_move
 
 WAIT = 10.0  # seconds: a bound on waiting for a push from the listener thread, never a pause
 
@@ -341,52 +338,3 @@ def test_a_push_pass_lets_go_of_the_versions_views_and_a_later_message_is_the_sa
         assert table.match.memo.now("probe", object) is not sentinel
         after = {f.seat.name: json.loads(feed.encode(seat_message(table, f.seat, 0, 0))) for f in followers}
     assert after == before
-
-
-def test_no_collection_of_the_cyclic_collector_starts_inside_a_push_pass(service: TableService,
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A push pass makes thousands of short-lived objects that reference counting frees at its end; a young
-    collection inside it walked them all. With the young generation's threshold at 1 (a collection at nearly every
-    allocation), no collection starts while any seat's push is built, and the collector is on again after the pass
-    (off still for a caller that had turned it off)."""
-    table, seats, _created = duel(service)
-    followers = [Follower(seats[name], seats[name].token_hash or "", lambda push: None, patches=True)
-                 for name in ("gm", "bruna", "tomas")]
-    building = [False]
-    started_inside: list[int] = []
-    built = feed._build
-
-    def watched(*args: Any) -> Any:
-        building[0] = True
-        try:
-            return built(*args)
-        finally:
-            building[0] = False
-
-    def count(phase: str, info: dict[str, int]) -> None:
-        if phase == "start" and building[0]:
-            started_inside.append(info["generation"])
-
-    with table.lock:
-        for follower in followers:
-            feed.first_push(table, follower)
-    assert random_move(service, table, random.Random(3))
-    monkeypatch.setattr(feed, "_build", watched)
-    thresholds = gc.get_threshold()
-    gc.callbacks.append(count)
-    try:
-        gc.set_threshold(1, 10, 10)
-        with table.lock:
-            pushed = feed.pushes(table, followers)
-        enabled_after = gc.isenabled()
-        gc.disable()
-        with table.lock:
-            feed.pushes(table, followers)
-        stays_off = not gc.isenabled()
-        gc.enable()
-    finally:
-        gc.set_threshold(*thresholds)
-        gc.callbacks.remove(count)
-    assert len(pushed) == 3 and all(not push.final for _f, push in pushed)
-    assert started_inside == []
-    assert enabled_after and stays_off

@@ -25,11 +25,9 @@ change known: it must only hand the push over (``loop.call_soon_threadsafe(queue
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import json
 import logging
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from affray.table import patch
@@ -95,45 +93,28 @@ def pushes(table: Table, followers: list[Follower]) -> list[tuple[Follower, Push
     gave them one push, not before); a protocol-2 follower to which nothing changed is left out. Call under
     ``table.lock``; advances each follower's ``sent``, ``chat_sent`` and ``units``. What the seats' messages share is
     built once (:mod:`affray.table.shared`)."""
-    with collections_after():
-        built: dict[tuple[str, int, int, int], tuple[Push | None, patch.Units | None]] = {}
-        keep = []  # every units object keyed by its id below, alive until the pass ends: no id is reused meanwhile
-        out = []
-        with table.shared.one_pass():
-            for follower in followers:
-                seat = opened(table, follower)
-                if seat is None:
-                    out.append((follower, TOKEN_REPLACED))
-                    continue
-                before = follower.units if follower.patches else None
-                # Two followers sent the same units object were sent the same message (units are never changed).
-                key = (seat.name, follower.sent, follower.chat_sent, 0 if before is None else id(before))
-                keep.append(before)
-                made = built.get(key)
-                if made is None:
-                    made = built[key] = _build(table, seat, follower.sent, follower.chat_sent, before)
-                push, follower.units = made
-                follower.sent, follower.chat_sent = table.version, len(table.chat)
-                if push is not None:
-                    out.append((follower, push))
-        table.match.memo.release()  # the version is sent: its views and legal lists live on as text only
+    built: dict[tuple[str, int, int, int], tuple[Push | None, patch.Units | None]] = {}
+    keep = []  # every units object keyed by its id below, alive until the pass ends: no id is reused meanwhile
+    out = []
+    with table.shared.one_pass():
+        for follower in followers:
+            seat = opened(table, follower)
+            if seat is None:
+                out.append((follower, TOKEN_REPLACED))
+                continue
+            before = follower.units if follower.patches else None
+            # Two followers sent the same units object were sent the same message (units are never changed).
+            key = (seat.name, follower.sent, follower.chat_sent, 0 if before is None else id(before))
+            keep.append(before)
+            made = built.get(key)
+            if made is None:
+                made = built[key] = _build(table, seat, follower.sent, follower.chat_sent, before)
+            push, follower.units = made
+            follower.sent, follower.chat_sent = table.version, len(table.chat)
+            if push is not None:
+                out.append((follower, push))
+    table.match.memo.release()  # the version is sent: its views and legal lists live on as text only
     return out
-
-
-@contextlib.contextmanager
-def collections_after() -> Iterator[None]:
-    """No collection of the cyclic garbage collector inside the block: the first allocation after it starts any that
-    came due. A push pass makes thousands of short-lived objects (the views converted to JSON, their cut units) that
-    reference counting frees at its end; a young collection that fell inside a pass walked them all, and promoted them
-    to be walked again (docs/performance.md, "Collections after the pass"). The collector is process-wide: it is
-    turned on again only if it was on before, so a caller that turned it off (a benchmark) keeps it off."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def _build(table: Table, seat: SeatInfo, since: int, chat_since: int, before: patch.Units | None
