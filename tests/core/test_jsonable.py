@@ -6,6 +6,7 @@ from __future__ import annotations
 import enum
 import json
 from dataclasses import dataclass, field
+from typing import cast
 
 import pytest
 
@@ -70,7 +71,11 @@ def test_the_shared_form_equals_the_plain_one_and_converts_a_shared_part_once() 
     second = to_jsonable_shared(Holder("tomas", one.at, one.path, frozenset(), {}, Rolled(), Grade.LOW), done)
     assert first == EXPECTED
     assert second["at"] is first["at"]  # the same Square object: one conversion, shared
+    assert second["path"] is first["path"]  # the same tuple (immutable, as the views' bars and sheet rows): shared
     assert second["name"] == "tomas" and second["path"] == EXPECTED["path"]
+    alike = cast(tuple[Square, ...], list(one.path))  # a list in its place (mutable): converted each time
+    assert to_jsonable_shared(Holder("x", one.at, alike, frozenset(), {}, Rolled(), Grade.LOW), done)["path"] \
+        is not first["path"]
 
 
 def test_a_value_that_is_not_json_is_refused_with_its_type() -> None:

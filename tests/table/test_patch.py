@@ -100,6 +100,23 @@ def test_a_patch_replaces_only_what_changed_and_a_part_whose_shape_changed_whole
     assert between(units, cut(before))[0] is None  # nothing changed: no push
 
 
+def test_units_written_for_one_seat_are_given_to_another_holding_the_same_object() -> None:
+    """``cut(..., written=)``: a part two seats' messages hold as the same object (a view's parts, converted once for
+    every seat) is written once, and both get the very same text (hashed once for their fingerprints); a part equal
+    but not the same object is written again; every unit is the text ``cut`` alone gives."""
+    shared: Any = {"id": "a", "hp": 5, "bars": [1, 2]}
+    mine: Any = {"round": 1, "combatants": [shared, {"id": "b", "hp": 4}], "map": [[0, 1]]}
+    theirs: Any = {"round": 1, "combatants": [shared, {"id": "b", "hp": 4}], "map": mine["map"]}
+    written: dict[int, tuple[object, bytes]] = {}
+    first = cut({"view": mine}, written=written)
+    second = cut({"view": theirs}, written=written)
+    assert first == cut({"view": mine}) and second == cut({"view": theirs})
+    assert second["/view/combatants/0"] is first["/view/combatants/0"]
+    assert second["/view/map"] is first["/view/map"]
+    assert second["/view/combatants/1"] is not first["/view/combatants/1"]  # equal, but another object
+    assert first["/view/combatants/0"] == b'{"id":"a","hp":5,"bars":[1,2]}'
+
+
 def test_what_a_connection_keeps_between_pushes_is_nothing_the_cyclic_collector_walks(service: TableService) -> None:
     """A connection keeps its message's fingerprints from one change of its table to the next (seconds, minutes):
     integers and strings only, in a dict that CPython therefore never tracks, so a busy server's collections do not

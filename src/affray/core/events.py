@@ -74,11 +74,11 @@ def _generate(kind: type, signature: str, other: str) -> Any:
 
 
 def to_jsonable_shared(value: object, done: dict[int, tuple[object, object]]) -> Any:
-    """:func:`to_jsonable`, converting each dataclass instance once for every call given the same ``done``: values
-    that hold the same objects (the views of one state for several seats share most of their parts) share their
-    conversion. The result equals :func:`to_jsonable`'s, as the conversion depends on the object only; ``done``
-    keeps each object beside its JSON, so an id is never reused while it is there. Share the results as JSON text,
-    not as objects (they hold each other's parts)."""
+    """:func:`to_jsonable`, converting each dataclass instance and each tuple once for every call given the same
+    ``done``: values that hold the same objects (the views of one state for several seats share most of their parts:
+    a combatant's bars, statuses and sheet rows) share their conversion. The result equals :func:`to_jsonable`'s, as
+    the conversion depends on the object only; ``done`` keeps each object beside its JSON, so an id is never reused
+    while it is there. Share the results as JSON text, not as objects (they hold each other's parts)."""
     kind = type(value)
     if kind in _ATOMS:
         return value
@@ -90,7 +90,14 @@ def to_jsonable_shared(value: object, done: dict[int, tuple[object, object]]) ->
         out = convert(value, done)
         done[id(value)] = (value, out)
         return out
-    if kind is list or kind is tuple:
+    if kind is tuple:  # immutable, like the dataclasses of a view: a tuple the views share is converted once
+        hit = done.get(id(value))
+        if hit is not None and hit[0] is value:
+            return hit[1]
+        items = [v if type(v) in _ATOMS else to_jsonable_shared(v, done) for v in value]  # type: ignore[attr-defined]
+        done[id(value)] = (value, items)
+        return items
+    if kind is list:
         return [v if type(v) in _ATOMS else to_jsonable_shared(v, done) for v in value]  # type: ignore[attr-defined]
     if kind is dict:
         return {str(k): to_jsonable_shared(v, done) for k, v in value.items()}  # type: ignore[attr-defined]

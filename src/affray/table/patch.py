@@ -72,8 +72,36 @@ def _escape(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")
 
 
-def cut(value: object, pointer: str = "", out: dict[str, Unit] | None = None) -> dict[str, Unit]:
-    """The units of ``value``, found at ``pointer`` in a message, in order (a :class:`Cut` inside taken as is)."""
+_CHILDREN: dict[str, dict[str, str]] = {}  # split pointer -> field name -> the field's pointer (SPLIT's objects only)
+_NAMES: dict[tuple[str, ...], str] = {}  # a split object's field names -> its fingerprint
+_KEPT_NAMES = 4096  # bounds both: a message's field names are the few its code writes, but a view's are the ruleset's
+
+
+def _child(pointer: str, key: str) -> str:
+    """``pointer/key`` with ``key`` escaped, made once per split pointer and field name (every seat's every push asks
+    for the same few dozen)."""
+    children = _CHILDREN.get(pointer)
+    if children is None:
+        children = _CHILDREN[pointer] = {}
+    found = children.get(key)
+    if found is None:
+        if len(children) >= _KEPT_NAMES:
+            children.clear()
+        found = children[key] = f"{pointer}/{_escape(key)}"
+    return found
+
+
+Written = dict[int, tuple[object, bytes]]  # id of a value -> (the value, kept alive, and its JSON text)
+
+
+def cut(value: object, pointer: str = "", out: dict[str, Unit] | None = None, written: Written | None = None
+        ) -> dict[str, Unit]:
+    """The units of ``value``, found at ``pointer`` in a message, in order (a :class:`Cut` inside taken as is).
+
+    ``written``: the texts of the dicts and lists written so far, by the object (:func:`affray.core.events.
+    to_jsonable_shared` gives the seats' views the same objects for the parts they share): a unit that is one of them
+    is not written again, and its text, being the same bytes object, is hashed once (:func:`fingerprint`). The values
+    must not change while it is kept."""
     units: dict[str, Unit] = {} if out is None else out
     if isinstance(value, Cut):
         units.update(value.units)
@@ -82,11 +110,16 @@ def cut(value: object, pointer: str = "", out: dict[str, Unit] | None = None) ->
     if how == "object" and isinstance(value, dict):
         units[pointer] = tuple(str(key) for key in value)
         for key, child in value.items():
-            cut(child, f"{pointer}/{_escape(str(key))}", units)
+            cut(child, _child(pointer, str(key)), units, written)
     elif how == "list" and isinstance(value, list):
         units[pointer] = len(value)
         for index, child in enumerate(value):
-            cut(child, f"{pointer}/{index}", units)
+            cut(child, f"{pointer}/{index}", units, written)
+    elif written is not None and (type(value) is dict or type(value) is list):
+        hit = written.get(id(value))
+        if hit is None or hit[0] is not value:
+            hit = written[id(value)] = (value, dumps(value))
+        units[pointer] = hit[1]
     else:
         units[pointer] = dumps(value)
     return units
@@ -99,7 +132,7 @@ def text(units: Mapping[str, Unit], pointer: str = "") -> bytes:
         return unit
     if isinstance(unit, int):
         return b"[" + b",".join(text(units, f"{pointer}/{index}") for index in range(unit)) + b"]"
-    return b"{" + b",".join(dumps(key) + b":" + text(units, f"{pointer}/{_escape(key)}") for key in unit) + b"}"
+    return b"{" + b",".join(dumps(key) + b":" + text(units, _child(pointer, key)) for key in unit) + b"}"
 
 
 def fingerprint(unit: Unit) -> Fingerprint:
@@ -107,7 +140,12 @@ def fingerprint(unit: Unit) -> Fingerprint:
     if isinstance(unit, bytes):
         return ((len(unit) + 1) << 64) | (hash(unit) & _HASH_BITS)
     if isinstance(unit, tuple):
-        return "/".join(_escape(key) for key in unit)
+        found = _NAMES.get(unit)
+        if found is None:
+            if len(_NAMES) >= _KEPT_NAMES:
+                _NAMES.clear()
+            found = _NAMES[unit] = "/".join(_escape(key) for key in unit)
+        return found
     return unit
 
 

@@ -39,7 +39,7 @@ from affray.core.json import Json, JsonObject, as_object
 from affray.core.match import Match
 from affray.core.records import Record
 from affray.core.seatlog import seat_entry, visibility
-from affray.table.patch import Cut, cut
+from affray.table.patch import Cut, Written, cut
 
 if TYPE_CHECKING:
     from affray.table.live import SeatInfo, Table
@@ -109,7 +109,8 @@ def legal_text(due: list[tuple[str, list[ActionSpec], list[str]]]) -> bytes:
 class SharedParts:
     """See the module docstring. One per table (``Table.shared``)."""
 
-    __slots__ = ("_converted", "_cuts", "_entries", "_legal", "_match", "_newest", "_pass", "_version", "_views")
+    __slots__ = ("_converted", "_cuts", "_entries", "_legal", "_match", "_newest", "_pass", "_version", "_views",
+                 "_written")
 
     def __init__(self) -> None:
         # seq -> (the record it was told from, visibility -> the told entry's JSON)
@@ -122,6 +123,7 @@ class SharedParts:
         self._pass = False
         # The views' parts converted to JSON at this version: the seats' views share most of their objects.
         self._converted: dict[int, tuple[object, object]] = {}
+        self._written: Written = {}  # the texts of the converted parts' units, written once for every seat (patch.cut)
         self._legal: dict[tuple[str, Viewer, tuple[str, ...], bool, bool], bytes] = {}
 
     def log(self, match: Match, since: int, seat: str) -> list[Json]:
@@ -158,7 +160,7 @@ class SharedParts:
         if made is None:
             kept = self._views.get(viewer)  # a protocol-1 message of this pass built it: read it back
             view = orjson.loads(kept) if kept is not None else to_jsonable_shared(match.view(seat), self._converted)
-            made = self._cuts[viewer] = Cut(cut(view, "/view"))
+            made = self._cuts[viewer] = Cut(cut(view, "/view", written=self._written))
         return made
 
     def legal(self, table: Table, seat: SeatInfo) -> LegalLists:
@@ -200,6 +202,7 @@ class SharedParts:
         finally:
             self._pass = False
             self._converted.clear()
+            self._written.clear()
             self._views.clear()
             self._cuts.clear()
 
@@ -214,3 +217,4 @@ class SharedParts:
             self._cuts.clear()
             self._legal.clear()
             self._converted.clear()
+            self._written.clear()
