@@ -86,7 +86,7 @@ _HINTS: dict[str, bytes] = {"": b',"hint":""},'}  # a spec's hint, its closing b
 def legal_text(due: list[tuple[str, list[ActionSpec], list[str]]]) -> bytes:
     """The JSON text of :meth:`Table.legal_for`'s lists, byte for byte what orjson writes of them, written from each
     spec's kept text (:meth:`ActionSpec.written`) and its hint: no dict is made per spec. A due seat's list holds a
-    hundred specs at a Spellchrome grid move, most of them kept by the ruleset from version to version, so writing
+    hundred specs at a grid move, most of them kept by the ruleset from version to version, so writing
     them through dicts at every version made a fifth of a 1,000-table server's work and most of its collections of
     young objects (docs/performance.md, "Legal lists from the specs' kept text")."""
     parts = [b"{"]
