@@ -180,7 +180,7 @@ def test_a_websocket_sent_pushes_is_not_pinged_and_one_idle_for_the_interval_is(
             received += sock.recv(4096)
         assert received.startswith(b"HTTP/1.1 101")
         seen: list[tuple[float, int]] = []
-        busy_until = time.monotonic() + 3 * PING
+        busy_until = time.monotonic() + 2 * PING
         with ThreadPoolExecutor(1) as pool:
             reading = pool.submit(seen.extend, frames(sock, busy_until + PING + MARGIN))
             rng, moves = random.Random(4), 0
@@ -192,7 +192,7 @@ def test_a_websocket_sent_pushes_is_not_pinged_and_one_idle_for_the_interval_is(
             while not any(op == 9 and when > still for when, op in seen) and not reading.done():
                 time.sleep(0.05)  # until the idle socket's ping, or the reader's bound
             sock.close()
-    assert moves >= 8
+    assert moves >= 5
     pushes = [when for when, op in seen if op in (1, 2)]
     pings = [when for when, op in seen if op == 9]
     assert len(pushes) >= moves, seen

@@ -196,11 +196,18 @@ def view(state: SpellchromeState, viewer: Viewer, window: Window | None, memo: M
     return memo.now(("spellchrome.view", viewer), lambda: _build(state, viewer, window, memo))
 
 
+def _combatant(memo: Memo, a: str, c: Combatant, mine: bool, part: _Part) -> CombatantView[SpellchromeCombatantDetail]:
+    """``a`` as a seat that controls it (``mine``) or not sees it: one object for every such seat, kept while its part
+    stays the same, so the seats' views share it (and a table server converts and writes it once for all of them)."""
+    return memo.keyed(("spellchrome.combatant", a, mine), (part, c.name, c.side),
+                      lambda: CombatantView(a, c.name, c.side, mine, *part))
+
+
 def _build(state: SpellchromeState, viewer: Viewer, window: Window | None, memo: Memo) -> SpellchromeView:
     parts = _parts(state, memo)
-    combatants = tuple(CombatantView(a, c.name, c.side, controlled(viewer, a), *parts[a])
-                       for a, c in state.combatants.items())
+    combatants = tuple(_combatant(memo, a, c, controlled(viewer, a), parts[a]) for a, c in state.combatants.items())
     phase = window.phase if window is not None else "over" if state.outcome is not None else "setup"
+    detail = memo.now("spellchrome.detail", lambda: _detail(state, memo))  # the same for every seat
     return envelope("spellchrome", mode=MODE, round=state.round, phase=phase, order=state.order, window=window,
-                    outcome=state.outcome, viewer=viewer, combatants=combatants, detail=_detail(state, memo),
+                    outcome=state.outcome, viewer=viewer, combatants=combatants, detail=detail,
                     turn=state.turn.actor if state.turn is not None and window is not None else None)
