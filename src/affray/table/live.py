@@ -164,15 +164,13 @@ def seat_units(table: Table, seat: SeatInfo, since: int = 0, chat_since: int = 0
 
 
 def _message(table: Table, seat: SeatInfo, since: int, chat_since: int, cut: bool) -> JsonObject:
-    from affray.table.chat import speaker, visible
+    from affray.table.chat import visible
 
     match, name = table.match, table.match_seat(seat)
     shared = table.shared
+    head, tail = shared.table_fields(table, cut)  # the same for every seat (in a pass of pushes, built and cut once)
     message: JsonObject = {
-        "table": table.id,
-        "title": table.title,
-        "ruleset": match.ruleset.name,
-        "version": match.version,
+        **head,
         "seat": seat.name,
         "role": seat.role,
         "actors": list(seat.actors),
@@ -184,6 +182,23 @@ def _message(table: Table, seat: SeatInfo, since: int, chat_since: int, cut: boo
         "since": since,
         "chat": list[Json](visible(table, seat, chat_since)),
         "chat_since": chat_since,
+        **tail,
+    }
+    if seat.role == "gm":
+        message["connected"] = {s: n for s, n in table.connected.items() if n > 0}
+    return message
+
+
+def table_fields(table: Table) -> tuple[JsonObject, JsonObject]:
+    """The fields of every seat's message that are the table's, not the seat's, in the message's order: those before
+    the seat's own fields (the table, its title, ruleset and version) and those after them (the people one may
+    whisper to, the commitment and chain head, pause, timer, countdown, outcome, and the seed once it is over)."""
+    from affray.table.chat import speaker
+
+    match = table.match
+    head: JsonObject = {"table": table.id, "title": table.title, "ruleset": match.ruleset.name,
+                        "version": match.version}
+    tail: JsonObject = {
         "seats": [{"seat": s.name, "role": s.role, "name": speaker(table, s.name)} for s in table.seats.values()
                   if s.role != "spectator" and s.token_hash is not None],  # the people one may whisper to
         "commitment": match.commitment,
@@ -194,9 +209,7 @@ def _message(table: Table, seat: SeatInfo, since: int, chat_since: int, cut: boo
         "outcome": table.outcome(),
         "seed": table.seed_hex if table.over else None,
     }
-    if seat.role == "gm":
-        message["connected"] = {s: n for s, n in table.connected.items() if n > 0}
-    return message
+    return head, tail
 
 
 def countdown_of(match: Match) -> Countdown | None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import orjson
 
@@ -86,9 +86,9 @@ _HINTS: dict[str, bytes] = {"": b',"hint":""},'}  # a spec's hint, its closing b
 def legal_text(due: list[tuple[str, list[ActionSpec], list[str]]]) -> bytes:
     """The JSON text of :meth:`Table.legal_for`'s lists, byte for byte what orjson writes of them, written from each
     spec's kept text (:meth:`ActionSpec.written`) and its hint: no dict is made per spec. A due seat's list holds a
-    hundred specs at a grid move, most of them kept by the ruleset from version to version, so writing
-    them through dicts at every version made a fifth of a 1,000-table server's work and most of its collections of
-    young objects (docs/performance.md, "Legal lists from the specs' kept text")."""
+    hundred specs at a grid move, most of them kept by the ruleset from version to version: written this way it takes
+    26 µs against 76-92 µs through the dicts (docs/performance.md, "Pings only when idle, legal lists from kept
+    text")."""
     parts = [b"{"]
     for actor, specs, texts in due:
         if len(parts) > 1:
@@ -106,11 +106,17 @@ def legal_text(due: list[tuple[str, list[ActionSpec], list[str]]]) -> bytes:
     return b"".join(parts)
 
 
+def _cut_fields(fields: tuple[JsonObject, JsonObject]) -> tuple[JsonObject, JsonObject]:
+    """Each top-level field of a message as its own unit (:class:`Cut`), in place of its value."""
+    head, tail = ({key: cast(Json, Cut(cut(value, f"/{key}"))) for key, value in part.items()} for part in fields)
+    return head, tail
+
+
 class SharedParts:
     """See the module docstring. One per table (``Table.shared``)."""
 
-    __slots__ = ("_converted", "_cuts", "_entries", "_legal", "_match", "_newest", "_pass", "_version", "_views",
-                 "_written")
+    __slots__ = ("_converted", "_cuts", "_entries", "_fields", "_legal", "_match", "_newest", "_pass", "_version",
+                 "_views", "_written")
 
     def __init__(self) -> None:
         # seq -> (the record it was told from, visibility -> the told entry's JSON)
@@ -123,6 +129,7 @@ class SharedParts:
         self._pass = False
         # The views' parts converted to JSON at this version: the seats' views share most of their objects.
         self._converted: dict[int, tuple[object, object]] = {}
+        self._fields: tuple[JsonObject, JsonObject] | None = None  # the table's fields, cut, within a pass
         self._written: Written = {}  # the texts of the converted parts' units, written once for every seat (patch.cut)
         self._legal: dict[tuple[str, Viewer, tuple[str, ...], bool, bool], bytes] = {}
 
@@ -186,6 +193,19 @@ class SharedParts:
                 text = self._legal[key] = legal_text(table.due_specs(seat))
         return text
 
+    def table_fields(self, table: Table, cut: bool) -> tuple[JsonObject, JsonObject]:
+        """:func:`affray.table.live.table_fields`; with ``cut``, each field's value is its unit (a :class:`Cut`), and
+        within :meth:`one_pass` both are built once for every seat (a dozen fields each seat's push cut, wrote and
+        fingerprinted alike)."""
+        from affray.table.live import table_fields
+
+        if not self._pass or not cut:
+            return table_fields(table) if not cut else _cut_fields(table_fields(table))
+        self._check(table.match)
+        if self._fields is None:
+            self._fields = _cut_fields(table_fields(table))
+        return self._fields
+
     def _legal_key(self, table: Table, seat: SeatInfo) -> tuple[str, Viewer, tuple[str, ...], bool, bool]:
         self._check(table.match)
         return (seat.name, table.match.viewer(table.match_seat(seat)), tuple(table.human_actors(seat)), table.paused,
@@ -203,6 +223,7 @@ class SharedParts:
             self._pass = False
             self._converted.clear()
             self._written.clear()
+            self._fields = None
             self._views.clear()
             self._cuts.clear()
 
@@ -218,3 +239,4 @@ class SharedParts:
             self._legal.clear()
             self._converted.clear()
             self._written.clear()
+            self._fields = None
