@@ -191,7 +191,8 @@ def test_a_websocket_sent_pushes_is_not_pinged_and_one_idle_for_the_interval_is(
             still = time.monotonic()
             while not any(op == 9 and when > still for when, op in seen) and not reading.done():
                 time.sleep(0.05)  # until the idle socket's ping, or the reader's bound
-            sock.close()
+            sock.shutdown(socket.SHUT_RDWR)  # wakes the reader's blocked recv (a close from this thread would not)
+        sock.close()
     assert moves >= 5
     pushes = [when for when, op in seen if op in (1, 2)]
     pings = [when for when, op in seen if op == 9]
