@@ -10,9 +10,10 @@ legal actions with their odds hints. :class:`SharedParts` keeps, per table:
   per visibility for the table's whole life, not once per message.
 - the legal actions per seat for the table as it is now (the match, its version and newest record, paused or
   over): a push and a GET of the same seat at the same version share them (their odds hints are the costly part);
-- during one pass over the seats (the pushes of a change, :meth:`SharedParts.one_pass`), the view per viewer, and
-  the parts the seats' views share (the same objects, converted to JSON once:
-  :func:`affray.core.events.to_jsonable_shared`). Forgotten at the end of the pass.
+- during one pass over the seats (the pushes of a change, :meth:`SharedParts.one_pass`), the view per viewer, the
+  parts the seats' views share (the same objects, converted to JSON once:
+  :func:`affray.core.events.to_jsonable_shared`, and written once: :func:`affray.table.patch.cut`), and the message's
+  table-wide fields, cut once (:meth:`SharedParts.table_fields`). Forgotten at the end of the pass.
 
 Each part is kept as its JSON text (orjson), read back for every message that holds it: reading 1 KB of JSON back
 costs a few microseconds where telling an entry or building a view costs a hundred or more, the text is a few times
