@@ -32,6 +32,7 @@ from typing import Any
 import orjson
 
 from affray.core.json import Json
+from affray.core.memo import Cache
 
 # pointer -> which of its children are units of their own: "object" (each field), "list" (each item).
 SPLIT: Mapping[str, str] = {"": "object", "/view": "object", "/view/combatants": "list"}
@@ -72,23 +73,19 @@ def _escape(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")
 
 
-_CHILDREN: dict[str, dict[str, str]] = {}  # split pointer -> field name -> the field's pointer (SPLIT's objects only)
-_NAMES: dict[tuple[str, ...], str] = {}  # a split object's field names -> its fingerprint
-_KEPT_NAMES = 4096  # bounds both: a message's field names are the few its code writes, but a view's are the ruleset's
+_KEPT_NAMES = 4096  # bounds both caches: a message's field names are the few its code writes, a view's the ruleset's
+# split pointer (one of SPLIT's objects) -> field name -> the field's pointer
+_CHILDREN: dict[str, Cache[str, str]] = {pointer: Cache(_KEPT_NAMES) for pointer, how in SPLIT.items()
+                                         if how == "object"}
+_NAMES: Cache[tuple[str, ...], str] = Cache(_KEPT_NAMES)  # a split object's field names -> its fingerprint
 
 
 def _child(pointer: str, key: str) -> str:
     """``pointer/key`` with ``key`` escaped, made once per split pointer and field name (every seat's every push asks
     for the same few dozen)."""
-    children = _CHILDREN.get(pointer)
-    if children is None:
-        children = _CHILDREN[pointer] = {}
+    children = _CHILDREN[pointer]
     found = children.get(key)
-    if found is None:
-        if len(children) >= _KEPT_NAMES:
-            children.clear()
-        found = children[key] = f"{pointer}/{_escape(key)}"
-    return found
+    return found if found is not None else children.keep(key, f"{pointer}/{_escape(key)}")
 
 
 Written = dict[int, tuple[object, bytes]]  # id of a value -> (the value, kept alive, and its JSON text)
@@ -141,11 +138,7 @@ def fingerprint(unit: Unit) -> Fingerprint:
         return ((len(unit) + 1) << 64) | (hash(unit) & _HASH_BITS)
     if isinstance(unit, tuple):
         found = _NAMES.get(unit)
-        if found is None:
-            if len(_NAMES) >= _KEPT_NAMES:
-                _NAMES.clear()
-            found = _NAMES[unit] = "/".join(_escape(key) for key in unit)
-        return found
+        return found if found is not None else _NAMES.keep(unit, "/".join(_escape(key) for key in unit))
     return unit
 
 
