@@ -45,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -173,10 +174,14 @@ class TableClients:
         self.via: dict[str, int] = {}
         self.listeners: list[asyncio.Future[None]] = []
 
-    async def connect(self, ports: list[int], index: int, protocol: int) -> None:
-        """Connect every seat and wait (bounded) until each has its first message."""
+    async def connect(self, ports: list[int], index: int, protocol: int, route: str = "seat") -> None:
+        """Connect every seat and wait (bounded) until each has its first message. ``route``: "table" puts every
+        seat on one process picked by a hash of the table's id, as a proxy that routes by the table's path does
+        (docs/table.md, "Several processes"): about half the tables were created by the other process; "seat"
+        spreads the seats (seat k on process (index + k) mod N)."""
         for k, (name, token) in enumerate(self.tokens.items()):
-            self.via[name] = (index + k) % len(ports)  # the process this seat is connected to (and acts through)
+            # the process this seat is connected to (and acts through)
+            self.via[name] = ((index + k) if route == "seat" else zlib.crc32(self.id.encode())) % len(ports)
             socket = await connect(f"ws://127.0.0.1:{ports[self.via[name]]}/api/tables/{self.id}/ws?token={token}"
                                    f"&protocol={protocol}", max_size=None, ping_interval=None)
             # ping_interval None: as a browser, whose WebSocket never pings (it answers the server's pings); the
@@ -235,7 +240,7 @@ async def _until(seats: dict[str, Seat], ok: Any) -> None:
 
 
 async def main(tables: int, actions: int, think: float = 0.0, db: str = "sqlite", processes: int = 1,
-               compression: bool = False, noise: int = 0, protocol: int = 2) -> Result:
+               compression: bool = False, noise: int = 0, protocol: int = 2, route: str = "seat") -> Result:
     with contextlib.ExitStack() as stack:
         folder = tempfile.mkdtemp(dir=os.environ.get("AFFRAY_BENCH_DIR"))  # e.g. /dev/shm: no fsync cost
         if db == "postgres":
@@ -261,13 +266,15 @@ async def main(tables: int, actions: int, think: float = 0.0, db: str = "sqlite"
             where += f", {noise} busy process{'es' if noise > 1 else ''} beside"
         if protocol == 1:
             where += ", protocol 1 (whole messages, actions over HTTP)"
-        result = await measure(servers, tables, actions, think, where, database_pid, protocol)
+        if processes > 1:
+            where += ", every table's seats on its own process" if route == "table" else ", seats spread"
+        result = await measure(servers, tables, actions, think, where, database_pid, protocol, route)
         print(f"server logs: {folder}")
         return result
 
 
 async def measure(servers: list[Server], tables: int, actions: int, think: float, where: str,
-                  database_pid: int | None = None, protocol: int = 2) -> Result:
+                  database_pid: int | None = None, protocol: int = 2, route: str = "seat") -> Result:
     """One run's figures; ``database_pid``: PostgreSQL's postmaster, whose processes' CPU is counted apart."""
     pids = [server.proc.pid for server in servers if server.proc is not None]
 
@@ -296,7 +303,7 @@ async def measure(servers: list[Server], tables: int, actions: int, think: float
         ports = [server.port for server in servers]
         tables_ = [TableClients(c) for c in created]
         for i, table in enumerate(tables_):
-            await table.connect(ports, i, protocol)
+            await table.connect(ports, i, protocol, route)
         latencies: list[float] = []
         rng = random.Random(1)
         # The clients' own garbage collections would pause the harness, not the server: measure the server. Not one
@@ -395,6 +402,9 @@ if __name__ == "__main__":
     parser.add_argument("--goals", action="store_true", help="run every goal's configuration, print each figure")
     parser.add_argument("--protocol", type=int, choices=(1, 2), default=2,
                         help="2: patches, actions over the socket (the page's); 1: whole messages, actions over HTTP")
+    parser.add_argument("--route", choices=("seat", "table"), default="seat",
+                        help="several processes: spread each table's seats over them (seat), or put them all on the "
+                             "table's process (table), as a proxy routing by the table's path does")
     args = parser.parse_args()
     if args.goals:
         asyncio.run(goals(args.actions, args.protocol))
@@ -402,4 +412,4 @@ if __name__ == "__main__":
     if args.processes > 1 and args.db != "postgres":
         parser.error("several server processes share one database: use --db postgres")
     asyncio.run(main(args.tables, args.actions, args.think, args.db, max(1, args.processes), args.compression,
-                     max(0, args.noise), args.protocol))
+                     max(0, args.noise), args.protocol, args.route))

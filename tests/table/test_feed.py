@@ -298,6 +298,8 @@ def test_a_process_re_reads_a_table_s_row_for_another_process_s_change_only(pg_s
             created = a.create("witchhammer/yard_duel", controllers={"bruna": "human", "tomas": "human"}, seed=4)
             table_a, gm_a = a.authenticate(created["table"], created["gm"]["token"])
             table_b, gm_b = b.authenticate(created["table"], created["gm"]["token"])
+            for service in (a, b):  # someone hears the table in each process (else it only lags: test_races.py)
+                service.audience.subscribe(created["table"], lambda: None)
             seat = next(s for s in table_a.seats.values() if a_legal(table_a, s))
             actor, specs = next(iter(a_legal(table_a, seat).items()))
             a.submit(table_a, seat, actor, as_object(specs[0]["action"]), table_a.version)  # A's own action

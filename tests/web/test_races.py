@@ -16,6 +16,9 @@ from fastapi.testclient import TestClient
 
 from affray.store import Store
 from affray.table import TableService
+from affray.web.app import create_app
+from affray.web.limits import RateLimiter
+from tests.waiting import until
 from tests.web.conftest import create
 from tests.web.helpers import auth, make_app, race
 
@@ -103,3 +106,79 @@ def test_an_action_through_one_server_reaches_a_seat_connected_to_another(
                       json={"actor": actor, "action": specs[0]["action"], "version": 0}).status_code == 200
         pushed = ws.receive_json()
         assert pushed["version"] == 1 and pushed["seat"] == "tomas" and pushed["log"][0]["actor"] == actor
+
+
+EVERYONE_HUMAN = {actor: "human" for actor in ("ilse", "tomas", "hob", "wat", "dick")}  # the mill's villagers: the GM's
+
+
+def _act_through(client: TestClient, table: str, tokens: list[str]) -> int:
+    """The first due seat's first legal action through ``client``; the new version."""
+    token = next(t for t in tokens if client.get(f"/api/tables/{table}", headers=auth(t)).json()["legal"])
+    _, _, body = _plan(client, table, token)
+    answer = client.post(f"/api/tables/{table}/actions", headers=auth(token), json=body)
+    assert answer.status_code == 200, answer.text
+    return int(answer.json()["version"])
+
+
+def test_a_server_nobody_hears_a_table_on_catches_it_up_at_its_next_use_not_at_every_change(
+        two_pg_servers: list[tuple[TableService, TestClient]]) -> None:
+    """docs/table.md, "Several processes": behind a proxy that routes each table to one process, the process that
+    created a table keeps it in memory while the other serves it. It reads none of the other's records as they come
+    (nobody hears the table there); its next request catches up and answers exactly what the other one does."""
+    (service_a, a), (_, b) = two_pg_servers
+    created = create(a, seed=3, controllers=EVERYONE_HUMAN)  # A created it: A holds it, and nobody hears it on A
+    table = created["table"]
+    tokens = [created["gm"]["token"], *(created["seats"][seat]["token"] for seat in ("ilse", "tomas"))]
+    held = next(t for t in service_a.held() if t.id == table)
+    versions = [_act_through(b, table, tokens) for _ in range(3)]
+    assert versions[0] == 1 and versions == sorted(set(versions))
+    assert until(lambda: held.behind_store, 30), "server A never heard server B's notices"
+    assert held.version == 0  # nothing read for nobody
+    assert [a.get(f"/api/tables/{table}", headers=auth(token)).json() for token in tokens] == \
+        [b.get(f"/api/tables/{table}", headers=auth(token)).json() for token in tokens]
+    assert held.version == versions[-1] and not held.behind_store
+
+
+def test_a_seat_that_connects_to_a_server_a_table_is_behind_on_is_sent_the_table_as_it_is(
+        two_pg_servers: list[tuple[TableService, TestClient]]) -> None:
+    """The same, through a WebSocket: its first message is the current one, and the actions after it (taken through
+    the other server) are pushed to it, since the table is now heard there."""
+    (service_a, a), (_, b) = two_pg_servers
+    created = create(a, seed=3, controllers=EVERYONE_HUMAN)
+    table = created["table"]
+    tokens = [created["gm"]["token"], *(created["seats"][seat]["token"] for seat in ("ilse", "tomas"))]
+    held = next(t for t in service_a.held() if t.id == table)
+    _act_through(b, table, tokens)
+    assert until(lambda: held.behind_store, 30)
+    with a.websocket_connect(f"/api/tables/{table}/ws?token={tokens[2]}") as ws:
+        assert ws.receive_json()["version"] == 1
+        version = _act_through(b, table, tokens)
+        assert ws.receive_json()["version"] == version
+
+
+def test_a_policy_move_due_on_a_table_behind_is_made_when_it_catches_up(pg_url: str) -> None:
+    """A process that appended a human's action and stopped before its policy move (B here never makes one): A,
+    behind on that table, schedules the move due when it catches up at its next use, and makes it."""
+    stores = [Store(pg_url), Store(pg_url)]
+    service_a, app_a = make_app(stores[0])
+    service_b = TableService(stores[1], policy_pause=3600)  # its policy moves never come within the test
+    try:
+        with TestClient(app_a) as a, TestClient(create_app(service_b, limiter=RateLimiter(1e6, 1e6))) as b:
+            created = create(a, seed=3)  # the villagers are the policy's
+            table = created["table"]
+            tokens = [created["seats"][seat]["token"] for seat in ("ilse", "tomas")]
+            held = next(t for t in service_a.held() if t.id == table)
+            version = 0
+            for _ in range(20):  # humans act through B until a villager is due, whom B will not move
+                if not any(b.get(f"/api/tables/{table}", headers=auth(t)).json()["legal"] for t in tokens):
+                    break
+                version = _act_through(b, table, tokens)
+            assert version > 0 and until(lambda: held.behind_store, 30)
+            assert held.version < version
+            a.get(f"/api/tables/{table}", headers=auth(tokens[0]))  # its next use
+            assert until(lambda: held.version > version, 30), "A never made the villagers' due move"
+    finally:
+        for service in (service_a, service_b):
+            service.close()
+        for store in stores:
+            store.close()

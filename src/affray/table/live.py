@@ -59,6 +59,9 @@ class Table:
     shared: SharedParts = field(default_factory=SharedParts, repr=False)  # parts of seat messages, built once
     snapshot_seq: int = 0  # the version of its newest snapshot in the store (table/snapshot.py)
     used: float = 0.0  # when a request or a record last touched it (monotonic): the idle eviction's clock
+    # Another process changed it since this copy was current, and nothing here heard it then: it catches up on its
+    # next use (TableService.keep_up), not at every change (docs/table.md, "Several processes").
+    behind_store: bool = False
     lock: threading.RLock = field(default_factory=threading.RLock)
     changed: threading.Condition = field(init=False)
 

@@ -52,9 +52,27 @@ def load_timed(service: TableService) -> None:
 def idle(service: TableService, table: Table, now: float) -> bool:
     """Whether ``table`` may leave memory (see the module docstring). Under the service's ``_tables_lock``."""
     assert service.idle_evict is not None
-    timer = table.config.get("timer")
     return (now - table.used >= service.idle_evict and not service.audience.hears(table.id)
-            and table.policy_due == -1 and not (isinstance(timer, dict) and not table.over))
+            and table.policy_due == -1 and not counting_down(table))
+
+
+def may_lag(service: TableService, table: Table) -> bool:
+    """Whether ``table`` may fall behind other processes' changes until its next use: nothing here hears it (no
+    connection, no long-poll), no policy move is scheduled here and no countdown runs here. Under ``table.lock``;
+    takes the service's ``_tables_lock``.
+
+    Behind a proxy that routes each table to one process, the others still hold the tables they created or served
+    once; keeping those current cost a read of the new records at every change, for nobody. Policy seats need no
+    copy kept current: the process that appends a record schedules the policy move after it (its copy is current),
+    and one that catches up schedules any move due (:meth:`~affray.table.service.TableService.keep_up`)."""
+    with service._tables_lock:
+        heard = service.audience.hears(table.id)
+    return not heard and table.policy_due == -1 and not counting_down(table)
+
+
+def counting_down(table: Table) -> bool:
+    """Whether a GM countdown runs on ``table`` (the table must stay in memory and current for it to run out)."""
+    return isinstance(table.config.get("timer"), dict) and not table.over
 
 
 def evict_idle(service: TableService, now: float | None = None) -> list[str]:
@@ -67,7 +85,7 @@ def evict_idle(service: TableService, now: float | None = None) -> list[str]:
         candidates = [table for table in service._tables.values() if idle(service, table, now)]
     gone = []
     for table in candidates:
-        if table.version > table.snapshot_seq:
+        if table.version > table.snapshot_seq and not table.behind_store:  # a copy behind the store: nothing new
             snapshot(service, table)
         with table.lock, service._tables_lock:
             if service._tables.get(table.id) is table and idle(service, table, now):

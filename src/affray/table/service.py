@@ -9,7 +9,8 @@ memory"), creates tables, checks tokens, takes actions, plays policy seats after
 lock, the record is appended to the store (the database's unique (table, seq) decides races: a lost race is rolled
 back and answered ``stale_version``), and only then is the action acknowledged. The store's change notices (one code
 path for SQLite and PostgreSQL) wake subscribers, long-polls and the policy worker, and bring a table up to date with
-records other processes appended.
+records other processes appended; a table nothing here hears (:func:`~affray.table.residency.may_lag`) is only marked
+behind and catches up on its next use (:meth:`TableService.keep_up`).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from affray.table.tokens import token_hash
 from affray.table.worker import Worker
 
 if TYPE_CHECKING:
+    from affray.table.feed import Follower
     from affray.table.opening import Created
 
 T = TypeVar("T")
@@ -111,7 +113,28 @@ class TableService:
             table = self._tables.get(table_id)
             if table is not None:
                 table.used = time.monotonic()
-        return table if table is not None else self._load(table_id)
+        if table is None:
+            return self._load(table_id)
+        if table.behind_store:
+            self.keep_up(table)
+        return table
+
+    def keep_up(self, table: Table) -> None:
+        """Bring ``table`` up to the store if other processes changed it while nothing here heard it
+        (:meth:`_on_notice`), and schedule the policy move then due; nothing for a current one."""
+        with table.lock:
+            if not table.behind_store:
+                return
+            table.behind_store = False
+            self._catch_up(table, 1 << 62, own=False, reread=True)
+        self._schedule_policy(table)
+
+    def follow(self, table: Table, follower: Follower) -> None:
+        """:meth:`Audience.follow` on a current copy: caught up and followed under the table's lock, so that no
+        notice falls between (one that came before found nobody hearing and left the table behind)."""
+        with table.lock:
+            self.keep_up(table)
+            self.audience.follow(table, follower)
 
     def loaded(self) -> list[str]:
         with self._tables_lock:
@@ -317,18 +340,25 @@ class TableService:
         if table is None:
             return
         with table.lock:
-            try:
-                newer = version > table.version
-                if newer:
-                    catch_up(self.store, table)
-                if self.store.is_postgres and (reread or not (newer or own)):
-                    refresh_from_row(self.store, table)
-            except Exception:
-                log.exception("table %s: catching up failed; reloading", table_id)
-                self._reload(table)
+            if not own and residency.may_lag(self, table):
+                table.behind_store = True  # caught up on its next use (keep_up): nobody here needs it before
+                return
+            self._catch_up(table, version, own, reread)
             table.changed.notify_all()
         self._schedule_policy(table)
         self.changed(table)
+
+    def _catch_up(self, table: Table, version: int, own: bool, reread: bool) -> None:
+        """:meth:`_on_notice`'s reading, under ``table.lock``."""
+        try:
+            newer = version > table.version
+            if newer:
+                catch_up(self.store, table)
+            if self.store.is_postgres and (reread or not (newer or own)):
+                refresh_from_row(self.store, table)
+        except Exception:
+            log.exception("table %s: catching up failed; reloading", table.id)
+            self._reload(table)
 
     def _on_reconnect(self) -> None:
         """The listener was cut off: any notice since may be lost, so every table catches up and re-reads its row

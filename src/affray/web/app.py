@@ -204,6 +204,8 @@ async def _wait(service: TableService, table: Table, since: int, timeout: float)
     woken = asyncio.Event()
     unsubscribe = service.audience.subscribe(table.id, lambda: loop.call_soon_threadsafe(woken.set))
     try:
+        if table.behind_store:  # a notice before the subscription found nobody hearing: catch up now
+            await run_in_threadpool(service.keep_up, table)
         deadline = loop.time() + timeout
         while table.version <= since and not table.over and (left := deadline - loop.time()) > 0:
             woken.clear()

@@ -165,7 +165,7 @@ async def _serve(api: Api, websocket: WebSocket, table: Table, seat: SeatInfo, t
     stop = asyncio.ensure_future(behind.wait())
     sender: asyncio.Future[None] | None = None
     try:
-        await run_in_threadpool(api.service.audience.follow, table, follower)
+        await run_in_threadpool(api.service.follow, table, follower)
         # The sender runs until the client goes (the reader ends), a final push, or the backlog's limit: whichever
         # comes first cancels the others, a send stuck on a client that stopped reading included.
         sender = asyncio.ensure_future(send_all())
