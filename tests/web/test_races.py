@@ -7,6 +7,7 @@ connected to the other (LISTEN/NOTIFY)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from fastapi.testclient import TestClient
 
 from affray.store import Store
 from affray.table import TableService
+from affray.table.feed import Follower, Push
 from affray.web.app import create_app
 from affray.web.limits import RateLimiter
 from tests.waiting import until
@@ -182,3 +184,20 @@ def test_a_policy_move_due_on_a_table_behind_is_made_when_it_catches_up(pg_url: 
             service.close()
         for store in stores:
             store.close()
+
+
+def test_following_a_table_that_is_behind_first_sends_it_as_the_store_has_it(
+        two_pg_servers: list[tuple[TableService, TestClient]]) -> None:
+    """:meth:`TableService.follow` catches up under the table's lock: a notice that came after the seat's token was
+    checked (the table then current) and before its follow (nobody hearing yet) left the table behind; the first
+    push is still the table at the store's version."""
+    (service_a, a), (_, b) = two_pg_servers
+    created = create(a, seed=3, controllers=EVERYONE_HUMAN)
+    table_id = created["table"]
+    tokens = [created["gm"]["token"], *(created["seats"][seat]["token"] for seat in ("ilse", "tomas"))]
+    table, seat = service_a.authenticate(table_id, tokens[2])  # checked while current (version 0)
+    version = _act_through(b, table_id, tokens)  # then the other server's change, heard by nobody here
+    assert until(lambda: table.behind_store, 30)
+    pushes: list[Push] = []
+    service_a.follow(table, Follower(seat, seat.token_hash or "", pushes.append))
+    assert json.loads(pushes[0].text)["version"] == version
