@@ -2,8 +2,9 @@
 #   make run    creates .venv, installs affray, starts the table server on http://127.0.0.1:8000 (SQLite file affray.db),
 #               opens a demo WitchHammer table and prints the GM page's link and every seat's link (Ctrl-C stops it)
 #   make demo   plays a narrated Combat Nerdified fight in the terminal and verifies its log
-#   make test   creates .venv, installs affray with its dev extras and Debian's Chromium (packages chromium and
-#               chromium-headless-shell, as root, when missing; the tests drive the headless shell, tests/web/browser.py),
+#   make test   creates .venv, installs affray with its dev extras, Debian's Chromium (packages chromium and
+#               chromium-headless-shell, as root, when missing; the tests drive the headless shell, tests/web/browser.py)
+#               and Debian's nginx-light (the proxy of docs/table.md, tests/table/test_proxy.py),
 #               runs ruff, mypy --strict and pytest (every test: the server, PostgreSQL and browser ones included),
 #               on WORKERS processes (default: the machine's cores; --dist worksteal: an idle one takes a busy one's
 #               queued tests, so they finish together)
@@ -32,8 +33,9 @@ PORT ?= 8000
 DEMO_TABLE ?= witchhammer/mill_ambush
 CHROMIUM := /usr/bin/chromium
 CHROMIUM_SHELL := /usr/bin/chromium-headless-shell
+NGINX := /usr/sbin/nginx
 
-.PHONY: run demo test test-quick lint fuzz bench bench-versions mypyc test-mypyc bench-mypyc clean browser screenshots
+.PHONY: run demo test test-quick lint fuzz bench bench-versions mypyc test-mypyc bench-mypyc clean browser proxy screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -70,12 +72,20 @@ browser:
 	  apt-get install -y -qq chromium chromium-headless-shell; \
 	  else echo "The browser tests need Chromium: run 'sudo apt-get install -y chromium chromium-headless-shell'"; fi; }
 
+# Debian's nginx for the test of docs/table.md's proxy (tests/table/test_proxy.py: each table routed to one process);
+# installed when missing and root. The test runs it in the foreground on a free loopback port; the system service the
+# package starts on a machine with systemd (port 80) is stopped and disabled again, since nothing here uses it.
+proxy:
+	@test -x $(NGINX) || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nginx-light && \
+	  { ! command -v systemctl >/dev/null || systemctl disable --now nginx >/dev/null 2>&1 || true; }; \
+	  else echo "The proxy test needs nginx: run 'sudo apt-get install -y nginx-light'"; fi; }
+
 # mypy type-checks on WORKERS processes (mypy 2's --num-workers: a cold check, as on a fresh clone, 17.5 s -> 10 s)
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy --num-workers $(WORKERS)
 
-test: lint browser
+test: lint browser proxy
 	AFFRAY_FAST_SEEDS=$(FAST_SEEDS) $(BIN)/pytest -n $(WORKERS) --dist worksteal -q
 
 test-quick: lint
