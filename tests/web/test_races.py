@@ -134,11 +134,16 @@ def test_a_server_nobody_hears_a_table_on_catches_it_up_at_its_next_use_not_at_e
     held = next(t for t in service_a.held() if t.id == table)
     versions = [_act_through(b, table, tokens) for _ in range(3)]
     assert versions[0] == 1 and versions == sorted(set(versions))
+    # changes that append no record, which A must read from the table's row: a chat line and the GM's pause
+    assert b.post(f"/api/tables/{table}/chat", headers=auth(tokens[1]), json={"text": "Hold the door!"}
+                  ).status_code == 200
+    assert b.post(f"/api/tables/{table}/gm/pause", headers=auth(tokens[0])).status_code == 200
     assert until(lambda: held.behind_store, 30), "server A never heard server B's notices"
-    assert held.version == 0  # nothing read for nobody
+    assert held.version == 0 and not held.chat and not held.paused  # nothing read for nobody
     assert [a.get(f"/api/tables/{table}", headers=auth(token)).json() for token in tokens] == \
         [b.get(f"/api/tables/{table}", headers=auth(token)).json() for token in tokens]
     assert held.version == versions[-1] and not held.behind_store
+    assert held.paused and [line.body["text"] for line in held.chat] == ["Hold the door!"]
 
 
 def test_a_seat_that_connects_to_a_server_a_table_is_behind_on_is_sent_the_table_as_it_is(
