@@ -78,6 +78,16 @@ def server(tmp_path: Path) -> Iterator[Server]:
     served.kill()
 
 
+def new_yard_duel(url: str, seed: int) -> dict[str, Any]:
+    """A WitchHammer yard duel, both fighters people's, opened over HTTP on the server at ``url``: its answer (the
+    table's id and every seat's token)."""
+    answer = httpx.post(f"{url}/api/tables", timeout=30, json={
+        "scenario": "witchhammer/yard_duel", "seed": seed, "controllers": {"bruna": "human", "tomas": "human"}})
+    assert answer.status_code == 201, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
 def call(client: httpx.Client, method: str, url: str, **kwargs: Any) -> httpx.Response | None:
     """One request; None if the server died under it (the test kills it on purpose)."""
     try:

@@ -19,7 +19,7 @@ import httpx2 as httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.table.test_kill9 import Server, free_port
+from tests.table.test_kill9 import Server, free_port, new_yard_duel
 from tests.waiting import wait_for
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "table.md"
@@ -79,7 +79,7 @@ def test_the_documented_proxy_sends_each_table_to_one_process_and_shares_the_tab
                                                                                      tmp_path: Path) -> None:
     created: list[dict[str, Any]] = []
     for _ in range(TABLES_AT_MOST):
-        created.append(_create(proxied))
+        created.append(new_yard_duel(proxied, 5))
         for table in created:
             _play(proxied, table)
         served = _upstreams(tmp_path / "access.log")
@@ -87,14 +87,6 @@ def test_the_documented_proxy_sends_each_table_to_one_process_and_shares_the_tab
             break
     assert {table: len(upstreams) for table, upstreams in served.items()} == {t["table"]: 1 for t in created}
     assert len(set().union(*served.values())) == 2, "every table went to one process"
-
-
-def _create(url: str) -> dict[str, Any]:
-    answer = httpx.post(f"{url}/api/tables", timeout=30, json={
-        "scenario": "witchhammer/yard_duel", "seed": 5, "controllers": {"bruna": "human", "tomas": "human"}})
-    assert answer.status_code == 201, answer.text
-    data: dict[str, Any] = answer.json()
-    return data
 
 
 def _play(url: str, created: dict[str, Any]) -> None:

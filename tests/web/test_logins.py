@@ -10,7 +10,6 @@ import secrets
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx2 as httpx
 import pytest
@@ -18,7 +17,7 @@ from websockets.sync.client import connect
 
 from affray.web.limits import RateLimiter
 from affray.web.logins import ADDRESS_FAILURES, TABLE_FAILURES, FailedLogins
-from tests.table.test_kill9 import Server
+from tests.table.test_kill9 import Server, new_yard_duel
 from tests.web.helpers import auth
 
 
@@ -36,14 +35,6 @@ def client(address: str) -> httpx.Client:
     return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=30)
 
 
-def new_table(server: Server) -> dict[str, Any]:
-    answer = httpx.post(f"{server.url}/api/tables", timeout=30, json={
-        "scenario": "witchhammer/yard_duel", "seed": 3, "controllers": {"bruna": "human", "tomas": "human"}})
-    assert answer.status_code == 201, answer.text
-    data: dict[str, Any] = answer.json()
-    return data
-
-
 def act(http: httpx.Client, server: Server, table: str, token: str) -> int:
     """Read the seat and take its first legal action: the status of the action."""
     state = http.get(f"{server.url}/api/tables/{table}", headers=auth(token))
@@ -54,7 +45,7 @@ def act(http: httpx.Client, server: Server, table: str, token: str) -> int:
 
 
 def test_wrong_tokens_from_one_address_get_429_while_a_valid_seat_there_still_acts(server: Server) -> None:
-    created = new_table(server)
+    created = new_yard_duel(server.url, 3)
     table, seat = created["table"], created["seats"]["bruna"]["token"]
     with client("127.0.0.5") as http:
         codes = [http.get(f"{server.url}/api/tables/{table}", headers=auth(secrets.token_urlsafe(24)))
@@ -72,7 +63,7 @@ def test_wrong_tokens_from_one_address_get_429_while_a_valid_seat_there_still_ac
 
 
 def test_wrong_tokens_over_many_addresses_exhaust_the_tables_budget(server: Server) -> None:
-    created = new_table(server)
+    created = new_yard_duel(server.url, 3)
     table, seat = created["table"], created["seats"]["bruna"]["token"]
     per_address = int(ADDRESS_FAILURES[0]) - 1  # under each address's own limit
     statuses = []
@@ -85,7 +76,7 @@ def test_wrong_tokens_over_many_addresses_exhaust_the_tables_budget(server: Serv
         fresh = [http.get(f"{server.url}/api/tables/{table}", headers=auth("y" * 32)).status_code for _ in range(5)]
         assert 429 in fresh, fresh
         assert act(http, server, table, seat) == 200
-    other = new_table(server)["table"]  # another table's budget is its own
+    other = new_yard_duel(server.url, 3)["table"]  # another table's budget is its own
     with client("127.0.1.201") as http:
         assert http.get(f"{server.url}/api/tables/{other}", headers=auth("y" * 32)).status_code == 401
 
