@@ -197,9 +197,15 @@ def test_a_group_seats_itself_from_the_lobby_and_plays_to_the_end_by_clicking(
             if clicks == 5:  # the story's first entry, marked: a push draws only new and changed entries
                 gm.page.evaluate("document.querySelector('#log ol.log > li.entry:last-child').kept = true")
                 # the phone's player opens a combatant's sheet to read it; the fight goes on around it
-                reading = seats[group.phone].page.locator("#combatants [data-card-of]:has(details)").first
-                sheet_of = reading.get_attribute("data-card-of")
-                reading.locator("details > summary").click()
+                phone = seats[group.phone].page
+                sheet_of = phone.locator("#combatants [data-card-of]:has(details)").first.get_attribute("data-card-of")
+                # that combatant's sheet, named: a push may redraw the cards between reading and clicking, and the
+                # first card with a sheet is then perhaps another (a combatant whose sheet changed)
+                sheet = phone.locator(f'#combatants [data-card-of="{sheet_of}"] details[data-sheet]')
+                for _ in range(3):  # a click that landed as a push moved the cards missed: the player clicks again
+                    sheet.locator("summary").click()
+                    if sheet.get_attribute("open") is not None:  # the click's own render opened it, at once
+                        break
                 # the GM opens one just as a push comes: the push's redraw replaces the sheet before the browser's
                 # toggle event, which then never reaches the page (the element is gone); it must stay open all the same
                 gm_sheet_of = gm.page.evaluate("""() => {
