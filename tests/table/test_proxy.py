@@ -12,6 +12,7 @@ import shutil
 import subprocess
 from collections import defaultdict
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -51,8 +52,8 @@ def proxied(pg_url: str, tmp_path: Path) -> Iterator[str]:
     servers = [Server(pg_url), Server(pg_url)]
     proxy: subprocess.Popen[bytes] | None = None
     try:
-        for server in servers:
-            server.start()
+        with ThreadPoolExecutor(2) as starting:  # both at once: each start waits for its server's first answer
+            list(starting.map(Server.start, servers))
         port = free_port()
         (tmp_path / "nginx.conf").write_text(proxy_config([s.port for s in servers], port, tmp_path))
         stderr = tmp_path / "nginx.stderr"
