@@ -277,8 +277,7 @@ def test_a_process_re_reads_a_table_s_row_for_another_process_s_change_only(pg_s
     """Two processes on PostgreSQL (two services here). A notice says which Store sent it, so a process reads a
     table's row, chat and seats back only after another process's change that appended nothing (a pause); its own
     action and its own pause it already holds. Before, every action's own notice cost its process three queries."""
-    from affray.table import restore
-    from affray.table import service as service_module
+    from affray.table import notices, restore
 
     reads: list[str] = []  # the Store (by origin) of every re-read of a row, in order
     read = threading.Condition()
@@ -290,7 +289,7 @@ def test_a_process_re_reads_a_table_s_row_for_another_process_s_change_only(pg_s
             reads.append(store.notices.origin)
             read.notify_all()
 
-    monkeypatch.setattr(service_module, "refresh_from_row", counted)
+    monkeypatch.setattr(notices, "refresh_from_row", counted)
     with Store(pg_url) as store_a, Store(pg_url) as store_b:
         a, b = TableService(store_a, policy_pause=0), TableService(store_b, policy_pause=0)
         a_origin, b_origin = store_a.notices.origin, store_b.notices.origin

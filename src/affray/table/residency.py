@@ -52,25 +52,17 @@ def load_timed(service: TableService) -> None:
 def idle(service: TableService, table: Table, now: float) -> bool:
     """Whether ``table`` may leave memory (see the module docstring). Under the service's ``_tables_lock``."""
     assert service.idle_evict is not None
-    return (now - table.used >= service.idle_evict and not service.audience.hears(table.id)
-            and table.policy_due == -1 and not counting_down(table))
+    return now - table.used >= service.idle_evict and unused(service, table)
 
 
-def may_lag(service: TableService, table: Table) -> bool:
-    """Whether ``table`` may fall behind other processes' changes until its next use: nothing here hears it (no
-    connection, no long-poll), no policy move is scheduled here and no countdown runs here. Under ``table.lock``;
-    takes the service's ``_tables_lock``.
-
-    Behind a proxy that routes each table to one process, the others still hold the tables they created or served
-    once; keeping those current cost a read of the new records at every change, for nobody. Policy seats need no
-    copy kept current: the process that appends a record schedules the policy move after it (its copy is current),
-    and one that catches up schedules any move due (:meth:`~affray.table.service.TableService.keep_up`)."""
-    with service._tables_lock:
-        heard = service.audience.hears(table.id)
-    return not heard and table.policy_due == -1 and not counting_down(table)
+def unused(service: TableService, table: Table) -> bool:
+    """Nothing here needs ``table`` now: no connection or long-poll hears it, no policy move is scheduled for it and
+    no countdown runs on it. What lets an idle table leave memory, and a table another process changes wait until
+    its next use (:func:`affray.table.notices.may_lag`). Under the service's ``_tables_lock``."""
+    return not service.audience.hears(table.id) and table.policy_due == -1 and not _counting_down(table)
 
 
-def counting_down(table: Table) -> bool:
+def _counting_down(table: Table) -> bool:
     """Whether a GM countdown runs on ``table`` (the table must stay in memory and current for it to run out)."""
     return isinstance(table.config.get("timer"), dict) and not table.over
 

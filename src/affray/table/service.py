@@ -9,12 +9,12 @@ memory"), creates tables, checks tokens, takes actions, plays policy seats after
 lock, the record is appended to the store (the database's unique (table, seq) decides races: a lost race is rolled
 back and answered ``stale_version``), and only then is the action acknowledged. The store's change notices (one code
 path for SQLite and PostgreSQL) wake subscribers, long-polls and the policy worker, and bring a table up to date with
-records other processes appended; a table nothing here hears (:func:`~affray.table.residency.may_lag`) is only marked
-behind and catches up on its next use (:meth:`TableService.keep_up`).
+records other processes appended (:mod:`affray.table.notices`; a table nothing here hears waits until its next use).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -29,7 +29,7 @@ from affray.core.engine import Action, Rejected
 from affray.core.json import JsonObject
 from affray.core.memo import TableStatic
 from affray.store import Store, StoreError
-from affray.table import residency
+from affray.table import notices, residency
 from affray.table.audience import Audience
 from affray.table.errors import CONFLICT, NOT_FOUND, UNAUTHORIZED, UNAVAILABLE, Refusal, refused_step
 from affray.table.hooks import ServiceHooks
@@ -37,8 +37,6 @@ from affray.table.live import Answer, SeatInfo, Table, seat_message
 from affray.table.restore import (
     TableDamaged,
     build_table,
-    catch_up,
-    refresh_from_row,
     refresh_seats,
     reload,
     to_store,
@@ -83,7 +81,8 @@ class TableService:
         self.idle_evict = idle_evict or None
         self._snapshotting: set[str] = set()  # tables whose snapshot job is scheduled
         self.worker = Worker()
-        self._listener = store.listen(self._on_notice, on_reconnect=self._on_reconnect)
+        self._listener = store.listen(functools.partial(notices.heard, self),
+                                      on_reconnect=functools.partial(notices.reconnected, self))
         residency.start(self)
 
     def close(self) -> None:
@@ -121,13 +120,8 @@ class TableService:
 
     def keep_up(self, table: Table) -> None:
         """Bring ``table`` up to the store if other processes changed it while nothing here heard it
-        (:meth:`_on_notice`), and schedule the policy move then due; nothing for a current one."""
-        with table.lock:
-            if not table.behind_store:
-                return
-            table.behind_store = False
-            self._catch_up(table, 1 << 62, own=False, reread=True)
-        self._schedule_policy(table)
+        (:func:`affray.table.notices.keep_up`); nothing for a current one."""
+        notices.keep_up(self, table)
 
     def follow(self, table: Table, follower: Follower) -> None:
         """:meth:`Audience.follow` on a current copy: caught up and followed under the table's lock, so that no
@@ -327,44 +321,6 @@ class TableService:
         table = self._tables.get(table_id)
         if table is not None:
             table.used = time.monotonic()
-
-    def _on_notice(self, table_id: str, version: int, own: bool, reread: bool = False) -> None:
-        """A change notice: catch up with records appended elsewhere; on PostgreSQL another process's notice that
-        appended nothing (or ``reread``) also re-reads the table's row and seats (pause, end, a replaced token).
-
-        A notice this process sent (``own``: its own action, pause, chat line) re-reads nothing: the change is
-        already in memory. Reading the row, the chat and the seats back after every action of its own cost a
-        PostgreSQL server three queries an action (docs/performance.md, "What an action costs")."""
-        with self._tables_lock:
-            table = self._tables.get(table_id)
-        if table is None:
-            return
-        with table.lock:
-            if not own and residency.may_lag(self, table):
-                table.behind_store = True  # caught up on its next use (keep_up): nobody here needs it before
-                return
-            self._catch_up(table, version, own, reread)
-            table.changed.notify_all()
-        self._schedule_policy(table)
-        self.changed(table)
-
-    def _catch_up(self, table: Table, version: int, own: bool, reread: bool) -> None:
-        """:meth:`_on_notice`'s reading, under ``table.lock``."""
-        try:
-            newer = version > table.version
-            if newer:
-                catch_up(self.store, table)
-            if self.store.is_postgres and (reread or not (newer or own)):
-                refresh_from_row(self.store, table)
-        except Exception:
-            log.exception("table %s: catching up failed; reloading", table.id)
-            self._reload(table)
-
-    def _on_reconnect(self) -> None:
-        """The listener was cut off: any notice since may be lost, so every table catches up and re-reads its row
-        and seats (a token replaced meanwhile by another process must stop opening its seat here too)."""
-        for table_id in self.loaded():
-            self._on_notice(table_id, 1 << 62, own=False, reread=True)
 
     def changed(self, table: Table) -> None:
         """Push the change to every follower of ``table`` and wake every subscriber (:mod:`affray.table.audience`)."""
