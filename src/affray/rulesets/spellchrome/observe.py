@@ -133,7 +133,8 @@ class FighterSeen:
 
 
 class _Seen:
-    """A seat's windows on every combatant of one state, in order and by id."""
+    """A seat's windows on every combatant of one state, in order and by id, and (:meth:`foes_of`) those of another
+    side than a combatant's."""
 
     __slots__ = ("all", "by_id", "foes", "state", "viewer")
 
@@ -142,13 +143,20 @@ class _Seen:
         combatants = state.combatants
         made = [FighterSeen(c, controlled(viewer, a)) for a, c in combatants.items()]
         self.all = tuple(made)
-        self.by_id: Mapping[str, FighterSeen] = MappingProxyType(dict(zip(combatants, made, strict=True)))
-        # Per combatant, those of other sides, in order (sides do not change in a fight); read off the state, not
-        # through the windows' properties (every fight makes one of these per seat).
-        sides = [c.side for c in combatants.values()]
-        self.foes: dict[str, tuple[FighterSeen, ...]] = {
-            a: tuple([f for f, other in zip(made, sides, strict=True) if other != side])
-            for a, side in zip(combatants, sides, strict=True)}
+        self.by_id: Mapping[str, FighterSeen] = MappingProxyType(dict(zip(combatants, made)))
+        # Per combatant, those of other sides, made when first asked: a seat mostly observes for one combatant, and
+        # a simulation makes these windows for every seat of every fight (all of them at once took 3/4 of the time).
+        self.foes: dict[str, tuple[FighterSeen, ...]] = {}
+
+    def foes_of(self, actor: str) -> tuple[FighterSeen, ...]:
+        """The windows on those of another side than ``actor``'s, in order (sides do not change in a fight); read
+        off the state, not through the windows' properties."""
+        found = self.foes.get(actor)
+        if found is None:
+            side = self.state.combatants[actor].side
+            found = self.foes[actor] = tuple([f for f, c in zip(self.all, self.state.combatants.values())
+                                              if c.side != side])
+        return found
 
 
 class SpellchromeObservation(StateObservation[SpellchromeState]):
@@ -232,7 +240,11 @@ class SpellchromeObservation(StateObservation[SpellchromeState]):
     @property
     def foes(self) -> tuple[FighterSeen, ...]:
         """Every combatant of another side than the actor's, in the match's order, whether able or not."""
-        return (self._seen or self._fighters()).foes[self._actor]
+        seen = self._seen or self._fighters()
+        try:
+            return seen.foes[self._actor]  # made at the seat's first decision for this actor
+        except KeyError:
+            return seen.foes_of(self._actor)
 
     @property
     def me(self) -> FighterSeen:
