@@ -118,6 +118,21 @@ def test_sc06_sc08_magical_healing_stabilises_and_never_passes_max() -> None:
     assert who(match, "a2").hp == 20  # 15 + 9 capped at the max of 20
 
 
+def test_sc02_sc06_a_dying_ally_healed_to_1_hp_or_more_acts_again() -> None:
+    """SC-06 then SC-02: Swift Healing of 4 lifts a character at −2 HP to 2 HP, so it is able again and takes its turn
+    next round (its kept ``able`` flag follows the healing, Combatant.settle)."""
+    healer = {"spells": {"swift_healing": 3}}
+    match = build(OPEN, {"left": [fighter("a", (0, 0), hp=-2), fighter("a2", (1, 1), hp=15, **healer)],
+                         "right": [fighter("b", (7, 3))]}, dice=[20, 10, 1, 2])
+    assert window(match) == ("turn", ("a2",)) and not who(match, "a").able  # a, dying, rolled 2 and lost its turn
+    act(match, "a2", {"type": "cast", "spell": "swift_healing", "target": "a"}, 3)
+    assert (who(match, "a").hp, who(match, "a").status, who(match, "a").able) == (2, "normal", True)
+    act(match, "a2", {"type": "end_turn"})
+    act(match, "b", {"type": "end_turn"})
+    assert window(match) == ("turn", ("a",))
+    assert match.ruleset.invariants(match.state) == []
+
+
 def test_sc07_ex_hp_absorbs_blows_but_not_steal_life() -> None:
     """SC-07/SC-B6: a sword blow goes through damage reduction 2 and EX-HP 10 first; Steal Life ignores the
     EX-HP but not the damage reduction (SC-07: the armour's other protective qualities keep working)."""

@@ -287,6 +287,7 @@ def check_give_up(state: SpellchromeState, c: Combatant, turn: Turn, action: Act
 
     def apply(rng: RNG, events: Events) -> None:
         c.surrendered = True
+        c.settle()
         events.append(StatusChanged(c.id, "surrendered", "gave up the fight (SC-02)"))
         events.append(Defeated(c.id, "gave up"))
         check_outcome(state, events)

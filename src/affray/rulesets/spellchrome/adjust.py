@@ -75,6 +75,7 @@ class SpellchromeAdjuster:
             place(state, c, (change.value[0], change.value[1]))
         elif change.field == "out":
             was, c.out = c.out, bool(change.value)
+            c.settle()
         else:
             was = c.status
             _set_status(c, change)
@@ -190,6 +191,7 @@ def set_hp(state: SpellchromeState, c: Combatant, hp: int) -> None:
     (SC-B3); at 0 HP or more nobody is stable any more (as healing does, :func:`.health.restore`)."""
     dying = c.hp_state == "dying"
     c.hp = hp
+    c.settle()
     if hp >= 0:
         c.stable = False
     if c.hp_state == "dying" and not dying:
@@ -214,6 +216,7 @@ def _set_status(c: Combatant, change: Change) -> None:
         c.knocked_out = on and c.hp >= 1
     else:
         c.surrendered = on
+    c.settle()
 
 
 def _release(state: SpellchromeState, rng: RNG, journal: Journal) -> None:
@@ -252,7 +255,7 @@ def able_before(c: Combatant, changes: Sequence[Mapping[str, Json]]) -> bool:
         elif "status" in change or "remove_status" in change:
             name = maybe_text(change, "status") or text(change, "remove_status")
             setattr(was, _FLAGS[name], "remove_status" in change or change["was"] == name)
-    return was.able
+    return was.able_now()
 
 
 ADJUSTER = SpellchromeAdjuster()

@@ -132,6 +132,7 @@ def knockout(state: SpellchromeState, rng: RNG, attacker: Combatant, target: Com
     if allow_save and saving_throw(rng, target, "fortitude", KNOCKOUT_SAVE_DC, events, "Fortitude save vs knockout"):
         return None
     target.knocked_out = True
+    target.settle()
     events.append(StatusChanged(target.id, "unconscious", "knocked out (SC-10)"))
     return None
 
@@ -154,4 +155,5 @@ def wake(c: Combatant, events: Events) -> None:
     """The GM decides how long a knockout lasts (SC-10); this ends it."""
     if c.knocked_out:
         c.knocked_out = False
+        c.settle()
         events.append(StatusChanged(c.id, c.status, "comes round"))

@@ -43,6 +43,7 @@ def deal_damage(state: SpellchromeState, target: Combatant, amount: int, events:
         if target.hp <= -30:  # SC-B4 switched off: the blow stops at the edge of death
             target.hp = -29
         target.stable = True
+    target.settle()
     if loud(events):
         events.append(Damaged(target.id, amount, result.reduced, result.absorbed, result.to_hp, target.hp,
                               target.ex_hp, target.status))
@@ -72,6 +73,7 @@ def restore(state: SpellchromeState, actor: str, target: Combatant, amount: int,
     if magical and amount >= 1 and target.hp < 0:
         target.stable = True
     target.hp = heal(target.hp, target.max_hp, amount)
+    target.settle()
     if target.hp >= 0:
         target.stable = False
     events.append(Healed(actor, target.id, amount, target.hp, how))
@@ -110,6 +112,7 @@ def dying_losses(state: SpellchromeState, rng: RNG, events: Events) -> None:
             continue
         loss = roll(rng, c.id, "dying (1d4 lost)", DYING_LOSS_DIE, 0, events)
         c.hp, now = dying_step(c.hp, loss)
+        c.settle()
         events.append(Damaged(c.id, loss, 0, 0, loss, c.hp, c.ex_hp, c.status))
         if now == "dead":
             events.append(StatusChanged(c.id, "dead", "bled out at −30 HP or below (SC-04, SC-B4)"))

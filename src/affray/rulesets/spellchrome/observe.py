@@ -143,7 +143,7 @@ class _Seen:
         combatants = state.combatants
         made = [FighterSeen(c, controlled(viewer, a)) for a, c in combatants.items()]
         self.all = tuple(made)
-        self.by_id: Mapping[str, FighterSeen] = MappingProxyType(dict(zip(combatants, made)))
+        self.by_id: Mapping[str, FighterSeen] = MappingProxyType(dict(zip(combatants, made, strict=True)))
         # Per combatant, those of other sides, made when first asked: a seat mostly observes for one combatant, and
         # a simulation makes these windows for every seat of every fight (all of them at once took 3/4 of the time).
         self.foes: dict[str, tuple[FighterSeen, ...]] = {}
@@ -154,7 +154,7 @@ class _Seen:
         found = self.foes.get(actor)
         if found is None:
             side = self.state.combatants[actor].side
-            found = self.foes[actor] = tuple([f for f, c in zip(self.all, self.state.combatants.values())
+            found = self.foes[actor] = tuple([f for f, c in zip(self.all, self.state.combatants.values(), strict=True)
                                               if c.side != side])
         return found
 

@@ -191,7 +191,8 @@ class SpellchromeRuleset:
 
     def invariants(self, state: SpellchromeState) -> list[str]:
         """What must hold after every step (the conformance suite's hook): SC-24 occupancy, HP and EX-HP in
-        bounds, one attack of opportunity at most (SC-26)."""
+        bounds, one attack of opportunity at most (SC-26), and each combatant's kept ``able`` flag true to its HP and
+        statuses (:meth:`~.state.Combatant.settle`)."""
         problems: list[str] = []
         standing: dict[tuple[int, int], str] = {}
         moving = state.motion.actor if state.motion is not None else None
@@ -201,6 +202,9 @@ class SpellchromeRuleset:
             if c.hp > c.max_hp or not 0 <= c.ex_hp <= c.ex_hp_max or not 0 <= c.aoo_left <= 1:
                 problems.append(f"{c.id} has HP {c.hp}/{c.max_hp}, EX-HP {c.ex_hp}/{c.ex_hp_max}, "
                                 f"{c.aoo_left} attacks of opportunity")
+            if c.able != c.able_now():
+                problems.append(f"{c.id} is {'' if c.able else 'not '}marked able at HP {c.hp} as {c.status}: a change "
+                                f"of its HP or statuses was not settled")
             if c.able and c.id != moving:  # a mover may pause on an ally's square for an AoO decision
                 if c.pos in standing:
                     problems.append(f"{c.id} and {standing[c.pos]} both stand on {list(c.pos)} (SC-24)")

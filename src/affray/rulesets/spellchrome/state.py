@@ -3,6 +3,11 @@
 A combatant's hit-point state is derived from its HP (SC-02..SC-05) plus flags: ``stable`` (a dying character that
 stopped losing HP, SC-06), ``surrendered`` (an NPC that gave up, SC-02), ``knocked_out`` (SC-10) and ``out`` (taken out
 of the fight by a GM ruling: no turns, no blows, off the board for occupancy and threats).
+
+Whether a combatant can act (``Combatant.able``) is kept, not worked out at every read: the rules ask it about eight
+times per decision, and a property's call was 5% of a simulated fight. Whoever changes HP, ``surrendered``,
+``knocked_out``, ``out`` or the Constitution score calls ``Combatant.settle()``; the ruleset's ``invariants`` (run
+after every step by the conformance suite and after every GM ruling) checks that it was.
 """
 
 from __future__ import annotations
@@ -108,6 +113,22 @@ class Combatant:
     out: bool = False  # taken out of the fight by a GM ruling (docs/spellchrome.md, "GM rulings")
     dealt: int = 0  # HP and EX-HP taken off others (simulation reports)
     taken: int = 0
+    #: Can act: HP ≥ 1 and still in the fight (SC-02, SC-03; not taken out by the GM). Kept by :meth:`settle` (see
+    #: the module docstring); derived, so neither compared nor shown.
+    able: bool = field(default=False, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.settle()
+
+    def able_now(self) -> bool:
+        """Whether it can act, worked out from HP, the flags and the Constitution score (SC-02, SC-03, SC-05)."""
+        return (self.hp >= 1 and not (self.surrendered or self.knocked_out or self.out)
+                and self.abilities["constitution"] > 0)
+
+    def settle(self) -> None:
+        """Bring :attr:`able` up to date: call it after changing HP, ``surrendered``, ``knocked_out``, ``out`` or
+        the Constitution score."""
+        self.able = self.able_now()
 
     @property
     def hp_state(self) -> HpState:
@@ -126,12 +147,6 @@ class Combatant:
         if state == "normal" and self.surrendered:
             return "surrendered"
         return state
-
-    @property
-    def able(self) -> bool:
-        """Can act: HP ≥ 1 and still in the fight (SC-02, SC-03; not taken out by the GM)."""
-        return (self.hp >= 1 and not (self.surrendered or self.knocked_out or self.out)
-                and self.abilities["constitution"] > 0)
 
     @property
     def helpless(self) -> bool:
