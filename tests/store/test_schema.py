@@ -3,6 +3,7 @@ foreign database is refused with one sentence; SQLite is opened WAL, FULL sync, 
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import sqlite3
 import stat
@@ -133,7 +134,7 @@ def test_sqlite_is_wal_full_sync_with_foreign_keys_and_owner_only(tmp_path: Path
             assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar_one() == 1
         for name in ("affray.db", "affray.db-wal"):
             assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600, name
-    with sqlite3.connect(path) as raw:
+    with contextlib.closing(sqlite3.connect(path)) as raw:  # a sqlite3 connection's own with-block does not close it
         assert raw.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
 
