@@ -112,6 +112,8 @@ def test_sc20_mult_and_sc18_dirs_price_tumbling_and_straighten_runs() -> None:
     assert set(run.cost) == {(x, y) for x in range(6) for y in range(6) if y <= x}
     assert run.path_to((3, 1)) == [(1, 0), (2, 0), (3, 1)]  # ties settle in (x, y) order: deterministic
 
+    with pytest.raises(ValueError, match="cost multiplier is 1 or more, not 0"):
+        reachable(grid, (0, 0), 6, mult=0)  # a free step would let a cost level grow while it is settled
 
 def test_neighbour_links_are_built_once_per_map() -> None:
     """Equal maps share one compiled set of links; walls and the edge are left out."""
