@@ -13,23 +13,31 @@ Goals (docs/performance.md, "The simulation fast path" and "Faster party fights"
 WitchHammer >= 3x and at least 1,100 fights per CPU second, Spellchrome >= 3x.
 
 The goals are against the full engine of a given day, not this tree's (which may have got faster too):
-``--baseline CHECKOUT`` (a directory: that tree's ``src`` on ``PYTHONPATH`` under this interpreter) or
+``--baseline CHECKOUT`` (a directory: that tree's ``src`` on ``PYTHONPATH`` under this interpreter),
 ``--baseline PYTHON`` (another checkout's interpreter, with this process's ``PYTHONPATH`` removed so it imports its
-own tree) measures that tree's full engine in a subprocess, alternating with this tree's fast path, both in CPU
-time, and prints that ratio against the goal as well. ``--runs N`` repeats everything N times and prints each
-figure's median and spread (min-max). The load average is printed with the figures.
+own tree) or ``--baseline COMMIT`` (a commit of this repository: its ``src`` and ``examples`` put in a temporary
+folder with ``git archive``, then as a directory) measures that tree's full engine in a subprocess, alternating with
+this tree's fast path, both in CPU time, and prints that ratio against the goal as well. ``make bench`` gives the
+commit the party fights' goals were set against (``FAST_BASELINE``: eced352, the issue's "today's full engine").
+``--runs N`` repeats everything N times and prints each figure's median and spread (min-max). The load average is
+printed with the figures.
 
-Run: ``.venv/bin/python bench/bench_fast.py [--seconds S] [--runs N] [--only hud,warp,...] [--baseline DIR|PYTHON]``.
+Run: ``.venv/bin/python bench/bench_fast.py [--seconds S] [--runs N] [--only hud,warp,...]
+[--baseline DIR|PYTHON|COMMIT]``.
 Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import statistics
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -127,6 +135,25 @@ print(count / (time.process_time() - start))
 """
 
 
+def baseline_tree(baseline: str, stack: contextlib.ExitStack) -> str:
+    """``--baseline`` as given (a directory or an interpreter), or for a commit of this repository that commit's
+    ``src`` and ``examples``, written into a temporary folder that ``stack`` removes."""
+    if Path(baseline).exists():
+        return baseline
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{baseline}^{{commit}}"], cwd=ROOT,
+                                capture_output=True, text=True, check=True).stdout.strip()
+        archive = subprocess.run(["git", "archive", commit, "src", "examples"], cwd=ROOT, capture_output=True,
+                                 check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        raise SystemExit(f"--baseline {baseline}: not a folder, not an interpreter, and not a commit of this "
+                         f"repository (a copy without its git history has none)") from None
+    folder = stack.enter_context(tempfile.TemporaryDirectory(prefix=f"affray-baseline-{commit[:7]}-"))
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    return folder
+
+
 def baseline_command(baseline: str) -> tuple[list[str], dict[str, str], Path]:
     """How to run the baseline tree: a checkout directory (its ``src`` first on ``PYTHONPATH``, this interpreter)
     or another checkout's interpreter (without this process's ``PYTHONPATH``, which would import this tree)."""
@@ -186,9 +213,17 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0, help="CPU seconds per path per scenario")
     parser.add_argument("--runs", type=int, default=1, help="repeat N times: median and spread of each figure")
     parser.add_argument("--only", default=",".join(SCENARIOS), help="comma-separated: " + ",".join(SCENARIOS))
-    parser.add_argument("--baseline", help="another checkout (a directory) or its Python: its full engine against "
-                                           "this fast path")
+    parser.add_argument("--baseline", help="another checkout (a directory), its Python, or a commit of this "
+                                           "repository: its full engine against this fast path")
     args = parser.parse_args()
+    with contextlib.ExitStack() as stack:
+        if args.baseline:
+            args.baseline = baseline_tree(args.baseline, stack)
+        measure(args)
+
+
+def measure(args: argparse.Namespace) -> None:
+    """The figures of :func:`main`'s arguments (``args.baseline``: a directory or an interpreter, if any)."""
     print(f"load average at the start: {' '.join(f'{v:.2f}' for v in os.getloadavg())}; "
           f"fights per CPU second, {args.runs} run(s) of {args.seconds:g} s per path")
     print(f"{'scenario':42} {'full':>10} {'fast':>10} {'ratio':>7} {'goal':>14} {'loop':>10} {'fast/loop':>9}")
