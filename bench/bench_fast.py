@@ -150,7 +150,10 @@ def baseline_tree(baseline: str, stack: contextlib.ExitStack) -> str:
                          f"repository (a copy without its git history has none)") from None
     folder = stack.enter_context(tempfile.TemporaryDirectory(prefix=f"affray-baseline-{commit[:7]}-"))
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(folder, filter="data")
+        if hasattr(tarfile, "data_filter"):  # Python 3.11.4 and later
+            tar.extractall(folder, filter="data")
+        else:  # this repository's own archive
+            tar.extractall(folder)
     return folder
 
 
