@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from affray.store import Store
 from affray.table import TableService
 from affray.table.feed import Follower, Push
+from affray.table.live import Table
 from affray.web.app import create_app
 from affray.web.limits import RateLimiter
 from tests.waiting import until
@@ -122,16 +123,22 @@ def _act_through(client: TestClient, table: str, tokens: list[str]) -> int:
     return int(answer.json()["version"])
 
 
+def _created_on(service: TableService, client: TestClient) -> tuple[str, list[str], Table]:
+    """A table of people only, created through ``client`` (so ``service`` holds it, and nobody hears it there): its
+    id, the GM's and two players' tokens, and ``service``'s copy."""
+    created = create(client, seed=3, controllers=EVERYONE_HUMAN)
+    table = created["table"]
+    tokens = [created["gm"]["token"], *(created["seats"][seat]["token"] for seat in ("ilse", "tomas"))]
+    return table, tokens, next(t for t in service.held() if t.id == table)
+
+
 def test_a_server_nobody_hears_a_table_on_catches_it_up_at_its_next_use_not_at_every_change(
         two_pg_servers: list[tuple[TableService, TestClient]]) -> None:
     """docs/table.md, "Several processes": behind a proxy that routes each table to one process, the process that
     created a table keeps it in memory while the other serves it. It reads none of the other's records as they come
     (nobody hears the table there); its next request catches up and answers exactly what the other one does."""
     (service_a, a), (_, b) = two_pg_servers
-    created = create(a, seed=3, controllers=EVERYONE_HUMAN)  # A created it: A holds it, and nobody hears it on A
-    table = created["table"]
-    tokens = [created["gm"]["token"], *(created["seats"][seat]["token"] for seat in ("ilse", "tomas"))]
-    held = next(t for t in service_a.held() if t.id == table)
+    table, tokens, held = _created_on(service_a, a)  # A created it: A holds it, and nobody hears it on A
     versions = [_act_through(b, table, tokens) for _ in range(3)]
     assert versions[0] == 1 and versions == sorted(set(versions))
     # changes that append no record, which A must read from the table's row: a chat line and the GM's pause
@@ -151,10 +158,7 @@ def test_a_seat_that_connects_to_a_server_a_table_is_behind_on_is_sent_the_table
     """The same, through a WebSocket: its first message is the current one, and the actions after it (taken through
     the other server) are pushed to it, since the table is now heard there."""
     (service_a, a), (_, b) = two_pg_servers
-    created = create(a, seed=3, controllers=EVERYONE_HUMAN)
-    table = created["table"]
-    tokens = [created["gm"]["token"], *(created["seats"][seat]["token"] for seat in ("ilse", "tomas"))]
-    held = next(t for t in service_a.held() if t.id == table)
+    table, tokens, held = _created_on(service_a, a)
     _act_through(b, table, tokens)
     assert until(lambda: held.behind_store, 30)
     with a.websocket_connect(f"/api/tables/{table}/ws?token={tokens[2]}") as ws:
@@ -197,9 +201,7 @@ def test_following_a_table_that_is_behind_first_sends_it_as_the_store_has_it(
     checked (the table then current) and before its follow (nobody hearing yet) left the table behind; the first
     push is still the table at the store's version."""
     (service_a, a), (_, b) = two_pg_servers
-    created = create(a, seed=3, controllers=EVERYONE_HUMAN)
-    table_id = created["table"]
-    tokens = [created["gm"]["token"], *(created["seats"][seat]["token"] for seat in ("ilse", "tomas"))]
+    table_id, tokens, _ = _created_on(service_a, a)
     table, seat = service_a.authenticate(table_id, tokens[2])  # checked while current (version 0)
     version = _act_through(b, table_id, tokens)  # then the other server's change, heard by nobody here
     assert until(lambda: table.behind_store, 30)
