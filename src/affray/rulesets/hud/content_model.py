@@ -120,7 +120,9 @@ class HudCombatant(CombatantBase):
 
 class HudScenario(ScenarioBase):
     ruleset: Literal["hud"]
-    mode: Literal["free_form", "simplified", "nerdified"] = "nerdified"
+    mode: Literal["free_form", "simplified", "nerdified"] = Field(
+        default="free_form", description="free_form (the sim's default, WL-00, WL-B16: a scene that names no mode), "
+        "simplified (Dice Simplified, WL-04..WL-07) or nerdified (Combat Nerdified, WL-08..WL-22)")
     first: str | None = Field(default=None, description="who attacks first by the scene's logic (WL-05)")
     sides: list[Side[HudCombatant]]  # at least two: ScenarioBase checks it
 

@@ -4,7 +4,7 @@ A plan is the ordered list of a combatant's actions for the round (WL-10), decla
 the lowest initiative up (WL-09). Costs: attack, defense, rearm, pick up and a complex activity take 1
 action; a charge takes 2 (WL-18); a draw takes 0 or 1 (WL-20); the free 10 m move (``close``) takes none
 (WL-10); an emergency rearm drops every weapon in hand for free but pays the draw's cost, and a pick-up with full
-hands sheathes what must make room (WL-19, WL-20, ruling WL-B15 in ``docs/hud.md``, option
+hands sheathes what must make room (WL-19, WL-20, ruling WL-B15, option
 ``emergency_rearm_draw_cost``). The costs must add up to the combatant's actions for the round, plus one with
 an additional action (WL-17, WL-B6). Distance is real (WL-B13): ``close`` reaches a near foe only, a charge is
 how a far foe is reached, and a charge on a foe one is engaged with is refused.

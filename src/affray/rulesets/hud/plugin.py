@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 PLUGIN: Plugin[HudState, HudSetup] = Plugin(
     name="hud", title="Sim HuD: Free Form, Dice Simplified, Combat Nerdified",
+    rules_version="2",
     rules=part("affray.rulesets.hud.ruleset", "HudRuleset", build=True),
     policies=part("affray.rulesets.hud.policies", "POLICIES"),
     hints=part("affray.rulesets.hud.hints", "hints"),

@@ -1,7 +1,8 @@
 """The Sim HuD ruleset: Free Form, Dice Simplified and Combat Nerdified behind the ruleset contract.
 
-Rules: WL-00..WL-22 and the rulings WL-B1..WL-B13 (``rules/hud.md``). The HuD declares everything in
-the open, so every seat sees the same view; only the pending choices differ.
+Rules: WL-00..WL-22 and the rulings WL-B1..WL-B16 (``rules/hud.md``); a scene that names no mode is Free Form
+(WL-B16, the scenario's default). The HuD declares everything in the open, so every seat sees the same view; only
+the pending choices differ.
 """
 
 from __future__ import annotations
