@@ -91,3 +91,12 @@ def test_duel_json_names_its_model() -> None:
     data = json.loads(result.stdout)
     assert 0 < data["outcomes"]["theo"]["value"] < 1 and "steady" in data["model"]
     assert abs(sum(v["value"] for v in data["outcomes"].values()) - 1) < 1e-12
+
+
+@pytest.mark.parametrize("damage", ["0d6", "1d8+0d6"])
+def test_odds_spellchrome_attack_damage_of_zero_dice_is_refused(damage: str) -> None:
+    """The user's step: ``affray odds spellchrome attack --damage 0d6``. It used to be answered as a damage of 0
+    on every hit; a term of no dice is refused with a sentence naming the notation, exit 2."""
+    result = affray("spellchrome", "attack", "--bonus", "3", "--defense", "12", "--damage", damage)
+    assert result.returncode == 2 and "Traceback" not in result.stderr and result.stdout == ""
+    assert f"'{damage}' is not dice notation: '0d6' rolls no dice" in result.stderr

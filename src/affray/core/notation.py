@@ -7,7 +7,9 @@ Grammar (whitespace ignored, case-insensitive)::
     dice   := [count] "d" sides [("kh"|"kl") keep]
 
 ``Nb`` adds N bonus dice and ``Np`` N penalty dice (WaRP, Rules: WR-02, WR-B2); they need exactly one
-dice group without keep, and are written with a plus sign. A bad expression raises
+dice group without keep, and are written with a plus sign. Every term with dice has at least one: ``0d6``, ``+0b``
+and ``4d6kh0`` are refused (a pool of no dice totals 0 whatever is rolled, which is a typo, never a roll). A bad
+expression raises
 :class:`NotationError` whose message says what was expected, suitable for a person.
 """
 
@@ -58,14 +60,23 @@ def _fail(text: str, detail: str) -> NotationError:
 def _group(text: str, m: re.Match[str], sign: int) -> DiceGroup:
     count = int(m["count"]) if m["count"] else 1
     sides = int(m["sides"])
+    if count == 0:
+        raise _fail(text, f"'{_term(m)}' rolls no dice (a dice term rolls at least 1 die)")
     if not 1 <= sides <= MAX_SIDES:
         raise _fail(text, f"a die needs between 1 and {MAX_SIDES} sides")
     if count > MAX_DICE:
         raise _fail(text, f"at most {MAX_DICE} dice in a group")
     keep = int(m["keepn"]) if m["keep"] else None
+    if keep == 0:
+        raise _fail(text, f"'{_term(m)}' keeps no dice (keep at least 1)")
     if keep is not None and keep > count:
         raise _fail(text, f"cannot keep {keep} of {count} dice")
     return DiceGroup(count, sides, keep, m["keep"] == "kl", sign)
+
+
+def _term(m: re.Match[str]) -> str:
+    """The term ``m`` matched, without its sign (as the person wrote it, lower-cased)."""
+    return m.group(0).lstrip("+-")
 
 
 def parse(text: str) -> DiceExpr:
@@ -89,6 +100,8 @@ def parse(text: str) -> DiceExpr:
         elif m["bp"]:
             if sign < 0:
                 raise _fail(text, "bonus and penalty dice are written with a plus sign (+1b, +2p)")
+            if int(m["num"]) == 0:
+                raise _fail(text, f"'{_term(m)}' adds no dice (at least +1{m['bp']})")
             if m["bp"] == "b":
                 bonus += int(m["num"])
             else:
