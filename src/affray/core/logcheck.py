@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import TypedDict, TypeGuard
 
 from affray.core.json import JsonObject
+from affray.core.records import ACTION, RULING, UNDO
 
 FORMAT = "affray-match"
 # 3: seal salts from their own stream (so a quiet fight draws the same dice); 2: records (actions and undo
@@ -62,12 +63,16 @@ _TOP: dict[str, tuple[Check, str, bool]] = {
     "setup_events": (_events, "a list of events (objects with a 'type')", False),
     "outcome": (lambda v: v is None or isinstance(v, dict), "null or an object {winner, reason}", False),
 }
+#: The kinds of record a log holds (core/records.py): the kinds a table's store keeps too (store/rows.py,
+#: RECORD_KINDS); a version 1 log's entries carry no kind (all actions).
+KINDS = (ACTION, UNDO, RULING)
 _ENTRY: dict[str, tuple[Check, str]] = {
     "seq": (_int, "its index, a whole number"),
     "seat": (_text, "the seat that acted (text)"),
     "actor": (_text, "the combatant that acted (text)"),
     "action": (lambda v: isinstance(v, dict) and isinstance(v.get("type"), str), "an object with a 'type'"),
-    "kind": (lambda v: v in (None, "action", "undo"), "'action' or 'undo'"),
+    "kind": (lambda v: v is None or v in KINDS,
+             f"the kind of record, {', '.join(repr(k) for k in KINDS[:-1])} or {KINDS[-1]!r} (a GM ruling)"),
 }
 
 
