@@ -4,9 +4,16 @@ scenario field with a typo, a misspelt flag, a flag without help, a note about p
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
+import yaml
 
 from tests.cli_run import affray
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+DUEL = EXAMPLES / "hud" / "nerdified_duel.yaml"
 
 
 @pytest.mark.parametrize(("notation", "term", "words"), [
@@ -23,3 +30,41 @@ def test_roll_of_zero_dice_is_refused_naming_the_notation(notation: str, term: s
     done = affray("roll", notation, "--seed", "1")
     assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
     assert f"'{notation}' is not dice notation: '{term}' {words}" in done.stderr
+
+
+def _human(tmp_path: Path, combatant: str) -> Path:
+    """The HuD duel with ``combatant`` played by a person (``controller: human``)."""
+    data = yaml.safe_load(DUEL.read_text())
+    for side in data["sides"]:
+        for c in side["combatants"]:
+            if c["id"] == combatant:
+                c["controller"] = "human"
+    path = tmp_path / "human.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+def test_sim_where_no_person_plays_prints_no_note_about_people() -> None:
+    """The user's step: ``affray sim nerdified_duel.yaml``. Every combatant is a policy's and the GM plays nothing,
+    yet every run printed "gm is played by a person at the table; the simulation uses 'heuristic'"."""
+    done = affray("sim", str(DUEL), "-n", "20", "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    assert "note:" not in done.stdout and "played by a person" not in done.stdout
+    as_json = affray("sim", str(DUEL), "-n", "20", "--workers", "1", "--json")
+    assert json.loads(as_json.stdout)["notes"] == []
+
+
+def test_sim_notes_a_person_s_combatant_unless_policy_covers_it(tmp_path: Path) -> None:
+    """``affray sim`` of a scenario where a person plays vesna: one note, for vesna, saying which policy plays her
+    and how to choose another; ``--policy vesna=random`` or ``--policy witcher=random`` (her side) covers her, and
+    the note is gone."""
+    scenario = _human(tmp_path, "vesna")
+    done = affray("sim", str(scenario), "-n", "20", "--workers", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["notes"] == [
+        "vesna is played by a person at the table (seat vesna); the simulation plays it with 'heuristic' "
+        "(--policy vesna=NAME picks another)"]
+    for cover in ("vesna=random", "witcher=random"):
+        covered = affray("sim", str(scenario), "-n", "20", "--workers", "1", "--policy", cover)
+        assert covered.returncode == 0, covered.stderr
+        assert "played by a person" not in covered.stdout

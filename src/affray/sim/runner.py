@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
@@ -88,12 +88,13 @@ ChunkRunner = Callable[[SimSpec, int, int], Tally]
 
 @dataclass(slots=True)
 class RunResult:
+    """The fights of a run, counted, and how many of its chunks finished. (Which path played them and the notes
+    about controllers are the session's: :class:`affray.sim.session.SimOutcome`.)"""
+
     tally: Tally
     chunks_done: int
     chunks_total: int
     interrupted: bool = False
-    path: str = "engine"
-    notes: list[str] = field(default_factory=list)
 
 
 def chunks_of(n: int, size: int) -> Iterator[tuple[int, int]]:

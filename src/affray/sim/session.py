@@ -23,8 +23,12 @@ from affray.sim.sweep import Param, scenario_at
 
 
 def policies_for(scenario: Scenario, overrides: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
-    """Policy name per combatant (scenario controllers, then ``SIDE=NAME`` or ``ID=NAME`` overrides).
-    A ``human`` seat is played by ``heuristic`` in a simulation; the notes say so."""
+    """Policy name per actor (scenario controllers, then ``SIDE=NAME`` or ``ID=NAME`` overrides).
+
+    Whatever is still ``human`` is played by ``heuristic`` in a simulation. The notes say so for each combatant a
+    person plays in the scenario and no override covers, the one case a reader could not guess; the GM's seat,
+    ``human`` unless the scenario says otherwise, gets no note (its calls, where a ruleset has any, are always a
+    policy's in a simulation)."""
     from affray.ai.base import get_policy
     from affray.ai.runner import check_overrides
 
@@ -33,7 +37,9 @@ def policies_for(scenario: Scenario, overrides: Mapping[str, str]) -> tuple[dict
     for actor, controller in scenario.controllers.items():
         name = overrides.get(actor) or overrides.get(sides.get(actor, "")) or controller
         if name == "human":
-            notes.append(f"{actor} is played by a person at the table; the simulation uses 'heuristic'")
+            if actor in sides:
+                notes.append(f"{actor} is played by a person at the table (seat {scenario.seats.get(actor, actor)});"
+                             f" the simulation plays it with 'heuristic' (--policy {actor}=NAME picks another)")
             name = "heuristic"
         get_policy(scenario.ruleset.name, name)  # KeyError with the known names if unknown
         out[actor] = name
