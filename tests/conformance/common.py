@@ -12,6 +12,7 @@ import yaml
 
 import affray
 from affray.ai.base import RandomPolicy
+from affray.core.adjust import Ruled
 from affray.core.engine import GM, SPECTATOR
 from affray.core.events import Committed
 from affray.core.match import Match
@@ -91,6 +92,21 @@ def secrets(match: Match) -> list[tuple[str, object]]:
     return list(match.ruleset.secrets(match.state))
 
 
+def ruling_secrets(match: Match) -> list[tuple[str, object]]:
+    """The changes of every GM ruling that some seats may not see (a private :class:`~affray.core.adjust.Ruled`
+    event's: a WaRP extra's HP), as GM-level secrets of the combatant each changes: the change as the ruling's action
+    holds it and as its event holds it (with the value it replaced). A seat's log holds neither, in the record's
+    action or its events (DESIGN.md contract 6: a record is redacted as a whole)."""
+    out: list[tuple[str, object]] = []
+    for record in match.records:
+        for event in record.events:
+            if isinstance(event, Ruled) and event.private:
+                for change in event.changes:
+                    owner = str(change["combatant"])
+                    out += [(owner, {k: v for k, v in change.items() if k != "was"}), (owner, change)]
+    return out
+
+
 def invariants(match: Match) -> list[str]:
     return match.ruleset.invariants(match.state)
 
@@ -138,6 +154,7 @@ class LeakWatch:
         match = self.match
         hidden = [(owner, secret, True) for owner, secret in secrets(match)]
         hidden += [(owner, secret, False) for owner, secret in match.ruleset.gm_secrets(match.state)]
+        hidden += [(owner, secret, False) for owner, secret in ruling_secrets(match)]
         seats = sorted({*match.seat_names(), SPECTATOR, GM})
         views = {seat: json.dumps(match.view_json(seat), sort_keys=True) for seat in seats}  # raises if not JSON
         if not hidden:  # nothing to find; the kept texts catch up at the next check that has secrets

@@ -127,3 +127,34 @@ def test_the_watch_and_the_check_from_scratch_agree_over_a_whole_fight(monkeypat
             break
         random_step(match, rng)
     assert _seen_by_all_but_bruna(BRUNAS_COMMIT)[0] in found
+
+
+#: A WaRP GM ruling: a GM character's HP (GM-level, the adjuster's ``hidden``) and a PC's HP (public).
+HIDDEN_RULING = {"type": "ruling", "reason": "he was hurt before", "changes": [
+    {"combatant": "thug1", "bar": "HP", "value": 3}, {"combatant": "dana", "bar": "HP", "value": 5}]}
+
+
+def test_a_hidden_ruling_is_left_out_of_every_other_seats_record_action_and_events(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """DESIGN.md contract 6, docs/table.md "GM rulings": a record is redacted for a seat as a whole. The GM sets a
+    WaRP extra's HP (GM-level) and a PC's: a seat that may not see the extra's numbers reads the ruling's action
+    without that change, as it reads its event, and names only the combatant (``unseen``); the GM's seat and the
+    extra's read it whole. Shown as it was taken (the record's action sent to every seat, as before), the leak
+    check finds the change in the action."""
+    from affray.core import seatlog
+
+    match = load(ROOT / "examples" / "warp" / "melee_brawl.yaml").start(3)
+    assert match.rule("gm", HIDDEN_RULING).ok
+    assert leaks(match) == []
+    for seat in ("dana", SPECTATOR, "theo", "thug2"):
+        record = match.redacted_log(seat)[0]
+        assert record["action"] == {"type": "ruling", "reason": "he was hurt before", "unseen": ["thug1"],
+                                    "changes": [{"combatant": "dana", "bar": "HP", "value": 5}]}, seat
+        assert [e["changes"] for e in record["events"]] == [[{"combatant": "dana", "bar": "HP", "value": 5,
+                                                              "was": 21}], []]
+    for seat in ("gm", "thug1"):
+        assert match.redacted_log(seat)[0]["action"] == HIDDEN_RULING
+    monkeypatch.setattr(seatlog, "shown_action", lambda entry, viewer, hidden: entry.action)
+    needle = json.dumps({"bar": "HP", "combatant": "thug1", "value": 3}, sort_keys=True)
+    assert leaks(match) == [f"seat {seat} can see thug1's secret {needle}"
+                            for seat in ("dana", SPECTATOR, "theo", "thug2", "thug3")]

@@ -1,7 +1,9 @@
 """The log as one seat may see it, and told in sentences (DESIGN.md contract 6).
 
-:func:`seat_log` is :meth:`affray.core.match.Match.events_since`: the records from a version on, with others'
-unrevealed commits sealed and private events redacted for the seat's :class:`~affray.core.engine.Viewer`. Told
+:func:`seat_log` is :meth:`affray.core.match.Match.events_since`: the records from a version on, each redacted as a
+whole for the seat's :class:`~affray.core.engine.Viewer`, its action as its events (:func:`shown_action`): others'
+unrevealed commits sealed, private events redacted, and a GM ruling's changes the seat may not see left out of its
+action as of its events (a WaRP ruling on a GM character's HP names the combatant, never the bar or value). Told
 (``narrate``), every event and record carries ``text``, its sentence as the ruleset's narrator tells it from what
 that seat sees (a redacted event is told from its redaction only, so the sentence never says more than the seat may
 know), and every roll ``lead``, the sentence without its dice (:mod:`affray.core.narration`).
@@ -12,10 +14,12 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
+from affray.core.adjust import Ruled
 from affray.core.engine import GM, Viewer
 from affray.core.events import Committed, Event, Rolled
-from affray.core.json import Json, JsonObject
+from affray.core.json import Json, JsonObject, as_list
 from affray.core.narration import Narrator, Story
+from affray.core.records import RULING
 
 if TYPE_CHECKING:
     from affray.core.match import Match
@@ -74,11 +78,8 @@ def shown_in_full(event: Event, viewer: Viewer) -> bool:
 def seat_entry(entry: LogRecord, viewer: Viewer, hidden: bool, narrator: Narrator | None,
                story: Story | None) -> JsonObject:
     """One record as ``viewer`` sees it (``hidden``: :func:`sealed_to`), told when a narrator and story are given."""
-    seals = [e for e in entry.events if isinstance(e, Committed)]
-    action: Json = ({"type": "commit", "seals": [{"seal": s.seal, "digest": s.digest} for s in seals]}
-                    if hidden else entry.action)
     item: JsonObject = {"seq": entry.seq, "kind": entry.kind, "seat": entry.seat, "actor": entry.actor,
-                        "action": action}
+                        "action": shown_action(entry, viewer, hidden)}
     if entry.chosen_at is not None:
         item["chosen_at"] = entry.chosen_at
     if story is None or narrator is None:
@@ -87,6 +88,34 @@ def seat_entry(entry: LogRecord, viewer: Viewer, hidden: bool, narrator: Narrato
         item["events"] = [narrated(e, viewer, narrator, story) for e in entry.events]
         item["text"] = narrator.headline(item, story)
     return item
+
+
+def shown_action(entry: LogRecord, viewer: Viewer, hidden: bool) -> Json:
+    """``entry``'s action as ``viewer`` may see it, redacted as its events are (``hidden``: :func:`sealed_to`):
+
+    - a commit still face down to the viewer: ``{"type": "commit", "seals": [{seal, digest}]}``, never the payload;
+    - a GM ruling with changes the viewer may not see (a private :class:`~affray.core.adjust.Ruled` event it is
+      shown redacted): the ruling without them, and ``unseen``, the combatants they were about, as the redacted
+      event says (:meth:`Ruled.redacted`);
+    - anything else as it was taken.
+
+    Depends only on what :func:`visibility` holds, so the table's shared parts stay keyed right."""
+    if hidden:
+        seals = [e for e in entry.events if isinstance(e, Committed)]
+        return {"type": "commit", "seals": [{"seal": s.seal, "digest": s.digest} for s in seals]}
+    if entry.kind != RULING:
+        return entry.action
+    unseen = [change for event in entry.events if isinstance(event, Ruled) and event.private
+              and not shown_in_full(event, viewer) for change in event.changes]
+    if not unseen:
+        return entry.action
+    # Each private change is the action's change with the value it replaced (adjust.apply_changes): the same dict
+    # but for "was".
+    withheld = [{key: value for key, value in change.items() if key != "was"} for change in unseen]
+    action = entry.action
+    changes = [c for c in as_list(action.get("changes", [])) if c not in withheld]
+    return {"type": action.get("type"), "reason": action.get("reason", ""), "changes": changes,
+            "unseen": list[Json](sorted({str(change["combatant"]) for change in unseen}))}
 
 
 def story_of(match: Match) -> Story:
