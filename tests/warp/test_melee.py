@@ -112,58 +112,71 @@ def outnumbered(thugs: int) -> Any:
 
 def test_wr_b17_the_first_and_only_attacker_gets_no_bonus_die() -> None:
     """WR-31, WR-B17: three thugs stand within reach of a PC with 2 fighting dice, but only b attacks it this
-    round: b is its first attacker, so b gets no ganging-up die, whoever the PC names (the old reading gave b the
-    die because it was not named)."""
+    round: b is its first attacker, so b gets no ganging-up die, and the PC is not asked anything (no choice
+    exists: max(0, 1 - 2) = 0 dice)."""
     assert gang_up_extra(3, 2) == 1 and gang_up_extra(1, 2) == 0
     pc, thugs = outnumbered(3)
     m = warp_match([pc], thugs, MISS)
     ok(m.act("a", PASS))
-    ok(m.act("b", attack("a")))
-    assert m.pending().phase == "defend"  # type: ignore[union-attr]
-    assert rejected(m, "a", {"type": "defend", "normal": ["b"]}).code == "bad_choice"
-    events = ok(m.act("a", {"type": "defend", "normal": ["c", "d"]}))
-    chosen = next(e for e in events if isinstance(e, GangChosen))
-    assert (chosen.normal, chosen.capacity) == (["c", "d"], 2)
-    assert rolls(events, "melee attack")[0].bonus == []
-    assert rolls(events, "defense")[0].bonus == []
+    events = ok(m.act("b", attack("a")))
+    assert not any(isinstance(e, GangChosen) for e in events)
+    assert rolls(events, "melee attack")[0].bonus == [] and rolls(events, "defense")[0].bonus == []
+    assert m.pending().actors == ("c",)  # type: ignore[union-attr]
 
 
 def test_wr_b17_the_third_distinct_attacker_carries_the_die() -> None:
-    """WR-31, WR-B17: the PC (capacity 2) names b and c; b, c and then d attack it: only d, its third attacker of
-    the round, rolls the ganging-up die (3 dice + 1 bonus), and its defense rolls never do."""
+    """WR-31, WR-B17: b, c and then d attack the PC (capacity 2): only d, its third attacker of the round, rolls the
+    ganging-up die (3 dice + 1 bonus: 1, 1, 1, 1 keeps 3), and its defense rolls never do."""
     pc, thugs = outnumbered(3)
     m = warp_match([pc], thugs, MISS + MISS + MISS_WITH_DIE)
     ok(m.act("a", PASS))
-    ok(m.act("b", attack("a")))
-    first = ok(m.act("a", {"type": "defend", "normal": ["b", "c"]}))
-    second, third = ok(m.act("c", attack("a"))), ok(m.act("d", attack("a")))
-    assert [rolls(e, "melee attack")[0].bonus for e in (first, second, third)] == [[], [], ["ganging up"]]
-    assert [rolls(e, "defense")[0].bonus for e in (first, second, third)] == [[], [], []]
-    assert rolls(third, "melee attack")[0].roll.total == 3
+    events = [ok(m.act(cid, attack("a"))) for cid in "bcd"]
+    assert [rolls(e, "melee attack")[0].bonus for e in events] == [[], [], ["ganging up"]]
+    assert [rolls(e, "defense")[0].bonus for e in events] == [[], [], []]
+    assert rolls(events[2], "melee attack")[0].roll.total == 3
     assert (who(m, "a").gang_attackers, who(m, "a").gang_bonus) == (["b", "c", "d"], ["d"])
 
 
-def test_wr_b17_the_defenders_choice_is_kept_and_never_gives_more_dice() -> None:
-    """WR-31, WR-B17: four thugs on a PC of capacity 2 that names b and e: b and c attack normally (its first
-    two), d carries the die, e, named, does not: one die from four attackers, at most 4 - 2."""
+def test_wr31_wr_b17_three_thugs_on_a_clerk_always_give_one_die() -> None:
+    """WR-31, WR-B17 (made precise): three thugs attack a clerk with no trait (fighting ability 2 by default) in
+    every order of the round: exactly 3 - 2 = 1 of them carries the die, the third to attack. (The earlier
+    default let the clerk name its two 'normal' foes and then spare the die when a named foe came third.)"""
+    clerk = fighter("a", position=0)
+    for order in ("bcd", "dcb", "cdb"):
+        thugs = [thug(cid, position=1 if i % 2 else -1) for i, cid in enumerate(order)]
+        m = warp_match([clerk], thugs, MISS + MISS + MISS_WITH_DIE)
+        ok(m.act("a", PASS))
+        events = [ok(m.act(cid, attack("a"))) for cid in order]
+        assert [rolls(e, "melee attack")[0].bonus for e in events] == [[], [], ["ganging up"]], order
+        assert who(m, "a").gang_bonus == [order[2]]
+
+
+def test_wr_b17_exactly_the_attackers_beyond_capacity_carry_the_die() -> None:
+    """WR-B17 (made precise): four thugs on a PC of capacity 2: b and c attack normally, d and e carry the die:
+    exactly 4 - 2 = 2 dice, no fewer (the earlier default let a foe the PC had named skip it: one die)."""
     pc, thugs = outnumbered(4)
-    m = warp_match([pc], thugs, MISS + MISS + MISS_WITH_DIE + MISS)
+    m = warp_match([pc], thugs, MISS + MISS + MISS_WITH_DIE + MISS_WITH_DIE)
+    ok(m.act("a", PASS))
+    events = [ok(m.act(cid, attack("a"))) for cid in "bcde"]
+    assert [rolls(e, "melee attack")[0].bonus for e in events] == [[], [], ["ganging up"], ["ganging up"]]
+    assert who(m, "a").gang_bonus == ["d", "e"]
+
+
+def test_wr_b17_option_kept_asks_and_a_named_foe_never_carries_the_die() -> None:
+    """WR-B17, option gang_up_choice: kept (the earlier reading): the outnumbered PC names b and e at its first
+    melee defense of the round; b and c attack normally (its first two), d carries the die, e, named, does not:
+    one die from four attackers, fewer than 4 - 2; a wrong count of names is refused."""
+    pc, thugs = outnumbered(4)
+    m = warp_match([pc], thugs, MISS + MISS + MISS_WITH_DIE + MISS, {"gang_up_choice": "kept"})
     ok(m.act("a", PASS))
     ok(m.act("b", attack("a")))
+    assert m.pending().phase == "defend"  # type: ignore[union-attr]
+    assert rejected(m, "a", {"type": "defend", "normal": ["b"]}).code == "bad_choice"
     events = [ok(m.act("a", {"type": "defend", "normal": ["b", "e"]}))]
+    chosen = next(e for e in events[0] if isinstance(e, GangChosen))
+    assert (chosen.normal, chosen.capacity) == (["b", "e"], 2)
     events += [ok(m.act(cid, attack("a"))) for cid in "cde"]
     assert [rolls(e, "melee attack")[0].bonus for e in events] == [[], [], ["ganging up"], []]
-
-
-def test_wr_b17_option_first_attackers_asks_nothing() -> None:
-    """WR-B17, option gang_up_choice: first_attackers: the outnumbered PC is not asked whom it faces; b and c
-    attack it normally, d, its third attacker, carries the die."""
-    pc, thugs = outnumbered(3)
-    m = warp_match([pc], thugs, MISS + MISS + MISS_WITH_DIE, {"gang_up_choice": "first_attackers"})
-    ok(m.act("a", PASS))
-    events = [ok(m.act(cid, attack("a"))) for cid in "bcd"]
-    assert not any(isinstance(e, GangChosen) for e in events[0])
-    assert [rolls(e, "melee attack")[0].bonus for e in events] == [[], [], ["ganging up"]]
 
 
 def test_wr_b17_a_new_round_counts_attackers_afresh() -> None:
@@ -173,15 +186,14 @@ def test_wr_b17_a_new_round_counts_attackers_afresh() -> None:
     m = warp_match([pc], thugs, MISS + MISS + MISS_WITH_DIE + MISS)
     ok(m.act("a", PASS))
     ok(m.act("b", attack("a")))
-    ok(m.act("a", {"type": "defend", "normal": ["b", "c"]}))
     ok(m.act("c", attack("a")))
     assert rolls(ok(m.act("d", attack("a"))), "melee attack")[0].bonus == ["ganging up"]
     ok(m.act("a", PASS))
     ok(m.act("b", PASS))
     ok(m.act("c", PASS))
-    ok(m.act("d", attack("a")))
-    events = ok(m.act("a", {"type": "defend", "normal": ["b", "c"]}))
+    events = ok(m.act("d", attack("a")))
     assert rolls(events, "melee attack")[0].bonus == []
+    assert (who(m, "a").gang_attackers, who(m, "a").gang_bonus) == (["d"], [])
 
 
 def test_wr31_surprise_better_weaponry_and_position() -> None:

@@ -76,12 +76,13 @@ class WarpOptions:
             "the start of the next round (the seed: 'in a single round'), or (an earlier reading) at the start "
             "of the character's next turn, which lets a trait defend before its turn and then attack.")
     gang_up_choice: str = option(
-        "kept", rule="WR-B17", choices=("kept", "first_attackers"),
-        doc="Ganging up (WR-31): a defender's first C distinct melee attackers of a round (C: its best fighting "
-            "trait, 2 by default) attack it normally, and at most (its distinct attackers - C) ever carry the "
-            "bonus die. 'kept': outnumbered by the foes in reach, the defender names the C it defends against "
-            "normally, and a named foe never carries the die (the choice can spare dice, never add one); "
-            "'first_attackers': the defender is not asked and every further distinct attacker carries the die.")
+        "first_attackers", rule="WR-B17", choices=("first_attackers", "kept"),
+        doc="Ganging up (WR-31). 'first_attackers' (WR-B17: exactly max(0, A - C) of a defender's A distinct melee "
+            "attackers of a round carry the bonus die; C: its best fighting trait, 2 by default): its first C "
+            "distinct attackers attack normally and every further one carries it; attacks resolve one at a time, "
+            "so the die always goes to the one attacker not yet resolved and the defender has nothing to choose. "
+            "'kept' (the earlier reading): outnumbered by the foes in reach, the defender names the C it defends "
+            "against normally and a named foe never carries the die, which can leave fewer dice than A - C.")
     # -- the seed's GM options and optional rules -----------------------------------------------------
     initiative: str = option(
         "trait", rule="WR-05", choices=("trait", "seating_gm_first", "seating_gm_last"),
