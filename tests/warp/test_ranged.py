@@ -134,3 +134,24 @@ def test_thrown_weapons_run_out() -> None:
     ok(m.act("b", {"type": "pass"}))
     result = m.act("a", attack("b", weapon="baseball"))
     assert isinstance(result, Rejected) and result.code == "unknown_weapon"
+
+
+def test_wr14_wr_b16_a_clumsy_dodger_rolls_distance_dice_and_one_bonus_die() -> None:
+    """WR-14, WR-B16 (revised): a clumsy character Fast on Their Feet (3) dodges a baseball thrown from 6 m:
+    3 distance dice + 1 bonus die for dodging (the seed's price of clumsiness) and no Clumsy penalty die on that
+    roll, so 4 dice are thrown and the best 3 kept: 1, 6, 6, 6 is 18 (the penalty die used to cancel the bonus
+    die: 1 + 6 + 6). On a melee defense the Clumsy penalty die still falls (agility-related, WR-20): 4 thrown,
+    the lowest 3 kept, 13."""
+    assert dodge_bonus(3, clumsy_dice=1) == 1
+    theo = fighter("theo", traits={"fast_on_feet": 3}, flaws=["clumsy"], position=0)
+    m = warp_match([theo], [shooter("thrower", "baseball", position=6)], [3, 3, 3, 1, 6, 6, 6],
+                   {"initiative": "seating_gm_first"})
+    events = ok(m.act("thrower", attack("theo")))
+    dice = next(e for e in events if isinstance(e, DefenseDice))
+    assert (dice.dice, dice.bonus, dice.factors) == (3, 1, ["distance 3", "dodging +1"])
+    defense = rolls(events, "ranged defense")[0]
+    assert (defense.bonus, defense.penalty, defense.roll.total) == (["dodging"], [], 18)
+    assert len(defense.roll.dice) == 4
+    m = warp_match([theo], [thug("b", position=1)], [3, 3, 3, 1, 6, 6, 6], {"initiative": "seating_gm_first"})
+    defense = rolls(ok(m.act("b", attack("theo"))), "defense")[0]
+    assert (defense.penalty, defense.roll.total) == (["Clumsy"], 13)

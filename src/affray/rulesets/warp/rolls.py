@@ -75,10 +75,18 @@ class HasAffects(Protocol):
     @property
     def affects(self) -> tuple[str, ...]: ...
 
+    @property
+    def dodge_dice(self) -> int | None: ...
+
 
 def flaw_penalties(flaws: Iterable[HasAffects], use: str, agile: bool) -> list[str]:
-    """One penalty die per flaw that reaches a roll of ``use`` (its own rolls, all, or agility-related ones)."""
-    return [fl.name for fl in flaws if use in fl.affects or "all" in fl.affects or (agile and "agility" in fl.affects)]
+    """One penalty die per flaw that reaches a roll of ``use`` (its own rolls, all, or agility-related ones).
+
+    A flaw that caps the dodging bonus dice (Clumsy: "only one bonus die for dodging", WR-14) is priced into the
+    dodge itself, so it puts no penalty die on a dodge roll (WR-B16 as revised)."""
+    return [fl.name for fl in flaws
+            if not (use == "dodge" and fl.dodge_dice is not None)
+            and (use in fl.affects or "all" in fl.affects or (agile and "agility" in fl.affects))]
 
 
 def standing(state: WarpState, f: Fighter, use: str, agile: bool, mods: Mods) -> Mods:
@@ -138,7 +146,8 @@ def fighting_capacity(f: Fighter) -> int:
 
 
 def dodge_dice(f: Fighter) -> tuple[int, TraitRating | None]:
-    """Bonus dice for dodging and the agility trait behind them (WR-14); a clumsy flaw caps them."""
+    """Bonus dice for dodging and the agility trait behind them (WR-14); a clumsy flaw caps them (and then puts no
+    penalty die on the dodge, :func:`flaw_penalties`, WR-B16)."""
     trait = best(f, "dodge", "defense")
     dice = dice_of(trait)
     for flaw in f.flaws:
