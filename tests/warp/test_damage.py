@@ -209,6 +209,31 @@ def test_wr23_wr29_taser_damage_is_temporary_in_a_match() -> None:
     assert who(m, "dana").messed
 
 
+def test_wr33_wr23_wr_b18_a_taser_rolls_5d6_under_alternate_damage() -> None:
+    """WR-33, WR-23, WR-B18: with Alternate Damage a taser's X5 is 5d6, doubled when attack >= 2 x defense, still all
+    or nothing against armour (the armour roll against the margin) and temporary (WR-29).
+
+    At 3 m Dana defends with 3 distance dice + 2 dodging bonus dice. First: attack 6+6+6 = 18 against 3+3+2 = 8
+    (18 >= 16: doubled), 5d6 = 1+2+3+4+5 = 15, x2 = 30; her jacket rolls 6, less than the margin 10: all 30 get
+    through as stun (margin x 5 would have been 50). Second: 4+4+4 = 12 against 4+3+2 = 9 (not doubled), 5d6 = 30,
+    the jacket rolls 3, matching the margin 3: nothing gets through."""
+    assert taser_damage(18, 8, 6, 5, [1, 2, 3, 4, 5]) == 30 and taser_damage(18, 8, 6) == 50
+    assert taser_damage(12, 9, 3, 5, [6] * 5) == 0 and taser_damage(12, 9, 2, 5, [6] * 5) == 30
+    guard = fighter("guard", "guard", position=3)
+    dana = fighter("dana", traits={"street_brawler": 3}, armour=["armoured_jacket"], position=0)
+    options = {"initiative": "seating_gm_first", "alternate_damage": True}
+    m = warp_match([dana], [guard], [6, 6, 6, 3, 3, 2, 1, 1, 1, 2, 3, 4, 5, 6], options)
+    events = ok(m.act("guard", attack("dana", weapon="taser")))
+    damage_roll = next(e for e in events if getattr(e, "purpose", "") == "damage")
+    assert (damage_roll.roll.notation, damage_roll.roll.total) == ("5d6", 15)  # type: ignore[attr-defined]
+    w = wounds(events)[0]
+    assert (w.temporary, w.raw, w.damage, w.hp, w.stun) == (True, 30, 30, 21, 30)
+    assert who(m, "dana").status == "down"
+    m = warp_match([dana], [guard], [4, 4, 4, 4, 3, 2, 1, 1, 6, 6, 6, 6, 6, 3], options)
+    w = wounds(ok(m.act("guard", attack("dana", weapon="taser"))))[0]
+    assert (w.temporary, w.raw, w.damage, w.hp, w.stun) == (True, 30, 0, 21, 0)
+
+
 def test_wr30_special_effect_halves_damage_and_needs_the_margin() -> None:
     """WR-30, WR-B5: a disarm hitting by 5 does 5 // 2 = 2 with bare hands, and lands against a margin of 3;
     hitting by 2 it does 1 and fails."""

@@ -300,16 +300,19 @@ def armour_absorb(damage_in: int, regular_rolled: int, flat: int, bullet_faces: 
     return bulletproof(through, bullet_faces, gunfire, round_up=round_up, any_one=any_one)
 
 
-def taser_damage(attack: int, defense: int, armour_rolled: int, factor: int = TASER_FACTOR) -> int:
-    """Temporary damage from a taser: all or nothing. Rules: WR-23, WR-12, WR-29.
+def taser_damage(attack: int, defense: int, armour_rolled: int, factor: int = TASER_FACTOR,
+                 damage_faces: Sequence[int] | None = None) -> int:
+    """Temporary damage from a taser: all or nothing. Rules: WR-23, WR-12, WR-29, WR-33, WR-B18.
 
     ``armour_rolled`` is the armour's protection as against a normal attack (0 without armour). If it
-    matches or beats the margin nothing gets through; otherwise the full margin x 5.
+    matches or beats the margin (attack - defense) nothing gets through; otherwise the full damage does: the
+    margin x 5, or, with the optional Alternate Damage, ``damage_faces`` (the factor's 5d6) summed and doubled
+    when attack >= 2 x defense (:func:`alternate_damage`).
     """
     margin = attack - defense
     if margin <= 0 or armour_rolled >= margin:
         return 0
-    return margin * factor
+    return margin * factor if damage_faces is None else alternate_damage(damage_faces, attack, defense)
 
 
 # -- hit points ---------------------------------------------------------------------------------------

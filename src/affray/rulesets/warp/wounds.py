@@ -4,7 +4,7 @@ Damage is the margin times the weapon's factor (WR-11, WR-12; the shotgun's divi
 dice), halved for a special-effect attack (WR-30), or rolled as d6s with the optional alternate damage
 (WR-33). Armour comes off after the factor (WR-B4): regular dice and points, halved against gunfire,
 then bullet-proof dice that divide a bullet's damage (WR-19, WR-22). A taser is all or nothing against
-armour and its damage is temporary (WR-23, WR-29).
+armour and its damage is temporary (WR-23, WR-29), rolled as 5d6 too with alternate damage (WR-B18).
 """
 
 from __future__ import annotations
@@ -111,17 +111,20 @@ def _wound(state: WarpState, rng: RNG, a: Attack, attack: int, defense: int, dis
 
 
 def _taser(state: WarpState, rng: RNG, a: Attack, attack: int, defense: int, events: Journal) -> None:
-    """All or nothing: the armour's roll (as against a normal attack) must reach the margin (WR-23)."""
+    """All or nothing: the armour's roll (as against a normal attack) must reach the margin (WR-23). The full
+    damage is the margin x 5, or with Alternate Damage 5d6, doubled at twice the defense (WR-33, WR-B18); it is
+    temporary either way (WR-29)."""
     f, t = state.fighters[a.attacker], state.fighters[a.target]
-    margin = attack - defense
-    rolled = sum(_dice(rng, t.id, "armour", t.armour.dice, events))
-    stopping = rolled + t.armour.flat + t.armour.bullet_dice
     arm = f.arms[a.weapon]
     assert arm.ranged is not None
-    through = taser_damage(attack, defense, stopping, arm.ranged.factor)
+    factor = arm.ranged.factor
+    faces = _dice(rng, f.id, "damage", factor, events) if state.options.alternate_damage else None
+    full = (attack - defense) * factor if faces is None else alternate_damage(faces, attack, defense)
+    rolled = sum(_dice(rng, t.id, "armour", t.armour.dice, events))
+    stopping = rolled + t.armour.flat + t.armour.bullet_dice
+    through = taser_damage(attack, defense, stopping, factor, faces)
     t.stun += through
-    events.append(Wounded(f.id, t.id, margin * arm.ranged.factor, margin * arm.ranged.factor - through, through,
-                          True, t.hp, t.stun, not t.pc))
+    events.append(Wounded(f.id, t.id, full, full - through, through, True, t.hp, t.stun, not t.pc))
 
 
 def _serious(state: WarpState, t: Fighter, blow: int, events: Journal) -> None:
