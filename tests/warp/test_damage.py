@@ -5,11 +5,14 @@ Rules: WR-10..WR-12, WR-18..WR-23, WR-29, WR-30, WR-33, WR-B1, WR-B3..WR-B6.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
+from fractions import Fraction
 
 import pytest
 
 from affray.core.events import Event
+from affray.odds.dist import mean
 from affray.rulesets.warp.content_model import parse_rating
 from affray.rulesets.warp.events import EffectApplied, Wounded
 from affray.rulesets.warp.mechanics import (
@@ -28,6 +31,7 @@ from affray.rulesets.warp.mechanics import (
     special_damage,
     taser_damage,
 )
+from affray.rulesets.warp.odds import Armour, attack_odds, exchange_dist
 from affray.rulesets.warp.options import WarpOptions
 from affray.rulesets.warp.ruleset import builtin_content
 from affray.rulesets.warp.setup import ArmourSetup, protection
@@ -232,6 +236,22 @@ def test_wr33_wr23_wr_b18_a_taser_rolls_5d6_under_alternate_damage() -> None:
     m = warp_match([dana], [guard], [4, 4, 4, 4, 3, 2, 1, 1, 6, 6, 6, 6, 6, 3], options)
     w = wounds(ok(m.act("guard", attack("dana", weapon="taser"))))[0]
     assert (w.temporary, w.raw, w.damage, w.hp, w.stun) == (True, 30, 0, 21, 0)
+
+
+def test_wr23_wr_b18_exact_taser_odds_are_all_or_nothing() -> None:
+    """WR-23, WR-B18: the exact odds of a taser (1 die against 1 die, X5, a jacket's 1 armour die): a margin m gets
+    through with (m - 1)/6, all of 5m: mean (5/216) x (2x4x1 + 3x3x2 + 4x2x3 + 5x1x4) = 175/108 (a blade of factor 5
+    would lose only the armour roll off its damage). With Alternate Damage the odds are the engine's own rule
+    (``taser_damage``) over every throw of attack, defense, 2 damage dice (factor 2, to keep it small) and armour."""
+    odds = attack_odds(1, 1, factor=5, armour=Armour(1), taser=True)
+    assert (odds.p_hit, mean(odds.damage), odds.damage[25]) == (Fraction(5, 12), Fraction(175, 108), Fraction(1, 54))
+    assert mean(attack_odds(1, 1, factor=5, armour=Armour(1)).damage) != Fraction(175, 108)
+    _, alternate = exchange_dist((2, 0, 0), (1, 0, 0), 2, Armour(1, 1), alternate=True, taser=True)
+    counts: dict[int, int] = {}
+    for a1, a2, d, x1, x2, r in itertools.product(range(1, 7), repeat=6):
+        k = taser_damage(a1 + a2, d, r + 1, 2, [x1, x2]) if a1 + a2 > d else 0
+        counts[k] = counts.get(k, 0) + 1
+    assert alternate == {k: Fraction(v, 6**6) for k, v in counts.items()}
 
 
 def test_wr30_special_effect_halves_damage_and_needs_the_margin() -> None:

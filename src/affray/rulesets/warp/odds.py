@@ -6,7 +6,8 @@ ten dice instead of 60 million ordered throws), weights each by its number of or
 ruleset's :func:`~affray.rulesets.warp.mechanics.pool_total` (or ``pool_total_uncancelled``, ``keep_flags``
 and ``botched`` for the options) over them. An attack then maps :func:`~affray.rulesets.warp.mechanics.hit`,
 :func:`~affray.rulesets.warp.mechanics.damage` and :func:`~affray.rulesets.warp.mechanics.armour_absorb`
-over the attack total, the defense total and the armour dice (WR-08..WR-11, WR-19, WR-22, WR-B4).
+over the attack total, the defense total and the armour dice (WR-08..WR-11, WR-19, WR-22, WR-B4), or, for a
+taser, :func:`~affray.rulesets.warp.mechanics.taser_damage` (all or nothing, WR-23, WR-B18).
 
 The exact one-on-one melee duel is :mod:`affray.rulesets.warp.duel`.
 """
@@ -35,6 +36,7 @@ from affray.rulesets.warp.mechanics import (
     pool_total,
     pool_total_uncancelled,
     special_damage,
+    taser_damage,
 )
 
 MAX_THROWN = 14  # multisets of 14 d6: 11,628; beyond that a roll is refused rather than enumerated slowly
@@ -145,11 +147,14 @@ class AttackOdds:
 @cache
 def exchange_dist(attack: tuple[int, int, int], defense: tuple[int, int, int], factor: int, armour: Armour,
                   *, gunfire: bool = False, special: bool = False, alternate: bool = False, cancel: bool = True,
-                  botch: bool = False, full_die: bool = False) -> tuple[Fraction, dict[int, Fraction]]:
+                  botch: bool = False, full_die: bool = False, taser: bool = False
+                  ) -> tuple[Fraction, dict[int, Fraction]]:
     """``(P(hit), damage after armour)`` for an attack roll ``(dice, bonus, penalty)`` against a defense roll.
 
     Rules: WR-08, WR-10 (a tie misses), WR-11 (margin x factor), WR-30 (special effect: half), WR-33 (the
     optional alternate damage: one d6 per point of factor, doubled at twice the defense), WR-19/WR-22/WR-B4.
+    ``taser``: the armour's roll (dice, points and the bullet-proof rating, as against a normal attack) stops all
+    of it if it reaches the margin, else the full damage gets through, temporary (WR-23, WR-29, WR-B18).
     Counted in throws (integers) and turned into fractions once at the end.
     """
     flags = {"cancel": cancel, "botch": botch, "full_die": full_die}
@@ -166,6 +171,9 @@ def exchange_dist(attack: tuple[int, int, int], defense: tuple[int, int, int], f
                 out[0] = out.get(0, 0) + n * den_x * den_r
                 continue
             hits += n
+            if taser:
+                _taser_branch(out, n, a, d, factor, armour, extra if alternate else None)
+                continue
             for s, ns in extra.items():
                 k = alternate_damage((s,), a, d) if alternate else damage(a, d, factor)
                 k = special_damage(k) if special else k
@@ -175,15 +183,27 @@ def exchange_dist(attack: tuple[int, int, int], defense: tuple[int, int, int], f
     return Fraction(hits, den_a * den_d), {k: Fraction(v, total) for k, v in out.items()}
 
 
+def _taser_branch(out: dict[int, int], n: int, attack: int, defense: int, factor: int, armour: Armour,
+                  extra: dict[int, int] | None) -> None:
+    """Add a taser hit's damage, counted over the alternate damage dice (``extra``, or none) and the armour dice,
+    to ``out`` (WR-23, WR-B18)."""
+    for s, ns in (extra or {0: 1}).items():
+        for rolled, nr in faces_counts(armour.dice)[1].items():
+            stopping = rolled + armour.points + armour.bullet_dice
+            k = taser_damage(attack, defense, stopping, factor, None if extra is None else (s,))
+            out[k] = out.get(k, 0) + n * ns * nr
+
+
 def attack_odds(attack_dice: int, defense_dice: int, *, attack_bonus: int = 0, attack_penalty: int = 0,
                 defense_bonus: int = 0, defense_penalty: int = 0, factor: int = 1, armour: Armour = Armour(),
                 gunfire: bool = False, special: bool = False, alternate: bool = False, target_hp: int | None = None,
-                cancel: bool = True, botch: bool = False) -> AttackOdds:
+                cancel: bool = True, botch: bool = False, taser: bool = False) -> AttackOdds:
     """One attack: the chance of a hit and the damage distribution after armour; with ``target_hp`` the chance
-    the target is down for the count (HP <= 0, WR-25). Rules: WR-08..WR-11, WR-19, WR-22, WR-30, WR-33."""
+    the target is down for the count (HP <= 0 counting temporary damage, WR-25, WR-29). Rules: WR-08..WR-11,
+    WR-19, WR-22, WR-23, WR-30, WR-33, WR-B18."""
     p_hit, dist = exchange_dist((attack_dice, attack_bonus, attack_penalty),
                                 (defense_dice, defense_bonus, defense_penalty), factor, armour, gunfire=gunfire,
-                                special=special, alternate=alternate, cancel=cancel, botch=botch)
+                                special=special, alternate=alternate, cancel=cancel, botch=botch, taser=taser)
     p_down = None if target_hp is None else probability(dist, lambda k: target_hp - k <= 0)
     return AttackOdds(p_hit, dist, p_down)
 
@@ -207,6 +227,8 @@ def _attack_valid(p: Params) -> None:
          f"At most {MAX_THROWN} armour or damage dice can be enumerated exactly.")
     need(p["target_hp"] is None or p["target_hp"] >= 1,
          "--target-hp must be at least 1 (the target is still fighting).")
+    need(not (p["taser"] and (p["gunfire"] or p["special"])),
+         "A taser is neither a firearm nor a special-effect attack (WR-23): drop --gunfire and --special.")
 
 
 def _attack(p: Params) -> CheckResult:
@@ -214,7 +236,7 @@ def _attack(p: Params) -> CheckResult:
                        defense_bonus=p["defense_bonus"], defense_penalty=p["defense_penalty"], factor=p["factor"],
                        armour=Armour(p["armour_dice"], p["armour_points"], p["bullet_dice"]), gunfire=p["gunfire"],
                        special=p["special"], alternate=p["alternate_damage"], target_hp=p["target_hp"],
-                       cancel=not p["no_cancel"], botch=p["botch"])
+                       cancel=not p["no_cancel"], botch=p["botch"], taser=p["taser"])
     probs = {"p_hit": odds.p_hit} | ({"p_down": odds.p_down} if odds.p_down is not None else {})
     return CheckResult(f"WaRP attack: {p['attack']} dice against {p['defense']} dice, factor x{p['factor']}", probs,
                        {"damage": odds.damage})
@@ -228,8 +250,8 @@ def _opt(name: str, description: str, default: int | bool | None = 0) -> Field:
 #: The exact single checks (``affray odds warp CHECK``), declared with their parameters.
 CHECKS = checks(Check(
     "attack", "One attack: the chance of a hit (attack > defense) and the damage after armour (WR-08..WR-11, "
-              "WR-19).", ("WR-03", "WR-08", "WR-09", "WR-10", "WR-11", "WR-12", "WR-19", "WR-22", "WR-30", "WR-33",
-                          "WR-B2", "WR-B12"), (
+              "WR-19).", ("WR-03", "WR-08", "WR-09", "WR-10", "WR-11", "WR-12", "WR-19", "WR-22", "WR-23", "WR-30",
+                          "WR-33", "WR-B2", "WR-B12", "WR-B18"), (
         Field("attack", "integer", "the attack trait's dice (2 without one, WR-03)"),
         Field("defense", "integer", "the defense roll's dice"),
         _opt("attack_bonus", "bonus dice on the attack"),
@@ -243,6 +265,7 @@ CHECKS = checks(Check(
         _opt("gunfire", "a firearm: regular armour halves (WR-22)", False),
         _opt("special", "a special-effect attack: half damage (WR-30)", False),
         _opt("alternate_damage", "WR-33: a d6 per point of factor", False),
+        _opt("taser", "a taser: all or nothing against armour, temporary (WR-23, WR-B18)", False),
         _opt("target_hp", "the target's current HP", None),
         _opt("no_cancel", "bonus and penalty dice do not cancel (WR-B2's alternative)", False),
         _opt("botch", "OtE 2e Botch (WR-B12)", False)),
