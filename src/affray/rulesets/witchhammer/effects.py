@@ -3,7 +3,7 @@
 A status lasts ``rounds`` of the bearer's turns: its tick (bleed, poison) comes at the start of each turn, a
 stun skips the turn, and it expires at the end of the last one; so a stun that lands after the victim acted
 bites on its next turn. Vignette-long effects (most Psych cards) end with the vignette.
-Rules: WH-02, WH-24, WH-27, WH-28, WH-B10, WH-B11, WH-A7.
+Rules: WH-02, WH-24, WH-27, WH-28, WH-B10, WH-B11, WH-B24 (what a Psych card starts is held), WH-A7.
 """
 
 from __future__ import annotations
@@ -15,16 +15,42 @@ from affray.core.rng import RNG
 from affray.rulesets.witchhammer import targeting
 from affray.rulesets.witchhammer.events import Checked, EffectChanged, PoiseChanged
 from affray.rulesets.witchhammer.mechanics import DIFFICULTY, save_roll, skill_check
-from affray.rulesets.witchhammer.state import CheckNode, Fighter, SaveNode, Status, WitchHammerState
+from affray.rulesets.witchhammer.state import (
+    CheckNode,
+    DamageNode,
+    EffectNode,
+    Fighter,
+    RecoverNode,
+    SaveNode,
+    Status,
+    WitchHammerState,
+)
 from affray.rulesets.witchhammer.wounds import crits_on, d20, hurt, malus_of, wound
 
 VIGNETTE = -1
 
 
+#: A node that changes a combatant (and only changes it): what a Psych card starts (WH-B24).
+Write = DamageNode | EffectNode | RecoverNode
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """What a Psych card resolved onto one combatant, held until every Psych card has resolved (WH-B24): who
+    played it (``by``), the card's name, the node, and its recipient."""
+
+    by: str
+    card: str
+    node: Write
+    to: Fighter
+
+
 @dataclass(slots=True)
 class Turn:
     """What one card's resolution needs: who acts, with which card, and whether it has moved (WH-B14); its events
-    go to ``journal``."""
+    go to ``journal``. ``held`` is set in the Psych reveal only: the card's writes (damage, statuses, Poise
+    recovered) go there instead of onto the combatants, so every Psych card reads them as they stood at the
+    reveal (WH-B24)."""
 
     actor: Fighter
     card: str
@@ -32,6 +58,7 @@ class Turn:
     journal: Journal
     moved: bool = False
     targets: dict[str, Fighter | None] = field(default_factory=dict)
+    held: list[Held] | None = None
 
 
 def locked(state: WitchHammerState, turn: Turn, selector: str) -> Fighter | None:

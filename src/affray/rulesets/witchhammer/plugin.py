@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 PLUGIN: Plugin[WitchHammerState, WitchHammerSetup] = Plugin(
     name="witchhammer", title="WitchHammer: vignettes of face-down cards, Poise and Health",
     rules=part("affray.rulesets.witchhammer.ruleset", "WitchHammerRuleset", build=True),
+    rules_version="2",  # 2: the Psych phase resolves against the reveal and lands together (WH-B24)
     policies=part("affray.rulesets.witchhammer.policies", "POLICIES"),
     hints=part("affray.rulesets.witchhammer.hints", "hints"),
     duel=part("affray.rulesets.witchhammer.duel", "DUEL"),

@@ -1,7 +1,8 @@
 """The combat loop: vignettes of Psych, Planning and Violence until one side is down, then the aftermath.
 
-Rules: WH-01 (vignettes), WH-02 (the Psych reveal), WH-04 (cards back to hand, one-shots spent), WH-29 and
-WH-B8 (the death's-door save), WH-B10 (Poise back to max after the fight).
+Rules: WH-01 (vignettes), WH-02 and WH-B24 (the Psych reveal, which no order decides: :mod:`.psych`), WH-04
+(cards back to hand, one-shots spent), WH-29 and WH-B8 (the death's-door save), WH-B10 (Poise back to max after
+the fight).
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from affray.core.engine import GM, Outcome, Window
 from affray.core.events import Ended, PhaseStarted
 from affray.core.journal import Journal
 from affray.core.rng import RNG
-from affray.rulesets.witchhammer import nodes, planning, violence
-from affray.rulesets.witchhammer.effects import Turn, defense_value, end_vignette_effects
+from affray.rulesets.witchhammer import planning, psych, violence
+from affray.rulesets.witchhammer.effects import defense_value, end_vignette_effects
 from affray.rulesets.witchhammer.events import Checked, Fate, PoiseChanged, VignetteStarted
 from affray.rulesets.witchhammer.mechanics import deaths_door
 from affray.rulesets.witchhammer.state import WitchHammerState
@@ -46,7 +47,7 @@ def _to_planning(state: WitchHammerState, journal: Journal) -> None:
 def phase_done(state: WitchHammerState, rng: RNG, journal: Journal) -> None:
     """Everyone is ready: reveal the Psych cards, or run the Violence phase and the next vignette."""
     if state.phase == "psych":
-        reveal_psych(state, rng, journal)
+        psych.reveal(state, rng, journal)
         if violence.decided(state):
             finish(state, rng, journal)
         else:
@@ -62,15 +63,6 @@ def phase_done(state: WitchHammerState, rng: RNG, journal: Journal) -> None:
         finish(state, rng, journal)
     else:
         start(state, rng, journal)
-
-
-def reveal_psych(state: WitchHammerState, rng: RNG, journal: Journal) -> None:
-    """All Psych cards turn over together and resolve; they never interact, so actor order is used (WH-02)."""
-    for f in state.fighters.values():
-        if f.psych is not None and f.up:
-            card = violence.reveal(state, f, 0, journal)
-            f.psych_card = card.id
-            nodes.run(state, Turn(f, card.name, rng, journal), card.below)
 
 
 def end_vignette(state: WitchHammerState, journal: Journal) -> None:
