@@ -1,47 +1,130 @@
 """The hash chain over a log of record (docs/table.md, 'The security model').
 
-Each record's chain value is ``SHA-256(previous chain + canonical JSON of the record)``, starting from the seed
-commitment, so the head (the last value) pins the whole history of one table: a seat that kept the head it saw can
-later show that a history was rewritten, because a log that extends the one it saw must pass through that head.
-The record is canonical JSON (sorted keys, no spaces) of ``{"seq", "kind", "seat", "actor", "action"}``: the
-inputs, never the derived events.
+Each record's chain value is ``SHA-256(previous chain + canonical JSON)``, starting from the seed commitment, so the
+head (the last value) pins the whole history of one table: a seat that kept the head it saw can later show that a
+history was rewritten, because a log that extends the one it saw must pass through that head. Every seat reads the
+head, so what it hashes must be what every seat may read:
+
+- **log format 4** (a table with a salt secret, :func:`sealed_link`): the record's *public form*, as the
+  least-privileged seat (the spectator) reads it when it is made (:func:`public_form`): ``seq``, ``kind``, ``seat``,
+  ``actor``, the action redacted (:func:`public_action`: a face-down commit as its seals, a GM ruling without the
+  changes only the GM may see), and ``digest``: SHA-256 of the record's salt followed by the canonical JSON of its
+  whole inputs. The salt is HMAC-SHA256(chain key, "chain:SEQ"), its first 16 bytes, the chain key being derived from
+  the table's salt secret (:func:`affray.core.rng.chain_key`) and revealed at the end. Before the end, hashing
+  candidate cards (or rulings) against the head finds nothing; after it, the chain key re-derives every salt, so
+  ``affray verify`` (and ``--head``) check the whole log: the digests pin the records' full inputs.
+- **formats 1-3** (:func:`link`): the canonical JSON of the record's inputs, as sent (a face-down card included: a
+  table stored before format 4 keeps that chain, and its logs are still verified by it).
+
+The inputs are ``{"seq", "kind", "seat", "actor", "action"}``, never the derived events (the public form reads the
+events only to redact the action as a seat's log does, :mod:`affray.core.seatlog`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from typing import cast
+
+from affray.core.json import Json, JsonObject, as_list
+from affray.core.records import RULING, Record
+from affray.core.seatlog import commit_form, ruling_without
 
 RECORD_KEYS = ("seq", "kind", "seat", "actor", "action")
+
+
+def _json(data: object) -> bytes:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def canonical(record: Mapping[str, object]) -> bytes:
     """The canonical JSON bytes of a record's inputs (a missing ``kind`` is an action, as in log version 1)."""
     data = {key: record.get(key) for key in RECORD_KEYS}
     data["kind"] = data["kind"] or "action"
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return _json(data)
 
 
 def link(previous: str, record: Mapping[str, object]) -> str:
-    """The chain value of ``record`` after the value ``previous`` (hex)."""
+    """The chain value of ``record`` after the value ``previous`` (hex), as log formats 1-3 chain it."""
     return hashlib.sha256(previous.encode() + canonical(record)).hexdigest()
 
 
-def chain_of(start: str, records: Iterable[Mapping[str, object]]) -> list[str]:
-    """The chain value after each record, starting from ``start`` (the seed commitment)."""
+def record_salt(key: bytes, seq: int) -> bytes:
+    """The salt of record ``seq`` under the chain key ``key``: HMAC-SHA256(key, "chain:SEQ"), 16 bytes."""
+    return hmac.digest(key, f"chain:{seq}".encode(), "sha256")[:16]
+
+
+def record_digest(record: Mapping[str, object], key: bytes) -> str:
+    """The salted digest of the record's whole inputs (hex): SHA-256(its salt + :func:`canonical`)."""
+    seq = record.get("seq")
+    return hashlib.sha256(record_salt(key, seq if isinstance(seq, int) else -1) + canonical(record)).hexdigest()
+
+
+def public_action(record: Mapping[str, object]) -> Json:
+    """The record's action as the least-privileged seat reads it when the record is made (the spectator, nothing yet
+    revealed), from the record with its events (``Record.to_dict`` form, or a log's): a record that commits face-down
+    choices shows its seals (:func:`~affray.core.seatlog.commit_form`), a GM ruling with private changes shows the
+    ruling without them (:func:`~affray.core.seatlog.ruling_without`), anything else its action."""
+    events = [e for e in as_list(record.get("events") or []) if isinstance(e, dict)]
+    seals = [(str(e.get("seal")), str(e.get("digest"))) for e in events if e.get("type") == "committed"]
+    if seals:
+        return commit_form(seals)
+    action = record.get("action")
+    if not isinstance(action, dict):
+        return None
+    if record.get("kind") == RULING:
+        unseen = [change for e in events if e.get("type") == "ruled" and e.get("private")
+                  for change in as_list(e.get("changes") or []) if isinstance(change, dict)]
+        if unseen:
+            return ruling_without(action, unseen)
+    return action
+
+
+def public_form(record: Mapping[str, object], key: bytes) -> JsonObject:
+    """What format 4 chains of ``record``: its inputs with the action as :func:`public_action` gives it, and the
+    salted digest of its whole inputs (:func:`record_digest`)."""
+    data: JsonObject = {name: cast(Json, record.get(name)) for name in RECORD_KEYS}
+    data["kind"] = data["kind"] or "action"
+    data["action"] = public_action(record)
+    data["digest"] = record_digest(record, key)
+    return data
+
+
+def sealed_link(previous: str, record: Mapping[str, object], key: bytes) -> str:
+    """The format-4 chain value of ``record`` (with its events) after ``previous``: SHA-256(previous +
+    canonical JSON of :func:`public_form`)."""
+    return hashlib.sha256(previous.encode() + _json(public_form(record, key))).hexdigest()
+
+
+def link_record(previous: str, record: Mapping[str, object], key: bytes | None) -> str:
+    """The chain value of ``record`` after ``previous``: format 4 (:func:`sealed_link`) under the chain key ``key``,
+    formats 1-3 (:func:`link`) when there is none (a table stored before format 4)."""
+    return link(previous, record) if key is None else sealed_link(previous, record, key)
+
+
+def chain_value(previous: str, record: Record, key: bytes | None) -> str:
+    """:func:`link_record` of one of the match's records (what a table appends to its chain)."""
+    return link_record(previous, record.to_dict(events=key is not None), key)
+
+
+def chain_of(start: str, records: Iterable[Mapping[str, object]], key: bytes | None = None) -> list[str]:
+    """The chain value after each record, starting from ``start`` (the seed commitment); ``key``: format 4's chain
+    key (the records then carry their events)."""
     out, head = [], start
     for record in records:
-        head = link(head, record)
+        head = link_record(head, record, key)
         out.append(head)
     return out
 
 
-def chain_problems(data: Mapping[str, object], records: Sequence[Mapping[str, object]], head: str | None = None
-                   ) -> list[str]:
+def chain_problems(data: Mapping[str, object], records: Sequence[Mapping[str, object]], head: str | None = None,
+                   key: bytes | None = None) -> list[str]:
     """What is wrong with a log's chain: a record whose ``chain`` differs from the recomputed value, a ``chain``
-    (head) field that is not the last value, or a ``head`` the caller kept that the log does not pass through."""
-    values = chain_of(str(data.get("commitment", "")), records)
+    (head) field that is not the last value, or a ``head`` the caller kept that the log does not pass through.
+    ``key``: the chain key a format-4 log reveals at the end."""
+    values = chain_of(str(data.get("commitment", "")), records, key)
     problems = []
     for record, value in zip(records, values, strict=True):
         stored = record.get("chain")

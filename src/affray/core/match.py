@@ -42,7 +42,7 @@ from affray.core.memo import Memo
 from affray.core.narration import Narrator, Story, narrator_for
 from affray.core.options import options_to_dict, parse_options
 from affray.core.records import ACTION, IN_FORCE, RULING, UNDO, Line, Record, ReplayError, reveals
-from affray.core.rng import OWN_SALTS, RNG, VerifiableRNG, new_secret_seed
+from affray.core.rng import OWN_SALTS, RNG, SECRET_SALTS, VerifiableRNG, new_secret_seed
 from affray.core.seatlog import seat_log, story_of
 from affray.core.standing import MOVED_ON, stands
 
@@ -73,19 +73,22 @@ class Match:
         controllers: Mapping[str, str] | None = None,
         shared: dict[Hashable, object] | None = None,
         salts: str = OWN_SALTS,
+        seal_key: bytes | None = None,
     ) -> None:
         """``shared``: a store for the setup-only parts of the memo (:meth:`Memo.static`), handed to every match
         of the same setup and options by whoever starts them (a scenario, a simulation chunk). ``salts``: where the
         verifiable RNG draws its seal salts (:data:`~affray.core.rng.LEGACY_SALTS` to replay a log of format 1 or
-        2)."""
+        2); ``seal_key``: the key they come from instead of the seed (:func:`affray.core.rng.seal_key` of a salt
+        secret: a table's, log format 4), which makes them :data:`~affray.core.rng.SECRET_SALTS`."""
         self.ruleset = ruleset
         # Its readers (the tests, the narration checks) index it deeply: loose until the setups have typed shapes.
         self.setup_data: dict[str, Any] = dict(setup)
         self.options = parse_options(ruleset.options_type, options)
-        self.salts = salts
+        self.salts = SECRET_SALTS if seal_key is not None else salts
+        self.seal_key = seal_key
         if rng is None:
             self.seed: bytes | None = seed if seed is not None else new_secret_seed()
-            rng = VerifiableRNG(self.seed, salts=salts)
+            rng = VerifiableRNG(self.seed, salts=self.salts, seal_key=seal_key)
         else:
             self.seed = seed
         self.rng = rng
@@ -115,9 +118,11 @@ class Match:
     @classmethod
     def restore(cls, ruleset: AnyRuleset, setup: Mapping[str, object], options: Mapping[str, object] | None, *,
                 seed: bytes, records: Sequence[JsonMapping], seats: Mapping[str, str] | None = None,
-                controllers: Mapping[str, str] | None = None, salts: str = OWN_SALTS) -> Match:
+                controllers: Mapping[str, str] | None = None, salts: str = OWN_SALTS,
+                seal_key: bytes | None = None) -> Match:
         """Rebuild a match from its log of record (``Record.to_dict`` entries); a refusal raises ReplayError."""
-        match = cls(ruleset, setup, options, seed=seed, seats=seats, controllers=controllers, salts=salts)
+        match = cls(ruleset, setup, options, seed=seed, seats=seats, controllers=controllers, salts=salts,
+                    seal_key=seal_key)
         for entry in records:
             match.apply_record(entry)
         return match
@@ -386,7 +391,8 @@ class Match:
         if self.seed is None:
             raise ReplayError("this match has no seed to replay from (a simulation RNG was supplied)")
         return Match(self.ruleset, self.setup_data, self.options_dict, seed=self.seed,
-                     seats=self.seats, controllers=self.controllers, shared=self._shared, salts=self.salts)
+                     seats=self.seats, controllers=self.controllers, shared=self._shared, salts=self.salts,
+                     seal_key=self.seal_key)
 
     def replayed(self) -> Match:
         """The whole log of record replayed on a fresh match; a refusal raises ReplayError."""

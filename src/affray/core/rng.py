@@ -10,10 +10,17 @@ Every draw has an index, so a roll in the log of record can be tied back to the 
   cannot be used to fish for a better roll.
 - :class:`FastRNG` is for simulation: a seeded Mersenne Twister, about ten times faster per draw.
 
-Sealed commits are salted from a **stream of their own** (:meth:`RNG.salt`), derived from the same seed but apart
-from the dice (log format 3): a quiet simulated fight, which computes no seal, draws exactly the dice of a loud
-one. Logs of format 3 on use it; logs of formats 1 and 2 drew each salt as two 64-bit dice from the dice stream
-(``salts=LEGACY_SALTS``), and are still verified that way.
+Sealed commits are salted from a **stream of their own** (:meth:`RNG.salt`), apart from the dice: a quiet simulated
+fight, which computes no seal, draws exactly the dice of a loud one. Where that stream comes from:
+
+- log format 4 (:data:`SECRET_SALTS`, a live table's): from the *seal key*, derived from a **salt secret** of the
+  match's own (32 random bytes beside the seed, :func:`new_salt_secret`), so a seal cannot be opened by anyone who
+  knows or guesses the seed (a public ``--seed 7`` is found from its commitment in a fraction of a second). The same
+  secret gives the hash chain's record salts (:func:`chain_key`) and each pair of seats' whispered free rolls
+  (:func:`whisper_key`). At the end the seal and chain keys are revealed, never the salt secret itself, so a third
+  seat still cannot derive a whisper's dice;
+- format 3 (:data:`OWN_SALTS`): from the seed itself (a library match given no salt secret);
+- formats 1 and 2 (:data:`LEGACY_SALTS`): two 64-bit dice from the dice stream, still verified that way.
 
 Rule: X-1 (one seeded RNG service with dN for any N).
 """
@@ -28,10 +35,12 @@ from collections.abc import Callable
 from typing import Protocol
 
 _SPACE = 1 << 64
-#: Salts from their own stream (log format 3 on) or, as logs of formats 1 and 2 did, two dice from the dice stream.
+#: Salts from the seal key of a salt secret (log format 4), from the seed's own salt stream (format 3) or, as logs of
+#: formats 1 and 2 did, two dice from the dice stream.
+SECRET_SALTS = "secret"
 OWN_SALTS = "own"
 LEGACY_SALTS = "dice"
-SALT_SCHEMES = (OWN_SALTS, LEGACY_SALTS)
+SALT_SCHEMES = (SECRET_SALTS, OWN_SALTS, LEGACY_SALTS)
 
 
 class RNG(Protocol):
@@ -61,12 +70,43 @@ def new_secret_seed() -> bytes:
     return secrets.token_bytes(32)
 
 
+def new_salt_secret() -> bytes:
+    """A fresh unpredictable 32-byte salt secret (see the module docstring): never derived from the seed."""
+    return secrets.token_bytes(32)
+
+
+def _subkey(salt_secret: bytes, label: str) -> bytes:
+    if len(salt_secret) < 16:
+        raise ValueError("a salt secret needs at least 16 bytes")
+    return hmac.digest(salt_secret, f"affray-{label}".encode(), "sha256")
+
+
+def seal_key(salt_secret: bytes) -> bytes:
+    """The key of the seals' salt stream: HMAC-SHA256(salt secret, "affray-seals"); revealed at the end."""
+    return _subkey(salt_secret, "seals")
+
+
+def chain_key(salt_secret: bytes) -> bytes:
+    """The key of the hash chain's record salts (:mod:`affray.core.chain`): HMAC-SHA256(salt secret,
+    "affray-chain"); revealed at the end."""
+    return _subkey(salt_secret, "chain")
+
+
+def whisper_key(salt_secret: bytes, one: str, other: str) -> bytes:
+    """The key of the free rolls whispered between seats ``one`` and ``other`` (either way round):
+    HMAC-SHA256(salt secret, "affray-whisper:A|B"), A and B in sorted order. Given to those two seats only (in their
+    logs at the end): no other seat can derive it, the seed and the revealed keys notwithstanding."""
+    first, second = sorted((one, other))
+    return _subkey(salt_secret, f"whisper:{first}|{second}")
+
+
 def commitment_of(seed: bytes) -> str:
     """The public commitment to a seed: its SHA-256, hex-encoded."""
     return hashlib.sha256(seed).hexdigest()
 
 
 FREE_STREAM = "free:"  # the table's free rolls (chat): their own stream, so they never change the fight's dice
+WHISPER_STREAM = "whisper:"  # a whispered free roll's, under its pair's whisper_key instead of the seed
 
 
 def derive_die(seed: bytes, index: int, sides: int, stream: str = "") -> int:
@@ -74,7 +114,8 @@ def derive_die(seed: bytes, index: int, sides: int, stream: str = "") -> int:
 
     Each attempt takes 64 bits of HMAC-SHA256(seed, "index:attempt"); values in the incomplete top
     block are rejected so every face is exactly equally likely. ``stream`` prefixes the message: the fight's dice
-    have none, a table's free rolls :data:`FREE_STREAM` ("free:index:attempt").
+    have none, a table's free rolls :data:`FREE_STREAM` ("free:index:attempt"), a whispered free roll
+    :data:`WHISPER_STREAM` (under its pair's :func:`whisper_key` as ``seed``).
     """
     if sides < 1:
         raise ValueError(f"a die needs at least 1 side, got {sides}")
@@ -101,23 +142,28 @@ def _dice_salt(rng: RNG) -> bytes:
 class VerifiableRNG:
     """Dice derived from a committed secret seed; see the module docstring.
 
-    ``salts``: :data:`OWN_SALTS` (the default; :func:`derive_salt`) or :data:`LEGACY_SALTS` to replay a log of
-    format 1 or 2, whose salts were drawn from the dice stream. ``stream``: "" for a fight's dice,
+    ``salts``: :data:`OWN_SALTS` (the default; :func:`derive_salt` under the seed), :data:`SECRET_SALTS` (under
+    ``seal_key``, :func:`seal_key` of the match's salt secret: log format 4) or :data:`LEGACY_SALTS` to replay a log
+    of format 1 or 2, whose salts were drawn from the dice stream. ``stream``: "" for a fight's dice,
     :data:`FREE_STREAM` for a table's free rolls (:func:`derive_die`).
     """
 
-    __slots__ = ("index", "salt_index", "salts", "seed", "stream")
+    __slots__ = ("index", "salt_index", "salts", "seal_key", "seed", "stream")
 
-    def __init__(self, seed: bytes, index: int = 0, *, salts: str = OWN_SALTS, stream: str = "") -> None:
+    def __init__(self, seed: bytes, index: int = 0, *, salts: str = OWN_SALTS, stream: str = "",
+                 seal_key: bytes | None = None) -> None:
         if len(seed) < 16:
             raise ValueError("a verifiable seed needs at least 16 bytes")
         if salts not in SALT_SCHEMES:
             raise ValueError(f"salts must be one of {', '.join(SALT_SCHEMES)}, not {salts!r}")
+        if (salts == SECRET_SALTS) != (seal_key is not None):
+            raise ValueError("a seal key is given with salts=SECRET_SALTS, and only then")
         self.seed = seed
         self.index = index
         self.salt_index = 0
         self.salts = salts
         self.stream = stream
+        self.seal_key = seal_key
 
     @property
     def commitment(self) -> str:
@@ -131,7 +177,7 @@ class VerifiableRNG:
     def salt(self) -> bytes:
         if self.salts == LEGACY_SALTS:
             return _dice_salt(self)
-        value = derive_salt(self.seed, self.salt_index)
+        value = derive_salt(self.seal_key or self.seed, self.salt_index)
         self.salt_index += 1
         return value
 

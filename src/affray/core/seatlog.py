@@ -11,7 +11,7 @@ know), and every roll ``lead``, the sentence without its dice (:mod:`affray.core
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from affray.core.adjust import Ruled
@@ -93,29 +93,35 @@ def seat_entry(entry: LogRecord, viewer: Viewer, hidden: bool, narrator: Narrato
 def shown_action(entry: LogRecord, viewer: Viewer, hidden: bool) -> Json:
     """``entry``'s action as ``viewer`` may see it, redacted as its events are (``hidden``: :func:`sealed_to`):
 
-    - a commit still face down to the viewer: ``{"type": "commit", "seals": [{seal, digest}]}``, never the payload;
+    - a commit still face down to the viewer: :func:`commit_form`, never the payload;
     - a GM ruling with changes the viewer may not see (a private :class:`~affray.core.adjust.Ruled` event it is
-      shown redacted): the ruling without them, and ``unseen``, the combatants they were about, as the redacted
-      event says (:meth:`Ruled.redacted`);
+      shown redacted): :func:`ruling_without` them;
     - anything else as it was taken.
 
     Depends only on what :func:`visibility` holds, so the table's shared parts stay keyed right."""
     if hidden:
-        seals = [e for e in entry.events if isinstance(e, Committed)]
-        return {"type": "commit", "seals": [{"seal": s.seal, "digest": s.digest} for s in seals]}
+        return commit_form([(e.seal, e.digest) for e in entry.events if isinstance(e, Committed)])
     if entry.kind != RULING:
         return entry.action
     unseen = [change for event in entry.events if isinstance(event, Ruled) and event.private
               and not shown_in_full(event, viewer) for change in event.changes]
-    if not unseen:
-        return entry.action
-    # Each private change is the action's change with the value it replaced (adjust.apply_changes): the same dict
-    # but for "was".
+    return ruling_without(entry.action, unseen) if unseen else entry.action
+
+
+def commit_form(seals: Iterable[tuple[str, str]]) -> JsonObject:
+    """A face-down commit's action as a seat that may not open it reads it: ``{"type": "commit", "seals": [{seal,
+    digest}]}`` (the hash chain's public form too, :mod:`affray.core.chain`)."""
+    return {"type": "commit", "seals": [{"seal": seal, "digest": digest} for seal, digest in seals]}
+
+
+def ruling_without(action: Mapping[str, Json], unseen: Sequence[Mapping[str, Json]]) -> JsonObject:
+    """A GM ruling's action without the changes ``unseen`` (a private ``ruled`` event's, each the action's change
+    with the value it replaced, ``was``: :func:`affray.core.adjust.apply_changes`), and ``unseen``: the combatants
+    they were about, as the redacted event says (:meth:`~affray.core.adjust.Ruled.redacted`)."""
     withheld = [{key: value for key, value in change.items() if key != "was"} for change in unseen]
-    action = entry.action
     changes = [c for c in as_list(action.get("changes", [])) if c not in withheld]
     return {"type": action.get("type"), "reason": action.get("reason", ""), "changes": changes,
-            "unseen": list[Json](sorted({str(change["combatant"]) for change in unseen}))}
+            "unseen": list[Json](sorted({str(change.get("combatant")) for change in unseen}))}
 
 
 def story_of(match: Match) -> Story:

@@ -4,12 +4,21 @@ rolled outside the fight that anyone can check at the end.
 - A chat line is ``{"text", "to"}``: ``to`` is ``None`` (everyone), ``"gm"`` or a seat's name (a whisper). Its text is
   at most :data:`MAX_TEXT` characters of printable text (control characters refused), stored as written; every
   page escapes it when it shows it.
-- A free roll is ``{"notation", "to"}`` in the notation of ``affray roll``, at most :data:`MAX_FREE_DICE` dice. Its
-  dice come from the table's secret seed on their own stream (:data:`affray.core.rng.FREE_STREAM`): the i-th free
-  draw of a dN is derived like a fight die with the message ``free:i:attempt`` instead of ``i:attempt``, so free
-  rolls never change the fight's dice, and once the seed is revealed every seat re-derives the rolls it saw.
+- A free roll is ``{"notation", "to"}`` in the notation of ``affray roll``, at most :data:`MAX_FREE_DICE` dice. A
+  roll to everyone takes its dice from the table's secret seed on their own stream
+  (:data:`affray.core.rng.FREE_STREAM`): the i-th public free draw of a dN is derived like a fight die with the
+  message ``free:i:attempt`` instead of ``i:attempt``, so free rolls never change the fight's dice, and once the seed
+  is revealed every seat re-derives them. A **whispered** roll takes its dice from its pair of seats' own stream
+  (:func:`affray.core.rng.whisper_key` of the table's salt secret, ``whisper:i:attempt``, ``i`` counting that pair's
+  draws): the seed revealed at the end does not give them, so a third seat cannot re-derive a whisper's roll, nor
+  tell from the public draws' numbers that one was made. The line carries the SHA-256 of its pair's key
+  (``commitment``, which only the pair reads); at the end each seat's log gives the key of each pair it whispered
+  in (:func:`free_rolls`), and ``affray verify`` checks the rolls with it (and says which it could not check). A
+  table stored before it had a salt secret draws every free roll from the free stream, as it did.
 - Lines live in the store with the table (:meth:`affray.store.Store.add_chat`) and come back after a restart; the
-  store's unique (table, n) numbers racing lines (and gives a roll its draws) once, across processes.
+  store's unique (table, n) numbers racing lines (and gives a roll its draws) once, across processes. A seat is
+  shown its own numbering (``n``: the lines *it* may read, counted from 0, :func:`visible`), never the store's: a gap
+  would tell it how many whispers it did not read.
 
 A seat reads the lines it may see (:func:`visible`); the spectator may read and write public lines and whisper to
 the GM. Nothing here is a record of the fight: chat neither changes the version nor enters the hash chain.
@@ -17,14 +26,16 @@ the GM. Nothing here is a record of the fight: chat neither changes the version 
 
 from __future__ import annotations
 
+import hashlib
 import time
 import unicodedata
+import weakref
 from typing import TYPE_CHECKING
 
 from affray.core.engine import GM
 from affray.core.json import JsonObject, as_list, as_object
 from affray.core.notation import NotationError, parse, roll_expr
-from affray.core.rng import FREE_STREAM, VerifiableRNG
+from affray.core.rng import FREE_STREAM, WHISPER_STREAM, VerifiableRNG, whisper_key
 from affray.store import ChatLine, Store
 from affray.table.errors import UNAVAILABLE, UNPROCESSABLE, Refusal
 from affray.table.live import SeatInfo, Table
@@ -43,13 +54,36 @@ def may_read(line: ChatLine, seat: str) -> bool:
 
 
 def visible(table: Table, seat: SeatInfo, since: int = 0) -> list[JsonObject]:
-    """The chat lines ``seat`` may read, from line ``since`` on, as the page and the API show them."""
-    return [line_json(table, line) for line in table.chat[since:] if may_read(line, seat.name)]
+    """The chat lines ``seat`` may read, from the table's line ``since`` on, as the page and the API show them,
+    each numbered in the seat's own count (:func:`read_before`)."""
+    n = read_before(table, seat.name, since)
+    out = []
+    for line in table.chat[since:]:
+        if may_read(line, seat.name):
+            out.append(line_json(table, line, n))
+            n += 1
+    return out
 
 
-def line_json(table: Table, line: ChatLine) -> JsonObject:
-    out: JsonObject = {"n": line.n, "at": line.at, "seat": line.seat, "from": speaker(table, line.seat),
-                           "to": line.to, "kind": line.kind, **line.body}
+#: Per table, per seat: how many of the table's first i lines the seat may read, for each i counted so far. The
+#: table's lines only grow (a reload reads the same lines back, the store's, in the same order), so a count stays true.
+_counted: weakref.WeakKeyDictionary[Table, dict[str, list[int]]] = weakref.WeakKeyDictionary()
+
+
+def read_before(table: Table, seat: str, since: int) -> int:
+    """How many of the table's lines before line ``since`` ``seat`` may read: the seat's number for the next line it
+    reads, and what its message says as ``chat_since``. Each line is looked at once per seat (kept counts)."""
+    counts = _counted.setdefault(table, {}).setdefault(seat, [0])
+    since = min(since, len(table.chat))
+    for line in table.chat[len(counts) - 1:since]:
+        counts.append(counts[-1] + may_read(line, seat))
+    return counts[since]
+
+
+def line_json(table: Table, line: ChatLine, n: int) -> JsonObject:
+    """``line`` as a seat that numbers it ``n`` reads it."""
+    out: JsonObject = {"n": n, "at": line.at, "seat": line.seat, "from": speaker(table, line.seat),
+                       "to": line.to, "kind": line.kind, **line.body}
     if line.to is not None:
         out["to_name"] = speaker(table, line.to)
     return out
@@ -91,13 +125,36 @@ def checked_text(text: str) -> str:
     return text
 
 
-def free_draws(table: Table) -> int:
-    """How many free dice the table has drawn (the index of the next free draw)."""
-    return sum(len(as_list(as_object(line.body["roll"])["dice"])) for line in table.chat if line.kind == ROLL)
+def pair_key(table: Table, seat: str, to: str | None) -> bytes | None:
+    """The key of the stream a free roll from ``seat`` to ``to`` draws from: its pair's whisper key for a whisper
+    at a table with a salt secret; None for a roll to everyone, or at a table stored before salt secrets (the
+    seed's free stream)."""
+    if to is None or not table.salt_hex:
+        return None
+    return whisper_key(bytes.fromhex(table.salt_hex), seat, to)
 
 
-def free_roll(table: Table, notation: str) -> JsonObject:
-    """The body of a free roll of ``notation``: its roll from the free stream and the index of its first draw."""
+def same_stream(line: ChatLine, seat: str, to: str | None, whispers: bool) -> bool:
+    """Whether ``line`` drew from the stream a roll from ``seat`` to ``to`` draws from (``whispers``: the table's
+    whispers have streams of their own)."""
+    if not whispers:
+        return True
+    if to is None:
+        return line.to is None
+    return line.to is not None and {line.seat, line.to} == {seat, to}
+
+
+def free_draws(table: Table, seat: str = "", to: str | None = None) -> int:
+    """How many free dice the stream of a roll from ``seat`` to ``to`` has drawn (the index of its next draw)."""
+    whispers = bool(table.salt_hex)
+    return sum(len(as_list(as_object(line.body["roll"])["dice"])) for line in table.chat
+               if line.kind == ROLL and same_stream(line, seat, to, whispers))
+
+
+def free_roll(table: Table, notation: str, seat: str = "", to: str | None = None) -> JsonObject:
+    """The body of a free roll of ``notation`` from ``seat`` to ``to``: its roll from its stream (the seed's free
+    stream, or its pair's whisper stream), the index of its first draw on that stream and, for a whisper, the
+    SHA-256 of its pair's key (``commitment``)."""
     try:
         expr = parse(notation)
     except NotationError as exc:
@@ -105,17 +162,37 @@ def free_roll(table: Table, notation: str) -> JsonObject:
     dice = sum(g.count for g in expr.groups) + expr.bonus + expr.penalty
     if dice > MAX_FREE_DICE:
         raise Refusal("too_many_dice", f"A free roll throws at most {MAX_FREE_DICE} dice.", UNPROCESSABLE)
-    first = free_draws(table)
-    rng = VerifiableRNG(bytes.fromhex(table.seed_hex), first, salts=table.match.salts, stream=FREE_STREAM)
+    first = free_draws(table, seat, to)
+    key = pair_key(table, seat, to)
+    if key is None:
+        rng = VerifiableRNG(bytes.fromhex(table.seed_hex), first, stream=FREE_STREAM)
+    else:
+        rng = VerifiableRNG(key, first, stream=WHISPER_STREAM)
     roll = roll_expr(rng, expr)
-    return {"notation": roll.notation, "roll": roll.to_dict(), "first": first}
+    body: JsonObject = {"notation": roll.notation, "roll": roll.to_dict(), "first": first}
+    if key is not None:
+        body["commitment"] = hashlib.sha256(key).hexdigest()
+    return body
 
 
 def free_rolls(table: Table, seat: SeatInfo) -> list[JsonObject]:
-    """The free rolls ``seat`` may read (the public ones and its whispers), for its full log after the end:
-    ``affray verify`` re-derives their dice from the seed's free stream."""
-    return [{"n": line.n, "seat": line.seat, "notation": line.body["notation"], "roll": line.body["roll"]}
-            for line in table.chat if line.kind == ROLL and may_read(line, seat.name)]
+    """The free rolls ``seat`` may read (the public ones and its whispers), for its full log after the end, numbered
+    as the seat reads them: ``affray verify`` re-derives a public roll's dice from the seed's free stream, a
+    whispered one's from its pair's key, given here (``key``) to the two seats of the pair only."""
+    out: list[JsonObject] = []
+    n = 0
+    for line in table.chat:
+        if not may_read(line, seat.name):
+            continue
+        if line.kind == ROLL:
+            entry: JsonObject = {"n": n, "seat": line.seat, "to": line.to, "notation": line.body["notation"],
+                                 "roll": line.body["roll"]}
+            key = pair_key(table, line.seat, line.to)
+            if key is not None:
+                entry.update(key=key.hex(), commitment=line.body.get("commitment"))
+            out.append(entry)
+        n += 1
+    return out
 
 
 def post(service: TableService, table: Table, seat: SeatInfo, to: str | None, *, text: str | None = None,
@@ -129,15 +206,15 @@ def post(service: TableService, table: Table, seat: SeatInfo, to: str | None, *,
             if said is not None:
                 line = ChatLine(len(table.chat), seat.name, target, CHAT, {"text": said}, time.time())
             else:
-                line = ChatLine(len(table.chat), seat.name, target, ROLL, free_roll(table, notation or ""),
-                                time.time())
+                line = ChatLine(len(table.chat), seat.name, target, ROLL,
+                                free_roll(table, notation or "", seat.name, target), time.time())
             if service._guard(lambda: service.store.add_chat(table.id, line)):  # noqa: B023
                 table.chat.append(line)
                 break
             catch_up(service.store, table)  # another process numbered a line first: number anew
         else:
             raise Refusal("busy", "The chat is busy; send it again.", UNAVAILABLE)
-        answer = line_json(table, line)
+        answer = line_json(table, line, read_before(table, seat.name, len(table.chat) - 1))
     service.announce(table)
     return answer
 

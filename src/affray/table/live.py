@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from typing import Required, TypedDict, cast
 
 from affray.ai.base import Policy
-from affray.core.chain import link
+from affray.core.chain import chain_value
 from affray.core.engine import SPECTATOR, ActionSpec
 from affray.core.json import Json, JsonObject
 from affray.core.match import Match
 from affray.core.plugin import Countdown, plugin
-from affray.core.rng import policy_rng
+from affray.core.rng import chain_key, policy_rng
 from affray.odds.hints import hints
 from affray.store import ChatLine
 from affray.table import patch
@@ -49,6 +49,9 @@ class Table:
     seats: dict[str, SeatInfo]
     policies: dict[str, Policy]
     config: JsonObject
+    #: The table's salt secret (hex; core/rng.py): its seals' salts, its chain's record salts, its whispers' dice.
+    #: Empty for a table stored before it had one (its chain and free rolls as log format 3 made them).
+    salt_hex: str = field(default="", repr=False)
     chains: list[str] = field(default_factory=list)
     ended: JsonObject | None = None
     by_submission: dict[str, int] = field(default_factory=dict)
@@ -94,10 +97,18 @@ class Table:
             return {"winner": outcome.winner, "reason": outcome.reason}
         return self.ended
 
+    @property
+    def chain_key(self) -> bytes | None:
+        """The key of its chain's record salts (log format 4), None for a table without a salt secret."""
+        return chain_key(bytes.fromhex(self.salt_hex)) if self.salt_hex else None
+
+    def link(self, seq: int) -> str:
+        """The chain value of the match's record ``seq`` after the current head (core/chain.py)."""
+        return chain_value(self.head, self.match.records[seq], self.chain_key)
+
     def extend_chain(self) -> str:
-        """Link the match's newest record into the chain; returns its chain value."""
-        record = self.match.records[len(self.chains)]
-        value = link(self.head, record.to_dict(events=False))
+        """Link the match's next unchained record into the chain; returns its chain value."""
+        value = self.link(len(self.chains))
         self.chains.append(value)
         return value
 
@@ -167,7 +178,7 @@ def seat_units(table: Table, seat: SeatInfo, since: int = 0, chat_since: int = 0
 
 
 def _message(table: Table, seat: SeatInfo, since: int, chat_since: int, cut: bool) -> JsonObject:
-    from affray.table.chat import visible
+    from affray.table.chat import read_before, visible
 
     match, name = table.match, table.match_seat(seat)
     shared = table.shared
@@ -184,7 +195,7 @@ def _message(table: Table, seat: SeatInfo, since: int, chat_since: int, cut: boo
         "log": shared.log(match, since, name),
         "since": since,
         "chat": list[Json](visible(table, seat, chat_since)),
-        "chat_since": chat_since,
+        "chat_since": read_before(table, seat.name, chat_since),  # in the seat's own count: no whisper shows
         **tail,
     }
     if seat.role == "gm":

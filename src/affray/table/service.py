@@ -281,9 +281,7 @@ class TableService:
         """Append the match's newest record to the store (under the table's lock). False, with the table rolled
         back to the store's log, when the database says another record took that seq first."""
         record = table.match.records[-1]
-        from affray.core.chain import link
-
-        chain = link(table.head, record.to_dict(events=False))
+        chain = table.link(record.seq)
         try:
             ok = self.store.append(table.id, to_store(record, chain, key))
         except StoreError as exc:
