@@ -1,5 +1,5 @@
 """Hit points in the fight: unconscious, dying, the DC 22 save, first aid, magical healing, EX-HP, Steal
-Life and non-lethal blows (SC-01..SC-08, SC-11, SC-B3..SC-B6, SC-R5)."""
+Life and non-lethal blows (SC-01..SC-08, SC-11, SC-B3..SC-B6, SC-B11, SC-R5)."""
 
 from __future__ import annotations
 
@@ -148,17 +148,41 @@ def test_sc07_ex_hp_absorbs_blows_but_not_steal_life() -> None:
 
 
 def test_sc11_the_non_lethal_option_knocks_out_and_sc_b4_overkill_still_kills() -> None:
-    """SC-11: with the GM's option an unarmed blow into −1..−29 leaves the target stable; SC-B4: ≤ −30 kills."""
-    def punch(hp: int, options: dict[str, object]) -> Match:
+    """SC-11: with the GM's option an unarmed blow into −1..−29 leaves the target stable; SC-B4: ≤ −30 kills (a
+    Str modifier of +32 makes the punch 3 + 32 = 35: 1 HP to −34); switched off, the blow stops at −29."""
+    def punch(hp: int, options: dict[str, object], strength_mod: int = 0) -> Match:
         match = build(OPEN, {"left": [fighter("a", (1, 0), weapons=[], feats=["guarded_unarmed_attack"])],
                              "right": [fighter("b", (2, 0), hp=hp), fighter("c", (7, 3))]}, options,
                       dice=[20, 10, 1])
+        who(match, "a").mods["strength"] = strength_mod
         act(match, "a", {"type": "attack", "target": "b"}, 20, 3)
         return match
     assert who(punch(1, {"nonlethal_unarmed": True}), "b").status == "stable"
     assert who(punch(1, {}), "b").status == "dying"
-    assert who(punch(-27, {"nonlethal_unarmed": True}), "b").status == "dead"
-    assert who(punch(-27, {"nonlethal_unarmed": True, "nonlethal_overkill_kills": False}), "b").hp == -29
+    assert who(punch(1, {"nonlethal_unarmed": True}, 32), "b").status == "dead"
+    assert who(punch(1, {"nonlethal_unarmed": True, "nonlethal_overkill_kills": False}, 32), "b").hp == -29
+    assert who(punch(-27, {"nonlethal_unarmed": True, "nonlethal_overkill_kills": False}), "b").status == "dead"
+
+
+def test_sc_b11_a_non_lethal_punch_on_the_dying_is_lethal_as_usual() -> None:
+    """SC-11 with SC-04, ruling SC-B11: under the non-lethal option P punches A, already dying at −3, for 2: A is at
+    −5 and still dying (the punch used to leave it stable), fails its DC 22 save at its turn (2 + 2 < 22) and loses
+    1 more at the round's end: −6. Option ``nonlethal_spares_only_the_conscious`` off: the punch leaves it stable."""
+    def punched(options: dict[str, object]) -> Match:
+        match = build(OPEN, {"left": [fighter("a", (0, 0), hp=-3), fighter("a2", (5, 3))],
+                             "right": [fighter("p", (1, 0), weapons=[], feats=["guarded_unarmed_attack"])]},
+                      {"nonlethal_unarmed": True, **options}, dice=[10, 5, 20])
+        act(match, "p", {"type": "attack", "target": "a"}, 20, 2)  # a natural 20 hits; 1d3 unarmed: 2
+        assert who(match, "a").hp == -5
+        return match
+    match = punched({})
+    assert who(match, "a").status == "dying"
+    result = act(match, "p", {"type": "end_turn"}, 2)  # a's DC 22 save at its turn: 2 + 2 = 4 fails
+    assert "check" in kinds(result) and who(match, "a").status == "dying" and window(match) == ("turn", ("a2",))
+    act(match, "a2", {"type": "end_turn"}, 1)  # the end of round 1: 1d4 = 1
+    assert (who(match, "a").hp, who(match, "a").status) == (-6, "dying")
+    match = punched({"nonlethal_spares_only_the_conscious": False})
+    assert who(match, "a").status == "stable"
 
 
 def test_sc_r5_a_stable_character_who_is_hurt_again_is_dying_again() -> None:

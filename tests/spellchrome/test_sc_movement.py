@@ -253,3 +253,71 @@ def test_sc24_a_move_stopped_on_an_illegal_square_goes_back_to_the_last_legal_on
     assert moved and moved[-1].to_dict()["how"] == "settle"
     assert any(isinstance(e, Defeated) for e in result.events)
     assert window(match) == ("turn", ("ally",))
+
+
+def _ends(match: Match, actor: str, kind: str) -> set[tuple[int, int]]:
+    """The end squares the legal list offers ``actor`` for moves of ``kind``."""
+    return {square(s.action, "to") for s in match.legal(actor) if s.action["type"] == kind}
+
+
+def test_sc_b10_a_withdraw_always_reaches_one_adjacent_square_whatever_the_ground() -> None:
+    """SC-19 "minimum 5 feet", SC-20, ruling SC-B10: at speed 30 a withdraw has 10 ft (2 squares), and the '^'
+    square beside the fighter costs 3; at speed 25 it has 5 ft (1 square) and a '~' square costs 2. Both are
+    reached all the same (they used to be refused as too far, while a '%' square was reached), and the withdraw
+    ends there, provoking nobody, with the standard action left. Beyond the first square terrain counts as usual:
+    '^' then '.' costs 2 + 1 > 2. Option ``withdraw_minimum_square`` off: refused as before."""
+    rubble = "..........\n..........\n...^......\n..........\n.........."
+    match = _duel(a_pos=(4, 2), b_pos=(5, 2), map_text=rubble)
+    assert (3, 2) in _ends(match, "a", "withdraw")
+    assert refused(match, "a", {"type": "withdraw", "to": [2, 2], "path": [[3, 2], [2, 2]]}).code == "too_far"
+    result = act(match, "a", {"type": "withdraw", "to": [3, 2]})
+    assert who(match, "a").pos == (3, 2) and "provoked" not in kinds(result)
+    assert window(match) == ("turn", ("a",)) and state_of(match).turn.standard_left  # type: ignore[union-attr]
+    mud = rubble.replace("^", "~")
+    match = _duel(a_pos=(4, 2), b_pos=(5, 2), map_text=mud, speed_ft=25)
+    assert (3, 2) in _ends(match, "a", "withdraw") and (2, 2) not in _ends(match, "a", "withdraw")
+    act(match, "a", {"type": "withdraw", "to": [3, 2], "path": [[3, 2]]})
+    assert who(match, "a").pos == (3, 2)
+    match = _duel(a_pos=(4, 2), b_pos=(5, 2), map_text=rubble, options={"withdraw_minimum_square": False})
+    assert (3, 2) not in _ends(match, "a", "withdraw")
+    assert refused(match, "a", {"type": "withdraw", "to": [3, 2]}).code == "too_far"
+
+
+def _surrender(on: str, options: dict[str, object] | None = None) -> Match:
+    """A corridor: ``a`` at [1, 1] (speed 30: 6 squares); ``n``, an NPC of side ``on`` at [3, 1], acts first and
+    gives up (SC-02); the foe ``c`` at [8, 1] keeps the fight going."""
+    corridor = "##########\n#........#\n##########"
+    left, right = [fighter("a", (1, 1))], [fighter("c", (8, 1))]
+    (left if on == "left" else right).insert(1, fighter("n", (3, 1), kind="npc"))
+    match = build(corridor, {"left": left, "right": right}, options, dice=[10, 20, 1] if on == "left" else [10, 1, 20])
+    act(match, "n", {"type": "give_up"})
+    assert who(match, "n").status == "surrendered" and window(match) == ("turn", ("a",))
+    return match
+
+
+def test_sc_b12_a_surrendered_foe_is_not_helpless_nobody_passes_or_stands_on_it() -> None:
+    """SC-24, ruling SC-B12: N gave up but stands conscious in its square, so it is not helpless: a move through
+    it or onto it is refused and not offered (both used to be accepted, as for the helpless), by the engine's path
+    or a given one; the squares short of it remain. Option ``surrendered_in_the_way`` off: passed as before."""
+    match = _surrender("right")
+    assert _ends(match, "a", "move") == {(2, 1)} and _ends(match, "a", "withdraw") == {(2, 1)}
+    assert refused(match, "a", {"type": "move", "to": [5, 1]}).code == "blocked_by_opponent"
+    assert refused(match, "a", {"type": "move", "to": [5, 1],
+                                "path": [[2, 1], [3, 1], [4, 1], [5, 1]]}).code == "blocked_by_opponent"
+    assert refused(match, "a", {"type": "move", "to": [3, 1]}).code == "occupied"
+    act(match, "a", {"type": "move", "to": [2, 1]})
+    assert who(match, "a").pos == (2, 1)
+    match = _surrender("right", {"surrendered_in_the_way": False})
+    assert _ends(match, "a", "move") == {(2, 1), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1)}
+    act(match, "a", {"type": "move", "to": [5, 1]})
+    assert who(match, "a").pos == (5, 1)
+
+
+def test_sc_b12_a_surrendered_ally_is_passed_as_an_ally_but_not_stood_on() -> None:
+    """SC-24, ruling SC-B12: a surrendered ally stands in its square like any ally: A may pass through it (to
+    [5, 1], three squares beyond), but no move ends on it (it used to be a square to stop on)."""
+    match = _surrender("left")
+    assert (3, 1) not in _ends(match, "a", "move") and (5, 1) in _ends(match, "a", "move")
+    assert refused(match, "a", {"type": "move", "to": [3, 1]}).code == "occupied"
+    act(match, "a", {"type": "move", "to": [5, 1]})
+    assert who(match, "a").pos == (5, 1)

@@ -40,7 +40,7 @@ from affray.rulesets.spellchrome.combat import may_punish
 from affray.rulesets.spellchrome.events import TAKEN_OUT
 from affray.rulesets.spellchrome.health import after_the_fight, check_outcome
 from affray.rulesets.spellchrome.mechanics import DEAD_AT
-from affray.rulesets.spellchrome.movement import end_ok
+from affray.rulesets.spellchrome.movement import end_ok, in_the_way
 from affray.rulesets.spellchrome.state import Combatant, SpellchromeState
 from affray.rulesets.spellchrome.turns import end_turn
 
@@ -163,7 +163,7 @@ def _check_position(state: SpellchromeState, c: Combatant, value: object) -> Rej
         where = "off the map" if not grid.in_bounds(pos) else "a wall"
         return Rejected("bad_position", f"{list(pos)} is {where} ({grid.width}×{grid.height} map).")
     if not end_ok(state, c, pos):
-        who = next(o.name for o in state.at(pos) if o is not c and not o.helpless)
+        who = next(o.name for o in state.at(pos) if o is not c and in_the_way(state, o))
         return Rejected("occupied", f"{who} stands on {list(pos)} (SC-24: no move ends on a square someone able "
                                     f"stands on).")
     return None
@@ -179,7 +179,7 @@ def _check_out(state: SpellchromeState, c: Combatant, out: bool) -> Rejected | N
     if c.hp < 1:
         return Rejected("cannot_stand", f"{c.name} has {c.hp} HP and cannot stand (SC-03, SC-04): set HP to 1 or "
                                         f"more first.")
-    taken = [o.name for o in state.at(c.pos) if o is not c and o.able]
+    taken = [o.name for o in state.at(c.pos) if o is not c and in_the_way(state, o)]
     if taken:
         return Rejected("occupied", f"{taken[0]} stands on {c.name}'s square {list(c.pos)}: move one of them first "
                                     f"(SC-24).")

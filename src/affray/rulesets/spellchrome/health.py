@@ -1,4 +1,4 @@
-"""Hit points, dying and stabilising in a fight (Rules: SC-01..SC-08, SC-11, SC-B3..SC-B6, SC-R5).
+"""Hit points, dying and stabilising in a fight (Rules: SC-01..SC-08, SC-11, SC-B3..SC-B6, SC-B11, SC-R5).
 
 HP ≥ 1 is normal; exactly 0 is unconscious; −1..−29 is dying (1d4 lost at the end of every round, B3);
 −30 or below is dead. A dying character makes the DC 22 Fortitude save at the start of its turns (B3,
@@ -28,8 +28,11 @@ _WHY = {"unconscious": "at 0 HP (SC-03)", "dying": "below 0 HP (SC-04)", "dead":
 
 def deal_damage(state: SpellchromeState, target: Combatant, amount: int, events: Events, *,
                 steal_life: bool = False, nonlethal: bool = False, by: Combatant | None = None) -> None:
-    """Apply damage through damage reduction, EX-HP and HP (SC-07, SC-B6) and update the target's state."""
+    """Apply damage through damage reduction, EX-HP and HP (SC-07, SC-B6) and update the target's state.
+    ``nonlethal`` (SC-11) spares only a target conscious before the blow (ruling SC-B11, option
+    ``nonlethal_spares_only_the_conscious``): a dying one keeps dying, and loses HP at the round's end."""
     before = target.status
+    conscious = (target.hp >= 1 and not target.knocked_out) or not state.options.nonlethal_spares_only_the_conscious
     result = damage_roll(target.hp, target.ex_hp, amount, target.damage_reduction, steal_life,
                           state.options.reduction_before_ex_hp)
     target.hp, target.ex_hp = result.hp, result.ex_hp
@@ -38,7 +41,7 @@ def deal_damage(state: SpellchromeState, target: Combatant, amount: int, events:
         by.dealt += result.absorbed + result.to_hp
     if result.to_hp > 0 and target.stable and state.options.damage_wakes_the_stable:
         target.stable = False  # SC-R5: a stable character who is hurt again is dying again
-    state_after, stable = nonlethal_result(target.hp, nonlethal, state.options.nonlethal_overkill_kills)
+    state_after, stable = nonlethal_result(target.hp, nonlethal, state.options.nonlethal_overkill_kills, conscious)
     if stable and state_after == "dying":
         if target.hp <= -30:  # SC-B4 switched off: the blow stops at the edge of death
             target.hp = -29

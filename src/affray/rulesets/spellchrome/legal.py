@@ -24,6 +24,7 @@ from affray.rulesets.spellchrome.movement import (
     Threats,
     can_punish,
     end_squares,
+    in_the_way,
     opponent_squares,
     taken_squares,
     threat_map,
@@ -235,12 +236,14 @@ class Moves:
 def movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> Moves:
     """The 5-foot steps, moves and runs, kept for the match (in its memo) under everything they read: the mover's
     square and speed, what its turn has used, the turn order (the order of warnings), and each other combatant's
-    square, whether it is able (it blocks, SC-24) and whether it threatens and may still punish (SC-26, SC-27).
+    square, whether it is in the way (able or surrendered: it blocks, SC-24, SC-B12) and whether it threatens and may
+    still punish (SC-26, SC-27).
     Fighters in melee stand still for rounds, so the same listing comes back again and again."""
     others = []
     for o in state.combatants.values():  # a plain loop, not a comprehension: every move decision asks
         if o is not c:
-            others.append((o.pos, o.able, o.melee_armed and can_punish(state, o)))
+            others.append((o.pos, o.able or (o.surrendered and in_the_way(state, o)),
+                           o.melee_armed and can_punish(state, o)))
     key = (c.id, c.pos, c.speed_ft, turn.move_left, turn.standard_left, turn.stepped, turn.moved, turn.move_used_for,
            tuple(state.order), tuple(others))
     listings: Cache[Hashable, Moves] = memo.cache(MOVES_KEY, LISTINGS_SHARED, LISTINGS_OWN)

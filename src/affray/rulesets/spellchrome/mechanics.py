@@ -212,13 +212,18 @@ def natural_healing(roll: int, con_mod: int, comfortable: bool) -> int:
     return max(0, roll + con_mod) if comfortable else roll
 
 
-def nonlethal_result(hp_after: int, nonlethal: bool, lethal_below: bool = True) -> tuple[HpState, bool]:
-    """Where a blow leaves its target, and whether it is stable. Rules: SC-11, SC-B4.
+def nonlethal_result(hp_after: int, nonlethal: bool, lethal_below: bool = True, conscious: bool = True
+                     ) -> tuple[HpState, bool]:
+    """Where a blow leaves its target, and whether it is stable. Rules: SC-11, SC-B4, SC-B11.
 
-    A non-lethal blow that would leave the target at −1..−29 only knocks it out: it automatically passes
-    the DC 22 save (stable). At −30 or below it still kills unless ``lethal_below`` is switched off.
+    A non-lethal blow that would leave a conscious target at −1..−29 only knocks it out: it automatically passes
+    the DC 22 save (stable). At −30 or below it still kills unless ``lethal_below`` is switched off. A blow on a
+    target that was not ``conscious`` (already dying, stable below 0, unconscious: ruling SC-B11) is lethal damage
+    as usual, so it is never stabilised by it.
     """
     state = hp_state(hp_after)
+    if not conscious:
+        return state, False
     if nonlethal and state == "dying":
         return "dying", True
     if nonlethal and state == "dead" and not lethal_below:

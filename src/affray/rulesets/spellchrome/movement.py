@@ -1,11 +1,12 @@
 """Movement on the battle grid: budgets, legal paths, occupancy, threatened squares and illegal end squares.
 
-Rules: SC-17 (speed in 5-ft squares), SC-18 (running), SC-19 (withdraw), SC-20 (difficult terrain costs
-2 or 3 squares; a ``%`` square, "5 ft per move action", takes a whole move action to enter: ruling SC-R14),
-SC-21 (5-foot step), SC-22 (double move), SC-23 (a diagonal counts as one square), SC-24 (allies and helpless
-foes may be passed, opponents may not; no move ends in an occupied square; tumbling; a move that ends
-illegally goes back to the nearest legal square), SC-27 (a)/(b) (leaving a square a melee-armed foe
-threatens provokes, unless withdrawing or stepping).
+Rules: SC-17 (speed in 5-ft squares), SC-18 (running), SC-19 (withdraw; "minimum 5 feet": its first square is
+always within reach, whatever the terrain, ruling SC-B10), SC-20 (difficult terrain costs 2 or 3 squares; a ``%``
+square, "5 ft per move action", takes a whole move action to enter: ruling SC-R14), SC-21 (5-foot step), SC-22
+(double move), SC-23 (a diagonal counts as one square), SC-24 (allies and helpless foes may be passed, opponents
+may not; no move ends in an occupied square; a combatant who surrendered is not helpless, ruling SC-B12;
+tumbling; a move that ends illegally goes back to the nearest legal square), SC-27 (a)/(b) (leaving a square a
+melee-armed foe threatens provokes, unless withdrawing or stepping).
 
 The searches are :func:`affray.core.grid.reachable`: squares one may enter but not leave (``stop_at``) find
 a path that provokes nobody, a cost multiplier prices tumbling at half speed, restricted directions give a
@@ -25,13 +26,24 @@ PROVOKING_KINDS = frozenset({"move", "run"})  # SC-19, SC-21: withdrawing and 5-
 Threats = dict[Pos, list[Combatant]]
 
 
+def in_the_way(state: SpellchromeState, o: Combatant) -> bool:
+    """Whether ``o`` stands in the way of moves (SC-24): no move ends on its square and its opponents may not pass
+    through it (tumbling aside). That is anyone not helpless: able, or surrendered on its feet, conscious in its
+    square (ruling SC-B12, option ``surrendered_in_the_way``). The helpless (unconscious, dying, stable, dead) are
+    not, nor is one the GM took out of the fight (off the board)."""
+    if o.able:
+        return True
+    return (o.surrendered and o.hp >= 1 and not (o.knocked_out or o.out) and o.abilities["constitution"] > 0
+            and state.options.surrendered_in_the_way)
+
+
 def end_ok(state: SpellchromeState, mover: Combatant, pos: Pos) -> bool:
-    """A move may end here: open ground nobody stands on, unless the occupant is helpless (SC-24)."""
+    """A move may end here: open ground nobody stands on, unless the occupant is helpless (SC-24, SC-B12)."""
     if not state.grid.passable(pos):
         return False
     # whoever stands there (state.at) is the mover or helpless; a plain loop, not all(): every move ends somewhere
-    for o in state.combatants.values():  # noqa: SIM110
-        if o.pos == pos and o is not mover and o.able:
+    for o in state.combatants.values():
+        if o.pos == pos and o is not mover and (o.able or (o.surrendered and in_the_way(state, o))):
             return False
     return True
 
@@ -41,19 +53,21 @@ def end_ok(state: SpellchromeState, mover: Combatant, pos: Pos) -> bool:
 
 
 def taken_squares(state: SpellchromeState, mover: Combatant) -> set[Pos]:
-    """Squares where no move of ``mover`` may end: another able creature stands there (SC-24)."""
+    """Squares where no move of ``mover`` may end: another creature stands there that is not helpless (able, or
+    surrendered on its feet: :func:`in_the_way`; SC-24, SC-B12)."""
     out = set()
     for o in state.combatants.values():
-        if o is not mover and o.able:
+        if o is not mover and (o.able or (o.surrendered and in_the_way(state, o))):
             out.add(o.pos)
     return out
 
 
 def opponent_squares(state: SpellchromeState, mover: Combatant, tumble: bool = False) -> set[Pos]:
-    """Squares ``mover`` cannot pass: able opponents' (SC-24). Tumbling passes all but those that fill them."""
+    """Squares ``mover`` cannot pass: opponents' that are not helpless (able, or surrendered on its feet:
+    :func:`in_the_way`; SC-24, SC-B12). Tumbling passes all but those that fill them."""
     out = set()
     for o in state.foes_of(mover):
-        if not o.helpless and (o.fills_square or not tumble):
+        if (o.able or (o.surrendered and in_the_way(state, o))) and (o.fills_square or not tumble):
             out.add(o.pos)
     return out
 
@@ -164,8 +178,36 @@ def _reach(state: SpellchromeState, c: Combatant, kind: str, tumble: bool, to: P
     stop = (danger_squares(state, c) if threats is None else threats.keys()) if safe else ()
     if safe and not stop:
         return None
-    return reachable(state.grid, c.pos, budget, opponent_squares(state, c, tumble), stop, 2 if tumble else 1, dirs,
-                     whole_of(c, kind))
+    blocked = opponent_squares(state, c, tumble)
+    reach = reachable(state.grid, c.pos, budget, blocked, stop, 2 if tumble else 1, dirs, whole_of(c, kind))
+    if kind == "withdraw" and state.options.withdraw_minimum_square:
+        return _first_square_within(state, c.pos, budget, blocked, reach)
+    return reach
+
+
+def _first_square_within(state: SpellchromeState, start: Pos, budget: int, blocked: set[Pos], reach: Reach) -> Reach:
+    """``reach`` with every square around ``start`` that may be entered, those whose terrain costs more than
+    ``budget`` at the whole ``budget`` (ruling SC-B10: SC-19's "minimum 5 feet" holds whatever the ground, as a
+    ``%`` square's whole move action does, SC-R14). A square around the start costs its terrain at most by the
+    straight step, so ``reach`` lacks exactly those dearer than ``budget``; spending all of it, nothing lies
+    beyond them, and the rest of ``reach`` stands. The searches are memoised: a new ``Reach``, never a change."""
+    extra = [p for p in state.grid.neighbours(start) if p not in reach.cost and p not in blocked]
+    if not extra:
+        return reach
+    cost, previous = dict(reach.cost), dict(reach.previous)
+    for p in extra:
+        cost[p], previous[p] = budget, start
+    return Reach(cost, previous, tuple(sorted((*reach.squares, *extra))))
+
+
+def withdraw_cost(state: SpellchromeState, c: Combatant, path: list[Pos]) -> int:
+    """What a withdraw along ``path`` spends: its first square at most the withdraw's whole distance (ruling
+    SC-B10, option ``withdraw_minimum_square``), the rest at their terrain costs (SC-20)."""
+    whole, budget = whole_of(c, "withdraw"), budget_of(state, c, "withdraw")
+    first = state.grid.cost(path[0], whole)
+    if state.options.withdraw_minimum_square:
+        first = min(first, budget)
+    return first + path_cost(state.grid, path[1:], 1, whole)
 
 
 def auto_path(state: SpellchromeState, c: Combatant, kind: str, to: Pos, tumble: bool = False) -> list[Pos] | None:
@@ -257,7 +299,9 @@ def _check_given(state: SpellchromeState, c: Combatant, kind: str, to: Pos, path
         if p in blocked:
             return Rejected("blocked_by_opponent", f"The path runs through an opponent at {list(p)} (SC-24).")
         here = p
-    if path_cost(grid, path, 2 if tumble else 1, whole_of(c, kind)) > budget_of(state, c, kind):
+    spent = withdraw_cost(state, c, path) if kind == "withdraw" else path_cost(grid, path, 2 if tumble else 1,
+                                                                               whole_of(c, kind))
+    if spent > budget_of(state, c, kind):
         return Rejected("too_far", _too_far(state, c, kind))
     return list(path)
 

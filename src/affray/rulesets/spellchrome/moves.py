@@ -18,6 +18,7 @@ from affray.rulesets.spellchrome.mechanics import D20, run_bonus_squares, square
 from affray.rulesets.spellchrome.movement import (
     PROVOKING_KINDS,
     can_punish,
+    in_the_way,
     melee_foes,
     run_modifier,
     settle,
@@ -84,7 +85,7 @@ def continue_motion(state: SpellchromeState, rng: RNG, events: Events) -> None:
                 if open_opportunity(state, c, trigger, foes, {"kind": "motion"}, events):
                     return
         nxt = m.path[m.index]
-        through = m.tumble and any(o.side != c.side and not o.helpless for o in state.at(nxt))
+        through = m.tumble and any(o.side != c.side and in_the_way(state, o) for o in state.at(nxt))
         if through and not skill_check(rng, c, "tumble", state.options.tumble_dc, events, "Acrobatics and Tumbling"):
             break
         c.pos = nxt

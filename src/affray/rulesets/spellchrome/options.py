@@ -54,6 +54,11 @@ class SpellchromeOptions:
             "than a d4 roll 1d4: 'the minimum damage from any blunt object is 1d4'), at least 1; 'd4': always 1d4.")
     damage_wakes_the_stable: bool = option(
         True, rule="SC-R5", doc="A stable character who takes damage is dying again (SRD standard).")
+    nonlethal_spares_only_the_conscious: bool = option(
+        True, rule="SC-B11", doc="With nonlethal_unarmed, only a blow on a conscious target (1 HP or more, not "
+                                 "knocked out) is a knock-out: a blow on one already dying, stable below 0 or "
+                                 "unconscious is lethal damage as usual: it does not stabilise it, and a dying "
+                                 "target keeps losing HP at the round's end. Off: such a blow leaves it stable.")
     # -- initiative and the round --------------------------------------------------------------------------
     reroll_initiative_each_round: bool = option(
         False, rule="SC-16", doc="Re-roll initiative every round instead of keeping it for the fight.")
@@ -70,6 +75,16 @@ class SpellchromeOptions:
         25, low=1, high=100,
         rule="SC-R1", doc="Acrobatics and Tumbling DC to tumble through an opponent's square (trained only; "
                               "a tumbling move goes at half speed).")
+    withdraw_minimum_square: bool = option(
+        True, rule="SC-B10", doc="A withdraw always reaches one adjacent square it may enter, whatever its terrain "
+                                 "costs (SC-19's 'minimum 5 feet'): a '~' or '^' square dearer than the withdraw's "
+                                 "distance takes all of it, as a '%' square does; beyond the first square terrain "
+                                 "costs count as usual (SC-20). Off: a first square dearer than the withdraw's "
+                                 "distance cannot be entered.")
+    surrendered_in_the_way: bool = option(
+        True, rule="SC-B12", doc="A combatant who surrendered is not helpless (it is conscious, in its square): "
+                                 "no move ends on its square, and its opponents may not pass through it, as if it "
+                                 "stood (SC-24). Off: it may be passed and stood on like the helpless.")
     # -- attacks of opportunity -----------------------------------------------------------------------------
     aoo_refresh: str = option(
         "own_turn", rule="SC-B7", choices=("own_turn", "round_start"),

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 PLUGIN: Plugin[SpellchromeState, SpellchromeSetup] = Plugin(
     name="spellchrome", title="Spellchrome RPG: combat on the battle grid",
+    rules_version="2",
     rules=part("affray.rulesets.spellchrome.ruleset", "SpellchromeRuleset", build=True),
     policies=part("affray.rulesets.spellchrome.policies", "POLICIES"),
     hints=part("affray.rulesets.spellchrome.hints", "hints"),

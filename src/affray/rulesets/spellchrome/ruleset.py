@@ -37,7 +37,7 @@ from affray.rulesets.spellchrome.choices import choices_for
 from affray.rulesets.spellchrome.combat import answer_opportunity
 from affray.rulesets.spellchrome.content_model import SpellchromeContent, SpellchromeScenario
 from affray.rulesets.spellchrome.legal import opportunity_actions, turn_actions
-from affray.rulesets.spellchrome.movement import threateners
+from affray.rulesets.spellchrome.movement import in_the_way, threateners
 from affray.rulesets.spellchrome.observe import SpellchromeObservation
 from affray.rulesets.spellchrome.options import SpellchromeOptions
 from affray.rulesets.spellchrome.schema import ACTION_TYPES
@@ -205,7 +205,7 @@ class SpellchromeRuleset:
             if c.able != c.able_now():
                 problems.append(f"{c.id} is {'' if c.able else 'not '}marked able at HP {c.hp} as {c.status}: a change "
                                 f"of its HP or statuses was not settled")
-            if c.able and c.id != moving:  # a mover may pause on an ally's square for an AoO decision
+            if in_the_way(state, c) and c.id != moving:  # a mover may pause on an ally's square for an AoO decision
                 if c.pos in standing:
                     problems.append(f"{c.id} and {standing[c.pos]} both stand on {list(c.pos)} (SC-24)")
                 standing[c.pos] = c.id

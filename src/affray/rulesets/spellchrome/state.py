@@ -149,11 +149,6 @@ class Combatant:
         return state
 
     @property
-    def helpless(self) -> bool:
-        """Passable and stoppable-on (SC-24): unconscious, dying, stable, dead or surrendered."""
-        return not self.able
-
-    @property
     def weapon(self) -> Arm:
         return self.arms[self.wielding]
 
