@@ -72,7 +72,8 @@ def _decision_types() -> tuple[ActionType, ...]:
             _trait("the defense"),
             Field("dodge", "boolean", "dodge a missile (default true, WR-14)", required=False),
             _experience("the defense"),
-            Field("normal", "list", "outnumbered: the attackers defended against normally (WR-31)",
+            Field("normal", "list", "outnumbered, under gang_up_choice: kept: the attackers defended against "
+                  "normally (WR-31, WR-B17)",
                   required=False)),
             ("WR-08", "WR-09", "WR-14", "WR-31")),
         ActionType("rule", "GM: rule on an attack", (

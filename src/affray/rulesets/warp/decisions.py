@@ -1,8 +1,9 @@
 """Decisions the fight waits for, outside anyone's turn.
 
 - ``initiative``: a PC may spend Experience Pool dice on its initiative roll (WR-04, WR-05);
-- ``defend``: a defender with a real choice picks its trait, spends experience dice, or, outnumbered,
-  picks which attackers it defends against normally (WR-08, WR-09, WR-31);
+- ``defend``: a defender with a real choice picks its trait, spends experience dice, or, outnumbered under
+  option ``gang_up_choice: kept``, picks which attackers it defends against normally (WR-08, WR-09, WR-31,
+  WR-B17);
 - ``ruling`` (the GM): bonus or penalty dice for claims and circumstances, the predictable flag, the
   special-effect margin, a missile's cover and darkness (WR-14, WR-17, WR-30, WR-31);
 - ``plea``: a dying PC gives a reason to live or lets go; ``verdict`` (the GM): accept, refuse or roll
