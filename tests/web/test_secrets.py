@@ -1,6 +1,8 @@
 """Secrets (docs/table.md, 'The security model'): over playouts of every example scenario through the API, no response
-and no WebSocket message to a seat (the GM's included) holds another seat's secret (``Ruleset.secrets``): not the first
-state, not the log, not after an undo, not in an error message; and the seed appears nowhere before the end."""
+and no WebSocket message to a seat (the GM's included) holds another seat's secret (``Ruleset.secrets``) nor, to a seat
+that may not see them, GM-level numbers (``Ruleset.gm_secrets``) or a GM ruling's hidden changes, in any part of any
+record: not the first state, not the log, not after an undo, not in an error message; and the seed appears nowhere
+before the end."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from affray.core.engine import SPECTATOR
 from affray.table import TableService
+from tests.conformance.common import ruling_secrets
 from tests.sweep import rounds, sample
 from tests.web.helpers import auth, tokens_of
 
@@ -37,6 +40,11 @@ class Watch:
             viewer = match.viewer(SPECTATOR if seat == "spectator" else seat)
             hidden = [(owner, value) for owner, value in match.ruleset.secrets(match.state)
                       if not viewer.may_open(owner)]
+            # GM-level numbers and the GM rulings' hidden changes, in any record's action or events too, until the
+            # end (the log is whole then: the setup holds every sheet)
+            hidden += [(owner, value) for owner, value in [*match.ruleset.gm_secrets(match.state),
+                                                            *ruling_secrets(match)]
+                       if not viewer.may_see(owner) and not over]
         text = json.dumps(message, sort_keys=True)
         for owner, value in hidden:
             needle = json.dumps(value, sort_keys=True)
