@@ -16,6 +16,7 @@ from affray.core.log import LogFormatError, export_log, import_log, read_log, ve
 from affray.core.match import Match
 from affray.core.rng import seed_from_int
 from affray.core.sealed import SealBroken
+from tests.core.rules_bump import run_rules_version
 from tests.core.toy import ToyRuleset
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "hud" / "nerdified_duel.yaml"
@@ -188,8 +189,11 @@ def test_events_since_give_a_seat_its_redacted_new_entries() -> None:
     assert [e["seq"] for e in new] == [1] and new[0]["action"] == {"type": "bid", "value": 1}
 
 
-def test_a_version_1_log_still_verifies() -> None:
-    """Exported logs are versioned; this affray reads version 1 logs (actions only) as well."""
+def test_a_version_1_log_still_verifies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Exported logs are versioned; this affray reads version 1 logs (actions only) as well. Such a log records no
+    rules version, so it was made under version 1 of its rules: run those (a log of other rules is refused whole,
+    tests/core/test_rules_version_logs.py)."""
+    run_rules_version(monkeypatch, "hud", "1")
     match = played(9)
     data = json.loads(json.dumps(export_log(match)))
     old = {k: v for k, v in data.items() if k not in ("records", "affray_version", "rules_version")}
@@ -231,9 +235,11 @@ def test_viewers_for_seats() -> None:
     assert match.viewer("spectator") == Viewer.spectator()
 
 
-def test_a_format_2_log_with_sealed_commits_still_verifies() -> None:
+def test_a_format_2_log_with_sealed_commits_still_verifies(monkeypatch: pytest.MonkeyPatch) -> None:
     """Log format 3 salts seals from their own stream; a format 2 log (WitchHammer, recorded before the
-    change, its salts drawn from the dice stream) still verifies, and replays to the very events it holds."""
+    change, its salts drawn from the dice stream) still verifies, and replays to the very events it holds. It was
+    recorded under WitchHammer's rules version 1, which this test runs (the format is what is tested here)."""
+    run_rules_version(monkeypatch, "witchhammer", "1")
     data = json.loads((Path(__file__).parents[1] / "data" / "witchhammer_format2.json").read_text())
     assert data["version"] == 2 and any(e["type"] == "committed" for r in data["records"] for e in r["events"])
     report = verify(data)

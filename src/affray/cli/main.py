@@ -22,7 +22,7 @@ from affray.core.content import ContentError
 from affray.core.dice import Roll
 from affray.core.files import FileProblem
 from affray.core.json import JsonObject
-from affray.core.log import LogFormatError, import_log, read_log, verify
+from affray.core.log import LogFormatError, check_rules, import_log, read_log, verify
 from affray.core.notation import DiceExpr, NotationError, parse, roll_expr
 from affray.core.options import OptionError
 from affray.core.rng import VerifiableRNG, new_secret_seed, seed_from_int
@@ -171,6 +171,7 @@ def replay(log: Annotated[Path, typer.Argument(help="a match log written by --lo
            ) -> None:
     """Verify a logged match, then narrate it by replaying its actions."""
     data = read_log(log)
+    _about(log, check_rules, data)  # a log of other rules is never replayed, --unverified or not
     report = _about(log, verify, data)
     if not report.ok:
         if not unverified:
@@ -198,7 +199,9 @@ def _about(log: Path, fn: Callable[[JsonObject], T], data: JsonObject) -> T:
 def verify_cmd(log: Annotated[Path, typer.Argument(help="a match log written by --log")],
                head: Annotated[str | None, typer.Option(
                    "--head", help="a chain head you kept: check that the log extends that history")] = None) -> None:
-    """Check the seed against its commitment, re-derive every roll, replay every action, check the hash chain."""
+    """Check the seed against its commitment, re-derive every roll, replay every action, check the hash chain. A log
+    made under another version of its ruleset's rules fails: its seed, dice and chain are checked, its actions not
+    replayed."""
     report = _about(log, lambda data: verify(data, head), read_log(log))
     if not report.ok:
         for problem in report.problems:

@@ -1,9 +1,20 @@
 """Match logs as versioned JSON: export, import (by replay) and verification.
 
 The file holds the record (ruleset, setup, options, seats, seed commitment, the actions) and, for audit
-and narration, the derived events; a table's log also its free rolls (chat dice from the seed's own free stream).
-``verify`` checks the seed against the commitment, re-derives every logged die (free rolls included) from the seed
-and its draw index, replays every action and compares the events, and says exactly which roll or action differs.
+and narration, the derived events; a table's log also its free rolls (chat dice from the seed's own free stream, a
+whispered one's from its pair's key) and its hash chain (:mod:`affray.core.chain`). ``verify`` checks the seed
+against the commitment, re-derives every logged die (free rolls included) from the seed and its draw index, replays
+every action and compares the events, checks the chain, and says exactly which roll or action differs, and which
+rolls it could not check (a whisper between seats whose key the log does not hold: ``VerifyReport.unchecked``).
+
+Format 4 (a table's, with a salt secret of its own: :mod:`affray.core.rng`) reveals at the end, beside the seed, the
+seal key its seals' salts come from (``seal_key``) and the chain key of its records' salts (``chain_key``, a table's
+log); formats 1-3 are read and verified as they were written.
+
+Every log records the version of its ruleset's rules (``rules_version``; a log without one counts as "1"). A log made
+under another version than this affray runs is never replayed: ``import_log`` (``affray replay``, ``fight --resume``)
+refuses it with a sentence naming both versions, and ``verify`` still checks its seed, dice and chain (they do not
+depend on the rules) but reports the versions as a problem instead of replaying its actions (:func:`rules_refusal`).
 Rule: X-1 (log every roll); DESIGN.md contracts 4 and 5.
 """
 
@@ -19,14 +30,18 @@ from affray.core.files import MAX_JSON_BYTES, FileProblem, load_json, write_text
 from affray.core.json import Json, JsonMapping, JsonObject, as_int, as_list, as_names, as_object, as_str
 from affray.core.logcheck import FORMAT, READS, VERSION, LogFormatError, check_die, check_log
 from affray.core.match import Match
+from affray.core.plugin import UNRECORDED_RULES_VERSION, rules_changed
 from affray.core.records import ReplayError
-from affray.core.rng import FREE_STREAM, LEGACY_SALTS, OWN_SALTS, commitment_of, derive_die
+from affray.core.rng import FREE_STREAM, LEGACY_SALTS, OWN_SALTS, SECRET_SALTS, WHISPER_STREAM, commitment_of, \
+    derive_die
 from affray.core.seatlog import redact_event
 
-LEGACY_VERSION = 2  # what a match whose salts come from the dice stream exports (a table stored before format 3)
+#: The format a match exports, by where its seal salts come from: a salt secret's seal key (4), the seed (3, a
+#: library match or a table stored before format 4), the dice stream (2, a table stored before format 3).
+VERSION_OF_SALTS = {SECRET_SALTS: 4, OWN_SALTS: 3, LEGACY_SALTS: 2}
 
-__all__ = ["FORMAT", "READS", "VERSION", "LogFormatError", "VerifyReport", "export_log", "import_log", "read_log",
-           "records_of", "verify", "write_log"]
+__all__ = ["FORMAT", "READS", "VERSION", "LogFormatError", "VerifyReport", "check_rules", "export_log", "import_log",
+           "read_log", "records_of", "rules_refusal", "verify", "write_log"]
 PRIVATE = ("This file holds the match's secret seed and every seat's face-down cards: it is the GM's file "
            "(written owner-only). Give players the log of their own seat.")
 # Replaying untrusted data through rules code: a setup or action of the wrong shape fails inside the ruleset.
@@ -51,7 +66,7 @@ def export_log(match: Match, *, reveal_seed: bool | None = None, seat: str | Non
     reveal = outcome is not None if reveal_seed is None else reveal_seed
     return {
         "format": FORMAT,
-        "version": VERSION if match.salts == OWN_SALTS else LEGACY_VERSION,
+        "version": VERSION_OF_SALTS[match.salts],
         "affray_version": affray_version(),
         "rules_version": plugin(match.ruleset.name).rules_version,
         "ruleset": match.ruleset.name,
@@ -61,6 +76,7 @@ def export_log(match: Match, *, reveal_seed: bool | None = None, seat: str | Non
         "controllers": {**match.controllers},
         "commitment": match.commitment,
         "seed": match.seed.hex() if reveal and match.seed is not None else None,
+        **({} if match.seal_key is None else {"seal_key": match.seal_key.hex() if reveal else None}),
         "setup_events": [e.to_dict() for e in match.setup_events],
         "records": [r.to_dict() for r in match.records],
         "outcome": None if outcome is None else {"winner": outcome.winner, "reason": outcome.reason},
@@ -105,8 +121,28 @@ def records_of(data: JsonMapping) -> list[JsonObject]:
 
 
 def salts_of(data: Mapping[str, object]) -> str:
-    """Where the log's seal salts came from: their own stream from format 3 on, the dice stream before."""
-    return OWN_SALTS if as_int(data.get("version", VERSION)) >= VERSION else LEGACY_SALTS
+    """Where the log's seal salts came from: a seal key (format 4), the seed's salt stream (format 3), the dice
+    stream (formats 1 and 2)."""
+    version = as_int(data.get("version", VERSION))
+    return SECRET_SALTS if version >= 4 else OWN_SALTS if version == 3 else LEGACY_SALTS
+
+
+def _key(data: JsonMapping, name: str, what: str) -> bytes | None:
+    """The key ``name`` a format-4 log reveals at the end (None for an older format); a LogFormatError when it is
+    not revealed yet or not hexadecimal."""
+    if salts_of(data) != SECRET_SALTS:
+        return None
+    value = data.get(name)
+    if not value:
+        raise LogFormatError(f"the log does not reveal its {name} yet, so {what}")
+    try:
+        return bytes.fromhex(as_str(value))
+    except (ValueError, TypeError):
+        raise LogFormatError(f"the log's {name} is not hexadecimal") from None
+
+
+def _seal_key(data: JsonMapping) -> bytes | None:
+    return _key(data, "seal_key", "its seals cannot be replayed or verified")
 
 
 def _seed(data: JsonMapping) -> bytes:
@@ -131,7 +167,7 @@ def _rebuild(data: JsonMapping, seed: bytes) -> Match:
     try:
         return Match(ruleset, as_object(data["setup"]), as_object(data["options"]), seed=seed,
                      seats=as_names(data.get("seats")), controllers=as_names(data.get("controllers")),
-                     salts=salts_of(data))
+                     salts=salts_of(data), seal_key=_seal_key(data))
     except _REPLAY_ERRORS as exc:
         raise LogFormatError(f"setup/options: not a {ruleset.name} match this affray can start "
                              f"({type(exc).__name__}: {exc})") from None
@@ -145,30 +181,43 @@ def _replay(match: Match, entry: JsonObject) -> StepResult:
                              f"({type(exc).__name__}: {exc})") from None
 
 
+def rules_refusal(data: JsonMapping) -> str | None:
+    """Why the log cannot be replayed here: it was made under another version of its ruleset's rules than this affray
+    runs (the sentence names both; see :func:`affray.core.plugin.rules_changed`). None when the versions match."""
+    _ruleset(data)  # an unknown ruleset is refused with its own sentence
+    recorded = data.get("rules_version")
+    return rules_changed(as_str(data["ruleset"]), None if recorded is None else as_str(recorded), "log")
+
+
+def check_rules(data: JsonMapping) -> None:
+    """A :class:`LogFormatError` with :func:`rules_refusal`'s sentence when the log was made under other rules."""
+    refusal = rules_refusal(data)
+    if refusal is not None:
+        raise LogFormatError(f"{refusal}: it is not replayed ({_replays_it(data)})")
+
+
+def _replays_it(data: JsonMapping) -> str:
+    made = data.get("rules_version") or UNRECORDED_RULES_VERSION
+    return f"an affray that runs {data['ruleset']} rules version {made} replays it"
+
+
 def import_log(data: JsonMapping) -> Match:
-    """Rebuild a match from a log by replaying its records on its setup and seed."""
+    """Rebuild a match from a log by replaying its records on its setup and seed; a log made under other rules is
+    refused (:func:`check_rules`)."""
     seed = _seed(data)
     ruleset = _ruleset(data)
+    check_rules(data)
     _rebuild(data, seed)  # a setup of the wrong shape is refused with its field
     try:
         return Match.restore(ruleset, as_object(data["setup"]), as_object(data["options"]), seed=seed,
                              records=records_of(data), seats=as_names(data.get("seats")),
-                             controllers=as_names(data.get("controllers")), salts=salts_of(data))
+                             controllers=as_names(data.get("controllers")), salts=salts_of(data),
+                             seal_key=_seal_key(data))
     except ReplayError as exc:
-        raise LogFormatError(f"{exc}{_rules_note(data)}") from None
+        raise LogFormatError(str(exc)) from None
     except _REPLAY_ERRORS as exc:
         raise LogFormatError(f"a record cannot be replayed: it is not a record of this ruleset "
                              f"({type(exc).__name__}: {exc})") from None
-
-
-def _rules_note(data: JsonMapping) -> str:
-    """Why an older log may replay differently: it was recorded under other rules."""
-    from affray.core.plugin import plugin
-
-    logged, now = data.get("rules_version"), plugin(as_str(data["ruleset"])).rules_version
-    if logged is None or logged == now:
-        return ""
-    return f" (the log was recorded under {data['ruleset']} rules version {logged}; this affray runs {now})"
 
 
 @dataclass(slots=True)
@@ -179,24 +228,55 @@ class VerifyReport:
     actions_checked: int = 0
     free_rolls_checked: int = 0  # a table's free rolls (chat), their dice counted in rolls_checked
     problems: list[str] = field(default_factory=list)
+    #: The rolls the log holds but gives no way to check, one sentence each (a whisper whose pair's key it lacks):
+    #: not problems, but not checked either.
+    unchecked: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
 
-def _check_free_rolls(seed: bytes, rolls: Json, report: VerifyReport) -> None:
-    """A table's free rolls (chat), each die re-derived from the seed's free stream (``free:i:attempt``)."""
+def _check_free_rolls(seed: bytes, rolls: Json, report: VerifyReport, whispers: bool) -> None:
+    """A table's free rolls (chat), each die re-derived from the seed's free stream (``free:i:attempt``) or, a
+    whispered one of a format-4 log (``whispers``), from its pair's key (``whisper:i:attempt``), which must hash to
+    the commitment its line carried. A whisper whose key the log does not hold is listed as unchecked."""
     if rolls is None:
         return
     if not isinstance(rolls, list) or not all(isinstance(r, dict) for r in rolls):
         report.problems.append("free_rolls: a list of free rolls ({n, seat, notation, roll})")
         return
     for entry in map(as_object, rolls):
+        where = f"free roll #{entry.get('n')}"
         event: JsonObject = {"type": "rolled", "actor": entry.get("seat"),
                              "purpose": f"free roll {entry.get('notation')}", "roll": entry.get("roll")}
-        _check_rolls(seed, [event], f"free roll #{entry.get('n')}", report, FREE_STREAM)
+        if not whispers or entry.get("to") is None:
+            _check_rolls(seed, [event], where, report, FREE_STREAM)
+        else:
+            key = _whisper_key(entry, where, report)
+            if key is None:
+                continue
+            _check_rolls(key, [event], where, report, WHISPER_STREAM)
         report.free_rolls_checked += 1
+
+
+def _whisper_key(entry: JsonMapping, where: str, report: VerifyReport) -> bytes | None:
+    """The pair's key of a whispered free roll, checked against its commitment; None (listed as unchecked, or a
+    problem) when the log does not hold it or it does not match."""
+    told = f"{where} ({entry.get('seat')} to {entry.get('to')}: {entry.get('notation')})"
+    value = entry.get("key")
+    if value is None:
+        report.unchecked.append(f"{told} is a whisper this log holds no key for: its dice are not checked")
+        return None
+    try:
+        key = bytes.fromhex(as_str(value))
+    except (ValueError, TypeError):
+        report.problems.append(f"{told}: its key is not hexadecimal")
+        return None
+    if commitment_of(key) != entry.get("commitment"):
+        report.problems.append(f"{told}: its key does not match the commitment its line carried")
+        return None
+    return key
 
 
 def _check_rolls(seed: bytes, events: Json, where: str, report: VerifyReport, stream: str = "") -> None:
@@ -234,11 +314,13 @@ def _first_difference(recorded: Sequence[Json], replayed: Sequence[Json]) -> str
 
 
 def _check_chain(data: JsonMapping, head: str | None, report: VerifyReport) -> None:
-    """The hash chain of :mod:`affray.core.chain`, where the log carries one (or a head is given)."""
+    """The hash chain of :mod:`affray.core.chain`, where the log carries one (or a head is given): format 4's under
+    the chain key it reveals at the end."""
     from affray.core.chain import chain_problems
 
     if head is not None or data.get("chain") is not None:
-        report.problems.extend(chain_problems(data, records_of(data), head))
+        key = _key(data, "chain_key", "its hash chain cannot be checked")
+        report.problems.extend(chain_problems(data, records_of(data), head, key))
 
 
 def verify(data: JsonMapping, head: str | None = None) -> VerifyReport:
@@ -252,24 +334,30 @@ def verify(data: JsonMapping, head: str | None = None) -> VerifyReport:
         return report
     records = records_of(data)
     _check_rolls(seed, data.get("setup_events", []), "setup", report)
-    _check_free_rolls(seed, data.get("free_rolls"), report)
+    _check_free_rolls(seed, data.get("free_rolls"), report, salts_of(data) == SECRET_SALTS)
     for entry in records:
         _check_rolls(seed, entry.get("events", []), _describe(entry), report)
+    refusal = rules_refusal(data)
+    if refusal is not None:  # other rules: the dice, seed and chain are checked, the actions not replayed
+        checked = (f"its seed matches its commitment and its {report.rolls_checked} dice re-derive from it, but "
+                   if not report.problems else "")
+        report.problems.append(f"{refusal}: {checked}its actions are not replayed ({_replays_it(data)})")
+        return report
     match = _rebuild(data, seed)
     diff = _first_difference(as_list(data.get("setup_events", [])), [e.to_dict() for e in match.setup_events])
     if diff:
-        report.problems.append(f"setup: {diff}{_rules_note(data)}")
+        report.problems.append(f"setup: {diff}")
     for entry in records:
         try:
             result = _replay(match, entry)
         except ReplayError as exc:
-            report.problems.append(f"{_describe(entry)} is illegal on replay: {exc}{_rules_note(data)}")
+            report.problems.append(f"{_describe(entry)} is illegal on replay: {exc}")
             return report
         report.actions_checked += entry.get("kind", "action") == "action"
         events = result.events if isinstance(result, Accepted) else []
         diff = _first_difference(as_list(entry.get("events", [])), [e.to_dict() for e in events])
         if diff:
-            report.problems.append(f"{_describe(entry)}: {diff}{_rules_note(data)}")
+            report.problems.append(f"{_describe(entry)}: {diff}")
             return report
     outcome = match.outcome()
     logged = data.get("outcome")

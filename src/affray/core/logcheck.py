@@ -62,6 +62,8 @@ _TOP: dict[str, tuple[Check, str, bool]] = {
     "controllers": (_names, "an object of combatant -> controller names", False),
     "setup_events": (_events, "a list of events (objects with a 'type')", False),
     "outcome": (lambda v: v is None or isinstance(v, dict), "null or an object {winner, reason}", False),
+    # absent from a version 1 log: made before rules versions were recorded, it counts as "1" (core/plugin.py)
+    "rules_version": (_text, "the version of the ruleset's rules the log was made under (text)", False),
 }
 #: The kinds of record a log holds (core/records.py): the kinds a table's store keeps too (store/rows.py,
 #: RECORD_KINDS); a version 1 log's entries carry no kind (all actions).

@@ -89,7 +89,8 @@ class Plugin(Generic[StateT, SetupT]):
     """Everything one ruleset contributes (see the module docstring).
 
     ``rules`` builds the ruleset (called once; :meth:`ruleset` keeps it). ``rules_version`` changes whenever a
-    rule change makes old logs replay differently (logs record it; ``verify`` names it when a replay differs).
+    rule change makes old logs replay differently: every log and every stored table records it, and a log or table
+    made under another version is refused with a sentence naming both (:func:`rules_changed`), never replayed.
     ``policies`` maps policy names to
     factories (``random`` is added for every ruleset by :mod:`affray.ai`). ``hints``, ``duel``, ``checks``,
     ``sheet``, ``builder`` and ``batch`` load the odds hints, the exact duel model, the ``affray odds RULESET
@@ -129,6 +130,26 @@ class Plugin(Generic[StateT, SetupT]):
 
 #: A record of any ruleset: what the registry holds (see :data:`~affray.core.engine.AnyRuleset` for why ``Any``).
 AnyPlugin: TypeAlias = Plugin[Any, Any]
+
+
+#: The rules version of a log or stored table that records none: it was made before versions were recorded, when
+#: every ruleset's was "1".
+UNRECORDED_RULES_VERSION = "1"
+
+
+def rules_changed(ruleset: str, recorded: str | None, what: str) -> str | None:
+    """Why a ``what`` ("log", "table") made under ``ruleset``'s rules version ``recorded`` (None: made before versions
+    were recorded, so :data:`UNRECORDED_RULES_VERSION`) cannot be replayed here: the sentence naming both versions,
+    e.g. "this table was made under warp rules version 1; this affray runs version 2". None when the versions are
+    the same. An unknown ruleset: ``KeyError`` (:func:`plugin`).
+
+    This affray holds only its own rules, so a log or table of other rules would replay into other events (or be
+    refused half-way): it is refused whole instead, before anything replays."""
+    made = UNRECORDED_RULES_VERSION if recorded is None else recorded
+    runs = plugin(ruleset).rules_version
+    if made == runs:
+        return None
+    return f"this {what} was made under {ruleset} rules version {made}; this affray runs version {runs}"
 
 
 def part(module: str, name: str, *, build: bool = False) -> Callable[[], Any]:
