@@ -28,7 +28,7 @@ def new_table(table_id: str = "tbl1") -> NewTable:
     return NewTable(
         id=table_id, ruleset="witchhammer", title="Mill ambush", scenario="witchhammer/mill_ambush",
         setup={"combatants": [{"name": "Ulla", "side": "party"}, {"name": "Rat", "side": "foes"}]},
-        options={"drama_timer": True}, seed_hex="00ff" * 8, commitment="ab" * 32,
+        options={"drama_timer": True}, seed_hex="00ff" * 8, commitment="ab" * 32, rules_version="1",
         config={"spectators": True, "policy_pause": 0.5},
     )
 

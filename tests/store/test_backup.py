@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 from affray.store import Record, Store
-from affray.store.schema import metadata
+from affray.store.schema import SCHEMA_VERSION, metadata
 from tests.pg import PG_BIN, PgServer
 from tests.store.conftest import SEATS, new_table
 
@@ -55,7 +55,7 @@ def test_pg_dump_and_pg_restore_carry_a_store_over(pg_server: PgServer, tmp_path
         subprocess.run([str(PG_BIN / "pg_restore"), f"--dbname={libpq(target_url)}", str(dump)],
                        check=True, capture_output=True, timeout=60)
         with Store(target_url) as copy:
-            assert copy.migrated_from == 4
+            assert copy.migrated_from == SCHEMA_VERSION
             same_rows(live, copy)
 
 

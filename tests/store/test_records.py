@@ -9,7 +9,7 @@ from unittest.mock import ANY
 
 import pytest
 
-from affray.store import Record, RecordKind, Store, StoreError, UnknownTable
+from affray.store import SCHEMA_VERSION, Record, RecordKind, Store, StoreError, UnknownTable
 from tests.pg import PgServer
 from tests.store.conftest import SEATS, new_table
 
@@ -109,7 +109,7 @@ def test_an_appended_record_survives_reopening_the_database(store_url: str) -> N
         assert first.append("tbl1", action(0, submission_id="s0", payload=PAYLOAD)) is True
         first.audit("tbl1", "gm", "pause")
     with Store(store_url) as again:
-        assert again.migrated_from == 4
+        assert again.migrated_from == SCHEMA_VERSION
         [record] = again.records("tbl1")
         assert (record.seq, record.submission_id, record.payload) == (0, "s0", PAYLOAD)
         assert [table.id for table in again.open_tables()] == ["tbl1"]

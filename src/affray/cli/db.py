@@ -37,6 +37,8 @@ def check_command(db: DbOpt = DEFAULT_DB) -> None:
         return
     counts = ", ".join(f"{value} {name}" for name, value in health.counts.items())
     console.print(f"[green]ok[/]: {where}: schema version {health.version}; {counts}")
+    for refused in health.refused:  # the server refuses these tables (not the database): other rules versions
+        console.print(f"[yellow]refused[/]: {escape(refused)}")
 
 
 @db_app.command("backup")

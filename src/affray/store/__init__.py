@@ -16,7 +16,9 @@ Tables and seats
     ``open_tables() -> [TableRow]`` (not ended, oldest first); ``seats(table_id) -> [Seat]`` (by name);
     ``seat_by_token_hash(hash) -> (table_id, seat) | None``; ``replace_token(table_id, seat, new_hash) -> bool``;
     ``end_table(table_id, outcome) -> bool`` (False if unknown or already ended);
-    ``set_config(table_id, changes) -> dict | None`` (merges, atomically; returns the new config).
+    ``set_config(table_id, changes) -> dict | None`` (merges, atomically; returns the new config). A table records
+    the rules version of its ruleset it is made under (``NewTable.rules_version``; "1" on a table stored before
+    schema version 5), and ``TableRow.rules_refusal()`` says why an affray that runs another version refuses it.
     ``new_table_id()`` makes a short random url-safe id. The seed (``seed_hex``) and token hashes are kept out
     of the rows' repr; only the hash of a token is ever stored.
 

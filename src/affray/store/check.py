@@ -7,7 +7,9 @@ version in ``meta`` and the tables that version has. A file that does not exist,
 is a *new* database, not a problem: the server creates the schema, and says so. For PostgreSQL: the server answers
 and the schema version is one this program reads (PostgreSQL checks its own pages). ``affray serve`` refuses a
 database whose check fails, with a sentence naming the file and what to do (:meth:`Health.refusal`);
-``affray db check`` prints the whole report.
+``affray db check`` prints the whole report, and lists the tables made under another version of their
+ruleset's rules than this affray runs (:func:`affray.store.rows.rules_refusal`): the server refuses each of them,
+not the database, and keeps its rows.
 
 :func:`backup_sqlite` copies a running server's SQLite file with SQLite's online backup (a consistent snapshot, the
 WAL's last commits included) into a new owner-only file, and checks the copy.
@@ -18,14 +20,15 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import sqlalchemy as sa
 
 from affray.store.engine import first_line
-from affray.store.rows import StoreError
-from affray.store.schema import SCHEMA_VERSION, TABLES_OF
+from affray.store.rows import StoreError, rules_refusal
+from affray.store.schema import RULES_VERSION_SCHEMA, SCHEMA_VERSION, TABLES_OF
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 SHOWN_PROBLEMS = 5  # quick_check lists every damaged page; the report names the first few
@@ -35,13 +38,15 @@ SHOWN_PROBLEMS = 5  # quick_check lists every damaged page; the report names the
 class Health:
     """What :func:`check` found: ``where`` (the file, or the server without its password), ``new`` (absent,
     empty, or without tables), ``version`` (the schema version found), ``problems`` (empty: fit to serve) and, for
-    a readable database, ``counts`` (tables open and ended, records)."""
+    a readable database, ``counts`` (tables open and ended, records) and ``refused``: a sentence for each table made
+    under another rules version than this affray runs (the server refuses those tables, not the database)."""
 
     where: str
     new: bool = False
     version: int | None = None
     problems: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    refused: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -127,6 +132,28 @@ def _schema(conn: sqlite3.Connection, health: Health) -> None:
                                f"{', '.join(sorted(missing)) or '(unknown version)'}")
         return
     health.counts = _counts(conn)
+    health.refused = refused_tables(conn.execute(_versions_query(health.version)).fetchall())
+
+
+def _versions_query(version: int) -> str:
+    """Each table's id, ruleset and rules version (before schema version 5 none was recorded: "1")."""
+    column = "rules_version" if version >= RULES_VERSION_SCHEMA else "NULL"
+    return f"SELECT id, ruleset, {column} FROM tables ORDER BY created_at, id"
+
+
+def refused_tables(rows: Iterable[Sequence[object]]) -> list[str]:
+    """For each (id, ruleset, rules version) row of a table made under other rules than this affray runs: the
+    sentence the server answers it with (:func:`affray.store.rows.rules_refusal`), naming the table. A ruleset this
+    affray does not know is left out."""
+    out = []
+    for table_id, ruleset, recorded in rows:
+        try:
+            refusal = rules_refusal(str(ruleset), None if recorded is None else str(recorded))
+        except KeyError:
+            continue
+        if refusal is not None:
+            out.append(f"table {table_id}: {refusal}")
+    return out
 
 
 def _counts(conn: sqlite3.Connection) -> dict[str, int]:
@@ -158,6 +185,7 @@ def _check_server(url: str) -> Health:
                 open_, ended = conn.execute(tables).one()
                 records = conn.execute(sa.text("SELECT COUNT(*) FROM records")).scalar_one()
                 health.counts = {"open tables": open_, "ended tables": ended, "records": records}
+                health.refused = refused_tables(conn.execute(sa.text(_versions_query(health.version))).all())
     except sa.exc.DBAPIError as exc:
         raise StoreError(f"cannot open the database {health.where}: {first_line(exc)}") from None
     finally:

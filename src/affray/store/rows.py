@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from affray.core.json import JsonObject
+from affray.core.plugin import UNRECORDED_RULES_VERSION, rules_changed
 
 if TYPE_CHECKING:
     from sqlalchemy import RowMapping
@@ -33,7 +34,8 @@ class UnknownTable(StoreError):
 
 @dataclass(frozen=True)
 class NewTable:
-    """What ``Store.create_table`` needs. ``seed_hex`` is the secret seed: it stays on the server."""
+    """What ``Store.create_table`` needs. ``seed_hex`` is the secret seed: it stays on the server. ``rules_version``:
+    the ruleset's rules version the table is made under (``Plugin.rules_version``)."""
 
     id: str
     ruleset: str
@@ -43,12 +45,14 @@ class NewTable:
     options: JsonObject
     seed_hex: str = field(repr=False)
     commitment: str
+    rules_version: str
     config: JsonObject = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class TableRow:
-    """A stored table. ``ended_at`` and ``outcome`` are None while the table is open. Times are Unix seconds."""
+    """A stored table. ``ended_at`` and ``outcome`` are None while the table is open. Times are Unix seconds.
+    ``rules_version``: the rules version it was made under ("1" for a table stored before versions were recorded)."""
 
     id: str
     ruleset: str
@@ -62,10 +66,28 @@ class TableRow:
     ended_at: float | None
     outcome: JsonObject | None
     config: JsonObject
+    rules_version: str
 
     @property
     def is_open(self) -> bool:
         return self.ended_at is None
+
+    def rules_refusal(self) -> str | None:
+        """Why this affray does not serve the table (:func:`rules_refusal`), or None. ``KeyError``: an unknown
+        ruleset."""
+        return rules_refusal(self.ruleset, self.rules_version)
+
+
+def rules_refusal(ruleset: str, rules_version: str | None) -> str | None:
+    """The sentence a table made under ``ruleset``'s rules version ``rules_version`` (None: not recorded, "1") is
+    refused with when this affray runs another version of those rules: it is not replayed under other rules, and
+    nothing of it is deleted. None when this affray runs that version. ``KeyError``: an unknown ruleset."""
+    refusal = rules_changed(ruleset, rules_version, "table")
+    if refusal is None:
+        return None
+    made = UNRECORDED_RULES_VERSION if rules_version is None else rules_version
+    return (f"{refusal}: it is not served, and its rows are kept (an affray that runs {ruleset} rules version {made} "
+            f"serves it)")
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,8 @@ Version history:
   ``chat`` table (chat lines and free rolls, whispers included).
 - v4: the ``snapshots`` table (a table's state every few records, so a table rebuilt after it left memory does not
   replay a long fight from the start: :mod:`affray.table.snapshot`).
+- v5: ``tables.rules_version`` (the version of its ruleset's rules a table was made under: a table of other rules is
+  refused, not replayed; "1" for every older table, made when every ruleset's was "1").
 
 ``migrate`` runs inside one write transaction under a lock (PostgreSQL: an advisory lock; SQLite: the
 ``BEGIN IMMEDIATE`` write lock), so two servers starting together upgrade a database once.
@@ -21,7 +23,8 @@ import sqlalchemy as sa
 
 from affray.store.rows import StoreError
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
+RULES_VERSION_SCHEMA = 5  # the first version whose tables record their rules version (older: every table's is "1")
 # An arbitrary constant: the advisory lock that serialises migrations on PostgreSQL.
 MIGRATION_LOCK = 0x0AFF4A7
 
@@ -47,6 +50,8 @@ tables = sa.Table(
     sa.Column("ended_at", sa.Double, nullable=True),
     sa.Column("outcome", sa.JSON(none_as_null=True), nullable=True),
     sa.Column("config", sa.JSON, nullable=False, server_default=sa.text("'{}'")),
+    # The ruleset's rules_version when the table was made (core/plugin.py): "1" on a row made before it was recorded.
+    sa.Column("rules_version", sa.String(16), nullable=False, server_default=sa.text("'1'")),
 )
 sa.Index("tables_open", tables.c.ended_at)
 
@@ -134,16 +139,22 @@ def _v3_to_v4(conn: sa.Connection) -> None:
     snapshots.create(conn)
 
 
+def _v4_to_v5(conn: sa.Connection) -> None:
+    """v5 records each table's rules version: "1" for every older table (every ruleset's version until then)."""
+    conn.exec_driver_sql("ALTER TABLE tables ADD COLUMN rules_version VARCHAR(16) NOT NULL DEFAULT '1'")
+
+
 #: The tables each schema version has (what ``affray db check`` and a starting server look for).
 TABLES_OF: dict[int, frozenset[str]] = {
     1: frozenset({"meta", "tables", "seats", "records"}),
     2: frozenset({"meta", "tables", "seats", "records", "audit"}),
     3: frozenset({"meta", "tables", "seats", "records", "audit", "chat"}),
+    4: frozenset({"meta", "tables", "seats", "records", "audit", "chat", "snapshots"}),
     SCHEMA_VERSION: frozenset(metadata.tables),
 }
 
 # STEPS[v] upgrades a database from version v to v + 1.
-STEPS: dict[int, Callable[[sa.Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
+STEPS: dict[int, Callable[[sa.Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
 
 
 def stored_version(conn: sa.Connection) -> int | None:

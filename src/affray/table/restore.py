@@ -2,7 +2,12 @@
 the stored commitment and chain (DESIGN.md contract 4), from the table's newest snapshot on when it has one that
 checks out (:mod:`affray.table.snapshot`); bringing a live table back in line with the store (a lost
 race, records or a re-keyed seat from another process). Also the conversions between the match's records and the
-store's. The functions that bring a table in line are called under ``table.lock`` and may raise StoreError."""
+store's. The functions that bring a table in line are called under ``table.lock`` and may raise StoreError.
+
+A table made under another version of its ruleset's rules than this affray runs (``TableRow.rules_version``; "1" for
+a table stored before versions were recorded) is not replayed at all: this affray holds only its own rules, and a
+replay under others would make another fight or stop half-way. It is refused with :class:`RulesChanged`, a 409 whose
+sentence names both versions, and nothing of it is changed: an affray that runs its rules serves it again."""
 
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ from affray.core.rng import LEGACY_SALTS, commitment_of
 from affray.store import ChatLine, RecordKind, Snapshot, Store, TableRow
 from affray.store import Record as StoredRecord
 from affray.store import Seat as StoredSeat
+from affray.table.errors import CONFLICT, Refusal
 from affray.table.live import SeatInfo, Table
 from affray.table.snapshot import SnapshotRefused, load
 
@@ -26,6 +32,14 @@ log = logging.getLogger(__name__)
 
 class TableDamaged(RuntimeError):
     """The stored table does not replay to what was stored (commitment, chain or an action refused)."""
+
+
+class RulesChanged(Refusal):
+    """The stored table was made under another version of its ruleset's rules than this affray runs: 409
+    ``rules_changed`` with the sentence naming both (see the module docstring)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("rules_changed", message, CONFLICT)
 
 
 def to_store(record: Record, chain: str, submission_id: str | None) -> StoredRecord:
@@ -52,7 +66,15 @@ def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[St
                 shared: dict[Hashable, object] | None = None) -> Table:
     """The live table for a stored one, checked, with its chat; :class:`TableDamaged` if the check fails. From its
     ``snapshot`` and the records after it when the snapshot checks out (:mod:`affray.table.snapshot`), else replayed
-    from the start. ``shared``: the memo's setup-only store of the tables of this setup and options."""
+    from the start. ``shared``: the memo's setup-only store of the tables of this setup and options. A table of other
+    rules: :class:`RulesChanged`, before anything replays."""
+    try:
+        refusal = row.rules_refusal()
+    except KeyError as exc:
+        raise TableDamaged(f"table {row.id}: {exc.args[0]}") from None
+    if refusal is not None:
+        log.warning("table %s: %s", row.id, refusal)
+        raise RulesChanged(refusal[:1].upper() + refusal[1:] + ".")
     try:
         seed = bytes.fromhex(row.seed_hex)
     except ValueError:
