@@ -24,6 +24,9 @@ from tests.core.rules_bump import run_rules_version
 from tests.web.helpers import auth, make_app, tokens_of
 from tests.web.inprocess import InProcessClient
 
+FIXTURE = Path(__file__).parents[1] / "data" / "witchhammer_table_schema4.sql"
+FIXTURE_TABLE = "xC08Ku8yPg0"
+FIXTURE_TOKENS = {"bruna": "T6suqB0e0JfQIF6CJlhoXPAVqs3qIC7e", "gm": "VMh4JBbupRl1Md4qj8Jp5MikcHnnlASQ"}  # test tokens
 SENTENCE = ("This table was made under witchhammer rules version {made}; this affray runs version {runs}: it is not "
             "served, and its rows are kept (an affray that runs witchhammer rules version {made} serves it).")
 
@@ -45,11 +48,12 @@ def played(url: str) -> tuple[str, dict[str, str]]:
     return created["table"], tokens
 
 
-def as_schema_4(path: Path) -> None:
-    """The database as schema version 4 wrote it: no ``tables.rules_version`` column (an affray before this one)."""
-    with contextlib.closing(sqlite3.connect(path)) as raw, raw:
-        raw.execute("ALTER TABLE tables DROP COLUMN rules_version")
-        raw.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+def schema_4_database(path: Path) -> str:
+    """The stored fixture: a table saved by an affray before rules versions were recorded, with its rows as schema
+    version 4 wrote them (no ``tables.rules_version``); the URL of the database made from it at ``path``."""
+    with contextlib.closing(sqlite3.connect(path)) as raw:
+        raw.executescript(FIXTURE.read_text())
+    return f"sqlite:///{path}"
 
 
 def rows(store: Store, table_id: str) -> tuple[Any, ...]:
@@ -79,11 +83,8 @@ def test_a_table_made_now_records_the_rules_version_it_was_made_under(
 
 def test_a_table_stored_before_versions_were_recorded_is_refused_after_the_bump_and_loses_nothing(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    path = tmp_path / "affray.db"
-    url = f"sqlite:///{path}"
-    run_rules_version(monkeypatch, "witchhammer", "1")
-    table_id, tokens = played(url)
-    as_schema_4(path)
+    url = schema_4_database(tmp_path / "affray.db")
+    table_id, tokens = FIXTURE_TABLE, FIXTURE_TOKENS
     run_rules_version(monkeypatch, "witchhammer", "2")  # the rules change in the new affray
     with Store(url) as store:
         assert store.migrated_from == 4
