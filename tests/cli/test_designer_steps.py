@@ -68,3 +68,46 @@ def test_sim_notes_a_person_s_combatant_unless_policy_covers_it(tmp_path: Path) 
         covered = affray("sim", str(scenario), "-n", "20", "--workers", "1", "--policy", cover)
         assert covered.returncode == 0, covered.stderr
         assert "played by a person" not in covered.stdout
+
+
+SHEET = EXAMPLES / "characters" / "dana.yaml"
+CONTENT = Path(__file__).parents[2] / "src" / "affray" / "rulesets" / "hud" / "content" / "armour.yaml"
+
+
+@pytest.mark.parametrize("command", [["fight"], ["sim", "-n", "5", "--workers", "1"], ["odds duel"],
+                                     ["sweep", "--param", "hald.stats.endurance=4..6", "-n", "5", "--workers", "1"]])
+@pytest.mark.parametrize(("path", "sentence"), [
+    (SHEET, "is a character sheet, not a scenario; a scenario names it under `sheet:` (`affray character check "),
+    (CONTENT, "is a content file, not a scenario; a scenario names it under `content:` (`affray content check "),
+])
+def test_a_sheet_or_content_file_given_as_the_scenario_is_named_for_what_it_is(command: list[str], path: Path,
+                                                                               sentence: str) -> None:
+    """The user's step: ``affray fight examples/characters/dana.yaml`` (or sim, odds duel, sweep), a character sheet
+    or a content file where a scenario is expected. It used to get a dozen "Extra inputs are not permitted" lines
+    and "sides: Field required"; it gets one sentence saying what the file is and where a scenario names it."""
+    done = affray(*command[0].split(), str(path), *command[1:])
+    assert done.returncode == 2 and "Traceback" not in done.stderr and done.stdout == ""
+    assert done.stderr.strip().splitlines() == [f"error: {path} {sentence}{path}` checks it)"]
+
+
+def test_a_scenario_field_with_a_typo_is_answered_with_the_nearest_field(tmp_path: Path) -> None:
+    """The user's step: ``affray fight`` of a scenario with misspelt fields (``nmae``, a combatant's ``contoller``,
+    a stat ``endurence``). Each problem names the nearest field of its place ("did you mean"); a name near none
+    lists the fields that place has."""
+    data = yaml.safe_load(DUEL.read_text())
+    data["nmae"] = data.pop("name")
+    vesna, hald = (side["combatants"][0] for side in data["sides"])
+    vesna["contoller"] = vesna.pop("controller")
+    hald.update({"stats": {"endurence": 5}, "zzz": 1})
+    path = tmp_path / "typos.yaml"
+    path.write_text(yaml.safe_dump(data))
+    done = affray("fight", str(path), "--seed", "1")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert f"error: {path}: nmae: an unknown field (got 'Duel on the Toll Bridge'); did you mean 'name'?" in lines
+    assert (f"error: {path}: sides[0].combatants[0].contoller: an unknown field (got 'heuristic'); did you mean "
+            "'controller'?") in lines
+    assert (f"error: {path}: sides[1].combatants[0].stats.endurence: an unknown field (got 5); did you mean "
+            "'endurance'?") in lines
+    assert (f"error: {path}: sides[1].combatants[0].zzz: an unknown field (got 1); the fields here are at_range, "
+            "band, controller, distance, hp, id, name, seat, sheet, stats, use") in lines

@@ -12,12 +12,17 @@ a policy name (``random``, ``heuristic``...) or ``human``; ``seat`` groups comba
 
 from __future__ import annotations
 
+import difflib
+import types
+import typing
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
+from pydantic_core import ErrorDetails
 
-from affray.core.content import ContentError, Problem, read_yaml, validate
+from affray.core.content import ContentError, Problem, problems_of, read_yaml
 
 ID_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
 
@@ -113,8 +118,99 @@ def load_scenario_data(path: str | Path) -> dict[str, Any]:
     return data
 
 
+class NotAScenario(ContentError):
+    """A file of another kind (a character sheet, a content file) given where a scenario is expected: one sentence
+    naming what it is and where a scenario names such a file, instead of a dozen unknown fields."""
+
+    def __init__(self, path: str | Path, kind: str, named_under: str, checked_by: str) -> None:
+        super().__init__(path, [Problem("(file)", f"a scenario, not {kind} (a scenario names {kind} under "
+                                                  f"`{named_under}:`)")])
+        self.sentence = (f"{path} is {kind}, not a scenario; a scenario names it under `{named_under}:` "
+                         f"(`{checked_by} {path}` checks it)")
+
+    def __str__(self) -> str:
+        return self.sentence
+
+
+def _other_kind(model: type[ScenarioBase], data: Mapping[str, Any], path: str | Path) -> NotAScenario | None:
+    """What ``data`` is when it is plainly no scenario (it has no ``sides``), told as ``affray content check``
+    tells the kinds apart: a character sheet has a ``format`` line; a content file holds sections of items keyed
+    by id (mappings under names no scenario has)."""
+    if "sides" in data:
+        return None
+    if "format" in data:
+        return NotAScenario(path, "a character sheet", "sheet", "affray character check")
+    fields = _names(model)
+    if any(key not in fields and isinstance(value, dict) for key, value in data.items()):
+        return NotAScenario(path, "a content file", "content", "affray content check")
+    return None
+
+
+def _names(model: type[BaseModel]) -> list[str]:
+    """The names a model's fields are written with (the name and any alias)."""
+    return sorted({n for name, f in model.model_fields.items() for n in (name, f.alias) if n})
+
+
+def _model_at(model: type[BaseModel], loc: Sequence[int | str]) -> type[BaseModel] | None:
+    """The model that holds the field at ``loc`` (pydantic's location, the field itself last), following fields,
+    list items and mapping values; ``None`` where the way is not one model (a union of several, a free value)."""
+    annotation: Any = model
+    for key in loc[:-1]:
+        annotation = _one_type(annotation)
+        origin = typing.get_origin(annotation)
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel) and isinstance(key, str):
+            fields = {n: f for name, f in annotation.model_fields.items() for n in (name, f.alias) if n}
+            if key not in fields:
+                return None
+            annotation = fields[key].annotation
+        elif origin in (list, tuple, Sequence) and isinstance(key, int):
+            annotation = typing.get_args(annotation)[0]
+        elif origin in (dict, Mapping) and isinstance(key, str):
+            annotation = typing.get_args(annotation)[1]
+        else:
+            return None
+    annotation = _one_type(annotation)
+    return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
+
+
+def _one_type(annotation: Any) -> Any:
+    """``X`` of ``X | None``; ``None`` (no one type) for a union of several."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        kept = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return kept[0] if len(kept) == 1 else None
+    return annotation
+
+
+EXTRA = "Extra inputs are not permitted"  # pydantic's words for a field the model does not have
+
+
+def _did_you_mean(model: type[BaseModel], error: ErrorDetails, problem: Problem) -> Problem:
+    """An unknown field's problem in a designer's words, with the nearest field of its place when one is near (a
+    typo: ``contoler``, ``endurence``), else the fields that place has."""
+    loc = [part for part in error["loc"] if not (isinstance(part, str) and part.startswith(("function-", "tagged-")))]
+    holder = _model_at(model, loc) if error["type"] == "extra_forbidden" and loc and isinstance(loc[-1], str) \
+        else None
+    if holder is None:
+        return problem
+    known = _names(holder)
+    near = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6)
+    hint = f"did you mean '{near[0]}'?" if near else f"the fields here are {', '.join(known)}"
+    return Problem(problem.field, f"{problem.expected.replace(EXTRA, 'an unknown field', 1)}; {hint}")
+
+
 def validate_scenario(model: type[S], data: dict[str, Any], path: str | Path) -> S:
-    """Validate a scenario read from ``path``; it remembers its folder, for sheet paths."""
-    scenario = validate(model, data, path)
+    """Validate a scenario read from ``path``; it remembers its folder, for sheet paths. A character sheet or a
+    content file is refused as such (:class:`NotAScenario`); an unknown field's problem names the nearest one."""
+    if not isinstance(data, dict):
+        raise ContentError(path, [Problem("(top level)", "a mapping of fields (key: value)")])
+    other = _other_kind(model, data, path)
+    if other is not None:
+        raise other
+    try:
+        scenario = model.model_validate(data)
+    except ValidationError as exc:
+        problems = [_did_you_mean(model, error, problem)
+                    for error, problem in zip(exc.errors(), problems_of(exc), strict=True)]
+        raise ContentError(path, problems) from None
     scenario._folder = Path(path).parent
     return scenario
