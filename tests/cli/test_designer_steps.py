@@ -111,3 +111,20 @@ def test_a_scenario_field_with_a_typo_is_answered_with_the_nearest_field(tmp_pat
             "'endurance'?") in lines
     assert (f"error: {path}: sides[1].combatants[0].zzz: an unknown field (got 1); the fields here are at_range, "
             "band, controller, distance, hp, id, name, seat, sheet, stats, use") in lines
+
+
+@pytest.mark.parametrize(("argv", "answer"), [
+    (["sim", str(DUEL), "--n", "10"], "No such option: --n (Possible options: -n)"),
+    (["sweep", str(DUEL), "--param", "hald.stats.endurance=4..6", "--n", "10"],
+     "No such option: --n (Possible options: -n)"),
+    (["sim", str(DUEL), "--fight", "10"], "No such option: --fight (Possible options: --fights)"),
+    (["odds", "hud", "exchange", "--attack", "1"], "No such option: --attack (Possible options: --attack-mod)"),
+    (["--verzion"], "No such option: --verzion (Possible options: --version)"),
+])
+def test_a_misspelt_flag_is_answered_with_the_nearest_flag_short_ones_included(argv: list[str], answer: str) -> None:
+    """The user's step: ``affray sim nerdified_duel.yaml --n 10`` (``-n`` meant). Click compared the typed flag with
+    the long flags only, dashes included, and answered "(Possible options: --chunk, --json)"; the answer is the
+    nearest flags by name, ``-n`` among them, at every level of the command line."""
+    done = affray(*argv)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert answer in done.stderr.splitlines()[-1]

@@ -14,19 +14,21 @@ registered rulesets' names each time the command line is built.
 
 from __future__ import annotations
 
+import difflib
 import inspect
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer._click.exceptions import NoSuchOption
+from typer.core import TyperGroup, TyperOption
 
 from affray.core.actions import Field
 from affray.core.checks import flag
 from affray.core.plugin import plugin_names
 
 if TYPE_CHECKING:  # typer carries its own click; its types are only named here
-    from typer._click.core import Command
+    from typer._click.core import Command, Context
 
 _TYPES: dict[str, Any] = {"integer": int, "number": float, "boolean": bool, "string": str, "list": list[str]}
 
@@ -92,9 +94,42 @@ def fill_rulesets(cmd: Command, names: str) -> None:
         fill_rulesets(sub, names)
 
 
+def suggest_flags(exc: NoSuchOption) -> None:
+    """Put the flags nearest to the unknown one in ``exc``'s "Possible options", short ones included.
+
+    Click compares the typed flag with the long flags only, dashes and all, so ``--n`` was answered with
+    ``--chunk, --json`` (the shared ``--`` is most of the likeness) and never with ``-n``. Here the names are
+    compared without their dashes, over every flag of the command (``-n`` and ``--fights``, ``-h``)."""
+    ctx = exc.ctx
+    if ctx is None:
+        return
+    flags: dict[str, str] = {}
+    for param in ctx.command.get_params(ctx):
+        if isinstance(param, TyperOption):
+            for flag_name in (*param.opts, *param.secondary_opts):
+                flags.setdefault(flag_name.lstrip("-"), flag_name)
+    near = difflib.get_close_matches(exc.option_name.lstrip("-"), list(flags), n=3, cutoff=0.6)
+    exc.possibilities = [flags[name] for name in near]
+
+
 class NamesRulesets(TyperGroup):
-    """The root group: once built (every run), its help texts name the rulesets registered then."""
+    """The root group: once built (every run), its help texts name the rulesets registered then. A misspelt flag,
+    of the root or of any command below it, is answered with the nearest flags (:func:`suggest_flags`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         fill_rulesets(self, ", ".join(plugin_names()))
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except NoSuchOption as exc:
+            suggest_flags(exc)
+            raise
+
+    def invoke(self, ctx: Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except NoSuchOption as exc:  # a command's flags are parsed inside the root's invoke
+            suggest_flags(exc)
+            raise
