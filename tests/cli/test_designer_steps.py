@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -128,3 +129,38 @@ def test_a_misspelt_flag_is_answered_with_the_nearest_flag_short_ones_included(a
     done = affray(*argv)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert answer in done.stderr.splitlines()[-1]
+
+
+def _commands() -> list[tuple[list[str], Any]]:
+    """Every command of the command line, groups included, as ``(path, command)``; the groups found at run time
+    (``odds RULESET``, ``character``'s operations) are listed the way ``--help`` lists them."""
+    import typer
+    from typer._click.core import Context
+
+    from affray.cli.main import app
+
+    found: list[tuple[list[str], Any]] = []
+
+    def walk(command: Any, path: list[str], ctx: Context) -> None:
+        found.append((path, command))
+        for name in command.list_commands(ctx) if hasattr(command, "list_commands") else []:
+            sub = command.get_command(ctx, name)
+            walk(sub, [*path, name], Context(sub, parent=ctx, info_name=name))
+
+    root = typer.main.get_command(app)
+    walk(root, [], Context(root, info_name="affray"))
+    return found
+
+
+def test_every_flag_of_every_command_has_help() -> None:
+    """The user's step: ``affray sweep --help`` (or ``odds hud exchange --help``): ``--workers``, ``--policy``,
+    ``--plot``, ``--scheduler``, ``--engine`` and the exchange's modifiers were listed with no word of what they
+    do. Every command's ``--help`` runs, and every option of every command (generated ones too) says what it is."""
+    commands = _commands()
+    assert len(commands) > 40 and ["odds", "hud", "exchange"] in [path for path, _ in commands]
+    bare = [f"affray {' '.join(path)} {param.opts[0]}" for path, command in commands for param in command.params
+            if param.param_type_name == "option" and not (param.help or "").strip()]
+    assert bare == []
+    for path, _ in commands:
+        shown = affray(*path, "--help")
+        assert shown.returncode == 0 and "Traceback" not in shown.stderr, path

@@ -128,9 +128,11 @@ def fight(scenario: Annotated[Path | None, typer.Argument(help="a scenario YAML 
 @app.command()
 def sim(scenario: Annotated[Path, typer.Argument(help="a scenario YAML file")],
         n: Annotated[int, typer.Option("-n", "--fights", min=1, help="how many fights")] = 1000,
-        seed: Annotated[int, typer.Option("--seed")] = 0,
+        seed: Annotated[int, typer.Option("--seed", help="the run's seed: the same seed, fight count and chunk size "
+                                          "give the same numbers")] = 0,
         workers: Annotated[int | None, typer.Option("--workers", help="local processes (default: all cores)")] = None,
-        policy: Annotated[list[str] | None, typer.Option("--policy", help="SIDE=NAME or COMBATANT=NAME")] = None,
+        policy: Annotated[list[str] | None, typer.Option(
+            "--policy", help="SIDE=NAME or COMBATANT=NAME (random, heuristic, a ruleset's own); repeatable")] = None,
         plot: Annotated[Path | None, typer.Option("--plot", help="write a plot (.png or .svg)")] = None,
         as_json: JsonOpt = False,
         sample: Annotated[bool, typer.Option("--sample", help="also narrate the run's first fight, replayed in full "
@@ -150,14 +152,21 @@ def sim(scenario: Annotated[Path, typer.Argument(help="a scenario YAML file")],
 def sweep(scenario: Annotated[Path, typer.Argument(help="a scenario YAML file")],
           param: Annotated[str, typer.Option("--param", help="PATH=LO..HI[:STEP], e.g. widow.stats.endurance=6..14:2")],
           n: Annotated[int, typer.Option("-n", "--fights", min=1, help="fights per point at most")] = 1000,
-          seed: Annotated[int, typer.Option("--seed")] = 0,
-          workers: Annotated[int | None, typer.Option("--workers")] = None,
-          policy: Annotated[list[str] | None, typer.Option("--policy")] = None,
+          seed: Annotated[int, typer.Option("--seed", help="the sweep's seed (each point's is derived from it and "
+                                            "the point's index)")] = 0,
+          workers: Annotated[int | None, typer.Option("--workers", help="local processes (default: all cores)")]
+          = None,
+          policy: Annotated[list[str] | None, typer.Option(
+              "--policy", help="SIDE=NAME or COMBATANT=NAME (random, heuristic, a ruleset's own); repeatable")]
+          = None,
           precision: Annotated[float | None, typer.Option(
               "--precision", help="stop a point once its 95% interval half-width is below this")] = None,
-          plot: Annotated[Path | None, typer.Option("--plot")] = None, as_json: JsonOpt = False,
-          scheduler: Annotated[str | None, typer.Option("--scheduler")] = None,
-          engine: Annotated[bool, typer.Option("--engine")] = False) -> None:
+          plot: Annotated[Path | None, typer.Option("--plot", help="write a plot of the win rates by value (.png or "
+                                                                   ".svg)")] = None,
+          as_json: JsonOpt = False,
+          scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address")] = None,
+          engine: Annotated[bool, typer.Option("--engine", help="never use a vectorised batch path")] = False
+          ) -> None:
     """Vary one number of a scenario and report the win rate at each value."""
     from affray.cli.sim import sweep_command
 
@@ -210,11 +219,13 @@ def verify_cmd(log: Annotated[Path, typer.Argument(help="a match log written by 
     free = f" (with {report.free_rolls_checked} free rolls)" if report.free_rolls_checked else ""
     console.print(f"[green]verified[/]: seed matches its commitment; {report.rolls_checked} dice re-derived{free}, "
                   f"{report.actions_checked} actions replayed, events identical.")
+    for unchecked in report.unchecked:  # a whisper between other seats: the log holds no key for its dice
+        console.print(f"[yellow]not checked[/]: {escape(unchecked)}")
 
 
 @app.command()
 def serve(host: Annotated[str, typer.Option("--host", help="the address to listen on")] = "127.0.0.1",
-          port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8000,
+          port: Annotated[int, typer.Option("--port", min=1, max=65535, help="the port to listen on")] = 8000,
           db: Annotated[str, typer.Option("--db", help="sqlite:///FILE or postgresql+psycopg://...")]
           = "sqlite:///affray.db",
           create_key: Annotated[str | None, typer.Option("--create-key", envvar="AFFRAY_CREATE_KEY",

@@ -217,7 +217,7 @@ def _simplified_hit(p: Params) -> CheckResult:
                        {"p_hit": simplified_hit_chance(p["attack_mod"], p["defense_mod"])})
 
 
-def _modifier(name: str, description: str = "") -> Field:
+def _modifier(name: str, description: str) -> Field:
     return Field(name, "integer", description, required=False, default=0)
 
 
@@ -225,8 +225,12 @@ def _modifier(name: str, description: str = "") -> Field:
 CHECKS = checks(
     Check("exchange", "Combat Nerdified: the chance of a hit and of a riposte, and the HP-loss distribution "
                       "(WL-11..WL-13).", ("WL-11", "WL-12", "WL-13", "WL-B3"),
-          (_modifier("attack_mod"), _modifier("defense_mod"), _modifier("damage_mod"), _modifier("injury_mod"),
-           Field("riposte_margin", "integer", "WL-B3", required=False, default=6)), _exchange),
+          (_modifier("attack_mod", "the attacker's Attack die modifier (WL-11)"),
+           _modifier("defense_mod", "the defender's Defense die modifier (WL-11)"),
+           _modifier("damage_mod", "the attacker's Damage die modifier, on a hit (WL-13)"),
+           _modifier("injury_mod", "the defender's Injury die modifier, on a hit (WL-13)"),
+           Field("riposte_margin", "integer", "a riposte when Defense - Attack is at least this (WL-12, WL-B3)",
+                 required=False, default=6)), _exchange),
     Check("simplified-hit", "Dice Simplified: the chance that the attacker's d13 + modifier beats the defender's "
                             "(WL-06).", ("WL-06",),
           (_modifier("attack_mod", "the attacker's die modifier"),
