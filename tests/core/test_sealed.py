@@ -48,7 +48,7 @@ def _bids_found(digest: str, seed: bytes) -> list[int]:
 
 
 def test_x5_a_public_seed_gives_no_seals_salt_when_the_match_salts_from_a_secret_of_its_own() -> None:
-    """Issue 41 item 7 (X-5, DESIGN.md contract 6). A match on the public seed 7: the seed is found from the
+    """X-5, DESIGN.md contract 6. A match on the public seed 7: the seed is found from the
     commitment by trying integers, and with log format 3's salts (the seed's own salt stream) hashing the three
     possible bids against a's seal finds a's bid before b bids. Salted from the seal key of a salt secret of the
     match's own (format 4), nothing is found; after the end the seal key, revealed, opens the seal."""

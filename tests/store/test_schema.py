@@ -99,9 +99,11 @@ def test_a_v1_database_is_upgraded_step_by_step_and_keeps_its_rows(store_url: st
         assert store.snapshot("old1") == Snapshot(4, "code", "h3", "e4", b"good")
         # What v5 added: each table's rules version, "1" on the tables made before it was recorded.
         assert [(table.id, table.rules_version) for table in (old, done)] == [("old1", "1"), ("old2", "1")]
-    assert schema_version(store_url) == str(SCHEMA_VERSION) == "5"
+        # What v6 added: each table's salt secret, none on the tables made before it (they keep their format-3 log).
+        assert [table.salt_hex for table in (old, done)] == [None, None]
+    assert schema_version(store_url) == str(SCHEMA_VERSION) == "6"
     with Store(store_url) as again:
-        assert again.migrated_from == 5
+        assert again.migrated_from == 6
         assert [entry.kind for entry in again.audit_trail("old1")] == ["pause"]
 
 
@@ -109,13 +111,13 @@ def test_an_empty_database_gets_the_current_schema(store_url: str) -> None:
     with Store(store_url) as store:
         assert store.migrated_from == 0
         store.create_table(new_table(), SEATS)
-    assert schema_version(store_url) == "5"
+    assert schema_version(store_url) == "6"
 
 
 def test_a_database_newer_than_this_program_refuses_to_open(store_url: str) -> None:
     Store(store_url).close()
-    build(store_url, "UPDATE meta SET value = '6' WHERE key = 'schema_version'")
-    with pytest.raises(StoreError, match=r"schema version 6, newer than this affray understands \(up to 5\); "
+    build(store_url, "UPDATE meta SET value = '7' WHERE key = 'schema_version'")
+    with pytest.raises(StoreError, match=r"schema version 7, newer than this affray understands \(up to 6\); "
                                          "upgrade affray"):
         Store(store_url)
 

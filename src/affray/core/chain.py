@@ -123,7 +123,9 @@ def chain_problems(data: Mapping[str, object], records: Sequence[Mapping[str, ob
                    key: bytes | None = None) -> list[str]:
     """What is wrong with a log's chain: a record whose ``chain`` differs from the recomputed value, a ``chain``
     (head) field that is not the last value, or a ``head`` the caller kept that the log does not pass through.
-    ``key``: the chain key a format-4 log reveals at the end."""
+    ``key``: the chain key of a format-4 log (by default the one it reveals at the end, ``chain_key``, if any)."""
+    if key is None and isinstance(data.get("chain_key"), str):
+        key = bytes.fromhex(str(data["chain_key"]))
     values = chain_of(str(data.get("commitment", "")), records, key)
     problems = []
     for record, value in zip(records, values, strict=True):

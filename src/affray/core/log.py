@@ -32,8 +32,15 @@ from affray.core.logcheck import FORMAT, READS, VERSION, LogFormatError, check_d
 from affray.core.match import Match
 from affray.core.plugin import UNRECORDED_RULES_VERSION, rules_changed
 from affray.core.records import ReplayError
-from affray.core.rng import FREE_STREAM, LEGACY_SALTS, OWN_SALTS, SECRET_SALTS, WHISPER_STREAM, commitment_of, \
-    derive_die
+from affray.core.rng import (
+    FREE_STREAM,
+    LEGACY_SALTS,
+    OWN_SALTS,
+    SECRET_SALTS,
+    WHISPER_STREAM,
+    commitment_of,
+    derive_die,
+)
 from affray.core.seatlog import redact_event
 
 #: The format a match exports, by where its seal salts come from: a salt secret's seal key (4), the seed (3, a

@@ -16,10 +16,12 @@ from affray.core.json import JsonObject
 from affray.core.records import ACTION, RULING, UNDO
 
 FORMAT = "affray-match"
-# 3: seal salts from their own stream (so a quiet fight draws the same dice); 2: records (actions and undo
+# 4: a table's salt secret of its own: seal salts from its seal key and the hash chain over public forms with salted
+# digests (core/chain.py), both keys revealed at the end (seal_key, chain_key), whispered free rolls from their pair's
+# key; 3: seal salts from their own stream (so a quiet fight draws the same dice); 2: records (actions and undo
 # records), the affray and rules versions, salts drawn from the dice stream; 1: actions only
-VERSION = 3
-READS = (1, 2, 3)
+VERSION = 4
+READS = (1, 2, 3, 4)
 MAX_SIDES = 1_000_000  # the notation's limit; a larger die would make re-deriving it slow
 _HEX = re.compile(r"^[0-9a-f]+$")
 
@@ -62,6 +64,10 @@ _TOP: dict[str, tuple[Check, str, bool]] = {
     "controllers": (_names, "an object of combatant -> controller names", False),
     "setup_events": (_events, "a list of events (objects with a 'type')", False),
     "outcome": (lambda v: v is None or isinstance(v, dict), "null or an object {winner, reason}", False),
+    "seal_key": (lambda v: v is None or (_hex(v) and len(v) == 64), "null or the seal key (64 hexadecimal digits)",
+                 False),
+    "chain_key": (lambda v: v is None or (_hex(v) and len(v) == 64), "null or the chain key (64 hexadecimal digits)",
+                  False),
     # absent from a version 1 log: made before rules versions were recorded, it counts as "1" (core/plugin.py)
     "rules_version": (_text, "the version of the ruleset's rules the log was made under (text)", False),
 }

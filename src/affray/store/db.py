@@ -118,7 +118,7 @@ class Store:
         """Store a new table and its seats in one transaction. A taken id or seat name raises StoreError."""
         for column, value in ((s.tables.c.id, table.id), (s.tables.c.ruleset, table.ruleset),
                               (s.tables.c.seed_hex, table.seed_hex), (s.tables.c.commitment, table.commitment),
-                              (s.tables.c.rules_version, table.rules_version)):
+                              (s.tables.c.rules_version, table.rules_version), (s.tables.c.salt_hex, table.salt_hex)):
             check_fits(column, value)
         for seat in seats:
             if seat.role not in ROLES:
@@ -130,7 +130,7 @@ class Store:
         row = TableRow(id=table.id, ruleset=table.ruleset, title=table.title, scenario=table.scenario,
                        setup=table.setup, options=table.options, seed_hex=table.seed_hex, commitment=table.commitment,
                        created_at=now, ended_at=None, outcome=None, config=table.config,
-                       rules_version=table.rules_version)
+                       rules_version=table.rules_version, salt_hex=table.salt_hex)
         values = {f.name: getattr(row, f.name) for f in dataclasses.fields(row)}
         try:
             with self._write() as c:

@@ -34,8 +34,9 @@ class UnknownTable(StoreError):
 
 @dataclass(frozen=True)
 class NewTable:
-    """What ``Store.create_table`` needs. ``seed_hex`` is the secret seed: it stays on the server. ``rules_version``:
-    the ruleset's rules version the table is made under (``Plugin.rules_version``)."""
+    """What ``Store.create_table`` needs. ``seed_hex`` is the secret seed and ``salt_hex`` the salt secret (None: a
+    table without one, as before schema v6): they stay on the server. ``rules_version``: the ruleset's rules version
+    the table is made under (``Plugin.rules_version``)."""
 
     id: str
     ruleset: str
@@ -47,6 +48,7 @@ class NewTable:
     commitment: str
     rules_version: str
     config: JsonObject = field(default_factory=dict)
+    salt_hex: str | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,7 @@ class TableRow:
     outcome: JsonObject | None
     config: JsonObject
     rules_version: str
+    salt_hex: str | None = field(default=None, repr=False)  # the salt secret (None on a table made before v6)
 
     @property
     def is_open(self) -> bool:

@@ -10,6 +10,9 @@ Version history:
   replay a long fight from the start: :mod:`affray.table.snapshot`).
 - v5: ``tables.rules_version`` (the version of its ruleset's rules a table was made under: a table of other rules is
   refused, not replayed; "1" for every older table, made when every ruleset's was "1").
+- v6: ``tables.salt_hex``, the table's salt secret (its seals' salts, its hash chain's record salts and its whispered
+  free rolls' keys: :mod:`affray.core.rng`, log format 4); empty for every older table, which keeps the seed-salted
+  seals and the chain of log format 3 it was made with.
 
 ``migrate`` runs inside one write transaction under a lock (PostgreSQL: an advisory lock; SQLite: the
 ``BEGIN IMMEDIATE`` write lock), so two servers starting together upgrade a database once.
@@ -23,7 +26,7 @@ import sqlalchemy as sa
 
 from affray.store.rows import StoreError
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 RULES_VERSION_SCHEMA = 5  # the first version whose tables record their rules version (older: every table's is "1")
 # An arbitrary constant: the advisory lock that serialises migrations on PostgreSQL.
 MIGRATION_LOCK = 0x0AFF4A7
@@ -52,6 +55,8 @@ tables = sa.Table(
     sa.Column("config", sa.JSON, nullable=False, server_default=sa.text("'{}'")),
     # The ruleset's rules_version when the table was made (core/plugin.py): "1" on a row made before it was recorded.
     sa.Column("rules_version", sa.String(16), nullable=False, server_default=sa.text("'1'")),
+    # Secret like seed_hex: the table's salt secret (core/rng.py); NULL on a row made before schema v6.
+    sa.Column("salt_hex", sa.String(128), nullable=True),
 )
 sa.Index("tables_open", tables.c.ended_at)
 
@@ -144,17 +149,24 @@ def _v4_to_v5(conn: sa.Connection) -> None:
     conn.exec_driver_sql("ALTER TABLE tables ADD COLUMN rules_version VARCHAR(16) NOT NULL DEFAULT '1'")
 
 
+def _v5_to_v6(conn: sa.Connection) -> None:
+    """v6 adds each table's salt secret: none for every older table (it goes on as it was made)."""
+    conn.exec_driver_sql("ALTER TABLE tables ADD COLUMN salt_hex VARCHAR(128)")
+
+
 #: The tables each schema version has (what ``affray db check`` and a starting server look for).
 TABLES_OF: dict[int, frozenset[str]] = {
     1: frozenset({"meta", "tables", "seats", "records"}),
     2: frozenset({"meta", "tables", "seats", "records", "audit"}),
     3: frozenset({"meta", "tables", "seats", "records", "audit", "chat"}),
     4: frozenset({"meta", "tables", "seats", "records", "audit", "chat", "snapshots"}),
+    5: frozenset({"meta", "tables", "seats", "records", "audit", "chat", "snapshots"}),
     SCHEMA_VERSION: frozenset(metadata.tables),
 }
 
 # STEPS[v] upgrades a database from version v to v + 1.
-STEPS: dict[int, Callable[[sa.Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
+STEPS: dict[int, Callable[[sa.Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5,
+                                                     5: _v5_to_v6}
 
 
 def stored_version(conn: sa.Connection) -> int | None:

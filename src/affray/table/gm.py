@@ -193,14 +193,17 @@ def audit_trail(service: TableService, table: Table, seat: SeatInfo) -> list[Jso
 
 
 def exported(table: Table, seat: SeatInfo) -> JsonObject:
-    """After the end: the full log in the format ``affray verify`` reads, with every record's chain value and the
-    head. Before the end: the caller's redacted log (no seat sees more than its own view allows, the GM included)."""
+    """After the end: the full log in the format ``affray verify`` reads, with every record's chain value, the head
+    and (log format 4) the chain key its record salts come from. Before the end: the caller's redacted log (no seat
+    sees more than its own view allows, the GM included)."""
     with table.lock:
         if table.over:
             data = export_log(table.match, reveal_seed=True)
             for record, chain in zip(as_list(data["records"]), table.chains, strict=True):
                 as_object(record)["chain"] = chain
             data["chain"] = table.head
+            if table.chain_key is not None:
+                data["chain_key"] = table.chain_key.hex()
             data["table"] = table.id
             if table.ended is not None:
                 data["ended"] = table.ended

@@ -12,7 +12,7 @@ from affray.core.json import JsonObject
 from affray.core.match import Match
 from affray.core.options import OptionError, options_to_dict, parse_options
 from affray.core.plugin import plugin
-from affray.core.rng import new_secret_seed, seed_from_int
+from affray.core.rng import new_salt_secret, new_secret_seed, seal_key, seed_from_int
 from affray.store import NewTable, new_table_id
 from affray.store import Seat as StoredSeat
 from affray.table.errors import UNPROCESSABLE, Refusal
@@ -66,13 +66,16 @@ def open_table(service: TableService, scenario: str, options: Mapping[str, objec
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise Refusal("bad_seed", f"A public seed is an integer from 0 to {MAX_SEED}.", UNPROCESSABLE)
     raw = seed_from_int(seed) if seed is not None else new_secret_seed()
+    # A secret of its own beside the seed, public or not: the seals' salts, the chain's record salts and the
+    # whispers' dice come from it, never from the seed (core/rng.py, log format 4).
+    salt = new_salt_secret()
     try:
         # The options as the store keeps them, so that this table and its later rebuilds share one setup-only store
         # with every table of the same scenario (TableService.static_for).
         given = options_to_dict(parse_options(checked.ruleset.options_type, {**checked.options, **(options or {})}))
         static = service.static_for(checked.ruleset.name, checked.setup, given)
         match = Match(checked.ruleset, checked.setup, given, seed=raw, seats=seating, controllers=chosen,
-                      shared=static)
+                      shared=static, seal_key=seal_key(salt))
     except OptionError as exc:
         raise Refusal("bad_options", str(exc), UNPROCESSABLE) from None
     plans = plan_seats(match, spectator)
@@ -87,10 +90,10 @@ def open_table(service: TableService, scenario: str, options: Mapping[str, objec
     service._guard(lambda: service.store.create_table(NewTable(
         id=table_id, ruleset=match.ruleset.name, title=checked.model.name, scenario=label,
         setup=match.setup_data, options=match.options_dict, seed_hex=raw.hex(), commitment=match.commitment,
-        rules_version=plugin(match.ruleset.name).rules_version, config=config), stored))
+        rules_version=plugin(match.ruleset.name).rules_version, config=config, salt_hex=salt.hex()), stored))
     table = Table(id=table_id, title=checked.model.name, scenario=label, match=match, seed_hex=raw.hex(),
                   seats={s.seat: SeatInfo(s.seat, s.role, s.actors, s.controller, s.token_hash) for s in stored},
-                  policies=policies_for(match), config=config)
+                  policies=policies_for(match), config=config, salt_hex=salt.hex())
     links = {p.name: SeatLink(token=tokens[p.name], link=link_for(table_id, tokens[p.name]), actors=list(p.actors),
                               role=p.role)
              for p in plans if p.name in tokens and p.role != "gm"}

@@ -19,7 +19,7 @@ from affray.core.engine import get_ruleset
 from affray.core.json import JsonObject, as_names, as_str
 from affray.core.match import Match
 from affray.core.records import Record, ReplayError
-from affray.core.rng import LEGACY_SALTS, commitment_of
+from affray.core.rng import LEGACY_SALTS, commitment_of, seal_key
 from affray.store import ChatLine, RecordKind, Snapshot, Store, TableRow
 from affray.store import Record as StoredRecord
 from affray.store import Seat as StoredSeat
@@ -93,7 +93,7 @@ def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[St
         raise TableDamaged(f"table {row.id}: the replay's commitment differs from the stored one")
     table = Table(id=row.id, title=row.title, scenario=row.scenario, match=match, seed_hex=row.seed_hex,
                   seats={s.seat: SeatInfo(s.seat, s.role, s.actors, s.controller, s.token_hash) for s in seats},
-                  policies=policies_for(match), config=config)
+                  policies=policies_for(match), config=config, salt_hex=row.salt_hex or "")
     # The whole chain is checked either way (a hash per record: 1,000 records take a few ms), so a snapshot never
     # vouches for records the store holds.
     for stored in records:
@@ -115,10 +115,14 @@ def _from_snapshot(row: TableRow, config: JsonObject, seed: bytes, entries: list
                    shared: dict[Hashable, object] | None) -> tuple[Match, bool]:
     """A fresh match of the stored table, put at its snapshot when that checks out (True), else at its setup (False:
     the caller replays every record)."""
+    # A table stored with a salt secret salts its seals from its seal key (log format 4); one stored before, as
+    # its config says (the seed's salt stream, or the dice stream before that).
+    key = seal_key(bytes.fromhex(row.salt_hex)) if row.salt_hex else None
+
     def fresh() -> Match:
         return Match(get_ruleset(row.ruleset), row.setup, row.options, seed=seed,
                      seats=as_names(config.get("seats")), controllers=as_names(config.get("controllers")),
-                     salts=as_str(config.get("salts", LEGACY_SALTS)), shared=shared)
+                     salts=as_str(config.get("salts", LEGACY_SALTS)), shared=shared, seal_key=key)
 
     match = fresh()
     if snapshot is None:

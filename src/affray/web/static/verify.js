@@ -2,7 +2,8 @@
 // start, and every die of the log must be what the seed gives. Draw i of a d(sides) is HMAC-SHA256(seed,
 // "i:attempt"), first 8 bytes big-endian, rejected at or above the largest multiple of sides below 2^64, then
 // value % sides + 1 (src/affray/core/rng.py derive_die); a free roll of the chat is the same on its own stream,
-// "free:i:attempt".
+// "free:i:attempt", and a whispered one (log format 4) under its pair's key, which the log gives only to the pair
+// and whose SHA-256 the line carried, "whisper:i:attempt" (src/affray/table/chat.py).
 const enc = new TextEncoder();
 const SPACE = 1n << 64n;
 
@@ -60,16 +61,31 @@ export async function verifyLog(data, seen = []) {
         `${event.purpose || "roll"}, ${where}) is recorded as ${die.value} but the seed gives ${derived}` };
     }
   }
-  const free = new Map([...(data.free_rolls || []), ...seen].map((r) => [r.n, r]));
+  // The log's entry of a roll the page saw gives its pair's key; the page's own line, the commitment it saw live.
+  const logged = new Map((data.free_rolls || []).map((r) => [r.n, r]));
+  const free = new Map([...logged.values(), ...seen].map((r) => [r.n, { ...logged.get(r.n), ...r, key: logged.get(r.n)?.key }]));
+  let unchecked = 0, checkedFree = 0;
   for (const r of free.values()) {
+    let rollKey = key, stream = "free:";
+    if (r.to && (data.version || 0) >= 4) {
+      if (!r.key) { unchecked++; continue; }
+      const raw = hexToBytes(r.key);
+      if (r.commitment && (await sha256Hex(raw)) !== r.commitment) {
+        return { ok: false, checked, message: `not verified: the key of whispered roll ${r.notation} does not match the commitment its line carried` };
+      }
+      rollKey = await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+      stream = "whisper:";
+    }
     for (const die of r.roll?.dice || []) {
-      const derived = await dieFrom(key, die.draw, die.sides, "free:");
+      const derived = await dieFrom(rollKey, die.draw, die.sides, stream);
       if (derived !== die.value) {
         return { ok: false, checked, message: `not verified: free roll ${r.notation} (free draw ${die.draw}, a d${die.sides}) ` +
-          `is recorded as ${die.value} but the seed gives ${derived}` };
+          `is recorded as ${die.value} but the ${stream === "free:" ? "seed" : "whisper key"} gives ${derived}` };
       }
     }
+    checkedFree++;
   }
-  const also = free.size ? ` and ${free.size} free roll${free.size === 1 ? "" : "s"}` : "";
-  return { ok: true, checked, free: free.size, message: `verified: ${checked} ${checked === 1 ? "die" : "dice"}${also} re-derived from the seed` };
+  const also = checkedFree ? ` and ${checkedFree} free roll${checkedFree === 1 ? "" : "s"}` : "";
+  const left = unchecked ? `; ${unchecked} whispered roll${unchecked === 1 ? "" : "s"} not checked (the log holds no key for ${unchecked === 1 ? "it" : "them"})` : "";
+  return { ok: true, checked, free: checkedFree, unchecked, message: `verified: ${checked} ${checked === 1 ? "die" : "dice"}${also} re-derived from the seed${left}` };
 }
