@@ -193,3 +193,38 @@ def test_wound_and_heal_carry_harm_on_the_sheet(tmp_path: Path) -> None:
     assert (data["wounds"], data["afflictions"]) == (7, ["Broken leg"])
     assert affray("heal", str(sheet), "--days", "2", "--rest").returncode == 0
     assert yaml.safe_load(sheet.read_text())["wounds"] == 1
+
+
+def test_new_witchhammer_an_unaffordable_hat_is_refused_and_asked_for_again(tmp_path: Path) -> None:
+    """The user's step: ``affray character new witchhammer`` with a 500-silver crown and 34 silver on hand (WH-37,
+    ruling WH-C9: silver never goes below 0). The builder used to drop the hat and save the sheet without asking
+    again; it says why and asks for the hat again, and the next answers (Hilde's hat) are the sheet's."""
+    out = tmp_path / "hilde.yaml"
+    hat = HILDE_ANSWERS.index("grey felt hat")
+    lines = [*HILDE_ANSWERS[:hat], "golden crown", "500", "", "y", "gilded cap", "20", "", "n",
+             *HILDE_ANSWERS[hat:]]
+    result = affray("new", "witchhammer", "--seed", "3", "--out", str(out), stdin=answers(*lines))
+    assert result.returncode == 0, result.stderr
+    text = " ".join(result.stdout.split())
+    assert "refused: hat: golden crown costs 500 silver; 34 on hand; name another hat, or leave it blank" in text
+    assert "refused: an unpaid hat would buy the party's leadership for nothing; name another hat" in text
+    assert text.count("Hat (a name; blank for none)") == 3
+    assert yaml.safe_load(out.read_text()) == yaml.safe_load((EXAMPLES / "hilde.yaml").read_text())
+
+
+def test_new_witchhammer_shows_each_table_right_before_its_question(tmp_path: Path) -> None:
+    """The user's step: ``affray character new witchhammer`` at the equipment. The armour table came before the
+    weapon's question, so the weapon was asked under a table of armour; each table now comes right before its own
+    question, the first question asked after it (WH-32..WH-36)."""
+    result = affray("new", "witchhammer", "--seed", "3", "--out", str(tmp_path / "h.yaml"),
+                    stdin=answers(*HILDE_ANSWERS))
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    questions = {"Attributes (WH-32": "Buy an attribute or a skill", "Schools (WH-33": "School point left",
+                 "Techniques you can learn (WH-34)": "Learn a technique", "Traits": "Take a trait",
+                 "Armour (WH-36)": "Armour set (id)"}
+    others = ["Weapon (one;", "Misc item", "Hat (a name"]
+    for title, question in questions.items():
+        shown = text.index(title)
+        first = min((text.find(q, shown), q) for q in [*questions.values(), *others] if text.find(q, shown) >= 0)
+        assert first[1] == question, f"after the table {title!r} the first question is {first[1]!r}"

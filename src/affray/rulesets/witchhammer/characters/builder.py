@@ -117,33 +117,40 @@ def _trait_table(p: Prompts, sheet: WitchHammerSheet, lib: ContentLibrary) -> No
 
 
 def _gear_and_hat(p: Prompts, sheet: WitchHammerSheet, lib: ContentLibrary) -> WitchHammerSheet:
-    armour = lib.sections.get("armour", {})
-    p.show("Armour (WH-36)", ("id", "name"), [(k, a.name) for k, a in sorted(armour.items())])
+    """Weapon, armour (its table shown right before its question) and misc items (WH-36), then a hat (WH-37)."""
     weapon = p.ask("Weapon (one; a name, no magic: its bonuses are in the techniques)", "",
                    field_check(Equipment, "weapon", blank=True))
+    armour = lib.sections.get("armour", {})
+    p.show("Armour (WH-36)", ("id", "name"), [(k, a.name) for k, a in sorted(armour.items())])
     worn = p.ask_id("Armour set (id)", armour, blank=True)
     misc: list[str] = []
     while len(misc) < 5 and (item := p.ask(f"Misc item {len(misc) + 1} of 5 (blank to stop)", "")):
         misc.append(item)
-    sheet = adv.equip(sheet, lib, weapon=weapon, armour=worn, misc=misc)
-    hat = p.ask("Hat (a name; blank for none)", "", field_check(Hat, "name", blank=True))
-    if not hat:
-        return sheet
-    value = p.ask_int("Its value in silver", 0, 1_000_000, 0)
-    gems: list[tuple[str, int]] = []
-    gem_kind = field_check(Gem, "kind", blank=True)
-    while kind := p.ask("Attached to it: kind of gem or bauble (blank to stop)", "", gem_kind):
-        gems.append((kind, p.ask_int(f"Value of the {kind}", 0, 1_000_000)))
-    gift = "a gift is written in the ledger as a gain and a 'hat: NAME' spending line"
-    if p.ask_yes(f"Pay for it from your {sheet.money.silver if sheet.money else 0} silver", True):
-        try:
-            return adv.wear_hat(sheet, hat, value, gems, bought=True)
-        except Refused as exc:
-            p.refuse(f"{exc}; no hat ({gift})")
-            return sheet
-    if value or any(v for _, v in gems):  # an unpaid hat is refused (WH-37, ruling WH-C10)
-        p.refuse(f"an unpaid hat would buy the party's leadership for nothing; no hat ({gift})")
-        return sheet
-    return adv.wear_hat(sheet, hat, value, gems)
+    return _hat(p, adv.equip(sheet, lib, weapon=weapon, armour=worn, misc=misc))
 
 
+GIFT = "a gift is written in the ledger as a gain and a 'hat: NAME' spending line"
+
+
+def _hat(p: Prompts, sheet: WitchHammerSheet) -> WitchHammerSheet:
+    """A hat, paid for from the silver on hand (WH-37), or none. A hat the rules refuse (one the silver cannot pay
+    for, an unpaid one of any value: ruling WH-C10) is refused with the reason and the question asked again; a
+    blank name goes without."""
+    while hat := p.ask("Hat (a name; blank for none)", "", field_check(Hat, "name", blank=True)):
+        value = p.ask_int("Its value in silver", 0, 1_000_000, 0)
+        gems: list[tuple[str, int]] = []
+        gem_kind = field_check(Gem, "kind", blank=True)
+        while kind := p.ask("Attached to it: kind of gem or bauble (blank to stop)", "", gem_kind):
+            gems.append((kind, p.ask_int(f"Value of the {kind}", 0, 1_000_000)))
+        if p.ask_yes(f"Pay for it from your {sheet.money.silver if sheet.money else 0} silver", True):
+            try:
+                return adv.wear_hat(sheet, hat, value, gems, bought=True)
+            except Refused as exc:
+                p.refuse(f"{exc}; name another hat, or leave it blank for none ({GIFT})")
+                continue
+        if value or any(v for _, v in gems):  # an unpaid hat is refused (WH-37, ruling WH-C10)
+            p.refuse("an unpaid hat would buy the party's leadership for nothing; name another hat, or leave it "
+                     f"blank for none ({GIFT})")
+            continue
+        return adv.wear_hat(sheet, hat, value, gems)
+    return sheet
