@@ -21,6 +21,7 @@ _.options_cmd  # cli/main.py: a typer command or callback, registered by its dec
 _.scenario_cmd  # cli/schema.py: a typer command or callback, registered by its decorator
 _.__signature__  # cli/declared.py: what typer reads of a generated command (its flags, from the declaration)
 _.__doc__  # cli/declared.py: what typer reads of a generated command (its --help text)
+_.possibilities  # cli/declared.py: what click's NoSuchOption prints as "Possible options" (the nearest flags)
 _.actions_cmd  # cli/schema.py: a typer command or callback, registered by its decorator
 _.view_cmd  # cli/schema.py: a typer command or callback, registered by its decorator
 _.new_table  # cli/table.py: a typer command or callback, registered by its decorator
