@@ -57,9 +57,10 @@ def _bid_match(key: bytes | None) -> tuple[Match, list[str]]:
 
 
 def test_x5_a_face_down_bid_is_found_from_a_format_3_head_and_not_from_a_format_4_one() -> None:
-    """X-5, DESIGN.md contract 6. A seat reads the head before a's face-down bid (the commitment) and after it. Formats 1-3
-    chained the record as sent: hashing each possible bid finds a's. Format 4 chains what every seat may read, the
-    bid as its seal, with a digest salted from a key revealed only at the end: no candidate gives the head."""
+    """X-5, DESIGN.md contract 6. A seat reads the head before a's face-down bid (the commitment) and after it.
+    Formats 1-3 chained the record as sent: hashing each possible bid finds a's. Format 4 chains what every seat may
+    read, the bid as its seal, with a digest salted from a key revealed only at the end: no candidate gives the
+    head."""
     chain = secrets.token_bytes(32)
     for key, found in ((None, [2]), (chain, [])):
         match, values = _bid_match(key)
