@@ -28,6 +28,8 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import cast
 
+from affray.core.adjust import Ruled
+from affray.core.events import Committed
 from affray.core.json import Json, JsonObject, as_list
 from affray.core.records import RULING, Record
 from affray.core.seatlog import commit_form, ruling_without
@@ -105,8 +107,12 @@ def link_record(previous: str, record: Mapping[str, object], key: bytes | None) 
 
 
 def chain_value(previous: str, record: Record, key: bytes | None) -> str:
-    """:func:`link_record` of one of the match's records (what a table appends to its chain)."""
-    return link_record(previous, record.to_dict(events=key is not None), key)
+    """:func:`link_record` of one of the match's records (what a table appends to its chain). Of its events only
+    those :func:`public_action` reads are converted (commits and rulings: the rest would cost 20 us a record)."""
+    data = record.to_dict(events=False)
+    if key is not None:
+        data["events"] = [e.to_dict() for e in record.events if isinstance(e, Committed | Ruled)]
+    return link_record(previous, data, key)
 
 
 def chain_of(start: str, records: Iterable[Mapping[str, object]], key: bytes | None = None) -> list[str]:
