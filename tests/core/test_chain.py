@@ -4,8 +4,11 @@ chains what every seat may read (docs/table.md, "The security model")."""
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from pathlib import Path
+
+import pytest
 
 from affray.api import load_scenario
 from affray.core.chain import (
@@ -101,3 +104,26 @@ def test_a_format_4_chain_pins_the_whole_record_and_checks_with_the_key_revealed
     assert chain_problems(data, records, head=values[0], key=secrets.token_bytes(32))[-1] == (
         f"the log does not extend the history with head {values[0]}: it was rewritten or is another table's")
     assert record_digest(records[0], key) == hashlib.sha256(record_salt(key, 0) + canonical(records[0])).hexdigest()
+
+
+def test_a_format_3_log_with_its_chain_still_verifies_through_a_kept_head() -> None:
+    """An older table's log (format 3: seals salted from the seed, records chained as sent) is still read and its
+    chain checked as it was made; a format-4 log that does not reveal its chain key says so."""
+    from affray.core.log import LogFormatError, export_log, verify
+    from tests.conformance.common import toy_registered
+
+    toy_registered()
+    match, values = _bid_match(None)
+    data = json.loads(json.dumps(export_log(match)))
+    assert data["version"] == 3 and "chain_key" not in data
+    for record, value in zip(data["records"], values, strict=True):
+        record["chain"] = value
+    data["chain"] = values[-1]
+    assert verify(data, head=values[0]).ok
+    assert not verify(data, head=values[0][::-1]).ok
+    secret = Match(ToyRuleset(), {}, {}, seed=seed_from_int(7), seal_key=secrets.token_bytes(32))
+    assert secret.act("a", {"type": "bid", "value": 2}).ok and secret.act("b", {"type": "bid", "value": 3}).ok
+    newer = json.loads(json.dumps(export_log(secret)))
+    assert newer["version"] == 4 and newer["seal_key"] == secret.seal_key.hex()  # type: ignore[union-attr]
+    with pytest.raises(LogFormatError, match="the log does not reveal its chain_key yet, so its hash chain cannot"):
+        verify({**newer, "chain": values[-1]})
