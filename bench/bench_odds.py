@@ -26,6 +26,7 @@ import sys
 import time
 from collections.abc import Callable
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 import icepool
@@ -226,14 +227,22 @@ NAMED: tuple[tuple[str, dict[str, Any], Callable[[], dict[str, Any]]], ...] = (
 )
 
 
-def clear_caches(ruleset: str) -> None:
-    """Forget every memoised odds function of ``ruleset`` (its odds and mechanics, and affray's odds helpers), so
-    that a timed call computes its check from scratch."""
+@cache
+def caches(ruleset: str) -> tuple[Callable[[], None], ...]:
+    """The ``cache_clear`` of every memoised function of ``ruleset``'s odds and mechanics and of affray's odds
+    helpers (looked up once, outside the timed calls)."""
+    found = []
     for name in (f"affray.rulesets.{ruleset}.odds", f"affray.rulesets.{ruleset}.mechanics", "affray.odds.dist",
                  "affray.odds.notation"):
-        for value in vars(importlib.import_module(name)).values():
-            if callable(getattr(value, "cache_clear", None)):
-                value.cache_clear()
+        found += [value.cache_clear for value in vars(importlib.import_module(name)).values()
+                  if callable(getattr(value, "cache_clear", None))]
+    return tuple(found)
+
+
+def clear_caches(ruleset: str) -> None:
+    """Forget every memoised odds function of ``ruleset``, so that a timed call computes its check from scratch."""
+    for clear in caches(ruleset):
+        clear()
 
 
 def flat(result: CheckResult) -> dict[str, Any]:

@@ -8,6 +8,7 @@ with keep-highest/lowest, whose direct enumeration grows as 6^n, come from icepo
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from fractions import Fraction
 from functools import cache
@@ -25,16 +26,39 @@ def die(sides: int, shift: int = 0) -> dict[int, Fraction]:
     return {face + shift: p for face in range(1, sides + 1)}
 
 
+def counted(dist: Mapping[K, Fraction]) -> tuple[int, list[tuple[K, int]]]:
+    """``dist`` as whole-number weights over its least common denominator: ``(denominator, [(outcome, weight)])``."""
+    den = math.lcm(*(q.denominator for q in dist.values())) if dist else 1
+    return den, [(x, q.numerator * (den // q.denominator)) for x, q in dist.items()]
+
+
 def map_dists(func: Callable[..., K], *dists: Mapping[Any, Fraction]) -> dict[K, Fraction]:
-    """The distribution of ``func(x1, x2, ...)`` for independent ``x_i ~ dists[i]``."""
-    out: dict[K, Fraction] = {}
-    for combo in itertools.product(*(d.items() for d in dists)):
-        p = Fraction(1)
-        for _, q in combo:
-            p *= q
-        key = func(*(x for x, _ in combo))
-        out[key] = out.get(key, Fraction(0)) + p
-    return out
+    """The distribution of ``func(x1, x2, ...)`` for independent ``x_i ~ dists[i]``.
+
+    Counted in whole numbers (each input over its least common denominator) and divided once per outcome at the
+    end: a Fraction per cell, normalised by a gcd at every multiply and add, was three quarters of a check's time
+    (the HuD exchange: 1.7 ms, against 0.6 ms for icepool, which counts in integers too)."""
+    parts = [counted(d) for d in dists]
+    counts: dict[K, int] = {}
+    if len(parts) == 1:
+        for x, n in parts[0][1]:
+            key = func(x)
+            counts[key] = counts.get(key, 0) + n
+    elif len(parts) == 2:
+        inner = parts[1][1]
+        for x, n in parts[0][1]:
+            for y, m in inner:
+                key = func(x, y)
+                counts[key] = counts.get(key, 0) + n * m
+    else:
+        for combo in itertools.product(*(weights for _, weights in parts)):
+            n = 1
+            for _, m in combo:
+                n *= m
+            key = func(*(x for x, _ in combo))
+            counts[key] = counts.get(key, 0) + n
+    total = math.prod(den for den, _ in parts)
+    return {k: Fraction(n, total) for k, n in counts.items()}
 
 
 def add(a: Mapping[int, Fraction], b: Mapping[int, Fraction]) -> dict[int, Fraction]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from affray.core.actions import Field
@@ -38,7 +38,7 @@ class ExchangeOdds:
     loss_on_hit: dict[int, Fraction]
 
 
-@cache
+@lru_cache(maxsize=4096)
 def exchange_odds(attack_mod: int = 0, defense_mod: int = 0, damage_mod: int = 0, injury_mod: int = 0,
                   riposte_margin: int = 6) -> ExchangeOdds:
     """Attack vs Defense, then Damage vs Injury on a hit. Rules: WL-11, WL-12, WL-13."""
@@ -49,7 +49,7 @@ def exchange_odds(attack_mod: int = 0, defense_mod: int = 0, damage_mod: int = 0
     return ExchangeOdds(p_hit, p_riposte, mix([(p_hit, on_hit), (1 - p_hit, {0: Fraction(1)})]), on_hit)
 
 
-@cache
+@lru_cache(maxsize=4096)
 def simplified_hit_chance(attacker_mod: int, defender_mod: int) -> Fraction:
     """Dice Simplified: P(attacker's d13 + mod > defender's d13 + mod). Rule: WL-06."""
     return probability(map_dists(simplified_hit, die(HUD_DIE, attacker_mod), die(HUD_DIE, defender_mod)), bool)
