@@ -22,6 +22,8 @@ from affray.odds.checks import means, result_json, run_check
 if TYPE_CHECKING:  # typer carries its own click; its types are only named here
     from typer._click.core import Command, Context
 
+    from affray.odds.expression import Side
+
 
 class _OddsGroup(TyperGroup):
     """``affray odds``: ``duel`` and one group per registered ruleset with declared checks, found at run time."""
@@ -37,7 +39,7 @@ class _OddsGroup(TyperGroup):
 
 
 odds_app = typer.Typer(cls=_OddsGroup, no_args_is_help=True,
-                       help="Exact odds of checks and duels (fractions, not samples).")
+                       help="Exact odds of dice expressions, checks and duels (fractions, not samples).")
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON object")]
 
@@ -96,6 +98,82 @@ def _check_command(check: Check) -> Callable[..., None]:
     doc = " ".join(x for x in (check.help, check.description) if x)
     return command(check.name, doc, (), check.params,
                    (option("as_json_out", bool, "--json", "print one JSON object", False),), body)
+
+
+@odds_app.command("dice")
+def dice(expression: Annotated[str, typer.Argument(help='e.g. "4d6kh3", "2d6+1d4-1", "3d6+1b", "3d6kh2 > 2d6+1"')],
+         as_json_out: JsonOpt = False,
+         plot: Annotated[Path | None, typer.Option("--plot", help="also draw the distribution (.png or .svg)")] = None
+         ) -> None:
+    """Exact distribution of any dice expression in `affray roll`'s notation (NdS, khK/klK keep, + and - dice and
+    numbers, +Nb/+Np bonus and penalty dice), or the chance of a comparison between two: >, >=, <, <=, ==, !=."""
+    from affray.core.files import check_output_path
+    from affray.odds.expression import ExpressionError, dice_odds, odds_json, plot_odds
+
+    if plot is not None:
+        check_output_path(plot, (".png", ".svg"), "--plot")
+    try:
+        odds = dice_odds(expression)
+    except ExpressionError as exc:
+        raise CliError(str(exc)) from None
+    if plot is not None:
+        plot_odds(odds, plot)
+    if as_json_out:
+        print(json.dumps(odds_json(odds)))
+        return
+    if odds.right is not None and odds.probability is not None:
+        p = odds.probability
+        console.print(f"P({escape(odds.text)}) = [bold]{_exact(p)}[/] ≈ {_percent(p)}", soft_wrap=True)
+        for side in (odds.left, odds.right):
+            console.print(f"  {escape(side.text)}: mean {_mean(side.mean)}, sd {side.sd:.4g}", soft_wrap=True)
+    else:
+        _dice_table(odds.left)
+    if plot is not None:
+        console.print(f"plot written to {escape(plot)}")
+
+
+_LONG_TABLE = 400  # rows drawn as a table; longer distributions print as plain columns (a table of 10,000 rows
+# takes rich seconds to lay out)
+
+
+def _dice_table(side: Side, width: int = 30) -> None:
+    """A side's distribution: each total's probability (exact and %), at least / at most that total, a bar; then
+    its mean and standard deviation."""
+    head = ("total", "exact", "%", "at least", "at most", "")
+    rows = side.rows()
+    top = max(p for _, p, _, _ in rows)
+    cells = [(str(k), _exact(p), _percent(p), _percent(ge), _percent(le), "█" * max(1, round(width * p / top)))
+             for k, p, ge, le in rows]
+    if len(cells) <= _LONG_TABLE:
+        table = Table(title=escape(side.text), title_justify="left")
+        for name in head:
+            table.add_column(name, justify="right" if name else "left")
+        for row in cells:
+            table.add_row(*row)
+        console.print(table)
+    else:
+        sizes = [max(len(r[i]) for r in (head, *cells)) for i in range(5)]
+        lines = [side.text] + [("  ".join(c.rjust(n) for c, n in zip(r, sizes, strict=False)) + "  " + r[5]).rstrip()
+                               for r in (head, *cells)]
+        sys.stdout.write("\n".join(lines) + "\n")
+    cut = any(r[1] == "…" for r in cells)
+    console.print(f"mean {_mean(side.mean)}   sd {side.sd:.4g}"
+                  + ("   (fractions longer than 40 characters are given whole by --json)" if cut else ""))
+
+
+def _exact(p: Fraction) -> str:
+    """A fraction for a table cell, or ``…`` when it is longer than 40 characters."""
+    text = f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
+    return text if len(text) <= 40 else "…"
+
+
+def _mean(m: Fraction) -> str:
+    return str(m.numerator) if m.denominator == 1 else f"{_exact(m)} ≈ {float(m):.4g}"
+
+
+def _percent(p: Fraction) -> str:
+    value = 100 * float(p)
+    return "0%" if p == 0 else "100%" if p == 1 else f"{value:.2f}%" if value >= 0.01 else f"{value:.2g}%"
 
 
 @odds_app.command("duel")
