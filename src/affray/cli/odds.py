@@ -100,7 +100,7 @@ def _check_command(check: Check) -> Callable[..., None]:
                    (option("as_json_out", bool, "--json", "print one JSON object", False),), body)
 
 
-@odds_app.command("dice")
+@odds_app.command("dice", context_settings={"ignore_unknown_options": True})  # "-1d4 > 1d6" is an expression
 def dice(expression: Annotated[str, typer.Argument(help='e.g. "4d6kh3", "2d6+1d4-1", "3d6+1b", "3d6kh2 > 2d6+1"')],
          as_json_out: JsonOpt = False,
          plot: Annotated[Path | None, typer.Option("--plot", help="also draw the distribution (.png or .svg)")] = None

@@ -36,8 +36,8 @@ def map_dists(func: Callable[..., K], *dists: Mapping[Any, Fraction]) -> dict[K,
     """The distribution of ``func(x1, x2, ...)`` for independent ``x_i ~ dists[i]``.
 
     Counted in whole numbers (each input over its least common denominator) and divided once per outcome at the
-    end: a Fraction per cell, normalised by a gcd at every multiply and add, was three quarters of a check's time
-    (the HuD exchange: 1.7 ms, against 0.6 ms for icepool, which counts in integers too)."""
+    end: a Fraction per cell, normalised by a gcd at every multiply and add, was three quarters of a named check's
+    time and made it slower than icepool, which counts in integers too (docs/performance.md)."""
     parts = [counted(d) for d in dists]
     counts: dict[K, int] = {}
     if len(parts) == 1:
