@@ -117,7 +117,7 @@ def altered(route: Any) -> None:
 
 @dataclass
 class Reading:
-    """A player opens the first thing of the cards panel that opens (a card's text, the other cards in the hand) and
+    """A player opens the first thing of the moves panel that opens (a card's text, the other cards in the hand) and
     marks the element; after another seat's click has redrawn the panel, it is a new element, and open."""
 
     page: Any
@@ -127,7 +127,7 @@ class Reading:
 
     @classmethod
     def start(cls, page: Any, version: int) -> Reading | None:
-        summary = page.locator("#detail details[data-open] > summary").first
+        summary = page.locator("#actions details[data-open] > summary").first
         if not summary.count():
             return None
         key: str = summary.evaluate("s => s.parentElement.dataset.open")

@@ -19,7 +19,7 @@ export function combatantCards(v, rel, opts) {
     const who = RELATION_WORDS[rel[c.id]] ? `<span class="rel">${RELATION_WORDS[rel[c.id]]}</span>` : "";
     const edit = opts.gm ? ` data-combatant="${esc(c.id)}" tabindex="0" role="button" aria-label="${esc(c.name)}: edit as the GM"` : "";
     return `<article class="card ${rel[c.id]}${c.down ? " down" : ""}${opts.editing === c.id ? " editing" : ""}"${edit} data-card-of="${esc(c.id)}">` +
-      `<div><span class="name">${esc(c.name)}</span> ${who} <span class="small muted">${esc(c.side)}</span> ${flags}</div>${where}${bars}<div>${statuses}</div>${wants(v, "facts") ? factRows(c.detail?.facts, "small") : ""}${sheet(c, opts.opened)}</article>`;
+      `<div><span class="name">${esc(c.name)}</span> ${who} <span class="small muted">${esc(c.side)}</span> ${flags} ${where}</div><div class="bars">${bars}</div>${wants(v, "facts") ? factRows(c.detail?.facts, "small") : ""}<div class="card-foot">${statuses}${sheet(c, opts.opened)}</div></article>`;
   });
   return `<h2>Combatants</h2><div class="cards">${cards.join("")}</div>`;
 }
@@ -29,7 +29,7 @@ function position(c) {
   if (!p) return "";
   const text = p.kind === "square" ? `at (${p.x}, ${p.y})${p.facing ? ` facing ${String(p.facing).toUpperCase()}` : ""}`
     : p.kind === "line" ? `at ${p.x} m` : `in ${placeName(p.x)}`;
-  return `<span class="small muted">${esc(text)}</span>`;
+  return `<span class="small muted where">${esc(text)}</span>`;
 }
 
 // A combatant's sheet: the rows its ruleset wrote in words for this seat (the view's combatant "sheet"), drawn as
@@ -48,8 +48,10 @@ function openable(key, opened, cls, summary, attrs = "") {
 function cardFace(info, id, opened, where, extra = "", cls = "") {
   if (!info) return `<div class="wcard ${cls}" data-card="${esc(id)}"><div class="nm">${esc(String(id).replace(/_/g, " "))}</div>${extra}</div>`;
   const above = `Init ${info.init >= 0 ? "+" : ""}${info.init} · Def ${info.defense >= 0 ? "+" : ""}${info.defense}`;
-  return `<div class="wcard ${esc(info.kind)} ${cls}" data-card="${esc(id)}"><div class="nm">${esc(info.name)}</div>` +
-    `<div class="small">${above}</div>${openable(`text:${where}:${id}`, opened, "small muted", "text")}${esc(info.text)}</details>${extra}</div>`;
+  // The card's name opens its text (a line of its own for "text" made a phone's hand a screen longer).
+  return `<div class="wcard ${esc(info.kind)} ${cls}" data-card="${esc(id)}">` +
+    `${openable(`text:${where}:${id}`, opened, "small muted", `<span class="nm">${esc(info.name)}</span>`)}${esc(info.text)}</details>` +
+    `<div class="small">${above}</div>${extra}</div>`;
 }
 
 function slotChip(fd, cards, label) {
@@ -60,33 +62,42 @@ function slotChip(fd, cards, label) {
   return `<span class="chip back" data-seal="${esc(fd.seal)}" title="${label}: face down">${label}: face down</span>`;
 }
 
-// The "cards" panel: the hand, the Psych card and the two slots (WH-02, WH-03): each card of the hand that can be
-// played now has one button that puts it face down in the next slot; "ready" (with the other moves) locks the slots
-// in. A combination of cards (a "commit") is never a button of its own: the slots are filled one card at a time.
-export function cardsPanel(v, due, button, opened) {
+// The "cards" panel: every combatant's Psych card and two slots as chips (WH-02, WH-03), one row each. The seat's own
+// hands are its choices, drawn with its moves (handPanel), where a phone shows them first.
+export function cardsPanel(v) {
   const cards = v.detail?.cards || {};
-  const rows = [], hands = [];
-  for (const c of v.combatants) {
-    const cd = c.detail;
-    const chipsOf = [slotChip(cd.psych, cards, "Psych"), slotChip(cd.slots?.[0], cards, "1"), slotChip(cd.slots?.[1], cards, "2")];
-    const ready = cd.ready ? ` <span class="tag">ready</span>` : "";
-    rows.push(`<li data-slots="${esc(c.id)}" class="slot-row"><b>${esc(c.name)}</b>${ready} <span class="slots">${chipsOf.join("")}</span></li>`);
-    if (c.controlled && cd.hand) {
-      const mine = due.filter((s) => s.actor === c.id);
-      const held = Object.entries(cd.hand).filter(([, n]) => n > 0);
-      const playable = held.filter(([id]) => mine.some((s) => s.spec.action?.card === id));
-      const rest = held.filter(([id]) => !mine.some((s) => s.spec.action?.card === id));
-      const face = ([id, n]) => {
-        const buttons = mine.filter((s) => s.spec.action?.card === id).map((s) => button(s, placeLabel(s, cd))).join("");
-        return cardFace(cards[id], id, opened, c.id, `${n > 1 ? `<div class="small">×${n}</div>` : ""}${buttons}`);
-      };
-      const others = rest.length ? `${openable(`others:${c.id}`, opened, "small", `${rest.length} other card${rest.length === 1 ? "" : "s"} in hand`)}<div class="hand">${rest.map(face).join("")}</div></details>` : "";
-      hands.push(`<h3>${esc(c.name)}'s hand</h3>${playable.length ? `<div class="hand" data-hand="${esc(c.id)}">${playable.map(face).join("")}</div>` : `<p class="small muted" data-hand="${esc(c.id)}">No card to play now.</p>`}${others}`);
-    }
-  }
+  const rows = v.combatants.map((c) => {
+    const ready = c.detail?.ready ? ` <span class="tag">ready</span>` : "";
+    return `<li data-slots="${esc(c.id)}" class="slot-row"><b>${esc(c.name)}</b>${ready} ${slotChips(c, cards)}</li>`;
+  });
   if (!rows.length) return "";
   const vignette = v.detail?.vignette !== undefined ? ` <span class="small muted">vignette ${esc(v.detail.vignette)}</span>` : "";
-  return `<h2>Cards${vignette}</h2><ul class="slot-rows">${rows.join("")}</ul>${hands.join("")}`;
+  return `<h2>Cards${vignette}</h2><ul class="slot-rows">${rows.join("")}</ul>`;
+}
+
+function slotChips(c, cards) {
+  const cd = c.detail || {};
+  return `<span class="slots">${slotChip(cd.psych, cards, "Psych")}${slotChip(cd.slots?.[0], cards, "1")}${slotChip(cd.slots?.[1], cards, "2")}</span>`;
+}
+
+// One combatant's part of the "cards" panel that the seat plays, for its moves (WH-02, WH-03): its slots as chips
+// (`slots`, drawn by the moves panel above its other moves), and (`hand`) each card of its hand that can be played
+// now with the one button that puts it face down in the next slot, the rest of the hand folded away. A combination
+// of cards (a "commit") is never a button of its own: the slots are filled one card at a time.
+export function handPanel(v, c, mine, button, opened) {
+  const cards = v.detail?.cards || {}, cd = c.detail || {};
+  if (!cd.hand) return { slots: "", hand: "" };
+  const held = Object.entries(cd.hand).filter(([, n]) => n > 0);
+  const playable = held.filter(([id]) => mine.some((s) => s.spec.action?.card === id));
+  const rest = held.filter(([id]) => !mine.some((s) => s.spec.action?.card === id));
+  const face = ([id, n]) => {
+    const buttons = mine.filter((s) => s.spec.action?.card === id).map((s) => button(s, placeLabel(s, cd))).join("");
+    return cardFace(cards[id], id, opened, c.id, `${n > 1 ? `<div class="small">×${n}</div>` : ""}${buttons}`);
+  };
+  const count = `${rest.length} ${playable.length ? "other " : ""}card${rest.length === 1 ? "" : "s"} in hand`;
+  const others = rest.length ? `${openable(`others:${c.id}`, opened, "small", count)}<div class="hand">${rest.map(face).join("")}</div></details>` : "";
+  const hand = playable.length ? `<div class="hand" data-hand="${esc(c.id)}">${playable.map(face).join("")}</div>` : "";
+  return { slots: `<p class="own-slots" data-own-slots="${esc(c.id)}"><span class="small muted">Slots</span> ${slotChips(c, cards)}</p>`, hand: hand + others };
 }
 
 // The "facts" panel: the view's rows under their title; each combatant's rows are on its card.

@@ -5,7 +5,7 @@
 import { Client, UNREACHABLE, esc, plain, plainHtml, submissionId, words } from "./api.js";
 import { drawBoard, drawLine, drawPlaces, provokes, squaresOf, targetsOf } from "./board.js";
 import { chatPanel } from "./chat.js";
-import { NO_STORY, STORY_HEAD, cardsPanel, combatantCards, factsPanel, storyItems } from "./panels.js";
+import { NO_STORY, STORY_HEAD, cardsPanel, combatantCards, factsPanel, handPanel, storyItems } from "./panels.js";
 import { verifyLog } from "./verify.js";
 import { envelope, names as namesOf, relations, wants } from "./view.js";
 import { editorPanel, gmPanel, keepFragmentLinks, linksPanel, loadSeats, wireGm } from "./gm.js";
@@ -29,10 +29,16 @@ function putStory(items) {
   let list = box.querySelector(":scope > ol.log");
   if (!list || shown.get("log") !== STORY_HEAD) {
     shown.set("log", STORY_HEAD);
-    box.innerHTML = `${STORY_HEAD}<ol class="log"></ol>`;
+    box.innerHTML = `${STORY_HEAD}<ol class="log"></ol><button type="button" class="secondary whole-story" data-whole-story></button>`;
     list = box.querySelector(":scope > ol.log");
     story.clear();
   }
+  // On a phone the story shows its newest moves (style.css) and this button the rest, so that a long fight's story
+  // does not make the page longer; wider screens show it whole in a box of its own that scrolls.
+  const whole = box.classList.contains("whole");
+  const label = whole ? "show the newest moves only" : `show the whole story (${items.length} moves)`;
+  const more = box.querySelector(":scope > [data-whole-story]");
+  if (more.textContent !== label) more.textContent = label;
   const keep = new Set();
   let next = list.firstElementChild;
   for (const [seq, html] of items) {
@@ -123,15 +129,25 @@ function waitingFor(v) {
   return (v.prompt?.actors || []).filter((a) => a !== "gm").map((a) => names[a] || a);
 }
 
+// The seat's moves: the prompt, then for each combatant it plays its buttons and, where the view has the "cards"
+// panel, its slots and its hand (the cards to play are moves too). First on the page under the status line, so that
+// on a phone the choices are on the first screen however long the fight has run.
 function actionsPanel(v, due, grid, cards) {
   const msg = page.msg;
   if (msg.outcome) return `<h2>Your moves</h2><p>The fight is over.</p>`;
   if (msg.paused) return `<h2>Your moves</h2><p class="warnbox">The GM has paused the table.</p>`;
+  const names = namesOf(v);
+  const hands = (actors, mine) => actors.map((actor) => {
+    const c = v.combatants.find((x) => x.id === actor);
+    return c && cards ? handPanel(v, c, mine(actor), button, page.opened) : { slots: "", hand: "" };
+  });
   if (!due.length) {
     const waiting = waitingFor(v);
-    return `<h2>Your moves</h2><p class="muted">Waiting for ${esc(waiting.join(", ") || "the GM")}.</p>`;
+    const held = v.combatants.filter((c) => c.controlled).map((c) => c.id);
+    const folded = hands(held, () => []).map((h, i) => (h.slots || h.hand) ? `<h3>${esc(names[held[i]])}</h3>${h.slots}${h.hand}` : "").join("");
+    return `<h2>Your moves</h2><p class="muted">Waiting for ${esc(waiting.join(", ") || "the GM")}.</p>${folded}`;
   }
-  let shown = due, head = "";
+  let shown = due, head = "", drawHands = false;
   if (page.selected) {
     shown = squaresOf(due).get(page.selected) || [];
     head = `<p class="preview">To square (${esc(page.selected.replace(",", ", "))}):${shown.some(provokes) ? ' <span class="warnbox">this path provokes an attack of opportunity</span>' : ""} <button type="button" class="secondary" data-clear>all moves</button></p>`;
@@ -143,11 +159,15 @@ function actionsPanel(v, due, grid, cards) {
     const onBoard = grid ? due.filter((s) => Array.isArray(s.spec.action?.to)) : [];
     shown = due.filter((s) => !onBoard.includes(s) && !(cards && (s.spec.action?.card || combo(s))));
     if (onBoard.length) head = `<p class="small">${onBoard.length} moves: choose a square on the board (Tab, then Enter).</p>`;
+    drawHands = cards;
   }
-  const byActor = new Map();
-  for (const s of shown) { if (!byActor.has(s.actor)) byActor.set(s.actor, []); byActor.get(s.actor).push(s); }
-  const names = namesOf(v);
-  const groups = [...byActor.entries()].map(([actor, specs]) => `<h3>${esc(names[actor] || "The GM")}</h3><div class="actions-list">${specs.map((s) => button(s)).join("")}</div>`);
+  const actors = [...new Set((drawHands ? due : shown).map((s) => s.actor))];
+  const parts = drawHands ? hands(actors, (a) => due.filter((s) => s.actor === a)) : [];
+  const groups = actors.map((actor, i) => {
+    const specs = shown.filter((s) => s.actor === actor);
+    const list = specs.length ? `<div class="actions-list">${specs.map((s) => button(s)).join("")}</div>` : "";
+    return `<h3>${esc(names[actor] || "The GM")}</h3>${parts[i]?.slots || ""}${list}${parts[i]?.hand || ""}`;
+  });
   const undo = page.mayTakeBack ? `<p><button type="button" class="secondary" data-take-back>take back my last move</button></p>` : "";
   return `<h2>Your moves</h2>${plainHtml(v.prompt?.text || "", "p", "prompt")}${head}${groups.join("")}${undo}`;
 }
@@ -218,9 +238,12 @@ function render() {
   const grid = wants(v, "grid") ? drawBoard(v, due, { selected: page.selected, rel, gm, editing: page.editing }) : null;
   const board = grid || (wants(v, "line") ? drawLine(v, rel, gm) : null) || (wants(v, "places") ? drawPlaces(v, rel) : null);
   const moving = grid && (squaresOf(due).size || targetsOf(due).size);
+  // The choices first: the board when the seat's moves are on it (squares, foes to click), else the moves panel.
+  const first = moving ? $("board") : $("actions"), col = first.parentElement;
+  if (col.firstElementChild !== first) col.insertBefore(first, col.firstElementChild);
   $("board").hidden = !board; put("board", !board ? "" : !moving ? board : `${board}<p class="small muted">Green squares: where you may move (orange: every way there provokes an attack of opportunity); red-edged: squares your foes threaten. Click a square or a dashed foe, or use Tab and Enter.</p>`);
   const cards = wants(v, "cards");
-  const detail = (cards ? cardsPanel(v, due, button, page.opened) : "") + (wants(v, "facts") ? factsPanel(v) : "");
+  const detail = (cards ? cardsPanel(v) : "") + (wants(v, "facts") ? factsPanel(v) : "");
   $("detail").hidden = !detail; put("detail", detail);
   put("actions", actionsPanel(v, due, Boolean(grid), cards));
   putStory(storyItems([...page.log.values()].sort((a, b) => a.seq - b.seq), names, page.opened));
@@ -271,7 +294,7 @@ function keepOpen(summary, ev) {
 function onClick(ev) {
   const summary = ev.target.closest("details[data-open] > summary");
   if (summary) { keepOpen(summary, ev); return; }
-  const t = ev.target.closest("[data-act], [data-square], [data-target], [data-clear], [data-verify], [data-take-back], [data-chat-roll]");
+  const t = ev.target.closest("[data-act], [data-square], [data-target], [data-clear], [data-verify], [data-take-back], [data-chat-roll], [data-whole-story]");
   if (!t || !page.msg) return;
   const due = dueSpecs(page.msg);
   if (t.dataset.act) { const s = due.find((x) => x.key === t.dataset.act); if (s) act(s); return; }
@@ -285,6 +308,7 @@ function onClick(ev) {
   else if (t.dataset.target) { page.target = t.dataset.target; page.selected = null; }
   else if ("clear" in t.dataset) { page.selected = null; page.target = null; }
   else if ("verify" in t.dataset) { runVerify(); return; }
+  else if ("wholeStory" in t.dataset) { $("log").classList.toggle("whole"); }
   render();
 }
 document.addEventListener("click", onClick);
