@@ -88,7 +88,7 @@ def play(match: Match, policies: Mapping[str, Policy], rng: RNG | None = None, *
                 return None
             continue
         action = policy_action(match, policy, actor, rng)
-        result = match.act(actor, action)
+        result = match.act(actor, action, trusted=True)  # a pick from the legal list (Match.submit)
         if isinstance(result, Rejected):
             raise PolicyError(f"policy {policy.name} chose a refused action for {actor}: {action} "
                               f"({result.code}: {result.message})")

@@ -9,15 +9,27 @@ instance of one of them (checked by the conformance suite with :func:`check_acti
 (``step`` validates whatever comes back, as always).
 
 :func:`actions_schema` gives the JSON Schema of a ruleset's actions (``affray schema actions RULESET``).
+
+:func:`refusal` is what :meth:`affray.core.match.Match.submit` asks of every action before the ruleset's ``step``
+sees it (DESIGN.md contract 2, "validate completely"): no field its declared type does not list, and at most
+:data:`MAX_ACTION_BYTES` of JSON, the bound of what one record of the log of record holds. The ruleset's ``step``
+then checks the type and every value against the state, with its own codes, as always.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from affray.core.json import Json, JsonObject
+
+#: The most an action may hold, as compact UTF-8 JSON: the bound of one record of the log of record (its input; the
+#: database adds its seq, seat, actor, chain and submission id, under 300 bytes). The largest action a ruleset
+#: declares fits with room: a HuD plan of 12 complex manoeuvres of 500 characters, 4 bytes each at most, is under
+#: 25 KB; a Free Form post of 4,000 characters under 17 KB.
+MAX_ACTION_BYTES = 32 * 1024
 
 FieldKind = Literal["string", "integer", "number", "boolean", "actor", "square", "squares", "choice", "list",
                     "object"]
@@ -139,11 +151,17 @@ def _check_value(f: Field, value: object, where: str) -> list[str]:
     return problems
 
 
-def check_action(action: object, types: Sequence[ActionType], where: str = "action") -> list[str]:
-    """What keeps ``action`` from being an instance of one of ``types`` (empty when it is one)."""
+def check_action(action: object, types: Sequence[ActionType] | Mapping[str, ActionType],
+                 where: str = "action") -> list[str]:
+    """What keeps ``action`` from being an instance of one of ``types`` (empty when it is one). ``types`` may be
+    given by type (:func:`by_type`), which spares a search per action."""
     if not isinstance(action, Mapping):
         return [f"{where} is not an object"]
-    match = next((t for t in types if t.type == action.get("type")), None)
+    kind = action.get("type")
+    if isinstance(types, Mapping):
+        match = types.get(kind) if isinstance(kind, str) else None
+    else:
+        match = next((t for t in types if t.type == kind), None)
     if match is None:
         return [f"{where} has type {action.get('type')!r}, which no action type declares"]
     known = {f.name: f for f in match.fields}
@@ -157,3 +175,75 @@ def check_action(action: object, types: Sequence[ActionType], where: str = "acti
             continue
         problems += _check_value(f, action[f.name], f"{where}.{f.name}")
     return problems
+
+
+def by_type(types: Sequence[ActionType]) -> dict[str, ActionType]:
+    """``types`` by their ``type`` key, for :func:`check_action` and :func:`refusal`."""
+    return {t.type: t for t in types}
+
+
+def action_bytes(action: object) -> int:
+    """The size of ``action`` as compact UTF-8 JSON (how the store and the hash chain hold it, give or take key
+    order). A value JSON cannot hold is refused by ``TypeError``/``ValueError``."""
+    text = json.dumps(action, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def unknown_fields(action: Mapping[str, object], types: Mapping[str, ActionType],
+                   where: str = "action") -> list[tuple[str, ActionType]]:
+    """Every field of ``action`` (and of the actions in its declared lists, a HuD plan's items) that its declared
+    type does not list, as ``(path, type)``; nothing for a type ``types`` does not declare."""
+    kind = action.get("type")
+    declared = types.get(kind) if isinstance(kind, str) else None
+    if declared is None:
+        return []
+    known = {f.name: f for f in declared.fields}
+    out = [(f"{where}.{name}", declared) for name in action if name != "type" and name not in known]
+    for f in declared.fields:
+        value = action.get(f.name)
+        if f.kind == "list" and f.item and isinstance(value, list):
+            inner = by_type(f.item)
+            for i, entry in enumerate(value):
+                if isinstance(entry, Mapping):
+                    out += unknown_fields(entry, inner, f"{where}.{f.name}[{i}]")
+    return out
+
+
+def refusal(action: Mapping[str, object], types: Mapping[str, ActionType]) -> tuple[str, str] | None:
+    """What keeps ``action`` from the ruleset's ``step`` (a code and a sentence), or None: a field its declared type
+    does not list (``bad_field``, naming it), a value JSON cannot hold (``bad_action``), or more than
+    :data:`MAX_ACTION_BYTES` of JSON (``action_too_large``).
+
+    Everything else is the step's to refuse, with the ruleset's own codes (an unknown type, a value of the wrong
+    kind or out of range, a card not in hand: ``unknown_action``, ``bad_count``, ``card_not_in_hand``...), as it
+    checks every value against the state anyway; what it never looked at was a field no rule reads, which went into
+    the log of record as it came."""
+    unknown = unknown_fields(action, types)
+    if unknown:
+        (where, declared), more = unknown[0], len(unknown) - 1
+        takes = ", ".join(f.name for f in declared.fields) or "no field but its type"
+        others = f" (and {more} more unknown field{'s' if more > 1 else ''})" if more else ""
+        return "bad_field", (f"A '{declared.type}' action has no field '{where.rpartition('.')[2]}' ({where}; it "
+                             f"takes {takes}){others}.")
+    try:
+        size = action_bytes(action)
+    except (TypeError, ValueError):
+        return "bad_action", "An action is JSON: objects, lists, text, finite numbers, true, false and null."
+    if size > MAX_ACTION_BYTES:
+        return "action_too_large", (f"An action may hold at most {MAX_ACTION_BYTES:,} bytes of JSON; this one holds "
+                                    f"{size:,}.")
+    return None
+
+
+def ruling_refusal(ruling: object) -> tuple[str, str] | None:
+    """The bound of a GM ruling's record (:data:`MAX_ACTION_BYTES`, as an action's), or None within it. Its shape is
+    :func:`affray.core.adjust.parse`'s, and every value the ruleset's adjuster's; this holds whatever they let
+    through (a position is the ruleset's JSON) to the same size."""
+    try:
+        size = action_bytes(ruling)
+    except (TypeError, ValueError):
+        return "bad_change", "A ruling is JSON: objects, lists, text, finite numbers, true, false and null."
+    if size > MAX_ACTION_BYTES:
+        return "action_too_large", (f"A ruling may hold at most {MAX_ACTION_BYTES:,} bytes of JSON; this one holds "
+                                    f"{size:,}.")
+    return None

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from affray.core.actions import by_type, refusal, ruling_refusal
 from affray.core.adjust import parse, rule_on
 from affray.core.checkpoint import Checkpoint, history_at
 from affray.core.engine import (
@@ -94,6 +95,7 @@ class Match:
         self.rng = rng
         self.commitment = rng.commitment if isinstance(rng, VerifiableRNG) else ""
         self.memo = Memo(shared)
+        self._declared = by_type(ruleset.action_types())  # what submit lets reach the step (core/actions.py)
         self.state, self.setup_events = ruleset.setup(self.setup_data, self.options, rng, Journal(), self.memo)
         actors = list(ruleset.names(self.state))
         self.seats: dict[str, str] = {a: a for a in actors}
@@ -231,13 +233,29 @@ class Match:
             yield from entry.events
 
     # -- acting ------------------------------------------------------------------------------------
-    def submit(self, seat: str, actor: str, action: Action, *, version: int | None = None) -> StepResult:
+    def submit(self, seat: str, actor: str, action: Action, *, version: int | None = None,
+               trusted: bool = False) -> StepResult:
         """Let ``seat`` take ``action`` for ``actor``; on acceptance the action joins the log of record.
 
         ``version``: the version the action was chosen at. An earlier one is refused as ``stale_version`` unless the
         choice still stands: in a simultaneous window, behind other actors' moves only (:mod:`affray.core.standing`);
         the record then keeps ``chosen_at``.
+
+        The action is validated completely before anything is kept (contract 2): no field its declared action type
+        does not list, and at most :data:`~affray.core.actions.MAX_ACTION_BYTES` of JSON (``bad_field``,
+        ``action_too_large``: :func:`affray.core.actions.refusal`), then the ruleset's ``step`` checks its type and
+        every value against the state with the ruleset's own codes; only what passes both reaches the log of
+        record. ``trusted``: the action is a policy's pick from this match's own legal list
+        (:func:`affray.ai.runner.play`, a table's policy seat), an instance of its declared type by construction (the
+        conformance suite checks every ``legal()`` entry), so that check is skipped: it cost the full engine
+        up to a fifth of its fights per second (bench_fast.py's scenarios). The step validates the action either way.
         """
+        return self._submit(seat, actor, action, version, declared=not trusted)
+
+    def _submit(self, seat: str, actor: str, action: Action, version: int | None, *, declared: bool) -> StepResult:
+        """:meth:`submit`; ``declared`` False skips the declared-type check: for a trusted action, and for a record
+        of a stored log being replayed (:meth:`apply_record`), which is replayed as it was taken, so a log kept before
+        the check existed still loads and verifies."""
         if self.outcome() is not None:
             return Rejected("match_over", "The fight is over; no more actions can be taken.")
         if self.seats.get(actor) is None:
@@ -254,6 +272,8 @@ class Match:
             return Rejected("not_your_seat", f"Seat '{seat}' does not control {self.names().get(actor, actor)}.")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             return Rejected("bad_action", "An action is an object with a 'type', e.g. {\"type\": \"defense\"}.")
+        if declared and (refused := refusal(action, self._declared)) is not None:
+            return Rejected(*refused)
         result = self.ruleset.step(self.state, actor, action, self.rng, Journal())
         if window is None or actor not in window.actors:
             # The ruleset words the refusal (e.g. "no attack of opportunity left"); accepting would be a bug.
@@ -265,9 +285,10 @@ class Match:
                          window.simultaneous)
         return result
 
-    def act(self, actor: str, action: Action, *, version: int | None = None) -> StepResult:
-        """Submit for ``actor`` from the seat that controls it (library and policy convenience)."""
-        return self.submit(self.seats.get(actor, actor), actor, action, version=version)
+    def act(self, actor: str, action: Action, *, version: int | None = None, trusted: bool = False) -> StepResult:
+        """Submit for ``actor`` from the seat that controls it (library and policy convenience; ``trusted`` as in
+        :meth:`submit`)."""
+        return self.submit(self.seats.get(actor, actor), actor, action, version=version, trusted=trusted)
 
     def _append(self, record: Record, opened: str = "") -> None:
         self.records.append(record)
@@ -345,6 +366,9 @@ class Match:
             return Rejected("no_seed", "This match has no seed to replay from, so a ruling could not be undone.")
         if not isinstance(action, dict) or action.get("type") != "ruling":
             return Rejected("bad_change", 'A ruling is {"type": "ruling", "reason": ..., "changes": [...]}.')
+        too_large = ruling_refusal(action)
+        if too_large is not None:
+            return Rejected(*too_large)
         opened = self.pending()
         result = self._changes(action)
         if isinstance(result, Rejected) or self.ruleset.invariants(self.state):
@@ -377,7 +401,7 @@ class Match:
         if kind not in IN_FORCE:
             raise ReplayError(f"record #{entry.get('seq')} is of an unknown kind {kind!r}")
         result = (self.rule(entry["seat"], entry["action"]) if kind == RULING else
-                  self.submit(entry["seat"], entry["actor"], entry["action"]))
+                  self._submit(entry["seat"], entry["actor"], entry["action"], None, declared=False))
         if isinstance(result, Rejected):
             raise ReplayError(f"record #{entry.get('seq')} by {entry['seat']} was refused on replay: "
                               f"{result.code}: {result.message}")
