@@ -136,6 +136,11 @@ def ice_hud_exchange(am: int, dm: int, gm: int, im: int, margin: int) -> dict[st
     return {"p_hit": _p(hit), "p_riposte": _p(defense - attack >= margin), "hp_loss": as_fractions(loss)}
 
 
+def ice_hud_simplified(am: int, dm: int) -> dict[str, Any]:
+    """WL-06: the attacker's d13 + modifier beats the defender's."""
+    return {"p_hit": _p(icepool.d13 + am > icepool.d13 + dm)}
+
+
 def ice_warp_attack(dice: int, bonus: int, defense: int, factor: int, armour_dice: int, points: int
                     ) -> dict[str, Any]:
     """WR-02 (a bonus die: the best ``dice`` of ``dice + bonus``), WR-10 (a tie misses), WR-11 (margin x factor),
@@ -215,6 +220,7 @@ NAMED: tuple[tuple[str, dict[str, Any], Callable[[], dict[str, Any]]], ...] = (
     ("hud exchange", {}, lambda: ice_hud_exchange(0, 0, 0, 0, 6)),
     ("hud exchange", {"attack_mod": 1, "defense_mod": 2, "damage_mod": 1, "injury_mod": 2},
      lambda: ice_hud_exchange(1, 2, 1, 2, 6)),
+    ("hud simplified-hit", {"attack_mod": 2, "defense_mod": 1}, lambda: ice_hud_simplified(2, 1)),
     ("warp attack", {"attack": 3, "defense": 2, "attack_bonus": 1, "factor": 3, "armour_dice": 1,
                      "armour_points": 1}, lambda: ice_warp_attack(3, 1, 2, 3, 1, 1)),
     ("witchhammer attack", {"attack": 11, "defense": 4, "solid_bonus": 2, "target_poise": 5, "target_health": 14},
