@@ -70,6 +70,12 @@ YAML_BAD: dict[str, Any] = {
     "unknown_ruleset": "ruleset: chess\nsides: []\n",
     "ruleset_number": "ruleset: 5\n",
     "python_tag": "!!python/object/apply:os.system ['echo pwned']\n",
+    # Whole numbers past what Python reads from text (4,300 digits) or past 64 bits once read (hex, underscores)
+    "int_4301_digits": "ruleset: hud\nname: " + "9" * 4301 + "\n",
+    "int_hex_4000": "ruleset: hud\nname: 0x" + "f" * 4000 + "\n",
+    "int_underscores": "ruleset: hud\nname: 1_0" + "0" * 5000 + "\n",
+    "date_that_is_not": "ruleset: hud\nname: 2020-13-45\n",  # a plain scalar the loader reads as a date
+    "bool_tag_maybe": "ruleset: hud\nname: !!bool maybe\n",
     "missing": None,
     "folder": DIR,
     "fifo": FIFO,
@@ -85,12 +91,22 @@ YAML_COMMANDS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: What ``content check`` says of the YAML values above that no type can hold: the line and the bound.
+YAML_VALUES = {"int_4301_digits": "line 2: valid YAML (whole numbers of 64 bits",
+               "int_hex_4000": "line 2: valid YAML (whole numbers of 64 bits",
+               "int_underscores": "line 2: valid YAML (whole numbers of 64 bits",
+               "date_that_is_not": "line 2: valid YAML (a value its type can hold (month must be in 1..12))",
+               "bool_tag_maybe": "line 2: valid YAML (a value its type can hold"}
+
+
 def yaml_cases() -> list[Case]:
     out = []
     for kind, content in YAML_BAD.items():
         for name, argv in YAML_COMMANDS.items():
             files = {} if content is None else {"bad.yaml": content}
             out.append(Case(f"yaml-{kind}-{name}", argv, "bad.yaml", files))
+    out += [Case(f"yaml-{kind}-says-why", YAML_COMMANDS["content"], YAML_VALUES[kind], {"bad.yaml": YAML_BAD[kind]})
+            for kind in YAML_VALUES]
     return out
 
 

@@ -4,8 +4,11 @@ Every YAML or JSON file (content, scenarios, sheets, match logs, saves) is read 
 regular file, at most ``limit`` bytes, UTF-8 text without NUL bytes. YAML is parsed by :func:`load_yaml`, which
 refuses documents that expand past :data:`MAX_YAML_NODES` nodes (an alias bomb is a few hundred bytes
 that expand to billions of nodes), nest deeper than :data:`MAX_YAML_DEPTH` levels, hold aliases that contain
-themselves, or hold a lone surrogate (``"\\ud800"``: an escape that names no character, which no UTF-8 file,
-database or answer can hold). The same limits hold for scenario text sent to the table server. JSON files get the
+themselves, hold a lone surrogate (``"\\ud800"``: an escape that names no character, which no UTF-8 file,
+database or answer can hold), or hold a whole number outside 64 bits (:data:`MAX_YAML_INT`: ``9`` x 4,301 is past
+what Python turns into a number from text at all, and a longer one than the database and numpy hold is no
+sensible count of anything); a value its tag cannot hold (``2020-13-45``, ``!!int abc``) is refused with its line
+too, never an exception. The same limits hold for scenario text sent to the table server. JSON files get the
 surrogate check too (:func:`lone_surrogate`, also used on the server's request bodies). Output paths are checked by
 :func:`check_output_path` before any work starts, so a long run is never thrown away at its end; files that hold
 secrets are written owner-only by :func:`write_text`. Limits are documented in docs/content.md ("Limits").
@@ -30,6 +33,7 @@ MAX_YAML_BYTES = 512 * 1024
 MAX_JSON_BYTES = 64 * 1024 * 1024
 MAX_YAML_NODES = 50_000
 MAX_YAML_DEPTH = 100
+MAX_YAML_INT = 2**63 - 1  # a YAML whole number lies from -MAX_YAML_INT - 1 to MAX_YAML_INT (64 bits, signed)
 
 
 class FileProblem(ValueError):
@@ -114,6 +118,25 @@ class YamlLimitError(yaml.YAMLError):
 
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when present: ~4x faster
+_RESOLVER: Any = yaml.resolver.Resolver()  # the safe loaders' own: which tag a plain scalar gets
+INT_TAG = "tag:yaml.org,2002:int"
+_SCALAR = yaml.constructor.SafeConstructor()  # its construct_yaml_int reads a lone node
+TOO_BIG = (f"whole numbers of 64 bits, from {-MAX_YAML_INT - 1:,} to {MAX_YAML_INT:,}; quote a longer run of "
+           f"digits to make it text")
+
+
+def _int_in_bounds(value: str) -> bool:
+    """Whether the YAML 1.1 integer ``value`` (``9_000``, ``0x1F``, ``017``, ``0b101``, ``1:30``: the forms the safe
+    loaders read) lies within :data:`MAX_YAML_INT`, found without turning a long run of digits into a number
+    (Python refuses decimal text past 4,300 digits with an exception, and any length of hex is allowed)."""
+    digits = value.replace("_", "").lstrip("+-")
+    if len(digits) > 80:  # 64 binary digits and a prefix: no longer form of a 64-bit number exists
+        return False
+    try:
+        number = yaml.constructor.SafeConstructor.construct_yaml_int(_SCALAR, yaml.ScalarNode(INT_TAG, value))
+    except (ValueError, IndexError):
+        return True  # not a number at all: the constructor's own refusal, with its line, comes in load_yaml
+    return -MAX_YAML_INT - 1 <= number <= MAX_YAML_INT
 
 
 def _check_events(text: str, max_nodes: int = MAX_YAML_NODES) -> None:
@@ -137,6 +160,8 @@ def _check_events(text: str, max_nodes: int = MAX_YAML_NODES) -> None:
             size = 1
             if has_surrogate(event.value):
                 raise YamlLimitError(LONE_SURROGATE, event.start_mark)
+            if len(event.value) > 17 and _tag(event) == INT_TAG and not _int_in_bounds(event.value):
+                raise YamlLimitError(TOO_BIG, event.start_mark)  # 17 characters hold no number past 64 bits
             if event.anchor is not None:
                 sizes[event.anchor] = 1
         elif isinstance(event, yaml.AliasEvent):
@@ -148,6 +173,13 @@ def _check_events(text: str, max_nodes: int = MAX_YAML_NODES) -> None:
         stack[-1][1] += size
         if stack[-1][1] > max_nodes or sum(part for _, part in stack) > max_nodes:
             raise YamlLimitError(f"at most {max_nodes:,} values once aliases are expanded", event.start_mark)
+
+
+def _tag(event: yaml.ScalarEvent) -> str:
+    """The tag the loader builds ``event``'s value with: its own, or the one a plain scalar resolves to."""
+    if event.tag not in (None, "!"):
+        return str(event.tag)
+    return str(_RESOLVER.resolve(yaml.ScalarNode, event.value, event.implicit))
 
 
 _BRACKETS = re.compile(r"[\[\]{}]")
@@ -167,7 +199,33 @@ def load_yaml(text: str) -> Any:
     """Parse one YAML document safely within the limits (raises ``yaml.YAMLError``, with a mark if it can)."""
     _flow_depth_ok(text)
     _check_events(text)
-    return yaml.load(text, Loader=_Loader)  # a safe loader: libyaml's or the Python one
+    try:
+        return yaml.load(text, Loader=_Loader)  # a safe loader: libyaml's or the Python one
+    except (ValueError, KeyError, TypeError, OverflowError) as exc:
+        # A scalar its tag cannot hold (a date that does not exist, "!!int abc", "!!bool maybe"): the safe
+        # constructors raise plain exceptions there, without the line, which the scalar's event gives.
+        raise YamlLimitError(f"a value its type can hold ({_unreadable(exc)})", _unbuilt_mark(text)) from None
+
+
+def _unreadable(exc: Exception) -> str:
+    return f"no value called {exc}" if isinstance(exc, KeyError) else str(exc)
+
+
+def _unbuilt_mark(text: str) -> object:
+    """The mark of the first scalar of ``text`` that the safe constructor cannot build on its own (None: none
+    found; only called once loading failed)."""
+    constructor = yaml.constructor.SafeConstructor()
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.ScalarEvent):
+            tag = _tag(event)
+            build = constructor.yaml_constructors.get(tag)
+            if build is None:
+                continue
+            try:
+                build(constructor, yaml.ScalarNode(tag, event.value))
+            except (ValueError, KeyError, TypeError, OverflowError, yaml.YAMLError):
+                return event.start_mark
+    return None
 
 
 def load_json(path: str | Path, limit: int = MAX_JSON_BYTES) -> Json:
