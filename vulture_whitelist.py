@@ -54,6 +54,7 @@ _.CHECKS  # rulesets/hud/odds.py: a plug-in part, loaded by name through core.pl
 _.POLICIES  # rulesets/hud/policies.py: a plug-in part, loaded by name through core.plugin.part(module, name)
 _.gm_secrets  # rulesets/hud/ruleset.py: a Ruleset method, called through the protocol (core/engine.py)
 _.snapshot  # rulesets/hud/ruleset.py: a Ruleset method, called through the protocol (core/engine.py)
+_.SAMPLER  # rulesets/hud/sample.py: a plug-in part, loaded by name through core.plugin.part(module, name)
 _.RULES  # rulesets/hud/sheet.py: a plug-in part, loaded by name through core.plugin.part(module, name)
 _._once  # rulesets/hud/sheet.py: a pydantic validator, registered by its decorator
 _.__getattr__  # rulesets/spellchrome/__init__.py: module __getattr__ (PEP 562): the package's lazy attributes
@@ -89,6 +90,7 @@ _.POLICIES  # rulesets/spellchrome/policies.py: a plug-in part, loaded by name t
 _.start_poise  # rulesets/witchhammer/setup.py: a CombatantSetup key (a TypedDict), read as c["start_poise"]
 _.snapshot  # rulesets/spellchrome/ruleset.py: a Ruleset method, called through the protocol (core/engine.py)
 _.gm_secrets  # rulesets/spellchrome/ruleset.py: a Ruleset method, called through the protocol (core/engine.py)
+_.SAMPLER  # rulesets/spellchrome/sample.py: a plug-in part, loaded by name through core.plugin.part(module, name)
 _.RULES  # rulesets/spellchrome/sheet.py: a plug-in part, loaded by name through core.plugin.part(module, name)
 _.will  # rulesets/spellchrome/sheet.py: a pydantic field, read from YAML
 _.reflex  # rulesets/spellchrome/sheet.py: a pydantic field, read from YAML
@@ -120,6 +122,7 @@ _.POLICIES  # rulesets/warp/policies.py: a plug-in part, loaded by name through 
 _.warp_pool  # rulesets/warp/rolls.py: used outside src/: a WaRP trait roll outside a match (WR-01, WR-02), tested in tests/warp/test_dice.py
 _.snapshot  # rulesets/warp/ruleset.py: a Ruleset method, called through the protocol (core/engine.py)
 _.gm_secrets  # rulesets/warp/ruleset.py: a Ruleset method, called through the protocol (core/engine.py)
+_.SAMPLER  # rulesets/warp/sample.py: a plug-in part, loaded by name through core.plugin.part(module, name)
 _.RULES  # rulesets/warp/sheet.py: a plug-in part, loaded by name through core.plugin.part(module, name)
 _._two_sides  # rulesets/warp/sheet.py: a pydantic validator, registered by its decorator
 _.reach_m  # rulesets/warp/views.py: a dataclass field, serialised by to_jsonable
@@ -152,6 +155,7 @@ _.CHECKS  # rulesets/witchhammer/odds.py: a plug-in part, loaded by name through
 _.POLICIES  # rulesets/witchhammer/policies.py: a plug-in part, loaded by name through core.plugin.part(module, name)
 _.gm_secrets  # rulesets/witchhammer/ruleset.py: a Ruleset method, called through the protocol (core/engine.py)
 _.snapshot  # rulesets/witchhammer/ruleset.py: a Ruleset method, called through the protocol (core/engine.py)
+_.SAMPLER  # rulesets/witchhammer/sample.py: a plug-in part, loaded by name through core.plugin.part(module, name)
 _.record_by_submission  # store/db.py: used outside src/: the store's lookup of a retried submission (store/__init__.py), tested
 _.migrated_from  # store/db.py: used outside src/: which schema version the store upgraded from (store/__init__.py), tested
 _.commit_counts  # store/db.py: used outside src/: how many appends each commit carried (group commit), tested and read by bench/bench_table.py

@@ -1,4 +1,5 @@
-"""Finding a policy by name: the ruleset's own (from its plug-in record) or ``random`` for any ruleset.
+"""Finding a policy by name: the ruleset's own (from its plug-in record), ``random`` for any ruleset, and ``search``
+(:mod:`affray.ai.search`) for every ruleset whose record has a sampler.
 
 The protocol and the random baseline live in :mod:`affray.core.policy`; each ruleset's policies live in its
 folder and are listed by its :class:`~affray.core.plugin.Plugin` record.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from affray.ai.search import search_factory
 from affray.core.plugin import plugin
 from affray.core.policy import Policy, RandomPolicy
 
@@ -17,7 +19,11 @@ _COMMON: dict[str, Callable[[], Policy]] = {"random": RandomPolicy}
 
 
 def _factories(ruleset: str) -> dict[str, Callable[[], Policy]]:
-    return {**_COMMON, **plugin(ruleset).policies()}
+    record = plugin(ruleset)
+    found = {**_COMMON, **record.policies()}
+    if record.sampler is not None:
+        found.setdefault("search", search_factory(ruleset))
+    return found
 
 
 def policy_names(ruleset: str) -> list[str]:

@@ -17,10 +17,12 @@ Core imports no ruleset: the sources are module names, imported on demand.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+import io
+import pickle
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeAlias
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 
 from affray.core.engine import SetupT, StateT
 from affray.core.json import Json
@@ -30,7 +32,8 @@ if TYPE_CHECKING:
     from affray.core.checks import Check
     from affray.core.engine import ActionSpec, Ruleset
     from affray.core.narration import Narrator
-    from affray.core.policy import Policy
+    from affray.core.policy import Observation, Policy
+    from affray.core.rng import RNG
 
 #: A hint per legal action (``"hit 46% · avg loss 1.2"``, or ``""``) for the acting actor, from its seat's view only.
 Hinter = Callable[[Any, str, "Sequence[ActionSpec]"], list[str]]
@@ -84,6 +87,92 @@ class Countdown:
         return value if isinstance(value, int) else None
 
 
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """One state a :class:`Sampler` drew: ``state``, the ruleset's state, a fresh copy the caller may play on; and
+    ``setup``, a value naming what of it only a setup fixes and the sampler had to draw (an unseen deck, a closed
+    sheet), so that states drawn with equal ``setup`` may share one static memo store
+    (:meth:`affray.core.memo.Memo.static`) and states drawn with different ones never do."""
+
+    state: object
+    setup: Hashable = None
+
+
+#: A sampler's knowledge of a match (its own type per ruleset).
+K = TypeVar("K")
+#: A state a :class:`Frozen` keeps.
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Sampler(Generic[K]):
+    """Draws whole match states consistent with what one seat may see: how a policy that looks ahead
+    (:mod:`affray.ai.search`) plays on without ever reading the true state.
+
+    Two steps, so that what the sampler reads can be checked apart from what it makes up:
+
+    - ``known(seen)``: the seat's knowledge, made from its :class:`~affray.core.policy.Observation` alone (a
+      ruleset's own observation class; anything else is a ``TypeError``): for the built-in rulesets a copy of the
+      state with every value the seat may not see taken out (others' face-down cards and hands, GM-level sheets and
+      decks, the GM's hidden totals). It holds nothing the observation's seat may not see, which the tests check
+      as they check observations (``tests/ai/test_search.py``: no other seat's secret in it, and the same knowledge
+      whatever those secrets are);
+    - ``draw(known, rng)``: a whole state consistent with that knowledge, its hidden parts drawn with ``rng`` from
+      what their owners could hold (the sampler's docstring says how), as a :class:`Drawn`. Each call returns a
+      fresh state.
+
+    A ruleset where every seat sees everything still has a sampler (its knowledge is the state itself): the
+    search then plays on from the very position.
+    """
+
+    known: Callable[[Observation], K]
+    draw: Callable[[K, RNG], Drawn]
+
+
+class Frozen(Generic[T]):
+    """A state kept as bytes and copied by unpickling them: how a sampler hands out a fresh state per draw, several
+    times faster than ``copy.deepcopy``. ``shared``: objects every copy holds by reference instead (what no step
+    changes: the options, a map, compiled cards), so they are neither copied nor stored."""
+
+    __slots__ = ("_data", "_shared")
+
+    def __init__(self, state: T, shared: Sequence[object] = ()) -> None:
+        self._shared = tuple(shared)
+        ids = {id(value): index for index, value in enumerate(self._shared)}
+        out = io.BytesIO()
+        _Keeping(out, ids).dump(state)
+        self._data = out.getvalue()
+
+    def copy(self) -> T:
+        """A new copy of the state, sharing only ``shared``."""
+        copied: T = _Restoring(io.BytesIO(self._data), self._shared).load()
+        return copied
+
+    @property
+    def state(self) -> T:
+        """:meth:`copy`, as a property: what a walk over a seat's knowledge reads (the leak tests)."""
+        return self.copy()
+
+
+class _Keeping(pickle.Pickler):
+    def __init__(self, out: io.BytesIO, ids: dict[int, int]) -> None:
+        super().__init__(out, protocol=pickle.HIGHEST_PROTOCOL)
+        self._ids = ids
+
+    def persistent_id(self, obj: object) -> int | None:
+        return self._ids.get(id(obj))
+
+
+class _Restoring(pickle.Unpickler):
+    def __init__(self, data: io.BytesIO, shared: tuple[object, ...]) -> None:
+        super().__init__(data)
+        self._shared = shared
+
+    def persistent_load(self, pid: object) -> object:
+        assert isinstance(pid, int)
+        return self._shared[pid]
+
+
 @dataclass(frozen=True)
 class Plugin(Generic[StateT, SetupT]):
     """Everything one ruleset contributes (see the module docstring).
@@ -98,7 +187,9 @@ class Plugin(Generic[StateT, SetupT]):
     operations a ruleset offers beyond new, check and show), the interactive builder and the numpy batch path;
     ``None`` when the ruleset has none. ``narrator`` tells its events in sentences (:mod:`affray.core.narration`;
     the plain narrator when ``None``); ``adjuster`` checks and applies GM rulings (:mod:`affray.core.adjust`;
-    ``None``: the GM cannot adjust this ruleset's fights). ``countdown``: the real-time limit the GM may start
+    ``None``: the GM cannot adjust this ruleset's fights). ``sampler`` draws states consistent with a seat's view
+    (:class:`Sampler`: the ``search`` policy's look-ahead; ``None``: no ``search`` for this ruleset).
+    ``countdown``: the real-time limit the GM may start
     (:class:`Countdown`); ``examples``: where its example scenarios are, a folder (every ``*.yaml`` below it) or a
     list of scenario files, which the web table's lobby lists and opens (:mod:`affray.table.examples` names them).
     """
@@ -116,6 +207,7 @@ class Plugin(Generic[StateT, SetupT]):
     batch: Callable[[], BatchPath] | None = None
     narrator: Callable[[], Narrator] | None = None
     adjuster: Callable[[], Adjuster[StateT]] | None = None
+    sampler: Callable[[], Sampler[object]] | None = None
     countdown: Countdown | None = None
     examples: Callable[[], Path | Sequence[Path]] | None = None
     _loaded: dict[str, Ruleset[StateT, SetupT]] = field(default_factory=dict, repr=False, compare=False)

@@ -29,6 +29,7 @@ PLUGIN: Plugin[HudState, HudSetup] = Plugin(
     batch=part("affray.rulesets.hud.batch", "BATCH"),
     narrator=part("affray.rulesets.hud.narration", "NARRATOR"),
     adjuster=part("affray.rulesets.hud.adjust", "ADJUSTER"),
+    sampler=part("affray.rulesets.hud.sample", "SAMPLER"),
     examples=bundled_examples("hud"),
 )
 

@@ -28,6 +28,7 @@ PLUGIN: Plugin[SpellchromeState, SpellchromeSetup] = Plugin(
     builder=part("affray.rulesets.spellchrome.builder", "build"),
     narrator=part("affray.rulesets.spellchrome.narration", "NARRATOR"),
     adjuster=part("affray.rulesets.spellchrome.adjust", "ADJUSTER"),
+    sampler=part("affray.rulesets.spellchrome.sample", "SAMPLER"),
     examples=bundled_examples("spellchrome"),
 )
 

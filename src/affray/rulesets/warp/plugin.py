@@ -30,6 +30,7 @@ PLUGIN: Plugin[WarpState, WarpSetup] = Plugin(
     builder=part("affray.rulesets.warp.builder", "build"),
     narrator=part("affray.rulesets.warp.narration", "NARRATOR"),
     adjuster=part("affray.rulesets.warp.adjust", "ADJUSTER"),
+    sampler=part("affray.rulesets.warp.sample", "SAMPLER"),
     examples=bundled_examples("warp"),
 )
 

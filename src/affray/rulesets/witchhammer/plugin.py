@@ -28,6 +28,7 @@ PLUGIN: Plugin[WitchHammerState, WitchHammerSetup] = Plugin(
     builder=part("affray.rulesets.witchhammer.characters.builder", "build"),
     narrator=part("affray.rulesets.witchhammer.narration", "NARRATOR"),
     adjuster=part("affray.rulesets.witchhammer.adjust", "ADJUSTER"),
+    sampler=part("affray.rulesets.witchhammer.sample", "SAMPLER"),
     countdown=Countdown("Drama Timer", "WH-B20", option="drama_timer", action="timeout", seconds="drama_timer_seconds"),
     examples=bundled_examples("witchhammer"),
 )
