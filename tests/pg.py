@@ -121,8 +121,8 @@ def _env() -> dict[str, str]:
     return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "TZ": "UTC"}
 
 
-def _start(folder: Path, data: Path, run_as: dict[str, Any]) -> PgServer:
-    port = _free_port()
+def _start(folder: Path, data: Path, run_as: dict[str, Any], port: int | None = None) -> PgServer:
+    port = port or _free_port()
     logfile = folder / f"postgres-{port}.log"
     command = [str(PG_BIN / "postgres"), "-D", str(data), "-p", str(port), "-k", str(folder),
                "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
@@ -155,6 +155,18 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(timeout=STOP_TIMEOUT_S)
+
+
+def stop(server: PgServer) -> None:
+    """Stop ``server`` and keep its data, for :func:`start_again` (a test's database outage)."""
+    _stop(server.process)
+
+
+def start_again(server: PgServer) -> None:
+    """Start ``server``, stopped by :func:`stop`, again on its port with its data. The watchdog still names the first
+    process: should the test process die while this one runs, the folder is removed under it, and PostgreSQL stops
+    itself within a minute (it checks its lock file)."""
+    server.process = _start(server.folder, server.folder / "data", _run_as(), port=server.port).process
 
 
 @contextlib.contextmanager

@@ -76,9 +76,9 @@ class LiveServer:
 
 
 @contextmanager
-def live_server(db: Path, policy_pause: float = 0.05) -> Iterator[LiveServer]:
-    """Serve a fresh table service over ``db`` (an SQLite file) until the block ends."""
-    store = Store(f"sqlite:///{db}")
+def live_server(db: Path | str, policy_pause: float = 0.05) -> Iterator[LiveServer]:
+    """Serve a fresh table service over ``db`` (an SQLite file, or a database URL) until the block ends."""
+    store = Store(db if isinstance(db, str) else f"sqlite:///{db}")
     service = TableService(store, policy_pause=policy_pause)
     app = create_app(service, limiter=RateLimiter(rate=1e6, burst=1e6))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -97,6 +97,73 @@ def live_server(db: Path, policy_pause: float = 0.05) -> Iterator[LiveServer]:
         sock.close()
         service.close()
         store.close()
+
+
+class Relay:
+    """A TCP relay on 127.0.0.1 in front of a server: the network between a browser and the server, which
+    :meth:`cut` breaks (every connection through it closes at once, as when a phone's network blips); new
+    connections go through again at once, to the server :meth:`to` names last. Open pages at :attr:`url`; close
+    the relay with :meth:`close`."""
+
+    def __init__(self, server_url: str) -> None:
+        self.upstream = ("", 0)
+        self.to(server_url)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.links: set[socket.socket] = set()
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def to(self, server_url: str) -> None:
+        """Relay new connections to ``server_url`` (another process of the table server, as a balancer would)."""
+        parts = urlsplit(server_url)
+        self.upstream = (parts.hostname or "127.0.0.1", parts.port or 80)
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                near, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            try:
+                far = socket.create_connection(self.upstream, timeout=STARTUP)
+            except OSError:
+                near.close()
+                continue
+            far.settimeout(None)
+            with self.lock:
+                self.links |= {near, far}
+            threading.Thread(target=self._pump, args=(near, far), daemon=True).start()
+            threading.Thread(target=self._pump, args=(far, near), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass  # cut, or closed by the other side
+        finally:
+            self._drop(source, sink)
+
+    def _drop(self, *ends: socket.socket) -> None:
+        with self.lock:
+            for end in ends:
+                self.links.discard(end)
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)  # wakes the pump blocked on it
+                end.close()
+
+    def cut(self) -> None:
+        """Close every connection through the relay now."""
+        with self.lock:
+            links = list(self.links)
+        self._drop(*links)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.listener.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread (closing alone does not)
+        self.listener.close()
+        self.cut()
 
 
 @contextmanager

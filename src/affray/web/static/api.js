@@ -7,6 +7,16 @@ export const UNREACHABLE = "The server cannot be reached; nothing was sent. Chec
 export const DROPPED = "The connection dropped before the server answered; if your move does not show, choose it again.";
 export const SILENT = "The server has not answered for 15 seconds; if your move does not show, choose it again.";
 const ANSWER_WAIT = 15000; // ms: a socket that answers nothing for this long is taken as dead, and opened again
+const RETRY_FIRST = 1000, RETRY_MOST = 30000; // ms: the waits before opening a closed socket again (Client.retry)
+// The refusals that stop the page: a token the server says is wrong (none, unknown, or replaced by the GM).
+const FINAL = new Set(["no_token", "bad_token", "token_replaced"]);
+
+// What a page that lost its socket waits for, in words: the refusal the server sent, or the server out of reach.
+function waitingFor(refused) {
+  if (!refused) return navigator.onLine === false ? "This device is offline" : "The server cannot be reached";
+  if (refused.code === "store_unavailable") return "The table's database is not answering";
+  return plain(refused.message).words.replace(/[.;:\s]+$/, "") || "The server refused for now";
+}
 
 const DESYNC = "a patch that does not fit the message it was sent for";
 
@@ -93,7 +103,7 @@ export class Client {
     ws.onclose = ws.onmessage = null;
     ws.close();
     this.dropped();
-    this.onStatus("reconnecting…", true);
+    this.onStatus("connecting again…", true);
     this.open();
   }
 
@@ -102,32 +112,58 @@ export class Client {
     this.waiting.clear();
   }
 
+  // Keep the seat's socket open: every closed socket is opened again after a wait (RETRY_FIRST doubling to
+  // RETRY_MOST, each drawn between half and all of it so that a server's pages do not all come back at one
+  // instant), and the page says what it waits for and how long: a server out of reach, a refusal (the table's
+  // database not answering, too many wrong tokens, too many requests). Only a token the server says is wrong
+  // (FINAL) stops the page: no wait would mend it. The browser coming online, or the page being shown again, tries
+  // at once.
   connect(onMessage, onStatus) {
-    let delay = 250;
     this.onStatus = onStatus;
+    this.tries = 0;
     const open = (this.open = () => {
       if (this.closed) return;
+      clearTimeout(this.retryTimer); clearInterval(this.ticker); this.retryAt = null;
       const proto = location.protocol === "https:" ? "wss:" : "ws:";
       const ws = (this.ws = new WebSocket(`${proto}//${location.host}/api/tables/${this.tableId}/ws`));
-      ws.onopen = () => { delay = 250; ws.send(JSON.stringify({ token: this.token, protocol: 2 })); onStatus("connected"); };
+      let refused = null, greeted = false;
+      ws.onopen = () => { ws.send(JSON.stringify({ token: this.token, protocol: 2 })); };
       ws.onmessage = (ev) => {
         const msg = JSON.parse(ev.data);
         if (msg.reply !== undefined) { this.answered(msg); return; }
-        if (msg.code) { this.closed = true; onStatus(msg.message, true); return; }
+        if (msg.code) {
+          refused = msg;
+          if (FINAL.has(msg.code)) { this.closed = true; onStatus(msg.message, true); }
+          return; // the server closes the socket after a refusal: onclose waits, then tries again
+        }
         try {
           this.msg = msg.patch ? applyPatch(this.msg, msg.patch) : msg;
         } catch { this.reopen(ws); return; } // out of step with the server: the whole message again
+        if (!greeted) { greeted = true; this.tries = 0; onStatus("connected"); } // the seat is served again
         onMessage(this.msg);
       };
       ws.onclose = () => {
         this.dropped();
-        if (this.closed) return;
-        onStatus("reconnecting…", true);
-        setTimeout(open, delay);
-        delay = Math.min(delay * 2, 5000);
+        if (this.closed || this.ws !== ws) return;
+        this.retry(refused);
       };
     });
+    const now = () => { if (this.retryAt !== null && this.retryAt !== undefined) open(); };
+    addEventListener("online", now);
+    document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") now(); });
     open();
+  }
+
+  // Wait, then open a new socket; the status counts the seconds down (`refused`: the refusal the last socket got).
+  retry(refused) {
+    const most = Math.min(RETRY_MOST, RETRY_FIRST * 2 ** this.tries++);
+    const wait = most / 2 + Math.random() * most / 2;
+    const why = waitingFor(refused);
+    this.retryAt = Date.now() + wait;
+    const say = () => this.onStatus(`${why}; trying again`, true, Math.max(1, Math.ceil((this.retryAt - Date.now()) / 1000)));
+    say();
+    this.ticker = setInterval(say, 1000);
+    this.retryTimer = setTimeout(() => { this.onStatus(`${why}; trying again…`, true); this.open(); }, wait);
   }
 
   answered(msg) {

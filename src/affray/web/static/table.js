@@ -324,8 +324,17 @@ wireGm(page, client, render, showError);
 if (!token) {
   put("status", "<h2>No seat</h2><p>Open this table with your invite link (it ends with #…).</p>");
 } else {
-  client.connect(receive, (text, bad) => {
-    $("conn").textContent = bad ? (text === "reconnecting…" ? "The server cannot be reached; reconnecting…" : text) : text;
-    $("conn").classList.toggle("bad", Boolean(bad));
-  });
+  client.connect(receive, showConnection);
+}
+
+// The connection's state in the header: a sentence, and while the page waits to try again the seconds left, which
+// tick out of the screen reader's hearing (the sentence is announced once, not every second).
+function showConnection(text, bad, seconds) {
+  const box = $("conn");
+  if (box.dataset.text !== text) {
+    box.dataset.text = text;
+    box.innerHTML = `${esc(text)}<span class="wait" aria-hidden="true"></span>`;
+  }
+  box.lastElementChild.textContent = seconds === undefined ? "" : ` in ${seconds} s`;
+  box.classList.toggle("bad", Boolean(bad));
 }
