@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -118,7 +118,8 @@ class YamlLimitError(yaml.YAMLError):
 
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when present: ~4x faster
-_RESOLVER: Any = yaml.resolver.Resolver()  # the safe loaders' own: which tag a plain scalar gets
+# The safe loaders' own resolver: which tag a plain scalar gets (typed here: PyYAML's stubs leave it untyped).
+_RESOLVE: Callable[[type[yaml.Node], str, tuple[bool, bool]], str] = yaml.resolver.Resolver().resolve
 INT_TAG = "tag:yaml.org,2002:int"
 _SCALAR = yaml.constructor.SafeConstructor()  # its construct_yaml_int reads a lone node
 TOO_BIG = (f"whole numbers of 64 bits, from {-MAX_YAML_INT - 1:,} to {MAX_YAML_INT:,}; quote a longer run of "
@@ -179,7 +180,7 @@ def _tag(event: yaml.ScalarEvent) -> str:
     """The tag the loader builds ``event``'s value with: its own, or the one a plain scalar resolves to."""
     if event.tag not in (None, "!"):
         return str(event.tag)
-    return str(_RESOLVER.resolve(yaml.ScalarNode, event.value, event.implicit))
+    return str(_RESOLVE(yaml.ScalarNode, event.value, event.implicit))
 
 
 _BRACKETS = re.compile(r"[\[\]{}]")
