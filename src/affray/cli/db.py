@@ -17,7 +17,8 @@ DEFAULT_DB = "sqlite:///affray.db"
 
 @db_app.command("check")
 def check_command(db: DbOpt = DEFAULT_DB) -> None:
-    """Check a database as affray serve does on start (SQLite: its pages and schema); exit 1 when damaged."""
+    """Check a database as affray serve does on start (SQLite: its pages and schema) and every row's JSON; exit 1
+    when anything is damaged."""
     from affray.store import StoreError
     from affray.store.check import check
 
@@ -36,9 +37,19 @@ def check_command(db: DbOpt = DEFAULT_DB) -> None:
         console.print(f"[green]ok[/]: {where} is a new, empty database (affray serve creates its schema)")
         return
     counts = ", ".join(f"{value} {name}" for name, value in health.counts.items())
-    console.print(f"[green]ok[/]: {where}: schema version {health.version}; {counts}")
+    state = "[red]damaged rows[/]" if health.damaged_rows else "[green]ok[/]"
+    console.print(f"{state}: {where}: schema version {health.version}; {counts}")
     for refused in health.refused:  # the server refuses these tables (not the database): other rules versions
         console.print(f"[yellow]refused[/]: {escape(refused)}")
+    if health.damaged_rows:  # each damages its own table only: the server serves the others
+        for row in health.damaged_rows:
+            console.print(f"[red]damaged row[/]: {escape(row)}")
+        if health.more_damaged_rows:
+            console.print(f"[red]damaged rows[/]: {health.more_damaged_rows} more")
+        console.print("The server serves every other table and answers these tables' requests 503 table_damaged: "
+                      "repair the rows named, or restore the database from a backup (docs/table.md, \"Backups of the "
+                      "database\").")
+        raise typer.Exit(1)
 
 
 @db_app.command("backup")

@@ -11,6 +11,13 @@ database whose check fails, with a sentence naming the file and what to do (:met
 ruleset's rules than this affray runs (:func:`affray.store.rows.rules_refusal`): the server refuses each of them,
 not the database, and keeps its rows.
 
+On both, every JSON column of every row is read too: that it parses (SQLite stores any text; PostgreSQL's ``json``
+type refuses malformed text itself) and has the shape affray writes there (an object; a seat's actors a list of
+names), each damaged row named by its table and key (:data:`JSON_COLUMNS`, ``Health.damaged_rows``). A damaged row
+damages only its own table: the server serves the others and answers that one's requests 503 ``table_damaged``
+(``table/service.py``), so it does not make the database unfit to serve; ``affray db check`` lists the rows and
+exits 1, and ``affray serve`` names them in its log when it starts.
+
 :func:`backup_sqlite` copies a running server's SQLite file with SQLite's online backup (a consistent snapshot, the
 WAL's last commits included) into a new owner-only file, and checks the copy.
 """
@@ -32,6 +39,20 @@ from affray.store.schema import RULES_VERSION_SCHEMA, SCHEMA_VERSION, TABLES_OF
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 SHOWN_PROBLEMS = 5  # quick_check lists every damaged page; the report names the first few
+SHOWN_ROWS = 50  # damaged rows named one by one; the rest are counted
+
+#: Every JSON column of a table's rows: (table, column, how a row is named (SQL), what it must hold, NULL allowed).
+#: "object": a JSON object; "names": a JSON list of strings.
+JSON_COLUMNS: tuple[tuple[str, str, str, str, bool], ...] = (
+    ("tables", "setup", "''", "object", False),
+    ("tables", "options", "''", "object", False),
+    ("tables", "config", "''", "object", False),
+    ("tables", "outcome", "''", "object", True),
+    ("seats", "actors", "'seat ' || seat", "names", False),
+    ("records", "payload", "'record #' || seq", "object", False),
+    ("chat", "body", "'chat line #' || n", "object", False),
+    ("audit", "detail", "'audit entry #' || n", "object", False),
+)
 
 
 @dataclass(slots=True)
@@ -47,6 +68,8 @@ class Health:
     problems: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     refused: list[str] = field(default_factory=list)
+    damaged_rows: list[str] = field(default_factory=list)  # "table ID: ROW: its COLUMN ..." (at most SHOWN_ROWS)
+    more_damaged_rows: int = 0  # damaged rows past SHOWN_ROWS
 
     @property
     def ok(self) -> bool:
@@ -133,6 +156,33 @@ def _schema(conn: sqlite3.Connection, health: Health) -> None:
         return
     health.counts = _counts(conn)
     health.refused = refused_tables(conn.execute(_versions_query(health.version)).fetchall())
+    _sqlite_rows(conn, health, names)
+
+
+def _sqlite_rows(conn: sqlite3.Connection, health: Health, names: set[str]) -> None:
+    """Every row whose JSON column does not parse or has another shape (see the module docstring)."""
+    for table, column, row, shape, nullable in JSON_COLUMNS:
+        if table not in names or column not in {info[1] for info in conn.execute(f"PRAGMA table_info({table})")}:
+            continue  # an older schema version, upgraded when served
+        key = "id" if table == "tables" else "table_id"
+        valid = f"json_valid({column})"
+        shaped = (f"json_type({column}) = 'object'" if shape == "object" else
+                  f"json_type({column}) = 'array' AND NOT EXISTS (SELECT 1 FROM json_each({column}) "
+                  f"WHERE type != 'text')")
+        allowed = f"{column} IS NULL OR " if nullable else ""
+        query = (f"SELECT {key}, {row}, {valid} FROM {table} "
+                 f"WHERE NOT ({allowed}CASE WHEN {valid} THEN {shaped} ELSE 0 END) ORDER BY 1, 2")
+        for table_id, name, parses in conn.execute(query):
+            _damaged_row(health, str(table_id), str(name), column, shape, bool(parses))
+
+
+def _damaged_row(health: Health, table_id: str, row: str, column: str, shape: str, parses: bool) -> None:
+    if len(health.damaged_rows) >= SHOWN_ROWS:
+        health.more_damaged_rows += 1
+        return
+    want = "a JSON object" if shape == "object" else "a JSON list of names"
+    what = f"is JSON of another shape, not {want}" if parses else "is not JSON"
+    health.damaged_rows.append(f"table {table_id}: {row + ': ' if row else ''}its {column} {what}")
 
 
 def _versions_query(version: int) -> str:
@@ -186,11 +236,31 @@ def _check_server(url: str) -> Health:
                 records = conn.execute(sa.text("SELECT COUNT(*) FROM records")).scalar_one()
                 health.counts = {"open tables": open_, "ended tables": ended, "records": records}
                 health.refused = refused_tables(conn.execute(sa.text(_versions_query(health.version))).all())
+                _server_rows(conn, health)
     except sa.exc.DBAPIError as exc:
         raise StoreError(f"cannot open the database {health.where}: {first_line(exc)}") from None
     finally:
         engine.dispose()
     return health
+
+
+def _server_rows(conn: sa.Connection, health: Health) -> None:
+    """PostgreSQL's :func:`_sqlite_rows`: its ``json`` columns always parse, so only their shape is read."""
+    present = {(str(t), str(c)) for t, c in conn.execute(sa.text(
+        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()"))}
+    for table, column, row, shape, nullable in JSON_COLUMNS:
+        if (table, column) not in present:
+            continue
+        key = "id" if table == "tables" else "table_id"
+        kind = f"json_typeof({column})"
+        shaped = (f"{kind} = 'object'" if shape == "object" else
+                  f"{kind} = 'array' AND NOT EXISTS (SELECT 1 FROM json_array_elements({column}) AS e(v) "
+                  f"WHERE json_typeof(e.v) <> 'string')")
+        allowed = f"{column} IS NULL OR {kind} = 'null' OR " if nullable else ""
+        query = (f"SELECT {key}, ({row})::text FROM {table} WHERE NOT ({allowed}CASE WHEN {kind} IN ('object', "
+                 f"'array') THEN {shaped} ELSE false END) ORDER BY 1, 2")
+        for table_id, name in conn.execute(sa.text(query)):
+            _damaged_row(health, str(table_id), str(name), column, shape, True)
 
 
 def backup_sqlite(source: Path, target: Path) -> Health:

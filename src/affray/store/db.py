@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import secrets
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -64,6 +65,14 @@ _APPEND_CHECK = sa.select(
     sa.select(_r.c.seq).where(_r.c.table_id == sa.bindparam("t"), _r.c.submission_id == sa.bindparam("sid"))
     .scalar_subquery(),
 )
+
+
+def _has_timer(config_text: str | None) -> bool:
+    try:
+        config = json.loads(config_text or "{}")
+    except ValueError:
+        return False
+    return isinstance(config, dict) and isinstance(config.get("timer"), dict)
 
 
 def new_table_id() -> str:
@@ -155,11 +164,13 @@ class Store:
 
     def timed_tables(self) -> list[str]:
         """The open tables whose config holds a running GM countdown (``timer``), oldest first: what a starting
-        server loads at once (only the ids and configs are read, not the setups)."""
-        query = (sa.select(s.tables.c.id, s.tables.c.config).where(s.tables.c.ended_at.is_(None))
+        server loads at once (only the ids and configs are read, not the setups). A config that is not a JSON object
+        (a damaged row) is passed over here: that table alone is refused when it is asked for."""
+        config = sa.cast(s.tables.c.config, sa.Text)  # as text: one malformed row must not stop the others' timers
+        query = (sa.select(s.tables.c.id, config).where(s.tables.c.ended_at.is_(None))
                  .order_by(s.tables.c.created_at, s.tables.c.id))
         with self._read() as c:
-            return [row.id for row in c.execute(query) if isinstance((row.config or {}).get("timer"), dict)]
+            return [table_id for table_id, text in c.execute(query) if _has_timer(text)]
 
     def seats(self, table_id: str) -> list[Seat]:
         query = sa.select(s.seats).where(s.seats.c.table_id == table_id).order_by(s.seats.c.seat)

@@ -1,7 +1,11 @@
 """The store's values: small frozen dataclasses handed in and out, never SQLAlchemy rows.
 
 Secrets (a table's seed, a seat's token hash) are kept out of ``repr`` so that a log line or a traceback that
-prints a row does not carry them. JSON fields hold whatever JSON the caller gave; they come back equal.
+prints a row does not carry them. JSON fields hold whatever JSON the caller gave; they come back equal. A table or
+seat row read back whose JSON has not the shape its fields are typed with (an object, a list of names: a hand-edited
+or damaged row) is refused with :class:`DamagedRow` as it is made, naming the row and the column, so that no reader
+goes on with it; JSON that does not parse at all fails earlier, as the database driver reads it (a ``ValueError``
+too). ``store/check.py`` finds both kinds in a whole database.
 """
 
 from __future__ import annotations
@@ -30,6 +34,15 @@ class StoreError(Exception):
 
 class UnknownTable(StoreError):
     """A write named a table id that is not in the store (reads answer None or empty instead)."""
+
+
+class DamagedRow(ValueError):
+    """A stored row whose JSON column does not hold what affray writes there (see the module docstring)."""
+
+
+def _shaped(value: object, kind: type, where: str, what: str) -> None:
+    if not isinstance(value, kind):
+        raise DamagedRow(f"{where} is not {what} (it holds JSON of another shape)")
 
 
 @dataclass(frozen=True)
@@ -71,6 +84,12 @@ class TableRow:
     rules_version: str
     salt_hex: str | None = field(default=None, repr=False)  # the salt secret (None on a table made before v6)
 
+    def __post_init__(self) -> None:
+        for column in ("setup", "options", "config"):
+            _shaped(getattr(self, column), dict, f"the {column} of table {self.id}", "a JSON object")
+        if self.outcome is not None:
+            _shaped(self.outcome, dict, f"the outcome of table {self.id}", "a JSON object or null")
+
     @property
     def is_open(self) -> bool:
         return self.ended_at is None
@@ -110,7 +129,11 @@ class Seat:
 
     @classmethod
     def of(cls, row: RowMapping) -> Seat:
-        """The seat of a row of ``seats``."""
+        """The seat of a row of ``seats`` (:class:`DamagedRow` when its actors are not a list of names)."""
+        actors = row["actors"]
+        if not isinstance(actors, list) or not all(isinstance(actor, str) for actor in actors):
+            raise DamagedRow(f"the actors of seat {row['seat']!r} of table {row['table_id']} are not a JSON list of "
+                             f"names")
         return cls(seat=row["seat"], token_hash=row["token_hash"], actors=tuple(row["actors"]),
                    controller=row["controller"], role=row["role"])
 
@@ -144,7 +167,8 @@ class Record:
 
     @classmethod
     def of(cls, row: RowMapping) -> Record:
-        """The record of a row of ``records``."""
+        """The record of a row of ``records`` (its payload any JSON, as it was given: the table layer refuses a log
+        whose payloads its rules cannot replay)."""
         return cls(seq=row["seq"], kind=row["kind"], seat=row["seat"], actor=row["actor"], payload=row["payload"],
                    chain=row["chain"], submission_id=row["submission_id"], created_at=row["created_at"],
                    chosen_at=row["chosen_at"])

@@ -149,18 +149,27 @@ class TableService:
             return found
 
     def _load(self, table_id: str) -> Table:
-        row = self._guard(lambda: self.store.table(table_id))
-        if row is None:
-            raise Refusal("unknown_table", "There is no such table.", NOT_FOUND)
+        """Build a table from its rows. A table whose rows cannot be read or do not check out is answered 503
+        ``table_damaged`` (at every request, each trying again), and only it: a row of malformed JSON or of another
+        shape (``store.rows.DamagedRow``), a setup or config the rules cannot start from, a log that does not replay
+        to its chain. The log says why; ``affray db check`` names the rows."""
         try:
+            row = self._guard(lambda: self.store.table(table_id))
+            if row is None:
+                raise Refusal("unknown_table", "There is no such table.", NOT_FOUND)
+            found_row = row
             table = self._guard(lambda: build_table(
-                row, self.store.seats(table_id), self.store.records(table_id), self.store.chat(table_id),
-                self.store.snapshot(table_id), self.static_for(row.ruleset, row.setup, row.options)))
+                found_row, self.store.seats(table_id), self.store.records(table_id), self.store.chat(table_id),
+                self.store.snapshot(table_id), self.static_for(found_row.ruleset, found_row.setup,
+                                                               found_row.options)))
         except TableDamaged as exc:
-            self.damaged[table_id] = str(exc)
-            log.error("%s", exc)
-            raise Refusal("table_damaged", "This table's stored log does not check out; ask the server's "
-                                           "operator.", UNAVAILABLE) from None
+            raise self._damaged(table_id, str(exc)) from None
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
+            # Rows that do not parse (the driver's JSONDecodeError), of another shape (DamagedRow), or that the rules
+            # cannot start from: this table's problem, never the next request's 500.
+            log.debug("table %s: reading it failed", table_id, exc_info=True)
+            raise self._damaged(table_id, f"table {table_id}: its stored rows cannot be read "
+                                          f"({type(exc).__name__}: {exc}); 'affray db check' names them") from None
         with self._tables_lock:
             found = self._tables.get(table_id)
             if found is None:
@@ -171,14 +180,27 @@ class TableService:
             self._schedule_policy(table)
         return found
 
+    def _damaged(self, table_id: str, why: str) -> Refusal:
+        self.damaged[table_id] = why
+        log.error("%s", why)
+        return Refusal("table_damaged", "This table's stored rows do not check out, so it cannot be served; ask the "
+                                        "server's operator ('affray db check' names the damage).", UNAVAILABLE)
+
     def evict_idle(self, now: float | None = None) -> list[str]:
         """Drop every idle table from memory (:func:`affray.table.residency.evict_idle`); returns their ids."""
         return residency.evict_idle(self, now)
 
     def authenticate(self, table_id: str, token: str | None) -> tuple[Table, SeatInfo]:
-        """The table and seat a token opens. A missing, wrong, replaced or other table's token: 401."""
+        """The table and seat a token opens. A missing, wrong, replaced or other table's token: 401. A table this
+        process holds decides from its seats in memory, without the database (:meth:`seat_in_memory`); another is
+        looked up by the token's hash and loaded."""
         if not token:
             raise Refusal("no_token", "Send your seat's token as 'Authorization: Bearer TOKEN'.", UNAUTHORIZED)
+        held = self.seat_in_memory(table_id, token)
+        if held is not None:
+            return held
+        if self.in_memory(table_id):
+            raise Refusal("bad_token", "This token does not open a seat at this table.", UNAUTHORIZED)
         found = self._guard(lambda: self.store.seat_by_token_hash(token_hash(token)))
         if found is None or found[0] != table_id:
             raise Refusal("bad_token", "This token does not open a seat at this table.", UNAUTHORIZED)
@@ -192,16 +214,28 @@ class TableService:
             raise Refusal("bad_token", "This token does not open a seat at this table.", UNAUTHORIZED)
         return table, seat
 
-    def holds_token(self, table_id: str, token: str) -> bool:
-        """Whether ``token`` opens a seat of ``table_id`` as this process holds it in memory (no database lookup:
-        what lets a valid seat past the failed-login limits; :meth:`authenticate` still decides)."""
+    def in_memory(self, table_id: str) -> bool:
+        with self._tables_lock:
+            return table_id in self._tables
+
+    def seat_in_memory(self, table_id: str, token: str) -> tuple[Table, SeatInfo] | None:
+        """The table and seat ``token`` opens, if this process holds the table in memory (None otherwise, or for a
+        token that opens none of its seats). No database lookup: the seats in memory are the table's, kept current
+        by this process's own changes and other processes' notices (a token another process replaced stops here
+        with its notice, milliseconds later: docs/table.md, "Several processes"), so a valid seat is never held to
+        the failed-login limits (:mod:`affray.web.logins`)."""
         with self._tables_lock:
             table = self._tables.get(table_id)
+            if table is not None:
+                table.used = time.monotonic()
         if table is None:
-            return False
+            return None
+        if table.behind_store:  # changes of other processes that nothing here heard, new tokens among them
+            self.keep_up(table)
         hashed = token_hash(token)
         with table.lock:
-            return any(seat.token_hash == hashed for seat in table.seats.values())
+            seat = next((seat for seat in table.seats.values() if seat.token_hash == hashed), None)
+        return None if seat is None else (table, seat)
 
     def state(self, table: Table, seat: SeatInfo, since: int = 0) -> JsonObject:
         with table.lock:
@@ -354,7 +388,7 @@ class TableService:
                 log.error("table %s: %s is due but has no legal action", table.id, actor)
                 return
             action = policy.choose(match.observe(actor), choices, table.policy_rng)
-            result = match.submit(match.seats[actor], actor, action, version=version)
+            result = match.submit(match.seats[actor], actor, action, version=version, trusted=True)
             if isinstance(result, Rejected):
                 log.error("table %s: policy %s chose a refused action for %s: %s", table.id, policy.name, actor,
                           result.message)

@@ -74,14 +74,15 @@ class Api:
                           429)
 
     def seat(self, table_id: str, token: str | None) -> tuple[Table, SeatInfo]:
-        """Authenticate, rate-limited per token. A token of a seat this process holds goes straight through; any
-        other is first held to the failed-login limits of the caller's address and the table, and a 401 counts
-        against them (:mod:`affray.web.logins`)."""
-        if token and self.service.holds_token(table_id, token):
+        """Authenticate, rate-limited per token. A token of a seat of a table this process holds goes straight
+        through, checked in memory; any other is first held to the failed-login limits of the caller's address and
+        network, and a 401 counts against them, never against the table (:mod:`affray.web.logins`)."""
+        held = self.service.seat_in_memory(table_id, token) if token and well_formed(token) else None
+        if held is not None and token is not None:
             self.limit(token_hash(token))
-            return self.service.authenticate(table_id, token)
+            return held
         address = client_address()
-        self.logins.check(address, table_id)
+        self.logins.check(address)
         try:
             if token is not None and not well_formed(token):
                 raise Refusal("bad_token", "This token does not open a seat at this table.", 401)
@@ -89,7 +90,7 @@ class Api:
             return self.service.authenticate(table_id, token)
         except Refusal as exc:
             if exc.status == 401:
-                self.logins.failed(address, table_id)
+                self.logins.failed(address)
             raise
 
 

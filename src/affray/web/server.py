@@ -27,6 +27,11 @@ def checked(db: str) -> None:
     health = check(db)
     if not health.ok:
         raise StoreError(health.refusal())
+    for row in health.damaged_rows:  # its table alone is refused (503 table_damaged); the others are served
+        log.error("the database %s: damaged row: %s", health.where, row)
+    if health.more_damaged_rows:
+        log.error("the database %s: %d more damaged rows ('affray db check' lists them)", health.where,
+                  health.more_damaged_rows)
     if health.new:
         path = sqlite_path(db)
         if path is None or path.exists():
