@@ -7,13 +7,17 @@ opens a connection and then sends its request slowly, or never: one byte every f
 its memory) forever. :class:`GuardedHttp` adds, per connection:
 
 - its request headers within ``header_timeout`` seconds of the connection opening (or, on a kept-alive
-  connection, of the request's first byte), at most ``max_header_bytes`` of them (431 beyond);
+  connection, of the request's first byte), at most ``max_header_bytes`` of them (431 beyond), whether they arrive
+  a byte at a time or complete in one read (the bytes up to the blank line that ends them are counted before the
+  parser sees any);
 - its declared body within ``body_timeout`` seconds of its headers;
 - at most ``per_address`` open connections from one client address (the TCP peer: behind a proxy, the proxy), a
   WebSocket counted from its HTTP upgrade until it closes; the next one is answered 429 and closed.
 
 A request that runs out of time is answered 408 (when nothing was answered yet) and closed; every refusal written
-here is ``{"code", "message"}`` JSON with the security headers of :mod:`affray.web.headers`.
+here is ``{"code", "message"}`` JSON with the security headers of :mod:`affray.web.headers`, and so are the two
+answers uvicorn writes itself outside the app: 400 ``bad_http`` to bytes that are not HTTP, and 503 ``busy`` when the
+whole server is at ``limit_concurrency`` (``affray serve --max-connections``).
 
 Both protocols also let go of what uvicorn and websockets keep in reference cycles once a connection is over, so
 that reference counting frees a connection at once instead of the next full garbage collection, which
@@ -30,12 +34,20 @@ import json
 import socket
 from typing import Any, ClassVar
 
-from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+from uvicorn._types import (
+    ASGI3Application,
+    ASGIReceiveCallable,
+    ASGISendCallable,
+    HTTPResponseStartEvent,
+    Scope,
+)
+from uvicorn.protocols.http.flow_control import service_unavailable
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol, RequestResponseCycle
 from uvicorn.protocols.utils import get_remote_addr
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from affray.web.bounds import PER_ADDRESS, ConnectionLimits
-from affray.web.headers import BASE_HEADERS
+from affray.web.headers import REFUSAL_HEADERS
 
 
 class Addresses:
@@ -74,13 +86,30 @@ class Addresses:
             del self.counts[address]
 
 
+def refusal_parts(code: str, message: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The headers and body of an answer ``{"code", "message"}`` that closes the connection."""
+    body = json.dumps({"code": code, "message": message}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+               (b"connection", b"close"), *REFUSAL_HEADERS]
+    return headers, body
+
+
 def refusal_bytes(status: int, code: str, message: str) -> bytes:
     """A whole HTTP answer ``{"code", "message"}`` that closes the connection."""
-    body = json.dumps({"code": code, "message": message}).encode()
-    head = [STATUS_LINE[status], b"content-type: application/json\r\n",
-            b"content-length: " + str(len(body)).encode() + b"\r\n", b"connection: close\r\n"]
-    head += [name + b": " + value + b"\r\n" for name, value in BASE_HEADERS]
-    return b"".join([*head, b"\r\n", body])
+    headers, body = refusal_parts(code, message)
+    return b"".join([STATUS_LINE[status], *(name + b": " + value + b"\r\n" for name, value in headers), b"\r\n",
+                     body])
+
+
+BUSY = refusal_parts("busy", "The server is serving as many requests as it can; try again in a moment.")
+
+
+async def busy(scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
+    """uvicorn's ``service_unavailable`` (its answer at ``limit_concurrency``), as this module's refusals."""
+    start: HTTPResponseStartEvent = {"type": "http.response.start", "status": 503, "headers": BUSY[0],
+                                     "trailers": False}
+    await send(start)
+    await send({"type": "http.response.body", "body": BUSY[1], "more_body": False})
 
 
 class GuardedHttp(HttpToolsProtocol):
@@ -94,6 +123,7 @@ class GuardedHttp(HttpToolsProtocol):
         self._deadline: asyncio.TimerHandle | None = None
         self._header_bytes: int | None = 0  # None: the headers of the current request are complete
         self._in_body = False  # the current request's headers are in, its body still arriving
+        self._tail = b""  # the last bytes of the headers read so far: a blank line may straddle two reads
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -110,17 +140,44 @@ class GuardedHttp(HttpToolsProtocol):
 
     def data_received(self, data: bytes) -> None:
         if self._header_bytes is not None:
+            before = self._header_bytes
             self._header_bytes += len(data)
+            if self._header_bytes > self.limits.max_header_bytes and self._headers_past_limit(before, data):
+                self._refuse(431, "headers_too_large", f"A request's headers may hold at most "
+                                                       f"{self.limits.max_header_bytes} bytes.", new_request=True)
+                return
+            self._tail = data[-3:]
         super().data_received(data)
         # Still no end of headers, after more bytes than headers may hold (a chunk that ends them may carry body)
         if self._header_bytes is not None and self._header_bytes > self.limits.max_header_bytes:
             self._refuse(431, "headers_too_large", f"A request's headers may hold at most "
                                                    f"{self.limits.max_header_bytes} bytes.", new_request=True)
 
+    def _headers_past_limit(self, before: int, data: bytes) -> bool:
+        """Whether the current request's headers, of which ``before`` bytes came in earlier reads and the rest
+        begin ``data``, hold more than the limit: they end at the first blank line (CRLF CRLF, or a bare LF LF, which
+        the parser takes too), which may straddle the reads; no blank line yet is more than the limit."""
+        seen = self._tail + data
+        ends = [at + len(mark) for mark in (b"\r\n\r\n", b"\n\n") if (at := seen.find(mark)) >= 0]
+        if not ends:
+            return True
+        return before - len(self._tail) + min(ends) > self.limits.max_header_bytes
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to bytes that are not HTTP, as this module's refusals (JSON, the security headers)."""
+        if self.transport.is_closing():
+            return
+        self.transport.write(refusal_bytes(400, "bad_http", "The request is not valid HTTP/1.1."))
+        self.transport.close()
+
+    def _start_asgi_task(self, cycle: RequestResponseCycle, app: ASGI3Application) -> None:
+        # At limit_concurrency uvicorn runs its own plain-text 503 instead of the app: this module's, with the headers
+        super()._start_asgi_task(cycle, busy if app is service_unavailable else app)
+
     def on_message_begin(self) -> None:
         super().on_message_begin()
         if self._deadline is None:  # a kept-alive connection's next request: its headers are due from now
-            self._header_bytes = 0
+            self._header_bytes, self._tail = 0, b""
             self._arm(self.limits.header_timeout, "slow_headers", "The request's headers did not arrive in time.")
 
     def on_headers_complete(self) -> None:
@@ -136,14 +193,15 @@ class GuardedHttp(HttpToolsProtocol):
         self._in_body = False
         super().on_message_complete()
         if self.cycle is None or self.cycle.response_complete:
-            self._header_bytes = 0  # answered before its body was all in (a 413): the next request's headers count
+            self._header_bytes, self._tail = 0, b""  # answered before its body was all in (a 413): the next request's
+            # headers count
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
         # The next request's headers count from here, unless this request's body is still arriving (answered early,
         # a 413): those bytes are no headers; they count from the end of that body (on_message_complete).
         if not self._in_body:
-            self._header_bytes = 0
+            self._header_bytes, self._tail = 0, b""
 
     def handle_websocket_upgrade(self) -> None:
         self._disarm()

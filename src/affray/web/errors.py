@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from affray.table import Refusal
+from affray.web.headers import headers_for
 from affray.web.text import SafeJSONResponse
 
 log = logging.getLogger(__name__)
@@ -65,8 +66,11 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception) -> JSONResponse:
-        # The last resort: the details stay in the server's log, the caller gets no traceback.
+        # The last resort: the details stay in the server's log, the caller gets no traceback. Starlette answers it
+        # from its outermost layer, outside every middleware, so the security headers are added here.
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         exc.__traceback__ = None
+        headers = {name.decode(): value.decode() for name, value in
+                   headers_for(request.url.path, request.headers.get("host", ""))}
         return SafeJSONResponse({"code": "internal", "message": "The server failed; the operator can see why in "
-                                                               "its log."}, status_code=500)
+                                                               "its log."}, status_code=500, headers=headers)

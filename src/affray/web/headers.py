@@ -7,13 +7,21 @@ every cache (the browser's, a proxy's); the static files alone may be cached. Fa
 ``/redoc``) load Swagger UI and ReDoc from a CDN with an inline start-up script, so they get a policy of their own
 that allows that CDN and nothing else.
 
-:data:`BASE_HEADERS` is also what the connection guard (:mod:`affray.web.connections`) sends with the refusals it
-writes itself, before any request reaches the app.
+:data:`REFUSAL_HEADERS` (:data:`BASE_HEADERS` and the policy) is what the connection guard
+(:mod:`affray.web.connections`) sends with the answers it writes itself, before any request reaches the app: its own
+refusals and the ones it answers for uvicorn (a request that is not HTTP, 400; the server at its connection limit,
+503).
+
+A redirect (the router's, from ``/api/tables/`` to ``/api/tables``) never names a host: uvicorn and Starlette build
+its ``Location`` from the request's ``Host`` header, which the client chooses, so :class:`SecurityHeaders` cuts it to
+the path (:func:`same_origin`), and a path that starts with ``//`` (a scheme-relative URL, another host to a
+browser) to one slash. The server never redirects anywhere else.
 """
 
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from affray.web.limits import ASGIApp, Message, Receive, Scope, Send
 
@@ -35,6 +43,9 @@ BASE_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"x-frame-options", b"DENY"),
     (b"cache-control", b"no-store"),
 )
+#: The answers the connection guard writes itself: every header of an API answer (no WebSocket: no page reads them).
+REFUSAL_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"content-security-policy", CSP.format(ws="").encode()), *BASE_HEADERS)
 CACHEABLE = ("/static/",)  # the pages' own scripts and styles: no seat's state in them
 HOST = re.compile(r"[A-Za-z0-9.\-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
 
@@ -46,6 +57,14 @@ def policy(path: str, host: str) -> str:
         return DOCS_CSP
     ws = f" ws://{host} wss://{host}" if HOST.fullmatch(host) else ""
     return CSP.format(ws=ws)
+
+
+def same_origin(location: bytes) -> bytes:
+    """A redirect's ``Location`` as a path on this server: no scheme, no host, no ``//`` at its start."""
+    parts = urlsplit(location.decode("latin-1"))
+    path = "/" + parts.path.lstrip("/")
+    return (path + (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
+            ).encode("latin-1")
 
 
 def headers_for(path: str, host: str) -> list[tuple[bytes, bytes]]:
@@ -70,8 +89,10 @@ class SecurityHeaders:
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                present = {name.lower() for name, _ in message.get("headers", [])}
-                message["headers"] = [*message.get("headers", []), *(h for h in extra if h[0] not in present)]
+                headers = [(name, same_origin(value) if name.lower() == b"location" else value)
+                           for name, value in message.get("headers", [])]
+                present = {name.lower() for name, _ in headers}
+                message["headers"] = [*headers, *(h for h in extra if h[0] not in present)]
             await send(message)
 
         await self.app(scope, receive, with_headers)
