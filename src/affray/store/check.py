@@ -93,11 +93,12 @@ def sqlite_path(url: str) -> Path | None:
     return Path(parsed.database)
 
 
-def check(url: str) -> Health:
+def check(url: str, *, server_rows: bool = True) -> Health:
     """Check the database at ``url`` (see the module docstring). A URL that names no database it can reach raises
-    :class:`StoreError`, as opening it would."""
+    :class:`StoreError`, as opening it would. ``server_rows`` False: PostgreSQL's rows are not read (a scan of every
+    record, which ``affray serve`` spares its start there; an SQLite file is read whole by ``quick_check`` anyway)."""
     path = sqlite_path(url)
-    return check_sqlite(path) if path is not None else _check_server(url)
+    return check_sqlite(path) if path is not None else _check_server(url, server_rows)
 
 
 def check_sqlite(path: Path) -> Health:
@@ -212,7 +213,7 @@ def _counts(conn: sqlite3.Connection) -> dict[str, int]:
     return {"open tables": int(open_ or 0), "ended tables": int(ended or 0), "records": int(records)}
 
 
-def _check_server(url: str) -> Health:
+def _check_server(url: str, rows: bool = True) -> Health:
     from affray.store.engine import open_engine
     from affray.store.schema import stored_version
 
@@ -236,7 +237,8 @@ def _check_server(url: str) -> Health:
                 records = conn.execute(sa.text("SELECT COUNT(*) FROM records")).scalar_one()
                 health.counts = {"open tables": open_, "ended tables": ended, "records": records}
                 health.refused = refused_tables(conn.execute(sa.text(_versions_query(health.version))).all())
-                _server_rows(conn, health)
+                if rows:
+                    _server_rows(conn, health)
     except sa.exc.DBAPIError as exc:
         raise StoreError(f"cannot open the database {health.where}: {first_line(exc)}") from None
     finally:

@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 def checked(db: str) -> None:
     """Refuse a damaged database before anything opens it (store/check.py: SQLite's quick_check and the schema);
     say so in the log when it is new, so an emptied file is not served as if nothing happened."""
-    health = check(db)
+    health = check(db, server_rows=False)
     if not health.ok:
         raise StoreError(health.refusal())
     for row in health.damaged_rows:  # its table alone is refused (503 table_damaged); the others are served
