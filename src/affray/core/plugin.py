@@ -192,6 +192,7 @@ class Plugin(Generic[StateT, SetupT]):
     ``countdown``: the real-time limit the GM may start
     (:class:`Countdown`); ``examples``: where its example scenarios are, a folder (every ``*.yaml`` below it) or a
     list of scenario files, which the web table's lobby lists and opens (:mod:`affray.table.examples` names them).
+    ``round_word``: what the rules call a round (``"vignette"``), for reports and plots that count them.
     """
 
     name: str
@@ -210,6 +211,7 @@ class Plugin(Generic[StateT, SetupT]):
     sampler: Callable[[], Sampler[object]] | None = None
     countdown: Countdown | None = None
     examples: Callable[[], Path | Sequence[Path]] | None = None
+    round_word: str = "round"
     _loaded: dict[str, Ruleset[StateT, SetupT]] = field(default_factory=dict, repr=False, compare=False)
 
     def ruleset(self) -> Ruleset[StateT, SetupT]:

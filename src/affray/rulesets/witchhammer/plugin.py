@@ -31,6 +31,7 @@ PLUGIN: Plugin[WitchHammerState, WitchHammerSetup] = Plugin(
     sampler=part("affray.rulesets.witchhammer.sample", "SAMPLER"),
     countdown=Countdown("Drama Timer", "WH-B20", option="drama_timer", action="timeout", seconds="drama_timer_seconds"),
     examples=bundled_examples("witchhammer"),
+    round_word="vignette",  # WitchHammer counts its rounds as vignettes
 )
 
 if TYPE_CHECKING:  # the rules class satisfies the contract with its own state and setup (checked by mypy only)
