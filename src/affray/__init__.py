@@ -8,23 +8,30 @@ The same rules code runs a table, answers exact odds and simulates thousands of 
   ``Match.events()`` and ``Match.outcome()`` step and read a match.
 - :func:`play` lets policies play the seats they control; :func:`export_log`, :func:`import_log` and
   :func:`verify` handle the log of record.
+- :func:`simulate` plays a scenario many times and returns a typed :class:`SimReport` (win rates with intervals,
+  rounds, each combatant's risks, and what reproduces the run), the numbers ``affray sim`` prints.
 
 See ``docs/library.md``.
 """
 
 import affray.rulesets  # noqa: F401  (registers the built-in rulesets)
 from affray.ai.runner import play
-from affray.api import Scenario, load_scenario, scenario_from_data
+from affray.api import Scenario, load_scenario, scenario_from_data, simulate
 from affray.core.engine import ActionSpec, Outcome, Rejected, Viewer, Window, get_ruleset, ruleset_names
 from affray.core.log import export_log, import_log, read_log, verify, write_log
 from affray.core.match import Match
+from affray.sim.report import CombatantRisk, Rate, ScenarioStamp, SimReport
 
 __all__ = [
     "ActionSpec",
+    "CombatantRisk",
     "Match",
     "Outcome",
+    "Rate",
     "Rejected",
     "Scenario",
+    "ScenarioStamp",
+    "SimReport",
     "Viewer",
     "Window",
     "export_log",
@@ -35,6 +42,7 @@ __all__ = [
     "read_log",
     "ruleset_names",
     "scenario_from_data",
+    "simulate",
     "verify",
     "write_log",
 ]

@@ -11,20 +11,25 @@ Example::
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import affray.characters  # noqa: F401  (registers the readers of 'sheet:' files with core.sheets)
 from affray.ai.base import Policy, policy_names
 from affray.ai.runner import policies_for
 from affray.core.content import ContentError, ContentLibrary, Problem, ReferenceProblem, load_pack
 from affray.core.engine import GM, AnyRuleset, get_ruleset
+from affray.core.files import MAX_YAML_BYTES, read_text
 from affray.core.match import Match
 from affray.core.options import OptionError, parse_options
 from affray.core.rng import FastRNG, seed_from_int
 from affray.core.scenario import ScenarioBase, load_scenario_data, validate_scenario
+
+if TYPE_CHECKING:
+    from affray.sim.report import SimReport
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,8 @@ class Scenario:
     controllers: dict[str, str] = field(default_factory=dict)
     #: the setup-only parts of the memo, shared by every match this scenario starts (``Memo.static``)
     shared: dict[Hashable, object] = field(default_factory=dict, repr=False, compare=False)
+    #: SHA-256 of the scenario file's text when :func:`load_scenario` read it (``None`` when built from data)
+    sha256: str | None = field(default=None, compare=False)
 
     def start(self, seed: int | bytes | None = None) -> Match:
         """A new live match (verifiable dice). ``seed``: an int (public, reproducible), bytes, or None."""
@@ -78,8 +85,11 @@ def told_apart(setup: dict[str, Any]) -> dict[str, Any]:
 
 
 def load_scenario(path: str | Path, content: Iterable[str | Path] = ()) -> Scenario:
-    """Read and check a scenario file; raise :class:`ContentError` naming the file and field if broken."""
-    return scenario_from_data(load_scenario_data(path), path, content)
+    """Read and check a scenario file; raise :class:`ContentError` naming the file and field if broken. The
+    scenario keeps the SHA-256 of the file's text (``Scenario.sha256``), which simulation reports record."""
+    scenario = scenario_from_data(load_scenario_data(path), path, content)
+    digest = hashlib.sha256(read_text(path, MAX_YAML_BYTES).encode()).hexdigest()
+    return replace(scenario, sha256=digest)
 
 
 def _try_setup(ruleset: AnyRuleset, model: ScenarioBase, setup: dict[str, Any], options: object,
@@ -168,3 +178,47 @@ def scenario_from_data(data: Mapping[str, Any], path: str | Path = "<scenario>",
     seats.setdefault(GM, GM)
     controllers[GM] = model.gm.controller
     return Scenario(str(path), ruleset, model, setup, dict(model.options), seats, controllers)
+
+
+Engine = Literal["auto", "fast", "full"]
+
+
+def simulate(scenario: str | Path | Scenario | Mapping[str, Any], n: int = 1000, *, seed: int = 0,
+             policies: Mapping[str, str] | None = None, workers: int | None = 1, engine: Engine = "auto",
+             chunk: int | None = None) -> SimReport:
+    """Play ``n`` fights of ``scenario`` (a scenario file's path, a :class:`Scenario` or the mapping a scenario file
+    holds) and report them, exactly as ``affray sim`` does for the same arguments: the same seed, fights and chunk
+    size give the same numbers, whatever ``workers`` ran them.
+
+    ``policies``: ``{SIDE or COMBATANT: policy name}`` over the scenario's controllers (``affray sim --policy``).
+    ``workers``: local processes (1: this process; ``None``: every core). ``engine``: ``"auto"`` takes a ruleset's
+    vectorised batch path where the scenario fits one, else the engine's fast path; ``"fast"`` never the batch
+    path (``--engine``); ``"full"`` plays every fight through the full engine (``--full``). ``chunk``: fights per
+    chunk (``--chunk``; the default depends on the path). A broken scenario raises :class:`ContentError`; an
+    unknown policy, side or combatant, or a bad count, :class:`ValueError` with the sentence the CLI prints.
+    """
+    from affray.sim.executors import ExecutorError, executor_for
+    from affray.sim.session import sim_report
+    from affray.sim.session import simulate as run_fights
+
+    if isinstance(scenario, Scenario):
+        loaded = scenario
+    elif isinstance(scenario, str | Path):
+        loaded = load_scenario(scenario)
+    else:
+        loaded = scenario_from_data(scenario)
+    if n < 1:
+        raise ValueError(f"n is how many fights to play, at least 1 (got {n})")
+    if engine not in ("auto", "fast", "full"):
+        raise ValueError(f"engine is 'auto', 'fast' or 'full' (got {engine!r})")
+    if chunk is not None and chunk < 1:
+        raise ValueError(f"chunk is a number of fights, at least 1 (got {chunk})")
+    try:
+        with executor_for(workers) as executor:
+            outcome = run_fights(loaded, n, seed, executor, dict(policies or {}), engine_only=engine == "fast",
+                                 chunk=chunk, full=engine == "full")
+    except KeyError as exc:
+        raise ValueError(str(exc.args[0])) from None
+    except ExecutorError as exc:
+        raise ValueError(str(exc)) from None
+    return sim_report(loaded, outcome)

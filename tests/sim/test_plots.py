@@ -37,4 +37,4 @@ def test_affray_sweep_night_widow_plot_shows_the_escapes(tmp_path: Path) -> None
     assert code == 0, err
     points = json.loads(stdout)["points"]
     assert all(p["escapes"]["count"] > 0 for p in points)
-    assert {*points[0]["sides"], "escaped"} <= labels(out)
+    assert {*(f"{side} wins" for side in points[0]["sides"]), "escaped"} <= labels(out)

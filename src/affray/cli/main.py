@@ -141,16 +141,21 @@ def sim(scenario: Annotated[Path, typer.Argument(help="a scenario YAML file")],
         engine: Annotated[bool, typer.Option("--engine", help="never use a vectorised batch path")] = False,
         full: Annotated[bool, typer.Option("--full", help="play every fight through the full engine (events, dice "
                                            "records, validation): slower, the same fights as the fast path")] = False,
-        chunk: Annotated[int | None, typer.Option("--chunk", min=1, help="fights per chunk")] = None) -> None:
-    """Simulate N fights: win rates with 95% intervals, rounds, risks per combatant."""
+        chunk: Annotated[int | None, typer.Option("--chunk", min=1, help="fights per chunk")] = None,
+        records: Annotated[Path | None, typer.Option(
+            "--records", help="write one row per fight (winner, rounds, each combatant's end state) to a .csv or "
+                              ".parquet file (Parquet needs pyarrow)")] = None) -> None:
+    """Simulate N fights: win rates with 95% intervals, rounds, risks per combatant, and what reproduces the run."""
     from affray.cli.sim import sim_command
 
-    sim_command(scenario, n, seed, workers, policy or [], plot, as_json, sample, scheduler, engine, chunk, full)
+    sim_command(scenario, n, seed, workers, policy or [], plot, as_json, sample, scheduler, engine, chunk, full,
+                records)
 
 
 @app.command()
 def sweep(scenario: Annotated[Path, typer.Argument(help="a scenario YAML file")],
-          param: Annotated[str, typer.Option("--param", help="PATH=LO..HI[:STEP], e.g. widow.stats.endurance=6..14:2")],
+          param: Annotated[list[str], typer.Option(
+              "--param", help="PATH=LO..HI[:STEP], e.g. widow.stats.endurance=6..14:2; twice for a grid of two")],
           n: Annotated[int, typer.Option("-n", "--fights", min=1, help="fights per point at most")] = 1000,
           seed: Annotated[int, typer.Option("--seed", help="the sweep's seed (each point's is derived from it and "
                                             "the point's index)")] = 0,
@@ -161,16 +166,52 @@ def sweep(scenario: Annotated[Path, typer.Argument(help="a scenario YAML file")]
           = None,
           precision: Annotated[float | None, typer.Option(
               "--precision", help="stop a point once its 95% interval half-width is below this")] = None,
-          plot: Annotated[Path | None, typer.Option("--plot", help="write a plot of the win rates by value (.png or "
-                                                                   ".svg)")] = None,
+          plot: Annotated[Path | None, typer.Option("--plot", help="write a plot (.png or .svg): the win rates by "
+                                                                   "value, or a heatmap for two parameters")] = None,
           as_json: JsonOpt = False,
           scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address")] = None,
-          engine: Annotated[bool, typer.Option("--engine", help="never use a vectorised batch path")] = False
+          engine: Annotated[bool, typer.Option("--engine", help="never use a vectorised batch path")] = False,
+          exact: Annotated[bool, typer.Option("--exact", help="a one-on-one duel: each point's exact chances from "
+                                              "the duel solver (affray odds duel) instead of fights")] = False,
+          side: Annotated[str | None, typer.Option("--side", help="the side whose win rate a grid shows and a "
+                                                   "point's precision follows (default: the first)")] = None,
           ) -> None:
-    """Vary one number of a scenario and report the win rate at each value."""
+    """Vary one number of a scenario (or two, as a grid) and report the win rate at each value."""
     from affray.cli.sim import sweep_command
 
-    sweep_command(scenario, param, n, seed, workers, policy or [], precision, plot, as_json, scheduler, engine)
+    sweep_command(scenario, param, n, seed, workers, policy or [], precision, plot, as_json, scheduler, engine,
+                  exact, side)
+
+
+@app.command()
+def balance(scenario: Annotated[Path, typer.Argument(help="a scenario YAML file")],
+            param: Annotated[str, typer.Option("--param", help="PATH=LO..HI of a whole number, e.g. "
+                                               "hald.stats.endurance=2..14 (the sweep's PATH syntax)")],
+            target: Annotated[float, typer.Option("--target", help="the win chance to reach, e.g. 0.6")],
+            side: Annotated[str | None, typer.Option("--side", help="whose win chance (default: the first side)")]
+            = None,
+            precision: Annotated[float, typer.Option(
+                "--precision", help="simulate each value until its 95% interval half-width is below this")] = 0.02,
+            exact: Annotated[bool, typer.Option("--exact", help="a one-on-one duel: solve each value exactly (the "
+                                                "duel solver of affray odds duel) instead of simulating")] = False,
+            n: Annotated[int | None, typer.Option("-n", "--fights", min=1, help="fights per value at most "
+                                                  "(default: as many as --precision needs)")] = None,
+            seed: Annotated[int, typer.Option("--seed", help="the search's seed (each value's is derived from it "
+                                              "and the value)")] = 0,
+            workers: Annotated[int | None, typer.Option("--workers", help="local processes (default: all cores)")]
+            = None,
+            policy: Annotated[list[str] | None, typer.Option(
+                "--policy", help="SIDE=NAME or COMBATANT=NAME (random, heuristic, a ruleset's own); repeatable")]
+            = None,
+            as_json: JsonOpt = False,
+            scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address")] = None,
+            engine: Annotated[bool, typer.Option("--engine", help="never use a vectorised batch path")] = False,
+            ) -> None:
+    """Find the value of one number that brings a side's win chance closest to a target."""
+    from affray.cli.sim import balance_command
+
+    balance_command(scenario, param, target, side, precision, n, seed, workers, policy or [], as_json, scheduler,
+                    engine, exact)
 
 
 @app.command()

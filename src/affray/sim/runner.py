@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
-from affray.core.engine import get_ruleset
-from affray.sim.stats import Tally
+from affray.core.engine import ESCAPED, CombatantReport, Outcome, get_ruleset
+from affray.sim.stats import FightRecord, Tally
 
 DEFAULT_CHUNK = 100
 
@@ -40,6 +40,7 @@ class SimSpec:
     chunk_size: int = DEFAULT_CHUNK
     max_steps: int = 200_000
     path: str = "fast"  # "fast" (affray.sim.fast) or "engine" (every fight through a Match); the same fights
+    records: bool = False  # keep each fight's record in its chunk's tally (affray sim --records)
 
 
 #: On the fast path one fight in this many lets the rules validate every action (the rest trust the listing).
@@ -66,16 +67,28 @@ def play_chunk(spec: SimSpec, chunk: int, count: int) -> Tally:
             fight_seed = derive_seed(chunk_seed, i)
             match = Match(ruleset, spec.setup, spec.options, rng=FastRNG(fight_seed), shared=shared)
             outcome = play(match, policies, max_steps=spec.max_steps)  # the policies' generator: policy_rng
-            tally.add(outcome, match.rounds(), ruleset.report(match.state))
+            _count(tally, spec, chunk * spec.chunk_size + i, fight_seed, outcome, match.rounds(),
+                   ruleset.report(match.state))
         return tally
     from affray.sim.fast import play_fast
 
     options = parse_options(ruleset.options_type, spec.options)
     for i in range(count):
-        state, fight = play_fast(ruleset, spec.setup, options, policies, derive_seed(chunk_seed, i),
+        seed = derive_seed(chunk_seed, i)
+        state, fight = play_fast(ruleset, spec.setup, options, policies, seed,
                                  validate=i % VALIDATE_EVERY == 0, shared=shared, max_steps=spec.max_steps)
-        tally.add(fight.outcome, fight.rounds, ruleset.report(state))
+        _count(tally, spec, chunk * spec.chunk_size + i, seed, fight.outcome, fight.rounds, ruleset.report(state))
     return tally
+
+
+def _count(tally: Tally, spec: SimSpec, index: int, seed: int, outcome: Outcome | None, rounds: int,
+           reports: Mapping[str, CombatantReport]) -> None:
+    """Count one fight, and keep its record when the run asked for records."""
+    tally.add(outcome, rounds, reports)
+    if spec.records:  # the label the tally counted it under: a side, "draw" or "escaped" (WL-B14)
+        winner = "draw" if outcome is None else ESCAPED if outcome.reason == ESCAPED else outcome.winner or "draw"
+        reason = outcome.reason if outcome is not None else "no outcome"
+        tally.records.append(FightRecord(index, seed, winner, reason, rounds, dict(reports)))
 
 
 def fight_seed(spec: SimSpec, index: int) -> int:
@@ -103,24 +116,36 @@ def chunks_of(n: int, size: int) -> Iterator[tuple[int, int]]:
         yield i, min(size, n - i * size)
 
 
-class _Merger:
-    """Merges chunk tallies in index order as they finish, holding only those that finished early."""
+#: Receives each chunk's fight records in index order (``affray sim --records``).
+RecordSink = Callable[[list[FightRecord]], None]
 
-    def __init__(self) -> None:
+
+class _Merger:
+    """Merges chunk tallies in index order as they finish, holding only those that finished early; hands each
+    chunk's fight records to ``sink`` in the same order (and drops them: the total keeps none)."""
+
+    def __init__(self, sink: RecordSink | None = None) -> None:
         self.total = Tally()
         self.early: dict[int, Tally] = {}
         self.next = self.done = 0
+        self.sink = sink
 
     def add(self, index: int, tally: Tally) -> None:
         self.early[index] = tally
         self.done += 1
         while self.next in self.early:
-            self.total.merge(self.early.pop(self.next))
+            self._merge(self.early.pop(self.next))
             self.next += 1
+
+    def _merge(self, tally: Tally) -> None:
+        if self.sink is not None and tally.records:
+            self.sink(tally.records)
+        tally.records = []
+        self.total.merge(tally)
 
     def result(self) -> Tally:
         for index in sorted(self.early):  # after an interruption: the finished chunks past a gap
-            self.total.merge(self.early.pop(index))
+            self._merge(self.early.pop(index))
         return self.total
 
 
@@ -152,8 +177,9 @@ def _run_pool(spec: SimSpec, plan: Iterator[tuple[int, int]], executor: Executor
 
 
 def run(spec: SimSpec, n: int, executor: Executor | None = None, progress: Callable[[int], None] | None = None,
-        chunk_runner: ChunkRunner = play_chunk) -> RunResult:
-    """Play ``n`` fights; ``progress`` is called with the number of fights each finished chunk held.
+        chunk_runner: ChunkRunner = play_chunk, records: RecordSink | None = None) -> RunResult:
+    """Play ``n`` fights; ``progress`` is called with the number of fights each finished chunk held; ``records``
+    receives each chunk's fight records in index order when ``spec.records`` keeps them.
 
     Chunks are submitted lazily, a few per worker in flight, so memory does not grow with ``n``. Ctrl-C stops
     the run: the chunks already finished are returned with ``interrupted=True``. ``progress(0)`` is called
@@ -161,7 +187,7 @@ def run(spec: SimSpec, n: int, executor: Executor | None = None, progress: Calla
     """
     total_chunks = (n + spec.chunk_size - 1) // spec.chunk_size
     plan = chunks_of(n, spec.chunk_size)
-    merger = _Merger()
+    merger = _Merger(records)
     interrupted = False
     try:
         if progress:

@@ -61,9 +61,26 @@ class CombatantTally:
             self.extra[k] = self.extra.get(k, 0.0) + x
 
 
+@dataclass(frozen=True, slots=True)
+class FightRecord:
+    """One fight of a run as ``affray sim --records`` writes it: its place in the run, its seed, how it ended
+    (the outcome's label: a side, ``draw`` or ``escaped``, and its reason), its rounds and each combatant's end state
+    as the ruleset reports it."""
+
+    index: int
+    seed: int
+    winner: str
+    reason: str
+    rounds: int
+    combatants: Mapping[str, CombatantReport]
+
+
 @dataclass(slots=True)
 class Tally:
-    """Everything counted over some fights. Merging tallies in a fixed order gives identical results."""
+    """Everything counted over some fights. Merging tallies in a fixed order gives identical results.
+
+    ``records``: the chunk's fights one by one, when the run keeps them (``SimSpec.records``); a run hands each
+    chunk's records to its sink in index order and never merges them, so memory does not grow with the run."""
 
     fights: int = 0
     wins: dict[str, int] = field(default_factory=dict)
@@ -71,6 +88,7 @@ class Tally:
     escapes: int = 0  # fights that ended because a side got away: neither a win nor a draw (WL-B14)
     rounds: dict[int, int] = field(default_factory=dict)
     combatants: dict[str, CombatantTally] = field(default_factory=dict)
+    records: list[FightRecord] = field(default_factory=list)
 
     def add(self, outcome: Outcome | None, rounds: int, reports: Mapping[str, CombatantReport]) -> None:
         self.fights += 1

@@ -199,6 +199,11 @@ def apply(data: dict[str, Any], param_path: str, value: float | int, scenario_mo
 
 def scenario_at(data: dict[str, Any], source: str | Path, param: str, value: float | int) -> Any:
     """The checked scenario with the parameter at ``value`` (errors name the parameter)."""
+    return scenario_with(data, source, [(param, value)])
+
+
+def scenario_with(data: dict[str, Any], source: str | Path, settings: Sequence[tuple[str, float | int]]) -> Any:
+    """The checked scenario with each ``(param, value)`` of ``settings`` set, in order (errors name them)."""
     from affray.api import scenario_from_data
     from affray.core.content import ContentError
     from affray.core.engine import get_ruleset
@@ -209,9 +214,40 @@ def scenario_at(data: dict[str, Any], source: str | Path, param: str, value: flo
         options = [f.name for f in dataclasses.fields(ruleset.options_type)]
     except (KeyError, TypeError):
         model, options = None, []  # scenario_from_data names an unknown ruleset; options not a dataclass: unchecked
-    patched, patch = apply(data, param, value, model, options)
+    patches: list[Patch] = []
+    for param, value in settings:
+        data, patch = apply(data, param, value, model, options)
+        if patch is not None:
+            patches.append(patch)
+
+    def patch_all(library: ContentLibrary) -> None:
+        for each in patches:
+            each(library)
+
     try:
-        return scenario_from_data(patched, source, patch=patch)
+        return scenario_from_data(data, source, patch=patch_all if patches else None)
     except ContentError as exc:
-        raise SweepError(f"--param {param}={value} makes the scenario invalid: {exc.problems[0].field}: "
+        shown = ", ".join(f"{param}={value}" for param, value in settings)
+        raise SweepError(f"--param {shown} makes the scenario invalid: {exc.problems[0].field}: "
                          f"{exc.problems[0].expected}") from None
+
+
+def field_label(param: str, names: Mapping[str, str] | None = None) -> str:
+    """A parameter as a designer reads it, by its field and what it belongs to: ``hald.stats.endurance`` is
+    "endurance of Watch Sergeant Hald" (``names``: combatant ids to names), ``content.cards.flare_up.below[0].attack``
+    is "attack of flare_up (below 1)", ``options.round_limit`` is "option round_limit"."""
+    path = segments(param)
+    fields = [str(p) for p in path if isinstance(p, str)]
+    field = fields[-1].replace("_", " ") if fields else param
+    places = [p + 1 for p in path if isinstance(p, int)]
+    if path[0] == "content" and len(path) >= 4:
+        owner = str(path[2])
+        inner = [p for p in path[3:] if isinstance(p, str)][:-1]
+        where = " ".join([*inner, *(str(p) for p in places)])
+        return f"{field} of {owner}" + (f" ({where})" if where else "")
+    if path[0] == "options":
+        return f"option {field}"
+    first = str(path[0])
+    if names and first in names:
+        return f"{field} of {names[first]}"
+    return field if len(path) == 1 else f"{field} ({param})"
