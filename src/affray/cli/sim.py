@@ -201,7 +201,7 @@ def sweep_command(scenario: Path, params: list[str], n: int, seed: int, workers:
         chosen = _side(loaded, side)
         data = load_scenario_data(scenario)
         overrides = parse_overrides(policy)
-        stamp = run_stamp(loaded, overrides, seed, "exact" if exact else "fast" if engine else "auto")
+        stamp = run_stamp(loaded, overrides, seed, engine, exact)
         points_total = len(parsed[0].values) * (len(parsed[1].values) if len(parsed) == 2 else 1)
         total = points_total * (1 if exact else n)
         with executor_for(workers, scheduler) as executor, _progress(total, as_json) as bar:
@@ -213,8 +213,6 @@ def sweep_command(scenario: Path, params: list[str], n: int, seed: int, workers:
     interrupted = any(p.get("interrupted") for p in points)
     sides = list(points[0]["sides"]) if points else []
     labels = _labels(loaded, [p.path for p in parsed])
-    if points and stamp["engine"] != "exact":
-        stamp["engine"] = points[0]["path"]
     title = f"{loaded.model.name or scenario}: {' × '.join(labels)}"
     fights = "exact" if exact else f"at most {n:,} fights per point" + (f", ±{precision}" if precision else "")
     if plot is not None and points:
@@ -313,7 +311,7 @@ def balance_command(scenario: Path, param: str, target: float, side: str | None,
         chosen = _side(loaded, side)
         data = load_scenario_data(scenario)
         overrides = parse_overrides(policy)
-        stamp = run_stamp(loaded, overrides, seed, "exact" if exact else "fast" if engine else "auto")
+        stamp = run_stamp(loaded, overrides, seed, engine, exact)
         most = n or fights_for(precision)
         with executor_for(None if exact else workers, scheduler) as executor, \
                 _progress(0, as_json or exact) as bar:

@@ -177,13 +177,15 @@ def scenario_stamp(scenario: Scenario) -> ScenarioStamp:
     return ScenarioStamp(scenario.model.name or Path(scenario.path).stem, scenario.path, scenario.sha256, digest)
 
 
-def run_stamp(scenario: Scenario, overrides: Mapping[str, str], seed: int, engine: str) -> dict[str, Any]:
+def run_stamp(scenario: Scenario, overrides: Mapping[str, str], seed: int, engine_only: bool,
+              exact: bool) -> dict[str, Any]:
     """What reproduces a sweep or a balance, as its JSON records it: the scenario (as given, before any parameter
-    is set), the rules, the seed, each acting seat's policy (none when ``engine`` is ``exact``: the duel model's
-    own), the engine and affray's version."""
+    is set), the rules, the seed, each acting seat's policy (none when ``exact``: the duel model's own), the engine
+    (``exact``, or the path the scenario's fights take) and affray's version."""
     record = plugin(scenario.ruleset.name)
     stamp = scenario_stamp(scenario)
-    policies = {} if engine == "exact" else acting_policies(scenario, policies_for(scenario, overrides)[0])
+    policies = {} if exact else acting_policies(scenario, policies_for(scenario, overrides)[0])
+    engine = "exact" if exact else choose_path(spec_for(scenario, overrides, seed, None)[0], engine_only, None)[2]
     return {"scenario": {"name": stamp.name, "path": stamp.path, "sha256": stamp.sha256,
                          "setup_sha256": stamp.setup_sha256},
             "ruleset": record.name, "rules_version": record.rules_version, "seed": seed, "policies": policies,
