@@ -339,9 +339,9 @@ def balance_command(scenario: Path, param: str, target: float, side: str | None,
 
 
 def _balance_table(found: Any, loaded: Any, exact: bool) -> None:
-    from affray.sim.balance import pct
+    from affray.sim.balance import pct, possessive
 
-    table = Table(title=f"balance of {escape(found.param)} for {escape(found.side)}'s win chance "
+    table = Table(title=f"balance of {escape(found.param)} for {escape(possessive(found.side))} win chance "
                         f"{pct(found.target)}", title_justify="left")
     table.add_column(found.param)
     table.add_column(f"{found.side} win chance" + ("" if exact else " (95%)"), justify="right")

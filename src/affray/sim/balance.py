@@ -70,20 +70,25 @@ class Balance:
         if self.reached:
             tried = (f"{len(self.probes)} values solved" if self.exact else
                      f"{len(self.probes)} values tried, {self.fights:,} fights in all")
-            out.append(f"{self.param} = {b.value} brings {self.side}'s win chance to {chance}, the closest to the "
-                       f"target {pct(self.target)} ({tried}).")
+            out.append(f"{self.param} = {b.value} brings {possessive(self.side)} win chance to {chance}, the "
+                       f"closest to the target {pct(self.target)} ({tried}).")
         else:
             ends = {p.value: p for p in self.probes}
-            out.append(f"No value of {self.param} in {first}..{last} brings {self.side}'s win chance to "
+            out.append(f"No value of {self.param} in {first}..{last} brings {possessive(self.side)} win chance to "
                        f"{pct(self.target)}: it is {_chance(ends[first], self.exact)} at {first} and "
                        f"{_chance(ends[last], self.exact)} at {last}"
                        f"{'' if self.exact else ' (95% intervals)'}; the closest is {b.value}.")
         if not self.monotone:
-            out.append(f"{self.side}'s win chance is not monotone in {self.param} over this range"
+            out.append(f"{possessive(self.side)} win chance is not monotone in {self.param} over this range"
                        + (": every value was solved, and the closest is the answer." if self.exact else
                           ": a value's interval lay outside those of the values around it, so the bisection may "
                           "have missed a closer value (a sweep shows the whole curve)."))
         return out
+
+
+def possessive(name: str) -> str:
+    """``witcher's``, ``hunters'``."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def pct(x: float) -> str:

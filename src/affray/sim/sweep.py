@@ -235,16 +235,14 @@ def scenario_with(data: dict[str, Any], source: str | Path, settings: Sequence[t
 def field_label(param: str, names: Mapping[str, str] | None = None) -> str:
     """A parameter as a designer reads it, by its field and what it belongs to: ``hald.stats.endurance`` is
     "endurance of Watch Sergeant Hald" (``names``: combatant ids to names), ``content.cards.flare_up.below[0].attack``
-    is "attack of flare_up (below 1)", ``options.round_limit`` is "option round_limit"."""
+    is "attack of flare_up.below[0]", ``options.round_limit`` is "option round limit"."""
     path = segments(param)
     fields = [str(p) for p in path if isinstance(p, str)]
     field = fields[-1].replace("_", " ") if fields else param
-    places = [p + 1 for p in path if isinstance(p, int)]
     if path[0] == "content" and len(path) >= 4:
-        owner = str(path[2])
-        inner = [p for p in path[3:] if isinstance(p, str)][:-1]
-        where = " ".join([*inner, *(str(p) for p in places)])
-        return f"{field} of {owner}" + (f" ({where})" if where else "")
+        last = max(i for i, p in enumerate(path) if isinstance(p, str))
+        owner = _shown(str(path[2]), [*path[3:last], *(p for p in path[last + 1:] if isinstance(p, int))])
+        return f"{field} of {owner}"
     if path[0] == "options":
         return f"option {field}"
     first = str(path[0])
