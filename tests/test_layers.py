@@ -119,3 +119,16 @@ def test_the_cli_reaches_rulesets_only_through_the_plugin_record() -> None:
         for number, line in enumerate(path.read_text().splitlines(), 1):
             found = RULESET_NAMES.search(line)
             assert found is None, f"{path}:{number} names the ruleset '{found.group()}': {line.strip()}"
+
+
+# -- the page decides on codes, never on a ruleset's words ------------------------------------------------------------
+
+@pytest.mark.parametrize("path", PAGE_SCRIPTS, ids=lambda p: str(p.relative_to(SRC)))
+def test_the_page_decides_on_codes_not_on_a_ruleset_s_words(path: Path) -> None:
+    """No page script matches a ruleset's wording (a regex literal or a text search on words of the rulesets'
+    notes, labels and narration, tests/page_words.py): it decides on codes, a listed action's ``warnings``
+    (``provokes``...) and the views' fields, since a ruleset may reword a sentence at any time."""
+    from tests.page_words import wording_matches
+
+    found = wording_matches(path.read_text(encoding="utf-8"))
+    assert not found, f"{path.name} decides on a ruleset's words (decide on a code): {found}"

@@ -8,7 +8,8 @@ instance of one of them (checked by the conformance suite with :func:`check_acti
 :class:`~affray.core.engine.ActionSpec` names in ``free`` the fields of its action that a client may change
 (``step`` validates whatever comes back, as always).
 
-:func:`actions_schema` gives the JSON Schema of a ruleset's actions (``affray schema actions RULESET``).
+:func:`actions_schema` gives the JSON Schema of a ruleset's actions (``affray schema actions RULESET``), with the
+codes of the warnings a listed action may carry (:data:`WARNING_CODES`).
 
 :func:`refusal` is what :meth:`affray.core.match.Match.submit` asks of every action before the ruleset's ``step``
 sees it (DESIGN.md contract 2, "validate completely"): no field its declared type does not list, and at most
@@ -30,6 +31,18 @@ from affray.core.json import Json, JsonObject
 #: declares fits with room: a HuD plan of 12 complex manoeuvres of 500 characters, 4 bytes each at most, is under
 #: 25 KB; a Free Form post of 4,000 characters under 17 KB.
 MAX_ACTION_BYTES = 32 * 1024
+
+#: The code of a listed action's warning (:attr:`affray.core.engine.ActionSpec.warnings`): what a client decides on
+#: (the page marks a square or a button, a policy avoids a provoking blow), never the sentence, which is the ruleset's
+#: wording for people and may change.
+WarningCode = Literal["provokes", "check", "penalty"]
+#: Every :data:`WarningCode` with what it means (``affray schema actions`` prints them under ``x-warnings``).
+WARNING_CODES: dict[WarningCode, str] = {
+    "provokes": "taking it gives a foe an attack of opportunity (Spellchrome SC-27, SC-28: a move, run, blow or cast "
+                "in a threatened square)",
+    "check": "it needs a roll that may fail, named with its DC (Spellchrome SC-24: tumbling through an opponent)",
+    "penalty": "it costs a penalty on later rolls (HuD: an additional or emergency action, -2 to all rolls)",
+}
 
 FieldKind = Literal["string", "integer", "number", "boolean", "actor", "square", "squares", "choice", "list",
                     "object"]
@@ -120,9 +133,11 @@ def _type_schema(t: ActionType) -> JsonObject:
 
 
 def actions_schema(ruleset: str, types: Sequence[ActionType]) -> JsonObject:
-    """The JSON Schema of every action ``ruleset`` accepts: one object schema per :class:`ActionType`."""
+    """The JSON Schema of every action ``ruleset`` accepts: one object schema per :class:`ActionType`, and under
+    ``x-warnings`` the codes a listed action's warnings carry (:data:`WARNING_CODES`)."""
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": f"{ruleset} actions",
-            "oneOf": [_type_schema(t) for t in types]}
+            "oneOf": [_type_schema(t) for t in types],
+            "x-warnings": {code: meaning for code, meaning in WARNING_CODES.items()}}
 
 
 def _check_value(f: Field, value: object, where: str) -> list[str]:

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from _typeshed import DataclassInstance
     from pydantic import BaseModel
 
-    from affray.core.actions import ActionType
+    from affray.core.actions import ActionType, WarningCode
     from affray.core.content import ContentLibrary
     from affray.core.journal import Journal
     from affray.core.memo import Memo
@@ -54,18 +54,23 @@ SPECTATOR = "spectator"
 
 @dataclass(frozen=True, slots=True)
 class ActionSpec:
-    """One action an actor may take now: the exact object to submit, a label, and warnings.
+    """One action an actor may take now: the exact object to submit, a label, and notes (warnings among them).
 
     ``free`` names the fields of ``action``'s type that are free parameters (its
     :class:`~affray.core.actions.ActionType` says so too): a value given is one valid choice, and a client may put any
     other the schema allows, or add an optional one (a path, a distance, a text, a plan); ``step`` validates what comes
     back.
+
+    ``warnings`` are the codes (:data:`~affray.core.actions.WARNING_CODES`) of the notes that warn, which come first:
+    ``warnings[i]`` is what ``notes[i]`` says in words (a Spellchrome move: ``("provokes",)`` beside the sentence
+    naming the foes, then the note offering withdraw). A client decides on the codes, never on the sentences.
     """
 
     action: Action
     label: str
     notes: tuple[str, ...] = ()
     free: tuple[str, ...] = ()
+    warnings: tuple[WarningCode, ...] = ()
     #: :meth:`to_dict` as the JSON text a writer made of it (:meth:`written`): not part of the spec's value.
     _text: bytes | None = field(default=None, init=False, compare=False, repr=False)
 
@@ -73,6 +78,8 @@ class ActionSpec:
         out: JsonObject = {"action": self.action, "label": self.label, "notes": list(self.notes)}
         if self.free:
             out["free"] = list(self.free)
+        if self.warnings:
+            out["warnings"] = list(self.warnings)
         return out
 
     def written(self, write: Callable[[JsonObject], bytes]) -> bytes:

@@ -238,7 +238,8 @@ def usual_plans(state: HudState, f: Fighter) -> list[ActionSpec]:
             label = ", ".join(part for _, part in plan)
             specs.append(ActionSpec({"type": "declare", "plan": [i for i, _ in plan], "additional": additional},
                                     "+1 action (-2): " + label if additional else label,
-                                    extra_note if additional else (), DECLARE_FREE))
+                                    extra_note if additional else (), DECLARE_FREE,
+                                    ("penalty",) if additional else ()))  # the note's code (ActionSpec.warnings)
 
     basic = labelled(_basic_items(foes, f, sketch_of(f)))
     extra_ok = f.additional_used < state.options.max_additional_actions

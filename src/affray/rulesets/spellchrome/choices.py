@@ -24,7 +24,7 @@ from affray.rulesets.spellchrome.state import SpellchromeState
 BLOW_KINDS = frozenset({"attack", "full_attack"})
 MOVE_KINDS = frozenset({"step", "move", "withdraw", "run"})
 SUPPORT_KINDS = frozenset({"first_aid", "draw", "give_up", "end_turn"})
-#: ``(x, y, provokes)``: a listed move's end square and whether its warning says it provokes (SC-28).
+#: ``(x, y, provokes)``: a listed move's end square and whether it carries the warning code ``provokes`` (SC-28).
 End = tuple[int, int, bool]
 T = TypeVar("T")
 
@@ -75,8 +75,7 @@ def move_ends(choices: Choices, kind: str) -> tuple[End, ...]:
     """:meth:`TurnChoices.ends` of any choices (a plain :class:`Choices` over a listing reads its specs)."""
     if isinstance(choices, TurnChoices):
         return choices.ends(kind)
-    return tuple((*square(s.action, "to"), any(n.startswith("provokes") for n in s.notes))
-                 for s in choices.of(kind))
+    return tuple((*square(s.action, "to"), "provokes" in s.warnings) for s in choices.of(kind))
 
 
 class Lister(Protocol):

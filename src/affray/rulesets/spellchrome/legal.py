@@ -1,11 +1,12 @@
 """The legal-action list, with warnings on every choice that provokes (SC-28).
 
 SC-28: "warn the player before an action provokes, and offer withdraw as the alternative". Each move,
-run, attack or cast that would give a foe an attack of opportunity carries a note naming the foes, and
-the withdraw and 5-foot-step actions are listed beside it. Moves are listed to every legal end square
-(with the path the engine would take: one that provokes nobody if there is one); runs along the eight
-compass lines. Any other square on a legal path may still be submitted with an explicit ``path``. The blows,
-spells and support actions are :mod:`.offers`'; :class:`TurnListing` puts the parts together.
+run, attack or cast that would give a foe an attack of opportunity carries a note naming the foes, with the warning
+code ``provokes`` (a tumble's check first, code ``check``), and the withdraw and 5-foot-step actions are listed beside
+it. Moves are listed to every legal end square (with the path the engine would take: one that provokes nobody if
+there is one); runs along the eight compass lines. Any other square on a legal path may still be submitted with an
+explicit ``path``. The blows, spells and support actions are :mod:`.offers`'; :class:`TurnListing` puts the parts
+together.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import TypeVar, cast
 
+from affray.core.actions import WarningCode
 from affray.core.engine import Action, ActionSpec
 from affray.core.fields import text
 from affray.core.grid import DIRECTIONS, Pos, open_squares
@@ -32,6 +34,7 @@ from affray.rulesets.spellchrome.movement import (
 )
 from affray.rulesets.spellchrome.offers import (
     NO_BLOWS,
+    PROVOKES,
     Blows,
     blows_by_kind,
     end_of_turn,
@@ -47,6 +50,7 @@ from affray.rulesets.spellchrome.turns import step_available
 
 COMPASS = dict(zip(("nw", "n", "ne", "w", "e", "sw", "s", "se"), DIRECTIONS, strict=True))
 NEVER_PROVOKES = ("never provokes (SC-21)",)
+TUMBLES: tuple[WarningCode, ...] = ("check",)  # a tumble's first note: its Acrobatics and Tumbling check (SC-24)
 _LABELS = {"move": "move to", "withdraw": "withdraw to", "tumble": "tumble to", "step": "5-foot step to"}
 #: The fields of a listed move-like action a client may change (free fields): any other square, and a path of its own
 #: (the listing leaves the path to the engine, so it is absent from the action); a 5-foot step takes no path.
@@ -77,10 +81,13 @@ def _move_spec(specs: Cache[Hashable, ActionSpec], kind: str, to: Pos, suffix: s
     """The spec of a move-like action to ``to``: ``kind`` is move, withdraw, step, tumble (a move with
     ``tumble: true``) or run (``suffix`` is then its compass point; otherwise the label's tail). Specs repeat
     from call to call (same square, same label, same warnings), so each match keeps them in ``specs`` (its
-    memo's); like every legal list they are read-only."""
+    memo's); like every legal list they are read-only. The notes say the warnings' codes: a tumble's check first,
+    then :func:`provoke_note`'s warning and alternative when the move provokes (a step's note warns of nothing)."""
     key = (kind, to, suffix, notes)
     found = specs.get(key)
     if found is None:
+        lead = TUMBLES if kind == "tumble" else ()
+        warnings = (*lead, *PROVOKES) if kind != "step" and len(notes) > len(lead) else lead
         where = f"[{to[0]}, {to[1]}]"
         action: Action = {"type": "move" if kind == "tumble" else kind, "to": list(to)}
         if kind == "run":
@@ -90,7 +97,7 @@ def _move_spec(specs: Cache[Hashable, ActionSpec], kind: str, to: Pos, suffix: s
             label = f"tumble to {where}{suffix}"
         else:
             label = f"{_LABELS[kind]} {where}{suffix}"
-        found = specs.keep(key, spec(action, label, notes, STEP_FREE if kind == "step" else MOVE_FREE))
+        found = specs.keep(key, spec(action, label, notes, STEP_FREE if kind == "step" else MOVE_FREE, warnings))
     return found
 
 
@@ -183,8 +190,8 @@ def _steps(state: SpellchromeState, c: Combatant, turn: Turn, board: _Board) -> 
 
 class Moves:
     """One movement listing (steps, moves, withdraws, tumbles, runs, in that order) and, built when first asked, the
-    same specs by action type and each one's end square with whether its warning says it provokes (SC-28). Kept in
-    the match's memo (:func:`movement`) and shared: read-only."""
+    same specs by action type and each one's end square with whether it carries the warning ``provokes`` (SC-28).
+    Kept in the match's memo (:func:`movement`) and shared: read-only."""
 
     __slots__ = ("_derived", "_ends", "_groups", "specs")
 
@@ -216,19 +223,14 @@ class Moves:
         return groups.get(kind, [])
 
     def ends(self, kind: str) -> tuple[tuple[int, int, bool], ...]:
-        """``(x, y, provokes)`` of each spec of :meth:`of` ``kind``: its ``to`` square and whether one of its notes
-        warns that it provokes an attack of opportunity (SC-28)."""
+        """``(x, y, provokes)`` of each spec of :meth:`of` ``kind``: its ``to`` square and whether one of its
+        warnings is ``provokes``, an attack of opportunity (SC-28)."""
         found = self._ends.get(kind)
         if found is None:
             ends = []
             for s in self.of(kind):
                 x, y = cast(list[int], s.action["to"])  # the listing's own specs: "to" is the [x, y] it put there
-                provokes = False
-                for note in s.notes:
-                    if note.startswith("provokes"):
-                        provokes = True
-                        break
-                ends.append((x, y, provokes))
+                ends.append((x, y, "provokes" in s.warnings))
             found = self._ends[kind] = tuple(ends)
         return found
 

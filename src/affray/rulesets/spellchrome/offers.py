@@ -2,7 +2,8 @@
 
 Attacks and full attacks on each foe in reach (SC-15, SC-B1), spells on each target in range (SC-06, SC-07,
 ruling SC-R8), first aid on the dying within reach (SC-06), drawing a weapon, giving up (SC-02) and ending the turn.
-An attack or a cast that would give a foe an attack of opportunity (SC-27 (c)..(e)) carries a note naming the foes.
+An attack or a cast that would give a foe an attack of opportunity (SC-27 (c)..(e)) carries a note naming the foes,
+with the warning code ``provokes`` (:data:`PROVOKES`) that clients decide on.
 Specs and warnings repeat from decision to decision, so the match's memo keeps them
 (read-only, like every listing); :mod:`.legal` lists the movement and puts the parts together.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
+from affray.core.actions import WarningCode
 from affray.core.engine import Action, ActionSpec
 from affray.core.grid import Pos
 from affray.core.memo import Cache, Memo
@@ -24,14 +26,20 @@ from affray.rulesets.spellchrome.state import CLOSE_KINDS, Arm, Combatant, Spell
 SPECS_LIMIT = 50_000
 SPECS_OWN = 4_000
 WARNINGS_KEY = "spellchrome.warnings"  # the match's warnings (provoke_note), in its memo
+#: The warning codes of a spec whose first note is :func:`provoke_note`'s (or the cast's) warning (SC-28).
+PROVOKES: tuple[WarningCode, ...] = ("provokes",)
 
 
-def spec(action: Action, label: str, notes: tuple[str, ...] = (), free: tuple[str, ...] = ()) -> ActionSpec:
-    """An :class:`ActionSpec`; ``free`` names the fields a client may change (``step`` checks what comes back)."""
-    return ActionSpec(action, label, notes, free)
+def spec(action: Action, label: str, notes: tuple[str, ...] = (), free: tuple[str, ...] = (),
+         warnings: tuple[WarningCode, ...] = ()) -> ActionSpec:
+    """An :class:`ActionSpec`; ``free`` names the fields a client may change (``step`` checks what comes back);
+    ``warnings`` are the codes of the first notes (:attr:`ActionSpec.warnings`)."""
+    return ActionSpec(action, label, notes, free, warnings)
 
 
 def provoke_note(state: SpellchromeState, c: Combatant, foes: Sequence[Combatant]) -> tuple[str, ...]:
+    """The warning that ``foes`` get an attack of opportunity (its code: :data:`PROVOKES`), then the alternative
+    (SC-28); nothing when there are none."""
     if not foes:
         return ()
     names = ", ".join(f.name for f in foes)
@@ -67,17 +75,19 @@ def _warning(warnings: Cache[Hashable, tuple[str, ...]], state: SpellchromeState
     return warnings.keep(key, provoke_note(state, c, foes)) if found is None else found
 
 
-def _blow(specs: Cache[Hashable, ActionSpec], kind: str, t: Combatant, arm: Arm, notes: tuple[str, ...]) -> ActionSpec:
-    """The attack or full attack on ``t`` with ``arm`` under warnings ``notes``: the same spec each time (names and
-    weapons do not change in a fight), kept in the match's memo; read-only like every listing."""
-    key = (kind, t.id, arm.id, notes)
+def _blow(specs: Cache[Hashable, ActionSpec], kind: str, t: Combatant, arm: Arm, notes: tuple[str, ...],
+          warnings: tuple[WarningCode, ...]) -> ActionSpec:
+    """The attack or full attack on ``t`` with ``arm`` under ``notes`` and the codes of its warnings: the same spec
+    each time (names and weapons do not change in a fight), kept in the match's memo; read-only like every listing."""
+    key = (kind, t.id, arm.id, notes, warnings)
     found = specs.get(key)
     if found is None:
         if kind == "attack":
             found = spec({"type": "attack", "target": t.id, "weapon": arm.id}, f"attack {t.name} with {arm.name}",
-                         notes)
+                         notes, (), warnings)
         else:
-            found = spec({"type": "full_attack", "target": t.id}, f"full attack on {t.name} (full-round)", notes)
+            found = spec({"type": "full_attack", "target": t.id}, f"full attack on {t.name} (full-round)", notes, (),
+                         warnings)
         specs.keep(key, found)
     return found
 
@@ -129,14 +139,16 @@ def blows_by_kind(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo)
             # only unarmed and ranged attacks may provoke (SC-27 (c), (d))
             trigger, foes = attack_provokers(state, c, arm, t, threats) if kind in _MAY_PROVOKE else ("", [])
             notes = _warning(memo.cache(WARNINGS_KEY, SPECS_LIMIT, SPECS_OWN), state, c, foes) if trigger else ()
+            codes = PROVOKES if notes else ()  # the warning heads the notes (ActionSpec.warnings)
             if helpless:
                 notes = (*notes, *helpless)
             # the match's spec of this blow (_blow), found without a call when it is there: nearly always
-            one = blows.get(("attack", t.id, arm.id, notes)) or _blow(blows, "attack", t, arm, notes)
+            one = blows.get(("attack", t.id, arm.id, notes, codes)) or _blow(blows, "attack", t, arm, notes, codes)
             specs.append(one)
             attacks.append(one)
             if full_ok and arm.id == wielding:
-                full = blows.get(("full_attack", t.id, arm.id, notes)) or _blow(blows, "full_attack", t, arm, notes)
+                full = (blows.get(("full_attack", t.id, arm.id, notes, codes))
+                        or _blow(blows, "full_attack", t, arm, notes, codes))
                 specs.append(full)
                 fulls.append(full)
     return specs, attacks, fulls
@@ -169,11 +181,11 @@ def spell_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo)
             dist = max(abs(t.pos[0] - c.pos[0]), abs(t.pos[1] - c.pos[1]))
             if (spell.range_squares == 0 and t is not c) or dist > spell.range_squares:
                 continue
-            key = ("cast", spell.id, t.id, notes)
+            key = ("cast", spell.id, t.id, notes)  # the notes are the warning's or none: they say its code
             found = casts.get(key)
             if found is None:
                 found = casts.keep(key, spec({"type": "cast", "spell": spell.id, "target": t.id},
-                                             f"cast {spell.name} on {t.name}", notes))
+                                             f"cast {spell.name} on {t.name}", notes, (), PROVOKES if notes else ()))
             specs.append(found)
     return specs
 

@@ -2,7 +2,7 @@
 
 It takes every attack of opportunity offered; heals or stabilises a falling ally; attacks the weakest
 foe it can reach; closes in (melee) or keeps a short distance (ranged) otherwise; and avoids provoking
-whenever it can: among moves and attacks it prefers those whose notes carry no "provokes" warning
+whenever it can: among moves and attacks it prefers those that carry no ``provokes`` warning code
 (SC-28), steps or withdraws away before shooting or casting in melee. It attacks helpless foes only
 when the match option ``monsters_finish_the_dying`` is on and it is a monster or NPC (ruling SC-R7).
 After the fight (SC-04) the listing holds no blows, so it binds or heals a dying ally within reach or ends
@@ -37,10 +37,8 @@ def _dist(a: Square, b: Square) -> int:
 
 
 def _provokes(spec: ActionSpec) -> bool:
-    for note in spec.notes:  # noqa: SIM110  (a plain loop, not any(): every warned blow asks)
-        if "provokes" in note:
-            return True
-    return False
+    """Whether ``spec`` carries the warning code ``provokes`` (SC-28): decided on the code, not the note's words."""
+    return "provokes" in spec.warnings
 
 
 def _first(choices: Choices, kind: str) -> Action:

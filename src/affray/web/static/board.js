@@ -32,7 +32,10 @@ export function targetsOf(specs) {
   return out;
 }
 
-export const provokes = (s) => (s.spec.notes || []).some((n) => /provokes an attack/i.test(n));
+// A listed action's warning codes (ActionSpec.warnings, core/engine.py; the set: WARNING_CODES, core/actions.py):
+// warnings[i] is what notes[i] says in words. The page decides on the code, never on the ruleset's sentence.
+export const warnsOf = (s, i, code) => s.spec.warnings?.[i] === code;
+export const provokes = (s) => (s.spec.warnings || []).includes("provokes");
 
 function threatened(v) {
   // Squares next to a foe that stands, armed for melee, against the seat's side (reach of one square).

@@ -3,7 +3,7 @@
 // only what the server sent this seat, in plain words: the story in sentences, dice as chips, sides coloured as this
 // seat sees them (its own, allies, foes), and only the controls that apply here.
 import { Client, UNREACHABLE, esc, plain, plainHtml, submissionId, words } from "./api.js";
-import { drawBoard, drawLine, drawPlaces, provokes, squaresOf, targetsOf } from "./board.js";
+import { drawBoard, drawLine, drawPlaces, provokes, squaresOf, targetsOf, warnsOf } from "./board.js";
 import { chatPanel } from "./chat.js";
 import { NO_STORY, STORY_HEAD, cardsPanel, combatantCards, factsPanel, handPanel, storyItems } from "./panels.js";
 import { verifyLog } from "./verify.js";
@@ -114,7 +114,7 @@ const freeFields = (spec) => spec.free || (typeof spec.action?.text === "string"
 
 function button(s, label) {
   const warn = provokes(s) ? " warn" : "";
-  const notes = (s.spec.notes || []).map((n) => plainHtml(n, "span", `note${/provokes an attack/i.test(n) ? " warn" : ""}`)).join("");
+  const notes = (s.spec.notes || []).map((n, i) => plainHtml(n, "span", `note${warnsOf(s, i, "provokes") ? " warn" : ""}`)).join("");
   const hint = s.spec.hint ? `<span class="hint">${esc(s.spec.hint)}</span>` : "";
   // A free text (a Free Form post, a ruling) is typed in; other free fields keep the valid choice the server gave.
   const free = freeFields(s.spec).filter((f) => typeof s.spec.action[f] === "string").map((f) =>
