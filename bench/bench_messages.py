@@ -1,5 +1,5 @@
 """Building seat messages in process (docs/performance.md, "Cheaper appends and pushes"): what the table server does
-for every change, with the shared parts (table/shared.py) against the uncached build, in the same run.
+for every change, with the shared parts (table/parts.py) against the uncached build, in the same run.
 
 One table of each scenario with every combatant played by a person plays ACTIONS random legal actions; after each,
 every seat's push (its message since the previous version) is built, then one seat's whole state (a GET after a
@@ -26,8 +26,10 @@ from affray.core.json import JsonObject, as_object
 from affray.store import Store
 from affray.table import TableService
 from affray.table.feed import encode
-from affray.table.live import SeatInfo, Table, seat_message
-from affray.table.shared import SharedParts
+from affray.table.messages import seat_message
+from affray.table.parts import SharedParts
+from affray.table.seats import SeatInfo
+from affray.table.state import Table
 
 SCENARIOS = ("spellchrome/crossroads_2v2", "witchhammer/mill_ambush", "warp/melee_brawl", "hud/simplified_ambush")
 

@@ -17,7 +17,7 @@ from affray.core.json import as_list, as_object
 from affray.store import Store
 from affray.table import SeatInfo, Table, TableService, feed, gm
 from affray.table.feed import BROKEN, TOKEN_REPLACED, Follower, Push, encode
-from affray.table.live import seat_message
+from affray.table.messages import seat_message
 from affray.table.opening import Created
 from affray.web import ws
 from tests.pg import PgServer

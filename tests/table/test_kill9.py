@@ -23,7 +23,7 @@ import pytest
 
 from affray.core.log import verify
 from affray.store import Store
-from affray.table.live import seat_message
+from affray.table.messages import seat_message
 from affray.table.restore import build_table
 from tests.waiting import wait_for
 

@@ -122,7 +122,7 @@ def test_what_a_connection_keeps_between_pushes_is_nothing_the_cyclic_collector_
     integers and strings only, in a dict that CPython therefore never tracks, so a busy server's collections do not
     walk six of them an action (docs/performance.md, "Garbage collection and pings"). Distinct units keep distinct
     fingerprints: a leaf, a split object's field names and a split list's length never compare equal."""
-    from affray.table.live import seat_units
+    from affray.table.messages import seat_units
     table = all_people(service, FIGHTS[0], seed=3)
     seat = next(iter(table.seats.values()))
     rng = random.Random(4)

@@ -1,4 +1,4 @@
-"""The shared parts of seat messages (table/shared.py): built once and given to every seat that may see them alike,
+"""The shared parts of seat messages (table/parts.py): built once and given to every seat that may see them alike,
 they never carry one seat's secret to another. Over a WitchHammer fight with face-down cards (WH-10: each fighter's
 cards are placed face down and turned later), at every version every seat's message (the whole state, and the part
 since the previous version, built in changing orders so that each seat in turn meets what another seat's build left
@@ -18,8 +18,10 @@ from affray.core.json import JsonObject, as_object
 from affray.store import Store
 from affray.table import TableService
 from affray.table.errors import Refusal
-from affray.table.live import SeatInfo, Table, seat_message
-from affray.table.shared import SharedParts, legal_text
+from affray.table.messages import seat_message
+from affray.table.parts import SharedParts, legal_text
+from affray.table.seats import SeatInfo
+from affray.table.state import Table
 from tests.table.people import all_people, random_move
 
 SCENARIO = "witchhammer/mill_ambush"

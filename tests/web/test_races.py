@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from affray.store import Store
 from affray.table import TableService
 from affray.table.feed import Follower, Push
-from affray.table.live import Table
+from affray.table.state import Table
 from affray.web.app import create_app
 from affray.web.limits import RateLimiter
 from tests.waiting import until

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from affray.table.feed import Follower, Push, first_push, pushes
-from affray.table.live import Table
+from affray.table.state import Table
 
 if TYPE_CHECKING:
     import threading  # the service's lock, given here and taken (docs/architecture.md's threads cell)

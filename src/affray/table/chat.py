@@ -17,11 +17,12 @@ rolled outside the fight that anyone can check at the end.
   table stored before it had a salt secret draws every free roll from the free stream, as it did.
 - Lines live in the store with the table (:meth:`affray.store.Store.add_chat`) and come back after a restart; the
   store's unique (table, n) numbers racing lines (and gives a roll its draws) once, across processes. A seat is
-  shown its own numbering (``n``: the lines *it* may read, counted from 0, :func:`visible`), never the store's: a gap
-  would tell it how many whispers it did not read.
+  shown its own numbering (``n``: the lines *it* may read, counted from 0), never the store's: a gap would tell it how
+  many whispers it did not read.
 
-A seat reads the lines it may see (:func:`visible`); the spectator may read and write public lines and whisper to
-the GM. Nothing here is a record of the fight: chat neither changes the version nor enters the hash chain.
+A seat reads the lines it may see (:func:`affray.table.messages.visible`, with the rest of what it receives); the
+spectator may read and write public lines and whisper to the GM. Nothing here is a record of the fight: chat neither
+changes the version nor enters the hash chain.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from __future__ import annotations
 import hashlib
 import time
 import unicodedata
-import weakref
 from typing import TYPE_CHECKING
 
 from affray.core.engine import GM
@@ -38,7 +38,9 @@ from affray.core.notation import NotationError, parse, roll_expr
 from affray.core.rng import FREE_STREAM, WHISPER_STREAM, VerifiableRNG, whisper_key
 from affray.store import ChatLine, Store
 from affray.table.errors import UNAVAILABLE, UNPROCESSABLE, Refusal
-from affray.table.live import SeatInfo, Table
+from affray.table.messages import line_json, may_read, read_before
+from affray.table.seats import SeatInfo
+from affray.table.state import Table
 
 if TYPE_CHECKING:
     from affray.table.service import TableService
@@ -46,58 +48,6 @@ if TYPE_CHECKING:
 MAX_TEXT = 500
 MAX_FREE_DICE = 100
 CHAT, ROLL = "chat", "roll"
-
-
-def may_read(line: ChatLine, seat: str) -> bool:
-    """Whether ``seat`` may read ``line``: a public line, or a whisper it sent or that is addressed to it."""
-    return line.to is None or line.seat == seat or line.to == seat
-
-
-def visible(table: Table, seat: SeatInfo, since: int = 0) -> list[JsonObject]:
-    """The chat lines ``seat`` may read, from the table's line ``since`` on, as the page and the API show them,
-    each numbered in the seat's own count (:func:`read_before`)."""
-    n = read_before(table, seat.name, since)
-    out = []
-    for line in table.chat[since:]:
-        if may_read(line, seat.name):
-            out.append(line_json(table, line, n))
-            n += 1
-    return out
-
-
-#: Per table, per seat: how many of the table's first i lines the seat may read, for each i counted so far. The
-#: table's lines only grow (a reload reads the same lines back, the store's, in the same order), so a count stays true.
-_counted: weakref.WeakKeyDictionary[Table, dict[str, list[int]]] = weakref.WeakKeyDictionary()
-
-
-def read_before(table: Table, seat: str, since: int) -> int:
-    """How many of the table's lines before line ``since`` ``seat`` may read: the seat's number for the next line it
-    reads, and what its message says as ``chat_since``. Each line is looked at once per seat (kept counts)."""
-    counts = _counted.setdefault(table, {}).setdefault(seat, [0])
-    since = min(since, len(table.chat))
-    for line in table.chat[len(counts) - 1:since]:
-        counts.append(counts[-1] + may_read(line, seat))
-    return counts[since]
-
-
-def line_json(table: Table, line: ChatLine, n: int) -> JsonObject:
-    """``line`` as a seat that numbers it ``n`` reads it."""
-    out: JsonObject = {"n": n, "at": line.at, "seat": line.seat, "from": speaker(table, line.seat),
-                       "to": line.to, "kind": line.kind, **line.body}
-    if line.to is not None:
-        out["to_name"] = speaker(table, line.to)
-    return out
-
-
-def speaker(table: Table, seat: str) -> str:
-    """A seat as a person reads it: "GM", "spectator", or the names of the combatants it plays."""
-    if seat == GM:
-        return "GM"
-    info = table.seats.get(seat)
-    if info is None or not info.actors:
-        return seat
-    names = table.match.names()
-    return ", ".join(names.get(a, a) for a in info.actors)
 
 
 def addressee(table: Table, seat: SeatInfo, to: str | None) -> str | None:

@@ -3,7 +3,7 @@
 A *follower* is one connection that hears one seat (a WebSocket, or any other push transport). It is registered
 with :meth:`affray.table.TableService.follow` and given, through its ``deliver`` callback:
 
-1. at once, the seat's whole message (:func:`affray.table.live.seat_message` from version 0);
+1. at once, the seat's whole message (:func:`affray.table.messages.seat_message` from version 0);
 2. after every change of the table, the seat's message with the log entries and the chat lines since the last
    one it was sent;
 3. a final push (``Push.final``) when its token stops opening the seat, or when its message could not be built (a
@@ -31,7 +31,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from affray.table import patch
-from affray.table.live import SeatInfo, Table, seat_message, seat_units
+from affray.table.messages import seat_message, seat_units
+from affray.table.seats import SeatInfo
+from affray.table.state import Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +94,7 @@ def pushes(table: Table, followers: list[Follower]) -> list[tuple[Follower, Push
     protocol 2, units object it was sent before: two connections of one seat share builds from the first pass that
     gave them one push, not before); a protocol-2 follower to which nothing changed is left out. Call under
     ``table.lock``; advances each follower's ``sent``, ``chat_sent`` and ``units``. What the seats' messages share is
-    built once (:mod:`affray.table.shared`)."""
+    built once (:mod:`affray.table.parts`)."""
     built: dict[tuple[str, int, int, int], tuple[Push | None, patch.Units | None]] = {}
     keep = []  # every units object keyed by its id below, alive until the pass ends: no id is reused meanwhile
     out = []

@@ -16,7 +16,9 @@ from affray.core.json import Json, JsonObject, as_list, as_number, as_object
 from affray.core.log import export_log
 from affray.table.chat import free_rolls
 from affray.table.errors import BAD_REQUEST, CONFLICT, FORBIDDEN, UNPROCESSABLE, Refusal, refused_step
-from affray.table.live import Answer, SeatInfo, Table, countdown_of
+from affray.table.messages import Answer
+from affray.table.seats import SeatInfo
+from affray.table.state import Table, countdown_of
 from affray.table.tokens import new_token, token_hash
 
 if TYPE_CHECKING:

@@ -15,9 +15,9 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from affray.table.live import Table
 from affray.table.residency import unused
 from affray.table.restore import catch_up, refresh_from_row
+from affray.table.state import Table
 
 if TYPE_CHECKING:
     from affray.table.service import TableService

@@ -16,8 +16,9 @@ from affray.core.rng import new_salt_secret, new_secret_seed, seal_key, seed_fro
 from affray.store import NewTable, new_table_id
 from affray.store import Seat as StoredSeat
 from affray.table.errors import UNPROCESSABLE, Refusal
-from affray.table.live import SeatInfo, Table
 from affray.table.scenarios import cast, plan_seats, resolve_scenario
+from affray.table.seats import SeatInfo
+from affray.table.state import Table
 from affray.table.tokens import new_token, token_hash
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ the interpreter's lock for any text over 2 KB, and in a busy server getting it b
 (BLAKE2b took 17% of the server's samples under load; docs/performance.md, "Patches"). A bytes object keeps its hash,
 so a unit kept as text and sent to several seats is hashed once.
 
-The parts of a message that several seats share and that are kept as JSON text (:mod:`affray.table.shared`: a view,
+The parts of a message that several seats share and that are kept as JSON text (:mod:`affray.table.parts`: a view,
 a legal list) come already cut (:class:`Cut`), so a push neither reads them back nor writes them again.
 """
 

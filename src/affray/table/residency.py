@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 from affray.store import StoreError
 from affray.table.errors import Refusal
-from affray.table.live import Table
 from affray.table.snapshot import take
+from affray.table.state import Table
 
 if TYPE_CHECKING:
     from affray.table.service import TableService

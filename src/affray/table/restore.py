@@ -24,8 +24,9 @@ from affray.store import ChatLine, RecordKind, Snapshot, Store, TableRow
 from affray.store import Record as StoredRecord
 from affray.store import Seat as StoredSeat
 from affray.table.errors import CONFLICT, Refusal
-from affray.table.live import SeatInfo, Table
+from affray.table.seats import SeatInfo
 from affray.table.snapshot import SnapshotRefused, load
+from affray.table.state import Table
 
 log = logging.getLogger(__name__)
 

@@ -33,7 +33,7 @@ from affray.table import notices, residency
 from affray.table.audience import Audience
 from affray.table.errors import CONFLICT, NOT_FOUND, UNAUTHORIZED, UNAVAILABLE, Refusal, refused_step
 from affray.table.hooks import ServiceHooks
-from affray.table.live import Answer, SeatInfo, Table, seat_message
+from affray.table.messages import Answer, seat_message
 from affray.table.restore import (
     TableDamaged,
     build_table,
@@ -41,7 +41,9 @@ from affray.table.restore import (
     reload,
     to_store,
 )
+from affray.table.seats import SeatInfo
 from affray.table.snapshot import SNAPSHOT_EVERY
+from affray.table.state import Table
 from affray.table.tokens import token_hash
 from affray.table.worker import Worker
 

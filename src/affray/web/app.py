@@ -22,7 +22,7 @@ from fastapi.responses import PlainTextResponse
 from affray.core.json import JsonObject
 from affray.table import Refusal, SeatInfo, Table, TableService, compact_text, gm, token_hash
 from affray.table.chat import post as post_line
-from affray.table.live import Answer
+from affray.table.messages import Answer
 from affray.table.opening import Created
 from affray.web import errors
 from affray.web.bounds import FIRST_MESSAGE

@@ -1,4 +1,4 @@
-"""What several seat messages share, built once (:func:`affray.table.live.seat_message`).
+"""What several seat messages share, built once (:func:`affray.table.messages.seat_message`).
 
 Every change of a table sends each followed seat its message, and a seat's page asks for its whole state again
 after a reconnect; built from scratch, each of them re-told the whole log in sentences, re-built its view and its
@@ -23,6 +23,9 @@ No part is keyed by a seat's name alone: every key holds everything the part is 
 visibility, the match object and record it was built from), so a part built for one seat is given to another only
 when that seat would have been given the same (tests/table/test_shared.py compares with the uncached build).
 Call under the table's lock.
+
+The parts read a live table through :class:`LiveTable`, what they need of it (the table holds its parts: this module
+names no module above it).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import Protocol, TypeVar, cast
 
 import orjson
 
@@ -41,11 +44,11 @@ from affray.core.match import Match
 from affray.core.records import Record
 from affray.core.seatlog import seat_entry, visibility
 from affray.table.patch import Cut, Written, cut
-
-if TYPE_CHECKING:
-    from affray.table.live import SeatInfo, Table
+from affray.table.seats import SeatInfo
 
 LegalLists = dict[str, list[JsonObject]]
+DueSpecs = list[tuple[str, list[ActionSpec], list[str]]]
+Fields = tuple[JsonObject, JsonObject]
 K = TypeVar("K")
 V = TypeVar("V")
 
@@ -81,10 +84,31 @@ def _kept(store: dict[K, bytes], key: K, build: Callable[[], V]) -> V:
     return built
 
 
+class LiveTable(Protocol):
+    """What the parts read of a live table (:class:`affray.table.state.Table`): its match, whether it is paused or
+    over, and its seats' actors and due legal actions."""
+
+    match: Match
+
+    @property
+    def paused(self) -> bool: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    def match_seat(self, seat: SeatInfo) -> str: ...
+
+    def human_actors(self, seat: SeatInfo) -> list[str]: ...
+
+    def due_specs(self, seat: SeatInfo) -> DueSpecs: ...
+
+    def legal_for(self, seat: SeatInfo) -> LegalLists: ...
+
+
 _HINTS: dict[str, bytes] = {"": b',"hint":""},'}  # a spec's hint, its closing brace and a comma; most have none
 
 
-def legal_text(due: list[tuple[str, list[ActionSpec], list[str]]]) -> bytes:
+def legal_text(due: DueSpecs) -> bytes:
     """The JSON text of :meth:`Table.legal_for`'s lists, byte for byte what orjson writes of them, written from each
     spec's kept text (:meth:`ActionSpec.written`) and its hint: no dict is made per spec. A due seat's list holds a
     hundred specs at a grid move, most of them kept by the ruleset from version to version: written this way it takes
@@ -107,7 +131,7 @@ def legal_text(due: list[tuple[str, list[ActionSpec], list[str]]]) -> bytes:
     return b"".join(parts)
 
 
-def _cut_fields(fields: tuple[JsonObject, JsonObject]) -> tuple[JsonObject, JsonObject]:
+def _cut_fields(fields: Fields) -> Fields:
     """Each top-level field of a message as its own unit (:class:`Cut`), in place of its value."""
     head, tail = ({key: cast(Json, Cut(cut(value, f"/{key}"))) for key, value in part.items()} for part in fields)
     return head, tail
@@ -130,7 +154,7 @@ class SharedParts:
         self._pass = False
         # The views' parts converted to JSON at this version: the seats' views share most of their objects.
         self._converted: dict[int, tuple[object, object]] = {}
-        self._fields: tuple[JsonObject, JsonObject] | None = None  # the table's fields, cut, within a pass
+        self._fields: Fields | None = None  # the table's fields, cut, within a pass
         self._written: Written = {}  # the texts of the converted parts' units, written once for every seat (patch.cut)
         self._legal: dict[tuple[str, Viewer, tuple[str, ...], bool, bool], bytes] = {}
 
@@ -171,7 +195,7 @@ class SharedParts:
             made = self._cuts[viewer] = Cut(cut(view, "/view", written=self._written))
         return made
 
-    def legal(self, table: Table, seat: SeatInfo) -> LegalLists:
+    def legal(self, table: LiveTable, seat: SeatInfo) -> LegalLists:
         """:meth:`Table.legal_for` ``(seat)``, once per seat, viewer, actors, version, pause and end."""
         text = self._legal_text(table, seat)
         if text is None:
@@ -179,12 +203,12 @@ class SharedParts:
         lists: LegalLists = orjson.loads(text)
         return lists
 
-    def legal_cut(self, table: Table, seat: SeatInfo) -> Cut:
+    def legal_cut(self, table: LiveTable, seat: SeatInfo) -> Cut:
         """:meth:`legal` as the one unit ``/legal``: the JSON text kept, neither read back nor written again."""
         text = self._legal_text(table, seat)
         return Cut({"/legal": text if text is not None else cut(table.legal_for(seat), "/legal")["/legal"]})
 
-    def _legal_text(self, table: Table, seat: SeatInfo) -> bytes | None:
+    def _legal_text(self, table: LiveTable, seat: SeatInfo) -> bytes | None:
         """:meth:`Table.legal_for` ``(seat)`` as JSON text (None if orjson cannot write it), kept per
         :meth:`_legal_key`."""
         key = self._legal_key(table, seat)
@@ -194,20 +218,18 @@ class SharedParts:
                 text = self._legal[key] = legal_text(table.due_specs(seat))
         return text
 
-    def table_fields(self, table: Table, cut: bool) -> tuple[JsonObject, JsonObject]:
-        """:func:`affray.table.live.table_fields`; with ``cut``, each field's value is its unit (a :class:`Cut`), and
-        within :meth:`one_pass` both are built once for every seat (a dozen fields each seat's push cut, wrote and
-        fingerprinted alike)."""
-        from affray.table.live import table_fields
-
+    def table_fields(self, match: Match, cut: bool, build: Callable[[], Fields]) -> Fields:
+        """The message's table-wide fields, as ``build()`` gives them (:func:`affray.table.messages.table_fields`);
+        with ``cut``, each field's value is its unit (a :class:`Cut`), and within :meth:`one_pass` both are built once
+        for every seat (a dozen fields each seat's push cut, wrote and fingerprinted alike)."""
         if not self._pass or not cut:
-            return table_fields(table) if not cut else _cut_fields(table_fields(table))
-        self._check(table.match)
+            return build() if not cut else _cut_fields(build())
+        self._check(match)
         if self._fields is None:
-            self._fields = _cut_fields(table_fields(table))
+            self._fields = _cut_fields(build())
         return self._fields
 
-    def _legal_key(self, table: Table, seat: SeatInfo) -> tuple[str, Viewer, tuple[str, ...], bool, bool]:
+    def _legal_key(self, table: LiveTable, seat: SeatInfo) -> tuple[str, Viewer, tuple[str, ...], bool, bool]:
         self._check(table.match)
         return (seat.name, table.match.viewer(table.match_seat(seat)), tuple(table.human_actors(seat)), table.paused,
                 table.over)
