@@ -184,3 +184,4 @@ _.__traceback__  # web/ws.py: cleared so a refused request's exception keeps no 
 _.open_tables  # store/db.py: the store's API (its tests, an operator's script); the server loads tables on first use
 _.persistent_id  # table/snapshot.py: pickle's hook, called by the pickler
 _.persistent_load  # table/snapshot.py: pickle's hook, called by the unpickler
+_.rounds_at_least  # sim/report.py: library API, P(rounds >= k) of affray.SimReport (docs/library.md)

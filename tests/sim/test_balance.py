@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from affray.core.scenario import load_scenario_data
-from affray.odds.duels import solve_scenario
+from affray.rulesets.hud.odds import duel_odds
 from affray.sim.balance import Probe, search
-from affray.sim.sweep import scenario_at
+from affray.sim.sweep import scenario_with
 from tests.cli_run import affray as cli
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -27,8 +27,8 @@ RANGE = range(2, 15)
 @cache
 def exact_chance(value: int) -> float:
     """Vesna's exact chance of beating a Sergeant Hald of Endurance ``value`` (both playing 'steady')."""
-    scenario = scenario_at(load_scenario_data(DUEL), DUEL, "hald.stats.endurance", value)
-    return float(solve_scenario("hud", scenario.setup, scenario.options).outcomes["witcher"])
+    scenario = scenario_with(load_scenario_data(DUEL), DUEL, [("hald.stats.endurance", value)])
+    return float(duel_odds(scenario.setup, scenario.options).outcomes["witcher"])  # the HuD's exact duel solver
 
 
 def balance(*args: str) -> dict[str, Any]:

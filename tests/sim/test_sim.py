@@ -22,7 +22,7 @@ from affray.rulesets.hud.odds import duel_odds
 from affray.sim.runner import SimSpec, run
 from affray.sim.session import simulate, sweep
 from affray.sim.stats import Tally, wilson
-from affray.sim.sweep import SweepError, parse_param, scenario_at
+from affray.sim.sweep import SweepError, parse_param, scenario_with
 
 ROOT = Path(__file__).parents[2]
 DUEL = ROOT / "examples" / "hud" / "nerdified_duel.yaml"
@@ -151,18 +151,18 @@ def test_param_syntax(text: str, message: str | None) -> None:
 
 def test_param_paths_reach_scenario_and_content_or_say_why() -> None:
     data = load_scenario_data(DUEL)
-    by_id = scenario_at(data, DUEL, "hald.stats.endurance", 4)
+    by_id = scenario_with(data, DUEL, [("hald.stats.endurance", 4)])
     assert by_id.setup["combatants"][1]["endurance"] == 4
-    by_index = scenario_at(data, DUEL, "sides[1].combatants[0].stats.strength", 5)
+    by_index = scenario_with(data, DUEL, [("sides[1].combatants[0].stats.strength", 5)])
     assert by_index.setup["combatants"][1]["strength"] == 5
-    content = scenario_at(data, DUEL, "content.characters.sergeant.endurance", 12)
+    content = scenario_with(data, DUEL, [("content.characters.sergeant.endurance", 12)])
     assert content.setup["combatants"][1]["endurance"] == 12
     with pytest.raises(SweepError, match="is a list of 2"):
-        scenario_at(data, DUEL, "sides[5].name", 1)
+        scenario_with(data, DUEL, [("sides[5].name", 1)])
     with pytest.raises(SweepError, match="no characters called 'nobody'"):
-        scenario_at(data, DUEL, "content.characters.nobody.endurance", 3)
+        scenario_with(data, DUEL, [("content.characters.nobody.endurance", 3)])
     with pytest.raises(SweepError, match="makes the scenario invalid"):
-        scenario_at(data, DUEL, "hald.stats.endurance", 99)
+        scenario_with(data, DUEL, [("hald.stats.endurance", 99)])
 
 
 def test_sweep_on_an_in_process_dask_cluster_with_early_stopping() -> None:

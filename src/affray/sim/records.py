@@ -20,13 +20,11 @@ import importlib.util
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import IO, Any
 
 from affray.core.engine import ESCAPED, CombatantReport
 from affray.sim.stats import FightRecord
 
-SUFFIXES = (".csv", ".parquet")
 #: Parquet rows kept before a row group is written (a chunk is only 100 fights: too small a group).
 ROW_GROUP = 65_536
 PER_COMBATANT = (("hp", "int"), ("down", "bool"), ("dead", "bool"), ("escaped", "bool"), ("dealt", "int"),
@@ -124,8 +122,7 @@ class RecordsWriter:
         self._parquet.write_table(table)
         self._rows = []
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._file is not None:
             self._file.close()
         if self.parquet:

@@ -229,10 +229,6 @@ class PointRun:
     def interval(self, side: str) -> tuple[float, float]:
         return wilson(self.tally.wins.get(side, 0), self.tally.fights)
 
-    def half_width(self, side: str) -> float:
-        lo, hi = self.interval(side)
-        return (hi - lo) / 2
-
     def play_block(self, most: int) -> None:
         """One more block of fights (at most ``most``)."""
         spec = replace(self.spec, seed=derive_seed(self.spec.seed, "block", self.block))

@@ -197,11 +197,6 @@ def apply(data: dict[str, Any], param_path: str, value: float | int, scenario_mo
     return patched, None
 
 
-def scenario_at(data: dict[str, Any], source: str | Path, param: str, value: float | int) -> Any:
-    """The checked scenario with the parameter at ``value`` (errors name the parameter)."""
-    return scenario_with(data, source, [(param, value)])
-
-
 def scenario_with(data: dict[str, Any], source: str | Path, settings: Sequence[tuple[str, float | int]]) -> Any:
     """The checked scenario with each ``(param, value)`` of ``settings`` set, in order (errors name them)."""
     from affray.api import scenario_from_data
