@@ -285,9 +285,37 @@ def test_no_other_seats_secret_is_in_a_seats_knowledge(example: str) -> None:
 
 # -- from the command line --------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("example, side", [("witchhammer/yard_duel.yaml", "tomas"),
-                                           ("hud/simplified_duel.yaml", "scout")])
-def test_affray_sim_with_a_side_on_search_runs(example: str, side: str) -> None:
-    result = run_affray("sim", str(EXAMPLES / example), "--policy", f"{side}=search", "-n", "4", "--seed", "3")
+def test_affray_sim_with_a_side_on_search_runs() -> None:
+    """``--policy SIDE=search`` through the CLI's policy names (``get_policy``), on a ruleset with hidden cards."""
+    result = run_affray("sim", str(EXAMPLES / "witchhammer/yard_duel.yaml"), "--policy", "tomas=search", "-n", "4",
+                        "--seed", "3")
     assert result.returncode == 0, result.stderr
     assert "4 fights" in result.stdout and "Traceback" not in result.stderr
+
+
+# -- the pieces of a decision ------------------------------------------------------------------------------------------
+
+def test_the_health_margin_is_the_sides_mean_share_of_hit_points_kept_less_the_foes() -> None:
+    """The tie-break added to a playout's result: a down combatant kept nothing; ours 5/10 and down, theirs 8/10."""
+    from affray.ai.search import _health_margin
+    from affray.core.engine import CombatantReport
+
+    report = {"a": CombatantReport("us", False, False, 5, 10, 0, 5),
+              "b": CombatantReport("us", True, False, 3, 10, 0, 7),
+              "c": CombatantReport("them", False, False, 8, 10, 12, 2)}
+    assert _health_margin(report, "us") == pytest.approx(0.25 - 0.8)
+    assert _health_margin(report, "them") == pytest.approx(0.8 - 0.25)
+
+
+def test_the_candidates_are_the_policys_choice_then_one_of_each_kind_then_drawn_others() -> None:
+    from affray.ai.search import _candidates
+    from affray.core.engine import ActionSpec
+
+    listed = [ActionSpec({"type": "move", "to": [x, 0]}, "") for x in range(6)]
+    listed += [ActionSpec({"type": "attack", "target": t}, "") for t in ("a", "b")] + [ActionSpec({"type": "end"}, "")]
+    default: Action = {"type": "attack", "target": "b"}
+    chosen = [c.action for c in _candidates(default, listed, 5, FastRNG(2))]
+    assert chosen[:3] == [default, {"type": "move", "to": [0, 0]}, {"type": "end"}]
+    assert len(chosen) == 5 and len({json.dumps(a, sort_keys=True) for a in chosen}) == 5
+    few = [c.action for c in _candidates(default, listed[:2], 5, FastRNG(2))]
+    assert few == [default, listed[0].action, listed[1].action]

@@ -15,7 +15,10 @@ One decision:
    and lets the playout policies play every seat to the end on the fast path (a quiet journal, trusted actions: the
    loop of :mod:`affray.sim.fast`). Every candidate is tried on the same draws and the same dice (common random
    numbers), so the comparison between candidates is not drowned in the dice's noise. A win for the actor's side
-   scores 1, a draw, an escape or a playout cut at ``max_steps`` 1/2, a loss 0.
+   scores 1, a draw, an escape or a playout cut at ``max_steps`` 1/2, a loss 0; plus ``health`` (1/20 by default)
+   times the health margin at the end (the share of hit points the side's combatants kept, less the foes' share,
+   from the ruleset's report): too little to outweigh a result, enough to tell apart choices whose playouts all
+   end alike (a side that loses every playout still prefers the choice that hurts its foes most).
 3. **Budget.** ``playouts``: the playouts per decision, shared out by successive halving (each round gives the
    candidates left an equal share, then keeps the better half). ``seconds``: a time limit per decision on top,
    checked between playouts (the decision then depends on the machine's speed; a playout budget alone is
@@ -34,10 +37,10 @@ import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from affray.core.engine import Action, ActionSpec, AnyRuleset, Rejected, Viewer
+from affray.core.engine import Action, ActionSpec, AnyRuleset, CombatantReport, Rejected, Viewer
 from affray.core.journal import QUIET, QUIET_TRUSTED
 from affray.core.memo import Memo
-from affray.core.plugin import Sampler, plugin
+from affray.core.plugin import AnyPlugin, Plugin, Sampler, plugin
 from affray.core.policy import Choices, Observation, Policy, RandomPolicy
 from affray.core.rng import RNG, FastRNG, policy_rng
 from affray.sim.fast import viewers_of
@@ -55,13 +58,15 @@ class Budget:
     time limit, and the decisions are deterministic), at most ``width`` candidates, ``max_steps`` actions per playout
     (a playout cut there scores as a draw), and ``margin``: a challenger replaces the playout policy's choice only
     when its mean score over their common playouts is higher by more than ``margin`` standard errors of the paired
-    difference (0: any higher mean)."""
+    difference (0: any higher mean); ``health``: the weight of the health margin added to a playout's result (see
+    the module docstring)."""
 
-    playouts: int = 64
+    playouts: int = 128
     seconds: float | None = None
-    width: int = 6
+    width: int = 8
     max_steps: int = 5_000
-    margin: float = 1.645
+    margin: float = 1.0
+    health: float = 0.05
 
     def __post_init__(self) -> None:
         if self.playouts < 1:
@@ -72,6 +77,8 @@ class Budget:
             raise ValueError(f"a time budget is a positive number of seconds (got {self.seconds})")
         if self.margin < 0:
             raise ValueError(f"the margin is a number of standard errors, 0 or more (got {self.margin})")
+        if not 0 <= self.health < 0.5:
+            raise ValueError(f"the health weight is at least 0 and below 1/2, a result's step (got {self.health})")
 
 
 #: The budget of the ``search`` policy as ``--policy SIDE=search`` and the table name it.
@@ -91,24 +98,26 @@ class _Candidate:
 
 
 class SearchPolicy:
-    """Chooses by simulated continuations (see the module docstring). ``ruleset``: the ruleset's name, whose record
-    gives the rules, the sampler and the playout policy (``playout``: its name; ``heuristic`` where the ruleset has
-    one, else ``random``)."""
+    """Chooses by simulated continuations (see the module docstring). ``ruleset``: the ruleset's plug-in record
+    (or its name, given from outside: a scenario, the command line, a library caller), which gives the rules, the
+    sampler and the playout policy (``playout``: its name; ``heuristic`` where the ruleset has one, else
+    ``random``)."""
 
     name = "search"
 
-    def __init__(self, ruleset: str, budget: Budget = DEFAULT_BUDGET, playout: str | None = None,
+    def __init__(self, ruleset: AnyPlugin | str, budget: Budget = DEFAULT_BUDGET, playout: str | None = None,
                  clock: Callable[[], float] = time.perf_counter) -> None:
-        record = plugin(ruleset)
+        record = ruleset if isinstance(ruleset, Plugin) else plugin(ruleset)
         if record.sampler is None:
-            raise KeyError(f"{ruleset} has no sampler, so no 'search' policy: nothing draws a state from a seat's view")
+            raise KeyError(f"{record.name} has no sampler, so no 'search' policy: nothing draws a state from a "
+                           f"seat's view")
         self.budget = budget
         self._rules: AnyRuleset = record.ruleset()
         self._sampler: Sampler[object] = record.sampler()
         factories: Mapping[str, Callable[[], Policy]] = {"random": RandomPolicy, **record.policies()}
         chosen = playout or ("heuristic" if "heuristic" in factories else "random")
         if chosen not in factories:
-            raise KeyError(f"no policy '{chosen}' for {ruleset} to play the search's continuations")
+            raise KeyError(f"no policy '{chosen}' for {record.name} to play the search's continuations")
         self._factory = factories[chosen]
         self._own = self._factory()  # the playout policy's choice at the true decision (its caches apart)
         self._playout_policies: dict[str, Policy] = {}
@@ -205,9 +214,8 @@ class SearchPolicy:
             ended = outcome(state)
             window = None if ended is not None else pending(state)
             if window is None:
-                if ended is None:
-                    return 0.5
-                return 1.0 if ended.winner == side else 0.5 if ended.winner is None else 0.0
+                points = 0.5 if ended is None or ended.winner is None else 1.0 if ended.winner == side else 0.0
+                return points + self.budget.health * _health_margin(rules.report(state), side)
             who = window.actors[0]
             policy = self._playout_policy(who)
             chosen = policy.choose(observe(state, viewers[who], who, memo), offered(state, who, memo), choosing)
@@ -215,11 +223,22 @@ class SearchPolicy:
             if isinstance(result, Rejected):
                 raise SearchError(f"playout policy {policy.name} chose a refused action for {who}: {chosen} "
                                   f"({result.code}: {result.message})")
-        return 0.5
+        return 0.5 + self.budget.health * _health_margin(rules.report(state), side)
 
 
 class SearchError(RuntimeError):
     """A drawn state refused a legal action, or a playout policy a refused one: a bug in a sampler or a policy."""
+
+
+def _health_margin(report: Mapping[str, CombatantReport], side: str) -> float:
+    """How much better ``side`` ended than its foes, in [-1, 1]: the mean share of hit points its combatants kept
+    (0 for one down) less the same mean over the others (the ruleset's report, :class:`CombatantReport`)."""
+    ours: list[float] = []
+    theirs: list[float] = []
+    for c in report.values():
+        kept = 0.0 if c.down or c.hp_max <= 0 else max(0.0, min(1.0, c.hp / c.hp_max))
+        (ours if c.side == side else theirs).append(kept)
+    return (sum(ours) / len(ours) if ours else 0.0) - (sum(theirs) / len(theirs) if theirs else 0.0)
 
 
 def _viewers(rules: AnyRuleset, state: object, store: dict[Hashable, object]) -> dict[str, Viewer]:
@@ -258,6 +277,7 @@ def _better_half(alive: list[_Candidate]) -> list[_Candidate]:
     return [alive[i] for i in sorted(ranked)]
 
 
-def search_factory(ruleset: str) -> Callable[[], Policy]:
-    """The ``search`` policy's factory for ``ruleset`` (what :func:`affray.ai.base.get_policy` calls)."""
-    return lambda: SearchPolicy(ruleset)
+def search_factory(record: AnyPlugin) -> Callable[[], Policy]:
+    """The ``search`` policy's factory for the ruleset of ``record`` (what :func:`affray.ai.base.get_policy`
+    calls)."""
+    return lambda: SearchPolicy(record)

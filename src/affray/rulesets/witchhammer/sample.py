@@ -8,10 +8,12 @@ face-down card keeps its seal and slot but loses its card, its salt and its dige
 are emptied; and the card table keeps only the cards the seat may read (its view's ``cards``: those in force and those
 of the decks it sees, the revealed ones and the default card, WH-B18). :func:`draw` puts them back, drawn:
 
-- an **unseen deck** is drawn from the seat's own knowledge of cards (WH-04): the cards of the decks it sees, the
-  cards in force and the cards revealed this vignette, one copy each, plus the copies of its own cards this
-  combatant has revealed this vignette. (A seat knows no more of a foe's cards; the draw assumes it fights with
-  cards like the ones the seat has seen.)
+- an **unseen deck** is the deck of a character or monster of the ruleset's own content (the public stat blocks,
+  WH-03, WH-04, and under option ``general_school_deck: all`` a PC's General cards, WH-A5) whose stat line is the one
+  everyone sees of it (kind, size, maximum Poise and Health, Attack, Defense, Init, Solid Hit damage, aspect
+  Defenses), drawn among them when several fit; with the cards it revealed this vignette. A combatant no stat block
+  fits (its own sheet file) is taken to fight with cards like the ones the seat may read: those of the decks it
+  sees, those in force and those revealed, one copy each.
 - an **unopened hand** is its deck less the cards revealed this vignette that went back to no deck (WH-B19);
 - **face-down cards** in the Psych or Planning phase are taken back into the hand, and their owner is put back in
   the open window: the continuation lets it choose again with the playout policy, as it chose without seeing the
@@ -23,16 +25,24 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from affray.core.engine import GM
 from affray.core.plugin import Drawn, Frozen, Sampler
 from affray.core.policy import Observation
 from affray.core.rng import RNG
 from affray.core.sealed import Sealed
+from affray.rulesets.witchhammer.content_model import WitchHammerCombatant
 from affray.rulesets.witchhammer.observe import WitchHammerObservation
+from affray.rulesets.witchhammer.options import WitchHammerOptions
 from affray.rulesets.witchhammer.planning import opened
-from affray.rulesets.witchhammer.setup import fresh
+from affray.rulesets.witchhammer.ruleset import builtin_content
+from affray.rulesets.witchhammer.setup import GENERAL, CombatantSetup, _card, _combatant, fresh
 from affray.rulesets.witchhammer.state import CardDef, Fighter, WitchHammerState
+
+#: What everyone sees of a combatant's sheet (its view's stats and bars): kind, size, maximum Poise and Health,
+#: Attack, Defense, Init, Solid Hit damage and aspect Defenses.
+Line = tuple[str, int, int, int, int, int, int, int, tuple[tuple[str, int], ...]]
 
 #: The phases in which every combatant places its face-down cards at once (WH-02, WH-03).
 CHOOSING = ("psych", "planning")
@@ -99,9 +109,54 @@ def known(seen: Observation) -> WitchHammerKnown:
     return WitchHammerKnown(Frozen(redacted, shared), tuple(closed), tuple(unseen), tuple(cards))
 
 
-def _prior(knowledge: WitchHammerKnown, f: Fighter) -> dict[str, int]:
-    """An unseen deck: one copy of each card the seat may read, and at least the copies ``f`` revealed."""
-    deck = dict.fromkeys(knowledge.pool, 1)
+def _line(f: Fighter) -> Line:
+    return (f.kind, f.size, f.max_poise, f.max_health, f.attack, f.defense, f.init, f.solid_damage,
+            tuple(sorted(f.defenses.items())))
+
+
+def _block_line(c: CombatantSetup) -> Line:
+    return (c["kind"], c["size"], c["poise"], c["health"], c["attack"], c["defense"], c["init"], c["solid_damage"],
+            tuple(sorted(c["defenses"].items())))
+
+
+@lru_cache(maxsize=1)
+def _stat_blocks() -> tuple[tuple[Line, tuple[tuple[str, int], ...]], ...]:
+    """Every character and monster of the built-in content: its stat line as a setup builds it, and its deck
+    (read-only: the content never changes)."""
+    content = builtin_content()
+    out = []
+    for section in ("characters", "monsters"):
+        for use in sorted(content.sections.get(section, {})):
+            c = _combatant(f"content: {use}", "", WitchHammerCombatant(id="drawn", use=use, at=(0, 0)), content)
+            out.append((_block_line(c), tuple(c["deck"].items())))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def _general() -> tuple[str, ...]:
+    """The General school's cards of the built-in content (every PC's too under ``general_school_deck: all``)."""
+    return tuple(sorted(k for k, card in builtin_content().sections.get("cards", {}).items() if card.school == GENERAL))
+
+
+@lru_cache(maxsize=256)
+def _card_def(card: str) -> CardDef:
+    """A card of the built-in content, as the state holds it (``setup.compile_content``)."""
+    c = _card(builtin_content().require("cards", card, "cards"))
+    return CardDef(card, c["name"], c["kind"], c["init"], c["defense"], dict(c["defenses"]), tuple(c["below"]),
+                   c["one_shot"], c["text"])
+
+
+def _prior(knowledge: WitchHammerKnown, f: Fighter, options: WitchHammerOptions, rng: RNG) -> dict[str, int]:
+    """An unseen deck (see the module docstring), with at least the copies ``f`` revealed this vignette."""
+    line = _line(f)
+    decks = [dict(deck) for block, deck in _stat_blocks() if block == line]
+    if decks:
+        deck = decks[rng.die(len(decks)) - 1] if len(decks) > 1 else decks[0]
+        if f.kind == "pc" and options.general_school_deck == "all":
+            for card in _general():
+                deck.setdefault(card, 1)
+    else:
+        deck = dict.fromkeys(knowledge.pool, 1)
     for card, count in Counter(_revealed(f)).items():
         deck[card] = max(deck.get(card, 0), count)
     return deck
@@ -146,8 +201,11 @@ def draw(knowledge: WitchHammerKnown, rng: RNG) -> Drawn:
     decks = []
     for a in knowledge.unseen:
         f = state.fighters[a]
-        f.deck = _prior(knowledge, f)
+        f.deck = _prior(knowledge, f, state.options, rng)
         decks.append((a, tuple(f.deck.items())))
+    missing = [c for _, deck in decks for c, _ in deck if c not in state.cards]
+    if missing:  # the content's cards the drawn decks hold that the seat could not read
+        state.cards = {**state.cards, **{c: _card_def(c) for c in sorted(set(missing))}}
     choosing = state.phase in CHOOSING and state.window is not None
     again: list[str] = []
     for a in knowledge.closed:
