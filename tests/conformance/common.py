@@ -171,7 +171,7 @@ class LeakWatch:
         log = self._logs.setdefault(seat, _SeatLog())
         fresh = self._refresh(seat, log)
         # What the seat's policies see: the observation of each of its actors due to act (the same redaction as
-        # the view). A policy observes only then (ai/runner.py policy_action, table/service.py _policy_turn).
+        # the view). A policy observes only then (ai/runner.py policy_action, table/policy_seats.py PolicySeats._turn).
         window = match.pending()
         due = set(window.actors) if window is not None else set()
         for actor in sorted(a for a, s in match.seats.items() if s == seat and a in match.controllers and a in due):

@@ -62,7 +62,7 @@ def test_every_append_sends_its_new_version_and_a_refused_one_sends_nothing(stor
 
 
 def test_a_notice_says_whether_the_listening_store_sent_it(store_url: str) -> None:
-    """A process re-reads a table's row only for another process's change (table/notices.py ``heard``), so a
+    """A process re-reads a table's row only for another process's change (table/catch_up.py ``CatchUp.heard``), so a
     notice says whether the listening Store sent it: on PostgreSQL one Store's appends and notices are its own, the
     other's are not; SQLite's stand-in hears only its own Store."""
     with Store(store_url) as mine, Store(store_url) as other:

@@ -309,7 +309,7 @@ def test_a_table_whose_countdown_runs_stays_and_is_loaded_at_start(store: Store)
     created, _ = open_human(service, "witchhammer/mill_ambush", 3, {"drama_timer": True})
     quiet, _ = open_human(service, "witchhammer/mill_ambush", 4)
     table, seat = service.authenticate(created["table"], created["gm"]["token"])
-    assert gm.start_timer(service, table, seat, 3600)["timer"] is not None
+    assert gm.start_timer(service.ledger, service.worker, table, seat, 3600)["timer"] is not None
     assert service.evict_idle(now=FAR) == [quiet["table"]]  # the one without a running countdown
     service.close()
     again = TableService(store, policy_pause=0, idle_evict=600)
@@ -334,13 +334,13 @@ def test_undo_records_and_rulings_come_back_from_a_snapshot(service: TableServic
     for _ in range(4):
         assert step(service, table_id, tokens, rng)
     table, master = service.authenticate(table_id, tokens["gm"])
-    gm.take_back(service, table, master, 2, table.version, True)
+    gm.take_back(service.ledger, table, master, 2, table.version, True)
     for _ in range(3):
         assert step(service, table_id, tokens, rng)
     actor = next(a for a in table.match.names() if a != "gm")
     bar = as_object(as_list(as_object(as_object(gm.adjustable(table, master)["combatants"])[actor])["bars"])[0])
     for value in (as_int(bar["max"]) - 1, as_int(bar["max"])):
-        gm.adjust(service, table, master, table.version, None, "a ruling",
+        gm.adjust(service.ledger, table, master, table.version, None, "a ruling",
                   [{"combatant": actor, "bar": bar["name"], "value": value}])
     assert [r.kind for r in table.match.records].count("undo") == 1
     assert [r.kind for r in table.match.records].count("gm") == 2
@@ -349,7 +349,7 @@ def test_undo_records_and_rulings_come_back_from_a_snapshot(service: TableServic
     assert messages(service, table_id, tokens) == before
     rebuilt, master = service.authenticate(table_id, tokens["gm"])
     assert rebuilt.snapshot_seq == rebuilt.version  # from the snapshot
-    gm.take_back(service, rebuilt, master, 3, rebuilt.version, True)
+    gm.take_back(service.ledger, rebuilt, master, 3, rebuilt.version, True)
     row = store.table(table_id)
     assert row is not None
     replayed = build_table(row, store.seats(table_id), store.records(table_id), store.chat(table_id))

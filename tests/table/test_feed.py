@@ -107,7 +107,7 @@ def test_a_replaced_token_ends_its_feed_and_unfollow_stops_the_rest(service: Tab
     follow(service, table, seats["bruna"], bruna)
     following_tomas = follow(service, table, seats["tomas"], tomas)
     bruna.message(), tomas.message()
-    gm.replace_token(service, table, seats["gm"], "bruna")
+    gm.replace_token(service.ledger, table, seats["gm"], "bruna")
     assert bruna.next() is TOKEN_REPLACED and json.loads(TOKEN_REPLACED.text)["code"] == "token_replaced"
     assert tomas.message()["version"] == 0  # the announcement reaches the others as a push of the same version
     service.audience.unfollow(table, following_tomas)
@@ -264,7 +264,7 @@ def test_a_token_replaced_elsewhere_while_the_listener_was_cut_off_ends_the_feed
                         break
                     time.sleep(0.01)
             table_a, gm_seat = a.authenticate(created["table"], created["gm"]["token"])
-            gm.replace_token(a, table_a, gm_seat, "bruna")  # its notice cannot reach B now
+            gm.replace_token(a.ledger, table_a, gm_seat, "bruna")  # its notice cannot reach B now
             allowed.set()
             assert heard.next() is TOKEN_REPLACED
         finally:
@@ -277,7 +277,7 @@ def test_a_process_re_reads_a_table_s_row_for_another_process_s_change_only(pg_s
     """Two processes on PostgreSQL (two services here). A notice says which Store sent it, so a process reads a
     table's row, chat and seats back only after another process's change that appended nothing (a pause); its own
     action and its own pause it already holds. Before, every action's own notice cost its process three queries."""
-    from affray.table import notices, restore
+    from affray.table import catch_up, restore
 
     reads: list[str] = []  # the Store (by origin) of every re-read of a row, in order
     read = threading.Condition()
@@ -289,7 +289,7 @@ def test_a_process_re_reads_a_table_s_row_for_another_process_s_change_only(pg_s
             reads.append(store.notices.origin)
             read.notify_all()
 
-    monkeypatch.setattr(notices, "refresh_from_row", counted)
+    monkeypatch.setattr(catch_up, "refresh_from_row", counted)
     with Store(pg_url) as store_a, Store(pg_url) as store_b:
         a, b = TableService(store_a, policy_pause=0), TableService(store_b, policy_pause=0)
         a_origin, b_origin = store_a.notices.origin, store_b.notices.origin
@@ -302,10 +302,10 @@ def test_a_process_re_reads_a_table_s_row_for_another_process_s_change_only(pg_s
             seat = next(s for s in table_a.seats.values() if a_legal(table_a, s))
             actor, specs = next(iter(a_legal(table_a, seat).items()))
             a.submit(table_a, seat, actor, as_object(specs[0]["action"]), table_a.version)  # A's own action
-            gm.set_paused(a, table_a, gm_a, True)  # A's own change, which B must read
+            gm.set_paused(a.ledger, table_a, gm_a, True)  # A's own change, which B must read
             # B's change, which A must read; A's listener hears the notices in order, so once A has read B's row
             # it has heard (and not read back) its own action and pause
-            gm.set_paused(b, table_b, gm_b, False)
+            gm.set_paused(b.ledger, table_b, gm_b, False)
             with read:
                 assert read.wait_for(lambda: reads.count(a_origin) >= 1 and b_origin in reads, WAIT)
             assert reads.count(b_origin) == 1  # A's pause, read by B

@@ -44,10 +44,10 @@ def test_each_patch_turns_the_message_before_it_into_exactly_the_whole_message(s
     whole_bytes = patch_bytes = passes = quiet = 0
     for move in range(40):
         if move in (6, 7):
-            gm.set_paused(service, table, table.seats["gm"], move == 6)
+            gm.set_paused(service.ledger, table, table.seats["gm"], move == 6)
         elif move == 8:  # a whisper: only its sender's and its addressee's messages change
             player = next(s.name for s in seats if s.role == "player")
-            chat.post(service, table, table.seats["gm"], player, text="Watch the left flank.")
+            chat.post(service.ledger, table, table.seats["gm"], player, text="Watch the left flank.")
         elif move == 9:
             table.connected["gm"] = table.connected.get("gm", 0) + 1  # what the GM's message shows changes alone
         else:

@@ -43,7 +43,7 @@ def played(url: str) -> tuple[str, dict[str, str]]:
             [(actor, specs)] = as_object(state["legal"]).items()
             service.submit(table, info, actor, as_object(as_object(as_list(specs)[0])["action"]),
                            int(str(state["version"])))
-        chat.post(service, table, info, None, text="Again!")  # the last seat's, tomas
+        chat.post(service.ledger, table, info, None, text="Again!")  # the last seat's, tomas
         service.close()
     return created["table"], tokens
 

@@ -15,7 +15,7 @@ On both, every JSON column of every row is read too: that it parses (SQLite stor
 type refuses malformed text itself) and has the shape affray writes there (an object; a seat's actors a list of
 names), each damaged row named by its table and key (:data:`JSON_COLUMNS`, ``Health.damaged_rows``). A damaged row
 damages only its own table: the server serves the others and answers that one's requests 503 ``table_damaged``
-(``table/service.py``), so it does not make the database unfit to serve; ``affray db check`` lists the rows and
+(``table/loading.py``), so it does not make the database unfit to serve; ``affray db check`` lists the rows and
 exits 1, and ``affray serve`` names them in its log when it starts.
 
 :func:`backup_sqlite` copies a running server's SQLite file with SQLite's online backup (a consistent snapshot, the

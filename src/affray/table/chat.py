@@ -30,7 +30,6 @@ from __future__ import annotations
 import hashlib
 import time
 import unicodedata
-from typing import TYPE_CHECKING
 
 from affray.core.engine import GM
 from affray.core.json import JsonObject, as_list, as_object
@@ -38,12 +37,10 @@ from affray.core.notation import NotationError, parse, roll_expr
 from affray.core.rng import FREE_STREAM, WHISPER_STREAM, VerifiableRNG, whisper_key
 from affray.store import ChatLine, Store
 from affray.table.errors import UNAVAILABLE, UNPROCESSABLE, Refusal
+from affray.table.ledger import Ledger
 from affray.table.messages import line_json, may_read, read_before
 from affray.table.seats import SeatInfo
 from affray.table.state import Table
-
-if TYPE_CHECKING:
-    from affray.table.service import TableService
 
 MAX_TEXT = 500
 MAX_FREE_DICE = 100
@@ -145,7 +142,7 @@ def free_rolls(table: Table, seat: SeatInfo) -> list[JsonObject]:
     return out
 
 
-def post(service: TableService, table: Table, seat: SeatInfo, to: str | None, *, text: str | None = None,
+def post(ledger: Ledger, table: Table, seat: SeatInfo, to: str | None, *, text: str | None = None,
          notation: str | None = None) -> JsonObject:
     """Add a chat line (``text``) or a free roll (``notation``) from ``seat`` to ``to``; the answer is the line as
     the sender reads it. Every seat that may read it hears it (a push)."""
@@ -158,14 +155,14 @@ def post(service: TableService, table: Table, seat: SeatInfo, to: str | None, *,
             else:
                 line = ChatLine(len(table.chat), seat.name, target, ROLL,
                                 free_roll(table, notation or "", seat.name, target), time.time())
-            if service._guard(lambda: service.store.add_chat(table.id, line)):  # noqa: B023
+            if ledger.guard(lambda: ledger.store.add_chat(table.id, line)):  # noqa: B023
                 table.chat.append(line)
                 break
-            catch_up(service.store, table)  # another process numbered a line first: number anew
+            catch_up(ledger.store, table)  # another process numbered a line first: number anew
         else:
             raise Refusal("busy", "The chat is busy; send it again.", UNAVAILABLE)
         answer = line_json(table, line, read_before(table, seat.name, len(table.chat) - 1))
-    service.announce(table)
+    ledger.announce(table)
     return answer
 
 

@@ -3,26 +3,28 @@ records of the log itself), take back to any earlier version (after a confirmati
 countdown a ruleset's record declares (:class:`~affray.core.plugin.Countdown`: a server-side clock that submits the
 GM's call when it runs out), replace a seat's token, end the fight, export the log. Every other intervention goes
 into the store's audit trail beside the log of record.
+
+Each tool takes the ledger (:class:`~affray.table.ledger.Ledger`: its commits, its guarded store, its notices); the
+countdown takes the worker too, whose thread runs it out.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from affray.core.engine import GM, Rejected
 from affray.core.json import Json, JsonObject, as_list, as_number, as_object
 from affray.core.log import export_log
 from affray.table.chat import free_rolls
 from affray.table.errors import BAD_REQUEST, CONFLICT, FORBIDDEN, UNPROCESSABLE, Refusal, refused_step
+from affray.table.ledger import Ledger
 from affray.table.messages import Answer
+from affray.table.opening import link_for
 from affray.table.seats import SeatInfo
 from affray.table.state import Table, countdown_of
 from affray.table.tokens import new_token, token_hash
-
-if TYPE_CHECKING:
-    from affray.table.service import TableService
+from affray.table.worker import Worker
 
 
 def require_gm(seat: SeatInfo) -> None:
@@ -30,7 +32,7 @@ def require_gm(seat: SeatInfo) -> None:
         raise Refusal("gm_only", "Only the GM's seat can use the GM's tools.", FORBIDDEN)
 
 
-def take_back(service: TableService, table: Table, seat: SeatInfo, to: int, version: int,
+def take_back(ledger: Ledger, table: Table, seat: SeatInfo, to: int, version: int,
               confirm: bool) -> JsonObject:
     """Take the fight back to version ``to`` (an undo record is appended; nothing is cut from the log)."""
     require_gm(seat)
@@ -43,13 +45,13 @@ def take_back(service: TableService, table: Table, seat: SeatInfo, to: int, vers
         result = table.match.rewind(to, GM, version=version)
         if isinstance(result, Rejected):
             raise refused_step(result.code, result.message)
-        if not service._commit(table, None):
+        if not ledger.commit(table, None):
             raise Refusal("stale_version", "Another action was taken first.", CONFLICT)
-        service._guard(lambda: service.store.audit(table.id, seat.name, "undo", {"to": to, "from": version}))
+        ledger.guard(lambda: ledger.store.audit(table.id, seat.name, "undo", {"to": to, "from": version}))
         return {"version": table.version}
 
 
-def adjust(service: TableService, table: Table, seat: SeatInfo, version: int, submission_id: str | None,
+def adjust(ledger: Ledger, table: Table, seat: SeatInfo, version: int, submission_id: str | None,
            reason: str, changes: Sequence[Json]) -> Answer:
     """A GM ruling (:mod:`affray.core.adjust`): ``changes`` checked by the ruleset, then a ``gm`` record in the log
     of record and the chain, heard by every seat as a ruling line. A refused change: 422 with the ruleset's code,
@@ -58,14 +60,14 @@ def adjust(service: TableService, table: Table, seat: SeatInfo, version: int, su
     key = f"{seat.name}/{submission_id}" if submission_id else None
     with table.lock:
         if key is not None and key in table.by_submission:
-            return service._answer(table, seat, table.by_submission[key])
-        service._check_open(table)
+            return ledger.answer(table, seat, table.by_submission[key])
+        ledger.check_open(table)
         result = table.match.rule(GM, {"type": "ruling", "reason": reason, "changes": list(changes)}, version=version)
         if isinstance(result, Rejected):
             raise refused_step(result.code, result.message, result.reason)
-        if not service._commit(table, key):
+        if not ledger.commit(table, key):
             raise Refusal("stale_version", "Another action was taken first; look again.", CONFLICT, reason="moved_on")
-        return service._answer(table, seat, table.version - 1)
+        return ledger.answer(table, seat, table.version - 1)
 
 
 def adjustable(table: Table, seat: SeatInfo) -> JsonObject:
@@ -81,17 +83,17 @@ def adjustable(table: Table, seat: SeatInfo) -> JsonObject:
         return {"combatants": {**record.adjuster().forms(table.match.state)}}
 
 
-def set_paused(service: TableService, table: Table, seat: SeatInfo, paused: bool) -> JsonObject:
+def set_paused(ledger: Ledger, table: Table, seat: SeatInfo, paused: bool) -> JsonObject:
     require_gm(seat)
     with table.lock:
-        config = service._guard(lambda: service.store.set_config(table.id, {"paused": paused}))
+        config = ledger.guard(lambda: ledger.store.set_config(table.id, {"paused": paused}))
         table.config = dict(config or table.config)
-        service._guard(lambda: service.store.audit(table.id, seat.name, "pause" if paused else "resume", {}))
-    service.announce(table)
+        ledger.guard(lambda: ledger.store.audit(table.id, seat.name, "pause" if paused else "resume", {}))
+    ledger.announce(table)
     return {"paused": paused, "version": table.version}
 
 
-def start_timer(service: TableService, table: Table, seat: SeatInfo, seconds: float | None) -> JsonObject:
+def start_timer(ledger: Ledger, worker: Worker, table: Table, seat: SeatInfo, seconds: float | None) -> JsonObject:
     """Start (or with ``None`` stop) the ruleset's countdown (its record's :class:`~affray.core.plugin.Countdown`);
     when it runs out the server submits the GM's call the record names."""
     require_gm(seat)
@@ -103,12 +105,12 @@ def start_timer(service: TableService, table: Table, seat: SeatInfo, seconds: fl
             raise Refusal("bad_seconds", f"The {countdown.name} runs from 1 second to an hour.", UNPROCESSABLE)
         timer: JsonObject | None = (None if seconds is None
                                     else {"ends_at": round(time.time() + seconds, 3), "seconds": seconds})
-        config = service._guard(lambda: service.store.set_config(table.id, {"timer": timer}))
+        config = ledger.guard(lambda: ledger.store.set_config(table.id, {"timer": timer}))
         table.config = dict(config or table.config)
-        service._guard(lambda: service.store.audit(table.id, seat.name, "timer", {"seconds": seconds}))
+        ledger.guard(lambda: ledger.store.audit(table.id, seat.name, "timer", {"seconds": seconds}))
     if timer is not None:
-        _schedule(service, table, timer)
-    service.announce(table)
+        _schedule(ledger, worker, table, timer)
+    ledger.announce(table)
     return {"timer": timer, "version": table.version}
 
 
@@ -121,33 +123,33 @@ def _no_countdown(table: Table) -> str:
     return f"The {declared.name} is off in this match (the rule option {declared.option}, {declared.rule})."
 
 
-def resume_timer(service: TableService, table: Table) -> None:
+def resume_timer(ledger: Ledger, worker: Worker, table: Table) -> None:
     """After a restart, count down whatever is left of a running timer."""
     timer = table.config.get("timer")
     if isinstance(timer, dict):
-        _schedule(service, table, timer)
+        _schedule(ledger, worker, table, timer)
 
 
-def _schedule(service: TableService, table: Table, timer: JsonObject) -> None:
-    service.worker.schedule(max(0.0, as_number(timer["ends_at"]) - time.time()), lambda: _fire(service, table, timer))
+def _schedule(ledger: Ledger, worker: Worker, table: Table, timer: JsonObject) -> None:
+    worker.schedule(max(0.0, as_number(timer["ends_at"]) - time.time()), lambda: _fire(ledger, table, timer))
 
 
-def _fire(service: TableService, table: Table, timer: JsonObject) -> None:
+def _fire(ledger: Ledger, table: Table, timer: JsonObject) -> None:
     with table.lock:
         if table.config.get("timer") != timer:
             return  # stopped or restarted meanwhile
-        config = service._guard(lambda: service.store.set_config(table.id, {"timer": None}))
+        config = ledger.guard(lambda: ledger.store.set_config(table.id, {"timer": None}))
         table.config = dict(config or table.config)
         window = None if table.over or table.paused else table.match.pending()
         countdown, fired = countdown_of(table.match), False
         if window is not None and GM in window.actors and countdown is not None:
             result = table.match.submit(GM, GM, {"type": countdown.action}, version=table.version)
-            fired = not isinstance(result, Rejected) and service._commit(table, None)
-        service._guard(lambda: service.store.audit(table.id, None, "timer", {"ran_out": True, "called": fired}))
-    service.announce(table)
+            fired = not isinstance(result, Rejected) and ledger.commit(table, None)
+        ledger.guard(lambda: ledger.store.audit(table.id, None, "timer", {"ran_out": True, "called": fired}))
+    ledger.announce(table)
 
 
-def replace_token(service: TableService, table: Table, seat: SeatInfo, target: str) -> JsonObject:
+def replace_token(ledger: Ledger, table: Table, seat: SeatInfo, target: str) -> JsonObject:
     """A new token for seat ``target``; the old one stops working at once (its connections are closed)."""
     require_gm(seat)
     with table.lock:
@@ -155,12 +157,10 @@ def replace_token(service: TableService, table: Table, seat: SeatInfo, target: s
         if victim.token_hash is None:
             raise Refusal("policy_seat", f"Seat '{target}' is played by the server; it has no link.", UNPROCESSABLE)
         token = new_token()
-        service._guard(lambda: service.store.replace_token(table.id, target, token_hash(token)))
+        ledger.guard(lambda: ledger.store.replace_token(table.id, target, token_hash(token)))
         victim.token_hash = token_hash(token)
-        service._guard(lambda: service.store.audit(table.id, seat.name, "replace_token", {"seat": target}))
-    service.announce(table)
-    from affray.table.opening import link_for
-
+        ledger.guard(lambda: ledger.store.audit(table.id, seat.name, "replace_token", {"seat": target}))
+    ledger.announce(table)
     return {"seat": target, "token": token, "link": link_for(table.id, token)}
 
 
@@ -174,24 +174,24 @@ def seat_list(table: Table, seat: SeatInfo) -> list[JsonObject]:
                  "link": s.token_hash is not None} for s in table.seats.values()]
 
 
-def end(service: TableService, table: Table, seat: SeatInfo) -> JsonObject:
+def end(ledger: Ledger, table: Table, seat: SeatInfo) -> JsonObject:
     """End the fight now; the seed is revealed to every seat."""
     require_gm(seat)
     with table.lock:
         if table.over:
             raise Refusal("match_over", "The fight is already over.", CONFLICT)
         outcome: JsonObject = {"winner": None, "reason": "ended by the GM"}
-        service._guard(lambda: service.store.end_table(table.id, outcome))
+        ledger.guard(lambda: ledger.store.end_table(table.id, outcome))
         table.ended, table.stored_end = outcome, True
-        service._guard(lambda: service.store.audit(table.id, seat.name, "end", {"version": table.version}))
-    service.announce(table)
+        ledger.guard(lambda: ledger.store.audit(table.id, seat.name, "end", {"version": table.version}))
+    ledger.announce(table)
     return {"outcome": outcome, "seed": table.seed_hex}
 
 
-def audit_trail(service: TableService, table: Table, seat: SeatInfo) -> list[JsonObject]:
+def audit_trail(ledger: Ledger, table: Table, seat: SeatInfo) -> list[JsonObject]:
     require_gm(seat)
     return [{"n": a.n, "at": a.at, "who": a.who, "kind": a.kind, "detail": a.detail}
-            for a in service._guard(lambda: service.store.audit_trail(table.id))]
+            for a in ledger.guard(lambda: ledger.store.audit_trail(table.id))]
 
 
 def exported(table: Table, seat: SeatInfo) -> JsonObject:
@@ -215,7 +215,7 @@ def exported(table: Table, seat: SeatInfo) -> JsonObject:
                 "chain": table.head, "seed": None, "log": list[Json](table.match.redacted_log(table.match_seat(seat)))}
 
 
-def export(service: TableService, table: Table, seat: SeatInfo) -> JsonObject:
+def export(ledger: Ledger, table: Table, seat: SeatInfo) -> JsonObject:
     require_gm(seat)
-    service._guard(lambda: service.store.audit(table.id, seat.name, "export", {"version": table.version}))
+    ledger.guard(lambda: ledger.store.audit(table.id, seat.name, "export", {"version": table.version}))
     return exported(table, seat)

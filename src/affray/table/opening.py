@@ -5,7 +5,8 @@ once; the GM page keeps them in its browser."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, TypedDict
+from pathlib import Path
+from typing import TypedDict
 
 from affray.ai.runner import policies_for
 from affray.core.json import JsonObject
@@ -16,13 +17,12 @@ from affray.core.rng import new_salt_secret, new_secret_seed, seal_key, seed_fro
 from affray.store import NewTable, new_table_id
 from affray.store import Seat as StoredSeat
 from affray.table.errors import UNPROCESSABLE, Refusal
+from affray.table.ledger import Ledger
+from affray.table.registry import SetupStores
 from affray.table.scenarios import cast, plan_seats, resolve_scenario
 from affray.table.seats import SeatInfo
 from affray.table.state import Table
 from affray.table.tokens import new_token, token_hash
-
-if TYPE_CHECKING:
-    from affray.table.service import TableService
 
 MAX_SEED = 2**63 - 1
 
@@ -57,12 +57,14 @@ class Created(TypedDict):
     seats: dict[str, SeatLink]
 
 
-def open_table(service: TableService, scenario: str, options: Mapping[str, object] | None,
-               controllers: Mapping[str, str] | None, seed: int | None, spectator: bool,
-               seats: Mapping[str, str] | None) -> tuple[Table, Created]:
-    """A new table and the answer to its creator: every seat's token and link. ``controllers`` and ``seats``: who
-    plays whom (:func:`affray.table.scenarios.cast`); ``seed``: a public seed, or None for a secret one."""
-    checked, label = resolve_scenario(scenario, service.examples_dir)
+def open_table(ledger: Ledger, setups: SetupStores, examples_dir: Path | None, scenario: str,
+               options: Mapping[str, object] | None, controllers: Mapping[str, str] | None, seed: int | None,
+               spectator: bool, seats: Mapping[str, str] | None) -> tuple[Table, Created]:
+    """A new table and the answer to its creator: every seat's token and link, stored through the ``ledger``.
+    ``scenario``: a file, or an example's name (``examples_dir``: a folder of examples beside the rulesets' own);
+    ``controllers`` and ``seats``: who plays whom (:func:`affray.table.scenarios.cast`); ``seed``: a public seed, or
+    None for a secret one. Its match shares the setup-only store ``setups`` gives its scenario."""
+    checked, label = resolve_scenario(scenario, examples_dir)
     seating, chosen = cast(checked, controllers or {}, seats)
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise Refusal("bad_seed", f"A public seed is an integer from 0 to {MAX_SEED}.", UNPROCESSABLE)
@@ -72,9 +74,9 @@ def open_table(service: TableService, scenario: str, options: Mapping[str, objec
     salt = new_salt_secret()
     try:
         # The options as the store keeps them, so that this table and its later rebuilds share one setup-only store
-        # with every table of the same scenario (TableService.static_for).
+        # with every table of the same scenario (SetupStores.static_for).
         given = options_to_dict(parse_options(checked.ruleset.options_type, {**checked.options, **(options or {})}))
-        static = service.static_for(checked.ruleset.name, checked.setup, given)
+        static = setups.static_for(checked.ruleset.name, checked.setup, given)
         match = Match(checked.ruleset, checked.setup, given, seed=raw, seats=seating, controllers=chosen,
                       shared=static, seal_key=seal_key(salt))
     except OptionError as exc:
@@ -88,7 +90,7 @@ def open_table(service: TableService, scenario: str, options: Mapping[str, objec
                           "timer": None, "salts": match.salts}
     stored = [StoredSeat(p.name, token_hash(tokens[p.name]) if p.name in tokens else None, p.actors,
                          p.controller, p.role) for p in plans]  # type: ignore[arg-type]
-    service._guard(lambda: service.store.create_table(NewTable(
+    ledger.guard(lambda: ledger.store.create_table(NewTable(
         id=table_id, ruleset=match.ruleset.name, title=checked.model.name, scenario=label,
         setup=match.setup_data, options=match.options_dict, seed_hex=raw.hex(), commitment=match.commitment,
         rules_version=plugin(match.ruleset.name).rules_version, config=config, salt_hex=salt.hex()), stored))

@@ -175,7 +175,7 @@ def _tables(api: Api) -> APIRouter:
         """A chat line to everyone, the GM or one seat (a whisper: only its sender and addressee read it)."""
         table, seat = api.seat(table_id, bearer(request))
         api.limit_chat(seat)
-        return post_line(api.service, table, seat, body.to, text=body.text)
+        return post_line(api.service.ledger, table, seat, body.to, text=body.text)
 
     @router.post("/{table_id}/roll", response_model=None)
     def roll(table_id: str, body: RollBody, request: Request) -> JsonObject:
@@ -183,7 +183,7 @@ def _tables(api: Api) -> APIRouter:
         of the fight."""
         table, seat = api.seat(table_id, bearer(request))
         api.limit_chat(seat)
-        return post_line(api.service, table, seat, body.to, notation=body.notation)
+        return post_line(api.service.ledger, table, seat, body.to, notation=body.notation)
 
     @router.get("/{table_id}/log", response_model=None)
     def table_log(table_id: str, request: Request) -> JsonObject:
@@ -225,14 +225,14 @@ def _gm(api: Api) -> APIRouter:
     def rewind(table_id: str, body: RewindBody, request: Request) -> JsonObject:
         """Take the fight back to version ``to`` (needs ``"confirm": true``); audited."""
         table, seat = api.seat(table_id, bearer(request))
-        return gm.take_back(api.service, table, seat, body.to, body.version, body.confirm)
+        return gm.take_back(api.service.ledger, table, seat, body.to, body.version, body.confirm)
 
     @router.post("/adjust", response_model=None)
     def adjust(table_id: str, body: AdjustBody, request: Request) -> Answer:
         """A GM ruling: change a bar, a status, a position, or take a combatant out (or back in), with a reason.
         Checked by the ruleset (422 with its code), recorded in the log and the chain, read by every seat."""
         table, seat = api.seat(table_id, bearer(request))
-        return gm.adjust(api.service, table, seat, body.version, body.id, body.reason, body.changes)
+        return gm.adjust(api.service.ledger, table, seat, body.version, body.id, body.reason, body.changes)
 
     @router.get("/adjust", response_model=None)
     def adjustable(table_id: str, request: Request) -> JsonObject:
@@ -244,18 +244,18 @@ def _gm(api: Api) -> APIRouter:
     @router.post("/pause", response_model=None)
     def pause(table_id: str, request: Request) -> JsonObject:
         table, seat = api.seat(table_id, bearer(request))
-        return gm.set_paused(api.service, table, seat, True)
+        return gm.set_paused(api.service.ledger, table, seat, True)
 
     @router.post("/resume", response_model=None)
     def resume(table_id: str, request: Request) -> JsonObject:
         table, seat = api.seat(table_id, bearer(request))
-        return gm.set_paused(api.service, table, seat, False)
+        return gm.set_paused(api.service.ledger, table, seat, False)
 
     @router.post("/timer", response_model=None)
     def timer(table_id: str, body: TimerBody, request: Request) -> JsonObject:
         """Start the countdown the ruleset declares (a Drama Timer, ...) for ``seconds``; null stops it."""
         table, seat = api.seat(table_id, bearer(request))
-        return gm.start_timer(api.service, table, seat, body.seconds)
+        return gm.start_timer(api.service.ledger, api.service.worker, table, seat, body.seconds)
 
     @router.get("/seats", response_model=None)
     def seats(table_id: str, request: Request) -> list[JsonObject]:
@@ -267,22 +267,22 @@ def _gm(api: Api) -> APIRouter:
     def new_token(table_id: str, seat_name: str, request: Request) -> JsonObject:
         """A new token and link for a seat; the old token stops working at once."""
         table, seat = api.seat(table_id, bearer(request))
-        return gm.replace_token(api.service, table, seat, seat_name)
+        return gm.replace_token(api.service.ledger, table, seat, seat_name)
 
     @router.post("/end", response_model=None)
     def end(table_id: str, request: Request) -> JsonObject:
         """End the fight now; the seed is revealed."""
         table, seat = api.seat(table_id, bearer(request))
-        return gm.end(api.service, table, seat)
+        return gm.end(api.service.ledger, table, seat)
 
     @router.get("/export", response_model=None)
     def export(table_id: str, request: Request) -> JsonObject:
         table, seat = api.seat(table_id, bearer(request))
-        return gm.export(api.service, table, seat)
+        return gm.export(api.service.ledger, table, seat)
 
     @router.get("/audit", response_model=None)
     def audit(table_id: str, request: Request) -> list[JsonObject]:
         table, seat = api.seat(table_id, bearer(request))
-        return gm.audit_trail(api.service, table, seat)
+        return gm.audit_trail(api.service.ledger, table, seat)
 
     return router
