@@ -89,7 +89,7 @@ class Memo:
     def release(self) -> None:
         """Drop the values kept for the current version (:meth:`now`): they are built again if asked. A table server
         calls it once it has sent a version to its seats (the parts a later request needs are kept as text,
-        :mod:`affray.table.shared`): kept until the table's next change, seconds or minutes later, a version's views
+        :mod:`affray.table.parts`): kept until the table's next change, seconds or minutes later, a version's views
         were the objects the cyclic collector walked most, young and then old, at every table's every action
         (docs/performance.md, "Garbage collection and pings")."""
         self._now.clear()
