@@ -122,7 +122,7 @@ spec, _ = spec_for(scenario, {}, 0, None)
 policies = {a: get_policy(spec.ruleset, n) for a, n in spec.policies.items()}
 shared = {}
 def full(seed):
-    match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(seed), shared=shared)
+    match = Match(scenario.plugin, scenario.setup, scenario.options, rng=FastRNG(seed), shared=shared)
     play(match, policies, FastRNG(seed ^ 0x5DEECE66D))
 for seed in range(20):
     full(seed)

@@ -37,7 +37,7 @@ def engine_fights(n: int) -> float:
     scenario = affray.load_scenario(DUEL)
     start = time.perf_counter()
     for i in range(n):
-        match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(i),
+        match = Match(scenario.plugin, scenario.setup, scenario.options, rng=FastRNG(i),
                       seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
         play(match, scenario.policies(match), FastRNG(i + 1))
     return n / (time.perf_counter() - start)
@@ -153,7 +153,7 @@ def loop_fights(n: int) -> float:
 
 def replay_seconds(actions: int = 10_000) -> float:
     scenario = affray.load_scenario(DUEL)
-    match = Match(scenario.ruleset, scenario.setup, {"round_limit": actions}, seed=seed_from_int(1),
+    match = Match(scenario.plugin, scenario.setup, {"round_limit": actions}, seed=seed_from_int(1),
                   seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
     guard: Action = {"type": "declare", "plan": [{"type": "defense"}, {"type": "defense"}], "additional": False}
     while len(match.log) < actions:

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 import affray
-from affray.core.engine import ruleset_names
+from affray.core.plugin import ruleset_names
 from affray.rulesets.hud.batch import simplified_chunk
 from affray.sim.runner import run
 from affray.sim.session import spec_for

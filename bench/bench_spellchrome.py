@@ -39,7 +39,7 @@ def fights_per_second(path: Path, n: int, policy: str | None = None) -> tuple[fl
     rounds = 0
     start = time.perf_counter()
     for i in range(n):
-        match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(i),
+        match = Match(scenario.plugin, scenario.setup, scenario.options, rng=FastRNG(i),
                       seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
         sides = set(match.ruleset.sides(match.state).values())
         overrides = {s: policy for s in sides} if policy else None
@@ -61,7 +61,7 @@ def legal_in_play(n: int) -> tuple[float, float, float]:
     scenario = affray.load_scenario(SKIRMISH)
     spent, calls, listed, fresh = 0.0, 0, 0, 0
     for i in range(n):
-        match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(i),
+        match = Match(scenario.plugin, scenario.setup, scenario.options, rng=FastRNG(i),
                       seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
         policies, rng = scenario.policies(match), FastRNG(i + 1)
         while (window := match.pending()) is not None:
@@ -86,7 +86,7 @@ def legal_first_turn(n: int) -> tuple[float, float, int]:
     warm = cold = 0.0
     for _ in range(n):
         for first in (True, False):
-            match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(0))
+            match = Match(scenario.plugin, scenario.setup, scenario.options, rng=FastRNG(0))
             window = match.pending()
             assert window is not None
             if first:

@@ -33,7 +33,7 @@ n = rounds = 0
 start = time.perf_counter()
 while time.perf_counter() - start < seconds:
     shared = {"shared": scenario.shared} if hasattr(scenario, "shared") else {}  # the setup's memo, where it exists
-    match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(n), seats=scenario.seats,
+    match = Match(scenario.plugin, scenario.setup, scenario.options, rng=FastRNG(n), seats=scenario.seats,
                   controllers=scenario.controllers, **shared)
     play(match, scenario.policies(match), FastRNG(n + 1))
     rounds += match.rounds()

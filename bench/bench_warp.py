@@ -34,7 +34,7 @@ def engine_fights(n: int) -> tuple[float, dict[str | None, int]]:
     wins: dict[str | None, int] = {}
     start = time.perf_counter()
     for i in range(n):
-        match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(i),
+        match = Match(scenario.plugin, scenario.setup, scenario.options, rng=FastRNG(i),
                       seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
         outcome = play(match, scenario.policies(match), FastRNG(i + 1))
         winner = outcome.winner if outcome is not None else None

@@ -37,7 +37,7 @@ def fights(n: int) -> tuple[float, Counter[str], float]:
     vignettes = 0
     start = time.perf_counter()
     for i in range(n):
-        match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(i),
+        match = Match(scenario.plugin, scenario.setup, scenario.options, rng=FastRNG(i),
                       seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
         outcome = play(match, scenario.policies(match), FastRNG(i + 1))
         wins[outcome.label if outcome is not None else "unfinished"] += 1
@@ -57,7 +57,7 @@ def breakdown(n: int) -> dict[str, float]:
     clock = time.perf_counter
     for i in range(n):
         t = clock()
-        match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(i),
+        match = Match(scenario.plugin, scenario.setup, scenario.options, rng=FastRNG(i),
                       seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
         policies, rng = scenario.policies(match), FastRNG(i + 1)
         spent["setup"] += clock() - t

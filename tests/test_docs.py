@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from affray.cli.checks import check_path
-from affray.core.engine import get_ruleset, ruleset_names
 from affray.core.options import describe
+from affray.core.plugin import get_ruleset, ruleset_names
 
 ROOT = Path(__file__).parents[1]
 

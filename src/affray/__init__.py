@@ -17,9 +17,10 @@ See ``docs/library.md``.
 import affray.rulesets  # noqa: F401  (registers the built-in rulesets)
 from affray.ai.runner import play
 from affray.api import Scenario, load_scenario, scenario_from_data, simulate
-from affray.core.engine import ActionSpec, Outcome, Rejected, Viewer, Window, get_ruleset, ruleset_names
+from affray.core.engine import ActionSpec, Outcome, Rejected, Viewer, Window
 from affray.core.log import export_log, import_log, read_log, verify, write_log
 from affray.core.match import Match
+from affray.core.plugin import get_ruleset, ruleset_names
 from affray.sim.report import CombatantRisk, Rate, ScenarioStamp, SimReport
 
 __all__ = [

@@ -21,10 +21,11 @@ import affray.characters  # noqa: F401  (registers the readers of 'sheet:' files
 from affray.ai.base import Policy, policy_names
 from affray.ai.runner import policies_for
 from affray.core.content import ContentError, ContentLibrary, Problem, ReferenceProblem, load_pack
-from affray.core.engine import GM, AnyRuleset, get_ruleset
+from affray.core.engine import GM, AnyRuleset
 from affray.core.files import MAX_YAML_BYTES, read_text
 from affray.core.match import Match
 from affray.core.options import OptionError, parse_options
+from affray.core.plugin import AnyPlugin, plugin
 from affray.core.rng import FastRNG, seed_from_int
 from affray.core.scenario import ScenarioBase, load_scenario_data, validate_scenario
 
@@ -37,7 +38,8 @@ class Scenario:
     """A validated scenario with its content resolved: everything needed to start matches."""
 
     path: str
-    ruleset: AnyRuleset
+    #: the ruleset's plug-in record (the scenario file names the ruleset: the look-up by name is here)
+    plugin: AnyPlugin
     model: ScenarioBase
     setup: dict[str, Any]
     options: dict[str, Any]
@@ -48,10 +50,15 @@ class Scenario:
     #: SHA-256 of the scenario file's text when :func:`load_scenario` read it (``None`` when built from data)
     sha256: str | None = field(default=None, compare=False)
 
+    @property
+    def ruleset(self) -> AnyRuleset:
+        """The ruleset's rules (:meth:`Plugin.ruleset <affray.core.plugin.Plugin.ruleset>` of :attr:`plugin`)."""
+        return self.plugin.ruleset()
+
     def start(self, seed: int | bytes | None = None) -> Match:
         """A new live match (verifiable dice). ``seed``: an int (public, reproducible), bytes, or None."""
         raw = seed_from_int(seed) if isinstance(seed, int) else seed
-        return Match(self.ruleset, self.setup, self.options, seed=raw, seats=self.seats, shared=self.shared,
+        return Match(self.plugin, self.setup, self.options, seed=raw, seats=self.seats, shared=self.shared,
                      controllers=self.controllers)
 
     def policies(self, match: Match, overrides: Mapping[str, str] | None = None) -> dict[str, Policy]:
@@ -147,9 +154,10 @@ def scenario_from_data(data: Mapping[str, Any], path: str | Path = "<scenario>",
         raise ContentError(path, [Problem("ruleset", "the name of a ruleset (e.g. hud)")])
     data = dict(data)
     try:
-        ruleset = get_ruleset(data["ruleset"])
+        record = plugin(data["ruleset"])
     except KeyError as exc:
         raise ContentError(path, [Problem("ruleset", str(exc.args[0]))]) from None
+    ruleset = record.ruleset()
     model = validate_scenario(ruleset.scenario_type, data, path)
     library = ruleset.content().copy()
     load_pack(ruleset.content_type, ruleset.name, _content_paths(Path(path).parent, model, content), into=library)
@@ -163,7 +171,7 @@ def scenario_from_data(data: Mapping[str, Any], path: str | Path = "<scenario>",
     except OptionError as exc:
         raise ContentError(path, [Problem("options", str(exc))]) from None
     _try_setup(ruleset, model, setup, options, path)
-    known = set(policy_names(ruleset.name)) | {"human"}
+    known = set(policy_names(record)) | {"human"}
     seats, controllers = {}, {}
     for i, side in enumerate(model.sides):
         for j, c in enumerate(side.combatants):
@@ -177,7 +185,7 @@ def scenario_from_data(data: Mapping[str, Any], path: str | Path = "<scenario>",
                                                            f"(got {model.gm.controller!r})")])
     seats.setdefault(GM, GM)
     controllers[GM] = model.gm.controller
-    return Scenario(str(path), ruleset, model, setup, dict(model.options), seats, controllers)
+    return Scenario(str(path), record, model, setup, dict(model.options), seats, controllers)
 
 
 Engine = Literal["auto", "fast", "full"]

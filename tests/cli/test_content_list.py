@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from affray.core.engine import get_ruleset
+from affray.core.plugin import get_ruleset
 from tests.cli.inproc import run_cli
 
 EXAMPLES = Path(__file__).parents[2] / "examples"

@@ -110,7 +110,7 @@ def _planning(scenario: str | Path, seat: str, deck: str = "learned") -> tuple[a
     """A match played by its policies up to ``seat``'s first Planning choice (WH-03); ``deck``: WH-A5's
     ``general_school_deck`` (``all``: every General card, for the longest lists)."""
     loaded = affray.load_scenario(scenario)
-    match = affray.Match(loaded.ruleset, loaded.setup, {**loaded.options, "general_school_deck": deck},
+    match = affray.Match(loaded.plugin, loaded.setup, {**loaded.options, "general_school_deck": deck},
                          seed=seed_from_int(3), seats=loaded.seats, controllers=loaded.controllers)
     policies = loaded.policies(match)
     rng = FastRNG(1)

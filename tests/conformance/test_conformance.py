@@ -15,11 +15,12 @@ import pytest
 import affray
 from affray.ai.base import policy_names
 from affray.core.actions import check_action
-from affray.core.engine import GM, SPECTATOR, Action, Rejected, ruleset_names
+from affray.core.engine import GM, SPECTATOR, Action, Rejected
 from affray.core.fields import text
 from affray.core.log import export_log, import_log
 from affray.core.match import Match
 from affray.core.memo import Memo
+from affray.core.plugin import ruleset_names
 from affray.core.rng import FastRNG
 from tests.conformance.common import (
     LeakWatch,
@@ -221,7 +222,7 @@ def test_matches_sharing_the_setup_parts_of_their_memo_play_as_if_alone(path: Pa
     for seed in (1, 2, 3):
         fights = []
         for store in (shared, None):
-            match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(seed),
+            match = Match(scenario.plugin, scenario.setup, scenario.options, rng=FastRNG(seed),
                           seats=scenario.seats, controllers=scenario.controllers, shared=store)
             names = policy_names(scenario.ruleset.name)
             policy = "heuristic" if "heuristic" in names and seed != 3 else "random"

@@ -40,7 +40,7 @@ def _policies(case: Path | str) -> tuple[Any, dict[str, Any]]:
 
 
 def _full(scenario: Any, policies: dict[str, Any], seed: int, shared: dict[Any, Any]) -> Match:
-    match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(seed), shared=shared)
+    match = Match(scenario.plugin, scenario.setup, scenario.options, rng=FastRNG(seed), shared=shared)
     play(match, policies, FastRNG(seed ^ POLICY_KEY))
     return match
 

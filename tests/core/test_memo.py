@@ -51,7 +51,7 @@ def test_values_under_a_fixed_key_last_until_the_state_is_rebuilt_and_stay_out_o
 
 def _playout(shared: dict[Any, Any] | None) -> tuple[list[list[dict[str, Any]]], Match]:
     checked, _ = resolve_scenario("spellchrome/crossroads_2v2")
-    match = Match(checked.ruleset, checked.setup, checked.options, rng=FastRNG(3), shared=shared)
+    match = Match(checked.plugin, checked.setup, checked.options, rng=FastRNG(3), shared=shared)
     rng, listings = random.Random(3), []
     for _ in range(120):
         window = match.pending()

@@ -16,7 +16,7 @@ from affray.core.log import export_log, verify
 from affray.core.match import Match
 from affray.core.plugin import register, unregister
 from affray.core.rng import seed_from_int
-from tests.core.toy import PLUGIN, ToyRuleset
+from tests.core.toy import PLUGIN
 
 
 @pytest.fixture(autouse=True)
@@ -27,7 +27,7 @@ def toy() -> Iterator[None]:
 
 
 def match() -> Match:
-    return Match(ToyRuleset(), {}, seed=seed_from_int(4))
+    return Match(PLUGIN, {}, seed=seed_from_int(4))
 
 
 def ruling(*changes: Json, reason: str = "fate") -> Action:

@@ -3,30 +3,19 @@ there (core/standing.py): the rule that keeps two players who click at once from
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 import affray
 from affray.core.engine import GM, Accepted, Rejected
 from affray.core.match import Match
-from affray.core.plugin import register, unregister
 from affray.core.rng import seed_from_int
-from tests.core.toy import PLUGIN, ToyRuleset
+from tests.core.toy import PLUGIN
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
-@pytest.fixture(autouse=True)
-def registered() -> Iterator[None]:
-    register(PLUGIN)  # the toy's adjuster rules in one test
-    yield
-    unregister("toy")
-
-
 def toy() -> Match:
-    return Match(ToyRuleset(), {}, seed=seed_from_int(4))
+    return Match(PLUGIN, {}, seed=seed_from_int(4))
 
 
 def refused(result: object, reason: str) -> bool:

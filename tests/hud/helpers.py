@@ -8,6 +8,7 @@ from affray.core.engine import Accepted, Action, Rejected, StepResult
 from affray.core.events import Event
 from affray.core.match import Match
 from affray.core.rng import ScriptedRNG
+from affray.rulesets.hud import PLUGIN as PLUGIN
 from affray.rulesets.hud import HudRuleset
 from affray.rulesets.hud.content_model import HudScenario
 from affray.rulesets.hud.ruleset import builtin_content
@@ -41,7 +42,7 @@ def hud_match(mode: str, a: dict[str, Any], b: dict[str, Any], dice: list[int], 
         data["first"] = first
     scenario = HudScenario.model_validate(data)
     setup = RULESET.prepare(scenario, builtin_content())
-    return Match(RULESET, setup, options, rng=ScriptedRNG(dice))
+    return Match(PLUGIN, setup, options, rng=ScriptedRNG(dice))
 
 
 def declare(match: Match, actor: str, *items: Action, additional: bool = False) -> StepResult:

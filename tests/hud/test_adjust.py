@@ -25,7 +25,7 @@ from affray.rulesets.hud.adjust import ADJUSTER
 from affray.rulesets.hud.content_model import HudScenario
 from affray.rulesets.hud.ruleset import builtin_content
 from affray.rulesets.hud.state import HudState
-from tests.hud.helpers import DEFENSE, RULESET, attack, combatant
+from tests.hud.helpers import DEFENSE, PLUGIN, RULESET, attack, combatant
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples" / "hud").glob("*.yaml"))
 
@@ -43,7 +43,7 @@ def duel(mode: str = "nerdified", seed: int = 1, a: tuple[str, ...] = ("a",), b:
     sides = [{"name": "A", "combatants": [one(c) for c in a]}, {"name": "B", "combatants": [one(c) for c in b]}]
     options = {"emergency_actions": "defense"}
     scenario = HudScenario.model_validate({"ruleset": "hud", "mode": mode, "options": options, "sides": sides})
-    return Match(RULESET, RULESET.prepare(scenario, builtin_content()), options, seed=seed_from_int(seed))
+    return Match(PLUGIN, RULESET.prepare(scenario, builtin_content()), options, seed=seed_from_int(seed))
 
 
 def state(match: Match) -> HudState:

@@ -22,7 +22,7 @@ from affray.rulesets.hud.actions import ACTION_TYPES
 from affray.rulesets.hud.observe import HudChoices, HudObservation
 from affray.rulesets.hud.setup import hud_setup
 from affray.rulesets.hud.views import view
-from tests.hud.helpers import DEFENSE, RULESET, attack, combatant, declare, hud_match, ok
+from tests.hud.helpers import DEFENSE, PLUGIN, RULESET, attack, combatant, declare, hud_match, ok
 
 ROOT = Path(__file__).parents[2]
 EXAMPLES = sorted((ROOT / "examples" / "hud").glob("*.yaml"))
@@ -33,7 +33,7 @@ SEEDS = (1, 2, 3)
 def _random_fight(path: Path, seed: int) -> tuple[tuple[str, dict[str, Any]], ...]:
     """A fight of random legal actions (the random policy explores every rule) as its actions (read-only)."""
     scenario = affray.load_scenario(path)
-    match = Match(RULESET, scenario.setup, scenario.options, rng=FastRNG(seed))
+    match = Match(PLUGIN, scenario.setup, scenario.options, rng=FastRNG(seed))
     rng, actions = random.Random(seed), []
     for _ in range(400):
         window = match.pending()

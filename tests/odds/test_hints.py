@@ -19,7 +19,7 @@ EXAMPLES = Path(__file__).parents[2] / "examples"
 
 def _at(path: Path, actor: str, seat: str, options: dict[str, Any] | None = None) -> tuple[Match, View[object, object]]:
     scenario = affray.load_scenario(path)
-    match = Match(scenario.ruleset, scenario.setup, {**scenario.options, **(options or {})}, rng=FastRNG(4))
+    match = Match(scenario.plugin, scenario.setup, {**scenario.options, **(options or {})}, rng=FastRNG(4))
     window = match.pending()
     if window is not None and window.phase == "psych":  # no Psych card: on to Planning
         for a in window.actors:
@@ -32,7 +32,7 @@ def test_witchhammer_planning_shows_each_cards_attack_against_the_nearest_foe() 
     down, so unknown), the Malus 0 on both."""
     match, view = _at(EXAMPLES / "witchhammer" / "mill_gate_duel.yaml", "tomas", "tomas")
     specs = match.legal("tomas")
-    shown = dict(zip((s.label for s in specs), hints("witchhammer", view, "tomas", specs), strict=True))
+    shown = dict(zip((s.label for s in specs), hints(match.plugin, view, "tomas", specs), strict=True))
     odds = wh_attack_odds(8 + 1, 0)
     assert shown["place Sword Swing face down"] == (f"Sword Swing hit {float(odds.p_hit):.0%} · solid "
                                                     f"{float(odds.p_solid_hit):.0%} (vs Crossbow Peasant)")
@@ -49,7 +49,7 @@ def test_warp_attack_hint_uses_only_what_the_seat_sees() -> None:
         match, view = _at(EXAMPLES / "warp" / "knight_duel.yaml", "theo", seat, {"initiative": "seating_gm_last"})
         specs = match.legal("theo")
         bat = next(i for i, s in enumerate(specs) if s.action.get("trait") == "good_with_a_bat")
-        text = hints("warp", view, "theo", specs)[bat]
+        text = hints(match.plugin, view, "theo", specs)[bat]
         assert text.startswith(f"hit {float(odds.p_hit):.0%} · avg ")
         assert text.endswith("if it defends with 3 dice, before armour") == (seat == "theo")
 
@@ -59,7 +59,7 @@ def test_spellchrome_attack_hint_shows_defense_and_damage() -> None:
     window = match.pending()
     assert window is not None
     specs = match.legal(window.actors[0])
-    texts = hints("spellchrome", view, window.actors[0], specs)
+    texts = hints(match.plugin, view, window.actors[0], specs)
     attacks = [t for s, t in zip(specs, texts, strict=True) if s.action["type"] == "attack"]
     assert attacks and all(t.startswith("vs Defense ") and "avg" in t for t in attacks)
 
@@ -67,4 +67,4 @@ def test_spellchrome_attack_hint_shows_defense_and_damage() -> None:
 def test_a_broken_view_never_breaks_the_prompt() -> None:
     match, _ = _at(EXAMPLES / "witchhammer" / "mill_gate_duel.yaml", "tomas", "tomas")
     broken = {**match.view_json("tomas"), "fighters": {}, "combatants": []}
-    assert hints("witchhammer", broken, "tomas", match.legal("tomas")) == [""] * len(match.legal("tomas"))
+    assert hints(match.plugin, broken, "tomas", match.legal("tomas")) == [""] * len(match.legal("tomas"))

@@ -59,7 +59,7 @@ def _monte_carlo(path: Path, policy: str, n: int) -> tuple[float, float]:
     chosen = get_policy("hud", policy)
     wins = rounds = 0
     for i in range(n):
-        match = Match(scenario.ruleset, scenario.setup, scenario.options, rng=FastRNG(10_000 + i))
+        match = Match(scenario.plugin, scenario.setup, scenario.options, rng=FastRNG(10_000 + i))
         outcome = affray.play(match, {a: chosen for a in match.controllers}, FastRNG(i))
         wins += outcome is not None and outcome.winner == side
         rounds += match.rounds()

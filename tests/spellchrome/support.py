@@ -6,8 +6,9 @@ import copy
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from affray.core.engine import Accepted, Rejected, StepResult, get_ruleset
+from affray.core.engine import Accepted, Rejected, StepResult
 from affray.core.match import Match
+from affray.core.plugin import plugin
 from affray.core.rng import FastRNG, seed_from_int
 from affray.rulesets.spellchrome.content_model import SpellchromeScenario
 from affray.rulesets.spellchrome.state import Combatant, SpellchromeState
@@ -59,9 +60,10 @@ def build(map_text: str, sides: Mapping[str, list[dict[str, Any]]], options: Map
     data = {"ruleset": "spellchrome", "map": map_text,
             "sides": [{"name": n, "combatants": cs} for n, cs in sides.items()]}
     model = SpellchromeScenario.model_validate(data)
-    ruleset = get_ruleset("spellchrome")
+    record = plugin("spellchrome")
+    ruleset = record.ruleset()
     setup = ruleset.prepare(model, ruleset.content())
-    return Match(ruleset, setup, options, rng=ScriptedRNG(dice, seed))
+    return Match(record, setup, options, rng=ScriptedRNG(dice, seed))
 
 
 def state_of(match: Match) -> SpellchromeState:
@@ -120,10 +122,11 @@ def seeded(sides: Mapping[str, list[dict[str, Any]]], order: str, map_text: str 
             c["stats"]["initiative_bonus"] = 20 - 10 * order.index(c["id"])
     data = {"ruleset": "spellchrome", "map": map_text,
             "sides": [{"name": n, "combatants": cs} for n, cs in sides.items()]}
-    ruleset = get_ruleset("spellchrome")
+    record = plugin("spellchrome")
+    ruleset = record.ruleset()
     setup = ruleset.prepare(SpellchromeScenario.model_validate(data), ruleset.content())
     for seed in range(1, 100):
-        match = Match(ruleset, setup, seed=seed_from_int(seed))
+        match = Match(record, setup, seed=seed_from_int(seed))
         if state_of(match).order == list(order):
             return match
     raise AssertionError(f"no seed below 100 rolls the order {order}")

@@ -9,7 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from affray.api import scenario_from_data
-from affray.core.engine import get_ruleset
+from affray.core.plugin import get_ruleset
 from affray.rulesets.spellchrome.odds import dying_odds
 from affray.sim.session import simulate
 

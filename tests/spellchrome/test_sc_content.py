@@ -9,7 +9,7 @@ import pytest
 
 import affray
 from affray.core.content import ContentError, load_pack
-from affray.core.engine import get_ruleset
+from affray.core.plugin import get_ruleset
 from affray.rulesets.spellchrome.content_model import SpellchromeContent
 from affray.rulesets.spellchrome.mechanics import save_progression
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from affray.core.engine import Rejected, get_ruleset
+from affray.core.engine import Rejected
 from affray.core.events import Event
+from affray.core.plugin import get_ruleset
 from affray.rulesets.spellchrome import downtime
 from affray.rulesets.spellchrome.content_model import SpellchromeScenario
 from affray.rulesets.spellchrome.options import SpellchromeOptions

@@ -12,8 +12,9 @@ from pydantic import TypeAdapter
 
 import affray
 from affray.core.actions import check_action
-from affray.core.engine import Viewer, get_ruleset
+from affray.core.engine import Viewer
 from affray.core.memo import Memo
+from affray.core.plugin import get_ruleset
 from affray.core.rng import FastRNG
 from affray.core.view import View, view_schema
 from affray.rulesets.spellchrome.views import SpellchromeCombatantDetail, SpellchromeDetail

@@ -31,8 +31,8 @@ def test_sc16_ties_go_to_the_dex_score_then_a_d10_roll_off() -> None:
 
 def test_sc16_the_aware_side_gets_its_surprise_bonus() -> None:
     """SC-16: surprise adds the GM's +1..+10 to the aware side's initiative."""
-    from affray.core.engine import get_ruleset
     from affray.core.match import Match
+    from affray.core.plugin import get_ruleset
     from affray.rulesets.spellchrome.content_model import SpellchromeScenario
 
     from .support import ScriptedRNG
@@ -49,8 +49,8 @@ def test_sc16_the_surprise_bonus_counts_only_on_the_first_roll_when_rerolling() 
     """SC-16: surprise (+6 for r) is the start of a fight: re-rolled initiative in round 2 is a plain d20 + Dex
     (a 12 beats b 10), unless the option ``surprise_on_reroll`` keeps the bonus
     (b 10 + 6 = 16 beats 12)."""
-    from affray.core.engine import get_ruleset
     from affray.core.match import Match
+    from affray.core.plugin import get_ruleset
     from affray.rulesets.spellchrome.content_model import SpellchromeScenario
 
     from .support import ScriptedRNG

@@ -22,7 +22,7 @@ NOT_A_SCENARIO = {"witchhammer/balance/elder_wight"}
 
 def played(name: str) -> Match:
     scenario, _ = resolve_scenario(name)
-    match = Match(scenario.ruleset, scenario.setup, scenario.options, seed=bytes(range(32)), seats=scenario.seats)
+    match = Match(scenario.plugin, scenario.setup, scenario.options, seed=bytes(range(32)), seats=scenario.seats)
     rng = random.Random(name)
     for _ in range(ACTIONS):
         window = match.pending()

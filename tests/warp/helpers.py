@@ -12,6 +12,7 @@ from affray.core.engine import Accepted, Rejected, StepResult
 from affray.core.events import Event
 from affray.core.match import Match
 from affray.core.rng import ScriptedRNG
+from affray.rulesets.warp import PLUGIN as PLUGIN
 from affray.rulesets.warp import WarpRuleset
 from affray.rulesets.warp.content_model import WarpScenario
 from affray.rulesets.warp.events import PoolRolled
@@ -47,7 +48,7 @@ def warp_match(a: list[dict[str, Any]], b: list[dict[str, Any]], dice: list[int]
     data: dict[str, Any] = {"ruleset": "warp", "mode": mode, "darkness": darkness, "options": opts,
                             "sides": [{"name": "A", "combatants": a}, {"name": "B", "combatants": b}]}
     setup = RULESET.prepare(WarpScenario.model_validate(data), builtin_content())
-    return Match(RULESET, setup, opts, rng=ScriptedRNG(dice))
+    return Match(PLUGIN, setup, opts, rng=ScriptedRNG(dice))
 
 
 def state(match: Match) -> WarpState:

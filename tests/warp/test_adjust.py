@@ -24,14 +24,14 @@ from affray.core.match import Match
 from affray.core.rng import FastRNG
 from affray.rulesets.warp.adjust import ADJUSTER
 from affray.rulesets.warp.state import WarpState
-from tests.warp.helpers import RULESET
+from tests.warp.helpers import PLUGIN, RULESET
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples" / "warp").glob("*.yaml"))
 
 
 def example(name: str, seed: int = 3, **options: Any) -> Match:
     scenario = affray.load_scenario(next(p for p in EXAMPLES if p.stem == name))
-    return Match(RULESET, scenario.setup, {**scenario.options, **options}, seed=bytes([seed]) * 32,
+    return Match(PLUGIN, scenario.setup, {**scenario.options, **options}, seed=bytes([seed]) * 32,
                  seats=scenario.seats, controllers=scenario.controllers)
 
 

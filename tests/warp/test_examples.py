@@ -45,7 +45,7 @@ def test_with_the_gm_at_the_table(path: Path) -> None:
     scenario = affray.load_scenario(path)
     options = {**scenario.options, "gm_decisions": "table", "serious_wounds": True}
     for name in ("heuristic", "random"):
-        match = Match(scenario.ruleset, scenario.setup, options, seed=b"x" * 32, seats=scenario.seats,
+        match = Match(scenario.plugin, scenario.setup, options, seed=b"x" * 32, seats=scenario.seats,
                       controllers=scenario.controllers)
         policies = {**scenario.policies(match), GM: get_policy("warp", name)}
         assert affray.play(match, policies, FastRNG(5)) is not None
@@ -80,7 +80,7 @@ def test_the_random_policy_explores_every_window() -> None:
                "blow_the_top_off": True, "unstoppable_six": True, "surprise_check": True, "round_limit": 30}
     phases: set[str] = set()
     for seed in range(12):
-        match = Match(scenario.ruleset, scenario.setup, options, rng=FastRNG(seed), seats=scenario.seats)
+        match = Match(scenario.plugin, scenario.setup, options, rng=FastRNG(seed), seats=scenario.seats)
         policies = {a: RandomPolicy() for a in [*match.controllers, GM]}
         rng = FastRNG(seed)
         for _ in range(3000):

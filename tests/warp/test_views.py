@@ -75,7 +75,7 @@ def test_every_legal_action_is_an_instance_of_a_declared_type(path: Path, option
     """check_action passes for every listed action, and each spec's free fields are free fields of its type that
     the action carries."""
     scenario = affray.load_scenario(path)
-    match = Match(scenario.ruleset, scenario.setup, {**scenario.options, **options}, rng=FastRNG(2),
+    match = Match(scenario.plugin, scenario.setup, {**scenario.options, **options}, rng=FastRNG(2),
                   seats=scenario.seats, controllers=scenario.controllers)
     seen = set()
     for window in random_steps(match, 2, 300):

@@ -9,6 +9,7 @@ from affray.core.engine import Accepted, Rejected, StepResult
 from affray.core.events import Event
 from affray.core.match import Match
 from affray.core.scenario import validate_scenario
+from affray.rulesets.witchhammer import PLUGIN as PLUGIN
 from affray.rulesets.witchhammer import WitchHammerRuleset
 from affray.rulesets.witchhammer.content_model import WitchHammerContent
 from affray.rulesets.witchhammer.options import WitchHammerOptions
@@ -118,7 +119,7 @@ def new_match(a: list[dict[str, Any]], b: list[dict[str, Any]], dice: list[int] 
               options: dict[str, Any] | None = None, map_: str | None = None) -> Match:
     """A match where every test hero holds only the test cards (options default: learned decks only)."""
     opts = {"general_school_deck": "learned", **(options or {})}
-    return Match(RULESET, setup_of(a, b, map_), opts, rng=DiceRNG(dice))
+    return Match(PLUGIN, setup_of(a, b, map_), opts, rng=DiceRNG(dice))
 
 
 def new_state(a: list[dict[str, Any]], b: list[dict[str, Any]], options: dict[str, Any] | None = None,

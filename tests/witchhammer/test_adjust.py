@@ -25,7 +25,7 @@ from affray.core.rng import FastRNG, seed_from_int
 from affray.rulesets.witchhammer.adjust import ADJUSTER
 from affray.rulesets.witchhammer.state import WitchHammerState
 from tests.conformance.common import ROOT
-from tests.witchhammer.helpers import RULESET, fighter, setup_of
+from tests.witchhammer.helpers import PLUGIN, fighter, setup_of
 
 SEATS = ("h1", "h2", "m1", "spectator", GM)
 
@@ -38,7 +38,7 @@ def match(*, second_dummy: bool = False, **options: Any) -> Match:
     b = [fighter("m1", (3, 1), use="dummy", name="Dummy", deck=["jab", "wait", "guard"])]
     if second_dummy:
         b.append(fighter("m2", (3, 5), use="dummy", name="Second Dummy", deck=["jab", "wait", "guard"]))
-    return Match(RULESET, setup_of(a, b), {"general_school_deck": "learned", **options}, seed=seed_from_int(3))
+    return Match(PLUGIN, setup_of(a, b), {"general_school_deck": "learned", **options}, seed=seed_from_int(3))
 
 
 def state(m: Match) -> WitchHammerState:

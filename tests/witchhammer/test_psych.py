@@ -26,7 +26,7 @@ from affray.rulesets.witchhammer.content_model import WitchHammerContent
 from affray.rulesets.witchhammer.events import CardPlayed, Checked, Damaged, EffectChanged, PoiseChanged
 from affray.rulesets.witchhammer.policies import WitchHammerHeuristic
 from affray.rulesets.witchhammer.state import WitchHammerState
-from tests.witchhammer.helpers import RULESET, DiceRNG, fighter, library, of, ok
+from tests.witchhammer.helpers import PLUGIN, RULESET, DiceRNG, fighter, library, of, ok
 
 # Test-only Psych cards that write what the built-in ones do not: damage, a Malus, a block on Poise recovery.
 PSYCH_CONTENT: dict[str, Any] = {
@@ -56,7 +56,7 @@ def _match(a: list[dict[str, Any]], b: list[dict[str, Any]], dice: list[int]) ->
     data = {"ruleset": "witchhammer", "size": [12, 12],
             "sides": [{"name": "A", "combatants": a}, {"name": "B", "combatants": b}]}
     setup = RULESET.prepare(validate_scenario(RULESET.scenario_type, data, "test.yaml"), lib)
-    return Match(RULESET, setup, {"general_school_deck": "learned"}, rng=DiceRNG(dice))
+    return Match(PLUGIN, setup, {"general_school_deck": "learned"}, rng=DiceRNG(dice))
 
 
 def _both_orders(a: list[dict[str, Any]], b: list[dict[str, Any]], dice: list[int], psych: dict[str, str]
@@ -217,7 +217,7 @@ def _fight(data: dict[str, Any], seed: int, monkeypatch: pytest.MonkeyPatch
     for module in ROLLERS:
         monkeypatch.setattr(module, "d20", dice.d20)
     scenario = validate_scenario(RULESET.scenario_type, data, "test.yaml")
-    m = Match(RULESET, RULESET.prepare(scenario, library()), data.get("options", {}), rng=FastRNG(seed))
+    m = Match(PLUGIN, RULESET.prepare(scenario, library()), data.get("options", {}), rng=FastRNG(seed))
     policies = {a: WitchHammerHeuristic() for a in _state(m).fighters}
     psych: list[list[tuple[Any, ...]]] = []
     while (window := m.pending()) is not None:

@@ -41,7 +41,7 @@ def policies_for(match: Match, overrides: Mapping[str, str] | None = None) -> di
     for actor, controller in match.controllers.items():
         name = (overrides or {}).get(actor) or (overrides or {}).get(sides.get(actor, "")) or controller
         if name != "human":
-            chosen[actor] = get_policy(match.ruleset.name, name)
+            chosen[actor] = get_policy(match.plugin, name)
     return chosen
 
 

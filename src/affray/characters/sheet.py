@@ -7,98 +7,35 @@ Checking a sheet has two stages, and both report the file, the field and the rea
 1. the schema (types, ranges, the fields a ruleset allows), and
 2. the ruleset's character rules against its content (point totals, known schools, traits that exist...).
 
-Each ruleset's plug-in record names its :class:`SheetRules` (``sheet``), with the operations it offers beyond new,
-check and show (:mod:`affray.characters.operations`). A sheet that passes can be shown, advanced and used in a
-fight (:func:`fight_sheet`, read by a ruleset's ``prepare`` through :mod:`affray.core.sheets`).
+Each ruleset's plug-in record names its :class:`~affray.core.sheetrules.SheetRules` (``sheet``), with the
+operations it offers beyond new, check and show (:mod:`affray.characters.operations`). A sheet file names its
+ruleset, so this module finds that ruleset's record by name: one of the edges where a name comes in from outside.
+A sheet that passes can be shown, advanced and used in a fight (:func:`fight_sheet`, read by a ruleset's
+``prepare`` through :mod:`affray.core.sheets`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 import yaml
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
-from affray.characters.operations import SheetOperation
 from affray.core.content import ContentError, ContentLibrary, Problem, load_pack, read_yaml, validate
-from affray.core.engine import get_ruleset
 from affray.core.files import write_text
-from affray.core.plugin import plugin, plugin_names
-from affray.core.scenario import Strict
+from affray.core.plugin import get_ruleset, plugin, plugin_names
+from affray.core.sheetrules import FORMAT as FORMAT
+from affray.core.sheetrules import AnySheetRules as AnySheetRules
+from affray.core.sheetrules import SheetModel as SheetModel
+from affray.core.sheetrules import SheetRules as SheetRules
+from affray.core.sheetrules import Summary as Summary
 from affray.core.sheets import FightSheet
-
-FORMAT = "affray-sheet/1"
-
-
-class SheetModel(Strict):
-    """What every sheet has: the format marker, its ruleset, a name and a few words about the character."""
-
-    format: str = Field(pattern=r"^affray-sheet/1$", description=f"always '{FORMAT}'")
-    ruleset: str
-    name: str = Field(min_length=1, max_length=120)
-    description: str = ""
 
 
 class Refused(ValueError):
     """A change to a sheet that the rules refuse; the message says why and cites the rule."""
-
-
-@dataclass(frozen=True, slots=True)
-class Summary:
-    """A sheet laid out for people: titled sections of (label, value) rows, and notes worth a look."""
-
-    title: str
-    sections: list[tuple[str, list[tuple[str, str]]]]
-    notes: list[str] = field(default_factory=list)
-
-
-#: The sheet model one ruleset's rules read (contravariant: rules for a ruleset's own sheets take only those).
-SheetT_contra = TypeVar("SheetT_contra", bound="SheetModel", contravariant=True)
-
-
-class SheetRules(Protocol[SheetT_contra]):
-    """One ruleset's character rules, over its own sheet model (a registry of several rulesets' rules holds
-    :data:`AnySheetRules`)."""
-
-    @property
-    def ruleset(self) -> str: ...
-
-    @property
-    def model(self) -> type[SheetModel]: ...
-
-    def problems(self, sheet: SheetT_contra, content: ContentLibrary) -> list[Problem]:
-        """What breaks the character rules (empty when the sheet is legal)."""
-        ...
-
-    def notes(self, sheet: SheetT_contra, content: ContentLibrary) -> list[str]:
-        """Things worth knowing that are not errors (points left, an outré hat...)."""
-        ...
-
-    def for_fight(self, sheet: SheetT_contra, content: ContentLibrary) -> FightSheet:
-        """The ruleset's own content character for a legal sheet."""
-        ...
-
-    def summary(self, sheet: SheetT_contra, content: ContentLibrary) -> Summary: ...
-
-    @property
-    def operations(self) -> Sequence[SheetOperation]:
-        """What the ruleset offers on its sheets beyond new, check and show (:mod:`affray.characters.operations`);
-        empty when nothing."""
-        ...
-
-    @property
-    def builder_options(self) -> type | None:
-        """The dataclass of the builder's named options a sheet may change under ``house_rules`` (shown by
-        ``affray character options``), or ``None``."""
-        ...
-
-
-#: The rules of some ruleset, as a registry holds them: which sheet model they read is known only at run time (the
-#: sheet's own ``ruleset`` field picks them), so the sheet passed to them is checked by the model, not by mypy.
-AnySheetRules = SheetRules[Any]
 
 
 def rules_for(ruleset: str) -> AnySheetRules:

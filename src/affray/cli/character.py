@@ -26,8 +26,7 @@ from affray.cli.character_ops import declared, load_sheet, operation_command, wr
 from affray.cli.declared import RULESETS
 from affray.cli.render import CliError, console, escape, printable
 from affray.core.content import ContentError, read_yaml, validate
-from affray.core.engine import ruleset_names
-from affray.core.plugin import plugin_names
+from affray.core.plugin import plugin_names, ruleset_names
 from affray.core.rng import VerifiableRNG, new_secret_seed, seed_from_int
 
 if TYPE_CHECKING:  # typer carries its own click; its types are only named here

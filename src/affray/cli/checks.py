@@ -7,8 +7,7 @@ from pathlib import Path
 from affray.api import load_scenario
 from affray.characters.sheet import check, library, parse_sheet
 from affray.core.content import ContentError, ContentLibrary, Problem, read_yaml, validate, yaml_files
-from affray.core.engine import get_ruleset
-from affray.core.plugin import plugin_names
+from affray.core.plugin import get_ruleset, plugin_names
 
 
 def check_file(path: Path) -> None:

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from affray.cli.render import CliError, console, escape
 from affray.core.content import ContentLibrary, load_pack
-from affray.core.engine import get_ruleset, ruleset_names
+from affray.core.plugin import get_ruleset, ruleset_names
 
 #: The sections a combatant's ``use:`` may name (the others are referenced from its stats).
 USE_SECTIONS = ("characters", "monsters")

@@ -324,7 +324,7 @@ def options_cmd(ruleset: Annotated[str, typer.Argument(help=f"the ruleset: {RULE
     """List a ruleset's named rule options with their defaults and rule IDs."""
     from rich.table import Table
 
-    from affray.core.engine import get_ruleset
+    from affray.core.plugin import get_ruleset
     from affray.core.options import describe
 
     try:

@@ -16,7 +16,7 @@ from typer.core import TyperGroup
 from affray.cli.declared import command, option
 from affray.cli.render import CliError, console, escape
 from affray.core.checks import BadParameters, Check, CheckResult
-from affray.core.plugin import plugin, plugin_names
+from affray.core.plugin import AnyPlugin, plugin, plugin_names
 from affray.odds.checks import means, result_json, run_check
 
 if TYPE_CHECKING:  # typer carries its own click; its types are only named here
@@ -192,7 +192,7 @@ def duel(scenario: Annotated[Path, typer.Argument(help="a one-against-one scenar
     shown = Progress()
     try:
         with reporting(shown):
-            odds = solve_scenario(loaded.ruleset.name, loaded.setup, loaded.options, exact)
+            odds = solve_scenario(loaded.plugin, loaded.setup, loaded.options, exact)
     except NotSolvable as exc:
         raise CliError(f"cannot solve {scenario} exactly: {exc}") from None
     finally:
@@ -204,7 +204,7 @@ def duel(scenario: Annotated[Path, typer.Argument(help="a one-against-one scenar
                 "expected_rounds": show(odds.expected_rounds),
                 "rounds": [{"outcome": k, **show(p)} for k, p in odds.rounds if p],
                 "tail": float(odds.tail), "states": odds.states, "exact": exact,
-                "model": _assumes(loaded.ruleset.name)}
+                "model": _assumes(loaded.plugin)}
         print(json.dumps(data))
         return
     table = Table(title=f"{escape(loaded.model.name or scenario)}: exact duel", title_justify="left")
@@ -214,14 +214,14 @@ def duel(scenario: Annotated[Path, typer.Argument(help="a one-against-one scenar
         table.add_column("exact", justify="right")
     long: dict[str, Fraction] = {}
     for k, v in odds.outcomes.items():
-        table.add_row(escape(k), f"{float(v):.6%}", *([_fraction(k, v, long)] if exact else []))
+        table.add_row(escape(k), f"{float(v):.6%}", *([_fraction(k, Fraction(v), long)] if exact else []))
     console.print(table)
-    rounds_exact = f" = {_fraction('expected rounds', odds.expected_rounds, long)}" if exact else ""
+    rounds_exact = f" = {_fraction('expected rounds', Fraction(odds.expected_rounds), long)}" if exact else ""
     console.print(f"expected rounds: {float(odds.expected_rounds):.4f}{rounds_exact}   states: {odds.states}")
     for k, v in long.items():  # printed whole: --exact asked for the fractions, however long
         digits = len(str(v.denominator))
         console.print(f"{k} (exact, {digits:,}-digit denominator):\n{v.numerator}/{v.denominator}", soft_wrap=True)
-    console.print(f"model: {_assumes(loaded.ruleset.name)}")
+    console.print(f"model: {_assumes(loaded.plugin)}")
     console.print(bars("rounds", {k: Fraction(p).limit_denominator(10**12) for k, p in odds.rounds[:30]}))
 
 
@@ -264,12 +264,12 @@ class Progress:
             sys.stderr.flush()
 
 
-def _assumes(ruleset: str) -> str:
+def _assumes(record: AnyPlugin) -> str:
     """What the ruleset's duel model assumes, in one sentence ('' when it has none)."""
     from affray.odds.duels import duel_model
     from affray.odds.markov import NotSolvable
 
     try:
-        return duel_model(ruleset).assumes
+        return duel_model(record).assumes
     except NotSolvable:
         return ""

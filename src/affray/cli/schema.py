@@ -16,7 +16,8 @@ import typer
 from affray.cli.declared import RULESETS
 from affray.cli.render import CliError
 from affray.core.actions import actions_schema
-from affray.core.engine import AnyRuleset, get_ruleset
+from affray.core.engine import AnyRuleset
+from affray.core.plugin import get_ruleset
 from affray.core.view import view_schema
 
 schema_app = typer.Typer(no_args_is_help=True, help="Print the JSON Schema of a ruleset's views, actions or scenarios.")

@@ -245,7 +245,7 @@ def sweep_command(scenario: Path, params: list[str], n: int, seed: int, workers:
 def _assumes(loaded: Any) -> str:
     from affray.odds.duels import duel_model
 
-    return f"the duel model: {duel_model(loaded.ruleset.name).assumes}"
+    return f"the duel model: {duel_model(loaded.plugin).assumes}"
 
 
 def _cell(rate: float, ci95: list[float] | tuple[float, float]) -> str:
@@ -356,9 +356,7 @@ def _balance_table(found: Any, loaded: Any, exact: bool) -> None:
         console.print(escape(sentence))
     if exact:
         console.print(escape(_assumes(loaded)))
-    elif len(loaded.model.sides) == 2 and all(len(s.combatants) == 1 for s in loaded.model.sides):
-        from affray.core.plugin import plugin
-
-        if plugin(loaded.ruleset.name).duel is not None:
-            console.print("note: a one-on-one duel: --exact answers it exactly, with both sides playing the duel "
-                          "model's policy (affray odds duel says which)")
+    elif len(loaded.model.sides) == 2 and all(len(s.combatants) == 1 for s in loaded.model.sides) \
+            and loaded.plugin.duel is not None:
+        console.print("note: a one-on-one duel: --exact answers it exactly, with both sides playing the duel "
+                      "model's policy (affray odds duel says which)")

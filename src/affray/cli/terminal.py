@@ -202,7 +202,7 @@ class Terminal:
         window = match.pending()
         name = match.names().get(actor, actor)
         view = match.view_json(self.seat)
-        odds = hints(match.ruleset.name, match.view(self.seat), actor, specs)
+        odds = hints(match.plugin, match.view(self.seat), actor, specs)
         shown = [ActionSpec(s.action, s.label, (*s.notes, o) if o else s.notes)
                  for s, o in zip(specs, odds, strict=True)]
         console.print(choice_table(shown, f"{escape(name)} — {escape(window.prompt if window else '')}", view))

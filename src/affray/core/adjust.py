@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Protocol, TypeGuard, TypeVar
 
-from affray.core.engine import GM, AnyRuleset, Rejected
+from affray.core.engine import GM, Rejected
 from affray.core.events import Event
 from affray.core.journal import Journal
 from affray.core.json import Json, JsonObject
@@ -192,20 +192,17 @@ def apply_changes(adjuster: Adjuster[S], state: S, reason: str, changes: Sequenc
     return events
 
 
-def rule_on(ruleset: AnyRuleset, state: object, rng: RNG, action: Mapping[str, object], names: Mapping[str, str]
-            ) -> Rejected | list[Event]:
-    """A ruling on ``state``: its changes checked and applied (:func:`apply_changes`), then the ruleset's adjuster
-    goes on from where they left the fight with ``rng`` (:meth:`Adjuster.settle`); the ruling's events. A refusal
-    part-way leaves the state changed: the caller (:meth:`affray.core.match.Match.rule`) puts it back."""
-    from affray.core.plugin import plugin
-
+def rule_on(adjuster: Adjuster[S] | None, title: str, state: S, rng: RNG, action: Mapping[str, object],
+            names: Mapping[str, str]) -> Rejected | list[Event]:
+    """A ruling on ``state``: its changes checked and applied (:func:`apply_changes`) by the ruleset's ``adjuster``
+    (its plug-in record's, which the match carries; ``None``: the ruleset called ``title`` takes no rulings), then
+    the adjuster goes on from where they left the fight with ``rng`` (:meth:`Adjuster.settle`); the ruling's events.
+    A refusal part-way leaves the state changed: the caller (:meth:`affray.core.match.Match.rule`) puts it back."""
     parsed = parse(action)
     if isinstance(parsed, Rejected):
         return parsed
-    record = plugin(ruleset.name)
-    if record.adjuster is None:
-        return Rejected("no_rulings", f"{ruleset.title} does not take GM rulings.")
-    adjuster = record.adjuster()
+    if adjuster is None:
+        return Rejected("no_rulings", f"{title} does not take GM rulings.")
     ruled = apply_changes(adjuster, state, parsed[0], parsed[1], names)
     if isinstance(ruled, Rejected):
         return ruled

@@ -1,4 +1,4 @@
-"""The ruleset contract (DESIGN.md, contract 1) and the registry of rulesets.
+"""The ruleset contract (DESIGN.md, contract 1). The registry of rulesets is :mod:`affray.core.plugin`, above this.
 
 A ruleset is a step function over a match state::
 
@@ -329,25 +329,7 @@ class Ruleset(Protocol[StateT, SetupT]):
         ...
 
 
-def ruleset_names() -> list[str]:
-    """The names of every known ruleset (see :mod:`affray.core.plugin`)."""
-    from affray.core.plugin import plugin_names
-
-    return plugin_names()
-
-
 #: A ruleset of any state and setup: what a registry of heterogeneous rulesets holds. The generic layers never read
 #: a state or a setup themselves, they hand back what the same ruleset gave; Python has no existential type, so the
 #: two parameters are ``Any`` here and nowhere else.
 AnyRuleset: TypeAlias = Ruleset[Any, Any]
-
-
-def get_ruleset(name: str) -> AnyRuleset:
-    """The ruleset called ``name``; raises ``KeyError`` with the known names if there is none.
-
-    The built-in rulesets are made known when the ``affray`` package is imported (``affray/__init__.py``
-    imports ``affray.rulesets``), so core never imports upward.
-    """
-    from affray.core.plugin import plugin
-
-    return plugin(name).ruleset()

@@ -25,12 +25,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from affray.core.engine import Accepted, AnyRuleset, StepResult, get_ruleset
+from affray.core.engine import Accepted, StepResult
 from affray.core.files import MAX_JSON_BYTES, FileProblem, load_json, write_text
 from affray.core.json import Json, JsonMapping, JsonObject, as_int, as_list, as_names, as_object, as_str
 from affray.core.logcheck import FORMAT, READS, VERSION, LogFormatError, check_die, check_log
 from affray.core.match import Match
-from affray.core.plugin import UNRECORDED_RULES_VERSION, rules_changed
+from affray.core.plugin import UNRECORDED_RULES_VERSION, AnyPlugin, plugin, rules_changed
 from affray.core.records import ReplayError
 from affray.core.rng import (
     FREE_STREAM,
@@ -61,8 +61,6 @@ def export_log(match: Match, *, reveal_seed: bool | None = None, seat: str | Non
     ``seat``: the log as that seat may see it (contract 6) while the match is not over: others' unrevealed
     commits and private events redacted, no seed. After the end every log is whole: nothing is secret then.
     """
-    from affray.core.plugin import plugin
-
     outcome = match.outcome()
     if seat is not None and outcome is None:
         viewer = match.viewer(seat)
@@ -75,7 +73,7 @@ def export_log(match: Match, *, reveal_seed: bool | None = None, seat: str | Non
         "format": FORMAT,
         "version": VERSION_OF_SALTS[match.salts],
         "affray_version": affray_version(),
-        "rules_version": plugin(match.ruleset.name).rules_version,
+        "rules_version": match.plugin.rules_version,
         "ruleset": match.ruleset.name,
         "setup": match.setup_data,
         "options": match.options_dict,
@@ -161,22 +159,23 @@ def _seed(data: JsonMapping) -> bytes:
         raise LogFormatError("the log's seed is not hexadecimal") from None
 
 
-def _ruleset(data: JsonMapping) -> AnyRuleset:
+def _record(data: JsonMapping) -> AnyPlugin:
+    """The plug-in record of the ruleset the log names (a name from outside: the look-up by name is here)."""
     try:
-        return get_ruleset(as_str(data["ruleset"]))
+        return plugin(as_str(data["ruleset"]))
     except KeyError as exc:
         raise LogFormatError(f"ruleset: {exc.args[0]}") from None
 
 
 def _rebuild(data: JsonMapping, seed: bytes) -> Match:
     """A fresh match from the log's ruleset, setup, options and seats; a mismatch is a :class:`LogFormatError`."""
-    ruleset = _ruleset(data)
+    record = _record(data)
     try:
-        return Match(ruleset, as_object(data["setup"]), as_object(data["options"]), seed=seed,
+        return Match(record, as_object(data["setup"]), as_object(data["options"]), seed=seed,
                      seats=as_names(data.get("seats")), controllers=as_names(data.get("controllers")),
                      salts=salts_of(data), seal_key=_seal_key(data))
     except _REPLAY_ERRORS as exc:
-        raise LogFormatError(f"setup/options: not a {ruleset.name} match this affray can start "
+        raise LogFormatError(f"setup/options: not a {record.name} match this affray can start "
                              f"({type(exc).__name__}: {exc})") from None
 
 
@@ -191,7 +190,7 @@ def _replay(match: Match, entry: JsonObject) -> StepResult:
 def rules_refusal(data: JsonMapping) -> str | None:
     """Why the log cannot be replayed here: it was made under another version of its ruleset's rules than this affray
     runs (the sentence names both; see :func:`affray.core.plugin.rules_changed`). None when the versions match."""
-    _ruleset(data)  # an unknown ruleset is refused with its own sentence
+    _record(data)  # an unknown ruleset is refused with its own sentence
     recorded = data.get("rules_version")
     return rules_changed(as_str(data["ruleset"]), None if recorded is None else as_str(recorded), "log")
 
@@ -212,11 +211,11 @@ def import_log(data: JsonMapping) -> Match:
     """Rebuild a match from a log by replaying its records on its setup and seed; a log made under other rules is
     refused (:func:`check_rules`)."""
     seed = _seed(data)
-    ruleset = _ruleset(data)
+    record = _record(data)
     check_rules(data)
     _rebuild(data, seed)  # a setup of the wrong shape is refused with its field
     try:
-        return Match.restore(ruleset, as_object(data["setup"]), as_object(data["options"]), seed=seed,
+        return Match.restore(record, as_object(data["setup"]), as_object(data["options"]), seed=seed,
                              records=records_of(data), seats=as_names(data.get("seats")),
                              controllers=as_names(data.get("controllers")), salts=salts_of(data),
                              seal_key=_seal_key(data))

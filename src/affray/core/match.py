@@ -40,8 +40,9 @@ from affray.core.events import Event, Revealed
 from affray.core.journal import Journal
 from affray.core.json import JsonMapping, JsonObject
 from affray.core.memo import Memo
-from affray.core.narration import Narrator, Story, narrator_for
+from affray.core.narration import PLAIN, Narrator, Story
 from affray.core.options import options_to_dict, parse_options
+from affray.core.plugin import AnyPlugin, Plugin
 from affray.core.records import ACTION, IN_FORCE, RULING, UNDO, Line, Record, ReplayError, reveals
 from affray.core.rng import OWN_SALTS, RNG, SECRET_SALTS, VerifiableRNG, new_secret_seed
 from affray.core.seatlog import seat_log, story_of
@@ -60,11 +61,15 @@ class UnknownActor(KeyError):
         return str(self.args[0]) if self.args else ""
 
 class Match:
-    """A live match of one ruleset. See the module docstring."""
+    """A live match of one ruleset. See the module docstring.
+
+    A match carries its ruleset's plug-in record (:attr:`plugin`), and whatever works on a match takes the part it
+    needs from there (the narrator, the adjuster of GM rulings, the hints, the countdown, the policies), never from
+    the registry by name."""
 
     def __init__(
         self,
-        ruleset: AnyRuleset,
+        rules: AnyPlugin | AnyRuleset,
         setup: Mapping[str, object],
         options: Mapping[str, object] | None = None,
         *,
@@ -76,12 +81,15 @@ class Match:
         salts: str = OWN_SALTS,
         seal_key: bytes | None = None,
     ) -> None:
-        """``shared``: a store for the setup-only parts of the memo (:meth:`Memo.static`), handed to every match
+        """``rules``: the ruleset's plug-in record (:class:`~affray.core.plugin.Plugin`), or a ruleset alone, which
+        the match holds as a record of its rules only (:meth:`Plugin.of`: the plain narrator, no GM rulings).
+        ``shared``: a store for the setup-only parts of the memo (:meth:`Memo.static`), handed to every match
         of the same setup and options by whoever starts them (a scenario, a simulation chunk). ``salts``: where the
         verifiable RNG draws its seal salts (:data:`~affray.core.rng.LEGACY_SALTS` to replay a log of format 1 or
         2); ``seal_key``: the key they come from instead of the seed (:func:`affray.core.rng.seal_key` of a salt
         secret: a table's, log format 4), which makes them :data:`~affray.core.rng.SECRET_SALTS`."""
-        self.ruleset = ruleset
+        self.plugin: AnyPlugin = rules if isinstance(rules, Plugin) else Plugin.of(rules)
+        ruleset = self.ruleset = self.plugin.ruleset()
         # Its readers (the tests, the narration checks) index it deeply: loose until the setups have typed shapes.
         self.setup_data: dict[str, Any] = dict(setup)
         self.options = parse_options(ruleset.options_type, options)
@@ -118,12 +126,13 @@ class Match:
         self._story: Story | None = None
 
     @classmethod
-    def restore(cls, ruleset: AnyRuleset, setup: Mapping[str, object], options: Mapping[str, object] | None, *,
-                seed: bytes, records: Sequence[JsonMapping], seats: Mapping[str, str] | None = None,
+    def restore(cls, rules: AnyPlugin | AnyRuleset, setup: Mapping[str, object],
+                options: Mapping[str, object] | None, *, seed: bytes, records: Sequence[JsonMapping],
+                seats: Mapping[str, str] | None = None,
                 controllers: Mapping[str, str] | None = None, salts: str = OWN_SALTS,
                 seal_key: bytes | None = None) -> Match:
         """Rebuild a match from its log of record (``Record.to_dict`` entries); a refusal raises ReplayError."""
-        match = cls(ruleset, setup, options, seed=seed, seats=seats, controllers=controllers, salts=salts,
+        match = cls(rules, setup, options, seed=seed, seats=seats, controllers=controllers, salts=salts,
                     seal_key=seal_key)
         for entry in records:
             match.apply_record(entry)
@@ -388,7 +397,9 @@ class Match:
     def _changes(self, action: Action) -> Rejected | list[Event]:
         """Check and apply a ruling's changes to this match's state and settle what follows, with this match's dice
         (:func:`affray.core.adjust.rule_on`); the ruling's events."""
-        return rule_on(self.ruleset, self.state, self.rng, action, self.names())
+        adjuster = self.plugin.adjuster
+        return rule_on(None if adjuster is None else adjuster(), self.ruleset.title, self.state, self.rng, action,
+                       self.names())
 
     def apply_record(self, entry: Mapping[str, Any]) -> StepResult:
         """Apply one logged record (``Record.to_dict`` form) as replay does; a refusal raises ReplayError."""
@@ -414,7 +425,7 @@ class Match:
         """A new match with the same setup, options, seed and seats, before any action."""
         if self.seed is None:
             raise ReplayError("this match has no seed to replay from (a simulation RNG was supplied)")
-        return Match(self.ruleset, self.setup_data, self.options_dict, seed=self.seed,
+        return Match(self.plugin, self.setup_data, self.options_dict, seed=self.seed,
                      seats=self.seats, controllers=self.controllers, shared=self._shared, salts=self.salts,
                      seal_key=self.seal_key)
 
@@ -442,9 +453,10 @@ class Match:
 
     @property
     def narrator(self) -> Narrator:
-        """The ruleset's narrator (:mod:`affray.core.narration`)."""
+        """The ruleset's narrator (:mod:`affray.core.narration`): its record's, or the plain one."""
         if self._narrator is None:
-            self._narrator = narrator_for(self.ruleset.name)
+            told = self.plugin.narrator
+            self._narrator = PLAIN if told is None else told()
         return self._narrator
 
     def story(self) -> Story:

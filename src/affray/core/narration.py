@@ -1,8 +1,9 @@
 """How a fight is told: every event as a sentence with names, never ids (the terminal, the table's pages, a HuD
 script reading the API all read the same sentences).
 
-One :class:`Narrator` per ruleset, declared in its plug-in record (``Plugin.narrator``; :func:`narrator_for` falls
-back to this module's plain one). A narrator tells
+One :class:`Narrator` per ruleset, declared in its plug-in record (``Plugin.narrator``; a match takes it from the
+record it carries, :attr:`affray.core.match.Match.narrator`, and falls back to this module's plain one,
+:data:`PLAIN`). A narrator tells
 
 - an event the viewer may see (:meth:`Narrator.sentence`): by default the event's own ``describe``, given a
   :class:`Story` (the combatants' display names, and the content's names for the ids events carry: cards, weapons,
@@ -127,14 +128,3 @@ class Narrator:
 
 PLAIN = Narrator()
 
-
-def narrator_for(ruleset: str) -> Narrator:
-    """The narrator of ``ruleset`` (its plug-in record's, or :data:`PLAIN` for a ruleset without one, or one used
-    without a record)."""
-    from affray.core.plugin import plugin
-
-    try:
-        record = plugin(ruleset)
-    except KeyError:
-        return PLAIN
-    return record.narrator() if record.narrator is not None else PLAIN

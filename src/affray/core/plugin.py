@@ -3,13 +3,20 @@
 Everything a ruleset contributes is reachable from the :class:`Plugin` that its folder exports as ``PLUGIN``
 (``affray/rulesets/<name>/plugin.py``): its rules (the :class:`~affray.core.engine.Ruleset` step functions, with
 their options, content and scenario schemas), its policies, its exact checks and the hints shown beside choices,
-its duel model, its character sheet rules and builder, and its vectorised simulation path. Tools find a
-ruleset's part here and nowhere else: ``plugin("hud").policies()``.
+its duel model, its character sheet rules and builder, and its vectorised simulation path.
+
+A match carries its record (:attr:`affray.core.match.Match.plugin`), and whatever works on a match takes the part
+it needs from there. The registry's look-up by name, :func:`plugin`, is for the edges where a name comes in from
+outside: a scenario file, a log, a sheet file, a stored table row, a command-line argument, a URL
+(``tests/test_layers.py`` lists them). ``plugin("hud").policies()``.
 
 Every part but the rules is optional, and every part is a *loader* (a function of no arguments) so that reading
-the record imports nothing: the rules load on first use, the odds only when someone asks for odds. Adding a ruleset
-is a new folder with a ``plugin.py`` and one :func:`register_source` line in ``affray/rulesets/__init__.py``; a
-program may also :func:`register` a record it built itself (the toy ruleset of the tests does).
+the record imports nothing: the rules load on first use, the odds only when someone asks for odds. Each loader is
+typed with what it returns (a protocol or a declaration of core: :class:`~affray.core.sheetrules.SheetRules`,
+:data:`~affray.core.prompts.Builder`, :class:`~affray.core.checks.Check`, :class:`~affray.core.narration.Narrator`,
+:class:`Sampler`...), so mypy checks every part a ruleset names. Adding a ruleset is a new folder with a
+``plugin.py`` and one :func:`register_source` line in ``affray/rulesets/__init__.py``; a program may also
+:func:`register` a record it built itself (the toy ruleset of the tests does).
 
 Core imports no ruleset: the sources are module names, imported on demand.
 """
@@ -21,8 +28,9 @@ import io
 import pickle
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
 from affray.core.engine import SetupT, StateT
 from affray.core.json import Json
@@ -30,16 +38,42 @@ from affray.core.json import Json
 if TYPE_CHECKING:
     from affray.core.adjust import Adjuster
     from affray.core.checks import Check
-    from affray.core.engine import ActionSpec, Ruleset
+    from affray.core.engine import ActionSpec, AnyRuleset, Ruleset
     from affray.core.narration import Narrator
     from affray.core.policy import Observation, Policy
+    from affray.core.prompts import Builder
     from affray.core.rng import RNG
+    from affray.core.sheetrules import AnySheetRules
 
+#: A ruleset's view type, as its hinter reads it (one per ruleset: the registry cannot name it).
+V = TypeVar("V")
 #: A hint per legal action (``"hit 46% · avg loss 1.2"``, or ``""``) for the acting actor, from its seat's view only.
-Hinter = Callable[[Any, str, "Sequence[ActionSpec]"], list[str]]
-#: An exact duel solver: ``(setup, options, exact) -> DuelOdds`` (see :mod:`affray.odds.markov`).
-#: (Its result is ``affray.odds.markov.DuelOdds``, a layer above core: ``Any`` here.)
-DuelSolver = Callable[["Mapping[str, Json]", "Mapping[str, Json] | None", bool], Any]
+Hinter = Callable[[V, str, "Sequence[ActionSpec]"], list[str]]
+
+
+class DuelResult(Protocol):
+    """What an exact duel solver answers (:class:`affray.odds.markov.DuelOdds` is one): the outcome probabilities by
+    winner label (``draw`` included), the expected rounds, the rounds' distribution, the mass beyond its last round
+    and the states solved."""
+
+    @property
+    def outcomes(self) -> Mapping[str, float | Fraction]: ...
+
+    @property
+    def expected_rounds(self) -> float | Fraction: ...
+
+    @property
+    def rounds(self) -> Sequence[tuple[int, float | Fraction]]: ...
+
+    @property
+    def tail(self) -> float | Fraction: ...
+
+    @property
+    def states(self) -> int: ...
+
+
+#: An exact duel solver: ``(setup, options, exact) -> DuelResult`` (see :mod:`affray.odds.markov`).
+DuelSolver = Callable[["Mapping[str, Json]", "Mapping[str, Json] | None", bool], DuelResult]
 
 
 def _no_policies() -> Mapping[str, Callable[[], Policy]]:
@@ -54,15 +88,27 @@ class DuelModel:
     assumes: str
 
 
-@dataclass(frozen=True, slots=True)
-class BatchPath:
-    """A vectorised simulation path for the scenarios it fits: ``fits(spec)`` is ``None`` when it fits (else the
-    reason it does not), ``run_chunk(spec, index, size)`` plays one chunk into a tally (see :mod:`affray.sim`)."""
+#: What a simulation hands a batch path: its chunk spec (``affray.sim.runner.SimSpec``, a layer above core).
+SpecT = TypeVar("SpecT")
+#: What a batch path counts a chunk into (``affray.sim.stats.Tally``).
+TallyT = TypeVar("TallyT")
 
-    fits: Callable[[Any], str | None]
-    run_chunk: Callable[[Any, int, int], Any]
+
+@dataclass(frozen=True, slots=True)
+class BatchPath(Generic[SpecT, TallyT]):
+    """A vectorised simulation path for the scenarios it fits: ``fits(spec)`` is ``None`` when it fits (else the
+    reason it does not), ``run_chunk(spec, index, size)`` plays one chunk into a tally (see :mod:`affray.sim`).
+    Generic in the spec and the tally because both are the simulation's, above core: the ruleset's path names
+    them, and the record holds any (:data:`AnyBatchPath`)."""
+
+    fits: Callable[[SpecT], str | None]
+    run_chunk: Callable[[SpecT, int, int], TallyT]
     chunk_size: int
     label: str
+
+
+#: A batch path as a record holds it: its spec and tally are the simulation's types, which core cannot name.
+AnyBatchPath: TypeAlias = BatchPath[Any, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,15 +246,17 @@ class Plugin(Generic[StateT, SetupT]):
     rules: Callable[[], Ruleset[StateT, SetupT]]
     rules_version: str = "1"
     policies: Callable[[], Mapping[str, Callable[[], Policy]]] = _no_policies
-    hints: Callable[[], Hinter] | None = None
+    #: the hinter reads the ruleset's own view type, which the registry cannot name
+    hints: Callable[[], Hinter[Any]] | None = None
     duel: Callable[[], DuelModel] | None = None
     checks: Callable[[], Mapping[str, Check]] | None = None
-    sheet: Callable[[], Any] | None = None
-    builder: Callable[[], Any] | None = None
-    batch: Callable[[], BatchPath] | None = None
+    sheet: Callable[[], AnySheetRules] | None = None
+    builder: Callable[[], Builder] | None = None
+    batch: Callable[[], AnyBatchPath] | None = None
     narrator: Callable[[], Narrator] | None = None
     adjuster: Callable[[], Adjuster[StateT]] | None = None
-    sampler: Callable[[], Sampler[object]] | None = None
+    #: a sampler's knowledge is its ruleset's own type, which the registry cannot name
+    sampler: Callable[[], Sampler[Any]] | None = None
     countdown: Countdown | None = None
     examples: Callable[[], Path | Sequence[Path]] | None = None
     round_word: str = "round"
@@ -220,6 +268,12 @@ class Plugin(Generic[StateT, SetupT]):
         if rules is None:
             rules = self._loaded["rules"] = self.rules()
         return rules
+
+    @classmethod
+    def of(cls, rules: Ruleset[StateT, SetupT]) -> Plugin[StateT, SetupT]:
+        """A record of ``rules`` alone, for a ruleset built in code and handed to a match without its record: no
+        narrator but the plain one, no GM rulings, no policies beyond ``random``."""
+        return cls(name=rules.name, title=rules.title, rules=lambda: rules)
 
 
 #: A record of any ruleset: what the registry holds (see :data:`~affray.core.engine.AnyRuleset` for why ``Any``).
@@ -244,23 +298,6 @@ def rules_changed(ruleset: str, recorded: str | None, what: str) -> str | None:
     if made == runs:
         return None
     return f"this {what} was made under {ruleset} rules version {made}; this affray runs version {runs}"
-
-
-def part(module: str, name: str, *, build: bool = False) -> Callable[[], Any]:
-    """A loader for a record: imports ``module`` on its first call and returns its attribute ``name`` (called with
-    no arguments first when ``build``, e.g. a ruleset class), keeping the result. Its type is ``Any``: the import is
-    by name, at run time; the record's field it fills says what it must be, and the conformance suite loads every
-    part of every record."""
-    kept: list[object] = []
-
-    def load() -> object:
-        if not kept:
-            value = getattr(importlib.import_module(module), name)
-            kept.append(value() if build else value)
-        return kept[0]
-
-    load.__qualname__ = f"part({module}.{name})"
-    return load
 
 
 _SOURCES: dict[str, str] = {}
@@ -301,3 +338,15 @@ def plugin(name: str) -> AnyPlugin:
         raise TypeError(f"{module}.PLUGIN is not the Plugin record of '{name}'")
     _PLUGINS[name] = record
     return record
+
+
+def get_ruleset(name: str) -> AnyRuleset:
+    """The rules of the ruleset called ``name`` (:meth:`Plugin.ruleset` of its record); ``KeyError`` with the known
+    names if there is none. The built-in rulesets are made known when the ``affray`` package is imported
+    (``affray/__init__.py`` imports ``affray.rulesets``), so core never imports upward."""
+    return plugin(name).ruleset()
+
+
+def ruleset_names() -> list[str]:
+    """The names of every known ruleset (:func:`plugin_names`)."""
+    return plugin_names()

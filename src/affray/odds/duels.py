@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from affray.core.plugin import DuelModel, plugin
-from affray.odds.markov import DuelOdds, NotSolvable
+from affray.core.json import Json
+from affray.core.plugin import AnyPlugin, DuelModel, DuelResult
+from affray.odds.markov import NotSolvable
 
 
-def duel_model(ruleset: str) -> DuelModel:
-    """The exact duel model of ``ruleset``; :class:`NotSolvable` if it has none."""
-    loader = plugin(ruleset).duel
+def duel_model(record: AnyPlugin) -> DuelModel:
+    """The exact duel model of the ruleset whose plug-in record is ``record``; :class:`NotSolvable` if it has
+    none."""
+    loader = record.duel
     if loader is None:
-        raise NotSolvable(f"no exact duel model for {ruleset} yet")
+        raise NotSolvable(f"no exact duel model for {record.name} yet")
     return loader()
 
 
-def solve_scenario(ruleset: str, setup: Mapping[str, Any], options: Mapping[str, Any] | None,
-                   exact: bool = False) -> DuelOdds:
+def solve_scenario(record: AnyPlugin, setup: Mapping[str, Json], options: Mapping[str, Json] | None,
+                   exact: bool = False) -> DuelResult:
     """Solve a prepared scenario's duel; :class:`NotSolvable` with the reason if it cannot be done."""
-    result: DuelOdds = duel_model(ruleset).solve(setup, options, exact)
-    return result
+    return duel_model(record).solve(setup, options, exact)

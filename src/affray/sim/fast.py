@@ -26,6 +26,7 @@ from affray.core.journal import QUIET, QUIET_TRUSTED
 from affray.core.match import Match
 from affray.core.memo import Memo
 from affray.core.options import parse_options
+from affray.core.plugin import AnyPlugin
 from affray.core.policy import Policy
 from affray.core.rng import FastRNG, policy_rng
 
@@ -114,12 +115,12 @@ def play_fast(ruleset: AnyRuleset, setup: Mapping[str, object], options: object,
     raise FastPathError(f"the fight did not end within {max_steps} actions")
 
 
-def replay_in_full(ruleset: AnyRuleset, setup: Mapping[str, object], options: Mapping[str, object] | None,
-                   fight: FastFight,
-                   *, seats: Mapping[str, str] | None = None) -> Match:
-    """The fight played again through a :class:`Match` on its seed, with every event (for narration and checks).
+def replay_in_full(rules: AnyPlugin | AnyRuleset, setup: Mapping[str, object], options: Mapping[str, object] | None,
+                   fight: FastFight, *, seats: Mapping[str, str] | None = None) -> Match:
+    """The fight played again through a :class:`Match` on its seed, with every event (for narration and checks):
+    ``rules`` is the ruleset's plug-in record (whose narrator tells it), or its rules alone.
     An action the full engine refuses is a :class:`FastPathError`: the two paths disagree, which is a bug."""
-    match = Match(ruleset, setup, options, rng=FastRNG(fight.seed), seats=seats)
+    match = Match(rules, setup, options, rng=FastRNG(fight.seed), seats=seats)
     for actor, action in fight.actions:
         result = match.act(actor, action)
         if isinstance(result, Rejected):

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
-from affray.core.engine import ESCAPED, CombatantReport, Outcome, get_ruleset
+from affray.core.engine import ESCAPED, CombatantReport, Outcome
+from affray.core.plugin import plugin
 from affray.sim.stats import FightRecord, Tally
 
 DEFAULT_CHUNK = 100
@@ -53,8 +54,9 @@ def play_chunk(spec: SimSpec, chunk: int, count: int) -> Tally:
     from affray.ai.base import get_policy
     from affray.core.options import parse_options
 
-    ruleset = get_ruleset(spec.ruleset)
-    policies = {actor: get_policy(spec.ruleset, name) for actor, name in spec.policies.items()}
+    record = plugin(spec.ruleset)  # the spec crossed to this worker as plain data: the ruleset by its name
+    ruleset = record.ruleset()
+    policies = {actor: get_policy(record, name) for actor, name in spec.policies.items()}
     chunk_seed = derive_seed(spec.seed, chunk)
     tally = Tally()
     shared: dict[Hashable, object] = {}  # the setup-only parts of the memo, built once for the chunk's fights
@@ -65,7 +67,7 @@ def play_chunk(spec: SimSpec, chunk: int, count: int) -> Tally:
 
         for i in range(count):
             fight_seed = derive_seed(chunk_seed, i)
-            match = Match(ruleset, spec.setup, spec.options, rng=FastRNG(fight_seed), shared=shared)
+            match = Match(record, spec.setup, spec.options, rng=FastRNG(fight_seed), shared=shared)
             outcome = play(match, policies, max_steps=spec.max_steps)  # the policies' generator: policy_rng
             _count(tally, spec, chunk * spec.chunk_size + i, fight_seed, outcome, match.rounds(),
                    ruleset.report(match.state))

@@ -17,7 +17,7 @@ from typing import Any
 from affray.api import Scenario
 from affray.core.engine import GM, Action, CombatantReport
 from affray.core.match import Match
-from affray.core.plugin import plugin
+from affray.core.plugin import AnyPlugin, BatchPath
 from affray.sim.balance import Balance, Probe, check_values, search
 from affray.sim.report import ScenarioStamp, SimReport, affray_version, setup_digest, stamp_line
 from affray.sim.runner import (
@@ -53,7 +53,7 @@ def policies_for(scenario: Scenario, overrides: Mapping[str, str]) -> tuple[dict
                 notes.append(f"{actor} is played by a person at the table (seat {scenario.seats.get(actor, actor)});"
                              f" the simulation plays it with 'heuristic' (--policy {actor}=NAME picks another)")
             name = "heuristic"
-        get_policy(scenario.ruleset.name, name)  # KeyError with the known names if unknown
+        get_policy(scenario.plugin, name)  # KeyError with the known names if unknown
         out[actor] = name
     check_overrides(overrides, scenario.controllers, sides.values())
     return out, notes
@@ -73,14 +73,14 @@ ChunkRunner = Callable[[SimSpec, int, int], Tally]
 FAST, FULL = "fast", "full"  # the engine's two paths, as reports name them
 
 
-def choose_path(spec: SimSpec, engine_only: bool, chunk: int | None,
+def choose_path(spec: SimSpec, record: AnyPlugin, engine_only: bool, chunk: int | None,
                 full: bool = False) -> tuple[SimSpec, ChunkRunner, str]:
-    """The vectorised batch path when the scenario fits it (and neither ``engine_only`` nor ``full`` refused it, nor
-    ``spec.records`` asked for each fight's record, which a batch does not keep), else the engine's fast path, or the
-    full engine when ``full``."""
-    loader = plugin(spec.ruleset).batch
+    """The vectorised batch path of the ruleset's ``record`` when the scenario fits it (and neither ``engine_only``
+    nor ``full`` refused it, nor ``spec.records`` asked for each fight's record, which a batch does not keep), else
+    the engine's fast path, or the full engine when ``full``."""
+    loader = record.batch
     if not (engine_only or full or spec.records) and loader is not None:
-        batch = loader()
+        batch: BatchPath[SimSpec, Tally] = loader()
         if batch.fits(spec) is None:
             return replace(spec, chunk_size=chunk or batch.chunk_size), batch.run_chunk, batch.label
     if full:
@@ -122,9 +122,9 @@ def sample_fight(scenario: Scenario, spec: SimSpec, index: int = 0) -> Sample:
     from affray.sim.fast import FastPathError, play_fast, replay_in_full
 
     seed = fight_seed(spec, index)
-    policies = {actor: get_policy(spec.ruleset, name) for actor, name in spec.policies.items()}
+    policies = {actor: get_policy(scenario.plugin, name) for actor, name in spec.policies.items()}
     _, fight = play_fast(scenario.ruleset, spec.setup, spec.options, policies, seed)
-    match = replay_in_full(scenario.ruleset, spec.setup, spec.options, fight)
+    match = replay_in_full(scenario.plugin, spec.setup, spec.options, fight)
     if match.outcome() != fight.outcome or match.rounds() != fight.rounds:
         raise FastPathError(f"fight {index} (seed {seed}) ended differently when replayed in full")
     return Sample(index, seed, fight.actions, match)
@@ -143,7 +143,8 @@ def simulate(scenario: Scenario, n: int, seed: int, executor: Executor | None, o
     """Play ``n`` fights of ``scenario``; ``records`` (``affray sim --records``) receives every fight's record in
     the run's order, which plays the run on the engine (a batch path keeps no records)."""
     spec, notes = spec_for(scenario, overrides, seed, chunk)
-    spec, runner, path = choose_path(replace(spec, records=records is not None), engine_only, chunk, full)
+    spec, runner, path = choose_path(replace(spec, records=records is not None), scenario.plugin, engine_only, chunk,
+                                     full)
     result = run(spec, n, executor, progress, runner, records)
     sides = [s.name for s in scenario.model.sides]
     return SimOutcome(result, summary(result.tally, sides, combatant_names(scenario)), path, notes, spec)
@@ -172,8 +173,8 @@ def acting_policies(scenario: Scenario, policies: Mapping[str, str]) -> dict[str
 
 def scenario_stamp(scenario: Scenario) -> ScenarioStamp:
     """The scenario's path, its file's digest (when it was read from one) and the digest of what is simulated."""
-    name = scenario.ruleset.name
-    digest = setup_digest(name, plugin(name).rules_version, scenario.setup, scenario.options)
+    record = scenario.plugin
+    digest = setup_digest(record.name, record.rules_version, scenario.setup, scenario.options)
     return ScenarioStamp(scenario.model.name or Path(scenario.path).stem, scenario.path, scenario.sha256, digest)
 
 
@@ -182,10 +183,11 @@ def run_stamp(scenario: Scenario, overrides: Mapping[str, str], seed: int, engin
     """What reproduces a sweep or a balance, as its JSON records it: the scenario (as given, before any parameter
     is set), the rules, the seed, each acting seat's policy (none when ``exact``: the duel model's own), the engine
     (``exact``, or the path the scenario's fights take) and affray's version."""
-    record = plugin(scenario.ruleset.name)
+    record = scenario.plugin
     stamp = scenario_stamp(scenario)
     policies = {} if exact else acting_policies(scenario, policies_for(scenario, overrides)[0])
-    engine = "exact" if exact else choose_path(spec_for(scenario, overrides, seed, None)[0], engine_only, None)[2]
+    engine = "exact" if exact else choose_path(spec_for(scenario, overrides, seed, None)[0], record, engine_only,
+                                               None)[2]
     return {"scenario": {"name": stamp.name, "path": stamp.path, "sha256": stamp.sha256,
                          "setup_sha256": stamp.setup_sha256},
             "ruleset": record.name, "rules_version": record.rules_version, "seed": seed, "policies": policies,
@@ -203,7 +205,7 @@ def sim_report(scenario: Scenario, outcome: SimOutcome) -> SimReport:
     """The typed report of a run (:class:`~affray.sim.report.SimReport`): its numbers and its stamp."""
     spec = outcome.spec
     assert spec is not None
-    record = plugin(scenario.ruleset.name)
+    record = scenario.plugin
     return SimReport.from_summary(
         outcome.report, round_word=record.round_word, scenario=scenario_stamp(scenario), ruleset=record.name,
         rules_version=record.rules_version, seed=spec.seed, policies=acting_policies(scenario, spec.policies),
@@ -220,7 +222,7 @@ class PointRun:
     def __init__(self, scenario: Scenario, overrides: Mapping[str, str], seed: int, executor: Executor | None,
                  progress: Callable[[int], None] | None, engine_only: bool, batch: int = 200) -> None:
         spec, _ = spec_for(scenario, overrides, seed, None)
-        self.spec, self.runner, self.path = choose_path(spec, engine_only, None)
+        self.spec, self.runner, self.path = choose_path(spec, scenario.plugin, engine_only, None)
         self.step = max(batch, self.spec.chunk_size) if self.runner is not play_chunk else batch
         self.executor, self.progress = executor, progress
         self.sides = [s.name for s in scenario.model.sides]
@@ -263,7 +265,7 @@ def exact_point(scenario: Scenario) -> dict[str, Any]:
     from affray.odds.markov import NotSolvable
 
     try:
-        odds = duel_model(scenario.ruleset.name).solve(scenario.setup, scenario.options, False)
+        odds = duel_model(scenario.plugin).solve(scenario.setup, scenario.options, False)
     except NotSolvable as exc:
         raise SweepError(f"--exact: this scenario cannot be solved exactly ({exc})") from None
     sides = {s.name: float(odds.outcomes.get(s.name, 0.0)) for s in scenario.model.sides}

@@ -201,7 +201,7 @@ def scenario_with(data: dict[str, Any], source: str | Path, settings: Sequence[t
     """The checked scenario with each ``(param, value)`` of ``settings`` set, in order (errors name them)."""
     from affray.api import scenario_from_data
     from affray.core.content import ContentError
-    from affray.core.engine import get_ruleset
+    from affray.core.plugin import get_ruleset
 
     try:
         ruleset = get_ruleset(str(data.get("ruleset")))

@@ -77,7 +77,7 @@ def open_table(ledger: Ledger, setups: SetupStores, examples_dir: Path | None, s
         # with every table of the same scenario (SetupStores.static_for).
         given = options_to_dict(parse_options(checked.ruleset.options_type, {**checked.options, **(options or {})}))
         static = setups.static_for(checked.ruleset.name, checked.setup, given)
-        match = Match(checked.ruleset, checked.setup, given, seed=raw, seats=seating, controllers=chosen,
+        match = Match(checked.plugin, checked.setup, given, seed=raw, seats=seating, controllers=chosen,
                       shared=static, seal_key=seal_key(salt))
     except OptionError as exc:
         raise Refusal("bad_options", str(exc), UNPROCESSABLE) from None

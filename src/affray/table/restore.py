@@ -15,9 +15,9 @@ import logging
 from collections.abc import Hashable, Sequence
 
 from affray.ai.runner import policies_for
-from affray.core.engine import get_ruleset
 from affray.core.json import JsonObject, as_names, as_str
 from affray.core.match import Match
+from affray.core.plugin import plugin
 from affray.core.records import Record, ReplayError
 from affray.core.rng import LEGACY_SALTS, commitment_of, seal_key
 from affray.store import ChatLine, RecordKind, Snapshot, Store, TableRow
@@ -121,7 +121,7 @@ def _from_snapshot(row: TableRow, config: JsonObject, seed: bytes, entries: list
     key = seal_key(bytes.fromhex(row.salt_hex)) if row.salt_hex else None
 
     def fresh() -> Match:
-        return Match(get_ruleset(row.ruleset), row.setup, row.options, seed=seed,
+        return Match(plugin(row.ruleset), row.setup, row.options, seed=seed,
                      seats=as_names(config.get("seats")), controllers=as_names(config.get("controllers")),
                      salts=as_str(config.get("salts", LEGACY_SALTS)), shared=shared, seal_key=key)
 

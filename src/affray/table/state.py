@@ -132,7 +132,7 @@ class Table:
         out = []
         for actor in due:
             specs = self.match.legal(actor)
-            out.append((actor, specs, hints(self.match.ruleset.name, view, actor, specs)))
+            out.append((actor, specs, hints(self.match.plugin, view, actor, specs)))
         return out
 
     def match_seat(self, seat: SeatInfo) -> str:

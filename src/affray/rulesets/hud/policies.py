@@ -13,12 +13,12 @@ Its plan is declared even when the legal list does not show it: a plan is a free
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from affray.core.engine import Action
 from affray.core.fields import text
 from affray.core.json import Json
-from affray.core.policy import Choices, Observation
+from affray.core.policy import Choices, Observation, Policy
 from affray.core.rng import RNG
 from affray.rulesets.hud.combat import defense_modifier
 from affray.rulesets.hud.mechanics import distance_band
@@ -180,4 +180,5 @@ class HudSteady:
 
 
 #: The policies this ruleset offers, by name (its plug-in record lists them; ``random`` serves every ruleset).
-POLICIES = {"heuristic": HudHeuristic, "steady": HudSteady}
+#: The ruleset's policies by name, as its plug-in record hands them out (each a factory of a fresh policy).
+POLICIES: dict[str, Callable[[], Policy]] = {"heuristic": HudHeuristic, "steady": HudSteady}

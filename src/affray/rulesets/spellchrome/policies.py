@@ -15,11 +15,11 @@ moves are scored from their end squares. It never reads the rule state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from affray.core.engine import Action, ActionSpec
 from affray.core.fields import text
-from affray.core.policy import Choices, Observation
+from affray.core.policy import Choices, Observation, Policy
 from affray.core.rng import RNG
 from affray.rulesets.spellchrome.choices import End, derived, move_ends
 from affray.rulesets.spellchrome.observe import FighterSeen, SpellchromeObservation
@@ -247,4 +247,5 @@ class SpellchromeSteady:
 
 
 #: The policies this ruleset offers, by name (its plug-in record lists them; ``random`` serves every ruleset).
-POLICIES = {"heuristic": SpellchromeHeuristic, "steady": SpellchromeSteady}
+#: The ruleset's policies by name, as its plug-in record hands them out (each a factory of a fresh policy).
+POLICIES: dict[str, Callable[[], Policy]] = {"heuristic": SpellchromeHeuristic, "steady": SpellchromeSteady}

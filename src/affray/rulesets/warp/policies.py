@@ -12,9 +12,11 @@ reasons to live, let gestalt results stand. Neither policy draws from its genera
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from affray.core.engine import GM, Action
 from affray.core.fields import maybe_text, text, texts
-from affray.core.policy import Choices, Observation
+from affray.core.policy import Choices, Observation, Policy
 from affray.core.rng import RNG
 from affray.rulesets.warp.choices import WarpChoices
 from affray.rulesets.warp.mechanics import DEFAULT_DICE
@@ -206,4 +208,5 @@ class WarpSteady:
 
 
 #: The policies this ruleset offers, by name (its plug-in record lists them; ``random`` serves every ruleset).
-POLICIES = {"heuristic": WarpHeuristic, "steady": WarpSteady}
+#: The ruleset's policies by name, as its plug-in record hands them out (each a factory of a fresh policy).
+POLICIES: dict[str, Callable[[], Policy]] = {"heuristic": WarpHeuristic, "steady": WarpSteady}

@@ -11,13 +11,13 @@ the typed observation (:mod:`affray.rulesets.witchhammer.observe`), which shows 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Protocol
 
 from affray.core.engine import Action
-from affray.core.policy import Choices, Observation
+from affray.core.policy import Choices, Observation, Policy
 from affray.core.rng import RNG
 from affray.rulesets.witchhammer.mechanics import RANGES, SOLID_HIT, attack, defense_against
 from affray.rulesets.witchhammer.observe import SeenFighter, WitchHammerObservation
@@ -365,4 +365,5 @@ class WitchHammerSteady:
 
 
 #: The policies this ruleset offers, by name (its plug-in record lists them; ``random`` serves every ruleset).
-POLICIES = {"heuristic": WitchHammerHeuristic, "steady": WitchHammerSteady}
+#: The ruleset's policies by name, as its plug-in record hands them out (each a factory of a fresh policy).
+POLICIES: dict[str, Callable[[], Policy]] = {"heuristic": WitchHammerHeuristic, "steady": WitchHammerSteady}
