@@ -142,9 +142,6 @@ class TableService:
         """The tables in memory now (loading none)."""
         return self.registry.held()
 
-    def in_memory(self, table_id: str) -> bool:
-        return self.registry.holds(table_id)
-
     def evict_idle(self, now: float | None = None) -> list[str]:
         """Drop every idle table from memory (:meth:`affray.table.eviction.Eviction.evict_idle`); returns their
         ids."""
