@@ -85,7 +85,7 @@ class ActionSpec:
     def written(self, write: Callable[[JsonObject], bytes]) -> bytes:
         """``write(self.to_dict())``, made once per spec and kept with it. Rulesets keep their specs and hand the same
         ones out again, version after version and table after table (Spellchrome's move listings: a hundred specs at
-        each grid move), so a table server writes each one's JSON once (:mod:`affray.table.shared`). ``write`` must
+        each grid move), so a table server writes each one's JSON once (:mod:`affray.table.parts`). ``write`` must
         be the same function at every call (a spec keeps the first text)."""
         text = self._text
         if text is None:
