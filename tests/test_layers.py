@@ -278,3 +278,88 @@ def test_no_module_of_the_table_reads_another_s_private_name() -> None:
     assert not found, "private names read across table/'s modules:\n" + "\n".join(found)
 
 
+
+# -- a match carries its plug-in record: the registry's look-up by name only at the edges ---------------------------
+
+#: The look-ups of a ruleset's record by name: :func:`affray.core.plugin.plugin` and
+#: :func:`~affray.core.plugin.get_ruleset` (its rules). A match carries its record (``Match.plugin``), so whatever
+#: works on a match takes the part it needs from there; a look-up by name is for where a name comes in from outside.
+LOOK_UPS = {"plugin", "get_ruleset"}
+
+#: The modules that may look a record up by name, each with where its name comes from. Every other module takes the
+#: record it is handed.
+NAME_EDGES = {
+    "core/plugin.py": "the registry itself (get_ruleset, and rules_changed for a version a log or a row records)",
+    "core/log.py": "a log names its ruleset (import_log, verify)",
+    "api.py": "a scenario file, or the mapping a caller hands scenario_from_data, names its ruleset",
+    "characters/sheet.py": "a character sheet file names its ruleset; `affray character` commands name one",
+    "ai/base.py": "a policy named with its ruleset's name by a library caller (get_policy('warp', 'heuristic'))",
+    "ai/search.py": "SearchPolicy('hud') from a library caller or a bench",
+    "sim/runner.py": "a chunk's spec crosses to a worker process as plain data, its ruleset by name",
+    "sim/sweep.py": "a sweep reads a scenario file's data, which names its ruleset, before it is checked",
+    "cli/main.py": "a command-line argument names the ruleset (`affray options RULESET`)",
+    "cli/content_list.py": "a command-line argument names the ruleset (`affray content list RULESET`)",
+    "cli/schema.py": "a command-line argument names the ruleset (`affray schema ... RULESET`)",
+    "cli/checks.py": "a content or sheet file named on the command line names its ruleset (`affray content check`)",
+    "cli/odds.py": "a command-line argument names the ruleset (`affray odds RULESET CHECK`)",
+    "cli/character_ops.py": "the command line lists every ruleset's sheet operations by name",
+    "cli/character_new.py": "a command-line argument names the ruleset (`affray character new RULESET`)",
+    "web/pages.py": "a URL names the ruleset (GET /api/rulesets/NAME)",
+    "table/examples.py": "the lobby names an example as RULESET/NAME",
+    "table/restore.py": "a stored table row names its ruleset",
+}
+
+
+def look_ups_by_name(source: str) -> list[str]:
+    """``line N: plugin(...)`` for every call of a look-up by name in the Python ``source`` (``plugin(x)``,
+    ``affray.get_ruleset(x)`` alike), found in the syntax tree, so a comment or a docstring that shows one does not
+    count."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            name = node.func.id if isinstance(node.func, ast.Name) else (
+                node.func.attr if isinstance(node.func, ast.Attribute) else "")
+            if name in LOOK_UPS:
+                found.append((node.lineno, f"line {node.lineno}: {ast.unparse(node)}"))
+    return [hit for _, hit in sorted(found)]
+
+
+def test_the_look_up_walk_finds_calls_not_words() -> None:
+    source = 'x = plugin(name).sheet\n"""plugin(name) in a docstring"""\ny = affray.get_ruleset(n)  # plugin(n)\n'
+    assert [hit.split(":")[0] for hit in look_ups_by_name(source)] == ["line 1", "line 3"]
+
+
+def test_a_record_is_looked_up_by_name_only_where_a_name_comes_in_from_outside() -> None:
+    """Below the edges a module takes the plug-in record it is handed: the match's (``Match.plugin``: its narrator,
+    adjuster, hints, countdown, policies), a scenario's (``Scenario.plugin``), never ``plugin(match.ruleset.name)``.
+    :data:`NAME_EDGES` lists the modules where a name comes in from outside, with where from."""
+    assert all((SRC / edge).is_file() for edge in NAME_EDGES), "an edge module was moved: update NAME_EDGES"
+    found = {str(path.relative_to(SRC)): hits for path in MODULES if (hits := look_ups_by_name(path.read_text()))}
+    below = {module: hits for module, hits in found.items() if module not in NAME_EDGES}
+    assert not below, f"records looked up by name below the edges (take the one the match carries): {below}"
+
+
+def test_the_engine_imports_no_registry() -> None:
+    """``core/engine.py`` is the ruleset contract; the registry (``core/plugin.py``) sits above it and imports it,
+    never the other way (any import counts: at module level, under TYPE_CHECKING, inside a function)."""
+    assert "affray.core.plugin" not in imports_of(SRC / "core" / "engine.py")
+
+
+def test_every_match_is_built_from_a_record() -> None:
+    """A ``Match`` built from a ruleset alone holds a record of its rules only (no narrator, no GM rulings), so
+    ``src/`` builds every match from a record: never ``Match(x.ruleset, ...)`` nor ``Match(get_ruleset(...), ...)``."""
+    bad = []
+    for path in MODULES:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Call) and node.args):
+                continue
+            func = node.func
+            builds = (isinstance(func, ast.Name) and func.id == "Match") or (
+                isinstance(func, ast.Attribute) and func.attr == "restore" and isinstance(func.value, ast.Name)
+                and func.value.id == "Match")
+            first = node.args[0]
+            alone = (isinstance(first, ast.Attribute) and first.attr == "ruleset") or (
+                isinstance(first, ast.Call) and isinstance(first.func, ast.Name) and first.func.id == "get_ruleset")
+            if builds and alone:
+                bad.append(f"{path.relative_to(SRC)}:{node.lineno}: {ast.unparse(node)[:80]}")
+    assert not bad, f"matches built from a ruleset alone: {bad}"

@@ -73,10 +73,8 @@ def adjust(ledger: Ledger, table: Table, seat: SeatInfo, version: int, submissio
 def adjustable(table: Table, seat: SeatInfo) -> JsonObject:
     """What the GM may change now, per combatant (the ruleset's :meth:`~affray.core.adjust.Adjuster.forms`): bars
     with their bounds, statuses, the kind of position, whether it is out."""
-    from affray.core.plugin import plugin
-
     require_gm(seat)
-    record = plugin(table.match.ruleset.name)
+    record = table.match.plugin
     if record.adjuster is None:
         return {"combatants": {}}
     with table.lock:
@@ -115,9 +113,7 @@ def start_timer(ledger: Ledger, worker: Worker, table: Table, seat: SeatInfo, se
 
 
 def _no_countdown(table: Table) -> str:
-    from affray.core.plugin import plugin
-
-    declared = plugin(table.match.ruleset.name).countdown
+    declared = table.match.plugin.countdown
     if declared is None:
         return "This ruleset has no countdown for the GM to start."
     return f"The {declared.name} is off in this match (the rule option {declared.option}, {declared.rule})."

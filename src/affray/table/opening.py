@@ -12,7 +12,6 @@ from affray.ai.runner import policies_for
 from affray.core.json import JsonObject
 from affray.core.match import Match
 from affray.core.options import OptionError, options_to_dict, parse_options
-from affray.core.plugin import plugin
 from affray.core.rng import new_salt_secret, new_secret_seed, seal_key, seed_from_int
 from affray.store import NewTable, new_table_id
 from affray.store import Seat as StoredSeat
@@ -93,7 +92,7 @@ def open_table(ledger: Ledger, setups: SetupStores, examples_dir: Path | None, s
     ledger.guard(lambda: ledger.store.create_table(NewTable(
         id=table_id, ruleset=match.ruleset.name, title=checked.model.name, scenario=label,
         setup=match.setup_data, options=match.options_dict, seed_hex=raw.hex(), commitment=match.commitment,
-        rules_version=plugin(match.ruleset.name).rules_version, config=config, salt_hex=salt.hex()), stored))
+        rules_version=match.plugin.rules_version, config=config, salt_hex=salt.hex()), stored))
     table = Table(id=table_id, title=checked.model.name, scenario=label, match=match, seed_hex=raw.hex(),
                   seats={s.seat: SeatInfo(s.seat, s.role, s.actors, s.controller, s.token_hash) for s in stored},
                   policies=policies_for(match), config=config, salt_hex=salt.hex())

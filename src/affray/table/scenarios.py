@@ -101,7 +101,7 @@ def cast(scenario: Scenario, controllers: Mapping[str, str], seats: Mapping[str,
     actors may share one; default: the scenario's seat for it). Returns ``(seats, controllers)`` for the match."""
     from affray.ai.base import policy_names
 
-    known = {"human", GM, *policy_names(scenario.ruleset.name)}
+    known = {"human", GM, *policy_names(scenario.plugin)}
     out_seats, out_controllers = dict(scenario.seats), dict(scenario.controllers)
     for actor, controller in controllers.items():
         if actor == GM and controller != GM and controller in known:

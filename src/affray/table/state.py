@@ -16,7 +16,7 @@ from affray.core.chain import chain_value
 from affray.core.engine import SPECTATOR, ActionSpec
 from affray.core.json import JsonObject
 from affray.core.match import Match
-from affray.core.plugin import Countdown, plugin
+from affray.core.plugin import Countdown
 from affray.core.rng import chain_key, policy_rng
 from affray.odds.hints import hints
 from affray.store import ChatLine
@@ -143,5 +143,5 @@ class Table:
 def countdown_of(match: Match) -> Countdown | None:
     """The countdown the ruleset's record declares (:class:`~affray.core.plugin.Countdown`), when it is on in
     ``match``; ``None`` otherwise."""
-    declared = plugin(match.ruleset.name).countdown
+    declared = match.plugin.countdown
     return declared if declared is not None and declared.on(match.options) else None
