@@ -21,7 +21,7 @@ import affray.characters  # noqa: F401  (registers the readers of 'sheet:' files
 from affray.ai.base import Policy, policy_names
 from affray.ai.runner import policies_for
 from affray.core.content import ContentError, ContentLibrary, Problem, ReferenceProblem, load_pack
-from affray.core.engine import GM, AnyRuleset
+from affray.core.engine import GM, AnyRuleset, CombatantReport
 from affray.core.files import MAX_YAML_BYTES, read_text
 from affray.core.match import Match
 from affray.core.options import OptionError, parse_options
@@ -121,7 +121,7 @@ def _flagged(broken: list[Problem], model: ScenarioBase) -> list[str]:
             if any(p.expected.startswith(f"a starting state within the rules ({c.id}") for p in broken)]
 
 
-def _hp_problems(reports: Mapping[str, Any], model: ScenarioBase, setup: dict[str, Any]) -> list[Problem]:
+def _hp_problems(reports: Mapping[str, CombatantReport], model: ScenarioBase, setup: dict[str, Any]) -> list[Problem]:
     fields = {c.id: f"sides[{a}].combatants[{b}]" for a, side in enumerate(model.sides)
               for b, c in enumerate(side.combatants)}
     out = []
@@ -142,7 +142,7 @@ def _hp_problems(reports: Mapping[str, Any], model: ScenarioBase, setup: dict[st
 ContentPatch = Callable[[ContentLibrary], None]
 
 
-def scenario_from_data(data: Mapping[str, Any], path: str | Path = "<scenario>", content: Iterable[str | Path] = (),
+def scenario_from_data(data: Mapping[str, object], path: str | Path = "<scenario>", content: Iterable[str | Path] = (),
                        patch: ContentPatch | None = None) -> Scenario:
     """Build a scenario in code: check ``data`` (the mapping a scenario file holds) as if read from ``path``
     (errors name it; relative ``content:`` paths resolve from its folder) and raise :class:`ContentError` naming
@@ -150,11 +150,12 @@ def scenario_from_data(data: Mapping[str, Any], path: str | Path = "<scenario>",
     sweeps)."""
     if not isinstance(data, Mapping):
         raise ContentError(path, [Problem("(top level)", "a mapping with ruleset, sides, ...")])
-    if not isinstance(data.get("ruleset"), str):
+    name = data.get("ruleset")
+    if not isinstance(name, str):
         raise ContentError(path, [Problem("ruleset", "the name of a ruleset (e.g. hud)")])
     data = dict(data)
     try:
-        record = plugin(data["ruleset"])
+        record = plugin(name)
     except KeyError as exc:
         raise ContentError(path, [Problem("ruleset", str(exc.args[0]))]) from None
     ruleset = record.ruleset()
@@ -191,7 +192,7 @@ def scenario_from_data(data: Mapping[str, Any], path: str | Path = "<scenario>",
 Engine = Literal["auto", "fast", "full"]
 
 
-def simulate(scenario: str | Path | Scenario | Mapping[str, Any], n: int = 1000, *, seed: int = 0,
+def simulate(scenario: str | Path | Scenario | Mapping[str, object], n: int = 1000, *, seed: int = 0,
              policies: Mapping[str, str] | None = None, workers: int | None = 1, engine: Engine = "auto",
              chunk: int | None = None) -> SimReport:
     """Play ``n`` fights of ``scenario`` (a scenario file's path, a :class:`Scenario` or the mapping a scenario file

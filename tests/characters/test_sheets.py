@@ -169,6 +169,8 @@ def test_the_witchhammer_example_is_built_from_15_1_7_2_points() -> None:
     7 Technique and 2 Trait points, and is the same sheet the helper builds step by step."""
     rules, sheet, content, notes = load(EXAMPLES / "hilde.yaml")
     from affray.rulesets.witchhammer.characters import build as wh
+    from affray.rulesets.witchhammer.characters.sheet import WitchHammerSheet
+    assert isinstance(sheet, WitchHammerSheet)
     assert wh.spent(sheet, content, wh.build_rules(sheet)).items() == [("Attribute", 15), ("School", 1),
                                                                        ("Technique", 7), ("Trait", 2)]
     assert wh.points_left(sheet, content).items() == [("Attribute", 0), ("School", 0), ("Technique", 0),

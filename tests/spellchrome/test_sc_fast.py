@@ -130,14 +130,14 @@ def test_the_observation_differs_between_seats_only_in_who_they_play() -> None:
 
     def facts(seat: str) -> Any:
         seen = match.ruleset.observe(state, Viewer(seat, frozenset({seat})), "a", memo)
-        out = exposed(seen)
+        out: Any = exposed(seen)
         for f in [*out["fighters"], *out["foes"]]:
             f.pop("controlled")
         out.pop("view"), out.pop("by_id"), out.pop("me")
         return out
 
     assert facts("a") == facts("b")
-    mine = exposed(match.ruleset.observe(state, Viewer("a", frozenset({"a"})), "a", memo))
+    mine: Any = exposed(match.ruleset.observe(state, Viewer("a", frozenset({"a"})), "a", memo))
     assert [f["controlled"] for f in mine["fighters"]] == [True, False]
     assert [(f["id"], f["controlled"]) for f in mine["foes"]] == [("b", False)]  # the actor's foes: b, not played
     assert mine["me"]["hp"] == 20 and mine["by_id"]["b"]["hp"] == 24

@@ -178,7 +178,7 @@ def test_the_observation_hides_what_the_view_hides() -> None:
         bruna = next(c for c in seen.combatants if c.id == "bruna")
         assert bruna.psych_placed and bruna.hand is None
         text = json.dumps(exposed(seen), sort_keys=True, default=repr)
-        assert "red_mist" not in json.dumps(exposed(seen)["view"]["combatants"][0]["detail"]["psych"])
+        assert "red_mist" not in json.dumps(cast(Any, exposed(seen))["view"]["combatants"][0]["detail"]["psych"])
         assert '"hand": {"bull_rush"' not in text
         assert (bruna.deck is not None) == (other == "knight")  # GM-level viewers see every deck
     assert match.observe("tomas").me is not None and match.observe("gm").me is None

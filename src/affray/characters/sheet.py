@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
 
 import yaml
 from pydantic import BaseModel
 
 from affray.core.content import ContentError, ContentLibrary, Problem, load_pack, read_yaml, validate
 from affray.core.files import write_text
+from affray.core.json import JsonObject
 from affray.core.plugin import get_ruleset, plugin, plugin_names
 from affray.core.sheetrules import FORMAT as FORMAT
 from affray.core.sheetrules import AnySheetRules as AnySheetRules
@@ -55,13 +55,13 @@ def library(ruleset: str, extra: Iterable[str | Path] = ()) -> ContentLibrary:
     return load_pack(rs.content_type, rs.name, list(extra), into=rs.content().copy())
 
 
-def parse_sheet(data: Any, path: str | Path) -> tuple[AnySheetRules, Any]:
+def parse_sheet(data: object, path: str | Path) -> tuple[AnySheetRules, SheetModel]:
     """Check a sheet's schema (stage 1) and return its rules and model; errors name ``path`` and the field."""
     rules = sheet_rules(data, path)
     return rules, validate(rules.model, data, path)
 
 
-def sheet_rules(data: Any, path: str | Path) -> AnySheetRules:
+def sheet_rules(data: object, path: str | Path) -> AnySheetRules:
     """The rules of the sheet ``data``: it must be a mapping with the format line and a known ruleset."""
     if not isinstance(data, dict):
         raise ContentError(path, [Problem("(top level)", f"a character sheet: a mapping starting with "
@@ -77,12 +77,12 @@ def sheet_rules(data: Any, path: str | Path) -> AnySheetRules:
         raise ContentError(path, [Problem("ruleset", f"{exc.args[0]} (got {ruleset!r})")]) from None
 
 
-def read_sheet(path: str | Path) -> tuple[AnySheetRules, Any]:
+def read_sheet(path: str | Path) -> tuple[AnySheetRules, SheetModel]:
     """Read a sheet file and check its schema."""
     return parse_sheet(read_yaml(path), path)
 
 
-def check(rules: AnySheetRules, sheet: Any, content: ContentLibrary, path: str | Path) -> list[str]:
+def check(rules: AnySheetRules, sheet: SheetModel, content: ContentLibrary, path: str | Path) -> list[str]:
     """Check the character rules (stage 2): raise :class:`ContentError` with every problem, else return notes."""
     problems = rules.problems(sheet, content)
     if problems:
@@ -90,7 +90,8 @@ def check(rules: AnySheetRules, sheet: Any, content: ContentLibrary, path: str |
     return rules.notes(sheet, content)
 
 
-def load(path: str | Path, extra: Iterable[str | Path] = ()) -> tuple[AnySheetRules, Any, ContentLibrary, list[str]]:
+def load(path: str | Path, extra: Iterable[str | Path] = ()) -> tuple[AnySheetRules, SheetModel, ContentLibrary,
+                                                                   list[str]]:
     """Read, check and return a sheet with its rules, its content library and its notes."""
     rules, sheet = read_sheet(path)
     content = library(rules.ruleset, extra)
@@ -108,7 +109,7 @@ def fight_sheet(ruleset: str, path: Path, content: ContentLibrary) -> FightSheet
     return rules.for_fight(sheet, content)
 
 
-def to_data(sheet: BaseModel) -> dict[str, Any]:
+def to_data(sheet: BaseModel) -> JsonObject:
     """The sheet as plain data for YAML: fields at their defaults are left out, the header always stays."""
     data = sheet.model_dump(mode="json", exclude_defaults=True)
     head = {"format": FORMAT, "ruleset": data.pop("ruleset", None), "name": data.pop("name", None)}

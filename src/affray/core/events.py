@@ -13,15 +13,15 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from affray.core.dice import Roll
 from affray.core.json import JsonObject
 
 _ATOMS = frozenset({type(None), bool, int, float, str})
 # Per dataclass type without a to_dict: its converter (:func:`_converter`) and its shared one, each made once.
-_CONVERT: dict[type, Callable[[Any], dict[str, Any]]] = {}
-_SHARED: dict[type, Callable[[Any, dict[int, tuple[object, object]]], dict[str, Any]]] = {}
+_CONVERT: dict[type, Callable[[object], JsonObject]] = {}
+_SHARED: dict[type, Callable[[object, dict[int, tuple[object, object]]], JsonObject]] = {}
 
 
 def to_jsonable(value: object) -> Any:
@@ -53,24 +53,25 @@ def to_jsonable(value: object) -> Any:
     raise TypeError(f"cannot serialise {type(value).__name__} to JSON")
 
 
-def _converter(kind: type) -> Callable[[Any], dict[str, Any]]:
+def _converter(kind: type) -> Callable[[object], JsonObject]:
     """The converter of dataclass type ``kind`` (without a ``to_dict``), made once: one function that builds the
     field dict, an atom field kept as it is and any other through :func:`to_jsonable`. It is generated as source,
     as :mod:`dataclasses` makes ``__init__`` (the names are the class's own field names, never input): against a
     loop over the names with ``getattr`` it made the views' JSON 2.5-3.3 times as fast (bench/bench_json.py)."""
-    convert: Callable[[Any], dict[str, Any]] = _generate(kind, "value", "_to_jsonable(_v)")
+    convert: Callable[[object], JsonObject] = _generate(kind, "value", "_to_jsonable(_v)")
     _CONVERT[kind] = convert
     return convert
 
 
-def _generate(kind: type, signature: str, other: str) -> Any:
+def _generate(kind: type, signature: str, other: str) -> Callable[..., JsonObject]:
     """A function of ``signature`` returning the dict of ``kind``'s fields, each atom as it is, any other ``_v``
     as ``other`` says."""
     names = tuple(f.name for f in dataclasses.fields(kind))
     items = ", ".join(f"{name!r}: (_v if type(_v := value.{name}) in _ATOMS else {other})" for name in names)
-    scope: dict[str, Any] = {"_ATOMS": _ATOMS, "_to_jsonable": to_jsonable, "_shared": to_jsonable_shared}
+    scope: dict[str, object] = {"_ATOMS": _ATOMS, "_to_jsonable": to_jsonable, "_shared": to_jsonable_shared}
     exec(f"def convert({signature}):\n    return {{{items}}}\n", scope)  # the class's field names only, never input
-    return scope["convert"]
+    # The function just written returns a dict of atoms and converted values: JSON by construction.
+    return cast("Callable[..., JsonObject]", scope["convert"])
 
 
 def to_jsonable_shared(value: object, done: dict[int, tuple[object, object]]) -> Any:

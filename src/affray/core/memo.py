@@ -51,7 +51,7 @@ class Cache(dict[K, V]):
         return value
 
 
-class TableStatic(dict[Hashable, Any]):
+class TableStatic(dict[Hashable, object]):
     """A static store that a table server shares between its live tables of one setup and options. Unlike a
     simulation's, its caches keep the small bounds of a match's own store: a server may hold tables of many setups,
     each with a store, and its tables decide seconds apart, so large caches would hold memory for little. It can be
@@ -65,7 +65,7 @@ class Memo:
 
     __slots__ = ("_keyed", "_now", "_static", "shared", "version")
 
-    def __init__(self, static: dict[Hashable, Any] | None = None) -> None:
+    def __init__(self, static: dict[Hashable, object] | None = None) -> None:
         self.version = 0
         #: Whether the static store was handed in (shared by the matches of one setup) rather than this match's own
         #: (a live table's :class:`TableStatic` counts as its own: small caches).

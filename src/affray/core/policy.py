@@ -18,8 +18,8 @@ plug-in record names its policies (:mod:`affray.core.plugin`); ``random`` serves
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Generic, Protocol, Self, TypeVar
 
 from affray.core.engine import Action, ActionSpec, Viewer
 from affray.core.fields import text
@@ -30,6 +30,12 @@ if TYPE_CHECKING:
     from affray.core.view import View
 
 S = TypeVar("S")
+
+
+class Ordered(Protocol):
+    """A key :meth:`Choices.best` can order: ``a < b`` between two of its kind (numbers, strings, tuples of them)."""
+
+    def __lt__(self, other: Self, /) -> bool: ...
 
 
 class Observation(Protocol):
@@ -160,15 +166,14 @@ class Choices:
         ``step`` judges those)."""
         return any(spec.action == action for spec in self.all())
 
-    def best(self, kind: str, key: Callable[[ActionSpec], Any]) -> ActionSpec | None:
+    def best(self, kind: str, key: Callable[[ActionSpec], Ordered]) -> ActionSpec | None:
         """The action of type ``kind`` with the highest ``key`` (the first listed among equals), or ``None``."""
-        best: ActionSpec | None = None
-        best_key: Any = None
+        best: tuple[ActionSpec, Ordered] | None = None
         for spec in self.of(kind):
             k = key(spec)
-            if best is None or k > best_key:
-                best, best_key = spec, k
-        return best
+            if best is None or best[1] < k:
+                best = (spec, k)
+        return None if best is None else best[0]
 
     def pick(self, rng: RNG) -> Action:
         """A uniformly random legal action: ``all()[rng.die(len) - 1]`` (one draw of the policy's generator)."""
@@ -198,41 +203,43 @@ class RandomPolicy:
 _ATOMS = frozenset({bool, int, float, str, type(None)})
 
 
-def exposed(seen: Any, depth: int = 8) -> Any:
+def exposed(seen: object, depth: int = 8) -> object:
     """Everything an observation shows a policy, as JSON-ready data: every public attribute and property, read
     recursively, and its ``view()``. The leak test (``tests/conformance``) searches it for other seats' secrets, so
     an observation cannot show more than its seat's view does. (The exact built-in types are answered first and
     each class's public names are listed once: the leak test calls this at every step of every fight.)"""
-    kind = type(seen)
-    if kind in _ATOMS:
+    if type(seen) in _ATOMS:
         return seen
     if depth <= 0:
         return seen.hex() if isinstance(seen, bytes) else seen
-    if kind is dict:
+    if isinstance(seen, dict):
         return {str(k): exposed(v, depth - 1) for k, v in seen.items()}
-    if kind is list or kind is tuple:
+    if isinstance(seen, list | tuple):
         return [exposed(v, depth - 1) for v in seen]
     return _exposed_object(seen, depth)
 
 
-def _exposed_object(seen: Any, depth: int) -> Any:
+def _exposed_object(seen: object, depth: int) -> object:
     from affray.core.events import to_jsonable
 
     if isinstance(seen, bool | int | float | str | bytes):
         return seen.hex() if isinstance(seen, bytes) else seen
-    if isinstance(seen, dict) or (hasattr(seen, "items") and callable(seen.items)):
+    if isinstance(seen, Mapping):
         return {str(k): exposed(v, depth - 1) for k, v in seen.items()}
+    items = getattr(seen, "items", None)
+    if callable(items):  # a mapping by its shape
+        return {str(k): exposed(v, depth - 1) for k, v in items()}
     if isinstance(seen, list | tuple | set | frozenset):
         return [exposed(v, depth - 1) for v in seen]
     names, is_record = _public_names(type(seen))
     if is_record:
         return {name: exposed(getattr(seen, name), depth - 1) for name in names}
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for name in names:
-        if name == "view":
-            out[name] = to_jsonable(seen.view())
-            continue
         value = getattr(seen, name)
+        if name == "view" and callable(value):
+            out[name] = to_jsonable(value())
+            continue
         if not callable(value):
             out[name] = exposed(value, depth - 1)
     return out

@@ -102,7 +102,7 @@ def field_check(model: type[BaseModel], name: str, blank: bool = False) -> Check
     pattern), so that an answer the prompt accepts is one the sheet accepts and no later step fails on it.
     ``blank``: an empty answer is accepted (it means none)."""
     info = model.model_fields[name]
-    adapter: TypeAdapter[Any] = TypeAdapter(cast(Any, Annotated[info.annotation, info]))  # a field of its own
+    adapter: TypeAdapter[object] = TypeAdapter(cast("type[object]", Annotated[info.annotation, info]))  # the field
 
     def check(text: str) -> str | None:
         if blank and not text:

@@ -76,7 +76,7 @@ class ScenarioBase(Strict):
 
     @field_validator("sides", mode="before")
     @classmethod
-    def _two_sides(cls, value: Any) -> Any:
+    def _two_sides(cls, value: object) -> object:
         """A fight is between sides: at least two (every ruleset's scenario inherits this check)."""
         if isinstance(value, list) and len(value) < 2:
             raise ValueError(f"a scenario needs at least two sides (this one has {len(value)})")
@@ -132,7 +132,7 @@ class NotAScenario(ContentError):
         return self.sentence
 
 
-def _other_kind(model: type[ScenarioBase], data: Mapping[str, Any], path: str | Path) -> NotAScenario | None:
+def _other_kind(model: type[ScenarioBase], data: Mapping[str, object], path: str | Path) -> NotAScenario | None:
     """What ``data`` is when it is plainly no scenario (it has no ``sides``), told as ``affray content check``
     tells the kinds apart: a character sheet has a ``format`` line; a content file holds sections of items keyed
     by id (mappings under names no scenario has)."""
@@ -154,7 +154,7 @@ def _names(model: type[BaseModel]) -> list[str]:
 def _model_at(model: type[BaseModel], loc: Sequence[int | str]) -> type[BaseModel] | None:
     """The model that holds the field at ``loc`` (pydantic's location, the field itself last), following fields,
     list items and mapping values; ``None`` where the way is not one model (a union of several, a free value)."""
-    annotation: Any = model
+    annotation: object = model
     for key in loc[:-1]:
         annotation = _one_type(annotation)
         origin = typing.get_origin(annotation)
@@ -173,7 +173,7 @@ def _model_at(model: type[BaseModel], loc: Sequence[int | str]) -> type[BaseMode
     return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
 
 
-def _one_type(annotation: Any) -> Any:
+def _one_type(annotation: object) -> object:
     """``X`` of ``X | None``; ``None`` (no one type) for a union of several."""
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         kept = [a for a in typing.get_args(annotation) if a is not type(None)]
@@ -198,7 +198,7 @@ def _did_you_mean(model: type[BaseModel], error: ErrorDetails, problem: Problem)
     return Problem(problem.field, f"{problem.expected.replace(EXTRA, 'an unknown field', 1)}; {hint}")
 
 
-def validate_scenario(model: type[S], data: dict[str, Any], path: str | Path) -> S:
+def validate_scenario(model: type[S], data: Mapping[str, object], path: str | Path) -> S:
     """Validate a scenario read from ``path``; it remembers its folder, for sheet paths. A character sheet or a
     content file is refused as such (:class:`NotAScenario`); an unknown field's problem names the nearest one."""
     if not isinstance(data, dict):

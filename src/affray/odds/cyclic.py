@@ -23,12 +23,14 @@ import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from affray.odds.markov import Chain, DuelOdds, NotSolvable, Number
 from affray.odds.progress import EVERY, FLOAT_MAX_STATES, state_limit, tick, too_large
 
 S = TypeVar("S", bound=Hashable)
+#: A probability as the solver computes it: exact (``Fraction``) or not (``float``), the same code for both.
+N = TypeVar("N", Fraction, float)
 MAX_EXACT_COMPONENT = 5_000  # beyond this a component is refused in exact mode (the float solver takes it)
 DENSE = (9, 2_500)  # float components of these sizes go to numpy's dense solver (others: sparse)
 
@@ -129,8 +131,7 @@ def components(edges: list[list[tuple[int, Number]]]) -> list[list[int]]:
     return out
 
 
-def sparse_solve(rows: list[dict[int, Any]], rhs: list[list[Any]], zero: Any, one: Any, exact: bool
-                 ) -> list[list[Any]] | None:
+def sparse_solve(rows: list[dict[int, N]], rhs: list[list[N]], zero: N, one: N, exact: bool) -> list[list[N]] | None:
     """Solve ``x_r = sum_c rows[r][c] x_c + rhs[r]`` (one column of ``x`` per right-hand side) for a transient
     component of an absorbing chain; ``None`` if it is singular (some state can never leave).
 
@@ -174,7 +175,7 @@ def sparse_solve(rows: list[dict[int, Any]], rhs: list[list[Any]], zero: Any, on
                     refs[c].add(r)
             rhs[r] = [x + coef * y for x, y in zip(rhs[r], rhs[v], strict=True)]
         refs[v] = set()
-    x: list[list[Any]] = [[] for _ in range(n)]
+    x: list[list[N]] = [[] for _ in range(n)]
     for v in reversed(order):
         value = rhs[v]
         for c, q in rows[v].items():

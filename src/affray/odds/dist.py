@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, TypeVar
 
-from affray.core.json import JsonObject
+from affray.core.json import Json, JsonObject
 
 K = TypeVar("K", bound=Hashable)
 
@@ -100,7 +100,7 @@ def pool_sum(dice: int, sides: int = 6, keep: int | None = None, keep_lowest: bo
     return {int(k): Fraction(int(q), int(denominator)) for k, q in result.items()}
 
 
-def as_json(dist: Mapping[int, Fraction]) -> list[JsonObject]:
+def as_json(dist: Mapping[int, Fraction]) -> list[Json]:
     """``[{"outcome": k, "exact": "n/d", "value": float}]`` sorted by outcome (the odds CLI's format)."""
     return [{"outcome": k, "exact": f"{p.numerator}/{p.denominator}", "value": float(p)}
             for k, p in sorted(dist.items()) if p]

@@ -28,17 +28,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 import icepool
 
 from affray.core.dice import net_bonus
-from affray.core.json import JsonObject
+from affray.core.json import Json, JsonObject
 from affray.core.notation import MAX_TEXT, DiceExpr, DiceGroup, NotationError, parse
 from affray.odds.dist import prob_json
 
 #: The comparisons, as icepool's operators on two dice.
-COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
+COMPARISONS: dict[str, Callable[[icepool.Die, icepool.Die], icepool.Die]] = {
     ">=": operator.ge, "<=": operator.le, "==": operator.eq, "!=": operator.ne, ">": operator.gt, "<": operator.lt}
 MAX_WORK = 2_000_000  # estimated steps of icepool's work for a whole expression: a second or two on a slow machine
 MAX_OUTCOMES = 10_000  # totals of one side (or one term)
@@ -202,10 +201,10 @@ def _estimate(expr: DiceExpr, side: str | None, text: str) -> tuple[int, list[tu
     return totals, parts
 
 
-def to_die(expr: DiceExpr) -> Any:
+def to_die(expr: DiceExpr) -> icepool.Die:
     """``expr`` as an icepool die (see the module docstring); sizes are not checked here (:func:`dice_odds` does)."""
     net = net_bonus(expr.bonus, expr.penalty)
-    total: Any = icepool.Die([expr.modifier])
+    total: icepool.Die = icepool.Die([expr.modifier])
     for group in expr.groups:
         count, keep, lowest = _pool(group, net)
         base = icepool.d(group.sides)
@@ -218,7 +217,7 @@ def to_die(expr: DiceExpr) -> Any:
     return total
 
 
-def _side(text: str, die: Any) -> Side:
+def _side(text: str, die: icepool.Die) -> Side:
     pairs = sorted((int(k), int(q)) for k, q in die.items() if q)
     return Side(text.strip(), tuple(k for k, _ in pairs), tuple(q for _, q in pairs), int(die.denominator()))
 
@@ -260,7 +259,7 @@ def dice_odds(text: str) -> DiceOdds:
 def side_json(side: Side) -> JsonObject:
     """A side in machine form: ``expression``, ``mean`` and ``variance`` (``{"exact", "value"}``), ``sd`` (a float),
     ``distribution``: ``[{outcome, exact, value, at_least: {exact, value}, at_most: {exact, value}}]``."""
-    rows: list[Any] = [{"outcome": k, **prob_json(p), "at_least": prob_json(ge), "at_most": prob_json(le)}
+    rows: list[Json] = [{"outcome": k, **prob_json(p), "at_least": prob_json(ge), "at_most": prob_json(le)}
                        for k, p, ge, le in side.rows()]
     return {"expression": side.text, "mean": prob_json(side.mean), "variance": prob_json(side.variance),
             "sd": side.sd, "distribution": rows}
