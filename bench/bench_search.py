@@ -10,8 +10,9 @@ sheets and decks of everyone but opens no one else's face-down card). Printed:
 - head to head: the search's score over both assignments (a win 1, a draw or an escape 1/2), with its 95% interval.
   Over both assignments the scenario's own balance cancels out (with ``heuristic`` on both sides this score is 1/2
   give or take the dice), so a lower bound above 50% says ``search`` beats ``heuristic`` at 95% confidence;
-- the cost: wall milliseconds per decision the search policy was asked (its playouts included) and the playouts per
-  decision it searched (a decision with one legal action is not searched).
+- the cost: CPU milliseconds per decision the search policy was asked (this process's CPU time, its playouts
+  included: the machine may be shared) and the playouts per decision it searched (a decision with one legal action
+  is not searched).
 
 Run: ``.venv/bin/python bench/bench_search.py [--fights N] [--playouts P] [--width W] [--margin M] [--only RULESET]
 [--example RULESET=PATH] [--workers K]``. The defaults are the shipped ``search`` budget and the examples
@@ -43,7 +44,7 @@ from affray.sim.stats import Z95, wilson
 ROOT = Path(__file__).parents[1]
 #: The example per ruleset where the search's strength is recorded (docs/simulation.md).
 EXAMPLES = {
-    "hud": "hud/free_form_tavern.yaml",
+    "hud": "hud/sheet_duel.yaml",
     "spellchrome": "spellchrome/ford_duel.yaml",
     "warp": "warp/knight_duel.yaml",
     "witchhammer": "witchhammer/sheet_hunters.yaml",
@@ -52,16 +53,16 @@ FIGHTS = 100
 
 
 class Timed:
-    """A search policy that counts its calls and the wall time they took."""
+    """A search policy that counts its calls and the CPU time they took (this process's)."""
 
     def __init__(self, inner: SearchPolicy) -> None:
         self.inner, self.name = inner, inner.name
         self.calls, self.seconds = 0, 0.0
 
     def choose(self, seen: Observation, choices: Choices, rng: RNG) -> Action:
-        start = time.perf_counter()
+        start = time.process_time()
         action = self.inner.choose(seen, choices, rng)
-        self.seconds += time.perf_counter() - start
+        self.seconds += time.process_time() - start
         self.calls += 1
         return action
 
@@ -175,7 +176,7 @@ def bench(ruleset: str, example: str, fights: int, budget: Budget, pool: Process
     print(f"  head to head: search scores {total / searched_fights:.1%} [{lo:.1%}, {hi:.1%}] over both "
           f"assignments: {verdict}")
     per_call = 1000 * cost.seconds / max(cost.calls, 1)
-    print(f"  cost: {per_call:.1f} ms per decision asked ({cost.calls} asked, {cost.searched} searched, "
+    print(f"  cost: {per_call:.1f} CPU ms per decision asked ({cost.calls} asked, {cost.searched} searched, "
           f"{cost.playouts / max(cost.searched, 1):.1f} playouts each)")
 
 
