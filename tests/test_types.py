@@ -17,7 +17,7 @@ import tokenize
 from pathlib import Path
 
 SRC = Path(__file__).parents[1] / "src"
-LIMIT = 300
+LIMIT = 200
 
 
 def any_names(source: str) -> int:

@@ -9,7 +9,6 @@ Input that ends early (EOF) stops with a message; nothing is saved.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rich.table import Table
 
@@ -18,6 +17,7 @@ from affray.cli.render import CliError, console, escape
 from affray.core.content import ContentLibrary
 from affray.core.plugin import plugin
 from affray.core.rng import VerifiableRNG
+from affray.core.sheetrules import SheetModel
 
 
 def _write(text: str, style: str) -> None:
@@ -48,7 +48,7 @@ def ask(label: str, default: str | None = None) -> str:
         raise CliError(str(exc)) from None
 
 
-def build(ruleset: str, content: ContentLibrary, rng: VerifiableRNG) -> Any:
+def build(ruleset: str, content: ContentLibrary, rng: VerifiableRNG) -> SheetModel:
     """A finished sheet of ``ruleset`` from the answers on stdin, by the ruleset's own builder."""
     loader = plugin(ruleset).builder
     if loader is None:

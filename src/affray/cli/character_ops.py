@@ -13,19 +13,20 @@ import inspect
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 
 from affray.characters.operations import BUILT_IN, PartyReport, SheetChange, SheetOperation, Step
 from affray.characters.sheet import AnySheetRules, Refused, check, load, rules_for, write_sheet
-from affray.cli.declared import command, option
+from affray.cli.declared import command, option, take, take_optional
 from affray.cli.render import CliError, console, escape
 from affray.core.checks import BadParameters
 from affray.core.content import ContentLibrary
 from affray.core.files import FileProblem, check_output_path
 from affray.core.plugin import plugin, plugin_names
+from affray.core.sheetrules import SheetModel
 
 if TYPE_CHECKING:  # typer carries its own click; its types are only named here
     from typer._click.core import Command
@@ -53,7 +54,7 @@ def offered(rules: AnySheetRules, name: str, path: Path) -> SheetOperation:
     return mine[name]
 
 
-def load_sheet(path: Path, content: list[Path] | None) -> tuple[Any, Any, ContentLibrary, list[str]]:
+def load_sheet(path: Path, content: list[Path] | None) -> tuple[AnySheetRules, SheetModel, ContentLibrary, list[str]]:
     if not path.is_file():
         raise CliError(f"{path}: no such file.")
     return load(path, content or [])
@@ -67,7 +68,7 @@ def writable(target: Path) -> None:
         raise CliError(str(exc)) from None
 
 
-def write(sheet: Any, target: Path) -> None:
+def write(sheet: SheetModel, target: Path) -> None:
     try:
         write_sheet(sheet, target)
     except OSError as exc:
@@ -92,9 +93,9 @@ def _change(op: SheetChange) -> Callable[..., None]:
     if op.dry_run:
         trailing.insert(0, option("dry_run", bool, "--dry-run", "check, print, write nothing", False))
 
-    def body(values: dict[str, Any]) -> None:
-        path, out, content = values.pop("path"), values.pop("out"), values.pop("content")
-        dry_run = values.pop("dry_run", False)
+    def body(values: dict[str, object]) -> None:
+        path, out = take(values, "path", Path), take_optional(values, "out", Path)
+        content, dry_run = take_optional(values, "content", list), bool(values.pop("dry_run", False))
         rules, sheet, lib, _ = load_sheet(path, content)
         mine = offered(rules, op.name, path)
         if not isinstance(mine, SheetChange):
@@ -108,8 +109,8 @@ def _change(op: SheetChange) -> Callable[..., None]:
     return command(op.name, op.help, (path,), op.fields, trailing, body)
 
 
-def apply(path: Path, out: Path | None, rules: AnySheetRules, sheet: Any, lib: ContentLibrary, steps: list[Step],
-          after: Callable[[Any, ContentLibrary], list[str]], dry_run: bool) -> None:
+def apply(path: Path, out: Path | None, rules: AnySheetRules, sheet: SheetModel, lib: ContentLibrary,
+          steps: list[Step], after: Callable[[SheetModel, ContentLibrary], list[str]], dry_run: bool) -> None:
     """Apply every step in order, all or nothing; then check the result and write it."""
     writable(out or path)
     for label, step in steps:
@@ -136,8 +137,8 @@ def _party(op: PartyReport) -> Callable[..., None]:
         list[Path], typer.Argument(help=op.files)])
     as_json = option("as_json", bool, "--json", "print one JSON object", False)
 
-    def body(values: dict[str, Any]) -> None:
-        paths, as_json_out = values.pop("files"), values.pop("as_json")
+    def body(values: dict[str, object]) -> None:
+        paths, as_json_out = take(values, "files", list), bool(values.pop("as_json"))
         sheets, ruleset, mine = [], None, None
         for path in paths:
             rules, sheet, _, _ = load_sheet(path, None)

@@ -5,9 +5,8 @@ sections are named from inside a combatant's stats (its weapons, cards, traits, 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from rich.table import Table
 
@@ -58,5 +57,5 @@ def print_listing(ruleset: str, sections: dict[str, list[dict[str, str]]]) -> No
         console.print(table)
 
 
-def as_json(ruleset: str, sections: dict[str, list[dict[str, str]]]) -> dict[str, Any]:
+def as_json(ruleset: str, sections: Mapping[str, Sequence[Mapping[str, str]]]) -> dict[str, object]:
     return {"ruleset": ruleset, "use": [s for s in USE_SECTIONS if s in sections], "sections": sections}

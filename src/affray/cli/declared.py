@@ -17,7 +17,8 @@ from __future__ import annotations
 import difflib
 import inspect
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Annotated, Any
+from types import GenericAlias, UnionType
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from typer._click.exceptions import NoSuchOption
@@ -30,13 +31,14 @@ from affray.core.plugin import plugin_names
 if TYPE_CHECKING:  # typer carries its own click; its types are only named here
     from typer._click.core import Command, Context
 
-_TYPES: dict[str, Any] = {"integer": int, "number": float, "boolean": bool, "string": str, "list": list[str]}
+_TYPES: dict[str, type | GenericAlias] = {"integer": int, "number": float, "boolean": bool, "string": str,
+                                          "list": list[str]}
 
 
-def python_type(f: Field) -> Any:
+def python_type(f: Field) -> type | GenericAlias | UnionType:
     """The parameter's type: its kind's, optional (``| None``) when it has no default and is not required."""
     if f.kind == "choice":
-        base: Any = int if f.choices and all(isinstance(c, int) for c in f.choices) else str
+        base: type | GenericAlias = int if f.choices and all(isinstance(c, int) for c in f.choices) else str
     else:
         base = _TYPES[f.kind]
     return base | None if not f.required and f.default is None and base is not bool else base
@@ -54,14 +56,15 @@ def parameter(f: Field) -> inspect.Parameter:
                              annotation=Annotated[python_type(f), info])
 
 
-def option(name: str, kind: Any, flag_name: str, help: str, default: Any = None, **more: Any) -> inspect.Parameter:
+def option(name: str, kind: object, flag_name: str, help: str, default: object = None, **more: Any
+           ) -> inspect.Parameter:
     """A hand-declared parameter to add beside the fields (``--json``, ``--out``...): ``name`` is its keyword."""
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
                              annotation=Annotated[kind, typer.Option(flag_name, help=help, **more)])
 
 
 def command(name: str, doc: str, leading: Sequence[inspect.Parameter], fields: Sequence[Field],
-            trailing: Sequence[inspect.Parameter], body: Callable[[dict[str, Any]], None]) -> Callable[..., None]:
+            trailing: Sequence[inspect.Parameter], body: Callable[[dict[str, object]], None]) -> Callable[..., None]:
     """A typer command function: ``leading`` parameters (a sheet argument...), then one per field, then
     ``trailing`` ones (``--json``...); it calls ``body`` with every value by keyword."""
     names = [p.name for p in (*leading, *trailing)]
@@ -69,13 +72,32 @@ def command(name: str, doc: str, leading: Sequence[inspect.Parameter], fields: S
     if clash:
         raise ValueError(f"'{name}' declares {clash}, which the command line uses itself")
 
-    def run(**values: Any) -> None:
+    def run(**values: object) -> None:
         body(values)
 
     run.__signature__ = inspect.Signature([*leading, *(parameter(f) for f in fields), *trailing])  # type: ignore[attr-defined]
     run.__doc__ = doc
     run.__name__ = run.__qualname__ = name.replace("-", "_")
     return run
+
+
+T = TypeVar("T")
+
+
+def take(values: dict[str, object], name: str, kind: type[T]) -> T:
+    """Remove and return the value typer parsed for the parameter ``name``, of the ``kind`` it declares."""
+    value = take_optional(values, name, kind)
+    if value is None:
+        raise TypeError(f"the parameter {name} has no value")
+    return value
+
+
+def take_optional(values: dict[str, object], name: str, kind: type[T]) -> T | None:
+    """:func:`take` for a parameter that may be left out (``None``)."""
+    value = values.pop(name, None)
+    if value is not None and not isinstance(value, kind):
+        raise TypeError(f"the parameter {name} is {value!r}, not a {kind.__name__}")
+    return value
 
 
 #: In a help text: replaced by the registered rulesets' names (comma-separated) when the command line is built.

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from affray.ai.base import Policy
 from affray.ai.runner import play, policies_for
@@ -19,6 +18,7 @@ from affray.cli.terminal import Terminal
 from affray.core.engine import GM, SPECTATOR, Action
 from affray.core.events import to_jsonable
 from affray.core.files import check_output_path
+from affray.core.json import JsonObject
 from affray.core.log import LogFormatError, export_log, import_log, read_log, verify, write_log
 from affray.core.match import Match
 from affray.core.seatlog import redact_event
@@ -124,7 +124,7 @@ def _check_paths(request: FightRequest) -> Path | None:
     return save
 
 
-def run_fight(request: FightRequest) -> dict[str, Any]:
+def run_fight(request: FightRequest) -> JsonObject:
     """Play the fight; see the module docstring. Returns the JSON summary (with ``stopped``)."""
     save = _check_paths(request)
     match, title = _start(request)
@@ -147,7 +147,7 @@ def run_fight(request: FightRequest) -> dict[str, Any]:
     return _finish(match, request, stopped, save or DEFAULT_SAVE, seat)
 
 
-def _finish(match: Match, request: FightRequest, stopped: str | None, save: Path, seat: str) -> dict[str, Any]:
+def _finish(match: Match, request: FightRequest, stopped: str | None, save: Path, seat: str) -> JsonObject:
     over = match.outcome() is not None
     if not over and stopped is None:
         stopped = "stopped before the end"
@@ -185,7 +185,7 @@ def _report(match: Match, request: FightRequest, stopped: str | None, saved: str
         console.print(f"log written to {escape(request.log)}{which}")
 
 
-def summary(match: Match, seat: str | None = None) -> dict[str, Any]:
+def summary(match: Match, seat: str | None = None) -> JsonObject:
     """The fight as JSON; ``seat``: only what that seat may see (events redacted, no seed before the end)."""
     data = export_log(match, seat=seat)
     outcome = match.outcome()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,8 +20,9 @@ if TYPE_CHECKING:
     import httpx2 as httpx
 
 from affray.cli.render import CliError, console, escape, legal_table, narration_lines, status_table
-from affray.core.engine import ActionSpec
+from affray.core.engine import Action, ActionSpec
 from affray.core.files import FileProblem, write_text
+from affray.core.json import JsonMapping, as_list, as_object, as_str
 
 # A GM link may carry the other seats' tokens after its own (``#TOKEN&seat=TOKEN...``): they are not this seat's.
 LINK = re.compile(r"^(?P<server>https?://[^/#]+)/t/(?P<table>[A-Za-z0-9_-]+)#(?P<token>[A-Za-z0-9_-]+)"
@@ -63,7 +65,7 @@ def _save_log(client: httpx.Client, table: str, path: Path) -> None:
                   f"{escape(path)}[/]")
 
 
-def _get(client: httpx.Client, table: str, **params: Any) -> dict[str, Any]:
+def _get(client: httpx.Client, table: str, **params: int) -> dict[str, Any]:
     answer = client.get(f"/api/tables/{table}", params=params)
     data: dict[str, Any] = answer.json()
     if answer.status_code != 200:
@@ -93,14 +95,14 @@ def _play(client: httpx.Client, table: str) -> bool:
     return True
 
 
-def _show_log(entries: list[dict[str, Any]]) -> None:
+def _show_log(entries: Iterable[JsonMapping]) -> None:
     """The story so far as the server tells it to this seat: each record's and each event's sentence (``text``)."""
     for entry in entries:
         for line in narration_lines(entry):
             console.print(line)
 
 
-def _resolve(line: str, specs: list[ActionSpec]) -> dict[str, Any] | str:
+def _resolve(line: str, specs: list[ActionSpec]) -> Action | str:
     if line.isdigit():
         index = int(line)
         return specs[index - 1].action if 1 <= index <= len(specs) else f"choose 1 to {len(specs)}"
@@ -116,9 +118,10 @@ def _resolve(line: str, specs: list[ActionSpec]) -> dict[str, Any] | str:
     return "no action starts like that" if not matches else f"{len(matches)} actions start like that"
 
 
-def _prompt(client: httpx.Client, table: str, state: dict[str, Any], actor: str, raw: list[dict[str, Any]]) -> bool:
+def _prompt(client: httpx.Client, table: str, state: dict[str, Any], actor: str, raw: Iterable[JsonMapping]) -> bool:
     """Ask for ``actor``'s action and submit it; False when the person quits."""
-    specs = [ActionSpec(s["action"], s["label"], (*s.get("notes", []), *([s["hint"]] if s.get("hint") else [])))
+    specs = [ActionSpec(as_object(s["action"]), as_str(s["label"]),
+                        (*map(as_str, as_list(s.get("notes", []))), *([as_str(s["hint"])] if s.get("hint") else [])))
              for s in raw]
     console.print(legal_table(specs, f"{escape(actor)} (version {state['version']})"))
     while True:

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -44,7 +44,7 @@ odds_app = typer.Typer(cls=_OddsGroup, no_args_is_help=True,
 JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON object")]
 
 
-def report(result: CheckResult, as_json_out: bool, extra: Mapping[str, Any] | None = None) -> None:
+def report(result: CheckResult, as_json_out: bool, extra: Mapping[str, object] | None = None) -> None:
     """Print a check's probabilities and distributions, each distribution with its mean (expected damage,
     expected HP loss...): JSON in the documented shape (``means: {name: {exact, value}}``), or tables with bars."""
     if as_json_out:
@@ -87,8 +87,8 @@ def checks_group(ruleset: str) -> Command:
 
 
 def _check_command(check: Check) -> Callable[..., None]:
-    def body(values: dict[str, Any]) -> None:
-        as_json_out = values.pop("as_json_out")
+    def body(values: dict[str, object]) -> None:
+        as_json_out = bool(values.pop("as_json_out"))
         try:
             result = run_check(check, values)
         except BadParameters as exc:

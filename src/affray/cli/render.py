@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
 from rich.console import Console
 from rich.markup import escape as rich_escape
@@ -13,7 +12,7 @@ from rich.table import Table
 
 from affray.core.engine import ActionSpec, Viewer
 from affray.core.events import Event
-from affray.core.json import as_str
+from affray.core.json import JsonMapping, as_list, as_number, as_object, as_str
 from affray.core.match import Match
 from affray.core.seatlog import narrated
 
@@ -55,11 +54,12 @@ def styled(text: str, kind: str) -> str:
     return f"[{style}]{escape(text)}[/]" if style else escape(text)
 
 
-def narration_lines(entry: Mapping[str, Any]) -> list[str]:
+def narration_lines(entry: JsonMapping) -> list[str]:
     """A record of a table's log as the server told it to this seat: its headline and each event's sentence,
     styled by the event's kind."""
-    lines = [styled(entry["text"], "")] if entry.get("text") else []
-    lines += [styled(e["text"], str(e.get("type", ""))) for e in entry.get("events", []) if e.get("text")]
+    lines = [styled(as_str(entry["text"]), "")] if entry.get("text") else []
+    events = map(as_object, as_list(entry.get("events", [])))
+    lines += [styled(as_str(e["text"]), str(e.get("type", ""))) for e in events if e.get("text")]
     return lines
 
 
@@ -91,12 +91,13 @@ def legal_table(specs: list[ActionSpec], title: str) -> Table:
     return table
 
 
-def _bars(c: Mapping[str, Any]) -> str:
-    return "  ".join(f"{b['name']} {b['value']}/{b['max']}" for b in c.get("bars", []))
+def _bars(c: JsonMapping) -> str:
+    return "  ".join(f"{b['name']} {b['value']}/{b['max']}" for b in map(as_object, as_list(c.get("bars", []))))
 
 
-def _statuses(c: Mapping[str, Any]) -> str:
-    shown = [s["name"] + (f" ({s['rounds']})" if s.get("rounds") is not None else "") for s in c.get("statuses", [])]
+def _statuses(c: JsonMapping) -> str:
+    shown = [as_str(s["name"]) + (f" ({s['rounds']})" if s.get("rounds") is not None else "")
+             for s in map(as_object, as_list(c.get("statuses", [])))]
     if c.get("dead"):
         shown.insert(0, "dead")
     elif c.get("down"):
@@ -104,47 +105,48 @@ def _statuses(c: Mapping[str, Any]) -> str:
     return ", ".join(dict.fromkeys(shown))
 
 
-def _where(c: Mapping[str, Any]) -> str:
-    pos = c.get("position")
-    if not pos:
+def _where(c: JsonMapping) -> str:
+    if not c.get("position"):
         return ""
+    pos = as_object(c["position"])
+    x = as_number(pos["x"])
     if pos["kind"] == "square":
-        return f"({int(pos['x'])},{int(pos['y'])})" + (f" facing {pos['facing']}" if pos.get("facing") else "")
-    return f"{pos['x']:g} m" if pos["kind"] == "line" else f"place {int(pos['x'])}"
+        return f"({int(x)},{int(as_number(pos['y']))})" + (f" facing {pos['facing']}" if pos.get("facing") else "")
+    return f"{pos['x']:g} m" if pos["kind"] == "line" else f"place {int(x)}"
 
 
-def status_table(view: Mapping[str, Any]) -> Table | None:
+def status_table(view: JsonMapping) -> Table | None:
     """The combatants of a view in the one envelope (core/view.py): health bars, statuses with their rounds, where
     they stand, and who is the viewer's; ``None`` for anything else."""
     combatants = view.get("combatants")
     if not isinstance(combatants, list):
         return None
-    prompt = view.get("prompt") or {}
+    prompt = as_object(view.get("prompt") or {})
     title = f"round {view.get('round')} · {view.get('phase')}" + (f" · {prompt['text']}" if prompt.get("text") else "")
     table = Table(show_header=True, title=escape(title), title_justify="left")
     for col in ("", "id", "name", "side", "health", "statuses", "where"):
         table.add_column(col)
-    for c in combatants:
+    for c in map(as_object, combatants):
         mine = "*" if c.get("controlled") else ""
         table.add_row(mine, escape(c["id"]), escape(c.get("name", c["id"])), escape(c.get("side", "")),
                       escape(_bars(c)), escape(_statuses(c)), escape(_where(c)))
     return table
 
 
-def text_map(view: Mapping[str, Any]) -> str | None:
+def text_map(view: JsonMapping) -> str | None:
     """A small text map for the grid rulesets: the map rows of the view's ``detail`` with each combatant standing
     on a square shown by the first letter of its id (upper case for the viewer's own); ``None`` without a map."""
-    rows = (view.get("detail") or {}).get("map")
+    rows = as_object(view.get("detail") or {}).get("map")
     if not isinstance(rows, list) or not rows:
         return None
-    grid = [list(row) for row in rows]
-    for c in view.get("combatants", []):
-        pos = c.get("position")
+    grid = [list(as_str(row)) for row in rows]
+    for c in map(as_object, as_list(view.get("combatants", []))):
+        pos = as_object(c.get("position") or {})
         if not pos or pos.get("kind") != "square" or c.get("dead"):
             continue
-        x, y = int(pos["x"]), int(pos["y"])
+        x, y = int(as_number(pos["x"])), int(as_number(pos["y"]))
         if 0 <= y < len(grid) and 0 <= x < len(grid[y]):
-            mark = (c["id"][:1] or "?")
+            mark = (as_str(c["id"])[:1] or "?")
             grid[y][x] = mark.upper() if c.get("controlled") else mark.lower()
     return "\n".join("".join(row) for row in grid)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -14,6 +14,12 @@ from rich.table import Table
 from affray.cli.fight import parse_overrides
 from affray.cli.render import CliError, console, escape, narrate
 from affray.sim.stats import outcome_rows
+
+if TYPE_CHECKING:
+    from affray.api import Scenario
+    from affray.sim.balance import Balance
+    from affray.sim.runner import SimSpec
+    from affray.sim.session import Sample
 
 SeedOpt = Annotated[int, typer.Option("--seed", help="the run's seed: the same seed gives the same numbers")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON object")]
@@ -24,7 +30,7 @@ def _progress(total: int, quiet: bool) -> Progress:
                     console=console, disable=quiet, transient=True)
 
 
-def _load(path: Path) -> Any:
+def _load(path: Path) -> Scenario:
     from affray.api import load_scenario
 
     return load_scenario(path)
@@ -146,7 +152,7 @@ def _check_outputs(plot: Path | None, workers: int | None, precision: float | No
         raise CliError(f"--precision is a 95% interval half-width between 0 and 0.5, e.g. 0.01 (got {precision})")
 
 
-def _sample(loaded: Any, spec: Any) -> Any:
+def _sample(loaded: Scenario, spec: SimSpec) -> Sample:
     """The run's first fight, replayed in full from its record (:func:`affray.sim.session.sample_fight`)."""
     from affray.sim.fast import FastPathError
     from affray.sim.session import sample_fight
@@ -157,7 +163,7 @@ def _sample(loaded: Any, spec: Any) -> Any:
         raise CliError(f"the sample fight could not be replayed: {exc}") from None
 
 
-def _side(loaded: Any, side: str | None) -> str:
+def _side(loaded: Scenario, side: str | None) -> str:
     """``--side``, checked against the scenario's sides (default: the first)."""
     sides = [s.name for s in loaded.model.sides]
     if side is None:
@@ -173,7 +179,7 @@ def _exact_only(exact: bool, policy: list[str]) -> None:
                        "--policy does not apply to it")
 
 
-def _labels(loaded: Any, paths: list[str]) -> list[str]:
+def _labels(loaded: Scenario, paths: list[str]) -> list[str]:
     from affray.sim.session import combatant_names
     from affray.sim.sweep import field_label
 
@@ -242,7 +248,7 @@ def sweep_command(scenario: Path, params: list[str], n: int, seed: int, workers:
         raise typer.Exit(130)
 
 
-def _assumes(loaded: Any) -> str:
+def _assumes(loaded: Scenario) -> str:
     from affray.odds.duels import duel_model
 
     return f"the duel model: {duel_model(loaded.plugin).assumes}"
@@ -338,7 +344,7 @@ def balance_command(scenario: Path, param: str, target: float, side: str | None,
         raise typer.Exit(130)
 
 
-def _balance_table(found: Any, loaded: Any, exact: bool) -> None:
+def _balance_table(found: Balance, loaded: Scenario, exact: bool) -> None:
     from affray.sim.balance import pct, possessive
 
     table = Table(title=f"balance of {escape(found.param)} for {escape(possessive(found.side))} win chance "

@@ -14,13 +14,13 @@ import os
 import select
 import sys
 import time
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 from rich.table import Table
 
 from affray.cli.render import console, escape, narrate, status_table, text_map
 from affray.core.engine import GM, Action, ActionSpec, Rejected
+from affray.core.json import JsonMapping, as_list, as_number, as_object
 from affray.core.match import Match
 from affray.odds.hints import hints
 
@@ -29,28 +29,40 @@ GROUP_ABOVE = 30  # longer lists are grouped
 _HEADS = (", then ", " to ", " with ", " at ")
 
 
-def card_note(view: Mapping[str, Any], card_id: object) -> str:
+def _detail(view: JsonMapping) -> JsonMapping:
+    """The typed view's ruleset part (``detail``), or nothing."""
+    detail = view.get("detail")
+    return detail if isinstance(detail, dict) else {}
+
+
+def _card(view: JsonMapping, card_id: object) -> JsonMapping | None:
+    """The card ``card_id`` of the view's ruleset part, when it has cards."""
+    cards = _detail(view).get("cards")
+    card = cards.get(card_id) if isinstance(cards, dict) and isinstance(card_id, str) else None
+    return card if isinstance(card, dict) else None
+
+
+def card_note(view: JsonMapping, card_id: object) -> str:
     """A card's numbers from the seat's view: ``init +1, defense +1; move 4, attack 6`` (WH-05)."""
-    cards = (view.get("detail") or {}).get("cards") or {}  # the typed view's ruleset part, when it has cards
-    card = cards.get(card_id) if isinstance(card_id, str) else None
-    if not isinstance(card, Mapping):
+    card = _card(view, card_id)
+    if card is None:
         return ""
     above = [f"init {card.get('init', 0):+d}", f"defense {card.get('defense', 0):+d}"]
-    above += [f"{k} defense {v:+d}" for k, v in (card.get("defenses") or {}).items()]
+    above += [f"{k} defense {v:+d}" for k, v in as_object(card.get("defenses") or {}).items()]
     below = []
-    for node in card.get("below") or []:
+    for node in map(as_object, as_list(card.get("below") or [])):
         number = next((node[k] for k in ("attack", "distance", "amount", "poise") if isinstance(node.get(k), int)),
                       None)
         below.append(f"{node.get('type')}{'' if number is None else f' {number}'}")
     return ", ".join(above) + ("; " + ", ".join(below) if below else "")
 
 
-def _card_name(view: Mapping[str, Any], card_id: object) -> str:
-    card = ((view.get("detail") or {}).get("cards") or {}).get(card_id) if isinstance(card_id, str) else None
-    return str(card.get("name") or card_id) if isinstance(card, Mapping) else str(card_id)
+def _card_name(view: JsonMapping, card_id: object) -> str:
+    card = _card(view, card_id)
+    return str(card.get("name") or card_id) if card is not None else str(card_id)
 
 
-def _note_parts(spec: ActionSpec, view: Mapping[str, Any]) -> list[str]:
+def _note_parts(spec: ActionSpec, view: JsonMapping) -> list[str]:
     """A choice's notes (its odds hint among them), then the numbers of every card it places: a combo's both
     cards, each named (WH-05)."""
     card, cards = spec.action.get("card"), spec.action.get("cards")
@@ -61,11 +73,11 @@ def _note_parts(spec: ActionSpec, view: Mapping[str, Any]) -> list[str]:
     return [*spec.notes, *(n for _, n in numbers if n)]
 
 
-def _notes(spec: ActionSpec, view: Mapping[str, Any]) -> str:
+def _notes(spec: ActionSpec, view: JsonMapping) -> str:
     return "; ".join(_note_parts(spec, view))
 
 
-def _group_notes(items: list[tuple[int, str, ActionSpec]], view: Mapping[str, Any]) -> str:
+def _group_notes(items: list[tuple[int, str, ActionSpec]], view: JsonMapping) -> str:
     """The notes of a grouped row: what every choice in it shares, once, then each choice's own by its number,
     so that no choice's notes (an odds hint, a card's numbers) are dropped."""
     parts = [_note_parts(spec, view) for _, _, spec in items]
@@ -83,7 +95,7 @@ def _split(label: str) -> tuple[str, str]:
     return label, ""
 
 
-def choice_table(specs: list[ActionSpec], title: str, view: Mapping[str, Any]) -> Table:
+def choice_table(specs: list[ActionSpec], title: str, view: JsonMapping) -> Table:
     """The legal actions, numbered from 1; grouped by their head when there are more than :data:`GROUP_ABOVE`."""
     table = Table(title=title, show_lines=False, title_justify="left")
     table.add_column("#", justify="right")
@@ -178,15 +190,15 @@ class Terminal:
             return matches[0].action
         return "no action starts like that" if not matches else f"{len(matches)} actions start like that"
 
-    def _time_left(self, view: Mapping[str, Any]) -> float | None:
+    def _time_left(self, view: JsonMapping) -> float | None:
         """Seconds left on the Drama Timer (WH-B20), or ``None`` if no clock runs for this prompt."""
-        timer = (view.get("detail") or {}).get("drama_timer")  # the typed view's ruleset part, when it has a clock
-        if not isinstance(timer, Mapping) or not timer.get("running"):
+        timer = _detail(view).get("drama_timer")  # the typed view's ruleset part, when it has a clock
+        if not isinstance(timer, dict) or not timer.get("running"):
             return None
         round_no = self.match.rounds()
         if self.timer is None or self.timer[0] != round_no:
             self.timer = (round_no, self.clock())
-        return float(timer.get("seconds", 0)) - (self.clock() - self.timer[1])
+        return as_number(timer.get("seconds", 0)) - (self.clock() - self.timer[1])
 
     def _call_time(self) -> Action:
         console.print("[bold red]The Drama Timer runs out![/] Unfilled slots get the default card (WH-B20).")
@@ -208,7 +220,7 @@ class Terminal:
         console.print(choice_table(shown, f"{escape(name)} — {escape(window.prompt if window else '')}", view))
         return self._ask(match, actor, specs, view)
 
-    def _ask(self, match: Match, actor: str, specs: list[ActionSpec], view: Mapping[str, Any]) -> Action | None:
+    def _ask(self, match: Match, actor: str, specs: list[ActionSpec], view: JsonMapping) -> Action | None:
         name = escape(match.names().get(actor, actor))
         while True:
             left = self._time_left(view)

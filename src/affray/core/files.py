@@ -23,7 +23,6 @@ import os
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
 
 import yaml
 
@@ -117,7 +116,8 @@ class YamlLimitError(yaml.YAMLError):
         self.problem_mark = mark
 
 
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when present: ~4x faster
+# libyaml's parser when present: ~4x faster
+_Loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # The safe loaders' own resolver: which tag a plain scalar gets (typed here: PyYAML's stubs leave it untyped).
 _RESOLVE: Callable[[type[yaml.Node], str, tuple[bool, bool]], str] = yaml.resolver.Resolver().resolve
 INT_TAG = "tag:yaml.org,2002:int"
@@ -145,16 +145,18 @@ def _check_events(text: str, max_nodes: int = MAX_YAML_NODES) -> None:
     built; refuse more than ``max_nodes``, deeper nesting than :data:`MAX_YAML_DEPTH`, an alias inside the
     collection it names (a recursive structure), or a lone surrogate in a value or key."""
     sizes: dict[str, int] = {}
-    stack: list[list[Any]] = [[None, 0]]  # open collections: [anchor, expanded size so far]
+    anchors: list[str | None] = [None]  # the open collections' anchors
+    counts: list[int] = [0]  # and their sizes so far, aliases expanded
     for event in yaml.parse(text, Loader=_Loader):
         size = 0
         if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
-            stack.append([event.anchor, 1])
-            if len(stack) > MAX_YAML_DEPTH:
+            anchors.append(event.anchor)
+            counts.append(1)
+            if len(anchors) > MAX_YAML_DEPTH:
                 raise YamlLimitError(f"at most {MAX_YAML_DEPTH} levels of nesting", event.start_mark)
             continue
         if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
-            anchor, size = stack.pop()
+            anchor, size = anchors.pop(), counts.pop()
             if anchor is not None:
                 sizes[anchor] = size
         elif isinstance(event, yaml.ScalarEvent):
@@ -166,13 +168,13 @@ def _check_events(text: str, max_nodes: int = MAX_YAML_NODES) -> None:
             if event.anchor is not None:
                 sizes[event.anchor] = 1
         elif isinstance(event, yaml.AliasEvent):
-            if any(open_anchor == event.anchor for open_anchor, _ in stack):
+            if any(open_anchor == event.anchor for open_anchor in anchors):
                 raise YamlLimitError("an alias that contains itself (a recursive structure)", event.start_mark)
             size = sizes.get(event.anchor or "", 1)  # an undefined alias is the composer's error, with its line
         else:
             continue
-        stack[-1][1] += size
-        if stack[-1][1] > max_nodes or sum(part for _, part in stack) > max_nodes:
+        counts[-1] += size
+        if counts[-1] > max_nodes or sum(counts) > max_nodes:
             raise YamlLimitError(f"at most {max_nodes:,} values once aliases are expanded", event.start_mark)
 
 
@@ -196,7 +198,7 @@ def _flow_depth_ok(text: str) -> None:
             raise YamlLimitError(f"at most {MAX_YAML_DEPTH} levels of nesting (line {line})", None)
 
 
-def load_yaml(text: str) -> Any:
+def load_yaml(text: str) -> object:
     """Parse one YAML document safely within the limits (raises ``yaml.YAMLError``, with a mark if it can)."""
     _flow_depth_ok(text)
     _check_events(text)

@@ -68,7 +68,7 @@ class ScenarioBase(Strict):
     name: str = ""
     description: str = ""
     mode: str | None = None
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: dict[str, object] = Field(default_factory=dict)
     content: list[str] = Field(default_factory=list, description="extra content files or folders")
     gm: GmSeat = Field(default_factory=GmSeat, description="who plays the GM's decisions (default: a person)")
     sides: list[Any]

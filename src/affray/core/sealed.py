@@ -68,7 +68,7 @@ class Sealed:
     digest: str
 
     @classmethod
-    def commit(cls, actor: str, seal: str, payload: Any, rng: RNG, *, loud: bool = True) -> Sealed:
+    def commit(cls, actor: str, seal: str, payload: object, rng: RNG, *, loud: bool = True) -> Sealed:
         """Seal ``payload``; ``loud=False`` (a quiet journal) keeps it unsalted and undigested (see above)."""
         if not loud:
             return cls(actor, seal, payload, b"", "")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -56,14 +56,28 @@ def load_sheet(ruleset: str, path: Path, content: ContentLibrary, where: str) ->
         raise ReferenceProblem(where, f"a valid character sheet, but {'; '.join(str(exc).splitlines())}") from None
 
 
-def combatant_character(ruleset: str, model: type[M], where: str, combatant: Any, content: ContentLibrary,
+class NamesACharacter(Protocol):
+    """What :func:`combatant_character` reads of a scenario combatant: the content item it ``use`` s, its display
+    ``name`` and its inline ``stats`` (each ruleset's combatant model has them)."""
+
+    @property
+    def use(self) -> str | None: ...
+
+    @property
+    def name(self) -> str | None: ...
+
+    @property
+    def stats(self) -> BaseModel | None: ...
+
+
+def combatant_character(ruleset: str, model: type[M], where: str, combatant: NamesACharacter, content: ContentLibrary,
                         sheet_file: Path | None, sections: tuple[str, ...] = ("characters",)) -> M:
     """A scenario combatant's character: its sheet file, or the content item its ``use`` names (looked up in
     ``sections`` in order), overridden by its inline ``stats`` and ``name``, checked against ``model``.
 
     Problems are :class:`ReferenceProblem` at the combatant's field (``use``, ``sheet`` or ``stats.<field>``).
     """
-    base: dict[str, Any] = {}
+    base: dict[str, object] = {}
     if sheet_file is not None:
         base = load_sheet(ruleset, sheet_file, content, f"{where}.sheet").character.model_dump()
     elif combatant.use is not None:

@@ -65,8 +65,8 @@ class Columns:
     def names(self) -> list[str]:
         return [name for name, _ in self.typed()]
 
-    def row(self, record: FightRecord) -> list[Any]:
-        out: list[Any] = [record.index, record.seed, record.winner, record.reason, record.rounds]
+    def row(self, record: FightRecord) -> list[object]:
+        out: list[object] = [record.index, record.seed, record.winner, record.reason, record.rounds]
         for actor in self.combatants:
             r = record.combatants.get(actor)
             if r is None:  # a combatant the fight's end no longer reports: its cells stay empty
@@ -86,7 +86,7 @@ class RecordsWriter:
         self.path, self.columns = path, columns
         self.parquet = path.suffix.lower() == ".parquet"
         self.written = 0
-        self._rows: list[list[Any]] = []
+        self._rows: list[list[object]] = []
         self._file: IO[str] | None = None
         self._csv: Any = None
         self._parquet: Any = None

@@ -28,7 +28,8 @@ def affray_version() -> str:
         return "unknown"
 
 
-def setup_digest(ruleset: str, rules_version: str, setup: Mapping[str, Any], options: Mapping[str, Any]) -> str:
+def setup_digest(ruleset: str, rules_version: str, setup: Mapping[str, object], options: Mapping[str, object]
+                 ) -> str:
     """SHA-256 of what a run simulates: the ruleset, its rules version, the resolved setup (content included) and
     the options, as canonical JSON. Two scenario files that differ only in comments or layout have the same one."""
     text = json.dumps({"ruleset": ruleset, "rules_version": rules_version, "setup": setup, "options": options},

@@ -18,11 +18,14 @@ import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
 from affray.core.content import ContentLibrary
+
+if TYPE_CHECKING:
+    from affray.api import Scenario
 
 _RANGE = re.compile(r"^\s*(?P<path>[^=]+?)\s*=\s*(?P<lo>-?\d+(?:\.\d+)?)\s*\.\.\s*(?P<hi>-?\d+(?:\.\d+)?)"
                     r"(?:\s*:\s*(?P<step>\d+(?:\.\d+)?))?\s*$")
@@ -82,9 +85,9 @@ def _find_combatant(data: dict[str, Any], cid: str) -> list[str | int] | None:
     return None
 
 
-def set_path(data: Any, path: list[str | int], value: Any, shown: str) -> None:
+def set_path(data: object, path: list[str | int], value: object, shown: str) -> None:
     """Set ``value`` at ``path`` in nested dicts/lists; missing mapping keys are created, list items never."""
-    node = data
+    node: object = data
     for depth, key in enumerate(path):
         last = depth == len(path) - 1
         where = shown if depth == 0 else ".".join(str(p) for p in path[:depth])
@@ -106,7 +109,7 @@ def set_path(data: Any, path: list[str | int], value: Any, shown: str) -> None:
             raise SweepError(f"--param {shown}: cannot go into '{key}' below a plain value")
 
 
-def _one_type(annotation: Any) -> Any:
+def _one_type(annotation: object) -> object:
     """``X`` of ``X | None``; ``None`` (unknown) for a union of several types."""
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         kept = [a for a in typing.get_args(annotation) if a is not type(None)]
@@ -131,7 +134,7 @@ def check_fields(model: type[BaseModel], path: Sequence[str | int], shown: str, 
     others, suggesting the nearest one (``first``: more names the first segment may be, such as combatant ids;
     ``base``: what the path starts from, in the message). Where the type is not a model (free mappings, unions)
     nothing further is checked."""
-    annotation: Any = model
+    annotation: object = model
     for depth, key in enumerate(path):
         annotation = _one_type(annotation)
         origin = typing.get_origin(annotation)
@@ -197,7 +200,8 @@ def apply(data: dict[str, Any], param_path: str, value: float | int, scenario_mo
     return patched, None
 
 
-def scenario_with(data: dict[str, Any], source: str | Path, settings: Sequence[tuple[str, float | int]]) -> Any:
+def scenario_with(data: dict[str, Any], source: str | Path, settings: Sequence[tuple[str, float | int]]
+                  ) -> Scenario:
     """The checked scenario with each ``(param, value)`` of ``settings`` set, in order (errors name them)."""
     from affray.api import scenario_from_data
     from affray.core.content import ContentError
