@@ -69,7 +69,7 @@ def _content_paths(base: Path, model: ScenarioBase, extra: Iterable[str | Path])
     return [base / p for p in model.content] + [Path(p) for p in extra]
 
 
-def told_apart(setup: dict[str, Any]) -> dict[str, Any]:
+def told_apart(setup: dict[str, object]) -> dict[str, object]:
     """``setup`` with combatants of the same name numbered in their order ("Ash Jackal 1", "Ash Jackal 2"), so that
     the board, the combatant cards and the story can tell them apart. Every ruleset's setup lists its combatants as
     ``combatants: [{"id", "name", ...}]``; a setup without that list is returned as it is."""

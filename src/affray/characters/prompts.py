@@ -5,6 +5,7 @@ a builder asks through (in :mod:`affray.core.prompts`, because the plug-in recor
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from affray.core.prompts import DONE as DONE
@@ -14,7 +15,7 @@ from affray.core.prompts import field_check as field_check
 from affray.core.prompts import split as split
 
 
-def finish(data: dict[str, Any]) -> Any:
+def finish(data: Mapping[str, object]) -> Any:
     """A new sheet from the answers, checked against its ruleset's schema (a :class:`ContentError` naming the
     field otherwise). Its model is the one the answers' ``ruleset`` names, picked at run time: the builder that
     called says which (its own return type)."""
