@@ -32,7 +32,7 @@ THREADS = 3
 
 def new_table(table_id: str) -> NewTable:
     return NewTable(id=table_id, ruleset="hud", title="bench", scenario="hud/nerdified_duel", setup={}, options={},
-                    seed_hex="00" * 32, commitment="11" * 32)
+                    seed_hex="00" * 32, commitment="11" * 32, rules_version="1")
 
 
 def record(seq: int) -> Record:

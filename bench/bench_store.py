@@ -31,7 +31,7 @@ from affray.store import NewTable, Record, Store  # noqa: E402
 
 def table(table_id: str) -> NewTable:
     return NewTable(id=table_id, ruleset="hud", title="bench", scenario="hud/nerdified_duel", setup={},
-                    options={}, seed_hex="00" * 32, commitment="11" * 32)
+                    options={}, seed_hex="00" * 32, commitment="11" * 32, rules_version="1")
 
 
 def record(seq: int) -> Record:

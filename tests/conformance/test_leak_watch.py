@@ -14,6 +14,7 @@ import pytest
 
 from affray.core.engine import SPECTATOR
 from affray.core.events import Committed
+from affray.core.json import Json
 from affray.core.match import Match
 from affray.core.records import Record
 from affray.core.rng import FastRNG
@@ -130,7 +131,7 @@ def test_the_watch_and_the_check_from_scratch_agree_over_a_whole_fight(monkeypat
 
 
 #: A WaRP GM ruling: a GM character's HP (GM-level, the adjuster's ``hidden``) and a PC's HP (public).
-HIDDEN_RULING = {"type": "ruling", "reason": "he was hurt before", "changes": [
+HIDDEN_RULING: dict[str, Json] = {"type": "ruling", "reason": "he was hurt before", "changes": [
     {"combatant": "thug1", "bar": "HP", "value": 3}, {"combatant": "dana", "bar": "HP", "value": 5}]}
 
 

@@ -324,8 +324,8 @@ def options_cmd(ruleset: Annotated[str, typer.Argument(help=f"the ruleset: {RULE
     """List a ruleset's named rule options with their defaults and rule IDs."""
     from rich.table import Table
 
-    from affray.core.plugin import get_ruleset
     from affray.core.options import describe
+    from affray.core.plugin import get_ruleset
 
     try:
         rs = get_ruleset(ruleset)
