@@ -15,6 +15,7 @@ from affray.core.options import OptionError, options_to_dict, parse_options
 from affray.core.rng import new_salt_secret, new_secret_seed, seal_key, seed_from_int
 from affray.store import NewTable, new_table_id
 from affray.store import Seat as StoredSeat
+from affray.table import budget
 from affray.table.errors import UNPROCESSABLE, Refusal
 from affray.table.ledger import Ledger
 from affray.table.registry import SetupStores
@@ -83,6 +84,7 @@ def open_table(ledger: Ledger, setups: SetupStores, examples_dir: Path | None, s
     plans = plan_seats(match, spectator)
     tokens = {p.name: new_token() for p in plans if p.controller == "human"}
     table_id = new_table_id()
+    budget.admit(match)  # 429 while its opener's CPU budget is spent, if the server plays in it (table/budget.py)
     # "salts": where seal salts come from: a table stored before the seal-salt stream existed drew them from the
     # dice stream, and is restored that way (table/restore.py).
     config: JsonObject = {"seats": {**match.seats}, "controllers": {**match.controllers}, "paused": False,
@@ -96,6 +98,7 @@ def open_table(ledger: Ledger, setups: SetupStores, examples_dir: Path | None, s
     table = Table(id=table_id, title=checked.model.name, scenario=label, match=match, seed_hex=raw.hex(),
                   seats={s.seat: SeatInfo(s.seat, s.role, s.actors, s.controller, s.token_hash) for s in stored},
                   policies=policies_for(match), config=config, salt_hex=salt.hex())
+    budget.meter(table)  # its policies' moves charged to whoever opened it
     links = {p.name: SeatLink(token=tokens[p.name], link=link_for(table_id, tokens[p.name]), actors=list(p.actors),
                               role=p.role)
              for p in plans if p.name in tokens and p.role != "gm"}

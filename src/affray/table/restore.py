@@ -23,6 +23,7 @@ from affray.core.rng import LEGACY_SALTS, commitment_of, seal_key
 from affray.store import ChatLine, RecordKind, Snapshot, Store, TableRow
 from affray.store import Record as StoredRecord
 from affray.store import Seat as StoredSeat
+from affray.table import budget
 from affray.table.errors import CONFLICT, Refusal
 from affray.table.seats import SeatInfo
 from affray.table.snapshot import SnapshotRefused, load
@@ -108,6 +109,7 @@ def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[St
     # A snapshot set aside counts as none: the table writes a good one at its next chance (its next records, its
     # eviction), in its place.
     table.snapshot_seq = snapshot.seq if resumed and snapshot is not None else 0
+    budget.meter(table)  # its policies' moves charged to whoever opened it (or loads it now: table/budget.py)
     return table
 
 
@@ -151,6 +153,7 @@ def reload(store: Store, table: Table, shared: dict[Hashable, object] | None = N
     table.config, table.seats, table.ended, table.stored_end = fresh.config, fresh.seats, fresh.ended, \
         fresh.stored_end
     table.policies, table.snapshot_seq = fresh.policies, fresh.snapshot_seq
+    budget.meter(table)  # the policies metered for this table, not for ``fresh``
 
 
 def catch_up(store: Store, table: Table) -> None:

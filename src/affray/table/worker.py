@@ -1,7 +1,8 @@
 """The background worker of a table server: policy moves after a pause, and Drama Timer countdowns.
 
 One daemon thread runs every due job in time order; jobs are plain callables scheduled with a delay (monotonic
-clock). A job that raises is logged and the worker goes on. ``close`` stops the thread and drops pending jobs.
+clock). A job that raises is logged and the worker goes on; a policy move whose table's CPU budget is spent runs again
+once it refills (:mod:`affray.table.budget`). ``close`` stops the thread and drops pending jobs.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+
+from affray.table import budget
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +54,9 @@ class Worker:
     def _run(self) -> None:
         while (job := self._next()) is not None:
             try:
-                job()
+                # its CPU charged to the table it moved for; again later if that table's budget is spent (budget.py)
+                if (paused := budget.run(job)) is not None:
+                    self.schedule(paused, job)
             except Exception:
                 log.exception("table worker job failed")
 
