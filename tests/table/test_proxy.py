@@ -2,7 +2,8 @@
 ``make test`` installs) in front of two real ``affray serve`` processes on one PostgreSQL. Every request and WebSocket
 of a table reaches one process, the tables are shared between both, and a seat connected through the proxy hears every
 action taken through it. The configuration is read from docs/table.md's ``nginx`` block, so the docs are what is
-tested; only the upstreams' ports and the listening address are this test's."""
+tested; only the upstreams' ports and the listening address are this test's. Behind a proxy a server opens tables only
+with its creation key (docs/table.md, "Limits: a server on a public address"): both run with one, as the docs say."""
 
 from __future__ import annotations
 
@@ -20,12 +21,13 @@ import httpx2 as httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.table.test_kill9 import Server, free_port, new_yard_duel
+from tests.table.test_kill9 import Server, free_port
 from tests.waiting import wait_for
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "table.md"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 TABLES_AT_MOST = 16  # tables created until each process serves one (all on one: 2 ** -15)
+KEY = "proxied-" + "k" * 24  # the servers' creation key
 
 
 def proxy_config(upstreams: list[int], port: int, folder: Path) -> str:
@@ -49,7 +51,7 @@ def proxied(pg_url: str, tmp_path: Path) -> Iterator[str]:
     """The proxy's base URL, two servers behind it; everything stops at the end."""
     if not Path(NGINX).exists():
         pytest.fail("the proxy test needs nginx: run 'sudo apt-get install -y nginx-light' (make test does, as root)")
-    servers = [Server(pg_url), Server(pg_url)]
+    servers = [Server(pg_url, options=("--create-key", KEY)), Server(pg_url, options=("--create-key", KEY))]
     proxy: subprocess.Popen[bytes] | None = None
     try:
         with ThreadPoolExecutor(2) as starting:  # both at once: each start waits for its server's first answer
@@ -80,7 +82,10 @@ def test_the_documented_proxy_sends_each_table_to_one_process_and_shares_the_tab
                                                                                      tmp_path: Path) -> None:
     created: list[dict[str, Any]] = []
     for _ in range(TABLES_AT_MOST):
-        created.append(new_yard_duel(proxied, 5))
+        answer = httpx.post(f"{proxied}/api/tables", timeout=30, headers={"X-Create-Key": KEY}, json={
+            "scenario": "witchhammer/yard_duel", "seed": 5, "controllers": {"bruna": "human", "tomas": "human"}})
+        assert answer.status_code == 201, answer.text
+        created.append(answer.json())
         for table in created:
             _play(proxied, table)
         served = _upstreams(tmp_path / "access.log")

@@ -15,6 +15,7 @@ attack as it was made, against a real ``affray serve`` on a free port of 127.0.0
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import socket
@@ -26,6 +27,7 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
+from websockets.sync.client import connect
 
 from affray.core.actions import MAX_ACTION_BYTES
 from affray.web.bounds import MAX_HEADER_BYTES
@@ -243,16 +245,15 @@ def test_uvicorns_own_400_carries_the_security_headers(server: Server) -> None:
 
 
 def test_uvicorns_own_503_carries_the_security_headers(folder: Path) -> None:
-    """At --max-connections the server answers 503 before the app: JSON with every security header."""
+    """At --max-connections the server answers 503 before the app: JSON with every security header. The places are
+    held by WebSockets (a connection that has sent nothing would be shed to make room: test_slow_clients.py)."""
     busy = Server(f"sqlite:///{folder / 'busy.db'}", options=("--max-connections", "3"))
     busy.start()
     try:
-        held = [socket.create_connection(("127.0.0.1", busy.port), timeout=30) for _ in range(2)]
-        try:
+        with contextlib.ExitStack() as held:
+            for _ in range(2):
+                held.enter_context(connect(f"ws://127.0.0.1:{busy.port}/api/tables/nosuchtable/ws", open_timeout=30))
             status, headers, body = headers_of(exchange(busy, b"GET /api/examples HTTP/1.1\r\nHost: x\r\n\r\n"))
-        finally:
-            for sock in held:
-                sock.close()
         assert status == 503 and json.loads(body)["code"] == "busy", body
         assert all(name in headers for name in SECURITY_HEADERS), headers
     finally:

@@ -31,6 +31,7 @@ from affray.web.bounds import (
     FIRST_MESSAGE,
     HEADER_TIMEOUT,
     MAX_CONNECTIONS,
+    PENDING_PER_ADDRESS,
     PER_ADDRESS,
     PING_INTERVAL,
     ConnectionLimits,
@@ -270,7 +271,16 @@ def serve(host: Annotated[str, typer.Option("--host", help="the address to liste
           db: Annotated[str, typer.Option("--db", help="sqlite:///FILE or postgresql+psycopg://...")]
           = "sqlite:///affray.db",
           create_key: Annotated[str | None, typer.Option("--create-key", envvar="AFFRAY_CREATE_KEY",
-                                                         help="require this key to open tables")] = None,
+                                                         help="require this key (16 characters or more) to open "
+                                                              "tables and check scenarios; needed unless --host is "
+                                                              "loopback and no proxy is trusted")] = None,
+          open_creation: Annotated[bool, typer.Option(
+              "--open-creation", help="let anyone who reaches the server open tables, without a key (a warning)")]
+          = False,
+          forwarded_allow_ips: Annotated[str | None, typer.Option(
+              "--forwarded-allow-ips", envvar="FORWARDED_ALLOW_IPS", metavar="IPS",
+              help="the proxies whose X-Forwarded-For names the client (comma-separated; default 127.0.0.1); "
+                   "setting it says the server is behind a proxy, so it needs --create-key")] = None,
           policy_pause: Annotated[float, typer.Option("--policy-pause", help="seconds before a policy moves")] = 0.5,
           examples: Annotated[Path | None, typer.Option("--examples", help="the examples folder")] = None,
           ws_compression: Annotated[bool, typer.Option(
@@ -280,8 +290,21 @@ def serve(host: Annotated[str, typer.Option("--host", help="the address to liste
           = False,
           per_address: Annotated[int, typer.Option(
               "--max-connections-per-address", min=0,
-              help="open connections from one client address (0: no cap; behind a proxy, let the proxy cap them)")]
+              help="open connections from one client address (0: no cap, nor of incomplete requests; behind a "
+                   "proxy, let the proxy cap them)")]
           = PER_ADDRESS,
+          pending_per_address: Annotated[int, typer.Option(
+              "--max-pending-per-address", min=0,
+              help="incomplete requests from one client address (sent nothing yet, headers or body still "
+                   "arriving); one more sheds its oldest (0: no cap)")]
+          = PENDING_PER_ADDRESS,
+          ai_cpu_per_address: Annotated[float | None, typer.Option(
+              "--ai-cpu-per-address", metavar="SECONDS", min=0.01,
+              help="CPU seconds the combatants the server plays may spend for the tables of one address at once, "
+                   "refilled in 10 minutes (default 30)")] = None,
+          ai_cpu_total: Annotated[float | None, typer.Option(
+              "--ai-cpu-total", metavar="SECONDS", min=0.01,
+              help="CPU seconds they may spend for all tables at once, refilled in 4 minutes (default 120)")] = None,
           max_connections: Annotated[int, typer.Option(
               "--max-connections", min=0, help="connections and requests of the whole server (0: no cap)")]
           = MAX_CONNECTIONS,
@@ -303,9 +326,11 @@ def serve(host: Annotated[str, typer.Option("--host", help="the address to liste
                    "connection; under a proxy's idle timeout (0: no pings)")] = PING_INTERVAL) -> None:
     """Run the live table server (HTTP and WebSocket API, OpenAPI at /docs)."""
     limits = ConnectionLimits(header_timeout=header_timeout, body_timeout=body_timeout, per_address=per_address,
-                              first_message=first_message_timeout, ping_interval=ws_ping or None)
+                              pending_per_address=pending_per_address, first_message=first_message_timeout,
+                              ping_interval=ws_ping or None)
     serve_command(host, port, db, create_key, policy_pause, examples, ws_compression, limits, max_connections or None,
-                  idle_evict)
+                  idle_evict, open_creation=open_creation, forwarded_allow_ips=forwarded_allow_ips,
+                  ai_cpu=(ai_cpu_per_address, ai_cpu_total))
 
 
 @app.command()

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
+from urllib.parse import quote
 
 import typer
 
-from affray.cli.render import CliError, console, escape
+from affray.cli.render import CliError, console, escape, warn
 from affray.core.files import LONE_SURROGATE, MAX_YAML_BYTES, lone_surrogate, read_text
 from affray.web.bounds import MAX_CONNECTIONS, ConnectionLimits
 
@@ -22,17 +23,31 @@ DEFAULT_SERVER = "http://127.0.0.1:8000"
 
 def serve_command(host: str, port: int, db: str, create_key: str | None, policy_pause: float,
                   examples: Path | None, ws_compression: bool = False, limits: ConnectionLimits | None = None,
-                  max_connections: int | None = MAX_CONNECTIONS, idle_evict: str = "600") -> None:
+                  max_connections: int | None = MAX_CONNECTIONS, idle_evict: str = "600", *,
+                  open_creation: bool = False, forwarded_allow_ips: str | None = None,
+                  ai_cpu: tuple[float | None, float | None] = (None, None)) -> None:
+    """``affray serve``: refused with a sentence (exit 2) when a server others can reach would let anyone open
+    tables (:func:`affray.web.server.creation_refusal`); ``ai_cpu``: the CPU budgets per address and in all (None:
+    the defaults of :mod:`affray.table.budget`)."""
     from affray.store import StoreError
-    from affray.web.server import serve
+    from affray.table.budget import ADDRESS_CPU, TOTAL_CPU, CpuBudget
+    from affray.web.server import creation_refusal, serve
 
     if policy_pause < 0:
         raise CliError("--policy-pause must be 0 or more seconds")
     evict = idle_seconds(idle_evict)
+    refusal = creation_refusal(host, create_key, open_creation, forwarded_allow_ips)
+    if refusal is not None:
+        raise CliError(refusal)
+    budget = CpuBudget(ai_cpu[0] or ADDRESS_CPU, ai_cpu[1] or TOTAL_CPU)
     console.print(f"affray table server on http://{host}:{port} (database {escape(_safe_url(db))}); Ctrl-C stops it")
+    if open_creation:
+        warn("--open-creation: anyone who reaches this server may open tables and check scenarios (each address "
+             "within its rate and CPU budget); give it --create-key instead when others can reach it")
     try:
         serve(host, port, db, create_key=create_key, policy_pause=policy_pause, examples_dir=examples,
-              ws_compression=ws_compression, limits=limits, max_connections=max_connections, idle_evict=evict)
+              ws_compression=ws_compression, limits=limits, max_connections=max_connections, idle_evict=evict,
+              open_creation=open_creation, forwarded_allow_ips=forwarded_allow_ips, cpu_budget=budget)
     except StoreError as exc:
         raise CliError(str(exc)) from None
 
@@ -107,8 +122,10 @@ def new_table(scenario: Annotated[str, typer.Argument(help="a built-in example (
     data = _json(answer)
     if answer.status_code != 201:
         problems = "".join(f"\n  {p['file']}: {p['field']}: {p['expected']}" for p in data.get("problems", []))
+        hint = (" (give it with --create-key KEY or AFFRAY_CREATE_KEY=KEY)"
+                if data.get("code") in ("bad_create_key", "create_key_needed") else "")
         raise CliError(f"the server refused the table ({data.get('code', answer.status_code)}): "
-                       f"{data.get('message', answer.text[:200])}{problems}")
+                       f"{data.get('message', answer.text[:200])}{problems}{hint}")
     if as_json:
         print(json.dumps(data))
         return
@@ -118,6 +135,15 @@ def new_table(scenario: Annotated[str, typer.Argument(help="a built-in example (
     for name, seat in data["seats"].items():
         actors = f" ({', '.join(seat['actors'])})" if seat["actors"] else ""
         console.print(f"{escape(name)}{escape(actors)}: {base}{seat['link']}")
+    if create_key:
+        console.print(f"Open more tables from the lobby: {base}{lobby_link(create_key)} (it carries the creation key; "
+                      f"the page keeps it in that browser: give it only to whoever may open tables)")
+
+
+def lobby_link(create_key: str) -> str:
+    """The lobby's address with the creation key in its fragment (``/#key=KEY``), which a browser never sends to a
+    server: the lobby keeps the key (localStorage) and sends it when it opens a table or checks a scenario."""
+    return f"/#key={quote(create_key, safe='')}"
 
 
 def gm_link(data: dict[str, Any]) -> str:

@@ -20,15 +20,16 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import PlainTextResponse
 
 from affray.core.json import JsonObject
-from affray.table import Refusal, SeatInfo, Table, TableService, compact_text, gm, token_hash
+from affray.table import Refusal, SeatInfo, Table, TableService, budget, compact_text, gm, token_hash
+from affray.table.budget import CpuBudget
 from affray.table.chat import post as post_line
 from affray.table.messages import Answer
 from affray.table.opening import Created
 from affray.web import errors
 from affray.web.bounds import FIRST_MESSAGE
 from affray.web.headers import SecurityHeaders
-from affray.web.limits import DEFAULT_BODY_LIMIT, BodyLimit, RateLimiter
-from affray.web.logins import ClientAddress, FailedLogins, client_address, well_formed
+from affray.web.limits import DEFAULT_BODY_LIMIT, ASGIApp, BodyLimit, RateLimiter, Receive, Scope, Send
+from affray.web.logins import ClientAddress, FailedLogins, address_keys, client_address, well_formed
 from affray.web.metrics import Metrics, metrics_router
 from affray.web.models import (
     ActionBody,
@@ -44,6 +45,11 @@ from affray.web.text import JsonRoute, SafeJSONResponse, TextCheck
 
 LONG_POLL_MAX = 30.0
 CHAT_RATE, CHAT_BURST = 0.5, 6.0  # chat lines and free rolls per second per seat, and at once
+CHECK_RATE, CHECK_BURST = 5.0, 20.0  # scenario checks per second per address, and at once (a page checks as one types)
+#: Headers a proxy adds: a request that carries one came from elsewhere, whatever the socket's peer.
+FORWARDING = (b"x-forwarded-for", b"forwarded", b"x-real-ip")
+KEY_NEEDED = ("This server opens tables without a creation key only for its own machine; this request came through a "
+              "proxy. Start the server with --create-key (or --open-creation) to open tables from elsewhere.")
 
 
 def bearer(request: Request) -> str | None:
@@ -57,11 +63,40 @@ class Api:
 
     def __init__(self, service: TableService, create_key: str | None, limiter: RateLimiter,
                  logins: FailedLogins | None = None, chat_limiter: RateLimiter | None = None,
-                 first_message: float = FIRST_MESSAGE) -> None:
+                 first_message: float = FIRST_MESSAGE, open_creation: bool = False,
+                 check_limiter: RateLimiter | None = None) -> None:
         self.service, self.create_key, self.limiter = service, create_key, limiter
+        self.open_creation = open_creation  # no key, and anyone may create (affray serve --open-creation)
         self.first_message = first_message  # seconds a WebSocket has to send its token (web/ws.py)
         self.logins = logins or FailedLogins()
         self.chat_limiter = chat_limiter or RateLimiter(rate=CHAT_RATE, burst=CHAT_BURST)
+        self.check_limiter = check_limiter or RateLimiter(rate=CHECK_RATE, burst=CHECK_BURST)
+
+    def creating(self, request: Request, limiter: RateLimiter | None = None) -> None:
+        """The gate of every endpoint that costs the server CPU or storage for someone without a seat: opening a
+        table, checking a scenario (and any such endpoint to come: a builder's odds, uploaded images, saved fights).
+        Rate-limited per address (``limiter``: the table opening's by default); then the creation key (header
+        ``X-Create-Key``), a wrong one counted as a failed login of the caller (:mod:`affray.web.logins`); a server
+        without a key, unless it runs with ``--open-creation``, serves only its own machine: a request a proxy
+        forwarded (it carries ``X-Forwarded-For``, ``Forwarded`` or ``X-Real-IP``) is 403 ``create_key_needed``."""
+        address = client_address()
+        if limiter is None:
+            self.limit(f"create:{address}")
+        elif not limiter.allow(address_keys(address)[0]):
+            raise Refusal("rate_limited", "Too many requests; slow down a little.", 429)
+        if self.create_key is not None:
+            try:
+                self.logins.check(address)
+            except Refusal:
+                raise Refusal("too_many_failures", "Too many wrong creation keys from your address; wait a minute.",
+                              429) from None
+            given = request.headers.get("x-create-key", "")
+            if not hmac.compare_digest(given.encode(), self.create_key.encode()):
+                self.logins.failed(address)
+                raise Refusal("bad_create_key", "This server opens tables only with its creation key (header "
+                                                "X-Create-Key; the lobby asks for it once).", 401)
+        elif not self.open_creation and any(name in FORWARDING for name, _ in request.scope["headers"]):
+            raise Refusal("create_key_needed", KEY_NEEDED, 403)
 
     def limit(self, key: str) -> None:
         if not self.limiter.allow(key):
@@ -97,14 +132,19 @@ class Api:
 def create_app(service: TableService, *, create_key: str | None = None, body_limit: int = DEFAULT_BODY_LIMIT,
                limiter: RateLimiter | None = None, logins: FailedLogins | None = None,
                connections: Callable[[], int] | None = None, chat_limiter: RateLimiter | None = None,
-               first_message: float = FIRST_MESSAGE) -> FastAPI:
-    """The API over ``service``. ``create_key``: required (header ``X-Create-Key``) to open tables; ``logins``:
-    the failed-login limits (:mod:`affray.web.logins`); ``connections``: how many are open, for ``/metrics``
-    (:mod:`affray.web.metrics`, which becomes the service's hooks); ``chat_limiter``: chat lines and free rolls per
-    seat; ``first_message``: seconds a WebSocket has to send its token when its address carries none."""
+               first_message: float = FIRST_MESSAGE, open_creation: bool = False,
+               cpu_budget: CpuBudget | None = None, check_limiter: RateLimiter | None = None) -> FastAPI:
+    """The API over ``service``. ``create_key``: required (header ``X-Create-Key``) to open tables and check
+    scenarios; without one, ``open_creation`` lets a request through a proxy open them too (:meth:`Api.creating`);
+    ``logins``: the failed-login limits (:mod:`affray.web.logins`); ``connections``: how many are open, for
+    ``/metrics`` (:mod:`affray.web.metrics`, which becomes the service's hooks); ``chat_limiter``: chat lines and free
+    rolls per seat; ``first_message``: seconds a WebSocket has to send its token when its address carries none;
+    ``cpu_budget``: the CPU the server's policies may spend, per address and in all (:mod:`affray.table.budget`);
+    ``check_limiter``: scenario checks per address."""
     app = FastAPI(title="affray table server", version="1", description="Live tables: seats, views, actions.",
                   default_response_class=SafeJSONResponse)
-    api = Api(service, create_key, limiter or RateLimiter(), logins, chat_limiter, first_message)
+    api = Api(service, create_key, limiter or RateLimiter(), logins, chat_limiter, first_message, open_creation,
+              check_limiter)
     errors.install(app)
     app.include_router(_tables(api))
     app.include_router(_gm(api))
@@ -116,6 +156,7 @@ def create_app(service: TableService, *, create_key: str | None = None, body_lim
     app.include_router(metrics_router(metrics))
     app.add_middleware(TextCheck)  # inside BodyLimit (the last added runs first), which bounds what it reads
     app.add_middleware(BodyLimit, limit=body_limit)
+    app.add_middleware(Paying, budget=cpu_budget or CpuBudget())  # inside ClientAddress, whose address it reads
     app.add_middleware(ClientAddress)
     app.add_middleware(SecurityHeaders)  # outermost: on every answer, the middlewares' own refusals included
 
@@ -126,17 +167,30 @@ def create_app(service: TableService, *, create_key: str | None = None, body_lim
     return app
 
 
+class Paying:
+    """Tables opened or rebuilt while a request or WebSocket is served are charged to its client's address (an IPv6
+    host: its /64) in the server's CPU budget (:mod:`affray.table.budget`)."""
+
+    def __init__(self, app: ASGIApp, budget: CpuBudget) -> None:
+        self.app, self.budget = app, budget
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        marker = budget.paying(self.budget, address_keys(client_address())[0])
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            budget.reset(marker)
+
+
 def _tables(api: Api) -> APIRouter:
     router = APIRouter(prefix="/api/tables", tags=["tables"], route_class=JsonRoute)
 
     @router.post("", status_code=201, response_model=None)
     def new_table(body: NewTableBody, request: Request) -> Created:
-        """Open a table; the answer holds the GM's and every seat's token and link (shown only once)."""
-        api.limit(f"create:{request.client.host if request.client else ''}")
-        if api.create_key is not None:
-            given = request.headers.get("x-create-key", "")
-            if not hmac.compare_digest(given.encode(), api.create_key.encode()):
-                raise Refusal("bad_create_key", "This server needs its creation key (header X-Create-Key).", 401)
+        """Open a table; the answer holds the GM's and every seat's token and link (shown only once). Needs the
+        server's creation key (:meth:`Api.creating`); a table whose combatants the server plays counts against the
+        CPU budget of the caller's address (429 ``cpu_budget_spent``: :mod:`affray.table.budget`)."""
+        api.creating(request)
         return api.service.create(body.scenario, body.options, body.controllers, body.seed, body.spectator,
                                   body.seats)
 

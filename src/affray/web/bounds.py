@@ -8,7 +8,12 @@ from dataclasses import dataclass
 
 HEADER_TIMEOUT = 10.0  # seconds for a request's headers, from the connection's opening or the request's first byte
 BODY_TIMEOUT = 30.0  # seconds for a request's declared body, from its headers
-PER_ADDRESS = 64  # open connections from one client address (the TCP peer)
+# Open connections from one client address (the TCP peer; an IPv6 /64): filling the whole server (2,048) takes 64
+# addresses each holding 32 connections the server is serving (WebSockets of valid seats, requests under way)
+PER_ADDRESS = 32
+# Incomplete requests of one client address (a connection that has sent nothing yet, or headers or a body still
+# arriving); one more sheds that address's oldest (web/connections.py): 36 addresses hold 576 at most, never 2,048
+PENDING_PER_ADDRESS = 16
 FIRST_MESSAGE = 10.0  # seconds for a WebSocket's first message (its token) when its address carries none
 MAX_HEADER_BYTES = 64 * 1024
 MAX_CONNECTIONS = 2048  # uvicorn's limit_concurrency: connections and tasks of the whole server (503 beyond)
@@ -24,12 +29,14 @@ KEEP_ALIVE = 40  # seconds an idle connection is kept: past the long-poll's 30 s
 
 @dataclass(frozen=True, slots=True)
 class ConnectionLimits:
-    """The bounds of each connection (``per_address`` 0: no cap; ``ping_interval`` None: WebSockets are not
+    """The bounds of each connection (``per_address`` 0: no cap, of connections or of incomplete requests per
+    address; ``pending_per_address`` 0: no cap of incomplete requests; ``ping_interval`` None: WebSockets are not
     pinged)."""
 
     header_timeout: float = HEADER_TIMEOUT
     body_timeout: float = BODY_TIMEOUT
     per_address: int = PER_ADDRESS
+    pending_per_address: int = PENDING_PER_ADDRESS
     max_header_bytes: int = MAX_HEADER_BYTES
     first_message: float = FIRST_MESSAGE
     ping_interval: float | None = PING_INTERVAL  # None: no pings

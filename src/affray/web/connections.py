@@ -11,8 +11,19 @@ its memory) forever. :class:`GuardedHttp` adds, per connection:
   a byte at a time or complete in one read (the bytes up to the blank line that ends them are counted before the
   parser sees any);
 - its declared body within ``body_timeout`` seconds of its headers;
-- at most ``per_address`` open connections from one client address (the TCP peer: behind a proxy, the proxy), a
-  WebSocket counted from its HTTP upgrade until it closes; the next one is answered 429 and closed.
+- at most ``per_address`` open connections from one client address (the TCP peer: behind a proxy, the proxy; an
+  IPv6 host is its /64), a WebSocket counted from its HTTP upgrade until it closes; the next one is answered 429 and
+  closed.
+
+Slow clients cannot fill the server (:class:`Addresses`). A connection *waits* while its request is incomplete (no
+bytes yet, headers or a declared body still arriving) and between the requests of a kept-alive connection (*idle*).
+At most ``pending_per_address`` connections of one address may be incomplete at once: one more, and that address's
+oldest incomplete one is shed; so a few dozen addresses hold a few hundred incomplete requests at most, never the
+whole server's ``max_connections``. And when the open connections reach ``shed_at`` (the last
+:func:`reserve` places below ``max_connections``), each new connection sheds the oldest waiting one of any address,
+so a real client always finds a place among slow ones. A shed connection whose request was under way is answered
+408 ``too_slow``; an idle or silent one is just closed (a browser opens another). A request uvicorn would answer 503
+because its own count of connections still holds shed ones is served when this module's count has room.
 
 A request that runs out of time is answered 408 (when nothing was answered yet) and closed; every refusal written
 here is ``{"code", "message"}`` JSON with the security headers of :mod:`affray.web.headers`, and so are the two
@@ -32,6 +43,7 @@ import asyncio
 import contextlib
 import json
 import socket
+from collections import OrderedDict
 from typing import Any, ClassVar
 
 from uvicorn._types import (
@@ -46,18 +58,35 @@ from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 from uvicorn.protocols.utils import get_remote_addr
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-from affray.web.bounds import PER_ADDRESS, ConnectionLimits
+from affray.web.bounds import PENDING_PER_ADDRESS, PER_ADDRESS, ConnectionLimits
 from affray.web.headers import REFUSAL_HEADERS
+from affray.web.logins import address_keys
+
+
+def reserve(max_connections: int) -> int:
+    """The places kept free for new connections by shedding waiting ones: a sixteenth of the server's connections,
+    1 to 64 (2,048: shed from 1,984 open on)."""
+    return max(1, min(64, max_connections // 16))
+
+
+def address_of(transport: asyncio.BaseTransport) -> str:
+    """The client address a connection counts against: the TCP peer's; an IPv6 host is its /64 (it may pick new
+    addresses inside it at will)."""
+    peer = get_remote_addr(transport)  # type: ignore[arg-type]
+    return address_keys(peer[0])[0] if peer else ""
 
 
 class Addresses:
-    """The open connections of each client address, one count per TCP connection (the event loop's thread only).
-    ``open`` counts every connection, for the metrics."""
+    """The open connections of each client address, one count per TCP connection, and the waiting ones, oldest first
+    (the event loop's thread only; see the module docstring). ``open`` counts every connection not yet shed, for the
+    metrics and the shedding."""
 
-    def __init__(self, cap: int) -> None:
-        self.cap = cap
+    def __init__(self, cap: int, pending_cap: int = 0, shed_at: int | None = None) -> None:
+        self.cap, self.pending_cap, self.shed_at = cap, pending_cap, shed_at
         self.counts: dict[str, int] = {}
         self._held: dict[int, str] = {}
+        self.waiting: OrderedDict[GuardedHttp, bool] = OrderedDict()  # each waiting connection: whether it is idle
+        self.incomplete: dict[str, OrderedDict[GuardedHttp, None]] = {}  # per address: the incomplete, oldest first
 
     @property
     def open(self) -> int:
@@ -67,8 +96,7 @@ class Addresses:
         """Count a new connection; False (nothing counted) when its address is at the cap. Idempotent."""
         if id(transport) in self._held:
             return True
-        peer = get_remote_addr(transport)  # type: ignore[arg-type]
-        address = peer[0] if peer else ""
+        address = address_of(transport)
         if self.cap and self.counts.get(address, 0) >= self.cap:
             return False
         self._held[id(transport)] = address
@@ -84,6 +112,42 @@ class Addresses:
             self.counts[address] = left
         else:
             del self.counts[address]
+
+    def wait(self, connection: GuardedHttp, idle: bool) -> list[GuardedHttp]:
+        """``connection`` waits from now (``idle``: for its next request; else its request is incomplete); the
+        connections to shed for it: its address's oldest incomplete one past ``pending_cap``."""
+        self.done(connection)
+        self.waiting[connection] = idle
+        if idle:
+            return []
+        mine = self.incomplete.setdefault(connection.address, OrderedDict())
+        mine[connection] = None
+        if self.pending_cap and len(mine) > self.pending_cap:
+            return [next(iter(mine))]
+        return []
+
+    def done(self, connection: GuardedHttp) -> None:
+        """``connection`` no longer waits: its request is all in (or it became a WebSocket, or it is gone)."""
+        if self.waiting.pop(connection, None) is None:
+            return
+        mine = self.incomplete.get(connection.address)
+        if mine is not None:
+            mine.pop(connection, None)
+            if not mine:
+                del self.incomplete[connection.address]
+
+    def crowded(self, newcomer: GuardedHttp) -> list[GuardedHttp]:
+        """The oldest waiting connections (never ``newcomer``) to shed so that the open ones fall below
+        ``shed_at``."""
+        if self.shed_at is None:
+            return []
+        out: list[GuardedHttp] = []
+        for connection in self.waiting:
+            if self.open - len(out) < self.shed_at:
+                break
+            if connection is not newcomer:
+                out.append(connection)
+        return out
 
 
 def refusal_parts(code: str, message: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
@@ -102,6 +166,7 @@ def refusal_bytes(status: int, code: str, message: str) -> bytes:
 
 
 BUSY = refusal_parts("busy", "The server is serving as many requests as it can; try again in a moment.")
+TOO_SLOW = "The server needed this connection for others, and this request was arriving too slowly."
 
 
 async def busy(scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
@@ -116,10 +181,11 @@ class GuardedHttp(HttpToolsProtocol):
     """uvicorn's httptools protocol with the bounds of the module docstring."""
 
     limits: ClassVar[ConnectionLimits] = ConnectionLimits()
-    addresses: ClassVar[Addresses] = Addresses(PER_ADDRESS)
+    addresses: ClassVar[Addresses] = Addresses(PER_ADDRESS, PENDING_PER_ADDRESS)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.address = ""  # the client address it counts against (address_of)
         self._deadline: asyncio.TimerHandle | None = None
         self._header_bytes: int | None = 0  # None: the headers of the current request are complete
         self._in_body = False  # the current request's headers are in, its body still arriving
@@ -131,12 +197,32 @@ class GuardedHttp(HttpToolsProtocol):
             self._refuse(429, "too_many_connections", f"At most {self.addresses.cap} connections from one address "
                                                       "are served at once; close some and try again.")
             return
+        self.address = address_of(transport)
         self._arm(self.limits.header_timeout, "slow_headers", "The request's headers did not arrive in time.")
+        self._waiting(idle=False)
+        for old in self.addresses.crowded(self):
+            old.shed()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self.addresses.done(self)
         self.addresses.give_back(self.transport)
         super().connection_lost(exc)
+
+    def _waiting(self, idle: bool) -> None:
+        for old in self.addresses.wait(self, idle):
+            old.shed()
+
+    def shed(self) -> None:
+        """Close this waiting connection to make room (the module docstring): a request under way is answered 408
+        ``too_slow``; a connection that has sent nothing of one is just closed."""
+        self.addresses.done(self)
+        self.addresses.give_back(self.transport)
+        if self._in_body or self._header_bytes:
+            self._refuse(408, "too_slow", TOO_SLOW, new_request=not self._in_body)
+        else:
+            self._disarm()
+            self.transport.close()
 
     def data_received(self, data: bytes) -> None:
         if self._header_bytes is not None:
@@ -171,14 +257,27 @@ class GuardedHttp(HttpToolsProtocol):
         self.transport.close()
 
     def _start_asgi_task(self, cycle: RequestResponseCycle, app: ASGI3Application) -> None:
-        # At limit_concurrency uvicorn runs its own plain-text 503 instead of the app: this module's, with the headers
-        super()._start_asgi_task(cycle, busy if app is service_unavailable else app)
+        # At limit_concurrency uvicorn runs its own plain-text 503 instead of the app: this module's, with the
+        # headers; unless its count still holds connections shed to make room, and this module's has room
+        if app is service_unavailable:
+            app = self.app if self._room() else busy
+        super()._start_asgi_task(cycle, app)
+
+    def _room(self) -> bool:
+        """Whether a request uvicorn found no room for may be served: waiting connections shed, if need be, to bring
+        the open ones under ``limit_concurrency``, and fewer requests than that under way."""
+        for old in self.addresses.crowded(self):
+            old.shed()
+        limit = self.limit_concurrency or 0
+        return self.addresses.open < limit and len(self.tasks) < limit
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
         if self._deadline is None:  # a kept-alive connection's next request: its headers are due from now
             self._header_bytes, self._tail = 0, b""
             self._arm(self.limits.header_timeout, "slow_headers", "The request's headers did not arrive in time.")
+        if self.waiting_idle():
+            self._waiting(idle=False)  # its next request has begun: incomplete until it is all in
 
     def on_headers_complete(self) -> None:
         self._disarm()
@@ -192,9 +291,12 @@ class GuardedHttp(HttpToolsProtocol):
         self._disarm()
         self._in_body = False
         super().on_message_complete()
+        self.addresses.done(self)  # the request is all in: served, not waiting
         if self.cycle is None or self.cycle.response_complete:
             self._header_bytes, self._tail = 0, b""  # answered before its body was all in (a 413): the next request's
             # headers count
+            if not self.transport.is_closing():
+                self._waiting(idle=True)
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -202,9 +304,15 @@ class GuardedHttp(HttpToolsProtocol):
         # a 413): those bytes are no headers; they count from the end of that body (on_message_complete).
         if not self._in_body:
             self._header_bytes, self._tail = 0, b""
+            if not self.transport.is_closing():
+                self._waiting(idle=True)  # kept alive for its next request
+
+    def waiting_idle(self) -> bool:
+        return self.addresses.waiting.get(self) is True
 
     def handle_websocket_upgrade(self) -> None:
         self._disarm()
+        self.addresses.done(self)
         super().handle_websocket_upgrade()
         self.parser = None  # type: ignore[assignment]  # it holds this protocol; nothing parses here any more
 
@@ -288,10 +396,14 @@ def drop_unacknowledged(transport: asyncio.BaseTransport, seconds: float) -> boo
     return True
 
 
-def guarded_protocols(limits: ConnectionLimits) -> tuple[type[GuardedHttp], type[GuardedWebSocket], Addresses]:
+def guarded_protocols(limits: ConnectionLimits, max_connections: int | None = None,
+                      ) -> tuple[type[GuardedHttp], type[GuardedWebSocket], Addresses]:
     """The HTTP and WebSocket protocol classes for one server (``uvicorn.run(http=..., ws=...)``), sharing one
-    count of connections per address (returned too, for the metrics)."""
-    addresses = Addresses(limits.per_address)
+    count of connections per address (returned too, for the metrics). ``max_connections``: uvicorn's
+    ``limit_concurrency`` (None: no bound, and no shedding). With no cap per address (behind a proxy, every connection
+    is the proxy's) there is no cap of incomplete requests per address either."""
+    addresses = Addresses(limits.per_address, limits.pending_per_address if limits.per_address else 0,
+                          None if max_connections is None else max_connections - reserve(max_connections))
     http = type("AffrayHttp", (GuardedHttp,), {"limits": limits, "addresses": addresses})
     ws = type("AffrayWebSocket", (GuardedWebSocket,), {"addresses": addresses})
     return http, ws, addresses

@@ -70,9 +70,12 @@ def _lobby_api(examples_dir: Path | None) -> APIRouter:
         return list(_examples(tuple((name, str(path)) for name, path in found.items()), examples_dir))
 
     @router.post("/scenarios/check", response_model=None)
-    def check_scenario(body: ScenarioText) -> JsonObject:
+    def check_scenario(body: ScenarioText, request: Request) -> JsonObject:
         """An uploaded scenario checked as ``POST /api/tables`` would (422 with its problems), and who plays whom in
-        it by default, for the lobby to show before the table is opened."""
+        it by default, for the lobby to show before the table is opened. Under the creation key, at most 5 a second
+        per address (20 at once: web/app.py ``Api.creating``)."""
+        api = request.app.state.api
+        api.creating(request, api.check_limiter)
         scenario, _ = resolve_scenario(body.scenario, examples_dir)
         return {"ruleset": scenario.ruleset.name, "title": scenario.model.name,
                 "combatants": list[Json](_combatants(scenario))}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import ipaddress
 import logging
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import uvicorn
 from affray.store import Store, StoreError
 from affray.store.check import check, sqlite_path
 from affray.table import TableService
+from affray.table.budget import CpuBudget
 from affray.table.service import IDLE_EVICT
 from affray.web.app import create_app
 from affray.web.bounds import KEEP_ALIVE, MAX_CONNECTIONS, ConnectionLimits
@@ -18,7 +20,38 @@ from affray.web.connections import guarded_protocols
 from affray.web.limits import DEFAULT_BODY_LIMIT
 
 SERVER_GC_THRESHOLDS = (700, 10, 1_000)  # gc.set_threshold for the server process (default: 700, 10, 10)
+MIN_CREATE_KEY = 16  # characters of a creation key (secrets.token_urlsafe(24) gives 32)
+MAKE_KEY = "python3 -c 'import secrets; print(secrets.token_urlsafe(24))'"
 log = logging.getLogger(__name__)
+
+
+def loopback(host: str) -> bool:
+    """Whether ``host`` (``--host``) is reachable from this machine only: ``localhost`` or a loopback address."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a name: whatever it resolves to may be reachable from elsewhere
+
+
+def creation_refusal(host: str, create_key: str | None, open_creation: bool, forwarded_allow_ips: str | None,
+                     ) -> str | None:
+    """Why ``affray serve`` refuses to start with these options (a sentence), or None. A server others can reach
+    (bound to anything but loopback, or trusting a proxy's forwarded headers) opens tables only with a creation key,
+    unless ``--open-creation`` says that anyone may (docs/table.md, "Limits: a server on a public address")."""
+    if create_key is not None and open_creation:
+        return "--create-key and --open-creation contradict each other: choose one"
+    if create_key is not None and len(create_key) < MIN_CREATE_KEY:
+        return (f"--create-key needs at least {MIN_CREATE_KEY} characters, or it can be guessed (make one with "
+                f"{MAKE_KEY})")
+    if create_key is None and not open_creation and (not loopback(host) or forwarded_allow_ips is not None):
+        where = (f"other machines can reach (--host {host})" if not loopback(host)
+                 else "behind a proxy (--forwarded-allow-ips)")
+        return (f"a server {where} needs a creation key, so that not everyone who reaches it can open tables: start "
+                f"it with --create-key KEY or AFFRAY_CREATE_KEY=KEY (at least {MIN_CREATE_KEY} characters; make one "
+                f"with {MAKE_KEY}), or with --open-creation to let anyone open tables")
+    return None
 
 
 def checked(db: str) -> None:
@@ -44,13 +77,18 @@ def checked(db: str) -> None:
 def serve(host: str, port: int, db: str, *, create_key: str | None = None, policy_pause: float = 0.5,
           examples_dir: Path | None = None, log_level: str = "warning", ws_compression: bool = False,
           limits: ConnectionLimits | None = None, max_connections: int | None = MAX_CONNECTIONS,
-          idle_evict: float | None = IDLE_EVICT) -> None:
+          idle_evict: float | None = IDLE_EVICT, open_creation: bool = False, forwarded_allow_ips: str | None = None,
+          cpu_budget: CpuBudget | None = None) -> None:
     """Serve until interrupted. The store opens (and is checked) before the port does; tables load on first use.
     ``ws_compression``: offer permessage-deflate to WebSocket clients (off by default: since pushes are patches of
     what changed, 2-5 KB, compressing them cost a fifth of the server's CPU per action and 45 KiB of state per
     connection, docs/performance.md "Patches"; on for players on very slow links). ``limits``: the bounds
     of each connection (:mod:`affray.web.connections`); ``max_connections``: of all of them (None: no bound);
-    ``idle_evict``: seconds an unused table stays in memory (None: for ever; docs/table.md, "Tables in memory")."""
+    ``idle_evict``: seconds an unused table stays in memory (None: for ever; docs/table.md, "Tables in memory");
+    ``open_creation``: a request through a proxy may open tables without a key; ``forwarded_allow_ips``: the
+    proxies whose forwarded headers name the client (uvicorn's; None: its default, ``FORWARDED_ALLOW_IPS`` or
+    127.0.0.1); ``cpu_budget``: what the server's policies may spend (:mod:`affray.table.budget`). The caller checks
+    :func:`creation_refusal` first."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     checked(db)
     store = Store(db)
@@ -65,14 +103,14 @@ def serve(host: str, port: int, db: str, *, create_key: str | None = None, polic
     # whole heap at once).
     gc.set_threshold(*SERVER_GC_THRESHOLDS)
     bounds = limits or ConnectionLimits()
-    http, ws, addresses = guarded_protocols(bounds)
+    http, ws, addresses = guarded_protocols(bounds, max_connections)
     try:
         app = create_app(service, create_key=create_key, connections=lambda: addresses.open,
-                         first_message=bounds.first_message)
+                         first_message=bounds.first_message, open_creation=open_creation, cpu_budget=cpu_budget)
         uvicorn.run(app, host=host, port=port, log_level=log_level, http=http, ws=ws, timeout_keep_alive=KEEP_ALIVE,
                     limit_concurrency=max_connections, ws_per_message_deflate=ws_compression,
                     ws_max_size=DEFAULT_BODY_LIMIT,  # a client's frame: a token or an action, as small as a body
-                    ws_ping_interval=bounds.ping_interval)
+                    ws_ping_interval=bounds.ping_interval, forwarded_allow_ips=forwarded_allow_ips)
     finally:
         service.close()
         store.close()

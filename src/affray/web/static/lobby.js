@@ -2,12 +2,48 @@
 // player, the GM, or a policy of the server), the rule options (each with its rule ID as help), create the table, and
 // go to the GM page, which lists every seat's link. The table is opened exactly as the choices show: every
 // combatant's choice is sent, not only the ones that differ from a default.
+//
+// A server reachable from elsewhere opens tables only with its creation key (header X-Create-Key). The lobby takes
+// it from its link's fragment (`/#key=KEY`, which `make run` and `affray table new --create-key` print; a browser never
+// sends a fragment to a server), or asks for it once the server says it is needed, and keeps it in this browser
+// (localStorage) from then on; a key the server refuses is forgotten and asked for again.
 import { esc } from "./api.js";
 import { storeCreated } from "./gm.js";
 
 const $ = (id) => document.getElementById(id);
 let examples = [], rulesets = {}, uploaded = null;
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const KEY = "affray.create-key";
+
+function keepKeyFromLink() {
+  const found = new URLSearchParams(location.hash.slice(1)).get("key");
+  if (found) localStorage.setItem(KEY, found);
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);  // the key leaves the address bar
+}
+
+function creationKey() {
+  const typed = $("create-key").value.trim();
+  return typed || localStorage.getItem(KEY) || "";
+}
+
+// The headers of a request that needs the creation key (opening a table, checking a scenario).
+function keyed() {
+  const key = creationKey();
+  return { "Content-Type": "application/json", ...(key ? { "X-Create-Key": key } : {}) };
+}
+
+// After an answer to a keyed request: a refused key is forgotten and the key asked for; an accepted typed one kept.
+function heard(res, data) {
+  if (data?.code === "bad_create_key") {
+    localStorage.removeItem(KEY);
+    $("create-key").value = "";
+    $("key-box").hidden = false;
+    $("create-key").focus();
+  } else if (res.ok && $("create-key").value.trim()) {
+    localStorage.setItem(KEY, $("create-key").value.trim());
+    $("key-box").hidden = true;
+  }
+}
 
 async function load() {
   [examples, rulesets] = await Promise.all([fetch("/api/examples").then((r) => r.json()), fetch("/api/rulesets").then((r) => r.json())]);
@@ -142,12 +178,13 @@ async function create(ev) {
   const body = { scenario: uploaded ? uploaded.text : $("example").value, options: optionValues(), controllers, seats, seed: seed ? Number(seed) : null };
   let res;
   try {
-    res = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    res = await fetch("/api/tables", { method: "POST", headers: keyed(), body: JSON.stringify(body) });
   } catch {
     $("problems").innerHTML = "<p>The server cannot be reached; no table was created.</p>";
     return;
   }
   const data = await res.json().catch(() => ({ message: `The server answered ${res.status}.` }));
+  heard(res, data);
   if (res.status !== 201) { showProblems(data); return; }
   storeCreated(data);
   $("created").hidden = false;
@@ -170,9 +207,10 @@ $("upload").addEventListener("change", async () => {
   $("problems").innerHTML = "";
   if (uploaded) {
     // Checked as the table would open it, so that who plays whom shows its combatants before the table exists.
-    const res = await fetch("/api/scenarios/check", { method: "POST", headers: { "Content-Type": "application/json" },
+    const res = await fetch("/api/scenarios/check", { method: "POST", headers: keyed(),
                                                       body: JSON.stringify({ scenario: uploaded.text }) }).catch(() => null);
     const data = res ? await res.json().catch(() => null) : null;
+    if (res) heard(res, data);
     if (res?.ok) uploaded.checked = data;
     else showProblems(data || { message: "The server cannot be reached." });
   }
@@ -180,4 +218,5 @@ $("upload").addEventListener("change", async () => {
 });
 $("controllers").addEventListener("change", (ev) => { if (ev.target.dataset.side !== undefined) wholeSide(ev.target); else summary(); });
 $("lobby").addEventListener("submit", create);
+keepKeyFromLink();
 load().catch((err) => { $("problems").textContent = `Could not load the examples: ${err.message}`; });
