@@ -1,6 +1,7 @@
 # Two commands set everything up on a fresh machine:
-#   make run    creates .venv, installs affray, starts the table server on http://127.0.0.1:8000 (SQLite file affray.db),
-#               opens a demo WitchHammer table and prints the GM page's link and every seat's link (Ctrl-C stops it)
+#   make run    creates .venv, installs affray, starts the table server on http://127.0.0.1:8000 (SQLite file affray.db)
+#               with a fresh creation key, opens a demo WitchHammer table and prints the GM page's link, every seat's
+#               link and the lobby's link with the key (Ctrl-C stops it)
 #   make demo   plays a narrated Combat Nerdified fight in the terminal and verifies its log
 #   make test   creates .venv, installs affray with its dev extras, Debian's Chromium (packages chromium and
 #               chromium-headless-shell, as root, when missing; the tests drive the headless shell, tests/web/browser.py)
@@ -49,15 +50,19 @@ $(STAMP_DEV): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $@ $(STAMP_RUN)
 
-# The server runs in the background of this recipe; the demo table is opened once it answers (bounded wait).
+# The server runs in the background of this recipe; the demo table is opened once it answers (bounded wait). A fresh
+# creation key is made for each run and handed to the server and to `affray table new` in the environment (never on a
+# command line, which every user of the machine may read); the lobby link printed carries it in its fragment
+# (/#key=...), which the lobby keeps, so more tables open from the page (docs/table.md, "Limits").
 run: $(STAMP_RUN)
-	@$(BIN)/affray serve --host $(HOST) --port $(PORT) & pid=$$!; trap 'kill $$pid 2>/dev/null' INT TERM EXIT; \
+	@AFFRAY_CREATE_KEY=$$($(BIN)/python -c "import secrets; print(secrets.token_urlsafe(24))"); export AFFRAY_CREATE_KEY; \
+	$(BIN)/affray serve --host $(HOST) --port $(PORT) & pid=$$!; trap 'kill $$pid 2>/dev/null' INT TERM EXIT; \
 	for i in $$(seq 1 150); do \
 	  $(BIN)/python -c "import socket; socket.create_connection(('$(HOST)', $(PORT)), 0.2)" 2>/dev/null && break; \
 	  kill -0 $$pid 2>/dev/null || exit 1; sleep 0.2; done; \
 	$(BIN)/affray table new $(DEMO_TABLE) --server http://$(HOST):$(PORT) \
 	  --controller ilse=human --controller tomas=human || exit 1; \
-	echo "Open the GM page's link: it lists each player's link (copy it, or show its QR code to a phone). The AI plays the villagers; the GM can rule on any combatant. Ctrl-C stops the server."; \
+	echo "Open the GM page's link: it lists each player's link (copy it, or show its QR code to a phone). The AI plays the villagers; the GM can rule on any combatant. The lobby's link opens more tables. Ctrl-C stops the server."; \
 	wait $$pid
 
 demo: $(STAMP_RUN)
