@@ -1,4 +1,4 @@
-"""Creation is bounded (docs/table.md, "Limits: a server on a public address"; issue 41 item 3), each attack as it was
+"""Creation is bounded (docs/table.md, "Limits: a server on a public address"), each attack as it was
 made, against real ``affray serve`` processes on free ports of 127.0.0.1 (a trusted proxy's ``X-Forwarded-For`` names
 the client, as behind the documented proxy), and the CPU budget in process where a clock is needed:
 

@@ -1,4 +1,4 @@
-"""Slow clients cannot fill the server (docs/table.md, "Limits: a server on a public address"; issue 41 item 4), the
+"""Slow clients cannot fill the server (docs/table.md, "Limits: a server on a public address"), the
 attack as it was made, on a small scale: a real ``affray serve`` on 127.0.0.1 with small bounds set by its flags
 (48 connections in all, 12 per address, 4 incomplete requests per address, and header and body bounds longer than
 the test, so the flood is never cleared by a timeout), flooded from many loopback addresses (127.0.0.2, .3, ...) with
