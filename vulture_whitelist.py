@@ -185,3 +185,4 @@ _.open_tables  # store/db.py: the store's API (its tests, an operator's script);
 _.persistent_id  # table/snapshot.py: pickle's hook, called by the pickler
 _.persistent_load  # table/snapshot.py: pickle's hook, called by the unpickler
 _.rounds_at_least  # sim/report.py: library API, P(rounds >= k) of affray.SimReport (docs/library.md)
+_.__lt__  # core/policy.py: Ordered.__lt__ is a Protocol member: what sorted() and min() call on a key Choices.best orders
