@@ -240,12 +240,18 @@ def refusal(action: Mapping[str, object], types: Mapping[str, ActionType]) -> tu
         others = f" (and {more} more unknown field{'s' if more > 1 else ''})" if more else ""
         return "bad_field", (f"A '{declared.type}' action has no field '{where.rpartition('.')[2]}' ({where}; it "
                              f"takes {takes}){others}.")
+    return size_refusal(action, "An action", "bad_action")
+
+
+def size_refusal(value: object, what: str, bad_code: str) -> tuple[str, str] | None:
+    """``bad_code`` for a value JSON cannot hold, ``action_too_large`` past :data:`MAX_ACTION_BYTES` of JSON, or
+    None: the one bound of what a record keeps, for an action and a GM ruling alike (``what`` names it)."""
     try:
-        size = action_bytes(action)
+        size = action_bytes(value)
     except (TypeError, ValueError):
-        return "bad_action", "An action is JSON: objects, lists, text, finite numbers, true, false and null."
+        return bad_code, f"{what} is JSON: objects, lists, text, finite numbers, true, false and null."
     if size > MAX_ACTION_BYTES:
-        return "action_too_large", (f"An action may hold at most {MAX_ACTION_BYTES:,} bytes of JSON; this one holds "
+        return "action_too_large", (f"{what} may hold at most {MAX_ACTION_BYTES:,} bytes of JSON; this one holds "
                                     f"{size:,}.")
     return None
 
@@ -254,11 +260,4 @@ def ruling_refusal(ruling: object) -> tuple[str, str] | None:
     """The bound of a GM ruling's record (:data:`MAX_ACTION_BYTES`, as an action's), or None within it. Its shape is
     :func:`affray.core.adjust.parse`'s, and every value the ruleset's adjuster's; this holds whatever they let
     through (a position is the ruleset's JSON) to the same size."""
-    try:
-        size = action_bytes(ruling)
-    except (TypeError, ValueError):
-        return "bad_change", "A ruling is JSON: objects, lists, text, finite numbers, true, false and null."
-    if size > MAX_ACTION_BYTES:
-        return "action_too_large", (f"A ruling may hold at most {MAX_ACTION_BYTES:,} bytes of JSON; this one holds "
-                                    f"{size:,}.")
-    return None
+    return size_refusal(ruling, "A ruling", "bad_change")
