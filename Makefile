@@ -90,6 +90,7 @@ proxy:
 # mypy type-checks on WORKERS processes (mypy 2's --num-workers: a cold check, as on a fresh clone, 17.5 s -> 10 s)
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy --num-workers $(WORKERS)
 
 test: lint browser proxy

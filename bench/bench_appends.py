@@ -31,13 +31,29 @@ THREADS = 3
 
 
 def new_table(table_id: str) -> NewTable:
-    return NewTable(id=table_id, ruleset="hud", title="bench", scenario="hud/nerdified_duel", setup={}, options={},
-                    seed_hex="00" * 32, commitment="11" * 32, rules_version="1")
+    return NewTable(
+        id=table_id,
+        ruleset="hud",
+        title="bench",
+        scenario="hud/nerdified_duel",
+        setup={},
+        options={},
+        seed_hex="00" * 32,
+        commitment="11" * 32,
+        rules_version="1",
+    )
 
 
 def record(seq: int) -> Record:
-    return Record(seq=seq, kind="action", seat="a", actor="Vesna", payload={"type": "attack", "target": "Hald"},
-                  chain=f"{seq:064x}", submission_id=f"s{seq}")
+    return Record(
+        seq=seq,
+        kind="action",
+        seat="a",
+        actor="Vesna",
+        payload={"type": "attack", "target": "Hald"},
+        chain=f"{seq:064x}",
+        submission_id=f"s{seq}",
+    )
 
 
 def measure(url: str, label: str) -> None:
@@ -69,8 +85,10 @@ def measure(url: str, label: str) -> None:
             items, commits = (a - b for a, b in zip(counts(), before, strict=True))
             grouped = f", {items / commits:.2f} appends per commit"
         n = each * THREADS
-        print(f"{label}: 1 writer {one_cpu / APPENDS * 1e6:.0f} us CPU per append ({APPENDS / one_wall:.0f}/s); "
-              f"{THREADS} threads {many_cpu / n * 1e6:.0f} us CPU per append ({n / many_wall:.0f}/s{grouped})")
+        print(
+            f"{label}: 1 writer {one_cpu / APPENDS * 1e6:.0f} us CPU per append ({APPENDS / one_wall:.0f}/s); "
+            f"{THREADS} threads {many_cpu / n * 1e6:.0f} us CPU per append ({n / many_wall:.0f}/s{grouped})"
+        )
 
 
 def main() -> None:

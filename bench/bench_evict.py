@@ -40,7 +40,7 @@ from affray.table import TableService
 from affray.table.scenarios import resolve_scenario
 
 SCENARIO = "spellchrome/crossroads_2v2"  # bench_table's: 6 seats, a grid, move listings in the memo
-FAR = 10.0 ** 9  # a monotonic time past every table's last use
+FAR = 10.0**9  # a monotonic time past every table's last use
 GOALS = {"rss": 400.0, "per_table": 250.0, "p99": 50.0}
 TRACED = 50  # live tables whose Python objects tracemalloc counts (it slows what it traces)
 
@@ -68,8 +68,10 @@ class Bench:
 
     def create(self) -> str:
         created = self.service.create(self.scenario, controllers=self.controllers, seed=self.rng.randrange(2**62))
-        self.tokens[created["table"]] = {"gm": created["gm"]["token"],
-                                         **{name: seat["token"] for name, seat in created["seats"].items()}}
+        self.tokens[created["table"]] = {
+            "gm": created["gm"]["token"],
+            **{name: seat["token"] for name, seat in created["seats"].items()},
+        }
         return created["table"]
 
     def play(self, table_id: str, actions: int, read: bool) -> int:
@@ -199,29 +201,39 @@ def run(args: argparse.Namespace, folder: str) -> None:
         in_memory = len(service.loaded())
         per_table = (full_mib - base_mib) * 1024 / args.live
 
-        sample = live[-args.sample:]
+        sample = live[-args.sample :]
         short = timed(bench, store, sample)
         long = [bench.create() for _ in range(args.long)]
         lengths = [bench.play(table_id, args.long_actions, read=True) for table_id in long]
         longs = timed(bench, store, long)
         service.close()
-    print(f"{args.tables} tables of {args.scenario} in the store ({idle} played {args.idle_actions} actions and left "
-          f"memory), {args.live} live ({args.actions} actions each, every seat's message read after them); built in "
-          f"{built[1]:.0f} s ({built[0]:.0f} s CPU); {load()}")
-    print(f"resident memory, {in_memory} tables in memory and {args.tables} in the store: {full_mib:.0f} MB "
-          f"(goal: under {GOALS['rss']:.0f} MB); {base_mib:.0f} MB before the live tables")
-    print(f"memory per live table after {args.actions} actions: {per_table:.0f} KiB of resident memory (growth over "
-          f"{args.live} tables), {traced_kib:.0f} KiB of Python objects (tracemalloc, {len(traced)} tables) "
-          f"(goal: under {GOALS['per_table']:.0f} KiB; before this change 425 KiB of Python objects, "
-          f"docs/performance.md)")
-    print(f"first request after eviction ({len(sample)} tables, authenticate and the GM's whole message): "
-          f"p50 {pct(short['wall'], 0.5):.1f} ms, p99 {pct(short['wall'], 0.99):.1f} ms wall; CPU "
-          f"{spread(short, 'cpu')} (goal: p99 under {GOALS['p99']:.0f} ms), of which the rebuild "
-          f"{spread(short, 'rebuild')}; rebuilt by a full replay instead: CPU {spread(short, 'replay_cpu')}, the "
-          f"rebuild {spread(short, 'replay_rebuild')} ({ratio(short)}); {load()}")
-    print(f"the same for {len(long)} long fights ({min(lengths)}-{max(lengths)} records): CPU {spread(longs, 'cpu')}, "
-          f"of which the rebuild {spread(longs, 'rebuild')}; by a full replay: CPU {spread(longs, 'replay_cpu')}, the "
-          f"rebuild {spread(longs, 'replay_rebuild')} ({ratio(longs)}); {load()}")
+    print(
+        f"{args.tables} tables of {args.scenario} in the store ({idle} played {args.idle_actions} actions and left "
+        f"memory), {args.live} live ({args.actions} actions each, every seat's message read after them); built in "
+        f"{built[1]:.0f} s ({built[0]:.0f} s CPU); {load()}"
+    )
+    print(
+        f"resident memory, {in_memory} tables in memory and {args.tables} in the store: {full_mib:.0f} MB "
+        f"(goal: under {GOALS['rss']:.0f} MB); {base_mib:.0f} MB before the live tables"
+    )
+    print(
+        f"memory per live table after {args.actions} actions: {per_table:.0f} KiB of resident memory (growth over "
+        f"{args.live} tables), {traced_kib:.0f} KiB of Python objects (tracemalloc, {len(traced)} tables) "
+        f"(goal: under {GOALS['per_table']:.0f} KiB; before this change 425 KiB of Python objects, "
+        f"docs/performance.md)"
+    )
+    print(
+        f"first request after eviction ({len(sample)} tables, authenticate and the GM's whole message): "
+        f"p50 {pct(short['wall'], 0.5):.1f} ms, p99 {pct(short['wall'], 0.99):.1f} ms wall; CPU "
+        f"{spread(short, 'cpu')} (goal: p99 under {GOALS['p99']:.0f} ms), of which the rebuild "
+        f"{spread(short, 'rebuild')}; rebuilt by a full replay instead: CPU {spread(short, 'replay_cpu')}, the "
+        f"rebuild {spread(short, 'replay_rebuild')} ({ratio(short)}); {load()}"
+    )
+    print(
+        f"the same for {len(long)} long fights ({min(lengths)}-{max(lengths)} records): CPU {spread(longs, 'cpu')}, "
+        f"of which the rebuild {spread(longs, 'rebuild')}; by a full replay: CPU {spread(longs, 'replay_cpu')}, the "
+        f"rebuild {spread(longs, 'replay_rebuild')} ({ratio(longs)}); {load()}"
+    )
 
 
 def spread(times: dict[str, list[float]], key: str) -> str:

@@ -37,8 +37,14 @@ print(json.dumps({"seconds": spent, "states": odds.states, "digest": hashlib.sha
 
 def solve_in(tree: Path, duel: str) -> dict[str, object]:
     env = {**os.environ, "PYTHONPATH": str(tree / "src")}
-    done = subprocess.run([sys.executable, "-c", ONE, str(ROOT / "examples" / duel)], capture_output=True, text=True,
-                          env=env, timeout=1200, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", ONE, str(ROOT / "examples" / duel)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=1200,
+        check=True,
+    )
     answer: dict[str, object] = json.loads(done.stdout)
     return answer
 
@@ -49,8 +55,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     trees = [("this tree", ROOT)] + ([("baseline", args.baseline)] if args.baseline else [])
-    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; CPU seconds of one exact solve, median "
-          f"(min-max) of {args.runs}")
+    print(
+        f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; CPU seconds of one exact solve, median "
+        f"(min-max) of {args.runs}"
+    )
     for duel in DUELS:
         seconds: dict[str, list[float]] = {name: [] for name, _ in trees}
         digests: dict[str, set[object]] = {name: set() for name, _ in trees}
@@ -63,10 +71,12 @@ def main() -> None:
                 states = int(str(answer["states"]))
         figures = [f"{name} {statistics.median(s):.2f} s ({min(s):.2f}-{max(s):.2f})" for name, s in seconds.items()]
         same = len(set().union(*digests.values())) == 1
-        ratio = (f", {statistics.median(seconds['baseline']) / statistics.median(seconds['this tree']):.2f}x"
-                 if args.baseline else "")
-        print(f"{duel} ({states} states): {'; '.join(figures)}{ratio}; answers "
-              f"{'identical' if same else 'DIFFER'}")
+        ratio = (
+            f", {statistics.median(seconds['baseline']) / statistics.median(seconds['this tree']):.2f}x"
+            if args.baseline
+            else ""
+        )
+        print(f"{duel} ({states} states): {'; '.join(figures)}{ratio}; answers {'identical' if same else 'DIFFER'}")
 
 
 if __name__ == "__main__":

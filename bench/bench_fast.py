@@ -93,8 +93,9 @@ def rate(fight: Callable[[int], None], seconds: float, first_seed: int) -> tuple
     return count, spent
 
 
-def compare(full: Callable[[int], None], fast: Callable[[int], None], seconds: float,
-            slices: int = 4) -> tuple[float, float]:
+def compare(
+    full: Callable[[int], None], fast: Callable[[int], None], seconds: float, slices: int = 4
+) -> tuple[float, float]:
     """Fights per CPU second of each, in alternating slices over the same seeds."""
     for seed in range(20):  # warm the shared setup parts and the caches of both
         full(seed)
@@ -141,13 +142,21 @@ def baseline_tree(baseline: str, stack: contextlib.ExitStack) -> str:
     if Path(baseline).exists():
         return baseline
     try:
-        commit = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{baseline}^{{commit}}"], cwd=ROOT,
-                                capture_output=True, text=True, check=True).stdout.strip()
-        archive = subprocess.run(["git", "archive", commit, "src", "examples"], cwd=ROOT, capture_output=True,
-                                 check=True).stdout
+        commit = subprocess.run(
+            ["git", "rev-parse", "--verify", "--quiet", f"{baseline}^{{commit}}"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        archive = subprocess.run(
+            ["git", "archive", commit, "src", "examples"], cwd=ROOT, capture_output=True, check=True
+        ).stdout
     except (OSError, subprocess.CalledProcessError):
-        raise SystemExit(f"--baseline {baseline}: not a folder, not an interpreter, and not a commit of this "
-                         f"repository (a copy without its git history has none)") from None
+        raise SystemExit(
+            f"--baseline {baseline}: not a folder, not an interpreter, and not a commit of this "
+            f"repository (a copy without its git history has none)"
+        ) from None
     folder = stack.enter_context(tempfile.TemporaryDirectory(prefix=f"affray-baseline-{commit[:7]}-"))
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         if hasattr(tarfile, "data_filter"):  # Python 3.11.4 and later
@@ -169,16 +178,23 @@ def baseline_command(baseline: str) -> tuple[list[str], dict[str, str], Path]:
     return [baseline], env, Path(os.path.abspath(baseline)).parents[2]  # CHECKOUT/.venv/bin/python, links kept
 
 
-def baseline_ratio(baseline: str, example: str, fast: Callable[[int], None], seconds: float,
-                   slices: int = 4) -> tuple[float, float, str]:
+def baseline_ratio(
+    baseline: str, example: str, fast: Callable[[int], None], seconds: float, slices: int = 4
+) -> tuple[float, float, str]:
     """The baseline tree's full engine (subprocess) and this tree's fast path, fights per CPU second each, on the
     baseline tree's copy of the example; and where the baseline imported affray from (to check it is that tree)."""
     command, env, tree = baseline_command(baseline)
     rates: dict[str, list[float]] = {"base": [], "fast": []}
     source = ""
     for k in range(slices):
-        out = subprocess.run([*command, "-c", BASELINE, str(tree / "examples" / example), str(seconds / slices),
-                              str(1000 * k)], capture_output=True, text=True, check=True, cwd=tree, env=env)
+        out = subprocess.run(
+            [*command, "-c", BASELINE, str(tree / "examples" / example), str(seconds / slices), str(1000 * k)],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=tree,
+            env=env,
+        )
         source, figure = out.stdout.split()[-2:]
         rates["base"].append(float(figure))
         count, spent = rate(fast, seconds / slices, 1000 * k)
@@ -216,8 +232,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0, help="CPU seconds per path per scenario")
     parser.add_argument("--runs", type=int, default=1, help="repeat N times: median and spread of each figure")
     parser.add_argument("--only", default=",".join(SCENARIOS), help="comma-separated: " + ",".join(SCENARIOS))
-    parser.add_argument("--baseline", help="another checkout (a directory), its Python, or a commit of this "
-                                           "repository: its full engine against this fast path")
+    parser.add_argument(
+        "--baseline",
+        help="another checkout (a directory), its Python, or a commit of this "
+        "repository: its full engine against this fast path",
+    )
     args = parser.parse_args()
     with contextlib.ExitStack() as stack:
         if args.baseline:
@@ -227,8 +246,10 @@ def main() -> None:
 
 def measure(args: argparse.Namespace) -> None:
     """The figures of :func:`main`'s arguments (``args.baseline``: a directory or an interpreter, if any)."""
-    print(f"load average at the start: {' '.join(f'{v:.2f}' for v in os.getloadavg())}; "
-          f"fights per CPU second, {args.runs} run(s) of {args.seconds:g} s per path")
+    print(
+        f"load average at the start: {' '.join(f'{v:.2f}' for v in os.getloadavg())}; "
+        f"fights per CPU second, {args.runs} run(s) of {args.seconds:g} s per path"
+    )
     print(f"{'scenario':42} {'full':>10} {'fast':>10} {'ratio':>7} {'goal':>14} {'loop':>10} {'fast/loop':>9}")
     for name in args.only.split(","):
         title, example, goal, absolute = SCENARIOS[name]
@@ -249,17 +270,26 @@ def measure(args: argparse.Namespace) -> None:
         loop = loop_rate(name, args.seconds / 4)
         loop_text = f"{loop:10,.0f} {statistics.median(runs['fast']) / loop:9.3f}" if loop else f"{'-':>10} {'-':>9}"
         goal_text = f">= {goal:.1f}x" + (f", {absolute:,.0f}/s" if absolute else "")
-        print(f"{title:42} {figure(runs['full'], ',.0f'):>10} {figure(runs['fast'], ',.0f'):>10} "
-              f"{figure(runs['ratio'], '.2f')}x {goal_text:>14} {loop_text}", flush=True)
+        print(
+            f"{title:42} {figure(runs['full'], ',.0f'):>10} {figure(runs['fast'], ',.0f'):>10} "
+            f"{figure(runs['ratio'], '.2f')}x {goal_text:>14} {loop_text}",
+            flush=True,
+        )
         if args.baseline:
             ratio, fast_cpu = statistics.median(runs["bratio"]), statistics.median(runs["bfast"])
-            print(f"{'  against the baseline full engine':42} {figure(runs['base'], ',.0f'):>10} "
-                  f"{figure(runs['bfast'], ',.0f'):>10} {figure(runs['bratio'], '.2f')}x {goal_text:>14} "
-                  f"goal {verdict(ratio, goal, fast_cpu, absolute)} (baseline: {source})", flush=True)
+            print(
+                f"{'  against the baseline full engine':42} {figure(runs['base'], ',.0f'):>10} "
+                f"{figure(runs['bfast'], ',.0f'):>10} {figure(runs['bratio'], '.2f')}x {goal_text:>14} "
+                f"goal {verdict(ratio, goal, fast_cpu, absolute)} (baseline: {source})",
+                flush=True,
+            )
         else:
             ratio, fast_cpu = statistics.median(runs["ratio"]), statistics.median(runs["fast"])
-            print(f"{'  against this tree' + chr(39) + 's full engine':42} goal "
-                  f"{verdict(ratio, goal, fast_cpu, absolute)}", flush=True)
+            print(
+                f"{'  against this tree' + chr(39) + 's full engine':42} goal "
+                f"{verdict(ratio, goal, fast_cpu, absolute)}",
+                flush=True,
+            )
     print(f"load average at the end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 

@@ -40,8 +40,16 @@ def cases(grid: Grid, n: int) -> list[Case]:
     for _ in range(n):
         start = rng.choice(open_)
         blocked = frozenset(rng.sample(open_, rng.randint(0, 4))) - {start}
-        out.append((grid, start, rng.choice((6, 12)), blocked, frozenset(rng.sample(open_, rng.randint(0, 6))),
-                    2 if rng.random() < 0.2 else 1))
+        out.append(
+            (
+                grid,
+                start,
+                rng.choice((6, 12)),
+                blocked,
+                frozenset(rng.sample(open_, rng.randint(0, 6))),
+                2 if rng.random() < 0.2 else 1,
+            )
+        )
     return out
 
 
@@ -70,8 +78,10 @@ def main(passes: int) -> None:
         return _reference(*c, DIRECTIONS)
 
     print(f"the grid's search against a plain (cost, (x, y)) Dijkstra, best of {passes} passes, µs per search")
-    for title, work in (("a move's search (budget 6 or 12, 800 cases)", moves),
-                        ("the whole map (budget 10,000)", whole)):
+    for title, work in (
+        ("a move's search (budget 6 or 12, 800 cases)", moves),
+        ("the whole map (budget 10,000)", whole),
+    ):
         a, b = best_us(ours, work, passes), best_us(plain, work, passes)
         print(f"  {title}: {a:.1f} against {b:.1f}: {b / a:.2f}x as fast")
 

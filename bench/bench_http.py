@@ -64,8 +64,9 @@ def play(service: TableService, scenario: str, actions: int) -> tuple[int, int, 
     before, after = clients(service)
     probe = before.post("/api/tables", json={"scenario": scenario, "seed": 3}).json()
     actors = list(service.table(probe["table"]).match.controllers)
-    created = before.post("/api/tables", json={"scenario": scenario, "seed": 3,
-                                               "controllers": dict.fromkeys(actors, "human")}).json()
+    created = before.post(
+        "/api/tables", json={"scenario": scenario, "seed": 3, "controllers": dict.fromkeys(actors, "human")}
+    ).json()
     table_id = created["table"]
     tokens = [created["gm"]["token"], *(s["token"] for s in created["seats"].values())]
     rng = random.Random(1)
@@ -78,16 +79,20 @@ def play(service: TableService, scenario: str, actions: int) -> tuple[int, int, 
                 started = time.process_time()
                 for token in tokens:
                     client.get(f"/api/tables/{table_id}", headers={"Authorization": f"Bearer {token}"})
-                client.get(f"/api/tables/{table_id}/log",
-                           headers={"Authorization": f"Bearer {tokens[done % len(tokens)]}"})
+                client.get(
+                    f"/api/tables/{table_id}/log", headers={"Authorization": f"Bearer {tokens[done % len(tokens)]}"}
+                )
                 spent[way] += time.process_time() - started
             requests += len(tokens) + 1
             mover = _mover(after, table_id, tokens)
             if mover is None:
                 break
             token, actor, action, version = mover
-            after.post(f"/api/tables/{table_id}/actions", headers={"Authorization": f"Bearer {token}"},
-                       json={"actor": actor, "action": rng.choice(action), "version": version})
+            after.post(
+                f"/api/tables/{table_id}/actions",
+                headers={"Authorization": f"Bearer {token}"},
+                json={"actor": actor, "action": rng.choice(action), "version": version},
+            )
             done += 1
     return done, requests, spent
 
@@ -107,8 +112,10 @@ def main(actions: int) -> None:
         try:
             for scenario in SCENARIOS:
                 done, requests, (before, after) = play(service, scenario, actions)
-                print(f"{scenario}, {done} actions, {requests} GETs each way: {before / requests * 1000:.2f} -> "
-                      f"{after / requests * 1000:.2f} ms CPU a GET ({before / after:.2f}x), FastAPI's way -> as it is")
+                print(
+                    f"{scenario}, {done} actions, {requests} GETs each way: {before / requests * 1000:.2f} -> "
+                    f"{after / requests * 1000:.2f} ms CPU a GET ({before / after:.2f}x), FastAPI's way -> as it is"
+                )
         finally:
             service.close()
 

@@ -37,8 +37,15 @@ def engine_fights(n: int) -> float:
     scenario = affray.load_scenario(DUEL)
     start = time.perf_counter()
     for i in range(n):
-        match = Match(scenario.plugin, scenario.setup, scenario.options, rng=FastRNG(i),
-                      seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
+        match = Match(
+            scenario.plugin,
+            scenario.setup,
+            scenario.options,
+            rng=FastRNG(i),
+            seats=scenario.seats,
+            controllers=scenario.controllers,
+            shared=scenario.shared,
+        )
         play(match, scenario.policies(match), FastRNG(i + 1))
     return n / (time.perf_counter() - start)
 
@@ -51,8 +58,20 @@ def fast_fights(n: int) -> float:
 class Side:
     """One duellist of the hand-written loop, with its HuD modifiers (WL-B2) precomputed."""
 
-    __slots__ = ("armour", "attack", "damage", "defense", "defenses", "hp", "injury", "max_hp", "penalty",
-                 "penalty_next", "speed", "used")
+    __slots__ = (
+        "armour",
+        "attack",
+        "damage",
+        "defense",
+        "defenses",
+        "hp",
+        "injury",
+        "max_hp",
+        "penalty",
+        "penalty_next",
+        "speed",
+        "used",
+    )
 
     def __init__(self, hp: int, attack: int, defense: int, damage: int, injury: int, armour: int, speed: int):
         self.hp = self.max_hp = hp
@@ -153,8 +172,15 @@ def loop_fights(n: int) -> float:
 
 def replay_seconds(actions: int = 10_000) -> float:
     scenario = affray.load_scenario(DUEL)
-    match = Match(scenario.plugin, scenario.setup, {"round_limit": actions}, seed=seed_from_int(1),
-                  seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
+    match = Match(
+        scenario.plugin,
+        scenario.setup,
+        {"round_limit": actions},
+        seed=seed_from_int(1),
+        seats=scenario.seats,
+        controllers=scenario.controllers,
+        shared=scenario.shared,
+    )
     guard: Action = {"type": "declare", "plan": [{"type": "defense"}, {"type": "defense"}], "additional": False}
     while len(match.log) < actions:
         window = match.pending()

@@ -94,8 +94,10 @@ def main() -> None:
         for view in views:
             assert json.dumps(walker(view), sort_keys=True) == json.dumps(to_jsonable(view), sort_keys=True), example
         old, new = best_of(views)
-        print(f"{example:32} {len(views):6d} {old / len(views) * 1e6:10.0f} {new / len(views) * 1e6:15.0f}"
-              f" {old / new:5.2f}x")
+        print(
+            f"{example:32} {len(views):6d} {old / len(views) * 1e6:10.0f} {new / len(views) * 1e6:15.0f}"
+            f" {old / new:5.2f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -83,9 +83,11 @@ def main(actions: int) -> None:
         try:
             for scenario in SCENARIOS:
                 done, push_before, push_after, whole_before, whole_after = play(service, scenario, actions)
-                print(f"{scenario}, {done} actions: a seat's push {push_before * 1000:.3f} -> {push_after * 1000:.3f} "
-                      f"ms CPU ({push_before / push_after:.1f}x); a seat's whole state {whole_before * 1000:.3f} -> "
-                      f"{whole_after * 1000:.3f} ms CPU ({whole_before / whole_after:.1f}x), uncached -> shared")
+                print(
+                    f"{scenario}, {done} actions: a seat's push {push_before * 1000:.3f} -> {push_after * 1000:.3f} "
+                    f"ms CPU ({push_before / push_after:.1f}x); a seat's whole state {whole_before * 1000:.3f} -> "
+                    f"{whole_after * 1000:.3f} ms CPU ({whole_before / whole_after:.1f}x), uncached -> shared"
+                )
         finally:
             service.close()
 

@@ -70,6 +70,7 @@ def as_fractions(die: Any) -> dict[int, Fraction]:
 def icepool_wh_wounds() -> dict[int, Fraction]:
     """The same mechanics mapped over icepool's d20: attack(), the Solid-Hit bonus, apply_damage(), the Crit's
     Wound (WH-15..WH-19, WH-B4, WH-B5)."""
+
     def wounds(natural: int) -> int:
         r = attack(natural, 11, 4)
         total = r.damage + (2 if r.solid else 0)
@@ -87,6 +88,7 @@ def ours_wh_wounds() -> dict[int, Fraction]:
 
 def icepool_warp_damage() -> dict[int, Fraction]:
     """3d6 + a bonus die (the best 3 of 4) against 2d6; hit(), damage() x3 and armour_absorb() over 1d6 + 1."""
+
     def through(a: int, d: int, rolled: int) -> int:
         return armour_absorb(damage(a, d, 3), rolled, 1) if hit(a, d) else 0
 
@@ -111,8 +113,10 @@ def single_check(name: str, ours: Callable[[], Any], theirs: Callable[[], Any]) 
     t_ours, a = best_of(ours)
     t_ice, b = best_of(theirs)
     assert a == b, f"{name}: affray and icepool disagree"
-    print(f"single check ({name}): affray {t_ours * 1e3:8.2f} ms   icepool {t_ice * 1e3:8.2f} ms"
-          f"   ratio {t_ice / t_ours:6.1f}x  (same distribution)")
+    print(
+        f"single check ({name}): affray {t_ours * 1e3:8.2f} ms   icepool {t_ice * 1e3:8.2f} ms"
+        f"   ratio {t_ice / t_ours:6.1f}x  (same distribution)"
+    )
 
 
 # -- 3. each ruleset's named checks against the plain icepool expression of the same check --------------------------
@@ -141,8 +145,7 @@ def ice_hud_simplified(am: int, dm: int) -> dict[str, Any]:
     return {"p_hit": _p(icepool.d13 + am > icepool.d13 + dm)}
 
 
-def ice_warp_attack(dice: int, bonus: int, defense: int, factor: int, armour_dice: int, points: int
-                    ) -> dict[str, Any]:
+def ice_warp_attack(dice: int, bonus: int, defense: int, factor: int, armour_dice: int, points: int) -> dict[str, Any]:
     """WR-02 (a bonus die: the best ``dice`` of ``dice + bonus``), WR-10 (a tie misses), WR-11 (margin x factor),
     WR-19 (armour dice + points, never below 0)."""
     attack = icepool.d6.pool(dice + bonus).highest(dice).sum()
@@ -156,6 +159,7 @@ def ice_warp_attack(dice: int, bonus: int, defense: int, factor: int, armour_dic
 def ice_wh_attack(bonus: int, defense: int, solid_bonus: int, poise: int, health: int) -> dict[str, Any]:
     """A d20 mapped to (hit, solid, crit, fumble, damage, wounds, down): WH-15..WH-19, WH-B4, WH-B5 (the damage
     through Poise by the ruleset's ``apply_damage``, the Crit's Wound added)."""
+
     def blow(n: int) -> tuple[bool, bool, bool, bool, int, int, bool]:
         value = n + bonus - defense + (10 if n == 20 else -10 if n == 1 else 0)
         damage = value - 10 if value > 10 and n != 1 else 0
@@ -168,16 +172,16 @@ def ice_wh_attack(bonus: int, defense: int, solid_bonus: int, poise: int, health
     die = icepool.d20.map(blow)
     names = ("p_hit", "p_solid_hit", "p_crit", "p_fumble")
     out: dict[str, Any] = {k: _p(_marginal(die, i)) for i, k in enumerate(names)}
-    out.update(damage=as_fractions(_marginal(die, 4)), wounds=as_fractions(_marginal(die, 5)),
-               p_down=_p(_marginal(die, 6)))
+    out.update(
+        damage=as_fractions(_marginal(die, 4)), wounds=as_fractions(_marginal(die, 5)), p_down=_p(_marginal(die, 6))
+    )
     return out
 
 
 def ice_wh_save(bonus: int, difficulty: int, malus: int) -> dict[str, Any]:
     """WH-27, WH-B7: d20 + bonus + Malus, +-10 on a natural 20/1, against the difficulty."""
     total = icepool.d20.map(lambda n: n + bonus + malus + (10 if n == 20 else -10 if n == 1 else 0))
-    return {"p_success": _p(total >= difficulty), "p_crit": _p(icepool.d20 == 20),
-            "p_fumble": _p(icepool.d20 == 1)}
+    return {"p_success": _p(total >= difficulty), "p_crit": _p(icepool.d20 == 20), "p_fumble": _p(icepool.d20 == 1)}
 
 
 def ice_sc_attack(bonus: int, defense: int, damage: str, hp: int, ex_hp: int) -> dict[str, Any]:
@@ -188,8 +192,14 @@ def ice_sc_attack(bonus: int, defense: int, damage: str, hp: int, ex_hp: int) ->
     hit = icepool.d20.map(lambda n: n == 20 or (n != 1 and n + bonus >= defense))
     dealt = hit.if_else((int(count) @ icepool.d(sides) + plus).clip(0), 0)
     lost = (dealt - ex_hp).clip(0)
-    return {"p_hit": _p(hit), "p_crit": _p(icepool.d20 == 20), "p_fumble": _p(icepool.d20 == 1),
-            "damage": as_fractions(dealt), "hp_loss": as_fractions(lost), "p_down": _p(hp - lost < 1)}
+    return {
+        "p_hit": _p(hit),
+        "p_crit": _p(icepool.d20 == 20),
+        "p_fumble": _p(icepool.d20 == 1),
+        "damage": as_fractions(dealt),
+        "hp_loss": as_fractions(lost),
+        "p_down": _p(hp - lost < 1),
+    }
 
 
 def ice_sc_save(bonus: int, dc: int) -> dict[str, Any]:
@@ -200,6 +210,7 @@ def ice_sc_save(bonus: int, dc: int) -> dict[str, Any]:
 def ice_sc_dying(hp: int, fort: int) -> dict[str, Any]:
     """SC-04..SC-06, SC-B3..SC-B5 as icepool's absorbing chain (``map(..., repeat='inf')``) over (state, HP, rounds,
     HP lost, first round): 1d4 lost at the end of every round, the DC 22 save from the second round, dead at -30."""
+
     def step(st: tuple[str, int, int, int, bool], n: int, loss: int) -> tuple[str, int, int, int, bool]:
         kind, now, rounds, lost, first = st
         if kind != "dying":
@@ -211,23 +222,39 @@ def ice_sc_dying(hp: int, fort: int) -> dict[str, Any]:
         return "dying", now - loss, rounds + 1, lost + loss, False
 
     end = icepool.map(step, icepool.Die([("dying", hp, 1, 0, True)]), icepool.d20, icepool.d4, repeat="inf")
-    return {"p_dead": _p(_marginal(end, 0), "dead"), "p_stable": _p(_marginal(end, 0), "stable"),
-            "rounds": as_fractions(_marginal(end, 2)), "hp_loss": as_fractions(_marginal(end, 3))}
+    return {
+        "p_dead": _p(_marginal(end, 0), "dead"),
+        "p_stable": _p(_marginal(end, 0), "stable"),
+        "rounds": as_fractions(_marginal(end, 2)),
+        "hp_loss": as_fractions(_marginal(end, 3)),
+    }
 
 
 #: (command, the check's parameters, the plain icepool expression of the same check)
 NAMED: tuple[tuple[str, dict[str, Any], Callable[[], dict[str, Any]]], ...] = (
     ("hud exchange", {}, lambda: ice_hud_exchange(0, 0, 0, 0, 6)),
-    ("hud exchange", {"attack_mod": 1, "defense_mod": 2, "damage_mod": 1, "injury_mod": 2},
-     lambda: ice_hud_exchange(1, 2, 1, 2, 6)),
+    (
+        "hud exchange",
+        {"attack_mod": 1, "defense_mod": 2, "damage_mod": 1, "injury_mod": 2},
+        lambda: ice_hud_exchange(1, 2, 1, 2, 6),
+    ),
     ("hud simplified-hit", {"attack_mod": 2, "defense_mod": 1}, lambda: ice_hud_simplified(2, 1)),
-    ("warp attack", {"attack": 3, "defense": 2, "attack_bonus": 1, "factor": 3, "armour_dice": 1,
-                     "armour_points": 1}, lambda: ice_warp_attack(3, 1, 2, 3, 1, 1)),
-    ("witchhammer attack", {"attack": 11, "defense": 4, "solid_bonus": 2, "target_poise": 5, "target_health": 14},
-     lambda: ice_wh_attack(11, 4, 2, 5, 14)),
+    (
+        "warp attack",
+        {"attack": 3, "defense": 2, "attack_bonus": 1, "factor": 3, "armour_dice": 1, "armour_points": 1},
+        lambda: ice_warp_attack(3, 1, 2, 3, 1, 1),
+    ),
+    (
+        "witchhammer attack",
+        {"attack": 11, "defense": 4, "solid_bonus": 2, "target_poise": 5, "target_health": 14},
+        lambda: ice_wh_attack(11, 4, 2, 5, 14),
+    ),
     ("witchhammer save", {"bonus": 2, "difficulty": 15, "malus": -1}, lambda: ice_wh_save(2, 15, -1)),
-    ("spellchrome attack", {"bonus": 5, "defense": 15, "damage": "1d8+2", "hp": 8, "ex_hp": 3},
-     lambda: ice_sc_attack(5, 15, "1d8+2", 8, 3)),
+    (
+        "spellchrome attack",
+        {"bonus": 5, "defense": 15, "damage": "1d8+2", "hp": 8, "ex_hp": 3},
+        lambda: ice_sc_attack(5, 15, "1d8+2", 8, 3),
+    ),
     ("spellchrome save", {"bonus": 3, "dc": 22}, lambda: ice_sc_save(3, 22)),
     ("spellchrome dying", {"hp": -5, "fort": 5}, lambda: ice_sc_dying(-5, 5)),
 )
@@ -238,10 +265,17 @@ def caches(ruleset: str) -> tuple[Callable[[], None], ...]:
     """The ``cache_clear`` of every memoised function of ``ruleset``'s odds and mechanics and of affray's odds
     helpers (looked up once, outside the timed calls)."""
     found = []
-    for name in (f"affray.rulesets.{ruleset}.odds", f"affray.rulesets.{ruleset}.mechanics", "affray.odds.dist",
-                 "affray.odds.notation"):
-        found += [value.cache_clear for value in vars(importlib.import_module(name)).values()
-                  if callable(getattr(value, "cache_clear", None))]
+    for name in (
+        f"affray.rulesets.{ruleset}.odds",
+        f"affray.rulesets.{ruleset}.mechanics",
+        "affray.odds.dist",
+        "affray.odds.notation",
+    ):
+        found += [
+            value.cache_clear
+            for value in vars(importlib.import_module(name)).values()
+            if callable(getattr(value, "cache_clear", None))
+        ]
     return tuple(found)
 
 
@@ -275,8 +309,11 @@ def named_checks() -> list[tuple[str, float, float, float]]:
         assert {k: v for k, v in ours.items() if k in ice} == ice, f"{command} {params}: affray and icepool disagree"
         label = f"{command} {' '.join(f'{k}={v}' for k, v in params.items())}".strip()
         rows.append((label, t_cold, t_warm, t_ice))
-        print(f"{label:<86} affray {t_cold * 1e3:7.3f} ms (warm {t_warm * 1e3:6.3f})   icepool {t_ice * 1e3:7.3f} ms"
-              f"   icepool/affray {t_ice / t_cold:5.1f}x", flush=True)
+        print(
+            f"{label:<86} affray {t_cold * 1e3:7.3f} ms (warm {t_warm * 1e3:6.3f})   icepool {t_ice * 1e3:7.3f} ms"
+            f"   icepool/affray {t_ice / t_cold:5.1f}x",
+            flush=True,
+        )
     return rows
 
 
@@ -306,11 +343,15 @@ def main() -> None:
     t_fast, fast = timed(lambda: reference_duel(hp), 20)
     t_general, general = timed(lambda: reference_duel(hp, general=True), 3)
     t_ice, p_ice = timed(lambda: icepool_duel(hp))
-    print(f"reference duel {hp} HP: affray fast path {t_fast * 1e3:8.2f} ms, general solver {t_general * 1e3:8.2f} ms,"
-          f" icepool {t_ice:8.2f} s")
+    print(
+        f"reference duel {hp} HP: affray fast path {t_fast * 1e3:8.2f} ms, general solver {t_general * 1e3:8.2f} ms,"
+        f" icepool {t_ice:8.2f} s"
+    )
     print(f"  P(A wins): affray {fast.outcomes['A']:.15f}  general {general.outcomes['A']:.15f}  icepool {p_ice:.15f}")
-    print(f"  agreement: {abs(fast.outcomes['A'] - p_ice):.1e}   speed-up: {t_ice / t_fast:,.0f}x (fast path),"
-          f" {t_ice / t_general:,.0f}x (general)")
+    print(
+        f"  agreement: {abs(fast.outcomes['A'] - p_ice):.1e}   speed-up: {t_ice / t_fast:,.0f}x (fast path),"
+        f" {t_ice / t_general:,.0f}x (general)"
+    )
 
 
 if __name__ == "__main__":

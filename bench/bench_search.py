@@ -81,8 +81,11 @@ class Tally:
     rounds: list[int] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
-        self.wins, self.draws, self.losses = self.wins + other.wins, self.draws + other.draws, \
-            self.losses + other.losses
+        self.wins, self.draws, self.losses = (
+            self.wins + other.wins,
+            self.draws + other.draws,
+            self.losses + other.losses,
+        )
         self.calls, self.seconds = self.calls + other.calls, self.seconds + other.seconds
         self.searched, self.playouts = self.searched + other.searched, self.playouts + other.playouts
         self.rounds += other.rounds
@@ -112,8 +115,14 @@ def play(example: str, side: str, searching: bool, seeds: range, budget: Budget)
                 policies[actor] = timed[-1]
             else:
                 policies[actor] = get_policy(name, "heuristic")
-        _, fight = play_fast(scenario.ruleset, scenario.setup, scenario.options, policies,
-                             derive_seed("bench-search", seed), seats=scenario.seats)
+        _, fight = play_fast(
+            scenario.ruleset,
+            scenario.setup,
+            scenario.options,
+            policies,
+            derive_seed("bench-search", seed),
+            seats=scenario.seats,
+        )
         assert fight.outcome is not None
         winner = fight.outcome.winner
         if winner == side:
@@ -129,8 +138,9 @@ def play(example: str, side: str, searching: bool, seeds: range, budget: Budget)
     return tally
 
 
-def run(example: str, side: str, searching: bool, fights: int, budget: Budget, pool: ProcessPoolExecutor | None
-        ) -> Tally:
+def run(
+    example: str, side: str, searching: bool, fights: int, budget: Budget, pool: ProcessPoolExecutor | None
+) -> Tally:
     """:func:`play` over ``fights`` seeds, in slices of ten across ``pool``'s workers when there is one."""
     slices = [range(start, min(start + 10, fights)) for start in range(0, fights, 10)]
     tally = Tally()
@@ -157,27 +167,35 @@ def score_interval(score: float, n: int) -> tuple[float, float]:
 def bench(ruleset: str, example: str, fights: int, budget: Budget, pool: ProcessPoolExecutor | None) -> None:
     scenario = affray.load_scenario(ROOT / "examples" / example)
     sides = [s.name for s in scenario.model.sides]
-    print(f"\n{ruleset}: {example} — {fights} fights per side; search budget: {budget.playouts} playouts, "
-          f"width {budget.width}, margin {budget.margin}")
+    print(
+        f"\n{ruleset}: {example} — {fights} fights per side; search budget: {budget.playouts} playouts, "
+        f"width {budget.width}, margin {budget.margin}"
+    )
     total, searched_fights = 0.0, 0
     cost = Tally()
     for side in sides:
         start = time.perf_counter()
         search = run(example, side, True, fights, budget, pool)
         base = run(example, side, False, fights, budget, pool)
-        print(f"  search as {side:<10} W/D/L {search.wins:>3}/{search.draws:>3}/{search.losses:>3}  "
-              f"win {rate(search)}   heuristic as {side}: win {rate(base)}   "
-              f"({time.perf_counter() - start:.0f} s)")
+        print(
+            f"  search as {side:<10} W/D/L {search.wins:>3}/{search.draws:>3}/{search.losses:>3}  "
+            f"win {rate(search)}   heuristic as {side}: win {rate(base)}   "
+            f"({time.perf_counter() - start:.0f} s)"
+        )
         total += search.score
         searched_fights += search.fights
         cost.add(search)
     lo, hi = score_interval(total, searched_fights)
     verdict = "beats heuristic at 95%" if lo > 0.5 else "loses to heuristic at 95%" if hi < 0.5 else "not decided"
-    print(f"  head to head: search scores {total / searched_fights:.1%} [{lo:.1%}, {hi:.1%}] over both "
-          f"assignments: {verdict}")
+    print(
+        f"  head to head: search scores {total / searched_fights:.1%} [{lo:.1%}, {hi:.1%}] over both "
+        f"assignments: {verdict}"
+    )
     per_call = 1000 * cost.seconds / max(cost.calls, 1)
-    print(f"  cost: {per_call:.1f} CPU ms per decision asked ({cost.calls} asked, {cost.searched} searched, "
-          f"{cost.playouts / max(cost.searched, 1):.1f} playouts each)")
+    print(
+        f"  cost: {per_call:.1f} CPU ms per decision asked ({cost.calls} asked, {cost.searched} searched, "
+        f"{cost.playouts / max(cost.searched, 1):.1f} playouts each)"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -63,7 +63,7 @@ def raw_numpy_duels(n: int, seed: int, att: tuple[int, int], guard: tuple[int, i
     while alive.any():
         for first in (True, False):
             idx = np.flatnonzero(alive & (a_first == first))
-            for attacker_is_a in ((True, False) if first else (False, True)):
+            for attacker_is_a in (True, False) if first else (False, True):
                 idx = idx[(hp_a[idx] > 0) & (hp_b[idx] > 0)]
                 mod_att, mod_def = (att[0], guard[1]) if attacker_is_a else (att[1], guard[0])
                 hit = rng.integers(1, 14, idx.size) + mod_att > rng.integers(1, 14, idx.size) + mod_def
@@ -85,8 +85,10 @@ def batch_vs_numpy(n: int) -> None:
     p_raw = raw_numpy_duels(n, 3, (1, 2), (1, 2))  # Ilka: bow +1 / gambeson 1; drowner: claws +2 / hide 2
     t_raw = time.perf_counter() - start
     p_batch = result.tally.wins.get("scout", 0) / n
-    print(f"batch path:  {n / t_batch:12,.0f} duels/s   raw numpy: {n / t_raw:12,.0f} duels/s   "
-          f"ratio {t_raw / t_batch:.2f} (goal >= 0.25)   P(scout) {p_batch:.4f} vs {p_raw:.4f}")
+    print(
+        f"batch path:  {n / t_batch:12,.0f} duels/s   raw numpy: {n / t_raw:12,.0f} duels/s   "
+        f"ratio {t_raw / t_batch:.2f} (goal >= 0.25)   P(scout) {p_batch:.4f} vs {p_raw:.4f}"
+    )
 
 
 def main() -> None:
@@ -95,8 +97,9 @@ def main() -> None:
         if path.is_file():
             print(f"{name:12s} full engine: {engine_rate(path, 300):10,.0f} fights/s per core   ({path.name})")
     one, two = scaling(ROOT / "examples" / "hud" / "nerdified_duel.yaml", 2000)
-    print(f"scaling 1 -> 2 workers (HuD duel, 2,000 fights): {one:.2f} s -> {two:.2f} s = {one / two:.2f}x "
-          "(goal >= 1.8)")
+    print(
+        f"scaling 1 -> 2 workers (HuD duel, 2,000 fights): {one:.2f} s -> {two:.2f} s = {one / two:.2f}x (goal >= 1.8)"
+    )
     batch_vs_numpy(1_000_000)
 
 

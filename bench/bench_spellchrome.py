@@ -39,8 +39,15 @@ def fights_per_second(path: Path, n: int, policy: str | None = None) -> tuple[fl
     rounds = 0
     start = time.perf_counter()
     for i in range(n):
-        match = Match(scenario.plugin, scenario.setup, scenario.options, rng=FastRNG(i),
-                      seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
+        match = Match(
+            scenario.plugin,
+            scenario.setup,
+            scenario.options,
+            rng=FastRNG(i),
+            seats=scenario.seats,
+            controllers=scenario.controllers,
+            shared=scenario.shared,
+        )
         sides = set(match.ruleset.sides(match.state).values())
         overrides = {s: policy for s in sides} if policy else None
         play(match, scenario.policies(match, overrides), FastRNG(i + 1))
@@ -61,8 +68,15 @@ def legal_in_play(n: int) -> tuple[float, float, float]:
     scenario = affray.load_scenario(SKIRMISH)
     spent, calls, listed, fresh = 0.0, 0, 0, 0
     for i in range(n):
-        match = Match(scenario.plugin, scenario.setup, scenario.options, rng=FastRNG(i),
-                      seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
+        match = Match(
+            scenario.plugin,
+            scenario.setup,
+            scenario.options,
+            rng=FastRNG(i),
+            seats=scenario.seats,
+            controllers=scenario.controllers,
+            shared=scenario.shared,
+        )
         policies, rng = scenario.policies(match), FastRNG(i + 1)
         while (window := match.pending()) is not None:
             actor = window.actors[0]
@@ -111,10 +125,14 @@ def main() -> None:
     print(f"Spellchrome 2v2 on 12x12, heuristic:  {heuristic:8.1f} fights/s per core ({h_rounds:.1f} rounds/fight)")
     print(f"Spellchrome 2v2 on 12x12, random:     {random_rate:8.1f} fights/s per core ({r_rounds:.1f} rounds/fight)")
     print(f"Baseline, HuD Nerdified duel:         {hud:8.1f} fights/s per core (same engine, no grid)")
-    print(f"legal() in play:                      {per_call:8.1f} us a call ({listed:.0f} actions listed on average; "
-          f"moves from the per-match memo in {remembered:.0%} of calls)")
-    print(f"legal() at the first turn:            {warm:8.1f} us (searches known), {cold:.1f} us cold; "
-          f"{first} actions listed")
+    print(
+        f"legal() in play:                      {per_call:8.1f} us a call ({listed:.0f} actions listed on average; "
+        f"moves from the per-match memo in {remembered:.0%} of calls)"
+    )
+    print(
+        f"legal() at the first turn:            {warm:8.1f} us (searches known), {cold:.1f} us cold; "
+        f"{first} actions listed"
+    )
 
 
 if __name__ == "__main__":

@@ -30,13 +30,29 @@ from affray.store import NewTable, Record, Store  # noqa: E402
 
 
 def table(table_id: str) -> NewTable:
-    return NewTable(id=table_id, ruleset="hud", title="bench", scenario="hud/nerdified_duel", setup={},
-                    options={}, seed_hex="00" * 32, commitment="11" * 32, rules_version="1")
+    return NewTable(
+        id=table_id,
+        ruleset="hud",
+        title="bench",
+        scenario="hud/nerdified_duel",
+        setup={},
+        options={},
+        seed_hex="00" * 32,
+        commitment="11" * 32,
+        rules_version="1",
+    )
 
 
 def record(seq: int) -> Record:
-    return Record(seq=seq, kind="action", seat="a", actor="Vesna", payload={"type": "attack", "target": "Hald"},
-                  chain=f"{seq:064x}", submission_id=f"s{seq}")
+    return Record(
+        seq=seq,
+        kind="action",
+        seat="a",
+        actor="Vesna",
+        payload={"type": "attack", "target": "Hald"},
+        chain=f"{seq:064x}",
+        submission_id=f"s{seq}",
+    )
 
 
 def appends_per_second(store: Store, table_id: str, n: int) -> float:
@@ -111,12 +127,16 @@ def run(name: str, url: str) -> None:
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         run("SQLite", f"sqlite:///{Path(folder) / 'bench.db'}")
-        print(f"{'SQLite':10} baseline, bare sqlite3 insert + commit: "
-              f"{bare_sqlite_commits_per_second(Path(folder) / 'bare.db', 1000):8.0f} commits/s")
+        print(
+            f"{'SQLite':10} baseline, bare sqlite3 insert + commit: "
+            f"{bare_sqlite_commits_per_second(Path(folder) / 'bare.db', 1000):8.0f} commits/s"
+        )
     with postgres_server() as server:
         run("PostgreSQL", server.create_database("bench"))
-        print(f"{'PostgreSQL':10} baseline, bare psycopg insert + commit: "
-              f"{bare_pg_commits_per_second(server, 1000):8.0f} commits/s")
+        print(
+            f"{'PostgreSQL':10} baseline, bare psycopg insert + commit: "
+            f"{bare_pg_commits_per_second(server, 1000):8.0f} commits/s"
+        )
 
 
 if __name__ == "__main__":

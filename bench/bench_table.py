@@ -77,9 +77,11 @@ class Result:
     load: tuple[float, float]
 
     def line(self, goal: str = "") -> str:
-        return (f"{self.where}: {self.actions_per_s:.0f} actions/s, p50 {self.p50 * 1000:.1f} ms, p99 "
-                f"{self.p99 * 1000:.1f} ms{f' ({goal})' if goal else ''}; load average {self.load[0]:.2f} at the "
-                f"start, {self.load[1]:.2f} at the end")
+        return (
+            f"{self.where}: {self.actions_per_s:.0f} actions/s, p50 {self.p50 * 1000:.1f} ms, p99 "
+            f"{self.p99 * 1000:.1f} ms{f' ({goal})' if goal else ''}; load average {self.load[0]:.2f} at the "
+            f"start, {self.load[1]:.2f} at the end"
+        )
 
 
 def load_average() -> float:
@@ -185,8 +187,11 @@ class TableClients:
         for k, (name, token) in enumerate(self.tokens.items()):
             # the process this seat is connected to (and acts through)
             self.via[name] = ((index + k) if route == "seat" else zlib.crc32(self.id.encode())) % len(ports)
-            socket = await connect(f"ws://127.0.0.1:{ports[self.via[name]]}/api/tables/{self.id}/ws?token={token}"
-                                   f"&protocol={protocol}", max_size=None, ping_interval=None)
+            socket = await connect(
+                f"ws://127.0.0.1:{ports[self.via[name]]}/api/tables/{self.id}/ws?token={token}&protocol={protocol}",
+                max_size=None,
+                ping_interval=None,
+            )
             # ping_interval None: as a browser, whose WebSocket never pings (it answers the server's pings); the
             # library's default pinged every 20 s, 300 pings a second at 1,000 tables that no page sends.
             self.seats[name] = Seat(socket, self.moved)
@@ -201,8 +206,15 @@ class TableClients:
             listener.cancel()
 
 
-async def play_table(clients: list[httpx.AsyncClient], table: TableClients, actions: int, latencies: list[float],
-                     rng: random.Random, think: float = 0.0, protocol: int = 2) -> int:
+async def play_table(
+    clients: list[httpx.AsyncClient],
+    table: TableClients,
+    actions: int,
+    latencies: list[float],
+    rng: random.Random,
+    think: float = 0.0,
+    protocol: int = 2,
+) -> int:
     seats, done = table.seats, 0
     while done < actions:
         mover = next(((n, s) for n, s in seats.items() if s.state.get("legal")), None)
@@ -221,8 +233,9 @@ async def play_table(clients: list[httpx.AsyncClient], table: TableClients, acti
                 continue
             target = reply["answer"]["version"]
         else:
-            answer = await clients[table.via[name]].post(f"/api/tables/{table.id}/actions", json=body,
-                                                         headers={"Authorization": f"Bearer {table.tokens[name]}"})
+            answer = await clients[table.via[name]].post(
+                f"/api/tables/{table.id}/actions", json=body, headers={"Authorization": f"Bearer {table.tokens[name]}"}
+            )
             if answer.status_code != 200:
                 continue
             target = answer.json()["version"]
@@ -244,8 +257,17 @@ async def _until(moved: asyncio.Event, seats: dict[str, Seat], ok: Any) -> None:
         await moved.wait()
 
 
-async def main(tables: int, actions: int, think: float = 0.0, db: str = "sqlite", processes: int = 1,
-               compression: bool = False, noise: int = 0, protocol: int = 2, route: str = "seat") -> Result:
+async def main(
+    tables: int,
+    actions: int,
+    think: float = 0.0,
+    db: str = "sqlite",
+    processes: int = 1,
+    compression: bool = False,
+    noise: int = 0,
+    protocol: int = 2,
+    route: str = "seat",
+) -> Result:
     with contextlib.ExitStack() as stack:
         folder = tempfile.mkdtemp(dir=os.environ.get("AFFRAY_BENCH_DIR"))  # e.g. /dev/shm: no fsync cost
         if db == "postgres":
@@ -260,8 +282,13 @@ async def main(tables: int, actions: int, think: float = 0.0, db: str = "sqlite"
         # most of its 600 sockets, so it is off here, as it is behind a proxy (docs/table.md, "Limits"); 1,000
         # tables are 6,000 sockets, past the cap of the whole server (2,048): that one is raised to fit.
         total = str(max(2048, tables * 6 + 200))
-        options = ("--max-connections-per-address", "0", "--max-connections", total,
-                   *(("--ws-compression",) if compression else ()))
+        options = (
+            "--max-connections-per-address",
+            "0",
+            "--max-connections",
+            total,
+            *(("--ws-compression",) if compression else ()),
+        )
         servers = [Server(url, Path(folder) / f"server{i}.log", options) for i in range(processes)]
         for server in servers:
             server.start()
@@ -278,17 +305,30 @@ async def main(tables: int, actions: int, think: float = 0.0, db: str = "sqlite"
         return result
 
 
-async def measure(servers: list[Server], tables: int, actions: int, think: float, where: str,
-                  database_pid: int | None = None, protocol: int = 2, route: str = "seat") -> Result:
+async def measure(
+    servers: list[Server],
+    tables: int,
+    actions: int,
+    think: float,
+    where: str,
+    database_pid: int | None = None,
+    protocol: int = 2,
+    route: str = "seat",
+) -> Result:
     """One run's figures; ``database_pid``: PostgreSQL's postmaster, whose processes' CPU is counted apart."""
     pids = [server.proc.pid for server in servers if server.proc is not None]
 
     def cpu_now() -> list[float]:
-        return [sum(cpu_seconds(pid) for pid in pids), own_cpu_seconds(),
-                tree_cpu_seconds(database_pid) if database_pid is not None else 0.0]
+        return [
+            sum(cpu_seconds(pid) for pid in pids),
+            own_cpu_seconds(),
+            tree_cpu_seconds(database_pid) if database_pid is not None else 0.0,
+        ]
 
-    clients = [httpx.AsyncClient(base_url=server.url, timeout=60, limits=httpx.Limits(max_connections=200))
-               for server in servers]
+    clients = [
+        httpx.AsyncClient(base_url=server.url, timeout=60, limits=httpx.Limits(max_connections=200))
+        for server in servers
+    ]
     try:
         before = sum(rss_kib(pid) for pid in pids)
         body = {"scenario": SCENARIO, "controllers": {a: "human" for a in ("oriel", "kestrin", "cut1", "cut2")}}
@@ -322,8 +362,9 @@ async def measure(servers: list[Server], tables: int, actions: int, think: float
         cpu_before = cpu_now()
         started = time.perf_counter()
         try:
-            counts = await asyncio.gather(*(play_table(clients, t, actions, latencies, rng, think, protocol)
-                                            for t in tables_))
+            counts = await asyncio.gather(
+                *(play_table(clients, t, actions, latencies, rng, think, protocol) for t in tables_)
+            )
         finally:
             gc.enable()
         elapsed = time.perf_counter() - started
@@ -341,18 +382,24 @@ async def measure(servers: list[Server], tables: int, actions: int, think: float
         timeline(started)
     pace = f"think time {think:g} s (mean, exponential)" if think > 0 else "closed loop"
     p50, p99 = statistics.median(latencies), latencies[max(0, int(len(latencies) * 0.99) - 1)]
-    print(f"{tables} tables x {len(created[0]['seats']) + 1} seats ({SCENARIO}, {pace}; {where}), {total} actions "
-          f"in {elapsed:.1f} s: {total / elapsed:.0f} actions/s (load average {load_before:.2f} at the start, "
-          f"{load_after:.2f} at the end)")
+    print(
+        f"{tables} tables x {len(created[0]['seats']) + 1} seats ({SCENARIO}, {pace}; {where}), {total} actions "
+        f"in {elapsed:.1f} s: {total / elapsed:.0f} actions/s (load average {load_before:.2f} at the start, "
+        f"{load_after:.2f} at the end)"
+    )
     print(f"action -> every seat of its table has its new view: p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms")
     server_ms, clients_ms, database_ms = (used / max(1, total) * 1000 for used in cpu_used)
     database = f", PostgreSQL's processes {database_ms:.2f} ms" if database_pid is not None else ""
-    print(f"CPU per action: the server{'s' if len(pids) > 1 else ''} {server_ms:.2f} ms, the bench's clients "
-          f"{clients_ms:.2f} ms{database}; the cores were busy {sum(cpu_used) / elapsed:.2f} of {os.cpu_count()} with "
-          f"them")
-    print(f"server memory per table (RSS growth of the server processes / {tables} tables): "
-          f"{(created_kib - before) / tables:.0f} KiB opened, {(played_kib - before) / tables:.0f} KiB after "
-          f"{total / tables:.0f} actions each with every seat connected")
+    print(
+        f"CPU per action: the server{'s' if len(pids) > 1 else ''} {server_ms:.2f} ms, the bench's clients "
+        f"{clients_ms:.2f} ms{database}; the cores were busy {sum(cpu_used) / elapsed:.2f} of {os.cpu_count()} with "
+        f"them"
+    )
+    print(
+        f"server memory per table (RSS growth of the server processes / {tables} tables): "
+        f"{(created_kib - before) / tables:.0f} KiB opened, {(played_kib - before) / tables:.0f} KiB after "
+        f"{total / tables:.0f} actions each with every seat connected"
+    )
     return Result(f"{tables} tables, {pace}, {where}", total / elapsed, p50, p99, (load_before, load_after))
 
 
@@ -364,8 +411,10 @@ def timeline(started: float, width: float = 10.0) -> None:
     for index, values in sorted(windows.items()):
         values.sort()
         p99 = values[max(0, int(len(values) * 0.99) - 1)]
-        print(f"  {index * width:5.0f}-{(index + 1) * width:.0f} s: {len(values) / width:5.0f} actions/s, p50 "
-              f"{statistics.median(values) * 1000:6.1f} ms, p99 {p99 * 1000:7.1f} ms, max {values[-1] * 1000:7.1f} ms")
+        print(
+            f"  {index * width:5.0f}-{(index + 1) * width:.0f} s: {len(values) / width:5.0f} actions/s, p50 "
+            f"{statistics.median(values) * 1000:6.1f} ms, p99 {p99 * 1000:7.1f} ms, max {values[-1] * 1000:7.1f} ms"
+        )
     TIMELINE.clear()
 
 
@@ -374,8 +423,7 @@ async def goals(actions: int, protocol: int = 2) -> None:
     goal (and a summary at the end)."""
     runs = [
         (dict(tables=100, think=5.0, db="sqlite", noise=1), "goal: p99 < 50 ms", 0.050),
-        (dict(tables=100, think=5.0, db="postgres", processes=2, noise=1, route="table"), "goal: p99 < 50 ms",
-         0.050),
+        (dict(tables=100, think=5.0, db="postgres", processes=2, noise=1, route="table"), "goal: p99 < 50 ms", 0.050),
         (dict(tables=1000, think=5.0, db="sqlite"), "goal: p99 < 100 ms", 0.100),
         (dict(tables=1000, think=5.0, db="postgres", processes=2, route="table"), "goal: p99 < 100 ms", 0.100),
     ]
@@ -386,10 +434,13 @@ async def goals(actions: int, protocol: int = 2) -> None:
     one = await main(100, actions, 0.0, "postgres", 1, protocol=protocol)
     two = await main(100, actions, 0.0, "postgres", 2, protocol=protocol, route="table")
     ratio = two.actions_per_s / one.actions_per_s
-    lines += [one.line(), two.line(),
-              f"two PostgreSQL processes / one, closed loop: {ratio:.2f}x actions/s (goal: at least 1.7x): "
-              f"{'met' if ratio >= 1.7 else 'NOT met'}"]
-    print("\n== the goals (docs/performance.md, \"Cheaper appends and pushes\")")
+    lines += [
+        one.line(),
+        two.line(),
+        f"two PostgreSQL processes / one, closed loop: {ratio:.2f}x actions/s (goal: at least 1.7x): "
+        f"{'met' if ratio >= 1.7 else 'NOT met'}",
+    ]
+    print('\n== the goals (docs/performance.md, "Cheaper appends and pushes")')
     print("\n".join(lines))
 
 
@@ -399,23 +450,44 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="the table server under load")
     parser.add_argument("tables", type=int, nargs="?", default=100)
     parser.add_argument("actions", type=int, nargs="?", default=20, help="actions per table")
-    parser.add_argument("--think", type=float, default=5.0,
-                        help="mean think time before each action, seconds (0: a closed loop)")
+    parser.add_argument(
+        "--think", type=float, default=5.0, help="mean think time before each action, seconds (0: a closed loop)"
+    )
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--processes", type=int, default=1, help="server processes (several need --db postgres)")
     parser.add_argument("--compression", action="store_true", help="serve with --ws-compression")
     parser.add_argument("--noise", type=int, default=0, help="busy CPU-bound processes beside the server")
     parser.add_argument("--goals", action="store_true", help="run every goal's configuration, print each figure")
-    parser.add_argument("--protocol", type=int, choices=(1, 2), default=2,
-                        help="2: patches, actions over the socket (the page's); 1: whole messages, actions over HTTP")
-    parser.add_argument("--route", choices=("seat", "table"), default="seat",
-                        help="several processes: spread each table's seats over them (seat), or put them all on the "
-                             "table's process (table), as a proxy routing by the table's path does")
+    parser.add_argument(
+        "--protocol",
+        type=int,
+        choices=(1, 2),
+        default=2,
+        help="2: patches, actions over the socket (the page's); 1: whole messages, actions over HTTP",
+    )
+    parser.add_argument(
+        "--route",
+        choices=("seat", "table"),
+        default="seat",
+        help="several processes: spread each table's seats over them (seat), or put them all on the "
+        "table's process (table), as a proxy routing by the table's path does",
+    )
     args = parser.parse_args()
     if args.goals:
         asyncio.run(goals(args.actions, args.protocol))
         raise SystemExit(0)
     if args.processes > 1 and args.db != "postgres":
         parser.error("several server processes share one database: use --db postgres")
-    asyncio.run(main(args.tables, args.actions, args.think, args.db, max(1, args.processes), args.compression,
-                     max(0, args.noise), args.protocol, args.route))
+    asyncio.run(
+        main(
+            args.tables,
+            args.actions,
+            args.think,
+            args.db,
+            max(1, args.processes),
+            args.compression,
+            max(0, args.noise),
+            args.protocol,
+            args.route,
+        )
+    )

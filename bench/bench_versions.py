@@ -18,8 +18,12 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).parents[1]
-SCENARIOS = ["hud/nerdified_duel.yaml", "warp/melee_brawl.yaml", "witchhammer/bench_arena.yaml",
-             "spellchrome/crossroads_2v2.yaml"]
+SCENARIOS = [
+    "hud/nerdified_duel.yaml",
+    "warp/melee_brawl.yaml",
+    "witchhammer/bench_arena.yaml",
+    "spellchrome/crossroads_2v2.yaml",
+]
 
 PROBE = r"""
 import json, sys, time
@@ -43,8 +47,9 @@ print(json.dumps({"fights_per_s": n / (time.perf_counter() - start), "rounds": r
 
 
 def probe(python: str, scenario: Path, seconds: float) -> dict[str, float]:
-    out = subprocess.run([python, "-c", PROBE, str(scenario), str(seconds)], capture_output=True, text=True,
-                         check=True, timeout=600)
+    out = subprocess.run(
+        [python, "-c", PROBE, str(scenario), str(seconds)], capture_output=True, text=True, check=True, timeout=600
+    )
     result: dict[str, float] = json.loads(out.stdout)
     return result
 
@@ -59,8 +64,10 @@ def main() -> None:
     best: dict[tuple[str, str], dict[str, float]] = {}
     for _ in range(args.rounds):
         for name in SCENARIOS:
-            for label, python, folder in (("this", sys.executable, ROOT / "examples"),
-                                          ("baseline", args.baseline, Path(args.examples))):
+            for label, python, folder in (
+                ("this", sys.executable, ROOT / "examples"),
+                ("baseline", args.baseline, Path(args.examples)),
+            ):
                 got = probe(python, folder / name, args.seconds)
                 key = (name, label)
                 if key not in best or got["fights_per_s"] > best[key]["fights_per_s"]:
@@ -68,8 +75,10 @@ def main() -> None:
     print(f"{'scenario':34} {'this f/s':>10} {'rounds':>7} {'base f/s':>10} {'rounds':>7} {'ratio':>6}")
     for name in SCENARIOS:
         a, b = best[(name, "this")], best[(name, "baseline")]
-        print(f"{name:34} {a['fights_per_s']:10.1f} {a['rounds']:7.2f} {b['fights_per_s']:10.1f} {b['rounds']:7.2f} "
-              f"{a['fights_per_s'] / b['fights_per_s']:6.2f}")
+        print(
+            f"{name:34} {a['fights_per_s']:10.1f} {a['rounds']:7.2f} {b['fights_per_s']:10.1f} {b['rounds']:7.2f} "
+            f"{a['fights_per_s'] / b['fights_per_s']:6.2f}"
+        )
 
 
 if __name__ == "__main__":

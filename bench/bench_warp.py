@@ -34,8 +34,15 @@ def engine_fights(n: int) -> tuple[float, dict[str | None, int]]:
     wins: dict[str | None, int] = {}
     start = time.perf_counter()
     for i in range(n):
-        match = Match(scenario.plugin, scenario.setup, scenario.options, rng=FastRNG(i),
-                      seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
+        match = Match(
+            scenario.plugin,
+            scenario.setup,
+            scenario.options,
+            rng=FastRNG(i),
+            seats=scenario.seats,
+            controllers=scenario.controllers,
+            shared=scenario.shared,
+        )
         outcome = play(match, scenario.policies(match), FastRNG(i + 1))
         winner = outcome.winner if outcome is not None else None
         wins[winner] = wins.get(winner, 0) + 1
@@ -65,7 +72,7 @@ class LoopDuel:
         t_init, k_init = self.pool(2, -1), self.pool(2, -2)
         theo_first = t_init >= k_init  # a tie of equal pools goes to the PC (WR-B8)
         for _ in range(100):
-            for theo_acts in ((True, False) if theo_first else (False, True)):
+            for theo_acts in (True, False) if theo_first else (False, True):
                 t_messed, k_messed = 2 * theo <= 21, 2 * knight <= 21
                 if theo_acts:
                     spend = 1 if xp and (k_messed or t_messed) else 0

@@ -37,8 +37,15 @@ def fights(n: int) -> tuple[float, Counter[str], float]:
     vignettes = 0
     start = time.perf_counter()
     for i in range(n):
-        match = Match(scenario.plugin, scenario.setup, scenario.options, rng=FastRNG(i),
-                      seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
+        match = Match(
+            scenario.plugin,
+            scenario.setup,
+            scenario.options,
+            rng=FastRNG(i),
+            seats=scenario.seats,
+            controllers=scenario.controllers,
+            shared=scenario.shared,
+        )
         outcome = play(match, scenario.policies(match), FastRNG(i + 1))
         wins[outcome.label if outcome is not None else "unfinished"] += 1
         vignettes += match.state.vignette
@@ -57,8 +64,15 @@ def breakdown(n: int) -> dict[str, float]:
     clock = time.perf_counter
     for i in range(n):
         t = clock()
-        match = Match(scenario.plugin, scenario.setup, scenario.options, rng=FastRNG(i),
-                      seats=scenario.seats, controllers=scenario.controllers, shared=scenario.shared)
+        match = Match(
+            scenario.plugin,
+            scenario.setup,
+            scenario.options,
+            rng=FastRNG(i),
+            seats=scenario.seats,
+            controllers=scenario.controllers,
+            shared=scenario.shared,
+        )
         policies, rng = scenario.policies(match), FastRNG(i + 1)
         spent["setup"] += clock() - t
         while (window := match.pending()) is not None:
@@ -84,12 +98,16 @@ def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 2_000
     fights(50)  # warm the caches (compiled cards, legal lists, mean-damage table)
     rate, wins, mean_vignettes = fights(n)
-    print(f"WitchHammer, 3 hunters vs a Barrow Knight, 12x12, heuristic: {rate:,.0f} fights/s per core "
-          f"(goal 2,000); {mean_vignettes:.2f} vignettes a fight; outcomes {dict(wins)}")
+    print(
+        f"WitchHammer, 3 hunters vs a Barrow Knight, 12x12, heuristic: {rate:,.0f} fights/s per core "
+        f"(goal 2,000); {mean_vignettes:.2f} vignettes a fight; outcomes {dict(wins)}"
+    )
     fast_fights(50)
     fast = fast_fights(n)
-    print(f"  fast path: {fast:,.0f} fights/s per core ({fast / rate:.2f}x this full engine; goal 2.5x main's and "
-          f"1,000 fights/s)")
+    print(
+        f"  fast path: {fast:,.0f} fights/s per core ({fast / rate:.2f}x this full engine; goal 2.5x main's and "
+        f"1,000 fights/s)"
+    )
     parts = breakdown(max(100, n // 4))
     print("  per fight, microseconds: " + ", ".join(f"{k} {v:,.0f}" for k, v in parts.items()))
 

@@ -38,11 +38,15 @@ def measure(connections: int, rounds: int, options: tuple[str, ...]) -> None:
     warm_up = measured.rss[0] - opened
     growth = measured.growth()
     label = " ".join(options) or "--no-ws-compression"
-    print(f"{label}: RSS {started:.1f} MiB at start, {opened:.1f} with 50 tables, after each round "
-          f"{', '.join(f'{r:.1f}' for r in measured.rss)}")
-    print(f"  warm-up round +{warm_up:.1f} MiB; {rounds} rounds of {connections} after it +{growth:.1f} MiB in all "
-          f"({growth / rounds:.2f} MiB a round; {growth / warm_up:.3f} of the warm-up's growth); goal under "
-          f"{GOAL_MIB:.0f} MiB: {'met' if growth < GOAL_MIB else 'MISSED'}")
+    print(
+        f"{label}: RSS {started:.1f} MiB at start, {opened:.1f} with 50 tables, after each round "
+        f"{', '.join(f'{r:.1f}' for r in measured.rss)}"
+    )
+    print(
+        f"  warm-up round +{warm_up:.1f} MiB; {rounds} rounds of {connections} after it +{growth:.1f} MiB in all "
+        f"({growth / rounds:.2f} MiB a round; {growth / warm_up:.3f} of the warm-up's growth); goal under "
+        f"{GOAL_MIB:.0f} MiB: {'met' if growth < GOAL_MIB else 'MISSED'}"
+    )
 
 
 def main() -> None:

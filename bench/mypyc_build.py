@@ -28,11 +28,39 @@ _WH = "affray/rulesets/witchhammer/"
 _SC = "affray/rulesets/spellchrome/"
 #: The compiled modules, relative to ``src/``.
 MODULES = (
-    *(_WH + m + ".py" for m in ("attack", "effects", "mechanics", "nodes", "planning", "policies", "targeting",
-                                  "vignette", "violence", "wounds")),
-    *(_SC + m + ".py" for m in ("actions", "checks", "combat", "health", "mechanics", "movement", "moves", "offers",
-                                  "policies", "state", "turns")),
-    "affray/core/grid/geometry.py", "affray/core/grid/paths.py",
+    *(
+        _WH + m + ".py"
+        for m in (
+            "attack",
+            "effects",
+            "mechanics",
+            "nodes",
+            "planning",
+            "policies",
+            "targeting",
+            "vignette",
+            "violence",
+            "wounds",
+        )
+    ),
+    *(
+        _SC + m + ".py"
+        for m in (
+            "actions",
+            "checks",
+            "combat",
+            "health",
+            "mechanics",
+            "movement",
+            "moves",
+            "offers",
+            "policies",
+            "state",
+            "turns",
+        )
+    ),
+    "affray/core/grid/geometry.py",
+    "affray/core/grid/paths.py",
 )
 
 

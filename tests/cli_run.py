@@ -31,18 +31,32 @@ PROCESS_ENV = "AFFRAY_CLI_PROCESS"
 TIMEOUT = 120
 
 
-def affray(*args: str, stdin: str | None = None, cwd: Path | None = None, env: Mapping[str, str] | None = None,
-           process: bool = False, timeout: float = TIMEOUT) -> subprocess.CompletedProcess[str]:
+def affray(
+    *args: str,
+    stdin: str | None = None,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    process: bool = False,
+    timeout: float = TIMEOUT,
+) -> subprocess.CompletedProcess[str]:
     """``affray ARGS`` with ``stdin`` as its input, run in ``cwd`` (default: this process's working directory) with
     ``env`` added to the environment. ``timeout`` bounds a child process (an in-process call has no clock)."""
     if process or os.environ.get(PROCESS_ENV):
-        return subprocess.run([sys.executable, "-m", "affray", *args], capture_output=True, text=True, input=stdin,
-                              cwd=cwd, env={**os.environ, **(env or {})}, timeout=timeout)
+        return subprocess.run(
+            [sys.executable, "-m", "affray", *args],
+            capture_output=True,
+            text=True,
+            input=stdin,
+            cwd=cwd,
+            env={**os.environ, **(env or {})},
+            timeout=timeout,
+        )
     return _in_process(list(args), stdin, cwd, env or {})
 
 
-def _in_process(argv: list[str], stdin: str | None, cwd: Path | None, env: Mapping[str, str]) -> \
-        subprocess.CompletedProcess[str]:
+def _in_process(
+    argv: list[str], stdin: str | None, cwd: Path | None, env: Mapping[str, str]
+) -> subprocess.CompletedProcess[str]:
     from affray.cli.main import main
 
     out, err = io.BytesIO(), io.BytesIO()
@@ -55,8 +69,9 @@ def _in_process(argv: list[str], stdin: str | None, cwd: Path | None, env: Mappi
         finally:
             for stream in streams:
                 stream.flush()
-    return subprocess.CompletedProcess(["affray", *argv], code, out.getvalue().decode(),
-                                       err.getvalue().decode(errors="backslashreplace"))
+    return subprocess.CompletedProcess(
+        ["affray", *argv], code, out.getvalue().decode(), err.getvalue().decode(errors="backslashreplace")
+    )
 
 
 def _exit_code(code: object) -> int:
@@ -67,8 +82,9 @@ def _exit_code(code: object) -> int:
 
 
 @contextmanager
-def _swapped(stdin: str, out: io.BytesIO, err: io.BytesIO, cwd: Path | None, env: Mapping[str, str]) -> \
-        Iterator[tuple[io.TextIOWrapper, io.TextIOWrapper]]:
+def _swapped(
+    stdin: str, out: io.BytesIO, err: io.BytesIO, cwd: Path | None, env: Mapping[str, str]
+) -> Iterator[tuple[io.TextIOWrapper, io.TextIOWrapper]]:
     saved_streams = sys.stdin, sys.stdout, sys.stderr
     saved_cwd = os.getcwd()
     saved_env = {name: os.environ.get(name) for name in env}

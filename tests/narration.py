@@ -28,8 +28,10 @@ def played(path: Path, seed: int, kind: str) -> Match:
     elif kind == "scenario":
         policies = dict(scenario.policies(match))
     else:
-        policies = {**scenario.policies(match, {a: "heuristic" for a in match.controllers if a != GM}),
-                    GM: RandomPolicy()}
+        policies = {
+            **scenario.policies(match, {a: "heuristic" for a in match.controllers if a != GM}),
+            GM: RandomPolicy(),
+        }
     affray.play(match, policies, FastRNG(seed))
     assert match.outcome() is not None
     return match

@@ -32,8 +32,10 @@ RULESETS = Path(__file__).parents[1] / "src" / "affray" / "rulesets"
 #: What may stand before a regular-expression literal's slash (else the slash divides); and the keywords that may.
 _BEFORE_REGEX = set("(,=:[!&|?{};+-*%<>~^")
 _REGEX_KEYWORDS = ("return", "typeof", "case", "of", "in", "void", "delete", "yield", "await")
-_TEXT_SEARCH = re.compile(r"(?:\.(?:startsWith|endsWith|search|match|matchAll|replace|replaceAll|split)|"
-                          r"\bRegExp)\(\s*$")
+_TEXT_SEARCH = re.compile(
+    r"(?:\.(?:startsWith|endsWith|search|match|matchAll|replace|replaceAll|split)|"
+    r"\bRegExp)\(\s*$"
+)
 _CODE_COMPARE = re.compile(r"(?:\.(?:includes|indexOf|lastIndexOf)\(|[!=]==?)\s*$")
 _COMPARED_AFTER = re.compile(r"^\s*[!=]==?")
 
@@ -154,8 +156,12 @@ def ruleset_prose() -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         docs = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
         for node in ast.walk(tree):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs \
-                    and " " in node.value.strip():
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and id(node) not in docs
+                and " " in node.value.strip()
+            ):
                 found = _words(node.value)
                 words |= {w for w in found if len(w) >= 3}
                 pairs |= set(itertools.pairwise(found))

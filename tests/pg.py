@@ -70,8 +70,9 @@ class PgServer:
         return f"postgresql+psycopg://{USER}@127.0.0.1:{self.port}/{database}"
 
     def connect(self, database: str = "postgres") -> psycopg.Connection[Any]:
-        return psycopg.connect(host="127.0.0.1", port=self.port, user=USER, dbname=database, autocommit=True,
-                               connect_timeout=5)
+        return psycopg.connect(
+            host="127.0.0.1", port=self.port, user=USER, dbname=database, autocommit=True, connect_timeout=5
+        )
 
     def create_database(self, prefix: str = "t") -> str:
         """A new empty database; returns its SQLAlchemy URL."""
@@ -84,9 +85,11 @@ class PgServer:
 def _require_binaries() -> None:
     missing = [name for name in ("initdb", "postgres") if not (PG_BIN / name).is_file()]
     if missing:
-        pytest.fail(f"the PostgreSQL 15 server binaries ({', '.join(missing)}) are not in {PG_BIN}; the store "
-                    "tests need them: install them with `apt-get install postgresql-15` (or set AFFRAY_PG_BIN)",
-                    pytrace=False)
+        pytest.fail(
+            f"the PostgreSQL 15 server binaries ({', '.join(missing)}) are not in {PG_BIN}; the store "
+            "tests need them: install them with `apt-get install postgresql-15` (or set AFFRAY_PG_BIN)",
+            pytrace=False,
+        )
 
 
 def _run_as() -> dict[str, Any]:
@@ -109,8 +112,18 @@ def _free_port() -> int:
 
 def _initdb(folder: Path, run_as: dict[str, Any]) -> Path:
     data = folder / "data"
-    command = [str(PG_BIN / "initdb"), "-D", str(data), "-U", USER, "--auth=trust", "--no-locale", "-E", "UTF8",
-               "--no-sync"]
+    command = [
+        str(PG_BIN / "initdb"),
+        "-D",
+        str(data),
+        "-U",
+        USER,
+        "--auth=trust",
+        "--no-locale",
+        "-E",
+        "UTF8",
+        "--no-sync",
+    ]
     done = subprocess.run(command, capture_output=True, env=_env(), timeout=120, check=False, **run_as)
     if done.returncode != 0:
         raise PgStartError(f"initdb failed ({done.returncode}): {done.stderr.decode(errors='replace')[-2000:]}")
@@ -124,25 +137,46 @@ def _env() -> dict[str, str]:
 def _start(folder: Path, data: Path, run_as: dict[str, Any], port: int | None = None) -> PgServer:
     port = port or _free_port()
     logfile = folder / f"postgres-{port}.log"
-    command = [str(PG_BIN / "postgres"), "-D", str(data), "-p", str(port), "-k", str(folder),
-               "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
-               "-c", "full_page_writes=off", "-c", "shared_buffers=16MB", "-c", "max_connections=200"]
+    command = [
+        str(PG_BIN / "postgres"),
+        "-D",
+        str(data),
+        "-p",
+        str(port),
+        "-k",
+        str(folder),
+        "-c",
+        "listen_addresses=127.0.0.1",
+        "-c",
+        "fsync=off",
+        "-c",
+        "synchronous_commit=off",
+        "-c",
+        "full_page_writes=off",
+        "-c",
+        "shared_buffers=16MB",
+        "-c",
+        "max_connections=200",
+    ]
     with logfile.open("wb") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=_env(), **run_as)
     server = PgServer(port=port, folder=folder, process=process)
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise PgStartError(f"postgres exited with {process.returncode}: "
-                               f"{logfile.read_text(errors='replace')[-2000:]}")
+            raise PgStartError(
+                f"postgres exited with {process.returncode}: {logfile.read_text(errors='replace')[-2000:]}"
+            )
         try:
             server.connect().close()
             return server
         except psycopg.OperationalError:
             time.sleep(0.05)  # polling a condition (the server accepts connections), bounded by the deadline
     _stop(process)
-    raise PgStartError(f"postgres did not accept connections within {START_TIMEOUT_S:.0f} s: "
-                       f"{logfile.read_text(errors='replace')[-2000:]}")
+    raise PgStartError(
+        f"postgres did not accept connections within {START_TIMEOUT_S:.0f} s: "
+        f"{logfile.read_text(errors='replace')[-2000:]}"
+    )
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
@@ -173,8 +207,11 @@ def start_again(server: PgServer) -> None:
 def _watchdog(server: PgServer) -> Iterator[None]:
     """Make sure the server dies with the test process, even if it is killed before its teardown."""
     read_end, write_end = os.pipe()
-    dog = subprocess.Popen([sys.executable, "-c", WATCHDOG, str(read_end), str(server.process.pid),
-                            str(server.folder)], pass_fds=(read_end,), start_new_session=True)
+    dog = subprocess.Popen(
+        [sys.executable, "-c", WATCHDOG, str(read_end), str(server.process.pid), str(server.folder)],
+        pass_fds=(read_end,),
+        start_new_session=True,
+    )
     os.close(read_end)
     try:
         yield

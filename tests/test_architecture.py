@@ -30,18 +30,55 @@ SECTION = "## Files, threads, processes and clocks, layer by layer"
 CLAIM = f'docs/architecture.md, "{SECTION.removeprefix("## ")}"'
 
 COLUMNS = {"file I/O": "files", "threads": "threads", "processes": "processes", "clocks": "clocks", "OS": "os"}
-IMPORTS = {"threading": "threads", "asyncio": "threads", "subprocess": "processes", "multiprocessing": "processes",
-           "concurrent": "processes", "time": "clocks", "datetime": "clocks", "os": "os", "secrets": "os",
-           "signal": "os", "socket": "os", "select": "os", "sqlite3": "files"}
-PATH_CALLS = {"read_text", "write_text", "read_bytes", "write_bytes", "mkdir", "unlink", "rglob", "glob", "iterdir",
-              "touch", "rename", "rmdir", "savefig"}
+IMPORTS = {
+    "threading": "threads",
+    "asyncio": "threads",
+    "subprocess": "processes",
+    "multiprocessing": "processes",
+    "concurrent": "processes",
+    "time": "clocks",
+    "datetime": "clocks",
+    "os": "os",
+    "secrets": "os",
+    "signal": "os",
+    "socket": "os",
+    "select": "os",
+    "sqlite3": "files",
+}
+PATH_CALLS = {
+    "read_text",
+    "write_text",
+    "read_bytes",
+    "write_bytes",
+    "mkdir",
+    "unlink",
+    "rglob",
+    "glob",
+    "iterdir",
+    "touch",
+    "rename",
+    "rmdir",
+    "savefig",
+}
 PATH_CHECKS = {"exists", "is_file", "is_dir", "stat"}
 OS_FILE_CALLS = {"open", "read", "write", "replace", "fdopen", "chmod", "close", "access", "remove"}
 FILE_MODE = re.compile(r"^[rwaxbt+]+$")
 #: The layer row each top-level package or module of src/affray belongs to.
-ROWS = {"core": "core/", "rulesets": "rulesets/", "sim": "sim/", "odds": "sim/", "ai": "sim/", "characters": "sim/",
-        "api": "sim/", "store": "store/", "table": "table/", "cli": "cli/", "web": "cli/", "__init__": "cli/",
-        "__main__": "cli/"}
+ROWS = {
+    "core": "core/",
+    "rulesets": "rulesets/",
+    "sim": "sim/",
+    "odds": "sim/",
+    "ai": "sim/",
+    "characters": "sim/",
+    "api": "sim/",
+    "store": "store/",
+    "table": "table/",
+    "cli": "cli/",
+    "web": "cli/",
+    "__init__": "cli/",
+    "__main__": "cli/",
+}
 
 
 def effects(tree: ast.AST) -> set[str]:
@@ -87,8 +124,10 @@ def doc_table() -> dict[str, dict[str, set[str]]]:
     for line in lines[2:]:
         cells = [cell.strip() for cell in line.strip("|").split("|")]
         row = re.findall(r"`([\w/]+/|[\w]+\.py)`", cells[0])[0]
-        table[row] = {kind: set(re.findall(r"`([\w/]+\.py)`", cell)) for kind, cell in zip(COLUMNS.values(),
-                                                                                          cells[1:], strict=True)}
+        table[row] = {
+            kind: set(re.findall(r"`([\w/]+\.py)`", cell))
+            for kind, cell in zip(COLUMNS.values(), cells[1:], strict=True)
+        }
     return table
 
 
@@ -110,9 +149,11 @@ def test_a_module_does_what_its_layer_row_says(path: Path) -> None:
     does = effects(ast.parse(path.read_text(encoding="utf-8")))
     for kind, column in ((k, c) for c, k in COLUMNS.items()):
         if kind in does:
-            assert name in row[kind], (f"{name} uses {column}, but {CLAIM} does not name it in the '{column}' "
-                                       f"cell of row {row_of(path)}: leave that to a module the table names (files "
-                                       f"through core/files.py), or add it to that cell with why")
+            assert name in row[kind], (
+                f"{name} uses {column}, but {CLAIM} does not name it in the '{column}' "
+                f"cell of row {row_of(path)}: leave that to a module the table names (files "
+                f"through core/files.py), or add it to that cell with why"
+            )
         else:
             assert name not in row[kind], f"{CLAIM} says {name} uses {column}, but it no longer does: take it out"
 
@@ -127,7 +168,11 @@ def test_every_module_the_table_names_exists_in_its_layer() -> None:
 
 def test_effects_are_recognised() -> None:
     """The detector itself: each kind of use is found, and a look-alike is not."""
-    found = effects(ast.parse("import time\nfrom concurrent.futures import wait\nopen('x')\np.write_text('y')\n"
-                              "import threading\nimport secrets\n"))
+    found = effects(
+        ast.parse(
+            "import time\nfrom concurrent.futures import wait\nopen('x')\np.write_text('y')\n"
+            "import threading\nimport secrets\n"
+        )
+    )
     assert found == {"clocks", "processes", "files", "threads", "os"}
     assert effects(ast.parse("Grid.open(3, 4)\nq.exists(1)\nimport affray.core.files\n")) == set()

@@ -16,8 +16,10 @@ WHITELIST = ROOT / "vulture_whitelist.py"
 def unused(paths: list[Path], min_confidence: int) -> list[str]:
     v = Vulture()
     v.scavenge([str(p) for p in paths])
-    return [f"{Path(item.filename).relative_to(ROOT)}:{item.first_lineno}: {item.message} "
-            f"({item.confidence}% confidence)" for item in v.get_unused_code(min_confidence=min_confidence)]
+    return [
+        f"{Path(item.filename).relative_to(ROOT)}:{item.first_lineno}: {item.message} ({item.confidence}% confidence)"
+        for item in v.get_unused_code(min_confidence=min_confidence)
+    ]
 
 
 def test_nothing_is_unused_at_80_percent_confidence() -> None:
@@ -27,5 +29,7 @@ def test_nothing_is_unused_at_80_percent_confidence() -> None:
 
 def test_every_60_percent_hit_in_src_is_removed_or_whitelisted_with_a_reason() -> None:
     found = unused([ROOT / "src", WHITELIST], 60)
-    assert found == [], ("vulture finds code nothing in src/ uses; remove it, or add it to vulture_whitelist.py "
-                         "with why it stays:\n" + "\n".join(found))
+    assert found == [], (
+        "vulture finds code nothing in src/ uses; remove it, or add it to vulture_whitelist.py "
+        "with why it stays:\n" + "\n".join(found)
+    )

@@ -38,10 +38,15 @@ def test_no_source_or_doc_cites_an_issue_number() -> None:
     say what they mean instead (a rule ID, a doc section, a sentence)."""
     files = [ROOT / name for name in ("README.md", "Makefile", "pyproject.toml")]
     for folder in ("src", "tests", "bench", "docs", "examples", ".ci"):
-        files += [path for path in sorted((ROOT / folder).rglob("*"))
-                  if path.is_file() and path.suffix in TEXT_SUFFIXES and "__pycache__" not in path.parts]
-    cited = [f"{path.relative_to(ROOT)}:{number}: {line.strip()[:100]}"
-             for path in files
-             for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
-             if ISSUE_NUMBER.search(line)]
+        files += [
+            path
+            for path in sorted((ROOT / folder).rglob("*"))
+            if path.is_file() and path.suffix in TEXT_SUFFIXES and "__pycache__" not in path.parts
+        ]
+    cited = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()[:100]}"
+        for path in files
+        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
+        if ISSUE_NUMBER.search(line)
+    ]
     assert cited == [], "\n".join(cited)

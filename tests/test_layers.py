@@ -18,8 +18,21 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).parents[1] / "src" / "affray"
-LAYER = {"core": 0, "rulesets": 1, "ai": 2, "odds": 2, "sim": 2, "characters": 2, "store": 3, "table": 4,
-         "api": 2, "cli": 5, "web": 5, "__init__": 5, "__main__": 5}
+LAYER = {
+    "core": 0,
+    "rulesets": 1,
+    "ai": 2,
+    "odds": 2,
+    "sim": 2,
+    "characters": 2,
+    "store": 3,
+    "table": 4,
+    "api": 2,
+    "cli": 5,
+    "web": 5,
+    "__init__": 5,
+    "__main__": 5,
+}
 
 
 def imports_of(path: Path) -> set[str]:
@@ -79,8 +92,11 @@ def test_rules_never_use_global_randomness() -> None:
             continue
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else ([node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            )
             assert "random" not in names, f"{path} imports random"
 
 
@@ -123,6 +139,7 @@ def test_the_cli_reaches_rulesets_only_through_the_plugin_record() -> None:
 
 # -- the page decides on codes, never on a ruleset's words ------------------------------------------------------------
 
+
 @pytest.mark.parametrize("path", PAGE_SCRIPTS, ids=lambda p: str(p.relative_to(SRC)))
 def test_the_page_decides_on_codes_not_on_a_ruleset_s_words(path: Path) -> None:
     """No page script matches a ruleset's wording (a regex literal or a text search on words of the rulesets'
@@ -136,6 +153,7 @@ def test_the_page_decides_on_codes_not_on_a_ruleset_s_words(path: Path) -> None:
 
 # -- one room, one responsibility: no circle inside a package, no private name read across table/'s modules -----------
 
+
 def module_name(path: Path) -> str:
     """``affray.table.ledger`` for src/affray/table/ledger.py, ``affray.table`` for its ``__init__``."""
     parts = ["affray", *package_of(path)]
@@ -147,8 +165,13 @@ NAMES = {module_name(path): path for path in MODULES}
 
 def type_checking_only(tree: ast.AST) -> set[int]:
     """The ids of the import statements under ``if TYPE_CHECKING:`` in ``tree``."""
-    return {id(node) for block in ast.walk(tree) if isinstance(block, ast.If) and isinstance(block.test, ast.Name)
-            and block.test.id == "TYPE_CHECKING" for statement in block.body for node in ast.walk(statement)}
+    return {
+        id(node)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
+        for statement in block.body
+        for node in ast.walk(statement)
+    }
 
 
 def every_import(path: Path, *, type_only: bool = False) -> set[str]:
@@ -219,11 +242,15 @@ def package_circles(package: str | None = None, *, type_only: bool = False) -> l
     """The import circles inside each package of src/affray (``core``, ``table``, ``rulesets`` with its
     sub-packages...), or inside ``package`` only: edges between modules of one package (across packages,
     :func:`test_imports_point_down` holds)."""
+
     def top(name: str) -> str:
         return name.split(".")[1] if "." in name else name
 
-    graph = {name: {t for t in every_import(path, type_only=type_only) if top(t) == top(name)}
-             for name, path in NAMES.items() if package in (None, top(name))}
+    graph = {
+        name: {t for t in every_import(path, type_only=type_only) if top(t) == top(name)}
+        for name, path in NAMES.items()
+        if package in (None, top(name))
+    }
     return circles(graph)
 
 
@@ -250,10 +277,13 @@ def test_the_table_has_no_circle_even_by_type_and_no_room_takes_the_service() ->
     for path in sorted((SRC / "table").glob("*.py")):
         if path.name in ("service.py", "__init__.py"):
             continue
-        names = [node for node in ast.walk(ast.parse(path.read_text()))
-                 if (isinstance(node, ast.Name) and node.id == "TableService")
-                 or (isinstance(node, ast.alias) and node.name == "TableService")
-                 or (isinstance(node, ast.Attribute) and node.attr == "TableService")]
+        names = [
+            node
+            for node in ast.walk(ast.parse(path.read_text()))
+            if (isinstance(node, ast.Name) and node.id == "TableService")
+            or (isinstance(node, ast.alias) and node.name == "TableService")
+            or (isinstance(node, ast.Attribute) and node.attr == "TableService")
+        ]
         assert not names, f"{path.name} takes the table service: give it the narrow object it needs"
 
 
@@ -266,8 +296,11 @@ def private_reads(path: Path) -> list[str]:
             if not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
                 found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
         elif isinstance(node, ast.ImportFrom):
-            found += [f"{path.name}:{node.lineno}: from {node.module} import {a.name}" for a in node.names
-                      if a.name.startswith("_") and not a.name.startswith("__")]
+            found += [
+                f"{path.name}:{node.lineno}: from {node.module} import {a.name}"
+                for a in node.names
+                if a.name.startswith("_") and not a.name.startswith("__")
+            ]
     return found
 
 
@@ -276,7 +309,6 @@ def test_no_module_of_the_table_reads_another_s_private_name() -> None:
     registry's ``lock``...), never their underscored insides: what a module keeps private it may change alone."""
     found = [hit for path in sorted((SRC / "table").glob("*.py")) for hit in private_reads(path)]
     assert not found, "private names read across table/'s modules:\n" + "\n".join(found)
-
 
 
 # -- a match carries its plug-in record: the registry's look-up by name only at the edges ---------------------------
@@ -317,8 +349,11 @@ def look_ups_by_name(source: str) -> list[str]:
     found: list[tuple[int, str]] = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Call):
-            name = node.func.id if isinstance(node.func, ast.Name) else (
-                node.func.attr if isinstance(node.func, ast.Attribute) else "")
+            name = (
+                node.func.id
+                if isinstance(node.func, ast.Name)
+                else (node.func.attr if isinstance(node.func, ast.Attribute) else "")
+            )
             if name in LOOK_UPS:
                 found.append((node.lineno, f"line {node.lineno}: {ast.unparse(node)}"))
     return [hit for _, hit in sorted(found)]
@@ -355,11 +390,15 @@ def test_every_match_is_built_from_a_record() -> None:
                 continue
             func = node.func
             builds = (isinstance(func, ast.Name) and func.id == "Match") or (
-                isinstance(func, ast.Attribute) and func.attr == "restore" and isinstance(func.value, ast.Name)
-                and func.value.id == "Match")
+                isinstance(func, ast.Attribute)
+                and func.attr == "restore"
+                and isinstance(func.value, ast.Name)
+                and func.value.id == "Match"
+            )
             first = node.args[0]
             alone = (isinstance(first, ast.Attribute) and first.attr == "ruleset") or (
-                isinstance(first, ast.Call) and isinstance(first.func, ast.Name) and first.func.id == "get_ruleset")
+                isinstance(first, ast.Call) and isinstance(first.func, ast.Name) and first.func.id == "get_ruleset"
+            )
             if builds and alone:
                 bad.append(f"{path.relative_to(SRC)}:{node.lineno}: {ast.unparse(node)[:80]}")
     assert not bad, f"matches built from a ruleset alone: {bad}"

@@ -28,8 +28,16 @@ def test_library_guide_examples_pass_mypy_strict_as_written(tmp_path: Path) -> N
     ``affray.play``'s ``Outcome``) type-checks under ``mypy --strict``."""
     module = guide_module(tmp_path)
     # the incremental cache of make lint (which checked src/ with this configuration): only the guide is new
-    out, err, code = api.run(["--strict", "--cache-dir", str(ROOT / ".mypy_cache"), "--config-file",
-                              str(ROOT / "pyproject.toml"), str(module)])
+    out, err, code = api.run(
+        [
+            "--strict",
+            "--cache-dir",
+            str(ROOT / ".mypy_cache"),
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            str(module),
+        ]
+    )
     assert code == 0, out + err
 
 

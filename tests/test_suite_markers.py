@@ -52,5 +52,6 @@ def test_a_test_on_postgresql_is_marked_server_by_its_fixture_or_its_store_case(
 
 
 def test_a_test_that_starts_nothing_has_no_marker() -> None:
-    assert starts([_plays_a_fight_in_process, test_a_test_that_starts_nothing_has_no_marker], ["monkeypatch"],
-                  {}) == set()
+    assert (
+        starts([_plays_a_fight_in_process, test_a_test_that_starts_nothing_has_no_marker], ["monkeypatch"], {}) == set()
+    )

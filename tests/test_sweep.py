@@ -14,8 +14,11 @@ def test_the_quick_sample_keeps_each_rulesets_first_example_and_every_third_afte
     examples = [*example_scenarios(), "toy"]
     quick = sample(examples, quick=True)
     assert sample(examples, quick=False) == examples
-    assert {ruleset_of(c) for c in quick} == {ruleset_of(c) for c in examples} == {
-        "hud", "spellchrome", "warp", "witchhammer", "toy"}
+    assert (
+        {ruleset_of(c) for c in quick}
+        == {ruleset_of(c) for c in examples}
+        == {"hud", "spellchrome", "warp", "witchhammer", "toy"}
+    )
     for ruleset in ("hud", "spellchrome", "warp", "witchhammer"):
         mine = [c for c in examples if ruleset_of(c) == ruleset]
         assert [c for c in quick if ruleset_of(c) == ruleset] == mine[::EVERY]

@@ -57,8 +57,12 @@ def _mentions(node: ast.AST | None, aliases: dict[str, ast.AST], seen: frozenset
                 continue
             if _mentions(parsed, aliases, seen):
                 return True
-        if (isinstance(sub, ast.Name) and sub.id in aliases and sub.id not in seen
-                and _mentions(aliases[sub.id], aliases, seen | {sub.id})):
+        if (
+            isinstance(sub, ast.Name)
+            and sub.id in aliases
+            and sub.id not in seen
+            and _mentions(aliases[sub.id], aliases, seen | {sub.id})
+        ):
             return True
     return False
 
@@ -109,12 +113,17 @@ def test_the_protocol_walk_finds_any_in_a_signature() -> None:
     tree = ast.parse(
         "from typing import Any, Protocol\nData = dict[str, Any]\n"
         "class P(Protocol):\n    def a(self, x: object) -> int: ...\n    def b(self, x: Data) -> None: ...\n"
-        "    def c(self) -> 'list[Any]': ...\nclass Q:\n    def d(self, x: Any) -> None: ...\n")
+        "    def c(self) -> 'list[Any]': ...\nclass Q:\n    def d(self, x: Any) -> None: ...\n"
+    )
     aliases = _aliases(tree)
     cls = tree.body[2]
     assert isinstance(cls, ast.ClassDef) and _is_protocol(cls)
-    found = [f.name for f in cls.body if isinstance(f, ast.FunctionDef)
-             and any(_mentions(n, aliases) for n in [*(a.annotation for a in f.args.args), f.returns])]
+    found = [
+        f.name
+        for f in cls.body
+        if isinstance(f, ast.FunctionDef)
+        and any(_mentions(n, aliases) for n in [*(a.annotation for a in f.args.args), f.returns])
+    ]
     assert found == ["b", "c"]
 
 

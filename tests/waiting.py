@@ -39,8 +39,12 @@ def until(condition: Callable[[], T], timeout: float, ignoring: tuple[type[BaseE
         gap = min(gap * 2, LONGEST_GAP)
 
 
-def wait_for(condition: Callable[[], T], timeout: float = 10.0, what: str = "a condition",
-             ignoring: tuple[type[BaseException], ...] = ()) -> T:
+def wait_for(
+    condition: Callable[[], T],
+    timeout: float = 10.0,
+    what: str = "a condition",
+    ignoring: tuple[type[BaseException], ...] = (),
+) -> T:
     """Like :func:`until`, but a timeout fails the test with a sentence naming ``what``."""
     value = until(condition, timeout, ignoring)
     if not value:

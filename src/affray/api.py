@@ -58,8 +58,15 @@ class Scenario:
     def start(self, seed: int | bytes | None = None) -> Match:
         """A new live match (verifiable dice). ``seed``: an int (public, reproducible), bytes, or None."""
         raw = seed_from_int(seed) if isinstance(seed, int) else seed
-        return Match(self.plugin, self.setup, self.options, seed=raw, seats=self.seats, shared=self.shared,
-                     controllers=self.controllers)
+        return Match(
+            self.plugin,
+            self.setup,
+            self.options,
+            seed=raw,
+            seats=self.seats,
+            shared=self.shared,
+            controllers=self.controllers,
+        )
 
     def policies(self, match: Match, overrides: Mapping[str, str] | None = None) -> dict[str, Policy]:
         return policies_for(match, overrides)
@@ -99,8 +106,9 @@ def load_scenario(path: str | Path, content: Iterable[str | Path] = ()) -> Scena
     return replace(scenario, sha256=digest)
 
 
-def _try_setup(ruleset: AnyRuleset, model: ScenarioBase, setup: dict[str, Any], options: object,
-               path: str | Path) -> None:
+def _try_setup(
+    ruleset: AnyRuleset, model: ScenarioBase, setup: dict[str, Any], options: object, path: str | Path
+) -> None:
     """Build the first state once, so what ``fight`` would refuse is refused here, by ``content check`` too:
     a setup the ruleset cannot start (WitchHammer's ``default_card``), a broken invariant, a starting HP above
     its maximum (refused, never clamped silently) or at 0 or less for a combatant the rules let act."""
@@ -109,21 +117,29 @@ def _try_setup(ruleset: AnyRuleset, model: ScenarioBase, setup: dict[str, Any], 
     except ValueError as exc:
         raise ContentError(path, [Problem("(setup)", str(exc))]) from None
     broken = [Problem("(setup)", f"a starting state within the rules ({p})") for p in ruleset.invariants(state)]
-    broken += [p for p in _hp_problems(ruleset.report(state), model, setup)
-               if not any(p.field.startswith(f) for f in _flagged(broken, model))]
+    broken += [
+        p
+        for p in _hp_problems(ruleset.report(state), model, setup)
+        if not any(p.field.startswith(f) for f in _flagged(broken, model))
+    ]
     if broken:
         raise ContentError(path, broken)
 
 
 def _flagged(broken: list[Problem], model: ScenarioBase) -> list[str]:
     """The combatant fields an invariant problem already names (one message per problem)."""
-    return [f"sides[{a}].combatants[{b}]." for a, side in enumerate(model.sides) for b, c in enumerate(side.combatants)
-            if any(p.expected.startswith(f"a starting state within the rules ({c.id}") for p in broken)]
+    return [
+        f"sides[{a}].combatants[{b}]."
+        for a, side in enumerate(model.sides)
+        for b, c in enumerate(side.combatants)
+        if any(p.expected.startswith(f"a starting state within the rules ({c.id}") for p in broken)
+    ]
 
 
 def _hp_problems(reports: Mapping[str, CombatantReport], model: ScenarioBase, setup: dict[str, Any]) -> list[Problem]:
-    fields = {c.id: f"sides[{a}].combatants[{b}]" for a, side in enumerate(model.sides)
-              for b, c in enumerate(side.combatants)}
+    fields = {
+        c.id: f"sides[{a}].combatants[{b}]" for a, side in enumerate(model.sides) for b, c in enumerate(side.combatants)
+    }
     out = []
     for c in setup.get("combatants", []):
         report = reports.get(str(c.get("id"))) if isinstance(c, dict) else None
@@ -134,16 +150,25 @@ def _hp_problems(reports: Mapping[str, CombatantReport], model: ScenarioBase, se
         if isinstance(c.get("hp"), int) and c["hp"] > report.hp_max:
             out.append(Problem(where, f"a starting HP of at most its maximum {report.hp_max} (got {c['hp']})"))
         elif report.hp <= 0 and not report.down:
-            out.append(Problem(where, f"a starting {'HP' if key == 'hp' else 'Health'} above 0 for a combatant "
-                                      f"who acts (got {report.hp}); at 0 or less the rules would not let it fight"))
+            out.append(
+                Problem(
+                    where,
+                    f"a starting {'HP' if key == 'hp' else 'Health'} above 0 for a combatant "
+                    f"who acts (got {report.hp}); at 0 or less the rules would not let it fight",
+                )
+            )
     return out
 
 
 ContentPatch = Callable[[ContentLibrary], None]
 
 
-def scenario_from_data(data: Mapping[str, object], path: str | Path = "<scenario>", content: Iterable[str | Path] = (),
-                       patch: ContentPatch | None = None) -> Scenario:
+def scenario_from_data(
+    data: Mapping[str, object],
+    path: str | Path = "<scenario>",
+    content: Iterable[str | Path] = (),
+    patch: ContentPatch | None = None,
+) -> Scenario:
     """Build a scenario in code: check ``data`` (the mapping a scenario file holds) as if read from ``path``
     (errors name it; relative ``content:`` paths resolve from its folder) and raise :class:`ContentError` naming
     the field if it is broken. ``patch`` may change the content library before references are resolved (used by
@@ -177,13 +202,21 @@ def scenario_from_data(data: Mapping[str, object], path: str | Path = "<scenario
     for i, side in enumerate(model.sides):
         for j, c in enumerate(side.combatants):
             if c.controller not in known:
-                raise ContentError(path, [Problem(f"sides[{i}].combatants[{j}].controller",
-                                                  f"one of {', '.join(sorted(known))} (got {c.controller!r})")])
+                raise ContentError(
+                    path,
+                    [
+                        Problem(
+                            f"sides[{i}].combatants[{j}].controller",
+                            f"one of {', '.join(sorted(known))} (got {c.controller!r})",
+                        )
+                    ],
+                )
             seats[c.id] = c.seat or c.id
             controllers[c.id] = c.controller
     if model.gm.controller not in known:
-        raise ContentError(path, [Problem("gm.controller", f"one of {', '.join(sorted(known))} "
-                                                           f"(got {model.gm.controller!r})")])
+        raise ContentError(
+            path, [Problem("gm.controller", f"one of {', '.join(sorted(known))} (got {model.gm.controller!r})")]
+        )
     seats.setdefault(GM, GM)
     controllers[GM] = model.gm.controller
     return Scenario(str(path), record, model, setup, dict(model.options), seats, controllers)
@@ -192,9 +225,16 @@ def scenario_from_data(data: Mapping[str, object], path: str | Path = "<scenario
 Engine = Literal["auto", "fast", "full"]
 
 
-def simulate(scenario: str | Path | Scenario | Mapping[str, object], n: int = 1000, *, seed: int = 0,
-             policies: Mapping[str, str] | None = None, workers: int | None = 1, engine: Engine = "auto",
-             chunk: int | None = None) -> SimReport:
+def simulate(
+    scenario: str | Path | Scenario | Mapping[str, object],
+    n: int = 1000,
+    *,
+    seed: int = 0,
+    policies: Mapping[str, str] | None = None,
+    workers: int | None = 1,
+    engine: Engine = "auto",
+    chunk: int | None = None,
+) -> SimReport:
     """Play ``n`` fights of ``scenario`` (a scenario file's path, a :class:`Scenario` or the mapping a scenario file
     holds) and report them, exactly as ``affray sim`` does for the same arguments: the same seed, fights and chunk
     size give the same numbers, whatever ``workers`` ran them.
@@ -224,8 +264,16 @@ def simulate(scenario: str | Path | Scenario | Mapping[str, object], n: int = 10
         raise ValueError(f"chunk is a number of fights, at least 1 (got {chunk})")
     try:
         with executor_for(workers) as executor:
-            outcome = run_fights(loaded, n, seed, executor, dict(policies or {}), engine_only=engine == "fast",
-                                 chunk=chunk, full=engine == "full")
+            outcome = run_fights(
+                loaded,
+                n,
+                seed,
+                executor,
+                dict(policies or {}),
+                engine_only=engine == "fast",
+                chunk=chunk,
+                full=engine == "full",
+            )
     except KeyError as exc:
         raise ValueError(str(exc.args[0])) from None
     except ExecutorError as exc:

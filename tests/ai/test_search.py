@@ -30,9 +30,15 @@ ROOT = Path(__file__).parents[2]
 EXAMPLES = ROOT / "examples"
 SMALL = Budget(playouts=6, width=3)
 #: Small examples of each ruleset, for whole fights with every seat searching.
-FIGHTS = ["hud/simplified_duel.yaml", "hud/nerdified_duel.yaml", "spellchrome/ford_duel.yaml",
-          "warp/knight_duel.yaml", "warp/gestalt_raid.yaml", "witchhammer/yard_duel.yaml",
-          "witchhammer/mill_gate_duel.yaml"]
+FIGHTS = [
+    "hud/simplified_duel.yaml",
+    "hud/nerdified_duel.yaml",
+    "spellchrome/ford_duel.yaml",
+    "warp/knight_duel.yaml",
+    "warp/gestalt_raid.yaml",
+    "witchhammer/yard_duel.yaml",
+    "witchhammer/mill_gate_duel.yaml",
+]
 
 
 class Checked:
@@ -82,14 +88,18 @@ def _fight(example: str, seed: int, budget: Budget) -> list[tuple[str, Action]]:
     name = scenario.ruleset.name
     first = scenario.model.sides[0].name
     sides = {c.id: side for side, c in scenario.model.combatants()}
-    policies = {a: SearchPolicy(name, budget) if sides.get(a) == first else get_policy(name, "heuristic")
-                for a in scenario.controllers}
+    policies = {
+        a: SearchPolicy(name, budget) if sides.get(a) == first else get_policy(name, "heuristic")
+        for a in scenario.controllers
+    }
     _, fight = play_fast(scenario.ruleset, scenario.setup, scenario.options, policies, seed)
     return fight.actions
 
 
-@pytest.mark.parametrize("example", ["hud/nerdified_duel.yaml", "witchhammer/yard_duel.yaml",
-                                     "warp/knight_duel.yaml", "spellchrome/ford_duel.yaml"])
+@pytest.mark.parametrize(
+    "example",
+    ["hud/nerdified_duel.yaml", "witchhammer/yard_duel.yaml", "warp/knight_duel.yaml", "spellchrome/ford_duel.yaml"],
+)
 def test_a_playout_budget_and_a_seed_play_the_same_decisions(example: str) -> None:
     budget = Budget(playouts=8, width=4)
     assert _fight(example, 11, budget) == _fight(example, 11, budget)
@@ -139,6 +149,7 @@ def test_the_search_names_no_ruleset() -> None:
 
 
 # -- the leak property: the search reads what its seat sees, and nothing else ---------------------------------------
+
 
 def _walk(value: Any) -> Any:
     """Everything a knowledge holds, as JSON-ready data: dataclasses field by field, a :class:`Frozen` state as the
@@ -252,9 +263,16 @@ def test_wr_sheets_search_decides_alike_whatever_a_gm_characters_numbers() -> No
     assert _decide("warp", seen, choices) == _decide("warp", seen_twin, twin_choices)
 
 
-@pytest.mark.parametrize("example", ["witchhammer/mill_ambush.yaml", "warp/melee_brawl.yaml",
-                                     "warp/gestalt_raid.yaml", "hud/nerdified_duel.yaml",
-                                     "spellchrome/crossroads_2v2.yaml"])
+@pytest.mark.parametrize(
+    "example",
+    [
+        "witchhammer/mill_ambush.yaml",
+        "warp/melee_brawl.yaml",
+        "warp/gestalt_raid.yaml",
+        "hud/nerdified_duel.yaml",
+        "spellchrome/crossroads_2v2.yaml",
+    ],
+)
 def test_no_other_seats_secret_is_in_a_seats_knowledge(example: str) -> None:
     """At every decision of a whole fight, the knowledge the sampler makes for the seat due holds no face-down card
     nor GM-level value of another seat, searched as the conformance leak check searches a view (each secret's JSON
@@ -285,24 +303,29 @@ def test_no_other_seats_secret_is_in_a_seats_knowledge(example: str) -> None:
 
 # -- from the command line --------------------------------------------------------------------------------------------
 
+
 def test_affray_sim_with_a_side_on_search_runs() -> None:
     """``--policy SIDE=search`` through the CLI's policy names (``get_policy``), on a ruleset with hidden cards."""
-    result = run_affray("sim", str(EXAMPLES / "witchhammer/yard_duel.yaml"), "--policy", "tomas=search", "-n", "4",
-                        "--seed", "3")
+    result = run_affray(
+        "sim", str(EXAMPLES / "witchhammer/yard_duel.yaml"), "--policy", "tomas=search", "-n", "4", "--seed", "3"
+    )
     assert result.returncode == 0, result.stderr
     assert "4 fights" in result.stdout and "Traceback" not in result.stderr
 
 
 # -- the pieces of a decision ------------------------------------------------------------------------------------------
 
+
 def test_the_health_margin_is_the_sides_mean_share_of_hit_points_kept_less_the_foes() -> None:
     """The tie-break added to a playout's result: a down combatant kept nothing; ours 5/10 and down, theirs 8/10."""
     from affray.ai.search import _health_margin
     from affray.core.engine import CombatantReport
 
-    report = {"a": CombatantReport("us", False, False, 5, 10, 0, 5),
-              "b": CombatantReport("us", True, False, 3, 10, 0, 7),
-              "c": CombatantReport("them", False, False, 8, 10, 12, 2)}
+    report = {
+        "a": CombatantReport("us", False, False, 5, 10, 0, 5),
+        "b": CombatantReport("us", True, False, 3, 10, 0, 7),
+        "c": CombatantReport("them", False, False, 8, 10, 12, 2),
+    }
     assert _health_margin(report, "us") == pytest.approx(0.25 - 0.8)
     assert _health_margin(report, "them") == pytest.approx(0.8 - 0.25)
 

@@ -15,8 +15,27 @@ from affray.characters.sheet import library
 from affray.core.plugin import plugin
 from affray.core.rng import VerifiableRNG, seed_from_int
 
-ODD = ["", "0", "-1", "1", "5", "y", "n", "?", "done", "trade", "keep", "1000000", "99999999", "x" * 300, "é" * 130,
-       "heal=3", "a=b", "1,2", ","]
+ODD = [
+    "",
+    "0",
+    "-1",
+    "1",
+    "5",
+    "y",
+    "n",
+    "?",
+    "done",
+    "trade",
+    "keep",
+    "1000000",
+    "99999999",
+    "x" * 300,
+    "é" * 130,
+    "heal=3",
+    "a=b",
+    "1,2",
+    ",",
+]
 
 
 def answers_for(ruleset: str, seed: int) -> list[str]:
@@ -35,6 +54,7 @@ def reader(answers: list[str]) -> Callable[[str], str]:
             return next(queue)
         except StopIteration:
             raise EOFError from None
+
     return read
 
 
@@ -44,8 +64,9 @@ def test_character_new_no_answer_crashes_the_builder(ruleset: str) -> None:
     other than running out of answers, and some finish a sheet."""
     lib, finished = library(ruleset, []), 0
     for seed in range(150):
-        prompts = Prompts(reader(answers_for(ruleset, seed)), lambda text, style: None,
-                          lambda title, columns, rows: None)
+        prompts = Prompts(
+            reader(answers_for(ruleset, seed)), lambda text, style: None, lambda title, columns, rows: None
+        )
         try:
             plugin(ruleset).builder()(prompts, lib, VerifiableRNG(seed_from_int(seed)))  # type: ignore[misc]
             finished += 1

@@ -13,17 +13,42 @@ from tests.characters.helpers import EXAMPLES, ROOT
 from tests.cli_run import affray as run_affray
 
 HILDE_ANSWERS = [
-    "Hilde Brandt", "A drover who turned to hunting the things that took her herd.",
-    "ranged_defense",                                               # refused: WH-B22
-    "attack", "defense", "max_poise", "max_poise", "init", "init",  # 4 + 3 + 2 + 2 + 1 + 1 = 13
-    "attack",                                                       # refused: 4 points, 2 left
-    "con_defense",                                                  # 15 spent
-    "still_waters", "raging_bull",                                  # a typo refused, then the school
-    "trample",                                                      # refused: needs level 2
-    "bull_rush", "horn_swing", "thick_neck", "bulls_temper", "sword_swing", "dodge_away", "remember_why",
-    "sickly", "sharp_eyed", "menacing",                             # a monster template refused (WH-C1)
-    "boar spear", "leather_jerkin", "lamp oil", "wolf trap", "salt", "",
-    "grey felt hat", "6", "garnet", "4", "", "y",
+    "Hilde Brandt",
+    "A drover who turned to hunting the things that took her herd.",
+    "ranged_defense",  # refused: WH-B22
+    "attack",
+    "defense",
+    "max_poise",
+    "max_poise",
+    "init",
+    "init",  # 4 + 3 + 2 + 2 + 1 + 1 = 13
+    "attack",  # refused: 4 points, 2 left
+    "con_defense",  # 15 spent
+    "still_waters",
+    "raging_bull",  # a typo refused, then the school
+    "trample",  # refused: needs level 2
+    "bull_rush",
+    "horn_swing",
+    "thick_neck",
+    "bulls_temper",
+    "sword_swing",
+    "dodge_away",
+    "remember_why",
+    "sickly",
+    "sharp_eyed",
+    "menacing",  # a monster template refused (WH-C1)
+    "boar spear",
+    "leather_jerkin",
+    "lamp oil",
+    "wolf trap",
+    "salt",
+    "",
+    "grey felt hat",
+    "6",
+    "garnet",
+    "4",
+    "",
+    "y",
 ]
 
 
@@ -60,8 +85,17 @@ def test_new_witchhammer_with_a_paid_hat_of_value_0_saves_the_sheet(tmp_path: Pa
     prompt and asked again, never a crash."""
     out = tmp_path / "hilde.yaml"
     hat = HILDE_ANSWERS.index("grey felt hat")
-    lines = [*HILDE_ANSWERS[:hat - 6], "w" * 81, *HILDE_ANSWERS[hat - 6:hat], "h" * 121, "grey felt hat", "0",
-             "g" * 61, "", "y"]
+    lines = [
+        *HILDE_ANSWERS[: hat - 6],
+        "w" * 81,
+        *HILDE_ANSWERS[hat - 6 : hat],
+        "h" * 121,
+        "grey felt hat",
+        "0",
+        "g" * 61,
+        "",
+        "y",
+    ]
     result = affray("new", "witchhammer", "--seed", "3", "--out", str(out), stdin=answers(*lines))
     assert result.returncode == 0, result.stderr
     assert "internal error" not in result.stderr and "Traceback" not in result.stderr
@@ -79,8 +113,9 @@ def test_round_trip_new_save_check_advance_check_spend_check(tmp_path: Path) -> 
     """A sheet made by prompts checks; a hunt won (hunt + defeat, WH-35) adds 1 Technique and 1 Trait point; they
     are spent; it still checks, and show prints the result."""
     sheet = tmp_path / "hilde.yaml"
-    assert affray("new", "witchhammer", "--seed", "3", "--out", str(sheet),
-                  stdin=answers(*HILDE_ANSWERS)).returncode == 0
+    assert (
+        affray("new", "witchhammer", "--seed", "3", "--out", str(sheet), stdin=answers(*HILDE_ANSWERS)).returncode == 0
+    )
     assert affray("check", str(sheet)).returncode == 0
     advanced = affray("advance", str(sheet), "--reward", "hunt", "--reward", "defeat", "--note", "The Mill")
     assert advanced.returncode == 0, advanced.stderr
@@ -112,8 +147,7 @@ def test_spend_is_all_or_nothing_and_a_refusal_exits_1(tmp_path: Path) -> None:
     school = affray("advance", str(sheet), "--reward", "witch", "--out", str(tmp_path / "w2.yaml"))
     assert school.returncode == 0 and sheet.read_text() == before
     clash = affray("spend", str(tmp_path / "w2.yaml"), "--school", "raging_bull")
-    assert clash.returncode == 1 and "cannot be learned by someone who knows Still Water School (WH-33)" in \
-        clash.stderr
+    assert clash.returncode == 1 and "cannot be learned by someone who knows Still Water School (WH-33)" in clash.stderr
     trade = affray("spend", str(tmp_path / "w2.yaml"), "--trade-school", "1")
     assert trade.returncode == 0 and "points left: 3 Attribute, 0 School, 8 Technique, 1 Trait" in trade.stdout
 
@@ -134,9 +168,13 @@ def test_check_names_the_field_and_exits_1_for_a_broken_sheet(tmp_path: Path) ->
 
 
 def test_unknown_ruleset_missing_file_and_non_sheet_exit_2_with_one_sentence(tmp_path: Path) -> None:
-    for args in (("new", "gurps"), ("check", str(tmp_path / "nope.yaml")), ("show", str(ROOT / "pyproject.toml")),
-                 ("check", str(ROOT / "examples" / "hud" / "nerdified_duel.yaml")),
-                 ("new", "warp", "--out", str(EXAMPLES / "dana.yaml"))):  # never overwritten without --force
+    for args in (
+        ("new", "gurps"),
+        ("check", str(tmp_path / "nope.yaml")),
+        ("show", str(ROOT / "pyproject.toml")),
+        ("check", str(ROOT / "examples" / "hud" / "nerdified_duel.yaml")),
+        ("new", "warp", "--out", str(EXAMPLES / "dana.yaml")),
+    ):  # never overwritten without --force
         result = affray(*args)
         assert result.returncode == 2, args
         assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
@@ -144,8 +182,9 @@ def test_unknown_ruleset_missing_file_and_non_sheet_exit_2_with_one_sentence(tmp
     assert "unknown ruleset 'gurps'; known rulesets: hud, spellchrome, warp, witchhammer." in unknown
     warp = affray("advance", str(EXAMPLES / "dana.yaml"), "--reward", "hunt")
     assert warp.returncode == 2 and "Traceback" not in warp.stderr
-    assert ("`affray character advance` is not offered for warp sheets; warp sheets offer: new, check, show."
-            in warp.stderr)
+    assert (
+        "`affray character advance` is not offered for warp sheets; warp sheets offer: new, check, show." in warp.stderr
+    )
 
 
 def test_input_that_ends_early_saves_nothing(tmp_path: Path) -> None:
@@ -157,22 +196,60 @@ def test_input_that_ends_early_saves_nothing(tmp_path: Path) -> None:
 def test_new_warp_spellchrome_and_hud_by_prompts(tmp_path: Path) -> None:
     """WR-03 (central, two sides, superior, flaw; 21 HP by default), SC-14 (sign and level), WL-03 (stats,
     armour, weapons): each answer is checked as given."""
-    warp = answers("Dana", "", "fast_on_feet", "fast_on_feet", "street_brawler", "shadow", "", "", "strong",
-                   "poor_eyesight", "", "3", "lead_pipe", "leathers")
-    spell = answers("Oriel", "", "armoes", "3", "16", "12", "14", "10", "10", "11", "3", "", "toughness",
-                    "juggle=3", "run=4, heal=1", "longsword", "empowered_plate", "waterskin")
+    warp = answers(
+        "Dana",
+        "",
+        "fast_on_feet",
+        "fast_on_feet",
+        "street_brawler",
+        "shadow",
+        "",
+        "",
+        "strong",
+        "poor_eyesight",
+        "",
+        "3",
+        "lead_pipe",
+        "leathers",
+    )
+    spell = answers(
+        "Oriel",
+        "",
+        "armoes",
+        "3",
+        "16",
+        "12",
+        "14",
+        "10",
+        "10",
+        "11",
+        "3",
+        "",
+        "toughness",
+        "juggle=3",
+        "run=4, heal=1",
+        "longsword",
+        "empowered_plate",
+        "waterskin",
+    )
     hud = answers("Vesna", "", "11", "8", "3", "2", "brigandine", "steel_sword, hand_crossbow", "", "y")
-    for ruleset, stdin, refusal in (("warp", warp, "'fast_on_feet' is taken already"),
-                                    ("spellchrome", spell, "unknown skill(s) juggle"),
-                                    ("hud", hud, "a whole number from 3 to 10")):
+    for ruleset, stdin, refusal in (
+        ("warp", warp, "'fast_on_feet' is taken already"),
+        ("spellchrome", spell, "unknown skill(s) juggle"),
+        ("hud", hud, "a whole number from 3 to 10"),
+    ):
         out = tmp_path / f"{ruleset}.yaml"
         result = affray("new", ruleset, "--out", str(out), stdin=stdin)
         assert result.returncode == 0, (ruleset, result.stderr)
         assert f"refused: {refusal}" in result.stdout
         assert affray("check", str(out)).returncode == 0
     dana = yaml.safe_load((tmp_path / "warp.yaml").read_text())
-    assert (dana["central"], dana["side"], dana["flaw"], dana.get("hp", 21)) == \
-        ("fast_on_feet", ["street_brawler", "shadow"], "poor_eyesight", 21)
+    assert (dana["central"], dana["side"], dana["flaw"], dana.get("hp", 21)) == (
+        "fast_on_feet",
+        ["street_brawler", "shadow"],
+        "poor_eyesight",
+        21,
+    )
     assert yaml.safe_load((tmp_path / "hud.yaml").read_text())["in_hand"] == ["steel_sword"]
 
 
@@ -180,8 +257,10 @@ def test_leader_by_the_most_valuable_hat() -> None:
     """WH-37: Wendel's 20-silver hat with three 5-silver pearls (35) outranks Hilde's 6 + 4 (10)."""
     result = affray("leader", str(EXAMPLES / "hilde.yaml"), str(EXAMPLES / "wendel.yaml"), "--json")
     data = json.loads(result.stdout)
-    assert data["leader"] == "Wendel Saltmarsh" and data["ranking"] == [["Wendel Saltmarsh", 35, 20],
-                                                                        ["Hilde Brandt", 10, 6]]
+    assert data["leader"] == "Wendel Saltmarsh" and data["ranking"] == [
+        ["Wendel Saltmarsh", 35, 20],
+        ["Hilde Brandt", 10, 6],
+    ]
 
 
 def test_wound_and_heal_carry_harm_on_the_sheet(tmp_path: Path) -> None:
@@ -201,8 +280,7 @@ def test_new_witchhammer_an_unaffordable_hat_is_refused_and_asked_for_again(tmp_
     again; it says why and asks for the hat again, and the next answers (Hilde's hat) are the sheet's."""
     out = tmp_path / "hilde.yaml"
     hat = HILDE_ANSWERS.index("grey felt hat")
-    lines = [*HILDE_ANSWERS[:hat], "golden crown", "500", "", "y", "gilded cap", "20", "", "n",
-             *HILDE_ANSWERS[hat:]]
+    lines = [*HILDE_ANSWERS[:hat], "golden crown", "500", "", "y", "gilded cap", "20", "", "n", *HILDE_ANSWERS[hat:]]
     result = affray("new", "witchhammer", "--seed", "3", "--out", str(out), stdin=answers(*lines))
     assert result.returncode == 0, result.stderr
     text = " ".join(result.stdout.split())
@@ -216,13 +294,18 @@ def test_new_witchhammer_shows_each_table_right_before_its_question(tmp_path: Pa
     """The user's step: ``affray character new witchhammer`` at the equipment. The armour table came before the
     weapon's question, so the weapon was asked under a table of armour; each table now comes right before its own
     question, the first question asked after it (WH-32..WH-36)."""
-    result = affray("new", "witchhammer", "--seed", "3", "--out", str(tmp_path / "h.yaml"),
-                    stdin=answers(*HILDE_ANSWERS))
+    result = affray(
+        "new", "witchhammer", "--seed", "3", "--out", str(tmp_path / "h.yaml"), stdin=answers(*HILDE_ANSWERS)
+    )
     assert result.returncode == 0, result.stderr
     text = result.stdout
-    questions = {"Attributes (WH-32": "Buy an attribute or a skill", "Schools (WH-33": "School point left",
-                 "Techniques you can learn (WH-34)": "Learn a technique", "Traits": "Take a trait",
-                 "Armour (WH-36)": "Armour set (id)"}
+    questions = {
+        "Attributes (WH-32": "Buy an attribute or a skill",
+        "Schools (WH-33": "School point left",
+        "Techniques you can learn (WH-34)": "Learn a technique",
+        "Traits": "Take a trait",
+        "Armour (WH-36)": "Armour set (id)",
+    }
     others = ["Weapon (one;", "Misc item", "Hat (a name"]
     for title, question in questions.items():
         shown = text.index(title)

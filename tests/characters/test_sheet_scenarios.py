@@ -17,10 +17,15 @@ from affray.core.rng import FastRNG
 from affray.rulesets.witchhammer.characters import advancement as adv
 from tests.characters.helpers import EXAMPLES, ROOT, hilde, lib
 
-SHEET_SCENARIOS = [ROOT / "examples" / r / f for r, f in (("witchhammer", "sheet_hunters.yaml"),
-                                                           ("warp", "sheet_alley.yaml"),
-                                                           ("spellchrome", "sheet_guard.yaml"),
-                                                           ("hud", "sheet_duel.yaml"))]
+SHEET_SCENARIOS = [
+    ROOT / "examples" / r / f
+    for r, f in (
+        ("witchhammer", "sheet_hunters.yaml"),
+        ("warp", "sheet_alley.yaml"),
+        ("spellchrome", "sheet_guard.yaml"),
+        ("hud", "sheet_duel.yaml"),
+    )
+]
 
 
 @pytest.mark.parametrize("path", SHEET_SCENARIOS, ids=lambda p: p.parent.name)
@@ -36,16 +41,25 @@ def test_a_witchhammer_sheet_becomes_the_fighter_it_describes() -> None:
     Defense 2 (1 + leather), Init 2; her learned cards are her deck; Wendel starts with his 3 Wounds (12 - 3)."""
     setup = affray.load_scenario(ROOT / "examples" / "witchhammer" / "sheet_hunters.yaml").setup
     hilde_c, wendel_c = setup["combatants"][:2]
-    assert (hilde_c["poise"], hilde_c["health"], hilde_c["attack"], hilde_c["defense"], hilde_c["init"]) == \
-        (35, 12, 2, 2, 2)
+    assert (hilde_c["poise"], hilde_c["health"], hilde_c["attack"], hilde_c["defense"], hilde_c["init"]) == (
+        35,
+        12,
+        2,
+        2,
+        2,
+    )
     assert sorted(hilde_c["deck"]) == ["bull_rush", "dodge_away", "horn_swing", "remember_why", "sword_swing"]
     assert hilde_c["start_health"] is None and (wendel_c["health"], wendel_c["start_health"]) == (12, 9)
 
 
 def scenario(tmp_path: Path, sheet: Path, **combatant: Any) -> Path:
-    data = {"ruleset": "witchhammer", "sides": [
-        {"name": "hunters", "combatants": [{"id": "pc", "sheet": str(sheet), "at": [1, 1], **combatant}]},
-        {"name": "hounds", "combatants": [{"id": "dog", "use": "bog_hound", "at": [5, 5]}]}]}
+    data = {
+        "ruleset": "witchhammer",
+        "sides": [
+            {"name": "hunters", "combatants": [{"id": "pc", "sheet": str(sheet), "at": [1, 1], **combatant}]},
+            {"name": "hounds", "combatants": [{"id": "dog", "use": "bog_hound", "at": [5, 5]}]},
+        ],
+    }
     path = tmp_path / "scenario.yaml"
     path.write_text(yaml.safe_dump(data))
     return path

@@ -30,8 +30,17 @@ def test_wh31_a_new_pc_has_15_attribute_1_school_7_technique_2_trait_points() ->
 def test_wh32_attribute_costs_per_purchase() -> None:
     """WH-32: Attack 4; Defense 3; Max Poise 2; Initiative 1; Damage on Solid Hit 2; Con, Agility, Will and Fear
     Defense 2 each; +1 to a skill 2."""
-    assert ATTRIBUTE_COST == {"attack": 4, "defense": 3, "max_poise": 2, "init": 1, "solid_damage": 2,
-                              "con_defense": 2, "agility_defense": 2, "will_defense": 2, "fear_defense": 2}
+    assert ATTRIBUTE_COST == {
+        "attack": 4,
+        "defense": 3,
+        "max_poise": 2,
+        "init": 1,
+        "solid_damage": 2,
+        "con_defense": 2,
+        "agility_defense": 2,
+        "will_defense": 2,
+        "fear_defense": 2,
+    }
     assert SKILL_COST == 2
     for name, cost in ATTRIBUTE_COST.items():
         assert left(adv.buy_attribute(fresh(), name, lib()))[0] == 15 - cost, name
@@ -123,7 +132,8 @@ def test_wh33_incompatible_schools_are_refused_both_ways() -> None:
     both = WitchHammerSheet.model_validate({**s.model_dump(), "schools": {"raging_bull": 1, "still_water": 1}})
     problems = wh.problems(both, lib())
     assert [(p.field, p.expected) for p in problems] == [
-        ("schools", "Raging Bull School and Still Water School cannot both be learned (WH-33)")]
+        ("schools", "Raging Bull School and Still Water School cannot both be learned (WH-33)")
+    ]
 
 
 def test_wh33_a_school_point_trades_for_five_technique_points() -> None:
@@ -132,8 +142,20 @@ def test_wh33_a_school_point_trades_for_five_technique_points() -> None:
     assert left(s) == (15, 0, 12, 2) and s.traded_school_points == 1
     with pytest.raises(Refused, match="costs 1 School point; 0 left"):
         adv.trade_school_point(s, lib())
-    for tech in ("sword_swing", "advance", "retreat", "haymaker", "full_defense", "dodge_away", "snap_shot",
-                 "shield_block", "pommel_strike", "war_cry", "steel_yourself", "cutting_insult"):
+    for tech in (
+        "sword_swing",
+        "advance",
+        "retreat",
+        "haymaker",
+        "full_defense",
+        "dodge_away",
+        "snap_shot",
+        "shield_block",
+        "pommel_strike",
+        "war_cry",
+        "steel_yourself",
+        "cutting_insult",
+    ):
         s = adv.learn_technique(s, tech, lib())
     assert left(s) == (15, 0, 0, 2) and len(s.techniques) == 12
 
@@ -187,8 +209,9 @@ def test_whc1_trait_points_buy_chrome_traits_not_monster_templates() -> None:
 
 def test_wh36_equipment_is_one_weapon_one_armour_and_five_misc_items() -> None:
     """WH-36: 1 weapon, 1 armour set (an armour of the content) and at most 5 misc items."""
-    s = adv.equip(fresh(), lib(), weapon="arming sword", armour="mail_shirt", misc=["oil", "trap", "salt",
-                                                                                   "mirror", "cage"])
+    s = adv.equip(
+        fresh(), lib(), weapon="arming sword", armour="mail_shirt", misc=["oil", "trap", "salt", "mirror", "cage"]
+    )
     assert s.equipment.armour == "mail_shirt" and len(s.equipment.misc) == 5
     assert wh.derived(s, lib()).defense == 2 and wh.derived(s, lib()).init == -1  # the mail shirt's trade-off
     with pytest.raises(Refused, match=r"at most 5 misc items \(WH-36\); got 6"):

@@ -24,10 +24,12 @@ def changes() -> st.SearchStrategy[tuple[str, Change]]:
     return st.one_of(
         st.sampled_from(attributes).map(lambda a: (f"attribute {a}", lambda s: adv.buy_attribute(s, a, content))),
         st.sampled_from(sorted(content.sections["schools"])).map(
-            lambda x: (f"school {x}", lambda s: adv.learn_school(s, x, content))),
+            lambda x: (f"school {x}", lambda s: adv.learn_school(s, x, content))
+        ),
         st.sampled_from(techniques).map(lambda t: (f"technique {t}", lambda s: adv.learn_technique(s, t, content))),
         st.sampled_from(sorted(content.sections["traits"])).map(
-            lambda t: (f"trait {t}", lambda s: adv.take_trait(s, t, content))),
+            lambda t: (f"trait {t}", lambda s: adv.take_trait(s, t, content))
+        ),
         st.just(("trade", lambda s: adv.trade_school_point(s, content))),
         st.sampled_from(sorted(wh.REWARDS)).map(lambda r: (f"reward {r}", lambda s: adv.grant_reward(s, r))),
     )

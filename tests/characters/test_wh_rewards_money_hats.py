@@ -32,8 +32,9 @@ def left(sheet: WitchHammerSheet) -> tuple[int, int, int, int]:
     return p.attribute, p.school, p.technique, p.trait
 
 
-@pytest.mark.parametrize(("reward", "grant"), [("hunt", (0, 0, 1, 0)), ("defeat", (0, 0, 0, 1)),
-                                               ("witch", (3, 0, 2, 0))])
+@pytest.mark.parametrize(
+    ("reward", "grant"), [("hunt", (0, 0, 1, 0)), ("defeat", (0, 0, 0, 1)), ("witch", (3, 0, 2, 0))]
+)
 def test_wh35_each_reward_grants_its_points(reward: str, grant: tuple[int, int, int, int]) -> None:
     """WH-35: a hunt (even a retreat) +1 Technique; defeating the monster or a good job +1 Trait; a Witch +3
     Attribute, +2 Technique, +1 School (witch's School point shown separately)."""
@@ -88,7 +89,8 @@ def test_wh37_a_changed_money_roll_is_caught() -> None:
     assert roll_problems(wrong) == ["the seed does not match its commitment"]
     s = adv.set_money(penniless(), forged)
     assert [(p.field, p.expected) for p in wh.problems(s, lib())] == [
-        ("money.roll", "draw 0 of that seed on a d100 is 34, not 99")]
+        ("money.roll", "draw 0 of that seed on a d100 is 34, not 99")
+    ]
     table = MoneyRoll(value=57)  # physical dice: legal, noted as unverifiable
     assert roll_problems(table) == []
     assert any("not verifiable" in n for n in wh.notes(adv.set_money(penniless(), table), lib()))
@@ -142,8 +144,7 @@ def test_wh37_the_party_leader_has_the_most_valuable_hat() -> None:
     """WH-37: base value plus attached gems decides, so a plain 20-silver hat loses to a 6-silver one with
     18 silver of garnets (24)."""
     result = party_leader({"Hilde": hat(6, 10, 8), "Wendel": hat(20), "Odo": None})
-    assert result.leader == "Hilde" and [r[:2] for r in result.ranking] == [("Hilde", 24), ("Wendel", 20),
-                                                                            ("Odo", 0)]
+    assert result.leader == "Hilde" and [r[:2] for r in result.ranking] == [("Hilde", 24), ("Wendel", 20), ("Odo", 0)]
 
 
 def test_whc5_a_tie_goes_to_the_finer_hat_then_to_a_roll_off() -> None:
@@ -167,7 +168,8 @@ def test_wh19_wh30_wounds_are_carried_and_healed_2_a_day_or_3_resting() -> None:
     assert adv.wound(s, 40, lib()).wounds == 12  # Health on the sheet stops at 0
     over = WitchHammerSheet.model_validate({**s.model_dump(), "wounds": 13})
     assert [(p.field, p.expected) for p in wh.problems(over, lib())] == [
-        ("wounds", "at most the character's Health (12); got 13")]
+        ("wounds", "at most the character's Health (12); got 13")
+    ]
 
 
 def test_wh23_whb23_afflictions_come_from_the_table() -> None:

@@ -11,8 +11,6 @@ ROOT = Path(__file__).parents[2]
 DUEL = str(ROOT / "examples" / "hud" / "nerdified_duel.yaml")
 
 
-
-
 def test_roll_json_has_total_and_dice_and_is_reproducible() -> None:
     first = affray("roll", "4d6kh3", "--seed", "5", "--json")
     assert first.returncode == 0
@@ -62,8 +60,10 @@ def test_missing_and_broken_files_exit_with_a_message(tmp_path: Path) -> None:
     missing = affray("fight", str(tmp_path / "nope.yaml"))
     assert missing.returncode == 2 and "nope.yaml" in missing.stderr and "Traceback" not in missing.stderr
     bad = tmp_path / "bad.yaml"
-    bad.write_text("ruleset: hud\nsides:\n  - name: a\n    combatants: [{id: x, use: vesna, hp: many}]\n"
-                   "  - name: b\n    combatants: [{id: y, use: bors}]\n")
+    bad.write_text(
+        "ruleset: hud\nsides:\n  - name: a\n    combatants: [{id: x, use: vesna, hp: many}]\n"
+        "  - name: b\n    combatants: [{id: y, use: bors}]\n"
+    )
     result = affray("fight", str(bad))
     assert result.returncode == 2 and "sides[0].combatants[0].hp" in result.stderr
     checked = affray("content", "check", str(tmp_path))
@@ -75,8 +75,17 @@ def test_play_a_seat_at_the_terminal_with_undo(tmp_path: Path) -> None:
     """--play lists the legal actions, takes a number; 'undo' takes back an action only while it revealed nothing
     (DESIGN.md contract 4) and while nobody has acted since: after Vesna's declaration the sergeant's attack came, so
     it stays."""
-    result = affray("fight", DUEL, "--seed", "3", "--play", "vesna", "--save", str(tmp_path / "s.json"),
-                    stdin="1\nundo\n" + "1\n" * 400)
+    result = affray(
+        "fight",
+        DUEL,
+        "--seed",
+        "3",
+        "--play",
+        "vesna",
+        "--save",
+        str(tmp_path / "s.json"),
+        stdin="1\nundo\n" + "1\n" * 400,
+    )
     assert result.returncode == 0, result.stderr
     assert "not_your_action" in result.stdout and "Undone" not in result.stdout and "Victory for" in result.stdout
 
@@ -85,15 +94,33 @@ def test_undo_at_the_terminal_takes_back_a_face_down_card(tmp_path: Path) -> Non
     """Take-back: a WitchHammer card placed face down revealed nothing, so its seat may take it back. (Tomas holds
     no Psych card here, WH-34/WH-A5 'learned': the first prompt is Planning, and 2 places Shield Block.)"""
     duel = str(ROOT / "examples" / "witchhammer" / "mill_gate_duel.yaml")
-    result = affray("fight", duel, "--seed", "3", "--play", "tomas", "--save", str(tmp_path / "s.json"),
-                    stdin="2\nundo\n" + "1\n" * 400)
+    result = affray(
+        "fight",
+        duel,
+        "--seed",
+        "3",
+        "--play",
+        "tomas",
+        "--save",
+        str(tmp_path / "s.json"),
+        stdin="2\nundo\n" + "1\n" * 400,
+    )
     assert result.returncode == 0, result.stderr
     assert "Undone" in result.stdout
 
 
 def test_play_rejects_nonsense_and_quits_cleanly(tmp_path: Path) -> None:
-    result = affray("fight", DUEL, "--seed", "3", "--play", "vesna", "--save", str(tmp_path / "s.json"),
-                    stdin="99\nfoo\n{\"type\": \"x\"}\nquit\n")
+    result = affray(
+        "fight",
+        DUEL,
+        "--seed",
+        "3",
+        "--play",
+        "vesna",
+        "--save",
+        str(tmp_path / "s.json"),
+        stdin='99\nfoo\n{"type": "x"}\nquit\n',
+    )
     assert result.returncode == 0
     assert "choose 1 to" in result.stdout and "no action starts like that" in result.stdout
     assert "not_allowed_now" in result.stdout
@@ -109,8 +136,9 @@ def test_play_narrates_only_what_the_seat_may_see(tmp_path: Path) -> None:
     """Contract 6 at the terminal: a player of a WaRP gestalt fight never sees the GM's secret rolls (WR-35);
     the GM's own narration does."""
     scenario = str(ROOT / "examples" / "warp" / "gestalt_raid.yaml")
-    player = affray("fight", scenario, "--seed", "2", "--play", "dana", "--save", str(tmp_path / "s.json"),
-                    stdin="1\n" * 20)
+    player = affray(
+        "fight", scenario, "--seed", "2", "--play", "dana", "--save", str(tmp_path / "s.json"), stdin="1\n" * 20
+    )
     assert player.returncode == 0 and "Dana Reyes rolls for the gestalt fight" in player.stdout
     assert "Cult Enforcer rolls for the gestalt fight" not in player.stdout and "gestalt totals" in player.stdout
     gm = affray("fight", scenario, "--seed", "2")
@@ -121,8 +149,9 @@ def test_view_at_the_terminal_is_a_table_and_a_text_map(tmp_path: Path) -> None:
     """A pleasant terminal, on the one envelope: 'view' lists every combatant's bars, statuses and square, and the grid
     rulesets draw a small text map (the viewer's own combatant in upper case)."""
     ford = str(ROOT / "examples" / "spellchrome" / "ford_duel.yaml")
-    result = affray("fight", ford, "--seed", "2", "--play", "tamsin", "--save", str(tmp_path / "s.json"),
-                    stdin="view\nquit\n")
+    result = affray(
+        "fight", ford, "--seed", "2", "--play", "tamsin", "--save", str(tmp_path / "s.json"), stdin="view\nquit\n"
+    )
     out = result.stdout
     assert "HP 14/14" in out and "EX-HP 0/0" in out and "(2,0)" in out and "(3,0)" in out
     assert "..Tv.." in out.splitlines()  # row 0: Tamsin (the viewer's) at x=2, the cutthroat Vell at x=3
@@ -136,8 +165,11 @@ def test_the_entry_point_is_the_same_main(tmp_path: Path) -> None:
     import os
     import sys
 
-    calls = [(("roll", "4d6kh3", "--seed", "5", "--json"), None), (("roll", "3x6"), None),
-             (("character", "new", "hud", "--out", "vesna.yaml"), "Vesna\nA hunter.\n" + "\n" * 10)]
+    calls = [
+        (("roll", "4d6kh3", "--seed", "5", "--json"), None),
+        (("roll", "3x6"), None),
+        (("character", "new", "hud", "--out", "vesna.yaml"), "Vesna\nA hunter.\n" + "\n" * 10),
+    ]
     before = os.getcwd(), dict(os.environ), sys.stdout, sys.stderr, sys.stdin
     (tmp_path / "here").mkdir()
     (tmp_path / "child").mkdir()

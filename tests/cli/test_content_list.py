@@ -15,8 +15,7 @@ from tests.cli.inproc import run_cli
 EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
-def listed(argv: list[str]
-           ) -> dict[str, list[dict[str, str]]]:
+def listed(argv: list[str]) -> dict[str, list[dict[str, str]]]:
     code, out, err = run_cli(["content", "list", *argv, "--json"])
     assert code == 0, err
     data = json.loads(out)
@@ -31,8 +30,9 @@ def test_content_list_names_every_id_a_scenario_uses(ruleset: str) -> None:
     the characters (or monsters)."""
     sections = listed([ruleset])
     library = get_ruleset(ruleset).content()
-    assert {s: [r["id"] for r in rows] for s, rows in sections.items()} == \
-        {s: sorted(items) for s, items in library.sections.items() if items}
+    assert {s: [r["id"] for r in rows] for s, rows in sections.items()} == {
+        s: sorted(items) for s, items in library.sections.items() if items
+    }
     for section, rows in sections.items():
         for row in rows:
             assert row["name"] == str(getattr(library.get(section, row["id"]), "name", "") or "")
@@ -57,10 +57,13 @@ def test_content_list_one_kind_with_names() -> None:
     assert code == 0 and "witchhammer monsters (9; a combatant's use: id)" in out and "Ember Wight" in out
 
 
-@pytest.mark.parametrize(("argv", "words"), [
-    (["chess"], "unknown ruleset 'chess'; known rulesets: hud, spellchrome, warp, witchhammer."),
-    (["warp", "weapn"], "no content kind 'weapn'; did you mean 'weapons'? Kinds: "),
-])
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["chess"], "unknown ruleset 'chess'; known rulesets: hud, spellchrome, warp, witchhammer."),
+        (["warp", "weapn"], "no content kind 'weapn'; did you mean 'weapons'? Kinds: "),
+    ],
+)
 def test_content_list_refuses_what_does_not_exist(argv: list[str], words: str) -> None:
     code, out, err = run_cli(["content", "list", *argv])
     assert code == 2 and out == "" and "Traceback" not in err and words in err

@@ -32,8 +32,10 @@ def test_serve_says_an_empty_file_is_started_as_a_new_database(tmp_path: Path) -
         assert httpx.get(f"{server.url}/api/examples", timeout=30).status_code == 200
     finally:
         server.kill()
-    assert (f"the database {tmp_path / 'affray.db'} exists but is empty: starting it as a new, empty database"
-            in (tmp_path / "server.log").read_text())
+    assert (
+        f"the database {tmp_path / 'affray.db'} exists but is empty: starting it as a new, empty database"
+        in (tmp_path / "server.log").read_text()
+    )
 
 
 def test_db_check_reports_a_sound_and_a_damaged_file(tmp_path: Path) -> None:

@@ -17,13 +17,16 @@ EXAMPLES = Path(__file__).parents[2] / "examples"
 DUEL = EXAMPLES / "hud" / "nerdified_duel.yaml"
 
 
-@pytest.mark.parametrize(("notation", "term", "words"), [
-    ("0d6", "0d6", "rolls no dice"),
-    ("1d6+0d4", "0d4", "rolls no dice"),
-    ("2d6-0d3", "0d3", "rolls no dice"),
-    ("1d6+0b", "0b", "adds no dice"),
-    ("4d6kh0", "4d6kh0", "keeps no dice"),
-])
+@pytest.mark.parametrize(
+    ("notation", "term", "words"),
+    [
+        ("0d6", "0d6", "rolls no dice"),
+        ("1d6+0d4", "0d4", "rolls no dice"),
+        ("2d6-0d3", "0d3", "rolls no dice"),
+        ("1d6+0b", "0b", "adds no dice"),
+        ("4d6kh0", "4d6kh0", "keeps no dice"),
+    ],
+)
 def test_roll_of_zero_dice_is_refused_naming_the_notation(notation: str, term: str, words: str) -> None:
     """The user's step: ``affray roll 0d6`` (or a 0-dice term inside a longer notation). It used to answer
     ``0d6: [] = 0``; a pool of no dice is a typo, so it is refused with a sentence naming the notation and the
@@ -64,7 +67,8 @@ def test_sim_notes_a_person_s_combatant_unless_policy_covers_it(tmp_path: Path) 
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["notes"] == [
         "vesna is played by a person at the table (seat vesna); the simulation plays it with 'heuristic' "
-        "(--policy vesna=NAME picks another)"]
+        "(--policy vesna=NAME picks another)"
+    ]
     for cover in ("vesna=random", "witcher=random"):
         covered = affray("sim", str(scenario), "-n", "20", "--workers", "1", "--policy", cover)
         assert covered.returncode == 0, covered.stderr
@@ -75,14 +79,25 @@ SHEET = EXAMPLES / "characters" / "dana.yaml"
 CONTENT = Path(__file__).parents[2] / "src" / "affray" / "rulesets" / "hud" / "content" / "armour.yaml"
 
 
-@pytest.mark.parametrize("command", [["fight"], ["sim", "-n", "5", "--workers", "1"], ["odds duel"],
-                                     ["sweep", "--param", "hald.stats.endurance=4..6", "-n", "5", "--workers", "1"]])
-@pytest.mark.parametrize(("path", "sentence"), [
-    (SHEET, "is a character sheet, not a scenario; a scenario names it under `sheet:` (`affray character check "),
-    (CONTENT, "is a content file, not a scenario; a scenario names it under `content:` (`affray content check "),
-])
-def test_a_sheet_or_content_file_given_as_the_scenario_is_named_for_what_it_is(command: list[str], path: Path,
-                                                                               sentence: str) -> None:
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["fight"],
+        ["sim", "-n", "5", "--workers", "1"],
+        ["odds duel"],
+        ["sweep", "--param", "hald.stats.endurance=4..6", "-n", "5", "--workers", "1"],
+    ],
+)
+@pytest.mark.parametrize(
+    ("path", "sentence"),
+    [
+        (SHEET, "is a character sheet, not a scenario; a scenario names it under `sheet:` (`affray character check "),
+        (CONTENT, "is a content file, not a scenario; a scenario names it under `content:` (`affray content check "),
+    ],
+)
+def test_a_sheet_or_content_file_given_as_the_scenario_is_named_for_what_it_is(
+    command: list[str], path: Path, sentence: str
+) -> None:
     """The user's step: ``affray fight examples/characters/dana.yaml`` (or sim, odds duel, sweep), a character sheet
     or a content file where a scenario is expected. It used to get a dozen "Extra inputs are not permitted" lines
     and "sides: Field required"; it gets one sentence saying what the file is and where a scenario names it."""
@@ -106,22 +121,32 @@ def test_a_scenario_field_with_a_typo_is_answered_with_the_nearest_field(tmp_pat
     assert done.returncode == 2 and "Traceback" not in done.stderr
     lines = done.stderr.splitlines()
     assert f"error: {path}: nmae: an unknown field (got 'Duel on the Toll Bridge'); did you mean 'name'?" in lines
-    assert (f"error: {path}: sides[0].combatants[0].contoller: an unknown field (got 'heuristic'); did you mean "
-            "'controller'?") in lines
-    assert (f"error: {path}: sides[1].combatants[0].stats.endurence: an unknown field (got 5); did you mean "
-            "'endurance'?") in lines
-    assert (f"error: {path}: sides[1].combatants[0].zzz: an unknown field (got 1); the fields here are at_range, "
-            "band, controller, distance, hp, id, name, seat, sheet, stats, use") in lines
+    assert (
+        f"error: {path}: sides[0].combatants[0].contoller: an unknown field (got 'heuristic'); did you mean "
+        "'controller'?"
+    ) in lines
+    assert (
+        f"error: {path}: sides[1].combatants[0].stats.endurence: an unknown field (got 5); did you mean 'endurance'?"
+    ) in lines
+    assert (
+        f"error: {path}: sides[1].combatants[0].zzz: an unknown field (got 1); the fields here are at_range, "
+        "band, controller, distance, hp, id, name, seat, sheet, stats, use"
+    ) in lines
 
 
-@pytest.mark.parametrize(("argv", "answer"), [
-    (["sim", str(DUEL), "--n", "10"], "No such option: --n (Possible options: -n)"),
-    (["sweep", str(DUEL), "--param", "hald.stats.endurance=4..6", "--n", "10"],
-     "No such option: --n (Possible options: -n)"),
-    (["sim", str(DUEL), "--fight", "10"], "No such option: --fight (Possible options: --fights)"),
-    (["odds", "hud", "exchange", "--attack", "1"], "No such option: --attack (Possible options: --attack-mod)"),
-    (["--verzion"], "No such option: --verzion (Possible options: --version)"),
-])
+@pytest.mark.parametrize(
+    ("argv", "answer"),
+    [
+        (["sim", str(DUEL), "--n", "10"], "No such option: --n (Possible options: -n)"),
+        (
+            ["sweep", str(DUEL), "--param", "hald.stats.endurance=4..6", "--n", "10"],
+            "No such option: --n (Possible options: -n)",
+        ),
+        (["sim", str(DUEL), "--fight", "10"], "No such option: --fight (Possible options: --fights)"),
+        (["odds", "hud", "exchange", "--attack", "1"], "No such option: --attack (Possible options: --attack-mod)"),
+        (["--verzion"], "No such option: --verzion (Possible options: --version)"),
+    ],
+)
 def test_a_misspelt_flag_is_answered_with_the_nearest_flag_short_ones_included(argv: list[str], answer: str) -> None:
     """The user's step: ``affray sim nerdified_duel.yaml --n 10`` (``-n`` meant). Click compared the typed flag with
     the long flags only, dashes included, and answered "(Possible options: --chunk, --json)"; the answer is the
@@ -158,8 +183,12 @@ def test_every_flag_of_every_command_has_help() -> None:
     do. Every command's ``--help`` runs, and every option of every command (generated ones too) says what it is."""
     commands = _commands()
     assert len(commands) > 40 and ["odds", "hud", "exchange"] in [path for path, _ in commands]
-    bare = [f"affray {' '.join(path)} {param.opts[0]}" for path, command in commands for param in command.params
-            if param.param_type_name == "option" and not (param.help or "").strip()]
+    bare = [
+        f"affray {' '.join(path)} {param.opts[0]}"
+        for path, command in commands
+        for param in command.params
+        if param.param_type_name == "option" and not (param.help or "").strip()
+    ]
     assert bare == []
     for path, _ in commands:
         shown = affray(*path, "--help")

@@ -25,8 +25,7 @@ def test_fight_play_gm_where_the_gm_plays_nothing_is_refused(tmp_path: Path) -> 
     assert not save.exists()
 
 
-def test_fight_play_gm_with_gm_calls_or_a_gm_seated_combatant_prompts(
-        tmp_path: Path) -> None:
+def test_fight_play_gm_with_gm_calls_or_a_gm_seated_combatant_prompts(tmp_path: Path) -> None:
     """``--play gm`` is accepted where the GM plays something: the Night-Widow sits at the gm seat; a WaRP fight
     with ``gm_decisions: table`` has the GM rule on attacks (ruling WR-X1). Both stop at the GM's first prompt."""
     data = yaml.safe_load((EXAMPLES / "warp" / "melee_brawl.yaml").read_text())
@@ -35,21 +34,32 @@ def test_fight_play_gm_with_gm_calls_or_a_gm_seated_combatant_prompts(
     ruled.write_text(yaml.safe_dump(data))
     for scenario in (EXAMPLES / "hud" / "nerdified_night_widow.yaml", ruled):
         save = tmp_path / f"{scenario.stem}.json"
-        code, out, err = run_cli(["fight", str(scenario), "--seed", "1", "--play", "gm", "--save", str(save)],
-                                 stdin="q\n")
+        code, out, err = run_cli(
+            ["fight", str(scenario), "--seed", "1", "--play", "gm", "--save", str(save)], stdin="q\n"
+        )
         assert code == 0, err
         assert "quit: the match is saved" in out and save.exists()
 
 
-@pytest.mark.parametrize(("param", "words"), [
-    ("hald.stats.endurence=4..6", "'endurence' is not a field of sides[1].combatants[0].stats; did you mean "
-                                  "'endurance'?"),
-    ("hal.stats.endurance=4..6", "'hal' is not a field of the scenario; did you mean 'hald'?"),
-    ("sides[1].combatants[0].stat.endurance=4..6", "did you mean 'stats'?"),
-    ("options.riposte_margn=4..8", "'riposte_margn' is not an option of this ruleset; did you mean 'riposte_margin'?"),
-    ("content.characters.sergeant.endurence=4..6", "'endurence' is not a field of content.characters.sergeant; "
-                                                   "did you mean 'endurance'?"),
-])
+@pytest.mark.parametrize(
+    ("param", "words"),
+    [
+        (
+            "hald.stats.endurence=4..6",
+            "'endurence' is not a field of sides[1].combatants[0].stats; did you mean 'endurance'?",
+        ),
+        ("hal.stats.endurance=4..6", "'hal' is not a field of the scenario; did you mean 'hald'?"),
+        ("sides[1].combatants[0].stat.endurance=4..6", "did you mean 'stats'?"),
+        (
+            "options.riposte_margn=4..8",
+            "'riposte_margn' is not an option of this ruleset; did you mean 'riposte_margin'?",
+        ),
+        (
+            "content.characters.sergeant.endurence=4..6",
+            "'endurence' is not a field of content.characters.sergeant; did you mean 'endurance'?",
+        ),
+    ],
+)
 def test_sweep_a_path_with_a_typo_suggests_the_nearest_field(param: str, words: str) -> None:
     """The user's step: ``affray sweep nerdified_duel.yaml --param hald.stats.endurence=4..6`` (a typo). The error
     names the field that does not exist, where, and the nearest one; it used to say only "Extra inputs are not

@@ -42,7 +42,7 @@ def test_quit_saves_owner_only_and_resume_finishes_with_the_same_dice(tmp_path: 
     assert code == 0, err
     final = json.loads(log.read_text())
     assert final["commitment"] == commitment and final["seed"] == data["seed"]
-    assert final["records"][:len(data["records"])] == data["records"]
+    assert final["records"][: len(data["records"])] == data["records"]
     assert commitment_of(bytes.fromhex(final["seed"])) == commitment
     assert run_cli(["verify", str(log)])[0] == 0
 
@@ -51,14 +51,18 @@ def test_end_of_input_saves_and_exits_1_and_the_players_log_is_redacted(tmp_path
     """Nothing lost, contract 6: EOF keeps the match (exit 1, saved); the --log of an unfinished fight is the
     player's redacted log: no seed, and the other seat's face-down cards (WH-03) only as sealed commits."""
     save, log = tmp_path / "s.json", tmp_path / "mine.json"
-    code, out, _ = run_cli(["fight", YARD, "--seed", "3", "--play", "bruna", "--save", str(save), "--log", str(log)],
-                           "1\n")
+    code, out, _ = run_cli(
+        ["fight", YARD, "--seed", "3", "--play", "bruna", "--save", str(save), "--log", str(log)], "1\n"
+    )
     assert code == 1 and "input ended: the match is saved" in out
     mine, whole = json.loads(log.read_text()), json.loads(save.read_text())
     assert mine["seed"] is None and mine["redacted_for"] == "bruna" and "private" not in mine
     assert stat.S_IMODE(log.stat().st_mode) != 0o600 or mine["seed"] is None
-    pairs = [(w, m) for w, m in zip(whole["records"], mine["records"], strict=True)
-             if w["seat"] == "tomas" and w["action"]["type"] != "ready"]
+    pairs = [
+        (w, m)
+        for w, m in zip(whole["records"], mine["records"], strict=True)
+        if w["seat"] == "tomas" and w["action"]["type"] != "ready"
+    ]
     assert pairs and "seals" in pairs[-1][1]["action"], "tomas's last cards lie face down, sealed in bruna's log"
     for w, m in pairs:  # an earlier vignette's cards were revealed; the face-down ones show only their seals
         if "seals" in m["action"]:
@@ -110,8 +114,14 @@ def _planning(scenario: str | Path, seat: str, deck: str = "learned") -> tuple[a
     """A match played by its policies up to ``seat``'s first Planning choice (WH-03); ``deck``: WH-A5's
     ``general_school_deck`` (``all``: every General card, for the longest lists)."""
     loaded = affray.load_scenario(scenario)
-    match = affray.Match(loaded.plugin, loaded.setup, {**loaded.options, "general_school_deck": deck},
-                         seed=seed_from_int(3), seats=loaded.seats, controllers=loaded.controllers)
+    match = affray.Match(
+        loaded.plugin,
+        loaded.setup,
+        {**loaded.options, "general_school_deck": deck},
+        seed=seed_from_int(3),
+        seats=loaded.seats,
+        controllers=loaded.controllers,
+    )
     policies = loaded.policies(match)
     rng = FastRNG(1)
     while True:
@@ -122,8 +132,11 @@ def _planning(scenario: str | Path, seat: str, deck: str = "learned") -> tuple[a
             return match, mine[0]
         actor = next(a for a in window.actors if a in policies or match.seats.get(a) == seat)
         legal = match.legal(actor)
-        choice = policies[actor].choose(match.observe(actor), match.choices(actor), rng) \
-            if actor in policies else legal[0].action
+        choice = (
+            policies[actor].choose(match.observe(actor), match.choices(actor), rng)
+            if actor in policies
+            else legal[0].action
+        )
         match.act(actor, choice)
 
 
@@ -234,7 +247,8 @@ def test_output_paths_are_checked_before_the_work(tmp_path: Path) -> None:
 def test_yaml_limits_refuse_bombs_and_recursion() -> None:
     """Size limits: an alias bomb, a recursive alias and deep nesting are refused before anything is built."""
     bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(6))
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(6)
+    )
     with pytest.raises(Exception, match="at most 50,000 values once aliases are expanded"):
         load_yaml(bomb)
     with pytest.raises(Exception, match="an alias that contains itself"):

@@ -27,8 +27,11 @@ def test_play_spellchrome_attack_rows_show_their_odds_hint(tmp_path: Path, monke
     """The user's step: ``affray fight ford_duel.yaml --seed 1 --play tamsin``. Her turn lists more than 30 choices,
     so the two attacks share a row; that row shows each attack's hint, the target's Defense and the weapon's
     damage (docs/odds.md: ``vs Defense 14 · 1d8 + Str``), which the grouped row used to drop."""
-    rows = prompt_rows(["fight", str(EXAMPLES / "spellchrome" / "ford_duel.yaml"), "--seed", "1", "--play",
-                        "tamsin"], tmp_path, monkeypatch)
+    rows = prompt_rows(
+        ["fight", str(EXAMPLES / "spellchrome" / "ford_duel.yaml"), "--seed", "1", "--play", "tamsin"],
+        tmp_path,
+        monkeypatch,
+    )
     attack = next(r for r in rows if "attack Bandit Cutthroat with" in r)
     assert "1: vs Defense 14 · 1d4 + Str (avg 2.5 + Str)" in attack
     assert "2: vs Defense 14 · 1d3 + Str (avg 2.0 + Str)" in attack
@@ -38,8 +41,11 @@ def test_play_witchhammer_combo_rows_show_both_cards(tmp_path: Path, monkeypatch
     """The user's step: ``affray fight yard_duel.yaml --seed 1 --play bruna``. The combo "HayMaker, then Sword
     Swing" notes the numbers of both cards (WH-05: initiative and defense above, the nodes below), each named;
     it used to show the slot-2 card's only."""
-    rows = prompt_rows(["fight", str(EXAMPLES / "witchhammer" / "yard_duel.yaml"), "--seed", "1", "--play",
-                        "bruna"], tmp_path, monkeypatch)
+    rows = prompt_rows(
+        ["fight", str(EXAMPLES / "witchhammer" / "yard_duel.yaml"), "--seed", "1", "--play", "bruna"],
+        tmp_path,
+        monkeypatch,
+    )
     combo = next(r for r in rows if "HayMaker, then Sword Swing" in r)
     assert "HayMaker: init -3, defense -2; move 1, attack 3" in combo
     assert "Sword Swing: init +2, defense +1; move 1, attack 8" in combo

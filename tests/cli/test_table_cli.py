@@ -21,8 +21,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def test_table_new_prints_the_gm_and_seat_links(server: Server) -> None:
-    done = affray("table", "new", "witchhammer/yard_duel", "--server", server.url, "--controller", "bruna=human",
-                  "--option", "drama_timer=true")
+    done = affray(
+        "table",
+        "new",
+        "witchhammer/yard_duel",
+        "--server",
+        server.url,
+        "--controller",
+        "bruna=human",
+        "--option",
+        "drama_timer=true",
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     gm = re.fullmatch(r"GM page \(it lists every seat's link, with a QR code for phones\): (\S+)", lines[1])
@@ -51,9 +60,11 @@ def test_serve_with_a_bad_database_fails_in_one_message() -> None:
 
 
 def test_join_plays_a_seat_from_the_terminal_tells_the_story_and_saves_a_log_that_verifies(
-        server: Server, tmp_path: Path) -> None:
-    made = affray("table", "new", "witchhammer/yard_duel", "--server", server.url, "--controller", "bruna=human",
-                  "--json")
+    server: Server, tmp_path: Path
+) -> None:
+    made = affray(
+        "table", "new", "witchhammer/yard_duel", "--server", server.url, "--controller", "bruna=human", "--json"
+    )
     import json
 
     created = json.loads(made.stdout)

@@ -31,8 +31,7 @@ def refused(argv: list[str]) -> str:
     return said
 
 
-def test_a_deep_scenario_is_refused_by_the_cli_and_by_the_server(
-        server: Server, tmp_path: Path) -> None:
+def test_a_deep_scenario_is_refused_by_the_cli_and_by_the_server(server: Server, tmp_path: Path) -> None:
     deep = tmp_path / "deep.yaml"
     deep.write_text("ruleset: hud\nsides: " + DEEP + "\n")
     assert "at most 100 levels of nesting" in refused(["content", "check", str(deep)])
@@ -40,21 +39,20 @@ def test_a_deep_scenario_is_refused_by_the_cli_and_by_the_server(
     assert "bad_scenario" in said and "at most 100 levels of nesting" in said
 
 
-def test_a_lone_surrogate_is_refused_wherever_it_comes_from(
-        tmp_path: Path) -> None:
+def test_a_lone_surrogate_is_refused_wherever_it_comes_from(tmp_path: Path) -> None:
     scenario = tmp_path / "s.yaml"
     scenario.write_text('ruleset: hud\nname: "\\ud800"\n')
     assert "valid YAML" in refused(["fight", str(scenario)])
     log = tmp_path / "log.json"
     log.write_text(json.dumps({"format": 3, "ruleset": "hud", "note": "\ud800"}))  # json.dumps escapes it
     assert "names no character" in refused(["verify", str(log)])
-    said = refused(["table", "new", "witchhammer/yard_duel", "--option", 'title="\\ud800"', "--server",
-                    "http://127.0.0.1:9"])
+    said = refused(
+        ["table", "new", "witchhammer/yard_duel", "--option", 'title="\\ud800"', "--server", "http://127.0.0.1:9"]
+    )
     assert "not Unicode text" in said and "options.title" in said
 
 
-def test_a_scenario_file_that_is_not_utf8_is_refused_before_sending(
-        tmp_path: Path) -> None:
+def test_a_scenario_file_that_is_not_utf8_is_refused_before_sending(tmp_path: Path) -> None:
     scenario = tmp_path / "s.yaml"
     scenario.write_bytes(b"ruleset: hud\nname: \xff\n")
     said = refused(["table", "new", str(scenario), "--server", "http://127.0.0.1:9"])

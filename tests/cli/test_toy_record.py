@@ -29,9 +29,13 @@ def test_odds_lists_the_toy_and_its_check_help_lists_the_declared_flags() -> Non
     code, out, _ = run_cli(["odds", "toy", "bid", "--help"])
     assert code == 0
     assert "One sealed bid: the chance to win and to draw, and the margin" in out
-    for flag, words in (("--bid", "your bid"), ("--their-bid", "the other player's bid"),
-                        ("--luck", "your Luck (3 adds nothing)"), ("--their-luck", "their Luck"),
-                        ("--json", "print one JSON object")):
+    for flag, words in (
+        ("--bid", "your bid"),
+        ("--their-bid", "the other player's bid"),
+        ("--luck", "your Luck (3 adds nothing)"),
+        ("--their-luck", "their Luck"),
+        ("--json", "print one JSON object"),
+    ):
         assert flag in out and words in out
     assert "your bid  [1<=x<=3; required]" in out and "[default: 2; 1<=x<=3]" in out
 
@@ -49,11 +53,14 @@ def test_odds_toy_bid_prints_exact_numbers() -> None:
     assert code == 0 and "Toy bid: 2 + d6 against 2 + 3" in out and "2/3" in out and "1/6" in out
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (["--bid", "4"], "Invalid value for '--bid': Input should be less than or equal to 3"),
-    (["--luck", "6", "--their-luck", "6", "--bid", "1"], "--luck and --their-luck together are at most 10"),
-    ([], "Missing option '--bid'"),
-])
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--bid", "4"], "Invalid value for '--bid': Input should be less than or equal to 3"),
+        (["--luck", "6", "--their-luck", "6", "--bid", "1"], "--luck and --their-luck together are at most 10"),
+        ([], "Missing option '--bid'"),
+    ],
+)
 def test_odds_toy_bid_refuses_bad_flags_with_a_sentence(args: list[str], words: str) -> None:
     code, out, err = run_cli(["odds", "toy", "bid", *args])
     assert code == 2 and out == "" and words in err and "Traceback" not in err
@@ -61,8 +68,7 @@ def test_odds_toy_bid_refuses_bad_flags_with_a_sentence(args: list[str], words: 
 
 def _new(tmp_path: Path, luck: str = "5") -> Path:
     sheet = tmp_path / "pip.yaml"
-    code, out, err = run_cli(["character", "new", "toy", "--out", str(sheet)],
-                             stdin=f"Pip\nA lucky one\n{luck}\n")
+    code, out, err = run_cli(["character", "new", "toy", "--out", str(sheet)], stdin=f"Pip\nA lucky one\n{luck}\n")
     assert code == 0, err
     assert f"saved {sheet}" in out
     return sheet
@@ -70,8 +76,13 @@ def _new(tmp_path: Path, luck: str = "5") -> Path:
 
 def test_character_new_check_and_show_a_toy_sheet(tmp_path: Path) -> None:
     sheet = _new(tmp_path)
-    assert yaml.safe_load(sheet.read_text()) == {"format": "affray-sheet/1", "ruleset": "toy", "name": "Pip",
-                                                 "description": "A lucky one", "luck": 5}
+    assert yaml.safe_load(sheet.read_text()) == {
+        "format": "affray-sheet/1",
+        "ruleset": "toy",
+        "name": "Pip",
+        "description": "A lucky one",
+        "luck": 5,
+    }
     code, out, _ = run_cli(["character", "check", str(sheet)])
     assert code == 0 and "is a legal toy character (Pip)" in out
     code, out, _ = run_cli(["character", "show", str(sheet), "--markdown"])
@@ -94,13 +105,13 @@ def test_character_bless_is_the_toys_own_operation(tmp_path: Path) -> None:
     assert yaml.safe_load(sheet.read_text())["luck"] == 6
 
 
-def test_an_operation_the_sheets_ruleset_does_not_offer_is_refused_with_what_it_offers(
-        tmp_path: Path) -> None:
+def test_an_operation_the_sheets_ruleset_does_not_offer_is_refused_with_what_it_offers(tmp_path: Path) -> None:
     """``affray character spend`` is WitchHammer's; on a toy sheet it names what toy sheets offer (exit 2)."""
     sheet = _new(tmp_path)
     before = sheet.read_text()
     code, out, err = run_cli(["character", "spend", str(sheet), "--attribute", "attack"])
     assert code == 2 and out == ""
-    assert (f"{sheet}: `affray character spend` is not offered for toy sheets; toy sheets offer: new, check, show, "
-            "bless.") in err
+    assert (
+        f"{sheet}: `affray character spend` is not offered for toy sheets; toy sheets offer: new, check, show, bless."
+    ) in err
     assert sheet.read_text() == before

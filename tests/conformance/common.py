@@ -198,8 +198,14 @@ class LeakWatch:
         start = len(log.parts)
         opened = revealed - log.revealed
         if opened:
-            start = next((i for i, record in enumerate(match.records[:start])
-                          if any(isinstance(e, Committed) and e.seal in opened for e in record.events)), start)
+            start = next(
+                (
+                    i
+                    for i, record in enumerate(match.records[:start])
+                    if any(isinstance(e, Committed) and e.seal in opened for e in record.events)
+                ),
+                start,
+            )
         log.parts[start:] = [json.dumps(item, sort_keys=True) for item in match.events_since(start, seat)]
         log.revealed = revealed
         return start

@@ -65,8 +65,12 @@ def test_log_round_trips_through_json_and_verifies(path: Path) -> None:
 
 def _junk_actions(match: Match, actor: str) -> list[Action]:
     legal = match.legal(actor)
-    junk: list[Action] = [{"type": "no_such_action"}, {"type": "attack", "target": "nobody"},
-                                     {"type": "declare", "plan": "x"}, {"type": 3}]
+    junk: list[Action] = [
+        {"type": "no_such_action"},
+        {"type": "attack", "target": "nobody"},
+        {"type": "declare", "plan": "x"},
+        {"type": 3},
+    ]
     for spec in legal[:3]:
         broken = copy.deepcopy(spec.action)
         for key in list(broken):
@@ -222,11 +226,22 @@ def test_matches_sharing_the_setup_parts_of_their_memo_play_as_if_alone(path: Pa
     for seed in (1, 2, 3):
         fights = []
         for store in (shared, None):
-            match = Match(scenario.plugin, scenario.setup, scenario.options, rng=FastRNG(seed),
-                          seats=scenario.seats, controllers=scenario.controllers, shared=store)
+            match = Match(
+                scenario.plugin,
+                scenario.setup,
+                scenario.options,
+                rng=FastRNG(seed),
+                seats=scenario.seats,
+                controllers=scenario.controllers,
+                shared=store,
+            )
             names = policy_names(scenario.ruleset.name)
             policy = "heuristic" if "heuristic" in names and seed != 3 else "random"
-            affray.play(match, scenario.policies(match, {s.name: policy for s in scenario.model.sides}),
-                        FastRNG(seed + 100), max_steps=3_000)
+            affray.play(
+                match,
+                scenario.policies(match, {s.name: policy for s in scenario.model.sides}),
+                FastRNG(seed + 100),
+                max_steps=3_000,
+            )
             fights.append([e.to_dict() for e in match.events()])
         assert fights[0] == fights[1]

@@ -55,8 +55,9 @@ def test_the_fast_path_plays_the_full_engines_fights(path: Path) -> None:
     shared_fast: dict[Any, Any] = {}
     for seed in range(SEEDS):
         full = _full(scenario, policies, seed, shared_full)
-        state, fast = play_fast(ruleset, scenario.setup, options, policies, seed, validate=seed % 2 == 0,
-                                shared=shared_fast)
+        state, fast = play_fast(
+            ruleset, scenario.setup, options, policies, seed, validate=seed % 2 == 0, shared=shared_fast
+        )
         where = f"{scenario_id(path)} seed {seed}"
         assert fast.actions == [(r.actor, r.action) for r in full.log], where
         assert fast.outcome == full.outcome(), where
@@ -67,9 +68,12 @@ def test_the_fast_path_plays_the_full_engines_fights(path: Path) -> None:
             assert [e.to_dict() for e in replayed.events()] == [e.to_dict() for e in full.events()], where
 
 
-@pytest.mark.parametrize("path", [p for p in example_scenarios() if p.parent.name in ("hud", "warp")][:1]
-                         + [p for p in example_scenarios() if p.name in ("crossroads_2v2.yaml", "bench_arena.yaml",
-                                                                         "knight_duel.yaml")], ids=scenario_id)
+@pytest.mark.parametrize(
+    "path",
+    [p for p in example_scenarios() if p.parent.name in ("hud", "warp")][:1]
+    + [p for p in example_scenarios() if p.name in ("crossroads_2v2.yaml", "bench_arena.yaml", "knight_duel.yaml")],
+    ids=scenario_id,
+)
 def test_sim_reports_are_identical_whichever_path_ran(path: Path) -> None:
     """``affray sim`` gives the same report on the fast path and the full engine."""
     scenario = load(path)
@@ -84,6 +88,7 @@ def _questions(ruleset: Any, state: Any, actor: str, memo: Memo, rng_seed: int) 
     """Each question asked of a fresh Choices agrees with the legal listing (which a fresh Choices must not have
     made yet, so a ruleset's own answers are what is checked)."""
     legal = ruleset.legal(state, actor, memo)
+
     def fresh() -> Any:
         return ruleset.choices(state, actor, memo)
 

@@ -21,12 +21,20 @@ from tests.conformance.common import example_scenarios, invariants, scenario_id
 from tests.sweep import sample
 
 EXAMPLES = int(os.environ.get("AFFRAY_FUZZ_EXAMPLES", "12"))
-JUNK = st.dictionaries(st.sampled_from(["type", "target", "plan", "die", "weapon", "card", "slot", "to", "text"]),
-                       st.one_of(st.none(), st.integers(-3, 30), st.text(max_size=8),
-                                 st.lists(st.integers(0, 3), max_size=3)), max_size=4)
-MOVES = st.lists(st.one_of(st.tuples(st.just("legal"), st.integers(0, 10_000)),
-                           st.tuples(st.just("junk"), JUNK),
-                           st.tuples(st.just("wrong_actor"), st.integers(0, 10_000))), min_size=5, max_size=150)
+JUNK = st.dictionaries(
+    st.sampled_from(["type", "target", "plan", "die", "weapon", "card", "slot", "to", "text"]),
+    st.one_of(st.none(), st.integers(-3, 30), st.text(max_size=8), st.lists(st.integers(0, 3), max_size=3)),
+    max_size=4,
+)
+MOVES = st.lists(
+    st.one_of(
+        st.tuples(st.just("legal"), st.integers(0, 10_000)),
+        st.tuples(st.just("junk"), JUNK),
+        st.tuples(st.just("wrong_actor"), st.integers(0, 10_000)),
+    ),
+    min_size=5,
+    max_size=150,
+)
 
 
 @pytest.mark.parametrize("path", sample(example_scenarios()), ids=scenario_id)

@@ -70,8 +70,11 @@ def test_a_secret_in_a_policys_observation_is_found(monkeypatch: pytest.MonkeyPa
     match, _, watch = _duel_after(1)
     card = secrets(match)[0][1]
     observe = match.observe
-    monkeypatch.setattr(match, "observe", lambda actor: {"seen": observe(actor), "planted": card}
-                        if actor == "tomas" else observe(actor))
+    monkeypatch.setattr(
+        match,
+        "observe",
+        lambda actor: {"seen": observe(actor), "planted": card} if actor == "tomas" else observe(actor),
+    )
     needle = json.dumps(card, sort_keys=True)
     assert watch.check() == [f"seat tomas can see bruna's secret {needle}"] == leaks(match)
 
@@ -131,12 +134,16 @@ def test_the_watch_and_the_check_from_scratch_agree_over_a_whole_fight(monkeypat
 
 
 #: A WaRP GM ruling: a GM character's HP (GM-level, the adjuster's ``hidden``) and a PC's HP (public).
-HIDDEN_RULING: dict[str, Json] = {"type": "ruling", "reason": "he was hurt before", "changes": [
-    {"combatant": "thug1", "bar": "HP", "value": 3}, {"combatant": "dana", "bar": "HP", "value": 5}]}
+HIDDEN_RULING: dict[str, Json] = {
+    "type": "ruling",
+    "reason": "he was hurt before",
+    "changes": [{"combatant": "thug1", "bar": "HP", "value": 3}, {"combatant": "dana", "bar": "HP", "value": 5}],
+}
 
 
 def test_a_hidden_ruling_is_left_out_of_every_other_seats_record_action_and_events(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """DESIGN.md contract 6, docs/table.md "GM rulings": a record is redacted for a seat as a whole. The GM sets a
     WaRP extra's HP (GM-level) and a PC's: a seat that may not see the extra's numbers reads the ruling's action
     without that change, as it reads its event, and names only the combatant (``unseen``); the GM's seat and the
@@ -149,13 +156,20 @@ def test_a_hidden_ruling_is_left_out_of_every_other_seats_record_action_and_even
     assert leaks(match) == []
     for seat in ("dana", SPECTATOR, "theo", "thug2"):
         record = match.redacted_log(seat)[0]
-        assert record["action"] == {"type": "ruling", "reason": "he was hurt before", "unseen": ["thug1"],
-                                    "changes": [{"combatant": "dana", "bar": "HP", "value": 5}]}, seat
-        assert [e["changes"] for e in record["events"]] == [[{"combatant": "dana", "bar": "HP", "value": 5,
-                                                              "was": 21}], []]
+        assert record["action"] == {
+            "type": "ruling",
+            "reason": "he was hurt before",
+            "unseen": ["thug1"],
+            "changes": [{"combatant": "dana", "bar": "HP", "value": 5}],
+        }, seat
+        assert [e["changes"] for e in record["events"]] == [
+            [{"combatant": "dana", "bar": "HP", "value": 5, "was": 21}],
+            [],
+        ]
     for seat in ("gm", "thug1"):
         assert match.redacted_log(seat)[0]["action"] == HIDDEN_RULING
     monkeypatch.setattr(seatlog, "shown_action", lambda entry, viewer, hidden: entry.action)
     needle = json.dumps({"bar": "HP", "combatant": "thug1", "value": 3}, sort_keys=True)
-    assert leaks(match) == [f"seat {seat} can see thug1's secret {needle}"
-                            for seat in ("dana", SPECTATOR, "theo", "thug2", "thug3")]
+    assert leaks(match) == [
+        f"seat {seat} can see thug1's secret {needle}" for seat in ("dana", SPECTATOR, "theo", "thug2", "thug3")
+    ]

@@ -35,12 +35,20 @@ def test_warp_sheet_words_and_a_gm_characters_numbers_kept_from_players() -> Non
     """WR-01 (traits as dice), WR-12 (weapons: melee factor, handiness), WR-19 (armour: "1 pt"), WR-27 (the
     recovery ceiling); a GM character's numbers are GM-level: a player's seat reads only what it wields."""
     m = start("warp/melee_brawl")
-    dana = [("Wields", "lead pipe (melee 2, handiness +2)"), ("Wears", "thick leathers"),
-            ("Recovers towards", "21 HP"), ("Experience", "3"),
-            ("Traits", "Fast on Their Feet 4 dice (agility); Street Brawler 3 dice (combat, fighting); "
-                       "Moves Like a Shadow 3 dice (agility)"),
-            ("Flaws", "Poor Eyesight"),
-            ("Carries", "lead pipe (melee 2, handiness +2); bare hands (melee 1, handiness 0)"), ("Armour", "1 pt")]
+    dana = [
+        ("Wields", "lead pipe (melee 2, handiness +2)"),
+        ("Wears", "thick leathers"),
+        ("Recovers towards", "21 HP"),
+        ("Experience", "3"),
+        (
+            "Traits",
+            "Fast on Their Feet 4 dice (agility); Street Brawler 3 dice (combat, fighting); "
+            "Moves Like a Shadow 3 dice (agility)",
+        ),
+        ("Flaws", "Poor Eyesight"),
+        ("Carries", "lead pipe (melee 2, handiness +2); bare hands (melee 1, handiness 0)"),
+        ("Armour", "1 pt"),
+    ]
     assert rows(m, GM, "dana") == rows(m, "dana", "dana") == rows(m, "theo", "dana") == dana  # a PC's sheet is open
     assert rows(m, "dana", "thug3") == [("Wields", "switchblade (melee 2, handiness +1)")]
     assert rows(m, GM, "thug3")[1:3] == [("Recovers towards", "21 HP"), ("Experience", "0")]
@@ -56,8 +64,12 @@ def test_hud_sheet_words_and_a_declared_plan_names_its_targets() -> None:
     declared plan, its target by name, never by id)."""
     m = start("hud/nerdified_night_widow")
     assert rows(m, "vesna", "widow") == [
-        ("Agility", "5"), ("Strength", "4"), ("Armour", "Thick hide (attack +0, injury +2)"), ("Actions", "3"),
-        ("Weapons", "Claws and fangs (melee, attack +1, defense +0, damage +2, 2 hands, in hand)")]
+        ("Agility", "5"),
+        ("Strength", "4"),
+        ("Armour", "Thick hide (attack +0, injury +2)"),
+        ("Actions", "3"),
+        ("Weapons", "Claws and fangs (melee, attack +1, defense +0, damage +2, 2 hands, in hand)"),
+    ]
     assert rows(m, GM, "vesna")[2] == ("Armour", "Riveted brigandine (attack -1, injury +2)")
     rng = FastRNG(5)
     while not any(label == "Plan" for label, _ in rows(m, GM, "widow")):
@@ -72,20 +84,40 @@ def test_spellchrome_sheet_words() -> None:
     """SC-B1 (Defense), SC-15 (speed), SC-16 (initiative), SC-26 (attacks of opportunity left), the weapon in hand
     with its damage dice and range."""
     m = start("spellchrome/crossroads_2v2")
-    assert rows(m, "oriel", "oriel") == rows(m, GM, "oriel") == [
-        ("Level", "3 (character)"), ("Defense", "15"), ("Speed", "30 ft"), ("Initiative", "15"),
-        ("Attacks of opportunity left", "1"), ("Wields", "Longsword (melee, damage 1d8)"), ("Base attack", "+3"),
-        ("Weapons", "Longsword (melee, damage 1d8); Hand crossbow (ranged, damage 1d6, range 6 squares); "
-                    "Unarmed strike (unarmed, damage 1d3)"),
-        ("Feats", "toughness"), ("Skills", "run +4, heal +1")]
+    assert (
+        rows(m, "oriel", "oriel")
+        == rows(m, GM, "oriel")
+        == [
+            ("Level", "3 (character)"),
+            ("Defense", "15"),
+            ("Speed", "30 ft"),
+            ("Initiative", "15"),
+            ("Attacks of opportunity left", "1"),
+            ("Wields", "Longsword (melee, damage 1d8)"),
+            ("Base attack", "+3"),
+            (
+                "Weapons",
+                "Longsword (melee, damage 1d8); Hand crossbow (ranged, damage 1d6, range 6 squares); "
+                "Unarmed strike (unarmed, damage 1d3)",
+            ),
+            ("Feats", "toughness"),
+            ("Skills", "run +4, heal +1"),
+        ]
+    )
 
 
 def test_witchhammer_sheet_words_and_skills_only_for_the_seats_that_see_them() -> None:
     """WH-11, WH-12, WH-06 (base Attack, Defense, Init), WH-B5 (Damage on a Solid Hit), WH-13 (aspect Defenses);
     the skills are the seat's own and the GM's, not another player's."""
     m = start("witchhammer/mill_ambush")
-    common = [("Attack", "+2"), ("Defense", "+3"), ("Init", "+1"), ("Damage on a Solid Hit", "1"),
-              ("Size", "medium (player character)"), ("Aspect defenses", "agility +1, con +1")]
+    common = [
+        ("Attack", "+2"),
+        ("Defense", "+3"),
+        ("Init", "+1"),
+        ("Damage on a Solid Hit", "1"),
+        ("Size", "medium (player character)"),
+        ("Aspect defenses", "agility +1, con +1"),
+    ]
     skills = ("Skills", "perception +2, tracking +2, stealth +1")
     assert rows(m, GM, "ilse") == rows(m, "ilse", "ilse") == [*common, skills]
     assert rows(m, "tomas", "ilse") == common

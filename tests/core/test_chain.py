@@ -47,7 +47,8 @@ def test_the_chain_starts_at_the_commitment_and_a_kept_head_must_be_on_it() -> N
     assert chain_problems(data, records, head="c0") == []
     rewritten = [records[0], {**second, "action": {"type": "timeout"}}]
     assert chain_problems({"commitment": "c0"}, rewritten, head=values[1]) == [
-        f"the log does not extend the history with head {values[1]}: it was rewritten or is another table's"]
+        f"the log does not extend the history with head {values[1]}: it was rewritten or is another table's"
+    ]
     assert len(chain_problems(data, [records[0], {**records[1], "actor": "tomas"}])) == 2
 
 
@@ -68,10 +69,15 @@ def test_x5_a_face_down_bid_is_found_from_a_format_3_head_and_not_from_a_format_
     for key, found in ((None, [2]), (chain, [])):
         match, values = _bid_match(key)
         record = match.records[0].to_dict(events=False)
-        assert [v for v in (1, 2, 3) if link(match.commitment, {**record, "action": {"type": "bid", "value": v}})
-                == values[0]] == found
+        assert [
+            v
+            for v in (1, 2, 3)
+            if link(match.commitment, {**record, "action": {"type": "bid", "value": v}}) == values[0]
+        ] == found
     assert public_form(match.records[0].to_dict(), chain)["action"] == {
-        "type": "commit", "seals": [{"seal": "bid-a", "digest": match.state.bids["a"].digest}]}
+        "type": "commit",
+        "seals": [{"seal": "bid-a", "digest": match.state.bids["a"].digest}],
+    }
 
 
 def test_the_public_form_is_the_record_as_the_spectator_reads_it_when_it_is_made() -> None:
@@ -81,12 +87,22 @@ def test_the_public_form_is_the_record_as_the_spectator_reads_it_when_it_is_made
     assert match.act("a", {"type": "bid", "value": 2}).ok
     assert public_action(match.records[0].to_dict()) == match.redacted_log(SPECTATOR)[0]["action"]
     warp = load_scenario(ROOT / "examples" / "warp" / "melee_brawl.yaml").start(3)
-    ruling: JsonObject = {"type": "ruling", "reason": "", "changes": [{"combatant": "thug1", "bar": "HP", "value": 3},
-                                                          {"combatant": "dana", "bar": "HP", "value": 5}]}
+    ruling: JsonObject = {
+        "type": "ruling",
+        "reason": "",
+        "changes": [{"combatant": "thug1", "bar": "HP", "value": 3}, {"combatant": "dana", "bar": "HP", "value": 5}],
+    }
     assert warp.rule(GM, ruling).ok
-    assert public_action(warp.records[0].to_dict()) == warp.redacted_log(SPECTATOR)[0]["action"] == {
-        "type": "ruling", "reason": "", "changes": [{"combatant": "dana", "bar": "HP", "value": 5}],
-        "unseen": ["thug1"]}
+    assert (
+        public_action(warp.records[0].to_dict())
+        == warp.redacted_log(SPECTATOR)[0]["action"]
+        == {
+            "type": "ruling",
+            "reason": "",
+            "changes": [{"combatant": "dana", "bar": "HP", "value": 5}],
+            "unseen": ["thug1"],
+        }
+    )
     assert public_action({**RECORD, "events": []}) == RECORD["action"]
 
 
@@ -102,7 +118,8 @@ def test_a_format_4_chain_pins_the_whole_record_and_checks_with_the_key_revealed
     assert public_form(changed[0], key)["action"] == public_form(records[0], key)["action"]
     assert chain_problems(data, changed, key=key)[0].startswith("record #0 has chain ")
     assert chain_problems(data, records, head=values[0], key=secrets.token_bytes(32))[-1] == (
-        f"the log does not extend the history with head {values[0]}: it was rewritten or is another table's")
+        f"the log does not extend the history with head {values[0]}: it was rewritten or is another table's"
+    )
     assert record_digest(records[0], key) == hashlib.sha256(record_salt(key, 0) + canonical(records[0])).hexdigest()
 
 

@@ -49,8 +49,10 @@ def test_duplicate_ids_name_both_files(tmp_path: Path) -> None:
 
 
 def test_scenario_errors_carry_the_field_path(tmp_path: Path) -> None:
-    text = ("ruleset: hud\nsides:\n  - name: a\n    combatants: [{id: x, use: vesna}]\n"
-            "  - name: b\n    combatants: [{id: y, use: nobody}]\n")
+    text = (
+        "ruleset: hud\nsides:\n  - name: a\n    combatants: [{id: x, use: vesna}]\n"
+        "  - name: b\n    combatants: [{id: y, use: nobody}]\n"
+    )
     with pytest.raises(ContentError, match=r"sides\[1\].combatants\[0\].use: no characters called 'nobody'"):
         affray.load_scenario(write(tmp_path, "s.yaml", text))
     text2 = text.replace("use: nobody", "use: vesna, controller: wizard")

@@ -68,8 +68,9 @@ def test_sc20_a_whole_move_square_is_entered_first_and_ends_the_move() -> None:
     assert reachable(grid, (0, 0), 12, whole=6).cost[(2, 0)] == 7  # a run's two moves: one goes on it
 
 
-@pytest.mark.parametrize(("text", "fragment"), [("...\n..", "row 1 has 2 squares"), ("..x", "column 2: 'x'"),
-                                                ("", "empty")])
+@pytest.mark.parametrize(
+    ("text", "fragment"), [("...\n..", "row 1 has 2 squares"), ("..x", "column 2: 'x'"), ("", "empty")]
+)
 def test_bad_maps_name_the_square(text: str, fragment: str) -> None:
     with pytest.raises(MapError, match=fragment):
         Grid.parse(text)
@@ -115,6 +116,7 @@ def test_sc20_mult_and_sc18_dirs_price_tumbling_and_straighten_runs() -> None:
     with pytest.raises(ValueError, match="cost multiplier is 1 or more, not 0"):
         reachable(grid, (0, 0), 6, mult=0)  # a free step would let a cost level grow while it is settled
 
+
 def test_neighbour_links_are_built_once_per_map() -> None:
     """Equal maps share one compiled set of links; walls and the edge are left out."""
     grid = Grid.parse(MAP)
@@ -156,8 +158,15 @@ def test_wh_b13_greedy_step_toward_and_away() -> None:
     assert step_toward(grid, (0, 0), (4, 0), blocked) is None
 
 
-def _reference(grid: Grid, start: Pos, budget: int, blocked: Iterable[Pos], stop_at: Iterable[Pos], mult: int,
-               dirs: tuple[Pos, ...]) -> tuple[list[tuple[Pos, int]], list[tuple[Pos, Pos]]]:
+def _reference(
+    grid: Grid,
+    start: Pos,
+    budget: int,
+    blocked: Iterable[Pos],
+    stop_at: Iterable[Pos],
+    mult: int,
+    dirs: tuple[Pos, ...],
+) -> tuple[list[tuple[Pos, int]], list[tuple[Pos, Pos]]]:
     """The plain Dijkstra the indexed search replaced: a heap of (cost, (x, y)), tuples for squares."""
     stop, halt = set(blocked), set(stop_at)
     cost, previous, heap = {start: 0}, {}, [(0, start)]
@@ -180,15 +189,22 @@ squares = st.tuples(st.integers(-1, 8), st.integers(-1, 8))
 
 
 @settings(max_examples=150, deadline=None)
-@given(rows=st.lists(st.text(".~^%#", min_size=8, max_size=8), min_size=8, max_size=8),
-       start=st.tuples(st.integers(0, 7), st.integers(0, 7)), budget=st.integers(0, 14),
-       blocked=st.lists(squares, max_size=6), stop_at=st.lists(squares, max_size=8), mult=st.sampled_from([1, 2]),
-       dirs=st.sampled_from([DIRECTIONS, ((1, 0), (1, 1)), ((0, -1),)]))
-def test_x3_search_matches_a_plain_dijkstra(rows: list[str], start: Pos, budget: int, blocked: list[Pos],
-                                            stop_at: list[Pos], mult: int, dirs: tuple[Pos, ...]) -> None:
+@given(
+    rows=st.lists(st.text(".~^%#", min_size=8, max_size=8), min_size=8, max_size=8),
+    start=st.tuples(st.integers(0, 7), st.integers(0, 7)),
+    budget=st.integers(0, 14),
+    blocked=st.lists(squares, max_size=6),
+    stop_at=st.lists(squares, max_size=8),
+    mult=st.sampled_from([1, 2]),
+    dirs=st.sampled_from([DIRECTIONS, ((1, 0), (1, 1)), ((0, -1),)]),
+)
+def test_x3_search_matches_a_plain_dijkstra(
+    rows: list[str], start: Pos, budget: int, blocked: list[Pos], stop_at: list[Pos], mult: int, dirs: tuple[Pos, ...]
+) -> None:
     """The indexed search gives the same costs and the same previous squares, in the same order, as a plain
     Dijkstra keyed by (cost, (x, y)): paths, and so replays, do not depend on how the search is written."""
     grid = Grid.parse("\n".join(rows))
     reach = reachable(grid, start, budget, blocked, stop_at, mult, dirs)
-    assert (list(reach.cost.items()), list(reach.previous.items())) == _reference(grid, start, budget, blocked,
-                                                                                   stop_at, mult, dirs)
+    assert (list(reach.cost.items()), list(reach.previous.items())) == _reference(
+        grid, start, budget, blocked, stop_at, mult, dirs
+    )

@@ -48,13 +48,30 @@ class Holder:
 
 
 def holder() -> Holder:
-    return Holder("ilse", Square(1, 2), (Square(0, 0), Square(0, 1)), frozenset({"b", "a"}), {3: Square(5, 5)},
-                  Rolled(), Grade.LOW, mixed=[1, "two", 3.5, True, None, (Square(9, 9),)])
+    return Holder(
+        "ilse",
+        Square(1, 2),
+        (Square(0, 0), Square(0, 1)),
+        frozenset({"b", "a"}),
+        {3: Square(5, 5)},
+        Rolled(),
+        Grade.LOW,
+        mixed=[1, "two", 3.5, True, None, (Square(9, 9),)],
+    )
 
 
-EXPECTED = {"name": "ilse", "at": {"x": 1, "y": 2}, "path": [{"x": 0, "y": 0}, {"x": 0, "y": 1}], "tags": ["a", "b"],
-            "by_id": {"3": {"x": 5, "y": 5}}, "roll": {"die": 20, "value": 13}, "grade": 1, "nothing": None,
-            "empty": {}, "mixed": [1, "two", 3.5, True, None, [{"x": 9, "y": 9}]]}
+EXPECTED = {
+    "name": "ilse",
+    "at": {"x": 1, "y": 2},
+    "path": [{"x": 0, "y": 0}, {"x": 0, "y": 1}],
+    "tags": ["a", "b"],
+    "by_id": {"3": {"x": 5, "y": 5}},
+    "roll": {"die": 20, "value": 13},
+    "grade": 1,
+    "nothing": None,
+    "empty": {},
+    "mixed": [1, "two", 3.5, True, None, [{"x": 9, "y": 9}]],
+}
 
 
 def test_every_kind_of_value_has_its_exact_json_form() -> None:
@@ -74,8 +91,10 @@ def test_the_shared_form_equals_the_plain_one_and_converts_a_shared_part_once() 
     assert second["path"] is first["path"]  # the same tuple (immutable, as the views' bars and sheet rows): shared
     assert second["name"] == "tomas" and second["path"] == EXPECTED["path"]
     alike = cast(tuple[Square, ...], list(one.path))  # a list in its place (mutable): converted each time
-    assert to_jsonable_shared(Holder("x", one.at, alike, frozenset(), {}, Rolled(), Grade.LOW), done)["path"] \
+    assert (
+        to_jsonable_shared(Holder("x", one.at, alike, frozenset(), {}, Rolled(), Grade.LOW), done)["path"]
         is not first["path"]
+    )
 
 
 def test_a_value_that_is_not_json_is_refused_with_its_type() -> None:

@@ -71,8 +71,11 @@ def test_verify_catches_a_changed_roll() -> None:
 def test_verify_catches_a_changed_action() -> None:
     data: dict[str, Any] = export_log(played())
     index = next(i for i, e in enumerate(data["records"]) if e["action"]["type"] == "declare")
-    data["records"][index]["action"] = {"type": "declare", "plan": [{"type": "defense"}, {"type": "defense"}],
-                                        "additional": False}
+    data["records"][index]["action"] = {
+        "type": "declare",
+        "plan": [{"type": "defense"}, {"type": "defense"}],
+        "additional": False,
+    }
     report = verify(data)
     assert not report.ok and f"action #{index}" in report.problems[0]
 
@@ -137,8 +140,14 @@ def test_a_gm_rewind_is_a_record_and_the_same_action_rolls_the_same_dice() -> No
     assert match.version == 6
     assert match.rewind(last.seq).ok
     assert match.version == 7 and len(match.records) == 7 and len(match.log) == 5
-    assert match.records[-1].to_dict() == {"seq": 6, "kind": "undo", "seat": "gm", "actor": "",
-                                           "action": {"type": "undo", "to": 5}, "events": []}
+    assert match.records[-1].to_dict() == {
+        "seq": 6,
+        "kind": "undo",
+        "seat": "gm",
+        "actor": "",
+        "action": {"type": "undo", "to": 5},
+        "events": [],
+    }
     assert match.act(last.actor, last.action).ok
     assert [e.to_dict() for e in match.log[-1].events] == events_before
     assert match.replayed().ruleset.snapshot(match.replayed().state) == match.ruleset.snapshot(match.state)

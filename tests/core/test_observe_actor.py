@@ -23,8 +23,9 @@ def test_observing_what_is_no_combatant_is_refused_with_the_combatants_named(exa
     combatants = sorted(match.names())
     with pytest.raises(UnknownActor) as refused:
         match.observe(who)
-    assert str(refused.value) == (f"There is no combatant called '{who}' in this fight; its combatants are "
-                                  f"{', '.join(combatants)}.")
+    assert str(refused.value) == (
+        f"There is no combatant called '{who}' in this fight; its combatants are {', '.join(combatants)}."
+    )
     first = combatants[0]
     seen: Any = match.observe(first)  # each ruleset's own observation type, each with its ``me``
     assert seen.me.id == first  # a combatant is observed as before

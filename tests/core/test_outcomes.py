@@ -13,7 +13,8 @@ def test_the_fight_goes_on_while_two_sides_are_in() -> None:
 def test_the_last_side_standing_wins_and_the_reason_says_how_the_foes_left() -> None:
     assert last_side_standing(["A", "A"]) == Outcome("A", "every foe is down")
     assert last_side_standing(["A"], foes_out="every foe is out of the fight") == Outcome(
-        "A", "every foe is out of the fight")
+        "A", "every foe is out of the fight"
+    )
     assert last_side_standing(["B"], escaped=["Kell", "Mira"]) == Outcome("B", "Kell, Mira escaped")
     assert last_side_standing(["B"], gave_up=["Jory"]) == Outcome("B", "every foe is down or gave up (Jory)")
 

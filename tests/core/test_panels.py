@@ -15,8 +15,12 @@ from affray.core.plugin import plugin
 from affray.core.view import panels_of, view_schema
 
 ROOT = Path(__file__).parents[2]
-DECLARED = {"witchhammer/mill_ambush": ["grid", "cards"], "spellchrome/ford_duel": ["grid"],
-            "warp/melee_brawl": ["line"], "hud/nerdified_duel": ["places"]}
+DECLARED = {
+    "witchhammer/mill_ambush": ["grid", "cards"],
+    "spellchrome/ford_duel": ["grid"],
+    "warp/melee_brawl": ["line"],
+    "hud/nerdified_duel": ["places"],
+}
 
 
 @pytest.mark.parametrize("example", sorted(DECLARED))

@@ -46,8 +46,10 @@ def test_an_unknown_ruleset_names_the_known_ones() -> None:
 
 
 def test_importing_core_or_the_package_loads_no_ruleset() -> None:
-    code = ("import sys, affray, affray.core.match, affray.core.view;"
-            "print(sorted(m for m in sys.modules if m.startswith('affray.rulesets.')))")
+    code = (
+        "import sys, affray, affray.core.match, affray.core.view;"
+        "print(sorted(m for m in sys.modules if m.startswith('affray.rulesets.')))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 

@@ -29,18 +29,29 @@ def before_the_dice(records: list[dict[str, object]]) -> list[object]:
     return out
 
 
-def fight_log(seed: int, tmp_path: Path
-              ) -> list[dict[str, object]]:
+def fight_log(seed: int, tmp_path: Path) -> list[dict[str, object]]:
     log = tmp_path / f"yard-{seed}.json"
-    code, _, err = run_cli(["fight", str(YARD), "--seed", str(seed), "--policy", "bruna=random",
-                            "--policy", "tomas=random", "--json", "--log", str(log)])
+    code, _, err = run_cli(
+        [
+            "fight",
+            str(YARD),
+            "--seed",
+            str(seed),
+            "--policy",
+            "bruna=random",
+            "--policy",
+            "tomas=random",
+            "--json",
+            "--log",
+            str(log),
+        ]
+    )
     assert code == 0, err
     records: list[dict[str, object]] = json.loads(log.read_text())["records"]
     return records
 
 
-def test_affray_fight_seed_1_to_20_with_random_policies_plays_different_cards(
-        tmp_path: Path) -> None:
+def test_affray_fight_seed_1_to_20_with_random_policies_plays_different_cards(tmp_path: Path) -> None:
     """The user's step: ``affray fight yard_duel.yaml --seed N --policy bruna=random --policy tomas=random`` for
     N = 1..20. The cards chosen before any die is rolled differ between seeds (they were the same 20 times when the
     policies' generator was FastRNG(0)); the whole fights too; seed 1 again plays exactly seed 1's actions."""
@@ -60,8 +71,9 @@ def test_play_derives_the_policies_generator_from_the_seed() -> None:
     def actions(seed: int) -> tuple[list[object], list[object]]:
         match = scenario.start(seed)
         affray.play(match, {a: RandomPolicy() for a in match.controllers})
-        records: list[dict[str, object]] = [{"action": r.action, "events": [e.to_dict() for e in r.events]}
-                                            for r in match.log]
+        records: list[dict[str, object]] = [
+            {"action": r.action, "events": [e.to_dict() for e in r.events]} for r in match.log
+        ]
         return [r["action"] for r in records], before_the_dice(records)
 
     runs = {seed: actions(seed) for seed in SEEDS}
@@ -99,8 +111,9 @@ def test_a_table_on_a_seed_seeds_its_policies_from_it(tmp_path: Path) -> None:
         try:
             draws = []
             for seed in (4, 4, 5):
-                created = service.create("witchhammer/yard_duel", controllers={"bruna": "human", "tomas": "human"},
-                                         seed=seed)
+                created = service.create(
+                    "witchhammer/yard_duel", controllers={"bruna": "human", "tomas": "human"}, seed=seed
+                )
                 table, _ = service.authenticate(created["table"], created["gm"]["token"])
                 draws.append([table.policy_rng.die(10**9) for _ in range(4)])
         finally:

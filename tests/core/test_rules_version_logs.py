@@ -44,7 +44,8 @@ def one_line(text: str) -> str:
 
 
 def test_x1_a_log_records_the_rules_version_it_was_made_under_and_verifies_under_it(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     run_rules_version(monkeypatch, "witchhammer", "2")
     path, data = fought(tmp_path)
     assert data["rules_version"] == "2"
@@ -54,7 +55,8 @@ def test_x1_a_log_records_the_rules_version_it_was_made_under_and_verifies_under
 
 
 def test_x1_verify_refuses_a_log_of_other_rules_after_checking_its_seed_and_dice(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     run_rules_version(monkeypatch, "witchhammer", "2")
     path, data = fought(tmp_path)
     dice = verify(data).rolls_checked
@@ -65,21 +67,23 @@ def test_x1_verify_refuses_a_log_of_other_rules_after_checking_its_seed_and_dice
     assert one_line(err) == (
         f"error: {old}: this log was made under witchhammer rules version 1; this affray runs version 2: its seed "
         f"matches its commitment and its {dice} dice re-derive from it, but its actions are not replayed (an affray "
-        f"that runs witchhammer rules version 1 replays it)")
+        f"that runs witchhammer rules version 1 replays it)"
+    )
     # A die that does not come from the seed is still found: the sentence then claims nothing checked out.
     records = json.loads(json.dumps(data["records"]))
     roll = next(e["roll"] for r in records for e in r["events"] if e["type"] == "rolled")
     roll["dice"][0]["value"] = roll["dice"][0]["value"] % roll["dice"][0]["sides"] + 1
     report = verify(json.loads(rewritten(path, data, rules_version="1", records=records).read_text()))
     assert len(report.problems) == 2 and "is recorded as" in report.problems[0]
-    assert report.problems[1] == ("this log was made under witchhammer rules version 1; this affray runs version 2: "
-                                  "its actions are not replayed (an affray that runs witchhammer rules version 1 "
-                                  "replays it)")
+    assert report.problems[1] == (
+        "this log was made under witchhammer rules version 1; this affray runs version 2: "
+        "its actions are not replayed (an affray that runs witchhammer rules version 1 "
+        "replays it)"
+    )
     assert report.actions_checked == 0
 
 
-def test_x1_a_log_without_a_rules_version_counts_as_version_1(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_x1_a_log_without_a_rules_version_counts_as_version_1(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     run_rules_version(monkeypatch, "witchhammer", "1")
     path, data = fought(tmp_path)
     unrecorded = rewritten(path, data, rules_version=None)
@@ -91,23 +95,32 @@ def test_x1_a_log_without_a_rules_version_counts_as_version_1(
 
 
 def test_x1_replay_and_import_refuse_a_log_of_other_rules_unverified_or_not(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     run_rules_version(monkeypatch, "witchhammer", "2")
     path, data = fought(tmp_path)
     old = rewritten(path, data, rules_version="1")
-    sentence = (f"error: {old}: this log was made under witchhammer rules version 1; this affray runs version 2: it "
-                f"is not replayed (an affray that runs witchhammer rules version 1 replays it)")
+    sentence = (
+        f"error: {old}: this log was made under witchhammer rules version 1; this affray runs version 2: it "
+        f"is not replayed (an affray that runs witchhammer rules version 1 replays it)"
+    )
     for args in (["replay", str(old)], ["replay", "--unverified", str(old)]):
         code, out, err = run_cli(args)
         assert (code, out, one_line(err)) == (2, "", sentence), args
-    with pytest.raises(LogFormatError, match=r"^this log was made under witchhammer rules version 1; this affray "
-                                             r"runs version 2: it is not replayed"):
+    with pytest.raises(
+        LogFormatError,
+        match=r"^this log was made under witchhammer rules version 1; this affray "
+        r"runs version 2: it is not replayed",
+    ):
         import_log(read_log(old))
     assert import_log(read_log(path)).outcome() is not None  # the current one replays
 
 
 def test_x1_a_rules_version_that_is_not_text_is_refused_by_the_shape_check(tmp_path: Path) -> None:
     path, data = fought(tmp_path)
-    with pytest.raises(LogFormatError, match=r"rules_version: the version of the ruleset's rules the log was made "
-                                             r"under \(text\) \(got 2\)"):
+    with pytest.raises(
+        LogFormatError,
+        match=r"rules_version: the version of the ruleset's rules the log was made "
+        r"under \(text\) \(got 2\)",
+    ):
         read_log(rewritten(path, data, rules_version=2))

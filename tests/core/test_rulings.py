@@ -45,8 +45,11 @@ def test_a_ruling_changes_the_bar_joins_the_log_and_reads_as_a_sentence_at_every
     assert luck(m) == {"a": 3, "b": 5}
     record = m.records[-1]
     assert (record.seq, record.kind, record.seat) == (0, "gm", GM)
-    assert record.action == {"type": "ruling", "reason": "fate",
-                             "changes": [{"combatant": "b", "bar": "Luck", "value": 5}]}
+    assert record.action == {
+        "type": "ruling",
+        "reason": "fate",
+        "changes": [{"combatant": "b", "bar": "Luck", "value": 5}],
+    }
     for seat in ("a", "b", "spectator", GM):
         [entry] = m.events_since(0, seat, narrate=True)
         assert [e["text"] for e in entry["events"]] == ["GM ruling (fate): Bob's Luck 5 (was 3)."]
@@ -61,12 +64,16 @@ def test_a_refused_ruling_changes_nothing_and_says_why() -> None:
         (ruling({"combatant": "a", "bar": "Luck", "value": 9}), "bad_value"),
         (ruling({"combatant": "a", "status": "Blessed", "rounds": None}), "not_adjustable"),
         (ruling({"combatant": "a", "bar": "Luck", "value": "4"}), "bad_change"),
-        (ruling({"combatant": "a", "bar": "Luck", "value": 4}, {"combatant": "a", "bar": "Luck", "value": 5}),
-         "bad_change"),
+        (
+            ruling({"combatant": "a", "bar": "Luck", "value": 4}, {"combatant": "a", "bar": "Luck", "value": 5}),
+            "bad_change",
+        ),
         (ruling(), "bad_change"),
         # the first change is good, the second refused: the first is put back too
-        (ruling({"combatant": "a", "bar": "Luck", "value": 6}, {"combatant": "b", "bar": "Luck", "value": 7}),
-         "bad_value"),
+        (
+            ruling({"combatant": "a", "bar": "Luck", "value": 6}, {"combatant": "b", "bar": "Luck", "value": 7}),
+            "bad_value",
+        ),
     ]
     for action, code in cases:
         result = m.rule(GM, action, version=0)
@@ -116,10 +123,17 @@ def test_a_gm_level_change_reaches_only_the_gm_and_the_combatants_own_seat() -> 
     """The toy calls Bob's Luck 6 GM-level (its adjuster's ``hidden``): the other seats read that the GM ruled on
     Bob, not what."""
     m = match()
-    m.rule(GM, ruling({"combatant": "a", "bar": "Luck", "value": 4}, {"combatant": "b", "bar": "Luck", "value": 6},
-                      reason="omens"), version=0)
-    texts = {seat: [e["text"] for e in m.events_since(0, seat, narrate=True)[0]["events"]]
-             for seat in ("a", "b", "spectator", GM)}
+    m.rule(
+        GM,
+        ruling(
+            {"combatant": "a", "bar": "Luck", "value": 4}, {"combatant": "b", "bar": "Luck", "value": 6}, reason="omens"
+        ),
+        version=0,
+    )
+    texts = {
+        seat: [e["text"] for e in m.events_since(0, seat, narrate=True)[0]["events"]]
+        for seat in ("a", "b", "spectator", GM)
+    }
     public = "GM ruling (omens): Alice's Luck 4 (was 3)."
     assert texts[GM] == texts["b"] == [public, "GM ruling (omens): Bob's Luck 6 (was 3)."]
     assert texts["a"] == texts["spectator"] == [public, "GM ruling (omens): something of Bob's that you cannot see."]
@@ -128,15 +142,28 @@ def test_a_gm_level_change_reaches_only_the_gm_and_the_combatants_own_seat() -> 
 
 def test_the_shape_of_a_change_is_checked_the_same_for_every_ruleset() -> None:
     assert not isinstance(parse(ruling({"combatant": "a", "position": [1, 2]})), Rejected)
-    bad: list[Json] = [{"combatant": "a"}, {"combatant": "a", "bar": "HP"}, {"combatant": "a", "out": "yes"},
-           {"combatant": "a", "status": "Prone", "rounds": 0}, {"combatant": "a", "bar": "HP", "value": 1, "x": 1},
-           {"combatant": "", "out": True}, "HP"]
+    bad: list[Json] = [
+        {"combatant": "a"},
+        {"combatant": "a", "bar": "HP"},
+        {"combatant": "a", "out": "yes"},
+        {"combatant": "a", "status": "Prone", "rounds": 0},
+        {"combatant": "a", "bar": "HP", "value": 1, "x": 1},
+        {"combatant": "", "out": True},
+        "HP",
+    ]
     for change in bad:
         assert isinstance(parse(ruling(change)), Rejected), change
-    reason, changes = parse(ruling({"combatant": "a", "status": "Prone", "rounds": None},  # type: ignore[misc]
-                                   {"combatant": "a", "remove_status": "Stunned"}, {"combatant": "b", "out": True},
-                                   reason="  a trip  "))
+    reason, changes = parse(
+        ruling(
+            {"combatant": "a", "status": "Prone", "rounds": None},  # type: ignore[misc]
+            {"combatant": "a", "remove_status": "Stunned"},
+            {"combatant": "b", "out": True},
+            reason="  a trip  ",
+        )
+    )
     assert reason == "a trip"
-    assert [c.to_dict() for c in changes] == [{"combatant": "a", "status": "Prone", "rounds": None},
-                                              {"combatant": "a", "remove_status": "Stunned"},
-                                              {"combatant": "b", "out": True}]
+    assert [c.to_dict() for c in changes] == [
+        {"combatant": "a", "status": "Prone", "rounds": None},
+        {"combatant": "a", "remove_status": "Stunned"},
+        {"combatant": "b", "out": True},
+    ]

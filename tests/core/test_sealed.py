@@ -13,8 +13,11 @@ from affray.core.rng import FastRNG
 from affray.core.sealed import SealBroken, Sealed, canonical
 
 atoms = st.one_of(st.text(max_size=6), st.integers(), st.booleans(), st.none())
-anything = st.recursive(atoms | st.floats(allow_nan=False), lambda inner: st.lists(inner, max_size=3)
-                        | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=6)
+anything = st.recursive(
+    atoms | st.floats(allow_nan=False),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6,
+)
 
 
 @given(st.dictionaries(st.text(max_size=6), atoms, max_size=5) | anything)

@@ -41,8 +41,7 @@ def test_the_same_actor_twice_a_take_back_or_a_ruling_since_is_still_stale() -> 
     assert refused(m.act("b", {"type": "bid", "value": 1}, version=1), "taken_back")
     assert isinstance(m.act("b", {"type": "bid", "value": 1}, version=2), Accepted)
     m2 = toy()
-    m2.rule(GM, {"type": "ruling", "reason": "", "changes": [{"combatant": "a", "bar": "Luck", "value": 4}]},
-            version=0)
+    m2.rule(GM, {"type": "ruling", "reason": "", "changes": [{"combatant": "a", "bar": "Luck", "value": 4}]}, version=0)
     assert refused(m2.act("b", {"type": "bid", "value": 1}, version=0), "taken_back")
     assert refused(m2.act("b", {"type": "bid", "value": 1}, version=5), "moved_on")
 

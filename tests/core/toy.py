@@ -85,9 +85,14 @@ class ToyScenario(ScenarioBase):
 
 
 #: A toy scenario as a scenario file would hold it.
-SCENARIO: dict[str, Any] = {"ruleset": "toy", "name": "Toy duel", "sides": [
-    {"name": "A", "combatants": [{"id": "a", "controller": "random"}]},
-    {"name": "B", "combatants": [{"id": "b", "controller": "random"}]}]}
+SCENARIO: dict[str, Any] = {
+    "ruleset": "toy",
+    "name": "Toy duel",
+    "sides": [
+        {"name": "A", "combatants": [{"id": "a", "controller": "random"}]},
+        {"name": "B", "combatants": [{"id": "b", "controller": "random"}]},
+    ],
+}
 
 
 class ToyRuleset:
@@ -103,15 +108,15 @@ class ToyRuleset:
     def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
         return {}
 
-    def setup(self, setup: Mapping[str, Any], options: Any, rng: RNG, journal: Journal | None = None,
-              memo: Memo | None = None) -> tuple[ToyState, list[Event]]:
+    def setup(
+        self, setup: Mapping[str, Any], options: Any, rng: RNG, journal: Journal | None = None, memo: Memo | None = None
+    ) -> tuple[ToyState, list[Event]]:
         return ToyState(("a", "b")), journal_for(journal)
 
     def pending(self, state: ToyState) -> Window | None:
         if state.outcome:
             return None
-        return Window("bid", tuple(p for p in state.players if p not in state.bids), "Bid 1, 2 or 3 face down",
-                      "bids")
+        return Window("bid", tuple(p for p in state.players if p not in state.bids), "Bid 1, 2 or 3 face down", "bids")
 
     view_types = (ToyDetail, ToyCombatant)
 
@@ -155,14 +160,36 @@ class ToyRuleset:
         return Accepted(events)
 
     def view(self, state: ToyState, viewer: Viewer, memo: Memo | None = None) -> View[ToyDetail, ToyCombatant]:
-        bids = {p: (s.payload if viewer.may_open(p) or p in state.revealed else s.public())
-                for p, s in state.bids.items()}
-        combatants = tuple(CombatantView(p, self.names(state)[p], p.upper(), p in viewer.controls, None,
-                                         (Bar("Luck", state.luck[p], 6),), (), False, False,
-                                         ToyCombatant(p in state.bids, luck_facts(state, p))) for p in state.players)
-        return envelope("toy", mode="bids", round=1, phase="bid", order=state.players, window=self.pending(state),
-                        outcome=state.outcome, viewer=viewer, combatants=combatants,
-                        detail=ToyDetail(bids, bid_facts(state, viewer, self.names(state))))
+        bids = {
+            p: (s.payload if viewer.may_open(p) or p in state.revealed else s.public()) for p, s in state.bids.items()
+        }
+        combatants = tuple(
+            CombatantView(
+                p,
+                self.names(state)[p],
+                p.upper(),
+                p in viewer.controls,
+                None,
+                (Bar("Luck", state.luck[p], 6),),
+                (),
+                False,
+                False,
+                ToyCombatant(p in state.bids, luck_facts(state, p)),
+            )
+            for p in state.players
+        )
+        return envelope(
+            "toy",
+            mode="bids",
+            round=1,
+            phase="bid",
+            order=state.players,
+            window=self.pending(state),
+            outcome=state.outcome,
+            viewer=viewer,
+            combatants=combatants,
+            detail=ToyDetail(bids, bid_facts(state, viewer, self.names(state))),
+        )
 
     def outcome(self, state: ToyState) -> Outcome | None:
         return state.outcome
@@ -219,11 +246,14 @@ class ToyAdjuster:
         """Nothing goes on after a ruling on Luck: the bids are still open."""
 
     def forms(self, state: ToyState) -> dict[str, dict[str, Any]]:
-        return {p: {"bars": [{"name": "Luck", "min": 0, "max": 6}], "statuses": [], "position": None, "out": False}
-                for p in state.players}
+        return {
+            p: {"bars": [{"name": "Luck", "min": 0, "max": 6}], "statuses": [], "position": None, "out": False}
+            for p in state.players
+        }
 
 
 # -- the toy's single check and sheet rules, declared through the record (affray odds toy, affray character) ------
+
 
 def _bid_dist(p: Params) -> dict[int, Fraction]:
     """The margin of the player's score over the other's: bid + d6 + Luck - 3 against their bid + 3 + Luck - 3."""
@@ -234,8 +264,11 @@ def _bid_dist(p: Params) -> dict[int, Fraction]:
 def _bid(p: Params) -> CheckResult:
     margin = _bid_dist(p)
     win = sum((q for k, q in margin.items() if k > 0), Fraction(0))
-    return CheckResult(f"Toy bid: {p['bid']} + d6 against {p['their_bid']} + 3",
-                       {"p_win": win, "p_draw": margin.get(0, Fraction(0))}, {"margin": margin})
+    return CheckResult(
+        f"Toy bid: {p['bid']} + d6 against {p['their_bid']} + 3",
+        {"p_win": win, "p_draw": margin.get(0, Fraction(0))},
+        {"margin": margin},
+    )
 
 
 def _bid_valid(p: Params) -> None:
@@ -243,13 +276,21 @@ def _bid_valid(p: Params) -> None:
 
 
 #: The toy's single checks (what a ruleset's ``odds.py`` exports as ``CHECKS``).
-CHECKS = checks(Check(
-    "bid", "One sealed bid: the chance to win and to draw, and the margin (the toy's only roll).", (), (
-        Field("bid", "integer", "your bid", minimum=1, maximum=3),
-        Field("their_bid", "integer", "the other player's bid", required=False, default=2, minimum=1, maximum=3),
-        Field("luck", "integer", "your Luck (3 adds nothing)", required=False, default=3, minimum=0, maximum=6),
-        Field("their_luck", "integer", "their Luck", required=False, default=3, minimum=0, maximum=6)),
-    _bid, _bid_valid))
+CHECKS = checks(
+    Check(
+        "bid",
+        "One sealed bid: the chance to win and to draw, and the margin (the toy's only roll).",
+        (),
+        (
+            Field("bid", "integer", "your bid", minimum=1, maximum=3),
+            Field("their_bid", "integer", "the other player's bid", required=False, default=2, minimum=1, maximum=3),
+            Field("luck", "integer", "your Luck (3 adds nothing)", required=False, default=3, minimum=0, maximum=6),
+            Field("their_luck", "integer", "their Luck", required=False, default=3, minimum=0, maximum=6),
+        ),
+        _bid,
+        _bid_valid,
+    )
+)
 
 
 class ToySheet(SheetModel):
@@ -264,6 +305,7 @@ def _bless(sheet: Any, p: Params, content: ContentLibrary) -> list[Step]:
         if s.luck + times > 6:
             raise Refused(f"Luck runs from 0 to 6; {s.luck} + {times} is {s.luck + times}")
         return s.model_copy(update={"luck": s.luck + times})
+
     return [(f"{times} blessing(s)", bless)]
 
 
@@ -273,10 +315,15 @@ class ToySheetRules:
     ruleset = "toy"
     model = ToySheet
     builder_options = None
-    operations = (SheetChange("bless", "Bless a toy character: +1 Luck a blessing, never above 6.",
-                              (Field("times", "integer", "how many blessings", required=False, default=1,
-                                     minimum=1),),
-                              _bless, lambda sheet, content: [f"Luck {sheet.luck} of 6"]),)
+    operations = (
+        SheetChange(
+            "bless",
+            "Bless a toy character: +1 Luck a blessing, never above 6.",
+            (Field("times", "integer", "how many blessings", required=False, default=1, minimum=1),),
+            _bless,
+            lambda sheet, content: [f"Luck {sheet.luck} of 6"],
+        ),
+    )
 
     def problems(self, sheet: Any, content: ContentLibrary) -> list[Problem]:
         return [Problem("name", "a name other than 'Nobody'")] if sheet.name == "Nobody" else []
@@ -302,9 +349,16 @@ def build(p: Prompts, content: ContentLibrary, rng: RNG) -> Any:
 
 
 #: The toy's plug-in record: what a fifth ruleset's folder would export as ``PLUGIN``.
-PLUGIN = Plugin(name="toy", title="Toy sealed bids", rules=ToyRuleset, adjuster=ToyAdjuster,
-                checks=lambda: CHECKS, sheet=lambda: SHEET_RULES, builder=lambda: build,
-                examples=lambda: EXAMPLES)
+PLUGIN = Plugin(
+    name="toy",
+    title="Toy sealed bids",
+    rules=ToyRuleset,
+    adjuster=ToyAdjuster,
+    checks=lambda: CHECKS,
+    sheet=lambda: SHEET_RULES,
+    builder=lambda: build,
+    examples=lambda: EXAMPLES,
+)
 
 
 # -- the toy at the web table: its panel and its example ---------------------------------------------------------

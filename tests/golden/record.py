@@ -30,9 +30,12 @@ def fight(path: Path, seed: int) -> dict[str, Any]:
     affray.play(match, policies, FastRNG(seed))
     events = json.dumps([e.to_dict() for e in match.events()], sort_keys=True, separators=(",", ":"))
     outcome = match.outcome()
-    return {"actions": [[e.actor, e.action] for e in match.log],
-            "outcome": None if outcome is None else [outcome.winner, outcome.reason], "rounds": match.rounds(),
-            "events_sha256": hashlib.sha256(events.encode()).hexdigest()}
+    return {
+        "actions": [[e.actor, e.action] for e in match.log],
+        "outcome": None if outcome is None else [outcome.winner, outcome.reason],
+        "rounds": match.rounds(),
+        "events_sha256": hashlib.sha256(events.encode()).hexdigest(),
+    }
 
 
 def examples() -> list[Path]:

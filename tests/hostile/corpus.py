@@ -53,7 +53,8 @@ sides:
 SHEET = (ROOT / "examples" / "characters" / "hilde.yaml").read_text()
 
 BILLION_LAUGHS = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
-    f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8))
+    f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)
+)
 YAML_BAD: dict[str, Any] = {
     "latin1": b"ruleset: hud\nname: \xe9t\xe9\n",
     "binary": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
@@ -92,11 +93,13 @@ YAML_COMMANDS: dict[str, tuple[str, ...]] = {
 
 
 #: What ``content check`` says of the YAML values above that no type can hold: the line and the bound.
-YAML_VALUES = {"int_4301_digits": "line 2: valid YAML (whole numbers of 64 bits",
-               "int_hex_4000": "line 2: valid YAML (whole numbers of 64 bits",
-               "int_underscores": "line 2: valid YAML (whole numbers of 64 bits",
-               "date_that_is_not": "line 2: valid YAML (a value its type can hold (month must be in 1..12))",
-               "bool_tag_maybe": "line 2: valid YAML (a value its type can hold"}
+YAML_VALUES = {
+    "int_4301_digits": "line 2: valid YAML (whole numbers of 64 bits",
+    "int_hex_4000": "line 2: valid YAML (whole numbers of 64 bits",
+    "int_underscores": "line 2: valid YAML (whole numbers of 64 bits",
+    "date_that_is_not": "line 2: valid YAML (a value its type can hold (month must be in 1..12))",
+    "bool_tag_maybe": "line 2: valid YAML (a value its type can hold",
+}
 
 
 def yaml_cases() -> list[Case]:
@@ -105,8 +108,10 @@ def yaml_cases() -> list[Case]:
         for name, argv in YAML_COMMANDS.items():
             files = {} if content is None else {"bad.yaml": content}
             out.append(Case(f"yaml-{kind}-{name}", argv, "bad.yaml", files))
-    out += [Case(f"yaml-{kind}-says-why", YAML_COMMANDS["content"], YAML_VALUES[kind], {"bad.yaml": YAML_BAD[kind]})
-            for kind in YAML_VALUES]
+    out += [
+        Case(f"yaml-{kind}-says-why", YAML_COMMANDS["content"], YAML_VALUES[kind], {"bad.yaml": YAML_BAD[kind]})
+        for kind in YAML_VALUES
+    ]
     return out
 
 
@@ -133,6 +138,7 @@ def _set(path: str, value: Any) -> Callable[[dict[str, Any]], Any]:
         else:
             target[last] = value
         return data
+
     return change
 
 
@@ -167,8 +173,10 @@ LOG_BAD: dict[str, Callable[[dict[str, Any]], Any]] = {
     "seats_list": _set("seats", []),
     "version_4": _set("version", 4),
     "v1_actions_null": lambda d: {**{k: v for k, v in d.items() if k != "records"}, "version": 1, "actions": None},
-    "undo_to_text": lambda d: {**d, "records": [{"seq": 0, "kind": "undo", "seat": "gm", "actor": "",
-                                                 "action": {"type": "undo", "to": "x"}}]},
+    "undo_to_text": lambda d: {
+        **d,
+        "records": [{"seq": 0, "kind": "undo", "seat": "gm", "actor": "", "action": {"type": "undo", "to": "x"}}],
+    },
     "kind_unknown": _set("records.0.kind", "cheat"),
     "format_missing": _set("format", DIR),
     "top_list": lambda d: [d],
@@ -179,14 +187,19 @@ def _rolled(change: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any
     def apply(data: dict[str, Any]) -> Any:
         change(data["setup_events"][_rolled_index()])
         return data
+
     return apply
 
 
-LOG_BAD.update({
-    "dice_text": _rolled(lambda e: e["roll"].update(dice="x")),
-    "die_sides_huge": _rolled(lambda e: e["roll"]["dice"][0].update(sides=10 ** 30)),
-    "die_value_changed": _rolled(lambda e: e["roll"]["dice"][0].update(value=e["roll"]["dice"][0]["value"] % 11 + 1)),
-})
+LOG_BAD.update(
+    {
+        "dice_text": _rolled(lambda e: e["roll"].update(dice="x")),
+        "die_sides_huge": _rolled(lambda e: e["roll"]["dice"][0].update(sides=10**30)),
+        "die_value_changed": _rolled(
+            lambda e: e["roll"]["dice"][0].update(value=e["roll"]["dice"][0]["value"] % 11 + 1)
+        ),
+    }
+)
 LOG_RAW: dict[str, Any] = {
     "not_json": "{",
     "binary": b"\x00\x01\x02",
@@ -209,8 +222,16 @@ def log_cases() -> list[Case]:
     for kind, content in contents.items():
         for name, argv in LOG_COMMANDS.items():
             files = {} if content is None else {"log.json": content}
-            out.append(Case(f"log-{kind}-{name}", argv, "log.json", files, absent=("new-save.json",),
-                            unchanged=("log.json",) if content not in (None, DIR) else ()))
+            out.append(
+                Case(
+                    f"log-{kind}-{name}",
+                    argv,
+                    "log.json",
+                    files,
+                    absent=("new-save.json",),
+                    unchanged=("log.json",) if content not in (None, DIR) else (),
+                )
+            )
     return out
 
 
@@ -238,10 +259,17 @@ def scenario_cases() -> list[Case]:
     out = []
     for kind, (extra, base, expect) in OPTION_CASES.items():
         files = _scenario(extra, base)
-        out += [Case(f"scenario-{kind}-fight", ("fight", "{tmp}/s.yaml", "--log", "{tmp}/out.json"), expect, files,
-                     absent=("out.json",)),
-                Case(f"scenario-{kind}-check", ("content", "check", "{tmp}/s.yaml"), expect, files),
-                Case(f"scenario-{kind}-sim", ("sim", "{tmp}/s.yaml", "-n", "5", "--workers", "1"), expect, files)]
+        out += [
+            Case(
+                f"scenario-{kind}-fight",
+                ("fight", "{tmp}/s.yaml", "--log", "{tmp}/out.json"),
+                expect,
+                files,
+                absent=("out.json",),
+            ),
+            Case(f"scenario-{kind}-check", ("content", "check", "{tmp}/s.yaml"), expect, files),
+            Case(f"scenario-{kind}-sim", ("sim", "{tmp}/s.yaml", "-n", "5", "--workers", "1"), expect, files),
+        ]
     hp = {"s.yaml": HUD.replace("{id: vesna, use: vesna}", "{id: vesna, use: vesna, hp: 300}")}
     health = {"s.yaml": WH.replace("at: [2, 2]}", "at: [2, 2], health: 99}")}
     human = {"s.yaml": HUD.replace("use: sergeant}", "use: sergeant, controller: human}")}
@@ -250,13 +278,26 @@ def scenario_cases() -> list[Case]:
     hp_neg = {"s.yaml": HUD.replace("{id: vesna, use: vesna}", "{id: vesna, use: vesna, hp: -5}")}
     # A WitchHammer combatant starting at 0 Health is not refused: WH-22 puts it out of the fight before the first
     # vignette, with a Defeated event (tests/witchhammer); so it is no hostile case.
-    for kind, files, expect in (("hp_over_max", hp, "hp"), ("health_over_max", health, "health"),
-                                ("hp_zero", hp0, "combatants[0].hp"), ("hp_negative", hp_neg, "got -5"),
-                                ("sheet_binary", binary_sheet, "hero.yaml")):
-        out += [Case(f"scenario-{kind}-fight", ("fight", "{tmp}/s.yaml"), expect, files),
-                Case(f"scenario-{kind}-check", ("content", "check", "{tmp}/s.yaml"), expect, files)]
-    out.append(Case("scenario-human-nobody", ("fight", "{tmp}/s.yaml", "--log", "{tmp}/out.json"), "--play", human,
-                    absent=("out.json",)))
+    for kind, files, expect in (
+        ("hp_over_max", hp, "hp"),
+        ("health_over_max", health, "health"),
+        ("hp_zero", hp0, "combatants[0].hp"),
+        ("hp_negative", hp_neg, "got -5"),
+        ("sheet_binary", binary_sheet, "hero.yaml"),
+    ):
+        out += [
+            Case(f"scenario-{kind}-fight", ("fight", "{tmp}/s.yaml"), expect, files),
+            Case(f"scenario-{kind}-check", ("content", "check", "{tmp}/s.yaml"), expect, files),
+        ]
+    out.append(
+        Case(
+            "scenario-human-nobody",
+            ("fight", "{tmp}/s.yaml", "--log", "{tmp}/out.json"),
+            "--play",
+            human,
+            absent=("out.json",),
+        )
+    )
     out.append(Case("scenario-human-nobody-json", ("fight", "{tmp}/s.yaml", "--json"), "--play", human))
     return out
 
@@ -283,35 +324,91 @@ FLAG_CASES: list[Case] = [
     Case("odds-dice-long", ("odds", "dice", "1d6+" * 120 + "1"), "at most 400 characters"),
     Case("odds-dice-long-side", ("odds", "dice", "1d6+" * 60 + "1 > 1"), "at most 200 characters"),
     Case("odds-dice-plot", ("odds", "dice", "3d6", "--plot", "{tmp}/odds.txt"), ".png or .svg", absent=("odds.txt",)),
-    Case("odds-sc-damage-huge", ("odds", "spellchrome", "attack", "--bonus", "1", "--defense", "10", "--damage",
-                                 "1000d1000"), "--damage"),
-    Case("odds-sc-damage-over", ("odds", "spellchrome", "attack", "--bonus", "1", "--defense", "10", "--damage",
-                                 "200d100"), "--damage"),
-    Case("odds-sc-damage-text", ("odds", "spellchrome", "attack", "--bonus", "1", "--defense", "10", "--damage",
-                                 "abc"), "dice notation"),
-    Case("odds-sc-hp-0", ("odds", "spellchrome", "attack", "--bonus", "1", "--defense", "10", "--damage", "1d6",
-                          "--hp", "0"), "--hp"),
-    Case("odds-sc-dr", ("odds", "spellchrome", "attack", "--bonus", "1", "--defense", "10", "--damage", "1d6",
-                        "--dr", "-1"), "--dr"),
-    Case("odds-sc-crit", ("odds", "spellchrome", "attack", "--bonus", "1", "--defense", "10", "--damage", "1d6",
-                          "--crit-multiplier", "0"), "--crit-multiplier"),
+    Case(
+        "odds-sc-damage-huge",
+        ("odds", "spellchrome", "attack", "--bonus", "1", "--defense", "10", "--damage", "1000d1000"),
+        "--damage",
+    ),
+    Case(
+        "odds-sc-damage-over",
+        ("odds", "spellchrome", "attack", "--bonus", "1", "--defense", "10", "--damage", "200d100"),
+        "--damage",
+    ),
+    Case(
+        "odds-sc-damage-text",
+        ("odds", "spellchrome", "attack", "--bonus", "1", "--defense", "10", "--damage", "abc"),
+        "dice notation",
+    ),
+    Case(
+        "odds-sc-hp-0",
+        ("odds", "spellchrome", "attack", "--bonus", "1", "--defense", "10", "--damage", "1d6", "--hp", "0"),
+        "--hp",
+    ),
+    Case(
+        "odds-sc-dr",
+        ("odds", "spellchrome", "attack", "--bonus", "1", "--defense", "10", "--damage", "1d6", "--dr", "-1"),
+        "--dr",
+    ),
+    Case(
+        "odds-sc-crit",
+        (
+            "odds",
+            "spellchrome",
+            "attack",
+            "--bonus",
+            "1",
+            "--defense",
+            "10",
+            "--damage",
+            "1d6",
+            "--crit-multiplier",
+            "0",
+        ),
+        "--crit-multiplier",
+    ),
     Case("odds-warp-negative", ("odds", "warp", "attack", "--attack", "-1", "--defense", "2"), "negative"),
     Case("odds-warp-huge", ("odds", "warp", "attack", "--attack", "500", "--defense", "2"), "dice"),
-    Case("odds-wh-poise", ("odds", "witchhammer", "attack", "--attack", "5", "--defense", "3", "--target-poise",
-                           "-1", "--target-health", "3"), "--target-poise"),
-    Case("odds-wh-crit-wound", ("odds", "witchhammer", "attack", "--attack", "5", "--defense", "3", "--crit-wound",
-                                "x"), "--crit-wound"),
-    Case("odds-wh-malus", ("odds", "witchhammer", "save", "--bonus", "1", "--difficulty", "10", "--malus", "3"),
-         "--malus"),
+    Case(
+        "odds-wh-poise",
+        (
+            "odds",
+            "witchhammer",
+            "attack",
+            "--attack",
+            "5",
+            "--defense",
+            "3",
+            "--target-poise",
+            "-1",
+            "--target-health",
+            "3",
+        ),
+        "--target-poise",
+    ),
+    Case(
+        "odds-wh-crit-wound",
+        ("odds", "witchhammer", "attack", "--attack", "5", "--defense", "3", "--crit-wound", "x"),
+        "--crit-wound",
+    ),
+    Case(
+        "odds-wh-malus",
+        ("odds", "witchhammer", "save", "--bonus", "1", "--difficulty", "10", "--malus", "3"),
+        "--malus",
+    ),
     Case("odds-hud-text", ("odds", "hud", "exchange", "--riposte-margin", "x"), "--riposte-margin"),
-    Case("fight-log-no-folder", (*S, "--log", "{tmp}/nodir/x.json"), "--log", _scenario(""),
-         absent=("nodir",)),
+    Case("fight-log-no-folder", (*S, "--log", "{tmp}/nodir/x.json"), "--log", _scenario(""), absent=("nodir",)),
     Case("fight-log-folder", (*S, "--log", "{tmp}"), "--log", _scenario("")),
     Case("fight-log-ext", (*S, "--log", "{tmp}/x.txt"), "--log", _scenario(""), absent=("x.txt",)),
-    Case("fight-save-ext", (*S, "--play", "vesna", "--save", "{tmp}/x.txt"), "--save", _scenario(""),
-         absent=("x.txt",)),
-    Case("fight-policy-nobody", (*S, "--policy", "nobody=random", "--log", "{tmp}/o.json"), "--policy",
-         _scenario(""), absent=("o.json",)),
+    Case(
+        "fight-save-ext", (*S, "--play", "vesna", "--save", "{tmp}/x.txt"), "--save", _scenario(""), absent=("x.txt",)
+    ),
+    Case(
+        "fight-policy-nobody",
+        (*S, "--policy", "nobody=random", "--log", "{tmp}/o.json"),
+        "--policy",
+        _scenario(""),
+        absent=("o.json",),
+    ),
     Case("fight-policy-unknown", (*S, "--policy", "witcher=nonsense"), "nonsense", _scenario("")),
     Case("fight-policy-syntax", (*S, "--policy", "noequals"), "--policy", _scenario("")),
     Case("fight-policy-empty", (*S, "--policy", "="), "--policy", _scenario("")),
@@ -324,70 +421,187 @@ FLAG_CASES: list[Case] = [
     Case("sim-workers-0", ("sim", "{tmp}/s.yaml", "-n", "5", "--workers", "0"), "--workers", _scenario("")),
     Case("sim-workers-neg", ("sim", "{tmp}/s.yaml", "-n", "5", "--workers", "-1"), "--workers", _scenario("")),
     Case("sim-chunk-0", ("sim", "{tmp}/s.yaml", "-n", "5", "--chunk", "0"), "--chunk", _scenario("")),
-    Case("sim-plot-ext", ("sim", "{tmp}/s.yaml", "-n", "5", "--workers", "1", "--plot", "{tmp}/p.txt"), "--plot",
-         _scenario(""), absent=("p.txt",)),
-    Case("sim-plot-no-folder", ("sim", "{tmp}/s.yaml", "-n", "5", "--workers", "1", "--plot", "{tmp}/no/p.png"),
-         "--plot", _scenario("")),
-    Case("sim-plot-folder", ("sim", "{tmp}/s.yaml", "-n", "5", "--workers", "1", "--plot", "{tmp}"), "--plot",
-         _scenario("")),
-    Case("sim-policy-nobody", ("sim", "{tmp}/s.yaml", "-n", "5", "--workers", "1", "--policy", "nobody=random"),
-         "--policy", _scenario("")),
+    Case(
+        "sim-plot-ext",
+        ("sim", "{tmp}/s.yaml", "-n", "5", "--workers", "1", "--plot", "{tmp}/p.txt"),
+        "--plot",
+        _scenario(""),
+        absent=("p.txt",),
+    ),
+    Case(
+        "sim-plot-no-folder",
+        ("sim", "{tmp}/s.yaml", "-n", "5", "--workers", "1", "--plot", "{tmp}/no/p.png"),
+        "--plot",
+        _scenario(""),
+    ),
+    Case(
+        "sim-plot-folder",
+        ("sim", "{tmp}/s.yaml", "-n", "5", "--workers", "1", "--plot", "{tmp}"),
+        "--plot",
+        _scenario(""),
+    ),
+    Case(
+        "sim-policy-nobody",
+        ("sim", "{tmp}/s.yaml", "-n", "5", "--workers", "1", "--policy", "nobody=random"),
+        "--policy",
+        _scenario(""),
+    ),
     Case("sim-n-text", ("sim", "{tmp}/s.yaml", "-n", "many"), "-n", _scenario("")),
     Case("sweep-param-syntax", ("sweep", "{tmp}/s.yaml", "--param", "x"), "--param", _scenario("")),
-    Case("sweep-param-backwards", ("sweep", "{tmp}/s.yaml", "--param", "hald.stats.endurance=5..1"), "--param",
-         _scenario("")),
-    Case("sweep-param-too-many", ("sweep", "{tmp}/s.yaml", "--param", "hald.stats.endurance=1..1000000000"),
-         "--param", _scenario("")),
-    Case("sweep-param-nobody", ("sweep", "{tmp}/s.yaml", "--param", "nobody.stats.endurance=1..2", "-n", "5",
-                                "--workers", "1"), "nobody", _scenario("")),
-    Case("sweep-precision-0", ("sweep", "{tmp}/s.yaml", "--param", "hald.stats.endurance=4..5", "--precision", "0"),
-         "--precision", _scenario("")),
-    Case("sweep-precision-neg", ("sweep", "{tmp}/s.yaml", "--param", "hald.stats.endurance=4..5", "--precision",
-                                 "-1"), "--precision", _scenario("")),
-    Case("sweep-precision-big", ("sweep", "{tmp}/s.yaml", "--param", "hald.stats.endurance=4..5", "--precision",
-                                 "2"), "--precision", _scenario("")),
-    Case("sweep-workers-0", ("sweep", "{tmp}/s.yaml", "--param", "hald.stats.endurance=4..5", "--workers", "0"),
-         "--workers", _scenario("")),
-    Case("sweep-plot-ext", ("sweep", "{tmp}/s.yaml", "--param", "hald.stats.endurance=4..5", "-n", "5",
-                            "--workers", "1", "--plot", "{tmp}/p.gif"), "--plot", _scenario(""), absent=("p.gif",)),
-    Case("sweep-n-0", ("sweep", "{tmp}/s.yaml", "--param", "hald.stats.endurance=4..5", "-n", "0"), "-n",
-         _scenario("")),
+    Case(
+        "sweep-param-backwards",
+        ("sweep", "{tmp}/s.yaml", "--param", "hald.stats.endurance=5..1"),
+        "--param",
+        _scenario(""),
+    ),
+    Case(
+        "sweep-param-too-many",
+        ("sweep", "{tmp}/s.yaml", "--param", "hald.stats.endurance=1..1000000000"),
+        "--param",
+        _scenario(""),
+    ),
+    Case(
+        "sweep-param-nobody",
+        ("sweep", "{tmp}/s.yaml", "--param", "nobody.stats.endurance=1..2", "-n", "5", "--workers", "1"),
+        "nobody",
+        _scenario(""),
+    ),
+    Case(
+        "sweep-precision-0",
+        ("sweep", "{tmp}/s.yaml", "--param", "hald.stats.endurance=4..5", "--precision", "0"),
+        "--precision",
+        _scenario(""),
+    ),
+    Case(
+        "sweep-precision-neg",
+        ("sweep", "{tmp}/s.yaml", "--param", "hald.stats.endurance=4..5", "--precision", "-1"),
+        "--precision",
+        _scenario(""),
+    ),
+    Case(
+        "sweep-precision-big",
+        ("sweep", "{tmp}/s.yaml", "--param", "hald.stats.endurance=4..5", "--precision", "2"),
+        "--precision",
+        _scenario(""),
+    ),
+    Case(
+        "sweep-workers-0",
+        ("sweep", "{tmp}/s.yaml", "--param", "hald.stats.endurance=4..5", "--workers", "0"),
+        "--workers",
+        _scenario(""),
+    ),
+    Case(
+        "sweep-plot-ext",
+        (
+            "sweep",
+            "{tmp}/s.yaml",
+            "--param",
+            "hald.stats.endurance=4..5",
+            "-n",
+            "5",
+            "--workers",
+            "1",
+            "--plot",
+            "{tmp}/p.gif",
+        ),
+        "--plot",
+        _scenario(""),
+        absent=("p.gif",),
+    ),
+    Case(
+        "sweep-n-0", ("sweep", "{tmp}/s.yaml", "--param", "hald.stats.endurance=4..5", "-n", "0"), "-n", _scenario("")
+    ),
     Case("content-missing", ("content", "check", "{tmp}/none.yaml"), "none.yaml"),
     Case("content-one-missing", ("content", "check", "{tmp}/s.yaml", "{tmp}/none.yaml"), "none.yaml", _scenario("")),
     Case("content-empty-folder", ("content", "check", "{tmp}/empty"), "empty", {"empty": DIR}),
     Case("content-list-unknown-ruleset", ("content", "list", "chess"), "known rulesets: hud", code=2),
     Case("content-list-unknown-kind", ("content", "list", "warp", "spells"), "Kinds: traits", code=2),
     Case("content-list-missing-content", ("content", "list", "warp", "--content", "{tmp}/none.yaml"), "none.yaml"),
-    Case("content-list-broken-content", ("content", "list", "hud", "--content", "{tmp}/bad.yaml"), "bad.yaml",
-         {"bad.yaml": "ruleset: hud\nweapons: {axe: {name: Axe, kind: spoon}}\n"}),
+    Case(
+        "content-list-broken-content",
+        ("content", "list", "hud", "--content", "{tmp}/bad.yaml"),
+        "bad.yaml",
+        {"bad.yaml": "ruleset: hud\nweapons: {axe: {name: Axe, kind: spoon}}\n"},
+    ),
     Case("options-unknown", ("options", "chess"), "chess"),
     Case("character-check-scenario", ("character", "check", "{tmp}/s.yaml"), "s.yaml", _scenario("")),
     Case("character-check-missing", ("character", "check", "{tmp}/none.yaml"), "none.yaml"),
-    Case("character-check-unpaid-hat", ("character", "check", "{tmp}/h.yaml"), "hat: grey felt hat",
-         {"h.yaml": SHEET.replace("what: 'hat: grey felt hat'", "what: 'a loaf'")}),
-    Case("character-check-house-rule-range", ("character", "check", "{tmp}/h.yaml"), "money_die",
-         {"h.yaml": SHEET + "house_rules: {money_die: 0}\n"}),
-    Case("character-spend-nothing", ("character", "spend", "{tmp}/h.yaml"), "nothing to spend", {"h.yaml": SHEET},
-         unchanged=("h.yaml",)),
-    Case("character-spend-out-no-folder", ("character", "spend", "{tmp}/h.yaml", "--attribute", "attack", "--out",
-                                           "{tmp}/no/x.yaml"), "--out", {"h.yaml": SHEET}, unchanged=("h.yaml",)),
-    Case("character-spend-out-ext", ("character", "spend", "{tmp}/h.yaml", "--attribute", "attack", "--out",
-                                     "{tmp}/x.txt"), "--out", {"h.yaml": SHEET}, unchanged=("h.yaml",),
-         absent=("x.txt",)),
-    Case("character-spend-refused", ("character", "spend", "{tmp}/h.yaml", "--school", "nonsense"), "nonsense",
-         {"h.yaml": SHEET}, unchanged=("h.yaml",)),
-    Case("character-advance-reward", ("character", "advance", "{tmp}/h.yaml", "--reward", "nope"), "nope",
-         {"h.yaml": SHEET}, unchanged=("h.yaml",)),
-    Case("character-wound-0", ("character", "wound", "{tmp}/h.yaml", "0"), "wounds", {"h.yaml": SHEET},
-         unchanged=("h.yaml",)),
-    Case("character-heal-days-0", ("character", "heal", "{tmp}/h.yaml", "--days", "0"), "--days", {"h.yaml": SHEET},
-         unchanged=("h.yaml",)),
+    Case(
+        "character-check-unpaid-hat",
+        ("character", "check", "{tmp}/h.yaml"),
+        "hat: grey felt hat",
+        {"h.yaml": SHEET.replace("what: 'hat: grey felt hat'", "what: 'a loaf'")},
+    ),
+    Case(
+        "character-check-house-rule-range",
+        ("character", "check", "{tmp}/h.yaml"),
+        "money_die",
+        {"h.yaml": SHEET + "house_rules: {money_die: 0}\n"},
+    ),
+    Case(
+        "character-spend-nothing",
+        ("character", "spend", "{tmp}/h.yaml"),
+        "nothing to spend",
+        {"h.yaml": SHEET},
+        unchanged=("h.yaml",),
+    ),
+    Case(
+        "character-spend-out-no-folder",
+        ("character", "spend", "{tmp}/h.yaml", "--attribute", "attack", "--out", "{tmp}/no/x.yaml"),
+        "--out",
+        {"h.yaml": SHEET},
+        unchanged=("h.yaml",),
+    ),
+    Case(
+        "character-spend-out-ext",
+        ("character", "spend", "{tmp}/h.yaml", "--attribute", "attack", "--out", "{tmp}/x.txt"),
+        "--out",
+        {"h.yaml": SHEET},
+        unchanged=("h.yaml",),
+        absent=("x.txt",),
+    ),
+    Case(
+        "character-spend-refused",
+        ("character", "spend", "{tmp}/h.yaml", "--school", "nonsense"),
+        "nonsense",
+        {"h.yaml": SHEET},
+        unchanged=("h.yaml",),
+    ),
+    Case(
+        "character-advance-reward",
+        ("character", "advance", "{tmp}/h.yaml", "--reward", "nope"),
+        "nope",
+        {"h.yaml": SHEET},
+        unchanged=("h.yaml",),
+    ),
+    Case(
+        "character-wound-0",
+        ("character", "wound", "{tmp}/h.yaml", "0"),
+        "wounds",
+        {"h.yaml": SHEET},
+        unchanged=("h.yaml",),
+    ),
+    Case(
+        "character-heal-days-0",
+        ("character", "heal", "{tmp}/h.yaml", "--days", "0"),
+        "--days",
+        {"h.yaml": SHEET},
+        unchanged=("h.yaml",),
+    ),
     Case("character-new-chess", ("character", "new", "chess"), "chess"),
     Case("character-new-out-folder", ("character", "new", "witchhammer", "--out", "{tmp}/no/x.yaml"), "--out"),
-    Case("character-leader-twins", ("character", "leader", "{tmp}/h.yaml", "{tmp}/h2.yaml"), "Hilde Brandt",
-         {"h.yaml": SHEET, "h2.yaml": SHEET}),
-    Case("character-show-latin1", ("character", "show", "{tmp}/h.yaml"), "h.yaml",
-         {"h.yaml": SHEET.encode() + b"# \xe9\n"}),
+    Case(
+        "character-leader-twins",
+        ("character", "leader", "{tmp}/h.yaml", "{tmp}/h2.yaml"),
+        "Hilde Brandt",
+        {"h.yaml": SHEET, "h2.yaml": SHEET},
+    ),
+    Case(
+        "character-show-latin1",
+        ("character", "show", "{tmp}/h.yaml"),
+        "h.yaml",
+        {"h.yaml": SHEET.encode() + b"# \xe9\n"},
+    ),
     Case("verify-folder", ("verify", "{tmp}"), "folder"),
     Case("unknown-command", ("attack",), "attack"),
 ]

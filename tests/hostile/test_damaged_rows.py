@@ -29,8 +29,10 @@ def open_tables(url: str, count: int) -> list[tuple[str, str]]:
     with Store(url) as store:
         service = TableService(store, policy_pause=0, idle_evict=None)
         try:
-            made = [service.create("witchhammer/mill_ambush", controllers={"ilse": "human", "tomas": "human"})
-                    for _ in range(count)]
+            made = [
+                service.create("witchhammer/mill_ambush", controllers={"ilse": "human", "tomas": "human"})
+                for _ in range(count)
+            ]
         finally:
             service.close()
     return [(m["table"], m["seats"]["ilse"]["token"]) for m in made]
@@ -41,16 +43,20 @@ def test_rows_of_another_shape_make_their_table_503_and_are_named(url: str) -> N
     engine = sa.create_engine(url)
     with engine.begin() as db:
         db.execute(sa.text("UPDATE tables SET config = '[1]' WHERE id = :t"), {"t": tables[0][0]})
-        db.execute(sa.text("UPDATE seats SET actors = '[1]' WHERE table_id = :t AND seat = 'ilse'"),
-                   {"t": tables[1][0]})
+        db.execute(
+            sa.text("UPDATE seats SET actors = '[1]' WHERE table_id = :t AND seat = 'ilse'"), {"t": tables[1][0]}
+        )
         db.execute(sa.text("UPDATE tables SET setup = '\"text\"' WHERE id = :t"), {"t": tables[2][0]})
     engine.dispose()
     health = check(url)
     assert health.ok  # a damaged row does not make the database unfit to serve: only its table
-    assert sorted(health.damaged_rows) == sorted([
-        f"table {tables[0][0]}: its config is JSON of another shape, not a JSON object",
-        f"table {tables[1][0]}: seat ilse: its actors is JSON of another shape, not a JSON list of names",
-        f"table {tables[2][0]}: its setup is JSON of another shape, not a JSON object"])
+    assert sorted(health.damaged_rows) == sorted(
+        [
+            f"table {tables[0][0]}: its config is JSON of another shape, not a JSON object",
+            f"table {tables[1][0]}: seat ilse: its actors is JSON of another shape, not a JSON list of names",
+            f"table {tables[2][0]}: its setup is JSON of another shape, not a JSON object",
+        ]
+    )
     with Store(url) as store:
         service = TableService(store, policy_pause=0, idle_evict=None)
         try:
@@ -68,7 +74,7 @@ def test_rows_of_another_shape_make_their_table_503_and_are_named(url: str) -> N
 def test_a_token_of_a_table_in_memory_is_checked_without_the_database(tmp_path: Path) -> None:
     """Once the table is held, neither a valid token nor a wrong one reads the seats' tokens from the database."""
     url = f"sqlite:///{tmp_path / 'affray.db'}"
-    (table_id, token), = open_tables(url, 1)
+    ((table_id, token),) = open_tables(url, 1)
     with Store(url) as store:
         service = TableService(store, policy_pause=0, idle_evict=None)
         try:

@@ -23,8 +23,7 @@ def command(case: Case) -> str:
     return case.argv[0] if case.argv[0] not in ("odds", "character", "content") else " ".join(case.argv[:2])
 
 
-def run(argv: list[str],
-        stdin: str = "") -> tuple[int, str]:
+def run(argv: list[str], stdin: str = "") -> tuple[int, str]:
     code, out, err = run_cli(argv, stdin)
     return code, out + err
 
@@ -46,10 +45,30 @@ def test_the_corpus_has_at_least_150_cases_over_every_command() -> None:
     """The floor: 150 hostile cases, over every command of the CLI."""
     assert len(CASES) >= 150
     commands = {command(c) for c in CASES}
-    assert {"roll", "fight", "sim", "sweep", "replay", "verify", "options", "content check", "content list",
-            "odds duel", "odds spellchrome", "odds warp", "odds witchhammer", "odds hud", "character check",
-            "character show", "character spend", "character advance", "character new", "character leader",
-            "character wound", "character heal"} <= commands
+    assert {
+        "roll",
+        "fight",
+        "sim",
+        "sweep",
+        "replay",
+        "verify",
+        "options",
+        "content check",
+        "content list",
+        "odds duel",
+        "odds spellchrome",
+        "odds warp",
+        "odds witchhammer",
+        "odds hud",
+        "character check",
+        "character show",
+        "character spend",
+        "character advance",
+        "character new",
+        "character leader",
+        "character wound",
+        "character heal",
+    } <= commands
     assert len({c.id for c in CASES}) == len(CASES)
 
 
@@ -57,8 +76,7 @@ RUN: list[Case] = sample(CASES, group=command)  # make test-quick: a third of ea
 
 
 @pytest.mark.parametrize("case", RUN, ids=lambda c: c.id)
-def test_hostile_input_is_refused_with_a_message(case: Case, tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hostile_input_is_refused_with_a_message(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # a default save (affray-save.json) would land here, and is checked below
     _write(tmp_path, case.files)
     before = {name: (tmp_path / name).read_bytes() for name in case.unchanged}

@@ -28,16 +28,26 @@ def combatant(cid: str, use: str | None = None, **stats: Any) -> dict[str, Any]:
     return out
 
 
-def hud_match(mode: str, a: dict[str, Any], b: dict[str, Any], dice: list[int], options: dict[str, Any] | None = None,
-              first: str | None = None, extra: dict[str, Any] | None = None) -> Match:
+def hud_match(
+    mode: str,
+    a: dict[str, Any],
+    b: dict[str, Any],
+    dice: list[int],
+    options: dict[str, Any] | None = None,
+    first: str | None = None,
+    extra: dict[str, Any] | None = None,
+) -> Match:
     """A two-sided match (``extra`` joins side B) on scripted dice.
 
     The emergency prompt at each initiative step (WL-17, option ``emergency_actions``) is switched off unless
     ``options`` set it, so that tests of other rules script only the decisions they are about."""
     options = {"emergency_actions": "defense", **(options or {})}
-    data: dict[str, Any] = {"ruleset": "hud", "mode": mode, "options": options,
-                            "sides": [{"name": "A", "combatants": [a]},
-                                      {"name": "B", "combatants": [b] + ([extra] if extra else [])}]}
+    data: dict[str, Any] = {
+        "ruleset": "hud",
+        "mode": mode,
+        "options": options,
+        "sides": [{"name": "A", "combatants": [a]}, {"name": "B", "combatants": [b] + ([extra] if extra else [])}],
+    }
     if first:
         data["first"] = first
     scenario = HudScenario.model_validate(data)

@@ -102,16 +102,27 @@ def test_wl04_wl17_wl_b13_every_change_form_is_seen_in_every_seats_view() -> Non
     """WL-04/WL-08: the HP bar, 0 to Endurance; WL-17: the additional-action penalties as the view names them, with
     the rounds it counts; WL-B13: a place where someone stands (engaging them) or a new place; out and back."""
     m = example("nerdified_night_widow")
-    rule(m, {"combatant": "widow", "bar": "HP", "value": 4},
-         {"combatant": "vesna", "status": "-2 to every roll", "rounds": 1},
-         {"combatant": "vesna", "status": "-2 to every roll next round", "rounds": None},
-         {"combatant": "ilka", "position": 0}, reason="a beam falls")
+    rule(
+        m,
+        {"combatant": "widow", "bar": "HP", "value": 4},
+        {"combatant": "vesna", "status": "-2 to every roll", "rounds": 1},
+        {"combatant": "vesna", "status": "-2 to every roll next round", "rounds": None},
+        {"combatant": "ilka", "position": 0},
+        reason="a beam falls",
+    )
     assert {c["bars"][0]["value"] for c in seen(m, "widow")} == {4}
-    assert all(c["statuses"] == [{"name": "-2 to every roll", "rounds": 1},
-                                 {"name": "-2 to every roll next round", "rounds": 2}] for c in seen(m, "vesna"))
+    assert all(
+        c["statuses"]
+        == [{"name": "-2 to every roll", "rounds": 1}, {"name": "-2 to every roll next round", "rounds": 2}]
+        for c in seen(m, "vesna")
+    )
     assert all((c["position"]["x"], c["detail"]["band"]) == (0, "engaged") for c in seen(m, "ilka"))
-    rule(m, {"combatant": "vesna", "remove_status": "-2 to every roll"}, {"combatant": "ilka", "position": "far"},
-         {"combatant": "widow", "status": "charged", "rounds": 1})
+    rule(
+        m,
+        {"combatant": "vesna", "remove_status": "-2 to every roll"},
+        {"combatant": "ilka", "position": "far"},
+        {"combatant": "widow", "status": "charged", "rounds": 1},
+    )
     assert all(c["statuses"] == [{"name": "-2 to every roll next round", "rounds": 2}] for c in seen(m, "vesna"))
     assert all(c["detail"]["band"] == "far" and c["position"]["x"] not in (0, 2) for c in seen(m, "ilka"))
     assert all(c["statuses"] == [{"name": "charged", "rounds": 1}] for c in seen(m, "widow"))
@@ -126,19 +137,21 @@ def test_a_refused_change_says_why_and_changes_nothing() -> None:
     """Every refusal has its code and a sentence; the state, the version and the dice are as they were (WL-04,
     WL-08: HP 0 to the maximum; WL-17: the penalties' rounds; WL-B13: places)."""
     m = example("nerdified_night_widow")
-    cases: list[tuple[Json, str]] = [({"combatant": "vesna", "bar": "Poise", "value": 3}, "unknown_bar"),
-             ({"combatant": "vesna", "bar": "HP", "value": 9}, "bad_value"),  # Endurance 8
-             ({"combatant": "vesna", "bar": "HP", "value": -1}, "bad_value"),
-             ({"combatant": "vesna", "status": "stunned", "rounds": None}, "unknown_status"),
-             ({"combatant": "vesna", "status": "-2 to every roll", "rounds": 3}, "bad_value"),
-             ({"combatant": "vesna", "status": "-2 to every roll next round", "rounds": 1}, "bad_value"),
-             ({"combatant": "vesna", "remove_status": "charged"}, "not_there"),
-             ({"combatant": "vesna", "position": 7}, "bad_position"),
-             ({"combatant": "vesna", "position": 0}, "bad_position"),  # where it stands already
-             ({"combatant": "vesna", "position": "behind the mill"}, "bad_position"),
-             ({"combatant": "vesna", "position": True}, "bad_position"),
-             ({"combatant": "vesna", "out": False}, "not_out"),
-             ({"combatant": "nobody", "out": True}, "unknown_combatant")]
+    cases: list[tuple[Json, str]] = [
+        ({"combatant": "vesna", "bar": "Poise", "value": 3}, "unknown_bar"),
+        ({"combatant": "vesna", "bar": "HP", "value": 9}, "bad_value"),  # Endurance 8
+        ({"combatant": "vesna", "bar": "HP", "value": -1}, "bad_value"),
+        ({"combatant": "vesna", "status": "stunned", "rounds": None}, "unknown_status"),
+        ({"combatant": "vesna", "status": "-2 to every roll", "rounds": 3}, "bad_value"),
+        ({"combatant": "vesna", "status": "-2 to every roll next round", "rounds": 1}, "bad_value"),
+        ({"combatant": "vesna", "remove_status": "charged"}, "not_there"),
+        ({"combatant": "vesna", "position": 7}, "bad_position"),
+        ({"combatant": "vesna", "position": 0}, "bad_position"),  # where it stands already
+        ({"combatant": "vesna", "position": "behind the mill"}, "bad_position"),
+        ({"combatant": "vesna", "position": True}, "bad_position"),
+        ({"combatant": "vesna", "out": False}, "not_out"),
+        ({"combatant": "nobody", "out": True}, "unknown_combatant"),
+    ]
     before, version = RULESET.snapshot(m.state), m.version
     for change, code in cases:
         result = m.rule(GM, {"type": "ruling", "reason": "", "changes": [change]}, version=version)
@@ -146,8 +159,10 @@ def test_a_refused_change_says_why_and_changes_nothing() -> None:
         assert RULESET.snapshot(m.state) == before and m.version == version
     rule(m, {"combatant": "vesna", "bar": "HP", "value": 0})
     before, version = RULESET.snapshot(m.state), m.version
-    stand_cases: list[tuple[Json, str]] = [({"combatant": "vesna", "out": False}, "cannot_stand"),
-                                           ({"combatant": "vesna", "out": True}, "already_out")]
+    stand_cases: list[tuple[Json, str]] = [
+        ({"combatant": "vesna", "out": False}, "cannot_stand"),
+        ({"combatant": "vesna", "out": True}, "already_out"),
+    ]
     for change, code in stand_cases:
         result = m.rule(GM, {"type": "ruling", "reason": "", "changes": [change]}, version=version)
         assert isinstance(result, Rejected) and result.code == code, result
@@ -156,7 +171,8 @@ def test_a_refused_change_says_why_and_changes_nothing() -> None:
     simple_cases: list[tuple[Json, str]] = [
         ({"combatant": "ilka", "position": 0}, "not_adjustable"),
         ({"combatant": "ilka", "status": "charged", "rounds": None}, "unknown_status"),
-        ({"combatant": "ilka", "bar": "HP", "value": 4}, "bad_value")]  # 3 HP (WL-04)
+        ({"combatant": "ilka", "bar": "HP", "value": 4}, "bad_value"),
+    ]  # 3 HP (WL-04)
     for change, code in simple_cases:
         result = simple.rule(GM, {"type": "ruling", "reason": "", "changes": [change]}, version=0)
         assert isinstance(result, Rejected) and result.code == code, result
@@ -167,8 +183,18 @@ def test_wl08_hp_to_zero_puts_the_last_foe_down_and_ends_the_fight() -> None:
     the ruling's record tells it (the fall, then the end); a later change of the same ruling is refused
     (match_over) with the whole ruling undone."""
     m = example("nerdified_duel")
-    refused = m.rule(GM, {"type": "ruling", "reason": "", "changes": [
-        {"combatant": "hald", "bar": "HP", "value": 0}, {"combatant": "vesna", "bar": "HP", "value": 1}]}, version=0)
+    refused = m.rule(
+        GM,
+        {
+            "type": "ruling",
+            "reason": "",
+            "changes": [
+                {"combatant": "hald", "bar": "HP", "value": 0},
+                {"combatant": "vesna", "bar": "HP", "value": 1},
+            ],
+        },
+        version=0,
+    )
     assert isinstance(refused, Rejected) and refused.code == "match_over" and m.outcome() is None
     rule(m, {"combatant": "hald", "bar": "HP", "value": 0}, reason="the bridge gives way")
     outcome = m.outcome()
@@ -177,7 +203,9 @@ def test_wl08_hp_to_zero_puts_the_last_foe_down_and_ends_the_fight() -> None:
     assert state(m).fighters["hald"].out == "down" and all(c["down"] for c in seen(m, "hald"))
     assert [e["text"] for e in m.events_since(0, SPECTATOR, narrate=True)[-1]["events"]] == [
         "GM ruling (the bridge gives way): Watch Sergeant Hald's HP 0 (was 8).",
-        "Watch Sergeant Hald is down, out of the fight.", "Victory for Vesna of the Lynx: every foe is down."]
+        "Watch Sergeant Hald is down, out of the fight.",
+        "Victory for Vesna of the Lynx: every foe is down.",
+    ]
     assert [e.kind for e in m.records[-1].events] == ["ruled", "defeated", "ended"]
     assert verify(export_log(m)).ok
 
@@ -195,10 +223,14 @@ def test_wl11_a_defender_taken_out_mid_exchange_ends_it_and_the_round_goes_on_at
     s = state(m)
     assert s.exchange is None and s.fighters["b"].out == "out" and not s.leaving
     assert told(m) == [
-        "GM ruling: B is out of the fight.", "B is out of the fight.",
-        "A's attack comes to nothing: B is already out of the fight.", "— Round 2 —",
-        "A rolls Chance for initiative: 1d11 [8] = 8", "C rolls Chance for initiative: 1d11 [4] = 4",
-        "A acts first, then C."]
+        "GM ruling: B is out of the fight.",
+        "B is out of the fight.",
+        "A's attack comes to nothing: B is already out of the fight.",
+        "— Round 2 —",
+        "A rolls Chance for initiative: 1d11 [8] = 8",
+        "C rolls Chance for initiative: 1d11 [4] = 4",
+        "A acts first, then C.",
+    ]
     rolled = [e for e in m.records[-1].events if isinstance(e, Rolled)]
     assert [d.draw for r in rolled for d in r.roll.dice] == [draws, draws + 1] and m.rng.index == draws + 2
     assert (s.round, s.phase, s.order) == (2, "declare", ["a", "c"])
@@ -266,23 +298,33 @@ def test_wl22_the_last_pursuer_to_choose_taken_out_lets_the_pursuit_resolve() ->
     """WL-21/WL-22: a pursuit replaces combat; a pursuer yet to choose who leaves is not awaited, and when the last
     one leaves the pursuit resolves at once in the ruling's record: B chases, the pursuit rolls are rolled with the
     match's dice, A gets away and the fight ends as escaped (WL-B14)."""
-    m = _disengaged(("a",), ("b", "c", "d"), {"a": [attack("b"), attack("b")], "b": [DEFENSE, DEFENSE],
-                                              "c": [DEFENSE, DEFENSE], "d": [DEFENSE, DEFENSE]})
+    m = _disengaged(
+        ("a",),
+        ("b", "c", "d"),
+        {"a": [attack("b"), attack("b")], "b": [DEFENSE, DEFENSE], "c": [DEFENSE, DEFENSE], "d": [DEFENSE, DEFENSE]},
+    )
     window = m.pending()
     assert window is not None and window.phase == "pursuit" and window.actors == ("b", "c", "d")
     assert isinstance(m.act("b", {"type": "chase"}), Accepted)
     rule(m, {"combatant": "c", "out": True})
     assert m.pending().actors == ("d",) and [e.kind for e in m.records[-1].events] == [  # type: ignore[union-attr]
-        "ruled", "defeated"]
+        "ruled",
+        "defeated",
+    ]
     draws = m.rng.index
     rule(m, {"combatant": "d", "out": True})
     assert told(m) == [
-        "GM ruling: D is out of the fight.", "D is out of the fight.", "A rolls Chance for the pursuit: 1d11 [11] = 11",
+        "GM ruling: D is out of the fight.",
+        "D is out of the fight.",
+        "A rolls Chance for the pursuit: 1d11 [11] = 11",
         "B rolls Chance for the pursuit: 1d11 [1] = 1",
         "Pursuit: A runs 11 against the pursuers' 1; the gap is 10 m: the chase goes on.",
-        "A rolls Chance for the pursuit: 1d11 [9] = 9", "B rolls Chance for the pursuit: 1d11 [1] = 1",
-        "Pursuit: A runs 9 against the pursuers' 1; the gap is 18 m: A gets away.", "A has escaped.",
-        "The fight is over: A escaped; nobody was defeated."]
+        "A rolls Chance for the pursuit: 1d11 [9] = 9",
+        "B rolls Chance for the pursuit: 1d11 [1] = 1",
+        "Pursuit: A runs 9 against the pursuers' 1; the gap is 18 m: A gets away.",
+        "A has escaped.",
+        "The fight is over: A escaped; nobody was defeated.",
+    ]
     outcome = m.outcome()
     assert outcome is not None and outcome.reason == "escaped" and m.rng.index == draws + 4 and m.pending() is None
 
@@ -291,8 +333,9 @@ def test_wl22_the_fleeing_combatant_taken_out_ends_the_pursuit_and_the_round() -
     """WL-21/WL-22: the pursuit ends with its fleeing combatant; the round ends with it and round 2 starts at once
     (its initiative rolled in the ruling's record), its declarations the next window; the one fleeing being the
     last of its side, the fight ends instead with its Ended event."""
-    m = _disengaged(("a", "a2"), ("b",), {"a": [attack("b"), attack("b")], "b": [DEFENSE, DEFENSE],
-                                          "a2": [DEFENSE, DEFENSE]})
+    m = _disengaged(
+        ("a", "a2"), ("b",), {"a": [attack("b"), attack("b")], "b": [DEFENSE, DEFENSE], "a2": [DEFENSE, DEFENSE]}
+    )
     draws = m.rng.index
     rule(m, {"combatant": "a", "out": True})
     s = state(m)
@@ -386,14 +429,21 @@ def test_forms_offer_what_the_gm_can_change_now() -> None:
     stands at and a new place near or far (WL-B13), and whether each combatant is out."""
     m = example("nerdified_night_widow")
     forms = ADJUSTER.forms(m.state)
-    assert forms["vesna"] == {"bars": [{"name": "HP", "min": 0, "max": 8}],
-                              "statuses": ["-2 to every roll", "-4 to every roll", "-2 to every roll next round",
-                                           "charged"],
-                              "position": "place", "places": [0, 2, "near", "far"], "out": False}
+    assert forms["vesna"] == {
+        "bars": [{"name": "HP", "min": 0, "max": 8}],
+        "statuses": ["-2 to every roll", "-4 to every roll", "-2 to every roll next round", "charged"],
+        "position": "place",
+        "places": [0, 2, "near", "far"],
+        "out": False,
+    }
     simple = example("simplified_ambush")
-    assert ADJUSTER.forms(simple.state)["ilka"] == {"bars": [{"name": "HP", "min": 0, "max": 3}],
-                                                            "statuses": [], "position": None, "places": [],
-                                                            "out": False}
+    assert ADJUSTER.forms(simple.state)["ilka"] == {
+        "bars": [{"name": "HP", "min": 0, "max": 3}],
+        "statuses": [],
+        "position": None,
+        "places": [],
+        "out": False,
+    }
 
 
 def test_a_ruling_reads_in_the_huds_words() -> None:
@@ -402,18 +452,26 @@ def test_a_ruling_reads_in_the_huds_words() -> None:
     still to declare (WL-16), so the free round ends, the closers reach the melee and round 2's initiative is rolled
     (WL-09)."""
     m = example("nerdified_night_widow")
-    rule(m, {"combatant": "widow", "bar": "HP", "value": 4},
-         {"combatant": "vesna", "status": "-2 to every roll", "rounds": 1},
-         {"combatant": "ilka", "position": "near"}, {"combatant": "ilka", "out": True}, reason="a beam falls")
+    rule(
+        m,
+        {"combatant": "widow", "bar": "HP", "value": 4},
+        {"combatant": "vesna", "status": "-2 to every roll", "rounds": 1},
+        {"combatant": "ilka", "position": "near"},
+        {"combatant": "ilka", "out": True},
+        reason="a beam falls",
+    )
     for seat in sorted({*m.seats.values(), GM, SPECTATOR}):
         [entry] = m.events_since(0, seat, narrate=True)
         assert [e["text"] for e in entry["events"]] == [
             "GM ruling (a beam falls): Night-Widow's HP 4 (was 10); Vesna of the Lynx takes -2 to every roll this "
             "round; Ilka Reedwhistle is moved to a place of its own near the fight (from place 2); Ilka Reedwhistle "
             "is out of the fight.",
-            "Ilka Reedwhistle is out of the fight.", "Vesna of the Lynx is in the melee as the distance closes.",
-            "Night-Widow is in the melee as the distance closes.", "— Round 2 —",
+            "Ilka Reedwhistle is out of the fight.",
+            "Vesna of the Lynx is in the melee as the distance closes.",
+            "Night-Widow is in the melee as the distance closes.",
+            "— Round 2 —",
             "Vesna of the Lynx rolls Chance for initiative: 1d11 [4] = 4",
-            "Night-Widow rolls Chance for initiative: 1d11 [2] = 2", "Vesna of the Lynx acts first, then Night-Widow."]
+            "Night-Widow rolls Chance for initiative: 1d11 [2] = 2",
+            "Vesna of the Lynx acts first, then Night-Widow.",
+        ]
     assert m.pending().actors == ("widow",)  # type: ignore[union-attr]
-

@@ -10,9 +10,16 @@ from affray.rulesets.hud.state import HudState
 
 def scene(**extra: Any) -> dict[str, Any]:
     """Vesna (Endurance 8) against Bors (Endurance 7), Vesna attacking first by the scene's logic."""
-    return {"ruleset": "hud", "name": "no mode", "first": "vesna", **extra,
-            "sides": [{"name": "witcher", "combatants": [{"id": "vesna", "use": "vesna"}]},
-                      {"name": "tavern", "combatants": [{"id": "bors", "use": "bors"}]}]}
+    return {
+        "ruleset": "hud",
+        "name": "no mode",
+        "first": "vesna",
+        **extra,
+        "sides": [
+            {"name": "witcher", "combatants": [{"id": "vesna", "use": "vesna"}]},
+            {"name": "tavern", "combatants": [{"id": "bors", "use": "bors"}]},
+        ],
+    }
 
 
 def started(data: dict[str, Any]) -> tuple[affray.Scenario, HudState, list[str]]:

@@ -29,9 +29,11 @@ def test_wl17_emergency_attack_at_the_initiative_step_costs_minus_two_next_round
     ok(m.act("a", {"type": "damage"}))  # 9 vs 5: b at 6
     window = m.pending()
     assert window is not None and (window.phase, window.actors) == ("emergency", ("a",))
-    assert [x.action for x in m.legal("a")] == [{"type": "emergency_attack", "target": "b"},
-                                                {"type": "emergency_complex", "text": "an emergency complex activity"},
-                                                {"type": "carry_on"}]
+    assert [x.action for x in m.legal("a")] == [
+        {"type": "emergency_attack", "target": "b"},
+        {"type": "emergency_complex", "text": "an emergency complex activity"},
+        {"type": "carry_on"},
+    ]
     events = ok(m.act("a", {"type": "emergency_attack", "target": "b"}))
     assert kinds(events) == ["emergency_action"]
     events = ok(m.act("b", {"type": "defend"}))  # b's second defense: 8 vs 2, a hits; no -2 yet
@@ -54,7 +56,8 @@ def test_wl17_emergency_complex_activity_takes_free_text() -> None:
     events = ok(m.act("a", {"type": "emergency_complex", "text": "kicks the brazier over"}))
     assert [e.describe({"a": "A"}) for e in events if e.kind == "emergency_action"] == [
         "A takes an emergency additional action: a complex activity (kicks the brazier over) (-2 to every roll "
-        "next round)."]
+        "next round)."
+    ]
     assert state_of(m).fighters["a"].additional_used == 1
 
 

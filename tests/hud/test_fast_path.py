@@ -46,8 +46,9 @@ def _random_fight(path: Path, seed: int) -> tuple[tuple[str, dict[str, Any]], ..
     return tuple(actions)
 
 
-def _replay(path: Path, seed: int, actions: tuple[tuple[str, dict[str, Any]], ...], journal: Journal | None
-            ) -> list[tuple[int, Any]]:
+def _replay(
+    path: Path, seed: int, actions: tuple[tuple[str, dict[str, Any]], ...], journal: Journal | None
+) -> list[tuple[int, Any]]:
     """Each step's draw count and state snapshot when ``actions`` are stepped with ``journal`` (a fresh loud one
     per step when ``None``)."""
     scenario = affray.load_scenario(path)
@@ -88,11 +89,17 @@ def test_wl11_wl13_a_quiet_exchange_on_scripted_dice_lands_the_same_blow() -> No
     steps: list[tuple[str, dict[str, Any]]] = [
         ("a", {"type": "declare", "plan": [attack("b"), DEFENSE], "additional": False}),
         ("b", {"type": "declare", "plan": [attack("a"), DEFENSE], "additional": False}),
-        ("a", {"type": "defend"}), ("b", {"type": "damage"})]
+        ("a", {"type": "defend"}),
+        ("b", {"type": "damage"}),
+    ]
 
     def fight(journal: Journal | None) -> tuple[int, int, int]:
-        m = hud_match("nerdified", combatant("a", name="A", endurance=10), combatant("b", name="B", endurance=10),
-                      [3, 9, 10, 4, 9, 5, 5])
+        m = hud_match(
+            "nerdified",
+            combatant("a", name="A", endurance=10),
+            combatant("b", name="B", endurance=10),
+            [3, 9, 10, 4, 9, 5, 5],
+        )
         state, rng = m.state, m.rng
         for actor, action in steps:
             assert isinstance(RULESET.step(state, actor, action, rng, journal), Accepted)
@@ -126,7 +133,12 @@ def test_the_observation_shows_what_the_view_shows() -> None:
     m = hud_match("nerdified", combatant("vesna", "vesna"), combatant("hald", "sergeant"), [2, 8, 7, 7])
     seen = _seen(m, "vesna")
     assert (seen.actor, seen.mode, seen.round, seen.prompt, seen.order) == (
-        "vesna", "nerdified", 1, "declare", ("hald", "vesna"))
+        "vesna",
+        "nerdified",
+        1,
+        "declare",
+        ("hald", "vesna"),
+    )
     me, (hald,) = seen.me, seen.foes
     assert (me.hp, me.max_hp, me.place, me.band, me.actions, me.plan) == (8, 8, 0, "engaged", 2, None)
     assert [w.id for w in me.in_hand()] == ["steel_sword"] and me.holds("melee") and not me.holds("ranged")
@@ -158,10 +170,33 @@ def test_every_combatant_seen_equals_the_views_over_a_playout(path: Path) -> Non
             mine = seen.combatant(c.id)
             d = c.detail
             assert (mine.hp, mine.max_hp, mine.side, mine.name) == (c.bars[0].value, c.bars[0].max, c.side, c.name)
-            assert (mine.place, mine.band, mine.out, mine.defenses, mine.penalty, mine.penalty_next, mine.closed,
-                    mine.charged, mine.initiative, mine.actions, mine.injury_mod, mine.armour_penalty) == (
-                d.place, d.band, d.out, d.defenses, d.penalty, d.penalty_next, d.closed, d.charged, d.initiative,
-                d.actions, d.injury_mod, d.armour_penalty)
+            assert (
+                mine.place,
+                mine.band,
+                mine.out,
+                mine.defenses,
+                mine.penalty,
+                mine.penalty_next,
+                mine.closed,
+                mine.charged,
+                mine.initiative,
+                mine.actions,
+                mine.injury_mod,
+                mine.armour_penalty,
+            ) == (
+                d.place,
+                d.band,
+                d.out,
+                d.defenses,
+                d.penalty,
+                d.penalty_next,
+                d.closed,
+                d.charged,
+                d.initiative,
+                d.actions,
+                d.injury_mod,
+                d.armour_penalty,
+            )
             assert mine.weapons == d.weapons and mine.plan == d.plan and mine.in_hand() == d.in_hand()
         shown = str(exposed(seen))
         assert "dealt" not in shown and "taken" not in shown and "trained_witcher" not in shown

@@ -72,16 +72,23 @@ def test_wl09_wl11_wl13_a_seeded_duel_reads_as_the_table_tells_it() -> None:
         "Watch Sergeant Hald rolls Attack",
         "Vesna of the Lynx rolls Defense",
         "Vesna of the Lynx parries Watch Sergeant Hald (Defense 11 against Attack 7).",
-        "Vesna of the Lynx: let it go."]
-    assert told_[11:15] == ["— Round 2 —", "Vesna of the Lynx rolls Chance for initiative",
-                           "Watch Sergeant Hald rolls Chance for initiative",
-                           "Vesna of the Lynx acts first, then Watch Sergeant Hald."]
-    assert "Watch Sergeant Hald parries Vesna of the Lynx (Defense 11 against Attack 2): an opening for a riposte!" \
+        "Vesna of the Lynx: let it go.",
+    ]
+    assert told_[11:15] == [
+        "— Round 2 —",
+        "Vesna of the Lynx rolls Chance for initiative",
+        "Watch Sergeant Hald rolls Chance for initiative",
+        "Vesna of the Lynx acts first, then Watch Sergeant Hald.",
+    ]
+    assert (
+        "Watch Sergeant Hald parries Vesna of the Lynx (Defense 11 against Attack 2): an opening for a riposte!"
         in told_
+    )
     assert told_[-3:] == [
         "Vesna of the Lynx loses 8 HP to Watch Sergeant Hald's blow (Damage 13 against Injury 5): no HP left (-3).",
         "Vesna of the Lynx is down, out of the fight.",
-        "Victory for Watch Sergeant Hald: every foe is down."]
+        "Victory for Watch Sergeant Hald: every foe is down.",
+    ]
     roll = next(e for r in match.events_since(0, "spectator", narrate=True) for e in r["events"] if "lead" in e)
     assert roll["lead"] == "Vesna of the Lynx rolls Attack"
     assert roll["text"] == "Vesna of the Lynx rolls Attack: 1d13 [6] = 6"
@@ -97,12 +104,18 @@ def test_wl21_wl22_a_chase_and_a_catch_read_as_the_gap_closes() -> None:
     ok(m.act("a", {"type": "disengage"}))
     ok(m.act("b", {"type": "chase"}))
     assert texts(m)[4:15] == [
-        "A hits B (Attack 10 against Defense 2).", "A disengages and flees! Pursuit begins.", "B gives chase.",
-        "A rolls Chance for the pursuit", "B rolls Chance for the pursuit",
+        "A hits B (Attack 10 against Defense 2).",
+        "A disengages and flees! Pursuit begins.",
+        "B gives chase.",
+        "A rolls Chance for the pursuit",
+        "B rolls Chance for the pursuit",
         "Pursuit: A runs 11 against the pursuers' 5; the gap is 6 m: the chase goes on.",
-        "A rolls Chance for the pursuit", "B rolls Chance for the pursuit",
+        "A rolls Chance for the pursuit",
+        "B rolls Chance for the pursuit",
         "Pursuit: A runs 5 against the pursuers' 10; the gap is 1 m: A is caught.",
-        "A is caught up in a new melee.", "B catches up."]
+        "A is caught up in a new melee.",
+        "B catches up.",
+    ]
 
 
 def test_wl22_wl_b14_an_escape_reads_as_no_defeat() -> None:
@@ -113,8 +126,11 @@ def test_wl22_wl_b14_an_escape_reads_as_no_defeat() -> None:
     ok(m.act("b", {"type": "defend"}))
     ok(m.act("a", {"type": "disengage"}))
     ok(m.act("b", {"type": "chase"}))
-    assert texts(m)[-3:] == ["Pursuit: A runs 13 against the pursuers' 6; the gap is 19 m: A gets away.",
-                             "A has escaped.", "The fight is over: A escaped; nobody was defeated."]
+    assert texts(m)[-3:] == [
+        "Pursuit: A runs 13 against the pursuers' 6; the gap is 19 m: A gets away.",
+        "A has escaped.",
+        "The fight is over: A escaped; nobody was defeated.",
+    ]
 
 
 def test_wl19_an_emergency_rearm_names_the_weapons() -> None:
@@ -126,7 +142,8 @@ def test_wl19_an_emergency_rearm_names_the_weapons() -> None:
         "Bors the Ferryman's Son declares: rearms in an emergency with the Long dagger, then defends, then defends.",
         "B declares: defends, then defends.",
         "Bors the Ferryman's Son rearms in an emergency with the Long dagger; in hand now: the Round shield and the "
-        "Long dagger."]
+        "Long dagger.",
+    ]
 
 
 def test_wl00_wl06_simplified_and_free_form_read_as_posts_and_hits() -> None:
@@ -137,9 +154,15 @@ def test_wl00_wl06_simplified_and_free_form_read_as_posts_and_hits() -> None:
     ok(m.act("b", {"type": "post", "text": "I stumble back.", "hp": {"b": -1}}))
     ok(m.act("a", {"type": "settle", "target": "b", "die": "attack"}))
     ok(m.act("b", {"type": "respond", "die": "injury"}))
-    assert texts(m) == ["A: Steel flashes in the rain.", "B: I stumble back.", "B loses 1 HP: 2 HP left.",
-                        "A calls for dice to settle the exchange.", "A rolls Attack", "B rolls Injury",
-                        "B loses 1 HP to A: 1 HP left."]
+    assert texts(m) == [
+        "A: Steel flashes in the rain.",
+        "B: I stumble back.",
+        "B loses 1 HP: 2 HP left.",
+        "A calls for dice to settle the exchange.",
+        "A rolls Attack",
+        "B rolls Injury",
+        "B loses 1 HP to A: 1 HP left.",
+    ]
 
 
 def test_wl19_a_weapon_in_a_sentence_an_event_carries_is_told_by_its_name() -> None:
@@ -147,6 +170,7 @@ def test_wl19_a_weapon_in_a_sentence_an_event_carries_is_told_by_its_name() -> N
     by its id, and the sentence by its name."""
     story = Story({"a": "Ilka"}, {"long_dagger": "Long dagger"})
     fizzled = Fizzled("a", "pick_up", "long_dagger is not lying on the ground.")
-    assert NARRATOR.sentence(fizzled, story) == ("Ilka's pick-up comes to nothing: Long dagger is not lying on the "
-                                                 "ground.")
+    assert NARRATOR.sentence(fizzled, story) == (
+        "Ilka's pick-up comes to nothing: Long dagger is not lying on the ground."
+    )
     assert fizzled.describe({"a": "Ilka"}) == "Ilka's pick-up comes to nothing: long dagger is not lying on the ground."

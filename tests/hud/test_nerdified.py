@@ -75,8 +75,9 @@ def test_wl12_no_riposte_below_six() -> None:
 def test_wl14_undefended_goes_straight_to_damage() -> None:
     """WL-14: with no defense action left (and no additional action to spend) the attack skips Attack vs
     Defense: only Damage and Injury are rolled."""
-    m = hud_match("nerdified", plain("a"), plain("b"), [9, 3, 8, 2, 3, 3, 1, 1, 1, 1, 5, 4],
-                  options={"max_additional_actions": 0})
+    m = hud_match(
+        "nerdified", plain("a"), plain("b"), [9, 3, 8, 2, 3, 3, 1, 1, 1, 1, 5, 4], options={"max_additional_actions": 0}
+    )
     ok(declare(m, "b", attack("a"), attack("a")))
     events = ok(declare(m, "a", attack("b"), attack("b")))
     assert kinds(events)[1:5] == ["undefended", "rolled", "rolled", "wounded"]
@@ -128,8 +129,10 @@ def test_wl_b6_no_emergency_after_a_declared_additional_action() -> None:
     ok(declare(m, "b", attack("a"), attack("a"), attack("a"), additional=True))
     events = ok(declare(m, "a", attack("b"), attack("b")))
     assert "undefended" in kinds(events)
-    assert rejected(m, "a", {"type": "declare", "plan": [], "additional": True}).code in ("not_your_turn",
-                                                                                          "not_allowed_now")
+    assert rejected(m, "a", {"type": "declare", "plan": [], "additional": True}).code in (
+        "not_your_turn",
+        "not_allowed_now",
+    )
 
 
 def test_wl18_charge_costs_two_actions_minus_four_attack_plus_two_damage() -> None:
@@ -148,18 +151,26 @@ def test_wl18_charge_costs_two_actions_minus_four_attack_plus_two_damage() -> No
 def test_wl18_charge_needs_two_actions() -> None:
     """WL-18: a charge with fewer than two actions left is refused."""
     m = hud_match("nerdified", plain("a", actions_per_round=1, band="near"), plain("b"), [3, 9])
-    assert rejected(m, "a", {"type": "declare", "plan": [{"type": "charge", "target": "b"}],
-                             "additional": False}).code == "charge_needs_two_actions"
+    assert (
+        rejected(m, "a", {"type": "declare", "plan": [{"type": "charge", "target": "b"}], "additional": False}).code
+        == "charge_needs_two_actions"
+    )
     m2 = hud_match("nerdified", plain("a", band="near"), plain("b"), [3, 9])
-    result = rejected(m2, "a", {"type": "declare", "plan": [{"type": "charge", "target": "b"}, DEFENSE],
-                                "additional": False})
+    result = rejected(
+        m2, "a", {"type": "declare", "plan": [{"type": "charge", "target": "b"}, DEFENSE], "additional": False}
+    )
     assert result.code == "charge_needs_two_actions"
 
 
 def test_wl_b4_literal_charge_bonus_goes_to_the_chargers_injury() -> None:
     """WL-B4 option 'injury': the +2 goes to the charger's own Injury rolls that round, not its Damage."""
-    m = hud_match("nerdified", plain("a", band="near"), plain("b"), [9, 3, 12, 2, 6, 5, 8, 4, 7, 1],
-                  options={"charge_bonus_to": "injury"})
+    m = hud_match(
+        "nerdified",
+        plain("a", band="near"),
+        plain("b"),
+        [9, 3, 12, 2, 6, 5, 8, 4, 7, 1],
+        options={"charge_bonus_to": "injury"},
+    )
     ok(declare(m, "b", {"type": "close", "target": "a"}, attack("a"), DEFENSE))
     ok(declare(m, "a", {"type": "charge", "target": "b"}))
     ok(m.act("b", {"type": "defend"}))
@@ -183,8 +194,9 @@ def test_wl_b2_modifiers_from_weapons_and_armour() -> None:
 
 def test_wl10_wl_b12_actions_per_round_from_content() -> None:
     """WL-10 / WL-B12: two actions by default; the Night-Widow has three, the Marsh Fiend four."""
-    m = hud_match("nerdified", combatant("w", "vesna"), combatant("x", "bruxa"), [5, 4, 3],
-                  extra=combatant("y", "fiend"))
+    m = hud_match(
+        "nerdified", combatant("w", "vesna"), combatant("x", "bruxa"), [5, 4, 3], extra=combatant("y", "fiend")
+    )
     actions = {a: f.actions for a, f in state_of(m).fighters.items()}
     assert actions == {"w": 2, "x": 3, "y": 4}
     m2 = hud_match("nerdified", plain("a"), plain("b"), [5, 4], options={"default_actions_per_round": 3})
@@ -194,10 +206,17 @@ def test_wl10_wl_b12_actions_per_round_from_content() -> None:
 def test_wl_b7_interleave_option_alternates_actions() -> None:
     """WL-B7: by default each combatant performs all its actions on its step; 'interleave' alternates."""
     plan = [attack("b"), attack("b"), DEFENSE]
-    for order, expected in (("declared", [("a", 0), ("a", 1), ("b", 0), ("b", 1)]),
-                            ("interleave", [("a", 0), ("b", 0), ("a", 1), ("b", 1)])):
-        m = hud_match("nerdified", plain("a", actions_per_round=3), plain("b", actions_per_round=3), [9, 3],
-                      options={"action_order": order})
+    for order, expected in (
+        ("declared", [("a", 0), ("a", 1), ("b", 0), ("b", 1)]),
+        ("interleave", [("a", 0), ("b", 0), ("a", 1), ("b", 1)]),
+    ):
+        m = hud_match(
+            "nerdified",
+            plain("a", actions_per_round=3),
+            plain("b", actions_per_round=3),
+            [9, 3],
+            options={"action_order": order},
+        )
         ok(declare(m, "b", attack("a"), attack("a"), DEFENSE))
         ok(declare(m, "a", *plan))
         assert state_of(m).queue == expected

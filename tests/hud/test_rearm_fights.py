@@ -20,10 +20,13 @@ KIT = ["vesna", "bors", "sergeant", "ilka"]
 
 def scenario_data(seed: int) -> dict[str, Any]:
     """Two of the armed starter characters a side (by seed), random policies everywhere."""
+
     def side(name: str, first: int) -> dict[str, Any]:
         picks = [KIT[(seed + first + i) % len(KIT)] for i in range(2)]
-        return {"name": name, "combatants": [{"id": f"{name}{i}", "use": use, "controller": "random"}
-                                             for i, use in enumerate(picks)]}
+        return {
+            "name": name,
+            "combatants": [{"id": f"{name}{i}", "use": use, "controller": "random"} for i, use in enumerate(picks)],
+        }
 
     return {"ruleset": "hud", "name": f"rearm {seed}", "mode": "nerdified", "sides": [side("a", 0), side("b", 1)]}
 

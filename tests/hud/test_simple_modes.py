@@ -35,8 +35,10 @@ def test_wl06_attacker_and_defender_choose_their_dice_tie_to_defender() -> None:
     """WL-06: the attacker rolls Attack or Damage, then the defender Defense or Injury; higher attacker
     roll costs 1 HP; a tie goes to the defender. Bors: sword +1 attack, shield +2 defense, gambeson +1."""
     m = hud_match("simplified", combatant("bors", "bors"), plain("b"), [7, 8, 5, 5, 3, 9], first="bors")
-    assert [x.action for x in m.legal("bors")] == [{"type": "attack", "target": "b", "die": "attack"},
-                                                  {"type": "attack", "target": "b", "die": "damage"}]
+    assert [x.action for x in m.legal("bors")] == [
+        {"type": "attack", "target": "b", "die": "attack"},
+        {"type": "attack", "target": "b", "die": "damage"},
+    ]
     events = ok(m.act("bors", {"type": "attack", "target": "b", "die": "attack"}))
     assert totals(events, "attack") == [8]
     events = ok(m.act("b", {"type": "respond", "die": "defense"}))
@@ -65,14 +67,20 @@ def test_wl06_three_hits_end_the_fight() -> None:
 
 def test_wl07_free_attack_for_a_ranged_combatant_at_range() -> None:
     """WL-07: at range with a ranged weapon when combat starts: one free attack while the foe closes."""
-    m = hud_match("simplified", combatant("ilka", "ilka", at_range=True), plain("b"), [3, 9, 8, 2], )
+    m = hud_match(
+        "simplified",
+        combatant("ilka", "ilka", at_range=True),
+        plain("b"),
+        [3, 9, 8, 2],
+    )
     s = state_of(m)
     assert s.order == ["b", "ilka"] and m.pending().actors == ("ilka",)  # type: ignore[union-attr]
     ok(m.act("ilka", {"type": "attack", "target": "b", "die": "attack"}))
     ok(m.act("b", {"type": "respond", "die": "defense"}))
     assert s.fighters["b"].hp == 2 and m.pending().actors == ("b",)  # type: ignore[union-attr]
-    m2 = hud_match("simplified", combatant("ilka", "ilka", at_range=True),
-                   combatant("v", "vesna", at_range=True), [3, 9])
+    m2 = hud_match(
+        "simplified", combatant("ilka", "ilka", at_range=True), combatant("v", "vesna", at_range=True), [3, 9]
+    )
     assert not state_of(m2).free_attackers  # everyone ranged: no free attack
 
 

@@ -64,7 +64,14 @@ def test_the_envelope_and_the_combatant_part() -> None:
     m = hud_match("nerdified", combatant("vesna", "vesna"), combatant("hald", "sergeant", band="near"), [2, 8])
     v = typed(m, Viewer("p1", frozenset({"vesna"})))
     assert (v.ruleset, v.mode, v.round, v.phase, v.order, v.seat, v.you) == (
-        "hud", "nerdified", 1, "declare", ("hald", "vesna"), "p1", ("vesna",))
+        "hud",
+        "nerdified",
+        1,
+        "declare",
+        ("hald", "vesna"),
+        "p1",
+        ("vesna",),
+    )
     assert v.prompt is not None and (v.prompt.phase, v.prompt.actors, v.turn) == ("declare", ("vesna",), "vesna")
     vesna, hald = v.combatant("vesna"), v.combatant("hald")
     assert (vesna.bars, hald.bars) == ((Bar("HP", 8, 8),), (Bar("HP", 8, 8),))
@@ -75,6 +82,7 @@ def test_the_envelope_and_the_combatant_part() -> None:
 
 def test_the_heuristic_reads_its_observation_and_never_charges_an_engaged_foe() -> None:
     """WL-B13: attack an engaged foe, close in on a near one (the free move), charge a far one (WL-18)."""
+
     def plan(band: str | None) -> Any:
         extra = {"band": band} if band else {}
         m = hud_match("nerdified", combatant("vesna", "vesna", **extra), combatant("hald", "sergeant"), [2, 8])
@@ -82,8 +90,11 @@ def test_the_heuristic_reads_its_observation_and_never_charges_an_engaged_foe() 
         return HudHeuristic().choose(RULESET.observe(m.state, seat, "vesna"), m.choices("vesna"), FastRNG(1))["plan"]
 
     assert plan(None) == [{"type": "attack", "target": "hald"}, {"type": "defense"}]
-    assert plan("near") == [{"type": "close", "target": "hald"}, {"type": "attack", "target": "hald"},
-                            {"type": "defense"}]
+    assert plan("near") == [
+        {"type": "close", "target": "hald"},
+        {"type": "attack", "target": "hald"},
+        {"type": "defense"},
+    ]
     assert plan("far") == [{"type": "charge", "target": "hald"}]
 
 
@@ -92,12 +103,14 @@ def test_hints_use_the_rulesets_own_modifiers_including_charge_bonus_to() -> Non
     on the charger's Damage under 'damage', none under 'injury'. Plain fighters (all modifiers 0): a charge hits at -4
     Attack (WL-18) 36/169 = 21% of the time; a hit then costs E[max(0, d13 + 2 - d13)] = 558/169 HP (0.70 on average
     over the charge), or 28/13 without the bonus (0.46)."""
+
     def charge_hint(where: str) -> str:
         a = combatant("a", name="A", endurance=10, band="far")
         b = combatant("b", name="B", endurance=10)
         m = hud_match("nerdified", a, b, [2, 8], options={"charge_bonus_to": where})
-        spec = ActionSpec({"type": "declare", "plan": [{"type": "charge", "target": "b"}], "additional": False},
-                          "charge")
+        spec = ActionSpec(
+            {"type": "declare", "plan": [{"type": "charge", "target": "b"}], "additional": False}, "charge"
+        )
         return hints(typed(m, Viewer("p", frozenset({"a"}))), "a", [spec])[0]
 
     assert charge_hint("damage") == "vs B: hit 21% · avg loss 0.7"

@@ -9,8 +9,13 @@ from tests.hud.helpers import DEFENSE, attack, combatant, declare, hud_match, ok
 def test_wl17_the_emergency_action_warns_with_the_code_penalty() -> None:
     """WL-17: an emergency attack or complex activity costs -2 to all rolls next round: the note says so and its
     code is ``penalty``; carrying on warns of nothing."""
-    m = hud_match("nerdified", combatant("a", name="A", endurance=10), combatant("b", name="B", endurance=10),
-                  [9, 3, 10, 4, 9, 5], options={"emergency_actions": "any"})
+    m = hud_match(
+        "nerdified",
+        combatant("a", name="A", endurance=10),
+        combatant("b", name="B", endurance=10),
+        [9, 3, 10, 4, 9, 5],
+        options={"emergency_actions": "any"},
+    )
     ok(declare(m, "b", DEFENSE, DEFENSE))
     ok(declare(m, "a", attack("b"), DEFENSE))
     ok(m.act("b", {"type": "defend"}))
@@ -19,7 +24,8 @@ def test_wl17_the_emergency_action_warns_with_the_code_penalty() -> None:
     assert [(s.action["type"], s.notes, s.warnings) for s in legal] == [
         ("emergency_attack", ("-2 to all rolls next round",), ("penalty",)),
         ("emergency_complex", ("-2 to all rolls next round",), ("penalty",)),
-        ("carry_on", (), ())]
+        ("carry_on", (), ()),
+    ]
     assert legal[0].to_dict()["warnings"] == ["penalty"] and "warnings" not in legal[2].to_dict()
 
 

@@ -44,12 +44,14 @@ def test_a_loop_is_solved_exactly_in_closed_form() -> None:
 
 def test_rounds_of_two_steps_count_once() -> None:
     """State (s, half): a round is two steps; cost 1 for the first half only."""
+
     def two(s: tuple[int, int], exact: bool) -> dict[tuple[int, int], Fraction]:
         n, half = s
         return {(n, 1): Fraction(1)} if half == 0 else {(n - 1, 0): Fraction(1, 2), (n, 0): Fraction(1, 2)}
 
-    odds = solve_cyclic(Chain((1, 0), two, lambda s: "A" if s[0] <= 0 else None, LABELS), exact=True,
-                        cost=lambda s: 1 - s[1])
+    odds = solve_cyclic(
+        Chain((1, 0), two, lambda s: "A" if s[0] <= 0 else None, LABELS), exact=True, cost=lambda s: 1 - s[1]
+    )
     assert odds.outcomes["A"] == 1 and odds.expected_rounds == 2
     assert odds.rounds[:3] == [(1, Fraction(1, 2)), (2, Fraction(1, 4)), (3, Fraction(1, 8))]
 
@@ -66,6 +68,11 @@ def test_a_chain_that_can_last_forever_is_refused() -> None:
 
 def test_sparse_solve_matches_a_dense_answer() -> None:
     """x0 = 1/2 x1 + 1/4, x1 = 1/3 x0 + 1/3 x1 + 1/6: x1 = (1/12 + 1/6) / (2/3 - 1/6) = 1/2, x0 = 1/2."""
-    x = sparse_solve([{1: Fraction(1, 2)}, {0: Fraction(1, 3), 1: Fraction(1, 3)}],
-                     [[Fraction(1, 4)], [Fraction(1, 6)]], Fraction(0), Fraction(1), True)
+    x = sparse_solve(
+        [{1: Fraction(1, 2)}, {0: Fraction(1, 3), 1: Fraction(1, 3)}],
+        [[Fraction(1, 4)], [Fraction(1, 6)]],
+        Fraction(0),
+        Fraction(1),
+        True,
+    )
     assert x == [[Fraction(1, 2)], [Fraction(1, 2)]]

@@ -34,8 +34,9 @@ def test_witchhammer_planning_shows_each_cards_attack_against_the_nearest_foe() 
     specs = match.legal("tomas")
     shown = dict(zip((s.label for s in specs), hints(match.plugin, view, "tomas", specs), strict=True))
     odds = wh_attack_odds(8 + 1, 0)
-    assert shown["place Sword Swing face down"] == (f"Sword Swing hit {float(odds.p_hit):.0%} · solid "
-                                                    f"{float(odds.p_solid_hit):.0%} (vs Crossbow Peasant)")
+    assert shown["place Sword Swing face down"] == (
+        f"Sword Swing hit {float(odds.p_hit):.0%} · solid {float(odds.p_solid_hit):.0%} (vs Crossbow Peasant)"
+    )
     assert shown["place Shield Block face down"] == ""
     assert "Sword Swing hit" in shown["Sword Swing, then Shield Block"]
 
@@ -44,8 +45,10 @@ def test_warp_attack_hint_uses_only_what_the_seat_sees() -> None:
     """Theo's seat cannot read the knight's sheet: the hint says what it assumes. The GM's seat can: the
     fencer's 4 dice with plate's 2 penalty dice (WR-21) and 2d6 + 1 armour (WR-19). Theo's Clumsy puts a penalty
     die on his attack, which requires agility (WR-20)."""
-    for seat, odds in [("theo", attack_odds(4, 3, attack_penalty=1, factor=2)),
-                       ("gm", attack_odds(4, 4, attack_penalty=1, defense_penalty=2, factor=2, armour=Armour(2, 1)))]:
+    for seat, odds in [
+        ("theo", attack_odds(4, 3, attack_penalty=1, factor=2)),
+        ("gm", attack_odds(4, 4, attack_penalty=1, defense_penalty=2, factor=2, armour=Armour(2, 1))),
+    ]:
         match, view = _at(EXAMPLES / "warp" / "knight_duel.yaml", "theo", seat, {"initiative": "seating_gm_last"})
         specs = match.legal("theo")
         bat = next(i for i, s in enumerate(specs) if s.action.get("trait") == "good_with_a_bat")

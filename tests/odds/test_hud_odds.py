@@ -93,9 +93,11 @@ def test_exact_and_float_duel_agree_to_12_digits() -> None:
 
 
 def test_unsolvable_scenarios_are_refused_with_the_reason() -> None:
-    for name, reason in [("simplified_ambush.yaml", "one combatant on each"),
-                         ("nerdified_night_widow.yaml", "one combatant on each"),
-                         ("free_form_tavern.yaml", "Free Form has no dice")]:
+    for name, reason in [
+        ("simplified_ambush.yaml", "one combatant on each"),
+        ("nerdified_night_widow.yaml", "one combatant on each"),
+        ("free_form_tavern.yaml", "Free Form has no dice"),
+    ]:
         scenario = affray.load_scenario(EXAMPLES / name)
         with pytest.raises(NotSolvable, match=reason):
             duel_odds(scenario.setup, scenario.options)

@@ -32,20 +32,51 @@ def check_shape(data: dict[str, Any], probabilities: set[str], distributions: se
         assert sum(Fraction(r["exact"]) for r in rows) == 1  # over the whole check: a miss is 0
 
 
-@pytest.mark.parametrize(("args", "probabilities", "distributions", "golden"), [
-    (["witchhammer", "attack", "--attack", "11", "--defense", "4"],
-     {"p_hit", "p_solid_hit", "p_crit", "p_fumble"}, {"damage"}, {"p_hit": "17/20", "p_solid_hit": "2/5"}),
-    (["witchhammer", "attack", "--attack", "11", "--defense", "4", "--target-poise", "5", "--target-health", "14"],
-     {"p_hit", "p_solid_hit", "p_crit", "p_fumble", "p_down"}, {"damage", "wounds"}, {"p_down": "1/20"}),
-    (["warp", "attack", "--attack", "3", "--defense", "2", "--factor", "3", "--armour-dice", "1"],
-     {"p_hit"}, {"damage"}, {"p_hit": "1009/1296"}),
-    (["spellchrome", "attack", "--bonus", "5", "--defense", "15", "--damage", "1d8+2", "--dr", "1", "--hp", "8"],
-     {"p_hit", "p_down"}, {"damage", "hp_loss"}, {"p_hit": "11/20"}),
-    (["spellchrome", "save", "--bonus", "3", "--dc", "22"], {"p_success"}, set(), {"p_success": "1/10"}),
-    (["witchhammer", "save", "--bonus", "2", "--difficulty", "15"], {"p_success"}, set(), {"p_success": "2/5"}),
-])
-def test_json_has_the_documented_shape_and_golden_values(args: list[str], probabilities: set[str],
-                                                         distributions: set[str], golden: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    ("args", "probabilities", "distributions", "golden"),
+    [
+        (
+            ["witchhammer", "attack", "--attack", "11", "--defense", "4"],
+            {"p_hit", "p_solid_hit", "p_crit", "p_fumble"},
+            {"damage"},
+            {"p_hit": "17/20", "p_solid_hit": "2/5"},
+        ),
+        (
+            [
+                "witchhammer",
+                "attack",
+                "--attack",
+                "11",
+                "--defense",
+                "4",
+                "--target-poise",
+                "5",
+                "--target-health",
+                "14",
+            ],
+            {"p_hit", "p_solid_hit", "p_crit", "p_fumble", "p_down"},
+            {"damage", "wounds"},
+            {"p_down": "1/20"},
+        ),
+        (
+            ["warp", "attack", "--attack", "3", "--defense", "2", "--factor", "3", "--armour-dice", "1"],
+            {"p_hit"},
+            {"damage"},
+            {"p_hit": "1009/1296"},
+        ),
+        (
+            ["spellchrome", "attack", "--bonus", "5", "--defense", "15", "--damage", "1d8+2", "--dr", "1", "--hp", "8"],
+            {"p_hit", "p_down"},
+            {"damage", "hp_loss"},
+            {"p_hit": "11/20"},
+        ),
+        (["spellchrome", "save", "--bonus", "3", "--dc", "22"], {"p_success"}, set(), {"p_success": "1/10"}),
+        (["witchhammer", "save", "--bonus", "2", "--difficulty", "15"], {"p_success"}, set(), {"p_success": "2/5"}),
+    ],
+)
+def test_json_has_the_documented_shape_and_golden_values(
+    args: list[str], probabilities: set[str], distributions: set[str], golden: dict[str, str]
+) -> None:
     result = affray(*args, "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
@@ -60,14 +91,17 @@ def test_table_and_bars_without_json() -> None:
     assert "1009/1296" in result.stdout and "█" in result.stdout and "damage" in result.stdout
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (["witchhammer", "attack", "--attack", "11", "--defense", "4", "--target-poise", "5"], "--target-health"),
-    (["warp", "attack", "--attack", "-1", "--defense", "2"], "cannot be negative"),
-    (["warp", "attack", "--attack", "12", "--defense", "2", "--attack-bonus", "4"], "at most 14"),
-    (["spellchrome", "attack", "--bonus", "2", "--defense", "12", "--damage", "1x8"], "not dice notation"),
-    (["spellchrome", "attack", "--bonus", "2", "--defense", "12"], "--damage"),
-    (["duel", "examples/witchhammer/ember_wight.yaml"], "one combatant on each"),
-])
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["witchhammer", "attack", "--attack", "11", "--defense", "4", "--target-poise", "5"], "--target-health"),
+        (["warp", "attack", "--attack", "-1", "--defense", "2"], "cannot be negative"),
+        (["warp", "attack", "--attack", "12", "--defense", "2", "--attack-bonus", "4"], "at most 14"),
+        (["spellchrome", "attack", "--bonus", "2", "--defense", "12", "--damage", "1x8"], "not dice notation"),
+        (["spellchrome", "attack", "--bonus", "2", "--defense", "12"], "--damage"),
+        (["duel", "examples/witchhammer/ember_wight.yaml"], "one combatant on each"),
+    ],
+)
 def test_bad_flags_exit_2_with_a_sentence(args: list[str], words: str) -> None:
     result = affray(*args)
     assert result.returncode == 2 and "Traceback" not in result.stderr

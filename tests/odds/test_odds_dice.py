@@ -37,7 +37,7 @@ def by_hand(sides: Sequence[int], total: Callable[[Faces], int]) -> dict[int, Fr
 
 
 def highest(faces: Faces, n: int) -> int:
-    return sum(sorted(faces)[len(faces) - n:])
+    return sum(sorted(faces)[len(faces) - n :])
 
 
 def lowest(faces: Faces, n: int) -> int:
@@ -61,8 +61,9 @@ EXPRESSIONS: list[tuple[str, list[int], Callable[[Faces], int]]] = [
 
 
 @pytest.mark.parametrize(("text", "sides", "total"), EXPRESSIONS, ids=[e[0] for e in EXPRESSIONS])
-def test_the_distribution_is_the_hand_enumeration_exactly(text: str, sides: list[int],
-                                                          total: Callable[[Faces], int]) -> None:
+def test_the_distribution_is_the_hand_enumeration_exactly(
+    text: str, sides: list[int], total: Callable[[Faces], int]
+) -> None:
     """Python and ``--json`` give each total's probability as the fraction of throws that make it, and at least /
     at most as the sums of those fractions."""
     want = by_hand(sides, total)
@@ -77,7 +78,7 @@ def test_the_distribution_is_the_hand_enumeration_exactly(text: str, sides: list
         assert Fraction(r["at_least"]["exact"]) == sum(p for k, p in want.items() if k >= r["outcome"])
         assert Fraction(r["at_most"]["exact"]) == sum(p for k, p in want.items() if k <= r["outcome"])
     mean = sum(k * p for k, p in want.items())
-    variance = sum(k * k * p for k, p in want.items()) - mean ** 2
+    variance = sum(k * k * p for k, p in want.items()) - mean**2
     assert Fraction(data["mean"]["exact"]) == mean and Fraction(data["variance"]["exact"]) == variance
     assert data["sd"] == pytest.approx(math.sqrt(variance), rel=1e-15)
 
@@ -105,8 +106,9 @@ COMPARED: list[tuple[str, list[int], Callable[[Faces], bool]]] = [
 
 
 @pytest.mark.parametrize(("text", "sides", "holds"), COMPARED, ids=[c[0] for c in COMPARED])
-def test_a_comparison_is_the_share_of_throws_where_it_holds(text: str, sides: list[int],
-                                                           holds: Callable[[Faces], bool]) -> None:
+def test_a_comparison_is_the_share_of_throws_where_it_holds(
+    text: str, sides: list[int], holds: Callable[[Faces], bool]
+) -> None:
     want = by_hand(sides, lambda f: int(holds(f))).get(1, Fraction(0))
     odds = dice_odds(text)
     assert odds.probability == want
@@ -135,8 +137,10 @@ def test_the_issue_example_and_the_six_comparisons_agree() -> None:
     assert "3d6kh2: mean 203/24 ≈ 8.458, sd 2.215" in out and "2d6+1: mean 8, sd 2.415" in out
 
 
-@pytest.mark.parametrize(("text", "dice", "bonus", "penalty"), [
-    ("3d6+1b", 3, 1, 0), ("4d6+2p", 4, 0, 2), ("2d6+1b+1p", 2, 1, 1), ("2d6+3b+1p", 2, 3, 1), ("1d6+1p", 1, 0, 1)])
+@pytest.mark.parametrize(
+    ("text", "dice", "bonus", "penalty"),
+    [("3d6+1b", 3, 1, 0), ("4d6+2p", 4, 0, 2), ("2d6+1b+1p", 2, 1, 1), ("2d6+3b+1p", 2, 3, 1), ("1d6+1p", 1, 0, 1)],
+)
 def test_wr02_wrb2_bonus_and_penalty_dice_are_the_warp_pools(text: str, dice: int, bonus: int, penalty: int) -> None:
     """WR-02 (a bonus die drops the lowest, a penalty die the highest), WR-B2 (they cancel one for one): the
     expression's distribution is the WaRP odds' own ``roll_dist`` (multisets through ``pool_total``)."""
@@ -150,24 +154,27 @@ def test_the_same_distribution_as_the_odds_notation_module(text: str) -> None:
     assert dice_odds(text).left.dist == notation_dist(text)
 
 
-@pytest.mark.parametrize(("text", "names"), [
-    ("3d6 => 2", ["'=>'", "not a comparison"]),
-    ("3d6 = 12", ["'='", "=="]),
-    ("> 2", ["nothing on the left of '>'"]),
-    ("3d6 >", ["nothing on the right of '>'"]),
-    ("1 < 2 < 3", ["2 comparisons"]),
-    ("3x6", ["'3x6' is not dice notation", "'x6'"]),
-    ("3d6 > 2x", ["right side", "'2x' is not dice notation", "'x'"]),
-    ("0d6", ["'0d6' rolls no dice"]),
-    ("4d6kh5", ["cannot keep 5 of 4"]),
-    ("3d6-1b", ["plus sign"]),
-    ("2d6+1d4+1b", ["exactly one dice group"]),
-    ("2d6 > 100d100", ["'100d100' alone", f"{MAX_WORK:,}"]),
-    ("1d6 + 2d600kh1", ["'2d600kh1' in '1d6 + 2d600kh1'", "600 sides"]),
-    ("1d20000", ["'1d20000' has 20,000 possible totals"]),
-    ("2d6 >= 1d6000+1d6000", ["right side", "11,999 possible totals"]),
-    ("", ["it is empty"]),
-])
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("3d6 => 2", ["'=>'", "not a comparison"]),
+        ("3d6 = 12", ["'='", "=="]),
+        ("> 2", ["nothing on the left of '>'"]),
+        ("3d6 >", ["nothing on the right of '>'"]),
+        ("1 < 2 < 3", ["2 comparisons"]),
+        ("3x6", ["'3x6' is not dice notation", "'x6'"]),
+        ("3d6 > 2x", ["right side", "'2x' is not dice notation", "'x'"]),
+        ("0d6", ["'0d6' rolls no dice"]),
+        ("4d6kh5", ["cannot keep 5 of 4"]),
+        ("3d6-1b", ["plus sign"]),
+        ("2d6+1d4+1b", ["exactly one dice group"]),
+        ("2d6 > 100d100", ["'100d100' alone", f"{MAX_WORK:,}"]),
+        ("1d6 + 2d600kh1", ["'2d600kh1' in '1d6 + 2d600kh1'", "600 sides"]),
+        ("1d20000", ["'1d20000' has 20,000 possible totals"]),
+        ("2d6 >= 1d6000+1d6000", ["right side", "11,999 possible totals"]),
+        ("", ["it is empty"]),
+    ],
+)
 def test_a_bad_expression_is_one_sentence_naming_the_part(text: str, names: list[str]) -> None:
     code, out, err = affray(text)
     assert code == 2 and out == ""

@@ -36,6 +36,14 @@ def test_the_odds_guide_python_example_passes_mypy_strict(tmp_path: Path) -> Non
     """The same code, as a module, passes ``mypy --strict`` with the project's configuration."""
     module = tmp_path / "odds_guide.py"
     module.write_text(guide_code())
-    out, err, code = api.run(["--strict", "--cache-dir", str(ROOT / ".mypy_cache"), "--config-file",
-                              str(ROOT / "pyproject.toml"), str(module)])
+    out, err, code = api.run(
+        [
+            "--strict",
+            "--cache-dir",
+            str(ROOT / ".mypy_cache"),
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            str(module),
+        ]
+    )
     assert code == 0, out + err

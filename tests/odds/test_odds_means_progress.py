@@ -31,16 +31,34 @@ def affray(*args: str) -> _Result:
     return _Result(result.exit_code, result.stdout, result.stderr)
 
 
-@pytest.mark.parametrize(("args", "golden"), [
-    # WL-11..WL-13: the plain exchange hits 78/169 of the time and a hit costs 28/13 HP on average: 168/169
-    (["hud", "exchange"], {"hp_loss": "168/169"}),
-    # SC-B1/SC-B6: 11/20 hits; 1d8+2 less 1 averages 11/2 when it hits: 11/20 · 11/2 = 121/40
-    (["spellchrome", "attack", "--bonus", "5", "--defense", "15", "--damage", "1d8+2", "--dr", "1", "--hp", "8"],
-     {"damage": "121/40", "hp_loss": "121/40"}),
-    (["warp", "attack", "--attack", "3", "--defense", "2", "--factor", "3", "--armour-dice", "1"], {}),
-    (["witchhammer", "attack", "--attack", "11", "--defense", "4", "--target-poise", "5", "--target-health", "14"],
-     {}),
-])
+@pytest.mark.parametrize(
+    ("args", "golden"),
+    [
+        # WL-11..WL-13: the plain exchange hits 78/169 of the time and a hit costs 28/13 HP on average: 168/169
+        (["hud", "exchange"], {"hp_loss": "168/169"}),
+        # SC-B1/SC-B6: 11/20 hits; 1d8+2 less 1 averages 11/2 when it hits: 11/20 · 11/2 = 121/40
+        (
+            ["spellchrome", "attack", "--bonus", "5", "--defense", "15", "--damage", "1d8+2", "--dr", "1", "--hp", "8"],
+            {"damage": "121/40", "hp_loss": "121/40"},
+        ),
+        (["warp", "attack", "--attack", "3", "--defense", "2", "--factor", "3", "--armour-dice", "1"], {}),
+        (
+            [
+                "witchhammer",
+                "attack",
+                "--attack",
+                "11",
+                "--defense",
+                "4",
+                "--target-poise",
+                "5",
+                "--target-health",
+                "14",
+            ],
+            {},
+        ),
+    ],
+)
 def test_every_check_reports_the_mean_of_each_distribution(args: list[str], golden: dict[str, str]) -> None:
     result = affray(*args, "--json")
     assert result.returncode == 0, result.stderr
@@ -87,14 +105,19 @@ def test_solvers_report_progress() -> None:
 
 def _walk(n: int) -> Chain[int]:
     """A chain 0 → 1 → ... → n (absorbed at n): n states, each a coin between moving on and staying."""
-    return Chain(0, lambda s, exact: {s + 1: Fraction(1, 2), s: Fraction(1, 2)},
-                 lambda s: "end" if s >= n else None, ("end",))
+    return Chain(
+        0, lambda s, exact: {s + 1: Fraction(1, 2), s: Fraction(1, 2)}, lambda s: "end" if s >= n else None, ("end",)
+    )
 
 
 def _grid(n: int) -> Chain[tuple[int, int]]:
     """A chain over (i, j) < (n, n): each step one of the two goes up; absorbed when either reaches n."""
-    return Chain((0, 0), lambda s, exact: {(s[0] + 1, s[1]): Fraction(1, 2), (s[0], s[1] + 1): Fraction(1, 2)},
-                 lambda s: "end" if max(s) >= n else None, ("end",))
+    return Chain(
+        (0, 0),
+        lambda s, exact: {(s[0] + 1, s[1]): Fraction(1, 2), (s[0], s[1] + 1): Fraction(1, 2)},
+        lambda s: "end" if max(s) >= n else None,
+        ("end",),
+    )
 
 
 def test_solvers_refuse_sizes_they_cannot_finish_and_say_why(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -23,20 +23,40 @@ FORD = EXAMPLES / "ford_duel.yaml"
 
 #: Full attacks (BAB 7: +7 then +2, SC-15) and initiative rolled every round with a surprise bonus (SC-16).
 VETERANS: dict[str, Any] = {
-    "ruleset": "spellchrome", "name": "Veterans", "map": "....\n....",
-    "options": {"reroll_initiative_each_round": True}, "surprise": {"aware": "b", "bonus": 3},
-    "sides": [{"name": "a", "combatants": [{"id": "a", "position": [1, 0], "stats": {
-                  "name": "Ash", "saves": [2, 2, 2], "max_hp": 24, "base_attack": 7, "weapons": ["longsword"],
-                  "speed_ft": 30}}]},
-              {"name": "b", "combatants": [{"id": "b", "position": [2, 1], "use": "cutthroat"}]}],
+    "ruleset": "spellchrome",
+    "name": "Veterans",
+    "map": "....\n....",
+    "options": {"reroll_initiative_each_round": True},
+    "surprise": {"aware": "b", "bonus": 3},
+    "sides": [
+        {
+            "name": "a",
+            "combatants": [
+                {
+                    "id": "a",
+                    "position": [1, 0],
+                    "stats": {
+                        "name": "Ash",
+                        "saves": [2, 2, 2],
+                        "max_hp": 24,
+                        "base_attack": 7,
+                        "weapons": ["longsword"],
+                        "speed_ft": 30,
+                    },
+                }
+            ],
+        },
+        {"name": "b", "combatants": [{"id": "b", "position": [2, 1], "use": "cutthroat"}]},
+    ],
 }
 
 
 def _check_against_engine(scenario: Scenario, exact: DuelOdds, n: int, seed: int) -> None:
     """Win rate and mean rounds within 4 standard errors (a false alarm about once in 16,000 runs)."""
     side = scenario.model.sides[0].name
-    tally = simulate(scenario, n, seed, None, {s.name: "steady" for s in scenario.model.sides},
-                     engine_only=True).result.tally
+    tally = simulate(
+        scenario, n, seed, None, {s.name: "steady" for s in scenario.model.sides}, engine_only=True
+    ).result.tally
     p = float(exact.outcomes[side])
     assert abs(tally.wins.get(side, 0) / n - p) <= 4 * math.sqrt(p * (1 - p) / n)
     e = float(exact.expected_rounds)
@@ -73,12 +93,15 @@ def _moved(**changes: Any) -> Scenario:
     return scenario_from_data(data, FORD)
 
 
-@pytest.mark.parametrize(("scenario", "reason"), [
-    (lambda: _moved(tamsin={"position": [0, 0]}), "start adjacent"),
-    (lambda: _moved(vell={"stats": {"weapons": ["hand_crossbow", "short_sword"]}}), "ranged weapon"),
-    (lambda: _moved(tamsin={"stats": {"feats": []}}), "unarmed against a weapon"),
-    (lambda: affray.load_scenario(EXAMPLES / "crossroads_2v2.yaml"), "one combatant on each"),
-])
+@pytest.mark.parametrize(
+    ("scenario", "reason"),
+    [
+        (lambda: _moved(tamsin={"position": [0, 0]}), "start adjacent"),
+        (lambda: _moved(vell={"stats": {"weapons": ["hand_crossbow", "short_sword"]}}), "ranged weapon"),
+        (lambda: _moved(tamsin={"stats": {"feats": []}}), "unarmed against a weapon"),
+        (lambda: affray.load_scenario(EXAMPLES / "crossroads_2v2.yaml"), "one combatant on each"),
+    ],
+)
 def test_scenarios_outside_the_model_are_refused_with_the_reason(scenario: Any, reason: str) -> None:
     loaded = scenario()
     with pytest.raises(NotSolvable, match=reason):

@@ -45,14 +45,17 @@ def test_sc06_sc_b5_the_dc_22_fortitude_save() -> None:
 def test_sc12_save_odds_against_the_live_save(bonus: int, dc: int) -> None:
     assert save_odds(bonus, dc).p_success == Fraction(sum(save_succeeds(n, bonus, dc) for n in range(1, 21)), 20)
     assert save_odds(bonus, dc).p_success == Fraction(
-        sum(stabilise_succeeds(n, bonus, True, dc) for n in range(1, 21)), 20)
+        sum(stabilise_succeeds(n, bonus, True, dc) for n in range(1, 21)), 20
+    )
 
 
-@pytest.mark.parametrize(("bonus", "defense", "notation", "dr", "mult", "target"),
-                         [(5, 15, "1d8+2", 1, 1, (8, 3)), (0, 25, "2d4-1", 0, 2, (5, 0)),
-                          (12, 10, "1d6+1d4", 3, 3, (12, 6))])
+@pytest.mark.parametrize(
+    ("bonus", "defense", "notation", "dr", "mult", "target"),
+    [(5, 15, "1d8+2", 1, 1, (8, 3)), (0, 25, "2d4-1", 0, 2, (5, 0)), (12, 10, "1d6+1d4", 3, 3, (12, 6))],
+)
 def test_sc_b1_attack_odds_against_the_live_mechanics_by_enumeration(
-        bonus: int, defense: int, notation: str, dr: int, mult: int, target: tuple[int, int]) -> None:
+    bonus: int, defense: int, notation: str, dr: int, mult: int, target: tuple[int, int]
+) -> None:
     """d20 x every face of every damage die, through attack_hits(), damage_after_reduction() and
     apply_damage(), one by one."""
     sides = [int(s) for count, s in re.findall(r"(\d*)d(\d+)", notation) for _ in range(int(count or 1))]
@@ -82,8 +85,9 @@ def test_sc_b1_attack_odds_agree_with_the_engine_strike() -> None:
     from affray.rulesets.spellchrome.combat import attack_bonus, defense_of, strike
     from tests.spellchrome.support import build, fighter, state_of
 
-    match = build("....\n....", {"A": [fighter("a", (0, 0), base_attack=3)],
-                                 "B": [fighter("b", (1, 0), max_hp=30)]}, dice=[10, 5])
+    match = build(
+        "....\n....", {"A": [fighter("a", (0, 0), base_attack=3)], "B": [fighter("b", (1, 0), max_hp=30)]}, dice=[10, 5]
+    )
     state = state_of(match)
     a, b = state.combatants["a"], state.combatants["b"]
     arm = a.arms[a.wielding]

@@ -21,11 +21,27 @@ EXAMPLES = Path(__file__).parents[2] / "examples" / "warp"
 #: An agile brawler (a non-combat trait that serves attack *or* defense each turn, WR-09) against a thug: the
 #: defense trait depends on the turn order and on the round (WR-B15), and initiative is rolled every round.
 LOCKS: dict[str, Any] = {
-    "ruleset": "warp", "name": "Locks", "options": {"reroll_initiative_each_round": True},
-    "sides": [{"name": "mara", "combatants": [{"id": "mara", "position": 0, "stats": {
-                  "name": "Mara", "traits": {"agile": 4, "street_brawler": 2}, "weapons": ["knife"], "hp": 12}}]},
-              {"name": "dock", "combatants": [{"id": "thug", "use": "thug", "position": 1,
-                                               "stats": {"hp": 14}}]}],
+    "ruleset": "warp",
+    "name": "Locks",
+    "options": {"reroll_initiative_each_round": True},
+    "sides": [
+        {
+            "name": "mara",
+            "combatants": [
+                {
+                    "id": "mara",
+                    "position": 0,
+                    "stats": {
+                        "name": "Mara",
+                        "traits": {"agile": 4, "street_brawler": 2},
+                        "weapons": ["knife"],
+                        "hp": 12,
+                    },
+                }
+            ],
+        },
+        {"name": "dock", "combatants": [{"id": "thug", "use": "thug", "position": 1, "stats": {"hp": 14}}]},
+    ],
 }
 
 
@@ -69,11 +85,21 @@ def test_wr09_wr_b15_trait_locks_and_rerolled_initiative_agree_with_the_engine()
 
 #: A Street Brawler (a combat trait not tagged agility) in plate mail against a thug (WR-20).
 PLATE: dict[str, Any] = {
-    "ruleset": "warp", "name": "Plate",
-    "sides": [{"name": "rex", "combatants": [{"id": "rex", "position": 0, "stats": {
-                  "name": "Rex", "traits": {"street_brawler": 4}, "armour": ["plate_mail"], "hp": 14}}]},
-              {"name": "dock", "combatants": [{"id": "thug", "use": "thug", "position": 1,
-                                               "stats": {"hp": 14}}]}],
+    "ruleset": "warp",
+    "name": "Plate",
+    "sides": [
+        {
+            "name": "rex",
+            "combatants": [
+                {
+                    "id": "rex",
+                    "position": 0,
+                    "stats": {"name": "Rex", "traits": {"street_brawler": 4}, "armour": ["plate_mail"], "hp": 14},
+                }
+            ],
+        },
+        {"name": "dock", "combatants": [{"id": "thug", "use": "thug", "position": 1, "stats": {"hp": 14}}]},
+    ],
 }
 
 
@@ -98,23 +124,32 @@ def test_exact_and_float_warp_duel_agree_to_12_digits() -> None:
     assert sum(p for _, p in exact.rounds) + exact.tail == 1
 
 
-@pytest.mark.parametrize(("name", "options", "reason"), [
-    ("melee_brawl.yaml", {}, "one combatant on each"),
-    ("gestalt_raid.yaml", {}, "gestalt"),
-    ("ranged_square.yaml", {}, "one combatant on each|out of melee reach|cannot be used hand to hand"),
-    ("knight_duel.yaml", {"gm_decisions": "table"}, "GM makes calls"),
-    ("knight_duel.yaml", {"blow_the_top_off": True}, "explod"),
-])
-def test_scenarios_outside_the_model_are_refused_with_the_reason(name: str, options: dict[str, Any],
-                                                                 reason: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "options", "reason"),
+    [
+        ("melee_brawl.yaml", {}, "one combatant on each"),
+        ("gestalt_raid.yaml", {}, "gestalt"),
+        ("ranged_square.yaml", {}, "one combatant on each|out of melee reach|cannot be used hand to hand"),
+        ("knight_duel.yaml", {"gm_decisions": "table"}, "GM makes calls"),
+        ("knight_duel.yaml", {"blow_the_top_off": True}, "explod"),
+    ],
+)
+def test_scenarios_outside_the_model_are_refused_with_the_reason(
+    name: str, options: dict[str, Any], reason: str
+) -> None:
     scenario = affray.load_scenario(EXAMPLES / name)
     with pytest.raises(NotSolvable, match=reason):
         duel_odds(scenario.setup, {**scenario.options, **options})
 
 
 def test_out_of_reach_is_refused() -> None:
-    data = {**LOCKS, "sides": [LOCKS["sides"][0], {**LOCKS["sides"][1], "combatants": [
-        {**LOCKS["sides"][1]["combatants"][0], "position": 6}]}]}
+    data = {
+        **LOCKS,
+        "sides": [
+            LOCKS["sides"][0],
+            {**LOCKS["sides"][1], "combatants": [{**LOCKS["sides"][1]["combatants"][0], "position": 6}]},
+        ],
+    }
     scenario = scenario_from_data(data, EXAMPLES / "far.yaml")
     with pytest.raises(NotSolvable, match="out of melee reach"):
         duel_odds(scenario.setup, scenario.options)

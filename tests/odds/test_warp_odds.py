@@ -37,12 +37,22 @@ def _state(**options: object) -> WarpState:
     return WarpState("combat", WarpOptions(**options), {}, {})  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("dice", "bonus", "penalty", "options"),
-                         [(2, 0, 0, {}), (2, 1, 0, {}), (3, 0, 2, {}), (2, 2, 1, {}), (1, 1, 2, {}),
-                          (2, 1, 1, {"cancel_bonus_penalty": False}), (2, 0, 1, {"botch": True}),
-                          (2, 1, 0, {"bonus_die_reading": "full_die"})])
+@pytest.mark.parametrize(
+    ("dice", "bonus", "penalty", "options"),
+    [
+        (2, 0, 0, {}),
+        (2, 1, 0, {}),
+        (3, 0, 2, {}),
+        (2, 2, 1, {}),
+        (1, 1, 2, {}),
+        (2, 1, 1, {"cancel_bonus_penalty": False}),
+        (2, 0, 1, {"botch": True}),
+        (2, 1, 0, {"bonus_die_reading": "full_die"}),
+    ],
+)
 def test_wr01_wr02_roll_dist_agrees_with_the_engine_throw_on_every_ordered_throw(
-        dice: int, bonus: int, penalty: int, options: dict[str, object]) -> None:
+    dice: int, bonus: int, penalty: int, options: dict[str, object]
+) -> None:
     """Every ordered throw scripted into the engine's own ``rolls.throw`` (the live roll), counted."""
     state = _state(**options)
     counts: dict[int, int] = {}
@@ -53,8 +63,10 @@ def test_wr01_wr02_roll_dist_agrees_with_the_engine_throw_on_every_ordered_throw
         total = throw(state, ScriptedRNG(list(faces)), dice, bonus, penalty).total
         counts[total] = counts.get(total, 0) + 1
     expected = {k: Fraction(v, 6**thrown) for k, v in counts.items()}
-    assert roll_dist(dice, bonus, penalty, cancel=bool(cancel), botch=bool(options.get("botch", False)),
-                     full_die=full) == expected
+    assert (
+        roll_dist(dice, bonus, penalty, cancel=bool(cancel), botch=bool(options.get("botch", False)), full_die=full)
+        == expected
+    )
 
 
 def test_wr01_pool_total_by_multisets_equals_ordered_enumeration() -> None:
@@ -67,12 +79,17 @@ def test_wr01_pool_total_by_multisets_equals_ordered_enumeration() -> None:
         assert roll_dist(dice, max(net, 0), max(-net, 0)) == {k: Fraction(v, 6**n) for k, v in counts.items()}
 
 
-@pytest.mark.parametrize(("att", "dfn", "factor", "armour", "gunfire"),
-                         [((3, 0, 0), (2, 0, 0), 3, Armour(1, 1), False),
-                          ((2, 1, 0), (2, 0, 1), 2, Armour(0, 2, 1), False),
-                          ((2, 0, 0), (1, 0, 0), 4, Armour(1, 0, 2), True)])
-def test_wr11_wr19_wr22_damage_after_armour_by_brute_force(att: tuple[int, int, int], dfn: tuple[int, int, int],
-                                                          factor: int, armour: Armour, gunfire: bool) -> None:
+@pytest.mark.parametrize(
+    ("att", "dfn", "factor", "armour", "gunfire"),
+    [
+        ((3, 0, 0), (2, 0, 0), 3, Armour(1, 1), False),
+        ((2, 1, 0), (2, 0, 1), 2, Armour(0, 2, 1), False),
+        ((2, 0, 0), (1, 0, 0), 4, Armour(1, 0, 2), True),
+    ],
+)
+def test_wr11_wr19_wr22_damage_after_armour_by_brute_force(
+    att: tuple[int, int, int], dfn: tuple[int, int, int], factor: int, armour: Armour, gunfire: bool
+) -> None:
     """Attack total x defense total x armour dice x bullet-proof dice through hit(), damage() and
     armour_absorb(), one combination at a time."""
     totals_a, totals_d = roll_dist(*att), roll_dist(*dfn)
@@ -85,8 +102,10 @@ def test_wr11_wr19_wr22_damage_after_armour_by_brute_force(att: tuple[int, int, 
             out[through] = out.get(through, Fraction(0)) + p
     p_hit, dist = exchange_dist(att, dfn, factor, armour, gunfire=gunfire)
     assert dist == {k: v for k, v in out.items() if v}
-    assert p_hit == sum((pa * pd for (a, pa), (d, pd) in itertools.product(totals_a.items(), totals_d.items())
-                         if hit(a, d)), Fraction(0))
+    assert p_hit == sum(
+        (pa * pd for (a, pa), (d, pd) in itertools.product(totals_a.items(), totals_d.items()) if hit(a, d)),
+        Fraction(0),
+    )
 
 
 def test_wr30_wr33_special_and_alternate_damage() -> None:
@@ -98,4 +117,5 @@ def test_wr30_wr33_special_and_alternate_damage() -> None:
     alt = attack_odds(3, 1, factor=2, alternate=True)
     assert max(alt.damage) == 24  # 2d6 = 12, doubled
     assert attack_odds(3, 2, factor=3, target_hp=10).p_down == sum(
-        (p for k, p in plain.items() if k >= 10), Fraction(0))
+        (p for k, p in plain.items() if k >= 10), Fraction(0)
+    )

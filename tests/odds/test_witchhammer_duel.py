@@ -65,19 +65,27 @@ def test_wh_b18_steady_plan_is_the_first_two_reusable_action_cards() -> None:
     def card(cid: str, kind: str = "action", one_shot: bool = False) -> CardInfo:
         return CardInfo(cid, cid.title(), kind, 0, 0, {}, (), one_shot, "")
 
-    cards = {"jab": card("jab"), "knife": card("knife", one_shot=True), "calm": card("calm", "psych"),
-             "guard": card("guard"), "wait": card("wait")}
+    cards = {
+        "jab": card("jab"),
+        "knife": card("knife", one_shot=True),
+        "calm": card("calm", "psych"),
+        "guard": card("guard"),
+        "wait": card("wait"),
+    }
     assert steady_plan({"knife": 1, "calm": 1, "jab": 1, "guard": 1, "wait": 1}, cards) == ["jab", "guard"]
     assert steady_plan({"jab": 2, "guard": 1}, cards) == ["jab", "jab"]
     assert steady_plan({"knife": 1, "guard": 1}, cards) == ["guard"]  # the empty slot takes the default card
 
 
-@pytest.mark.parametrize(("change", "reason"), [
-    ({"tomas": {"deck": ["thrown_knife", "sword_swing", "dodge_away"]}}, "Dodge Away moves away"),
-    ({"tomas": {"deck": ["searing_sign", "sword_swing"]}}, "Searing Sign triggers effect"),
-    ({"tomas": {"at": [1, 2]}}, "start adjacent"),
-    ({"tomas": {"facing": "n"}}, "facing each other"),
-])
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"tomas": {"deck": ["thrown_knife", "sword_swing", "dodge_away"]}}, "Dodge Away moves away"),
+        ({"tomas": {"deck": ["searing_sign", "sword_swing"]}}, "Searing Sign triggers effect"),
+        ({"tomas": {"at": [1, 2]}}, "start adjacent"),
+        ({"tomas": {"facing": "n"}}, "facing each other"),
+    ],
+)
 def test_scenarios_outside_the_model_are_refused_with_the_reason(change: dict[str, Any], reason: str) -> None:
     scenario = _variant(**change)
     with pytest.raises(NotSolvable, match=reason):

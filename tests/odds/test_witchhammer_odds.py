@@ -42,11 +42,18 @@ def test_wh13_non_melee_halves_the_normal_defense() -> None:
     assert attack_odds(0, -3, melee=False).p_hit == attack_odds(0, -2).p_hit  # WH-B16: floor toward -inf
 
 
-@pytest.mark.parametrize(("bonus", "defense", "on_hit", "solid", "crit_wound", "solid_on"),
-                         [(11, 4, 0, 0, "always", "base"), (3, 9, 2, 8, "on_hit", "base"),
-                          (-4, 2, 5, 1, "always", "total"), (20, 0, 0, 3, "on_hit", "total")])
+@pytest.mark.parametrize(
+    ("bonus", "defense", "on_hit", "solid", "crit_wound", "solid_on"),
+    [
+        (11, 4, 0, 0, "always", "base"),
+        (3, 9, 2, 8, "on_hit", "base"),
+        (-4, 2, 5, 1, "always", "total"),
+        (20, 0, 0, 3, "on_hit", "total"),
+    ],
+)
 def test_wh15_wh18_attack_odds_agree_with_the_live_mechanic_by_enumeration(
-        bonus: int, defense: int, on_hit: int, solid: int, crit_wound: str, solid_on: str) -> None:
+    bonus: int, defense: int, on_hit: int, solid: int, crit_wound: str, solid_on: str
+) -> None:
     """Every face of the d20 through ``attack()`` and ``apply_damage()`` one by one, counted, against the odds."""
     hits = solids = crits = fumbles = downs = 0
     damage: dict[int, int] = {}
@@ -66,11 +73,15 @@ def test_wh15_wh18_attack_odds_agree_with_the_live_mechanic_by_enumeration(
         w += owed
         wounds[w] = wounds.get(w, 0) + 1
         downs += health - owed <= 0
-    odds = attack_odds(bonus, defense, on_hit=on_hit, solid_bonus=solid, target=(6, 9), crit_wound=crit_wound,
-                       solid_on=solid_on)
+    odds = attack_odds(
+        bonus, defense, on_hit=on_hit, solid_bonus=solid, target=(6, 9), crit_wound=crit_wound, solid_on=solid_on
+    )
     assert (odds.p_hit, odds.p_solid_hit) == (Fraction(hits, 20), Fraction(solids, 20))
-    assert (odds.p_crit, odds.p_fumble, odds.p_down) == (Fraction(crits, 20), Fraction(fumbles, 20),
-                                                         Fraction(downs, 20))
+    assert (odds.p_crit, odds.p_fumble, odds.p_down) == (
+        Fraction(crits, 20),
+        Fraction(fumbles, 20),
+        Fraction(downs, 20),
+    )
     assert odds.damage == {k: Fraction(v, 20) for k, v in damage.items()}
     assert odds.wounds == {k: Fraction(v, 20) for k, v in wounds.items()}
 
@@ -86,12 +97,13 @@ def test_wh17_fumble_deals_nothing_even_above_10() -> None:
 def test_wh12_defense_uses_the_live_defense_against() -> None:
     for normal, aspect, melee in [(7, 2, True), (7, 2, False), (-5, 0, False)]:
         expected = defense_against(normal, aspect, melee)
-        assert attack_odds(10, normal, melee=melee, aspect_defense=aspect).p_hit == \
-            attack_odds(10, expected).p_hit
+        assert attack_odds(10, normal, melee=melee, aspect_defense=aspect).p_hit == attack_odds(10, expected).p_hit
 
 
-@pytest.mark.parametrize(("bonus", "malus", "difficulty", "crits"),
-                         [(2, 0, 15, True), (0, -3, 10, True), (5, 0, 20, False), (-8, -2, 1, True)])
+@pytest.mark.parametrize(
+    ("bonus", "malus", "difficulty", "crits"),
+    [(2, 0, 15, True), (0, -3, 10, True), (5, 0, 20, False), (-8, -2, 1, True)],
+)
 def test_wh27_save_odds_against_the_live_save(bonus: int, malus: int, difficulty: int, crits: bool) -> None:
     wins = sum(save(n, bonus, malus, difficulty, crits=crits).success for n in range(1, 21))
     assert save_odds(bonus, difficulty, malus, crits).p_success == Fraction(wins, 20)
@@ -118,9 +130,20 @@ def test_wh15_wh19_blows_agree_with_the_engine_strike_face_by_face(node_extra: d
     from affray.rulesets.witchhammer.effects import Turn
     from tests.witchhammer.helpers import DiceRNG, fighter, give_card, new_state
 
-    node = cast(AttackNode, {"type": "attack", "attack": 4, "aspects": ["melee"], "range": "close",
-                             "target": "nearest_enemy", "poise_only": False, "on_hit": [], "on_solid_hit": [],
-                             **node_extra})  # the content's attack node, with the parameter's on-hit lists
+    node = cast(
+        AttackNode,
+        {
+            "type": "attack",
+            "attack": 4,
+            "aspects": ["melee"],
+            "range": "close",
+            "target": "nearest_enemy",
+            "poise_only": False,
+            "on_hit": [],
+            "on_solid_hit": [],
+            **node_extra,
+        },
+    )  # the content's attack node, with the parameter's on-hit lists
     expected: dict[tuple[int, int], Fraction] = {}
     for face in range(1, 21):
         state = new_state([fighter("a", (1, 1))], [fighter("b", (2, 1), use="dummy")])
@@ -160,8 +183,9 @@ def test_wh12_odds_cli_takes_the_target_malus() -> None:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return affray("odds", "witchhammer", "attack", *args)
 
-    done = run("--attack", "6", "--defense", "9", "--non-melee", "--aspect-defense", "2", "--target-malus", "-3",
-               "--json")
+    done = run(
+        "--attack", "6", "--defense", "9", "--non-melee", "--aspect-defense", "2", "--target-malus", "-3", "--json"
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["p_hit"]["exact"] == "13/20"
     refused = run("--attack", "6", "--defense", "9", "--target-malus", "2")

@@ -48,8 +48,10 @@ def test_balance_exact_on_a_duel_is_the_exact_solver_s_root(target: float) -> No
     found = balance("--target", str(target), "--exact")
     assert found["value"] == root and found["win_rate"] == chances[root]
     assert found["ci95"] == [chances[root], chances[root]] and found["fights"] == 0
-    assert [(n["value"], n["win_rate"]) for n in found["neighbours"]] == [(root - 1, chances[root - 1]),
-                                                                         (root + 1, chances[root + 1])]
+    assert [(n["value"], n["win_rate"]) for n in found["neighbours"]] == [
+        (root - 1, chances[root - 1]),
+        (root + 1, chances[root + 1]),
+    ]
     assert found["reached"] and found["monotone"] and found["side"] == "witcher"
     assert len(found["tried"]) < len(RANGE)
     assert all(t["win_rate"] == chances[t["value"]] for t in found["tried"])
@@ -58,8 +60,10 @@ def test_balance_exact_on_a_duel_is_the_exact_solver_s_root(target: float) -> No
 def test_balance_exact_text_names_the_value_and_the_model() -> None:
     done = cli("balance", str(DUEL), "--param", "hald.stats.endurance=2..14", "--target", "0.3", "--exact")
     assert done.returncode == 0, done.stderr
-    assert ("hald.stats.endurance = 7 brings witcher's win chance to 29.72% (exact), the closest to the target 30%"
-            in " ".join(done.stdout.split()))
+    assert (
+        "hald.stats.endurance = 7 brings witcher's win chance to 29.72% (exact), the closest to the target 30%"
+        in " ".join(done.stdout.split())
+    )
     assert "both sides play 'steady'" in done.stdout
 
 
@@ -68,13 +72,26 @@ def test_balance_says_when_no_value_reaches_the_target() -> None:
     closest value, exactly and by simulation (where the ends' intervals both lie below the target)."""
     found = balance("--target", "0.9", "--exact")
     assert not found["reached"] and found["value"] == 2
-    assert found["summary"] == ("No value of hald.stats.endurance in 2..14 brings witcher's win chance to 90%: it is "
-                                "55.85% (exact) at 2 and 9.60% (exact) at 14; the closest is 2.")
-    simulated = balance("--target", "0.95", "--precision", "0.05", "--workers", "1", "--policy", "witcher=steady",
-                        "--policy", "watch=steady")
+    assert found["summary"] == (
+        "No value of hald.stats.endurance in 2..14 brings witcher's win chance to 90%: it is "
+        "55.85% (exact) at 2 and 9.60% (exact) at 14; the closest is 2."
+    )
+    simulated = balance(
+        "--target",
+        "0.95",
+        "--precision",
+        "0.05",
+        "--workers",
+        "1",
+        "--policy",
+        "witcher=steady",
+        "--policy",
+        "watch=steady",
+    )
     assert not simulated["reached"] and simulated["value"] == 2
-    assert simulated["summary"].startswith("No value of hald.stats.endurance in 2..14 brings witcher's win chance "
-                                           "to 95%: it is ")
+    assert simulated["summary"].startswith(
+        "No value of hald.stats.endurance in 2..14 brings witcher's win chance to 95%: it is "
+    )
     assert "(95% intervals); the closest is 2." in simulated["summary"]
     done = cli("balance", str(DUEL), "--param", "hald.stats.endurance=2..14", "--target", "0.9", "--exact")
     assert "No value of hald.stats.endurance in 2..14" in done.stdout
@@ -86,8 +103,20 @@ def test_simulated_balance_is_within_its_stated_precision() -> None:
     than ±0.03 and holds the answer's exact chance; its exact chance is within 2 × 0.03 of the exact root's
     distance from the target; the fights in all are the sum of every value's."""
     precision = 0.03
-    found = balance("--target", "0.3", "--precision", str(precision), "--seed", "2", "--workers", "1",
-                    "--policy", "witcher=steady", "--policy", "watch=steady")
+    found = balance(
+        "--target",
+        "0.3",
+        "--precision",
+        str(precision),
+        "--seed",
+        "2",
+        "--workers",
+        "1",
+        "--policy",
+        "witcher=steady",
+        "--policy",
+        "watch=steady",
+    )
     chances = {v: exact_chance(v) for v in RANGE}
     best = min(abs(c - 0.3) for c in chances.values())
     low, high = found["ci95"]
@@ -108,16 +137,23 @@ def test_bisection_flags_a_chance_that_is_not_monotone() -> None:
     assert "a's win chance is not monotone in x over this range: every value was solved" in found.sentences()[1]
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (["--param", "hald.stats.endurance=2..14", "--target", "1.5"], "--target is a win chance between 0 and 1"),
-    (["--param", "hald.stats.endurance=2.0..4.0", "--target", "0.5"], "balance searches whole numbers"),
-    (["--param", "hald.stats.endurance=4..4", "--target", "0.5"], "at least two values"),
-    (["--param", "hald.stats.endurance=2..14", "--target", "0.5", "--side", "guild"],
-     "no side called that; its sides are witcher, watch"),
-    (["--param", "hald.stats.endurance=2..14", "--target", "0.5", "--exact", "--policy", "watch=random"],
-     "--policy does not apply"),
-    (["--param", "hald.stats.endurance=2..99", "--target", "0.5", "--exact"], "makes the scenario invalid"),
-])
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--param", "hald.stats.endurance=2..14", "--target", "1.5"], "--target is a win chance between 0 and 1"),
+        (["--param", "hald.stats.endurance=2.0..4.0", "--target", "0.5"], "balance searches whole numbers"),
+        (["--param", "hald.stats.endurance=4..4", "--target", "0.5"], "at least two values"),
+        (
+            ["--param", "hald.stats.endurance=2..14", "--target", "0.5", "--side", "guild"],
+            "no side called that; its sides are witcher, watch",
+        ),
+        (
+            ["--param", "hald.stats.endurance=2..14", "--target", "0.5", "--exact", "--policy", "watch=random"],
+            "--policy does not apply",
+        ),
+        (["--param", "hald.stats.endurance=2..99", "--target", "0.5", "--exact"], "makes the scenario invalid"),
+    ],
+)
 def test_balance_refuses_with_a_sentence(args: list[str], words: str) -> None:
     done = cli("balance", str(DUEL), *args)
     assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr
@@ -126,8 +162,9 @@ def test_balance_refuses_with_a_sentence(args: list[str], words: str) -> None:
 def test_balance_exact_on_a_brawl_says_it_cannot_be_solved() -> None:
     done = cli("balance", str(BRAWL), "--param", "thug1.stats.hp=10..12", "--target", "0.5", "--exact")
     assert done.returncode == 2
-    assert ("--exact: this scenario cannot be solved exactly (exact duels need exactly one combatant on each of two "
-            "sides)") in done.stderr
+    assert (
+        "--exact: this scenario cannot be solved exactly (exact duels need exactly one combatant on each of two sides)"
+    ) in done.stderr
 
 
 def test_sweep_exact_gives_the_duel_solver_s_chances() -> None:
@@ -137,6 +174,7 @@ def test_sweep_exact_gives_the_duel_solver_s_chances() -> None:
     assert done.returncode == 0, done.stderr
     points = json.loads(done.stdout)["points"]
     assert [(p["value"], p["sides"]["witcher"]["win_rate"], p["fights"], p["path"]) for p in points] == [
-        (v, exact_chance(v), 0, "exact") for v in (4, 6, 8)]
+        (v, exact_chance(v), 0, "exact") for v in (4, 6, 8)
+    ]
     text = cli("sweep", str(DUEL), "--param", "hald.stats.endurance=4..8:2", "--exact")
     assert "44.98%" in text.stdout and "exact: the duel model: both sides play 'steady'" in text.stdout

@@ -20,8 +20,9 @@ def test_affray_sim_night_widow_plot_shows_the_escapes(tmp_path: Path) -> None:
     """The user's step: ``affray sim nerdified_night_widow.yaml --plot out.svg``: the report counts escapes (WL-B14)
     and the plot's outcome panel has a bar for each side, the draws and the escapes (it used to drop the escapes)."""
     out = tmp_path / "widow.svg"
-    code, stdout, err = run_cli(["sim", str(NIGHT_WIDOW), "-n", "400", "--seed", "1", "--workers", "1",
-                                 "--plot", str(out), "--json"])
+    code, stdout, err = run_cli(
+        ["sim", str(NIGHT_WIDOW), "-n", "400", "--seed", "1", "--workers", "1", "--plot", str(out), "--json"]
+    )
     assert code == 0, err
     report = json.loads(stdout)
     assert report["escapes"]["count"] > 0
@@ -32,8 +33,23 @@ def test_affray_sweep_night_widow_plot_shows_the_escapes(tmp_path: Path) -> None
     """The user's step: ``affray sweep nerdified_night_widow.yaml --param widow.stats.endurance=8..12:4 --plot``:
     the sweep's points count escapes and its plot has a line for them beside the sides' (WL-B14)."""
     out = tmp_path / "sweep.svg"
-    code, stdout, err = run_cli(["sweep", str(NIGHT_WIDOW), "--param", "widow.stats.endurance=8..12:4", "-n", "200",
-                                 "--seed", "1", "--workers", "1", "--plot", str(out), "--json"])
+    code, stdout, err = run_cli(
+        [
+            "sweep",
+            str(NIGHT_WIDOW),
+            "--param",
+            "widow.stats.endurance=8..12:4",
+            "-n",
+            "200",
+            "--seed",
+            "1",
+            "--workers",
+            "1",
+            "--plot",
+            str(out),
+            "--json",
+        ]
+    )
     assert code == 0, err
     points = json.loads(stdout)["points"]
     assert all(p["escapes"]["count"] > 0 for p in points)

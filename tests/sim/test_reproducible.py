@@ -40,8 +40,11 @@ def test_sim_json_records_the_scenario_seed_policies_engine_and_version() -> Non
     report = sim_json(str(DUEL), "-n", "40", "--seed", "9", "--policy", "watch=random")
     loaded = affray.load_scenario(DUEL)
     assert report["scenario"] == {
-        "name": "Duel on the Toll Bridge", "path": str(DUEL), "sha256": hashlib.sha256(DUEL.read_bytes()).hexdigest(),
-        "setup_sha256": setup_digest("hud", plugin("hud").rules_version, loaded.setup, loaded.options)}
+        "name": "Duel on the Toll Bridge",
+        "path": str(DUEL),
+        "sha256": hashlib.sha256(DUEL.read_bytes()).hexdigest(),
+        "setup_sha256": setup_digest("hud", plugin("hud").rules_version, loaded.setup, loaded.options),
+    }
     assert report["seed"] == 9 and report["policies"] == {"vesna": "heuristic", "hald": "random"}
     assert (report["engine"], report["path"]) == ("fast", "fast")
     assert report["version"] == version("affray") and report["ruleset"] == "hud"
@@ -55,8 +58,10 @@ def test_sim_text_prints_the_stamp_and_a_gm_policy_only_where_the_gm_acts() -> N
     assert done.returncode == 0, done.stderr
     digest = hashlib.sha256(AMBUSH.read_bytes()).hexdigest()
     assert f"sha256 {digest}" in done.stdout
-    assert ("seed 2 · policies: ilse heuristic, tomas heuristic, hob heuristic, wat heuristic, dick heuristic, "
-            "gm heuristic · engine fast") in done.stdout
+    assert (
+        "seed 2 · policies: ilse heuristic, tomas heuristic, hob heuristic, wat heuristic, dick heuristic, "
+        "gm heuristic · engine fast"
+    ) in done.stdout
     assert "vignettes: mean" in done.stdout and "rounds: mean" not in done.stdout
     report = sim_json(str(AMBUSH), "-n", "10", "--seed", "2")
     assert report["rounds"]["word"] == "vignette"  # type: ignore[index]
@@ -75,26 +80,35 @@ def test_sim_records_write_one_row_per_fight_that_matches_the_report(tmp_path: P
     report = sim_json(str(DUEL), "-n", "60", "--seed", "5", "--chunk", "25", "--records", str(out))
     with out.open(newline="") as handle:
         rows = list(csv.DictReader(handle))
-    assert list(rows[0]) == ["fight", "seed", "winner", "reason", "rounds",
-                             *(f"{c}_{f}" for c in ("vesna", "hald")
-                               for f in ("hp", "down", "dead", "escaped", "dealt", "taken", "conditions"))]
+    assert list(rows[0]) == [
+        "fight",
+        "seed",
+        "winner",
+        "reason",
+        "rounds",
+        *(
+            f"{c}_{f}"
+            for c in ("vesna", "hald")
+            for f in ("hp", "down", "dead", "escaped", "dealt", "taken", "conditions")
+        ),
+    ]
     assert [int(r["fight"]) for r in rows] == list(range(60))
     sides = report["sides"]
     assert isinstance(sides, dict)
     for side, row in sides.items():
         assert sum(r["winner"] == side for r in rows) == row["wins"]
     assert sum(r["winner"] == "escaped" for r in rows) == report["escapes"]["count"]  # type: ignore[index]
-    assert sum(r["vesna_down"] == "True" for r in rows) == round(
-        report["combatants"]["vesna"]["p_down"] * 60)  # type: ignore[index]
+    assert sum(r["vesna_down"] == "True" for r in rows) == round(report["combatants"]["vesna"]["p_down"] * 60)  # type: ignore[index]
     scenario = affray.load_scenario(DUEL)
     spec, _ = spec_for(scenario, {}, 5, 25)
     policies = {actor: get_policy("hud", name) for actor, name in spec.policies.items()}
     for index in (0, 30, 59):
         assert int(rows[index]["seed"]) == fight_seed(spec, index)
-        state, fight = play_fast(scenario.ruleset, scenario.setup, scenario.options, policies,
-                                 int(rows[index]["seed"]))
+        state, fight = play_fast(scenario.ruleset, scenario.setup, scenario.options, policies, int(rows[index]["seed"]))
         assert (fight.outcome.label if fight.outcome else "draw", fight.rounds) == (
-            rows[index]["winner"], int(rows[index]["rounds"]))
+            rows[index]["winner"],
+            int(rows[index]["rounds"]),
+        )
         assert scenario.ruleset.report(state)["hald"].hp == int(rows[index]["hald_hp"])
     plain = sim_json(str(DUEL), "-n", "60", "--seed", "5", "--chunk", "25")
     assert {k: v for k, v in plain.items() if k != "chunks"} == {k: v for k, v in report.items() if k != "chunks"}
@@ -164,12 +178,15 @@ def test_simulate_returns_a_typed_report() -> None:
     assert (report.seed, report.engine, report.round_word) == (1, "full", "round")
 
 
-@pytest.mark.parametrize(("kwargs", "words"), [
-    ({"n": 0}, "at least 1"),
-    ({"policies": {"nobody": "random"}}, "names no side or combatant called nobody"),
-    ({"policies": {"witcher": "clever"}}, "clever"),
-    ({"engine": "batch"}, "engine is 'auto', 'fast' or 'full'"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"n": 0}, "at least 1"),
+        ({"policies": {"nobody": "random"}}, "names no side or combatant called nobody"),
+        ({"policies": {"witcher": "clever"}}, "clever"),
+        ({"engine": "batch"}, "engine is 'auto', 'fast' or 'full'"),
+    ],
+)
 def test_simulate_refuses_bad_arguments_with_a_sentence(kwargs: dict[str, object], words: str) -> None:
     with pytest.raises(ValueError, match=words):
         affray.simulate(DUEL, **kwargs)  # type: ignore[arg-type]

@@ -120,11 +120,17 @@ def test_ctrl_c_in_the_cli_prints_the_finished_part() -> None:
     # job, `make test &`) has SIGINT ignored, which a child inherits, and Python then never raises KeyboardInterrupt.
     # So the child puts Python's own handler back before it runs `python -m affray` (no preexec_fn: this process has
     # threads, and a hook between fork and exec is not safe with threads).
-    launch = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-              "sys.argv[0] = 'affray'; runpy.run_module('affray', run_name='__main__', alter_sys=True)")
-    proc = subprocess.Popen([sys.executable, "-c", launch, "sim", str(DUEL), "-n", "200000", "--workers", "1",
-                             "--chunk", "20", "--engine"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    launch = (
+        "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "sys.argv[0] = 'affray'; runpy.run_module('affray', run_name='__main__', alter_sys=True)"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", launch, "sim", str(DUEL), "-n", "200000", "--workers", "1", "--chunk", "20", "--engine"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     with proc:  # its pipes closed however the test ends
         try:
             started = _read_until(proc, "Ctrl-C stops", 60)
@@ -138,8 +144,16 @@ def test_ctrl_c_in_the_cli_prints_the_finished_part() -> None:
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize(("text", "message"), [("hp=1..3", None), ("x", "PATH=LO..HI"), ("a=5..1", "backwards"),
-                                               ("a=1..5:0", "positive"), ("a=1..b", "PATH=LO..HI")])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("hp=1..3", None),
+        ("x", "PATH=LO..HI"),
+        ("a=5..1", "backwards"),
+        ("a=1..5:0", "positive"),
+        ("a=1..b", "PATH=LO..HI"),
+    ],
+)
 def test_param_syntax(text: str, message: str | None) -> None:
     if message is None:
         assert parse_param(text).values == (1, 2, 3)
@@ -170,8 +184,17 @@ def test_sweep_on_an_in_process_dask_cluster_with_early_stopping() -> None:
 
     data = load_scenario_data(DUEL)
     with local_cluster() as cluster, Client(cluster) as client:
-        points = sweep(data, DUEL, parse_param("hald.stats.endurance=2..8:6"), 600, 1, client.get_executor(), {},
-                       precision=0.06, batch=100)
+        points = sweep(
+            data,
+            DUEL,
+            parse_param("hald.stats.endurance=2..8:6"),
+            600,
+            1,
+            client.get_executor(),
+            {},
+            precision=0.06,
+            batch=100,
+        )
     assert [p["value"] for p in points] == [2, 8]
     assert all(100 <= p["fights"] <= 600 for p in points)
     low, high = (p["sides"]["witcher"]["win_rate"] for p in points)

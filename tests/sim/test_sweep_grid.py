@@ -45,8 +45,11 @@ def test_two_parameter_sweep_is_a_grid_with_an_interval_per_cell(tmp_path: Path)
         for row in point["sides"].values():
             low, high = row["ci95"]
             assert low <= row["win_rate"] <= high and high - low > 0
-    assert sweep["side"] == "witcher" and sweep["seed"] == 3 and sweep["policies"] == {"vesna": "heuristic",
-                                                                                        "hald": "heuristic"}
+    assert (
+        sweep["side"] == "witcher"
+        and sweep["seed"] == 3
+        and sweep["policies"] == {"vesna": "heuristic", "hald": "heuristic"}
+    )
     assert sweep["scenario"]["sha256"] == hashlib.sha256(DUEL.read_bytes()).hexdigest()
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -57,11 +60,19 @@ def test_grid_text_and_heatmap_name_the_fields_and_the_side(tmp_path: Path) -> N
     out = tmp_path / "grid.svg"
     done = cli("sweep", str(DUEL), *GRID, "-n", "40", "--workers", "1", "--side", "watch", "--plot", str(out))
     assert done.returncode == 0, done.stderr
-    assert "watch win rate (± half its 95% interval) by hald.stats.endurance (down) and vesna.stats.agility" \
-           in " ".join(done.stdout.split())
+    assert (
+        "watch win rate (± half its 95% interval) by hald.stats.endurance (down) and vesna.stats.agility"
+        in " ".join(done.stdout.split())
+    )
     shown = words(out)
-    for label in ("endurance of Watch Sergeant Hald", "agility of Vesna of the Lynx", "watch win rate", "seed 0",
-                  "at most 40 fights per point", "policies vesna=heuristic, hald=heuristic"):
+    for label in (
+        "endurance of Watch Sergeant Hald",
+        "agility of Vesna of the Lynx",
+        "watch win rate",
+        "seed 0",
+        "at most 40 fights per point",
+        "policies vesna=heuristic, hald=heuristic",
+    ):
         assert label in shown, label
 
 
@@ -71,8 +82,20 @@ def test_one_parameter_plot_reads_as_a_designer_reads_it(tmp_path: Path) -> None
     the y axis says its unit, the legend names each side's wins, and the stamp names the scenario, its digest,
     the fights, the seed and the policies."""
     out = tmp_path / "sweep.svg"
-    done = cli("sweep", str(DUEL), "--param", "hald.stats.endurance=4..8:2", "-n", "40", "--seed", "7",
-               "--workers", "1", "--plot", str(out))
+    done = cli(
+        "sweep",
+        str(DUEL),
+        "--param",
+        "hald.stats.endurance=4..8:2",
+        "-n",
+        "40",
+        "--seed",
+        "7",
+        "--workers",
+        "1",
+        "--plot",
+        str(out),
+    )
     assert done.returncode == 0, done.stderr
     shown = texts(out)
     assert "endurance of Watch Sergeant Hald" in shown and "share of fights (band: 95% interval)" in shown
@@ -97,13 +120,16 @@ def test_sim_plot_groups_risks_by_side_with_vignettes_and_the_stamp(tmp_path: Pa
     assert "30 fights" in stamp and "seed 1" in stamp and "gm=heuristic" in stamp and "engine fast" in stamp
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--param", "a=1..2", "--param", "b=1..2", "--param", "c=1..2"], "one or two parameters"),
-    (["--param", "hald.stats.endurance=4..5", "--param", "hald.stats.endurance=6..7"], "is given twice"),
-    (["--param", "hald.stats.endurance=4..5", "--exact", "--policy", "watch=random"], "--policy does not apply"),
-    (["--param", "hald.stats.endurance=4..5", "--side", "nobody"], "its sides are witcher, watch"),
-    (["--param", "hald.stats.endurance=4..5", "--param", "vesna.stats.agility=4..9"], "makes the scenario invalid"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--param", "a=1..2", "--param", "b=1..2", "--param", "c=1..2"], "one or two parameters"),
+        (["--param", "hald.stats.endurance=4..5", "--param", "hald.stats.endurance=6..7"], "is given twice"),
+        (["--param", "hald.stats.endurance=4..5", "--exact", "--policy", "watch=random"], "--policy does not apply"),
+        (["--param", "hald.stats.endurance=4..5", "--side", "nobody"], "its sides are witcher, watch"),
+        (["--param", "hald.stats.endurance=4..5", "--param", "vesna.stats.agility=4..9"], "makes the scenario invalid"),
+    ],
+)
 def test_sweep_refuses_with_a_sentence(args: list[str], message: str) -> None:
     done = cli("sweep", str(DUEL), *args, "-n", "5", "--workers", "1")
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr

@@ -39,8 +39,14 @@ class ScriptedRNG:
 
 def sheet(name: str, **fields: Any) -> dict[str, Any]:
     """An inline sign-less sheet with plain numbers (override any field)."""
-    base: dict[str, Any] = {"name": name, "saves": [2, 2, 2], "max_hp": 20, "base_attack": 2,
-                            "weapons": ["longsword"], "speed_ft": 30}
+    base: dict[str, Any] = {
+        "name": name,
+        "saves": [2, 2, 2],
+        "max_hp": 20,
+        "base_attack": 2,
+        "weapons": ["longsword"],
+        "speed_ft": 30,
+    }
     base.update(fields)
     return base
 
@@ -53,12 +59,20 @@ def fighter(cid: str, pos: tuple[int, int], **fields: Any) -> dict[str, Any]:
     return out
 
 
-def build(map_text: str, sides: Mapping[str, list[dict[str, Any]]], options: Mapping[str, Any] | None = None,
-          dice: Iterable[int] = (), seed: int = 0) -> Match:
+def build(
+    map_text: str,
+    sides: Mapping[str, list[dict[str, Any]]],
+    options: Mapping[str, Any] | None = None,
+    dice: Iterable[int] = (),
+    seed: int = 0,
+) -> Match:
     """A match on ``map_text``. ``dice`` are scripted from the first initiative roll on (one d20 per
     combatant in file order), then the fallback generator (seeded with ``seed``) takes over."""
-    data = {"ruleset": "spellchrome", "map": map_text,
-            "sides": [{"name": n, "combatants": cs} for n, cs in sides.items()]}
+    data = {
+        "ruleset": "spellchrome",
+        "map": map_text,
+        "sides": [{"name": n, "combatants": cs} for n, cs in sides.items()],
+    }
     model = SpellchromeScenario.model_validate(data)
     record = plugin("spellchrome")
     ruleset = record.ruleset()
@@ -120,8 +134,11 @@ def seeded(sides: Mapping[str, list[dict[str, Any]]], order: str, map_text: str 
     for cs in sides.values():
         for c in cs:
             c["stats"]["initiative_bonus"] = 20 - 10 * order.index(c["id"])
-    data = {"ruleset": "spellchrome", "map": map_text,
-            "sides": [{"name": n, "combatants": cs} for n, cs in sides.items()]}
+    data = {
+        "ruleset": "spellchrome",
+        "map": map_text,
+        "sides": [{"name": n, "combatants": cs} for n, cs in sides.items()],
+    }
     record = plugin("spellchrome")
     ruleset = record.ruleset()
     setup = ruleset.prepare(SpellchromeScenario.model_validate(data), ruleset.content())

@@ -33,8 +33,13 @@ def duel() -> Match:
 
 def four() -> Match:
     """Ayla and Dara (red) against Bram and Cora (blue) in the corners; the order is Bram, Cora, Dara, Ayla."""
-    return seeded({"red": [fighter("a", (0, 0), name="Ayla"), fighter("d", (0, 2), name="Dara")],
-                  "blue": [fighter("b", (5, 0), name="Bram"), fighter("c", (5, 2), name="Cora")]}, "bcda")
+    return seeded(
+        {
+            "red": [fighter("a", (0, 0), name="Ayla"), fighter("d", (0, 2), name="Dara")],
+            "blue": [fighter("b", (5, 0), name="Bram"), fighter("c", (5, 2), name="Cora")],
+        },
+        "bcda",
+    )
 
 
 def rule(m: Match, *changes: dict[str, Any], reason: str = "the GM says so") -> Any:
@@ -56,8 +61,13 @@ def everywhere(m: Match, cid: str) -> list[dict[str, Any]]:
 
 def test_sc01_sc07_bars_are_set_and_every_seat_sees_them_and_reads_the_ruling() -> None:
     """Rules: SC-01 (HP current / max), SC-07 (EX-HP): the bars as the view names them."""
-    m = seeded({"red": [fighter("a", (1, 1), name="Ayla", armour="shimmer_vest")],
-               "blue": [fighter("b", (2, 1), name="Bram")]}, "ab")
+    m = seeded(
+        {
+            "red": [fighter("a", (1, 1), name="Ayla", armour="shimmer_vest")],
+            "blue": [fighter("b", (2, 1), name="Bram")],
+        },
+        "ab",
+    )
     ex_max = who(m, "a").ex_hp_max
     assert ex_max > 0
     accepted(m, {"combatant": "a", "bar": "HP", "value": 7}, {"combatant": "a", "bar": "EX-HP", "value": 1})
@@ -66,7 +76,8 @@ def test_sc01_sc07_bars_are_set_and_every_seat_sees_them_and_reads_the_ruling() 
     for seat in ("a", "b", "spectator", GM):
         [entry] = m.events_since(m.version - 1, seat, narrate=True)
         assert [e["text"] for e in entry["events"]] == [
-            f"GM ruling (the GM says so): Ayla's HP 7 (was 20); Ayla's EX-HP 1 (was {ex_max})."]
+            f"GM ruling (the GM says so): Ayla's HP 7 (was 20); Ayla's EX-HP 1 (was {ex_max})."
+        ]
 
 
 def test_sc03_sc04_sc05_hp_sets_the_hit_point_state() -> None:
@@ -84,14 +95,18 @@ def test_sc03_sc04_sc05_hp_sets_the_hit_point_state() -> None:
     assert (c.status, c.stable, c.able) == ("normal", False, True)
     accepted(m, {"combatant": "c", "bar": "HP", "value": -30})
     assert seen(m, "spectator", "c")["dead"] and seen(m, "spectator", "c")["statuses"] == [
-        {"name": "dead", "rounds": None}]
+        {"name": "dead", "rounds": None}
+    ]
 
 
 def test_sc02_sc10_statuses_given_and_ended_in_every_view() -> None:
     """Rules: SC-10 (a knockout: unconscious at 1 HP or more, until the GM ends it), SC-02 (giving up)."""
     m = four()
-    accepted(m, {"combatant": "c", "status": "unconscious", "rounds": None},
-             {"combatant": "d", "status": "surrendered", "rounds": None})
+    accepted(
+        m,
+        {"combatant": "c", "status": "unconscious", "rounds": None},
+        {"combatant": "d", "status": "surrendered", "rounds": None},
+    )
     for c in everywhere(m, "c"):
         assert c["statuses"] == [{"name": "unconscious", "rounds": None}] and c["down"]
     assert all(c["statuses"] == [{"name": "surrendered", "rounds": None}] for c in everywhere(m, "d"))
@@ -173,8 +188,12 @@ def test_taken_out_on_its_turn_the_turn_passes_at_once() -> None:
     result = rule(m, {"combatant": "b", "out": True})
     assert isinstance(result, Accepted)
     assert [e.kind for e in result.events] == ["ruled", "defeated", "turn_ended", "turn_started"]
-    assert told(m) == ["GM ruling (the GM says so): Bram is out of the fight.", "Bram leaves the fight.",
-                       "Bram ends their turn.", "Cora's turn."]
+    assert told(m) == [
+        "GM ruling (the GM says so): Bram is out of the fight.",
+        "Bram leaves the fight.",
+        "Bram ends their turn.",
+        "Cora's turn.",
+    ]
     assert m.pending().actors == ("c",)  # type: ignore[union-attr]
     accepted(m, {"combatant": "b", "out": False})
     for actor in ("c", "d", "a"):
@@ -187,15 +206,24 @@ def test_sc02_sc03_sc04_a_ruling_tells_who_it_leaves_out_of_the_fight_and_no_one
     leaves unable that could act before it is told out of the fight (Defeated, as a blow's), once; one already down
     (dying, or surrendered and now knocked out too) is not told again."""
     m = four()
-    defeated = [(e.actor, e.how) for e in _ruled(m, {"combatant": "c", "bar": "HP", "value": -4},
-                                                 {"combatant": "d", "status": "surrendered", "rounds": None})
-                if isinstance(e, Defeated)]
+    defeated = [
+        (e.actor, e.how)
+        for e in _ruled(
+            m, {"combatant": "c", "bar": "HP", "value": -4}, {"combatant": "d", "status": "surrendered", "rounds": None}
+        )
+        if isinstance(e, Defeated)
+    ]
     assert defeated == [("d", "gave up"), ("c", "down")]
-    assert not [e for e in _ruled(m, {"combatant": "c", "bar": "HP", "value": -9},
-                                  {"combatant": "d", "status": "unconscious", "rounds": None})
-                if isinstance(e, Defeated)]
-    assert [(e.actor, e.how) for e in _ruled(m, {"combatant": "a", "bar": "HP", "value": -30})
-            if isinstance(e, Defeated)] == [("a", "dead")]
+    assert not [
+        e
+        for e in _ruled(
+            m, {"combatant": "c", "bar": "HP", "value": -9}, {"combatant": "d", "status": "unconscious", "rounds": None}
+        )
+        if isinstance(e, Defeated)
+    ]
+    assert [
+        (e.actor, e.how) for e in _ruled(m, {"combatant": "a", "bar": "HP", "value": -30}) if isinstance(e, Defeated)
+    ] == [("a", "dead")]
 
 
 def _ruled(m: Match, *changes: dict[str, Any]) -> list[Any]:
@@ -222,8 +250,15 @@ def test_sc04_sc_b3_the_last_in_the_round_taken_out_ends_the_round_with_the_matc
     Bram's turn, all in the ruling's record. The next window is the rules' own (Bram's turn, every action)."""
     m, result, before = _last_in_the_round_out()
     assert [(e.kind, getattr(e, "actor", getattr(e, "target", ""))) for e in result.events] == [
-        ("ruled", ""), ("defeated", "a"), ("defeated", "c"), ("turn_ended", "a"), ("rolled", "c"), ("damaged", "c"),
-        ("round_started", ""), ("turn_started", "b")]
+        ("ruled", ""),
+        ("defeated", "a"),
+        ("defeated", "c"),
+        ("turn_ended", "a"),
+        ("rolled", "c"),
+        ("damaged", "c"),
+        ("round_started", ""),
+        ("turn_started", "b"),
+    ]
     rolled = result.events[4]
     assert isinstance(rolled, Rolled) and rolled.purpose == "dying (1d4 lost)" and rolled.roll.notation == "1d4"
     loss = rolled.roll.total
@@ -232,9 +267,15 @@ def test_sc04_sc_b3_the_last_in_the_round_taken_out_ends_the_round_with_the_matc
     assert m.records[-1].events == result.events
     hp = -5 - loss
     assert told(m) == [
-        "GM ruling (the GM says so): Cora's HP -5 (was 20); Ayla is out of the fight.", "Ayla leaves the fight.",
-        "Cora is out of the fight.", "Ayla ends their turn.", f"Cora loses 1d4 HP while dying: 1d4 [{loss}] = {loss}",
-        f"Cora takes {loss} damage: {hp} HP left, dying.", "— Round 2 —", "Bram's turn."]
+        "GM ruling (the GM says so): Cora's HP -5 (was 20); Ayla is out of the fight.",
+        "Ayla leaves the fight.",
+        "Cora is out of the fight.",
+        "Ayla ends their turn.",
+        f"Cora loses 1d4 HP while dying: 1d4 [{loss}] = {loss}",
+        f"Cora takes {loss} damage: {hp} HP left, dying.",
+        "— Round 2 —",
+        "Bram's turn.",
+    ]
     assert (state_of(m).round, m.pending().phase, m.pending().actors) == (2, "turn", ("b",))  # type: ignore
     assert {"type": "end_turn"} in [s.action for s in m.legal("b")] and len(m.legal("b")) > 1
 
@@ -244,8 +285,13 @@ def test_sc06_sc_b3_the_turn_passing_from_a_ruling_rolls_the_next_ones_dc_22_sav
     it dropped): Cora drops to −5 in round 1; in round 2 the GM takes Bram out on his turn, and the turn passes to
     Cora, who rolls her save with the match's die in the ruling's record, and on to Dara, who keeps Bram's side in
     the fight."""
-    m = seeded({"red": [fighter("a", (0, 0), name="Ayla"), fighter("c", (0, 2), name="Cora")],
-                "blue": [fighter("b", (5, 0), name="Bram"), fighter("d", (5, 2), name="Dara")]}, "bcda")
+    m = seeded(
+        {
+            "red": [fighter("a", (0, 0), name="Ayla"), fighter("c", (0, 2), name="Cora")],
+            "blue": [fighter("b", (5, 0), name="Bram"), fighter("d", (5, 2), name="Dara")],
+        },
+        "bcda",
+    )
     accepted(m, {"combatant": "c", "bar": "HP", "value": -5})
     for actor in ("b", "d", "a"):  # Cora, dying, has no turn: the round's end takes her 1d4
         assert isinstance(m.act(actor, {"type": "end_turn"}, version=m.version), Accepted)
@@ -291,8 +337,13 @@ def test_sc27_a_foe_taken_out_while_deciding_on_an_attack_of_opportunity() -> No
     outcome = m.outcome()
     assert outcome is not None and outcome.winner == "red" and m.pending() is None
     assert told(m)[-1] == f"The fight is over. Ayla wins: {outcome.reason}."
-    m = seeded({"red": [fighter("a", (1, 1), name="Ayla")],
-               "blue": [fighter("b", (2, 1), name="Bram"), fighter("c", (5, 0), name="Cora")]}, "abc")
+    m = seeded(
+        {
+            "red": [fighter("a", (1, 1), name="Ayla")],
+            "blue": [fighter("b", (2, 1), name="Bram"), fighter("c", (5, 0), name="Cora")],
+        },
+        "abc",
+    )
     m.act("a", {"type": "move", "to": [0, 1]}, version=m.version)
     result = rule(m, {"combatant": "b", "out": True})
     assert isinstance(result, Accepted)
@@ -305,14 +356,23 @@ def test_sc27_a_foe_taken_out_while_deciding_on_an_attack_of_opportunity() -> No
 def test_sc27_the_provoker_taken_out_stops_its_move_and_its_turn_passes() -> None:
     """SC-27 (a), SC-15: Ayla leaves Bram's reach and provokes; the GM takes Ayla out while Bram decides. Nobody may
     punish her any more, so Bram's window goes, her move stops where she stands and her turn passes to Bram."""
-    m = seeded({"red": [fighter("a", (1, 1), name="Ayla"), fighter("d", (0, 2), name="Dara")],
-               "blue": [fighter("b", (2, 1), name="Bram")]}, "abd")
+    m = seeded(
+        {
+            "red": [fighter("a", (1, 1), name="Ayla"), fighter("d", (0, 2), name="Dara")],
+            "blue": [fighter("b", (2, 1), name="Bram")],
+        },
+        "abd",
+    )
     m.act("a", {"type": "move", "to": [0, 0]}, version=m.version)
     assert m.pending().phase == "attack_of_opportunity"  # type: ignore[union-attr]
     result = rule(m, {"combatant": "a", "out": True})
     assert isinstance(result, Accepted)
     assert [(e.kind, getattr(e, "actor", "")) for e in result.events] == [
-        ("ruled", ""), ("defeated", "a"), ("turn_ended", "a"), ("turn_started", "b")]
+        ("ruled", ""),
+        ("defeated", "a"),
+        ("turn_ended", "a"),
+        ("turn_started", "b"),
+    ]
     assert who(m, "a").pos == (1, 1) and state_of(m).opportunity is None and state_of(m).motion is None
     window = m.pending()
     assert window is not None and (window.phase, window.actors) == ("turn", ("b",))
@@ -322,8 +382,13 @@ def test_sc27_a_foe_moved_away_lets_the_provoked_attack_go_on_at_once() -> None:
     """SC-27 (d): Ayla shoots at Bram beside her, and he may punish it; the GM drags him out of reach. He may no
     longer punish, so the shot is rolled at once, with the match's dice, in the ruling's record, and Ayla's turn
     goes on (her move action is left)."""
-    m = seeded({"red": [fighter("a", (1, 1), name="Ayla", weapons=["hand_crossbow"])],
-               "blue": [fighter("b", (2, 1), name="Bram")]}, "ab")
+    m = seeded(
+        {
+            "red": [fighter("a", (1, 1), name="Ayla", weapons=["hand_crossbow"])],
+            "blue": [fighter("b", (2, 1), name="Bram")],
+        },
+        "ab",
+    )
     m.act("a", {"type": "attack", "target": "b", "weapon": "hand_crossbow"}, version=m.version)
     assert m.pending().actors == ("b",)  # type: ignore[union-attr]
     before = m.rng.index
@@ -356,7 +421,10 @@ def test_forms_offer_the_bars_statuses_and_squares() -> None:
     m = duel()
     assert ADJUSTER.forms(state_of(m))["a"] == {
         "bars": [{"name": "HP", "min": -30, "max": 20}, {"name": "EX-HP", "min": 0, "max": 0}],
-        "statuses": ["stable", "unconscious", "surrendered", "out"], "position": "square", "out": False}
+        "statuses": ["stable", "unconscious", "surrendered", "out"],
+        "position": "square",
+        "out": False,
+    }
 
 
 def _play_with_rulings(path: str, seed: int, kind: str) -> Match:
@@ -364,8 +432,11 @@ def _play_with_rulings(path: str, seed: int, kind: str) -> Match:
     its feet, on a free square) at step 12."""
     scenario = affray.load_scenario(ROOT / path)
     m = scenario.start(seed)
-    policies = ({a: RandomPolicy() for a in m.controllers} if kind == "random" else
-                scenario.policies(m, {a: "heuristic" for a in m.controllers if a != GM}))
+    policies = (
+        {a: RandomPolicy() for a in m.controllers}
+        if kind == "random"
+        else scenario.policies(m, {a: "heuristic" for a in m.controllers if a != GM})
+    )
     rng, taken = FastRNG(seed), ""
     accepted(m, {"combatant": next(iter(m.names())), "bar": "HP", "value": 5})
     for step in range(2_000):
@@ -379,10 +450,18 @@ def _play_with_rulings(path: str, seed: int, kind: str) -> Match:
             continue
         if step == 12 and taken and m.outcome() is None:
             state = state_of(m)
-            free = next((x, y) for y in range(state.grid.height) for x in range(state.grid.width)
-                        if state.grid.passable((x, y)) and not state.at((x, y)))
-            accepted(m, {"combatant": taken, "bar": "HP", "value": 3}, {"combatant": taken, "position": list(free)},
-                     {"combatant": taken, "out": False})
+            free = next(
+                (x, y)
+                for y in range(state.grid.height)
+                for x in range(state.grid.width)
+                if state.grid.passable((x, y)) and not state.at((x, y))
+            )
+            accepted(
+                m,
+                {"combatant": taken, "bar": "HP", "value": 3},
+                {"combatant": taken, "position": list(free)},
+                {"combatant": taken, "out": False},
+            )
             continue
         result = m.act(actor, policy_action(m, policies[actor], actor, rng), version=m.version)
         assert isinstance(result, Accepted), result

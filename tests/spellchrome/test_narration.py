@@ -48,8 +48,21 @@ def test_golden_sentences_of_a_seeded_fight() -> None:
     the dying bleeding on; then over)."""
     match = played(ROOT / "examples/spellchrome/crossroads_2v2.yaml", 1, "scenario")
     told_first = first(match)
-    assert {k: told_first[k] for k in ("rolled", "initiative", "attacked", "damaged", "note", "status", "defeated",
-                                       "check", "fight_decided", "ended")} == {
+    assert {
+        k: told_first[k]
+        for k in (
+            "rolled",
+            "initiative",
+            "attacked",
+            "damaged",
+            "note",
+            "status",
+            "defeated",
+            "check",
+            "fight_decided",
+            "ended",
+        )
+    } == {
         "rolled": "Oriel Vantasse rolls initiative: 1d20+1 [3] +1 = 4",
         "initiative": "Initiative: Kestrin Moll 16, Cutthroat Brann 14, Cutthroat Vell 10, Oriel Vantasse 4.",
         "attacked": "Kestrin Moll hits Cutthroat Vell with the Rail carbine (17 against Defense 14).",
@@ -59,9 +72,9 @@ def test_golden_sentences_of_a_seeded_fight() -> None:
         "defeated": "Cutthroat Vell is out of the fight.",
         "check": "Cutthroat Vell makes the Fortitude save to stabilise (22 against DC 22).",
         "fight_decided": "The fight is decided: Oriel Vantasse and Kestrin Moll win (every foe is down). Cutthroat "
-                         "Brann bleeds on until dead or stable; no more blows are struck.",
+        "Brann bleeds on until dead or stable; no more blows are struck.",
         "ended": "The fight is over. Oriel Vantasse and Kestrin Moll win: every foe is down; after the fight "
-                 "Cutthroat Brann stable.",
+        "Cutthroat Brann stable.",
     }
     texts = told(match, "kestrin")
     assert "Kestrin Moll takes 3 damage (3 absorbed by EX-HP): 21 HP left." in texts
@@ -80,7 +93,8 @@ def test_golden_sentences_of_an_attack_of_opportunity() -> None:
     move goes on)."""
     match = seeded({"red": [fighter("a", (1, 1), name="Ayla")], "blue": [fighter("b", (2, 1), name="Bram")]}, "ab")
     assert act(match, "a", {"type": "move", "to": [0, 1]}) == [
-        "Ayla provokes an attack of opportunity from Bram by leaving melee at full speed."]
+        "Ayla provokes an attack of opportunity from Bram by leaving melee at full speed."
+    ]
     told_now = act(match, "b", {"type": "attack_of_opportunity"})
     assert told_now[0] == "Bram rolls an attack of opportunity: " + told_now[0].split(": ", 1)[1]
     assert told_now[1].startswith("Bram ") and " Ayla with an attack of opportunity (Longsword, " in told_now[1]
@@ -91,10 +105,19 @@ def test_a_ruling_reads_the_same_at_every_seat() -> None:
     """A GM ruling (core/adjust.py) names the combatant and the bar as the view does; what follows from it is told
     after it (SC-R12: the last foe taken out ends the fight)."""
     match = seeded({"red": [fighter("a", (1, 1), name="Ayla")], "blue": [fighter("b", (2, 1), name="Bram")]}, "ab")
-    ruled = match.rule(GM, {"type": "ruling", "reason": "a lucky dodge", "changes": [
-        {"combatant": "b", "bar": "HP", "value": 12}, {"combatant": "b", "out": True}]}, version=match.version)
+    ruled = match.rule(
+        GM,
+        {
+            "type": "ruling",
+            "reason": "a lucky dodge",
+            "changes": [{"combatant": "b", "bar": "HP", "value": 12}, {"combatant": "b", "out": True}],
+        },
+        version=match.version,
+    )
     assert isinstance(ruled, Accepted)
     for seat in seats(match):
         assert [e["text"] for e in match.events_since(0, seat, narrate=True)[0]["events"]] == [
-            "GM ruling (a lucky dodge): Bram's HP 12 (was 20); Bram is out of the fight.", "Bram leaves the fight.",
-            "The fight is over. Ayla wins: every foe is down."]
+            "GM ruling (a lucky dodge): Bram's HP 12 (was 20); Bram is out of the fight.",
+            "Bram leaves the fight.",
+            "The fight is over. Ayla wins: every foe is down.",
+        ]

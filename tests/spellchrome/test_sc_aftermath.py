@@ -22,8 +22,7 @@ def test_sc04_a_fight_decided_with_someone_dying_plays_on_until_stable() -> None
     """SC-04/SC-06: b starts at −5 with nobody able on its side: the fight is decided in round 1 but goes on;
     a may not strike, b fails its save (5), loses 3 at the round's end (−8), then saves on a 20 in round 2:
     the fight ends there, its length still 1 round, its reason telling how b ended."""
-    match = build(OPEN, {"left": [fighter("a", (0, 0))], "right": [fighter("b", (7, 3), hp=-5)]},
-                  dice=[20, 10])
+    match = build(OPEN, {"left": [fighter("a", (0, 0))], "right": [fighter("b", (7, 3), hp=-5)]}, dice=[20, 10])
     state = state_of(match)
     assert state.decided is not None and state.decided.winner == "left" and match.outcome() is None
     assert window(match) == ("aftermath", ("a",))
@@ -43,8 +42,7 @@ def test_sc04_a_fight_decided_with_someone_dying_plays_on_until_stable() -> None
 
 def test_sc04_sc05_the_dying_bleed_out_after_the_fight() -> None:
     """SC-04/SC-05: at −28 a loss of 2 at the end of round 1 reaches −30: dead, after the fight."""
-    match = build(OPEN, {"left": [fighter("a", (0, 0))], "right": [fighter("b", (7, 3), hp=-28)]},
-                  dice=[20, 10])
+    match = build(OPEN, {"left": [fighter("a", (0, 0))], "right": [fighter("b", (7, 3), hp=-28)]}, dice=[20, 10])
     act(match, "a", {"type": "end_turn"}, 5, 2)
     outcome = match.outcome()
     assert outcome is not None and outcome.reason == "every foe is down; after the fight B bled out"
@@ -54,8 +52,11 @@ def test_sc04_sc05_the_dying_bleed_out_after_the_fight() -> None:
 def test_sc06_an_ally_gives_first_aid_after_the_fight() -> None:
     """SC-06: after the last blow a (Heal untrained, +0) binds its dying ally a2 (15 vs DC 15: stable); b, a
     dying foe across the map, bleeds on; the fight ends when b is stable too."""
-    match = build(OPEN, {"left": [fighter("a", (0, 0)), fighter("a2", (1, 0), hp=-5)],
-                         "right": [fighter("b", (7, 3), hp=-5)]}, dice=[20, 15, 10])
+    match = build(
+        OPEN,
+        {"left": [fighter("a", (0, 0)), fighter("a2", (1, 0), hp=-5)], "right": [fighter("b", (7, 3), hp=-5)]},
+        dice=[20, 15, 10],
+    )
     assert window(match) == ("aftermath", ("a",))
     aid = [s.action for s in match.legal("a") if s.action["type"] == "first_aid"]
     assert aid == [{"type": "first_aid", "target": "a2"}]
@@ -70,8 +71,12 @@ def test_sc06_an_ally_gives_first_aid_after_the_fight() -> None:
 
 def test_sc04_option_off_ends_the_fight_at_the_last_blow() -> None:
     """Option ``dying_after_the_fight: false``: the fight ends at once and b stays dying."""
-    match = build(OPEN, {"left": [fighter("a", (0, 0))], "right": [fighter("b", (7, 3), hp=-5)]},
-                  {"dying_after_the_fight": False}, dice=[20, 10])
+    match = build(
+        OPEN,
+        {"left": [fighter("a", (0, 0))], "right": [fighter("b", (7, 3), hp=-5)]},
+        {"dying_after_the_fight": False},
+        dice=[20, 10],
+    )
     outcome = match.outcome()
     assert outcome is not None and outcome.reason == "every foe is down" and who(match, "b").status == "dying"
 
@@ -89,13 +94,47 @@ def test_sc04_sc06_dying_odds_golden_values() -> None:
 
 
 BLEEDER = {
-    "ruleset": "spellchrome", "name": "Left to bleed", "map": "........\n........",
-    "sides": [{"name": "a", "combatants": [{"id": "a", "position": [0, 0], "stats": {
-                  "name": "Ash", "saves": [2, 2, 2], "max_hp": 20, "base_attack": 2, "weapons": ["longsword"],
-                  "speed_ft": 30}}]},
-              {"name": "b", "combatants": [{"id": "b", "position": [7, 1], "hp": -5, "stats": {
-                  "name": "Bel", "saves": [4, 0, 0], "max_hp": 20, "base_attack": 2, "weapons": ["longsword"],
-                  "speed_ft": 30, "abilities": {"constitution": 12}}}]}],
+    "ruleset": "spellchrome",
+    "name": "Left to bleed",
+    "map": "........\n........",
+    "sides": [
+        {
+            "name": "a",
+            "combatants": [
+                {
+                    "id": "a",
+                    "position": [0, 0],
+                    "stats": {
+                        "name": "Ash",
+                        "saves": [2, 2, 2],
+                        "max_hp": 20,
+                        "base_attack": 2,
+                        "weapons": ["longsword"],
+                        "speed_ft": 30,
+                    },
+                }
+            ],
+        },
+        {
+            "name": "b",
+            "combatants": [
+                {
+                    "id": "b",
+                    "position": [7, 1],
+                    "hp": -5,
+                    "stats": {
+                        "name": "Bel",
+                        "saves": [4, 0, 0],
+                        "max_hp": 20,
+                        "base_attack": 2,
+                        "weapons": ["longsword"],
+                        "speed_ft": 30,
+                        "abilities": {"constitution": 12},
+                    },
+                }
+            ],
+        },
+    ],
 }
 
 

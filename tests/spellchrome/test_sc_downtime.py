@@ -21,11 +21,22 @@ OPEN = "\n".join(["." * 6] * 3)
 
 def _camp(**fields: Any) -> SpellchromeState:
     """A state before any fight (round 0): the party ``a`` and ``h`` (a healer), and ``m`` (a sentry)."""
-    data = {"ruleset": "spellchrome", "map": OPEN, "sides": [
-        {"name": "party", "combatants": [fighter("a", (0, 0), **fields),
-                                         fighter("h", (1, 0), level=3, skills={"heal": 6},
-                                                 spells={"precise_healing": 1}, weapons=["war_hammer"])]},
-        {"name": "foes", "combatants": [fighter("m", (5, 2), level=2)]}]}
+    data = {
+        "ruleset": "spellchrome",
+        "map": OPEN,
+        "sides": [
+            {
+                "name": "party",
+                "combatants": [
+                    fighter("a", (0, 0), **fields),
+                    fighter(
+                        "h", (1, 0), level=3, skills={"heal": 6}, spells={"precise_healing": 1}, weapons=["war_hammer"]
+                    ),
+                ],
+            },
+            {"name": "foes", "combatants": [fighter("m", (5, 2), level=2)]},
+        ],
+    }
     ruleset = get_ruleset("spellchrome")
     setup = ruleset.prepare(SpellchromeScenario.model_validate(data), ruleset.content())
     return build_state(spellchrome_setup(setup), SpellchromeOptions())

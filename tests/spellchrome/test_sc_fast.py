@@ -26,8 +26,18 @@ from .support import act, build, fighter, state_of, who
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples" / "spellchrome").glob("*.yaml"))
 OPEN = "\n".join(["." * 10] * 5)
-MAIN_KINDS = {"attack", "cast", "move", "run", "step", "withdraw", "first_aid", "end_turn", "attack_of_opportunity",
-              "decline"}
+MAIN_KINDS = {
+    "attack",
+    "cast",
+    "move",
+    "run",
+    "step",
+    "withdraw",
+    "first_aid",
+    "end_turn",
+    "attack_of_opportunity",
+    "decline",
+}
 
 
 def _both_ways(match: Match, actor: str, action: dict[str, Any], seed: int) -> str:
@@ -80,24 +90,24 @@ def test_sc_b1_a_quiet_attack_rolls_exactly_what_a_loud_one_rolls() -> None:
     for journal in (Journal(), QUIET_TRUSTED):
         match = build(OPEN, {"left": [fighter("a", (4, 2))], "right": [fighter("b", (5, 2))]}, dice=[20, 1])
         match.rng.feed(15, 6)  # type: ignore[attr-defined]
-        result = match.ruleset.step(match.state, "a", {"type": "attack", "target": "b", "weapon": "longsword"},
-                                    match.rng, journal)
+        result = match.ruleset.step(
+            match.state, "a", {"type": "attack", "target": "b", "weapon": "longsword"}, match.rng, journal
+        )
         assert isinstance(result, Accepted)
         assert who(match, "b").hp == 14 and match.rng.index == 4
-        assert [e.kind for e in result.events] == (["rolled", "attacked", "rolled", "damaged"] if journal.loud
-                                                    else [])
+        assert [e.kind for e in result.events] == (["rolled", "attacked", "rolled", "damaged"] if journal.loud else [])
 
 
 def test_sc15_a_quiet_full_attack_rolls_each_iterative_attack_as_a_loud_one() -> None:
     """SC-15, SC-B1: a full attack at BAB +8 strikes twice (+8, +3); quiet or loud, the same dice and state (the
     examples' fighters have no second attack, so this one is built)."""
-    match = build(OPEN, {"left": [fighter("a", (4, 2), base_attack=8)], "right": [fighter("b", (5, 2))]},
-                  dice=[20, 1])
+    match = build(OPEN, {"left": [fighter("a", (4, 2), base_attack=8)], "right": [fighter("b", (5, 2))]}, dice=[20, 1])
     assert _both_ways(match, "a", {"type": "full_attack", "target": "b"}, 9) == "full_attack"
     state = copy.deepcopy(match.state)
     rng = FastRNG(9)
-    assert isinstance(match.ruleset.step(state, "a", {"type": "full_attack", "target": "b"}, rng, QUIET_TRUSTED),
-                      Accepted)
+    assert isinstance(
+        match.ruleset.step(state, "a", {"type": "full_attack", "target": "b"}, rng, QUIET_TRUSTED), Accepted
+    )
     assert rng.index >= 2  # two attack rolls at least (and damage for each hit)
 
 
@@ -152,8 +162,10 @@ def test_turn_choices_answer_by_part_without_listing_the_moves() -> None:
     assert isinstance(choices, TurnChoices)
     listings: dict[Any, Any] = memo.cache(MOVES_KEY, LISTINGS_SHARED, LISTINGS_OWN)
     attacks = choices.of("attack")
-    assert [s.action for s in attacks] == [{"type": "attack", "target": "b", "weapon": "longsword"},
-                                           {"type": "attack", "target": "b", "weapon": "unarmed"}]
+    assert [s.action for s in attacks] == [
+        {"type": "attack", "target": "b", "weapon": "longsword"},
+        {"type": "attack", "target": "b", "weapon": "unarmed"},
+    ]
     assert len(listings) == 0
     legal = match.ruleset.legal(state, "a", memo)
     assert choices.of("move") == [s for s in legal if s.action["type"] == "move"] and len(listings) == 1
@@ -168,8 +180,7 @@ def test_turn_choices_answer_by_part_without_listing_the_moves() -> None:
 def test_the_trusted_step_moves_along_the_engines_path() -> None:
     """SC-24/SC-28: a listed move stepped without validation walks the path the validated step walks (around the
     foe's reach when the budget allows), so both end on the same square with the same state."""
-    match = build(OPEN, {"left": [fighter("a", (0, 0), speed_ft=60)], "right": [fighter("b", (4, 1))]},
-                  dice=[20, 1])
+    match = build(OPEN, {"left": [fighter("a", (0, 0), speed_ft=60)], "right": [fighter("b", (4, 1))]}, dice=[20, 1])
     action: Action = {"type": "move", "to": [8, 0]}
     assert _both_ways(match, "a", action, 5) == "move"
     state = copy.deepcopy(match.state)

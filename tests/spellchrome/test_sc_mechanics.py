@@ -43,9 +43,10 @@ def test_sc06_exact_chance_to_stabilise(bonus: int, successes: int) -> None:
     assert _chance(die, True) == Fraction(successes, 20)
 
 
-@pytest.mark.parametrize(("speed", "withdraw"), [
-    (5, 5), (10, 5), (15, 5), (20, 5), (25, 5), (30, 10), (35, 10), (40, 10), (45, 15), (50, 15), (55, 15),
-    (60, 20)])
+@pytest.mark.parametrize(
+    ("speed", "withdraw"),
+    [(5, 5), (10, 5), (15, 5), (20, 5), (25, 5), (30, 10), (35, 10), (40, 10), (45, 15), (50, 15), (55, 15), (60, 20)],
+)
 def test_sc19_withdraw_table(speed: int, withdraw: int) -> None:
     """SC-19: the seed's withdraw table, max(5, 5·⌊speed/15⌋): 30 → 10, 60 → 20, 25 → 5."""
     assert m.withdraw_distance(speed) == withdraw
@@ -54,14 +55,24 @@ def test_sc19_withdraw_table(speed: int, withdraw: int) -> None:
 def test_sc02_to_sc05_hp_states() -> None:
     """SC-02 ≥1 normal, SC-03 0 unconscious, SC-04 −1..−29 dying, SC-05 ≤ −30 or Con 0 dead."""
     assert [m.hp_state(h) for h in (1, 0, -1, -29, -30, -31)] == [
-        "normal", "unconscious", "dying", "dying", "dead", "dead"]
+        "normal",
+        "unconscious",
+        "dying",
+        "dying",
+        "dead",
+        "dead",
+    ]
     assert m.hp_state(12, con_score=0) == "dead"
 
 
 def test_sc04_sc_b4_dying_clock_from_minus_28_dies_only_at_minus_30() -> None:
     """SC-04/SC-B4: at −28, a 1d4 loss of 1 leaves −29 (still dying); 2, 3, 4 reach −30..−32: dead."""
     assert [m.dying_step(-28, loss) for loss in (1, 2, 3, 4)] == [
-        (-29, "dying"), (-30, "dead"), (-31, "dead"), (-32, "dead")]
+        (-29, "dying"),
+        (-30, "dead"),
+        (-31, "dead"),
+        (-32, "dead"),
+    ]
     deaths = icepool.d4.map(lambda loss: m.dying_step(-28, loss)[1])
     assert _chance(deaths, "dead") == Fraction(3, 4)
     assert m.dying_step(-25, 4) == (-29, "dying")
@@ -118,8 +129,13 @@ def test_sc17_sc23_squares() -> None:
 def test_sc16_initiative_total_and_tie_order() -> None:
     """SC-16: d20 + Dex modifier + misc (+ surprise); ties by Dex score, then d10 roll-offs."""
     assert m.initiative_total(12, 3, 1, surprise=4) == 20
-    keys = {"a": m.initiative_key(15, 12, ()), "b": m.initiative_key(15, 14, ()), "c": m.initiative_key(16, 8, ()),
-            "d": m.initiative_key(15, 14, (3,)), "e": m.initiative_key(15, 14, (9,))}
+    keys = {
+        "a": m.initiative_key(15, 12, ()),
+        "b": m.initiative_key(15, 14, ()),
+        "c": m.initiative_key(16, 8, ()),
+        "d": m.initiative_key(15, 14, (3,)),
+        "e": m.initiative_key(15, 14, (9,)),
+    }
     assert sorted(["a", "b", "c"], key=keys.__getitem__) == ["c", "b", "a"]
     assert sorted(["d", "e"], key=keys.__getitem__) == ["e", "d"]
 

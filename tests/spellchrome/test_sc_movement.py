@@ -22,10 +22,16 @@ OPEN = """
 """
 
 
-def _duel(a_pos: tuple[int, int] = (0, 2), b_pos: tuple[int, int] = (9, 4), map_text: str = OPEN,
-          options: dict[str, object] | None = None, **a_fields: object) -> Match:
-    return build(map_text, {"left": [fighter("a", a_pos, **a_fields)], "right": [fighter("b", b_pos)]},
-                 options, dice=[20, 1])
+def _duel(
+    a_pos: tuple[int, int] = (0, 2),
+    b_pos: tuple[int, int] = (9, 4),
+    map_text: str = OPEN,
+    options: dict[str, object] | None = None,
+    **a_fields: object,
+) -> Match:
+    return build(
+        map_text, {"left": [fighter("a", a_pos, **a_fields)], "right": [fighter("b", b_pos)]}, options, dice=[20, 1]
+    )
 
 
 def test_sc17_a_move_action_covers_the_speed_and_no_more() -> None:
@@ -87,12 +93,17 @@ def test_sc20_a_five_feet_per_move_action_square_takes_the_whole_move() -> None:
 def test_sc24_allies_may_be_passed_opponents_may_not() -> None:
     """SC-24: through an ally's square, never through an opponent's; a wall blocks a given path."""
     corridor = "##########\n#........#\n##########"
-    match = build(corridor, {"left": [fighter("a", (1, 1)), fighter("ally", (2, 1))],
-                             "right": [fighter("b", (5, 1))]}, dice=[20, 10, 1])
+    match = build(
+        corridor,
+        {"left": [fighter("a", (1, 1)), fighter("ally", (2, 1))], "right": [fighter("b", (5, 1))]},
+        dice=[20, 10, 1],
+    )
     assert refused(match, "a", {"type": "move", "to": [2, 1]}).code == "occupied"
     assert refused(match, "a", {"type": "move", "to": [6, 1]}).code == "blocked_by_opponent"
-    assert refused(match, "a", {"type": "move", "to": [6, 1],
-                                "path": [[2, 1], [3, 1], [4, 1], [5, 1], [6, 1]]}).code == "blocked_by_opponent"
+    assert (
+        refused(match, "a", {"type": "move", "to": [6, 1], "path": [[2, 1], [3, 1], [4, 1], [5, 1], [6, 1]]}).code
+        == "blocked_by_opponent"
+    )
     act(match, "a", {"type": "move", "to": [4, 1]})
     assert who(match, "a").pos == (4, 1)
 
@@ -100,12 +111,18 @@ def test_sc24_allies_may_be_passed_opponents_may_not() -> None:
 def test_sc24_helpless_opponents_may_be_passed_and_stood_on() -> None:
     """SC-24: a helpless opponent's square may be crossed, and a move may end there."""
     corridor = "##########\n#........#\n##########"
-    match = build(corridor, {"left": [fighter("a", (1, 1))],
-                             "right": [fighter("b", (3, 1), hp=0), fighter("c", (8, 1))]}, dice=[20, 10, 1])
+    match = build(
+        corridor,
+        {"left": [fighter("a", (1, 1))], "right": [fighter("b", (3, 1), hp=0), fighter("c", (8, 1))]},
+        dice=[20, 10, 1],
+    )
     act(match, "a", {"type": "move", "to": [5, 1]})
     assert who(match, "a").pos == (5, 1)
-    match = build(corridor, {"left": [fighter("a", (1, 1))],
-                             "right": [fighter("b", (3, 1), hp=0), fighter("c", (8, 1))]}, dice=[20, 10, 1])
+    match = build(
+        corridor,
+        {"left": [fighter("a", (1, 1))], "right": [fighter("b", (3, 1), hp=0), fighter("c", (8, 1))]},
+        dice=[20, 10, 1],
+    )
     act(match, "a", {"type": "move", "to": [3, 1]})
     assert who(match, "a").pos == who(match, "b").pos == (3, 1)
 
@@ -179,8 +196,7 @@ def test_sc21_seed_step_spends_the_move_action_and_allows_a_full_attack() -> Non
 
 def test_sc21_srd_step_keeps_the_move_action_for_other_things() -> None:
     """SC-21 (option 'srd'): the step uses nothing, but no other movement follows it."""
-    match = _duel(a_pos=(4, 2), b_pos=(6, 2), options={"five_foot_step": "srd"},
-                  weapons=["longsword", "hand_crossbow"])
+    match = _duel(a_pos=(4, 2), b_pos=(6, 2), options={"five_foot_step": "srd"}, weapons=["longsword", "hand_crossbow"])
     act(match, "a", {"type": "step", "to": [3, 2]})
     turn = state_of(match).turn
     assert turn is not None and turn.move_left
@@ -213,8 +229,9 @@ def test_sc18_a_run_needs_a_fairly_straight_path_and_the_whole_turn() -> None:
 
 def _tumbler(foe: dict[str, Any]) -> Match:
     corridor = "##########\n#........#\n##########"
-    return build(corridor, {"left": [fighter("a", (1, 1), speed_ft=60, skills={"tumble": 10})],
-                            "right": [foe]}, dice=[20, 1])
+    return build(
+        corridor, {"left": [fighter("a", (1, 1), speed_ft=60, skills={"tumble": 10})], "right": [foe]}, dice=[20, 1]
+    )
 
 
 def test_sc24_a_trained_character_tumbles_through_an_opponent() -> None:
@@ -243,8 +260,11 @@ def test_sc24_nobody_tumbles_past_a_creature_that_fills_its_square() -> None:
 
 def test_sc24_a_move_stopped_on_an_illegal_square_goes_back_to_the_last_legal_one() -> None:
     """SC-24: dropped by an attack of opportunity on an ally's square, the mover ends on the square before."""
-    match = build(OPEN, {"left": [fighter("a", (0, 0), hp=1), fighter("ally", (2, 0))],
-                         "right": [fighter("b", (3, 1))]}, dice=[20, 10, 1])
+    match = build(
+        OPEN,
+        {"left": [fighter("a", (0, 0), hp=1), fighter("ally", (2, 0))], "right": [fighter("b", (3, 1))]},
+        dice=[20, 10, 1],
+    )
     act(match, "a", {"type": "move", "to": [3, 0], "path": [[1, 0], [2, 0], [3, 0]]})
     assert window(match) == ("attack_of_opportunity", ("b",))
     result = act(match, "b", {"type": "attack_of_opportunity"}, 20, 5)
@@ -302,8 +322,10 @@ def test_sc_b12_a_surrendered_foe_is_not_helpless_nobody_passes_or_stands_on_it(
     match = _surrender("right")
     assert _ends(match, "a", "move") == {(2, 1)} and _ends(match, "a", "withdraw") == {(2, 1)}
     assert refused(match, "a", {"type": "move", "to": [5, 1]}).code == "blocked_by_opponent"
-    assert refused(match, "a", {"type": "move", "to": [5, 1],
-                                "path": [[2, 1], [3, 1], [4, 1], [5, 1]]}).code == "blocked_by_opponent"
+    assert (
+        refused(match, "a", {"type": "move", "to": [5, 1], "path": [[2, 1], [3, 1], [4, 1], [5, 1]]}).code
+        == "blocked_by_opponent"
+    )
     assert refused(match, "a", {"type": "move", "to": [3, 1]}).code == "occupied"
     act(match, "a", {"type": "move", "to": [2, 1]})
     assert who(match, "a").pos == (2, 1)

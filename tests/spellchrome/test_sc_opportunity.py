@@ -60,8 +60,11 @@ def test_sc28_the_engine_picks_a_path_that_provokes_nobody_when_there_is_one() -
 
 def test_sc26_one_attack_of_opportunity_per_round() -> None:
     """SC-26: having taken one, a foe is offered no other this round; trying anyway is refused."""
-    match = build(OPEN, {"left": [fighter("a", (4, 1)), fighter("c", (4, 3))],
-                         "right": [fighter("b", (5, 2)), fighter("d", (3, 4))]}, dice=[20, 15, 5, 1])
+    match = build(
+        OPEN,
+        {"left": [fighter("a", (4, 1)), fighter("c", (4, 3))], "right": [fighter("b", (5, 2)), fighter("d", (3, 4))]},
+        dice=[20, 15, 5, 1],
+    )
     act(match, "a", {"type": "move", "to": [0, 0]})
     act(match, "b", {"type": "attack_of_opportunity"}, 2)  # a miss
     act(match, "a", {"type": "end_turn"})
@@ -107,15 +110,18 @@ def test_sc27d_a_ranged_attack_on_an_adjacent_melee_foe_provokes() -> None:
     stepped = _pair(fighter("a", (4, 2), weapons=["hand_crossbow"]), fighter("b", (5, 2)))
     act(stepped, "a", {"type": "step", "to": [3, 2]})
     assert "provoked" not in kinds(act(stepped, "a", {"type": "attack", "target": "b"}, 2))
-    guarded = _pair(fighter("a", (4, 2), weapons=["hand_crossbow"], feats=["guarded_ranged_attack"]),
-                    fighter("b", (5, 2)))
+    guarded = _pair(
+        fighter("a", (4, 2), weapons=["hand_crossbow"], feats=["guarded_ranged_attack"]), fighter("b", (5, 2))
+    )
     assert "provoked" not in kinds(act(guarded, "a", {"type": "attack", "target": "b"}, 2))
 
 
 def test_sc_r6_shooting_past_an_adjacent_foe_provokes_only_under_the_srd_option() -> None:
     """Ruling SC-R6: the seed's trigger is a ranged attack *on* the adjacent foe; 'any_adjacent' is the SRD's."""
-    sides = {"left": [fighter("a", (4, 2), weapons=["hand_crossbow"])],
-             "right": [fighter("b", (5, 2)), fighter("c", (9, 2))]}
+    sides = {
+        "left": [fighter("a", (4, 2), weapons=["hand_crossbow"])],
+        "right": [fighter("b", (5, 2)), fighter("c", (9, 2))],
+    }
     match = build(OPEN, sides, dice=[20, 10, 1])
     assert "provoked" not in kinds(act(match, "a", {"type": "attack", "target": "c"}, 2))
     match = build(OPEN, sides, {"ranged_provokes_when": "any_adjacent"}, dice=[20, 10, 1])
@@ -149,8 +155,9 @@ def test_sc_b7_before_spell_option_lets_the_attack_land_first() -> None:
 
 def test_sc27_every_adjacent_melee_foe_may_punish_in_turn_order() -> None:
     """SC-26: one target may take attacks of opportunity from several attackers, one window each."""
-    match = build(OPEN, {"left": [fighter("a", (4, 2))], "right": [fighter("b", (5, 2)), fighter("c", (3, 2))]},
-                  dice=[20, 10, 1])
+    match = build(
+        OPEN, {"left": [fighter("a", (4, 2))], "right": [fighter("b", (5, 2)), fighter("c", (3, 2))]}, dice=[20, 10, 1]
+    )
     act(match, "a", {"type": "move", "to": [4, 4]})
     assert window(match) == ("attack_of_opportunity", ("b",))
     act(match, "b", {"type": "decline"})

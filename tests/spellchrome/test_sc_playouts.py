@@ -22,9 +22,16 @@ from tests.sweep import rounds, sample
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples" / "spellchrome").glob("*.yaml"))
 JUNK: list[dict[str, Any]] = [
-        {"type": "move", "to": [99, 99]}, {"type": "move", "to": [0]}, {"type": "attack", "target": "nobody"},
-        {"type": "step", "to": [-1, 0]}, {"type": "run", "to": [0, 0], "path": "x"}, {"type": "cast"},
-        {"type": "attack_of_opportunity"}, {"type": "first_aid", "target": 3}, {"type": "warp"}]
+    {"type": "move", "to": [99, 99]},
+    {"type": "move", "to": [0]},
+    {"type": "attack", "target": "nobody"},
+    {"type": "step", "to": [-1, 0]},
+    {"type": "run", "to": [0, 0], "path": "x"},
+    {"type": "cast"},
+    {"type": "attack_of_opportunity"},
+    {"type": "first_aid", "target": 3},
+    {"type": "warp"},
+]
 
 
 def _invariants(state: SpellchromeState) -> None:

@@ -32,8 +32,10 @@ def test_sc28_a_provoking_move_carries_the_code_provokes_in_the_legal_list_and_o
     match = _pair(fighter("a", (4, 2)), fighter("b", (5, 2)))
     flee = _spec(match, "a", {"type": "move", "to": [0, 2]})
     assert flee.warnings == ("provokes",)
-    assert flee.notes == ("provokes an attack of opportunity from B",
-                          "withdraw (10 ft) or a 5-foot step does not provoke")
+    assert flee.notes == (
+        "provokes an attack of opportunity from B",
+        "withdraw (10 ft) or a 5-foot step does not provoke",
+    )
     assert flee.to_dict()["warnings"] == ["provokes"]
     assert orjson.loads(flee.written(orjson.dumps))["warnings"] == ["provokes"]
 
@@ -63,12 +65,17 @@ def test_sc27_a_shot_and_a_cast_in_melee_carry_the_code_provokes() -> None:
 def test_sc24_a_tumble_warns_of_its_check_then_of_the_attack() -> None:
     """SC-24, ruling SC-R1: a tumble through an opponent first notes its check (code ``check``), then the attack of
     opportunity its leaving the foe's reach provokes (code ``provokes``), each code at its note's place."""
-    match = build(CORRIDOR, {"left": [fighter("a", (2, 1), speed_ft=60, skills={"tumble": 10})],
-                             "right": [fighter("b", (3, 1))]}, dice=[20, 1])
+    match = build(
+        CORRIDOR,
+        {"left": [fighter("a", (2, 1), speed_ft=60, skills={"tumble": 10})], "right": [fighter("b", (3, 1))]},
+        dice=[20, 1],
+    )
     tumble = _spec(match, "a", {"type": "move", "to": [5, 1], "tumble": True})
     assert tumble.warnings == ("check", "provokes")
-    assert tumble.notes[:2] == ("tumbles through an opponent: Acrobatics and Tumbling DC 25",
-                                "provokes an attack of opportunity from B")
+    assert tumble.notes[:2] == (
+        "tumbles through an opponent: Acrobatics and Tumbling DC 25",
+        "provokes an attack of opportunity from B",
+    )
 
 
 def test_every_listed_code_is_declared_and_names_a_note() -> None:
@@ -84,8 +91,7 @@ def test_every_listed_code_is_declared_and_names_a_note() -> None:
 def test_sc28_the_python_side_decides_on_the_code_not_the_words() -> None:
     """SC-28: ``move_ends`` (what the heuristic scores moves by) marks a move as provoking by its code: a listing
     whose sentence is reworded still provokes, and one whose words say "provokes" but carries no code does not."""
-    reworded = ActionSpec({"type": "move", "to": [1, 2]}, "move to [1, 2]", ("B gets a free swing",), (),
-                          ("provokes",))
+    reworded = ActionSpec({"type": "move", "to": [1, 2]}, "move to [1, 2]", ("B gets a free swing",), (), ("provokes",))
     worded = ActionSpec({"type": "move", "to": [2, 2]}, "move to [2, 2]", ("provokes an attack of opportunity",))
     choices = Choices("a", lambda: [reworded, worded])
     assert move_ends(choices, "move") == ((1, 2, True), (2, 2, False))

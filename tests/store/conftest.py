@@ -26,9 +26,15 @@ def store(store_url: str) -> Iterator[Store]:
 def new_table(table_id: str = "tbl1") -> NewTable:
     """A small table as the table layer would store it (the values are arbitrary but fixed)."""
     return NewTable(
-        id=table_id, ruleset="witchhammer", title="Mill ambush", scenario="witchhammer/mill_ambush",
+        id=table_id,
+        ruleset="witchhammer",
+        title="Mill ambush",
+        scenario="witchhammer/mill_ambush",
         setup={"combatants": [{"name": "Ulla", "side": "party"}, {"name": "Rat", "side": "foes"}]},
-        options={"drama_timer": True}, seed_hex="00ff" * 8, commitment="ab" * 32, rules_version="1",
+        options={"drama_timer": True},
+        seed_hex="00ff" * 8,
+        commitment="ab" * 32,
+        rules_version="1",
         config={"spectators": True, "policy_pause": 0.5},
     )
 

@@ -17,8 +17,9 @@ ROOT = Path(__file__).parents[2]
 def fill(store: Store) -> None:
     store.create_table(new_table(), SEATS)
     for seq in range(3):
-        store.append("tbl1", Record(seq=seq, kind="action", seat="ulla", actor="Ulla", payload={"n": seq},
-                                    chain=str(seq)))
+        store.append(
+            "tbl1", Record(seq=seq, kind="action", seat="ulla", actor="Ulla", payload={"n": seq}, chain=str(seq))
+        )
     store.audit("tbl1", "gm", "pause")
 
 
@@ -50,10 +51,18 @@ def test_pg_dump_and_pg_restore_carry_a_store_over(pg_server: PgServer, tmp_path
     dump = tmp_path / "affray.dump"
     with Store(source_url) as live:
         fill(live)
-        subprocess.run([str(PG_BIN / "pg_dump"), "--format=custom", f"--file={dump}", libpq(source_url)],
-                       check=True, capture_output=True, timeout=60)
-        subprocess.run([str(PG_BIN / "pg_restore"), f"--dbname={libpq(target_url)}", str(dump)],
-                       check=True, capture_output=True, timeout=60)
+        subprocess.run(
+            [str(PG_BIN / "pg_dump"), "--format=custom", f"--file={dump}", libpq(source_url)],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+        subprocess.run(
+            [str(PG_BIN / "pg_restore"), f"--dbname={libpq(target_url)}", str(dump)],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
         with Store(target_url) as copy:
             assert copy.migrated_from == SCHEMA_VERSION
             same_rows(live, copy)
@@ -61,7 +70,7 @@ def test_pg_dump_and_pg_restore_carry_a_store_over(pg_server: PgServer, tmp_path
 
 def test_the_schema_section_of_the_docs_names_every_table_and_column() -> None:
     docs = (ROOT / "docs" / "table.md").read_text()
-    schema = docs[docs.index("## Schema"):]
+    schema = docs[docs.index("## Schema") :]
     for table in metadata.tables.values():
         assert f"| `{table.name}` |" in schema, f"docs/table.md's Schema does not list table {table.name}"
         for column in table.columns:

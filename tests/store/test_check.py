@@ -23,8 +23,17 @@ def filled(path: Path) -> Path:
     with Store(f"sqlite:///{path}") as store:
         store.create_table(new_table(), SEATS)
         for seq in range(RECORDS):
-            store.append("tbl1", Record(seq=seq, kind="action", seat="ulla", actor="Ulla",
-                                        payload={"n": seq, "text": "x" * 100}, chain=f"{seq:064d}"))
+            store.append(
+                "tbl1",
+                Record(
+                    seq=seq,
+                    kind="action",
+                    seat="ulla",
+                    actor="Ulla",
+                    payload={"n": seq, "text": "x" * 100},
+                    chain=f"{seq:064d}",
+                ),
+            )
     return path
 
 
@@ -32,7 +41,7 @@ def damage(path: Path, size: int = 8 * 1024, seed: int = 7) -> None:
     """Overwrite ``size`` bytes in the middle of the file with random ones."""
     data = bytearray(path.read_bytes())
     middle = len(data) // 2
-    data[middle:middle + size] = random.Random(seed).randbytes(size)
+    data[middle : middle + size] = random.Random(seed).randbytes(size)
     path.write_bytes(bytes(data))
 
 
@@ -57,9 +66,12 @@ def test_missing_and_empty_files_are_new_databases(tmp_path: Path) -> None:
     assert check_sqlite(tmp_path / "empty.db").new and check_sqlite(tmp_path / "empty.db").ok
 
 
-@pytest.mark.parametrize("content, expected", [
-    (b"hello, this is not a database" * 100, "not an SQLite database"),
-])
+@pytest.mark.parametrize(
+    "content, expected",
+    [
+        (b"hello, this is not a database" * 100, "not an SQLite database"),
+    ],
+)
 def test_a_file_that_is_not_sqlite_is_refused(tmp_path: Path, content: bytes, expected: str) -> None:
     (tmp_path / "x.db").write_bytes(content)
     health = check_sqlite(tmp_path / "x.db")

@@ -26,8 +26,15 @@ TIMEOUT_S = 60.0
 
 
 def action(seq: int, table: str = "", submission_id: str | None = None) -> Record:
-    return Record(seq=seq, kind="action", seat="ulla", actor="Ulla", payload={"table": table, "seq": seq},
-                  chain=f"{table}-{seq}", submission_id=submission_id)
+    return Record(
+        seq=seq,
+        kind="action",
+        seat="ulla",
+        actor="Ulla",
+        payload={"table": table, "seq": seq},
+        chain=f"{table}-{seq}",
+        submission_id=submission_id,
+    )
 
 
 def start(work: Callable[[], object]) -> tuple[threading.Thread, list[object]]:
@@ -108,12 +115,14 @@ def test_appends_that_wait_for_one_commit_share_the_next_and_a_refused_one_fails
     release = hold_writes(store)
     leader = start(lambda: store.append("tbl0", action(1, "tbl0")))
     wait_for(lambda: store._group._leading, TIMEOUT_S, "the first append's commit")
-    group = [start(lambda: store.append("tbl1", action(0, "tbl1"))),
-             start(lambda: store.append("tbl2", action(0, "tbl2"))),
-             start(lambda: store.append("tbl0", action(0, "tbl0"))),  # a taken seq: False
-             start(lambda: store.append("tbl3", action(2, "tbl3"))),  # a gap: ValueError
-             start(lambda: store.append("missing", action(0))),  # UnknownTable
-             start(lambda: store.append("tbl0", action(2, "tbl0", "used")))]  # a used submission id: False
+    group = [
+        start(lambda: store.append("tbl1", action(0, "tbl1"))),
+        start(lambda: store.append("tbl2", action(0, "tbl2"))),
+        start(lambda: store.append("tbl0", action(0, "tbl0"))),  # a taken seq: False
+        start(lambda: store.append("tbl3", action(2, "tbl3"))),  # a gap: ValueError
+        start(lambda: store.append("missing", action(0))),  # UnknownTable
+        start(lambda: store.append("tbl0", action(2, "tbl0", "used"))),
+    ]  # a used submission id: False
     wait_for(lambda: store._group.waiting() == len(group), TIMEOUT_S, "six appends queued")
     release()
     for thread, _ in [leader, *group]:

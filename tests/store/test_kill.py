@@ -52,5 +52,6 @@ def test_every_acknowledged_append_survives_a_sigkill(store_url: str) -> None:
         assert seqs == list(range(len(seqs)))  # no hole, whatever was in flight at the kill
         assert set(acked) <= set(seqs)
         assert all(record.payload == {"n": record.seq} for record in after.records("tbl1"))
-        assert after.append("tbl1", Record(seq=len(seqs), kind="action", seat="ulla", actor="Ulla", payload={},
-                                           chain="next"))
+        assert after.append(
+            "tbl1", Record(seq=len(seqs), kind="action", seat="ulla", actor="Ulla", payload={}, chain="next")
+        )

@@ -52,10 +52,12 @@ def test_every_append_sends_its_new_version_and_a_refused_one_sends_nothing(stor
         inbox = Inbox()
         with listener_side.listen(inbox):
             for seq in range(3):
-                assert store.append("tbl1", Record(seq=seq, kind="action", seat="ulla", actor="Ulla",
-                                                   payload={}, chain=""))
-            assert not store.append("tbl1", Record(seq=1, kind="action", seat="ulla", actor="Ulla", payload={},
-                                                   chain=""))
+                assert store.append(
+                    "tbl1", Record(seq=seq, kind="action", seat="ulla", actor="Ulla", payload={}, chain="")
+                )
+            assert not store.append(
+                "tbl1", Record(seq=1, kind="action", seat="ulla", actor="Ulla", payload={}, chain="")
+            )
             store.notify("tbl1", 99)  # a marker: every notice sent before it has arrived by the time it does
             assert inbox.wait_for(("tbl1", 99))
         assert inbox.notices == [("tbl1", 1), ("tbl1", 2), ("tbl1", 3), ("tbl1", 99)]
@@ -71,8 +73,7 @@ def test_a_notice_says_whether_the_listening_store_sent_it(store_url: str) -> No
         inbox = Inbox()
         with mine.listen(inbox):
             assert mine.append("tbl1", Record(seq=0, kind="action", seat="ulla", actor="Ulla", payload={}, chain=""))
-            assert sender.append("tbl1", Record(seq=1, kind="action", seat="ulla", actor="Ulla", payload={},
-                                                chain=""))
+            assert sender.append("tbl1", Record(seq=1, kind="action", seat="ulla", actor="Ulla", payload={}, chain=""))
             mine.notify("tbl1", 2)
             sender.notify("tbl1", 3)
             assert inbox.wait_for(("tbl1", 3))
@@ -113,9 +114,10 @@ def test_a_postgresql_listener_reconnects_after_losing_its_connection(pg_server:
         store.notify("tbl1", 1)
         assert inbox.wait_for(("tbl1", 1))
         with pg_server.connect() as admin:
-            killed = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                   "WHERE datname = %s AND query LIKE 'LISTEN %%'",
-                                   (pg_url.rsplit("/", 1)[1],)).fetchall()
+            killed = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND query LIKE 'LISTEN %%'",
+                (pg_url.rsplit("/", 1)[1],),
+            ).fetchall()
         assert killed == [(True,)]
         assert reconnected.wait(WAIT_S)
         store.notify("tbl1", 2)

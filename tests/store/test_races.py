@@ -17,8 +17,9 @@ TIMEOUT_S = 60.0
 
 
 def claim(seq: int, racer: str) -> Record:
-    return Record(seq=seq, kind="action", seat="ulla", actor="Ulla", payload={"by": racer, "seq": seq},
-                  chain=f"{racer}-{seq}")
+    return Record(
+        seq=seq, kind="action", seat="ulla", actor="Ulla", payload={"by": racer, "seq": seq}, chain=f"{racer}-{seq}"
+    )
 
 
 def run_all(workers: list[Callable[[], None]]) -> None:
@@ -60,6 +61,7 @@ def test_two_racers_for_the_same_seq_exactly_one_wins_and_its_record_is_stored(s
             for seq in range(rounds):
                 barrier.wait()  # both submit seq together, as two clients at the same version
                 results[name].append(store.append("tbl1", claim(seq, name)))
+
         return work
 
     run_all([racer("A", stores[0]), racer("B", stores[1])])
@@ -84,6 +86,7 @@ def test_many_racers_for_seqs_0_to_49_take_every_seq_exactly_once(stores: list[S
                     return
                 if store.append("tbl1", claim(seq, name)):
                     won[name].append(seq)
+
         return work
 
     run_all([racer(name, stores[i % 2]) for i, name in enumerate(won)])
@@ -102,10 +105,12 @@ def test_racing_retries_of_one_submission_act_once(stores: list[Store]) -> None:
 
     def retry(store: Store, seq: int) -> Callable[[], None]:
         def work() -> None:
-            record = Record(seq=seq, kind="action", seat="ulla", actor="Ulla", payload={"try": seq}, chain="",
-                            submission_id="same")
+            record = Record(
+                seq=seq, kind="action", seat="ulla", actor="Ulla", payload={"try": seq}, chain="", submission_id="same"
+            )
             barrier.wait()
             results.append(store.append("tbl1", record))
+
         return work
 
     stores[0].append("tbl1", claim(0, "setup"))

@@ -15,9 +15,15 @@ from tests.store.conftest import SEATS, new_table
 
 
 def action(seq: int, submission_id: str | None = None, payload: Any = None) -> Record:
-    return Record(seq=seq, kind="action", seat="ulla", actor="Ulla",
-                  payload={"type": "card", "card": seq} if payload is None else payload,
-                  chain=f"{seq:064x}", submission_id=submission_id)
+    return Record(
+        seq=seq,
+        kind="action",
+        seat="ulla",
+        actor="Ulla",
+        payload={"type": "card", "card": seq} if payload is None else payload,
+        chain=f"{seq:064x}",
+        submission_id=submission_id,
+    )
 
 
 @pytest.fixture
@@ -29,8 +35,10 @@ def table(store: Store) -> str:
 def test_records_come_back_in_order_and_since_a_seq(store: Store, table: str) -> None:
     for seq in range(5):
         assert store.append(table, action(seq)) is True
-    assert store.append(table, Record(seq=5, kind="undo", seat="gm", actor=None, payload={"to": 3},
-                                      chain="ff" * 32)) is True
+    assert (
+        store.append(table, Record(seq=5, kind="undo", seat="gm", actor=None, payload={"to": 3}, chain="ff" * 32))
+        is True
+    )
     assert [record.seq for record in store.records(table)] == [0, 1, 2, 3, 4, 5]
     assert [record.seq for record in store.records(table, since_seq=3)] == [3, 4, 5]
     assert store.records(table, since_seq=6) == []
@@ -38,8 +46,16 @@ def test_records_come_back_in_order_and_since_a_seq(store: Store, table: str) ->
     undo = store.records(table, since_seq=5)[0]
     assert (undo.kind, undo.seat, undo.actor, undo.payload, undo.chain) == ("undo", "gm", None, {"to": 3}, "ff" * 32)
     first = store.records(table)[0]
-    assert first == Record(seq=0, kind="action", seat="ulla", actor="Ulla", payload={"type": "card", "card": 0},
-                           chain="0" * 64, submission_id=None, created_at=first.created_at)
+    assert first == Record(
+        seq=0,
+        kind="action",
+        seat="ulla",
+        actor="Ulla",
+        payload={"type": "card", "card": 0},
+        chain="0" * 64,
+        submission_id=None,
+        created_at=first.created_at,
+    )
     assert first.created_at is not None and first.created_at > 1.7e9
 
 
@@ -74,9 +90,18 @@ def test_a_gap_in_the_seqs_or_an_unknown_table_or_kind_is_a_programming_error(st
 
 
 PAYLOAD = {
-    "type": "attack", "target": "Rat", "zeta": [3, 1, 2], "alpha": {"nested": [None, True, False]},
-    "float": 0.1, "big": 2**62 + 1, "negative": -7, "text": "Ulla’s “wild” swing — ünïcödé 🐀", "empty": {},
-    "escapes": "quote \" backslash \\ newline \n tab \t", "list": [], "exp": 1e-300,
+    "type": "attack",
+    "target": "Rat",
+    "zeta": [3, 1, 2],
+    "alpha": {"nested": [None, True, False]},
+    "float": 0.1,
+    "big": 2**62 + 1,
+    "negative": -7,
+    "text": "Ulla’s “wild” swing — ünïcödé 🐀",
+    "empty": {},
+    "escapes": 'quote " backslash \\ newline \n tab \t',
+    "list": [],
+    "exp": 1e-300,
 }
 
 
@@ -96,7 +121,10 @@ def test_the_audit_trail_numbers_entries_per_table(store: Store, table: str) -> 
     assert store.audit(table, None, "timer", {"seconds": 30}) == 2
     trail = store.audit_trail(table)
     assert [(e.n, e.who, e.kind, e.detail) for e in trail] == [
-        (0, "gm", "pause", {}), (1, "gm", "undo", {"to": 3, "from": 7}), (2, None, "timer", {"seconds": 30})]
+        (0, "gm", "pause", {}),
+        (1, "gm", "undo", {"to": 3, "from": 7}),
+        (2, None, "timer", {"seconds": 30}),
+    ]
     assert all(e.at > 1.7e9 for e in trail)
     with pytest.raises(UnknownTable):
         store.audit("missing", "gm", "pause")
@@ -151,8 +179,7 @@ def test_scalar_payloads_round_trip_too(store: Store, table: str) -> None:
     """SQLite's JSON column has numeric affinity: a bare number must still come back as JSON, not a column value."""
     payloads: list[Any] = [3, 1.5, "pass", "12", None, True, [1, "a"], 2**63 - 1]
     for seq, payload in enumerate(payloads):
-        assert store.append(table, Record(seq=seq, kind="action", seat="ulla", actor="Ulla", payload=payload,
-                                          chain=""))
+        assert store.append(table, Record(seq=seq, kind="action", seat="ulla", actor="Ulla", payload=payload, chain=""))
     back = [record.payload for record in store.records(table)]
     assert back == payloads
     assert [type(value) for value in back] == [type(value) for value in payloads]

@@ -21,9 +21,11 @@ from tests.store.conftest import SEATS, new_table
 
 
 def refusal(table_id: str, made: str, runs: str) -> str:
-    return (f"table {table_id}: this table was made under witchhammer rules version {made}; this affray runs version "
-            f"{runs}: it is not served, and its rows are kept (an affray that runs witchhammer rules version {made} "
-            f"serves it)")
+    return (
+        f"table {table_id}: this table was made under witchhammer rules version {made}; this affray runs version "
+        f"{runs}: it is not served, and its rows are kept (an affray that runs witchhammer rules version {made} "
+        f"serves it)"
+    )
 
 
 def test_check_lists_the_tables_of_other_rules_versions(monkeypatch: pytest.MonkeyPatch, store_url: str) -> None:
@@ -42,7 +44,8 @@ def test_check_lists_the_tables_of_other_rules_versions(monkeypatch: pytest.Monk
 
 
 def test_a_schema_4_database_counts_every_table_as_rules_version_1(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     path = tmp_path / "affray.db"
     with Store(f"sqlite:///{path}") as store:
         store.create_table(new_table("old"), SEATS)
@@ -57,7 +60,8 @@ def test_a_schema_4_database_counts_every_table_as_rules_version_1(
 
 
 def test_an_unrecorded_version_is_version_1_and_an_unknown_ruleset_is_a_key_error(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     run_rules_version(monkeypatch, "witchhammer", "1")
     assert rules_refusal("witchhammer", None) is None and rules_refusal("witchhammer", "1") is None
     run_rules_version(monkeypatch, "witchhammer", "2")

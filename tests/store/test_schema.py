@@ -67,24 +67,37 @@ def test_a_v1_database_is_upgraded_step_by_step_and_keeps_its_rows(store_url: st
         old = store.table("old1")
         assert old is not None
         assert (old.ruleset, old.scenario, old.setup, old.seed_hex, old.created_at) == (
-            "hud", "hud/nerdified_duel", {"a": [1, 2]}, "beef", 1700000000.5)
+            "hud",
+            "hud/nerdified_duel",
+            {"a": [1, 2]},
+            "beef",
+            1700000000.5,
+        )
         assert old.config == {}  # the v2 column, defaulted for old rows
         done = store.table("old2")
         assert done is not None and done.outcome == {"winner": "A"} and done.ended_at == 1700000100.0
         assert [table.id for table in store.open_tables()] == ["old1"]
-        assert [(seat.seat, seat.actors) for seat in store.seats("old1")] == [("alice", ("Alice", "Bob")),
-                                                                              ("gm", ())]
+        assert [(seat.seat, seat.actors) for seat in store.seats("old1")] == [("alice", ("Alice", "Bob")), ("gm", ())]
         assert store.seat_by_token_hash("cd34") == ("old1", "alice")
         assert [(r.seq, r.kind, r.payload, r.submission_id) for r in store.records("old1")] == [
-            (0, "action", {"type": "strike"}, "sub0"), (1, "undo", {"to": 0}, None)]
+            (0, "action", {"type": "strike"}, "sub0"),
+            (1, "undo", {"to": 0}, None),
+        ]
         # What v2 added works on the upgraded database.
         assert store.audit("old1", "gm", "pause") == 0
         assert store.set_config("old1", {"spectators": False}) == {"spectators": False}
-        assert store.append("old1", Record(seq=2, kind="action", seat="alice", actor="Bob", payload={},
-                                           chain="h2")) is True
+        assert (
+            store.append("old1", Record(seq=2, kind="action", seat="alice", actor="Bob", payload={}, chain="h2"))
+            is True
+        )
         # What v3 added: records keep chosen_at (empty on the old rows), and the chat table holds lines.
-        assert store.append("old1", Record(seq=3, kind="gm", seat="gm", actor=None, payload={"type": "ruling"},
-                                           chain="h3", chosen_at=None)) is True
+        assert (
+            store.append(
+                "old1",
+                Record(seq=3, kind="gm", seat="gm", actor=None, payload={"type": "ruling"}, chain="h3", chosen_at=None),
+            )
+            is True
+        )
         assert [r.chosen_at for r in store.records("old1")] == [None, None, None, None]
         assert store.add_chat("old1", ChatLine(0, "alice", None, "chat", {"text": "hello"})) is True
         assert store.add_chat("old1", ChatLine(0, "gm", None, "chat", {"text": "taken"})) is False
@@ -117,8 +130,11 @@ def test_an_empty_database_gets_the_current_schema(store_url: str) -> None:
 def test_a_database_newer_than_this_program_refuses_to_open(store_url: str) -> None:
     Store(store_url).close()
     build(store_url, "UPDATE meta SET value = '7' WHERE key = 'schema_version'")
-    with pytest.raises(StoreError, match=r"schema version 7, newer than this affray understands \(up to 6\); "
-                                         "upgrade affray"):
+    with pytest.raises(
+        StoreError,
+        match=r"schema version 7, newer than this affray understands \(up to 6\); "
+        "upgrade affray",
+    ):
         Store(store_url)
 
 
@@ -142,20 +158,22 @@ def test_sqlite_is_wal_full_sync_with_foreign_keys_and_owner_only(tmp_path: Path
         assert raw.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
 
-@pytest.mark.parametrize(("url", "message"), [
-    ("not a url", "'not a url' is not a database URL"),
-    ("mysql://u@h/db", "unsupported database 'mysql'"),
-    ("postgresql+psycopg2://u@h/db", "the PostgreSQL driver 'psycopg2' is not supported"),
-    ("sqlite://", "an SQLite store needs a file"),
-    ("sqlite:///no/such/folder/affray.db", "the folder no/such/folder does not exist"),
-])
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("not a url", "'not a url' is not a database URL"),
+        ("mysql://u@h/db", "unsupported database 'mysql'"),
+        ("postgresql+psycopg2://u@h/db", "the PostgreSQL driver 'psycopg2' is not supported"),
+        ("sqlite://", "an SQLite store needs a file"),
+        ("sqlite:///no/such/folder/affray.db", "the folder no/such/folder does not exist"),
+    ],
+)
 def test_bad_urls_are_refused_with_one_sentence(url: str, message: str) -> None:
     with pytest.raises(StoreError, match=message):
         Store(url)
 
 
-def test_an_unknown_postgresql_database_or_a_server_that_does_not_answer_is_a_store_error(
-        pg_server: PgServer) -> None:
+def test_an_unknown_postgresql_database_or_a_server_that_does_not_answer_is_a_store_error(pg_server: PgServer) -> None:
     with pytest.raises(StoreError, match=r"cannot open the database .*no_such_database.*does not exist"):
         Store(pg_server.url("no_such_database"))
     with socket.socket() as sock:

@@ -34,8 +34,9 @@ def test_seats_come_back_by_name_with_actors_controller_and_role(store: Store) -
 
 def test_token_hash_finds_its_table_and_seat(store: Store) -> None:
     store.create_table(new_table(), SEATS)
-    store.create_table(new_table("tbl2"), [Seat(seat="gm", token_hash="d" * 64, actors=(), controller="human",
-                                                role="gm")])
+    store.create_table(
+        new_table("tbl2"), [Seat(seat="gm", token_hash="d" * 64, actors=(), controller="human", role="gm")]
+    )
     assert store.seat_by_token_hash("b" * 64) == ("tbl1", "ulla")
     assert store.seat_by_token_hash("d" * 64) == ("tbl2", "gm")
     assert store.seat_by_token_hash("e" * 64) is None
@@ -64,7 +65,10 @@ def test_end_table_records_the_outcome_once_and_open_tables_drops_it(store: Stor
 def test_set_config_merges_changes_and_keeps_the_rest(store: Store) -> None:
     store.create_table(new_table(), SEATS)
     assert store.set_config("tbl1", {"spectators": False, "paused": True}) == {
-        "spectators": False, "policy_pause": 0.5, "paused": True}
+        "spectators": False,
+        "policy_pause": 0.5,
+        "paused": True,
+    }
     table = store.table("tbl1")
     assert table is not None and table.config == {"spectators": False, "policy_pause": 0.5, "paused": True}
 

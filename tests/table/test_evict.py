@@ -31,7 +31,7 @@ from affray.web.app import create_app
 from affray.web.limits import RateLimiter
 from tests.cli_run import affray
 
-FAR = 10.0 ** 9  # a monotonic time far past every table's last use: every table is idle by then
+FAR = 10.0**9  # a monotonic time far past every table's last use: every table is idle by then
 EXAMPLES = ["hud/nerdified_duel", "warp/knight_duel", "spellchrome/ford_duel", "witchhammer/mill_ambush"]
 BOUND = 400  # actions at most, to reach a version past a snapshot (or the fight's end)
 
@@ -49,12 +49,14 @@ def service(store: Store) -> Iterator[TableService]:
     opened.close()
 
 
-def open_human(service: TableService, scenario: str, seed: int = 7, options: dict[str, object] | None = None
-               ) -> tuple[Created, dict[str, str]]:
+def open_human(
+    service: TableService, scenario: str, seed: int = 7, options: dict[str, object] | None = None
+) -> tuple[Created, dict[str, str]]:
     """A table whose every combatant a person plays (the test plays them all); its seats' tokens by name."""
     checked, _ = resolve_scenario(scenario)
-    created = service.create(scenario, options, controllers={a: "human" for a in checked.controllers if a != "gm"},
-                             seed=seed)
+    created = service.create(
+        scenario, options, controllers={a: "human" for a in checked.controllers if a != "gm"}, seed=seed
+    )
     tokens = {"gm": created["gm"]["token"], **{n: seat["token"] for n, seat in created["seats"].items()}}
     return created, tokens
 
@@ -106,9 +108,9 @@ def evict(service: TableService, table_id: str) -> None:
 
 
 @pytest.mark.parametrize("scenario", EXAMPLES)
-def test_a_rebuilt_table_gives_every_seat_the_same_message_byte_for_byte(service: TableService, store: Store,
-                                                                          scenario: str,
-                                                                          caplog: pytest.LogCaptureFixture) -> None:
+def test_a_rebuilt_table_gives_every_seat_the_same_message_byte_for_byte(
+    service: TableService, store: Store, scenario: str, caplog: pytest.LogCaptureFixture
+) -> None:
     created, tokens = open_human(service, scenario)
     table_id = created["table"]
     table = play_past_a_snapshot(service, table_id, tokens, face_down=scenario.startswith("witchhammer"))
@@ -148,9 +150,9 @@ def test_a_rebuilt_table_gives_every_seat_the_same_message_byte_for_byte(service
 
 
 @pytest.mark.parametrize("damage", ["body", "code", "another_version", "code_execution"])
-def test_a_snapshot_that_does_not_check_out_falls_back_to_replay(service: TableService, store: Store,
-                                                                 tmp_path: Path, damage: str,
-                                                                 caplog: pytest.LogCaptureFixture) -> None:
+def test_a_snapshot_that_does_not_check_out_falls_back_to_replay(
+    service: TableService, store: Store, tmp_path: Path, damage: str, caplog: pytest.LogCaptureFixture
+) -> None:
     created, tokens = open_human(service, "witchhammer/mill_ambush")
     table_id = created["table"]
     table = play_past_a_snapshot(service, table_id, tokens, face_down=True)
@@ -250,8 +252,13 @@ def test_a_table_with_a_waiting_long_poll_never_leaves_memory(service: TableServ
     with TestClient(app) as client:
         answers: list[int] = []
         headers = {"Authorization": f"Bearer {tokens['bruna']}"}
-        poll = threading.Thread(target=lambda: answers.append(client.get(
-            f"/api/tables/{table_id}", params={"since": 0, "timeout": 30}, headers=headers).json()["version"]))
+        poll = threading.Thread(
+            target=lambda: answers.append(
+                client.get(f"/api/tables/{table_id}", params={"since": 0, "timeout": 30}, headers=headers).json()[
+                    "version"
+                ]
+            )
+        )
         poll.start()
         waiting = threading.Event()
         for _ in range(1000):  # bounded: until the long-poll has subscribed
@@ -281,8 +288,9 @@ def test_a_table_in_use_stays_and_eviction_can_be_off(store: Store) -> None:
     service.close()
 
 
-def test_serve_help_names_idle_evict_and_a_bad_value_is_refused_with_a_sentence(tmp_path: Path,
-                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_serve_help_names_idle_evict_and_a_bad_value_is_refused_with_a_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from affray.web import server as web_server
 
     def would_serve(*_: object, **__: object) -> None:
@@ -296,8 +304,10 @@ def test_serve_help_names_idle_evict_and_a_bad_value_is_refused_with_a_sentence(
         done = affray("serve", "--idle-evict", bad, "--db", f"sqlite:///{tmp_path / 'x.db'}", "--port", "1")
         said = done.stdout + done.stderr
         assert done.returncode == 2 and "Traceback" not in said, said
-        assert "--idle-evict takes a number of seconds from 1 to 604800 (a week), or 0 to keep every table in " \
-               "memory" in " ".join(said.split()), said
+        assert (
+            "--idle-evict takes a number of seconds from 1 to 604800 (a week), or 0 to keep every table in "
+            "memory" in " ".join(said.split())
+        ), said
     assert not (tmp_path / "x.db").exists()  # refused before anything opened the database
 
 
@@ -340,8 +350,15 @@ def test_undo_records_and_rulings_come_back_from_a_snapshot(service: TableServic
     actor = next(a for a in table.match.names() if a != "gm")
     bar = as_object(as_list(as_object(as_object(gm.adjustable(table, master)["combatants"])[actor])["bars"])[0])
     for value in (as_int(bar["max"]) - 1, as_int(bar["max"])):
-        gm.adjust(service.ledger, table, master, table.version, None, "a ruling",
-                  [{"combatant": actor, "bar": bar["name"], "value": value}])
+        gm.adjust(
+            service.ledger,
+            table,
+            master,
+            table.version,
+            None,
+            "a ruling",
+            [{"combatant": actor, "bar": bar["name"], "value": value}],
+        )
     assert [r.kind for r in table.match.records].count("undo") == 1
     assert [r.kind for r in table.match.records].count("gm") == 2
     before = messages(service, table_id, tokens)

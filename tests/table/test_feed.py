@@ -25,7 +25,6 @@ from tests.pg import PgServer
 WAIT = 10.0  # seconds: a bound on waiting for a push from the listener thread, never a pause
 
 
-
 def duel(service: TableService) -> tuple[Table, dict[str, SeatInfo], Created]:
     created = service.create("witchhammer/yard_duel", controllers={"bruna": "human", "tomas": "human"}, seed=4)
     tokens = {"gm": created["gm"]["token"], **{n: s["token"] for n, s in created["seats"].items()}}
@@ -51,8 +50,7 @@ class Heard:
         return data
 
 
-def follow(service: TableService, table: Table, seat: SeatInfo, heard: Heard, hashed: str | None = None
-           ) -> Follower:
+def follow(service: TableService, table: Table, seat: SeatInfo, heard: Heard, hashed: str | None = None) -> Follower:
     follower = Follower(seat, seat.token_hash or "" if hashed is None else hashed, heard.pushes.put)
     service.audience.follow(table, follower)
     return follower
@@ -143,8 +141,9 @@ def test_a_stale_token_is_refused_when_it_starts_to_follow(service: TableService
     assert heard.next() is TOKEN_REPLACED
 
 
-def test_a_seat_whose_message_fails_is_closed_and_the_others_still_hear(service: TableService,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_seat_whose_message_fails_is_closed_and_the_others_still_hear(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
     table, seats, _ = duel(service)
     bruna, tomas = Heard(), Heard()
     follow(service, table, seats["bruna"], bruna)
@@ -200,8 +199,9 @@ class SlowSocket:
 
 
 @pytest.mark.parametrize("close_blocks", [False, True])
-def test_a_client_that_stopped_reading_is_dropped_once_too_far_behind(service: TableService, close_blocks: bool,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_client_that_stopped_reading_is_dropped_once_too_far_behind(
+    service: TableService, close_blocks: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(ws, "MAX_BACKLOG", 2)
     monkeypatch.setattr(ws, "CLOSE_WAIT", 0.2)
     table, seats, created = duel(service)
@@ -215,8 +215,16 @@ def test_a_client_that_stopped_reading_is_dropped_once_too_far_behind(service: T
 
     async def scenario() -> None:
         loop = asyncio.get_running_loop()
-        serving = asyncio.ensure_future(ws._serve(api, socket, table, seats["gm"],  # type: ignore[arg-type]
-                                                  created["gm"]["token"], 1))
+        serving = asyncio.ensure_future(
+            ws._serve(
+                api,  # type: ignore[arg-type]
+                socket,  # type: ignore[arg-type]
+                table,
+                seats["gm"],
+                created["gm"]["token"],
+                1,
+            )
+        )
         deadline = loop.time() + WAIT
         while not socket.sent:  # bounded: until the first message is being sent (and blocks)
             assert loop.time() < deadline, "the first message was never sent"
@@ -235,8 +243,9 @@ def test_a_client_that_stopped_reading_is_dropped_once_too_far_behind(service: T
     assert not service.audience.hears(table.id)  # dropped: no more messages are built for it
 
 
-def test_a_token_replaced_elsewhere_while_the_listener_was_cut_off_ends_the_feed(pg_server: PgServer,
-                                                                                   pg_url: str) -> None:
+def test_a_token_replaced_elsewhere_while_the_listener_was_cut_off_ends_the_feed(
+    pg_server: PgServer, pg_url: str
+) -> None:
     """Two processes on PostgreSQL (two services here): B's listener loses its connection, A replaces a token, and
     A's notice is lost to B. When B listens again it re-reads the seats, so B's connection for the old token ends
     instead of hearing the seat's next messages."""
@@ -272,8 +281,9 @@ def test_a_token_replaced_elsewhere_while_the_listener_was_cut_off_ends_the_feed
             b.close()
 
 
-def test_a_process_re_reads_a_table_s_row_for_another_process_s_change_only(pg_server: PgServer, pg_url: str,
-                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_process_re_reads_a_table_s_row_for_another_process_s_change_only(
+    pg_server: PgServer, pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two processes on PostgreSQL (two services here). A notice says which Store sent it, so a process reads a
     table's row, chat and seats back only after another process's change that appended nothing (a pause); its own
     action and its own pause it already holds. Before, every action's own notice cost its process three queries."""

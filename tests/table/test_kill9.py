@@ -60,9 +60,24 @@ class Server:
         wait_for(answers, STARTUP, "the server to answer", ignoring=(httpx.HTTPError,))
 
     def _spawn(self, stderr: Any) -> subprocess.Popen[bytes]:
-        return subprocess.Popen([sys.executable, "-m", "affray", "serve", "--port", str(self.port), "--db", self.db,
-                                 "--policy-pause", "0", *self.options], stdout=subprocess.DEVNULL, stderr=stderr,
-                                env=os.environ.copy())
+        return subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "affray",
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db,
+                "--policy-pause",
+                "0",
+                *self.options,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            env=os.environ.copy(),
+        )
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -81,8 +96,11 @@ def server(tmp_path: Path) -> Iterator[Server]:
 def new_yard_duel(url: str, seed: int) -> dict[str, Any]:
     """A WitchHammer yard duel, both fighters people's, opened over HTTP on the server at ``url``: its answer (the
     table's id and every seat's token)."""
-    answer = httpx.post(f"{url}/api/tables", timeout=30, json={
-        "scenario": "witchhammer/yard_duel", "seed": seed, "controllers": {"bruna": "human", "tomas": "human"}})
+    answer = httpx.post(
+        f"{url}/api/tables",
+        timeout=30,
+        json={"scenario": "witchhammer/yard_duel", "seed": seed, "controllers": {"bruna": "human", "tomas": "human"}},
+    )
     assert answer.status_code == 201, answer.text
     data: dict[str, Any] = answer.json()
     return data
@@ -98,13 +116,20 @@ def call(client: httpx.Client, method: str, url: str, **kwargs: Any) -> httpx.Re
 
 def test_sigkill_loses_no_acknowledged_action(server: Server) -> None:
     rng = random.Random(1414)
-    created = httpx.post(f"{server.url}/api/tables", timeout=30, json={
-        "scenario": "witchhammer/mill_ambush", "seed": 99, "controllers": {"ilse": "human", "tomas": "human"}}).json()
+    created = httpx.post(
+        f"{server.url}/api/tables",
+        timeout=30,
+        json={"scenario": "witchhammer/mill_ambush", "seed": 99, "controllers": {"ilse": "human", "tomas": "human"}},
+    ).json()
     table = created["table"]
-    tokens = {"ilse": created["seats"]["ilse"]["token"], "tomas": created["seats"]["tomas"]["token"],
-              "gm": created["gm"]["token"]}
-    clients = {seat: httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {t}"})
-               for seat, t in tokens.items()}
+    tokens = {
+        "ilse": created["seats"]["ilse"]["token"],
+        "tomas": created["seats"]["tomas"]["token"],
+        "gm": created["gm"]["token"],
+    }
+    clients = {
+        seat: httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {t}"}) for seat, t in tokens.items()
+    }
     acknowledged: dict[int, tuple[str, dict[str, Any]]] = {}
     kill_at = sorted(rng.sample(range(1, 13), KILLS))
     kills = moves = 0
@@ -138,8 +163,12 @@ def test_sigkill_loses_no_acknowledged_action(server: Server) -> None:
         client.close()
 
 
-def _move(clients: dict[str, httpx.Client], table: str, rng: random.Random,
-          acknowledged: dict[int, tuple[str, dict[str, Any]]]) -> bool:
+def _move(
+    clients: dict[str, httpx.Client],
+    table: str,
+    rng: random.Random,
+    acknowledged: dict[int, tuple[str, dict[str, Any]]],
+) -> bool:
     """The first player seat with a due actor submits a random legal action; acknowledged ones are noted."""
     for seat in ("ilse", "tomas"):
         state = call(clients[seat], "GET", f"/api/tables/{table}")
@@ -147,16 +176,21 @@ def _move(clients: dict[str, httpx.Client], table: str, rng: random.Random,
             return False
         for actor, specs in state.json()["legal"].items():
             action = rng.choice(specs)["action"]
-            answer = call(clients[seat], "POST", f"/api/tables/{table}/actions",
-                          json={"actor": actor, "action": action, "version": state.json()["version"]})
+            answer = call(
+                clients[seat],
+                "POST",
+                f"/api/tables/{table}/actions",
+                json={"actor": actor, "action": action, "version": state.json()["version"]},
+            )
             if answer is not None and answer.status_code == 200:
                 acknowledged[answer.json()["seq"]] = (actor, action)
             return answer is not None and answer.status_code == 200
     return False
 
 
-def _check_against_replay(db: str, table: str, clients: dict[str, httpx.Client],
-                          acknowledged: dict[int, tuple[str, dict[str, Any]]]) -> None:
+def _check_against_replay(
+    db: str, table: str, clients: dict[str, httpx.Client], acknowledged: dict[int, tuple[str, dict[str, Any]]]
+) -> None:
     # Served first: the server loads the table on this first request after its restart, and a policy seat due then
     # may move at once; the store only grows, so the replay is of the records up to the served version.
     served_first = {seat: client.get(f"/api/tables/{table}").json() for seat, client in clients.items()}
@@ -168,7 +202,7 @@ def _check_against_replay(db: str, table: str, clients: dict[str, httpx.Client],
     for seq, (actor, action) in acknowledged.items():
         assert records[seq].actor == actor and records[seq].payload == action, f"acknowledged action #{seq} lost"
     for seat, served in served_first.items():
-        fresh = build_table(row, seats, records[:served["version"]])
+        fresh = build_table(row, seats, records[: served["version"]])
         assert served["version"] == fresh.version
         replayed = json.loads(json.dumps(seat_message(fresh, fresh.seats[seat])["view"]))  # as sent: tuples->lists
         assert served["view"] == replayed, _difference(served["view"], replayed)

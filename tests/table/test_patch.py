@@ -23,15 +23,15 @@ from tests.table.people import all_people, random_move
 FIGHTS = ["spellchrome/crossroads_2v2", "witchhammer/mill_ambush", "warp/melee_brawl", "hud/nerdified_night_widow"]
 
 
-
 def decoded(push: Push) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(push.text)
     return data
 
 
 @pytest.mark.parametrize("scenario", FIGHTS)
-def test_each_patch_turns_the_message_before_it_into_exactly_the_whole_message(service: TableService,
-                                                                               scenario: str) -> None:
+def test_each_patch_turns_the_message_before_it_into_exactly_the_whole_message(
+    service: TableService, scenario: str
+) -> None:
     table = all_people(service, scenario, seed=5)
     rng = random.Random(11)
     seats = list(table.seats.values())
@@ -74,18 +74,29 @@ def test_each_patch_turns_the_message_before_it_into_exactly_the_whole_message(s
 
 
 def test_a_patch_replaces_only_what_changed_and_a_part_whose_shape_changed_whole() -> None:
-    before: Any = {"version": 3, "view": {"round": 1, "combatants": [{"id": "a", "hp": 5}, {"id": "b", "hp": 4}]},
-              "log": [], "odd/key~": 1}
+    before: Any = {
+        "version": 3,
+        "view": {"round": 1, "combatants": [{"id": "a", "hp": 5}, {"id": "b", "hp": 4}]},
+        "log": [],
+        "odd/key~": 1,
+    }
     _, units = whole(cut(before))
-    after = {"version": 4, "view": {"round": 1, "combatants": [{"id": "a", "hp": 5}, {"id": "b", "hp": 1}]},
-             "log": [{"seq": 3}], "odd/key~": 2}
+    after = {
+        "version": 4,
+        "view": {"round": 1, "combatants": [{"id": "a", "hp": 5}, {"id": "b", "hp": 1}]},
+        "log": [{"seq": 3}],
+        "odd/key~": 2,
+    }
     text, _ = between(units, cut(after))
     assert text is not None
-    assert json.loads(text) == {"patch": [
-        {"op": "replace", "path": "/version", "value": 4},
-        {"op": "replace", "path": "/view/combatants/1", "value": {"id": "b", "hp": 1}},
-        {"op": "replace", "path": "/log", "value": [{"seq": 3}]},
-        {"op": "replace", "path": "/odd~1key~0", "value": 2}]}
+    assert json.loads(text) == {
+        "patch": [
+            {"op": "replace", "path": "/version", "value": 4},
+            {"op": "replace", "path": "/view/combatants/1", "value": {"id": "b", "hp": 1}},
+            {"op": "replace", "path": "/log", "value": [{"seq": 3}]},
+            {"op": "replace", "path": "/odd~1key~0", "value": 2},
+        ]
+    }
     assert apply(before, json.loads(text)["patch"]) == after
     fewer = {**after, "view": {"round": 2, "combatants": [{"id": "a", "hp": 5}]}}  # a list of another length
     text, _ = between(units, cut(fewer))
@@ -123,6 +134,7 @@ def test_what_a_connection_keeps_between_pushes_is_nothing_the_cyclic_collector_
     walk six of them an action (docs/performance.md, "Garbage collection and pings"). Distinct units keep distinct
     fingerprints: a leaf, a split object's field names and a split list's length never compare equal."""
     from affray.table.messages import seat_units
+
     table = all_people(service, FIGHTS[0], seed=3)
     seat = next(iter(table.seats.values()))
     rng = random.Random(4)

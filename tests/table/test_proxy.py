@@ -42,8 +42,10 @@ def proxy_config(upstreams: list[int], port: int, folder: Path) -> str:
         text = text.replace(f"server {address};", f"server 127.0.0.1:{upstream};")
     text, listens = re.subn(r"listen [^;]*;", f"listen 127.0.0.1:{port};", text)
     assert listens == 1
-    return (f"daemon off; pid {folder}/nginx.pid; error_log {folder}/error.log;\nevents {{}}\nhttp {{\n"
-            f"log_format upstream '$uri $upstream_addr';\naccess_log {folder}/access.log upstream;\n{text}}}\n")
+    return (
+        f"daemon off; pid {folder}/nginx.pid; error_log {folder}/error.log;\nevents {{}}\nhttp {{\n"
+        f"log_format upstream '$uri $upstream_addr';\naccess_log {folder}/access.log upstream;\n{text}}}\n"
+    )
 
 
 @pytest.fixture
@@ -60,8 +62,9 @@ def proxied(pg_url: str, tmp_path: Path) -> Iterator[str]:
         (tmp_path / "nginx.conf").write_text(proxy_config([s.port for s in servers], port, tmp_path))
         stderr = tmp_path / "nginx.stderr"
         with stderr.open("wb") as into:  # the child keeps its own copy of the file
-            proxy = subprocess.Popen([NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
-                                     stdout=subprocess.DEVNULL, stderr=into)
+            proxy = subprocess.Popen(
+                [NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")], stdout=subprocess.DEVNULL, stderr=into
+            )
         url = f"http://127.0.0.1:{port}"
 
         def answers() -> bool:
@@ -78,12 +81,17 @@ def proxied(pg_url: str, tmp_path: Path) -> Iterator[str]:
             server.kill()
 
 
-def test_the_documented_proxy_sends_each_table_to_one_process_and_shares_the_tables(proxied: str,
-                                                                                     tmp_path: Path) -> None:
+def test_the_documented_proxy_sends_each_table_to_one_process_and_shares_the_tables(
+    proxied: str, tmp_path: Path
+) -> None:
     created: list[dict[str, Any]] = []
     for _ in range(TABLES_AT_MOST):
-        answer = httpx.post(f"{proxied}/api/tables", timeout=30, headers={"X-Create-Key": KEY}, json={
-            "scenario": "witchhammer/yard_duel", "seed": 5, "controllers": {"bruna": "human", "tomas": "human"}})
+        answer = httpx.post(
+            f"{proxied}/api/tables",
+            timeout=30,
+            headers={"X-Create-Key": KEY},
+            json={"scenario": "witchhammer/yard_duel", "seed": 5, "controllers": {"bruna": "human", "tomas": "human"}},
+        )
         assert answer.status_code == 201, answer.text
         created.append(answer.json())
         for table in created:
@@ -102,13 +110,17 @@ def _play(url: str, created: dict[str, Any]) -> None:
     with connect(f"{ws_url}/api/tables/{table}/ws?token={tokens[1]}", open_timeout=30) as ws:
         seen = json.loads(ws.recv(timeout=30))["version"]
         for token in tokens:
-            state = httpx.get(f"{url}/api/tables/{table}", headers={"Authorization": f"Bearer {token}"},
-                              timeout=30).json()
+            state = httpx.get(
+                f"{url}/api/tables/{table}", headers={"Authorization": f"Bearer {token}"}, timeout=30
+            ).json()
             if state["legal"]:
                 actor, specs = next(iter(state["legal"].items()))
-                answer = httpx.post(f"{url}/api/tables/{table}/actions", timeout=30,
-                                    headers={"Authorization": f"Bearer {token}"},
-                                    json={"actor": actor, "action": specs[0]["action"], "version": state["version"]})
+                answer = httpx.post(
+                    f"{url}/api/tables/{table}/actions",
+                    timeout=30,
+                    headers={"Authorization": f"Bearer {token}"},
+                    json={"actor": actor, "action": specs[0]["action"], "version": state["version"]},
+                )
                 assert answer.status_code == 200, answer.text
                 while seen < answer.json()["version"]:  # pushed through the proxy (recv is bounded)
                     seen = json.loads(ws.recv(timeout=30))["version"]

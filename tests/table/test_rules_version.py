@@ -27,8 +27,10 @@ from tests.web.inprocess import InProcessClient
 FIXTURE = Path(__file__).parents[1] / "data" / "witchhammer_table_schema4.sql"
 FIXTURE_TABLE = "xC08Ku8yPg0"
 FIXTURE_TOKENS = {"bruna": "T6suqB0e0JfQIF6CJlhoXPAVqs3qIC7e", "gm": "VMh4JBbupRl1Md4qj8Jp5MikcHnnlASQ"}  # test tokens
-SENTENCE = ("This table was made under witchhammer rules version {made}; this affray runs version {runs}: it is not "
-            "served, and its rows are kept (an affray that runs witchhammer rules version {made} serves it).")
+SENTENCE = (
+    "This table was made under witchhammer rules version {made}; this affray runs version {runs}: it is not "
+    "served, and its rows are kept (an affray that runs witchhammer rules version {made} serves it)."
+)
 
 
 def played(url: str) -> tuple[str, dict[str, str]]:
@@ -41,8 +43,9 @@ def played(url: str) -> tuple[str, dict[str, str]]:
             table, info = service.authenticate(created["table"], tokens[seat])
             state = service.state(table, info)
             [(actor, specs)] = as_object(state["legal"]).items()
-            service.submit(table, info, actor, as_object(as_object(as_list(specs)[0])["action"]),
-                           int(str(state["version"])))
+            service.submit(
+                table, info, actor, as_object(as_object(as_list(specs)[0])["action"]), int(str(state["version"]))
+            )
         chat.post(service.ledger, table, info, None, text="Again!")  # the last seat's, tomas
         service.close()
     return created["table"], tokens
@@ -65,7 +68,8 @@ def rows(store: Store, table_id: str) -> tuple[Any, ...]:
 
 
 def test_a_table_made_now_records_the_rules_version_it_was_made_under(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     url = f"sqlite:///{tmp_path / 'affray.db'}"
     run_rules_version(monkeypatch, "witchhammer", "3")
     table_id, tokens = played(url)
@@ -82,7 +86,8 @@ def test_a_table_made_now_records_the_rules_version_it_was_made_under(
 
 
 def test_a_table_stored_before_versions_were_recorded_is_refused_after_the_bump_and_loses_nothing(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     url = schema_4_database(tmp_path / "affray.db")
     table_id, tokens = FIXTURE_TABLE, FIXTURE_TOKENS
     run_rules_version(monkeypatch, "witchhammer", "2")  # the rules change in the new affray
@@ -94,11 +99,16 @@ def test_a_table_stored_before_versions_were_recorded_is_refused_after_the_bump_
         service, app = make_app(store)
         with InProcessClient(app) as client:
             bruna, gm = auth(tokens["bruna"]), auth(tokens["gm"])
-            answers = [client.get(f"/api/tables/{table_id}", headers=bruna),
-                       client.get(f"/api/tables/{table_id}/log", headers=gm),
-                       client.post(f"/api/tables/{table_id}/actions", headers=bruna,
-                                   json={"actor": "bruna", "action": {"type": "ready"}, "version": 2, "id": "x"}),
-                       client.post(f"/api/tables/{table_id}/gm/end", headers=gm)]
+            answers = [
+                client.get(f"/api/tables/{table_id}", headers=bruna),
+                client.get(f"/api/tables/{table_id}/log", headers=gm),
+                client.post(
+                    f"/api/tables/{table_id}/actions",
+                    headers=bruna,
+                    json={"actor": "bruna", "action": {"type": "ready"}, "version": 2, "id": "x"},
+                ),
+                client.post(f"/api/tables/{table_id}/gm/end", headers=gm),
+            ]
             refused = {"code": "rules_changed", "message": SENTENCE.format(made=1, runs=2)}
             assert [(a.status_code, a.json()) for a in answers] == [(409, refused)] * 4
             assert table_id not in service.loaded() and table_id not in service.damaged

@@ -28,7 +28,6 @@ SCENARIO = "witchhammer/mill_ambush"
 MOVES = 60
 
 
-
 def uncached(table: Table, seat: SeatInfo, since: int) -> JsonObject:
     """The message as it was built before the cache: every part from the match itself."""
     match, name = table.match, table.match_seat(seat)
@@ -51,12 +50,16 @@ def hidden_from(table: Table, seat: SeatInfo) -> list[str]:
     """The secrets of the moment that ``seat`` may not open (``Ruleset.secrets``), as JSON text to search for."""
     match = table.match
     viewer = match.viewer(table.match_seat(seat))
-    return [json.dumps(value, sort_keys=True) for owner, value in match.ruleset.secrets(match.state)
-            if not viewer.may_open(owner)]
+    return [
+        json.dumps(value, sort_keys=True)
+        for owner, value in match.ruleset.secrets(match.state)
+        if not viewer.may_open(owner)
+    ]
 
 
 def test_every_seat_s_cached_message_equals_its_uncached_build_and_holds_no_other_seat_s_secret(
-        service: TableService) -> None:
+    service: TableService,
+) -> None:
     table = all_people(service, SCENARIO, seed=5)
     rng = random.Random(2024)
     seats = list(table.seats.values())
@@ -64,12 +67,12 @@ def test_every_seat_s_cached_message_equals_its_uncached_build_and_holds_no_othe
     for move in range(MOVES):
         with table.lock:
             version = table.version
-            order = seats[move % len(seats):] + seats[:move % len(seats)]
+            order = seats[move % len(seats) :] + seats[: move % len(seats)]
             for since in (max(0, version - 1), 0):
                 # The parts since the last version in one pass over the seats (as pushes are built), then each
                 # seat's whole state alone (as a GET), in the other order.
                 with table.shared.one_pass() if since else contextlib.nullcontext():
-                    for seat in (order if since else reversed(order)):
+                    for seat in order if since else reversed(order):
                         message = seat_message(table, seat, since)
                         assert as_sent(message) == as_sent(uncached(table, seat, since)), (seat.name, version, since)
                         text = as_sent(message)
@@ -116,10 +119,12 @@ def test_a_lost_race_s_reloaded_table_gives_no_part_built_before(service: TableS
             other.close()
 
 
-@pytest.mark.parametrize("scenario", ["witchhammer/mill_ambush", "hud/nerdified_duel", "warp/melee_brawl",
-                                      "spellchrome/crossroads_2v2"])
+@pytest.mark.parametrize(
+    "scenario", ["witchhammer/mill_ambush", "hud/nerdified_duel", "warp/melee_brawl", "spellchrome/crossroads_2v2"]
+)
 def test_legal_lists_written_from_the_specs_kept_text_are_byte_for_byte_orjson_s(
-        service: TableService, scenario: str) -> None:
+    service: TableService, scenario: str
+) -> None:
     """``legal_text`` writes each spec's JSON once and keeps it with the spec (the ruleset hands the same specs out
     again): at every version of a fight of each ruleset, every seat's legal lists are exactly what orjson writes of
     ``Table.legal_for``, and the table's kept text is that text."""

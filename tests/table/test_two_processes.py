@@ -29,8 +29,11 @@ def servers(pg_url: str) -> Iterator[list[Server]]:
 
 def test_two_processes_serve_one_table_and_push_to_each_other(servers: list[Server]) -> None:
     a, b = servers
-    created = httpx.post(f"{a.url}/api/tables", timeout=30, json={
-        "scenario": "witchhammer/yard_duel", "seed": 5, "controllers": {"bruna": "human", "tomas": "human"}}).json()
+    created = httpx.post(
+        f"{a.url}/api/tables",
+        timeout=30,
+        json={"scenario": "witchhammer/yard_duel", "seed": 5, "controllers": {"bruna": "human", "tomas": "human"}},
+    ).json()
     table = created["table"]
     tokens = {seat: created["seats"][seat]["token"] for seat in ("bruna", "tomas")}
     rng = random.Random(5)
@@ -51,8 +54,9 @@ def test_two_processes_serve_one_table_and_push_to_each_other(servers: list[Serv
 
 
 def _get(server: Server, table: str, token: str, path: str = "") -> dict[str, Any]:
-    answer = httpx.get(f"{server.url}/api/tables/{table}{path}", headers={"Authorization": f"Bearer {token}"},
-                       timeout=30)
+    answer = httpx.get(
+        f"{server.url}/api/tables/{table}{path}", headers={"Authorization": f"Bearer {token}"}, timeout=30
+    )
     assert answer.status_code == 200, answer.text
     data: dict[str, Any] = answer.json()
     return data
@@ -63,10 +67,12 @@ def _act(server: Server, table: str, tokens: dict[str, str], rng: random.Random)
     for token in tokens.values():
         state = _get(server, table, token)
         for actor, specs in state["legal"].items():
-            answer = httpx.post(f"{server.url}/api/tables/{table}/actions", timeout=30,
-                                headers={"Authorization": f"Bearer {token}"},
-                                json={"actor": actor, "action": rng.choice(specs)["action"],
-                                      "version": state["version"]})
+            answer = httpx.post(
+                f"{server.url}/api/tables/{table}/actions",
+                timeout=30,
+                headers={"Authorization": f"Bearer {token}"},
+                json={"actor": actor, "action": rng.choice(specs)["action"], "version": state["version"]},
+            )
             assert answer.status_code in (200, 409), answer.text
             return int(answer.json()["version"]) if answer.status_code == 200 else None
     return None

@@ -47,8 +47,11 @@ def dice_in(log: dict[str, Any]) -> int:
 
 
 def test_affray_verify_accepts_a_served_log_with_every_kind_of_record(server: Server, tmp_path: Path) -> None:
-    created = httpx.post(f"{server.url}/api/tables", timeout=30, json={
-        "scenario": "witchhammer/yard_duel", "seed": SEED, "controllers": {"bruna": "human", "tomas": "human"}})
+    created = httpx.post(
+        f"{server.url}/api/tables",
+        timeout=30,
+        json={"scenario": "witchhammer/yard_duel", "seed": SEED, "controllers": {"bruna": "human", "tomas": "human"}},
+    )
     assert created.status_code == 201, created.text
     table, tokens = created.json()["table"], tokens_of(created.json())
     with httpx.Client(base_url=server.url, timeout=30) as client:
@@ -57,13 +60,27 @@ def test_affray_verify_accepts_a_served_log_with_every_kind_of_record(server: Se
         # an action, then the player's own take back (an undo record: nothing was revealed since)
         state = ok(client.get(at, headers=bruna))
         spec = state["legal"]["bruna"][0]
-        ok(client.post(f"{at}/actions", headers=bruna,
-                       json={"actor": "bruna", "action": spec["action"], "version": state["version"], "id": "b-0"}))
+        ok(
+            client.post(
+                f"{at}/actions",
+                headers=bruna,
+                json={"actor": "bruna", "action": spec["action"], "version": state["version"], "id": "b-0"},
+            )
+        )
         assert ok(client.post(f"{at}/take_back", headers=bruna, json={"version": 1})) == {"version": 2}
         # a GM ruling (a record of kind gm): Tomas's Health down to 3, so the fight ends soon
-        ruled = ok(client.post(f"{at}/gm/adjust", headers=gm, json={
-            "version": 2, "id": "rule-1", "reason": "a bruise from yesterday",
-            "changes": [{"combatant": "tomas", "bar": "Health", "value": 3}]}))
+        ruled = ok(
+            client.post(
+                f"{at}/gm/adjust",
+                headers=gm,
+                json={
+                    "version": 2,
+                    "id": "rule-1",
+                    "reason": "a bruise from yesterday",
+                    "changes": [{"combatant": "tomas", "bar": "Health", "value": 3}],
+                },
+            )
+        )
         assert [e["type"] for e in ruled["events"]][:1] == ["ruled"]
         # chat and free rolls, to everyone and whispered to the GM (not records: lines beside the log)
         for body in ({"text": "Guard up!", "to": None}, {"text": "I feint left.", "to": "gm"}):
@@ -80,6 +97,8 @@ def test_affray_verify_accepts_a_served_log_with_every_kind_of_record(server: Se
     done = affray("verify", str(saved), process=True)  # the user's command, in its own process
     assert done.returncode == 0, done.stdout + done.stderr
     actions = sum(record["kind"] == "action" for record in log["records"])
-    sentence = (f"verified: seed matches its commitment; {dice_in(log)} dice re-derived (with 2 free rolls), "
-                f"{actions} actions replayed, events identical.")
+    sentence = (
+        f"verified: seed matches its commitment; {dice_in(log)} dice re-derived (with 2 free rolls), "
+        f"{actions} actions replayed, events identical."
+    )
     assert re.sub(r"\s+", " ", done.stdout).strip() == sentence

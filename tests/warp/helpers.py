@@ -20,8 +20,18 @@ from affray.rulesets.warp.ruleset import builtin_content
 from affray.rulesets.warp.state import Fighter, WarpState
 
 RULESET = WarpRuleset()
-PLACEMENT = ("position", "hp", "cover", "cover_nearby", "unaware", "protecting", "high_ground", "name",
-             "controller", "seat")
+PLACEMENT = (
+    "position",
+    "hp",
+    "cover",
+    "cover_nearby",
+    "unaware",
+    "protecting",
+    "high_ground",
+    "name",
+    "controller",
+    "seat",
+)
 
 
 def fighter(cid: str, use: str | None = None, **fields: Any) -> dict[str, Any]:
@@ -41,12 +51,23 @@ def fighter(cid: str, use: str | None = None, **fields: Any) -> dict[str, Any]:
     return out
 
 
-def warp_match(a: list[dict[str, Any]], b: list[dict[str, Any]], dice: list[int],
-               options: dict[str, Any] | None = None, mode: str = "combat", darkness: str = "none") -> Match:
+def warp_match(
+    a: list[dict[str, Any]],
+    b: list[dict[str, Any]],
+    dice: list[int],
+    options: dict[str, Any] | None = None,
+    mode: str = "combat",
+    darkness: str = "none",
+) -> Match:
     """Side A against side B on scripted dice, initiative by seating unless the options say otherwise."""
     opts = {"initiative": "seating_gm_last", **(options or {})}
-    data: dict[str, Any] = {"ruleset": "warp", "mode": mode, "darkness": darkness, "options": opts,
-                            "sides": [{"name": "A", "combatants": a}, {"name": "B", "combatants": b}]}
+    data: dict[str, Any] = {
+        "ruleset": "warp",
+        "mode": mode,
+        "darkness": darkness,
+        "options": opts,
+        "sides": [{"name": "A", "combatants": a}, {"name": "B", "combatants": b}],
+    }
     setup = RULESET.prepare(WarpScenario.model_validate(data), builtin_content())
     return Match(PLUGIN, setup, opts, rng=ScriptedRNG(dice))
 

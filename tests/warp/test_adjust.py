@@ -31,8 +31,14 @@ EXAMPLES = sorted((Path(__file__).parents[2] / "examples" / "warp").glob("*.yaml
 
 def example(name: str, seed: int = 3, **options: Any) -> Match:
     scenario = affray.load_scenario(next(p for p in EXAMPLES if p.stem == name))
-    return Match(PLUGIN, scenario.setup, {**scenario.options, **options}, seed=bytes([seed]) * 32,
-                 seats=scenario.seats, controllers=scenario.controllers)
+    return Match(
+        PLUGIN,
+        scenario.setup,
+        {**scenario.options, **options},
+        seed=bytes([seed]) * 32,
+        seats=scenario.seats,
+        controllers=scenario.controllers,
+    )
 
 
 def state(match: Match) -> WarpState:
@@ -86,29 +92,42 @@ def test_wr24_wr30_wr31_wr_x2_every_change_form_is_seen_in_every_seats_view() ->
     psychological advantage for the next round, unaware; WR-X2: metres on the line; out and back. A GM character's
     HP are GM-level: only the GM's seat (and its own) sees the bar."""
     m = example("melee_brawl")
-    rule(m, {"combatant": "dana", "bar": "HP", "value": 10}, {"combatant": "theo", "status": "prone", "rounds": None},
-         {"combatant": "thug1", "position": 2}, {"combatant": "thug1", "status": "held by Theo Marsh", "rounds": None},
-         {"combatant": "thug2", "bar": "HP", "value": 5},
-         {"combatant": "dana", "status": "psychological advantage", "rounds": 2},
-         {"combatant": "thug3", "status": "unaware", "rounds": None})
+    rule(
+        m,
+        {"combatant": "dana", "bar": "HP", "value": 10},
+        {"combatant": "theo", "status": "prone", "rounds": None},
+        {"combatant": "thug1", "position": 2},
+        {"combatant": "thug1", "status": "held by Theo Marsh", "rounds": None},
+        {"combatant": "thug2", "bar": "HP", "value": 5},
+        {"combatant": "dana", "status": "psychological advantage", "rounds": 2},
+        {"combatant": "thug3", "status": "unaware", "rounds": None},
+    )
     for seat in seats(m):
         dana = seen(m, "dana", seat)
         assert dana["bars"] == [{"name": "HP", "value": 10, "max": 21}]
-        assert dana["statuses"] == [{"name": "messed up", "rounds": None},
-                                    {"name": "psychological advantage", "rounds": 2}]
+        assert dana["statuses"] == [
+            {"name": "messed up", "rounds": None},
+            {"name": "psychological advantage", "rounds": 2},
+        ]
         assert seen(m, "theo", seat)["statuses"] == [{"name": "prone", "rounds": None}]
         thug1 = seen(m, "thug1", seat)
         assert thug1["position"]["x"] == 2 and thug1["statuses"] == [{"name": "held by Theo Marsh", "rounds": None}]
         assert seen(m, "thug3", seat)["statuses"] == [{"name": "unaware", "rounds": None}]
         bars = seen(m, "thug2", seat)["bars"]
         assert bars == ([{"name": "HP", "value": 5, "max": 21}] if seat in (GM, "thug2") else [])
-    rule(m, {"combatant": "theo", "remove_status": "prone"},
-         {"combatant": "thug1", "remove_status": "held by Theo Marsh"},
-         {"combatant": "dana", "remove_status": "psychological advantage"}, {"combatant": "thug3", "out": True})
+    rule(
+        m,
+        {"combatant": "theo", "remove_status": "prone"},
+        {"combatant": "thug1", "remove_status": "held by Theo Marsh"},
+        {"combatant": "dana", "remove_status": "psychological advantage"},
+        {"combatant": "thug3", "out": True},
+    )
     for seat in seats(m):
         assert seen(m, "theo", seat)["statuses"] == [] and seen(m, "thug1", seat)["statuses"] == []
-        assert seen(m, "thug3", seat)["statuses"] == [{"name": "unaware", "rounds": None},
-                                                      {"name": "out of the fight", "rounds": None}]
+        assert seen(m, "thug3", seat)["statuses"] == [
+            {"name": "unaware", "rounds": None},
+            {"name": "out of the fight", "rounds": None},
+        ]
     rule(m, {"combatant": "thug3", "out": False})
     assert all(seen(m, "thug3", seat)["statuses"] == [{"name": "unaware", "rounds": None}] for seat in seats(m))
     finish(m)
@@ -118,14 +137,20 @@ def test_a_gm_characters_hp_ruling_is_read_in_full_by_the_gm_only() -> None:
     """A GM character's HP are GM-level information (docs/warp.md, "What each seat sees"): the others read that
     the GM ruled on it, not what; a PC's HP are open to the table (WR-11)."""
     m = example("melee_brawl")
-    rule(m, {"combatant": "dana", "bar": "HP", "value": 12}, {"combatant": "thug2", "bar": "HP", "value": 5},
-         reason="an old wound")
+    rule(
+        m,
+        {"combatant": "dana", "bar": "HP", "value": 12},
+        {"combatant": "thug2", "bar": "HP", "value": 5},
+        reason="an old wound",
+    )
     texts = {seat: [e["text"] for e in m.events_since(0, seat, narrate=True)[-1]["events"]] for seat in seats(m)}
     public = "GM ruling (an old wound): Dana Reyes's HP 12 (was 21)."
     assert texts[GM] == texts["thug2"] == [public, "GM ruling (an old wound): Dock Thug in a Beanie's HP 5 (was 21)."]
     for seat in ("dana", "theo", "thug1", SPECTATOR):
-        assert texts[seat] == [public, "GM ruling (an old wound): something of Dock Thug in a Beanie's that you "
-                                       "cannot see."]
+        assert texts[seat] == [
+            public,
+            "GM ruling (an old wound): something of Dock Thug in a Beanie's that you cannot see.",
+        ]
         assert "5" not in str(m.events_since(0, seat)[-1]["events"][1])
 
 
@@ -133,19 +158,21 @@ def test_a_refused_change_says_why_and_changes_nothing() -> None:
     """Every refusal has its code and a sentence; state, version and dice stay (WR-26: HP from -max; WR-24: Messed
     Up follows HP; WR-30: a hold needs a foe within reach; WR-32: desperate defense is an optional rule)."""
     m = example("melee_brawl")
-    cases: list[tuple[Json, str]] = [({"combatant": "dana", "bar": "Stun", "value": 3}, "unknown_bar"),
-             ({"combatant": "dana", "bar": "HP", "value": 22}, "bad_value"),
-             ({"combatant": "dana", "bar": "HP", "value": -22}, "bad_value"),
-             ({"combatant": "dana", "status": "messed up", "rounds": None}, "not_adjustable"),
-             ({"combatant": "dana", "status": "held by thug3", "rounds": None}, "unknown_status"),  # 9 m away
-             ({"combatant": "dana", "status": "desperate defense", "rounds": None}, "unknown_status"),
-             ({"combatant": "dana", "status": "prone", "rounds": 2}, "bad_value"),
-             ({"combatant": "dana", "status": "psychological advantage", "rounds": None}, "bad_value"),
-             ({"combatant": "dana", "remove_status": "prone"}, "not_there"),
-             ({"combatant": "dana", "position": "north"}, "bad_position"),
-             ({"combatant": "dana", "position": 1e9}, "bad_position"),
-             ({"combatant": "dana", "position": True}, "bad_position"),
-             ({"combatant": "dana", "out": False}, "not_out")]
+    cases: list[tuple[Json, str]] = [
+        ({"combatant": "dana", "bar": "Stun", "value": 3}, "unknown_bar"),
+        ({"combatant": "dana", "bar": "HP", "value": 22}, "bad_value"),
+        ({"combatant": "dana", "bar": "HP", "value": -22}, "bad_value"),
+        ({"combatant": "dana", "status": "messed up", "rounds": None}, "not_adjustable"),
+        ({"combatant": "dana", "status": "held by thug3", "rounds": None}, "unknown_status"),  # 9 m away
+        ({"combatant": "dana", "status": "desperate defense", "rounds": None}, "unknown_status"),
+        ({"combatant": "dana", "status": "prone", "rounds": 2}, "bad_value"),
+        ({"combatant": "dana", "status": "psychological advantage", "rounds": None}, "bad_value"),
+        ({"combatant": "dana", "remove_status": "prone"}, "not_there"),
+        ({"combatant": "dana", "position": "north"}, "bad_position"),
+        ({"combatant": "dana", "position": 1e9}, "bad_position"),
+        ({"combatant": "dana", "position": True}, "bad_position"),
+        ({"combatant": "dana", "out": False}, "not_out"),
+    ]
     before, version, draws = RULESET.snapshot(m.state), m.version, m.rng.index
     for change, code in cases:
         result = m.rule(GM, {"type": "ruling", "reason": "", "changes": [change]}, version=version)
@@ -153,9 +180,11 @@ def test_a_refused_change_says_why_and_changes_nothing() -> None:
         assert RULESET.snapshot(m.state) == before and m.version == version and m.rng.index == draws
     rule(m, {"combatant": "thug3", "bar": "HP", "value": 0})
     before = RULESET.snapshot(m.state)
-    stand_cases: list[tuple[Json, str]] = [({"combatant": "thug3", "out": False}, "cannot_stand"),
-                                           ({"combatant": "thug3", "out": True}, "already_out"),
-                                           ({"combatant": "thug3", "status": "prone", "rounds": None}, "not_in_fight")]
+    stand_cases: list[tuple[Json, str]] = [
+        ({"combatant": "thug3", "out": False}, "cannot_stand"),
+        ({"combatant": "thug3", "out": True}, "already_out"),
+        ({"combatant": "thug3", "status": "prone", "rounds": None}, "not_in_fight"),
+    ]
     for change, code in stand_cases:
         result = m.rule(GM, {"type": "ruling", "reason": "", "changes": [change]}, version=m.version)
         assert isinstance(result, Rejected) and result.code == code, result
@@ -166,15 +195,24 @@ def test_wr25_wr26_hp_set_low_downs_kills_or_sends_a_pc_to_deaths_door_and_raise
     """WR-25: at 0 or less down for the count; WR-26, WR-B10: at -max a PC gives a reason to live and a GM character
     is dead. Raised above -max the PC is no longer dying, above 0 it fights again from the next round."""
     m = example("melee_brawl")
-    rule(m, {"combatant": "theo", "bar": "HP", "value": -21}, {"combatant": "thug1", "bar": "HP", "value": -21},
-         {"combatant": "thug2", "bar": "HP", "value": 0})
+    rule(
+        m,
+        {"combatant": "theo", "bar": "HP", "value": -21},
+        {"combatant": "thug1", "bar": "HP", "value": -21},
+        {"combatant": "thug2", "bar": "HP", "value": 0},
+    )
     s = state(m)
-    assert (s.fighters["theo"].status, s.fighters["thug1"].status, s.fighters["thug2"].status) == \
-        ("dying", "dead", "down")
+    assert (s.fighters["theo"].status, s.fighters["thug1"].status, s.fighters["thug2"].status) == (
+        "dying",
+        "dead",
+        "down",
+    )
     assert [(d.kind, d.actor) for d in s.decisions][-1] == ("plea", "theo")
     assert told(m, "dana")[2:] == [  # the ruling's two lines, then what follows, as a wound tells it (WR-25, WR-26)
-        "Theo Marsh is at death's door.", "Dock Thug with a Scar is dead.",
-        "Dock Thug in a Beanie is down for the count (hurt, in great pain, maybe broken bones; rarely lethal)."]
+        "Theo Marsh is at death's door.",
+        "Dock Thug with a Scar is dead.",
+        "Dock Thug in a Beanie is down for the count (hurt, in great pain, maybe broken bones; rarely lethal).",
+    ]
     rule(m, {"combatant": "theo", "bar": "HP", "value": 4}, {"combatant": "thug2", "bar": "HP", "value": 3})
     theo, thug2 = s.fighters["theo"], s.fighters["thug2"]
     assert (theo.status, theo.messed, thug2.status) == ("fighting", True, "fighting")
@@ -233,13 +271,15 @@ def test_wr05_the_last_initiative_choice_taken_out_rolls_the_initiative_at_once(
     draws = m.rng.index
     rule(m, {"combatant": last, "out": True})
     assert told(m) == [
-        "GM ruling: Theo Marsh is out of the fight.", "Theo Marsh is out of the fight.",
+        "GM ruling: Theo Marsh is out of the fight.",
+        "Theo Marsh is out of the fight.",
         "Dana Reyes rolls initiative with Fast on Their Feet: 4d6 [5 5 6 6] = 22",
         "Dock Thug with a Scar rolls initiative with the default 2 dice: 2d6 [1 1] = 2",
         "Dock Thug in a Beanie rolls initiative with the default 2 dice: 2d6 [5 6] = 11",
         "Dock Thug Who Hums rolls initiative with the default 2 dice: 2d6 [5 4] = 9",
         "Dana Reyes (22) acts first, then Dock Thug in a Beanie (11), then Dock Thug Who Hums (9), then Dock Thug "
-        "with a Scar (2)."]
+        "with a Scar (2).",
+    ]
     drawn = [d.draw for e in m.records[-1].events if isinstance(e, Rolled) for d in e.roll.dice]
     assert drawn == list(range(draws, draws + 10)) and m.rng.index == draws + 10
     s = state(m)
@@ -281,8 +321,10 @@ def test_wr06_a_holder_is_offered_the_next_turn_when_the_current_character_is_ta
     assert isinstance(m.act("dana", {"type": "wait"}), Accepted)
     assert m.pending().actors == ("thug2",)  # type: ignore[union-attr]
     rule(m, {"combatant": "thug2", "out": True})
-    assert told(m) == ["GM ruling: Dock Thug in a Beanie is out of the fight.",
-                       "Dock Thug in a Beanie is out of the fight."]
+    assert told(m) == [
+        "GM ruling: Dock Thug in a Beanie is out of the fight.",
+        "Dock Thug in a Beanie is out of the fight.",
+    ]
     window = m.pending()
     assert window is not None and (window.phase, window.actors) == ("turn", ("dana", "thug3"))
     finish(m)
@@ -293,17 +335,37 @@ def test_the_last_foes_taken_out_end_the_fight_at_once() -> None:
     leaving (out, dead at -max for a GM character: WR-26, escaped beyond escape_m) and then the end, at once; no
     window is left, and a change after the end in the same ruling is refused (match_over), the whole ruling with it."""
     m = example("melee_brawl")
-    refused = m.rule(GM, {"type": "ruling", "reason": "", "changes": [
-        {"combatant": "thug1", "out": True}, {"combatant": "thug2", "out": True}, {"combatant": "thug3", "out": True},
-        {"combatant": "dana", "bar": "HP", "value": 3}]}, version=0)
+    refused = m.rule(
+        GM,
+        {
+            "type": "ruling",
+            "reason": "",
+            "changes": [
+                {"combatant": "thug1", "out": True},
+                {"combatant": "thug2", "out": True},
+                {"combatant": "thug3", "out": True},
+                {"combatant": "dana", "bar": "HP", "value": 3},
+            ],
+        },
+        version=0,
+    )
     assert isinstance(refused, Rejected) and refused.code == "match_over" and m.version == 0
-    rule(m, {"combatant": "thug1", "out": True}, {"combatant": "thug2", "bar": "HP", "value": -21},
-         {"combatant": "thug3", "position": 150}, reason="the roof")
+    rule(
+        m,
+        {"combatant": "thug1", "out": True},
+        {"combatant": "thug2", "bar": "HP", "value": -21},
+        {"combatant": "thug3", "position": 150},
+        reason="the roof",
+    )
     assert told(m) == [
         "GM ruling (the roof): Dock Thug with a Scar is out of the fight; Dock Thug Who Hums is moved to 150 m (from "
-        "9 m).", "GM ruling (the roof): something of Dock Thug in a Beanie's that you cannot see.",
-        "Dock Thug with a Scar is out of the fight.", "Dock Thug in a Beanie is dead.",
-        "Dock Thug Who Hums has escaped.", "Victory for Dana Reyes and Theo Marsh: Dock Thug Who Hums escaped."]
+        "9 m).",
+        "GM ruling (the roof): something of Dock Thug in a Beanie's that you cannot see.",
+        "Dock Thug with a Scar is out of the fight.",
+        "Dock Thug in a Beanie is dead.",
+        "Dock Thug Who Hums has escaped.",
+        "Victory for Dana Reyes and Theo Marsh: Dock Thug Who Hums escaped.",
+    ]
     outcome = m.outcome()
     assert outcome is not None and (outcome.winner, outcome.reason) == ("couriers", "Dock Thug Who Hums escaped")
     assert m.pending() is None and [e.kind for e in m.records[-1].events][-1] == "ended"
@@ -318,11 +380,15 @@ def test_wr35_the_last_gestalt_roll_taken_out_lets_the_totals_decide_at_once() -
     assert isinstance(m.act("marcus", {"type": "gestalt_roll"}), Accepted)
     rule(m, {"combatant": "theo", "out": True})
     assert told(m) == [
-        "GM ruling: Theo Marsh is out of the fight.", "Theo Marsh is out of the fight.",
+        "GM ruling: Theo Marsh is out of the fight.",
+        "Theo Marsh is out of the fight.",
         "The gestalt totals: Dana Reyes, Marcus Obi and Theo Marsh 22 against Cult Enforcer, Acolyte with a "
         "Candlestick and Acolyte with a Knife 44: victory for Cult Enforcer, Acolyte with a Candlestick and Acolyte "
-        "with a Knife.", "Dana Reyes is beaten, out of the fight.", "Marcus Obi is beaten, out of the fight.",
-        "Victory for Cult Enforcer, Acolyte with a Candlestick and Acolyte with a Knife: the higher gestalt total."]
+        "with a Knife.",
+        "Dana Reyes is beaten, out of the fight.",
+        "Marcus Obi is beaten, out of the fight.",
+        "Victory for Cult Enforcer, Acolyte with a Candlestick and Acolyte with a Knife: the higher gestalt total.",
+    ]
     outcome = m.outcome()
     assert outcome is not None and outcome.winner == "cult" and m.pending() is None
 
@@ -354,9 +420,12 @@ def test_forms_offer_what_the_gm_can_change_now() -> None:
     reach, WR-30; desperate defense with the optional rule, WR-32), metres on the line (WR-X2), out."""
     m = example("melee_brawl", desperate_defense=True)
     forms = ADJUSTER.forms(m.state)
-    assert forms["theo"] == {"bars": [{"name": "HP", "min": -21, "max": 21}],
-                             "statuses": ["prone", "desperate defense", "psychological advantage", "unaware"],
-                             "position": "line", "out": False}
+    assert forms["theo"] == {
+        "bars": [{"name": "HP", "min": -21, "max": 21}],
+        "statuses": ["prone", "desperate defense", "psychological advantage", "unaware"],
+        "position": "line",
+        "out": False,
+    }
     rule(m, {"combatant": "thug1", "position": 2})
     assert texts(ADJUSTER.forms(m.state)["theo"], "statuses")[-1] == "held by Dock Thug with a Scar"
 
@@ -377,9 +446,15 @@ def test_a_ruling_reads_in_warps_words() -> None:
     """A ruling's line: HP with what it was (WR-24), a status, metres on the line (WR-X2), a hold by the holder's
     name (WR-30)."""
     m = example("melee_brawl")
-    rule(m, {"combatant": "dana", "bar": "HP", "value": 10}, {"combatant": "theo", "status": "prone", "rounds": None},
-         {"combatant": "thug1", "position": 2}, {"combatant": "thug1", "status": "held by theo", "rounds": None},
-         reason="the forklift")
+    rule(
+        m,
+        {"combatant": "dana", "bar": "HP", "value": 10},
+        {"combatant": "theo", "status": "prone", "rounds": None},
+        {"combatant": "thug1", "position": 2},
+        {"combatant": "thug1", "status": "held by theo", "rounds": None},
+        reason="the forklift",
+    )
     assert [e["text"] for e in m.events_since(0, SPECTATOR, narrate=True)[-1]["events"]] == [
         "GM ruling (the forklift): Dana Reyes's HP 10 (was 21); Theo Marsh is prone; Dock Thug with a Scar is moved "
-        "to 2 m (from 4 m); Dock Thug with a Scar is held by Theo Marsh."]
+        "to 2 m (from 4 m); Dock Thug with a Scar is held by Theo Marsh."
+    ]

@@ -46,9 +46,14 @@ def test_armour_table() -> None:
     """WR-19, WR-22, WR-B1: leathers 1 pt, jacket 1 die, plate 2 dice with a penalty; vest 1b, suit 2b,
     military body armour 3 dice + 2b with a penalty."""
     armour = builtin_content().sections["armour"]
-    expect = {"leathers": (0, 1, 0, 0), "armoured_jacket": (1, 0, 0, 0), "plate_mail": (2, 0, 0, 1),
-              "bulletproof_vest": (0, 0, 1, 0), "bulletproof_suit": (0, 0, 2, 0),
-              "military_body_armour": (3, 0, 2, 1)}
+    expect = {
+        "leathers": (0, 1, 0, 0),
+        "armoured_jacket": (1, 0, 0, 0),
+        "plate_mail": (2, 0, 0, 1),
+        "bulletproof_vest": (0, 0, 1, 0),
+        "bulletproof_suit": (0, 0, 2, 0),
+        "military_body_armour": (3, 0, 2, 1),
+    }
     for aid, numbers in expect.items():
         a = armour[aid]
         worn = protection([{"name": a.name, "rating": a.rating, "penalty": a.penalty}], WarpOptions())

@@ -56,17 +56,33 @@ def test_wr11_damage_is_margin_times_factor() -> None:
 
 def test_wr12_damage_factor_table_and_content() -> None:
     """WR-12: the seed's and the SRD's factors, and the weapons in content carry them."""
-    assert [DAMAGE_FACTORS[k] for k in ("unarmed", "knife", "lead_pipe", "sword", "axe", "throwing_knife",
-                                        "slingshot", "crossbow", "throwing_axe", "taser")] == \
-        [1, 2, 2, 3, 3, 1, 1, 2, 2, 5]
-    assert [DAMAGE_FACTORS[k] for k in ("light_handgun", "medium_handgun", "large_handgun", "light_rifle",
-                                        "heavy_rifle", "shotgun")] == [3, 4, 5, 6, 7, 10]
+    assert [
+        DAMAGE_FACTORS[k]
+        for k in (
+            "unarmed",
+            "knife",
+            "lead_pipe",
+            "sword",
+            "axe",
+            "throwing_knife",
+            "slingshot",
+            "crossbow",
+            "throwing_axe",
+            "taser",
+        )
+    ] == [1, 2, 2, 3, 3, 1, 1, 2, 2, 5]
+    assert [
+        DAMAGE_FACTORS[k]
+        for k in ("light_handgun", "medium_handgun", "large_handgun", "light_rifle", "heavy_rifle", "shotgun")
+    ] == [3, 4, 5, 6, 7, 10]
     weapons = builtin_content().sections["weapons"]
     assert weapons["knife"].melee.factor == 2 and weapons["sword"].melee.factor == 3
     assert weapons["throwing_knife"].ranged.factor == 1 and weapons["crossbow"].ranged.factor == 2
     assert weapons["taser"].ranged.factor == 5 and weapons["taser"].ranged.temporary
-    assert [weapons[w].ranged.factor for w in ("light_pistol", "medium_pistol", "large_pistol", "light_rifle",
-                                                "heavy_rifle")] == [3, 4, 5, 6, 7]
+    assert [
+        weapons[w].ranged.factor
+        for w in ("light_pistol", "medium_pistol", "large_pistol", "light_rifle", "heavy_rifle")
+    ] == [3, 4, 5, 6, 7]
     assert weapons["shotgun"].ranged.per_distance and weapons["shotgun"].ranged.factor == 10
 
 
@@ -95,8 +111,11 @@ def test_wr19_wr_b1_armour_ratings_bare_numbers_are_dice_pt_is_flat() -> None:
 def test_wr19_regular_armour_dice_come_off_each_damaging_attack() -> None:
     """WR-19: an armoured jacket (1 die) rolls 4 against a 21-point sword blow (margin 7 x 3): 17 gets
     through."""
-    m = warp_match([fighter("a", traits={"fencer": 3}, weapons=["sword"])],
-                   [thug("b", armour=["armoured_jacket"], weapons=["lead_pipe"])], [6, 5, 5, 3, 3, 3, 4])
+    m = warp_match(
+        [fighter("a", traits={"fencer": 3}, weapons=["sword"])],
+        [thug("b", armour=["armoured_jacket"], weapons=["lead_pipe"])],
+        [6, 5, 5, 3, 3, 3, 4],
+    )
     events = ok(m.act("a", attack("b")))
     w = wounds(events)[0]
     assert (w.raw, w.absorbed, w.damage, w.hp) == (21, 4, 17, 4)
@@ -109,7 +128,8 @@ def test_wr21_leathers_under_plate_roll_2d6_plus_1_and_take_2_penalty_dice() -> 
     content = builtin_content().sections["armour"]
     layers: list[ArmourSetup] = [
         {"name": content[a].name, "rating": content[a].rating, "penalty": content[a].penalty}
-        for a in ("leathers", "plate_mail")]
+        for a in ("leathers", "plate_mail")
+    ]
     m = warp_match([brawler("a")], [thug("b")], [])
     assert isinstance(m.options, WarpOptions)
     worn = protection(layers, m.options)
@@ -127,8 +147,12 @@ def test_wr_b3_flagged_only_option_counts_only_penalty_layers() -> None:
 def test_wr20_armour_penalty_falls_on_agility_related_rolls_only() -> None:
     """WR-20: the knight's Trained Fencer (agility-related) attack takes 2 penalty dice from his armour;
     his Won't Back Down resolve roll (not agility-related) takes none."""
-    m = warp_match([brawler("a", weapons=["lead_pipe"])], [fighter("knight", "knight")],
-                   [1, 1, 1, 6, 6, 6, 6, 6, 6], {"initiative": "seating_gm_first"})
+    m = warp_match(
+        [brawler("a", weapons=["lead_pipe"])],
+        [fighter("knight", "knight")],
+        [1, 1, 1, 6, 6, 6, 6, 6, 6],
+        {"initiative": "seating_gm_first"},
+    )
     events = ok(m.act("knight", attack("a")))
     roll = rolls(events, "melee attack")[0]
     assert roll.penalty == ["armour", "armour"] and roll.roll.notation == "4d6+2p"  # keep the lowest 4 of 6
@@ -141,12 +165,17 @@ def test_wr18_armour_never_hinders_a_firearm_attack() -> None:
     """WR-18: the hired gun in military body armour (penalty) shoots without penalty dice, but his
     agility-free trait would not take any anyway; a thrown knife by an armoured thrower would."""
     # 20 m from an SMG: 2 distance dice + 2 dodging bonus dice
-    m = warp_match([brawler("a", position=0)], [fighter("gun", "mercenary", position=20)],
-                   [3, 3, 3, 3, 1, 1, 1, 1], {"initiative": "seating_gm_first"})
+    m = warp_match(
+        [brawler("a", position=0)],
+        [fighter("gun", "mercenary", position=20)],
+        [3, 3, 3, 3, 1, 1, 1, 1],
+        {"initiative": "seating_gm_first"},
+    )
     events = ok(m.act("gun", attack("a")))
     assert rolls(events, "ranged attack")[0].penalty == []
-    thrower = fighter("ines", traits={"knife_thrower": 4}, weapons=["throwing_knife"], armour=["plate_mail"],
-                      position=0)
+    thrower = fighter(
+        "ines", traits={"knife_thrower": 4}, weapons=["throwing_knife"], armour=["plate_mail"], position=0
+    )
     m2 = warp_match([thrower], [thug("b", position=6)], [3, 3, 3, 3, 3, 1, 1, 1, 1, 1])
     events = ok(m2.act("ines", attack("b")))
     assert rolls(events, "ranged attack")[0].penalty == ["armour"]
@@ -187,9 +216,12 @@ def test_wr_b4_armour_after_the_factor_and_never_below_zero() -> None:
     assert armour_absorb(damage(13, 10, 3), 2, 0) == 7
     assert max(0, 3 - 2) * 3 == 3
     assert armour_absorb(4, 6, 0) == 0
-    m = warp_match([fighter("a", traits={"fencer": 3}, weapons=["sword"])],
-                   [thug("b", armour=["leathers"], weapons=["lead_pipe"])], [5, 4, 4, 4, 4, 2],
-                   {"armour_after_factor": False})
+    m = warp_match(
+        [fighter("a", traits={"fencer": 3}, weapons=["sword"])],
+        [thug("b", armour=["leathers"], weapons=["lead_pipe"])],
+        [5, 4, 4, 4, 4, 2],
+        {"armour_after_factor": False},
+    )
     w = wounds(ok(m.act("a", attack("b"))))[0]
     assert (w.raw, w.damage) == (9, 6)
 
@@ -288,9 +320,12 @@ def test_wr33_alternate_damage_rolls_a_die_per_factor_point() -> None:
     assert alternate_damage([2, 3], 12, 6) == 10 and alternate_damage([2, 3], 11, 6) == 5
     assert alternate_damage([2, 3], 6, 6) == 0
     assert explosion([6, 5, 1, 2]) == 14  # an explosion: the GM's dice, no attack roll
-    m = warp_match([brawler("a", weapons=["knife"], experience=2)], [thug("b", weapons=["knife"])],
-                   [6, 6, 6, 6, 6, 1, 1, 1, 2, 3],
-                   {"alternate_damage": True})
+    m = warp_match(
+        [brawler("a", weapons=["knife"], experience=2)],
+        [thug("b", weapons=["knife"])],
+        [6, 6, 6, 6, 6, 1, 1, 1, 2, 3],
+        {"alternate_damage": True},
+    )
     events = ok(m.act("a", attack("b", experience=2)))
     damage_roll = next(e for e in events if getattr(e, "purpose", "") == "damage")
     assert damage_roll.roll.notation == "2d6"  # type: ignore[attr-defined]

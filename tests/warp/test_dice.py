@@ -54,8 +54,12 @@ def test_wr02_bonus_die_drops_lowest_penalty_die_drops_highest() -> None:
 
 def test_p_3d6_beats_2d6_is_1009_over_1296_exactly() -> None:
     """WR-01, WR-10: P(3d6 > 2d6) = 1009/1296, through ``pool_total`` and ``hit``."""
-    wins = sum(1 for a in itertools.product(FACES, repeat=3) for d in itertools.product(FACES, repeat=2)
-               if hit(pool_total(a, 3), pool_total(d, 2)))
+    wins = sum(
+        1
+        for a in itertools.product(FACES, repeat=3)
+        for d in itertools.product(FACES, repeat=2)
+        if hit(pool_total(a, 3), pool_total(d, 2))
+    )
     assert Fraction(wins, 6**5) == Fraction(1009, 1296)
 
 

@@ -31,8 +31,7 @@ def test_seeded_playouts_terminate_and_verify(path: Path, seed: int) -> None:
     scenario = affray.load_scenario(path)
     for policies in ("heuristic", "random"):
         match = scenario.start(seed)
-        chosen = scenario.policies(match) if policies == "heuristic" else \
-            {a: RandomPolicy() for a in match.controllers}
+        chosen = scenario.policies(match) if policies == "heuristic" else {a: RandomPolicy() for a in match.controllers}
         assert affray.play(match, chosen, FastRNG(seed)) is not None
         report = affray.verify(json.loads(json.dumps(affray.export_log(match))))
         assert report.ok, report.problems
@@ -45,8 +44,14 @@ def test_with_the_gm_at_the_table(path: Path) -> None:
     scenario = affray.load_scenario(path)
     options = {**scenario.options, "gm_decisions": "table", "serious_wounds": True}
     for name in ("heuristic", "random"):
-        match = Match(scenario.plugin, scenario.setup, options, seed=b"x" * 32, seats=scenario.seats,
-                      controllers=scenario.controllers)
+        match = Match(
+            scenario.plugin,
+            scenario.setup,
+            options,
+            seed=b"x" * 32,
+            seats=scenario.seats,
+            controllers=scenario.controllers,
+        )
         policies = {**scenario.policies(match), GM: get_policy("warp", name)}
         assert affray.play(match, policies, FastRNG(5)) is not None
         assert any(entry.actor == GM for entry in match.log) or scenario.model.mode == "gestalt"
@@ -75,9 +80,19 @@ def test_the_random_policy_explores_every_window() -> None:
     """Random playouts at the table with every option on reach the rarer windows without errors."""
     path = EXAMPLES[0].parent / "melee_brawl.yaml"
     scenario = affray.load_scenario(path)
-    options = {"gm_decisions": "table", "desperate_defense": True, "serious_wounds": True, "half_dice": True,
-               "alternate_damage": True, "reroll_initiative_each_round": True, "botch": True,
-               "blow_the_top_off": True, "unstoppable_six": True, "surprise_check": True, "round_limit": 30}
+    options = {
+        "gm_decisions": "table",
+        "desperate_defense": True,
+        "serious_wounds": True,
+        "half_dice": True,
+        "alternate_damage": True,
+        "reroll_initiative_each_round": True,
+        "botch": True,
+        "blow_the_top_off": True,
+        "unstoppable_six": True,
+        "surprise_check": True,
+        "round_limit": 30,
+    }
     phases: set[str] = set()
     for seed in range(12):
         match = Match(scenario.plugin, scenario.setup, options, rng=FastRNG(seed), seats=scenario.seats)

@@ -56,12 +56,12 @@ def duel() -> Match:
 def test_wr10_a_quiet_melee_attack_draws_the_dice_of_a_loud_one() -> None:
     """WR-08, WR-10, WR-11: a's 3 dice (4+2+6 = 12) against b's 3 (1+5+3 = 9): 3 x factor 1 = 3 damage, on six
     dice drawn, whichever journal the step writes into."""
-    events, after, drawn = three_ways(duel(), "a", attack("b", weapon="unarmed", mode="melee",
-                                                          trait="street_brawler", maneuver="attack"))
+    events, after, drawn = three_ways(
+        duel(), "a", attack("b", weapon="unarmed", mode="melee", trait="street_brawler", maneuver="attack")
+    )
     assert drawn == 6
     assert after.fighters["b"].hp == 21 - 3
-    assert [e.kind for e in events if e.kind in ("attack", "exchange", "wounded")] == ["attack", "exchange",
-                                                                                      "wounded"]
+    assert [e.kind for e in events if e.kind in ("attack", "exchange", "wounded")] == ["attack", "exchange", "wounded"]
 
 
 def test_wr04_a_quiet_defense_with_an_experience_die_draws_the_dice_of_a_loud_one() -> None:
@@ -71,8 +71,7 @@ def test_wr04_a_quiet_defense_with_an_experience_die_draws_the_dice_of_a_loud_on
     assert m.act("a", {"type": "pass"}).ok
     assert m.act("b", attack("a")).ok
     assert m.pending() is not None and m.pending().phase == "defend"  # type: ignore[union-attr]
-    _, after, drawn = three_ways(m, "a", {"type": "defend", "trait": "street_brawler", "dodge": True,
-                                          "experience": 1})
+    _, after, drawn = three_ways(m, "a", {"type": "defend", "trait": "street_brawler", "dodge": True, "experience": 1})
     assert drawn == 7
     assert after.fighters["a"].hp == 21 and after.fighters["a"].experience == 1
 
@@ -113,8 +112,14 @@ def test_wr14_a_quiet_thrown_baseball_steps_alike() -> None:
     armour dice stop the 3 damage: 6 dice, the knight unhurt, the ball on the ground at his feet."""
     m = affray.load_scenario(KNIGHT_DUEL).start(5)
     assert m.act("theo", {"type": "initiative", "experience": 1}).ok
-    throw = {"type": "attack", "target": "reginald", "weapon": "baseball", "mode": "ranged", "trait": None,
-             "maneuver": "attack"}
+    throw = {
+        "type": "attack",
+        "target": "reginald",
+        "weapon": "baseball",
+        "mode": "ranged",
+        "trait": None,
+        "maneuver": "attack",
+    }
     assert throw in [s.action for s in m.legal("theo")]
     _, after, drawn = three_ways(m, "theo", throw)
     assert drawn == 6
@@ -144,8 +149,11 @@ def test_the_observation_shows_what_the_view_shows() -> None:
     for seen in player.combatants:
         shown = view.combatant(seen.id)
         assert shown.position is not None and seen.position == shown.position.x
-        assert (seen.messed_up, seen.status, seen.wielding) == (shown.detail.messed_up, shown.detail.status,
-                                                                 shown.detail.wielding)
+        assert (seen.messed_up, seen.status, seen.wielding) == (
+            shown.detail.messed_up,
+            shown.detail.status,
+            shown.detail.wielding,
+        )
     assert view.prompt is not None and player.phase == view.prompt.phase == "turn"
     assert player.special_maneuvers == view.detail.special_maneuvers
     gm = RULESET.observe(state(m), Viewer.gm(), GM, m.memo)

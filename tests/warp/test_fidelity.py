@@ -26,8 +26,7 @@ def test_wr20_plate_hinders_a_street_brawlers_attack_and_defense() -> None:
     """WR-20, WR-B16: Street Brawler is a combat trait not tagged agility; in plate mail its attack and its defense
     still take the penalty die. Attack 4 dice [6, 6, 6, 1] keep the lowest 3 = 13 against 3; defense
     [5, 5, 5, 6] keeps 15 against the thug's 6."""
-    m = warp_match([brawler("a", armour=["plate_mail"])], [thug("b")],
-                   [6, 6, 6, 1, 1, 1, 1, 2, 2, 2, 5, 5, 5, 6])
+    m = warp_match([brawler("a", armour=["plate_mail"])], [thug("b")], [6, 6, 6, 1, 1, 1, 1, 2, 2, 2, 5, 5, 5, 6])
     events = ok(m.act("a", attack("b")))
     hit = rolls(events, "melee attack")[0]
     assert hit.penalty == ["armour"] and hit.roll.total == 13
@@ -40,8 +39,7 @@ def test_wr20_plate_hinders_a_street_brawlers_attack_and_defense() -> None:
 def test_wr_b16_clumsy_hinders_a_street_brawlers_attack_and_defense() -> None:
     """WR-20, WR-B16: a flaw on agility (Clumsy) falls on every melee attack and defense roll, like armour's
     penalty die: the Street Brawler's attack [6, 6, 6, 1] keeps 13, its defense [5, 5, 5, 6] keeps 15."""
-    m = warp_match([brawler("a", flaws=["clumsy"])], [thug("b")],
-                   [6, 6, 6, 1, 1, 1, 1, 2, 2, 2, 5, 5, 5, 6])
+    m = warp_match([brawler("a", flaws=["clumsy"])], [thug("b")], [6, 6, 6, 1, 1, 1, 1, 2, 2, 2, 5, 5, 5, 6])
     events = ok(m.act("a", attack("b")))
     assert rolls(events, "melee attack")[0].penalty == ["Clumsy"]
     assert rolls(events, "melee attack")[0].roll.total == 13
@@ -61,6 +59,7 @@ def test_wr21_leathers_under_plate_give_two_penalty_dice_on_an_attack() -> None:
 
 def test_wr18_a_firearm_attack_is_not_hindered_but_a_crossbow_is() -> None:
     """WR-18 exempts only firearm attacks: a pistol shot in plate takes no penalty die; a crossbow bolt does."""
+
     def shot(weapon: str) -> list[str]:
         pc = fighter("a", traits={"good_shot": 3}, weapons=[weapon], armour=["plate_mail"], position=0)
         m = warp_match([pc], [thug("b", position=5)], [3] * 12)
@@ -72,8 +71,9 @@ def test_wr18_a_firearm_attack_is_not_hindered_but_a_crossbow_is() -> None:
 
 def test_wr20_the_older_reading_is_an_option() -> None:
     """WR-20, option agility_rolls: tagged_traits: only an agility-tagged trait's roll took the penalty."""
-    m = warp_match([brawler("a", armour=["plate_mail"])], [thug("b")], [6, 6, 6, 1, 1, 1],
-                   {"agility_rolls": "tagged_traits"})
+    m = warp_match(
+        [brawler("a", armour=["plate_mail"])], [thug("b")], [6, 6, 6, 1, 1, 1], {"agility_rolls": "tagged_traits"}
+    )
     events = ok(m.act("a", attack("b")))
     assert rolls(events, "melee attack")[0].penalty == [] and rolls(events, "melee attack")[0].roll.total == 18
 
@@ -86,8 +86,7 @@ def agile_pc(cid: str = "a", **fields: Any) -> dict[str, Any]:
 def test_wr_b15_an_agile_fighter_who_defended_with_agile_cannot_attack_with_it_that_round() -> None:
     """WR-09, WR-B15: the thug acts first; Agile defends (the defender is asked, as the choice costs its
     attack), and then an Agile attack is refused; Quick Reflexes cannot attack, so it rolls 2 dice."""
-    m = warp_match([agile_pc()], [thug("b")], [1, 1, 1, 6, 6, 6, 6, 2, 2, 3, 3, 3],
-                   {"initiative": "seating_gm_first"})
+    m = warp_match([agile_pc()], [thug("b")], [1, 1, 1, 6, 6, 6, 6, 2, 2, 3, 3, 3], {"initiative": "seating_gm_first"})
     ok(m.act("b", attack("a")))
     assert m.pending().phase == "defend"  # type: ignore[union-attr]
     ok(m.act("a", {"type": "defend", "trait": "agile"}))
@@ -98,8 +97,9 @@ def test_wr_b15_an_agile_fighter_who_defended_with_agile_cannot_attack_with_it_t
 
 def test_wr_b15_a_new_round_frees_the_trait() -> None:
     """WR-B15: Agile defended in round 1; in round 2 it attacks again with 4 dice."""
-    m = warp_match([agile_pc()], [thug("b")], [1, 1, 1, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1],
-                   {"initiative": "seating_gm_first"})
+    m = warp_match(
+        [agile_pc()], [thug("b")], [1, 1, 1, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1], {"initiative": "seating_gm_first"}
+    )
     ok(m.act("b", attack("a")))
     ok(m.act("a", {"type": "defend", "trait": "agile"}))
     ok(m.act("a", PASS))
@@ -110,8 +110,12 @@ def test_wr_b15_a_new_round_frees_the_trait() -> None:
 
 def test_wr_b15_the_earlier_reading_is_an_option() -> None:
     """WR-B15, option trait_lock: until_next_turn: the lock ended when the turn began."""
-    m = warp_match([agile_pc()], [thug("b")], [1, 1, 1, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1],
-                   {"initiative": "seating_gm_first", "trait_lock": "until_next_turn"})
+    m = warp_match(
+        [agile_pc()],
+        [thug("b")],
+        [1, 1, 1, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1],
+        {"initiative": "seating_gm_first", "trait_lock": "until_next_turn"},
+    )
     ok(m.act("b", attack("a")))
     events = ok(m.act("a", attack("b", trait="agile")))
     assert rolls(events, "melee attack")[0].trait == "Agile"
@@ -165,8 +169,12 @@ def test_wr24_option_messed_up_on_the_gms_dice() -> None:
 
 # -- WR-32: "a bonus die on each defense roll for that round" ---------------------------------------------
 def desperate_match(span: str) -> list[str]:
-    m = warp_match([brawler("a")], [thug("b")], [1, 1, 1, 6, 6, 6, 6],
-                   {"desperate_defense": True, "desperate_defense_span": span, "initiative": "seating_gm_first"})
+    m = warp_match(
+        [brawler("a")],
+        [thug("b")],
+        [1, 1, 1, 6, 6, 6, 6],
+        {"desperate_defense": True, "desperate_defense_span": span, "initiative": "seating_gm_first"},
+    )
     ok(m.act("b", PASS))
     ok(m.act("a", {"type": "desperate_defense"}))
     return rolls(ok(m.act("b", attack("a"))), "defense")[0].bonus

@@ -30,8 +30,14 @@ def scenario_data(seed: int, options: dict[str, Any] | None = None) -> dict[str,
     sizes = (3 + seed % 2, 3 + (seed // 2) % 2)
     sides = []
     for (name, uses), size, start in zip(SQUADS.items(), sizes, (0.0, 3.0), strict=True):
-        sides.append({"name": name, "combatants": [
-            {"id": f"{name}{i}", "use": use, "position": start + i % 2} for i, use in enumerate(uses[:size])]})
+        sides.append(
+            {
+                "name": name,
+                "combatants": [
+                    {"id": f"{name}{i}", "use": use, "position": start + i % 2} for i, use in enumerate(uses[:size])
+                ],
+            }
+        )
     return {"ruleset": "warp", "name": f"gang {seed}", "mode": "combat", "sides": sides, "options": options or {}}
 
 
@@ -39,11 +45,16 @@ def outnumbered_data(seed: int) -> dict[str, Any]:
     """Four dock thugs against a courier (Dana, capacity 3) and two night clerks with no trait (capacity 2, WR-03),
     all within a few metres: heuristic thugs often put three or four on one defender."""
     clerk = {"stats": {"name": "Night Clerk", "traits": {}}}
-    crew = [{"id": "crew0", "use": "dana", "position": 3.0}] + [{"id": f"crew{i}", **clerk, "position": 3.0 + i % 2}
-                                                                  for i in (1, 2)]
+    crew = [{"id": "crew0", "use": "dana", "position": 3.0}] + [
+        {"id": f"crew{i}", **clerk, "position": 3.0 + i % 2} for i in (1, 2)
+    ]
     dockers = [{"id": f"dockers{i}", "use": "thug", "position": float(i % 2)} for i in range(4)]
-    return {"ruleset": "warp", "name": f"outnumbered {seed}", "mode": "combat",
-            "sides": [{"name": "dockers", "combatants": dockers}, {"name": "crew", "combatants": crew}]}
+    return {
+        "ruleset": "warp",
+        "name": f"outnumbered {seed}",
+        "mode": "combat",
+        "sides": [{"name": "dockers", "combatants": dockers}, {"name": "crew", "combatants": crew}],
+    }
 
 
 def gang_rounds(match: Match, seed: int, mixed: bool = True) -> dict[tuple[int, str], tuple[int, int, int]]:
@@ -52,8 +63,10 @@ def gang_rounds(match: Match, seed: int, mixed: bool = True) -> dict[tuple[int, 
     state = match.state
     assert isinstance(state, WarpState)
     sides = match.ruleset.sides(state)
-    policy = {a: RandomPolicy() if mixed and seed % 2 and side == "crew" else get_policy("warp", "heuristic")
-              for a, side in sides.items()}
+    policy = {
+        a: RandomPolicy() if mixed and seed % 2 and side == "crew" else get_policy("warp", "heuristic")
+        for a, side in sides.items()
+    }
     attackers: dict[tuple[int, str], set[str]] = defaultdict(set)
     carriers: dict[tuple[int, str], set[str]] = defaultdict(set)
     rng = FastRNG(seed)
@@ -75,8 +88,9 @@ def gang_rounds(match: Match, seed: int, mixed: bool = True) -> dict[tuple[int, 
                 if "ganging up" in melee.bonus:
                     carriers[round_now, e.target].add(e.attacker)
                 melee = None
-    return {key: (len(who), len(carriers[key]), fighting_capacity(state.fighters[key[1]]))
-            for key, who in attackers.items()}
+    return {
+        key: (len(who), len(carriers[key]), fighting_capacity(state.fighters[key[1]])) for key, who in attackers.items()
+    }
 
 
 def test_wr_b17_two_hundred_fights_exactly_the_attackers_beyond_capacity_carry_the_die() -> None:

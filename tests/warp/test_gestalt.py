@@ -66,8 +66,12 @@ def test_wr35_secret_gm_rolls_are_private_events() -> None:
 
 def test_wr35_experience_and_trait_choice() -> None:
     """WR-04, WR-35: a PC may spend Experience Pool dice on its gestalt roll; a non-fighting trait is refused."""
-    m = warp_match([fighter("a", experience=2, traits={"street_brawler": 3, "watchful": 4})], [thug("x")],
-                   [1, 1, 1, 6, 6, 6, 6, 6], mode="gestalt")
+    m = warp_match(
+        [fighter("a", experience=2, traits={"street_brawler": 3, "watchful": 4})],
+        [thug("x")],
+        [1, 1, 1, 6, 6, 6, 6, 6],
+        mode="gestalt",
+    )
     assert rejected(m, "a", {"type": "gestalt_roll", "trait": "watchful"}).code == "unsuitable_trait"
     assert rejected(m, "a", {"type": "gestalt_roll", "experience": -1}).code == "bad_count"
     events = ok(m.act("a", {"type": "gestalt_roll", "experience": 2}))

@@ -128,8 +128,7 @@ def test_wr26_the_gm_decides_at_the_table_or_rolls() -> None:
     assert m.pending().actors == (GM,)  # type: ignore[union-attr]
     ok(m.act(GM, {"type": "verdict", "lives": False}))
     assert who(m, "pc").status == "dead"
-    m2 = gunned(fighter("pc", traits={"street_brawler": 3}), [2, 4, 4, 4, 4, 4, 1, 1, 3],
-                {"reason_to_live": "roll"})
+    m2 = gunned(fighter("pc", traits={"street_brawler": 3}), [2, 4, 4, 4, 4, 4, 1, 1, 3], {"reason_to_live": "roll"})
     ok(m2.act("sniper", attack("pc")))
     events = ok(m2.act("pc", {"type": "plea", "reason": "revenge"}))
     assert not next(e for e in events if isinstance(e, Verdict)).lives  # rolled 3, needs 4
@@ -175,8 +174,7 @@ def test_wr27_recover_all_uses_the_tables_ratio() -> None:
     began unwounded and was cut down to 0 by a sword (margin 7 x 3) recovers to 11 at 1/2 and 14 at 2/3;
     one who began the fight at 3 HP recovers towards 3, not 21."""
     for ratio, expected in (("1/2", 11), ("2/3", 14)):
-        m = warp_match([brawler("a", weapons=["sword"])], [thug("b")], [6, 6, 6, 1, 3, 4, 4],
-                       {"recovery_ratio": ratio})
+        m = warp_match([brawler("a", weapons=["sword"])], [thug("b")], [6, 6, 6, 1, 3, 4, 4], {"recovery_ratio": ratio})
         ok(m.act("a", attack("b")))
         assert who(m, "b").hp == 0 and recover_all(state(m))["b"].hp == expected
     m = warp_match([brawler("a")], [thug("b", hp=3)], [6, 6, 6, 5, 5, 5, 5])
@@ -193,8 +191,11 @@ def test_wr29_taser_damage_comes_back_in_full_at_recovery() -> None:
 
 def test_wr28_daily_healing_table() -> None:
     """WR-28: active 0 / rest 1, 1 per 2 days, 0 / medical 2, 1, 1 per 2 days; a bed-ridden PC is not active."""
-    assert [daily_healing("active", "mobile"), daily_healing("rest", "mobile"), daily_healing("medical", "mobile")] \
-        == [0, 1, 2]
+    assert [daily_healing("active", "mobile"), daily_healing("rest", "mobile"), daily_healing("medical", "mobile")] == [
+        0,
+        1,
+        2,
+    ]
     assert [daily_healing("rest", "bedridden"), daily_healing("medical", "bedridden")] == [Fraction(1, 2), 1]
     assert [daily_healing("rest", "critical"), daily_healing("medical", "critical")] == [0, Fraction(1, 2)]
     with pytest.raises(ValueError):

@@ -15,8 +15,9 @@ PASS: Action = {"type": "pass"}
 
 def test_wr08_one_defense_roll_per_attack() -> None:
     """WR-08: two thugs attack the same PC in a round: the PC rolls defense twice."""
-    m = warp_match([brawler("a")], [thug("b"), thug("c")], [1, 1, 1, 6, 6, 6, 1, 1, 1, 5, 5, 5],
-                   {"initiative": "seating_gm_first"})
+    m = warp_match(
+        [brawler("a")], [thug("b"), thug("c")], [1, 1, 1, 6, 6, 6, 1, 1, 1, 5, 5, 5], {"initiative": "seating_gm_first"}
+    )
     first = ok(m.act("b", attack("a")))
     second = ok(m.act("c", attack("a")))
     assert len(rolls(first, "defense")) == 1 and len(rolls(second, "defense")) == 1
@@ -37,8 +38,11 @@ def test_wr09_a_non_combat_trait_attacks_or_defends_not_both() -> None:
 
 def test_wr09_a_combat_trait_serves_both() -> None:
     """WR-09: Knife Fighter attacks and then defends in the same round (knife in hand against a knife)."""
-    m = warp_match([fighter("a", traits={"knife_fighter": 4}, weapons=["knife"])], [thug("b", weapons=["knife"])],
-                   [6, 6, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1])  # b, now Messed Up, attacks with 4 dice
+    m = warp_match(
+        [fighter("a", traits={"knife_fighter": 4}, weapons=["knife"])],
+        [thug("b", weapons=["knife"])],
+        [6, 6, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1],
+    )  # b, now Messed Up, attacks with 4 dice
     ok(m.act("a", attack("b")))
     events = ok(m.act("b", attack("a")))
     assert rolls(events, "defense")[0].trait == "Knife Fighter"
@@ -200,11 +204,19 @@ def test_wr31_surprise_better_weaponry_and_position() -> None:
     """WR-31: an unaware target gives the surprise dice (2 here, by option); a bat beats bare hands for
     handiness; the high ground is a better position."""
     assert better_weaponry(2, 0) and not better_weaponry(2, 2) and better_weaponry(2, 1)
-    m = warp_match([brawler("a", weapons=["baseball_bat"], high_ground=True)], [thug("b", unaware=True)],
-                   [1, 1, 1, 1, 1, 1, 1, 6, 6, 6], {"surprise_bonus_dice": 2})
+    m = warp_match(
+        [brawler("a", weapons=["baseball_bat"], high_ground=True)],
+        [thug("b", unaware=True)],
+        [1, 1, 1, 1, 1, 1, 1, 6, 6, 6],
+        {"surprise_bonus_dice": 2},
+    )
     events = ok(m.act("a", attack("b")))
-    assert sorted(rolls(events, "melee attack")[0].bonus) == ["better position", "better weaponry", "surprise",
-                                                              "surprise"]
+    assert sorted(rolls(events, "melee attack")[0].bonus) == [
+        "better position",
+        "better weaponry",
+        "surprise",
+        "surprise",
+    ]
     assert not who(m, "b").unaware
 
 
@@ -221,8 +233,11 @@ def test_wr31_quarterstaff_against_axe_and_against_a_humming_knife() -> None:
 def test_wr31_psychological_advantage_next_round_or_the_whole_fight() -> None:
     """WR-31 (ruling WR-X11): winning an intimidation gives a bonus die on every roll next round only;
     protecting a loved one gives one for the whole fight."""
-    m = warp_match([fighter("a", traits={"menacing": 3, "street_brawler": 3})], [thug("b")],
-                   [6, 6, 6, 1, 1, 1, 1, 1, 1, 6, 6, 6, 1, 1, 1, 1, 1, 1])
+    m = warp_match(
+        [fighter("a", traits={"menacing": 3, "street_brawler": 3})],
+        [thug("b")],
+        [6, 6, 6, 1, 1, 1, 1, 1, 1, 6, 6, 6, 1, 1, 1, 1, 1, 1],
+    )
     events = ok(m.act("a", {"type": "intimidate", "target": "b"}))
     assert next(e for e in events if isinstance(e, Contest)).won
     ok(m.act("b", PASS))
@@ -245,8 +260,9 @@ def test_wr32_desperate_defense() -> None:
     """WR-32: optional; giving up the attack gives a bonus die on each defense roll for that round."""
     off = warp_match([brawler("a")], [thug("b")], [])
     assert rejected(off, "a", {"type": "desperate_defense"}).code == "option_off"
-    m = warp_match([brawler("a")], [thug("b"), thug("c")], [1, 1, 1, 6, 6, 6, 6, 1, 1, 1, 6, 6, 6, 6],
-                   {"desperate_defense": True})
+    m = warp_match(
+        [brawler("a")], [thug("b"), thug("c")], [1, 1, 1, 6, 6, 6, 6, 1, 1, 1, 6, 6, 6, 6], {"desperate_defense": True}
+    )
     ok(m.act("a", {"type": "desperate_defense"}))
     for foe in ("b", "c"):
         events = ok(m.act(foe, attack("a")))

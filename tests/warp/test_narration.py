@@ -89,11 +89,13 @@ def test_wr05_wr08_wr11_wr19_a_seeded_brawl_reads_as_the_table_tells_it() -> Non
         "Dock Thug in a Beanie rolls a melee attack with Street Brawler",
         "Dana Reyes rolls defense with Fast on Their Feet",
         "Dock Thug in a Beanie hits Dana Reyes (attack 14 against defense 13).",
-        "Dana Reyes takes 1 damage (2 dealt, 1 stopped by armour): 20 HP left."]
+        "Dana Reyes takes 1 damage (2 dealt, 1 stopped by armour): 20 HP left.",
+    ]
     assert told_[-3:] == [
         "Dock Thug in a Beanie takes 18 damage (18 dealt).",
         "Dock Thug in a Beanie is down for the count (badly broken bones and internal bleeding, but stable).",
-        "Victory for Dana Reyes and Theo Marsh: every foe is out of the fight."]
+        "Victory for Dana Reyes and Theo Marsh: every foe is out of the fight.",
+    ]
 
 
 def test_a_gm_characters_hp_reach_only_the_gm_in_its_wounds() -> None:
@@ -110,8 +112,12 @@ def test_wr26_a_reason_to_live_and_the_gms_verdict() -> None:
     """WR-26: at -max HP a PC is at death's door and gives a reason to live; with the GM at the table (WR-X1) the
     GM rules on the shot and gives the verdict. 14 - 8 = 6, x 7 = 42 from 21 HP (WR-11, WR-12)."""
     rifle = fighter("sniper", pc=False, traits={"good_shot": 4}, weapons=["heavy_rifle"], position=10)
-    m = warp_match([fighter("pc", traits={"street_brawler": 3})], [rifle], [2, 4, 4, 4, 4, 4, 1, 1],
-                   {"initiative": "seating_gm_first", "gm_decisions": "table"})
+    m = warp_match(
+        [fighter("pc", traits={"street_brawler": 3})],
+        [rifle],
+        [2, 4, 4, 4, 4, 4, 1, 1],
+        {"initiative": "seating_gm_first", "gm_decisions": "table"},
+    )
     ok(m.act("sniper", attack("pc")))
     ok(m.act(GM, {"type": "rule", "predictable": False, "margin": 4}))
     ok(m.act("pc", {"type": "plea", "reason": "unfinished business"}))
@@ -127,7 +133,8 @@ def test_wr26_a_reason_to_live_and_the_gms_verdict() -> None:
         "Pc is at death's door.",
         "Pc holds on, with a reason to live: \u201cunfinished business\u201d",
         "Pc dies (the GM refuses the reason).",
-        "Victory for Sniper: every foe is out of the fight."]
+        "Victory for Sniper: every foe is out of the fight.",
+    ]
 
 
 def test_wr30_wr31_wr35_special_effects_ganging_up_and_a_secret_gestalt_roll() -> None:
@@ -135,10 +142,13 @@ def test_wr30_wr31_wr35_special_effects_ganging_up_and_a_secret_gestalt_roll() -
     normally; WR-35: a GM character's gestalt roll is told to the others without its dice or total."""
     story = Story({"a": "Dana", "b": "Ilka", "c": "Mo"})
     assert EffectApplied("a", "b", "prone", 4, 3, True).describe(story) == "Dana knocks Ilka down (margin 4, 3 needed)."
-    assert EffectApplied("a", "b", "disarm", 2, 3, False).describe(story) == \
-        "Dana tries to disarm Ilka but fails (margin 2, 3 needed)."
+    assert (
+        EffectApplied("a", "b", "disarm", 2, 3, False).describe(story)
+        == "Dana tries to disarm Ilka but fails (margin 2, 3 needed)."
+    )
     assert GangChosen("a", ["b", "c"]).describe(story) == (
         "Dana is ganged up on and defends normally against Ilka and Mo; any other attacker beyond its first 2 this "
-        "round gets a bonus die.")
+        "round gets a bonus die."
+    )
     secret = PoolRolled("c", "gestalt", Roll("3d6", (), 0, 12), "Street Brawler", secret=True)
     assert NARRATOR.hidden(secret.redacted(), story) == "Mo rolls for the gestalt fight; the GM keeps the total secret."

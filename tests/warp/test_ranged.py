@@ -37,8 +37,16 @@ def test_wr15_rows_and_thresholds() -> None:
     assert [distance_dice("shotgun", m) for m in (4, 5, 64)] == [1, 2, 5]
     assert [distance_dice("thrown_awkward", m) for m in (5, 6, 10)] == [3, 3, 5]
     assert [distance_dice("crossbow", m) for m in (20, 21)] == [3, 4]
-    assert set(RANGE_ROWS) >= {"thrown_balanced", "thrown_awkward", "crossbow", "taser", "pistol", "smg", "rifle",
-                               "shotgun"}
+    assert set(RANGE_ROWS) >= {
+        "thrown_balanced",
+        "thrown_awkward",
+        "crossbow",
+        "taser",
+        "pistol",
+        "smg",
+        "rifle",
+        "shotgun",
+    }
 
 
 def test_wr_b7_beyond_the_fifth_column_or_the_taser_cords_is_out_of_range() -> None:
@@ -52,8 +60,12 @@ def test_wr_b7_beyond_the_fifth_column_or_the_taser_cords_is_out_of_range() -> N
 
 def test_wr_b7_an_attack_out_of_range_is_refused_and_changes_nothing() -> None:
     """WR-B7: a taser shot at 6 m is refused with 'out_of_range'."""
-    m = warp_match([fighter("dana", traits={"agile": 3}, position=0)], [fighter("guard", "guard", position=6)], [],
-                   {"initiative": "seating_gm_first"})
+    m = warp_match(
+        [fighter("dana", traits={"agile": 3}, position=0)],
+        [fighter("guard", "guard", position=6)],
+        [],
+        {"initiative": "seating_gm_first"},
+    )
     result = rejected(m, "guard", attack("dana", weapon="taser"))
     assert result.code == "out_of_range" and "6 m" in result.message
 
@@ -76,8 +88,12 @@ def test_wr14_ranged_defense_in_a_match() -> None:
     """WR-14: 6 m from a baseball: 3 distance dice, partial cover 1, the thrower moved (1), dodging with
     Fast on Their Feet 4: 5 dice + 4 bonus dice, keep the 5 highest."""
     target = fighter("dana", traits={"fast_on_feet": 4}, position=0, cover="partial")
-    m = warp_match([target], [shooter("thrower", "baseball", position=6)],
-                   [3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 6], {"initiative": "seating_gm_first"})
+    m = warp_match(
+        [target],
+        [shooter("thrower", "baseball", position=6)],
+        [3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 6],
+        {"initiative": "seating_gm_first"},
+    )
     events = ok(m.act("thrower", attack("dana", move={"pace": "walk", "dir": "away"})))
     dice = next(e for e in events if isinstance(e, DefenseDice))
     assert (dice.dice, dice.bonus) == (5, 4)
@@ -88,8 +104,11 @@ def test_wr14_ranged_defense_in_a_match() -> None:
 
 def test_wr14_target_moving_counts_after_a_move() -> None:
     """WR-14, WR-07: a target that moved on its latest turn gets a die for moving."""
-    m = warp_match([fighter("dana", traits={"street_brawler": 3}, position=0)],
-                   [shooter("gun", "light_pistol", position=30)], [1, 1, 1, 6, 6, 6, 6, 6, 6, 6])
+    m = warp_match(
+        [fighter("dana", traits={"street_brawler": 3}, position=0)],
+        [shooter("gun", "light_pistol", position=30)],
+        [1, 1, 1, 6, 6, 6, 6, 6, 6, 6],
+    )
     ok(m.act("dana", {"type": "move", "pace": "jog", "away": "gun"}))
     assert who(m, "dana").position == -7.5 and who(m, "dana").moved
     events = ok(m.act("gun", attack("dana")))
@@ -102,9 +121,12 @@ def test_wr16_half_dice_for_distance() -> None:
     assert half_distance_dice("thrown_balanced", 5) == (2, 1)
     assert half_distance_dice("thrown_balanced", 7) == (3, 0)
     assert half_distance_dice("thrown_balanced", 1) == (1, 0)
-    m = warp_match([fighter("dana", traits={"street_brawler": 3}, position=0)],
-                   [shooter("ines", "throwing_knife", position=5)], [1, 1, 1, 6, 6, 6, 6, 6],
-                   {"half_dice": True, "initiative": "seating_gm_first"})
+    m = warp_match(
+        [fighter("dana", traits={"street_brawler": 3}, position=0)],
+        [shooter("ines", "throwing_knife", position=5)],
+        [1, 1, 1, 6, 6, 6, 6, 6],
+        {"half_dice": True, "initiative": "seating_gm_first"},
+    )
     events = ok(m.act("ines", attack("dana")))
     dice = next(e for e in events if isinstance(e, DefenseDice))
     assert (dice.dice, dice.bonus, dice.factors[0]) == (2, 3, "distance 2+b")
@@ -117,9 +139,12 @@ def test_wr_b14_the_ranged_table_is_read_as_the_factor_list() -> None:
 
 def test_an_unaware_target_does_not_dodge_and_gives_surprise_dice() -> None:
     """WR-14, WR-31: a target totally unaware does not dodge, and the shooter gets a surprise bonus die."""
-    m = warp_match([fighter("dana", traits={"fast_on_feet": 4}, position=0, unaware=True)],
-                   [shooter("gun", "light_pistol", position=5)], [6, 6, 6, 1, 1, 1, 1],
-                   {"initiative": "seating_gm_first"})
+    m = warp_match(
+        [fighter("dana", traits={"fast_on_feet": 4}, position=0, unaware=True)],
+        [shooter("gun", "light_pistol", position=5)],
+        [6, 6, 6, 1, 1, 1, 1],
+        {"initiative": "seating_gm_first"},
+    )
     events = ok(m.act("gun", attack("dana")))
     assert rolls(events, "ranged attack")[0].bonus == ["surprise"]
     assert next(e for e in events if isinstance(e, DefenseDice)).factors == ["distance 2"]
@@ -128,8 +153,11 @@ def test_an_unaware_target_does_not_dodge_and_gives_surprise_dice() -> None:
 
 def test_thrown_weapons_run_out() -> None:
     """A thrown weapon leaves the hand: with none left, throwing is refused."""
-    m = warp_match([fighter("a", traits={"knife_thrower": 3}, weapons=["baseball"], position=0)],
-                   [thug("b", position=6)], [1, 1, 1, 6, 6, 6, 6, 6, 1, 1, 1, 6, 6, 6])
+    m = warp_match(
+        [fighter("a", traits={"knife_thrower": 3}, weapons=["baseball"], position=0)],
+        [thug("b", position=6)],
+        [1, 1, 1, 6, 6, 6, 6, 6, 1, 1, 1, 6, 6, 6],
+    )
     ok(m.act("a", attack("b", weapon="baseball")))
     ok(m.act("b", {"type": "pass"}))
     result = m.act("a", attack("b", weapon="baseball"))
@@ -144,8 +172,9 @@ def test_wr14_wr_b16_a_clumsy_dodger_rolls_distance_dice_and_one_bonus_die() -> 
     the lowest 3 kept, 13."""
     assert dodge_bonus(3, clumsy_dice=1) == 1
     theo = fighter("theo", traits={"fast_on_feet": 3}, flaws=["clumsy"], position=0)
-    m = warp_match([theo], [shooter("thrower", "baseball", position=6)], [3, 3, 3, 1, 6, 6, 6],
-                   {"initiative": "seating_gm_first"})
+    m = warp_match(
+        [theo], [shooter("thrower", "baseball", position=6)], [3, 3, 3, 1, 6, 6, 6], {"initiative": "seating_gm_first"}
+    )
     events = ok(m.act("thrower", attack("theo")))
     dice = next(e for e in events if isinstance(e, DefenseDice))
     assert (dice.dice, dice.bonus, dice.factors) == (3, 1, ["distance 3", "dodging +1"])

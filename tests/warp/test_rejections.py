@@ -19,33 +19,36 @@ def duel() -> affray.Match:
     return warp_match([pc], [thug("b", position=1), thug("far", position=30)], [6] * 12)
 
 
-@pytest.mark.parametrize(("action", "code"), [
-    (attack("b", trait="kung_fu"), "unknown_trait"),
-    (attack("b", trait="watchful"), "unknown_trait"),
-    (attack("b", trait="good_with_a_bat", weapon="unarmed"), "unsuitable_trait"),
-    (attack("b", experience=-1), "bad_count"),
-    (attack("b", experience=1.5), "bad_count"),
-    (attack("b", experience=3), "not_enough_experience"),
-    (attack("far"), "out_of_range"),
-    (attack("a"), "bad_target"),
-    (attack("nobody"), "bad_target"),
-    (attack("b", weapon="bazooka"), "unknown_weapon"),
-    (attack("b", mode="ranged"), "bad_mode"),
-    (attack("b", maneuver="moonwalk"), "unknown_maneuver"),
-    (attack("b", maneuver="snap_shot"), "bad_maneuver"),
-    (attack("b", claim="they slipped"), "no_gm"),
-    (attack("b", sparkle=True), "bad_field"),
-    ({"type": "move", "pace": "teleport", "toward": "b"}, "bad_pace"),
-    ({"type": "move", "pace": "walk"}, "bad_move"),
-    ({"type": "move", "pace": "walk", "toward": "b"}, "bad_move"),
-    ({"type": "intimidate", "target": "b", "trait": "nonsense"}, "unknown_trait"),
-    ({"type": "take_cover"}, "no_cover"),
-    ({"type": "break_free"}, "not_held"),
-    ({"type": "pick_up", "weapon": "knife"}, "nothing_there"),
-    ({"type": "wait"}, "not_allowed_now"),
-    ({"type": "defend"}, "not_allowed_now"),
-    ({"type": "fly"}, "not_allowed_now"),
-])
+@pytest.mark.parametrize(
+    ("action", "code"),
+    [
+        (attack("b", trait="kung_fu"), "unknown_trait"),
+        (attack("b", trait="watchful"), "unknown_trait"),
+        (attack("b", trait="good_with_a_bat", weapon="unarmed"), "unsuitable_trait"),
+        (attack("b", experience=-1), "bad_count"),
+        (attack("b", experience=1.5), "bad_count"),
+        (attack("b", experience=3), "not_enough_experience"),
+        (attack("far"), "out_of_range"),
+        (attack("a"), "bad_target"),
+        (attack("nobody"), "bad_target"),
+        (attack("b", weapon="bazooka"), "unknown_weapon"),
+        (attack("b", mode="ranged"), "bad_mode"),
+        (attack("b", maneuver="moonwalk"), "unknown_maneuver"),
+        (attack("b", maneuver="snap_shot"), "bad_maneuver"),
+        (attack("b", claim="they slipped"), "no_gm"),
+        (attack("b", sparkle=True), "bad_field"),
+        ({"type": "move", "pace": "teleport", "toward": "b"}, "bad_pace"),
+        ({"type": "move", "pace": "walk"}, "bad_move"),
+        ({"type": "move", "pace": "walk", "toward": "b"}, "bad_move"),
+        ({"type": "intimidate", "target": "b", "trait": "nonsense"}, "unknown_trait"),
+        ({"type": "take_cover"}, "no_cover"),
+        ({"type": "break_free"}, "not_held"),
+        ({"type": "pick_up", "weapon": "knife"}, "nothing_there"),
+        ({"type": "wait"}, "not_allowed_now"),
+        ({"type": "defend"}, "not_allowed_now"),
+        ({"type": "fly"}, "not_allowed_now"),
+    ],
+)
 def test_bad_actions_are_refused_and_change_nothing(action: dict[str, object], code: str) -> None:
     """Each refusal has its stable code; the snapshot, the RNG index and the log are untouched."""
     m = duel()
@@ -79,9 +82,11 @@ def test_negative_trait_dice_in_content_fail_with_file_field_and_expectation(tmp
     bad = tmp_path / "bad.yaml"
     bad.write_text("ruleset: warp\ncharacters:\n  oops:\n    name: Oops\n    traits: {agile: -1}\n")
     scenario = tmp_path / "s.yaml"
-    scenario.write_text("ruleset: warp\ncontent: [bad.yaml]\nsides:\n"
-                        "  - name: a\n    combatants: [{id: x, use: oops}]\n"
-                        "  - name: b\n    combatants: [{id: y, use: thug}]\n")
+    scenario.write_text(
+        "ruleset: warp\ncontent: [bad.yaml]\nsides:\n"
+        "  - name: a\n    combatants: [{id: x, use: oops}]\n"
+        "  - name: b\n    combatants: [{id: y, use: thug}]\n"
+    )
     with pytest.raises(ContentError) as err:
         affray.load_scenario(scenario)
     text = str(err.value)
@@ -91,9 +96,11 @@ def test_negative_trait_dice_in_content_fail_with_file_field_and_expectation(tmp
 def test_unknown_trait_in_a_scenario_names_the_field(tmp_path: Path) -> None:
     """An unknown trait on an inline sheet is reported with the scenario file and the combatant's field."""
     scenario = tmp_path / "s.yaml"
-    scenario.write_text("ruleset: warp\nsides:\n"
-                        "  - name: a\n    combatants: [{id: x, stats: {name: X, traits: {kung_fu: 3}}}]\n"
-                        "  - name: b\n    combatants: [{id: y, use: thug}]\n")
+    scenario.write_text(
+        "ruleset: warp\nsides:\n"
+        "  - name: a\n    combatants: [{id: x, stats: {name: X, traits: {kung_fu: 3}}}]\n"
+        "  - name: b\n    combatants: [{id: y, use: thug}]\n"
+    )
     with pytest.raises(ContentError) as err:
         affray.load_scenario(scenario)
     assert "s.yaml" in str(err.value) and "sides[0].combatants[0]" in str(err.value) and "kung_fu" in str(err.value)
@@ -102,8 +109,10 @@ def test_unknown_trait_in_a_scenario_names_the_field(tmp_path: Path) -> None:
 def test_broken_armour_and_weapon_rows_fail_clearly(tmp_path: Path) -> None:
     """WR-B1, WR-15: an armour rating that is neither dice, points nor bullet-proof, and an unknown range row."""
     bad = tmp_path / "gear.yaml"
-    bad.write_text("ruleset: warp\narmour:\n  foil: {name: tin foil, rating: lots}\nweapons:\n"
-                   "  spud: {name: spud gun, ranged: {factor: 1, row: orbital}}\n")
+    bad.write_text(
+        "ruleset: warp\narmour:\n  foil: {name: tin foil, rating: lots}\nweapons:\n"
+        "  spud: {name: spud gun, ranged: {factor: 1, row: orbital}}\n"
+    )
     with pytest.raises(ContentError) as err:
         load_pack(WarpContent, "warp", [bad])
     text = str(err.value)

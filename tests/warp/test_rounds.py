@@ -25,8 +25,9 @@ def test_wr05_initiative_is_rolled_once_per_fight_highest_first() -> None:
 
 def test_wr05_initiative_uses_an_appropriate_trait() -> None:
     """WR-05: Quick Reflexes 4 rolls 4 dice; a flaw 'Slow off the Mark' adds a penalty die."""
-    m = warp_match([fighter("a", traits={"quick_reflexes": 4})], [fighter("b", "enforcer")],
-                   [1, 1, 1, 1, 6, 6, 6, 6, 6], TRAIT)
+    m = warp_match(
+        [fighter("a", traits={"quick_reflexes": 4})], [fighter("b", "enforcer")], [1, 1, 1, 1, 6, 6, 6, 6, 6], TRAIT
+    )
     a_roll, b_roll = rolls(list(m.setup_events), "initiative")
     assert a_roll.roll.notation == "4d6" and a_roll.trait == "Quick Reflexes"
     assert b_roll.roll.notation == "4d6+1p" and b_roll.penalty == ["Slow off the Mark"]
@@ -58,15 +59,20 @@ def test_wr_b8_ties_go_to_the_larger_pool_then_pcs_then_a_roll_off() -> None:
     rolloff = warp_match([brawler("a"), brawler("c")], [thug("b")], [2, 2, 1, 3, 1, 1, 2, 5], TRAIT)
     assert state(rolloff).order == ["c", "a", "b"]
     assert [e.roll.total for e in rolloff.setup_events if isinstance(e, Rolled) and "roll-off" in e.purpose] == [2, 5]
-    plain = warp_match([fighter("a", pc=False, traits={"quick_reflexes": 3})], [thug("b")],
-                       [1, 1, 2, 2, 2, 1, 4], {**TRAIT, "initiative_ties": "rolloff"})
+    plain = warp_match(
+        [fighter("a", pc=False, traits={"quick_reflexes": 3})],
+        [thug("b")],
+        [1, 1, 2, 2, 2, 1, 4],
+        {**TRAIT, "initiative_ties": "rolloff"},
+    )
     assert state(plain).order == ["b", "a"]
 
 
 def test_wr_b8_reroll_initiative_each_round_option() -> None:
     """WR-B8: with the option, round 2 rolls initiative again and the order may change."""
-    m = warp_match([brawler("a")], [thug("b")], [6, 6, 1, 1, 1, 1, 6, 6],
-                   {**TRAIT, "reroll_initiative_each_round": True})
+    m = warp_match(
+        [brawler("a")], [thug("b")], [6, 6, 1, 1, 1, 1, 6, 6], {**TRAIT, "reroll_initiative_each_round": True}
+    )
     assert state(m).order == ["a", "b"]
     ok(m.act("a", PASS))
     events = ok(m.act("b", PASS))

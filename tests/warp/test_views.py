@@ -69,14 +69,21 @@ def test_views_validate_against_the_schema_types_and_round_trip(path: Path) -> N
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
-@pytest.mark.parametrize("options", [{}, {"gm_decisions": "table", "desperate_defense": True,
-                                          "serious_wounds": True}], ids=["auto", "table"])
+@pytest.mark.parametrize(
+    "options", [{}, {"gm_decisions": "table", "desperate_defense": True, "serious_wounds": True}], ids=["auto", "table"]
+)
 def test_every_legal_action_is_an_instance_of_a_declared_type(path: Path, options: dict[str, Any]) -> None:
     """check_action passes for every listed action, and each spec's free fields are free fields of its type that
     the action carries."""
     scenario = affray.load_scenario(path)
-    match = Match(scenario.plugin, scenario.setup, {**scenario.options, **options}, rng=FastRNG(2),
-                  seats=scenario.seats, controllers=scenario.controllers)
+    match = Match(
+        scenario.plugin,
+        scenario.setup,
+        {**scenario.options, **options},
+        rng=FastRNG(2),
+        seats=scenario.seats,
+        controllers=scenario.controllers,
+    )
     seen = set()
     for window in random_steps(match, 2, 300):
         for actor in window.actors:
@@ -123,8 +130,9 @@ def test_the_envelope_and_the_combatant_part() -> None:
 
 def test_down_and_dead_in_the_combatant_part() -> None:
     """WR-25, WR-26: a GM character at -21 of 21 HP is dead (and down)."""
-    m = warp_match([brawler("a", dice=6, position=0)], [thug("b", position=1, hp=1)],
-                   [6, 6, 6, 6, 6, 6, 1, 1, 1, 1])  # b, Messed Up at 1 HP, takes a penalty die
+    m = warp_match(
+        [brawler("a", dice=6, position=0)], [thug("b", position=1, hp=1)], [6, 6, 6, 6, 6, 6, 1, 1, 1, 1]
+    )  # b, Messed Up at 1 HP, takes a penalty die
     ok(m.act("a", attack("b")))
     b = RULES.view(m.state, m.viewer(GM)).combatant("b")
     assert b.down and b.dead and b.bars == (Bar("HP", -32, 21),)

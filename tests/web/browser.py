@@ -41,8 +41,16 @@ from tests.waiting import wait_for
 
 #: Debian's Chromium builds, in the order the tests prefer them (the module docstring says why).
 BROWSERS = (Path("/usr/bin/chromium-headless-shell"), Path("/usr/bin/chromium"))
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 # The screenshots the browser tests take: into a temporary folder, or into the docs' images when
 # AFFRAY_CAPTURE_DOCS=1 (so an ordinary test run never rewrites files of the source tree).
 _DOCS = Path(__file__).parents[2] / "docs" / "img"
@@ -61,8 +69,10 @@ def require_chromium() -> Path:
         return Path(chosen)
     found = next((path for path in BROWSERS if path.exists()), None) or shutil.which("chromium")
     if found is None:
-        pytest.fail("The browser tests need Debian's Chromium: run 'apt-get install -y chromium-headless-shell "
-                    "chromium' as root (make test does it when it runs as root).")
+        pytest.fail(
+            "The browser tests need Debian's Chromium: run 'apt-get install -y chromium-headless-shell "
+            "chromium' as root (make test does it when it runs as root)."
+        )
     return Path(found)
 
 
@@ -209,6 +219,7 @@ def _stop_chromium() -> None:
 
 def record_frames(page: Any, into: list[str], sent: list[str] | None = None) -> None:
     """Keep every WebSocket frame ``page`` receives (to search them for secrets), and those it sends in ``sent``."""
+
     def text(payload: str | bytes) -> str:
         return payload if isinstance(payload, str) else payload.decode(errors="replace")
 
@@ -237,8 +248,12 @@ def open_seat(browser: Any, url: str, width: int = 1200) -> Seat:
     context = browser.new_context(viewport={"width": width, "height": 900})
     seat = Seat(context.new_page())
     record_frames(seat.page, seat.frames, seat.sent)
-    seat.page.on("request", lambda request: seat.requests.append(
-        f"{request.method} {urlsplit(request.url).path}") if "/api/" in request.url else None)
+    seat.page.on(
+        "request",
+        lambda request: (
+            seat.requests.append(f"{request.method} {urlsplit(request.url).path}") if "/api/" in request.url else None
+        ),
+    )
     seat.page.on("pageerror", lambda exc: seat.errors.append(str(exc)))
     seat.page.goto(url)
     return seat
@@ -249,8 +264,12 @@ def synced(seats: dict[str, Seat], version: int, timeout: float = 15_000) -> Non
     together may reach a page as one message)."""
     for seat in seats.values():
         # Polled on a timer: a page in the background gets no animation frames to poll on.
-        seat.page.wait_for_function("v => window.affray && window.affray.msg && window.affray.msg.version >= v",
-                                    arg=version, timeout=timeout, polling=10)
+        seat.page.wait_for_function(
+            "v => window.affray && window.affray.msg && window.affray.msg.version >= v",
+            arg=version,
+            timeout=timeout,
+            polling=10,
+        )
 
 
 def due(page: Any) -> int:

@@ -35,8 +35,7 @@ def client(served: tuple[TableService, TestClient]) -> TestClient:
 
 
 def create(client: TestClient, scenario: str = "witchhammer/mill_ambush", **body: Any) -> dict[str, Any]:
-    body.setdefault("controllers", {"ilse": "human", "tomas": "human"} if scenario == "witchhammer/mill_ambush"
-                    else {})
+    body.setdefault("controllers", {"ilse": "human", "tomas": "human"} if scenario == "witchhammer/mill_ambush" else {})
     answer = client.post("/api/tables", json={"scenario": scenario, **body})
     assert answer.status_code == 201, answer.text
     data: dict[str, Any] = answer.json()

@@ -32,8 +32,13 @@ def make_app(store: Store, **kwargs: Any) -> tuple[TableService, Any]:
     return service, create_app(service, limiter=RateLimiter(rate=1e6, burst=1e6), **kwargs)
 
 
-def one_move(client: Client, table: str, tokens: Mapping[str, str], rng: random.Random,
-             check: Callable[[str, Any], None] | None = None) -> bool:
+def one_move(
+    client: Client,
+    table: str,
+    tokens: Mapping[str, str],
+    rng: random.Random,
+    check: Callable[[str, Any], None] | None = None,
+) -> bool:
     """Let the first seat with a due actor take a random legal action; False if nobody could act."""
     for seat, token in tokens.items():
         answer = client.get(f"/api/tables/{table}", headers=auth(token))
@@ -45,8 +50,12 @@ def one_move(client: Client, table: str, tokens: Mapping[str, str], rng: random.
             if not specs:
                 continue
             spec = rng.choice(specs)
-            body = {"actor": actor, "action": spec["action"], "version": state["version"],
-                    "id": f"{seat}-{state['version']}-{rng.randrange(1 << 30)}"}
+            body = {
+                "actor": actor,
+                "action": spec["action"],
+                "version": state["version"],
+                "id": f"{seat}-{state['version']}-{rng.randrange(1 << 30)}",
+            }
             done = client.post(f"/api/tables/{table}/actions", json=body, headers=auth(token))
             if check is not None:
                 check(seat, done.json())
@@ -55,8 +64,16 @@ def one_move(client: Client, table: str, tokens: Mapping[str, str], rng: random.
     return False
 
 
-def play_to_end(client: Client, table: str, tokens: Mapping[str, str], seed: int, *, max_moves: int = 3000,
-                check: Callable[[str, Any], None] | None = None, deadline: float = 120.0) -> dict[str, Any]:
+def play_to_end(
+    client: Client,
+    table: str,
+    tokens: Mapping[str, str],
+    seed: int,
+    *,
+    max_moves: int = 3000,
+    check: Callable[[str, Any], None] | None = None,
+    deadline: float = 120.0,
+) -> dict[str, Any]:
     """Play random legal actions from every seat until the fight is over (bounded by moves and time)."""
     rng = random.Random(seed)
     end = time.monotonic() + deadline
@@ -73,8 +90,7 @@ def play_to_end(client: Client, table: str, tokens: Mapping[str, str], seed: int
 
 def wait_for_change(client: Client, table: str, token: str, state: Mapping[str, Any]) -> bool:
     """Long-poll (bounded) for a version past ``state``'s (a policy seat moving on the server)."""
-    answer = client.get(f"/api/tables/{table}", params={"since": state["version"], "timeout": 5},
-                        headers=auth(token))
+    answer = client.get(f"/api/tables/{table}", params={"since": state["version"], "timeout": 5}, headers=auth(token))
     return bool(answer.json()["version"] > state["version"] or answer.json()["outcome"] is not None)
 
 

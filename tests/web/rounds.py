@@ -45,8 +45,10 @@ class Rounds:
     def open_tables(self, count: int) -> None:
         with httpx.Client(base_url=self.server.url, timeout=30) as http:
             for _ in range(count):
-                created = http.post("/api/tables", json={"scenario": "witchhammer/yard_duel",
-                                                         "controllers": {"bruna": "human", "tomas": "human"}})
+                created = http.post(
+                    "/api/tables",
+                    json={"scenario": "witchhammer/yard_duel", "controllers": {"bruna": "human", "tomas": "human"}},
+                )
                 assert created.status_code == 201, created.text
                 data = created.json()
                 for token in (data["gm"]["token"], *(seat["token"] for seat in data["seats"].values())):
@@ -72,15 +74,19 @@ class Rounds:
             url, first = url.partition("?token=")[0] + "?token=" + "w" * 32, None
         else:
             first = None
-        async with connect(url, open_timeout=120, close_timeout=30,
-                           local_addr=(f"127.0.0.{2 + i % ADDRESSES}", 0)) as ws:
+        async with connect(
+            url, open_timeout=120, close_timeout=30, local_addr=(f"127.0.0.{2 + i % ADDRESSES}", 0)
+        ) as ws:
             if first is not None:
                 await ws.send(first)
             await asyncio.wait_for(ws.recv(), 120)
 
     def _settle(self) -> None:
-        wait_for(lambda: open_connections(self.server) <= 1, SETTLE,  # 1: the scrape's own
-                 "the server to count no connection after the round")
+        wait_for(
+            lambda: open_connections(self.server) <= 1,
+            SETTLE,  # 1: the scrape's own
+            "the server to count no connection after the round",
+        )
 
     def growth(self) -> float:
         """RSS growth (MiB) from the first round (the warm-up) to the last."""

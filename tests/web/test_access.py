@@ -10,12 +10,19 @@ from tests.web.conftest import create
 from tests.web.helpers import auth
 
 ENDPOINTS = [
-    ("GET", "", None), ("GET", "?compact=1", None), ("GET", "/log", None),
+    ("GET", "", None),
+    ("GET", "?compact=1", None),
+    ("GET", "/log", None),
     ("POST", "/actions", {"actor": "ilse", "action": {"type": "ready"}, "version": 0}),
     ("POST", "/take_back", {"version": 0}),
-    ("POST", "/gm/take_back", {"to": 0, "version": 0, "confirm": True}), ("POST", "/gm/pause", None),
-    ("POST", "/gm/resume", None), ("POST", "/gm/timer", {"seconds": 5}), ("POST", "/gm/seats/ilse/token", None),
-    ("POST", "/gm/end", None), ("GET", "/gm/export", None), ("GET", "/gm/audit", None),
+    ("POST", "/gm/take_back", {"to": 0, "version": 0, "confirm": True}),
+    ("POST", "/gm/pause", None),
+    ("POST", "/gm/resume", None),
+    ("POST", "/gm/timer", {"seconds": 5}),
+    ("POST", "/gm/seats/ilse/token", None),
+    ("POST", "/gm/end", None),
+    ("GET", "/gm/export", None),
+    ("GET", "/gm/audit", None),
 ]
 GM_TOOLS = [e for e in ENDPOINTS if e[1].startswith("/gm/")]
 
@@ -26,8 +33,7 @@ def call(client: TestClient, table: str, endpoint: tuple[str, str, object], head
 
 
 @pytest.mark.parametrize("endpoint", ENDPOINTS, ids=lambda e: f"{e[0]} {e[1] or '/'}")
-def test_every_endpoint_refuses_missing_and_wrong_tokens(client: TestClient, endpoint: tuple[str, str, object]
-                                                         ) -> None:
+def test_every_endpoint_refuses_missing_and_wrong_tokens(client: TestClient, endpoint: tuple[str, str, object]) -> None:
     created = create(client)
     other = create(client)
     for headers in ({}, auth("not-a-token"), {"Authorization": "Basic abc"}, auth(other["gm"]["token"])):
@@ -48,11 +54,12 @@ def test_players_and_the_spectator_cannot_use_gm_tools(client: TestClient, endpo
 def test_a_seat_cannot_act_for_an_actor_it_does_not_control(client: TestClient) -> None:
     created = create(client, seed=3)
     table = created["table"]
-    for seat, actor in (("ilse", "tomas"), ("ilse", "hob"), ("spectator", "ilse"), ("gm", "ilse"),
-                        ("ilse", "nobody")):
-        answer = client.post(f"/api/tables/{table}/actions", headers=auth(created["seats"].get(seat, created["gm"])
-                                                                          ["token"]),
-                             json={"actor": actor, "action": {"type": "ready"}, "version": 0})
+    for seat, actor in (("ilse", "tomas"), ("ilse", "hob"), ("spectator", "ilse"), ("gm", "ilse"), ("ilse", "nobody")):
+        answer = client.post(
+            f"/api/tables/{table}/actions",
+            headers=auth(created["seats"].get(seat, created["gm"])["token"]),
+            json={"actor": actor, "action": {"type": "ready"}, "version": 0},
+        )
         assert answer.status_code == 403 and answer.json()["code"] == "not_your_seat", (seat, actor)
     assert client.get(f"/api/tables/{table}", headers=auth(created["gm"]["token"])).json()["version"] == 0
 
@@ -72,8 +79,14 @@ def test_a_replaced_token_stops_working_at_once(client: TestClient) -> None:
     new = client.post(f"/api/tables/{table}/gm/seats/tomas/token", headers=auth(gm)).json()
     assert new["link"] == f"/t/{table}#{new['token']}" and new["token"] != old
     assert client.get(f"/api/tables/{table}", headers=auth(old)).status_code == 401
-    assert client.post(f"/api/tables/{table}/actions", headers=auth(old),
-                       json={"actor": "tomas", "action": {"type": "ready"}, "version": 0}).status_code == 401
+    assert (
+        client.post(
+            f"/api/tables/{table}/actions",
+            headers=auth(old),
+            json={"actor": "tomas", "action": {"type": "ready"}, "version": 0},
+        ).status_code
+        == 401
+    )
     assert client.get(f"/api/tables/{table}", headers=auth(new["token"])).json()["seat"] == "tomas"
 
 
@@ -93,8 +106,9 @@ def test_a_creation_key_is_required_when_the_server_has_one(store: object) -> No
     with TestClient(app) as client:
         body = {"scenario": "witchhammer/mill_ambush"}
         assert client.post("/api/tables", json=body).status_code == 401
-        assert client.post("/api/tables", json=body, headers={"X-Create-Key": "wrong"}).json()["code"] == \
-            "bad_create_key"
+        assert (
+            client.post("/api/tables", json=body, headers={"X-Create-Key": "wrong"}).json()["code"] == "bad_create_key"
+        )
         assert client.post("/api/tables", json=body, headers={"X-Create-Key": "sesame"}).status_code == 201
     service.close()
 

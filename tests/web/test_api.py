@@ -64,27 +64,35 @@ def test_an_action_moves_the_version_and_a_retry_returns_the_first_answer(client
 
 
 def test_a_move_chosen_at_an_earlier_version_stands_behind_another_players_and_a_real_conflict_is_409(
-        client: TestClient) -> None:
+    client: TestClient,
+) -> None:
     """Rule: WH-03 (every combatant plans at once). Two players who click at version 0 in Planning are both
     accepted, the second answered with ``chosen_at``; the same player acting again at version 0 is a real conflict:
     409 ``stale_version`` with the reason, and nothing changes. (The GM plays the villagers, so nothing moves in
     the background between the test's reads.)"""
-    created = create(client, seed=3, controllers={"ilse": "human", "tomas": "human", "hob": "gm", "wat": "gm",
-                                                  "dick": "gm"})
+    created = create(
+        client, seed=3, controllers={"ilse": "human", "tomas": "human", "hob": "gm", "wat": "gm", "dick": "gm"}
+    )
     table, token = created["table"], created["seats"]["ilse"]["token"]
     _, actor, action = due(client, table, token)
-    assert client.post(f"/api/tables/{table}/actions", json={"actor": actor, "action": action, "version": 0},
-                       headers=auth(token)).status_code == 200
+    assert (
+        client.post(
+            f"/api/tables/{table}/actions", json={"actor": actor, "action": action, "version": 0}, headers=auth(token)
+        ).status_code
+        == 200
+    )
     tomas = created["seats"]["tomas"]["token"]
     _, actor2, action2 = due(client, table, tomas)
-    second = client.post(f"/api/tables/{table}/actions", json={"actor": actor2, "action": action2, "version": 0},
-                         headers=auth(tomas))
+    second = client.post(
+        f"/api/tables/{table}/actions", json={"actor": actor2, "action": action2, "version": 0}, headers=auth(tomas)
+    )
     assert second.status_code == 200, second.text
     assert (second.json()["version"], second.json()["seq"], second.json()["chosen_at"]) == (2, 1, 0)
     log = state(client, table, tomas)["log"]
     assert [entry.get("chosen_at") for entry in log] == [None, 0]  # the pushed log says which, too
-    again = client.post(f"/api/tables/{table}/actions", json={"actor": actor, "action": action, "version": 0},
-                        headers=auth(token))
+    again = client.post(
+        f"/api/tables/{table}/actions", json={"actor": actor, "action": action, "version": 0}, headers=auth(token)
+    )
     assert again.status_code == 409 and again.json()["code"] == "stale_version"
     assert again.json()["reason"] == "acted_since"
     assert len(state(client, table, tomas)["log"]) == len(log)
@@ -93,8 +101,11 @@ def test_a_move_chosen_at_an_earlier_version_stands_behind_another_players_and_a
 def test_a_ruleset_refusal_is_422_with_its_code(client: TestClient) -> None:
     created = create(client, seed=3)
     table, token = created["table"], created["seats"]["ilse"]["token"]
-    answer = client.post(f"/api/tables/{table}/actions", headers=auth(token),
-                         json={"actor": "ilse", "action": {"type": "place", "card": "no_such_card"}, "version": 0})
+    answer = client.post(
+        f"/api/tables/{table}/actions",
+        headers=auth(token),
+        json={"actor": "ilse", "action": {"type": "place", "card": "no_such_card"}, "version": 0},
+    )
     assert answer.status_code == 422 and set(answer.json()) == {"code", "message"}
     assert answer.json()["code"] not in ("bad_request", "internal")
 
@@ -117,12 +128,14 @@ def test_gm_take_back_needs_confirmation_and_is_audited(client: TestClient) -> N
     created = create(client, seed=3)
     table, gm, ilse = created["table"], created["gm"]["token"], created["seats"]["ilse"]["token"]
     s, actor, action = due(client, table, ilse)
-    client.post(f"/api/tables/{table}/actions", json={"actor": actor, "action": action, "version": 0},
-                headers=auth(ilse))
+    client.post(
+        f"/api/tables/{table}/actions", json={"actor": actor, "action": action, "version": 0}, headers=auth(ilse)
+    )
     unconfirmed = client.post(f"/api/tables/{table}/gm/take_back", json={"to": 0, "version": 1}, headers=auth(gm))
     assert unconfirmed.status_code == 400 and unconfirmed.json()["code"] == "confirm_required"
-    done = client.post(f"/api/tables/{table}/gm/take_back", json={"to": 0, "version": 1, "confirm": True},
-                       headers=auth(gm))
+    done = client.post(
+        f"/api/tables/{table}/gm/take_back", json={"to": 0, "version": 1, "confirm": True}, headers=auth(gm)
+    )
     assert done.status_code == 200 and done.json() == {"version": 2}
     s = state(client, table, ilse)
     assert s["version"] == 2 and s["log"][-1]["kind"] == "undo"
@@ -136,8 +149,11 @@ def test_pause_refuses_actions_until_resume(client: TestClient) -> None:
     assert client.post(f"/api/tables/{table}/gm/pause", headers=auth(gm)).json()["paused"] is True
     s = state(client, table, ilse)
     assert s["paused"] is True and s["legal"] == {}
-    answer = client.post(f"/api/tables/{table}/actions", headers=auth(ilse),
-                         json={"actor": "ilse", "action": {"type": "ready"}, "version": 0})
+    answer = client.post(
+        f"/api/tables/{table}/actions",
+        headers=auth(ilse),
+        json={"actor": "ilse", "action": {"type": "ready"}, "version": 0},
+    )
     assert answer.status_code == 409 and answer.json()["code"] == "paused"
     client.post(f"/api/tables/{table}/gm/resume", headers=auth(gm))
     assert state(client, table, ilse)["legal"] != {}
@@ -149,15 +165,17 @@ def test_end_reveals_the_seed_and_stops_actions(client: TestClient) -> None:
     ended = client.post(f"/api/tables/{table}/gm/end", headers=auth(gm)).json()
     assert ended == {"outcome": {"winner": None, "reason": "ended by the GM"}, "seed": seed_from_int(5).hex()}
     assert state(client, table, ilse)["seed"] == seed_from_int(5).hex()
-    answer = client.post(f"/api/tables/{table}/actions", headers=auth(ilse),
-                         json={"actor": "ilse", "action": {"type": "ready"}, "version": 0})
+    answer = client.post(
+        f"/api/tables/{table}/actions",
+        headers=auth(ilse),
+        json={"actor": "ilse", "action": {"type": "ready"}, "version": 0},
+    )
     assert answer.status_code == 409 and answer.json()["code"] == "table_ended"
     assert verify(client.get(f"/api/tables/{table}/gm/export", headers=auth(gm)).json()).ok
 
 
 def test_compact_state_fits_in_2_kb(client: TestClient) -> None:
-    created = create(client, "witchhammer/frost_and_wolves",
-                     controllers={"gm": "human"})
+    created = create(client, "witchhammer/frost_and_wolves", controllers={"gm": "human"})
     for token in tokens_of(created).values():
         answer = client.get(f"/api/tables/{created['table']}", params={"compact": 1}, headers=auth(token))
         assert answer.status_code == 200 and len(answer.content) <= 2048
@@ -165,15 +183,17 @@ def test_compact_state_fits_in_2_kb(client: TestClient) -> None:
 
 
 def test_long_poll_returns_at_once_when_the_version_passed_and_waits_otherwise(
-        served: tuple[TableService, TestClient]) -> None:
+    served: tuple[TableService, TestClient],
+) -> None:
     _, client = served
     created = create(client, seed=3)
     table, ilse = created["table"], created["seats"]["ilse"]["token"]
     s = state(client, table, ilse, since=0, timeout=0.2)
     assert s["version"] == 0  # timed out (bounded) with nothing new
     _, actor, action = due(client, table, ilse)
-    client.post(f"/api/tables/{table}/actions", json={"actor": actor, "action": action, "version": 0},
-                headers=auth(ilse))
+    client.post(
+        f"/api/tables/{table}/actions", json={"actor": actor, "action": action, "version": 0}, headers=auth(ilse)
+    )
     s = state(client, table, ilse, since=0, timeout=5)
     assert s["version"] == 1 and [e["seq"] for e in s["log"]] == [0]
 
@@ -186,8 +206,9 @@ def test_the_websocket_pushes_each_change_to_the_seat(client: TestClient) -> Non
         first = ws.receive_json()
         assert first["version"] == 0 and first["seat"] == "tomas"
         _, actor, action = due(client, table, ilse)
-        client.post(f"/api/tables/{table}/actions", json={"actor": actor, "action": action, "version": 0},
-                    headers=auth(ilse))
+        client.post(
+            f"/api/tables/{table}/actions", json={"actor": actor, "action": action, "version": 0}, headers=auth(ilse)
+        )
         pushed = ws.receive_json()
         assert pushed["version"] == 1 and pushed["seat"] == "tomas" and [e["seq"] for e in pushed["log"]] == [0]
 
@@ -228,8 +249,9 @@ def test_a_restarted_service_rebuilds_the_table_from_the_store(store: Store) -> 
         created = create(client, seed=3)
         table, ilse = created["table"], created["seats"]["ilse"]["token"]
         _, actor, action = due(client, table, ilse)
-        client.post(f"/api/tables/{table}/actions", json={"actor": actor, "action": action, "version": 0},
-                    headers=auth(ilse))
+        client.post(
+            f"/api/tables/{table}/actions", json={"actor": actor, "action": action, "version": 0}, headers=auth(ilse)
+        )
         before = state(client, table, ilse)
     service.close()
     service, app = make_app(store)
@@ -252,10 +274,14 @@ def test_the_drama_timer_calls_time_on_the_server(client: TestClient, store: Sto
         for token in players:
             s = state(client, table, token)
             for actor, specs in s["legal"].items():
-                client.post(f"/api/tables/{table}/actions", headers=auth(token),
-                            json={"actor": actor, "action": specs[-1]["action"], "version": s["version"]})
+                client.post(
+                    f"/api/tables/{table}/actions",
+                    headers=auth(token),
+                    json={"actor": actor, "action": specs[-1]["action"], "version": s["version"]},
+                )
     assert state(client, table, gm)["legal"]["gm"] == [
-        {"action": {"type": "timeout"}, "label": "call time: the Drama Timer ran out", "notes": [], "hint": ""}]
+        {"action": {"type": "timeout"}, "label": "call time: the Drama Timer ran out", "notes": [], "hint": ""}
+    ]
     started = client.post(f"/api/tables/{table}/gm/timer", json={"seconds": 0.05}, headers=auth(gm))
     assert started.status_code == 200 and started.json()["timer"]["seconds"] == 0.05
     called: list[dict[str, Any]] = []
@@ -281,7 +307,10 @@ def test_free_form_posts_travel_as_text(client: TestClient) -> None:
     s = state(client, table, bors)
     assert s["legal"]["bors"][0]["action"] == {"type": "post", "text": "..."}
     text = "Bors slams his tankard down: 'Say that again, ferryman.'"
-    answer = client.post(f"/api/tables/{table}/actions", headers=auth(bors),
-                         json={"actor": "bors", "action": {"type": "post", "text": text}, "version": s["version"]})
+    answer = client.post(
+        f"/api/tables/{table}/actions",
+        headers=auth(bors),
+        json={"actor": "bors", "action": {"type": "post", "text": text}, "version": s["version"]},
+    )
     assert answer.status_code == 200, answer.text
     assert state(client, table, hald)["log"][-1]["action"] == {"type": "post", "text": text}

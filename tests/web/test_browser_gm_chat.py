@@ -22,8 +22,10 @@ def seated(browser: Any, server: Any, phone: bool = False) -> tuple[dict[str, Se
     gm = open_seat(browser, server.url + "/")
     table_id = create_from_lobby(gm.page, "witchhammer/yard_duel", {"bruna": "player:A", "tomas": "player:B"}, seed=8)
     links = {s: gm.page.locator(f'[data-link="{s}"]').input_value() for s in ("bruna", "tomas")}
-    seats = {"gm": gm, **{s: open_seat(browser, link, width=390 if phone and s == "tomas" else 1200)
-                          for s, link in links.items()}}
+    seats = {
+        "gm": gm,
+        **{s: open_seat(browser, link, width=390 if phone and s == "tomas" else 1200) for s, link in links.items()},
+    }
     table = server.service.table(table_id)
     synced(seats, table.version)
     return seats, table
@@ -106,8 +108,9 @@ def test_a_whisper_reaches_only_its_addressee_and_free_rolls_are_checked_at_the_
         seats["gm"].page.click('[data-gm="end"]')
         seats["gm"].page.click('[data-gm="confirm"]')
         for seat in seats.values():
-            expect(seat.page.locator("#verdict")).to_have_text(re.compile(r"^verified: \d+ dice and 1 free roll"),
-                                                               timeout=20_000)
+            expect(seat.page.locator("#verdict")).to_have_text(
+                re.compile(r"^verified: \d+ dice and 1 free roll"), timeout=20_000
+            )
             expect(seat.page.locator("#chat .roll")).to_contain_text("checked")
         seats["tomas"].page.screenshot(path=str(DOCS_IMG / "table-chat-phone.png"), full_page=True)
         for seat in seats.values():
@@ -122,7 +125,8 @@ def test_a_click_while_the_server_cannot_be_reached_says_so_and_sends_nothing(tm
         page.context.set_offline(True)  # the network is gone: nothing this page sends arrives
         page.locator("#actions [data-act]").first.click()
         expect(page.locator("#error")).to_have_text(
-            "The server cannot be reached; nothing was sent. Check the connection and try again.")
+            "The server cannot be reached; nothing was sent. Check the connection and try again."
+        )
         assert table.version == version
         page.context.set_offline(False)
         # The toast still lies over the foot of the page for its six seconds: a tap goes through it to the move

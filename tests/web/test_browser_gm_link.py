@@ -16,8 +16,11 @@ from tests.web.browser import chromium, live_server
 
 def test_the_printed_gm_link_shows_every_seats_link_once_on_the_gm_page(tmp_path: Path) -> None:
     with live_server(tmp_path / "affray.db") as server, chromium() as browser:
-        answer = httpx.post(f"{server.url}/api/tables", timeout=30, json={
-            "scenario": "witchhammer/mill_ambush", "controllers": {"ilse": "human", "tomas": "human"}})
+        answer = httpx.post(
+            f"{server.url}/api/tables",
+            timeout=30,
+            json={"scenario": "witchhammer/mill_ambush", "controllers": {"ilse": "human", "tomas": "human"}},
+        )
         assert answer.status_code == 201, answer.text
         created: dict[str, Any] = answer.json()
         requests: list[str] = []

@@ -45,8 +45,9 @@ class Group:
 
 GROUPS = {
     "witchhammer": Group("witchhammer/mill_ambush", {"ilse": "A", "tomas": "B"}, ("hob",), ("wat", "dick"), "tomas", 3),
-    "spellchrome": Group("spellchrome/crossroads_2v2", {"oriel": "A", "kestrin": "B"}, ("cut1",), ("cut2",), "kestrin",
-                         5),
+    "spellchrome": Group(
+        "spellchrome/crossroads_2v2", {"oriel": "A", "kestrin": "B"}, ("cut1",), ("cut2",), "kestrin", 5
+    ),
     "hud": Group("hud/nerdified_night_widow", {"vesna": "A", "ilka": "B"}, ("widow",), (), "ilka", 2),
     "warp": Group("warp/melee_brawl", {"dana": "A", "theo": "B"}, ("thug1",), ("thug2", "thug3"), "theo", 4),
 }
@@ -102,9 +103,11 @@ def click_for(seat: Seat, actor: str, action: dict[str, Any]) -> None:
     """Click what a person clicks to take ``action``: the spec's button, after its square or its foe on the board."""
     page = seat.page
     # the page shows the moves once its push has come (an AI may have moved since the test looked)
-    page.wait_for_function("a => window.affray.msg && window.affray.msg.legal[a]", arg=actor, polling=50,
-                           timeout=10_000)
-    index: int = page.evaluate("""([actor, action]) => {
+    page.wait_for_function(
+        "a => window.affray.msg && window.affray.msg.legal[a]", arg=actor, polling=50, timeout=10_000
+    )
+    index: int = page.evaluate(
+        """([actor, action]) => {
       const specs = window.affray.msg.legal[actor] || [];
       const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
       let i = specs.findIndex((s) => same(s.action, action));
@@ -113,7 +116,9 @@ def click_for(seat: Seat, actor: str, action: dict[str, Any]) -> None:
       if (i < 0) i = specs.findIndex(near);
       if (i < 0) i = specs.findIndex((s) => s.action.type === action.type);
       return i < 0 ? 0 : i;
-    }""", [actor, action])
+    }""",
+        [actor, action],
+    )
     key = f"{actor}:{index}"
     spec = page.evaluate("([actor, i]) => window.affray.msg.legal[actor][i]", [actor, index])
     button = page.locator(f'[data-act="{key}"]')
@@ -160,8 +165,7 @@ def assert_reads(text: str, table: Table, what: str) -> None:
 
 
 @pytest.mark.parametrize("ruleset", sorted(GROUPS))
-def test_a_group_seats_itself_from_the_lobby_and_plays_to_the_end_by_clicking(
-        ruleset: str, tmp_path: Path) -> None:
+def test_a_group_seats_itself_from_the_lobby_and_plays_to_the_end_by_clicking(ruleset: str, tmp_path: Path) -> None:
     group = GROUPS[ruleset]
     with live_server(tmp_path / "affray.db") as server, chromium() as browser:
         gm = open_seat(browser, server.url + "/")
@@ -226,13 +230,18 @@ def test_a_group_seats_itself_from_the_lobby_and_plays_to_the_end_by_clicking(
             assert_reads(seat.page.locator("#log").inner_text(), table, "the story")
             assert_reads(seat.page.locator("body").inner_text(), table, f"{name}'s page")
             assert not seat.errors, (name, seat.errors)
-        assert gm.page.evaluate("document.querySelector('#log ol.log > li.entry:last-child').kept === true"), \
+        assert gm.page.evaluate("document.querySelector('#log ol.log > li.entry:last-child').kept === true"), (
             "the story was drawn again whole"
+        )
         expect(seats[group.phone].page.locator(f'#combatants [data-card-of="{sheet_of}"] details')).to_have_attribute(
-            "open", "")  # still open at the end, though every push since redrew the cards
+            "open", ""
+        )  # still open at the end, though every push since redrew the cards
         expect(gm.page.locator(f'#combatants [data-card-of="{gm_sheet_of}"] details')).to_have_attribute("open", "")
-        assert_reads(seats[group.phone].page.locator(f'#combatants [data-card-of="{sheet_of}"] details').inner_text(),
-                     table, "the sheet")
+        assert_reads(
+            seats[group.phone].page.locator(f'#combatants [data-card-of="{sheet_of}"] details').inner_text(),
+            table,
+            "the sheet",
+        )
         seats[group.phone].page.screenshot(path=str(DOCS_IMG / f"group-{ruleset}-phone.png"), full_page=True)
         gm.page.screenshot(path=str(DOCS_IMG / f"group-{ruleset}-gm.png"), full_page=True)
         print(f"{ruleset}: {clicks} clicks by the group to the end of {group.example}")

@@ -55,8 +55,9 @@ def test_lobby_lists_the_rulesets_named_options_with_their_rule_ids(tmp_path: Pa
 
 
 def open_table(url: str, scenario: str, controllers: dict[str, str]) -> dict[str, object]:
-    answer = httpx.post(f"{url}/api/tables", json={"scenario": scenario, "controllers": controllers, "seed": 7},
-                        timeout=30)
+    answer = httpx.post(
+        f"{url}/api/tables", json={"scenario": scenario, "controllers": controllers, "seed": 7}, timeout=30
+    )
     assert answer.status_code == 201, answer.text
     data: dict[str, object] = answer.json()
     return data
@@ -66,8 +67,10 @@ def test_warp_and_hud_tables_draw_every_combatant_and_are_captured(tmp_path: Pat
     """Rules: WR-21 (WaRP positions on a line), HUD Combat Nerdified (the duel's cards)."""
     DOCS_IMG.mkdir(parents=True, exist_ok=True)
     with live_server(tmp_path / "affray.db") as server, chromium() as browser:
-        for scenario, seat, shot in [("warp/knight_duel", "theo", "table-warp.png"),
-                                     ("hud/nerdified_duel", "vesna", "table-hud.png")]:
+        for scenario, seat, shot in [
+            ("warp/knight_duel", "theo", "table-warp.png"),
+            ("hud/nerdified_duel", "vesna", "table-hud.png"),
+        ]:
             actors = {"theo": "human", "reginald": "human"} if seat == "theo" else {"vesna": "human", "hald": "human"}
             created = open_table(server.url, scenario, actors)
             seats = created["seats"]
@@ -104,7 +107,8 @@ def test_the_gm_gives_a_warp_hold_by_the_holders_name_and_the_player_reads_it(tm
         card = theo.page.locator('[data-card-of="reginald"] .status')
         expect(card).to_have_text(["held by Theo Marsh"])
         expect(theo.page.locator("#log")).to_contain_text(
-            "GM ruling (a grapple in the car park): Sir Reginald of Nowhere is held by Theo Marsh.")
+            "GM ruling (a grapple in the car park): Sir Reginald of Nowhere is held by Theo Marsh."
+        )
         editor.locator('[data-edit-remove="held by Theo Marsh"]').click()
         expect(card).to_have_count(0)
         expect(theo.page.locator("#log")).to_contain_text("Sir Reginald of Nowhere is no longer held by Theo Marsh")
@@ -129,8 +133,10 @@ def test_phone_width_and_keyboard_alone(tmp_path: Path) -> None:
         gm_link = created["gm"]
         assert isinstance(seats, dict) and isinstance(gm_link, dict)
         table = server.service.table(str(created["table"]))
-        pages = {"tamsin": open_seat(browser, server.url + seats["tamsin"]["link"], width=390),
-                 "gm": open_seat(browser, server.url + gm_link["link"], width=390)}
+        pages = {
+            "tamsin": open_seat(browser, server.url + seats["tamsin"]["link"], width=390),
+            "gm": open_seat(browser, server.url + gm_link["link"], width=390),
+        }
         synced(pages, table.version)
         for seat in pages.values():
             width = seat.page.evaluate("document.scrollingElement.scrollWidth")
@@ -174,8 +180,11 @@ def test_gm_tools_pause_the_drama_timer_and_a_new_link_reach_every_page(tmp_path
         options = table.match.options
         assert isinstance(options, WitchHammerOptions) and options.drama_timer is True
         old_link = gm.page.locator('[data-link="bruna"]').input_value()
-        seats = {"gm": gm, "bruna": open_seat(browser, old_link),
-                 "tomas": open_seat(browser, gm.page.locator('[data-link="tomas"]').input_value())}
+        seats = {
+            "gm": gm,
+            "bruna": open_seat(browser, old_link),
+            "tomas": open_seat(browser, gm.page.locator('[data-link="tomas"]').input_value()),
+        }
         synced(seats, table.version)
         gm.page.click('[data-gm="pause"]')
         for name in ("bruna", "tomas"):

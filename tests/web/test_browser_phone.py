@@ -27,8 +27,11 @@ AI = {actor: "policy:heuristic" for actor in ("ilse", "hob", "wat", "dick")}
 
 def bottom(page: Any, selector: str) -> float | None:
     """The bottom edge of the first element matching ``selector``, in page coordinates (None when there is none)."""
-    box = page.evaluate("""s => { const e = document.querySelector(s);
-        if (!e) return null; const r = e.getBoundingClientRect(); return r.bottom + window.scrollY; }""", selector)
+    box = page.evaluate(
+        """s => { const e = document.querySelector(s);
+        if (!e) return null; const r = e.getBoundingClientRect(); return r.bottom + window.scrollY; }""",
+        selector,
+    )
     return None if box is None else float(box)
 
 
@@ -47,9 +50,13 @@ def test_wh03_the_phones_choices_start_on_the_first_screen_in_every_round(tmp_pa
         clicks = 0
         while not table.over:
             # the page has the server's last change, and the seat is due (or the fight is over)
-            page.wait_for_function("v => { const m = window.affray.msg; return m && m.version >= v && (m.outcome || "
-                                   "Object.keys(m.legal || {}).length); }", arg=table.version, timeout=15_000,
-                                   polling=20)
+            page.wait_for_function(
+                "v => { const m = window.affray.msg; return m && m.version >= v && (m.outcome || "
+                "Object.keys(m.legal || {}).length); }",
+                arg=table.version,
+                timeout=15_000,
+                polling=20,
+            )
             if table.over:
                 break
             round_, phase = page.evaluate("[window.affray.view.round, window.affray.view.phase]")
@@ -62,8 +69,9 @@ def test_wh03_the_phones_choices_start_on_the_first_screen_in_every_round(tmp_pa
             first_card, ready = bottom(page, "[data-hand] .wcard"), bottom(page, '#actions [data-type="ready"]')
             assert first_card is not None or ready is not None, f"round {round_}, {phase}: no choice on the page"
             for what, edge in (("the hand's first card", first_card), ('"ready"', ready)):
-                assert edge is None or edge <= PHONE["height"], \
+                assert edge is None or edge <= PHONE["height"], (
                     f"round {round_}, {phase}: {what} ends at {edge:.0f} px, below the first screen"
+                )
             if round_ >= LATE:
                 checked[phase] = checked.get(phase, 0) + 1
             if round_ >= LATE and phase == "planning" and "shot" not in checked:

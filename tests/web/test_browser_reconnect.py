@@ -34,8 +34,9 @@ def test_a_seats_page_waits_out_a_database_outage_and_plays_on(tmp_path: Path) -
             relay = Relay(first.url)
             try:
                 gm = open_seat(browser, first.url + "/")
-                table_id = create_from_lobby(gm.page, "witchhammer/yard_duel",
-                                             {"bruna": "player:A", "tomas": "policy:steady"}, seed=5)
+                table_id = create_from_lobby(
+                    gm.page, "witchhammer/yard_duel", {"bruna": "player:A", "tomas": "policy:steady"}, seed=5
+                )
                 link = gm.page.locator('[data-link="bruna"]').input_value().replace(first.url, relay.url)
                 gm.page.context.close()
                 seat = open_seat(browser, link)
@@ -69,8 +70,9 @@ def test_a_wrong_token_stops_the_page(tmp_path: Path) -> None:
     forward) opens no other socket."""
     with live_server(tmp_path / "affray.db") as server, chromium() as browser:
         gm = open_seat(browser, server.url + "/")
-        table_id = create_from_lobby(gm.page, "witchhammer/yard_duel", {"bruna": "player:A", "tomas": "policy:steady"},
-                                     seed=5)
+        table_id = create_from_lobby(
+            gm.page, "witchhammer/yard_duel", {"bruna": "player:A", "tomas": "policy:steady"}, seed=5
+        )
         page = browser.new_context().new_page()
         page.clock.install()
         sockets: list[Any] = []

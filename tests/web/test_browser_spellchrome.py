@@ -156,5 +156,6 @@ def take_back(seats: dict[str, Seat], version: int, seen: dict[int, dict[str, st
     synced(seats, version + 1)
     for name, seat in seats.items():
         assert seat.page.locator("#combatants").inner_text() == seen[to][name]
-        expect(seat.page.locator("#log")).to_contain_text(f"The GM takes the fight back to how it stood before move "
-                                                          f"{to + 1}.")
+        expect(seat.page.locator("#log")).to_contain_text(
+            f"The GM takes the fight back to how it stood before move {to + 1}."
+        )

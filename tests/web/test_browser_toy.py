@@ -38,17 +38,20 @@ def fact(seat: Seat, label: str) -> str:
 
 
 def test_a_ruleset_registered_in_code_opens_from_the_lobby_and_a_player_bids_by_clicking(
-        toy: None, tmp_path: Path) -> None:
+    toy: None, tmp_path: Path
+) -> None:
     """Rule: the toy's sealed bids (tests/core/toy.py): each player bids 1..3 face down, both are revealed once
     both have bid. The page draws the toy's part with the facts panel its views declare."""
     with live_server(tmp_path / "affray.db") as server, chromium() as browser:
         gm = open_seat(browser, server.url + "/")
         gm.page.wait_for_selector('#example option[value="toy/sealed_duel"]', state="attached")
         assert gm.page.locator('#example optgroup[label="Toy sealed bids"] option').all_inner_texts() == [
-            "Toy sealed duel"]
+            "Toy sealed duel"
+        ]
         gm.page.select_option("#example", "toy/sealed_duel")
         expect(gm.page.locator("#example-text")).to_have_text(
-            "Alice and Bob each bid 1, 2 or 3 face down; the higher bid plus a die wins.")
+            "Alice and Bob each bid 1, 2 or 3 face down; the higher bid plus a die wins."
+        )
         gm.page.select_option('[data-controller="a"]', "player:A")
         gm.page.select_option('[data-controller="b"]', "policy:random")
         gm.page.fill("#seed", "7")
@@ -70,13 +73,13 @@ def test_a_ruleset_registered_in_code_opens_from_the_lobby_and_a_player_bids_by_
         with table.lock:
             revealed = dict(table.match.state.revealed)
         assert revealed["a"] == 2
-        expect(player.page.locator("#detail .fact", has_text="Bob").locator("dd")).to_have_text(
-            f"bid {revealed['b']}")
+        expect(player.page.locator("#detail .fact", has_text="Bob").locator("dd")).to_have_text(f"bid {revealed['b']}")
         assert fact(player, "Alice") == "bid 2"
         expect(player.page.locator("#end")).to_contain_text("The fight is over")
         # The dice check reads as a sentence: "1 die", never "1 dice".
         expect(player.page.locator("#verdict")).to_have_text(
-            re.compile(r"^verified: (1 die|(0|[2-9]|\d\d+) dice) re-derived from the seed$"), timeout=20_000)
+            re.compile(r"^verified: (1 die|(0|[2-9]|\d\d+) dice) re-derived from the seed$"), timeout=20_000
+        )
         player.page.set_viewport_size(PHONE)
         player.page.screenshot(path=str(DOCS_IMG / "toy-phone.png"), full_page=True)
         assert not player.errors and not gm.errors, (player.errors, gm.errors)

@@ -71,8 +71,9 @@ def assert_sealed(name: str, seat: Seat, table: Table) -> int:
                     assert node.get("card") is None and node.get("type") != "revealed", f"{name} saw {seal}: {node}"
             for entry in frame.get("log", []):
                 sealed = any(e.get("seal") == seal for e in entry["events"])
-                assert not sealed or ("cards" not in entry["action"] and "card" not in entry["action"]), \
+                assert not sealed or ("cards" not in entry["action"] and "card" not in entry["action"]), (
                     f"{name} saw {owner}'s face-down choice in the log: {entry['action']}"
+                )
     return len(hidden)
 
 
@@ -111,8 +112,9 @@ def altered(route: Any) -> None:
             die = rolls[0]["roll"]["dice"][0]
             die["value"] = die["value"] % die["sides"] + 1
             break
-    route.fulfill(response=response, body=json.dumps(data), headers={**response.headers,
-                                                                     "content-type": "application/json"})
+    route.fulfill(
+        response=response, body=json.dumps(data), headers={**response.headers, "content-type": "application/json"}
+    )
 
 
 @dataclass
@@ -148,11 +150,14 @@ def test_gm_and_two_players_play_a_witchhammer_vignette_sequence_by_clicking(tmp
     DOCS_IMG.mkdir(parents=True, exist_ok=True)
     with live_server(tmp_path / "affray.db") as server, chromium() as browser:
         gm = open_seat(browser, server.url + "/")
-        table_id = create_from_lobby(gm.page, "witchhammer/yard_duel", {"bruna": "player:A", "tomas": "player:B"},
-                                     seed=5)
+        table_id = create_from_lobby(
+            gm.page, "witchhammer/yard_duel", {"bruna": "player:A", "tomas": "player:B"}, seed=5
+        )
         links = {s: gm.page.locator(f'[data-link="{s}"]').input_value() for s in ("bruna", "tomas")}
-        seats = {"gm": gm, **{s: open_seat(browser, link, width=390 if s == "tomas" else 1200)
-                              for s, link in links.items()}}
+        seats = {
+            "gm": gm,
+            **{s: open_seat(browser, link, width=390 if s == "tomas" else 1200) for s, link in links.items()},
+        }
         seats["tomas"].page.set_viewport_size(PHONE)
         table = server.service.table(table_id)
         expect(gm.page.locator("#commitment")).to_have_text(table.match.commitment)

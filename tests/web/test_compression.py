@@ -14,16 +14,21 @@ from tests.table.test_kill9 import Server
 
 
 @pytest.mark.parametrize("options, compressed", [((), False), (("--ws-compression",), True)])
-def test_the_server_offers_compression_only_when_told_to(tmp_path: Path, options: tuple[str, ...],
-                                                          compressed: bool) -> None:
+def test_the_server_offers_compression_only_when_told_to(
+    tmp_path: Path, options: tuple[str, ...], compressed: bool
+) -> None:
     server = Server(f"sqlite:///{tmp_path / 'affray.db'}", options=options)
     server.start()
     try:
-        created = httpx.post(f"{server.url}/api/tables", timeout=30, json={
-            "scenario": "witchhammer/yard_duel", "seed": 5, "controllers": {"bruna": "human", "tomas": "human"}}).json()
+        created = httpx.post(
+            f"{server.url}/api/tables",
+            timeout=30,
+            json={"scenario": "witchhammer/yard_duel", "seed": 5, "controllers": {"bruna": "human", "tomas": "human"}},
+        ).json()
         token = created["seats"]["bruna"]["token"]
-        with connect(f"ws://127.0.0.1:{server.port}/api/tables/{created['table']}/ws?token={token}",
-                     open_timeout=30) as ws:  # the client offers permessage-deflate by default
+        with connect(
+            f"ws://127.0.0.1:{server.port}/api/tables/{created['table']}/ws?token={token}", open_timeout=30
+        ) as ws:  # the client offers permessage-deflate by default
             assert ws.response is not None
             extensions = ws.response.headers.get("Sec-WebSocket-Extensions") or ""
             assert ("permessage-deflate" in extensions) is compressed

@@ -39,10 +39,22 @@ PING = 1.0  # seconds between the server's WebSocket pings (the default: 30 s)
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("connections")
-    served = Server(f"sqlite:///{folder / 'affray.db'}", log=folder / "server.log", options=(
-        "--header-timeout", str(HEADER_TIMEOUT), "--body-timeout", str(BODY_TIMEOUT),
-        "--max-connections-per-address", str(PER_ADDRESS), "--first-message-timeout", str(FIRST_MESSAGE),
-        "--ws-ping", str(PING)))
+    served = Server(
+        f"sqlite:///{folder / 'affray.db'}",
+        log=folder / "server.log",
+        options=(
+            "--header-timeout",
+            str(HEADER_TIMEOUT),
+            "--body-timeout",
+            str(BODY_TIMEOUT),
+            "--max-connections-per-address",
+            str(PER_ADDRESS),
+            "--first-message-timeout",
+            str(FIRST_MESSAGE),
+            "--ws-ping",
+            str(PING),
+        ),
+    )
     served.start()
     yield served
     served.kill()
@@ -90,8 +102,10 @@ def silent(server: Server) -> bytes:
 
 def slow_body(server: Server) -> bytes:
     sock = open_socket(server, timeout=BODY_TIMEOUT + MARGIN)
-    sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                 b"Content-Length: 100\r\n\r\n{\"scenario\": ")
+    sock.sendall(
+        b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b'Content-Length: 100\r\n\r\n{"scenario": '
+    )
     return answer_then_close(sock)
 
 
@@ -106,9 +120,15 @@ def tokenless_websocket(server: Server) -> tuple[int, dict[str, Any]]:
 
 def test_the_default_bounds_are_the_documented_ones() -> None:
     """What a server started without options applies (docs/table.md, "Limits")."""
-    assert ConnectionLimits() == ConnectionLimits(header_timeout=10.0, body_timeout=30.0, per_address=32,
-                                                  pending_per_address=16, max_header_bytes=64 * 1024,
-                                                  first_message=10.0, ping_interval=30.0)
+    assert ConnectionLimits() == ConnectionLimits(
+        header_timeout=10.0,
+        body_timeout=30.0,
+        per_address=32,
+        pending_per_address=16,
+        max_header_bytes=64 * 1024,
+        first_message=10.0,
+        ping_interval=30.0,
+    )
 
 
 def test_the_server_pings_its_websockets_at_the_interval_it_was_given(server: Server) -> None:
@@ -116,8 +136,12 @@ def test_the_server_pings_its_websockets_at_the_interval_it_was_given(server: Se
     interval has passed, not before, and before anything else (it has sent no token: its refusal comes at 2.5 s)."""
     sock = open_socket(server, timeout=MARGIN)
     key = "dGhlIHNhbXBsZSBub25jZQ=="
-    sock.sendall((f"GET /api/tables/nosuchtable/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    sock.sendall(
+        (
+            f"GET /api/tables/nosuchtable/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
     received = b""
     while b"\r\n\r\n" not in received:
         received += sock.recv(4096)
@@ -142,8 +166,11 @@ def frames(sock: socket.socket, until: float) -> Iterator[tuple[float, int]]:
                 size, at = buffer[1] & 0x7F, 2
                 if size >= 126:
                     width = 2 if size == 126 else 8
-                    size, at = (int.from_bytes(buffer[2:2 + width], "big"), 2 + width) if len(buffer) >= 2 + width \
+                    size, at = (
+                        (int.from_bytes(buffer[2 : 2 + width], "big"), 2 + width)
+                        if len(buffer) >= 2 + width
                         else (1 << 62, 0)
+                    )
                 if len(buffer) >= at + size:
                     break
             left = until - time.monotonic()
@@ -158,7 +185,7 @@ def frames(sock: socket.socket, until: float) -> Iterator[tuple[float, int]]:
                 return
             buffer += chunk
         yield time.monotonic(), buffer[0] & 0x0F
-        buffer = buffer[at + size:]
+        buffer = buffer[at + size :]
 
 
 def test_a_websocket_sent_pushes_is_not_pinged_and_one_idle_for_the_interval_is(server: Server) -> None:
@@ -166,15 +193,21 @@ def test_a_websocket_sent_pushes_is_not_pinged_and_one_idle_for_the_interval_is(
     frame): while its table changes every 0.3 s (interval 1 s) no ping comes less than the interval after the frame
     before it; once the table is still, a ping comes, the interval after the last push."""
     with httpx.Client(base_url=server.url, timeout=30) as client:
-        created = client.post("/api/tables", json={"scenario": "spellchrome/ford_duel", "seed": 3, "controllers": {
-            "tamsin": "human", "vell": "human"}})
+        created = client.post(
+            "/api/tables",
+            json={"scenario": "spellchrome/ford_duel", "seed": 3, "controllers": {"tamsin": "human", "vell": "human"}},
+        )
         assert created.status_code == 201, created.text
         tokens = tokens_of(created.json())
         table = created.json()["table"]
         sock = open_socket(server, timeout=MARGIN)
-        sock.sendall((f"GET /api/tables/{table}/ws?token={tokens['tamsin']}&protocol=2 HTTP/1.1\r\n"
-                      "Host: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        sock.sendall(
+            (
+                f"GET /api/tables/{table}/ws?token={tokens['tamsin']}&protocol=2 HTTP/1.1\r\n"
+                "Host: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
         received = b""
         while b"\r\n\r\n" not in received:
             received += sock.recv(4096)
@@ -207,19 +240,29 @@ def test_a_websocket_sent_pushes_is_not_pinged_and_one_idle_for_the_interval_is(
 
 def test_slow_clients_are_disconnected_within_their_bounds(server: Server) -> None:
     """All four at once, so the test lasts about the longest bound (the body's 3 s) rather than their sum."""
-    jobs: dict[str, Callable[[Server], Any]] = {"trickle": slow_headers, "silent": silent, "body": slow_body,
-                                                "websocket": tokenless_websocket}
+    jobs: dict[str, Callable[[Server], Any]] = {
+        "trickle": slow_headers,
+        "silent": silent,
+        "body": slow_body,
+        "websocket": tokenless_websocket,
+    }
     with ThreadPoolExecutor(len(jobs)) as pool:
         done = {name: pool.submit(job, server) for name, job in jobs.items()}
         results = {name: future.result() for name, future in done.items()}
-    assert refusal(results["trickle"]) == (408, {"code": "slow_headers",
-                                                 "message": "The request's headers did not arrive in time."})
+    assert refusal(results["trickle"]) == (
+        408,
+        {"code": "slow_headers", "message": "The request's headers did not arrive in time."},
+    )
     assert refusal(results["silent"])[1]["code"] == "slow_headers"
-    assert refusal(results["body"]) == (408, {"code": "slow_body",
-                                              "message": "The request's body did not arrive in time."})
+    assert refusal(results["body"]) == (
+        408,
+        {"code": "slow_body", "message": "The request's body did not arrive in time."},
+    )
     code, frame = results["websocket"]
-    assert code == 4401 and frame == {"code": "no_token",
-                                      "message": "Send {'token': TOKEN} as the first message, within 2.5 seconds."}
+    assert code == 4401 and frame == {
+        "code": "no_token",
+        "message": "Send {'token': TOKEN} as the first message, within 2.5 seconds.",
+    }
 
 
 def test_headers_past_their_limit_are_answered_431(server: Server) -> None:
@@ -230,13 +273,20 @@ def test_headers_past_their_limit_are_answered_431(server: Server) -> None:
 
 
 def test_one_address_has_at_most_its_cap_of_connections_and_others_are_still_served(server: Server) -> None:
-    created = httpx.post(f"{server.url}/api/tables", timeout=30, json={
-        "scenario": "witchhammer/yard_duel", "controllers": {"bruna": "human", "tomas": "human"}}).json()
+    created = httpx.post(
+        f"{server.url}/api/tables",
+        timeout=30,
+        json={"scenario": "witchhammer/yard_duel", "controllers": {"bruna": "human", "tomas": "human"}},
+    ).json()
     tokens = [created["gm"]["token"], *(seat["token"] for seat in created["seats"].values())]
     url = f"ws://127.0.0.1:{server.port}/api/tables/{created['table']}/ws?token="
     with contextlib.ExitStack() as stack:
-        sockets = [stack.enter_context(connect(url + tokens[i % len(tokens)], open_timeout=30,
-                                               source_address=("127.0.0.3", 0))) for i in range(PER_ADDRESS)]
+        sockets = [
+            stack.enter_context(
+                connect(url + tokens[i % len(tokens)], open_timeout=30, source_address=("127.0.0.3", 0))
+            )
+            for i in range(PER_ADDRESS)
+        ]
         for ws in sockets:
             assert json.loads(ws.recv(timeout=30))["version"] == 0
         status, body = refusal(answer_then_close(open_socket(server, "127.0.0.3")))
@@ -264,8 +314,10 @@ def test_a_body_still_arriving_after_its_early_answer_is_no_header_bytes(server:
     bytes are the old request's body, not the next request's headers (they used to count as such: 431)."""
     sock = open_socket(server)
     size = 300 * 1024
-    sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                 b"Content-Length: " + str(size).encode() + b"\r\n\r\n" + b"x" * (100 * 1024))
+    sock.sendall(
+        b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Content-Length: " + str(size).encode() + b"\r\n\r\n" + b"x" * (100 * 1024)
+    )
     answer = b""
     while b"\r\n\r\n" not in answer:
         answer += sock.recv(65536)
@@ -287,8 +339,9 @@ def test_a_websocket_s_connection_is_dropped_by_the_kernel_once_its_data_stays_u
     class Probe(asyncio.Protocol):
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             done = drop_unacknowledged(transport, 50.0)
-            found.append((done, transport.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP,
-                                                                              socket.TCP_USER_TIMEOUT)))
+            found.append(
+                (done, transport.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT))
+            )
             transport.close()
 
     async def main() -> None:

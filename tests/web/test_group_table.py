@@ -28,11 +28,16 @@ def get(client: TestClient, table: str, token: str) -> dict[str, Any]:
 
 
 def test_the_creator_seats_two_combatants_at_one_player_the_gm_plays_one_and_a_policy_another(
-        served: tuple[TableService, TestClient]) -> None:
+    served: tuple[TableService, TestClient],
+) -> None:
     service, client = served
-    created = create(client, "witchhammer/mill_ambush", seed=2,
-                     controllers={"ilse": "human", "tomas": "human", "hob": "gm", "wat": "random", "dick": "gm"},
-                     seats={"ilse": "hunters", "tomas": "hunters"})
+    created = create(
+        client,
+        "witchhammer/mill_ambush",
+        seed=2,
+        controllers={"ilse": "human", "tomas": "human", "hob": "gm", "wat": "random", "dick": "gm"},
+        seats={"ilse": "hunters", "tomas": "hunters"},
+    )
     assert set(created["seats"]) == {"hunters", "spectator"}
     assert created["seats"]["hunters"]["actors"] == ["ilse", "tomas"]
     table = created["table"]
@@ -47,10 +52,12 @@ def test_the_creator_seats_two_combatants_at_one_player_the_gm_plays_one_and_a_p
 
 
 def test_seat_names_and_controllers_are_checked(client: TestClient) -> None:
-    cases = [({"controllers": {"nobody": "human"}}, "unknown_actor"),
-             ({"controllers": {"ilse": "wizard"}}, "unknown_policy"),
-             ({"controllers": {"ilse": "human"}, "seats": {"ilse": "Bad Name!"}}, "bad_seat"),
-             ({"controllers": {"ilse": "human"}, "seats": {"ilse": "spectator"}}, "bad_seat")]
+    cases = [
+        ({"controllers": {"nobody": "human"}}, "unknown_actor"),
+        ({"controllers": {"ilse": "wizard"}}, "unknown_policy"),
+        ({"controllers": {"ilse": "human"}, "seats": {"ilse": "Bad Name!"}}, "bad_seat"),
+        ({"controllers": {"ilse": "human"}, "seats": {"ilse": "spectator"}}, "bad_seat"),
+    ]
     for body, code in cases:
         answer = client.post("/api/tables", json={"scenario": "witchhammer/mill_ambush", **body})
         assert answer.status_code == 422 and answer.json()["code"] == code, answer.text
@@ -63,15 +70,25 @@ def test_a_gm_ruling_reaches_every_seat_as_a_sentence_and_a_player_is_refused(cl
     gm = tokens["gm"]
     forms = client.get(f"/api/tables/{table}/gm/adjust", headers=auth(gm)).json()["combatants"]
     assert {b["name"] for b in forms["tomas"]["bars"]} >= {"Poise", "Health"}
-    body = {"version": 0, "id": "rule-1", "reason": "a cracked rib from last week",
-            "changes": [{"combatant": "tomas", "bar": "Poise", "value": 20}]}
+    body = {
+        "version": 0,
+        "id": "rule-1",
+        "reason": "a cracked rib from last week",
+        "changes": [{"combatant": "tomas", "bar": "Poise", "value": 20}],
+    }
     refused = client.post(f"/api/tables/{table}/gm/adjust", json=body, headers=auth(tokens["bruna"]))
     assert refused.status_code == 403 and refused.json()["code"] == "gm_only"
-    unknown = client.post(f"/api/tables/{table}/gm/adjust", headers=auth(gm),
-                          json={**body, "changes": [{"combatant": "zed", "bar": "Poise", "value": 20}]})
+    unknown = client.post(
+        f"/api/tables/{table}/gm/adjust",
+        headers=auth(gm),
+        json={**body, "changes": [{"combatant": "zed", "bar": "Poise", "value": 20}]},
+    )
     assert unknown.status_code == 422 and unknown.json()["code"] == "unknown_combatant"
-    bad_bar = client.post(f"/api/tables/{table}/gm/adjust", headers=auth(gm),
-                          json={**body, "changes": [{"combatant": "tomas", "bar": "Mana", "value": 20}]})
+    bad_bar = client.post(
+        f"/api/tables/{table}/gm/adjust",
+        headers=auth(gm),
+        json={**body, "changes": [{"combatant": "tomas", "bar": "Mana", "value": 20}]},
+    )
     assert bad_bar.status_code == 422 and bad_bar.json()["code"] == "unknown_bar"
     assert get(client, table, gm)["version"] == 0
     done = client.post(f"/api/tables/{table}/gm/adjust", json=body, headers=auth(gm))
@@ -81,16 +98,20 @@ def test_a_gm_ruling_reaches_every_seat_as_a_sentence_and_a_player_is_refused(cl
         state = get(client, table, token)
         [entry] = [e for e in state["log"] if e["kind"] == "gm"]
         assert [e["text"] for e in entry["events"]] == [
-            "GM ruling (a cracked rib from last week): Tomas Reedwater's Poise 20 (was 24)."], seat
-        poise = next(b for c in state["view"]["combatants"] if c["id"] == "tomas" for b in c["bars"]
-                     if b["name"] == "Poise")
+            "GM ruling (a cracked rib from last week): Tomas Reedwater's Poise 20 (was 24)."
+        ], seat
+        poise = next(
+            b for c in state["view"]["combatants"] if c["id"] == "tomas" for b in c["bars"] if b["name"] == "Poise"
+        )
         assert poise["value"] == 20, seat
-    back = client.post(f"/api/tables/{table}/gm/take_back", headers=auth(gm),
-                       json={"to": 0, "version": 1, "confirm": True})
+    back = client.post(
+        f"/api/tables/{table}/gm/take_back", headers=auth(gm), json={"to": 0, "version": 1, "confirm": True}
+    )
     assert back.status_code == 200, back.text
     state = get(client, table, gm)
-    poise = next(b for c in state["view"]["combatants"] if c["id"] == "tomas" for b in c["bars"]
-                 if b["name"] == "Poise")
+    poise = next(
+        b for c in state["view"]["combatants"] if c["id"] == "tomas" for b in c["bars"] if b["name"] == "Poise"
+    )
     assert poise["value"] == 24 and [e["kind"] for e in state["log"]] == ["gm", "undo"]
 
 
@@ -99,9 +120,14 @@ def test_a_ruling_survives_a_restart_and_the_ended_log_verifies(store: Store) ->
     with TestClient(app) as client:
         created = create(client, "witchhammer/yard_duel", seed=4, controllers={"bruna": "human", "tomas": "human"})
         table, gm = created["table"], created["gm"]["token"]
-        assert client.post(f"/api/tables/{table}/gm/adjust", headers=auth(gm), json={
-            "version": 0, "reason": "", "changes": [{"combatant": "bruna", "bar": "Health", "value": 9}]}
-        ).status_code == 200
+        assert (
+            client.post(
+                f"/api/tables/{table}/gm/adjust",
+                headers=auth(gm),
+                json={"version": 0, "reason": "", "changes": [{"combatant": "bruna", "bar": "Health", "value": 9}]},
+            ).status_code
+            == 200
+        )
     service.close()
     again, app = make_app(store)
     with TestClient(app) as client:
@@ -133,16 +159,22 @@ def chatty(store: Store) -> Iterator[tuple[TableService, TestClient]]:
 
 
 def test_a_whisper_reaches_only_its_sender_and_addressee_in_answers_and_pushes(
-        chatty: tuple[TableService, TestClient]) -> None:
+    chatty: tuple[TableService, TestClient],
+) -> None:
     _, client = chatty
     created = create(client, "witchhammer/mill_ambush", seed=2)
     table, tokens = created["table"], tokens_of(created)
-    with client.websocket_connect(f"/api/tables/{table}/ws?token={tokens['tomas']}") as tomas_ws, \
-            client.websocket_connect(f"/api/tables/{table}/ws?token={tokens['gm']}") as gm_ws:
+    with (
+        client.websocket_connect(f"/api/tables/{table}/ws?token={tokens['tomas']}") as tomas_ws,
+        client.websocket_connect(f"/api/tables/{table}/ws?token={tokens['gm']}") as gm_ws,
+    ):
         tomas_ws.receive_json()
         gm_ws.receive_json()
-        whisper = client.post(f"/api/tables/{table}/chat", headers=auth(tokens["ilse"]),
-                              json={"text": "<b>I'll flank</b> the miller", "to": "gm"})
+        whisper = client.post(
+            f"/api/tables/{table}/chat",
+            headers=auth(tokens["ilse"]),
+            json={"text": "<b>I'll flank</b> the miller", "to": "gm"},
+        )
         assert whisper.status_code == 200, whisper.text
         public = client.post(f"/api/tables/{table}/chat", headers=auth(tokens["ilse"]), json={"text": "Onward!"})
         assert public.status_code == 200
@@ -155,34 +187,40 @@ def test_a_whisper_reaches_only_its_sender_and_addressee_in_answers_and_pushes(
 
 
 def test_chat_is_bounded_in_length_and_rate_and_refuses_a_bad_addressee(
-        chatty: tuple[TableService, TestClient]) -> None:
+    chatty: tuple[TableService, TestClient],
+) -> None:
     _, client = chatty
     created = create(client, "witchhammer/mill_ambush", seed=2)
     table, tokens = created["table"], tokens_of(created)
     url = f"/api/tables/{table}/chat"
     long = client.post(url, headers=auth(tokens["ilse"]), json={"text": "x" * 501})
     assert long.status_code == 422 and long.json()["code"] == "text_too_long"
-    for body, code in (({"text": "   "}, "empty_text"), ({"text": "hi", "to": "nobody"}, "bad_addressee"),
-                       ({"text": "hi", "to": "ilse"}, "bad_addressee"), ({"text": "a\x1b[2Jb"}, "bad_text")):
+    for body, code in (
+        ({"text": "   "}, "empty_text"),
+        ({"text": "hi", "to": "nobody"}, "bad_addressee"),
+        ({"text": "hi", "to": "ilse"}, "bad_addressee"),
+        ({"text": "a\x1b[2Jb"}, "bad_text"),
+    ):
         answer = client.post(url, headers=auth(tokens["ilse"]), json=body)
         assert answer.status_code == 422 and answer.json()["code"] == code, answer.text
     spectator = client.post(url, headers=auth(tokens["spectator"]), json={"text": "psst", "to": "ilse"})
     assert spectator.status_code == 422 and spectator.json()["code"] == "bad_addressee"
-    codes = [client.post(url, headers=auth(tokens["tomas"]), json={"text": f"line {i}"}).status_code
-             for i in range(10)]
+    codes = [client.post(url, headers=auth(tokens["tomas"]), json={"text": f"line {i}"}).status_code for i in range(10)]
     assert codes[:8] == [200] * 8 and codes[8:] == [429, 429]
 
 
 def test_free_rolls_come_from_their_own_stream_never_move_the_fight_and_verify_at_the_end(
-        chatty: tuple[TableService, TestClient]) -> None:
+    chatty: tuple[TableService, TestClient],
+) -> None:
     service, client = chatty
     created = create(client, "witchhammer/yard_duel", seed=11, controllers={"bruna": "human", "tomas": "human"})
     table, tokens = created["table"], tokens_of(created)
     live = service.table(table)
     draws_before = live.match.rng.index
     first = client.post(f"/api/tables/{table}/roll", headers=auth(tokens["bruna"]), json={"notation": "3d6+1"})
-    secret = client.post(f"/api/tables/{table}/roll", headers=auth(tokens["gm"]),
-                         json={"notation": "1d20", "to": "bruna"})
+    secret = client.post(
+        f"/api/tables/{table}/roll", headers=auth(tokens["gm"]), json={"notation": "1d20", "to": "bruna"}
+    )
     assert first.status_code == secret.status_code == 200, first.text
     roll, hidden = first.json(), secret.json()
     # the whisper draws from its pair's own stream, not on from the public one (docs/table.md, the security model)

@@ -16,9 +16,11 @@ from affray.web.headers import DOCS_CSP
 from tests.table.test_kill9 import Server
 from tests.web.helpers import auth
 
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' "
-       "ws://127.0.0.1:{port} wss://127.0.0.1:{port}; font-src 'self'; manifest-src 'self'; base-uri 'none'; "
-       "form-action 'self'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' "
+    "ws://127.0.0.1:{port} wss://127.0.0.1:{port}; font-src 'self'; manifest-src 'self'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +28,11 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, d
     server = Server(f"sqlite:///{tmp_path_factory.mktemp('headers') / 'affray.db'}")
     server.start()
     try:
-        created = httpx.post(f"{server.url}/api/tables", timeout=30, json={
-            "scenario": "witchhammer/yard_duel", "controllers": {"bruna": "human", "tomas": "human"}})
+        created = httpx.post(
+            f"{server.url}/api/tables",
+            timeout=30,
+            json={"scenario": "witchhammer/yard_duel", "controllers": {"bruna": "human", "tomas": "human"}},
+        )
         assert created.status_code == 201
         yield server, created.json()
     finally:
@@ -55,8 +60,16 @@ def test_every_route_and_page_carries_the_security_headers(served: tuple[Server,
             url = re.sub(r"\{(\w+)\}", lambda m: values[m[1]], path)
             for method in methods:
                 answers.append(http.request(method.upper(), url, json={} if method != "get" else None))
-        for page in ("/", f"/t/{created['table']}", "/static/style.css", "/static/table.js", "/docs", "/redoc",
-                     "/nosuchpage", "/api/tables/nosuchtable"):
+        for page in (
+            "/",
+            f"/t/{created['table']}",
+            "/static/style.css",
+            "/static/table.js",
+            "/docs",
+            "/redoc",
+            "/nosuchpage",
+            "/api/tables/nosuchtable",
+        ):
             answers.append(http.get(page))
         answers.append(http.post("/api/tables", json={"scenario": "witchhammer/yard_duel"}))  # 201: new tokens
         answers.append(http.post("/api/tables", content=b"x" * (300 * 1024)))  # 413, from the body limit
@@ -78,6 +91,10 @@ def test_the_connection_guards_own_refusals_carry_them_too(served: tuple[Server,
             raw += chunk
     head = raw.partition(b"\r\n\r\n")[0].decode().lower()
     assert head.startswith("http/1.1 431")
-    for line in ("x-content-type-options: nosniff", "referrer-policy: no-referrer", "x-frame-options: deny",
-                 "cache-control: no-store"):
+    for line in (
+        "x-content-type-options: nosniff",
+        "referrer-policy: no-referrer",
+        "x-frame-options: deny",
+        "cache-control: no-store",
+    ):
         assert line in head

@@ -49,8 +49,10 @@ PEOPLE = {"scenario": "witchhammer/yard_duel", "controllers": {"bruna": "human",
 
 def keyed(key: str | None = KEY, address: str | None = None) -> dict[str, str]:
     """The headers of a request with ``key`` from ``address`` (forwarded by the trusted proxy, 127.0.0.1)."""
-    return {**({"X-Create-Key": key} if key is not None else {}),
-            **({"X-Forwarded-For": address} if address is not None else {})}
+    return {
+        **({"X-Create-Key": key} if key is not None else {}),
+        **({"X-Forwarded-For": address} if address is not None else {}),
+    }
 
 
 def open_table(server: Server, body: dict[str, Any], **headers: str) -> httpx.Response:
@@ -58,8 +60,9 @@ def open_table(server: Server, body: dict[str, Any], **headers: str) -> httpx.Re
 
 
 def check(server: Server, **headers: str) -> httpx.Response:
-    return httpx.post(f"{server.url}/api/scenarios/check", json={"scenario": "witchhammer/yard_duel"},
-                      headers=headers, timeout=30)
+    return httpx.post(
+        f"{server.url}/api/scenarios/check", json={"scenario": "witchhammer/yard_duel"}, headers=headers, timeout=30
+    )
 
 
 def running(folder: Path, name: str, *options: str) -> Server:
@@ -94,18 +97,26 @@ def open_server(folder: Path) -> Iterator[Server]:
 PROXIED = "a server behind a proxy (--forwarded-allow-ips) needs a creation key"
 
 
-@pytest.mark.parametrize(("options", "env", "said"), [
-    (("--host", "0.0.0.0"), {}, "a server other machines can reach (--host 0.0.0.0) needs a creation key"),
-    (("--host", "::"), {}, "a server other machines can reach (--host ::) needs a creation key"),
-    (("--forwarded-allow-ips", "127.0.0.1"), {}, PROXIED),
-    ((), {"FORWARDED_ALLOW_IPS": "10.0.0.1"}, PROXIED),
-    (("--host", "0.0.0.0", "--create-key", "sesame"), {}, f"--create-key needs at least {MIN_CREATE_KEY} characters"),
-    (("--create-key", KEY, "--open-creation"), {}, "--create-key and --open-creation contradict each other"),
-], ids=["any-ipv4", "any-ipv6", "forwarded", "forwarded-env", "short-key", "both"])
-def test_a_server_others_can_reach_will_not_start_without_a_key(tmp_path: Path, options: tuple[str, ...],
-                                                                env: dict[str, str], said: str) -> None:
-    done = affray("serve", "--port", str(free_port()), "--db", f"sqlite:///{tmp_path / 'affray.db'}", *options,
-                  env=env)
+@pytest.mark.parametrize(
+    ("options", "env", "said"),
+    [
+        (("--host", "0.0.0.0"), {}, "a server other machines can reach (--host 0.0.0.0) needs a creation key"),
+        (("--host", "::"), {}, "a server other machines can reach (--host ::) needs a creation key"),
+        (("--forwarded-allow-ips", "127.0.0.1"), {}, PROXIED),
+        ((), {"FORWARDED_ALLOW_IPS": "10.0.0.1"}, PROXIED),
+        (
+            ("--host", "0.0.0.0", "--create-key", "sesame"),
+            {},
+            f"--create-key needs at least {MIN_CREATE_KEY} characters",
+        ),
+        (("--create-key", KEY, "--open-creation"), {}, "--create-key and --open-creation contradict each other"),
+    ],
+    ids=["any-ipv4", "any-ipv6", "forwarded", "forwarded-env", "short-key", "both"],
+)
+def test_a_server_others_can_reach_will_not_start_without_a_key(
+    tmp_path: Path, options: tuple[str, ...], env: dict[str, str], said: str
+) -> None:
+    done = affray("serve", "--port", str(free_port()), "--db", f"sqlite:///{tmp_path / 'affray.db'}", *options, env=env)
     assert done.returncode == 2, done
     assert said in done.stderr, done.stderr
     assert "Traceback" not in done.stdout + done.stderr
@@ -118,8 +129,10 @@ def test_open_creation_warns_and_lets_anyone_open_tables(folder: Path) -> None:
         assert open_table(served, PEOPLE, **keyed(None, "203.0.113.9")).status_code == 201
     finally:
         served.kill()
-    assert "warning: --open-creation: anyone who reaches this server may open tables" in \
-        (folder / "anyone.log").read_text()
+    assert (
+        "warning: --open-creation: anyone who reaches this server may open tables"
+        in (folder / "anyone.log").read_text()
+    )
 
 
 def test_a_keyed_server_opens_tables_and_checks_scenarios_only_with_its_key(keyed_server: Server) -> None:
@@ -134,10 +147,12 @@ def test_a_keyed_server_opens_tables_and_checks_scenarios_only_with_its_key(keye
 def test_wrong_creation_keys_count_against_the_guesser(keyed_server: Server) -> None:
     """Guessing the key from one address: its 20 failures, then 429 ``too_many_failures``; the key from another
     address still opens a table."""
-    statuses = [open_table(keyed_server, PEOPLE, **keyed(f"guess-{n:04d}-" + "x" * 20, "203.0.113.50")).status_code
-                for n in range(int(ADDRESS_FAILURES[0]) + 5)]
-    assert statuses[:int(ADDRESS_FAILURES[0])] == [401] * int(ADDRESS_FAILURES[0])
-    assert statuses[int(ADDRESS_FAILURES[0]):] == [429] * 5
+    statuses = [
+        open_table(keyed_server, PEOPLE, **keyed(f"guess-{n:04d}-" + "x" * 20, "203.0.113.50")).status_code
+        for n in range(int(ADDRESS_FAILURES[0]) + 5)
+    ]
+    assert statuses[: int(ADDRESS_FAILURES[0])] == [401] * int(ADDRESS_FAILURES[0])
+    assert statuses[int(ADDRESS_FAILURES[0]) :] == [429] * 5
     assert open_table(keyed_server, PEOPLE, **keyed(KEY, "203.0.113.50")).json()["code"] == "too_many_failures"
     assert open_table(keyed_server, PEOPLE, **keyed(KEY, "198.51.100.7")).status_code == 201
 
@@ -149,7 +164,7 @@ def test_scenario_checks_are_held_to_a_rate_fit_for_a_page_that_checks_as_one_ty
     answers = [check(keyed_server, **keyed(KEY, "203.0.113.60")) for _ in range(30)]
     elapsed = time.monotonic() - started
     statuses = [a.status_code for a in answers]
-    assert statuses[:int(CHECK_BURST)] == [200] * int(CHECK_BURST)
+    assert statuses[: int(CHECK_BURST)] == [200] * int(CHECK_BURST)
     assert statuses.count(200) <= CHECK_BURST + CHECK_RATE * elapsed + 1, (statuses, elapsed)
     assert {a.json()["code"] for a in answers if a.status_code != 200} == {"rate_limited"}
     assert check(keyed_server, **keyed(KEY, "203.0.113.61")).status_code == 200
@@ -157,21 +172,34 @@ def test_scenario_checks_are_held_to_a_rate_fit_for_a_page_that_checks_as_one_ty
 
 def test_a_loopback_server_without_a_key_opens_tables_for_its_own_machine_only(open_server: Server) -> None:
     assert open_table(open_server, PEOPLE).status_code == 201
-    for refused in (open_table(open_server, PEOPLE, **keyed(None, "203.0.113.7")),
-                    check(open_server, **keyed(None, "203.0.113.7"))):
+    for refused in (
+        open_table(open_server, PEOPLE, **keyed(None, "203.0.113.7")),
+        check(open_server, **keyed(None, "203.0.113.7")),
+    ):
         assert refused.status_code == 403 and refused.json()["code"] == "create_key_needed", refused.text
         assert "--create-key" in refused.json()["message"]
 
 
 # -- the CPU budget --------------------------------------------------------------------------------------------------
 
+
 def test_self_playing_tables_are_refused_once_the_cpu_budget_is_spent(folder: Path) -> None:
     """Budgets of 0.25 CPU s per address and 0.45 in all, and policies that never move (their pause is an hour), so
     that only the openings count (0.1 s each): one address opens 3 self-playing tables and its 4th is 429 with a
     sentence, while a table people play opens; a second address opens 2 before the whole budget is spent; a third
     then opens none."""
-    served = running(folder, "budget", "--create-key", KEY, "--ai-cpu-per-address", "0.25", "--ai-cpu-total", "0.45",
-                     "--policy-pause", "3600")
+    served = running(
+        folder,
+        "budget",
+        "--create-key",
+        KEY,
+        "--ai-cpu-per-address",
+        "0.25",
+        "--ai-cpu-total",
+        "0.45",
+        "--policy-pause",
+        "3600",
+    )
     try:
         first = [open_table(served, SELF_PLAYING, **keyed(KEY, "203.0.113.1")) for _ in range(4)]
         assert [a.status_code for a in first] == [201, 201, 201, 429]
@@ -210,9 +238,12 @@ def test_a_self_playing_table_stops_moving_while_its_budget_is_spent(folder: Pat
         people = open_table(served, PEOPLE, **keyed(KEY, "203.0.113.4")).json()
         token = people["seats"]["bruna"]["token"]
         state = httpx.get(f"{served.url}/api/tables/{people['table']}", headers=auth(token), timeout=30).json()
-        acted = httpx.post(f"{served.url}/api/tables/{people['table']}/actions", headers=auth(token), timeout=30,
-                           json={"actor": "bruna", "action": state["legal"]["bruna"][0]["action"],
-                                 "version": state["version"]})
+        acted = httpx.post(
+            f"{served.url}/api/tables/{people['table']}/actions",
+            headers=auth(token),
+            timeout=30,
+            json={"actor": "bruna", "action": state["legal"]["bruna"][0]["action"], "version": state["version"]},
+        )
         assert acted.status_code == 200, acted.text
     finally:
         served.kill()
@@ -285,9 +316,15 @@ def test_memory_comes_back_after_rounds_of_self_playing_tables(folder: Path) -> 
     try:
         for n in range(3):
             with ThreadPoolExecutor(ADDRESSES) as opening:
-                list(opening.map(lambda i: [open_table(served, SELF_PLAYING, **keyed(KEY, f"203.0.113.{i + 20}"))
-                                            .raise_for_status() for _ in range(ROUND // ADDRESSES)],
-                                 range(ADDRESSES)))
+                list(
+                    opening.map(
+                        lambda i: [
+                            open_table(served, SELF_PLAYING, **keyed(KEY, f"203.0.113.{i + 20}")).raise_for_status()
+                            for _ in range(ROUND // ADDRESSES)
+                        ],
+                        range(ADDRESSES),
+                    )
+                )
             gone = ROUND * (n + 1)
             wait_for(lambda: left_memory(log) >= gone, 60, "the round's tables to leave memory")  # noqa: B023
             after.append(rss_mib(served.proc.pid))
@@ -303,6 +340,7 @@ def left_memory(log: Path) -> int:
 
 
 # -- the lobby keeps the key -----------------------------------------------------------------------------------------
+
 
 def test_the_lobby_takes_the_key_from_its_link_or_asks_once_and_keeps_it(keyed_server: Server) -> None:
     """A browser opened at ``/#key=KEY`` (what ``make run`` prints) keeps the key, clears it from the address bar

@@ -36,8 +36,13 @@ from tests.cli.inproc import run_cli
 from tests.table.test_kill9 import Server
 from tests.web.helpers import auth
 
-SECURITY_HEADERS = ("content-security-policy", "x-content-type-options", "referrer-policy", "x-frame-options",
-                    "cache-control")
+SECURITY_HEADERS = (
+    "content-security-policy",
+    "x-content-type-options",
+    "referrer-policy",
+    "x-frame-options",
+    "cache-control",
+)
 JUNK = "x" * 250_000  # the field as it was sent
 
 
@@ -57,8 +62,11 @@ def server(folder: Path) -> Iterator[Server]:
 
 def mill(server: Server) -> dict[str, Any]:
     """A WitchHammer table, both hunters people's (its Psych phase: both due at once)."""
-    answer = httpx.post(f"{server.url}/api/tables", timeout=30, json={
-        "scenario": "witchhammer/mill_ambush", "seed": 5, "controllers": {"ilse": "human", "tomas": "human"}})
+    answer = httpx.post(
+        f"{server.url}/api/tables",
+        timeout=30,
+        json={"scenario": "witchhammer/mill_ambush", "seed": 5, "controllers": {"ilse": "human", "tomas": "human"}},
+    )
     assert answer.status_code == 201, answer.text
     data: dict[str, Any] = answer.json()
     return data
@@ -70,8 +78,10 @@ def state(http: httpx.Client, server: Server, table: str, token: str, **headers:
 
 def stored_payloads(folder: Path, table: str) -> list[int]:
     with sqlite3.connect(folder / "affray.db") as db:
-        return [int(n) for (n,) in db.execute("SELECT length(payload) FROM records WHERE table_id = ? ORDER BY seq",
-                                              (table,))]
+        return [
+            int(n)
+            for (n,) in db.execute("SELECT length(payload) FROM records WHERE table_id = ? ORDER BY seq", (table,))
+        ]
 
 
 def headers_of(raw: bytes) -> tuple[int, dict[str, str], bytes]:
@@ -89,8 +99,14 @@ def exchange(server: Server, request: bytes) -> bytes:
         while chunk := sock.recv(65536):
             received += chunk
             head, sep, body = received.partition(b"\r\n\r\n")
-            length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
-                           if line.lower().startswith(b"content-length:")), None)
+            length = next(
+                (
+                    int(line.split(b":")[1])
+                    for line in head.split(b"\r\n")
+                    if line.lower().startswith(b"content-length:")
+                ),
+                None,
+            )
             if sep and length is not None and len(body) >= length:
                 break
         return received
@@ -98,8 +114,10 @@ def exchange(server: Server, request: bytes) -> bytes:
 
 # -- 1. every action validated completely before it is stored ----------------------------------------------------
 
+
 def test_an_undeclared_field_is_refused_by_name_and_the_take_back_loop_stores_nothing_of_it(
-        server: Server, folder: Path) -> None:
+    server: Server, folder: Path
+) -> None:
     """The attack: a legal action with a 250 KB field, sent after each take back of the seat's last move (it once
     stored 57 MB in 20 s). Every one is 422 ``bad_field`` naming the field; the log holds the plain moves only."""
     created = mill(server)
@@ -113,10 +131,12 @@ def test_an_undeclared_field_is_refused_by_name_and_the_take_back_loop_stores_no
             assert refused.status_code == 422, refused.text
             assert refused.json()["code"] == "bad_field" and "'junk'" in refused.json()["message"]
             body["action"] = action
-            assert http.post(f"{server.url}/api/tables/{table}/actions", json=body, headers=auth(token)
-                             ).status_code == 200
-            taken = http.post(f"{server.url}/api/tables/{table}/take_back", json={"version": now["version"] + 1},
-                              headers=auth(token))
+            assert (
+                http.post(f"{server.url}/api/tables/{table}/actions", json=body, headers=auth(token)).status_code == 200
+            )
+            taken = http.post(
+                f"{server.url}/api/tables/{table}/take_back", json={"version": now["version"] + 1}, headers=auth(token)
+            )
             assert taken.status_code == 200, taken.text
     sizes = stored_payloads(folder, table)
     assert len(sizes) == 20 and max(sizes) < 200  # ten cards and ten take backs, no junk
@@ -140,6 +160,7 @@ def test_an_action_past_the_bound_and_a_ruling_past_it_are_refused(server: Serve
 
 
 # -- 2. no 500 from the scenario loader or a damaged row ------------------------------------------------------------
+
 
 @pytest.mark.parametrize("number", ["9" * 4301, "0x" + "f" * 4000, "1_0" + "0" * 5000])
 def test_scenario_integers_past_64_bits_are_a_sentence_not_a_500(server: Server, number: str) -> None:
@@ -170,8 +191,14 @@ def test_a_damaged_row_makes_its_table_503_and_db_check_names_it(server: Server,
     with httpx.Client(timeout=30) as http:  # one record at the first table, to damage
         token = tables[0]["seats"]["ilse"]["token"]
         legal = state(http, server, tables[0]["table"], token).json()["legal"]["ilse"][0]["action"]
-        assert http.post(f"{server.url}/api/tables/{tables[0]['table']}/actions", headers=auth(token),
-                         json={"actor": "ilse", "action": legal, "version": 0}).status_code == 200
+        assert (
+            http.post(
+                f"{server.url}/api/tables/{tables[0]['table']}/actions",
+                headers=auth(token),
+                json={"actor": "ilse", "action": legal, "version": 0},
+            ).status_code
+            == 200
+        )
     server.kill()
     with sqlite3.connect(folder / "affray.db") as db:
         for created, (table, column, value) in zip(tables, DAMAGE, strict=False):
@@ -196,6 +223,7 @@ def test_a_damaged_row_makes_its_table_503_and_db_check_names_it(server: Server,
 
 # -- 5. a seat with a valid token is never locked out ---------------------------------------------------------------
 
+
 def test_guessing_from_rotating_addresses_never_keeps_the_seat_out(server: Server) -> None:
     """Wrong tokens at a known table from rotating addresses (``X-Forwarded-For`` behind the trusted proxy, here
     127.0.0.1), past the old per-table budget of 100, while the table is not in memory (a restart): the seat's own
@@ -210,11 +238,11 @@ def test_guessing_from_rotating_addresses_never_keeps_the_seat_out(server: Serve
     with httpx.Client(timeout=30) as http:
         for n in range(guesses):
             address = f"203.0.113.{n % 250 + 1}"  # a new address of one /24 each time
-            statuses.append(state(http, server, table, secrets.token_urlsafe(24),
-                                  **{"X-Forwarded-For": address}).status_code)
+            statuses.append(
+                state(http, server, table, secrets.token_urlsafe(24), **{"X-Forwarded-For": address}).status_code
+            )
             if n >= 120 and n % 10 == 0:  # past the old table budget, then every tenth guess
-                seat_statuses.append(state(http, server, table, token,
-                                           **{"X-Forwarded-For": "192.0.2.7"}).status_code)
+                seat_statuses.append(state(http, server, table, token, **{"X-Forwarded-For": "192.0.2.7"}).status_code)
         # and a seat whose own address guessed wrong 20 times is still let in at a table in memory
         for _ in range(int(ADDRESS_FAILURES[0]) + 5):
             state(http, server, table, "w" * 32, **{"X-Forwarded-For": "198.51.100.9"})
@@ -226,6 +254,7 @@ def test_guessing_from_rotating_addresses_never_keeps_the_seat_out(server: Serve
 
 # -- 10. protocol edges ----------------------------------------------------------------------------------------------
 
+
 def test_a_complete_header_block_past_64_kib_in_one_write_is_431(server: Server) -> None:
     filler = b"".join(b"X-Pad-%d: %s\r\n" % (i, b"p" * 1000) for i in range(MAX_HEADER_BYTES // 1000 + 2))
     raw = exchange(server, b"GET /api/examples HTTP/1.1\r\nHost: 127.0.0.1\r\n" + filler + b"\r\n")
@@ -234,8 +263,14 @@ def test_a_complete_header_block_past_64_kib_in_one_write_is_431(server: Server)
     assert all(name in headers for name in SECURITY_HEADERS), headers
     # just under the bound, the same request is served
     under = b"".join(b"X-Pad-%d: %s\r\n" % (i, b"p" * 1000) for i in range(MAX_HEADER_BYTES // 1000 - 3))
-    assert headers_of(exchange(server, b"GET /api/examples HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-                                       + under + b"\r\n"))[0] == 200
+    assert (
+        headers_of(
+            exchange(
+                server, b"GET /api/examples HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + under + b"\r\n"
+            )
+        )[0]
+        == 200
+    )
 
 
 def test_uvicorns_own_400_carries_the_security_headers(server: Server) -> None:
@@ -260,8 +295,10 @@ def test_uvicorns_own_503_carries_the_security_headers(folder: Path) -> None:
         busy.kill()
 
 
-@pytest.mark.parametrize(("path", "redirected"), [(b"/api/tables/", "/api/tables"), (b"/t/abc/", "/t/abc"),
-                                                  (b"/docs/", "/docs"), (b"//evil.example/", None)])
+@pytest.mark.parametrize(
+    ("path", "redirected"),
+    [(b"/api/tables/", "/api/tables"), (b"/t/abc/", "/t/abc"), (b"/docs/", "/docs"), (b"//evil.example/", None)],
+)
 def test_a_redirect_never_echoes_a_foreign_host(server: Server, path: bytes, redirected: str | None) -> None:
     """The router's redirect of a trailing slash names the path only, never the request's Host (``evil.example``);
     a path that would read as another host (``//evil.example``) is never one a redirect names."""

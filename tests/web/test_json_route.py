@@ -26,8 +26,14 @@ def test_every_api_route_sends_its_answer_as_it_is(tmp_path: Path, monkeypatch: 
         with TestClient(app) as client:
             for lobby in ("/api/examples", "/api/rulesets"):
                 assert client.get(lobby).status_code == 200
-            made = client.post("/api/tables", json={"scenario": "witchhammer/yard_duel", "seed": 5,
-                                                     "controllers": {"bruna": "human", "tomas": "human"}})
+            made = client.post(
+                "/api/tables",
+                json={
+                    "scenario": "witchhammer/yard_duel",
+                    "seed": 5,
+                    "controllers": {"bruna": "human", "tomas": "human"},
+                },
+            )
             assert made.status_code == 201 and made.headers["content-type"] == "application/json"
             tokens = tokens_of(made.json())
             table, seat = service.authenticate(made.json()["table"], tokens["bruna"])
@@ -38,8 +44,9 @@ def test_every_api_route_sends_its_answer_as_it_is(tmp_path: Path, monkeypatch: 
             for path in ("log", "gm/seats", "gm/adjust", "gm/audit"):
                 asked = client.get(f"/api/tables/{table.id}/{path}", headers=auth(tokens["gm"]))
                 assert asked.status_code == 200 and isinstance(asked.json(), dict | list), path
-            said = client.post(f"/api/tables/{table.id}/chat", headers=auth(tokens["bruna"]),
-                               json={"text": "Hold the line"})
+            said = client.post(
+                f"/api/tables/{table.id}/chat", headers=auth(tokens["bruna"]), json={"text": "Hold the line"}
+            )
             assert said.status_code == 200, said.text
             refused = client.get(f"/api/tables/{table.id}", headers=auth("not a token"))
             assert refused.status_code == 401 and refused.json()["code"]
@@ -49,5 +56,5 @@ def test_every_api_route_sends_its_answer_as_it_is(tmp_path: Path, monkeypatch: 
 def test_an_answer_orjson_cannot_write_falls_back_to_ascii_escapes() -> None:
     """A lone surrogate (which no UTF-8 writer takes) and an integer past 64 bits: the standard library's text."""
     assert SafeJSONResponse({"a": "\ud800"}).body == b'{"a":"\\ud800"}'
-    assert SafeJSONResponse({"n": 2 ** 70, "é": 1}).body == b'{"n":1180591620717411303424,"\\u00e9":1}'
+    assert SafeJSONResponse({"n": 2**70, "é": 1}).body == b'{"n":1180591620717411303424,"\\u00e9":1}'
     assert SafeJSONResponse({"é": [1, 2]}).body == '{"é":[1,2]}'.encode()

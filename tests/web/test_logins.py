@@ -48,15 +48,19 @@ def test_wrong_tokens_from_one_address_get_429_while_a_valid_seat_there_still_ac
     created = new_yard_duel(server.url, 3)
     table, seat = created["table"], created["seats"]["bruna"]["token"]
     with client("127.0.0.5") as http:
-        codes = [http.get(f"{server.url}/api/tables/{table}", headers=auth(secrets.token_urlsafe(24)))
-                 for _ in range(300)]
+        codes = [
+            http.get(f"{server.url}/api/tables/{table}", headers=auth(secrets.token_urlsafe(24))) for _ in range(300)
+        ]
         statuses = [answer.status_code for answer in codes]
         assert statuses[:20] == [401] * 20
         assert set(statuses) == {401, 429} and Counter(statuses)[429] >= 270, Counter(statuses)
         assert {answer.json()["code"] for answer in codes if answer.status_code == 429} == {"too_many_failures"}
         assert act(http, server, table, seat) == 200
-    with connect(f"ws://127.0.0.1:{server.port}/api/tables/{table}/ws?token={seat}", open_timeout=30,
-                 source_address=("127.0.0.5", 0)) as ws:
+    with connect(
+        f"ws://127.0.0.1:{server.port}/api/tables/{table}/ws?token={seat}",
+        open_timeout=30,
+        source_address=("127.0.0.5", 0),
+    ) as ws:
         assert '"seat":"bruna"' in str(ws.recv(timeout=30)).replace(" ", "")
     with client("127.0.0.6") as other:  # another address is not held to the first one's failures
         assert other.get(f"{server.url}/api/tables/{table}", headers=auth("x" * 32)).status_code == 401
@@ -71,8 +75,10 @@ def test_wrong_tokens_over_many_addresses_of_one_network_exhaust_its_budget_not_
     statuses = []
     for n in range(int(NETWORK_FAILURES[0]) // per_address + 2):
         with client(f"127.0.1.{n + 1}") as http:
-            statuses += [http.get(f"{server.url}/api/tables/{table}", headers=auth(secrets.token_urlsafe(24)))
-                         .status_code for _ in range(per_address)]
+            statuses += [
+                http.get(f"{server.url}/api/tables/{table}", headers=auth(secrets.token_urlsafe(24))).status_code
+                for _ in range(per_address)
+            ]
     assert statuses[:100] == [401] * 100 and Counter(statuses[100:])[429] >= per_address
     with client("127.0.1.200") as http:  # a fresh address of that network: the network's budget stops it
         fresh = [http.get(f"{server.url}/api/tables/{table}", headers=auth("y" * 32)).status_code for _ in range(5)]
@@ -85,8 +91,10 @@ def test_wrong_tokens_over_many_addresses_of_one_network_exhaust_its_budget_not_
 def test_the_failure_budgets_refill_with_time() -> None:
     """20 failures at once from an address, then one every 6 s; its network's 100, then one every 2 s."""
     clock = [0.0]
-    logins = FailedLogins(RateLimiter(rate=ADDRESS_FAILURES[1], burst=ADDRESS_FAILURES[0], clock=lambda: clock[0]),
-                          RateLimiter(rate=NETWORK_FAILURES[1], burst=NETWORK_FAILURES[0], clock=lambda: clock[0]))
+    logins = FailedLogins(
+        RateLimiter(rate=ADDRESS_FAILURES[1], burst=ADDRESS_FAILURES[0], clock=lambda: clock[0]),
+        RateLimiter(rate=NETWORK_FAILURES[1], burst=NETWORK_FAILURES[0], clock=lambda: clock[0]),
+    )
     for _ in range(20):
         logins.check("10.0.0.1")
         logins.failed("10.0.0.1")

@@ -58,21 +58,35 @@ def test_metrics_move_as_a_fight_is_played(server: Server) -> None:
     before = scrape(server)
     assert before["affray_tables_live"] == 0 and before["affray_websockets_open"] == 0
     assert before.get("affray_actions_total{code=,result=accepted}", 0) == 0
-    created = httpx.post(f"{server.url}/api/tables", timeout=30, json={
-        "scenario": "witchhammer/yard_duel", "seed": 11, "controllers": {"bruna": "human", "tomas": "human"}}).json()
+    created = httpx.post(
+        f"{server.url}/api/tables",
+        timeout=30,
+        json={"scenario": "witchhammer/yard_duel", "seed": 11, "controllers": {"bruna": "human", "tomas": "human"}},
+    ).json()
     table, tokens = created["table"], tokens_of(created)
     # max_queue=None: the client's reader keeps reading the pushes nobody reads here; with its default bound (16
     # messages) it stops reading, and the close at the end waits out close_timeout (10 s) for the server's reply.
-    with connect(f"ws://127.0.0.1:{server.port}/api/tables/{table}/ws?token={tokens['spectator']}",
-                 open_timeout=30, max_queue=None) as ws:
+    with connect(
+        f"ws://127.0.0.1:{server.port}/api/tables/{table}/ws?token={tokens['spectator']}",
+        open_timeout=30,
+        max_queue=None,
+    ) as ws:
         ws.recv(timeout=30)
         opened = scrape(server)
         assert opened["affray_tables_live"] == 1 and opened["affray_websockets_open"] == 1
         assert opened["affray_connections_open"] >= 2  # the WebSocket and this scrape
-        stale = httpx.post(f"{server.url}/api/tables/{table}/actions", headers=auth(tokens["bruna"]), timeout=30,
-                           json={"actor": "bruna", "action": {"type": "ready"}, "version": 99})
-        other = httpx.post(f"{server.url}/api/tables/{table}/actions", headers=auth(tokens["bruna"]), timeout=30,
-                           json={"actor": "tomas", "action": {"type": "ready"}, "version": 0})
+        stale = httpx.post(
+            f"{server.url}/api/tables/{table}/actions",
+            headers=auth(tokens["bruna"]),
+            timeout=30,
+            json={"actor": "bruna", "action": {"type": "ready"}, "version": 99},
+        )
+        other = httpx.post(
+            f"{server.url}/api/tables/{table}/actions",
+            headers=auth(tokens["bruna"]),
+            timeout=30,
+            json={"actor": "tomas", "action": {"type": "ready"}, "version": 0},
+        )
         assert (stale.json()["code"], other.json()["code"]) == ("stale_version", "not_your_seat")
         with Counting(base_url=server.url, timeout=30) as client:
             final = play_to_end(client, table, tokens, seed=4)
@@ -95,8 +109,9 @@ def test_metrics_answer_only_this_host(server: Server) -> None:
     assert answer.status_code == 403 and answer.json()["code"] == "metrics_local_only"
 
 
-def test_a_store_that_fails_is_counted(served: tuple[TableService, TestClient],
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_store_that_fails_is_counted(
+    served: tuple[TableService, TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """In process: the store's append fails (a full disk, a lost server), the caller gets 503 store_unavailable,
     and the metrics count the failure."""
     service, client = served
@@ -109,8 +124,11 @@ def test_a_store_that_fails_is_counted(served: tuple[TableService, TestClient],
         raise StoreError("the disk is full")
 
     monkeypatch.setattr(service.store, "append", failing)
-    answer = client.post(f"/api/tables/{created['table']}/actions", headers=auth(token),
-                         json={"actor": actor, "action": specs[0]["action"], "version": state["version"]})
+    answer = client.post(
+        f"/api/tables/{created['table']}/actions",
+        headers=auth(token),
+        json={"actor": actor, "action": specs[0]["action"], "version": state["version"]},
+    )
     assert answer.status_code == 503 and answer.json()["code"] == "store_unavailable"
     text = cast(FastAPI, client.app).state.metrics.text().decode()
     assert "affray_store_errors_total 1.0" in text

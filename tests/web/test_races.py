@@ -65,7 +65,8 @@ def _plan(client: TestClient, table: str, token: str, pick: int = 0) -> tuple[Te
 
 
 def test_one_player_acting_twice_at_one_version_through_two_servers_gets_exactly_one_in(
-        two_servers: list[tuple[TableService, TestClient]]) -> None:
+    two_servers: list[tuple[TableService, TestClient]],
+) -> None:
     """A real conflict: the same seat (two devices, each on another server) acts twice at version 0. The database's
     unique (table, seq) lets one in; the other is 409 ``stale_version``, reason ``acted_since``."""
     (_, a), (_, b) = two_servers
@@ -82,7 +83,8 @@ def test_one_player_acting_twice_at_one_version_through_two_servers_gets_exactly
 
 
 def test_two_players_planning_at_one_version_through_two_servers_are_both_taken(
-        two_servers: list[tuple[TableService, TestClient]]) -> None:
+    two_servers: list[tuple[TableService, TestClient]],
+) -> None:
     """Rule: WH-03. Two players plan at once through two servers: the loser of the database's race submits again on
     the table as the winner left it, and its move still stands (``chosen_at`` 0)."""
     (_, a), (_, b) = two_servers
@@ -96,7 +98,8 @@ def test_two_players_planning_at_one_version_through_two_servers_are_both_taken(
 
 
 def test_an_action_through_one_server_reaches_a_seat_connected_to_another(
-        two_pg_servers: list[tuple[TableService, TestClient]]) -> None:
+    two_pg_servers: list[tuple[TableService, TestClient]],
+) -> None:
     (_, a), (_, b) = two_pg_servers
     created = create(a, seed=3)
     table = created["table"]
@@ -105,8 +108,14 @@ def test_an_action_through_one_server_reaches_a_seat_connected_to_another(
         assert ws.receive_json()["version"] == 0
         state = a.get(f"/api/tables/{table}", headers=auth(ilse)).json()
         actor, specs = next(iter(state["legal"].items()))
-        assert a.post(f"/api/tables/{table}/actions", headers=auth(ilse),
-                      json={"actor": actor, "action": specs[0]["action"], "version": 0}).status_code == 200
+        assert (
+            a.post(
+                f"/api/tables/{table}/actions",
+                headers=auth(ilse),
+                json={"actor": actor, "action": specs[0]["action"], "version": 0},
+            ).status_code
+            == 200
+        )
         pushed = ws.receive_json()
         assert pushed["version"] == 1 and pushed["seat"] == "tomas" and pushed["log"][0]["actor"] == actor
 
@@ -133,7 +142,8 @@ def _created_on(service: TableService, client: TestClient) -> tuple[str, list[st
 
 
 def test_a_server_nobody_hears_a_table_on_catches_it_up_at_its_next_use_not_at_every_change(
-        two_pg_servers: list[tuple[TableService, TestClient]]) -> None:
+    two_pg_servers: list[tuple[TableService, TestClient]],
+) -> None:
     """docs/table.md, "Several processes": behind a proxy that routes each table to one process, the process that
     created a table keeps it in memory while the other serves it. It reads none of the other's records as they come
     (nobody hears the table there); its next request catches up and answers exactly what the other one does."""
@@ -142,19 +152,22 @@ def test_a_server_nobody_hears_a_table_on_catches_it_up_at_its_next_use_not_at_e
     versions = [_act_through(b, table, tokens) for _ in range(3)]
     assert versions[0] == 1 and versions == sorted(set(versions))
     # changes that append no record, which A must read from the table's row: a chat line and the GM's pause
-    assert b.post(f"/api/tables/{table}/chat", headers=auth(tokens[1]), json={"text": "Hold the door!"}
-                  ).status_code == 200
+    assert (
+        b.post(f"/api/tables/{table}/chat", headers=auth(tokens[1]), json={"text": "Hold the door!"}).status_code == 200
+    )
     assert b.post(f"/api/tables/{table}/gm/pause", headers=auth(tokens[0])).status_code == 200
     assert until(lambda: held.behind_store, 30), "server A never heard server B's notices"
     assert held.version == 0 and not held.chat and not held.paused  # nothing read for nobody
-    assert [a.get(f"/api/tables/{table}", headers=auth(token)).json() for token in tokens] == \
-        [b.get(f"/api/tables/{table}", headers=auth(token)).json() for token in tokens]
+    assert [a.get(f"/api/tables/{table}", headers=auth(token)).json() for token in tokens] == [
+        b.get(f"/api/tables/{table}", headers=auth(token)).json() for token in tokens
+    ]
     assert held.version == versions[-1] and not held.behind_store
     assert held.paused and [line.body["text"] for line in held.chat] == ["Hold the door!"]
 
 
 def test_a_seat_that_connects_to_a_server_a_table_is_behind_on_is_sent_the_table_as_it_is(
-        two_pg_servers: list[tuple[TableService, TestClient]]) -> None:
+    two_pg_servers: list[tuple[TableService, TestClient]],
+) -> None:
     """The same, through a WebSocket: its first message is the current one, and the actions after it (taken through
     the other server) are pushed to it, since the table is now heard there."""
     (service_a, a), (_, b) = two_pg_servers
@@ -196,7 +209,8 @@ def test_a_policy_move_due_on_a_table_behind_is_made_when_it_catches_up(pg_url: 
 
 
 def test_following_a_table_that_is_behind_first_sends_it_as_the_store_has_it(
-        two_pg_servers: list[tuple[TableService, TestClient]]) -> None:
+    two_pg_servers: list[tuple[TableService, TestClient]],
+) -> None:
     """:meth:`TableService.follow` catches up under the table's lock: a notice that came after the seat's token was
     checked (the table then current) and before its follow (nobody hearing yet) left the table behind; the first
     push is still the table at the store's version."""

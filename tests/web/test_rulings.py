@@ -38,8 +38,12 @@ def a_position(state: dict[str, Any], actor: str, forms: dict[str, Any]) -> Any:
     if forms["position"] == "square":
         rows = state["view"]["detail"]["map"]
         taken = {(c["position"]["x"], c["position"]["y"]) for c in state["view"]["combatants"] if c["position"]}
-        return next([x, y] for y, row in enumerate(rows) for x, ch in enumerate(row)
-                    if ch == "." and (x, y) not in taken and abs(x - me["x"]) + abs(y - me["y"]) <= 3)
+        return next(
+            [x, y]
+            for y, row in enumerate(rows)
+            for x, ch in enumerate(row)
+            if ch == "." and (x, y) not in taken and abs(x - me["x"]) + abs(y - me["y"]) <= 3
+        )
     if forms["position"] == "line":
         return me["x"] + 1
     return next(p for p in forms["places"] if str(p) != str(me["x"]))
@@ -47,21 +51,28 @@ def a_position(state: dict[str, Any], actor: str, forms: dict[str, Any]) -> Any:
 
 def rule(client: TestClient, table: str, gm: str, *changes: dict[str, Any], reason: str = "") -> Any:
     version = get(client, table, gm)["version"]
-    return client.post(f"/api/tables/{table}/gm/adjust", headers=auth(gm),
-                       json={"version": version, "reason": reason, "changes": list(changes)})
+    return client.post(
+        f"/api/tables/{table}/gm/adjust",
+        headers=auth(gm),
+        json={"version": version, "reason": reason, "changes": list(changes)},
+    )
 
 
 @pytest.mark.parametrize("ruleset", sorted(TABLES))
 def test_every_change_form_reaches_every_seat_is_refused_to_players_taken_back_and_verified(
-        client: TestClient, ruleset: str) -> None:
+    client: TestClient, ruleset: str
+) -> None:
     example, controllers, actor = TABLES[ruleset]
     created = create(client, example, seed=6, controllers=controllers)
     table, tokens = created["table"], tokens_of(created)
     gm = tokens["gm"]
     forms = client.get(f"/api/tables/{table}/gm/adjust", headers=auth(gm)).json()["combatants"][actor]
     player = next(seat for seat in tokens if seat not in ("gm", "spectator"))
-    refused = client.post(f"/api/tables/{table}/gm/adjust", headers=auth(tokens[player]), json={
-        "version": 0, "reason": "", "changes": [{"combatant": actor, "out": True}]})
+    refused = client.post(
+        f"/api/tables/{table}/gm/adjust",
+        headers=auth(tokens[player]),
+        json={"version": 0, "reason": "", "changes": [{"combatant": actor, "out": True}]},
+    )
     assert refused.status_code == 403 and refused.json()["code"] == "gm_only"
     ruled = 0
     # a bar, one below its maximum (or above its minimum)
@@ -97,13 +108,21 @@ def test_every_change_form_reaches_every_seat_is_refused_to_players_taken_back_a
     assert rule(client, table, gm, {"combatant": actor, "out": False}).status_code == 200
     ruled += 2
     for seat, token in tokens.items():
-        lines = [e["text"] for entry in get(client, table, token)["log"] if entry["kind"] == "gm"
-                 for e in entry["events"] if e["type"] == "ruled"]
+        lines = [
+            e["text"]
+            for entry in get(client, table, token)["log"]
+            if entry["kind"] == "gm"
+            for e in entry["events"]
+            if e["type"] == "ruled"
+        ]
         assert len(lines) >= ruled and all(line.startswith("GM ruling") for line in lines), (seat, lines)
     # the GM takes the last ruling back: the combatant is out again
     state = get(client, table, gm)
-    back = client.post(f"/api/tables/{table}/gm/take_back", headers=auth(gm),
-                       json={"to": state["version"] - 1, "version": state["version"], "confirm": True})
+    back = client.post(
+        f"/api/tables/{table}/gm/take_back",
+        headers=auth(gm),
+        json={"to": state["version"] - 1, "version": state["version"], "confirm": True},
+    )
     assert back.status_code == 200, back.text
     assert combatant(get(client, table, gm), actor)["down"] is True
     assert client.post(f"/api/tables/{table}/gm/end", headers=auth(gm)).status_code == 200

@@ -22,8 +22,9 @@ from tests.web.helpers import auth, tokens_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO_FILES = sorted(p for p in (ROOT / "examples").rglob("*.yaml") if "\nsides:" in p.read_text(encoding="utf-8"))
-EXAMPLES = [str(p.relative_to(ROOT / "examples").with_suffix(""))
-            for p in sample(SCENARIO_FILES)]  # make test-quick: a sample (tests/sweep.py)
+EXAMPLES = [
+    str(p.relative_to(ROOT / "examples").with_suffix("")) for p in sample(SCENARIO_FILES)
+]  # make test-quick: a sample (tests/sweep.py)
 MOVES = rounds(40, 24)  # make test-quick: the first 24 (the take-back comes at the tenth)
 
 
@@ -38,18 +39,21 @@ class Watch:
         with self.table.lock:
             match, over = self.table.match, self.table.over
             viewer = match.viewer(SPECTATOR if seat == "spectator" else seat)
-            hidden = [(owner, value) for owner, value in match.ruleset.secrets(match.state)
-                      if not viewer.may_open(owner)]
+            hidden = [
+                (owner, value) for owner, value in match.ruleset.secrets(match.state) if not viewer.may_open(owner)
+            ]
             # GM-level numbers and the GM rulings' hidden changes, in any record's action or events too, until the
             # end (the log is whole then: the setup holds every sheet)
-            hidden += [(owner, value) for owner, value in [*match.ruleset.gm_secrets(match.state),
-                                                            *ruling_secrets(match)]
-                       if not viewer.may_see(owner) and not over]
+            hidden += [
+                (owner, value)
+                for owner, value in [*match.ruleset.gm_secrets(match.state), *ruling_secrets(match)]
+                if not viewer.may_see(owner) and not over
+            ]
         text = json.dumps(message, sort_keys=True)
         for owner, value in hidden:
             needle = json.dumps(value, sort_keys=True)
             at = text.find(needle)
-            assert at < 0, f"{seat} saw {owner}'s secret {value!r} in ...{text[max(0, at - 300):at]}"
+            assert at < 0, f"{seat} saw {owner}'s secret {value!r} in ...{text[max(0, at - 300) : at]}"
         if not over:
             assert self.table.seed_hex not in text, f"{seat} saw the seed before the end"
         self.checked += 1
@@ -58,8 +62,9 @@ class Watch:
 def everyone_human(service: TableService, client: TestClient, scenario: str, seed: int) -> dict[str, Any]:
     probe = client.post("/api/tables", json={"scenario": scenario, "seed": seed}).json()
     actors = list(service.table(probe["table"]).match.controllers)
-    created = client.post("/api/tables", json={"scenario": scenario, "seed": seed,
-                                               "controllers": {a: "human" for a in actors}})
+    created = client.post(
+        "/api/tables", json={"scenario": scenario, "seed": seed, "controllers": {a: "human" for a in actors}}
+    )
     assert created.status_code == 201, created.text
     data: dict[str, Any] = created.json()
     return data
@@ -85,8 +90,11 @@ def test_no_seat_ever_receives_another_seats_secret(served: tuple[TableService, 
             # card before it is placed again, which is no leak); nothing hidden may come out of the replay.
             if move >= 10 and not undone and not any(e["type"] in ("revealed", "rolled") for e in events):
                 undone = True
-                client.post(f"/api/tables/{table}/gm/take_back", headers=auth(tokens["gm"]),
-                            json={"to": version, "version": version + 1, "confirm": True})
+                client.post(
+                    f"/api/tables/{table}/gm/take_back",
+                    headers=auth(tokens["gm"]),
+                    json={"to": version, "version": version + 1, "confirm": True},
+                )
             while (pushed := gm_socket.receive_json())["version"] < service.table(table).version:
                 watch("gm", pushed)
             watch("gm", pushed)
@@ -95,8 +103,15 @@ def test_no_seat_ever_receives_another_seats_secret(served: tuple[TableService, 
     assert watch.checked > 10
 
 
-def _step(client: TestClient, table: str, tokens: dict[str, str], rng: random.Random, watch: Watch,
-          compact: bool, seen: dict[str, int]) -> list[dict[str, Any]] | None:
+def _step(
+    client: TestClient,
+    table: str,
+    tokens: dict[str, str],
+    rng: random.Random,
+    watch: Watch,
+    compact: bool,
+    seen: dict[str, int],
+) -> list[dict[str, Any]] | None:
     """Every seat looks (checked); the first with a due actor acts (its answer's events are returned, None if
     nobody could act); errors are checked too.
 
@@ -116,12 +131,17 @@ def _step(client: TestClient, table: str, tokens: dict[str, str], rng: random.Ra
         if acted is not None or not state["legal"]:
             continue
         actor, specs = rng.choice(sorted(state["legal"].items()))
-        wrong = client.post(f"/api/tables/{table}/actions", headers=auth(token),
-                            json={"actor": actor, "action": {"type": "place", "card": "?"},
-                                  "version": state["version"]})
+        wrong = client.post(
+            f"/api/tables/{table}/actions",
+            headers=auth(token),
+            json={"actor": actor, "action": {"type": "place", "card": "?"}, "version": state["version"]},
+        )
         watch(seat, wrong.json())
-        answer = client.post(f"/api/tables/{table}/actions", headers=auth(token),
-                             json={"actor": actor, "action": rng.choice(specs)["action"], "version": state["version"]})
+        answer = client.post(
+            f"/api/tables/{table}/actions",
+            headers=auth(token),
+            json={"actor": actor, "action": rng.choice(specs)["action"], "version": state["version"]},
+        )
         watch(seat, answer.json())
         if answer.status_code == 200:
             acted = answer.json()["events"]

@@ -64,13 +64,26 @@ def found_seed(commitment: str) -> bytes:
 def test_a_hidden_ruling_is_in_no_record_a_player_reads(client: httpx.Client) -> None:
     """The GM sets a Dock Thug's HP (GM-level in WaRP). Every other seat's message and log hold the ruling
     record without that change, in its action as in its events; the GM's holds it whole."""
-    table, tokens = open_table(client, "warp/melee_brawl", {"dana": "human", "theo": "human", "thug1": "gm",
-                                                             "thug2": "gm", "thug3": "gm"})
+    table, tokens = open_table(
+        client, "warp/melee_brawl", {"dana": "human", "theo": "human", "thug1": "gm", "thug2": "gm", "thug3": "gm"}
+    )
     at, gm = f"/api/tables/{table}", auth(tokens["gm"])
     version = ok(client.get(at, headers=gm))["version"]
-    ok(client.post(f"{at}/gm/adjust", headers=gm, json={
-        "version": version, "id": "r1", "reason": "hurt before", "changes": [
-            {"combatant": "thug1", "bar": "HP", "value": 3}, {"combatant": "dana", "bar": "HP", "value": 5}]}))
+    ok(
+        client.post(
+            f"{at}/gm/adjust",
+            headers=gm,
+            json={
+                "version": version,
+                "id": "r1",
+                "reason": "hurt before",
+                "changes": [
+                    {"combatant": "thug1", "bar": "HP", "value": 3},
+                    {"combatant": "dana", "bar": "HP", "value": 5},
+                ],
+            },
+        )
+    )
     needle = json.dumps({"bar": "HP", "combatant": "thug1", "value": 3}, sort_keys=True)[:-1]  # with "was" too
     for seat in ("dana", "theo", "spectator", "gm"):
         message = ok(client.get(at, headers=auth(tokens[seat])))
@@ -82,14 +95,21 @@ def test_a_hidden_ruling_is_in_no_record_a_player_reads(client: httpx.Client) ->
             assert seen and ruling[0]["action"]["changes"][0] == {"combatant": "thug1", "bar": "HP", "value": 3}
             continue
         assert not seen, seat
-        assert ruling[0]["action"] == {"type": "ruling", "reason": "hurt before", "unseen": ["thug1"],
-                                       "changes": [{"combatant": "dana", "bar": "HP", "value": 5}]}
+        assert ruling[0]["action"] == {
+            "type": "ruling",
+            "reason": "hurt before",
+            "unseen": ["thug1"],
+            "changes": [{"combatant": "dana", "bar": "HP", "value": 5}],
+        }
         assert [event["changes"] for event in ruling[0]["events"]] == [
-            [{"combatant": "dana", "bar": "HP", "value": 5, "was": 21}], []]
+            [{"combatant": "dana", "bar": "HP", "value": 5, "was": 21}],
+            [],
+        ]
 
 
 def test_a_face_down_card_is_found_neither_from_the_head_nor_from_a_public_seed(
-        client: httpx.Client, tmp_path: Path) -> None:
+    client: httpx.Client, tmp_path: Path
+) -> None:
     """Tomas reads the chain head before and after Bruna places a card face down, and her record as
     a commit. Hashing each card she could have placed into the record, as the chain used to, gives no head; the
     seed, found from the commitment, salts no candidate into her seal's digest. After the end the log Tomas fetches
@@ -100,8 +120,13 @@ def test_a_face_down_card_is_found_neither_from_the_head_nor_from_a_public_seed(
     own = ok(client.get(at, headers=bruna))
     specs = [s["action"] for s in own["legal"]["bruna"]]
     placed = next(a for a in specs if a.get("card") or a.get("cards"))
-    ok(client.post(f"{at}/actions", headers=bruna, json={"actor": "bruna", "action": placed,
-                                                        "version": own["version"], "id": "b-0"}))
+    ok(
+        client.post(
+            f"{at}/actions",
+            headers=bruna,
+            json={"actor": "bruna", "action": placed, "version": own["version"], "id": "b-0"},
+        )
+    )
     after = ok(client.get(at, headers=tomas))
     record = after["log"][-1]
     assert record["action"]["type"] == "commit" and "card" not in json.dumps(record["action"])
@@ -112,8 +137,13 @@ def test_a_face_down_card_is_found_neither_from_the_head_nor_from_a_public_seed(
     for seal in record["action"]["seals"]:
         vignette, slot = int(seal["seal"].split(".")[0][1:]), seal["seal"].split(".")[2]
         slots = [0] if slot == "psych" else [int(slot.removeprefix("slot"))]
-        opened = [card for card in cards for s in slots for i in range(16)
-                  if digest_of({"card": card, "slot": s, "vignette": vignette}, derive_salt(seed, i)) == seal["digest"]]
+        opened = [
+            card
+            for card in cards
+            for s in slots
+            for i in range(16)
+            if digest_of({"card": card, "slot": s, "vignette": vignette}, derive_salt(seed, i)) == seal["digest"]
+        ]
         assert opened == [], seal
     kept = after["chain"]
     end = play_to_end(client, table, tokens, SEED)
@@ -128,7 +158,8 @@ def test_a_face_down_card_is_found_neither_from_the_head_nor_from_a_public_seed(
 
 
 def test_a_whisper_roll_is_not_rederived_by_a_third_seat_and_the_chat_shows_no_gap(
-        client: httpx.Client, tmp_path: Path) -> None:
+    client: httpx.Client, tmp_path: Path
+) -> None:
     """Ilse rolls in the open, the GM whispers Tomas a roll of 6d20, Ilse rolls again. Ilse's chat is
     numbered 0, 1 and her second roll's draws follow her first's; after the end the seed and every key the log
     reveals, on every stream, give no run of six d20 equal to the whisper's. Tomas's log verifies the whisper with
@@ -155,13 +186,13 @@ def test_a_whisper_roll_is_not_rederived_by_a_third_seat_and_the_chat_shows_no_g
     report = verify(tomas_log)
     assert report.ok and report.free_rolls_checked == 3 and report.unchecked == [], report.problems
     held = next(r for r in tomas_log["free_rolls"] if r["to"] == "tomas")
-    assert held["n"] == 1 and [derive_die(bytes.fromhex(held["key"]), i, 20, WHISPER_STREAM)
-                               for i in range(6)] == dice
+    assert held["n"] == 1 and [derive_die(bytes.fromhex(held["key"]), i, 20, WHISPER_STREAM) for i in range(6)] == dice
     del held["key"]
     report = verify(tomas_log)
     assert report.ok and report.free_rolls_checked == 2
-    assert report.unchecked == ["free roll #1 (gm to tomas: 6d20) is a whisper this log holds no key for: its dice "
-                                "are not checked"]
+    assert report.unchecked == [
+        "free roll #1 (gm to tomas: 6d20) is a whisper this log holds no key for: its dice are not checked"
+    ]
     saved = tmp_path / "fight.json"
     saved.write_text(json.dumps(tomas_log))
     done = affray("verify", str(saved))

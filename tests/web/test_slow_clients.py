@@ -38,9 +38,22 @@ WARM_UP = 1.5  # seconds the flood runs (bounded wait for it to be in force) bef
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("slow")
-    served = Server(f"sqlite:///{folder / 'affray.db'}", log=folder / "server.log", options=(
-        "--max-connections", str(MAX_CONNECTIONS), "--max-connections-per-address", str(PER_ADDRESS),
-        "--max-pending-per-address", str(PENDING), "--header-timeout", "60", "--body-timeout", "60"))
+    served = Server(
+        f"sqlite:///{folder / 'affray.db'}",
+        log=folder / "server.log",
+        options=(
+            "--max-connections",
+            str(MAX_CONNECTIONS),
+            "--max-connections-per-address",
+            str(PER_ADDRESS),
+            "--max-pending-per-address",
+            str(PENDING),
+            "--header-timeout",
+            "60",
+            "--body-timeout",
+            "60",
+        ),
+    )
     served.start()
     yield served
     served.kill()
@@ -83,8 +96,10 @@ class Flood:
         self.opened += 1
         try:
             if self.body:
-                writer.write(b"POST /api/scenarios/check HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                             b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
+                writer.write(
+                    b"POST /api/scenarios/check HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"
+                )
             else:
                 writer.write(b"GET /api/examples HTTP/1.1\r\nHost: 127.0.0.1\r\n")
             while not self._stop.is_set():
@@ -137,8 +152,9 @@ def test_a_few_addresses_cannot_fill_the_server(server: Server, body: bool) -> N
 def open_connections(server: Server) -> int:
     """The server's count of open connections (``/metrics``, ``affray_connections_open``)."""
     text = httpx.get(f"{server.url}/metrics", timeout=30).text
-    return int(float(next(line.split()[1] for line in text.splitlines()
-                          if line.startswith("affray_connections_open "))))
+    return int(
+        float(next(line.split()[1] for line in text.splitlines() if line.startswith("affray_connections_open ")))
+    )
 
 
 @pytest.mark.parametrize("body", [False, True], ids=["slow-headers", "slow-body"])

@@ -21,7 +21,8 @@ from tests.web.helpers import auth
 SURROGATE = "\\ud800"  # as it travels: six characters of JSON text, decoded by a server into one lone surrogate
 DEEP = "[" * 50_000 + "]" * 50_000
 BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
-    f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 10)}]\n" for i in range(8))
+    f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 10)}]\n" for i in range(8)
+)
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +31,11 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, d
     server = Server(f"sqlite:///{folder / 'affray.db'}", log=folder / "server.log")
     server.start()
     try:
-        created = httpx.post(f"{server.url}/api/tables", timeout=30, json={
-            "scenario": "witchhammer/yard_duel", "seed": 5, "controllers": {"bruna": "human", "tomas": "human"}})
+        created = httpx.post(
+            f"{server.url}/api/tables",
+            timeout=30,
+            json={"scenario": "witchhammer/yard_duel", "seed": 5, "controllers": {"bruna": "human", "tomas": "human"}},
+        )
         assert created.status_code == 201, created.text
         yield server, created.json()
     finally:
@@ -69,14 +73,17 @@ def bodies(table: str) -> list[tuple[str, str]]:
     ]
 
 
-def test_a_lone_surrogate_anywhere_in_a_body_is_refused_with_a_sentence(
-        served: tuple[Server, dict[str, Any]]) -> None:
+def test_a_lone_surrogate_anywhere_in_a_body_is_refused_with_a_sentence(served: tuple[Server, dict[str, Any]]) -> None:
     server, created = served
     table, token, gm = created["table"], created["seats"]["bruna"]["token"], created["gm"]["token"]
     before = httpx.get(f"{server.url}/api/tables/{table}", headers=auth(gm), timeout=30).json()
     for path, text in bodies(table):
-        answer = httpx.post(server.url + path, content=text.encode(), timeout=30,
-                            headers={**auth(gm if "/gm/" in path else token), "Content-Type": "application/json"})
+        answer = httpx.post(
+            server.url + path,
+            content=text.encode(),
+            timeout=30,
+            headers={**auth(gm if "/gm/" in path else token), "Content-Type": "application/json"},
+        )
         data = refused(answer, 400)
         assert data["code"] == "bad_text" and "lone surrogate" in data["message"], (path, data)
     after = httpx.get(f"{server.url}/api/tables/{table}", headers=auth(gm), timeout=30).json()
@@ -84,24 +91,38 @@ def test_a_lone_surrogate_anywhere_in_a_body_is_refused_with_a_sentence(
     assert "Traceback" not in (server.log or Path()).read_text()
 
 
-@pytest.mark.parametrize("raw", [b'{"scenario": "\xff"}', b'{"scenario": "\xed\xa0\x80"}', b"\xc3"],
-                         ids=["not-utf8", "encoded-surrogate", "cut-short"])
-def test_bytes_that_are_not_utf8_are_refused_with_their_offset(served: tuple[Server, dict[str, Any]],
-                                                               raw: bytes) -> None:
+@pytest.mark.parametrize(
+    "raw",
+    [b'{"scenario": "\xff"}', b'{"scenario": "\xed\xa0\x80"}', b"\xc3"],
+    ids=["not-utf8", "encoded-surrogate", "cut-short"],
+)
+def test_bytes_that_are_not_utf8_are_refused_with_their_offset(
+    served: tuple[Server, dict[str, Any]], raw: bytes
+) -> None:
     server, created = served
     for path in ("/api/tables", f"/api/tables/{created['table']}/actions"):
-        answer = httpx.post(server.url + path, content=raw, timeout=30,
-                            headers={**auth(created["gm"]["token"]), "Content-Type": "application/json"})
+        answer = httpx.post(
+            server.url + path,
+            content=raw,
+            timeout=30,
+            headers={**auth(created["gm"]["token"]), "Content-Type": "application/json"},
+        )
         data = refused(answer, 400)
         assert data["code"] == "bad_text" and "not UTF-8" in data["message"] and "offset" in data["message"]
 
 
-@pytest.mark.parametrize("scenario, expected", [(DEEP, "at most 100 levels of nesting"),
-                                                (BOMB, "at most 50,000 values once aliases are expanded"),
-                                                ('ruleset: hud\nname: "\\ud800"\n', "valid YAML")],
-                         ids=["deep", "alias-bomb", "yaml-escape"])
-def test_a_scenario_past_the_limits_is_refused_before_it_is_built(served: tuple[Server, dict[str, Any]],
-                                                                  scenario: str, expected: str) -> None:
+@pytest.mark.parametrize(
+    "scenario, expected",
+    [
+        (DEEP, "at most 100 levels of nesting"),
+        (BOMB, "at most 50,000 values once aliases are expanded"),
+        ('ruleset: hud\nname: "\\ud800"\n', "valid YAML"),
+    ],
+    ids=["deep", "alias-bomb", "yaml-escape"],
+)
+def test_a_scenario_past_the_limits_is_refused_before_it_is_built(
+    served: tuple[Server, dict[str, Any]], scenario: str, expected: str
+) -> None:
     server, _ = served
     answer = httpx.post(f"{server.url}/api/tables", json={"scenario": scenario}, timeout=60)
     data = refused(answer, 422)
@@ -113,16 +134,24 @@ def test_a_refusal_that_repeats_the_callers_text_is_valid_json(served: tuple[Ser
     """Text that is Unicode but not ASCII (an emoji as a surrogate pair, accented letters) is echoed as it came."""
     server, created = served
     body = '{"actor": "h\\u00e9\\ud83d\\ude00", "action": {"type": "ready"}, "version": 0}'
-    answer = httpx.post(f"{server.url}/api/tables/{created['table']}/actions", content=body.encode(), timeout=30,
-                        headers={**auth(created["seats"]["bruna"]["token"]), "Content-Type": "application/json"})
+    answer = httpx.post(
+        f"{server.url}/api/tables/{created['table']}/actions",
+        content=body.encode(),
+        timeout=30,
+        headers={**auth(created["seats"]["bruna"]["token"]), "Content-Type": "application/json"},
+    )
     data = refused(answer, 403)
     assert data["code"] == "not_your_seat" and "hé\U0001f600" in data["message"]
 
 
-@pytest.mark.parametrize("first", ['{"token": "\\ud800"}', '{"token": "' + "x" * 5000 + '"}', "[1, 2]", b"\x00\xff"],
-                         ids=["surrogate", "huge", "not-an-object", "binary-frame"])
-def test_a_websockets_bad_first_message_is_refused_with_4401(served: tuple[Server, dict[str, Any]],
-                                                             first: str | bytes) -> None:
+@pytest.mark.parametrize(
+    "first",
+    ['{"token": "\\ud800"}', '{"token": "' + "x" * 5000 + '"}', "[1, 2]", b"\x00\xff"],
+    ids=["surrogate", "huge", "not-an-object", "binary-frame"],
+)
+def test_a_websockets_bad_first_message_is_refused_with_4401(
+    served: tuple[Server, dict[str, Any]], first: str | bytes
+) -> None:
     server, created = served
     with connect(f"ws://127.0.0.1:{server.port}/api/tables/{created['table']}/ws", open_timeout=30) as ws:
         ws.send(first)

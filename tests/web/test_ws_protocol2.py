@@ -31,6 +31,7 @@ WAIT = 10.0  # seconds for a frame that is due: a bound, so that a frame that ne
 def next_frame(ws: WebSocketTestSession) -> dict[str, Any]:
     """The next frame, as ``receive_json`` gives it, but waited for at most :data:`WAIT` seconds (TestClient's own
     receive waits for ever: an action a protocol-1 socket ignores would hang the suite)."""
+
     async def within() -> Any:
         with anyio.fail_after(WAIT):
             return await ws._send_rx.receive()
@@ -66,8 +67,7 @@ def test_a_seat_acts_over_its_socket_and_is_sent_the_change_as_a_patch(client: T
         message: Any = ws.receive_json()
         assert message["version"] == 0 and message["seat"] == "ilse" and "patch" not in message
         actor, specs = next(iter(message["legal"].items()))
-        ws.send_json({"act": {"actor": actor, "action": specs[0]["action"], "version": 0, "id": "ws-first"},
-                      "ref": 1})
+        ws.send_json({"act": {"actor": actor, "action": specs[0]["action"], "version": 0, "id": "ws-first"}, "ref": 1})
         reply, patch = reply_and_patch(ws)
         assert reply["reply"] == 1 and reply["answer"]["version"] == 1 and reply["answer"]["seq"] == 0
         message = apply(message, patch)
@@ -75,8 +75,9 @@ def test_a_seat_acts_over_its_socket_and_is_sent_the_change_as_a_patch(client: T
         assert message["version"] == 1 and [e["seq"] for e in message["log"]] == [0]
         assert message["view"] == now["view"] and message["legal"] == now["legal"]
         # A retry with the same submission id is answered as the first time, and changes nothing.
-        ws.send_json({"act": {"actor": actor, "action": specs[0]["action"], "version": 0, "id": "ws-first"},
-                      "ref": "again"})
+        ws.send_json(
+            {"act": {"actor": actor, "action": specs[0]["action"], "version": 0, "id": "ws-first"}, "ref": "again"}
+        )
         again = next_frame(ws)
         assert again == {"reply": "again", "answer": reply["answer"]}
     assert state(client, table, ilse)["version"] == 1
@@ -93,14 +94,21 @@ def test_a_refused_action_is_answered_with_a_code_and_a_sentence_and_changes_not
         assert refused["reply"] == 7 and refused["refused"]["code"] == "not_your_seat"
         assert refused["refused"]["message"] == "Your seat does not play 'ilse'."
         ws.send_json({"act": {"action": {"type": "pass"}, "version": 0}, "ref": 8})
-        assert ws.receive_json() == {"reply": 8, "refused": {"code": "bad_request",
-                                                             "message": "The field 'actor' is required."}}
+        assert ws.receive_json() == {
+            "reply": 8,
+            "refused": {"code": "bad_request", "message": "The field 'actor' is required."},
+        }
         ws.send_text("hello")
         assert ws.receive_json()["refused"]["code"] == "bad_frame"
         for ref in ("r" * 65, True, 2**60):  # past 64 characters, not a number, past what JavaScript reads exactly
             ws.send_json({"act": [], "ref": ref})
-            assert ws.receive_json() == {"reply": None, "refused": {
-                "code": "bad_frame", "message": 'A frame is {"act": {"actor", "action", "version", "id"}, "ref": R}.'}}
+            assert ws.receive_json() == {
+                "reply": None,
+                "refused": {
+                    "code": "bad_frame",
+                    "message": 'A frame is {"act": {"actor", "action", "version", "id"}, "ref": R}.',
+                },
+            }
     after = state(client, table, ilse)
     assert after["version"] == 0 and after["view"] == before["view"]
 
@@ -109,5 +117,7 @@ def test_a_protocol_the_server_does_not_speak_is_refused_at_once(client: TestCli
     created = create(client, seed=3)
     table, ilse = created["table"], created["seats"]["ilse"]["token"]
     with client.websocket_connect(f"/api/tables/{table}/ws?token={ilse}&protocol=3") as ws:
-        assert ws.receive_json() == {"code": "bad_protocol",
-                                     "message": "This server speaks protocol 1 or 2 (?protocol=2)."}
+        assert ws.receive_json() == {
+            "code": "bad_protocol",
+            "message": "This server speaks protocol 1 or 2 (?protocol=2).",
+        }

@@ -56,27 +56,60 @@ TEST_CONTENT: dict[str, Any] = {
         "idle": {"name": "Idle", "init": 0},
         "guard": {"name": "Guard", "init": -5, "defense": 6},
         "quick_wait": {"name": "Quick Wait", "init": 5},
-        "bolt": {"name": "Bolt", "init": 0,
-                 "below": [{"type": "attack", "attack": 0, "aspects": ["ranged"], "range": "short",
-                            "target": "nearest_enemy"}]},
-        "step_back": {"name": "Step Back", "init": 9,
-                      "below": [{"type": "move", "distance": 6, "direction": "away"}]},
-        "lunge": {"name": "Lunge", "init": 0,
-                  "below": [{"type": "move", "distance": 3}, {"type": "attack", "attack": 0,
-                                                              "target": "nearest_enemy"}]},
-        "bleed_cut": {"name": "Bleed Cut", "init": 0,
-                      "below": [{"type": "attack", "attack": 0, "target": "nearest_enemy",
-                                 "on_hit": [{"type": "effect", "status": "bleeding", "rounds": 2}]}]},
-        "stun_cut": {"name": "Stun Cut", "init": 0,
-                     "below": [{"type": "attack", "attack": 0, "target": "nearest_enemy",
-                                "on_hit": [{"type": "effect", "status": "stunned", "rounds": 1}]}]},
-        "curse": {"name": "Curse", "init": 0,
-                  "below": [{"type": "effect", "status": "weakened", "rounds": 2, "to": "nearest_enemy"}]},
+        "bolt": {
+            "name": "Bolt",
+            "init": 0,
+            "below": [
+                {"type": "attack", "attack": 0, "aspects": ["ranged"], "range": "short", "target": "nearest_enemy"}
+            ],
+        },
+        "step_back": {"name": "Step Back", "init": 9, "below": [{"type": "move", "distance": 6, "direction": "away"}]},
+        "lunge": {
+            "name": "Lunge",
+            "init": 0,
+            "below": [{"type": "move", "distance": 3}, {"type": "attack", "attack": 0, "target": "nearest_enemy"}],
+        },
+        "bleed_cut": {
+            "name": "Bleed Cut",
+            "init": 0,
+            "below": [
+                {
+                    "type": "attack",
+                    "attack": 0,
+                    "target": "nearest_enemy",
+                    "on_hit": [{"type": "effect", "status": "bleeding", "rounds": 2}],
+                }
+            ],
+        },
+        "stun_cut": {
+            "name": "Stun Cut",
+            "init": 0,
+            "below": [
+                {
+                    "type": "attack",
+                    "attack": 0,
+                    "target": "nearest_enemy",
+                    "on_hit": [{"type": "effect", "status": "stunned", "rounds": 1}],
+                }
+            ],
+        },
+        "curse": {
+            "name": "Curse",
+            "init": 0,
+            "below": [{"type": "effect", "status": "weakened", "rounds": 2, "to": "nearest_enemy"}],
+        },
         "spent": {"name": "Spent", "one_shot": True, "init": 0},
-        "calm": {"name": "Calm", "kind": "psych", "below": [{"type": "effect", "status": "focused",
-                                                             "rounds": "vignette", "to": "self"}]},
-        "calm_once": {"name": "Calm Once", "kind": "psych", "one_shot": True,
-                      "below": [{"type": "effect", "status": "focused", "rounds": "vignette", "to": "self"}]},
+        "calm": {
+            "name": "Calm",
+            "kind": "psych",
+            "below": [{"type": "effect", "status": "focused", "rounds": "vignette", "to": "self"}],
+        },
+        "calm_once": {
+            "name": "Calm Once",
+            "kind": "psych",
+            "one_shot": True,
+            "below": [{"type": "effect", "status": "focused", "rounds": "vignette", "to": "self"}],
+        },
     },
     "monsters": {
         "dummy": {"name": "Dummy", "poise": 10, "health": 10, "deck": ["jab", "wait", "guard"]},
@@ -93,8 +126,22 @@ def library() -> ContentLibrary:
     return lib
 
 
-TEST_CARDS = ["jab", "wait", "idle", "guard", "quick_wait", "bolt", "step_back", "lunge", "bleed_cut", "stun_cut",
-              "curse", "spent", "calm", "calm_once"]
+TEST_CARDS = [
+    "jab",
+    "wait",
+    "idle",
+    "guard",
+    "quick_wait",
+    "bolt",
+    "step_back",
+    "lunge",
+    "bleed_cut",
+    "stun_cut",
+    "curse",
+    "spent",
+    "calm",
+    "calm_once",
+]
 
 
 def fighter(cid: str, at: tuple[int, int], use: str = "hero", **extra: Any) -> dict[str, Any]:
@@ -105,25 +152,35 @@ def fighter(cid: str, at: tuple[int, int], use: str = "hero", **extra: Any) -> d
     return out
 
 
-def setup_of(a: list[dict[str, Any]], b: list[dict[str, Any]], map_: str | None = None,
-             size: tuple[int, int] = (12, 12)) -> WitchHammerSetup:
-    data: dict[str, Any] = {"ruleset": "witchhammer", "size": list(size),
-                            "sides": [{"name": "A", "combatants": a}, {"name": "B", "combatants": b}]}
+def setup_of(
+    a: list[dict[str, Any]], b: list[dict[str, Any]], map_: str | None = None, size: tuple[int, int] = (12, 12)
+) -> WitchHammerSetup:
+    data: dict[str, Any] = {
+        "ruleset": "witchhammer",
+        "size": list(size),
+        "sides": [{"name": "A", "combatants": a}, {"name": "B", "combatants": b}],
+    }
     if map_ is not None:
         data["map"] = map_
     scenario = validate_scenario(RULESET.scenario_type, data, "test.yaml")
     return RULESET.prepare(scenario, library())
 
 
-def new_match(a: list[dict[str, Any]], b: list[dict[str, Any]], dice: list[int] | None = None,
-              options: dict[str, Any] | None = None, map_: str | None = None) -> Match:
+def new_match(
+    a: list[dict[str, Any]],
+    b: list[dict[str, Any]],
+    dice: list[int] | None = None,
+    options: dict[str, Any] | None = None,
+    map_: str | None = None,
+) -> Match:
     """A match where every test hero holds only the test cards (options default: learned decks only)."""
     opts = {"general_school_deck": "learned", **(options or {})}
     return Match(PLUGIN, setup_of(a, b, map_), opts, rng=DiceRNG(dice))
 
 
-def new_state(a: list[dict[str, Any]], b: list[dict[str, Any]], options: dict[str, Any] | None = None,
-              map_: str | None = None) -> WitchHammerState:
+def new_state(
+    a: list[dict[str, Any]], b: list[dict[str, Any]], options: dict[str, Any] | None = None, map_: str | None = None
+) -> WitchHammerState:
     """A bare state (no vignette started) for driving the turn functions directly."""
     opts = WitchHammerOptions(**{"general_school_deck": "learned", **(options or {})})
     return build_state(setup_of(a, b, map_), opts)

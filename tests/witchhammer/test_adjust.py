@@ -95,12 +95,15 @@ def test_wh19_bars_are_set_and_every_seat_sees_them_and_reads_the_ruling() -> No
     m = match()
     accepted(m, {"combatant": "h1", "bar": "Poise", "value": 4}, {"combatant": "h1", "bar": "Wounds", "value": 3})
     for seat in SEATS:
-        assert seen(m, seat, "h1")["bars"] == [{"name": "Poise", "value": 4, "max": 10},
-                                               {"name": "Health", "value": 11, "max": 14},
-                                               {"name": "Wounds", "value": 3, "max": 14}]
+        assert seen(m, seat, "h1")["bars"] == [
+            {"name": "Poise", "value": 4, "max": 10},
+            {"name": "Health", "value": 11, "max": 14},
+            {"name": "Wounds", "value": 3, "max": 14},
+        ]
         [entry] = m.events_since(m.version - 1, seat, narrate=True)
         assert [e["text"] for e in entry["events"]] == [
-            "GM ruling (the GM says so): Hero One's Poise 4 (was 10); Hero One's Wounds 3 (was 0)."]
+            "GM ruling (the GM says so): Hero One's Poise 4 (was 10); Hero One's Wounds 3 (was 0)."
+        ]
     accepted(m, {"combatant": "h1", "bar": "Health", "value": 12})
     assert seen(m, "m1", "h1")["bars"][2] == {"name": "Wounds", "value": 2, "max": 14}
 
@@ -110,10 +113,13 @@ def test_wh22_wh_b9_health_at_zero_downs_and_above_zero_stands_again() -> None:
     blow's (Defeated): raised above 0 by a ruling, each stands again; a defeated monster on its own square, which
     must be free."""
     m = match(second_dummy=True)
-    events = ruled(m, {"combatant": "h2", "bar": "Health", "value": 0},
-                   {"combatant": "m1", "bar": "Health", "value": -2})
+    events = ruled(
+        m, {"combatant": "h2", "bar": "Health", "value": 0}, {"combatant": "m1", "bar": "Health", "value": -2}
+    )
     assert [(e.actor, e.how) for e in events if isinstance(e, Defeated)] == [
-        ("h2", "down at death's door"), ("m1", "defeated")]
+        ("h2", "down at death's door"),
+        ("m1", "defeated"),
+    ]
     assert told(m)[1:] == ["Hero Two is down at death's door.", "Dummy is defeated."]
     # the Second Dummy still stands for side B: the fight goes on, in the Psych window it was in
     assert m.outcome() is None and m.pending().actors == ("h1",)  # type: ignore[union-attr]
@@ -124,8 +130,13 @@ def test_wh22_wh_b9_health_at_zero_downs_and_above_zero_stands_again() -> None:
     assert isinstance(refused, Rejected) and refused.code == "occupied"
     accepted(m, {"combatant": "h1", "position": [1, 1]}, {"combatant": "m1", "bar": "Health", "value": 4})
     assert state(m).fighters["m1"].up
-    assert not [e for e in ruled(m, {"combatant": "h2", "bar": "Health", "value": 5},
-                                 {"combatant": "h2", "bar": "Wounds", "value": 20}) if isinstance(e, Defeated)]
+    assert not [
+        e
+        for e in ruled(
+            m, {"combatant": "h2", "bar": "Health", "value": 5}, {"combatant": "h2", "bar": "Wounds", "value": 20}
+        )
+        if isinstance(e, Defeated)
+    ]
     assert seen(m, GM, "h2")["down"]  # down again by the Wounds set after the Health: it was down before the ruling
     accepted(m, {"combatant": "h2", "bar": "Health", "value": 5})
     assert not seen(m, GM, "h2")["down"] and m.outcome() is None
@@ -135,9 +146,12 @@ def test_wh24_statuses_and_wh23_afflictions_given_and_ended_in_every_view() -> N
     """Rules: WH-24 (a status for N of the bearer's turns), WH-02 (for the rest of the vignette: rounds null),
     WH-A7 (given again, it replaces the one it had), WH-23/WH-B23 (afflictions are lasting tags)."""
     m = match()
-    accepted(m, {"combatant": "m1", "status": "Bleeding", "rounds": 2}, {"combatant": "h1", "status": "Steeled",
-                                                                         "rounds": None},
-             {"combatant": "h2", "status": "Eye Scar", "rounds": None})
+    accepted(
+        m,
+        {"combatant": "m1", "status": "Bleeding", "rounds": 2},
+        {"combatant": "h1", "status": "Steeled", "rounds": None},
+        {"combatant": "h2", "status": "Eye Scar", "rounds": None},
+    )
     for seat in SEATS:
         assert seen(m, seat, "m1")["statuses"] == [{"name": "Bleeding", "rounds": 2}]
         assert seen(m, seat, "h1")["statuses"] == [{"name": "Steeled", "rounds": None}]
@@ -146,8 +160,12 @@ def test_wh24_statuses_and_wh23_afflictions_given_and_ended_in_every_view() -> N
     assert (h1.mod_defense, h1.mod_defenses) == (2, {"fear": 2})  # Steeled's modifiers are in force
     accepted(m, {"combatant": "m1", "status": "Bleeding", "rounds": 3})
     assert seen(m, "h1", "m1")["statuses"] == [{"name": "Bleeding", "rounds": 3}]
-    accepted(m, {"combatant": "m1", "remove_status": "Bleeding"}, {"combatant": "h1", "remove_status": "Steeled"},
-             {"combatant": "h2", "remove_status": "Eye Scar"})
+    accepted(
+        m,
+        {"combatant": "m1", "remove_status": "Bleeding"},
+        {"combatant": "h1", "remove_status": "Steeled"},
+        {"combatant": "h2", "remove_status": "Eye Scar"},
+    )
     assert all(seen(m, "spectator", c)["statuses"] == [] for c in ("h1", "h2", "m1"))
     assert (h1.mod_defense, h1.mod_defenses) == (0, {})
 
@@ -202,8 +220,10 @@ def test_wh03_taken_out_while_planning_leaves_the_window_and_its_cards_are_never
     seal = state(m).fighters["h1"].slots[0].seal
     events = ruled(m, {"combatant": "h1", "out": True})
     assert [e.kind for e in events] == ["ruled", "defeated"]
-    assert told(m) == ["GM ruling (the GM says so): Hero One is out of the fight.",
-                       "Hero One is taken out of the fight."]
+    assert told(m) == [
+        "GM ruling (the GM says so): Hero One is out of the fight.",
+        "Hero One is taken out of the fight.",
+    ]
     assert m.pending().actors == ("h2", "m1")  # type: ignore[union-attr]
     assert seen(m, "h1", "h1")["detail"]["slots"] == [] and seen(m, "spectator", "h1")["statuses"] == []
     assert all(s[0] != "h1" for s in m.ruleset.secrets(m.state))
@@ -250,7 +270,11 @@ def test_wh03_wh04_the_last_one_planning_taken_out_ends_the_phase_with_the_match
     rolled = [e for e in events if isinstance(e, Rolled)]
     assert rolled and m.rng.index == before + sum(len(e.roll.dice) for e in rolled)
     assert {e.seal for e in events if isinstance(e, Revealed)} == {
-        "v1.h1.slot1", "v1.h1.slot2", "v1.m1.slot1", "v1.m1.slot2"}
+        "v1.h1.slot1",
+        "v1.h1.slot2",
+        "v1.m1.slot1",
+        "v1.m1.slot2",
+    }
     assert seal not in revealed_seals(m)
     assert kinds[-2:] == ["vignette", "phase_started"] and state(m).vignette == 2
     window = m.pending()
@@ -330,8 +354,11 @@ def test_no_ruling_once_only_the_fates_remain() -> None:
 
 def test_forms_offer_the_bars_statuses_and_squares() -> None:
     form = ADJUSTER.forms(state(match()))["h1"]
-    assert form["bars"] == [{"name": "Poise", "min": 0, "max": 10}, {"name": "Health", "min": -14, "max": 14},
-                            {"name": "Wounds", "min": 0, "max": 28}]
+    assert form["bars"] == [
+        {"name": "Poise", "min": 0, "max": 10},
+        {"name": "Health", "min": -14, "max": 14},
+        {"name": "Wounds", "min": 0, "max": 28},
+    ]
     assert {"Bleeding", "Stunned", "Steeled", "Enraged"} <= set(texts(form, "statuses"))  # every status of the content
     assert (form["position"], form["out"]) == ("square", False)
 
@@ -341,12 +368,16 @@ def _play_with_rulings(path: str, seed: int, kind: str) -> Match:
     square free, Health above 0) at step 8."""
     scenario = affray.load_scenario(ROOT / path)
     m = scenario.start(seed)
-    policies = ({a: RandomPolicy() for a in m.controllers} if kind == "random" else
-                {**scenario.policies(m, {a: "heuristic" for a in m.controllers if a != GM}), GM: RandomPolicy()})
+    policies = (
+        {a: RandomPolicy() for a in m.controllers}
+        if kind == "random"
+        else {**scenario.policies(m, {a: "heuristic" for a in m.controllers if a != GM}), GM: RandomPolicy()}
+    )
     rng, taken = FastRNG(seed), ""
     first = next(iter(m.names()))
-    accepted(m, {"combatant": first, "bar": "Wounds", "value": 2}, {"combatant": first, "status": "Bleeding",
-                                                                    "rounds": 1})
+    accepted(
+        m, {"combatant": first, "bar": "Wounds", "value": 2}, {"combatant": first, "status": "Bleeding", "rounds": 1}
+    )
     for step in range(2_000):
         window = m.pending()
         if window is None:
@@ -357,8 +388,14 @@ def _play_with_rulings(path: str, seed: int, kind: str) -> Match:
             accepted(m, {"combatant": actor, "out": True})
             continue
         f = state(m).fighters.get(taken)
-        if (step >= 8 and f is not None and f.out == "removed" and window.phase != "deaths_door"
-                and f.pos not in state(m).occupied(f) and f.health > 0):
+        if (
+            step >= 8
+            and f is not None
+            and f.out == "removed"
+            and window.phase != "deaths_door"
+            and f.pos not in state(m).occupied(f)
+            and f.health > 0
+        ):
             accepted(m, {"combatant": taken, "out": False})
             continue
         result = m.act(actor, policy_action(m, policies[actor], actor, rng), version=m.version)

@@ -63,8 +63,12 @@ def test_wh08_moving_away_stops_at_the_edge() -> None:
 def test_wh_a4_difficult_terrain_costs_two() -> None:
     """WH-A4: entering '~' costs 2 of the move (the shared grid's terrain, X-3); off, it costs 1."""
     for terrain, where in ((True, (2, 0)), (False, (3, 0))):
-        s = new_state([fighter("a", (0, 0))], [fighter("b", (9, 0), use="dummy")], map_="..~.......",
-                      options={"difficult_terrain": terrain})
+        s = new_state(
+            [fighter("a", (0, 0))],
+            [fighter("b", (9, 0), use="dummy")],
+            map_="..~.......",
+            options={"difficult_terrain": terrain},
+        )
         turn(s, "a", "lunge")
         assert s.fighters["a"].pos == where
 
@@ -82,8 +86,10 @@ def test_wh_a4_a_whole_move_square_is_only_a_first_step() -> None:
 
 def test_wh_b13_nearest_ties_by_euclid_then_actor_order() -> None:
     """WH-B13: equal Chebyshev distance breaks by Euclidean distance, then by the scenario's actor order."""
-    s = new_state([fighter("a", (5, 5))], [fighter("b1", (7, 5), use="dummy"), fighter("b2", (7, 7), use="dummy"),
-                                           fighter("b3", (3, 5), use="dummy")])
+    s = new_state(
+        [fighter("a", (5, 5))],
+        [fighter("b1", (7, 5), use="dummy"), fighter("b2", (7, 7), use="dummy"), fighter("b3", (3, 5), use="dummy")],
+    )
     a = s.fighters["a"]
     assert targeting.pick(s, a, "nearest_enemy").id == "b1"  # type: ignore[union-attr]
     s.fighters["b1"].out = "defeated"
@@ -93,8 +99,9 @@ def test_wh_b13_nearest_ties_by_euclid_then_actor_order() -> None:
 
 def test_wh07_largest_and_weakest_selectors() -> None:
     """WH-07: "largest enemy" by size, then nearest; "weakest" by Poise + Health."""
-    s = new_state([fighter("a", (0, 0))],
-                  [fighter("b", (2, 0), use="dummy"), fighter("m", (6, 6), use="cinder_monitor")])
+    s = new_state(
+        [fighter("a", (0, 0))], [fighter("b", (2, 0), use="dummy"), fighter("m", (6, 6), use="cinder_monitor")]
+    )
     a = s.fighters["a"]
     assert targeting.pick(s, a, "largest_enemy").id == "m"  # type: ignore[union-attr]
     assert targeting.pick(s, a, "weakest_enemy").id == "b"  # type: ignore[union-attr]
@@ -134,15 +141,21 @@ def test_wh_b15_sides_against_opposite_flank_mode() -> None:
     assert not grid.flanks((4, 5), (5, 4), (5, 5), "opposite")
     assert not grid.flanks((4, 4), (6, 4), (5, 5), "sides")  # both on the north side
     assert grid.flanks((4, 4), (6, 6), (5, 5), "opposite")
-    s = new_state([fighter("a", (4, 5)), fighter("c", (5, 4))], [fighter("b", (5, 5), use="dummy", facing="w")],
-                  options={"flank_mode": "opposite"})
+    s = new_state(
+        [fighter("a", (4, 5)), fighter("c", (5, 4))],
+        [fighter("b", (5, 5), use="dummy", facing="w")],
+        options={"flank_mode": "opposite"},
+    )
     assert attacked(turn(s, "a", "jab", [10])).bonus == 0
 
 
 def test_wh_a3_flank_partner_must_be_attacking_when_asked() -> None:
     """WH-A3: with flank_partner 'attacking', an ally whose card this round has no attack does not flank."""
-    s = new_state([fighter("a", (4, 5)), fighter("c", (6, 5))], [fighter("b", (5, 5), use="dummy", facing="n")],
-                  options={"flank_partner": "attacking"})
+    s = new_state(
+        [fighter("a", (4, 5)), fighter("c", (6, 5))],
+        [fighter("b", (5, 5), use="dummy", facing="n")],
+        options={"flank_partner": "attacking"},
+    )
     give_card(s, s.fighters["c"], "wait")
     assert attacked(turn(s, "a", "jab", [10])).bonus == 0
     give_card(s, s.fighters["c"], "jab")

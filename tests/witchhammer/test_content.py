@@ -29,8 +29,17 @@ def test_general_school_has_the_seeds_cards() -> None:
     swing = cards["sword_swing"]
     attack = next(n for n in swing.below if n.type == "attack")
     assert (swing.init, swing.defense, attack.attack) == (2, 1, 8)
-    for wanted in ("aimed_crossbow_shot", "shield_block", "dodge_away", "full_defense", "advance", "retreat",
-                   "catch_your_breath", "haymaker", "searing_sign"):
+    for wanted in (
+        "aimed_crossbow_shot",
+        "shield_block",
+        "dodge_away",
+        "full_defense",
+        "advance",
+        "retreat",
+        "catch_your_breath",
+        "haymaker",
+        "searing_sign",
+    ):
         assert wanted in actions
     haymaker = next(n for n in cards["haymaker"].below if n.type == "attack")
     assert haymaker.attack < swing.below[1].attack and haymaker.on_solid_hit[0].type == "damage"
@@ -45,11 +54,22 @@ def test_wh33_wh34_raging_bull_has_three_levels_and_an_incompatible_rival() -> N
     assert {getattr(t, "level", 0) for t in techniques + passives} == {1, 2, 3}
     assert "raging_bull" in section("schools")["still_water"].incompatible  # type: ignore[attr-defined]
     lib = builtin_content().copy()
-    lib.add_file(WitchHammerContent.model_validate({"ruleset": "witchhammer", "characters": {
-        "greedy": {"name": "Greedy", "schools": {"raging_bull": 1, "still_water": 1}}}}), "x.yaml")
-    data = {"ruleset": "witchhammer",
-            "sides": [{"name": "A", "combatants": [{"id": "g", "use": "greedy", "at": [0, 0]}]},
-                      {"name": "B", "combatants": [fighter("b", (3, 3), use="dummy")]}]}
+    lib.add_file(
+        WitchHammerContent.model_validate(
+            {
+                "ruleset": "witchhammer",
+                "characters": {"greedy": {"name": "Greedy", "schools": {"raging_bull": 1, "still_water": 1}}},
+            }
+        ),
+        "x.yaml",
+    )
+    data = {
+        "ruleset": "witchhammer",
+        "sides": [
+            {"name": "A", "combatants": [{"id": "g", "use": "greedy", "at": [0, 0]}]},
+            {"name": "B", "combatants": [fighter("b", (3, 3), use="dummy")]},
+        ],
+    }
     with pytest.raises(ReferenceProblem, match="incompatible"):
         prepare(validate_scenario(RULESET.scenario_type, data, "x.yaml"), lib)
 
@@ -133,5 +153,14 @@ def test_wh34_wh_a5_a_pc_deck_is_its_learned_cards_by_default() -> None:
     assert WitchHammerOptions().general_school_deck == "learned"
     assert sorted(learned) == sorted(ilse.techniques) and len(learned) == 12
     everything = build_state(setup, WitchHammerOptions(general_school_deck="all")).fighters["i"].deck
-    assert set(everything) - set(learned) == {"shield_block", "full_defense", "advance", "haymaker", "searing_sign",
-                                              "running_slash", "remember_why", "cutting_insult", "war_cry"}
+    assert set(everything) - set(learned) == {
+        "shield_block",
+        "full_defense",
+        "advance",
+        "haymaker",
+        "searing_sign",
+        "running_slash",
+        "remember_why",
+        "cutting_insult",
+        "war_cry",
+    }

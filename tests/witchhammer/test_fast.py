@@ -131,8 +131,9 @@ def test_wh_b13_the_tuned_step_toward_is_the_plain_rule() -> None:
         start, target = squares[rng.die(len(squares)) - 1], squares[rng.die(len(squares)) - 1]
         blocked = {squares[rng.die(len(squares)) - 1] for _ in range(rng.die(4) - 1)}
         for away in (False, True):
-            assert step_toward(grid, start, target, blocked, away) == _reference_step(grid, start, target, blocked,
-                                                                                      away)
+            assert step_toward(grid, start, target, blocked, away) == _reference_step(
+                grid, start, target, blocked, away
+            )
     open_grid = Grid.open(12, 12)
     assert step_toward(open_grid, (2, 10), (6, 1), set(), False) == (3, 9)
     assert step_toward(open_grid, (2, 10), (6, 1), {(3, 9)}, False) == (2, 9)
@@ -196,9 +197,13 @@ def test_choices_answer_from_the_state_as_the_listing_does() -> None:
     for spec in listing:
         assert RULESET.choices(state, "bruna", memo).allows(spec.action)
     odd: tuple[dict[str, object], ...] = (
-        {"type": "commit", "cards": ("red_mist",)}, {"type": "ready", "x": 1},
-        {"type": "place", "card": "red_mist"}, {"type": "psych", "card": "sword_swing"},
-        {"type": "commit", "cards": ["red_mist", "red_mist"]}, {"type": "commit", "cards": []})
+        {"type": "commit", "cards": ("red_mist",)},
+        {"type": "ready", "x": 1},
+        {"type": "place", "card": "red_mist"},
+        {"type": "psych", "card": "sword_swing"},
+        {"type": "commit", "cards": ["red_mist", "red_mist"]},
+        {"type": "commit", "cards": []},
+    )
     for action in odd:  # a Python caller may pass what JSON cannot hold (a tuple): refused all the same
         assert not RULESET.choices(state, "bruna", memo).allows(cast(Action, action))
         assert not any(spec.action == action for spec in listing)
@@ -243,8 +248,17 @@ def test_a_status_added_sums_its_modifiers_as_a_full_refresh_does() -> None:
     scenario = affray.load_scenario(ROOT / "witch_hut.yaml")
     state = scenario.start(1).state
     f = next(iter(state.fighters.values()))
-    fields = ("mod_attack", "mod_defense", "mod_init", "mod_malus", "mod_move", "mod_defenses", "stunned",
-              "no_recovery", "ticking")
+    fields = (
+        "mod_attack",
+        "mod_defense",
+        "mod_init",
+        "mod_malus",
+        "mod_move",
+        "mod_defenses",
+        "stunned",
+        "no_recovery",
+        "ticking",
+    )
     for sd in state.statuses.values():
         f.statuses.append(InForce(sd, 2, "test"))
         f.add_mods(sd)

@@ -74,9 +74,26 @@ def test_golden_sentences_of_a_seeded_fight() -> None:
     WH-19 (damage through Poise to Health, Wounds), WH-B9 (a monster at 0 Health is defeated), WH-B10 (Poise)."""
     match = played(ROOT / "examples/witchhammer/cinder_ford.yaml", 1, "scenario")
     said = first(match)
-    assert {k: said[k] for k in ("vignette", "phase_started", "committed", "ready", "revealed", "card", "effect",
-                                 "poise", "round_started", "initiative", "moved", "damaged", "fizzled", "defeated",
-                                 "ended")} == {
+    assert {
+        k: said[k]
+        for k in (
+            "vignette",
+            "phase_started",
+            "committed",
+            "ready",
+            "revealed",
+            "card",
+            "effect",
+            "poise",
+            "round_started",
+            "initiative",
+            "moved",
+            "damaged",
+            "fizzled",
+            "defeated",
+            "ended",
+        )
+    } == {
         "vignette": "— Vignette 1 —",
         "phase_started": "The Psych phase: each may play one Psych card face down.",
         "committed": "Bruna Halloway places a Psych card face down.",
@@ -89,7 +106,7 @@ def test_golden_sentences_of_a_seeded_fight() -> None:
         "initiative": "Initiative order: Tomas Reedwater 8, Bruna Halloway 5, Ilse Marrow -1, Cinder Monitor -4.",
         "moved": "Bruna Halloway moves 1 square to (4, 11), where the way is blocked.",
         "damaged": "Cinder Monitor takes 9 damage from Ilse Marrow's Aimed Crossbow Shot, 0 Wounds: Poise 21, "
-                   "Health 30.",
+        "Health 30.",
         "fizzled": "Bruna Halloway's Sword Swing comes to nothing (Cinder Monitor is out of close range).",
         "defeated": "Cinder Monitor is defeated.",
         "ended": "The fight is over. Bruna Halloway, Tomas Reedwater and Ilse Marrow win: the other side is down.",
@@ -130,5 +147,7 @@ def test_affray_fight_yard_duel_narrates_one_attack_modifier() -> None:
 def test_wh17_a_crit_shows_its_ten() -> None:
     """WH-16, WH-17: a natural 20 with Attack +9 against Defense 3: d20 20 +6, +10 for the crit, value 36."""
     line = Attacked("a", "b", "Sword Swing", 20, 9, 3, 36, 26, "solid", True, []).describe({"a": "A", "b": "B"})
-    assert line == ("A attacks B with Sword Swing: a Solid Hit for 26, a Crit. d20 20 +6 (Attack +9 against Defense 3) "
-                    "+10 for the crit = 36.")
+    assert line == (
+        "A attacks B with Sword Swing: a Solid Hit for 26, a Crit. d20 20 +6 (Attack +9 against Defense 3) "
+        "+10 for the crit = 36."
+    )

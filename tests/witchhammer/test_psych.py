@@ -32,15 +32,26 @@ from tests.witchhammer.helpers import PLUGIN, RULESET, DiceRNG, fighter, library
 PSYCH_CONTENT: dict[str, Any] = {
     "ruleset": "witchhammer",
     "cards": {
-        "cruel_jeer": {"name": "Cruel Jeer", "kind": "psych",
-                       "below": [{"type": "damage", "amount": 6, "to": "nearest_enemy"}]},
-        "crushing_glare": {"name": "Crushing Glare", "kind": "psych",
-                           "below": [{"type": "damage", "amount": 30, "to": "nearest_enemy"}]},
-        "evil_eye": {"name": "Evil Eye", "kind": "psych",
-                     "below": [{"type": "effect", "status": "weakened", "rounds": "vignette", "to": "nearest_enemy"}]},
-        "stifling_stare": {"name": "Stifling Stare", "kind": "psych",
-                           "below": [{"type": "effect", "status": "winded", "rounds": "vignette",
-                                      "to": "nearest_enemy"}]},
+        "cruel_jeer": {
+            "name": "Cruel Jeer",
+            "kind": "psych",
+            "below": [{"type": "damage", "amount": 6, "to": "nearest_enemy"}],
+        },
+        "crushing_glare": {
+            "name": "Crushing Glare",
+            "kind": "psych",
+            "below": [{"type": "damage", "amount": 30, "to": "nearest_enemy"}],
+        },
+        "evil_eye": {
+            "name": "Evil Eye",
+            "kind": "psych",
+            "below": [{"type": "effect", "status": "weakened", "rounds": "vignette", "to": "nearest_enemy"}],
+        },
+        "stifling_stare": {
+            "name": "Stifling Stare",
+            "kind": "psych",
+            "below": [{"type": "effect", "status": "winded", "rounds": "vignette", "to": "nearest_enemy"}],
+        },
     },
 }
 PSYCH_DECK = ["jab", "steel_yourself", "remember_why", "cutting_insult", *PSYCH_CONTENT["cards"]]
@@ -53,14 +64,18 @@ DUMMY = fighter("dummy", (2, 1), use="dummy", deck=PSYCH_DECK)
 def _match(a: list[dict[str, Any]], b: list[dict[str, Any]], dice: list[int]) -> Match:
     lib = library()
     lib.add_file(WitchHammerContent.model_validate(PSYCH_CONTENT), "tests/witchhammer/test_psych.py")
-    data = {"ruleset": "witchhammer", "size": [12, 12],
-            "sides": [{"name": "A", "combatants": a}, {"name": "B", "combatants": b}]}
+    data = {
+        "ruleset": "witchhammer",
+        "size": [12, 12],
+        "sides": [{"name": "A", "combatants": a}, {"name": "B", "combatants": b}],
+    }
     setup = RULESET.prepare(validate_scenario(RULESET.scenario_type, data, "test.yaml"), lib)
     return Match(PLUGIN, setup, {"general_school_deck": "learned"}, rng=DiceRNG(dice))
 
 
-def _both_orders(a: list[dict[str, Any]], b: list[dict[str, Any]], dice: list[int], psych: dict[str, str]
-                 ) -> list[tuple[Match, list[Event]]]:
+def _both_orders(
+    a: list[dict[str, Any]], b: list[dict[str, Any]], dice: list[int], psych: dict[str, str]
+) -> list[tuple[Match, list[Event]]]:
     """The same Psych reveal with side ``a`` listed first, then side ``b``; every scripted die is used."""
     out = []
     for first, second in ((a, b), (b, a)):
@@ -95,9 +110,19 @@ def test_wh02_wh_b24_steel_yourself_does_not_count_against_the_same_phase_dread_
         (save,) = of(events, "check")
         (roll,) = of(events, "rolled")
         hero = _state(m).fighters["hero"]
-        seen.append((save.actor, roll.roll.total, save.total, save.difficulty, save.success,
-                     sorted(s.status.id for s in hero.statuses), hero.mod_defense, hero.mod_attack,
-                     dict(hero.mod_defenses)))
+        seen.append(
+            (
+                save.actor,
+                roll.roll.total,
+                save.total,
+                save.difficulty,
+                save.success,
+                sorted(s.status.id for s in hero.statuses),
+                hero.mod_defense,
+                hero.mod_attack,
+                dict(hero.mod_defenses),
+            )
+        )
         assert _state(m).phase == "planning"
     assert seen[0] == seen[1] == ("hero", 9, 9, 10, False, ["frightened", "steeled"], 1, -2, {"fear": 2})
 
@@ -114,8 +139,18 @@ def test_wh_b24_a_malus_started_in_the_psych_phase_does_not_count_against_its_sa
             (save,) = of(events, "check")
             (roll,) = of(events, "rolled")
             dummy = _state(m).fighters["dummy"]
-            seen.add((save.actor, save.what, roll.roll.modifier, save.total, save.difficulty, save.success,
-                      tuple(s.status.id for s in dummy.statuses), dummy.mod_malus))
+            seen.add(
+                (
+                    save.actor,
+                    save.what,
+                    roll.roll.modifier,
+                    save.total,
+                    save.difficulty,
+                    save.success,
+                    tuple(s.status.id for s in dummy.statuses),
+                    dummy.mod_malus,
+                )
+            )
     assert seen == {("dummy", "will save", 0, 10, 10, True, ("weakened",), -2)}
 
 
@@ -156,8 +191,20 @@ def test_wh_b24_a_combatant_downed_in_the_psych_phase_still_plays_its_psych_card
         s = _state(m)
         hero, dummy = s.fighters["hero"], s.fighters["dummy"]
         (save,) = of(events, "check")
-        seen.add((hero.out, hero.health, hero.poise, save.actor, save.total, save.success,
-                  tuple(st.status.id for st in dummy.statuses), dummy.mod_attack, dummy.mod_init, s.phase))
+        seen.add(
+            (
+                hero.out,
+                hero.health,
+                hero.poise,
+                save.actor,
+                save.total,
+                save.success,
+                tuple(st.status.id for st in dummy.statuses),
+                dummy.mod_attack,
+                dummy.mod_init,
+                s.phase,
+            )
+        )
     assert seen == {("down", -6, 0, "dummy", 9, False, ("rattled",), -2, -1, "planning")}
 
 
@@ -209,8 +256,7 @@ def _psych_results(events: list[Event]) -> list[tuple[Any, ...]]:
     return sorted(out, key=repr)
 
 
-def _fight(data: dict[str, Any], seed: int, monkeypatch: pytest.MonkeyPatch
-           ) -> tuple[list[list[tuple[Any, ...]]], Any]:
+def _fight(data: dict[str, Any], seed: int, monkeypatch: pytest.MonkeyPatch) -> tuple[list[list[tuple[Any, ...]]], Any]:
     """Play ``data`` to the end with the heuristic policy and per-combatant dice; the results of each Psych
     reveal (one list per vignette with a Psych phase) and the outcome."""
     dice = ActorDice(seed)
@@ -225,9 +271,8 @@ def _fight(data: dict[str, Any], seed: int, monkeypatch: pytest.MonkeyPatch
         events = ok(m.act(actor, policies[actor].choose(m.observe(actor), m.choices(actor), FastRNG(0))))
         played = [i for i, e in enumerate(events) if isinstance(e, CardPlayed) and e.slot == 0]
         if played:  # this step turned the Psych cards over: up to the Planning phase (or the end)
-            end = next((i for i, e in enumerate(events) if isinstance(e, PhaseStarted) and i > played[0]),
-                       len(events))
-            psych.append(_psych_results(events[played[0]:end]))
+            end = next((i for i, e in enumerate(events) if isinstance(e, PhaseStarted) and i > played[0]), len(events))
+            psych.append(_psych_results(events[played[0] : end]))
     assert m.rng.index == 0  # every die came from a combatant's own stream
     return psych, m.outcome()
 
@@ -244,11 +289,18 @@ def _braced_saves(reveals: list[list[tuple[Any, ...]]]) -> int:
     return count
 
 
-@pytest.mark.parametrize(("name", "seed", "reveals", "braced"), [
-    ("bench_arena.yaml", 1, 4, 4), ("bench_arena.yaml", 4, 5, 5), ("witch_hut.yaml", 2, 21, 2),
-    ("witch_hut.yaml", 5, 8, 7)])
+@pytest.mark.parametrize(
+    ("name", "seed", "reveals", "braced"),
+    [
+        ("bench_arena.yaml", 1, 4, 4),
+        ("bench_arena.yaml", 4, 5, 5),
+        ("witch_hut.yaml", 2, 21, 2),
+        ("witch_hut.yaml", 5, 8, 7),
+    ],
+)
 def test_wh02_wh_b24_whole_fights_give_the_same_psych_results_whichever_side_is_listed_first(
-        name: str, seed: int, reveals: int, braced: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    name: str, seed: int, reveals: int, braced: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """WH-02, WH-B24: the same seeded fight (heuristic policies, each combatant's d20s from its own stream) with
     the sides listed in either order: every Psych reveal plays the same cards, rolls each save and check with the
     same modifier against the same difficulty, and starts the same statuses and Poise changes, vignette after

@@ -38,7 +38,11 @@ def test_wh01_wh02_wh03_wh04_a_vignette_runs_psych_planning_and_two_rounds() -> 
     events = ok(m.act("b", {"type": "commit", "cards": ["wait"]}))
     assert [e.round for e in of(events, "round_started")] == [1, 2]
     assert [(e.actor, e.card, e.slot) for e in of(events, "card")] == [
-        ("a", "jab", 1), ("b", "wait", 1), ("a", "spent", 2), ("b", "hesitate", 2)]
+        ("a", "jab", 1),
+        ("b", "wait", 1),
+        ("a", "spent", 2),
+        ("b", "hesitate", 2),
+    ]
     (hit,) = of(events, "attack")
     assert (hit.actor, hit.target, hit.value, hit.damage) == ("a", "b", 15, 5)
     assert [e.vignette for e in of(events, "vignette")] == [2]
@@ -47,7 +51,8 @@ def test_wh01_wh02_wh03_wh04_a_vignette_runs_psych_planning_and_two_rounds() -> 
     assert s.fighters["a"].deck["jab"] == 1 and s.fighters["a"].mod_init == 0
     assert s.fighters["b"].poise == 5  # Poise carries between vignettes (WH-B10)
     assert [spec.action for spec in m.legal("a") if spec.action["type"] == "psych"] == [
-        {"type": "psych", "card": "calm"}]
+        {"type": "psych", "card": "calm"}
+    ]
 
 
 def test_wh05_above_the_line_defense_counts_before_the_cards_turn() -> None:
@@ -96,8 +101,12 @@ def test_wh09_a_foe_that_moves_away_first_dodges_the_attack() -> None:
 def test_wh_a1_target_locked_at_reveal() -> None:
     """WH-A1 'reveal': the Jab's target is fixed when the cards turn over, even if another foe is nearer later."""
     for lock, victim in (("turn", "c"), ("reveal", "b")):
-        m = new_match([fighter("a", (1, 1))], [fighter("b", (3, 1), use="dummy"), fighter("c", (4, 1), use="dummy")],
-                      [15, 3, 4], {"target_lock": lock})
+        m = new_match(
+            [fighter("a", (1, 1))],
+            [fighter("b", (3, 1), use="dummy"), fighter("c", (4, 1), use="dummy")],
+            [15, 3, 4],
+            {"target_lock": lock},
+        )
         events = plan_all(m, {"a": ["lunge", "wait"], "b": ["step_back", "wait"], "c": ["wait", "idle"]})
         hits = of(events, "attack")
         assert [h.target for h in hits] == ([victim] if lock == "turn" else []), lock
@@ -115,8 +124,11 @@ def test_wh18_wh_b5_solid_hit_bonus_decided_on_base_damage() -> None:
         violence.take_turn(s, s.fighters["a"], DiceRNG([roll]), events)
         assert of(events, "attack")[0].damage == damage
     for rule, damage, result in (("base", 9 + 2, "hit"), ("total", 11, "solid")):
-        s = new_state([fighter("a", (1, 1), deck=["trample"])], [fighter("b", (2, 1), use="dummy")],
-                      options={"solid_hit_on": rule})
+        s = new_state(
+            [fighter("a", (1, 1), deck=["trample"])],
+            [fighter("b", (2, 1), use="dummy")],
+            options={"solid_hit_on": rule},
+        )
         s.fighters["a"].solid_damage = 3
         give_card(s, s.fighters["a"], "trample")
         events = Journal()
@@ -184,7 +196,11 @@ def test_wh24_wh_b11_bleed_ticks_at_the_start_of_the_bearers_turns() -> None:
     events = plan_all(m, {"a": ["bleed_cut", "wait"], "b": ["wait", "idle"]})
     s = state(m)
     assert [(e.status, e.change) for e in of(events, "effect")] == [
-        ("Bleeding", "started"), ("Bleeding", "ticked"), ("Bleeding", "ticked"), ("Bleeding", "ended")]
+        ("Bleeding", "started"),
+        ("Bleeding", "ticked"),
+        ("Bleeding", "ticked"),
+        ("Bleeding", "ended"),
+    ]
     assert s.fighters["b"].health == 10 - 2 and s.fighters["b"].poise == 5
 
 
@@ -211,8 +227,12 @@ def test_wh29_wh_b8_wh_b10_deaths_door_and_poise_after_the_fight() -> None:
     """WH-29/WH-B8: both down at the end: the PC saves at 1 - Health (no Malus); a failure kills (default) or
     waits for the GM; WH-B9: the monster at 0 Health is defeated and removed; WH-B10: Poise back to max."""
     for failure in ("dies", "gm_decides"):
-        m = new_match([fighter("a", (1, 1)), fighter("c", (3, 1))], [fighter("b", (2, 1), use="dummy")],
-                      [10, 5, 15, 10], {"deaths_door_failure": failure, "malus_applies_to_monsters": False})
+        m = new_match(
+            [fighter("a", (1, 1)), fighter("c", (3, 1))],
+            [fighter("b", (2, 1), use="dummy")],
+            [10, 5, 15, 10],
+            {"deaths_door_failure": failure, "malus_applies_to_monsters": False},
+        )
         s = state(m)
         s.fighters["b"].attack = 20
         s.fighters["c"].poise = 3
@@ -238,8 +258,11 @@ def test_wh29_wh_b8_wh_b10_deaths_door_and_poise_after_the_fight() -> None:
 def test_wh_b9_defeated_monster_leaves_the_board() -> None:
     """WH-B9: a monster at 0 Health is defeated and stops blocking; 'stays_down' keeps its square taken."""
     for rule, out, blocks in (("removed", "defeated", False), ("stays_down", "fallen", True)):
-        s = new_state([fighter("a", (1, 1))], [fighter("b", (2, 1), use="dummy"), fighter("d", (9, 9), use="dummy")],
-                      options={"monster_at_zero": rule})
+        s = new_state(
+            [fighter("a", (1, 1))],
+            [fighter("b", (2, 1), use="dummy"), fighter("d", (9, 9), use="dummy")],
+            options={"monster_at_zero": rule},
+        )
         b = s.fighters["b"]
         b.poise, b.health = 0, 1
         give_card(s, s.fighters["a"], "jab")
@@ -251,8 +274,10 @@ def test_wh22_a_combatant_starting_at_0_health_or_less_cannot_act() -> None:
     """WH-22: at Health 0 or less a character cannot act until combat ends, whatever the scenario says: a PC
     given Health 0 starts down (no Planning window for it) and makes its death's-door save at the end (WH-29);
     a monster given Health -2 starts defeated (WH-B9). Both sides keep one combatant up, so the fight runs."""
-    m = new_match([fighter("a", (1, 1), health=0), fighter("c", (3, 3))],
-                  [fighter("b", (2, 1), use="dummy"), fighter("d", (9, 9), use="dummy", health=-2)])
+    m = new_match(
+        [fighter("a", (1, 1), health=0), fighter("c", (3, 3))],
+        [fighter("b", (2, 1), use="dummy"), fighter("d", (9, 9), use="dummy", health=-2)],
+    )
     s = state(m)
     assert (s.fighters["a"].out, s.fighters["a"].health) == ("down", 0)
     assert (s.fighters["d"].out, s.fighters["d"].health) == ("defeated", -2)

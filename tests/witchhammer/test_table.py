@@ -21,8 +21,9 @@ from tests.witchhammer.helpers import RULESET, fighter, new_match, of, ok, refus
 def duel(options: dict[str, object] | None = None) -> Match:
     """a (its own seat) holds fewer cards than b (the GM's), so b's cards are names a has never seen."""
     a_deck = ["jab", "wait", "idle", "calm", "lunge"]
-    return new_match([fighter("a", (1, 1), deck=a_deck)], [fighter("b", (2, 1), use="dummy", seat=GM)],
-                     [15, 15, 15], options)
+    return new_match(
+        [fighter("a", (1, 1), deck=a_deck)], [fighter("b", (2, 1), use="dummy", seat=GM)], [15, 15, 15], options
+    )
 
 
 def state_of(m: Match) -> WitchHammerState:
@@ -89,8 +90,10 @@ def seen(m: Match, seat: str) -> WitchHammerView:
 
 
 def _texts(m: Match) -> dict[str, str]:
-    return {seat: json.dumps(seen(m, seat).to_json(), sort_keys=True)
-            + json.dumps(m.redacted_log(seat), sort_keys=True) for seat in ("a", SPECTATOR, GM)}
+    return {
+        seat: json.dumps(seen(m, seat).to_json(), sort_keys=True) + json.dumps(m.redacted_log(seat), sort_keys=True)
+        for seat in ("a", SPECTATOR, GM)
+    }
 
 
 def test_wh03_wh05_face_down_cards_are_hidden_until_the_reveal() -> None:
@@ -159,8 +162,12 @@ def test_wh04_the_reveal_checks_each_card_against_its_commitment() -> None:
 def test_wh_b20_drama_timer_is_a_gm_action_carried_in_the_state() -> None:
     """WH-B20: with the Drama Timer on, the GM is in the Planning window; its timeout locks everyone in as they
     are (empty slots get Hesitate), and the limit is in every view for the table's clock."""
-    m = new_match([fighter("a", (1, 1)), fighter("c", (1, 3))], [fighter("b", (2, 1), use="dummy", seat=GM)], [],
-                  {"drama_timer": True, "drama_timer_seconds": 45})
+    m = new_match(
+        [fighter("a", (1, 1)), fighter("c", (1, 3))],
+        [fighter("b", (2, 1), use="dummy", seat=GM)],
+        [],
+        {"drama_timer": True, "drama_timer_seconds": 45},
+    )
     assert isinstance(m.state, WitchHammerState)
     m.state.fighters["c"].poise = 9  # no initiative ties to roll off
     for actor in ("a", "c", "b"):
@@ -175,7 +182,11 @@ def test_wh_b20_drama_timer_is_a_gm_action_carried_in_the_state() -> None:
     (timed_out,) = of(events, "timed_out")
     assert timed_out.actors == ["a", "b"]
     assert [(e.actor, e.card) for e in of(events, "card") if e.actor != "c"] == [
-        ("a", "wait"), ("b", "hesitate"), ("a", "hesitate"), ("b", "hesitate")]
+        ("a", "wait"),
+        ("b", "hesitate"),
+        ("a", "hesitate"),
+        ("b", "hesitate"),
+    ]
     assert seen(duel(), "a").detail.drama_timer is None  # off by default
 
 

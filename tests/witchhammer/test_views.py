@@ -51,7 +51,13 @@ def test_view_types_are_declared_and_the_schema_names_them() -> None:
     assert {"WitchHammerDetail", "WitchHammerCombatantDetail", "FaceDown", "CardInfo"} <= set(defs)
     actions: dict[str, Any] = actions_schema("witchhammer", RULESET.action_types())
     assert [t["properties"]["type"]["const"] for t in actions["oneOf"]] == [
-        "psych", "place", "ready", "commit", "timeout", "fate"]
+        "psych",
+        "place",
+        "ready",
+        "commit",
+        "timeout",
+        "fate",
+    ]
     assert actions["oneOf"][3]["properties"]["cards"]["x-free"] is True
 
 
@@ -125,6 +131,7 @@ def test_wh11_wh12_hints_read_the_typed_view_and_the_targets_malus() -> None:
     shown = dict(zip((sp.label for sp in specs), hints(view, "a", specs), strict=True))
     odds = attack_odds(0, 0, target_malus=-4)
     assert odds.p_hit == attack_odds(0, -4).p_hit
-    assert shown["place Jab face down"] == (f"Jab hit {float(odds.p_hit):.0%} · solid {float(odds.p_solid_hit):.0%}"
-                                           " (vs Dummy)")
+    assert shown["place Jab face down"] == (
+        f"Jab hit {float(odds.p_hit):.0%} · solid {float(odds.p_solid_hit):.0%} (vs Dummy)"
+    )
     assert shown["place Guard face down"] == ""

@@ -28,8 +28,9 @@ def check_overrides(overrides: Mapping[str, str], actors: Iterable[str], sides: 
     known = set(actors) | set(sides)
     unknown = sorted(set(overrides) - known)
     if unknown:
-        raise KeyError(f"--policy names no side or combatant called {', '.join(unknown)}; "
-                       f"known: {', '.join(sorted(known))}")
+        raise KeyError(
+            f"--policy names no side or combatant called {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+        )
 
 
 def policies_for(match: Match, overrides: Mapping[str, str] | None = None) -> dict[str, Policy]:
@@ -55,17 +56,30 @@ def policy_action(match: Match, policy: Policy, actor: str, rng: RNG) -> Action:
 
 
 @overload
-def play(match: Match, policies: Mapping[str, Policy], rng: RNG | None = None, *, human: None = None,
-         max_steps: int = 200_000) -> Outcome: ...
+def play(
+    match: Match,
+    policies: Mapping[str, Policy],
+    rng: RNG | None = None,
+    *,
+    human: None = None,
+    max_steps: int = 200_000,
+) -> Outcome: ...
 
 
 @overload
-def play(match: Match, policies: Mapping[str, Policy], rng: RNG | None = None, *, human: HumanTurn,
-         max_steps: int = 200_000) -> Outcome | None: ...
+def play(
+    match: Match, policies: Mapping[str, Policy], rng: RNG | None = None, *, human: HumanTurn, max_steps: int = 200_000
+) -> Outcome | None: ...
 
 
-def play(match: Match, policies: Mapping[str, Policy], rng: RNG | None = None, *,
-         human: HumanTurn | None = None, max_steps: int = 200_000) -> Outcome | None:
+def play(
+    match: Match,
+    policies: Mapping[str, Policy],
+    rng: RNG | None = None,
+    *,
+    human: HumanTurn | None = None,
+    max_steps: int = 200_000,
+) -> Outcome | None:
     """Run the match until it ends and return its outcome; with ``human``, until a person declines to act
     (``human`` returns ``None``: the result is then ``None``). Without ``human`` a seat no policy plays is a
     :class:`PolicyError`, so the result is always an :class:`Outcome`. ``rng``: the policies' generator; by default
@@ -90,6 +104,7 @@ def play(match: Match, policies: Mapping[str, Policy], rng: RNG | None = None, *
         action = policy_action(match, policy, actor, rng)
         result = match.act(actor, action, trusted=True)  # a pick from the legal list (Match.submit)
         if isinstance(result, Rejected):
-            raise PolicyError(f"policy {policy.name} chose a refused action for {actor}: {action} "
-                              f"({result.code}: {result.message})")
+            raise PolicyError(
+                f"policy {policy.name} chose a refused action for {actor}: {action} ({result.code}: {result.message})"
+            )
     raise PolicyError(f"the match did not end within {max_steps} actions")

@@ -105,12 +105,18 @@ class SearchPolicy:
 
     name = "search"
 
-    def __init__(self, ruleset: AnyPlugin | str, budget: Budget = DEFAULT_BUDGET, playout: str | None = None,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(
+        self,
+        ruleset: AnyPlugin | str,
+        budget: Budget = DEFAULT_BUDGET,
+        playout: str | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         record = ruleset if isinstance(ruleset, Plugin) else plugin(ruleset)
         if record.sampler is None:
-            raise KeyError(f"{record.name} has no sampler, so no 'search' policy: nothing draws a state from a "
-                           f"seat's view")
+            raise KeyError(
+                f"{record.name} has no sampler, so no 'search' policy: nothing draws a state from a seat's view"
+            )
         self.budget = budget
         self._rules: AnyRuleset = record.ruleset()
         self._sampler: Sampler[object] = record.sampler()
@@ -189,8 +195,9 @@ class SearchPolicy:
         spread = math.sqrt(sum((d - mean) ** 2 for d in differences) / (len(differences) - 1) / len(differences))
         return best.action if mean > 0 and mean > self.budget.margin * spread else default.action
 
-    def _playout(self, known: object, actor: str, action: Action, seed: int,
-                 stores: dict[Hashable, dict[Hashable, object]]) -> float | None:
+    def _playout(
+        self, known: object, actor: str, action: Action, seed: int, stores: dict[Hashable, dict[Hashable, object]]
+    ) -> float | None:
         """One continuation: a state drawn with ``seed``, ``action`` played on it, then everyone's playout policy to
         the end. The actor's side's score (1, 1/2, 0), or ``None`` when the actor has no side."""
         rules = self._rules
@@ -221,8 +228,10 @@ class SearchPolicy:
             chosen = policy.choose(observe(state, viewers[who], who, memo), offered(state, who, memo), choosing)
             result = step(state, who, chosen, dice, QUIET_TRUSTED)
             if isinstance(result, Rejected):
-                raise SearchError(f"playout policy {policy.name} chose a refused action for {who}: {chosen} "
-                                  f"({result.code}: {result.message})")
+                raise SearchError(
+                    f"playout policy {policy.name} chose a refused action for {who}: {chosen} "
+                    f"({result.code}: {result.message})"
+                )
         return 0.5 + self.budget.health * _health_margin(rules.report(state), side)
 
 

@@ -27,5 +27,16 @@ from affray.core.sheets import set_sheet_reader
 
 set_sheet_reader(fight_sheet)
 
-__all__ = ["FORMAT", "Refused", "Summary", "check", "dump", "library", "load", "markdown", "read_sheet",
-           "rules_for", "write_sheet"]
+__all__ = [
+    "FORMAT",
+    "Refused",
+    "Summary",
+    "check",
+    "dump",
+    "library",
+    "load",
+    "markdown",
+    "read_sheet",
+    "rules_for",
+    "write_sheet",
+]

@@ -64,8 +64,9 @@ def parse_sheet(data: object, path: str | Path) -> tuple[AnySheetRules, SheetMod
 def sheet_rules(data: object, path: str | Path) -> AnySheetRules:
     """The rules of the sheet ``data``: it must be a mapping with the format line and a known ruleset."""
     if not isinstance(data, dict):
-        raise ContentError(path, [Problem("(top level)", f"a character sheet: a mapping starting with "
-                                                         f"'format: {FORMAT}'")])
+        raise ContentError(
+            path, [Problem("(top level)", f"a character sheet: a mapping starting with 'format: {FORMAT}'")]
+        )
     if data.get("format") != FORMAT:
         got = data.get("format")
         seen = "" if got is None else f"; got {got!r}"
@@ -90,8 +91,9 @@ def check(rules: AnySheetRules, sheet: SheetModel, content: ContentLibrary, path
     return rules.notes(sheet, content)
 
 
-def load(path: str | Path, extra: Iterable[str | Path] = ()) -> tuple[AnySheetRules, SheetModel, ContentLibrary,
-                                                                   list[str]]:
+def load(
+    path: str | Path, extra: Iterable[str | Path] = ()
+) -> tuple[AnySheetRules, SheetModel, ContentLibrary, list[str]]:
     """Read, check and return a sheet with its rules, its content library and its notes."""
     rules, sheet = read_sheet(path)
     content = library(rules.ruleset, extra)

@@ -44,8 +44,9 @@ class _CharacterGroup(TyperGroup):
         return super().get_command(ctx, cmd_name) or operation_command(cmd_name)
 
 
-character_app = typer.Typer(cls=_CharacterGroup, no_args_is_help=True,
-                            help="Build, check, show and advance character sheets.")
+character_app = typer.Typer(
+    cls=_CharacterGroup, no_args_is_help=True, help="Build, check, show and advance character sheets."
+)
 
 ContentOpt = Annotated[list[Path] | None, typer.Option("--content", help="extra content files or folders")]
 SheetArg = Annotated[Path, typer.Argument(help="a character sheet (YAML)")]
@@ -76,11 +77,13 @@ def render(summary: Summary) -> None:
 
 
 @character_app.command("new")
-def new(ruleset: Annotated[str, typer.Argument(help=f"the ruleset: {RULESETS}")],
-        out: Annotated[Path | None, typer.Option("--out", help="save the sheet here (else asked)")] = None,
-        seed: Annotated[int | None, typer.Option("--seed", help="fixed seed for the money roll (reproducible)")]
-        = None, content: ContentOpt = None,
-        force: Annotated[bool, typer.Option("--force", help="overwrite an existing file")] = False) -> None:
+def new(
+    ruleset: Annotated[str, typer.Argument(help=f"the ruleset: {RULESETS}")],
+    out: Annotated[Path | None, typer.Option("--out", help="save the sheet here (else asked)")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="fixed seed for the money roll (reproducible)")] = None,
+    content: ContentOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="overwrite an existing file")] = False,
+) -> None:
     """Build a character by prompts, showing points left and refusing what the rules refuse."""
     from affray.cli.character_new import ask, build
 
@@ -108,8 +111,9 @@ def _slug(text: str) -> str:
 
 
 @character_app.command("check")
-def check_cmd(files: Annotated[list[Path], typer.Argument(help="character sheets")], content: ContentOpt = None
-              ) -> None:
+def check_cmd(
+    files: Annotated[list[Path], typer.Argument(help="character sheets")], content: ContentOpt = None
+) -> None:
     """Check sheets: the schema, then the character rules. Every problem names the file and the field."""
     failed = False
     for path in files:
@@ -122,6 +126,7 @@ def check_cmd(files: Annotated[list[Path], typer.Argument(help="character sheets
             notes = check(rules, sheet, library(rules.ruleset, content or []), path)
         except ContentError as exc:
             from affray.cli.render import fail
+
             for line in str(exc).splitlines():
                 fail(line)
             failed = True
@@ -134,8 +139,11 @@ def check_cmd(files: Annotated[list[Path], typer.Argument(help="character sheets
 
 
 @character_app.command("show")
-def show(path: SheetArg, as_markdown: Annotated[bool, typer.Option("--markdown", help="print Markdown")] = False,
-         content: ContentOpt = None) -> None:
+def show(
+    path: SheetArg,
+    as_markdown: Annotated[bool, typer.Option("--markdown", help="print Markdown")] = False,
+    content: ContentOpt = None,
+) -> None:
     """Print a sheet with every derived number (points left, statistics, saves...)."""
     rules, sheet, lib, _ = load_sheet(path, content)
     summary = rules.summary(sheet, lib)
@@ -146,8 +154,11 @@ def show(path: SheetArg, as_markdown: Annotated[bool, typer.Option("--markdown",
 
 
 @character_app.command("options")
-def options_cmd(ruleset: Annotated[str | None, typer.Argument(
-        help=f"one ruleset ({RULESETS}); else every one whose builder has options")] = None) -> None:
+def options_cmd(
+    ruleset: Annotated[
+        str | None, typer.Argument(help=f"one ruleset ({RULESETS}); else every one whose builder has options")
+    ] = None,
+) -> None:
     """The character builder's numbers and rulings (a sheet may change them under house_rules)."""
     from affray.core.options import describe
 

@@ -49,8 +49,10 @@ def offered(rules: AnySheetRules, name: str, path: Path) -> SheetOperation:
     mine = {op.name: op for op in rules.operations}
     if name not in mine:
         names = ", ".join([*BUILT_IN, *mine])
-        raise CliError(f"{path}: `affray character {name}` is not offered for {rules.ruleset} sheets; "
-                       f"{rules.ruleset} sheets offer: {names}.")
+        raise CliError(
+            f"{path}: `affray character {name}` is not offered for {rules.ruleset} sheets; "
+            f"{rules.ruleset} sheets offer: {names}."
+        )
     return mine[name]
 
 
@@ -86,10 +88,12 @@ def operation_command(name: str) -> Command | None:
 
 
 def _change(op: SheetChange) -> Callable[..., None]:
-    path = inspect.Parameter("path", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[
-        Path, typer.Argument(help="a character sheet (YAML)")])
-    trailing = [option("out", Path | None, "--out", "write the result here instead of over FILE"),
-                ContentParam]
+    path = inspect.Parameter(
+        "path",
+        inspect.Parameter.KEYWORD_ONLY,
+        annotation=Annotated[Path, typer.Argument(help="a character sheet (YAML)")],
+    )
+    trailing = [option("out", Path | None, "--out", "write the result here instead of over FILE"), ContentParam]
     if op.dry_run:
         trailing.insert(0, option("dry_run", bool, "--dry-run", "check, print, write nothing", False))
 
@@ -109,8 +113,16 @@ def _change(op: SheetChange) -> Callable[..., None]:
     return command(op.name, op.help, (path,), op.fields, trailing, body)
 
 
-def apply(path: Path, out: Path | None, rules: AnySheetRules, sheet: SheetModel, lib: ContentLibrary,
-          steps: list[Step], after: Callable[[SheetModel, ContentLibrary], list[str]], dry_run: bool) -> None:
+def apply(
+    path: Path,
+    out: Path | None,
+    rules: AnySheetRules,
+    sheet: SheetModel,
+    lib: ContentLibrary,
+    steps: list[Step],
+    after: Callable[[SheetModel, ContentLibrary], list[str]],
+    dry_run: bool,
+) -> None:
     """Apply every step in order, all or nothing; then check the result and write it."""
     writable(out or path)
     for label, step in steps:
@@ -133,8 +145,9 @@ def apply(path: Path, out: Path | None, rules: AnySheetRules, sheet: SheetModel,
 
 
 def _party(op: PartyReport) -> Callable[..., None]:
-    files = inspect.Parameter("files", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[
-        list[Path], typer.Argument(help=op.files)])
+    files = inspect.Parameter(
+        "files", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[list[Path], typer.Argument(help=op.files)]
+    )
     as_json = option("as_json", bool, "--json", "print one JSON object", False)
 
     def body(values: dict[str, object]) -> None:

@@ -31,8 +31,10 @@ def listing(ruleset: str, kind: str | None = None, extra: Iterable[Path] = ()) -
     if kind is not None:
         section = _section(kind, list(sections))
         sections = {section: sections[section]}
-    return {name: [{"id": item_id, "name": str(getattr(item, "name", "") or "")}
-                   for item_id, item in sorted(items.items())] for name, items in sections.items()}
+    return {
+        name: [{"id": item_id, "name": str(getattr(item, "name", "") or "")} for item_id, item in sorted(items.items())]
+        for name, items in sections.items()
+    }
 
 
 def _section(kind: str, known: list[str]) -> str:

@@ -31,8 +31,13 @@ from affray.core.plugin import plugin_names
 if TYPE_CHECKING:  # typer carries its own click; its types are only named here
     from typer._click.core import Command, Context
 
-_TYPES: dict[str, type | GenericAlias] = {"integer": int, "number": float, "boolean": bool, "string": str,
-                                          "list": list[str]}
+_TYPES: dict[str, type | GenericAlias] = {
+    "integer": int,
+    "number": float,
+    "boolean": bool,
+    "string": str,
+    "list": list[str],
+}
 
 
 def python_type(f: Field) -> type | GenericAlias | UnionType:
@@ -47,24 +52,39 @@ def python_type(f: Field) -> type | GenericAlias | UnionType:
 def parameter(f: Field) -> inspect.Parameter:
     """One typer parameter for a field (see the module docstring)."""
     low, high = (None if v is None else int(v) if f.kind == "integer" else v for v in (f.minimum, f.maximum))
-    info = (typer.Argument(help=f.description or None, min=low, max=high) if f.positional
-            else typer.Option(flag(f), help=f.description or None, min=low, max=high))
+    info = (
+        typer.Argument(help=f.description or None, min=low, max=high)
+        if f.positional
+        else typer.Option(flag(f), help=f.description or None, min=low, max=high)
+    )
     default = inspect.Parameter.empty if f.required else f.default
     if f.kind == "boolean" and default is None:
         default = False
-    return inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=default,
-                             annotation=Annotated[python_type(f), info])
+    return inspect.Parameter(
+        f.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=Annotated[python_type(f), info]
+    )
 
 
-def option(name: str, kind: object, flag_name: str, help: str, default: object = None, **more: Any
-           ) -> inspect.Parameter:
+def option(
+    name: str, kind: object, flag_name: str, help: str, default: object = None, **more: Any
+) -> inspect.Parameter:
     """A hand-declared parameter to add beside the fields (``--json``, ``--out``...): ``name`` is its keyword."""
-    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
-                             annotation=Annotated[kind, typer.Option(flag_name, help=help, **more)])
+    return inspect.Parameter(
+        name,
+        inspect.Parameter.KEYWORD_ONLY,
+        default=default,
+        annotation=Annotated[kind, typer.Option(flag_name, help=help, **more)],
+    )
 
 
-def command(name: str, doc: str, leading: Sequence[inspect.Parameter], fields: Sequence[Field],
-            trailing: Sequence[inspect.Parameter], body: Callable[[dict[str, object]], None]) -> Callable[..., None]:
+def command(
+    name: str,
+    doc: str,
+    leading: Sequence[inspect.Parameter],
+    fields: Sequence[Field],
+    trailing: Sequence[inspect.Parameter],
+    body: Callable[[dict[str, object]], None],
+) -> Callable[..., None]:
     """A typer command function: ``leading`` parameters (a sheet argument...), then one per field, then
     ``trailing`` ones (``--json``...); it calls ``body`` with every value by keyword."""
     names = [p.name for p in (*leading, *trailing)]

@@ -98,8 +98,10 @@ def _policies(match: Match, request: FightRequest) -> dict[str, Policy]:
     for actor in match.controllers:
         if actor not in chosen and actor != GM and match.seats.get(actor) != seat:
             s = match.seats.get(actor, actor)
-            raise CliError(f"{actor} is played by a person (controller: human) but nobody plays seat '{s}': "
-                           f"give --play {s}, or --policy {actor}=heuristic")
+            raise CliError(
+                f"{actor} is played by a person (controller: human) but nobody plays seat '{s}': "
+                f"give --play {s}, or --policy {actor}=heuristic"
+            )
     # the log records who really played each seat (a --policy seat says so)
     match.controllers.update({a: (chosen[a].name if a in chosen else "human") for a in match.controllers})
     return chosen
@@ -111,8 +113,10 @@ def _check_gm_plays(match: Match, seat: str) -> None:
     if seat != GM or match.ruleset.gm_acts(match.state) or any(s == GM for a, s in match.seats.items() if a != GM):
         return
     playable = [s for s in match.seat_names() if s not in (GM, SPECTATOR)]
-    raise CliError(f"--play gm: the GM plays nothing in this fight (no combatant sits at the 'gm' seat and the rules "
-                   f"give the GM no calls of its own here); seats you can play: {', '.join(playable)}")
+    raise CliError(
+        f"--play gm: the GM plays nothing in this fight (no combatant sits at the 'gm' seat and the rules "
+        f"give the GM no calls of its own here); seats you can play: {', '.join(playable)}"
+    )
 
 
 def _check_paths(request: FightRequest) -> Path | None:
@@ -165,21 +169,26 @@ def _finish(match: Match, request: FightRequest, stopped: str | None, save: Path
     if stopped == "interrupted":
         raise KeyboardInterrupt  # the top level says so and exits 130, after the save
     if stopped is not None and stopped.startswith("waiting"):
-        raise CliError(f"the fight needs {stopped.removeprefix('waiting for ')}'s decision, and nobody plays that "
-                       f"seat here; it is saved in {saved}: affray fight --resume {saved} --play "
-                       f"{match.seats.get(stopped.removeprefix('waiting for '), GM)}", code=1)
+        raise CliError(
+            f"the fight needs {stopped.removeprefix('waiting for ')}'s decision, and nobody plays that "
+            f"seat here; it is saved in {saved}: affray fight --resume {saved} --play "
+            f"{match.seats.get(stopped.removeprefix('waiting for '), GM)}",
+            code=1,
+        )
     return out
 
 
 def _report(match: Match, request: FightRequest, stopped: str | None, saved: str | None) -> None:
     if match.outcome() is not None and match.seed is not None:
-        console.print(f"seed: {match.seed.hex()} (revealed now the fight is over: affray verify re-derives "
-                      "every roll from it)")
+        console.print(
+            f"seed: {match.seed.hex()} (revealed now the fight is over: affray verify re-derives every roll from it)"
+        )
     if saved is not None:
-        console.print(f"[yellow]{escape(stopped or 'stopped')}:[/] the match is saved in {escape(saved)} "
-                      f"(owner-only: it holds the secret seed and every face-down card); continue with "
-                      f"affray fight --resume {escape(saved)}" + (f" --play {escape(request.play)}" if request.play
-                                                                  else ""))
+        console.print(
+            f"[yellow]{escape(stopped or 'stopped')}:[/] the match is saved in {escape(saved)} "
+            f"(owner-only: it holds the secret seed and every face-down card); continue with "
+            f"affray fight --resume {escape(saved)}" + (f" --play {escape(request.play)}" if request.play else "")
+        )
     if request.log is not None:
         which = "" if match.outcome() is not None else f" (what seat '{request.play or SPECTATOR}' may see)"
         console.print(f"log written to {escape(request.log)}{which}")
@@ -192,8 +201,12 @@ def summary(match: Match, seat: str | None = None) -> JsonObject:
     viewer = match.viewer(seat) if seat is not None else None
     events = [to_jsonable(e) if viewer is None else redact_event(e, viewer) for e in match.events()]
     return {
-        "ruleset": match.ruleset.name, "outcome": outcome.label if outcome else None,
-        "reason": outcome.reason if outcome else "stopped before the end", "rounds": match.rounds(),
-        "commitment": match.commitment, "seed": data["seed"], "actions": len(match.log),
+        "ruleset": match.ruleset.name,
+        "outcome": outcome.label if outcome else None,
+        "reason": outcome.reason if outcome else "stopped before the end",
+        "rounds": match.rounds(),
+        "commitment": match.commitment,
+        "seed": data["seed"],
+        "actions": len(match.log),
         "events": events,
     }

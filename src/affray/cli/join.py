@@ -25,8 +25,10 @@ from affray.core.files import FileProblem, write_text
 from affray.core.json import JsonMapping, as_list, as_object, as_str
 
 # A GM link may carry the other seats' tokens after its own (``#TOKEN&seat=TOKEN...``): they are not this seat's.
-LINK = re.compile(r"^(?P<server>https?://[^/#]+)/t/(?P<table>[A-Za-z0-9_-]+)#(?P<token>[A-Za-z0-9_-]+)"
-                  r"(&[a-z0-9_-]+=[A-Za-z0-9_-]+)*$")
+LINK = re.compile(
+    r"^(?P<server>https?://[^/#]+)/t/(?P<table>[A-Za-z0-9_-]+)#(?P<token>[A-Za-z0-9_-]+)"
+    r"(&[a-z0-9_-]+=[A-Za-z0-9_-]+)*$"
+)
 HELP = "Type a number, the start of an action's name, a JSON action, 'view', 'undo' or 'quit'."
 
 
@@ -61,8 +63,9 @@ def _save_log(client: httpx.Client, table: str, path: Path) -> None:
         write_text(path, json.dumps(data, indent=1) + "\n")
     except FileProblem as exc:
         raise CliError(str(exc)) from None
-    console.print(f"The table's log is saved in {escape(path)}: check every die with [bold]affray verify "
-                  f"{escape(path)}[/]")
+    console.print(
+        f"The table's log is saved in {escape(path)}: check every die with [bold]affray verify {escape(path)}[/]"
+    )
 
 
 def _get(client: httpx.Client, table: str, **params: int) -> dict[str, Any]:
@@ -76,8 +79,10 @@ def _get(client: httpx.Client, table: str, **params: int) -> dict[str, Any]:
 def _play(client: httpx.Client, table: str) -> bool:
     """Play until the fight is over (True) or the person quits (False)."""
     state = _get(client, table)
-    console.print(f"[bold]{escape(state['title'])}[/] ({state['ruleset']}) as seat {escape(state['seat'])}; seed "
-                  f"commitment {state['commitment']}")
+    console.print(
+        f"[bold]{escape(state['title'])}[/] ({state['ruleset']}) as seat {escape(state['seat'])}; seed "
+        f"commitment {state['commitment']}"
+    )
     _show_log(state["log"])
     while state["outcome"] is None:
         due = [(a, specs) for a, specs in state["legal"].items() if specs]
@@ -90,8 +95,10 @@ def _play(client: httpx.Client, table: str) -> bool:
             return False
         state = _get(client, table, since=state["version"], timeout=5)
         _show_log(state["log"])
-    console.print(f"[bold]The fight is over[/]: {state['outcome']['winner'] or 'draw'} ({state['outcome']['reason']}); "
-                  f"the seed was {state['seed']}")
+    console.print(
+        f"[bold]The fight is over[/]: {state['outcome']['winner'] or 'draw'} ({state['outcome']['reason']}); "
+        f"the seed was {state['seed']}"
+    )
     return True
 
 
@@ -120,9 +127,14 @@ def _resolve(line: str, specs: list[ActionSpec]) -> Action | str:
 
 def _prompt(client: httpx.Client, table: str, state: dict[str, Any], actor: str, raw: Iterable[JsonMapping]) -> bool:
     """Ask for ``actor``'s action and submit it; False when the person quits."""
-    specs = [ActionSpec(as_object(s["action"]), as_str(s["label"]),
-                        (*map(as_str, as_list(s.get("notes", []))), *([as_str(s["hint"])] if s.get("hint") else [])))
-             for s in raw]
+    specs = [
+        ActionSpec(
+            as_object(s["action"]),
+            as_str(s["label"]),
+            (*map(as_str, as_list(s.get("notes", []))), *([as_str(s["hint"])] if s.get("hint") else [])),
+        )
+        for s in raw
+    ]
     console.print(legal_table(specs, f"{escape(actor)} (version {state['version']})"))
     while True:
         try:
@@ -138,8 +150,11 @@ def _prompt(client: httpx.Client, table: str, state: dict[str, Any], actor: str,
             table_view = status_table(state["view"])
             console.print(table_view if table_view is not None else json.dumps(state["view"], indent=1))
             continue
-        path, body = ((f"/api/tables/{table}/take_back", {"version": state["version"]}) if line == "undo" else
-                      (f"/api/tables/{table}/actions", None))
+        path, body = (
+            (f"/api/tables/{table}/take_back", {"version": state["version"]})
+            if line == "undo"
+            else (f"/api/tables/{table}/actions", None)
+        )
         if body is None:
             choice = _resolve(line, specs)
             if isinstance(choice, str):

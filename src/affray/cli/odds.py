@@ -38,8 +38,11 @@ class _OddsGroup(TyperGroup):
         return checks_group(cmd_name)
 
 
-odds_app = typer.Typer(cls=_OddsGroup, no_args_is_help=True,
-                       help="Exact odds of dice expressions, checks and duels (fractions, not samples).")
+odds_app = typer.Typer(
+    cls=_OddsGroup,
+    no_args_is_help=True,
+    help="Exact odds of dice expressions, checks and duels (fractions, not samples).",
+)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON object")]
 
@@ -96,15 +99,22 @@ def _check_command(check: Check) -> Callable[..., None]:
         report(result, as_json_out)
 
     doc = " ".join(x for x in (check.help, check.description) if x)
-    return command(check.name, doc, (), check.params,
-                   (option("as_json_out", bool, "--json", "print one JSON object", False),), body)
+    return command(
+        check.name,
+        doc,
+        (),
+        check.params,
+        (option("as_json_out", bool, "--json", "print one JSON object", False),),
+        body,
+    )
 
 
 @odds_app.command("dice", context_settings={"ignore_unknown_options": True})  # "-1d4 > 1d6" is an expression
-def dice(expression: Annotated[str, typer.Argument(help='e.g. "4d6kh3", "2d6+1d4-1", "3d6+1b", "3d6kh2 > 2d6+1"')],
-         as_json_out: JsonOpt = False,
-         plot: Annotated[Path | None, typer.Option("--plot", help="also draw the distribution (.png or .svg)")] = None
-         ) -> None:
+def dice(
+    expression: Annotated[str, typer.Argument(help='e.g. "4d6kh3", "2d6+1d4-1", "3d6+1b", "3d6kh2 > 2d6+1"')],
+    as_json_out: JsonOpt = False,
+    plot: Annotated[Path | None, typer.Option("--plot", help="also draw the distribution (.png or .svg)")] = None,
+) -> None:
     """Exact distribution of any dice expression in `affray roll`'s notation (NdS, khK/klK keep, + and - dice and
     numbers, +Nb/+Np bonus and penalty dice), or the chance of a comparison between two: >, >=, <, <=, ==, !=."""
     from affray.core.files import check_output_path
@@ -142,8 +152,10 @@ def _dice_table(side: Side, width: int = 30) -> None:
     head = ("total", "exact", "%", "at least", "at most", "")
     rows = side.rows()
     top = max(p for _, p, _, _ in rows)
-    cells = [(str(k), _exact(p), _percent(p), _percent(ge), _percent(le), "█" * max(1, round(width * p / top)))
-             for k, p, ge, le in rows]
+    cells = [
+        (str(k), _exact(p), _percent(p), _percent(ge), _percent(le), "█" * max(1, round(width * p / top)))
+        for k, p, ge, le in rows
+    ]
     if len(cells) <= _LONG_TABLE:
         table = Table(title=escape(side.text), title_justify="left")
         for name in head:
@@ -153,12 +165,16 @@ def _dice_table(side: Side, width: int = 30) -> None:
         console.print(table)
     else:
         sizes = [max(len(r[i]) for r in (head, *cells)) for i in range(5)]
-        lines = [side.text] + [("  ".join(c.rjust(n) for c, n in zip(r, sizes, strict=False)) + "  " + r[5]).rstrip()
-                               for r in (head, *cells)]
+        lines = [side.text] + [
+            ("  ".join(c.rjust(n) for c, n in zip(r, sizes, strict=False)) + "  " + r[5]).rstrip()
+            for r in (head, *cells)
+        ]
         sys.stdout.write("\n".join(lines) + "\n")
     cut = any(r[1] == "…" for r in cells)
-    console.print(f"mean {_mean(side.mean)}   sd {side.sd:.4g}"
-                  + ("   (fractions longer than 40 characters are given whole by --json)" if cut else ""))
+    console.print(
+        f"mean {_mean(side.mean)}   sd {side.sd:.4g}"
+        + ("   (fractions longer than 40 characters are given whole by --json)" if cut else "")
+    )
 
 
 def _exact(p: Fraction) -> str:
@@ -177,9 +193,11 @@ def _percent(p: Fraction) -> str:
 
 
 @odds_app.command("duel")
-def duel(scenario: Annotated[Path, typer.Argument(help="a one-against-one scenario")],
-         exact: Annotated[bool, typer.Option("--exact", help="exact fractions (slower)")] = False,
-         as_json_out: JsonOpt = False) -> None:
+def duel(
+    scenario: Annotated[Path, typer.Argument(help="a one-against-one scenario")],
+    exact: Annotated[bool, typer.Option("--exact", help="exact fractions (slower)")] = False,
+    as_json_out: JsonOpt = False,
+) -> None:
     """Exact chances of each side winning a one-on-one scenario, and how many rounds it lasts."""
     from affray.api import load_scenario
     from affray.odds.duels import solve_scenario
@@ -197,14 +215,21 @@ def duel(scenario: Annotated[Path, typer.Argument(help="a one-against-one scenar
         raise CliError(f"cannot solve {scenario} exactly: {exc}") from None
     finally:
         shown.close()
-    show = (lambda p: {"exact": f"{p.numerator}/{p.denominator}", "value": float(p)}) if exact else (
-        lambda p: {"value": float(p)})
+    show = (
+        (lambda p: {"exact": f"{p.numerator}/{p.denominator}", "value": float(p)})
+        if exact
+        else (lambda p: {"value": float(p)})
+    )
     if as_json_out:
-        data = {"outcomes": {k: show(v) for k, v in odds.outcomes.items()},
-                "expected_rounds": show(odds.expected_rounds),
-                "rounds": [{"outcome": k, **show(p)} for k, p in odds.rounds if p],
-                "tail": float(odds.tail), "states": odds.states, "exact": exact,
-                "model": _assumes(loaded.plugin)}
+        data = {
+            "outcomes": {k: show(v) for k, v in odds.outcomes.items()},
+            "expected_rounds": show(odds.expected_rounds),
+            "rounds": [{"outcome": k, **show(p)} for k, p in odds.rounds if p],
+            "tail": float(odds.tail),
+            "states": odds.states,
+            "exact": exact,
+            "model": _assumes(loaded.plugin),
+        }
         print(json.dumps(data))
         return
     table = Table(title=f"{escape(loaded.model.name or scenario)}: exact duel", title_justify="left")

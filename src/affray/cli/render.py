@@ -22,8 +22,15 @@ if not console.is_terminal:  # piped or captured: Rich would assume 80 columns a
     console.width = 120
 
 _STYLES = {
-    "round_started": "bold cyan", "ended": "bold green", "defeated": "bold red", "rolled": "dim",
-    "wounded": "red", "exchange": "yellow", "declared": "blue", "initiative": "cyan", "note": "italic",
+    "round_started": "bold cyan",
+    "ended": "bold green",
+    "defeated": "bold red",
+    "rolled": "dim",
+    "wounded": "red",
+    "exchange": "yellow",
+    "declared": "blue",
+    "initiative": "cyan",
+    "note": "italic",
 }
 
 
@@ -43,8 +50,11 @@ def narrate(events: Iterable[Event], match: Match, viewer: Viewer | None = None,
     target = out or console
     story, narrator = match.story(), match.narrator
     for event in events:
-        text = (narrator.sentence(event, story) if viewer is None
-                else as_str(narrated(event, viewer, narrator, story)["text"]))
+        text = (
+            narrator.sentence(event, story)
+            if viewer is None
+            else as_str(narrated(event, viewer, narrator, story)["text"])
+        )
         target.print(styled(text, event.kind))
 
 
@@ -69,9 +79,11 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u20
 def printable(text: object, keep: str = "") -> str:
     """``text`` with control characters (escape sequences, carriage returns, newlines, bidirectional overrides)
     shown as ``\\xNN``/``\\uNNNN``, except those in ``keep``: for text printed without Rich."""
+
     def show(m: re.Match[str]) -> str:
         ch = m[0]
         return ch if ch in keep else (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+
     return _CONTROL.sub(show, str(text))
 
 
@@ -96,8 +108,10 @@ def _bars(c: JsonMapping) -> str:
 
 
 def _statuses(c: JsonMapping) -> str:
-    shown = [as_str(s["name"]) + (f" ({s['rounds']})" if s.get("rounds") is not None else "")
-             for s in map(as_object, as_list(c.get("statuses", [])))]
+    shown = [
+        as_str(s["name"]) + (f" ({s['rounds']})" if s.get("rounds") is not None else "")
+        for s in map(as_object, as_list(c.get("statuses", [])))
+    ]
     if c.get("dead"):
         shown.insert(0, "dead")
     elif c.get("down"):
@@ -128,8 +142,15 @@ def status_table(view: JsonMapping) -> Table | None:
         table.add_column(col)
     for c in map(as_object, combatants):
         mine = "*" if c.get("controlled") else ""
-        table.add_row(mine, escape(c["id"]), escape(c.get("name", c["id"])), escape(c.get("side", "")),
-                      escape(_bars(c)), escape(_statuses(c)), escape(_where(c)))
+        table.add_row(
+            mine,
+            escape(c["id"]),
+            escape(c.get("name", c["id"])),
+            escape(c.get("side", "")),
+            escape(_bars(c)),
+            escape(_statuses(c)),
+            escape(_where(c)),
+        )
     return table
 
 
@@ -146,7 +167,7 @@ def text_map(view: JsonMapping) -> str | None:
             continue
         x, y = int(as_number(pos["x"])), int(as_number(pos["y"]))
         if 0 <= y < len(grid) and 0 <= x < len(grid[y]):
-            mark = (as_str(c["id"])[:1] or "?")
+            mark = as_str(c["id"])[:1] or "?"
             grid[y][x] = mark.upper() if c.get("controlled") else mark.lower()
     return "\n".join("".join(row) for row in grid)
 

@@ -26,8 +26,15 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON object")]
 
 
 def _progress(total: int, quiet: bool) -> Progress:
-    return Progress(TextColumn("[bold]fights"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                    console=console, disable=quiet, transient=True)
+    return Progress(
+        TextColumn("[bold]fights"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=quiet,
+        transient=True,
+    )
 
 
 def _load(path: Path) -> Scenario:
@@ -47,16 +54,25 @@ def render_report(report: dict[str, Any], title: str) -> None:
     tail = report["rounds"]["tail"]
     marks = [t for t in tail if t["k"] in (2, 3, 5, 8, 10, 15, 20, 30)]
     word = report["rounds"].get("word", "round")
-    console.print(f"{word}s: mean {report['rounds']['mean']:.2f}; "
-                  + ", ".join(f"P(≥{t['k']}) {t['p_at_least']:.1%}" for t in marks))
+    console.print(
+        f"{word}s: mean {report['rounds']['mean']:.2f}; "
+        + ", ".join(f"P(≥{t['k']}) {t['p_at_least']:.1%}" for t in marks)
+    )
     risks = Table(title="combatants", title_justify="left")
     for col in ("combatant", "side", "P(down)", "P(dead)", "HP left", "dealt", "taken", "conditions"):
         risks.add_column(col)
     for c in report["combatants"].values():
         conds = ", ".join(f"{k} {v:.1%}" for k, v in c["conditions"].items())
-        risks.add_row(escape(c["name"]), escape(c["side"]), f"{c['p_down']:.1%}", f"{c['p_dead']:.1%}",
-                      f"{c['hp_left_mean']:.1f}/{c['hp_max']}", f"{c['damage_dealt_mean']:.1f}",
-                      f"{c['damage_taken_mean']:.1f}", escape(conds))
+        risks.add_row(
+            escape(c["name"]),
+            escape(c["side"]),
+            f"{c['p_down']:.1%}",
+            f"{c['p_dead']:.1%}",
+            f"{c['hp_left_mean']:.1f}/{c['hp_max']}",
+            f"{c['damage_dealt_mean']:.1f}",
+            f"{c['damage_taken_mean']:.1f}",
+            escape(conds),
+        )
     console.print(risks)
 
 
@@ -66,14 +82,28 @@ def render_stamp(report: dict[str, Any]) -> None:
     digest = f"sha256 {scenario['sha256']}" if scenario["sha256"] else "not read from a file"
     console.print(f"scenario: {escape(scenario['path'])} ({digest}; as simulated {scenario['setup_sha256'][:16]})")
     played = ", ".join(f"{escape(actor)} {escape(name)}" for actor, name in report["policies"].items())
-    console.print(f"seed {report['seed']} · policies: {played} · engine {escape(report['path'])} · "
-                  f"affray {escape(report['version'])}, {escape(report['ruleset'])} rules "
-                  f"{escape(report['rules_version'])}")
+    console.print(
+        f"seed {report['seed']} · policies: {played} · engine {escape(report['path'])} · "
+        f"affray {escape(report['version'])}, {escape(report['ruleset'])} rules "
+        f"{escape(report['rules_version'])}"
+    )
 
 
-def sim_command(scenario: Path, n: int, seed: int, workers: int | None, policy: list[str], plot: Path | None,
-                as_json: bool, sample: bool, scheduler: str | None, engine: bool, chunk: int | None,
-                full: bool = False, records: Path | None = None) -> None:
+def sim_command(
+    scenario: Path,
+    n: int,
+    seed: int,
+    workers: int | None,
+    policy: list[str],
+    plot: Path | None,
+    as_json: bool,
+    sample: bool,
+    scheduler: str | None,
+    engine: bool,
+    chunk: int | None,
+    full: bool = False,
+    records: Path | None = None,
+) -> None:
     from affray.sim.executors import ExecutorError, executor_for
     from affray.sim.records import Columns, RecordsError, RecordsWriter, check_records_path
     from affray.sim.session import initial_reports, sim_report, simulate
@@ -89,12 +119,17 @@ def sim_command(scenario: Path, n: int, seed: int, workers: int | None, policy: 
             raise CliError(str(exc)) from None
     loaded = _load(scenario)
     overrides = parse_overrides(policy)
-    started = f"simulating {n:,} fights of {escape(loaded.model.name or scenario)} (Ctrl-C stops and reports the " \
-              "fights that finished)"
+    started = (
+        f"simulating {n:,} fights of {escape(loaded.model.name or scenario)} (Ctrl-C stops and reports the "
+        "fights that finished)"
+    )
     writer = RecordsWriter(records, Columns.of(initial_reports(loaded))) if records is not None else None
     try:
-        with executor_for(workers, scheduler) as executor, _progress(n, as_json) as bar, \
-                (writer or nullcontext()) as sink:
+        with (
+            executor_for(workers, scheduler) as executor,
+            _progress(n, as_json) as bar,
+            writer or nullcontext() as sink,
+        ):
             task = bar.add_task("fights", total=n)
 
             def advance(k: int) -> None:
@@ -114,17 +149,22 @@ def sim_command(scenario: Path, n: int, seed: int, workers: int | None, policy: 
         plot_report(report, plot, loaded.model.name or str(scenario), typed.stamp_line())
     chosen = _sample(loaded, outcome.spec) if sample and not done.interrupted and outcome.spec else None
     if chosen is not None and as_json:
-        report["sample"] = {"fight": chosen.index, "seed": chosen.seed,
-                            "actions": [{"actor": a, "action": x} for a, x in chosen.actions],
-                            "events": [e.to_dict() for e in chosen.match.events()]}
+        report["sample"] = {
+            "fight": chosen.index,
+            "seed": chosen.seed,
+            "actions": [{"actor": a, "action": x} for a, x in chosen.actions],
+            "events": [e.to_dict() for e in chosen.match.events()],
+        }
     if as_json:
         print(json.dumps(report))
     else:
         for note in outcome.notes:
             console.print(f"[yellow]note:[/] {escape(note)}")
         if done.interrupted:
-            console.print(f"[yellow]interrupted:[/] {done.chunks_done} of {done.chunks_total} chunks finished; "
-                          "the report covers those.")
+            console.print(
+                f"[yellow]interrupted:[/] {done.chunks_done} of {done.chunks_total} chunks finished; "
+                "the report covers those."
+            )
         render_stamp(report)
         render_report(report, loaded.model.name or str(scenario))
         if plot is not None:
@@ -132,8 +172,10 @@ def sim_command(scenario: Path, n: int, seed: int, workers: int | None, policy: 
         if writer is not None:
             console.print(f"{writer.written:,} fights written to {escape(records)}, one row each")
     if chosen is not None and not as_json:
-        console.rule(f"fight {chosen.index + 1} of the run (seed {chosen.seed}), replayed in full from its "
-                     f"{len(chosen.actions)} recorded actions")
+        console.rule(
+            f"fight {chosen.index + 1} of the run (seed {chosen.seed}), replayed in full from its "
+            f"{len(chosen.actions)} recorded actions"
+        )
         narrate(chosen.match.events(), chosen.match)
     if done.interrupted:
         raise typer.Exit(130)
@@ -175,8 +217,10 @@ def _side(loaded: Scenario, side: str | None) -> str:
 
 def _exact_only(exact: bool, policy: list[str]) -> None:
     if exact and policy:
-        raise CliError("--exact solves the duel with its model's policies (affray odds duel says which); "
-                       "--policy does not apply to it")
+        raise CliError(
+            "--exact solves the duel with its model's policies (affray odds duel says which); "
+            "--policy does not apply to it"
+        )
 
 
 def _labels(loaded: Scenario, paths: list[str]) -> list[str]:
@@ -187,9 +231,21 @@ def _labels(loaded: Scenario, paths: list[str]) -> list[str]:
     return [field_label(path, names) for path in paths]
 
 
-def sweep_command(scenario: Path, params: list[str], n: int, seed: int, workers: int | None, policy: list[str],
-                  precision: float | None, plot: Path | None, as_json: bool, scheduler: str | None,
-                  engine: bool, exact: bool = False, side: str | None = None) -> None:
+def sweep_command(
+    scenario: Path,
+    params: list[str],
+    n: int,
+    seed: int,
+    workers: int | None,
+    policy: list[str],
+    precision: float | None,
+    plot: Path | None,
+    as_json: bool,
+    scheduler: str | None,
+    engine: bool,
+    exact: bool = False,
+    side: str | None = None,
+) -> None:
     from affray.core.scenario import load_scenario_data
     from affray.sim.executors import ExecutorError, executor_for
     from affray.sim.session import run_stamp, run_stamp_line, sweep
@@ -212,8 +268,20 @@ def sweep_command(scenario: Path, params: list[str], n: int, seed: int, workers:
         total = points_total * (1 if exact else n)
         with executor_for(workers, scheduler) as executor, _progress(total, as_json) as bar:
             task = bar.add_task("fights", total=total)
-            points = sweep(data, scenario, parsed, n, seed, executor, overrides, precision,
-                           progress=lambda k: bar.advance(task, k), engine_only=engine, exact=exact, side=chosen)
+            points = sweep(
+                data,
+                scenario,
+                parsed,
+                n,
+                seed,
+                executor,
+                overrides,
+                precision,
+                progress=lambda k: bar.advance(task, k),
+                engine_only=engine,
+                exact=exact,
+                side=chosen,
+            )
     except (SweepError, KeyError, ExecutorError) as exc:
         raise CliError(str(exc.args[0])) from None
     interrupted = any(p.get("interrupted") for p in points)
@@ -230,8 +298,19 @@ def sweep_command(scenario: Path, params: list[str], n: int, seed: int, workers:
             plot_heatmap(points, labels, chosen, plot, title, run_stamp_line(stamp, fights))
     if as_json:
         body = {"param": parsed[0].path} if len(parsed) == 1 else {}
-        print(json.dumps({**body, "params": [p.path for p in parsed], "side": chosen, "exact": exact, **stamp,
-                          "points": points, "interrupted": interrupted}))
+        print(
+            json.dumps(
+                {
+                    **body,
+                    "params": [p.path for p in parsed],
+                    "side": chosen,
+                    "exact": exact,
+                    **stamp,
+                    "points": points,
+                    "interrupted": interrupted,
+                }
+            )
+        )
         if interrupted:
             raise typer.Exit(130)
         return
@@ -267,9 +346,12 @@ def _sweep_table(points: list[dict[str, Any]], path: str, sides: list[str]) -> N
     for side in sides:
         table.add_column(f"{side} win rate" + ("" if exact else " (95%)"), justify="right")
     rows = [outcome_rows(p) for p in points]  # draws and escapes (WL-B14) beside the wins when any happen
-    shown = [r.label for r in rows[0] if r.side or any(x.count or x.rate for pr in rows for x in pr
-                                                       if x.label == r.label)] if rows else []
-    for label in shown[len(sides):]:
+    shown = (
+        [r.label for r in rows[0] if r.side or any(x.count or x.rate for pr in rows for x in pr if x.label == r.label)]
+        if rows
+        else []
+    )
+    for label in shown[len(sides) :]:
         table.add_column(f"{label}" + ("" if exact else " (95%)"), justify="right")
     for p, point_rows in zip(points, rows, strict=True):
         cells = [_cell(r.rate, r.ci95) for r in point_rows if r.label in shown]
@@ -282,8 +364,11 @@ def _grid_table(points: list[dict[str, Any]], paths: list[str], side: str) -> No
     rows = sorted({p["values"][0] for p in points})
     cols = sorted({p["values"][1] for p in points})
     at = {tuple(p["values"]): p for p in points}
-    table = Table(title=f"{escape(side)} win rate (± half its 95% interval) by {escape(paths[0])} (down) and "
-                        f"{escape(paths[1])} (across)", title_justify="left")
+    table = Table(
+        title=f"{escape(side)} win rate (± half its 95% interval) by {escape(paths[0])} (down) and "
+        f"{escape(paths[1])} (across)",
+        title_justify="left",
+    )
     table.add_column("", no_wrap=True)
     for c in cols:
         table.add_column(str(c), justify="right")
@@ -300,9 +385,21 @@ def _grid_table(points: list[dict[str, Any]], paths: list[str], side: str) -> No
     console.print(table)
 
 
-def balance_command(scenario: Path, param: str, target: float, side: str | None, precision: float,
-                    n: int | None, seed: int, workers: int | None, policy: list[str], as_json: bool,
-                    scheduler: str | None, engine: bool, exact: bool) -> None:
+def balance_command(
+    scenario: Path,
+    param: str,
+    target: float,
+    side: str | None,
+    precision: float,
+    n: int | None,
+    seed: int,
+    workers: int | None,
+    policy: list[str],
+    as_json: bool,
+    scheduler: str | None,
+    engine: bool,
+    exact: bool,
+) -> None:
     from affray.core.scenario import load_scenario_data
     from affray.sim.balance import BalanceError, fights_for
     from affray.sim.executors import ExecutorError, executor_for
@@ -319,25 +416,55 @@ def balance_command(scenario: Path, param: str, target: float, side: str | None,
         overrides = parse_overrides(policy)
         stamp = run_stamp(loaded, overrides, seed, engine, exact)
         most = n or fights_for(precision)
-        with executor_for(None if exact else workers, scheduler) as executor, \
-                _progress(0, as_json or exact) as bar:
+        with executor_for(None if exact else workers, scheduler) as executor, _progress(0, as_json or exact) as bar:
             task = bar.add_task("fights", total=None)
-            found = balance(data, scenario, parsed, chosen, target, precision, most, seed, executor, overrides,
-                            lambda k: bar.advance(task, k), engine, exact)
+            found = balance(
+                data,
+                scenario,
+                parsed,
+                chosen,
+                target,
+                precision,
+                most,
+                seed,
+                executor,
+                overrides,
+                lambda k: bar.advance(task, k),
+                engine,
+                exact,
+            )
     except (SweepError, BalanceError, KeyError, ExecutorError) as exc:
         raise CliError(str(exc.args[0])) from None
-    probes = [{"value": p.value, "win_rate": p.rate, "ci95": [p.low, p.high], "fights": p.fights}
-              for p in found.probes]
+    probes = [{"value": p.value, "win_rate": p.rate, "ci95": [p.low, p.high], "fights": p.fights} for p in found.probes]
     if as_json:
         best = found.best
-        print(json.dumps({"param": parsed.path, "range": [found.values[0], found.values[-1]], "side": chosen,
-                          "target": target, "exact": exact, "precision": None if exact else precision,
-                          "value": best.value, "win_rate": best.rate, "ci95": [best.low, best.high],
-                          "fights": best.fights, "reached": found.reached, "monotone": found.monotone,
-                          "neighbours": [{"value": p.value, "win_rate": p.rate, "ci95": [p.low, p.high],
-                                          "fights": p.fights} for p in found.neighbours],
-                          "tried": probes, "fights_total": found.fights, "summary": " ".join(found.sentences()),
-                          **stamp, "interrupted": found.interrupted}))
+        print(
+            json.dumps(
+                {
+                    "param": parsed.path,
+                    "range": [found.values[0], found.values[-1]],
+                    "side": chosen,
+                    "target": target,
+                    "exact": exact,
+                    "precision": None if exact else precision,
+                    "value": best.value,
+                    "win_rate": best.rate,
+                    "ci95": [best.low, best.high],
+                    "fights": best.fights,
+                    "reached": found.reached,
+                    "monotone": found.monotone,
+                    "neighbours": [
+                        {"value": p.value, "win_rate": p.rate, "ci95": [p.low, p.high], "fights": p.fights}
+                        for p in found.neighbours
+                    ],
+                    "tried": probes,
+                    "fights_total": found.fights,
+                    "summary": " ".join(found.sentences()),
+                    **stamp,
+                    "interrupted": found.interrupted,
+                }
+            )
+        )
     else:
         _balance_table(found, loaded, exact)
     if found.interrupted:
@@ -347,8 +474,10 @@ def balance_command(scenario: Path, param: str, target: float, side: str | None,
 def _balance_table(found: Balance, loaded: Scenario, exact: bool) -> None:
     from affray.sim.balance import pct, possessive
 
-    table = Table(title=f"balance of {escape(found.param)} for {escape(possessive(found.side))} win chance "
-                        f"{pct(found.target)}", title_justify="left")
+    table = Table(
+        title=f"balance of {escape(found.param)} for {escape(possessive(found.side))} win chance {pct(found.target)}",
+        title_justify="left",
+    )
     table.add_column(found.param)
     table.add_column(f"{found.side} win chance" + ("" if exact else " (95%)"), justify="right")
     if not exact:
@@ -362,7 +491,12 @@ def _balance_table(found: Balance, loaded: Scenario, exact: bool) -> None:
         console.print(escape(sentence))
     if exact:
         console.print(escape(_assumes(loaded)))
-    elif len(loaded.model.sides) == 2 and all(len(s.combatants) == 1 for s in loaded.model.sides) \
-            and loaded.plugin.duel is not None:
-        console.print("note: a one-on-one duel: --exact answers it exactly, with both sides playing the duel "
-                      "model's policy (affray odds duel says which)")
+    elif (
+        len(loaded.model.sides) == 2
+        and all(len(s.combatants) == 1 for s in loaded.model.sides)
+        and loaded.plugin.duel is not None
+    ):
+        console.print(
+            "note: a one-on-one duel: --exact answers it exactly, with both sides playing the duel "
+            "model's policy (affray odds duel says which)"
+        )

@@ -21,11 +21,22 @@ table_app = typer.Typer(no_args_is_help=True, help="Open tables on a table serve
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 
 
-def serve_command(host: str, port: int, db: str, create_key: str | None, policy_pause: float,
-                  examples: Path | None, ws_compression: bool = False, limits: ConnectionLimits | None = None,
-                  max_connections: int | None = MAX_CONNECTIONS, idle_evict: str = "600", *,
-                  open_creation: bool = False, forwarded_allow_ips: str | None = None,
-                  ai_cpu: tuple[float | None, float | None] = (None, None)) -> None:
+def serve_command(
+    host: str,
+    port: int,
+    db: str,
+    create_key: str | None,
+    policy_pause: float,
+    examples: Path | None,
+    ws_compression: bool = False,
+    limits: ConnectionLimits | None = None,
+    max_connections: int | None = MAX_CONNECTIONS,
+    idle_evict: str = "600",
+    *,
+    open_creation: bool = False,
+    forwarded_allow_ips: str | None = None,
+    ai_cpu: tuple[float | None, float | None] = (None, None),
+) -> None:
     """``affray serve``: refused with a sentence (exit 2) when a server others can reach would let anyone open
     tables (:func:`affray.web.server.creation_refusal`); ``ai_cpu``: the CPU budgets per address and in all (None:
     the defaults of :mod:`affray.table.budget`)."""
@@ -42,12 +53,26 @@ def serve_command(host: str, port: int, db: str, create_key: str | None, policy_
     budget = CpuBudget(ai_cpu[0] or ADDRESS_CPU, ai_cpu[1] or TOTAL_CPU)
     console.print(f"affray table server on http://{host}:{port} (database {escape(_safe_url(db))}); Ctrl-C stops it")
     if open_creation:
-        warn("--open-creation: anyone who reaches this server may open tables and check scenarios (each address "
-             "within its rate and CPU budget); give it --create-key instead when others can reach it")
+        warn(
+            "--open-creation: anyone who reaches this server may open tables and check scenarios (each address "
+            "within its rate and CPU budget); give it --create-key instead when others can reach it"
+        )
     try:
-        serve(host, port, db, create_key=create_key, policy_pause=policy_pause, examples_dir=examples,
-              ws_compression=ws_compression, limits=limits, max_connections=max_connections, idle_evict=evict,
-              open_creation=open_creation, forwarded_allow_ips=forwarded_allow_ips, cpu_budget=budget)
+        serve(
+            host,
+            port,
+            db,
+            create_key=create_key,
+            policy_pause=policy_pause,
+            examples_dir=examples,
+            ws_compression=ws_compression,
+            limits=limits,
+            max_connections=max_connections,
+            idle_evict=evict,
+            open_creation=open_creation,
+            forwarded_allow_ips=forwarded_allow_ips,
+            cpu_budget=budget,
+        )
     except StoreError as exc:
         raise CliError(str(exc)) from None
 
@@ -64,8 +89,10 @@ def idle_seconds(text: str) -> float | None:
     if seconds == 0:
         return None
     if not 1 <= seconds <= MAX_IDLE_EVICT:  # also refuses nan and inf
-        raise CliError(f"--idle-evict takes a number of seconds from 1 to {MAX_IDLE_EVICT:.0f} (a week), or 0 to "
-                       f"keep every table in memory; {text!r} is not one")
+        raise CliError(
+            f"--idle-evict takes a number of seconds from 1 to {MAX_IDLE_EVICT:.0f} (a week), or 0 to "
+            f"keep every table in memory; {text!r} is not one"
+        )
     return seconds
 
 
@@ -96,21 +123,28 @@ def _scenario_arg(scenario: str) -> str:
 
 
 @table_app.command("new")
-def new_table(scenario: Annotated[str, typer.Argument(help="a built-in example (RULESET/NAME) or a YAML file")],
-              server: Annotated[str, typer.Option("--server", help="the table server's address")] = DEFAULT_SERVER,
-              option: Annotated[list[str] | None, typer.Option("--option", help="KEY=VALUE rule option")] = None,
-              controller: Annotated[list[str] | None, typer.Option(
-                  "--controller", help="ACTOR=human or ACTOR=POLICY; repeatable")] = None,
-              seed: Annotated[int | None, typer.Option("--seed", help="a public seed (default: secret)")] = None,
-              create_key: Annotated[str | None, typer.Option("--create-key", envvar="AFFRAY_CREATE_KEY",
-                                                             help="the server's creation key")] = None,
-              as_json: Annotated[bool, typer.Option("--json", help="print the server's answer as JSON")] = False,
-              ) -> None:
+def new_table(
+    scenario: Annotated[str, typer.Argument(help="a built-in example (RULESET/NAME) or a YAML file")],
+    server: Annotated[str, typer.Option("--server", help="the table server's address")] = DEFAULT_SERVER,
+    option: Annotated[list[str] | None, typer.Option("--option", help="KEY=VALUE rule option")] = None,
+    controller: Annotated[
+        list[str] | None, typer.Option("--controller", help="ACTOR=human or ACTOR=POLICY; repeatable")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="a public seed (default: secret)")] = None,
+    create_key: Annotated[
+        str | None, typer.Option("--create-key", envvar="AFFRAY_CREATE_KEY", help="the server's creation key")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the server's answer as JSON")] = False,
+) -> None:
     """Open a table on a server and print the GM's and every seat's link (keep them: they are the keys)."""
     import httpx2 as httpx
 
-    body = {"scenario": _scenario_arg(scenario), "options": dict(_option(o) for o in option or []),
-            "controllers": dict(_option(c) for c in controller or []), "seed": seed}
+    body = {
+        "scenario": _scenario_arg(scenario),
+        "options": dict(_option(o) for o in option or []),
+        "controllers": dict(_option(c) for c in controller or []),
+        "seed": seed,
+    }
     where = lone_surrogate(body)  # bytes in the arguments that are not UTF-8, or a "\ud800" in an --option's JSON
     if where is not None:
         raise CliError(f"the request to the server is not Unicode text ({where}: {LONE_SURROGATE})")
@@ -122,10 +156,15 @@ def new_table(scenario: Annotated[str, typer.Argument(help="a built-in example (
     data = _json(answer)
     if answer.status_code != 201:
         problems = "".join(f"\n  {p['file']}: {p['field']}: {p['expected']}" for p in data.get("problems", []))
-        hint = (" (give it with --create-key KEY or AFFRAY_CREATE_KEY=KEY)"
-                if data.get("code") in ("bad_create_key", "create_key_needed") else "")
-        raise CliError(f"the server refused the table ({data.get('code', answer.status_code)}): "
-                       f"{data.get('message', answer.text[:200])}{problems}{hint}")
+        hint = (
+            " (give it with --create-key KEY or AFFRAY_CREATE_KEY=KEY)"
+            if data.get("code") in ("bad_create_key", "create_key_needed")
+            else ""
+        )
+        raise CliError(
+            f"the server refused the table ({data.get('code', answer.status_code)}): "
+            f"{data.get('message', answer.text[:200])}{problems}{hint}"
+        )
     if as_json:
         print(json.dumps(data))
         return
@@ -136,8 +175,10 @@ def new_table(scenario: Annotated[str, typer.Argument(help="a built-in example (
         actors = f" ({', '.join(seat['actors'])})" if seat["actors"] else ""
         console.print(f"{escape(name)}{escape(actors)}: {base}{seat['link']}")
     if create_key:
-        console.print(f"Open more tables from the lobby: {base}{lobby_link(create_key)} (it carries the creation key; "
-                      f"the page keeps it in that browser: give it only to whoever may open tables)")
+        console.print(
+            f"Open more tables from the lobby: {base}{lobby_link(create_key)} (it carries the creation key; "
+            f"the page keeps it in that browser: give it only to whoever may open tables)"
+        )
 
 
 def lobby_link(create_key: str) -> str:

@@ -51,8 +51,9 @@ def card_note(view: JsonMapping, card_id: object) -> str:
     above += [f"{k} defense {v:+d}" for k, v in as_object(card.get("defenses") or {}).items()]
     below = []
     for node in map(as_object, as_list(card.get("below") or [])):
-        number = next((node[k] for k in ("attack", "distance", "amount", "poise") if isinstance(node.get(k), int)),
-                      None)
+        number = next(
+            (node[k] for k in ("attack", "distance", "amount", "poise") if isinstance(node.get(k), int)), None
+        )
         below.append(f"{node.get('type')}{'' if number is None else f' {number}'}")
     return ", ".join(above) + ("; " + ", ".join(below) if below else "")
 
@@ -82,8 +83,11 @@ def _group_notes(items: list[tuple[int, str, ActionSpec]], view: JsonMapping) ->
     so that no choice's notes (an odds hint, a card's numbers) are dropped."""
     parts = [_note_parts(spec, view) for _, _, spec in items]
     common = [p for p in parts[0] if all(p in q for q in parts[1:])]
-    own = [f"{i}: {'; '.join(x for x in q if x not in common)}" for (i, _, _), q in zip(items, parts, strict=True)
-           if any(x not in common for x in q)]
+    own = [
+        f"{i}: {'; '.join(x for x in q if x not in common)}"
+        for (i, _, _), q in zip(items, parts, strict=True)
+        if any(x not in common for x in q)
+    ]
     return "; ".join(x for x in ("; ".join(common), " · ".join(own)) if x)
 
 
@@ -91,7 +95,7 @@ def _split(label: str) -> tuple[str, str]:
     for sep in _HEADS:
         at = label.find(sep)
         if at > 0:
-            return label[:at + len(sep)].rstrip(), label[at + len(sep):]
+            return label[: at + len(sep)].rstrip(), label[at + len(sep) :]
     return label, ""
 
 
@@ -172,7 +176,7 @@ class Terminal:
     def catch_up(self) -> None:
         """Narrate what happened since the last prompt, as this seat may see it (contract 6)."""
         events = list(self.match.events())
-        narrate(events[self.shown:], self.match, self.match.viewer(self.seat))
+        narrate(events[self.shown :], self.match, self.match.viewer(self.seat))
         self.shown = len(events)
 
     def _resolve(self, line: str, specs: list[ActionSpec]) -> Action | str:
@@ -215,8 +219,9 @@ class Terminal:
         name = match.names().get(actor, actor)
         view = match.view_json(self.seat)
         odds = hints(match.plugin, match.view(self.seat), actor, specs)
-        shown = [ActionSpec(s.action, s.label, (*s.notes, o) if o else s.notes)
-                 for s, o in zip(specs, odds, strict=True)]
+        shown = [
+            ActionSpec(s.action, s.label, (*s.notes, o) if o else s.notes) for s, o in zip(specs, odds, strict=True)
+        ]
         console.print(choice_table(shown, f"{escape(name)} — {escape(window.prompt if window else '')}", view))
         return self._ask(match, actor, specs, view)
 

@@ -39,13 +39,12 @@ WarningCode = Literal["provokes", "check", "penalty"]
 #: Every :data:`WarningCode` with what it means (``affray schema actions`` prints them under ``x-warnings``).
 WARNING_CODES: dict[WarningCode, str] = {
     "provokes": "taking it gives a foe an attack of opportunity (Spellchrome SC-27, SC-28: a move, run, blow or cast "
-                "in a threatened square)",
+    "in a threatened square)",
     "check": "it needs a roll that may fail, named with its DC (Spellchrome SC-24: tumbling through an opponent)",
     "penalty": "it costs a penalty on later rolls (HuD: an additional or emergency action, -2 to all rolls)",
 }
 
-FieldKind = Literal["string", "integer", "number", "boolean", "actor", "square", "squares", "choice", "list",
-                    "object"]
+FieldKind = Literal["string", "integer", "number", "boolean", "actor", "square", "squares", "choice", "list", "object"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,17 +96,20 @@ def _field_schema(f: Field) -> JsonObject:
     elif f.kind == "square":
         out = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
     elif f.kind == "squares":
-        out = {"type": "array", "items": {"type": "array", "items": {"type": "integer"}, "minItems": 2,
-                                          "maxItems": 2}}
+        out = {"type": "array", "items": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}}
     elif f.kind == "choice":
         out = {"enum": list(f.choices)}
     elif f.kind == "list":
         out = {"type": "array", "items": {"oneOf": [_type_schema(t) for t in f.item]} if f.item else {}}
     else:
         out = {"type": f.kind}
-    bounds = {"integer": ("minimum", "maximum"), "number": ("minimum", "maximum"),
-              "string": ("minLength", "maxLength"), "list": ("minItems", "maxItems"),
-              "squares": ("minItems", "maxItems")}.get(f.kind)
+    bounds = {
+        "integer": ("minimum", "maximum"),
+        "number": ("minimum", "maximum"),
+        "string": ("minLength", "maxLength"),
+        "list": ("minItems", "maxItems"),
+        "squares": ("minItems", "maxItems"),
+    }.get(f.kind)
     if bounds is not None:
         if f.minimum is not None:
             out[bounds[0]] = f.minimum
@@ -123,32 +125,49 @@ def _field_schema(f: Field) -> JsonObject:
 def _type_schema(t: ActionType) -> JsonObject:
     props: JsonObject = {"type": {"const": t.type}}
     props.update({f.name: _field_schema(f) for f in t.fields})
-    out: JsonObject = {"title": t.label, "type": "object", "properties": props,
-                           "required": ["type", *(f.name for f in t.fields if f.required)],
-                           "additionalProperties": False}
+    out: JsonObject = {
+        "title": t.label,
+        "type": "object",
+        "properties": props,
+        "required": ["type", *(f.name for f in t.fields if f.required)],
+        "additionalProperties": False,
+    }
     if t.description or t.rules:
-        out["description"] = " ".join(x for x in (t.description, f"Rules: {', '.join(t.rules)}." if t.rules else "")
-                                      if x)
+        out["description"] = " ".join(
+            x for x in (t.description, f"Rules: {', '.join(t.rules)}." if t.rules else "") if x
+        )
     return out
 
 
 def actions_schema(ruleset: str, types: Sequence[ActionType]) -> JsonObject:
     """The JSON Schema of every action ``ruleset`` accepts: one object schema per :class:`ActionType`, and under
     ``x-warnings`` the codes a listed action's warnings carry (:data:`WARNING_CODES`)."""
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": f"{ruleset} actions",
-            "oneOf": [_type_schema(t) for t in types],
-            "x-warnings": {code: meaning for code, meaning in WARNING_CODES.items()}}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"{ruleset} actions",
+        "oneOf": [_type_schema(t) for t in types],
+        "x-warnings": {code: meaning for code, meaning in WARNING_CODES.items()},
+    }
 
 
 def _check_value(f: Field, value: object, where: str) -> list[str]:
-    kinds: dict[str, type | tuple[type, ...]] = {"string": str, "actor": str, "integer": int, "number": (int, float),
-                                                 "boolean": bool, "object": dict, "list": list, "squares": list,
-                                                 "square": list}
+    kinds: dict[str, type | tuple[type, ...]] = {
+        "string": str,
+        "actor": str,
+        "integer": int,
+        "number": (int, float),
+        "boolean": bool,
+        "object": dict,
+        "list": list,
+        "squares": list,
+        "square": list,
+    }
     want = kinds.get(f.kind)
     if f.kind == "choice":
         return [] if value in f.choices else [f"{where} is {value!r}, not one of {list(f.choices)}"]
-    if want is not None and (not isinstance(value, want) or (f.kind in ("integer", "number")
-                                                              and isinstance(value, bool))):
+    if want is not None and (
+        not isinstance(value, want) or (f.kind in ("integer", "number") and isinstance(value, bool))
+    ):
         return [f"{where} is {value!r}, not a {f.kind}"]
     size: float | None = None  # a number's value, a text's or a list's length
     if f.kind in ("integer", "number") and isinstance(value, int | float):
@@ -166,8 +185,9 @@ def _check_value(f: Field, value: object, where: str) -> list[str]:
     return problems
 
 
-def check_action(action: object, types: Sequence[ActionType] | Mapping[str, ActionType],
-                 where: str = "action") -> list[str]:
+def check_action(
+    action: object, types: Sequence[ActionType] | Mapping[str, ActionType], where: str = "action"
+) -> list[str]:
     """What keeps ``action`` from being an instance of one of ``types`` (empty when it is one). ``types`` may be
     given by type (:func:`by_type`), which spares a search per action."""
     if not isinstance(action, Mapping):
@@ -204,8 +224,9 @@ def action_bytes(action: object) -> int:
     return len(text.encode("utf-8", "surrogatepass"))
 
 
-def unknown_fields(action: Mapping[str, object], types: Mapping[str, ActionType],
-                   where: str = "action") -> list[tuple[str, ActionType]]:
+def unknown_fields(
+    action: Mapping[str, object], types: Mapping[str, ActionType], where: str = "action"
+) -> list[tuple[str, ActionType]]:
     """Every field of ``action`` (and of the actions in its declared lists, a HuD plan's items) that its declared
     type does not list, as ``(path, type)``; nothing for a type ``types`` does not declare."""
     kind = action.get("type")
@@ -238,8 +259,9 @@ def refusal(action: Mapping[str, object], types: Mapping[str, ActionType]) -> tu
         (where, declared), more = unknown[0], len(unknown) - 1
         takes = ", ".join(f.name for f in declared.fields) or "no field but its type"
         others = f" (and {more} more unknown field{'s' if more > 1 else ''})" if more else ""
-        return "bad_field", (f"A '{declared.type}' action has no field '{where.rpartition('.')[2]}' ({where}; it "
-                             f"takes {takes}){others}.")
+        return "bad_field", (
+            f"A '{declared.type}' action has no field '{where.rpartition('.')[2]}' ({where}; it takes {takes}){others}."
+        )
     return size_refusal(action, "An action", "bad_action")
 
 
@@ -251,8 +273,9 @@ def size_refusal(value: object, what: str, bad_code: str) -> tuple[str, str] | N
     except (TypeError, ValueError):
         return bad_code, f"{what} is JSON: objects, lists, text, finite numbers, true, false and null."
     if size > MAX_ACTION_BYTES:
-        return "action_too_large", (f"{what} may hold at most {MAX_ACTION_BYTES:,} bytes of JSON; this one holds "
-                                    f"{size:,}.")
+        return "action_too_large", (
+            f"{what} may hold at most {MAX_ACTION_BYTES:,} bytes of JSON; this one holds {size:,}."
+        )
     return None
 
 

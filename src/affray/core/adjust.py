@@ -82,8 +82,10 @@ def _change(i: int, raw: object) -> Change | Rejected:
     fields = [f for f in FIELDS if f in raw]
     extra = set(raw) - {"combatant", "value", "rounds", *FIELDS}
     if len(fields) != 1 or extra:
-        return _bad(f"{where} must change exactly one of: {', '.join(FIELDS)}"
-                    + (f" (unknown: {', '.join(sorted(extra))})." if extra else "."))
+        return _bad(
+            f"{where} must change exactly one of: {', '.join(FIELDS)}"
+            + (f" (unknown: {', '.join(sorted(extra))})." if extra else ".")
+        )
     field = fields[0]
     if field in ("bar", "status", "remove_status"):
         name = raw[field]
@@ -96,8 +98,10 @@ def _change(i: int, raw: object) -> Change | Rejected:
         if field == "status":
             rounds = raw.get("rounds")
             if set(raw) - {"combatant", "status", "rounds"} or not (rounds is None or (_whole(rounds) and rounds > 0)):
-                return _bad(f"{where}: a status change is {{combatant, status, rounds}}, rounds a whole number above "
-                            f"0 or null (until something ends it).")
+                return _bad(
+                    f"{where}: a status change is {{combatant, status, rounds}}, rounds a whole number above "
+                    f"0 or null (until something ends it)."
+                )
             return Change(combatant, "status", name, rounds)
         if set(raw) != {"combatant", "remove_status"}:
             return _bad(f"{where}: a status removal is {{combatant, remove_status}}.")
@@ -168,8 +172,9 @@ class Adjuster(Protocol[S_contra]):
         ...
 
 
-def apply_changes(adjuster: Adjuster[S], state: S, reason: str, changes: Sequence[Change],
-                  names: Mapping[str, str]) -> Rejected | list[Ruled]:
+def apply_changes(
+    adjuster: Adjuster[S], state: S, reason: str, changes: Sequence[Change], names: Mapping[str, str]
+) -> Rejected | list[Ruled]:
     """Check and apply ``changes`` one after another, each against the state the ones before it left (a refusal
     part-way leaves the earlier ones applied: the caller puts the state back). Returns the ruling's events: one
     :class:`Ruled` with the public changes and, if any, one private one with the GM-level changes."""
@@ -192,8 +197,9 @@ def apply_changes(adjuster: Adjuster[S], state: S, reason: str, changes: Sequenc
     return events
 
 
-def rule_on(adjuster: Adjuster[S] | None, title: str, state: S, rng: RNG, action: Mapping[str, object],
-            names: Mapping[str, str]) -> Rejected | list[Event]:
+def rule_on(
+    adjuster: Adjuster[S] | None, title: str, state: S, rng: RNG, action: Mapping[str, object], names: Mapping[str, str]
+) -> Rejected | list[Event]:
     """A ruling on ``state``: its changes checked and applied (:func:`apply_changes`) by the ruleset's ``adjuster``
     (its plug-in record's, which the match carries; ``None``: the ruleset called ``title`` takes no rulings), then
     the adjuster goes on from where they left the fight with ``rng`` (:meth:`Adjuster.settle`); the ruling's events.
@@ -213,8 +219,9 @@ def rule_on(adjuster: Adjuster[S] | None, title: str, state: S, rng: RNG, action
 
 def unknown(combatant: str, known: Sequence[str]) -> Rejected:
     """The refusal of a change that names no combatant of the fight."""
-    return Rejected("unknown_combatant", f"There is no combatant '{combatant}' in this fight (there are "
-                                         f"{', '.join(known)}).")
+    return Rejected(
+        "unknown_combatant", f"There is no combatant '{combatant}' in this fight (there are {', '.join(known)})."
+    )
 
 
 def describe_change(change: Mapping[str, Json], names: Mapping[str, str]) -> str:
@@ -251,16 +258,25 @@ class Ruled(Event):
         return frozenset({GM, *(str(c["combatant"]) for c in self.changes)}) if self.private else None
 
     def redacted(self) -> JsonObject:
-        return {"type": "ruled", "reason": self.reason, "changes": [], "private": True,
-                "unseen": list[Json](sorted({str(c["combatant"]) for c in self.changes}))}
+        return {
+            "type": "ruled",
+            "reason": self.reason,
+            "changes": [],
+            "private": True,
+            "unseen": list[Json](sorted({str(c["combatant"]) for c in self.changes})),
+        }
 
     def describe(self, names: Mapping[str, str]) -> str:
         return ruling_sentence(self.reason, self.changes, (), names)
 
 
-def ruling_sentence(reason: str, changes: Sequence[Mapping[str, Json]], unseen: Sequence[str],
-                    names: Mapping[str, str],
-                    told: Callable[[Mapping[str, Json], Mapping[str, str]], str] | None = None) -> str:
+def ruling_sentence(
+    reason: str,
+    changes: Sequence[Mapping[str, Json]],
+    unseen: Sequence[str],
+    names: Mapping[str, str],
+    told: Callable[[Mapping[str, Json], Mapping[str, str]], str] | None = None,
+) -> str:
     """The GM ruling line every seat reads: "GM ruling (the bridge gives way): Tomas's Poise 15 (was 23)." Each
     change in words by ``told`` (a ruleset narrator's own :meth:`~affray.core.narration.Narrator.change`), by
     :func:`describe_change` when none is given."""

@@ -77,8 +77,13 @@ def public_action(record: Mapping[str, object]) -> Json:
     if not isinstance(action, dict):
         return None
     if record.get("kind") == RULING:
-        unseen = [change for e in events if e.get("type") == "ruled" and e.get("private")
-                  for change in as_list(e.get("changes") or []) if isinstance(change, dict)]
+        unseen = [
+            change
+            for e in events
+            if e.get("type") == "ruled" and e.get("private")
+            for change in as_list(e.get("changes") or [])
+            if isinstance(change, dict)
+        ]
         if unseen:
             return ruling_without(action, unseen)
     return action
@@ -125,8 +130,12 @@ def chain_of(start: str, records: Iterable[Mapping[str, object]], key: bytes | N
     return out
 
 
-def chain_problems(data: Mapping[str, object], records: Sequence[Mapping[str, object]], head: str | None = None,
-                   key: bytes | None = None) -> list[str]:
+def chain_problems(
+    data: Mapping[str, object],
+    records: Sequence[Mapping[str, object]],
+    head: str | None = None,
+    key: bytes | None = None,
+) -> list[str]:
     """What is wrong with a log's chain: a record whose ``chain`` differs from the recomputed value, a ``chain``
     (head) field that is not the last value, or a ``head`` the caller kept that the log does not pass through.
     ``key``: the chain key of a format-4 log (by default the one it reveals at the end, ``chain_key``, if any)."""

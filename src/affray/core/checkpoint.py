@@ -57,9 +57,15 @@ def history_at(checkpoint: Checkpoint, records: Sequence[JsonMapping]) -> Histor
     history = History([], set(), [])
     for i, entry in enumerate(records):
         chosen = entry.get("chosen_at")
-        record = Record(i, str(entry["seat"]), str(entry["actor"]), dict(as_object(entry["action"])),
-                        checkpoint.events[i], str(entry.get("kind", ACTION)),
-                        chosen if isinstance(chosen, int) and not isinstance(chosen, bool) else None)
+        record = Record(
+            i,
+            str(entry["seat"]),
+            str(entry["actor"]),
+            dict(as_object(entry["action"])),
+            checkpoint.events[i],
+            str(entry.get("kind", ACTION)),
+            chosen if isinstance(chosen, int) and not isinstance(chosen, bool) else None,
+        )
         if record.seq != entry["seq"]:
             raise ReplayError(f"record #{entry['seq']} is not at its place {i}")
         history.records.append(record)

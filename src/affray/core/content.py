@@ -60,7 +60,7 @@ def problems_of(error: ValidationError) -> list[Problem]:
         got = err.get("input")
         message = err["msg"]
         if message.startswith("Value error, "):
-            message = message[len("Value error, "):]
+            message = message[len("Value error, ") :]
         shown = "" if err["type"] == "missing" or isinstance(got, dict) else f" (got {got!r})"
         problems.append(Problem(field_path(loc), f"{message}{shown}"))
     return problems
@@ -110,8 +110,9 @@ class ContentLibrary:
             for item_id, item in items.items():
                 key = (section, item_id)
                 if key in self.origin and self.origin[key] != str(path):
-                    raise ContentError(path, [Problem(f"{section}.{item_id}",
-                                                      f"a unique id (already defined in {self.origin[key]})")])
+                    raise ContentError(
+                        path, [Problem(f"{section}.{item_id}", f"a unique id (already defined in {self.origin[key]})")]
+                    )
                 bucket[item_id] = item
                 self.origin[key] = str(path)
 
@@ -143,8 +144,9 @@ def yaml_files(path: str | Path) -> Iterator[Path]:
         yield p
 
 
-def load_pack(model: type[M], ruleset: str, paths: Iterable[str | Path], into: ContentLibrary | None = None
-              ) -> ContentLibrary:
+def load_pack(
+    model: type[M], ruleset: str, paths: Iterable[str | Path], into: ContentLibrary | None = None
+) -> ContentLibrary:
     """Load and merge content files (or folders) for ``ruleset`` into a library."""
     library = into if into is not None else ContentLibrary(ruleset)
     for path in paths:

@@ -260,8 +260,9 @@ class Ruleset(Protocol[StateT, SetupT]):
 
     def prepare(self, scenario: ScenarioBase, content: ContentLibrary) -> SetupT: ...
 
-    def setup(self, setup: SetupT, options: object, rng: RNG, journal: Journal | None = None,
-              memo: Memo | None = None) -> tuple[StateT, list[Event]]:
+    def setup(
+        self, setup: SetupT, options: object, rng: RNG, journal: Journal | None = None, memo: Memo | None = None
+    ) -> tuple[StateT, list[Event]]:
         """The state at the start and the setup's events. ``memo``: the match's, whose :meth:`Memo.static` part
         may hold what only the setup and options determine (compiled cards), shared by the caller's matches."""
         ...
@@ -289,8 +290,9 @@ class Ruleset(Protocol[StateT, SetupT]):
         """The view's and each combatant's ``detail`` types, for the JSON Schema (``core.view.view_schema``)."""
         ...
 
-    def step(self, state: StateT, actor: str, action: Action, rng: RNG, journal: Journal | None = None) -> StepResult:
-        ...
+    def step(
+        self, state: StateT, actor: str, action: Action, rng: RNG, journal: Journal | None = None
+    ) -> StepResult: ...
 
     def view(self, state: StateT, viewer: Viewer, memo: Memo | None = None) -> View[object, object]: ...
 

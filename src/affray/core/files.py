@@ -122,8 +122,10 @@ _Loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader] = getattr(yaml, "CSafeLo
 _RESOLVE: Callable[[type[yaml.Node], str, tuple[bool, bool]], str] = yaml.resolver.Resolver().resolve
 INT_TAG = "tag:yaml.org,2002:int"
 _SCALAR = yaml.constructor.SafeConstructor()  # its construct_yaml_int reads a lone node
-TOO_BIG = (f"whole numbers of 64 bits, from {-MAX_YAML_INT - 1:,} to {MAX_YAML_INT:,}; quote a longer run of "
-           f"digits to make it text")
+TOO_BIG = (
+    f"whole numbers of 64 bits, from {-MAX_YAML_INT - 1:,} to {MAX_YAML_INT:,}; quote a longer run of "
+    f"digits to make it text"
+)
 
 
 def _int_in_bounds(value: str) -> bool:

@@ -47,10 +47,25 @@ from affray.core.seatlog import redact_event
 #: library match or a table stored before format 4), the dice stream (2, a table stored before format 3).
 VERSION_OF_SALTS = {SECRET_SALTS: 4, OWN_SALTS: 3, LEGACY_SALTS: 2}
 
-__all__ = ["FORMAT", "READS", "VERSION", "LogFormatError", "VerifyReport", "check_rules", "export_log", "import_log",
-           "read_log", "records_of", "rules_refusal", "verify", "write_log"]
-PRIVATE = ("This file holds the match's secret seed and every seat's face-down cards: it is the GM's file "
-           "(written owner-only). Give players the log of their own seat.")
+__all__ = [
+    "FORMAT",
+    "READS",
+    "VERSION",
+    "LogFormatError",
+    "VerifyReport",
+    "check_rules",
+    "export_log",
+    "import_log",
+    "read_log",
+    "records_of",
+    "rules_refusal",
+    "verify",
+    "write_log",
+]
+PRIVATE = (
+    "This file holds the match's secret seed and every seat's face-down cards: it is the GM's file "
+    "(written owner-only). Give players the log of their own seat."
+)
 # Replaying untrusted data through rules code: a setup or action of the wrong shape fails inside the ruleset.
 _REPLAY_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 
@@ -65,8 +80,11 @@ def export_log(match: Match, *, reveal_seed: bool | None = None, seat: str | Non
     if seat is not None and outcome is None:
         viewer = match.viewer(seat)
         data = export_log(match, reveal_seed=False)
-        data.update(redacted_for=seat, records=[*match.redacted_log(seat)],
-                    setup_events=[redact_event(e, viewer) for e in match.setup_events])
+        data.update(
+            redacted_for=seat,
+            records=[*match.redacted_log(seat)],
+            setup_events=[redact_event(e, viewer) for e in match.setup_events],
+        )
         return data
     reveal = outcome is not None if reveal_seed is None else reveal_seed
     return {
@@ -171,20 +189,29 @@ def _rebuild(data: JsonMapping, seed: bytes) -> Match:
     """A fresh match from the log's ruleset, setup, options and seats; a mismatch is a :class:`LogFormatError`."""
     record = _record(data)
     try:
-        return Match(record, as_object(data["setup"]), as_object(data["options"]), seed=seed,
-                     seats=as_names(data.get("seats")), controllers=as_names(data.get("controllers")),
-                     salts=salts_of(data), seal_key=_seal_key(data))
+        return Match(
+            record,
+            as_object(data["setup"]),
+            as_object(data["options"]),
+            seed=seed,
+            seats=as_names(data.get("seats")),
+            controllers=as_names(data.get("controllers")),
+            salts=salts_of(data),
+            seal_key=_seal_key(data),
+        )
     except _REPLAY_ERRORS as exc:
-        raise LogFormatError(f"setup/options: not a {record.name} match this affray can start "
-                             f"({type(exc).__name__}: {exc})") from None
+        raise LogFormatError(
+            f"setup/options: not a {record.name} match this affray can start ({type(exc).__name__}: {exc})"
+        ) from None
 
 
 def _replay(match: Match, entry: JsonObject) -> StepResult:
     try:
         return match.apply_record(entry)
     except _REPLAY_ERRORS as exc:
-        raise LogFormatError(f"{_describe(entry)} cannot be replayed: it is not a record of this ruleset "
-                             f"({type(exc).__name__}: {exc})") from None
+        raise LogFormatError(
+            f"{_describe(entry)} cannot be replayed: it is not a record of this ruleset ({type(exc).__name__}: {exc})"
+        ) from None
 
 
 def rules_refusal(data: JsonMapping) -> str | None:
@@ -215,15 +242,23 @@ def import_log(data: JsonMapping) -> Match:
     check_rules(data)
     _rebuild(data, seed)  # a setup of the wrong shape is refused with its field
     try:
-        return Match.restore(record, as_object(data["setup"]), as_object(data["options"]), seed=seed,
-                             records=records_of(data), seats=as_names(data.get("seats")),
-                             controllers=as_names(data.get("controllers")), salts=salts_of(data),
-                             seal_key=_seal_key(data))
+        return Match.restore(
+            record,
+            as_object(data["setup"]),
+            as_object(data["options"]),
+            seed=seed,
+            records=records_of(data),
+            seats=as_names(data.get("seats")),
+            controllers=as_names(data.get("controllers")),
+            salts=salts_of(data),
+            seal_key=_seal_key(data),
+        )
     except ReplayError as exc:
         raise LogFormatError(str(exc)) from None
     except _REPLAY_ERRORS as exc:
-        raise LogFormatError(f"a record cannot be replayed: it is not a record of this ruleset "
-                             f"({type(exc).__name__}: {exc})") from None
+        raise LogFormatError(
+            f"a record cannot be replayed: it is not a record of this ruleset ({type(exc).__name__}: {exc})"
+        ) from None
 
 
 @dataclass(slots=True)
@@ -254,8 +289,12 @@ def _check_free_rolls(seed: bytes, rolls: Json, report: VerifyReport, whispers: 
         return
     for entry in map(as_object, rolls):
         where = f"free roll #{entry.get('n')}"
-        event: JsonObject = {"type": "rolled", "actor": entry.get("seat"),
-                             "purpose": f"free roll {entry.get('notation')}", "roll": entry.get("roll")}
+        event: JsonObject = {
+            "type": "rolled",
+            "actor": entry.get("seat"),
+            "purpose": f"free roll {entry.get('notation')}",
+            "roll": entry.get("roll"),
+        }
         if not whispers or entry.get("to") is None:
             _check_rolls(seed, [event], where, report, FREE_STREAM)
         else:
@@ -294,8 +333,10 @@ def _check_rolls(seed: bytes, events: Json, where: str, report: VerifyReport, st
         dice = roll.get("dice") if isinstance(roll, dict) else None
         checked = [d for d in dice if check_die(d)] if isinstance(dice, list) else []
         if not isinstance(dice, list) or len(checked) != len(dice):
-            report.problems.append(f"{where}, event {index}: a 'rolled' event holds roll.dice, a list of "
-                                   "{draw, sides, value} whole numbers")
+            report.problems.append(
+                f"{where}, event {index}: a 'rolled' event holds roll.dice, a list of "
+                "{draw, sides, value} whole numbers"
+            )
             continue
         for die in checked:
             report.rolls_checked += 1
@@ -303,7 +344,8 @@ def _check_rolls(seed: bytes, events: Json, where: str, report: VerifyReport, st
             if derived != die["value"]:
                 report.problems.append(
                     f"{where}, event {index} ({event.get('actor')}'s {event.get('purpose')} roll): draw "
-                    f"{die['draw']} on a d{die['sides']} is recorded as {die['value']} but the seed gives {derived}")
+                    f"{die['draw']} on a d{die['sides']} is recorded as {die['value']} but the seed gives {derived}"
+                )
 
 
 def _describe(entry: JsonMapping) -> str:
@@ -345,8 +387,11 @@ def verify(data: JsonMapping, head: str | None = None) -> VerifyReport:
         _check_rolls(seed, entry.get("events", []), _describe(entry), report)
     refusal = rules_refusal(data)
     if refusal is not None:  # other rules: the dice, seed and chain are checked, the actions not replayed
-        checked = (f"its seed matches its commitment and its {report.rolls_checked} dice re-derive from it, but "
-                   if not report.problems else "")
+        checked = (
+            f"its seed matches its commitment and its {report.rolls_checked} dice re-derive from it, but "
+            if not report.problems
+            else ""
+        )
         report.problems.append(f"{refusal}: {checked}its actions are not replayed ({_replays_it(data)})")
         return report
     match = _rebuild(data, seed)

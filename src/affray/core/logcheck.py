@@ -64,10 +64,16 @@ _TOP: dict[str, tuple[Check, str, bool]] = {
     "controllers": (_names, "an object of combatant -> controller names", False),
     "setup_events": (_events, "a list of events (objects with a 'type')", False),
     "outcome": (lambda v: v is None or isinstance(v, dict), "null or an object {winner, reason}", False),
-    "seal_key": (lambda v: v is None or (_hex(v) and len(v) == 64), "null or the seal key (64 hexadecimal digits)",
-                 False),
-    "chain_key": (lambda v: v is None or (_hex(v) and len(v) == 64), "null or the chain key (64 hexadecimal digits)",
-                  False),
+    "seal_key": (
+        lambda v: v is None or (_hex(v) and len(v) == 64),
+        "null or the seal key (64 hexadecimal digits)",
+        False,
+    ),
+    "chain_key": (
+        lambda v: v is None or (_hex(v) and len(v) == 64),
+        "null or the chain key (64 hexadecimal digits)",
+        False,
+    ),
     # absent from a version 1 log: made before rules versions were recorded, it counts as "1" (core/plugin.py)
     "rules_version": (_text, "the version of the ruleset's rules the log was made under (text)", False),
 }
@@ -79,8 +85,10 @@ _ENTRY: dict[str, tuple[Check, str]] = {
     "seat": (_text, "the seat that acted (text)"),
     "actor": (_text, "the combatant that acted (text)"),
     "action": (lambda v: isinstance(v, dict) and isinstance(v.get("type"), str), "an object with a 'type'"),
-    "kind": (lambda v: v is None or v in KINDS,
-             f"the kind of record, {', '.join(repr(k) for k in KINDS[:-1])} or {KINDS[-1]!r} (a GM ruling)"),
+    "kind": (
+        lambda v: v is None or v in KINDS,
+        f"the kind of record, {', '.join(repr(k) for k in KINDS[:-1])} or {KINDS[-1]!r} (a GM ruling)",
+    ),
 }
 
 
@@ -88,10 +96,12 @@ def check_log(data: object, source: str) -> JsonObject:
     """``data`` if it has the shape of a log of this version, else a :class:`LogFormatError` naming ``source``,
     the field and what was expected."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise LogFormatError(f"{source} is not an affray match log (expected \"format\": \"{FORMAT}\")")
+        raise LogFormatError(f'{source} is not an affray match log (expected "format": "{FORMAT}")')
     if data.get("version") not in READS:
-        raise LogFormatError(f"{source}: version: one of {', '.join(map(str, READS))}, the versions this affray "
-                             f"reads (got {_short(data.get('version'))})")
+        raise LogFormatError(
+            f"{source}: version: one of {', '.join(map(str, READS))}, the versions this affray "
+            f"reads (got {_short(data.get('version'))})"
+        )
     for key, (ok, expected, required) in _TOP.items():
         if key not in data:
             if required:
@@ -102,8 +112,9 @@ def check_log(data: object, source: str) -> JsonObject:
     key = "records" if data["version"] >= 2 else "actions"
     entries = data.get(key)
     if not isinstance(entries, list):
-        raise LogFormatError(f"{source}: {key}: a list of {key} (got {_short(entries)}"
-                             f"{'' if key in data else ': the field is missing'})")
+        raise LogFormatError(
+            f"{source}: {key}: a list of {key} (got {_short(entries)}{'' if key in data else ': the field is missing'})"
+        )
     for i, entry in enumerate(entries):
         _check_entry(entry, i, source, key)
     return data
@@ -131,8 +142,12 @@ class Die(TypedDict):
 
 def check_die(die: object) -> TypeGuard[Die]:
     """A logged die: ``{draw, sides, value}`` whole numbers, ``sides`` at least 1."""
-    return (isinstance(die, dict) and all(_int(die.get(k)) for k in ("draw", "sides", "value"))
-            and 1 <= die["sides"] <= MAX_SIDES and die["draw"] >= 0)
+    return (
+        isinstance(die, dict)
+        and all(_int(die.get(k)) for k in ("draw", "sides", "value"))
+        and 1 <= die["sides"] <= MAX_SIDES
+        and die["draw"] >= 0
+    )
 
 
 def _short(value: object) -> str:

@@ -60,6 +60,7 @@ class UnknownActor(KeyError):
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""
 
+
 class Match:
     """A live match of one ruleset. See the module docstring.
 
@@ -126,14 +127,23 @@ class Match:
         self._story: Story | None = None
 
     @classmethod
-    def restore(cls, rules: AnyPlugin | AnyRuleset, setup: Mapping[str, object],
-                options: Mapping[str, object] | None, *, seed: bytes, records: Sequence[JsonMapping],
-                seats: Mapping[str, str] | None = None,
-                controllers: Mapping[str, str] | None = None, salts: str = OWN_SALTS,
-                seal_key: bytes | None = None) -> Match:
+    def restore(
+        cls,
+        rules: AnyPlugin | AnyRuleset,
+        setup: Mapping[str, object],
+        options: Mapping[str, object] | None,
+        *,
+        seed: bytes,
+        records: Sequence[JsonMapping],
+        seats: Mapping[str, str] | None = None,
+        controllers: Mapping[str, str] | None = None,
+        salts: str = OWN_SALTS,
+        seal_key: bytes | None = None,
+    ) -> Match:
         """Rebuild a match from its log of record (``Record.to_dict`` entries); a refusal raises ReplayError."""
-        match = cls(rules, setup, options, seed=seed, seats=seats, controllers=controllers, salts=salts,
-                    seal_key=seal_key)
+        match = cls(
+            rules, setup, options, seed=seed, seats=seats, controllers=controllers, salts=salts, seal_key=seal_key
+        )
         for entry in records:
             match.apply_record(entry)
         return match
@@ -142,8 +152,14 @@ class Match:
         """The match's derived parts now (see :class:`Checkpoint`); shares the live state: pickle it at once."""
         if not isinstance(self.rng, VerifiableRNG):
             raise ReplayError("only a match on the verifiable dice can be checkpointed")
-        return Checkpoint(self.state, self.rng.index, self.rng.salt_index, [r.events for r in self.records],
-                          list(self._opened), [-1 if line is None else line.index for line in self._lines])
+        return Checkpoint(
+            self.state,
+            self.rng.index,
+            self.rng.salt_index,
+            [r.events for r in self.records],
+            list(self._opened),
+            [-1 if line is None else line.index for line in self._lines],
+        )
 
     def resume(self, checkpoint: Checkpoint, records: Sequence[JsonMapping]) -> None:
         """Put this match, fresh from its setup, at the checkpoint taken after ``records`` (``Record.to_dict``
@@ -192,8 +208,10 @@ class Match:
         of this fight nor the GM (whose decisions some rulesets ask for: WaRP's WR-X1) raises :class:`UnknownActor`,
         in every ruleset alike."""
         if actor not in self.seats:
-            raise UnknownActor(f"There is no combatant called '{actor}' in this fight; its combatants are "
-                               f"{', '.join(sorted(a for a in self.seats if a != GM))}.")
+            raise UnknownActor(
+                f"There is no combatant called '{actor}' in this fight; its combatants are "
+                f"{', '.join(sorted(a for a in self.seats if a != GM))}."
+            )
         return self.ruleset.observe(self.state, self.viewer(self.seats.get(actor, actor)), actor, self.memo)
 
     def choices(self, actor: str) -> Choices:
@@ -242,8 +260,9 @@ class Match:
             yield from entry.events
 
     # -- acting ------------------------------------------------------------------------------------
-    def submit(self, seat: str, actor: str, action: Action, *, version: int | None = None,
-               trusted: bool = False) -> StepResult:
+    def submit(
+        self, seat: str, actor: str, action: Action, *, version: int | None = None, trusted: bool = False
+    ) -> StepResult:
         """Let ``seat`` take ``action`` for ``actor``; on acceptance the action joins the log of record.
 
         ``version``: the version the action was chosen at. An earlier one is refused as ``stale_version`` unless the
@@ -280,7 +299,7 @@ class Match:
         if self.seats[actor] != seat:
             return Rejected("not_your_seat", f"Seat '{seat}' does not control {self.names().get(actor, actor)}.")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            return Rejected("bad_action", "An action is an object with a 'type', e.g. {\"type\": \"defense\"}.")
+            return Rejected("bad_action", 'An action is an object with a \'type\', e.g. {"type": "defense"}.')
         if declared and (refused := refusal(action, self._declared)) is not None:
             return Rejected(*refused)
         result = self.ruleset.step(self.state, actor, action, self.rng, Journal())
@@ -290,8 +309,9 @@ class Match:
                 raise RuntimeError(f"{self.ruleset.name} accepted an action from {actor}, who was not due to act")
             return result
         if isinstance(result, Accepted):
-            self._append(Record(self.version, seat, actor, action, result.events, chosen_at=chosen_at),
-                         window.simultaneous)
+            self._append(
+                Record(self.version, seat, actor, action, result.events, chosen_at=chosen_at), window.simultaneous
+            )
         return result
 
     def act(self, actor: str, action: Action, *, version: int | None = None, trusted: bool = False) -> StepResult:
@@ -318,11 +338,14 @@ class Match:
             return Rejected("nothing_to_take_back", "There is no action to take back.")
         last = self.records[self._line.index]
         if last.seat != seat:
-            return Rejected("not_your_action", "Only your own last action can be taken back, and someone has acted "
-                                               "since; ask the GM.")
+            return Rejected(
+                "not_your_action",
+                "Only your own last action can be taken back, and someone has acted since; ask the GM.",
+            )
         if reveals(last.events):
-            return Rejected("revealed_since", "That action rolled dice or turned a card; it cannot be taken back "
-                                              "(ask the GM).")
+            return Rejected(
+                "revealed_since", "That action rolled dice or turned a card; it cannot be taken back (ask the GM)."
+            )
         return self._undo(seat, last.seq)
 
     def rewind(self, to: int, seat: str = GM, *, version: int | None = None) -> StepResult:
@@ -384,13 +407,21 @@ class Match:
             broken = "" if isinstance(result, Rejected) else "; ".join(self.ruleset.invariants(self.state))
             self._rebuild(self._line)  # put back what the changes before the refused one did
             self.memo.reset(self.version)
-            return result if isinstance(result, Rejected) else Rejected("invalid_ruling", (
-                f"That ruling would leave the fight in a state the rules cannot go on from ({broken})."))
+            return (
+                result
+                if isinstance(result, Rejected)
+                else Rejected(
+                    "invalid_ruling",
+                    (f"That ruling would leave the fight in a state the rules cannot go on from ({broken})."),
+                )
+            )
         parsed = parse(action)
         assert not isinstance(parsed, Rejected)
         record_action: Action = {"type": "ruling", "reason": parsed[0], "changes": [c.to_dict() for c in parsed[1]]}
-        self._append(Record(self.version, GM, "", record_action, list(result), RULING),
-                     opened.simultaneous if opened is not None else "")
+        self._append(
+            Record(self.version, GM, "", record_action, list(result), RULING),
+            opened.simultaneous if opened is not None else "",
+        )
         self.memo.reset(self.version)
         return Accepted(list(result))
 
@@ -398,8 +429,9 @@ class Match:
         """Check and apply a ruling's changes to this match's state and settle what follows, with this match's dice
         (:func:`affray.core.adjust.rule_on`); the ruling's events."""
         adjuster = self.plugin.adjuster
-        return rule_on(None if adjuster is None else adjuster(), self.ruleset.title, self.state, self.rng, action,
-                       self.names())
+        return rule_on(
+            None if adjuster is None else adjuster(), self.ruleset.title, self.state, self.rng, action, self.names()
+        )
 
     def apply_record(self, entry: Mapping[str, Any]) -> StepResult:
         """Apply one logged record (``Record.to_dict`` form) as replay does; a refusal raises ReplayError."""
@@ -411,11 +443,15 @@ class Match:
         kind = entry.get("kind", ACTION)
         if kind not in IN_FORCE:
             raise ReplayError(f"record #{entry.get('seq')} is of an unknown kind {kind!r}")
-        result = (self.rule(entry["seat"], entry["action"]) if kind == RULING else
-                  self._submit(entry["seat"], entry["actor"], entry["action"], None, declared=False))
+        result = (
+            self.rule(entry["seat"], entry["action"])
+            if kind == RULING
+            else self._submit(entry["seat"], entry["actor"], entry["action"], None, declared=False)
+        )
         if isinstance(result, Rejected):
-            raise ReplayError(f"record #{entry.get('seq')} by {entry['seat']} was refused on replay: "
-                              f"{result.code}: {result.message}")
+            raise ReplayError(
+                f"record #{entry.get('seq')} by {entry['seat']} was refused on replay: {result.code}: {result.message}"
+            )
         chosen_at = entry.get("chosen_at")
         if isinstance(chosen_at, int) and not isinstance(chosen_at, bool) and 0 <= chosen_at < self.version - 1:
             self.records[-1].chosen_at = chosen_at  # informational (not an input): kept as the log said
@@ -425,9 +461,17 @@ class Match:
         """A new match with the same setup, options, seed and seats, before any action."""
         if self.seed is None:
             raise ReplayError("this match has no seed to replay from (a simulation RNG was supplied)")
-        return Match(self.plugin, self.setup_data, self.options_dict, seed=self.seed,
-                     seats=self.seats, controllers=self.controllers, shared=self._shared, salts=self.salts,
-                     seal_key=self.seal_key)
+        return Match(
+            self.plugin,
+            self.setup_data,
+            self.options_dict,
+            seed=self.seed,
+            seats=self.seats,
+            controllers=self.controllers,
+            shared=self._shared,
+            salts=self.salts,
+            seal_key=self.seal_key,
+        )
 
     def replayed(self) -> Match:
         """The whole log of record replayed on a fresh match; a refusal raises ReplayError."""
@@ -464,4 +508,3 @@ class Match:
         if self._story is None:
             self._story = story_of(self)
         return self._story
-

@@ -98,8 +98,9 @@ class Narrator:
         if data.get("type") == "ruled":
             unseen = [str(c) for c in as_list(data.get("unseen") or [])]
             changes = [as_object(c) for c in as_list(data.get("changes") or [])]
-            return ruling_sentence(str(data.get("reason") or ""), changes, unseen, story,
-                                   lambda c, _: self.change(c, story))
+            return ruling_sentence(
+                str(data.get("reason") or ""), changes, unseen, story, lambda c, _: self.change(c, story)
+            )
         actor = data.get("actor")
         if isinstance(actor, str) and actor:
             purpose = data.get("purpose")
@@ -127,4 +128,3 @@ class Narrator:
 
 
 PLAIN = Narrator()
-

@@ -22,8 +22,10 @@ from affray.core.dice import Die, Roll, net_bonus, roll_pool
 from affray.core.rng import RNG
 
 EXAMPLES = "like 3d6+1b, 1d13+2, 4d6kh3 or 2d6+1d4-1"
-_TERM = re.compile(r"(?P<sign>[+-]?)(?:(?P<count>\d*)d(?P<sides>\d+)(?:(?P<keep>k[hl])(?P<keepn>\d+))?"
-                   r"|(?P<num>\d+)(?P<bp>[bp]?))")
+_TERM = re.compile(
+    r"(?P<sign>[+-]?)(?:(?P<count>\d*)d(?P<sides>\d+)(?:(?P<keep>k[hl])(?P<keepn>\d+))?"
+    r"|(?P<num>\d+)(?P<bp>[bp]?))"
+)
 MAX_DICE = 1000  # in a group and in all (bonus and penalty dice included)
 MAX_TEXT = 200
 MAX_SIDES = 1_000_000
@@ -82,8 +84,9 @@ def _term(m: re.Match[str]) -> str:
 def parse(text: str) -> DiceExpr:
     """Parse ``text`` into a :class:`DiceExpr`, or raise :class:`NotationError`."""
     if len(text) > MAX_TEXT:
-        raise NotationError(f"dice notation is at most {MAX_TEXT} characters (got {len(text)}); expected something "
-                            f"{EXAMPLES}.")
+        raise NotationError(
+            f"dice notation is at most {MAX_TEXT} characters (got {len(text)}); expected something {EXAMPLES}."
+        )
     source = re.sub(r"\s+", "", text).lower()
     if not source:
         raise _fail(text, "it is empty")

@@ -26,8 +26,9 @@ class OptionError(ValueError):
     """An unknown option or a value of the wrong kind."""
 
 
-def option(default: T, *, rule: str, doc: str, choices: Sequence[T] = (), low: float | None = None,
-           high: float | None = None) -> T:
+def option(
+    default: T, *, rule: str, doc: str, choices: Sequence[T] = (), low: float | None = None, high: float | None = None
+) -> T:
     """A dataclass field for a rule option: its default, the rule ID it implements, and a sentence.
 
     ``low``/``high``: the range a number must lie in (inclusive), checked by :func:`parse_options`.
@@ -76,9 +77,18 @@ def describe(cls: type[DataclassInstance]) -> tuple[OptionInfo, ...]:
     out = []
     for f in dataclasses.fields(cls):
         kind = hints[f.name]
-        out.append(OptionInfo(f.name, f.default, f.metadata.get("rule", ""), f.metadata.get("doc", ""),
-                              tuple(f.metadata.get("choices", ())), getattr(kind, "__name__", str(kind)),
-                              f.metadata.get("low"), f.metadata.get("high")))
+        out.append(
+            OptionInfo(
+                f.name,
+                f.default,
+                f.metadata.get("rule", ""),
+                f.metadata.get("doc", ""),
+                tuple(f.metadata.get("choices", ())),
+                getattr(kind, "__name__", str(kind)),
+                f.metadata.get("low"),
+                f.metadata.get("high"),
+            )
+        )
     _INFOS[cls] = tuple(out)
     return _INFOS[cls]
 
@@ -99,8 +109,11 @@ def _check(info: OptionInfo, kind: object, value: object) -> object:
     if info.choices and value not in info.choices:
         allowed = ", ".join(repr(c) for c in info.choices)
         raise OptionError(f"option '{info.name}' must be one of {allowed}, got {value!r}")
-    if kind in (int, float) and isinstance(value, int | float) and ((info.low is not None and value < info.low)
-                                 or (info.high is not None and value > info.high)):
+    if (
+        kind in (int, float)
+        and isinstance(value, int | float)
+        and ((info.low is not None and value < info.low) or (info.high is not None and value > info.high))
+    ):
         raise OptionError(f"option '{info.name}' must be {info.range}, got {value!r} (Rule: {info.rule})")
     return value
 

@@ -16,8 +16,13 @@ from affray.core.engine import Outcome
 NOBODY = "nobody is left standing"
 
 
-def last_side_standing(sides_in: Iterable[str], *, foes_out: str = "every foe is down",
-                       escaped: Sequence[str] = (), gave_up: Sequence[str] = ()) -> Outcome | None:
+def last_side_standing(
+    sides_in: Iterable[str],
+    *,
+    foes_out: str = "every foe is down",
+    escaped: Sequence[str] = (),
+    gave_up: Sequence[str] = (),
+) -> Outcome | None:
     """``None`` while two or more sides are still in the fight; else the winner (``None`` when no side is left).
 
     ``foes_out`` words how the foes left (``"every foe is down"``); ``escaped`` and ``gave_up`` name foes who left

@@ -30,8 +30,12 @@ class Prompts:
     """Ask questions with ``read(prompt) -> answer`` (raising ``EOFError`` at the end of input); tell with
     ``write(text, style)`` and lay out tables with ``table(title, columns, rows)``."""
 
-    def __init__(self, read: Callable[[str], str], write: Callable[[str, str], None],
-                 table: Callable[[str, tuple[str, ...], Sequence[tuple[str, ...]]], None]) -> None:
+    def __init__(
+        self,
+        read: Callable[[str], str],
+        write: Callable[[str, str], None],
+        table: Callable[[str, tuple[str, ...], Sequence[tuple[str, ...]]], None],
+    ) -> None:
         self._read, self._write, self._table = read, write, table
 
     def say(self, text: str, style: str = "") -> None:
@@ -68,33 +72,45 @@ class Prompts:
             except ValueError:
                 return f"a whole number from {low} to {high}"
             return None if low <= value <= high else f"a whole number from {low} to {high}"
+
         return int(self.ask(label, None if default is None else str(default), check))
 
     def ask_yes(self, label: str, default: bool) -> bool:
-        answer = self.ask(f"{label} (y/n)", "y" if default else "n",
-                          lambda t: None if t.lower() in ("y", "yes", "n", "no") else "y or n")
+        answer = self.ask(
+            f"{label} (y/n)",
+            "y" if default else "n",
+            lambda t: None if t.lower() in ("y", "yes", "n", "no") else "y or n",
+        )
         return answer.lower() in ("y", "yes")
 
     def ask_id(self, label: str, known: Mapping[str, object], default: str | None = None, blank: bool = False) -> str:
         """An id from ``known``; ``blank`` lets an empty answer mean none."""
+
         def check(text: str) -> str | None:
             if (blank and not text) or text in known:
                 return None
             return f"one of {', '.join(sorted(known))}" + (" (or blank for none)" if blank else "")
+
         return self.ask(label, default if default is not None else ("" if blank else None), check)
 
     def ask_ids(self, label: str, known: Mapping[str, object], default: str = "") -> list[str]:
         """Comma-separated ids from ``known`` (blank for none)."""
+
         def check(text: str) -> str | None:
             bad = [x for x in split(text) if x not in known]
             return f"unknown: {', '.join(bad)}; known: {', '.join(sorted(known))}" if bad else None
+
         return split(self.ask(label, default, check))
 
     def header(self, ruleset: str) -> dict[str, Any]:
         """The name and description every sheet starts with."""
         name = self.ask("Name", check=field_check(SheetModel, "name"))
-        return {"format": FORMAT, "ruleset": ruleset, "name": name, "description": self.ask("A few words about them",
-                                                                                            "")}
+        return {
+            "format": FORMAT,
+            "ruleset": ruleset,
+            "name": name,
+            "description": self.ask("A few words about them", ""),
+        }
 
 
 def field_check(model: type[BaseModel], name: str, blank: bool = False) -> Check:
@@ -113,6 +129,7 @@ def field_check(model: type[BaseModel], name: str, blank: bool = False) -> Check
             message = str(exc.errors()[0]["msg"])
             return message[:1].lower() + message[1:]
         return None
+
     return check
 
 

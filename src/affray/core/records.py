@@ -33,12 +33,16 @@ class Record:
     chosen_at: int | None = None
 
     def to_dict(self, events: bool = True) -> JsonObject:
-        out: JsonObject = {"seq": self.seq, "kind": self.kind, "seat": self.seat, "actor": self.actor,
-                               "action": self.action}
+        out: JsonObject = {
+            "seq": self.seq,
+            "kind": self.kind,
+            "seat": self.seat,
+            "actor": self.actor,
+            "action": self.action,
+        }
         if events:
             out["events"] = [e.to_dict() for e in self.events]
         return out
-
 
 
 @dataclass(frozen=True, slots=True)

@@ -150,8 +150,9 @@ class VerifiableRNG:
 
     __slots__ = ("index", "salt_index", "salts", "seal_key", "seed", "stream")
 
-    def __init__(self, seed: bytes, index: int = 0, *, salts: str = OWN_SALTS, stream: str = "",
-                 seal_key: bytes | None = None) -> None:
+    def __init__(
+        self, seed: bytes, index: int = 0, *, salts: str = OWN_SALTS, stream: str = "", seal_key: bytes | None = None
+    ) -> None:
         if len(seed) < 16:
             raise ValueError("a verifiable seed needs at least 16 bytes")
         if salts not in SALT_SCHEMES:

@@ -37,8 +37,9 @@ class CombatantBase(Strict):
     id: str = Field(pattern=ID_PATTERN, description="unique id within the scenario, e.g. 'geralt'")
     name: str | None = Field(default=None, description="display name; defaults to the content's name or the id")
     use: str | None = Field(default=None, description="id of a character or monster in the content")
-    sheet: str | None = Field(default=None, min_length=1,
-                              description="a character sheet file, relative to the scenario (instead of 'use')")
+    sheet: str | None = Field(
+        default=None, min_length=1, description="a character sheet file, relative to the scenario (instead of 'use')"
+    )
     controller: str = Field(default="heuristic", description="a policy name, or 'human'")
     seat: str | None = Field(default=None, description="the seat that plays this combatant; defaults to its id")
 
@@ -123,10 +124,13 @@ class NotAScenario(ContentError):
     naming what it is and where a scenario names such a file, instead of a dozen unknown fields."""
 
     def __init__(self, path: str | Path, kind: str, named_under: str, checked_by: str) -> None:
-        super().__init__(path, [Problem("(file)", f"a scenario, not {kind} (a scenario names {kind} under "
-                                                  f"`{named_under}:`)")])
-        self.sentence = (f"{path} is {kind}, not a scenario; a scenario names it under `{named_under}:` "
-                         f"(`{checked_by} {path}` checks it)")
+        super().__init__(
+            path, [Problem("(file)", f"a scenario, not {kind} (a scenario names {kind} under `{named_under}:`)")]
+        )
+        self.sentence = (
+            f"{path} is {kind}, not a scenario; a scenario names it under `{named_under}:` "
+            f"(`{checked_by} {path}` checks it)"
+        )
 
     def __str__(self) -> str:
         return self.sentence
@@ -188,8 +192,7 @@ def _did_you_mean(model: type[BaseModel], error: ErrorDetails, problem: Problem)
     """An unknown field's problem in a designer's words, with the nearest field of its place when one is near (a
     typo: ``contoler``, ``endurence``), else the fields that place has."""
     loc = [part for part in error["loc"] if not (isinstance(part, str) and part.startswith(("function-", "tagged-")))]
-    holder = _model_at(model, loc) if error["type"] == "extra_forbidden" and loc and isinstance(loc[-1], str) \
-        else None
+    holder = _model_at(model, loc) if error["type"] == "extra_forbidden" and loc and isinstance(loc[-1], str) else None
     if holder is None:
         return problem
     known = _names(holder)
@@ -209,8 +212,9 @@ def validate_scenario(model: type[S], data: Mapping[str, object], path: str | Pa
     try:
         scenario = model.model_validate(data)
     except ValidationError as exc:
-        problems = [_did_you_mean(model, error, problem)
-                    for error, problem in zip(exc.errors(), problems_of(exc), strict=True)]
+        problems = [
+            _did_you_mean(model, error, problem) for error, problem in zip(exc.errors(), problems_of(exc), strict=True)
+        ]
         raise ContentError(path, problems) from None
     scenario._folder = Path(path).parent
     return scenario

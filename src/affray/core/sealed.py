@@ -28,7 +28,11 @@ class SealBroken(RuntimeError):
 
 # How json.dumps writes each atom (ensure_ascii strings; ints by int.__repr__, as json does for every int).
 _ATOMS: dict[type, Callable[[Any], str]] = {
-    str: _quote, int: int.__repr__, bool: lambda v: "true" if v else "false", type(None): lambda v: "null"}
+    str: _quote,
+    int: int.__repr__,
+    bool: lambda v: "true" if v else "false",
+    type(None): lambda v: "null",
+}
 
 
 def canonical(payload: object) -> bytes:
@@ -86,5 +90,10 @@ class Sealed:
         return {"committed": True, "seal": self.seal, "digest": self.digest}
 
     def to_dict(self) -> JsonObject:
-        return {"actor": self.actor, "seal": self.seal, "payload": self.payload,
-                "salt": self.salt.hex(), "digest": self.digest}
+        return {
+            "actor": self.actor,
+            "seal": self.seal,
+            "payload": self.payload,
+            "salt": self.salt.hex(),
+            "digest": self.digest,
+        }

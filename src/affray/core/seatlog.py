@@ -52,14 +52,17 @@ def seat_log(match: Match, version: int, seat: str, *, narrate: bool = False) ->
     revealed = match.revealed
     story = match.story() if narrate else None
     narrator = match.narrator if narrate else None
-    return [seat_entry(entry, viewer, sealed_to(entry, viewer, revealed), narrator, story)
-            for entry in match.records[max(0, version):]]
+    return [
+        seat_entry(entry, viewer, sealed_to(entry, viewer, revealed), narrator, story)
+        for entry in match.records[max(0, version) :]
+    ]
 
 
 def sealed_to(entry: LogRecord, viewer: Viewer, revealed: Collection[str]) -> bool:
     """Whether ``entry`` is a commit still face down to ``viewer`` (its seals not yet revealed, not its own)."""
-    return (any(e.seal not in revealed for e in entry.events if isinstance(e, Committed))
-            and not viewer.may_open(entry.actor))
+    return any(e.seal not in revealed for e in entry.events if isinstance(e, Committed)) and not viewer.may_open(
+        entry.actor
+    )
 
 
 def visibility(entry: LogRecord, viewer: Viewer, revealed: Collection[str]) -> tuple[bool, ...]:
@@ -75,11 +78,17 @@ def shown_in_full(event: Event, viewer: Viewer) -> bool:
     return audience is None or bool(audience & viewer.controls) or (viewer.omniscient and not event.sealed)
 
 
-def seat_entry(entry: LogRecord, viewer: Viewer, hidden: bool, narrator: Narrator | None,
-               story: Story | None) -> JsonObject:
+def seat_entry(
+    entry: LogRecord, viewer: Viewer, hidden: bool, narrator: Narrator | None, story: Story | None
+) -> JsonObject:
     """One record as ``viewer`` sees it (``hidden``: :func:`sealed_to`), told when a narrator and story are given."""
-    item: JsonObject = {"seq": entry.seq, "kind": entry.kind, "seat": entry.seat, "actor": entry.actor,
-                        "action": shown_action(entry, viewer, hidden)}
+    item: JsonObject = {
+        "seq": entry.seq,
+        "kind": entry.kind,
+        "seat": entry.seat,
+        "actor": entry.actor,
+        "action": shown_action(entry, viewer, hidden),
+    }
     if entry.chosen_at is not None:
         item["chosen_at"] = entry.chosen_at
     if story is None or narrator is None:
@@ -103,8 +112,12 @@ def shown_action(entry: LogRecord, viewer: Viewer, hidden: bool) -> Json:
         return commit_form([(e.seal, e.digest) for e in entry.events if isinstance(e, Committed)])
     if entry.kind != RULING:
         return entry.action
-    unseen = [change for event in entry.events if isinstance(event, Ruled) and event.private
-              and not shown_in_full(event, viewer) for change in event.changes]
+    unseen = [
+        change
+        for event in entry.events
+        if isinstance(event, Ruled) and event.private and not shown_in_full(event, viewer)
+        for change in event.changes
+    ]
     return ruling_without(entry.action, unseen) if unseen else entry.action
 
 
@@ -120,8 +133,12 @@ def ruling_without(action: Mapping[str, Json], unseen: Sequence[Mapping[str, Jso
     they were about, as the redacted event says (:meth:`~affray.core.adjust.Ruled.redacted`)."""
     withheld = [{key: value for key, value in change.items() if key != "was"} for change in unseen]
     changes = [c for c in as_list(action.get("changes", [])) if c not in withheld]
-    return {"type": action.get("type"), "reason": action.get("reason", ""), "changes": changes,
-            "unseen": list[Json](sorted({str(change.get("combatant")) for change in unseen}))}
+    return {
+        "type": action.get("type"),
+        "reason": action.get("reason", ""),
+        "changes": changes,
+        "unseen": list[Json](sorted({str(change.get("combatant")) for change in unseen})),
+    }
 
 
 def story_of(match: Match) -> Story:

@@ -48,8 +48,11 @@ def load_sheet(ruleset: str, path: Path, content: ContentLibrary, where: str) ->
     """The sheet at ``path`` checked against ``content``; a broken one is a :class:`ReferenceProblem` at
     ``where`` (the combatant's ``sheet`` field) that names the sheet file, the field and the reason."""
     if not _READER:
-        raise ReferenceProblem(where, f"a {ruleset} character sheet, but no sheet reader is installed "
-                                      f"(import affray, which loads affray.characters)")
+        raise ReferenceProblem(
+            where,
+            f"a {ruleset} character sheet, but no sheet reader is installed "
+            f"(import affray, which loads affray.characters)",
+        )
     try:
         return _READER[0](ruleset, path, content)
     except ContentError as exc:
@@ -70,8 +73,15 @@ class NamesACharacter(Protocol):
     def stats(self) -> BaseModel | None: ...
 
 
-def combatant_character(ruleset: str, model: type[M], where: str, combatant: NamesACharacter, content: ContentLibrary,
-                        sheet_file: Path | None, sections: tuple[str, ...] = ("characters",)) -> M:
+def combatant_character(
+    ruleset: str,
+    model: type[M],
+    where: str,
+    combatant: NamesACharacter,
+    content: ContentLibrary,
+    sheet_file: Path | None,
+    sections: tuple[str, ...] = ("characters",),
+) -> M:
     """A scenario combatant's character: its sheet file, or the content item its ``use`` names (looked up in
     ``sections`` in order), overridden by its inline ``stats`` and ``name``, checked against ``model``.
 

@@ -35,8 +35,14 @@ def _stale(reason: str, message: str) -> Rejected:
     return Rejected("stale_version", message, reason)
 
 
-def stands(records: Sequence[Record], opened: Sequence[str], window: Window | None, actor: str, version: int,
-           names: Mapping[str, str]) -> Rejected | None:
+def stands(
+    records: Sequence[Record],
+    opened: Sequence[str],
+    window: Window | None,
+    actor: str,
+    version: int,
+    names: Mapping[str, str],
+) -> Rejected | None:
     """``None`` when ``actor``'s action chosen at ``version`` may still be taken now (see the module docstring),
     else the ``stale_version`` refusal saying why. ``opened[v]`` is the simultaneous key of the window that was open
     when record ``v`` was taken ("" for any other window); ``window`` is the window open now."""
@@ -46,11 +52,12 @@ def stands(records: Sequence[Record], opened: Sequence[str], window: Window | No
     since = records[version:]
     for record in since:
         if record.kind != ACTION:
-            return _stale(TAKEN_BACK, "Something was taken back or ruled since you chose; look again and choose "
-                                      "anew.")
+            return _stale(TAKEN_BACK, "Something was taken back or ruled since you chose; look again and choose anew.")
         if record.actor == actor:
-            return _stale(ACTED_SINCE, f"{names.get(actor, actor)} has already acted since you chose (another tab or "
-                                       f"device?); look again.")
+            return _stale(
+                ACTED_SINCE,
+                f"{names.get(actor, actor)} has already acted since you chose (another tab or device?); look again.",
+            )
     key = opened[version]
     if not key or any(opened[record.seq] != key for record in since):
         return _stale(MOVED_ON, "The fight has moved on since you chose; look again and choose anew.")

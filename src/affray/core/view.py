@@ -177,16 +177,40 @@ def outcome_of(outcome: Outcome | None) -> OutcomeView | None:
     return None if outcome is None else OutcomeView(outcome.winner, outcome.reason)
 
 
-def envelope(ruleset: str, *, mode: str, round: int, phase: str, order: tuple[str, ...] | list[str],
-             window: Window | None, outcome: Outcome | None, viewer: Viewer,
-             combatants: tuple[CombatantView[CB], ...], detail: DB, turn: str | None = None) -> View[DB, CB]:
+def envelope(
+    ruleset: str,
+    *,
+    mode: str,
+    round: int,
+    phase: str,
+    order: tuple[str, ...] | list[str],
+    window: Window | None,
+    outcome: Outcome | None,
+    viewer: Viewer,
+    combatants: tuple[CombatantView[CB], ...],
+    detail: DB,
+    turn: str | None = None,
+) -> View[DB, CB]:
     """The one envelope every ruleset's view is built with. ``turn`` defaults to the first actor due; the panels
     are those the type of ``detail`` declares (:func:`panels_of`)."""
     if turn is None and window is not None and window.actors:
         turn = window.actors[0]
     you = tuple(c.id for c in combatants if c.controlled)
-    return View(ruleset, mode, round, phase, tuple(order), turn, prompt_of(window), outcome_of(outcome),
-                viewer.seat, you, combatants, detail, panels_of(type(detail)))
+    return View(
+        ruleset,
+        mode,
+        round,
+        phase,
+        tuple(order),
+        turn,
+        prompt_of(window),
+        outcome_of(outcome),
+        viewer.seat,
+        you,
+        combatants,
+        detail,
+        panels_of(type(detail)),
+    )
 
 
 def controlled(viewer: Viewer, actor: str) -> bool:

@@ -17,8 +17,13 @@ from affray.core.checks import BadParameters, Check, CheckResult, flag
 from affray.core.json import JsonObject
 from affray.odds.dist import as_json, mean, prob_json
 
-_TYPES: dict[str, type | tuple[type, ...]] = {"integer": int, "number": (int, float), "boolean": bool,
-                                              "string": str, "choice": (str, int)}
+_TYPES: dict[str, type | tuple[type, ...]] = {
+    "integer": int,
+    "number": (int, float),
+    "boolean": bool,
+    "string": str,
+    "choice": (str, int),
+}
 
 
 def params_of(check: Check, given: Mapping[str, object]) -> dict[str, object]:
@@ -32,8 +37,11 @@ def params_of(check: Check, given: Mapping[str, object]) -> dict[str, object]:
         if value is None and f.required:
             raise BadParameters(f"{flag(f)} is required.")
         want = _TYPES.get(f.kind)
-        if value is not None and want is not None and (
-                not isinstance(value, want) or (f.kind != "boolean" and isinstance(value, bool))):
+        if (
+            value is not None
+            and want is not None
+            and (not isinstance(value, want) or (f.kind != "boolean" and isinstance(value, bool)))
+        ):
             raise BadParameters(f"{flag(f)} is {value!r}, not a{'n' if f.kind[0] in 'aeiou' else ''} {f.kind}.")
         values[f.name] = value
     return values

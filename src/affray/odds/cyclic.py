@@ -231,8 +231,10 @@ class _Solver(Generic[S]):
     def _solve(self, rows: list[dict[int, Number]], rhs: list[list[Number]]) -> list[list[Number]] | None:
         n = len(rows)
         if self.exact and n > MAX_EXACT_COMPONENT:
-            raise NotSolvable(f"a cycle of {n} states is too large to solve exactly (at most "
-                              f"{MAX_EXACT_COMPONENT}); the float solver can")
+            raise NotSolvable(
+                f"a cycle of {n} states is too large to solve exactly (at most "
+                f"{MAX_EXACT_COMPONENT}); the float solver can"
+            )
         if self.exact or not DENSE[0] <= n <= DENSE[1]:
             return sparse_solve(rows, rhs, self.zero, self.one, self.exact)
         import numpy as np
@@ -254,8 +256,9 @@ class _Solver(Generic[S]):
         costs = [self.cost(s) for s in g.states]
         return (self._rounds_exact if self.exact else self._rounds_float)(g, costs, max_rounds, tolerance)
 
-    def _rounds_float(self, g: Explored[S], costs: list[int], max_rounds: int, tolerance: float
-                      ) -> tuple[list[tuple[int, Number]], Number]:
+    def _rounds_float(
+        self, g: Explored[S], costs: list[int], max_rounds: int, tolerance: float
+    ) -> tuple[list[tuple[int, Number]], Number]:
         import numpy as np
 
         n = len(g.states)
@@ -289,8 +292,9 @@ class _Solver(Generic[S]):
                 break
         return out, float(mass.sum())
 
-    def _rounds_exact(self, g: Explored[S], costs: list[int], max_rounds: int, tolerance: float
-                      ) -> tuple[list[tuple[int, Number]], Number]:
+    def _rounds_exact(
+        self, g: Explored[S], costs: list[int], max_rounds: int, tolerance: float
+    ) -> tuple[list[tuple[int, Number]], Number]:
         n = len(g.states)
         dens = [Fraction(p).denominator for v in range(n) for _, p in g.edges[v]]
         dens += [Fraction(sum(g.absorb[v].values(), Fraction(0))).denominator for v in range(n)]
@@ -330,8 +334,15 @@ class _Solver(Generic[S]):
         return out, Fraction(sum(mass.values()), scale)
 
 
-def solve_cyclic(chain: Chain[S], *, exact: bool = False, cost: Callable[[S], int] | None = None,
-                 max_states: int = FLOAT_MAX_STATES, max_rounds: int = 500, tolerance: float = 1e-15) -> DuelOdds:
+def solve_cyclic(
+    chain: Chain[S],
+    *,
+    exact: bool = False,
+    cost: Callable[[S], int] | None = None,
+    max_states: int = FLOAT_MAX_STATES,
+    max_rounds: int = 500,
+    tolerance: float = 1e-15,
+) -> DuelOdds:
     """Solve ``chain`` (cycles allowed): outcome probabilities, expected rounds (the sum of ``cost`` along
     the way, 1 per step by default) and the rounds distribution. :class:`NotSolvable` if a part of the
     chain can go on forever, or if it is too large (more than ``max_states`` states; in exact mode at most
@@ -340,8 +351,9 @@ def solve_cyclic(chain: Chain[S], *, exact: bool = False, cost: Callable[[S], in
     g = explore(chain, exact, state_limit(exact, max_states))
     label = chain.terminal(chain.start)
     if label is not None:
-        return DuelOdds({k: solver.one if k == label else solver.zero for k in chain.labels}, solver.zero, [],
-                        solver.zero, 1)
+        return DuelOdds(
+            {k: solver.one if k == label else solver.zero for k in chain.labels}, solver.zero, [], solver.zero, 1
+        )
     value = solver.values(g)[0]
     outcomes = {k: value[i] for i, k in enumerate(chain.labels)}
     rounds, tail = solver.rounds(g, max_rounds, tolerance)

@@ -102,8 +102,11 @@ def pool_sum(dice: int, sides: int = 6, keep: int | None = None, keep_lowest: bo
 
 def as_json(dist: Mapping[int, Fraction]) -> list[Json]:
     """``[{"outcome": k, "exact": "n/d", "value": float}]`` sorted by outcome (the odds CLI's format)."""
-    return [{"outcome": k, "exact": f"{p.numerator}/{p.denominator}", "value": float(p)}
-            for k, p in sorted(dist.items()) if p]
+    return [
+        {"outcome": k, "exact": f"{p.numerator}/{p.denominator}", "value": float(p)}
+        for k, p in sorted(dist.items())
+        if p
+    ]
 
 
 def prob_json(p: Fraction) -> JsonObject:

@@ -18,7 +18,8 @@ def duel_model(record: AnyPlugin) -> DuelModel:
     return loader()
 
 
-def solve_scenario(record: AnyPlugin, setup: Mapping[str, Json], options: Mapping[str, Json] | None,
-                   exact: bool = False) -> DuelResult:
+def solve_scenario(
+    record: AnyPlugin, setup: Mapping[str, Json], options: Mapping[str, Json] | None, exact: bool = False
+) -> DuelResult:
     """Solve a prepared scenario's duel; :class:`NotSolvable` with the reason if it cannot be done."""
     return duel_model(record).solve(setup, options, exact)

@@ -38,7 +38,13 @@ from affray.odds.dist import prob_json
 
 #: The comparisons, as icepool's operators on two dice.
 COMPARISONS: dict[str, Callable[[icepool.Die, icepool.Die], icepool.Die]] = {
-    ">=": operator.ge, "<=": operator.le, "==": operator.eq, "!=": operator.ne, ">": operator.gt, "<": operator.lt}
+    ">=": operator.ge,
+    "<=": operator.le,
+    "==": operator.eq,
+    "!=": operator.ne,
+    ">": operator.gt,
+    "<": operator.lt,
+}
 MAX_WORK = 2_000_000  # estimated steps of icepool's work for a whole expression: a second or two on a slow machine
 MAX_OUTCOMES = 10_000  # totals of one side (or one term)
 MAX_POOL_SIDES = 500  # sides of the dice in a keep-highest/lowest (or bonus/penalty) pool
@@ -71,9 +77,8 @@ class Side:
 
     @property
     def variance(self) -> Fraction:
-        second = Fraction(sum(k * k * q for k, q in zip(self.outcomes, self.quantities, strict=True)),
-                          self.denominator)
-        return second - self.mean ** 2
+        second = Fraction(sum(k * k * q for k, q in zip(self.outcomes, self.quantities, strict=True)), self.denominator)
+        return second - self.mean**2
 
     @property
     def sd(self) -> float:
@@ -114,17 +119,20 @@ def split(text: str) -> tuple[str, str | None, str | None]:
     if not found:
         return text, None, None
     if len(found) > 1:
-        raise ExpressionError(f"'{text.strip()}' has {len(found)} comparisons ({', '.join(m[0] for m in found)}); "
-                              f"compare two sides once, like 3d6kh2 > 2d6+1.")
+        raise ExpressionError(
+            f"'{text.strip()}' has {len(found)} comparisons ({', '.join(m[0] for m in found)}); "
+            f"compare two sides once, like 3d6kh2 > 2d6+1."
+        )
     op = found[0]
     if op[0] not in COMPARISONS:
         hint = " (== asks whether two totals are equal)" if op[0] == "=" else ""
         raise ExpressionError(f"'{op[0]}' in '{text.strip()}' is not a comparison{hint}; use one of {_WORDS}.")
-    left, right = text[:op.start()], text[op.end():]
+    left, right = text[: op.start()], text[op.end() :]
     for side, part in (("left", left), ("right", right)):
         if not part.strip():
-            raise ExpressionError(f"'{text.strip()}' has nothing on the {side} of '{op[0]}'; compare two sides, "
-                                  f"like 3d6kh2 > 2d6+1.")
+            raise ExpressionError(
+                f"'{text.strip()}' has nothing on the {side} of '{op[0]}'; compare two sides, like 3d6kh2 > 2d6+1."
+            )
     return left, op[0], right
 
 
@@ -185,19 +193,25 @@ def _estimate(expr: DiceExpr, side: str | None, text: str) -> tuple[int, list[tu
         size = _totals(group, net)
         where = "" if term == whole else f" in '{whole}'"
         if keep is not None and group.sides > MAX_POOL_SIDES:
-            raise ExpressionError(f"'{term}'{where} keeps dice of {group.sides:,} sides; a pool that keeps or drops "
-                                  f"dice may have dice of at most {MAX_POOL_SIDES} sides.")
+            raise ExpressionError(
+                f"'{term}'{where} keeps dice of {group.sides:,} sides; a pool that keeps or drops "
+                f"dice may have dice of at most {MAX_POOL_SIDES} sides."
+            )
         if size > MAX_OUTCOMES:
-            raise ExpressionError(f"'{term}'{where} has {size:,} possible totals; at most {MAX_OUTCOMES:,} are worked "
-                                  f"out exactly (fewer dice or sides).")
+            raise ExpressionError(
+                f"'{term}'{where} has {size:,} possible totals; at most {MAX_OUTCOMES:,} are worked "
+                f"out exactly (fewer dice or sides)."
+            )
         parts.append((_term_work(group, net), f"'{term}'"))
         if totals > 1:
             parts.append((totals * size, f"adding '{term}' to the terms before it"))
         totals = totals + size - 1
     if totals > MAX_OUTCOMES:
         where = "" if expr.text == whole else f" (the {side} side of '{whole}')"
-        raise ExpressionError(f"'{expr.text}'{where} has {totals:,} possible totals; at most {MAX_OUTCOMES:,} are "
-                              f"worked out exactly (fewer dice or sides).")
+        raise ExpressionError(
+            f"'{expr.text}'{where} has {totals:,} possible totals; at most {MAX_OUTCOMES:,} are "
+            f"worked out exactly (fewer dice or sides)."
+        )
     return totals, parts
 
 
@@ -238,9 +252,11 @@ def dice_odds(text: str) -> DiceOdds:
         parts.append((totals[0] * totals[1], f"comparing the two sides ({totals[0]:,} x {totals[1]:,} totals)"))
     if sum(steps for steps, _ in parts) > MAX_WORK:
         steps, what = max(parts)
-        raise ExpressionError(f"'{text.strip()}' is too large to work out exactly: {what} alone takes about "
-                              f"{steps:,} steps of icepool's work, and a whole expression at most {MAX_WORK:,} "
-                              f"(fewer dice or sides).")
+        raise ExpressionError(
+            f"'{text.strip()}' is too large to work out exactly: {what} alone takes about "
+            f"{steps:,} steps of icepool's work, and a whole expression at most {MAX_WORK:,} "
+            f"(fewer dice or sides)."
+        )
     try:
         dice = [to_die(expr) for expr in exprs]
     except RecursionError:  # the limits above keep icepool well inside Python's stack; a safety net
@@ -259,10 +275,17 @@ def dice_odds(text: str) -> DiceOdds:
 def side_json(side: Side) -> JsonObject:
     """A side in machine form: ``expression``, ``mean`` and ``variance`` (``{"exact", "value"}``), ``sd`` (a float),
     ``distribution``: ``[{outcome, exact, value, at_least: {exact, value}, at_most: {exact, value}}]``."""
-    rows: list[Json] = [{"outcome": k, **prob_json(p), "at_least": prob_json(ge), "at_most": prob_json(le)}
-                       for k, p, ge, le in side.rows()]
-    return {"expression": side.text, "mean": prob_json(side.mean), "variance": prob_json(side.variance),
-            "sd": side.sd, "distribution": rows}
+    rows: list[Json] = [
+        {"outcome": k, **prob_json(p), "at_least": prob_json(ge), "at_most": prob_json(le)}
+        for k, p, ge, le in side.rows()
+    ]
+    return {
+        "expression": side.text,
+        "mean": prob_json(side.mean),
+        "variance": prob_json(side.variance),
+        "sd": side.sd,
+        "distribution": rows,
+    }
 
 
 def odds_json(odds: DiceOdds) -> JsonObject:
@@ -270,8 +293,13 @@ def odds_json(odds: DiceOdds) -> JsonObject:
     comparison ``{expression, comparison, probability: {exact, value}, left: side, right: side}``."""
     if odds.right is None or odds.probability is None or odds.comparison is None:
         return side_json(odds.left) | {"expression": odds.text}
-    return {"expression": odds.text, "comparison": odds.comparison, "probability": prob_json(odds.probability),
-            "left": side_json(odds.left), "right": side_json(odds.right)}
+    return {
+        "expression": odds.text,
+        "comparison": odds.comparison,
+        "probability": prob_json(odds.probability),
+        "left": side_json(odds.left),
+        "right": side_json(odds.right),
+    }
 
 
 def plot_odds(odds: DiceOdds, out: str | Path) -> None:
@@ -287,8 +315,13 @@ def plot_odds(odds: DiceOdds, out: str | Path) -> None:
     width = 0.8 / len(sides)
     for i, (side, colour) in enumerate(zip(sides, ("#4477aa", "#ee6677"), strict=False)):
         shift = (i - (len(sides) - 1) / 2) * width
-        ax.bar([k + shift for k in side.outcomes], [100 * q / side.denominator for q in side.quantities], width=width,
-               color=colour, label=f"{side.text}: mean {float(side.mean):.3g} (dashed), sd {side.sd:.3g}")
+        ax.bar(
+            [k + shift for k in side.outcomes],
+            [100 * q / side.denominator for q in side.quantities],
+            width=width,
+            color=colour,
+            label=f"{side.text}: mean {float(side.mean):.3g} (dashed), sd {side.sd:.3g}",
+        )
         ax.axvline(float(side.mean), color="#222222" if len(sides) == 1 else colour, lw=1.2, ls="--", zorder=3)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("total")

@@ -33,9 +33,13 @@ def _vector(dist: Mapping[int, Fraction]) -> np.ndarray:
     return out
 
 
-def independent_duel(hp: tuple[int, int], damage_to: tuple[Mapping[int, Fraction], Mapping[int, Fraction]],
-                     labels: tuple[str, str] = ("A", "B"), max_rounds: int = 10_000,
-                     tolerance: float = 1e-17) -> DuelOdds:
+def independent_duel(
+    hp: tuple[int, int],
+    damage_to: tuple[Mapping[int, Fraction], Mapping[int, Fraction]],
+    labels: tuple[str, str] = ("A", "B"),
+    max_rounds: int = 10_000,
+    tolerance: float = 1e-17,
+) -> DuelOdds:
     """Outcome probabilities, expected rounds and rounds distribution of an independent-damage duel.
 
     ``damage_to[i]`` is the per-round damage side ``i`` takes; a side at 0 HP or below is down; both down

@@ -216,8 +216,14 @@ class _Solver(Generic[S]):
         return out, Fraction(sum(mass), scale)
 
 
-def solve(chain: Chain[S], *, exact: bool = False, max_rounds: int = 500, tolerance: float = 1e-15,
-          max_states: int = FLOAT_MAX_STATES) -> DuelOdds:
+def solve(
+    chain: Chain[S],
+    *,
+    exact: bool = False,
+    max_rounds: int = 500,
+    tolerance: float = 1e-15,
+    max_states: int = FLOAT_MAX_STATES,
+) -> DuelOdds:
     """Solve ``chain``: outcome probabilities, expected rounds, and the rounds distribution.
 
     ``exact=True`` uses Fractions throughout; the rounds distribution is then exact round by round, with
@@ -231,8 +237,10 @@ def solve(chain: Chain[S], *, exact: bool = False, max_rounds: int = 500, tolera
     try:
         wins, expected = solver.solve(chain.start)
     except RecursionError:
-        raise NotSolvable(f"the duel runs through more than {sys.getrecursionlimit():,} states in a row; too "
-                          f"long a chain for this solver: try lower hit points") from None
+        raise NotSolvable(
+            f"the duel runs through more than {sys.getrecursionlimit():,} states in a row; too "
+            f"long a chain for this solver: try lower hit points"
+        ) from None
     finally:
         sys.setrecursionlimit(limit)
     outcomes = {label: wins.get(label, solver.zero) for label in chain.labels}

@@ -28,7 +28,7 @@ def _plain(count: int, sides: int) -> dict[int, Fraction]:
             prefix.append(prefix[-1] + w)
         size = len(ways)
         ways = [prefix[min(i + 1, size)] - prefix[max(0, i - sides + 1)] for i in range(size + sides - 1)]
-    total = sides ** count
+    total = sides**count
     return {count + i: Fraction(w, total) for i, w in enumerate(ways) if w}
 
 
@@ -38,8 +38,10 @@ def expr_dist(expr: DiceExpr) -> dict[int, Fraction]:
     out: dict[int, Fraction] = {expr.modifier: Fraction(1)}
     size = sum(g.count * g.sides for g in expr.groups)
     if size > MAX_OUTCOMES or any((g.keep is not None or net) and g.count > MAX_KEPT_POOL for g in expr.groups):
-        raise ValueError(f"'{expr.text}' has too many outcomes to enumerate exactly: at most {MAX_OUTCOMES:,} for "
-                         f"dice x sides over all groups, {MAX_KEPT_POOL} dice in a keep or bonus pool")
+        raise ValueError(
+            f"'{expr.text}' has too many outcomes to enumerate exactly: at most {MAX_OUTCOMES:,} for "
+            f"dice x sides over all groups, {MAX_KEPT_POOL} dice in a keep or bonus pool"
+        )
     for group in expr.groups:
         count, keep, lowest = group.count, group.keep, group.keep_lowest
         if net:

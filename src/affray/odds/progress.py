@@ -52,7 +52,11 @@ def state_limit(exact: bool, max_states: int) -> int:
 def too_large(states: int, exact: bool) -> str:
     """Why a solve over more than ``states`` states is refused, and what to do instead."""
     if exact and states <= EXACT_MAX_STATES:
-        return (f"more than {states:,} states: exact fractions over that many grow to thousands of digits and "
-                f"would take hours; the float solver (without --exact) gives the same to 12 digits")
-    return (f"more than {states:,} states: too large to solve exactly in memory and time (hit points and "
-            f"positions multiply); try lower hit points or a smaller scenario, or simulate it (affray sim)")
+        return (
+            f"more than {states:,} states: exact fractions over that many grow to thousands of digits and "
+            f"would take hours; the float solver (without --exact) gives the same to 12 digits"
+        )
+    return (
+        f"more than {states:,} states: too large to solve exactly in memory and time (hit points and "
+        f"positions multiply); try lower hit points or a smaller scenario, or simulate it (affray sim)"
+    )

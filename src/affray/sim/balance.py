@@ -68,21 +68,33 @@ class Balance:
         chance = _chance(b, self.exact)
         out = []
         if self.reached:
-            tried = (f"{len(self.probes)} values solved" if self.exact else
-                     f"{len(self.probes)} values tried, {self.fights:,} fights in all")
-            out.append(f"{self.param} = {b.value} brings {possessive(self.side)} win chance to {chance}, the "
-                       f"closest to the target {pct(self.target)} ({tried}).")
+            tried = (
+                f"{len(self.probes)} values solved"
+                if self.exact
+                else f"{len(self.probes)} values tried, {self.fights:,} fights in all"
+            )
+            out.append(
+                f"{self.param} = {b.value} brings {possessive(self.side)} win chance to {chance}, the "
+                f"closest to the target {pct(self.target)} ({tried})."
+            )
         else:
             ends = {p.value: p for p in self.probes}
-            out.append(f"No value of {self.param} in {first}..{last} brings {possessive(self.side)} win chance to "
-                       f"{pct(self.target)}: it is {_chance(ends[first], self.exact)} at {first} and "
-                       f"{_chance(ends[last], self.exact)} at {last}"
-                       f"{'' if self.exact else ' (95% intervals)'}; the closest is {b.value}.")
+            out.append(
+                f"No value of {self.param} in {first}..{last} brings {possessive(self.side)} win chance to "
+                f"{pct(self.target)}: it is {_chance(ends[first], self.exact)} at {first} and "
+                f"{_chance(ends[last], self.exact)} at {last}"
+                f"{'' if self.exact else ' (95% intervals)'}; the closest is {b.value}."
+            )
         if not self.monotone:
-            out.append(f"{possessive(self.side)} win chance is not monotone in {self.param} over this range"
-                       + (": every value was solved, and the closest is the answer." if self.exact else
-                          ": a value's interval lay outside those of the values around it, so the bisection may "
-                          "have missed a closer value (a sweep shows the whole curve)."))
+            out.append(
+                f"{possessive(self.side)} win chance is not monotone in {self.param} over this range"
+                + (
+                    ": every value was solved, and the closest is the answer."
+                    if self.exact
+                    else ": a value's interval lay outside those of the values around it, so the bisection may "
+                    "have missed a closer value (a sweep shows the whole curve)."
+                )
+            )
         return out
 
 
@@ -122,8 +134,16 @@ def check_values(values: Sequence[float | int], target: float) -> tuple[int, ...
 ProbeAt = Callable[[int, bool], Probe]
 
 
-def search(param: str, values: Sequence[int], side: str, target: float, probe_at: ProbeAt, exact: bool,
-           fights: Callable[[], int] = lambda: 0, interrupted: Callable[[], bool] = lambda: False) -> Balance:
+def search(
+    param: str,
+    values: Sequence[int],
+    side: str,
+    target: float,
+    probe_at: ProbeAt,
+    exact: bool,
+    fights: Callable[[], int] = lambda: 0,
+    interrupted: Callable[[], bool] = lambda: False,
+) -> Balance:
     """Bisect ``values`` for the one whose chance (``probe_at``) is closest to ``target`` (see the module
     docstring). ``fights`` and ``interrupted`` read the simulation's totals so far."""
     tried: dict[int, Probe] = {}
@@ -170,8 +190,20 @@ def search(param: str, values: Sequence[int], side: str, target: float, probe_at
         if closer.value == best.value or interrupted():
             break
         best = closer
-    return Balance(param, tuple(values), side, target, exact, best, neighbours,
-                   tuple(tried[v] for v in sorted(tried)), reached, monotone, fights(), interrupted())
+    return Balance(
+        param,
+        tuple(values),
+        side,
+        target,
+        exact,
+        best,
+        neighbours,
+        tuple(tried[v] for v in sorted(tried)),
+        reached,
+        monotone,
+        fights(),
+        interrupted(),
+    )
 
 
 def _closest(probes: Iterable[Probe], target: float) -> Probe:

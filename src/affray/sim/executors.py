@@ -28,13 +28,16 @@ def executor_for(workers: int | None, scheduler: str | None = None) -> Iterator[
         try:
             from distributed import Client
         except ImportError:
-            raise ExecutorError("a Dask scheduler was given but Dask is not installed: "
-                                "pip install 'affray[dask]'") from None
+            raise ExecutorError(
+                "a Dask scheduler was given but Dask is not installed: pip install 'affray[dask]'"
+            ) from None
         try:
             client = Client(address, timeout="5s")
         except (OSError, TimeoutError, ValueError, TypeError) as exc:
-            raise ExecutorError(f"cannot reach the Dask scheduler at {address!r} ({type(exc).__name__}: "
-                                f"{str(exc).splitlines()[0] if str(exc) else 'no answer'})") from None
+            raise ExecutorError(
+                f"cannot reach the Dask scheduler at {address!r} ({type(exc).__name__}: "
+                f"{str(exc).splitlines()[0] if str(exc) else 'no answer'})"
+            ) from None
         try:
             yield client.get_executor()
         finally:

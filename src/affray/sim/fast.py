@@ -54,8 +54,9 @@ def viewers_of(actors: Mapping[str, str], seats: Mapping[str, str] | None = None
     return {actor: Viewer.of_seat(seating, seating[actor]) for actor in actors}
 
 
-def _viewers(actors: Mapping[str, str], seats: Mapping[str, str] | None, shared: dict[Hashable, object] | None
-             ) -> dict[str, Viewer]:
+def _viewers(
+    actors: Mapping[str, str], seats: Mapping[str, str] | None, shared: dict[Hashable, object] | None
+) -> dict[str, Viewer]:
     """:func:`viewers_of`, the same objects for every fight of the caller's ``shared`` store: rulesets key their
     setup-only parts by viewer there, and a key found by identity is found without comparing viewers."""
     if shared is None:
@@ -68,9 +69,18 @@ def _viewers(actors: Mapping[str, str], seats: Mapping[str, str] | None, shared:
     return found
 
 
-def play_fast(ruleset: AnyRuleset, setup: Mapping[str, object], options: object, policies: Mapping[str, Policy],
-              seed: int, *, validate: bool = False, shared: dict[Hashable, object] | None = None,
-              seats: Mapping[str, str] | None = None, max_steps: int = 200_000) -> tuple[object, FastFight]:
+def play_fast(
+    ruleset: AnyRuleset,
+    setup: Mapping[str, object],
+    options: object,
+    policies: Mapping[str, Policy],
+    seed: int,
+    *,
+    validate: bool = False,
+    shared: dict[Hashable, object] | None = None,
+    seats: Mapping[str, str] | None = None,
+    max_steps: int = 200_000,
+) -> tuple[object, FastFight]:
     """Play one fight to its end on the fast path; returns the final state and the fight's record.
 
     ``options``: parsed options (``parse_options``) or a mapping of them. ``validate``: let the rules check every
@@ -108,15 +118,22 @@ def play_fast(ruleset: AnyRuleset, setup: Mapping[str, object], options: object,
         action = policy.choose(observe(state, viewers[actor], actor, memo), offered, policies_rng)
         result = step(state, actor, action, rng, journal)
         if isinstance(result, Rejected):
-            raise FastPathError(f"policy {policy.name} chose a refused action for {actor}: {action} "
-                                f"({result.code}: {result.message})")
+            raise FastPathError(
+                f"policy {policy.name} chose a refused action for {actor}: {action} ({result.code}: {result.message})"
+            )
         actions.append((actor, action))
         memo.advance(version)
     raise FastPathError(f"the fight did not end within {max_steps} actions")
 
 
-def replay_in_full(rules: AnyPlugin | AnyRuleset, setup: Mapping[str, object], options: Mapping[str, object] | None,
-                   fight: FastFight, *, seats: Mapping[str, str] | None = None) -> Match:
+def replay_in_full(
+    rules: AnyPlugin | AnyRuleset,
+    setup: Mapping[str, object],
+    options: Mapping[str, object] | None,
+    fight: FastFight,
+    *,
+    seats: Mapping[str, str] | None = None,
+) -> Match:
     """The fight played again through a :class:`Match` on its seed, with every event (for narration and checks):
     ``rules`` is the ruleset's plug-in record (whose narrator tells it), or its rules alone.
     An action the full engine refuses is a :class:`FastPathError`: the two paths disagree, which is a bug."""
@@ -124,6 +141,7 @@ def replay_in_full(rules: AnyPlugin | AnyRuleset, setup: Mapping[str, object], o
     for actor, action in fight.actions:
         result = match.act(actor, action)
         if isinstance(result, Rejected):
-            raise FastPathError(f"the full engine refused {actor}'s {action} on replay: {result.code}: "
-                                f"{result.message}")
+            raise FastPathError(
+                f"the full engine refused {actor}'s {action} on replay: {result.code}: {result.message}"
+            )
     return match

@@ -40,8 +40,15 @@ def _save(fig: Figure, out: str | Path, stamp: str = "") -> None:
         fig.canvas.draw()
         bottom = fig.get_tightbbox().y0 / fig.get_figheight()
         width = max(60, int(fig.get_figwidth() * 15))  # about the characters of 8-point text across the figure
-        fig.text(0.01, bottom - 0.02, "\n".join(textwrap.wrap(stamp, width)), fontsize=8, color="#555555",
-                 va="top", ha="left")
+        fig.text(
+            0.01,
+            bottom - 0.02,
+            "\n".join(textwrap.wrap(stamp, width)),
+            fontsize=8,
+            color="#555555",
+            va="top",
+            ha="left",
+        )
     fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
 
@@ -84,21 +91,33 @@ def _risk_panel(ax: Axes, report: Mapping[str, Any]) -> None:
     """Down and dead per combatant with their 95% intervals; the combatants of a side together, the side named
     under them and its groups set apart by a line."""
     sides = list(report["sides"])
-    combatants = sorted(report["combatants"].values(),
-                        key=lambda c: sides.index(c["side"]) if c["side"] in sides else len(sides))
+    combatants = sorted(
+        report["combatants"].values(), key=lambda c: sides.index(c["side"]) if c["side"] in sides else len(sides)
+    )
     xs = list(range(len(combatants)))
     for offset, key, label, colour in ((-0.2, "down", "down", DOWN_COLOUR), (0.2, "dead", "dead", DEAD_COLOUR)):
         rates = [c[f"p_{key}"] for c in combatants]
-        err = [[max(0.0, c[f"p_{key}"] - c[f"p_{key}_ci95"][0]) for c in combatants],
-               [max(0.0, c[f"p_{key}_ci95"][1] - c[f"p_{key}"]) for c in combatants]]
-        ax.bar([x + offset for x in xs], rates, width=0.4, yerr=err, capsize=3, label=label, color=colour,
-               ecolor="#777777")
+        err = [
+            [max(0.0, c[f"p_{key}"] - c[f"p_{key}_ci95"][0]) for c in combatants],
+            [max(0.0, c[f"p_{key}_ci95"][1] - c[f"p_{key}"]) for c in combatants],
+        ]
+        ax.bar(
+            [x + offset for x in xs], rates, width=0.4, yerr=err, capsize=3, label=label, color=colour, ecolor="#777777"
+        )
     ax.set_xticks(xs, [c["name"] for c in combatants], rotation=30, ha="right")
     start = 0
     for i in range(1, len(combatants) + 1):
         if i == len(combatants) or combatants[i]["side"] != combatants[start]["side"]:
-            ax.text((start + i - 1) / 2, 1.02, combatants[start]["side"], ha="center", va="bottom",
-                    transform=ax.get_xaxis_transform(), fontsize=9, color="#333333")
+            ax.text(
+                (start + i - 1) / 2,
+                1.02,
+                combatants[start]["side"],
+                ha="center",
+                va="bottom",
+                transform=ax.get_xaxis_transform(),
+                fontsize=9,
+                color="#333333",
+            )
             if i < len(combatants):
                 ax.axvline(i - 0.5, color="#999999", lw=0.8)
             start = i
@@ -112,16 +131,30 @@ def _colours(rows: Sequence[OutcomeRow]) -> list[str]:
     return [next(sides) if r.side else DRAW_COLOUR if r.label == "draw" else ESCAPED_COLOUR for r in rows]
 
 
-def plot_sweep(points: Sequence[Mapping[str, Any]], param: str, sides: Sequence[str], out: str | Path,
-               title: str = "", stamp: str = "") -> None:
+def plot_sweep(
+    points: Sequence[Mapping[str, Any]],
+    param: str,
+    sides: Sequence[str],
+    out: str | Path,
+    title: str = "",
+    stamp: str = "",
+) -> None:
     """The rate of every outcome against the swept parameter (``param``: its label, by its field), with its 95%
     interval as a band: each side's wins (``sides``), and the draws and escapes wherever a point has any (the
     sweep's table shows them the same way). Whole-number values get whole-number ticks."""
     fig, ax = plt.subplots(figsize=(8, 4.8), layout="constrained")
     xs = [p["value"] for p in points]
     table = [outcome_rows(p) for p in points]
-    shown = [r for r in table[0] if r.label in sides or (not r.side and any(
-        row.count or row.rate for rows in table for row in rows if row.label == r.label))] if table else []
+    shown = (
+        [
+            r
+            for r in table[0]
+            if r.label in sides
+            or (not r.side and any(row.count or row.rate for rows in table for row in rows if row.label == r.label))
+        ]
+        if table
+        else []
+    )
     for r, colour in zip(shown, _colours(shown), strict=True):
         line = [next(row for row in rows if row.label == r.label) for rows in table]
         label = f"{r.label} wins" if r.side else "draws" if r.label == "draw" else r.label
@@ -141,8 +174,14 @@ def plot_sweep(points: Sequence[Mapping[str, Any]], param: str, sides: Sequence[
     _save(fig, out, stamp)
 
 
-def plot_heatmap(points: Sequence[Mapping[str, Any]], labels: Sequence[str], side: str, out: str | Path,
-                 title: str = "", stamp: str = "") -> None:
+def plot_heatmap(
+    points: Sequence[Mapping[str, Any]],
+    labels: Sequence[str],
+    side: str,
+    out: str | Path,
+    title: str = "",
+    stamp: str = "",
+) -> None:
     """``side``'s win rate over a grid of two parameters (``labels``: theirs, the first down the side, the second
     along the bottom), each cell written with its rate and the half-width of its 95% interval."""
     rows = sorted({p["values"][0] for p in points})
@@ -150,8 +189,9 @@ def plot_heatmap(points: Sequence[Mapping[str, Any]], labels: Sequence[str], sid
     grid = [[float("nan")] * len(cols) for _ in rows]
     for p in points:
         grid[rows.index(p["values"][0])][cols.index(p["values"][1])] = p["sides"][side]["win_rate"]
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(cols) + 3), max(4.5, 0.6 * len(rows) + 2.5)),
-                           layout="constrained")
+    fig, ax = plt.subplots(
+        figsize=(max(6.0, 0.9 * len(cols) + 3), max(4.5, 0.6 * len(rows) + 2.5)), layout="constrained"
+    )
     image = ax.imshow(grid, origin="lower", cmap="RdBu", vmin=0, vmax=1, aspect="auto")
     bar = fig.colorbar(image, ax=ax, format=PercentFormatter(1.0, decimals=0))
     bar.set_label(f"{side} win rate")
@@ -164,7 +204,14 @@ def plot_heatmap(points: Sequence[Mapping[str, Any]], labels: Sequence[str], sid
             rate = p["sides"][side]["win_rate"]
             lo, hi = p["sides"][side]["ci95"]
             text = f"{rate:.0%}" if hi == lo else f"{rate:.0%}\n±{(hi - lo) / 2:.0%}"
-            ax.text(cols.index(p["values"][1]), rows.index(p["values"][0]), text, ha="center", va="center",
-                    fontsize=8, color="white" if abs(rate - 0.5) > 0.3 else "black")
+            ax.text(
+                cols.index(p["values"][1]),
+                rows.index(p["values"][0]),
+                text,
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="white" if abs(rate - 0.5) > 0.3 else "black",
+            )
     ax.set_title(title or f"{side} win rate")
     _save(fig, out, stamp)

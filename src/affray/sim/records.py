@@ -27,8 +27,15 @@ from affray.sim.stats import FightRecord
 
 #: Parquet rows kept before a row group is written (a chunk is only 100 fights: too small a group).
 ROW_GROUP = 65_536
-PER_COMBATANT = (("hp", "int"), ("down", "bool"), ("dead", "bool"), ("escaped", "bool"), ("dealt", "int"),
-                 ("taken", "int"), ("conditions", "str"))
+PER_COMBATANT = (
+    ("hp", "int"),
+    ("down", "bool"),
+    ("dead", "bool"),
+    ("escaped", "bool"),
+    ("dealt", "int"),
+    ("taken", "int"),
+    ("conditions", "str"),
+)
 
 
 class RecordsError(ValueError):
@@ -38,8 +45,10 @@ class RecordsError(ValueError):
 def check_records_path(path: Path) -> None:
     """Refuse before the run what would fail after it: Parquet without pyarrow."""
     if path.suffix.lower() == ".parquet" and importlib.util.find_spec("pyarrow") is None:
-        raise RecordsError(f"--records {path}: a .parquet file needs pyarrow, which is not installed "
-                           "(pip install pyarrow), or write a .csv file, which pandas.read_csv reads as well")
+        raise RecordsError(
+            f"--records {path}: a .parquet file needs pyarrow, which is not installed "
+            "(pip install pyarrow), or write a .csv file, which pandas.read_csv reads as well"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +81,15 @@ class Columns:
             if r is None:  # a combatant the fight's end no longer reports: its cells stay empty
                 out += [None] * (7 + len(self.extras[actor]))
                 continue
-            out += [r.hp, r.down, r.dead, ESCAPED in r.conditions, r.damage_dealt, r.damage_taken,
-                    ";".join(r.conditions)]
+            out += [
+                r.hp,
+                r.down,
+                r.dead,
+                ESCAPED in r.conditions,
+                r.damage_dealt,
+                r.damage_taken,
+                ";".join(r.conditions),
+            ]
             out += [r.extra.get(name) for name in self.extras[actor]]
         return out
 
@@ -115,8 +131,7 @@ class RecordsWriter:
         pq = importlib.import_module("pyarrow.parquet")
         kinds = {"int": pa.int64(), "bool": pa.bool_(), "str": pa.string(), "float": pa.float64()}
         schema = pa.schema([(name, kinds[kind]) for name, kind in self.columns.typed()])
-        table = pa.table({name: [row[i] for row in self._rows] for i, name in enumerate(schema.names)},
-                         schema=schema)
+        table = pa.table({name: [row[i] for row in self._rows] for i, name in enumerate(schema.names)}, schema=schema)
         if self._parquet is None:
             self._parquet = pq.ParquetWriter(str(self.path), schema)
         self._parquet.write_table(table)

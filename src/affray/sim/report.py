@@ -28,12 +28,16 @@ def affray_version() -> str:
         return "unknown"
 
 
-def setup_digest(ruleset: str, rules_version: str, setup: Mapping[str, object], options: Mapping[str, object]
-                 ) -> str:
+def setup_digest(ruleset: str, rules_version: str, setup: Mapping[str, object], options: Mapping[str, object]) -> str:
     """SHA-256 of what a run simulates: the ruleset, its rules version, the resolved setup (content included) and
     the options, as canonical JSON. Two scenario files that differ only in comments or layout have the same one."""
-    text = json.dumps({"ruleset": ruleset, "rules_version": rules_version, "setup": setup, "options": options},
-                      sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    text = json.dumps(
+        {"ruleset": ruleset, "rules_version": rules_version, "setup": setup, "options": options},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+        default=str,
+    )
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -116,11 +120,22 @@ class SimReport:
     @classmethod
     def from_summary(cls, summary: Mapping[str, Any], **stamp: Any) -> SimReport:
         """From :func:`affray.sim.stats.summary`'s plain data and the run's stamp (the other fields)."""
-        risks = {actor: CombatantRisk(actor, c["name"], c["side"], _risk(c, "down", summary["fights"]),
-                                      _risk(c, "dead", summary["fights"]), c["hp_left_mean"], c["hp_max"],
-                                      c["damage_dealt_mean"], c["damage_taken_mean"], dict(c["conditions"]),
-                                      dict(c["extra_means"]))
-                 for actor, c in summary["combatants"].items()}
+        risks = {
+            actor: CombatantRisk(
+                actor,
+                c["name"],
+                c["side"],
+                _risk(c, "down", summary["fights"]),
+                _risk(c, "dead", summary["fights"]),
+                c["hp_left_mean"],
+                c["hp_max"],
+                c["damage_dealt_mean"],
+                c["damage_taken_mean"],
+                dict(c["conditions"]),
+                dict(c["extra_means"]),
+            )
+            for actor, c in summary["combatants"].items()
+        }
         return cls(
             fights=summary["fights"],
             wins={side: Rate.of(row, "wins", "win_rate", "ci95") for side, row in summary["sides"].items()},
@@ -128,47 +143,91 @@ class SimReport:
             escapes=Rate.of(summary["escapes"], "count", "rate", "ci95"),
             rounds_mean=summary["rounds"]["mean"],
             rounds={int(k): v for k, v in summary["rounds"]["distribution"].items()},
-            combatants=risks, **stamp)
+            combatants=risks,
+            **stamp,
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The report as ``affray sim --json`` prints it (plain data, JSON-ready)."""
         n = self.fights
         return {
             "fights": n,
-            "sides": {side: {"wins": r.count, "win_rate": r.rate, "ci95": [r.low, r.high]}
-                      for side, r in self.wins.items()},
-            "draws": _rate_json(self.draws), "escapes": _rate_json(self.escapes),
-            "rounds": {"mean": self.rounds_mean, "distribution": {str(k): v for k, v in sorted(self.rounds.items())},
-                       "tail": [{"k": k, "p_at_least": p} for k, p in rounds_tail(self.rounds, n)],
-                       "word": self.round_word},
-            "combatants": {actor: {
-                "name": c.name, "side": c.side,
-                "p_down": c.down.rate, "p_down_ci95": [c.down.low, c.down.high],
-                "p_dead": c.dead.rate, "p_dead_ci95": [c.dead.low, c.dead.high],
-                "hp_left_mean": c.hp_left_mean, "hp_max": c.hp_max,
-                "damage_dealt_mean": c.damage_dealt_mean, "damage_taken_mean": c.damage_taken_mean,
-                "conditions": dict(c.conditions), "extra_means": dict(c.extra_means)}
-                for actor, c in self.combatants.items()},
-            "scenario": {"name": self.scenario.name, "path": self.scenario.path, "sha256": self.scenario.sha256,
-                         "setup_sha256": self.scenario.setup_sha256},
-            "ruleset": self.ruleset, "rules_version": self.rules_version, "seed": self.seed,
-            "policies": dict(self.policies), "engine": self.engine, "path": self.path, "version": self.version,
-            "notes": list(self.notes), "interrupted": self.interrupted,
+            "sides": {
+                side: {"wins": r.count, "win_rate": r.rate, "ci95": [r.low, r.high]} for side, r in self.wins.items()
+            },
+            "draws": _rate_json(self.draws),
+            "escapes": _rate_json(self.escapes),
+            "rounds": {
+                "mean": self.rounds_mean,
+                "distribution": {str(k): v for k, v in sorted(self.rounds.items())},
+                "tail": [{"k": k, "p_at_least": p} for k, p in rounds_tail(self.rounds, n)],
+                "word": self.round_word,
+            },
+            "combatants": {
+                actor: {
+                    "name": c.name,
+                    "side": c.side,
+                    "p_down": c.down.rate,
+                    "p_down_ci95": [c.down.low, c.down.high],
+                    "p_dead": c.dead.rate,
+                    "p_dead_ci95": [c.dead.low, c.dead.high],
+                    "hp_left_mean": c.hp_left_mean,
+                    "hp_max": c.hp_max,
+                    "damage_dealt_mean": c.damage_dealt_mean,
+                    "damage_taken_mean": c.damage_taken_mean,
+                    "conditions": dict(c.conditions),
+                    "extra_means": dict(c.extra_means),
+                }
+                for actor, c in self.combatants.items()
+            },
+            "scenario": {
+                "name": self.scenario.name,
+                "path": self.scenario.path,
+                "sha256": self.scenario.sha256,
+                "setup_sha256": self.scenario.setup_sha256,
+            },
+            "ruleset": self.ruleset,
+            "rules_version": self.rules_version,
+            "seed": self.seed,
+            "policies": dict(self.policies),
+            "engine": self.engine,
+            "path": self.path,
+            "version": self.version,
+            "notes": list(self.notes),
+            "interrupted": self.interrupted,
         }
 
     def stamp_line(self) -> str:
         """The run in one line, as the text report and the plots print it: scenario, digest, fights, seed,
         policies, engine, version."""
-        return stamp_line(self.scenario, self.seed, self.policies, self.engine, self.version, self.ruleset,
-                          self.rules_version, f"{self.fights:,} fights")
+        return stamp_line(
+            self.scenario,
+            self.seed,
+            self.policies,
+            self.engine,
+            self.version,
+            self.ruleset,
+            self.rules_version,
+            f"{self.fights:,} fights",
+        )
 
 
-def stamp_line(scenario: ScenarioStamp, seed: int, policies: Mapping[str, str], engine: str, version: str,
-               ruleset: str, rules_version: str, fights: str) -> str:
+def stamp_line(
+    scenario: ScenarioStamp,
+    seed: int,
+    policies: Mapping[str, str],
+    engine: str,
+    version: str,
+    ruleset: str,
+    rules_version: str,
+    fights: str,
+) -> str:
     digest = scenario.sha256 or scenario.setup_sha256
     played = ", ".join(f"{actor}={name}" for actor, name in policies.items()) or "the duel model's"
-    return (f"{scenario.path} (sha256 {digest[:12]}) · {fights} · seed {seed} · policies {played} · "
-            f"engine {engine} · affray {version}, {ruleset} rules {rules_version}")
+    return (
+        f"{scenario.path} (sha256 {digest[:12]}) · {fights} · seed {seed} · policies {played} · "
+        f"engine {engine} · affray {version}, {ruleset} rules {rules_version}"
+    )
 
 
 def _risk(c: Mapping[str, Any], what: str, n: int) -> Rate:

@@ -69,22 +69,44 @@ def play_chunk(spec: SimSpec, chunk: int, count: int) -> Tally:
             fight_seed = derive_seed(chunk_seed, i)
             match = Match(record, spec.setup, spec.options, rng=FastRNG(fight_seed), shared=shared)
             outcome = play(match, policies, max_steps=spec.max_steps)  # the policies' generator: policy_rng
-            _count(tally, spec, chunk * spec.chunk_size + i, fight_seed, outcome, match.rounds(),
-                   ruleset.report(match.state))
+            _count(
+                tally,
+                spec,
+                chunk * spec.chunk_size + i,
+                fight_seed,
+                outcome,
+                match.rounds(),
+                ruleset.report(match.state),
+            )
         return tally
     from affray.sim.fast import play_fast
 
     options = parse_options(ruleset.options_type, spec.options)
     for i in range(count):
         seed = derive_seed(chunk_seed, i)
-        state, fight = play_fast(ruleset, spec.setup, options, policies, seed,
-                                 validate=i % VALIDATE_EVERY == 0, shared=shared, max_steps=spec.max_steps)
+        state, fight = play_fast(
+            ruleset,
+            spec.setup,
+            options,
+            policies,
+            seed,
+            validate=i % VALIDATE_EVERY == 0,
+            shared=shared,
+            max_steps=spec.max_steps,
+        )
         _count(tally, spec, chunk * spec.chunk_size + i, seed, fight.outcome, fight.rounds, ruleset.report(state))
     return tally
 
 
-def _count(tally: Tally, spec: SimSpec, index: int, seed: int, outcome: Outcome | None, rounds: int,
-           reports: Mapping[str, CombatantReport]) -> None:
+def _count(
+    tally: Tally,
+    spec: SimSpec,
+    index: int,
+    seed: int,
+    outcome: Outcome | None,
+    rounds: int,
+    reports: Mapping[str, CombatantReport],
+) -> None:
     """Count one fight, and keep its record when the run asked for records."""
     tally.add(outcome, rounds, reports)
     if spec.records:  # the label the tally counted it under: a side, "draw" or "escaped" (WL-B14)
@@ -157,8 +179,14 @@ def in_flight_for(executor: Executor) -> int:
     return 4 * workers if isinstance(workers, int) and workers > 0 else 64
 
 
-def _run_pool(spec: SimSpec, plan: Iterator[tuple[int, int]], executor: Executor, merger: _Merger,
-              progress: Callable[[int], None] | None, chunk_runner: ChunkRunner) -> None:
+def _run_pool(
+    spec: SimSpec,
+    plan: Iterator[tuple[int, int]],
+    executor: Executor,
+    merger: _Merger,
+    progress: Callable[[int], None] | None,
+    chunk_runner: ChunkRunner,
+) -> None:
     pending: dict[Future[Tally], tuple[int, int]] = {}
     limit = in_flight_for(executor)
     try:
@@ -178,8 +206,14 @@ def _run_pool(spec: SimSpec, plan: Iterator[tuple[int, int]], executor: Executor
             future.cancel()
 
 
-def run(spec: SimSpec, n: int, executor: Executor | None = None, progress: Callable[[int], None] | None = None,
-        chunk_runner: ChunkRunner = play_chunk, records: RecordSink | None = None) -> RunResult:
+def run(
+    spec: SimSpec,
+    n: int,
+    executor: Executor | None = None,
+    progress: Callable[[int], None] | None = None,
+    chunk_runner: ChunkRunner = play_chunk,
+    records: RecordSink | None = None,
+) -> RunResult:
     """Play ``n`` fights; ``progress`` is called with the number of fights each finished chunk held; ``records``
     receives each chunk's fight records in index order when ``spec.records`` keeps them.
 

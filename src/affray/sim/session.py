@@ -50,8 +50,10 @@ def policies_for(scenario: Scenario, overrides: Mapping[str, str]) -> tuple[dict
         name = overrides.get(actor) or overrides.get(sides.get(actor, "")) or controller
         if name == "human":
             if actor in sides:
-                notes.append(f"{actor} is played by a person at the table (seat {scenario.seats.get(actor, actor)});"
-                             f" the simulation plays it with 'heuristic' (--policy {actor}=NAME picks another)")
+                notes.append(
+                    f"{actor} is played by a person at the table (seat {scenario.seats.get(actor, actor)});"
+                    f" the simulation plays it with 'heuristic' (--policy {actor}=NAME picks another)"
+                )
             name = "heuristic"
         get_policy(scenario.plugin, name)  # KeyError with the known names if unknown
         out[actor] = name
@@ -59,11 +61,11 @@ def policies_for(scenario: Scenario, overrides: Mapping[str, str]) -> tuple[dict
     return out, notes
 
 
-def spec_for(scenario: Scenario, overrides: Mapping[str, str], seed: int,
-             chunk: int | None) -> tuple[SimSpec, list[str]]:
+def spec_for(
+    scenario: Scenario, overrides: Mapping[str, str], seed: int, chunk: int | None
+) -> tuple[SimSpec, list[str]]:
     policies, notes = policies_for(scenario, overrides)
-    spec = SimSpec(scenario.ruleset.name, scenario.setup, scenario.options, policies, seed,
-                   chunk or DEFAULT_CHUNK)
+    spec = SimSpec(scenario.ruleset.name, scenario.setup, scenario.options, policies, seed, chunk or DEFAULT_CHUNK)
     return spec, notes
 
 
@@ -73,8 +75,9 @@ ChunkRunner = Callable[[SimSpec, int, int], Tally]
 FAST, FULL = "fast", "full"  # the engine's two paths, as reports name them
 
 
-def choose_path(spec: SimSpec, record: AnyPlugin, engine_only: bool, chunk: int | None,
-                full: bool = False) -> tuple[SimSpec, ChunkRunner, str]:
+def choose_path(
+    spec: SimSpec, record: AnyPlugin, engine_only: bool, chunk: int | None, full: bool = False
+) -> tuple[SimSpec, ChunkRunner, str]:
     """The vectorised batch path of the ruleset's ``record`` when the scenario fits it (and neither ``engine_only``
     nor ``full`` refused it, nor ``spec.records`` asked for each fight's record, which a batch does not keep), else
     the engine's fast path, or the full engine when ``full``."""
@@ -137,14 +140,24 @@ def combatant_names(scenario: Scenario) -> dict[str, str]:
     return names
 
 
-def simulate(scenario: Scenario, n: int, seed: int, executor: Executor | None, overrides: Mapping[str, str],
-             progress: Callable[[int], None] | None = None, engine_only: bool = False,
-             chunk: int | None = None, full: bool = False, records: RecordSink | None = None) -> SimOutcome:
+def simulate(
+    scenario: Scenario,
+    n: int,
+    seed: int,
+    executor: Executor | None,
+    overrides: Mapping[str, str],
+    progress: Callable[[int], None] | None = None,
+    engine_only: bool = False,
+    chunk: int | None = None,
+    full: bool = False,
+    records: RecordSink | None = None,
+) -> SimOutcome:
     """Play ``n`` fights of ``scenario``; ``records`` (``affray sim --records``) receives every fight's record in
     the run's order, which plays the run on the engine (a batch path keeps no records)."""
     spec, notes = spec_for(scenario, overrides, seed, chunk)
-    spec, runner, path = choose_path(replace(spec, records=records is not None), scenario.plugin, engine_only, chunk,
-                                     full)
+    spec, runner, path = choose_path(
+        replace(spec, records=records is not None), scenario.plugin, engine_only, chunk, full
+    )
     result = run(spec, n, executor, progress, runner, records)
     sides = [s.name for s in scenario.model.sides]
     return SimOutcome(result, summary(result.tally, sides, combatant_names(scenario)), path, notes, spec)
@@ -178,27 +191,47 @@ def scenario_stamp(scenario: Scenario) -> ScenarioStamp:
     return ScenarioStamp(scenario.model.name or Path(scenario.path).stem, scenario.path, scenario.sha256, digest)
 
 
-def run_stamp(scenario: Scenario, overrides: Mapping[str, str], seed: int, engine_only: bool,
-              exact: bool) -> dict[str, Any]:
+def run_stamp(
+    scenario: Scenario, overrides: Mapping[str, str], seed: int, engine_only: bool, exact: bool
+) -> dict[str, Any]:
     """What reproduces a sweep or a balance, as its JSON records it: the scenario (as given, before any parameter
     is set), the rules, the seed, each acting seat's policy (none when ``exact``: the duel model's own), the engine
     (``exact``, or the path the scenario's fights take) and affray's version."""
     record = scenario.plugin
     stamp = scenario_stamp(scenario)
     policies = {} if exact else acting_policies(scenario, policies_for(scenario, overrides)[0])
-    engine = "exact" if exact else choose_path(spec_for(scenario, overrides, seed, None)[0], record, engine_only,
-                                               None)[2]
-    return {"scenario": {"name": stamp.name, "path": stamp.path, "sha256": stamp.sha256,
-                         "setup_sha256": stamp.setup_sha256},
-            "ruleset": record.name, "rules_version": record.rules_version, "seed": seed, "policies": policies,
-            "engine": engine, "version": affray_version()}
+    engine = (
+        "exact" if exact else choose_path(spec_for(scenario, overrides, seed, None)[0], record, engine_only, None)[2]
+    )
+    return {
+        "scenario": {
+            "name": stamp.name,
+            "path": stamp.path,
+            "sha256": stamp.sha256,
+            "setup_sha256": stamp.setup_sha256,
+        },
+        "ruleset": record.name,
+        "rules_version": record.rules_version,
+        "seed": seed,
+        "policies": policies,
+        "engine": engine,
+        "version": affray_version(),
+    }
 
 
 def run_stamp_line(stamp: Mapping[str, Any], fights: str) -> str:
     """:func:`run_stamp` in one line, for a figure's foot."""
     scenario = ScenarioStamp(**stamp["scenario"])
-    return stamp_line(scenario, stamp["seed"], stamp["policies"], stamp["engine"], stamp["version"],
-                      stamp["ruleset"], stamp["rules_version"], fights)
+    return stamp_line(
+        scenario,
+        stamp["seed"],
+        stamp["policies"],
+        stamp["engine"],
+        stamp["version"],
+        stamp["ruleset"],
+        stamp["rules_version"],
+        fights,
+    )
 
 
 def sim_report(scenario: Scenario, outcome: SimOutcome) -> SimReport:
@@ -207,10 +240,19 @@ def sim_report(scenario: Scenario, outcome: SimOutcome) -> SimReport:
     assert spec is not None
     record = scenario.plugin
     return SimReport.from_summary(
-        outcome.report, round_word=record.round_word, scenario=scenario_stamp(scenario), ruleset=record.name,
-        rules_version=record.rules_version, seed=spec.seed, policies=acting_policies(scenario, spec.policies),
-        engine=engine_of(outcome.path), path=outcome.path, version=affray_version(), notes=tuple(outcome.notes),
-        interrupted=outcome.result.interrupted)
+        outcome.report,
+        round_word=record.round_word,
+        scenario=scenario_stamp(scenario),
+        ruleset=record.name,
+        rules_version=record.rules_version,
+        seed=spec.seed,
+        policies=acting_policies(scenario, spec.policies),
+        engine=engine_of(outcome.path),
+        path=outcome.path,
+        version=affray_version(),
+        notes=tuple(outcome.notes),
+        interrupted=outcome.result.interrupted,
+    )
 
 
 class PointRun:
@@ -219,8 +261,16 @@ class PointRun:
     Block ``b`` has the seed ``derive_seed(seed, "block", b)``: a point's numbers depend on its seed and how many
     blocks it played, not on when they were asked for, so a point can be topped up later (a balance does)."""
 
-    def __init__(self, scenario: Scenario, overrides: Mapping[str, str], seed: int, executor: Executor | None,
-                 progress: Callable[[int], None] | None, engine_only: bool, batch: int = 200) -> None:
+    def __init__(
+        self,
+        scenario: Scenario,
+        overrides: Mapping[str, str],
+        seed: int,
+        executor: Executor | None,
+        progress: Callable[[int], None] | None,
+        engine_only: bool,
+        batch: int = 200,
+    ) -> None:
         spec, _ = spec_for(scenario, overrides, seed, None)
         self.spec, self.runner, self.path = choose_path(spec, scenario.plugin, engine_only, None)
         self.step = max(batch, self.spec.chunk_size) if self.runner is not play_chunk else batch
@@ -253,9 +303,15 @@ class PointRun:
 
     def point(self) -> dict[str, Any]:
         report = summary(self.tally, self.sides, {})
-        return {"fights": self.tally.fights, "sides": report["sides"], "draws": report["draws"],
-                "escapes": report["escapes"], "rounds_mean": report["rounds"]["mean"], "path": self.path,
-                "interrupted": self.interrupted}
+        return {
+            "fights": self.tally.fights,
+            "sides": report["sides"],
+            "draws": report["draws"],
+            "escapes": report["escapes"],
+            "rounds_mean": report["rounds"]["mean"],
+            "path": self.path,
+            "interrupted": self.interrupted,
+        }
 
 
 def exact_point(scenario: Scenario) -> dict[str, Any]:
@@ -270,31 +326,49 @@ def exact_point(scenario: Scenario) -> dict[str, Any]:
         raise SweepError(f"--exact: this scenario cannot be solved exactly ({exc})") from None
     sides = {s.name: float(odds.outcomes.get(s.name, 0.0)) for s in scenario.model.sides}
     draw = float(odds.outcomes.get("draw", 0.0))
-    return {"fights": 0, "sides": {side: {"wins": None, "win_rate": p, "ci95": [p, p]} for side, p in sides.items()},
-            "draws": {"count": None, "rate": draw, "ci95": [draw, draw]},
-            "escapes": {"count": 0, "rate": 0.0, "ci95": [0.0, 0.0]},
-            "rounds_mean": float(odds.expected_rounds), "path": "exact", "interrupted": False}
+    return {
+        "fights": 0,
+        "sides": {side: {"wins": None, "win_rate": p, "ci95": [p, p]} for side, p in sides.items()},
+        "draws": {"count": None, "rate": draw, "ci95": [draw, draw]},
+        "escapes": {"count": 0, "rate": 0.0, "ci95": [0.0, 0.0]},
+        "rounds_mean": float(odds.expected_rounds),
+        "path": "exact",
+        "interrupted": False,
+    }
 
 
-def sweep(data: dict[str, Any], source: str | Path, params: Param | Sequence[Param], n: int, seed: int,
-          executor: Executor | None, overrides: Mapping[str, str], precision: float | None, batch: int = 200,
-          progress: Callable[[int], None] | None = None, engine_only: bool = False, exact: bool = False,
-          side: str | None = None) -> list[dict[str, Any]]:
+def sweep(
+    data: dict[str, Any],
+    source: str | Path,
+    params: Param | Sequence[Param],
+    n: int,
+    seed: int,
+    executor: Executor | None,
+    overrides: Mapping[str, str],
+    precision: float | None,
+    batch: int = 200,
+    progress: Callable[[int], None] | None = None,
+    engine_only: bool = False,
+    exact: bool = False,
+    side: str | None = None,
+) -> list[dict[str, Any]]:
     """Each point of one parameter, or of the grid of two (every pair of values, the first parameter's outer),
     played until ``side``'s (default: the first side's) interval half-width is below ``precision`` or ``n`` fights
     were played; or, with ``exact``, solved by the exact duel solver. Point ``i`` has its own seed derived from the
     sweep's seed and ``i``. Each point has ``values`` (one per parameter) and, for one parameter, ``value``."""
     grid = [params] if isinstance(params, Param) else list(params)
     combos = list(itertools.product(*(p.values for p in grid)))
-    scenarios = [scenario_with(data, source, [(p.path, v) for p, v in zip(grid, combo, strict=True)])
-                 for combo in combos]  # every point is checked before any fight is played
+    scenarios = [
+        scenario_with(data, source, [(p.path, v) for p, v in zip(grid, combo, strict=True)]) for combo in combos
+    ]  # every point is checked before any fight is played
     points = []
     for index, (combo, scenario) in enumerate(zip(combos, scenarios, strict=True)):
         if exact:
             point = exact_point(scenario)
         else:
-            runner = PointRun(scenario, overrides, derive_seed(seed, "sweep", index), executor, progress,
-                              engine_only, batch)
+            runner = PointRun(
+                scenario, overrides, derive_seed(seed, "sweep", index), executor, progress, engine_only, batch
+            )
             runner.until(side or runner.sides[0], precision, n)
             point = runner.point()
         point = {**({"value": combo[0]} if len(grid) == 1 else {}), "values": list(combo), **point}
@@ -304,9 +378,21 @@ def sweep(data: dict[str, Any], source: str | Path, params: Param | Sequence[Par
     return points
 
 
-def balance(data: dict[str, Any], source: str | Path, param: Param, side: str, target: float,
-            precision: float, most: int, seed: int, executor: Executor | None, overrides: Mapping[str, str],
-            progress: Callable[[int], None] | None = None, engine_only: bool = False, exact: bool = False) -> Balance:
+def balance(
+    data: dict[str, Any],
+    source: str | Path,
+    param: Param,
+    side: str,
+    target: float,
+    precision: float,
+    most: int,
+    seed: int,
+    executor: Executor | None,
+    overrides: Mapping[str, str],
+    progress: Callable[[int], None] | None = None,
+    engine_only: bool = False,
+    exact: bool = False,
+) -> Balance:
     """The value of ``param`` that brings ``side``'s win chance closest to ``target`` (:mod:`affray.sim.balance`):
     exactly with the duel solver when ``exact``, else by simulation, each value played until its interval is
     narrower than ±``precision`` (at most ``most`` fights), with its own seed derived from ``seed`` and the value."""
@@ -320,6 +406,7 @@ def balance(data: dict[str, Any], source: str | Path, param: Param, side: str, t
 
     scenario(values[0]), scenario(values[-1])  # both ends are valid before anything is played
     if exact:
+
         def solved(value: int, final: bool) -> Probe:
             rate = float(exact_point(scenario(value))["sides"][side]["win_rate"])
             return Probe(value, rate, rate, rate)
@@ -329,14 +416,22 @@ def balance(data: dict[str, Any], source: str | Path, param: Param, side: str, t
 
     def simulated(value: int, final: bool) -> Probe:
         if value not in runs:
-            runs[value] = PointRun(scenario(value), overrides, derive_seed(seed, "balance", value), executor,
-                                   progress, engine_only)
+            runs[value] = PointRun(
+                scenario(value), overrides, derive_seed(seed, "balance", value), executor, progress, engine_only
+            )
         point = runs[value]
         point.until(side, precision, most, None if final else target)
         low, high = point.interval(side)
         fights = point.tally.fights
         return Probe(value, point.tally.wins.get(side, 0) / fights if fights else 0.0, low, high, fights)
 
-    return search(param.path, values, side, target, simulated, False,
-                  fights=lambda: sum(r.tally.fights for r in runs.values()),
-                  interrupted=lambda: any(r.interrupted for r in runs.values()))
+    return search(
+        param.path,
+        values,
+        side,
+        target,
+        simulated,
+        False,
+        fights=lambda: sum(r.tally.fights for r in runs.values()),
+        interrupted=lambda: any(r.interrupted for r in runs.values()),
+    )

@@ -144,20 +144,29 @@ def summary(tally: Tally, sides: list[str], names: Mapping[str, str]) -> dict[st
     combatants = {}
     for actor, t in tally.combatants.items():
         combatants[actor] = {
-            "name": names.get(actor, actor), "side": t.side,
-            "p_down": t.down / n if n else 0.0, "p_down_ci95": list(wilson(t.down, n)),
-            "p_dead": t.dead / n if n else 0.0, "p_dead_ci95": list(wilson(t.dead, n)),
-            "hp_left_mean": t.hp_left / n if n else 0.0, "hp_max": t.hp_max,
-            "damage_dealt_mean": t.dealt / n if n else 0.0, "damage_taken_mean": t.taken / n if n else 0.0,
+            "name": names.get(actor, actor),
+            "side": t.side,
+            "p_down": t.down / n if n else 0.0,
+            "p_down_ci95": list(wilson(t.down, n)),
+            "p_dead": t.dead / n if n else 0.0,
+            "p_dead_ci95": list(wilson(t.dead, n)),
+            "hp_left_mean": t.hp_left / n if n else 0.0,
+            "hp_max": t.hp_max,
+            "damage_dealt_mean": t.dealt / n if n else 0.0,
+            "damage_taken_mean": t.taken / n if n else 0.0,
             "conditions": {c: v / n for c, v in sorted(t.conditions.items())},
             "extra_means": {k: v / n for k, v in sorted(t.extra.items())},
         }
     return {
-        "fights": n, "sides": side_rows,
+        "fights": n,
+        "sides": side_rows,
         "draws": {"count": tally.draws, "rate": tally.draws / n if n else 0.0, "ci95": [lo, hi]},
         "escapes": {"count": tally.escapes, "rate": tally.escapes / n if n else 0.0, "ci95": [elo, ehi]},
-        "rounds": {"mean": mean_rounds, "distribution": {str(k): v for k, v in sorted(tally.rounds.items())},
-                   "tail": [{"k": k, "p_at_least": p} for k, p in rounds_tail(tally.rounds, n)]},
+        "rounds": {
+            "mean": mean_rounds,
+            "distribution": {str(k): v for k, v in sorted(tally.rounds.items())},
+            "tail": [{"k": k, "p_at_least": p} for k, p in rounds_tail(tally.rounds, n)],
+        },
         "combatants": combatants,
     }
 
@@ -176,8 +185,10 @@ class OutcomeRow:
 def outcome_rows(report: Mapping[str, Any]) -> list[OutcomeRow]:
     """Every outcome a :func:`summary` report counts, in the order every report shows them: each side's wins, the
     draws, the escapes (WL-B14). The table, the plots and the sweep all list these, so none drops one."""
-    rows = [OutcomeRow(side, row["wins"], row["win_rate"], (row["ci95"][0], row["ci95"][1]), True)
-            for side, row in report["sides"].items()]
+    rows = [
+        OutcomeRow(side, row["wins"], row["win_rate"], (row["ci95"][0], row["ci95"][1]), True)
+        for side, row in report["sides"].items()
+    ]
     for label, key in (("draw", "draws"), (ESCAPED, "escapes")):
         row = report[key]
         rows.append(OutcomeRow(label, row["count"], row["rate"], (row["ci95"][0], row["ci95"][1]), False))

@@ -27,8 +27,10 @@ from affray.core.content import ContentLibrary
 if TYPE_CHECKING:
     from affray.api import Scenario
 
-_RANGE = re.compile(r"^\s*(?P<path>[^=]+?)\s*=\s*(?P<lo>-?\d+(?:\.\d+)?)\s*\.\.\s*(?P<hi>-?\d+(?:\.\d+)?)"
-                    r"(?:\s*:\s*(?P<step>\d+(?:\.\d+)?))?\s*$")
+_RANGE = re.compile(
+    r"^\s*(?P<path>[^=]+?)\s*=\s*(?P<lo>-?\d+(?:\.\d+)?)\s*\.\.\s*(?P<hi>-?\d+(?:\.\d+)?)"
+    r"(?:\s*:\s*(?P<step>\d+(?:\.\d+)?))?\s*$"
+)
 _SEGMENT = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
@@ -128,8 +130,9 @@ def _shown(base: str, path: Sequence[str | int]) -> str:
     return text or "the scenario"
 
 
-def check_fields(model: type[BaseModel], path: Sequence[str | int], shown: str, first: Sequence[str] = (),
-                 base: str = "") -> None:
+def check_fields(
+    model: type[BaseModel], path: Sequence[str | int], shown: str, first: Sequence[str] = (), base: str = ""
+) -> None:
     """Follow ``path`` through ``model``'s fields and refuse a name that is no field where the model takes no
     others, suggesting the nearest one (``first``: more names the first segment may be, such as combatant ids;
     ``base``: what the path starts from, in the message). Where the type is not a model (free mappings, unions)
@@ -160,8 +163,13 @@ def check_fields(model: type[BaseModel], path: Sequence[str | int], shown: str, 
 Patch = Callable[[ContentLibrary], None]
 
 
-def apply(data: dict[str, Any], param_path: str, value: float | int, scenario_model: type[BaseModel] | None = None,
-          options: Sequence[str] = ()) -> tuple[dict[str, Any], Patch | None]:
+def apply(
+    data: dict[str, Any],
+    param_path: str,
+    value: float | int,
+    scenario_model: type[BaseModel] | None = None,
+    options: Sequence[str] = (),
+) -> tuple[dict[str, Any], Patch | None]:
     """A copy of the scenario ``data`` with the parameter set, and a content patch if it targets content. With
     ``scenario_model`` (the ruleset's scenario type) and ``options`` (its option names), a path naming no field
     or no option is refused with the nearest one."""
@@ -188,20 +196,26 @@ def apply(data: dict[str, Any], param_path: str, value: float | int, scenario_mo
     found = _find_combatant(data, str(path[0])) if isinstance(path[0], str) and path[0] not in data else None
     full = (found + path[1:]) if found else path
     if scenario_model is not None:
-        ids = [str(c.get("id")) for side in data.get("sides", []) if isinstance(side, dict)
-               for c in side.get("combatants", []) if isinstance(c, dict)]
+        ids = [
+            str(c.get("id"))
+            for side in data.get("sides", [])
+            if isinstance(side, dict)
+            for c in side.get("combatants", [])
+            if isinstance(c, dict)
+        ]
         check_fields(scenario_model, full, param_path, ids)
     if options and len(full) == 2 and full[0] == "options" and full[1] not in options:
         near = difflib.get_close_matches(str(full[1]), options, n=1, cutoff=0.6)
-        raise SweepError(f"--param {param_path}: '{full[1]}' is not an option of this ruleset"
-                         + (f"; did you mean '{near[0]}'?" if near else f"; one of {', '.join(options)}"))
+        raise SweepError(
+            f"--param {param_path}: '{full[1]}' is not an option of this ruleset"
+            + (f"; did you mean '{near[0]}'?" if near else f"; one of {', '.join(options)}")
+        )
     patched = copy.deepcopy(data)
     set_path(patched, full, value, param_path)
     return patched, None
 
 
-def scenario_with(data: dict[str, Any], source: str | Path, settings: Sequence[tuple[str, float | int]]
-                  ) -> Scenario:
+def scenario_with(data: dict[str, Any], source: str | Path, settings: Sequence[tuple[str, float | int]]) -> Scenario:
     """The checked scenario with each ``(param, value)`` of ``settings`` set, in order (errors name them)."""
     from affray.api import scenario_from_data
     from affray.core.content import ContentError
@@ -227,8 +241,9 @@ def scenario_with(data: dict[str, Any], source: str | Path, settings: Sequence[t
         return scenario_from_data(data, source, patch=patch_all if patches else None)
     except ContentError as exc:
         shown = ", ".join(f"{param}={value}" for param, value in settings)
-        raise SweepError(f"--param {shown} makes the scenario invalid: {exc.problems[0].field}: "
-                         f"{exc.problems[0].expected}") from None
+        raise SweepError(
+            f"--param {shown} makes the scenario invalid: {exc.problems[0].field}: {exc.problems[0].expected}"
+        ) from None
 
 
 def field_label(param: str, names: Mapping[str, str] | None = None) -> str:
@@ -240,7 +255,7 @@ def field_label(param: str, names: Mapping[str, str] | None = None) -> str:
     field = fields[-1].replace("_", " ") if fields else param
     if path[0] == "content" and len(path) >= 4:
         last = max(i for i, p in enumerate(path) if isinstance(p, str))
-        owner = _shown(str(path[2]), [*path[3:last], *(p for p in path[last + 1:] if isinstance(p, int))])
+        owner = _shown(str(path[2]), [*path[3:last], *(p for p in path[last + 1 :] if isinstance(p, int))])
         return f"{field} of {owner}"
     if path[0] == "options":
         return f"option {field}"

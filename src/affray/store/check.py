@@ -77,9 +77,11 @@ class Health:
 
     def refusal(self) -> str:
         """The sentence ``affray serve`` stops with."""
-        return (f"{self.where}: the database is damaged ({self.problems[0]}); it is not served. Restore it from a "
-                f"backup (docs/table.md, \"Backups of the database\") or move it aside to start a new one; "
-                f"'affray db check' lists every problem.")
+        return (
+            f"{self.where}: the database is damaged ({self.problems[0]}); it is not served. Restore it from a "
+            f'backup (docs/table.md, "Backups of the database") or move it aside to start a new one; '
+            f"'affray db check' lists every problem."
+        )
 
 
 def sqlite_path(url: str) -> Path | None:
@@ -147,13 +149,16 @@ def _schema(conn: sqlite3.Connection, health: Health) -> None:
         return
     health.version = int(found[0])
     if health.version > SCHEMA_VERSION:
-        health.problems.append(f"its schema version {health.version} is newer than this affray reads (up to "
-                               f"{SCHEMA_VERSION}): upgrade affray")
+        health.problems.append(
+            f"its schema version {health.version} is newer than this affray reads (up to "
+            f"{SCHEMA_VERSION}): upgrade affray"
+        )
         return
     missing = TABLES_OF.get(health.version, frozenset()) - names
     if health.version not in TABLES_OF or missing:
-        health.problems.append(f"schema version {health.version} lacks the table(s) "
-                               f"{', '.join(sorted(missing)) or '(unknown version)'}")
+        health.problems.append(
+            f"schema version {health.version} lacks the table(s) {', '.join(sorted(missing)) or '(unknown version)'}"
+        )
         return
     health.counts = _counts(conn)
     health.refused = refused_tables(conn.execute(_versions_query(health.version)).fetchall())
@@ -167,12 +172,17 @@ def _sqlite_rows(conn: sqlite3.Connection, health: Health, names: set[str]) -> N
             continue  # an older schema version, upgraded when served
         key = "id" if table == "tables" else "table_id"
         valid = f"json_valid({column})"
-        shaped = (f"json_type({column}) = 'object'" if shape == "object" else
-                  f"json_type({column}) = 'array' AND NOT EXISTS (SELECT 1 FROM json_each({column}) "
-                  f"WHERE type != 'text')")
+        shaped = (
+            f"json_type({column}) = 'object'"
+            if shape == "object"
+            else f"json_type({column}) = 'array' AND NOT EXISTS (SELECT 1 FROM json_each({column}) "
+            f"WHERE type != 'text')"
+        )
         allowed = f"{column} IS NULL OR " if nullable else ""
-        query = (f"SELECT {key}, {row}, {valid} FROM {table} "
-                 f"WHERE NOT ({allowed}CASE WHEN {valid} THEN {shaped} ELSE 0 END) ORDER BY 1, 2")
+        query = (
+            f"SELECT {key}, {row}, {valid} FROM {table} "
+            f"WHERE NOT ({allowed}CASE WHEN {valid} THEN {shaped} ELSE 0 END) ORDER BY 1, 2"
+        )
         for table_id, name, parses in conn.execute(query):
             _damaged_row(health, str(table_id), str(name), column, shape, bool(parses))
 
@@ -231,8 +241,10 @@ def _check_server(url: str, rows: bool = True) -> Health:
             elif health.version > SCHEMA_VERSION:
                 health.problems.append(f"its schema version {health.version} is newer than this affray reads")
             else:
-                tables = sa.text("SELECT COUNT(*) FILTER (WHERE ended_at IS NULL), COUNT(*) FILTER (WHERE ended_at "
-                                 "IS NOT NULL) FROM tables")
+                tables = sa.text(
+                    "SELECT COUNT(*) FILTER (WHERE ended_at IS NULL), COUNT(*) FILTER (WHERE ended_at "
+                    "IS NOT NULL) FROM tables"
+                )
                 open_, ended = conn.execute(tables).one()
                 records = conn.execute(sa.text("SELECT COUNT(*) FROM records")).scalar_one()
                 health.counts = {"open tables": open_, "ended tables": ended, "records": records}
@@ -248,19 +260,30 @@ def _check_server(url: str, rows: bool = True) -> Health:
 
 def _server_rows(conn: sa.Connection, health: Health) -> None:
     """PostgreSQL's :func:`_sqlite_rows`: its ``json`` columns always parse, so only their shape is read."""
-    present = {(str(t), str(c)) for t, c in conn.execute(sa.text(
-        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()"))}
+    present = {
+        (str(t), str(c))
+        for t, c in conn.execute(
+            sa.text(
+                "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+            )
+        )
+    }
     for table, column, row, shape, nullable in JSON_COLUMNS:
         if (table, column) not in present:
             continue
         key = "id" if table == "tables" else "table_id"
         kind = f"json_typeof({column})"
-        shaped = (f"{kind} = 'object'" if shape == "object" else
-                  f"{kind} = 'array' AND NOT EXISTS (SELECT 1 FROM json_array_elements({column}) AS e(v) "
-                  f"WHERE json_typeof(e.v) <> 'string')")
+        shaped = (
+            f"{kind} = 'object'"
+            if shape == "object"
+            else f"{kind} = 'array' AND NOT EXISTS (SELECT 1 FROM json_array_elements({column}) AS e(v) "
+            f"WHERE json_typeof(e.v) <> 'string')"
+        )
         allowed = f"{column} IS NULL OR {kind} = 'null' OR " if nullable else ""
-        query = (f"SELECT {key}, ({row})::text FROM {table} WHERE NOT ({allowed}CASE WHEN {kind} IN ('object', "
-                 f"'array') THEN {shaped} ELSE false END) ORDER BY 1, 2")
+        query = (
+            f"SELECT {key}, ({row})::text FROM {table} WHERE NOT ({allowed}CASE WHEN {kind} IN ('object', "
+            f"'array') THEN {shaped} ELSE false END) ORDER BY 1, 2"
+        )
         for table_id, name in conn.execute(sa.text(query)):
             _damaged_row(health, str(table_id), str(name), column, shape, True)
 

@@ -47,8 +47,10 @@ def _append_statement(dialect_insert: Callable[[sa.Table], postgresql.Insert | s
     nothing), and ON CONFLICT DO NOTHING leaves a taken seq or a used submission id to the unique keys (a lost
     race inserts nothing, raises nothing, and aborts no transaction: a batch of appends goes on)."""
     table, seq = sa.bindparam("table_id", type_=_r.c.table_id.type), sa.bindparam("seq", type_=sa.Integer)
-    follows = sa.or_(sa.and_(seq == 0, sa.exists(s.tables.c.id).where(s.tables.c.id == table)),
-                     sa.exists(_r.c.seq).where(_r.c.table_id == table, _r.c.seq == seq - 1))
+    follows = sa.or_(
+        sa.and_(seq == 0, sa.exists(s.tables.c.id).where(s.tables.c.id == table)),
+        sa.exists(_r.c.seq).where(_r.c.table_id == table, _r.c.seq == seq - 1),
+    )
     row = sa.select(*(sa.bindparam(column.name, type_=column.type) for column in _COLUMNS)).where(follows)
     return dialect_insert(_r).from_select(_COLUMNS, row).on_conflict_do_nothing()
 
@@ -56,13 +58,15 @@ def _append_statement(dialect_insert: Callable[[sa.Table], postgresql.Insert | s
 _APPEND = _append_statement(sqlite.insert)
 # PostgreSQL: the insert and its notice in one statement (one round trip); a row comes back only if it went in.
 _APPEND_NOTIFY = sa.select(sa.func.pg_notify(sa.bindparam("channel"), sa.bindparam("notice"))).select_from(
-    _append_statement(postgresql.insert).returning(_r.c.seq).cte("appended"))
+    _append_statement(postgresql.insert).returning(_r.c.seq).cte("appended")
+)
 # Why an append inserted nothing (read only then): the table exists, the last seq, the seq of the submission id.
 # A NULL submission id matches nothing here ("= NULL" is never true), which is what a record without one needs.
 _APPEND_CHECK = sa.select(
     sa.select(s.tables.c.id).where(s.tables.c.id == sa.bindparam("t")).scalar_subquery(),
     sa.select(sa.func.max(_r.c.seq)).where(_r.c.table_id == sa.bindparam("t")).scalar_subquery(),
-    sa.select(_r.c.seq).where(_r.c.table_id == sa.bindparam("t"), _r.c.submission_id == sa.bindparam("sid"))
+    sa.select(_r.c.seq)
+    .where(_r.c.table_id == sa.bindparam("t"), _r.c.submission_id == sa.bindparam("sid"))
     .scalar_subquery(),
 )
 
@@ -125,9 +129,14 @@ class Store:
 
     def create_table(self, table: NewTable, seats: Sequence[Seat]) -> TableRow:
         """Store a new table and its seats in one transaction. A taken id or seat name raises StoreError."""
-        for column, value in ((s.tables.c.id, table.id), (s.tables.c.ruleset, table.ruleset),
-                              (s.tables.c.seed_hex, table.seed_hex), (s.tables.c.commitment, table.commitment),
-                              (s.tables.c.rules_version, table.rules_version), (s.tables.c.salt_hex, table.salt_hex)):
+        for column, value in (
+            (s.tables.c.id, table.id),
+            (s.tables.c.ruleset, table.ruleset),
+            (s.tables.c.seed_hex, table.seed_hex),
+            (s.tables.c.commitment, table.commitment),
+            (s.tables.c.rules_version, table.rules_version),
+            (s.tables.c.salt_hex, table.salt_hex),
+        ):
             check_fits(column, value)
         for seat in seats:
             if seat.role not in ROLES:
@@ -136,10 +145,22 @@ class Store:
             check_fits(s.seats.c.token_hash, seat.token_hash)
             check_fits(s.seats.c.controller, seat.controller)
         now = time.time()
-        row = TableRow(id=table.id, ruleset=table.ruleset, title=table.title, scenario=table.scenario,
-                       setup=table.setup, options=table.options, seed_hex=table.seed_hex, commitment=table.commitment,
-                       created_at=now, ended_at=None, outcome=None, config=table.config,
-                       rules_version=table.rules_version, salt_hex=table.salt_hex)
+        row = TableRow(
+            id=table.id,
+            ruleset=table.ruleset,
+            title=table.title,
+            scenario=table.scenario,
+            setup=table.setup,
+            options=table.options,
+            seed_hex=table.seed_hex,
+            commitment=table.commitment,
+            created_at=now,
+            ended_at=None,
+            outcome=None,
+            config=table.config,
+            rules_version=table.rules_version,
+            salt_hex=table.salt_hex,
+        )
         values = {f.name: getattr(row, f.name) for f in dataclasses.fields(row)}
         try:
             with self._write() as c:
@@ -157,8 +178,7 @@ class Store:
 
     def open_tables(self) -> list[TableRow]:
         """Every table not yet ended, oldest first (what a starting server rebuilds)."""
-        query = (sa.select(s.tables).where(s.tables.c.ended_at.is_(None))
-                 .order_by(s.tables.c.created_at, s.tables.c.id))
+        query = sa.select(s.tables).where(s.tables.c.ended_at.is_(None)).order_by(s.tables.c.created_at, s.tables.c.id)
         with self._read() as c:
             return [TableRow(**row) for row in c.execute(query).mappings()]
 
@@ -167,8 +187,11 @@ class Store:
         server loads at once (only the ids and configs are read, not the setups). A config that is not a JSON object
         (a damaged row) is passed over here: that table alone is refused when it is asked for."""
         config = sa.cast(s.tables.c.config, sa.Text)  # as text: one malformed row must not stop the others' timers
-        query = (sa.select(s.tables.c.id, config).where(s.tables.c.ended_at.is_(None))
-                 .order_by(s.tables.c.created_at, s.tables.c.id))
+        query = (
+            sa.select(s.tables.c.id, config)
+            .where(s.tables.c.ended_at.is_(None))
+            .order_by(s.tables.c.created_at, s.tables.c.id)
+        )
         with self._read() as c:
             return [table_id for table_id, text in c.execute(query) if _has_timer(text)]
 
@@ -186,15 +209,19 @@ class Store:
 
     def replace_token(self, table_id: str, seat: str, new_hash: str) -> bool:
         """Give a seat a new token hash; the old one stops working at once. False for an unknown seat."""
-        query = (sa.update(s.seats).where(s.seats.c.table_id == table_id, s.seats.c.seat == seat)
-                 .values(token_hash=new_hash))
+        query = (
+            sa.update(s.seats).where(s.seats.c.table_id == table_id, s.seats.c.seat == seat).values(token_hash=new_hash)
+        )
         with self._write() as c:
             return c.execute(query).rowcount == 1
 
     def end_table(self, table_id: str, outcome: Mapping[str, Json]) -> bool:
         """Mark an open table ended with its outcome. False if unknown or already ended (the first end wins)."""
-        query = (sa.update(s.tables).where(s.tables.c.id == table_id, s.tables.c.ended_at.is_(None))
-                 .values(ended_at=time.time(), outcome=dict(outcome)))
+        query = (
+            sa.update(s.tables)
+            .where(s.tables.c.id == table_id, s.tables.c.ended_at.is_(None))
+            .values(ended_at=time.time(), outcome=dict(outcome))
+        )
         with self._write() as c:
             return c.execute(query).rowcount == 1
 
@@ -288,8 +315,11 @@ class Store:
 
     def records(self, table_id: str, since_seq: int = 0) -> list[Record]:
         """The table's records with seq >= ``since_seq``, in order (empty for an unknown table)."""
-        query = (sa.select(s.records).where(s.records.c.table_id == table_id, s.records.c.seq >= since_seq)
-                 .order_by(s.records.c.seq))
+        query = (
+            sa.select(s.records)
+            .where(s.records.c.table_id == table_id, s.records.c.seq >= since_seq)
+            .order_by(s.records.c.seq)
+        )
         with self._read() as c:
             return [Record.of(row) for row in c.execute(query).mappings()]
 
@@ -304,8 +334,7 @@ class Store:
 
     @staticmethod
     def _by_submission(c: sa.Connection, table_id: str, submission_id: str) -> Record | None:
-        query = sa.select(s.records).where(s.records.c.table_id == table_id,
-                                           s.records.c.submission_id == submission_id)
+        query = sa.select(s.records).where(s.records.c.table_id == table_id, s.records.c.submission_id == submission_id)
         row = c.execute(query).mappings().first()
         return None if row is None else Record.of(row)
 
@@ -382,4 +411,3 @@ class Store:
         process): the notices of this Store object only (all ``own``).
         """
         return self.notices.listen(callback, on_reconnect)
-

@@ -52,8 +52,9 @@ def check_fits(column: sa.Column[str], value: str | None, *, empty: bool = False
     if value is None or limit is None:
         return
     if len(value) > limit or (not value and not empty):
-        raise ValueError(f"{column.table.name}.{column.name} must be {0 if empty else 1} to {limit} characters, "
-                         f"not {len(value)}")
+        raise ValueError(
+            f"{column.table.name}.{column.name} must be {0 if empty else 1} to {limit} characters, not {len(value)}"
+        )
 
 
 def _sqlite_file(url: sa.URL) -> Path:
@@ -78,15 +79,20 @@ POOL_SIZE = 20
 
 def _sqlite_engine(url: sa.URL) -> sa.Engine:
     _sqlite_file(url)
-    engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_S},
-                              pool_size=POOL_SIZE, max_overflow=0)
+    engine = sa.create_engine(
+        url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_S}, pool_size=POOL_SIZE, max_overflow=0
+    )
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: sqlite3.Connection, _record: object) -> None:
         # Let SQLAlchemy's "begin" event below emit BEGIN itself (the pysqlite driver's own is deferred-only).
         dbapi_conn.isolation_level = None
-        for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON",
-                       f"busy_timeout={BUSY_TIMEOUT_S * 1000}"):
+        for pragma in (
+            "journal_mode=WAL",
+            "synchronous=FULL",
+            "foreign_keys=ON",
+            f"busy_timeout={BUSY_TIMEOUT_S * 1000}",
+        ):
             dbapi_conn.execute(f"PRAGMA {pragma}")
 
     @event.listens_for(engine, "begin")
@@ -102,14 +108,16 @@ def open_engine(url_text: str) -> tuple[sa.Engine, str | None]:
     try:
         url = sa.make_url(url_text)
     except ArgumentError:
-        raise StoreError(f"{url_text!r} is not a database URL (expected sqlite:///PATH or "
-                         "postgresql+psycopg://USER@HOST/DB)") from None
+        raise StoreError(
+            f"{url_text!r} is not a database URL (expected sqlite:///PATH or postgresql+psycopg://USER@HOST/DB)"
+        ) from None
     if url.get_backend_name() == "sqlite":
         return _sqlite_engine(url), None
     if url.get_backend_name() == "postgresql":
         if url.get_driver_name() not in ("psycopg", "postgresql"):
-            raise StoreError(f"the PostgreSQL driver {url.get_driver_name()!r} is not supported; "
-                             "use postgresql+psycopg://")
+            raise StoreError(
+                f"the PostgreSQL driver {url.get_driver_name()!r} is not supported; use postgresql+psycopg://"
+            )
         url = url.set(drivername="postgresql+psycopg")
         conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
         return sa.create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=0), conninfo

@@ -110,8 +110,14 @@ class PgListener(_Base):
 
     POLL = 0.25  # seconds between checks of the stop flag while waiting for notices
 
-    def __init__(self, conninfo: str, callback: Callback, origin: str, on_reconnect: Callable[[], None] | None = None,
-                 on_close: Callable[[PgListener], None] | None = None) -> None:
+    def __init__(
+        self,
+        conninfo: str,
+        callback: Callback,
+        origin: str,
+        on_reconnect: Callable[[], None] | None = None,
+        on_close: Callable[[PgListener], None] | None = None,
+    ) -> None:
         self._conninfo = conninfo
         self._origin = origin
         self._on_close = on_close

@@ -108,8 +108,10 @@ def rules_refusal(ruleset: str, rules_version: str | None) -> str | None:
     if refusal is None:
         return None
     made = UNRECORDED_RULES_VERSION if rules_version is None else rules_version
-    return (f"{refusal}: it is not served, and its rows are kept (an affray that runs {ruleset} rules version {made} "
-            f"serves it)")
+    return (
+        f"{refusal}: it is not served, and its rows are kept (an affray that runs {ruleset} rules version {made} "
+        f"serves it)"
+    )
 
 
 @dataclass(frozen=True)
@@ -124,18 +126,30 @@ class Seat:
 
     def values(self, table_id: str) -> dict[str, object]:
         """Its row of ``seats``."""
-        return {"table_id": table_id, "seat": self.seat, "token_hash": self.token_hash, "actors": list(self.actors),
-                "controller": self.controller, "role": self.role}
+        return {
+            "table_id": table_id,
+            "seat": self.seat,
+            "token_hash": self.token_hash,
+            "actors": list(self.actors),
+            "controller": self.controller,
+            "role": self.role,
+        }
 
     @classmethod
     def of(cls, row: RowMapping) -> Seat:
         """The seat of a row of ``seats`` (:class:`DamagedRow` when its actors are not a list of names)."""
         actors = row["actors"]
         if not isinstance(actors, list) or not all(isinstance(actor, str) for actor in actors):
-            raise DamagedRow(f"the actors of seat {row['seat']!r} of table {row['table_id']} are not a JSON list of "
-                             f"names")
-        return cls(seat=row["seat"], token_hash=row["token_hash"], actors=tuple(row["actors"]),
-                   controller=row["controller"], role=row["role"])
+            raise DamagedRow(
+                f"the actors of seat {row['seat']!r} of table {row['table_id']} are not a JSON list of names"
+            )
+        return cls(
+            seat=row["seat"],
+            token_hash=row["token_hash"],
+            actors=tuple(row["actors"]),
+            controller=row["controller"],
+            role=row["role"],
+        )
 
 
 @dataclass(frozen=True)
@@ -161,17 +175,34 @@ class Record:
 
     def values(self, table_id: str, now: float) -> dict[str, object]:
         """Its row of ``records``, created at ``now``."""
-        return {"table_id": table_id, "seq": self.seq, "kind": self.kind, "seat": self.seat, "actor": self.actor,
-                "payload": self.payload, "submission_id": self.submission_id, "chain": self.chain,
-                "created_at": now, "chosen_at": self.chosen_at}
+        return {
+            "table_id": table_id,
+            "seq": self.seq,
+            "kind": self.kind,
+            "seat": self.seat,
+            "actor": self.actor,
+            "payload": self.payload,
+            "submission_id": self.submission_id,
+            "chain": self.chain,
+            "created_at": now,
+            "chosen_at": self.chosen_at,
+        }
 
     @classmethod
     def of(cls, row: RowMapping) -> Record:
         """The record of a row of ``records`` (its payload any JSON, as it was given: the table layer refuses a log
         whose payloads its rules cannot replay)."""
-        return cls(seq=row["seq"], kind=row["kind"], seat=row["seat"], actor=row["actor"], payload=row["payload"],
-                   chain=row["chain"], submission_id=row["submission_id"], created_at=row["created_at"],
-                   chosen_at=row["chosen_at"])
+        return cls(
+            seq=row["seq"],
+            kind=row["kind"],
+            seat=row["seat"],
+            actor=row["actor"],
+            payload=row["payload"],
+            chain=row["chain"],
+            submission_id=row["submission_id"],
+            created_at=row["created_at"],
+            chosen_at=row["chosen_at"],
+        )
 
 
 @dataclass(frozen=True)

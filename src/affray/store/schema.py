@@ -34,13 +34,15 @@ MIGRATION_LOCK = 0x0AFF4A7
 metadata = sa.MetaData()
 
 meta = sa.Table(
-    "meta", metadata,
+    "meta",
+    metadata,
     sa.Column("key", sa.String(64), primary_key=True),
     sa.Column("value", sa.Text, nullable=False),
 )
 
 tables = sa.Table(
-    "tables", metadata,
+    "tables",
+    metadata,
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("ruleset", sa.String(32), nullable=False),
     sa.Column("title", sa.Text, nullable=False),
@@ -61,7 +63,8 @@ tables = sa.Table(
 sa.Index("tables_open", tables.c.ended_at)
 
 seats = sa.Table(
-    "seats", metadata,
+    "seats",
+    metadata,
     sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
     sa.Column("seat", sa.String(64), primary_key=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
@@ -73,7 +76,8 @@ seats = sa.Table(
 sa.Index("seats_token", seats.c.token_hash, unique=True)
 
 records = sa.Table(
-    "records", metadata,
+    "records",
+    metadata,
     sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
     # The primary key (table_id, seq) is the unique constraint that decides which of two racing appends wins.
     sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
@@ -90,7 +94,8 @@ records = sa.Table(
 )
 
 audit = sa.Table(
-    "audit", metadata,
+    "audit",
+    metadata,
     sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
     sa.Column("n", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("at", sa.Double, nullable=False),
@@ -101,7 +106,8 @@ audit = sa.Table(
 
 
 chat = sa.Table(
-    "chat", metadata,
+    "chat",
+    metadata,
     sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
     # The primary key (table_id, n) decides which of two racing lines gets a number (and a roll its dice).
     sa.Column("n", sa.Integer, primary_key=True, autoincrement=False),
@@ -114,7 +120,8 @@ chat = sa.Table(
 
 
 snapshots = sa.Table(
-    "snapshots", metadata,
+    "snapshots",
+    metadata,
     sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
     # The version the snapshot is at: the state after records 0 .. seq - 1. A table keeps its newest one only.
     sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
@@ -165,8 +172,13 @@ TABLES_OF: dict[int, frozenset[str]] = {
 }
 
 # STEPS[v] upgrades a database from version v to v + 1.
-STEPS: dict[int, Callable[[sa.Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5,
-                                                     5: _v5_to_v6}
+STEPS: dict[int, Callable[[sa.Connection], None]] = {
+    1: _v1_to_v2,
+    2: _v2_to_v3,
+    3: _v3_to_v4,
+    4: _v4_to_v5,
+    5: _v5_to_v6,
+}
 
 
 def stored_version(conn: sa.Connection) -> int | None:
@@ -195,8 +207,10 @@ def migrate(conn: sa.Connection) -> int:
         conn.execute(sa.insert(meta).values(key="schema_version", value=str(SCHEMA_VERSION)))
         return 0
     if found > SCHEMA_VERSION:
-        raise StoreError(f"the database has schema version {found}, newer than this affray understands "
-                         f"(up to {SCHEMA_VERSION}); upgrade affray to open it")
+        raise StoreError(
+            f"the database has schema version {found}, newer than this affray understands "
+            f"(up to {SCHEMA_VERSION}); upgrade affray to open it"
+        )
     for version in range(found, SCHEMA_VERSION):
         STEPS[version](conn)
     if found < SCHEMA_VERSION:

@@ -11,6 +11,7 @@ docs/architecture.md, "The table server, room by room".
   with other processes (``catch_up.py``), evicted and snapshotted (``eviction.py``, ``snapshot.py``);
 - :class:`Refusal` (``errors.py``): every refusal as code, sentence and HTTP status.
 """
+
 from affray.table.errors import Refusal
 from affray.table.messages import compact_text, seat_message
 from affray.table.opening import link_for
@@ -19,5 +20,14 @@ from affray.table.service import TableService
 from affray.table.state import Table
 from affray.table.tokens import new_token, token_hash
 
-__all__ = ["Refusal", "SeatInfo", "Table", "TableService", "compact_text", "link_for", "new_token", "seat_message",
-           "token_hash"]
+__all__ = [
+    "Refusal",
+    "SeatInfo",
+    "Table",
+    "TableService",
+    "compact_text",
+    "link_for",
+    "new_token",
+    "seat_message",
+    "token_hash",
+]

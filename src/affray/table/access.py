@@ -26,8 +26,9 @@ class Access:
     """See the module docstring. ``find(table_id)`` gives the live table, loading it if need be; ``keep_up(table)``
     brings a copy behind the store up to it (:meth:`affray.table.catch_up.CatchUp.keep_up`)."""
 
-    def __init__(self, registry: Registry, ledger: Ledger, find: Callable[[str], Table],
-                 keep_up: Callable[[Table], None]) -> None:
+    def __init__(
+        self, registry: Registry, ledger: Ledger, find: Callable[[str], Table], keep_up: Callable[[Table], None]
+    ) -> None:
         self._registry = registry
         self._ledger = ledger
         self._find = find

@@ -16,8 +16,9 @@ from affray.table.state import Table
 RACE_RETRIES = 3  # submissions of one action after lost races with other processes (each loss is another's record)
 
 
-def submit(ledger: Ledger, table: Table, seat: SeatInfo, actor: str, action: Action, version: int,
-           submission_id: str | None) -> Answer:
+def submit(
+    ledger: Ledger, table: Table, seat: SeatInfo, actor: str, action: Action, version: int, submission_id: str | None
+) -> Answer:
     """Take ``action`` for ``actor`` at ``version``; the answer is ``{"version", "seq", "events"}`` with the seat's
     redacted events. A retried ``submission_id`` returns the first answer."""
     key = f"{seat.name}/{submission_id}" if submission_id else None
@@ -28,8 +29,9 @@ def submit(ledger: Ledger, table: Table, seat: SeatInfo, actor: str, action: Act
         if actor not in seat.actors or seat.role == "spectator":
             raise Refusal("not_your_seat", f"Your seat does not play '{actor}'.", FORBIDDEN)
         if actor in table.policies:
-            raise Refusal("policy_seat", f"'{actor}' is played by the server's {table.policies[actor].name} "
-                                         f"policy.", FORBIDDEN)
+            raise Refusal(
+                "policy_seat", f"'{actor}' is played by the server's {table.policies[actor].name} policy.", FORBIDDEN
+            )
         for _ in range(RACE_RETRIES):
             result = table.match.submit(seat.name, actor, action, version=version)
             if isinstance(result, Rejected):
@@ -40,8 +42,9 @@ def submit(ledger: Ledger, table: Table, seat: SeatInfo, actor: str, action: Act
             # still stand behind it (a simultaneous window): submit it again on the table as it is now.
             if key is not None and key in table.by_submission:
                 return ledger.answer(table, seat, table.by_submission[key])
-        raise Refusal("stale_version", "Another action was taken first; look again and choose anew.", CONFLICT,
-                      reason="moved_on")
+        raise Refusal(
+            "stale_version", "Another action was taken first; look again and choose anew.", CONFLICT, reason="moved_on"
+        )
 
 
 def take_back(ledger: Ledger, table: Table, seat: SeatInfo, version: int) -> JsonObject:

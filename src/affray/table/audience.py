@@ -29,8 +29,7 @@ class Audience:
     a table's idle clock when its last long-poll or connection ends; ``pushed(table_id, version)`` hears every push
     pass (the metrics)."""
 
-    def __init__(self, lock: threading.Lock, touch: Callable[[str], None],
-                 pushed: Callable[[str, int], None]) -> None:
+    def __init__(self, lock: threading.Lock, touch: Callable[[str], None], pushed: Callable[[str, int], None]) -> None:
         self._lock = lock
         self._touch = touch
         self._pushed = pushed

@@ -77,9 +77,13 @@ class CpuBudget:
     ``per_address`` and ``total``: the buckets' sizes in CPU seconds; ``refill``: the seconds in which each comes back
     whole once spent."""
 
-    def __init__(self, per_address: float = ADDRESS_CPU, total: float = TOTAL_CPU,
-                 clock: Callable[[], float] = time.monotonic,
-                 refill: tuple[float, float] = (ADDRESS_REFILL, TOTAL_REFILL)) -> None:
+    def __init__(
+        self,
+        per_address: float = ADDRESS_CPU,
+        total: float = TOTAL_CPU,
+        clock: Callable[[], float] = time.monotonic,
+        refill: tuple[float, float] = (ADDRESS_REFILL, TOTAL_REFILL),
+    ) -> None:
         if min(per_address, total, *refill) <= 0:
             raise ValueError("a CPU budget and its refill are positive numbers of seconds")
         self.per_address, self._clock = per_address, clock
@@ -123,10 +127,13 @@ class CpuBudget:
             mine, everyone = self._bucket(address, now).wait(now), self.total.wait(now)
             if mine or everyone:
                 whose = "your address's tables have" if mine >= everyone else "the tables of this server have"
-                raise Refusal("cpu_budget_spent",
-                              f"The server plays no more combatants for now: {whose} spent the CPU time it gives to "
-                              f"combatants it plays; try again in {max(mine, everyone):.0f} s, or open a table "
-                              f"whose combatants people play.", 429)
+                raise Refusal(
+                    "cpu_budget_spent",
+                    f"The server plays no more combatants for now: {whose} spent the CPU time it gives to "
+                    f"combatants it plays; try again in {max(mine, everyone):.0f} s, or open a table "
+                    f"whose combatants people play.",
+                    429,
+                )
             for bucket in (self._bucket(address, now), self.total):
                 bucket.level -= OPEN_CHARGE
 
@@ -190,8 +197,10 @@ def meter(table: Table) -> None:
         while len(_payers) > KEEP_PAYERS:
             _payers.popitem(last=False)
     ref = weakref.ref(table)
-    table.policies = {actor: Metered(policy.policy if isinstance(policy, Metered) else policy, payer, ref)
-                      for actor, policy in table.policies.items()}
+    table.policies = {
+        actor: Metered(policy.policy if isinstance(policy, Metered) else policy, payer, ref)
+        for actor, policy in table.policies.items()
+    }
 
 
 class Paused(Exception):

@@ -31,8 +31,9 @@ class CatchUp:
     """Keeps the copies in ``registry`` up with the store (see the module docstring); ``schedule_policy(table)``
     plays the policy move then due (:meth:`affray.table.policy_seats.PolicySeats.schedule`)."""
 
-    def __init__(self, registry: Registry, ledger: Ledger, audience: Audience,
-                 schedule_policy: Callable[[Table], None]) -> None:
+    def __init__(
+        self, registry: Registry, ledger: Ledger, audience: Audience, schedule_policy: Callable[[Table], None]
+    ) -> None:
         self._registry = registry
         self._ledger = ledger
         self._audience = audience

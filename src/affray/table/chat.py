@@ -94,8 +94,11 @@ def same_stream(line: ChatLine, seat: str, to: str | None, whispers: bool) -> bo
 def free_draws(table: Table, seat: str = "", to: str | None = None) -> int:
     """How many free dice the stream of a roll from ``seat`` to ``to`` has drawn (the index of its next draw)."""
     whispers = bool(table.salt_hex)
-    return sum(len(as_list(as_object(line.body["roll"])["dice"])) for line in table.chat
-               if line.kind == ROLL and same_stream(line, seat, to, whispers))
+    return sum(
+        len(as_list(as_object(line.body["roll"])["dice"]))
+        for line in table.chat
+        if line.kind == ROLL and same_stream(line, seat, to, whispers)
+    )
 
 
 def free_roll(table: Table, notation: str, seat: str = "", to: str | None = None) -> JsonObject:
@@ -132,8 +135,13 @@ def free_rolls(table: Table, seat: SeatInfo) -> list[JsonObject]:
         if not may_read(line, seat.name):
             continue
         if line.kind == ROLL:
-            entry: JsonObject = {"n": n, "seat": line.seat, "to": line.to, "notation": line.body["notation"],
-                                 "roll": line.body["roll"]}
+            entry: JsonObject = {
+                "n": n,
+                "seat": line.seat,
+                "to": line.to,
+                "notation": line.body["notation"],
+                "roll": line.body["roll"],
+            }
             key = pair_key(table, line.seat, line.to)
             if key is not None:
                 entry.update(key=key.hex(), commitment=line.body.get("commitment"))
@@ -142,8 +150,15 @@ def free_rolls(table: Table, seat: SeatInfo) -> list[JsonObject]:
     return out
 
 
-def post(ledger: Ledger, table: Table, seat: SeatInfo, to: str | None, *, text: str | None = None,
-         notation: str | None = None) -> JsonObject:
+def post(
+    ledger: Ledger,
+    table: Table,
+    seat: SeatInfo,
+    to: str | None,
+    *,
+    text: str | None = None,
+    notation: str | None = None,
+) -> JsonObject:
     """Add a chat line (``text``) or a free roll (``notation``) from ``seat`` to ``to``; the answer is the line as
     the sender reads it. Every seat that may read it hears it (a push)."""
     with table.lock:
@@ -153,8 +168,14 @@ def post(ledger: Ledger, table: Table, seat: SeatInfo, to: str | None, *, text: 
             if said is not None:
                 line = ChatLine(len(table.chat), seat.name, target, CHAT, {"text": said}, time.time())
             else:
-                line = ChatLine(len(table.chat), seat.name, target, ROLL,
-                                free_roll(table, notation or "", seat.name, target), time.time())
+                line = ChatLine(
+                    len(table.chat),
+                    seat.name,
+                    target,
+                    ROLL,
+                    free_roll(table, notation or "", seat.name, target),
+                    time.time(),
+                )
             if ledger.guard(lambda: ledger.store.add_chat(table.id, line)):  # noqa: B023
                 table.chat.append(line)
                 break

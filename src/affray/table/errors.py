@@ -23,8 +23,14 @@ class Refusal(Exception):
     """A refused request: ``code`` (stable), ``message`` (a sentence), ``status`` (HTTP), ``problems``
     (for a bad scenario: ``[{"file", "field", "expected"}]``)."""
 
-    def __init__(self, code: str, message: str, status: int = BAD_REQUEST,
-                 problems: Sequence[Mapping[str, str]] | None = None, reason: str = "") -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        status: int = BAD_REQUEST,
+        problems: Sequence[Mapping[str, str]] | None = None,
+        reason: str = "",
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message

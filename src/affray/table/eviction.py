@@ -43,8 +43,9 @@ class Eviction:
     """The idle sweep and the snapshots of the tables held in ``registry`` (see the module docstring).
     ``idle_evict``: seconds after which a table nobody uses leaves memory (None: never)."""
 
-    def __init__(self, registry: Registry, audience: Audience, store: Store, worker: Worker,
-                 idle_evict: float | None) -> None:
+    def __init__(
+        self, registry: Registry, audience: Audience, store: Store, worker: Worker, idle_evict: float | None
+    ) -> None:
         self.idle_evict = idle_evict
         self._registry = registry
         self._audience = audience

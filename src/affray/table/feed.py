@@ -119,8 +119,9 @@ def pushes(table: Table, followers: list[Follower]) -> list[tuple[Follower, Push
     return out
 
 
-def _build(table: Table, seat: SeatInfo, since: int, chat_since: int, before: patch.Units | None
-           ) -> tuple[Push | None, patch.Units | None]:
+def _build(
+    table: Table, seat: SeatInfo, since: int, chat_since: int, before: patch.Units | None
+) -> tuple[Push | None, patch.Units | None]:
     """The push of the seat's message from ``since`` and ``chat_since``: whole (``before`` None: protocol 1), or
     the patch of the message whose units were ``before`` (``{}``: a protocol-2 first message, whole), with the
     message's units; ``(None, units)`` when the patch would be empty."""

@@ -32,13 +32,15 @@ def require_gm(seat: SeatInfo) -> None:
         raise Refusal("gm_only", "Only the GM's seat can use the GM's tools.", FORBIDDEN)
 
 
-def take_back(ledger: Ledger, table: Table, seat: SeatInfo, to: int, version: int,
-              confirm: bool) -> JsonObject:
+def take_back(ledger: Ledger, table: Table, seat: SeatInfo, to: int, version: int, confirm: bool) -> JsonObject:
     """Take the fight back to version ``to`` (an undo record is appended; nothing is cut from the log)."""
     require_gm(seat)
     if not confirm:
-        raise Refusal("confirm_required", f"Taking the fight back to version {to} undoes every action since; send "
-                                          f"\"confirm\": true to do it.", BAD_REQUEST)
+        raise Refusal(
+            "confirm_required",
+            f'Taking the fight back to version {to} undoes every action since; send "confirm": true to do it.',
+            BAD_REQUEST,
+        )
     with table.lock:
         if table.ended is not None:
             raise Refusal("table_ended", "The GM has ended this fight.", CONFLICT)
@@ -51,8 +53,15 @@ def take_back(ledger: Ledger, table: Table, seat: SeatInfo, to: int, version: in
         return {"version": table.version}
 
 
-def adjust(ledger: Ledger, table: Table, seat: SeatInfo, version: int, submission_id: str | None,
-           reason: str, changes: Sequence[Json]) -> Answer:
+def adjust(
+    ledger: Ledger,
+    table: Table,
+    seat: SeatInfo,
+    version: int,
+    submission_id: str | None,
+    reason: str,
+    changes: Sequence[Json],
+) -> Answer:
     """A GM ruling (:mod:`affray.core.adjust`): ``changes`` checked by the ruleset, then a ``gm`` record in the log
     of record and the chain, heard by every seat as a ruling line. A refused change: 422 with the ruleset's code,
     nothing changed. A retried ``submission_id`` returns the first answer."""
@@ -101,8 +110,9 @@ def start_timer(ledger: Ledger, worker: Worker, table: Table, seat: SeatInfo, se
             raise Refusal("no_timer", _no_countdown(table), UNPROCESSABLE)
         if seconds is not None and not 0 < seconds <= 3600:
             raise Refusal("bad_seconds", f"The {countdown.name} runs from 1 second to an hour.", UNPROCESSABLE)
-        timer: JsonObject | None = (None if seconds is None
-                                    else {"ends_at": round(time.time() + seconds, 3), "seconds": seconds})
+        timer: JsonObject | None = (
+            None if seconds is None else {"ends_at": round(time.time() + seconds, 3), "seconds": seconds}
+        )
         config = ledger.guard(lambda: ledger.store.set_config(table.id, {"timer": timer}))
         table.config = dict(config or table.config)
         ledger.guard(lambda: ledger.store.audit(table.id, seat.name, "timer", {"seconds": seconds}))
@@ -166,8 +176,16 @@ def seat_list(table: Table, seat: SeatInfo) -> list[JsonObject]:
     GM who lost a link makes a new one (:func:`replace_token`)."""
     require_gm(seat)
     with table.lock:
-        return [{"seat": s.name, "role": s.role, "actors": list(s.actors), "controller": s.controller,
-                 "link": s.token_hash is not None} for s in table.seats.values()]
+        return [
+            {
+                "seat": s.name,
+                "role": s.role,
+                "actors": list(s.actors),
+                "controller": s.controller,
+                "link": s.token_hash is not None,
+            }
+            for s in table.seats.values()
+        ]
 
 
 def end(ledger: Ledger, table: Table, seat: SeatInfo) -> JsonObject:
@@ -186,8 +204,10 @@ def end(ledger: Ledger, table: Table, seat: SeatInfo) -> JsonObject:
 
 def audit_trail(ledger: Ledger, table: Table, seat: SeatInfo) -> list[JsonObject]:
     require_gm(seat)
-    return [{"n": a.n, "at": a.at, "who": a.who, "kind": a.kind, "detail": a.detail}
-            for a in ledger.guard(lambda: ledger.store.audit_trail(table.id))]
+    return [
+        {"n": a.n, "at": a.at, "who": a.who, "kind": a.kind, "detail": a.detail}
+        for a in ledger.guard(lambda: ledger.store.audit_trail(table.id))
+    ]
 
 
 def exported(table: Table, seat: SeatInfo) -> JsonObject:
@@ -207,8 +227,14 @@ def exported(table: Table, seat: SeatInfo) -> JsonObject:
                 data["ended"] = table.ended
             data["free_rolls"] = list[Json](free_rolls(table, seat))
             return data
-        return {"table": table.id, "version": table.version, "commitment": table.match.commitment,
-                "chain": table.head, "seed": None, "log": list[Json](table.match.redacted_log(table.match_seat(seat)))}
+        return {
+            "table": table.id,
+            "version": table.version,
+            "commitment": table.match.commitment,
+            "chain": table.head,
+            "seed": None,
+            "log": list[Json](table.match.redacted_log(table.match_seat(seat))),
+        }
 
 
 def export(ledger: Ledger, table: Table, seat: SeatInfo) -> JsonObject:

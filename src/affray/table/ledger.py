@@ -34,8 +34,9 @@ class Ledger:
     ``snapshot_due(table)`` is called when a table has :data:`~affray.table.snapshot.SNAPSHOT_EVERY` records since
     its newest snapshot (:meth:`affray.table.eviction.Eviction.snapshot_soon`)."""
 
-    def __init__(self, store: Store, setups: SetupStores, store_failed: Callable[[], None],
-                 snapshot_due: Callable[[Table], None]) -> None:
+    def __init__(
+        self, store: Store, setups: SetupStores, store_failed: Callable[[], None], snapshot_due: Callable[[Table], None]
+    ) -> None:
         self.store = store
         self.setups = setups
         self._store_failed = store_failed
@@ -83,8 +84,9 @@ class Ledger:
             self._store_failed()
             log.error("table %s: append failed: %s", table.id, exc)
             self.reload(table)
-            raise Refusal("store_unavailable", "The database did not take the action; try again.",
-                          UNAVAILABLE) from None
+            raise Refusal(
+                "store_unavailable", "The database did not take the action; try again.", UNAVAILABLE
+            ) from None
         if not ok:
             self.reload(table)
             return False

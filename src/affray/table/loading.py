@@ -38,21 +38,34 @@ class Loader:
             if row is None:
                 raise Refusal("unknown_table", "There is no such table.", NOT_FOUND)
             found_row = row
-            return ledger.guard(lambda: build_table(
-                found_row, store.seats(table_id), store.records(table_id), store.chat(table_id),
-                store.snapshot(table_id), self._setups.static_for(found_row.ruleset, found_row.setup,
-                                                                  found_row.options)))
+            return ledger.guard(
+                lambda: build_table(
+                    found_row,
+                    store.seats(table_id),
+                    store.records(table_id),
+                    store.chat(table_id),
+                    store.snapshot(table_id),
+                    self._setups.static_for(found_row.ruleset, found_row.setup, found_row.options),
+                )
+            )
         except TableDamaged as exc:
             raise self._damaged(table_id, str(exc)) from None
         except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
             # Rows that do not parse (the driver's JSONDecodeError), of another shape (DamagedRow), or that the rules
             # cannot start from: this table's problem, never the next request's 500.
             log.debug("table %s: reading it failed", table_id, exc_info=True)
-            raise self._damaged(table_id, f"table {table_id}: its stored rows cannot be read "
-                                          f"({type(exc).__name__}: {exc}); 'affray db check' names them") from None
+            raise self._damaged(
+                table_id,
+                f"table {table_id}: its stored rows cannot be read "
+                f"({type(exc).__name__}: {exc}); 'affray db check' names them",
+            ) from None
 
     def _damaged(self, table_id: str, why: str) -> Refusal:
         self.damaged[table_id] = why
         log.error("%s", why)
-        return Refusal("table_damaged", "This table's stored rows do not check out, so it cannot be served; ask the "
-                                        "server's operator ('affray db check' names the damage).", UNAVAILABLE)
+        return Refusal(
+            "table_damaged",
+            "This table's stored rows do not check out, so it cannot be served; ask the "
+            "server's operator ('affray db check' names the damage).",
+            UNAVAILABLE,
+        )

@@ -66,8 +66,11 @@ def _message(table: Table, seat: SeatInfo, since: int, chat_since: int, cut: boo
         "actors": list(seat.actors),
         # A Cut stands in for the value it holds (patch.cut takes it as is); it never leaves this module otherwise.
         "view": cast(Json, shared.view_cut(match, name)) if cut else shared.view(match, name),
-        "legal": (cast(Json, shared.legal_cut(table, seat)) if cut else
-                  {actor: list[Json](specs) for actor, specs in shared.legal(table, seat).items()}),
+        "legal": (
+            cast(Json, shared.legal_cut(table, seat))
+            if cut
+            else {actor: list[Json](specs) for actor, specs in shared.legal(table, seat).items()}
+        ),
         "log": shared.log(match, since, name),
         "since": since,
         "chat": list[Json](visible(table, seat, chat_since)),
@@ -84,11 +87,18 @@ def table_fields(table: Table) -> tuple[JsonObject, JsonObject]:
     the seat's own fields (the table, its title, ruleset and version) and those after them (the people one may
     whisper to, the commitment and chain head, pause, timer, countdown, outcome, and the seed once it is over)."""
     match = table.match
-    head: JsonObject = {"table": table.id, "title": table.title, "ruleset": match.ruleset.name,
-                        "version": match.version}
+    head: JsonObject = {
+        "table": table.id,
+        "title": table.title,
+        "ruleset": match.ruleset.name,
+        "version": match.version,
+    }
     tail: JsonObject = {
-        "seats": [{"seat": s.name, "role": s.role, "name": speaker(table, s.name)} for s in table.seats.values()
-                  if s.role != "spectator" and s.token_hash is not None],  # the people one may whisper to
+        "seats": [
+            {"seat": s.name, "role": s.role, "name": speaker(table, s.name)}
+            for s in table.seats.values()
+            if s.role != "spectator" and s.token_hash is not None
+        ],  # the people one may whisper to
         "commitment": match.commitment,
         "chain": table.head,
         "paused": table.paused,
@@ -135,15 +145,22 @@ def read_before(table: Table, seat: str, since: int) -> int:
     reads, and what its message says as ``chat_since``. Each line is looked at once per seat (kept counts)."""
     counts = _counted.setdefault(table, {}).setdefault(seat, [0])
     since = min(since, len(table.chat))
-    for line in table.chat[len(counts) - 1:since]:
+    for line in table.chat[len(counts) - 1 : since]:
         counts.append(counts[-1] + may_read(line, seat))
     return counts[since]
 
 
 def line_json(table: Table, line: ChatLine, n: int) -> JsonObject:
     """``line`` as a seat that numbers it ``n`` reads it."""
-    out: JsonObject = {"n": n, "at": line.at, "seat": line.seat, "from": speaker(table, line.seat),
-                       "to": line.to, "kind": line.kind, **line.body}
+    out: JsonObject = {
+        "n": n,
+        "at": line.at,
+        "seat": line.seat,
+        "from": speaker(table, line.seat),
+        "to": line.to,
+        "kind": line.kind,
+        **line.body,
+    }
     if line.to is not None:
         out["to_name"] = speaker(table, line.to)
     return out
@@ -180,8 +197,9 @@ def compact_text(table: Table, seat: SeatInfo) -> str:
     for c in view.get("combatants") or []:
         if not isinstance(c, dict):
             continue
-        bars = " ".join(f"{b.get('name')} {b.get('value')}/{b.get('max')}" for b in c.get("bars") or []
-                        if isinstance(b, dict))
+        bars = " ".join(
+            f"{b.get('name')} {b.get('value')}/{b.get('max')}" for b in c.get("bars") or [] if isinstance(b, dict)
+        )
         mark = "*" if c.get("controlled") else " "
         lines.append(f"{mark}{c.get('name', c.get('id'))}: {bars}{' DOWN' if c.get('down') else ''}")
     for actor, specs in table.legal_for(seat).items():

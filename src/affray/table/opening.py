@@ -57,9 +57,17 @@ class Created(TypedDict):
     seats: dict[str, SeatLink]
 
 
-def open_table(ledger: Ledger, setups: SetupStores, examples_dir: Path | None, scenario: str,
-               options: Mapping[str, object] | None, controllers: Mapping[str, str] | None, seed: int | None,
-               spectator: bool, seats: Mapping[str, str] | None) -> tuple[Table, Created]:
+def open_table(
+    ledger: Ledger,
+    setups: SetupStores,
+    examples_dir: Path | None,
+    scenario: str,
+    options: Mapping[str, object] | None,
+    controllers: Mapping[str, str] | None,
+    seed: int | None,
+    spectator: bool,
+    seats: Mapping[str, str] | None,
+) -> tuple[Table, Created]:
     """A new table and the answer to its creator: every seat's token and link, stored through the ``ledger``.
     ``scenario``: a file, or an example's name (``examples_dir``: a folder of examples beside the rulesets' own);
     ``controllers`` and ``seats``: who plays whom (:func:`affray.table.scenarios.cast`); ``seed``: a public seed, or
@@ -77,8 +85,16 @@ def open_table(ledger: Ledger, setups: SetupStores, examples_dir: Path | None, s
         # with every table of the same scenario (SetupStores.static_for).
         given = options_to_dict(parse_options(checked.ruleset.options_type, {**checked.options, **(options or {})}))
         static = setups.static_for(checked.ruleset.name, checked.setup, given)
-        match = Match(checked.plugin, checked.setup, given, seed=raw, seats=seating, controllers=chosen,
-                      shared=static, seal_key=seal_key(salt))
+        match = Match(
+            checked.plugin,
+            checked.setup,
+            given,
+            seed=raw,
+            seats=seating,
+            controllers=chosen,
+            shared=static,
+            seal_key=seal_key(salt),
+        )
     except OptionError as exc:
         raise Refusal("bad_options", str(exc), UNPROCESSABLE) from None
     plans = plan_seats(match, spectator)
@@ -87,20 +103,65 @@ def open_table(ledger: Ledger, setups: SetupStores, examples_dir: Path | None, s
     budget.admit(match)  # 429 while its opener's CPU budget is spent, if the server plays in it (table/budget.py)
     # "salts": where seal salts come from: a table stored before the seal-salt stream existed drew them from the
     # dice stream, and is restored that way (table/restore.py).
-    config: JsonObject = {"seats": {**match.seats}, "controllers": {**match.controllers}, "paused": False,
-                          "timer": None, "salts": match.salts}
-    stored = [StoredSeat(p.name, token_hash(tokens[p.name]) if p.name in tokens else None, p.actors,
-                         p.controller, p.role) for p in plans]  # type: ignore[arg-type]
-    ledger.guard(lambda: ledger.store.create_table(NewTable(
-        id=table_id, ruleset=match.ruleset.name, title=checked.model.name, scenario=label,
-        setup=match.setup_data, options=match.options_dict, seed_hex=raw.hex(), commitment=match.commitment,
-        rules_version=match.plugin.rules_version, config=config, salt_hex=salt.hex()), stored))
-    table = Table(id=table_id, title=checked.model.name, scenario=label, match=match, seed_hex=raw.hex(),
-                  seats={s.seat: SeatInfo(s.seat, s.role, s.actors, s.controller, s.token_hash) for s in stored},
-                  policies=policies_for(match), config=config, salt_hex=salt.hex())
+    config: JsonObject = {
+        "seats": {**match.seats},
+        "controllers": {**match.controllers},
+        "paused": False,
+        "timer": None,
+        "salts": match.salts,
+    }
+    stored = [
+        StoredSeat(
+            p.name,
+            token_hash(tokens[p.name]) if p.name in tokens else None,
+            p.actors,
+            p.controller,
+            p.role,  # type: ignore[arg-type]
+        )
+        for p in plans
+    ]
+    ledger.guard(
+        lambda: ledger.store.create_table(
+            NewTable(
+                id=table_id,
+                ruleset=match.ruleset.name,
+                title=checked.model.name,
+                scenario=label,
+                setup=match.setup_data,
+                options=match.options_dict,
+                seed_hex=raw.hex(),
+                commitment=match.commitment,
+                rules_version=match.plugin.rules_version,
+                config=config,
+                salt_hex=salt.hex(),
+            ),
+            stored,
+        )
+    )
+    table = Table(
+        id=table_id,
+        title=checked.model.name,
+        scenario=label,
+        match=match,
+        seed_hex=raw.hex(),
+        seats={s.seat: SeatInfo(s.seat, s.role, s.actors, s.controller, s.token_hash) for s in stored},
+        policies=policies_for(match),
+        config=config,
+        salt_hex=salt.hex(),
+    )
     budget.meter(table)  # its policies' moves charged to whoever opened it
-    links = {p.name: SeatLink(token=tokens[p.name], link=link_for(table_id, tokens[p.name]), actors=list(p.actors),
-                              role=p.role)
-             for p in plans if p.name in tokens and p.role != "gm"}
-    return table, Created(table=table_id, title=table.title, ruleset=match.ruleset.name, commitment=match.commitment,
-                          gm=Link(token=tokens["gm"], link=link_for(table_id, tokens["gm"])), seats=links)
+    links = {
+        p.name: SeatLink(
+            token=tokens[p.name], link=link_for(table_id, tokens[p.name]), actors=list(p.actors), role=p.role
+        )
+        for p in plans
+        if p.name in tokens and p.role != "gm"
+    }
+    return table, Created(
+        table=table_id,
+        title=table.title,
+        ruleset=match.ruleset.name,
+        commitment=match.commitment,
+        gm=Link(token=tokens["gm"], link=link_for(table_id, tokens["gm"])),
+        seats=links,
+    )

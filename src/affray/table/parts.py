@@ -140,8 +140,19 @@ def _cut_fields(fields: Fields) -> Fields:
 class SharedParts:
     """See the module docstring. One per table (``Table.shared``)."""
 
-    __slots__ = ("_converted", "_cuts", "_entries", "_fields", "_legal", "_match", "_newest", "_pass", "_version",
-                 "_views", "_written")
+    __slots__ = (
+        "_converted",
+        "_cuts",
+        "_entries",
+        "_fields",
+        "_legal",
+        "_match",
+        "_newest",
+        "_pass",
+        "_version",
+        "_views",
+        "_written",
+    )
 
     def __init__(self) -> None:
         # seq -> (the record it was told from, visibility -> the told entry's JSON)
@@ -164,7 +175,7 @@ class SharedParts:
         viewer, revealed = match.viewer(seat), match.revealed
         narrator, story = match.narrator, match.story()
         out: list[Json] = []
-        for entry in match.records[max(0, since):]:
+        for entry in match.records[max(0, since) :]:
             cached = self._entries.get(entry.seq)
             if cached is None or cached[0] is not entry:  # a new record at this seq (a lost race, a reload)
                 cached = self._entries[entry.seq] = (entry, {})
@@ -178,8 +189,9 @@ class SharedParts:
         if not self._pass:  # one seat's message (a GET): nothing to share it with
             return match.view_json(seat)
         self._check(match)
-        return _kept(self._views, match.viewer(seat), lambda: as_object(to_jsonable_shared(match.view(seat),
-                                                                                          self._converted)))
+        return _kept(
+            self._views, match.viewer(seat), lambda: as_object(to_jsonable_shared(match.view(seat), self._converted))
+        )
 
     def view_cut(self, match: Match, seat: str) -> Cut:
         """:meth:`view` cut into its units (:func:`affray.table.patch.cut`, at ``/view``): within :meth:`one_pass`,
@@ -231,8 +243,13 @@ class SharedParts:
 
     def _legal_key(self, table: LiveTable, seat: SeatInfo) -> tuple[str, Viewer, tuple[str, ...], bool, bool]:
         self._check(table.match)
-        return (seat.name, table.match.viewer(table.match_seat(seat)), tuple(table.human_actors(seat)), table.paused,
-                table.over)
+        return (
+            seat.name,
+            table.match.viewer(table.match_seat(seat)),
+            tuple(table.human_actors(seat)),
+            table.paused,
+            table.over,
+        )
 
     @contextlib.contextmanager
     def one_pass(self) -> Iterator[None]:

@@ -75,8 +75,9 @@ def _escape(key: str) -> str:
 
 _KEPT_NAMES = 4096  # bounds both caches: a message's field names are the few its code writes, a view's the ruleset's
 # split pointer (one of SPLIT's objects) -> field name -> the field's pointer
-_CHILDREN: dict[str, Cache[str, str]] = {pointer: Cache(_KEPT_NAMES) for pointer, how in SPLIT.items()
-                                         if how == "object"}
+_CHILDREN: dict[str, Cache[str, str]] = {
+    pointer: Cache(_KEPT_NAMES) for pointer, how in SPLIT.items() if how == "object"
+}
 _NAMES: Cache[tuple[str, ...], str] = Cache(_KEPT_NAMES)  # a split object's field names -> its fingerprint
 
 
@@ -91,8 +92,9 @@ def _child(pointer: str, key: str) -> str:
 Written = dict[int, tuple[object, bytes]]  # id of a value -> (the value, kept alive, and its JSON text)
 
 
-def cut(value: object, pointer: str = "", out: dict[str, Unit] | None = None, written: Written | None = None
-        ) -> dict[str, Unit]:
+def cut(
+    value: object, pointer: str = "", out: dict[str, Unit] | None = None, written: Written | None = None
+) -> dict[str, Unit]:
     """The units of ``value``, found at ``pointer`` in a message, in order (a :class:`Cut` inside taken as is).
 
     ``written``: the texts of the dicts and lists written so far, by the object (:func:`affray.core.events.

@@ -53,7 +53,12 @@ class PolicySeats:
             action = policy.choose(match.observe(actor), choices, table.policy_rng)
             result = match.submit(match.seats[actor], actor, action, version=version, trusted=True)
             if isinstance(result, Rejected):
-                log.error("table %s: policy %s chose a refused action for %s: %s", table.id, policy.name, actor,
-                          result.message)
+                log.error(
+                    "table %s: policy %s chose a refused action for %s: %s",
+                    table.id,
+                    policy.name,
+                    actor,
+                    result.message,
+                )
                 return
             self._ledger.commit(table, None)

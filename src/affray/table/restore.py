@@ -48,24 +48,42 @@ def to_store(record: Record, chain: str, submission_id: str | None) -> StoredRec
     """A match record as the store keeps it (an undo's payload is ``{"to": N}``)."""
     payload: JsonObject = {"to": record.action["to"]} if record.kind == "undo" else record.action
     kind: RecordKind = "undo" if record.kind == "undo" else "gm" if record.kind == "gm" else "action"
-    return StoredRecord(seq=record.seq, kind=kind, seat=record.seat, actor=record.actor or None, payload=payload,
-                        chain=chain, submission_id=submission_id, chosen_at=record.chosen_at)
+    return StoredRecord(
+        seq=record.seq,
+        kind=kind,
+        seat=record.seat,
+        actor=record.actor or None,
+        payload=payload,
+        chain=chain,
+        submission_id=submission_id,
+        chosen_at=record.chosen_at,
+    )
 
 
 def from_store(record: StoredRecord) -> JsonObject:
     """A stored record in the match's ``Record.to_dict`` form (what ``Match.restore`` and the chain read), with
     ``chosen_at`` where the store kept one."""
     action = {"type": "undo", "to": record.payload["to"]} if record.kind == "undo" else record.payload
-    out: JsonObject = {"seq": record.seq, "kind": record.kind, "seat": record.seat or "", "actor": record.actor or "",
-           "action": action}
+    out: JsonObject = {
+        "seq": record.seq,
+        "kind": record.kind,
+        "seat": record.seat or "",
+        "actor": record.actor or "",
+        "action": action,
+    }
     if record.chosen_at is not None:
         out["chosen_at"] = record.chosen_at
     return out
 
 
-def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[StoredRecord],
-                chat: Sequence[ChatLine] = (), snapshot: Snapshot | None = None,
-                shared: dict[Hashable, object] | None = None) -> Table:
+def build_table(
+    row: TableRow,
+    seats: Sequence[StoredSeat],
+    records: Sequence[StoredRecord],
+    chat: Sequence[ChatLine] = (),
+    snapshot: Snapshot | None = None,
+    shared: dict[Hashable, object] | None = None,
+) -> Table:
     """The live table for a stored one, checked, with its chat; :class:`TableDamaged` if the check fails. From its
     ``snapshot`` and the records after it when the snapshot checks out (:mod:`affray.table.snapshot`), else replayed
     from the start. ``shared``: the memo's setup-only store of the tables of this setup and options. A table of other
@@ -87,15 +105,23 @@ def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[St
     entries = [from_store(r) for r in records]
     try:
         match, resumed = _from_snapshot(row, config, seed, entries, records, snapshot, shared)
-        for entry in entries[match.version:]:
+        for entry in entries[match.version :]:
             match.apply_record(entry)
     except (ReplayError, KeyError, ValueError) as exc:
         raise TableDamaged(f"table {row.id}: the stored log does not replay: {exc}") from None
     if match.commitment != row.commitment:
         raise TableDamaged(f"table {row.id}: the replay's commitment differs from the stored one")
-    table = Table(id=row.id, title=row.title, scenario=row.scenario, match=match, seed_hex=row.seed_hex,
-                  seats={s.seat: SeatInfo(s.seat, s.role, s.actors, s.controller, s.token_hash) for s in seats},
-                  policies=policies_for(match), config=config, salt_hex=row.salt_hex or "")
+    table = Table(
+        id=row.id,
+        title=row.title,
+        scenario=row.scenario,
+        match=match,
+        seed_hex=row.seed_hex,
+        seats={s.seat: SeatInfo(s.seat, s.role, s.actors, s.controller, s.token_hash) for s in seats},
+        policies=policies_for(match),
+        config=config,
+        salt_hex=row.salt_hex or "",
+    )
     # The whole chain is checked either way (two hashes per record: 1,000 records take some 25 ms), so a snapshot never
     # vouches for records the store holds.
     for stored in records:
@@ -113,9 +139,15 @@ def build_table(row: TableRow, seats: Sequence[StoredSeat], records: Sequence[St
     return table
 
 
-def _from_snapshot(row: TableRow, config: JsonObject, seed: bytes, entries: list[JsonObject],
-                   records: Sequence[StoredRecord], snapshot: Snapshot | None,
-                   shared: dict[Hashable, object] | None) -> tuple[Match, bool]:
+def _from_snapshot(
+    row: TableRow,
+    config: JsonObject,
+    seed: bytes,
+    entries: list[JsonObject],
+    records: Sequence[StoredRecord],
+    snapshot: Snapshot | None,
+    shared: dict[Hashable, object] | None,
+) -> tuple[Match, bool]:
     """A fresh match of the stored table, put at its snapshot when that checks out (True), else at its setup (False:
     the caller replays every record)."""
     # A table stored with a salt secret salts its seals from its seal key (log format 4); one stored before, as
@@ -123,9 +155,17 @@ def _from_snapshot(row: TableRow, config: JsonObject, seed: bytes, entries: list
     key = seal_key(bytes.fromhex(row.salt_hex)) if row.salt_hex else None
 
     def fresh() -> Match:
-        return Match(plugin(row.ruleset), row.setup, row.options, seed=seed,
-                     seats=as_names(config.get("seats")), controllers=as_names(config.get("controllers")),
-                     salts=as_str(config.get("salts", LEGACY_SALTS)), shared=shared, seal_key=key)
+        return Match(
+            plugin(row.ruleset),
+            row.setup,
+            row.options,
+            seed=seed,
+            seats=as_names(config.get("seats")),
+            controllers=as_names(config.get("controllers")),
+            salts=as_str(config.get("salts", LEGACY_SALTS)),
+            shared=shared,
+            seal_key=key,
+        )
 
     match = fresh()
     if snapshot is None:
@@ -133,10 +173,15 @@ def _from_snapshot(row: TableRow, config: JsonObject, seed: bytes, entries: list
     try:
         if not 0 < snapshot.seq <= len(records):
             raise SnapshotRefused(f"the store holds {len(records)} records")
-        load(match, snapshot, entries[:snapshot.seq], records[snapshot.seq - 1].chain)
+        load(match, snapshot, entries[: snapshot.seq], records[snapshot.seq - 1].chain)
     except SnapshotRefused as exc:
-        log.warning("table %s: its snapshot at version %s is not used (%s): replaying its %s records", row.id,
-                    snapshot.seq, exc, len(records))
+        log.warning(
+            "table %s: its snapshot at version %s is not used (%s): replaying its %s records",
+            row.id,
+            snapshot.seq,
+            exc,
+            len(records),
+        )
         return fresh(), False
     return match, True
 
@@ -146,12 +191,16 @@ def reload(store: Store, table: Table, shared: dict[Hashable, object] | None = N
     row = store.table(table.id)
     if row is None:
         return
-    fresh = build_table(row, store.seats(table.id), store.records(table.id), store.chat(table.id),
-                        store.snapshot(table.id), shared)
-    table.match, table.chains, table.by_submission, table.chat = (fresh.match, fresh.chains, fresh.by_submission,
-                                                                  fresh.chat)
-    table.config, table.seats, table.ended, table.stored_end = fresh.config, fresh.seats, fresh.ended, \
-        fresh.stored_end
+    fresh = build_table(
+        row, store.seats(table.id), store.records(table.id), store.chat(table.id), store.snapshot(table.id), shared
+    )
+    table.match, table.chains, table.by_submission, table.chat = (
+        fresh.match,
+        fresh.chains,
+        fresh.by_submission,
+        fresh.chat,
+    )
+    table.config, table.seats, table.ended, table.stored_end = fresh.config, fresh.seats, fresh.ended, fresh.stored_end
     table.policies, table.snapshot_seq = fresh.policies, fresh.snapshot_seq
     budget.meter(table)  # the policies metered for this table, not for ``fresh``
 

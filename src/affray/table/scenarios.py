@@ -44,8 +44,11 @@ def resolve_scenario(spec: str, examples_dir: Path | None = None) -> tuple[Scena
         if "\n" not in spec and EXAMPLE_NAME.match(spec):
             path = example_path(spec, examples_dir)
             if path is None:
-                raise Refusal("unknown_scenario", f"There is no example called '{spec}' (GET /api/examples lists "
-                                                  f"them by name: RULESET/NAME).", NOT_FOUND)
+                raise Refusal(
+                    "unknown_scenario",
+                    f"There is no example called '{spec}' (GET /api/examples lists them by name: RULESET/NAME).",
+                    NOT_FOUND,
+                )
             return scenario_from_data(load_scenario_data(path), path), spec
         return scenario_from_data(_uploaded(spec), UPLOAD_PATH), "(uploaded)"
     except ContentError as exc:
@@ -60,8 +63,9 @@ def _uploaded(text: str) -> JsonObject:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "(file)"
-        raise ContentError(UPLOAD_PATH, [Problem(where, f"valid YAML ({getattr(exc, 'problem', None) or exc})")]
-                           ) from None
+        raise ContentError(
+            UPLOAD_PATH, [Problem(where, f"valid YAML ({getattr(exc, 'problem', None) or exc})")]
+        ) from None
     if not isinstance(data, dict):
         raise ContentError(UPLOAD_PATH, [Problem("(top level)", "a mapping with ruleset, sides, ...")])
     if not isinstance(data.get("ruleset"), str):
@@ -73,8 +77,14 @@ def _uploaded(text: str) -> JsonObject:
         combatants = side.get("combatants") if isinstance(side, dict) else None
         for j, combatant in enumerate(combatants if isinstance(combatants, list) else []):
             if isinstance(combatant, dict) and "sheet" in combatant:
-                raise ContentError(UPLOAD_PATH, [Problem(f"sides[{i}].combatants[{j}].sheet",
-                                                         "no sheet files in uploaded text (use 'use' or stats)")])
+                raise ContentError(
+                    UPLOAD_PATH,
+                    [
+                        Problem(
+                            f"sides[{i}].combatants[{j}].sheet", "no sheet files in uploaded text (use 'use' or stats)"
+                        )
+                    ],
+                )
     return data
 
 
@@ -92,8 +102,9 @@ SEAT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 RESERVED_SEATS = ("spectator",)
 
 
-def cast(scenario: Scenario, controllers: Mapping[str, str], seats: Mapping[str, str] | None = None
-         ) -> tuple[dict[str, str], dict[str, str]]:
+def cast(
+    scenario: Scenario, controllers: Mapping[str, str], seats: Mapping[str, str] | None = None
+) -> tuple[dict[str, str], dict[str, str]]:
     """Who plays whom: the scenario's seats and controllers with the table creator's choices applied, checked.
 
     ``controllers`` maps an actor to ``"human"`` (a person at a player's seat), ``"gm"`` (the GM's seat plays it) or
@@ -108,12 +119,18 @@ def cast(scenario: Scenario, controllers: Mapping[str, str], seats: Mapping[str,
             out_controllers[GM] = controller  # who takes the GM's own calls: the GM person or a policy
             continue
         if actor not in out_controllers or actor == GM:
-            raise Refusal("unknown_actor", f"The scenario has no combatant '{actor}' (it has "
-                                           f"{', '.join(sorted(a for a in out_controllers if a != GM))}).",
-                          UNPROCESSABLE)
+            raise Refusal(
+                "unknown_actor",
+                f"The scenario has no combatant '{actor}' (it has "
+                f"{', '.join(sorted(a for a in out_controllers if a != GM))}).",
+                UNPROCESSABLE,
+            )
         if controller not in known:
-            raise Refusal("unknown_policy", f"'{controller}' is not a controller here; choose one of "
-                                            f"{', '.join(sorted(known))}.", UNPROCESSABLE)
+            raise Refusal(
+                "unknown_policy",
+                f"'{controller}' is not a controller here; choose one of {', '.join(sorted(known))}.",
+                UNPROCESSABLE,
+            )
         if controller == GM:
             out_seats[actor], out_controllers[actor] = GM, "human"
         else:
@@ -124,8 +141,11 @@ def cast(scenario: Scenario, controllers: Mapping[str, str], seats: Mapping[str,
         if actor not in out_controllers or actor == GM:
             raise Refusal("unknown_actor", f"The scenario has no combatant '{actor}'.", UNPROCESSABLE)
         if seat != GM and (not SEAT_NAME.match(seat) or seat in RESERVED_SEATS):
-            raise Refusal("bad_seat", f"'{seat}' is not a seat name: use 1 to 32 lowercase letters, digits, '-' or "
-                                      f"'_' (not 'spectator').", UNPROCESSABLE)
+            raise Refusal(
+                "bad_seat",
+                f"'{seat}' is not a seat name: use 1 to 32 lowercase letters, digits, '-' or '_' (not 'spectator').",
+                UNPROCESSABLE,
+            )
         out_seats[actor] = seat
         if seat == GM:
             out_controllers[actor] = "human"

@@ -53,8 +53,15 @@ IDLE_EVICT = 600.0  # seconds a table stays in memory with no request and no con
 class TableService:
     """See the module docstring. Thread-safe; ``close()`` stops the worker and the store listener."""
 
-    def __init__(self, store: Store, *, examples_dir: Path | None = None, policy_pause: float = 0.5,
-                 hooks: ServiceHooks | None = None, idle_evict: float | None = IDLE_EVICT) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        examples_dir: Path | None = None,
+        policy_pause: float = 0.5,
+        hooks: ServiceHooks | None = None,
+        idle_evict: float | None = IDLE_EVICT,
+    ) -> None:
         """``idle_evict``: seconds after which a table nobody uses leaves memory (None or 0: never)."""
         self.store = store
         self.hooks = hooks or ServiceHooks()  # what an observer (the metrics) hears: table/hooks.py
@@ -62,8 +69,9 @@ class TableService:
         self.registry = Registry()
         self.setups = SetupStores()
         # who hears each table (WebSockets, long-polls), under the registry's lock: table/audience.py
-        self.audience = Audience(self.registry.lock, self.registry.touch,
-                                 lambda table_id, version: self.hooks.pushed(table_id, version))
+        self.audience = Audience(
+            self.registry.lock, self.registry.touch, lambda table_id, version: self.hooks.pushed(table_id, version)
+        )
         self.worker = Worker()
         self.eviction = Eviction(self.registry, self.audience, store, self.worker, idle_evict or None)
         self.ledger = Ledger(store, self.setups, lambda: self.hooks.store_failed(), self.eviction.snapshot_soon)
@@ -85,12 +93,19 @@ class TableService:
 
     # -- tables and seats -----------------------------------------------------------------------------------
 
-    def create(self, scenario: str, options: Mapping[str, object] | None = None,
-               controllers: Mapping[str, str] | None = None, seed: int | None = None,
-               spectator: bool = True, seats: Mapping[str, str] | None = None) -> Created:
+    def create(
+        self,
+        scenario: str,
+        options: Mapping[str, object] | None = None,
+        controllers: Mapping[str, str] | None = None,
+        seed: int | None = None,
+        spectator: bool = True,
+        seats: Mapping[str, str] | None = None,
+    ) -> Created:
         """Open a table (:func:`affray.table.opening.open_table`); the answer holds every seat's token and link."""
-        table, answer = open_table(self.ledger, self.setups, self.examples_dir, scenario, options, controllers, seed,
-                                   spectator, seats)
+        table, answer = open_table(
+            self.ledger, self.setups, self.examples_dir, scenario, options, controllers, seed, spectator, seats
+        )
         self.registry.put(table)
         self.policies.schedule(table)
         return answer
@@ -153,8 +168,9 @@ class TableService:
 
     # -- acting -------------------------------------------------------------------------------------------
 
-    def submit(self, table: Table, seat: SeatInfo, actor: str, action: Action, version: int,
-               submission_id: str | None = None) -> Answer:
+    def submit(
+        self, table: Table, seat: SeatInfo, actor: str, action: Action, version: int, submission_id: str | None = None
+    ) -> Answer:
         """Take ``action`` for ``actor`` at ``version`` (:func:`affray.table.actions.submit`), heard by the hooks;
         the answer is ``{"version", "seq", "events"}`` with the seat's redacted events."""
         started = time.perf_counter()

@@ -60,8 +60,9 @@ PROTOCOL = 5
 # What the unpickler may build: the builtin containers and scalars, and classes defined in affray's core and in the
 # table's own ruleset's package (plain data: those layers do no I/O, docs/architecture.md). Never a function, never
 # another module's class.
-_BUILTINS = frozenset({"set", "frozenset", "dict", "list", "tuple", "bytes", "bytearray", "int", "float", "str",
-                       "bool"})
+_BUILTINS = frozenset(
+    {"set", "frozenset", "dict", "list", "tuple", "bytes", "bytearray", "int", "float", "str", "bool"}
+)
 _COLLECTIONS = frozenset({"OrderedDict", "deque", "defaultdict", "Counter"})
 _CORE = "affray.core."
 
@@ -103,8 +104,9 @@ def take(match: Match, chain: str) -> Snapshot:
     pickler = _Pickler(buffer, shared)
     pickler.dump((summary_digest(match), match.checkpoint()))
     body = buffer.getvalue()
-    return Snapshot(seq=match.version, code=code_version(), chain=chain, digest=hashlib.sha256(body).hexdigest(),
-                    body=body)
+    return Snapshot(
+        seq=match.version, code=code_version(), chain=chain, digest=hashlib.sha256(body).hexdigest(), body=body
+    )
 
 
 def load(match: Match, snapshot: Snapshot, records: list[JsonObject], chain: str) -> None:
@@ -146,8 +148,9 @@ def _walk(root: object) -> Iterator[tuple[tuple[object, ...], object]]:
         seen.add(id(obj))
         yield path, obj
         if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-            children: list[tuple[object, object]] = [(f.name, getattr(obj, f.name, None))
-                                                     for f in dataclasses.fields(obj)]
+            children: list[tuple[object, object]] = [
+                (f.name, getattr(obj, f.name, None)) for f in dataclasses.fields(obj)
+            ]
         elif isinstance(obj, dict):
             children = [(("v", i), v) for i, v in enumerate(obj.values())]
         elif isinstance(obj, list | tuple):

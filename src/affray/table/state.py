@@ -115,8 +115,10 @@ class Table:
     def legal_for(self, seat: SeatInfo) -> dict[str, list[JsonObject]]:
         """Legal actions of the seat's person-played actors that are due now (none while paused or over), each with
         its odds ``hint`` (:func:`affray.odds.hints.hints`; ``""`` where there is none): :meth:`due_specs` as JSON."""
-        return {actor: [{**spec.to_dict(), "hint": text} for spec, text in zip(specs, texts, strict=True)]
-                for actor, specs, texts in self.due_specs(seat)}
+        return {
+            actor: [{**spec.to_dict(), "hint": text} for spec, text in zip(specs, texts, strict=True)]
+            for actor, specs, texts in self.due_specs(seat)
+        }
 
     def due_specs(self, seat: SeatInfo) -> list[tuple[str, list[ActionSpec], list[str]]]:
         """Each person-played actor of the seat that is due now (none while paused or over), its legal actions and

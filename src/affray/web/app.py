@@ -48,8 +48,10 @@ CHAT_RATE, CHAT_BURST = 0.5, 6.0  # chat lines and free rolls per second per sea
 CHECK_RATE, CHECK_BURST = 5.0, 20.0  # scenario checks per second per address, and at once (a page checks as one types)
 #: Headers a proxy adds: a request that carries one came from elsewhere, whatever the socket's peer.
 FORWARDING = (b"x-forwarded-for", b"forwarded", b"x-real-ip")
-KEY_NEEDED = ("This server opens tables without a creation key only for its own machine; this request came through a "
-              "proxy. Start the server with --create-key (or --open-creation) to open tables from elsewhere.")
+KEY_NEEDED = (
+    "This server opens tables without a creation key only for its own machine; this request came through a "
+    "proxy. Start the server with --create-key (or --open-creation) to open tables from elsewhere."
+)
 
 
 def bearer(request: Request) -> str | None:
@@ -61,10 +63,17 @@ def bearer(request: Request) -> str | None:
 class Api:
     """What the routes share: the service, the limits and the creation key."""
 
-    def __init__(self, service: TableService, create_key: str | None, limiter: RateLimiter,
-                 logins: FailedLogins | None = None, chat_limiter: RateLimiter | None = None,
-                 first_message: float = FIRST_MESSAGE, open_creation: bool = False,
-                 check_limiter: RateLimiter | None = None) -> None:
+    def __init__(
+        self,
+        service: TableService,
+        create_key: str | None,
+        limiter: RateLimiter,
+        logins: FailedLogins | None = None,
+        chat_limiter: RateLimiter | None = None,
+        first_message: float = FIRST_MESSAGE,
+        open_creation: bool = False,
+        check_limiter: RateLimiter | None = None,
+    ) -> None:
         self.service, self.create_key, self.limiter = service, create_key, limiter
         self.open_creation = open_creation  # no key, and anyone may create (affray serve --open-creation)
         self.first_message = first_message  # seconds a WebSocket has to send its token (web/ws.py)
@@ -88,13 +97,18 @@ class Api:
             try:
                 self.logins.check(address)
             except Refusal:
-                raise Refusal("too_many_failures", "Too many wrong creation keys from your address; wait a minute.",
-                              429) from None
+                raise Refusal(
+                    "too_many_failures", "Too many wrong creation keys from your address; wait a minute.", 429
+                ) from None
             given = request.headers.get("x-create-key", "")
             if not hmac.compare_digest(given.encode(), self.create_key.encode()):
                 self.logins.failed(address)
-                raise Refusal("bad_create_key", "This server opens tables only with its creation key (header "
-                                                "X-Create-Key; the lobby asks for it once).", 401)
+                raise Refusal(
+                    "bad_create_key",
+                    "This server opens tables only with its creation key (header "
+                    "X-Create-Key; the lobby asks for it once).",
+                    401,
+                )
         elif not self.open_creation and any(name in FORWARDING for name, _ in request.scope["headers"]):
             raise Refusal("create_key_needed", KEY_NEEDED, 403)
 
@@ -105,8 +119,7 @@ class Api:
     def limit_chat(self, seat: SeatInfo) -> None:
         """Chat and free rolls: a few lines at once, then one every two seconds per seat."""
         if not self.chat_limiter.allow(f"{seat.token_hash}:{seat.name}"):
-            raise Refusal("rate_limited", "You are sending chat faster than the table can read it; wait a moment.",
-                          429)
+            raise Refusal("rate_limited", "You are sending chat faster than the table can read it; wait a moment.", 429)
 
     def seat(self, table_id: str, token: str | None) -> tuple[Table, SeatInfo]:
         """Authenticate, rate-limited per token. A token of a seat of a table this process holds goes straight
@@ -129,11 +142,20 @@ class Api:
             raise
 
 
-def create_app(service: TableService, *, create_key: str | None = None, body_limit: int = DEFAULT_BODY_LIMIT,
-               limiter: RateLimiter | None = None, logins: FailedLogins | None = None,
-               connections: Callable[[], int] | None = None, chat_limiter: RateLimiter | None = None,
-               first_message: float = FIRST_MESSAGE, open_creation: bool = False,
-               cpu_budget: CpuBudget | None = None, check_limiter: RateLimiter | None = None) -> FastAPI:
+def create_app(
+    service: TableService,
+    *,
+    create_key: str | None = None,
+    body_limit: int = DEFAULT_BODY_LIMIT,
+    limiter: RateLimiter | None = None,
+    logins: FailedLogins | None = None,
+    connections: Callable[[], int] | None = None,
+    chat_limiter: RateLimiter | None = None,
+    first_message: float = FIRST_MESSAGE,
+    open_creation: bool = False,
+    cpu_budget: CpuBudget | None = None,
+    check_limiter: RateLimiter | None = None,
+) -> FastAPI:
     """The API over ``service``. ``create_key``: required (header ``X-Create-Key``) to open tables and check
     scenarios; without one, ``open_creation`` lets a request through a proxy open them too (:meth:`Api.creating`);
     ``logins``: the failed-login limits (:mod:`affray.web.logins`); ``connections``: how many are open, for
@@ -141,10 +163,15 @@ def create_app(service: TableService, *, create_key: str | None = None, body_lim
     rolls per seat; ``first_message``: seconds a WebSocket has to send its token when its address carries none;
     ``cpu_budget``: the CPU the server's policies may spend, per address and in all (:mod:`affray.table.budget`);
     ``check_limiter``: scenario checks per address."""
-    app = FastAPI(title="affray table server", version="1", description="Live tables: seats, views, actions.",
-                  default_response_class=SafeJSONResponse)
-    api = Api(service, create_key, limiter or RateLimiter(), logins, chat_limiter, first_message, open_creation,
-              check_limiter)
+    app = FastAPI(
+        title="affray table server",
+        version="1",
+        description="Live tables: seats, views, actions.",
+        default_response_class=SafeJSONResponse,
+    )
+    api = Api(
+        service, create_key, limiter or RateLimiter(), logins, chat_limiter, first_message, open_creation, check_limiter
+    )
     errors.install(app)
     app.include_router(_tables(api))
     app.include_router(_gm(api))
@@ -191,15 +218,16 @@ def _tables(api: Api) -> APIRouter:
         server's creation key (:meth:`Api.creating`); a table whose combatants the server plays counts against the
         CPU budget of the caller's address (429 ``cpu_budget_spent``: :mod:`affray.table.budget`)."""
         api.creating(request)
-        return api.service.create(body.scenario, body.options, body.controllers, body.seed, body.spectator,
-                                  body.seats)
+        return api.service.create(body.scenario, body.options, body.controllers, body.seed, body.spectator, body.seats)
 
     @router.get("/{table_id}", response_model=None)
-    async def table_state(request: Request, table_id: str,
-                          since: Annotated[int | None, Query(ge=0, description="wait until the version passes it")]
-                          = None,
-                          timeout: Annotated[float, Query(gt=0, le=LONG_POLL_MAX)] = 25.0,
-                          compact: Annotated[int, Query(ge=0, le=1)] = 0) -> JsonObject | PlainTextResponse:
+    async def table_state(
+        request: Request,
+        table_id: str,
+        since: Annotated[int | None, Query(ge=0, description="wait until the version passes it")] = None,
+        timeout: Annotated[float, Query(gt=0, le=LONG_POLL_MAX)] = 25.0,
+        compact: Annotated[int, Query(ge=0, le=1)] = 0,
+    ) -> JsonObject | PlainTextResponse:
         """The caller's seat: version, view, legal actions (when due), redacted log, commitment, chain, outcome,
         seed (null until the end). ``since`` waits up to ``timeout`` seconds for a newer version and then sends
         the log from ``since`` on."""

@@ -153,16 +153,19 @@ class Addresses:
 def refusal_parts(code: str, message: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
     """The headers and body of an answer ``{"code", "message"}`` that closes the connection."""
     body = json.dumps({"code": code, "message": message}).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-               (b"connection", b"close"), *REFUSAL_HEADERS]
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+        *REFUSAL_HEADERS,
+    ]
     return headers, body
 
 
 def refusal_bytes(status: int, code: str, message: str) -> bytes:
     """A whole HTTP answer ``{"code", "message"}`` that closes the connection."""
     headers, body = refusal_parts(code, message)
-    return b"".join([STATUS_LINE[status], *(name + b": " + value + b"\r\n" for name, value in headers), b"\r\n",
-                     body])
+    return b"".join([STATUS_LINE[status], *(name + b": " + value + b"\r\n" for name, value in headers), b"\r\n", body])
 
 
 BUSY = refusal_parts("busy", "The server is serving as many requests as it can; try again in a moment.")
@@ -171,8 +174,12 @@ TOO_SLOW = "The server needed this connection for others, and this request was a
 
 async def busy(scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
     """uvicorn's ``service_unavailable`` (its answer at ``limit_concurrency``), as this module's refusals."""
-    start: HTTPResponseStartEvent = {"type": "http.response.start", "status": 503, "headers": BUSY[0],
-                                     "trailers": False}
+    start: HTTPResponseStartEvent = {
+        "type": "http.response.start",
+        "status": 503,
+        "headers": BUSY[0],
+        "trailers": False,
+    }
     await send(start)
     await send({"type": "http.response.body", "body": BUSY[1], "more_body": False})
 
@@ -194,8 +201,12 @@ class GuardedHttp(HttpToolsProtocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         if not self.addresses.take(transport):
-            self._refuse(429, "too_many_connections", f"At most {self.addresses.cap} connections from one address "
-                                                      "are served at once; close some and try again.")
+            self._refuse(
+                429,
+                "too_many_connections",
+                f"At most {self.addresses.cap} connections from one address "
+                "are served at once; close some and try again.",
+            )
             return
         self.address = address_of(transport)
         self._arm(self.limits.header_timeout, "slow_headers", "The request's headers did not arrive in time.")
@@ -229,15 +240,23 @@ class GuardedHttp(HttpToolsProtocol):
             before = self._header_bytes
             self._header_bytes += len(data)
             if self._header_bytes > self.limits.max_header_bytes and self._headers_past_limit(before, data):
-                self._refuse(431, "headers_too_large", f"A request's headers may hold at most "
-                                                       f"{self.limits.max_header_bytes} bytes.", new_request=True)
+                self._refuse(
+                    431,
+                    "headers_too_large",
+                    f"A request's headers may hold at most {self.limits.max_header_bytes} bytes.",
+                    new_request=True,
+                )
                 return
             self._tail = data[-3:]
         super().data_received(data)
         # Still no end of headers, after more bytes than headers may hold (a chunk that ends them may carry body)
         if self._header_bytes is not None and self._header_bytes > self.limits.max_header_bytes:
-            self._refuse(431, "headers_too_large", f"A request's headers may hold at most "
-                                                   f"{self.limits.max_header_bytes} bytes.", new_request=True)
+            self._refuse(
+                431,
+                "headers_too_large",
+                f"A request's headers may hold at most {self.limits.max_header_bytes} bytes.",
+                new_request=True,
+            )
 
     def _headers_past_limit(self, before: int, data: bytes) -> bool:
         """Whether the current request's headers, of which ``before`` bytes came in earlier reads and the rest
@@ -396,14 +415,19 @@ def drop_unacknowledged(transport: asyncio.BaseTransport, seconds: float) -> boo
     return True
 
 
-def guarded_protocols(limits: ConnectionLimits, max_connections: int | None = None,
-                      ) -> tuple[type[GuardedHttp], type[GuardedWebSocket], Addresses]:
+def guarded_protocols(
+    limits: ConnectionLimits,
+    max_connections: int | None = None,
+) -> tuple[type[GuardedHttp], type[GuardedWebSocket], Addresses]:
     """The HTTP and WebSocket protocol classes for one server (``uvicorn.run(http=..., ws=...)``), sharing one
     count of connections per address (returned too, for the metrics). ``max_connections``: uvicorn's
     ``limit_concurrency`` (None: no bound, and no shedding). With no cap per address (behind a proxy, every connection
     is the proxy's) there is no cap of incomplete requests per address either."""
-    addresses = Addresses(limits.per_address, limits.pending_per_address if limits.per_address else 0,
-                          None if max_connections is None else max_connections - reserve(max_connections))
+    addresses = Addresses(
+        limits.per_address,
+        limits.pending_per_address if limits.per_address else 0,
+        None if max_connections is None else max_connections - reserve(max_connections),
+    )
     http = type("AffrayHttp", (GuardedHttp,), {"limits": limits, "addresses": addresses})
     ws = type("AffrayWebSocket", (GuardedWebSocket,), {"addresses": addresses})
     return http, ws, addresses

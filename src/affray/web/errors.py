@@ -70,7 +70,12 @@ def install(app: FastAPI) -> None:
         # from its outermost layer, outside every middleware, so the security headers are added here.
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         exc.__traceback__ = None
-        headers = {name.decode(): value.decode() for name, value in
-                   headers_for(request.url.path, request.headers.get("host", ""))}
-        return SafeJSONResponse({"code": "internal", "message": "The server failed; the operator can see why in "
-                                                               "its log."}, status_code=500, headers=headers)
+        headers = {
+            name.decode(): value.decode()
+            for name, value in headers_for(request.url.path, request.headers.get("host", ""))
+        }
+        return SafeJSONResponse(
+            {"code": "internal", "message": "The server failed; the operator can see why in its log."},
+            status_code=500,
+            headers=headers,
+        )

@@ -27,15 +27,19 @@ from affray.web.limits import ASGIApp, Message, Receive, Scope, Send
 
 #: The policy of every page and answer. ``connect-src`` adds the WebSocket of the host the page was served from
 #: (older browsers do not count ``ws:``/``wss:`` as ``'self'``).
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'{ws}; "
-       "font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'{ws}; "
+    "font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 #: FastAPI's /docs and /redoc: their scripts, styles and images come from the CDN FastAPI names, started by an
 #: inline script. No seat's state is on them, but they share the origin, so nothing else is allowed there either.
 DOCS_CDN = "https://cdn.jsdelivr.net"
-DOCS_CSP = (f"default-src 'none'; script-src 'self' 'unsafe-inline' {DOCS_CDN}; style-src 'self' 'unsafe-inline' "
-            f"{DOCS_CDN} https://fonts.googleapis.com; font-src https://fonts.gstatic.com; img-src 'self' data: "
-            f"https://fastapi.tiangolo.com {DOCS_CDN}; worker-src blob:; connect-src 'self'; base-uri 'none'; "
-            f"form-action 'none'; frame-ancestors 'none'")
+DOCS_CSP = (
+    f"default-src 'none'; script-src 'self' 'unsafe-inline' {DOCS_CDN}; style-src 'self' 'unsafe-inline' "
+    f"{DOCS_CDN} https://fonts.googleapis.com; font-src https://fonts.gstatic.com; img-src 'self' data: "
+    f"https://fastapi.tiangolo.com {DOCS_CDN}; worker-src blob:; connect-src 'self'; base-uri 'none'; "
+    f"form-action 'none'; frame-ancestors 'none'"
+)
 DOCS_PATHS = ("/docs", "/redoc")
 BASE_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"x-content-type-options", b"nosniff"),
@@ -45,7 +49,9 @@ BASE_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 )
 #: The answers the connection guard writes itself: every header of an API answer (no WebSocket: no page reads them).
 REFUSAL_HEADERS: tuple[tuple[bytes, bytes], ...] = (
-    (b"content-security-policy", CSP.format(ws="").encode()), *BASE_HEADERS)
+    (b"content-security-policy", CSP.format(ws="").encode()),
+    *BASE_HEADERS,
+)
 CACHEABLE = ("/static/",)  # the pages' own scripts and styles: no seat's state in them
 HOST = re.compile(r"[A-Za-z0-9.\-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
 
@@ -63,8 +69,9 @@ def same_origin(location: bytes) -> bytes:
     """A redirect's ``Location`` as a path on this server: no scheme, no host, no ``//`` at its start."""
     parts = urlsplit(location.decode("latin-1"))
     path = "/" + parts.path.lstrip("/")
-    return (path + (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
-            ).encode("latin-1")
+    return (
+        path + (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
+    ).encode("latin-1")
 
 
 def headers_for(path: str, host: str) -> list[tuple[bytes, bytes]]:
@@ -89,8 +96,10 @@ class SecurityHeaders:
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = [(name, same_origin(value) if name.lower() == b"location" else value)
-                           for name, value in message.get("headers", [])]
+                headers = [
+                    (name, same_origin(value) if name.lower() == b"location" else value)
+                    for name, value in message.get("headers", [])
+                ]
                 present = {name.lower() for name, _ in headers}
                 message["headers"] = [*headers, *(h for h in extra if h[0] not in present)]
             await send(message)

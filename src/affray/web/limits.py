@@ -67,8 +67,13 @@ class BodyLimit:
 async def send_refusal(send: Send, status: int, code: str, message: str) -> None:
     """Answer ``{"code", "message"}`` with ``status`` from an ASGI middleware (before any route runs)."""
     body = json.dumps({"code": code, "message": message}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 

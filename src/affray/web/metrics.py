@@ -41,11 +41,15 @@ class Metrics(ServiceHooks):
     def __init__(self, service: TableService, connections: Callable[[], int] | None = None) -> None:
         self.service, self.connections = service, connections
         self.registry = CollectorRegistry()
-        self.actions = Counter("affray_actions", "Submissions, by result and refusal code", ("result", "code"),
-                               registry=self.registry)
-        self.latency = Histogram("affray_action_push_seconds", "From an action reaching the table service to its "
-                                 "change being handed to its table's WebSockets", buckets=LATENCY_BUCKETS,
-                                 registry=self.registry)
+        self.actions = Counter(
+            "affray_actions", "Submissions, by result and refusal code", ("result", "code"), registry=self.registry
+        )
+        self.latency = Histogram(
+            "affray_action_push_seconds",
+            "From an action reaching the table service to its change being handed to its table's WebSockets",
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
         self.store_errors = Counter("affray_store_errors", "Database calls that failed", registry=self.registry)
         self.registry.register(_Gauges(self))
         self._lock = threading.Lock()
@@ -97,13 +101,14 @@ class _Gauges(Collector):
     def collect(self) -> Iterable[GaugeMetricFamily]:
         service = self.metrics.service
         live = sum(1 for table in service.held() if not table.over)  # loads none: an idle table out of memory
-        yield GaugeMetricFamily("affray_tables_live", "Tables held in memory here whose fight is not over",
-                                value=live)
-        yield GaugeMetricFamily("affray_websockets_open", "WebSockets that hear a seat",
-                                value=service.audience.follower_count())
+        yield GaugeMetricFamily("affray_tables_live", "Tables held in memory here whose fight is not over", value=live)
+        yield GaugeMetricFamily(
+            "affray_websockets_open", "WebSockets that hear a seat", value=service.audience.follower_count()
+        )
         if self.metrics.connections is not None:
-            yield GaugeMetricFamily("affray_connections_open", "Open TCP connections (HTTP and WebSocket)",
-                                    value=self.metrics.connections())
+            yield GaugeMetricFamily(
+                "affray_connections_open", "Open TCP connections (HTTP and WebSocket)", value=self.metrics.connections()
+            )
 
 
 def local(address: str) -> bool:

@@ -16,13 +16,18 @@ class Body(BaseModel):
 class NewTableBody(Body):
     """``POST /api/tables``: an example name or scenario YAML text, rule options, controllers, a public seed."""
 
-    scenario: str = Field(min_length=1, max_length=128 * 1024,
-                          description="an example's path under examples/ without .yaml, or scenario YAML text")
+    scenario: str = Field(
+        min_length=1,
+        max_length=128 * 1024,
+        description="an example's path under examples/ without .yaml, or scenario YAML text",
+    )
     options: dict[str, Any] = Field(default_factory=dict, description="rule options over the scenario's")
-    controllers: dict[str, str] = Field(default_factory=dict,
-                                        description="ACTOR: human (a player), gm (the GM's seat) or a policy name")
-    seats: dict[str, str] = Field(default_factory=dict,
-                                  description="ACTOR: the player seat that plays it (actors may share a seat)")
+    controllers: dict[str, str] = Field(
+        default_factory=dict, description="ACTOR: human (a player), gm (the GM's seat) or a policy name"
+    )
+    seats: dict[str, str] = Field(
+        default_factory=dict, description="ACTOR: the player seat that plays it (actors may share a seat)"
+    )
     seed: int | None = Field(default=None, description="null: a secret seed; an integer: a public one")
     spectator: bool = Field(default=True, description="make a spectator link")
 
@@ -39,8 +44,11 @@ class ActionBody(Body):
     actor: str = Field(min_length=1, max_length=64)
     action: dict[str, Any]
     version: int = Field(ge=0, description="the version the action was chosen at")
-    id: str | None = Field(default=None, pattern=SUBMISSION_ID,
-                           description="a submission id: a retry with the same id returns the first answer")
+    id: str | None = Field(
+        default=None,
+        pattern=SUBMISSION_ID,
+        description="a submission id: a retry with the same id returns the first answer",
+    )
 
 
 class TakeBackBody(Body):
@@ -69,9 +77,14 @@ class AdjustBody(Body):
     version: int = Field(ge=0, description="the version the ruling was made at")
     id: str | None = Field(default=None, pattern=SUBMISSION_ID, description="a submission id (retries act once)")
     reason: str = Field(default="", max_length=300, description="why, in the GM's words (every seat reads it)")
-    changes: list[dict[str, Any]] = Field(min_length=1, max_length=20, description=(
-        "each {combatant, bar, value}, {combatant, status, rounds}, {combatant, remove_status}, "
-        "{combatant, position} or {combatant, out}"))
+    changes: list[dict[str, Any]] = Field(
+        min_length=1,
+        max_length=20,
+        description=(
+            "each {combatant, bar, value}, {combatant, status, rounds}, {combatant, remove_status}, "
+            "{combatant, position} or {combatant, out}"
+        ),
+    )
 
 
 class ChatBody(Body):

@@ -77,8 +77,11 @@ def _lobby_api(examples_dir: Path | None) -> APIRouter:
         api = request.app.state.api
         api.creating(request, api.check_limiter)
         scenario, _ = resolve_scenario(body.scenario, examples_dir)
-        return {"ruleset": scenario.ruleset.name, "title": scenario.model.name,
-                "combatants": list[Json](_combatants(scenario))}
+        return {
+            "ruleset": scenario.ruleset.name,
+            "title": scenario.model.name,
+            "combatants": list[Json](_combatants(scenario)),
+        }
 
     @router.get("/rulesets", response_model=None)
     def rulesets() -> JsonObject:
@@ -90,8 +93,17 @@ def _lobby_api(examples_dir: Path | None) -> APIRouter:
 
 def _ruleset_info(name: str) -> dict[str, Any]:
     record = plugin(name)
-    options = [{"name": o.name, "default": o.default, "rule": o.rule, "doc": o.doc, "choices": list(o.choices),
-                "type": o.type_name} for o in describe(record.ruleset().options_type)]
+    options = [
+        {
+            "name": o.name,
+            "default": o.default,
+            "rule": o.rule,
+            "doc": o.doc,
+            "choices": list(o.choices),
+            "type": o.type_name,
+        }
+        for o in describe(record.ruleset().options_type)
+    ]
     return {"title": record.title, "options": options, "policies": policy_names(name)}
 
 
@@ -107,15 +119,23 @@ def _examples(files: tuple[tuple[str, str], ...], examples_dir: Path | None) -> 
             data = yaml.safe_load(path.read_text())
         except (OSError, yaml.YAMLError):
             continue
-        if not (isinstance(data, dict) and isinstance(data.get("ruleset"), str)
-                and isinstance(data.get("sides"), list)):
+        if not (
+            isinstance(data, dict) and isinstance(data.get("ruleset"), str) and isinstance(data.get("sides"), list)
+        ):
             continue
         try:
             scenario, _ = resolve_scenario(name, examples_dir)
         except Refusal:
             continue  # not an example a table can open (a broken file is reported when someone opens it)
-        out.append({"name": name, "ruleset": data["ruleset"], "title": str(data.get("name", name)),
-                    "description": str(data.get("description", "")), "combatants": _combatants(scenario)})
+        out.append(
+            {
+                "name": name,
+                "ruleset": data["ruleset"],
+                "title": str(data.get("name", name)),
+                "description": str(data.get("description", "")),
+                "combatants": _combatants(scenario),
+            }
+        )
     return tuple(out)
 
 
@@ -130,6 +150,13 @@ def _combatants(scenario: Scenario) -> list[JsonObject]:
         for c in side.combatants:
             seat, controller = scenario.seats.get(c.id, c.id), scenario.controllers.get(c.id, "human")
             shown = GM if seat == GM and controller == "human" else controller
-            out.append({"id": c.id, "name": str(named.get(c.id, {}).get("name", c.id)), "side": side.name,
-                        "seat": seat, "controller": shown})
+            out.append(
+                {
+                    "id": c.id,
+                    "name": str(named.get(c.id, {}).get("name", c.id)),
+                    "side": side.name,
+                    "seat": seat,
+                    "controller": shown,
+                }
+            )
     return out

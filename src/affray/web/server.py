@@ -35,22 +35,32 @@ def loopback(host: str) -> bool:
         return False  # a name: whatever it resolves to may be reachable from elsewhere
 
 
-def creation_refusal(host: str, create_key: str | None, open_creation: bool, forwarded_allow_ips: str | None,
-                     ) -> str | None:
+def creation_refusal(
+    host: str,
+    create_key: str | None,
+    open_creation: bool,
+    forwarded_allow_ips: str | None,
+) -> str | None:
     """Why ``affray serve`` refuses to start with these options (a sentence), or None. A server others can reach
     (bound to anything but loopback, or trusting a proxy's forwarded headers) opens tables only with a creation key,
     unless ``--open-creation`` says that anyone may (docs/table.md, "Limits: a server on a public address")."""
     if create_key is not None and open_creation:
         return "--create-key and --open-creation contradict each other: choose one"
     if create_key is not None and len(create_key) < MIN_CREATE_KEY:
-        return (f"--create-key needs at least {MIN_CREATE_KEY} characters, or it can be guessed (make one with "
-                f"{MAKE_KEY})")
+        return (
+            f"--create-key needs at least {MIN_CREATE_KEY} characters, or it can be guessed (make one with {MAKE_KEY})"
+        )
     if create_key is None and not open_creation and (not loopback(host) or forwarded_allow_ips is not None):
-        where = (f"other machines can reach (--host {host})" if not loopback(host)
-                 else "behind a proxy (--forwarded-allow-ips)")
-        return (f"a server {where} needs a creation key, so that not everyone who reaches it can open tables: start "
-                f"it with --create-key KEY or AFFRAY_CREATE_KEY=KEY (at least {MIN_CREATE_KEY} characters; make one "
-                f"with {MAKE_KEY}), or with --open-creation to let anyone open tables")
+        where = (
+            f"other machines can reach (--host {host})"
+            if not loopback(host)
+            else "behind a proxy (--forwarded-allow-ips)"
+        )
+        return (
+            f"a server {where} needs a creation key, so that not everyone who reaches it can open tables: start "
+            f"it with --create-key KEY or AFFRAY_CREATE_KEY=KEY (at least {MIN_CREATE_KEY} characters; make one "
+            f"with {MAKE_KEY}), or with --open-creation to let anyone open tables"
+        )
     return None
 
 
@@ -63,8 +73,11 @@ def checked(db: str) -> None:
     for row in health.damaged_rows:  # its table alone is refused (503 table_damaged); the others are served
         log.error("the database %s: damaged row: %s", health.where, row)
     if health.more_damaged_rows:
-        log.error("the database %s: %d more damaged rows ('affray db check' lists them)", health.where,
-                  health.more_damaged_rows)
+        log.error(
+            "the database %s: %d more damaged rows ('affray db check' lists them)",
+            health.where,
+            health.more_damaged_rows,
+        )
     if health.new:
         path = sqlite_path(db)
         if path is None or path.exists():
@@ -74,11 +87,23 @@ def checked(db: str) -> None:
         log.warning("the database %s %s: starting it as a new, empty database", health.where, state)
 
 
-def serve(host: str, port: int, db: str, *, create_key: str | None = None, policy_pause: float = 0.5,
-          examples_dir: Path | None = None, log_level: str = "warning", ws_compression: bool = False,
-          limits: ConnectionLimits | None = None, max_connections: int | None = MAX_CONNECTIONS,
-          idle_evict: float | None = IDLE_EVICT, open_creation: bool = False, forwarded_allow_ips: str | None = None,
-          cpu_budget: CpuBudget | None = None) -> None:
+def serve(
+    host: str,
+    port: int,
+    db: str,
+    *,
+    create_key: str | None = None,
+    policy_pause: float = 0.5,
+    examples_dir: Path | None = None,
+    log_level: str = "warning",
+    ws_compression: bool = False,
+    limits: ConnectionLimits | None = None,
+    max_connections: int | None = MAX_CONNECTIONS,
+    idle_evict: float | None = IDLE_EVICT,
+    open_creation: bool = False,
+    forwarded_allow_ips: str | None = None,
+    cpu_budget: CpuBudget | None = None,
+) -> None:
     """Serve until interrupted. The store opens (and is checked) before the port does; tables load on first use.
     ``ws_compression``: offer permessage-deflate to WebSocket clients (off by default: since pushes are patches of
     what changed, 2-5 KB, compressing them cost a fifth of the server's CPU per action and 45 KiB of state per
@@ -105,12 +130,28 @@ def serve(host: str, port: int, db: str, *, create_key: str | None = None, polic
     bounds = limits or ConnectionLimits()
     http, ws, addresses = guarded_protocols(bounds, max_connections)
     try:
-        app = create_app(service, create_key=create_key, connections=lambda: addresses.open,
-                         first_message=bounds.first_message, open_creation=open_creation, cpu_budget=cpu_budget)
-        uvicorn.run(app, host=host, port=port, log_level=log_level, http=http, ws=ws, timeout_keep_alive=KEEP_ALIVE,
-                    limit_concurrency=max_connections, ws_per_message_deflate=ws_compression,
-                    ws_max_size=DEFAULT_BODY_LIMIT,  # a client's frame: a token or an action, as small as a body
-                    ws_ping_interval=bounds.ping_interval, forwarded_allow_ips=forwarded_allow_ips)
+        app = create_app(
+            service,
+            create_key=create_key,
+            connections=lambda: addresses.open,
+            first_message=bounds.first_message,
+            open_creation=open_creation,
+            cpu_budget=cpu_budget,
+        )
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level=log_level,
+            http=http,
+            ws=ws,
+            timeout_keep_alive=KEEP_ALIVE,
+            limit_concurrency=max_connections,
+            ws_per_message_deflate=ws_compression,
+            ws_max_size=DEFAULT_BODY_LIMIT,  # a client's frame: a token or an action, as small as a body
+            ws_ping_interval=bounds.ping_interval,
+            forwarded_allow_ips=forwarded_allow_ips,
+        )
     finally:
         service.close()
         store.close()

@@ -57,14 +57,17 @@ def _answering(endpoint: Callable[..., Any], status: int) -> Callable[..., Any]:
         return SafeJSONResponse(answer, status) if isinstance(answer, dict | list) else answer
 
     if inspect.iscoroutinefunction(endpoint):
+
         @functools.wraps(endpoint)
         async def answer_async(*args: Any, **kwargs: Any) -> object:
             return sent(await endpoint(*args, **kwargs))
+
         return answer_async
 
     @functools.wraps(endpoint)
     def answer(*args: Any, **kwargs: Any) -> object:
         return sent(endpoint(*args, **kwargs))
+
     return answer
 
 
@@ -84,8 +87,10 @@ def body_problem(body: bytes) -> str | None:
     where = lone_surrogate(data)
     if where is None:
         return None
-    return (f"The request body holds a lone surrogate escape at {where} (\\ud800 to \\udfff alone name no "
-            f"character); send Unicode text.")
+    return (
+        f"The request body holds a lone surrogate escape at {where} (\\ud800 to \\udfff alone name no "
+        f"character); send Unicode text."
+    )
 
 
 def _is_text(scope: Scope) -> bool:

@@ -70,13 +70,19 @@ def ws_router(api: Api) -> APIRouter:
         except WebSocketDisconnect:
             return
         except TimeoutError:
-            await _refuse(websocket, {"code": "no_token", "message": "Send {'token': TOKEN} as the first message, "
-                                                                    f"within {api.first_message:g} seconds."})
+            await _refuse(
+                websocket,
+                {
+                    "code": "no_token",
+                    "message": f"Send {{'token': TOKEN}} as the first message, within {api.first_message:g} seconds.",
+                },
+            )
             return
         version = _protocol(protocol)
         if version is None:
-            await _refuse(websocket, {"code": "bad_protocol", "message": "This server speaks protocol 1 or 2 "
-                                                                         "(?protocol=2)."})
+            await _refuse(
+                websocket, {"code": "bad_protocol", "message": "This server speaks protocol 1 or 2 (?protocol=2)."}
+            )
             return
         opened = await run_in_threadpool(_open, api, table_id, token)
         if isinstance(opened, Refusal):
@@ -243,8 +249,12 @@ def _frame(api: Api, table: Table, follower: Follower, text: str) -> str:
             seat = opened(table, follower)
         if seat is None:
             raise Refusal("bad_token", "This token does not open a seat at this table.", 401)
-        return encode({"reply": ref, "answer": dict(api.service.submit(table, seat, body.actor, body.action,
-                                                                         body.version, body.id))})
+        return encode(
+            {
+                "reply": ref,
+                "answer": dict(api.service.submit(table, seat, body.actor, body.action, body.version, body.id)),
+            }
+        )
     except Refusal as exc:
         exc.__traceback__ = None  # see _open
         return encode({"reply": ref, "refused": exc.to_dict()})

@@ -38,8 +38,10 @@ def check_size(width: int, height: int) -> None:
     """Refuse a map of fewer than one or more than :data:`MAX_SIDE` squares a side, or more than
     :data:`MAX_SQUARES` in all (path searches visit every square; documented in docs/grid.md)."""
     if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE) or width * height > MAX_SQUARES:
-        raise MapError(f"a map of {width} x {height} squares; expected 1 to {MAX_SIDE} squares a side and at "
-                       f"most {MAX_SQUARES:,} in all")
+        raise MapError(
+            f"a map of {width} x {height} squares; expected 1 to {MAX_SIDE} squares a side and at "
+            f"most {MAX_SQUARES:,} in all"
+        )
 
 
 @dataclass(frozen=True, slots=True)

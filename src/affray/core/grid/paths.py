@@ -39,8 +39,16 @@ class Reach:
         return path
 
 
-def reachable(grid: Grid, start: Pos, budget: int, blocked: Iterable[Pos] = (), stop_at: Iterable[Pos] = (),
-              mult: int = 1, dirs: tuple[Pos, ...] = DIRECTIONS, whole: int | None = None) -> Reach:
+def reachable(
+    grid: Grid,
+    start: Pos,
+    budget: int,
+    blocked: Iterable[Pos] = (),
+    stop_at: Iterable[Pos] = (),
+    mult: int = 1,
+    dirs: tuple[Pos, ...] = DIRECTIONS,
+    whole: int | None = None,
+) -> Reach:
     """Every square reachable from ``start`` (on the map) within ``budget`` movement.
 
     A path never enters ``blocked`` (opponents, SC-24) and never leaves a square of ``stop_at`` other than
@@ -58,8 +66,16 @@ def reachable(grid: Grid, start: Pos, budget: int, blocked: Iterable[Pos] = (), 
 
 
 @lru_cache(maxsize=256)
-def _search(grid: Grid, start: Pos, budget: int, blocked: frozenset[Pos], stop_at: frozenset[Pos], mult: int,
-            dirs: tuple[Pos, ...], whole: int | None) -> Reach:
+def _search(
+    grid: Grid,
+    start: Pos,
+    budget: int,
+    blocked: frozenset[Pos],
+    stop_at: frozenset[Pos],
+    mult: int,
+    dirs: tuple[Pos, ...],
+    whole: int | None,
+) -> Reach:
     net = links(grid, dirs)
     if mult < 1:
         raise ValueError(f"a search's cost multiplier is 1 or more, not {mult}")
@@ -106,12 +122,14 @@ def _search(grid: Grid, start: Pos, budget: int, blocked: frozenset[Pos], stop_a
                     else:
                         found.append(j)
     pos = net.pos
-    return Reach({pos[i]: cost[i] for i in seen}, {pos[i]: pos[prev[i]] for i in seen[1:]},
-                 tuple(pos[i] for i in sorted(seen)))
+    return Reach(
+        {pos[i]: cost[i] for i in seen}, {pos[i]: pos[prev[i]] for i in seen[1:]}, tuple(pos[i] for i in sorted(seen))
+    )
 
 
-def shortest_path(grid: Grid, start: Pos, goal: Pos, blocked: Iterable[Pos] = (), budget: int = 10_000
-                  ) -> list[Pos] | None:
+def shortest_path(
+    grid: Grid, start: Pos, goal: Pos, blocked: Iterable[Pos] = (), budget: int = 10_000
+) -> list[Pos] | None:
     """A cheapest path from ``start`` to ``goal`` (excluding ``start``), or ``None`` if there is none."""
     reach = reachable(grid, start, budget, blocked)
     return reach.path_to(goal) if goal in reach.cost else None
@@ -125,8 +143,9 @@ def path_cost(grid: Grid, path: Iterable[Pos], mult: int = 1, whole: int | None 
     return sum(mult * grid.cost(p, whole) for p in path)
 
 
-def step_toward(grid: Grid, start: Pos, target: Pos, occupied: Iterable[Pos], away: bool = False,
-                net: Links | None = None) -> Pos | None:
+def step_toward(
+    grid: Grid, start: Pos, target: Pos, occupied: Iterable[Pos], away: bool = False, net: Links | None = None
+) -> Pos | None:
     """One greedy step toward (or away from) ``target`` without entering ``occupied`` or walls (WH-B13).
 
     Toward: the free neighbour with the smallest (Chebyshev, squared Euclidean) distance, if that beats

@@ -20,16 +20,22 @@ _WEAPON = Field("weapon", "string", "a weapon id the combatant carries")
 PLAN_ITEMS = (
     ActionType("attack", "attack a foe (1 action)", (_TARGET,), ("WL-10", "WL-11")),
     ActionType("defense", "keep a defense (1 action)", (), ("WL-10",)),
-    ActionType("charge", "charge a foe at range (2 actions, -4 Attack, +2 Damage)", (_TARGET,),
-               ("WL-18", "WL-B4", "WL-B13")),
+    ActionType(
+        "charge", "charge a foe at range (2 actions, -4 Attack, +2 Damage)", (_TARGET,), ("WL-18", "WL-B4", "WL-B13")
+    ),
     ActionType("rearm", "sheathe and draw (1 action)", (_WEAPON,), ("WL-19",)),
     ActionType("draw", "draw into a free hand (0 or 1 action)", (_WEAPON,), ("WL-20",)),
-    ActionType("emergency_rearm", "drop what is in hand and draw (the draw's cost)", (_WEAPON,),
-               ("WL-19", "WL-20", "WL-B15")),
+    ActionType(
+        "emergency_rearm", "drop what is in hand and draw (the draw's cost)", (_WEAPON,), ("WL-19", "WL-20", "WL-B15")
+    ),
     ActionType("pick_up", "pick up a dropped weapon (1 action)", (_WEAPON,), ("WL-19", "WL-B15")),
     ActionType("close", "the free 10 m move onto a near foe (no action)", (_TARGET,), ("WL-10", "WL-B13")),
-    ActionType("complex", "a complex activity (1 action)",
-               (Field("text", "string", "what it is", required=False, maximum=MAX_ITEM_TEXT),), ("WL-10",)),
+    ActionType(
+        "complex",
+        "a complex activity (1 action)",
+        (Field("text", "string", "what it is", required=False, maximum=MAX_ITEM_TEXT),),
+        ("WL-10",),
+    ),
 )
 
 _REACTIONS = (
@@ -47,27 +53,63 @@ _REACTIONS = (
 )
 
 ACTION_TYPES: tuple[ActionType, ...] = (
-    ActionType("declare", "declare the round's actions", (
-        Field("plan", "list", "the round's actions in order (WL-B7)", item=PLAN_ITEMS, maximum=MAX_PLAN_ITEMS,
-              free=True),
-        Field("additional", "boolean", "take the additional action (-2 to every roll this round)", required=False,
-              free=True)), ("WL-09", "WL-10", "WL-17", "WL-B6")),
+    ActionType(
+        "declare",
+        "declare the round's actions",
+        (
+            Field(
+                "plan",
+                "list",
+                "the round's actions in order (WL-B7)",
+                item=PLAN_ITEMS,
+                maximum=MAX_PLAN_ITEMS,
+                free=True,
+            ),
+            Field(
+                "additional",
+                "boolean",
+                "take the additional action (-2 to every roll this round)",
+                required=False,
+                free=True,
+            ),
+        ),
+        ("WL-09", "WL-10", "WL-17", "WL-B6"),
+    ),
     *(ActionType(kind, label, (), rules) for kind, label, rules in _REACTIONS),
-    ActionType("emergency_attack", "an emergency attack (-2 to every roll next round)", (_TARGET,),
-               ("WL-17", "WL-B6")),
-    ActionType("emergency_complex", "an emergency complex activity (-2 to every roll next round)",
-               (Field("text", "string", "what it is", required=False, maximum=MAX_TEXT, free=True),),
-               ("WL-17", "WL-B6")),
-    ActionType("attack", "attack a foe, rolling Attack or Damage", (
-        _TARGET, Field("die", "choice", "the attacker's die", choices=ATTACKER_DICE)), ("WL-06",)),
-    ActionType("respond", "answer, rolling Defense or Injury", (
-        Field("die", "choice", "the defender's die", choices=DEFENDER_DICE),), ("WL-06",)),
-    ActionType("post", "post into the scene", (
-        Field("text", "string", "the post", maximum=MAX_POST, free=True),
-        Field("hp", "object", "hit points kept by hand: {combatant id: change}", required=False, free=True)),
-        ("WL-00",)),
-    ActionType("settle", "call Dice Simplified to settle one exchange", (
-        _TARGET, Field("die", "choice", "the attacker's die", choices=ATTACKER_DICE)), ("WL-00", "WL-06")),
+    ActionType("emergency_attack", "an emergency attack (-2 to every roll next round)", (_TARGET,), ("WL-17", "WL-B6")),
+    ActionType(
+        "emergency_complex",
+        "an emergency complex activity (-2 to every roll next round)",
+        (Field("text", "string", "what it is", required=False, maximum=MAX_TEXT, free=True),),
+        ("WL-17", "WL-B6"),
+    ),
+    ActionType(
+        "attack",
+        "attack a foe, rolling Attack or Damage",
+        (_TARGET, Field("die", "choice", "the attacker's die", choices=ATTACKER_DICE)),
+        ("WL-06",),
+    ),
+    ActionType(
+        "respond",
+        "answer, rolling Defense or Injury",
+        (Field("die", "choice", "the defender's die", choices=DEFENDER_DICE),),
+        ("WL-06",),
+    ),
+    ActionType(
+        "post",
+        "post into the scene",
+        (
+            Field("text", "string", "the post", maximum=MAX_POST, free=True),
+            Field("hp", "object", "hit points kept by hand: {combatant id: change}", required=False, free=True),
+        ),
+        ("WL-00",),
+    ),
+    ActionType(
+        "settle",
+        "call Dice Simplified to settle one exchange",
+        (_TARGET, Field("die", "choice", "the attacker's die", choices=ATTACKER_DICE)),
+        ("WL-00", "WL-06"),
+    ),
     ActionType("end_scene", "end the scene", (), ("WL-00",)),
 )
 

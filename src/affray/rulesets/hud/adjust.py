@@ -30,8 +30,11 @@ THIS_ROUND = {"-2 to every roll": -2, "-4 to every roll": -4}
 NEXT_ROUND = "-2 to every roll next round"
 CHARGED = "charged"
 #: Each status a GM may give, and the ``rounds`` it may be given for (``None``: until the round ends it).
-STATUSES: dict[str, tuple[int | None, ...]] = {**dict.fromkeys(THIS_ROUND, (None, 1)), NEXT_ROUND: (None, 2),
-                                               CHARGED: (None, 1)}
+STATUSES: dict[str, tuple[int | None, ...]] = {
+    **dict.fromkeys(THIS_ROUND, (None, 1)),
+    NEXT_ROUND: (None, 2),
+    CHARGED: (None, 1),
+}
 NEW_PLACES = ("near", "far")
 
 
@@ -78,8 +81,9 @@ class HudAdjuster:
         known = list(STATUSES) if state.mode == "nerdified" else []
         if change.name not in known:
             listed = ", ".join(known) if known else "none in this mode (set HP, or take the combatant out)"
-            return _refuse("unknown_status", f"'{change.name}' is not a status the GM can change here (statuses: "
-                                             f"{listed}).")
+            return _refuse(
+                "unknown_status", f"'{change.name}' is not a status the GM can change here (statuses: {listed})."
+            )
         if change.field == "remove_status":
             if change.name not in shown_statuses(f):
                 return _refuse("not_there", f"{f.name} does not have '{change.name}'.")
@@ -98,8 +102,11 @@ class HudAdjuster:
         others = places(state, f)
         if isinstance(where, bool) or not isinstance(where, int) or where not in others:
             shown = ", ".join(map(str, others))
-            return _refuse("bad_position", f"A place is one where someone in the fight stands ({shown}), or 'near' "
-                                           "or 'far' for a place of its own.")
+            return _refuse(
+                "bad_position",
+                f"A place is one where someone in the fight stands ({shown}), or 'near' "
+                "or 'far' for a place of its own.",
+            )
         if where == f.place:
             return _refuse("bad_position", f"{f.name} already stands at place {where}.")
         return None
@@ -111,8 +118,9 @@ class HudAdjuster:
         if not out and not f.out:
             return _refuse("not_out", f"{f.name} is in the fight.")
         if not out and f.hp <= 0:
-            return _refuse("cannot_stand", f"{f.name} is down at {f.hp} HP and cannot stand (WL-04, WL-08): raise "
-                                           "its HP instead.")
+            return _refuse(
+                "cannot_stand", f"{f.name} is down at {f.hp} HP and cannot stand (WL-04, WL-08): raise its HP instead."
+            )
         return None
 
     def apply(self, state: HudState, change: Change) -> object:
@@ -150,11 +158,16 @@ class HudAdjuster:
     def forms(self, state: HudState) -> dict[str, JsonObject]:
         nerdified = state.mode == "nerdified"
         shown: list[Json] = [*places(state), *NEW_PLACES]
-        return {a: {"bars": [{"name": HP, "min": 0, "max": f.max_hp}],
-                    "statuses": list(STATUSES) if nerdified else [],
-                    "position": "place" if nerdified else None,
-                    "places": shown if nerdified else [],
-                    "out": bool(f.out)} for a, f in state.fighters.items()}
+        return {
+            a: {
+                "bars": [{"name": HP, "min": 0, "max": f.max_hp}],
+                "statuses": list(STATUSES) if nerdified else [],
+                "position": "place" if nerdified else None,
+                "places": shown if nerdified else [],
+                "out": bool(f.out),
+            }
+            for a, f in state.fighters.items()
+        }
 
 
 def _give(f: Fighter, name: str, remove: bool = False) -> str | None:

@@ -67,8 +67,7 @@ def _mods(spec: SimSpec) -> _Duel:
     guard = {f.id: max(die_modifier(f, "defense"), die_modifier(f, "injury")) for f in (a, b)}
     eligible = [f for f in (a, b) if at_range[f.id] and any(w.kind == "ranged" for w in f.arms.values())]
     free = eligible[0].id if len(eligible) == 1 else None
-    free_mod = (max(die_modifier(eligible[0], "attack", True), die_modifier(eligible[0], "damage", True))
-                if free else 0)
+    free_mod = max(die_modifier(eligible[0], "attack", True), die_modifier(eligible[0], "damage", True)) if free else 0
     return _Duel(a, b, best, guard, free, free_mod, setup.get("first"), options.round_limit)
 
 
@@ -105,8 +104,9 @@ def simplified_chunk(spec: SimSpec, chunk: int, count: int) -> Tally:
     return _tally(spec, a, b, hp, rounds, count)
 
 
-def _tally(spec: SimSpec, a: Fighter, b: Fighter, hp: Mapping[str, np.ndarray], rounds: np.ndarray,
-           count: int) -> Tally:
+def _tally(
+    spec: SimSpec, a: Fighter, b: Fighter, hp: Mapping[str, np.ndarray], rounds: np.ndarray, count: int
+) -> Tally:
     tally = Tally(fights=count)
     a_won = hp[b.id] <= 0
     b_won = hp[a.id] <= 0
@@ -117,8 +117,14 @@ def _tally(spec: SimSpec, a: Fighter, b: Fighter, hp: Mapping[str, np.ndarray], 
     for f, other in ((a, b), (b, a)):
         lost = f.hp - hp[f.id]
         dealt = other.hp - hp[other.id]
-        tally.combatants[f.id] = CombatantTally(f.side, down=int((hp[f.id] <= 0).sum()), hp_left=int(hp[f.id].sum()),
-                                                hp_max=f.max_hp, dealt=int(dealt.sum()), taken=int(lost.sum()))
+        tally.combatants[f.id] = CombatantTally(
+            f.side,
+            down=int((hp[f.id] <= 0).sum()),
+            hp_left=int(hp[f.id].sum()),
+            hp_max=f.max_hp,
+            dealt=int(dealt.sum()),
+            taken=int(lost.sum()),
+        )
     return tally
 
 

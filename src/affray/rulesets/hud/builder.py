@@ -12,15 +12,21 @@ from affray.rulesets.hud.sheet import HudSheet
 def build(p: Prompts, lib: ContentLibrary, rng: VerifiableRNG) -> HudSheet:
     """WL-03 stats (WL-B2 ranges), armour and weapons as recorded in the HuD."""
     data = p.header("hud")
-    data["stats"] = {"endurance": p.ask_int("Endurance (3-10; your HP in Combat Nerdified)", 3, 10, 6),
-                     "agility": p.ask_int("Agility (0-5)", 0, 5, 0), "strength": p.ask_int("Strength (0-5)", 0, 5, 0)}
+    data["stats"] = {
+        "endurance": p.ask_int("Endurance (3-10; your HP in Combat Nerdified)", 3, 10, 6),
+        "agility": p.ask_int("Agility (0-5)", 0, 5, 0),
+        "strength": p.ask_int("Strength (0-5)", 0, 5, 0),
+    }
     armour, weapons = lib.sections.get("armour", {}), lib.sections.get("weapons", {})
     p.show("Armour (WL-03)", ("id", "name", "weight"), [(k, a.name, a.weight) for k, a in sorted(armour.items())])
     worn = p.ask_id("Armour (id)", armour, blank=True)
     if worn:
         data["armour"] = worn
-    p.show("Weapons", ("id", "name", "kind", "hands"), [(k, w.name, w.kind, str(w.hands)) for k, w in
-                                                      sorted(weapons.items())])
+    p.show(
+        "Weapons",
+        ("id", "name", "kind", "hands"),
+        [(k, w.name, w.kind, str(w.hands)) for k, w in sorted(weapons.items())],
+    )
     data["weapons"] = p.ask_ids("Weapons, comma-separated", weapons)
 
     def fits(text: str) -> str | None:

@@ -31,8 +31,9 @@ def accepted(journal: Journal) -> Accepted:
     return _ACCEPTED_QUIETLY if journal is QUIET_TRUSTED else Accepted(journal)
 
 
-def roll(state: HudState, rng: RNG, actor: str, purpose: str, modifier: int, journal: Journal,
-         sides: int = HUD_DIE) -> int:
+def roll(
+    state: HudState, rng: RNG, actor: str, purpose: str, modifier: int, journal: Journal, sides: int = HUD_DIE
+) -> int:
     """Roll one HuD die for ``actor``, log it (a loud journal only), and return the total.
 
     With ``zero_based_dice`` (WL-B1) the face is shown as 0..N-1; every HuD roll is opposed or a
@@ -149,8 +150,9 @@ def injury_modifier(options: HudOptions, f: FighterLike) -> int:
     return f.injury_mod + scoped_penalty(options, f) + bonus
 
 
-def damage_phase(state: HudState, rng: RNG, attacker: str, target: str, weapon: str, charge: bool,
-                 journal: Journal) -> None:
+def damage_phase(
+    state: HudState, rng: RNG, attacker: str, target: str, weapon: str, charge: bool, journal: Journal
+) -> None:
     """Roll Damage against Injury and apply the loss. Rules: WL-13 (and WL-08 at 0 HP)."""
     a, t = state.fighters[attacker], state.fighters[target]
     arm = a.arms.get(weapon)
@@ -188,8 +190,11 @@ def check_outcome(state: HudState, journal: Journal) -> None:
         return
     escaped = [f.id for f in state.fighters.values() if f.out == "escaped" and f.side != standing.winner]
     if escaped:  # WL-B14: nobody was defeated
-        details = {"escaped": escaped, "held_the_field": standing.winner,
-                   "down": [f.id for f in state.fighters.values() if f.out == "down"]}
+        details = {
+            "escaped": escaped,
+            "held_the_field": standing.winner,
+            "down": [f.id for f in state.fighters.values() if f.out == "down"],
+        }
         state.outcome = Outcome(None, ESCAPED, details)
     else:
         state.outcome = standing

@@ -59,8 +59,10 @@ class Character(Strict):
     strength: int = Field(default=0, ge=0, le=5)
     armour: str | None = Field(default=None, description="an armour id")
     weapons: list[str] = Field(default_factory=list, description="weapon ids carried")
-    in_hand: list[str] | None = Field(default=None, description="weapon ids in hand at the start; default: "
-                                      "the first weapon, plus a shield ready on the arm")
+    in_hand: list[str] | None = Field(
+        default=None,
+        description="weapon ids in hand at the start; default: the first weapon, plus a shield ready on the arm",
+    )
     actions_per_round: int | None = Field(default=None, ge=1, le=6)
     tags: list[Literal["trained_witcher", "monster"]] = Field(default_factory=list)
     description: str = ""
@@ -102,17 +104,27 @@ class HudContent(Strict):
 class HudCombatant(CombatantBase):
     stats: CharacterPatch | None = None
     band: Literal["engaged", "near", "far"] | None = Field(
-        default=None, description="starting range band toward the others (WL-B13): engaged (default), near (the "
-        "free 10 m move closes it) or far (only a charge crosses it)")
-    distance: float | None = Field(default=None, ge=0, le=1000, description="starting distance in metres toward "
-                                   "the others, instead of a band (WL-B13; option free_move_metres)")
+        default=None,
+        description="starting range band toward the others (WL-B13): engaged (default), near (the "
+        "free 10 m move closes it) or far (only a charge crosses it)",
+    )
+    distance: float | None = Field(
+        default=None,
+        ge=0,
+        le=1000,
+        description="starting distance in metres toward "
+        "the others, instead of a band (WL-B13; option free_move_metres)",
+    )
     at_range: bool = Field(default=False, description="starts at range: the same as 'band: far' (WL-07, WL-16)")
     hp: int | None = Field(default=None, description="starting hit points, if not full")
 
     @model_validator(mode="after")
     def _one_start(self) -> HudCombatant:
-        given = [name for name, v in (("band", self.band), ("distance", self.distance),
-                                      ("at_range", self.at_range or None)) if v is not None]
+        given = [
+            name
+            for name, v in (("band", self.band), ("distance", self.distance), ("at_range", self.at_range or None))
+            if v is not None
+        ]
         if len(given) > 1:
             raise ValueError(f"give one of band, distance and at_range, not {' and '.join(given)}")
         return self
@@ -121,8 +133,10 @@ class HudCombatant(CombatantBase):
 class HudScenario(ScenarioBase):
     ruleset: Literal["hud"]
     mode: Literal["free_form", "simplified", "nerdified"] = Field(
-        default="free_form", description="free_form (the sim's default, WL-00, WL-B16: a scene that names no mode), "
-        "simplified (Dice Simplified, WL-04..WL-07) or nerdified (Combat Nerdified, WL-08..WL-22)")
+        default="free_form",
+        description="free_form (the sim's default, WL-00, WL-B16: a scene that names no mode), "
+        "simplified (Dice Simplified, WL-04..WL-07) or nerdified (Combat Nerdified, WL-08..WL-22)",
+    )
     first: str | None = Field(default=None, description="who attacks first by the scene's logic (WL-05)")
     sides: list[Side[HudCombatant]]  # at least two: ScenarioBase checks it
 
@@ -132,8 +146,12 @@ class HudScenario(ScenarioBase):
         if self.first is not None and self.first not in ids:
             raise ValueError(f"first names '{self.first}', who is not in the scenario")
         for _, c in self.combatants():
-            if c.use is None and c.sheet is None and (c.stats is None or c.stats.endurance is None or (
-                    c.stats.name is None and c.name is None)):
-                raise ValueError(f"combatant '{c.id}' needs 'use: <character id>', 'sheet: <file>' or stats with "
-                                 "name and endurance")
+            if (
+                c.use is None
+                and c.sheet is None
+                and (c.stats is None or c.stats.endurance is None or (c.stats.name is None and c.name is None))
+            ):
+                raise ValueError(
+                    f"combatant '{c.id}' needs 'use: <character id>', 'sheet: <file>' or stats with name and endurance"
+                )
         return self

@@ -33,12 +33,25 @@ def choices(state: HudState, actor: str) -> list[ActionSpec]:
     if not _offered(state, actor):
         return []
     # the note warns of the penalty: its code "penalty" (ActionSpec.warnings) is what a client decides on
-    specs = [ActionSpec({"type": "emergency_attack", "target": e.id}, f"emergency attack on {e.name} (-2 all "
-                        "next round)", ("-2 to all rolls next round",), warnings=("penalty",))
-             for e in state.enemies(actor) if can_reach(f, e)]
-    specs.append(ActionSpec({"type": "emergency_complex", "text": COMPLEX_TEXT},
-                            "emergency complex activity (-2 all next round)", ("-2 to all rolls next round",),
-                            ("text",), ("penalty",)))
+    specs = [
+        ActionSpec(
+            {"type": "emergency_attack", "target": e.id},
+            f"emergency attack on {e.name} (-2 all next round)",
+            ("-2 to all rolls next round",),
+            warnings=("penalty",),
+        )
+        for e in state.enemies(actor)
+        if can_reach(f, e)
+    ]
+    specs.append(
+        ActionSpec(
+            {"type": "emergency_complex", "text": COMPLEX_TEXT},
+            "emergency complex activity (-2 all next round)",
+            ("-2 to all rolls next round",),
+            ("text",),
+            ("penalty",),
+        )
+    )
     specs.append(ActionSpec({"type": "carry_on"}, "carry on (no emergency action)"))
     return specs
 

@@ -23,8 +23,9 @@ _WORD = re.compile(r"[A-Za-z0-9_]+")
 
 def named(text: str, names: Mapping[str, str]) -> str:
     """``text`` (a refusal's sentence an event carries) with every content id in it told by its name."""
-    return _WORD.sub(lambda m: term(names, m.group()) if "_" in m.group() or term(names, m.group()) != m.group()
-                     else m.group(), text)
+    return _WORD.sub(
+        lambda m: term(names, m.group()) if "_" in m.group() or term(names, m.group()) != m.group() else m.group(), text
+    )
 
 
 def weapon(names: Mapping[str, str], weapon_id: str) -> str:
@@ -62,8 +63,15 @@ class Declared(Event):
 
 
 #: How a declared plan item reads (WL-10, WL-18, WL-19, WL-20, WL-B13): a verb, and the target's name or the weapon.
-_PLAN_VERBS = {"attack": "attacks {}", "charge": "charges {}", "close": "closes in on {}", "rearm": "rearms with {}",
-               "draw": "draws {}", "emergency_rearm": "rearms in an emergency with {}", "pick_up": "picks up {}"}
+_PLAN_VERBS = {
+    "attack": "attacks {}",
+    "charge": "charges {}",
+    "close": "closes in on {}",
+    "rearm": "rearms with {}",
+    "draw": "draws {}",
+    "emergency_rearm": "rearms in an emergency with {}",
+    "pick_up": "picks up {}",
+}
 
 
 def describe_item(item: Mapping[str, Json], names: Mapping[str, str]) -> str:
@@ -132,12 +140,14 @@ class Wounded(Event):
         t, a = names[self.target], names[self.attacker]
         if not self.loss:
             return f"{t} soaks {a}'s blow (Injury {self.injury} against Damage {self.damage}): no HP lost."
-        return f"{t} loses {self.loss} HP to {a}'s blow (Damage {self.damage} against Injury {self.injury}): " \
-               f"{hp_left(self.hp)}."
+        return (
+            f"{t} loses {self.loss} HP to {a}'s blow (Damage {self.damage} against Injury {self.injury}): "
+            f"{hp_left(self.hp)}."
+        )
 
 
 def hp_left(hp: int) -> str:
-    """"5 HP left"; at 0 or below "no HP left" with the count (a combatant at 0 HP is out, WL-04, WL-08)."""
+    """ "5 HP left"; at 0 or below "no HP left" with the count (a combatant at 0 HP is out, WL-04, WL-08)."""
     return f"{hp} HP left" if hp > 0 else f"no HP left ({hp})"
 
 
@@ -230,8 +240,11 @@ class PursuitChoice(Event):
 
 
 #: A pursuer's choice (WL-22), as it reads.
-_PURSUIT_CHOICES = {"chase": "gives chase", "shoot": "stays to shoot twice instead of chasing",
-                    "let_go": "lets them go"}
+_PURSUIT_CHOICES = {
+    "chase": "gives chase",
+    "shoot": "stays to shoot twice instead of chasing",
+    "let_go": "lets them go",
+}
 
 
 @dataclass(slots=True)

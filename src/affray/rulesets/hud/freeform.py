@@ -18,8 +18,10 @@ from affray.rulesets.hud.simplified import attack_specs, close_duel, open_duel, 
 from affray.rulesets.hud.state import HudState
 
 MAX_POST = 4000
-REFERENCE = ("Combat Nerdified can guide the writing: each round two actions (attack, defense or a complex "
-             "activity), a free 10 m move, ripostes on a parry by 6 or more, and disengaging into pursuit.")
+REFERENCE = (
+    "Combat Nerdified can guide the writing: each round two actions (attack, defense or a complex "
+    "activity), a free 10 m move, ripostes on a parry by 6 or more, and disengaging into pursuit."
+)
 
 
 def begin(state: HudState, rng: RNG, first: str | None, journal: Journal) -> None:
@@ -36,11 +38,13 @@ def legal(state: HudState, actor: str) -> list[ActionSpec]:
     free = ("text", "hp")  # a post's text and hand-kept HP are the writer's (free parameters of the action type)
     specs = [ActionSpec({"type": "post", "text": "..."}, "post (write your text)", (), free)]
     for f in state.active():
-        specs.append(ActionSpec({"type": "post", "text": "...", "hp": {f.id: -1}}, f"post, and {f.name} loses 1 HP",
-                                (), free))
+        specs.append(
+            ActionSpec({"type": "post", "text": "...", "hp": {f.id: -1}}, f"post, and {f.name} loses 1 HP", (), free)
+        )
         if f.hp < f.max_hp:
-            specs.append(ActionSpec({"type": "post", "text": "...", "hp": {f.id: 1}}, f"post, and {f.name} heals 1 HP",
-                                    (), free))
+            specs.append(
+                ActionSpec({"type": "post", "text": "...", "hp": {f.id: 1}}, f"post, and {f.name} heals 1 HP", (), free)
+            )
     specs += attack_specs(state, actor, "settle")
     specs.append(ActionSpec({"type": "end_scene"}, "end the scene"))
     return specs
@@ -50,8 +54,9 @@ def _post(state: HudState, actor: str, action: Action, journal: Journal) -> Reje
     text, hp = action.get("text", ""), action.get("hp", {})
     if not isinstance(text, str) or len(text) > MAX_POST:
         return Rejected("bad_post", f"A post is text of at most {MAX_POST} characters.")
-    if not isinstance(hp, dict) or any(t not in state.fighters or isinstance(d, bool) or not isinstance(d, int)
-                                       for t, d in hp.items()):
+    if not isinstance(hp, dict) or any(
+        t not in state.fighters or isinstance(d, bool) or not isinstance(d, int) for t, d in hp.items()
+    ):
         return Rejected("bad_hp", "Hit point changes are {combatant id: whole number}.")
     journal.append(Note(text, actor))
     deltas = {t: d for t, d in hp.items() if isinstance(d, int)}  # every one is, as checked above
@@ -69,8 +74,11 @@ def step(state: HudState, rng: RNG, actor: str, action: Action, journal: Journal
     """A post, a call for dice, the defender's die of a settled exchange, or the end of the scene. Rule: WL-00."""
     kind = action["type"]
     if state.phase == "settle":
-        result = close_duel(state, rng, action, journal) if kind == "respond" else Rejected(
-            "not_allowed_now", "Settle the exchange first: respond with 'defense' or 'injury'.")
+        result = (
+            close_duel(state, rng, action, journal)
+            if kind == "respond"
+            else Rejected("not_allowed_now", "Settle the exchange first: respond with 'defense' or 'injury'.")
+        )
     elif kind == "post":
         result = _post(state, actor, action, journal)
     elif kind == "settle":

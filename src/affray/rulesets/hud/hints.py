@@ -19,16 +19,21 @@ from affray.rulesets.hud.mechanics import ADDITIONAL_ACTION_PENALTY
 from affray.rulesets.hud.views import HudCombatantDetail, HudView
 
 
-def _odds(view: HudView, att: HudCombatantDetail, dfn: HudCombatantDetail, defended: bool = True,
-          charge: bool = False) -> str:
+def _odds(
+    view: HudView, att: HudCombatantDetail, dfn: HudCombatantDetail, defended: bool = True, charge: bool = False
+) -> str:
     from affray.odds.dist import mean
     from affray.rulesets.hud.odds import exchange_odds
 
     options = view.detail.options
     arm = attack_arm(att, dfn)
-    ex = exchange_odds(attack_modifier(att, arm, charge), defense_modifier(dfn),
-                       damage_modifier(options, att, arm, charge), injury_modifier(options, dfn),
-                       options.riposte_margin)
+    ex = exchange_odds(
+        attack_modifier(att, arm, charge),
+        defense_modifier(dfn),
+        damage_modifier(options, att, arm, charge),
+        injury_modifier(options, dfn),
+        options.riposte_margin,
+    )
     if not defended:
         return f"avg loss {float(mean(ex.loss_on_hit)):.1f}"
     return f"hit {float(ex.p_hit):.0%} · avg loss {float(mean(ex.hp_loss)):.1f}"
@@ -45,8 +50,9 @@ def _declare_hint(view: HudView, me: HudCombatantDetail, spec: ActionSpec) -> st
             continue
         foe = view.combatant(text(item, "target"))
         if item["type"] != "attack":
-            me = replace(me, place=foe.detail.place, band=foe.detail.band, charged=me.charged or
-                         item["type"] == "charge")
+            me = replace(
+                me, place=foe.detail.place, band=foe.detail.band, charged=me.charged or item["type"] == "charge"
+            )
         if item["type"] != "close":
             parts.append(f"vs {foe.name}: " + _odds(view, me, foe.detail, charge=item["type"] == "charge"))
     return "; ".join(dict.fromkeys(parts))

@@ -45,7 +45,7 @@ def take_out(state: HudState, f: Fighter, how: str) -> None:
 
 def _leave_round(state: HudState, f: Fighter) -> None:
     """Combat Nerdified: out of the declarations, the queue, an exchange, a pursuit, the emergency prompt."""
-    state.queue[state.cursor:] = [(a, i) for a, i in state.queue[state.cursor:] if a != f.id]
+    state.queue[state.cursor :] = [(a, i) for a, i in state.queue[state.cursor :] if a != f.id]
     if f.id in state.declare_queue:
         state.declare_queue.remove(f.id)
         if not state.declare_queue and state.phase == "declare":
@@ -70,7 +70,7 @@ def bring_back(state: HudState, f: Fighter) -> None:
     if f.out == "escaped":
         f.place, f.band = state.new_place(), "far"
     f.out, f.plan, f.declared = "", [], False
-    state.queue[state.cursor:] = [(a, i) for a, i in state.queue[state.cursor:] if a != f.id]
+    state.queue[state.cursor :] = [(a, i) for a, i in state.queue[state.cursor :] if a != f.id]
 
 
 def settle(state: HudState, rng: RNG, journal: Journal) -> None:

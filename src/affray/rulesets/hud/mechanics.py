@@ -55,8 +55,9 @@ def pursuit_roll(chance: int, agility: int, strength: int, armour_penalty: int, 
 PursuitState = Literal["caught", "escaped", "running"]
 
 
-def pursuit_step(gap: int, flee: int, pursue: int, catch_gap: int = 2, escape_gap: int = 15
-                 ) -> tuple[int, PursuitState]:
+def pursuit_step(
+    gap: int, flee: int, pursue: int, catch_gap: int = 2, escape_gap: int = 15
+) -> tuple[int, PursuitState]:
     """Apply one pursuit round: the gap changes by (flee - pursue) metres. Rules: WL-22, WL-B9.
 
     A gap of ``catch_gap`` or less puts everyone back in combat; beyond ``escape_gap`` the fleeing side

@@ -23,9 +23,16 @@ from affray.core.narration import Narrator, Story, listed
 from affray.rulesets.hud.events import EndedEscaped
 
 #: A roll's purpose as the HuD's button reads it (WL-02, WL-09, WL-B8, WL-22).
-BUTTONS = {"chance": "Chance", "initiative": "Chance for initiative", "initiative tie": "Chance to break a tie",
-           "attack": "Attack", "defense": "Defense", "damage": "Damage", "injury": "Injury",
-           "pursuit": "Chance for the pursuit"}
+BUTTONS = {
+    "chance": "Chance",
+    "initiative": "Chance for initiative",
+    "initiative tie": "Chance to break a tie",
+    "attack": "Attack",
+    "defense": "Defense",
+    "damage": "Damage",
+    "injury": "Injury",
+    "pursuit": "Chance for the pursuit",
+}
 #: How a combatant leaves the fight (WL-04, WL-08, WL-22, a GM ruling).
 LEFT = {"down": "is down, out of the fight", "escaped": "has escaped", "out": "is out of the fight"}
 #: Free Form's call for dice (WL-00), a note the poster makes.

@@ -137,8 +137,11 @@ def declare(state: HudState, rng: RNG, actor: str, action: Action, journal: Jour
 def queue_actions(state: HudState) -> None:
     """The order actions are performed in: WL-B7 ('declared' or 'interleave')."""
     marker = [EMERGENCY_POINT] if state.options.emergency_actions == "any" else []
-    lists = [[(a, i) for i, item in enumerate(state.fighters[a].plan) if item["type"] != "defense"]
-             + [(a, m) for m in marker] for a in state.order]
+    lists = [
+        [(a, i) for i, item in enumerate(state.fighters[a].plan) if item["type"] != "defense"]
+        + [(a, m) for m in marker]
+        for a in state.order
+    ]
     if state.options.action_order == "declared":
         state.queue = [x for items in lists for x in items]
     else:
@@ -225,13 +228,16 @@ def change_arms(state: HudState, f: Fighter, item: JsonObject, journal: Journal)
             arm.location, arm.place = "dropped", sk.dropped[arm.id]
         else:
             arm.location = "stowed"
-    verbs = {"draw": "draws", "rearm": "rearms with", "emergency_rearm": "drops what it held and draws",
-             "pick_up": "picks up"}
+    verbs = {
+        "draw": "draws",
+        "rearm": "rearms with",
+        "emergency_rearm": "drops what it held and draws",
+        "pick_up": "picks up",
+    }
     journal.append(ArmsChanged(f.id, verbs[text(item, "type")], text(item, "weapon"), list(sk.hand)))
 
 
-def start_exchange(state: HudState, rng: RNG, attacker: str, defender: str, kind: str,
-                   journal: Journal) -> None:
+def start_exchange(state: HudState, rng: RNG, attacker: str, defender: str, kind: str, journal: Journal) -> None:
     """Open an Attack vs Defense exchange; skip to the Damage phase when the target cannot defend (WL-14)."""
     a, d = state.fighters[attacker], state.fighters[defender]
     arm = attack_arm(a, d)

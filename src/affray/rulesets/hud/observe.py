@@ -183,8 +183,7 @@ class HudObservation(StateObservation[HudState]):
     def exchange(self) -> ExchangeView | None:
         """The attack awaiting a decision (WL-11..WL-14), a copy."""
         ex = self._state.exchange
-        return None if ex is None else ExchangeView(ex.attacker, ex.defender, ex.kind, ex.stage, ex.attack,
-                                                    ex.defense)
+        return None if ex is None else ExchangeView(ex.attacker, ex.defender, ex.kind, ex.stage, ex.attack, ex.defense)
 
     @property
     def pursuit(self) -> PursuitView | None:

@@ -39,8 +39,9 @@ class ExchangeOdds:
 
 
 @lru_cache(maxsize=4096)
-def exchange_odds(attack_mod: int = 0, defense_mod: int = 0, damage_mod: int = 0, injury_mod: int = 0,
-                  riposte_margin: int = 6) -> ExchangeOdds:
+def exchange_odds(
+    attack_mod: int = 0, defense_mod: int = 0, damage_mod: int = 0, injury_mod: int = 0, riposte_margin: int = 6
+) -> ExchangeOdds:
     """Attack vs Defense, then Damage vs Injury on a hit. Rules: WL-11, WL-12, WL-13."""
     result = map_dists(lambda a, d: exchange(a, d, riposte_margin), die(HUD_DIE, attack_mod), die(HUD_DIE, defense_mod))
     p_hit = probability(result, lambda r: r.hit)
@@ -72,8 +73,10 @@ def _simplified(state: HudState, a: str, b: str, setup: Mapping[str, Any], exact
     fa, fb = state.fighters[a], state.fighters[b]
     best_att = {x: max(die_modifier(f, "attack"), die_modifier(f, "damage")) for x, f in ((a, fa), (b, fb))}
     best_def = {x: max(die_modifier(f, "defense"), die_modifier(f, "injury")) for x, f in ((a, fa), (b, fb))}
-    hit = {a: convert(simplified_hit_chance(best_att[a], best_def[b]), exact),
-           b: convert(simplified_hit_chance(best_att[b], best_def[a]), exact)}
+    hit = {
+        a: convert(simplified_hit_chance(best_att[a], best_def[b]), exact),
+        b: convert(simplified_hit_chance(best_att[b], best_def[a]), exact),
+    }
 
     def transitions(st: tuple[int, int, str], ex: bool) -> dict[tuple[int, int, str], Number]:
         hp_a, hp_b, first = st
@@ -96,14 +99,16 @@ def _simplified(state: HudState, a: str, b: str, setup: Mapping[str, Any], exact
 
     labels = (fa.side, fb.side, "draw")
     firsts = [(Fraction(1), setup["first"])] if setup.get("first") else [(Fraction(1, 2), a), (Fraction(1, 2), b)]
-    return mix_odds([(p, solve(Chain((fa.hp, fb.hp, f), transitions, terminal, labels), exact=exact))
-                     for p, f in firsts], exact)
+    return mix_odds(
+        [(p, solve(Chain((fa.hp, fb.hp, f), transitions, terminal, labels), exact=exact)) for p, f in firsts], exact
+    )
 
 
 def _free_attack(state: HudState, at_range: dict[str, bool]) -> str | None:
     """The Dice Simplified free attacker, if any (WL-07)."""
-    eligible = [x for x, f in state.fighters.items()
-                if at_range[x] and any(w.kind == "ranged" for w in f.arms.values())]
+    eligible = [
+        x for x, f in state.fighters.items() if at_range[x] and any(w.kind == "ranged" for w in f.arms.values())
+    ]
     return eligible[0] if len(eligible) == 1 else None
 
 
@@ -119,9 +124,13 @@ def _nerdified(state: HudState, a: str, b: str, exact: bool) -> DuelOdds:
     for i in (0, 1):
         att, dfn = fighters[i], fighters[1 - i]
         arm = attack_arm(att, dfn)
-        odds = exchange_odds(attack_modifier(att, arm, False), defense_modifier(dfn),
-                             damage_modifier(state.options, att, arm, False), injury_modifier(state.options, dfn),
-                             opts.riposte_margin)
+        odds = exchange_odds(
+            attack_modifier(att, arm, False),
+            defense_modifier(dfn),
+            damage_modifier(state.options, att, arm, False),
+            injury_modifier(state.options, dfn),
+            opts.riposte_margin,
+        )
         losses = {k: convert(p, exact) for k, p in odds.loss_on_hit.items()}
         exch.append((convert(odds.p_hit, exact), convert(odds.p_riposte, exact), losses))
     attacks = [f.actions - 1 for f in fighters]
@@ -187,8 +196,10 @@ def duel_odds(setup: Mapping[str, Any], options: Mapping[str, Any] | None = None
             return _simplified(state, a, b, setup, exact)
         target = b if free == a else a
         f, t = state.fighters[free], state.fighters[target]
-        p = simplified_hit_chance(max(die_modifier(f, "attack", True), die_modifier(f, "damage", True)),
-                                  max(die_modifier(t, "defense"), die_modifier(t, "injury")))
+        p = simplified_hit_chance(
+            max(die_modifier(f, "attack", True), die_modifier(f, "damage", True)),
+            max(die_modifier(t, "defense"), die_modifier(t, "injury")),
+        )
         parts = []
         for hit, weight in ((True, p), (False, 1 - p)):
             if hit:
@@ -201,20 +212,29 @@ def duel_odds(setup: Mapping[str, Any], options: Mapping[str, Any] | None = None
 
 
 #: The exact duel model: the solver and what it assumes, in one sentence (printed with every answer).
-DUEL = DuelModel(duel_odds, (
-    "both sides play 'steady' (Nerdified: attack with every action but one, always defend and riposte, "
-    "never disengage; Simplified: the die with the better modifier)"))
+DUEL = DuelModel(
+    duel_odds,
+    (
+        "both sides play 'steady' (Nerdified: attack with every action but one, always defend and riposte, "
+        "never disengage; Simplified: the die with the better modifier)"
+    ),
+)
 
 
 def _exchange(p: Params) -> CheckResult:
     odds = exchange_odds(p["attack_mod"], p["defense_mod"], p["damage_mod"], p["injury_mod"], p["riposte_margin"])
-    return CheckResult("Sim HuD exchange (d13 + modifiers)", {"p_hit": odds.p_hit, "p_riposte": odds.p_riposte},
-                       {"hp_loss": odds.hp_loss})
+    return CheckResult(
+        "Sim HuD exchange (d13 + modifiers)",
+        {"p_hit": odds.p_hit, "p_riposte": odds.p_riposte},
+        {"hp_loss": odds.hp_loss},
+    )
 
 
 def _simplified_hit(p: Params) -> CheckResult:
-    return CheckResult(f"Sim HuD Dice Simplified: d13 {p['attack_mod']:+d} against d13 {p['defense_mod']:+d}",
-                       {"p_hit": simplified_hit_chance(p["attack_mod"], p["defense_mod"])})
+    return CheckResult(
+        f"Sim HuD Dice Simplified: d13 {p['attack_mod']:+d} against d13 {p['defense_mod']:+d}",
+        {"p_hit": simplified_hit_chance(p["attack_mod"], p["defense_mod"])},
+    )
 
 
 def _modifier(name: str, description: str) -> Field:
@@ -223,16 +243,33 @@ def _modifier(name: str, description: str) -> Field:
 
 #: The exact single checks (``affray odds hud CHECK``), declared with their parameters.
 CHECKS = checks(
-    Check("exchange", "Combat Nerdified: the chance of a hit and of a riposte, and the HP-loss distribution "
-                      "(WL-11..WL-13).", ("WL-11", "WL-12", "WL-13", "WL-B3"),
-          (_modifier("attack_mod", "the attacker's Attack die modifier (WL-11)"),
-           _modifier("defense_mod", "the defender's Defense die modifier (WL-11)"),
-           _modifier("damage_mod", "the attacker's Damage die modifier, on a hit (WL-13)"),
-           _modifier("injury_mod", "the defender's Injury die modifier, on a hit (WL-13)"),
-           Field("riposte_margin", "integer", "a riposte when Defense - Attack is at least this (WL-12, WL-B3)",
-                 required=False, default=6)), _exchange),
-    Check("simplified-hit", "Dice Simplified: the chance that the attacker's d13 + modifier beats the defender's "
-                            "(WL-06).", ("WL-06",),
-          (_modifier("attack_mod", "the attacker's die modifier"),
-           _modifier("defense_mod", "the defender's die modifier")), _simplified_hit),
+    Check(
+        "exchange",
+        "Combat Nerdified: the chance of a hit and of a riposte, and the HP-loss distribution (WL-11..WL-13).",
+        ("WL-11", "WL-12", "WL-13", "WL-B3"),
+        (
+            _modifier("attack_mod", "the attacker's Attack die modifier (WL-11)"),
+            _modifier("defense_mod", "the defender's Defense die modifier (WL-11)"),
+            _modifier("damage_mod", "the attacker's Damage die modifier, on a hit (WL-13)"),
+            _modifier("injury_mod", "the defender's Injury die modifier, on a hit (WL-13)"),
+            Field(
+                "riposte_margin",
+                "integer",
+                "a riposte when Defense - Attack is at least this (WL-12, WL-B3)",
+                required=False,
+                default=6,
+            ),
+        ),
+        _exchange,
+    ),
+    Check(
+        "simplified-hit",
+        "Dice Simplified: the chance that the attacker's d13 + modifier beats the defender's (WL-06).",
+        ("WL-06",),
+        (
+            _modifier("attack_mod", "the attacker's die modifier"),
+            _modifier("defense_mod", "the defender's die modifier"),
+        ),
+        _simplified_hit,
+    ),
 )

@@ -42,8 +42,13 @@ class Sketch:
 
 
 def sketch_of(f: Fighter) -> Sketch:
-    return Sketch(f.place, f.band, [a.id for a in f.arms.values() if a.location == "hand"],
-                  {a.id: a.place for a in f.arms.values() if a.location == "dropped"}, f.closed)
+    return Sketch(
+        f.place,
+        f.band,
+        [a.id for a in f.arms.values() if a.location == "hand"],
+        {a.id: a.place for a in f.arms.values() if a.location == "dropped"},
+        f.closed,
+    )
 
 
 def _hands(f: Fighter, ids: list[str]) -> int:
@@ -111,15 +116,19 @@ def _target_item(state: HudState, f: Fighter, sk: Sketch, item: JsonObject) -> R
         if sk.closed:
             return Rejected("already_moved", f"{f.name} has used the free 10 m move this round.")
         if band != "near":
-            return Rejected("already_engaged" if band == "engaged" else "too_far",
-                            f"{f.name} is already engaged with {foe.name}." if band == "engaged" else
-                            f"{foe.name} is far: the free 10 m move does not cross that distance; charge instead.")
+            return Rejected(
+                "already_engaged" if band == "engaged" else "too_far",
+                f"{f.name} is already engaged with {foe.name}."
+                if band == "engaged"
+                else f"{foe.name} is far: the free 10 m move does not cross that distance; charge instead.",
+            )
         sk.closed, sk.place, sk.band = True, foe.place, foe.band
         return 0
     if kind == "charge":
         if band == "engaged":
-            return Rejected("already_engaged", f"{f.name} is already engaged with {foe.name}: attack instead of "
-                                               "charging.")
+            return Rejected(
+                "already_engaged", f"{f.name} is already engaged with {foe.name}: attack instead of charging."
+            )
         sk.place, sk.band = foe.place, foe.band
         return 2
     ranged = any(f.arms[h].kind == "ranged" for h in sk.hand)
@@ -158,8 +167,7 @@ def check_declaration(state: HudState, f: Fighter, action: Action) -> Rejected |
     """Validate a ``declare`` action completely (contract 2). Rules: WL-10, WL-17, WL-18, WL-B6."""
     plan, additional = action.get("plan"), action.get("additional", False)
     if not isinstance(plan, list) or not isinstance(additional, bool):
-        return Rejected("bad_action",
-                        'A declaration is {"type": "declare", "plan": [...], "additional": false}.')
+        return Rejected("bad_action", 'A declaration is {"type": "declare", "plan": [...], "additional": false}.')
     if len(plan) > MAX_PLAN_ITEMS:
         return Rejected("plan_too_long", f"A plan has at most {MAX_PLAN_ITEMS} items.")
     if additional and f.additional_used >= state.options.max_additional_actions:
@@ -172,10 +180,13 @@ def check_declaration(state: HudState, f: Fighter, action: Action) -> Rejected |
         return cost
     if cost != slots:
         if any(isinstance(i, dict) and i.get("type") == "charge" for i in plan) and cost > slots:
-            return Rejected("charge_needs_two_actions", f"A charge costs two actions; {f.name} has {slots} "
-                                                        "and the rest of the plan needs some of them.")
-        return Rejected("wrong_action_count", f"{f.name} declares {slots} action(s) this round; "
-                                              f"this plan costs {cost}.")
+            return Rejected(
+                "charge_needs_two_actions",
+                f"A charge costs two actions; {f.name} has {slots} and the rest of the plan needs some of them.",
+            )
+        return Rejected(
+            "wrong_action_count", f"{f.name} declares {slots} action(s) this round; this plan costs {cost}."
+        )
     return None
 
 
@@ -183,8 +194,13 @@ def _label(names: dict[str, str], plan: list[JsonObject], additional: bool) -> s
     parts = []
     for item in plan:
         kind, target = text(item, "type"), item.get("target")
-        parts.append(f"{kind} {names[text(item, 'target')]}" if target else
-                     f"{kind} {item['weapon']}" if "weapon" in item else kind)
+        parts.append(
+            f"{kind} {names[text(item, 'target')]}"
+            if target
+            else f"{kind} {item['weapon']}"
+            if "weapon" in item
+            else kind
+        )
     return ("+1 action (-2): " if additional else "") + ", ".join(parts)
 
 
@@ -213,8 +229,11 @@ def legal_plans(state: HudState, f: Fighter, memo: Memo | None = None) -> list[A
     hand or lying at its feet, and the range band to each foe (the plans name no place)."""
     if memo is None:
         return usual_plans(state, f)
-    foes = tuple((e.id, distance_band(f.place, f.band, e.place, e.band)) for e in state.fighters.values()
-                 if not e.out and e.side != f.side)
+    foes = tuple(
+        (e.id, distance_band(f.place, f.band, e.place, e.band))
+        for e in state.fighters.values()
+        if not e.out and e.side != f.side
+    )
     arms = tuple((a.location, a.place == f.place) for a in f.arms.values())
     key = (f.actions, f.additional_used, f.closed, foes, arms)
     return memo.keyed(("hud-plans", f.id), key, lambda: usual_plans(state, f))
@@ -236,10 +255,15 @@ def usual_plans(state: HudState, f: Fighter) -> list[ActionSpec]:
     def add(plan: tuple[tuple[JsonObject, str], ...], additional: bool) -> None:
         if len(specs) < MAX_LISTED_PLANS:
             label = ", ".join(part for _, part in plan)
-            specs.append(ActionSpec({"type": "declare", "plan": [i for i, _ in plan], "additional": additional},
-                                    "+1 action (-2): " + label if additional else label,
-                                    extra_note if additional else (), DECLARE_FREE,
-                                    ("penalty",) if additional else ()))  # the note's code (ActionSpec.warnings)
+            specs.append(
+                ActionSpec(
+                    {"type": "declare", "plan": [i for i, _ in plan], "additional": additional},
+                    "+1 action (-2): " + label if additional else label,
+                    extra_note if additional else (),
+                    DECLARE_FREE,
+                    ("penalty",) if additional else (),
+                )
+            )  # the note's code (ActionSpec.warnings)
 
     basic = labelled(_basic_items(foes, f, sketch_of(f)))
     extra_ok = f.additional_used < state.options.max_additional_actions
@@ -257,8 +281,11 @@ def usual_plans(state: HudState, f: Fighter) -> list[ActionSpec]:
                     add(((charge, _label(names, [charge], False)), *[defense] * (slots - 2)), additional)
     for item, label in labelled(_prefixes(f, foes)):
         sk = sketch_of(f)
-        cost = (_target_item(state, f, sk, item) if "target" in item
-                else weapon_step(f, sk, item, state.options.emergency_rearm_draw_cost))
+        cost = (
+            _target_item(state, f, sk, item)
+            if "target" in item
+            else weapon_step(f, sk, item, state.options.emergency_rearm_draw_cost)
+        )
         if isinstance(cost, Rejected) or cost > f.actions:
             continue
         for combo in itertools.product(labelled(_basic_items(foes, f, sk)), repeat=f.actions - cost):

@@ -95,7 +95,8 @@ def _sampler() -> Sampler[Frozen[HudState]]:
 
 
 PLUGIN: Plugin[HudState, HudSetup] = Plugin(
-    name="hud", title="Sim HuD: Free Form, Dice Simplified, Combat Nerdified",
+    name="hud",
+    title="Sim HuD: Free Form, Dice Simplified, Combat Nerdified",
     rules_version="2",
     rules=_rules,
     policies=_policies,

@@ -92,8 +92,10 @@ class HudHeuristic:
         elif near and not me.closed:  # WL-B13: the free 10 m move reaches a near foe
             target = _weakest(near)
             defenses = max(defenses, 1) if slots > 1 else 0
-            plan = [{"type": "close", "target": target},
-                    *_times({"type": "attack", "target": target}, slots - defenses)]
+            plan = [
+                {"type": "close", "target": target},
+                *_times({"type": "attack", "target": target}, slots - defenses),
+            ]
         elif slots >= 2:  # a far foe: only a charge crosses the distance (WL-18); never one it is engaged with
             plan = [{"type": "charge", "target": _weakest(foes)}, *_times({"type": "defense"}, slots - 2)]
             defenses = 0
@@ -164,8 +166,10 @@ class HudSteady:
         phase = obs.prompt
         if phase == "declare":
             me = obs.me
-            plan: list[Json] = [*_times({"type": "attack", "target": _weakest(obs.foes)}, me.actions - 1),
-                                {"type": "defense"}]
+            plan: list[Json] = [
+                *_times({"type": "attack", "target": _weakest(obs.foes)}, me.actions - 1),
+                {"type": "defense"},
+            ]
             wanted: Action = {"type": "declare", "plan": plan, "additional": False}
             return wanted if choices.allows(wanted) else _first(choices)
         if phase == "emergency":

@@ -55,8 +55,9 @@ class HudRuleset:
             raise TypeError(f"a HuD scenario is needed, not {type(scenario).__name__}")
         return prepare(scenario, content)
 
-    def setup(self, setup: HudSetup, options: object, rng: RNG, journal: Journal | None = None,
-              memo: Memo | None = None) -> tuple[HudState, list[Event]]:
+    def setup(
+        self, setup: HudSetup, options: object, rng: RNG, journal: Journal | None = None, memo: Memo | None = None
+    ) -> tuple[HudState, list[Event]]:
         if not isinstance(options, HudOptions):
             raise TypeError(f"HuD options are needed, not {type(options).__name__}")
         state, bands = build_state(setup, options)
@@ -102,6 +103,7 @@ class HudRuleset:
     @staticmethod
     def _reactions(choices: list[str], memo: Memo | None) -> list[ActionSpec]:
         """The reaction specs; the few lists there are are kept for the match (read-only, like every memo value)."""
+
         def build() -> list[ActionSpec]:
             return [ActionSpec({"type": c}, REACTION_LABELS[c]) for c in choices]
 
@@ -115,8 +117,7 @@ class HudRuleset:
         """What ``viewer``'s policy sees for ``actor``, read lazily (:mod:`affray.rulesets.hud.observe`)."""
         return HudObservation(state, viewer, actor, memo)
 
-    def step(self, state: HudState, actor: str, action: Action, rng: RNG,
-             journal: Journal | None = None) -> StepResult:
+    def step(self, state: HudState, actor: str, action: Action, rng: RNG, journal: Journal | None = None) -> StepResult:
         """Apply ``actor``'s ``action``, writing the events into ``journal``. The decision due is the one
         :func:`~affray.rulesets.hud.windows.pending` names (a pursuit, then an exchange, then the round's phase); a
         trusted journal (an action from the actor's choices) skips checking that it is ``actor``'s to take."""
@@ -160,9 +161,19 @@ class HudRuleset:
 
     def report(self, state: HudState) -> dict[str, CombatantReport]:
         """How each combatant ended: down at 0 HP (WL-04, WL-08); the HuD has no death rule."""
-        return {a: CombatantReport(f.side, f.out == "down", False, f.hp, f.max_hp, f.dealt, f.taken,
-                                   (OUT_STATUS.get(f.out, f.out),) if f.out in ("escaped", "out") else ())
-                for a, f in state.fighters.items()}
+        return {
+            a: CombatantReport(
+                f.side,
+                f.out == "down",
+                False,
+                f.hp,
+                f.max_hp,
+                f.dealt,
+                f.taken,
+                (OUT_STATUS.get(f.out, f.out),) if f.out in ("escaped", "out") else (),
+            )
+            for a, f in state.fighters.items()
+        }
 
     def gm_acts(self, state: HudState) -> bool:
         """The HuD gives the GM no calls of its own: every roll and choice is a combatant's."""

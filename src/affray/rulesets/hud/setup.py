@@ -76,8 +76,9 @@ def hud_setup(data: Mapping[str, object]) -> HudSetup:
     return as_shape(HudSetup, data)
 
 
-def _character(where: str, combatant: HudCombatant, content: ContentLibrary,
-               sheet_file: Path | None = None) -> Character:
+def _character(
+    where: str, combatant: HudCombatant, content: ContentLibrary, sheet_file: Path | None = None
+) -> Character:
     return combatant_character("hud", Character, where, combatant, content, sheet_file, ("characters",))
 
 
@@ -92,13 +93,21 @@ def prepare(scenario: HudScenario, content: ContentLibrary) -> HudSetup:
 
 
 def _weapon(weapon: Weapon) -> WeaponSetup:
-    return {"name": weapon.name, "kind": weapon.kind, "hands": weapon.hands, "carry": weapon.carry,
-            "attack": weapon.attack, "defense": weapon.defense, "damage": weapon.damage,
-            "description": weapon.description}
+    return {
+        "name": weapon.name,
+        "kind": weapon.kind,
+        "hands": weapon.hands,
+        "carry": weapon.carry,
+        "attack": weapon.attack,
+        "defense": weapon.defense,
+        "damage": weapon.damage,
+        "description": weapon.description,
+    }
 
 
-def _combatant(where: str, side: str, c: HudCombatant, content: ContentLibrary, sheet_file: Path | None = None
-               ) -> CombatantSetup:
+def _combatant(
+    where: str, side: str, c: HudCombatant, content: ContentLibrary, sheet_file: Path | None = None
+) -> CombatantSetup:
     ch = _character(where, c, content, sheet_file)
     armour: ArmourSetup | None = None
     if ch.armour is not None:
@@ -110,10 +119,21 @@ def _combatant(where: str, side: str, c: HudCombatant, content: ContentLibrary, 
         weapons[w] = _weapon(weapon)
     in_hand = ch.in_hand if ch.in_hand is not None else _default_hand(weapons)
     return {
-        "id": c.id, "name": ch.name, "side": side, "endurance": ch.endurance, "hp": c.hp,
-        "agility": ch.agility, "strength": ch.strength, "armour": armour, "weapons": weapons,
-        "in_hand": in_hand, "actions_per_round": ch.actions_per_round, "tags": list(ch.tags),
-        "at_range": c.at_range, "band": c.band, "distance": c.distance,
+        "id": c.id,
+        "name": ch.name,
+        "side": side,
+        "endurance": ch.endurance,
+        "hp": c.hp,
+        "agility": ch.agility,
+        "strength": ch.strength,
+        "armour": armour,
+        "weapons": weapons,
+        "in_hand": in_hand,
+        "actions_per_round": ch.actions_per_round,
+        "tags": list(ch.tags),
+        "at_range": c.at_range,
+        "band": c.band,
+        "distance": c.distance,
     }
 
 
@@ -154,13 +174,36 @@ def build_state(setup: HudSetup, options: HudOptions) -> tuple[HudState, dict[st
     bands: dict[str, Band] = {}
     simple = setup["mode"] != "nerdified"
     for c in setup["combatants"]:
-        arms = {wid: Arm(wid, w["name"], w["kind"], w["hands"], w["carry"], w["attack"], w["defense"], w["damage"],
-                         "hand" if wid in c["in_hand"] else "stowed") for wid, w in c["weapons"].items()}
+        arms = {
+            wid: Arm(
+                wid,
+                w["name"],
+                w["kind"],
+                w["hands"],
+                w["carry"],
+                w["attack"],
+                w["defense"],
+                w["damage"],
+                "hand" if wid in c["in_hand"] else "stowed",
+            )
+            for wid, w in c["weapons"].items()
+        }
         max_hp = options.simplified_hp if simple else c["endurance"]  # WL-04, WL-08
         armour = c["armour"] or {"name": "", "penalty": 0, "injury": 0}
         fighters[c["id"]] = Fighter(
-            c["id"], c["name"], c["side"], max_hp, max_hp if c["hp"] is None else min(c["hp"], max_hp),
-            c["agility"], c["strength"], armour["name"], armour["penalty"], armour["injury"], arms,
-            c["actions_per_round"] or options.default_actions_per_round, "trained_witcher" in c["tags"])
+            c["id"],
+            c["name"],
+            c["side"],
+            max_hp,
+            max_hp if c["hp"] is None else min(c["hp"], max_hp),
+            c["agility"],
+            c["strength"],
+            armour["name"],
+            armour["penalty"],
+            armour["injury"],
+            arms,
+            c["actions_per_round"] or options.default_actions_per_round,
+            "trained_witcher" in c["tags"],
+        )
         bands[c["id"]] = start_band(c, options)
     return HudState(setup["mode"], options, fighters), bands

@@ -51,12 +51,16 @@ class HudSheet(SheetModel):
 
 def problems(sheet: HudSheet, content: ContentLibrary) -> list[Problem]:
     weapons = content.sections.get("weapons", {})
-    out = [Problem(f"weapons[{n}]", f"a weapon of the content (known: {', '.join(sorted(weapons))}); got '{w}'")
-           for n, w in enumerate(sheet.weapons) if w not in weapons]
+    out = [
+        Problem(f"weapons[{n}]", f"a weapon of the content (known: {', '.join(sorted(weapons))}); got '{w}'")
+        for n, w in enumerate(sheet.weapons)
+        if w not in weapons
+    ]
     armour = content.sections.get("armour", {})
     if sheet.armour is not None and sheet.armour not in armour:
-        out.append(Problem("armour", f"an armour of the content (known: {', '.join(sorted(armour))}); "
-                                     f"got '{sheet.armour}'"))
+        out.append(
+            Problem("armour", f"an armour of the content (known: {', '.join(sorted(armour))}); got '{sheet.armour}'")
+        )
     if not out and sheet.in_hand is not None:
         hands = sum(weapons[w].hands for w in sheet.in_hand)
         if hands > 2:
@@ -65,26 +69,50 @@ def problems(sheet: HudSheet, content: ContentLibrary) -> list[Problem]:
 
 
 def character(sheet: HudSheet) -> Character:
-    return Character(name=sheet.name, endurance=sheet.stats.endurance, agility=sheet.stats.agility,
-                     strength=sheet.stats.strength, armour=sheet.armour, weapons=list(sheet.weapons),
-                     in_hand=sheet.in_hand, tags=["trained_witcher"] if sheet.trained_witcher else [],
-                     description=sheet.description)
+    return Character(
+        name=sheet.name,
+        endurance=sheet.stats.endurance,
+        agility=sheet.stats.agility,
+        strength=sheet.stats.strength,
+        armour=sheet.armour,
+        weapons=list(sheet.weapons),
+        in_hand=sheet.in_hand,
+        tags=["trained_witcher"] if sheet.trained_witcher else [],
+        description=sheet.description,
+    )
 
 
 def summary(sheet: HudSheet, content: ContentLibrary) -> Summary:
     weapons = content.sections.get("weapons", {})
-    stats = [("Endurance", f"{sheet.stats.endurance} (HP in Combat Nerdified, WL-08)"),
-             ("Agility", str(sheet.stats.agility)), ("Strength", str(sheet.stats.strength))]
-    arms = [(weapons[w].name, f"{weapons[w].kind}, {weapons[w].hands}-handed, attack {signed(weapons[w].attack)}, "
-                              f"defense {signed(weapons[w].defense)}, damage {signed(weapons[w].damage)}")
-            for w in sheet.weapons]
+    stats = [
+        ("Endurance", f"{sheet.stats.endurance} (HP in Combat Nerdified, WL-08)"),
+        ("Agility", str(sheet.stats.agility)),
+        ("Strength", str(sheet.stats.strength)),
+    ]
+    arms = [
+        (
+            weapons[w].name,
+            f"{weapons[w].kind}, {weapons[w].hands}-handed, attack {signed(weapons[w].attack)}, "
+            f"defense {signed(weapons[w].defense)}, damage {signed(weapons[w].damage)}",
+        )
+        for w in sheet.weapons
+    ]
     armour = content.sections.get("armour", {}).get(sheet.armour) if sheet.armour else None
-    gear = [("Armour", f"{armour.name} ({armour.weight}: attack penalty {armour.penalty}, injury "
-                       f"{signed(armour.injury)})" if armour else "none"),
-            ("In hand", listing(sheet.in_hand if sheet.in_hand is not None else sheet.weapons[:1])),
-            ("Trained witcher", "yes" if sheet.trained_witcher else "no")]
-    return Summary(f"{sheet.name} (Sim HuD)" + (f": {sheet.description}" if sheet.description else ""),
-                   [("Stats (WL-03)", stats), ("Weapons", arms), ("Armour and hands", gear)], [])
+    gear = [
+        (
+            "Armour",
+            f"{armour.name} ({armour.weight}: attack penalty {armour.penalty}, injury {signed(armour.injury)})"
+            if armour
+            else "none",
+        ),
+        ("In hand", listing(sheet.in_hand if sheet.in_hand is not None else sheet.weapons[:1])),
+        ("Trained witcher", "yes" if sheet.trained_witcher else "no"),
+    ]
+    return Summary(
+        f"{sheet.name} (Sim HuD)" + (f": {sheet.description}" if sheet.description else ""),
+        [("Stats (WL-03)", stats), ("Weapons", arms), ("Armour and hands", gear)],
+        [],
+    )
 
 
 class HudRules:

@@ -37,8 +37,9 @@ def post_order(state: HudState, rng: RNG, first: str | None, journal: Journal, r
 
 def begin(state: HudState, rng: RNG, first: str | None, at_range: dict[str, bool], journal: Journal) -> None:
     post_order(state, rng, first, journal, roll_if_unclear=True)
-    eligible = [a for a in state.order
-                if at_range[a] and any(w.kind == "ranged" for w in state.fighters[a].arms.values())]
+    eligible = [
+        a for a in state.order if at_range[a] and any(w.kind == "ranged" for w in state.fighters[a].arms.values())
+    ]
     if eligible and len(eligible) < len(state.fighters):
         state.free_attackers = eligible  # WL-07: one free attack each while the foes close in
     state.round, state.turn, state.phase = 1, 0, "attack"
@@ -64,8 +65,11 @@ def die_modifier(f: Fighter, die: str, ranged_only: bool = False) -> int:
 
 
 def attack_specs(state: HudState, actor: str, kind: str = "attack") -> list[ActionSpec]:
-    return [ActionSpec({"type": kind, "target": e.id, "die": die}, f"{kind} {e.name} rolling {die.upper()}")
-            for e in state.enemies(actor) for die in ATTACKER_DICE]
+    return [
+        ActionSpec({"type": kind, "target": e.id, "die": die}, f"{kind} {e.name} rolling {die.upper()}")
+        for e in state.enemies(actor)
+        for die in ATTACKER_DICE
+    ]
 
 
 def respond_specs(state: HudState) -> list[ActionSpec]:

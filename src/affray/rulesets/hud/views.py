@@ -144,8 +144,10 @@ Seen = CombatantView[HudCombatantDetail]
 
 
 def _weapons(f: Fighter) -> tuple[WeaponView, ...]:
-    return tuple(WeaponView(a.id, a.name, a.kind, a.hands, a.carry, a.attack, a.defense, a.damage, a.location,
-                            a.place) for a in f.arms.values())
+    return tuple(
+        WeaponView(a.id, a.name, a.kind, a.hands, a.carry, a.attack, a.defense, a.damage, a.location, a.place)
+        for a in f.arms.values()
+    )
 
 
 #: How the view names a way of being out of the fight (``down`` and ``escaped`` as they are).
@@ -172,11 +174,29 @@ def _plan(f: Fighter) -> tuple[PlanItem, ...] | None:
     return tuple(PlanItem.of(i) for i in f.plan)
 
 
-def _combatant_detail(f: Fighter, weapons: tuple[WeaponView, ...], plan: tuple[PlanItem, ...] | None
-                      ) -> HudCombatantDetail:
-    return HudCombatantDetail(f.place, f.band, f.out, f.agility, f.strength, f.armour, f.armour_penalty,
-                              f.injury_mod, f.actions, f.initiative, weapons, plan, f.defenses, f.penalty,
-                              f.penalty_next, f.additional_used, f.charged, f.closed)
+def _combatant_detail(
+    f: Fighter, weapons: tuple[WeaponView, ...], plan: tuple[PlanItem, ...] | None
+) -> HudCombatantDetail:
+    return HudCombatantDetail(
+        f.place,
+        f.band,
+        f.out,
+        f.agility,
+        f.strength,
+        f.armour,
+        f.armour_penalty,
+        f.injury_mod,
+        f.actions,
+        f.initiative,
+        weapons,
+        plan,
+        f.defenses,
+        f.penalty,
+        f.penalty_next,
+        f.additional_used,
+        f.charged,
+        f.closed,
+    )
 
 
 def _seen(state: HudState, f: Fighter, viewer: Viewer, memo: Memo) -> Seen:
@@ -184,21 +204,41 @@ def _seen(state: HudState, f: Fighter, viewer: Viewer, memo: Memo) -> Seen:
     it shows has changed (the plan changes only with the declaration and the round), its weapons only when one
     moves; the seat's own wrapper only adds ``controlled``."""
     arms = tuple((a.location, a.place) for a in f.arms.values())
-    key = (state.round, f.hp, f.place, f.band, f.out, f.initiative, f.declared, f.defenses, f.penalty,
-           f.penalty_next, f.additional_used, f.charged, f.closed, arms)
+    key = (
+        state.round,
+        f.hp,
+        f.place,
+        f.band,
+        f.out,
+        f.initiative,
+        f.declared,
+        f.defenses,
+        f.penalty,
+        f.penalty_next,
+        f.additional_used,
+        f.charged,
+        f.closed,
+        arms,
+    )
 
     def parts() -> tuple[Position, tuple[Bar, ...], tuple[Status, ...], HudCombatantDetail, tuple[Fact, ...]]:
         weapons = memo.keyed(("hud-weapons", f.id), arms, lambda: _weapons(f))
         plan = memo.keyed(("hud-plan", f.id), (state.round, f.declared), lambda: _plan(f))
         detail = _combatant_detail(f, weapons, plan)
-        return (Position("place", f.place), (Bar("HP", f.hp, f.max_hp),), _statuses(f), detail,
-                sheet_rows(state, detail))
+        return (
+            Position("place", f.place),
+            (Bar("HP", f.hp, f.max_hp),),
+            _statuses(f),
+            detail,
+            sheet_rows(state, detail),
+        )
 
     def seen(mine: bool) -> Seen:
         position, bars, statuses, detail, sheet = memo.keyed(("hud-parts", f.id), key, parts)
         # down: out of the fight by harm or taken out by the GM (an escape is not down)
-        return CombatantView(f.id, f.name, f.side, mine, position, bars, statuses, f.out in ("down", "out"), False,
-                             detail, sheet)
+        return CombatantView(
+            f.id, f.name, f.side, mine, position, bars, statuses, f.out in ("down", "out"), False, detail, sheet
+        )
 
     mine = controlled(viewer, f.id)
     return memo.keyed(("hud-combatant", f.id, mine), key, lambda: seen(mine))
@@ -229,9 +269,12 @@ def sheet_rows(state: HudState, d: HudCombatantDetail) -> tuple[Fact, ...]:
     """The combatant's sheet in words (``CombatantView.sheet``; the HuD hides nothing, WL-09): stats, armour with
     its attack penalty and injury bonus, weapons and where they are (WL-19), the round's initiative, plan (WL-10),
     defenses and additional actions (WL-17)."""
-    rows = [Fact("Agility", str(d.agility)), Fact("Strength", str(d.strength)),
-            Fact("Armour", f"{d.armour} (attack {-d.armour_penalty:+d}, injury {d.injury_mod:+d})"),
-            Fact("Actions", str(d.actions))]
+    rows = [
+        Fact("Agility", str(d.agility)),
+        Fact("Strength", str(d.strength)),
+        Fact("Armour", f"{d.armour} (attack {-d.armour_penalty:+d}, injury {d.injury_mod:+d})"),
+        Fact("Actions", str(d.actions)),
+    ]
     if d.initiative:  # a Chance roll (d11, WL-09): 0 before the first round's, and in the modes that roll none
         rows.append(Fact("Initiative", str(d.initiative)))
     if d.weapons:
@@ -254,8 +297,11 @@ def _detail(state: HudState) -> HudDetail:
         None if ex is None else ExchangeView(ex.attacker, ex.defender, ex.kind, ex.stage, ex.attack, ex.defense),
         None if p is None else PursuitView(p.fleeing, dict(p.choices), tuple(p.waiting)),
         None if d is None else DuelView(d.attacker, d.defender, d.attacker_die, d.attacker_total),
-        state.free_round, state.emergency_actor or None, REFERENCE if state.mode == "free_form" else None,
-        state.posts)
+        state.free_round,
+        state.emergency_actor or None,
+        REFERENCE if state.mode == "free_form" else None,
+        state.posts,
+    )
 
 
 def view(state: HudState, viewer: Viewer, window: Window | None, memo: Memo | None = None) -> HudView:
@@ -263,5 +309,15 @@ def view(state: HudState, viewer: Viewer, window: Window | None, memo: Memo | No
     memo = Memo() if memo is None else memo
     detail = memo.now("hud-detail", lambda: _detail(state))
     seen = tuple(_seen(state, f, viewer, memo) for f in state.fighters.values())
-    return envelope("hud", mode=state.mode, round=state.round, phase=state.phase, order=state.order,
-                    window=window, outcome=state.outcome, viewer=viewer, combatants=seen, detail=detail)
+    return envelope(
+        "hud",
+        mode=state.mode,
+        round=state.round,
+        phase=state.phase,
+        order=state.order,
+        window=window,
+        outcome=state.outcome,
+        viewer=viewer,
+        combatants=seen,
+        detail=detail,
+    )

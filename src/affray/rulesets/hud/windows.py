@@ -34,8 +34,12 @@ def pending(state: HudState) -> Window | None:
         return None
     if state.pursuit is not None:
         # The pursuers choose independently (WL-22): a simultaneous window, one per disengage.
-        return _window("pursuit", tuple(state.pursuit.waiting), "Chase, shoot or let them go?",
-                       f"r{state.round}.pursuit.{state.pursuit.fleeing}")
+        return _window(
+            "pursuit",
+            tuple(state.pursuit.waiting),
+            "Chase, shoot or let them go?",
+            f"r{state.round}.pursuit.{state.pursuit.fleeing}",
+        )
     ex = state.exchange
     if ex is not None:
         return _exchange_window(ex.stage, ex.kind, ex.attacker, ex.defender)
@@ -43,8 +47,9 @@ def pending(state: HudState) -> Window | None:
     if phase == "declare":
         return _window("declare", (state.declare_queue[0],), "Declare this round's actions")
     if phase == "emergency":
-        return _window("emergency", (state.emergency_actor,),
-                       "Add an emergency action (-2 to all rolls next round) or carry on?")
+        return _window(
+            "emergency", (state.emergency_actor,), "Add an emergency action (-2 to all rolls next round) or carry on?"
+        )
     if phase in ("respond", "settle"):
         assert state.duel is not None
         return _window(phase, (state.duel.defender,), "Roll Defense or Injury")

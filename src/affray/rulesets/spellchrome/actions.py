@@ -47,8 +47,11 @@ Checked = Rejected | Apply
 
 
 def _pos(value: object, what: str = "to") -> Pos | Rejected:
-    if (isinstance(value, list | tuple) and len(value) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+    if (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
         return (value[0], value[1])
     return Rejected("bad_action", f"'{what}' is a square written [x, y].")
 
@@ -94,19 +97,20 @@ def check_move(state: SpellchromeState, c: Combatant, turn: Turn, action: Action
         return path
     tumble = action.get("tumble", False) is True
     if tumble and (kind != "move" or "tumble" not in c.skills):
-        return Rejected("untrained", "Only a move by a character trained in Acrobatics and Tumbling can tumble "
-                                     "(SC-24).")
+        return Rejected(
+            "untrained", "Only a move by a character trained in Acrobatics and Tumbling can tumble (SC-24)."
+        )
     walk = check_path(state, c, kind, to, path, tumble)
     if isinstance(walk, Rejected):
         return walk
     return _apply_move(state, c, turn, kind, walk, tumble)
 
 
-def _apply_move(state: SpellchromeState, c: Combatant, turn: Turn, kind: str, walk: list[Pos], tumble: bool
-                ) -> Apply:
+def _apply_move(state: SpellchromeState, c: Combatant, turn: Turn, kind: str, walk: list[Pos], tumble: bool) -> Apply:
     def apply(rng: RNG, events: Events) -> None:
         _spend_move(turn)
         start_motion(state, rng, c, kind, walk, tumble, events)
+
     return apply
 
 
@@ -114,8 +118,9 @@ def check_run(state: SpellchromeState, c: Combatant, turn: Turn, action: Action)
     if not state.options.running:
         return Rejected("not_allowed", "Running is switched off in this fight (option 'running').")
     if not (turn.move_left and turn.standard_left) or turn.moved or turn.stepped:
-        return Rejected("needs_full_round",
-                        f"Running takes {c.name}'s whole turn: both actions, no other move (SC-18).")
+        return Rejected(
+            "needs_full_round", f"Running takes {c.name}'s whole turn: both actions, no other move (SC-18)."
+        )
     to, path = _pos(action.get("to")), _path(action.get("path"))
     if isinstance(to, Rejected):
         return to
@@ -129,6 +134,7 @@ def check_run(state: SpellchromeState, c: Combatant, turn: Turn, action: Action)
         turn.move_left = turn.standard_left = False
         turn.moved, turn.move_used_for = True, "move"
         start_motion(state, rng, c, "run", walk, False, events)
+
     return apply
 
 
@@ -137,8 +143,11 @@ def check_step(state: SpellchromeState, c: Combatant, turn: Turn, action: Action
     if isinstance(to, Rejected):
         return to
     if not step_available(state, turn):
-        return Rejected("no_five_foot_step", f"{c.name} cannot take a 5-foot step now: it moved, already stepped, "
-                                             "or spent its move action on something else (SC-21).")
+        return Rejected(
+            "no_five_foot_step",
+            f"{c.name} cannot take a 5-foot step now: it moved, already stepped, "
+            "or spent its move action on something else (SC-21).",
+        )
     if not adjacent(c.pos, to):
         return Rejected("too_far", "A 5-foot step goes to one of the eight squares around (SC-21, SC-23).")
     grid = state.grid
@@ -157,6 +166,7 @@ def _apply_step(state: SpellchromeState, c: Combatant, turn: Turn, to: Pos) -> A
         if state.options.five_foot_step == "seed" and turn.move_left:
             turn.move_left, turn.move_used_for = False, "step"
         start_motion(state, rng, c, "step", [to], False, events)
+
     return apply
 
 
@@ -189,17 +199,18 @@ def check_attack(state: SpellchromeState, c: Combatant, turn: Turn, action: Acti
     return _apply_attack(state, c, turn, target, arm, full)
 
 
-def _apply_attack(state: SpellchromeState, c: Combatant, turn: Turn, target: Combatant, arm: Arm, full: bool
-                  ) -> Apply:
+def _apply_attack(state: SpellchromeState, c: Combatant, turn: Turn, target: Combatant, arm: Arm, full: bool) -> Apply:
     def apply(rng: RNG, events: Events) -> None:
         turn.standard_left = False
         if full:
             turn.move_left = False
             turn.move_used_for = turn.move_used_for or "still"
         trigger, foes = attack_provokers(state, c, arm, target)
-        if not trigger or not open_opportunity(state, c, trigger, foes, {"kind": "attack", "target": target.id,
-                                                                         "weapon": arm.id, "full": full}, events):
+        if not trigger or not open_opportunity(
+            state, c, trigger, foes, {"kind": "attack", "target": target.id, "weapon": arm.id, "full": full}, events
+        ):
             perform_attack(state, rng, c, target, arm, full, events)
+
     return apply
 
 
@@ -223,8 +234,9 @@ def check_cast(state: SpellchromeState, c: Combatant, turn: Turn, action: Action
     if spell.effect == "steal_life" and target.side == c.side:
         return Rejected("not_a_foe", f"{spell.name} is cast on a foe.")
     reach = spell.range_squares
-    if (reach == 0 and target is not c) or (reach and max(abs(target.pos[0] - c.pos[0]),
-                                                          abs(target.pos[1] - c.pos[1])) > reach):
+    if (reach == 0 and target is not c) or (
+        reach and max(abs(target.pos[0] - c.pos[0]), abs(target.pos[1] - c.pos[1])) > reach
+    ):
         return Rejected("out_of_range", f"{target.name} is beyond the reach of {spell.name}.")
     return _apply_cast(state, c, turn, spell, target)
 
@@ -240,8 +252,10 @@ def _apply_cast(state: SpellchromeState, c: Combatant, turn: Turn, spell: SpellK
             resolve_spell(state, rng, c, spell, target, events)
             open_opportunity(state, c, TRIGGER_SPELL, cast_provokers(state, c), None, events)
         else:
-            open_opportunity(state, c, TRIGGER_SPELL, foes, {"kind": "cast", "spell": spell.id,
-                                                             "target": target.id}, events)
+            open_opportunity(
+                state, c, TRIGGER_SPELL, foes, {"kind": "cast", "spell": spell.id, "target": target.id}, events
+            )
+
     return apply
 
 
@@ -259,6 +273,7 @@ def check_first_aid(state: SpellchromeState, c: Combatant, turn: Turn, action: A
     def apply(rng: RNG, events: Events) -> None:
         turn.standard_left = False
         first_aid(state, rng, c, target, events)
+
     return apply
 
 
@@ -278,6 +293,7 @@ def check_draw(state: SpellchromeState, c: Combatant, turn: Turn, action: Action
             turn.standard_left = False
         c.wielding = weapon
         events.append(WeaponDrawn(c.id, c.arms[weapon].name))
+
     return apply
 
 
@@ -292,12 +308,14 @@ def check_give_up(state: SpellchromeState, c: Combatant, turn: Turn, action: Act
         events.append(Defeated(c.id, "gave up"))
         check_outcome(state, events)
         end_turn(state, rng, events)
+
     return apply
 
 
 def check_end_turn(state: SpellchromeState, c: Combatant, turn: Turn, action: Action) -> Checked:
     def apply(rng: RNG, events: Events) -> None:
         end_turn(state, rng, events)
+
     return apply
 
 
@@ -336,8 +354,11 @@ def check_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, action:
     SC-04) no blow is struck: attacks, harmful spells and giving up are refused."""
     kind = str(action["type"])
     if after_the_fight(state) and (kind in BLOWS or (kind == "cast" and _harmful(c, action))):
-        return Rejected("fight_over", "The fight is over: no more blows. The dying bleed on until dead or stable; "
-                                      "first aid, healing, moving or ending the turn remain (SC-04, SC-06).")
+        return Rejected(
+            "fight_over",
+            "The fight is over: no more blows. The dying bleed on until dead or stable; "
+            "first aid, healing, moving or ending the turn remain (SC-04, SC-06).",
+        )
     if kind in ("move", "withdraw"):
         return check_move(state, c, turn, action, kind)
     if kind in ("attack", "full_attack"):
@@ -350,8 +371,14 @@ def check_turn_action(state: SpellchromeState, c: Combatant, turn: Turn, action:
 
 
 _CHECKS: dict[str, Callable[[SpellchromeState, Combatant, Turn, Action], Checked]] = {
-    "run": check_run, "step": check_step, "cast": check_cast, "first_aid": check_first_aid,
-    "draw": check_draw, "give_up": check_give_up, "end_turn": check_end_turn}
+    "run": check_run,
+    "step": check_step,
+    "cast": check_cast,
+    "first_aid": check_first_aid,
+    "draw": check_draw,
+    "give_up": check_give_up,
+    "end_turn": check_end_turn,
+}
 
 
 def resume(state: SpellchromeState, rng: RNG, spec: Resume | None, events: Events) -> None:
@@ -365,8 +392,9 @@ def resume(state: SpellchromeState, rng: RNG, spec: Resume | None, events: Event
             else:
                 finish_motion(state, events)
         elif spec["kind"] == "attack" and c.able:
-            perform_attack(state, rng, c, state.combatants[spec["target"]], c.arms[spec["weapon"]], spec["full"],
-                           events)
+            perform_attack(
+                state, rng, c, state.combatants[spec["target"]], c.arms[spec["weapon"]], spec["full"], events
+            )
         elif spec["kind"] == "cast" and c.able:
             resolve_spell(state, rng, c, c.spells[spec["spell"]], state.combatants[spec["target"]], events)
     elif state.motion is not None:

@@ -103,10 +103,18 @@ class SpellchromeAdjuster:
             end_turn(state, rng, journal)
 
     def forms(self, state: SpellchromeState) -> dict[str, JsonObject]:
-        return {a: {"bars": [{"name": "HP", "min": DEAD_AT, "max": c.max_hp},
-                             {"name": "EX-HP", "min": 0, "max": c.ex_hp_max}],
-                    "statuses": list(GIVEN), "position": "square", "out": c.out}
-                for a, c in state.combatants.items()}
+        return {
+            a: {
+                "bars": [
+                    {"name": "HP", "min": DEAD_AT, "max": c.max_hp},
+                    {"name": "EX-HP", "min": 0, "max": c.ex_hp_max},
+                ],
+                "statuses": list(GIVEN),
+                "position": "square",
+                "out": c.out,
+            }
+            for a, c in state.combatants.items()
+        }
 
 
 def _check_bar(c: Combatant, change: Change) -> Rejected | None:
@@ -114,8 +122,11 @@ def _check_bar(c: Combatant, change: Change) -> Rejected | None:
         return Rejected("unknown_bar", f"{c.name} has no bar '{change.name}' (Spellchrome's are HP and EX-HP).")
     low, high = (DEAD_AT, c.max_hp) if change.name == "HP" else (0, c.ex_hp_max)
     if not low <= change.value <= high:
-        why = "−30 is dead (SC-05), and healing never passes the maximum (SC-08)" if change.name == "HP" else (
-            "the armour's EX-HP (SC-07)")
+        why = (
+            "−30 is dead (SC-05), and healing never passes the maximum (SC-08)"
+            if change.name == "HP"
+            else ("the armour's EX-HP (SC-07)")
+        )
         return Rejected("bad_value", f"{c.name}'s {change.name} runs from {low} to {high}: {why}.")
     return None
 
@@ -123,8 +134,11 @@ def _check_bar(c: Combatant, change: Change) -> Rejected | None:
 def _check_status(state: SpellchromeState, c: Combatant, change: Change) -> Rejected | None:
     name = change.name
     if name not in SHOWN:
-        return Rejected("unknown_status", f"Spellchrome has no status '{name}'; the GM may give or end "
-                                          f"{', '.join(GIVEN)} (dying and dead follow from HP).")
+        return Rejected(
+            "unknown_status",
+            f"Spellchrome has no status '{name}'; the GM may give or end "
+            f"{', '.join(GIVEN)} (dying and dead follow from HP).",
+        )
     if change.field == "status" and change.value is not None:
         return Rejected("bad_value", "Spellchrome's conditions last until something ends them: give no rounds.")
     if name in ("dying", "dead"):
@@ -148,14 +162,20 @@ def _check_give(c: Combatant, name: str) -> Rejected | None:
     if name == "stable" and c.hp_state != "dying":
         return Rejected("bad_status", f"Only a dying combatant can be stable (SC-06); {c.name} is {c.status}.")
     if name in ("unconscious", "surrendered") and c.hp < 1 and c.status != name:
-        return Rejected("bad_status", f"{c.name} is {c.status} at {c.hp} HP; only a combatant on its feet can be "
-                                      f"{'knocked out (SC-10)' if name == 'unconscious' else 'give up (SC-02)'}.")
+        return Rejected(
+            "bad_status",
+            f"{c.name} is {c.status} at {c.hp} HP; only a combatant on its feet can be "
+            f"{'knocked out (SC-10)' if name == 'unconscious' else 'give up (SC-02)'}.",
+        )
     return None
 
 
 def _check_position(state: SpellchromeState, c: Combatant, value: object) -> Rejected | None:
-    if not (isinstance(value, list) and len(value) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+    if not (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
         return Rejected("bad_position", "A Spellchrome position is a square [x, y].")
     pos = (value[0], value[1])
     grid = state.grid
@@ -164,8 +184,9 @@ def _check_position(state: SpellchromeState, c: Combatant, value: object) -> Rej
         return Rejected("bad_position", f"{list(pos)} is {where} ({grid.width}×{grid.height} map).")
     if not end_ok(state, c, pos):
         who = next(o.name for o in state.at(pos) if o is not c and in_the_way(state, o))
-        return Rejected("occupied", f"{who} stands on {list(pos)} (SC-24: no move ends on a square someone able "
-                                    f"stands on).")
+        return Rejected(
+            "occupied", f"{who} stands on {list(pos)} (SC-24: no move ends on a square someone able stands on)."
+        )
     return None
 
 
@@ -177,12 +198,14 @@ def _check_out(state: SpellchromeState, c: Combatant, out: bool) -> Rejected | N
     if not c.out:
         return Rejected("not_out", f"{c.name} is in the fight.")
     if c.hp < 1:
-        return Rejected("cannot_stand", f"{c.name} has {c.hp} HP and cannot stand (SC-03, SC-04): set HP to 1 or "
-                                        f"more first.")
+        return Rejected(
+            "cannot_stand", f"{c.name} has {c.hp} HP and cannot stand (SC-03, SC-04): set HP to 1 or more first."
+        )
     taken = [o.name for o in state.at(c.pos) if o is not c and in_the_way(state, o)]
     if taken:
-        return Rejected("occupied", f"{taken[0]} stands on {c.name}'s square {list(c.pos)}: move one of them first "
-                                    f"(SC-24).")
+        return Rejected(
+            "occupied", f"{taken[0]} stands on {c.name}'s square {list(c.pos)}: move one of them first (SC-24)."
+        )
     return None
 
 
@@ -227,8 +250,11 @@ def _release(state: SpellchromeState, rng: RNG, journal: Journal) -> None:
     opp = state.opportunity
     assert opp is not None
     provoker = state.combatants[opp.provoker]
-    opp.foes = [] if after_the_fight(state) else [
-        f for f in opp.foes if may_punish(provoker, state.combatants[f]) and state.combatants[f].aoo_left > 0]
+    opp.foes = (
+        []
+        if after_the_fight(state)
+        else [f for f in opp.foes if may_punish(provoker, state.combatants[f]) and state.combatants[f].aoo_left > 0]
+    )
     if not opp.foes:
         state.opportunity = None
         resume(state, rng, opp.resume, journal)

@@ -76,8 +76,9 @@ def save_bonus(c: Combatant, kind: str) -> int:
     return c.saves[SAVE_INDEX[kind]] + c.mods[SAVE_ABILITY[kind]]
 
 
-def saving_throw(rng: RNG, c: Combatant, kind: str, dc: int, events: Events, purpose: str = "",
-                 naturals: bool = True) -> bool:
+def saving_throw(
+    rng: RNG, c: Combatant, kind: str, dc: int, events: Events, purpose: str = "", naturals: bool = True
+) -> bool:
     """A saving throw; ``naturals``: natural 1 fails and 20 succeeds (SC-13)."""
     bonus = save_bonus(c, kind)
     total = roll(rng, c.id, purpose or f"{kind} save", D20, bonus, events)

@@ -78,8 +78,16 @@ def reach_problem(state: SpellchromeState, c: Combatant, arm: Arm, target: Comba
     return None
 
 
-def strike(state: SpellchromeState, rng: RNG, c: Combatant, target: Combatant, arm: Arm, bonus: int,
-           events: Events, opportunity: bool = False) -> None:
+def strike(
+    state: SpellchromeState,
+    rng: RNG,
+    c: Combatant,
+    target: Combatant,
+    arm: Arm,
+    bonus: int,
+    events: Events,
+    opportunity: bool = False,
+) -> None:
     """One attack roll and, on a hit, its damage (SC-B1, SRD-standard assumption; SC-11 non-lethal)."""
     noisy = not isinstance(events, QuietJournal)  # loud(events), inline: every blow asks
     if noisy:
@@ -102,8 +110,9 @@ def strike(state: SpellchromeState, rng: RNG, c: Combatant, target: Combatant, a
     deal_damage(state, target, amount, events, nonlethal=nonlethal, by=c)
 
 
-def perform_attack(state: SpellchromeState, rng: RNG, c: Combatant, target: Combatant, arm: Arm, full: bool,
-                   events: Events) -> None:
+def perform_attack(
+    state: SpellchromeState, rng: RNG, c: Combatant, target: Combatant, arm: Arm, full: bool, events: Events
+) -> None:
     """An attack (standard action) or a full attack (SRD iterative bonuses, one target; SC-15)."""
     bonuses = iterative_bonuses(c.base_attack) if full else [c.base_attack]
     for base in bonuses:
@@ -129,8 +138,9 @@ def able_to_punish(foes: list[Combatant]) -> list[Combatant]:
     return out
 
 
-def attack_provokers(state: SpellchromeState, c: Combatant, arm: Arm, target: Combatant,
-                     threats: list[Combatant] | None = None) -> tuple[str, list[Combatant]]:
+def attack_provokers(
+    state: SpellchromeState, c: Combatant, arm: Arm, target: Combatant, threats: list[Combatant] | None = None
+) -> tuple[str, list[Combatant]]:
     """Who may take an AoO before this attack lands: SC-27 (c) and (d), the Guarded feats, ruling SC-R6.
     ``threats``: :func:`threateners` of ``c``'s square, when the caller has them."""
     if arm.kind == "unarmed" and "unarmed" not in c.guards and target.melee_armed:
@@ -147,8 +157,14 @@ def cast_provokers(state: SpellchromeState, c: Combatant) -> list[Combatant]:
     return able_to_punish(threateners(state, c, c.pos))
 
 
-def open_opportunity(state: SpellchromeState, provoker: Combatant, trigger: str, foes: list[Combatant],
-                     resume: Resume | None, events: Events) -> bool:
+def open_opportunity(
+    state: SpellchromeState,
+    provoker: Combatant,
+    trigger: str,
+    foes: list[Combatant],
+    resume: Resume | None,
+    events: Events,
+) -> bool:
     """Stop the provoking action and queue the foes who may take an AoO (SC-26, SC-27); False if none can."""
     eligible = [f.id for f in able_to_punish(foes)]
     if not eligible or after_the_fight(state):  # no blows once the fight is decided
@@ -158,8 +174,9 @@ def open_opportunity(state: SpellchromeState, provoker: Combatant, trigger: str,
     return True
 
 
-def answer_opportunity(state: SpellchromeState, rng: RNG, foe: Combatant, take: bool, events: Events
-                       ) -> tuple[bool, Resume | None]:
+def answer_opportunity(
+    state: SpellchromeState, rng: RNG, foe: Combatant, take: bool, events: Events
+) -> tuple[bool, Resume | None]:
     """``foe`` takes its attack of opportunity or lets it go. Returns (finished, what to resume)."""
     opp = state.opportunity
     assert opp is not None
@@ -186,8 +203,9 @@ def spell_amount(state: SpellchromeState, rng: RNG, c: Combatant, spell: SpellKn
     return max(0, roll_dice(rng, c.id, spell.name, notation, events))
 
 
-def resolve_spell(state: SpellchromeState, rng: RNG, c: Combatant, spell: SpellKnown, target: Combatant,
-                  events: Events) -> None:
+def resolve_spell(
+    state: SpellchromeState, rng: RNG, c: Combatant, spell: SpellKnown, target: Combatant, events: Events
+) -> None:
     """Swift Healing (magical healing stabilises, SC-06) or Steal Life (ignores EX-HP, SC-07)."""
     if spell.effect != "heal" and after_the_fight(state):
         return  # a spell held back by an attack of opportunity: no harm once the fight is decided

@@ -17,8 +17,15 @@ from affray.core.notation import NotationError, parse
 from affray.core.scenario import CombatantBase, ScenarioBase, Side, Strict
 
 Skill = Literal["heal", "concentration", "run", "tumble", "listen", "spot", "repair"]
-SKILL_ABILITY: dict[str, str] = {"heal": "wisdom", "concentration": "constitution", "run": "strength",
-                                 "tumble": "dexterity", "listen": "wisdom", "spot": "wisdom", "repair": "intelligence"}
+SKILL_ABILITY: dict[str, str] = {
+    "heal": "wisdom",
+    "concentration": "constitution",
+    "run": "strength",
+    "tumble": "dexterity",
+    "listen": "wisdom",
+    "spot": "wisdom",
+    "repair": "intelligence",
+}
 SaveRow = tuple[int, int, int]
 
 
@@ -222,8 +229,9 @@ class Surprise(Strict):
 
 class SpellchromeScenario(ScenarioBase):
     ruleset: Literal["spellchrome"]
-    map: str = Field(description="ASCII map: '.' open, '#' wall, '~' half speed, '^' third speed, "
-                                 "'%' 5 ft per move action")
+    map: str = Field(
+        description="ASCII map: '.' open, '#' wall, '~' half speed, '^' third speed, '%' 5 ft per move action"
+    )
     surprise: Surprise | None = None
     sides: list[Side[SpellchromeCombatant]]  # at least two: ScenarioBase checks it
 
@@ -240,8 +248,9 @@ class SpellchromeScenario(ScenarioBase):
     def _sheets_and_surprise(self) -> SpellchromeScenario:
         for _, c in self.combatants():
             if c.use is None and c.sheet is None and (c.stats is None or (c.stats.name is None and c.name is None)):
-                raise ValueError(f"combatant '{c.id}' needs 'use: <character or monster id>', 'sheet: <file>' "
-                                 "or inline stats")
+                raise ValueError(
+                    f"combatant '{c.id}' needs 'use: <character or monster id>', 'sheet: <file>' or inline stats"
+                )
         if self.surprise is not None and self.surprise.aware not in {s.name for s in self.sides}:
             raise ValueError(f"surprise.aware names '{self.surprise.aware}', which is not a side")
         return self

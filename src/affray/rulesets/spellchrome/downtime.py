@@ -52,8 +52,7 @@ def pass_hours(state: SpellchromeState, hours: int, events: Events) -> Rejected 
     return None
 
 
-def rest_day(state: SpellchromeState, rng: RNG, c: Combatant, comfortable: bool, events: Events
-             ) -> Rejected | None:
+def rest_day(state: SpellchromeState, rng: RNG, c: Combatant, comfortable: bool, events: Events) -> Rejected | None:
     """A day of rest: 1d3 (harsh) or 1d4 + Con (comfortable), never above max (SC-08, SC-09); a stable
     unconscious character regains 1d3 (SC-06). A dying character must be stabilised first."""
     problem = _in_combat(state)
@@ -64,15 +63,15 @@ def rest_day(state: SpellchromeState, rng: RNG, c: Combatant, comfortable: bool,
     if c.hp < 0 or not comfortable:
         amount = one_d3(roll(rng, c.id, "natural healing 1d3 (⌈d6/2⌉)", 6, 0, events))
     else:
-        amount = natural_healing(roll(rng, c.id, "natural healing 1d4", 4, 0, events),
-                                 c.mods["constitution"], True)
+        amount = natural_healing(roll(rng, c.id, "natural healing 1d4", 4, 0, events), c.mods["constitution"], True)
     restore(state, c.id, c, amount, "a day's rest", False, events)
     pass_hours(state, DAY, events)
     return None
 
 
-def treat_injury(state: SpellchromeState, rng: RNG, healer: Combatant, patient: Combatant, dc: int,
-                 events: Events) -> Rejected | None:
+def treat_injury(
+    state: SpellchromeState, rng: RNG, healer: Combatant, patient: Combatant, dc: int, events: Events
+) -> Rejected | None:
     """The Heal skill's treat injury: a check against ``dc`` (average to challenging, set by the GM; higher
     when treating yourself) heals 1d10, once per patient per 24 h (SC-08). The 24 h start with a treatment
     that heals: the seed's patient "needs 24 hours before they can be healed again", so a failed check may be
@@ -95,8 +94,9 @@ def treat_injury(state: SpellchromeState, rng: RNG, healer: Combatant, patient: 
     return None
 
 
-def precise_healing(state: SpellchromeState, rng: RNG, caster: Combatant, patient: Combatant,
-                    events: Events) -> Rejected | None:
+def precise_healing(
+    state: SpellchromeState, rng: RNG, caster: Combatant, patient: Combatant, events: Events
+) -> Rejected | None:
     """Cast a spell that takes minutes (Precise Healing) outside combat; magical, so it stabilises (SC-06)."""
     problem = _in_combat(state)
     if problem:
@@ -111,8 +111,15 @@ def precise_healing(state: SpellchromeState, rng: RNG, caster: Combatant, patien
     return None
 
 
-def knockout(state: SpellchromeState, rng: RNG, attacker: Combatant, target: Combatant, weapon: str,
-             events: Events, allow_save: bool = True) -> Rejected | None:
+def knockout(
+    state: SpellchromeState,
+    rng: RNG,
+    attacker: Combatant,
+    target: Combatant,
+    weapon: str,
+    events: Events,
+    allow_save: bool = True,
+) -> Rejected | None:
     """A knockout blow outside combat (SC-10): a blunt object, a target of no higher level, lethal damage
     (:func:`_knockout_blow`), and (if the GM allows) a Fortitude save DC 20 to stay awake."""
     problem = _in_combat(state)

@@ -57,8 +57,13 @@ class SpellchromeDuel:
         notation = arm.damage + (f"{c.mods['strength']:+d}" if c.mods["strength"] else "")
         out = []
         for base in iterative_bonuses(c.base_attack):
-            dist = strike_dist(attack_bonus(c, arm, t, base), defense_of(t), notation,
-                               self.opts.critical_multiplier, self.opts.natural_attack_rolls)
+            dist = strike_dist(
+                attack_bonus(c, arm, t, base),
+                defense_of(t),
+                notation,
+                self.opts.critical_multiplier,
+                self.opts.natural_attack_rolls,
+            )
             out.append([(k, self.number(p)) for k, p in sorted(dist.items())])
         return out
 
@@ -69,8 +74,11 @@ class SpellchromeDuel:
         totals = []
         for c in self.c:
             bonus = surprise["bonus"] if surprise and c.side == surprise["aware"] else 0
-            totals.append(map_dists(lambda n, c=c, b=bonus: initiative_total(n, c.mods["dexterity"],
-                                                                              c.initiative_bonus, b), die(D20)))
+            totals.append(
+                map_dists(
+                    lambda n, c=c, b=bonus: initiative_total(n, c.mods["dexterity"], c.initiative_bonus, b), die(D20)
+                )
+            )
 
         def ahead(x: int, y: int) -> int:
             kx, ky = (x, self.c[0].abilities["dexterity"]), (y, self.c[1].abilities["dexterity"])
@@ -91,8 +99,9 @@ class SpellchromeDuel:
                     nxt[b] = nxt.get(b, 0) + p
                     continue
                 for k, q in strike:
-                    r = apply_damage(b[2 * j], b[2 * j + 1], k, self.c[j].damage_reduction, False,
-                                     self.opts.reduction_before_ex_hp)
+                    r = apply_damage(
+                        b[2 * j], b[2 * j + 1], k, self.c[j].damage_reduction, False, self.opts.reduction_before_ex_hp
+                    )
                     after = (r.hp, r.ex_hp, b[2], b[3]) if j == 0 else (b[0], b[1], r.hp, r.ex_hp)
                     nxt[after] = nxt.get(after, 0) + p * q
             dist = nxt
@@ -102,8 +111,13 @@ class SpellchromeDuel:
         assert len(s) == 5  # the chain asks only of a state the fight goes on from
         body = (s[0], s[1], s[2], s[3])
         order = s[4]
-        firsts = (self.order if order == "roll" else self.reorder if order == "reroll"
-                  else {0 if order == "a" else 1: Fraction(1)})
+        firsts = (
+            self.order
+            if order == "roll"
+            else self.reorder
+            if order == "reroll"
+            else {0 if order == "a" else 1: Fraction(1)}
+        )
         then = "reroll" if self.opts.reroll_initiative_each_round else None
         out: dict[State, Number] = {}
         for x, w in firsts.items():
@@ -151,8 +165,9 @@ def _refusal(state: SpellchromeState) -> str | None:
     return None
 
 
-def duel_odds(setup: Mapping[str, object], options: Mapping[str, object] | None = None, exact: bool = False
-              ) -> DuelOdds:
+def duel_odds(
+    setup: Mapping[str, object], options: Mapping[str, object] | None = None, exact: bool = False
+) -> DuelOdds:
     """Exact outcome of a Spellchrome one-on-one melee scenario under the steady policy; :class:`NotSolvable`
     says why when the scenario lies outside the model."""
     from affray.core.options import parse_options
@@ -166,6 +181,10 @@ def duel_odds(setup: Mapping[str, object], options: Mapping[str, object] | None 
 
 
 #: The exact duel model: the solver and what it assumes, in one sentence (printed with every answer).
-DUEL = DuelModel(duel_odds, (
-    "both sides play 'steady': a (full) attack on the foe each turn with the weapon in hand, never "
-    "moving; starting adjacent"))
+DUEL = DuelModel(
+    duel_odds,
+    (
+        "both sides play 'steady': a (full) attack on the foe each turn with the weapon in hand, never "
+        "moving; starting adjacent"
+    ),
+)

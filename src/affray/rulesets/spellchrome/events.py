@@ -23,9 +23,13 @@ _RULE_IDS = re.compile(r"\s*\((?:[A-Z]{2}-[A-Z]?\d+[^()]*(?:\([a-e]\))?,?\s*)+\)
 # "(a) leaving melee at full speed": SC-27's lettered triggers
 _TRIGGER = re.compile(r"^\(([a-e])\)\s*")
 #: How each SC-27 trigger provokes, as the sentence says it.
-TRIGGERS = {"a": "by leaving melee at full speed", "b": "by moving on past a melee-armed foe",
-            "c": "with a bare-handed attack on a melee-armed foe", "d": "with a ranged attack in melee",
-            "e": "by casting a spell in melee"}
+TRIGGERS = {
+    "a": "by leaving melee at full speed",
+    "b": "by moving on past a melee-armed foe",
+    "c": "with a bare-handed attack on a melee-armed foe",
+    "d": "with a ranged attack in melee",
+    "e": "by casting a spell in melee",
+}
 #: ``Defeated.how`` of a combatant a GM ruling takes out of the fight (docs/spellchrome.md, "GM rulings").
 TAKEN_OUT = "taken out of the fight"
 
@@ -178,8 +182,14 @@ class Healed(Event):
         return f"{names[self.target]} regains {self.amount} HP from {self.how}: {self.hp} HP now."
 
 
-_STATUS = {"normal": "is back on their feet", "unconscious": "falls unconscious", "dying": "is dying",
-           "stable": "is stable", "dead": "is dead", "surrendered": "gives up the fight"}
+_STATUS = {
+    "normal": "is back on their feet",
+    "unconscious": "falls unconscious",
+    "dying": "is dying",
+    "stable": "is stable",
+    "dead": "is dead",
+    "surrendered": "gives up the fight",
+}
 
 
 @dataclass(slots=True)
@@ -208,9 +218,12 @@ class SpellCast(Event):
         return f"{names[self.actor]} casts {self.spell} on {names[self.target]}."
 
 
-_CHECKS = {"Heal check (first aid)": "Heal check for first aid", "Heal check (treat injury)": "Heal check to treat "
-           "an injury", "Concentration to cast in melee": "Concentration check to cast in melee",
-           "Acrobatics and Tumbling": "Acrobatics and Tumbling check"}
+_CHECKS = {
+    "Heal check (first aid)": "Heal check for first aid",
+    "Heal check (treat injury)": "Heal check to treat an injury",
+    "Concentration to cast in melee": "Concentration check to cast in melee",
+    "Acrobatics and Tumbling": "Acrobatics and Tumbling check",
+}
 
 
 @dataclass(slots=True)
@@ -267,5 +280,7 @@ class FightDecided(Event):
         """The sentence with the ``verdict`` ("the bandits win") the caller words."""
         bleeding = listed([names[a] for a in self.dying])
         verb = "bleeds" if len(self.dying) == 1 else "bleed"
-        return (f"The fight is decided: {verdict} ({told(self.reason)}). {bleeding} {verb} on until dead or stable; "
-                f"no more blows are struck.")
+        return (
+            f"The fight is decided: {verdict} ({told(self.reason)}). {bleeding} {verb} on until dead or stable; "
+            f"no more blows are struck."
+        )

@@ -26,15 +26,24 @@ from affray.rulesets.spellchrome.state import Combatant, SpellchromeState
 _WHY = {"unconscious": "at 0 HP (SC-03)", "dying": "below 0 HP (SC-04)", "dead": "at −30 HP or below (SC-05)"}
 
 
-def deal_damage(state: SpellchromeState, target: Combatant, amount: int, events: Events, *,
-                steal_life: bool = False, nonlethal: bool = False, by: Combatant | None = None) -> None:
+def deal_damage(
+    state: SpellchromeState,
+    target: Combatant,
+    amount: int,
+    events: Events,
+    *,
+    steal_life: bool = False,
+    nonlethal: bool = False,
+    by: Combatant | None = None,
+) -> None:
     """Apply damage through damage reduction, EX-HP and HP (SC-07, SC-B6) and update the target's state.
     ``nonlethal`` (SC-11) spares only a target conscious before the blow (ruling SC-B11, option
     ``nonlethal_spares_only_the_conscious``): a dying one keeps dying, and loses HP at the round's end."""
     before = target.status
     conscious = (target.hp >= 1 and not target.knocked_out) or not state.options.nonlethal_spares_only_the_conscious
-    result = damage_roll(target.hp, target.ex_hp, amount, target.damage_reduction, steal_life,
-                          state.options.reduction_before_ex_hp)
+    result = damage_roll(
+        target.hp, target.ex_hp, amount, target.damage_reduction, steal_life, state.options.reduction_before_ex_hp
+    )
     target.hp, target.ex_hp = result.hp, result.ex_hp
     target.taken += result.absorbed + result.to_hp
     if by is not None:
@@ -48,8 +57,11 @@ def deal_damage(state: SpellchromeState, target: Combatant, amount: int, events:
         target.stable = True
     target.settle()
     if loud(events):
-        events.append(Damaged(target.id, amount, result.reduced, result.absorbed, result.to_hp, target.hp,
-                              target.ex_hp, target.status))
+        events.append(
+            Damaged(
+                target.id, amount, result.reduced, result.absorbed, result.to_hp, target.hp, target.ex_hp, target.status
+            )
+        )
     _after_harm(state, target, before, events, "a non-lethal blow (SC-11)" if stable else "")
 
 
@@ -67,8 +79,9 @@ def _after_harm(state: SpellchromeState, c: Combatant, before: str, events: Even
     check_outcome(state, events)
 
 
-def restore(state: SpellchromeState, actor: str, target: Combatant, amount: int, how: str, magical: bool,
-            events: Events) -> None:
+def restore(
+    state: SpellchromeState, actor: str, target: Combatant, amount: int, how: str, magical: bool, events: Events
+) -> None:
     """Heal ``amount`` (never above max, SC-08); magical healing of ≥ 1 HP stabilises the dying (SC-06)."""
     if target.hp_state == "dead":
         return
@@ -100,8 +113,9 @@ def stabilise_check(state: SpellchromeState, rng: RNG, c: Combatant, events: Eve
     due = state.options.first_stabilise_check == "next_turn" or c.dropped_round < state.round
     if not due:
         return
-    if saving_throw(rng, c, "fortitude", STABILISE_DC, events, "Fortitude save to stabilise",
-                    state.options.stabilise_is_save):
+    if saving_throw(
+        rng, c, "fortitude", STABILISE_DC, events, "Fortitude save to stabilise", state.options.stabilise_is_save
+    ):
         stabilise(c, "made the DC 22 Fortitude save (SC-06)", events)
         check_outcome(state, events)
 
@@ -166,9 +180,15 @@ def _finish(state: SpellchromeState, outcome: Outcome, events: Events) -> None:
     if decided is not None:
         ends = {a: _AFTER.get(state.combatants[a].status, state.combatants[a].status) for a in decided.details["dying"]}
         told = ", ".join(f"{state.combatants[a].name} {how}" for a, how in ends.items())
-        outcome = Outcome(decided.winner, f"{decided.reason}; after the fight {told}",
-                          {"decided_round": state.decided_round, "rounds_after": state.round - state.decided_round,
-                           "after_the_fight": ends})
+        outcome = Outcome(
+            decided.winner,
+            f"{decided.reason}; after the fight {told}",
+            {
+                "decided_round": state.decided_round,
+                "rounds_after": state.round - state.decided_round,
+                "after_the_fight": ends,
+            },
+        )
     state.outcome = outcome
     events.append(Ended(outcome.winner, outcome.reason))
 

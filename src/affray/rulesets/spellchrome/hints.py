@@ -17,8 +17,9 @@ from affray.rulesets.spellchrome.views import SpellchromeCombatantDetail, Spellc
 
 
 # -- Spellchrome: Defense and damage of an attack; a Heal check to stabilise ------------------------------
-def hints(view: View[SpellchromeDetail, SpellchromeCombatantDetail], actor: str,
-          specs: Sequence[ActionSpec]) -> list[str]:
+def hints(
+    view: View[SpellchromeDetail, SpellchromeCombatantDetail], actor: str, specs: Sequence[ActionSpec]
+) -> list[str]:
     """The view shows the target's Defense and the weapon's dice but not the attacker's ability modifiers, so
     an attack's hint is its Defense and mean damage; first aid shows the chance of the DC 15 Heal check
     (SC-06), which the view does show."""

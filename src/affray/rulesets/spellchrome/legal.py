@@ -76,8 +76,9 @@ def path_provokers(threats: Threats, c: Combatant, path: list[Pos]) -> list[Comb
     return list(seen.values())
 
 
-def _move_spec(specs: Cache[Hashable, ActionSpec], kind: str, to: Pos, suffix: str, notes: tuple[str, ...]
-               ) -> ActionSpec:
+def _move_spec(
+    specs: Cache[Hashable, ActionSpec], kind: str, to: Pos, suffix: str, notes: tuple[str, ...]
+) -> ActionSpec:
     """The spec of a move-like action to ``to``: ``kind`` is move, withdraw, step, tumble (a move with
     ``tumble: true``) or run (``suffix`` is then its compass point; otherwise the label's tail). Specs repeat
     from call to call (same square, same label, same warnings), so each match keeps them in ``specs`` (its
@@ -119,8 +120,14 @@ class _Board:
         return out
 
 
-def _listing(specs: Cache[Hashable, ActionSpec], kind: str, ends: list[Pos], suffix: str, usual: tuple[str, ...],
-             odd: dict[Pos, tuple[str, ...]]) -> list[ActionSpec]:
+def _listing(
+    specs: Cache[Hashable, ActionSpec],
+    kind: str,
+    ends: list[Pos],
+    suffix: str,
+    usual: tuple[str, ...],
+    odd: dict[Pos, tuple[str, ...]],
+) -> list[ActionSpec]:
     """Specs of ``kind`` to ``ends``: warnings ``usual``, or ``odd``'s for the squares it names."""
     get = specs.get
     out = []
@@ -142,8 +149,14 @@ def _moves(state: SpellchromeState, c: Combatant, turn: Turn, board: _Board) -> 
         dc = f"tumbles through an opponent: Acrobatics and Tumbling DC {state.options.tumble_dc}"
         plain = set(ends)
         rolls, at_start, odd = end_squares(state, c, "move", threats, tumble=True)
-        specs += _listing(board.specs, "tumble", [p for p in rolls if p not in plain], second, (dc, *notes(at_start)),
-                          {p: (dc, *notes(f)) for p, f in odd.items()})
+        specs += _listing(
+            board.specs,
+            "tumble",
+            [p for p in rolls if p not in plain],
+            second,
+            (dc, *notes(at_start)),
+            {p: (dc, *notes(f)) for p, f in odd.items()},
+        )
     return specs
 
 
@@ -244,16 +257,28 @@ def movement(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo) -> M
     others = []
     for o in state.combatants.values():  # a plain loop, not a comprehension: every move decision asks
         if o is not c:
-            others.append((o.pos, o.able or (o.surrendered and in_the_way(state, o)),
-                           o.melee_armed and can_punish(state, o)))
-    key = (c.id, c.pos, c.speed_ft, turn.move_left, turn.standard_left, turn.stepped, turn.moved, turn.move_used_for,
-           tuple(state.order), tuple(others))
+            others.append(
+                (o.pos, o.able or (o.surrendered and in_the_way(state, o)), o.melee_armed and can_punish(state, o))
+            )
+    key = (
+        c.id,
+        c.pos,
+        c.speed_ft,
+        turn.move_left,
+        turn.standard_left,
+        turn.stepped,
+        turn.moved,
+        turn.move_used_for,
+        tuple(state.order),
+        tuple(others),
+    )
     listings: Cache[Hashable, Moves] = memo.cache(MOVES_KEY, LISTINGS_SHARED, LISTINGS_OWN)
     found = listings.get(key)
     if found is None:
         board = _Board(state, c, specs_cache(memo, "spellchrome.specs"))
-        found = listings.keep(key, Moves(_steps(state, c, turn, board) + _moves(state, c, turn, board)
-                                         + _runs(state, c, turn, board)))
+        found = listings.keep(
+            key, Moves(_steps(state, c, turn, board) + _moves(state, c, turn, board) + _runs(state, c, turn, board))
+        )
     return found
 
 
@@ -345,6 +370,11 @@ def opportunity_actions(state: SpellchromeState, foe: Combatant) -> list[ActionS
     opp = state.opportunity
     assert opp is not None
     who = state.combatants[opp.provoker].name
-    return [spec({"type": "attack_of_opportunity"}, f"attack {who} ({opp.trigger})",
-                 ("uses this round's one attack of opportunity (SC-26)",)),
-            spec({"type": "decline"}, f"let {who} go")]
+    return [
+        spec(
+            {"type": "attack_of_opportunity"},
+            f"attack {who} ({opp.trigger})",
+            ("uses this round's one attack of opportunity (SC-26)",),
+        ),
+        spec({"type": "decline"}, f"let {who} go"),
+    ]

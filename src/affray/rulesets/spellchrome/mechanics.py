@@ -36,6 +36,7 @@ def ability_modifier(score: int, rule: str = "srd") -> int:
 
 # -- saving throws and checks ---------------------------------------------------------------------
 
+
 def save_succeeds(natural: int, bonus: int, dc: int) -> bool:
     """A saving throw: d20 + bonus ≥ DC; a natural 1 always fails, a natural 20 always succeeds.
 
@@ -76,6 +77,7 @@ def save_progression(kind: str, level: int) -> int:
 
 # -- initiative ------------------------------------------------------------------------------------
 
+
 def initiative_total(natural: int, dex_mod: int, misc: int = 0, surprise: int = 0) -> int:
     """d20 + Dex modifier + miscellaneous bonuses (+ the aware side's surprise bonus). Rule: SC-16."""
     return natural + dex_mod + misc + surprise
@@ -87,6 +89,7 @@ def initiative_key(total: int, dex_score: int, rolloffs: tuple[int, ...]) -> tup
 
 
 # -- attacks (SC-B1, the SRD-standard assumption) ----------------------------------------------------
+
 
 def defense(dex_mod: int, deflection: int, other: int = 0, helpless: bool = False) -> int:
     """Defense = 10 + Dex modifier + armour deflection + other bonuses (SC-B1, SRD-standard assumption).
@@ -145,8 +148,9 @@ class DamageResult:
     to_hp: int
 
 
-def apply_damage(hp: int, ex_hp: int, damage: int, damage_reduction: int = 0, steal_life: bool = False,
-                 reduction_first: bool = True) -> DamageResult:
+def apply_damage(
+    hp: int, ex_hp: int, damage: int, damage_reduction: int = 0, steal_life: bool = False, reduction_first: bool = True
+) -> DamageResult:
     """Apply ``damage`` to a creature. Rules: SC-07 (EX-HP absorbs first; not against Steal Life), SC-B6.
 
     Order (SC-B6): damage reduction, then EX-HP, then HP. With ``reduction_first=False`` EX-HP absorbs the
@@ -168,14 +172,16 @@ def apply_damage(hp: int, ex_hp: int, damage: int, damage_reduction: int = 0, st
 
 
 @lru_cache(maxsize=8192)
-def damage_roll(hp: int, ex_hp: int, damage: int, damage_reduction: int, steal_life: bool, reduction_first: bool
-                ) -> DamageResult:
+def damage_roll(
+    hp: int, ex_hp: int, damage: int, damage_reduction: int, steal_life: bool, reduction_first: bool
+) -> DamageResult:
     """:func:`apply_damage`, cached for the engine loop: a pure function of six small numbers whose result is frozen,
     so sharing it is safe (the same blows land on the same hit points fight after fight). Rules: SC-07, SC-B6."""
     return apply_damage(hp, ex_hp, damage, damage_reduction, steal_life, reduction_first)
 
 
 # -- hit points, dying and healing ---------------------------------------------------------------------
+
 
 def hp_state(hp: int, con_score: int = 10) -> HpState:
     """Rules: SC-02 (≥ 1 normal), SC-03 (0 unconscious), SC-04 (−1..−29 dying), SC-05 (≤ −30, or Con 0: dead)."""
@@ -212,8 +218,9 @@ def natural_healing(roll: int, con_mod: int, comfortable: bool) -> int:
     return max(0, roll + con_mod) if comfortable else roll
 
 
-def nonlethal_result(hp_after: int, nonlethal: bool, lethal_below: bool = True, conscious: bool = True
-                     ) -> tuple[HpState, bool]:
+def nonlethal_result(
+    hp_after: int, nonlethal: bool, lethal_below: bool = True, conscious: bool = True
+) -> tuple[HpState, bool]:
     """Where a blow leaves its target, and whether it is stable. Rules: SC-11, SC-B4, SC-B11.
 
     A non-lethal blow that would leave a conscious target at −1..−29 only knocks it out: it automatically passes
@@ -232,6 +239,7 @@ def nonlethal_result(hp_after: int, nonlethal: bool, lethal_below: bool = True, 
 
 
 # -- movement ------------------------------------------------------------------------------------------
+
 
 def squares(feet: int) -> int:
     """Feet to 5-ft squares (Rules: SC-17, SC-23)."""

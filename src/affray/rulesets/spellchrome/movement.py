@@ -33,8 +33,13 @@ def in_the_way(state: SpellchromeState, o: Combatant) -> bool:
     not, nor is one the GM took out of the fight (off the board)."""
     if o.able:
         return True
-    return (o.surrendered and o.hp >= 1 and not (o.knocked_out or o.out) and o.abilities["constitution"] > 0
-            and state.options.surrendered_in_the_way)
+    return (
+        o.surrendered
+        and o.hp >= 1
+        and not (o.knocked_out or o.out)
+        and o.abilities["constitution"] > 0
+        and state.options.surrendered_in_the_way
+    )
 
 
 def end_ok(state: SpellchromeState, mover: Combatant, pos: Pos) -> bool:
@@ -72,8 +77,9 @@ def opponent_squares(state: SpellchromeState, mover: Combatant, tumble: bool = F
     return out
 
 
-def threateners(state: SpellchromeState, mover: Combatant, pos: Pos, armed: list[Combatant] | None = None
-                ) -> list[Combatant]:
+def threateners(
+    state: SpellchromeState, mover: Combatant, pos: Pos, armed: list[Combatant] | None = None
+) -> list[Combatant]:
     """Foes that threaten ``pos``: able, melee-armed and adjacent (SC-27, ruling SC-R3), in turn order. ``armed``:
     :func:`melee_foes` of ``mover``, when the caller asks about several squares of one state (a walk)."""
     x, y = pos
@@ -169,8 +175,15 @@ def run_dirs(start: Pos, to: Pos) -> tuple[Pos, ...]:
     return tuple(dict.fromkeys([straight, (sx, sy)]))
 
 
-def _reach(state: SpellchromeState, c: Combatant, kind: str, tumble: bool, to: Pos | None, safe: bool,
-           threats: Threats | None = None) -> Reach | None:
+def _reach(
+    state: SpellchromeState,
+    c: Combatant,
+    kind: str,
+    tumble: bool,
+    to: Pos | None,
+    safe: bool,
+    threats: Threats | None = None,
+) -> Reach | None:
     """The search for a move of ``kind``; with ``safe``, ``None`` when no square is dangerous (same as unsafe).
     ``threats``, when the caller has it, is :func:`threat_map` for ``c`` (whose squares are the dangerous ones)."""
     budget = budget_of(state, c, kind)
@@ -221,8 +234,9 @@ def auto_path(state: SpellchromeState, c: Combatant, kind: str, to: Pos, tumble:
     return reach.path_to(to) if to in reach.cost else None
 
 
-def end_squares(state: SpellchromeState, c: Combatant, kind: str, threats: Threats, tumble: bool = False
-                ) -> tuple[list[Pos], tuple[Combatant, ...], dict[Pos, tuple[Combatant, ...]]]:
+def end_squares(
+    state: SpellchromeState, c: Combatant, kind: str, threats: Threats, tumble: bool = False
+) -> tuple[list[Pos], tuple[Combatant, ...], dict[Pos, tuple[Combatant, ...]]]:
     """Every legal end square of a move of ``kind`` (not run), in (x, y) order, and the foes whose attack of
     opportunity the engine's path there (:func:`auto_path`) would give, once each (SC-27 (a)/(b), SC-R9): the
     start's threateners, except for the squares in the returned dict (empty for kinds that never provoke).
@@ -242,12 +256,16 @@ def end_squares(state: SpellchromeState, c: Combatant, kind: str, threats: Threa
     at_start = tuple(threats.get(start, ()))
     left: dict[Pos, tuple[Combatant, ...]] = {start: at_start}
     near = safe.cost
-    return ends, at_start, {p: _provokers(reach.previous[p], left, reach.previous, threats)
-                            for p in ends if p not in near}
+    return (
+        ends,
+        at_start,
+        {p: _provokers(reach.previous[p], left, reach.previous, threats) for p in ends if p not in near},
+    )
 
 
-def _provokers(p: Pos, left: dict[Pos, tuple[Combatant, ...]], previous: dict[Pos, Pos], threats: Threats
-               ) -> tuple[Combatant, ...]:
+def _provokers(
+    p: Pos, left: dict[Pos, tuple[Combatant, ...]], previous: dict[Pos, Pos], threats: Threats
+) -> tuple[Combatant, ...]:
     """The foes threatening the squares from the start to ``p`` on the search tree, in the order a walk meets
     them; ``left`` memoises the answer per square."""
     chain = []
@@ -263,8 +281,9 @@ def _provokers(p: Pos, left: dict[Pos, tuple[Combatant, ...]], previous: dict[Po
     return acc
 
 
-def check_path(state: SpellchromeState, c: Combatant, kind: str, to: Pos, path: list[Pos] | None,
-               tumble: bool = False) -> list[Pos] | Rejected:
+def check_path(
+    state: SpellchromeState, c: Combatant, kind: str, to: Pos, path: list[Pos] | None, tumble: bool = False
+) -> list[Pos] | Rejected:
     """Validate a move of ``kind`` to ``to`` (along ``path`` if given) and return the path to walk."""
     grid = state.grid
     if not grid.in_bounds(to):
@@ -283,8 +302,9 @@ def check_path(state: SpellchromeState, c: Combatant, kind: str, to: Pos, path: 
     return _why_unreachable(state, c, kind, to, tumble)
 
 
-def _check_given(state: SpellchromeState, c: Combatant, kind: str, to: Pos, path: list[Pos],
-                 tumble: bool) -> list[Pos] | Rejected:
+def _check_given(
+    state: SpellchromeState, c: Combatant, kind: str, to: Pos, path: list[Pos], tumble: bool
+) -> list[Pos] | Rejected:
     grid, here = state.grid, c.pos
     blocked = opponent_squares(state, c, tumble)
     dirs = set(run_dirs(c.pos, to)) if kind == "run" else set(DIRECTIONS)
@@ -299,16 +319,21 @@ def _check_given(state: SpellchromeState, c: Combatant, kind: str, to: Pos, path
         if p in blocked:
             return Rejected("blocked_by_opponent", f"The path runs through an opponent at {list(p)} (SC-24).")
         here = p
-    spent = withdraw_cost(state, c, path) if kind == "withdraw" else path_cost(grid, path, 2 if tumble else 1,
-                                                                               whole_of(c, kind))
+    spent = (
+        withdraw_cost(state, c, path)
+        if kind == "withdraw"
+        else path_cost(grid, path, 2 if tumble else 1, whole_of(c, kind))
+    )
     if spent > budget_of(state, c, kind):
         return Rejected("too_far", _too_far(state, c, kind))
     return list(path)
 
 
 def _too_far(state: SpellchromeState, c: Combatant, kind: str) -> str:
-    return (f"That is farther than {c.name} can {kind} ({counted(budget_of(state, c, kind), 'square')}; "
-            "difficult terrain costs 2 or 3, and a '%' square a whole move action).")
+    return (
+        f"That is farther than {c.name} can {kind} ({counted(budget_of(state, c, kind), 'square')}; "
+        "difficult terrain costs 2 or 3, and a '%' square a whole move action)."
+    )
 
 
 def _why_unreachable(state: SpellchromeState, c: Combatant, kind: str, to: Pos, tumble: bool) -> Rejected:
@@ -329,6 +354,8 @@ def settle(state: SpellchromeState, c: Combatant, start: Pos, walked: list[Pos])
     for p in reversed([start, *walked]):
         if end_ok(state, c, p):
             return p
-    ring = sorted((p for p in reachable(state.grid, c.pos, 10_000, whole=1).cost if end_ok(state, c, p)),
-                  key=lambda p: (distance(p, c.pos), p))
+    ring = sorted(
+        (p for p in reachable(state.grid, c.pos, 10_000, whole=1).cost if end_ok(state, c, p)),
+        key=lambda p: (distance(p, c.pos), p),
+    )
     return ring[0] if ring else c.pos

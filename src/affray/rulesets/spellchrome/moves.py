@@ -31,8 +31,9 @@ TRIGGER_FLEE = "(a) leaving melee at full speed"
 TRIGGER_PAST = "(b) moving on past a melee-armed foe"
 
 
-def start_motion(state: SpellchromeState, rng: RNG, c: Combatant, kind: str, path: list[Pos], tumble: bool,
-                 events: Events) -> None:
+def start_motion(
+    state: SpellchromeState, rng: RNG, c: Combatant, kind: str, path: list[Pos], tumble: bool, events: Events
+) -> None:
     """Begin walking ``path``; a run first rolls how far it gets (SC-18)."""
     if kind == "run":
         path = _run_reach(state, rng, c, path, events)
@@ -46,8 +47,9 @@ def _run_reach(state: SpellchromeState, rng: RNG, c: Combatant, path: list[Pos],
     total = roll(rng, c.id, "Run check", D20, mod, events)
     budget = 2 * squares(c.speed_ft) + run_bonus_squares(total)
     if loud(events):
-        events.append(Note(f"runs: {total} on the Run check adds {counted(run_bonus_squares(total), 'square')} "
-                           "(SC-18)", c.id))
+        events.append(
+            Note(f"runs: {total} on the Run check adds {counted(run_bonus_squares(total), 'square')} (SC-18)", c.id)
+        )
     spent, kept, whole = 0, [], whole_of(c, "run")
     for p in path:
         spent += state.grid.cost(p, whole)
@@ -60,7 +62,7 @@ def _run_reach(state: SpellchromeState, rng: RNG, c: Combatant, path: list[Pos],
 def _report(m: Motion, how: str, events: Events) -> None:
     if len(m.walked) > m.reported:
         if loud(events):
-            events.append(Moved(m.actor, list(m.walked[m.reported:]), how))
+            events.append(Moved(m.actor, list(m.walked[m.reported :]), how))
         m.reported = len(m.walked)
 
 

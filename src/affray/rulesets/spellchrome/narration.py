@@ -22,13 +22,18 @@ SIDE = "side:"  # the terms' key for a side's combatants ("side:bandits" -> "Cut
 _RUN = re.compile(r"^runs: (-?\d+) on the Run check adds (\d+) squares")
 _ATTACK = re.compile(r"^attack \((.+)\)$")
 #: What a roll is for, as its sentence says it ("Kestrin Moll rolls a Fortitude save to stabilise").
-_PURPOSES = {"initiative": "rolls initiative", "initiative roll-off": "rolls off for initiative",
-             "attack of opportunity": "rolls an attack of opportunity", "damage": "rolls damage",
-             "dying (1d4 lost)": "loses 1d4 HP while dying", "Run check": "rolls a Run check",
-             "Heal check (first aid)": "rolls a Heal check to give first aid",
-             "Heal check (treat injury)": "rolls a Heal check to treat an injury",
-             "Concentration to cast in melee": "rolls Concentration to cast in melee",
-             "Acrobatics and Tumbling": "rolls Acrobatics and Tumbling to get past"}
+_PURPOSES = {
+    "initiative": "rolls initiative",
+    "initiative roll-off": "rolls off for initiative",
+    "attack of opportunity": "rolls an attack of opportunity",
+    "damage": "rolls damage",
+    "dying (1d4 lost)": "loses 1d4 HP while dying",
+    "Run check": "rolls a Run check",
+    "Heal check (first aid)": "rolls a Heal check to give first aid",
+    "Heal check (treat injury)": "rolls a Heal check to treat an injury",
+    "Concentration to cast in melee": "rolls Concentration to cast in melee",
+    "Acrobatics and Tumbling": "rolls Acrobatics and Tumbling to get past",
+}
 
 
 def side_names(setup: Mapping[str, Json]) -> dict[str, str]:

@@ -28,6 +28,7 @@ class WholeView(Protocol):
 
     def view(self, state: SpellchromeState, viewer: Viewer, memo: Memo | None = None) -> SpellchromeView: ...
 
+
 Square = tuple[int, int]
 
 
@@ -154,8 +155,9 @@ class _Seen:
         found = self.foes.get(actor)
         if found is None:
             side = self.state.combatants[actor].side
-            found = self.foes[actor] = tuple([f for f, c in zip(self.all, self.state.combatants.values(), strict=True)
-                                              if c.side != side])
+            found = self.foes[actor] = tuple(
+                [f for f, c in zip(self.all, self.state.combatants.values(), strict=True) if c.side != side]
+            )
         return found
 
 
@@ -165,8 +167,9 @@ class SpellchromeObservation(StateObservation[SpellchromeState]):
     __slots__ = ("_seen", "_whole")
     _memo: Memo  # always a memo here (a fresh one when the caller has none)
 
-    def __init__(self, state: SpellchromeState, viewer: Viewer, actor: str, memo: Memo | None, whole: WholeView
-                 ) -> None:
+    def __init__(
+        self, state: SpellchromeState, viewer: Viewer, actor: str, memo: Memo | None, whole: WholeView
+    ) -> None:
         # StateObservation's fields, set here rather than through super(): one is made for every decision
         self._state, self._viewer, self._actor = state, viewer, actor
         self._memo = memo if memo is not None else Memo()

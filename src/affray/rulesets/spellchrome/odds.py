@@ -52,8 +52,9 @@ class AttackOdds:
 
 
 @lru_cache(maxsize=1024)
-def strike_dist(bonus: int, defense: int, damage: str, multiplier: int = 1, naturals: bool = True
-                ) -> dict[int, Fraction]:
+def strike_dist(
+    bonus: int, defense: int, damage: str, multiplier: int = 1, naturals: bool = True
+) -> dict[int, Fraction]:
     """Rolled damage of one attack before damage reduction, a miss counting as 0 (SC-B1).
 
     Counted in whole numbers (each face of the d20 times the damage's throws) and divided once at the end: a
@@ -70,9 +71,17 @@ def strike_dist(bonus: int, defense: int, damage: str, multiplier: int = 1, natu
     return {k: Fraction(n, D20 * den) for k, n in out.items()}
 
 
-def attack_odds(bonus: int, defense: int, damage: str, *, damage_reduction: int = 0, multiplier: int = 1,
-                naturals: bool = True, target: tuple[int, int] | None = None,
-                reduction_first: bool = True) -> AttackOdds:
+def attack_odds(
+    bonus: int,
+    defense: int,
+    damage: str,
+    *,
+    damage_reduction: int = 0,
+    multiplier: int = 1,
+    naturals: bool = True,
+    target: tuple[int, int] | None = None,
+    reduction_first: bool = True,
+) -> AttackOdds:
     """One attack at ``bonus`` against ``defense`` dealing ``damage`` (dice notation). Rules: SC-B1, SC-B6.
 
     ``target`` is ``(hp, ex_hp)``: then the HP-loss distribution through EX-HP (SC-07) and the chance the
@@ -117,8 +126,14 @@ class DyingOdds:
     expected_loss: Fraction
 
 
-def dying_odds(hp: int, fort_bonus: int, *, as_save: bool = True, loss_in_first_round: bool = True,
-               check_in_first_round: bool = False) -> DyingOdds:
+def dying_odds(
+    hp: int,
+    fort_bonus: int,
+    *,
+    as_save: bool = True,
+    loss_in_first_round: bool = True,
+    check_in_first_round: bool = False,
+) -> DyingOdds:
     """A character dropped to ``hp`` (−1..−29) with nobody to help: it loses 1d4 at the end of every round
     (SC-04; also the round it dropped, ruling SC-B3, ``loss_in_first_round``) and rolls the DC 22 Fortitude
     save at the start of its turn from the next round on (SC-06, SC-B3; ``check_in_first_round``: option
@@ -154,9 +169,14 @@ def dying_odds(hp: int, fort_bonus: int, *, as_save: bool = True, loss_in_first_
         _add(rounds_dist, r, p)
         _add(loss_dist, lost, p)
     dead = sum((p for (kind, _, _), p in ends.items() if kind == "dead"), Fraction(0))
-    return DyingOdds(dead, 1 - dead, dict(sorted(rounds_dist.items())), dict(sorted(loss_dist.items())),
-                     sum((r * p for r, p in rounds_dist.items()), Fraction(0)),
-                     sum((k * p for k, p in loss_dist.items()), Fraction(0)))
+    return DyingOdds(
+        dead,
+        1 - dead,
+        dict(sorted(rounds_dist.items())),
+        dict(sorted(loss_dist.items())),
+        sum((r * p for r, p in rounds_dist.items()), Fraction(0)),
+        sum((k * p for k, p in loss_dist.items()), Fraction(0)),
+    )
 
 
 def _add(out: dict[Any, Fraction], key: Any, p: Fraction) -> None:
@@ -171,8 +191,14 @@ def _attack_valid(p: Params) -> None:
 
 def _attack(p: Params) -> CheckResult:
     try:
-        odds = attack_odds(p["bonus"], p["defense"], p["damage"], damage_reduction=p["dr"],
-                           multiplier=p["crit_multiplier"], target=None if p["hp"] is None else (p["hp"], p["ex_hp"]))
+        odds = attack_odds(
+            p["bonus"],
+            p["defense"],
+            p["damage"],
+            damage_reduction=p["dr"],
+            multiplier=p["crit_multiplier"],
+            target=None if p["hp"] is None else (p["hp"], p["ex_hp"]),
+        )
     except NotationError as exc:
         raise BadParameters(str(exc)) from None
     except ValueError as exc:
@@ -182,13 +208,16 @@ def _attack(p: Params) -> CheckResult:
     if odds.hp_loss is not None and odds.p_down is not None:
         probs["p_down"] = odds.p_down
         dists["hp_loss"] = odds.hp_loss
-    return CheckResult(f"Spellchrome attack: d20 {p['bonus']:+d} against Defense {p['defense']}, {p['damage']}",
-                       probs, dists)
+    return CheckResult(
+        f"Spellchrome attack: d20 {p['bonus']:+d} against Defense {p['defense']}, {p['damage']}", probs, dists
+    )
 
 
 def _save(p: Params) -> CheckResult:
-    return CheckResult(f"Spellchrome save: d20 {p['bonus']:+d} against DC {p['dc']}",
-                       {"p_success": save_odds(p["bonus"], p["dc"]).p_success})
+    return CheckResult(
+        f"Spellchrome save: d20 {p['bonus']:+d} against DC {p['dc']}",
+        {"p_success": save_odds(p["bonus"], p["dc"]).p_success},
+    )
 
 
 def _dying_valid(p: Params) -> None:
@@ -197,9 +226,11 @@ def _dying_valid(p: Params) -> None:
 
 def _dying(p: Params) -> CheckResult:
     odds = dying_odds(p["hp"], p["fort"], check_in_first_round=p["check_first"])
-    return CheckResult(f"Spellchrome: dying at {p['hp']} HP, Fortitude {p['fort']:+d} against DC 22",
-                       {"p_dead": odds.p_dead, "p_stable": odds.p_stable},
-                       {"rounds": odds.rounds, "hp_loss": odds.hp_loss})
+    return CheckResult(
+        f"Spellchrome: dying at {p['hp']} HP, Fortitude {p['fort']:+d} against DC 22",
+        {"p_dead": odds.p_dead, "p_stable": odds.p_stable},
+        {"rounds": odds.rounds, "hp_loss": odds.hp_loss},
+    )
 
 
 def _opt(name: str, kind: FieldKind, description: str, default: Any = 0) -> Field:
@@ -208,27 +239,50 @@ def _opt(name: str, kind: FieldKind, description: str, default: Any = 0) -> Fiel
 
 #: The exact single checks (``affray odds spellchrome CHECK``), declared with their parameters.
 CHECKS = checks(
-    Check("attack", "One attack: the chance of a hit and its damage after damage reduction (SC-B1, SC-B6, SC-07).",
-          ("SC-B1", "SC-B6", "SC-07"), (
-              Field("bonus", "integer", "the attack bonus (BAB + ability + weapon, SC-B1)"),
-              Field("defense", "integer", "the target's Defense (SC-B1)"),
-              Field("damage", "string", "the damage dice, e.g. 1d8+2"),
-              _opt("dr", "integer", "the target's armour damage reduction (SC-B6)"),
-              _opt("crit_multiplier", "integer", "on a natural 20 (SC-B1: 1)", 1),
-              _opt("hp", "integer", "the target's HP: adds hp_loss and p_down", None),
-              _opt("ex_hp", "integer", "the target's EX-HP, absorbed first (SC-07)")),
-          _attack, _attack_valid),
-    Check("save", "A saving throw: d20 + bonus >= DC; a natural 1 fails and a natural 20 succeeds (SC-12, SC-13).",
-          ("SC-12", "SC-13"), (Field("bonus", "integer", "base save + ability modifier (SC-12)"),
-                               Field("dc", "integer", "the difficulty class")), _save),
-    Check("dying", "A dying character left alone: the chance it bleeds out or stabilises, in how many rounds, having "
-                   "lost how many HP (SC-04..SC-06, SC-B3..SC-B5): 1d4 at the end of every round, the DC 22 "
-                   "Fortitude save at the start of its turns from the next round, dead at −30.",
-          ("SC-04", "SC-05", "SC-06", "SC-B3", "SC-B4", "SC-B5"), (
-              Field("hp", "integer", "the HP it dropped to (−1..−29, SC-04)"),
-              Field("fort", "integer", "base Fortitude + Con modifier (SC-12)"),
-              _opt("check_first", "boolean", "its first DC 22 save comes before the first loss (a character dying "
-                                             "since before its turn; option first_stabilise_check: next_turn)",
-                   False)),
-          _dying, _dying_valid),
+    Check(
+        "attack",
+        "One attack: the chance of a hit and its damage after damage reduction (SC-B1, SC-B6, SC-07).",
+        ("SC-B1", "SC-B6", "SC-07"),
+        (
+            Field("bonus", "integer", "the attack bonus (BAB + ability + weapon, SC-B1)"),
+            Field("defense", "integer", "the target's Defense (SC-B1)"),
+            Field("damage", "string", "the damage dice, e.g. 1d8+2"),
+            _opt("dr", "integer", "the target's armour damage reduction (SC-B6)"),
+            _opt("crit_multiplier", "integer", "on a natural 20 (SC-B1: 1)", 1),
+            _opt("hp", "integer", "the target's HP: adds hp_loss and p_down", None),
+            _opt("ex_hp", "integer", "the target's EX-HP, absorbed first (SC-07)"),
+        ),
+        _attack,
+        _attack_valid,
+    ),
+    Check(
+        "save",
+        "A saving throw: d20 + bonus >= DC; a natural 1 fails and a natural 20 succeeds (SC-12, SC-13).",
+        ("SC-12", "SC-13"),
+        (
+            Field("bonus", "integer", "base save + ability modifier (SC-12)"),
+            Field("dc", "integer", "the difficulty class"),
+        ),
+        _save,
+    ),
+    Check(
+        "dying",
+        "A dying character left alone: the chance it bleeds out or stabilises, in how many rounds, having "
+        "lost how many HP (SC-04..SC-06, SC-B3..SC-B5): 1d4 at the end of every round, the DC 22 "
+        "Fortitude save at the start of its turns from the next round, dead at −30.",
+        ("SC-04", "SC-05", "SC-06", "SC-B3", "SC-B4", "SC-B5"),
+        (
+            Field("hp", "integer", "the HP it dropped to (−1..−29, SC-04)"),
+            Field("fort", "integer", "base Fortitude + Con modifier (SC-12)"),
+            _opt(
+                "check_first",
+                "boolean",
+                "its first DC 22 save comes before the first loss (a character dying "
+                "since before its turn; option first_stabilise_check: next_turn)",
+                False,
+            ),
+        ),
+        _dying,
+        _dying_valid,
+    ),
 )

@@ -30,8 +30,13 @@ WARNINGS_KEY = "spellchrome.warnings"  # the match's warnings (provoke_note), in
 PROVOKES: tuple[WarningCode, ...] = ("provokes",)
 
 
-def spec(action: Action, label: str, notes: tuple[str, ...] = (), free: tuple[str, ...] = (),
-         warnings: tuple[WarningCode, ...] = ()) -> ActionSpec:
+def spec(
+    action: Action,
+    label: str,
+    notes: tuple[str, ...] = (),
+    free: tuple[str, ...] = (),
+    warnings: tuple[WarningCode, ...] = (),
+) -> ActionSpec:
     """An :class:`ActionSpec`; ``free`` names the fields a client may change (``step`` checks what comes back);
     ``warnings`` are the codes of the first notes (:attr:`ActionSpec.warnings`)."""
     return ActionSpec(action, label, notes, free, warnings)
@@ -67,27 +72,40 @@ def specs_cache(memo: Memo, key: str) -> Cache[Hashable, ActionSpec]:
     return found
 
 
-def _warning(warnings: Cache[Hashable, tuple[str, ...]], state: SpellchromeState, c: Combatant, foes: list[Combatant]
-             ) -> tuple[str, ...]:
+def _warning(
+    warnings: Cache[Hashable, tuple[str, ...]], state: SpellchromeState, c: Combatant, foes: list[Combatant]
+) -> tuple[str, ...]:
     """:func:`provoke_note`, kept in the match's memo (names and speeds do not change in a fight)."""
     key = (c.id, c.speed_ft, foes[0].id if len(foes) == 1 else tuple([f.id for f in foes]))  # mostly one foe
     found = warnings.get(key)
     return warnings.keep(key, provoke_note(state, c, foes)) if found is None else found
 
 
-def _blow(specs: Cache[Hashable, ActionSpec], kind: str, t: Combatant, arm: Arm, notes: tuple[str, ...],
-          warnings: tuple[WarningCode, ...]) -> ActionSpec:
+def _blow(
+    specs: Cache[Hashable, ActionSpec],
+    kind: str,
+    t: Combatant,
+    arm: Arm,
+    notes: tuple[str, ...],
+    warnings: tuple[WarningCode, ...],
+) -> ActionSpec:
     """The attack or full attack on ``t`` with ``arm`` under ``notes`` and the codes of its warnings: the same spec
     each time (names and weapons do not change in a fight), kept in the match's memo; read-only like every listing."""
     key = (kind, t.id, arm.id, notes, warnings)
     found = specs.get(key)
     if found is None:
         if kind == "attack":
-            found = spec({"type": "attack", "target": t.id, "weapon": arm.id}, f"attack {t.name} with {arm.name}",
-                         notes, (), warnings)
+            found = spec(
+                {"type": "attack", "target": t.id, "weapon": arm.id},
+                f"attack {t.name} with {arm.name}",
+                notes,
+                (),
+                warnings,
+            )
         else:
-            found = spec({"type": "full_attack", "target": t.id}, f"full attack on {t.name} (full-round)", notes, (),
-                         warnings)
+            found = spec(
+                {"type": "full_attack", "target": t.id}, f"full attack on {t.name} (full-round)", notes, (), warnings
+            )
         specs.keep(key, found)
     return found
 
@@ -147,8 +165,9 @@ def blows_by_kind(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo)
             specs.append(one)
             attacks.append(one)
             if full_ok and arm.id == wielding:
-                full = (blows.get(("full_attack", t.id, arm.id, notes, codes))
-                        or _blow(blows, "full_attack", t, arm, notes, codes))
+                full = blows.get(("full_attack", t.id, arm.id, notes, codes)) or _blow(
+                    blows, "full_attack", t, arm, notes, codes
+                )
                 specs.append(full)
                 fulls.append(full)
     return specs, attacks, fulls
@@ -167,10 +186,15 @@ def spell_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo)
             continue
         if notes is None:
             risk = cast_provokers(state, c)
-            notes = () if not risk else (
-                f"casting in melee: Concentration DC 15, or it provokes an attack of opportunity from "
-                f"{', '.join(f.name for f in risk)}",
-                f"withdraw ({withdraw_distance(c.speed_ft)} ft) or a 5-foot step first")
+            notes = (
+                ()
+                if not risk
+                else (
+                    f"casting in melee: Concentration DC 15, or it provokes an attack of opportunity from "
+                    f"{', '.join(f.name for f in risk)}",
+                    f"withdraw ({withdraw_distance(c.speed_ft)} ft) or a 5-foot step first",
+                )
+            )
         for t in state.combatants.values():
             if t.out or t.hp_state == "dead":
                 continue
@@ -184,8 +208,16 @@ def spell_actions(state: SpellchromeState, c: Combatant, turn: Turn, memo: Memo)
             key = ("cast", spell.id, t.id, notes)  # the notes are the warning's or none: they say its code
             found = casts.get(key)
             if found is None:
-                found = casts.keep(key, spec({"type": "cast", "spell": spell.id, "target": t.id},
-                                             f"cast {spell.name} on {t.name}", notes, (), PROVOKES if notes else ()))
+                found = casts.keep(
+                    key,
+                    spec(
+                        {"type": "cast", "spell": spell.id, "target": t.id},
+                        f"cast {spell.name} on {t.name}",
+                        notes,
+                        (),
+                        PROVOKES if notes else (),
+                    ),
+                )
             specs.append(found)
     return specs
 
@@ -197,8 +229,7 @@ def first_aid_actions(state: SpellchromeState, c: Combatant, turn: Turn) -> list
         for t in state.combatants.values():
             # only the dying (below 0 HP, SC-04) within reach
             if t.hp < 0 and max(abs(t.pos[0] - c.pos[0]), abs(t.pos[1] - c.pos[1])) <= 1 and t.status == "dying":
-                specs.append(spec({"type": "first_aid", "target": t.id},
-                                        f"first aid on {t.name} (Heal DC 15)"))
+                specs.append(spec({"type": "first_aid", "target": t.id}, f"first aid on {t.name} (Heal DC 15)"))
     return specs
 
 
@@ -221,8 +252,14 @@ def _support(state: SpellchromeState, c: Combatant, memo: Memo) -> tuple[list[Ac
 
 def _fixed_support(state: SpellchromeState, c: Combatant) -> tuple[list[ActionSpec], list[ActionSpec]]:
     """The draws of ``c`` holding what it holds, and giving up and the end of the turn: fixed for the match."""
-    draws = [spec({"type": "draw", "weapon": wid}, f"take up {arm.name} (move action)")
-             for wid, arm in c.arms.items() if wid != c.wielding]
-    rest = [spec({"type": "give_up"}, "give up the fight (SC-02)")] if (
-        c.kind != "character" and state.options.npcs_may_give_up) else []
+    draws = [
+        spec({"type": "draw", "weapon": wid}, f"take up {arm.name} (move action)")
+        for wid, arm in c.arms.items()
+        if wid != c.wielding
+    ]
+    rest = (
+        [spec({"type": "give_up"}, "give up the fight (SC-02)")]
+        if (c.kind != "character" and state.options.npcs_may_give_up)
+        else []
+    )
     return draws, [*rest, spec({"type": "end_turn"}, "end the turn")]

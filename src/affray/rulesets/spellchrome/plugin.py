@@ -87,7 +87,8 @@ def _sampler() -> Sampler[Frozen[SpellchromeState]]:
 
 
 PLUGIN: Plugin[SpellchromeState, SpellchromeSetup] = Plugin(
-    name="spellchrome", title="Spellchrome RPG: combat on the battle grid",
+    name="spellchrome",
+    title="Spellchrome RPG: combat on the battle grid",
     rules_version="2",
     rules=_rules,
     policies=_policies,

@@ -92,8 +92,9 @@ class SpellchromeHeuristic:
                 every_able = False
         return found, every_able
 
-    def _rescue(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices
-                ) -> Action | None:
+    def _rescue(
+        self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices
+    ) -> Action | None:
         # a seat without spells has no cast listed (offers.spell_actions): nothing to ask
         for spec in choices.of("cast") if me.has_spells else ():
             t = obs.by_id[text(spec.action, "target")]
@@ -108,8 +109,9 @@ class SpellchromeHeuristic:
                     return s.action
         return None
 
-    def _attack(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices
-                ) -> Action | None:
+    def _attack(
+        self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices
+    ) -> Action | None:
         """The full attack, attack or spell on a target that provokes nobody (SC-28), by (bare hands last, full
         attack, attack, spell, the target's HP, its id); the first listed among equals."""
         bare = me.wielding != "unarmed"
@@ -127,8 +129,9 @@ class SpellchromeHeuristic:
                     best, best_key = action, key
         return best
 
-    def _reposition_to_shoot(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters,
-                             choices: Choices) -> Action | None:
+    def _reposition_to_shoot(
+        self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices
+    ) -> Action | None:
         """A shooter or caster in melee steps or withdraws out of reach before acting (SC-27 (d), (e))."""
         if me.weapon_kind != "ranged" and not me.has_spells:
             return None
@@ -151,8 +154,9 @@ class SpellchromeHeuristic:
                     return spec.action
         return None
 
-    def _move(self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices,
-              every_able: bool) -> Action | None:
+    def _move(
+        self, obs: SpellchromeObservation, me: FighterSeen, targets: Fighters, choices: Choices, every_able: bool
+    ) -> Action | None:
         if not targets:
             return None
         ranged = me.weapon_kind == "ranged"
@@ -182,8 +186,7 @@ class SpellchromeHeuristic:
         if best_safe is not None:
             return _move_action(choices, best_safe) if best_safe[0][0] < current else None
         if here > reach or (not ranged and here > 1):
-            risky = derived(choices, (*key, False),
-                            lambda: _best_move(tables, spots, ranged, reach, (mx, my), False))
+            risky = derived(choices, (*key, False), lambda: _best_move(tables, spots, ranged, reach, (mx, my), False))
             if risky is not None and risky[0][0] < current:
                 return _move_action(choices, risky)
         return None
@@ -192,8 +195,14 @@ class SpellchromeHeuristic:
 Scored = tuple[tuple[int, int, int], int, int]  # (score, 0 move / 1 run, index among that kind's specs)
 
 
-def _best_move(tables: tuple[tuple[End, ...], tuple[End, ...]], spots: list[Square], ranged: bool, reach: int,
-               me: Square, safe_only: bool) -> Scored | None:
+def _best_move(
+    tables: tuple[tuple[End, ...], tuple[End, ...]],
+    spots: list[Square],
+    ranged: bool,
+    reach: int,
+    me: Square,
+    safe_only: bool,
+) -> Scored | None:
     """The listed move or run with the lowest score (the first listed among equals; moves before runs): the gap
     left to the nearest target (a shooter: beyond its reach, and 3 more when it ends adjacent), then a move before
     a run, then the shorter move. ``safe_only``: only those whose warnings say nothing provokes (SC-28)."""
@@ -236,12 +245,16 @@ class SpellchromeSteady:
         me = everyone[choices.actor]
         foes = {a: c for a, c in everyone.items() if c.side != me.side and c.able}
         full = [s for s in choices.of("full_attack") if s.action["target"] in foes]
-        single = [s for s in choices.of("attack") if s.action["target"] in foes
-                  and s.action.get("weapon", me.wielding) == me.wielding]
+        single = [
+            s
+            for s in choices.of("attack")
+            if s.action["target"] in foes and s.action.get("weapon", me.wielding) == me.wielding
+        ]
         for options in (full, single):
             if options:
-                best = min(options, key=lambda s: (_dist(me.at, foes[text(s.action, "target")].at),
-                                                   text(s.action, "target")))
+                best = min(
+                    options, key=lambda s: (_dist(me.at, foes[text(s.action, "target")].at), text(s.action, "target"))
+                )
                 return best.action
         return _first(choices, "end_turn")
 

@@ -79,8 +79,14 @@ class SpellchromeRuleset:
             raise TypeError(f"a Spellchrome scenario is needed, not {type(scenario).__name__}")
         return prepare(scenario, content)
 
-    def setup(self, setup: SpellchromeSetup, options: object, rng: RNG, journal: Journal | None = None,
-              memo: Memo | None = None) -> tuple[SpellchromeState, list[Event]]:
+    def setup(
+        self,
+        setup: SpellchromeSetup,
+        options: object,
+        rng: RNG,
+        journal: Journal | None = None,
+        memo: Memo | None = None,
+    ) -> tuple[SpellchromeState, list[Event]]:
         if not isinstance(options, SpellchromeOptions):
             raise TypeError(f"Spellchrome options are needed, not {type(options).__name__}")
         state = build_state(setup, options, memo)
@@ -94,8 +100,11 @@ class SpellchromeRuleset:
         opp = state.opportunity
         if opp is not None:
             provoker = state.combatants[opp.provoker].name
-            return Window("attack_of_opportunity", (opp.foes[0],),
-                          f"{provoker} provokes: {opp.trigger}. Take an attack of opportunity?")
+            return Window(
+                "attack_of_opportunity",
+                (opp.foes[0],),
+                f"{provoker} provokes: {opp.trigger}. Take an attack of opportunity?",
+            )
         if state.turn is None:
             return None
         return _turn_window("aftermath" if state.decided is not None else "turn", state.turn.actor)
@@ -117,18 +126,21 @@ class SpellchromeRuleset:
         """The actor's legal actions, answered part by part on its turn (:mod:`.choices`)."""
         return choices_for(state, actor, memo, self)
 
-    def observe(self, state: SpellchromeState, viewer: Viewer, actor: str, memo: Memo | None = None
-                ) -> SpellchromeObservation:
+    def observe(
+        self, state: SpellchromeState, viewer: Viewer, actor: str, memo: Memo | None = None
+    ) -> SpellchromeObservation:
         """What ``viewer``'s seat sees for ``actor``'s policy, read lazily (:mod:`.observe`)."""
         return SpellchromeObservation(state, viewer, actor, memo, self)
 
-    def step(self, state: SpellchromeState, actor: str, action: Action, rng: RNG,
-             journal: Journal | None = None) -> StepResult:
+    def step(
+        self, state: SpellchromeState, actor: str, action: Action, rng: RNG, journal: Journal | None = None
+    ) -> StepResult:
         kind = action.get("type")
         opp, turn = state.opportunity, state.turn
         # _acts, inline: every decision steps
-        if state.outcome is not None or not (opp.foes[0] == actor if opp is not None else
-                                             turn is not None and turn.actor == actor):
+        if state.outcome is not None or not (
+            opp.foes[0] == actor if opp is not None else turn is not None and turn.actor == actor
+        ):
             if kind == "attack_of_opportunity":
                 return self._no_opportunity(state, actor)
             who = state.combatants[actor].name if actor in state.combatants else actor
@@ -136,8 +148,10 @@ class SpellchromeRuleset:
         events = Journal() if journal is None else journal  # journal_for
         if opp is not None:
             if kind not in OPPORTUNITY_ACTIONS:
-                return Rejected("opportunity_pending", "An attack of opportunity is offered: answer "
-                                                       "'attack_of_opportunity' or 'decline'.")
+                return Rejected(
+                    "opportunity_pending",
+                    "An attack of opportunity is offered: answer 'attack_of_opportunity' or 'decline'.",
+                )
             foe = state.combatants[actor]
             if kind == "attack_of_opportunity" and foe.aoo_left <= 0:
                 return self._no_opportunity(state, actor)
@@ -163,8 +177,10 @@ class SpellchromeRuleset:
         if opp is not None and c is not None:
             provoker = state.combatants[opp.provoker]
             if c.aoo_left <= 0 and c in threateners(state, provoker, provoker.pos):
-                return Rejected("no_attack_of_opportunity_left",
-                                f"{c.name} has already taken its one attack of opportunity this round (SC-26).")
+                return Rejected(
+                    "no_attack_of_opportunity_left",
+                    f"{c.name} has already taken its one attack of opportunity this round (SC-26).",
+                )
         return Rejected("no_opportunity", f"No attack of opportunity is offered to {c.name if c else actor} now.")
 
     def gm_acts(self, state: SpellchromeState) -> bool:
@@ -185,8 +201,17 @@ class SpellchromeRuleset:
         for a, c in state.combatants.items():
             status = c.status
             conditions = (status,) if status not in ("normal", "dead") else ()
-            out[a] = CombatantReport(c.side, not c.able, status == "dead", c.hp, c.max_hp, c.dealt, c.taken,
-                                     conditions, {"ex_hp_left": float(c.ex_hp)})
+            out[a] = CombatantReport(
+                c.side,
+                not c.able,
+                status == "dead",
+                c.hp,
+                c.max_hp,
+                c.dealt,
+                c.taken,
+                conditions,
+                {"ex_hp_left": float(c.ex_hp)},
+            )
         return out
 
     def invariants(self, state: SpellchromeState) -> list[str]:
@@ -200,11 +225,15 @@ class SpellchromeRuleset:
             if not state.grid.passable(c.pos):
                 problems.append(f"{c.id} stands in a wall or off the map at {list(c.pos)}")
             if c.hp > c.max_hp or not 0 <= c.ex_hp <= c.ex_hp_max or not 0 <= c.aoo_left <= 1:
-                problems.append(f"{c.id} has HP {c.hp}/{c.max_hp}, EX-HP {c.ex_hp}/{c.ex_hp_max}, "
-                                f"{c.aoo_left} attacks of opportunity")
+                problems.append(
+                    f"{c.id} has HP {c.hp}/{c.max_hp}, EX-HP {c.ex_hp}/{c.ex_hp_max}, "
+                    f"{c.aoo_left} attacks of opportunity"
+                )
             if c.able != c.able_now():
-                problems.append(f"{c.id} is {'' if c.able else 'not '}marked able at HP {c.hp} as {c.status}: a change "
-                                f"of its HP or statuses was not settled")
+                problems.append(
+                    f"{c.id} is {'' if c.able else 'not '}marked able at HP {c.hp} as {c.status}: a change "
+                    f"of its HP or statuses was not settled"
+                )
             if in_the_way(state, c) and c.id != moving:  # a mover may pause on an ally's square for an AoO decision
                 if c.pos in standing:
                     problems.append(f"{c.id} and {standing[c.pos]} both stand on {list(c.pos)} (SC-24)")

@@ -120,13 +120,21 @@ def spellchrome_setup(data: Mapping[str, object]) -> SpellchromeSetup:
     return as_shape(SpellchromeSetup, data)
 
 
-UNARMED: WeaponSetup = {"name": "Unarmed strike", "kind": "unarmed", "damage": "1d3", "attack_bonus": 0,
-                           "range_increment_ft": None, "blunt": True, "description": "Fists, knees and elbows."}
+UNARMED: WeaponSetup = {
+    "name": "Unarmed strike",
+    "kind": "unarmed",
+    "damage": "1d3",
+    "attack_bonus": 0,
+    "range_increment_ft": None,
+    "blunt": True,
+    "description": "Fists, knees and elbows.",
+}
 ABILITIES = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
 
 
-def _sheet(where: str, combatant: SpellchromeCombatant, content: ContentLibrary,
-           sheet_file: Path | None = None) -> Character:
+def _sheet(
+    where: str, combatant: SpellchromeCombatant, content: ContentLibrary, sheet_file: Path | None = None
+) -> Character:
     sections = ("characters", "monsters")
     return combatant_character("spellchrome", Character, where, combatant, content, sheet_file, sections)
 
@@ -141,14 +149,16 @@ def prepare(scenario: SpellchromeScenario, content: ContentLibrary) -> Spellchro
             where = f"sides[{i}].combatants[{j}]"
             pos = (c.position[0], c.position[1])
             if not grid.in_bounds(pos):
-                raise ReferenceProblem(f"{where}.position", f"a square inside the {grid.width}×{grid.height} map "
-                                                            f"(got {list(pos)})")
+                raise ReferenceProblem(
+                    f"{where}.position", f"a square inside the {grid.width}×{grid.height} map (got {list(pos)})"
+                )
             if not grid.passable(pos):
                 raise ReferenceProblem(f"{where}.position", f"an open square, not a wall (got {list(pos)})")
             standing = c.hp is None or c.hp >= 1
             if standing and pos in taken:
-                raise ReferenceProblem(f"{where}.position", f"a square of its own (SC-24; {taken[pos]} stands at "
-                                                            f"{list(pos)})")
+                raise ReferenceProblem(
+                    f"{where}.position", f"a square of its own (SC-24; {taken[pos]} stands at {list(pos)})"
+                )
             if standing:
                 taken[pos] = c.id
             sheet = scenario.sheet_path(c.sheet) if c.sheet is not None else None
@@ -159,8 +169,9 @@ def prepare(scenario: SpellchromeScenario, content: ContentLibrary) -> Spellchro
     return {"name": scenario.name, "map": list(grid.rows), "surprise": surprise, "combatants": combatants}
 
 
-def _combatant(where: str, side: str, c: SpellchromeCombatant, content: ContentLibrary,
-               sheet_file: Path | None = None) -> CombatantSetup:
+def _combatant(
+    where: str, side: str, c: SpellchromeCombatant, content: ContentLibrary, sheet_file: Path | None = None
+) -> CombatantSetup:
     ch = _sheet(where, c, content, sheet_file)
     if ch.sign is not None:
         sign = content.require("signs", ch.sign, f"{where}: sign")
@@ -182,14 +193,30 @@ def _combatant(where: str, side: str, c: SpellchromeCombatant, content: ContentL
     if ch.max_hp is None and not hp_per_level:
         raise ReferenceProblem(f"{where}.stats.max_hp", "max_hp for a sheet without an Ancient Sign (SC-B8)")
     return {
-        "id": c.id, "name": ch.name, "side": side, "kind": ch.kind, "level": ch.level,
-        "abilities": ch.abilities.model_dump(), "saves": saves, "hp_per_level": hp_per_level,
-        "max_hp": ch.max_hp, "hp_bonus": sum(f.hp_bonus for f in feats), "hp": c.hp,
-        "guards": sorted({g for f in feats for g in f.guards}), "feats": list(ch.feats),
-        "armour": armour, "weapons": weapons, "wielding": ch.wielding or (ch.weapons[0] if ch.weapons else "unarmed"),
-        "skills": {k: v for k, v in ch.skills.items()}, "spells": spells, "speed_ft": ch.speed_ft,
-        "initiative_bonus": ch.initiative_bonus, "defense_bonus": ch.defense_bonus,
-        "base_attack": ch.base_attack, "fills_square": ch.fills_square, "position": list(c.position),
+        "id": c.id,
+        "name": ch.name,
+        "side": side,
+        "kind": ch.kind,
+        "level": ch.level,
+        "abilities": ch.abilities.model_dump(),
+        "saves": saves,
+        "hp_per_level": hp_per_level,
+        "max_hp": ch.max_hp,
+        "hp_bonus": sum(f.hp_bonus for f in feats),
+        "hp": c.hp,
+        "guards": sorted({g for f in feats for g in f.guards}),
+        "feats": list(ch.feats),
+        "armour": armour,
+        "weapons": weapons,
+        "wielding": ch.wielding or (ch.weapons[0] if ch.weapons else "unarmed"),
+        "skills": {k: v for k, v in ch.skills.items()},
+        "spells": spells,
+        "speed_ft": ch.speed_ft,
+        "initiative_bonus": ch.initiative_bonus,
+        "defense_bonus": ch.defense_bonus,
+        "base_attack": ch.base_attack,
+        "fills_square": ch.fills_square,
+        "position": list(c.position),
     }
 
 
@@ -212,8 +239,21 @@ def _arm(wid: str, w: WeaponSetup) -> Arm:
 
 
 def _spell(sid: str, s: SpellSetup) -> SpellKnown:
-    return SpellKnown(sid, s["name"], s["effect"], s["casting"], s["range_squares"], s["dice"], s["per_level"],
-                      s["max_level_bonus"], s["save"], s["dc"], s["half_on_save"], s["healer_bonus"], s["uses"])
+    return SpellKnown(
+        sid,
+        s["name"],
+        s["effect"],
+        s["casting"],
+        s["range_squares"],
+        s["dice"],
+        s["per_level"],
+        s["max_level_bonus"],
+        s["save"],
+        s["dc"],
+        s["half_on_save"],
+        s["healer_bonus"],
+        s["uses"],
+    )
 
 
 def build_combatant(c: CombatantSetup, options: SpellchromeOptions) -> Combatant:
@@ -222,13 +262,34 @@ def build_combatant(c: CombatantSetup, options: SpellchromeOptions) -> Combatant
     hp = max_hp if c["hp"] is None else min(int(c["hp"]), max_hp)
     armour = c["armour"]
     return Combatant(
-        c["id"], c["name"], c["side"], c["kind"], c["level"], dict(c["abilities"]), mods,
-        (c["saves"][0], c["saves"][1], c["saves"][2]), max_hp, hp, armour["ex_hp"], armour["ex_hp"],
-        armour["ex_hp_refill_per_hour"], armour["deflection"], armour["damage_reduction"], c["defense_bonus"],
-        c["base_attack"], c["speed_ft"], c["initiative_bonus"],
-        {wid: _arm(wid, w) for wid, w in c["weapons"].items()}, c["wielding"], frozenset(c["feats"]),
-        frozenset(c["guards"]), dict(c["skills"]), {sid: _spell(sid, s) for sid, s in c["spells"].items()},
-        c["fills_square"], (c["position"][0], c["position"][1]))
+        c["id"],
+        c["name"],
+        c["side"],
+        c["kind"],
+        c["level"],
+        dict(c["abilities"]),
+        mods,
+        (c["saves"][0], c["saves"][1], c["saves"][2]),
+        max_hp,
+        hp,
+        armour["ex_hp"],
+        armour["ex_hp"],
+        armour["ex_hp_refill_per_hour"],
+        armour["deflection"],
+        armour["damage_reduction"],
+        c["defense_bonus"],
+        c["base_attack"],
+        c["speed_ft"],
+        c["initiative_bonus"],
+        {wid: _arm(wid, w) for wid, w in c["weapons"].items()},
+        c["wielding"],
+        frozenset(c["feats"]),
+        frozenset(c["guards"]),
+        dict(c["skills"]),
+        {sid: _spell(sid, s) for sid, s in c["spells"].items()},
+        c["fills_square"],
+        (c["position"][0], c["position"][1]),
+    )
 
 
 def fresh(t: Combatant) -> Combatant:
@@ -236,16 +297,47 @@ def fresh(t: Combatant) -> Combatant:
     modifiers, weapons carried, skills) and its spells with their casts left; weapons themselves never change. A
     match's copy of a setup's combatant (:func:`build_state`)."""
     return Combatant(
-        t.id, t.name, t.side, t.kind, t.level, dict(t.abilities), dict(t.mods), t.saves, t.max_hp, t.hp, t.ex_hp_max,
-        t.ex_hp, t.ex_refill, t.deflection, t.damage_reduction, t.defense_bonus, t.base_attack, t.speed_ft,
-        t.initiative_bonus, dict(t.arms), t.wielding, t.feats, t.guards, dict(t.skills),
-        {sid: replace(spell) for sid, spell in t.spells.items()}, t.fills_square, t.pos, t.stable,
-        t.surrendered, t.dropped_round, t.aoo_left, t.initiative, t.last_treated_hour, t.knocked_out, t.out, t.dealt,
-        t.taken)
+        t.id,
+        t.name,
+        t.side,
+        t.kind,
+        t.level,
+        dict(t.abilities),
+        dict(t.mods),
+        t.saves,
+        t.max_hp,
+        t.hp,
+        t.ex_hp_max,
+        t.ex_hp,
+        t.ex_refill,
+        t.deflection,
+        t.damage_reduction,
+        t.defense_bonus,
+        t.base_attack,
+        t.speed_ft,
+        t.initiative_bonus,
+        dict(t.arms),
+        t.wielding,
+        t.feats,
+        t.guards,
+        dict(t.skills),
+        {sid: replace(spell) for sid, spell in t.spells.items()},
+        t.fills_square,
+        t.pos,
+        t.stable,
+        t.surrendered,
+        t.dropped_round,
+        t.aoo_left,
+        t.initiative,
+        t.last_treated_hour,
+        t.knocked_out,
+        t.out,
+        t.dealt,
+        t.taken,
+    )
 
 
-def build_state(setup: SpellchromeSetup, options: SpellchromeOptions, memo: Memo | None = None
-                ) -> SpellchromeState:
+def build_state(setup: SpellchromeSetup, options: SpellchromeOptions, memo: Memo | None = None) -> SpellchromeState:
     """The state at the start of the fight. The map is parsed once per match, or once for every match sharing
     ``memo``'s setup-only store (a map never changes): the caches keyed by map then find it by identity; and the
     combatants are built from the setup once for those matches too, each match starting from its own copies."""

@@ -52,8 +52,9 @@ class SpellchromeSheet(SheetModel):
     sign: str = Field(description="an Ancient Sign id (SC-14)")
     level: int = Field(default=1, ge=1, le=20)
     abilities: Abilities = Field(default_factory=Abilities)
-    modifiers: dict[Literal["strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma"], int] \
-        = Field(default_factory=dict, description="as written; checked against SC-B2")
+    modifiers: dict[Literal["strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma"], int] = (
+        Field(default_factory=dict, description="as written; checked against SC-B2")
+    )
     max_hp: int | None = Field(default=None, ge=1, le=999, description="as written; checked (SC-01, SC-B8)")
     saves: Saves | None = Field(default=None, description="as written; checked (SC-12, SC-14)")
     base_attack: int = Field(default=0, ge=0, le=20, description="base attack bonus (SC-B1)")
@@ -103,14 +104,20 @@ def problems(sheet: SpellchromeSheet, content: ContentLibrary) -> list[Problem]:
     out = []
     signs = content.sections.get("signs", {})
     if sheet.sign not in signs:
-        return [Problem("sign", f"an Ancient Sign of the content (known: {', '.join(sorted(signs))}); "
-                                f"got '{sheet.sign}'")]
+        return [
+            Problem("sign", f"an Ancient Sign of the content (known: {', '.join(sorted(signs))}); got '{sheet.sign}'")
+        ]
     for section, ids in (("feats", sheet.feats), ("spells", list(sheet.spells))):
         for n, item in enumerate(ids):
             if item not in content.sections.get(section, {}):
                 where = f"{section}[{n}]" if section == "feats" else f"spells.{item}"
-                out.append(Problem(where, f"a {section[:-1]} of the content (known: "
-                                          f"{', '.join(sorted(content.sections.get(section, {})))}); got '{item}'"))
+                out.append(
+                    Problem(
+                        where,
+                        f"a {section[:-1]} of the content (known: "
+                        f"{', '.join(sorted(content.sections.get(section, {})))}); got '{item}'",
+                    )
+                )
     for n, wid in enumerate(sheet.gear.weapons):
         if wid not in content.sections.get("weapons", {}):
             out.append(Problem(f"gear.weapons[{n}]", f"a weapon of the content; got '{wid}'"))
@@ -120,50 +127,95 @@ def problems(sheet: SpellchromeSheet, content: ContentLibrary) -> list[Problem]:
         return out
     for ability, written in sheet.modifiers.items():
         if written != modifier(sheet, ability):
-            out.append(Problem(f"modifiers.{ability}", f"{signed(modifier(sheet, ability))} for a score of "
-                                                       f"{getattr(sheet.abilities, ability)} (SC-B2); got "
-                                                       f"{signed(written)}"))
+            out.append(
+                Problem(
+                    f"modifiers.{ability}",
+                    f"{signed(modifier(sheet, ability))} for a score of "
+                    f"{getattr(sheet.abilities, ability)} (SC-B2); got "
+                    f"{signed(written)}",
+                )
+            )
     if sheet.max_hp is not None and sheet.max_hp != max_hp(sheet, content):
-        out.append(Problem("max_hp", f"{max_hp(sheet, content)} = level {sheet.level} × (HP per level + Con "
-                                     f"modifier) + feats (SC-01, SC-B8); got {sheet.max_hp}"))
+        out.append(
+            Problem(
+                "max_hp",
+                f"{max_hp(sheet, content)} = level {sheet.level} × (HP per level + Con "
+                f"modifier) + feats (SC-01, SC-B8); got {sheet.max_hp}",
+            )
+        )
     if sheet.saves is not None:
         for kind, total in save_totals(sheet, content).items():
             written = getattr(sheet.saves, kind)
             if written != total:
-                out.append(Problem(f"saves.{kind}", f"{signed(total)} = base from {signs[sheet.sign].name} at level "
-                                                    f"{sheet.level} + {SAVES[kind]} modifier (SC-12, SC-14); got "
-                                                    f"{signed(written)}"))
+                out.append(
+                    Problem(
+                        f"saves.{kind}",
+                        f"{signed(total)} = base from {signs[sheet.sign].name} at level "
+                        f"{sheet.level} + {SAVES[kind]} modifier (SC-12, SC-14); got "
+                        f"{signed(written)}",
+                    )
+                )
     return out
 
 
 def character(sheet: SpellchromeSheet) -> Character:
-    return Character(name=sheet.name, level=sheet.level, sign=sheet.sign, abilities=sheet.abilities,
-                     base_attack=sheet.base_attack, speed_ft=sheet.speed_ft, initiative_bonus=sheet.initiative_bonus,
-                     defense_bonus=sheet.defense_bonus, armour=sheet.gear.armour, weapons=list(sheet.gear.weapons),
-                     wielding=sheet.gear.wielding, feats=list(sheet.feats), skills=dict(sheet.skills),
-                     spells=dict(sheet.spells), description=sheet.description)
+    return Character(
+        name=sheet.name,
+        level=sheet.level,
+        sign=sheet.sign,
+        abilities=sheet.abilities,
+        base_attack=sheet.base_attack,
+        speed_ft=sheet.speed_ft,
+        initiative_bonus=sheet.initiative_bonus,
+        defense_bonus=sheet.defense_bonus,
+        armour=sheet.gear.armour,
+        weapons=list(sheet.gear.weapons),
+        wielding=sheet.gear.wielding,
+        feats=list(sheet.feats),
+        skills=dict(sheet.skills),
+        spells=dict(sheet.spells),
+        description=sheet.description,
+    )
 
 
 def summary(sheet: SpellchromeSheet, content: ContentLibrary) -> Summary:
     sign = content.sections["signs"][sheet.sign]
     abilities = [(a.capitalize(), f"{getattr(sheet.abilities, a)} ({signed(modifier(sheet, a))})") for a in ABILITIES]
     base = dict(zip(SAVES, base_saves(sheet, content), strict=True))
-    saves = [(kind.capitalize(), f"{signed(total)} (base {signed(base[kind])}, {SAVES[kind][:3]} "
-                                 f"{signed(modifier(sheet, SAVES[kind]))})")
-             for kind, total in save_totals(sheet, content).items()]
-    core = [("Ancient Sign", sign.name), ("Level", str(sheet.level)),
-            ("Hit points", f"{max_hp(sheet, content)} ({sign.hp_per_level} per level + Con)"),
-            ("Base attack", signed(sheet.base_attack)), ("Speed", f"{sheet.speed_ft} ft"),
-            ("Initiative", signed(sheet.initiative_bonus + modifier(sheet, "dexterity")))]
+    saves = [
+        (
+            kind.capitalize(),
+            f"{signed(total)} (base {signed(base[kind])}, {SAVES[kind][:3]} {signed(modifier(sheet, SAVES[kind]))})",
+        )
+        for kind, total in save_totals(sheet, content).items()
+    ]
+    core = [
+        ("Ancient Sign", sign.name),
+        ("Level", str(sheet.level)),
+        ("Hit points", f"{max_hp(sheet, content)} ({sign.hp_per_level} per level + Con)"),
+        ("Base attack", signed(sheet.base_attack)),
+        ("Speed", f"{sheet.speed_ft} ft"),
+        ("Initiative", signed(sheet.initiative_bonus + modifier(sheet, "dexterity"))),
+    ]
     feats = content.sections.get("feats", {})
-    lists = [("Feats", listing([feats[f].name for f in sheet.feats])),
-             ("Skills", listing([f"{s} {signed(b)}" for s, b in sheet.skills.items()])),
-             ("Spells", listing([f"{s} ×{n}" for s, n in sheet.spells.items()])),
-             ("Armour", sheet.gear.armour or "none"), ("Weapons", listing(sheet.gear.weapons)),
-             ("Items", listing(sheet.gear.items))]
-    return Summary(f"{sheet.name} (Spellchrome)" + (f": {sheet.description}" if sheet.description else ""),
-                   [("Character", core), ("Abilities (SC-B2)", abilities), ("Saves (SC-12, SC-14)", saves),
-                    ("Feats, skills and gear", lists)], [])
+    lists = [
+        ("Feats", listing([feats[f].name for f in sheet.feats])),
+        ("Skills", listing([f"{s} {signed(b)}" for s, b in sheet.skills.items()])),
+        ("Spells", listing([f"{s} ×{n}" for s, n in sheet.spells.items()])),
+        ("Armour", sheet.gear.armour or "none"),
+        ("Weapons", listing(sheet.gear.weapons)),
+        ("Items", listing(sheet.gear.items)),
+    ]
+    return Summary(
+        f"{sheet.name} (Spellchrome)" + (f": {sheet.description}" if sheet.description else ""),
+        [
+            ("Character", core),
+            ("Abilities (SC-B2)", abilities),
+            ("Saves (SC-12, SC-14)", saves),
+            ("Feats, skills and gear", lists),
+        ],
+        [],
+    )
 
 
 class SpellchromeRules:

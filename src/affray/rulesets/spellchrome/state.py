@@ -122,8 +122,11 @@ class Combatant:
 
     def able_now(self) -> bool:
         """Whether it can act, worked out from HP, the flags and the Constitution score (SC-02, SC-03, SC-05)."""
-        return (self.hp >= 1 and not (self.surrendered or self.knocked_out or self.out)
-                and self.abilities["constitution"] > 0)
+        return (
+            self.hp >= 1
+            and not (self.surrendered or self.knocked_out or self.out)
+            and self.abilities["constitution"] > 0
+        )
 
     def settle(self) -> None:
         """Bring :attr:`able` up to date: call it after changing HP, ``surrendered``, ``knocked_out``, ``out`` or

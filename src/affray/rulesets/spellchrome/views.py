@@ -112,15 +112,19 @@ class SpellchromeDetail:
 
 SpellchromeView = View[SpellchromeDetail, SpellchromeCombatantDetail]
 #: The seat-independent part of one combatant: position, bars, statuses, down, dead, detail, sheet.
-_Part = tuple[Position, tuple[Bar, ...], tuple[Status, ...], bool, bool, SpellchromeCombatantDetail,
-              tuple[Fact, ...]]
+_Part = tuple[Position, tuple[Bar, ...], tuple[Status, ...], bool, bool, SpellchromeCombatantDetail, tuple[Fact, ...]]
 
 
 def _static(memo: Memo, c: Combatant) -> tuple[tuple[WeaponView, ...], tuple[str, ...], dict[str, int]]:
     """A combatant's weapons, feats and skills: none of them change in a fight."""
-    return memo.static(("spellchrome.static", c.id), lambda: (
-        tuple(WeaponView(w, a.name, a.kind, a.damage, a.range_sq) for w, a in c.arms.items()),
-        tuple(sorted(c.feats)), dict(c.skills)))
+    return memo.static(
+        ("spellchrome.static", c.id),
+        lambda: (
+            tuple(WeaponView(w, a.name, a.kind, a.damage, a.range_sq) for w, a in c.arms.items()),
+            tuple(sorted(c.feats)),
+            dict(c.skills),
+        ),
+    )
 
 
 def _part(memo: Memo, c: Combatant) -> _Part:
@@ -128,14 +132,33 @@ def _part(memo: Memo, c: Combatant) -> _Part:
     able = c.able  # read once: helpless, Defense (SC-B1) and melee_armed (SC-R3) all follow from it
     status = c.status
     detail = SpellchromeCombatantDetail(
-        c.kind, c.level, status, able, defense(c.mods["dexterity"], c.deflection, c.defense_bonus, helpless=not able),
-        c.speed_ft, c.initiative, c.aoo_left, c.wielding, able and c.arms[c.wielding].kind in MELEE_KINDS,
-        c.base_attack, weapons, feats, skills,
-        tuple(SpellView(s, k.name, k.effect, k.uses, k.range_squares) for s, k in c.spells.items()))
+        c.kind,
+        c.level,
+        status,
+        able,
+        defense(c.mods["dexterity"], c.deflection, c.defense_bonus, helpless=not able),
+        c.speed_ft,
+        c.initiative,
+        c.aoo_left,
+        c.wielding,
+        able and c.arms[c.wielding].kind in MELEE_KINDS,
+        c.base_attack,
+        weapons,
+        feats,
+        skills,
+        tuple(SpellView(s, k.name, k.effect, k.uses, k.range_squares) for s, k in c.spells.items()),
+    )
     bars = (Bar("HP", c.hp, c.max_hp), Bar("EX-HP", c.ex_hp, c.ex_hp_max))
     statuses = () if status == "normal" else (Status(status),)
-    return (Position("square", c.pos[0], c.pos[1]), bars, statuses, not able, status == "dead", detail,
-            sheet_rows(detail))
+    return (
+        Position("square", c.pos[0], c.pos[1]),
+        bars,
+        statuses,
+        not able,
+        status == "dead",
+        detail,
+        sheet_rows(detail),
+    )
 
 
 def _words(key: str) -> str:
@@ -152,11 +175,15 @@ def sheet_rows(d: SpellchromeCombatantDetail) -> tuple[Fact, ...]:
         reach = f", range {w.range_squares} squares" if w.range_squares > 1 else ""
         return f"{w.name} ({_words(w.kind)}, damage {w.damage}{reach})"
 
-    rows = [Fact("Level", f"{d.level} ({_words(d.kind)})"), Fact("Defense", str(d.defense)),
-            Fact("Speed", f"{d.speed_ft} ft"), Fact("Initiative", str(d.initiative)),
-            Fact("Attacks of opportunity left", str(d.aoo_left)),
-            Fact("Wields", weapon(weapons[d.wielding]) if d.wielding in weapons else _words(d.wielding)),
-            Fact("Base attack", f"{d.base_attack:+d}")]
+    rows = [
+        Fact("Level", f"{d.level} ({_words(d.kind)})"),
+        Fact("Defense", str(d.defense)),
+        Fact("Speed", f"{d.speed_ft} ft"),
+        Fact("Initiative", str(d.initiative)),
+        Fact("Attacks of opportunity left", str(d.aoo_left)),
+        Fact("Wields", weapon(weapons[d.wielding]) if d.wielding in weapons else _words(d.wielding)),
+        Fact("Base attack", f"{d.base_attack:+d}"),
+    ]
     if len(d.weapons) > 1:
         rows.append(Fact("Weapons", "; ".join(weapon(w) for w in d.weapons)))
     if d.feats:
@@ -164,20 +191,40 @@ def sheet_rows(d: SpellchromeCombatantDetail) -> tuple[Fact, ...]:
     if d.skills:
         rows.append(Fact("Skills", ", ".join(f"{_words(k)} {v:+d}" for k, v in d.skills.items())))
     if d.spells:
-        rows.append(Fact("Spells", "; ".join(
-            f"{s.name} ({_words(s.effect)}, {s.uses} {'use' if s.uses == 1 else 'uses'} left)" for s in d.spells)))
+        rows.append(
+            Fact(
+                "Spells",
+                "; ".join(
+                    f"{s.name} ({_words(s.effect)}, {s.uses} {'use' if s.uses == 1 else 'uses'} left)" for s in d.spells
+                ),
+            )
+        )
     return tuple(rows)
 
 
 def _parts(state: SpellchromeState, memo: Memo) -> dict[str, _Part]:
     """Each combatant's part, rebuilt only when something it shows changed (most actions touch one or two)."""
+
     def build() -> dict[str, _Part]:
         out = {}
         for a, c in state.combatants.items():
-            key = (c.hp, c.ex_hp, c.pos, c.stable, c.surrendered, c.knocked_out, c.out, c.aoo_left, c.initiative,
-                   c.wielding, c.abilities["constitution"], tuple(k.uses for k in c.spells.values()))
+            key = (
+                c.hp,
+                c.ex_hp,
+                c.pos,
+                c.stable,
+                c.surrendered,
+                c.knocked_out,
+                c.out,
+                c.aoo_left,
+                c.initiative,
+                c.wielding,
+                c.abilities["constitution"],
+                tuple(k.uses for k in c.spells.values()),
+            )
             out[a] = memo.keyed(("spellchrome.part", a), key, lambda c=c: _part(memo, c))  # type: ignore[misc]
         return out
+
     return memo.now("spellchrome.parts", build)
 
 
@@ -187,7 +234,9 @@ def _detail(state: SpellchromeState, memo: Memo) -> SpellchromeDetail:
         memo.static("spellchrome.map", lambda: tuple(state.grid.rows)),
         None if turn is None else TurnView(turn.actor, turn.move_left, turn.standard_left, turn.moved, turn.stepped),
         None if opp is None else OpportunityView(opp.provoker, opp.trigger, tuple(opp.foes)),
-        state.decided is not None and state.outcome is None, state.options.monsters_finish_the_dying)
+        state.decided is not None and state.outcome is None,
+        state.options.monsters_finish_the_dying,
+    )
 
 
 def view(state: SpellchromeState, viewer: Viewer, window: Window | None, memo: Memo | None = None) -> SpellchromeView:
@@ -199,8 +248,11 @@ def view(state: SpellchromeState, viewer: Viewer, window: Window | None, memo: M
 def _combatant(memo: Memo, a: str, c: Combatant, mine: bool, part: _Part) -> CombatantView[SpellchromeCombatantDetail]:
     """``a`` as a seat that controls it (``mine``) or not sees it: one object for every such seat, kept while its part
     stays the same, so the seats' views share it (and a table server converts and writes it once for all of them)."""
-    return memo.keyed(("spellchrome.combatant", a, mine), (part, c.name, c.side),
-                      lambda: CombatantView(a, c.name, c.side, mine, *part))
+    return memo.keyed(
+        ("spellchrome.combatant", a, mine),
+        (part, c.name, c.side),
+        lambda: CombatantView(a, c.name, c.side, mine, *part),
+    )
 
 
 def _build(state: SpellchromeState, viewer: Viewer, window: Window | None, memo: Memo) -> SpellchromeView:
@@ -208,6 +260,16 @@ def _build(state: SpellchromeState, viewer: Viewer, window: Window | None, memo:
     combatants = tuple(_combatant(memo, a, c, controlled(viewer, a), parts[a]) for a, c in state.combatants.items())
     phase = window.phase if window is not None else "over" if state.outcome is not None else "setup"
     detail = memo.now("spellchrome.detail", lambda: _detail(state, memo))  # the same for every seat
-    return envelope("spellchrome", mode=MODE, round=state.round, phase=phase, order=state.order, window=window,
-                    outcome=state.outcome, viewer=viewer, combatants=combatants, detail=detail,
-                    turn=state.turn.actor if state.turn is not None and window is not None else None)
+    return envelope(
+        "spellchrome",
+        mode=MODE,
+        round=state.round,
+        phase=phase,
+        order=state.order,
+        window=window,
+        outcome=state.outcome,
+        viewer=viewer,
+        combatants=combatants,
+        detail=detail,
+        turn=state.turn.actor if state.turn is not None and window is not None else None,
+    )

@@ -30,8 +30,18 @@ from affray.rulesets.warp.turns import end_action
 from affray.rulesets.warp.wounds import release
 
 COVER_ORDER = tuple(COVER)
-TURN_ACTIONS = ("attack", "move", "hold", "wait", "pass", "take_cover", "desperate_defense", "intimidate",
-                "break_free", "pick_up")
+TURN_ACTIONS = (
+    "attack",
+    "move",
+    "hold",
+    "wait",
+    "pass",
+    "take_cover",
+    "desperate_defense",
+    "intimidate",
+    "break_free",
+    "pick_up",
+)
 
 
 def _move_end(state: WarpState, f: Fighter, action: Action, metres: float) -> Rejected | float:
@@ -80,8 +90,7 @@ def move(state: WarpState, f: Fighter, action: Action, events: Journal) -> Rejec
     return None
 
 
-def intimidate(state: WarpState, rng: RNG, f: Fighter, action: Action, events: Journal
-               ) -> Rejected | None:
+def intimidate(state: WarpState, rng: RNG, f: Fighter, action: Action, events: Journal) -> Rejected | None:
     """Intimidation against resolve; winning gives a bonus die on every roll next round (WR-31, WR-X11)."""
     if not state.options.intimidation:
         return Rejected("option_off", "Intimidation is switched off (option intimidation).")
@@ -117,10 +126,24 @@ def break_free(state: WarpState, rng: RNG, f: Fighter, events: Journal) -> Rejec
         return Rejected("not_held", f"{f.name} is not held by anyone.")
     h = state.fighters[f.held_by]
     mine_trait, their_trait = best(f, "melee", None), best(h, "melee", None)
-    mine = roll(state, rng, f, "break free", mine_trait,
-                standing(state, f, "melee", agility_related(state, mine_trait, "melee"), Mods()), events)
-    theirs = roll(state, rng, h, "keep hold", their_trait,
-                  standing(state, h, "melee", agility_related(state, their_trait, "melee"), Mods()), events)
+    mine = roll(
+        state,
+        rng,
+        f,
+        "break free",
+        mine_trait,
+        standing(state, f, "melee", agility_related(state, mine_trait, "melee"), Mods()),
+        events,
+    )
+    theirs = roll(
+        state,
+        rng,
+        h,
+        "keep hold",
+        their_trait,
+        standing(state, h, "melee", agility_related(state, their_trait, "melee"), Mods()),
+        events,
+    )
     won = mine > theirs
     if won:
         f.held_by = ""
@@ -130,8 +153,14 @@ def break_free(state: WarpState, rng: RNG, f: Fighter, events: Journal) -> Rejec
 
 def pick_up(state: WarpState, f: Fighter, action: Action, events: Journal) -> Rejected | None:
     wid = action.get("weapon")
-    spot = next((i for i, (w, at) in enumerate(state.ground)
-                 if w == wid and abs(at - f.position) <= state.options.melee_reach_m), None)
+    spot = next(
+        (
+            i
+            for i, (w, at) in enumerate(state.ground)
+            if w == wid and abs(at - f.position) <= state.options.melee_reach_m
+        ),
+        None,
+    )
     if spot is None or not isinstance(wid, str) or wid not in f.arms:
         return Rejected("nothing_there", f"There is no '{wid}' of {f.name}'s within reach.")
     state.ground.pop(spot)
@@ -159,14 +188,16 @@ def simple(state: WarpState, f: Fighter, kind: str, action: Action, events: Jour
     return None
 
 
-def turn_step(state: WarpState, rng: RNG, f: Fighter, action: Action, phase: str, events: Journal
-              ) -> StepResult:
+def turn_step(state: WarpState, rng: RNG, f: Fighter, action: Action, phase: str, events: Journal) -> StepResult:
     """Apply a turn action of ``f`` (the current character, a holder interrupting, or at the round's end), writing
     its events into ``events``; without ``events.validate`` an attack from the listing is not checked again."""
     kind = action.get("type")
     holder = f.holding
-    if kind not in TURN_ACTIONS or (kind == "hold" and (holder or phase != "turn")) or \
-            (kind == "wait" and (not holder or phase != "turn")):
+    if (
+        kind not in TURN_ACTIONS
+        or (kind == "hold" and (holder or phase != "turn"))
+        or (kind == "wait" and (not holder or phase != "turn"))
+    ):
         return Rejected("not_allowed_now", f"'{kind}' is not an action {f.name} can take now.")
     if kind == "attack":
         attack = check_attack(state, f, action) if events.validate else trusted_attack(state, f, action)
@@ -190,8 +221,7 @@ def turn_step(state: WarpState, rng: RNG, f: Fighter, action: Action, phase: str
     return Accepted(events)
 
 
-def _apply(state: WarpState, rng: RNG, f: Fighter, kind: str, action: Action, events: Journal
-           ) -> Rejected | None:
+def _apply(state: WarpState, rng: RNG, f: Fighter, kind: str, action: Action, events: Journal) -> Rejected | None:
     if kind == "move":
         return move(state, f, action, events)
     if kind == "intimidate":

@@ -58,9 +58,9 @@ def statuses(state: WarpState, f: Fighter) -> list[str]:
 
 def has(state: WarpState, f: Fighter, name: str) -> bool:
     """Whether ``f`` shows status ``name`` now (views.statuses; a hold by its holder's name or id)."""
-    return {PRONE: f.prone, DESPERATE: f.desperate, PSYCH: f.psych_round >= state.round,
-            UNAWARE: f.unaware}.get(name, bool(f.held_by) and name.startswith(HELD_BY)
-                                    and holder(state, name[len(HELD_BY):]) == f.held_by)
+    return {PRONE: f.prone, DESPERATE: f.desperate, PSYCH: f.psych_round >= state.round, UNAWARE: f.unaware}.get(
+        name, bool(f.held_by) and name.startswith(HELD_BY) and holder(state, name[len(HELD_BY) :]) == f.held_by
+    )
 
 
 class WarpAdjuster:
@@ -80,10 +80,15 @@ class WarpAdjuster:
             return _check_status(state, f, change)
         if change.field == "position":
             where = change.value
-            if isinstance(where, bool) or not isinstance(where, int | float) or not math.isfinite(where) \
-                    or abs(where) > MAX_METRES:
-                return _no("bad_position", f"A position is metres on the line, from -{MAX_METRES:g} to "
-                                           f"{MAX_METRES:g} (WR-X2).")
+            if (
+                isinstance(where, bool)
+                or not isinstance(where, int | float)
+                or not math.isfinite(where)
+                or abs(where) > MAX_METRES
+            ):
+                return _no(
+                    "bad_position", f"A position is metres on the line, from -{MAX_METRES:g} to {MAX_METRES:g} (WR-X2)."
+                )
             return None
         return _check_out(f, change.value)
 
@@ -105,8 +110,15 @@ class WarpAdjuster:
         settle(state, rng, journal)
 
     def forms(self, state: WarpState) -> dict[str, JsonObject]:
-        return {a: {"bars": [{"name": HP, "min": -f.max_hp, "max": f.max_hp}], "statuses": [*statuses(state, f)],
-                    "position": "line", "out": f.out} for a, f in state.fighters.items()}
+        return {
+            a: {
+                "bars": [{"name": HP, "min": -f.max_hp, "max": f.max_hp}],
+                "statuses": [*statuses(state, f)],
+                "position": "line",
+                "out": f.out,
+            }
+            for a, f in state.fighters.items()
+        }
 
 
 def _apply(state: WarpState, f: Fighter, change: Change) -> object:
@@ -135,11 +147,12 @@ def _check_status(state: WarpState, f: Fighter, change: Change) -> Rejected | No
     if change.field == "remove_status":
         return None if has(state, f, name) else _no("not_there", f"{f.name} is not {name}.")
     known = statuses(state, f)
-    if name.startswith(HELD_BY) and (g := holder(state, name[len(HELD_BY):])) is not None:
+    if name.startswith(HELD_BY) and (g := holder(state, name[len(HELD_BY) :])) is not None:
         name = HELD_BY + holder_name(state, g)  # a hold given by the holder's id, as older rulings were recorded
     if name not in known:
-        return _no("unknown_status", f"'{name}' is not a status the GM can give {f.name} now (statuses: "
-                                     f"{', '.join(known)}).")
+        return _no(
+            "unknown_status", f"'{name}' is not a status the GM can give {f.name} now (statuses: {', '.join(known)})."
+        )
     if f.out:
         return _no("not_in_fight", f"{f.name} is out of the fight; bring it back first.")
     allowed = ROUNDS.get(name, (None,))
@@ -155,8 +168,10 @@ def _check_out(f: Fighter, out: bool) -> Rejected | None:
     if not out and not f.out:
         return _no("not_out", f"{f.name} is in the fight.")
     if not out and f.hp - f.stun <= 0:
-        return _no("cannot_stand", f"{f.name} is at {f.hp - f.stun} HP (less taser damage) and cannot stand "
-                                   "(WR-25): raise its HP first.")
+        return _no(
+            "cannot_stand",
+            f"{f.name} is at {f.hp - f.stun} HP (less taser damage) and cannot stand (WR-25): raise its HP first.",
+        )
     return None
 
 
@@ -168,8 +183,9 @@ def _set_hp(state: WarpState, f: Fighter, hp: int) -> int:
     if f.status == "dying" and not is_dead(f.hp, f.max_hp, state.options.minus_max_is_death):
         f.status = "down"  # no longer at death's door (WR-26); condition() below brings it up above 0
         f.down_state = DOWN_STATES.get(f.wound_class, DOWN_STATES["fists"])
-        state.decisions = [d for d in state.decisions if not (d.kind in ("plea", "verdict") and f.id in
-                                                                 (d.actor, d.about))]
+        state.decisions = [
+            d for d in state.decisions if not (d.kind in ("plea", "verdict") and f.id in (d.actor, d.about))
+        ]
     if f.status == "down" and effective > 0:
         bring_back(state, f)
     condition(state, f, f.wound_class or "fists", QUIET)  # Messed Up, down, death, as after a wound
@@ -190,7 +206,7 @@ def _give(state: WarpState, f: Fighter, name: str, rounds: int | None) -> bool |
     elif name == PSYCH:  # the bonus die falls on one round's rolls (WR-31): this one, or the next
         was, f.psych_round = f.psych_round, state.round + (rounds or 1) - 1
     else:
-        was, f.held_by = f.held_by or None, holder(state, name[len(HELD_BY):]) or name[len(HELD_BY):]
+        was, f.held_by = f.held_by or None, holder(state, name[len(HELD_BY) :]) or name[len(HELD_BY) :]
     return was
 
 

@@ -61,10 +61,19 @@ class Patient:
 
 def from_state(state: WarpState) -> dict[str, Patient]:
     """Everyone in a (finished) WaRP fight as a patient; the dead are marked so."""
-    return {f.id: Patient(f.id, f.name, f.max_hp, f.hp, f.ceiling, f.stun,
-                          [Wound(str(w["kind"]), int(w["daily_loss"])) for w in f.serious],
-                          dead=f.status == "dead")
-            for f in state.fighters.values()}
+    return {
+        f.id: Patient(
+            f.id,
+            f.name,
+            f.max_hp,
+            f.hp,
+            f.ceiling,
+            f.stun,
+            [Wound(str(w["kind"]), int(w["daily_loss"])) for w in f.serious],
+            dead=f.status == "dead",
+        )
+        for f in state.fighters.values()
+    }
 
 
 def recover_all(state: WarpState) -> dict[str, Patient]:
@@ -75,8 +84,7 @@ def recover_all(state: WarpState) -> dict[str, Patient]:
     return {a: recover_patient(p, ratio, round_up=up) for a, p in from_state(state).items()}
 
 
-def recover_patient(p: Patient, ratio: Fraction = HALF, *, first_aid: bool = True, round_up: bool = True
-                    ) -> Patient:
+def recover_patient(p: Patient, ratio: Fraction = HALF, *, first_aid: bool = True, round_up: bool = True) -> Patient:
     """Recovery after the fight and some rest (WR-27, WR-29).
 
     HP go ``ratio`` of the way back up to the ceiling, rounded up (the GM may use 2/3 for fists or 1/3
@@ -115,15 +123,24 @@ def heal_day(p: Patient, activity: Activity, *, critical: bool = False, gm_loss:
         disabilities.append(MIS_HEAL_DISABILITY)
         wounds = [w for w in wounds if w.kind != "mis_heal" or w.treated]
     dead = is_dead(hp, p.max_hp)
-    after = dataclasses.replace(p, hp=hp, ceiling=max(p.ceiling, hp), wounds=wounds,
-                                disabilities=disabilities, credit=credit - gain, day=p.day + 1, dead=dead)
+    after = dataclasses.replace(
+        p,
+        hp=hp,
+        ceiling=max(p.ceiling, hp),
+        wounds=wounds,
+        disabilities=disabilities,
+        credit=credit - gain,
+        day=p.day + 1,
+        dead=dead,
+    )
     change = hp - p.hp
     line = f"day {after.day}: {p.name} ({activity}, {state}) {change:+d} HP -> {hp}/{p.max_hp}"
     return after, line + (" (dead)" if dead else "")
 
 
-def advance_days(p: Patient, days: int, activity: Activity, *, critical: bool = False, gm_loss: int = 0
-                 ) -> tuple[Patient, list[str]]:
+def advance_days(
+    p: Patient, days: int, activity: Activity, *, critical: bool = False, gm_loss: int = 0
+) -> tuple[Patient, list[str]]:
     """Advance ``p`` through ``days`` days of the same activity; returns the patient and the day log."""
     if days < 0:
         raise ValueError(f"days cannot be negative (got {days})")

@@ -75,8 +75,11 @@ def _weapon(state: WarpState, f: Fighter, action: Action, distance: float) -> Re
         return Rejected("unknown_weapon", f"{f.name} carries no weapon called '{wid}'.")
     arm = f.arms[wid]
     mode = action.get("mode", infer_mode(state, arm, distance))
-    if mode not in ("melee", "ranged") or (mode == "melee" and arm.melee is None) or \
-            (mode == "ranged" and arm.ranged is None):
+    if (
+        mode not in ("melee", "ranged")
+        or (mode == "melee" and arm.melee is None)
+        or (mode == "ranged" and arm.ranged is None)
+    ):
         return Rejected("bad_mode", f"The {arm.name} cannot be used that way ({mode!r}).")
     return arm, str(mode)
 
@@ -98,8 +101,9 @@ def _trait(f: Fighter, action: Action, use: str, weapon: str) -> Rejected | str 
     if not trait.fits(weapon):
         return Rejected("unsuitable_trait", f"{trait.name} helps only with: {', '.join(trait.weapons)}.")
     if not lock_allows(f, trait, "attack"):
-        return Rejected("trait_locked", f"{trait.name} is not a combat trait and already served for defense "
-                                        "this round (WR-09).")
+        return Rejected(
+            "trait_locked", f"{trait.name} is not a combat trait and already served for defense this round (WR-09)."
+        )
     return tid
 
 
@@ -118,8 +122,9 @@ def _move(state: WarpState, f: Fighter, action: Action, mode: str) -> Rejected |
     if move is None:
         return None
     if mode != "ranged" or not isinstance(move, dict) or move.get("dir") not in ("toward", "away"):
-        return Rejected("bad_move", 'Only a missile attack may move as it shoots: "move": {"pace": ..., '
-                                    '"dir": "toward" or "away"}.')
+        return Rejected(
+            "bad_move", 'Only a missile attack may move as it shoots: "move": {"pace": ..., "dir": "toward" or "away"}.'
+        )
     if f.held_by:
         return Rejected("held", f"{f.name} is held and cannot move.")
     pace = pace_field(state, move.get("pace"))
@@ -139,8 +144,12 @@ def check_attack(state: WarpState, f: Fighter, action: Action) -> Rejected | Att
     if isinstance(weapon, Rejected):
         return weapon
     arm, mode = weapon
-    checks = (_trait(f, action, mode, arm.id), _maneuver(state, action, mode),
-              count_field(action, "experience", f.experience, "Experience Pool dice"), _move(state, f, action, mode))
+    checks = (
+        _trait(f, action, mode, arm.id),
+        _maneuver(state, action, mode),
+        count_field(action, "experience", f.experience, "Experience Pool dice"),
+        _move(state, f, action, mode),
+    )
     for check in checks:
         if isinstance(check, Rejected):
             return check
@@ -149,13 +158,22 @@ def check_attack(state: WarpState, f: Fighter, action: Action) -> Rejected | Att
     if not isinstance(claim, str) or (claim and not gm_decides(state)):
         return Rejected("no_gm", "Claims of advantage need a GM at the table (option gm_decisions: table).")
     if not in_range(state, arm, mode, distance):
-        return Rejected("out_of_range", f"{t.name} is {distance:g} m away: out of range for the {arm.name} "
-                                        f"({mode}).")
+        return Rejected("out_of_range", f"{t.name} is {distance:g} m away: out of range for the {arm.name} ({mode}).")
     if mode == "melee" and distance > reach(state) and f.held_by:
         return Rejected("held", f"{f.name} is held and cannot close in.")
-    return _declared(state, f, t, arm.id, mode, trait if isinstance(trait, str) else None, str(maneuver),
-                     int(experience) if isinstance(experience, int) else 0, move if isinstance(move, tuple) else None,
-                     claim, distance)
+    return _declared(
+        state,
+        f,
+        t,
+        arm.id,
+        mode,
+        trait if isinstance(trait, str) else None,
+        str(maneuver),
+        int(experience) if isinstance(experience, int) else 0,
+        move if isinstance(move, tuple) else None,
+        claim,
+        distance,
+    )
 
 
 def trusted_attack(state: WarpState, f: Fighter, action: Action) -> Attack:
@@ -172,14 +190,47 @@ def trusted_attack(state: WarpState, f: Fighter, action: Action) -> Attack:
         trait = None if top is None else top.id
     move = action.get("move")
     moving = (str(move["dir"]), PACES[str(move["pace"])]) if isinstance(move, dict) else None
-    return _declared(state, f, t, wid, mode, trait, text(action, "maneuver", "attack"),
-                     integer(action, "experience", 0), moving, text(action, "claim", ""), distance)
+    return _declared(
+        state,
+        f,
+        t,
+        wid,
+        mode,
+        trait,
+        text(action, "maneuver", "attack"),
+        integer(action, "experience", 0),
+        moving,
+        text(action, "claim", ""),
+        distance,
+    )
 
 
-def _declared(state: WarpState, f: Fighter, t: Fighter, wid: str, mode: str, trait: str | None, maneuver: str,
-              experience: int, move: tuple[str, float] | None, claim: str, distance: float) -> Attack:
-    a = Attack(f.id, t.id, wid, mode, trait, maneuver, state.maneuvers[maneuver].special, experience,
-               move is not None, distance, claim=claim)
+def _declared(
+    state: WarpState,
+    f: Fighter,
+    t: Fighter,
+    wid: str,
+    mode: str,
+    trait: str | None,
+    maneuver: str,
+    experience: int,
+    move: tuple[str, float] | None,
+    claim: str,
+    distance: float,
+) -> Attack:
+    a = Attack(
+        f.id,
+        t.id,
+        wid,
+        mode,
+        trait,
+        maneuver,
+        state.maneuvers[maneuver].special,
+        experience,
+        move is not None,
+        distance,
+        claim=claim,
+    )
     a.cover, a.darkness = t.cover, state.darkness
     if move is not None:
         a.move_dir, a.move_m = move

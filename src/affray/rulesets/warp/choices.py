@@ -27,8 +27,14 @@ class WarpChoices(Choices):
 
     __slots__ = ("_memo", "_state", "_window")
 
-    def __init__(self, actor: str, listing: Callable[[], list[ActionSpec]], state: WarpState,
-                 window: Callable[[], Window | None], memo: Memo | None) -> None:
+    def __init__(
+        self,
+        actor: str,
+        listing: Callable[[], list[ActionSpec]],
+        state: WarpState,
+        window: Callable[[], Window | None],
+        memo: Memo | None,
+    ) -> None:
         super().__init__(actor, listing)
         self._state = state
         self._window = window
@@ -49,8 +55,9 @@ class WarpChoices(Choices):
         # The attacks depend on the setup, the options and attack_key alone, so they are kept in the setup's store,
         # which every match of a simulation chunk shares (the same exchanges of blows come back fight after fight);
         # bounded, since positions are open.
-        kept: Cache[tuple[object, ...], list[Action]] = self._memo.cache(("warp-attacks", f.id), KEPT_ATTACKS,
-                                                                        KEPT_ATTACKS)
+        kept: Cache[tuple[object, ...], list[Action]] = self._memo.cache(
+            ("warp-attacks", f.id), KEPT_ATTACKS, KEPT_ATTACKS
+        )
         key = attack_key(state, f)
         found = kept.get(key)
         return kept.keep(key, attack_actions(state, f)) if found is None else found

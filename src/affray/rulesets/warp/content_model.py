@@ -16,8 +16,19 @@ from affray.core.scenario import CombatantBase, ScenarioBase, Side, Strict
 from affray.rulesets.warp.mechanics import RANGE_ROWS
 
 Use = Literal["melee", "ranged", "defense", "dodge", "initiative", "stealth", "alertness", "intimidate", "resolve"]
-Affects = Literal["melee", "ranged", "defense", "dodge", "initiative", "stealth", "alertness", "intimidate",
-                  "resolve", "agility", "all"]
+Affects = Literal[
+    "melee",
+    "ranged",
+    "defense",
+    "dodge",
+    "initiative",
+    "stealth",
+    "alertness",
+    "intimidate",
+    "resolve",
+    "agility",
+    "all",
+]
 Cover = Literal["none", "light", "partial", "heavy"]
 Darkness = Literal["none", "dim", "dark", "pitch"]
 WoundClass = Literal["fists", "clubs", "blades", "guns", "stun"]
@@ -33,8 +44,9 @@ class Trait(Strict):
     agility: bool = Field(default=False, description="agility-related: armour penalties apply (WR-20)")
     fighting: bool = Field(default=False, description="its dice set how many attackers one defends against (WR-31)")
     uses: list[Use] = Field(default_factory=list)
-    weapons: list[str] = Field(default_factory=list,
-                               description="weapon ids it is good with; empty: any (Good with a Baseball Bat)")
+    weapons: list[str] = Field(
+        default_factory=list, description="weapon ids it is good with; empty: any (Good with a Baseball Bat)"
+    )
     flaw: bool = False
     affects: list[Affects] = Field(default_factory=list, description="a flaw's penalty die falls on these rolls")
     dodge_dice: int | None = Field(default=None, ge=0, le=6, description="a flaw that caps dodging (clumsy: 1)")
@@ -199,6 +211,7 @@ class WarpScenario(ScenarioBase):
     def _has_stats(self) -> WarpScenario:
         for _, c in self.combatants():
             if c.use is None and c.sheet is None and (c.stats is None or (c.stats.name is None and c.name is None)):
-                raise ValueError(f"combatant '{c.id}' needs 'use: <character id>', 'sheet: <file>' or stats "
-                                 "with a name")
+                raise ValueError(
+                    f"combatant '{c.id}' needs 'use: <character id>', 'sheet: <file>' or stats with a name"
+                )
         return self

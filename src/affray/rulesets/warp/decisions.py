@@ -37,8 +37,7 @@ Handler = Callable[[WarpState, RNG, Decision, Action, Journal], Rejected | None]
 MAX_GM_DICE = 5
 
 
-def initiative(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal
-               ) -> Rejected | None:
+def initiative(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal) -> Rejected | None:
     f = state.fighters[d.actor]
     spend = count_field(action, "experience", f.experience, "Experience Pool dice")
     if isinstance(spend, Rejected):
@@ -57,8 +56,10 @@ def _defense_trait(f: Fighter, options: list[TraitRating | None], action: Action
     if not isinstance(tid, str) or tid not in f.traits:
         return Rejected("unknown_trait", f"{f.name} has no trait called '{tid}'.")
     if all(o is None or o.id != tid for o in options):
-        return Rejected("unsuitable_trait", f"{f.traits[tid].name} cannot defend now (wrong use, or already "
-                                            "used to attack this round: WR-09).")
+        return Rejected(
+            "unsuitable_trait",
+            f"{f.traits[tid].name} cannot defend now (wrong use, or already used to attack this round: WR-09).",
+        )
     return tid
 
 
@@ -72,13 +73,15 @@ def _normal(state: WarpState, d: Decision, action: Action) -> Rejected | list[st
     need = min(fighting_capacity(t), len(close))
     normal = action.get("normal")
     if not isinstance(normal, list) or len(set(map(str, normal))) != need or any(n not in close for n in normal):
-        return Rejected("bad_choice", f"Outnumbered: name exactly {need} of {', '.join(close)} in 'normal', "
-                                      "the attackers defended against normally (WR-31).")
+        return Rejected(
+            "bad_choice",
+            f"Outnumbered: name exactly {need} of {', '.join(close)} in 'normal', "
+            "the attackers defended against normally (WR-31).",
+        )
     return [str(n) for n in normal]
 
 
-def defend(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal
-           ) -> Rejected | None:
+def defend(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal) -> Rejected | None:
     a = state.attack
     assert a is not None
     t = state.fighters[a.target]
@@ -108,8 +111,7 @@ def _gm_count(action: Action, key: str, low: int = 0) -> Rejected | int:
     return value
 
 
-def ruling(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal
-           ) -> Rejected | None:
+def ruling(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal) -> Rejected | None:
     a = state.attack
     assert a is not None
     bonus, penalty, margin = _gm_count(action, "bonus"), _gm_count(action, "penalty"), _gm_count(action, "margin")
@@ -143,7 +145,7 @@ def plea(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journa
         return None
     reason = action.get("reason")
     if not isinstance(reason, str) or not reason.strip():
-        return Rejected("bad_field", "Tell the GM the reason to live: {\"type\": \"plea\", \"reason\": \"...\"}.")
+        return Rejected("bad_field", 'Tell the GM the reason to live: {"type": "plea", "reason": "..."}.')
     events.append(Plea(f.id, reason.strip()))
     if gm_decides(state):
         state.decisions.append(Decision("verdict", GM, f.id, {"reason": reason.strip()}))
@@ -168,8 +170,7 @@ def _settle(f: Fighter, lives: bool, how: str, events: Journal) -> None:
     events.append(Verdict(f.id, lives, how))
 
 
-def verdict(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal
-            ) -> Rejected | None:
+def verdict(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal) -> Rejected | None:
     f = state.fighters[d.about]
     if action.get("roll") is True:
         _roll_for_life(state, rng, f, events)
@@ -181,16 +182,16 @@ def verdict(state: WarpState, rng: RNG, d: Decision, action: Action, events: Jou
     return None
 
 
-def serious(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal
-            ) -> Rejected | None:
+def serious(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal) -> Rejected | None:
     kind = action.get("wound")
     if kind not in ("mis_heal", "fatal", "none"):
         return Rejected("bad_field", "'wound' is mis_heal, fatal or none (WR-34).")
     loss = action.get("daily_loss", state.options.serious_wound_daily_loss)
     if kind == "fatal" and (isinstance(loss, bool) or not isinstance(loss, int) or not 1 <= loss <= 15):
         return Rejected("bad_count", "A fatal wound costs 1 to 15 HP a day (WR-34).")
-    record_serious(state, state.fighters[d.about], str(kind), loss if kind == "fatal" and isinstance(loss, int) else 0,
-                   events)
+    record_serious(
+        state, state.fighters[d.about], str(kind), loss if kind == "fatal" and isinstance(loss, int) else 0, events
+    )
     return None
 
 

@@ -57,8 +57,11 @@ class WarpDuel:
     def __init__(self, state: WarpState, ids: tuple[str, str], exact: bool) -> None:
         self.state, self.ids, self.exact = state, ids, exact
         self.opts = state.options
-        self.flags = {"cancel": self.opts.cancel_bonus_penalty, "botch": self.opts.botch,
-                      "full_die": self.opts.bonus_die_reading == "full_die"}
+        self.flags = {
+            "cancel": self.opts.cancel_bonus_penalty,
+            "botch": self.opts.botch,
+            "full_die": self.opts.bonus_die_reading == "full_die",
+        }
         self.plans: dict[tuple[int, bool], RoundPlan] = {}
         self.start_hp = {i: state.fighters[i].hp for i in ids}
         self.weights: dict[tuple[int, Pool, Pool], list[tuple[int, Weight]]] = {}
@@ -101,11 +104,13 @@ class WarpDuel:
 
     def advantage(self, f: Fighter, t: Fighter) -> int:
         """Static bonus dice of the attacker (WR-31): better weaponry, better position."""
-        return int(better_weaponry(f.arms[f.wielding].handiness, t.arms[t.wielding].handiness)) + \
-            int(f.high_ground and not t.high_ground)
+        return int(better_weaponry(f.arms[f.wielding].handiness, t.arms[t.wielding].handiness)) + int(
+            f.high_ground and not t.high_ground
+        )
 
-    def exchange(self, att: int, hp_att: int, hp_def: int, attack: TraitRating | None,
-                 defense: TraitRating | None) -> list[tuple[int, Weight]]:
+    def exchange(
+        self, att: int, hp_att: int, hp_def: int, attack: TraitRating | None, defense: TraitRating | None
+    ) -> list[tuple[int, Weight]]:
         """Damage after armour of one attack by fighter ``att`` (0 or 1), as ``(damage, weight)``: a float, or
         in exact mode an integer numerator over :data:`SCALE`."""
         f, t = self.fighter(att), self.fighter(1 - att)
@@ -169,8 +174,9 @@ class WarpDuel:
             return {k: Fraction(int(v), cube) for k, v in out.items()}  # integers in exact mode
         return out
 
-    def _round(self, hp: tuple[int, int], x: int, round1: bool, nxt: str, weight: Weight,
-               out: dict[State, Weight]) -> None:
+    def _round(
+        self, hp: tuple[int, int], x: int, round1: bool, nxt: str, weight: Weight, out: dict[State, Weight]
+    ) -> None:
         """One round with ``x`` first: its attack, then (if the target is still up) the answer. Weights
         multiply to a float, or to an integer over SCALE^3 in exact mode."""
         plan = self.plan(x, round1)
@@ -233,8 +239,9 @@ def _refusal(state: WarpState) -> str | None:
     return None
 
 
-def duel_odds(setup: Mapping[str, object], options: Mapping[str, object] | None = None, exact: bool = False
-              ) -> DuelOdds:
+def duel_odds(
+    setup: Mapping[str, object], options: Mapping[str, object] | None = None, exact: bool = False
+) -> DuelOdds:
     """Exact outcome of a WaRP one-on-one melee scenario under the steady policy; :class:`NotSolvable` says
     why when the scenario lies outside the model."""
     from affray.core.options import parse_options
@@ -253,6 +260,10 @@ __all__ = ["WarpDuel", "duel_odds", "mix_odds"]
 
 
 #: The exact duel model: the solver and what it assumes, in one sentence (printed with every answer).
-DUEL = DuelModel(duel_odds, (
-    "both sides play 'steady': a melee attack each turn with the weapon in hand, best trait, a fresh "
-    "plain maneuver, no Experience Pool dice; best defense trait; starting within reach"))
+DUEL = DuelModel(
+    duel_odds,
+    (
+        "both sides play 'steady': a melee attack each turn with the weapon in hand, best trait, a fresh "
+        "plain maneuver, no Experience Pool dice; best defense trait; starting within reach"
+    ),
+)

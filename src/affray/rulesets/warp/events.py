@@ -44,11 +44,13 @@ class PoolRolled(Rolled):
         return {"type": "hidden", "actor": self.actor, "purpose": self.purpose}
 
     def lead(self, names: Mapping[str, str]) -> str:
-        extras = ([f"bonus dice: {reasons(self.bonus)}"] if self.bonus else []) + \
-            ([f"penalty dice: {reasons(self.penalty)}"] if self.penalty else [])
+        extras = ([f"bonus dice: {reasons(self.bonus)}"] if self.bonus else []) + (
+            [f"penalty dice: {reasons(self.penalty)}"] if self.penalty else []
+        )
         trait = _TRAITS.get(self.trait, f" with {self.trait}")
-        return f"{names[self.actor]} rolls {purpose(self.purpose)}{trait}" + \
-            (f" ({'; '.join(extras)})" if extras else "")
+        return f"{names[self.actor]} rolls {purpose(self.purpose)}{trait}" + (
+            f" ({'; '.join(extras)})" if extras else ""
+        )
 
 
 @dataclass(slots=True)
@@ -100,8 +102,14 @@ class Moved(Event):
 
 
 #: A pace of WR-07 (or a move made as part of an attack, WR-14, WR-X3) as it reads.
-PACES = {"walk": "walking", "hurry": "hurrying", "jog": "jogging", "run": "running", "fast_run": "at a fast run",
-         "sprint": "sprinting"}
+PACES = {
+    "walk": "walking",
+    "hurry": "hurrying",
+    "jog": "jogging",
+    "run": "running",
+    "fast_run": "at a fast run",
+    "sprint": "sprinting",
+}
 
 
 @dataclass(slots=True)
@@ -117,8 +125,10 @@ class AttackDeclared(Event):
     def describe(self, names: Mapping[str, str]) -> str:
         how = "takes a shot at" if self.mode == "ranged" else "attacks"  # a missile: thrown or fired (WR-14)
         weapon = self.weapon if self.weapon.startswith("bare ") else f"the {self.weapon}"  # bare hands (WR-12)
-        return (f"{names[self.attacker]} {how} {names[self.target]} with {weapon} "
-                f"({self.maneuver}, {self.distance:g} m away).")
+        return (
+            f"{names[self.attacker]} {how} {names[self.target]} with {weapon} "
+            f"({self.maneuver}, {self.distance:g} m away)."
+        )
 
 
 @dataclass(slots=True)
@@ -138,9 +148,12 @@ class DefenseDice(Event):
 
 
 #: The GM's dice for a missile (WR-14, WR-16) as they read; others (distance 3, dodging +2) read as they are.
-_FACTORS = {**{f"distance {n}+b": f"distance {n} and a half-die" for n in range(1, 8)},
-            **{f"cover {c}": f"{c} cover" for c in ("light", "partial", "heavy")},
-            "target moving": "the target moving", "attacker moving": "the shooter moving"}
+_FACTORS = {
+    **{f"distance {n}+b": f"distance {n} and a half-die" for n in range(1, 8)},
+    **{f"cover {c}": f"{c} cover" for c in ("light", "partial", "heavy")},
+    "target moving": "the target moving",
+    "attacker moving": "the shooter moving",
+}
 
 
 @dataclass(slots=True)
@@ -156,8 +169,9 @@ class Exchanged(Event):
 
     def describe(self, names: Mapping[str, str]) -> str:
         verb = "hits" if self.hit else "misses"
-        return f"{names[self.attacker]} {verb} {names[self.target]} (attack {self.attack} against defense " \
-               f"{self.defense})."
+        return (
+            f"{names[self.attacker]} {verb} {names[self.target]} (attack {self.attack} against defense {self.defense})."
+        )
 
 
 @dataclass(slots=True)
@@ -185,8 +199,9 @@ class Wounded(Event):
         return out
 
     def describe(self, names: Mapping[str, str]) -> str:
-        return wound_sentence(names, self.target, self.raw, self.absorbed, self.damage, self.temporary, self.hp,
-                              self.stun)
+        return wound_sentence(
+            names, self.target, self.raw, self.absorbed, self.damage, self.temporary, self.hp, self.stun
+        )
 
 
 @dataclass(slots=True)
@@ -238,8 +253,10 @@ class GangChosen(Event):
 
     def describe(self, names: Mapping[str, str]) -> str:
         who = listed([names[a] for a in self.normal])
-        return (f"{names[self.defender]} is ganged up on and defends normally against {who}; any other attacker "
-                f"beyond its first {self.capacity} this round gets a bonus die.")
+        return (
+            f"{names[self.defender]} is ganged up on and defends normally against {who}; any other attacker "
+            f"beyond its first {self.capacity} this round gets a bonus die."
+        )
 
 
 @dataclass(slots=True)
@@ -294,8 +311,10 @@ class SeriousWound(Event):
 
     def describe(self, names: Mapping[str, str]) -> str:
         if self.wound == "fatal":
-            return f"{names[self.actor]} suffers a serious wound that will be fatal untreated: " \
-                   f"{self.daily_loss} HP a day until it gets medical care."
+            return (
+                f"{names[self.actor]} suffers a serious wound that will be fatal untreated: "
+                f"{self.daily_loss} HP a day until it gets medical care."
+            )
         return f"{names[self.actor]} suffers a serious wound that will mis-heal."
 
 

@@ -87,6 +87,8 @@ def gang_bound_problems(state: WarpState) -> list[str]:
         owed = gang_up_extra(len(t.gang_attackers), fighting_capacity(t))
         wrong = len(t.gang_bonus) != owed if exact else len(t.gang_bonus) > owed
         if wrong or not set(t.gang_bonus) <= set(t.gang_attackers):
-            problems.append(f"{t.id}: {len(t.gang_bonus)} ganging-up dice from {len(t.gang_attackers)} attackers "
-                            f"(capacity {fighting_capacity(t)})")
+            problems.append(
+                f"{t.id}: {len(t.gang_bonus)} ganging-up dice from {len(t.gang_attackers)} attackers "
+                f"(capacity {fighting_capacity(t)})"
+            )
     return problems

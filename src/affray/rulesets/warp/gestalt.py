@@ -65,8 +65,7 @@ def _roll(state: WarpState, rng: RNG, f: Fighter, trait: TraitRating | None, spe
     g.rolls[f.id] = roll(state, rng, f, "gestalt", trait, mods, events, secret=gm_side(state, f.side))
 
 
-def gestalt_roll(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal
-                 ) -> Rejected | None:
+def gestalt_roll(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal) -> Rejected | None:
     f = state.fighters[d.actor]
     traits = combat_traits(f)
     tid = action.get("trait", traits[0].id if traits else None)
@@ -122,8 +121,7 @@ def runner_up(scores: dict[str, int]) -> str:
     return sorted(scores, key=lambda s: -scores[s])[1]
 
 
-def gestalt_verdict(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal
-                    ) -> Rejected | None:
+def gestalt_verdict(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal) -> Rejected | None:
     g = state.gestalt
     assert g is not None
     overturn = action.get("overturn", False)

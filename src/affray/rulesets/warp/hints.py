@@ -43,8 +43,9 @@ def _melee_attack(view: WarpView, me: Fighter, action: Action) -> str:
     trait = sheet.trait(maybe_text(action, "trait"))
     dice, bonus, penalty = pool(view.detail, me, trait, "melee")
     spend = action.get("experience", 0)
-    bonus += (spend if isinstance(spend, int) else 0) + int(better_weaponry(weapon.handiness,
-                                                                           foe.detail.weapon.handiness))
+    bonus += (spend if isinstance(spend, int) else 0) + int(
+        better_weaponry(weapon.handiness, foe.detail.weapon.handiness)
+    )
     bonus += int(foe.detail.prone and not me.detail.prone)
     note = ""
     theirs = foe.detail.sheet
@@ -58,8 +59,16 @@ def _melee_attack(view: WarpView, me: Fighter, action: Action) -> str:
         d_dice, d_penalty, armour = 3, int(foe.detail.messed_up), Armour()
         note = " if it defends with 3 dice, before armour"
     special = action["maneuver"] in view.detail.special_maneuvers
-    odds = attack_odds(dice, d_dice, attack_bonus=bonus, attack_penalty=penalty, defense_penalty=d_penalty,
-                       factor=weapon.factor("melee"), armour=armour, special=special)
+    odds = attack_odds(
+        dice,
+        d_dice,
+        attack_bonus=bonus,
+        attack_penalty=penalty,
+        defense_penalty=d_penalty,
+        factor=weapon.factor("melee"),
+        armour=armour,
+        special=special,
+    )
     return f"hit {float(odds.p_hit):.0%} · avg {float(mean(odds.damage)):.1f}{note}"
 
 

@@ -33,8 +33,12 @@ def fresh_maneuver(state: WarpState, f: Fighter, target: str, mode: str) -> str:
 
     def fresh(mid: str) -> bool:
         m = state.maneuvers[mid]
-        return m.special == "none" and not m.predictable and (m.melee if mode == "melee" else m.ranged) and \
-            f.last_attack != (state.round - 1, target, mid)
+        return (
+            m.special == "none"
+            and not m.predictable
+            and (m.melee if mode == "melee" else m.ranged)
+            and f.last_attack != (state.round - 1, target, mid)
+        )
 
     last = f.last_attack
     if last is None or last[2] != "attack" or last[1] != target or last[0] != state.round - 1:
@@ -66,19 +70,30 @@ def _attack_plan(state: WarpState, f: Fighter) -> Iterator[tuple[Action, Fighter
                 if (arm.melee if mode == "melee" else arm.ranged) is None or not in_range(state, arm, mode, distance):
                     continue
                 traits = traits_of.get((wid, mode)) or traits_of.setdefault(
-                    (wid, mode), [tr.id for tr in candidates(f, mode, "attack", wid)] or [None])
+                    (wid, mode), [tr.id for tr in candidates(f, mode, "attack", wid)] or [None]
+                )
                 man = fresh_maneuver(state, f, t.id, mode)
                 for tid in traits:
-                    yield ({"type": "attack", "target": t.id, "weapon": wid, "mode": mode, "trait": tid,
-                            "maneuver": man}, t, arm, False)
+                    yield (
+                        {"type": "attack", "target": t.id, "weapon": wid, "mode": mode, "trait": tid, "maneuver": man},
+                        t,
+                        arm,
+                        False,
+                    )
                 if wid != f.wielding:
                     continue
                 extra = [(mid, 0) for mid in specials] if mode == "melee" else []
                 if f.experience > 0:
                     extra.append((man, 1))
                 for mid, spend in extra:
-                    action: Action = {"type": "attack", "target": t.id, "weapon": wid, "mode": mode,
-                                              "trait": traits[0], "maneuver": mid}
+                    action: Action = {
+                        "type": "attack",
+                        "target": t.id,
+                        "weapon": wid,
+                        "mode": mode,
+                        "trait": traits[0],
+                        "maneuver": mid,
+                    }
                     if spend:
                         action["experience"] = spend
                     yield action, t, arm, True
@@ -97,8 +112,15 @@ def attack_key(state: WarpState, f: Fighter) -> tuple[object, ...]:
     trait locks (WR-09)."""
     last = f.last_attack
     repeat = last[1] if last is not None and last[2] == "attack" and last[0] == state.round - 1 else None
-    return (repeat, f.position, tuple((t.id, t.position) for t in state.foes(f)), tuple(f.carried.items()),
-            f.wielding, f.experience > 0, tuple(f.locks.items()) if f.locks else ())
+    return (
+        repeat,
+        f.position,
+        tuple((t.id, t.position) for t in state.foes(f)),
+        tuple(f.carried.items()),
+        f.wielding,
+        f.experience > 0,
+        tuple(f.locks.items()) if f.locks else (),
+    )
 
 
 def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
@@ -107,13 +129,22 @@ def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
         if not extra:
             tid = maybe_text(action, "trait")
             name = f.traits[tid].name if tid is not None else "2 dice"
-            specs.append(ActionSpec(action, f"{action['mode']} attack on {t.name} with the {arm.name} ({name})", (),
-                                    MANEUVER_FREE))
+            specs.append(
+                ActionSpec(
+                    action, f"{action['mode']} attack on {t.name} with the {arm.name} ({name})", (), MANEUVER_FREE
+                )
+            )
             continue
         spend = action.get("experience", 0)
-        specs.append(ActionSpec(action, f"{state.maneuvers[text(action, 'maneuver')].name} on {t.name}"
-                                + (", spending an experience die" if spend else ""), (),
-                                ATTACK_FREE if spend else MANEUVER_FREE))
+        specs.append(
+            ActionSpec(
+                action,
+                f"{state.maneuvers[text(action, 'maneuver')].name} on {t.name}"
+                + (", spending an experience die" if spend else ""),
+                (),
+                ATTACK_FREE if spend else MANEUVER_FREE,
+            )
+        )
     return specs
 
 
@@ -130,10 +161,18 @@ def _move_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
     if gap > 0:
         enough = next((p for p in allowed if PACES[p] >= gap), allowed[-1])
         for pace in dict.fromkeys([enough, allowed[-1]]):
-            specs.append(ActionSpec({"type": "move", "pace": pace, "toward": near.id},
-                                    f"{pace} toward {near.name}", free=("pace",)))
-    specs.append(ActionSpec({"type": "move", "pace": allowed[-1], "away": near.id}, f"{allowed[-1]} away from "
-                                                                                     f"{near.name}", free=("pace",)))
+            specs.append(
+                ActionSpec(
+                    {"type": "move", "pace": pace, "toward": near.id}, f"{pace} toward {near.name}", free=("pace",)
+                )
+            )
+    specs.append(
+        ActionSpec(
+            {"type": "move", "pace": allowed[-1], "away": near.id},
+            f"{allowed[-1]} away from {near.name}",
+            free=("pace",),
+        )
+    )
     return specs
 
 
@@ -141,8 +180,12 @@ def turn_specs(state: WarpState, f: Fighter, phase: str) -> list[ActionSpec]:
     """What ``f`` may do with its turn (or its held action)."""
     specs = _attack_specs(state, f) + _move_specs(state, f)
     if phase == "turn":
-        specs.append(ActionSpec({"type": "wait"} if f.holding else {"type": "hold"},
-                                "keep waiting" if f.holding else "hold the action to interrupt later (WR-06)"))
+        specs.append(
+            ActionSpec(
+                {"type": "wait"} if f.holding else {"type": "hold"},
+                "keep waiting" if f.holding else "hold the action to interrupt later (WR-06)",
+            )
+        )
     if COVER_ORDER.index(f.cover_nearby) > COVER_ORDER.index(f.cover):
         specs.append(ActionSpec({"type": "take_cover"}, f"take cover ({f.cover_nearby})"))
     if state.options.desperate_defense:
@@ -173,7 +216,7 @@ def _defend_plan(state: WarpState) -> Iterator[Action]:
     assert a is not None
     t = state.fighters[a.target]
     matters = lock_matters(state, a)
-    traits = [tr.id if tr is not None else None for tr in defense_options(state, a)][:3 if matters else 1]
+    traits = [tr.id if tr is not None else None for tr in defense_options(state, a)][: 3 if matters else 1]
     dodges = [True, False] if a.mode == "ranged" and matters else [True]
     normals: list[list[str] | None] = [None]
     if gang_choice_needed(state, a):
@@ -201,22 +244,33 @@ def _defend_specs(state: WarpState, d: Decision) -> list[ActionSpec]:
         tid, spend = action["trait"], action["experience"]
         normal = texts(action, "normal") if "normal" in action else []
         label = f"defend with {tid or '2 dice'}" + (f", spending {spend} experience" if spend else "")
-        specs.append(ActionSpec(action, label + ("" if action["dodge"] else ", not dodging")
-                                + (f", facing {', '.join(normal)}" if normal else ""), free=free))
+        specs.append(
+            ActionSpec(
+                action,
+                label
+                + ("" if action["dodge"] else ", not dodging")
+                + (f", facing {', '.join(normal)}" if normal else ""),
+                free=free,
+            )
+        )
     return specs
 
 
 def _ruling_specs(state: WarpState) -> list[ActionSpec]:
     a = state.attack
     assert a is not None
-    specs = [ActionSpec({"type": "rule"}, "as declared"),
-             ActionSpec({"type": "rule", "bonus": 1}, "grant a bonus die"),
-             ActionSpec({"type": "rule", "penalty": 1}, "impose a penalty die")]
+    specs = [
+        ActionSpec({"type": "rule"}, "as declared"),
+        ActionSpec({"type": "rule", "bonus": 1}, "grant a bonus die"),
+        ActionSpec({"type": "rule", "penalty": 1}, "impose a penalty die"),
+    ]
     if state.fighters[a.attacker].pc:
         specs.append(ActionSpec({"type": "rule", "predictable": True}, "predictable attack: a penalty die"))
     if a.special != "none":
-        specs += [ActionSpec({"type": "rule", "margin": m}, f"the effect needs a margin of {m}", free=("margin",))
-                  for m in (2, 4, 6)]
+        specs += [
+            ActionSpec({"type": "rule", "margin": m}, f"the effect needs a margin of {m}", free=("margin",))
+            for m in (2, 4, 6)
+        ]
     if a.mode == "ranged":
         specs += [ActionSpec({"type": "rule", "cover": c}, f"cover: {c}") for c in COVER_ORDER if c != a.cover]
     return specs
@@ -230,19 +284,30 @@ def decision_specs(state: WarpState, d: Decision) -> list[ActionSpec]:
         return _ruling_specs(state)
     if kind == "initiative" or kind == "gestalt_roll":
         f = state.fighters[d.actor]
-        return [ActionSpec({"type": kind, "experience": n}, f"roll, spending {n} experience dice",
-                           free=("experience",) if f.experience > 0 else ())
-                for n in range(min(f.experience, 2) + 1)]
+        return [
+            ActionSpec(
+                {"type": kind, "experience": n},
+                f"roll, spending {n} experience dice",
+                free=("experience",) if f.experience > 0 else (),
+            )
+            for n in range(min(f.experience, 2) + 1)
+        ]
     if kind == "plea":
-        return [ActionSpec({"type": "plea", "reason": "someone still needs me"}, "give a reason to live",
-                           free=("reason",)),
-                ActionSpec({"type": "let_go"}, "let go")]
+        return [
+            ActionSpec({"type": "plea", "reason": "someone still needs me"}, "give a reason to live", free=("reason",)),
+            ActionSpec({"type": "let_go"}, "let go"),
+        ]
     if kind == "verdict":
-        return [ActionSpec({"type": "verdict", "lives": True}, "accept the reason"),
-                ActionSpec({"type": "verdict", "lives": False}, "refuse it"),
-                ActionSpec({"type": "verdict", "roll": True}, "roll for it")]
+        return [
+            ActionSpec({"type": "verdict", "lives": True}, "accept the reason"),
+            ActionSpec({"type": "verdict", "lives": False}, "refuse it"),
+            ActionSpec({"type": "verdict", "roll": True}, "roll for it"),
+        ]
     if kind == "serious":
-        return [ActionSpec({"type": "serious", "wound": w}, f"serious wound: {w}")
-                for w in ("mis_heal", "fatal", "none")]
-    return [ActionSpec({"type": "gestalt_verdict", "overturn": False}, "the totals stand"),
-            ActionSpec({"type": "gestalt_verdict", "overturn": True}, "overturn the close result")]
+        return [
+            ActionSpec({"type": "serious", "wound": w}, f"serious wound: {w}") for w in ("mis_heal", "fatal", "none")
+        ]
+    return [
+        ActionSpec({"type": "gestalt_verdict", "overturn": False}, "the totals stand"),
+        ActionSpec({"type": "gestalt_verdict", "overturn": True}, "overturn the close result"),
+    ]

@@ -19,9 +19,25 @@ SERIOUS_WOUND_DAMAGE = 20  # Rule: WR-34 (usually 20 or more in a single blow)
 
 # Rule: WR-12. The damage factors of the seed and of the SRD's firearms list, by weapon class.
 DAMAGE_FACTORS: dict[str, int] = {
-    "unarmed": 1, "knife": 2, "lead_pipe": 2, "sword": 3, "axe": 3, "throwing_knife": 1, "slingshot": 1,
-    "crossbow": 2, "throwing_axe": 2, "taser": 5, "light_handgun": 3, "light_smg": 3, "medium_handgun": 4,
-    "medium_smg": 4, "large_handgun": 5, "large_smg": 5, "light_rifle": 6, "heavy_rifle": 7, "shotgun": 10,
+    "unarmed": 1,
+    "knife": 2,
+    "lead_pipe": 2,
+    "sword": 3,
+    "axe": 3,
+    "throwing_knife": 1,
+    "slingshot": 1,
+    "crossbow": 2,
+    "throwing_axe": 2,
+    "taser": 5,
+    "light_handgun": 3,
+    "light_smg": 3,
+    "medium_handgun": 4,
+    "medium_smg": 4,
+    "large_handgun": 5,
+    "large_smg": 5,
+    "light_rifle": 6,
+    "heavy_rifle": 7,
+    "shotgun": 10,
 }
 
 # Rules: WR-15, WR-B7, WR-B14. Five thresholds in metres per weapon row; ``None`` is the taser's dagger.
@@ -60,14 +76,18 @@ Condition = Literal["mobile", "bedridden", "critical"]
 
 # Rule: WR-28. HP per day; ``None`` = impossible (a bed-ridden character is not active).
 HEALING: dict[tuple[str, str], Fraction | None] = {
-    ("active", "mobile"): Fraction(0), ("active", "bedridden"): None, ("active", "critical"): None,
-    ("rest", "mobile"): Fraction(1), ("rest", "bedridden"): Fraction(1, 2), ("rest", "critical"): Fraction(0),
-    ("medical", "mobile"): Fraction(2), ("medical", "bedridden"): Fraction(1),
+    ("active", "mobile"): Fraction(0),
+    ("active", "bedridden"): None,
+    ("active", "critical"): None,
+    ("rest", "mobile"): Fraction(1),
+    ("rest", "bedridden"): Fraction(1, 2),
+    ("rest", "critical"): Fraction(0),
+    ("medical", "mobile"): Fraction(2),
+    ("medical", "bedridden"): Fraction(1),
     ("medical", "critical"): Fraction(1, 2),
 }
 # Rule: WR-28. The starred cells, where the GM may make the character lose HP instead.
-MAY_LOSE: frozenset[tuple[str, str]] = frozenset({("active", "mobile"), ("rest", "bedridden"),
-                                                   ("rest", "critical")})
+MAY_LOSE: frozenset[tuple[str, str]] = frozenset({("active", "mobile"), ("rest", "bedridden"), ("rest", "critical")})
 
 
 # -- dice pools ---------------------------------------------------------------------------------------
@@ -108,8 +128,9 @@ def pool_total(faces: Sequence[int], dice: int, net: int = 0) -> int:
     penalty dice the ``dice`` lowest; otherwise all. "2 dice + a bonus die" is 3 thrown, 2 highest kept.
     """
     if len(faces) != pool_size(dice, net):
-        raise ValueError(f"{dice} dice with {net:+d} bonus/penalty dice throw {dice + abs(net)} faces, "
-                         f"got {len(faces)}")
+        raise ValueError(
+            f"{dice} dice with {net:+d} bonus/penalty dice throw {dice + abs(net)} faces, got {len(faces)}"
+        )
     if net == 0:
         return sum(faces)
     if dice == 0:
@@ -122,8 +143,10 @@ def pool_total_uncancelled(faces: Sequence[int], dice: int, bonus: int, penalty:
     """A roll where bonus and penalty dice do not cancel (the alternative to WR-B2): throw all of them,
     drop the ``bonus`` lowest, then the ``penalty`` highest."""
     if dice < 0 or len(faces) != dice + bonus + penalty:
-        raise ValueError(f"{dice} dice with {bonus} bonus and {penalty} penalty dice throw "
-                         f"{dice + bonus + penalty} faces, got {len(faces)}")
+        raise ValueError(
+            f"{dice} dice with {bonus} bonus and {penalty} penalty dice throw "
+            f"{dice + bonus + penalty} faces, got {len(faces)}"
+        )
     return sum(f for f, k in zip(faces, keep_flags(faces, bonus, penalty), strict=True) if k)
 
 
@@ -228,8 +251,13 @@ def half_distance_dice(row: str, metres: float, beyond: bool = False) -> tuple[i
     return (column - 1, 1) if metres <= (low + high) / 2 else (column, 0)
 
 
-def ranged_defense(distance: tuple[int, int], cover: str = "none", darkness: str = "none",
-                   target_moving: bool = False, attacker_moving: bool = False) -> tuple[int, int]:
+def ranged_defense(
+    distance: tuple[int, int],
+    cover: str = "none",
+    darkness: str = "none",
+    target_moving: bool = False,
+    attacker_moving: bool = False,
+) -> tuple[int, int]:
     """The dice the GM assigns a ranged defense, before dodging: ``(dice, bonus dice)``. Rule: WR-14.
 
     The sum of distance dice, cover (1 or 2), target moving (1), attacker moving (1) and darkness or
@@ -267,8 +295,9 @@ def regular_protection(rolled: int, flat: int, gunfire: bool) -> int:
     return total // 2 if gunfire else total
 
 
-def bulletproof(damage_in: int, faces: Sequence[int], gunfire: bool, *, round_up: bool = False,
-                any_one: bool = False) -> int:
+def bulletproof(
+    damage_in: int, faces: Sequence[int], gunfire: bool, *, round_up: bool = False, any_one: bool = False
+) -> int:
     """Bullet-proof armour rated ``len(faces)``b. Rules: WR-22, WR-B5, WR-B6.
 
     Against bullets and shotguns the damage is divided by the dice rolled, rounded down; if every die
@@ -290,8 +319,16 @@ def bulletproof_flat(damage_in: int, rating: int) -> int:
     return max(0, damage_in - rating)
 
 
-def armour_absorb(damage_in: int, regular_rolled: int, flat: int, bullet_faces: Sequence[int] = (),
-                  gunfire: bool = False, *, round_up: bool = False, any_one: bool = False) -> int:
+def armour_absorb(
+    damage_in: int,
+    regular_rolled: int,
+    flat: int,
+    bullet_faces: Sequence[int] = (),
+    gunfire: bool = False,
+    *,
+    round_up: bool = False,
+    any_one: bool = False,
+) -> int:
     """Damage that gets through every layer: regular armour first, then bullet-proof. Rules: WR-11,
     WR-19, WR-22, WR-B4 (armour after the factor; never below 0)."""
     if damage_in <= 0:
@@ -300,8 +337,9 @@ def armour_absorb(damage_in: int, regular_rolled: int, flat: int, bullet_faces: 
     return bulletproof(through, bullet_faces, gunfire, round_up=round_up, any_one=any_one)
 
 
-def taser_damage(attack: int, defense: int, armour_rolled: int, factor: int = TASER_FACTOR,
-                 damage_faces: Sequence[int] | None = None) -> int:
+def taser_damage(
+    attack: int, defense: int, armour_rolled: int, factor: int = TASER_FACTOR, damage_faces: Sequence[int] | None = None
+) -> int:
     """Temporary damage from a taser: all or nothing. Rules: WR-23, WR-12, WR-29, WR-33, WR-B18.
 
     ``armour_rolled`` is the armour's protection as against a normal attack (0 without armour). If it

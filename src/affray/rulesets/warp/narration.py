@@ -77,8 +77,14 @@ class WarpNarrator(Narrator):
     def hidden(self, data: Mapping[str, Json], story: Story) -> str:
         kind = data.get("type")
         if kind == "wounded":  # a GM character's wound, without its HP
-            return wound_sentence(story, text(data, "target"), integer(data, "raw"), integer(data, "absorbed"),
-                                  integer(data, "damage"), bool(data["temporary"]))
+            return wound_sentence(
+                story,
+                text(data, "target"),
+                integer(data, "raw"),
+                integer(data, "absorbed"),
+                integer(data, "damage"),
+                bool(data["temporary"]),
+            )
         if kind == "hidden" and data.get("purpose") == "gestalt":
             return f"{story[str(data['actor'])]} rolls for the gestalt fight; the GM keeps the total secret."
         return super().hidden(data, story)
@@ -92,7 +98,7 @@ def change_words(c: Mapping[str, Json], story: Story) -> str:
     for key, verb in (("status", "is"), ("remove_status", "is no longer")):
         name = str(c.get(key, ""))
         if name.startswith(HELD_BY):
-            return f"{who} {verb} held by {story[name[len(HELD_BY):]]}"
+            return f"{who} {verb} held by {story[name[len(HELD_BY) :]]}"
     return describe_change(c, story)
 
 

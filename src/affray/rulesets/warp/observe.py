@@ -145,8 +145,15 @@ class WarpObservation(StateObservation[WarpState]):
     __slots__ = ("_build", "_seen", "_window")
     _memo: Memo  # the ruleset always passes the match's memo
 
-    def __init__(self, state: WarpState, viewer: Viewer, actor: str, window: Callable[[], Window | None],
-                 build: Callable[[], WarpView], memo: Memo) -> None:
+    def __init__(
+        self,
+        state: WarpState,
+        viewer: Viewer,
+        actor: str,
+        window: Callable[[], Window | None],
+        build: Callable[[], WarpView],
+        memo: Memo,
+    ) -> None:
         super().__init__(state, viewer, actor, memo)
         self._window = window
         self._build = build
@@ -166,8 +173,9 @@ class WarpObservation(StateObservation[WarpState]):
     def special_maneuvers(self) -> tuple[str, ...]:
         """The maneuvers with a special effect (WR-30), as the view lists them."""
         state = self._state
-        return self._memo.static("warp-specials", lambda: tuple(m.id for m in state.maneuvers.values()
-                                                                if m.special != "none"))
+        return self._memo.static(
+            "warp-specials", lambda: tuple(m.id for m in state.maneuvers.values() if m.special != "none")
+        )
 
     @property
     def combatants(self) -> tuple[SeenFighter, ...]:

@@ -71,8 +71,9 @@ def faces_dist(count: int, sides: int = DIE) -> dict[int, Fraction]:
 
 
 @cache
-def roll_counts(dice: int, bonus: int = 0, penalty: int = 0, *, cancel: bool = True, botch: bool = False,
-                full_die: bool = False) -> Counts:
+def roll_counts(
+    dice: int, bonus: int = 0, penalty: int = 0, *, cancel: bool = True, botch: bool = False, full_die: bool = False
+) -> Counts:
     """The total of a WaRP roll, counted over every throw (see :func:`roll_dist`)."""
     if min(dice, bonus, penalty) < 0:
         raise ValueError("dice, bonus and penalty dice cannot be negative")
@@ -98,8 +99,9 @@ def roll_counts(dice: int, bonus: int = 0, penalty: int = 0, *, cancel: bool = T
     return DIE**thrown, out
 
 
-def roll_dist(dice: int, bonus: int = 0, penalty: int = 0, *, cancel: bool = True, botch: bool = False,
-              full_die: bool = False) -> dict[int, Fraction]:
+def roll_dist(
+    dice: int, bonus: int = 0, penalty: int = 0, *, cancel: bool = True, botch: bool = False, full_die: bool = False
+) -> dict[int, Fraction]:
     """The total of a WaRP roll: ``dice`` d6 with ``bonus`` and ``penalty`` dice. Rules: WR-01, WR-02, WR-B2,
     WR-B12, WR-B13.
 
@@ -145,10 +147,20 @@ class AttackOdds:
 
 
 @cache
-def exchange_dist(attack: tuple[int, int, int], defense: tuple[int, int, int], factor: int, armour: Armour,
-                  *, gunfire: bool = False, special: bool = False, alternate: bool = False, cancel: bool = True,
-                  botch: bool = False, full_die: bool = False, taser: bool = False
-                  ) -> tuple[Fraction, dict[int, Fraction]]:
+def exchange_dist(
+    attack: tuple[int, int, int],
+    defense: tuple[int, int, int],
+    factor: int,
+    armour: Armour,
+    *,
+    gunfire: bool = False,
+    special: bool = False,
+    alternate: bool = False,
+    cancel: bool = True,
+    botch: bool = False,
+    full_die: bool = False,
+    taser: bool = False,
+) -> tuple[Fraction, dict[int, Fraction]]:
     """``(P(hit), damage after armour)`` for an attack roll ``(dice, bonus, penalty)`` against a defense roll.
 
     Rules: WR-08, WR-10 (a tie misses), WR-11 (margin x factor), WR-30 (special effect: half), WR-33 (the
@@ -183,8 +195,9 @@ def exchange_dist(attack: tuple[int, int, int], defense: tuple[int, int, int], f
     return Fraction(hits, den_a * den_d), {k: Fraction(v, total) for k, v in out.items()}
 
 
-def _taser_branch(out: dict[int, int], n: int, attack: int, defense: int, factor: int, armour: Armour,
-                  extra: dict[int, int] | None) -> None:
+def _taser_branch(
+    out: dict[int, int], n: int, attack: int, defense: int, factor: int, armour: Armour, extra: dict[int, int] | None
+) -> None:
     """Add a taser hit's damage, counted over the alternate damage dice (``extra``, or none) and the armour dice,
     to ``out`` (WR-23, WR-B18)."""
     for s, ns in (extra or {0: 1}).items():
@@ -194,79 +207,159 @@ def _taser_branch(out: dict[int, int], n: int, attack: int, defense: int, factor
             out[k] = out.get(k, 0) + n * ns * nr
 
 
-def attack_odds(attack_dice: int, defense_dice: int, *, attack_bonus: int = 0, attack_penalty: int = 0,
-                defense_bonus: int = 0, defense_penalty: int = 0, factor: int = 1, armour: Armour = Armour(),
-                gunfire: bool = False, special: bool = False, alternate: bool = False, target_hp: int | None = None,
-                cancel: bool = True, botch: bool = False, taser: bool = False) -> AttackOdds:
+def attack_odds(
+    attack_dice: int,
+    defense_dice: int,
+    *,
+    attack_bonus: int = 0,
+    attack_penalty: int = 0,
+    defense_bonus: int = 0,
+    defense_penalty: int = 0,
+    factor: int = 1,
+    armour: Armour = Armour(),
+    gunfire: bool = False,
+    special: bool = False,
+    alternate: bool = False,
+    target_hp: int | None = None,
+    cancel: bool = True,
+    botch: bool = False,
+    taser: bool = False,
+) -> AttackOdds:
     """One attack: the chance of a hit and the damage distribution after armour; with ``target_hp`` the chance
     the target is down for the count (HP <= 0 counting temporary damage, WR-25, WR-29). Rules: WR-08..WR-11,
     WR-19, WR-22, WR-23, WR-30, WR-33, WR-B18."""
-    p_hit, dist = exchange_dist((attack_dice, attack_bonus, attack_penalty),
-                                (defense_dice, defense_bonus, defense_penalty), factor, armour, gunfire=gunfire,
-                                special=special, alternate=alternate, cancel=cancel, botch=botch, taser=taser)
+    p_hit, dist = exchange_dist(
+        (attack_dice, attack_bonus, attack_penalty),
+        (defense_dice, defense_bonus, defense_penalty),
+        factor,
+        armour,
+        gunfire=gunfire,
+        special=special,
+        alternate=alternate,
+        cancel=cancel,
+        botch=botch,
+        taser=taser,
+    )
     p_down = None if target_hp is None else probability(dist, lambda k: target_hp - k <= 0)
     return AttackOdds(p_hit, dist, p_down)
 
 
-_COUNTS = ("attack", "defense", "attack_bonus", "attack_penalty", "defense_bonus", "defense_penalty", "armour_dice",
-           "armour_points", "bullet_dice")
+_COUNTS = (
+    "attack",
+    "defense",
+    "attack_bonus",
+    "attack_penalty",
+    "defense_bonus",
+    "defense_penalty",
+    "armour_dice",
+    "armour_points",
+    "bullet_dice",
+)
 
 
 def _attack_valid(p: Params) -> None:
     attack, defense, factor = p["attack"], p["defense"], p["factor"]
     need(min(p[k] for k in _COUNTS) >= 0, "Dice counts and armour points cannot be negative.")
     need(attack >= 1, f"--attack is the attack trait's dice, at least 1 (2 without a trait, WR-03; got {attack}).")
-    need(defense >= 1, f"--defense is the defense roll's dice, at least 1 (2 without a trait, WR-03; the GM's "
-                       f"distance dice start at 1, WR-15; got {defense}).")
+    need(
+        defense >= 1,
+        f"--defense is the defense roll's dice, at least 1 (2 without a trait, WR-03; the GM's "
+        f"distance dice start at 1, WR-15; got {defense}).",
+    )
     need(factor >= 0, "--factor cannot be negative (WR-12).")
-    for label, n in (("attack", attack + p["attack_bonus"] + p["attack_penalty"]),
-                     ("defense", defense + p["defense_bonus"] + p["defense_penalty"])):
+    for label, n in (
+        ("attack", attack + p["attack_bonus"] + p["attack_penalty"]),
+        ("defense", defense + p["defense_bonus"] + p["defense_penalty"]),
+    ):
         need(n <= MAX_THROWN, f"The {label} throws {n} dice; at most {MAX_THROWN} can be enumerated exactly.")
-    need(p["armour_dice"] <= MAX_THROWN and p["bullet_dice"] <= MAX_THROWN
-         and (not p["alternate_damage"] or factor <= MAX_THROWN),
-         f"At most {MAX_THROWN} armour or damage dice can be enumerated exactly.")
-    need(p["target_hp"] is None or p["target_hp"] >= 1,
-         "--target-hp must be at least 1 (the target is still fighting).")
-    need(not (p["taser"] and (p["gunfire"] or p["special"])),
-         "A taser is neither a firearm nor a special-effect attack (WR-23): drop --gunfire and --special.")
+    need(
+        p["armour_dice"] <= MAX_THROWN
+        and p["bullet_dice"] <= MAX_THROWN
+        and (not p["alternate_damage"] or factor <= MAX_THROWN),
+        f"At most {MAX_THROWN} armour or damage dice can be enumerated exactly.",
+    )
+    need(
+        p["target_hp"] is None or p["target_hp"] >= 1, "--target-hp must be at least 1 (the target is still fighting)."
+    )
+    need(
+        not (p["taser"] and (p["gunfire"] or p["special"])),
+        "A taser is neither a firearm nor a special-effect attack (WR-23): drop --gunfire and --special.",
+    )
 
 
 def _attack(p: Params) -> CheckResult:
-    odds = attack_odds(p["attack"], p["defense"], attack_bonus=p["attack_bonus"], attack_penalty=p["attack_penalty"],
-                       defense_bonus=p["defense_bonus"], defense_penalty=p["defense_penalty"], factor=p["factor"],
-                       armour=Armour(p["armour_dice"], p["armour_points"], p["bullet_dice"]), gunfire=p["gunfire"],
-                       special=p["special"], alternate=p["alternate_damage"], target_hp=p["target_hp"],
-                       cancel=not p["no_cancel"], botch=p["botch"], taser=p["taser"])
+    odds = attack_odds(
+        p["attack"],
+        p["defense"],
+        attack_bonus=p["attack_bonus"],
+        attack_penalty=p["attack_penalty"],
+        defense_bonus=p["defense_bonus"],
+        defense_penalty=p["defense_penalty"],
+        factor=p["factor"],
+        armour=Armour(p["armour_dice"], p["armour_points"], p["bullet_dice"]),
+        gunfire=p["gunfire"],
+        special=p["special"],
+        alternate=p["alternate_damage"],
+        target_hp=p["target_hp"],
+        cancel=not p["no_cancel"],
+        botch=p["botch"],
+        taser=p["taser"],
+    )
     probs = {"p_hit": odds.p_hit} | ({"p_down": odds.p_down} if odds.p_down is not None else {})
-    return CheckResult(f"WaRP attack: {p['attack']} dice against {p['defense']} dice, factor x{p['factor']}", probs,
-                       {"damage": odds.damage})
+    return CheckResult(
+        f"WaRP attack: {p['attack']} dice against {p['defense']} dice, factor x{p['factor']}",
+        probs,
+        {"damage": odds.damage},
+    )
 
 
 def _opt(name: str, description: str, default: int | bool | None = 0) -> Field:
-    return Field(name, "boolean" if isinstance(default, bool) else "integer", description, required=False,
-                 default=default)
+    return Field(
+        name, "boolean" if isinstance(default, bool) else "integer", description, required=False, default=default
+    )
 
 
 #: The exact single checks (``affray odds warp CHECK``), declared with their parameters.
-CHECKS = checks(Check(
-    "attack", "One attack: the chance of a hit (attack > defense) and the damage after armour (WR-08..WR-11, "
-              "WR-19).", ("WR-03", "WR-08", "WR-09", "WR-10", "WR-11", "WR-12", "WR-19", "WR-22", "WR-23", "WR-30",
-                          "WR-33", "WR-B2", "WR-B12", "WR-B18"), (
-        Field("attack", "integer", "the attack trait's dice (2 without one, WR-03)"),
-        Field("defense", "integer", "the defense roll's dice"),
-        _opt("attack_bonus", "bonus dice on the attack"),
-        _opt("attack_penalty", "penalty dice on the attack"),
-        _opt("defense_bonus", "bonus dice on the defense"),
-        _opt("defense_penalty", "penalty dice on the defense"),
-        _opt("factor", "the weapon's damage factor (WR-12)", 1),
-        _opt("armour_dice", "regular armour dice (WR-19)"),
-        _opt("armour_points", "flat armour points (WR-19)"),
-        _opt("bullet_dice", "bullet-proof armour dice (WR-22)"),
-        _opt("gunfire", "a firearm: regular armour halves (WR-22)", False),
-        _opt("special", "a special-effect attack: half damage (WR-30)", False),
-        _opt("alternate_damage", "WR-33: a d6 per point of factor", False),
-        _opt("taser", "a taser: all or nothing against armour, temporary (WR-23, WR-B18)", False),
-        _opt("target_hp", "the target's current HP", None),
-        _opt("no_cancel", "bonus and penalty dice do not cancel (WR-B2's alternative)", False),
-        _opt("botch", "OtE 2e Botch (WR-B12)", False)),
-    _attack, _attack_valid))
+CHECKS = checks(
+    Check(
+        "attack",
+        "One attack: the chance of a hit (attack > defense) and the damage after armour (WR-08..WR-11, WR-19).",
+        (
+            "WR-03",
+            "WR-08",
+            "WR-09",
+            "WR-10",
+            "WR-11",
+            "WR-12",
+            "WR-19",
+            "WR-22",
+            "WR-23",
+            "WR-30",
+            "WR-33",
+            "WR-B2",
+            "WR-B12",
+            "WR-B18",
+        ),
+        (
+            Field("attack", "integer", "the attack trait's dice (2 without one, WR-03)"),
+            Field("defense", "integer", "the defense roll's dice"),
+            _opt("attack_bonus", "bonus dice on the attack"),
+            _opt("attack_penalty", "penalty dice on the attack"),
+            _opt("defense_bonus", "bonus dice on the defense"),
+            _opt("defense_penalty", "penalty dice on the defense"),
+            _opt("factor", "the weapon's damage factor (WR-12)", 1),
+            _opt("armour_dice", "regular armour dice (WR-19)"),
+            _opt("armour_points", "flat armour points (WR-19)"),
+            _opt("bullet_dice", "bullet-proof armour dice (WR-22)"),
+            _opt("gunfire", "a firearm: regular armour halves (WR-22)", False),
+            _opt("special", "a special-effect attack: half damage (WR-30)", False),
+            _opt("alternate_damage", "WR-33: a d6 per point of factor", False),
+            _opt("taser", "a taser: all or nothing against armour, temporary (WR-23, WR-B18)", False),
+            _opt("target_hp", "the target's current HP", None),
+            _opt("no_cancel", "bonus and penalty dice do not cancel (WR-B2's alternative)", False),
+            _opt("botch", "OtE 2e Botch (WR-B12)", False),
+        ),
+        _attack,
+        _attack_valid,
+    )
+)

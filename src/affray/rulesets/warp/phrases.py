@@ -11,11 +11,20 @@ from affray.core.json import Json
 from affray.core.narration import term
 
 #: A roll's purpose as it reads after "rolls" (WR-05, WR-08, WR-14, WR-19, WR-26, WR-31, WR-35, WR-B8).
-PURPOSES = {"melee attack": "a melee attack", "ranged attack": "a ranged attack", "ranged defense": "a ranged defense",
-            "gestalt": "for the gestalt fight", "intimidate": "to intimidate", "break free": "to break free",
-            "keep hold": "to keep the hold", "initiative roll-off": "a roll-off for initiative",
-            "armour": "armour dice", "bullet-proof armour": "bullet-proof armour dice", "damage": "damage dice",
-            "reason to live": "for a reason to live"}
+PURPOSES = {
+    "melee attack": "a melee attack",
+    "ranged attack": "a ranged attack",
+    "ranged defense": "a ranged defense",
+    "gestalt": "for the gestalt fight",
+    "intimidate": "to intimidate",
+    "break free": "to break free",
+    "keep hold": "to keep the hold",
+    "initiative roll-off": "a roll-off for initiative",
+    "armour": "armour dice",
+    "bullet-proof armour": "bullet-proof armour dice",
+    "damage": "damage dice",
+    "reason to live": "for a reason to live",
+}
 
 
 def purpose(text: str) -> str:
@@ -43,8 +52,16 @@ def dice(n: int, kind: str = "") -> str:
     return f"{n} {kind + ' ' if kind else ''}{'die' if n == 1 else 'dice'}"
 
 
-def wound_sentence(names: Mapping[str, str], target: str, raw: int, absorbed: int, damage: int, temporary: bool,
-                   hp: int | None = None, stun: int | None = None) -> str:
+def wound_sentence(
+    names: Mapping[str, str],
+    target: str,
+    raw: int,
+    absorbed: int,
+    damage: int,
+    temporary: bool,
+    hp: int | None = None,
+    stun: int | None = None,
+) -> str:
     """A wound (WR-11, WR-19..WR-23, WR-29) and, where the viewer may know them, the HP left (``None``: not told)."""
     kind = " temporary" if temporary else ""
     armour = f", {absorbed} stopped by armour" if absorbed else ""

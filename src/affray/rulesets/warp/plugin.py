@@ -88,7 +88,8 @@ def _sampler() -> Sampler[WarpKnown]:
 
 
 PLUGIN: Plugin[WarpState, WarpSetup] = Plugin(
-    name="warp", title="WaRP (Over the Edge): trait dice, damage factors and armour dice",
+    name="warp",
+    title="WaRP (Over the Edge): trait dice, damage factors and armour dice",
     # "2": ganging up gives exactly max(0, attackers - C) dice by default (WR-B17), a clumsy dodge takes no Clumsy
     # penalty die (WR-B16), a taser rolls 5d6 under Alternate Damage (WR-B18)
     rules_version="2",

@@ -69,8 +69,11 @@ def _no_experience(choices: Choices) -> Action:
 
 def _gm(phase: str, choices: Choices) -> Action:
     """Rule attacks as declared, accept reasons to live, let gestalt results stand (else the first listed)."""
-    wanted: dict[str, Action] = {"ruling": {"type": "rule"}, "verdict": {"type": "verdict", "lives": True},
-                                 "gestalt_verdict": {"type": "gestalt_verdict", "overturn": False}}
+    wanted: dict[str, Action] = {
+        "ruling": {"type": "rule"},
+        "verdict": {"type": "verdict", "lives": True},
+        "gestalt_verdict": {"type": "gestalt_verdict", "overturn": False},
+    }
     goal = wanted.get(phase)
     if goal is not None and choices.allows(goal):
         return goal
@@ -148,8 +151,9 @@ class WarpHeuristic:
                 factor = factor_of[used] = _factor(me, *used)
             return dice, factor, -1 if a["maneuver"] in specials else 0
 
-        mine = [a for a in attacks if a["target"] == target and a.get("experience", 0) == spend] or \
-            [a for a in attacks if a["target"] == target]
+        mine = [a for a in attacks if a["target"] == target and a.get("experience", 0) == spend] or [
+            a for a in attacks if a["target"] == target
+        ]
         return max(mine, key=score)
 
     @staticmethod
@@ -187,16 +191,24 @@ class WarpSteady:
             return _plea(choices)
         if phase == "defend":
             legal = _defenses(choices)  # a defend window offers nothing else
-            return next((a for a in legal if a.get("experience", 0) == 0 and a.get("dodge", True)
-                         and "normal" not in a), legal[0])
+            return next(
+                (a for a in legal if a.get("experience", 0) == 0 and a.get("dodge", True) and "normal" not in a),
+                legal[0],
+            )
         return _no_experience(choices)
 
     @staticmethod
     def _turn(obs: WarpObservation, choices: Choices) -> Action:
         me = obs.fighter(choices.actor)
         specials = set(obs.special_maneuvers)
-        attacks = [a for a in _attacks(choices) if a["mode"] == "melee" and a["weapon"] == me.wielding
-                   and not a.get("experience") and a["maneuver"] not in specials]
+        attacks = [
+            a
+            for a in _attacks(choices)
+            if a["mode"] == "melee"
+            and a["weapon"] == me.wielding
+            and not a.get("experience")
+            and a["maneuver"] not in specials
+        ]
         if attacks:
             target = min({text(a, "target") for a in attacks}, key=lambda t: _target_key(me, obs.fighter(t)))
             return next(a for a in attacks if a["target"] == target)

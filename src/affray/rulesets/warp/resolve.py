@@ -40,8 +40,9 @@ from affray.rulesets.warp.wounds import apply_hit
 def needs_ruling(state: WarpState, a: Attack) -> bool:
     """With a GM at the table: claims, special effects, missiles (the GM assigns their dice, WR-14) and
     PC attacks (the GM may call them predictable, WR-17) wait for the GM's ruling."""
-    return gm_decides(state) and (bool(a.claim) or a.special != "none" or a.mode == "ranged"
-                                  or state.fighters[a.attacker].pc)
+    return gm_decides(state) and (
+        bool(a.claim) or a.special != "none" or a.mode == "ranged" or state.fighters[a.attacker].pc
+    )
 
 
 def defense_options(state: WarpState, a: Attack) -> list[TraitRating | None]:

@@ -84,9 +84,12 @@ def flaw_penalties(flaws: Iterable[HasAffects], use: str, agile: bool) -> list[s
 
     A flaw that caps the dodging bonus dice (Clumsy: "only one bonus die for dodging", WR-14) is priced into the
     dodge itself, so it puts no penalty die on a dodge roll (WR-B16 as revised)."""
-    return [fl.name for fl in flaws
-            if not (use == "dodge" and fl.dodge_dice is not None)
-            and (use in fl.affects or "all" in fl.affects or (agile and "agility" in fl.affects))]
+    return [
+        fl.name
+        for fl in flaws
+        if not (use == "dodge" and fl.dodge_dice is not None)
+        and (use in fl.affects or "all" in fl.affects or (agile and "agility" in fl.affects))
+    ]
 
 
 def standing(state: WarpState, f: Fighter, use: str, agile: bool, mods: Mods) -> Mods:
@@ -124,8 +127,9 @@ def candidates(f: Fighter, use: str, role: str | None, weapon: str | None = None
     (initiative, stealth, intimidation...), which no lock restricts. ``weapon`` keeps out a trait tied to
     other weapons (Good with a Baseball Bat does not help with a knife).
     """
-    found = [t for t in f.traits.values()
-             if use in t.uses and (role is None or lock_allows(f, t, role)) and t.fits(weapon)]
+    found = [
+        t for t in f.traits.values() if use in t.uses and (role is None or lock_allows(f, t, role)) and t.fits(weapon)
+    ]
     found.sort(key=lambda t: (-t.dice, not t.combat, t.id))
     return found
 
@@ -170,8 +174,9 @@ def warp_pool(rng: RNG, dice: int, bonus: int = 0, penalty: int = 0, modifier: i
     extra = abs(net)
     tag = f"+{extra}b" if net > 0 else (f"+{extra}p" if net < 0 else "")
     shown = f"+{modifier}" if modifier > 0 else (f"{modifier}" if modifier < 0 else "")
-    return roll_pool(rng, dice + extra, DIE, keep=dice, keep_lowest=net < 0, modifier=modifier,
-                     notation=f"{dice}d6{tag}{shown}")
+    return roll_pool(
+        rng, dice + extra, DIE, keep=dice, keep_lowest=net < 0, modifier=modifier, notation=f"{dice}d6{tag}{shown}"
+    )
 
 
 def pool_shape(opts: WarpOptions, dice: int, bonus: int, penalty: int) -> tuple[int, int, int]:
@@ -228,7 +233,7 @@ def throw_total(state: WarpState, rng: RNG, dice: int, bonus: int, penalty: int)
     counted = [die(DIE) for _ in range(thrown)]
     if bonus or penalty:
         counted.sort()
-        counted = counted[bonus:thrown - penalty]
+        counted = counted[bonus : thrown - penalty]
     total = sum(counted)
     if opts.blow_the_top_off and blown_top(counted):
         for _ in range(MAX_EXPLOSIONS):
@@ -241,8 +246,17 @@ def throw_total(state: WarpState, rng: RNG, dice: int, bonus: int, penalty: int)
     return total
 
 
-def roll(state: WarpState, rng: RNG, f: Fighter, purpose: str, trait: TraitRating | None, mods: Mods,
-         events: Journal, secret: bool = False, dice: int | None = None) -> int:
+def roll(
+    state: WarpState,
+    rng: RNG,
+    f: Fighter,
+    purpose: str,
+    trait: TraitRating | None,
+    mods: Mods,
+    events: Journal,
+    secret: bool = False,
+    dice: int | None = None,
+) -> int:
     """Roll ``trait`` (or the default 2 dice, or ``dice`` the GM assigns) with ``mods``; log it (a loud journal)
     and return the total."""
     count = dice if dice is not None else dice_of(trait)

@@ -87,8 +87,9 @@ class WarpRuleset:
             raise TypeError(f"a WaRP scenario is needed, not {type(scenario).__name__}")
         return prepare(scenario, content)
 
-    def setup(self, setup: WarpSetup, options: object, rng: RNG, journal: Journal | None = None,
-              memo: Memo | None = None) -> tuple[WarpState, list[Event]]:
+    def setup(
+        self, setup: WarpSetup, options: object, rng: RNG, journal: Journal | None = None, memo: Memo | None = None
+    ) -> tuple[WarpState, list[Event]]:
         if not isinstance(options, WarpOptions):
             raise TypeError(f"WaRP options are needed, not {type(options).__name__}")
         state = build_state(setup, options)
@@ -141,16 +142,18 @@ class WarpRuleset:
     def observe(self, state: WarpState, viewer: Viewer, actor: str, memo: Memo | None = None) -> WarpObservation:
         """What ``actor``'s policy sees from ``viewer``'s seat (:mod:`affray.rulesets.warp.observe`)."""
         kept = memo if memo is not None else Memo()  # a one-off observation still builds its view once
-        return WarpObservation(state, viewer, actor, self._window_of(state, kept),
-                               lambda: self.view(state, viewer, kept), kept)
+        return WarpObservation(
+            state, viewer, actor, self._window_of(state, kept), lambda: self.view(state, viewer, kept), kept
+        )
 
     def _window_of(self, state: WarpState, memo: Memo | None) -> Callable[[], Window | None]:
         if memo is None:
             return lambda: self.pending(state)
         return lambda: self._window(state, memo)
 
-    def step(self, state: WarpState, actor: str, action: Action, rng: RNG,
-             journal: Journal | None = None) -> StepResult:
+    def step(
+        self, state: WarpState, actor: str, action: Action, rng: RNG, journal: Journal | None = None
+    ) -> StepResult:
         events = journal_for(journal)
         if events.validate:
             window = self.pending(state)
@@ -197,8 +200,17 @@ class WarpRuleset:
             if f.status == "down" and f.down_state:
                 conditions.append(f.down_state)
             conditions += [f"serious wound: {s.get('kind', 'serious')}" for s in f.serious]
-            out[a] = CombatantReport(f.side, f.status in ("down", "dying", "dead", "beaten"), f.status == "dead",
-                                     f.hp, f.max_hp, f.dealt, f.taken, tuple(conditions), {"stun": float(f.stun)})
+            out[a] = CombatantReport(
+                f.side,
+                f.status in ("down", "dying", "dead", "beaten"),
+                f.status == "dead",
+                f.hp,
+                f.max_hp,
+                f.dealt,
+                f.taken,
+                tuple(conditions),
+                {"stun": float(f.stun)},
+            )
         return out
 
     def gm_acts(self, state: WarpState) -> bool:
@@ -215,8 +227,11 @@ class WarpRuleset:
         out: list[tuple[str, object]] = []
         g = state.gestalt
         if g is not None and not g.resolved:
-            out += [(GM, to_jsonable(gestalt_total(side, total))) for side, total in gestalt.totals(state).items()
-                    if gestalt.gm_side(state, side)]
+            out += [
+                (GM, to_jsonable(gestalt_total(side, total)))
+                for side, total in gestalt.totals(state).items()
+                if gestalt.gm_side(state, side)
+            ]
         return out
 
     def invariants(self, state: WarpState) -> list[str]:

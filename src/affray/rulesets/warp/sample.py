@@ -99,8 +99,11 @@ def _stat_blocks(f: Fighter) -> list[str]:
     armour = content.sections.get("armour", {})
     gm = [cid for cid, ch in sorted(characters.items()) if not ch.pc]
     wielding = [cid for cid in gm if f.wielding == UNARMED or f.wielding in characters[cid].weapons]
-    worn = [cid for cid in wielding
-            if tuple(armour[a].name for a in characters[cid].armour if a in armour) == f.armour.names]
+    worn = [
+        cid
+        for cid in wielding
+        if tuple(armour[a].name for a in characters[cid].armour if a in armour) == f.armour.names
+    ]
     return worn or wielding or gm
 
 

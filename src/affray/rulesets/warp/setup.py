@@ -155,12 +155,19 @@ def _maneuver(maneuver: Maneuver) -> ManeuverSetup:
     return as_shape(ManeuverSetup, maneuver.model_dump())
 
 
-BARE_HANDS: WeaponSetup = {"name": "bare hands", "handiness": 0, "wound": "fists", "melee": {"factor": 1},
-                           "ranged": None, "description": ""}
+BARE_HANDS: WeaponSetup = {
+    "name": "bare hands",
+    "handiness": 0,
+    "wound": "fists",
+    "melee": {"factor": 1},
+    "ranged": None,
+    "description": "",
+}
 
 
-def _character(where: str, combatant: WarpCombatant, content: ContentLibrary,
-               sheet_file: Path | None = None) -> Character:
+def _character(
+    where: str, combatant: WarpCombatant, content: ContentLibrary, sheet_file: Path | None = None
+) -> Character:
     return combatant_character("warp", Character, where, combatant, content, sheet_file, ("characters",))
 
 
@@ -174,8 +181,13 @@ def prepare(scenario: WarpScenario, content: ContentLibrary) -> WarpSetup:
     maneuvers = {mid: _maneuver(m) for mid, m in sorted(content.sections.get("maneuvers", {}).items())}
     if "attack" not in maneuvers:
         raise ReferenceProblem("maneuvers", "the content defines the default maneuver 'attack'")
-    return {"mode": scenario.mode, "name": scenario.name, "darkness": scenario.darkness,
-            "combatants": combatants, "maneuvers": maneuvers}
+    return {
+        "mode": scenario.mode,
+        "name": scenario.name,
+        "darkness": scenario.darkness,
+        "combatants": combatants,
+        "maneuvers": maneuvers,
+    }
 
 
 def _traits(where: str, ch: Character, content: ContentLibrary) -> tuple[dict[str, TraitSetup], list[FlawSetup]]:
@@ -184,8 +196,15 @@ def _traits(where: str, ch: Character, content: ContentLibrary) -> tuple[dict[st
         trait: Trait = content.require("traits", tid, f"{where}: traits.{tid}")
         if trait.flaw:
             raise ReferenceProblem(f"{where}: traits.{tid}", f"a trait, not a flaw ('{tid}' belongs in 'flaws')")
-        traits[tid] = {"name": trait.name, "dice": dice, "combat": trait.combat, "agility": trait.agility,
-                       "fighting": trait.fighting, "uses": list(trait.uses), "weapons": list(trait.weapons)}
+        traits[tid] = {
+            "name": trait.name,
+            "dice": dice,
+            "combat": trait.combat,
+            "agility": trait.agility,
+            "fighting": trait.fighting,
+            "uses": list(trait.uses),
+            "weapons": list(trait.weapons),
+        }
     flaws: list[FlawSetup] = []
     for fid in ch.flaws:
         flaw: Trait = content.require("traits", fid, f"{where}: flaws")
@@ -195,8 +214,9 @@ def _traits(where: str, ch: Character, content: ContentLibrary) -> tuple[dict[st
     return traits, flaws
 
 
-def _combatant(where: str, side: str, c: WarpCombatant, content: ContentLibrary, sheet_file: Path | None = None
-               ) -> CombatantSetup:
+def _combatant(
+    where: str, side: str, c: WarpCombatant, content: ContentLibrary, sheet_file: Path | None = None
+) -> CombatantSetup:
     ch = _character(where, c, content, sheet_file)
     traits, flaws = _traits(where, ch, content)
     weapons: dict[str, WeaponSetup] = {}
@@ -211,13 +231,30 @@ def _combatant(where: str, side: str, c: WarpCombatant, content: ContentLibrary,
     for aid in ch.armour:
         item: Armour = content.require("armour", aid, f"{where}: armour")
         armour.append({"name": item.name, "rating": item.rating, "penalty": item.penalty})
-    wielding = ch.wielding or next((w for w in ch.weapons if weapons[w]["melee"] is not None), None) \
+    wielding = (
+        ch.wielding
+        or next((w for w in ch.weapons if weapons[w]["melee"] is not None), None)
         or (ch.weapons[0] if ch.weapons else UNARMED)
+    )
     return {
-        "id": c.id, "name": ch.name, "side": side, "pc": ch.pc, "max_hp": ch.hp, "hp": c.hp,
-        "traits": traits, "flaws": flaws, "weapons": weapons, "carried": carried, "wielding": wielding,
-        "armour": armour, "experience": ch.experience, "position": c.position, "cover": c.cover,
-        "cover_nearby": c.cover_nearby, "unaware": c.unaware, "protecting": c.protecting,
+        "id": c.id,
+        "name": ch.name,
+        "side": side,
+        "pc": ch.pc,
+        "max_hp": ch.hp,
+        "hp": c.hp,
+        "traits": traits,
+        "flaws": flaws,
+        "weapons": weapons,
+        "carried": carried,
+        "wielding": wielding,
+        "armour": armour,
+        "experience": ch.experience,
+        "position": c.position,
+        "cover": c.cover,
+        "cover_nearby": c.cover_nearby,
+        "unaware": c.unaware,
+        "protecting": c.protecting,
         "high_ground": c.high_ground,
     }
 
@@ -240,8 +277,11 @@ def protection(layers: Sequence[ArmourSetup], options: WarpOptions) -> Protectio
 
 def _arm(wid: str, w: WeaponSetup) -> Arm:
     r = w.get("ranged")
-    ranged = None if r is None else RangedProfile(r["factor"], r["row"], r["gunfire"], r["thrown"], r["temporary"],
-                                                 r["per_distance"])
+    ranged = (
+        None
+        if r is None
+        else RangedProfile(r["factor"], r["row"], r["gunfire"], r["thrown"], r["temporary"], r["per_distance"])
+    )
     melee = w.get("melee")
     return Arm(wid, w["name"], w["handiness"], w["wound"], None if melee is None else melee["factor"], ranged)
 
@@ -249,21 +289,50 @@ def _arm(wid: str, w: WeaponSetup) -> Arm:
 def build_fighter(c: CombatantSetup, options: WarpOptions) -> Fighter:
     max_hp = c["max_hp"] if c["max_hp"] is not None else options.default_hp  # WR-B9
     hp = max_hp if c["hp"] is None else min(c["hp"], max_hp)
-    traits = {tid: TraitRating(tid, t["name"], t["dice"], t["combat"], t["agility"], t["fighting"], tuple(t["uses"]),
-                               tuple(t.get("weapons", ())))
-              for tid, t in c["traits"].items()}
+    traits = {
+        tid: TraitRating(
+            tid,
+            t["name"],
+            t["dice"],
+            t["combat"],
+            t["agility"],
+            t["fighting"],
+            tuple(t["uses"]),
+            tuple(t.get("weapons", ())),
+        )
+        for tid, t in c["traits"].items()
+    }
     flaws = [Flaw(f["id"], f["name"], tuple(f["affects"]), f["dodge_dice"]) for f in c["flaws"]]
     arms = {wid: _arm(wid, w) for wid, w in c["weapons"].items()}
     return Fighter(
-        c["id"], c["name"], c["side"], c["pc"], max_hp, hp, hp, traits, flaws, arms, dict(c["carried"]),
-        c["wielding"], protection(c["armour"], options), c["experience"], float(c["position"]),
-        cover=c["cover"], cover_nearby=c["cover_nearby"], unaware=c["unaware"], protecting=c["protecting"],
-        high_ground=c["high_ground"])
+        c["id"],
+        c["name"],
+        c["side"],
+        c["pc"],
+        max_hp,
+        hp,
+        hp,
+        traits,
+        flaws,
+        arms,
+        dict(c["carried"]),
+        c["wielding"],
+        protection(c["armour"], options),
+        c["experience"],
+        float(c["position"]),
+        cover=c["cover"],
+        cover_nearby=c["cover_nearby"],
+        unaware=c["unaware"],
+        protecting=c["protecting"],
+        high_ground=c["high_ground"],
+    )
 
 
 def build_state(setup: WarpSetup, options: WarpOptions) -> WarpState:
     """Fresh state for ``setup``."""
     fighters = {c["id"]: build_fighter(c, options) for c in setup["combatants"]}
-    maneuvers = {mid: ManeuverInfo(mid, m["name"], m["melee"], m["ranged"], m["predictable"], m["special"])
-                 for mid, m in setup["maneuvers"].items()}
+    maneuvers = {
+        mid: ManeuverInfo(mid, m["name"], m["melee"], m["ranged"], m["predictable"], m["special"])
+        for mid, m in setup["maneuvers"].items()
+    }
     return WarpState(setup["mode"], options, fighters, maneuvers, setup.get("darkness", "none"))

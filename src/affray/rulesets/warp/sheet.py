@@ -58,11 +58,14 @@ def shape_problems(sheet: WarpSheet) -> list[Problem]:
     three = sheet.traits()
     out = []
     if len(set(three)) != 3:
-        out.append(Problem("side", f"the central trait and the two side traits are three different traits "
-                                   f"(WR-03); got {', '.join(three)}"))
+        out.append(
+            Problem(
+                "side",
+                f"the central trait and the two side traits are three different traits (WR-03); got {', '.join(three)}",
+            )
+        )
     if sheet.superior not in three:
-        out.append(Problem("superior", f"one of the three traits ({', '.join(three)}) (WR-03); got "
-                                       f"'{sheet.superior}'"))
+        out.append(Problem("superior", f"one of the three traits ({', '.join(three)}) (WR-03); got '{sheet.superior}'"))
     for field, names in (("narrow", sheet.narrow), ("signs", list(sheet.signs))):
         stray = [t for t in names if t not in (*three, sheet.flaw)]
         if stray:
@@ -98,9 +101,18 @@ def _known(traits: Mapping[str, Trait], flaws: bool) -> str:
 
 
 def character(sheet: WarpSheet) -> Character:
-    return Character(name=sheet.name, pc=True, hp=sheet.hp, traits={t: sheet.dice(t) for t in sheet.traits()},
-                     flaws=[sheet.flaw], weapons=list(sheet.weapons), wielding=sheet.wielding,
-                     armour=list(sheet.armour), experience=sheet.experience, description=sheet.description)
+    return Character(
+        name=sheet.name,
+        pc=True,
+        hp=sheet.hp,
+        traits={t: sheet.dice(t) for t in sheet.traits()},
+        flaws=[sheet.flaw],
+        weapons=list(sheet.weapons),
+        wielding=sheet.wielding,
+        armour=list(sheet.armour),
+        experience=sheet.experience,
+        description=sheet.description,
+    )
 
 
 def summary(sheet: WarpSheet, content: ContentLibrary) -> Summary:
@@ -117,12 +129,17 @@ def summary(sheet: WarpSheet, content: ContentLibrary) -> Summary:
     weapons = content.sections.get("weapons", {})
     first_melee = next((w for w in sheet.weapons if weapons[w].melee is not None), None)
     in_hand = sheet.wielding or first_melee or (sheet.weapons or ["unarmed"])[0]  # as the fight picks it
-    gear = [("Weapons", listing(sheet.weapons)), ("Wielding", in_hand),
-            ("Armour", listing(sheet.armour))]
-    stats = [("Hit points", str(sheet.hp)), ("Experience Pool", f"{sheet.experience} dice"),
-             ("Anything else", "2 dice (WR-03)")]
-    return Summary(f"{sheet.name} (WaRP)" + (f": {sheet.description}" if sheet.description else ""),
-                   [("Traits (WR-03)", rows), ("Numbers", stats), ("Gear", gear)], notes(sheet, content))
+    gear = [("Weapons", listing(sheet.weapons)), ("Wielding", in_hand), ("Armour", listing(sheet.armour))]
+    stats = [
+        ("Hit points", str(sheet.hp)),
+        ("Experience Pool", f"{sheet.experience} dice"),
+        ("Anything else", "2 dice (WR-03)"),
+    ]
+    return Summary(
+        f"{sheet.name} (WaRP)" + (f": {sheet.description}" if sheet.description else ""),
+        [("Traits (WR-03)", rows), ("Numbers", stats), ("Gear", gear)],
+        notes(sheet, content),
+    )
 
 
 def notes(sheet: WarpSheet, content: ContentLibrary) -> list[str]:

@@ -39,9 +39,15 @@ def surprise_check(state: WarpState, rng: RNG, events: Journal) -> None:
             continue
         sneak = max(foes, key=lambda g: (dice_of(best(g, "stealth", None)), g.id))
         trait = best(sneak, "stealth", None)
-        stealth = roll(state, rng, sneak, "stealth", trait, standing(state, sneak, "stealth",
-                                                                     agility_related(state, trait, "stealth"), Mods()),
-                       events)
+        stealth = roll(
+            state,
+            rng,
+            sneak,
+            "stealth",
+            trait,
+            standing(state, sneak, "stealth", agility_related(state, trait, "stealth"), Mods()),
+            events,
+        )
         own = best(f, "alertness", None)
         alert = roll(state, rng, f, "alertness", own, standing(state, f, "alertness", False, Mods()), events)
         f.unaware = alert < stealth
@@ -112,7 +118,8 @@ def _order(state: WarpState, rng: RNG, active: list[Fighter], events: Journal) -
     """Highest roll first; ties by pool, then PCs, then seeded roll-offs (WR-B8)."""
     full = state.options.initiative_ties == "pool_pc_rolloff"
     keys: dict[str, list[int]] = {
-        f.id: [-f.initiative, -f.initiative_pool, 0 if f.pc else 1] if full else [-f.initiative] for f in active}
+        f.id: [-f.initiative, -f.initiative_pool, 0 if f.pc else 1] if full else [-f.initiative] for f in active
+    }
     while True:
         groups: dict[tuple[int, ...], list[str]] = {}
         for a, k in keys.items():
@@ -197,8 +204,9 @@ def turn_actors(state: WarpState) -> tuple[str, ...]:
     if current is None:
         return ()
     slot = state.slot
-    holders = tuple(h.id for h in state.fighters.values()
-                    if h.holding and not h.out and h.waited != slot and h is not current)
+    holders = tuple(
+        h.id for h in state.fighters.values() if h.holding and not h.out and h.waited != slot and h is not current
+    )
     return (*holders, current.id) if holders else (current.id,)
 
 
@@ -216,5 +224,14 @@ def gm_decides(state: WarpState) -> bool:
     return state.options.gm_decisions == "table"
 
 
-__all__ = ["GM", "advance", "begin", "check_outcome", "end_action", "finish", "gm_decides", "start_round",
-           "turn_actors"]
+__all__ = [
+    "GM",
+    "advance",
+    "begin",
+    "check_outcome",
+    "end_action",
+    "finish",
+    "gm_decides",
+    "start_round",
+    "turn_actors",
+]

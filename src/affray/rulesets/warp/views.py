@@ -64,11 +64,14 @@ class StaticSheet:
 def static_sheet(f: Fighter) -> StaticSheet:
     """What never changes in a fight: built once per match through ``memo.static``."""
     return StaticSheet(
-        {t.id: TraitView(t.id, t.name, t.dice, t.combat, t.agility, t.fighting, tuple(t.uses))
-         for t in f.traits.values()},
+        {
+            t.id: TraitView(t.id, t.name, t.dice, t.combat, t.agility, t.fighting, tuple(t.uses))
+            for t in f.traits.values()
+        },
         tuple(FlawView(fl.name, tuple(fl.affects), fl.dodge_dice) for fl in f.flaws),
         {w: weapon_view(w, a) for w, a in f.arms.items()},
-        ProtectionView(f.armour.dice, f.armour.flat, f.armour.bullet_dice, f.armour.penalty_dice))
+        ProtectionView(f.armour.dice, f.armour.flat, f.armour.bullet_dice, f.armour.penalty_dice),
+    )
 
 
 def _static(f: Fighter, memo: Memo) -> StaticSheet:
@@ -81,11 +84,24 @@ def sheet(f: Fighter, memo: Memo | None = None, static: StaticSheet | None = Non
         static = _static(f, memo if memo is not None else Memo())
     counts = {w: f.carried.get(w, 1) for w in static.arms if w == "unarmed" or f.carried.get(w, 0) > 0}
     carried = static.arms if len(counts) == len(static.arms) else {w: static.arms[w] for w in counts}
-    return WarpSheet(f.id, f.hp, f.max_hp, f.stun, f.ceiling, f.experience, static.traits, static.flaws, carried,
-                     counts,
-                     static.protection, tuple(TraitLock(t, r) for t, r in f.locks.items()) if f.locks else (),
-                     f.cover_nearby, tuple(SeriousWoundView(str(s.get("kind", "")), int(s.get("daily_loss", 0)))
-                                           for s in f.serious) if f.serious else ())
+    return WarpSheet(
+        f.id,
+        f.hp,
+        f.max_hp,
+        f.stun,
+        f.ceiling,
+        f.experience,
+        static.traits,
+        static.flaws,
+        carried,
+        counts,
+        static.protection,
+        tuple(TraitLock(t, r) for t, r in f.locks.items()) if f.locks else (),
+        f.cover_nearby,
+        tuple(SeriousWoundView(str(s.get("kind", "")), int(s.get("daily_loss", 0))) for s in f.serious)
+        if f.serious
+        else (),
+    )
 
 
 # -- combatants ---------------------------------------------------------------------------------------------
@@ -112,37 +128,86 @@ def statuses(state: WarpState, f: Fighter) -> tuple[Status, ...]:
 
 
 #: The fighter's fields that its combatant view shows and a fight can change (fetched in one C call).
-_CHANGING = attrgetter("hp", "stun", "ceiling", "experience", "status", "down_state", "messed", "wielding", "cover",
-                       "moved", "prone", "held_by", "holding", "desperate", "initiative", "unaware", "position",
-                       "cover_nearby")
+_CHANGING = attrgetter(
+    "hp",
+    "stun",
+    "ceiling",
+    "experience",
+    "status",
+    "down_state",
+    "messed",
+    "wielding",
+    "cover",
+    "moved",
+    "prone",
+    "held_by",
+    "holding",
+    "desperate",
+    "initiative",
+    "unaware",
+    "position",
+    "cover_nearby",
+)
 
 
 def fingerprint(state: WarpState, f: Fighter) -> tuple[object, ...]:
     """Everything of ``f``'s that its combatant view shows and a fight can change (the rest is static)."""
-    return (_CHANGING(f), f.psych_round - state.round if f.psych_round >= state.round else None,
-            tuple(f.carried.values()), tuple(f.locks.items()) if f.locks else (),
-            len(f.serious))  # carried has fixed keys; serious wounds are only ever appended
+    return (
+        _CHANGING(f),
+        f.psych_round - state.round if f.psych_round >= state.round else None,
+        tuple(f.carried.values()),
+        tuple(f.locks.items()) if f.locks else (),
+        len(f.serious),
+    )  # carried has fixed keys; serious wounds are only ever appended
 
 
 def combatant(state: WarpState, f: Fighter, viewer: Viewer, memo: Memo) -> CombatantView[WarpCombatantDetail]:
     """``f`` as ``viewer`` sees it, rebuilt only when its :func:`fingerprint` changes."""
     open_sheet = f.pc or viewer.may_see(f.id)
     mine = controlled(viewer, f.id)
-    return memo.keyed(("warp-combatant", f.id, open_sheet, mine), fingerprint(state, f),
-                      lambda: _combatant(state, f, open_sheet, mine, memo))
+    return memo.keyed(
+        ("warp-combatant", f.id, open_sheet, mine),
+        fingerprint(state, f),
+        lambda: _combatant(state, f, open_sheet, mine, memo),
+    )
 
 
-def _combatant(state: WarpState, f: Fighter, open_sheet: bool, mine: bool, memo: Memo
-               ) -> CombatantView[WarpCombatantDetail]:
+def _combatant(
+    state: WarpState, f: Fighter, open_sheet: bool, mine: bool, memo: Memo
+) -> CombatantView[WarpCombatantDetail]:
     static = _static(f, memo)
     numbers = sheet(f, static=static) if open_sheet else None
     bars = (Bar("HP", f.hp, f.max_hp),) if open_sheet else ()
     detail = WarpCombatantDetail(
-        f.pc, f.status, f.down_state, f.messed, f.wielding, static.arms[f.wielding],
-        tuple(f.armour.names), f.cover, f.moved, f.prone, f.held_by, f.holding, f.desperate, f.initiative, numbers)
-    return CombatantView(f.id, f.name, f.side, mine, Position("line", f.position), bars,
-                         statuses(state, f), f.status in OUT_BY_HARM, f.status == "dead", detail,
-                         sheet_rows(detail))
+        f.pc,
+        f.status,
+        f.down_state,
+        f.messed,
+        f.wielding,
+        static.arms[f.wielding],
+        tuple(f.armour.names),
+        f.cover,
+        f.moved,
+        f.prone,
+        f.held_by,
+        f.holding,
+        f.desperate,
+        f.initiative,
+        numbers,
+    )
+    return CombatantView(
+        f.id,
+        f.name,
+        f.side,
+        mine,
+        Position("line", f.position),
+        bars,
+        statuses(state, f),
+        f.status in OUT_BY_HARM,
+        f.status == "dead",
+        detail,
+        sheet_rows(detail),
+    )
 
 
 # -- the sheet in words ---------------------------------------------------------------------------------------
@@ -186,25 +251,42 @@ def sheet_rows(d: WarpCombatantDetail) -> tuple[Fact, ...]:
     rows.append(Fact("Experience", str(n.experience)))
     rows.append(Fact("Traits", "; ".join(f"{t.name} {dice(t.dice)}{_kinds(t)}" for t in n.traits.values())))
     if n.flaws:
-        rows.append(Fact("Flaws", "; ".join(
-            f.name + (f" (dodge {dice(f.dodge_dice)})" if f.dodge_dice else "") for f in n.flaws)))
+        rows.append(
+            Fact(
+                "Flaws", "; ".join(f.name + (f" (dodge {dice(f.dodge_dice)})" if f.dodge_dice else "") for f in n.flaws)
+            )
+        )
     rows.append(Fact("Carries", "; ".join(weapon_words(w, n.counts.get(wid, 1)) for wid, w in n.weapons.items())))
     p = n.protection
     regular = " + ".join(([dice(p.dice)] if p.dice else []) + ([f"{p.flat} pt"] if p.flat else []))
-    armour = ([regular] if regular else []) + ([f"{p.bullet_dice} bullet-proof {dice(p.bullet_dice).split()[1]}"]
-                                               if p.bullet_dice else [])
+    armour = ([regular] if regular else []) + (
+        [f"{p.bullet_dice} bullet-proof {dice(p.bullet_dice).split()[1]}"] if p.bullet_dice else []
+    )
     if p.penalty_dice:
         armour.append(f"{p.penalty_dice} penalty {dice(p.penalty_dice).split()[1]} on agility actions")
     if armour:
         rows.append(Fact("Armour", ", ".join(armour)))
     if n.locks:
-        rows.append(Fact("This round", "; ".join(
-            f"{n.traits[lock.trait].name if lock.trait in n.traits else lock.trait}: {lock.role}" for lock in n.locks)))
+        rows.append(
+            Fact(
+                "This round",
+                "; ".join(
+                    f"{n.traits[lock.trait].name if lock.trait in n.traits else lock.trait}: {lock.role}"
+                    for lock in n.locks
+                ),
+            )
+        )
     if n.cover_nearby != "none":
         rows.append(Fact("Cover nearby", n.cover_nearby))
     if n.serious_wounds:
-        rows.append(Fact("Serious wounds", "; ".join(
-            w.kind + (f" (loses {w.daily_loss} HP a day)" if w.daily_loss else "") for w in n.serious_wounds)))
+        rows.append(
+            Fact(
+                "Serious wounds",
+                "; ".join(
+                    w.kind + (f" (loses {w.daily_loss} HP a day)" if w.daily_loss else "") for w in n.serious_wounds
+                ),
+            )
+        )
     return tuple(rows)
 
 
@@ -217,11 +299,15 @@ def _gestalt(state: WarpState, viewer: Viewer) -> GestaltView | None:
     def shown(side: str) -> bool:
         return g.resolved or viewer.omniscient or not gm_side(state, side)
 
-    rolls = tuple(GestaltRoll(a, v) for a, v in g.rolls.items()
-                  if shown(state.fighters[a].side) or viewer.may_see(a))
-    return GestaltView(g.round, tuple(sorted(g.rolls)), rolls,
-                       tuple(SideTotal(side, total) for side, total in totals(state).items() if shown(side)),
-                       g.winner if g.resolved else None, g.resolved)
+    rolls = tuple(GestaltRoll(a, v) for a, v in g.rolls.items() if shown(state.fighters[a].side) or viewer.may_see(a))
+    return GestaltView(
+        g.round,
+        tuple(sorted(g.rolls)),
+        rolls,
+        tuple(SideTotal(side, total) for side, total in totals(state).items() if shown(side)),
+        g.winner if g.resolved else None,
+        g.resolved,
+    )
 
 
 def detail(state: WarpState, viewer: Viewer, memo: Memo) -> WarpDetail:
@@ -230,32 +316,50 @@ def detail(state: WarpState, viewer: Viewer, memo: Memo) -> WarpDetail:
         return _detail(state, viewer, memo)
     a = state.attack
     d = state.decisions[0] if state.decisions else None
-    key = (None if a is None else (a.attacker, a.target, a.weapon, a.mode, a.maneuver, a.special, a.distance, a.claim),
-           None if d is None else (d.kind, d.actor, d.about), tuple(state.ground) if state.ground else ())
+    key = (
+        None if a is None else (a.attacker, a.target, a.weapon, a.mode, a.maneuver, a.special, a.distance, a.claim),
+        None if d is None else (d.kind, d.actor, d.about),
+        tuple(state.ground) if state.ground else (),
+    )
     return memo.keyed("warp-detail", key, lambda: _detail(state, viewer, memo))
 
 
 def _detail(state: WarpState, viewer: Viewer, memo: Memo) -> WarpDetail:
     a = state.attack
     d = state.decisions[0] if state.decisions else None
-    specials = memo.static("warp-specials", lambda: tuple(m.id for m in state.maneuvers.values()
-                                                          if m.special != "none"))
+    specials = memo.static(
+        "warp-specials", lambda: tuple(m.id for m in state.maneuvers.values() if m.special != "none")
+    )
     return WarpDetail(
-        state.darkness, state.options.melee_reach_m, state.options.agility_rolls, state.options.untrained_agility,
-        None if a is None else AttackView(a.attacker, a.target, a.weapon, a.mode, a.maneuver, a.special, a.distance,
-                                          a.claim),
+        state.darkness,
+        state.options.melee_reach_m,
+        state.options.agility_rolls,
+        state.options.untrained_agility,
+        None
+        if a is None
+        else AttackView(a.attacker, a.target, a.weapon, a.mode, a.maneuver, a.special, a.distance, a.claim),
         None if d is None else DecisionView(d.kind, d.actor, d.about),
-        tuple(GroundItem(w, p) for w, p in state.ground) if state.ground else (), specials,
-        _gestalt(state, viewer))
+        tuple(GroundItem(w, p) for w, p in state.ground) if state.ground else (),
+        specials,
+        _gestalt(state, viewer),
+    )
 
 
 def build_view(state: WarpState, viewer: Viewer, window: Window | None, memo: Memo) -> WarpView:
     current = state.current()
     return envelope(
-        "warp", mode=state.mode, round=state.round, phase=state.phase, order=state.order, window=window,
-        outcome=state.outcome, viewer=viewer,
+        "warp",
+        mode=state.mode,
+        round=state.round,
+        phase=state.phase,
+        order=state.order,
+        window=window,
+        outcome=state.outcome,
+        viewer=viewer,
         combatants=tuple(combatant(state, f, viewer, memo) for f in state.fighters.values()),
-        detail=detail(state, viewer, memo), turn=None if current is None else current.id)
+        detail=detail(state, viewer, memo),
+        turn=None if current is None else current.id,
+    )
 
 
 def view(state: WarpState, viewer: Viewer, window: Window | None, memo: Memo | None = None) -> WarpView:

@@ -59,8 +59,9 @@ def damage_factor(state: WarpState, f: Fighter, a: Attack, distance_dice: int) -
     return arm.ranged.factor
 
 
-def apply_hit(state: WarpState, rng: RNG, a: Attack, attack: int, defense: int, distance_dice: int,
-              events: Journal) -> None:
+def apply_hit(
+    state: WarpState, rng: RNG, a: Attack, attack: int, defense: int, distance_dice: int, events: Journal
+) -> None:
     """Work out and apply the damage of a hit, then its special effect. Rules: WR-11, WR-19..WR-23, WR-30."""
     f, t = state.fighters[a.attacker], state.fighters[a.target]
     arm = f.arms[a.weapon]
@@ -74,8 +75,9 @@ def apply_hit(state: WarpState, rng: RNG, a: Attack, attack: int, defense: int, 
     condition(state, t, arm.wound, events)
 
 
-def _wound(state: WarpState, rng: RNG, a: Attack, attack: int, defense: int, distance_dice: int, gunfire: bool,
-           events: Journal) -> None:
+def _wound(
+    state: WarpState, rng: RNG, a: Attack, attack: int, defense: int, distance_dice: int, gunfire: bool, events: Journal
+) -> None:
     o = state.options
     f, t = state.fighters[a.attacker], state.fighters[a.target]
     up = o.damage_rounding == "up"
@@ -164,8 +166,10 @@ def condition(state: WarpState, t: Fighter, wound: str, events: Journal) -> None
     """Update Messed Up (WR-24), down for the count (WR-25) and death (WR-26) after a wound."""
     o = state.options
     effective = t.hp - t.stun
-    if is_dead(effective if o.taser_can_kill else t.hp, t.max_hp, o.minus_max_is_death) and \
-            t.status in ("fighting", "down"):
+    if is_dead(effective if o.taser_can_kill else t.hp, t.max_hp, o.minus_max_is_death) and t.status in (
+        "fighting",
+        "down",
+    ):
         t.wound_class = wound
         if t.pc or o.gmc_reason_to_live:  # a PC may give a reason to live (WR-26)
             t.status = "dying"
@@ -183,8 +187,13 @@ def condition(state: WarpState, t: Fighter, wound: str, events: Journal) -> None
     if messed != t.messed:
         t.messed = messed
         if t.status == "fighting" and events.loud:
-            events.append(Condition(t.id, "messed up" if messed else "no longer messed up",
-                                    "a penalty die on every action" if messed else ""))
+            events.append(
+                Condition(
+                    t.id,
+                    "messed up" if messed else "no longer messed up",
+                    "a penalty die on every action" if messed else "",
+                )
+            )
     if t.out:
         release(state, t)
 

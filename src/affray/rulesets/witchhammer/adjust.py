@@ -114,22 +114,33 @@ class WitchHammerAdjuster:
             return
         window = state.window
         assert window is not None
-        state.window = Window(window.phase, tuple(a for a in window.actors if a == GM or state.fighters[a].up),
-                              window.prompt, window.simultaneous)
+        state.window = Window(
+            window.phase,
+            tuple(a for a in window.actors if a == GM or state.fighters[a].up),
+            window.prompt,
+            window.simultaneous,
+        )
         if planning.everyone_ready(state):
             vignette.phase_done(state, rng, journal)
 
     def forms(self, state: WitchHammerState) -> dict[str, JsonObject]:
         statuses: list[Json] = [sd.name for sd in state.statuses.values()]
-        return {a: {"bars": [{"name": b, "min": bounds(f, b)[0], "max": bounds(f, b)[1]} for b in BARS],
-                    "statuses": statuses, "position": "square", "out": not f.up}
-                for a, f in state.fighters.items()}
+        return {
+            a: {
+                "bars": [{"name": b, "min": bounds(f, b)[0], "max": bounds(f, b)[1]} for b in BARS],
+                "statuses": statuses,
+                "position": "square",
+                "out": not f.up,
+            }
+            for a, f in state.fighters.items()
+        }
 
 
 def _check_bar(state: WitchHammerState, f: Fighter, change: Change) -> Rejected | None:
     if change.name not in BARS:
-        return Rejected("unknown_bar", f"{f.name} has no bar '{change.name}' (WitchHammer's are Poise, Health and "
-                                       f"Wounds).")
+        return Rejected(
+            "unknown_bar", f"{f.name} has no bar '{change.name}' (WitchHammer's are Poise, Health and Wounds)."
+        )
     low, high = bounds(f, change.name)
     if not low <= change.value <= high:
         return Rejected("bad_value", f"{f.name}'s {change.name} runs from {low} to {high} here.")
@@ -154,8 +165,11 @@ def _statuses_by_name(state: WitchHammerState) -> dict[str, StatusDef]:
 def _check_status(state: WitchHammerState, f: Fighter, change: Change) -> Rejected | None:
     name, known = change.name, _statuses_by_name(state)
     if name not in known and name not in AFFLICTIONS:
-        return Rejected("unknown_status", f"WitchHammer has no status '{name}'; the statuses are "
-                                          f"{', '.join(known)}, and the afflictions of the table (WH-23).")
+        return Rejected(
+            "unknown_status",
+            f"WitchHammer has no status '{name}'; the statuses are "
+            f"{', '.join(known)}, and the afflictions of the table (WH-23).",
+        )
     if change.field == "remove_status":
         present = name in f.afflictions if name in AFFLICTIONS else any(s.status.name == name for s in f.statuses)
         return None if present else Rejected("not_there", f"{f.name} is not {name}.")
@@ -185,16 +199,18 @@ def _set_status(state: WitchHammerState, f: Fighter, change: Change) -> bool | i
 
 
 def _check_position(state: WitchHammerState, f: Fighter, value: object) -> Rejected | None:
-    if not (isinstance(value, list) and len(value) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+    if not (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
         return Rejected("bad_position", "A WitchHammer position is a square [x, y].")
     pos, grid = (value[0], value[1]), state.grid
     if not grid.in_bounds(pos) or not grid.passable(pos):
         where = "off the map" if not grid.in_bounds(pos) else "not open ground"
         return Rejected("bad_position", f"{list(pos)} is {where} ({grid.width}×{grid.height} map).")
     if pos != f.pos and pos in state.occupied(f):
-        who = next(g.name for g in state.fighters.values()
-                   if g is not f and g.pos == pos and g.out not in OFF_THE_MAP)
+        who = next(g.name for g in state.fighters.values() if g is not f and g.pos == pos and g.out not in OFF_THE_MAP)
         return Rejected("occupied", f"{who} stands on {list(pos)}.")
     return None
 
@@ -205,8 +221,10 @@ def _check_out(state: WitchHammerState, f: Fighter, out: bool) -> Rejected | Non
     if f.up:
         return Rejected("not_out", f"{f.name} is in the fight.")
     if f.out != REMOVED or f.health <= 0:
-        return Rejected("cannot_stand", f"{f.name} is {f.out} at {f.health} Health and cannot stand (WH-22): set "
-                                        f"Health above 0 first.")
+        return Rejected(
+            "cannot_stand",
+            f"{f.name} is {f.out} at {f.health} Health and cannot stand (WH-22): set Health above 0 first.",
+        )
     return _square_free(state, f)
 
 

@@ -116,15 +116,26 @@ def strike(state: WitchHammerState, turn: Turn, t: Fighter, node: AttackNode) ->
             damage += f.solid_damage + (_bonus_damage(on_solid) if on_solid else 0)
     if journal.loud:
         result = "fumble" if r.fumble else ("solid" if solid else ("hit" if r.hit else "miss"))
-        turn.journal.append(Attacked(f.id, t.id, turn.card, natural, bonus, defense, r.value, damage, result,
-                                     r.crit, tags))
+        turn.journal.append(
+            Attacked(f.id, t.id, turn.card, natural, bonus, defense, r.value, damage, result, r.crit, tags)
+        )
     if not turn.moved:
         f.facing = direction(f.pos, t.pos)  # WH-B14: face the target when it did not move
     crit_wounds = r.bonus_wounds if (opts.crit_wound == "always" or r.hit) else 0
     if damage or crit_wounds:
         source = f"{f.name}'s {turn.card}" if journal.loud else ""  # only events name the source
-        hurt(state, t, damage, turn.rng, journal, source, bonus_wounds=crit_wounds, poise_only=node["poise_only"],
-             from_attack=True, by=f)
+        hurt(
+            state,
+            t,
+            damage,
+            turn.rng,
+            journal,
+            source,
+            bonus_wounds=crit_wounds,
+            poise_only=node["poise_only"],
+            from_attack=True,
+            by=f,
+        )
     follow: list[FollowUp] = []  # an empty follow-up list would resolve nothing, so none is made
     if r.hit:
         if on_hit:

@@ -20,8 +20,18 @@ SaveKind = Literal["con", "agility", "fear", "will", "fire", "ice"]
 Skill = Literal["charm", "intimidation", "tracking", "perception", "stealth", "spirit_lore", "history"]
 Range = Literal["close", "short", "medium", "long"]
 Selector = Literal["nearest_enemy", "farthest_enemy", "largest_enemy", "weakest_enemy", "nearest_ally"]
-Recipient = Literal["self", "target", "nearest_enemy", "farthest_enemy", "largest_enemy", "weakest_enemy",
-                    "nearest_ally", "each_enemy", "each_ally", "each_adjacent_enemy"]
+Recipient = Literal[
+    "self",
+    "target",
+    "nearest_enemy",
+    "farthest_enemy",
+    "largest_enemy",
+    "weakest_enemy",
+    "nearest_ally",
+    "each_enemy",
+    "each_ally",
+    "each_adjacent_enemy",
+]
 Difficulty = int | Literal["picnic", "easy", "medium", "hard", "extremely_hard"]
 SIZES = {"tiny": 0, "small": 1, "medium": 2, "large": 3, "huge": 4, "gargantuan": 5}
 Size = Literal["tiny", "small", "medium", "large", "huge", "gargantuan"]
@@ -91,8 +101,7 @@ class Attack(Strict):
     attack: int = Field(ge=-20, le=30, description="the card's Attack (WH-11)")
     aspects: list[Aspect] = Field(default_factory=lambda: list[Aspect](["melee"]))
     range: Range = "close"
-    target: Literal["nearest_enemy", "farthest_enemy", "largest_enemy", "weakest_enemy", "each_enemy"
-                    ] = "nearest_enemy"
+    target: Literal["nearest_enemy", "farthest_enemy", "largest_enemy", "weakest_enemy", "each_enemy"] = "nearest_enemy"
     poise_only: bool = False
     on_hit: list[Node] = Field(default_factory=list)
     on_solid_hit: list[Node] = Field(default_factory=list)
@@ -109,6 +118,7 @@ Node = Annotated[Move | Attack | Damage | Effect | Recover | Save | Check, Field
 Save.model_rebuild()
 Check.model_rebuild()
 Attack.model_rebuild()
+
 
 class Modifiers(Strict):
     """Stat changes from a passive, a trait or a status. Rules: WH-11, WH-12, WH-21, WH-34."""
@@ -220,9 +230,11 @@ class Character(Sheet):
     schools: dict[str, int] = Field(default_factory=dict, description="school id -> level known")
     techniques: list[str] = Field(default_factory=list, description="learned cards and passives (WH-34)")
     rewards: list[Literal["hunt", "defeat", "witch"]] = Field(
-        default_factory=list, description="adventure rewards earned so far (WH-35)")
-    traded_school_points: int = Field(default=0, ge=0, le=40,
-                                      description="School points traded for 5 Technique points each (WH-33)")
+        default_factory=list, description="adventure rewards earned so far (WH-35)"
+    )
+    traded_school_points: int = Field(
+        default=0, ge=0, le=40, description="School points traded for 5 Technique points each (WH-33)"
+    )
     hat: str = ""
 
 
@@ -263,7 +275,8 @@ class WitchHammerCombatant(CombatantBase):
 
 class WitchHammerScenario(ScenarioBase):
     ruleset: Literal["witchhammer"]
-    map: str | None = Field(default=None, description="ASCII map: '.' open, '#' wall, '~' and '^' difficult, "
-                                                      "'%' a whole move")
+    map: str | None = Field(
+        default=None, description="ASCII map: '.' open, '#' wall, '~' and '^' difficult, '%' a whole move"
+    )
     size: tuple[int, int] = Field(default=(12, 12), description="width, height of an open map when no map is given")
     sides: list[Side[WitchHammerCombatant]]  # at least two: ScenarioBase checks it

@@ -61,8 +61,9 @@ class WitchHammerDuel:
         if f.kind == "monster" and not self.opts.malus_applies_to_monsters:
             return [0] * (f.max_health + 1)
         table = malus_table(f.max_health)
-        return [table[min(f.max_health - h, len(table) - 1)] if h < f.max_health else 0
-                for h in range(f.max_health + 1)]
+        return [
+            table[min(f.max_health - h, len(table) - 1)] if h < f.max_health else 0 for h in range(f.max_health + 1)
+        ]
 
     def malus_at(self, i: int, health: int) -> int:
         table = self.malus[i]
@@ -113,8 +114,13 @@ class WitchHammerDuel:
         body = list(b)
         if node["type"] == "damage":
             blow = Blow(node["amount"], 0, False, False, False, False)
-            body[2 * who], body[2 * who + 1], _ = land(b[2 * who], b[2 * who + 1], blow, poise_only=node["poise_only"],
-                                                       extra_penetration=self.opts.penetration == "extra")
+            body[2 * who], body[2 * who + 1], _ = land(
+                b[2 * who],
+                b[2 * who + 1],
+                blow,
+                poise_only=node["poise_only"],
+                extra_penetration=self.opts.penetration == "extra",
+            )
         else:  # recover: Poise up to max (WH-B10)
             body[2 * who] = min(self.f[who].max_poise, b[2 * who] + node["poise"])
         return [((body[0], body[1], body[2], body[3]), 1)]
@@ -135,8 +141,13 @@ class WitchHammerDuel:
         bonus = node["attack"] + f.attack + self.malus_at(i, b[2 * i + 1])
         aspects = node["aspects"]
         aspect = sum(t.defenses.get(a, 0) + card.defenses.get(a, 0) for a in aspects if a != "melee")
-        defense = defense_against(t.defense + card.defense, aspect, "melee" in aspects, self.malus_at(j, b[2 * j + 1]),
-                                  self.opts.halve_rounding)
+        defense = defense_against(
+            t.defense + card.defense,
+            aspect,
+            "melee" in aspects,
+            self.malus_at(j, b[2 * j + 1]),
+            self.opts.halve_rounding,
+        )
         on_hit = sum(n["amount"] for n in node["on_hit"] if n["type"] == "damage")
         on_solid = f.solid_damage + sum(n["amount"] for n in node["on_solid_hit"] if n["type"] == "damage")
         key = (bonus, defense, on_hit, on_solid, node["poise_only"], j, b[2 * j], b[2 * j + 1])
@@ -144,10 +155,18 @@ class WitchHammerDuel:
         if landed is None:
             extra = self.opts.penetration == "extra"
             landed = []
-            for blow, p in blows(bonus, defense, on_hit, on_solid, clamp_margin=self.opts.clamp_margin,
-                                 solid_on=self.opts.solid_hit_on, crit_wound=self.opts.crit_wound).items():
-                poise, health, _ = land(b[2 * j], b[2 * j + 1], blow, poise_only=node["poise_only"],
-                                        extra_penetration=extra)
+            for blow, p in blows(
+                bonus,
+                defense,
+                on_hit,
+                on_solid,
+                clamp_margin=self.opts.clamp_margin,
+                solid_on=self.opts.solid_hit_on,
+                crit_wound=self.opts.crit_wound,
+            ).items():
+                poise, health, _ = land(
+                    b[2 * j], b[2 * j + 1], blow, poise_only=node["poise_only"], extra_penetration=extra
+                )
                 landed.append((poise, health, int(p * D20)))
             self.landed[key] = landed
         out = []
@@ -203,8 +222,11 @@ def _node_problem(node: Node) -> str | None:
     if node["type"] == "move":
         return "moves away" if node["direction"] == "away" else None
     if node["type"] == "attack":
-        extra = [n["type"] for n in (*node["on_hit"], *node["on_solid_hit"])
-                 if not (n["type"] == "damage" and n["to"] == "target")]
+        extra = [
+            n["type"]
+            for n in (*node["on_hit"], *node["on_solid_hit"])
+            if not (n["type"] == "damage" and n["to"] == "target")
+        ]
         return f"triggers {', '.join(sorted(set(extra)))} on a hit" if extra else None
     if node["type"] == "damage" or node["type"] == "recover":
         return None if node["to"] in (*FOES, *SELVES, "target", "nearest_ally") else f"names '{node['to']}'"
@@ -234,8 +256,12 @@ def _refusal(state: WitchHammerState, duel: WitchHammerDuel) -> str | None:
     return None
 
 
-def duel_odds(setup: Mapping[str, object], options: Mapping[str, object] | None = None, exact: bool = False,
-              max_states: int = 150_000) -> DuelOdds:
+def duel_odds(
+    setup: Mapping[str, object],
+    options: Mapping[str, object] | None = None,
+    exact: bool = False,
+    max_states: int = 150_000,
+) -> DuelOdds:
     """Exact outcome of a WitchHammer one-on-one scenario under the steady card plans; :class:`NotSolvable`
     says why when the scenario lies outside the model or is too large."""
     from affray.core.options import parse_options
@@ -253,6 +279,10 @@ def duel_odds(setup: Mapping[str, object], options: Mapping[str, object] | None 
 
 
 #: The exact duel model: the solver and what it assumes, in one sentence (printed with every answer).
-DUEL = DuelModel(duel_odds, (
-    "both sides play 'steady': the first two reusable Action cards of the deck every vignette, no Psych "
-    "card; starting adjacent and facing each other"))
+DUEL = DuelModel(
+    duel_odds,
+    (
+        "both sides play 'steady': the first two reusable Action cards of the deck every vignette, no Psych "
+        "card; starting adjacent and facing each other"
+    ),
+)

@@ -66,8 +66,7 @@ def locked(state: WitchHammerState, turn: Turn, selector: str) -> Fighter | None
     if selector in turn.targets:
         return turn.targets[selector]
     key = (turn.actor.id, selector)
-    chosen = state.fighters[state.targets[key]] if key in state.targets else targeting.pick(state, turn.actor,
-                                                                                             selector)
+    chosen = state.fighters[state.targets[key]] if key in state.targets else targeting.pick(state, turn.actor, selector)
     turn.targets[selector] = chosen
     return chosen
 
@@ -84,8 +83,9 @@ def recipients(state: WitchHammerState, turn: Turn, to: str, target: Fighter | N
     return [chosen] if chosen is not None and chosen.up else []
 
 
-def start_status(state: WitchHammerState, f: Fighter, status_id: str, rounds: int | str, source: str,
-                 journal: Journal) -> None:
+def start_status(
+    state: WitchHammerState, f: Fighter, status_id: str, rounds: int | str, source: str, journal: Journal
+) -> None:
     """Put a status on ``f`` for ``rounds`` turns or the vignette; a repeat refreshes it (WH-A7)."""
     sd = state.statuses[status_id]
     n = VIGNETTE if rounds == "vignette" else int(rounds)

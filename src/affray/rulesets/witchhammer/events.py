@@ -139,16 +139,22 @@ class Attacked(Event):
         bonus less the Defense, WH-16) with both parts, the crit or fumble's 10 (WH-17) or a clamped margin, and
         the value."""
         where = " " + " and ".join(_POSITIONS.get(p, p) for p in self.position) if self.position else ""
-        result = {"miss": "a miss", "fumble": "a fumble", "hit": f"a hit for {self.damage}",
-                  "solid": f"a Solid Hit for {self.damage}"}[self.result]
+        result = {
+            "miss": "a miss",
+            "fumble": "a fumble",
+            "hit": f"a hit for {self.damage}",
+            "solid": f"a Solid Hit for {self.damage}",
+        }[self.result]
         crit = ", a Crit" if self.crit else ""
         margin = self.bonus - self.defense
         rest = self.value - self.natural - margin
         why = "crit" if self.crit else "fumble" if self.natural == 1 else "margin clamped at 0"
         extra = f" {rest:+d} for the {why}" if rest else ""
-        return (f"{names[self.actor]} attacks {names[self.target]}{where} with {self.card}: {result}{crit}. d20 "
-                f"{self.natural} {margin:+d} (Attack {self.bonus:+d} against Defense {self.defense}){extra} = "
-                f"{self.value}.")
+        return (
+            f"{names[self.actor]} attacks {names[self.target]}{where} with {self.card}: {result}{crit}. d20 "
+            f"{self.natural} {margin:+d} (Attack {self.bonus:+d} against Defense {self.defense}){extra} = "
+            f"{self.value}."
+        )
 
 
 @dataclass(slots=True)

@@ -50,14 +50,23 @@ def card_hint(view: WitchHammerView, me: Combatant, foe: Combatant, card_id: str
             return f"{card.name}: {foe.name} out of reach"
         shown = view.detail.cards.get(their.card) if their.card else None
         aspects = node["aspects"]
-        aspect = sum(theirs.defenses.get(a, 0) + their.mods.defenses.get(a, 0)
-                     + (shown.defenses.get(a, 0) if shown else 0) for a in aspects if a != "melee")
+        aspect = sum(
+            theirs.defenses.get(a, 0) + their.mods.defenses.get(a, 0) + (shown.defenses.get(a, 0) if shown else 0)
+            for a in aspects
+            if a != "melee"
+        )
         normal = theirs.defense + their.mods.defense + (shown.defense if shown else 0)
         damage = [n["amount"] for n in node["on_hit"] if n["type"] == "damage" and n["to"] == "target"]
         solid = [n["amount"] for n in node["on_solid_hit"] if n["type"] == "damage" and n["to"] == "target"]
-        odds = attack_odds(node["attack"] + mine.attack + my.mods.attack + my.malus, normal,
-                           melee="melee" in aspects, aspect_defense=aspect, on_hit=sum(damage),
-                           solid_bonus=mine.solid_damage + sum(solid), target_malus=their.malus)
+        odds = attack_odds(
+            node["attack"] + mine.attack + my.mods.attack + my.malus,
+            normal,
+            melee="melee" in aspects,
+            aspect_defense=aspect,
+            on_hit=sum(damage),
+            solid_bonus=mine.solid_damage + sum(solid),
+            target_malus=their.malus,
+        )
         return f"{card.name} hit {float(odds.p_hit):.0%} · solid {float(odds.p_solid_hit):.0%}"
     return ""
 

@@ -26,10 +26,26 @@ DIFFICULTY = {"picnic": 1, "easy": 5, "medium": 10, "hard": 15, "extremely_hard"
 
 #: Rules: WH-23, WH-B1. Index 11..30 of the affliction table (the seed's second "20" is 29).
 AFFLICTIONS: tuple[str, ...] = (
-    "Eye Scar", "Cheek Scar", "Scalp Scar", "Badly Broken Nose", "Lost some teeth", "Lip Scar",
-    "Giant chest scar", "Giant back scar", "Lost a finger tip", "Nose tip missing", "Ear half cut off",
-    "Broken leg", "Broken forearm", "Large strip of skin ripped off", "Punctured lung", "Lost an ear",
-    "Lost a nose", "Lost an eye", "Lost a foot", "Lost a hand",
+    "Eye Scar",
+    "Cheek Scar",
+    "Scalp Scar",
+    "Badly Broken Nose",
+    "Lost some teeth",
+    "Lip Scar",
+    "Giant chest scar",
+    "Giant back scar",
+    "Lost a finger tip",
+    "Nose tip missing",
+    "Ear half cut off",
+    "Broken leg",
+    "Broken forearm",
+    "Large strip of skin ripped off",
+    "Punctured lung",
+    "Lost an ear",
+    "Lost a nose",
+    "Lost an eye",
+    "Lost a foot",
+    "Lost a hand",
 )
 
 
@@ -58,8 +74,9 @@ class AttackResult:
     bonus_wounds: int
 
 
-def attack(natural_d20: int, attack_bonus: int, defense: int, *, crits: bool = True,
-           clamp_margin: bool = False) -> AttackResult:
+def attack(
+    natural_d20: int, attack_bonus: int, defense: int, *, crits: bool = True, clamp_margin: bool = False
+) -> AttackResult:
     """Attack value = (attack bonus - defense) + d20 + crit adjustment. Rules: WH-15, WH-16, WH-17, WH-B2.
 
     A hit needs a value strictly over 10 and deals value - 10; a Solid Hit is 10 damage or more. A natural 1
@@ -73,8 +90,7 @@ def attack(natural_d20: int, attack_bonus: int, defense: int, *, crits: bool = T
     fumble = natural_d20 == 1
     value = margin + natural_d20 + (crit_adjustment(natural_d20) if crits else 0)
     damage = value - HIT_THRESHOLD if value > HIT_THRESHOLD and not fumble else 0
-    return AttackResult(natural_d20, value, damage, damage >= 1, damage >= SOLID_HIT, crit, fumble,
-                        1 if crit else 0)
+    return AttackResult(natural_d20, value, damage, damage >= 1, damage >= SOLID_HIT, crit, fumble, 1 if crit else 0)
 
 
 @lru_cache(maxsize=4096)
@@ -89,8 +105,7 @@ def penetration(damage: int) -> int:
     return damage // 10 if damage > 0 else 0
 
 
-def apply_damage(poise: int, health: int, damage: int, *, extra_penetration: bool = False
-                 ) -> tuple[int, int, int]:
+def apply_damage(poise: int, health: int, damage: int, *, extra_penetration: bool = False) -> tuple[int, int, int]:
     """Damage through Poise to Health; returns ``(poise, health, wounds)``. Rules: WH-19, WH-B3.
 
     Penetration (the tens digit) goes straight to Health and is taken out of the total; the rest comes off
@@ -146,8 +161,7 @@ def halve(defense: int, rounding: str = "floor") -> int:
     return int(defense / 2)
 
 
-def defense_against(normal: int, aspect_defense: int, melee: bool, malus_mod: int = 0,
-                    rounding: str = "floor") -> int:
+def defense_against(normal: int, aspect_defense: int, melee: bool, malus_mod: int = 0, rounding: str = "floor") -> int:
     """The target's Defense against one attack. Rules: WH-12, WH-13, WH-14, WH-B16.
 
     Melee: normal Defense + the matching aspect Defenses. Non-melee: half the normal Defense (rounded per
@@ -180,8 +194,9 @@ def save_roll(natural: int, bonus: int, malus_mod: int, difficulty: int, crits: 
     return save(natural, bonus, malus_mod, difficulty, crits=crits)
 
 
-def skill_check(natural: int, skill: int, difficulty: int = DIFFICULTY["medium"], malus_mod: int = 0, *,
-                crits: bool = True) -> CheckResult:
+def skill_check(
+    natural: int, skill: int, difficulty: int = DIFFICULTY["medium"], malus_mod: int = 0, *, crits: bool = True
+) -> CheckResult:
     """A skill check: d20 + skill bonus (+ Malus) >= difficulty; default Medium (10). Rules: WH-28, WH-B7."""
     return save(natural, skill, malus_mod, difficulty, crits=crits)
 
@@ -191,8 +206,7 @@ def deaths_door_difficulty(health: int) -> int:
     return DIFFICULTY["picnic"] - health
 
 
-def deaths_door(natural: int, con_defense: int, health: int, malus_mod: int = 0, *, crits: bool = True
-                ) -> CheckResult:
+def deaths_door(natural: int, con_defense: int, health: int, malus_mod: int = 0, *, crits: bool = True) -> CheckResult:
     """The death's-door Con save: success if d20 + Con Defense >= 1 - Health. Rules: WH-29, WH-B8.
 
     The ruling applies no Malus; pass ``malus_mod`` to apply one (option ``deaths_door_malus``).

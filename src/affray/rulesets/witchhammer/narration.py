@@ -22,11 +22,17 @@ from affray.rulesets.witchhammer.events import roll_words
 from affray.rulesets.witchhammer.setup import witchhammer_setup
 
 SIDE = "side:"  # the terms' key for a side's combatants ("side:hunters" -> "Bruna Halloway and Tomas Reedwater")
-_PHASES = {"psych": "The Psych phase: each may play one Psych card face down.",
-           "planning": "The Planning phase: each places two Action cards face down, slot 1 and slot 2.",
-           "violence": "The Violence phase: the cards turn over, slot 1 and then slot 2."}
-_PURPOSES = {"attack": "rolls to attack", "initiative roll-off": "rolls off for initiative",
-             "death's-door save": "rolls the death's-door save", "affliction": "rolls on the affliction table"}
+_PHASES = {
+    "psych": "The Psych phase: each may play one Psych card face down.",
+    "planning": "The Planning phase: each places two Action cards face down, slot 1 and slot 2.",
+    "violence": "The Violence phase: the cards turn over, slot 1 and then slot 2.",
+}
+_PURPOSES = {
+    "attack": "rolls to attack",
+    "initiative roll-off": "rolls off for initiative",
+    "death's-door save": "rolls the death's-door save",
+    "affliction": "rolls on the affliction table",
+}
 
 
 def slot_of(seal: str) -> str:

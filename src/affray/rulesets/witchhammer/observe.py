@@ -136,8 +136,13 @@ class SeenFighter(SeenCombatant[Fighter]):
         modifier, the sheet's aspect Defenses, the statuses' aspect modifiers and the Malus (WH-12..WH-14, WH-20,
         WH-21); the card in force is left out, face down until its round."""
         f = self._f
-        return (f.defense, f.mod_defense, tuple(f.defenses.items()), tuple(f.mod_defenses.items()),
-                malus_of(self._state, f))
+        return (
+            f.defense,
+            f.mod_defense,
+            tuple(f.defenses.items()),
+            tuple(f.mod_defenses.items()),
+            malus_of(self._state, f),
+        )
 
     @property
     def deck(self) -> Mapping[str, int] | None:
@@ -156,8 +161,9 @@ class _Seen:
         #: The setup's status table, read-only, the same object for the whole match (and every match of its store).
         self.statuses: Mapping[str, StatusInfo] = memo.static("wh.statuses.ro", _read_only_statuses, state, memo)
         marks = sight(state, viewer, memo)[0]
-        self.all = tuple([SeenFighter(state, f, m[0], m[1])
-                          for f, m in zip(state.fighters.values(), marks, strict=True)])
+        self.all = tuple(
+            [SeenFighter(state, f, m[0], m[1]) for f, m in zip(state.fighters.values(), marks, strict=True)]
+        )
         self.by_id = dict(zip(state.fighters, self.all, strict=True))
 
 

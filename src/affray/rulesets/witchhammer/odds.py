@@ -47,8 +47,16 @@ class Blow(NamedTuple):
 
 
 @cache
-def blow_counts(bonus: int, defense: int, on_hit: int = 0, solid_bonus: int = 0, *, clamp_margin: bool = False,
-                solid_on: str = "base", crit_wound: str = "always") -> tuple[tuple[Blow, int], ...]:
+def blow_counts(
+    bonus: int,
+    defense: int,
+    on_hit: int = 0,
+    solid_bonus: int = 0,
+    *,
+    clamp_margin: bool = False,
+    solid_on: str = "base",
+    crit_wound: str = "always",
+) -> tuple[tuple[Blow, int], ...]:
     """One attack as ``(blow, faces)`` pairs: ``attack(d20, bonus, defense)`` on each of the 20 faces, the
     faces that give the same blow counted together (out of 20).
 
@@ -72,16 +80,26 @@ def blow_counts(bonus: int, defense: int, on_hit: int = 0, solid_bonus: int = 0,
     return tuple(counts.items())
 
 
-def blows(bonus: int, defense: int, on_hit: int = 0, solid_bonus: int = 0, *, clamp_margin: bool = False,
-          solid_on: str = "base", crit_wound: str = "always") -> dict[Blow, Fraction]:
+def blows(
+    bonus: int,
+    defense: int,
+    on_hit: int = 0,
+    solid_bonus: int = 0,
+    *,
+    clamp_margin: bool = False,
+    solid_on: str = "base",
+    crit_wound: str = "always",
+) -> dict[Blow, Fraction]:
     """The distribution of one attack (:func:`blow_counts` as probabilities)."""
-    pairs = blow_counts(bonus, defense, on_hit, solid_bonus, clamp_margin=clamp_margin, solid_on=solid_on,
-                        crit_wound=crit_wound)
+    pairs = blow_counts(
+        bonus, defense, on_hit, solid_bonus, clamp_margin=clamp_margin, solid_on=solid_on, crit_wound=crit_wound
+    )
     return {b: Fraction(n, D20) for b, n in pairs}
 
 
-def land(poise: int, health: int, blow: Blow, *, poise_only: bool = False, extra_penetration: bool = False
-         ) -> tuple[int, int, int]:
+def land(
+    poise: int, health: int, blow: Blow, *, poise_only: bool = False, extra_penetration: bool = False
+) -> tuple[int, int, int]:
     """``(poise, health, wounds)`` after ``blow`` lands on a target: damage through Poise (WH-19, WH-B3), or
     Poise only (WH-A8), then the Crit's Wound straight to Health (WH-B4). The engine's ``wounds.hurt``."""
     wounds = 0
@@ -106,16 +124,29 @@ class AttackOdds:
     p_down: Fraction | None = None
 
 
-def attack_defense(defense: int, melee: bool = True, aspect_defense: int = 0, malus: int = 0,
-                   rounding: str = "floor") -> int:
+def attack_defense(
+    defense: int, melee: bool = True, aspect_defense: int = 0, malus: int = 0, rounding: str = "floor"
+) -> int:
     """The target's Defense against the attack (WH-12..WH-14, WH-B16): the ruleset's ``defense_against``."""
     return defense_against(defense, aspect_defense, melee, malus, rounding)
 
 
-def attack_odds(attack_bonus: int, defense: int, *, melee: bool = True, aspect_defense: int = 0,
-                solid_bonus: int = 0, on_hit: int = 0, target: tuple[int, int] | None = None,
-                clamp_margin: bool = False, solid_on: str = "base", crit_wound: str = "always",
-                extra_penetration: bool = False, rounding: str = "floor", target_malus: int = 0) -> AttackOdds:
+def attack_odds(
+    attack_bonus: int,
+    defense: int,
+    *,
+    melee: bool = True,
+    aspect_defense: int = 0,
+    solid_bonus: int = 0,
+    on_hit: int = 0,
+    target: tuple[int, int] | None = None,
+    clamp_margin: bool = False,
+    solid_on: str = "base",
+    crit_wound: str = "always",
+    extra_penetration: bool = False,
+    rounding: str = "floor",
+    target_malus: int = 0,
+) -> AttackOdds:
     """One attack: Attack bonus ``attack_bonus`` against normal Defense ``defense``. Rules: WH-13..WH-19.
 
     ``target`` is ``(poise, health)``: then the Wounds distribution and the chance that Health drops to 0 or
@@ -123,8 +154,9 @@ def attack_odds(attack_bonus: int, defense: int, *, melee: bool = True, aspect_d
     non-melee attack has halved the normal Defense: the Malus itself is never halved (WH-B16).
     """
     value = attack_defense(defense, melee, aspect_defense, target_malus, rounding)
-    pairs = blow_counts(attack_bonus, value, on_hit, solid_bonus, clamp_margin=clamp_margin, solid_on=solid_on,
-                        crit_wound=crit_wound)
+    pairs = blow_counts(
+        attack_bonus, value, on_hit, solid_bonus, clamp_margin=clamp_margin, solid_on=solid_on, crit_wound=crit_wound
+    )
     # counted in faces of the d20 (integers), turned into fractions once at the end
     hit = solid = crit = fumble = down = 0
     damage: dict[int, int] = {}
@@ -160,16 +192,22 @@ def save_odds(bonus: int, difficulty: int, malus: int = 0, crits: bool = True) -
     """A save or skill check: d20 + bonus + Malus (+-10 on a natural 20/1) >= difficulty. Rules: WH-27, WH-28,
     WH-B7."""
     dist = map_dists(lambda n: save(n, bonus, malus, difficulty, crits=crits), die(D20))
-    return CheckOdds(probability(dist, lambda r: r.success), probability(dist, lambda r: r.natural == D20),
-                     probability(dist, lambda r: r.natural == 1))
+    return CheckOdds(
+        probability(dist, lambda r: r.success),
+        probability(dist, lambda r: r.natural == D20),
+        probability(dist, lambda r: r.natural == 1),
+    )
 
 
 def _attack_valid(p: Params) -> None:
-    need((p["target_poise"] is None) == (p["target_health"] is None),
-         "Give both --target-poise and --target-health, or neither.")
+    need(
+        (p["target_poise"] is None) == (p["target_health"] is None),
+        "Give both --target-poise and --target-health, or neither.",
+    )
     need(p["target_poise"] is None or p["target_poise"] >= 0, "--target-poise cannot be negative.")
-    need(p["target_health"] is None or p["target_health"] >= 1,
-         "--target-health must be at least 1 (the target is up).")
+    need(
+        p["target_health"] is None or p["target_health"] >= 1, "--target-health must be at least 1 (the target is up)."
+    )
     need(p["crit_wound"] in ("always", "on_hit"), "--crit-wound is 'always' or 'on_hit' (WH-B4).")
     need(p["solid_on"] in ("base", "total"), "--solid-on is 'base' or 'total' (WH-B5).")
     need(p["solid_bonus"] >= 0 and p["on_hit"] >= 0, "Bonus damage cannot be negative.")
@@ -178,11 +216,19 @@ def _attack_valid(p: Params) -> None:
 
 def _attack(p: Params) -> CheckResult:
     poise, health = p["target_poise"], p["target_health"]
-    odds = attack_odds(p["attack"], p["defense"], melee=not p["non_melee"], aspect_defense=p["aspect_defense"],
-                       solid_bonus=p["solid_bonus"], on_hit=p["on_hit"],
-                       target=None if poise is None or health is None else (poise, health),
-                       crit_wound=p["crit_wound"], solid_on=p["solid_on"], extra_penetration=p["extra_penetration"],
-                       target_malus=p["target_malus"])
+    odds = attack_odds(
+        p["attack"],
+        p["defense"],
+        melee=not p["non_melee"],
+        aspect_defense=p["aspect_defense"],
+        solid_bonus=p["solid_bonus"],
+        on_hit=p["on_hit"],
+        target=None if poise is None or health is None else (poise, health),
+        crit_wound=p["crit_wound"],
+        solid_on=p["solid_on"],
+        extra_penetration=p["extra_penetration"],
+        target_malus=p["target_malus"],
+    )
     probs = {"p_hit": odds.p_hit, "p_solid_hit": odds.p_solid_hit, "p_crit": odds.p_crit, "p_fumble": odds.p_fumble}
     dists: dict[str, Mapping[int, Fraction]] = {"damage": odds.damage}
     if odds.wounds is not None and odds.p_down is not None:
@@ -195,8 +241,10 @@ def _attack(p: Params) -> CheckResult:
 
 def _save(p: Params) -> CheckResult:
     odds = save_odds(p["bonus"], p["difficulty"], p["malus"], not p["no_crits"])
-    return CheckResult(f"WitchHammer save: d20 {p['bonus'] + p['malus']:+d} against {p['difficulty']}",
-                       {"p_success": odds.p_success, "p_crit": odds.p_crit, "p_fumble": odds.p_fumble})
+    return CheckResult(
+        f"WitchHammer save: d20 {p['bonus'] + p['malus']:+d} against {p['difficulty']}",
+        {"p_success": odds.p_success, "p_crit": odds.p_crit, "p_fumble": odds.p_fumble},
+    )
 
 
 def _opt(name: str, kind: FieldKind, description: str, default: Any = 0, **more: Any) -> Field:
@@ -209,30 +257,62 @@ def _save_valid(p: Params) -> None:
 
 #: The exact single checks (``affray odds witchhammer CHECK``), declared with their parameters.
 CHECKS = checks(
-    Check("attack", "One attack: the chance of a hit, a Solid Hit, a Crit, a Fumble; damage; with a target its "
-                    "Wounds and the chance it goes down (WH-13..WH-22).",
-          ("WH-11", "WH-12", "WH-13", "WH-14", "WH-15", "WH-16", "WH-17", "WH-18", "WH-19", "WH-20", "WH-21",
-           "WH-22", "WH-B3", "WH-B4", "WH-B5", "WH-B16"), (
-              Field("attack", "integer", "the total Attack bonus (card + character + bonuses - Malus, WH-11)"),
-              Field("defense", "integer", "the target's normal Defense (card + character, WH-12)"),
-              _opt("non_melee", "boolean", "a ranged, breath or gas attack: half the normal Defense (WH-13, "
-                                           "WH-B16)", False),
-              _opt("aspect_defense", "integer", "the matching aspect Defenses (WH-13, WH-14)"),
-              _opt("solid_bonus", "integer", "damage added on a Solid Hit (WH-18, WH-B5)"),
-              _opt("on_hit", "integer", "damage added on any hit"),
-              _opt("target_poise", "integer", "the target's current Poise", None),
-              _opt("target_health", "integer", "the target's current Health", None),
-              _opt("target_malus", "integer", "the target's Malus, 0 or negative: lowers its Defense once, never "
-                                              "halved (WH-12, WH-20, WH-B16)"),
-              _opt("crit_wound", "choice", "WH-B4: always or on_hit", "always", choices=("always", "on_hit")),
-              _opt("solid_on", "choice", "WH-B5: base or total", "base", choices=("base", "total")),
-              _opt("extra_penetration", "boolean", "WH-B3's other reading", False)),
-          _attack, _attack_valid),
-    Check("save", "A save or skill check: d20 + bonus + Malus >= difficulty, +-10 on a natural 20/1 (WH-27, WH-28, "
-                  "WH-B7).", ("WH-20", "WH-27", "WH-28", "WH-B7"), (
-              Field("bonus", "integer", "the matching Defense or skill"),
-              Field("difficulty", "integer", "1, 5, 10, 15, 20 (WH-27)"),
-              _opt("malus", "integer", "the Malus, 0 or negative (WH-20)"),
-              _opt("no_crits", "boolean", "no +-10 on 20/1 (WH-B7)", False)),
-          _save, _save_valid),
+    Check(
+        "attack",
+        "One attack: the chance of a hit, a Solid Hit, a Crit, a Fumble; damage; with a target its "
+        "Wounds and the chance it goes down (WH-13..WH-22).",
+        (
+            "WH-11",
+            "WH-12",
+            "WH-13",
+            "WH-14",
+            "WH-15",
+            "WH-16",
+            "WH-17",
+            "WH-18",
+            "WH-19",
+            "WH-20",
+            "WH-21",
+            "WH-22",
+            "WH-B3",
+            "WH-B4",
+            "WH-B5",
+            "WH-B16",
+        ),
+        (
+            Field("attack", "integer", "the total Attack bonus (card + character + bonuses - Malus, WH-11)"),
+            Field("defense", "integer", "the target's normal Defense (card + character, WH-12)"),
+            _opt(
+                "non_melee", "boolean", "a ranged, breath or gas attack: half the normal Defense (WH-13, WH-B16)", False
+            ),
+            _opt("aspect_defense", "integer", "the matching aspect Defenses (WH-13, WH-14)"),
+            _opt("solid_bonus", "integer", "damage added on a Solid Hit (WH-18, WH-B5)"),
+            _opt("on_hit", "integer", "damage added on any hit"),
+            _opt("target_poise", "integer", "the target's current Poise", None),
+            _opt("target_health", "integer", "the target's current Health", None),
+            _opt(
+                "target_malus",
+                "integer",
+                "the target's Malus, 0 or negative: lowers its Defense once, never halved (WH-12, WH-20, WH-B16)",
+            ),
+            _opt("crit_wound", "choice", "WH-B4: always or on_hit", "always", choices=("always", "on_hit")),
+            _opt("solid_on", "choice", "WH-B5: base or total", "base", choices=("base", "total")),
+            _opt("extra_penetration", "boolean", "WH-B3's other reading", False),
+        ),
+        _attack,
+        _attack_valid,
+    ),
+    Check(
+        "save",
+        "A save or skill check: d20 + bonus + Malus >= difficulty, +-10 on a natural 20/1 (WH-27, WH-28, WH-B7).",
+        ("WH-20", "WH-27", "WH-28", "WH-B7"),
+        (
+            Field("bonus", "integer", "the matching Defense or skill"),
+            Field("difficulty", "integer", "1, 5, 10, 15, 20 (WH-27)"),
+            _opt("malus", "integer", "the Malus, 0 or negative (WH-20)"),
+            _opt("no_crits", "boolean", "no +-10 on 20/1 (WH-B7)", False),
+        ),
+        _save,
+        _save_valid,
+    ),
 )

@@ -64,8 +64,10 @@ def open_planning(state: WitchHammerState) -> None:
     state.window = opened("planning", tuple(actors), state.vignette)
 
 
-PROMPTS = {"psych": "Play a Psych card face down, or none, then be ready",
-           "planning": "Place two Action cards face down, in order, then be ready"}
+PROMPTS = {
+    "psych": "Play a Psych card face down, or none, then be ready",
+    "planning": "Place two Action cards face down, in order, then be ready",
+}
 
 
 @lru_cache(maxsize=1024)
@@ -121,14 +123,18 @@ def check(state: WitchHammerState, f: Fighter, action: Action) -> Rejected | lis
     psych = state.phase == "psych"
     if (kind == "place" and psych) or (kind == "psych" and not psych):
         if kind == "place":
-            return Rejected("planning_closed", "Action cards are placed in the Planning phase, which is not open "
-                                               "now: the cards were revealed, and this is the Psych phase.")
+            return Rejected(
+                "planning_closed",
+                "Action cards are placed in the Planning phase, which is not open "
+                "now: the cards were revealed, and this is the Psych phase.",
+            )
         return Rejected("psych_closed", "The Psych phase is over; Psych cards were already revealed.")
     room = (0 if f.psych is not None else 1) if psych else SLOTS - len(f.slots)
     if len(cards) > room:
         if psych:
-            return Rejected("psych_already_played", f"{f.name} has already played a Psych card this vignette "
-                                                    "(at most one).")
+            return Rejected(
+                "psych_already_played", f"{f.name} has already played a Psych card this vignette (at most one)."
+            )
         return Rejected("slots_full", f"{f.name} already has two Action cards down; a third cannot be played.")
     wanted: dict[str, int] = {}
     chosen: list[str] = []
@@ -144,8 +150,7 @@ def check(state: WitchHammerState, f: Fighter, action: Action) -> Rejected | lis
     return chosen
 
 
-def apply(state: WitchHammerState, f: Fighter, action: Action, cards: list[str], rng: RNG,
-          journal: Journal) -> None:
+def apply(state: WitchHammerState, f: Fighter, action: Action, cards: list[str], rng: RNG, journal: Journal) -> None:
     """Place ``cards`` face down and, for ready/commit, lock in (WH-02, WH-03, WH-B18)."""
     psych, hand = state.phase == "psych", f.hand
     for card_id in cards:
@@ -217,26 +222,34 @@ def legal(state: WitchHammerState, actor: str, memo: Memo) -> list[ActionSpec]:
 
 FREE = ("cards",)  # a commit's cards are a free parameter (actions.py): any cards of the hand, in order
 TIMEOUT = ActionSpec({"type": "timeout"}, "call time: the Drama Timer ran out")
-READY = {True: ActionSpec({"type": "ready"}, "ready"),
-         False: ActionSpec({"type": "ready"}, "ready (empty slots: default card)")}
+READY = {
+    True: ActionSpec({"type": "ready"}, "ready"),
+    False: ActionSpec({"type": "ready"}, "ready (empty slots: default card)"),
+}
 
 
 def _singles(state: WitchHammerState, card: str, psych: bool) -> tuple[ActionSpec, ActionSpec]:
     name = state.cards[card].name
     if psych:
-        return (ActionSpec({"type": "psych", "card": card}, f"play {name} face down"),
-                ActionSpec({"type": "commit", "cards": [card]}, f"{name}, then ready", free=FREE))
-    return (ActionSpec({"type": "place", "card": card}, f"place {name} face down"),
-            ActionSpec({"type": "commit", "cards": [card]}, f"{name}, then ready", free=FREE))
+        return (
+            ActionSpec({"type": "psych", "card": card}, f"play {name} face down"),
+            ActionSpec({"type": "commit", "cards": [card]}, f"{name}, then ready", free=FREE),
+        )
+    return (
+        ActionSpec({"type": "place", "card": card}, f"place {name} face down"),
+        ActionSpec({"type": "commit", "cards": [card]}, f"{name}, then ready", free=FREE),
+    )
 
 
 def _pair(state: WitchHammerState, a: str, b: str) -> ActionSpec:
-    return ActionSpec({"type": "commit", "cards": [a, b]}, f"{state.cards[a].name}, then {state.cards[b].name}",
-                      free=FREE)
+    return ActionSpec(
+        {"type": "commit", "cards": [a, b]}, f"{state.cards[a].name}, then {state.cards[b].name}", free=FREE
+    )
 
 
-def _enumerate(state: WitchHammerState, memo: Memo, hand: tuple[tuple[str, int], ...], room: int, psych: bool
-               ) -> list[ActionSpec]:
+def _enumerate(
+    state: WitchHammerState, memo: Memo, hand: tuple[tuple[str, int], ...], room: int, psych: bool
+) -> list[ActionSpec]:
     """Ready; then each card alone (placed, or committed); then, with two slots free, every ordered pair of cards
     (a card twice only when two copies are in hand). Rules: WH-02, WH-03, WH-B18."""
     specs = [READY[psych or not room]]

@@ -88,7 +88,8 @@ def _sampler() -> Sampler[WitchHammerKnown]:
 
 
 PLUGIN: Plugin[WitchHammerState, WitchHammerSetup] = Plugin(
-    name="witchhammer", title="WitchHammer: vignettes of face-down cards, Poise and Health",
+    name="witchhammer",
+    title="WitchHammer: vignettes of face-down cards, Poise and Health",
     rules=_rules,
     rules_version="2",  # 2: the Psych phase resolves against the reveal and lands together (WH-B24)
     policies=_policies,

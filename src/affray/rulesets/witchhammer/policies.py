@@ -28,7 +28,6 @@ Card = CardInfo
 READY: Action = {"type": "ready"}
 
 
-
 @cache
 def mean_damage(margin: int, on_hit: int, on_solid: int) -> tuple[float, float]:
     """Mean damage and hit chance of an attack with ``margin`` = bonus - defense, over the 20 d20 faces (a pure
@@ -47,8 +46,13 @@ def status_worth(status: StatusInfo | None) -> float:
     """A rough worth of a status, whoever it lands on."""
     if status is None:
         return 0.0
-    worth: float = (abs(status.attack) * 1.5 + abs(status.defense) + abs(status.init) * 0.3
-                    + abs(status.malus) * 2 + abs(status.move) * 0.3)
+    worth: float = (
+        abs(status.attack) * 1.5
+        + abs(status.defense)
+        + abs(status.init) * 0.3
+        + abs(status.malus) * 2
+        + abs(status.move) * 0.3
+    )
     return float(worth + status.tick_wounds * 3 + status.tick_damage + (4 if status.skip_turn else 0))
 
 
@@ -85,8 +89,20 @@ def digest(card: Card, statuses: Mapping[str, StatusInfo]) -> Profile:
             dmg = [n["amount"] for n in node["on_hit"] if n["type"] == "damage"]
             solid = [n["amount"] for n in node["on_solid_hit"] if n["type"] == "damage"]
             extras = sum(status_worth(statuses.get(n["status"])) for n in node["on_hit"] if n["type"] == "effect")
-            steps.append((0, Strike(node["attack"], tuple(node["aspects"]), RANGES[node["range"]], sum(dmg),
-                                    sum(solid), extras, node["target"] == "each_enemy")))
+            steps.append(
+                (
+                    0,
+                    Strike(
+                        node["attack"],
+                        tuple(node["aspects"]),
+                        RANGES[node["range"]],
+                        sum(dmg),
+                        sum(solid),
+                        extras,
+                        node["target"] == "each_enemy",
+                    ),
+                )
+            )
         elif node["type"] == "recover":
             recover += node["poise"]
         elif node["type"] == "damage" and node["to"] == "self":
@@ -207,8 +223,18 @@ class Planner:
         me, gap = self.me, self.gap
         missing = me.max_poise - me.poise
         held = self.held
-        key = (held, me.placed, gap, missing, self.threats, self.bonus, self.step_bonus, self.solid, len(self.foes),
-               self.aim)
+        key = (
+            held,
+            me.placed,
+            gap,
+            missing,
+            self.threats,
+            self.bonus,
+            self.step_bonus,
+            self.solid,
+            len(self.foes),
+            self.aim,
+        )
         memo = self.digests.plans
         chosen = memo.get(key)
         if chosen is None:

@@ -67,8 +67,14 @@ class WitchHammerRuleset:
             raise TypeError(f"a WitchHammer scenario is needed, not {type(scenario).__name__}")
         return prepare(scenario, content)
 
-    def setup(self, setup: WitchHammerSetup, options: object, rng: RNG, journal: Journal | None = None,
-              memo: Memo | None = None) -> tuple[WitchHammerState, list[Event]]:
+    def setup(
+        self,
+        setup: WitchHammerSetup,
+        options: object,
+        rng: RNG,
+        journal: Journal | None = None,
+        memo: Memo | None = None,
+    ) -> tuple[WitchHammerState, list[Event]]:
         if not isinstance(options, WitchHammerOptions):
             raise TypeError(f"WitchHammer options are needed, not {type(options).__name__}")
         state = build_state(setup, options, memo)
@@ -90,21 +96,26 @@ class WitchHammerRuleset:
         if window is None or actor not in window.actors:
             return []
         if window.phase == "deaths_door":
-            return [ActionSpec({"type": "fate", "actor": a, "fate": fate}, f"{state.fighters[a].name} {fate}")
-                    for a in state.pending_fates[:1] for fate in ("dies", "survives")]
+            return [
+                ActionSpec({"type": "fate", "actor": a, "fate": fate}, f"{state.fighters[a].name} {fate}")
+                for a in state.pending_fates[:1]
+                for fate in ("dies", "survives")
+            ]
         return planning.legal(state, actor, memo if memo is not None else Memo())
 
     def choices(self, state: WitchHammerState, actor: str, memo: Memo | None = None) -> WitchHammerChoices:
         """``actor``'s legal actions, answered from the state where that pays (:mod:`.choices`)."""
         return WitchHammerChoices(state, actor, lambda: self.legal(state, actor, memo))
 
-    def observe(self, state: WitchHammerState, viewer: Viewer, actor: str, memo: Memo | None = None
-                ) -> WitchHammerObservation:
+    def observe(
+        self, state: WitchHammerState, viewer: Viewer, actor: str, memo: Memo | None = None
+    ) -> WitchHammerObservation:
         """What ``actor``'s policy sees through ``viewer``: typed, read-only and lazy (:mod:`.observe`)."""
         return WitchHammerObservation(state, viewer, actor, memo if memo is not None else Memo())
 
-    def step(self, state: WitchHammerState, actor: str, action: Action, rng: RNG,
-             journal: Journal | None = None) -> StepResult:
+    def step(
+        self, state: WitchHammerState, actor: str, action: Action, rng: RNG, journal: Journal | None = None
+    ) -> StepResult:
         """Apply ``actor``'s ``action``. Its events go to ``journal`` (a loud one when none is given); a trusted
         journal (``validate`` off: the action came from the legal list) skips the check of the cards, which refuses
         only what the listing never offers. The same dice and state either way."""
@@ -120,7 +131,7 @@ class WitchHammerRuleset:
             return self._fate(state, action, journal)
         if actor == GM:
             if kind != "timeout":
-                return Rejected("bad_action", "The GM's action in this phase is {\"type\": \"timeout\"}.")
+                return Rejected("bad_action", 'The GM\'s action in this phase is {"type": "timeout"}.')
             refused = planning.timeout(state, rng, journal)
             if refused is not None:
                 return refused
@@ -139,8 +150,9 @@ class WitchHammerRuleset:
     def _fate(state: WitchHammerState, action: Action, journal: Journal) -> StepResult:
         who, fate = action.get("actor"), action.get("fate")
         if action.get("type") != "fate" or who not in state.pending_fates or fate not in ("dies", "survives"):
-            return Rejected("bad_action", 'Rule on a failed save: {"type": "fate", "actor": id, "fate": '
-                                          '"dies" or "survives"}.')
+            return Rejected(
+                "bad_action", 'Rule on a failed save: {"type": "fate", "actor": id, "fate": "dies" or "survives"}.'
+            )
         state.board += 1  # the GM's ruling changes a fighter's fate and Health
         vignette.rule_fate(state, str(who), str(fate), journal)
         return Accepted(journal)
@@ -152,9 +164,24 @@ class WitchHammerRuleset:
         return state.outcome
 
     def snapshot(self, state: WitchHammerState) -> JsonObject:
-        data: JsonObject = to_jsonable({k: getattr(state, k) for k in (
-            "vignette", "round", "phase", "window", "order", "initiative", "targets", "pending_fates", "outcome",
-            "winner", "end_reason")})
+        data: JsonObject = to_jsonable(
+            {
+                k: getattr(state, k)
+                for k in (
+                    "vignette",
+                    "round",
+                    "phase",
+                    "window",
+                    "order",
+                    "initiative",
+                    "targets",
+                    "pending_fates",
+                    "outcome",
+                    "winner",
+                    "end_reason",
+                )
+            }
+        )
         data["fighters"] = {a: to_jsonable(f) for a, f in state.fighters.items()}
         return data
 
@@ -177,7 +204,7 @@ class WitchHammerRuleset:
         for f in state.fighters.values():
             if f.psych is not None and not f.psych_card:
                 out.append((f.id, to_jsonable(FaceDown(f.psych.seal, f.psych.digest, f.psych.payload["card"]))))
-            out += [(f.id, to_jsonable(FaceDown(s.seal, s.digest, s.payload["card"]))) for s in f.slots[f.shown:]]
+            out += [(f.id, to_jsonable(FaceDown(s.seal, s.digest, s.payload["card"]))) for s in f.slots[f.shown :]]
         return out
 
     def report(self, state: WitchHammerState) -> dict[str, CombatantReport]:
@@ -186,9 +213,17 @@ class WitchHammerRuleset:
         out = {}
         for a, f in state.fighters.items():
             conditions = tuple(f.afflictions) + ((f"fate: {f.fate}",) if f.fate else ())
-            out[a] = CombatantReport(f.side, bool(f.out), f.out == "dead" or f.fate == "dead", f.health,
-                                     f.max_health, f.dealt, f.taken, conditions,
-                                     {"poise_left": float(f.poise), "wounds": float(f.max_health - f.health)})
+            out[a] = CombatantReport(
+                f.side,
+                bool(f.out),
+                f.out == "dead" or f.fate == "dead",
+                f.health,
+                f.max_health,
+                f.dealt,
+                f.taken,
+                conditions,
+                {"poise_left": float(f.poise), "wounds": float(f.max_health - f.health)},
+            )
         return out
 
     def invariants(self, state: WitchHammerState) -> list[str]:

@@ -70,7 +70,7 @@ def _hidden(s: Sealed) -> Sealed:
 def _revealed(f: Fighter) -> list[str]:
     """The cards ``f`` has revealed this vignette: its Psych card and the Action cards turned so far."""
     out = [f.psych_card] if f.psych_card else []
-    return out + [s.payload["card"] for s in f.slots[:f.shown]]
+    return out + [s.payload["card"] for s in f.slots[: f.shown]]
 
 
 def known(seen: Observation) -> WitchHammerKnown:
@@ -98,25 +98,58 @@ def known(seen: Observation) -> WitchHammerKnown:
             g.hand = {}
             if f.psych is not None and not f.psych_card:
                 g.psych = _hidden(f.psych)
-            g.slots = [*f.slots[:f.shown], *(_hidden(s) for s in f.slots[f.shown:])]
+            g.slots = [*f.slots[: f.shown], *(_hidden(s) for s in f.slots[f.shown :])]
         fighters[a] = g
     cards = {c: state.cards[c] for c in sorted(readable)}
     redacted = WitchHammerState(
-        state.options, state.grid, cards, state.statuses, fighters, state.vignette, state.round, state.phase,
-        state.window, list(state.order), dict(state.initiative), dict(state.targets), list(state.pending_fates),
-        state.outcome, state.board, state.winner, state.end_reason)
+        state.options,
+        state.grid,
+        cards,
+        state.statuses,
+        fighters,
+        state.vignette,
+        state.round,
+        state.phase,
+        state.window,
+        list(state.order),
+        dict(state.initiative),
+        dict(state.targets),
+        list(state.pending_fates),
+        state.outcome,
+        state.board,
+        state.winner,
+        state.end_reason,
+    )
     shared = (state.options, state.grid, cards, state.statuses, *cards.values(), *state.statuses.values())
     return WitchHammerKnown(Frozen(redacted, shared), tuple(closed), tuple(unseen), tuple(cards))
 
 
 def _line(f: Fighter) -> Line:
-    return (f.kind, f.size, f.max_poise, f.max_health, f.attack, f.defense, f.init, f.solid_damage,
-            tuple(sorted(f.defenses.items())))
+    return (
+        f.kind,
+        f.size,
+        f.max_poise,
+        f.max_health,
+        f.attack,
+        f.defense,
+        f.init,
+        f.solid_damage,
+        tuple(sorted(f.defenses.items())),
+    )
 
 
 def _block_line(c: CombatantSetup) -> Line:
-    return (c["kind"], c["size"], c["poise"], c["health"], c["attack"], c["defense"], c["init"], c["solid_damage"],
-            tuple(sorted(c["defenses"].items())))
+    return (
+        c["kind"],
+        c["size"],
+        c["poise"],
+        c["health"],
+        c["attack"],
+        c["defense"],
+        c["init"],
+        c["solid_damage"],
+        tuple(sorted(c["defenses"].items())),
+    )
 
 
 @lru_cache(maxsize=1)
@@ -142,8 +175,17 @@ def _general() -> tuple[str, ...]:
 def _card_def(card: str) -> CardDef:
     """A card of the built-in content, as the state holds it (``setup.compile_content``)."""
     c = _card(builtin_content().require("cards", card, "cards"))
-    return CardDef(card, c["name"], c["kind"], c["init"], c["defense"], dict(c["defenses"]), tuple(c["below"]),
-                   c["one_shot"], c["text"])
+    return CardDef(
+        card,
+        c["name"],
+        c["kind"],
+        c["init"],
+        c["defense"],
+        dict(c["defenses"]),
+        tuple(c["below"]),
+        c["one_shot"],
+        c["text"],
+    )
 
 
 def _prior(knowledge: WitchHammerKnown, f: Fighter, options: WitchHammerOptions, rng: RNG) -> dict[str, int]:

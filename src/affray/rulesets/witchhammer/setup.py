@@ -37,8 +37,16 @@ from affray.rulesets.witchhammer.state import Status as InForce
 
 GENERAL = "general"
 DEFAULT_CARD = "hesitate"
-FACINGS: dict[str, Pos] = {"n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1), "s": (0, 1), "sw": (-1, 1),
-                           "w": (-1, 0), "nw": (-1, -1)}
+FACINGS: dict[str, Pos] = {
+    "n": (0, -1),
+    "ne": (1, -1),
+    "e": (1, 0),
+    "se": (1, 1),
+    "s": (0, 1),
+    "sw": (-1, 1),
+    "w": (-1, 0),
+    "nw": (-1, -1),
+}
 
 
 class Stats(TypedDict):
@@ -174,11 +182,18 @@ def prepare(scenario: WitchHammerScenario, content: ContentLibrary) -> WitchHamm
     card_ids |= {default} if isinstance(default, str) else set()
     cards = {k: _card(content.require("cards", k, "cards")) for k in sorted(card_ids)}
     # every status the content defines, not only the cards' (a GM ruling may give any of them: docs, "GM rulings")
-    status_ids = sorted({s for card in cards.values() for s in _statuses(card["below"])}
-                        | set(content.sections.get("statuses", {})))
+    status_ids = sorted(
+        {s for card in cards.values() for s in _statuses(card["below"])} | set(content.sections.get("statuses", {}))
+    )
     statuses = {k: _status_setup(content.require("statuses", k, f"cards: status '{k}'")) for k in status_ids}
-    return {"name": scenario.name, "map": list(grid.rows), "combatants": combatants, "general": general,
-            "cards": cards, "statuses": statuses}
+    return {
+        "name": scenario.name,
+        "map": list(grid.rows),
+        "combatants": combatants,
+        "general": general,
+        "cards": cards,
+        "statuses": statuses,
+    }
 
 
 def _statuses(nodes: Iterable[Node]) -> Iterator[str]:
@@ -204,8 +219,9 @@ def _sheet(where: str, use: str | None, content: ContentLibrary) -> tuple[str, S
     raise ReferenceProblem(f"{where}.use", f"a character or monster id (known: {', '.join(known)}); got '{use}'")
 
 
-def _combatant(where: str, side: str, c: WitchHammerCombatant, content: ContentLibrary,
-               sheet_file: Path | None = None) -> CombatantSetup:
+def _combatant(
+    where: str, side: str, c: WitchHammerCombatant, content: ContentLibrary, sheet_file: Path | None = None
+) -> CombatantSetup:
     wounds = 0
     if sheet_file is not None:
         loaded = load_sheet("witchhammer", sheet_file, content, f"{where}.sheet")
@@ -229,21 +245,31 @@ def _combatant(where: str, side: str, c: WitchHammerCombatant, content: ContentL
     most = {"health": stats["health"], "poise": stats["poise"]}
     for key, label in (("health", "Health"), ("poise", "Poise")):  # out of range is refused, never clamped silently
         if getattr(c, key) is not None and getattr(c, key) > most[key]:
-            raise ReferenceProblem(f"{where}.{key}", f"a starting {label} of at most its maximum {most[key]} "
-                                                     f"(got {getattr(c, key)})")
+            raise ReferenceProblem(
+                f"{where}.{key}", f"a starting {label} of at most its maximum {most[key]} (got {getattr(c, key)})"
+            )
     start_health = c.health if c.health is not None or not wounds else stats["health"] - wounds
     return {
-        "id": c.id, "name": c.name or sheet.name, "side": side, "kind": kind, "size": SIZES[sheet.size],
-        **stats, "start_poise": c.poise, "start_health": start_health, "at": [c.at[0], c.at[1]],
-        "facing": c.facing, "deck": deck,
+        "id": c.id,
+        "name": c.name or sheet.name,
+        "side": side,
+        "kind": kind,
+        "size": SIZES[sheet.size],
+        **stats,
+        "start_poise": c.poise,
+        "start_health": start_health,
+        "at": [c.at[0], c.at[1]],
+        "facing": c.facing,
+        "deck": deck,
     }
 
 
 def _add_card(deck: dict[str, int], card_id: str, content: ContentLibrary, where: str) -> None:
     card = content.require("cards", card_id, where)
     if deck.get(card_id, 0) >= card.copies:
-        raise ReferenceProblem(where, f"at most {card.copies} cop{'y' if card.copies == 1 else 'ies'} of "
-                                      f"'{card_id}' (WH-B18)")
+        raise ReferenceProblem(
+            where, f"at most {card.copies} cop{'y' if card.copies == 1 else 'ies'} of '{card_id}' (WH-B18)"
+        )
     deck[card_id] = deck.get(card_id, 0) + 1
 
 
@@ -283,9 +309,17 @@ def _apply(sheet: Sheet, mods: list[Modifiers]) -> Stats:
             defenses[d] = defenses.get(d, 0) + v
         for s, v in m.skills.items():
             skills[s] = skills.get(s, 0) + v
-    return {"poise": max(0, line["poise"]), "health": max(1, line["health"]), "attack": line["attack"],
-            "defense": line["defense"], "init": line["init"], "solid_damage": line["solid_damage"],
-            "move": line["move"], "defenses": defenses, "skills": skills}
+    return {
+        "poise": max(0, line["poise"]),
+        "health": max(1, line["health"]),
+        "attack": line["attack"],
+        "defense": line["defense"],
+        "init": line["init"],
+        "solid_damage": line["solid_damage"],
+        "move": line["move"],
+        "defenses": defenses,
+        "skills": skills,
+    }
 
 
 Compiled = tuple[dict[str, CardDef], dict[str, StatusDef]]
@@ -296,27 +330,52 @@ def compile_content(setup: WitchHammerSetup, memo: Memo | None = None) -> Compil
     shares its setup part (:meth:`Memo.static`: a simulation chunk's thousands of fights)."""
     if memo is not None:
         return memo.static("witchhammer-compiled", lambda: compile_content(setup))
-    cards = {k: CardDef(k, c["name"], c["kind"], c["init"], c["defense"], dict(c["defenses"]), tuple(c["below"]),
-                        c["one_shot"], c["text"]) for k, c in setup["cards"].items()}
+    cards = {
+        k: CardDef(
+            k,
+            c["name"],
+            c["kind"],
+            c["init"],
+            c["defense"],
+            dict(c["defenses"]),
+            tuple(c["below"]),
+            c["one_shot"],
+            c["text"],
+        )
+        for k, c in setup["cards"].items()
+    }
     return cards, {k: _status(k, s) for k, s in setup["statuses"].items()}
 
 
 def _status(key: str, s: StatusSetup) -> StatusDef:
     m, t = s["modifiers"], s["tick"]
-    return StatusDef(key, s["name"], t["wounds"], t["damage"], t["poise"], s["skip_turn"], s["no_poise_recovery"],
-                     m["attack"], m["defense"], m["init"], m["malus"], m["move"], dict(m["defenses"]))
+    return StatusDef(
+        key,
+        s["name"],
+        t["wounds"],
+        t["damage"],
+        t["poise"],
+        s["skip_turn"],
+        s["no_poise_recovery"],
+        m["attack"],
+        m["defense"],
+        m["init"],
+        m["malus"],
+        m["move"],
+        dict(m["defenses"]),
+    )
 
 
-def build_state(setup: WitchHammerSetup, options: WitchHammerOptions, memo: Memo | None = None
-                ) -> WitchHammerState:
+def build_state(setup: WitchHammerSetup, options: WitchHammerOptions, memo: Memo | None = None) -> WitchHammerState:
     """Fresh state for ``setup``: fighters at their squares, facing set (WH-B14). ``memo``: see
     :func:`compile_content`; the fighters are built once for every match sharing its setup-only store too, each match
     starting from its own copies (:func:`fresh`)."""
     if memo is None:
         return _build_state(setup, options, None)
     made = memo.static("witchhammer.start", _build_state, setup, options, memo)
-    return WitchHammerState(options, made.grid, made.cards, made.statuses,
-                            {a: fresh(f) for a, f in made.fighters.items()})
+    return WitchHammerState(
+        options, made.grid, made.cards, made.statuses, {a: fresh(f) for a, f in made.fighters.items()}
+    )
 
 
 def fresh(t: Fighter) -> Fighter:
@@ -324,12 +383,50 @@ def fresh(t: Fighter) -> Fighter:
     afflictions) are its own; sealed cards and status definitions are shared, never changed. A match's copy of a
     setup's fighter (:func:`build_state`)."""
     return Fighter(
-        t.id, t.name, t.side, t.kind, t.order, t.size, t.max_poise, t.poise, t.max_health, t.health, t.attack,
-        t.defense, t.init, t.solid_damage, t.move, dict(t.defenses), dict(t.skills), t.malus_by_wounds, t.pos,
-        t.facing, dict(t.deck), t.out, dict(t.hand), t.psych, t.psych_card, list(t.slots), t.ready, t.shown, t.card,
-        [InForce(s.status, s.rounds, s.source) for s in t.statuses], t.mod_attack, t.mod_defense, t.mod_init,
-        t.mod_malus, t.mod_move, dict(t.mod_defenses), t.stunned, t.no_recovery, t.ticking, list(t.afflictions),
-        t.fate, t.dealt, t.taken)
+        t.id,
+        t.name,
+        t.side,
+        t.kind,
+        t.order,
+        t.size,
+        t.max_poise,
+        t.poise,
+        t.max_health,
+        t.health,
+        t.attack,
+        t.defense,
+        t.init,
+        t.solid_damage,
+        t.move,
+        dict(t.defenses),
+        dict(t.skills),
+        t.malus_by_wounds,
+        t.pos,
+        t.facing,
+        dict(t.deck),
+        t.out,
+        dict(t.hand),
+        t.psych,
+        t.psych_card,
+        list(t.slots),
+        t.ready,
+        t.shown,
+        t.card,
+        [InForce(s.status, s.rounds, s.source) for s in t.statuses],
+        t.mod_attack,
+        t.mod_defense,
+        t.mod_init,
+        t.mod_malus,
+        t.mod_move,
+        dict(t.mod_defenses),
+        t.stunned,
+        t.no_recovery,
+        t.ticking,
+        list(t.afflictions),
+        t.fate,
+        t.dealt,
+        t.taken,
+    )
 
 
 def _build_state(setup: WitchHammerSetup, options: WitchHammerOptions, memo: Memo | None) -> WitchHammerState:
@@ -347,10 +444,28 @@ def _build_state(setup: WitchHammerSetup, options: WitchHammerOptions, memo: Mem
         poise = c["poise"] if c["start_poise"] is None else min(c["start_poise"], c["poise"])
         health = c["health"] if c["start_health"] is None else min(c["start_health"], c["health"])
         fighters[c["id"]] = Fighter(
-            c["id"], c["name"], c["side"], c["kind"], n, c["size"], c["poise"], poise, c["health"], health,
-            c["attack"], c["defense"], c["init"], c["solid_damage"], c["move"], dict(c["defenses"]),
-            dict(c["skills"]), malus_table(c["health"]), (c["at"][0], c["at"][1]),
-            FACINGS.get(c["facing"] or "", (0, 0)), deck)
+            c["id"],
+            c["name"],
+            c["side"],
+            c["kind"],
+            n,
+            c["size"],
+            c["poise"],
+            poise,
+            c["health"],
+            health,
+            c["attack"],
+            c["defense"],
+            c["init"],
+            c["solid_damage"],
+            c["move"],
+            dict(c["defenses"]),
+            dict(c["skills"]),
+            malus_table(c["health"]),
+            (c["at"][0], c["at"][1]),
+            FACINGS.get(c["facing"] or "", (0, 0)),
+            deck,
+        )
     state = WitchHammerState(options, grid, cards, statuses, fighters)
     for f in fighters.values():
         if f.facing == (0, 0):

@@ -80,8 +80,7 @@ def face_nearest_enemy(state: WitchHammerState, f: Fighter) -> None:
         f.facing = (0, 1)
 
 
-def move(state: WitchHammerState, f: Fighter, reference: Fighter, squares: int, away: bool
-         ) -> tuple[list[Pos], str]:
+def move(state: WitchHammerState, f: Fighter, reference: Fighter, squares: int, away: bool) -> tuple[list[Pos], str]:
     """Mandatory movement (WH-08): step greedily (WH-B13) until the full distance, adjacency to the reference
     (toward) or a block. Difficult terrain costs 2 or 3 squares, and a ``%`` square the whole move, so it can
     only be the first step (WH-A4). Returns the squares entered and why it stopped: ``full``, ``adjacent`` or
@@ -91,8 +90,9 @@ def move(state: WitchHammerState, f: Fighter, reference: Fighter, squares: int, 
     rx, ry = reference.pos
     if not away and -1 <= f.pos[0] - rx <= 1 and -1 <= f.pos[1] - ry <= 1:
         return [], "adjacent"  # already there (most moves of a fight in melee): nothing else to look up
-    path, why = walk(state.grid, f.pos, reference.pos, state.occupied(f), squares, away,
-                     state.options.difficult_terrain)
+    path, why = walk(
+        state.grid, f.pos, reference.pos, state.occupied(f), squares, away, state.options.difficult_terrain
+    )
     if path:
         before = path[-2] if len(path) > 1 else f.pos
         f.facing = (path[-1][0] - before[0], path[-1][1] - before[1])
@@ -101,8 +101,9 @@ def move(state: WitchHammerState, f: Fighter, reference: Fighter, squares: int, 
 
 
 @lru_cache(maxsize=4096)
-def walk(grid: Grid, start: Pos, target: Pos, taken: frozenset[Pos], squares: int, away: bool, terrain: bool
-         ) -> tuple[tuple[Pos, ...], str]:
+def walk(
+    grid: Grid, start: Pos, target: Pos, taken: frozenset[Pos], squares: int, away: bool, terrain: bool
+) -> tuple[tuple[Pos, ...], str]:
     """The squares a mandatory move from ``start`` enters toward (or away from) ``target`` with ``squares`` to
     spend, past ``taken`` (everyone else on the map), and why it stops (see :func:`move`; ``terrain``: the option
     ``difficult_terrain``). A pure function of immutable values, memoised (bounded): the fights of a scenario walk

@@ -77,8 +77,9 @@ def finish(state: WitchHammerState, rng: RNG, journal: Journal, limit: bool = Fa
     state.window = None
     standing = sorted({f.side for f in state.fighters.values() if f.up})
     state.winner = standing[0] if len(standing) == 1 and not limit else None
-    state.end_reason = ("the vignette limit was reached" if limit else
-                        "the other side is down" if standing else "everyone is down")
+    state.end_reason = (
+        "the vignette limit was reached" if limit else "the other side is down" if standing else "everyone is down"
+    )
     for f in state.fighters.values():
         if f.kind == "pc" and (f.out == "down" or (f.out == "removed" and f.health <= 0)):
             _deaths_door(state, f.id, rng, journal)
@@ -128,7 +129,9 @@ def rule_fate(state: WitchHammerState, actor: str, fate: str, journal: Journal) 
 
 def conclude(state: WitchHammerState, journal: Journal) -> None:
     state.phase = "over"
-    details = {f.id: {"health": f.health, "poise": f.poise, "out": f.out, "fate": f.fate,
-                      "afflictions": list(f.afflictions)} for f in state.fighters.values()}
+    details = {
+        f.id: {"health": f.health, "poise": f.poise, "out": f.out, "fate": f.fate, "afflictions": list(f.afflictions)}
+        for f in state.fighters.values()
+    }
     state.outcome = Outcome(state.winner, state.end_reason, details)
     journal.append(Ended(state.winner, state.end_reason))

@@ -52,8 +52,19 @@ def malus_of(state: WitchHammerState, f: Fighter) -> int:
     return (table[wounds] if wounds < len(table) else table[-1]) + f.mod_malus
 
 
-def hurt(state: WitchHammerState, target: Fighter, damage: int, rng: RNG, journal: Journal, source: str, *,
-         bonus_wounds: int = 0, poise_only: bool = False, from_attack: bool = False, by: Fighter | None = None) -> int:
+def hurt(
+    state: WitchHammerState,
+    target: Fighter,
+    damage: int,
+    rng: RNG,
+    journal: Journal,
+    source: str,
+    *,
+    bonus_wounds: int = 0,
+    poise_only: bool = False,
+    from_attack: bool = False,
+    by: Fighter | None = None,
+) -> int:
     """Deal ``damage`` (and a Crit's ``bonus_wounds``) to ``target``; return the Wounds taken.
 
     Penetration and Poise per WH-19 and WH-B3; the bonus Wound goes straight to Health (WH-B4) and counts for
@@ -64,8 +75,7 @@ def hurt(state: WitchHammerState, target: Fighter, damage: int, rng: RNG, journa
         wounds, pierce = 0, 0
     else:
         extra = state.options.penetration == "extra"
-        target.poise, target.health, wounds = apply_damage(target.poise, target.health, damage,
-                                                           extra_penetration=extra)
+        target.poise, target.health, wounds = apply_damage(target.poise, target.health, damage, extra_penetration=extra)
         pierce = penetration(damage)
     if bonus_wounds:
         target.health -= bonus_wounds
@@ -74,8 +84,9 @@ def hurt(state: WitchHammerState, target: Fighter, damage: int, rng: RNG, journa
     if by is not None:
         by.dealt += damage + bonus_wounds
     if journal.loud:
-        journal.append(Damaged(target.id, damage, pierce, wounds, target.poise, target.health,
-                               malus_of(state, target), source))
+        journal.append(
+            Damaged(target.id, damage, pierce, wounds, target.poise, target.health, malus_of(state, target), source)
+        )
     if from_attack and target.kind == "pc" and wounds >= AFFLICTION_TRIGGER:
         _afflict(state, target, wounds, rng, journal)
     check_down(state, target, journal)
@@ -86,8 +97,7 @@ def wound(state: WitchHammerState, target: Fighter, wounds: int, journal: Journa
     """Wounds straight to Health (a bleed tick). Rules: WH-19, WH-24."""
     target.health -= wounds
     if journal.loud:
-        journal.append(Damaged(target.id, 0, 0, wounds, target.poise, target.health, malus_of(state, target),
-                               source))
+        journal.append(Damaged(target.id, 0, 0, wounds, target.poise, target.health, malus_of(state, target), source))
     check_down(state, target, journal)
 
 

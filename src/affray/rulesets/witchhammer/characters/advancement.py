@@ -37,8 +37,9 @@ from affray.rulesets.witchhammer.mechanics import AFFLICTIONS
 
 def new_sheet(name: str, description: str = "", house_rules: dict[str, Any] | None = None) -> WitchHammerSheet:
     """A new PC with WH-31's points all unspent and WH-B17's base line."""
-    sheet = WitchHammerSheet(format=FORMAT, ruleset="witchhammer", name=name, description=description,
-                             house_rules=dict(house_rules or {}))
+    sheet = WitchHammerSheet(
+        format=FORMAT, ruleset="witchhammer", name=name, description=description, house_rules=dict(house_rules or {})
+    )
     wh.build_rules(sheet)  # refuse bad house rules now
     return sheet
 
@@ -54,6 +55,7 @@ def _need(sheet: WitchHammerSheet, content: ContentLibrary, kind: str, cost: int
 
 
 # -- spending -----------------------------------------------------------------------------------------------------
+
 
 def buy_attribute(sheet: WitchHammerSheet, name: str, content: ContentLibrary) -> WitchHammerSheet:
     """+1 to an attribute (+5 Max Poise) at WH-32's cost. Ranged/Fire/Ice Defense are refused (WH-B22)."""
@@ -92,8 +94,11 @@ def learn_school(sheet: WitchHammerSheet, school_id: str, content: ContentLibrar
         raise Refused(f"{school.name} has {school.levels} level(s) and level {level - 1} is known already")
     for other in wh.known_schools(sheet):
         rival = schools.get(other)
-        if other != school_id and rival is not None and (other in school.incompatible
-                                                         or school_id in rival.incompatible):
+        if (
+            other != school_id
+            and rival is not None
+            and (other in school.incompatible or school_id in rival.incompatible)
+        ):
             raise Refused(f"{school.name} cannot be learned by someone who knows {rival.name} (WH-33)")
     _need(sheet, content, "School", 1, f"{school.name} level {level}")
     return _with(sheet, schools={**sheet.schools, school_id: level})
@@ -122,8 +127,11 @@ def available_techniques(sheet: WitchHammerSheet, content: ContentLibrary) -> li
     """Techniques that could be learned now (ignoring points): known schools, known levels, not all learned."""
     known = wh.known_schools(sheet)
     ids = sorted(set(content.sections.get("cards", {})) | set(content.sections.get("passives", {})))
-    return [t for t in ids if wh.technique_problem(t, known, content) is None
-            and sheet.techniques.count(t) < wh.copies_allowed(t, content)]
+    return [
+        t
+        for t in ids
+        if wh.technique_problem(t, known, content) is None and sheet.techniques.count(t) < wh.copies_allowed(t, content)
+    ]
 
 
 def take_trait(sheet: WitchHammerSheet, trait_id: str, content: ContentLibrary) -> WitchHammerSheet:
@@ -138,6 +146,7 @@ def take_trait(sheet: WitchHammerSheet, trait_id: str, content: ContentLibrary) 
 
 
 # -- rewards, wounds, healing -----------------------------------------------------------------------------------
+
 
 def grant_reward(sheet: WitchHammerSheet, reward: str, note: str = "") -> WitchHammerSheet:
     """Record an adventure reward (WH-35): hunt +1 Technique; defeat (or a good job) +1 Trait; witch +3 Attribute,
@@ -174,8 +183,14 @@ def afflict(sheet: WitchHammerSheet, affliction: str) -> WitchHammerSheet:
 
 # -- equipment, money, hats ---------------------------------------------------------------------------------------
 
-def equip(sheet: WitchHammerSheet, content: ContentLibrary, weapon: str | None = None, armour: str | None = None,
-          misc: list[str] | None = None) -> WitchHammerSheet:
+
+def equip(
+    sheet: WitchHammerSheet,
+    content: ContentLibrary,
+    weapon: str | None = None,
+    armour: str | None = None,
+    misc: list[str] | None = None,
+) -> WitchHammerSheet:
     """Set the weapon, the armour set and the misc items (1, 1 and at most 5: WH-36)."""
     eq = sheet.equipment.model_dump()
     if weapon is not None:
@@ -212,8 +227,9 @@ def pay(sheet: WitchHammerSheet, silver: int, what: str) -> WitchHammerSheet:
     return _with(sheet, money=money.model_dump())
 
 
-def wear_hat(sheet: WitchHammerSheet, name: str, value: int, gems: list[tuple[str, int]] | None = None,
-             bought: bool = False) -> WitchHammerSheet:
+def wear_hat(
+    sheet: WitchHammerSheet, name: str, value: int, gems: list[tuple[str, int]] | None = None, bought: bool = False
+) -> WitchHammerSheet:
     """Put on a hat worth ``value`` with attached ``gems`` (kind, value). ``bought``: its whole value is paid from
     the silver on hand (WH-37: hats are among the expenses a PC tracks)."""
     hat = Hat(name=name, value=value, gems=[Gem(kind=k, value=v) for k, v in gems or []])

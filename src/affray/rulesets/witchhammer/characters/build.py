@@ -36,16 +36,28 @@ class Points:
     trait: int = 0
 
     def __add__(self, other: Points) -> Points:
-        return Points(self.attribute + other.attribute, self.school + other.school,
-                      self.technique + other.technique, self.trait + other.trait)
+        return Points(
+            self.attribute + other.attribute,
+            self.school + other.school,
+            self.technique + other.technique,
+            self.trait + other.trait,
+        )
 
     def __sub__(self, other: Points) -> Points:
-        return Points(self.attribute - other.attribute, self.school - other.school,
-                      self.technique - other.technique, self.trait - other.trait)
+        return Points(
+            self.attribute - other.attribute,
+            self.school - other.school,
+            self.technique - other.technique,
+            self.trait - other.trait,
+        )
 
     def items(self) -> list[tuple[str, int]]:
-        return [("Attribute", self.attribute), ("School", self.school), ("Technique", self.technique),
-                ("Trait", self.trait)]
+        return [
+            ("Attribute", self.attribute),
+            ("School", self.school),
+            ("Technique", self.technique),
+            ("Trait", self.trait),
+        ]
 
 
 #: Rule: WH-35. Each reward is its own grant; a successful hunt earns both 'hunt' and 'defeat' (ruling WH-C6).
@@ -109,6 +121,7 @@ def _technique(technique: str, content: ContentLibrary) -> Any:
 
 # -- checks ------------------------------------------------------------------------------------------------------
 
+
 def problems(sheet: WitchHammerSheet, content: ContentLibrary) -> list[Problem]:
     """Everything on ``sheet`` that the character rules refuse."""
     try:
@@ -145,8 +158,11 @@ def _school_problems(sheet: WitchHammerSheet, content: ContentLibrary) -> list[P
         if school is None:
             out.append(Problem(f"schools.{sid}", f"a school of the content (known: {', '.join(sorted(schools))})"))
         elif level > school.levels:
-            out.append(Problem(f"schools.{sid}", f"at most level {school.levels} ({school.name} has "
-                                                 f"{school.levels}); got {level}"))
+            out.append(
+                Problem(
+                    f"schools.{sid}", f"at most level {school.levels} ({school.name} has {school.levels}); got {level}"
+                )
+            )
     for sid in sorted(known):
         school = schools.get(sid)
         for other in sorted(known):
@@ -168,8 +184,10 @@ def technique_problem(technique: str, known: dict[str, int], content: ContentLib
     if item.school not in known:
         return f"'{technique}' ({item.name}) is taught by the {item.school} school, which is not known (WH-34)"
     if item.level > known[item.school]:
-        return (f"'{technique}' ({item.name}) needs {item.school} level {item.level}; level {known[item.school]} "
-                "is known (WH-34)")
+        return (
+            f"'{technique}' ({item.name}) needs {item.school} level {item.level}; level {known[item.school]} "
+            "is known (WH-34)"
+        )
     return None
 
 
@@ -186,8 +204,11 @@ def _technique_problems(sheet: WitchHammerSheet, content: ContentLibrary) -> lis
         if why is not None:
             out.append(Problem(f"techniques[{n}]", why))
         elif sheet.techniques[: n + 1].count(tech) > copies_allowed(tech, content):
-            out.append(Problem(f"techniques[{n}]", f"'{tech}' learned at most {copies_allowed(tech, content)} "
-                                                   "time(s) (WH-B18)"))
+            out.append(
+                Problem(
+                    f"techniques[{n}]", f"'{tech}' learned at most {copies_allowed(tech, content)} time(s) (WH-B18)"
+                )
+            )
     return out
 
 
@@ -197,8 +218,10 @@ def trait_problem(trait_id: str, content: ContentLibrary, rules: BuildRules) -> 
     if trait is None:
         return f"a trait of the content; got '{trait_id}' (known: {', '.join(pc_traits(content, rules))})"
     if rules.pc_traits == "chrome" and not chrome(trait.modifiers):
-        return (f"'{trait_id}' ({trait.name}) changes combat statistics, so it is a monster template, not a PC "
-                "trait (ruling WH-C1: a PC's traits give skill bonuses)")
+        return (
+            f"'{trait_id}' ({trait.name}) changes combat statistics, so it is a monster template, not a PC "
+            "trait (ruling WH-C1: a PC's traits give skill bonuses)"
+        )
     return None
 
 
@@ -226,15 +249,23 @@ def _point_problems(sheet: WitchHammerSheet, content: ContentLibrary, rules: Bui
     out = []
     for (kind, total), (_, cost) in zip(have.items(), used.items(), strict=True):
         if cost > total:
-            out.append(Problem(fields[kind], f"{cost} {kind} points spent but {total} granted (WH-31 creation, "
-                                             f"WH-35 rewards{', WH-33 trades' if kind == 'Technique' else ''})"))
+            out.append(
+                Problem(
+                    fields[kind],
+                    f"{cost} {kind} points spent but {total} granted (WH-31 creation, "
+                    f"WH-35 rewards{', WH-33 trades' if kind == 'Technique' else ''})",
+                )
+            )
     return out
 
 
 def notes(sheet: WitchHammerSheet, content: ContentLibrary) -> list[str]:
     rules = build_rules(sheet)
-    out = [f"house rule: {k} = {v!r} (the builder's default is {getattr(BuildRules(), k)!r}); this sheet is not "
-           "built to the standard rules (contract 8)" for k, v in sheet.house_rules.items()]
+    out = [
+        f"house rule: {k} = {v!r} (the builder's default is {getattr(BuildRules(), k)!r}); this sheet is not "
+        "built to the standard rules (contract 8)"
+        for k, v in sheet.house_rules.items()
+    ]
     left = points_left(sheet, content, rules)
     unspent = [f"{n} {kind}" for kind, n in left.items() if n > 0]
     if unspent:
@@ -252,6 +283,7 @@ def notes(sheet: WitchHammerSheet, content: ContentLibrary) -> list[str]:
 
 
 # -- derived statistics and the fighter ----------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class Derived:
@@ -273,11 +305,22 @@ def character(sheet: WitchHammerSheet) -> Character:
     a = sheet.attributes
     defenses = {d: getattr(a, f"{d}_defense") for d in DEFENSES if getattr(a, f"{d}_defense")}
     return Character(
-        name=sheet.name, poise=rules.base_poise + rules.poise_per_purchase * a.max_poise, health=rules.base_health,
-        attack=a.attack, defense=a.defense, init=a.init, solid_damage=a.solid_damage, defenses=defenses,
-        skills={s: n for s, n in sheet.skills.items() if n}, traits=list(sheet.traits),
-        armour=sheet.equipment.armour, schools=dict(sheet.schools), techniques=list(sheet.techniques),
-        hat=sheet.hat.name if sheet.hat else "", description=sheet.description)
+        name=sheet.name,
+        poise=rules.base_poise + rules.poise_per_purchase * a.max_poise,
+        health=rules.base_health,
+        attack=a.attack,
+        defense=a.defense,
+        init=a.init,
+        solid_damage=a.solid_damage,
+        defenses=defenses,
+        skills={s: n for s, n in sheet.skills.items() if n},
+        traits=list(sheet.traits),
+        armour=sheet.equipment.armour,
+        schools=dict(sheet.schools),
+        techniques=list(sheet.techniques),
+        hat=sheet.hat.name if sheet.hat else "",
+        description=sheet.description,
+    )
 
 
 def modifiers(sheet: WitchHammerSheet, content: ContentLibrary) -> list[Modifiers]:
@@ -304,8 +347,17 @@ def derived(sheet: WitchHammerSheet, content: ContentLibrary) -> Derived:
             defenses[d] = defenses.get(d, 0) + v
         for s, v in m.skills.items():
             skills[s] = skills.get(s, 0) + v
-    return Derived(max(0, stats["poise"]), max(1, stats["health"]), stats["attack"], stats["defense"],
-                   stats["init"], stats["solid_damage"], stats["move"], defenses, skills)
+    return Derived(
+        max(0, stats["poise"]),
+        max(1, stats["health"]),
+        stats["attack"],
+        stats["defense"],
+        stats["init"],
+        stats["solid_damage"],
+        stats["move"],
+        defenses,
+        skills,
+    )
 
 
 def for_fight(sheet: WitchHammerSheet, content: ContentLibrary) -> FightSheet:

@@ -34,13 +34,28 @@ def build(p: Prompts, lib: ContentLibrary, rng: VerifiableRNG) -> WitchHammerShe
     p.say(event.describe({"you": sheet.name}) + " silver (WH-37)")
     p.say(f"seed {rng.seed.hex()} (commitment {rng.commitment}); recorded on the sheet", "dim")
     sheet = adv.set_money(sheet, record)
-    sheet = _spend_loop(p, sheet, lib, "Attribute", _attribute_table, "Buy an attribute or a skill",
-                        lambda s, x: adv.buy_attribute(s, x, lib))
+    sheet = _spend_loop(
+        p,
+        sheet,
+        lib,
+        "Attribute",
+        _attribute_table,
+        "Buy an attribute or a skill",
+        lambda s, x: adv.buy_attribute(s, x, lib),
+    )
     sheet = _school_step(p, sheet, lib)
-    sheet = _spend_loop(p, sheet, lib, "Technique", _technique_table, "Learn a technique (id)",
-                        lambda s, x: adv.learn_technique(s, x, lib))
-    sheet = _spend_loop(p, sheet, lib, "Trait", _trait_table, "Take a trait (id)",
-                        lambda s, x: adv.take_trait(s, x, lib))
+    sheet = _spend_loop(
+        p,
+        sheet,
+        lib,
+        "Technique",
+        _technique_table,
+        "Learn a technique (id)",
+        lambda s, x: adv.learn_technique(s, x, lib),
+    )
+    sheet = _spend_loop(
+        p, sheet, lib, "Trait", _trait_table, "Take a trait (id)", lambda s, x: adv.take_trait(s, x, lib)
+    )
     return _gear_and_hat(p, sheet, lib)
 
 
@@ -48,16 +63,23 @@ def _left(sheet: WitchHammerSheet, lib: ContentLibrary, kind: str) -> int:
     return dict(wh.points_left(sheet, lib).items())[kind]
 
 
-def _spend_loop(p: Prompts, sheet: WitchHammerSheet, lib: ContentLibrary, kind: str,
-                table: Callable[[Prompts, WitchHammerSheet, ContentLibrary], None], label: str,
-                buy: Callable[[WitchHammerSheet, str], WitchHammerSheet]) -> WitchHammerSheet:
+def _spend_loop(
+    p: Prompts,
+    sheet: WitchHammerSheet,
+    lib: ContentLibrary,
+    kind: str,
+    table: Callable[[Prompts, WitchHammerSheet, ContentLibrary], None],
+    label: str,
+    buy: Callable[[WitchHammerSheet, str], WitchHammerSheet],
+) -> WitchHammerSheet:
     listed = False
     while (left := _left(sheet, lib, kind)) > 0:
         if not listed:
             table(p, sheet, lib)
             listed = True
-        answer = p.ask(f"{label}: {left} {kind} point{'s' if left != 1 else ''} left ('?' lists, 'done' keeps "
-                     "them)", "done")
+        answer = p.ask(
+            f"{label}: {left} {kind} point{'s' if left != 1 else ''} left ('?' lists, 'done' keeps them)", "done"
+        )
         if answer in DONE:
             break
         if answer == "?":
@@ -73,23 +95,43 @@ def _spend_loop(p: Prompts, sheet: WitchHammerSheet, lib: ContentLibrary, kind: 
 
 
 def _attribute_table(p: Prompts, sheet: WitchHammerSheet, lib: ContentLibrary) -> None:
-    rows = [(k, ATTRIBUTE_LABEL[k], str(ATTRIBUTE_COST[k]), str(getattr(sheet.attributes, k)),
-             "+5 Max Poise" if k == "max_poise" else "+1") for k in ATTRIBUTE_COST]
-    rows += [(s, f"Skill: {s.replace('_', ' ')}", str(SKILL_COST), str(sheet.skills.get(s, 0)), "+1")  # type: ignore[call-overload]
-             for s in SKILLS]
-    p.show("Attributes (WH-32; Ranged, Fire and Ice Defense cannot be bought, WH-B22)",
-         ("id", "attribute", "cost", "bought", "each"), rows)
+    rows = [
+        (
+            k,
+            ATTRIBUTE_LABEL[k],
+            str(ATTRIBUTE_COST[k]),
+            str(getattr(sheet.attributes, k)),
+            "+5 Max Poise" if k == "max_poise" else "+1",
+        )
+        for k in ATTRIBUTE_COST
+    ]
+    rows += [
+        (s, f"Skill: {s.replace('_', ' ')}", str(SKILL_COST), str(sheet.skills.get(s, 0)), "+1")  # type: ignore[call-overload]
+        for s in SKILLS
+    ]
+    p.show(
+        "Attributes (WH-32; Ranged, Fire and Ice Defense cannot be bought, WH-B22)",
+        ("id", "attribute", "cost", "bought", "each"),
+        rows,
+    )
 
 
 def _school_step(p: Prompts, sheet: WitchHammerSheet, lib: ContentLibrary) -> WitchHammerSheet:
     while _left(sheet, lib, "School") > 0:
         known = wh.known_schools(sheet)
-        p.show("Schools (WH-33; the General Combat School is known by everyone)",
-             ("id", "school", "levels", "known", "incompatible with"),
-             [(k, s.name, str(s.levels), str(known.get(k, 0)), ", ".join(s.incompatible))
-              for k, s in sorted(lib.sections.get("schools", {}).items())])
-        answer = p.ask(f"{_left(sheet, lib, 'School')} School point left: learn a school (id), 'trade' it for "
-                     f"{wh.build_rules(sheet).techniques_per_school_point} Technique points, or 'keep' it", "keep")
+        p.show(
+            "Schools (WH-33; the General Combat School is known by everyone)",
+            ("id", "school", "levels", "known", "incompatible with"),
+            [
+                (k, s.name, str(s.levels), str(known.get(k, 0)), ", ".join(s.incompatible))
+                for k, s in sorted(lib.sections.get("schools", {}).items())
+            ],
+        )
+        answer = p.ask(
+            f"{_left(sheet, lib, 'School')} School point left: learn a school (id), 'trade' it for "
+            f"{wh.build_rules(sheet).techniques_per_school_point} Technique points, or 'keep' it",
+            "keep",
+        )
         if answer == "keep":
             break
         try:
@@ -111,15 +153,21 @@ def _technique_table(p: Prompts, sheet: WitchHammerSheet, lib: ContentLibrary) -
 
 def _trait_table(p: Prompts, sheet: WitchHammerSheet, lib: ContentLibrary) -> None:
     traits = lib.sections.get("traits", {})
-    rows = [(t, traits[t].name, ", ".join(f"{k} {v:+d}" for k, v in traits[t].modifiers.skills.items()))
-            for t in wh.pc_traits(lib, wh.build_rules(sheet)) if t not in sheet.traits]
+    rows = [
+        (t, traits[t].name, ", ".join(f"{k} {v:+d}" for k, v in traits[t].modifiers.skills.items()))
+        for t in wh.pc_traits(lib, wh.build_rules(sheet))
+        if t not in sheet.traits
+    ]
     p.show("Traits", ("id", "name", "skills"), rows)
 
 
 def _gear_and_hat(p: Prompts, sheet: WitchHammerSheet, lib: ContentLibrary) -> WitchHammerSheet:
     """Weapon, armour (its table shown right before its question) and misc items (WH-36), then a hat (WH-37)."""
-    weapon = p.ask("Weapon (one; a name, no magic: its bonuses are in the techniques)", "",
-                   field_check(Equipment, "weapon", blank=True))
+    weapon = p.ask(
+        "Weapon (one; a name, no magic: its bonuses are in the techniques)",
+        "",
+        field_check(Equipment, "weapon", blank=True),
+    )
     armour = lib.sections.get("armour", {})
     p.show("Armour (WH-36)", ("id", "name"), [(k, a.name) for k, a in sorted(armour.items())])
     worn = p.ask_id("Armour set (id)", armour, blank=True)
@@ -149,8 +197,10 @@ def _hat(p: Prompts, sheet: WitchHammerSheet) -> WitchHammerSheet:
                 p.refuse(f"{exc}; name another hat, or leave it blank for none ({GIFT})")
                 continue
         if value or any(v for _, v in gems):  # an unpaid hat is refused (WH-37, ruling WH-C10)
-            p.refuse("an unpaid hat would buy the party's leadership for nothing; name another hat, or leave it "
-                     f"blank for none ({GIFT})")
+            p.refuse(
+                "an unpaid hat would buy the party's leadership for nothing; name another hat, or leave it "
+                f"blank for none ({GIFT})"
+            )
             continue
         return adv.wear_hat(sheet, hat, value, gems)
     return sheet

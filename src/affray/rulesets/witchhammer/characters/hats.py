@@ -21,8 +21,9 @@ def roll_starting_silver(rng: VerifiableRNG, actor: str = "character", die: int 
     """Roll 1d100 silver on ``rng`` (WH-37) and record it with the seed, its commitment and the draw index, so
     anyone can re-derive it (ruling WH-C8). Returns the record and the ``Rolled`` event for the log."""
     roll = roll_die(rng, die, notation=f"1d{die}")
-    record = MoneyRoll(notation=f"1d{die}", value=roll.total, draw=roll.dice[0].draw, seed=rng.seed.hex(),
-                       commitment=rng.commitment)
+    record = MoneyRoll(
+        notation=f"1d{die}", value=roll.total, draw=roll.dice[0].draw, seed=rng.seed.hex(), commitment=rng.commitment
+    )
     return record, Rolled(actor, "starting silver", roll)
 
 
@@ -50,8 +51,10 @@ def hat_problems(hat: Hat, money: Money | None) -> list[str]:
     paid = -sum(e.silver for e in (money.ledger if money else []) if e.what == f"hat: {hat.name}" and e.silver < 0)
     if paid >= hat.total:
         return []
-    return [f"a hat paid for: '{hat.name}' is worth {hat.total} silver but money.ledger spends {paid} on "
-            f"'hat: {hat.name}' (WH-37, ruling WH-C10)"]
+    return [
+        f"a hat paid for: '{hat.name}' is worth {hat.total} silver but money.ledger spends {paid} on "
+        f"'hat: {hat.name}' (WH-37, ruling WH-C10)"
+    ]
 
 
 def ledger_problems(money: Money) -> list[str]:
@@ -60,8 +63,9 @@ def ledger_problems(money: Money) -> list[str]:
     for n, entry in enumerate(money.ledger):
         balance += entry.silver
         if balance < 0:
-            return [f"ledger[{n}] ({entry.what}) spends {-entry.silver} silver with only "
-                    f"{balance - entry.silver} on hand"]
+            return [
+                f"ledger[{n}] ({entry.what}) spends {-entry.silver} silver with only {balance - entry.silver} on hand"
+            ]
     if balance != money.silver:
         return [f"silver is {money.silver}, but the roll ({money.roll.value}) and the ledger make {balance}"]
     return []
@@ -99,20 +103,28 @@ def party_leader(hats: Mapping[str, Hat | None], rng: RNG | None = None) -> Lead
     """
     if not hats:
         raise ValueError("a party needs at least one character")
-    ranking = sorted(((who, h.total if h else 0, h.value if h else 0) for who, h in hats.items()),
-                     key=lambda r: (-r[1], -r[2], r[0]))
+    ranking = sorted(
+        ((who, h.total if h else 0, h.value if h else 0) for who, h in hats.items()), key=lambda r: (-r[1], -r[2], r[0])
+    )
     best = ranking[0]
     top = [who for who, total, base in ranking if (total, base) == best[1:]]
     if len(top) == 1:
         second = ranking[1] if len(ranking) > 1 else None
-        why = (f"{best[0]}'s hat is worth {best[1]} silver, the most in the party"
-               if second is None or second[1] < best[1] else
-               f"{best[0]}'s and {second[0]}'s hats are both worth {best[1]} silver; {best[0]}'s hat itself is "
-               f"finer ({best[2]} against {second[2]})")
+        why = (
+            f"{best[0]}'s hat is worth {best[1]} silver, the most in the party"
+            if second is None or second[1] < best[1]
+            else f"{best[0]}'s and {second[0]}'s hats are both worth {best[1]} silver; {best[0]}'s hat itself is "
+            f"finer ({best[2]} against {second[2]})"
+        )
         return Leadership(best[0], ranking, why)
     if rng is None:
-        return Leadership(None, ranking, f"{', '.join(top)} tie at {best[1]} silver with hats of equal base value; "
-                                         "the table settles it (or give dice for a roll-off)", tied=top)
+        return Leadership(
+            None,
+            ranking,
+            f"{', '.join(top)} tie at {best[1]} silver with hats of equal base value; "
+            "the table settles it (or give dice for a roll-off)",
+            tied=top,
+        )
     rounds: list[dict[str, int]] = []
     contenders = sorted(top)
     while len(contenders) > 1:
@@ -120,6 +132,11 @@ def party_leader(hats: Mapping[str, Hat | None], rng: RNG | None = None) -> Lead
         rounds.append(rolls)
         high = max(rolls.values())
         contenders = [who for who in contenders if rolls[who] == high]
-    return Leadership(contenders[0], ranking, f"{', '.join(sorted(top))} tie at {best[1]} silver with hats of equal "
-                                              f"base value; {contenders[0]} wins the d20 roll-off",
-                      tied=sorted(top), roll_off=rounds)
+    return Leadership(
+        contenders[0],
+        ranking,
+        f"{', '.join(sorted(top))} tie at {best[1]} silver with hats of equal "
+        f"base value; {contenders[0]} wins the d20 roll-off",
+        tied=sorted(top),
+        roll_off=rounds,
+    )

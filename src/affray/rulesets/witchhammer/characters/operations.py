@@ -47,17 +47,19 @@ def _advance(sheet: Any, p: Params, content: ContentLibrary) -> list[Step]:
 
 
 def _spend(sheet: Any, p: Params, lib: ContentLibrary) -> list[Step]:
-    steps: list[Step] = [("trade a School point for 5 Technique points", lambda s: adv.trade_school_point(s, lib))
-                         for _ in range(p["trade_school"])]
+    steps: list[Step] = [
+        ("trade a School point for 5 Technique points", lambda s: adv.trade_school_point(s, lib))
+        for _ in range(p["trade_school"])
+    ]
     steps += [(f"school: {x}", _with(lambda s, v: adv.learn_school(s, v, lib), x)) for x in p["school"] or []]
     steps += [(f"attribute: {x}", _with(lambda s, v: adv.buy_attribute(s, v, lib), x)) for x in p["attribute"] or []]
     steps += [(f"skill: {x}", _with(lambda s, v: adv.buy_skill(s, v, lib), x)) for x in p["skill"] or []]
-    steps += [(f"technique: {x}", _with(lambda s, v: adv.learn_technique(s, v, lib), x))
-              for x in p["technique"] or []]
+    steps += [(f"technique: {x}", _with(lambda s, v: adv.learn_technique(s, v, lib), x)) for x in p["technique"] or []]
     steps += [(f"trait: {x}", _with(lambda s, v: adv.take_trait(s, v, lib), x)) for x in p["trait"] or []]
     if not steps:
-        raise BadParameters("nothing to spend: give --attribute, --skill, --school, --trade-school, --technique or "
-                            "--trait.")
+        raise BadParameters(
+            "nothing to spend: give --attribute, --skill, --school, --trade-school, --technique or --trait."
+        )
     return steps
 
 
@@ -79,11 +81,20 @@ def _leader(sheets: Sequence[Any], p: Params) -> Report:
             raise BadParameters(f"two sheets are called {sheet.name}; names must differ.")
         party[sheet.name] = sheet.hat
     result = party_leader(party, VerifiableRNG(seed_from_int(p["seed"])) if p["seed"] is not None else None)
-    data = {"leader": result.leader, "reason": result.reason, "tied": result.tied, "roll_off": result.roll_off,
-            "ranking": [list(r) for r in result.ranking]}
-    return Report("Hats (WH-37)", ("character", "hat value", "hat itself"),
-                  [(who, str(total), str(base)) for who, total, base in result.ranking],
-                  [("leader", f"{result.leader or 'undecided'} — {result.reason}")], data)
+    data = {
+        "leader": result.leader,
+        "reason": result.reason,
+        "tied": result.tied,
+        "roll_off": result.roll_off,
+        "ranking": [list(r) for r in result.ranking],
+    }
+    return Report(
+        "Hats (WH-37)",
+        ("character", "hat value", "hat itself"),
+        [(who, str(total), str(base)) for who, total, base in result.ranking],
+        [("leader", f"{result.leader or 'undecided'} — {result.reason}")],
+        data,
+    )
 
 
 def _many(name: str, description: str) -> Field:
@@ -92,31 +103,66 @@ def _many(name: str, description: str) -> Field:
 
 #: The operations WitchHammer's sheet rules offer (:data:`affray.characters.sheet.SheetRules.operations`).
 OPERATIONS = (
-    SheetChange("advance", "Grant adventure rewards (WH-35): hunt +1 Technique; defeat or a good job +1 Trait; "
-                           "witch +3 Attribute, +2 Technique, +1 School. Spend them with 'affray character spend'.",
-                (Field("reward", "list", "hunt, defeat or witch (WH-35); repeatable"),
-                 Field("note", "string", "the adventure, for the record", required=False, default="")),
-                _advance, points_left),
-    SheetChange("spend", "Spend points (WH-32..WH-34), all or nothing, in this order: trades, schools, attributes, "
-                         "skills, techniques, traits. Options repeat: --attribute attack --attribute attack buys "
-                         "+2 Attack.",
-                (Field("trade_school", "integer", "trade this many School points for 5 Technique each",
-                       required=False, default=0, minimum=0),
-                 _many("school", "learn a school or its next level"),
-                 _many("attribute", "+1 attack, defense, max_poise, init, solid_damage, "
-                                    "con/agility/will/fear_defense"),
-                 _many("skill", "+1 to a skill (2 Attribute points)"),
-                 _many("technique", "learn a card or passive"),
-                 _many("trait", "take a trait")),
-                _spend, points_left, dry_run=True),
-    SheetChange("wound", "Carry Wounds (and afflictions) out of a fight onto the sheet (WH-19, WH-23).",
-                (Field("wounds", "integer", "Wounds taken", minimum=1, positional=True),
-                 _many("affliction", "a WH-23 table entry")), _wound, points_left),
-    SheetChange("heal", "Heal 2 Health a day, 3 with full rest (WH-30).",
-                (Field("days", "integer", "days of healing", minimum=1),
-                 Field("rest", "boolean", "nothing but rest somewhere comfortable", required=False, default=False)),
-                _heal, points_left),
-    PartyReport("leader", "The party leader: the PC with the most valuable hat, base value plus attached gems "
-                          "(WH-37).", "the party's WitchHammer sheets",
-                (Field("seed", "integer", "dice for a roll-off if hats tie", required=False),), _leader),
+    SheetChange(
+        "advance",
+        "Grant adventure rewards (WH-35): hunt +1 Technique; defeat or a good job +1 Trait; "
+        "witch +3 Attribute, +2 Technique, +1 School. Spend them with 'affray character spend'.",
+        (
+            Field("reward", "list", "hunt, defeat or witch (WH-35); repeatable"),
+            Field("note", "string", "the adventure, for the record", required=False, default=""),
+        ),
+        _advance,
+        points_left,
+    ),
+    SheetChange(
+        "spend",
+        "Spend points (WH-32..WH-34), all or nothing, in this order: trades, schools, attributes, "
+        "skills, techniques, traits. Options repeat: --attribute attack --attribute attack buys "
+        "+2 Attack.",
+        (
+            Field(
+                "trade_school",
+                "integer",
+                "trade this many School points for 5 Technique each",
+                required=False,
+                default=0,
+                minimum=0,
+            ),
+            _many("school", "learn a school or its next level"),
+            _many("attribute", "+1 attack, defense, max_poise, init, solid_damage, con/agility/will/fear_defense"),
+            _many("skill", "+1 to a skill (2 Attribute points)"),
+            _many("technique", "learn a card or passive"),
+            _many("trait", "take a trait"),
+        ),
+        _spend,
+        points_left,
+        dry_run=True,
+    ),
+    SheetChange(
+        "wound",
+        "Carry Wounds (and afflictions) out of a fight onto the sheet (WH-19, WH-23).",
+        (
+            Field("wounds", "integer", "Wounds taken", minimum=1, positional=True),
+            _many("affliction", "a WH-23 table entry"),
+        ),
+        _wound,
+        points_left,
+    ),
+    SheetChange(
+        "heal",
+        "Heal 2 Health a day, 3 with full rest (WH-30).",
+        (
+            Field("days", "integer", "days of healing", minimum=1),
+            Field("rest", "boolean", "nothing but rest somewhere comfortable", required=False, default=False),
+        ),
+        _heal,
+        points_left,
+    ),
+    PartyReport(
+        "leader",
+        "The party leader: the PC with the most valuable hat, base value plus attached gems (WH-37).",
+        "the party's WitchHammer sheets",
+        (Field("seed", "integer", "dice for a roll-off if hats tie", required=False),),
+        _leader,
+    ),
 )

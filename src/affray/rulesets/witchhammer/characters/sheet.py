@@ -25,23 +25,47 @@ from affray.rulesets.witchhammer.mechanics import AFFLICTIONS
 
 #: Rule: WH-32. Attribute points per purchase.
 ATTRIBUTE_COST: dict[str, int] = {
-    "attack": 4, "defense": 3, "max_poise": 2, "init": 1, "solid_damage": 2,
-    "con_defense": 2, "agility_defense": 2, "will_defense": 2, "fear_defense": 2,
+    "attack": 4,
+    "defense": 3,
+    "max_poise": 2,
+    "init": 1,
+    "solid_damage": 2,
+    "con_defense": 2,
+    "agility_defense": 2,
+    "will_defense": 2,
+    "fear_defense": 2,
 }
 SKILL_COST = 2  # Rule: WH-32 ("+1 to a Skill": 2 points)
 SKILLS: tuple[str, ...] = ("charm", "intimidation", "tracking", "perception", "stealth", "spirit_lore", "history")
 ATTRIBUTE_LABEL: dict[str, str] = {
-    "attack": "Attack", "defense": "Defense", "max_poise": "Max Poise", "init": "Initiative",
-    "solid_damage": "Damage on Solid Hit", "con_defense": "Con Defense", "agility_defense": "Agility Defense",
-    "will_defense": "Will Defense", "fear_defense": "Fear Defense",
+    "attack": "Attack",
+    "defense": "Defense",
+    "max_poise": "Max Poise",
+    "init": "Initiative",
+    "solid_damage": "Damage on Solid Hit",
+    "con_defense": "Con Defense",
+    "agility_defense": "Agility Defense",
+    "will_defense": "Will Defense",
+    "fear_defense": "Fear Defense",
 }
 #: Rule: WH-B22. Defenses the game uses but no one can buy.
-NOT_FOR_SALE: dict[str, str] = {"ranged_defense": "Ranged Defense", "fire_defense": "Fire Defense",
-                                "ice_defense": "Ice Defense"}
+NOT_FOR_SALE: dict[str, str] = {
+    "ranged_defense": "Ranged Defense",
+    "fire_defense": "Fire Defense",
+    "ice_defense": "Ice Defense",
+}
 ALIASES: dict[str, str] = {
-    "poise": "max_poise", "initiative": "init", "damage_on_solid_hit": "solid_damage", "solid_hit": "solid_damage",
-    "con": "con_defense", "agility": "agility_defense", "will": "will_defense", "fear": "fear_defense",
-    "ranged": "ranged_defense", "fire": "fire_defense", "ice": "ice_defense",
+    "poise": "max_poise",
+    "initiative": "init",
+    "damage_on_solid_hit": "solid_damage",
+    "solid_hit": "solid_damage",
+    "con": "con_defense",
+    "agility": "agility_defense",
+    "will": "will_defense",
+    "fear": "fear_defense",
+    "ranged": "ranged_defense",
+    "fire": "fire_defense",
+    "ice": "ice_defense",
 }
 Reward = Literal["hunt", "defeat", "witch"]
 OUTRE_AT = 3  # Ruling WH-C4: this many attachments of one kind on a hat are outré
@@ -55,8 +79,10 @@ def attribute_name(text: str) -> str:
 
 
 def wh_b22(name: str) -> str:
-    return (f"{NOT_FOR_SALE[name]} cannot be bought with Attribute points (WH-B22): it comes only from "
-            "techniques, traits or armour")
+    return (
+        f"{NOT_FOR_SALE[name]} cannot be bought with Attribute points (WH-B22): it comes only from "
+        "techniques, traits or armour"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,23 +94,31 @@ class BuildRules:
     technique_points: int = option(7, low=0, high=1000, rule="WH-31", doc="Technique points of a new PC.")
     trait_points: int = option(2, low=0, high=100, rule="WH-31", doc="Trait points of a new PC.")
     techniques_per_school_point: int = option(
-        5, low=0, high=100, rule="WH-33", doc="Technique points one School point trades for.")
+        5, low=0, high=100, rule="WH-33", doc="Technique points one School point trades for."
+    )
     base_poise: int = option(20, low=1, high=1000, rule="WH-B17", doc="Max Poise of a new PC before purchases.")
     base_health: int = option(12, low=1, high=1000, rule="WH-B17", doc="Health of a new PC (Health is never bought).")
     poise_per_purchase: int = option(5, low=0, high=100, rule="WH-B17", doc="Max Poise gained per Max Poise purchase.")
     general_techniques: str = option(
-        "learned", rule="WH-C3", choices=("learned", "free"),
+        "learned",
+        rule="WH-C3",
+        choices=("learned", "free"),
         doc="General Combat School techniques are learned one by one with Technique points like any other "
-            "(WH-34), or all known for free ('free', matching the fight option general_school_deck='all').")
+        "(WH-34), or all known for free ('free', matching the fight option general_school_deck='all').",
+    )
     pc_traits: str = option(
-        "chrome", rule="WH-C1", choices=("chrome", "any"),
+        "chrome",
+        rule="WH-C1",
+        choices=("chrome", "any"),
         doc="Trait points buy only chrome traits, whose modifiers touch skills alone ('chrome'); monster "
-            "templates such as Sickly or Size Small are refused. 'any' allows every trait.")
+        "templates such as Sickly or Size Small are refused. 'any' allows every trait.",
+    )
     outre_at: int = option(
-        OUTRE_AT, low=1, high=100,
-        rule="WH-C4", doc="A hat with this many attachments of one kind is flagged as outré.")
-    money_die: int = option(100, low=1, high=1000000,
-        rule="WH-37", doc="Starting money: one die of this size, in silver.")
+        OUTRE_AT, low=1, high=100, rule="WH-C4", doc="A hat with this many attachments of one kind is flagged as outré."
+    )
+    money_die: int = option(
+        100, low=1, high=1000000, rule="WH-37", doc="Starting money: one die of this size, in silver."
+    )
 
 
 class Attributes(Strict):
@@ -200,8 +234,9 @@ class WitchHammerSheet(SheetModel):
     house_rules: dict[str, Any] = Field(default_factory=dict, description="BuildRules overrides")
     attributes: Attributes = Field(default_factory=Attributes)
     skills: dict[Skill, int] = Field(default_factory=dict, description="skill purchases, +1 each (WH-32)")
-    schools: dict[str, int] = Field(default_factory=dict,
-                                    description="school id -> level learned with School points (WH-33)")
+    schools: dict[str, int] = Field(
+        default_factory=dict, description="school id -> level learned with School points (WH-33)"
+    )
     traded_school_points: int = Field(default=0, ge=0, le=40, description="School points traded (WH-33)")
     techniques: list[str] = Field(default_factory=list, description="learned cards and passives (WH-34)")
     traits: list[str] = Field(default_factory=list)
@@ -225,8 +260,10 @@ class WitchHammerSheet(SheetModel):
     def _school_levels(cls, value: dict[str, int]) -> dict[str, int]:
         for school, level in value.items():
             if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 5:
-                raise ValueError(f"school '{school}' needs a level from 1 to 5 (a level needs every level below "
-                                 f"it, WH-33); got {level!r}")
+                raise ValueError(
+                    f"school '{school}' needs a level from 1 to 5 (a level needs every level below "
+                    f"it, WH-33); got {level!r}"
+                )
         return value
 
     @field_validator("traits")
@@ -244,7 +281,8 @@ class WitchHammerSheet(SheetModel):
         out = []
         for name in value:
             if name.lower() not in known:
-                raise ValueError(f"entries of the affliction table (WH-23), e.g. 'Eye Scar' or 'Broken leg'; "
-                                 f"{name!r} is not one")
+                raise ValueError(
+                    f"entries of the affliction table (WH-23), e.g. 'Eye Scar' or 'Broken leg'; {name!r} is not one"
+                )
             out.append(known[name.lower()])
         return out

@@ -24,35 +24,55 @@ def summary(sheet: WitchHammerSheet, content: ContentLibrary) -> Summary:
     rules = wh.build_rules(sheet)
     d = wh.derived(sheet, content)
     have, used = wh.granted(sheet, rules), wh.spent(sheet, content, rules)
-    points = [(kind, f"{total - cost} left of {total} ({cost} spent)")
-              for (kind, total), (_, cost) in zip(have.items(), used.items(), strict=True)]
+    points = [
+        (kind, f"{total - cost} left of {total} ({cost} spent)")
+        for (kind, total), (_, cost) in zip(have.items(), used.items(), strict=True)
+    ]
     if sheet.traded_school_points:
-        points.append(("Trades", f"{sheet.traded_school_points} School point(s) traded for "
-                                 f"{rules.techniques_per_school_point * sheet.traded_school_points} Technique points"))
+        points.append(
+            (
+                "Trades",
+                f"{sheet.traded_school_points} School point(s) traded for "
+                f"{rules.techniques_per_school_point * sheet.traded_school_points} Technique points",
+            )
+        )
     health = f"{d.health - sheet.wounds} / {d.health}"
     if sheet.wounds:
         health += f" ({sheet.wounds} Wounds, Malus {wh.malus_now(sheet, content)})"
-    stats = [("Poise", str(d.poise)), ("Health", health), ("Attack", signed(d.attack)),
-             ("Defense", signed(d.defense)), ("Initiative", signed(d.init)),
-             ("Damage on Solid Hit", signed(d.solid_damage))]
+    stats = [
+        ("Poise", str(d.poise)),
+        ("Health", health),
+        ("Attack", signed(d.attack)),
+        ("Defense", signed(d.defense)),
+        ("Initiative", signed(d.init)),
+        ("Damage on Solid Hit", signed(d.solid_damage)),
+    ]
     if d.move:
         stats.append(("Move", signed(d.move)))
     stats.append(("Defenses", listing([f"{k} {signed(v)}" for k, v in sorted(d.defenses.items()) if v])))
-    stats.append(("Skills", listing([f"{k.replace('_', ' ')} {signed(v)}" for k, v in sorted(d.skills.items())
-                                     if v])))
-    bought = [(ATTRIBUTE_LABEL[k], f"×{getattr(sheet.attributes, k)} ({ATTRIBUTE_COST[k]} each)")
-              for k in ATTRIBUTE_COST if getattr(sheet.attributes, k)]
+    stats.append(("Skills", listing([f"{k.replace('_', ' ')} {signed(v)}" for k, v in sorted(d.skills.items()) if v])))
+    bought = [
+        (ATTRIBUTE_LABEL[k], f"×{getattr(sheet.attributes, k)} ({ATTRIBUTE_COST[k]} each)")
+        for k in ATTRIBUTE_COST
+        if getattr(sheet.attributes, k)
+    ]
     bought += [(f"Skill: {k.replace('_', ' ')}", f"×{n} ({SKILL_COST} each)") for k, n in sheet.skills.items() if n]
     schools = content.sections.get("schools", {})
     known = [(schools[s].name if s in schools else s, f"level {lv}") for s, lv in wh.known_schools(sheet).items()]
     techniques = [_technique_row(t, content) for t in sheet.techniques]
     traits = [_trait_row(t, content) for t in sheet.traits]
     sections: list[tuple[str, list[tuple[str, str]]]] = [
-                ("Points (WH-31, WH-35)", points), ("Statistics", stats), ("Attribute purchases (WH-32)", bought),
-                ("Schools (WH-33)", known), ("Techniques (WH-34)", techniques), ("Traits", traits),
-                ("Equipment (WH-36)", _equipment(sheet, content)), ("Hat and money (WH-37)", _money(sheet)),
-                ("Adventures (WH-35)", [(e.reward, e.note or "") for e in sheet.rewards]),
-                ("Afflictions (WH-23)", [(a, "") for a in sheet.afflictions])]
+        ("Points (WH-31, WH-35)", points),
+        ("Statistics", stats),
+        ("Attribute purchases (WH-32)", bought),
+        ("Schools (WH-33)", known),
+        ("Techniques (WH-34)", techniques),
+        ("Traits", traits),
+        ("Equipment (WH-36)", _equipment(sheet, content)),
+        ("Hat and money (WH-37)", _money(sheet)),
+        ("Adventures (WH-35)", [(e.reward, e.note or "") for e in sheet.rewards]),
+        ("Afflictions (WH-23)", [(a, "") for a in sheet.afflictions]),
+    ]
     title = f"{sheet.name} (WitchHammer)" + (f": {sheet.description}" if sheet.description else "")
     return Summary(title, sections, wh.notes(sheet, content))
 
@@ -62,8 +82,9 @@ def _technique_row(tech: str, content: ContentLibrary) -> tuple[str, str]:
     if item is None:
         return tech, "unknown"
     kind = getattr(item, "kind", "passive")
-    return item.name, f"{kind}, {item.school} level {item.level}" + (", one-shot" if getattr(item, "one_shot",
-                                                                                             False) else "")
+    return item.name, f"{kind}, {item.school} level {item.level}" + (
+        ", one-shot" if getattr(item, "one_shot", False) else ""
+    )
 
 
 def _trait_row(trait_id: str, content: ContentLibrary) -> tuple[str, str]:
