@@ -20,7 +20,7 @@ from affray.core.match import Match
 from affray.core.memo import Memo
 from affray.core.rng import FastRNG
 from affray.core.view import Bar, Position, Status, View, view_schema
-from affray.rulesets.warp.action_types import ACTION_TYPES
+from affray.rulesets.warp.actions import ACTION_TYPES
 from affray.rulesets.warp.ruleset import WarpRuleset
 from affray.rulesets.warp.view_types import WarpCombatantDetail, WarpDetail
 from tests.warp.helpers import attack, brawler, ok, thug, warp_match

@@ -35,12 +35,12 @@ from affray.core.fields import flag, integer, maybe_text, text
 from affray.core.journal import Journal
 from affray.core.json import Json, JsonObject
 from affray.core.rng import RNG
-from affray.rulesets.spellchrome.actions import resume
 from affray.rulesets.spellchrome.combat import may_punish
 from affray.rulesets.spellchrome.events import TAKEN_OUT
 from affray.rulesets.spellchrome.health import after_the_fight, check_outcome
 from affray.rulesets.spellchrome.mechanics import DEAD_AT
 from affray.rulesets.spellchrome.movement import end_ok, in_the_way
+from affray.rulesets.spellchrome.resolution import resume
 from affray.rulesets.spellchrome.state import Combatant, SpellchromeState
 from affray.rulesets.spellchrome.turns import end_turn
 

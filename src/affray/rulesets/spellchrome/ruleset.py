@@ -32,7 +32,7 @@ from affray.core.policy import Choices
 from affray.core.rng import RNG
 from affray.core.scenario import ScenarioBase
 from affray.rulesets.spellchrome import turns
-from affray.rulesets.spellchrome.actions import check_turn_action, resume, trusted_turn_action
+from affray.rulesets.spellchrome.actions import ACTION_TYPES
 from affray.rulesets.spellchrome.choices import choices_for
 from affray.rulesets.spellchrome.combat import answer_opportunity
 from affray.rulesets.spellchrome.content_model import SpellchromeContent, SpellchromeScenario
@@ -40,7 +40,7 @@ from affray.rulesets.spellchrome.legal import opportunity_actions, turn_actions
 from affray.rulesets.spellchrome.movement import in_the_way, threateners
 from affray.rulesets.spellchrome.observe import SpellchromeObservation
 from affray.rulesets.spellchrome.options import SpellchromeOptions
-from affray.rulesets.spellchrome.schema import ACTION_TYPES
+from affray.rulesets.spellchrome.resolution import check_turn_action, resume, trusted_turn_action
 from affray.rulesets.spellchrome.setup import SpellchromeSetup, build_state, prepare
 from affray.rulesets.spellchrome.state import SpellchromeState
 from affray.rulesets.spellchrome.views import SpellchromeCombatantDetail, SpellchromeDetail, SpellchromeView, view

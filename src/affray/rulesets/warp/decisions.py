@@ -27,7 +27,7 @@ from affray.rulesets.warp.attack import count_field
 from affray.rulesets.warp.events import Plea, Ruled, Verdict
 from affray.rulesets.warp.gang import choose_gang, engaged, gang_choice_needed
 from affray.rulesets.warp.mechanics import COVER, DARKNESS
-from affray.rulesets.warp.resolve import defense_options
+from affray.rulesets.warp.resolution import defense_options
 from affray.rulesets.warp.rolls import fighting_capacity
 from affray.rulesets.warp.state import Decision, Fighter, TraitRating, WarpState
 from affray.rulesets.warp.turns import gm_decides

@@ -12,7 +12,7 @@ Applying a change draws no dice and tells nothing. After the ruling's last chang
 it left the fight, with the match's dice and into the ruling's record: each character it took out or put nearer
 death is told (``Defeated``, in the words the wound would have used), then the fight's end (``Ended``) if the ruling
 ended it; else what the fight runs by itself after any step
-(:func:`~affray.rulesets.warp.resolve.continue_fight`): the next turn, a new round and its initiative under
+(:func:`~affray.rulesets.warp.resolution.continue_fight`): the next turn, a new round and its initiative under
 ``reroll_initiative_each_round``, the initiative roll once the last PC's choice is gone (WR-05), the gestalt totals
 once the last roll is in, a tie rolled again (WR-35). The next window is one the rules open anyway.
 
@@ -26,7 +26,7 @@ from affray.core.events import Defeated, Ended
 from affray.core.journal import QUIET, Journal
 from affray.core.rng import RNG
 from affray.rulesets.warp import turns
-from affray.rulesets.warp.resolve import continue_fight
+from affray.rulesets.warp.resolution import continue_fight
 from affray.rulesets.warp.rolls import is_messed
 from affray.rulesets.warp.state import Decision, Fighter, WarpState
 from affray.rulesets.warp.wounds import release

@@ -3,7 +3,7 @@
 The lists are representative rather than exhaustive where a field is open (a free-text reason, any
 position on the line, any number of Experience Pool dice): every listed action is accepted by ``step``,
 and ``step`` accepts the unlisted variants too. Each spec names those open fields in ``free`` (declared with
-``Field(free=True)`` in :mod:`affray.rulesets.warp.action_types`). For attacks the list covers every target in range,
+``Field(free=True)`` in :mod:`affray.rulesets.warp.actions`). For attacks the list covers every target in range,
 weapon, way of using it and suitable trait with a maneuver that is not predictable, each special effect,
 and spending one experience die.
 """
@@ -15,13 +15,13 @@ from collections.abc import Iterator
 
 from affray.core.engine import Action, ActionSpec
 from affray.core.fields import maybe_text, text, texts
-from affray.rulesets.warp.actions import COVER_ORDER
 from affray.rulesets.warp.attack import in_range, reach, usable_weapons
 from affray.rulesets.warp.gang import engaged, gang_choice_needed
 from affray.rulesets.warp.mechanics import PACES
-from affray.rulesets.warp.resolve import defense_options, lock_matters
+from affray.rulesets.warp.resolution import defense_options, lock_matters
 from affray.rulesets.warp.rolls import candidates, fighting_capacity
 from affray.rulesets.warp.state import Arm, Decision, Fighter, WarpState
+from affray.rulesets.warp.turn_actions import COVER_ORDER
 
 MAX_COMBINATIONS = 6
 ATTACK_FREE = ("maneuver", "experience")  # the free fields an attack spec carries (action_types.py)

@@ -38,17 +38,17 @@ from affray.core.memo import Memo
 from affray.core.rng import RNG
 from affray.core.scenario import ScenarioBase
 from affray.rulesets.warp import decisions, gestalt, turns
-from affray.rulesets.warp.action_types import ACTION_TYPES
-from affray.rulesets.warp.actions import turn_step
+from affray.rulesets.warp.actions import ACTION_TYPES
 from affray.rulesets.warp.choices import WarpChoices
 from affray.rulesets.warp.content_model import WarpContent, WarpScenario
 from affray.rulesets.warp.gang import gang_bound_problems
 from affray.rulesets.warp.legal import decision_specs, turn_specs
 from affray.rulesets.warp.observe import WarpObservation
 from affray.rulesets.warp.options import WarpOptions
-from affray.rulesets.warp.resolve import continue_fight
+from affray.rulesets.warp.resolution import continue_fight
 from affray.rulesets.warp.setup import WarpSetup, build_state, prepare
 from affray.rulesets.warp.state import WarpState
+from affray.rulesets.warp.turn_actions import turn_step
 from affray.rulesets.warp.view_types import WarpCombatantDetail, WarpDetail, WarpView
 from affray.rulesets.warp.views import gestalt_total, sheet, view
 
