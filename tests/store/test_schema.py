@@ -114,9 +114,11 @@ def test_a_v1_database_is_upgraded_step_by_step_and_keeps_its_rows(store_url: st
         assert [(table.id, table.rules_version) for table in (old, done)] == [("old1", "1"), ("old2", "1")]
         # What v6 added: each table's salt secret, none on the tables made before it (they keep their format-3 log).
         assert [table.salt_hex for table in (old, done)] == [None, None]
-    assert schema_version(store_url) == str(SCHEMA_VERSION) == "6"
+        # What v7 added: the owners' fights and tables, none kept before it.
+        assert store.fights("o" * 64) == []
+    assert schema_version(store_url) == str(SCHEMA_VERSION) == "7"
     with Store(store_url) as again:
-        assert again.migrated_from == 6
+        assert again.migrated_from == 7
         assert [entry.kind for entry in again.audit_trail("old1")] == ["pause"]
 
 
@@ -124,15 +126,15 @@ def test_an_empty_database_gets_the_current_schema(store_url: str) -> None:
     with Store(store_url) as store:
         assert store.migrated_from == 0
         store.create_table(new_table(), SEATS)
-    assert schema_version(store_url) == "6"
+    assert schema_version(store_url) == "7"
 
 
 def test_a_database_newer_than_this_program_refuses_to_open(store_url: str) -> None:
     Store(store_url).close()
-    build(store_url, "UPDATE meta SET value = '7' WHERE key = 'schema_version'")
+    build(store_url, "UPDATE meta SET value = '8' WHERE key = 'schema_version'")
     with pytest.raises(
         StoreError,
-        match=r"schema version 7, newer than this affray understands \(up to 6\); "
+        match=r"schema version 8, newer than this affray understands \(up to 7\); "
         "upgrade affray",
     ):
         Store(store_url)

@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from affray.core.json import Json, JsonObject
 from affray.store import schema as s
-from affray.store import side
+from affray.store import owned, side
 from affray.store.engine import check_fits, database_errors, first_line, open_engine
 from affray.store.group import GroupCommit, Pending
 from affray.store.listen import CHANNEL, Callback, Listener, Notices
@@ -393,6 +393,45 @@ class Store:
     def audit_trail(self, table_id: str) -> list[AuditEntry]:
         with self._read() as c:
             return side.audit_trail(c, table_id)
+
+    # -- what is kept for an owner: built fights and opened tables (store/owned.py) ---------------------------
+
+    def put_fight(self, owner: str, fight: owned.Fight) -> owned.Fight:
+        """Save a fight for ``owner`` (new, or in place of the one with its id); ``owned.TooMany`` past the bound."""
+        try:
+            with self._write() as c:
+                return owned.put_fight(c, owner, fight)
+        except IntegrityError:
+            raise StoreError(f"the fight {fight.id!r} was saved twice at once; save it again") from None
+
+    def fights(self, owner: str) -> list[owned.Fight]:
+        with self._read() as c:
+            return owned.fights(c, owner)
+
+    def fight(self, owner: str, fight_id: str) -> owned.Fight | None:
+        with self._read() as c:
+            return owned.fight(c, owner, fight_id)
+
+    def delete_fight(self, owner: str, fight_id: str) -> bool:
+        with self._write() as c:
+            return owned.delete_fight(c, owner, fight_id)
+
+    def own_table(self, owner: str, table_id: str, sealed: str) -> bool:
+        """Keep a table for ``owner`` with its sealed GM token; False when kept already. ``owned.TooMany`` past the
+        bound, UnknownTable for a table the store does not hold."""
+        try:
+            with self._write() as c:
+                return owned.own_table(c, owner, table_id, sealed, time.time())
+        except IntegrityError:
+            return False  # kept by a request racing this one
+
+    def owned_tables(self, owner: str) -> list[owned.OwnedTable]:
+        with self._read() as c:
+            return owned.owned_tables(c, owner)
+
+    def disown_table(self, owner: str, table_id: str) -> bool:
+        with self._write() as c:
+            return owned.disown_table(c, owner, table_id)
 
     # -- change notices (store/listen.py) ------------------------------------------------------------------
 

@@ -13,6 +13,8 @@ Version history:
 - v6: ``tables.salt_hex``, the table's salt secret (its seals' salts, its hash chain's record salts and its whispered
   free rolls' keys: :mod:`affray.core.rng`, log format 4); empty for every older table, which keeps the seed-salted
   seals and the chain of log format 3 it was made with.
+- v7: ``fights`` (the fights a GM built on the Build-a-fight page, kept for their owner) and ``owned_tables`` (the
+  tables an owner opened, each with its GM token sealed by the owner's secret): :mod:`affray.store.owned`.
 
 ``migrate`` runs inside one write transaction under a lock (PostgreSQL: an advisory lock; SQLite: the
 ``BEGIN IMMEDIATE`` write lock), so two servers starting together upgrade a database once.
@@ -26,7 +28,7 @@ import sqlalchemy as sa
 
 from affray.store.rows import StoreError
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 RULES_VERSION_SCHEMA = 5  # the first version whose tables record their rules version (older: every table's is "1")
 # An arbitrary constant: the advisory lock that serialises migrations on PostgreSQL.
 MIGRATION_LOCK = 0x0AFF4A7
@@ -132,6 +134,29 @@ snapshots = sa.Table(
     sa.Column("created_at", sa.Double, nullable=False),
 )
 
+# The fights built on the page, per owner (the SHA-256 of the owner's secret: the secret itself is never stored).
+fights = sa.Table(
+    "fights",
+    metadata,
+    sa.Column("owner", sa.String(64), primary_key=True),
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("title", sa.Text, nullable=False),
+    sa.Column("ruleset", sa.String(32), nullable=False),
+    sa.Column("body", sa.JSON, nullable=False),  # the builder's fight: its scenario YAML and the page's choices
+    sa.Column("created_at", sa.Double, nullable=False),
+    sa.Column("updated_at", sa.Double, nullable=False),
+)
+
+# The tables an owner opened, to find again: the GM token sealed with a key only the owner's secret gives.
+owned_tables = sa.Table(
+    "owned_tables",
+    metadata,
+    sa.Column("owner", sa.String(64), primary_key=True),
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("sealed", sa.String(256), nullable=False),
+    sa.Column("created_at", sa.Double, nullable=False),
+)
+
 
 def _v1_to_v2(conn: sa.Connection) -> None:
     """v2 adds the table's config (default: empty) and the GM audit trail; every v1 row is kept."""
@@ -161,6 +186,12 @@ def _v5_to_v6(conn: sa.Connection) -> None:
     conn.exec_driver_sql("ALTER TABLE tables ADD COLUMN salt_hex VARCHAR(128)")
 
 
+def _v6_to_v7(conn: sa.Connection) -> None:
+    """v7 adds the owners' fights and tables (empty: nothing was kept for an owner before)."""
+    fights.create(conn)
+    owned_tables.create(conn)
+
+
 #: The tables each schema version has (what ``affray db check`` and a starting server look for).
 TABLES_OF: dict[int, frozenset[str]] = {
     1: frozenset({"meta", "tables", "seats", "records"}),
@@ -168,6 +199,7 @@ TABLES_OF: dict[int, frozenset[str]] = {
     3: frozenset({"meta", "tables", "seats", "records", "audit", "chat"}),
     4: frozenset({"meta", "tables", "seats", "records", "audit", "chat", "snapshots"}),
     5: frozenset({"meta", "tables", "seats", "records", "audit", "chat", "snapshots"}),
+    6: frozenset({"meta", "tables", "seats", "records", "audit", "chat", "snapshots"}),
     SCHEMA_VERSION: frozenset(metadata.tables),
 }
 
@@ -178,6 +210,7 @@ STEPS: dict[int, Callable[[sa.Connection], None]] = {
     3: _v3_to_v4,
     4: _v4_to_v5,
     5: _v5_to_v6,
+    6: _v6_to_v7,
 }
 
 
