@@ -15,8 +15,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from affray.core.json import Json, JsonObject
-from affray.store import schema as s
 from affray.store import owned, side
+from affray.store import schema as s
 from affray.store.engine import check_fits, database_errors, first_line, open_engine
 from affray.store.group import GroupCommit, Pending
 from affray.store.listen import CHANNEL, Callback, Listener, Notices
