@@ -175,9 +175,16 @@ def create_app(
     errors.install(app)
     app.include_router(_tables(api))
     app.include_router(_gm(api))
+    from affray.web.building import building_router
+
+    app.include_router(building_router(api))  # the content library, the odds, the map image
     from affray.web.ws import ws_router
 
     app.include_router(ws_router(api))
+    # -- the in-world protocol's routes, claim codes among them (docs/table.md, "The in-world protocol") --
+    from affray.web.inworld import inworld_router
+
+    app.include_router(inworld_router(api))
     metrics = Metrics(service, connections)
     service.hooks = metrics
     app.include_router(metrics_router(metrics))
