@@ -1,7 +1,8 @@
 # Two commands set everything up on a fresh machine:
-#   make run    creates .venv, installs affray, starts the table server on http://127.0.0.1:8000 (SQLite file affray.db)
-#               with a fresh creation key, opens a demo WitchHammer table and prints the GM page's link, every seat's
-#               link and the lobby's link with the key (Ctrl-C stops it)
+#   make run    creates .venv, installs affray, starts the table server on http://127.0.0.1:8000 and on the machine's
+#               LAN address (LAN=ADDR chooses it, LAN=off: loopback only; SQLite file affray.db) with a fresh
+#               creation key, opens a demo WitchHammer table and prints the GM page's link, every seat's link and the
+#               lobby's link with the key, all with the LAN address for phones (Ctrl-C stops it)
 #   make demo   plays a narrated Combat Nerdified fight in the terminal and verifies its log
 #   make test   creates .venv, installs affray with its dev extras, Debian's Chromium (packages chromium and
 #               chromium-headless-shell, as root, when missing; the tests drive the headless shell, tests/web/browser.py)
@@ -31,6 +32,7 @@ FUZZ_FAST_SEEDS ?= 1000
 
 HOST ?= 127.0.0.1
 PORT ?= 8000
+LAN ?= auto
 DEMO_TABLE ?= witchhammer/mill_ambush
 CHROMIUM := /usr/bin/chromium
 CHROMIUM_SHELL := /usr/bin/chromium-headless-shell
@@ -54,15 +56,21 @@ $(STAMP_DEV): pyproject.toml | $(BIN)/python
 # creation key is made for each run and handed to the server and to `affray table new` in the environment (never on a
 # command line, which every user of the machine may read); the lobby link printed carries it in its fragment
 # (/#key=...), which the lobby keeps, so more tables open from the page (docs/table.md, "Limits").
+# Phones at the table: the server listens on this machine's LAN address as well (the default route's, chosen by
+# affray.web.lan; LAN=192.168.1.20 chooses one, LAN=off serves loopback only), and every link printed carries that
+# address (docs/table.md, "Phones at the table"). Without a LAN address it serves loopback only, saying why.
 run: $(STAMP_RUN)
 	@AFFRAY_CREATE_KEY=$$($(BIN)/python -c "import secrets; print(secrets.token_urlsafe(24))"); export AFFRAY_CREATE_KEY; \
-	$(BIN)/affray serve --host $(HOST) --port $(PORT) & pid=$$!; trap 'kill $$pid 2>/dev/null' INT TERM EXIT; \
+	lan=""; base=http://$(HOST):$(PORT); \
+	if [ "$(LAN)" != off ]; then found=$$($(BIN)/python -m affray.web.lan $(LAN) $(PORT)) && set -- $$found && \
+	  lan=$$1 && base=$$2; fi; \
+	$(BIN)/affray serve --host $(HOST) --port $(PORT) $${lan:+--lan $$lan} & pid=$$!; trap 'kill $$pid 2>/dev/null' INT TERM EXIT; \
 	for i in $$(seq 1 150); do \
 	  $(BIN)/python -c "import socket; socket.create_connection(('$(HOST)', $(PORT)), 0.2)" 2>/dev/null && break; \
 	  kill -0 $$pid 2>/dev/null || exit 1; sleep 0.2; done; \
-	$(BIN)/affray table new $(DEMO_TABLE) --server http://$(HOST):$(PORT) \
+	$(BIN)/affray table new $(DEMO_TABLE) --server http://$(HOST):$(PORT) --link-base $$base \
 	  --controller ilse=human --controller tomas=human || exit 1; \
-	echo "Open the GM page's link: it lists each player's link (copy it, or show its QR code to a phone). The AI plays the villagers; the GM can rule on any combatant. The lobby's link opens more tables. Ctrl-C stops the server."; \
+	echo "Open the GM page's link: it lists each player's link (copy it, or show its QR code to a phone on the same network). The AI plays the villagers; the GM can rule on any combatant. The lobby's link opens more tables. Ctrl-C stops the server."; \
 	wait $$pid
 
 demo: $(STAMP_RUN)

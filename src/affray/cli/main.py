@@ -467,6 +467,15 @@ def serve(
             "connection; under a proxy's idle timeout (0: no pings)",
         ),
     ] = PING_INTERVAL,
+    lan: Annotated[
+        str | None,
+        typer.Option(
+            "--lan",
+            metavar="[ADDR]",
+            help="listen on this machine's LAN address as well, for phones at the table: the default route's, or "
+            "ADDR; the links printed carry it, and a creation key is made unless one is given",
+        ),
+    ] = None,
 ) -> None:
     """Run the live table server (HTTP and WebSocket API, OpenAPI at /docs)."""
     limits = ConnectionLimits(
@@ -491,6 +500,7 @@ def serve(
         open_creation=open_creation,
         forwarded_allow_ips=forwarded_allow_ips,
         ai_cpu=(ai_cpu_per_address, ai_cpu_total),
+        lan=lan,
     )
 
 
@@ -569,6 +579,18 @@ def content_list(
 DEBUG = "AFFRAY_DEBUG"
 
 
+def bare_lan(args: list[str]) -> list[str]:
+    """``affray serve --lan`` with no address means "choose it" (``--lan auto``): Typer options take a value or none,
+    never an optional one, so a bare ``--lan`` (last, or before another option) gets its value here."""
+    if "serve" not in args:
+        return args
+    out = list(args)
+    for i, arg in enumerate(out):
+        if arg == "--lan" and (i + 1 == len(out) or out[i + 1].startswith("-")):
+            out[i] = "--lan=auto"
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app, turning every failure into a message and an exit code, never a traceback.
 
@@ -577,7 +599,7 @@ def main(argv: list[str] | None = None) -> None:
     (exit 2). Anything else is a bug: one line says so (exit 70); ``AFFRAY_DEBUG=1`` shows the traceback.
     """
     try:
-        app(args=argv, prog_name="affray")
+        app(args=bare_lan(sys.argv[1:] if argv is None else argv), prog_name="affray")
     except CliError as exc:
         fail(exc.message)
         sys.exit(exc.code)

@@ -36,12 +36,16 @@ def serve_command(
     open_creation: bool = False,
     forwarded_allow_ips: str | None = None,
     ai_cpu: tuple[float | None, float | None] = (None, None),
+    lan: str | None = None,
 ) -> None:
     """``affray serve``: refused with a sentence (exit 2) when a server others can reach would let anyone open
     tables (:func:`affray.web.server.creation_refusal`); ``ai_cpu``: the CPU budgets per address and in all (None:
-    the defaults of :mod:`affray.table.budget`)."""
+    the defaults of :mod:`affray.table.budget`); ``lan``: listen on this machine's LAN address as well ("auto": the
+    default route's, or an address; :mod:`affray.web.lan`), with a creation key made for the run if none is given,
+    and print the links with that address."""
     from affray.store import StoreError
     from affray.table.budget import ADDRESS_CPU, TOTAL_CPU, CpuBudget
+    from affray.web.lan import LanError, default_route_address, interfaces, lan_banner, lan_serving
     from affray.web.server import creation_refusal, serve
 
     if policy_pause < 0:
@@ -51,7 +55,17 @@ def serve_command(
     if refusal is not None:
         raise CliError(refusal)
     budget = CpuBudget(ai_cpu[0] or ADDRESS_CPU, ai_cpu[1] or TOTAL_CPU)
-    console.print(f"affray table server on http://{host}:{port} (database {escape(_safe_url(db))}); Ctrl-C stops it")
+    serving = None
+    if lan is not None:
+        try:
+            serving = lan_serving(host, port, lan, create_key, open_creation, interfaces(), default_route_address())
+        except LanError as exc:
+            raise CliError(str(exc)) from None
+        create_key = serving.create_key
+    where = f"http://{host}:{port}" + (f" and {serving.public_url}" if serving and serving.lan else "")
+    console.print(f"affray table server on {where} (database {escape(_safe_url(db))}); Ctrl-C stops it")
+    for line in lan_banner(serving, port) if serving else []:
+        console.print(escape(line))
     if open_creation:
         warn(
             "--open-creation: anyone who reaches this server may open tables and check scenarios (each address "
@@ -72,8 +86,10 @@ def serve_command(
             open_creation=open_creation,
             forwarded_allow_ips=forwarded_allow_ips,
             cpu_budget=budget,
+            lan=serving.lan if serving else None,
+            public_url=serving.public_url if serving else None,
         )
-    except StoreError as exc:
+    except (StoreError, OSError) as exc:
         raise CliError(str(exc)) from None
 
 
@@ -135,6 +151,15 @@ def new_table(
         str | None, typer.Option("--create-key", envvar="AFFRAY_CREATE_KEY", help="the server's creation key")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the server's answer as JSON")] = False,
+    link_base: Annotated[
+        str | None,
+        typer.Option(
+            "--link-base",
+            metavar="URL",
+            help="the address the printed links carry (default: --server's), such as the LAN address of a "
+            "server started with --lan, for phones",
+        ),
+    ] = None,
 ) -> None:
     """Open a table on a server and print the GM's and every seat's link (keep them: they are the keys)."""
     import httpx2 as httpx
@@ -168,7 +193,7 @@ def new_table(
     if as_json:
         print(json.dumps(data))
         return
-    base = server.rstrip("/")
+    base = (link_base or server).rstrip("/")
     console.print(f"table [bold]{data['table']}[/] ({escape(data['title'])}); seed commitment {data['commitment']}")
     console.print(f"GM page (it lists every seat's link, with a QR code for phones): {base}{gm_link(data)}")
     for name, seat in data["seats"].items():

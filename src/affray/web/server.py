@@ -5,9 +5,12 @@ from __future__ import annotations
 import gc
 import ipaddress
 import logging
+import socket
+import sys
 from pathlib import Path
 
 import uvicorn
+from uvicorn.main import STARTUP_FAILURE
 
 from affray.store import Store, StoreError
 from affray.store.check import check, sqlite_path
@@ -64,6 +67,21 @@ def creation_refusal(
     return None
 
 
+def listening(address: str, port: int) -> socket.socket:
+    """A socket bound to ``address``:``port`` (as uvicorn binds its own: address reuse, so a restarted server gets its
+    port back at once). Raises :class:`OSError` with a sentence naming the address when it cannot be bound."""
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((address, port))
+    except OSError as exc:
+        sock.close()
+        raise OSError(f"cannot listen on {address} port {port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
 def checked(db: str) -> None:
     """Refuse a damaged database before anything opens it (store/check.py: SQLite's quick_check and the schema);
     say so in the log when it is new, so an emptied file is not served as if nothing happened."""
@@ -103,6 +121,8 @@ def serve(
     open_creation: bool = False,
     forwarded_allow_ips: str | None = None,
     cpu_budget: CpuBudget | None = None,
+    lan: str | None = None,
+    public_url: str | None = None,
 ) -> None:
     """Serve until interrupted. The store opens (and is checked) before the port does; tables load on first use.
     ``ws_compression``: offer permessage-deflate to WebSocket clients (off by default: since pushes are patches of
@@ -113,7 +133,9 @@ def serve(
     ``open_creation``: a request through a proxy may open tables without a key; ``forwarded_allow_ips``: the
     proxies whose forwarded headers name the client (uvicorn's; None: its default, ``FORWARDED_ALLOW_IPS`` or
     127.0.0.1); ``cpu_budget``: what the server's policies may spend (:mod:`affray.table.budget`). The caller checks
-    :func:`creation_refusal` first."""
+    :func:`creation_refusal` first. ``lan``: an address to listen on as well as ``host`` (the machine's LAN address,
+    :mod:`affray.web.lan`); ``public_url``: the server's address for the people at the table (the GM page's seat
+    links and QR codes carry it, a meta of every page: templates/base.html)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     checked(db)
     store = Store(db)
@@ -138,7 +160,8 @@ def serve(
             open_creation=open_creation,
             cpu_budget=cpu_budget,
         )
-        uvicorn.run(
+        app.state.public_url = public_url
+        config = uvicorn.Config(
             app,
             host=host,
             port=port,
@@ -152,6 +175,18 @@ def serve(
             ws_ping_interval=bounds.ping_interval,
             forwarded_allow_ips=forwarded_allow_ips,
         )
+        # What uvicorn.run does, with the sockets of both addresses when there are two
+        server = uvicorn.Server(config)
+        sockets = [] if lan is None or lan == host else [listening(address, port) for address in (host, lan)]
+        try:
+            server.run(sockets=sockets or None)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            for sock in sockets:
+                sock.close()
+        if not server.started:
+            sys.exit(STARTUP_FAILURE)  # uvicorn said why (the port is taken...)
     finally:
         service.close()
         store.close()

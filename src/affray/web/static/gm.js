@@ -4,7 +4,13 @@
 // has it, a new link for a seat, end the fight); and rulings: click a combatant (its card or its token) to change
 // its bars, statuses, position or take it out, with a reason every seat reads; drag a token to move it.
 import { esc, plain, submissionId } from "./api.js";
-import qrcode from "./vendor/qrcode.js";
+
+// The QR library is loaded on the GM's page only, the first time a QR code is asked for (a player's page never
+// fetches it). The links carry the server's address for the people at the table when it gave one (a server started
+// with --lan: its LAN address, so a phone can open them even when the GM's browser opened 127.0.0.1), else this page's.
+let qrcode = null;
+const qrLibrary = async () => { qrcode ||= (await import("./vendor/qrcode.js")).default; };
+const publicBase = () => document.querySelector('meta[name="affray-public-url"]')?.content || location.origin;
 
 const linksKey = (tableId) => `affray.created.${tableId}`;
 
@@ -63,7 +69,7 @@ export function linksPanel(page, names) {
   const connected = page.msg.connected || {};
   const rows = linkedSeats(page).map((s) => {
     const link = kept[s.seat]?.link;
-    const url = link ? `${location.origin}${link}` : "";
+    const url = link ? `${publicBase()}${link}` : "";
     const who = (s.actors || []).map((a) => names[a] || a).join(", ") || (s.role === "spectator" ? "Spectator (watches only)" : "");
     const online = connected[s.seat] ? `<span class="online">connected</span>` : `<span class="offline">not connected</span>`;
     const cell = link
@@ -210,7 +216,7 @@ export function wireGm(page, client, render, showError) {
     }
     const what = t.dataset.gm;
     if (what === "copy") copy(page, t.dataset.seat, render);
-    else if (what === "qr") { page.qr = page.qr === t.dataset.seat ? null : t.dataset.seat; render(); }
+    else if (what === "qr") { const seat = t.dataset.seat; run(async () => { await qrLibrary(); page.qr = page.qr === seat ? null : seat; render(); }); }
     else if (what === "replace") replace(t.dataset.seat);
     else if (what === "pause" || what === "resume") run(() => client.call("POST", `/gm/${what}`));
     else if (what === "timer") run(() => client.call("POST", "/gm/timer", { seconds: Number(document.getElementById("gm-seconds").value) }));
