@@ -280,6 +280,49 @@ class Plugin(Generic[StateT, SetupT]):
 AnyPlugin: TypeAlias = Plugin[Any, Any]
 
 
+class Deferred:
+    """A module imported on its first attribute read: what a record's loaders read their parts from.
+
+    A ruleset's ``plugin.py`` imports its parts' modules for the type checker only, and binds the same names to
+    :func:`deferred` modules when it runs::
+
+        if TYPE_CHECKING:
+            from affray.rulesets.hud import odds, policies
+        else:
+            odds, policies = deferred(__package__, "odds", "policies")
+
+        PLUGIN = Plugin(..., policies=lambda: policies.POLICIES, duel=lambda: odds.DUEL)
+
+    Why: reading the record imports nothing (the odds load when someone asks for odds, the numpy batch path when a
+    simulation asks for it), and mypy, which reads only the first branch, checks each loader's part against the
+    type the record declares for it (``lambda: odds.DUEL`` must be a :class:`DuelModel`), all without one loader
+    function per part and per ruleset. A name left out of the second branch fails when its part loads
+    (``tests/core/test_layout.py`` loads every part of every record)."""
+
+    __slots__ = ("_deferred_module", "_deferred_name")
+
+    def __init__(self, name: str) -> None:
+        self._deferred_name = name
+        self._deferred_module: object = None
+
+    def __getattr__(self, attribute: str) -> object:
+        module = self._deferred_module
+        if module is None:
+            module = self._deferred_module = importlib.import_module(self._deferred_name)
+        return getattr(module, attribute)
+
+    def __repr__(self) -> str:
+        return f"<deferred module {self._deferred_name}>"
+
+
+def deferred(package: str | None, *modules: str) -> tuple[Deferred, ...]:
+    """The modules ``package.<module>`` (``"characters.show"`` for a sub-package's module), each imported on its
+    first attribute read (:class:`Deferred`); ``package`` is the caller's ``__package__``."""
+    if not package:
+        raise ValueError("deferred() needs the package its modules are in (pass __package__)")
+    return tuple(Deferred(f"{package}.{module}") for module in modules)
+
+
 #: The rules version of a log or stored table that records none: it was made before versions were recorded, when
 #: every ruleset's was "1".
 UNRECORDED_RULES_VERSION = "1"

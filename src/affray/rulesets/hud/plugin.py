@@ -1,113 +1,57 @@
-"""The hud plug-in record: everything this ruleset contributes, found from one place
-(:mod:`affray.core.plugin`). Each part is loaded by a function of its own, which imports the part's module on its
-first call (reading the record imports nothing else) and says what it returns, so mypy checks every part.
+"""The hud plug-in record: everything this ruleset contributes, found from one place (:mod:`affray.core.plugin`).
+
+Each part is read from its module by a loader (``lambda: odds.DUEL``); the modules are imported for the type checker
+only, and bound to :func:`~affray.core.plugin.deferred` modules at run time, so reading the record imports nothing
+else and mypy checks every part against the type the record declares for it.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from affray.core.plugin import Plugin
+from affray.core.plugin import Plugin, deferred
 from affray.rulesets import bundled_examples
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
-
-    from affray.core.adjust import Adjuster
-    from affray.core.checks import Check
-    from affray.core.narration import Narrator
-    from affray.core.plugin import BatchPath, DuelModel, Frozen, Hinter, Sampler
-    from affray.core.policy import Policy
-    from affray.core.prompts import Builder
-    from affray.core.sheetrules import AnySheetRules
-    from affray.rulesets.hud.ruleset import HudRuleset
+    from affray.rulesets.hud import adjust, batch, builder, hints, narration, odds, policies, ruleset, sample, sheet
     from affray.rulesets.hud.setup import HudSetup
     from affray.rulesets.hud.state import HudState
-    from affray.rulesets.hud.views import HudView
-    from affray.sim.runner import SimSpec
-    from affray.sim.stats import Tally
+else:
+    adjust, batch, builder, hints, narration, odds, policies, ruleset, sample, sheet = deferred(
+        __package__,
+        "adjust",
+        "batch",
+        "builder",
+        "hints",
+        "narration",
+        "odds",
+        "policies",
+        "ruleset",
+        "sample",
+        "sheet",
+    )
 
 
-def _rules() -> HudRuleset:
-    from affray.rulesets.hud.ruleset import HudRuleset
-
-    return HudRuleset()
-
-
-def _policies() -> Mapping[str, Callable[[], Policy]]:
-    from affray.rulesets.hud.policies import POLICIES
-
-    return POLICIES
-
-
-def _hints() -> Hinter[HudView]:
-    from affray.rulesets.hud.hints import hints
-
-    return hints
-
-
-def _duel() -> DuelModel:
-    from affray.rulesets.hud.odds import DUEL
-
-    return DUEL
+def _record() -> Plugin[HudState, HudSetup]:
+    """The record (built in a function so that mypy checks its loaders once their modules' types are known: the
+    parts' modules import this package, a circle mypy resolves only for what a function reads)."""
+    return Plugin(
+        name="hud",
+        title="Sim HuD: Free Form, Dice Simplified, Combat Nerdified",
+        rules_version="2",
+        rules=lambda: ruleset.HudRuleset(),
+        policies=lambda: policies.POLICIES,
+        hints=lambda: hints.hints,
+        duel=lambda: odds.DUEL,
+        checks=lambda: odds.CHECKS,
+        sheet=lambda: sheet.RULES,
+        builder=lambda: builder.build,
+        batch=lambda: batch.BATCH,
+        narrator=lambda: narration.NARRATOR,
+        adjuster=lambda: adjust.ADJUSTER,
+        sampler=lambda: sample.SAMPLER,
+        examples=bundled_examples("hud"),
+    )
 
 
-def _checks() -> Mapping[str, Check]:
-    from affray.rulesets.hud.odds import CHECKS
-
-    return CHECKS
-
-
-def _sheet() -> AnySheetRules:
-    from affray.rulesets.hud.sheet import RULES
-
-    return RULES
-
-
-def _builder() -> Builder:
-    from affray.rulesets.hud.builder import build
-
-    return build
-
-
-def _batch() -> BatchPath[SimSpec, Tally]:
-    from affray.rulesets.hud.batch import BATCH
-
-    return BATCH
-
-
-def _narrator() -> Narrator:
-    from affray.rulesets.hud.narration import NARRATOR
-
-    return NARRATOR
-
-
-def _adjuster() -> Adjuster[HudState]:
-    from affray.rulesets.hud.adjust import ADJUSTER
-
-    return ADJUSTER
-
-
-def _sampler() -> Sampler[Frozen[HudState]]:
-    from affray.rulesets.hud.sample import SAMPLER
-
-    return SAMPLER
-
-
-PLUGIN: Plugin[HudState, HudSetup] = Plugin(
-    name="hud",
-    title="Sim HuD: Free Form, Dice Simplified, Combat Nerdified",
-    rules_version="2",
-    rules=_rules,
-    policies=_policies,
-    hints=_hints,
-    duel=_duel,
-    checks=_checks,
-    sheet=_sheet,
-    builder=_builder,
-    batch=_batch,
-    narrator=_narrator,
-    adjuster=_adjuster,
-    sampler=_sampler,
-    examples=bundled_examples("hud"),
-)
+PLUGIN = _record()
