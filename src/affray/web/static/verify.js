@@ -1,10 +1,15 @@
-// The end-of-fight check, run in the browser with WebCrypto: the seed must hash to the commitment published at the
-// start, and every die of the log must be what the seed gives. Draw i of a d(sides) is HMAC-SHA256(seed,
+// The end-of-fight check, run in the browser (WebCrypto, or sha256.js where the page has none): the seed must hash
+// to the commitment published at the start, and every die of the log must be what the seed gives. Draw i of a d(sides) is HMAC-SHA256(seed,
 // "i:attempt"), first 8 bytes big-endian, rejected at or above the largest multiple of sides below 2^64, then
 // value % sides + 1 (src/affray/core/rng.py derive_die); a free roll of the chat is the same on its own stream,
 // "free:i:attempt", and a whispered one (log format 4) under its pair's key, which the log gives only to the pair
 // and whose SHA-256 the line carried, "whisper:i:attempt" (src/affray/table/chat.py).
+// Where the page has no WebCrypto (plain http on a LAN address is no secure context) the same hashes come from
+// sha256.js, so the check works at every table.
+import { hmacSha256, sha256 } from "./sha256.js";
+
 const enc = new TextEncoder();
+const subtle = () => globalThis.crypto?.subtle;
 const SPACE = 1n << 64n;
 
 export function hexToBytes(hex) {
@@ -14,14 +19,21 @@ export function hexToBytes(hex) {
 }
 
 export async function sha256Hex(bytes) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const digest = subtle() ? new Uint8Array(await subtle().digest("SHA-256", bytes)) : sha256(bytes);
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export async function dieFrom(key, index, sides, stream = "") {
+// An HMAC-SHA256 key: a function from a message to its MAC (WebCrypto's where there is one, else sha256.js's).
+export async function hmacKey(raw) {
+  if (!subtle()) return async (message) => hmacSha256(raw, message);
+  const key = await subtle().importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return async (message) => new Uint8Array(await subtle().sign("HMAC", key, message));
+}
+
+export async function dieFrom(macOf, index, sides, stream = "") {
   const limit = SPACE - (SPACE % BigInt(sides));
   for (let attempt = 0; ; attempt++) {
-    const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(`${stream}${index}:${attempt}`)));
+    const mac = new Uint8Array(await macOf(enc.encode(`${stream}${index}:${attempt}`)));
     let value = 0n;
     for (let i = 0; i < 8; i++) value = (value << 8n) | BigInt(mac[i]);
     if (value < limit) return Number(value % BigInt(sides)) + 1;
@@ -43,15 +55,12 @@ function* rolls(event, where) {
 // Returns {ok, checked, free, message}: "verified" or the first problem found (the first die that differs). The free
 // rolls checked are the log's (`free_rolls`) and those the page saw in its chat (`seen`), each once.
 export async function verifyLog(data, seen = []) {
-  if (!globalThis.crypto || !crypto.subtle) {
-    return { ok: false, checked: 0, message: "this browser gives no WebCrypto here (open the page over https or on localhost)" };
-  }
   if (!data.seed) return { ok: false, checked: 0, message: "the seed is not revealed yet" };
   const seed = hexToBytes(data.seed);
   if ((await sha256Hex(seed)) !== data.commitment) {
     return { ok: false, checked: 0, message: "the revealed seed does not match the commitment shown at the start" };
   }
-  const key = await crypto.subtle.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await hmacKey(seed);
   let checked = 0;
   for (const { die, where, event } of diceOf(data)) {
     const derived = await dieFrom(key, die.draw, die.sides);
@@ -73,7 +82,7 @@ export async function verifyLog(data, seen = []) {
       if (r.commitment && (await sha256Hex(raw)) !== r.commitment) {
         return { ok: false, checked, message: `not verified: the key of whispered roll ${r.notation} does not match the commitment its line carried` };
       }
-      rollKey = await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+      rollKey = await hmacKey(raw);
       stream = "whisper:";
     }
     for (const die of r.roll?.dice || []) {
