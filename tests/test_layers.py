@@ -339,6 +339,8 @@ NAME_EDGES = {
     "web/pages.py": "a URL names the ruleset (GET /api/rulesets/NAME)",
     "table/examples.py": "the lobby names an example as RULESET/NAME",
     "table/restore.py": "a stored table row names its ruleset",
+    "table/library.py": "a URL or a command-line argument names the ruleset (GET /api/content/NAME, content show)",
+    "table/odds_job.py": "an odds job crosses to its worker process as plain data, its ruleset by name",
 }
 
 

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from affray.core.adjust import Adjuster
     from affray.core.checks import Check
     from affray.core.engine import ActionSpec, AnyRuleset, Ruleset
+    from affray.core.library import Describer
     from affray.core.narration import Narrator
     from affray.core.policy import Observation, Policy
     from affray.core.prompts import Builder
@@ -238,6 +239,8 @@ class Plugin(Generic[StateT, SetupT]):
     ``countdown``: the real-time limit the GM may start
     (:class:`Countdown`); ``examples``: where its example scenarios are, a folder (every ``*.yaml`` below it) or a
     list of scenario files, which the web table's lobby lists and opens (:mod:`affray.table.examples` names them).
+    ``library``: its content described for players (:data:`~affray.core.library.Describer`: the content library of
+    ``GET /api/content/RULESET`` and ``affray content show``).
     ``round_word``: what the rules call a round (``"vignette"``), for reports and plots that count them.
     """
 
@@ -259,6 +262,8 @@ class Plugin(Generic[StateT, SetupT]):
     sampler: Callable[[], Sampler[Any]] | None = None
     countdown: Countdown | None = None
     examples: Callable[[], Path | Sequence[Path]] | None = None
+    #: the content library in words and numbers (:mod:`affray.core.library`); None: each item's own fields
+    library: Callable[[], Describer] | None = None
     round_word: str = "round"
     _loaded: dict[str, Ruleset[StateT, SetupT]] = field(default_factory=dict, repr=False, compare=False)
 

@@ -175,6 +175,9 @@ def create_app(
     errors.install(app)
     app.include_router(_tables(api))
     app.include_router(_gm(api))
+    from affray.web.building import building_router
+
+    app.include_router(building_router(api))  # the content library, the odds, the map image
     from affray.web.ws import ws_router
 
     app.include_router(ws_router(api))

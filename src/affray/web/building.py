@@ -1,0 +1,82 @@
+"""What a GM building a fight asks the server (docs/table.md): the content library (``GET /api/content/RULESET``),
+the odds before the fight (``POST /api/scenarios/odds``) and the table's map image (``POST .../gm/map``,
+``GET .../map``). :func:`building_router` makes the routes; :mod:`affray.web.app` includes them.
+
+The library is read-only and public, like the examples. The odds cost CPU: they are under the creation key and a
+rate limit per address (:meth:`affray.web.app.Api.creating`), their job key scoped to the caller's address (a
+stranger cannot cancel another's job), their work bounded by :mod:`affray.table.odds_job`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+from fastapi import APIRouter, Query, Request
+from pydantic import Field
+
+from affray.core.json import JsonObject
+from affray.table import library
+from affray.table.odds_job import DEFAULT_FIGHTS, DEFAULT_SEED, MAX_FIGHTS, OddsJobs
+from affray.table.scenarios import resolve_scenario
+from affray.web.limits import RateLimiter
+from affray.web.logins import address_keys, client_address
+from affray.web.models import Body
+from affray.web.text import JsonRoute
+
+if TYPE_CHECKING:
+    from affray.web.app import Api
+
+ODDS_RATE, ODDS_BURST = 1.0, 6.0  # odds requests per second per address, and at once (a page asks on each change)
+
+
+class OddsBody(Body):
+    """``POST /api/scenarios/odds``: scenario YAML (or JSON) text, how many fights, an optional job key and seed."""
+
+    scenario: str = Field(min_length=1, max_length=128 * 1024)
+    fights: int = Field(default=DEFAULT_FIGHTS, ge=1, le=MAX_FIGHTS)
+    key: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9_.:-]{1,64}$",
+        description="a new request with the same key cancels this one (409 cancelled)",
+    )
+    seed: int = Field(default=DEFAULT_SEED, ge=0, le=2**63 - 1)
+    exact: bool = Field(default=True, description="use the exact duel solver where it applies")
+
+
+def building_router(api: Api) -> APIRouter:
+    """The routes of the content library, the odds and the map image."""
+    router = APIRouter(prefix="/api", tags=["building"], route_class=JsonRoute)
+    jobs = OddsJobs()
+    odds_limiter = RateLimiter(rate=ODDS_RATE, burst=ODDS_BURST)
+    router.add_event_handler("shutdown", jobs.close)
+
+    @router.get("/content/{ruleset}", response_model=None)
+    def content(
+        request: Request,
+        ruleset: str,
+        q: Annotated[str | None, Query(max_length=library.MAX_QUERY, description="part of a name or id")] = None,
+    ) -> dict[str, object]:
+        """Every character, monster, weapon, armour, card, trait, technique and status of the ruleset (and of the
+        server's ``--content`` folder): ``{"id", "kind", "name", "summary", "stats"}`` each, the summary its stats in
+        words; ``q`` keeps those whose name or id holds it. 404 with a sentence for an unknown ruleset."""
+        extra = getattr(request.app.state, "content", None)
+        return library.as_json(ruleset, library.entries(ruleset, extra, q))
+
+    @router.get("/content/{ruleset}/{item_id}", response_model=None)
+    def content_item(request: Request, ruleset: str, item_id: str) -> dict[str, object]:
+        """The entries called ``item_id`` (404 with the nearest ids otherwise)."""
+        extra = getattr(request.app.state, "content", None)
+        return library.as_json(ruleset, library.entry(ruleset, item_id, extra))
+
+    @router.post("/scenarios/odds", response_model=None)
+    def odds(body: OddsBody, request: Request) -> JsonObject:
+        """Each side's chance to win with its 95% interval, the draws, the mean rounds, who is most at risk and the
+        policies assumed, from a quick simulation (or the exact duel solver) of the scenario as built. Under the
+        creation key, at most one a second per address (6 at once); 409 ``cancelled`` when a newer request with
+        the same ``key`` replaced it, 503 ``busy`` when the server's odds queue is full."""
+        api.creating(request, odds_limiter)
+        scenario, _ = resolve_scenario(body.scenario, request.app.state.api.service.examples_dir)
+        key = f"{address_keys(client_address())[0]}|{body.key}" if body.key else None
+        return jobs.odds(scenario, body.fights, body.seed, key, body.exact)
+
+    return router
