@@ -13,7 +13,7 @@ from pathlib import Path
 
 from affray.core.actions import ActionType
 from affray.core.content import ContentLibrary, load_pack
-from affray.core.engine import Action, ActionSpec, CombatantReport, Outcome, Rejected, StepResult, Viewer, Window
+from affray.core.engine import Action, CombatantReport, Outcome, Rejected, StepResult, Viewer
 from affray.core.events import Event, to_jsonable
 from affray.core.journal import Journal, journal_for
 from affray.core.json import JsonObject
@@ -21,11 +21,11 @@ from affray.core.memo import Memo
 from affray.core.rng import RNG
 from affray.core.scenario import ScenarioBase
 from affray.rulesets.hud import emergency, freeform, nerdified, pursuit, simplified
-from affray.rulesets.hud.actions import ACTION_TYPES, REACTION_LABELS
+from affray.rulesets.hud.actions import ACTION_TYPES
 from affray.rulesets.hud.content_model import HudContent, HudScenario
+from affray.rulesets.hud.legal import legal, window_now
 from affray.rulesets.hud.observe import HudChoices, HudObservation
 from affray.rulesets.hud.options import HudOptions
-from affray.rulesets.hud.plans import legal_plans
 from affray.rulesets.hud.setup import HudSetup, at_range, build_state, prepare
 from affray.rulesets.hud.state import HudState
 from affray.rulesets.hud.views import OUT_STATUS, HudCombatantDetail, HudDetail, HudView, view
@@ -77,37 +77,8 @@ class HudRuleset:
         """Every action type with its fields; a declaration's plan is a free parameter (no capped plan list)."""
         return ACTION_TYPES
 
-    def legal(self, state: HudState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:
-        """The actions ``actor`` may take now. A declaration lists the usual plans; any plan the rules allow may
-        be declared (``plan`` is free)."""
-        window = self._window(state, memo)
-        if window is None or actor not in window.actors:
-            return []
-        if window.phase == "declare":
-            return legal_plans(state, state.fighters[actor], memo)
-        if window.phase == "pursuit":
-            return self._reactions(pursuit.choices(state, actor), memo)
-        if window.phase == "emergency":
-            return emergency.choices(state, actor)
-        if state.exchange is not None:
-            return self._reactions(nerdified.reaction_choices(state, actor), memo)
-        if window.phase in ("respond", "settle"):
-            return simplified.respond_specs(state)
-        if window.phase == "attack":
-            return simplified.attack_specs(state, actor)
-        return freeform.legal(state, actor)
-
-    def _window(self, state: HudState, memo: Memo | None) -> Window | None:
-        return self.pending(state) if memo is None else memo.now("hud-window", lambda: self.pending(state))
-
-    @staticmethod
-    def _reactions(choices: list[str], memo: Memo | None) -> list[ActionSpec]:
-        """The reaction specs; the few lists there are are kept for the match (read-only, like every memo value)."""
-
-        def build() -> list[ActionSpec]:
-            return [ActionSpec({"type": c}, REACTION_LABELS[c]) for c in choices]
-
-        return build() if memo is None else memo.static(("hud-reactions", *choices), build)
+    #: The actions ``actor`` may take now (:func:`affray.rulesets.hud.legal.legal`).
+    legal = staticmethod(legal)
 
     def choices(self, state: HudState, actor: str, memo: Memo | None = None) -> HudChoices:
         """``actor``'s choices, their kinds answered from the state (:class:`.observe.HudChoices`)."""
@@ -142,7 +113,7 @@ class HudRuleset:
 
     def view(self, state: HudState, viewer: Viewer, memo: Memo | None = None) -> HudView:
         """The seat's typed view (:mod:`affray.rulesets.hud.views`); with ``memo=None`` built fresh."""
-        return view(state, viewer, self._window(state, memo), memo)
+        return view(state, viewer, window_now(state, memo), memo)
 
     def outcome(self, state: HudState) -> Outcome | None:
         return state.outcome

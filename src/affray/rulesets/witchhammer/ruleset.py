@@ -17,7 +17,6 @@ from affray.core.engine import (
     GM,
     Accepted,
     Action,
-    ActionSpec,
     CombatantReport,
     Outcome,
     Rejected,
@@ -35,6 +34,7 @@ from affray.rulesets.witchhammer import planning, vignette
 from affray.rulesets.witchhammer.actions import ACTION_TYPES, SLOTS
 from affray.rulesets.witchhammer.choices import WitchHammerChoices
 from affray.rulesets.witchhammer.content_model import WitchHammerContent, WitchHammerScenario
+from affray.rulesets.witchhammer.legal import legal
 from affray.rulesets.witchhammer.observe import WitchHammerObservation
 from affray.rulesets.witchhammer.options import WitchHammerOptions
 from affray.rulesets.witchhammer.setup import WitchHammerSetup, build_state, prepare
@@ -90,18 +90,8 @@ class WitchHammerRuleset:
     def action_types(self) -> tuple[ActionType, ...]:
         return ACTION_TYPES
 
-    def legal(self, state: WitchHammerState, actor: str, memo: Memo | None = None) -> list[ActionSpec]:
-        """What ``actor`` may do now; every entry is an instance of :data:`ACTION_TYPES`. Read-only lists."""
-        window = state.window
-        if window is None or actor not in window.actors:
-            return []
-        if window.phase == "deaths_door":
-            return [
-                ActionSpec({"type": "fate", "actor": a, "fate": fate}, f"{state.fighters[a].name} {fate}")
-                for a in state.pending_fates[:1]
-                for fate in ("dies", "survives")
-            ]
-        return planning.legal(state, actor, memo if memo is not None else Memo())
+    #: What ``actor`` may do now (:func:`affray.rulesets.witchhammer.legal.legal`).
+    legal = staticmethod(legal)
 
     def choices(self, state: WitchHammerState, actor: str, memo: Memo | None = None) -> WitchHammerChoices:
         """``actor``'s legal actions, answered from the state where that pays (:mod:`.choices`)."""
