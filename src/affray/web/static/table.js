@@ -3,12 +3,13 @@
 // only what the server sent this seat, in plain words: the story in sentences, dice as chips, sides coloured as this
 // seat sees them (its own, allies, foes), and only the controls that apply here.
 import { Client, UNREACHABLE, esc, plain, plainHtml, submissionId, words } from "./api.js";
-import { drawBoard, drawLine, drawPlaces, provokes, squaresOf, targetsOf, warnsOf } from "./board.js";
+import { drawBoard, drawLine, drawPlaces, provokes, squareTowards, squaresOf, targetsOf, warnsOf } from "./board.js";
 import { chatPanel } from "./chat.js";
-import { NO_STORY, STORY_HEAD, cardsPanel, combatantCards, factsPanel, handPanel, storyItems } from "./panels.js";
+import { NO_STORY, STORY_HEAD, cardsPanel, combatantCards, factsPanel, handPanel, stepsPanel, storyItems } from "./panels.js";
 import { verifyLog } from "./verify.js";
 import { envelope, names as namesOf, relations, wants } from "./view.js";
 import { editorPanel, gmPanel, keepFragmentLinks, linksPanel, loadSeats, wireGm } from "./gm.js";
+import { signalTurn, stateLine, wireSignal } from "./signal.js";
 
 const tableId = document.body.dataset.table;
 const $ = (id) => document.getElementById(id);
@@ -65,7 +66,7 @@ const token = fromLink || localStorage.getItem(`affray.token.${tableId}`);
 const client = new Client(tableId, token);
 const page = { msg: null, view: null, log: new Map(), chat: new Map(), selected: null, target: null, confirm: null,
                verdict: null, busy: null, opened: new Set(), draft: { text: "", to: "" }, checkedRolls: new Set(),
-               editing: null, forms: null };
+               editing: null, forms: null, path: {}, wholeMap: false, actedAt: null, wasDue: false };
 window.affray = page; // for people debugging at the table (and the browser tests)
 page.envelope = envelope;
 
@@ -104,24 +105,52 @@ export async function act(s) {
   }
   page.busy = page.msg.version;
   page.selected = null; page.target = null; // the choice is made: the board shows every option again
+  page.path[s.actor] = []; // and the steps start again from their first question
+  page.actedAt = page.msg.version; // the render of the move's answer puts the page on the next choices (settle)
   try {
     await client.act({ actor: s.actor, action, version: page.msg.version, id: submissionId() });
-  } catch (err) { showError(err.message); } finally { page.busy = null; render(); }
+  } catch (err) { page.actedAt = null; showError(err.message); } finally { page.busy = null; render(); }
 }
 
 // The fields a person fills in: the spec's declared free fields, or its text when it declares none (a post).
 const freeFields = (spec) => spec.free || (typeof spec.action?.text === "string" ? ["text"] : []);
 
-function button(s, label) {
+function button(s, label, withHint = true) {
   const warn = provokes(s) ? " warn" : "";
   const notes = (s.spec.notes || []).map((n, i) => plainHtml(n, "span", `note${warnsOf(s, i, "provokes") ? " warn" : ""}`)).join("");
-  const hint = s.spec.hint ? `<span class="hint">${esc(s.spec.hint)}</span>` : "";
+  const hint = s.spec.hint && withHint ? `<span class="hint">${esc(s.spec.hint)}</span>` : ""; // a step's words say the odds
   // A free text (a Free Form post, a ruling) is typed in; other free fields keep the valid choice the server gave.
   const free = freeFields(s.spec).filter((f) => typeof s.spec.action[f] === "string").map((f) =>
     `<label class="small">${esc(f)} <input data-free="${esc(s.key)}:${esc(f)}" value="${esc(s.spec.action[f])}"></label>`).join("");
   const { words: text, rules } = plain(label || s.spec.label);
   const title = rules ? ` title="rules ${esc(rules)}"` : "";
   return `${free}<button type="button" class="act${warn}" data-act="${esc(s.key)}" data-type="${esc(s.spec.action?.type)}"${title}>${esc(text)}${hint}${notes}</button>`;
+}
+
+// A list of choices: buttons in a list, which the arrow keys go through (keydown below) as well as Tab.
+const choiceList = (items) => items.length ? `<ul class="actions-list" data-choices>${items.map((b) => `<li>${b}</li>`).join("")}</ul>` : "";
+
+// JSON with its keys sorted: an action of the steps and one of the legal list compared as the same object.
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+  return JSON.stringify(value);
+}
+
+// An actor's choices as steps, where the seat message carries its tree (msg.steps): each leaf is the button of the
+// legal action it submits (its notes, warnings and free fields), in the leaf's long words. `null` where there is
+// no tree for the actor, or where its moves are cards of a hand (WitchHammer's planning is drawn as its hand).
+function stepChoices(actor, specs, hasHand) {
+  const tree = page.msg.steps?.[actor];
+  if (!tree?.choices?.length || hasHand) return null;
+  const byAction = new Map(specs.map((s) => [canonical(s.spec.action), s]));
+  const leaf = (choice, full) => {
+    const s = byAction.get(canonical(choice.action));
+    return s ? button(s, choice.long, false) : `<button type="button" class="act" data-leaf="${esc(actor)}|${esc(full)}">${esc(choice.long)}</button>`;
+  };
+  const drawn = stepsPanel(actor, tree, page.path[actor] || [], leaf);
+  page.path[actor] = drawn.path;
+  return drawn.html;
 }
 
 function waitingFor(v) {
@@ -158,14 +187,18 @@ function actionsPanel(v, due, grid, cards) {
     // Card placements are on the cards of the hand, moves to a square on the board (each square a button).
     const onBoard = grid ? due.filter((s) => Array.isArray(s.spec.action?.to)) : [];
     shown = due.filter((s) => !onBoard.includes(s) && !(cards && (s.spec.action?.card || combo(s))));
-    if (onBoard.length) head = `<p class="small">${onBoard.length} moves: choose a square on the board (Tab, then Enter).</p>`;
+    if (onBoard.length) head = `<p class="small">${onBoard.length} moves: choose a square on the map (Tab, then the arrow keys and Enter)${page.msg.steps ? ", or below" : ""}.</p>`;
     drawHands = cards;
   }
-  const actors = [...new Set((drawHands ? due : shown).map((s) => s.actor))];
+  const actors = [...new Set((page.selected || page.target ? shown : due).map((s) => s.actor))];
   const parts = drawHands ? hands(actors, (a) => due.filter((s) => s.actor === a)) : [];
   const groups = actors.map((actor, i) => {
     const specs = shown.filter((s) => s.actor === actor);
-    const list = specs.length ? `<div class="actions-list">${specs.map((s) => button(s)).join("")}</div>` : "";
+    const mine = due.filter((s) => s.actor === actor);
+    // Where the server sent the actor's choices as steps, those (a square or a foe chosen on the board shows the
+    // moves there as they are); else the flat list of its moves.
+    const stepped = page.selected || page.target ? null : stepChoices(actor, mine, drawHands && mine.some((s) => s.spec.action?.card || combo(s)));
+    const list = stepped ?? choiceList(specs.map((s) => button(s)));
     return `<h3>${esc(names[actor] || "The GM")}</h3>${parts[i]?.slots || ""}${list}${parts[i]?.hand || ""}`;
   });
   const undo = page.mayTakeBack ? `<p><button type="button" class="secondary" data-take-back>take back my last move</button></p>` : "";
@@ -179,12 +212,11 @@ function statusPanel(v) {
   const you = msg.role === "gm" ? "the GM" : msg.role === "spectator" ? "watching" : (msg.actors || []).map((a) => names[a] || a).join(" and ");
   const phase = msg.outcome ? "" : [v.round ? `round ${v.round}` : "", words(v.phase)].filter(Boolean).join(" · ");
   const waiting = waitingFor(v);
-  const state = msg.outcome ? "the fight is over" : msg.paused ? '<span class="tag">paused</span>' :
-    dueSpecs(msg).length ? "<b>your move</b>" : waiting.length ? `waiting for ${esc(waiting.join(", "))}` : "";
-  const prompt = dueSpecs(msg).length || msg.outcome ? "" : plainHtml(v.prompt?.text || "", "p", "prompt"); // else with the moves
-  return `<h2>${esc(msg.title)}</h2>` +
-    `<p>You: <b>${esc(you)}</b>${phase ? ` · ${esc(phase)}` : ""}${state ? ` · ${state}` : ""}</p>` +
-    (order ? `<p class="order">Order: ${order}</p>` : "") + prompt + timer;
+  // One thing: "Your move" or whom the table waits for (signal.js); the prompt speaks to the movers, with the moves.
+  const state = stateLine({ over: Boolean(msg.outcome), paused: Boolean(msg.paused), mine: dueSpecs(msg).length > 0, waiting });
+  return `<h2>${esc(msg.title)}</h2>${state}` +
+    `<p>You: <b>${esc(you)}</b>${phase ? ` · ${esc(phase)}` : ""}</p>` +
+    (order ? `<p class="order">Order: ${order}</p>` : "") + timer;
 }
 
 function seedPanel() {
@@ -227,21 +259,29 @@ function render() {
   page.mayTakeBack = !gm && msg.role !== "spectator" && !msg.outcome && mine.length > 0 && mine[mine.length - 1].seat === msg.seat &&
     !(mine[mine.length - 1].events || []).some((e) => e.type === "rolled" || e.type === "revealed");
   const focused = document.activeElement?.dataset?.act || document.activeElement?.dataset?.square || document.activeElement?.dataset?.target;
+  const mapAt = $("board").querySelector("[data-board-wrap]"), panned = mapAt && [mapAt.scrollLeft, mapAt.scrollTop];
   const opener = document.activeElement?.matches?.("details[data-open] > summary") ? document.activeElement.parentElement : null;
   const reopen = opener && `details[data-open="${CSS.escape(opener.dataset.open)}"] > summary`;
   const typing = document.activeElement?.id;
   if (typing === "chat-text") page.draft.text = document.activeElement.value;
   $("title").textContent = msg.title;
   put("status", statusPanel(v));
+  signalTurn(due.length > 0 && !msg.outcome && !msg.paused, msg.title); // the tab's title and icon, on its move
   put("combatants", combatantCards(v, rel, { gm, editing: page.editing, opened: page.opened }));
   // The ruleset's own panels, each where the view asks for it (its declared "panels").
-  const grid = wants(v, "grid") ? drawBoard(v, due, { selected: page.selected, rel, gm, editing: page.editing }) : null;
+  const grid = wants(v, "grid") ? drawBoard(v, due, { selected: page.selected, rel, gm, editing: page.editing, whole: page.wholeMap }) : null;
   const board = grid || (wants(v, "line") ? drawLine(v, rel, gm) : null) || (wants(v, "places") ? drawPlaces(v, rel) : null);
   const moving = grid && (squaresOf(due).size || targetsOf(due).size);
-  // The choices first: the board when the seat's moves are on it (squares, foes to click), else the moves panel.
-  const first = moving ? $("board") : $("actions"), col = first.parentElement;
+  // The choices first, right under the status line: on a phone the moves panel (the map follows it), so that
+  // whatever the phase, the seat's first choice is on the first screen; on a wide screen the map when the seat's
+  // moves are on it (squares, foes to click), the moves panel beside the combatants.
+  const phone = window.matchMedia("(max-width: 760px)").matches;
+  const first = moving && !phone ? $("board") : $("actions"), col = first.parentElement;
   if (col.firstElementChild !== first) col.insertBefore(first, col.firstElementChild);
-  $("board").hidden = !board; put("board", !board ? "" : !moving ? board : `${board}<p class="small muted">Green squares: where you may move (orange: every way there provokes an attack of opportunity); red-edged: squares your foes threaten. Click a square or a dashed foe, or use Tab and Enter.</p>`);
+  const mapHead = grid ? `<div class="map-head"><h2>Map</h2><button type="button" class="secondary map-zoom" data-zoom aria-pressed="${page.wholeMap}">${page.wholeMap ? "closer" : "the whole map"}</button></div>` : "";
+  $("board").hidden = !board; put("board", !board ? "" : !moving ? mapHead + board : `${mapHead}${board}<p class="small muted">Green squares: where you may move (orange: every way there provokes an attack of opportunity); red-edged: squares your foes threaten. Click a square or a dashed foe, or use Tab, the arrow keys and Enter.</p>`);
+  const map = $("board").querySelector("[data-board-wrap]");
+  if (map && panned && map !== mapAt) [map.scrollLeft, map.scrollTop] = panned; // a push keeps the map where it was panned
   const cards = wants(v, "cards");
   const detail = (cards ? cardsPanel(v) : "") + (wants(v, "facts") ? factsPanel(v) : "");
   $("detail").hidden = !detail; put("detail", detail);
@@ -253,9 +293,67 @@ function render() {
   if (gm) { put("gm", gmPanel(page, names)); put("links", linksPanel(page, names)); put("editor", editorPanel(page, v)); }
   if (msg.outcome && msg.seed && !page.verdict) runVerify(); else renderEnd();
   if (focused) document.querySelector(`[data-act="${CSS.escape(focused)}"], [data-square="${CSS.escape(focused)}"], [data-target="${CSS.escape(focused)}"]`)?.focus();
+  settle(due);
   if (reopen) document.querySelector(reopen)?.focus(); // a summary pressed with the keyboard keeps the focus
   if (typing === "chat-text") { const box = $("chat-text"); box.focus(); box.setSelectionRange(box.value.length, box.value.length); }
   tick();
+}
+
+// The page's choices, in the order a person meets them: the first panel of the column (the moves, or the map when
+// the moves are on it), then the other; only those drawn (a hidden panel's are not).
+const CHOICE = "[data-act], [data-step], [data-step-back], [data-leaf], [data-square][tabindex='0'], [data-target]";
+function firstChoice() {
+  const panels = [$("actions"), $("board")].sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  for (const panel of panels) {
+    if (panel.hidden) continue;
+    const found = [...panel.querySelectorAll(CHOICE)].find((el) => !el.matches("[data-step-back]") && el.getClientRects().length);
+    if (found) return found;
+  }
+  return null;
+}
+
+// Puts the page on the seat's choices when its move comes (it was not due before), and after each of its own moves
+// (the answer to the move drawn): the panel of the first choice scrolled to the top of the screen if that choice
+// is not on the screen, and a focus that was on a choice (a move made by keyboard) kept in the choices' place: on
+// the next move's first choice, else on the status line, never lost to the page's top. The map, where it pans,
+// shows the mover.
+function settle(due) {
+  const now = due.length > 0, msg = page.msg;
+  const answered = page.actedAt !== null && msg.version > page.actedAt;
+  const came = now && (!page.wasDue || answered);
+  page.wasDue = now;
+  if (answered) page.actedAt = null;
+  const lost = document.activeElement === document.body || document.activeElement === null;
+  if (answered && lost) (now && firstChoice() || $("status")).focus({ preventScroll: true });
+  if (!came) return;
+  centreMap(due[0].actor);
+  const choice = firstChoice();
+  if (choice) show(choice);
+}
+
+// Scrolls `el` onto the screen (with its panel's top, where the panel fits) when it is not wholly on it.
+function show(el) {
+  const r = el.getBoundingClientRect();
+  if (r.top >= 0 && r.bottom <= window.innerHeight) return;
+  const panel = el.closest(".panel");
+  const p = panel?.getBoundingClientRect();
+  window.scrollBy(0, (p && r.bottom - p.top <= window.innerHeight ? p.top : r.top) - 4);
+}
+
+// A map that pans (a phone's): scrolled so that the actor's token is in the middle of its box.
+function centreMap(actor) {
+  const wrap = $("board").querySelector("[data-board-wrap]");
+  const tok = wrap?.querySelector(`[data-token="${CSS.escape(actor)}"]`);
+  if (!tok || wrap.scrollWidth <= wrap.clientWidth && wrap.scrollHeight <= wrap.clientHeight) return;
+  const t = tok.getBoundingClientRect(), w = wrap.getBoundingClientRect();
+  wrap.scrollLeft += t.left + t.width / 2 - (w.left + wrap.clientWidth / 2);
+  wrap.scrollTop += t.top + t.height / 2 - (w.top + wrap.clientHeight / 2);
+}
+
+// After a pick that changed the choices shown (a step, Back, a square, a foe): the focus on the first of them.
+function focusChoices() {
+  const choice = $("actions").querySelector("[data-choices] button, [data-act]");
+  if (choice) { choice.focus(); show(choice); }
 }
 
 function tick() {
@@ -294,10 +392,22 @@ function keepOpen(summary, ev) {
 function onClick(ev) {
   const summary = ev.target.closest("details[data-open] > summary");
   if (summary) { keepOpen(summary, ev); return; }
-  const t = ev.target.closest("[data-act], [data-square], [data-target], [data-clear], [data-verify], [data-take-back], [data-chat-roll], [data-whole-story]");
+  const t = ev.target.closest("[data-act], [data-step], [data-step-back], [data-leaf], [data-zoom], [data-square], [data-target], [data-clear], [data-verify], [data-take-back], [data-chat-roll], [data-whole-story]");
   if (!t || !page.msg) return;
   const due = dueSpecs(page.msg);
   if (t.dataset.act) { const s = due.find((x) => x.key === t.dataset.act); if (s) act(s); return; }
+  if (t.dataset.step || t.dataset.stepBack) { // a step opened, or Back to the one before
+    const [actor, full] = (t.dataset.step || `${t.dataset.stepBack}|`).split("|");
+    page.path[actor] = t.dataset.step ? full.split(".") : (page.path[actor] || []).slice(0, -1);
+    render(); focusChoices(); return;
+  }
+  if (t.dataset.leaf) { // a leaf the legal list does not hold as it is (never, while both come from one list)
+    const [actor, full] = t.dataset.leaf.split("|");
+    const action = leafAction(page.msg.steps?.[actor], full.split("."));
+    if (action) act({ actor, spec: { action }, key: `${actor}:leaf` });
+    return;
+  }
+  if ("zoom" in t.dataset) { page.wholeMap = !page.wholeMap; render(); return; }
   if ("chatRoll" in t.dataset) { ev.preventDefault(); send("roll"); return; }
   if ("takeBack" in t.dataset) {
     if (!client.live) { showError(UNREACHABLE); return; }
@@ -310,6 +420,18 @@ function onClick(ev) {
   else if ("verify" in t.dataset) { runVerify(); return; }
   else if ("wholeStory" in t.dataset) { $("log").classList.toggle("whole"); }
   render();
+  if (t.dataset.square || t.dataset.target || "clear" in t.dataset) focusChoices(); // the moves there, at hand
+}
+
+function leafAction(tree, ids) {
+  let node = tree;
+  for (const [i, id] of ids.entries()) {
+    const choice = node?.choices?.find((c) => c.id === id);
+    if (!choice) return null;
+    if (i === ids.length - 1) return choice.action || null;
+    node = choice.step;
+  }
+  return null;
 }
 document.addEventListener("click", onClick);
 document.addEventListener("submit", (ev) => { if (ev.target.closest("[data-chat-form]")) { ev.preventDefault(); send("chat"); } });
@@ -317,9 +439,37 @@ document.addEventListener("change", (ev) => { if (ev.target.id === "chat-to") pa
 document.addEventListener("keydown", (ev) => {
   // Squares and tokens are SVG elements with role=button: Enter and Space press them.
   if ((ev.key === "Enter" || ev.key === " ") && ev.target.closest?.("[data-square], [data-target], svg [data-combatant]")) { ev.preventDefault(); ev.target.dispatchEvent(new MouseEvent("click", { bubbles: true })); }
-  if (ev.key === "Escape" && (page.selected || page.target)) { page.selected = null; page.target = null; render(); }
+  if (ev.key === "Escape" && (page.selected || page.target)) { page.selected = null; page.target = null; render(); focusChoices(); return; }
+  if (ev.key === "Escape" && ev.target.closest?.("#actions")) { // Escape: Back one step
+    const back = $("actions").querySelector("[data-step-back]");
+    if (back) { back.click(); return; }
+  }
+  arrows(ev);
 });
+
+// The arrow keys: from choice to choice in a list of choices (down and right: the next, up and left: the one
+// before), and from square to square of the map's moves (the nearest one in the arrow's direction).
+function arrows(ev) {
+  if (!["ArrowDown", "ArrowUp", "ArrowLeft", "ArrowRight"].includes(ev.key) || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const square = ev.target.closest?.("[data-square]");
+  if (square) {
+    const legal = [...document.querySelectorAll("[data-square]")].map((el) => el.dataset.square);
+    const to = squareTowards(square.dataset.square, ev.key, legal);
+    ev.preventDefault();
+    if (!to) return;
+    const next = document.querySelector(`[data-square="${CSS.escape(to)}"]`);
+    square.setAttribute("tabindex", "-1"); next.setAttribute("tabindex", "0"); next.focus();
+    return;
+  }
+  const list = ev.target.closest?.("[data-choices]");
+  if (!list || !ev.target.matches("button")) return;
+  const buttons = [...list.querySelectorAll("button")];
+  const i = buttons.indexOf(ev.target) + (ev.key === "ArrowDown" || ev.key === "ArrowRight" ? 1 : -1);
+  ev.preventDefault();
+  buttons[(i + buttons.length) % buttons.length].focus();
+}
 wireGm(page, client, render, showError);
+wireSignal();
 
 if (!token) {
   put("status", "<h2>No seat</h2><p>Open this table with your invite link (it ends with #…).</p>");
