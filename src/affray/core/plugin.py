@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from affray.core.prompts import Builder
     from affray.core.rng import RNG
     from affray.core.sheetrules import AnySheetRules
+    from affray.core.steps import StepBuilder
 
 #: A ruleset's view type, as its hinter reads it (one per ruleset: the registry cannot name it).
 V = TypeVar("V")
@@ -241,6 +242,8 @@ class Plugin(Generic[StateT, SetupT]):
     list of scenario files, which the web table's lobby lists and opens (:mod:`affray.table.examples` names them).
     ``library``: its content described for players (:data:`~affray.core.library.Describer`: the content library of
     ``GET /api/content/RULESET`` and ``affray content show``).
+    ``steps``: its builder of an actor's legal actions as a tree of small steps in words (:mod:`affray.core.steps`;
+    ``None``: the generic :func:`~affray.core.steps.default_steps`).
     ``round_word``: what the rules call a round (``"vignette"``), for reports and plots that count them.
     """
 
@@ -264,6 +267,7 @@ class Plugin(Generic[StateT, SetupT]):
     examples: Callable[[], Path | Sequence[Path]] | None = None
     #: the content library in words and numbers (:mod:`affray.core.library`); None: each item's own fields
     library: Callable[[], Describer] | None = None
+    steps: Callable[[], StepBuilder] | None = None
     round_word: str = "round"
     _loaded: dict[str, Ruleset[StateT, SetupT]] = field(default_factory=dict, repr=False, compare=False)
 

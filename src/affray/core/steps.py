@@ -1,0 +1,353 @@
+"""Every choice in steps and in words: an actor's legal actions as one tree of small steps.
+
+A wall of combination buttons ("emergency_rearm long_dagger, defense, defense") is no way to choose. The same
+legal actions, as a :class:`Step` tree, are chosen a part at a time: the action, then its target, then its weapon
+or trait... Each :class:`Choice` carries a ``short`` label that fits a dialog button (at most
+:data:`MAX_SHORT_BYTES` bytes of UTF-8: Second Life's ``llDialog``) and a ``long`` one for the page, which says
+what the choice costs and its odds where the ruleset's hints give them ("Attack Vesna with the long dagger, hit
+58%"). A step offers at most :data:`MAX_CHOICES` choices (a dialog's twelve buttons): more are grouped, or the last
+one opens a "More..." step. The web page and the in-world HuD read the same tree (docs/table.md, "Steps").
+
+The tree's leaves are exactly the actor's legal actions (:func:`leaves`), the objects ``legal`` lists, so choosing a
+leaf submits what choosing from the flat list would. A choice's id is a short path segment unique within its step;
+its full id is the path from the root, ``"2.1.3"`` (:func:`find`).
+
+Each ruleset's record may give its own builder (:attr:`affray.core.plugin.Plugin.steps`: the order of the steps,
+the prompts and the labels in its words); :func:`default_steps` builds one for any ruleset from the legal
+:class:`~affray.core.engine.ActionSpec` list alone (by action type, then by each field in the
+:class:`~affray.core.actions.ActionType`'s order). Builders assemble their trees from :class:`Leaf` and
+:class:`Branch` with :func:`assemble`, which keeps the constraints (:func:`problems` checks them).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from affray.core.engine import Action, ActionSpec
+from affray.core.json import Json, JsonObject
+
+if TYPE_CHECKING:
+    from affray.core.actions import ActionType, Field
+    from affray.core.plugin import AnyPlugin
+
+#: The most choices one step offers: a Second Life dialog's twelve buttons.
+MAX_CHOICES = 12
+#: The most bytes of UTF-8 a choice's short label holds: a Second Life dialog button's.
+MAX_SHORT_BYTES = 24
+#: What stands for a cut label's end.
+ELLIPSIS = "…"
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One choice of a step: ``id`` (unique within its step), ``short`` (a dialog button's words), ``long`` (the
+    page's sentence), and either the ``action`` it submits (a leaf) or the ``step`` it opens, never both."""
+
+    id: str
+    short: str
+    long: str
+    action: Action | None = None
+    step: Step | None = None
+
+    def __post_init__(self) -> None:
+        if (self.action is None) == (self.step is None):
+            raise ValueError(f"choice {self.id!r} must hold exactly one of an action and a step")
+
+    def to_json(self) -> JsonObject:
+        out: JsonObject = {"id": self.id, "short": self.short, "long": self.long}
+        if self.action is not None:
+            out["action"] = self.action
+        elif self.step is not None:
+            out["step"] = self.step.to_json()
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A question (``prompt``) and its choices, at most :data:`MAX_CHOICES` of them."""
+
+    prompt: str
+    choices: tuple[Choice, ...]
+
+    def to_json(self) -> JsonObject:
+        return {"prompt": self.prompt, "choices": [c.to_json() for c in self.choices]}
+
+
+def find(step: Step, path: str | Sequence[str]) -> Action | Step | None:
+    """What the choice at ``path`` (``"2.1.3"``, or its segments) holds: its action, or the step it opens; the root
+    step for an empty path; ``None`` when no choice has that path."""
+    parts = [p for p in path.split(".") if p] if isinstance(path, str) else list(path)
+    here: Step = step
+    for index, part in enumerate(parts):
+        choice = next((c for c in here.choices if c.id == part), None)
+        if choice is None:
+            return None
+        if choice.action is not None:
+            return choice.action if index == len(parts) - 1 else None
+        assert choice.step is not None
+        here = choice.step
+    return here
+
+
+def leaves(step: Step) -> list[Action]:
+    """Every action of the tree, depth first in the choices' order."""
+    out: list[Action] = []
+    for choice in step.choices:
+        if choice.action is not None:
+            out.append(choice.action)
+        elif choice.step is not None:
+            out += leaves(choice.step)
+    return out
+
+
+def paths(step: Step, prefix: str = "") -> list[tuple[str, Choice]]:
+    """Every choice of the tree with its full id, depth first."""
+    out: list[tuple[str, Choice]] = []
+    for choice in step.choices:
+        full = f"{prefix}.{choice.id}" if prefix else choice.id
+        out.append((full, choice))
+        if choice.step is not None:
+            out += paths(choice.step, full)
+    return out
+
+
+def problems(step: Step, where: str = "") -> list[str]:
+    """What breaks the tree's constraints (empty when none): a step with no choice or more than
+    :data:`MAX_CHOICES`, an id that is empty, holds a dot or repeats within its step, a short label that is empty,
+    longer than :data:`MAX_SHORT_BYTES` bytes of UTF-8 or repeats within its step, an empty long label or prompt."""
+    at = where or "the root step"
+    out: list[str] = []
+    if not step.prompt:
+        out.append(f"{at} has no prompt")
+    if not step.choices:
+        out.append(f"{at} has no choice")
+    if len(step.choices) > MAX_CHOICES:
+        out.append(f"{at} has {len(step.choices)} choices, more than {MAX_CHOICES}")
+    ids = [c.id for c in step.choices]
+    shorts = [c.short for c in step.choices]
+    for choice in step.choices:
+        full = f"{where}.{choice.id}" if where else choice.id
+        if not choice.id or "." in choice.id:
+            out.append(f"choice {full!r} has an id that is empty or holds a dot")
+        if ids.count(choice.id) > 1:
+            out.append(f"choice {full!r}: its id repeats within its step")
+        size = len(choice.short.encode("utf-8"))
+        if not choice.short or size > MAX_SHORT_BYTES:
+            out.append(f"choice {full!r}: short label {choice.short!r} has {size} bytes (1 to {MAX_SHORT_BYTES})")
+        if shorts.count(choice.short) > 1:
+            out.append(f"choice {full!r}: short label {choice.short!r} repeats within its step")
+        if not choice.long:
+            out.append(f"choice {full!r} has no long label")
+        if choice.step is not None:
+            out += problems(choice.step, full)
+    return out
+
+
+# -- building a tree ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Leaf:
+    """A legal action as a builder offers it: its ``short`` and ``long`` labels (the long one a whole sentence)."""
+
+    action: Action
+    short: str
+    long: str
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    """A group of options behind one choice: its labels, and the ``prompt`` of the step it opens."""
+
+    short: str
+    long: str
+    prompt: str
+    options: tuple[Option, ...]
+
+
+Option = Leaf | Branch
+T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
+
+
+def cut(text: str, limit: int = MAX_SHORT_BYTES) -> str:
+    """``text`` cut to ``limit`` bytes of UTF-8, ending in :data:`ELLIPSIS` when cut (never inside a character)."""
+    text = " ".join(text.split())
+    if len(text.encode("utf-8")) <= limit:
+        return text
+    room = limit - len(ELLIPSIS.encode("utf-8"))
+    out = text.encode("utf-8")[:room].decode("utf-8", "ignore").rstrip(" ,;:-—·(")
+    return out + ELLIPSIS
+
+
+def capital(text: str) -> str:
+    """``text`` with its first letter in capitals (a button's or a sentence's start)."""
+    return text[:1].upper() + text[1:]
+
+
+def group_by(items: Sequence[T], key: Callable[[T], K]) -> list[tuple[K, list[T]]]:
+    """``items`` grouped by ``key``, the groups in the order of their first item, each in the items' order."""
+    groups: dict[K, list[T]] = {}
+    for item in items:
+        groups.setdefault(key(item), []).append(item)
+    return list(groups.items())
+
+
+def with_hint(label: str, hint: str) -> str:
+    """A long label with its odds (``"attack Vesna with the long dagger, hit 58%"``), capitalised."""
+    return capital(f"{label}, {hint}" if hint else label)
+
+
+def _collapse(option: Option) -> Option:
+    """A branch without choice to make (one option) is that option, under the branch's short label; an empty one
+    is dropped by the caller."""
+    if isinstance(option, Leaf):
+        return option
+    inner = tuple(_collapse(o) for o in option.options if not (isinstance(o, Branch) and not leaves_of(o)))
+    if len(inner) == 1:
+        only = inner[0]
+        if isinstance(only, Leaf):
+            return Leaf(only.action, option.short, only.long)
+        return Branch(option.short, only.long, only.prompt, only.options)
+    return Branch(option.short, option.long, option.prompt, inner)
+
+
+def leaves_of(option: Option) -> list[Action]:
+    """The actions under an option."""
+    if isinstance(option, Leaf):
+        return [option.action]
+    return [a for o in option.options for a in leaves_of(o)]
+
+
+def _unique_shorts(options: Sequence[Option]) -> list[str]:
+    """Each option's short label, cut to fit, and told apart where two would read alike (a number after it)."""
+    shorts = [cut(o.short) or "?" for o in options]
+    seen: dict[str, int] = {}
+    for s in shorts:
+        seen[s] = seen.get(s, 0) + 1
+    counts: dict[str, int] = {}
+    out = []
+    for s in shorts:
+        if seen[s] == 1:
+            out.append(s)
+            continue
+        counts[s] = counts.get(s, 0) + 1
+        tail = f" {counts[s]}"
+        out.append(cut(s, MAX_SHORT_BYTES - len(tail)) + tail)
+    return out
+
+
+def _step(prompt: str, options: Sequence[Option]) -> Step:
+    """The step offering ``options``: at most :data:`MAX_CHOICES` choices, the last a "More..." step when there are
+    more (itself paged the same way)."""
+    kept = list(options)
+    if len(kept) > MAX_CHOICES:
+        rest = kept[MAX_CHOICES - 1 :]
+        more = Branch("More…", f"More choices ({len(rest)})", prompt, tuple(rest))
+        kept = [*kept[: MAX_CHOICES - 1], more]
+    shorts = _unique_shorts(kept)
+    choices = []
+    for index, (option, short) in enumerate(zip(kept, shorts, strict=True), 1):
+        if isinstance(option, Leaf):
+            choices.append(Choice(str(index), short, option.long, action=option.action))
+        else:
+            choices.append(Choice(str(index), short, option.long, step=_step(option.prompt, option.options)))
+    return Step(prompt, tuple(choices))
+
+
+def assemble(prompt: str, options: Sequence[Option]) -> Step:
+    """The tree of ``options`` under the question ``prompt``: branches with one option collapsed into it (no step
+    without a choice to make), empty ones dropped, each step paged to at most :data:`MAX_CHOICES` choices, short
+    labels cut to :data:`MAX_SHORT_BYTES` bytes and told apart, ids numbered from 1. A root of one branch is that
+    branch's step."""
+    kept = [_collapse(o) for o in options if leaves_of(o)]
+    if len(kept) == 1 and isinstance(kept[0], Branch):
+        return _step(kept[0].prompt, kept[0].options)
+    return _step(prompt, kept)
+
+
+# -- the generic default ----------------------------------------------------------------------------------------------
+
+
+def words(value: Json, names: Mapping[str, str]) -> str:
+    """A field's value in words: a combatant's name, a square as ``(x, y)``, an id with its underscores as spaces."""
+    if isinstance(value, str):
+        return names.get(value, value.replace("_", " "))
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        return f"({value[0]}, {value[1]})"
+    if isinstance(value, list):
+        return ", ".join(words(v, names) for v in value)
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def _value_key(name: str, paired: tuple[ActionSpec, str]) -> str:
+    return repr(paired[0].action.get(name))
+
+
+def _by_fields(
+    specs: Sequence[tuple[ActionSpec, str]], fields: Sequence[Field], names: Mapping[str, str], label: str
+) -> list[Option]:
+    """The options of ``specs`` grouped by the first of ``fields`` whose values differ among them, then the next."""
+    for index, f in enumerate(fields):
+        groups = group_by(specs, functools.partial(_value_key, f.name))
+        if len(groups) < 2:
+            continue
+        out: list[Option] = []
+        for _, members in groups:
+            value = members[0][0].action.get(f.name)
+            short = capital(words(value, names))
+            if len(members) == 1:
+                spec, hint = members[0]
+                out.append(Leaf(spec.action, short, with_hint(spec.label, hint)))
+                continue
+            inner = _by_fields(members, fields[index + 1 :], names, label)
+            nxt = next((g.name for g in fields[index + 1 :]), "")
+            out.append(Branch(short, capital(f"{label}: {words(value, names)}"), f"Which {nxt}?", tuple(inner)))
+        return out
+    return [Leaf(spec.action, capital(spec.label), with_hint(spec.label, hint)) for spec, hint in specs]
+
+
+def default_steps(
+    types: Sequence[ActionType],
+    names: Mapping[str, str],
+    actor: str,
+    specs: Sequence[ActionSpec],
+    hints: Sequence[str],
+) -> Step:
+    """A tree for any ruleset: by action type (its declared label), then by each field in its declared order
+    (combatants by ``names``, other values in plain words), each leaf's long label the spec's own with its hint."""
+    declared = {t.type: t for t in types}
+    paired = list(zip(specs, hints, strict=True))
+    options: list[Option] = []
+    for kind, members in group_by(paired, lambda s: str(s[0].action.get("type"))):
+        t = declared.get(kind)
+        label = t.label if t is not None else kind.replace("_", " ")
+        fields = t.fields if t is not None else ()
+        inner = _by_fields(members, fields, names, label)
+        first = next((f.name for f in fields), "")
+        options.append(Branch(capital(label), capital(label), f"Which {first}?", tuple(inner)))
+    return assemble(f"What does {names.get(actor, actor)} do?", options)
+
+
+#: A ruleset's own builder (:attr:`affray.core.plugin.Plugin.steps`): from the seat's view (the ruleset's type,
+#: as its hinter reads it), the actor, its legal actions and their hints (one text per spec), the tree.
+StepBuilder = Callable[[Any, str, Sequence[ActionSpec], Sequence[str]], Step]
+
+
+def steps_for(record: AnyPlugin, view: object, actor: str, specs: Sequence[ActionSpec], hints: Sequence[str]) -> Step:
+    """``actor``'s legal ``specs`` as a tree, built from what the seat sees (its ``view``) by the ruleset's own
+    builder (:attr:`~affray.core.plugin.Plugin.steps`), else by :func:`default_steps`."""
+    loader = record.steps
+    if loader is not None:
+        built: Step = loader()(view, actor, specs, hints)
+        return built
+    combatants = getattr(view, "combatants", ())
+    names = {str(c.id): str(c.name) for c in combatants}
+    return default_steps(record.ruleset().action_types(), names, actor, specs, hints)
