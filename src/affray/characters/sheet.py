@@ -31,7 +31,7 @@ from affray.core.sheetrules import AnySheetRules as AnySheetRules
 from affray.core.sheetrules import SheetModel as SheetModel
 from affray.core.sheetrules import SheetRules as SheetRules
 from affray.core.sheetrules import Summary as Summary
-from affray.core.sheets import FightSheet
+from affray.core.sheets import FightSheet, inline_data
 
 
 class Refused(ValueError):
@@ -102,8 +102,10 @@ def load(
 
 
 def fight_sheet(ruleset: str, path: Path, content: ContentLibrary) -> FightSheet:
-    """The reader :mod:`affray.core.sheets` calls: a checked sheet of ``ruleset`` as a fighter's character."""
-    rules, sheet = read_sheet(path)
+    """The reader :mod:`affray.core.sheets` calls: a checked sheet of ``ruleset`` (a file, or one written in the
+    scenario: :func:`~affray.core.sheets.inline_data`) as a fighter's character."""
+    inline = inline_data(path)
+    rules, sheet = read_sheet(path) if inline is None else parse_sheet(inline, path)
     if rules.ruleset != ruleset:
         expected = f"'{ruleset}', the scenario's ruleset; got '{rules.ruleset}'"
         raise ContentError(path, [Problem("ruleset", expected)])

@@ -5,7 +5,9 @@ The generic shape lives here; each ruleset subclasses :class:`CombatantBase` wit
 so one validation pass checks the whole file and errors carry the full field path.
 
 A combatant either references content (``use: <id>``), names a character sheet file (``sheet: <path>``,
-relative to the scenario; read through :mod:`affray.core.sheets`) or gives its statistics inline; ``controller`` is
+relative to the scenario; read through :mod:`affray.core.sheets`), holds a whole sheet (``sheet:`` a mapping, as
+``affray character new`` writes one: a scenario that needs no other file, as the Build-a-fight page makes) or gives its
+statistics inline; ``controller`` is
 a policy name (``random``, ``heuristic``...) or ``human``; ``seat`` groups combatants under one player
 (defaulting to the combatant's id; the seat ``gm`` is the game master, who also sees everything).
 """
@@ -23,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from pydantic_core import ErrorDetails
 
 from affray.core.content import ContentError, Problem, problems_of, read_yaml
+from affray.core.sheets import inline_sheet
 
 ID_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
 
@@ -37,8 +40,10 @@ class CombatantBase(Strict):
     id: str = Field(pattern=ID_PATTERN, description="unique id within the scenario, e.g. 'geralt'")
     name: str | None = Field(default=None, description="display name; defaults to the content's name or the id")
     use: str | None = Field(default=None, description="id of a character or monster in the content")
-    sheet: str | None = Field(
-        default=None, min_length=1, description="a character sheet file, relative to the scenario (instead of 'use')"
+    sheet: str | dict[str, Any] | None = Field(
+        default=None,
+        min_length=1,
+        description="a character sheet file, relative to the scenario, or the sheet itself (instead of 'use')",
     )
     controller: str = Field(default="heuristic", description="a policy name, or 'human'")
     seat: str | None = Field(default=None, description="the seat that plays this combatant; defaults to its id")
@@ -83,8 +88,11 @@ class ScenarioBase(Strict):
             raise ValueError(f"a scenario needs at least two sides (this one has {len(value)})")
         return value
 
-    def sheet_path(self, sheet: str) -> Path:
-        """Where a combatant's ``sheet`` file is: relative paths start at the scenario file's folder."""
+    def sheet_path(self, sheet: str | Mapping[str, object]) -> Path:
+        """Where a combatant's ``sheet`` file is: relative paths start at the scenario file's folder. A sheet written
+        in the scenario gets the name the sheet reader finds it by (:func:`affray.core.sheets.inline_sheet`)."""
+        if not isinstance(sheet, str):
+            return inline_sheet(sheet)
         return self._folder / sheet
 
     @model_validator(mode="after")

@@ -6,13 +6,21 @@ sheet against a ruleset's character rules is the job of :mod:`affray.characters`
 rulesets; it installs the one reader here, and ``prepare`` calls :func:`load_sheet`. Imports keep
 pointing down (DESIGN.md): neither core nor a ruleset imports the characters package.
 
+A sheet may also be written inside the scenario (``sheet:`` a mapping): :func:`inline_sheet` names it by a digest of
+its content and keeps it (the most recent few hundred), and the reader asks :func:`inline_data` for it by that name
+before it reads a file. The digest makes the name stand for exactly that sheet, so any scenario holding it finds it.
+
 A sheet that fails its checks is refused before the fight starts: :func:`load_sheet` raises a
 :class:`ReferenceProblem` at the combatant's ``sheet`` field, quoting the sheet file, its field and the reason.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -31,6 +39,31 @@ class FightSheet:
 
     character: Any
     wounds: int = 0
+
+
+#: Sheets written in scenarios, by the name :func:`inline_sheet` gives them (bounded: the newest are kept).
+_INLINE: OrderedDict[Path, dict[str, object]] = OrderedDict()
+_INLINE_LOCK = threading.Lock()
+MOST_INLINE = 512
+INLINE_PREFIX = "(the sheet written in the scenario"
+
+
+def inline_sheet(data: Mapping[str, object]) -> Path:
+    """The name a sheet written in a scenario is read by (what the reader's problems quote), kept for the reader."""
+    text = json.dumps(data, sort_keys=True, default=str)
+    name = Path(f"{INLINE_PREFIX}, {hashlib.sha256(text.encode()).hexdigest()[:12]})")
+    with _INLINE_LOCK:
+        _INLINE[name] = dict(data)
+        _INLINE.move_to_end(name)
+        while len(_INLINE) > MOST_INLINE:
+            _INLINE.popitem(last=False)
+    return name
+
+
+def inline_data(path: Path) -> dict[str, object] | None:
+    """The sheet :func:`inline_sheet` named ``path``; None for a file's path."""
+    with _INLINE_LOCK:
+        return _INLINE.get(path)
 
 
 M = TypeVar("M", bound=BaseModel)

@@ -2,7 +2,8 @@
 
 An example is named as :mod:`affray.table.examples` lists it (``RULESET/NAME``: a file its ruleset's record
 names). Uploaded text may not name files on the server (``content`` folders, ``sheet`` files): a table's creator must
-not be able to read the server's disk through a scenario.
+not be able to read the server's disk through a scenario. A sheet written in the scenario itself (``sheet:`` a
+mapping, as the Build-a-fight page writes a player's sheet) names no file and is welcome.
 """
 
 from __future__ import annotations
@@ -76,12 +77,13 @@ def _uploaded(text: str) -> JsonObject:
     for i, side in enumerate(sides if isinstance(sides, list) else []):
         combatants = side.get("combatants") if isinstance(side, dict) else None
         for j, combatant in enumerate(combatants if isinstance(combatants, list) else []):
-            if isinstance(combatant, dict) and "sheet" in combatant:
+            if isinstance(combatant, dict) and isinstance(combatant.get("sheet"), str):
                 raise ContentError(
                     UPLOAD_PATH,
                     [
                         Problem(
-                            f"sides[{i}].combatants[{j}].sheet", "no sheet files in uploaded text (use 'use' or stats)"
+                            f"sides[{i}].combatants[{j}].sheet",
+                            "no sheet files in uploaded text (write the sheet itself here, or use 'use' or stats)",
                         )
                     ],
                 )

@@ -40,6 +40,11 @@ def install(app: FastAPI, examples_dir: Path | None) -> None:
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(_pages())
     app.include_router(_lobby_api(examples_dir))
+    # The Build-a-fight page and what the server keeps for its owner (docs/table.md, "Building a fight").
+    from affray.web.owners import owners_router
+
+    app.include_router(_builder_pages())
+    app.include_router(owners_router())
 
 
 def _pages() -> APIRouter:
@@ -53,6 +58,17 @@ def _pages() -> APIRouter:
     def table_page(request: Request, table_id: str) -> HTMLResponse:
         # The page learns its seat from the token in the fragment; the server only names the table.
         return TEMPLATES.TemplateResponse(request, "table.html", {"title": "affray table", "table_id": table_id})
+
+    return router
+
+
+def _builder_pages() -> APIRouter:
+    """``/build``: the Build-a-fight page (``static/builder.js``); it speaks only the API, like the lobby."""
+    router = APIRouter(include_in_schema=False)
+
+    @router.get("/build", response_class=HTMLResponse)
+    def build(request: Request) -> HTMLResponse:
+        return TEMPLATES.TemplateResponse(request, "build.html", {"title": "affray: build a fight"})
 
     return router
 

@@ -187,6 +187,7 @@ async function create(ev) {
   heard(res, data);
   if (res.status !== 201) { showProblems(data); return; }
   storeCreated(data);
+  await owned("POST", "/api/owned/tables", { table: data.table, token: data.gm.token });
   $("created").hidden = false;
   $("gm-link").href = data.gm.link;
   location.assign(data.gm.link);
@@ -218,5 +219,68 @@ $("upload").addEventListener("change", async () => {
 });
 $("controllers").addEventListener("change", (ev) => { if (ev.target.dataset.side !== undefined) wholeSide(ev.target); else summary(); });
 $("lobby").addEventListener("submit", create);
+
+// ---- What the server keeps for this owner: built fights and opened tables (docs/table.md, "Building a fight") ----
+// The owner is the holder of the creation key, or else of a secret this browser makes and keeps (X-Owner-Key).
+const OWNER = "affray.owner-key";
+
+function ownerKey() {
+  let key = localStorage.getItem(OWNER);
+  if (!key) {
+    const bytes = crypto.getRandomValues(new Uint8Array(24));
+    key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    localStorage.setItem(OWNER, key);
+  }
+  return key;
+}
+
+async function owned(method, path, body) {
+  try {
+    const res = await fetch(path, { method, headers: { ...keyed(), "X-Owner-Key": ownerKey() },
+                                    body: body === undefined ? undefined : JSON.stringify(body) });
+    return { ok: res.ok, data: await res.json().catch(() => ({})) };
+  } catch {
+    return { ok: false, data: { message: "The server cannot be reached." } };
+  }
+}
+
+const when = (t) => new Date(t * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+
+async function listOwned() {
+  const [fights, tables] = await Promise.all([owned("GET", "/api/fights"), owned("GET", "/api/owned/tables")]);
+  if (!fights.ok || !tables.ok) {
+    $("owned").hidden = true;
+    $("owned-note").textContent = (fights.ok ? tables : fights).data.message || "";
+    return;
+  }
+  $("owned").hidden = false;
+  $("owned-note").textContent = "";
+  const title = (rs) => rulesets[rs]?.title?.split(":")[0] || rs;
+  $("owned-fights").innerHTML = fights.data.fights.map((f) => `<li data-fight="${esc(f.id)}"><b>${esc(f.title)}</b>
+    <span class="small muted">${esc(title(f.ruleset))}, saved ${esc(when(f.updated_at))}</span>
+    <a href="/build?fight=${encodeURIComponent(f.id)}">Open</a>
+    <button type="button" class="secondary" data-copy="${esc(f.id)}">Copy ${esc(f.title)}</button>
+    <button type="button" class="danger" data-delete="${esc(f.id)}">Delete ${esc(f.title)}</button></li>`).join("")
+    || '<li class="muted">None yet: a fight you build and save is kept here.</li>';
+  $("owned-tables").innerHTML = tables.data.tables.map((t) => `<li data-owned-table="${esc(t.id)}"><b>${esc(t.title)}</b>
+    <span class="small muted">${esc(title(t.ruleset))}, opened ${esc(when(t.created_at))}${t.over ? ", over" : ""}</span>
+    ${t.gm_link ? `<a href="${esc(t.gm_link)}">GM page</a>` : ""}
+    <button type="button" class="secondary" data-disown="${esc(t.id)}">Remove ${esc(t.title)} from the list</button></li>`).join("")
+    || '<li class="muted">None yet: the tables you open here are kept on this list.</li>';
+}
+
+$("owned").addEventListener("click", async (ev) => {
+  const b = ev.target.closest("button");
+  if (!b) return;
+  let answer = null;
+  if (b.dataset.copy) {
+    const got = await owned("GET", `/api/fights/${encodeURIComponent(b.dataset.copy)}`);
+    answer = got.ok ? await owned("POST", "/api/fights", { title: `${got.data.title} (copy)`.slice(0, 200), ruleset: got.data.ruleset, body: got.data.body }) : got;
+  } else if (b.dataset.delete) answer = await owned("DELETE", `/api/fights/${encodeURIComponent(b.dataset.delete)}`);
+  else if (b.dataset.disown) answer = await owned("DELETE", `/api/owned/tables/${encodeURIComponent(b.dataset.disown)}`);
+  if (answer && !answer.ok) { $("owned-note").textContent = answer.data.message || "The server refused."; return; }
+  await listOwned();
+});
+
 keepKeyFromLink();
-load().catch((err) => { $("problems").textContent = `Could not load the examples: ${err.message}`; });
+load().then(listOwned).catch((err) => { $("problems").textContent = `Could not load the examples: ${err.message}`; });
