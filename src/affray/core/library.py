@@ -95,5 +95,5 @@ def plain_entries(library: ContentLibrary) -> list[Entry]:
 
 
 def signed(value: int) -> str:
-    """``+2``, ``0``, ``-1``: a modifier as a sheet prints it."""
-    return f"+{value}" if value > 0 else str(value)
+    """``+2``, ``+0``, ``-1``: a modifier as a sheet prints it."""
+    return f"+{value}" if value >= 0 else str(value)

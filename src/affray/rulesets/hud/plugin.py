@@ -13,16 +13,29 @@ from affray.core.plugin import Plugin, deferred
 from affray.rulesets import bundled_examples
 
 if TYPE_CHECKING:
-    from affray.rulesets.hud import adjust, batch, builder, hints, narration, odds, policies, ruleset, sample, sheet
+    from affray.rulesets.hud import (
+        adjust,
+        batch,
+        builder,
+        hints,
+        library,
+        narration,
+        odds,
+        policies,
+        ruleset,
+        sample,
+        sheet,
+    )
     from affray.rulesets.hud.setup import HudSetup
     from affray.rulesets.hud.state import HudState
 else:
-    adjust, batch, builder, hints, narration, odds, policies, ruleset, sample, sheet = deferred(
+    adjust, batch, builder, hints, library, narration, odds, policies, ruleset, sample, sheet = deferred(
         __package__,
         "adjust",
         "batch",
         "builder",
         "hints",
+        "library",
         "narration",
         "odds",
         "policies",
@@ -51,6 +64,7 @@ def _record() -> Plugin[HudState, HudSetup]:
         adjuster=lambda: adjust.ADJUSTER,
         sampler=lambda: sample.SAMPLER,
         examples=bundled_examples("hud"),
+        library=lambda: library.entries,
     )
 
 

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         builder,
         duel,
         hints,
+        library,
         narration,
         odds,
         policies,
@@ -29,8 +30,19 @@ if TYPE_CHECKING:
     from affray.rulesets.spellchrome.setup import SpellchromeSetup
     from affray.rulesets.spellchrome.state import SpellchromeState
 else:
-    adjust, builder, duel, hints, narration, odds, policies, ruleset, sample, sheet = deferred(
-        __package__, "adjust", "builder", "duel", "hints", "narration", "odds", "policies", "ruleset", "sample", "sheet"
+    adjust, builder, duel, hints, library, narration, odds, policies, ruleset, sample, sheet = deferred(
+        __package__,
+        "adjust",
+        "builder",
+        "duel",
+        "hints",
+        "library",
+        "narration",
+        "odds",
+        "policies",
+        "ruleset",
+        "sample",
+        "sheet",
     )
 
 
@@ -52,6 +64,7 @@ def _record() -> Plugin[SpellchromeState, SpellchromeSetup]:
         adjuster=lambda: adjust.ADJUSTER,
         sampler=lambda: sample.SAMPLER,
         examples=bundled_examples("spellchrome"),
+        library=lambda: library.entries,
     )
 
 

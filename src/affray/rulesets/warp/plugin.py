@@ -13,12 +13,35 @@ from affray.core.plugin import Plugin, deferred
 from affray.rulesets import bundled_examples
 
 if TYPE_CHECKING:
-    from affray.rulesets.warp import adjust, builder, duel, hints, narration, odds, policies, ruleset, sample, sheet
+    from affray.rulesets.warp import (
+        adjust,
+        builder,
+        duel,
+        hints,
+        library,
+        narration,
+        odds,
+        policies,
+        ruleset,
+        sample,
+        sheet,
+    )
     from affray.rulesets.warp.setup import WarpSetup
     from affray.rulesets.warp.state import WarpState
 else:
-    adjust, builder, duel, hints, narration, odds, policies, ruleset, sample, sheet = deferred(
-        __package__, "adjust", "builder", "duel", "hints", "narration", "odds", "policies", "ruleset", "sample", "sheet"
+    adjust, builder, duel, hints, library, narration, odds, policies, ruleset, sample, sheet = deferred(
+        __package__,
+        "adjust",
+        "builder",
+        "duel",
+        "hints",
+        "library",
+        "narration",
+        "odds",
+        "policies",
+        "ruleset",
+        "sample",
+        "sheet",
     )
 
 
@@ -42,6 +65,7 @@ def _record() -> Plugin[WarpState, WarpSetup]:
         adjuster=lambda: adjust.ADJUSTER,
         sampler=lambda: sample.SAMPLER,
         examples=bundled_examples("warp"),
+        library=lambda: library.entries,
     )
 
 

@@ -14,14 +14,14 @@ from affray.core.plugin import Countdown, Plugin, deferred
 from affray.rulesets import bundled_examples
 
 if TYPE_CHECKING:
-    from affray.rulesets.witchhammer import adjust, duel, hints, narration, odds, policies, ruleset, sample
+    from affray.rulesets.witchhammer import adjust, duel, hints, library, narration, odds, policies, ruleset, sample
     from affray.rulesets.witchhammer.characters import builder, show
     from affray.rulesets.witchhammer.setup import WitchHammerSetup
     from affray.rulesets.witchhammer.state import WitchHammerState
 else:
-    adjust, duel, hints, narration, odds, policies, ruleset, sample, builder, show = deferred(
+    adjust, duel, hints, library, narration, odds, policies, ruleset, sample, builder, show = deferred(
         __package__,
-        *("adjust", "duel", "hints", "narration", "odds", "policies", "ruleset", "sample"),
+        *("adjust", "duel", "hints", "library", "narration", "odds", "policies", "ruleset", "sample"),
         *("characters.builder", "characters.show"),
     )
 
@@ -47,6 +47,7 @@ def _record() -> Plugin[WitchHammerState, WitchHammerSetup]:
             "Drama Timer", "WH-B20", option="drama_timer", action="timeout", seconds="drama_timer_seconds"
         ),
         examples=bundled_examples("witchhammer"),
+        library=lambda: library.entries,
         round_word="vignette",  # WitchHammer counts its rounds as vignettes
     )
 
