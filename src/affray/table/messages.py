@@ -38,10 +38,10 @@ class Answer(TypedDict, total=False):
 
 
 def seat_message(table: Table, seat: SeatInfo, since: int = 0, chat_since: int = 0) -> JsonObject:
-    """What ``seat`` may know now: its view, its due legal actions, its redacted log from ``since`` on (each event
-    told in a sentence, ``text``), the chat lines it may read from line ``chat_since`` on, the version, the
-    commitment and chain head, the outcome, and the seed (null until the end); the GM's also says which seats are
-    connected. Call under ``table.lock``.
+    """What ``seat`` may know now: its view, its due legal actions (and the same as a tree of steps, ``steps``), its
+    redacted log from ``since`` on (each event told in a sentence, ``text``), the chat lines it may read from line
+    ``chat_since`` on, the version, the commitment and chain head, the outcome, and the seed (null until the end); the
+    GM's also says which seats are connected. Call under ``table.lock``.
 
     The view, the legal actions and the told log entries come from ``table.shared`` (:mod:`affray.table.parts`):
     built once and shared by every message (of this seat, or of a seat that may see the same) that holds them."""
@@ -71,6 +71,7 @@ def _message(table: Table, seat: SeatInfo, since: int, chat_since: int, cut: boo
             if cut
             else {actor: list[Json](specs) for actor, specs in shared.legal(table, seat).items()}
         ),
+        "steps": shared.steps(table, seat),  # the same choices as a tree of steps in words (docs/table.md, "Steps")
         "log": shared.log(match, since, name),
         "since": since,
         "chat": list[Json](visible(table, seat, chat_since)),

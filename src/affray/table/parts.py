@@ -43,6 +43,7 @@ from affray.core.json import Json, JsonObject, as_object
 from affray.core.match import Match
 from affray.core.records import Record
 from affray.core.seatlog import seat_entry, visibility
+from affray.core.steps import steps_for
 from affray.table.patch import Cut, Written, cut
 from affray.table.seats import SeatInfo
 
@@ -131,6 +132,18 @@ def legal_text(due: DueSpecs) -> bytes:
     return b"".join(parts)
 
 
+def step_trees(table: LiveTable, seat: SeatInfo) -> dict[str, Json]:
+    """Each due actor of ``seat`` with its legal actions as a step tree's JSON (docs/table.md, "Steps"): built by the
+    ruleset's builder from the seat's own view (what the seat may see, never another seat's face-down card), the
+    same specs and odds hints as the seat's ``legal`` lists."""
+    due = table.due_specs(seat)
+    if not due:
+        return {}
+    match = table.match
+    view = match.view(table.match_seat(seat))
+    return {actor: steps_for(match.plugin, view, actor, specs, texts).to_json() for actor, specs, texts in due}
+
+
 def _cut_fields(fields: Fields) -> Fields:
     """Each top-level field of a message as its own unit (:class:`Cut`), in place of its value."""
     head, tail = ({key: cast(Json, Cut(cut(value, f"/{key}"))) for key, value in part.items()} for part in fields)
@@ -149,6 +162,7 @@ class SharedParts:
         "_match",
         "_newest",
         "_pass",
+        "_steps",
         "_version",
         "_views",
         "_written",
@@ -168,6 +182,7 @@ class SharedParts:
         self._fields: Fields | None = None  # the table's fields, cut, within a pass
         self._written: Written = {}  # the texts of the converted parts' units, written once for every seat (patch.cut)
         self._legal: dict[tuple[str, Viewer, tuple[str, ...], bool, bool], bytes] = {}
+        self._steps: dict[tuple[str, Viewer, tuple[str, ...], bool, bool], bytes] = {}  # as _legal, the step trees
 
     def log(self, match: Match, since: int, seat: str) -> list[Json]:
         """:meth:`Match.events_since` ``(since, seat, narrate=True)``, each entry told once per visibility."""
@@ -230,6 +245,12 @@ class SharedParts:
                 text = self._legal[key] = legal_text(table.due_specs(seat))
         return text
 
+    def steps(self, table: LiveTable, seat: SeatInfo) -> dict[str, Json]:
+        """Each due actor's legal actions as a tree of steps in words (:func:`affray.core.steps.steps_for`, its JSON),
+        built from the same specs and hints as :meth:`legal` and from the seat's own view only; kept per
+        :meth:`_legal_key`, as the legal lists are."""
+        return _kept(self._steps, self._legal_key(table, seat), functools.partial(step_trees, table, seat))
+
     def table_fields(self, match: Match, cut: bool, build: Callable[[], Fields]) -> Fields:
         """The message's table-wide fields, as ``build()`` gives them (:func:`affray.table.messages.table_fields`);
         with ``cut``, each field's value is its unit (a :class:`Cut`), and within :meth:`one_pass` both are built once
@@ -277,6 +298,7 @@ class SharedParts:
             self._views.clear()
             self._cuts.clear()
             self._legal.clear()
+            self._steps.clear()
             self._converted.clear()
             self._written.clear()
             self._fields = None
