@@ -15,7 +15,8 @@ read field by field with ``llJsonGetValue``:
   :data:`LABEL_LIMIT` bytes; an id starting ``@`` is a step or a page to read (``at=ID``), any other is acted on
   (``{"choice", "version", "id"}``);
 - ``d`` for each die a choice of this step rolls (``{"attack": "2"}``), what a die's button takes; ``over`` the
-  outcome's sentence once the fight is over.
+  outcome's sentence once the fight is over; ``ff`` 1 in a free-form scene (a view whose ``mode`` is
+  ``free_form``), where a die's button rolls a free roll.
 
 The choices are the seat's legal actions (the same lists the page shows, per due actor), one choice each, paged by
 ten with ``«`` and ``»`` choices when more than twelve; never dropped. Call under ``table.lock``.
@@ -43,6 +44,7 @@ BUTTONS, PAGE = 12, 10  # llDialog's buttons; choices per page when paging (plus
 LINE_LIMIT = 600  # bytes of one story line (local chat takes 1,023; two lines must fit an answer)
 TEXT_LIMIT = 500  # characters of free text a choice takes (a chat line's)
 FILL = "..."  # a free field's placeholder in a listed action
+FREE_FORM = "free_form"  # a view's mode where dice are free rolls, not the fight's (the display's buttons)
 
 
 @dataclass(slots=True)
@@ -123,6 +125,8 @@ def answer(table: Table, seat: SeatInfo, log_since: int, chat_since: int, at: st
         ask, buttons, dice = menu(table, seat, view, at)
         if buttons:
             out["ask"], out["ch"], out["d"] = ask, buttons, dice
+    if view.get("mode") == FREE_FORM:
+        out["ff"] = 1
     return _with_story(out, table, seat, log_since, chat_since)
 
 
