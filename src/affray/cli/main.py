@@ -476,6 +476,14 @@ def serve(
             "ADDR; the links printed carry it, and a creation key is made unless one is given",
         ),
     ] = None,
+    content: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--content",
+            help="content files or folders (each file names its ruleset) whose items the content library lists "
+            "beside the bundled ones; checked at start",
+        ),
+    ] = None,
 ) -> None:
     """Run the live table server (HTTP and WebSocket API, OpenAPI at /docs)."""
     limits = ConnectionLimits(
@@ -501,6 +509,7 @@ def serve(
         forwarded_allow_ips=forwarded_allow_ips,
         ai_cpu=(ai_cpu_per_address, ai_cpu_total),
         lan=lan,
+        content=content or [],
     )
 
 
@@ -574,6 +583,21 @@ def content_list(
         print(json.dumps(listed.as_json(ruleset, sections)))
     else:
         listed.print_listing(ruleset, sections)
+
+
+@content_app.command("show")
+def content_show(
+    ruleset: Annotated[str, typer.Argument(help=f"the ruleset: {RULESETS}")],
+    item_id: Annotated[str | None, typer.Argument(metavar="[ID]", help="one entry's id (default: every entry)")] = None,
+    query: Annotated[str | None, typer.Option("-q", "--query", help="only names or ids holding this")] = None,
+    content: Annotated[list[Path] | None, typer.Option("--content", help="extra content files or folders")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the API's JSON answer")] = False,
+) -> None:
+    """The content library with its numbers: every character, monster, weapon, armour, card, trait, technique and
+    status, its stats in words as a player reads them (the words GET /api/content/RULESET answers)."""
+    from affray.cli import content_show as shown
+
+    shown.show(ruleset, shown.found(ruleset, item_id, query, content or []), as_json)
 
 
 DEBUG = "AFFRAY_DEBUG"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import quote
@@ -37,14 +38,18 @@ def serve_command(
     forwarded_allow_ips: str | None = None,
     ai_cpu: tuple[float | None, float | None] = (None, None),
     lan: str | None = None,
+    content: Sequence[Path] = (),
 ) -> None:
     """``affray serve``: refused with a sentence (exit 2) when a server others can reach would let anyone open
     tables (:func:`affray.web.server.creation_refusal`); ``ai_cpu``: the CPU budgets per address and in all (None:
     the defaults of :mod:`affray.table.budget`); ``lan``: listen on this machine's LAN address as well ("auto": the
     default route's, or an address; :mod:`affray.web.lan`), with a creation key made for the run if none is given,
-    and print the links with that address."""
+    and print the links with that address. ``content``: content files or folders the content library lists beside
+    the bundled content (:func:`affray.table.library.load_extra`; a broken one stops here with its file and field)."""
+    from affray.core.content import ContentError
     from affray.store import StoreError
     from affray.table.budget import ADDRESS_CPU, TOTAL_CPU, CpuBudget
+    from affray.table.library import load_extra
     from affray.web.lan import LanError, default_route_address, interfaces, lan_banner, lan_serving
     from affray.web.server import creation_refusal, serve
 
@@ -55,6 +60,10 @@ def serve_command(
     if refusal is not None:
         raise CliError(refusal)
     budget = CpuBudget(ai_cpu[0] or ADDRESS_CPU, ai_cpu[1] or TOTAL_CPU)
+    try:
+        extra = load_extra(content) if content else {}
+    except ContentError as exc:
+        raise CliError(f"--content: {exc}") from None
     serving = None
     if lan is not None:
         try:
@@ -88,6 +97,7 @@ def serve_command(
             cpu_budget=budget,
             lan=serving.lan if serving else None,
             public_url=serving.public_url if serving else None,
+            content=extra,
         )
     except (StoreError, OSError) as exc:
         raise CliError(str(exc)) from None

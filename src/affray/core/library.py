@@ -11,7 +11,7 @@ A ruleset without a describer is described by :func:`plain_entries` (the name an
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
@@ -42,17 +42,26 @@ KINDS: dict[str, str] = {
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One content item as the library shows it: ``id`` (what a scenario's ``use:`` or a sheet names), ``kind``
-    (singular: ``monster``), ``name``, ``summary`` (its stats in words, starting with its name) and ``stats`` (the
-    numbers: the item's fields, with what the rules derive from them)."""
+    (singular: ``monster``), ``name``, ``summary`` (its stats in words, starting with its name), ``stats`` (the
+    item's own fields as a content file or a scenario's inline ``stats:`` writes them) and ``derived`` (the numbers
+    the rules make of them: HP, Defense, attack bonuses...)."""
 
     id: str
     kind: str
     name: str
     summary: str
     stats: JsonObject
+    derived: JsonObject = field(default_factory=dict)
 
     def as_json(self) -> JsonObject:
-        return {"id": self.id, "kind": self.kind, "name": self.name, "summary": self.summary, "stats": self.stats}
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "name": self.name,
+            "summary": self.summary,
+            "stats": self.stats,
+            "derived": self.derived,
+        }
 
 
 #: A ruleset's describer: every item of a library as an :class:`Entry`.
@@ -64,8 +73,9 @@ def kind_of(section: str) -> str:
     return KINDS.get(section, section[:-1] if section.endswith("s") else section)
 
 
-def fields_of(item: BaseModel, leave_out: Iterable[str] = ("name", "description", "text")) -> JsonObject:
-    """An item's own fields as JSON, without its words (name, description, text) and without empty values."""
+def fields_of(item: BaseModel, leave_out: Iterable[str] = ("description", "text")) -> JsonObject:
+    """An item's own fields as JSON (what a scenario's inline ``stats:`` takes), without its long words (description,
+    text) and without empty values."""
     dumped: JsonObject = item.model_dump(mode="json")
     skip = set(leave_out)
     return {k: v for k, v in dumped.items() if k not in skip and v not in (None, [], {}, "")}
@@ -89,7 +99,7 @@ def plain_entries(library: ContentLibrary) -> list[Entry]:
         for item_id, item in sorted(items.items()):
             name = str(getattr(item, "name", "") or item_id)
             stats = fields_of(item) if isinstance(item, BaseModel) else {}
-            words = "; ".join(f"{k.replace('_', ' ')} {_value(v)}" for k, v in stats.items())
+            words = "; ".join(f"{k.replace('_', ' ')} {_value(v)}" for k, v in stats.items() if k != "name")
             out.append(Entry(item_id, kind_of(section), name, f"{name}: {words}." if words else f"{name}.", stats))
     return out
 

@@ -7,11 +7,13 @@ import ipaddress
 import logging
 import socket
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import uvicorn
 from uvicorn.main import STARTUP_FAILURE
 
+from affray.core.content import ContentLibrary
 from affray.store import Store, StoreError
 from affray.store.check import check, sqlite_path
 from affray.table import TableService
@@ -123,6 +125,7 @@ def serve(
     cpu_budget: CpuBudget | None = None,
     lan: str | None = None,
     public_url: str | None = None,
+    content: Mapping[str, ContentLibrary] | None = None,
 ) -> None:
     """Serve until interrupted. The store opens (and is checked) before the port does; tables load on first use.
     ``ws_compression``: offer permessage-deflate to WebSocket clients (off by default: since pushes are patches of
@@ -135,7 +138,8 @@ def serve(
     127.0.0.1); ``cpu_budget``: what the server's policies may spend (:mod:`affray.table.budget`). The caller checks
     :func:`creation_refusal` first. ``lan``: an address to listen on as well as ``host`` (the machine's LAN address,
     :mod:`affray.web.lan`); ``public_url``: the server's address for the people at the table (the GM page's seat
-    links and QR codes carry it, a meta of every page: templates/base.html)."""
+    links and QR codes carry it, a meta of every page: templates/base.html). ``content``: each ruleset's content
+    merged with the server's own ``--content`` folder, which the content library lists (web/building.py)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     checked(db)
     store = Store(db)
@@ -161,6 +165,7 @@ def serve(
             cpu_budget=cpu_budget,
         )
         app.state.public_url = public_url
+        app.state.content = dict(content or {})
         config = uvicorn.Config(
             app,
             host=host,

@@ -10,7 +10,7 @@ setup's (``setup._default_hand``: the first weapon, and a shield ready on the ar
 from __future__ import annotations
 
 from affray.core.content import ContentLibrary
-from affray.core.json import Json
+from affray.core.json import Json, JsonObject
 from affray.core.library import Entry, fields_of, signed
 from affray.rulesets.hud.content_model import Armour, Character, Weapon
 from affray.rulesets.hud.setup import _default_hand, _weapon
@@ -47,10 +47,9 @@ def sheet_entry(item_id: str, ch: Character, library: ContentLibrary) -> Entry:
         summary += f"; {ch.actions_per_round} actions a round"
     if "trained_witcher" in ch.tags:
         summary += "; trained witcher"
-    stats = fields_of(ch)
-    stats.update({"attacks": dict(attacks), "defense": defense, "injury": injury, "in_hand": list(in_hand)})
+    derived: JsonObject = {"attacks": dict(attacks), "defense": defense, "injury": injury, "in_hand": list(in_hand)}
     kind = "monster" if "monster" in ch.tags else "character"
-    return Entry(item_id, kind, ch.name, summary + ".", stats)
+    return Entry(item_id, kind, ch.name, summary + ".", fields_of(ch), derived)
 
 
 def weapon_entry(item_id: str, w: Weapon) -> Entry:
@@ -62,9 +61,7 @@ def weapon_entry(item_id: str, w: Weapon) -> Entry:
 
 def armour_entry(item_id: str, a: Armour) -> Entry:
     summary = f"{a.name}: {a.weight} armour, attack penalty {a.penalty}, injury {signed(a.injury)}."
-    stats = fields_of(a)
-    stats["attack_penalty"] = a.penalty
-    return Entry(item_id, "armour", a.name, summary, stats)
+    return Entry(item_id, "armour", a.name, summary, fields_of(a), {"attack_penalty": a.penalty})
 
 
 def entries(library: ContentLibrary) -> list[Entry]:

@@ -10,7 +10,7 @@ bonuses (BAB + Str or Dex + the weapon's, SC-B1), damage (the weapon's dice + St
 from __future__ import annotations
 
 from affray.core.content import ContentLibrary, ReferenceProblem
-from affray.core.json import Json
+from affray.core.json import Json, JsonObject
 from affray.core.library import Entry, fields_of, signed
 from affray.rulesets.spellchrome.checks import save_bonus
 from affray.rulesets.spellchrome.combat import defense_of
@@ -66,19 +66,16 @@ def sheet_entry(item_id: str, kind: str, ch: Character, library: ContentLibrary)
         summary += "; spells " + ", ".join(f"{spells[s].name} ×{n}" for s, n in ch.spells.items() if s in spells)
     if ch.fills_square:
         summary += "; fills its square"
-    stats = fields_of(ch)
-    stats.update(
-        {
-            "hp": c.max_hp,
-            "defense": defense_of(c),
-            "damage_reduction": c.damage_reduction,
-            "ex_hp": c.ex_hp_max,
-            "initiative": c.mods["dexterity"] + c.initiative_bonus,
-            "attacks": dict(attacks),
-            "save_bonuses": dict(saves),
-        }
-    )
-    return Entry(item_id, kind, ch.name, summary + ".", stats)
+    derived: JsonObject = {
+        "hp": c.max_hp,
+        "defense": defense_of(c),
+        "damage_reduction": c.damage_reduction,
+        "ex_hp": c.ex_hp_max,
+        "initiative": c.mods["dexterity"] + c.initiative_bonus,
+        "attacks": dict(attacks),
+        "save_bonuses": dict(saves),
+    }
+    return Entry(item_id, kind, ch.name, summary + ".", fields_of(ch), derived)
 
 
 def weapon_entry(item_id: str, w: Weapon) -> Entry:

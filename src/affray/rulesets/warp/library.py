@@ -60,9 +60,7 @@ def sheet_entry(item_id: str, ch: Character, library: ContentLibrary) -> Entry:
         summary += "; armour " + ", ".join(layers)
     if ch.experience:
         summary += f"; Experience Pool {ch.experience} dice"
-    stats = fields_of(ch)
-    stats["hp"] = hp
-    return Entry(item_id, "character", ch.name, summary + ".", stats)
+    return Entry(item_id, "character", ch.name, summary + ".", fields_of(ch), {"hp": hp})
 
 
 def trait_entry(item_id: str, t: Trait, library: ContentLibrary) -> Entry:
