@@ -4,7 +4,7 @@ A wall of combination buttons ("emergency_rearm long_dagger, defense, defense") 
 legal actions, as a :class:`Step` tree, are chosen a part at a time: the action, then its target, then its weapon
 or trait... Each :class:`Choice` carries a ``short`` label that fits a dialog button (at most
 :data:`MAX_SHORT_BYTES` bytes of UTF-8: Second Life's ``llDialog``) and a ``long`` one for the page, which says
-what the choice costs and its odds where the ruleset's hints give them ("Attack Vesna with the long dagger, hit
+what the choice costs and its odds where the ruleset's hints give them ("Attack Vesna with the long dagger — hit
 58%"). A step offers at most :data:`MAX_CHOICES` choices (a dialog's twelve buttons): more are grouped, or the last
 one opens a "More..." step. The web page and the in-world HuD read the same tree (docs/table.md, "Steps").
 
@@ -30,7 +30,7 @@ from affray.core.engine import Action, ActionSpec
 from affray.core.json import Json, JsonObject
 
 if TYPE_CHECKING:
-    from affray.core.actions import ActionType, Field
+    from affray.core.actions import ActionType
     from affray.core.plugin import AnyPlugin
 
 #: The most choices one step offers: a Second Life dialog's twelve buttons.
@@ -197,8 +197,8 @@ def group_by(items: Sequence[T], key: Callable[[T], K]) -> list[tuple[K, list[T]
 
 
 def with_hint(label: str, hint: str) -> str:
-    """A long label with its odds (``"attack Vesna with the long dagger, hit 58%"``), capitalised."""
-    return capital(f"{label}, {hint}" if hint else label)
+    """A long label with its odds (``"attack Vesna with the long dagger — hit 58%"``), capitalised."""
+    return capital(f"{label} — {hint}" if hint else label)
 
 
 def _collapse(option: Option) -> Option:
@@ -287,31 +287,48 @@ def words(value: Json, names: Mapping[str, str]) -> str:
     return str(value)
 
 
-def _value_key(name: str, paired: tuple[ActionSpec, str]) -> str:
+#: A legal action with its odds hint (``""`` where there is none).
+Paired = tuple[ActionSpec, str]
+
+
+def _value_key(name: str, paired: Paired) -> str:
     return repr(paired[0].action.get(name))
 
 
-def _by_fields(
-    specs: Sequence[tuple[ActionSpec, str]], fields: Sequence[Field], names: Mapping[str, str], label: str
-) -> list[Option]:
-    """The options of ``specs`` grouped by the first of ``fields`` whose values differ among them, then the next."""
-    for index, f in enumerate(fields):
-        groups = group_by(specs, functools.partial(_value_key, f.name))
+def spec_long(spec: ActionSpec, hint: str) -> str:
+    """A leaf's long label from the spec's own and its hint."""
+    return with_hint(spec.label, hint)
+
+
+def by_fields(
+    paired: Sequence[Paired],
+    fields: Sequence[str],
+    names: Mapping[str, str],
+    label: str,
+    prompts: Mapping[str, str] | None = None,
+    long: Callable[[ActionSpec, str], str] = spec_long,
+) -> tuple[str, list[Option]]:
+    """The options of ``paired`` grouped by the first of ``fields`` whose values differ among them (each value in
+    :func:`words`), then by the next within each group; with the prompt of the step that offers them
+    (``prompts[field]``, else "Which FIELD?"). A group's long label is ``label`` and its values so far; a leaf's is
+    ``long(spec, hint)``. When no field tells the specs apart, each is a leaf under its own label."""
+    for index, name in enumerate(fields):
+        groups = group_by(paired, functools.partial(_value_key, name))
         if len(groups) < 2:
             continue
         out: list[Option] = []
         for _, members in groups:
-            value = members[0][0].action.get(f.name)
-            short = capital(words(value, names))
+            value = members[0][0].action.get(name)
+            said = words(value, names)
             if len(members) == 1:
                 spec, hint = members[0]
-                out.append(Leaf(spec.action, short, with_hint(spec.label, hint)))
+                out.append(Leaf(spec.action, capital(said), long(spec, hint)))
                 continue
-            inner = _by_fields(members, fields[index + 1 :], names, label)
-            nxt = next((g.name for g in fields[index + 1 :]), "")
-            out.append(Branch(short, capital(f"{label}: {words(value, names)}"), f"Which {nxt}?", tuple(inner)))
-        return out
-    return [Leaf(spec.action, capital(spec.label), with_hint(spec.label, hint)) for spec, hint in specs]
+            deeper = f"{label}: {said}" if ": " not in label else f"{label}, {said}"
+            inner_prompt, inner = by_fields(members, fields[index + 1 :], names, deeper, prompts, long)
+            out.append(Branch(capital(said), capital(deeper), inner_prompt, tuple(inner)))
+        return (prompts or {}).get(name, f"Which {name.replace('_', ' ')}?"), out
+    return "Which one?", [Leaf(spec.action, capital(spec.label), long(spec, hint)) for spec, hint in paired]
 
 
 def default_steps(
@@ -328,11 +345,9 @@ def default_steps(
     options: list[Option] = []
     for kind, members in group_by(paired, lambda s: str(s[0].action.get("type"))):
         t = declared.get(kind)
-        label = t.label if t is not None else kind.replace("_", " ")
-        fields = t.fields if t is not None else ()
-        inner = _by_fields(members, fields, names, label)
-        first = next((f.name for f in fields), "")
-        options.append(Branch(capital(label), capital(label), f"Which {first}?", tuple(inner)))
+        label = capital(t.label if t is not None else kind.replace("_", " "))
+        prompt, inner = by_fields(members, [f.name for f in t.fields] if t is not None else [], names, label)
+        options.append(Branch(label, label, prompt, tuple(inner)))
     return assemble(f"What does {names.get(actor, actor)} do?", options)
 
 

@@ -25,11 +25,12 @@ if TYPE_CHECKING:
         ruleset,
         sample,
         sheet,
+        steps,
     )
     from affray.rulesets.hud.setup import HudSetup
     from affray.rulesets.hud.state import HudState
 else:
-    adjust, batch, builder, hints, library, narration, odds, policies, ruleset, sample, sheet = deferred(
+    adjust, batch, builder, hints, library, narration, odds, policies, ruleset, sample, sheet, steps = deferred(
         __package__,
         "adjust",
         "batch",
@@ -42,6 +43,7 @@ else:
         "ruleset",
         "sample",
         "sheet",
+        "steps",
     )
 
 
@@ -55,6 +57,7 @@ def _record() -> Plugin[HudState, HudSetup]:
         rules=lambda: ruleset.HudRuleset(),
         policies=lambda: policies.POLICIES,
         hints=lambda: hints.hints,
+        steps=lambda: steps.steps,
         duel=lambda: odds.DUEL,
         checks=lambda: odds.CHECKS,
         sheet=lambda: sheet.RULES,

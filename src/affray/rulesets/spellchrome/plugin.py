@@ -26,11 +26,12 @@ if TYPE_CHECKING:
         ruleset,
         sample,
         sheet,
+        steps,
     )
     from affray.rulesets.spellchrome.setup import SpellchromeSetup
     from affray.rulesets.spellchrome.state import SpellchromeState
 else:
-    adjust, builder, duel, hints, library, narration, odds, policies, ruleset, sample, sheet = deferred(
+    adjust, builder, duel, hints, library, narration, odds, policies, ruleset, sample, sheet, steps = deferred(
         __package__,
         "adjust",
         "builder",
@@ -43,6 +44,7 @@ else:
         "ruleset",
         "sample",
         "sheet",
+        "steps",
     )
 
 
@@ -56,6 +58,7 @@ def _record() -> Plugin[SpellchromeState, SpellchromeSetup]:
         rules=lambda: ruleset.SpellchromeRuleset(),
         policies=lambda: policies.POLICIES,
         hints=lambda: hints.hints,
+        steps=lambda: steps.steps,
         duel=lambda: duel.DUEL,
         checks=lambda: odds.CHECKS,
         sheet=lambda: sheet.RULES,

@@ -25,11 +25,12 @@ if TYPE_CHECKING:
         ruleset,
         sample,
         sheet,
+        steps,
     )
     from affray.rulesets.warp.setup import WarpSetup
     from affray.rulesets.warp.state import WarpState
 else:
-    adjust, builder, duel, hints, library, narration, odds, policies, ruleset, sample, sheet = deferred(
+    adjust, builder, duel, hints, library, narration, odds, policies, ruleset, sample, sheet, steps = deferred(
         __package__,
         "adjust",
         "builder",
@@ -42,6 +43,7 @@ else:
         "ruleset",
         "sample",
         "sheet",
+        "steps",
     )
 
 
@@ -57,6 +59,7 @@ def _record() -> Plugin[WarpState, WarpSetup]:
         rules=lambda: ruleset.WarpRuleset(),
         policies=lambda: policies.POLICIES,
         hints=lambda: hints.hints,
+        steps=lambda: steps.steps,
         duel=lambda: duel.DUEL,
         checks=lambda: odds.CHECKS,
         sheet=lambda: sheet.RULES,

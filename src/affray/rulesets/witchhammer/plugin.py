@@ -14,14 +14,25 @@ from affray.core.plugin import Countdown, Plugin, deferred
 from affray.rulesets import bundled_examples
 
 if TYPE_CHECKING:
-    from affray.rulesets.witchhammer import adjust, duel, hints, library, narration, odds, policies, ruleset, sample
+    from affray.rulesets.witchhammer import (
+        adjust,
+        duel,
+        hints,
+        library,
+        narration,
+        odds,
+        policies,
+        ruleset,
+        sample,
+        steps,
+    )
     from affray.rulesets.witchhammer.characters import builder, show
     from affray.rulesets.witchhammer.setup import WitchHammerSetup
     from affray.rulesets.witchhammer.state import WitchHammerState
 else:
-    adjust, duel, hints, library, narration, odds, policies, ruleset, sample, builder, show = deferred(
+    adjust, duel, hints, library, narration, odds, policies, ruleset, sample, steps, builder, show = deferred(
         __package__,
-        *("adjust", "duel", "hints", "library", "narration", "odds", "policies", "ruleset", "sample"),
+        *("adjust", "duel", "hints", "library", "narration", "odds", "policies", "ruleset", "sample", "steps"),
         *("characters.builder", "characters.show"),
     )
 
@@ -36,6 +47,7 @@ def _record() -> Plugin[WitchHammerState, WitchHammerSetup]:
         rules_version="2",  # 2: the Psych phase resolves against the reveal and lands together (WH-B24)
         policies=lambda: policies.POLICIES,
         hints=lambda: hints.hints,
+        steps=lambda: steps.steps,
         duel=lambda: duel.DUEL,
         checks=lambda: odds.CHECKS,
         sheet=lambda: show.RULES,
