@@ -23,6 +23,7 @@ from affray.ai.runner import policies_for
 from affray.core.content import ContentError, ContentLibrary, Problem, ReferenceProblem, load_pack
 from affray.core.engine import GM, AnyRuleset, CombatantReport
 from affray.core.files import MAX_YAML_BYTES, read_text
+from affray.core.hidden import SETUP_KEY as HIDDEN_KEY
 from affray.core.match import Match
 from affray.core.options import OptionError, parse_options
 from affray.core.plugin import AnyPlugin, plugin
@@ -196,6 +197,9 @@ def scenario_from_data(
         raise ContentError(path, [Problem(exc.field, exc.expected)]) from None
     except OptionError as exc:
         raise ContentError(path, [Problem("options", str(exc))]) from None
+    hiding = [c.id for _, c in model.combatants() if getattr(c, "hidden", False)]
+    if hiding:  # hidden foes (core/hidden.py): the match reads them from the setup, the rules never do
+        setup[HIDDEN_KEY] = list(hiding)
     _try_setup(ruleset, model, setup, options, path)
     known = set(policy_names(record)) | {"human"}
     seats, controllers = {}, {}
@@ -211,7 +215,17 @@ def scenario_from_data(
                         )
                     ],
                 )
-            seats[c.id] = c.seat or c.id
+            if getattr(c, "hidden", False) and c.seat not in (None, GM):
+                raise ContentError(
+                    path,
+                    [
+                        Problem(
+                            f"sides[{i}].combatants[{j}].seat",
+                            f"'gm' or none: a hidden combatant is played from the GM's seat (got {c.seat!r})",
+                        )
+                    ],
+                )
+            seats[c.id] = c.seat or (GM if getattr(c, "hidden", False) else c.id)
             controllers[c.id] = c.controller
     if model.gm.controller not in known:
         raise ContentError(

@@ -11,7 +11,9 @@ with each change one of
 - ``{"combatant": ID, "status": NAME, "rounds": INT | null}``: give a status (``null``: until something ends it);
 - ``{"combatant": ID, "remove_status": NAME}``;
 - ``{"combatant": ID, "position": POSITION}``: a square ``[x, y]``, a WaRP distance in metres, a HuD place;
-- ``{"combatant": ID, "out": true | false}``: out of the fight, or back into it.
+- ``{"combatant": ID, "out": true | false}``: out of the fight, or back into it;
+- ``{"combatant": ID, "reveal": true}``: a hidden combatant shown to every seat (the match's own change, not the
+  ruleset's: :mod:`affray.core.hidden`).
 
 :func:`parse` checks the shape (the same for every ruleset); the ruleset's :class:`Adjuster` (``Plugin.adjuster``)
 checks each change against the state and applies it, each against the state the ones before it left; a refused
@@ -32,8 +34,8 @@ from affray.core.journal import Journal
 from affray.core.json import Json, JsonObject
 from affray.core.rng import RNG
 
-FieldName = Literal["bar", "status", "remove_status", "position", "out"]
-FIELDS: tuple[FieldName, ...] = ("bar", "status", "remove_status", "position", "out")
+FieldName = Literal["bar", "status", "remove_status", "position", "out", "reveal"]
+FIELDS: tuple[FieldName, ...] = ("bar", "status", "remove_status", "position", "out", "reveal")
 MAX_CHANGES = 20
 MAX_REASON = 300
 MAX_NAME = 40
@@ -110,6 +112,8 @@ def _change(i: int, raw: object) -> Change | Rejected:
         return _bad(f"{where}: a {field} change is {{combatant, {field}}}.")
     if field == "out" and not isinstance(raw["out"], bool):
         return _bad(f"{where}: 'out' is true (out of the fight) or false (back in).")
+    if field == "reveal" and raw["reveal"] is not True:
+        return _bad(f"{where}: 'reveal' is true (a hidden combatant shown to every seat).")
     return Change(combatant, field, "", raw[field])
 
 
@@ -239,6 +243,8 @@ def describe_change(change: Mapping[str, Json], names: Mapping[str, str]) -> str
         where = change["position"]
         shown = f"({where[0]}, {where[1]})" if isinstance(where, list) and len(where) == 2 else str(where)
         return f"{who} is moved to {shown}"
+    if "reveal" in change:
+        return f"{who} is revealed"
     return f"{who} is out of the fight" if change.get("out") else f"{who} is back in the fight"
 
 

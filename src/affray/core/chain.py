@@ -8,11 +8,12 @@ head, so what it hashes must be what every seat may read:
 - **log format 4** (a table with a salt secret, :func:`sealed_link`): the record's *public form*, as the
   least-privileged seat (the spectator) reads it when it is made (:func:`public_form`): ``seq``, ``kind``, ``seat``,
   ``actor``, the action redacted (:func:`public_action`: a face-down commit as its seals, a GM ruling without the
-  changes only the GM may see), and ``digest``: SHA-256 of the record's salt followed by the canonical JSON of its
-  whole inputs. The salt is HMAC-SHA256(chain key, "chain:SEQ"), its first 16 bytes, the chain key being derived from
-  the table's salt secret (:func:`affray.core.rng.chain_key`) and revealed at the end. Before the end, hashing
-  candidate cards (or rulings) against the head finds nothing; after it, the chain key re-derives every salt, so
-  ``affray verify`` (and ``--head``) check the whole log: the digests pin the records' full inputs.
+  changes only the GM may see; a hidden combatant's record, :mod:`affray.core.hidden`, as "the GM acts": seat ``gm``,
+  no actor, action ``{"type": "concealed"}``), and ``digest``: SHA-256 of the record's salt followed by the canonical
+  JSON of its whole inputs. The salt is HMAC-SHA256(chain key, "chain:SEQ"), its first 16 bytes, the chain key being
+  derived from the table's salt secret (:func:`affray.core.rng.chain_key`) and revealed at the end. Before the end,
+  hashing candidate cards (or rulings) against the head finds nothing; after it, the chain key re-derives every salt,
+  so ``affray verify`` (and ``--head``) check the whole log: the digests pin the records' full inputs.
 - **formats 1-3** (:func:`link`): the canonical JSON of the record's inputs, as sent (a face-down card included: a
   table stored before format 4 keeps that chain, and its logs are still verified by it).
 
@@ -29,7 +30,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import cast
 
 from affray.core.adjust import Ruled
+from affray.core.engine import GM
 from affray.core.events import Committed
+from affray.core.hidden import CONCEALED, Concealed
 from affray.core.json import Json, JsonObject, as_list
 from affray.core.records import RULING, Record
 from affray.core.seatlog import commit_form, ruling_without
@@ -95,6 +98,10 @@ def public_form(record: Mapping[str, object], key: bytes) -> JsonObject:
     data: JsonObject = {name: cast(Json, record.get(name)) for name in RECORD_KEYS}
     data["kind"] = data["kind"] or "action"
     data["action"] = public_action(record)
+    events = record.get("events") or []
+    if isinstance(events, list) and any(isinstance(e, dict) and e.get("type") == CONCEALED for e in events):
+        # a hidden combatant's record (core/hidden.py): as the spectator reads it, "The GM acts."
+        data.update(seat=GM, actor="", action={"type": CONCEALED})
     data["digest"] = record_digest(record, key)
     return data
 
@@ -116,7 +123,7 @@ def chain_value(previous: str, record: Record, key: bytes | None) -> str:
     those :func:`public_action` reads are converted (commits and rulings: the rest would cost 20 us a record)."""
     data = record.to_dict(events=False)
     if key is not None:
-        data["events"] = [e.to_dict() for e in record.events if isinstance(e, Committed | Ruled)]
+        data["events"] = [e.to_dict() for e in record.events if isinstance(e, Committed | Ruled | Concealed)]
     return link_record(previous, data, key)
 
 

@@ -18,11 +18,13 @@ Derived values (views, legal lists) are kept in the match's :class:`~affray.core
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Hashable, Iterator, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from affray.core.actions import by_type, refusal, ruling_refusal
-from affray.core.adjust import parse, rule_on
+from affray.core.adjust import parse, rule_on, unknown
 from affray.core.checkpoint import Checkpoint, history_at
 from affray.core.engine import (
     GM,
@@ -37,8 +39,20 @@ from affray.core.engine import (
     Window,
 )
 from affray.core.events import Event, Revealed
+from affray.core.hidden import (
+    NONE,
+    Concealed,
+    Unhidden,
+    conceal_specs,
+    conceal_view,
+    concealed_for,
+    named,
+    replaced,
+    scrub,
+    starting,
+)
 from affray.core.journal import Journal
-from affray.core.json import JsonMapping, JsonObject
+from affray.core.json import Json, JsonMapping, JsonObject
 from affray.core.memo import Memo
 from affray.core.narration import PLAIN, Narrator, Story
 from affray.core.options import options_to_dict, parse_options
@@ -51,6 +65,11 @@ from affray.core.standing import MOVED_ON, stands
 if TYPE_CHECKING:
     from affray.core.policy import Choices, Observation
     from affray.core.view import View
+
+
+#: Added to a hidden combatant's id to try an action as if aimed at nobody (:meth:`Match._as_unknown`): an invisible
+#: separator, which no combatant id holds (ids are letters, digits, ``_`` and ``-``).
+_ABSENT = "\u2063"
 
 
 class UnknownActor(KeyError):
@@ -125,6 +144,8 @@ class Match:
         self._viewers: dict[str, Viewer] = {}
         self._narrator: Narrator | None = None
         self._story: Story | None = None
+        # The combatants still hidden at each version (core/hidden.py): id -> name.
+        self._hidden: list[Mapping[str, str]] = [starting(self.setup_data, ruleset.names(self.state))]
 
     @classmethod
     def restore(
@@ -173,7 +194,15 @@ class Match:
         self.records, self._lines, self._opened = history.records, history.lines, list(checkpoint.opened)
         self._revealed.update(history.revealed)
         self._line = self._lines[-1]
+        self._rehide()
         self.memo.reset(self.version)
+
+    def _rehide(self) -> None:
+        """The hidden combatants at each version, folded from the records' events (a checkpoint's history)."""
+        del self._hidden[1:]
+        for record in self.records:
+            record.hidden = self._hidden_after(record)
+            self._hidden.append(record.hidden)
 
     # -- reading -----------------------------------------------------------------------------------
     @property
@@ -200,7 +229,30 @@ class Match:
         return None if self.outcome() is not None else self.ruleset.pending(self.state)
 
     def legal(self, actor: str) -> list[ActionSpec]:
-        return self.ruleset.legal(self.state, actor, self.memo)
+        """``actor``'s legal actions now; while a combatant its seat may not see is hidden, without those that name
+        it (:func:`affray.core.hidden.conceal_specs`)."""
+        specs = self.ruleset.legal(self.state, actor, self.memo)
+        if not self._hidden[-1]:
+            return specs
+        return conceal_specs(specs, concealed_for(self._hidden[-1], self.viewer(self.seats.get(actor, actor))))
+
+    @property
+    def hidden(self) -> Mapping[str, str]:
+        """The combatants hidden now from every seat but the GM's (id -> name; :mod:`affray.core.hidden`)."""
+        return self._hidden[-1]
+
+    def concealed(self, seat: str) -> Mapping[str, str]:
+        """The hidden combatants ``seat`` may not see now (none for the GM's seat)."""
+        return concealed_for(self._hidden[-1], self.viewer(seat)) if self._hidden[-1] else NONE
+
+    def scrubbed(self, seat: str, view: dict[str, Any]) -> dict[str, Any]:
+        """A view's JSON for ``seat`` with every part that names a combatant hidden from it left out
+        (:func:`affray.core.hidden.scrub`); ``view`` itself when nothing is hidden from it."""
+        concealed = self.concealed(seat)
+        if not concealed:
+            return view
+        out: dict[str, Any] = scrub(view, concealed)  # type: ignore[assignment]
+        return out
 
     def observe(self, actor: str) -> Observation:
         """What the policy playing ``actor`` sees: a typed, read-only observation redacted for the seat that plays
@@ -243,12 +295,13 @@ class Match:
 
     def view(self, seat: str) -> View[object, object]:
         """What ``seat`` may see now (a typed view, see :mod:`affray.core.view`)."""
-        return self.ruleset.view(self.state, self.viewer(seat), self.memo)
+        view = self.ruleset.view(self.state, self.viewer(seat), self.memo)
+        return conceal_view(view, self.concealed(seat)) if self._hidden[-1] else view
 
     def view_json(self, seat: str) -> dict[str, Any]:
         """:meth:`view` as JSON (its readers index it deeply: loose, until the view's JSON has a typed shape)."""
         view: dict[str, Any] = self.view(seat).to_json()
-        return view
+        return self.scrubbed(seat, view) if self._hidden[-1] else view
 
     def seat_names(self) -> list[str]:
         return sorted(set(self.seats.values()))
@@ -286,7 +339,8 @@ class Match:
         the check existed still loads and verifies."""
         if self.outcome() is not None:
             return Rejected("match_over", "The fight is over; no more actions can be taken.")
-        if self.seats.get(actor) is None:
+        concealed = self.concealed(seat) if declared else NONE  # a replayed or a policy's action was taken as it is
+        if self.seats.get(actor) is None or actor in concealed:
             return Rejected("unknown_actor", f"There is no combatant called '{actor}' in this fight.")
         window = self.ruleset.pending(self.state)
         chosen_at = None
@@ -302,6 +356,8 @@ class Match:
             return Rejected("bad_action", 'An action is an object with a \'type\', e.g. {"type": "defense"}.')
         if declared and (refused := refusal(action, self._declared)) is not None:
             return Rejected(*refused)
+        if concealed and (aimed := named(action, concealed)):
+            return self._as_unknown(actor, action, aimed)
         result = self.ruleset.step(self.state, actor, action, self.rng, Journal())
         if window is None or actor not in window.actors:
             # The ruleset words the refusal (e.g. "no attack of opportunity left"); accepting would be a bug.
@@ -309,10 +365,83 @@ class Match:
                 raise RuntimeError(f"{self.ruleset.name} accepted an action from {actor}, who was not due to act")
             return result
         if isinstance(result, Accepted):
+            if self._hidden[-1]:
+                self._hiding(actor, action, result.events)
             self._append(
                 Record(self.version, seat, actor, action, result.events, chosen_at=chosen_at), window.simultaneous
             )
         return result
+
+    def _as_unknown(self, actor: str, action: Action, aimed: Sequence[str]) -> Rejected:
+        """The refusal of an action aimed at combatants hidden from its seat: the ruleset's own refusal of the same
+        action aimed at ids no combatant has (tried on a copy of the state and dice), told with the ids it named, so
+        that it reads exactly as an action aimed at nobody (core/hidden.py)."""
+        probe: Json = action
+        for hidden in aimed:
+            probe = replaced(probe, hidden, hidden + _ABSENT)
+        result = self.ruleset.step(copy.deepcopy(self.state), actor, probe, copy.deepcopy(self.rng), Journal())
+        if isinstance(result, Rejected):
+            return Rejected(result.code, result.message.replace(_ABSENT, ""), result.reason)
+        return Rejected("unknown_target", f"There is no combatant called '{aimed[0]}' in this fight.")
+
+    def _hiding(self, actor: str, action: Action, events: list[Event]) -> None:
+        """An accepted action's part in hiding (core/hidden.py), its events added in place: a hidden combatant that
+        acts on a combatant another seat plays (an event with it as ``actor`` or ``attacker`` naming that one) steps
+        out of hiding (:class:`Unhidden` before that event); a record a hidden actor took, or one of the GM's seat
+        whose action names a hidden combatant, is :class:`Concealed`; a policy of another seat that took an action
+        naming one found it (revealed)."""
+        hidden = self._hidden[-1]
+        aimed = named(action, list(hidden))
+        seat = self.seats.get(actor, actor)
+        if aimed and actor not in hidden and not all(self.viewer(seat).may_see(a) for a in aimed):
+            events[:0] = [Unhidden(a, "found") for a in aimed]
+        first: dict[str, int] = {}  # each hidden combatant's first event as its actor, and whether it steps out
+        out: dict[str, str] = {}
+        for index, event in enumerate(events):
+            if isinstance(event, Unhidden):
+                continue
+            data = event.to_dict()
+            who = next((data[k] for k in ("actor", "attacker") if isinstance(data.get(k), str)), None)
+            if who in hidden:
+                first.setdefault(who, index)
+                if self._acts_on_another(who, data):
+                    out.setdefault(who, "acts")
+            elif who is not None and who in self.seats:
+                # another seat's combatant acting on it (the rules chose it: an area, an automatic target): found
+                for found in self._found_by(who, data):
+                    first.setdefault(found, index)
+                    out.setdefault(found, "found")
+        for who, index in sorted(first.items(), key=lambda item: -item[1]):
+            if who in out:  # told before the first thing it does (or is done to it) in this record
+                events.insert(index, Unhidden(who, out[who]))
+        shown = {e.actor for e in events if isinstance(e, Unhidden)}
+        left = [a for a in dict.fromkeys([actor, *aimed]) if a in hidden and a not in shown]
+        if left:
+            events.append(Concealed(left))
+
+    def _found_by(self, actor: str, data: JsonObject) -> list[str]:
+        """The hidden combatants an event of ``actor`` (a combatant not hidden) names, of a seat other than its own."""
+        seat = self.seats[actor]
+        rest = {k: v for k, v in data.items() if k not in ("actor", "attacker")}
+        return [h for h in named(rest, list(self._hidden[-1])) if self.seats.get(h, GM) != seat and seat != GM]
+
+    def _acts_on_another(self, hidden: str, data: JsonObject) -> bool:
+        """Whether an event of ``hidden`` (its dict) names a combatant that another seat than the GM's plays."""
+        mine = self.seats.get(hidden, GM)
+        others = [a for a, s in self.seats.items() if s not in (mine, GM) and a != GM]
+        return any(named({k: v for k, v in data.items() if k not in ("actor", "attacker")}, others))
+
+    def _hidden_after(self, record: Record) -> Mapping[str, str]:
+        """The combatants still hidden after ``record``: as before it, but those it revealed; an undo's, as at the
+        version it goes back to."""
+        if record.kind == UNDO:
+            return self._hidden[record.action["to"]]  # type: ignore[index]
+        before = self._hidden[-1]
+        gone = {e.actor for e in record.events if isinstance(e, Unhidden)}
+        if not gone & set(before):
+            return before
+        left = {i: n for i, n in before.items() if i not in gone}
+        return MappingProxyType(left) if left else NONE
 
     def act(self, actor: str, action: Action, *, version: int | None = None, trusted: bool = False) -> StepResult:
         """Submit for ``actor`` from the seat that controls it (library and policy convenience; ``trusted`` as in
@@ -320,6 +449,8 @@ class Match:
         return self.submit(self.seats.get(actor, actor), actor, action, version=version, trusted=trusted)
 
     def _append(self, record: Record, opened: str = "") -> None:
+        record.hidden = self._hidden_after(record)
+        self._hidden.append(record.hidden)
         self.records.append(record)
         self._opened.append(opened)
         # Every seal revealed by any record, kept as records come (a reveal stays public even if taken back).
@@ -427,11 +558,41 @@ class Match:
 
     def _changes(self, action: Action) -> Rejected | list[Event]:
         """Check and apply a ruling's changes to this match's state and settle what follows, with this match's dice
-        (:func:`affray.core.adjust.rule_on`); the ruling's events."""
-        adjuster = self.plugin.adjuster
-        return rule_on(
-            None if adjuster is None else adjuster(), self.ruleset.title, self.state, self.rng, action, self.names()
-        )
+        (:func:`affray.core.adjust.rule_on`); the ruling's events. A ``reveal`` change is the match's own (hidden foes,
+        :mod:`affray.core.hidden`): an :class:`Unhidden` event first; a ruling that changes a combatant still hidden
+        after it is :class:`Concealed` from the seats that may not see it."""
+        parsed = parse(action)
+        if isinstance(parsed, Rejected):
+            return parsed
+        names, hidden = self.names(), self._hidden[-1]
+        events: list[Event] = []
+        for change in parsed[1]:
+            if change.field != "reveal":
+                continue
+            if change.combatant not in names:
+                return unknown(change.combatant, sorted(names))
+            if change.combatant not in hidden:
+                return Rejected("not_hidden", f"{names[change.combatant]} is not hidden: every seat sees it already.")
+            events.append(Unhidden(change.combatant, "gm"))
+        rest = [c for c in parsed[1] if c.field != "reveal"]
+        if rest:
+            adjuster = self.plugin.adjuster
+            ruled = rule_on(
+                None if adjuster is None else adjuster(),
+                self.ruleset.title,
+                self.state,
+                self.rng,
+                {**action, "changes": [c.to_dict() for c in rest]},
+                names,
+            )
+            if isinstance(ruled, Rejected):
+                return ruled
+            events += ruled
+        shown = {e.actor for e in events if isinstance(e, Unhidden)}
+        touched = [c.combatant for c in rest if c.combatant in hidden and c.combatant not in shown]
+        if touched:
+            events.append(Concealed(list(dict.fromkeys(touched))))
+        return events
 
     def apply_record(self, entry: Mapping[str, Any]) -> StepResult:
         """Apply one logged record (``Record.to_dict`` form) as replay does; a refusal raises ReplayError."""

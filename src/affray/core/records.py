@@ -4,10 +4,12 @@ names the line it goes back to). :mod:`affray.core.match` keeps them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from affray.core.engine import Action
 from affray.core.events import Event, Revealed, Rolled
+from affray.core.hidden import NONE
 from affray.core.json import JsonObject
 
 ACTION = "action"
@@ -31,6 +33,9 @@ class Record:
     #: The version the action was chosen at, when it was earlier than ``seq`` (a simultaneous move that still stood,
     #: :mod:`affray.core.standing`). Not an input: the chain and replay ignore it.
     chosen_at: int | None = None
+    #: The combatants still hidden after this record (id -> name; :mod:`affray.core.hidden`): which of its events
+    #: each seat reads. Derived, not an input: the chain and replay ignore it.
+    hidden: Mapping[str, str] = field(default_factory=lambda: NONE)
 
     def to_dict(self, events: bool = True) -> JsonObject:
         out: JsonObject = {

@@ -7,6 +7,11 @@ action as of its events (a WaRP ruling on a GM character's HP names the combatan
 (``narrate``), every event and record carries ``text``, its sentence as the ruleset's narrator tells it from what
 that seat sees (a redacted event is told from its redaction only, so the sentence never says more than the seat may
 know), and every roll ``lead``, the sentence without its dice (:mod:`affray.core.narration`).
+
+Hidden foes (:mod:`affray.core.hidden`): a record concealed from the seat (its :class:`~affray.core.hidden.Concealed`
+event not shown to it) is read as "The GM acts.", with no actor nor action; in it as in any other record, an event
+that names a combatant still hidden from the seat after that record is left out, and so is any part of the action
+that names one.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import TYPE_CHECKING
 from affray.core.adjust import Ruled
 from affray.core.engine import GM, Viewer
 from affray.core.events import Committed, Event, Rolled
+from affray.core.hidden import CONCEALED, GM_ACTS, NONE, Concealed, concealed_for, mentions, scrub
 from affray.core.json import Json, JsonObject, as_list
 from affray.core.narration import Narrator, Story
 from affray.core.records import RULING
@@ -67,9 +73,25 @@ def sealed_to(entry: LogRecord, viewer: Viewer, revealed: Collection[str]) -> bo
 
 def visibility(entry: LogRecord, viewer: Viewer, revealed: Collection[str]) -> tuple[bool, ...]:
     """Everything of ``viewer`` that :func:`seat_entry` reads: whether the entry is sealed to it, then for each event
-    whether it is shown in full. Two viewers with the same visibility of an entry are told the same entry (what lets
-    the table server build it once for every seat that sees it so)."""
-    return (sealed_to(entry, viewer, revealed), *(shown_in_full(e, viewer) for e in entry.events))
+    whether it is shown in full; where a combatant is hidden after the entry, also whether the viewer may read the
+    entry at all and, for its action and each event, whether it names a combatant hidden from the viewer. Two viewers
+    with the same visibility of an entry are told the same entry (what lets the table server build it once for every
+    seat that sees it so)."""
+    seen = (sealed_to(entry, viewer, revealed), *(shown_in_full(e, viewer) for e in entry.events))
+    concealed = concealed_for(entry.hidden, viewer) if entry.hidden else NONE
+    if not concealed and not any(isinstance(e, Concealed) for e in entry.events):
+        return seen
+    return (
+        *seen,
+        concealed_from(entry, viewer),
+        mentions(entry.action, concealed),
+        *(mentions(redact_event(e, viewer), concealed) for e in entry.events),
+    )
+
+
+def concealed_from(entry: LogRecord, viewer: Viewer) -> bool:
+    """Whether ``viewer`` reads ``entry`` as "The GM acts." only (a hidden combatant's record it may not see)."""
+    return any(isinstance(e, Concealed) and not shown_in_full(e, viewer) for e in entry.events)
 
 
 def shown_in_full(event: Event, viewer: Viewer) -> bool:
@@ -82,6 +104,8 @@ def seat_entry(
     entry: LogRecord, viewer: Viewer, hidden: bool, narrator: Narrator | None, story: Story | None
 ) -> JsonObject:
     """One record as ``viewer`` sees it (``hidden``: :func:`sealed_to`), told when a narrator and story are given."""
+    if entry.hidden or any(isinstance(e, Concealed) for e in entry.events):
+        return _hiding_entry(entry, viewer, hidden, narrator, story)
     item: JsonObject = {
         "seq": entry.seq,
         "kind": entry.kind,
@@ -96,6 +120,30 @@ def seat_entry(
     else:
         item["events"] = [narrated(e, viewer, narrator, story) for e in entry.events]
         item["text"] = narrator.headline(item, story)
+    return item
+
+
+def _hiding_entry(
+    entry: LogRecord, viewer: Viewer, hidden: bool, narrator: Narrator | None, story: Story | None
+) -> JsonObject:
+    """:func:`seat_entry` of a record made while a combatant was hidden (:mod:`affray.core.hidden`): a record the
+    viewer may not see (:func:`concealed_from`) as the GM's, its action ``{"type": "concealed"}``; its events, and any
+    other record's, without those that name a combatant hidden from the viewer."""
+    concealed = concealed_for(entry.hidden, viewer)
+    item: JsonObject = {"seq": entry.seq, "kind": entry.kind}
+    if concealed_from(entry, viewer):
+        item.update(seat=GM, actor="", action={"type": CONCEALED})
+    else:
+        item.update(seat=entry.seat, actor=entry.actor, action=scrub(shown_action(entry, viewer, hidden), concealed))
+        if entry.chosen_at is not None:
+            item["chosen_at"] = entry.chosen_at
+    if story is None or narrator is None:
+        shown = [redact_event(e, viewer) for e in entry.events]
+    else:
+        shown = [narrated(e, viewer, narrator, story) for e in entry.events]
+    item["events"] = [e for e in shown if not mentions(e, concealed)]
+    if story is not None and narrator is not None:
+        item["text"] = GM_ACTS if item["actor"] == "" and entry.kind != "undo" else narrator.headline(item, story)
     return item
 
 

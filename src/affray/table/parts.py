@@ -205,7 +205,9 @@ class SharedParts:
             return match.view_json(seat)
         self._check(match)
         return _kept(
-            self._views, match.viewer(seat), lambda: as_object(to_jsonable_shared(match.view(seat), self._converted))
+            self._views,
+            match.viewer(seat),
+            lambda: match.scrubbed(seat, as_object(to_jsonable_shared(match.view(seat), self._converted))),
         )
 
     def view_cut(self, match: Match, seat: str) -> Cut:
@@ -218,7 +220,11 @@ class SharedParts:
         made = self._cuts.get(viewer)
         if made is None:
             kept = self._views.get(viewer)  # a protocol-1 message of this pass built it: read it back
-            view = orjson.loads(kept) if kept is not None else to_jsonable_shared(match.view(seat), self._converted)
+            view = (
+                orjson.loads(kept)
+                if kept is not None
+                else match.scrubbed(seat, to_jsonable_shared(match.view(seat), self._converted))
+            )
             made = self._cuts[viewer] = Cut(cut(view, "/view", written=self._written))
         return made
 

@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from affray.core.hidden import HIDDEN_HELP
 from affray.core.scenario import CombatantBase, ScenarioBase, Side, Strict
 from affray.rulesets.hud.mechanics import ARMOUR_ATTACK_PENALTY
 
@@ -102,6 +103,7 @@ class HudContent(Strict):
 
 
 class HudCombatant(CombatantBase):
+    hidden: bool = Field(default=False, description=HIDDEN_HELP)
     stats: CharacterPatch | None = None
     band: Literal["engaged", "near", "far"] | None = Field(
         default=None,

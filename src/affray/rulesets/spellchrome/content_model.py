@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from affray.core.grid import Grid, MapError
+from affray.core.hidden import HIDDEN_HELP
 from affray.core.notation import NotationError, parse
 from affray.core.scenario import CombatantBase, ScenarioBase, Side, Strict
 
@@ -215,6 +216,7 @@ class SpellchromeContent(Strict):
 
 
 class SpellchromeCombatant(CombatantBase):
+    hidden: bool = Field(default=False, description=HIDDEN_HELP)
     position: tuple[int, int] = Field(description="[x, y]: column and row from the map's top left")
     stats: CharacterPatch | None = None
     hp: int | None = Field(default=None, ge=-29, description="starting hit points, if not full")

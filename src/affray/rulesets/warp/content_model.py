@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from affray.core.hidden import HIDDEN_HELP
 from affray.core.scenario import CombatantBase, ScenarioBase, Side, Strict
 from affray.rulesets.warp.mechanics import RANGE_ROWS
 
@@ -191,6 +192,7 @@ class WarpContent(Strict):
 
 
 class WarpCombatant(CombatantBase):
+    hidden: bool = Field(default=False, description=HIDDEN_HELP)
     stats: CharacterPatch | None = None
     position: float = Field(default=0.0, ge=-10000, le=10000, description="metres along the line (WR-X2)")
     hp: int | None = Field(default=None, ge=-200, le=200, description="current HP, if not full")

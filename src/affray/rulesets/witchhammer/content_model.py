@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
+from affray.core.hidden import HIDDEN_HELP
 from affray.core.scenario import CombatantBase, ScenarioBase, Side, Strict
 
 Aspect = Literal["melee", "ranged", "fire", "ice", "poison", "con", "agility", "fear", "will", "gas", "breath"]
@@ -266,6 +267,7 @@ Facing = Literal["n", "ne", "e", "se", "s", "sw", "w", "nw"]
 
 
 class WitchHammerCombatant(CombatantBase):
+    hidden: bool = Field(default=False, description=HIDDEN_HELP)
     at: tuple[int, int] = Field(description="(column, row) from the top left of the map")
     facing: Facing | None = Field(default=None, description="default: toward the nearest enemy (WH-B14)")
     poise: int | None = Field(default=None, ge=0, description="starting Poise, if not max")
