@@ -35,11 +35,12 @@ from affray.core.engine import (
     CombatantReport,
     Outcome,
     Rejected,
+    RulesetDefaults,
     StepResult,
     Viewer,
     Window,
 )
-from affray.core.events import Committed, Ended, Event, Revealed, Rolled, to_jsonable
+from affray.core.events import Committed, Ended, Event, Revealed, Rolled
 from affray.core.journal import Journal, journal_for
 from affray.core.memo import Memo
 from affray.core.plugin import Plugin
@@ -95,15 +96,12 @@ SCENARIO: dict[str, Any] = {
 }
 
 
-class ToyRuleset:
+class ToyRuleset(RulesetDefaults[ToyState, dict[str, Any]]):
     name = "toy"
     title = "Toy sealed bids"
     options_type = ToyOptions
     scenario_type = ToyScenario
     content_type = BaseModel
-
-    def content(self) -> ContentLibrary:
-        return ContentLibrary("toy")
 
     def prepare(self, scenario: Any, content: ContentLibrary) -> dict[str, Any]:
         return {}
@@ -190,12 +188,6 @@ class ToyRuleset:
             combatants=combatants,
             detail=ToyDetail(bids, bid_facts(state, viewer, self.names(state))),
         )
-
-    def outcome(self, state: ToyState) -> Outcome | None:
-        return state.outcome
-
-    def snapshot(self, state: ToyState) -> dict[str, Any]:
-        return to_jsonable(state)  # type: ignore[no-any-return]
 
     def rounds(self, state: ToyState) -> int:
         return 1

@@ -24,10 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
-from affray.core.events import Event
+from affray.core.content import ContentLibrary, load_pack
+from affray.core.events import Event, to_jsonable
 from affray.core.json import Json, JsonObject
 from affray.core.rng import RNG
 
@@ -36,7 +38,6 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from affray.core.actions import ActionType, WarningCode
-    from affray.core.content import ContentLibrary
     from affray.core.journal import Journal
     from affray.core.memo import Memo
     from affray.core.policy import Choices, Observation
@@ -329,6 +330,91 @@ class Ruleset(Protocol[StateT, SetupT]):
         play) can have a window in this match, given its options and combatants. ``fight --play gm`` refuses a
         fight where the GM seat would play nothing."""
         ...
+
+
+class Member(Protocol):
+    """What :class:`FightersDefaults` reads of one combatant: its name and side."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def side(self) -> str: ...
+
+
+class Decided(Protocol):
+    """A state that keeps how the match ended (``None`` while it goes on): what :class:`RulesetDefaults` reads."""
+
+    @property
+    def outcome(self) -> Outcome | None: ...
+
+
+class Roster(Decided, Protocol):
+    """A state with its combatants by actor id as ``fighters`` and a round counter: what
+    :class:`FightersDefaults` reads (the HuD's, WaRP's and WitchHammer's states)."""
+
+    @property
+    def fighters(self) -> Mapping[str, Member]: ...
+
+    @property
+    def round(self) -> int: ...
+
+
+DecidedT = TypeVar("DecidedT", bound=Decided)
+RosterT = TypeVar("RosterT", bound=Roster)
+
+
+@cache
+def bundled_content(model: type[BaseModel], ruleset: str, folder: Path) -> ContentLibrary:
+    """The content library a ruleset brings in ``folder`` (every YAML file below it, each a ``model``), loaded once
+    per process: its ``builtin_content()`` and :meth:`RulesetDefaults.content`. Content is not match state, and no
+    step changes it (a scenario's own content goes into a copy, :meth:`ContentLibrary.copy`)."""
+    return load_pack(model, ruleset, [folder])
+
+
+class RulesetDefaults(Generic[DecidedT, SetupT]):
+    """The engine's defaults for the :class:`Ruleset` members every ruleset wrote alike: a ruleset class that extends
+    this (``class HudRuleset(FightersDefaults[HudState, HudSetup])``) writes only what its rules make different.
+
+    - :meth:`content`: the library of ``content_type`` files in :attr:`content_dir` (an empty one when the ruleset
+      brings no content), loaded once (:func:`bundled_content`);
+    - :meth:`outcome`: ``state.outcome``;
+    - :meth:`snapshot`: the state as JSON (:func:`~affray.core.events.to_jsonable`: a dataclass gives an object).
+
+    ``secrets``, ``gm_secrets`` and ``gm_acts`` have no default on purpose: what a seat may not see, and whether the
+    GM has calls of its own, is for each ruleset to say (and its docstring to give the rule)."""
+
+    name: str
+    content_type: type[BaseModel]
+    #: where the ruleset's own content files are (its folder's ``content/``); ``None``: it brings none
+    content_dir: Path | None = None
+
+    def content(self) -> ContentLibrary:
+        """The ruleset's own content (a fresh, empty library when it brings none)."""
+        if self.content_dir is None:
+            return ContentLibrary(self.name)
+        return bundled_content(self.content_type, self.name, self.content_dir)
+
+    def outcome(self, state: DecidedT) -> Outcome | None:
+        return state.outcome
+
+    def snapshot(self, state: DecidedT) -> JsonObject:
+        snap: JsonObject = to_jsonable(state)  # a dataclass: an object
+        return snap
+
+
+class FightersDefaults(RulesetDefaults[RosterT, SetupT]):
+    """:class:`RulesetDefaults`, and for a state whose combatants are its ``fighters`` (:class:`Roster`):
+    :meth:`rounds` (``state.round``), :meth:`names` and :meth:`sides` (each fighter's ``name`` and ``side``)."""
+
+    def rounds(self, state: RosterT) -> int:
+        return state.round
+
+    def names(self, state: RosterT) -> dict[str, str]:
+        return {a: f.name for a, f in state.fighters.items()}
+
+    def sides(self, state: RosterT) -> dict[str, str]:
+        return {a: f.side for a, f in state.fighters.items()}
 
 
 #: A ruleset of any state and setup: what a registry of heterogeneous rulesets holds. The generic layers never read

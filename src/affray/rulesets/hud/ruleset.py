@@ -7,16 +7,21 @@ the pending choices differ.
 
 from __future__ import annotations
 
-from dataclasses import fields
-from functools import cache
 from pathlib import Path
 
 from affray.core.actions import ActionType
-from affray.core.content import ContentLibrary, load_pack
-from affray.core.engine import Action, CombatantReport, Outcome, Rejected, StepResult, Viewer
-from affray.core.events import Event, to_jsonable
+from affray.core.content import ContentLibrary
+from affray.core.engine import (
+    Action,
+    CombatantReport,
+    FightersDefaults,
+    Rejected,
+    StepResult,
+    Viewer,
+    bundled_content,
+)
+from affray.core.events import Event
 from affray.core.journal import Journal, journal_for
-from affray.core.json import JsonObject
 from affray.core.memo import Memo
 from affray.core.rng import RNG
 from affray.core.scenario import ScenarioBase
@@ -34,21 +39,19 @@ from affray.rulesets.hud.windows import pending
 CONTENT_DIR = Path(__file__).parent / "content"
 
 
-@cache
 def builtin_content() -> ContentLibrary:
-    return load_pack(HudContent, "hud", [CONTENT_DIR])
+    """The ruleset's own content (``content/``), loaded once."""
+    return bundled_content(HudContent, "hud", CONTENT_DIR)
 
 
-class HudRuleset:
+class HudRuleset(FightersDefaults[HudState, HudSetup]):
     name = "hud"
     title = "Sim HuD: Free Form, Dice Simplified, Combat Nerdified"
     options_type = HudOptions
     scenario_type = HudScenario
     content_type = HudContent
+    content_dir = CONTENT_DIR
     view_types = (HudDetail, HudCombatantDetail)
-
-    def content(self) -> ContentLibrary:
-        return builtin_content()
 
     def prepare(self, scenario: ScenarioBase, content: ContentLibrary) -> HudSetup:
         if not isinstance(scenario, HudScenario):
@@ -114,21 +117,6 @@ class HudRuleset:
     def view(self, state: HudState, viewer: Viewer, memo: Memo | None = None) -> HudView:
         """The seat's typed view (:mod:`affray.rulesets.hud.views`); with ``memo=None`` built fresh."""
         return view(state, viewer, window_now(state, memo), memo)
-
-    def outcome(self, state: HudState) -> Outcome | None:
-        return state.outcome
-
-    def snapshot(self, state: HudState) -> JsonObject:
-        return {f.name: to_jsonable(getattr(state, f.name)) for f in fields(state)}
-
-    def rounds(self, state: HudState) -> int:
-        return state.round
-
-    def names(self, state: HudState) -> dict[str, str]:
-        return {a: f.name for a, f in state.fighters.items()}
-
-    def sides(self, state: HudState) -> dict[str, str]:
-        return {a: f.side for a, f in state.fighters.items()}
 
     def report(self, state: HudState) -> dict[str, CombatantReport]:
         """How each combatant ended: down at 0 HP (WL-04, WL-08); the HuD has no death rule."""

@@ -8,25 +8,25 @@ a provoking action, which waits until it has: SC-26, SC-27).
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
 
 from affray.core.actions import ActionType
-from affray.core.content import ContentLibrary, load_pack
+from affray.core.content import ContentLibrary
 from affray.core.engine import (
     Accepted,
     Action,
     ActionSpec,
     CombatantReport,
-    Outcome,
     Rejected,
+    RulesetDefaults,
     StepResult,
     Viewer,
     Window,
+    bundled_content,
 )
-from affray.core.events import Event, to_jsonable
+from affray.core.events import Event
 from affray.core.journal import Journal, journal_for
-from affray.core.json import JsonObject
 from affray.core.memo import Memo
 from affray.core.policy import Choices
 from affray.core.rng import RNG
@@ -58,21 +58,19 @@ def _turn_window(phase: str, actor: str) -> Window:
     return Window(phase, (actor,), AFTERMATH_PROMPT if phase == "aftermath" else TURN_PROMPT)
 
 
-@cache
 def builtin_content() -> ContentLibrary:
-    return load_pack(SpellchromeContent, "spellchrome", [CONTENT_DIR])
+    """The ruleset's own content (``content/``), loaded once."""
+    return bundled_content(SpellchromeContent, "spellchrome", CONTENT_DIR)
 
 
-class SpellchromeRuleset:
+class SpellchromeRuleset(RulesetDefaults[SpellchromeState, SpellchromeSetup]):
     name = "spellchrome"
     title = "Spellchrome RPG: combat on the battle grid"
     options_type = SpellchromeOptions
     scenario_type = SpellchromeScenario
     content_type = SpellchromeContent
+    content_dir = CONTENT_DIR
     view_types = (SpellchromeDetail, SpellchromeCombatantDetail)
-
-    def content(self) -> ContentLibrary:
-        return builtin_content()
 
     def prepare(self, scenario: ScenarioBase, content: ContentLibrary) -> SpellchromeSetup:
         if not isinstance(scenario, SpellchromeScenario):
@@ -242,13 +240,6 @@ class SpellchromeRuleset:
 
     def view(self, state: SpellchromeState, viewer: Viewer, memo: Memo | None = None) -> SpellchromeView:
         return view(state, viewer, self.pending(state), memo)
-
-    def outcome(self, state: SpellchromeState) -> Outcome | None:
-        return state.outcome
-
-    def snapshot(self, state: SpellchromeState) -> JsonObject:
-        snap: JsonObject = to_jsonable(state)  # a dataclass: an object
-        return snap
 
     def rounds(self, state: SpellchromeState) -> int:
         """The fight's length: the round of the last blow (the rounds the dying bleed on after it are not

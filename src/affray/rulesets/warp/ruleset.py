@@ -14,26 +14,25 @@ a :class:`WarpChoices` (the policy seams of core/policy.py).
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 
 from affray.core.actions import ActionType
-from affray.core.content import ContentLibrary, load_pack
+from affray.core.content import ContentLibrary
 from affray.core.engine import (
     GM,
     Accepted,
     Action,
     ActionSpec,
     CombatantReport,
-    Outcome,
+    FightersDefaults,
     Rejected,
     StepResult,
     Viewer,
     Window,
+    bundled_content,
 )
 from affray.core.events import Event, to_jsonable
 from affray.core.journal import Journal, journal_for
-from affray.core.json import JsonObject
 from affray.core.memo import Memo
 from affray.core.rng import RNG
 from affray.core.scenario import ScenarioBase
@@ -66,21 +65,19 @@ PROMPTS = {
 }
 
 
-@cache
 def builtin_content() -> ContentLibrary:
-    return load_pack(WarpContent, "warp", [CONTENT_DIR])
+    """The ruleset's own content (``content/``), loaded once."""
+    return bundled_content(WarpContent, "warp", CONTENT_DIR)
 
 
-class WarpRuleset:
+class WarpRuleset(FightersDefaults[WarpState, WarpSetup]):
     name = "warp"
     title = "WaRP (Over the Edge): trait dice, damage factors and armour dice"
     options_type = WarpOptions
     scenario_type = WarpScenario
     content_type = WarpContent
+    content_dir = CONTENT_DIR
     view_types = (WarpDetail, WarpCombatantDetail)
-
-    def content(self) -> ContentLibrary:
-        return builtin_content()
 
     def prepare(self, scenario: ScenarioBase, content: ContentLibrary) -> WarpSetup:
         if not isinstance(scenario, WarpScenario):
@@ -185,13 +182,6 @@ class WarpRuleset:
             return view(state, viewer, self.pending(state))
         return view(state, viewer, self._window(state, memo), memo)
 
-    def outcome(self, state: WarpState) -> Outcome | None:
-        return state.outcome
-
-    def snapshot(self, state: WarpState) -> JsonObject:
-        snap: JsonObject = to_jsonable(state)  # a dataclass: an object
-        return snap
-
     def report(self, state: WarpState) -> dict[str, CombatantReport]:
         """How each fighter ended (WR-25, WR-26): down or worse, dead, HP left and serious wounds."""
         out = {}
@@ -247,12 +237,3 @@ class WarpRuleset:
             if any(n < 0 for n in f.carried.values()) or f.wielding not in f.arms:
                 problems.append(f"{f.id} carries {f.carried} and wields {f.wielding!r}")
         return problems + gang_bound_problems(state)
-
-    def rounds(self, state: WarpState) -> int:
-        return state.round
-
-    def names(self, state: WarpState) -> dict[str, str]:
-        return {a: f.name for a, f in state.fighters.items()}
-
-    def sides(self, state: WarpState) -> dict[str, str]:
-        return {a: f.side for a, f in state.fighters.items()}

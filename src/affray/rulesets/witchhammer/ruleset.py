@@ -8,21 +8,21 @@ ruling on a failed death's-door save when that option is on).
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 from affray.core.actions import ActionType
-from affray.core.content import ContentLibrary, load_pack
+from affray.core.content import ContentLibrary
 from affray.core.engine import (
     GM,
     Accepted,
     Action,
     CombatantReport,
-    Outcome,
+    FightersDefaults,
     Rejected,
     StepResult,
     Viewer,
     Window,
+    bundled_content,
 )
 from affray.core.events import Event, to_jsonable
 from affray.core.journal import Journal, journal_for
@@ -46,21 +46,19 @@ from affray.rulesets.witchhammer.wounds import check_down
 CONTENT_DIR = Path(__file__).parent / "content"
 
 
-@cache
 def builtin_content() -> ContentLibrary:
-    return load_pack(WitchHammerContent, "witchhammer", [CONTENT_DIR])
+    """The ruleset's own content (``content/``), loaded once."""
+    return bundled_content(WitchHammerContent, "witchhammer", CONTENT_DIR)
 
 
-class WitchHammerRuleset:
+class WitchHammerRuleset(FightersDefaults[WitchHammerState, WitchHammerSetup]):
     name = "witchhammer"
     title = "WitchHammer: vignettes of face-down cards, Poise and Health"
     options_type = WitchHammerOptions
     scenario_type = WitchHammerScenario
     content_type = WitchHammerContent
+    content_dir = CONTENT_DIR
     view_types = (WitchHammerDetail, WitchHammerCombatantDetail)
-
-    def content(self) -> ContentLibrary:
-        return builtin_content()
 
     def prepare(self, scenario: ScenarioBase, content: ContentLibrary) -> WitchHammerSetup:
         if not isinstance(scenario, WitchHammerScenario):
@@ -150,9 +148,6 @@ class WitchHammerRuleset:
     def view(self, state: WitchHammerState, viewer: Viewer, memo: Memo | None = None) -> WitchHammerView:
         return view(state, viewer, state.window, memo)
 
-    def outcome(self, state: WitchHammerState) -> Outcome | None:
-        return state.outcome
-
     def snapshot(self, state: WitchHammerState) -> JsonObject:
         data: JsonObject = to_jsonable(
             {
@@ -229,12 +224,3 @@ class WitchHammerRuleset:
             if len(f.slots) > SLOTS or any(n < 0 for n in f.hand.values()):
                 problems.append(f"{f.id}: {len(f.slots)} slots, hand {f.hand}")
         return problems
-
-    def rounds(self, state: WitchHammerState) -> int:
-        return state.round
-
-    def names(self, state: WitchHammerState) -> dict[str, str]:
-        return {a: f.name for a, f in state.fighters.items()}
-
-    def sides(self, state: WitchHammerState) -> dict[str, str]:
-        return {a: f.side for a, f in state.fighters.items()}
