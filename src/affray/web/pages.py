@@ -29,6 +29,7 @@ from affray.table.errors import Refusal
 from affray.table.examples import catalogue
 from affray.table.scenarios import resolve_scenario
 from affray.web.models import ScenarioText
+from affray.web.placing import building
 from affray.web.text import JsonRoute
 
 HERE = Path(__file__).parent
@@ -101,7 +102,8 @@ def _lobby_api(examples_dir: Path | None) -> APIRouter:
 
     @router.get("/rulesets", response_model=None)
     def rulesets() -> JsonObject:
-        """Each ruleset's title, named rule options (default, rule ID, sentence, choices, type) and policies."""
+        """Each ruleset's title, named rule options (default, rule ID, sentence, choices, type), policies and how its
+        scenarios place combatants (``building``: :mod:`affray.web.placing`)."""
         return {name: _ruleset_info(name) for name in plugin_names()}
 
     return router
@@ -120,7 +122,8 @@ def _ruleset_info(name: str) -> dict[str, Any]:
         }
         for o in describe(record.ruleset().options_type)
     ]
-    return {"title": record.title, "options": options, "policies": policy_names(name)}
+    # How its scenarios place combatants, for the Build-a-fight page (web/placing.py).
+    return {"title": record.title, "options": options, "policies": policy_names(name), "building": building(record)}
 
 
 @lru_cache(maxsize=8)

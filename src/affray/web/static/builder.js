@@ -1,7 +1,6 @@
 // The Build-a-fight page (docs/table.md, "Building a fight"): a GM puts a fight together from the content library,
 // players' character sheets and combatants written in place; numbers them ("Ash Jackal 1..3"); places them as the
-// ruleset places (a square on a painted map for Spellchrome and WitchHammer, metres along a line for WaRP, a range
-// band for the HuD); sets rule options and who plays whom; and reads the odds before the fight. The page writes an
+// ruleset places (a square on a map painted square by square, metres along a line, or a range band); sets rule options and who plays whom; and reads the odds before the fight. The page writes an
 // ordinary scenario (the YAML the CLI, `affray sim` and `affray odds` read) and holds no rules: every change is checked
 // by the server (POST /api/scenarios/check), its problems shown at the combatant or field they name, and the odds come
 // from POST /api/scenarios/odds. Create opens the table as the lobby does, keeps it on the owner's list and uploads
@@ -18,23 +17,10 @@ const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const CHECK_WAIT = 400, ODDS_FIGHTS = 300; // ms after the last change before the server checks; fights simulated
 const MOST_SIDE = 40, MOST_COUNT = 20;
 
-// How each ruleset places its combatants (the page's layout only: the server checks every rule).
-const KINDS = {
-  spellchrome: {
-    grid: "position", sides: ["party", "foes"],
-    terrain: [[".", "open ground"], ["#", "wall"], ["~", "half speed"], ["^", "third speed"], ["%", "5 ft a move"]],
-  },
-  witchhammer: {
-    grid: "at", sides: ["hunters", "foes"],
-    terrain: [[".", "open ground"], ["#", "wall"], ["~", "difficult"], ["^", "difficult, rough"], ["%", "a whole move"]],
-  },
-  warp: { line: true, sides: ["crew", "foes"], modes: [["combat", "Combat"], ["gestalt", "Gestalt"]] },
-  hud: {
-    bands: [["engaged", "engaged (in reach)"], ["near", "near (one move away)"], ["far", "far (only a charge crosses)"]],
-    sides: ["party", "foes"],
-    modes: [["simplified", "Dice Simplified"], ["nerdified", "Combat Nerdified"], ["free_form", "Free Form"]],
-  },
-};
+// How a ruleset places its combatants comes from the server (GET /api/rulesets, `building`: a grid field with the
+// map's terrain, a line in metres, or range bands; its modes); the page knows no ruleset by name.
+const SIDES = ["party", "foes"];
+const words = (name) => String(name).replace(/_/g, " ");
 
 let rulesets = {}, fight = null, nextKey = 1, brush = "move", chosen = null, focusCell = [0, 0];
 let checkTimer = null, checkSeq = 0, oddsSeq = 0, lastText = "", checked = null, index = [], lineOwner = [];
@@ -81,14 +67,21 @@ async function ask(method, path, body) {
 // ---- the fight as the page holds it ---------------------------------------------------------------------------------
 
 function fresh(ruleset, title = "A new fight") {
-  const kind = KINDS[ruleset] || KINDS.spellchrome;
+  const b = rulesets[ruleset]?.building || {}, [w, h] = b.size || [12, 10];
   return {
-    id: null, title, ruleset, mode: kind.modes ? kind.modes[0][0] : null, sides: [...kind.sides],
-    width: 12, height: 10, terrain: Array.from({ length: 10 }, () => ".".repeat(12)), entries: [], options: {}, cast: {},
+    id: null, title, ruleset, mode: b.mode || null, sides: [...SIDES],
+    width: w, height: h, terrain: Array.from({ length: h }, () => ".".repeat(w)), entries: [], options: {}, cast: {},
   };
 }
 
-const kind = () => KINDS[fight.ruleset] || {};
+// The ruleset's way of placing: {grid, line, bands, modes, terrain} (empty ones left out).
+function kind() {
+  const b = rulesets[fight.ruleset]?.building || {};
+  return {
+    grid: b.grid || null, line: b.line || null, bands: b.bands?.length ? b.bands.map((v) => [v, words(v)]) : null,
+    modes: b.modes?.length ? b.modes.map((v) => [v, words(v)]) : null, terrain: b.terrain || [],
+  };
+}
 
 function slug(text) {
   let s = String(text || "").toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
@@ -139,7 +132,7 @@ function placeAll() {
       } else if (kind().line) {
         if (typeof p !== "number") e.places[i] = e.side === 0 ? i : 5 + i;
       } else if (kind().bands) {
-        if (typeof p !== "string") e.places[i] = "engaged";
+        if (typeof p !== "string") e.places[i] = kind().bands[0][0];
       }
     }
   }
@@ -195,7 +188,7 @@ function scenarioText() {
       const p = e.places[c.copy];
       if (k.grid) push(`        ${k.grid}: [${p[0]}, ${p[1]}]`, e);
       else if (k.line) push(`        position: ${Number(p) || 0}`, e);
-      else if (k.bands && p !== "engaged") push(`        band: ${p}`, e);
+      else if (k.bands && p !== k.bands[0][0]) push(`        band: ${p}`, e);
       if (e.source === "sheet") { push("        sheet:", e); for (const l of blockLines(e.text)) push(`          ${l}`, e); }
       for (const l of own) push(`        ${l}`, e);
     }
@@ -408,7 +401,7 @@ function placeHtml(e, c) {
 function renderBrushes() {
   const k = kind();
   if (!k.grid) return;
-  const all = [["move", "place and move tokens"], ...k.terrain.map(([ch, label]) => [ch, `paint: ${label}`])];
+  const all = [["move", "place and move tokens"], ...k.terrain.map(([ch, label]) => [ch, `paint: ${label} (${ch})`])];
   $("b-brushes").innerHTML = all.map(([v, label]) => `<label class="b-brush"><input type="radio" name="b-brush" value="${esc(v)}"${v === brush ? " checked" : ""}>
     <span class="b-swatch t${terrainClass(v)}" aria-hidden="true"></span> ${esc(label)}</label>`).join("");
 }
@@ -773,11 +766,11 @@ function events() {
 
 async function load() {
   rulesets = await fetch("/api/rulesets").then((r) => r.json());
-  $("b-ruleset").innerHTML = Object.entries(rulesets).filter(([name]) => KINDS[name])
+  $("b-ruleset").innerHTML = Object.entries(rulesets)
     .map(([name, info]) => `<option value="${esc(name)}">${esc(info.title || name)}</option>`).join("");
   const params = new URLSearchParams(location.search);
   const wanted = params.get("ruleset");
-  fight = fresh(KINDS[wanted] && rulesets[wanted] ? wanted : Object.keys(rulesets).find((n) => KINDS[n]) || "spellchrome");
+  fight = fresh(rulesets[wanted] ? wanted : Object.keys(rulesets)[0]);
   const saved = params.get("fight");
   if (saved) {
     const { ok, data } = await ask("GET", `/api/fights/${encodeURIComponent(saved)}`);

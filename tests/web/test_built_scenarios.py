@@ -1,0 +1,144 @@
+"""A scenario that holds a whole character sheet (``sheet:`` a mapping), as the Build-a-fight page writes a player's
+sheet (docs/table.md, "Building a fight"): it plays exactly as the same scenario naming the sheet's file, opens a
+table from uploaded text (which may name no file on the server), is refused at the combatant's field when the sheet
+is broken, and ``affray sim`` reads it with no other file beside it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from fastapi.testclient import TestClient
+
+from affray.table.errors import Refusal
+from affray.table.scenarios import resolve_scenario
+
+ROOT = Path(__file__).parents[2]
+EXAMPLES = ROOT / "examples"
+
+
+def inlined(example: str) -> tuple[dict[str, Any], str]:
+    """The example's data, and its text with every ``sheet`` file replaced by the sheet itself."""
+    data = yaml.safe_load((EXAMPLES / example).read_text())
+    out = yaml.safe_load((EXAMPLES / example).read_text())
+    for side in out["sides"]:
+        for c in side["combatants"]:
+            if isinstance(c.get("sheet"), str):
+                c["sheet"] = yaml.safe_load((EXAMPLES / example).parent.joinpath(c["sheet"]).read_text())
+    return data, yaml.safe_dump(out, sort_keys=False)
+
+
+@pytest.mark.parametrize(
+    "example",
+    ["witchhammer/sheet_hunters.yaml", "warp/sheet_alley.yaml", "spellchrome/sheet_guard.yaml", "hud/sheet_duel.yaml"],
+)
+def test_a_sheet_written_in_the_scenario_plays_as_its_file_does(example: str) -> None:
+    """WH-31 (Wendel carries his 3 Wounds in), WR-03, the sheet rules of every ruleset: the same fighters."""
+    _, text = inlined(example)
+    from_files, _ = resolve_scenario(example.removesuffix(".yaml"))
+    written, label = resolve_scenario(text)
+    assert label == "(uploaded)"
+    assert written.setup["combatants"] == from_files.setup["combatants"]
+    if example.startswith("witchhammer"):
+        wendel = next(c for c in written.setup["combatants"] if c["id"] == "wendel")
+        assert (wendel["health"], wendel["start_health"]) == (12, 9)  # 3 Wounds taken off his Health
+
+
+def test_a_broken_sheet_in_the_scenario_is_refused_at_its_combatant() -> None:
+    _, text = inlined("warp/sheet_alley.yaml")
+    data = yaml.safe_load(text)
+    data["sides"][0]["combatants"][0]["sheet"]["hp"] = "lots"
+    with pytest.raises(Refusal) as refused:
+        resolve_scenario(yaml.safe_dump(data))
+    [problem] = refused.value.problems
+    assert problem["field"] == "sides[0].combatants[0].sheet"
+    assert problem["expected"].startswith("a valid character sheet, but (the sheet written in the scenario, ")
+    assert problem["expected"].endswith(
+        "hp: Input should be a valid integer, unable to parse string as an integer (got 'lots')"
+    )
+
+
+def test_uploaded_text_still_names_no_sheet_file() -> None:
+    text = (EXAMPLES / "warp/sheet_alley.yaml").read_text()
+    with pytest.raises(Refusal) as refused:
+        resolve_scenario(text)
+    assert refused.value.problems == [
+        {
+            "file": "scenario.yaml",
+            "field": "sides[0].combatants[0].sheet",
+            "expected": "no sheet files in uploaded text (write the sheet itself here, or use 'use' or stats)",
+        }
+    ]
+
+
+def test_affray_sim_reads_a_scenario_holding_its_sheets_alone(tmp_path: Path) -> None:
+    _, text = inlined("witchhammer/sheet_hunters.yaml")
+    alone = tmp_path / "built.yaml"
+    alone.write_text(text)
+    done = subprocess.run(
+        [sys.executable, "-m", "affray", "sim", str(alone), "-n", "20", "--seed", "4", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["fights"] == 20
+    assert set(report["sides"]) == {"hunters", "hounds"}
+
+
+def test_the_builder_learns_how_each_ruleset_places_from_its_scenario_schema(client: TestClient) -> None:
+    """SC-23's squares and terrain (SC-17), WH-07's square grid, WR-X2's metres along a line, WL-B13's bands: read from
+    each ruleset's scenario schema (web/placing.py), so the page names no ruleset."""
+    building = {name: info["building"] for name, info in client.get("/api/rulesets").json().items()}
+    assert building == {
+        "hud": {
+            "grid": None,
+            "line": None,
+            "bands": ["engaged", "near", "far"],
+            "modes": ["free_form", "simplified", "nerdified"],
+            "mode": "free_form",
+            "terrain": [],
+            "size": [12, 10],
+        },
+        "spellchrome": {
+            "grid": "position",
+            "line": None,
+            "bands": [],
+            "modes": [],
+            "mode": None,
+            "terrain": [
+                [".", "open"],
+                ["#", "wall"],
+                ["~", "half speed"],
+                ["^", "third speed"],
+                ["%", "5 ft per move action"],
+            ],
+            "size": [12, 10],
+        },
+        "warp": {
+            "grid": None,
+            "line": "position",
+            "bands": [],
+            "modes": ["combat", "gestalt"],
+            "mode": "combat",
+            "terrain": [],
+            "size": [12, 10],
+        },
+        "witchhammer": {
+            "grid": "at",
+            "line": None,
+            "bands": [],
+            "modes": [],
+            "mode": None,
+            "terrain": [[".", "open"], ["#", "wall"], ["~", "difficult"], ["^", "difficult"], ["%", "a whole move"]],
+            "size": [12, 12],
+        },
+    }
