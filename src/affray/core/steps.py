@@ -22,6 +22,7 @@ the prompts and the labels in its words); :func:`default_steps` builds one for a
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -196,8 +197,19 @@ def group_by(items: Sequence[T], key: Callable[[T], K]) -> list[tuple[K, list[T]
     return list(groups.items())
 
 
+#: A rule ID in brackets, as some listings' labels end (``"(WR-06)"``, ``"(SC-02)"``): help text, not words to choose by.
+RULE_ID = re.compile(r"\s*\((?:[A-Z]{2,3}-[A-Z]?\d+[a-z]?(?:,\s*)?)+\)")
+
+
+def plain(label: str) -> str:
+    """``label`` without the rule IDs in brackets it may hold."""
+    return RULE_ID.sub("", label)
+
+
 def with_hint(label: str, hint: str) -> str:
-    """A long label with its odds (``"attack Vesna with the long dagger — hit 58%"``), capitalised."""
+    """A long label with its odds (``"attack Vesna with the long dagger — hit 58%"``), capitalised, without rule IDs
+    (:func:`plain`)."""
+    label = plain(label)
     return capital(f"{label} — {hint}" if hint else label)
 
 
@@ -224,7 +236,7 @@ def leaves_of(option: Option) -> list[Action]:
 
 def _unique_shorts(options: Sequence[Option]) -> list[str]:
     """Each option's short label, cut to fit, and told apart where two would read alike (a number after it)."""
-    shorts = [cut(o.short) or "?" for o in options]
+    shorts = [cut(plain(o.short)) or "?" for o in options]
     seen: dict[str, int] = {}
     for s in shorts:
         seen[s] = seen.get(s, 0) + 1
