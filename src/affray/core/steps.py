@@ -197,7 +197,7 @@ def group_by(items: Sequence[T], key: Callable[[T], K]) -> list[tuple[K, list[T]
     return list(groups.items())
 
 
-#: A rule ID in brackets, as some listings' labels end (``"(WR-06)"``, ``"(SC-02)"``): help text, not words to choose by.
+#: A rule ID in brackets, as some listings' labels end (``"(WR-06)"``): help text, not words to choose by.
 RULE_ID = re.compile(r"\s*\((?:[A-Z]{2,3}-[A-Z]?\d+[a-z]?(?:,\s*)?)+\)")
 
 
