@@ -116,9 +116,15 @@ def test_a_v1_database_is_upgraded_step_by_step_and_keeps_its_rows(store_url: st
         assert [table.salt_hex for table in (old, done)] == [None, None]
         # What v7 added: the owners' fights and tables, none kept before it.
         assert store.fights("o" * 64) == []
-    assert schema_version(store_url) == str(SCHEMA_VERSION) == "7"
+        # What v8 added: each table's map image, none before it; the first upload is version 1.
+        assert store.map_image("old1") is None
+        assert store.put_map("old1", "image/png", b"png").version == 1
+        assert store.put_map("old1", "image/webp", b"webp").version == 2
+        kept = store.map_image("old1")
+        assert kept is not None and (kept.media_type, kept.body) == ("image/webp", b"webp")
+    assert schema_version(store_url) == str(SCHEMA_VERSION) == "8"
     with Store(store_url) as again:
-        assert again.migrated_from == 7
+        assert again.migrated_from == 8
         assert [entry.kind for entry in again.audit_trail("old1")] == ["pause"]
 
 
@@ -126,15 +132,15 @@ def test_an_empty_database_gets_the_current_schema(store_url: str) -> None:
     with Store(store_url) as store:
         assert store.migrated_from == 0
         store.create_table(new_table(), SEATS)
-    assert schema_version(store_url) == "7"
+    assert schema_version(store_url) == "8"
 
 
 def test_a_database_newer_than_this_program_refuses_to_open(store_url: str) -> None:
     Store(store_url).close()
-    build(store_url, "UPDATE meta SET value = '8' WHERE key = 'schema_version'")
+    build(store_url, "UPDATE meta SET value = '9' WHERE key = 'schema_version'")
     with pytest.raises(
         StoreError,
-        match=r"schema version 8, newer than this affray understands \(up to 7\); "
+        match=r"schema version 9, newer than this affray understands \(up to 8\); "
         "upgrade affray",
     ):
         Store(store_url)

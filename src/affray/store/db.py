@@ -15,7 +15,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from affray.core.json import Json, JsonObject
-from affray.store import owned, side
+from affray.store import maps, owned, side
 from affray.store import schema as s
 from affray.store.engine import check_fits, database_errors, first_line, open_engine
 from affray.store.group import GroupCommit, Pending
@@ -432,6 +432,20 @@ class Store:
     def disown_table(self, owner: str, table_id: str) -> bool:
         with self._write() as c:
             return owned.disown_table(c, owner, table_id)
+
+    # -- a table's map image (store/maps.py) ------------------------------------------------------------------
+
+    def put_map(self, table_id: str, media_type: str, body: bytes) -> maps.MapImage:
+        """Keep ``body`` as the table's map image (in place of any before it); UnknownTable for an unknown table."""
+        try:
+            with self._write() as c:
+                return maps.put_map(c, table_id, media_type, body, time.time())
+        except IntegrityError:
+            raise StoreError("the map was uploaded twice at once; upload it again") from None
+
+    def map_image(self, table_id: str) -> maps.MapImage | None:
+        with self._read() as c:
+            return maps.map_image(c, table_id)
 
     # -- change notices (store/listen.py) ------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ Version history:
   seals and the chain of log format 3 it was made with.
 - v7: ``fights`` (the fights a GM built on the Build-a-fight page, kept for their owner) and ``owned_tables`` (the
   tables an owner opened, each with its GM token sealed by the owner's secret): :mod:`affray.store.owned`.
+- v8: ``maps``, each table's map image (the picture its GM uploaded, drawn under the grid): :mod:`affray.store.maps`.
 
 ``migrate`` runs inside one write transaction under a lock (PostgreSQL: an advisory lock; SQLite: the
 ``BEGIN IMMEDIATE`` write lock), so two servers starting together upgrade a database once.
@@ -28,7 +29,7 @@ import sqlalchemy as sa
 
 from affray.store.rows import StoreError
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 RULES_VERSION_SCHEMA = 5  # the first version whose tables record their rules version (older: every table's is "1")
 # An arbitrary constant: the advisory lock that serialises migrations on PostgreSQL.
 MIGRATION_LOCK = 0x0AFF4A7
@@ -157,6 +158,18 @@ owned_tables = sa.Table(
     sa.Column("created_at", sa.Double, nullable=False),
 )
 
+# A table's map image (store/maps.py): one per table, its bytes as uploaded after their type was sniffed.
+maps = sa.Table(
+    "maps",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False),  # 1 for the first upload, one more for each that replaced it
+    sa.Column("media_type", sa.String(32), nullable=False),  # image/png, image/jpeg or image/webp, from the bytes
+    sa.Column("sha256", sa.String(64), nullable=False),
+    sa.Column("body", sa.LargeBinary, nullable=False),
+    sa.Column("created_at", sa.Double, nullable=False),
+)
+
 
 def _v1_to_v2(conn: sa.Connection) -> None:
     """v2 adds the table's config (default: empty) and the GM audit trail; every v1 row is kept."""
@@ -192,6 +205,11 @@ def _v6_to_v7(conn: sa.Connection) -> None:
     owned_tables.create(conn)
 
 
+def _v7_to_v8(conn: sa.Connection) -> None:
+    """v8 adds the tables' map images (none: no table had one before)."""
+    maps.create(conn)
+
+
 #: The tables each schema version has (what ``affray db check`` and a starting server look for).
 TABLES_OF: dict[int, frozenset[str]] = {
     1: frozenset({"meta", "tables", "seats", "records"}),
@@ -200,6 +218,7 @@ TABLES_OF: dict[int, frozenset[str]] = {
     4: frozenset({"meta", "tables", "seats", "records", "audit", "chat", "snapshots"}),
     5: frozenset({"meta", "tables", "seats", "records", "audit", "chat", "snapshots"}),
     6: frozenset({"meta", "tables", "seats", "records", "audit", "chat", "snapshots"}),
+    7: frozenset({"meta", "tables", "seats", "records", "audit", "chat", "snapshots", "fights", "owned_tables"}),
     SCHEMA_VERSION: frozenset(metadata.tables),
 }
 
@@ -211,6 +230,7 @@ STEPS: dict[int, Callable[[sa.Connection], None]] = {
     4: _v4_to_v5,
     5: _v5_to_v6,
     6: _v6_to_v7,
+    7: _v7_to_v8,
 }
 
 

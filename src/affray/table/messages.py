@@ -86,7 +86,8 @@ def _message(table: Table, seat: SeatInfo, since: int, chat_since: int, cut: boo
 def table_fields(table: Table) -> tuple[JsonObject, JsonObject]:
     """The fields of every seat's message that are the table's, not the seat's, in the message's order: those before
     the seat's own fields (the table, its title, ruleset and version) and those after them (the people one may
-    whisper to, the commitment and chain head, pause, timer, countdown, outcome, and the seed once it is over)."""
+    whisper to, the commitment and chain head, pause, timer, countdown, the map image's version, outcome,
+    and the seed once it is over)."""
     match = table.match
     head: JsonObject = {
         "table": table.id,
@@ -105,6 +106,7 @@ def table_fields(table: Table) -> tuple[JsonObject, JsonObject]:
         "paused": table.paused,
         "timer": table.config.get("timer"),
         "countdown": countdown_offer(match),
+        "map": table.config.get("map"),  # the GM's map image: {version, type, bytes}, or null (table/map_image.py)
         "outcome": table.outcome(),
         "seed": table.seed_hex if table.over else None,
     }

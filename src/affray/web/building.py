@@ -1,6 +1,10 @@
 """What a GM building a fight asks the server (docs/table.md): the content library (``GET /api/content/RULESET``),
-the odds before the fight (``POST /api/scenarios/odds``) and the table's map image (``POST .../gm/map``,
-``GET .../map``). :func:`building_router` makes the routes; :mod:`affray.web.app` includes them.
+the odds before the fight (``POST /api/scenarios/odds``) and the table's map image (``POST /api/tables/ID/gm/map``,
+``GET /api/tables/ID/map``). :func:`building_router` makes the routes; :mod:`affray.web.app` includes them.
+
+The map's upload is the one body larger than the default (:data:`affray.web.limits.LARGER_BODIES`); its image is
+read with the seat's token in the ``Authorization`` header like every seat route, so a page fetches it and draws it
+from a blob URL (an ``<img src>`` could not carry the token, and a token in a URL would leak to logs).
 
 The library is read-only and public, like the examples. The odds cost CPU: they are under the creation key and a
 rate limit per address (:meth:`affray.web.app.Api.creating`), their job key scoped to the caller's address (a
@@ -11,11 +15,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
+from fastapi.concurrency import run_in_threadpool
 from pydantic import Field
 
 from affray.core.json import JsonObject
-from affray.table import library
+from affray.table import library, map_image
 from affray.table.odds_job import DEFAULT_FIGHTS, DEFAULT_SEED, MAX_FIGHTS, OddsJobs
 from affray.table.scenarios import resolve_scenario
 from affray.web.limits import RateLimiter
@@ -78,5 +83,33 @@ def building_router(api: Api) -> APIRouter:
         scenario, _ = resolve_scenario(body.scenario, request.app.state.api.service.examples_dir)
         key = f"{address_keys(client_address())[0]}|{body.key}" if body.key else None
         return jobs.odds(scenario, body.fights, body.seed, key, body.exact)
+
+    @router.post("/tables/{table_id}/gm/map", response_model=None)
+    async def upload_map(table_id: str, request: Request) -> JsonObject:
+        """The GM's map image, drawn under the grid: the request's body is the picture's bytes (any Content-Type: the
+        type is told by the bytes). PNG, JPEG or WebP of at most 4 MB; 413 past that, 415 for an SVG or anything
+        else, each with a sentence. Kept with the table (it survives a restart); a new upload replaces it and every
+        seat's message says so (``map``: version, type, bytes)."""
+        from affray.web.app import bearer
+
+        table, seat = await run_in_threadpool(api.seat, table_id, bearer(request))
+        body = await request.body()
+        return await run_in_threadpool(map_image.upload, api.service.ledger, table, seat, body)
+
+    @router.get("/tables/{table_id}/map", response_model=None)
+    def table_map(table_id: str, request: Request) -> Response:
+        """The table's map image, to its seats only (the seat's token as for every seat route; 404 without a map):
+        its sniffed type, ``X-Content-Type-Options: nosniff``, shown inline and never cached by a shared cache."""
+        from affray.web.app import bearer
+
+        table, _ = api.seat(table_id, bearer(request))
+        kept = map_image.image(api.service.ledger, table)
+        headers = {
+            "X-Content-Type-Options": "nosniff",
+            "Content-Disposition": 'inline; filename="map"',
+            "Cache-Control": "private, max-age=0, must-revalidate",
+            "ETag": f'"{kept.sha256}"',
+        }
+        return Response(kept.body, media_type=kept.media_type, headers=headers)
 
     return router

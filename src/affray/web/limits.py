@@ -4,6 +4,7 @@ bucket per caller (docs/table.md, 'Limits')."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -16,6 +17,12 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 DEFAULT_BODY_LIMIT = 256 * 1024
+
+#: The routes whose body may be larger than the default: method, path, their limit and the sentence past it. The map
+#: image's upload (web/building.py, table/map_image.py: 4 MiB).
+LARGER_BODIES: tuple[tuple[str, re.Pattern[str], int, str], ...] = (
+    ("POST", re.compile(r"^/api/tables/[^/]{1,64}/gm/map$"), 4 * 1024 * 1024, "A map may be at most 4 MB."),
+)
 
 
 class BodyTooLarge(Exception):
@@ -33,9 +40,13 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit, sentence = self.limit, f"A request body may hold at most {self.limit} bytes."
+        for method, path, larger, said in LARGER_BODIES:
+            if scope.get("method") == method and path.match(str(scope.get("path", ""))):
+                limit, sentence = larger, said
         declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await self._refuse(send)
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await send_refusal(send, 413, "too_large", sentence)
             return
         seen = 0
         started = False
@@ -45,7 +56,7 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.limit:
+                if seen > limit:
                     raise BodyTooLarge()
             return message
 
@@ -58,10 +69,7 @@ class BodyLimit:
             await self.app(scope, limited, tracking)
         except BodyTooLarge:
             if not started:
-                await self._refuse(send)
-
-    async def _refuse(self, send: Send) -> None:
-        await send_refusal(send, 413, "too_large", f"A request body may hold at most {self.limit} bytes.")
+                await send_refusal(send, 413, "too_large", sentence)
 
 
 async def send_refusal(send: Send, status: int, code: str, message: str) -> None:
