@@ -404,3 +404,48 @@ def test_every_match_is_built_from_a_record() -> None:
             if builds and alone:
                 bad.append(f"{path.relative_to(SRC)}:{node.lineno}: {ast.unparse(node)[:80]}")
     assert not bad, f"matches built from a ruleset alone: {bad}"
+
+
+# -- one layout for every ruleset: the same module names for the same concerns ----------------------------------------
+
+#: The modules every ruleset folder has, one concern each (docs/architecture.md, "Adding a ruleset"). How an action
+#: plays out is in modules named from each ruleset's rules text (``vignette.py``, ``nerdified.py``...), not here.
+RULESET_MODULES = (
+    "state",
+    "setup",
+    "options",
+    "content_model",
+    "mechanics",
+    "actions",
+    "legal",
+    "views",
+    "events",
+    "narration",
+    "observe",
+    "policies",
+    "odds",
+    "hints",
+    "adjust",
+    "sample",
+    "plugin",
+    "ruleset",
+)
+
+
+def missing_modules(folder: Path) -> list[str]:
+    """The modules of :data:`RULESET_MODULES` the ruleset ``folder`` lacks."""
+    return [name for name in RULESET_MODULES if not (folder / f"{name}.py").is_file()]
+
+
+def test_every_ruleset_has_the_same_modules_for_the_same_concerns(tmp_path: Path) -> None:
+    """Each folder under ``rulesets/`` has the modules of :data:`RULESET_MODULES` (state, setup, actions, legal,
+    views...): whoever knows one ruleset finds the same concern under the same name in the others. The check
+    itself catches a folder with one missing."""
+    folders = sorted(p for p in (SRC / "rulesets").iterdir() if (p / "__init__.py").is_file())
+    assert len(folders) >= 4
+    missing = {folder.name: lacks for folder in folders if (lacks := missing_modules(folder))}
+    assert not missing, f"rulesets missing modules of the common layout: {missing}"
+    for name in RULESET_MODULES:
+        (tmp_path / f"{name}.py").touch()
+    (tmp_path / "legal.py").unlink()
+    assert missing_modules(tmp_path) == ["legal"]
