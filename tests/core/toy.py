@@ -1,12 +1,23 @@
-"""A tiny sealed-bid ruleset for testing the core without any real ruleset, registered through the same
-plug-in record as the built-in ones (a fifth ruleset is one folder and one line, no change to core).
+"""The toy ruleset: the smallest working ruleset, and the template to copy for a new one (docs/architecture.md,
+"Adding a ruleset"). It tests the core without any real ruleset, registered through the same plug-in record as the
+built-in ones: a fifth ruleset is one folder and one line, no change to core.
 
 Two players each commit a number 1..3 face down (both at once: a simultaneous window); once both have committed,
 both are revealed and a d6 is rolled; the higher bid plus die wins, ties are a draw. Each player's Luck (3, a bar
 the GM may rule on, 0 to 6) adds Luck - 3 to its score.
 
-The record also declares what tools reach through it (the last section): one single check (``affray odds toy
-bid``) and character sheets with one operation beyond new, check and show (``affray character bless``).
+It is one file, in sections named after the modules a ruleset's folder splits them into (``# -- state.py``...):
+copy it to ``src/affray/rulesets/<name>/``, one section a module, and the module names are the common layout's
+(``tests/test_layers.py`` checks every folder has them). Its ``ruleset.py`` section holds what a real ruleset hands
+to other modules (``legal`` to ``legal.py``, ``action_types`` to ``actions.py``, ``view`` to ``views.py``, how an
+action plays out to modules named from its rules text) because the toy's rules are a few lines; the members every
+ruleset writes alike come from the engine's defaults (``RulesetDefaults``: content, outcome, snapshot). The toy
+brings no content files and no observation or choices of its own (``core.policy.ViewObservation`` and
+``Choices``, the plainest).
+
+The record also declares what tools reach through it (the ``odds.py`` and ``sheet.py`` section): one single check
+(``affray odds toy bid``) and character sheets with one operation beyond new, check and show (``affray character
+bless``); and its example scenarios for the web table's lobby (the last section).
 """
 
 from __future__ import annotations
@@ -51,10 +62,15 @@ from affray.core.sealed import Sealed
 from affray.core.sheets import FightSheet
 from affray.core.view import Bar, CombatantView, Fact, Facts, PanelKind, View, envelope
 
+# -- options.py: the rule options (a real ruleset's fields carry their rule IDs) ---------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class ToyOptions:
     bonus: int = 0
+
+
+# -- views.py, its types: the view's detail and each combatant's, with the panels that draw them -----------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +88,9 @@ class ToyCombatant:
     facts: Facts | None = None
 
 
+# -- state.py: what step changes, and nothing derived from it ----------------------------------------------------------
+
+
 @dataclass(slots=True)
 class ToyState:
     players: tuple[str, str]
@@ -79,6 +98,9 @@ class ToyState:
     revealed: dict[str, int] = field(default_factory=dict)
     outcome: Outcome | None = None
     luck: dict[str, int] = field(default_factory=lambda: {"a": 3, "b": 3})
+
+
+# -- content_model.py: the scenario's model (the toy brings no content files) ------------------------------------------
 
 
 class ToyScenario(ScenarioBase):
@@ -94,6 +116,9 @@ SCENARIO: dict[str, Any] = {
         {"name": "B", "combatants": [{"id": "b", "controller": "random"}]},
     ],
 }
+
+
+# -- ruleset.py: the contract of core/engine.py, with the engine's defaults --------------------------------------------
 
 
 class ToyRuleset(RulesetDefaults[ToyState, dict[str, Any]]):
@@ -214,6 +239,9 @@ class ToyRuleset(RulesetDefaults[ToyState, dict[str, Any]]):
         return [f"{p}'s Luck {v} is outside 0..6" for p, v in state.luck.items() if not 0 <= v <= 6]
 
 
+# -- adjust.py: the GM's rulings on the toy's one bar ------------------------------------------------------------------
+
+
 class ToyAdjuster:
     """GM rulings on the toy: its one bar, Luck (0 to 6); every other change is refused (core/adjust.py)."""
 
@@ -244,7 +272,7 @@ class ToyAdjuster:
         }
 
 
-# -- the toy's single check and sheet rules, declared through the record (affray odds toy, affray character) ------
+# -- odds.py and sheet.py: the single check and the sheet rules (affray odds toy, affray character) --------------------
 
 
 def _bid_dist(p: Params) -> dict[int, Fraction]:
@@ -340,6 +368,9 @@ def build(p: Prompts, content: ContentLibrary, rng: RNG) -> Any:
     return finish(data)
 
 
+# -- plugin.py: the record (a folder's plugin.py reads each part from a deferred module) -------------------------------
+
+
 #: The toy's plug-in record: what a fifth ruleset's folder would export as ``PLUGIN``.
 PLUGIN = Plugin(
     name="toy",
@@ -353,7 +384,7 @@ PLUGIN = Plugin(
 )
 
 
-# -- the toy at the web table: its panel and its example ---------------------------------------------------------
+# -- views.py, the facts rows, and the examples: the toy at the web table ----------------------------------------------
 # A ruleset that no client knows shows its own part with the generic "facts" panel (label/value rows, filled in
 # here from what the seat may see) and brings its example scenarios through its record: the lobby lists
 # ``toy/sealed_duel`` and opens it, with no change to the server or the page (tests/web/test_browser_toy.py).
