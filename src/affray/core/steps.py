@@ -27,7 +27,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from affray.core.engine import Action, ActionSpec
+from affray.core.engine import GM, Action, ActionSpec
 from affray.core.json import Json, JsonObject
 
 if TYPE_CHECKING:
@@ -360,7 +360,12 @@ def default_steps(
         label = capital(t.label if t is not None else kind.replace("_", " "))
         prompt, inner = by_fields(members, [f.name for f in t.fields] if t is not None else [], names, label)
         options.append(Branch(label, label, prompt, tuple(inner)))
-    return assemble(f"What does {names.get(actor, actor)} do?", options)
+    return assemble(f"What does {who(names, actor)} do?", options)
+
+
+def who(names: Mapping[str, str], actor: str) -> str:
+    """The actor's name for a prompt: a combatant's name, "the GM" for the GM's own calls."""
+    return names.get(actor, "the GM" if actor == GM else actor)
 
 
 #: A ruleset's own builder (:attr:`affray.core.plugin.Plugin.steps`): from the seat's view (the ruleset's type,

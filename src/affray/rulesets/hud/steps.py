@@ -26,6 +26,7 @@ from affray.core.steps import (
     capital,
     cut,
     group_by,
+    who,
     with_hint,
 )
 from affray.rulesets.hud.views import HudView
@@ -137,8 +138,9 @@ def _names(view: HudView, actor: str) -> dict[str, str]:
     names = {c.id: c.name for c in view.combatants}
     for c in view.combatants:
         names.update({w.id: w.name for w in c.detail.weapons})
-    me = view.combatant(actor)
-    names.update({w.id: w.name for w in me.detail.weapons})  # one's own weapons by the names one knows them by
+    me = view.by_id().get(actor)  # None for the GM's own calls
+    if me is not None:
+        names.update({w.id: w.name for w in me.detail.weapons})  # one's own weapons by the names one knows them by
     return names
 
 
@@ -175,7 +177,7 @@ def steps(view: HudView, actor: str, specs: Sequence[ActionSpec], hints: Sequenc
             options.append(inner[0])
         else:
             options.append(Branch(short, long, prompt, tuple(inner)))
-    me = view.combatant(actor).name
+    me = who(names, actor)
     declaring = any(p[0].action.get("type") == "declare" for p in paired)
     return assemble(f"{me}'s first action this round?" if declaring else f"What does {me} do?", options)
 
@@ -184,7 +186,7 @@ def _hp_short(action: Mapping[str, Json], names: Mapping[str, str]) -> str:
     hp = action.get("hp")
     if not isinstance(hp, dict) or not hp:
         return "Just post"
-    who, change = next(iter(hp.items()))
+    fighter, change = next(iter(hp.items()))
     amount = change if isinstance(change, int) else 0
     tail = f" {'+' if amount > 0 else '-'}{abs(amount)} HP"
-    return cut(names.get(who, who), MAX_SHORT_BYTES - len(tail)) + tail
+    return cut(names.get(fighter, fighter), MAX_SHORT_BYTES - len(tail)) + tail

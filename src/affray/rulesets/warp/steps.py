@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from affray.core.engine import ActionSpec
 from affray.core.json import Json
-from affray.core.steps import Branch, Leaf, Option, Paired, Step, assemble, capital, group_by, with_hint
+from affray.core.steps import Branch, Leaf, Option, Paired, Step, assemble, capital, group_by, who, with_hint
 from affray.rulesets.warp.view_types import WarpView
 
 #: Each kind of choice on the root step: its short and long labels, and the prompt of the step it opens.
@@ -32,7 +32,8 @@ WOUNDS = {"mis_heal": "a wound that heals badly", "fatal": "a fatal wound", "non
 def _names(view: WarpView, actor: str) -> dict[str, str]:
     """Fighters, and the actor's own weapons and traits, by name."""
     names = {c.id: c.name for c in view.combatants}
-    sheet = view.combatant(actor).detail.sheet
+    me = view.by_id().get(actor)  # None for the GM's own calls
+    sheet = me.detail.sheet if me is not None else None
     if sheet is not None:
         names.update({w.id: w.name for w in sheet.weapons.values()})
         names.update({t.id: t.name for t in sheet.traits.values()})
@@ -199,4 +200,4 @@ def steps(view: WarpView, actor: str, specs: Sequence[ActionSpec], hints: Sequen
             options.append(Branch(short, long, prompt, tuple(inner)))
         else:
             options += inner
-    return assemble(f"What does {view.combatant(actor).name} do?", options)
+    return assemble(f"What does {who(names, actor)} do?", options)
