@@ -82,7 +82,8 @@ def building_router(api: Api) -> APIRouter:
         api.creating(request, odds_limiter)
         scenario, _ = resolve_scenario(body.scenario, request.app.state.api.service.examples_dir)
         key = f"{address_keys(client_address())[0]}|{body.key}" if body.key else None
-        return jobs.odds(scenario, body.fights, body.seed, key, body.exact)
+        chosen: OddsJobs = getattr(request.app.state, "odds_jobs", None) or jobs  # a test's own queue
+        return chosen.odds(scenario, body.fights, body.seed, key, body.exact)
 
     @router.post("/tables/{table_id}/gm/map", response_model=None)
     async def upload_map(table_id: str, request: Request) -> JsonObject:

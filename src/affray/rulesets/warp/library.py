@@ -23,9 +23,9 @@ def _named(library: ContentLibrary, section: str, item_id: str) -> str:
 
 
 def rating_words(rating: str) -> str:
-    """``"3/2b"`` -> ``3 dice / 2 bullet-proof``; ``"1 pt"`` -> ``1 point``."""
-    unit = {"bare": "dice", "pt": "points", "b": "bullet-proof"}
-    return " / ".join(f"{n} {unit[u]}" for n, u in parse_rating(rating))
+    """``"3/2b"`` -> ``3 dice / 2 bullet-proof``; ``"1 pt"`` -> ``1 point``; ``"1"`` -> ``1 die``."""
+    unit = {"bare": ("die", "dice"), "pt": ("point", "points"), "b": ("bullet-proof", "bullet-proof")}
+    return " / ".join(f"{n} {unit[u][n != 1]}" for n, u in parse_rating(rating))
 
 
 def weapon_uses(w: Weapon) -> list[str]:
@@ -67,7 +67,7 @@ def trait_entry(item_id: str, t: Trait, library: ContentLibrary) -> Entry:
     if t.flaw:
         words = ["flaw", "a penalty die on " + (", ".join(t.affects) or "nothing")]
         if t.dodge_dice is not None:
-            words.append(f"dodging with at most {t.dodge_dice} dice")
+            words.append(f"dodging with at most {t.dodge_dice} {'die' if t.dodge_dice == 1 else 'dice'}")
     else:
         words = [x for x, on in (("combat", t.combat), ("agility", t.agility), ("fighting", t.fighting)) if on]
         words = [f"{' '.join(words)} trait" if words else "trait", "for " + (", ".join(t.uses) or "other rolls")]
