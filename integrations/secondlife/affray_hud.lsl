@@ -26,7 +26,7 @@ string gChoices = "[]";     // the answer's "ch": [[id, label(, "t")], ...]
 string gDice = "{}";        // the answer's "d": {die: choice id}
 string gAsk = "";
 integer gFree = 0;          // a free-form scene: the dice buttons roll free rolls
-string gMods = "{}";        // free rolls' modifiers the owner set: {die: n}
+list gMods = [];            // free rolls' modifiers the owner set: [die, n, ...]
 string gName = "";
 integer gFresh = 1;         // the next poll answers at once (after a join, a region change, a failure)
 
@@ -65,7 +65,9 @@ request(integer kind, string method, string path, string body) {
         return;
     }
     gQueued = [];
-    list options = [HTTP_METHOD, method, HTTP_MIMETYPE, "text/plain;charset=utf-8"];
+    string mime = "text/plain;charset=utf-8";  // the in-world routes read it as JSON
+    if (kind == 4) mime = "application/json";  // the table's free-roll route wants JSON by name
+    list options = [HTTP_METHOD, method, HTTP_MIMETYPE, mime];
     if (gToken != "") options += headers();
     gLastSent = llGetTime();
     gReq = llHTTPRequest(gServer + path, options, body);
@@ -142,10 +144,12 @@ take(string body) {
 }
 
 dialog() {
+    // each choice read as its own small array: [id, label(, "t")] (one level of JSON at a time)
+    list choices = llJson2List(gChoices);
     list buttons = [];
     integer i;
-    integer n = llGetListLength(llJson2List(gChoices));
-    for (i = 0; i < n; i = i + 1) buttons += [llJsonGetValue(gChoices, [i, 1])];
+    for (i = 0; i < llGetListLength(choices); i = i + 1)
+        buttons += [llList2String(llJson2List(llList2String(choices, i)), 1)];
     if (buttons == []) return;
     listen_dialog();
     string ask = gAsk;
@@ -166,25 +170,27 @@ close_dialog() {
 }
 
 act(string choice, string text) {
-    string body = llList2Json(JSON_OBJECT, ["choice", choice, "version", gVersion,
-        "id", "h" + (string)gVersion + "-" + choice + "-" + (string)llGetUnixTime()]);
-    if (text != "") body = llJsonSetValue(body, ["text"], text);
+    list fields = ["choice", choice, "version", gVersion,
+        "id", "h" + (string)gVersion + "-" + choice + "-" + (string)llGetUnixTime()];
+    if (text != "") fields += ["text", text];
+    string body = llList2Json(JSON_OBJECT, fields);
     request(2, "POST", "/api/inworld/" + gTable + "/act", body);
 }
 
 chosen(string label) {
-    integer n = llGetListLength(llJson2List(gChoices));
+    list choices = llJson2List(gChoices);
     integer i;
-    for (i = 0; i < n; i = i + 1) {
-        if (llJsonGetValue(gChoices, [i, 1]) == label) {
-            string id = llJsonGetValue(gChoices, [i, 0]);
+    for (i = 0; i < llGetListLength(choices); i = i + 1) {
+        list choice = llJson2List(llList2String(choices, i));
+        if (llList2String(choice, 1) == label) {
+            string id = llList2String(choice, 0);
             if (llGetSubString(id, 0, 0) == "@") {
                 gAt = llGetSubString(id, 1, -1);
                 request(3, "GET", "/api/inworld/" + gTable + "?l=" + (string)gL + "&c=" + (string)gC + "&at="
                     + llEscapeURL(gAt), "");
                 return;
             }
-            if (llJsonGetValue(gChoices, [i, 2]) == "t") {
+            if (llList2String(choice, 2) == "t") {
                 gTextChoice = id;
                 listen_dialog();
                 llTextBox(llGetOwner(), "Your words for: " + llGetSubString(label, 0, 200), gDialogChan);
@@ -203,7 +209,9 @@ die_button(string name) {
     if (gFree) {
         integer sides = 13;
         if (die == "chance") sides = 11;
-        integer mod = (integer)llJsonGetValue(gMods, [die]);
+        integer mod = 0;
+        integer at = llListFindList(gMods, [die]);
+        if (at >= 0) mod = llList2Integer(gMods, at + 1);
         string notation = "1d" + (string)sides;
         if (mod > 0) notation += "+" + (string)mod;
         if (mod < 0) notation += (string)mod;
@@ -238,8 +246,11 @@ command(string text) {
         if (gToken != "") seat = "table " + gTable + " as " + gName + ", version " + (string)gVersion;
         say_owner("Server " + gServer + "; " + seat + "; free memory " + (string)llGetFreeMemory());
     } else if (verb == "mod" && llGetListLength(words) == 3) {
-        gMods = llJsonSetValue(gMods, [llToLower(arg)], (string)((integer)llList2String(words, 2)));
-        say_owner("Free roll modifiers: " + gMods);
+        string die = llToLower(arg);
+        integer at = llListFindList(gMods, [die]);
+        if (at >= 0) gMods = llDeleteSubList(gMods, at, at + 1);
+        gMods += [die, (integer)llList2String(words, 2)];
+        say_owner("Free roll modifiers: " + llDumpList2String(gMods, " "));
     } else if (verb == "menu") {
         dialog();
     } else {

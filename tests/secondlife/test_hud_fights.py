@@ -16,7 +16,7 @@ import httpx2 as httpx
 import pytest
 
 from tests.cli_run import affray
-from tests.secondlife.harness import Hud, World, pump
+from tests.secondlife.harness import BUTTONS, CHANGED_REGION, NULL, Hud, Region, World, pump
 from tests.table.test_kill9 import Server
 
 
@@ -61,9 +61,9 @@ def over(huds: list[Hud]) -> bool:
     return all(any(s.startswith("The fight is over") for s in h.owner_said) for h in huds)
 
 
-async def play(huds: list[Hud], prefer_buttons: bool = True, moves: int = 200) -> dict[str, int]:
-    """Play until the fight is over: whenever a HuD shows a new dialog, touch the die button its answer maps (the
-    first), or click the dialog's first choice (the next page's when the choices are all pages)."""
+async def play(huds: list[Hud], moves: int = 400, to_the_end: bool = True) -> dict[str, int]:
+    """Play ``moves`` moves, or until the fight is over: whenever a HuD shows a new dialog, touch the die button its
+    answer maps (the first of the five), or click the dialog's first choice that is not a page or back button."""
     seen = {id(h): 0 for h in huds}
     touched = {"button": 0, "dialog": 0}
     for _ in range(moves):
@@ -73,15 +73,16 @@ async def play(huds: list[Hud], prefer_buttons: bool = True, moves: int = 200) -
         hud = next(h for h in huds if len(h.dialogs) > seen[id(h)])
         seen[id(hud)] = len(hud.dialogs)
         dice = json.loads(hud.script.gDice)
-        if prefer_buttons and dice:
-            await hud.touch(next(b for b in ("Chance", "Attack", "Defense", "Damage", "Injury") if b.lower() in dice))
+        if dice:
+            await hud.touch(next(b for b in BUTTONS if b.lower() in dice))
             touched["button"] += 1
         else:
             dialog = hud.dialogs[-1]
-            actions = [b for b in dialog.buttons if b not in ("«", "»")]
+            actions = [b for b in dialog.buttons if b not in ("«", "»", "« Back")]
             await hud.answer(actions[0] if actions else "»")
             touched["dialog"] += 1
-    raise AssertionError("the fight did not end")
+    assert not to_the_end, "the fight did not end"
+    return touched
 
 
 def verify_export(server: Server, table: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
@@ -118,3 +119,85 @@ def test_two_huds_play_a_dice_simplified_duel_to_the_end(server: Server, tmp_pat
     log = verify_export(server, table, tmp_path)
     rolled = [e for r in log["records"] for e in r["events"] if e["type"] == "rolled"]
     assert rolled and all(e["purpose"] in ("attack", "damage", "defense", "injury") for e in rolled)
+
+
+def test_two_huds_play_a_combat_nerdified_fight_to_the_end(server: Server, tmp_path: Path) -> None:
+    """Combat Nerdified: each round's declaration chosen step by step in dialogs (the step tree, paged by its
+    More... choice), the actions' answers by dialog or die button; the fight ends and the log verifies."""
+    table = open_table(server, "hud/nerdified_duel", {"vesna": "human", "hald": "human"})
+
+    async def scene() -> dict[str, int]:
+        world = World()
+        huds = await seated(world, server, table, ["vesna", "hald"])
+        touched = await play(huds)
+        assert all(h.cut_bodies == 0 for h in huds)
+        assert any("declares" in text for _, text in world.local_chat)
+        return touched
+
+    touched = asyncio.run(scene())
+    assert touched["dialog"] >= 2
+    log = verify_export(server, table, tmp_path)
+    assert {"declare"} <= {r["action"]["type"] for r in log["records"] if r["kind"] == "action"}
+
+
+def test_a_free_form_scene_rolls_the_five_dice_as_free_rolls(server: Server, tmp_path: Path) -> None:
+    """Free Form: each of the five buttons rolls its die (Chance d11, the others d13) as a free roll with the
+    modifier set in the HuD (``/5 mod attack 2``), from the table's seed, said in local chat under the character's
+    name; a post takes the owner's own words (llTextBox); the exported log's free rolls verify."""
+    table = open_table(server, "hud/free_form_tavern", {"bors": "human", "hald": "human"})
+
+    async def scene() -> World:
+        world = World()
+        huds = await seated(world, server, table, ["bors", "hald"])
+        bors = huds[0]
+        await bors.chat(5, "mod attack 2")
+        for button in BUTTONS:
+            await bors.touch(button)
+            await pump(huds, lambda: bors.script.gReq == NULL and not bors.script.gQueued)
+        await pump(huds, lambda: sum(" rolls " in t for _, t in world.local_chat) == 5)
+        await pump(huds, lambda: bool(bors.dialogs) and "t" in str(bors.script.gChoices))
+        post = next(b for b in bors.dialogs[-1].buttons if b.lower().startswith("post"))
+        await bors.answer(post)
+        while not bors.text_boxes:  # a step on the way to the post: its first choice
+            await pump(huds, lambda: bool(bors.text_boxes) or len(bors.dialogs) > 1)
+            if not bors.text_boxes:
+                await bors.answer(bors.dialogs[-1].buttons[0])
+        await bors.type_text("Bors slams his tankard down.")
+        await pump(huds, lambda: any("tankard" in t for _, t in world.local_chat))
+        return world
+
+    world = asyncio.run(scene())
+    rolls = [(who, t) for who, t in world.local_chat if " rolls " in t]
+    assert [t.split(" rolls ")[1].split(":")[0] for _, t in rolls] == ["1d11", "1d13+2", "1d13", "1d13", "1d13"]
+    assert {who for who, _ in rolls} == {"Bors the Ferryman's Son"}
+    gm = {"Authorization": f"Bearer {table['gm']['token']}"}
+    ended = httpx.post(f"{server.url}/api/tables/{table['table']}/gm/end", headers=gm, timeout=10)
+    assert ended.status_code == 200, ended.text
+    log = verify_export(server, table, tmp_path)
+    assert [r["notation"] for r in log["free_rolls"]] == ["1d11", "1d13+2", "1d13", "1d13", "1d13"]
+
+
+def test_a_region_change_and_a_server_restart_mid_fight(server: Server, tmp_path: Path) -> None:
+    """Mid-duel, one HuD changes region (its poll in flight is lost: it polls again) and the server restarts: the
+    HuDs back off while it is down (a few requests, not one a second), then play on to the end; the log verifies."""
+    table = open_table(server, "hud/simplified_duel", {"ilka": "human", "drowner": "human"})
+
+    async def scene() -> None:
+        world = World()
+        huds = await seated(world, server, table, ["ilka", "drowner"])
+        await play(huds, moves=2, to_the_end=False)
+        moved = huds[0]
+        moved.region = Region("Toll Bridge")
+        await moved.event("changed", CHANGED_REGION)
+        await pump(huds, lambda: moved.requests[-1][2]["X-SecondLife-Region"].startswith("Toll Bridge"))
+        server.kill()
+        before = sum(len(h.requests) for h in huds)
+        await pump(huds, lambda: False, rounds=240, fail=False)  # a minute of the world's time, the server down
+        assert sum(len(h.requests) for h in huds) - before <= 16  # backing off: 2, 4, 8, 16... seconds
+        assert all(h.script.gBackoff >= 8 for h in huds)
+        server.start()
+        await play(huds)
+        assert all(h.cut_bodies == 0 for h in huds)
+
+    asyncio.run(scene())
+    verify_export(server, table, tmp_path)

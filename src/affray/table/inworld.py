@@ -25,7 +25,6 @@ ten with ``«`` and ``»`` choices when more than twelve; never dropped. Call un
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 
 from affray.core.engine import SPECTATOR
 from affray.core.json import Json, JsonObject
@@ -44,68 +43,62 @@ BUTTONS, PAGE = 12, 10  # llDialog's buttons; choices per page when paging (plus
 LINE_LIMIT = 600  # bytes of one story line (local chat takes 1,023; two lines must fit an answer)
 TEXT_LIMIT = 500  # characters of free text a choice takes (a chat line's)
 FILL = "..."  # a free field's placeholder in a listed action
+BACK = "« Back"  # the button back to the step above
 FREE_FORM = "free_form"  # a view's mode where dice are free rolls, not the fight's (the display's buttons)
 
 
-@dataclass(slots=True)
-class Choice:
-    """A choice of a step: ``long`` its full label; an ``action`` for ``actor``, or ``children`` (a step);
-    ``text``: the action's field the owner's own words fill."""
-
-    long: str
-    actor: str = ""
-    action: JsonObject | None = None
-    children: list[Choice] = field(default_factory=list)
-    text: str | None = None
-
-
-def tree(table: Table, seat: SeatInfo) -> list[Choice]:
-    """The seat's choices now: its one due actor's legal actions, or one step per due actor."""
+def root(table: Table, seat: SeatInfo) -> tuple[JsonObject, list[str]]:
+    """The seat's choices now as one step tree's JSON (:func:`affray.core.steps.steps_for`, the trees the page
+    reads), and the due actors in its order: one due actor's own tree, or a step that asks which actor acts first."""
+    trees = table.shared.steps(table, seat)
+    actors = [a for a, t in trees.items() if isinstance(t, dict)]
+    if len(actors) == 1:
+        only = trees[actors[0]]
+        return (only if isinstance(only, dict) else {}), actors
     names = table.match.names()
-    steps = [
-        Choice(f"{names.get(actor, actor)} to act", actor, children=[_choice(actor, spec) for spec in specs])
-        for actor, specs in table.legal_for(seat).items()
-        if specs
+    choices: list[Json] = [
+        {"id": str(i), "short": cut(names.get(a, a), LABEL_LIMIT), "long": f"{names.get(a, a)} acts", "step": trees[a]}
+        for i, a in enumerate(actors, 1)
     ]
-    return steps[0].children if len(steps) == 1 else steps
+    return {"prompt": "Who acts?", "choices": choices}, actors
 
 
-def _choice(actor: str, spec: JsonObject) -> Choice:
-    action = spec.get("action")
-    action = dict(action) if isinstance(action, dict) else {}
-    free = spec.get("free")
-    text = (
-        next((f for f in free if isinstance(f, str) and action.get(f) == FILL), None)
-        if isinstance(free, list)
-        else None
-    )
-    return Choice(str(spec.get("label") or action.get("type") or "?"), actor, action, text=text)
-
-
-def find(choices: list[Choice], path: str) -> Choice | None:
-    """The choice a path of 1-based indexes names (``"2"``, ``"1.3"``)."""
-    node: Choice | None = None
+def find(step: JsonObject, path: str) -> JsonObject | None:
+    """The choice a full id names (``"2.1"``: ids of each step on the way), or None."""
+    here: JsonObject | None = None
     for part in path.split("."):
-        if not part.isdigit() or not 1 <= int(part) <= len(choices):
+        here = next((c for c in _dicts(step.get("choices")) if c.get("id") == part), None)
+        if here is None:
             return None
-        node = choices[int(part) - 1]
-        choices = node.children
-    return node
+        inner = here.get("step")
+        step = inner if isinstance(inner, dict) else {}
+    return here
+
+
+def wants_text(action: Json) -> str | None:
+    """The field of a listed action that the owner's own words fill (its value the placeholder ``...``)."""
+    if not isinstance(action, dict):
+        return None
+    return next((k for k, v in action.items() if v == FILL), None)
 
 
 def resolve(table: Table, seat: SeatInfo, choice: str, text: str | None) -> tuple[str, JsonObject]:
-    """The actor and action a choice id names now; 422 ``bad_choice`` for none or a step, ``text_wanted`` for a
-    choice that wants words and got none."""
-    node = find(tree(table, seat), choice)
-    if node is None or node.action is None:
+    """The actor and action a choice's full id names now; 409 ``bad_choice`` for none or a step, 422
+    ``text_wanted`` for a choice that wants words and got none."""
+    tree, actors = root(table, seat)
+    node = find(tree, choice)
+    action = node.get("action") if node is not None else None
+    if not isinstance(action, dict) or not actors:
         raise Refusal("bad_choice", f"There is no choice '{choice}' to take now; look again.", CONFLICT)
-    action = dict(node.action)
-    if node.text is not None:
+    actor = actors[0] if len(actors) == 1 else actors[int(choice.split(".")[0]) - 1]
+    action = dict(action)
+    field_name = wants_text(action)
+    if field_name is not None:
         words = " ".join((text or "").split())
         if not words:
             raise Refusal("text_wanted", "This choice takes your own words; type them.", UNPROCESSABLE)
-        action[node.text] = words[:TEXT_LIMIT]
-    return node.actor, action
+        action[field_name] = words[:TEXT_LIMIT]
+    return actor, action
 
 
 def answer(table: Table, seat: SeatInfo, log_since: int, chat_since: int, at: str = "") -> JsonObject:
@@ -161,40 +154,73 @@ def match_names(table: Table, actors: list[Json]) -> str:
 
 
 def menu(table: Table, seat: SeatInfo, view: JsonObject, at: str) -> tuple[str, list[Json], JsonObject]:
-    """The dialog of step and page ``at``: its message, its buttons and the dice its choices roll."""
+    """The dialog of step and page ``at`` (``PATH/PAGE``): its message, its buttons and the dice the tree's
+    choices roll (each die's first choice, at any depth)."""
     path, _, page_text = at.partition("/")
-    root = tree(table, seat)
-    choices = root if not path else (find(root, path) or Choice("")).children
+    tree, _ = root(table, seat)
+    step = tree
+    if path:
+        node = find(tree, path)
+        inner = node.get("step") if node is not None else None
+        step, path = (inner, path) if isinstance(inner, dict) else (tree, "")
+    choices = _dicts(step.get("choices"))
     if not choices:
-        path, choices = "", root
+        return "", [], {}
     pages = 1 if len(choices) <= BUTTONS else -(-len(choices) // PAGE)
     page = int(page_text) % pages if page_text.isdigit() else 0
-    first = 0 if pages == 1 else page * PAGE
-    shown = choices[first : first + (BUTTONS if pages == 1 else PAGE)]
-    buttons: list[Json] = []
-    lines = []
-    prompt = view.get("prompt")
-    head = prompt.get("text") if isinstance(prompt, dict) else None
-    head = f"{head}" if isinstance(head, str) and head else "Your move"
+    shown = choices if pages == 1 else choices[page * PAGE : page * PAGE + PAGE]
+    prompt = step.get("prompt")
+    head = prompt if isinstance(prompt, str) and prompt else "Your move"
     if pages > 1:
         head += f" (page {page + 1} of {pages})"
-    for i, choice in enumerate(shown, first + 1):
-        id_ = f"{path}.{i}" if path else str(i)
-        label = cut(f"{i} {choice.long}", LABEL_LIMIT)
-        button: list[Json] = [f"@{id_}" if choice.action is None else id_, label]
-        if choice.text is not None:
+    buttons: list[Json] = []
+    lines = []
+    for choice in shown:
+        full = f"{path}.{choice.get('id')}" if path else str(choice.get("id"))
+        short, long = str(choice.get("short") or full), str(choice.get("long") or "")
+        button: list[Json] = [full if "action" in choice else f"@{full}", cut(short, LABEL_LIMIT)]
+        if wants_text(choice.get("action")) is not None:
             button.append("t")
         buttons.append(button)
-        lines.append(f"{i}) {choice.long}")
+        if long and long != short:
+            lines.append(f"{short}: {long}")
+    _tell_apart(buttons)
     if pages > 1:
-        buttons.insert(0, [f"@{path}/{(page - 1) % pages}", "«"])
-        buttons.insert(1, [f"@{path}/{(page + 1) % pages}", "»"])
+        buttons[:0] = [[f"@{path}/{(page - 1) % pages}", "«"], [f"@{path}/{(page + 1) % pages}", "»"]]
+    if path and len(buttons) < BUTTONS:
+        parent = path.rpartition(".")[0]
+        buttons.append([f"@{parent}", BACK])
+    return cut("\n".join([head, *lines]), MESSAGE_LIMIT), buttons, dice_of(tree)
+
+
+def _tell_apart(buttons: list[Json]) -> None:
+    """Number the labels two buttons would share (a dialog answers with the label: it must name one choice), and
+    any that reads as a page or back button."""
+    taken: set[str] = {"«", "»", BACK}
+    for button in buttons:
+        assert isinstance(button, list)
+        label, n = str(button[1]), 1
+        while label in taken:
+            n += 1
+            tail = f" {n}"
+            label = cut(str(button[1]), LABEL_LIMIT - len(tail)) + tail
+        button[1] = label
+        taken.add(label)
+
+
+def dice_of(tree: JsonObject, prefix: str = "") -> JsonObject:
+    """For each die a leaf's action rolls (its ``die`` field), the full id of the first such leaf."""
     dice: JsonObject = {}
-    for i, choice in enumerate(choices, 1):
-        die = (choice.action or {}).get("die")
-        if isinstance(die, str) and die not in dice:
-            dice[die] = f"{path}.{i}" if path else str(i)
-    return cut("\n".join([head, *lines]), MESSAGE_LIMIT), buttons, dice
+    for choice in _dicts(tree.get("choices")):
+        full = f"{prefix}.{choice.get('id')}" if prefix else str(choice.get("id"))
+        action, inner = choice.get("action"), choice.get("step")
+        die = action.get("die") if isinstance(action, dict) else None
+        if isinstance(die, str):
+            dice.setdefault(die, full)
+        elif isinstance(inner, dict):
+            for name, at in dice_of(inner, full).items():
+                dice.setdefault(name, at)
+    return dice
 
 
 def _with_story(out: JsonObject, table: Table, seat: SeatInfo, log_since: int, chat_since: int) -> JsonObject:
