@@ -8,8 +8,9 @@ Pool dice, a maneuver, a claim of advantage or a reason to live. ``step`` valida
 from __future__ import annotations
 
 from affray.core.actions import ActionType, Field
-from affray.rulesets.warp.decisions import MAX_GM_DICE
-from affray.rulesets.warp.mechanics import COVER, DARKNESS, PACES
+from affray.core.engine import Action
+from affray.core.json import Json
+from affray.rulesets.warp.mechanics import COVER, DARKNESS, MAX_GM_DICE, PACES
 
 MAX_EXPERIENCE = 30  # the sheet's cap (content_model.Character.experience)
 
@@ -38,48 +39,61 @@ def _trait(what: str) -> Field:
 PACE = Field("pace", "choice", "a pace of WR-07 within the GM's cap", choices=tuple(PACES), free=True)
 
 
+#: The weapon an attack uses, declared once: a weapon id the attacker carries; absent, the one in hand (WR-12). The
+#: attack's check and its trusted twin read it with :func:`weapon_of`, the legal listing writes it with every attack.
+WEAPON = Field("weapon", "string", "a weapon carried (default: the one in hand)", required=False)
+
+#: An attack (WR-08..WR-11, WR-14, WR-17, WR-30, WR-31): its fields are the only ones an attack may carry.
+ATTACK = ActionType(
+    "attack",
+    "attack",
+    (
+        Field("target", "actor", "a foe still in the fight"),
+        WEAPON,
+        Field(
+            "mode",
+            "choice",
+            "hand to hand or as a missile (default: what the distance allows)",
+            required=False,
+            choices=("melee", "ranged"),
+        ),
+        _trait("the attack"),
+        Field(
+            "maneuver",
+            "string",
+            "a maneuver id (default 'attack'); a special one halves damage (WR-30)",
+            required=False,
+            free=True,
+        ),
+        _experience("the attack"),
+        Field(
+            "claim",
+            "string",
+            "a claim of advantage for the GM (gm_decisions: table; WR-31)",
+            required=False,
+            maximum=500,
+            free=True,
+        ),
+        Field(
+            "move",
+            "object",
+            'a missile attacker moving as it shoots: {"pace": ..., "dir": "toward" or "away"} (WR-14)',
+            required=False,
+            free=True,
+        ),
+    ),
+    ("WR-08", "WR-09", "WR-10", "WR-11", "WR-14", "WR-17", "WR-30", "WR-31"),
+)
+
+
+def weapon_of(action: Action, wielding: str) -> Json:
+    """The attack's :data:`WEAPON`: the weapon named, else ``wielding`` (the one in hand)."""
+    return action.get(WEAPON.name, wielding)
+
+
 def _turn_types() -> tuple[ActionType, ...]:
     return (
-        ActionType(
-            "attack",
-            "attack",
-            (
-                Field("target", "actor", "a foe still in the fight"),
-                Field("weapon", "string", "a weapon carried (default: the one in hand)", required=False),
-                Field(
-                    "mode",
-                    "choice",
-                    "hand to hand or as a missile (default: what the distance allows)",
-                    required=False,
-                    choices=("melee", "ranged"),
-                ),
-                _trait("the attack"),
-                Field(
-                    "maneuver",
-                    "string",
-                    "a maneuver id (default 'attack'); a special one halves damage (WR-30)",
-                    required=False,
-                    free=True,
-                ),
-                _experience("the attack"),
-                Field(
-                    "claim",
-                    "string",
-                    "a claim of advantage for the GM (gm_decisions: table; WR-31)",
-                    required=False,
-                    maximum=500,
-                    free=True,
-                ),
-                Field(
-                    "move",
-                    "object",
-                    'a missile attacker moving as it shoots: {"pace": ..., "dir": "toward" or "away"} (WR-14)',
-                    required=False,
-                    free=True,
-                ),
-            ),
-            ("WR-08", "WR-09", "WR-10", "WR-11", "WR-14", "WR-17", "WR-30", "WR-31"),
-        ),
+        ATTACK,
         ActionType(
             "move",
             "move along the line",

@@ -12,13 +12,15 @@ from __future__ import annotations
 from affray.core.engine import Action, Rejected
 from affray.core.fields import integer, maybe_text, text
 from affray.core.journal import Journal
+from affray.rulesets.warp.actions import ATTACK, weapon_of
 from affray.rulesets.warp.events import AttackDeclared, Moved
 from affray.rulesets.warp.mechanics import PACES, distance_dice
 from affray.rulesets.warp.rolls import best, lock, lock_allows
 from affray.rulesets.warp.state import UNARMED, Arm, Attack, Fighter, WarpState
 from affray.rulesets.warp.turns import end_action, gm_decides
 
-ATTACK_FIELDS = frozenset({"type", "target", "weapon", "mode", "maneuver", "trait", "experience", "claim", "move"})
+#: The fields an attack may carry: its type's (:data:`affray.rulesets.warp.actions.ATTACK`), and ``type``.
+ATTACK_FIELDS = frozenset({"type", *(f.name for f in ATTACK.fields)})
 
 
 def count_field(action: Action, key: str, have: int, what: str) -> Rejected | int:
@@ -70,7 +72,7 @@ def _target(state: WarpState, f: Fighter, action: Action) -> Rejected | Fighter:
 
 
 def _weapon(state: WarpState, f: Fighter, action: Action, distance: float) -> Rejected | tuple[Arm, str]:
-    wid = action.get("weapon", f.wielding)
+    wid = weapon_of(action, f.wielding)
     if not isinstance(wid, str) or wid not in usable_weapons(f):
         return Rejected("unknown_weapon", f"{f.name} carries no weapon called '{wid}'.")
     arm = f.arms[wid]
@@ -181,7 +183,7 @@ def trusted_attack(state: WarpState, f: Fighter, action: Action) -> Attack:
     does not validate, :mod:`affray.core.journal`): the same defaults, none of the checks."""
     t = state.fighters[text(action, "target")]
     distance = abs(f.position - t.position)
-    wid = text(action, "weapon", f.wielding)
+    wid = str(weapon_of(action, f.wielding))
     mode = text(action, "mode") if "mode" in action else infer_mode(state, f.arms[wid], distance)
     if "trait" in action:
         trait = maybe_text(action, "trait")

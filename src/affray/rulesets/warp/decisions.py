@@ -26,7 +26,7 @@ from affray.core.rng import RNG
 from affray.rulesets.warp.attack import count_field
 from affray.rulesets.warp.events import Plea, Ruled, Verdict
 from affray.rulesets.warp.gang import choose_gang, engaged, gang_choice_needed
-from affray.rulesets.warp.mechanics import COVER, DARKNESS
+from affray.rulesets.warp.mechanics import COVER, DARKNESS, MAX_GM_DICE
 from affray.rulesets.warp.resolution import defense_options
 from affray.rulesets.warp.rolls import fighting_capacity
 from affray.rulesets.warp.state import Decision, Fighter, TraitRating, WarpState
@@ -34,7 +34,6 @@ from affray.rulesets.warp.turns import gm_decides
 from affray.rulesets.warp.wounds import record_serious
 
 Handler = Callable[[WarpState, RNG, Decision, Action, Journal], Rejected | None]
-MAX_GM_DICE = 5
 
 
 def initiative(state: WarpState, rng: RNG, d: Decision, action: Action, events: Journal) -> Rejected | None:

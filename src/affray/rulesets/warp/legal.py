@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 from affray.core.engine import Action, ActionSpec
 from affray.core.fields import maybe_text, text, texts
+from affray.rulesets.warp.actions import ATTACK, WEAPON
 from affray.rulesets.warp.attack import in_range, reach, usable_weapons
 from affray.rulesets.warp.gang import engaged, gang_choice_needed
 from affray.rulesets.warp.mechanics import PACES
@@ -24,8 +25,7 @@ from affray.rulesets.warp.state import Arm, Decision, Fighter, WarpState
 from affray.rulesets.warp.turn_actions import COVER_ORDER
 
 MAX_COMBINATIONS = 6
-ATTACK_FREE = ("maneuver", "experience")  # the free fields an attack spec carries (action_types.py)
-MANEUVER_FREE = ("maneuver",)
+_ATTACK_FREE = ATTACK.free  # maneuver, experience, claim, move
 
 
 def fresh_maneuver(state: WarpState, f: Fighter, target: str, mode: str) -> str:
@@ -55,6 +55,11 @@ def _specials(state: WarpState) -> list[str]:
     return list(seen.values())
 
 
+def _attack(target: str, weapon: str, mode: str, trait: str | None, maneuver: str) -> Action:
+    """An attack as the listing offers it: every choice made, the weapon included (:data:`.actions.WEAPON`)."""
+    return {"type": "attack", "target": target, WEAPON.name: weapon, "mode": mode, "trait": trait, "maneuver": maneuver}
+
+
 def _attack_plan(state: WarpState, f: Fighter) -> Iterator[tuple[Action, Fighter, Arm, bool]]:
     """Every target in range x weapon x way of using it x suitable trait, with a fresh maneuver; each
     special effect and one spent experience die with the weapon in hand. Yields each attack with its target,
@@ -74,26 +79,14 @@ def _attack_plan(state: WarpState, f: Fighter) -> Iterator[tuple[Action, Fighter
                 )
                 man = fresh_maneuver(state, f, t.id, mode)
                 for tid in traits:
-                    yield (
-                        {"type": "attack", "target": t.id, "weapon": wid, "mode": mode, "trait": tid, "maneuver": man},
-                        t,
-                        arm,
-                        False,
-                    )
+                    yield _attack(t.id, wid, mode, tid, man), t, arm, False
                 if wid != f.wielding:
                     continue
                 extra = [(mid, 0) for mid in specials] if mode == "melee" else []
                 if f.experience > 0:
                     extra.append((man, 1))
                 for mid, spend in extra:
-                    action: Action = {
-                        "type": "attack",
-                        "target": t.id,
-                        "weapon": wid,
-                        "mode": mode,
-                        "trait": traits[0],
-                        "maneuver": mid,
-                    }
+                    action = _attack(t.id, wid, mode, traits[0], mid)
                     if spend:
                         action["experience"] = spend
                     yield action, t, arm, True
@@ -123,6 +116,12 @@ def attack_key(state: WarpState, f: Fighter) -> tuple[object, ...]:
     )
 
 
+def _free(attack: Action) -> tuple[str, ...]:
+    """The free fields an attack spec names: those of the attack's type it carries (:data:`.actions.ATTACK`), a
+    maneuver always, Experience Pool dice when it spends some."""
+    return tuple(name for name in _ATTACK_FREE if name in attack)
+
+
 def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
     specs: list[ActionSpec] = []
     for action, t, arm, extra in _attack_plan(state, f):
@@ -131,7 +130,7 @@ def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
             name = f.traits[tid].name if tid is not None else "2 dice"
             specs.append(
                 ActionSpec(
-                    action, f"{action['mode']} attack on {t.name} with the {arm.name} ({name})", (), MANEUVER_FREE
+                    action, f"{action['mode']} attack on {t.name} with the {arm.name} ({name})", (), _free(action)
                 )
             )
             continue
@@ -142,7 +141,7 @@ def _attack_specs(state: WarpState, f: Fighter) -> list[ActionSpec]:
                 f"{state.maneuvers[text(action, 'maneuver')].name} on {t.name}"
                 + (", spending an experience die" if spend else ""),
                 (),
-                ATTACK_FREE if spend else MANEUVER_FREE,
+                _free(action),
             )
         )
     return specs

@@ -16,6 +16,7 @@ DEFAULT_DICE = 2  # Rule: WR-03 (no suitable trait: 2 dice)
 TASER_FACTOR = 5  # Rule: WR-12
 SHOTGUN_FACTOR = 10  # Rule: WR-12 (12-gauge: x10 divided by the distance dice)
 SERIOUS_WOUND_DAMAGE = 20  # Rule: WR-34 (usually 20 or more in a single blow)
+MAX_GM_DICE = 5  # the most bonus or penalty dice the GM grants an attack at once: this engine's bound (WR-17, WR-31)
 
 # Rule: WR-12. The damage factors of the seed and of the SRD's firearms list, by weapon class.
 DAMAGE_FACTORS: dict[str, int] = {
