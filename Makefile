@@ -7,6 +7,7 @@
 #   make test   creates .venv, installs affray with its dev extras, Debian's Chromium (packages chromium and
 #               chromium-headless-shell, as root, when missing; the tests drive the headless shell, tests/web/browser.py)
 #               and Debian's nginx-light (the proxy of docs/table.md, tests/table/test_proxy.py),
+#               axe-core (npm, make axe: into build/axe; the accessibility checks of tests/web/test_axe.py),
 #               runs ruff, mypy --strict and pytest (every test: the server, PostgreSQL and browser ones included),
 #               on WORKERS processes (default: the machine's cores; --dist worksteal: an idle one takes a busy one's
 #               queued tests, so they finish together)
@@ -37,8 +38,12 @@ DEMO_TABLE ?= witchhammer/mill_ambush
 CHROMIUM := /usr/bin/chromium
 CHROMIUM_SHELL := /usr/bin/chromium-headless-shell
 NGINX := /usr/sbin/nginx
+# axe-core, the accessibility checker the browser tests inject into the pages (tests/web/axe.py): the npm package at
+# this version, installed into build/ by `make axe` (make test does it), never fetched while the tests run
+AXE_VERSION := 4.14.1
+AXE := build/axe/node_modules/axe-core/axe.min.js
 
-.PHONY: run demo test test-quick coverage lint fuzz bench bench-versions mypyc test-mypyc bench-mypyc clean browser proxy screenshots
+.PHONY: run demo test test-quick coverage lint fuzz bench bench-versions mypyc test-mypyc bench-mypyc clean browser proxy screenshots axe
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -95,13 +100,20 @@ proxy:
 	  echo "Could not install nginx-light: tests/table/test_proxy.py will fail"; \
 	  else echo "The proxy test needs nginx: run 'sudo apt-get install -y nginx-light'"; fi; }
 
+# axe-core from the npm registry (npm from Debian's packages when missing and root), into build/axe (gitignored)
+axe: $(AXE)
+$(AXE):
+	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq npm; \
+	  else echo "The accessibility tests need npm: run 'sudo apt-get install -y npm'"; exit 1; fi; }
+	npm install --prefix build/axe --no-save --no-audit --no-fund --loglevel=error axe-core@$(AXE_VERSION)
+
 # mypy type-checks on WORKERS processes (mypy 2's --num-workers: a cold check, as on a fresh clone, 17.5 s -> 10 s)
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy --num-workers $(WORKERS)
 
-test: lint browser proxy
+test: lint browser proxy axe
 	AFFRAY_FAST_SEEDS=$(FAST_SEEDS) $(BIN)/pytest -n $(WORKERS) --dist worksteal -q
 
 test-quick: lint

@@ -84,15 +84,18 @@ function token(c, targetable, opts, label) {
   const { x, y, facing } = c.position;
   const cls = ["tok", opts.rel[c.id], c.down ? "down" : "", targetable ? "targetable" : "",
                opts.editing === c.id ? "editing" : ""].filter(Boolean).join(" ");
-  const role = targetable ? ` data-target="${esc(c.id)}" tabindex="0" role="button" aria-label="target ${esc(c.name)}"`
-    : opts.gm ? ` data-combatant="${esc(c.id)}" tabindex="0" role="button" aria-label="${esc(c.name)}: edit or drag"`
+  // A token one presses is named by its name and the letters drawn on it (no tooltip besides, which would join the
+  // name to the letters): what is seen is what is heard, and what voice control is told to press.
+  const named = `${esc(c.name)} ${esc(label)}`;
+  const role = targetable ? ` data-target="${esc(c.id)}" tabindex="0" role="button" aria-label="target ${named}"`
+    : opts.gm ? ` data-combatant="${esc(c.id)}" tabindex="0" role="button" aria-label="${named}: edit or drag"`
     : ` aria-label="${esc(c.name)}"`;
   const drag = opts.gm ? ` data-drag="${esc(c.id)}"` : "";
   let arrow = "";
   const f = FACING[String(facing || "").toUpperCase()];
   if (f) arrow = `<line class="facing" x1="${x + 0.5}" y1="${y + 0.5}" x2="${x + 0.5 + f[0] * 0.48}" y2="${y + 0.5 + f[1] * 0.48}"/>`;
-  return `<g${role}${drag} class="tokg"><circle class="${cls}" cx="${x + 0.5}" cy="${y + 0.5}" r="0.38"><title>${esc(c.name)}</title></circle>${arrow}` +
-    `<text x="${x + 0.5}" y="${y + 0.5}">${esc(label)}</text></g>`;
+  return `<g${role}${drag} class="tokg"><circle class="${cls}" cx="${x + 0.5}" cy="${y + 0.5}" r="0.38">${targetable || opts.gm ? "" : `<title>${esc(c.name)}</title>`}</circle>${arrow}` +
+    `<text x="${x + 0.5}" y="${y + 0.5}" aria-hidden="true">${esc(label)}</text></g>`;
 }
 
 export function drawLine(v, rel, gm) {
@@ -104,9 +107,9 @@ export function drawLine(v, rel, gm) {
   const labels = tokenLabels(v);
   const marks = on.map((c, i) => {
     const left = ((c.position.x - lo) / span) * 92 + 4, top = 8 + (i % 3) * 5;
-    const edit = gm ? ` data-combatant="${esc(c.id)}" tabindex="0" role="button" aria-label="${esc(c.name)}: edit"` : "";
-    return `<g${edit}><circle class="tok ${rel[c.id]}${c.down ? " down" : ""}" cx="${left}" cy="${top}" r="2.2"><title>${esc(c.name)}</title></circle>` +
-      `<text class="line-label" x="${left}" y="${top}">${esc(labels[c.id])}</text></g>`;
+    const edit = gm ? ` data-combatant="${esc(c.id)}" tabindex="0" role="button" aria-label="${esc(c.name)} ${esc(labels[c.id])}: edit"` : "";
+    return `<g${edit}><circle class="tok ${rel[c.id]}${c.down ? " down" : ""}" cx="${left}" cy="${top}" r="2.2">${gm ? "" : `<title>${esc(c.name)}</title>`}</circle>` +
+      `<text class="line-label" x="${left}" y="${top}" aria-hidden="true">${esc(labels[c.id])}</text></g>`;
   }).join("");
   const list = on.map((c) => `<span class="who ${rel[c.id]}">${esc(c.name)}</span> at ${esc(c.position.x)} m`).join(" · ");
   return `<h2>Positions</h2><svg class="board line" viewBox="0 0 100 22" aria-label="Positions on a line"><line class="ground" x1="4" y1="20" x2="96" y2="20"/>${marks}</svg><p class="small">${list}</p>`;

@@ -218,6 +218,7 @@ export function wireGm(page, client, render, showError) {
     if (what === "copy") copy(page, t.dataset.seat, render);
     else if (what === "qr") { const seat = t.dataset.seat; run(async () => { await qrLibrary(); page.qr = page.qr === seat ? null : seat; render(); }); }
     else if (what === "replace") replace(t.dataset.seat);
+    else if (what === "rule") run(() => openEditor(page, client, render, t.dataset.who));
     else if (what === "pause" || what === "resume") run(() => client.call("POST", `/gm/${what}`));
     else if (what === "timer") run(() => client.call("POST", "/gm/timer", { seconds: Number(document.getElementById("gm-seconds").value) }));
     else if (what === "timer-stop") run(() => client.call("POST", "/gm/timer", { seconds: null }));

@@ -17,9 +17,12 @@ export function combatantCards(v, rel, opts) {
                    wants(v, "cards") && c.detail?.ready ? "ready" : ""].filter(Boolean).map((f) => `<span class="tag">${f}</span>`).join(" ");
     const where = position(c);
     const who = RELATION_WORDS[rel[c.id]] ? `<span class="rel">${RELATION_WORDS[rel[c.id]]}</span>` : "";
-    const edit = opts.gm ? ` data-combatant="${esc(c.id)}" tabindex="0" role="button" aria-label="${esc(c.name)}: edit as the GM"` : "";
+    // The GM clicks the card to rule on it; the keyboard and screen readers have its "rule" button (a card that
+    // were a button itself would hold the sheet's controls inside a control).
+    const edit = opts.gm ? ` data-combatant="${esc(c.id)}"` : "";
+    const rule = opts.gm ? ` <button type="button" class="linkish" data-gm="rule" data-who="${esc(c.id)}" aria-label="rule on ${esc(c.name)}">rule</button>` : "";
     return `<article class="card ${rel[c.id]}${c.down ? " down" : ""}${opts.editing === c.id ? " editing" : ""}"${edit} data-card-of="${esc(c.id)}">` +
-      `<div><span class="name">${esc(c.name)}</span> ${who} <span class="small muted">${esc(c.side)}</span> ${flags} ${where}</div><div class="bars">${bars}</div>${wants(v, "facts") ? factRows(c.detail?.facts, "small") : ""}<div class="card-foot">${statuses}${sheet(c, opts.opened)}</div></article>`;
+      `<div><span class="name">${esc(c.name)}</span>${rule} ${who} <span class="small muted">${esc(c.side)}</span> ${flags} ${where}</div><div class="bars">${bars}</div>${wants(v, "facts") ? factRows(c.detail?.facts, "small") : ""}<div class="card-foot">${statuses}${sheet(c, opts.opened)}</div></article>`;
   });
   return `<h2>Combatants</h2><div class="cards">${cards.join("")}</div>`;
 }
