@@ -25,7 +25,7 @@ import functools
 import re
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from affray.core.engine import GM, Action, ActionSpec
 from affray.core.json import Json, JsonObject
@@ -368,9 +368,10 @@ def who(names: Mapping[str, str], actor: str) -> str:
     return names.get(actor, "the GM" if actor == GM else actor)
 
 
-#: A ruleset's own builder (:attr:`affray.core.plugin.Plugin.steps`): from the seat's view (the ruleset's type,
-#: as its hinter reads it), the actor, its legal actions and their hints (one text per spec), the tree.
-StepBuilder = Callable[[Any, str, Sequence[ActionSpec], Sequence[str]], Step]
+#: A ruleset's own builder (:attr:`affray.core.plugin.Plugin.steps`): ``(view, actor, specs, hints) -> Step``, from
+#: the seat's view (the ruleset's own type, as its hinter reads it: the registry cannot name it, hence ``...``), the
+#: actor, its legal actions and their hints (one text per spec).
+StepBuilder = Callable[..., Step]
 
 
 def steps_for(record: AnyPlugin, view: object, actor: str, specs: Sequence[ActionSpec], hints: Sequence[str]) -> Step:
