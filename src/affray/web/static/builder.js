@@ -16,6 +16,7 @@ const KEY = "affray.create-key", OWNER = "affray.owner-key";
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const CHECK_WAIT = 400, ODDS_FIGHTS = 300; // ms after the last change before the server checks; fights simulated
 const MOST_SIDE = 40, MOST_COUNT = 20;
+const ODDS_TRIES = 3, ODDS_RETRY = 2000; // a busy server's odds asked again, after 2, 4, 6 s
 
 // How a ruleset places its combatants comes from the server (GET /api/rulesets, `building`: a grid field with the
 // map's terrain, a line in metres, or range bands; its modes); the page knows no ruleset by name.
@@ -282,13 +283,17 @@ function say(selector, text) {
 
 const pct = (p) => `${Math.round(p * 100)}%`;
 
-async function odds(text) {
-  const seq = ++oddsSeq;
-  $("b-odds").innerHTML = '<p class="muted">Simulating the fight…</p>';
+async function odds(text, tries = 0) {
+  const seq = tries ? oddsSeq : ++oddsSeq;
+  if (!tries) $("b-odds").innerHTML = '<p class="muted">Simulating the fight…</p>';
   const { ok, status, data } = await ask("POST", "/api/scenarios/odds", { scenario: text, fights: ODDS_FIGHTS, key: oddsKey });
   if (seq !== oddsSeq) return;
   if (!ok) {
     if (status === 409) return; // cancelled by a newer change, whose answer comes
+    if (status === 503 && data?.code === "busy" && tries < ODDS_TRIES) { // the server's odds workers are all taken
+      setTimeout(() => { if (seq === oddsSeq) odds(text, tries + 1); }, ODDS_RETRY * (tries + 1));
+      return;
+    }
     $("b-odds").innerHTML = `<p class="problems">${esc(data?.message || "The odds could not be computed.")}</p>`;
     return;
   }
@@ -299,7 +304,7 @@ function oddsHtml(data) {
   const names = new Map(combatants().map((c) => [c.id, c.name]));
   const sides = Object.entries(data.sides || {});
   const sentences = sides.map(([side, s], i) => {
-    const range = data.exact ? "" : ` (${pct(s.low)}–${pct(s.high)})`;
+    const range = data.exact ? "" : ` (${Math.round(s.low * 100)}–${pct(s.high)})`;
     return `The ${side} win${i === 0 || !side.endsWith("s") ? "s" : ""} ${pct(s.win)}${range}`;
   });
   const rounds = Number(data.rounds);
@@ -579,7 +584,16 @@ function boardEvents() {
   board.addEventListener("pointermove", (ev) => {
     if (!drag || drag.token || chosen || brush === "move") return;
     const cell = cellAt(ev);
-    if (cell && paint(+cell.dataset.x, +cell.dataset.y)) { drag.painted = true; renderBoard(); }
+    if (!cell) return;
+    // Every square on the way from the last one painted: a fast hand (or a coalesced event) skips squares.
+    const [x0, y0] = drag.last || drag.from, x1 = +cell.dataset.x, y1 = +cell.dataset.y;
+    const n = Math.max(Math.abs(x1 - x0), Math.abs(y1 - y0));
+    let any = false;
+    for (let i = 1; i <= n; i++) {
+      any = paint(Math.round(x0 + ((x1 - x0) * i) / n), Math.round(y0 + ((y1 - y0) * i) / n)) || any;
+    }
+    drag.last = [x1, y1];
+    if (any) { drag.painted = true; renderBoard(); }
   });
   board.addEventListener("pointerup", (ev) => {
     const was = drag;
@@ -699,9 +713,8 @@ function events() {
   $("b-results").addEventListener("click", (ev) => {
     const b = ev.target.closest("[data-use]");
     if (!b) return;
-    // A new combatant joins a side nobody is on yet, else the foes (a monster) or the first side.
-    const empty = fight.sides.findIndex((_, s) => !fight.entries.some((e) => e.side === s));
-    const side = empty >= 0 ? empty : b.dataset.kind === "monster" && fight.sides.length > 1 ? 1 : 0;
+    // A monster joins the foes, a character the party; the GM moves either with its Side choice.
+    const side = b.dataset.kind === "monster" && fight.sides.length > 1 ? 1 : 0;
     add({ source: "library", use: b.dataset.use, name: b.dataset.name, summary: b.dataset.summary, side });
   });
   $("b-sheet-file").addEventListener("change", async () => {
