@@ -323,10 +323,15 @@ def by_fields(
     """The options of ``paired`` grouped by the first of ``fields`` whose values differ among them (each value in
     :func:`words`), then by the next within each group; with the prompt of the step that offers them
     (``prompts[field]``, else "Which FIELD?"). A group's long label is ``label`` and its values so far; a leaf's is
-    ``long(spec, hint)``. When no field tells the specs apart, each is a leaf under its own label."""
+    ``long(spec, hint)``. When no field tells the specs apart, each is a leaf under its own label. A field that all
+    of them share (one target) is said before the prompt ("Tamsin Rook: with which weapon?")."""
+    settled: list[str] = []
     for index, name in enumerate(fields):
         groups = group_by(paired, functools.partial(_value_key, name))
         if len(groups) < 2:
+            value = paired[0][0].action.get(name) if paired else None
+            if value is not None:
+                settled.append(words(value, names))
             continue
         out: list[Option] = []
         for _, members in groups:
@@ -339,7 +344,8 @@ def by_fields(
             deeper = f"{label}: {said}" if ": " not in label else f"{label}, {said}"
             inner_prompt, inner = by_fields(members, fields[index + 1 :], names, deeper, prompts, long)
             out.append(Branch(capital(said), capital(deeper), inner_prompt, tuple(inner)))
-        return (prompts or {}).get(name, f"Which {name.replace('_', ' ')}?"), out
+        prompt = (prompts or {}).get(name, f"Which {name.replace('_', ' ')}?")
+        return (f"{', '.join(settled)}: {prompt[:1].lower()}{prompt[1:]}" if settled else prompt), out
     return "Which one?", [Leaf(spec.action, capital(spec.label), long(spec, hint)) for spec, hint in paired]
 
 

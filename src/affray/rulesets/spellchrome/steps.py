@@ -77,10 +77,13 @@ def _compass(dx: int, dy: int) -> int:
     return int((angle + 22.5) // 45) % 8
 
 
+#: A move-like action's verb in its long label.
+VERBS = {"step": "5-foot step", "move": "move", "tumble": "tumble", "withdraw": "withdraw", "run": "run"}
+
+
 def _move_long(spec: ActionSpec, where: str, away: int, hint: str) -> str:
     x, y = _square(spec)
-    said = plain(spec.label).replace(f"[{x}, {y}]", f"({x}, {y})")
-    said += f", {away} square{'s' if away != 1 else ''} {where}"
+    said = f"{VERBS[_kind(spec)]} to ({x}, {y}), {away} square{'s' if away != 1 else ''} {where}"
     if spec.warnings:  # it provokes, or needs a check: say so (the notes' first sentences are the warnings)
         said += "; " + "; ".join(plain(n) for n in spec.notes[: len(spec.warnings)])
     return with_hint(said, hint)

@@ -21,8 +21,8 @@ KINDS: Mapping[str, tuple[str, str, str]] = {
     "move": ("Move", "Move along the line", "Which way?"),
     "intimidate": ("Intimidate", "Intimidate a foe", "Intimidate whom?"),
     "defend": ("Defend", "Defend against the attack", "Defend with what?"),
-    "initiative": ("Roll initiative", "Roll initiative", "Spend experience dice?"),
-    "gestalt_roll": ("Roll", "Roll for the gestalt fight", "Spend experience dice?"),
+    "initiative": ("Roll initiative", "Roll initiative", "Roll initiative: spend experience dice?"),
+    "gestalt_roll": ("Roll", "Roll for the gestalt fight", "The gestalt roll: spend experience dice?"),
     "rule": ("Rule on it", "Rule on the attack", "Which ruling?"),
 }
 #: A serious wound's kind in words (WR-25).
@@ -125,10 +125,13 @@ def _defense_words(spec: ActionSpec, names: Mapping[str, str]) -> str:
 def _defenses(paired: Sequence[Paired], names: Mapping[str, str]) -> list[Option]:
     def variant(p: Paired) -> str:
         words = _defense_words(p[0], names).split(", ", 1)
-        return capital(words[1]) if len(words) > 1 else "As it is"
+        return capital(words[1]) if len(words) > 1 else "Just defend"
 
     def variants(members: list[Paired]) -> tuple[str, list[Option]]:
-        return "How?", [_leaf(s, h, variant((s, h)), capital(_defense_words(s, names))) for s, h in members]
+        said = _said(members[0][0].action.get("trait"), names)
+        return f"Defend with {said}: how?", [
+            _leaf(s, h, variant((s, h)), capital(_defense_words(s, names))) for s, h in members
+        ]
 
     out: list[Option] = []
     for _, members in group_by(paired, lambda p: repr(p[0].action.get("trait"))):
