@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import uvicorn
-from uvicorn.main import STARTUP_FAILURE
+from uvicorn.config import STARTUP_FAILURE
 
 from affray.core.content import ContentLibrary
 from affray.store import Store, StoreError
