@@ -166,6 +166,7 @@ _.is_open  # store/rows.py: used outside src/: a store row's property, tested in
 _.table_log  # web/app.py: a FastAPI route, registered by its decorator
 _.table_state  # web/app.py: a FastAPI route, registered by its decorator
 _.new_table  # web/app.py: a FastAPI route, registered by its decorator
+_.new_code  # web/inworld.py: a FastAPI route, registered by its decorator
 _.disconnected  # web/connections.py: uvicorn's request cycle flag: the app sees the client gone
 _.ping_timer  # web/connections.py: uvicorn's keepalive timer handle, which its WebSocket protocol cancels
 _.send_400_response  # web/connections.py: uvicorn calls it for bytes that are not HTTP; answered as the guard's refusals

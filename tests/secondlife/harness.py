@@ -137,7 +137,7 @@ class Hud(ScriptExtender):  # type: ignore[misc]  # lummao is untyped
     def _set_name(self, name: str) -> None:
         self.object_name = name.encode()[:63].decode(errors="ignore")
 
-    def _set_text(self, text: str, color: Any, alpha: float) -> None:
+    def _set_text(self, text: str, *_colour_and_alpha: Any) -> None:
         assert len(text.encode()) <= 254, f"llSetText: {len(text.encode())} bytes (254 at most): {text!r}"
         self.hover = text
 
