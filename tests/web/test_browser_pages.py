@@ -226,7 +226,8 @@ def test_free_form_posts_are_written_in_one_browser_and_read_in_the_other(tmp_pa
         writer = next(name for name, seat in pages.items() if due(seat.page))
         reader = next(name for name in pages if name != writer)
         post = "The ferryman's son spits on the floor and reaches for the bench."
-        pages[writer].page.locator("#actions input[data-free]").first.fill(post)
+        pages[writer].page.locator("#actions [data-step]", has_text="Post").first.click()  # the steps: Post, then how
+        pages[writer].page.locator("#actions input[data-free-step]").fill(post)
         pages[writer].page.locator('#actions [data-type="post"]').first.click()
         wait_for(lambda: table.version == 1, 10, "the post to be taken")
         synced(pages, 1)

@@ -51,6 +51,10 @@ function threatened(v) {
   return out;
 }
 
+// A square's size on a phone, in CSS pixels: a token (0.8 of a square) is then at least 32 px to touch; a map wider
+// than the screen pans in its box (style.css, .board-wrap). Wider screens fit the whole map to the column instead.
+export const SQUARE_PX = 44;
+
 // opts: {selected, rel, gm (tokens draggable), editing (a combatant the GM is editing)}
 export function drawBoard(v, specs, opts) {
   const rows = mapRows(v);
@@ -59,16 +63,24 @@ export function drawBoard(v, specs, opts) {
   const h = rows ? rows.length : Math.max(...onGrid.map((c) => c.position.y)) + 1;
   const w = rows ? Math.max(...rows.map((r) => r.length)) : Math.max(...onGrid.map((c) => c.position.x)) + 1;
   const moves = squaresOf(specs), targets = targetsOf(specs), threat = v.combatants.some((c) => c.controlled) ? threatened(v) : new Set();
-  const parts = [`<svg class="board" viewBox="0 0 ${w} ${h}" role="group" aria-label="Battle map, ${w} by ${h} squares">`];
+  const actor = v.combatants.find((c) => c.id === (specs[0]?.actor ?? v.turn));
+  const stop = rovingSquare(moves, opts.selected, actor);
+  // The squares' coordinates, as the story names squares "(x, y)": along the top and the left, drawn outside the
+  // map's box (style.css gives the map the room) where the whole map shows, and as rulers beside the map's box where
+  // it pans (a phone's: they follow its panning, table.js), so that they never pan out of sight.
+  const parts = [`<svg class="board grid" viewBox="0 0 ${w} ${h}" width="${w * SQUARE_PX}" height="${h * SQUARE_PX}" role="group" aria-label="Battle map, ${w} by ${h} squares; columns 0 to ${w - 1} from the left, rows 0 to ${h - 1} from the top">`];
+  for (let x = 0; x < w; x++) parts.push(`<text class="axis" x="${x + 0.5}" y="-0.3" aria-hidden="true">${x}</text>`);
+  for (let y = 0; y < h; y++) parts.push(`<text class="axis" x="-0.3" y="${y + 0.5}" aria-hidden="true">${y}</text>`);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
     const key = `${x},${y}`, ch = rows?.[y]?.[x] ?? ".";
     const choices = moves.get(key);
     const cls = ["sq", TERRAIN[ch] || "", threat.has(key) ? "threat" : "", choices ? "target" : "",
                  choices?.every(provokes) ? "provokes" : "", opts.selected === key ? "selected" : ""].filter(Boolean).join(" ");
-    const attrs = choices ? ` data-square="${key}" tabindex="0" role="button" aria-label="square ${x}, ${y}: ${esc(choices.map((o) => o.spec.label).join("; "))}"` : "";
+    // One square of the moves takes the Tab key (the selected one, else the one nearest the mover); the arrow keys
+    // go from square to square (table.js), so that a turn's other choices are not seventy Tabs away.
+    const attrs = choices ? ` data-square="${key}" tabindex="${key === stop ? 0 : -1}" role="button" aria-label="square ${x}, ${y}: ${esc(choices.map((o) => o.spec.label).join("; "))}"` : "";
     parts.push(`<rect class="${cls}" x="${x}" y="${y}" width="1" height="1" data-xy="${key}"${attrs}><title>${x}, ${y}</title></rect>`);
   }
-  const actor = v.combatants.find((c) => c.id === (specs[0]?.actor ?? v.turn));
   if (opts.selected && actor?.position?.kind === "square") {
     const [sx, sy] = opts.selected.split(",").map(Number);
     const warn = (moves.get(opts.selected) || []).some(provokes);
@@ -77,7 +89,39 @@ export function drawBoard(v, specs, opts) {
   const labels = tokenLabels(v);
   for (const c of onGrid) parts.push(token(c, targets.has(c.id), opts, labels[c.id]));
   parts.push("</svg>");
-  return parts.join("");
+  const ruler = (n, cls) => `<div class="ruler ${cls}" aria-hidden="true"><div>${Array.from({ length: n }, (_, i) => `<span>${i}</span>`).join("")}</div></div>`;
+  return `<div class="board-frame${opts.whole ? " whole" : ""}">${ruler(w, "cols")}${ruler(h, "rows")}` +
+    `<div class="board-wrap" data-board-wrap tabindex="0" role="region" aria-label="Map (scrolls)">${parts.join("")}</div></div>`;
+}
+
+// The square of the moves that takes the Tab key: the selected one, else the legal square nearest the mover.
+function rovingSquare(moves, selected, actor) {
+  if (selected && moves.has(selected)) return selected;
+  const at = actor?.position?.kind === "square" ? actor.position : { x: 0, y: 0 };
+  let best = null, bestD = Infinity;
+  for (const key of moves.keys()) {
+    const [x, y] = key.split(",").map(Number);
+    const d = Math.max(Math.abs(x - at.x), Math.abs(y - at.y)) * 1000 + y * 100 + x; // nearest, then reading order
+    if (d < bestD) { best = key; bestD = d; }
+  }
+  return best;
+}
+
+// The legal square the arrow key `key` leads to from the square `from` ("x,y"): the nearest one in that direction
+// (straight on first, then the nearest row or column beside it), or null at the map's edge.
+export function squareTowards(from, key, legal) {
+  const dir = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] }[key];
+  if (!dir) return null;
+  const [fx, fy] = from.split(",").map(Number);
+  let best = null, bestD = Infinity;
+  for (const k of legal) {
+    const [x, y] = k.split(",").map(Number);
+    const along = (x - fx) * dir[0] + (y - fy) * dir[1], across = Math.abs((x - fx) * dir[1]) + Math.abs((y - fy) * dir[0]);
+    if (along <= 0) continue;
+    const d = along + across * 2.5;
+    if (d < bestD) { best = k; bestD = d; }
+  }
+  return best;
 }
 
 function token(c, targetable, opts, label) {
@@ -94,7 +138,7 @@ function token(c, targetable, opts, label) {
   let arrow = "";
   const f = FACING[String(facing || "").toUpperCase()];
   if (f) arrow = `<line class="facing" x1="${x + 0.5}" y1="${y + 0.5}" x2="${x + 0.5 + f[0] * 0.48}" y2="${y + 0.5 + f[1] * 0.48}"/>`;
-  return `<g${role}${drag} class="tokg"><circle class="${cls}" cx="${x + 0.5}" cy="${y + 0.5}" r="0.38">${targetable || opts.gm ? "" : `<title>${esc(c.name)}</title>`}</circle>${arrow}` +
+  return `<g${role}${drag} class="tokg" data-token="${esc(c.id)}"><circle class="${cls}" cx="${x + 0.5}" cy="${y + 0.5}" r="0.4">${targetable || opts.gm ? "" : `<title>${esc(c.name)}</title>`}</circle>${arrow}` +
     `<text x="${x + 0.5}" y="${y + 0.5}" aria-hidden="true">${esc(label)}</text></g>`;
 }
 

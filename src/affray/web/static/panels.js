@@ -156,3 +156,29 @@ export const NO_STORY = `${STORY_HEAD}<p class="muted">Nothing yet.</p>`;
 export function promptText(v) {
   return plain(v.prompt?.text || "").words;
 }
+
+// One actor's choices as steps (the seat message's "steps": a tree of {prompt, choices}, each choice a leaf with
+// its "action" or a "step" it opens; docs/table.md, "Steps"): the step at `path` (the ids chosen so far), with a Back
+// button and the short labels of the choices that led there, its question, and its choices as a list of buttons in
+// their long words. A choice that opens a step is a button marked "opens" (data-step: actor|full id); a leaf is
+// drawn by `leaf(choice, fullId)` (table.js: the legal action's button). A path that no longer leads anywhere (the
+// tree changed under it) is cut where it stops: `path` in the answer is the part that still holds. `before(step)`
+// gives what comes between the question and its choices (a box of text the step's leaves share), called first.
+export function stepsPanel(actor, tree, path, leaf, before = () => "") {
+  let node = tree;
+  const held = [], crumbs = [];
+  for (const id of path) {
+    const choice = node.choices.find((c) => c.id === id && c.step);
+    if (!choice) break;
+    held.push(id); crumbs.push(choice.short); node = choice.step;
+  }
+  const at = held.join(".");
+  const shared = before(node);
+  const items = node.choices.map((c) => {
+    const full = at ? `${at}.${c.id}` : c.id;
+    return `<li>${c.step ? `<button type="button" class="act opens" data-step="${esc(actor)}|${esc(full)}">${esc(c.long)}</button>` : leaf(c, full)}</li>`;
+  });
+  const back = held.length ? `<p class="steps-path"><button type="button" class="secondary" data-step-back="${esc(actor)}">Back</button>` +
+    `${crumbs.map((c) => `<span class="crumb">${esc(c)}</span>`).join("")}</p>` : "";
+  return { html: `${back}${plainHtml(node.prompt, "p", "step-prompt")}${shared}<ul class="actions-list" data-choices>${items.join("")}</ul>`, path: held };
+}

@@ -66,7 +66,7 @@ const token = fromLink || localStorage.getItem(`affray.token.${tableId}`);
 const client = new Client(tableId, token);
 const page = { msg: null, view: null, log: new Map(), chat: new Map(), selected: null, target: null, confirm: null,
                verdict: null, busy: null, opened: new Set(), draft: { text: "", to: "" }, checkedRolls: new Set(),
-               editing: null, forms: null, path: {}, wholeMap: false, actedAt: null, wasDue: false };
+               editing: null, forms: null, path: {}, wholeMap: null, actedAt: null, wasDue: false };
 window.affray = page; // for people debugging at the table (and the browser tests)
 page.envelope = envelope;
 
@@ -100,7 +100,8 @@ export async function act(s) {
   if (!client.live) { showError(UNREACHABLE); return; }
   const action = { ...s.spec.action };
   for (const field of freeFields(s.spec)) {
-    const input = document.querySelector(`[data-free="${CSS.escape(s.key)}:${CSS.escape(field)}"]`);
+    const input = document.querySelector(`[data-free="${CSS.escape(s.key)}:${CSS.escape(field)}"]`) ||
+      document.querySelector(`[data-free-step="${CSS.escape(s.actor)}:${CSS.escape(field)}"]`); // one box for a step's leaves
     if (input) action[field] = input.value;
   }
   page.busy = page.msg.version;
@@ -115,12 +116,12 @@ export async function act(s) {
 // The fields a person fills in: the spec's declared free fields, or its text when it declares none (a post).
 const freeFields = (spec) => spec.free || (typeof spec.action?.text === "string" ? ["text"] : []);
 
-function button(s, label, withHint = true) {
+function button(s, label, withHint = true, shared = new Set()) {
   const warn = provokes(s) ? " warn" : "";
   const notes = (s.spec.notes || []).map((n, i) => plainHtml(n, "span", `note${warnsOf(s, i, "provokes") ? " warn" : ""}`)).join("");
   const hint = s.spec.hint && withHint ? `<span class="hint">${esc(s.spec.hint)}</span>` : ""; // a step's words say the odds
   // A free text (a Free Form post, a ruling) is typed in; other free fields keep the valid choice the server gave.
-  const free = freeFields(s.spec).filter((f) => typeof s.spec.action[f] === "string").map((f) =>
+  const free = freeFields(s.spec).filter((f) => typeof s.spec.action[f] === "string" && !shared.has(f)).map((f) =>
     `<label class="small">${esc(f)} <input data-free="${esc(s.key)}:${esc(f)}" value="${esc(s.spec.action[f])}"></label>`).join("");
   const { words: text, rules } = plain(label || s.spec.label);
   const title = rules ? ` title="rules ${esc(rules)}"` : "";
@@ -144,11 +145,23 @@ function stepChoices(actor, specs, hasHand) {
   const tree = page.msg.steps?.[actor];
   if (!tree?.choices?.length || hasHand) return null;
   const byAction = new Map(specs.map((s) => [canonical(s.spec.action), s]));
+  const specOf = (choice) => choice.action && byAction.get(canonical(choice.action));
+  let shared = new Set(), boxes = "";
   const leaf = (choice, full) => {
-    const s = byAction.get(canonical(choice.action));
-    return s ? button(s, choice.long, false) : `<button type="button" class="act" data-leaf="${esc(actor)}|${esc(full)}">${esc(choice.long)}</button>`;
+    const s = specOf(choice);
+    return s ? button(s, choice.long, false, shared) : `<button type="button" class="act" data-leaf="${esc(actor)}|${esc(full)}">${esc(choice.long)}</button>`;
   };
-  const drawn = stepsPanel(actor, tree, page.path[actor] || [], leaf);
+  // A free text the step's leaves all take with the same first value (a Free Form post, with or without a change
+  // of hit points) is typed once, in one box over the step's choices, not once a choice.
+  const before = (step) => {
+    const leaves = step.choices.map(specOf).filter(Boolean);
+    const fields = leaves.length > 1 ? freeFields(leaves[0].spec).filter((f) => typeof leaves[0].spec.action[f] === "string" &&
+      leaves.every((s) => freeFields(s.spec).includes(f) && s.spec.action[f] === leaves[0].spec.action[f])) : [];
+    shared = new Set(fields);
+    boxes = fields.map((f) => `<label class="small">${esc(f)} <input data-free-step="${esc(actor)}:${esc(f)}" value="${esc(leaves[0].spec.action[f])}"></label>`).join("");
+    return boxes;
+  };
+  const drawn = stepsPanel(actor, tree, page.path[actor] || [], leaf, before);
   page.path[actor] = drawn.path;
   return drawn.html;
 }
@@ -258,7 +271,8 @@ function render() {
   const mine = [...page.log.values()].filter((e) => e.kind !== "undo");
   page.mayTakeBack = !gm && msg.role !== "spectator" && !msg.outcome && mine.length > 0 && mine[mine.length - 1].seat === msg.seat &&
     !(mine[mine.length - 1].events || []).some((e) => e.type === "rolled" || e.type === "revealed");
-  const focused = document.activeElement?.dataset?.act || document.activeElement?.dataset?.square || document.activeElement?.dataset?.target;
+  // A choice that has the focus keeps it when a push redraws its panel (found again by its attribute and key).
+  const focused = ["data-act", "data-step", "data-step-back", "data-square", "data-target"].map((a) => [a, document.activeElement?.getAttribute?.(a)]).find(([, k]) => k);
   const mapAt = $("board").querySelector("[data-board-wrap]"), panned = mapAt && [mapAt.scrollLeft, mapAt.scrollTop];
   const opener = document.activeElement?.matches?.("details[data-open] > summary") ? document.activeElement.parentElement : null;
   const reopen = opener && `details[data-open="${CSS.escape(opener.dataset.open)}"] > summary`;
@@ -269,19 +283,20 @@ function render() {
   signalTurn(due.length > 0 && !msg.outcome && !msg.paused, msg.title); // the tab's title and icon, on its move
   put("combatants", combatantCards(v, rel, { gm, editing: page.editing, opened: page.opened }));
   // The ruleset's own panels, each where the view asks for it (its declared "panels").
-  const grid = wants(v, "grid") ? drawBoard(v, due, { selected: page.selected, rel, gm, editing: page.editing, whole: page.wholeMap }) : null;
+  // A phone's map: squares to touch where the seat chooses on it (its moves, its foes, the GM's tokens), else the
+  // whole map at the screen's width (no choice on it, and the page a screen shorter); the reader's zoom wins.
+  const touch = gm || squaresOf(due).size > 0 || targetsOf(due).size > 0;
+  const whole = page.wholeMap ?? !touch;
+  const grid = wants(v, "grid") ? drawBoard(v, due, { selected: page.selected, rel, gm, editing: page.editing, whole }) : null;
   const board = grid || (wants(v, "line") ? drawLine(v, rel, gm) : null) || (wants(v, "places") ? drawPlaces(v, rel) : null);
   const moving = grid && (squaresOf(due).size || targetsOf(due).size);
-  // The choices first, right under the status line: on a phone the moves panel (the map follows it), so that
-  // whatever the phase, the seat's first choice is on the first screen; on a wide screen the map when the seat's
-  // moves are on it (squares, foes to click), the moves panel beside the combatants.
-  const phone = window.matchMedia("(max-width: 760px)").matches;
-  const first = moving && !phone ? $("board") : $("actions"), col = first.parentElement;
-  if (col.firstElementChild !== first) col.insertBefore(first, col.firstElementChild);
-  const mapHead = grid ? `<div class="map-head"><h2>Map</h2><button type="button" class="secondary map-zoom" data-zoom aria-pressed="${page.wholeMap}">${page.wholeMap ? "closer" : "the whole map"}</button></div>` : "";
+  // The choices first, right under the status line (table.html), the map after them: whatever the phase and however
+  // long the fight has run, the seat's first choice is on the first screen, on a phone too.
+  const mapHead = grid ? `<div class="map-head"><h2>Map</h2><button type="button" class="secondary map-zoom" data-zoom aria-pressed="${whole}">${whole ? "closer" : "the whole map"}</button></div>` : "";
   $("board").hidden = !board; put("board", !board ? "" : !moving ? mapHead + board : `${mapHead}${board}<p class="small muted">Green squares: where you may move (orange: every way there provokes an attack of opportunity); red-edged: squares your foes threaten. Click a square or a dashed foe, or use Tab, the arrow keys and Enter.</p>`);
   const map = $("board").querySelector("[data-board-wrap]");
   if (map && panned && map !== mapAt) [map.scrollLeft, map.scrollTop] = panned; // a push keeps the map where it was panned
+  if (map) follow(map);
   const cards = wants(v, "cards");
   const detail = (cards ? cardsPanel(v) : "") + (wants(v, "facts") ? factsPanel(v) : "");
   $("detail").hidden = !detail; put("detail", detail);
@@ -292,19 +307,18 @@ function render() {
   $("gm").hidden = !gm; $("links").hidden = !gm; $("editor").hidden = !gm || !page.editing;
   if (gm) { put("gm", gmPanel(page, names)); put("links", linksPanel(page, names)); put("editor", editorPanel(page, v)); }
   if (msg.outcome && msg.seed && !page.verdict) runVerify(); else renderEnd();
-  if (focused) document.querySelector(`[data-act="${CSS.escape(focused)}"], [data-square="${CSS.escape(focused)}"], [data-target="${CSS.escape(focused)}"]`)?.focus();
+  const answered = page.actedAt !== null && msg.version > page.actedAt; // after a move, its next choices (settle)
+  if (focused && !answered && document.activeElement === document.body) document.querySelector(`[${focused[0]}="${CSS.escape(focused[1])}"]`)?.focus();
   settle(due);
   if (reopen) document.querySelector(reopen)?.focus(); // a summary pressed with the keyboard keeps the focus
   if (typing === "chat-text") { const box = $("chat-text"); box.focus(); box.setSelectionRange(box.value.length, box.value.length); }
   tick();
 }
 
-// The page's choices, in the order a person meets them: the first panel of the column (the moves, or the map when
-// the moves are on it), then the other; only those drawn (a hidden panel's are not).
+// The page's choices, in the order a person meets them: the moves, then the map's; only those drawn.
 const CHOICE = "[data-act], [data-step], [data-step-back], [data-leaf], [data-square][tabindex='0'], [data-target]";
 function firstChoice() {
-  const panels = [$("actions"), $("board")].sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
-  for (const panel of panels) {
+  for (const panel of [$("actions"), $("board")]) {
     if (panel.hidden) continue;
     const found = [...panel.querySelectorAll(CHOICE)].find((el) => !el.matches("[data-step-back]") && el.getClientRects().length);
     if (found) return found;
@@ -348,11 +362,21 @@ function centreMap(actor) {
   const t = tok.getBoundingClientRect(), w = wrap.getBoundingClientRect();
   wrap.scrollLeft += t.left + t.width / 2 - (w.left + wrap.clientWidth / 2);
   wrap.scrollTop += t.top + t.height / 2 - (w.top + wrap.clientHeight / 2);
+  follow(wrap);
 }
+
+// The map's rulers (its coordinates beside a map that pans: board.js) follow its panning.
+function follow(wrap) {
+  const frame = wrap.parentElement;
+  const cols = frame.querySelector(":scope > .ruler.cols"), rows = frame.querySelector(":scope > .ruler.rows");
+  if (cols) cols.scrollLeft = wrap.scrollLeft;
+  if (rows) rows.scrollTop = wrap.scrollTop;
+}
+document.addEventListener("scroll", (ev) => { if (ev.target.matches?.("[data-board-wrap]")) follow(ev.target); }, true);
 
 // After a pick that changed the choices shown (a step, Back, a square, a foe): the focus on the first of them.
 function focusChoices() {
-  const choice = $("actions").querySelector("[data-choices] button, [data-act]");
+  const choice = $("actions").querySelector("[data-free-step], [data-choices] button, [data-act]");
   if (choice) { choice.focus(); show(choice); }
 }
 
@@ -407,7 +431,7 @@ function onClick(ev) {
     if (action) act({ actor, spec: { action }, key: `${actor}:leaf` });
     return;
   }
-  if ("zoom" in t.dataset) { page.wholeMap = !page.wholeMap; render(); return; }
+  if ("zoom" in t.dataset) { page.wholeMap = !t.closest("#board").querySelector(".board-frame.whole"); render(); return; }
   if ("chatRoll" in t.dataset) { ev.preventDefault(); send("roll"); return; }
   if ("takeBack" in t.dataset) {
     if (!client.live) { showError(UNREACHABLE); return; }
