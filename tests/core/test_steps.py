@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from affray.core.actions import ActionType, Field
-from affray.core.engine import ActionSpec
+from affray.core.engine import Action, ActionSpec
 from affray.core.steps import (
     MAX_CHOICES,
     Branch,
@@ -20,9 +20,9 @@ from affray.core.steps import (
     problems,
 )
 
-HIT = {"type": "hit", "target": "vesna"}
-HIT_BORS = {"type": "hit", "target": "bors"}
-WAIT = {"type": "wait"}
+HIT: Action = {"type": "hit", "target": "vesna"}
+HIT_BORS: Action = {"type": "hit", "target": "bors"}
+WAIT: Action = {"type": "wait"}
 
 
 def small_tree() -> Step:

@@ -131,7 +131,7 @@ def _moves(paired: Sequence[Paired], origin: tuple[int, int] | None) -> list[Opt
             Branch(
                 capital(f"{where} ({len(members)})"),
                 capital(f"{where}: {len(members)} squares"),
-                "Which square?",
+                "Which square?" if inner is leaves else "How far?",
                 tuple(inner),
             )
         )

@@ -34,6 +34,8 @@ KINDS: Mapping[str, tuple[str, str, str]] = {
     "psych": ("Play a Psych card", "Play a Psych card face down", "Which Psych card?"),
     "fate": ("Death's door", "Decide a fate at death's door", "Whose fate?"),
 }
+#: A commit in the Psych phase: one Psych card, then ready.
+PSYCH_COMMIT = ("Play one, ready", "Play a Psych card face down, then be ready", "Which Psych card?")
 #: The short words of the choices without a field to choose.
 SHORTS: Mapping[str, str] = {"ready": "Ready", "timeout": "Call time"}
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
@@ -42,6 +44,11 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 def _cards(spec: ActionSpec) -> list[Json]:
     cards = spec.action.get("cards")
     return list(cards) if isinstance(cards, list) else []
+
+
+def _is_psych(view: WitchHammerView, spec: ActionSpec) -> bool:
+    cards = [view.detail.cards.get(str(c)) for c in _cards(spec)]
+    return bool(cards) and all(card is not None and card.kind == "psych" for card in cards)
 
 
 def _ordinal(n: int) -> str:
@@ -80,6 +87,8 @@ def steps(view: WitchHammerView, actor: str, specs: Sequence[ActionSpec], hints:
             continue
         short, long, prompt = KINDS[kind]
         inner: list[Option]
+        if kind == "commit" and all(_is_psych(view, s) for s, _ in members):  # the Psych phase's commit (WH-03)
+            short, long, prompt = PSYCH_COMMIT
         if kind == "commit":
             inner = _slots(members, 0, names, "")
         elif kind == "fate":
