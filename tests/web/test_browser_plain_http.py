@@ -116,3 +116,37 @@ def test_a_finished_fight_is_verified_on_a_page_served_over_plain_http(tmp_path:
             re.compile(rf"^verified: {dice} dice re-derived from the seed"), timeout=20_000
         )
         assert not errors, errors
+
+
+# The page's vibration and sound, counted: navigator.vibrate and the AudioContext's oscillators (the beep), with the
+# seat's sound switched on before the page starts.
+SIGNALS = """
+localStorage.setItem("affray.sound", "on");
+window.__signals = { vibrate: 0, beep: 0 };
+navigator.vibrate = () => { window.__signals.vibrate++; return true; };
+const Real = window.AudioContext;
+window.AudioContext = class extends Real {
+  createOscillator() { window.__signals.beep++; return super.createOscillator(); }
+};
+"""
+
+
+def test_the_turn_signal_works_on_plain_http(tmp_path: Path) -> None:
+    """On a page that is no secure context the seat's move still changes the title and the icon, vibrates and beeps
+    (static/signal.js), once."""
+    with live_server(tmp_path / "affray.db") as server, lan_chromium() as browser:
+        answer = httpx.post(
+            f"{server.url}/api/tables",
+            timeout=30,
+            json={"scenario": "hud/simplified_duel", "controllers": {"ilka": "human", "drowner": "heuristic"}},
+        )
+        assert answer.status_code == 201, answer.text
+        created: dict[str, Any] = answer.json()
+        context = browser.new_context()
+        context.add_init_script(SIGNALS)
+        page = context.new_page()
+        page.goto(f"http://{LAN_NAME}:{server.url.rsplit(':', 1)[1]}{created['seats']['ilka']['link']}")
+        assert page.evaluate("window.isSecureContext") is False
+        expect(page).to_have_title(f"● Your move — {created['title']}", timeout=15_000)
+        assert page.evaluate("document.querySelector('link[rel=icon]').href").startswith("data:image/svg+xml,")
+        assert page.evaluate("window.__signals") == {"vibrate": 1, "beep": 1}
