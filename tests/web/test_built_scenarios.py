@@ -17,7 +17,7 @@ import yaml
 from fastapi.testclient import TestClient
 
 from affray.table.errors import Refusal
-from affray.table.scenarios import resolve_scenario
+from affray.table.scenarios import resolve_scenario, where
 
 ROOT = Path(__file__).parents[2]
 EXAMPLES = ROOT / "examples"
@@ -58,10 +58,11 @@ def test_a_broken_sheet_in_the_scenario_is_refused_at_its_combatant() -> None:
         resolve_scenario(yaml.safe_dump(data))
     [problem] = refused.value.problems
     assert problem["field"] == "sides[0].combatants[0].sheet"
-    assert problem["expected"].startswith("a valid character sheet, but (the sheet written in the scenario, ")
-    assert problem["expected"].endswith(
-        "hp: Input should be a valid integer, unable to parse string as an integer (got 'lots')"
+    assert problem["expected"] == (
+        "a valid character sheet, but hp: Input should be a valid integer, unable to parse string as an integer "
+        "(got 'lots')"
     )
+    assert (problem["side"], problem["combatant"], problem["part"]) == ("0", "0", "sheet")
 
 
 def test_uploaded_text_still_names_no_sheet_file() -> None:
@@ -73,6 +74,9 @@ def test_uploaded_text_still_names_no_sheet_file() -> None:
             "file": "scenario.yaml",
             "field": "sides[0].combatants[0].sheet",
             "expected": "no sheet files in uploaded text (write the sheet itself here, or use 'use' or stats)",
+            "side": "0",
+            "combatant": "0",
+            "part": "sheet",
         }
     ]
 
@@ -142,3 +146,24 @@ def test_the_builder_learns_how_each_ruleset_places_from_its_scenario_schema(cli
             "size": [12, 12],
         },
     }
+
+
+@pytest.mark.parametrize(
+    ("field", "expected", "place"),
+    [
+        ("sides[1].combatants[2].use", "the id of a monster", {"side": "1", "combatant": "2", "part": "use"}),
+        ("sides[0].name", "text", {"side": "0", "part": "name"}),
+        (
+            "sides[1].combatants",
+            "List should have at least 1 item after validation, not 0 (got [])",
+            {"side": "1", "expected": "at least one combatant; nobody is on this side yet"},
+        ),
+        ("line 12", "valid YAML (could not find expected ':')", {"line": "12"}),
+        ("options.monsters_finish_the_dying", "a boolean", {"part": "options"}),
+        ("map", "rows of one length", {"part": "map"}),
+        ("(top level)", "a mapping", {}),
+    ],
+)
+def test_a_scenarios_problem_says_where_it_is_for_the_page(field: str, expected: str, place: dict[str, str]) -> None:
+    """The Build-a-fight page shows each problem at the field it names (table/scenarios.py ``where``)."""
+    assert where(field, expected) == place

@@ -89,7 +89,10 @@ def load_sheet(ruleset: str, path: Path, content: ContentLibrary, where: str) ->
     try:
         return _READER[0](ruleset, path, content)
     except ContentError as exc:
-        raise ReferenceProblem(where, f"a valid character sheet, but {'; '.join(str(exc).splitlines())}") from None
+        # A sheet written in the scenario has no file to name: its problems are told by their fields alone.
+        told = [f"{p.field}: {p.expected}" for p in exc.problems] if inline_data(path) is not None else []
+        said = "; ".join(told or str(exc).splitlines())
+        raise ReferenceProblem(where, f"a valid character sheet, but {said}") from None
 
 
 class NamesACharacter(Protocol):

@@ -30,10 +30,41 @@ UPLOAD_PATH = "scenario.yaml"  # the file name problems of uploaded text are rep
 MAX_SCENARIO_TEXT = 128 * 1024
 
 
+#: Where a problem's field is: a combatant (``sides[1].combatants[2].use``), a side (``sides[1].name``), a line of the
+#: text (``line 12``, YAML that does not parse), or a top-level field (``map``, ``options.x``).
+COMBATANT_FIELD = re.compile(r"^sides\[(\d+)\](?:\.combatants(?:\[(\d+)\])?)?(?:\.(\w+))?")
+LINE_FIELD = re.compile(r"^line (\d+)$")
+TOP_FIELD = re.compile(r"^(\w+)")
+EMPTY_SIDE = "List should have at least 1 item"
+
+
+def where(field: str, expected: str) -> dict[str, str]:
+    """A problem's place as a page addresses it, beside its ``field`` (docs/table.md, "Building a fight"): ``side``
+    and ``combatant`` (indices, as text), ``part`` (the field's first name there or at the top), or ``line``; and
+    ``expected`` in words where pydantic's are a list's ("at least 1 item": a side with nobody on it)."""
+    out: dict[str, str] = {}
+    if found := COMBATANT_FIELD.match(field):
+        out["side"] = found[1]
+        if found[2] is not None:
+            out["combatant"] = found[2]
+        elif field.endswith(".combatants") and expected.startswith(EMPTY_SIDE):
+            out["expected"] = "at least one combatant; nobody is on this side yet"
+        if found[3]:
+            out["part"] = found[3]
+    elif found := LINE_FIELD.match(field):
+        out["line"] = found[1]
+    elif found := TOP_FIELD.match(field):
+        out["part"] = found[1]
+    return out
+
+
 def _problems(exc: ContentError, examples_dir: Path | None) -> Refusal:
-    """The problems of a scenario, with example paths below their examples' folder (no server paths in answers)."""
+    """The problems of a scenario, with example paths below their examples' folder (no server paths in answers), each
+    with its place (:func:`where`)."""
     file = shown_path(exc.path, examples_dir)
-    problems = [{"file": file, "field": p.field, "expected": p.expected} for p in exc.problems]
+    problems = [
+        {"file": file, "field": p.field, "expected": p.expected, **where(p.field, p.expected)} for p in exc.problems
+    ]
     first = f"{file}: {problems[0]['field']}: {problems[0]['expected']}" if problems else "The scenario is not valid."
     return Refusal("bad_scenario", first, UNPROCESSABLE, problems)
 

@@ -183,7 +183,7 @@ function scenarioText() {
       const e = c.entry, own = e.source === "own" ? blockLines(e.text).filter((l) => !/^id\s*:/.test(l)) : [];
       index[s].push(c);
       push(`      - id: ${c.id}`, e);
-      if (!own.some((l) => /^name\s*:/.test(l))) push(`        name: ${q(c.name)}`, e);
+      push(`        name: ${q(c.name)}`, e); // a name in the combatant's own YAML comes later, and wins
       if (e.source === "library") push(`        use: ${q(e.use)}`, e);
       if (e.hidden) push("        hidden: true", e);
       const p = e.places[c.copy];
@@ -236,39 +236,29 @@ function clearProblems() {
   $("b-problems").innerHTML = "";
 }
 
-// What a field of the scenario is called on the page.
-const FIELD_WORDS = { use: "library entry", sheet: "character sheet", stats: "stats", position: "place", at: "place",
+// What a part of a combatant is called on the page (the scenario's field names, as the server's problems give them).
+const PART_WORDS = { use: "library entry", sheet: "character sheet", stats: "stats", position: "place", at: "place",
   band: "range band", hidden: "hidden", name: "name", hp: "hit points" };
 
-function tidy(expected) {
-  return String(expected).replace(/\(the sheet written in the scenario, [0-9a-f]+\):\s*/g, "the sheet's ");
-}
-
-// Each problem shown at what it names: a combatant (sides[S].combatants[J]..., or a line it wrote), a side, the map,
-// the options; the rest under the buttons. Always a sentence, never the server's whole answer.
+// Each problem shown at what it names, from the place the server gives it (`side` and `combatant` indices, a `line` of
+// the text, or a top-level `part`): a combatant (or the entry whose lines it is), a side, the map, the options, the
+// fight's title or mode; the rest under the buttons. Always a sentence, never the server's whole answer.
 function showProblems(data) {
   const loose = [];
-  const problems = data?.problems?.length ? data.problems : [{ field: "", expected: data?.message || "The server refused the fight." }];
+  const problems = data?.problems?.length ? data.problems : [{ expected: data?.message || "The server refused the fight." }];
   for (const p of problems) {
-    const field = String(p.field || ""), expected = tidy(p.expected);
-    let m = field.match(/^sides\[(\d+)\]\.combatants\[(\d+)\](?:\.(.+))?$/);
-    if (m && index[+m[1]]?.[+m[2]]) {
-      const c = index[+m[1]][+m[2]], what = m[3] ? (FIELD_WORDS[m[3].split(".")[0]] || m[3].replace(/_/g, " ")) : "";
+    const expected = p.expected;
+    const c = p.combatant !== undefined ? index[Number(p.side)]?.[Number(p.combatant)] : null;
+    if (c) {
+      const what = p.part ? PART_WORDS[p.part] || words(p.part) : "";
       say(`[data-entry-problem="${c.entry.key}"]`, `${c.name}${what ? `, ${what}` : ""}: ${expected}`);
-      continue;
-    }
-    m = field.match(/^line (\d+)$/);
-    if (m && lineOwner[+m[1] - 1]) { say(`[data-entry-problem="${lineOwner[+m[1] - 1].key}"]`, `Its YAML, ${field}: ${expected}`); continue; }
-    m = field.match(/^sides\[(\d+)\]/);
-    if (m && fight.sides[+m[1]] !== undefined) {
-      const nobody = /at least 1 item/.test(expected) ? "nobody is on it yet: add a combatant to it, or remove the side" : expected;
-      say(`[data-side-problem="${m[1]}"]`, `Side ${fight.sides[+m[1]]}: ${nobody}`);
-      continue;
-    }
-    if (field === "map" || field.startsWith("map")) { say('[data-field="map"]', `The map: ${expected}`); continue; }
-    if (field.startsWith("options")) { say('[data-field="options"]', `${field.replace(/^options\.?/, "") || "Options"}: ${expected}`); continue; }
-    if (["name", "ruleset", "mode"].includes(field)) { say('[data-field="top"]', `The ${field}: ${expected}`); continue; }
-    loose.push(field && !field.startsWith("(") ? `${field.replace(/_/g, " ")}: ${expected}` : expected);
+    } else if (p.line !== undefined && lineOwner[Number(p.line) - 1]) {
+      say(`[data-entry-problem="${lineOwner[Number(p.line) - 1].key}"]`, `Its YAML, line ${p.line}: ${expected}`);
+    } else if (p.side !== undefined && fight.sides[Number(p.side)] !== undefined) {
+      say(`[data-side-problem="${Number(p.side)}"]`, `Side ${fight.sides[Number(p.side)]}: ${expected}`);
+    } else if (p.part && document.querySelector(`[data-field~="${CSS.escape(p.part)}"]`)) {
+      say(`[data-field~="${CSS.escape(p.part)}"]`, `${words(p.field || p.part)}: ${expected}`);
+    } else loose.push(p.field && p.part ? `${words(p.field)}: ${expected}` : expected);
   }
   $("b-problems").innerHTML = loose.length ? `<ul>${loose.map((t) => `<li>${esc(t)}</li>`).join("")}</ul>` : "";
 }
