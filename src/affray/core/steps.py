@@ -203,7 +203,7 @@ RULE_ID = re.compile(r"\s*\((?:[A-Z]{2,3}-[A-Z]?\d+[a-z]?(?:,\s*)?)+\)")
 
 def plain(label: str) -> str:
     """``label`` without the rule IDs in brackets it may hold."""
-    return RULE_ID.sub("", label)
+    return RULE_ID.sub("", label) if "(" in label else label
 
 
 def with_hint(label: str, hint: str) -> str:
@@ -218,7 +218,7 @@ def _collapse(option: Option) -> Option:
     is dropped by the caller."""
     if isinstance(option, Leaf):
         return option
-    inner = tuple(_collapse(o) for o in option.options if not (isinstance(o, Branch) and not leaves_of(o)))
+    inner = tuple(_collapse(o) for o in option.options if _has_leaf(o))
     if len(inner) == 1:
         only = inner[0]
         if isinstance(only, Leaf):
@@ -232,6 +232,10 @@ def leaves_of(option: Option) -> list[Action]:
     if isinstance(option, Leaf):
         return [option.action]
     return [a for o in option.options for a in leaves_of(o)]
+
+
+def _has_leaf(option: Option) -> bool:
+    return isinstance(option, Leaf) or any(_has_leaf(o) for o in option.options)
 
 
 def _unique_shorts(options: Sequence[Option]) -> list[str]:
@@ -275,7 +279,7 @@ def assemble(prompt: str, options: Sequence[Option]) -> Step:
     without a choice to make), empty ones dropped, each step paged to at most :data:`MAX_CHOICES` choices, short
     labels cut to :data:`MAX_SHORT_BYTES` bytes and told apart, ids numbered from 1. A root of one branch is that
     branch's step."""
-    kept = [_collapse(o) for o in options if leaves_of(o)]
+    kept = [_collapse(o) for o in options if _has_leaf(o)]
     if len(kept) == 1 and isinstance(kept[0], Branch):
         return _step(kept[0].prompt, kept[0].options)
     return _step(prompt, kept)

@@ -10,6 +10,7 @@ move's its warnings (it provokes, SC-27, SC-28; its check, SC-24).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 
@@ -83,26 +84,37 @@ VERBS = {"step": "5-foot step", "move": "move", "tumble": "tumble", "withdraw": 
 
 def _move_long(spec: ActionSpec, where: str, away: int, hint: str) -> str:
     x, y = _square(spec)
-    said = f"{VERBS[_kind(spec)]} to ({x}, {y}), {away} square{'s' if away != 1 else ''} {where}"
-    if spec.warnings:  # it provokes, or needs a check: say so (the notes' first sentences are the warnings)
-        said += "; " + "; ".join(plain(n) for n in spec.notes[: len(spec.warnings)])
+    return _move_words(VERBS[_kind(spec)], x, y, away, where, spec.notes[: len(spec.warnings)], hint)
+
+
+# A pure function of immutable values, asked again for the same squares from version to version (a grid move lists a
+# hundred): worked out once each (a Spellchrome tree 4.8 -> 2 ms, crossroads_2v2).
+@functools.lru_cache(maxsize=4096)
+def _move_words(verb: str, x: int, y: int, away: int, where: str, warnings: tuple[str, ...], hint: str) -> str:
+    """A move's long label; its warnings said (it provokes, or needs a check: the notes' first sentences)."""
+    said = f"{verb} to ({x}, {y}), {away} square{'s' if away != 1 else ''} {where}"
+    if warnings:
+        said += "; " + "; ".join(plain(n) for n in warnings)
     return with_hint(said, hint)
 
 
 def _moves(paired: Sequence[Paired], origin: tuple[int, int] | None) -> list[Option]:
     """Squares by compass direction, then by bands of distance where a direction holds more than a dozen."""
     ox, oy = origin or (0, 0)
+    spot: dict[int, tuple[int, int, int, int]] = {}  # id of a pair -> (compass point, distance, y, x), once each
+    for pair in paired:
+        x, y = _square(pair[0])
+        spot[id(pair)] = (_compass(x - ox, y - oy), max(abs(x - ox), abs(y - oy)), y, x)
 
     def placed(p: Paired) -> tuple[int, int, int, int]:
-        x, y = _square(p[0])
-        return _compass(x - ox, y - oy), max(abs(x - ox), abs(y - oy)), y, x
+        return spot[id(p)]
 
     ordered = sorted(paired, key=placed)
     if len(ordered) <= MAX_CHOICES:  # few enough: the square, with its direction on the button
         out: list[Option] = []
-        for spec, hint in ordered:
-            point, away, _, _ = placed((spec, hint))
-            x, y = _square(spec)
+        for pair in ordered:
+            spec, hint = pair
+            point, away, y, x = placed(pair)
             out.append(
                 Leaf(spec.action, f"{COMPASS[point][1]} to ({x}, {y})", _move_long(spec, COMPASS[point][0], away, hint))
             )
@@ -112,18 +124,14 @@ def _moves(paired: Sequence[Paired], origin: tuple[int, int] | None) -> list[Opt
         where, _ = COMPASS[point]
         if len(members) == 1:  # one square that way: the square itself
             spec, hint = members[0]
-            x, y = _square(spec)
-            options.append(
-                Leaf(
-                    spec.action, capital(f"{where} to ({x}, {y})"), _move_long(spec, where, placed(members[0])[1], hint)
-                )
-            )
+            _, away, y, x = placed(members[0])
+            options.append(Leaf(spec.action, capital(f"{where} to ({x}, {y})"), _move_long(spec, where, away, hint)))
             continue
         leaves: list[Option] = []
         distances = []
-        for spec, hint in members:
-            _, away, _, _ = placed((spec, hint))
-            x, y = _square(spec)
+        for pair in members:
+            spec, hint = pair
+            _, away, y, x = placed(pair)
             distances.append(away)
             leaves.append(Leaf(spec.action, f"({x}, {y}), {away} away", _move_long(spec, where, away, hint)))
         inner = leaves if len(leaves) <= MAX_CHOICES else _bands(distances, leaves)
