@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from affray.store import Store
-from affray.table import TableService, inworld_codes
+from affray.table import Refusal, TableService, inworld_codes
 from affray.table.inworld_codes import ALPHABET, CODE_TTL
 from tests.web.helpers import auth, make_app
 from tests.web.inprocess import InProcessClient
@@ -106,7 +106,7 @@ def test_a_renewed_code_replaces_the_older_and_a_code_expires_after_15_minutes(
     newer = code(client, table, "ilka")
     assert claim(client, older).status_code == 404
     live = service.table(table["table"])
-    with pytest.raises(inworld_codes.Refusal) as late:
+    with pytest.raises(Refusal) as late:
         inworld_codes.claim(service.ledger, live, "ilka", newer, now=time.time() + CODE_TTL + 1)
     assert (late.value.code, late.value.status) == ("code_expired", 410)
     assert claim(client, newer).status_code == 200  # still good within its 15 minutes
