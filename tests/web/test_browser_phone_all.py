@@ -52,20 +52,24 @@ FIGHTS = {
 # The seat's first choice, as the page draws it: the first button of its moves (a step, a move, a card's), else the
 # first square or foe of the map to choose, in the page's order; its box in the screen's coordinates.
 FIRST_CHOICE = """() => {
-  const sel = '#actions [data-choices] button, #actions [data-act], #board [data-square][tabindex="0"], #board [data-target]';
+  const sel = '#actions [data-choices] button, #actions [data-act], '
+    + '#board [data-square][tabindex="0"], #board [data-target]';
   const el = [...document.querySelectorAll(sel)].find((e) => e.getClientRects().length);
   if (!el) return null;
   const r = el.getBoundingClientRect();
   return {top: r.top, bottom: r.bottom, text: el.textContent.trim().slice(0, 60) || el.getAttribute('aria-label')};
 }"""
 
+# An action as JSON with its keys sorted (the page's own comparison of a step's leaf and a legal action).
+CANON = """(v) => Array.isArray(v) ? `[${v.map(canon).join(",")}]` : v && typeof v === "object"
+  ? `{${Object.keys(v).sort().map((k) => JSON.stringify(k) + ":" + canon(v[k])).join(",")}}` : JSON.stringify(v)"""
+
 # The path of step ids to the leaf whose action is `action` (or, failing that, the nearest of the same type) in the
 # actor's tree; null where the seat message carries no tree for the actor.
 PATH_TO = """([actor, action]) => {
   const tree = (window.affray.msg.steps || {})[actor];
   if (!tree) return null;
-  const canon = (v) => Array.isArray(v) ? `[${v.map(canon).join(",")}]` : v && typeof v === "object"
-    ? `{${Object.keys(v).sort().map((k) => JSON.stringify(k) + ":" + canon(v[k])).join(",")}}` : JSON.stringify(v);
+  const canon = CANON;
   const want = canon(action);
   const found = [];
   const walk = (step, path) => { for (const c of step.choices) {
@@ -75,7 +79,19 @@ PATH_TO = """([actor, action]) => {
   walk(tree, []);
   const hit = found.find(([, a]) => canon(a) === want) || found.find(([, a]) => a.type === action.type) || found[0];
   return hit ? {path: hit[0], action: hit[1]} : null;
-}"""
+}""".replace("CANON", CANON)
+
+
+def legal_index(page: Any, actor: str, action: dict[str, Any]) -> int:
+    """The index of ``action`` in the seat message's legal list of ``actor`` (-1 when it is not there)."""
+    index: int = page.evaluate(
+        "([actor, action]) => { const canon = CANON;"
+        " return window.affray.msg.legal[actor].findIndex((s) => canon(s.action) === canon(action)); }".replace(
+            "CANON", CANON
+        ),
+        [actor, action],
+    )
+    return index
 
 
 def first_on_screen(page: Any, where: str) -> None:
@@ -92,7 +108,8 @@ def touch_sizes(page: Any, where: str) -> None:
     :data:`TOUCH` px both ways, and the map names its columns and rows beside it."""
     if not page.locator("#board [data-square], #board [data-target]").count():
         return
-    sizes = page.evaluate("""() => [...document.querySelectorAll('svg.board.grid rect.sq, svg.board.grid [data-token] circle')]
+    sizes = page.evaluate("""() => [...document.querySelectorAll(
+      'svg.board.grid rect.sq, svg.board.grid [data-token] circle')]
       .map((e) => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); })""")
     if not sizes:
         return
@@ -113,13 +130,7 @@ def take(seat: Seat, actor: str, action: dict[str, Any], where: str) -> None:
     for depth in range(1, len(path)):
         page.locator(f'#actions [data-step="{actor}|{".".join(path[:depth])}"]').click()
         first_on_screen(page, f"{where}, step {depth}")
-    index = page.evaluate(
-        """([actor, action]) => {
-          const canon = (v) => Array.isArray(v) ? `[${v.map(canon).join(",")}]` : v && typeof v === "object"
-            ? `{${Object.keys(v).sort().map((k) => JSON.stringify(k) + ":" + canon(v[k])).join(",")}}` : JSON.stringify(v);
-          return window.affray.msg.legal[actor].findIndex((s) => canon(s.action) === canon(action)); }""",
-        [actor, route["action"]],
-    )
+    index = legal_index(page, actor, route["action"])
     assert index >= 0, f"{where}: the leaf {json.dumps(route['action'])} is not among the legal actions"
     page.locator(f'#actions [data-choices] [data-act="{actor}:{index}"]').click()
 
