@@ -56,6 +56,13 @@ def serve_command(
     if policy_pause < 0:
         raise CliError("--policy-pause must be 0 or more seconds")
     evict = idle_seconds(idle_evict)
+    serving = None
+    if lan is not None:  # first: off loopback it makes the creation key the check below asks for
+        try:
+            serving = lan_serving(host, port, lan, create_key, open_creation, interfaces(), default_route_address())
+        except LanError as exc:
+            raise CliError(str(exc)) from None
+        create_key = serving.create_key
     refusal = creation_refusal(host, create_key, open_creation, forwarded_allow_ips)
     if refusal is not None:
         raise CliError(refusal)
@@ -64,13 +71,6 @@ def serve_command(
         extra = load_extra(content) if content else {}
     except ContentError as exc:
         raise CliError(f"--content: {exc}") from None
-    serving = None
-    if lan is not None:
-        try:
-            serving = lan_serving(host, port, lan, create_key, open_creation, interfaces(), default_route_address())
-        except LanError as exc:
-            raise CliError(str(exc)) from None
-        create_key = serving.create_key
     where = f"http://{host}:{port}" + (f" and {serving.public_url}" if serving and serving.lan else "")
     console.print(f"affray table server on {where} (database {escape(_safe_url(db))}); Ctrl-C stops it")
     for line in lan_banner(serving, port) if serving else []:
