@@ -4,7 +4,7 @@ test's and no API call, only what a GM clicks, drags, types and pastes.
 A GM builds a Spellchrome fight: two party members and three Ash Jackals from the library (numbered "Ash Jackal 1..3"
 with ids ash_jackal_1..3), walls painted by dragging over squares, a token dragged to its square and another moved
 with the keyboard; reads its odds; downloads the YAML (which ``affray sim`` reads, agreeing with the page's odds
-within their intervals); creates the table; two players take their seats, one on a 390x844 phone, and play until a
+within their intervals); creates the table with a map image; two players take their seats, one on a 390x844 phone, and play until a
 player has taken a turn. A WaRP fight and a WitchHammer fight are built from a player's character sheet, pasted and
 uploaded, with a problem shown at the combatant it names. The builder is photographed at desktop and phone size.
 """
@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import json
 import re
+import struct
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,17 @@ PHONE = {"width": 390, "height": 844}
 ODDS = re.compile(r"^The party wins (\d+)% \((\d+)–(\d+)%\), [\d.]+ rounds; most at risk: .+ \(down \d+%\)")
 ODDS_WAIT = 120_000  # ms: a few hundred simulated fights on a machine shared with other work
 MAX_CLICKS = 60
+
+
+def png(width: int, height: int) -> bytes:
+    """A small grey PNG picture: the GM's map image."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = b"".join(b"\x00" + b"\x80" * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
 
 def build_page(gm: Seat) -> Any:
@@ -133,14 +146,18 @@ def test_sc23_a_gm_builds_a_jackal_fight_reads_its_odds_and_two_players_play_it(
         sim_low, sim_high = party["ci95"]
         assert sim_low <= high and low <= sim_high, (win, low, high, party)  # the two intervals agree
 
-        # Who plays whom: the party's two by players A and B, the jackals by the server; then the table.
+        # Who plays whom: the party's two by players A and B, the jackals by the server; a map image; then the table.
         page.get_by_label("who plays Kestrin Moll").select_option("player:B")
+        page.get_by_label(re.compile("^Map image")).set_input_files(
+            {"name": "ford.png", "mimeType": "image/png", "buffer": png(12, 10)}
+        )
         page.get_by_role("button", name="Create the table").click()
         page.wait_for_url("**/t/**")
         page.wait_for_selector("[data-link]")
         table_id = page.url.split("/t/")[1].split("#")[0]
         links = {s: page.locator(f'[data-link="{s}"]').input_value() for s in ("oriel_vantasse", "kestrin_moll")}
         table = server.service.table(table_id)
+        page.wait_for_function("() => window.affray.msg && window.affray.msg.map", timeout=15_000, polling=50)
         oriel_seat = open_seat(browser, links["oriel_vantasse"])
         phone = open_seat(browser, links["kestrin_moll"], width=PHONE["width"])
         phone.page.set_viewport_size(PHONE)

@@ -662,9 +662,11 @@ async function create(ev) {
   if (image) {
     const res = await fetch(`/api/tables/${encodeURIComponent(data.table)}/gm/map`, { method: "POST",
       headers: { Authorization: `Bearer ${data.gm.token}`, "Content-Type": image.type || "application/octet-stream" }, body: image }).catch(() => null);
-    if (!res?.ok) {
-      const why = res ? (await res.json().catch(() => ({}))).message : "The server cannot be reached.";
-      sessionStorage.setItem("affray.map-problem", `The table is open, but its map image was not kept: ${why || res?.status}`);
+    if (!res?.ok) { // the table is open: say why the picture was not kept, and let the GM go on to it
+      const why = res ? (await res.json().catch(() => ({}))).message || `The server answered ${res.status}.` : "The server cannot be reached.";
+      $("b-problems").innerHTML = `<p>The table is open, but its map image was not kept: ${esc(why)}</p>` +
+        `<p><a href="${esc(data.gm.link)}">Open the GM page</a> (it can take another picture later).</p>`;
+      return;
     }
   }
   location.assign(data.gm.link);
