@@ -4,9 +4,10 @@ test's and no API call, only what a GM clicks, drags, types and pastes.
 A GM builds a Spellchrome fight: two party members and three Ash Jackals from the library (numbered "Ash Jackal 1..3"
 with ids ash_jackal_1..3), walls painted by dragging over squares, a token dragged to its square and another moved
 with the keyboard; reads its odds; downloads the YAML (which ``affray sim`` reads, agreeing with the page's odds
-within their intervals); creates the table with a map image; two players take their seats, one on a 390x844 phone, and play until a
-player has taken a turn. A WaRP fight and a WitchHammer fight are built from a player's character sheet, pasted and
-uploaded, with a problem shown at the combatant it names. The builder is photographed at desktop and phone size.
+within their intervals); creates the table with a map image; two players take their seats, one on a 390x844 phone,
+and play until a player has taken a turn. A WaRP fight and a WitchHammer fight are built from a player's character
+sheet, pasted and uploaded, with a problem shown at the combatant it names. The builder is photographed at desktop and
+phone size.
 """
 
 from __future__ import annotations
