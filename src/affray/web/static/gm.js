@@ -1,6 +1,6 @@
 // The GM's page: every seat's link (kept in this browser from the table's creation, from the GM link's fragment, or
-// from a new link: the server keeps only hashes) with a copy button, a QR code for phones and whether the seat is
-// connected now; the GM's tools (take back after a confirmation, pause and resume, the Drama Timer where the table
+// from a new link: the server keeps only hashes) with a copy button, a QR code for phones, a code to join in-world
+// (docs/secondlife.md) and whether the seat is connected now; the GM's tools (take back after a confirmation, pause and resume, the Drama Timer where the table
 // has it, a new link for a seat, end the fight); and rulings: click a combatant (its card or its token) to change
 // its bars, statuses, position or take it out, with a reason every seat reads; drag a token to move it.
 import { esc, plain, submissionId } from "./api.js";
@@ -77,10 +77,13 @@ export function linksPanel(page, names) {
       : `<span class="small muted" data-no-link="${esc(s.seat)}">made in another browser: make a new one to share it (the old link stops working)</span>`;
     const buttons = (link ? `<button type="button" class="secondary" data-gm="copy" data-seat="${esc(s.seat)}">copy</button>` +
       `<button type="button" class="secondary" data-gm="qr" data-seat="${esc(s.seat)}" aria-expanded="${page.qr === s.seat}">QR</button>` : "") +
-      `<button type="button" class="secondary" data-gm="replace" data-seat="${esc(s.seat)}">new link</button>`;
+      `<button type="button" class="secondary" data-gm="replace" data-seat="${esc(s.seat)}">new link</button>` +
+      (s.role === "player" ? `<button type="button" class="secondary" data-gm="code" data-seat="${esc(s.seat)}" title="A code to type in-world (/5 join CODE): once, for 15 minutes; claiming it retires the seat's link">in-world code</button>` : "");
+    const code = page.codes?.[s.seat];
+    const inworld = code ? `<p class="small" data-code="${esc(s.seat)}">In-world: <b class="mono">/5 join ${esc(code.code)}</b> (once, until ${esc(new Date(code.expires_at * 1000).toLocaleTimeString())})</p>` : "";
     const qr = link && page.qr === s.seat ? `<div class="qr-box" data-qr="${esc(s.seat)}">${qrSvg(url)}<p class="small">Scan with the player's phone.</p></div>` : "";
     return `<li class="seat-link" data-seat-row="${esc(s.seat)}"><div><b>${esc(who || s.seat)}</b> ${online}</div>` +
-      `<div class="link-row">${cell}${buttons}</div>${qr}</li>`;
+      `<div class="link-row">${cell}${buttons}</div>${inworld}${qr}</li>`;
   });
   const copied = page.copied ? `<p class="small ok" role="status">${esc(page.copied)}</p>` : "";
   return `<h2>Seat links</h2>` + (rows.length ? `<p class="small">Send each player their link; whoever opens it plays that seat.</p><ul class="links">${rows.join("")}</ul>${copied}`
@@ -218,6 +221,10 @@ export function wireGm(page, client, render, showError) {
     if (what === "copy") copy(page, t.dataset.seat, render);
     else if (what === "qr") { const seat = t.dataset.seat; run(async () => { await qrLibrary(); page.qr = page.qr === seat ? null : seat; render(); }); }
     else if (what === "replace") replace(t.dataset.seat);
+    else if (what === "code") {  // a seat's claim code for an in-world display (docs/secondlife.md)
+      const seat = t.dataset.seat;
+      run(async () => { page.codes = { ...(page.codes || {}), [seat]: await client.call("POST", `/gm/seats/${encodeURIComponent(seat)}/code`) }; render(); });
+    }
     else if (what === "rule") run(() => openEditor(page, client, render, t.dataset.who));
     else if (what === "pause" || what === "resume") run(() => client.call("POST", `/gm/${what}`));
     else if (what === "timer") run(() => client.call("POST", "/gm/timer", { seconds: Number(document.getElementById("gm-seconds").value) }));
