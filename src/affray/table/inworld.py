@@ -14,12 +14,15 @@ read field by field with ``llJsonGetValue``:
   ``[id, label, "t"]`` for a choice that wants the owner's own words; at most 12, each label at most
   :data:`LABEL_LIMIT` bytes; an id starting ``@`` is a step or a page to read (``at=ID``), any other is acted on
   (``{"choice", "version", "id"}``);
-- ``d`` for each die a choice of this step rolls (``{"attack": "2"}``), what a die's button takes; ``over`` the
+- ``d`` for each die a choice of the tree rolls, its first such choice (``{"attack": "2.1"}``): what a die's button
+  takes; ``over`` the
   outcome's sentence once the fight is over; ``ff`` 1 in a free-form scene (a view whose ``mode`` is
   ``free_form``), where a die's button rolls a free roll.
 
-The choices are the seat's legal actions (the same lists the page shows, per due actor), one choice each, paged by
-ten with ``«`` and ``»`` choices when more than twelve; never dropped. Call under ``table.lock``.
+The choices are the seat's step trees (:mod:`affray.core.steps`, the ``steps`` the page reads: one due actor's tree,
+or a step asking which actor acts), a step at a time, with a ``« Back`` button in a step below the root; a step of
+more than twelve is paged by ten with ``«`` and ``»`` (the trees page themselves with ``More…``): no choice is ever
+dropped. Labels two buttons would share are numbered. Call under ``table.lock``.
 """
 
 from __future__ import annotations
