@@ -248,6 +248,21 @@ def test_wr03_wh31_fights_built_from_a_players_sheet_pasted_and_uploaded(tmp_pat
         page.get_by_role("button", name="Create the table").click()
         page.wait_for_url("**/t/**")
         expect(page.locator('[data-link="hilde_brandt"]')).to_have_count(1)
-        # The saved WaRP fight is in the first GM's lobby list, to open again.
-        gm.page.goto(server.url + "/")
-        expect(gm.page.locator("#owned-fights")).to_contain_text("The alley")
+        # The saved WaRP fight is in the first GM's lobby list: copied, deleted, and opened again in the builder.
+        lobby = gm.page
+        lobby.goto(server.url + "/")
+        expect(lobby.locator("#owned-fights li")).to_have_count(1)
+        lobby.get_by_role("button", name="Copy The alley").click()
+        expect(lobby.locator("#owned-fights")).to_contain_text("The alley (copy)")
+        lobby.get_by_role("button", name="Delete The alley (copy)").click()
+        expect(lobby.locator("#owned-fights li")).to_have_count(1)
+        lobby.locator("#owned-fights").get_by_role("link", name="Open").click()
+        lobby.wait_for_url("**/build?fight=*")
+        expect(lobby.get_by_label("Title")).to_have_value("The alley")
+        expect(lobby.locator(".b-entry h3")).to_have_text(
+            ["Dana Reyes (a character sheet)", "Dock Thug (library: thug)"]
+        )
+        checked(lobby)
+        # The other GM's browser (another owner) lists none of it.
+        other = open_seat(browser, server.url + "/", width=1280).page
+        expect(other.locator("#owned-fights")).to_contain_text("None yet")
