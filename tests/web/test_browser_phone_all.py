@@ -116,6 +116,11 @@ def touch_sizes(page: Any, where: str) -> None:
     assert min(sizes) >= TOUCH, f"{where}: a square or token of {min(sizes):.1f} px"
     axes = page.locator("#board .ruler.cols span:visible").all_text_contents()
     assert axes[:3] == ["0", "1", "2"], f"{where}: the map's coordinates {axes[:3]}"
+    # the rulers show the coordinates of the squares in sight: they follow the map's panning
+    panned = page.evaluate("""() => { const w = document.querySelector('[data-board-wrap]'), f = w.parentElement;
+      const cols = f.querySelector('.ruler.cols'), rows = f.querySelector('.ruler.rows');
+      return [w.scrollLeft, w.scrollTop, cols.scrollLeft, rows.scrollTop]; }""")
+    assert panned[:2] == panned[2:], f"{where}: the map is panned to {panned[:2]}, its rulers to {panned[2:]}"
 
 
 def take(seat: Seat, actor: str, action: dict[str, Any], where: str) -> None:

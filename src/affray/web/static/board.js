@@ -55,7 +55,8 @@ function threatened(v) {
 // than the screen pans in its box (style.css, .board-wrap). Wider screens fit the whole map to the column instead.
 export const SQUARE_PX = 44;
 
-// opts: {selected, rel, gm (tokens draggable), editing (a combatant the GM is editing)}
+// opts: {selected, rel, gm (tokens draggable), editing (a combatant the GM is editing), whole (the whole map on a
+// phone), inStep (the squares of the step the seat has opened: marked, the other moves' squares faded)}
 export function drawBoard(v, specs, opts) {
   const rows = mapRows(v);
   const onGrid = v.combatants.filter((c) => c.position?.kind === "square");
@@ -75,7 +76,8 @@ export function drawBoard(v, specs, opts) {
     const key = `${x},${y}`, ch = rows?.[y]?.[x] ?? ".";
     const choices = moves.get(key);
     const cls = ["sq", TERRAIN[ch] || "", threat.has(key) ? "threat" : "", choices ? "target" : "",
-                 choices?.every(provokes) ? "provokes" : "", opts.selected === key ? "selected" : ""].filter(Boolean).join(" ");
+                 choices?.every(provokes) ? "provokes" : "", opts.selected === key ? "selected" : "",
+                 opts.inStep?.size && choices ? (opts.inStep.has(key) ? "in-step" : "off-step") : ""].filter(Boolean).join(" ");
     // One square of the moves takes the Tab key (the selected one, else the one nearest the mover); the arrow keys
     // go from square to square (table.js), so that a turn's other choices are not seventy Tabs away.
     const attrs = choices ? ` data-square="${key}" tabindex="${key === stop ? 0 : -1}" role="button" aria-label="square ${x}, ${y}: ${esc(choices.map((o) => o.spec.label).join("; "))}"` : "";

@@ -128,6 +128,25 @@ function button(s, label, withHint = true, shared = new Set()) {
   return `${free}<button type="button" class="act${warn}" data-act="${esc(s.key)}" data-type="${esc(s.spec.action?.type)}"${title}>${esc(text)}${hint}${notes}</button>`;
 }
 
+// The squares the seat's open steps lead to (a "Move", then "North": those squares), for the map to mark: empty
+// until a step is opened.
+function stepSquares(due) {
+  const out = new Set();
+  for (const actor of new Set(due.map((s) => s.actor))) {
+    let node = page.msg.steps?.[actor];
+    const path = page.path[actor] || [];
+    if (!node || !path.length) continue;
+    for (const id of path) node = node?.choices?.find((c) => c.id === id)?.step;
+    const walk = (step) => step?.choices?.forEach((c) => {
+      const to = c.action?.to;
+      if (Array.isArray(to) && to.length === 2) out.add(`${to[0]},${to[1]}`);
+      walk(c.step);
+    });
+    walk(node);
+  }
+  return out;
+}
+
 // A list of choices: buttons in a list, which the arrow keys go through (keydown below) as well as Tab.
 const choiceList = (items) => items.length ? `<ul class="actions-list" data-choices>${items.map((b) => `<li>${b}</li>`).join("")}</ul>` : "";
 
@@ -212,7 +231,9 @@ function actionsPanel(v, due, grid, cards) {
     // moves there as they are); else the flat list of its moves.
     const stepped = page.selected || page.target ? null : stepChoices(actor, mine, drawHands && mine.some((s) => s.spec.action?.card || combo(s)));
     const list = stepped ?? choiceList(specs.map((s) => button(s)));
-    return `<h3>${esc(names[actor] || "The GM")}</h3>${parts[i]?.slots || ""}${list}${parts[i]?.hand || ""}`;
+    // The actor's name over its choices, where the steps' question does not already ask for them alone.
+    const named = stepped && actors.length === 1 ? "" : `<h3>${esc(names[actor] || "The GM")}</h3>`;
+    return `${named}${parts[i]?.slots || ""}${list}${parts[i]?.hand || ""}`;
   });
   const undo = page.mayTakeBack ? `<p><button type="button" class="secondary" data-take-back>take back my last move</button></p>` : "";
   return `<h2>Your moves</h2>${plainHtml(v.prompt?.text || "", "p", "prompt")}${head}${groups.join("")}${undo}`;
@@ -287,7 +308,7 @@ function render() {
   // whole map at the screen's width (no choice on it, and the page a screen shorter); the reader's zoom wins.
   const touch = gm || squaresOf(due).size > 0 || targetsOf(due).size > 0;
   const whole = page.wholeMap ?? !touch;
-  const grid = wants(v, "grid") ? drawBoard(v, due, { selected: page.selected, rel, gm, editing: page.editing, whole }) : null;
+  const grid = wants(v, "grid") ? drawBoard(v, due, { selected: page.selected, rel, gm, editing: page.editing, whole, inStep: stepSquares(due) }) : null;
   const board = grid || (wants(v, "line") ? drawLine(v, rel, gm) : null) || (wants(v, "places") ? drawPlaces(v, rel) : null);
   const moving = grid && (squaresOf(due).size || targetsOf(due).size);
   // The choices first, right under the status line (table.html), the map after them: whatever the phase and however
