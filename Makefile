@@ -131,7 +131,7 @@ coverage: $(STAMP_DEV)
 screenshots: $(STAMP_DEV) browser
 	AFFRAY_CAPTURE_DOCS=1 $(BIN)/pytest -q -p no:xdist tests/web/test_browser_pages.py tests/web/test_browser_witchhammer.py \
 	  tests/web/test_browser_spellchrome.py tests/web/test_browser_group.py tests/web/test_browser_gm_chat.py \
-	  tests/web/test_browser_phone.py tests/web/test_browser_builder.py
+	  tests/web/test_browser_phone.py tests/web/test_browser_builder.py tests/web/test_browser_phone_all.py
 
 # The deep runs: 500 Hypothesis examples of junk actions per scenario, and the fast path's differential test on
 # FUZZ_FAST_SEEDS seeds of every example (make test: FAST_SEEDS)
