@@ -163,6 +163,9 @@ _._on_connect  # store/engine.py: a SQLAlchemy event listener, registered by its
 _._on_begin  # store/engine.py: a SQLAlchemy event listener, registered by its decorator
 _.isolation_level  # store/engine.py: set on the sqlite3 connection so SQLAlchemy emits BEGIN itself
 _.is_open  # store/rows.py: used outside src/: a store row's property, tested in tests/store/test_tables.py
+_.content_item  # web/building.py: a FastAPI route, registered by its decorator
+_.upload_map  # web/building.py: a FastAPI route, registered by its decorator
+_.table_map  # web/building.py: a FastAPI route, registered by its decorator
 _.table_log  # web/app.py: a FastAPI route, registered by its decorator
 _.table_state  # web/app.py: a FastAPI route, registered by its decorator
 _.new_table  # web/app.py: a FastAPI route, registered by its decorator

@@ -55,7 +55,13 @@ def test_every_route_and_page_carries_the_security_headers(served: tuple[Server,
     answers = []
     with httpx.Client(base_url=server.url, timeout=30, headers=auth(created["gm"]["token"])) as http:
         spec = http.get("/openapi.json").json()
-        values = {"table_id": created["table"], "seat_name": "tomas"}
+        values = {
+            "table_id": created["table"],
+            "seat_name": "tomas",
+            "ruleset": "hud",
+            "item_id": "drowner",
+            "fight_id": "nosuchfight",
+        }
         for path, methods in spec["paths"].items():
             url = re.sub(r"\{(\w+)\}", lambda m: values[m[1]], path)
             for method in methods:

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.pool import AsyncResult, Pool
-from typing import Any
+from typing import TypeVar
 
 from affray.api import Scenario
 from affray.core.json import Json, JsonObject
@@ -41,6 +41,8 @@ QUEUE = 4
 START_SECONDS = 20.0  # a new worker process's start (its imports), not counted in a job's time
 CHUNK = 25
 DEFAULT_SEED = 1
+
+T = TypeVar("T")
 
 CANCELLED = "A newer request with the same key replaced this one; its odds were not computed."
 BUSY = "The server is computing other odds right now; try again in a moment."
@@ -64,7 +66,7 @@ class Solved:
     assumes: str
 
 
-def _exact(ruleset: str, setup: Mapping[str, Any], options: Mapping[str, Any]) -> Solved | None:
+def _exact(ruleset: str, setup: Mapping[str, Json], options: Mapping[str, Json]) -> Solved | None:
     """The exact duel solver's answer, or None where it does not apply. The job crosses to the worker as plain
     data, its ruleset by name."""
     from affray.odds.duels import duel_model
@@ -185,7 +187,7 @@ class OddsJobs:
         if pool is not None:
             pool.terminate()
 
-    def _wait(self, job: _Job, result: AsyncResult[Any], deadline: float) -> bool:
+    def _wait(self, job: _Job, result: AsyncResult[T], deadline: float) -> bool:
         """Wait for ``result`` until ``deadline``; True when it is ready. A cancelled job raises 409."""
         while not result.ready():
             left = deadline - time.monotonic()
@@ -197,7 +199,7 @@ class OddsJobs:
             raise Refusal("cancelled", CANCELLED, CONFLICT)
         return result.ready()
 
-    def _submit(self, job: _Job, fn: Callable[..., Any], *args: Any) -> AsyncResult[Any]:
+    def _submit(self, job: _Job, fn: Callable[..., T], *args: object) -> AsyncResult[T]:
         def woken(_: object) -> None:
             job.wake.set()
 

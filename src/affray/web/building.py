@@ -13,7 +13,7 @@ stranger cannot cancel another's job), their work bounded by :mod:`affray.table.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Protocol
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
@@ -29,7 +29,25 @@ from affray.web.models import Body
 from affray.web.text import JsonRoute
 
 if TYPE_CHECKING:
-    from affray.web.app import Api
+    from affray.table import SeatInfo, Table, TableService
+    from affray.web.limits import RateLimiter as Limiter
+
+
+class Gate(Protocol):
+    """What the routes need of :class:`affray.web.app.Api` (named here, not imported: app.py includes this module)."""
+
+    service: TableService
+
+    def creating(self, request: Request, limiter: Limiter | None = None) -> None: ...
+
+    def seat(self, table_id: str, token: str | None) -> tuple[Table, SeatInfo]: ...
+
+
+def bearer(request: Request) -> str | None:
+    """The seat's token from ``Authorization: Bearer TOKEN`` (as :func:`affray.web.app.bearer` reads it)."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
 
 ODDS_RATE, ODDS_BURST = 1.0, 6.0  # odds requests per second per address, and at once (a page asks on each change)
 
@@ -48,7 +66,7 @@ class OddsBody(Body):
     exact: bool = Field(default=True, description="use the exact duel solver where it applies")
 
 
-def building_router(api: Api) -> APIRouter:
+def building_router(api: Gate) -> APIRouter:
     """The routes of the content library, the odds and the map image."""
     router = APIRouter(prefix="/api", tags=["building"], route_class=JsonRoute)
     jobs = OddsJobs()
@@ -80,7 +98,7 @@ def building_router(api: Api) -> APIRouter:
         creation key, at most one a second per address (6 at once); 409 ``cancelled`` when a newer request with
         the same ``key`` replaced it, 503 ``busy`` when the server's odds queue is full."""
         api.creating(request, odds_limiter)
-        scenario, _ = resolve_scenario(body.scenario, request.app.state.api.service.examples_dir)
+        scenario, _ = resolve_scenario(body.scenario, api.service.examples_dir)
         key = f"{address_keys(client_address())[0]}|{body.key}" if body.key else None
         chosen: OddsJobs = getattr(request.app.state, "odds_jobs", None) or jobs  # a test's own queue
         return chosen.odds(scenario, body.fights, body.seed, key, body.exact)
@@ -91,8 +109,6 @@ def building_router(api: Api) -> APIRouter:
         type is told by the bytes). PNG, JPEG or WebP of at most 4 MB; 413 past that, 415 for an SVG or anything
         else, each with a sentence. Kept with the table (it survives a restart); a new upload replaces it and every
         seat's message says so (``map``: version, type, bytes)."""
-        from affray.web.app import bearer
-
         table, seat = await run_in_threadpool(api.seat, table_id, bearer(request))
         body = await request.body()
         return await run_in_threadpool(map_image.upload, api.service.ledger, table, seat, body)
@@ -101,14 +117,12 @@ def building_router(api: Api) -> APIRouter:
     def table_map(table_id: str, request: Request) -> Response:
         """The table's map image, to its seats only (the seat's token as for every seat route; 404 without a map):
         its sniffed type, ``X-Content-Type-Options: nosniff``, shown inline and never cached by a shared cache."""
-        from affray.web.app import bearer
-
         table, _ = api.seat(table_id, bearer(request))
         kept = map_image.image(api.service.ledger, table)
         headers = {
             "X-Content-Type-Options": "nosniff",
             "Content-Disposition": 'inline; filename="map"',
-            "Cache-Control": "private, max-age=0, must-revalidate",
+            "Cache-Control": "no-store",  # a seat's own, as every answer of the API
             "ETag": f'"{kept.sha256}"',
         }
         return Response(kept.body, media_type=kept.media_type, headers=headers)
