@@ -183,6 +183,10 @@ _.table_page  # web/pages.py: a FastAPI route, registered by its decorator
 _.lobby  # web/pages.py: a FastAPI route, registered by its decorator
 _.check_scenario  # web/pages.py: a FastAPI route, registered by its decorator
 _.rulesets  # web/pages.py: a FastAPI route, registered by its decorator
+_.list_fights  # web/owners.py: a FastAPI route, registered by its decorator
+_.get_fight  # web/owners.py: a FastAPI route, registered by its decorator
+_.save_fight  # web/owners.py: a FastAPI route, registered by its decorator
+_.list_tables  # web/owners.py: a FastAPI route, registered by its decorator
 _.seat_socket  # web/ws.py: a FastAPI route, registered by its decorator
 _.__traceback__  # web/ws.py: cleared so a refused request's exception keeps no frames alive (web/errors.py)
 _.open_tables  # store/db.py: the store's API (its tests, an operator's script); the server loads tables on first use

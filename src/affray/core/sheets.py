@@ -6,9 +6,8 @@ sheet against a ruleset's character rules is the job of :mod:`affray.characters`
 rulesets; it installs the one reader here, and ``prepare`` calls :func:`load_sheet`. Imports keep
 pointing down (DESIGN.md): neither core nor a ruleset imports the characters package.
 
-A sheet may also be written inside the scenario (``sheet:`` a mapping): :func:`inline_sheet` names it by a digest of
-its content and keeps it (the most recent few hundred), and the reader asks :func:`inline_data` for it by that name
-before it reads a file. The digest makes the name stand for exactly that sheet, so any scenario holding it finds it.
+A sheet may also be written inside the scenario (``sheet:`` a mapping): :func:`inline_sheet` gives it a name that holds
+the sheet itself, and the reader asks :func:`inline_data` for the sheet in a name before it reads a file.
 
 A sheet that fails its checks is refused before the fight starts: :func:`load_sheet` raises a
 :class:`ReferenceProblem` at the combatant's ``sheet`` field, quoting the sheet file, its field and the reason.
@@ -16,10 +15,8 @@ A sheet that fails its checks is refused before the fight starts: :func:`load_sh
 
 from __future__ import annotations
 
-import hashlib
+import base64
 import json
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,29 +38,24 @@ class FightSheet:
     wounds: int = 0
 
 
-#: Sheets written in scenarios, by the name :func:`inline_sheet` gives them (bounded: the newest are kept).
-_INLINE: OrderedDict[Path, dict[str, object]] = OrderedDict()
-_INLINE_LOCK = threading.Lock()
-MOST_INLINE = 512
-INLINE_PREFIX = "(the sheet written in the scenario"
+#: The start of the name a sheet written in a scenario is read by: the sheet itself follows, as base64url JSON.
+INLINE_PREFIX = "inline-sheet:"
 
 
 def inline_sheet(data: Mapping[str, object]) -> Path:
-    """The name a sheet written in a scenario is read by (what the reader's problems quote), kept for the reader."""
-    text = json.dumps(data, sort_keys=True, default=str)
-    name = Path(f"{INLINE_PREFIX}, {hashlib.sha256(text.encode()).hexdigest()[:12]})")
-    with _INLINE_LOCK:
-        _INLINE[name] = dict(data)
-        _INLINE.move_to_end(name)
-        while len(_INLINE) > MOST_INLINE:
-            _INLINE.popitem(last=False)
-    return name
+    """The name a sheet written in a scenario is read by: it holds the sheet (no state kept anywhere), and names no
+    file (a base64url text holds no ``/``)."""
+    text = json.dumps(dict(data), sort_keys=True, default=str)
+    return Path(INLINE_PREFIX + base64.urlsafe_b64encode(text.encode()).decode())
 
 
 def inline_data(path: Path) -> dict[str, object] | None:
     """The sheet :func:`inline_sheet` named ``path``; None for a file's path."""
-    with _INLINE_LOCK:
-        return _INLINE.get(path)
+    name = str(path)
+    if not name.startswith(INLINE_PREFIX):
+        return None
+    data = json.loads(base64.urlsafe_b64decode(name.removeprefix(INLINE_PREFIX).encode()))
+    return data if isinstance(data, dict) else None
 
 
 M = TypeVar("M", bound=BaseModel)

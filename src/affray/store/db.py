@@ -396,13 +396,15 @@ class Store:
 
     # -- what is kept for an owner: built fights and opened tables (store/owned.py) ---------------------------
 
-    def put_fight(self, owner: str, fight: owned.Fight) -> owned.Fight:
-        """Save a fight for ``owner`` (new, or in place of the one with its id); ``owned.TooMany`` past the bound."""
+    def put_fight(self, owner: str, fight_id: str, title: str, ruleset: str, body: JsonObject) -> owned.Fight:
+        """Save a fight for ``owner``, now (new, or in place of the one with its id); ``owned.TooMany`` past the
+        bound."""
+        now = time.time()
         try:
             with self._write() as c:
-                return owned.put_fight(c, owner, fight)
+                return owned.put_fight(c, owner, owned.Fight(fight_id, title, ruleset, body, now, now))
         except IntegrityError:
-            raise StoreError(f"the fight {fight.id!r} was saved twice at once; save it again") from None
+            raise StoreError(f"the fight {fight_id!r} was saved twice at once; save it again") from None
 
     def fights(self, owner: str) -> list[owned.Fight]:
         with self._read() as c:

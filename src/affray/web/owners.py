@@ -18,20 +18,26 @@ import base64
 import hashlib
 import hmac
 import re
-import secrets
-import time
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from fastapi import APIRouter, Request
 from pydantic import Field
 
 from affray.core.json import JsonObject
 from affray.core.plugin import plugin_names
+from affray.core.rng import new_secret_seed
+from affray.store import new_table_id
 from affray.store.owned import MOST_FIGHTS, MOST_TABLES, Fight, OwnedTable, TooMany
 from affray.table.errors import CONFLICT, NOT_FOUND, UNAUTHORIZED, UNPROCESSABLE, Refusal
 from affray.table.opening import link_for
 from affray.web.models import Body
 from affray.web.text import JsonRoute
+
+if TYPE_CHECKING:
+    from affray.web.app import Api
+
+T = TypeVar("T")
 
 OWNER_HEADER = "x-owner-key"
 OWNER_SECRET = re.compile(r"^[A-Za-z0-9_-]{22,128}$")
@@ -46,7 +52,7 @@ class FightBody(Body):
     id: str | None = Field(default=None, pattern=FIGHT_ID)
     title: str = Field(min_length=1, max_length=200)
     ruleset: str = Field(min_length=1, max_length=32)
-    body: dict[str, Any] = Field(description="the builder's fight: its scenario YAML and the page's choices")
+    body: dict[str, object] = Field(description="the builder's fight: its scenario YAML and the page's choices")
 
 
 class OwnTableBody(Body):
@@ -58,7 +64,7 @@ class OwnTableBody(Body):
 
 def owner_secret(request: Request) -> str:
     """The caller's owner secret: the creation key on a server that has one, else the ``X-Owner-Key`` header."""
-    api = request.app.state.api
+    api: Api = request.app.state.api
     if api.create_key is not None:
         return str(api.create_key)
     secret = request.headers.get(OWNER_HEADER, "")
@@ -88,7 +94,7 @@ def _stream(key: bytes, nonce: bytes, size: int) -> bytes:
 
 def seal(secret: str, token: str) -> str:
     """``token`` sealed with the owner's ``secret``: only :func:`unseal` with the same secret reads it."""
-    key, nonce, data = _key(secret), secrets.token_bytes(NONCE), token.encode()
+    key, nonce, data = _key(secret), new_secret_seed()[:NONCE], token.encode()
     body = bytes(a ^ b for a, b in zip(data, _stream(key, nonce, len(data)), strict=True))
     tag = hmac.new(key, b"tag" + nonce + body, hashlib.sha256).digest()[:TAG]
     return base64.urlsafe_b64encode(nonce + body + tag).decode()
@@ -135,15 +141,15 @@ def owners_router() -> APIRouter:
     """The saved fights' and owned tables' routes (see the module docstring)."""
     router = APIRouter(prefix="/api", tags=["owner"], route_class=JsonRoute)
 
-    def gate(request: Request) -> tuple[Any, str]:
-        api = request.app.state.api
+    def gate(request: Request) -> tuple[Api, str]:
+        api: Api = request.app.state.api
         if api.create_key is not None and not request.headers.get("x-create-key"):
             # Asked without a key (a lobby that holds none yet): no failed login is counted for it.
             raise Refusal("key_needed", "Your saved fights and tables are listed once you give the creation key.", 401)
         api.creating(request, api.check_limiter)
         return api, owner_secret(request)
 
-    def guarded(api: Any, call: Any) -> Any:
+    def guarded(api: Api, call: Callable[[], T]) -> T:
         try:
             return api.service.ledger.guard(call)
         except TooMany as exc:
@@ -153,14 +159,14 @@ def owners_router() -> APIRouter:
     def list_fights(request: Request) -> JsonObject:
         """The caller's saved fights (id, title, ruleset, times), the most recently saved first, and the bound."""
         api, secret = gate(request)
-        found: list[Fight] = guarded(api, lambda: api.service.store.fights(owner_of(secret)))
+        found = guarded(api, lambda: api.service.store.fights(owner_of(secret)))
         return {"fights": [_listed(f) for f in found], "most": MOST_FIGHTS}
 
     @router.get("/fights/{fight_id}", response_model=None)
     def get_fight(fight_id: str, request: Request) -> JsonObject:
         """One of the caller's fights with its body; 404 for any other id (another owner's too)."""
         api, secret = gate(request)
-        found: Fight | None = guarded(api, lambda: api.service.store.fight(owner_of(secret), fight_id))
+        found = guarded(api, lambda: api.service.store.fight(owner_of(secret), fight_id))
         if found is None:
             raise Refusal("unknown_fight", "You have no saved fight with this id.", NOT_FOUND)
         return {**_listed(found), "body": found.body}
@@ -175,9 +181,10 @@ def owners_router() -> APIRouter:
                 f"There is no ruleset '{body.ruleset}' here (there are {', '.join(plugin_names())}).",
                 UNPROCESSABLE,
             )
-        now = time.time()
-        fight = Fight(body.id or secrets.token_urlsafe(8), body.title, body.ruleset, body.body, now, now)
-        saved: Fight = guarded(api, lambda: api.service.store.put_fight(owner_of(secret), fight))
+        fight_id, kept = body.id or new_table_id(), cast(JsonObject, body.body)
+        saved = guarded(
+            api, lambda: api.service.store.put_fight(owner_of(secret), fight_id, body.title, body.ruleset, kept)
+        )
         return _listed(saved)
 
     @router.delete("/fights/{fight_id}", response_model=None)
@@ -191,7 +198,7 @@ def owners_router() -> APIRouter:
     def list_tables(request: Request) -> JsonObject:
         """The caller's tables, the newest first, each with its GM link (the caller's only) and whether it ended."""
         api, secret = gate(request)
-        found: list[OwnedTable] = guarded(api, lambda: api.service.store.owned_tables(owner_of(secret)))
+        found = guarded(api, lambda: api.service.store.owned_tables(owner_of(secret)))
         return {"tables": [_table(secret, t) for t in found], "most": MOST_TABLES}
 
     @router.post("/owned/tables", status_code=201, response_model=None)

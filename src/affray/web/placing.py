@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import types
 import typing
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel
 
@@ -28,14 +28,14 @@ TERRAIN = re.compile(r"'(.)'(?: and '(.)')? ([^,']+)")
 DEFAULT_SIZE = (12, 10)
 
 
-def _bare(annotation: Any) -> list[Any]:
+def _bare(annotation: object) -> list[object]:
     """The types an annotation allows, ``None`` left out (``X | None`` -> ``[X]``)."""
     if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
         return [a for a in typing.get_args(annotation) if a is not type(None)]
     return [annotation]
 
 
-def _choices(annotation: Any) -> list[Json]:
+def _choices(annotation: object) -> list[Json]:
     for kind in _bare(annotation):
         if typing.get_origin(kind) is Literal:
             return [str(v) for v in typing.get_args(kind)]
@@ -52,7 +52,7 @@ def _combatant_model(scenario: type[BaseModel]) -> type[BaseModel] | None:
     return model if isinstance(model, type) and issubclass(model, BaseModel) else None
 
 
-def _is_square(annotation: Any) -> bool:
+def _is_square(annotation: object) -> bool:
     return any(typing.get_origin(kind) is tuple and typing.get_args(kind) == (int, int) for kind in _bare(annotation))
 
 
