@@ -7,7 +7,7 @@ makes stubbed here, and Second Life's limits asserted on every call (hover text 
 bytes unless ``HTTP_BODY_MAXLENGTH`` asks for more, status 499 after 60 s, ``NULL_KEY`` past 25 requests in 20 s per
 object, the ``X-SecondLife-*`` headers added, ``text/plain`` bodies). Time is the harness's: ``llGetTime`` reads a
 clock the test moves (:meth:`Hud.tick`), and the script's repeating timer fires only when the test ticks, so no test
-sleeps on the script's behalf; HTTP runs for real against the server, in threads.
+sleeps on the script's behalf; HTTP runs for real against the server, on the event loop.
 """
 
 from __future__ import annotations
@@ -220,7 +220,7 @@ class Hud(ScriptExtender):  # type: ignore[misc]  # lummao is untyped
             if self.down:
                 status, text = 502, "Bad gateway"
             else:
-                status, text = await asyncio.to_thread(_fetch, method, url, headers, body)
+                status, text = await _fetch(method, url, headers, body)
         except httpx.TimeoutException:
             status, text = 499, "Request timed out"
         except httpx.HTTPError:
@@ -263,10 +263,10 @@ class Hud(ScriptExtender):  # type: ignore[misc]  # lummao is untyped
         await self.run()
 
 
-def _fetch(method: str, url: str, headers: dict[str, str], body: str) -> tuple[int, str]:
-    answer = httpx.request(
-        method, url, headers=headers, content=body.encode() if method != "GET" else None, timeout=OUTBOUND_TIMEOUT
-    )
+async def _fetch(method: str, url: str, headers: dict[str, str], body: str) -> tuple[int, str]:
+    """The request, on the event loop: one the test leaves waiting (a long poll) is cancelled with it."""
+    async with httpx.AsyncClient(timeout=OUTBOUND_TIMEOUT) as client:
+        answer = await client.request(method, url, headers=headers, content=body.encode() if method != "GET" else None)
     return answer.status_code, answer.text
 
 

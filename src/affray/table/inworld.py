@@ -42,6 +42,7 @@ ANSWER_LIMIT = 2048  # bytes of UTF-8: what Second Life hands a script of a repl
 HOVER_LIMIT = 254  # llSetText
 MESSAGE_LIMIT = 511  # llDialog's message is under 512 bytes
 LABEL_LIMIT = 24  # llDialog's button
+NAME_LIMIT = 63  # an object's name (the display speaks under the character's)
 BUTTONS, PAGE = 12, 10  # llDialog's buttons; choices per page when paging (plus « and »)
 LINE_LIMIT = 600  # bytes of one story line (local chat takes 1,023; two lines must fit an answer)
 TEXT_LIMIT = 500  # characters of free text a choice takes (a chat line's)
@@ -112,7 +113,7 @@ def answer(table: Table, seat: SeatInfo, log_since: int, chat_since: int, at: st
     out: JsonObject = {
         "v": match.version,
         "t": cut(hover(table, seat, view), HOVER_LIMIT),
-        "n": cut(speaker(table, seat.name), 64),
+        "n": cut(speaker(table, seat.name), NAME_LIMIT),
     }
     outcome = table.outcome()
     if outcome is not None:
