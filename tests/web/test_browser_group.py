@@ -126,8 +126,29 @@ def click_for(seat: Seat, actor: str, action: dict[str, Any]) -> None:
         to = spec["action"].get("to")
         if isinstance(to, list):
             page.locator(f'[data-square="{to[0]},{to[1]}"]').click()
+        else:  # behind the steps of the seat's choices: the action, then its target...: each step in turn
+            for step in page.evaluate(STEPS_TO, [actor, spec["action"]]):
+                page.locator(f'#actions [data-step="{actor}|{step}"]').click()
         button = page.locator(f'[data-act="{key}"]')
     button.first.click()
+
+
+# The steps (full ids) a person opens to reach the leaf that takes `action` in the actor's tree (docs/table.md).
+STEPS_TO = """([actor, action]) => {
+  const canon = (v) => Array.isArray(v) ? `[${v.map(canon).join(",")}]` : v && typeof v === "object"
+    ? `{${Object.keys(v).sort().map((k) => JSON.stringify(k) + ":" + canon(v[k])).join(",")}}` : JSON.stringify(v);
+  const walk = (step, path) => {
+    for (const c of step.choices) {
+      const full = path ? `${path}.${c.id}` : c.id;
+      if (c.action && canon(c.action) === canon(action)) return [];
+      const deeper = c.step && walk(c.step, full);
+      if (deeper) return [full, ...deeper];
+    }
+    return null;
+  };
+  const tree = (window.affray.msg.steps || {})[actor];
+  return (tree && walk(tree, "")) || [];
+}"""
 
 
 def story_ids(table: Table) -> set[str]:
