@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from affray.core.rng import FastRNG
 from tests.waiting import wait_for
@@ -128,4 +129,62 @@ def test_a_whole_turn_by_keyboard_from_the_status_line(
         assert len(presses) == MOVES, f"only {len(presses)} moves played"
         assert max(presses) <= MOST_KEYS, f"key presses per move: {presses}"
         print(example, presses)
+        assert not player.errors, player.errors
+
+
+def test_sc15_a_move_on_the_map_by_keyboard_and_escape_for_back(tmp_path: Path) -> None:
+    """Rule: SC-15 (a move action). The map's moves are one Tab stop: the arrow keys go from legal square to legal
+    square (the nearest one that way), Enter chooses the square and puts the focus on the moves there, Enter takes
+    one. A step opened with Enter closes with Escape (Back), the focus on the first choice again."""
+    with live_server(tmp_path / "affray.db") as server, chromium() as browser:
+        gm = open_seat(browser, server.url + "/")
+        ai = {"vell": "policy:heuristic"}
+        table_id = create_from_lobby(gm.page, "spellchrome/ford_duel", {"tamsin": "player:A", **ai}, seed=3)
+        link = gm.page.locator('[data-link="tamsin"]').input_value()
+        gm.page.context.close()
+        player = open_seat(browser, link, width=1280)
+        page = player.page
+        table = server.service.table(table_id)
+        page.wait_for_function("() => window.affray.msg && window.affray.msg.legal.tamsin", timeout=15_000, polling=20)
+        assert page.locator("[data-square][tabindex='0']").count() == 1, "the map's moves are one Tab stop"
+        # a step opened, and closed again with Escape
+        page.focus("#status")
+        page.keyboard.press("Tab")
+        move = page.locator("#actions [data-step]", has_text="Move")
+        for _ in range(12):
+            if page.evaluate("() => document.activeElement.textContent.startsWith('Move')"):
+                break
+            page.keyboard.press("ArrowDown")
+        page.keyboard.press("Enter")
+        assert page.evaluate("() => (window.affray.path.tamsin || []).length") == 1
+        expect(move).to_have_count(0)
+        page.keyboard.press("Escape")
+        assert page.evaluate("() => (window.affray.path.tamsin || []).length") == 0
+        assert page.evaluate(FOCUS)["where"] == "choice", "after Back, the focus is on the first choice"
+        # the map: Tab to its one square, then the arrow keys
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            if page.evaluate("() => document.activeElement.dataset.square !== undefined"):
+                break
+        start = page.evaluate("() => document.activeElement.dataset.square")
+        legal = set(page.evaluate("() => [...document.querySelectorAll('[data-square]')].map((e) => e.dataset.square)"))
+        x, y = (int(n) for n in start.split(","))
+        key, expected = next(
+            (k, sq)
+            for k, sq in (("ArrowRight", f"{x + 1},{y}"), ("ArrowLeft", f"{x - 1},{y}"), ("ArrowDown", f"{x},{y + 1}"))
+            if sq in legal
+        )
+        page.keyboard.press(key)
+        assert page.evaluate("() => document.activeElement.dataset.square") == expected
+        assert page.locator("[data-square][tabindex='0']").count() == 1
+        assert page.locator(f'[data-square="{expected}"]').get_attribute("tabindex") == "0"
+        page.keyboard.press("Enter")
+        expect(page.locator("#actions .preview")).to_contain_text(f"To square ({expected.replace(',', ', ')})")
+        assert page.evaluate("() => document.activeElement.dataset.act") is not None, "the moves there have the focus"
+        version = table.version
+        page.keyboard.press("Enter")
+        wait_for(lambda: table.version > version, 10, "the move chosen by keyboard")
+        with table.lock:
+            record = table.match.records[-1]
+        assert record.action["to"] == [int(n) for n in expected.split(",")]
         assert not player.errors, player.errors
