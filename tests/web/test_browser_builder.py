@@ -23,6 +23,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.web.axe import violations
 from tests.web.browser import DOCS_IMG, Seat, chromium, due, live_server, open_seat, synced
 from tests.web.test_browser_spellchrome import choose
 
@@ -102,14 +103,14 @@ def test_sc23_a_gm_builds_a_jackal_fight_reads_its_odds_and_two_players_play_it(
         cell(page, 7, 7).click()
         expect(cell(page, 7, 7)).to_have_attribute("aria-label", "column 7, row 7: half speed")
         page.get_by_label("place and move tokens").check()
-        oriel = page.locator("#b-board [aria-label$='Oriel Vantasse']")
+        oriel = page.locator("#b-board [aria-label$='Oriel Vantasse, token OV']")
         drag(page, oriel, cell(page, 2, 4))
-        expect(cell(page, 2, 4)).to_have_attribute("aria-label", "column 2, row 4: open, Oriel Vantasse")
+        expect(cell(page, 2, 4)).to_have_attribute("aria-label", "column 2, row 4: open, Oriel Vantasse, token OV")
         page.get_by_role("button", name=re.compile(r"^Place Ash Jackal 2")).click()
         page.keyboard.press("ArrowLeft")
         page.keyboard.press("ArrowDown")
         expect(page.get_by_role("button", name=re.compile(r"^Place Ash Jackal 2"))).to_contain_text("(10, 2)")
-        expect(cell(page, 10, 2)).to_have_attribute("aria-label", "column 10, row 2: open, Ash Jackal 2")
+        expect(cell(page, 10, 2)).to_have_attribute("aria-label", "column 10, row 2: open, Ash Jackal 2, token AJ2")
         checked(page)
         odds = page.locator("#b-odds-line")
         expect(odds).to_have_text(ODDS, timeout=ODDS_WAIT)
@@ -117,6 +118,7 @@ def test_sc23_a_gm_builds_a_jackal_fight_reads_its_odds_and_two_players_play_it(
         assert match is not None
         win, low, high = (int(g) / 100 for g in match.groups())
         expect(page.locator("#b-odds")).to_contain_text("heuristic plays Oriel Vantasse, Kestrin Moll, Ash Jackal 1")
+        assert violations(page) == []  # axe-core: labels, names, roles of the builder as built
         page.screenshot(path=str(DOCS_IMG / "build-desktop.png"), full_page=True)
         page.set_viewport_size(PHONE)
         page.screenshot(path=str(DOCS_IMG / "build-phone.png"), full_page=True)

@@ -386,7 +386,7 @@ function renderEntries() {
 function placeHtml(e, c) {
   const k = kind(), p = e.places[c.copy];
   if (k.grid) {
-    const on = chosen && chosen.e === e && chosen.i === c.copy;
+    const on = Boolean(chosen && chosen.e === e && chosen.i === c.copy);
     return `<button type="button" data-place-copy="${c.copy}" aria-pressed="${on}">Place ${esc(c.name)} <span class="small">(${p[0]}, ${p[1]})</span></button>`;
   }
   if (k.line) return `<label>${esc(c.name)} stands at <input type="number" step="0.5" min="-10000" max="10000" data-metres="${c.copy}" value="${p}" inputmode="decimal"> m</label>`;
@@ -426,8 +426,9 @@ function renderBoard() {
     const ch = fight.terrain[y][x], c = tokenAt(x, y);
     const on = c && chosen && chosen.e === c.entry && chosen.i === c.copy;
     const focus = focusCell[0] === x && focusCell[1] === y;
-    const label = `column ${x}, row ${y}: ${names[ch] || ch}${c ? `, ${c.name}${c.entry.hidden ? " (hidden)" : ""}` : ""}`;
-    cells.push(`<button type="button" role="gridcell" class="b-cell t${terrainClass(ch)}${c ? ` b-token s${c.side % 4}` : ""}${on ? " chosen" : ""}"
+    // The token's letters end its name (what the square shows is what a voice command says).
+    const label = `column ${x}, row ${y}: ${names[ch] || ch}${c ? `, ${c.name}${c.entry.hidden ? ", hidden" : ""}, token ${initials(c)}` : ""}`;
+    cells.push(`<button type="button" class="b-cell t${terrainClass(ch)}${c ? ` b-token s${c.side % 4}` : ""}${on ? " chosen" : ""}"
       data-x="${x}" data-y="${y}" tabindex="${focus ? 0 : -1}" aria-label="${esc(label)}">${c ? esc(initials(c)) : ""}</button>`);
   }
   $("b-board").style.gridTemplateColumns = `repeat(${fight.width}, minmax(0, 1fr))`;
