@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from affray.core.plugin import plugin_names
+from affray.table import TableService
 from affray.table.library import load_extra
 
 #: (ruleset, id) -> (kind, the summary, word for word).
@@ -136,16 +137,29 @@ def test_an_unknown_ruleset_or_id_is_a_404_with_a_sentence(client: TestClient) -
     }
 
 
-def test_the_servers_content_folder_joins_the_library(client: TestClient, tmp_path: Path) -> None:
-    """``affray serve --content DIR``: its items are listed beside the bundled ones, in the same words."""
+def test_the_servers_content_folder_joins_the_library(served: tuple[TableService, TestClient], tmp_path: Path) -> None:
+    """``affray serve --content DIR``: its items are listed beside the bundled ones, in the same words, and a scenario
+    sent to the server may name them (checked, simulated for the odds, opened as a table)."""
+    service, client = served
     (tmp_path / "ghoul.yaml").write_text(
         "ruleset: hud\ncharacters:\n  ghoul:\n    name: Ghoul\n    endurance: 6\n    weapons: [claws]\n"
         "    tags: [monster]\n"
     )
-    client.app.state.content = load_extra([tmp_path])  # type: ignore[attr-defined]
+    scenario = (
+        "ruleset: hud\nmode: nerdified\nsides:\n- name: party\n  combatants:\n  - {id: vesna, use: vesna}\n"
+        "- name: crypt\n  combatants:\n  - {id: ghoul, use: ghoul}\n"
+    )
+    before = client.post("/api/scenarios/check", json={"scenario": scenario})
+    assert before.status_code == 422 and "ghoul" in before.json()["message"]
+    service.content = load_extra([tmp_path])
     ghoul = client.get("/api/content/hud/ghoul").json()["entries"]
     assert [e["summary"] for e in ghoul] == [
         "Ghoul: Endurance 6, Agility 0, Strength 0; Claws and fangs: Attack d13+1, Damage d13+2; Defense d13 (in "
         "hand: Claws and fangs); Injury d13 (no armour)."
     ]
     assert "drowner" in {e["id"] for e in library(client, "hud")["entries"]}
+    checked = client.post("/api/scenarios/check", json={"scenario": scenario})
+    assert checked.status_code == 200, checked.text
+    assert [c["name"] for c in checked.json()["combatants"]] == ["Vesna of the Lynx", "Ghoul"]
+    opened = client.post("/api/tables", json={"scenario": scenario})
+    assert opened.status_code == 201, opened.text

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from affray.ai.runner import policies_for
+from affray.core.content import ContentLibrary
 from affray.core.json import JsonObject
 from affray.core.match import Match
 from affray.core.options import OptionError, options_to_dict, parse_options
@@ -67,12 +68,15 @@ def open_table(
     seed: int | None,
     spectator: bool,
     seats: Mapping[str, str] | None,
+    *,
+    content: Mapping[str, ContentLibrary] | None = None,
 ) -> tuple[Table, Created]:
     """A new table and the answer to its creator: every seat's token and link, stored through the ``ledger``.
     ``scenario``: a file, or an example's name (``examples_dir``: a folder of examples beside the rulesets' own);
     ``controllers`` and ``seats``: who plays whom (:func:`affray.table.scenarios.cast`); ``seed``: a public seed, or
-    None for a secret one. Its match shares the setup-only store ``setups`` gives its scenario."""
-    checked, label = resolve_scenario(scenario, examples_dir)
+    None for a secret one. Its match shares the setup-only store ``setups`` gives its scenario; ``content``: the
+    server's content, which an uploaded scenario's ids may name (:func:`affray.table.scenarios.resolve_scenario`)."""
+    checked, label = resolve_scenario(scenario, examples_dir, content=content)
     seating, chosen = cast(checked, controllers or {}, seats)
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise Refusal("bad_seed", f"A public seed is an integer from 0 to {MAX_SEED}.", UNPROCESSABLE)

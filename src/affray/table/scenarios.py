@@ -9,14 +9,14 @@ mapping, as the Build-a-fight page writes a player's sheet) names no file and is
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from affray.api import Scenario, scenario_from_data
-from affray.core.content import ContentError, Problem
+from affray.core.content import ContentError, ContentLibrary, Problem
 from affray.core.engine import GM
 from affray.core.files import load_yaml
 from affray.core.json import JsonObject
@@ -69,9 +69,12 @@ def _problems(exc: ContentError, examples_dir: Path | None) -> Refusal:
     return Refusal("bad_scenario", first, UNPROCESSABLE, problems)
 
 
-def resolve_scenario(spec: str, examples_dir: Path | None = None) -> tuple[Scenario, str]:
+def resolve_scenario(
+    spec: str, examples_dir: Path | None = None, content: Mapping[str, ContentLibrary] | None = None
+) -> tuple[Scenario, str]:
     """The checked scenario for an example name (a ruleset's, or a file of the server's ``examples_dir``) or YAML
-    text, and the label kept with the table."""
+    text, and the label kept with the table. ``content``: each ruleset's content merged with the server's own folder
+    (``affray serve --content``, :func:`affray.table.library.load_extra`), which uploaded text may name by id."""
     try:
         if "\n" not in spec and EXAMPLE_NAME.match(spec):
             path = example_path(spec, examples_dir)
@@ -82,9 +85,26 @@ def resolve_scenario(spec: str, examples_dir: Path | None = None) -> tuple[Scena
                     NOT_FOUND,
                 )
             return scenario_from_data(load_scenario_data(path), path), spec
-        return scenario_from_data(_uploaded(spec), UPLOAD_PATH), "(uploaded)"
+        data = _uploaded(spec)
+        return scenario_from_data(data, UPLOAD_PATH, patch=_with_server_content(content, data)), "(uploaded)"
     except ContentError as exc:
         raise _problems(exc, examples_dir) from None
+
+
+def _with_server_content(
+    content: Mapping[str, ContentLibrary] | None, data: JsonObject
+) -> Callable[[ContentLibrary], None] | None:
+    """What adds the server's content to the library an uploaded scenario is resolved against (None: nothing to
+    add). The server's library already holds the ruleset's own content; its sections replace the copy's."""
+    extra = (content or {}).get(str(data.get("ruleset")))
+    if extra is None:
+        return None
+
+    def add(library: ContentLibrary) -> None:
+        for section, items in extra.sections.items():
+            library.sections[section] = {**library.sections.get(section, {}), **items}
+
+    return add
 
 
 def _uploaded(text: str) -> JsonObject:

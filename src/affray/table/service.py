@@ -26,6 +26,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from affray.core.content import ContentLibrary
 from affray.core.engine import Action
 from affray.core.json import JsonObject
 from affray.store import Store
@@ -66,6 +67,9 @@ class TableService:
         self.store = store
         self.hooks = hooks or ServiceHooks()  # what an observer (the metrics) hears: table/hooks.py
         self.examples_dir = examples_dir  # a folder of examples beside the rulesets' own (--examples)
+        # each ruleset's content with the server's own folder's (--content, table/library.py): what the content library
+        # lists and what an uploaded scenario's `use:` may name
+        self.content: Mapping[str, ContentLibrary] = {}
         self.registry = Registry()
         self.setups = SetupStores()
         # who hears each table (WebSockets, long-polls), under the registry's lock: table/audience.py
@@ -104,7 +108,16 @@ class TableService:
     ) -> Created:
         """Open a table (:func:`affray.table.opening.open_table`); the answer holds every seat's token and link."""
         table, answer = open_table(
-            self.ledger, self.setups, self.examples_dir, scenario, options, controllers, seed, spectator, seats
+            self.ledger,
+            self.setups,
+            self.examples_dir,
+            scenario,
+            options,
+            controllers,
+            seed,
+            spectator,
+            seats,
+            content=self.content,
         )
         self.registry.put(table)
         self.policies.schedule(table)

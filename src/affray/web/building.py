@@ -82,14 +82,12 @@ def building_router(api: Gate) -> APIRouter:
         """Every character, monster, weapon, armour, card, trait, technique and status of the ruleset (and of the
         server's ``--content`` folder): ``{"id", "kind", "name", "summary", "stats"}`` each, the summary its stats in
         words; ``q`` keeps those whose name or id holds it. 404 with a sentence for an unknown ruleset."""
-        extra = getattr(request.app.state, "content", None)
-        return library.as_json(ruleset, library.entries(ruleset, extra, q))
+        return library.as_json(ruleset, library.entries(ruleset, api.service.content, q))
 
     @router.get("/content/{ruleset}/{item_id}", response_model=None)
     def content_item(request: Request, ruleset: str, item_id: str) -> dict[str, object]:
         """The entries called ``item_id`` (404 with the nearest ids otherwise)."""
-        extra = getattr(request.app.state, "content", None)
-        return library.as_json(ruleset, library.entry(ruleset, item_id, extra))
+        return library.as_json(ruleset, library.entry(ruleset, item_id, api.service.content))
 
     @router.post("/scenarios/odds", response_model=None)
     def odds(body: OddsBody, request: Request) -> JsonObject:
@@ -98,7 +96,7 @@ def building_router(api: Gate) -> APIRouter:
         creation key, at most one a second per address (6 at once); 409 ``cancelled`` when a newer request with
         the same ``key`` replaced it, 503 ``busy`` when the server's odds queue is full."""
         api.creating(request, odds_limiter)
-        scenario, _ = resolve_scenario(body.scenario, api.service.examples_dir)
+        scenario, _ = resolve_scenario(body.scenario, api.service.examples_dir, api.service.content)
         key = f"{address_keys(client_address())[0]}|{body.key}" if body.key else None
         chosen: OddsJobs = getattr(request.app.state, "odds_jobs", None) or jobs  # a test's own queue
         return chosen.odds(scenario, body.fights, body.seed, key, body.exact)

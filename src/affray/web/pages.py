@@ -93,7 +93,7 @@ def _lobby_api(examples_dir: Path | None) -> APIRouter:
         per address (20 at once: web/app.py ``Api.creating``)."""
         api = request.app.state.api
         api.creating(request, api.check_limiter)
-        scenario, _ = resolve_scenario(body.scenario, examples_dir)
+        scenario, _ = resolve_scenario(body.scenario, examples_dir, api.service.content)  # --content's ids too
         return {
             "ruleset": scenario.ruleset.name,
             "title": scenario.model.name,

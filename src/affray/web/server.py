@@ -144,6 +144,7 @@ def serve(
     checked(db)
     store = Store(db)
     service = TableService(store, examples_dir=examples_dir, policy_pause=policy_pause, idle_evict=idle_evict)
+    service.content = dict(content or {})  # --content: the library lists it, uploaded scenarios may name it
     # Python's cyclic collector, at its default thresholds, walks every live match of every table in its full
     # collections: with 100 tables those pauses were the p99 of an action (250-350 ms against a p50 of 17 ms,
     # bench_table --think 5). Matches free almost everything by reference counting, so full collections can be a
@@ -165,7 +166,6 @@ def serve(
             cpu_budget=cpu_budget,
         )
         app.state.public_url = public_url
-        app.state.content = dict(content or {})
         config = uvicorn.Config(
             app,
             host=host,
