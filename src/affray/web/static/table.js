@@ -66,7 +66,7 @@ const token = fromLink || localStorage.getItem(`affray.token.${tableId}`);
 const client = new Client(tableId, token);
 const page = { msg: null, view: null, log: new Map(), chat: new Map(), selected: null, target: null, confirm: null,
                verdict: null, busy: null, opened: new Set(), draft: { text: "", to: "" }, checkedRolls: new Set(),
-               editing: null, forms: null, path: {}, wholeMap: null, actedAt: null, wasDue: false };
+               editing: null, forms: null, path: {}, trees: {}, wholeMap: null, actedAt: null, wasDue: false };
 window.affray = page; // for people debugging at the table (and the browser tests)
 page.envelope = envelope;
 
@@ -304,6 +304,12 @@ function render() {
   signalTurn(due.length > 0 && !msg.outcome && !msg.paused, msg.title); // the tab's title and icon, on its move
   put("combatants", combatantCards(v, rel, { gm, editing: page.editing, opened: page.opened }));
   // The ruleset's own panels, each where the view asks for it (its declared "panels").
+  // A tree of steps that changed (another seat moved, a new move came) starts again from its first question: the
+  // ids of the steps opened may now mean other choices.
+  for (const [actor, tree] of Object.entries(msg.steps || {})) {
+    const seen = JSON.stringify(tree);
+    if (page.trees[actor] !== seen) { page.trees[actor] = seen; page.path[actor] = []; }
+  }
   // A phone's map: squares to touch where the seat chooses on it (its moves, its foes, the GM's tokens), else the
   // whole map at the screen's width (no choice on it, and the page a screen shorter); the reader's zoom wins.
   const touch = gm || squaresOf(due).size > 0 || targetsOf(due).size > 0;
