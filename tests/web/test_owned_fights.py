@@ -194,3 +194,42 @@ def test_on_a_keyed_server_the_owner_is_the_holder_of_the_creation_key(tmp_path:
         ]
     service.close()
     store.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_the_store_keeps_fights_and_tables_per_owner_on_both_databases(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """store/owned.py on an SQLite file and on the suite's PostgreSQL server: saved in place, listed newest first,
+    bounded, per owner, an owned table joined with its row."""
+    from tests.store.conftest import SEATS, new_table
+
+    url = f"sqlite:///{tmp_path / 'affray.db'}" if backend == "sqlite" else request.getfixturevalue("pg_url")
+    alice, bob = owner_of(ALICE["X-Owner-Key"]), owner_of(BOB["X-Owner-Key"])
+    with Store(url) as store:
+        first = store.put_fight(alice, "f1", "One", "spellchrome", {"n": 1})
+        store.put_fight(alice, "f2", "Two", "warp", {"n": 2})
+        again = store.put_fight(alice, "f1", "One again", "spellchrome", {"n": 3})
+        assert (again.created_at, again.body) == (first.created_at, {"n": 3})
+        assert [(f.id, f.title) for f in store.fights(alice)] == [("f1", "One again"), ("f2", "Two")]
+        assert store.fights(bob) == [] and store.fight(bob, "f1") is None
+        assert store.delete_fight(bob, "f1") is False and store.delete_fight(alice, "f2") is True
+        for n in range(MOST_FIGHTS - 1):
+            store.put_fight(alice, f"g{n}", "G", "hud", {})
+        from affray.store.owned import TooMany
+
+        with pytest.raises(TooMany):
+            store.put_fight(alice, "one-more", "G", "hud", {})
+        store.create_table(new_table("tbl1"), SEATS)
+        assert store.own_table(alice, "tbl1", "sealed-a") is True
+        assert store.own_table(alice, "tbl1", "sealed-b") is False
+        [kept] = store.owned_tables(alice)
+        assert (kept.table_id, kept.title, kept.ruleset, kept.ended_at, kept.sealed) == (
+            "tbl1",
+            "Mill ambush",
+            "witchhammer",
+            None,
+            "sealed-a",
+        )
+        assert store.owned_tables(bob) == []
+        assert store.disown_table(bob, "tbl1") is False and store.disown_table(alice, "tbl1") is True
