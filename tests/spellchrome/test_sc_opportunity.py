@@ -184,6 +184,6 @@ def test_sc28_the_legal_list_warns_and_offers_withdraw() -> None:
     withdraws = [s for s in legal if s.action["type"] == "withdraw"]
     steps = [s for s in legal if s.action["type"] == "step"]
     assert withdraws and all(not any("provokes" in n for n in s.notes) for s in withdraws)
-    assert steps and all(s.notes == ("never provokes (SC-21)",) for s in steps)
+    assert steps and all(s.notes == ("never provokes",) for s in steps)
     closer = next(s for s in legal if s.action == {"type": "move", "to": [5, 3]})
     assert any("provokes" in n for n in closer.notes)  # leaving a threatened square, even to another

@@ -50,7 +50,7 @@ def test_sc28_what_does_not_provoke_carries_no_code() -> None:
     assert len(calm) == 23 + 7
     assert all(s.warnings == () and "warnings" not in s.to_dict() for s in calm)
     step = next(s for s in calm if s.action["type"] == "step")
-    assert step.notes == ("never provokes (SC-21)",)  # a note, but no warning
+    assert step.notes == ("never provokes",)  # a note, but no warning
 
 
 def test_sc27_a_shot_and_a_cast_in_melee_carry_the_code_provokes() -> None:

@@ -32,6 +32,7 @@ from affray.core.content import ContentLibrary, load_pack
 from affray.core.events import Event, to_jsonable
 from affray.core.json import Json, JsonObject
 from affray.core.rng import RNG
+from affray.core.words import split_rule_ids
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -110,11 +111,20 @@ class Accepted:
 class Rejected:
     """The action was refused and nothing changed. ``code`` is stable; ``message`` is for a person; ``reason``, where
     one code has several causes, names the cause as stably (``stale_version``: ``moved_on``, ``acted_since``,
-    ``taken_back``)."""
+    ``taken_back``). ``rules``: the rule IDs the refusal rests on; a message written with them ("... (SC-24).") is
+    kept without them, and they move here (:func:`affray.core.words.split_rule_ids`): no rule ID in words a person
+    reads (issue 44)."""
 
     code: str
     message: str
     reason: str = ""
+    rules: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        message, cited = split_rule_ids(self.message)
+        if cited:
+            object.__setattr__(self, "message", message)
+            object.__setattr__(self, "rules", tuple(dict.fromkeys((*self.rules, *cited))))
 
     @property
     def ok(self) -> bool:

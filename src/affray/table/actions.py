@@ -35,7 +35,7 @@ def submit(
         for _ in range(RACE_RETRIES):
             result = table.match.submit(seat.name, actor, action, version=version)
             if isinstance(result, Rejected):
-                raise refused_step(result.code, result.message, result.reason)
+                raise refused_step(result.code, result.message, result.reason, result.rules)
             if ledger.commit(table, key):
                 return ledger.answer(table, seat, table.version - 1)
             # Another process took this seq first; the table now holds its record. The same choice may
@@ -53,7 +53,7 @@ def take_back(ledger: Ledger, table: Table, seat: SeatInfo, version: int) -> Jso
         ledger.check_open(table)
         result = table.match.take_back(seat.name, version=version)
         if isinstance(result, Rejected):
-            raise refused_step(result.code, result.message, result.reason)
+            raise refused_step(result.code, result.message, result.reason, result.rules)
         if not ledger.commit(table, None):
             raise Refusal("stale_version", "Another action was taken first.", CONFLICT)
         return {"version": table.version}

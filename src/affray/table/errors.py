@@ -30,6 +30,7 @@ class Refusal(Exception):
         status: int = BAD_REQUEST,
         problems: Sequence[Mapping[str, str]] | None = None,
         reason: str = "",
+        rules: Sequence[str] = (),
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -37,22 +38,26 @@ class Refusal(Exception):
         self.status = status
         self.problems = problems or []
         self.reason = reason
+        #: the rule IDs the refusal rests on, beside the sentence (which names none: issue 44)
+        self.rules = list(rules)
 
     def to_dict(self) -> JsonObject:
         out: JsonObject = {"code": self.code, "message": self.message}
         if self.reason:
             out["reason"] = self.reason
+        if self.rules:
+            out["rules"] = list[Json](self.rules)
         if self.problems:
             out["problems"] = [dict[str, Json](problem) for problem in self.problems]
         return out
 
 
-def refused_step(code: str, message: str, reason: str = "") -> Refusal:
+def refused_step(code: str, message: str, reason: str = "", rules: Sequence[str] = ()) -> Refusal:
     """The refusal for a step the match refused: 409 when the table moved on, 403 for another seat's actor,
     otherwise 422 with the ruleset's own code and sentence. ``reason``: the cause where one code has several
-    (``stale_version``: ``moved_on``, ``acted_since``, ``taken_back``)."""
+    (``stale_version``: ``moved_on``, ``acted_since``, ``taken_back``); ``rules``: the rule IDs it rests on."""
     if code in CONFLICT_CODES:
-        return Refusal(code, message, CONFLICT, reason=reason)
+        return Refusal(code, message, CONFLICT, reason=reason, rules=rules)
     if code == "not_your_seat":
-        return Refusal(code, message, FORBIDDEN, reason=reason)
-    return Refusal(code, message, UNPROCESSABLE, reason=reason)
+        return Refusal(code, message, FORBIDDEN, reason=reason, rules=rules)
+    return Refusal(code, message, UNPROCESSABLE, reason=reason, rules=rules)

@@ -49,7 +49,7 @@ from affray.rulesets.spellchrome.state import Combatant, SpellchromeState, Turn
 from affray.rulesets.spellchrome.turns import step_available
 
 COMPASS = dict(zip(("nw", "n", "ne", "w", "e", "sw", "s", "se"), DIRECTIONS, strict=True))
-NEVER_PROVOKES = ("never provokes (SC-21)",)
+NEVER_PROVOKES = ("never provokes",)  # SC-21
 TUMBLES: tuple[WarningCode, ...] = ("check",)  # a tumble's first note: its Acrobatics and Tumbling check (SC-24)
 _LABELS = {"move": "move to", "withdraw": "withdraw to", "tumble": "tumble to", "step": "5-foot step to"}
 #: The fields of a listed move-like action a client may change (free fields): any other square, and a path of its own
@@ -374,7 +374,7 @@ def opportunity_actions(state: SpellchromeState, foe: Combatant) -> list[ActionS
         spec(
             {"type": "attack_of_opportunity"},
             f"attack {who} ({opp.trigger})",
-            ("uses this round's one attack of opportunity (SC-26)",),
+            ("uses this round's one attack of opportunity",),  # SC-26
         ),
         spec({"type": "decline"}, f"let {who} go"),
     ]

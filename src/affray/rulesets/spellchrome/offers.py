@@ -258,7 +258,7 @@ def _fixed_support(state: SpellchromeState, c: Combatant) -> tuple[list[ActionSp
         if wid != c.wielding
     ]
     rest = (
-        [spec({"type": "give_up"}, "give up the fight (SC-02)")]
+        [spec({"type": "give_up"}, "give up the fight")]  # SC-02
         if (c.kind != "character" and state.options.npcs_may_give_up)
         else []
     )

@@ -35,7 +35,7 @@ def count_field(action: Action, key: str, have: int, what: str) -> Rejected | in
 
 def pace_field(state: WarpState, value: object) -> Rejected | float:
     """A pace name within the GM's cap (WR-07)."""
-    if value not in PACES:
+    if not isinstance(value, str) or value not in PACES:  # a list or an object is refused, not hashed
         return Rejected("bad_pace", f"A pace is one of {', '.join(PACES)} (got {value!r}).")
     if PACES[str(value)] > PACES[state.options.max_pace]:
         return Rejected("bad_pace", f"The GM caps the pace at {state.options.max_pace} this fight.")

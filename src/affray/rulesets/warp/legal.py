@@ -182,13 +182,13 @@ def turn_specs(state: WarpState, f: Fighter, phase: str) -> list[ActionSpec]:
         specs.append(
             ActionSpec(
                 {"type": "wait"} if f.holding else {"type": "hold"},
-                "keep waiting" if f.holding else "hold the action to interrupt later (WR-06)",
+                "keep waiting" if f.holding else "hold the action to interrupt later",  # WR-06
             )
         )
     if COVER_ORDER.index(f.cover_nearby) > COVER_ORDER.index(f.cover):
         specs.append(ActionSpec({"type": "take_cover"}, f"take cover ({f.cover_nearby})"))
     if state.options.desperate_defense:
-        specs.append(ActionSpec({"type": "desperate_defense"}, "desperate defense (WR-32)"))
+        specs.append(ActionSpec({"type": "desperate_defense"}, "desperate defense"))  # WR-32
     foes = state.foes(f)
     if state.options.intimidation and foes:
         t = min(foes, key=lambda g: (abs(g.position - f.position), g.id))
