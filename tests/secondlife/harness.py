@@ -95,6 +95,7 @@ class Hud(ScriptExtender):  # type: ignore[misc]  # lummao is untyped
         self.in_flight: dict[Key, asyncio.Task[None]] = {}
         self.timer = 0.0
         self.cut_bodies = 0
+        self.throttled = 0  # requests refused with NULL_KEY
         self.down = False  # the server is unreachable: answer 502 as the grid's proxy would
         self.links = {1: "affray HuD", **{i: name for i, name in enumerate(BUTTONS, 2)}}
         self.extend_script(_compiled())
@@ -173,6 +174,7 @@ class Hud(ScriptExtender):  # type: ignore[misc]  # lummao is untyped
         now = self.world.now
         self.sent = [t for t in self.sent if now - t < THROTTLE_WINDOW]
         if len(self.sent) >= THROTTLE:
+            self.throttled += 1
             return NULL
         self.sent.append(now)
         method, mime, cut = "GET", "text/plain;charset=utf-8", BODY_CUT

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
 import pytest
+from lummao import Key  # type: ignore[import-untyped]
 
 from tests.cli_run import affray
 from tests.secondlife.harness import BUTTONS, CHANGED_REGION, NULL, Hud, Region, World, pump
@@ -113,6 +115,7 @@ def test_two_huds_play_a_dice_simplified_duel_to_the_end(server: Server, tmp_pat
         touched = await play(huds)
         assert touched["button"] >= 4 and touched["dialog"] == 0
         assert all(h.cut_bodies == 0 for h in huds)  # every answer fit 2,048 bytes
+        assert all(h.throttled == 0 for h in huds)  # never past 25 requests in 20 s
         return world
 
     world = asyncio.run(scene())
@@ -212,3 +215,32 @@ def test_a_region_change_and_a_server_restart_mid_fight(server: Server, tmp_path
 
     asyncio.run(scene())
     verify_export(server, table, tmp_path)
+
+
+def test_the_hud_backs_off_when_throttled_and_lets_its_dialog_listener_go_after_a_minute() -> None:
+    """No server needed: a throttled request (``NULL_KEY``) makes the HuD wait 2 s, then 4...; a dialog's listener
+    (random channel, owner only) is removed 60 s after the dialog; a stranger's words on channel 5 are ignored."""
+
+    async def scene() -> None:
+        world = World()
+        hud = Hud(world, "Ilka Resident", "http://127.0.0.1:9")
+        await hud.run()
+        script = hud.script
+        script.gChoices, script.gAsk = '[["1", "Roll Attack"]]', "Your move"
+        await hud.chat(5, "menu")
+        assert hud.dialogs[-1].buttons == ["Roll Attack"] and len(hud.listens) == 2
+        assert hud.dialogs[-1].channel < 0  # a random negative channel
+        await pump([hud], lambda: len(hud.listens) == 1, rounds=300)
+        assert 60 <= world.now - 1000 <= 62  # a minute after the dialog
+        script.gToken, script.gTable = "t" * 32, "table"
+        hud.sent = [world.now] * 25  # 25 requests in the last 20 seconds
+        await pump([hud], lambda: hud.throttled == 1)
+        assert script.gBackoff == 2.0 and hud.requests == []
+        await pump([hud], lambda: hud.throttled == 2)
+        assert script.gBackoff == 4.0
+        said = len(hud.owner_said)
+        hud.script.queue_event("listen", (5, "Stranger", Key(str(uuid.uuid4())), "leave"))
+        await hud.run()
+        assert len(hud.owner_said) == said and script.gToken == "t" * 32
+
+    asyncio.run(scene())
