@@ -16,8 +16,11 @@ import pytest
 import yaml
 from fastapi.testclient import TestClient
 
+from affray.core.log import verify
+from affray.table import TableService
 from affray.table.errors import Refusal
 from affray.table.scenarios import resolve_scenario, where
+from tests.waiting import wait_for
 
 ROOT = Path(__file__).parents[2]
 EXAMPLES = ROOT / "examples"
@@ -167,3 +170,22 @@ def test_the_builder_learns_how_each_ruleset_places_from_its_scenario_schema(cli
 def test_a_scenarios_problem_says_where_it_is_for_the_page(field: str, expected: str, place: dict[str, str]) -> None:
     """The Build-a-fight page shows each problem at the field it names (table/scenarios.py ``where``)."""
     assert where(field, expected) == place
+
+
+def test_a_table_opened_from_a_scenario_holding_its_sheets_verifies_at_the_end(
+    served: tuple[TableService, TestClient],
+) -> None:
+    """The log of a fight whose hunters came from sheets written in the scenario, played to its end by the server's
+    policies, replays on its own (WH-31's characters, checked again by ``verify``): it needs no sheet file."""
+    service, client = served
+    _, text = inlined("witchhammer/sheet_hunters.yaml")
+    everyone = dict.fromkeys(("hilde", "wendel", "fang", "grip"), "heuristic")
+    created = client.post("/api/tables", json={"scenario": text, "seed": 5, "controllers": everyone})
+    assert created.status_code == 201, created.text
+    table, gm = created.json()["table"], created.json()["gm"]["token"]
+    live = service.table(table)
+    wait_for(lambda: live.over, 120, "the policies to play the fight out")
+    log = client.get(f"/api/tables/{table}/log", headers={"Authorization": f"Bearer {gm}"}).json()
+    assert log["records"] and log["outcome"] is not None
+    report = verify(log)
+    assert report.ok, report.problems
