@@ -403,7 +403,8 @@ document.addEventListener("scroll", (ev) => { if (ev.target.matches?.("[data-boa
 
 // After a pick that changed the choices shown (a step, Back, a square, a foe): the focus on the first of them.
 function focusChoices() {
-  const choice = $("actions").querySelector("[data-free-step], [data-choices] button, [data-act]");
+  // a text to write first (a post), else the first choice; a field with a value to keep (a WaRP maneuver) waits
+  const choice = $("actions").querySelector('[data-free-step$=":text"], [data-choices] button, [data-act]');
   if (choice) { choice.focus(); show(choice); }
 }
 
