@@ -42,7 +42,9 @@ function icon(href) {
 
 function announce(table) {
   signals.count++;
-  try { navigator.vibrate?.([160, 80, 160]); } catch { /* a browser that refuses (no user gesture yet) */ }
+  // Chromium logs an error for a vibration before the page's first tap (a "user gesture"): ask only after one.
+  const tapped = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+  if (tapped) { try { navigator.vibrate?.([160, 80, 160]); } catch { /* a browser that refuses it */ } }
   if (localStorage.getItem(SOUND) === "on") beep();
   if (document.hidden && "Notification" in window && Notification.permission === "granted") {
     try { new Notification("Your move", { body: table, tag: "affray-turn" }); } catch { /* only from a service worker here */ }
