@@ -204,7 +204,7 @@ def test_wl08_hp_to_zero_puts_the_last_foe_down_and_ends_the_fight() -> None:
     assert [e["text"] for e in m.events_since(0, SPECTATOR, narrate=True)[-1]["events"]] == [
         "GM ruling (the bridge gives way): Watch Sergeant Hald's HP 0 (was 8).",
         "Watch Sergeant Hald is down, out of the fight.",
-        "Victory for Vesna of the Lynx: every foe is down.",
+        "Victory for the witcher (Vesna of the Lynx): every foe is down.",
     ]
     assert [e.kind for e in m.records[-1].events] == ["ruled", "defeated", "ended"]
     assert verify(export_log(m)).ok

@@ -87,7 +87,7 @@ def test_wl09_wl11_wl13_a_seeded_duel_reads_as_the_table_tells_it() -> None:
     assert told_[-3:] == [
         "Vesna of the Lynx loses 8 HP to Watch Sergeant Hald's blow (Damage 13 against Injury 5): no HP left (-3).",
         "Vesna of the Lynx is down, out of the fight.",
-        "Victory for Watch Sergeant Hald: every foe is down.",
+        "Victory for the watch (Watch Sergeant Hald): every foe is down.",
     ]
     roll = next(e for r in match.events_since(0, "spectator", narrate=True) for e in r["events"] if "lead" in e)
     assert roll["lead"] == "Vesna of the Lynx rolls Attack"
@@ -161,7 +161,7 @@ def test_wl00_wl06_simplified_and_free_form_read_as_posts_and_hits() -> None:
         "A calls for dice to settle the exchange.",
         "A rolls Attack",
         "B rolls Injury",
-        "B loses 1 HP to A: 1 HP left.",
+        "A's Attack 10 against B's Injury 2: B loses 1 HP, 1 left.",
     ]
 
 

@@ -336,7 +336,7 @@ def test_sc27_a_foe_taken_out_while_deciding_on_an_attack_of_opportunity() -> No
     assert [e.kind for e in result.events] == ["ruled", "defeated", "ended"]
     outcome = m.outcome()
     assert outcome is not None and outcome.winner == "red" and m.pending() is None
-    assert told(m)[-1] == f"The fight is over. Ayla wins: {outcome.reason}."
+    assert told(m)[-1] == f"The fight is over. The red (Ayla) wins: {outcome.reason}."
     m = seeded(
         {
             "red": [fighter("a", (1, 1), name="Ayla")],

@@ -71,10 +71,10 @@ def test_golden_sentences_of_a_seeded_fight() -> None:
         "status": "Cutthroat Vell is dying (below 0 HP).",
         "defeated": "Cutthroat Vell is out of the fight.",
         "check": "Cutthroat Vell makes the Fortitude save to stabilise (22 against DC 22).",
-        "fight_decided": "The fight is decided: Oriel Vantasse and Kestrin Moll win (every foe is down). Cutthroat "
-        "Brann bleeds on until dead or stable; no more blows are struck.",
-        "ended": "The fight is over. Oriel Vantasse and Kestrin Moll win: every foe is down; after the fight "
-        "Cutthroat Brann stable.",
+        "fight_decided": "The fight is decided: the travellers (Oriel Vantasse and Kestrin Moll) win (every foe is "
+        "down). Cutthroat Brann bleeds on until dead or stable; no more blows are struck.",
+        "ended": "The fight is over. The travellers (Oriel Vantasse and Kestrin Moll) win: every foe is down; after "
+        "the fight Cutthroat Brann stable.",
     }
     texts = told(match, "kestrin")
     assert "Kestrin Moll takes 3 damage (3 absorbed by EX-HP): 21 HP left." in texts
@@ -119,5 +119,5 @@ def test_a_ruling_reads_the_same_at_every_seat() -> None:
         assert [e["text"] for e in match.events_since(0, seat, narrate=True)[0]["events"]] == [
             "GM ruling (a lucky dodge): Bram's HP 12 (was 20); Bram is out of the fight.",
             "Bram leaves the fight.",
-            "The fight is over. Ayla wins: every foe is down.",
+            "The fight is over. The red (Ayla) wins: every foe is down.",
         ]

@@ -364,7 +364,7 @@ def test_the_last_foes_taken_out_end_the_fight_at_once() -> None:
         "Dock Thug with a Scar is out of the fight.",
         "Dock Thug in a Beanie is dead.",
         "Dock Thug Who Hums has escaped.",
-        "Victory for Dana Reyes and Theo Marsh: Dock Thug Who Hums escaped.",
+        "Victory for the couriers (Dana Reyes and Theo Marsh): Dock Thug Who Hums escaped.",
     ]
     outcome = m.outcome()
     assert outcome is not None and (outcome.winner, outcome.reason) == ("couriers", "Dock Thug Who Hums escaped")
@@ -382,12 +382,13 @@ def test_wr35_the_last_gestalt_roll_taken_out_lets_the_totals_decide_at_once() -
     assert told(m) == [
         "GM ruling: Theo Marsh is out of the fight.",
         "Theo Marsh is out of the fight.",
-        "The gestalt totals: Dana Reyes, Marcus Obi and Theo Marsh 22 against Cult Enforcer, Acolyte with a "
-        "Candlestick and Acolyte with a Knife 44: victory for Cult Enforcer, Acolyte with a Candlestick and Acolyte "
-        "with a Knife.",
+        "The gestalt totals: the party (Dana Reyes, Marcus Obi and Theo Marsh) 22 against the cult (Cult Enforcer, "
+        "Acolyte with a Candlestick and Acolyte with a Knife) 44: victory for the cult (Cult Enforcer, Acolyte with "
+        "a Candlestick and Acolyte with a Knife).",
         "Dana Reyes is beaten, out of the fight.",
         "Marcus Obi is beaten, out of the fight.",
-        "Victory for Cult Enforcer, Acolyte with a Candlestick and Acolyte with a Knife: the higher gestalt total.",
+        "Victory for the cult (Cult Enforcer, Acolyte with a Candlestick and Acolyte with a Knife): the higher "
+        "gestalt total.",
     ]
     outcome = m.outcome()
     assert outcome is not None and outcome.winner == "cult" and m.pending() is None

@@ -94,7 +94,7 @@ def test_wr05_wr08_wr11_wr19_a_seeded_brawl_reads_as_the_table_tells_it() -> Non
     assert told_[-3:] == [
         "Dock Thug in a Beanie takes 18 damage (18 dealt).",
         "Dock Thug in a Beanie is down for the count (badly broken bones and internal bleeding, but stable).",
-        "Victory for Dana Reyes and Theo Marsh: every foe is out of the fight.",
+        "Victory for the couriers (Dana Reyes and Theo Marsh): every foe is out of the fight.",
     ]
 
 

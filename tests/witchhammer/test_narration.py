@@ -109,7 +109,8 @@ def test_golden_sentences_of_a_seeded_fight() -> None:
         "Health 30.",
         "fizzled": "Bruna Halloway's Sword Swing comes to nothing (Cinder Monitor is out of close range).",
         "defeated": "Cinder Monitor is defeated.",
-        "ended": "The fight is over. Bruna Halloway, Tomas Reedwater and Ilse Marrow win: the other side is down.",
+        "ended": "The fight is over. The hunters (Bruna Halloway, Tomas Reedwater and Ilse Marrow) win: the other side "
+        "is down.",
     }
     # WH-11..WH-16: the attack's numbers are the rules engine's; the sentence is worded around them
     assert said["attack"].startswith("Tomas Reedwater attacks Cinder Monitor with Snap Shot: a miss. d20 ")

@@ -62,6 +62,33 @@ def listed(parts: Sequence[str]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+def side_words(side: str, members: Sequence[str], ids: Sequence[str] = ()) -> str:
+    """A side as the story names it, by its name and its combatants (issue 44): "the couriers (Dana Reyes and Theo
+    Marsh)"; its combatants only where the side is named after one of them (a side "theo" of Theo Marsh alone) or by
+    a single letter."""
+    who = listed(members)
+    label = side.replace("_", " ").strip()
+    if len(label) < 2 or label.lower() in {m.lower() for m in (*members, *ids)}:  # "A", "B": a label, no name
+        return who
+    return f"the {label} ({who})"
+
+
+def sides_words(combatants: Sequence[Mapping[str, object]], key: str = "side:") -> dict[str, str]:
+    """Every side of a setup's ``combatants`` (each with ``id``, ``name``, ``side``) as :func:`side_words`, under
+    ``key + side``."""
+    names: dict[str, list[str]] = {}
+    ids: dict[str, list[str]] = {}
+    for c in combatants:
+        names.setdefault(str(c["side"]), []).append(str(c["name"]))
+        ids.setdefault(str(c["side"]), []).append(str(c.get("id", "")))
+    return {key + side: side_words(side, who, ids[side]) for side, who in names.items()}
+
+
+def wins(who: str) -> str:
+    """``who`` and the verb, a sentence's start: "The couriers (Dana Reyes and Theo Marsh) win", "Tamsin wins"."""
+    return f"{who[:1].upper()}{who[1:]} {'win' if ' and ' in who else 'wins'}"
+
+
 def term(names: Mapping[str, str], key: str) -> str:
     """The content name of ``key`` when ``names`` is a :class:`Story`; else ``key`` with spaces for underscores
     (an event's ``describe`` may be given plain names)."""

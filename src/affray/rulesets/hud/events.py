@@ -109,6 +109,32 @@ class Exchanged(Event):
 
 
 @dataclass(slots=True)
+class SimplifiedExchange(Event):
+    """A Dice Simplified exchange told as its result: the attacker's roll against the defender's, and what it cost
+    the defender (a higher attacker roll costs 1 HP, a tie goes to the defender; ``loss`` 0 or 1, ``hp`` after it).
+    Rule: WL-06."""
+
+    kind: ClassVar[str] = "simplified_exchange"
+    attacker: str
+    defender: str
+    attack_die: str
+    attack: int
+    defense_die: str
+    defense: int
+    loss: int
+    hp: int
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        a, d = names[self.attacker], names[self.defender]
+        attack, defense = self.attack_die.capitalize(), self.defense_die.capitalize()  # the HuD's buttons (WL-02)
+        said = f"{a}'s {attack} {self.attack} against {d}'s {defense} {self.defense}"
+        if not self.loss:
+            return f"{said}: {d} holds, no HP lost."
+        left = f"{self.hp} left" if self.hp > 0 else "none left"
+        return f"{said}: {d} loses {self.loss} HP, {left}."
+
+
+@dataclass(slots=True)
 class Undefended(Event):
     """The target takes the attack without a defense roll. Rules: WL-14, WL-B5."""
 

@@ -2,8 +2,8 @@
 (:mod:`affray.rulesets.hud.events`); this narrator names the content they carry and tells the core events the HuD
 emits in the HuD's words.
 
-- ``terms``: each weapon's content name by its id (WL-03, WL-19), and each side by the names of its combatants
-  (``side:<name>``), so an outcome reads "Victory for Vesna of the Lynx" and never a side's label.
+- ``terms``: each weapon's content name by its id (WL-03, WL-19), and each side by its name and its combatants
+  (``side:<name>``), so an outcome reads "Victory for the witcher (Vesna of the Lynx)".
 - Rolls name the HuD's buttons (WL-02): "Vesna rolls Attack", "rolls Chance for initiative" (WL-09).
 - A GM ruling's place (WL-B13) and penalties (WL-17) read in the HuD's terms.
 
@@ -19,7 +19,7 @@ from affray.core.adjust import describe_change
 from affray.core.events import Defeated, Ended, Event, Note, Rolled
 from affray.core.fields import objects, text
 from affray.core.json import Json, JsonObject
-from affray.core.narration import Narrator, Story, listed
+from affray.core.narration import Narrator, Story, sides_words
 from affray.rulesets.hud.events import EndedEscaped
 
 #: A roll's purpose as the HuD's button reads it (WL-02, WL-09, WL-B8, WL-22).
@@ -50,15 +50,13 @@ def combatants(setup: Mapping[str, Json]) -> list[JsonObject]:
 
 
 def side_names(setup: Mapping[str, Json]) -> dict[str, str]:
-    """Each side of the setup as the names of its combatants ("Ilka and Bors"), under :func:`side_key`."""
-    sides: dict[str, list[str]] = {}
-    for c in combatants(setup):
-        sides.setdefault(str(c["side"]), []).append(str(c["name"]))
-    return {side_key(side): listed(who) for side, who in sides.items()}
+    """Each side of the setup by its name and its combatants ("the mercenaries (Ilka and Bors)"), under
+    :func:`side_key` (:func:`affray.core.narration.side_words`)."""
+    return sides_words(combatants(setup), side_key(""))
 
 
 def outcome_sentence(winner: str | None, reason: str, story: Story) -> str:
-    """The end of the fight: "Victory for Vesna of the Lynx: every foe is down." (WL-04, WL-08)."""
+    """The end of the fight: "Victory for the witcher (Vesna of the Lynx): every foe is down." (WL-04, WL-08)."""
     if winner is None:
         return f"The fight is over without a winner: {reason}."
     return f"Victory for {story.term(side_key(winner))}: {reason}."

@@ -53,7 +53,7 @@ def _record() -> Plugin[HudState, HudSetup]:
     return Plugin(
         name="hud",
         title="Sim HuD: Free Form, Dice Simplified, Combat Nerdified",
-        rules_version="2",
+        rules_version="3",
         rules=lambda: ruleset.HudRuleset(),
         policies=lambda: policies.POLICIES,
         hints=lambda: hints.hints,

@@ -14,7 +14,7 @@ from affray.core.events import RoundStarted
 from affray.core.journal import Journal
 from affray.core.rng import RNG
 from affray.rulesets.hud.combat import accepted, defense_modifier, knock_out, roll, round_limit_reached
-from affray.rulesets.hud.events import HpChanged, InitiativeSet
+from affray.rulesets.hud.events import InitiativeSet, SimplifiedExchange
 from affray.rulesets.hud.mechanics import simplified_hit
 from affray.rulesets.hud.nerdified import roll_initiative
 from affray.rulesets.hud.state import Duel, Fighter, HudState
@@ -101,12 +101,18 @@ def close_duel(state: HudState, rng: RNG, action: Action, journal: Journal) -> R
     d = state.fighters[duel.defender]
     total = roll(state, rng, d.id, str(die), die_modifier(d, str(die)), journal)
     state.duel = None
-    if simplified_hit(duel.attacker_total, total):
+    hit = simplified_hit(duel.attacker_total, total)
+    if hit:
         d.hp -= 1
         d.taken += 1
         state.fighters[duel.attacker].dealt += 1
-        if journal.loud:
-            journal.append(HpChanged(duel.attacker, d.id, -1, d.hp))
+    if journal.loud:  # the exchange as its result, hit or not: "Vesna's Attack 9 against Hald's Defense 7: ..."
+        journal.append(
+            SimplifiedExchange(
+                duel.attacker, d.id, duel.attacker_die, duel.attacker_total, str(die), total, int(hit), d.hp
+            )
+        )
+    if hit:
         knock_out(state, d, journal)
     return None
 

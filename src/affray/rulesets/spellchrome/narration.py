@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from affray.core.events import Defeated, Ended, Event, Note, Rolled
 from affray.core.json import Json
-from affray.core.narration import Narrator, Story, listed
+from affray.core.narration import Narrator, Story, sides_words
 from affray.rulesets.spellchrome.events import TAKEN_OUT, FightDecided, told
 from affray.rulesets.spellchrome.setup import spellchrome_setup
 
@@ -37,15 +37,13 @@ _PURPOSES = {
 
 
 def side_names(setup: Mapping[str, Json]) -> dict[str, str]:
-    """Each side's combatants by name ("Cutthroat Vell and Cutthroat Brann"), under the key ``side:NAME``."""
-    sides: dict[str, list[str]] = {}
-    for c in spellchrome_setup(setup).get("combatants", []):
-        sides.setdefault(str(c["side"]), []).append(str(c["name"]))
-    return {SIDE + side: listed(who) for side, who in sides.items()}
+    """Each side by its name and its combatants ("the bandits (Cutthroat Vell and Cutthroat Brann)"), under the key
+    ``side:NAME`` (:func:`affray.core.narration.side_words`)."""
+    return sides_words(spellchrome_setup(setup).get("combatants", []), SIDE)
 
 
 def verdict(winner: str | None, story: Story, none: str = "nobody wins") -> str:
-    """Who won, by name: "Tamsin Rook wins", "Oriel Vantasse and Kestrin Moll win"."""
+    """Who won, by its side's name and its combatants: "the travellers (Oriel Vantasse and Kestrin Moll) win"."""
     if winner is None:
         return none
     who = story.term(SIDE + winner)
@@ -67,7 +65,8 @@ class SpellchromeNarrator(Narrator):
         if isinstance(event, Rolled):
             return f"{self.lead(event, story)}: {event.dice_text()}"
         if isinstance(event, Ended):
-            return f"The fight is over. {verdict(event.winner, story, 'Nobody wins')}: {told(event.reason)}."
+            said = verdict(event.winner, story, "Nobody wins")
+            return f"The fight is over. {said[:1].upper()}{said[1:]}: {told(event.reason)}."
         if isinstance(event, FightDecided):
             return event.told(verdict(event.winner, story), story)
         if isinstance(event, Defeated):  # one the GM takes out: its ruling's line has just said it is out

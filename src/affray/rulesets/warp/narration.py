@@ -17,7 +17,7 @@ from affray.core.adjust import describe_change
 from affray.core.events import Defeated, Ended, Event, Note, Rolled
 from affray.core.fields import integer, text
 from affray.core.json import Json
-from affray.core.narration import Narrator, Story, listed
+from affray.core.narration import Narrator, Story, sides_words
 from affray.rulesets.warp.phrases import purpose, side_key, wound_sentence
 from affray.rulesets.warp.setup import warp_setup
 
@@ -27,7 +27,8 @@ HELD_BY = "held by "
 
 
 def outcome_sentence(winner: str | None, reason: str, story: Story) -> str:
-    """The end of the fight: "Victory for Dana Reyes and Theo Marsh: every foe is out of the fight."."""
+    """The end of the fight: "Victory for the couriers (Dana Reyes and Theo Marsh): every foe is out of
+    the fight."."""
     reason = REASONS.get(reason, reason)
     if winner is None:
         return f"The fight is over without a winner: {reason}."
@@ -47,13 +48,11 @@ class WarpNarrator(Narrator):
     def terms(self, setup: Mapping[str, Json]) -> dict[str, str]:
         made = warp_setup(setup)
         out = {mid: str(m["name"]) for mid, m in made.get("maneuvers", {}).items()}
-        sides: dict[str, list[str]] = {}
         for c in made.get("combatants", []):
-            sides.setdefault(str(c["side"]), []).append(str(c["name"]))
             out.update({wid: str(w["name"]) for wid, w in c.get("weapons", {}).items()})
             out.update({tid: str(t["name"]) for tid, t in c.get("traits", {}).items()})
             out.update({str(f["id"]): str(f["name"]) for f in c.get("flaws", [])})
-        out.update({side_key(side): listed(who) for side, who in sides.items()})
+        out.update(sides_words(made.get("combatants", []), side_key("")))
         return out
 
     def sentence(self, event: Event, story: Story) -> str:

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 
 from affray.core.events import Committed, Ended, Event, PhaseStarted, Revealed, Rolled
 from affray.core.json import Json
-from affray.core.narration import Narrator, Story, listed
+from affray.core.narration import Narrator, Story, sides_words, wins
 from affray.rulesets.witchhammer.events import roll_words
 from affray.rulesets.witchhammer.setup import witchhammer_setup
 
@@ -50,10 +50,7 @@ class WitchHammerNarrator(Narrator):
         made = witchhammer_setup(setup)
         out = {k: str(c["name"]) for k, c in made.get("cards", {}).items()}
         out.update({k: str(s["name"]) for k, s in made.get("statuses", {}).items()})
-        sides: dict[str, list[str]] = {}
-        for c in made.get("combatants", []):
-            sides.setdefault(str(c["side"]), []).append(str(c["name"]))
-        return out | {SIDE + side: listed(who) for side, who in sides.items()}
+        return out | sides_words(made.get("combatants", []), SIDE)
 
     def sentence(self, event: Event, story: Story) -> str:
         if isinstance(event, Rolled):
@@ -71,8 +68,7 @@ class WitchHammerNarrator(Narrator):
         if isinstance(event, Ended):
             if event.winner is None:
                 return f"The fight is over. Nobody wins: {event.reason}."
-            who = story.term(SIDE + event.winner)
-            return f"The fight is over. {who} {'win' if ' and ' in who else 'wins'}: {event.reason}."
+            return f"The fight is over. {wins(story.term(SIDE + event.winner))}: {event.reason}."
         return super().sentence(event, story)  # a GM ruling, with this narrator's change(), and the rest
 
     def lead(self, event: Event, story: Story) -> str:
