@@ -96,6 +96,7 @@ class Hud(ScriptExtender):  # type: ignore[misc]  # lummao is untyped
         self.timer = 0.0
         self.cut_bodies = 0
         self.throttled = 0  # requests refused with NULL_KEY
+        self.answers: list[tuple[int, str]] = []  # status and the first bytes of each reply, for a failure's report
         self.down = False  # the server is unreachable: answer 502 as the grid's proxy would
         self.links = {1: "affray HuD", **{i: name for i, name in enumerate(BUTTONS, 2)}}
         self.extend_script(_compiled())
@@ -232,6 +233,7 @@ class Hud(ScriptExtender):  # type: ignore[misc]  # lummao is untyped
             self.cut_bodies += 1
             text = data[:cut].decode(errors="ignore")
         self.in_flight.pop(rid, None)
+        self.answers.append((status, text[:200]))
         self.script.queue_event("http_response", (rid, status, [], text))
 
     # -- what the test does --------------------------------------------------------------------------------
@@ -297,5 +299,5 @@ async def pump(
             await hud.run()
     if not fail:
         return
-    state = [(h.avatar, h.hover, h.owner_said[-3:], [r[:2] for r in h.requests[-4:]]) for h in huds]
+    state = [(h.avatar, h.hover, h.owner_said[-3:], [r[:2] for r in h.requests[-2:]], h.answers[-2:]) for h in huds]
     raise AssertionError(f"the HuDs never got there: {state}")

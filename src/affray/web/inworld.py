@@ -158,8 +158,8 @@ def _answer(table: Table, seat: SeatInfo, log_since: int, chat_since: int, at: s
 def _act(api: Api, table: Table, seat: SeatInfo, body: ActBody) -> JsonObject:
     with table.lock:
         done = table.by_submission.get(f"{seat.name}/{body.id}")
-        if done is not None:
-            return {"v": table.version, "seq": done}
+        if done is not None:  # a retry: the first answer again (its record's seq, the version it made)
+            return {"v": done + 1, "seq": done}
         if body.version != table.version:
             raise Refusal("stale_version", "The fight moved on; look again and choose anew.", CONFLICT)
         if table.outcome() is not None or table.paused:
