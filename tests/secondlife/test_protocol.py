@@ -172,15 +172,20 @@ def test_acting_by_choice_id_is_idempotent_and_a_stale_version_is_409(served: tu
     assert answer["t"].endswith("your move") and len(answer["t"].encode()) <= 254
     first = act(client, table, tokens[due], choice=answer["d"]["attack"], version=answer["v"], id="t-1")
     assert first.status_code == 200, first.text
-    retry = act(client, table, tokens[due], choice=answer["d"]["attack"], version=answer["v"], id="t-1")
-    assert retry.json() == first.json() == {"v": answer["v"] + 1, "seq": answer["v"]}
-    stale = act(client, table, tokens[due], choice="1", version=answer["v"], id="t-2")
-    assert stale.status_code == 409 and stale.json()["code"] == "stale_version"
+    assert first.json() == {"v": answer["v"] + 1, "seq": answer["v"]}
     other = next(s for s in tokens if s != due)
     after = read(client, table, tokens[other], l=0)
     assert set(after["d"]) == {"defense", "injury"}
     said = after.get("say", []) + read(client, table, tokens[due], l=0).get("say", [])
     assert len([line for line in said if "rolls Attack" in line]) == 1  # said once, by the roller's HuD
+    defended = act(client, table, tokens[other], choice=after["d"]["defense"], version=after["v"], id="t-9")
+    assert defended.status_code == 200, defended.text
+    retry = act(client, table, tokens[due], choice=answer["d"]["attack"], version=answer["v"], id="t-1")
+    assert retry.json() == first.json()  # the first answer again, though the table moved on: no second roll
+    stale = act(client, table, tokens[due], choice="1", version=answer["v"], id="t-2")
+    assert stale.status_code == 409 and stale.json()["code"] == "stale_version"
+    log = client.get(f"/api/tables/{table['table']}", headers=auth(tokens[due])).json()["log"]
+    assert [entry["action"]["die"] for entry in log] == ["attack", "defense"]
 
 
 def test_every_choice_is_reachable_through_steps_and_pages(served: tuple[TableService, TestClient]) -> None:
