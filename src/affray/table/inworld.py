@@ -142,7 +142,7 @@ def hover(table: Table, seat: SeatInfo, view: JsonObject) -> str:
         lines.append("the fight is over")
     elif table.paused:
         lines.append("paused by the GM")
-    elif table.legal_for(seat):
+    elif table.shared.steps(table, seat):  # kept per seat and version, as the page's are
         lines.append("your move")
     else:
         prompt = view.get("prompt")
