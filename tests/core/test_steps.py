@@ -171,3 +171,26 @@ def test_the_default_groups_by_type_then_by_each_field_in_order() -> None:
         ("Fist", "Strike Vesna with Fist"),
     ]
     assert leaves(tree) == [s.action for s in specs]
+
+
+def test_a_long_name_has_a_nickname_for_a_button_unless_two_would_read_alike() -> None:
+    from affray.core.steps import fitted, nicknames
+
+    names = {
+        "vesna": "Vesna of the Lynx",
+        "hald": "Watch Sergeant Hald",
+        "bors": "Bors the Ferryman's Son",
+        "thug1": "Dock Thug with a Scar",
+        "thug2": "Dock Thug in a Beanie",
+        "widow": "Night-Widow",
+    }
+    assert nicknames(names) == {
+        "vesna": "Vesna",
+        "hald": "Hald",
+        "bors": "Bors",
+        "thug1": "Dock Thug with a Scar",
+        "thug2": "Dock Thug in a Beanie",
+        "widow": "Night-Widow",
+    }
+    assert fitted("Attack ", "Vesna of the Lynx", "Vesna") == "Attack Vesna of the Lynx"  # 24 bytes: it fits
+    assert fitted("Attack ", "Watch Sergeant Hald", "Hald") == "Attack Hald"

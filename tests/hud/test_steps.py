@@ -75,3 +75,16 @@ def test_wl06_dice_simplified_the_target_then_the_die() -> None:
     _, actor, answer = tree_at("hud/simplified_duel", 1, "respond")
     assert actor == "drowner"
     assert labels(answer) == [("Roll Defense", "Roll DEFENSE"), ("Roll Injury", "Roll INJURY")]
+
+
+def test_wl00_free_form_posts_say_whose_hit_points_change_by_name() -> None:
+    _, actor, tree = tree_at("hud/free_form_tavern", 1, "post")
+    assert actor == "bors" and problems(tree) == []
+    post = find(tree, "1")
+    assert isinstance(post, Step) and post.prompt == "Post, and change hit points?"
+    assert labels(post) == [
+        ("Just post", "Post (write your text)"),
+        ("Bors -1 HP", "Post, and Bors the Ferryman's Son loses 1 HP"),
+        ("Hald -1 HP", "Post, and Watch Sergeant Hald loses 1 HP"),
+    ]
+    assert find(tree, "1.3") == {"type": "post", "text": "...", "hp": {"hald": -1}}

@@ -184,6 +184,30 @@ def cut(text: str, limit: int = MAX_SHORT_BYTES) -> str:
     return out + ELLIPSIS
 
 
+#: Where a long name's first part ends: "Vesna of the Lynx", "Bors the Ferryman's Son", "Dock Thug with a Scar".
+CONNECTORS = (" of ", " the ", " with ", " in ", " who ", " from ")
+
+
+def nicknames(names: Mapping[str, str]) -> dict[str, str]:
+    """Each name as a button holds it beside a verb: the part before its first connector ("Vesna of the Lynx":
+    "Vesna"), or the last word of a name without one ("Watch Sergeant Hald": "Hald"); the whole name where two
+    nicknames would read alike ("Dock Thug with a Scar", "Dock Thug in a Beanie")."""
+    short: dict[str, str] = {}
+    for key, name in names.items():
+        cuts = [name.find(c) for c in CONNECTORS if name.find(c) > 0]
+        short[key] = name[: min(cuts)] if cuts else name.rsplit(" ", 1)[-1]
+    alike: dict[str, int] = {}
+    for nick in short.values():
+        alike[nick] = alike.get(nick, 0) + 1
+    return {key: nick if alike[nick] == 1 else names[key] for key, nick in short.items()}
+
+
+def fitted(head: str, name: str, nick: str) -> str:
+    """``head`` and ``name`` when they fit a button (:data:`MAX_SHORT_BYTES`), else ``head`` and ``nick``."""
+    whole = f"{head}{name}"
+    return whole if len(whole.encode("utf-8")) <= MAX_SHORT_BYTES else f"{head}{nick}"
+
+
 def capital(text: str) -> str:
     """``text`` with its first letter in capitals (a button's or a sentence's start)."""
     return text[:1].upper() + text[1:]

@@ -25,7 +25,9 @@ from affray.core.steps import (
     by_fields,
     capital,
     cut,
+    fitted,
     group_by,
+    nicknames,
     who,
     with_hint,
 )
@@ -46,15 +48,17 @@ DICE = {"attack": "Roll Attack", "damage": "Roll Damage", "defense": "Roll Defen
 
 
 def _item_words(item: JsonObject, names: Mapping[str, str]) -> tuple[str, str]:
-    """A plan item's short and long words (WL-10, WL-18..WL-20, WL-B13)."""
+    """A plan item's short and long words (WL-10, WL-18..WL-20, WL-B13); a foe's nickname on a button its whole
+    name does not fit (``names`` holds them under ``"nick:" + id``)."""
     kind = item.get("type")
     target = names.get(str(item.get("target")), "")
+    nick = names.get(f"nick:{item.get('target')}", target)
     weapon = names.get(str(item.get("weapon")), "")
     words: dict[Json, tuple[str, str]] = {
-        "attack": (f"Attack {target}", f"attack {target}"),
+        "attack": (fitted("Attack ", target, nick), f"attack {target}"),
         "defense": ("Defense", "keep a defense"),
-        "charge": (f"Charge {target}", f"charge {target} (2 actions, -4 Attack)"),
-        "close": (f"Close on {target}", f"close on {target} (the free move)"),
+        "charge": (fitted("Charge ", target, nick), f"charge {target} (2 actions, -4 Attack)"),
+        "close": (fitted("Close on ", target, nick), f"close on {target} (the free move)"),
         "rearm": (f"Rearm: {weapon}", f"sheathe and draw the {weapon}"),
         "draw": (f"Draw {weapon}", f"draw the {weapon}"),
         "emergency_rearm": (f"Drop, draw {weapon}", f"drop what is in hand and draw the {weapon}"),
@@ -135,7 +139,9 @@ def _declarations(paired: Sequence[Paired], names: Mapping[str, str]) -> list[Op
 
 
 def _names(view: HudView, actor: str) -> dict[str, str]:
+    """Fighters and weapons by name, and each fighter's nickname under ``"nick:" + id``."""
     names = {c.id: c.name for c in view.combatants}
+    names.update({f"nick:{key}": nick for key, nick in nicknames(names).items()})
     for c in view.combatants:
         names.update({w.id: w.name for w in c.detail.weapons})
     me = view.by_id().get(actor)  # None for the GM's own calls
@@ -189,4 +195,7 @@ def _hp_short(action: Mapping[str, Json], names: Mapping[str, str]) -> str:
     fighter, change = next(iter(hp.items()))
     amount = change if isinstance(change, int) else 0
     tail = f" {'+' if amount > 0 else '-'}{abs(amount)} HP"
-    return cut(names.get(fighter, fighter), MAX_SHORT_BYTES - len(tail)) + tail
+    name = names.get(fighter, fighter)
+    if len(f"{name}{tail}".encode()) <= MAX_SHORT_BYTES:
+        return f"{name}{tail}"
+    return cut(names.get(f"nick:{fighter}", name), MAX_SHORT_BYTES - len(tail)) + tail
