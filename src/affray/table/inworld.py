@@ -109,7 +109,7 @@ def answer(table: Table, seat: SeatInfo, log_since: int, chat_since: int, at: st
     """The compact answer (see the module docstring) with the story from record ``log_since`` and the seat's chat
     line ``chat_since`` on, and the choices of the step and page ``at`` names (``PATH/PAGE``; ``""``: the first)."""
     match = table.match
-    view = match.view_json(table.match_seat(seat))
+    view = table.shared.view(match, table.match_seat(seat))  # kept, as the messages' views are
     out: JsonObject = {
         "v": match.version,
         "t": cut(hover(table, seat, view), HOVER_LIMIT),
