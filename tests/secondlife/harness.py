@@ -95,6 +95,7 @@ class Hud(ScriptExtender):  # type: ignore[misc]  # lummao is untyped
         self.in_flight: dict[Key, asyncio.Task[None]] = {}
         self.timer = 0.0
         self.cut_bodies = 0
+        self.largest = 0  # the largest reply body, in bytes
         self.throttled = 0  # requests refused with NULL_KEY
         self.answers: list[tuple[int, str]] = []  # status and the first bytes of each reply, for a failure's report
         self.down = False  # the server is unreachable: answer 502 as the grid's proxy would
@@ -229,6 +230,7 @@ class Hud(ScriptExtender):  # type: ignore[misc]  # lummao is untyped
         except httpx.HTTPError:
             status, text = 502, "Bad gateway"
         data = text.encode()
+        self.largest = max(self.largest, len(data))
         if len(data) > cut:
             self.cut_bodies += 1
             text = data[:cut].decode(errors="ignore")

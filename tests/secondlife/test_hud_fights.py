@@ -138,7 +138,7 @@ def test_two_huds_play_a_combat_nerdified_fight_to_the_end(server: Server, tmp_p
         world = World()
         huds = await seated(world, server, table, ["vesna", "hald"])
         touched = await play(huds)
-        assert all(h.cut_bodies == 0 for h in huds)
+        assert all(h.cut_bodies == 0 and 0 < h.largest <= 2048 for h in huds)
         assert any("declares" in text for _, text in world.local_chat)
         return touched
 
