@@ -28,6 +28,7 @@ string gAsk = "";
 integer gFree = 0;          // a free-form scene: the dice buttons roll free rolls
 list gMods = [];            // free rolls' modifiers the owner set: [die, n, ...]
 string gName = "";
+integer gOver = 0;          // the fight is over: said once, and no more polls
 integer gFresh = 1;         // the next poll answers at once (after a join, a region change, a failure)
 
 key gPoll = NULL_KEY;       // the long poll in flight
@@ -79,7 +80,7 @@ request(integer kind, string method, string path, string body) {
 }
 
 poll() {
-    if (gToken == "" || gServer == "" || gPoll != NULL_KEY || llGetTime() < gResumeAt) return;
+    if (gToken == "" || gServer == "" || gOver || gPoll != NULL_KEY || llGetTime() < gResumeAt) return;
     if (llGetTime() - gLastSent < GAP) return;  // the timer comes back
     gLastSent = llGetTime();
     gPollAt = llGetTime();
@@ -125,7 +126,8 @@ take(string body) {
     }
     string over = llJsonGetValue(body, ["over"]);
     if (over != JSON_INVALID) {
-        say_owner("The fight is over: " + over);
+        if (!gOver) say_owner("The fight is over: " + over);
+        gOver = 1;
         gChoices = "[]";
         gDice = "{}";
         return;
@@ -237,7 +239,7 @@ command(string text) {
         if (llGetSubString(gServer, -1, -1) == "/") gServer = llGetSubString(gServer, 0, -2);
         say_owner("Server: " + gServer);
     } else if (verb == "leave") {
-        gToken = ""; gTable = ""; gPoll = NULL_KEY; gChoices = "[]"; gDice = "{}"; gAt = "";
+        gToken = ""; gTable = ""; gPoll = NULL_KEY; gChoices = "[]"; gDice = "{}"; gAt = ""; gOver = 0;
         close_dialog();
         hover("affray: /5 join CODE");
         say_owner("Left the seat.");
@@ -340,7 +342,7 @@ default {
         if (kind == 1) {
             gToken = llJsonGetValue(body, ["token"]);
             gTable = llJsonGetValue(body, ["table"]);
-            gL = 0; gC = 0; gVersion = 0; gAt = ""; gFresh = 1;
+            gL = 0; gC = 0; gVersion = 0; gAt = ""; gFresh = 1; gOver = 0;
             say_owner("Joined table " + gTable + " as seat " + llJsonGetValue(body, ["seat"]) + ".");
             poll();
         } else if (kind == 3) {

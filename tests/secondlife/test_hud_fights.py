@@ -116,6 +116,10 @@ def test_two_huds_play_a_dice_simplified_duel_to_the_end(server: Server, tmp_pat
         assert touched["button"] >= 4 and touched["dialog"] == 0
         assert all(h.cut_bodies == 0 for h in huds)  # every answer fit 2,048 bytes
         assert all(h.throttled == 0 for h in huds)  # never past 25 requests in 20 s
+        sent = [len(h.requests) for h in huds]
+        await pump(huds, lambda: False, rounds=120, step=1.0, fail=False)  # two minutes after the end
+        assert [len(h.requests) for h in huds] == sent  # no more polls once the fight is over
+        assert all(sum(s.startswith("The fight is over") for s in h.owner_said) == 1 for h in huds)  # said once
         return world
 
     world = asyncio.run(scene())
