@@ -22,10 +22,11 @@ def _window(phase: str, actors: tuple[str, ...], prompt: str, simultaneous: str 
 
 
 @lru_cache(maxsize=4096)
-def _exchange_window(stage: str, kind: str, attacker: str, defender: str) -> Window:
-    """An exchange's decision: the defender's in ``defend`` and ``parry``, the attacker's in ``follow``."""
+def _exchange_window(stage: str, kind: str, attacker: str, defender: str, names: tuple[str, str]) -> Window:
+    """An exchange's decision: the defender's in ``defend`` and ``parry``, the attacker's in ``follow``. The prompt
+    names the two by their names (a seat reads it), never by their ids."""
     who = defender if stage in ("defend", "parry") else attacker
-    return Window(stage, (who,), f"{kind}: {attacker} against {defender}")
+    return Window(stage, (who,), f"{names[0]}'s {kind} against {names[1]}")
 
 
 def pending(state: HudState) -> Window | None:
@@ -42,7 +43,8 @@ def pending(state: HudState) -> Window | None:
         )
     ex = state.exchange
     if ex is not None:
-        return _exchange_window(ex.stage, ex.kind, ex.attacker, ex.defender)
+        names = (state.fighters[ex.attacker].name, state.fighters[ex.defender].name)
+        return _exchange_window(ex.stage, ex.kind, ex.attacker, ex.defender, names)
     phase = state.phase
     if phase == "declare":
         return _window("declare", (state.declare_queue[0],), "Declare this round's actions")
