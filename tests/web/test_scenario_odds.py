@@ -5,6 +5,10 @@ duel solver where it applies; bounded (fights, combatants, time, one job per key
 from __future__ import annotations
 
 import json
+import os
+import select
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -166,3 +170,46 @@ def test_the_earlier_request_answers_409_cancelled_over_http(client: TestClient)
     assert second.status_code == 200 and second.json()["fights"] == 25
     assert answers["first"].status_code == 409
     assert answers["first"].json() == {"code": "cancelled", "message": CANCELLED}
+
+
+def test_the_odds_worker_leaves_with_a_server_killed_outright(tmp_path: Path) -> None:
+    """A server killed with no shutdown (SIGKILL, a crash) while a job runs leaves no worker behind: the worker waits on
+    its parent's sentinel beside the job and exits once the parent is gone (an idle worker would see its queue close,
+    a busy one would play on to the end of its job, which nobody hears)."""
+    script = (
+        "import os, sys, time\n"
+        "from affray.table import odds_job\n"
+        "def hold(fifo):  # a job under way, as a long exact solve would be\n"
+        "    with open(fifo, 'w') as told:\n"
+        "        told.write('started')\n"
+        "    time.sleep(600)\n"
+        "if __name__ == '__main__':\n"
+        "    os.mkfifo(sys.argv[1])\n"
+        "    pool = odds_job.OddsJobs()._pool_now()\n"
+        "    print(pool.apply(os.getpid), flush=True)\n"
+        "    pool.apply_async(hold, (sys.argv[1],))\n"
+        "    with open(sys.argv[1]) as told:\n"
+        "        told.read()  # the job has started\n"
+        "    os._exit(9)  # as if killed: no close, no atexit\n"
+    )
+    (tmp_path / "server.py").write_text(script)
+    # files, not pipes: a worker left behind would hold a pipe open
+    with (tmp_path / "out").open("w") as out, (tmp_path / "err").open("w") as err:
+        done = subprocess.run(
+            [sys.executable, str(tmp_path / "server.py"), str(tmp_path / "started")],
+            stdout=out,
+            stderr=err,
+            stdin=subprocess.DEVNULL,
+            timeout=120,
+        )
+    assert done.returncode == 9, (tmp_path / "err").read_text()
+    worker = int((tmp_path / "out").read_text().strip())
+    try:
+        handle = os.pidfd_open(worker)
+    except ProcessLookupError:
+        return  # gone already
+    try:
+        ready, _, _ = select.select([handle], [], [], 60)  # readable once the process has exited
+        assert ready == [handle], f"worker {worker} outlived its server"
+    finally:
+        os.close(handle)

@@ -17,11 +17,13 @@ exact solve that outlasts its time kills the pool (the next job starts a new one
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.pool import AsyncResult, Pool
+from multiprocessing.process import BaseProcess
 from typing import TypeVar
 
 from affray.api import Scenario
@@ -52,8 +54,18 @@ BUSY = "The server is computing other odds right now; try again in a moment."
 
 
 def _warm() -> None:
-    """The worker's start: import the simulation once, not in the first job."""
+    """The worker's start: import the simulation once, not in the first job; and leave when the server does (a
+    server killed outright runs no shutdown, and a pool's worker would wait for work for ever)."""
     import affray.sim.session  # noqa: F401
+
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_leave_with, args=(parent,), daemon=True).start()
+
+
+def _leave_with(parent: BaseProcess) -> None:
+    parent.join()  # waits on the server's process sentinel: it returns when the server is gone
+    os._exit(0)
 
 
 @dataclass(frozen=True, slots=True)
