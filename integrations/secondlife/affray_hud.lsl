@@ -321,8 +321,13 @@ default {
             } else if (status == 401) {
                 say_owner("The seat's token no longer works: ask the GM for a new code.");
                 gToken = "";
-            } else if (status == 499 || status >= 500 || status == 429) failed(status);
-            else say_owner("The server said " + (string)status + ": " + llJsonGetValue(body, ["message"]));
+            } else {
+                // 499, 5xx, 429: wait and try again; anything else too, said once a back-off (a gone table, a bad
+                // request), so that no answer makes the HuD ask again every second
+                if (status != 499 && status < 500 && status != 429 && gBackoff < 2.0)
+                    say_owner("The server said " + (string)status + ": " + llJsonGetValue(body, ["message"]));
+                failed(status);
+            }
             return;
         }
         if (request_id != gReq) return;

@@ -98,7 +98,7 @@ class Hud(ScriptExtender):  # type: ignore[misc]  # lummao is untyped
         self.largest = 0  # the largest reply body, in bytes
         self.throttled = 0  # requests refused with NULL_KEY
         self.answers: list[tuple[int, str]] = []  # status and the first bytes of each reply, for a failure's report
-        self.down = False  # the server is unreachable: answer 502 as the grid's proxy would
+        self.answer_with: tuple[int, str] | None = None  # every request answered so, the server not asked
         self.links = {1: "affray HuD", **{i: name for i, name in enumerate(BUTTONS, 2)}}
         self.extend_script(_compiled())
 
@@ -221,8 +221,8 @@ class Hud(ScriptExtender):  # type: ignore[misc]  # lummao is untyped
 
     async def _perform(self, rid: Key, method: str, url: str, headers: dict[str, str], body: str, cut: int) -> None:
         try:
-            if self.down:
-                status, text = 502, "Bad gateway"
+            if self.answer_with is not None:
+                status, text = self.answer_with
             else:
                 status, text = await _fetch(method, url, headers, body)
         except httpx.TimeoutException:

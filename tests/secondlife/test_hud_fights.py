@@ -222,7 +222,8 @@ def test_a_region_change_and_a_server_restart_mid_fight(server: Server, tmp_path
 
 
 def test_the_hud_backs_off_when_throttled_and_lets_its_dialog_listener_go_after_a_minute() -> None:
-    """No server needed: a throttled request (``NULL_KEY``) makes the HuD wait 2 s, then 4...; a dialog's listener
+    """No server needed: a throttled request (``NULL_KEY``) makes the HuD wait 2 s, then 4...; so does a refusal
+    (a table gone: said once, asked again ever more slowly, never every second); a dialog's listener
     (random channel, owner only) is removed 60 s after the dialog; a stranger's words on channel 5 are ignored."""
 
     async def scene() -> None:
@@ -242,6 +243,11 @@ def test_the_hud_backs_off_when_throttled_and_lets_its_dialog_listener_go_after_
         assert script.gBackoff == 2.0 and hud.requests == []
         await pump([hud], lambda: hud.throttled == 2)
         assert script.gBackoff == 4.0
+        hud.answer_with = (404, '{"code": "unknown_table", "message": "No such table."}')
+        hud.sent, script.gBackoff, script.gResumeAt = [], 0.0, 0.0
+        await pump([hud], lambda: False, rounds=120, step=1.0, fail=False)  # two minutes of a gone table
+        assert 3 <= len(hud.requests) <= 6  # after 2, 4, 8, 16, 32... seconds, not every second
+        assert hud.owner_said.count("The server said 404: No such table.") == 1
         said = len(hud.owner_said)
         hud.script.queue_event("listen", (5, "Stranger", Key(str(uuid.uuid4())), "leave"))
         await hud.run()
