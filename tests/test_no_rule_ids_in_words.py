@@ -3,8 +3,8 @@
 The IDs stay in docstrings, help text and a refusal's ``rules`` field (:class:`affray.core.engine.Rejected`,
 :func:`affray.core.words.split_rule_ids`). The scan plays every example with its policies on a fixed seed and, at
 every third decision, submits a dozen illegal variants of a legal action (another combatant's id, a number out of
-range, a list, a missing field...) and a move by someone whose turn it is not: every refusal's sentence, every label
-and note offered, and every line of the story as each seat reads it are searched for an ID.
+range, a list, a missing field...) and a move by someone whose turn it is not: every refusal's sentence, every prompt,
+label and note offered, and every line of the story as each seat reads it are searched for an ID.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ def _words(path: Path, seed: int) -> Iterator[tuple[str, str]]:
         if window is None:
             break
         actor = window.actors[0]
+        yield "prompt", window.prompt
         specs = match.legal(actor)
         for spec in specs:
             yield from ((f"label of {actor}", s) for s in (spec.label, *spec.notes))

@@ -425,8 +425,9 @@ def test_rulings_at_any_moment_then_the_fight_plays_to_its_end(path: Path, polic
 
 
 def test_forms_offer_what_the_gm_can_change_now() -> None:
-    """What the GM's page offers: the HP bar's bounds (WL-04, WL-08), the penalties (WL-17), the places someone
-    stands at and a new place near or far (WL-B13), and whether each combatant is out."""
+    """What the GM's page offers: the HP bar's bounds (WL-04, WL-08), the penalties (WL-17, no rounds box: each
+    says how long it lasts), the places someone stands at, named by who stands there, and a new place near or far
+    (WL-B13), and whether each combatant is out."""
     m = example("nerdified_night_widow")
     forms = ADJUSTER.forms(m.state)
     assert forms["vesna"] == {
@@ -434,6 +435,12 @@ def test_forms_offer_what_the_gm_can_change_now() -> None:
         "statuses": ["-2 to every roll", "-4 to every roll", "-2 to every roll next round", "charged"],
         "position": "place",
         "places": [0, 2, "near", "far"],
+        "place_labels": [
+            "where it stands now (with Night-Widow)",
+            "with Ilka Reedwhistle",
+            "a place of its own near the fight",
+            "a place of its own far from the fight",
+        ],
         "out": False,
     }
     simple = example("simplified_ambush")
@@ -442,6 +449,7 @@ def test_forms_offer_what_the_gm_can_change_now() -> None:
         "statuses": [],
         "position": None,
         "places": [],
+        "place_labels": [],
         "out": False,
     }
 
@@ -475,3 +483,14 @@ def test_a_ruling_reads_in_the_huds_words() -> None:
             "Vesna of the Lynx acts first, then Night-Widow.",
         ]
     assert m.pending().actors == ("widow",)  # type: ignore[union-attr]
+
+
+def test_wl_b13_place_0_from_the_pages_list_is_place_0() -> None:
+    """WL-B13: place 0 sent as a page's select sends it ("0") is the place 0 where the Night-Widow stands: the GM
+    page's "Place 0" was refused as no place of the list (issue 44)."""
+    m = example("nerdified_night_widow")
+    ilka = state(m).fighters["ilka"]
+    assert ilka.place == 2
+    rule(m, {"combatant": "ilka", "position": "0"})
+    assert (ilka.place, ilka.band) == (0, state(m).fighters["widow"].band)
+    assert told(m)[-1] == "GM ruling: Ilka Reedwhistle is moved to place 0 (from place 2)."

@@ -418,7 +418,8 @@ def test_rulings_at_any_moment_then_the_fight_plays_to_its_end(path: Path, polic
 
 def test_forms_offer_what_the_gm_can_change_now() -> None:
     """The GM's page: HP from -max to max (WR-26, WR-B10), the statuses it may give now (a hold only by a foe within
-    reach, WR-30; desperate defense with the optional rule, WR-32), metres on the line (WR-X2), out."""
+    reach, WR-30; desperate defense with the optional rule, WR-32), metres on the line (WR-X2), out; a rounds
+    choice only for the psychological advantage, in WR-31's words (this round's rolls or the next round's)."""
     m = example("melee_brawl", desperate_defense=True)
     forms = ADJUSTER.forms(m.state)
     assert forms["theo"] == {
@@ -426,6 +427,12 @@ def test_forms_offer_what_the_gm_can_change_now() -> None:
         "statuses": ["prone", "desperate defense", "psychological advantage", "unaware"],
         "position": "line",
         "out": False,
+        "rounds": {
+            "psychological advantage": [
+                {"value": 1, "label": "for this round's rolls"},
+                {"value": 2, "label": "for the next round's rolls"},
+            ]
+        },
     }
     rule(m, {"combatant": "thug1", "position": 2})
     assert texts(ADJUSTER.forms(m.state)["theo"], "statuses")[-1] == "held by Dock Thug with a Scar"

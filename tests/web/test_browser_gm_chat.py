@@ -53,11 +53,15 @@ def test_the_gm_rules_by_clicking_a_card_every_page_reads_it_and_a_take_back_rem
         token = gm.locator('svg [data-drag="bruna"] circle')
         target = gm.locator(f'svg rect[data-xy="{x - 2},{y}"]')
         token.drag_to(target)
+        gm.fill("#drag-reason", "she slips on the ice")  # the move waits for its reason (issue 44)
+        gm.click('[data-gm="drag-apply"]')
         for seat in seats.values():
             expect(seat.page.locator('[data-card-of="bruna"]')).to_contain_text(f"at ({x - 2}, {y})", timeout=10_000)
+            expect(seat.page.locator("#log")).to_contain_text("GM ruling (she slips on the ice)")
         # the GM takes both back: every page follows
         gm.select_option("#gm-to", "0")
         gm.click('[data-gm="take-back"]')
+        gm.fill("#gm-reason", "a fresh start")
         gm.click('[data-gm="confirm"]')
         for seat in seats.values():
             expect(seat.page.locator('[data-card-of="tomas"] .bar-value').first).to_have_text("24/24", timeout=10_000)
@@ -106,6 +110,7 @@ def test_a_whisper_reaches_only_its_addressee_and_free_rolls_are_checked_at_the_
         for seat in seats.values():
             expect(seat.page.locator("#chat .roll")).to_contain_text("2d6+1", timeout=10_000)
         seats["gm"].page.click('[data-gm="end"]')
+        seats["gm"].page.fill("#gm-reason", "time is up")
         seats["gm"].page.click('[data-gm="confirm"]')
         for seat in seats.values():
             expect(seat.page.locator("#verdict")).to_have_text(

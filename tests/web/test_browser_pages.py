@@ -187,9 +187,14 @@ def test_gm_tools_pause_the_drama_timer_and_a_new_link_reach_every_page(tmp_path
         }
         synced(seats, table.version)
         gm.page.click('[data-gm="pause"]')
+        gm.page.fill("#gm-reason", "a pizza arrives")
+        gm.page.click('[data-gm="confirm"]')
         for name in ("bruna", "tomas"):
             expect(seats[name].page.locator("#actions")).to_contain_text("The GM has paused the table")
+            expect(seats[name].page.locator("#chat")).to_contain_text("The GM pauses the fight: a pizza arrives")
         gm.page.click('[data-gm="resume"]')
+        gm.page.fill("#gm-reason", "back to it")
+        gm.page.click('[data-gm="confirm"]')
         expect(seats["bruna"].page.locator("#actions")).not_to_contain_text("paused")
         gm.page.fill("#gm-seconds", "90")
         gm.page.click('[data-gm="timer"]')

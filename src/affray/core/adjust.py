@@ -155,7 +155,9 @@ class Adjuster(Protocol[S_contra]):
     out ends the fight). ``hidden`` is true when the change's values are GM-level information the other seats do not
     see in their views (a WaRP extra's HP). ``forms`` describes, for the GM's page, what can be changed now:
     ``{combatant: {"bars": [{"name", "min", "max"}], "statuses": [names], "position": "square"|"line"|"place"|null,
-    "places": [...] (HuD), "out": bool}}``."""
+    "places": [...] and "place_labels": [the same places in words] (HuD), "out": bool}}``, and where a status is given
+    for a choice of rounds ``"rounds": {status: [{"value": int | null, "label": the ruleset's words}]}`` (a status
+    not there takes no rounds: the page shows no rounds box for it)."""
 
     def check(self, state: S_contra, change: Change) -> Rejected | None: ...
 

@@ -21,6 +21,7 @@ from affray.core.adjust import Change
 from affray.core.engine import Rejected
 from affray.core.journal import Journal
 from affray.core.json import Json, JsonObject
+from affray.core.narration import listed
 from affray.core.rng import RNG
 from affray.rulesets.hud.leave import bring_back, settle, take_out
 from affray.rulesets.hud.state import Fighter, HudState
@@ -53,6 +54,22 @@ def places(state: HudState, f: Fighter | None = None) -> list[int]:
     return sorted({g.place for g in state.active() if g is not f})
 
 
+def place_label(state: HudState, f: Fighter, where: Json) -> str:
+    """A place as the GM's list names it, by who stands there (WL-B13): "with Watch Sergeant Hald", "where it stands
+    now", "a place of its own near the fight"."""
+    if where in NEW_PLACES:
+        return f"a place of its own {where} the fight" if where == "near" else "a place of its own far from the fight"
+    there = [g.name for g in state.active() if g.place == where and g is not f]
+    with_them = f"with {listed(there)}" if there else "an empty place"
+    return f"where it stands now ({with_them})" if where == f.place else with_them
+
+
+def as_place(where: object) -> object:
+    """A place as a form sends it: a numbered place may come as its digits ("0", a page's select), read as the
+    number; anything else as it is."""
+    return int(where) if isinstance(where, str) and where.isdigit() else where
+
+
 class HudAdjuster:
     """The Sim HuD's side of GM rulings (see the module docstring)."""
 
@@ -65,7 +82,7 @@ class HudAdjuster:
         if change.field in ("status", "remove_status"):
             return self._check_status(state, f, change)
         if change.field == "position":
-            return self._check_position(state, f, change.value)
+            return self._check_position(state, f, as_place(change.value))
         return self._check_out(f, change.value)
 
     @staticmethod
@@ -80,9 +97,9 @@ class HudAdjuster:
     def _check_status(state: HudState, f: Fighter, change: Change) -> Rejected | None:
         known = list(STATUSES) if state.mode == "nerdified" else []
         if change.name not in known:
-            listed = ", ".join(known) if known else "none in this mode (set HP, or take the combatant out)"
+            named = ", ".join(known) if known else "none in this mode (set HP, or take the combatant out)"
             return _refuse(
-                "unknown_status", f"'{change.name}' is not a status the GM can change here (statuses: {listed})."
+                "unknown_status", f"'{change.name}' is not a status the GM can change here (statuses: {named})."
             )
         if change.field == "remove_status":
             if change.name not in shown_statuses(f):
@@ -139,7 +156,7 @@ class HudAdjuster:
             _give(f, change.name, remove=True)
             return change.name
         if change.field == "position":
-            return _move(state, f, change.value)
+            return _move(state, f, as_place(change.value))
         if change.value:
             take_out(state, f, "out")
             return False
@@ -161,9 +178,10 @@ class HudAdjuster:
         return {
             a: {
                 "bars": [{"name": HP, "min": 0, "max": f.max_hp}],
-                "statuses": list(STATUSES) if nerdified else [],
+                "statuses": list(STATUSES) if nerdified else [],  # each says how long it lasts: no rounds box
                 "position": "place" if nerdified else None,
                 "places": shown if nerdified else [],
+                "place_labels": [place_label(state, f, p) for p in shown] if nerdified else [],
                 "out": bool(f.out),
             }
             for a, f in state.fighters.items()

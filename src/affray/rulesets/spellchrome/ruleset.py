@@ -47,8 +47,8 @@ from affray.rulesets.spellchrome.views import SpellchromeCombatantDetail, Spellc
 
 CONTENT_DIR = Path(__file__).parent / "content"
 OPPORTUNITY_ACTIONS = ("attack_of_opportunity", "decline")
-TURN_PROMPT = "Your turn: a move action and a standard action (SC-15)"
-AFTERMATH_PROMPT = "The fight is over and someone is dying: first aid, healing, moving, or end the turn (SC-04, SC-06)"
+TURN_PROMPT = "Your turn: a move action and a standard action"  # SC-15
+AFTERMATH_PROMPT = "The fight is over and someone is dying: first aid, healing, moving, or end the turn"  # SC-04, SC-06
 
 
 @lru_cache(maxsize=1024)

@@ -41,6 +41,9 @@ HELD_BY = "held by "
 PRONE, DESPERATE, PSYCH, UNAWARE = "prone", "desperate defense", "psychological advantage", "unaware"
 #: Each status a GM may give and the ``rounds`` it may be given for (``None``: until the rules end it).
 ROUNDS: dict[str, tuple[int | None, ...]] = {PRONE: (None,), DESPERATE: (None, 1), PSYCH: (1, 2), UNAWARE: (None,)}
+#: The one status given for a choice of rounds, as the GM's page offers it (WR-31: an intimidation win gives the
+#: next round's); the others last until the rules end them.
+NEXT_ROUNDS: JsonObject = {"value": 2, "label": "for the next round's rolls"}
 FOLLOWS_HP = "messed up"
 MAX_METRES = 10_000.0  # the line's bound for a move (action_types: "to")
 
@@ -116,6 +119,7 @@ class WarpAdjuster:
                 "statuses": [*statuses(state, f)],
                 "position": "line",
                 "out": f.out,
+                "rounds": {PSYCH: [{"value": 1, "label": "for this round's rolls"}, NEXT_ROUNDS]},
             }
             for a, f in state.fighters.items()
         }

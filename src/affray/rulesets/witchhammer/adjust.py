@@ -131,9 +131,22 @@ class WitchHammerAdjuster:
                 "statuses": statuses,
                 "position": "square",
                 "out": not f.up,
+                "rounds": {name: LASTS for name in statuses if isinstance(name, str)},
             }
             for a, f in state.fighters.items()
         }
+
+
+def _lasting(turns: int) -> Json:
+    return {"value": turns, "label": f"for {turns} of its turns" if turns > 1 else "for its next turn"}
+
+
+#: How long a status given by the GM lasts (WH-02, WH-B11): the rest of the vignette, or a number of the bearer's
+#: turns; the afflictions are lasting tags and take none.
+LASTS: list[Json] = [
+    {"value": None, "label": "for the rest of the vignette"},
+    *(_lasting(n) for n in range(1, 6)),
+]
 
 
 def _check_bar(state: WitchHammerState, f: Fighter, change: Change) -> Rejected | None:

@@ -64,8 +64,28 @@ function drawQr(text) {
   return `<svg class="qr" viewBox="0 0 ${size} ${size}" role="img" aria-label="QR code of the link"><rect class="qr-bg" width="${size}" height="${size}"/><path class="qr-fg" d="${d}"/></svg>`;
 }
 
+// The seats whose link the GM has copied or shown as a QR code, kept per table in this browser: once every seat's has
+// been, the links fold away (a <details> the GM can open again).
+const seenKey = (tableId) => `affray.linksSeen.${tableId}`;
+function seenLinks(tableId) {
+  try { return new Set(JSON.parse(localStorage.getItem(seenKey(tableId)) || "[]")); } catch { return new Set(); }
+}
+function markSeen(page, seat) {
+  const seen = seenLinks(page.msg.table);
+  seen.add(seat);
+  localStorage.setItem(seenKey(page.msg.table), JSON.stringify([...seen]));
+  const all = linkedSeats(page).every((s) => seen.has(s.seat));
+  if (all && page.opened) page.opened.delete("seat-links");
+}
+
 export function linksPanel(page, names) {
   const kept = created(page.msg.table)?.seats || {};
+  const listed = linkedSeats(page);
+  if (page.opened && !page.linksFolded && listed.length) { // opened at first unless every link was seen here already
+    page.linksFolded = true;
+    const seen = seenLinks(page.msg.table);
+    if (!listed.every((s) => seen.has(s.seat))) page.opened.add("seat-links");
+  }
   const connected = page.msg.connected || {};
   const rows = linkedSeats(page).map((s) => {
     const link = kept[s.seat]?.link;
@@ -86,8 +106,10 @@ export function linksPanel(page, names) {
       `<div class="link-row">${cell}${buttons}</div>${inworld}${qr}</li>`;
   });
   const copied = page.copied ? `<p class="small ok" role="status">${esc(page.copied)}</p>` : "";
-  return `<h2>Seat links</h2>` + (rows.length ? `<p class="small">Send each player their link; whoever opens it plays that seat.</p><ul class="links">${rows.join("")}</ul>${copied}`
-    : `<p class="muted">No seat has a link: the server's policies play every combatant.</p>`);
+  if (!rows.length) return `<h2>Seat links</h2><p class="muted">No seat has a link: the server's policies play every combatant.</p>`;
+  const open = page.opened?.has("seat-links") ? " open" : "";
+  return `<h2>Seat links</h2><details class="seat-links" data-open="seat-links"${open}><summary>Every seat's link (${rows.length})</summary>` +
+    `<p class="small">Send each player their link; whoever opens it plays that seat.</p><ul class="links">${rows.join("")}</ul></details>${copied}`;
 }
 
 // The server's list of seats, asked once per page (and after each new link).
@@ -105,17 +127,32 @@ function takeBackOptions(page, names) {
   }).reverse().join("");
 }
 
+// Every GM tool asks for a reason every seat reads: the box, and the reason read from it (a tool refuses to go on
+// without one).
+const reasons = {}; // what the GM has typed in each reason box, kept across renders
+const reasonBox = (id) => `<p><label>Reason (every seat reads it) <input id="${id}" data-reason maxlength="300" required autocomplete="off" value="${esc(reasons[id] || "")}"></label></p>`;
+const reasonIn = (id) => (document.getElementById(id)?.value || "").trim();
+
+function dragBox(page) {
+  // A token dropped on a square: the move waits for its reason.
+  const d = page.drag;
+  if (!d) return "";
+  return `<div class="warnbox" id="gm-drag" role="group" aria-label="move by the GM"><p>Move ${esc(d.name)} to (${esc(d.square.join(", "))})?</p>${reasonBox("drag-reason")}` +
+    `<p><button type="button" data-gm="drag-apply">Move it</button><button type="button" class="secondary" data-gm="drag-cancel">Cancel</button></p></div>`;
+}
+
 export function gmPanel(page, names) {
   const msg = page.msg;
   const confirm = page.confirm
-    ? `<p class="warnbox" id="gm-confirm">${esc(page.confirm.text)} <button type="button" class="danger" data-gm="confirm">Yes, ${esc(page.confirm.verb)}</button>` +
-      `<button type="button" class="secondary" data-gm="cancel">Cancel</button></p>` : "";
+    ? `<div class="warnbox" id="gm-confirm" role="group" aria-label="confirm"><p>${esc(page.confirm.text)}</p>${reasonBox("gm-reason")}` +
+      `<p><button type="button" class="danger" data-gm="confirm">Yes, ${esc(page.confirm.verb)}</button>` +
+      `<button type="button" class="secondary" data-gm="cancel">Cancel</button></p></div>` : "";
   const options = takeBackOptions(page, names);
   // The countdown the ruleset declares, on tables where it is on (the server names it: msg.countdown).
   const countdown = msg.countdown;
   const timer = countdown ? `<p><label title="rule ${esc(countdown.rule)}">${esc(countdown.name)} seconds <input id="gm-seconds" type="number" min="1" max="3600" value="${esc(countdown.seconds || 60)}"></label>` +
     `<button type="button" data-gm="timer">Start the ${esc(countdown.name)}</button><button type="button" class="secondary" data-gm="timer-stop">Stop</button></p>` : "";
-  return `<h2>GM tools</h2>${confirm}<p class="small">Click a combatant (its card or its token) to rule on it; drag a token to move it.</p>` +
+  return `<h2>GM tools</h2>${confirm}${dragBox(page)}<p class="small">Click a combatant (its card or its token) to rule on it; drag a token to move it.</p>` +
     `<p><label>Take back to <select id="gm-to">${options}</select></label><button type="button" data-gm="take-back"${options ? "" : " disabled"}>Take back…</button></p>` +
     `<p>${msg.paused ? '<button type="button" data-gm="resume">Resume</button>' : '<button type="button" data-gm="pause">Pause</button>'}` +
     `<button type="button" class="danger" data-gm="end">End the fight…</button></p>${timer}`;
@@ -134,13 +171,20 @@ export function editorPanel(page, v) {
     return `<label>${esc(b.name)} <input type="number" data-edit-bar="${esc(b.name)}" min="${esc(b.min)}" max="${esc(b.max)}" value="${esc(now)}"></label>`;
   }).join("");
   const has = (c.statuses || []).map((s) => `<span class="status">${esc(s.name)} <button type="button" class="linkish" data-edit-remove="${esc(s.name)}" aria-label="remove ${esc(s.name)}">remove</button></span>`).join(" ");
-  const statusChoices = (forms.statuses || []).map((s) => `<option>${esc(s)}</option>`).join("");
-  const status = statusChoices ? `<p><label>Give <select id="edit-status">${statusChoices}</select></label> <label>for <input id="edit-rounds" type="number" min="1" max="99" placeholder="until ended"> rounds</label>` +
+  const given = (forms.statuses || []).includes(page.editStatus) ? page.editStatus : (forms.statuses || [])[0];
+  const statusChoices = (forms.statuses || []).map((s) => `<option${s === given ? " selected" : ""}>${esc(s)}</option>`).join("");
+  // How long it lasts, only where this ruleset's status takes rounds, in the ruleset's own words (forms.rounds).
+  const lasts = (forms.rounds || {})[given] || [];
+  const rounds = lasts.length ? ` <label>Lasts <select id="edit-rounds">${lasts.map((r, i) => `<option value="${i}">${esc(r.label)}</option>`).join("")}</select></label>` : "";
+  const status = statusChoices ? `<p><label>Give <select id="edit-status">${statusChoices}</select></label>${rounds}` +
     `<button type="button" class="secondary" data-edit="status">give</button></p>` : "";
   let where = "";
   if (forms.position === "square") where = `<p class="small">Position: click a square on the board, or drag the token there.${page.editSquare ? ` Chosen: (${esc(page.editSquare)})` : ""}</p>`;
   else if (forms.position === "line") where = `<label>Position (m) <input type="number" id="edit-line" step="1" value="${esc(c.position?.x ?? "")}"></label>`;
-  else if (forms.position === "place") where = `<label>Place <select id="edit-place">${(forms.places || []).map((p) => `<option${String(p) === String(c.position?.x) ? " selected" : ""}>${esc(p)}</option>`).join("")}</select></label>`;
+  else if (forms.position === "place") { // chosen by who stands there; the value sent is the place itself (a number)
+    const labels = forms.place_labels || [];
+    where = `<label>Place <select id="edit-place">${(forms.places || []).map((p, i) => `<option value="${i}"${String(p) === String(c.position?.x) ? " selected" : ""}>${esc(labels[i] || p)}</option>`).join("")}</select></label>`;
+  }
   const out = `<label><input type="checkbox" id="edit-out"${forms.out ? " checked" : ""}> out of the fight</label>`;
   return `<h2>Rule on ${esc(c.name)}</h2><div class="editor" data-editor="${esc(id)}">${bars}${has ? `<p>${has}</p>` : ""}${status}${where}${out}` +
     `<label>Reason (every seat reads it) <input id="edit-reason" maxlength="300" value="${esc(page.editReason || "")}"></label>` +
@@ -160,7 +204,8 @@ function editorChanges(page, v) {
   const line = document.getElementById("edit-line");
   if (line && line.value !== "" && Number(line.value) !== c.position?.x) changes.push({ combatant: id, position: Number(line.value) });
   const place = document.getElementById("edit-place");
-  if (place && place.value !== String(c.position?.x)) changes.push({ combatant: id, position: place.value });
+  const chosen = place ? (forms.places || [])[Number(place.value)] : undefined;
+  if (chosen !== undefined && String(chosen) !== String(c.position?.x)) changes.push({ combatant: id, position: chosen });
   const out = document.getElementById("edit-out");
   if (out && out.checked !== Boolean(forms.out)) changes.push({ combatant: id, out: out.checked });
   return changes;
@@ -195,19 +240,35 @@ export function wireGm(page, client, render, showError) {
     loadSeats(page, client, render);
   });
   const v = () => page.view;
+  // A square clicked while the editor places a combatant is the ruling's square: taken here, before the page's own
+  // handler could make it the GM's own move (a square the GM's combatant may move to is one of its choices too).
+  const placing = () => page.msg?.role === "gm" && page.editing && page.forms?.[page.editing]?.position === "square";
+  const squareOf = (ev) => (placing() ? ev.target.closest?.("[data-xy]") : null);
+  document.addEventListener("click", (ev) => {
+    const sq = squareOf(ev);
+    if (!sq) return;
+    ev.stopPropagation(); ev.preventDefault();
+    page.editSquare = sq.dataset.xy; render();
+  }, true);
+  document.addEventListener("keydown", (ev) => {
+    if ((ev.key === "Enter" || ev.key === " ") && squareOf(ev)) { ev.stopPropagation(); ev.preventDefault(); page.editSquare = squareOf(ev).dataset.xy; render(); }
+  }, true);
+  document.addEventListener("input", (ev) => { if (ev.target.dataset?.reason !== undefined) reasons[ev.target.id] = ev.target.value; });
+  document.addEventListener("change", (ev) => { if (ev.target.id === "edit-status") { page.editStatus = ev.target.value; render(); } });
   document.addEventListener("click", (ev) => {
     if (!page.msg || page.msg.role !== "gm") return;
     const t = ev.target.closest("[data-gm], [data-edit], [data-edit-remove], [data-combatant], [data-xy]");
     if (!t) return;
     if (t.dataset.combatant && !ev.target.closest("button, input, select, summary")) { run(() => openEditor(page, client, render, t.dataset.combatant)); return; }
-    if (t.dataset.xy) { if (page.editing && page.forms?.[page.editing]?.position === "square" && !t.dataset.square) { page.editSquare = t.dataset.xy; render(); } return; }
+    if (t.dataset.xy) return; // a square: taken in the capture phase below while a ruling places someone
     if (t.dataset.editRemove) { run(() => rule(page, client, [{ combatant: page.editing, remove_status: t.dataset.editRemove }], document.getElementById("edit-reason")?.value || "")); return; }
     const edit = t.dataset.edit;
     if (edit === "close") { page.editing = null; page.editSquare = null; render(); return; }
     if (edit === "status") {
-      const rounds = Number.parseInt(document.getElementById("edit-rounds").value, 10);
-      run(() => rule(page, client, [{ combatant: page.editing, status: document.getElementById("edit-status").value, rounds: Number.isInteger(rounds) ? rounds : null }],
-        document.getElementById("edit-reason")?.value || ""));
+      const name = document.getElementById("edit-status").value, box = document.getElementById("edit-rounds");
+      const lasts = (page.forms?.[page.editing]?.rounds || {})[name] || [];
+      const rounds = box ? lasts[Number(box.value)]?.value ?? null : null;
+      run(() => rule(page, client, [{ combatant: page.editing, status: name, rounds }], document.getElementById("edit-reason")?.value || ""));
       return;
     }
     if (edit === "apply") {
@@ -218,29 +279,44 @@ export function wireGm(page, client, render, showError) {
       return;
     }
     const what = t.dataset.gm;
-    if (what === "copy") copy(page, t.dataset.seat, render);
-    else if (what === "qr") { const seat = t.dataset.seat; run(async () => { await qrLibrary(); page.qr = page.qr === seat ? null : seat; render(); }); }
+    if (what === "copy") { markSeen(page, t.dataset.seat); copy(page, t.dataset.seat, render); }
+    else if (what === "qr") { const seat = t.dataset.seat; markSeen(page, seat); run(async () => { await qrLibrary(); page.qr = page.qr === seat ? null : seat; render(); }); }
     else if (what === "replace") replace(t.dataset.seat);
     else if (what === "code") {  // a seat's claim code for an in-world display (docs/secondlife.md)
       const seat = t.dataset.seat;
       run(async () => { page.codes = { ...(page.codes || {}), [seat]: await client.call("POST", `/gm/seats/${encodeURIComponent(seat)}/code`) }; render(); });
     }
     else if (what === "rule") run(() => openEditor(page, client, render, t.dataset.who));
-    else if (what === "pause" || what === "resume") run(() => client.call("POST", `/gm/${what}`));
+    else if (what === "pause" || what === "resume") {
+      page.confirm = { verb: what, text: what === "pause" ? "Pause the fight? Nobody can act until you resume it." : "Resume the fight?",
+                       call: () => client.call("POST", `/gm/${what}`), said: what === "pause" ? "The GM pauses the fight" : "The GM resumes the fight" };
+      render();
+    }
     else if (what === "timer") run(() => client.call("POST", "/gm/timer", { seconds: Number(document.getElementById("gm-seconds").value) }));
     else if (what === "timer-stop") run(() => client.call("POST", "/gm/timer", { seconds: null }));
     else if (what === "take-back") {
       const select = document.getElementById("gm-to"), to = Number(select.value);
-      page.confirm = { verb: "take back", text: `Take the fight back to ${select.selectedOptions[0]?.textContent || "that point"}? Every seat follows.`,
-                       call: () => client.call("POST", "/gm/take_back", { to, version: page.msg.version, confirm: true }) };
+      const point = select.selectedOptions[0]?.textContent || "that point";
+      page.confirm = { verb: "take back", text: `Take the fight back to ${point}? Every seat follows.`,
+                       call: () => client.call("POST", "/gm/take_back", { to, version: page.msg.version, confirm: true }),
+                       said: `The GM takes the fight back to ${point}` };
       render();
     } else if (what === "end") {
-      page.confirm = { verb: "end it", text: "End the fight now? The seed is revealed.", call: () => client.call("POST", "/gm/end") };
+      page.confirm = { verb: "end it", text: "End the fight now? The seed is revealed.", call: () => client.call("POST", "/gm/end"), said: "The GM ends the fight" };
       render();
     } else if (what === "confirm") {
-      const call = page.confirm?.call; page.confirm = null; render();
-      if (call) run(call);
+      const reason = reasonIn("gm-reason");
+      if (!reason) { showError("Give a reason: every seat reads it."); document.getElementById("gm-reason")?.focus(); return; }
+      const { call, said } = page.confirm || {};
+      page.confirm = null; delete reasons["gm-reason"]; render();
+      if (call) run(async () => { await call(); await client.call("POST", "/chat", { text: `${said}: ${reason}`, to: null }); });
     } else if (what === "cancel") { page.confirm = null; render(); }
+    else if (what === "drag-apply") {
+      const reason = reasonIn("drag-reason"), d = page.drag;
+      if (!reason) { showError("Give a reason: every seat reads it."); document.getElementById("drag-reason")?.focus(); return; }
+      page.drag = null; delete reasons["drag-reason"]; render();
+      if (d) rule(page, client, [{ combatant: d.id, position: d.square }], reason).catch((err) => showError(`${d.name}: ${err.message}`));
+    } else if (what === "drag-cancel") { page.drag = null; render(); }
   });
   wireDrag(page, client, render, showError);
 }
@@ -262,6 +338,8 @@ function wireDrag(page, client, render, showError) {
     if (!under) return;
     const square = under.dataset.xy.split(",").map(Number);
     const name = page.view.combatants.find((c) => c.id === id)?.name || id;
-    rule(page, client, [{ combatant: id, position: square }], "").catch((err) => showError(`${name}: ${err.message}`));
+    page.drag = { id, name, square }; // the move waits for its reason (dragBox)
+    render();
+    document.getElementById("drag-reason")?.focus();
   });
 }
