@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -65,7 +66,7 @@ def _warm() -> None:
 
 def _leave_with(parent: BaseProcess) -> None:
     parent.join()  # waits on the server's process sentinel: it returns when the server is gone
-    os._exit(0)
+    os.kill(os.getpid(), signal.SIGTERM)  # the whole worker, its job with it
 
 
 @dataclass(frozen=True, slots=True)
