@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from affray.core.json import Json, JsonObject
 from affray.store import Store
-from affray.table import Refusal, TableService, inworld_codes
+from affray.table import Refusal, TableService, inworld, inworld_codes
 from affray.table.inworld_codes import ALPHABET, CODE_TTL
 from tests.web.helpers import auth, make_app
 from tests.web.inprocess import InProcessClient
@@ -250,3 +251,19 @@ def test_story_lines_past_2048_bytes_wait_for_the_next_answer(served: tuple[Tabl
     assert held_back  # four posts of 500 bytes do not fit one answer
     text = " ".join(got)
     assert all(text.count(post[:12]) == 1 for post in posts)
+
+
+def test_words_fill_every_placeholder_of_a_listed_action_however_deep() -> None:
+    """A Free Form post's text, or a planned complex activity's (WL-09: a plan item of its own, described in
+    words): the choice is marked as taking words, and the words replace each ``...``, nothing else."""
+    post: JsonObject = {"type": "post", "text": "...", "hp": {"hald": -1}}
+    items: list[Json] = [{"type": "complex", "text": "..."}, {"type": "defense"}]
+    plan: JsonObject = {"type": "declare", "plan": items, "additional": False}
+    assert inworld.wants_text(post) and inworld.wants_text(plan)
+    assert not inworld.wants_text({"type": "attack", "target": "hald", "die": "attack"})
+    assert inworld.filled(post, "Bors swings.") == {"type": "post", "text": "Bors swings.", "hp": {"hald": -1}}
+    assert inworld.filled(plan, "kick the brazier") == {
+        "type": "declare",
+        "plan": [{"type": "complex", "text": "kick the brazier"}, {"type": "defense"}],
+        "additional": False,
+    }

@@ -79,11 +79,23 @@ def find(step: JsonObject, path: str) -> JsonObject | None:
     return here
 
 
-def wants_text(action: Json) -> str | None:
-    """The field of a listed action that the owner's own words fill (its value the placeholder ``...``)."""
-    if not isinstance(action, dict):
-        return None
-    return next((k for k, v in action.items() if v == FILL), None)
+def wants_text(action: Json) -> bool:
+    """Whether a listed action takes the owner's own words: a field holding the placeholder ``...`` (a post's text,
+    or deeper, a planned complex activity's)."""
+    if isinstance(action, dict):
+        return any(wants_text(v) for v in action.values())
+    if isinstance(action, list):
+        return any(wants_text(v) for v in action)
+    return action == FILL
+
+
+def filled(action: Json, words: str) -> Json:
+    """``action`` with every placeholder ``...`` replaced by ``words``."""
+    if isinstance(action, dict):
+        return {k: filled(v, words) for k, v in action.items()}
+    if isinstance(action, list):
+        return [filled(v, words) for v in action]
+    return words if action == FILL else action
 
 
 def resolve(table: Table, seat: SeatInfo, choice: str, text: str | None) -> tuple[str, JsonObject]:
@@ -95,14 +107,13 @@ def resolve(table: Table, seat: SeatInfo, choice: str, text: str | None) -> tupl
     if not isinstance(action, dict) or not actors:
         raise Refusal("bad_choice", f"There is no choice '{choice}' to take now; look again.", CONFLICT)
     actor = actors[0] if len(actors) == 1 else actors[int(choice.split(".")[0]) - 1]
-    action = dict(action)
-    field_name = wants_text(action)
-    if field_name is not None:
-        words = " ".join((text or "").split())
-        if not words:
-            raise Refusal("text_wanted", "This choice takes your own words; type them.", UNPROCESSABLE)
-        action[field_name] = words[:TEXT_LIMIT]
-    return actor, action
+    if not wants_text(action):
+        return actor, dict(action)
+    words = " ".join((text or "").split())[:TEXT_LIMIT]
+    if not words:
+        raise Refusal("text_wanted", "This choice takes your own words; type them.", UNPROCESSABLE)
+    done = filled(action, words)
+    return actor, done if isinstance(done, dict) else {}
 
 
 def answer(table: Table, seat: SeatInfo, log_since: int, chat_since: int, at: str = "") -> JsonObject:
@@ -183,7 +194,7 @@ def menu(table: Table, seat: SeatInfo, view: JsonObject, at: str) -> tuple[str, 
         full = f"{path}.{choice.get('id')}" if path else str(choice.get("id"))
         short, long = str(choice.get("short") or full), str(choice.get("long") or "")
         button: list[Json] = [full if "action" in choice else f"@{full}", cut(short, LABEL_LIMIT)]
-        if wants_text(choice.get("action")) is not None:
+        if wants_text(choice.get("action")):
             button.append("t")
         buttons.append(button)
         if long and long != short:
