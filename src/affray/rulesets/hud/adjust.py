@@ -60,8 +60,10 @@ def place_label(state: HudState, f: Fighter, where: Json) -> str:
     if where in NEW_PLACES:
         return f"a place of its own {where} the fight" if where == "near" else "a place of its own far from the fight"
     there = [g.name for g in state.active() if g.place == where and g is not f]
-    with_them = f"with {listed(there)}" if there else "an empty place"
-    return f"where it stands now ({with_them})" if where == f.place else with_them
+    with_them = f"with {listed(there)}" if there else "nobody"
+    if where == f.place:
+        return f"where it stands now ({with_them})" if there else "where it stands now"
+    return with_them
 
 
 def as_place(where: object) -> object:
