@@ -284,10 +284,15 @@ def _compiled() -> BaseLSLScript:
 
 
 async def pump(
-    huds: list[Hud], until: Callable[[], bool], rounds: int = 1500, step: float = 0.25, fail: bool = True
+    huds: list[Hud],
+    until: Callable[[], bool],
+    rounds: int = 1500,
+    step: float = 0.25,
+    fail: bool = True,
+    pause: float = 0.02,
 ) -> None:
     """Run the HuDs until ``until()``: each round moves the clock ``step`` seconds, fires each one's timer, runs
-    their events and lets their requests answer (a real wait of milliseconds, for the server)."""
+    their events and lets their requests answer (a real wait of ``pause`` seconds, for the server)."""
     for _ in range(rounds):
         if until():
             return
@@ -296,7 +301,7 @@ async def pump(
             if hud.timer:
                 hud.script.queue_event("timer", ())
             await hud.run()
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(pause)
         for hud in huds:
             await hud.run()
     if not fail:

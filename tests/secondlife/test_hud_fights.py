@@ -235,17 +235,17 @@ def test_the_hud_backs_off_when_throttled_and_lets_its_dialog_listener_go_after_
         await hud.chat(5, "menu")
         assert hud.dialogs[-1].buttons == ["Roll Attack"] and len(hud.listens) == 2
         assert hud.dialogs[-1].channel < 0  # a random negative channel
-        await pump([hud], lambda: len(hud.listens) == 1, rounds=300)
+        await pump([hud], lambda: len(hud.listens) == 1, rounds=300, pause=0.001)
         assert 60 <= world.now - 1000 <= 62  # a minute after the dialog
         script.gToken, script.gTable = "t" * 32, "table"
         hud.sent = [world.now] * 25  # 25 requests in the last 20 seconds
-        await pump([hud], lambda: hud.throttled == 1)
+        await pump([hud], lambda: hud.throttled == 1, pause=0.001)
         assert script.gBackoff == 2.0 and hud.requests == []
-        await pump([hud], lambda: hud.throttled == 2)
+        await pump([hud], lambda: hud.throttled == 2, pause=0.001)
         assert script.gBackoff == 4.0
         hud.answer_with = (404, '{"code": "unknown_table", "message": "No such table."}')
         hud.sent, script.gBackoff, script.gResumeAt = [], 0.0, 0.0
-        await pump([hud], lambda: False, rounds=120, step=1.0, fail=False)  # two minutes of a gone table
+        await pump([hud], lambda: False, rounds=120, step=1.0, fail=False, pause=0.001)  # two minutes, a gone table
         assert 3 <= len(hud.requests) <= 6  # after 2, 4, 8, 16, 32... seconds, not every second
         assert hud.owner_said.count("The server said 404: No such table.") == 1
         said = len(hud.owner_said)
