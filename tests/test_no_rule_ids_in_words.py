@@ -19,9 +19,11 @@ import affray
 from affray.core.engine import GM, Rejected
 from affray.core.json import Json
 from affray.core.rng import FastRNG
+from affray.core.scenario import NotAScenario
 from affray.core.seatlog import seat_log
 from affray.core.words import RULE_ID, split_rule_ids, without_rule_ids
 from affray.table.errors import refused_step
+from affray.table.examples import catalogue
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 RULESETS = ("hud", "spellchrome", "warp", "witchhammer")
@@ -132,3 +134,22 @@ def test_split_rule_ids(text: str, words: str, ids: tuple[str, ...]) -> None:
     """The IDs and the punctuation that only held them go; the words stay."""
     assert split_rule_ids(text) == (words, ids)
     assert without_rule_ids(text) == words
+
+
+#: The HuD's modes as the lobby names them (WL-00, WL-04, WL-09).
+HUD_MODES = {"simplified": "Dice Simplified", "nerdified": "Combat Nerdified", "free_form": "Free Form"}
+
+
+def test_the_lobby_describes_every_example_in_a_sentence_and_says_the_huds_mode() -> None:
+    """Every example the lobby lists (GET /api/examples reads each file's ``description``) has a one-sentence
+    description (a sentence or two) without a rule ID; a HuD example's starts with its mode ("Dice Simplified: ...")."""
+    for name, path in catalogue().items():
+        try:
+            scenario = affray.load_scenario(path)
+        except NotAScenario:
+            continue  # a content file beside the examples (the lobby lists none)
+        said = scenario.model.description
+        assert said.endswith(".") and said.count(". ") <= 1 and not RULE_ID.search(said), (name, said)
+        mode = getattr(scenario.model, "mode", None)
+        if scenario.plugin.name == "hud":
+            assert said.startswith(f"{HUD_MODES[str(mode)]}: "), (name, said)
