@@ -17,7 +17,7 @@ from tests.table.test_kill9 import Server
 from tests.web.helpers import auth
 
 CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' "
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self' "
     "ws://127.0.0.1:{port} wss://127.0.0.1:{port}; font-src 'self'; manifest-src 'self'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
 )

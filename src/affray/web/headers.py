@@ -26,9 +26,10 @@ from urllib.parse import urlsplit
 from affray.web.limits import ASGIApp, Message, Receive, Scope, Send
 
 #: The policy of every page and answer. ``connect-src`` adds the WebSocket of the host the page was served from
-#: (older browsers do not count ``ws:``/``wss:`` as ``'self'``).
+#: (older browsers do not count ``ws:``/``wss:`` as ``'self'``). ``img-src blob:``: the GM's map image, which a page
+#: fetches with its seat's token and draws from a blob URL it made (only the page's own scripts can make one).
 CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'{ws}; "
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'{ws}; "
     "font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 #: FastAPI's /docs and /redoc: their scripts, styles and images come from the CDN FastAPI names, started by an
