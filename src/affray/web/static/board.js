@@ -56,7 +56,8 @@ function threatened(v) {
 export const SQUARE_PX = 44;
 
 // opts: {selected, rel, gm (tokens draggable), editing (a combatant the GM is editing), whole (the whole map on a
-// phone), inStep (the squares of the step the seat has opened: marked, the other moves' squares faded)}
+// phone), inStep (the squares of the step the seat has opened: marked, the other moves' squares faded), picture
+// (the blob URL of the GM's map image, drawn under the squares: mapPicture below)}
 export function drawBoard(v, specs, opts) {
   const rows = mapRows(v);
   const onGrid = v.combatants.filter((c) => c.position?.kind === "square");
@@ -69,9 +70,10 @@ export function drawBoard(v, specs, opts) {
   // The squares' coordinates, as the story names squares "(x, y)": along the top and the left, drawn outside the
   // map's box (style.css gives the map the room) where the whole map shows, and as rulers beside the map's box where
   // it pans (a phone's: they follow its panning, table.js), so that they never pan out of sight.
-  const parts = [`<svg class="board grid" viewBox="0 0 ${w} ${h}" width="${w * SQUARE_PX}" height="${h * SQUARE_PX}" role="group" aria-label="Battle map, ${w} by ${h} squares; columns 0 to ${w - 1} from the left, rows 0 to ${h - 1} from the top">`];
+  const parts = [`<svg class="board grid${opts.picture ? " has-map" : ""}" viewBox="0 0 ${w} ${h}" width="${w * SQUARE_PX}" height="${h * SQUARE_PX}" role="group" aria-label="Battle map, ${w} by ${h} squares; columns 0 to ${w - 1} from the left, rows 0 to ${h - 1} from the top">`];
   for (let x = 0; x < w; x++) parts.push(`<text class="axis" x="${x + 0.5}" y="-0.3" aria-hidden="true">${x}</text>`);
   for (let y = 0; y < h; y++) parts.push(`<text class="axis" x="-0.3" y="${y + 0.5}" aria-hidden="true">${y}</text>`);
+  parts.push(underGrid(opts.picture, w, h));
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
     const key = `${x},${y}`, ch = rows?.[y]?.[x] ?? ".";
     const choices = moves.get(key);
@@ -179,4 +181,58 @@ export function placeName(id) {
   // A place as a person reads it: "place 0", or its own name ("the_bridge" -> "the bridge").
   const s = String(id).replace(/_/g, " ");
   return /^\d+$/.test(s) ? `place ${s}` : s;
+}
+
+// -- The GM's map image (docs/table.md, "The map image") -----------------------------------------------------------
+// Every seat's message says whether the table has a map image (`map`: {version, type, bytes}, or null). The page
+// fetches it once per version with the seat's token (the image is served to the table's seats only, so an <img>
+// cannot ask for it by its address) and draws it from a blob URL: under the grid, stretched to the map's squares,
+// or above the positions or places of a ruleset without a grid. A new version replaces the old blob (revoked once
+// the new one has come, so the old picture shows until then); a map taken away drops it.
+let picture = { version: null, url: null, asked: null };
+
+// The blob URL of the table's map image as this page has it now, or null (none, or not come yet). `map` is the
+// message's field; `client` the seat's (its token and table); `redraw` is called once a new picture has come.
+export function mapPicture(map, client, redraw) {
+  if (!map) {
+    if (picture.url) URL.revokeObjectURL(picture.url);
+    picture = { version: null, url: null, asked: null };
+    return null;
+  }
+  if (picture.version !== map.version && picture.asked !== map.version) {
+    const version = (picture.asked = map.version);
+    fetchPicture(client).then((url) => {
+      if (picture.asked !== version) { if (url) URL.revokeObjectURL(url); return; } // a newer one was asked for
+      picture.asked = null;
+      if (!url) return; // not had (out of reach): the old picture stays, and the next message asks again
+      if (picture.url) URL.revokeObjectURL(picture.url);
+      picture = { version, url, asked: null };
+      redraw();
+    });
+  }
+  return picture.url;
+}
+
+async function fetchPicture(client) {
+  try {
+    const res = await fetch(`/api/tables/${encodeURIComponent(client.tableId)}/map`, {
+      headers: { Authorization: `Bearer ${client.token}` }, cache: "no-store" });
+    return res.ok ? URL.createObjectURL(await res.blob()) : null;
+  } catch {
+    return null; // out of reach: the board is drawn without it
+  }
+}
+
+// The picture in the grid's SVG, under the squares (which are then translucent: style.css, .has-map) and the
+// tokens: at (0, 0), as wide and as high as the map. Decoration, hidden from screen readers.
+const underGrid = (url, w, h) => url
+  ? `<image class="map-image" href="${esc(url)}" x="0" y="0" width="${w}" height="${h}" preserveAspectRatio="none" aria-hidden="true"/>` : "";
+
+// A board without a grid (positions on a line, places) with the picture above its contents, under its heading, as
+// wide as the panel.
+export function withPicture(board, url) {
+  if (!board || !url) return board;
+  const img = `<img class="map-picture" src="${esc(url)}" alt="" aria-hidden="true">`;
+  const at = board.indexOf("</h2>");
+  return at < 0 ? img + board : board.slice(0, at + 5) + img + board.slice(at + 5);
 }

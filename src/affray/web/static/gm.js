@@ -155,7 +155,59 @@ export function gmPanel(page, names) {
   return `<h2>GM tools</h2>${confirm}${dragBox(page)}<p class="small">Click a combatant (its card or its token) to rule on it; drag a token to move it.</p>` +
     `<p><label>Take back to <select id="gm-to">${options}</select></label><button type="button" data-gm="take-back"${options ? "" : " disabled"}>Take back…</button></p>` +
     `<p>${msg.paused ? '<button type="button" data-gm="resume">Resume</button>' : '<button type="button" data-gm="pause">Pause</button>'}` +
-    `<button type="button" class="danger" data-gm="end">End the fight…</button></p>${timer}`;
+    `<button type="button" class="danger" data-gm="end">End the fight…</button></p>${timer}${mapUploadBlock(page)}`;
+}
+
+// -- the map image: uploaded or replaced mid-table (docs/table.md, "The map image") --------------------------------
+// A file input and "Upload map"; the file chosen is kept here (a push that redraws the panel empties a file input),
+// and the server's answer is shown at the field: the new version, or its refusal in its own words (an SVG, a file
+// too large, not a picture). Every seat's page then fetches the new picture (board.js, mapPicture).
+const mapUpload = { file: null, note: "", bad: false, busy: false };
+
+function mapUploadBlock(page) {
+  const map = page.msg.map;
+  const now = map ? `The map image: version ${map.version}, ${Math.max(1, Math.round(map.bytes / 1024))} KB.` : "No map image yet.";
+  const chosen = mapUpload.file ? ` Chosen: ${mapUpload.file.name}.` : "";
+  const note = mapUpload.note || `${now}${chosen}`;
+  const bad = mapUpload.bad ? ' aria-invalid="true"' : "";
+  return `<div class="map-upload" role="group" aria-labelledby="gm-map-label"><label id="gm-map-label">Map image (PNG, JPEG or WebP, at most 4 MB) ` +
+    `<input type="file" id="gm-map-file" accept="image/png,image/jpeg,image/webp" aria-describedby="gm-map-note"${bad}></label>` +
+    `<button type="button" data-map-upload${mapUpload.busy ? " disabled" : ""}>Upload map</button>` +
+    `<p id="gm-map-note" class="small map-note${mapUpload.bad ? " warnbox" : ""}" role="${mapUpload.bad ? "alert" : "status"}">${esc(note)}</p></div>`;
+}
+
+async function uploadMap(client) {
+  const file = mapUpload.file;
+  if (!file) return { note: "Choose a picture first: a PNG, JPEG or WebP file.", bad: true };
+  let res;
+  try {
+    res = await fetch(`/api/tables/${encodeURIComponent(client.tableId)}/gm/map`, { method: "POST", body: file,
+      headers: { Authorization: `Bearer ${client.token}`, "Content-Type": file.type || "application/octet-stream" } });
+  } catch {
+    return { note: "The server cannot be reached; the map was not sent. Try again.", bad: true };
+  }
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) return { note: data.message || `The server answered ${res.status}; the map was not kept.`, bad: true };
+  mapUpload.file = null;
+  return { note: `Uploaded ${file.name}: every seat now sees map version ${data.map?.version}.`, bad: false };
+}
+
+function wireMapUpload(page, client, render) {
+  document.addEventListener("change", (ev) => {
+    if (ev.target.id !== "gm-map-file") return;
+    mapUpload.file = ev.target.files?.[0] || null;
+    mapUpload.note = ""; mapUpload.bad = false;
+    render();
+    document.getElementById("gm-map-file")?.focus(); // the redrawn panel's input, where the GM was
+  });
+  document.addEventListener("click", async (ev) => {
+    if (!ev.target.closest?.("[data-map-upload]") || page.msg?.role !== "gm" || mapUpload.busy) return;
+    mapUpload.busy = true; render();
+    const said = await uploadMap(client);
+    Object.assign(mapUpload, said, { busy: false });
+    render();
+    if (said.bad) document.getElementById("gm-map-file")?.focus();
+  });
 }
 
 // -- rulings -------------------------------------------------------------------------------------------------------
@@ -319,6 +371,7 @@ export function wireGm(page, client, render, showError) {
     } else if (what === "drag-cancel") { page.drag = null; render(); }
   });
   wireDrag(page, client, render, showError);
+  wireMapUpload(page, client, render);
 }
 
 function wireDrag(page, client, render, showError) {

@@ -3,7 +3,7 @@
 // only what the server sent this seat, in plain words: the story in sentences, dice as chips, sides coloured as this
 // seat sees them (its own, allies, foes), and only the controls that apply here.
 import { Client, UNREACHABLE, esc, plain, plainHtml, submissionId, words } from "./api.js";
-import { drawBoard, drawLine, drawPlaces, provokes, squareTowards, squaresOf, targetsOf, warnsOf } from "./board.js";
+import { drawBoard, drawLine, drawPlaces, mapPicture, provokes, squareTowards, squaresOf, targetsOf, warnsOf, withPicture } from "./board.js";
 import { chatPanel } from "./chat.js";
 import { NO_STORY, STORY_HEAD, cardsPanel, combatantCards, factsPanel, handPanel, stepsPanel, storyItems } from "./panels.js";
 import { verifyLog } from "./verify.js";
@@ -314,8 +314,9 @@ function render() {
   // whole map at the screen's width (no choice on it, and the page a screen shorter); the reader's zoom wins.
   const touch = gm || squaresOf(due).size > 0 || targetsOf(due).size > 0;
   const whole = page.wholeMap ?? !touch;
-  const grid = wants(v, "grid") ? drawBoard(v, due, { selected: page.selected, rel, gm, editing: page.editing, whole, inStep: stepSquares(due) }) : null;
-  const board = grid || (wants(v, "line") ? drawLine(v, rel, gm) : null) || (wants(v, "places") ? drawPlaces(v, rel) : null);
+  const picture = mapPicture(msg.map, client, render); // the GM's map image (board.js), once it has come
+  const grid = wants(v, "grid") ? drawBoard(v, due, { selected: page.selected, rel, gm, editing: page.editing, whole, inStep: stepSquares(due), picture }) : null;
+  const board = grid || withPicture((wants(v, "line") ? drawLine(v, rel, gm) : null) || (wants(v, "places") ? drawPlaces(v, rel) : null), picture);
   const moving = grid && (squaresOf(due).size || targetsOf(due).size);
   // The choices first, right under the status line (table.html), the map after them: whatever the phase and however
   // long the fight has run, the seat's first choice is on the first screen, on a phone too.
