@@ -52,7 +52,7 @@ from affray.core.hidden import (
     starting,
 )
 from affray.core.journal import Journal
-from affray.core.json import Json, JsonMapping, JsonObject
+from affray.core.json import Json, JsonMapping, JsonObject, as_object
 from affray.core.memo import Memo
 from affray.core.narration import PLAIN, Narrator, Story
 from affray.core.options import options_to_dict, parse_options
@@ -379,7 +379,8 @@ class Match:
         probe: Json = action
         for hidden in aimed:
             probe = replaced(probe, hidden, hidden + _ABSENT)
-        result = self.ruleset.step(copy.deepcopy(self.state), actor, probe, copy.deepcopy(self.rng), Journal())
+        tried = as_object(probe)
+        result = self.ruleset.step(copy.deepcopy(self.state), actor, tried, copy.deepcopy(self.rng), Journal())
         if isinstance(result, Rejected):
             return Rejected(result.code, result.message.replace(_ABSENT, ""), result.reason)
         return Rejected("unknown_target", f"There is no combatant called '{aimed[0]}' in this fight.")
@@ -401,8 +402,8 @@ class Match:
             if isinstance(event, Unhidden):
                 continue
             data = event.to_dict()
-            who = next((data[k] for k in ("actor", "attacker") if isinstance(data.get(k), str)), None)
-            if who in hidden:
+            who = next((str(data[k]) for k in ("actor", "attacker") if isinstance(data.get(k), str)), None)
+            if who is not None and who in hidden:
                 first.setdefault(who, index)
                 if self._acts_on_another(who, data):
                     out.setdefault(who, "acts")

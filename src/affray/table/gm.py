@@ -81,13 +81,15 @@ def adjust(
 
 def adjustable(table: Table, seat: SeatInfo) -> JsonObject:
     """What the GM may change now, per combatant (the ruleset's :meth:`~affray.core.adjust.Adjuster.forms`): bars
-    with their bounds, statuses, the kind of position, whether it is out."""
+    with their bounds, statuses, the kind of position, whether it is out; and ``hidden``, the combatants still hidden
+    from the other seats (:mod:`affray.core.hidden`), which a ruling's ``reveal`` change shows."""
     require_gm(seat)
     record = table.match.plugin
-    if record.adjuster is None:
-        return {"combatants": {}}
     with table.lock:
-        return {"combatants": {**record.adjuster().forms(table.match.state)}}
+        hidden: list[Json] = [*sorted(table.match.hidden)]
+        if record.adjuster is None:
+            return {"combatants": {}, "hidden": hidden}
+        return {"combatants": {**record.adjuster().forms(table.match.state)}, "hidden": hidden}
 
 
 def set_paused(ledger: Ledger, table: Table, seat: SeatInfo, paused: bool) -> JsonObject:
