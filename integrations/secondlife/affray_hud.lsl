@@ -104,13 +104,23 @@ take(string body) {
     string v = llJsonGetValue(body, ["v"]);
     if (v == JSON_INVALID) return;
     gVersion = (integer)v;
-    gL = (integer)llJsonGetValue(body, ["l"]);
-    gC = (integer)llJsonGetValue(body, ["c"]);
     gName = llJsonGetValue(body, ["n"]);
     gFree = llJsonGetValue(body, ["ff"]) == "1";
     hover(llJsonGetValue(body, ["t"]));
+    // The story's lines, only from this HuD's own cursors: a second answer to the same cursors (a page read while
+    // the poll was out) says nothing again.
+    integer story = TRUE;
+    string start = llJsonGetValue(body, ["from"]);
+    if (start != JSON_INVALID) {
+        list cursors = llJson2List(start);
+        story = llList2Integer(cursors, 0) == gL && llList2Integer(cursors, 1) == gC;
+    }
+    if (story) {
+        gL = (integer)llJsonGetValue(body, ["l"]);
+        gC = (integer)llJsonGetValue(body, ["c"]);
+    }
     string said = llJsonGetValue(body, ["say"]);
-    if (said != JSON_INVALID) {
+    if (said != JSON_INVALID && story) {
         list lines = llJson2List(said);
         string own = llGetObjectName();
         llSetObjectName(gName);  // said under the character's name
@@ -119,7 +129,7 @@ take(string body) {
         llSetObjectName(own);
     }
     string private = llJsonGetValue(body, ["own"]);
-    if (private != JSON_INVALID) {
+    if (private != JSON_INVALID && story) {
         list lines = llJson2List(private);
         integer i;
         for (i = 0; i < llGetListLength(lines); i = i + 1) say_owner(llList2String(lines, i));

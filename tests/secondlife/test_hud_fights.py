@@ -225,7 +225,8 @@ def test_a_region_change_and_a_server_restart_mid_fight(server: Server, tmp_path
 
 def test_the_hud_backs_off_when_throttled_and_lets_its_dialog_listener_go_after_a_minute() -> None:
     """No server needed: a throttled request (``NULL_KEY``) makes the HuD wait 2 s, then 4...; so does a refusal
-    (a table gone: said once, asked again ever more slowly, never every second); a dialog's listener
+    (a table gone: said once, asked again ever more slowly, never every second); two answers to the same story
+    cursors say their lines once; a dialog's listener
     (random channel, owner only) is removed 60 s after the dialog; a stranger's words on channel 5 are ignored."""
 
     async def scene() -> None:
@@ -250,6 +251,13 @@ def test_the_hud_backs_off_when_throttled_and_lets_its_dialog_listener_go_after_
         await pump([hud], lambda: False, rounds=120, step=1.0, fail=False, pause=0.001)  # two minutes, a gone table
         assert 3 <= len(hud.requests) <= 6  # after 2, 4, 8, 16, 32... seconds, not every second
         assert hud.owner_said.count("The server said 404: No such table.") == 1
+        # Two answers to the same cursors (a page read while the poll was out): their lines are said once.
+        body = json.dumps({"v": 3, "l": 3, "c": 0, "from": [0, 0], "n": "Ilka", "t": "Ilka", "say": ["Ilka rolls 9"]})
+        hud.answer_with, script.gBackoff, script.gResumeAt = None, 0.0, 0.0
+        for _ in range(2):
+            script.gPoll = Key(str(uuid.uuid4()))
+            await hud.event("http_response", script.gPoll, 200, [], body)
+        assert world.local_chat == [("Ilka", "Ilka rolls 9")] and (script.gL, script.gC) == (3, 0)
         said = len(hud.owner_said)
         hud.script.queue_event("listen", (5, "Stranger", Key(str(uuid.uuid4())), "leave"))
         await hud.run()

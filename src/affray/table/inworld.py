@@ -5,7 +5,9 @@ Every answer is one JSON object of at most :data:`ANSWER_LIMIT` bytes of UTF-8 (
 read field by field with ``llJsonGetValue``:
 
 - ``v`` the version to act at; ``l`` and ``c`` the cursors of the story (the log's next record, the next chat line in
-  the seat's own count) to send back; ``more`` 1 when story lines were held back for the next answer;
+  the seat's own count) to send back; ``more`` 1 when story lines were held back for the next answer; ``from`` the
+  cursors the answer's lines start at, when it has any (a display whose cursors moved on since, by another answer,
+  says none of them: no line is said twice);
 - ``t`` the hover text (at most :data:`HOVER_LIMIT` bytes: the character, its bars, the round and phase, whose move);
 - ``n`` the name the seat's lines are said under; ``say`` the story's new public lines this display says in local
   chat (each public line is said by one display: its maker's, or the first in-world seat's for a line no in-world
@@ -270,6 +272,7 @@ def _with_story(out: JsonObject, table: Table, seat: SeatInfo, log_since: int, c
     out["l"], out["c"] = len(records), count
     if not items:
         return out
+    out["from"] = [log_since, chat_since]  # the cursors these lines start at: a display says them only from its own
     out["l"], out["c"] = log_since, chat_since
     lists: dict[str, list[Json]] = {"say": [], "own": []}
     out["say"], out["own"] = lists["say"], lists["own"]
