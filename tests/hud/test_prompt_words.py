@@ -1,5 +1,5 @@
 """The prompt of a Combat Nerdified exchange names the two fighters as a seat reads them (WL-11: the defender
-chooses how to meet an attack), never by their ids (issue 44: labels name things by their names)."""
+chooses how to meet an attack), never by their ids: labels name things by their names."""
 
 from __future__ import annotations
 

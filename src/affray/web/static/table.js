@@ -159,7 +159,7 @@ function canonical(value) {
 
 // An actor's choices as steps, where the seat message carries its tree (msg.steps): each leaf is the button of the
 // legal action it submits (its notes, warnings and free fields), in the leaf's long words. `null` where there is
-// no tree for the actor, or where its moves are cards of a hand (WitchHammer's planning is drawn as its hand).
+// no tree for the actor, or where its moves are cards of a hand (a planning of cards is drawn as its hand).
 function stepChoices(actor, specs, hasHand) {
   const tree = page.msg.steps?.[actor];
   if (!tree?.choices?.length || hasHand) return null;
@@ -404,7 +404,7 @@ document.addEventListener("scroll", (ev) => { if (ev.target.matches?.("[data-boa
 
 // After a pick that changed the choices shown (a step, Back, a square, a foe): the focus on the first of them.
 function focusChoices() {
-  // a text to write first (a post), else the first choice; a field with a value to keep (a WaRP maneuver) waits
+  // a text to write first (a post), else the first choice; a field with a value to keep (a maneuver) waits
   const choice = $("actions").querySelector('[data-free-step$=":text"], [data-choices] button, [data-act]');
   if (choice) { choice.focus(); show(choice); }
 }
