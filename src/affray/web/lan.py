@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 AUTO = "auto"  # ``--lan`` without an address: choose one
-OFF = "off"  # ``make run LAN=off``: loopback only
+# (``make run LAN=off`` serves loopback only: the Makefile decides that and never calls this module.)
 # A documentation address (RFC 5737, never routed): connecting a UDP socket to it sends nothing but makes the
 # system pick the interface and source address of its default route.
 ROUTE_PROBE = ("192.0.2.255", 9)
