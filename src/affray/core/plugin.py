@@ -53,6 +53,13 @@ V = TypeVar("V")
 Hinter = Callable[[V, str, "Sequence[ActionSpec]"], list[str]]
 
 
+#: A ruleset's dice for a display's die buttons (:attr:`Plugin.buttons`): ``(view, actor) -> {button: notation}``,
+#: each button's name (``"attack"``) mapped to the roll it makes in ``affray roll`` notation (``"1d13+2"``: the die
+#: and the character's modifier), from the seat's view (the ruleset's own type: the registry cannot name it, hence
+#: ``...``) of ``actor``, one of the seat's combatants.
+ButtonDice = Callable[..., Mapping[str, str]]
+
+
 class DuelResult(Protocol):
     """What an exact duel solver answers (:class:`affray.odds.markov.DuelOdds` is one): the outcome probabilities by
     winner label (``draw`` included), the expected rounds, the rounds' distribution, the mass beyond its last round
@@ -244,6 +251,8 @@ class Plugin(Generic[StateT, SetupT]):
     ``GET /api/content/RULESET`` and ``affray content show``).
     ``steps``: its builder of an actor's legal actions as a tree of small steps in words (:mod:`affray.core.steps`;
     ``None``: the generic :func:`~affray.core.steps.default_steps`).
+    ``buttons``: the dice of a display's die buttons for a free roll (:data:`ButtonDice`: the in-world display's
+    buttons in a free-form scene, docs/table.md "The in-world protocol"; ``None``: the ruleset names none).
     ``round_word``: what the rules call a round (``"vignette"``), for reports and plots that count them.
     """
 
@@ -268,6 +277,7 @@ class Plugin(Generic[StateT, SetupT]):
     #: the content library in words and numbers (:mod:`affray.core.library`); None: each item's own fields
     library: Callable[[], Describer] | None = None
     steps: Callable[[], StepBuilder] | None = None
+    buttons: Callable[[], ButtonDice] | None = None
     round_word: str = "round"
     _loaded: dict[str, Ruleset[StateT, SetupT]] = field(default_factory=dict, repr=False, compare=False)
 

@@ -19,7 +19,9 @@ read field by field with ``llJsonGetValue``:
 - ``d`` for each die a choice of the tree rolls, its first such choice (``{"attack": "2.1"}``): what a die's button
   takes; ``over`` the
   outcome's sentence once the fight is over; ``ff`` 1 in a free-form scene (a view whose ``mode`` is
-  ``free_form``), where a die's button rolls a free roll.
+  ``free_form``), where a die's button rolls a free roll, and there ``fd`` what each button rolls, in ``affray roll``
+  notation with the character's modifier (``{"attack": "1d13+1"}``, the ruleset's
+  :attr:`~affray.core.plugin.Plugin.buttons`; none when the ruleset names none).
 
 The choices are the seat's step trees (:mod:`affray.core.steps`, the ``steps`` the page reads: one due actor's tree,
 or a step asking which actor acts), a step at a time, with a ``« Back`` button in a step below the root; a step of
@@ -50,6 +52,7 @@ LINE_LIMIT = 600  # bytes of one story line (local chat takes 1,023; two lines m
 TEXT_LIMIT = 500  # characters of free text a choice takes (a chat line's)
 FILL = "..."  # a free field's placeholder in a listed action
 BACK = "« Back"  # the button back to the step above
+NOTATION_LIMIT = 40  # bytes of a die button's name or of the free roll it makes (``1d13+2``)
 FREE_FORM = "free_form"  # a view's mode where dice are free rolls, not the fight's (the display's buttons)
 
 
@@ -137,7 +140,27 @@ def answer(table: Table, seat: SeatInfo, log_since: int, chat_since: int, at: st
             out["ask"], out["ch"], out["d"] = ask, buttons, dice
     if view.get("mode") == FREE_FORM:
         out["ff"] = 1
+        dice = free_rolls(table, seat)
+        if dice:
+            out["fd"] = dice
     return _with_story(out, table, seat, log_since, chat_since)
+
+
+def free_rolls(table: Table, seat: SeatInfo) -> JsonObject:
+    """What each die button rolls as a free roll for the seat's first character the ruleset names dice for
+    (:attr:`~affray.core.plugin.Plugin.buttons`, from the seat's own view): ``{"attack": "1d13+1", ...}``, at most
+    :data:`BUTTONS` of them, each name and notation cut to :data:`NOTATION_LIMIT` bytes (an answer stays within
+    its 2,048); ``{}`` when the ruleset names none."""
+    loader = table.match.plugin.buttons
+    if loader is None or not seat.actors:
+        return {}
+    dice_of_buttons = loader()
+    view = table.match.view(table.match_seat(seat))
+    for actor in seat.actors:
+        dice = dice_of_buttons(view, actor)
+        if dice:
+            return {cut(name, NOTATION_LIMIT): cut(roll, NOTATION_LIMIT) for name, roll in list(dice.items())[:BUTTONS]}
+    return {}
 
 
 def hover(table: Table, seat: SeatInfo, view: JsonObject) -> str:

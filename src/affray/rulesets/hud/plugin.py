@@ -17,6 +17,7 @@ if TYPE_CHECKING:
         adjust,
         batch,
         builder,
+        buttons,
         hints,
         library,
         narration,
@@ -30,20 +31,23 @@ if TYPE_CHECKING:
     from affray.rulesets.hud.setup import HudSetup
     from affray.rulesets.hud.state import HudState
 else:
-    adjust, batch, builder, hints, library, narration, odds, policies, ruleset, sample, sheet, steps = deferred(
-        __package__,
-        "adjust",
-        "batch",
-        "builder",
-        "hints",
-        "library",
-        "narration",
-        "odds",
-        "policies",
-        "ruleset",
-        "sample",
-        "sheet",
-        "steps",
+    adjust, batch, builder, buttons, hints, library, narration, odds, policies, ruleset, sample, sheet, steps = (
+        deferred(
+            __package__,
+            "adjust",
+            "batch",
+            "builder",
+            "buttons",
+            "hints",
+            "library",
+            "narration",
+            "odds",
+            "policies",
+            "ruleset",
+            "sample",
+            "sheet",
+            "steps",
+        )
     )
 
 
@@ -58,6 +62,7 @@ def _record() -> Plugin[HudState, HudSetup]:
         policies=lambda: policies.POLICIES,
         hints=lambda: hints.hints,
         steps=lambda: steps.steps,
+        buttons=lambda: buttons.buttons,
         duel=lambda: odds.DUEL,
         checks=lambda: odds.CHECKS,
         sheet=lambda: sheet.RULES,
