@@ -107,6 +107,18 @@ RULESET_NAMES = re.compile(r"(?<![a-z])(witchhammer|warp|spellchrome|hud)(?![a-z
 EDGES = ("table", "web", "sim", "odds")
 EDGE_MODULES = sorted(p for folder in EDGES for p in (SRC / folder).rglob("*.py"))
 PAGE_SCRIPTS = sorted((SRC / "web" / "static").glob("*.js"))  # the page's own modules, not vendor/
+#: The one exception: the in-world routes also answer under this literal prefix (web/inworld.py), the name the
+#: Second Life heads-up display speaks; there the word names a device a player wears, not the ruleset. Only this
+#: exact text in web/'s Python modules is let through, never the word alone or in any other form.
+DEVICE_ROUTE = "/api/hud/"
+
+
+def ruleset_words(text: str, device_route: bool = False) -> list[str]:
+    """The rulesets' names as words in ``text`` (``line N: word``); with ``device_route``, the literal
+    :data:`DEVICE_ROUTE` aside (each replaced by a space: the words either side stay apart)."""
+    if device_route:
+        text = text.replace(DEVICE_ROUTE, " ")
+    return [f"line {text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}" for m in RULESET_NAMES.finditer(text)]
 
 
 @pytest.mark.parametrize("path", [*EDGE_MODULES, *PAGE_SCRIPTS], ids=lambda p: str(p.relative_to(SRC)))
@@ -119,8 +131,27 @@ def test_the_server_and_the_page_name_no_ruleset(path: Path) -> None:
         bad = sorted(m for m in imports_of(path) if m.startswith("affray.rulesets"))
         assert not bad, f"{path} imports {bad}: reach a ruleset through its plug-in record"
     assert "affray.rulesets" not in text, f"{path} names a ruleset's module (an import by name is an import too)"
-    named = [f"line {text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}" for m in RULESET_NAMES.finditer(text)]
+    named = ruleset_words(text, device_route=path.suffix == ".py" and path.parent == SRC / "web")
     assert not named, f"{path} names rulesets: {named}"
+
+
+def test_only_the_literal_device_route_is_let_through() -> None:
+    """The exception for web/'s in-world routes is the exact text ``/api/hud/``: the word anywhere else, another
+    route spelled with it, or the prefix glued to another use of the word is still found."""
+    assert ruleset_words('PREFIXES = ("/api/inworld/", "/api/hud/")', device_route=True) == []
+    assert ruleset_words('"/api/hud/claim" and "/api/hud/{table_id}/act"', device_route=True) == []
+    caught = [
+        '"/api/hud"',  # no trailing slash: not the literal prefix
+        '"/api/hud_table/"',
+        '"/api/HUD/claim"',
+        "/api/hud/hud",
+        "the HuD's dice",
+        'plugin("hud")',
+        "/api/tables/hud/",
+    ]
+    for text in caught:
+        assert ruleset_words(text, device_route=True), text
+    assert ruleset_words('"/api/hud/claim"') == ["line 1: hud"]  # outside web/'s modules: no exception
 
 
 def test_the_cli_reaches_rulesets_only_through_the_plugin_record() -> None:

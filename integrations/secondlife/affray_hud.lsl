@@ -3,7 +3,10 @@
 // Defense, Damage and Injury are the dice buttons. The server's address: the object's description, or
 // "/5 server https://..." (https: the seat's token travels with every request).
 //
-// Owner commands on channel 5: join CODE, server URL, leave, status, mod DIE N (a free roll's modifier).
+// Owner commands on channel 5: join CODE, server URL, leave, status, mod DIE N (a free roll's modifier, in place
+// of the character's the server gives; mod DIE off goes back to the server's), menu.
+// The routes: /api/hud/claim, /api/hud/TABLE (the long poll), /api/hud/TABLE/act (the server's /api/inworld/ ones
+// under the name this HuD speaks), and the table's free-roll route /api/tables/TABLE/roll.
 // Good citizenship: at most one request in flight besides the long poll, at least a second between requests,
 // backing off on 499, 5xx and a throttled request (NULL_KEY); a dialog listener on a random channel, owner only,
 // removed after an answer or 60 s; a watchdog timer that re-polls; a new poll after a region change, a teleport
@@ -26,7 +29,8 @@ string gChoices = "[]";     // the answer's "ch": [[id, label(, "t")], ...]
 string gDice = "{}";        // the answer's "d": {die: choice id}
 string gAsk = "";
 integer gFree = 0;          // a free-form scene: the dice buttons roll free rolls
-list gMods = [];            // free rolls' modifiers the owner set: [die, n, ...]
+string gFreeDice = "{}";    // the answer's "fd": {die: notation}, each die with the character's modifier
+list gMods = [];            // free rolls' modifiers the owner set in place of the server's: [die, n, ...]
 string gName = "";
 integer gOver = 0;          // the fight is over: said once, and no more polls
 integer gFresh = 1;         // the next poll answers at once (after a join, a region change, a failure)
@@ -86,7 +90,7 @@ poll() {
     gPollAt = llGetTime();
     integer wait = (integer)POLL_WAIT;
     if (gFresh) wait = 0;
-    gPoll = llHTTPRequest(gServer + "/api/inworld/" + gTable + "?l=" + (string)gL + "&c=" + (string)gC
+    gPoll = llHTTPRequest(gServer + "/api/hud/" + gTable + "?l=" + (string)gL + "&c=" + (string)gC
         + "&wait=" + (string)wait + "&at=" + llEscapeURL(gAt), [HTTP_METHOD, "GET"] + headers(), "");
     if (gPoll == NULL_KEY) failed(0);
 }
@@ -106,6 +110,8 @@ take(string body) {
     gVersion = (integer)v;
     gName = llJsonGetValue(body, ["n"]);
     gFree = llJsonGetValue(body, ["ff"]) == "1";
+    gFreeDice = llJsonGetValue(body, ["fd"]);
+    if (gFreeDice == JSON_INVALID) gFreeDice = "{}";
     hover(llJsonGetValue(body, ["t"]));
     // The story's lines, only from this HuD's own cursors: a second answer to the same cursors (a page read while
     // the poll was out) says nothing again.
@@ -186,7 +192,7 @@ act(string choice, string text) {
         "id", "h" + (string)gVersion + "-" + choice + "-" + (string)llGetUnixTime()];
     if (text != "") fields += ["text", text];
     string body = llList2Json(JSON_OBJECT, fields);
-    request(2, "POST", "/api/inworld/" + gTable + "/act", body);
+    request(2, "POST", "/api/hud/" + gTable + "/act", body);
 }
 
 chosen(string label) {
@@ -198,7 +204,7 @@ chosen(string label) {
             string id = llList2String(choice, 0);
             if (llGetSubString(id, 0, 0) == "@") {
                 gAt = llGetSubString(id, 1, -1);
-                request(3, "GET", "/api/inworld/" + gTable + "?l=" + (string)gL + "&c=" + (string)gC + "&at="
+                request(3, "GET", "/api/hud/" + gTable + "?l=" + (string)gL + "&c=" + (string)gC + "&at="
                     + llEscapeURL(gAt), "");
                 return;
             }
@@ -219,14 +225,18 @@ die_button(string name) {
     string die = llToLower(name);
     if (gToken == "") { say_owner("Join a seat first: /5 join CODE"); return; }
     if (gFree) {
-        integer sides = 13;
-        if (die == "chance") sides = 11;
-        integer mod = 0;
+        // the server's roll for this die, with the character's modifier, unless the owner set one (/5 mod)
+        string notation = llJsonGetValue(gFreeDice, [die]);
         integer at = llListFindList(gMods, [die]);
-        if (at >= 0) mod = llList2Integer(gMods, at + 1);
-        string notation = "1d" + (string)sides;
-        if (mod > 0) notation += "+" + (string)mod;
-        if (mod < 0) notation += (string)mod;
+        if (at >= 0 || notation == JSON_INVALID) {
+            integer sides = 13;
+            if (die == "chance") sides = 11;
+            integer mod = 0;
+            if (at >= 0) mod = llList2Integer(gMods, at + 1);
+            notation = "1d" + (string)sides;
+            if (mod > 0) notation += "+" + (string)mod;
+            if (mod < 0) notation += (string)mod;
+        }
         request(4, "POST", "/api/tables/" + gTable + "/roll", llList2Json(JSON_OBJECT, ["notation", notation, "to", JSON_NULL]));
         return;
     }
@@ -243,13 +253,14 @@ command(string text) {
     if (verb == "join" && arg != "") {
         if (gServer == "") { say_owner("Set the server first: /5 server https://..."); return; }
         gToken = "";
-        request(1, "POST", "/api/inworld/claim", llList2Json(JSON_OBJECT, ["code", arg]));
+        request(1, "POST", "/api/hud/claim", llList2Json(JSON_OBJECT, ["code", arg]));
     } else if (verb == "server" && arg != "") {
         gServer = arg;
         if (llGetSubString(gServer, -1, -1) == "/") gServer = llGetSubString(gServer, 0, -2);
         say_owner("Server: " + gServer);
     } else if (verb == "leave") {
-        gToken = ""; gTable = ""; gPoll = NULL_KEY; gChoices = "[]"; gDice = "{}"; gAt = ""; gOver = 0;
+        gToken = ""; gTable = ""; gPoll = NULL_KEY; gChoices = "[]"; gDice = "{}"; gFreeDice = "{}"; gAt = "";
+        gOver = 0;
         close_dialog();
         hover("affray: /5 join CODE");
         say_owner("Left the seat.");
@@ -261,12 +272,12 @@ command(string text) {
         string die = llToLower(arg);
         integer at = llListFindList(gMods, [die]);
         if (at >= 0) gMods = llDeleteSubList(gMods, at, at + 1);
-        gMods += [die, (integer)llList2String(words, 2)];
-        say_owner("Free roll modifiers: " + llDumpList2String(gMods, " "));
+        if (llToLower(llList2String(words, 2)) != "off") gMods += [die, (integer)llList2String(words, 2)];
+        say_owner("Free roll modifiers set here (the server's for the others): " + llDumpList2String(gMods, " "));
     } else if (verb == "menu") {
         dialog();
     } else {
-        say_owner("Commands on /5: join CODE, server URL, leave, status, mod DIE N, menu");
+        say_owner("Commands on /5: join CODE, server URL, leave, status, mod DIE N (or off), menu");
     }
 }
 
@@ -350,7 +361,7 @@ default {
             say_owner(llJsonGetValue(body, ["message"]));
             if (status == 409 && kind == 2) {
                 gAt = "";
-                request(3, "GET", "/api/inworld/" + gTable + "?l=" + (string)gL + "&c=" + (string)gC, "");
+                request(3, "GET", "/api/hud/" + gTable + "?l=" + (string)gL + "&c=" + (string)gC, "");
             }
             return;
         }

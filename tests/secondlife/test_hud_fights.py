@@ -154,21 +154,30 @@ def test_two_huds_play_a_combat_nerdified_fight_to_the_end(server: Server, tmp_p
     assert {"declare"} <= {r["action"]["type"] for r in log["records"] if r["kind"] == "action"}
 
 
+#: What Bors's five buttons roll in Free Form: his die (WL-01: Chance d11, the others d13, WL-B1) plus his modifier
+#: (WL-B2: arming sword attack +1 and damage +0, gambeson light (WL-03: attack penalty 0) with injury +1, the sword's
+#: defense +1 and the round shield's +2 in hand; Chance nothing); then Attack again with the owner's own ``/5 mod``.
+BORS_FREE_ROLLS = ["1d11", "1d13+1", "1d13+3", "1d13", "1d13+1", "1d13+5"]
+
+
 def test_a_free_form_scene_rolls_the_five_dice_as_free_rolls(server: Server, tmp_path: Path) -> None:
-    """Free Form: each of the five buttons rolls its die (Chance d11, the others d13) as a free roll with the
-    modifier set in the HuD (``/5 mod attack 2``), from the table's seed, said in local chat under the character's
-    name; a post takes the owner's own words (llTextBox); the exported log's free rolls verify."""
+    """Free Form (WL-00, WL-02): each of the five buttons rolls its die as a free roll with the character's modifier
+    the server gives (WL-01, WL-B1, WL-B2), and with the owner's own once set (``/5 mod attack 5``), from the
+    table's seed, said in local chat under the character's name; a post takes the owner's own words (llTextBox);
+    the exported log's free rolls verify."""
     table = open_table(server, "hud/free_form_tavern", {"bors": "human", "hald": "human"})
 
     async def scene() -> World:
         world = World()
         huds = await seated(world, server, table, ["bors", "hald"])
         bors = huds[0]
-        await bors.chat(5, "mod attack 2")
-        for button in BUTTONS:
+        for button in (*BUTTONS, "mod", "Attack"):
+            if button == "mod":
+                await bors.chat(5, "mod attack 5")
+                continue
             await bors.touch(button)
             await pump(huds, lambda: bors.script.gReq == NULL and not bors.script.gQueued)
-        await pump(huds, lambda: sum(" rolls " in t for _, t in world.local_chat) == 5)
+        await pump(huds, lambda: sum(" rolls " in t for _, t in world.local_chat) == 6)
         await pump(huds, lambda: bool(bors.dialogs) and "t" in str(bors.script.gChoices))
         post = next(b for b in bors.dialogs[-1].buttons if b.lower().startswith("post"))
         await bors.answer(post)
@@ -182,13 +191,13 @@ def test_a_free_form_scene_rolls_the_five_dice_as_free_rolls(server: Server, tmp
 
     world = asyncio.run(scene())
     rolls = [(who, t) for who, t in world.local_chat if " rolls " in t]
-    assert [t.split(" rolls ")[1].split(":")[0] for _, t in rolls] == ["1d11", "1d13+2", "1d13", "1d13", "1d13"]
+    assert [t.split(" rolls ")[1].split(":")[0] for _, t in rolls] == BORS_FREE_ROLLS
     assert {who for who, _ in rolls} == {"Bors the Ferryman's Son"}
     gm = {"Authorization": f"Bearer {table['gm']['token']}"}
     ended = httpx.post(f"{server.url}/api/tables/{table['table']}/gm/end", headers=gm, timeout=10)
     assert ended.status_code == 200, ended.text
     log = verify_export(server, table, tmp_path)
-    assert [r["notation"] for r in log["free_rolls"]] == ["1d11", "1d13+2", "1d13", "1d13", "1d13"]
+    assert [r["notation"] for r in log["free_rolls"]] == BORS_FREE_ROLLS
 
 
 def test_a_region_change_and_a_server_restart_mid_fight(server: Server, tmp_path: Path) -> None:

@@ -267,3 +267,102 @@ def test_words_fill_every_placeholder_of_a_listed_action_however_deep() -> None:
         "plan": [{"type": "complex", "text": "kick the brazier"}, {"type": "defense"}],
         "additional": False,
     }
+
+
+# -- the routes under the name the Second Life script speaks: /api/hud/ (web/inworld.py's PREFIXES) --------------------
+
+
+def test_the_claim_answers_under_the_device_route_as_under_the_generic_one(
+    served: tuple[TableService, TestClient],
+) -> None:
+    """``POST /api/hud/claim`` is the same handler as ``/api/inworld/claim``: a text/plain body, the seat's table,
+    name and actors; a spent code 404 ``bad_code`` there too."""
+    _, client = served
+    table = open_table(client, "hud/simplified_duel", {"ilka": "human", "drowner": "human"})
+    issued = code(client, table, "ilka")
+    headers = {**TEXT, "X-SecondLife-Owner-Key": "owner-a"}
+    first = client.post("/api/hud/claim", content=json.dumps({"code": issued}), headers=headers)
+    assert first.status_code == 200, first.text
+    assert {k: first.json()[k] for k in ("table", "seat", "actors")} == {
+        "table": table["table"],
+        "seat": "ilka",
+        "actors": ["ilka"],
+    }
+    again = client.post("/api/hud/claim", content=json.dumps({"code": issued}), headers=headers)
+    assert (again.status_code, again.json()["code"]) == (404, "bad_code")
+
+
+def test_the_poll_answers_under_the_device_route_as_under_the_generic_one(
+    served: tuple[TableService, TestClient],
+) -> None:
+    """``GET /api/hud/ID`` answers exactly what ``GET /api/inworld/ID`` does, cursors, step and all; without the
+    seat's token 401."""
+    _, client = served
+    table = open_table(client, "hud/nerdified_duel", {"vesna": "human", "hald": "human"})
+    token = seat_token(client, table, "vesna")
+    for query in ({}, {"l": 0, "c": 0}, {"at": "1"}):
+        generic = client.get(f"/api/inworld/{table['table']}", params=query, headers=auth(token))
+        device = client.get(f"/api/hud/{table['table']}", params=query, headers=auth(token))
+        assert device.status_code == generic.status_code == 200
+        assert device.content == generic.content and len(device.content) <= 2048
+    assert client.get(f"/api/hud/{table['table']}").status_code == 401
+
+
+def test_acting_answers_under_the_device_route_as_under_the_generic_one(
+    served: tuple[TableService, TestClient],
+) -> None:
+    """``POST /api/hud/ID/act`` takes a choice like ``/api/inworld/ID/act`` (WL-B2: the Attack die's choice), and one
+    submission id is one action whichever route it is retried on."""
+    _, client = served
+    table = open_table(client, "hud/simplified_duel", {"ilka": "human", "drowner": "human"})
+    tokens = {seat: seat_token(client, table, seat) for seat in ("ilka", "drowner")}
+    due = next(s for s, t in tokens.items() if "ch" in read(client, table, t))
+    answer = read(client, table, tokens[due])
+    body = json.dumps({"choice": answer["d"]["attack"], "version": answer["v"], "id": "alias-1"})
+    headers = {**auth(tokens[due]), **TEXT}
+    first = client.post(f"/api/hud/{table['table']}/act", content=body, headers=headers)
+    assert first.status_code == 200, first.text
+    assert first.json() == {"v": answer["v"] + 1, "seq": answer["v"]}
+    retried = client.post(f"/api/inworld/{table['table']}/act", content=body, headers=headers)
+    assert retried.json() == first.json()
+    log = client.get(f"/api/tables/{table['table']}", headers=auth(tokens[due])).json()["log"]
+    assert [entry["action"]["die"] for entry in log] == ["attack"]
+
+
+# -- Free Form: what each die button rolls, with the character's modifier (the ruleset's Plugin.buttons) -----------
+
+
+def test_wl00_a_free_form_answer_carries_each_button_s_roll_with_the_character_s_modifier(
+    served: tuple[TableService, TestClient],
+) -> None:
+    """WL-00/WL-02: in a Free Form scene a die button rolls a free roll with the character's modifier, and the answer
+    says which (``fd``). WL-01/WL-B1: Chance a d11, the others a d13. WL-B2 (WL-03's attack penalty): Bors (arming
+    sword attack +1, defense +1, damage +0 and round shield defense +2 in hand; light gambeson, penalty 0, injury
+    +1); Hald (halberd attack +1, defense +1, damage +3 in hand; heavy plate, penalty 2, injury +4)."""
+    _, client = served
+    table = open_table(client, "hud/free_form_tavern", {"bors": "human", "hald": "human"})
+    tokens = {seat: seat_token(client, table, seat) for seat in ("bors", "hald")}
+    bors, hald = (read(client, table, tokens[seat]) for seat in ("bors", "hald"))
+    assert bors["ff"] == hald["ff"] == 1
+    assert bors["fd"] == {
+        "chance": "1d11",
+        "attack": "1d13+1",
+        "defense": "1d13+3",
+        "damage": "1d13",
+        "injury": "1d13+1",
+    }
+    assert hald["fd"] == {
+        "chance": "1d11",
+        "attack": "1d13-1",
+        "defense": "1d13+1",
+        "damage": "1d13+3",
+        "injury": "1d13+4",
+    }
+
+
+def test_a_fight_s_answer_carries_no_free_rolls(served: tuple[TableService, TestClient]) -> None:
+    """Outside Free Form a die button takes the fight's own choice (``d``, WL-06): no ``ff``, no ``fd``."""
+    _, client = served
+    table = open_table(client, "hud/simplified_duel", {"ilka": "human", "drowner": "human"})
+    answer = read(client, table, seat_token(client, table, "ilka"))
+    assert "ff" not in answer and "fd" not in answer

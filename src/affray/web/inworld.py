@@ -7,6 +7,10 @@ the claim codes: :mod:`affray.table.inworld_codes`):
   for a new record or chat line past the cursors;
 - ``POST /api/inworld/ID/act`` ``{"choice", "version", "id", "text"}``: take a choice, idempotent by ``id``.
 
+The last three answer under :data:`PREFIXES` alike, one handler each: ``/api/inworld/`` (the generic name) and
+``/api/hud/`` (the name the Second Life script speaks, ``POST /api/hud/claim``: there the word names the display a
+player wears, not a ruleset; tests/test_layers.py lets this prefix, and no other use of the word, through).
+
 Second Life sends a body as ``text/plain`` unless told otherwise: these routes read their body as JSON whatever its
 type. Every display of a region reaches the server from that region's one address, so claim failures are counted
 per owner key (``X-SecondLife-Owner-Key``, an ordinary header that authenticates nothing) with a far larger bucket
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -36,10 +41,15 @@ from affray.web.text import JsonRoute
 if TYPE_CHECKING:
     from affray.web.app import Api
 
+#: A route's handler, as the router takes it (FastAPI reads its signature).
+Handler = Callable[..., Awaitable[JsonObject]]
+
 WAIT_MAX = 25.0  # seconds: well before Second Life's 60 s (status 499)
 OWNER_FAILURES = (5.0, 5 / 60)  # wrong codes per owner key: 5 at once, then 5 a minute
 ADDRESS_FAILURES = (100.0, 1.0)  # per address (a region's displays share one): 100 at once, then one a second
 OWNER_HEADER = "x-secondlife-owner-key"
+#: Where the display's routes answer: the generic name, and the heads-up display's own (see the module docstring).
+PREFIXES = ("/api/inworld/", "/api/hud/")
 
 
 class ClaimBody(Body):
@@ -92,13 +102,23 @@ def inworld_router(api: Api) -> APIRouter:
     router = APIRouter(tags=["in-world"], route_class=JsonRoute)
     failures = ClaimFailures()
 
+    def under_each_prefix(method: str, tail: str) -> Callable[[Handler], Handler]:
+        """Register the handler under every one of :data:`PREFIXES` + ``tail``: one handler, aliased routes."""
+
+        def register(handler: Handler) -> Handler:
+            for prefix in PREFIXES:
+                router.add_api_route(prefix + tail, handler, methods=[method], response_model=None)
+            return handler
+
+        return register
+
     @router.post("/api/tables/{table_id}/gm/seats/{seat_name}/code", response_model=None)
     def new_code(table_id: str, seat_name: str, request: Request) -> JsonObject:
         """The GM's code for a player's seat: 8 signs, once, for 15 minutes; a new one replaces the older."""
         table, seat = api.seat(table_id, _bearer(request))
         return inworld_codes.issue(api.service.ledger, table, seat, seat_name)
 
-    @router.post("/api/inworld/claim", response_model=None)
+    @under_each_prefix("POST", "claim")
     async def claim(request: Request) -> JsonObject:
         """Spend a seat's code: the seat's new token (its older link stops working), the table and the actors."""
         body: ClaimBody = await read_body(request, ClaimBody)
@@ -111,7 +131,7 @@ def inworld_router(api: Api) -> APIRouter:
                 failures.failed(request)
             raise
 
-    @router.get("/api/inworld/{table_id}", response_model=None)
+    @under_each_prefix("GET", "{table_id}")
     async def read(
         request: Request,
         table_id: str,
@@ -126,7 +146,7 @@ def inworld_router(api: Api) -> APIRouter:
             await _wait(api, table, seat, l, c, wait)
         return await run_in_threadpool(_answer, table, seat, l, c, at.lstrip("@"))
 
-    @router.post("/api/inworld/{table_id}/act", response_model=None)
+    @under_each_prefix("POST", "{table_id}/act")
     async def act(table_id: str, request: Request) -> JsonObject:
         """Take choice ``choice`` of the answer read at ``version``: ``{"v"}`` the new version. A retried ``id``
         answers as the first time; 409 when the table moved on (read again and choose anew)."""
