@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from affray.core.json import Json, JsonObject
+from affray.core.words import split_rule_ids
 
 #: HTTP statuses by the kind of refusal (the web layer uses them; the CLI prints the message).
 BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, UNPROCESSABLE = 400, 401, 403, 404, 409, 422
@@ -32,6 +33,7 @@ class Refusal(Exception):
         reason: str = "",
         rules: Sequence[str] = (),
     ) -> None:
+        message, cited = split_rule_ids(message)  # the sentence names no rule ID: it moves to ``rules`` (issue 44)
         super().__init__(message)
         self.code = code
         self.message = message
@@ -39,7 +41,7 @@ class Refusal(Exception):
         self.problems = problems or []
         self.reason = reason
         #: the rule IDs the refusal rests on, beside the sentence (which names none: issue 44)
-        self.rules = list(rules)
+        self.rules = list(dict.fromkeys((*rules, *cited)))
 
     def to_dict(self) -> JsonObject:
         out: JsonObject = {"code": self.code, "message": self.message}
