@@ -1,4 +1,4 @@
-"""No rule ID in a sentence a person reads (issue 44, item 6): refusals, action labels and notes, the story.
+"""No rule ID in a sentence a person reads: refusals, action labels and notes, the story.
 
 The IDs stay in docstrings, help text and a refusal's ``rules`` field (:class:`affray.core.engine.Rejected`,
 :func:`affray.core.words.split_rule_ids`). The scan plays every example with its policies on a fixed seed and, at
@@ -81,7 +81,7 @@ def _words(path: Path, seed: int) -> Iterator[tuple[str, str]]:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_no_rule_id_in_refusals_labels_or_story(ruleset: str) -> None:
     """Every sentence of every example's seeded fight (refusals of illegal actions, labels, notes, the story) names
-    no rule ID (issue 44 item 6: "no rule ID appears in the words")."""
+    no rule ID."""
     found = {
         f"{path.name} {where}: {said}"
         for path in sorted((EXAMPLES / ruleset).glob("*.yaml"))

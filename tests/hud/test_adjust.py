@@ -487,7 +487,7 @@ def test_a_ruling_reads_in_the_huds_words() -> None:
 
 def test_wl_b13_place_0_from_the_pages_list_is_place_0() -> None:
     """WL-B13: place 0 sent as a page's select sends it ("0") is the place 0 where the Night-Widow stands: the GM
-    page's "Place 0" was refused as no place of the list (issue 44)."""
+    page's "Place 0" was refused as no place of the list."""
     m = example("nerdified_night_widow")
     ilka = state(m).fighters["ilka"]
     assert ilka.place == 2

@@ -1,4 +1,4 @@
-"""The story says what happened (issue 44, item 6): a Dice Simplified exchange reads as its result, and the winner
+"""The story says what happened: a Dice Simplified exchange reads as its result, and the winner
 is named by its side's name and its combatants. Exact sentences."""
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ def test_the_gm_rules_by_clicking_a_card_every_page_reads_it_and_a_take_back_rem
         token = gm.locator('svg [data-drag="bruna"] circle')
         target = gm.locator(f'svg rect[data-xy="{x - 2},{y}"]')
         token.drag_to(target)
-        gm.fill("#drag-reason", "she slips on the ice")  # the move waits for its reason (issue 44)
+        gm.fill("#drag-reason", "she slips on the ice")  # the move waits for its reason
         gm.click('[data-gm="drag-apply"]')
         for seat in seats.values():
             expect(seat.page.locator('[data-card-of="bruna"]')).to_contain_text(f"at ({x - 2}, {y})", timeout=10_000)

@@ -1,4 +1,4 @@
-"""The GM's tools without traps (issue 44, item 5), in a real browser from the lobby: a HuD place chosen from a list
+"""The GM's tools without traps, in a real browser from the lobby: a HuD place chosen from a list
 named by who stands there (place 0 was refused), a rounds choice only where the ruleset's statuses take one, in its
 words; a square clicked for a ruling is the ruling's, never the GM's own move; pause asks for a reason every seat
 reads; the seat links fold away once each was copied or shown, and stay folded; a whisper's target goes back to

@@ -78,7 +78,7 @@ def test_the_gm_countdown_is_offered_where_the_record_declares_it_and_its_option
     assert refused.status_code == 422 and refused.json() == {
         "code": "no_timer",
         "message": "The Drama Timer is off in this match (the rule option drama_timer).",
-        "rules": ["WH-B20"],  # the rule ID beside the sentence, not in it (issue 44)
+        "rules": ["WH-B20"],  # the rule ID beside the sentence, not in it
     }
     toy_table = create(client, "toy/sealed_duel", seed=1)
     refused = client.post(

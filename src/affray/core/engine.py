@@ -113,7 +113,7 @@ class Rejected:
     one code has several causes, names the cause as stably (``stale_version``: ``moved_on``, ``acted_since``,
     ``taken_back``). ``rules``: the rule IDs the refusal rests on; a message written with them ("... (SC-24).") is
     kept without them, and they move here (:func:`affray.core.words.split_rule_ids`): no rule ID in words a person
-    reads (issue 44)."""
+    reads."""
 
     code: str
     message: str

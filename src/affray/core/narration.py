@@ -63,7 +63,7 @@ def listed(parts: Sequence[str]) -> str:
 
 
 def side_words(side: str, members: Sequence[str], ids: Sequence[str] = ()) -> str:
-    """A side as the story names it, by its name and its combatants (issue 44): "the couriers (Dana Reyes and Theo
+    """A side as the story names it, by its name and its combatants: "the couriers (Dana Reyes and Theo
     Marsh)"; its combatants only where the side is named after one of them (a side "theo" of Theo Marsh alone) or by
     a single letter."""
     who = listed(members)

@@ -1,4 +1,4 @@
-"""The rule IDs a sentence cites, kept out of the words a person reads (issue 44, item 6).
+"""The rule IDs a sentence cites, kept out of the words a person reads.
 
 Rules code cites the rules it follows ("(SC-24)", "(WL-04, WL-08)", "ruling WR-X2") in its docstrings and, for
 years of habit, in the sentences it writes. A sentence a player or the GM reads names things in the table's words;

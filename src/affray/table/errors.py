@@ -33,14 +33,14 @@ class Refusal(Exception):
         reason: str = "",
         rules: Sequence[str] = (),
     ) -> None:
-        message, cited = split_rule_ids(message)  # the sentence names no rule ID: it moves to ``rules`` (issue 44)
+        message, cited = split_rule_ids(message)  # the sentence names no rule ID: it moves to ``rules``
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
         self.problems = problems or []
         self.reason = reason
-        #: the rule IDs the refusal rests on, beside the sentence (which names none: issue 44)
+        #: the rule IDs the refusal rests on, beside the sentence (which names none)
         self.rules = list(dict.fromkeys((*rules, *cited)))
 
     def to_dict(self) -> JsonObject:
