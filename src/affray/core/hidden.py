@@ -52,6 +52,8 @@ NONE: Mapping[str, str] = MappingProxyType({})
 CONCEALED = "concealed"
 GM_ACTS = "The GM acts."
 WAITING = "Waiting for the GM."
+#: The status a hidden combatant shows in the views of the seats that see it (the GM's).
+HIDDEN_STATUS = "Hidden"
 V = TypeVar("V")
 
 
@@ -186,6 +188,20 @@ def conceal_view(view: View[object, object], concealed: Mapping[str, str]) -> Vi
         order=tuple(a for a in view.order if a not in concealed),
         turn=GM if view.turn in concealed else view.turn,
         prompt=prompt,
+    )
+
+
+def mark_hidden(view: View[object, object], hidden: Mapping[str, str]) -> View[object, object]:
+    """``view`` for a seat that sees the hidden combatants (the GM's): each with the status :data:`HIDDEN_STATUS`,
+    which the GM's page offers to reveal."""
+    from affray.core.view import Status
+
+    return dataclasses.replace(
+        view,
+        combatants=tuple(
+            dataclasses.replace(c, statuses=(*c.statuses, Status(HIDDEN_STATUS))) if c.id in hidden else c
+            for c in view.combatants
+        ),
     )
 
 

@@ -46,6 +46,7 @@ from affray.core.hidden import (
     conceal_specs,
     conceal_view,
     concealed_for,
+    mark_hidden,
     named,
     replaced,
     scrub,
@@ -296,7 +297,10 @@ class Match:
     def view(self, seat: str) -> View[object, object]:
         """What ``seat`` may see now (a typed view, see :mod:`affray.core.view`)."""
         view = self.ruleset.view(self.state, self.viewer(seat), self.memo)
-        return conceal_view(view, self.concealed(seat)) if self._hidden[-1] else view
+        if not self._hidden[-1]:
+            return view
+        concealed = self.concealed(seat)
+        return conceal_view(view, concealed) if concealed else mark_hidden(view, self._hidden[-1])
 
     def view_json(self, seat: str) -> dict[str, Any]:
         """:meth:`view` as JSON (its readers index it deeply: loose, until the view's JSON has a typed shape)."""

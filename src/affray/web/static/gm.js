@@ -155,7 +155,26 @@ export function gmPanel(page, names) {
   return `<h2>GM tools</h2>${confirm}${dragBox(page)}<p class="small">Click a combatant (its card or its token) to rule on it; drag a token to move it.</p>` +
     `<p><label>Take back to <select id="gm-to">${options}</select></label><button type="button" data-gm="take-back"${options ? "" : " disabled"}>Take back…</button></p>` +
     `<p>${msg.paused ? '<button type="button" data-gm="resume">Resume</button>' : '<button type="button" data-gm="pause">Pause</button>'}` +
-    `<button type="button" class="danger" data-gm="end">End the fight…</button></p>${timer}${mapUploadBlock(page)}`;
+    `<button type="button" class="danger" data-gm="end">End the fight…</button></p>${timer}${mapUploadBlock(page)}${hiddenBlock(page)}`;
+}
+
+// -- hidden foes: a Reveal button per combatant only the GM sees (docs/table.md, "Hidden foes") ---------------------
+// The server marks them in the GM's view with the status "Hidden"; a reveal is a ruling ({combatant, reveal: true}),
+// in the log and the chain like any other, and taken back like one.
+function hiddenBlock(page) {
+  const hidden = (page.view?.combatants || []).filter((c) => (c.statuses || []).some((s) => s.name === "Hidden"));
+  if (!hidden.length) return "";
+  const buttons = hidden.map((c) => `<button type="button" data-reveal="${esc(c.id)}">Reveal ${esc(c.name)}</button>`).join("");
+  return `<div class="hidden-foes" role="group" aria-label="hidden foes"><p class="small">Hidden from the players: ` +
+    `${esc(hidden.map((c) => c.name).join(", "))}.</p><p>${buttons}</p></div>`;
+}
+
+function wireHidden(page, client, render, showError) {
+  document.addEventListener("click", (ev) => {
+    const t = ev.target.closest?.("[data-reveal]");
+    if (!t || page.msg?.role !== "gm") return;
+    rule(page, client, [{ combatant: t.dataset.reveal, reveal: true }], "").then(render, (err) => showError(err.message));
+  });
 }
 
 // -- the map image: uploaded or replaced mid-table (docs/table.md, "The map image") --------------------------------
@@ -283,6 +302,7 @@ async function copy(page, seat, render) {
 }
 
 export function wireGm(page, client, render, showError) {
+  wireHidden(page, client, render, showError);
   const run = async (fn) => { try { await fn(); } catch (err) { showError(err.message); } };
   const replace = (seat) => run(async () => {
     const answer = await client.call("POST", `/gm/seats/${encodeURIComponent(seat)}/token`);
