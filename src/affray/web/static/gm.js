@@ -150,7 +150,7 @@ export function gmPanel(page, names) {
   const options = takeBackOptions(page, names);
   // The countdown the ruleset declares, on tables where it is on (the server names it: msg.countdown).
   const countdown = msg.countdown;
-  const timer = countdown ? `<p><label title="rule ${esc(countdown.rule)}">${esc(countdown.name)} seconds <input id="gm-seconds" type="number" min="1" max="3600" value="${esc(countdown.seconds || 60)}"></label>` +
+  const timer = countdown ? `<p><label>${esc(countdown.name)} seconds <input id="gm-seconds" type="number" min="1" max="3600" value="${esc(countdown.seconds || 60)}"></label>` +
     `<button type="button" data-gm="timer">Start the ${esc(countdown.name)}</button><button type="button" class="secondary" data-gm="timer-stop">Stop</button></p>` : "";
   return `<h2>GM tools</h2>${confirm}${dragBox(page)}<p class="small">Click a combatant (its card or its token) to rule on it; drag a token to move it.</p>` +
     `<p><label>Take back to <select id="gm-to">${options}</select></label><button type="button" data-gm="take-back"${options ? "" : " disabled"}>Take back…</button></p>` +
