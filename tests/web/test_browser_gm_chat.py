@@ -64,6 +64,10 @@ def test_the_gm_rules_by_clicking_a_card_every_page_reads_it_and_a_take_back_rem
         gm.fill("#gm-reason", "a fresh start")
         gm.click('[data-gm="confirm"]')
         for seat in seats.values():
+            expect(seat.page.locator("#chat")).to_contain_text(
+                "The GM takes the fight back to before move 1: a fresh start", timeout=10_000
+            )
+        for seat in seats.values():
             expect(seat.page.locator('[data-card-of="tomas"] .bar-value').first).to_have_text("24/24", timeout=10_000)
             expect(seat.page.locator('[data-card-of="bruna"]')).to_contain_text(f"at ({x}, {y})")
         # a player's page offers no ruling: its cards are no buttons, and the server refuses one anyway

@@ -371,7 +371,7 @@ export function wireGm(page, client, render, showError) {
       const point = select.selectedOptions[0]?.textContent || "that point";
       page.confirm = { verb: "take back", text: `Take the fight back to ${point}? Every seat follows.`,
                        call: () => client.call("POST", "/gm/take_back", { to, version: page.msg.version, confirm: true }),
-                       said: `The GM takes the fight back to ${point}` };
+                       said: `The GM takes the fight back to before move ${to + 1}` };
       render();
     } else if (what === "end") {
       page.confirm = { verb: "end it", text: "End the fight now? The seed is revealed.", call: () => client.call("POST", "/gm/end"), said: "The GM ends the fight" };
