@@ -45,7 +45,7 @@ ROOT = Path(__file__).parents[1]
 #: The example per ruleset where the search's strength is recorded (docs/simulation.md).
 EXAMPLES = {
     "hud": "hud/sheet_duel.yaml",
-    "spellchrome": "spellchrome/ford_duel.yaml",
+    "spellchrome": "spellchrome/still_pool_road.yaml",
     "warp": "warp/knight_duel.yaml",
     "witchhammer": "witchhammer/sheet_hunters.yaml",
 }
