@@ -19,11 +19,15 @@ import pytest
 import yaml
 from fastapi.testclient import TestClient
 
+from affray.api import scenario_from_data
 from affray.core.chain import public_form
+from affray.core.engine import SPECTATOR
+from affray.core.match import Match
 from affray.store import Store
 from affray.table import TableService
 from affray.table.feed import Follower, Push
 from affray.table.messages import compact_text
+from affray.table.snapshot import load, take
 from affray.table.tokens import token_hash
 from tests.cli_run import affray
 from tests.web.helpers import auth, make_app, tokens_of
@@ -337,3 +341,31 @@ def test_x5_an_action_aimed_at_a_hidden_foe_is_refused_as_one_aimed_at_nobody(
     after = get(client, table, gm)
     assert (after["version"], after["view"]) == (version, before["view"])
     assert hidden_now(client, table, gm) == [hidden]
+
+
+@pytest.mark.parametrize("ruleset", sorted(TABLES))
+def test_x5_a_snapshot_and_a_replay_hide_what_the_match_hid(ruleset: str) -> None:
+    """A table rebuilt from its snapshot (table/snapshot.py) or replayed from its log tells every seat the same views
+    and logs as the match it was taken of, and hides the same combatants, at every step while the foe hides."""
+    _, hidden, _, controllers = TABLES[ruleset]
+    scenario = scenario_from_data(yaml.safe_load(scenario_text(ruleset)), "hidden.yaml")
+    seats = {**scenario.seats, **{a: "gm" for a, c in controllers.items() if c == "gm"}}
+    match = Match(scenario.plugin, scenario.setup, scenario.options, seed=bytes(range(32)), seats=seats)
+    rng = random.Random(ruleset)
+    checked = 0
+    for _ in range(25):
+        window = match.pending()
+        if window is None or hidden not in match.hidden:
+            break
+        back = match.fresh()
+        load(back, take(match, "head"), [r.to_dict(events=False) for r in match.records], "head")
+        replayed = match.replayed()
+        for seat in [*match.seat_names(), SPECTATOR]:
+            told = [
+                json.dumps([m.view_json(seat), m.events_since(0, seat, narrate=True)]) for m in (match, back, replayed)
+            ]
+            assert told[0] == told[1] == told[2], seat
+        assert back.hidden == replayed.hidden == match.hidden == {hidden: TABLES[ruleset][2]}
+        checked += 1
+        match.act(window.actors[0], rng.choice(match.legal(window.actors[0])).action)
+    assert checked >= 2

@@ -442,6 +442,8 @@ class Match:
         if record.kind == UNDO:
             return self._hidden[record.action["to"]]  # type: ignore[index]
         before = self._hidden[-1]
+        if not before:  # the common case: nobody hides (no event is looked at)
+            return before
         gone = {e.actor for e in record.events if isinstance(e, Unhidden)}
         if not gone & set(before):
             return before
