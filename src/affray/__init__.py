@@ -16,18 +16,21 @@ See ``docs/library.md``.
 
 import affray.rulesets  # noqa: F401  (registers the built-in rulesets)
 from affray.ai.runner import play
-from affray.api import Scenario, load_scenario, scenario_from_data, simulate
+from affray.api import Scenario, balance, load_scenario, scenario_from_data, simulate
 from affray.core.engine import ActionSpec, Outcome, Rejected, Viewer, Window
 from affray.core.log import export_log, import_log, read_log, verify, write_log
 from affray.core.match import Match
 from affray.core.plugin import get_ruleset, ruleset_names
+from affray.sim.balance import Balance, Probe
 from affray.sim.report import CombatantRisk, Rate, ScenarioStamp, SimReport
 
 __all__ = [
     "ActionSpec",
+    "Balance",
     "CombatantRisk",
     "Match",
     "Outcome",
+    "Probe",
     "Rate",
     "Rejected",
     "Scenario",
@@ -35,6 +38,7 @@ __all__ = [
     "SimReport",
     "Viewer",
     "Window",
+    "balance",
     "export_log",
     "get_ruleset",
     "import_log",

@@ -31,6 +31,7 @@ from affray.core.rng import FastRNG, seed_from_int
 from affray.core.scenario import ScenarioBase, load_scenario_data, validate_scenario
 
 if TYPE_CHECKING:
+    from affray.sim.balance import Balance
     from affray.sim.report import SimReport
 
 
@@ -293,3 +294,65 @@ def simulate(
     except ExecutorError as exc:
         raise ValueError(str(exc)) from None
     return sim_report(loaded, outcome)
+
+
+def balance(
+    scenario: str | Path | Mapping[str, object],
+    param: str,
+    target: float,
+    side: str | None = None,
+    *,
+    precision: float = 0.03,
+    most: int | None = None,
+    seed: int = 0,
+    policies: Mapping[str, str] | None = None,
+    workers: int | None = 1,
+    exact: bool = False,
+) -> Balance:
+    """The value of one whole-number parameter that brings ``side``'s win chance closest to ``target``, exactly as
+    ``affray balance SCENARIO --param PARAM --target T [--side S]`` finds it (:mod:`affray.sim.balance`): the same
+    seed gives the same answer.
+
+    ``scenario``: a scenario file's path or the mapping a scenario file holds (a loaded :class:`Scenario` cannot be
+    re-parameterised: its content is resolved). ``param``: ``PATH=LO..HI`` as ``--param`` writes it
+    (``hald.stats.endurance=6..14``). ``side``: default the first side. ``precision``: each value's 95% interval
+    half-width to play to (``most`` fights at most; default: as many as that precision needs). ``exact``: the duel
+    solver instead of simulation (one-on-one duels; ``policies`` do not apply). The returned :class:`Balance` has
+    the answer (``best``, its ``neighbours``), whether the target is ``reached`` in the range, and
+    :meth:`~affray.sim.balance.Balance.sentences` says it in words. A broken scenario raises :class:`ContentError`;
+    a bad parameter, side, target or policy :class:`ValueError` with the sentence the CLI prints."""
+    from affray.sim.balance import BalanceError, fights_for
+    from affray.sim.executors import ExecutorError, executor_for
+    from affray.sim.session import balance as find
+    from affray.sim.sweep import SweepError, parse_param
+
+    if isinstance(scenario, str | Path):
+        source: str | Path = scenario
+        data = load_scenario_data(Path(scenario))
+    else:
+        source, data = "<scenario>", dict(scenario)
+    loaded = scenario_from_data(data, source)
+    sides = [s.name for s in loaded.model.sides]
+    chosen = sides[0] if side is None else side
+    if chosen not in sides:
+        raise ValueError(f"side {chosen}: the scenario has no side called that; its sides are {', '.join(sides)}")
+    if exact and policies:
+        raise ValueError("exact solves the duel with its model's policies; policies do not apply to it")
+    try:
+        parsed = parse_param(param)
+        with executor_for(None if exact else workers) as executor:
+            return find(
+                data,
+                source,
+                parsed,
+                chosen,
+                target,
+                precision,
+                most or fights_for(precision),
+                seed,
+                executor,
+                dict(policies or {}),
+                exact=exact,
+            )
+    except (SweepError, BalanceError, KeyError, ExecutorError) as exc:
+        raise ValueError(str(exc.args[0])) from None

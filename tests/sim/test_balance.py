@@ -178,3 +178,35 @@ def test_sweep_exact_gives_the_duel_solver_s_chances() -> None:
     ]
     text = cli("sweep", str(DUEL), "--param", "hald.stats.endurance=4..8:2", "--exact")
     assert "44.98%" in text.stdout and "exact: the duel model: both sides play 'steady'" in text.stdout
+
+
+def test_the_library_balance_answers_as_the_command_does() -> None:
+    """``affray.balance`` (docs/library.md) is the command's search: exactly on the duel (the value 7 at 29.72%, its
+    neighbours' exact chances) and by simulation on the same seed (the same value, rate, interval and fights as
+    ``affray balance --json``); a bad side or parameter is a ValueError with the command's sentence."""
+    import affray
+
+    exact = affray.balance(DUEL, "hald.stats.endurance=2..14", 0.3, exact=True)
+    assert (exact.best.value, exact.best.rate) == (7, exact_chance(7)) and exact.side == "witcher"
+    assert [(p.value, p.rate) for p in exact.neighbours] == [(6, exact_chance(6)), (8, exact_chance(8))]
+    assert exact.sentences()[0].startswith("hald.stats.endurance = 7 brings witcher's win chance to 29.72% (exact)")
+    steady = {"witcher": "steady", "watch": "steady"}
+    simulated = affray.balance(
+        load_scenario_data(DUEL), "hald.stats.endurance=2..14", 0.3, precision=0.05, seed=3, policies=steady
+    )
+    command = balance(
+        "--target", "0.3", "--precision", "0.05", "--seed", "3", "--workers", "1",
+        "--policy", "witcher=steady", "--policy", "watch=steady",
+    )  # fmt: skip
+    best = simulated.best
+    assert (best.value, best.rate, [best.low, best.high], best.fights) == (
+        command["value"],
+        command["win_rate"],
+        command["ci95"],
+        command["fights"],
+    )
+    assert simulated.fights == command["fights_total"]
+    with pytest.raises(ValueError, match="the scenario has no side called that; its sides are witcher, watch"):
+        affray.balance(DUEL, "hald.stats.endurance=2..14", 0.3, side="river", exact=True)
+    with pytest.raises(ValueError, match=r"--param expects PATH=LO\.\.HI"):
+        affray.balance(DUEL, "hald.stats.endurance", 0.3, exact=True)
