@@ -128,7 +128,9 @@ def fight(
     play_seat: Annotated[str | None, typer.Option("--play", help="play this seat at the terminal")] = None,
     policy: Annotated[
         list[str] | None,
-        typer.Option("--policy", help="SIDE=NAME or COMBATANT=NAME (random, heuristic, human); repeatable"),
+        typer.Option(
+            "--policy", help="SIDE=NAME or COMBATANT=NAME (random, steady, heuristic, search, or human); repeatable"
+        ),
     ] = None,
     save: Annotated[
         Path | None,
@@ -158,7 +160,7 @@ def sim(
     workers: Annotated[int | None, typer.Option("--workers", help="local processes (default: all cores)")] = None,
     policy: Annotated[
         list[str] | None,
-        typer.Option("--policy", help="SIDE=NAME or COMBATANT=NAME (random, heuristic, a ruleset's own); repeatable"),
+        typer.Option("--policy", help="SIDE=NAME or COMBATANT=NAME (random, steady, heuristic or search); repeatable"),
     ] = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="write a plot (.png or .svg)")] = None,
     as_json: JsonOpt = False,
@@ -212,7 +214,7 @@ def sweep(
     workers: Annotated[int | None, typer.Option("--workers", help="local processes (default: all cores)")] = None,
     policy: Annotated[
         list[str] | None,
-        typer.Option("--policy", help="SIDE=NAME or COMBATANT=NAME (random, heuristic, a ruleset's own); repeatable"),
+        typer.Option("--policy", help="SIDE=NAME or COMBATANT=NAME (random, steady, heuristic or search); repeatable"),
     ] = None,
     precision: Annotated[
         float | None, typer.Option("--precision", help="stop a point once its 95% interval half-width is below this")
@@ -281,7 +283,7 @@ def balance(
     workers: Annotated[int | None, typer.Option("--workers", help="local processes (default: all cores)")] = None,
     policy: Annotated[
         list[str] | None,
-        typer.Option("--policy", help="SIDE=NAME or COMBATANT=NAME (random, heuristic, a ruleset's own); repeatable"),
+        typer.Option("--policy", help="SIDE=NAME or COMBATANT=NAME (random, steady, heuristic or search); repeatable"),
     ] = None,
     as_json: JsonOpt = False,
     scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address")] = None,
