@@ -21,6 +21,7 @@ from affray.api import load_scenario
 from affray.odds.duels import solve_scenario
 from affray.store import Store
 from affray.table import odds_job
+from affray.table.errors import Refusal
 from affray.table.odds_job import CANCELLED, OddsJobs
 from tests.cli.inproc import run_cli
 from tests.web.helpers import make_app
@@ -94,7 +95,7 @@ def test_a_new_request_with_the_same_key_cancels_the_one_under_way(client: TestC
     assert got["fights"] == 25
     assert earlier.cancelled and not other.cancelled
     finished = jobs._submit(earlier, odds_job._ready)
-    with pytest.raises(odds_job.Refusal) as refused:
+    with pytest.raises(Refusal) as refused:
         jobs._wait(earlier, finished, float("inf"))
     assert (refused.value.status, refused.value.code, refused.value.message) == (409, "cancelled", CANCELLED)
 
