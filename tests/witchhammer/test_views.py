@@ -55,6 +55,7 @@ def test_view_types_are_declared_and_the_schema_names_them() -> None:
         "place",
         "ready",
         "commit",
+        "withdraw",
         "timeout",
         "fate",
     ]

@@ -2,7 +2,8 @@
 
 Card ids depend on the content, so they are strings here; ``step`` checks them against the hand. A commit's
 ``cards`` is a free parameter: a client may send any one or two cards of the hand in order (``legal`` lists every
-ordered pair too). Rules: WH-02, WH-03, WH-B8, WH-B18, WH-B20.
+ordered pair too). A ``withdraw`` takes back the last card placed, still face down.
+Rules: WH-02, WH-03, WH-B8, WH-B18, WH-B20.
 """
 
 from __future__ import annotations
@@ -39,6 +40,14 @@ ACTION_TYPES: tuple[ActionType, ...] = (
         (Field("cards", "list", "card ids from the hand, in slot order", minimum=0, maximum=SLOTS, free=True),),
         ("WH-02", "WH-03", "WH-B18"),
         "The same as placing each card and then ready (in the Psych phase, at most one Psych card).",
+    ),
+    ActionType(
+        "withdraw",
+        "take back the last card placed face down",
+        (Field("slot", "integer", "the last slot filled (1 or 2)", minimum=1, maximum=SLOTS),),
+        ("WH-03",),
+        "In the Planning phase, before being ready (option planning_withdraw): the card returns to the hand; never "
+        "on offer in the legal list, so no policy picks it.",
     ),
     ActionType(
         "timeout",

@@ -54,6 +54,19 @@ class Ready(Event):
 
 
 @dataclass(slots=True)
+class Withdrawn(Event):
+    """A combatant took back its last card still face down in Planning (option ``planning_withdraw``): the event
+    names the seal withdrawn, never the card; that seal is never opened during the fight. Rules: WH-03."""
+
+    kind: ClassVar[str] = "withdrawn"
+    actor: str
+    seal: str
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return f"{names[self.actor]} takes back a card still face down."
+
+
+@dataclass(slots=True)
 class TimedOut(Event):
     """The Drama Timer ran out: every unfilled slot gets the default card. Rule: WH-B20."""
 

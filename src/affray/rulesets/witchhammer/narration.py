@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from affray.core.events import Committed, Ended, Event, PhaseStarted, Revealed, Rolled
 from affray.core.json import Json
 from affray.core.narration import Narrator, Story, sides_words, wins
-from affray.rulesets.witchhammer.events import roll_words
+from affray.rulesets.witchhammer.events import Withdrawn, roll_words
 from affray.rulesets.witchhammer.setup import witchhammer_setup
 
 SIDE = "side:"  # the terms' key for a side's combatants ("side:hunters" -> "Bruna Halloway and Tomas Reedwater")
@@ -36,9 +36,12 @@ _PURPOSES = {
 
 
 def slot_of(seal: str) -> str:
-    """The slot a face-down card's seal names ("v1.bruna.slot2" -> "slot 2"; "v1.bruna.psych" -> "Psych"): the
-    seal's last part (WH-02, WH-03; ``planning._commit`` names the seals)."""
-    last = seal.rsplit(".", 1)[-1]
+    """The slot a face-down card's seal names ("v1.bruna.slot2" -> "slot 2"; "v1.bruna.psych" -> "Psych"; a card
+    placed again after a withdrawal, "v1.bruna.slot2.r1", -> "slot 2"): the seal's last part but a
+    revision (WH-02, WH-03; ``planning._commit`` names the seals)."""
+    rest, last = seal.rsplit(".", 1) if "." in seal else ("", seal)
+    if last[:1] == "r" and last[1:].isdigit():
+        last = rest.rsplit(".", 1)[-1]
     return f"slot {last[4:]}" if last.startswith("slot") else "Psych"
 
 
@@ -60,6 +63,8 @@ class WitchHammerNarrator(Narrator):
             if where == "Psych":
                 return f"{story[event.actor]} places a Psych card face down."
             return f"{story[event.actor]} places a card face down ({where})."
+        if isinstance(event, Withdrawn):
+            return f"{story[event.actor]} takes back the card face down in {slot_of(event.seal)}."
         if isinstance(event, Revealed):
             where = slot_of(event.seal)
             return f"{story[event.actor]} turns over the {'Psych card' if where == 'Psych' else 'card in ' + where}."

@@ -98,6 +98,12 @@ class WitchHammerOptions:
         "toward zero.",
     )
     default_card: str = option("hesitate", rule="WH-B18", doc="The card played in a slot left empty (content id).")
+    planning_withdraw: bool = option(
+        True,
+        rule="WH-03",
+        doc="In the Planning phase a combatant not yet ready may take back its last card still face down "
+        "({'type': 'withdraw', 'slot': N}); the card returns to the hand (a ruling: the rules are silent).",
+    )
     drama_timer: bool = option(
         False,
         rule="WH-B20",

@@ -5,7 +5,10 @@ Actions (JSON): ``{"type": "psych", "card": id}`` plays a Psych card face down (
 ``{"type": "ready"}`` locks in (empty slots get the default card); ``{"type": "commit", "cards": [...]}`` is the
 same as placing each card and then ``ready``; ``{"type": "timeout"}`` is the GM's when the Drama Timer runs out.
 Each placed card becomes a ``Committed`` event (seal and digest); its name is revealed only in Violence.
-Rules: WH-02, WH-03, WH-B18, WH-B20; DESIGN.md contracts 2 and 6.
+``{"type": "withdraw", "slot": N}`` (option ``planning_withdraw``) takes back the last card placed, still face
+down, before being ready: a ``Withdrawn`` event names the seal only, that seal is never opened, and a card placed
+again in the slot gets a seal of its own (``v3.bruna.slot2.r1``). It is never in the legal list (no policy picks
+it); others' placements since stand. Rules: WH-02, WH-03, WH-B18, WH-B20; DESIGN.md contracts 2 and 6.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from affray.core.memo import Memo
 from affray.core.rng import RNG
 from affray.core.sealed import Sealed
 from affray.rulesets.witchhammer.actions import SLOTS
-from affray.rulesets.witchhammer.events import Ready, TimedOut
+from affray.rulesets.witchhammer.events import Ready, TimedOut, Withdrawn
 from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
 
 
@@ -103,7 +106,7 @@ def placed(action: Action) -> list[str]:
             else:
                 return cards  # type: ignore[return-value]  # the action's own list of ids: read, never changed
         return texts(action, "cards")  # not a list of strings: the field's own error
-    return [] if kind == "ready" else [text(action, "card")]
+    return [] if kind in ("ready", "withdraw") else [text(action, "card")]
 
 
 def check(state: WitchHammerState, f: Fighter, action: Action) -> Rejected | list[str]:
@@ -111,6 +114,9 @@ def check(state: WitchHammerState, f: Fighter, action: Action) -> Rejected | lis
     kind = action["type"]
     if kind == "ready":
         return []
+    if kind == "withdraw":
+        refused = check_withdraw(state, f, action)
+        return [] if refused is None else refused
     if kind in ("psych", "place"):
         cards: list[Json] = [action.get("card")]
     elif kind == "commit":
@@ -119,7 +125,9 @@ def check(state: WitchHammerState, f: Fighter, action: Action) -> Rejected | lis
             return Rejected("bad_action", 'A commit lists its cards in order: {"type": "commit", "cards": [...]}.')
         cards = given
     else:
-        return Rejected("bad_action", f"'{kind}' is not a WitchHammer action; use psych, place, ready or commit.")
+        return Rejected(
+            "bad_action", f"'{kind}' is not a WitchHammer action; use psych, place, ready, commit or withdraw."
+        )
     psych = state.phase == "psych"
     if (kind == "place" and psych) or (kind == "psych" and not psych):
         if kind == "place":
@@ -151,7 +159,11 @@ def check(state: WitchHammerState, f: Fighter, action: Action) -> Rejected | lis
 
 
 def apply(state: WitchHammerState, f: Fighter, action: Action, cards: list[str], rng: RNG, journal: Journal) -> None:
-    """Place ``cards`` face down and, for ready/commit, lock in (WH-02, WH-03, WH-B18)."""
+    """Place ``cards`` face down and, for ready/commit, lock in (WH-02, WH-03, WH-B18); or, for withdraw, take
+    back the last card placed (WH-03)."""
+    if action["type"] == "withdraw":
+        withdraw(state, f, journal)
+        return
     psych, hand = state.phase == "psych", f.hand
     for card_id in cards:
         _commit(state, f, card_id, 0 if psych else len(f.slots) + 1, rng, journal)
@@ -164,6 +176,9 @@ def _commit(state: WitchHammerState, f: Fighter, card_id: str, slot: int, rng: R
     """``card_id`` face down in ``slot`` (0: the Psych card) as a sealed commit; a quiet journal keeps it unsalted
     and undigested (no die moves either way). Rules: WH-02, WH-03; DESIGN.md contract 6."""
     seal = seal_name(state.vignette, f.id, slot)
+    again = state.withdrawn.get(seal) if state.withdrawn else None
+    if again:
+        seal = f"{seal}.r{again}"  # placed again after a withdrawal: a seal of its own
     payload = {"card": card_id, "slot": slot, "vignette": state.vignette}
     sealed = Sealed.commit(f.id, seal, payload, rng, loud=journal.loud)
     if slot == 0:
@@ -179,6 +194,40 @@ def seal_name(vignette: int, actor: str, slot: int) -> str:
     """A face-down card's seal name: ``v3.bruna.slot1``, ``v3.bruna.psych`` (slot 0). A pure function of three small
     values, kept (bounded): every card placed asks, and the same few come back fight after fight."""
     return f"v{vignette}.{actor}.{'psych' if slot == 0 else f'slot{slot}'}"
+
+
+def check_withdraw(state: WitchHammerState, f: Fighter, action: Action) -> Rejected | None:
+    """Whether ``f`` may take back the card in ``action``'s slot: the option is on, this is the Planning phase and
+    the slot is the last one filled, its card still face down (``f`` is not ready: a ready combatant has left the
+    window). Rules: WH-03; option ``planning_withdraw``."""
+    if not state.options.planning_withdraw:
+        return Rejected("withdraw_off", "Taking back a face-down card is off in this match (planning_withdraw).")
+    if state.phase != "planning":
+        return Rejected(
+            "planning_closed", "A card can be taken back only in the Planning phase, before the cards are revealed."
+        )
+    slot = action.get("slot")
+    if type(slot) is not int:
+        return Rejected("bad_action", 'Name the slot to take back: {"type": "withdraw", "slot": 1 or 2}.')
+    if not f.slots:
+        return Rejected("nothing_to_withdraw", f"{f.name} has no card face down to take back.")
+    if slot != len(f.slots):
+        return Rejected(
+            "not_last_slot",
+            f"Only the last card placed can be taken back: {f.name}'s is in slot {len(f.slots)}, not slot {slot}.",
+        )
+    return None
+
+
+def withdraw(state: WitchHammerState, f: Fighter, journal: Journal) -> None:
+    """Take back ``f``'s last card still face down: the hand gets it back, the ``Withdrawn`` event names the seal
+    only, and a card placed again in that slot gets a seal of its own. Rules: WH-03; DESIGN.md contract 6."""
+    sealed = f.slots.pop()
+    f.hand[sealed.payload["card"]] += 1
+    first = seal_name(state.vignette, f.id, len(f.slots) + 1)
+    state.withdrawn[first] = state.withdrawn.get(first, 0) + 1
+    if journal.loud:
+        journal.append(Withdrawn(f.id, sealed.seal))
 
 
 def lock_in(state: WitchHammerState, f: Fighter, placed: int, rng: RNG, journal: Journal) -> None:

@@ -253,6 +253,9 @@ class WitchHammerState:
     board: int = 0
     winner: str | None = None
     end_reason: str = ""
+    # Withdrawals per first seal name ("v3.bruna.slot2" -> 1): a card placed again in that slot gets a seal of its
+    # own ("v3.bruna.slot2.r1"), so opening it never opens the withdrawn one (planning.withdraw, WH-03).
+    withdrawn: dict[str, int] = field(default_factory=dict)
 
     def enemies(self, f: Fighter) -> list[Fighter]:
         return [g for g in self.fighters.values() if g.up and g.side != f.side]
