@@ -100,7 +100,16 @@ export function handPanel(v, c, mine, button, opened) {
   const count = `${rest.length} ${playable.length ? "other " : ""}card${rest.length === 1 ? "" : "s"} in hand`;
   const others = rest.length ? `${openable(`others:${c.id}`, opened, "small", count)}<div class="hand">${rest.map(face).join("")}</div></details>` : "";
   const hand = playable.length ? `<div class="hand" data-hand="${esc(c.id)}">${playable.map(face).join("")}</div>` : "";
-  return { slots: `<p class="own-slots" data-own-slots="${esc(c.id)}"><span class="small muted">Slots</span> ${slotChips(c, cards)}</p>`, hand: hand + others };
+  return { slots: `<p class="own-slots" data-own-slots="${esc(c.id)}"><span class="small muted">Slots</span> ${slotChips(c, cards)}${takeBackCard(v, c, mine)}</p>`, hand: hand + others };
+}
+
+// Take back (WH-03, option planning_withdraw): in Planning, before being ready, the seat's last card still face
+// down goes back to the hand ({"type": "withdraw", "slot": n}: a record of its own, others' placements stand).
+// Never in the legal list, so the button is drawn here; table.js sends it (data-withdraw="actor|slot").
+function takeBackCard(v, c, mine) {
+  const filled = (c.detail?.slots || []).length;
+  if (v.phase !== "planning" || c.detail?.ready || !filled || !mine.length) return "";
+  return ` <button type="button" class="take-back-card" data-withdraw="${esc(c.id)}|${filled}" title="Take back the card in slot ${filled}; it returns to your hand">Take back</button>`;
 }
 
 // The "facts" panel: the view's rows under their title; each combatant's rows are on its card.

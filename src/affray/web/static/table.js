@@ -445,7 +445,7 @@ function keepOpen(summary, ev) {
 function onClick(ev) {
   const summary = ev.target.closest("details[data-open] > summary");
   if (summary) { keepOpen(summary, ev); return; }
-  const t = ev.target.closest("[data-act], [data-step], [data-step-back], [data-leaf], [data-zoom], [data-square], [data-target], [data-clear], [data-verify], [data-take-back], [data-chat-roll], [data-whole-story]");
+  const t = ev.target.closest("[data-act], [data-step], [data-step-back], [data-leaf], [data-zoom], [data-square], [data-target], [data-clear], [data-verify], [data-take-back], [data-chat-roll], [data-whole-story], [data-withdraw]");
   if (!t || !page.msg) return;
   const due = dueSpecs(page.msg);
   if (t.dataset.act) { const s = due.find((x) => x.key === t.dataset.act); if (s) act(s); return; }
@@ -458,6 +458,11 @@ function onClick(ev) {
     const [actor, full] = t.dataset.leaf.split("|");
     const action = leafAction(page.msg.steps?.[actor], full.split("."));
     if (action) act({ actor, spec: { action }, key: `${actor}:leaf` });
+    return;
+  }
+  if (t.dataset.withdraw) { // a WitchHammer card taken back: never in the legal list (panels.js takeBackCard)
+    const [actor, slot] = t.dataset.withdraw.split("|");
+    act({ actor, spec: { action: { type: "withdraw", slot: Number(slot) } }, key: `${actor}:withdraw` });
     return;
   }
   if ("zoom" in t.dataset) { page.wholeMap = !t.closest("#board").querySelector(".board-frame.whole"); render(); return; }
