@@ -460,7 +460,7 @@ function onClick(ev) {
     if (action) act({ actor, spec: { action }, key: `${actor}:leaf` });
     return;
   }
-  if (t.dataset.withdraw) { // a WitchHammer card taken back: never in the legal list (panels.js takeBackCard)
+  if (t.dataset.withdraw) { // a face-down card taken back: never in the legal list (panels.js takeBackCard)
     const [actor, slot] = t.dataset.withdraw.split("|");
     act({ actor, spec: { action: { type: "withdraw", slot: Number(slot) } }, key: `${actor}:withdraw` });
     return;
