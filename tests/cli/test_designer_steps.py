@@ -130,7 +130,7 @@ def test_a_scenario_field_with_a_typo_is_answered_with_the_nearest_field(tmp_pat
     ) in lines
     assert (
         f"error: {path}: sides[1].combatants[0].zzz: an unknown field (got 1); the fields here are at_range, "
-        "band, controller, distance, hp, id, name, seat, sheet, stats, use"
+        "band, controller, distance, hidden, hp, id, name, seat, sheet, stats, use"
     ) in lines
 
 

@@ -1,4 +1,4 @@
-"""The GM's map image on the table page (issue 43, item 3; docs/table.md, "The map image"), in a real browser from
+"""The GM's map image on the table page (docs/table.md, "The map image"), in a real browser from
 the lobby: the GM opens an example and uploads a picture through the GM page's own control; each player's page
 (desktop, and a 390x844 phone whose map pans) fetches it once with its seat's token and draws it under the grid,
 stretched to the map's squares, with the squares translucent and the tokens above it; a replacement reaches another
@@ -111,7 +111,7 @@ def assert_under_the_grid(page: Any, body: bytes, pixels: tuple[int, int], befor
 
 
 def test_the_map_image_is_drawn_under_the_grid_replaced_for_every_seat_and_an_svg_refused(tmp_path: Path) -> None:
-    """Issue 43, item 3 (Spellchrome's grid): upload, desktop and phone, replacement, an SVG refused, axe."""
+    """Spellchrome's grid: upload, desktop and phone, replacement, an SVG refused, axe."""
     with live_server(tmp_path / "affray.db") as server, chromium() as browser:
         gm = open_seat(browser, server.url + "/")
         table_id = create_from_lobby(
@@ -178,7 +178,7 @@ def test_the_map_image_is_drawn_under_the_grid_replaced_for_every_seat_and_an_sv
 def test_without_a_grid_the_map_image_shows_above_the_positions(
     example: str, player: str, panel: str, tmp_path: Path
 ) -> None:
-    """Issue 43, item 3: WaRP's line and the HuD's places have no grid; the picture shows under the panel's heading,
+    """WaRP's line and the HuD's places have no grid; the picture shows under the panel's heading,
     before its contents, as wide as the panel."""
     with live_server(tmp_path / "affray.db") as server, chromium() as browser:
         gm = open_seat(browser, server.url + "/")
