@@ -13,7 +13,12 @@ with each change one of
 - ``{"combatant": ID, "position": POSITION}``: a square ``[x, y]``, a WaRP distance in metres, a HuD place;
 - ``{"combatant": ID, "out": true | false}``: out of the fight, or back into it;
 - ``{"combatant": ID, "reveal": true}``: a hidden combatant shown to every seat (the match's own change, not the
-  ruleset's: :mod:`affray.core.hidden`).
+  ruleset's: :mod:`affray.core.hidden`);
+- ``{"add": ENTRY, "side": SIDE, "place": POSITION | null}``: reinforcements, a combatant joining mid-fight.
+  ``ENTRY`` is the combatant's *resolved* setup entry (as the ruleset's ``prepare`` builds it, so the record
+  replays on a machine without the content it came from: :func:`affray.table.gm.adjust` resolves what the GM
+  wrote); ``place`` its square, distance or place (``null``: the entry's own). The ruleset's
+  :meth:`Joiner.add` places it in the turn order as its rules say; the match seats it at the GM's seat.
 
 :func:`parse` checks the shape (the same for every ruleset); the ruleset's :class:`Adjuster` (``Plugin.adjuster``)
 checks each change against the state and applies it, each against the state the ones before it left; a refused
@@ -34,8 +39,10 @@ from affray.core.journal import Journal
 from affray.core.json import Json, JsonObject
 from affray.core.rng import RNG
 
-FieldName = Literal["bar", "status", "remove_status", "position", "out", "reveal"]
+FieldName = Literal["bar", "status", "remove_status", "position", "out", "reveal", "add"]
 FIELDS: tuple[FieldName, ...] = ("bar", "status", "remove_status", "position", "out", "reveal")
+#: The longest id a combatant added mid-fight may have.
+MAX_ID = 40
 MAX_CHANGES = 20
 MAX_REASON = 300
 MAX_NAME = 40
@@ -48,6 +55,7 @@ class Change:
 
     combatant: str
     field: FieldName
+    #: The bar or status; for ``add``, the side it joins.
     name: str = ""
     # Checked by parse for its field (an int for a bar, int | None for a status, a bool for out, JSON for a
     # position); loose so that each adjuster reads the kind its field has.
@@ -61,6 +69,8 @@ class Change:
             out.update(status=self.name, rounds=self.value)
         elif self.field == "remove_status":
             out["remove_status"] = self.name
+        elif self.field == "add":
+            return {"add": self.value["entry"], "side": self.name, "place": self.value["place"]}
         else:
             out[self.field] = self.value
         return out
@@ -74,8 +84,25 @@ def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _added(where: str, raw: dict[str, object]) -> Change | Rejected:
+    """The ``add`` form: ``{"add": ENTRY, "side": SIDE, "place": POSITION | null}`` (reinforcements)."""
+    if set(raw) - {"add", "side", "place"}:
+        return _bad(f"{where}: an addition is {{add, side, place}}.")
+    entry, side = raw["add"], raw.get("side")
+    if not isinstance(entry, dict):
+        return _bad(f"{where}: 'add' is the combatant, an object with an id.")
+    ident = entry.get("id")
+    if not isinstance(ident, str) or not 0 < len(ident) <= MAX_ID:
+        return _bad(f"{where}: the combatant added has an id of 1 to {MAX_ID} characters.")
+    if not isinstance(side, str) or not 0 < len(side) <= MAX_NAME:
+        return _bad(f"{where}: 'side' names the side it joins (1 to {MAX_NAME} characters).")
+    return Change(ident, "add", side, {"entry": entry, "place": raw.get("place")})
+
+
 def _change(i: int, raw: object) -> Change | Rejected:
     where = f"Change {i + 1}"
+    if isinstance(raw, dict) and "add" in raw:
+        return _added(where, raw)
     if not isinstance(raw, dict):
         return _bad(f"{where} is not an object with a combatant and one of: {', '.join(FIELDS)}.")
     combatant = raw.get("combatant")
@@ -178,6 +205,18 @@ class Adjuster(Protocol[S_contra]):
         ...
 
 
+class Joiner(Protocol[S_contra]):
+    """A ruleset's side of reinforcements (the ``add`` change; an :class:`Adjuster` that has this ``add``)."""
+
+    def add(
+        self, state: S_contra, entry: Mapping[str, Json], side: str, place: Json, rng: RNG, journal: Journal
+    ) -> Rejected | None:
+        """Refuse (``unknown_side``, ``bad_position``, ``occupied``, ``bad_combatant``: the state unchanged) or add
+        the combatant ``entry`` (a resolved setup entry) to ``side`` at ``place`` (``None``: the entry's own),
+        entering the turn order as the ruleset's rules say, its dice drawn from ``rng`` into ``journal``."""
+        ...
+
+
 def apply_changes(
     adjuster: Adjuster[S], state: S, reason: str, changes: Sequence[Change], names: Mapping[str, str]
 ) -> Rejected | list[Ruled]:
@@ -248,6 +287,19 @@ def describe_change(change: Mapping[str, Json], names: Mapping[str, str]) -> str
     if "reveal" in change:
         return f"{who} is revealed"
     return f"{who} is out of the fight" if change.get("out") else f"{who} is back in the fight"
+
+
+@dataclass(slots=True)
+class Joined(Event):
+    """Reinforcements: ``actor`` (``name``) joins the fight for ``side`` (a ruling's ``add`` change)."""
+
+    kind: ClassVar[str] = "joined"
+    actor: str
+    name: str
+    side: str
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return f"{names.get(self.actor, self.name)} joins the fight for the {self.side}."
 
 
 @dataclass(slots=True)

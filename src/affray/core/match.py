@@ -24,7 +24,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from affray.core.actions import by_type, refusal, ruling_refusal
-from affray.core.adjust import parse, rule_on, unknown
+from affray.core.adjust import Change, Joined, parse, rule_on, unknown
 from affray.core.checkpoint import Checkpoint, history_at
 from affray.core.engine import (
     GM,
@@ -195,6 +195,8 @@ class Match:
         self.records, self._lines, self._opened = history.records, history.lines, list(checkpoint.opened)
         self._revealed.update(history.revealed)
         self._line = self._lines[-1]
+        if any(r.kind == RULING for r in self.records):
+            self._sync_seats()  # a combatant that joined mid-fight (reinforcements) is seated as on replay
         self._rehide()
         self.memo.reset(self.version)
 
@@ -520,6 +522,8 @@ class Match:
             if isinstance(result, Rejected):
                 raise ReplayError(f"record #{record.seq} was refused on replay: {result.code}: {result.message}")
         self.state, self.rng, self._line = fresh.state, fresh.rng, target
+        if any(r.kind == RULING for r in self.records):
+            self._sync_seats()  # a take back may remove a combatant that joined mid-fight
 
     # -- GM rulings (core/adjust.py) -----------------------------------------------------------------
     def rule(self, seat: str, action: Action, *, version: int | None = None) -> StepResult:
@@ -571,8 +575,14 @@ class Match:
         parsed = parse(action)
         if isinstance(parsed, Rejected):
             return parsed
-        names, hidden = self.names(), self._hidden[-1]
         events: list[Event] = []
+        for change in parsed[1]:
+            if change.field == "add":
+                joined = self._join(change)
+                if isinstance(joined, Rejected):
+                    return joined
+                events += joined
+        names, hidden = self.names(), self._hidden[-1]
         for change in parsed[1]:
             if change.field != "reveal":
                 continue
@@ -581,7 +591,7 @@ class Match:
             if change.combatant not in hidden:
                 return Rejected("not_hidden", f"{names[change.combatant]} is not hidden: every seat sees it already.")
             events.append(Unhidden(change.combatant, "gm"))
-        rest = [c for c in parsed[1] if c.field != "reveal"]
+        rest = [c for c in parsed[1] if c.field not in ("reveal", "add")]
         if rest:
             adjuster = self.plugin.adjuster
             ruled = rule_on(
@@ -600,6 +610,38 @@ class Match:
         if touched:
             events.append(Concealed(list(dict.fromkeys(touched))))
         return events
+
+    def _join(self, change: Change) -> Rejected | list[Event]:
+        """Reinforcements (a ruling's ``add`` change, :mod:`affray.core.adjust`): the ruleset's adjuster adds the
+        resolved entry to its side and the turn order; the match seats it at the GM's seat, played by the GM."""
+        names = self.names()
+        if change.combatant in names:
+            return Rejected(
+                "id_taken", f"The id '{change.combatant}' is {names[change.combatant]}'s already: choose another."
+            )
+        adjuster = self.plugin.adjuster
+        joiner = None if adjuster is None else getattr(adjuster(), "add", None)
+        if joiner is None:
+            return Rejected("no_reinforcements", f"{self.ruleset.title} does not take reinforcements yet.")
+        journal = Journal()
+        refused = joiner(self.state, change.value["entry"], change.name, change.value["place"], self.rng, journal)
+        if isinstance(refused, Rejected):
+            return refused
+        name = self.names().get(change.combatant, change.combatant)
+        self._sync_seats()
+        return [*journal, Joined(change.combatant, name, change.name)]
+
+    def _sync_seats(self) -> None:
+        """Seats and controllers for the combatants there are now: one that joined mid-fight is played from the
+        GM's seat (by the GM); one a take back removed has none."""
+        names = self.names()
+        self._story = None  # the names the narrator tells with: one more, or one fewer
+        for gone in [a for a, s in self.seats.items() if s == GM != a and a not in names]:
+            del self.seats[gone]
+            self.controllers.pop(gone, None)
+        for actor in names:
+            self.seats.setdefault(actor, GM)
+            self.controllers.setdefault(actor, "human")
 
     def apply_record(self, entry: Mapping[str, Any]) -> StepResult:
         """Apply one logged record (``Record.to_dict`` form) as replay does; a refusal raises ReplayError."""

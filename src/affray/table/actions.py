@@ -5,7 +5,7 @@ table's lock, committed to the store, and only then answered. The GM's intervent
 
 from __future__ import annotations
 
-from affray.core.engine import Action, Rejected
+from affray.core.engine import GM, Action, Rejected
 from affray.core.json import JsonObject
 from affray.table.errors import CONFLICT, FORBIDDEN, Refusal, refused_step
 from affray.table.ledger import Ledger
@@ -26,7 +26,8 @@ def submit(
         if key is not None and key in table.by_submission:
             return ledger.answer(table, seat, table.by_submission[key])
         ledger.check_open(table)
-        if actor not in seat.actors or seat.role == "spectator":
+        played = actor in seat.actors or (seat.role == "gm" and table.match.seats.get(actor) == GM)  # reinforcements
+        if not played or seat.role == "spectator":
             raise Refusal("not_your_seat", f"Your seat does not play '{actor}'.", FORBIDDEN)
         if actor in table.policies:
             raise Refusal(

@@ -64,19 +64,66 @@ def adjust(
 ) -> Answer:
     """A GM ruling (:mod:`affray.core.adjust`): ``changes`` checked by the ruleset, then a ``gm`` record in the log
     of record and the chain, heard by every seat as a ruling line. A refused change: 422 with the ruleset's code,
-    nothing changed. A retried ``submission_id`` returns the first answer."""
+    nothing changed. A retried ``submission_id`` returns the first answer. An ``add`` change (reinforcements) names
+    the combatant as a scenario writes it; the record holds its resolved entry (:func:`resolve_addition`)."""
     require_gm(seat)
     key = f"{seat.name}/{submission_id}" if submission_id else None
     with table.lock:
         if key is not None and key in table.by_submission:
             return ledger.answer(table, seat, table.by_submission[key])
         ledger.check_open(table)
-        result = table.match.rule(GM, {"type": "ruling", "reason": reason, "changes": list(changes)}, version=version)
+        resolved = [resolve_addition(table, c) for c in changes]
+        result = table.match.rule(GM, {"type": "ruling", "reason": reason, "changes": resolved}, version=version)
         if isinstance(result, Rejected):
             raise refused_step(result.code, result.message, result.reason)
         if not ledger.commit(table, key):
             raise Refusal("stale_version", "Another action was taken first; look again.", CONFLICT, reason="moved_on")
         return ledger.answer(table, seat, table.version - 1)
+
+
+#: The id the resolving scenario's stand-in foe takes (a scenario needs two sides).
+_PROBE = "probe_for_the_gm"
+
+
+def resolve_addition(table: Table, change: Json) -> Json:
+    """An ``add`` change (reinforcements, :mod:`affray.core.adjust`) with its combatant resolved: the combatant as
+    a scenario writes it (``use`` of the library, inline ``stats``, a ``sheet``) put through the table's ruleset as
+    :func:`affray.api.scenario_from_data` does, on the fight's own map, with ``place`` as its position; the setup
+    entry the ruleset built replaces it, so the record replays without the content. Any other change as it is. A
+    broken combatant: 422 ``bad_combatant`` naming the field as scenario checks do (``add.use``)."""
+    if not isinstance(change, dict) or not isinstance(change.get("add"), dict):
+        return change
+    combatant, side = dict(as_object(change["add"])), change.get("side")
+    name = table.match.plugin.name
+    if name != "spellchrome":
+        raise Refusal(
+            "no_reinforcements", f"{table.match.ruleset.title} does not take reinforcements yet.", UNPROCESSABLE
+        )
+    if not isinstance(side, str) or not isinstance(combatant.get("id"), str):
+        return change  # the ruling's own checks name what is missing
+    if combatant.pop("hidden", False):
+        raise Refusal("bad_combatant", "add.hidden: a combatant added mid-fight joins in sight.", UNPROCESSABLE)
+    place = change.get("place")
+    if place is not None:
+        combatant["position"] = place
+    setup = table.match.setup_data
+    probe: JsonObject = {**combatant, "id": _PROBE, "name": _PROBE, "hp": 0}
+    data: JsonObject = {
+        "ruleset": name,
+        "map": "\n".join(setup["map"]),
+        "sides": [{"name": side, "combatants": [combatant]}, {"name": _PROBE, "combatants": [probe]}],
+    }
+    from affray.api import scenario_from_data
+    from affray.core.content import ContentError
+
+    try:
+        built = scenario_from_data(data)
+    except ContentError as exc:
+        problem = exc.problems[0]
+        field = problem.field.replace("sides[0].combatants[0]", "add").replace("sides[0].name", "side")
+        raise Refusal("bad_combatant", f"{field}: {problem.expected}.", UNPROCESSABLE) from None
+    entry = next(c for c in as_list(built.setup["combatants"]) if as_object(c)["id"] == combatant["id"])
+    return {"add": entry, "side": side, "place": place}
 
 
 def adjustable(table: Table, seat: SeatInfo) -> JsonObject:

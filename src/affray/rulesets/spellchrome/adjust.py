@@ -14,6 +14,12 @@ rules check each change and carry on from it. ``docs/spellchrome.md``, "GM rulin
   for occupancy, and no more bleeding); ``false`` brings it back at its initiative count, on its own square, when it
   can stand (HP 1 or more).
 
+- ``add`` (reinforcements): a combatant joins a side at a square (as ``position``: on the map, not a wall, nobody
+  able there), rolling its own initiative (SC-16: d20 + Dex modifier + bonuses, from the match's dice, so ``verify``
+  replays it; no surprise bonus: the fight has begun) and entering the order by it; where it ties the combatants
+  already in the order it comes after them (the rule option "joiners after ties", docs/spellchrome.md: the
+  roll-offs are not rolled again mid-fight). Placed before the combatant whose turn it is, it acts next round.
+
 A change draws no die and passes no turn by itself; once every change of a ruling is applied, ``settle`` goes on from
 where they left the fight as the rules go on after any step, with the match's dice and into the ruling's record: it
 tells who the ruling took out of the fight (``Defeated``), judges the outcome again (SC-R12; a fight decided while the
@@ -35,12 +41,14 @@ from affray.core.fields import flag, integer, maybe_text, text
 from affray.core.journal import Journal
 from affray.core.json import Json, JsonObject
 from affray.core.rng import RNG
+from affray.rulesets.spellchrome.checks import roll
 from affray.rulesets.spellchrome.combat import may_punish
 from affray.rulesets.spellchrome.events import TAKEN_OUT
 from affray.rulesets.spellchrome.health import after_the_fight, check_outcome
-from affray.rulesets.spellchrome.mechanics import DEAD_AT
+from affray.rulesets.spellchrome.mechanics import D20, DEAD_AT, initiative_key, initiative_total
 from affray.rulesets.spellchrome.movement import end_ok, in_the_way
 from affray.rulesets.spellchrome.resolution import resume
+from affray.rulesets.spellchrome.setup import build_combatant
 from affray.rulesets.spellchrome.state import Combatant, SpellchromeState
 from affray.rulesets.spellchrome.turns import end_turn
 
@@ -101,6 +109,40 @@ class SpellchromeAdjuster:
             _release(state, rng, journal)
         elif state.turn is not None and not state.combatants[state.turn.actor].able:
             end_turn(state, rng, journal)
+
+    def add(
+        self, state: SpellchromeState, entry: Mapping[str, Json], side: str, place: Json, rng: RNG, journal: Journal
+    ) -> Rejected | None:
+        """Reinforcements (see the module docstring; SC-16, SC-24)."""
+        sides = sorted({c.side for c in state.combatants.values()})
+        if side not in sides:
+            return Rejected("unknown_side", f"There is no side '{side}' in this fight (there are {', '.join(sides)}).")
+        try:
+            c = build_combatant({**entry, "side": side}, state.options)  # type: ignore[typeddict-item]
+        except (KeyError, TypeError, ValueError) as exc:
+            return Rejected("bad_combatant", f"The combatant added is not a Spellchrome combatant (field {exc}).")
+        where = place if place is not None else list[Json](c.pos)
+        refused = _check_position(state, c, where)
+        if refused is not None:
+            return refused
+        assert isinstance(where, list)
+        c.pos = (int(str(where[0])), int(str(where[1])))
+        bonus = initiative_total(0, c.mods["dexterity"], c.initiative_bonus, 0)
+        c.initiative = roll(rng, c.id, "initiative", D20, bonus, journal)
+        state.combatants[c.id] = c
+        mine = initiative_key(c.initiative, c.abilities["dexterity"], ())
+        index = next(
+            (
+                i
+                for i, a in enumerate(state.order)
+                if initiative_key(state.combatants[a].initiative, state.combatants[a].abilities["dexterity"], ()) > mine
+            ),
+            len(state.order),
+        )
+        state.order.insert(index, c.id)
+        if state.turn is not None and index <= state.turn_index:
+            state.turn_index += 1  # the turn in progress stays its actor's
+        return None
 
     def forms(self, state: SpellchromeState) -> dict[str, JsonObject]:
         return {

@@ -1,0 +1,172 @@
+"""Reinforcements: the GM adds a combatant mid-fight (docs/table.md, "Reinforcements"; issue 43 item 6).
+
+``POST /api/tables/ID/gm/adjust`` with a change ``{"add": COMBATANT, "side": SIDE, "place": ...}``, the combatant as a
+scenario writes it: a GM record holding the resolved setup entry, narrated to every seat, entering the turn order as
+the ruleset's rules say (Spellchrome: its own initiative roll, SC-16), replayed by ``affray verify`` (X-1), undone by
+the GM's take back; a refusal changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from affray.store import Store
+from affray.table import TableService
+from tests.cli_run import affray
+from tests.web.helpers import auth, make_app, tokens_of
+from tests.web.inprocess import InProcessClient
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+JACKALS = {"oriel": "human", "kestrin": "human", "ambry": "human", "jackal1": "gm", "jackal2": "gm", "jackal3": "gm"}
+JACKAL_4 = {"id": "jackal_4", "use": "ash_jackal", "name": "Ash Jackal 4"}
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[TableService, TestClient]]:
+    with Store(f"sqlite:///{tmp_path / 'affray.db'}") as store:
+        service, app = make_app(store)
+        with InProcessClient(app) as client:
+            yield service, client
+        service.close()
+
+
+def open_table(client: TestClient, seed: int = 5) -> tuple[str, dict[str, str]]:
+    text = (EXAMPLES / "spellchrome/jackal_pack.yaml").read_text()
+    answer = client.post("/api/tables", json={"scenario": text, "seed": seed, "controllers": JACKALS})
+    assert answer.status_code == 201, answer.text
+    return answer.json()["table"], tokens_of(answer.json())
+
+
+def get(client: TestClient, table: str, token: str, path: str = "") -> Any:
+    answer = client.get(f"/api/tables/{table}{path}", headers=auth(token))
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def adjust(client: TestClient, table: str, gm: str, *changes: dict[str, Any], reason: str = "") -> Any:
+    version = get(client, table, gm)["version"]
+    return client.post(
+        f"/api/tables/{table}/gm/adjust",
+        headers=auth(gm),
+        json={"version": version, "reason": reason, "changes": changes},
+    )
+
+
+def test_sc16_a_jackal_joins_with_its_own_initiative_every_seat_reads_it_and_the_log_verifies(
+    served: tuple[TableService, TestClient], tmp_path: Path
+) -> None:
+    """SC-16, X-1: Ash Jackal 4 joins the pack on [3, 4] with the library's stats (full 13 HP), rolls its own
+    initiative from the table's dice and enters the order by it after the turn in progress; every seat reads "Ash
+    Jackal 4 joins the fight for the pack.", the GM's seat plays it, the record holds its resolved entry, and the
+    ended fight's log passes ``affray verify``."""
+    service, client = served
+    table, tokens = open_table(client)
+    gm = tokens["gm"]
+    before = get(client, table, gm)["view"]
+    answer = adjust(client, table, gm, {"add": JACKAL_4, "side": "pack", "place": [3, 4]}, reason="the howl carries")
+    assert answer.status_code == 200, answer.text
+    for seat, token in tokens.items():
+        message = get(client, table, token)
+        jackal = next(c for c in message["view"]["combatants"] if c["id"] == "jackal_4")
+        assert (jackal["name"], jackal["position"]["x"], jackal["position"]["y"]) == ("Ash Jackal 4", 3, 4), seat
+        assert [b["value"] for b in jackal["bars"] if b["name"] == "HP"] == [13], seat
+        told = [e["text"] for e in message["log"][-1]["events"]]
+        assert told == [
+            "Ash Jackal 4 rolls initiative: 1d20+2 [14] +2 = 16",
+            "Ash Jackal 4 joins the fight for the pack.",
+        ]
+    view = get(client, table, gm)["view"]
+    # d20 14 + Dex +2 = 16: after Ambry's 20, before Ash Jackal Scar's 11 (Kestrin's turn goes on)
+    assert view["order"] == ["kestrin", "ambry", "jackal_4", "jackal1", "jackal3", "jackal2", "oriel"]
+    assert view["turn"] == "kestrin"
+    assert before["order"] == [a for a in view["order"] if a != "jackal_4"]
+    live, _ = service.authenticate(table, gm)
+    with live.lock:
+        record: Any = live.match.records[-1].to_dict()
+        assert live.match.state.combatants["jackal_4"].initiative == 16
+        assert live.match.seats["jackal_4"] == "gm"
+    entry = record["action"]["changes"][0]["add"]
+    assert (entry["id"], entry["name"], entry["position"]) == ("jackal_4", "Ash Jackal 4", [3, 4])
+    assert entry["abilities"]["dexterity"] and "use" not in entry  # resolved: stats, not a library reference
+    assert client.post(f"/api/tables/{table}/gm/end", headers=auth(gm)).status_code == 200
+    saved = tmp_path / "log.json"
+    saved.write_text(json.dumps(get(client, table, gm, "/log")))
+    done = affray("verify", str(saved))
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_x1_the_gms_take_back_removes_the_reinforcement(served: tuple[TableService, TestClient]) -> None:
+    """The GM takes the fight back to before the addition: the jackal is gone from every view, the order and the
+    seats, and the same id may join again."""
+    service, client = served
+    table, tokens = open_table(client)
+    gm = tokens["gm"]
+    before = get(client, table, gm)
+    answer = adjust(client, table, gm, {"add": JACKAL_4, "side": "pack", "place": [3, 4]})
+    assert answer.status_code == 200, answer.text
+    back = client.post(
+        f"/api/tables/{table}/gm/take_back",
+        headers=auth(gm),
+        json={"to": before["version"], "version": before["version"] + 1, "confirm": True},
+    )
+    assert back.status_code == 200, back.text
+    after = get(client, table, gm)
+    assert after["view"]["order"] == before["view"]["order"]
+    assert "jackal_4" not in json.dumps(after["view"])
+    live, _ = service.authenticate(table, gm)
+    with live.lock:
+        assert "jackal_4" not in live.match.seats
+    assert adjust(client, table, gm, {"add": JACKAL_4, "side": "pack", "place": [3, 4]}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("change", "code", "message"),
+    [
+        (
+            {"add": JACKAL_4, "side": "wolves", "place": [3, 4]},
+            "unknown_side",
+            "There is no side 'wolves' in this fight (there are pack, party).",
+        ),
+        (
+            {"add": {**JACKAL_4, "id": "jackal1"}, "side": "pack", "place": [3, 4]},
+            "id_taken",
+            "The id 'jackal1' is Ash Jackal Scar's already: choose another.",
+        ),
+        (
+            {"add": JACKAL_4, "side": "pack", "place": [6, 5]},
+            "occupied",
+            "Oriel Vantasse stands on [6, 5] (no move ends on a square someone able stands on).",
+        ),
+        (
+            {"add": JACKAL_4, "side": "pack", "place": [30, 4]},
+            "bad_combatant",
+            "add.position: a square inside the 14×10 map (got [30, 4]).",
+        ),
+        (
+            {"add": {**JACKAL_4, "use": "ash_jackalz"}, "side": "pack", "place": [3, 4]},
+            "bad_combatant",
+            "add.use: ",
+        ),
+    ],
+)
+def test_x1_a_refused_addition_changes_nothing(
+    served: tuple[TableService, TestClient], change: dict[str, Any], code: str, message: str
+) -> None:
+    """An unknown side, an id in use, an occupied or off-map square, a broken combatant: refused with a code and a
+    sentence naming the field, and the fight is as it was."""
+    _, client = served
+    table, tokens = open_table(client)
+    gm = tokens["gm"]
+    before = get(client, table, gm)
+    answer = adjust(client, table, gm, change)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["code"] == code
+    assert answer.json()["message"].startswith(message), answer.json()["message"]
+    after = get(client, table, gm)
+    assert (after["version"], after["view"]) == (before["version"], before["view"])
