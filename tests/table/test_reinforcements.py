@@ -1,4 +1,4 @@
-"""Reinforcements: the GM adds a combatant mid-fight (docs/table.md, "Reinforcements"; issue 43 item 6).
+"""Reinforcements: the GM adds a combatant mid-fight (docs/table.md, "Reinforcements").
 
 ``POST /api/tables/ID/gm/adjust`` with a change ``{"add": COMBATANT, "side": SIDE, "place": ...}``, the combatant as a
 scenario writes it: a GM record holding the resolved setup entry, narrated to every seat, entering the turn order as
@@ -168,5 +168,24 @@ def test_x1_a_refused_addition_changes_nothing(
     assert answer.status_code == 422, answer.text
     assert answer.json()["code"] == code
     assert answer.json()["message"].startswith(message), answer.json()["message"]
+    after = get(client, table, gm)
+    assert (after["version"], after["view"]) == (before["version"], before["view"])
+
+
+def test_x1_a_ruleset_without_reinforcements_refuses_the_addition(served: tuple[TableService, TestClient]) -> None:
+    """WaRP does not take reinforcements yet: ``no_reinforcements`` with a sentence, and the fight is unchanged."""
+    _, client = served
+    text = (EXAMPLES / "warp/melee_brawl.yaml").read_text()
+    people = {"dana": "human", "theo": "human", "thug1": "gm", "thug2": "gm", "thug3": "gm"}
+    opened = client.post("/api/tables", json={"scenario": text, "seed": 5, "controllers": people})
+    assert opened.status_code == 201, opened.text
+    table, gm = opened.json()["table"], tokens_of(opened.json())["gm"]
+    before = get(client, table, gm)
+    answer = adjust(client, table, gm, {"add": {"id": "thug4", "use": "thug"}, "side": "dockers", "place": 6})
+    assert answer.status_code == 422, answer.text
+    assert (answer.json()["code"], answer.json()["message"]) == (
+        "no_reinforcements",
+        "This ruleset takes no reinforcements yet (Spellchrome's tables do).",
+    )
     after = get(client, table, gm)
     assert (after["version"], after["view"]) == (before["version"], before["view"])

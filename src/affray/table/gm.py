@@ -97,7 +97,7 @@ def resolve_addition(table: Table, change: Json) -> Json:
     name = table.match.plugin.name
     if name != "spellchrome":
         raise Refusal(
-            "no_reinforcements", f"{table.match.ruleset.title} does not take reinforcements yet.", UNPROCESSABLE
+            "no_reinforcements", "This ruleset takes no reinforcements yet (Spellchrome's tables do).", UNPROCESSABLE
         )
     if not isinstance(side, str) or not isinstance(combatant.get("id"), str):
         return change  # the ruling's own checks name what is missing
