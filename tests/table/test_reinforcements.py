@@ -189,3 +189,33 @@ def test_x1_a_ruleset_without_reinforcements_refuses_the_addition(served: tuple[
     )
     after = get(client, table, gm)
     assert (after["version"], after["view"]) == (before["version"], before["view"])
+
+
+def test_sc16_the_gm_page_adds_a_jackal_from_the_library_on_a_clicked_square(tmp_path: Path) -> None:
+    """In a real browser from the lobby: the GM's "Add a combatant" finds the Ash Jackal in the library, takes a
+    square clicked on the board and a reason, and every seat's log reads that it joins (SC-16: its initiative roll)."""
+    from playwright.sync_api import expect
+
+    from tests.web.browser import chromium, create_from_lobby, live_server, open_seat, synced
+
+    with live_server(tmp_path / "affray.db") as server, chromium() as browser:
+        gm = open_seat(browser, server.url + "/")
+        table_id = create_from_lobby(gm.page, "spellchrome/jackal_pack", {"oriel": "player:A"}, seed=8)
+        table = server.service.table(table_id)
+        synced({"gm": gm}, table.version)
+        page = gm.page
+        page.fill("#add-use", "jackal")
+        page.locator('[data-add-do="search"]').click()
+        expect(page.locator("#add-note")).to_have_text("1 found.")
+        page.fill("#add-use", "ash_jackal")
+        page.fill("#add-id", "jackal_4")
+        page.fill("#add-name", "Ash Jackal 4")
+        page.select_option("#add-side", "pack")
+        page.locator('[data-add-do="place"]').click()
+        page.locator('[data-xy="3,4"]').click()
+        expect(page.locator(".add-combatant")).to_contain_text("Square: (3, 4)")
+        page.fill("#add-reason", "the howl carries")
+        page.locator('[data-add-do="add"]').click()
+        expect(page.locator("#log")).to_contain_text("Ash Jackal 4 joins the fight for the pack.", timeout=10_000)
+        assert table.match.state.combatants["jackal_4"].pos == (3, 4)
+        assert not gm.errors, gm.errors

@@ -155,7 +155,67 @@ export function gmPanel(page, names) {
   return `<h2>GM tools</h2>${confirm}${dragBox(page)}<p class="small">Click a combatant (its card or its token) to rule on it; drag a token to move it.</p>` +
     `<p><label>Take back to <select id="gm-to">${options}</select></label><button type="button" data-gm="take-back"${options ? "" : " disabled"}>Take back…</button></p>` +
     `<p>${msg.paused ? '<button type="button" data-gm="resume">Resume</button>' : '<button type="button" data-gm="pause">Pause</button>'}` +
-    `<button type="button" class="danger" data-gm="end">End the fight…</button></p>${timer}${mapUploadBlock(page)}${hiddenBlock(page)}`;
+    `<button type="button" class="danger" data-gm="end">End the fight…</button></p>${timer}${mapUploadBlock(page)}${hiddenBlock(page)}${addBlock(page)}`;
+}
+
+// -- reinforcements: "Add a combatant" (docs/table.md, "Reinforcements") --------------------------------------------
+// A library entry found by a search (GET /api/content/RULESET?q=), an id and a name, a side and a square clicked on
+// the board; sent as a ruling's change {add, side, place}. The server resolves the entry (the record holds its
+// stats) and refuses in its own words (an id in use, a taken square), which are shown at the form.
+const adding = { id: "", name: "", use: "", side: "", square: null, reason: "", found: [], note: "", placing: false };
+
+function addBlock(page) {
+  if (page.msg?.ruleset !== "spellchrome" && page.view?.ruleset !== "spellchrome") return "";
+  const sides = [...new Set((page.view?.combatants || []).map((c) => c.side))];
+  const side = adding.side || sides[0] || "";
+  const options = sides.map((s) => `<option${s === side ? " selected" : ""}>${esc(s)}</option>`).join("");
+  const found = adding.found.map((e) => `<option value="${esc(e.id)}">${esc(e.summary || e.name)}</option>`).join("");
+  const square = adding.square ? `(${adding.square.join(", ")})` : "none yet";
+  return `<div class="add-combatant" role="group" aria-labelledby="gm-add-label"><p id="gm-add-label"><strong>Add a combatant</strong></p>` +
+    `<p><label>Library <input id="add-use" list="add-found" value="${esc(adding.use)}" data-add="use"></label>` +
+    `<datalist id="add-found">${found}</datalist><button type="button" class="secondary" data-add-do="search">Search</button></p>` +
+    `<p><label>Id <input id="add-id" value="${esc(adding.id)}" data-add="id"></label> ` +
+    `<label>Name <input id="add-name" value="${esc(adding.name)}" data-add="name"></label> ` +
+    `<label>Side <select id="add-side" data-add="side">${options}</select></label></p>` +
+    `<p>Square: ${esc(square)} <button type="button" class="secondary" data-add-do="place"${adding.placing ? ' aria-pressed="true"' : ""}>` +
+    `${adding.placing ? "Click a square on the board…" : "Choose the square"}</button></p>` +
+    `<p><label>Reason <input id="add-reason" value="${esc(adding.reason)}" data-add="reason"></label>` +
+    `<button type="button" data-add-do="add">Add it</button></p>` +
+    `<p class="small" role="status" id="add-note">${esc(adding.note)}</p></div>`;
+}
+
+function wireAdd(page, client, render) {
+  document.addEventListener("input", (ev) => { const k = ev.target.dataset?.add; if (k) adding[k] = ev.target.value; });
+  document.addEventListener("change", (ev) => { const k = ev.target.dataset?.add; if (k) adding[k] = ev.target.value; });
+  // While placing, a square clicked is the newcomer's: taken before the page's own handler sees it.
+  document.addEventListener("click", (ev) => {
+    const sq = adding.placing && page.msg?.role === "gm" ? ev.target.closest?.("[data-xy]") : null;
+    if (!sq) return;
+    ev.stopPropagation(); ev.preventDefault();
+    adding.square = sq.dataset.xy.split(",").map(Number); adding.placing = false; render();
+  }, true);
+  document.addEventListener("click", async (ev) => {
+    const t = ev.target.closest?.("[data-add-do]");
+    if (!t || page.msg?.role !== "gm") return;
+    const what = t.dataset.addDo;
+    if (what === "place") { adding.placing = !adding.placing; render(); return; }
+    if (what === "search") {
+      try {
+        const answer = await fetch(`/api/content/spellchrome?q=${encodeURIComponent(adding.use)}`).then((r) => r.json());
+        adding.found = answer.entries || [];
+        adding.note = `${adding.found.length} found.`;
+      } catch (err) { adding.note = err.message; }
+      render(); return;
+    }
+    const sides = [...new Set((page.view?.combatants || []).map((c) => c.side))];
+    const combatant = { id: adding.id.trim(), use: adding.use.trim() };
+    if (adding.name.trim()) combatant.name = adding.name.trim();
+    try {
+      await rule(page, client, [{ add: combatant, side: adding.side || sides[0], place: adding.square }], adding.reason);
+      Object.assign(adding, { id: "", name: "", square: null, reason: "", note: `${combatant.name || combatant.id} joins the fight.` });
+    } catch (err) { adding.note = err.message; }
+    render();
+  });
 }
 
 // -- hidden foes: a Reveal button per combatant only the GM sees (docs/table.md, "Hidden foes") ---------------------
@@ -303,6 +363,7 @@ async function copy(page, seat, render) {
 
 export function wireGm(page, client, render, showError) {
   wireHidden(page, client, render, showError);
+  wireAdd(page, client, render);
   const run = async (fn) => { try { await fn(); } catch (err) { showError(err.message); } };
   const replace = (seat) => run(async () => {
     const answer = await client.call("POST", `/gm/seats/${encodeURIComponent(seat)}/token`);
