@@ -173,19 +173,19 @@ def test_x1_a_refused_addition_changes_nothing(
 
 
 def test_x1_a_ruleset_without_reinforcements_refuses_the_addition(served: tuple[TableService, TestClient]) -> None:
-    """WaRP does not take reinforcements yet: ``no_reinforcements`` with a sentence, and the fight is unchanged."""
+    """HuD does not take reinforcements yet: ``no_reinforcements`` with a sentence, and the fight is unchanged."""
     _, client = served
-    text = (EXAMPLES / "warp/melee_brawl.yaml").read_text()
-    people = {"dana": "human", "theo": "human", "thug1": "gm", "thug2": "gm", "thug3": "gm"}
+    text = (EXAMPLES / "hud/simplified_ambush.yaml").read_text()
+    people = {"ilka": "human", "drowner1": "gm", "drowner2": "gm"}
     opened = client.post("/api/tables", json={"scenario": text, "seed": 5, "controllers": people})
     assert opened.status_code == 201, opened.text
     table, gm = opened.json()["table"], tokens_of(opened.json())["gm"]
     before = get(client, table, gm)
-    answer = adjust(client, table, gm, {"add": {"id": "thug4", "use": "thug"}, "side": "dockers", "place": 6})
+    answer = adjust(client, table, gm, {"add": {"id": "drowner3", "use": "drowner"}, "side": "drowners"})
     assert answer.status_code == 422, answer.text
     assert (answer.json()["code"], answer.json()["message"]) == (
         "no_reinforcements",
-        "This ruleset takes no reinforcements yet (Spellchrome's tables do).",
+        "This ruleset takes no reinforcements yet (Spellchrome's and WaRP's tables do).",
     )
     after = get(client, table, gm)
     assert (after["version"], after["view"]) == (before["version"], before["view"])
@@ -219,3 +219,72 @@ def test_sc16_the_gm_page_adds_a_jackal_from_the_library_on_a_clicked_square(tmp
         expect(page.locator("#log")).to_contain_text("Ash Jackal 4 joins the fight for the pack.", timeout=10_000)
         assert table.match.state.combatants["jackal_4"].pos == (3, 4)
         assert not gm.errors, gm.errors
+
+
+WARP_PEOPLE = {"dana": "human", "theo": "human", "thug1": "gm", "thug2": "gm", "thug3": "gm"}
+THUG_4 = {"id": "thug4", "use": "thug", "name": "Dock Thug 4"}
+THUG_4_INITIATIVE = 4
+# 2d6 [2 2] = 4: last, after Dock Thug Who Hums's 5
+THUG_4_ORDER = ["dana", "thug1", "theo", "thug2", "thug3", "thug4"]
+
+
+def warp_table(client: TestClient) -> tuple[str, dict[str, str]]:
+    text = (EXAMPLES / "warp/melee_brawl.yaml").read_text()
+    opened = client.post("/api/tables", json={"scenario": text, "seed": 5, "controllers": WARP_PEOPLE})
+    assert opened.status_code == 201, opened.text
+    return opened.json()["table"], tokens_of(opened.json())
+
+
+def first_moves_until_turns(client: TestClient, table: str, tokens: dict[str, str]) -> None:
+    """Each due seat takes its first legal choice until the first round's turns begin (initiative rolled)."""
+    for _ in range(10):
+        for token in tokens.values():
+            state = get(client, table, token)
+            for actor, specs in state["legal"].items():
+                if specs and state["view"]["phase"] == "initiative":
+                    body = {"actor": actor, "action": specs[0]["action"], "version": state["version"]}
+                    answer = client.post(f"/api/tables/{table}/actions", json=body, headers=auth(token))
+                    assert answer.status_code == 200, answer.text
+        if get(client, table, tokens["gm"])["view"]["phase"] != "initiative":
+            return
+
+
+def test_wr05_a_thug_joins_from_the_next_round_with_its_own_initiative_and_the_log_verifies(
+    served: tuple[TableService, TestClient], tmp_path: Path
+) -> None:
+    """WR-05, WR-03: mid-round, Dock Thug 4 joins the dockers at 6 m, rolls its own initiative (2 dice, no trait)
+    from the table's dice and enters the order by it, but acts from the next round (its turn this round is done);
+    every seat reads that it joins; the GM's take back removes it; added again, the ended log verifies."""
+    service, client = served
+    table, tokens = warp_table(client)
+    gm = tokens["gm"]
+    first_moves_until_turns(client, table, tokens)
+    before = get(client, table, gm)
+    answer = adjust(client, table, gm, {"add": THUG_4, "side": "dockers", "place": 6})
+    assert answer.status_code == 200, answer.text
+    live, _ = service.authenticate(table, gm)
+    with live.lock:
+        state = live.match.state
+        thug = state.fighters["thug4"]
+        assert (thug.position, thug.turn_done, thug.initiative) == (6.0, True, THUG_4_INITIATIVE)
+        assert state.order == THUG_4_ORDER
+        assert state.order[state.turn_index] == "dana"  # Dana's turn goes on
+    for token in tokens.values():
+        told = [e["text"] for e in get(client, table, token)["log"][-1]["events"]]
+        assert told == [
+            "Dock Thug 4 rolls initiative with the default 2 dice: 2d6 [2 2] = 4",
+            "Dock Thug 4 joins the fight for the dockers.",
+        ], told
+    back = client.post(
+        f"/api/tables/{table}/gm/take_back",
+        headers=auth(gm),
+        json={"to": before["version"], "version": before["version"] + 1, "confirm": True},
+    )
+    assert back.status_code == 200, back.text
+    assert get(client, table, gm)["view"] == before["view"]
+    assert adjust(client, table, gm, {"add": THUG_4, "side": "dockers", "place": 6}).status_code == 200
+    assert client.post(f"/api/tables/{table}/gm/end", headers=auth(gm)).status_code == 200
+    saved = tmp_path / "log.json"
+    saved.write_text(json.dumps(get(client, table, gm, "/log")))
+    done = affray("verify", str(saved))
+    assert done.returncode == 0, done.stdout + done.stderr

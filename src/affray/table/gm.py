@@ -11,7 +11,7 @@ countdown takes the worker too, whose thread runs it out.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from affray.core.engine import GM, Rejected
 from affray.core.json import Json, JsonObject, as_list, as_number, as_object
@@ -83,6 +83,11 @@ def adjust(
 
 #: The id the resolving scenario's stand-in foe takes (a scenario needs two sides).
 _PROBE = "probe_for_the_gm"
+#: Per ruleset that takes reinforcements: the scenario fields of the fight itself, read from its setup.
+_FIGHT: dict[str, Callable[[Mapping[str, object]], JsonObject]] = {
+    "spellchrome": lambda setup: {"map": "\n".join(str(row) for row in as_list(setup["map"]))},
+    "warp": lambda setup: {"mode": str(setup["mode"])},
+}
 
 
 def resolve_addition(table: Table, change: Json) -> Json:
@@ -95,9 +100,11 @@ def resolve_addition(table: Table, change: Json) -> Json:
         return change
     combatant, side = dict(as_object(change["add"])), change.get("side")
     name = table.match.plugin.name
-    if name != "spellchrome":
+    if name not in _FIGHT:
         raise Refusal(
-            "no_reinforcements", "This ruleset takes no reinforcements yet (Spellchrome's tables do).", UNPROCESSABLE
+            "no_reinforcements",
+            "This ruleset takes no reinforcements yet (Spellchrome's and WaRP's tables do).",
+            UNPROCESSABLE,
         )
     if not isinstance(side, str) or not isinstance(combatant.get("id"), str):
         return change  # the ruling's own checks name what is missing
@@ -107,10 +114,11 @@ def resolve_addition(table: Table, change: Json) -> Json:
     if place is not None:
         combatant["position"] = place
     setup = table.match.setup_data
-    probe: JsonObject = {**combatant, "id": _PROBE, "name": _PROBE, "hp": 0}
+    # Spellchrome's stand-in lies down (HP 0), so it may share the newcomer's square (SC-24).
+    probe: JsonObject = {**combatant, "id": _PROBE, "name": _PROBE, **({"hp": 0} if name == "spellchrome" else {})}
     data: JsonObject = {
         "ruleset": name,
-        "map": "\n".join(setup["map"]),
+        **_FIGHT[name](setup),
         "sides": [{"name": side, "combatants": [combatant]}, {"name": _PROBE, "combatants": [probe]}],
     }
     from affray.api import scenario_from_data

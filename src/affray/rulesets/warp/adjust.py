@@ -15,6 +15,12 @@
   ``escape_m`` from every foe a character has left the fight (WR-X4).
 - **Out**: ``true`` takes a character out of the fight (``out``); ``false`` brings back one that is out in any way
   whose HP, less taser damage, are above 0.
+- **Add** (reinforcements): a character joins a side at a distance on the line and takes part from the next
+  round (WR-05: everyone acts once a round in the order rolled at the start; the rules are silent on newcomers, so
+  by the rule option "joiners next round", docs/warp.md). With trait initiative it rolls its own now (its best
+  initiative trait, 2 dice otherwise, WR-03, from the match's dice), or takes its side's shared GM roll with
+  ``gmc_single_initiative``, and enters the order by it, after those it ties; with seating initiative it sits last
+  of its kind (PCs or GM characters). Before the first round's initiative is rolled it simply rolls with everyone.
 
 A GM character's HP are GM-level (docs/warp.md, "What each seat sees"): a ruling on them is read in full only by
 the GM and that character's seat. What leaving and coming back do to the round, and how ``settle`` goes on after
@@ -24,16 +30,19 @@ the ruling's last change: :mod:`affray.rulesets.warp.leave`.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from affray.core.adjust import Change
 from affray.core.engine import Rejected
 from affray.core.journal import QUIET, Journal
-from affray.core.json import JsonObject
+from affray.core.json import Json, JsonObject
 from affray.core.rng import RNG
 from affray.rulesets.warp.attack import leave_cover
 from affray.rulesets.warp.leave import bring_back, leave_windows, settle, worse
 from affray.rulesets.warp.mechanics import DOWN_STATES, is_dead
+from affray.rulesets.warp.setup import build_fighter
 from affray.rulesets.warp.state import Fighter, WarpState, holder, holder_name
+from affray.rulesets.warp.turns import _initiative_roll
 from affray.rulesets.warp.wounds import condition, release
 
 HP = "HP"
@@ -94,6 +103,43 @@ class WarpAdjuster:
                 )
             return None
         return _check_out(f, change.value)
+
+    def add(
+        self, state: WarpState, entry: Mapping[str, Json], side: str, place: Json, rng: RNG, journal: Journal
+    ) -> Rejected | None:
+        """Reinforcements (see the module docstring; WR-03, WR-05)."""
+        sides = sorted({f.side for f in state.fighters.values()})
+        if side not in sides:
+            return _no("unknown_side", f"There is no side '{side}' in this fight (there are {', '.join(sides)}).")
+        where = entry.get("position", 0.0) if place is None else place
+        if isinstance(where, bool) or not isinstance(where, int | float) or not math.isfinite(where):
+            return _no("bad_position", "A position is metres on the line (WR-X2).")
+        if abs(where) > MAX_METRES:
+            return _no("bad_position", f"A position is metres on the line, from -{MAX_METRES:g} to {MAX_METRES:g}.")
+        try:
+            f = build_fighter({**entry, "side": side, "position": where}, state.options)  # type: ignore[typeddict-item]
+        except (KeyError, TypeError, ValueError) as exc:
+            return _no("bad_combatant", f"The character added is not a WaRP character (field {exc}).")
+        state.fighters[f.id] = f
+        if state.phase == "initiative" and state.round <= 1:
+            return None  # the first round's initiative is still to roll: it rolls with everyone
+        f.turn_done = True  # WR-05: it acts from the next round
+        if state.options.initiative != "trait":
+            kind = [a for a in state.order if state.fighters[a].pc == f.pc]
+            index = state.order.index(kind[-1]) + 1 if kind else (0 if f.pc else len(state.order))
+        else:
+            mates = [g for g in state.fighters.values() if g.side == f.side and not g.pc and g is not f]
+            if state.options.gmc_single_initiative and not f.pc and mates:
+                f.initiative, f.initiative_pool = mates[0].initiative, mates[0].initiative_pool
+            else:
+                f.initiative, f.initiative_pool = _initiative_roll(state, rng, f, journal)
+            index = next(
+                (i for i, a in enumerate(state.order) if state.fighters[a].initiative < f.initiative), len(state.order)
+            )
+        state.order.insert(index, f.id)
+        if index <= state.turn_index and state.phase == "turn":
+            state.turn_index += 1  # the turn in progress stays its actor's
+        return None
 
     def apply(self, state: WarpState, change: Change) -> object:
         f = state.fighters[change.combatant]

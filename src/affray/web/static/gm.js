@@ -162,24 +162,28 @@ export function gmPanel(page, names) {
 // A library entry found by a search (GET /api/content/RULESET?q=), an id and a name, a side and a square clicked on
 // the board; sent as a ruling's change {add, side, place}. The server resolves the entry (the record holds its
 // stats) and refuses in its own words (an id in use, a taken square), which are shown at the form.
-const adding = { id: "", name: "", use: "", side: "", square: null, reason: "", found: [], note: "", placing: false };
+const adding = { id: "", name: "", use: "", side: "", square: null, metres: "", reason: "", found: [], note: "", placing: false };
+const ADDS = ["spellchrome", "warp"];  // the rulesets that take reinforcements
 
 function addBlock(page) {
-  if (page.msg?.ruleset !== "spellchrome" && page.view?.ruleset !== "spellchrome") return "";
+  const ruleset = page.view?.ruleset || page.msg?.ruleset;
+  if (!ADDS.includes(ruleset)) return "";
   const sides = [...new Set((page.view?.combatants || []).map((c) => c.side))];
   const side = adding.side || sides[0] || "";
   const options = sides.map((s) => `<option${s === side ? " selected" : ""}>${esc(s)}</option>`).join("");
   const found = adding.found.map((e) => `<option value="${esc(e.id)}">${esc(e.summary || e.name)}</option>`).join("");
   const square = adding.square ? `(${adding.square.join(", ")})` : "none yet";
+  const place = ruleset === "warp"
+    ? `<p><label>Metres on the line <input id="add-metres" type="number" step="0.5" value="${esc(adding.metres)}" data-add="metres"></label></p>`
+    : `<p>Square: ${esc(square)} <button type="button" class="secondary" data-add-do="place"${adding.placing ? ' aria-pressed="true"' : ""}>` +
+      `${adding.placing ? "Click a square on the board…" : "Choose the square"}</button></p>`;
   return `<div class="add-combatant" role="group" aria-labelledby="gm-add-label"><p id="gm-add-label"><strong>Add a combatant</strong></p>` +
     `<p><label>Library <input id="add-use" list="add-found" value="${esc(adding.use)}" data-add="use"></label>` +
     `<datalist id="add-found">${found}</datalist><button type="button" class="secondary" data-add-do="search">Search</button></p>` +
     `<p><label>Id <input id="add-id" value="${esc(adding.id)}" data-add="id"></label> ` +
     `<label>Name <input id="add-name" value="${esc(adding.name)}" data-add="name"></label> ` +
     `<label>Side <select id="add-side" data-add="side">${options}</select></label></p>` +
-    `<p>Square: ${esc(square)} <button type="button" class="secondary" data-add-do="place"${adding.placing ? ' aria-pressed="true"' : ""}>` +
-    `${adding.placing ? "Click a square on the board…" : "Choose the square"}</button></p>` +
-    `<p><label>Reason <input id="add-reason" value="${esc(adding.reason)}" data-add="reason"></label>` +
+    place + `<p><label>Reason <input id="add-reason" value="${esc(adding.reason)}" data-add="reason"></label>` +
     `<button type="button" data-add-do="add">Add it</button></p>` +
     `<p class="small" role="status" id="add-note">${esc(adding.note)}</p></div>`;
 }
@@ -201,7 +205,8 @@ function wireAdd(page, client, render) {
     if (what === "place") { adding.placing = !adding.placing; render(); return; }
     if (what === "search") {
       try {
-        const answer = await fetch(`/api/content/spellchrome?q=${encodeURIComponent(adding.use)}`).then((r) => r.json());
+        const ruleset = page.view?.ruleset || page.msg?.ruleset;
+        const answer = await fetch(`/api/content/${encodeURIComponent(ruleset)}?q=${encodeURIComponent(adding.use)}`).then((r) => r.json());
         adding.found = answer.entries || [];
         adding.note = `${adding.found.length} found.`;
       } catch (err) { adding.note = err.message; }
@@ -211,8 +216,9 @@ function wireAdd(page, client, render) {
     const combatant = { id: adding.id.trim(), use: adding.use.trim() };
     if (adding.name.trim()) combatant.name = adding.name.trim();
     try {
-      await rule(page, client, [{ add: combatant, side: adding.side || sides[0], place: adding.square }], adding.reason);
-      Object.assign(adding, { id: "", name: "", square: null, reason: "", note: `${combatant.name || combatant.id} joins the fight.` });
+      const place = (page.view?.ruleset || page.msg?.ruleset) === "warp" ? (adding.metres === "" ? null : Number(adding.metres)) : adding.square;
+      await rule(page, client, [{ add: combatant, side: adding.side || sides[0], place }], adding.reason);
+      Object.assign(adding, { id: "", name: "", square: null, metres: "", reason: "", note: `${combatant.name || combatant.id} joins the fight.` });
     } catch (err) { adding.note = err.message; }
     render();
   });
