@@ -68,6 +68,7 @@ def test_sc16_a_jackal_joins_with_its_own_initiative_every_seat_reads_it_and_the
     service, client = served
     table, tokens = open_table(client)
     gm = tokens["gm"]
+    assert get(client, table, gm, "/gm/adjust")["joins"] == "square"
     before = get(client, table, gm)["view"]
     answer = adjust(client, table, gm, {"add": JACKAL_4, "side": "pack", "place": [3, 4]}, reason="the howl carries")
     assert answer.status_code == 200, answer.text
@@ -185,8 +186,9 @@ def test_x1_a_ruleset_without_reinforcements_refuses_the_addition(served: tuple[
     assert answer.status_code == 422, answer.text
     assert (answer.json()["code"], answer.json()["message"]) == (
         "no_reinforcements",
-        "This ruleset takes no reinforcements yet (Spellchrome's and WaRP's tables do).",
+        "This ruleset takes no reinforcements yet.",
     )
+    assert get(client, table, gm, "/gm/adjust")["joins"] is None  # the GM page offers no form
     after = get(client, table, gm)
     assert (after["version"], after["view"]) == (before["version"], before["view"])
 
@@ -204,6 +206,7 @@ def test_sc16_the_gm_page_adds_a_jackal_from_the_library_on_a_clicked_square(tmp
         table = server.service.table(table_id)
         synced({"gm": gm}, table.version)
         page = gm.page
+        page.locator('[data-add-do="open"]').click()
         page.fill("#add-use", "jackal")
         page.locator('[data-add-do="search"]').click()
         expect(page.locator("#add-note")).to_have_text("1 found.")

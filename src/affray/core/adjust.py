@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Protocol, TypeGuard, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, TypeGuard, TypeVar, runtime_checkable
 
 from affray.core.engine import GM, Rejected
 from affray.core.events import Event
@@ -205,8 +205,19 @@ class Adjuster(Protocol[S_contra]):
         ...
 
 
+@runtime_checkable
 class Joiner(Protocol[S_contra]):
-    """A ruleset's side of reinforcements (the ``add`` change; an :class:`Adjuster` that has this ``add``)."""
+    """A ruleset's side of reinforcements (the ``add`` change): an :class:`Adjuster` that has these too.
+
+    ``joins`` is the kind of ``place`` (as :meth:`Adjuster.forms` names positions: ``"square"``, ``"line"``);
+    ``scenario_fields`` the fight's own scenario fields read from its setup (a map, a mode) and ``stand_in`` what
+    the resolving scenario's stand-in foe changes of the newcomer (:func:`affray.table.gm.resolve_addition`)."""
+
+    joins: str
+
+    def scenario_fields(self, setup: Mapping[str, object]) -> JsonObject: ...
+
+    def stand_in(self) -> JsonObject: ...
 
     def add(
         self, state: S_contra, entry: Mapping[str, Json], side: str, place: Json, rng: RNG, journal: Journal

@@ -24,7 +24,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from affray.core.actions import by_type, refusal, ruling_refusal
-from affray.core.adjust import Change, Joined, parse, rule_on, unknown
+from affray.core.adjust import Change, Joined, Joiner, parse, rule_on, unknown
 from affray.core.checkpoint import Checkpoint, history_at
 from affray.core.engine import (
     GM,
@@ -620,11 +620,11 @@ class Match:
                 "id_taken", f"The id '{change.combatant}' is {names[change.combatant]}'s already: choose another."
             )
         adjuster = self.plugin.adjuster
-        joiner = None if adjuster is None else getattr(adjuster(), "add", None)
-        if joiner is None:
-            return Rejected("no_reinforcements", f"{self.ruleset.title} does not take reinforcements yet.")
+        joiner = None if adjuster is None else adjuster()
+        if not isinstance(joiner, Joiner):
+            return Rejected("no_reinforcements", "This ruleset takes no reinforcements yet.")
         journal = Journal()
-        refused = joiner(self.state, change.value["entry"], change.name, change.value["place"], self.rng, journal)
+        refused = joiner.add(self.state, change.value["entry"], change.name, change.value["place"], self.rng, journal)
         if isinstance(refused, Rejected):
             return refused
         name = self.names().get(change.combatant, change.combatant)

@@ -11,8 +11,9 @@ countdown takes the worker too, whose thread runs it out.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 
+from affray.core.adjust import Joiner
 from affray.core.engine import GM, Rejected
 from affray.core.json import Json, JsonObject, as_list, as_number, as_object
 from affray.core.log import export_log
@@ -83,29 +84,28 @@ def adjust(
 
 #: The id the resolving scenario's stand-in foe takes (a scenario needs two sides).
 _PROBE = "probe_for_the_gm"
-#: Per ruleset that takes reinforcements: the scenario fields of the fight itself, read from its setup.
-_FIGHT: dict[str, Callable[[Mapping[str, object]], JsonObject]] = {
-    "spellchrome": lambda setup: {"map": "\n".join(str(row) for row in as_list(setup["map"]))},
-    "warp": lambda setup: {"mode": str(setup["mode"])},
-}
+
+
+def _joiner(table: Table) -> Joiner[object] | None:
+    """The ruleset's side of reinforcements, if it takes them."""
+    adjuster = table.match.plugin.adjuster
+    joiner = None if adjuster is None else adjuster()
+    return joiner if isinstance(joiner, Joiner) else None
 
 
 def resolve_addition(table: Table, change: Json) -> Json:
     """An ``add`` change (reinforcements, :mod:`affray.core.adjust`) with its combatant resolved: the combatant as
     a scenario writes it (``use`` of the library, inline ``stats``, a ``sheet``) put through the table's ruleset as
-    :func:`affray.api.scenario_from_data` does, on the fight's own map, with ``place`` as its position; the setup
-    entry the ruleset built replaces it, so the record replays without the content. Any other change as it is. A
-    broken combatant: 422 ``bad_combatant`` naming the field as scenario checks do (``add.use``)."""
+    :func:`affray.api.scenario_from_data` does, in the fight's own scenario fields (its map, its mode: the ruleset's
+    :meth:`~affray.core.adjust.Joiner.scenario_fields`), with ``place`` as its position; the setup entry the
+    ruleset built replaces it, so the record replays without the content. Any other change as it is. A broken
+    combatant: 422 ``bad_combatant`` naming the field as scenario checks do (``add.use``)."""
     if not isinstance(change, dict) or not isinstance(change.get("add"), dict):
         return change
     combatant, side = dict(as_object(change["add"])), change.get("side")
-    name = table.match.plugin.name
-    if name not in _FIGHT:
-        raise Refusal(
-            "no_reinforcements",
-            "This ruleset takes no reinforcements yet (Spellchrome's and WaRP's tables do).",
-            UNPROCESSABLE,
-        )
+    joiner = _joiner(table)
+    if joiner is None:
+        raise Refusal("no_reinforcements", "This ruleset takes no reinforcements yet.", UNPROCESSABLE)
     if not isinstance(side, str) or not isinstance(combatant.get("id"), str):
         return change  # the ruling's own checks name what is missing
     if combatant.pop("hidden", False):
@@ -114,11 +114,10 @@ def resolve_addition(table: Table, change: Json) -> Json:
     if place is not None:
         combatant["position"] = place
     setup = table.match.setup_data
-    # Spellchrome's stand-in lies down (HP 0), so it may share the newcomer's square (SC-24).
-    probe: JsonObject = {**combatant, "id": _PROBE, "name": _PROBE, **({"hp": 0} if name == "spellchrome" else {})}
+    probe: JsonObject = {**combatant, "id": _PROBE, "name": _PROBE, **joiner.stand_in()}
     data: JsonObject = {
-        "ruleset": name,
-        **_FIGHT[name](setup),
+        "ruleset": table.match.plugin.name,
+        **joiner.scenario_fields(setup),
         "sides": [{"name": side, "combatants": [combatant]}, {"name": _PROBE, "combatants": [probe]}],
     }
     from affray.api import scenario_from_data
@@ -136,15 +135,18 @@ def resolve_addition(table: Table, change: Json) -> Json:
 
 def adjustable(table: Table, seat: SeatInfo) -> JsonObject:
     """What the GM may change now, per combatant (the ruleset's :meth:`~affray.core.adjust.Adjuster.forms`): bars
-    with their bounds, statuses, the kind of position, whether it is out; and ``hidden``, the combatants still hidden
-    from the other seats (:mod:`affray.core.hidden`), which a ruling's ``reveal`` change shows."""
+    with their bounds, statuses, the kind of position, whether it is out; ``hidden``, the combatants still hidden
+    from the other seats (:mod:`affray.core.hidden`), which a ruling's ``reveal`` change shows; and ``joins``, the
+    kind of place a reinforcement takes (``"square"``, ``"line"``; ``null``: the ruleset takes none)."""
     require_gm(seat)
     record = table.match.plugin
     with table.lock:
         hidden: list[Json] = [*sorted(table.match.hidden)]
+        joiner = _joiner(table)
+        joins: Json = None if joiner is None else joiner.joins
         if record.adjuster is None:
-            return {"combatants": {}, "hidden": hidden}
-        return {"combatants": {**record.adjuster().forms(table.match.state)}, "hidden": hidden}
+            return {"combatants": {}, "hidden": hidden, "joins": joins}
+        return {"combatants": {**record.adjuster().forms(table.match.state)}, "hidden": hidden, "joins": joins}
 
 
 def set_paused(ledger: Ledger, table: Table, seat: SeatInfo, paused: bool) -> JsonObject:

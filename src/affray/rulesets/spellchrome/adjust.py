@@ -110,6 +110,18 @@ class SpellchromeAdjuster:
         elif state.turn is not None and not state.combatants[state.turn.actor].able:
             end_turn(state, rng, journal)
 
+    #: Reinforcements join on a square (:class:`~affray.core.adjust.Joiner`).
+    joins = "square"
+
+    def scenario_fields(self, setup: Mapping[str, object]) -> JsonObject:
+        """The fight's map, as a scenario writes it."""
+        rows = setup["map"]
+        return {"map": "\n".join(str(row) for row in rows) if isinstance(rows, list) else str(rows)}
+
+    def stand_in(self) -> JsonObject:
+        """The resolving scenario's stand-in lies down (HP 0), so it may share the newcomer's square (SC-24)."""
+        return {"hp": 0}
+
     def add(
         self, state: SpellchromeState, entry: Mapping[str, Json], side: str, place: Json, rng: RNG, journal: Journal
     ) -> Rejected | None:

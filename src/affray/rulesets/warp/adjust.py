@@ -104,6 +104,16 @@ class WarpAdjuster:
             return None
         return _check_out(f, change.value)
 
+    #: Reinforcements join at metres on the line (:class:`~affray.core.adjust.Joiner`).
+    joins = "line"
+
+    def scenario_fields(self, setup: Mapping[str, object]) -> JsonObject:
+        """The fight's mode, as a scenario writes it."""
+        return {"mode": str(setup["mode"])}
+
+    def stand_in(self) -> JsonObject:
+        return {}
+
     def add(
         self, state: WarpState, entry: Mapping[str, Json], side: str, place: Json, rng: RNG, journal: Journal
     ) -> Rejected | None:

@@ -163,17 +163,17 @@ export function gmPanel(page, names) {
 // the board; sent as a ruling's change {add, side, place}. The server resolves the entry (the record holds its
 // stats) and refuses in its own words (an id in use, a taken square), which are shown at the form.
 const adding = { id: "", name: "", use: "", side: "", square: null, metres: "", reason: "", found: [], note: "", placing: false };
-const ADDS = ["spellchrome", "warp"];  // the rulesets that take reinforcements
 
 function addBlock(page) {
-  const ruleset = page.view?.ruleset || page.msg?.ruleset;
-  if (!ADDS.includes(ruleset)) return "";
+  // What place a newcomer takes is the server's word (GET /gm/adjust "joins"), asked when the GM opens the form.
+  if (page.joins === undefined) return `<p><button type="button" class="secondary" data-add-do="open">Add a combatant…</button></p>`;
+  if (!page.joins) return `<p class="small">This fight takes no reinforcements.</p>`;
   const sides = [...new Set((page.view?.combatants || []).map((c) => c.side))];
   const side = adding.side || sides[0] || "";
   const options = sides.map((s) => `<option${s === side ? " selected" : ""}>${esc(s)}</option>`).join("");
   const found = adding.found.map((e) => `<option value="${esc(e.id)}">${esc(e.summary || e.name)}</option>`).join("");
   const square = adding.square ? `(${adding.square.join(", ")})` : "none yet";
-  const place = ruleset === "warp"
+  const place = page.joins === "line"
     ? `<p><label>Metres on the line <input id="add-metres" type="number" step="0.5" value="${esc(adding.metres)}" data-add="metres"></label></p>`
     : `<p>Square: ${esc(square)} <button type="button" class="secondary" data-add-do="place"${adding.placing ? ' aria-pressed="true"' : ""}>` +
       `${adding.placing ? "Click a square on the board…" : "Choose the square"}</button></p>`;
@@ -203,6 +203,10 @@ function wireAdd(page, client, render) {
     if (!t || page.msg?.role !== "gm") return;
     const what = t.dataset.addDo;
     if (what === "place") { adding.placing = !adding.placing; render(); return; }
+    if (what === "open") {
+      try { page.joins = (await client.call("GET", "/gm/adjust")).joins || null; } catch (err) { adding.note = err.message; }
+      render(); return;
+    }
     if (what === "search") {
       try {
         const ruleset = page.view?.ruleset || page.msg?.ruleset;
@@ -216,7 +220,7 @@ function wireAdd(page, client, render) {
     const combatant = { id: adding.id.trim(), use: adding.use.trim() };
     if (adding.name.trim()) combatant.name = adding.name.trim();
     try {
-      const place = (page.view?.ruleset || page.msg?.ruleset) === "warp" ? (adding.metres === "" ? null : Number(adding.metres)) : adding.square;
+      const place = page.joins === "line" ? (adding.metres === "" ? null : Number(adding.metres)) : adding.square;
       await rule(page, client, [{ add: combatant, side: adding.side || sides[0], place }], adding.reason);
       Object.assign(adding, { id: "", name: "", square: null, metres: "", reason: "", note: `${combatant.name || combatant.id} joins the fight.` });
     } catch (err) { adding.note = err.message; }
