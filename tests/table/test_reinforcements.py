@@ -92,6 +92,13 @@ def test_sc16_a_jackal_joins_with_its_own_initiative_every_seat_reads_it_and_the
         record: Any = live.match.records[-1].to_dict()
         assert live.match.state.combatants["jackal_4"].initiative == 16
         assert live.match.seats["jackal_4"] == "gm"
+    for seat in ("kestrin", "ambry"):  # their turns pass: the jackal's comes, and the GM's seat plays it
+        message = get(client, table, tokens[seat])
+        ends = [s["action"] for s in message["legal"][seat] if s["action"]["type"] == "end_turn"]
+        body = {"actor": seat, "action": ends[0], "version": message["version"]}
+        assert client.post(f"/api/tables/{table}/actions", json=body, headers=auth(tokens[seat])).status_code == 200
+    assert get(client, table, gm)["view"]["turn"] == "jackal_4"
+    assert list(get(client, table, gm)["legal"]) == ["jackal_4"]
     entry = record["action"]["changes"][0]["add"]
     assert (entry["id"], entry["name"], entry["position"]) == ("jackal_4", "Ash Jackal 4", [3, 4])
     assert entry["abilities"]["dexterity"] and "use" not in entry  # resolved: stats, not a library reference

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from affray.ai.base import Policy
 from affray.core.chain import chain_value
-from affray.core.engine import SPECTATOR, ActionSpec
+from affray.core.engine import GM, SPECTATOR, ActionSpec
 from affray.core.json import JsonObject
 from affray.core.match import Match
 from affray.core.plugin import Countdown
@@ -109,8 +109,14 @@ class Table:
         return seat
 
     def human_actors(self, seat: SeatInfo) -> list[str]:
-        """The actors of ``seat`` that a person plays (policies play the rest on the server)."""
-        return [a for a in seat.actors if a not in self.policies]
+        """The actors of ``seat`` that a person plays (policies play the rest on the server); the GM's seat plays too
+        those who joined mid-fight (reinforcements: seated at the GM's seat by the match)."""
+        joined = (
+            [a for a, s in self.match.seats.items() if s == GM != a and a not in seat.actors]
+            if seat.role == "gm"
+            else []
+        )
+        return [a for a in (*seat.actors, *joined) if a not in self.policies]
 
     def legal_for(self, seat: SeatInfo) -> dict[str, list[JsonObject]]:
         """Legal actions of the seat's person-played actors that are due now (none while paused or over), each with
