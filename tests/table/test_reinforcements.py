@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from fastapi.testclient import TestClient
 
 from affray.store import Store
@@ -298,3 +299,30 @@ def test_wr05_a_thug_joins_from_the_next_round_with_its_own_initiative_and_the_l
     saved.write_text(json.dumps(get(client, table, gm, "/log")))
     done = affray("verify", str(saved))
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_x1_a_table_rebuilt_from_its_snapshot_or_its_log_seats_the_reinforcement_at_the_gms_seat() -> None:
+    """A match with a reinforcement, rebuilt from its snapshot (table/snapshot.py) or replayed from its log, holds
+    the same state and seats the newcomer at the GM's seat, as the live match does."""
+    from affray.api import scenario_from_data
+    from affray.core.match import Match
+    from affray.table.snapshot import load, take
+
+    scenario = scenario_from_data(yaml.safe_load((EXAMPLES / "spellchrome/jackal_pack.yaml").read_text()))
+    match = Match(scenario.plugin, scenario.setup, scenario.options, seed=bytes(range(32)), seats=scenario.seats)
+    entry = next(c for c in scenario.setup["combatants"] if c["id"] == "jackal3")
+    change = {"add": {**entry, "id": "jackal_4", "name": "Ash Jackal 4"}, "side": "pack", "place": [3, 4]}
+    assert not hasattr(match.rule("gm", {"type": "ruling", "reason": "", "changes": [change]}), "code")
+    assert match.seats["jackal_4"] == "gm" and match.state.combatants["jackal_4"].pos == (3, 4)
+
+    def anew() -> Match:  # as a restart builds it: the scenario's seats, which know no newcomer
+        return Match(scenario.plugin, scenario.setup, scenario.options, seed=bytes(range(32)), seats=scenario.seats)
+
+    back, replayed = anew(), anew()
+    load(back, take(match, "head"), [r.to_dict(events=False) for r in match.records], "head")
+    for record in match.records:
+        replayed.apply_record(record.to_dict(events=False))
+    for other in (back, replayed):
+        assert other.seats["jackal_4"] == "gm"
+        assert other.state.order == match.state.order
+        assert other.view_json("gm") == match.view_json("gm")
