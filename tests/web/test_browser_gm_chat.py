@@ -60,7 +60,7 @@ def test_the_gm_rules_by_clicking_a_card_every_page_reads_it_and_a_take_back_rem
             expect(seat.page.locator("#log")).to_contain_text("GM ruling (she slips on the ice)")
         # the GM takes both back: every page follows
         gm.select_option("#gm-to", "0")
-        gm.click('[data-gm="take-back"]')
+        gm.click('[data-gm="rewind"]')
         gm.fill("#gm-reason", "a fresh start")
         gm.click('[data-gm="confirm"]')
         for seat in seats.values():

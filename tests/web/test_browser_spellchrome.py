@@ -150,7 +150,7 @@ def take_back(seats: dict[str, Seat], version: int, seen: dict[int, dict[str, st
     gm = seats["gm"].page
     to = version - 1
     gm.select_option("#gm-to", str(to))
-    gm.click('[data-gm="take-back"]')
+    gm.click('[data-gm="rewind"]')
     expect(gm.locator("#gm-confirm")).to_contain_text(f"back to before move {to + 1}")
     gm.fill("#gm-reason", "try that again")
     gm.click('[data-gm="confirm"]')

@@ -153,7 +153,7 @@ export function gmPanel(page, names) {
   const timer = countdown ? `<p><label>${esc(countdown.name)} seconds <input id="gm-seconds" type="number" min="1" max="3600" value="${esc(countdown.seconds || 60)}"></label>` +
     `<button type="button" data-gm="timer">Start the ${esc(countdown.name)}</button><button type="button" class="secondary" data-gm="timer-stop">Stop</button></p>` : "";
   return `<h2>GM tools</h2>${confirm}${dragBox(page)}<p class="small">Click a combatant (its card or its token) to rule on it; drag a token to move it.</p>` +
-    `<p><label>Take back to <select id="gm-to">${options}</select></label><button type="button" data-gm="take-back"${options ? "" : " disabled"}>Take back…</button></p>` +
+    `<p><label>Take back to <select id="gm-to">${options}</select></label><button type="button" data-gm="rewind"${options ? "" : " disabled"}>Take back…</button></p>` +
     `<p>${msg.paused ? '<button type="button" data-gm="resume">Resume</button>' : '<button type="button" data-gm="pause">Pause</button>'}` +
     `<button type="button" class="danger" data-gm="end">End the fight…</button></p>${timer}${mapUploadBlock(page)}${hiddenBlock(page)}${addBlock(page)}`;
 }
@@ -437,7 +437,7 @@ export function wireGm(page, client, render, showError) {
     }
     else if (what === "timer") run(() => client.call("POST", "/gm/timer", { seconds: Number(document.getElementById("gm-seconds").value) }));
     else if (what === "timer-stop") run(() => client.call("POST", "/gm/timer", { seconds: null }));
-    else if (what === "take-back") {
+    else if (what === "rewind") {
       const select = document.getElementById("gm-to"), to = Number(select.value);
       const point = select.selectedOptions[0]?.textContent || "that point";
       page.confirm = { verb: "take back", text: `Take the fight back to ${point}? Every seat follows.`,
