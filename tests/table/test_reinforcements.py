@@ -311,7 +311,11 @@ def test_x1_a_table_rebuilt_from_its_snapshot_or_its_log_seats_the_reinforcement
     scenario = scenario_from_data(yaml.safe_load((EXAMPLES / "spellchrome/jackal_pack.yaml").read_text()))
     match = Match(scenario.plugin, scenario.setup, scenario.options, seed=bytes(range(32)), seats=scenario.seats)
     entry = next(c for c in scenario.setup["combatants"] if c["id"] == "jackal3")
-    change = {"add": {**entry, "id": "jackal_4", "name": "Ash Jackal 4"}, "side": "pack", "place": [3, 4]}
+    change: dict[str, Any] = {
+        "add": {**entry, "id": "jackal_4", "name": "Ash Jackal 4"},
+        "side": "pack",
+        "place": [3, 4],
+    }
     assert not hasattr(match.rule("gm", {"type": "ruling", "reason": "", "changes": [change]}), "code")
     assert match.seats["jackal_4"] == "gm" and match.state.combatants["jackal_4"].pos == (3, 4)
 
