@@ -330,3 +330,108 @@ def test_x1_a_table_rebuilt_from_its_snapshot_or_its_log_seats_the_reinforcement
         assert other.seats["jackal_4"] == "gm"
         assert other.state.order == match.state.order
         assert other.view_json("gm") == match.view_json("gm")
+
+
+WH_PEOPLE = {"odo": "human", "ilse": "human", "wraith": "gm", "wolf1": "gm", "wolf2": "gm", "wolf3": "gm"}
+ASH_WOLF = {"id": "wolf4", "use": "gloam_wolf", "name": "Ash Wolf"}
+ASH_WOLF_DECK = {"wolf_snap": 1, "hamstring_run": 1, "melt_into_the_dusk": 1}
+
+
+def witchhammer_table(client: TestClient) -> tuple[str, dict[str, str]]:
+    text = (EXAMPLES / "witchhammer/frost_and_wolves.yaml").read_text()
+    opened = client.post("/api/tables", json={"scenario": text, "seed": 5, "controllers": WH_PEOPLE})
+    assert opened.status_code == 201, opened.text
+    return opened.json()["table"], tokens_of(opened.json())
+
+
+def play_until_vignette(service: TableService, client: TestClient, table: str, tokens: dict[str, str], n: int) -> None:
+    """Each due seat takes its first legal choice (for the combatants; the GM calls no time) until vignette ``n``."""
+    live, _ = service.authenticate(table, tokens["gm"])
+    for _ in range(60):
+        if live.match.state.vignette >= n:
+            return
+        for token in tokens.values():
+            state = get(client, table, token)
+            for actor, specs in state["legal"].items():
+                if specs and actor != "gm" and live.match.state.vignette < n:
+                    body = {
+                        "actor": actor,
+                        "action": specs[-1]["action"],
+                        "version": get(client, table, token)["version"],
+                    }
+                    answer = client.post(f"/api/tables/{table}/actions", json=body, headers=auth(token))
+                    assert answer.status_code == 200, answer.text
+    raise AssertionError(f"vignette {n} never began")
+
+
+def test_wh01_a_wolf_joins_at_the_next_vignette_every_seat_reads_it_and_the_log_verifies(
+    served: tuple[TableService, TestClient], tmp_path: Path
+) -> None:
+    """WH-01, WH-04 (rule option "joiners next vignette"): in vignette 1's Psych, Ash Wolf joins the lake on [5, 5]
+    with the library's stats; it stands there arriving (no hand, not in the window, no Violence) until vignette 2,
+    when it is in the fight with its whole deck as its hand; every seat reads that it joins; the log verifies."""
+    service, client = served
+    table, tokens = witchhammer_table(client)
+    gm = tokens["gm"]
+    assert get(client, table, gm, "/gm/adjust")["joins"] == "square"
+    answer = adjust(client, table, gm, {"add": ASH_WOLF, "side": "lake", "place": [5, 5]}, reason="a howl")
+    assert answer.status_code == 200, answer.text
+    for seat, token in tokens.items():
+        told = [e["text"] for e in get(client, table, token)["log"][-1]["events"]]
+        assert told == ["Ash Wolf joins the fight for the lake."], seat
+    live, _ = service.authenticate(table, gm)
+    with live.lock:
+        state = live.match.state
+        wolf = state.fighters["wolf4"]
+        assert (wolf.pos, wolf.out, wolf.hand, wolf.slots, wolf.ready) == ((5, 5), "arriving", {}, [], True)
+        assert (wolf.poise, wolf.health, wolf.deck) == (16, 12, ASH_WOLF_DECK)
+        assert state.window is not None and "wolf4" not in state.window.actors
+        assert live.match.seats["wolf4"] == "gm"
+    play_until_vignette(service, client, table, tokens, 2)
+    with live.lock:
+        state = live.match.state
+        wolf = state.fighters["wolf4"]
+        records: Any = [r.to_dict() for r in live.match.records]
+        acted = [e for r in records for e in r["events"] if e.get("actor") == "wolf4"]
+        assert [e["type"] for e in acted] == ["joined"]  # no card, no turn in vignette 1's Violence
+        assert (wolf.up, wolf.hand) == (True, ASH_WOLF_DECK)
+        assert state.window is not None and state.window.phase == "psych"  # the wolves hold no Psych card
+    assert client.post(f"/api/tables/{table}/gm/end", headers=auth(gm)).status_code == 200
+    saved = tmp_path / "log.json"
+    saved.write_text(json.dumps(get(client, table, gm, "/log")))
+    done = affray("verify", str(saved))
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_wh01_the_gms_take_back_removes_the_wolf_and_a_refusal_changes_nothing(
+    served: tuple[TableService, TestClient],
+) -> None:
+    """A take back to before the addition removes Ash Wolf from every view and the seats; an occupied square (WH-B13),
+    a wall, an unknown side: refused with a sentence, the fight as it was."""
+    service, client = served
+    table, tokens = witchhammer_table(client)
+    gm = tokens["gm"]
+    before = get(client, table, gm)
+    for change, code, message in (
+        ({"add": ASH_WOLF, "side": "lake", "place": [9, 2]}, "occupied", "Grey Wolf stands on [9, 2]."),
+        ({"add": ASH_WOLF, "side": "wolves", "place": [5, 5]}, "unknown_side", "There is no side 'wolves'"),
+        ({"add": ASH_WOLF, "side": "lake", "place": [40, 5]}, "bad_combatant", "add.at: "),
+    ):
+        answer = adjust(client, table, gm, change)
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["code"] == code
+        assert answer.json()["message"].startswith(message), answer.json()["message"]
+        after = get(client, table, gm)
+        assert (after["version"], after["view"]) == (before["version"], before["view"])
+    assert adjust(client, table, gm, {"add": ASH_WOLF, "side": "lake", "place": [5, 5]}).status_code == 200
+    back = client.post(
+        f"/api/tables/{table}/gm/take_back",
+        headers=auth(gm),
+        json={"to": before["version"], "version": before["version"] + 1, "confirm": True},
+    )
+    assert back.status_code == 200, back.text
+    after = get(client, table, gm)
+    assert after["view"] == before["view"]
+    live, _ = service.authenticate(table, gm)
+    with live.lock:
+        assert "wolf4" not in live.match.seats and "wolf4" not in live.match.state.fighters

@@ -111,10 +111,13 @@ def resolve_addition(table: Table, change: Json) -> Json:
     if combatant.pop("hidden", False):
         raise Refusal("bad_combatant", "add.hidden: a combatant added mid-fight joins in sight.", UNPROCESSABLE)
     place = change.get("place")
-    if place is not None:
-        combatant["position"] = place
+    if place is not None:  # the field a scenario names it by: "position", or the joiner's own ("at")
+        combatant[str(getattr(joiner, "place_field", "position"))] = place
     setup = table.match.setup_data
-    probe: JsonObject = {**combatant, "id": _PROBE, "name": _PROBE, **joiner.stand_in()}
+    # the stand-in's own fields, from the fight's setup where the joiner reads them there (its own square)
+    placed = getattr(joiner, "stand_in_for", None)
+    stand_in: JsonObject = placed(setup) if callable(placed) else joiner.stand_in()
+    probe: JsonObject = {**combatant, "id": _PROBE, "name": _PROBE, **stand_in}
     data: JsonObject = {
         "ruleset": table.match.plugin.name,
         **joiner.scenario_fields(setup),

@@ -26,6 +26,10 @@ where they left the fight as the rules go on after any step, with the match's di
   cards turn over and resolve (WH-02), or the Violence phase is played and the next vignette begins (WH-04).
 
 One brought back or stood up takes part from the next phase that opens (Planning after Psych, else the next vignette).
+
+- ``add`` (reinforcements, :class:`~affray.core.adjust.Joiner`): a combatant joins a side on a free square (as
+  ``position``), while the cards are chosen; it arrives at the next vignette, its hand dealt then as every hand is
+  (WH-01, WH-04: the rule option "joiners next vignette", :mod:`.join`).
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from affray.core.fields import integer
 from affray.core.journal import QUIET, Journal
 from affray.core.json import Json, JsonObject
 from affray.core.rng import RNG
-from affray.rulesets.witchhammer import planning, vignette, violence
+from affray.rulesets.witchhammer import join, planning, vignette, violence
 from affray.rulesets.witchhammer.mechanics import AFFLICTIONS
 from affray.rulesets.witchhammer.state import OFF_THE_MAP, Fighter, Status, StatusDef, WitchHammerState
 from affray.rulesets.witchhammer.wounds import DOWN_HOW, check_down
@@ -123,6 +127,46 @@ class WitchHammerAdjuster:
         if planning.everyone_ready(state):
             vignette.phase_done(state, rng, journal)
 
+    #: Reinforcements join on a square (:class:`~affray.core.adjust.Joiner`), which a scenario names ``at``.
+    joins = "square"
+    place_field = "at"
+
+    def scenario_fields(self, setup: Mapping[str, object]) -> JsonObject:
+        """The fight's map, as a scenario writes it, with an open row below it for the stand-in's own square
+        (:meth:`stand_in_for`): scenario checks refuse two combatants on one square (WH-B13)."""
+        rows = _rows(setup)
+        return {"map": "\n".join([*rows, "." * len(rows[0])])}
+
+    def stand_in(self) -> JsonObject:
+        """The stand-in's fields without the fight's setup: none (:meth:`stand_in_for` places it)."""
+        return {}
+
+    def stand_in_for(self, setup: Mapping[str, object]) -> JsonObject:
+        """The resolving scenario's stand-in foe stands on the open row below the fight's map."""
+        return {"at": [0, len(_rows(setup))]}
+
+    def add(
+        self, state: WitchHammerState, entry: Mapping[str, Json], side: str, place: Json, rng: RNG, journal: Journal
+    ) -> Rejected | None:
+        """Reinforcements (see the module docstring; :mod:`.join`): no die is drawn."""
+        if state.phase not in ("psych", "planning"):
+            return Rejected("fight_over", "The fight is over: nobody joins it now.")
+        sides = sorted({f.side for f in state.fighters.values()})
+        if side not in sides:
+            return Rejected("unknown_side", f"There is no side '{side}' in this fight (there are {', '.join(sides)}).")
+        f = join.build_fighter(entry, side, state)
+        if isinstance(f, Rejected):
+            return f
+        where = place if place is not None else list[Json](f.pos)
+        f.pos = (-1, -1)  # not yet on the board: its own square is checked as any other
+        refused = _check_position(state, f, where)
+        if refused is not None:
+            return refused
+        assert isinstance(where, list)
+        f.pos = (int(str(where[0])), int(str(where[1])))
+        join.place(state, f)
+        return None
+
     def forms(self, state: WitchHammerState) -> dict[str, JsonObject]:
         statuses: list[Json] = [sd.name for sd in state.statuses.values()]
         return {
@@ -135,6 +179,11 @@ class WitchHammerAdjuster:
             }
             for a, f in state.fighters.items()
         }
+
+
+def _rows(setup: Mapping[str, object]) -> list[str]:
+    rows = setup["map"]
+    return [str(row) for row in rows] if isinstance(rows, list) else str(rows).split()
 
 
 def _lasting(turns: int) -> Json:

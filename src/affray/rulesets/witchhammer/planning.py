@@ -25,12 +25,15 @@ from affray.core.rng import RNG
 from affray.core.sealed import Sealed
 from affray.rulesets.witchhammer.actions import SLOTS
 from affray.rulesets.witchhammer.events import Ready, TimedOut, Withdrawn
-from affray.rulesets.witchhammer.state import Fighter, WitchHammerState
+from affray.rulesets.witchhammer.state import ARRIVING, Fighter, WitchHammerState
 
 
 def new_hands(state: WitchHammerState) -> None:
-    """At a vignette's start every card not spent comes back to the hand (WH-04, WH-B19)."""
+    """At a vignette's start every card not spent comes back to the hand (WH-04, WH-B19), and a combatant the GM
+    added arrives (join.py)."""
     for f in state.fighters.values():
+        if f.out == ARRIVING:
+            f.out = ""
         f.hand = dict(f.deck)
         f.psych, f.slots, f.ready = None, [], False
 

@@ -87,6 +87,7 @@ class CheckNode(TypedDict):
 
 #: One effect node below a card's line, as the content schema dumps it (JSON in the setup).
 Node = MoveNode | AttackNode | DamageNode | EffectNode | RecoverNode | SaveNode | CheckNode
+ARRIVING = "arriving"  # Fighter.out of a reinforcement until the next vignette (join.py)
 OFF_THE_MAP = ("defeated", "removed")  # Fighter.out values that leave the map (WH-B9; a GM ruling)
 
 
@@ -161,7 +162,8 @@ class Fighter:
     facing: Pos
     deck: dict[str, int]  # card id -> copies owned, less one-shots spent (WH-04, WH-B19)
     # "", "down" (PC at <= 0 Health), "defeated" (monster, off the map), "fallen" (monster, lies where it fell), "dead"
-    # (failed death's door), "removed" (taken out of the fight by a GM ruling, off the map)
+    # (failed death's door), "removed" (taken out of the fight by a GM ruling, off the map), "arriving" (joined by a
+    # GM ruling, in the fight from the next vignette: join.py)
     out: str = ""
     # per vignette
     hand: dict[str, int] = field(default_factory=dict)  # copies still free this vignette (WH-B18)
