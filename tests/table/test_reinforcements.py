@@ -9,7 +9,7 @@ the GM's take back; a refusal changes nothing.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -181,8 +181,14 @@ def test_x1_a_refused_addition_changes_nothing(
     assert (after["version"], after["view"]) == (before["version"], before["view"])
 
 
-def test_x1_a_ruleset_without_reinforcements_refuses_the_addition(served: tuple[TableService, TestClient]) -> None:
-    """HuD does not take reinforcements yet: ``no_reinforcements`` with a sentence, and the fight is unchanged."""
+def test_x1_a_ruleset_without_reinforcements_refuses_the_addition(
+    served: tuple[TableService, TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ruleset whose adjuster is no ``Joiner`` (HuD's without its ``add``): ``no_reinforcements`` with a sentence,
+    and the fight is unchanged."""
+    from affray.rulesets.hud.adjust import HudAdjuster
+
+    monkeypatch.delattr(HudAdjuster, "add")
     _, client = served
     text = (EXAMPLES / "hud/simplified_ambush.yaml").read_text()
     people = {"ilka": "human", "drowner1": "gm", "drowner2": "gm"}
@@ -345,23 +351,30 @@ def witchhammer_table(client: TestClient) -> tuple[str, dict[str, str]]:
 
 
 def play_until_vignette(service: TableService, client: TestClient, table: str, tokens: dict[str, str], n: int) -> None:
-    """Each due seat takes its first legal choice (for the combatants; the GM calls no time) until vignette ``n``."""
+    """Each due seat takes its last legal choice (for the combatants; the GM calls no time) until vignette ``n``."""
     live, _ = service.authenticate(table, tokens["gm"])
+    play_until(client, table, tokens, lambda: bool(live.match.state.vignette >= n))
+
+
+def play_until(
+    client: TestClient, table: str, tokens: dict[str, str], done: Callable[[], bool], pick: int = -1
+) -> None:
+    """Each due seat takes its legal choice number ``pick`` (the last) for its combatants until ``done()``."""
     for _ in range(60):
-        if live.match.state.vignette >= n:
+        if done():
             return
         for token in tokens.values():
             state = get(client, table, token)
             for actor, specs in state["legal"].items():
-                if specs and actor != "gm" and live.match.state.vignette < n:
+                if specs and actor != "gm" and not done():
                     body = {
                         "actor": actor,
-                        "action": specs[-1]["action"],
+                        "action": specs[pick]["action"],
                         "version": get(client, table, token)["version"],
                     }
                     answer = client.post(f"/api/tables/{table}/actions", json=body, headers=auth(token))
                     assert answer.status_code == 200, answer.text
-    raise AssertionError(f"vignette {n} never began")
+    raise AssertionError("the fight never got there")
 
 
 def test_wh01_a_wolf_joins_at_the_next_vignette_every_seat_reads_it_and_the_log_verifies(
@@ -435,3 +448,137 @@ def test_wh01_the_gms_take_back_removes_the_wolf_and_a_refusal_changes_nothing(
     live, _ = service.authenticate(table, gm)
     with live.lock:
         assert "wolf4" not in live.match.seats and "wolf4" not in live.match.state.fighters
+
+
+HUD_PEOPLE = {
+    "nerdified_duel": {"vesna": "human", "hald": "gm"},
+    "simplified_ambush": {"ilka": "human", "drowner1": "gm", "drowner2": "gm"},
+    "free_form_tavern": {"bors": "human", "hald": "gm"},
+}
+ORM = {"id": "orm", "use": "sergeant", "name": "Watch Sergeant Orm"}
+SLIMY = {"id": "drowner3", "use": "drowner", "name": "Slimy Drowner"}
+
+
+def hud_table(client: TestClient, example: str) -> tuple[str, dict[str, str]]:
+    text = (EXAMPLES / f"hud/{example}.yaml").read_text()
+    opened = client.post("/api/tables", json={"scenario": text, "seed": 5, "controllers": HUD_PEOPLE[example]})
+    assert opened.status_code == 201, opened.text
+    return opened.json()["table"], tokens_of(opened.json())
+
+
+def end_and_verify(client: TestClient, table: str, gm: str, tmp_path: Path) -> None:
+    assert client.post(f"/api/tables/{table}/gm/end", headers=auth(gm)).status_code == 200
+    saved = tmp_path / "log.json"
+    saved.write_text(json.dumps(get(client, table, gm, "/log")))
+    done = affray("verify", str(saved))
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_wl09_a_sergeant_joins_near_the_fight_and_declares_from_the_next_round(
+    served: tuple[TableService, TestClient], tmp_path: Path
+) -> None:
+    """WL-09, WL-B13 (rule option "joiners next round"): in round 1's declarations of Combat Nerdified, Watch
+    Sergeant Orm joins the watch at a place of its own near the fight (place 2, band near): it is in no declaration
+    and no initiative of round 1; round 2 rolls its initiative with everyone's; every seat reads that it joins; the
+    log verifies."""
+    service, client = served
+    table, tokens = hud_table(client, "nerdified_duel")
+    gm = tokens["gm"]
+    assert get(client, table, gm, "/gm/adjust")["joins"] == "place"
+    answer = adjust(client, table, gm, {"add": ORM, "side": "watch", "place": "near"}, reason="the watch comes")
+    assert answer.status_code == 200, answer.text
+    for seat, token in tokens.items():
+        told = [e["text"] for e in get(client, table, token)["log"][-1]["events"]]
+        assert told == ["Watch Sergeant Orm joins the fight for the watch."], seat
+    live, _ = service.authenticate(table, gm)
+    with live.lock:
+        state = live.match.state
+        orm = state.fighters["orm"]
+        assert (orm.place, orm.band, orm.hp, orm.max_hp, orm.declared) == (2, "near", 8, 8, False)
+        assert (state.round, state.order, state.declare_queue) == (1, ["hald", "vesna"], ["vesna", "hald"])
+        assert live.match.seats["orm"] == "gm"
+    play_until(client, table, tokens, lambda: bool(live.match.state.round >= 2 or live.match.state.outcome))
+    with live.lock:
+        state = live.match.state
+        assert state.round == 2 and "orm" in state.order and "orm" in state.declare_queue
+    end_and_verify(client, table, gm, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("example", "newcomer", "side", "order"),
+    [
+        ("simplified_ambush", SLIMY, "drowners", ["drowner3", "drowner2", "drowner1", "ilka"]),
+        ("free_form_tavern", ORM, "watch", ["orm", "bors", "hald"]),
+    ],
+)
+def test_wl05_a_newcomer_takes_its_post_before_the_turn_under_way_and_acts_next_round(
+    served: tuple[TableService, TestClient],
+    tmp_path: Path,
+    example: str,
+    newcomer: dict[str, str],
+    side: str,
+    order: list[str],
+) -> None:
+    """WL-05, WL-00 (rule option "joiners next round"): in Dice Simplified and Free Form the newcomer goes into the
+    post order just before the combatant whose turn it is (the first's, in round 1), so the turn stays that
+    combatant's and its own first turn comes in round 2; a take back removes it; added again, the log verifies."""
+    service, client = served
+    table, tokens = hud_table(client, example)
+    gm = tokens["gm"]
+    before = get(client, table, gm)
+    live, _ = service.authenticate(table, gm)
+    with live.lock:
+        first = live.match.state.order[live.match.state.turn]
+    answer = adjust(client, table, gm, {"add": newcomer, "side": side})
+    assert answer.status_code == 200, answer.text
+    for token in tokens.values():
+        told = [e["text"] for e in get(client, table, token)["log"][-1]["events"]]
+        assert told == [f"{newcomer['name']} joins the fight for the {side}."]
+    with live.lock:
+        state = live.match.state
+        assert (state.order, state.order[state.turn], state.round) == (order, first, 1)
+    back = client.post(
+        f"/api/tables/{table}/gm/take_back",
+        headers=auth(gm),
+        json={"to": before["version"], "version": before["version"] + 1, "confirm": True},
+    )
+    assert back.status_code == 200, back.text
+    assert get(client, table, gm)["view"] == before["view"]
+    with live.lock:
+        assert newcomer["id"] not in live.match.state.fighters and newcomer["id"] not in live.match.seats
+    assert adjust(client, table, gm, {"add": newcomer, "side": side}).status_code == 200
+    state = live.match.state
+    play_until(client, table, tokens, lambda: bool(state.order[state.turn] == newcomer["id"] or state.outcome), 0)
+    assert (state.order[state.turn], state.round) == (newcomer["id"], 2)  # its first turn: round 2
+    end_and_verify(client, table, gm, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("example", "change", "message"),
+    [
+        (
+            "simplified_ambush",
+            {"add": SLIMY, "side": "drowners", "place": "near"},
+            "Only Combat Nerdified has places: give no place.",  # the table leaves the rule IDs out
+        ),
+        (
+            "nerdified_duel",
+            {"add": ORM, "side": "watch", "place": 7},
+            "A newcomer's place is one where someone in the fight stands (0), or 'near' or 'far' for a place of its "
+            "own.",
+        ),
+    ],
+)
+def test_wl_b13_a_refused_hud_addition_changes_nothing(
+    served: tuple[TableService, TestClient], example: str, change: dict[str, Any], message: str
+) -> None:
+    """WL-B13: a place in a mode without places, or a place nobody stands at: ``bad_position``, the fight as it was."""
+    _, client = served
+    table, tokens = hud_table(client, example)
+    gm = tokens["gm"]
+    before = get(client, table, gm)
+    answer = adjust(client, table, gm, change)
+    assert answer.status_code == 422, answer.text
+    assert (answer.json()["code"], answer.json()["message"]) == ("bad_position", message)
+    after = get(client, table, gm)
+    assert (after["version"], after["view"]) == (before["version"], before["view"])

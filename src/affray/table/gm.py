@@ -111,8 +111,9 @@ def resolve_addition(table: Table, change: Json) -> Json:
     if combatant.pop("hidden", False):
         raise Refusal("bad_combatant", "add.hidden: a combatant added mid-fight joins in sight.", UNPROCESSABLE)
     place = change.get("place")
-    if place is not None:  # the field a scenario names it by: "position", or the joiner's own ("at")
-        combatant[str(getattr(joiner, "place_field", "position"))] = place
+    named = getattr(joiner, "place_field", "position")  # the scenario's field for it: its own ("at"), or none
+    if place is not None and isinstance(named, str):
+        combatant[named] = place
     setup = table.match.setup_data
     # the stand-in's own fields, from the fight's setup where the joiner reads them there (its own square)
     placed = getattr(joiner, "stand_in_for", None)

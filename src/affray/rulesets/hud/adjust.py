@@ -11,11 +11,17 @@
   out or escaped (one down at 0 HP cannot stand: raise its HP instead). See :mod:`affray.rulesets.hud.leave` for
   what leaving and coming back do to the round, and how ``settle`` goes on after the ruling's last change.
 
+- **Add** (reinforcements, :class:`~affray.core.adjust.Joiner`): a combatant joins a side from the next round, as
+  :mod:`.join` says (Combat Nerdified: at a place of the GM's list, declaring from the next round with its initiative
+  rolled then, WL-09; Dice Simplified and Free Form: in the post order, its first turn in the next round, WL-05).
+
 The HuD hides nothing (WL-09), so no change is GM-level. Where the rules say nothing of a GM's change, the choices
 are this project's rulings, documented in docs/hud.md ("GM rulings").
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from affray.core.adjust import Change
 from affray.core.engine import Rejected
@@ -23,6 +29,7 @@ from affray.core.journal import Journal
 from affray.core.json import Json, JsonObject
 from affray.core.narration import listed
 from affray.core.rng import RNG
+from affray.rulesets.hud import join
 from affray.rulesets.hud.leave import bring_back, settle, take_out
 from affray.rulesets.hud.state import Fighter, HudState
 
@@ -173,6 +180,46 @@ class HudAdjuster:
         """Tell who the ruling took out, then go on from there with the match's dice, as after the step it stands
         for: the turn or the round's next actions, the pursuit, the fight's end (:func:`.leave.settle`)."""
         settle(state, rng, journal)
+
+    #: Reinforcements join at a place (Combat Nerdified: as ``position``; the other modes have none: ``null``), which
+    #: no scenario field names (:class:`~affray.core.adjust.Joiner`).
+    joins = "place"
+    place_field = None
+
+    def scenario_fields(self, setup: Mapping[str, object]) -> JsonObject:
+        """The fight's mode, as a scenario writes it."""
+        return {"mode": str(setup["mode"])}
+
+    def stand_in(self) -> JsonObject:
+        return {}
+
+    def add(
+        self, state: HudState, entry: Mapping[str, Json], side: str, place: Json, rng: RNG, journal: Journal
+    ) -> Rejected | None:
+        """Reinforcements (see the module docstring; :mod:`.join`): no die is drawn now."""
+        if state.outcome is not None:
+            return _refuse("match_over", "The fight is over: nobody joins it now.")
+        sides = sorted({f.side for f in state.fighters.values()})
+        if side not in sides:
+            return _refuse("unknown_side", f"There is no side '{side}' in this fight (there are {', '.join(sides)}).")
+        where = as_place(place)
+        if state.mode != "nerdified" and where is not None:
+            return _refuse("bad_position", "Only Combat Nerdified has places (WL-B13): give no place.")
+        if state.mode == "nerdified" and where not in (*places(state), *NEW_PLACES):
+            shown = ", ".join(map(str, places(state)))
+            return _refuse(
+                "bad_position",
+                f"A newcomer's place is one where someone in the fight stands ({shown}), or 'near' or 'far' for a "
+                "place of its own (WL-B13).",
+            )
+        f = join.build_fighter(entry, side, state)
+        if isinstance(f, Rejected):
+            return f
+        state.fighters[f.id] = f
+        if state.mode == "nerdified":
+            _move(state, f, where)
+        join.enter_order(state, f)
+        return None
 
     def forms(self, state: HudState) -> dict[str, JsonObject]:
         nerdified = state.mode == "nerdified"
