@@ -582,3 +582,39 @@ def test_wl_b13_a_refused_hud_addition_changes_nothing(
     assert (answer.json()["code"], answer.json()["message"]) == ("bad_position", message)
     after = get(client, table, gm)
     assert (after["version"], after["view"]) == (before["version"], before["view"])
+
+
+def test_wl_b13_the_gm_page_adds_a_sergeant_at_a_place_chosen_by_name(tmp_path: Path) -> None:
+    """WL-B13, WL-09: in a real browser from the lobby, the GM's "Add a combatant" in Combat Nerdified offers the
+    places of the GM's tools by who stands there ("with Vesna of the Lynx and ..."), never by number, and a place of
+    its own; the sergeant chosen to stand with the fighters joins there, and every seat's log reads that it joins."""
+    from playwright.sync_api import expect
+
+    from tests.web.browser import chromium, create_from_lobby, live_server, open_seat, synced
+
+    with live_server(tmp_path / "affray.db") as server, chromium() as browser:
+        gm = open_seat(browser, server.url + "/")
+        table_id = create_from_lobby(gm.page, "hud/nerdified_duel", {"vesna": "player:A"}, seed=8)
+        table = server.service.table(table_id)
+        synced({"gm": gm}, table.version)
+        page = gm.page
+        page.locator('[data-add-do="open"]').click()
+        expect(page.locator("#add-place option").first).to_be_attached()
+        labels = page.locator("#add-place option").all_text_contents()
+        state = table.match.state
+        engaged = {f.place for f in state.fighters.values()}
+        assert len(engaged) == 1 and not any(label.strip().isdigit() for label in labels), labels
+        names = " and ".join(f.name for f in state.fighters.values())
+        assert labels[0] == f"with {names}", labels
+        page.fill("#add-use", "sergeant")
+        page.fill("#add-id", "orm")
+        page.fill("#add-name", "Watch Sergeant Orm")
+        page.select_option("#add-side", "watch")
+        page.select_option("#add-place", index=0)
+        page.fill("#add-reason", "the watch comes")
+        page.locator('[data-add-do="add"]').click()
+        expect(page.locator("#log")).to_contain_text(
+            "Watch Sergeant Orm joins the fight for the watch.", timeout=10_000
+        )
+        assert table.match.state.fighters["orm"].place == engaged.pop()
+        assert not gm.errors, gm.errors

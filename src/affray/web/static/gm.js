@@ -162,7 +162,18 @@ export function gmPanel(page, names) {
 // A library entry found by a search (GET /api/content/RULESET?q=), an id and a name, a side and a square clicked on
 // the board; sent as a ruling's change {add, side, place}. The server resolves the entry (the record holds its
 // stats) and refuses in its own words (an id in use, a taken square), which are shown at the form.
-const adding = { id: "", name: "", use: "", side: "", square: null, metres: "", reason: "", found: [], note: "", placing: false };
+const adding = { id: "", name: "", use: "", side: "", square: null, metres: "", place: "0", places: [], reason: "", found: [], note: "", placing: false };
+
+// The places a newcomer may take where the fight has places (joins "place"): the GM's tools' own list (GET /gm/adjust,
+// any combatant's form), each named by who stands there, never by its number; none where the mode takes no place.
+function joinPlaces(page, forms) {
+  const first = Object.values(forms || {})[0] || {};
+  const labels = first.place_labels || [], people = page.view?.combatants || [];
+  return (first.places || []).map((p, i) => {
+    const here = people.filter((c) => String(c.position?.x) === String(p)).map((c) => c.name);
+    return { value: p, label: typeof p === "number" && here.length ? `with ${here.join(" and ")}` : labels[i] || String(p) };
+  });
+}
 
 function addBlock(page) {
   // What place a newcomer takes is the server's word (GET /gm/adjust "joins"), asked when the GM opens the form.
@@ -173,7 +184,10 @@ function addBlock(page) {
   const options = sides.map((s) => `<option${s === side ? " selected" : ""}>${esc(s)}</option>`).join("");
   const found = adding.found.map((e) => `<option value="${esc(e.id)}">${esc(e.summary || e.name)}</option>`).join("");
   const square = adding.square ? `(${adding.square.join(", ")})` : "none yet";
-  const place = page.joins === "line"
+  const place = page.joins === "place"
+    ? (adding.places.length ? `<p><label>Place <select id="add-place" data-add="place">${adding.places.map((p, i) =>
+        `<option value="${i}"${String(i) === adding.place ? " selected" : ""}>${esc(p.label)}</option>`).join("")}</select></label></p>` : "")
+    : page.joins === "line"
     ? `<p><label>Metres on the line <input id="add-metres" type="number" step="0.5" value="${esc(adding.metres)}" data-add="metres"></label></p>`
     : `<p>Square: ${esc(square)} <button type="button" class="secondary" data-add-do="place"${adding.placing ? ' aria-pressed="true"' : ""}>` +
       `${adding.placing ? "Click a square on the board…" : "Choose the square"}</button></p>`;
@@ -204,7 +218,11 @@ function wireAdd(page, client, render) {
     const what = t.dataset.addDo;
     if (what === "place") { adding.placing = !adding.placing; render(); return; }
     if (what === "open") {
-      try { page.joins = (await client.call("GET", "/gm/adjust")).joins || null; } catch (err) { adding.note = err.message; }
+      try {
+        const answer = await client.call("GET", "/gm/adjust");
+        page.joins = answer.joins || null;
+        adding.places = joinPlaces(page, answer.combatants);
+      } catch (err) { adding.note = err.message; }
       render(); return;
     }
     if (what === "search") {
@@ -220,7 +238,8 @@ function wireAdd(page, client, render) {
     const combatant = { id: adding.id.trim(), use: adding.use.trim() };
     if (adding.name.trim()) combatant.name = adding.name.trim();
     try {
-      const place = page.joins === "line" ? (adding.metres === "" ? null : Number(adding.metres)) : adding.square;
+      const place = page.joins === "place" ? (adding.places[Number(adding.place)]?.value ?? null)
+        : page.joins === "line" ? (adding.metres === "" ? null : Number(adding.metres)) : adding.square;
       await rule(page, client, [{ add: combatant, side: adding.side || sides[0], place }], adding.reason);
       Object.assign(adding, { id: "", name: "", square: null, metres: "", reason: "", note: `${combatant.name || combatant.id} joins the fight.` });
     } catch (err) { adding.note = err.message; }
