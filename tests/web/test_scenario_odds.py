@@ -214,3 +214,17 @@ def test_the_odds_worker_leaves_with_a_server_killed_outright(tmp_path: Path) ->
         assert ready == [handle], f"worker {worker} outlived its server"
     finally:
         os.close(handle)
+
+
+def test_a_queue_collected_without_a_shutdown_stops_its_worker() -> None:
+    """An app that never ran its shutdown (a test's app, never started) still stops the odds worker when its queue
+    is collected: the pool is terminated, never left for its own finaliser to warn of a running pool."""
+    import gc
+    from multiprocessing.pool import TERMINATE
+
+    queue = OddsJobs()
+    pool = queue._pool_now()
+    del queue
+    gc.collect()
+    assert pool._state == TERMINATE  # type: ignore[attr-defined]
+    pool.join()

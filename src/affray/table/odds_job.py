@@ -21,6 +21,7 @@ import os
 import signal
 import threading
 import time
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.pool import AsyncResult, Pool
@@ -188,6 +189,9 @@ class OddsJobs:
         with self._lock:
             if self._pool is None:
                 self._pool = multiprocessing.get_context("spawn").Pool(self.workers, initializer=_warm)
+                # A server that never ran its shutdown (an app in a test, never started) still stops its worker:
+                # when this queue is collected, before the pool's own finaliser would warn of a running pool.
+                weakref.finalize(self, self._pool.terminate)
             return self._pool
 
     def _kill_pool(self) -> None:
