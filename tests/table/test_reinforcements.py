@@ -235,6 +235,15 @@ def test_sc16_the_gm_page_adds_a_jackal_from_the_library_on_a_clicked_square(tmp
         page.locator('[data-add-do="add"]').click()
         expect(page.locator("#log")).to_contain_text("Ash Jackal 4 joins the fight for the pack.", timeout=10_000)
         assert table.match.state.combatants["jackal_4"].pos == (3, 4)
+        # then one written in place, as YAML text of a scenario's combatant, on another square
+        page.fill("#add-written", "id: grey_jackal\nname: The Grey One\nuse: ash_jackal\n")
+        page.select_option("#add-side", "pack")
+        page.locator('[data-add-do="place"]').click()
+        page.locator('[data-xy="3,5"]').click()
+        page.fill("#add-reason", "out of the smoke")
+        page.locator('[data-add-do="add"]').click()
+        expect(page.locator("#log")).to_contain_text("The Grey One joins the fight for the pack.", timeout=10_000)
+        assert table.match.state.combatants["grey_jackal"].pos == (3, 5)
         assert not gm.errors, gm.errors
 
 
@@ -618,3 +627,31 @@ def test_wl_b13_the_gm_page_adds_a_sergeant_at_a_place_chosen_by_name(tmp_path: 
         )
         assert table.match.state.fighters["orm"].place == engaged.pop()
         assert not gm.errors, gm.errors
+
+
+def test_sc16_a_combatant_written_in_place_joins_from_its_yaml(served: tuple[TableService, TestClient]) -> None:
+    """SC-16: the GM writes the newcomer in place, as YAML text of a scenario's combatant (a library entry renamed
+    here, its stats as the library gives them); it joins like one given as an object, and its record holds the
+    resolved entry. Text that is no mapping, or too long, is refused as bad_combatant with a sentence; nothing
+    changes."""
+    _service, client = served
+    table, tokens = open_table(client)
+    gm = tokens["gm"]
+    before = get(client, table, gm)
+    for text, message in (
+        ("- just\n- a list\n", "add: one combatant's fields, as a scenario writes one (id, name, use or stats...)."),
+        ("name: x\n" + "#" * 9000, "add: a combatant written in place is at most 8192 bytes."),
+    ):
+        refused = adjust(client, table, gm, {"add": text, "side": "pack", "place": [3, 4]})
+        assert refused.status_code == 422, refused.text
+        assert (refused.json()["code"], refused.json()["message"]) == ("bad_combatant", message)
+    after = get(client, table, gm)
+    assert (after["version"], after["view"]) == (before["version"], before["view"])
+    text = "id: grey_jackal\nname: The Grey One\nuse: ash_jackal\n"
+    answer = adjust(client, table, gm, {"add": text, "side": "pack", "place": [3, 4]}, reason="out of the smoke")
+    assert answer.status_code == 200, answer.text
+    message = get(client, table, tokens["oriel"])
+    grey = next(c for c in message["view"]["combatants"] if c["id"] == "grey_jackal")
+    assert (grey["name"], grey["position"]["x"], grey["position"]["y"]) == ("The Grey One", 3, 4)
+    assert [b["value"] for b in grey["bars"] if b["name"] == "HP"] == [13]
+    assert message["log"][-1]["events"][-1]["text"] == "The Grey One joins the fight for the pack."

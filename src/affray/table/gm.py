@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import cast
+
+import yaml
 
 from affray.core.adjust import Joiner
 from affray.core.engine import GM, Rejected
@@ -93,6 +96,33 @@ def _joiner(table: Table) -> Joiner[object] | None:
     return joiner if isinstance(joiner, Joiner) else None
 
 
+#: The most text a combatant written in place may take (one combatant's fields: a few hundred bytes in practice).
+MAX_WRITTEN = 8 * 1024
+
+
+def written_in_place(text: str) -> Json:
+    """A combatant written in place as the GM types it: YAML (or JSON) of one combatant's fields, as a scenario
+    writes one (``id``, ``name``, ``use`` or ``stats``...), read safely within the YAML limits
+    (:func:`affray.core.files.load_yaml`). 422 ``bad_combatant`` with a sentence when it is not one mapping."""
+    from affray.core.files import load_yaml
+
+    if len(text.encode()) > MAX_WRITTEN:
+        raise Refusal(
+            "bad_combatant", f"add: a combatant written in place is at most {MAX_WRITTEN} bytes.", UNPROCESSABLE
+        )
+    try:
+        data = load_yaml(text)
+    except yaml.YAMLError as exc:
+        raise Refusal("bad_combatant", f"add: not readable as YAML ({exc}).", UNPROCESSABLE) from None
+    if not isinstance(data, dict):
+        raise Refusal(
+            "bad_combatant",
+            "add: one combatant's fields, as a scenario writes one (id, name, use or stats...).",
+            UNPROCESSABLE,
+        )
+    return cast(Json, data)
+
+
 def resolve_addition(table: Table, change: Json) -> Json:
     """An ``add`` change (reinforcements, :mod:`affray.core.adjust`) with its combatant resolved: the combatant as
     a scenario writes it (``use`` of the library, inline ``stats``, a ``sheet``) put through the table's ruleset as
@@ -100,6 +130,8 @@ def resolve_addition(table: Table, change: Json) -> Json:
     :meth:`~affray.core.adjust.Joiner.scenario_fields`), with ``place`` as its position; the setup entry the
     ruleset built replaces it, so the record replays without the content. Any other change as it is. A broken
     combatant: 422 ``bad_combatant`` naming the field as scenario checks do (``add.use``)."""
+    if isinstance(change, dict) and isinstance(change.get("add"), str):
+        change = {**change, "add": written_in_place(change["add"])}
     if not isinstance(change, dict) or not isinstance(change.get("add"), dict):
         return change
     combatant, side = dict(as_object(change["add"])), change.get("side")

@@ -162,7 +162,7 @@ export function gmPanel(page, names) {
 // A library entry found by a search (GET /api/content/RULESET?q=), an id and a name, a side and a square clicked on
 // the board; sent as a ruling's change {add, side, place}. The server resolves the entry (the record holds its
 // stats) and refuses in its own words (an id in use, a taken square), which are shown at the form.
-const adding = { id: "", name: "", use: "", side: "", square: null, metres: "", place: "0", places: [], reason: "", found: [], note: "", placing: false };
+const adding = { id: "", name: "", use: "", side: "", square: null, metres: "", place: "0", places: [], written: "", reason: "", found: [], note: "", placing: false };
 
 // The places a newcomer may take where the fight has places (joins "place"): the GM's tools' own list (GET /gm/adjust,
 // any combatant's form), each named by who stands there, never by its number; none where the mode takes no place.
@@ -197,6 +197,8 @@ function addBlock(page) {
     `<p><label>Id <input id="add-id" value="${esc(adding.id)}" data-add="id"></label> ` +
     `<label>Name <input id="add-name" value="${esc(adding.name)}" data-add="name"></label> ` +
     `<label>Side <select id="add-side" data-add="side">${options}</select></label></p>` +
+    `<p><label>Or written in place (YAML, as a scenario writes one combatant) <textarea id="add-written" rows="3" ` +
+    `data-add="written" placeholder="id: gate_guard&#10;name: Gate Guard&#10;use: ...">${esc(adding.written)}</textarea></label></p>` +
     place + `<p><label>Reason <input id="add-reason" value="${esc(adding.reason)}" data-add="reason"></label>` +
     `<button type="button" data-add-do="add">Add it</button></p>` +
     `<p class="small" role="status" id="add-note">${esc(adding.note)}</p></div>`;
@@ -235,13 +237,15 @@ function wireAdd(page, client, render) {
       render(); return;
     }
     const sides = [...new Set((page.view?.combatants || []).map((c) => c.side))];
-    const combatant = { id: adding.id.trim(), use: adding.use.trim() };
-    if (adding.name.trim()) combatant.name = adding.name.trim();
+    // written in place: the GM's YAML text as it is (the server reads it safely); else the library entry
+    const combatant = adding.written.trim() ? adding.written : { id: adding.id.trim(), use: adding.use.trim() };
+    if (typeof combatant === "object" && adding.name.trim()) combatant.name = adding.name.trim();
     try {
       const place = page.joins === "place" ? (adding.places[Number(adding.place)]?.value ?? null)
         : page.joins === "line" ? (adding.metres === "" ? null : Number(adding.metres)) : adding.square;
       await rule(page, client, [{ add: combatant, side: adding.side || sides[0], place }], adding.reason);
-      Object.assign(adding, { id: "", name: "", square: null, metres: "", reason: "", note: `${combatant.name || combatant.id} joins the fight.` });
+      const who = typeof combatant === "object" ? combatant.name || combatant.id : "The combatant";
+      Object.assign(adding, { id: "", name: "", written: "", square: null, metres: "", reason: "", note: `${who} joins the fight.` });
     } catch (err) { adding.note = err.message; }
     render();
   });
