@@ -130,8 +130,9 @@ def resolve_addition(table: Table, change: Json) -> Json:
     :meth:`~affray.core.adjust.Joiner.scenario_fields`), with ``place`` as its position; the setup entry the
     ruleset built replaces it, so the record replays without the content. Any other change as it is. A broken
     combatant: 422 ``bad_combatant`` naming the field as scenario checks do (``add.use``)."""
-    if isinstance(change, dict) and isinstance(change.get("add"), str):
-        change = {**change, "add": written_in_place(change["add"])}
+    text = change.get("add") if isinstance(change, dict) else None
+    if isinstance(change, dict) and isinstance(text, str):
+        change = {**change, "add": written_in_place(text)}
     if not isinstance(change, dict) or not isinstance(change.get("add"), dict):
         return change
     combatant, side = dict(as_object(change["add"])), change.get("side")
