@@ -76,6 +76,14 @@ def _root(
 
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="a fixed seed (public, reproducible)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON object instead of text")]
+# The simulation commands' shared options (sim, sweep, balance): declared once, so their help says the same
+WorkersOpt = Annotated[int | None, typer.Option("--workers", help="local processes (default: all cores)")]
+PoliciesOpt = Annotated[
+    list[str] | None,
+    typer.Option("--policy", help="SIDE=NAME or COMBATANT=NAME (random, steady, heuristic or search); repeatable"),
+]
+SchedulerOpt = Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address")]
+EngineOpt = Annotated[bool, typer.Option("--engine", help="never use a vectorised batch path")]
 
 
 @app.command()
@@ -157,11 +165,8 @@ def sim(
         int,
         typer.Option("--seed", help="the run's seed: the same seed, fight count and chunk size give the same numbers"),
     ] = 0,
-    workers: Annotated[int | None, typer.Option("--workers", help="local processes (default: all cores)")] = None,
-    policy: Annotated[
-        list[str] | None,
-        typer.Option("--policy", help="SIDE=NAME or COMBATANT=NAME (random, steady, heuristic or search); repeatable"),
-    ] = None,
+    workers: WorkersOpt = None,
+    policy: PoliciesOpt = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="write a plot (.png or .svg)")] = None,
     as_json: JsonOpt = False,
     sample: Annotated[
@@ -172,8 +177,8 @@ def sim(
             "from its seed and recorded actions (--json: its record)",
         ),
     ] = False,
-    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address")] = None,
-    engine: Annotated[bool, typer.Option("--engine", help="never use a vectorised batch path")] = False,
+    scheduler: SchedulerOpt = None,
+    engine: EngineOpt = False,
     full: Annotated[
         bool,
         typer.Option(
@@ -211,11 +216,8 @@ def sweep(
     seed: Annotated[
         int, typer.Option("--seed", help="the sweep's seed (each point's is derived from it and the point's index)")
     ] = 0,
-    workers: Annotated[int | None, typer.Option("--workers", help="local processes (default: all cores)")] = None,
-    policy: Annotated[
-        list[str] | None,
-        typer.Option("--policy", help="SIDE=NAME or COMBATANT=NAME (random, steady, heuristic or search); repeatable"),
-    ] = None,
+    workers: WorkersOpt = None,
+    policy: PoliciesOpt = None,
     precision: Annotated[
         float | None, typer.Option("--precision", help="stop a point once its 95% interval half-width is below this")
     ] = None,
@@ -226,8 +228,8 @@ def sweep(
         ),
     ] = None,
     as_json: JsonOpt = False,
-    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address")] = None,
-    engine: Annotated[bool, typer.Option("--engine", help="never use a vectorised batch path")] = False,
+    scheduler: SchedulerOpt = None,
+    engine: EngineOpt = False,
     exact: Annotated[
         bool,
         typer.Option(
@@ -280,14 +282,11 @@ def balance(
     seed: Annotated[
         int, typer.Option("--seed", help="the search's seed (each value's is derived from it and the value)")
     ] = 0,
-    workers: Annotated[int | None, typer.Option("--workers", help="local processes (default: all cores)")] = None,
-    policy: Annotated[
-        list[str] | None,
-        typer.Option("--policy", help="SIDE=NAME or COMBATANT=NAME (random, steady, heuristic or search); repeatable"),
-    ] = None,
+    workers: WorkersOpt = None,
+    policy: PoliciesOpt = None,
     as_json: JsonOpt = False,
-    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address")] = None,
-    engine: Annotated[bool, typer.Option("--engine", help="never use a vectorised batch path")] = False,
+    scheduler: SchedulerOpt = None,
+    engine: EngineOpt = False,
 ) -> None:
     """Find the value of one number that brings a side's win chance closest to a target."""
     from affray.cli.sim import balance_command
